@@ -1,0 +1,69 @@
+"""Every error entropy3d raises on purpose.
+
+Each class subclasses a builtin so callers can catch what they expect (``ValueError`` for bad
+input). Messages quote the bad input and, for files, name the file and the key path, so the CLI
+can print them as they are, without a traceback.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+
+class EntropyError(Exception):
+    """Base class of all entropy3d errors."""
+
+
+class InputError(EntropyError, ValueError):
+    """Bad input in a file: names the file, the key path, the line when known, and the fix.
+
+    ``problems`` is a list of ``(key_path, line, message)``; ``str()`` renders them one per line.
+    """
+
+    def __init__(self, source: str | Path, problems: list[tuple[str, int | None, str]]):
+        self.source = str(source)
+        self.problems = list(problems)
+        super().__init__(self.render())
+
+    def render(self, limit: int = 12) -> str:
+        lines = [f"{self.source}: {len(self.problems)} problem(s)"]
+        for key_path, line, message in self.problems[:limit]:
+            where = key_path or "(top level)"
+            if line is not None:
+                where = f"line {line}, {where}"
+            lines.append(f"  {where}: {message}")
+        if len(self.problems) > limit:
+            lines.append(f"  ... and {len(self.problems) - limit} more")
+        return "\n".join(lines)
+
+
+class SceneError(InputError):
+    """A scene YAML file that does not validate."""
+
+
+class RulesDataError(InputError):
+    """A rules data YAML file (``rules/*.yaml``) that does not validate."""
+
+
+class MeshError(InputError):
+    """A mesh file that is missing, unreadable or degenerate."""
+
+
+class PlanError(EntropyError, ValueError):
+    """A move plan that does not parse; ``column`` is 1-based."""
+
+    def __init__(self, text: str, column: int, message: str):
+        self.text = text
+        self.column = column
+        self.message = message
+        pointer = " " * (column - 1) + "^"
+        super().__init__(f"plan error at column {column}: {message}\n  {text}\n  {pointer}")
+
+
+class IllegalPlanError(EntropyError, ValueError):
+    """A plan that parses but the rules refuse; ``clause`` is the rulebook clause id."""
+
+    def __init__(self, clause: str, message: str):
+        self.clause = clause
+        self.message = message
+        super().__init__(f"{message} ({clause})")

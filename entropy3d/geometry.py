@@ -1,0 +1,107 @@
+"""Pure-numpy table geometry in table inches: poses, headings and base footprints.
+
+Conventions (used everywhere in entropy3d):
+- origin at a table corner, x to the right, y away from the player, z up; all in inches;
+- a heading (``facing_deg``) is measured counter-clockwise from +x: 0 faces +x, 90 faces +y.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+
+def unit_vector(heading_deg: float) -> np.ndarray:
+    """The 2D unit vector of a heading in degrees (counter-clockwise from +x)."""
+    a = math.radians(heading_deg)
+    return np.array([math.cos(a), math.sin(a)])
+
+
+def normalize_deg(angle_deg: float) -> float:
+    """An angle folded into [0, 360)."""
+    folded = angle_deg % 360.0
+    return 0.0 if math.isclose(folded, 360.0) else folded
+
+
+def angle_between_deg(a_deg: float, b_deg: float) -> float:
+    """The unsigned smallest angle between two headings, in [0, 180]."""
+    d = abs(normalize_deg(a_deg) - normalize_deg(b_deg))
+    return min(d, 360.0 - d)
+
+
+@dataclass(frozen=True)
+class Pose:
+    """Where a model stands on the table.
+
+    x, y: the centre of its base, inches. z: the height of the surface it stands on, inches.
+    facing_deg: its heading, degrees counter-clockwise from +x.
+    """
+
+    x: float
+    y: float
+    facing_deg: float = 0.0
+    z: float = 0.0
+
+    def __repr__(self) -> str:
+        return f"Pose(x={self.x:.2f}, y={self.y:.2f}, z={self.z:.2f}, facing={self.facing_deg:.1f}°)"
+
+    @property
+    def xy(self) -> np.ndarray:
+        return np.array([self.x, self.y])
+
+    @property
+    def forward(self) -> np.ndarray:
+        """Unit vector the model faces."""
+        return unit_vector(self.facing_deg)
+
+    @property
+    def left(self) -> np.ndarray:
+        """Unit vector to the model's left."""
+        return unit_vector(self.facing_deg + 90.0)
+
+    def moved(self, forward_in: float = 0.0, left_in: float = 0.0, turn_deg: float = 0.0) -> "Pose":
+        """A new pose moved in the model's own frame, then turned."""
+        xy = self.xy + forward_in * self.forward + left_in * self.left
+        return Pose(float(xy[0]), float(xy[1]), normalize_deg(self.facing_deg + turn_deg), self.z)
+
+    def to_local(self, points: np.ndarray) -> np.ndarray:
+        """Table points (N, 2) into this pose's frame: column 0 forward, column 1 left."""
+        rel = np.atleast_2d(points) - self.xy
+        return np.stack([rel @ self.forward, rel @ self.left], axis=1)
+
+    def to_table(self, local: np.ndarray) -> np.ndarray:
+        """Points (N, 2) in this pose's frame (forward, left) to table coordinates."""
+        local = np.atleast_2d(local)
+        return self.xy + local[:, :1] * self.forward + local[:, 1:2] * self.left
+
+
+@dataclass(frozen=True)
+class BaseShape:
+    """A miniature's base, in inches: an ellipse ``length`` long (along the facing) and
+    ``width`` wide; a round base has length == width."""
+
+    length: float
+    width: float
+
+    @property
+    def is_round(self) -> bool:
+        return math.isclose(self.length, self.width)
+
+    def outline(self, pose: Pose, samples: int = 48) -> np.ndarray:
+        """The base edge as (samples, 2) table points, counter-clockwise from the front."""
+        t = np.linspace(0.0, 2.0 * math.pi, samples, endpoint=False)
+        local = np.stack([0.5 * self.length * np.cos(t), 0.5 * self.width * np.sin(t)], axis=1)
+        return pose.to_table(local)
+
+    def front_half_outline(self, pose: Pose, samples: int = 25) -> np.ndarray:
+        """The front half of the base edge (from the left side through the nose to the right side)."""
+        t = np.linspace(-0.5 * math.pi, 0.5 * math.pi, samples)
+        local = np.stack([0.5 * self.length * np.cos(t), 0.5 * self.width * np.sin(t)], axis=1)
+        return pose.to_table(local)
+
+    def contains(self, pose: Pose, points: np.ndarray) -> np.ndarray:
+        """Boolean mask of table points (N, 2) inside the base."""
+        local = pose.to_local(points)
+        return (local[:, 0] / (0.5 * self.length)) ** 2 + (local[:, 1] / (0.5 * self.width)) ** 2 <= 1.0
