@@ -1,0 +1,1 @@
+"""Scene commands: validate, info, schema, render (filled in by the foundation work)."""
