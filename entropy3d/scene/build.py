@@ -1,0 +1,264 @@
+"""The table as geometry: every static or destructible piece as triangle meshes in inches.
+
+:func:`build_table_geometry` turns a :class:`~entropy3d.scene.table.Table` into a
+:class:`TableGeometry` that rendering, line of sight and physics all read, so that what you see,
+what blocks sight and what a bike hits are the same shapes. Each piece also carries the convex
+parts its mesh is the union of (boxes, wedges, prisms), because physics handles convex pieces
+smoothly where concave triangle meshes catch on internal edges.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from functools import cached_property
+
+import numpy as np
+import trimesh
+from shapely.geometry import Polygon
+
+from entropy3d.scene.schema import Area, Destructible
+from entropy3d.scene.table import Table
+
+#: default [length, width, height] in inches of each destructible kind (1:56 scale)
+DESTRUCTIBLE_SIZES: dict[str, tuple[float, float, float]] = {
+    "bench": (1.25, 0.4, 0.35),
+    "table": (0.9, 0.9, 0.55),
+    "chair": (0.35, 0.35, 0.6),
+    "crate": (0.6, 0.6, 0.6),
+    "barrel": (0.45, 0.45, 0.65),
+    "bin": (0.45, 0.45, 0.6),
+    "barrier": (1.6, 0.3, 0.6),
+}
+DESTRUCTIBLE_COLOURS = {"bench": "#8a5a32", "table": "#9c7b55", "chair": "#6f4e37", "crate": "#a07840",
+                        "barrel": "#b3452f", "bin": "#4d6b4a", "barrier": "#d6a01e"}
+DECAL_HEIGHT = 0.02  # inches: zones and road paint sit this high to avoid z-fighting
+RAILING_HEIGHT = 0.5
+RAILING_THICKNESS = 0.15
+
+
+@dataclass(frozen=True, eq=False)
+class Piece:
+    """One piece of the table.
+
+    id: scene id (sub-parts get suffixes, e.g. ``highway_a/pillar2``).
+    kind: ground, zone, road, block, building, platform, pillar, railing, ramp, destructible, mesh.
+    mesh: triangles in table inches, z up.
+    parts: convex meshes whose union is ``mesh`` (for physics).
+    terrain: terrain name of its top surface (friction, rules), or None.
+    colour: display colour "#rrggbb".
+    size_class: EC-LOS-3 class for top-down LOS (0: does not block).
+    dynamic: True for destructible scenery, which physics can knock about.
+    risk: EC-DEST-1 risk 1-3 for destructibles.
+    """
+
+    id: str
+    kind: str
+    mesh: trimesh.Trimesh = field(repr=False)
+    parts: tuple[trimesh.Trimesh, ...] = field(repr=False)
+    terrain: str | None
+    colour: str
+    size_class: int = 0
+    dynamic: bool = False
+    risk: int | None = None
+
+    @property
+    def top(self) -> float:
+        """Highest point, inches."""
+        return float(self.mesh.bounds[1][2])
+
+
+def box(min_corner, max_corner) -> trimesh.Trimesh:
+    """An axis-aligned box between two corners, inches."""
+    lo, hi = np.asarray(min_corner, float), np.asarray(max_corner, float)
+    return trimesh.creation.box(extents=hi - lo, transform=trimesh.transformations.translation_matrix((lo + hi) / 2))
+
+
+def oriented_box(centre_xy, length, width, height, heading_deg, base_z=0.0) -> trimesh.Trimesh:
+    """A box ``length`` along the heading, ``width`` across, standing on ``base_z``."""
+    transform = trimesh.transformations.rotation_matrix(math.radians(heading_deg), [0, 0, 1])
+    transform[:3, 3] = [centre_xy[0], centre_xy[1], base_z + height / 2]
+    return trimesh.creation.box(extents=[length, width, height], transform=transform)
+
+
+def _convex_pieces(corners) -> list[np.ndarray]:
+    """A polygon's outline as convex outlines: itself when convex, else its triangles."""
+    polygon = Polygon(corners)
+    if not polygon.is_valid or polygon.area <= 0:
+        raise ValueError(f"polygon {corners} is not a simple outline")
+    if math.isclose(polygon.convex_hull.area, polygon.area, rel_tol=1e-9):
+        return [np.asarray(polygon.exterior.coords[:-1])]
+    vertices, faces = trimesh.creation.triangulate_polygon(polygon, engine="earcut")
+    return [vertices[face] for face in faces]
+
+
+def prism(area: Area, bottom: float, top: float) -> tuple[trimesh.Trimesh, list[trimesh.Trimesh]]:
+    """Extrude an outline between two heights; returns (mesh, convex parts)."""
+    if area.rect is not None:
+        x0, y0, x1, y1 = area.rect
+        solid = box((x0, y0, bottom), (x1, y1, top))
+        return solid, [solid]
+    parts = []
+    for outline in _convex_pieces(area.corners()):
+        lower = np.column_stack([outline, np.full(len(outline), bottom)])
+        upper = np.column_stack([outline, np.full(len(outline), top)])
+        parts.append(trimesh.convex.convex_hull(np.vstack([lower, upper])))
+    mesh = trimesh.creation.extrude_polygon(Polygon(area.corners()), top - bottom)
+    mesh.apply_translation((0, 0, bottom))
+    return mesh, parts
+
+
+def wedge(start_xy, heading_deg, length, width, rise, base_z=0.0) -> trimesh.Trimesh:
+    """A ramp: a wedge whose low edge is centred on ``start_xy`` and rises along the heading."""
+    h = math.radians(heading_deg)
+    fwd = np.array([math.cos(h), math.sin(h)])
+    left = np.array([-fwd[1], fwd[0]])
+    s = np.asarray(start_xy, float)
+    a, b = s + left * width / 2, s - left * width / 2
+    c, d = b + fwd * length, a + fwd * length
+    points = [(*a, base_z), (*b, base_z), (*c, base_z), (*d, base_z), (*c, base_z + rise), (*d, base_z + rise)]
+    return trimesh.convex.convex_hull(np.array(points))
+
+
+def destructible_mesh(item: Destructible) -> trimesh.Trimesh:
+    length, width, height = item.size or DESTRUCTIBLE_SIZES[item.kind]
+    if item.kind in ("barrel", "bin"):
+        cylinder = trimesh.creation.cylinder(radius=min(length, width) / 2, height=height, sections=16)
+        cylinder.apply_translation((item.position[0], item.position[1], item.base_height + height / 2))
+        return cylinder
+    return oriented_box(item.position, length, width, height, item.facing, item.base_height)
+
+
+@dataclass(frozen=True, eq=False)
+class TableGeometry:
+    """All pieces of a table in inches, with cached ray queries over the static ones."""
+
+    width: float
+    depth: float
+    pieces: tuple[Piece, ...]
+
+    def by_id(self, piece_id: str) -> Piece:
+        for piece in self.pieces:
+            if piece.id == piece_id:
+                return piece
+        raise KeyError(piece_id)
+
+    @property
+    def static_pieces(self) -> tuple[Piece, ...]:
+        return tuple(p for p in self.pieces if not p.dynamic)
+
+    @cached_property
+    def _surface_mesh(self) -> tuple[trimesh.Trimesh, np.ndarray]:
+        meshes = [p.mesh for p in self.pieces]
+        owners = np.concatenate([np.full(len(m.faces), i) for i, m in enumerate(meshes)])
+        return trimesh.util.concatenate(meshes), owners
+
+    def surface_height(self, points_xy, below: float = 1000.0) -> np.ndarray:
+        """Height (inches) of the highest surface under each (x, y) point that is below ``below``."""
+        points = np.atleast_2d(np.asarray(points_xy, float))
+        mesh, _ = self._surface_mesh
+        origins = np.column_stack([points, np.full(len(points), below)])
+        directions = np.tile([0.0, 0.0, -1.0], (len(points), 1))
+        locations, ray_index, _ = mesh.ray.intersects_location(origins, directions, multiple_hits=True)
+        heights = np.zeros(len(points))
+        for index, z in zip(ray_index, locations[:, 2]):
+            if z < below:
+                heights[index] = max(heights[index], z)
+        return heights
+
+    def surface_terrain(self, point_xy, below: float = 1000.0) -> str | None:
+        """Terrain name of the highest surface under one (x, y) point."""
+        mesh, owners = self._surface_mesh
+        origin = np.array([[point_xy[0], point_xy[1], below]])
+        locations, _, faces = mesh.ray.intersects_location(origin, np.array([[0.0, 0.0, -1.0]]),
+                                                          multiple_hits=True)
+        if len(locations) == 0:
+            return None
+        best = int(np.argmax(locations[:, 2]))
+        return self.pieces[int(owners[faces[best]])].terrain
+
+    def bounds(self) -> np.ndarray:
+        """[[x_min, y_min, z_min], [x_max, y_max, z_max]] over every piece."""
+        corners = np.array([p.mesh.bounds for p in self.pieces])
+        return np.array([corners[:, 0].min(axis=0), corners[:, 1].max(axis=0)])
+
+
+def build_table_geometry(table: Table) -> TableGeometry:
+    """Every piece of ``table`` as meshes in table inches."""
+    spec = table.spec
+    terrain = table.ruleset.terrain
+    pieces: list[Piece] = []
+
+    def add(piece_id, kind, mesh, parts, surface, colour=None, size_class=0, dynamic=False, risk=None):
+        colour = colour or (terrain[surface].colour if surface in terrain else "#808080")
+        pieces.append(Piece(piece_id, kind, mesh, tuple(parts), surface, colour, size_class, dynamic, risk))
+
+    ground = box((0, 0, -0.5), (spec.table.width, spec.table.depth, 0.0))
+    add("table", "ground", ground, [ground], spec.table.ground)
+
+    for zone in spec.zones:
+        mesh, parts = prism(zone, 0.0, DECAL_HEIGHT)
+        add(zone.id, "zone", mesh, parts, zone.terrain)
+
+    for road in spec.roads:
+        points = np.asarray(road.points, float)
+        for k, (p, q) in enumerate(zip(points[:-1], points[1:])):
+            delta = q - p
+            length = float(np.hypot(*delta))
+            heading = math.degrees(math.atan2(delta[1], delta[0]))
+            strip = oriented_box((p + q) / 2, length, road.width, DECAL_HEIGHT / 2, heading)
+            add(f"{road.id}/{k}" if len(points) > 2 else road.id, "road", strip, [strip],
+                road.surface or spec.table.ground)
+
+    for block in spec.blocks:
+        mesh, parts = prism(block, 0.0, block.curb_height)
+        add(block.id, "block", mesh, parts, block.surface)
+
+    for building in spec.buildings:
+        mesh, parts = prism(building, building.base_height, building.height)
+        colour = building.colour or ("#6b625a" if building.ruined else "#a89f91")
+        add(building.id, "building", mesh, parts, building.roof_surface, colour, building.size_class)
+
+    for platform in spec.platforms:
+        deck, parts = prism(platform, platform.height - platform.thickness, platform.height)
+        add(platform.id, "platform", deck, parts, platform.surface, size_class=2 if platform.kind == "highway" else 1)
+        for k, (px, py) in enumerate(platform.pillars):
+            half = platform.pillar_size / 2
+            pillar = box((px - half, py - half, 0.0), (px + half, py + half, platform.height - platform.thickness))
+            add(f"{platform.id}/pillar{k}", "pillar", pillar, [pillar], "concrete", "#8c8880", size_class=2)
+        if platform.railings:
+            corners = np.asarray(platform.corners(), float)
+            edges = list(zip(corners, np.roll(corners, -1, axis=0)))
+            lengths = [float(np.hypot(*(q - p))) for p, q in edges]
+            longest = max(lengths)
+            centroid = corners.mean(axis=0)
+            for k, ((p, q), length) in enumerate(zip(edges, lengths)):
+                if length < 0.99 * longest:
+                    continue
+                inward = np.array([-(q - p)[1], (q - p)[0]]) / length
+                if np.dot(centroid - (p + q) / 2, inward) < 0:
+                    inward = -inward
+                heading = math.degrees(math.atan2((q - p)[1], (q - p)[0]))
+                rail = oriented_box((p + q) / 2 + inward * RAILING_THICKNESS / 2, length, RAILING_THICKNESS,
+                                    RAILING_HEIGHT, heading, platform.height)
+                add(f"{platform.id}/railing{k}", "railing", rail, [rail], "concrete", "#b0aca4")
+
+    for ramp in spec.ramps:
+        mesh = wedge(ramp.start, ramp.heading, ramp.length, ramp.width, ramp.rise_in, ramp.base_height)
+        add(ramp.id, "ramp", mesh, [mesh], ramp.surface, "#c98b2b")
+
+    for item in spec.destructibles:
+        mesh = destructible_mesh(item)
+        add(item.id, "destructible", mesh, [mesh.convex_hull], "wood",
+            DESTRUCTIBLE_COLOURS.get(item.kind), size_class=0, dynamic=True, risk=item.risk)
+
+    for piece in spec.meshes:
+        mesh = table.meshes.get(piece.id)
+        if mesh is None:
+            continue
+        dynamic = piece.destructible_risk is not None
+        parts = [mesh.convex_hull] if dynamic else [mesh]
+        add(piece.id, "mesh", mesh, parts, piece.surface, piece.colour, piece.size_class, dynamic,
+            piece.destructible_risk)
+
+    return TableGeometry(spec.table.width, spec.table.depth, tuple(pieces))

@@ -1,0 +1,170 @@
+"""Loading a scene file: YAML -> validated :class:`~entropy3d.scene.table.Table`.
+
+Validation happens in three passes, each reporting every problem it finds with its key path and
+line: the YAML syntax, the schema (types, required keys, ranges), then the cross-references
+(terrain and bike type names against the rules data, gangs, unique ids, pieces on the table,
+mesh files that exist and parse).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from pydantic import ValidationError
+
+from entropy3d.errors import MeshError, SceneError
+from entropy3d.resources import bundled_dir
+from entropy3d.rules.ruleset import Ruleset
+from entropy3d.scene.rulesfile import load_ruleset
+from entropy3d.scene.schema import SceneSpec
+from entropy3d.scene.table import Table
+from entropy3d.scene.yamlsource import key_path, line_of, read_yaml_with_lines
+
+Problem = tuple[str, "int | None", str]
+
+
+def _schema_problems(error: ValidationError, lines: dict[str, int]) -> list[Problem]:
+    problems = []
+    for item in error.errors():
+        loc = tuple(part for part in item["loc"] if not (isinstance(part, str) and "[" in part
+                                                         and part.endswith("]")))
+        path = key_path(loc)
+        message = item["msg"]
+        if item["type"] == "extra_forbidden":
+            message = "unknown key (check the spelling; `entropy3d schema` lists the allowed keys)"
+        elif item["type"] == "missing":
+            message = "required key is missing"
+        elif "input" in item and item["type"] not in ("value_error",):
+            message = f"{message} (got {item['input']!r})"
+        problems.append((path, line_of(lines, path), message))
+    return problems
+
+
+def resolve_asset(scene_path: Path, file: str) -> Path:
+    """A mesh path as written in a scene: relative to the scene file, else the bundled models/."""
+    candidate = Path(file).expanduser()
+    if candidate.is_absolute():
+        return candidate
+    beside = (scene_path.parent / candidate).resolve()
+    if beside.exists():
+        return beside
+    bundled = bundled_dir("models") / candidate.name
+    return bundled if bundled.exists() else beside
+
+
+def _reference_problems(spec: SceneSpec, ruleset: Ruleset, lines: dict[str, int]) -> list[Problem]:
+    problems: list[Problem] = []
+
+    def report(path: str, message: str) -> None:
+        problems.append((path, line_of(lines, path), message))
+
+    terrains = set(ruleset.terrain_names)
+    allowed_terrain = ", ".join(ruleset.terrain_names)
+
+    def check_terrain(path: str, name: str | None) -> None:
+        if name is not None and name not in terrains:
+            report(path, f"unknown terrain {name!r}; use one of {allowed_terrain}")
+
+    check_terrain("table.ground", spec.table.ground)
+    for i, zone in enumerate(spec.zones):
+        check_terrain(f"zones[{i}].terrain", zone.terrain)
+    for i, block in enumerate(spec.blocks):
+        check_terrain(f"blocks[{i}].surface", block.surface)
+    for i, road in enumerate(spec.roads):
+        check_terrain(f"roads[{i}].surface", road.surface)
+    for i, building in enumerate(spec.buildings):
+        check_terrain(f"buildings[{i}].roof_surface", building.roof_surface)
+    for i, platform in enumerate(spec.platforms):
+        check_terrain(f"platforms[{i}].surface", platform.surface)
+    for i, ramp in enumerate(spec.ramps):
+        check_terrain(f"ramps[{i}].surface", ramp.surface)
+    for i, mesh in enumerate(spec.meshes):
+        check_terrain(f"meshes[{i}].surface", mesh.surface)
+
+    seen: dict[str, str] = {}
+    for section in ("zones", "blocks", "roads", "buildings", "platforms", "ramps", "destructibles",
+                    "meshes", "models"):
+        for i, piece in enumerate(getattr(spec, section)):
+            path = f"{section}[{i}].id"
+            if piece.id in seen:
+                report(path, f"id {piece.id!r} is already used at {seen[piece.id]}; ids must be unique")
+            else:
+                seen[piece.id] = path
+
+    width, depth = spec.table.width, spec.table.depth
+    for i, model in enumerate(spec.models):
+        if model.bike not in ruleset.bike_types:
+            report(f"models[{i}].bike",
+                   f"unknown bike type {model.bike!r}; use one of {', '.join(ruleset.bike_type_names)}")
+        if model.gang not in spec.gangs:
+            known = ", ".join(spec.gangs) or "(none: add a `gangs:` section)"
+            report(f"models[{i}].gang", f"unknown gang {model.gang!r}; declared gangs: {known}")
+        x, y = model.position[0], model.position[1]
+        if not (0 <= x <= width and 0 <= y <= depth):
+            report(f"models[{i}].position",
+                   f"({x}, {y}) is off the {width}x{depth} inch table")
+        if model.speed == 0 and model.bike == "quad":
+            pass
+        if model.rider.stress > model.rider.max_stress:
+            report(f"models[{i}].rider.stress",
+                   f"stress {model.rider.stress} exceeds max_stress {model.rider.max_stress}")
+    for i, item in enumerate(spec.destructibles):
+        x, y = item.position
+        if not (0 <= x <= width and 0 <= y <= depth):
+            report(f"destructibles[{i}].position", f"({x}, {y}) is off the {width}x{depth} inch table")
+    return problems
+
+
+def load_scene(path: str | Path, *, load_meshes: bool = True) -> Table:
+    """Load and validate a scene file.
+
+    Raises :class:`~entropy3d.errors.SceneError` listing every problem (key path, line, fix), or
+    :class:`~entropy3d.errors.MeshError` for a mesh file that is missing or does not parse.
+    ``load_meshes=False`` skips reading mesh files (existence is still checked).
+    """
+    source = Path(path)
+    data, lines = read_yaml_with_lines(source)
+    if not isinstance(data, dict):
+        raise SceneError(source, [("", 1, "a scene must be a mapping with at least `name:`")])
+    try:
+        spec = SceneSpec.model_validate(data)
+    except ValidationError as error:
+        raise SceneError(source, _schema_problems(error, lines)) from None
+
+    rules_ref = Path(spec.rules)
+    if rules_ref.suffix in (".yaml", ".yml"):
+        rules_path = rules_ref if rules_ref.is_absolute() else (source.parent / rules_ref)
+        ruleset = load_ruleset(rules_path)
+    else:
+        candidate = bundled_dir("rules") / f"{spec.rules}.yaml"
+        if not candidate.exists():
+            raise SceneError(source, [("rules", line_of(lines, "rules"),
+                                       f"no bundled rules named {spec.rules!r}; give a bundled name "
+                                       "(entropy_city) or a path to a .yaml file")])
+        ruleset = load_ruleset(candidate)
+
+    problems = _reference_problems(spec, ruleset, lines)
+    mesh_paths = {}
+    for i, mesh in enumerate(spec.meshes):
+        resolved = resolve_asset(source, mesh.file)
+        if not resolved.is_file():
+            problems.append((f"meshes[{i}].file", line_of(lines, f"meshes[{i}].file"),
+                             f"mesh file {mesh.file!r} not found (looked for {resolved}); paths are "
+                             "relative to the scene file"))
+        mesh_paths[mesh.id] = resolved
+    if problems:
+        raise SceneError(source, problems)
+
+    meshes = {}
+    if load_meshes:
+        from entropy3d.scene.meshes import load_mesh_piece
+
+        for i, mesh in enumerate(spec.meshes):
+            try:
+                meshes[mesh.id] = load_mesh_piece(mesh, mesh_paths[mesh.id])
+            except MeshError as error:
+                where = f"meshes[{i}].file"
+                raise SceneError(source, [(where, line_of(lines, where), str(p[2]))
+                                          for p in error.problems]) from None
+    return Table(spec=spec, source=source.resolve(), ruleset=ruleset, mesh_files=mesh_paths,
+                 meshes=meshes)

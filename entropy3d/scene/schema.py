@@ -1,0 +1,259 @@
+"""The scene format: a YAML description of a table, validated by pydantic models.
+
+All lengths are table inches, the origin is a table corner, z is up, headings are degrees
+counter-clockwise from +x (see :mod:`entropy3d.geometry`). Every model rejects unknown keys so a
+typo in a scene is an error, never silently ignored. ``entropy3d schema`` prints the JSON Schema
+of :class:`SceneSpec` for editors.
+
+Only the *static* table and the starting positions live here; the mutable game state (poses,
+stress, moved scenery) is kept elsewhere and starts from these values.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal, Optional, Union
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+
+PositiveIn = Annotated[float, Field(gt=0, description="inches, > 0")]
+NonNegIn = Annotated[float, Field(ge=0, description="inches, >= 0")]
+Vec2 = tuple[float, float]
+Vec3 = tuple[float, float, float]
+Identifier = Annotated[str, Field(pattern=r"^[A-Za-z0-9_\-]+$", min_length=1, max_length=64,
+                                  description="letters, digits, _ and -")]
+TerrainName = Annotated[str, Field(description="a terrain type from the rules data (rules/*.yaml `terrain:`)")]
+
+
+class Strict(BaseModel):
+    """Base of every scene model: unknown keys are errors, values are not coerced loosely."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class Area(Strict):
+    """A flat outline on the table: exactly one of ``rect`` or ``polygon``."""
+
+    rect: Optional[tuple[float, float, float, float]] = Field(
+        None, description="[x_min, y_min, x_max, y_max] in inches")
+    polygon: Optional[list[Vec2]] = Field(
+        None, min_length=3, description="[[x, y], ...] corners in inches, in order")
+
+    @model_validator(mode="after")
+    def _one_outline(self):
+        if (self.rect is None) == (self.polygon is None):
+            raise ValueError("give exactly one of `rect: [x_min, y_min, x_max, y_max]` or `polygon: [[x, y], ...]`")
+        if self.rect is not None:
+            x0, y0, x1, y1 = self.rect
+            if x1 <= x0 or y1 <= y0:
+                raise ValueError(f"rect {list(self.rect)} has no area: x_max must exceed x_min and y_max exceed y_min")
+        return self
+
+    def corners(self) -> list[Vec2]:
+        """The outline as a list of (x, y) corners, counter-clockwise for a rect."""
+        if self.rect is not None:
+            x0, y0, x1, y1 = self.rect
+            return [(x0, y0), (x1, y0), (x1, y1), (x0, y1)]
+        return list(self.polygon)
+
+
+class TableSpec(Strict):
+    """The playing surface."""
+
+    width: PositiveIn = Field(48.0, description="inches along x (EC-TER-TABLE: 48)")
+    depth: PositiveIn = Field(48.0, description="inches along y (EC-TER-TABLE: 48)")
+    ground: TerrainName = Field("asphalt", description="terrain of the bare table (the roads)")
+    edges: dict[Literal["north", "south", "east", "west"], Literal["open", "cliff"]] = Field(
+        default_factory=dict,
+        description="table edges that are special; a `cliff` edge busts any ride sent over it (EC-COL-EDGE). "
+                    "south is y = 0, north is y = depth, west is x = 0, east is x = width")
+
+
+class Zone(Area):
+    """A patch of terrain on the ground (grass, gravel, sand, ruins...)."""
+
+    id: Identifier
+    terrain: TerrainName
+
+
+class Block(Area):
+    """A raised city block: its top is sidewalk, its edge is a curb (EC-TER-CURB)."""
+
+    id: Identifier
+    curb_height: PositiveIn = Field(0.12, description="height of the curb above the road, inches")
+    surface: TerrainName = "concrete"
+
+
+class Road(Strict):
+    """A road's centre line, drawn as a painted strip; roads are the table's ground between blocks."""
+
+    id: Identifier
+    points: list[Vec2] = Field(min_length=2, description="centre line, inches")
+    width: PositiveIn = Field(5.0, description="inches (4-5 typical)")
+    surface: Optional[TerrainName] = Field(None, description="terrain of the road; the table ground if omitted")
+    markings: bool = True
+
+
+class Building(Area):
+    """A building: a solid block of storeys a bike cannot enter (EC-TER-BUILDING)."""
+
+    id: Identifier
+    storeys: int = Field(ge=1, le=30)
+    storey_height: PositiveIn = Field(2.1, description="inches per storey (~3 m depicted)")
+    base_height: NonNegIn = Field(0.0, description="height of the ground it stands on, e.g. a block's curb")
+    size_class: int = Field(3, ge=1, le=3, description="EC-LOS-3 size class")
+    roof_surface: TerrainName = "concrete"
+    ruined: bool = False
+    colour: Optional[str] = Field(None, pattern=r"^#[0-9a-fA-F]{6}$")
+
+    @property
+    def height(self) -> float:
+        """Roof height above the table, inches."""
+        return self.base_height + self.storeys * self.storey_height
+
+
+class Platform(Area):
+    """A raised deck a bike can ride on: a ruined highway, a bridge between rooftops, a loading dock."""
+
+    id: Identifier
+    kind: Literal["highway", "bridge", "platform"] = "platform"
+    height: PositiveIn = Field(description="height of the deck's top surface, inches")
+    thickness: PositiveIn = Field(0.4, description="deck thickness, inches")
+    pillars: list[Vec2] = Field(default_factory=list, description="pillar centres, inches")
+    pillar_size: PositiveIn = 0.9
+    railings: bool = Field(False, description="low walls along the long sides")
+    surface: TerrainName = "asphalt"
+
+    @model_validator(mode="after")
+    def _deck_above_ground(self):
+        if self.thickness >= self.height:
+            raise ValueError(f"thickness {self.thickness} must be less than height {self.height}")
+        return self
+
+
+class Ramp(Strict):
+    """A jump ramp: a wedge rising along ``heading`` from its low edge at ``start``."""
+
+    id: Identifier
+    start: Vec2 = Field(description="centre of the low edge, inches")
+    heading: float = Field(description="direction up the ramp, degrees CCW from +x")
+    length: PositiveIn
+    width: PositiveIn
+    rise: Optional[PositiveIn] = Field(None, description="height gained, inches (or give angle)")
+    angle: Optional[float] = Field(None, gt=0, lt=60, description="slope in degrees (or give rise)")
+    base_height: NonNegIn = 0.0
+    surface: TerrainName = "metal"
+
+    @model_validator(mode="after")
+    def _rise_or_angle(self):
+        if (self.rise is None) == (self.angle is None):
+            raise ValueError("give exactly one of `rise` (inches) or `angle` (degrees)")
+        return self
+
+    @property
+    def rise_in(self) -> float:
+        import math
+
+        return self.rise if self.rise is not None else self.length * math.tan(math.radians(self.angle))
+
+
+DestructibleKind = Literal["bench", "table", "chair", "crate", "barrel", "bin", "barrier"]
+
+
+class Destructible(Strict):
+    """A piece of scenery both players agreed can be ridden through (EC-DEST-1)."""
+
+    id: Identifier
+    kind: DestructibleKind
+    position: Vec2 = Field(description="centre, inches")
+    facing: float = 0.0
+    risk: int = Field(ge=1, le=3, description="EC-DEST-1 risk level 1-3")
+    size: Optional[Vec3] = Field(None, description="[length, width, height] inches; a default per kind")
+    base_height: NonNegIn = Field(0.0, description="height of what it stands on")
+
+    @field_validator("size")
+    @classmethod
+    def _positive_size(cls, value):
+        if value is not None and min(value) <= 0:
+            raise ValueError(f"size {list(value)} must be positive in every axis")
+        return value
+
+
+class MeshPiece(Strict):
+    """A mesh file placed on the table (STL, OBJ, glTF/GLB), e.g. a user's 3D-print terrain."""
+
+    id: Identifier
+    file: str = Field(description="path, relative to the scene file (or the bundled models/ folder)")
+    units: Literal["mm", "cm", "in", "m"] = Field(
+        description="length unit of the file; required: STL and OBJ carry no units")
+    up: Optional[Literal["z", "y"]] = Field(
+        None, description="the file's up axis; default z for STL/OBJ, y for glTF/GLB")
+    position: Vec3 = Field((0.0, 0.0, 0.0), description="where the mesh's origin goes, inches")
+    rotation: Vec3 = Field((0.0, 0.0, 0.0), description="degrees about x, then y, then z")
+    scale: Union[PositiveIn, tuple[PositiveIn, PositiveIn, PositiveIn]] = 1.0
+    size_class: int = Field(0, ge=0, le=3, description="EC-LOS-3; 0 = does not block top-down LOS")
+    surface: TerrainName = "concrete"
+    destructible_risk: Optional[int] = Field(None, ge=1, le=3, description="set to make it destructible")
+    colour: Optional[str] = Field(None, pattern=r"^#[0-9a-fA-F]{6}$")
+
+
+BikeTypeName = Annotated[str, Field(description="a bike type from the rules data: sportsbike, cruiser, ...")]
+
+
+class Rider(Strict):
+    """A rider's stats (rulebook "Rider Stats")."""
+
+    name: Optional[str] = None
+    dodge: int = Field(1, ge=0, le=5)
+    strength: int = Field(1, ge=0, le=5)
+    protection: int = Field(0, ge=0, le=3)
+    wounds: int = Field(2, ge=1, le=5)
+    max_stress: int = Field(10, ge=1, le=21)
+    stress: int = Field(0, ge=0, le=21)
+    weapon: Optional[str] = None
+
+
+class Model(Strict):
+    """A miniature: a bike and its rider."""
+
+    id: Identifier
+    gang: Identifier
+    bike: BikeTypeName
+    position: Union[Vec2, Vec3] = Field(description="base centre [x, y] (z found from the table) or [x, y, z]")
+    facing: float = Field(description="degrees CCW from +x")
+    speed: int = Field(1, ge=0, le=3, description="0 = stopped")
+    rider: Rider = Field(default_factory=Rider)
+
+
+class Gang(Strict):
+    name: str
+    colour: str = Field(pattern=r"^#[0-9a-fA-F]{6}$")
+
+
+class Camera(Strict):
+    """A named camera for `entropy3d render --camera NAME`."""
+
+    position: Vec3
+    look_at: Vec3
+    fov: float = Field(50.0, gt=5, lt=150)
+
+
+class SceneSpec(Strict):
+    """A whole scene file."""
+
+    name: str
+    description: str = ""
+    rules: str = Field("entropy_city", description="rules data: a bundled name or a path to a YAML file")
+    mission: Literal["turf_war", "lovers_point_brawl", "package_run", "grab_n_go", "free_ride"] = "turf_war"
+    turns: int = Field(6, ge=1, le=200)
+    table: TableSpec = Field(default_factory=TableSpec)
+    zones: list[Zone] = Field(default_factory=list)
+    blocks: list[Block] = Field(default_factory=list)
+    roads: list[Road] = Field(default_factory=list)
+    buildings: list[Building] = Field(default_factory=list)
+    platforms: list[Platform] = Field(default_factory=list)
+    ramps: list[Ramp] = Field(default_factory=list)
+    destructibles: list[Destructible] = Field(default_factory=list)
+    meshes: list[MeshPiece] = Field(default_factory=list)
+    gangs: dict[Identifier, Gang] = Field(default_factory=dict)
+    models: list[Model] = Field(default_factory=list)
+    cameras: dict[Identifier, Camera] = Field(default_factory=dict)

@@ -1,0 +1,69 @@
+"""The static table: a validated scene plus its rules data and loaded meshes.
+
+A :class:`Table` never changes during a game; the game state (poses, stress, moved scenery)
+lives apart and starts from ``table.models``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from entropy3d.geometry import BaseShape, Pose
+from entropy3d.rules.ruleset import Ruleset
+from entropy3d.scene.schema import Model, SceneSpec
+
+if TYPE_CHECKING:  # pragma: no cover
+    import trimesh
+
+
+@dataclass(frozen=True, eq=False)
+class Table:
+    """A loaded scene. ``meshes`` maps mesh-piece ids to Trimesh objects already placed in
+    table inches; ``mesh_files`` maps them to the resolved file paths."""
+
+    spec: SceneSpec
+    source: Path
+    ruleset: Ruleset
+    mesh_files: dict[str, Path] = field(default_factory=dict)
+    meshes: dict[str, "trimesh.Trimesh"] = field(default_factory=dict, repr=False)
+
+    def __repr__(self) -> str:
+        return f"Table({self.spec.name!r}, {len(self.spec.models)} models, from {self.source.name})"
+
+    @property
+    def name(self) -> str:
+        return self.spec.name
+
+    @property
+    def width(self) -> float:
+        return self.spec.table.width
+
+    @property
+    def depth(self) -> float:
+        return self.spec.table.depth
+
+    @property
+    def models(self) -> list[Model]:
+        return self.spec.models
+
+    def model(self, model_id: str) -> Model:
+        """The miniature with this id; KeyError lists the ids there are."""
+        for model in self.spec.models:
+            if model.id == model_id:
+                return model
+        raise KeyError(f"no model {model_id!r} in {self.source.name}; models: "
+                       + ", ".join(m.id for m in self.spec.models))
+
+    def base_of(self, model: Model) -> BaseShape:
+        """The base of a miniature, inches (EC-BASE)."""
+        return self.ruleset.base_for(model.bike)
+
+    def start_pose(self, model: Model, surface_height: float = 0.0) -> Pose:
+        """A miniature's starting pose; z from the scene if given, else ``surface_height``."""
+        z = model.position[2] if len(model.position) == 3 else surface_height
+        return Pose(model.position[0], model.position[1], model.facing, z)
+
+    def gang_colour(self, gang: str) -> str:
+        return self.spec.gangs[gang].colour
