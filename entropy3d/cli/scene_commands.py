@@ -1,1 +1,131 @@
-"""Scene commands: validate, info, schema, render (filled in by the foundation work)."""
+"""Scene commands: ``validate``, ``info`` and ``schema``."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import List
+
+import typer
+
+from entropy3d.cli.app import app, clean_errors
+from entropy3d.errors import EntropyError
+
+
+@app.command()
+def validate(scenes: List[Path] = typer.Argument(..., help="scene YAML files")) -> None:
+    """Check scene files; exit 0 when all are valid, 1 with every problem found otherwise."""
+    from entropy3d.scene import load_scene
+    from entropy3d.scene.build import build_table_geometry
+
+    failed = 0
+    for path in scenes:
+        try:
+            table = load_scene(path)
+            build_table_geometry(table)
+        except (EntropyError, ValueError) as error:
+            failed += 1
+            typer.echo(str(error), err=True)
+        else:
+            typer.echo(f"{path}: ok ({len(table.models)} models)")
+    if failed:
+        raise typer.Exit(1)
+
+
+def scene_summary(path: Path) -> dict:
+    """Everything ``entropy3d info`` reports about a scene, as plain data (inches, degrees)."""
+    from entropy3d.scene import load_scene
+    from entropy3d.scene.build import build_table_geometry
+
+    table = load_scene(path)
+    geometry = build_table_geometry(table)
+    spec = table.spec
+    positions = [m.position[:2] for m in table.models]
+    heights = geometry.surface_height(positions) if positions else []
+    models = []
+    for model, z in zip(table.models, heights):
+        base = table.base_of(model)
+        position = list(model.position) if len(model.position) == 3 else [*model.position, round(float(z), 3)]
+        models.append({
+            "id": model.id, "gang": model.gang, "bike": model.bike,
+            "position_in": [round(float(v), 3) for v in position],
+            "facing_deg": float(model.facing), "speed": model.speed,
+            "base_in": [round(base.length, 3), round(base.width, 3)],
+            "rider": model.rider.model_dump(exclude_none=True),
+        })
+    kinds: dict[str, int] = {}
+    for piece in geometry.pieces:
+        kinds[piece.kind] = kinds.get(piece.kind, 0) + 1
+    walkable_tops = sorted({round(float(p.top), 2) for p in geometry.pieces
+                            if p.kind in ("ground", "block", "platform", "building", "ramp")})
+    return {
+        "name": spec.name,
+        "file": str(path),
+        "mission": spec.mission,
+        "table_in": [spec.table.width, spec.table.depth],
+        "edges": dict(spec.table.edges),
+        "pieces": kinds,
+        "levels_in": walkable_tops,
+        "triangles": {"total": int(sum(len(p.mesh.faces) for p in geometry.pieces)),
+                      **{mid: int(len(mesh.faces)) for mid, mesh in table.meshes.items()}},
+        "gangs": {gid: gang.name for gid, gang in spec.gangs.items()},
+        "models": models,
+    }
+
+
+@app.command()
+@clean_errors
+def info(scene: Path = typer.Argument(..., help="scene YAML file"),
+         as_json: bool = typer.Option(False, "--json", help="print one JSON object")) -> None:
+    """Summarise a scene: pieces, levels, bikes, triangle counts."""
+    summary = scene_summary(scene)
+    if as_json:
+        typer.echo(json.dumps(summary, indent=2))
+        return
+    typer.echo(f"{summary['name']}  ({summary['file']}, mission {summary['mission']})")
+    width, depth = summary["table_in"]
+    edges = ", ".join(f"{k}: {v}" for k, v in summary["edges"].items()) or "all open"
+    typer.echo(f"table {width:g}\" x {depth:g}\"  edges: {edges}")
+    typer.echo("pieces: " + ", ".join(f"{n} {k}" for k, n in sorted(summary["pieces"].items())))
+    typer.echo("levels (inches): " + ", ".join(f"{h:g}" for h in summary["levels_in"]))
+    typer.echo(f"triangles: {summary['triangles']['total']}")
+    typer.echo(f"models ({len(summary['models'])}):")
+    for m in summary["models"]:
+        x, y, z = m["position_in"]
+        typer.echo(f"  {m['id']:<12} {m['gang']:<10} {m['bike']:<11} at ({x:.1f}, {y:.1f}, {z:.2f})\" "
+                   f"facing {m['facing_deg']:g}°  speed {m['speed']}")
+
+
+@app.command()
+def schema(output: Path = typer.Option(None, "-o", "--output", help="write to this file")) -> None:
+    """Print the JSON Schema of the scene format (for editor autocompletion)."""
+    from entropy3d.scene.schema import SceneSpec
+    from entropy3d.scene.rulesfile import load_ruleset
+
+    document = SceneSpec.model_json_schema()
+    document["$schema"] = "https://json-schema.org/draft/2020-12/schema"
+    document["title"] = "entropy3d scene"
+    ruleset = load_ruleset()
+    _enumerate(document, "terrain", list(ruleset.terrain_names))
+    _enumerate(document, "bike", list(ruleset.bike_type_names))
+    text = json.dumps(document, indent=2)
+    if output is None:
+        typer.echo(text)
+    else:
+        from entropy3d.cli.files import write_atomic
+
+        write_atomic(output, text.encode())
+        typer.echo(f"wrote {output}")
+
+
+def _enumerate(node, description_word: str, values: list[str]) -> None:
+    """Add ``enum`` to string properties whose description names terrain / bike types."""
+    if isinstance(node, dict):
+        description = node.get("description", "")
+        if node.get("type") == "string" and f"a {description_word}" in description:
+            node["enum"] = values
+        for value in node.values():
+            _enumerate(value, description_word, values)
+    elif isinstance(node, list):
+        for value in node:
+            _enumerate(value, description_word, values)

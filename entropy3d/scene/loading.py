@@ -29,7 +29,7 @@ def _schema_problems(error: ValidationError, lines: dict[str, int]) -> list[Prob
         loc = tuple(part for part in item["loc"] if not (isinstance(part, str) and "[" in part
                                                          and part.endswith("]")))
         path = key_path(loc)
-        message = item["msg"]
+        message = item["msg"].removeprefix("Value error, ")
         if item["type"] == "extra_forbidden":
             message = "unknown key (check the spelling; `entropy3d schema` lists the allowed keys)"
         elif item["type"] == "missing":
@@ -103,8 +103,6 @@ def _reference_problems(spec: SceneSpec, ruleset: Ruleset, lines: dict[str, int]
         if not (0 <= x <= width and 0 <= y <= depth):
             report(f"models[{i}].position",
                    f"({x}, {y}) is off the {width}x{depth} inch table")
-        if model.speed == 0 and model.bike == "quad":
-            pass
         if model.rider.stress > model.rider.max_stress:
             report(f"models[{i}].rider.stress",
                    f"stress {model.rider.stress} exceeds max_stress {model.rider.max_stress}")

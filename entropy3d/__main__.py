@@ -1,0 +1,7 @@
+"""``python -m entropy3d`` runs the command line."""
+
+import sys
+
+from entropy3d.cli import main
+
+sys.exit(main())

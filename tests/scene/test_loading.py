@@ -1,0 +1,219 @@
+"""The scene loader: valid scenes load; every kind of bad input names its key path and line."""
+
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+
+import numpy as np
+import pytest
+import trimesh
+
+from entropy3d.errors import SceneError
+from entropy3d.scene import load_scene
+from entropy3d.scene.build import build_table_geometry
+
+DATA = Path(__file__).parents[1] / "data"
+
+
+def write_scene(tmp_path: Path, body: str, name: str = "scene.yaml") -> Path:
+    path = tmp_path / name
+    path.write_text(textwrap.dedent(body), encoding="utf-8")
+    return path
+
+
+def problems_of(path: Path) -> list[tuple[str, int | None, str]]:
+    with pytest.raises(SceneError) as caught:
+        load_scene(path)
+    assert caught.value.source == str(path)
+    return caught.value.problems
+
+
+def test_small_table_loads_with_models_and_rules():
+    table = load_scene(DATA / "small_table.yaml")
+    assert [m.id for m in table.models] == ["h1", "k1"]
+    assert table.model("k1").bike == "quad"
+    assert table.spec.table.edges == {"south": "cliff"}
+    assert table.ruleset.scale.metres_per_inch == pytest.approx(1.42)
+
+
+def test_EC_BASE_bases_come_from_rules_data_in_inches():
+    """Clause: EC-BASE — 75 x 42 mm ovals, quads 70 mm round."""
+    table = load_scene(DATA / "small_table.yaml")
+    oval = table.base_of(table.model("h1"))
+    round_ = table.base_of(table.model("k1"))
+    assert (oval.length, oval.width) == pytest.approx((75 / 25.4, 42 / 25.4))
+    assert round_.is_round and round_.length == pytest.approx(70 / 25.4)
+
+
+def test_wrong_type_names_key_path_and_line(tmp_path):
+    path = write_scene(tmp_path, """\
+        name: Bad
+        table:
+          width: fourty
+        """)
+    [(key, line, message)] = problems_of(path)
+    assert key == "table.width" and line == 3
+    assert "valid number" in message and "fourty" in message
+
+
+def test_missing_field_is_named(tmp_path):
+    path = write_scene(tmp_path, """\
+        name: Bad
+        gangs: {a: {name: A, colour: "#ff0000"}}
+        models:
+          - {id: m1, gang: a, bike: police, position: [4, 4]}
+        """)
+    [(key, line, message)] = problems_of(path)
+    assert key == "models[0].facing" and line == 4 and "missing" in message
+
+
+def test_unknown_key_is_rejected_not_ignored(tmp_path):
+    path = write_scene(tmp_path, """\
+        name: Bad
+        buildings:
+          - {id: b1, rect: [1, 1, 4, 4], storeys: 2, storys: 3}
+        """)
+    [(key, line, message)] = problems_of(path)
+    assert key == "buildings[0].storys" and line == 3 and "unknown key" in message
+
+
+def test_unknown_terrain_lists_the_allowed_ones(tmp_path):
+    path = write_scene(tmp_path, """\
+        name: Bad
+        zones:
+          - {id: z, terrain: lava, rect: [0, 0, 5, 5]}
+        """)
+    [(key, line, message)] = problems_of(path)
+    assert key == "zones[0].terrain" and line == 3
+    assert "'lava'" in message and "gravel" in message and "sand" in message
+
+
+@pytest.mark.parametrize("field, value", [("length", -3), ("width", 0)])
+def test_negative_or_zero_size_is_rejected(tmp_path, field, value):
+    sizes = {"length": 3, "width": 2}
+    sizes[field] = value
+    path = write_scene(tmp_path, f"""\
+        name: Bad
+        ramps:
+          - {{id: r, start: [1, 1], heading: 0, length: {sizes['length']}, width: {sizes['width']}, rise: 1}}
+        """)
+    [(key, line, message)] = problems_of(path)
+    assert key == f"ramps[0].{field}" and line == 3 and "greater than 0" in message
+
+
+def test_empty_rect_is_rejected(tmp_path):
+    path = write_scene(tmp_path, """\
+        name: Bad
+        blocks:
+          - {id: b, rect: [10, 10, 5, 15]}
+        """)
+    [(key, _, message)] = problems_of(path)
+    assert key == "blocks[0]" and "no area" in message
+
+
+def test_references_gang_bike_type_duplicate_ids_and_off_table(tmp_path):
+    path = write_scene(tmp_path, """\
+        name: Bad
+        gangs: {a: {name: A, colour: "#ff0000"}}
+        zones:
+          - {id: dup, terrain: grass, rect: [0, 0, 5, 5]}
+        models:
+          - {id: dup, gang: nobody, bike: unicycle, position: [60, 4], facing: 0}
+        """)
+    found = {key: message for key, _, message in problems_of(path)}
+    assert "already used" in found["models[0].id"]
+    assert "unknown gang 'nobody'" in found["models[0].gang"]
+    assert "unknown bike type 'unicycle'" in found["models[0].bike"] and "cruiser" in found["models[0].bike"]
+    assert "off the 48.0x48.0 inch table" in found["models[0].position"]
+
+
+def test_mesh_that_does_not_exist_names_the_file(tmp_path):
+    path = write_scene(tmp_path, """\
+        name: Bad
+        meshes:
+          - {id: statue, file: nothere.stl, units: mm}
+        """)
+    [(key, line, message)] = problems_of(path)
+    assert key == "meshes[0].file" and line == 3 and "'nothere.stl' not found" in message
+
+
+def test_mesh_that_does_not_parse_names_the_file(tmp_path):
+    (tmp_path / "junk.glb").write_bytes(b"glTF this is not a real binary gltf")
+    path = write_scene(tmp_path, """\
+        name: Bad
+        meshes:
+          - {id: junk, file: junk.glb, units: mm}
+        """)
+    [(key, line, message)] = problems_of(path)
+    assert key == "meshes[0].file" and line == 3 and "junk.glb" in message
+
+
+def test_mesh_units_are_required(tmp_path):
+    trimesh.creation.box(extents=[10, 10, 10]).export(tmp_path / "cube.stl")
+    path = write_scene(tmp_path, """\
+        name: Bad
+        meshes:
+          - {id: cube, file: cube.stl}
+        """)
+    [(key, _, message)] = problems_of(path)
+    assert key == "meshes[0].units" and "missing" in message
+
+
+def test_yaml_syntax_error_reports_the_line(tmp_path):
+    path = write_scene(tmp_path, "name: x\n  bad: [\n")
+    [(_, line, message)] = problems_of(path)
+    assert line == 2 and "not valid YAML" in message
+
+
+def test_millimetre_stl_lands_at_the_right_size(tmp_path):
+    """A 3D-print STL of 50 x 20 x 30 mm placed with `units: mm` is 50/25.4 inches long."""
+    part = trimesh.creation.box(extents=[50, 20, 30])
+    part.apply_translation([25, 10, 15])  # print bed origin at a corner, as slicers export
+    part.export(tmp_path / "barricade.stl")
+    path = write_scene(tmp_path, """\
+        name: Print
+        meshes:
+          - {id: barricade, file: barricade.stl, units: mm, position: [10, 20, 0], rotation: [0, 0, 90]}
+        """)
+    table = load_scene(path)
+    mesh = table.meshes["barricade"]
+    assert sorted(mesh.extents) == pytest.approx(sorted([50 / 25.4, 20 / 25.4, 30 / 25.4]))
+    # rotated 90 degrees about z: the 50 mm length now runs along y, starting at the origin
+    assert mesh.extents[1] == pytest.approx(50 / 25.4)
+    assert mesh.bounds[0] == pytest.approx([10 - 20 / 25.4, 20, 0])
+    geometry = build_table_geometry(table)
+    assert geometry.by_id("barricade").top == pytest.approx(30 / 25.4)
+
+
+def test_gltf_is_turned_z_up(tmp_path):
+    tall = trimesh.creation.box(extents=[1, 4, 1])  # 4 m tall along glTF's +y (up)
+    tall.apply_translation([0, 2, 0])
+    tall.export(tmp_path / "post.glb")
+    path = write_scene(tmp_path, """\
+        name: Post
+        meshes:
+          - {id: post, file: post.glb, units: m, position: [5, 5, 0]}
+        """)
+    mesh = load_scene(path).meshes["post"]
+    assert mesh.extents[2] == pytest.approx(4 * 1000 / 25.4)
+    assert mesh.bounds[0][2] == pytest.approx(0.0, abs=1e-9)
+
+
+def test_geometry_heights_follow_levels():
+    geometry = build_table_geometry(load_scene(DATA / "small_table.yaml"))
+    heights = geometry.surface_height([[5, 5], [5, 17], [13, 20], [20, 20]])
+    tower_roof = 0.12 + 3 * 2.1
+    assert heights == pytest.approx([tower_roof, 4.0, 1.0 / 3.0, 0.02], abs=1e-6)
+    assert geometry.surface_terrain([18, 18]) == "grass"
+
+
+def test_concave_building_parts_are_convex_and_cover_the_footprint():
+    geometry = build_table_geometry(load_scene(DATA / "small_table.yaml"))
+    building = geometry.by_id("lshape")
+    assert len(building.parts) > 1
+    assert all(part.is_convex for part in building.parts)
+    assert sum(part.volume for part in building.parts) == pytest.approx(building.mesh.volume)
+    # the notch of the L is empty: a point there is outside every part
+    notch = np.array([[20.0, 7.0, 1.0]])
+    assert not any(part.contains(notch)[0] for part in building.parts)

@@ -1,0 +1,52 @@
+"""The scene commands as a user runs them: exit codes, messages without tracebacks, JSON."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+DATA = Path(__file__).parent / "data"
+
+
+def run(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "entropy3d", *args], capture_output=True, text=True)
+
+
+def test_validate_ok_and_bad(tmp_path):
+    ok = run("validate", str(DATA / "small_table.yaml"))
+    assert ok.returncode == 0 and "ok (2 models)" in ok.stdout
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("name: x\nzones:\n  - {id: z, terrain: lava, rect: [0, 0, 1, 1]}\n")
+    result = run("validate", str(DATA / "small_table.yaml"), str(bad))
+    assert result.returncode == 1
+    assert "line 3, zones[0].terrain: unknown terrain 'lava'" in result.stderr
+    assert "Traceback" not in result.stderr
+
+
+def test_info_json_lists_models():
+    result = run("info", str(DATA / "small_table.yaml"), "--json")
+    assert result.returncode == 0
+    summary = json.loads(result.stdout)
+    first = summary["models"][0]
+    assert first["id"] == "h1" and first["gang"] == "hades" and first["bike"] == "cruiser"
+    assert first["position_in"][:2] == [4.0, 11.0] and first["facing_deg"] == 0.0
+    assert summary["levels_in"][-1] > 6
+
+
+def test_info_missing_file_is_one_line_error(tmp_path):
+    result = run("info", str(tmp_path / "nope.yaml"))
+    assert result.returncode == 1 and "file not found" in result.stderr
+    assert "Traceback" not in result.stderr
+
+
+def test_schema_is_json_schema_with_terrain_enum(tmp_path):
+    out = tmp_path / "scene.schema.json"
+    assert run("schema", "-o", str(out)).returncode == 0
+    document = json.loads(out.read_text())
+    assert document["title"] == "entropy3d scene"
+    zone = document["$defs"]["Zone"]
+    assert "lava" not in zone["properties"]["terrain"]["enum"]
+    assert "gravel" in zone["properties"]["terrain"]["enum"]
+    assert zone["additionalProperties"] is False

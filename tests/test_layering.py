@@ -1,0 +1,43 @@
+"""The package layering: light layers never pull in the heavy engines.
+
+The brief's rule: pybullet only in ``entropy3d.physics``, panda3d only in ``entropy3d.render``
+and ``entropy3d.viewer``; the rules engine imports no engine, no trimesh, no YAML. Checked in a
+fresh interpreter so that other tests' imports don't leak in.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+PROBE = """
+import importlib, json, sys
+for name in {modules!r}:
+    importlib.import_module(name)
+print(json.dumps(sorted(m.split('.')[0] for m in sys.modules)))
+"""
+
+
+def imported_top_level(*modules: str) -> set[str]:
+    out = subprocess.run([sys.executable, "-c", PROBE.format(modules=list(modules))],
+                         capture_output=True, text=True, check=True).stdout
+    return set(json.loads(out))
+
+
+def test_import_entropy3d_and_cli_pull_in_no_engine():
+    loaded = imported_top_level("entropy3d", "entropy3d.cli")
+    assert not loaded & {"pybullet", "panda3d", "direct", "trimesh"}
+
+
+def test_rules_engine_is_pure():
+    loaded = imported_top_level("entropy3d.rules")
+    assert not loaded & {"pybullet", "panda3d", "direct", "trimesh", "yaml", "pydantic"}
+
+
+@pytest.mark.parametrize("module", ["entropy3d.scene", "entropy3d.scene.build", "entropy3d.scene.miniature"])
+def test_scene_layer_needs_no_physics_or_renderer(module):
+    loaded = imported_top_level(module)
+    assert not loaded & {"pybullet", "panda3d", "direct"}
