@@ -99,8 +99,8 @@ def info(scene: Path = typer.Argument(..., help="scene YAML file"),
 @app.command()
 def schema(output: Path = typer.Option(None, "-o", "--output", help="write to this file")) -> None:
     """Print the JSON Schema of the scene format (for editor autocompletion)."""
-    from entropy3d.scene.schema import SceneSpec
     from entropy3d.scene.rulesfile import load_ruleset
+    from entropy3d.scene.schema import SceneSpec
 
     document = SceneSpec.model_json_schema()
     document["$schema"] = "https://json-schema.org/draft/2020-12/schema"
