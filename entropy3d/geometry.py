@@ -105,3 +105,36 @@ class BaseShape:
         """Boolean mask of table points (N, 2) inside the base."""
         local = pose.to_local(points)
         return (local[:, 0] / (0.5 * self.length)) ** 2 + (local[:, 1] / (0.5 * self.width)) ** 2 <= 1.0
+
+
+def arc_points(start: Pose, radius: float, length: float, left: bool,
+               spacing: float = 0.25) -> tuple[np.ndarray, np.ndarray]:
+    """Points along a circular arc that starts at ``start`` tangent to its facing.
+
+    radius and length (along the arc) in inches; turns counter-clockwise when ``left``.
+    Returns (points (N, 2) including the start, headings_deg (N,)), spaced at most ``spacing``.
+    """
+    n = max(1, int(math.ceil(length / spacing)))
+    s = np.linspace(0.0, length, n + 1)
+    sign = 1.0 if left else -1.0
+    theta = s / radius
+    local = np.stack([radius * np.sin(theta), sign * radius * (1.0 - np.cos(theta))], axis=1)
+    headings = start.facing_deg + sign * np.degrees(theta)
+    return start.to_table(local), headings
+
+
+def polyline_length(points: np.ndarray) -> float:
+    """Total length of a polyline (N, 2), inches."""
+    points = np.asarray(points, dtype=float)
+    if len(points) < 2:
+        return 0.0
+    return float(np.linalg.norm(np.diff(points, axis=0), axis=1).sum())
+
+
+def densify(a: np.ndarray, b: np.ndarray, spacing: float = 0.25) -> np.ndarray:
+    """Points from ``a`` to ``b`` (both included) spaced at most ``spacing`` inches."""
+    a = np.asarray(a, dtype=float)
+    b = np.asarray(b, dtype=float)
+    n = max(1, int(math.ceil(float(np.linalg.norm(b - a)) / spacing)))
+    t = np.linspace(0.0, 1.0, n + 1)[:, None]
+    return a + t * (b - a)

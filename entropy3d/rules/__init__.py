@@ -2,8 +2,24 @@
 
 Rules data arrives as a plain mapping (read from ``rules/*.yaml`` by :mod:`entropy3d.scene`) and
 is validated into a :class:`~entropy3d.rules.ruleset.Ruleset`.
+
+Modules: :mod:`.dice` (tests, pushing, busts), :mod:`.opposed` (opposed tests), :mod:`.odds`
+(exact probabilities), :mod:`.speeds` (distances, speed changes, turn order), :mod:`.plan`
+(plan notation), :mod:`.planner` (plans -> paths, stress and tests), :mod:`.events` (crashes,
+destructibles, jumps, the cliff edge), :mod:`.combat` (melee geometry, chicken, attack TNs),
+:mod:`.activation` (applying a planned action to a bike's state with a seeded rng).
 """
 
+from entropy3d.rules.dice import Outcome, PushState, TestRoll, judge, resolve_bust, roll_test
+from entropy3d.rules.odds import Odds, exact_odds
+from entropy3d.rules.opposed import OpposedResult, opposed_test
+from entropy3d.rules.plan import Plan, parse_plan
+from entropy3d.rules.planner import PlannedMove, RequiredTest, TableProbe, plan_move
 from entropy3d.rules.ruleset import Ruleset
+from entropy3d.rules.speeds import activation_order, check_speed_change, distance_band
 
-__all__ = ["Ruleset"]
+__all__ = [
+    "Odds", "OpposedResult", "Outcome", "Plan", "PlannedMove", "PushState", "RequiredTest",
+    "Ruleset", "TableProbe", "TestRoll", "activation_order", "check_speed_change", "distance_band",
+    "exact_odds", "judge", "opposed_test", "parse_plan", "plan_move", "resolve_bust", "roll_test",
+]

@@ -6,6 +6,7 @@ every number the engine uses comes from here, never from a constant in code.
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, Mapping
@@ -66,6 +67,44 @@ class Ruleset:
     @property
     def bike_type_names(self) -> tuple[str, ...]:
         return tuple(self.bike_types)
+
+    def data(self, dotted: str) -> Any:
+        """The value at a dotted key path of the rules data (``"dice.bust_over"``).
+
+        Raises RulesDataError naming the path when a key is missing, so a rules file without a
+        section the engine needs fails with a clear message instead of a KeyError.
+        """
+        node: Any = self.raw
+        walked: list[str] = []
+        for key in dotted.split("."):
+            walked.append(key)
+            if isinstance(node, Mapping):
+                if key in node:
+                    node = node[key]
+                    continue
+                if key.lstrip("-").isdigit() and int(key) in node:
+                    node = node[int(key)]
+                    continue
+            raise RulesDataError(f"rules {self.name!r}", [(".".join(walked), None, "is required")])
+        return node
+
+    def option(self, name: str) -> Any:
+        """The chosen reading of a rulebook conflict: ``options.<name>.choices[default]``."""
+        spec = self.data(f"options.{name}")
+        choice = spec.get("choice", spec.get("default"))
+        choices = spec.get("choices", {})
+        if choice not in choices:
+            raise RulesDataError(f"rules {self.name!r}", [(f"options.{name}.default", None,
+                                 f"unknown choice {choice!r}; use one of {', '.join(choices)}")])
+        return choices[choice]
+
+    def with_option(self, name: str, choice: str) -> "Ruleset":
+        """A copy of this ruleset with another reading of the conflict ``name`` chosen."""
+        raw = dict(self.raw)
+        options = dict(raw.get("options", {}))
+        options[name] = {**options[name], "choice": choice}
+        raw["options"] = options
+        return dataclasses.replace(self, raw=MappingProxyType(raw))
 
     def base_for(self, bike_type: str) -> BaseShape:
         """The base of a bike type, in inches (EC-BASE)."""

@@ -1,0 +1,241 @@
+"""Attack geometry and attack numbers (EC-MEL-*, EC-GUN-1, EC-MOVE-3, EC-JUMP-3, EC-ACT-PICKUP,
+EC-ACT-PASS, EC-ACT-GUNGHO, EC-BIKE-CRUISER, EC-BIKE-TRAIL). Pure functions over
+:class:`~entropy3d.geometry.Pose` and :class:`~entropy3d.geometry.BaseShape` in table inches.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from entropy3d.geometry import BaseShape, Pose, angle_between_deg
+from entropy3d.rules.ruleset import Ruleset
+
+
+def base_gap_in(a_pose: Pose, a_base: BaseShape, b_pose: Pose, b_base: BaseShape,
+                samples: int = 180) -> float:
+    """Shortest edge-to-edge distance between two bases, inches (0 when they touch or overlap)."""
+    a = a_base.outline(a_pose, samples)
+    b = b_base.outline(b_pose, samples)
+    if a_base.contains(a_pose, b).any() or b_base.contains(b_pose, a).any():
+        return 0.0
+    d = np.linalg.norm(a[:, None, :] - b[None, :, :], axis=2)
+    return float(d.min())
+
+
+def beside_fraction(attacker: Pose, a_base: BaseShape, target: Pose, t_base: BaseShape) -> float:
+    """The share of the attacker's base length that lies beside the target's base: the overlap of
+    their extents along the target's heading, over the attacker's extent (0..1)."""
+    a_local = target.to_local(a_base.outline(attacker, 96))[:, 0]
+    lo, hi = float(a_local.min()), float(a_local.max())
+    half = 0.5 * t_base.length
+    overlap = max(0.0, min(hi, half) - max(lo, -half))
+    return overlap / max(hi - lo, 1e-9)
+
+
+@dataclass(frozen=True)
+class MeleeCheck:
+    """Whether a melee attack may be made (EC-MEL-1, EC-MEL-2, EC-JUMP-3).
+
+    allowed: all conditions hold. gap_in: edge-to-edge distance. reach_in: the weapon's reach.
+    beside: share of the attacker's base beside the target. surprise: the attacker is behind the
+    target (EC-MEL-2). reason: why not, empty when allowed.
+    """
+
+    allowed: bool
+    gap_in: float
+    reach_in: float
+    beside: float
+    surprise: bool
+    reason: str
+    clauses: tuple[str, ...]
+
+
+def weapon_reach_in(weapon: str, ruleset: Ruleset) -> float:
+    """A melee weapon's reach in inches (0 is base to base)."""
+    reaches = ruleset.data("melee.reach_in")
+    if weapon not in reaches:
+        raise ValueError(f"unknown melee weapon {weapon!r}; use one of {', '.join(reaches)}")
+    return float(reaches[weapon])
+
+
+def attacked_from_behind(attacker: Pose, target: Pose) -> bool:
+    """The attacker's centre is in the back half of the target (behind its side-to-side line)."""
+    return float(target.to_local(attacker.xy)[0, 0]) < 0.0
+
+
+def check_melee(attacker: Pose, a_base: BaseShape, target: Pose, t_base: BaseShape, weapon: str,
+                ruleset: Ruleset, *, attacker_airborne: bool = False,
+                target_airborne: bool = False) -> MeleeCheck:
+    """Check (not resolve) a melee attack by geometry."""
+    reach = weapon_reach_in(weapon, ruleset)
+    gap = base_gap_in(attacker, a_base, target, t_base)
+    beside = beside_fraction(attacker, a_base, target, t_base)
+    surprise = attacked_from_behind(attacker, target)
+    clauses = ["EC-MEL-1"] + (["EC-MEL-2"] if surprise else [])
+    reason = ""
+    if target_airborne and not attacker_airborne:
+        reason = "an airborne rider can only be meleed by another launched rider"
+        clauses.append("EC-JUMP-3")
+    elif gap > reach + float(ruleset.data("melee.btb_tolerance_in")):
+        reason = f"out of reach: {gap:.2f}\" apart, {weapon} reaches {reach:g}\""
+    elif beside < float(ruleset.data("melee.beside_fraction")) - 1e-9:
+        reason = f"only {beside:.0%} of the base is beside the target; half is needed"
+    return MeleeCheck(not reason, gap, reach, beside, surprise, reason, tuple(clauses))
+
+
+@dataclass(frozen=True)
+class SurpriseEffect:
+    """A surprise attack (EC-MEL-2): the defender adds ``defender_stress`` and may only dodge."""
+
+    defender_stress: int
+    dodge_only: bool
+    clauses: tuple[str, ...] = ("EC-MEL-2",)
+
+
+def surprise_effect(ruleset: Ruleset) -> SurpriseEffect:
+    """The effect of being attacked from behind."""
+    return SurpriseEffect(int(ruleset.data("melee.surprise_stress")), True)
+
+
+def chicken_allowed(attacker: Pose, target: Pose) -> bool:
+    """Game of chicken only approaching the target from its front (EC-MEL-CHICKEN): the attacker
+    is in the target's front half and heading towards it (more than 90 degrees off its heading)."""
+    in_front = float(target.to_local(attacker.xy)[0, 0]) > 0.0
+    return in_front and angle_between_deg(attacker.facing_deg, target.facing_deg) > 90.0
+
+
+@dataclass(frozen=True)
+class ChickenStress:
+    """Stress of a won game of chicken (EC-MEL-CHICKEN): the loser takes ``loser``, the winner
+    ``winner`` (half, rounded down, at least 1; none after a natural 21). side_step_in: the
+    winner's optional side-step."""
+
+    loser: int
+    winner: int
+    side_step_in: float
+    clauses: tuple[str, ...] = ("EC-MEL-CHICKEN",)
+
+
+def chicken_stress(winner_total: int, ruleset: Ruleset, winner_crit: bool = False) -> ChickenStress:
+    """Stress table of the game of chicken: a success of 15..21 gives 1..7 stress."""
+    spec = ruleset.data("chicken")
+    if winner_crit:
+        total = 21
+    elif winner_total < int(spec["tn"]):
+        raise ValueError(f"a game of chicken needs {spec['tn']} to succeed, got {winner_total}")
+    else:
+        total = winner_total
+    loser = min(int(spec["max_stress"]), total - int(spec["stress_offset"]))
+    winner = int(spec["crit_winner_stress"]) if winner_crit else max(int(spec["winner_min_stress"]),
+                                                                    loser // 2)
+    return ChickenStress(loser, winner, float(spec["side_step_in"]))
+
+
+def gun_tn(speed: int, ruleset: Ruleset) -> int:
+    """A gun attack's TN at the shooter's speed (0 = stopped), per option ``gun_tn`` (EC-GUN-1)."""
+    table = ruleset.option("gun_tn")
+    if speed not in table:
+        raise ValueError(f"no gun TN for speed {speed}")
+    return int(table[speed])
+
+
+def attack_tn(base_tn: int, ruleset: Ruleset, *, protection: int = 0, target_only_moved: bool = False,
+              target_bike: str | None = None, target_airborne: bool = False,
+              ranged: bool = False) -> int:
+    """The TN to hit a rider: the weapon's TN + protection (melee) + 1 if the target only moved
+    (EC-MOVE-3) + 1 against a trailbike rider (EC-BIKE-TRAIL) + the airborne penalty for ranged
+    attacks (EC-JUMP-3)."""
+    tn = base_tn + (0 if ranged else protection)
+    if target_only_moved:
+        tn += int(ruleset.data("actions.only_moved_tn_mod"))
+    if target_bike is not None:
+        tn += int(ruleset.raw.get("bike_rules", {}).get(target_bike, {}).get("attack_rider_tn_mod", 0))
+    if ranged and target_airborne:
+        tn += int(ruleset.data("jump.ranged_tn_mod"))
+    return tn
+
+
+def attack_stress(base_stress: int, attacker_bike: str, speed: int, ruleset: Ruleset) -> int:
+    """Stress a melee hit deals: a cruiser at speed 3 deals +1 (EC-BIKE-CRUISER)."""
+    extra = ruleset.raw.get("bike_rules", {}).get(attacker_bike, {}).get("speed3_attack_stress", 0)
+    return base_stress + (int(extra) if speed == 3 else 0)
+
+
+def rider_dodge(dodge: int, bike_type: str, ruleset: Ruleset) -> int:
+    """A rider's dodge on a given bike: trailbikes +1 (EC-BIKE-TRAIL)."""
+    return dodge + int(ruleset.raw.get("bike_rules", {}).get(bike_type, {}).get("dodge_bonus", 0))
+
+
+def gungho_attack_stress(attack_number: int, ruleset: Ruleset) -> int:
+    """Stress the attacker takes for its n-th (1-based) gung-ho attack: +2 after the first, at
+    most 4 attacks (EC-ACT-GUNGHO)."""
+    spec = ruleset.data("actions.gungho")
+    if not 1 <= attack_number <= int(spec["max_attacks"]):
+        raise ValueError(f"gung-ho allows attacks 1..{spec['max_attacks']}, not {attack_number}")
+    return 0 if attack_number == 1 else int(spec["stress_per_extra_attack"])
+
+
+@dataclass(frozen=True)
+class KickCheck:
+    """A Kick Bike attack (EC-MEL-KICK): TN, and whether the push and pivot are within limits."""
+
+    tn: int
+    allowed: bool
+    reason: str
+    clauses: tuple[str, ...] = ("EC-MEL-KICK",)
+
+
+def check_kick(push_in: float, pivot_deg: float, kicked_bike: str, own_bike: bool,
+               ruleset: Ruleset) -> KickCheck:
+    """Push either bike up to 3" and pivot up to 45 degrees; +3 TN to kick an enemy cruiser
+    (moving one's own bike keeps the TN) (EC-MEL-KICK, EC-BIKE-CRUISER)."""
+    spec = ruleset.data("melee.kick")
+    tn = int(spec["tn"])
+    if not own_bike:
+        tn += int(ruleset.raw.get("bike_rules", {}).get(kicked_bike, {}).get("kick_tn_mod", 0))
+    reason = ""
+    if push_in > float(spec["max_push_in"]) + 1e-9:
+        reason = f"a kick pushes at most {spec['max_push_in']}\""
+    elif abs(pivot_deg) > float(spec["max_pivot_deg"]) + 1e-9:
+        reason = f"a kick pivots at most {spec['max_pivot_deg']} degrees"
+    return KickCheck(tn, not reason, reason)
+
+
+@dataclass(frozen=True)
+class ItemActionCheck:
+    """Pick up or pass an item (EC-ACT-PICKUP, EC-ACT-PASS): allowed, stress, TN modifier."""
+
+    allowed: bool
+    stress: int
+    tn_mod: int
+    reason: str
+    clauses: tuple[str, ...]
+
+
+def check_pickup(distance_in: float, bikes_within_crowd_range: int, ruleset: Ruleset) -> ItemActionCheck:
+    """Within 1" of the item; +1 stress; +1 TN per bike within 3"."""
+    spec = ruleset.data("actions.pickup")
+    ok = distance_in <= float(spec["range_in"]) + 1e-9
+    return ItemActionCheck(ok, int(spec["stress"]) if ok else 0,
+                           int(spec["tn_per_bike_within"]) * bikes_within_crowd_range,
+                           "" if ok else f"the item is {distance_in:.2f}\" away; pick up needs "
+                           f"{spec['range_in']}\"", ("EC-ACT-PICKUP",))
+
+
+def check_pass(distance_in: float, same_gang: bool, ruleset: Ruleset) -> ItemActionCheck:
+    """Pass to a friendly rider within 1"; +1 stress."""
+    spec = ruleset.data("actions.pass")
+    reason = ""
+    if not same_gang:
+        reason = "items are passed to a friendly rider"
+    elif distance_in > float(spec["range_in"]) + 1e-9:
+        reason = f"the rider is {distance_in:.2f}\" away; passing needs {spec['range_in']}\""
+    return ItemActionCheck(not reason, 0 if reason else int(spec["stress"]), 0, reason, ("EC-ACT-PASS",))
+
+
+def clamp_stress(stress: int) -> int:
+    """Stress never drops below zero."""
+    return max(0, int(math.floor(stress)))

@@ -1,0 +1,248 @@
+"""Dice tests of Entropy City: 2d10 against a target number, stress, crits, busts and pushing.
+
+A test (EC-DICE-1) rolls 2d10, adds the rider's current stress (EC-DICE-6) and succeeds when the
+final total is >= the target number (TN). A natural 21 (a 10 and a 1 on the first two dice, the
+1 counting as 11) is a critical success that ignores stress (EC-DICE-3); a final total over 21
+busts (EC-DICE-4). After the first two dice the roller may push their luck, adding one d10 at a
+time until they sit (EC-DICE-5): *who* pushes is a :data:`Policy`, a deterministic function of a
+:class:`PushState`, so the same policy drives seeded rolls and the exact odds in
+:mod:`entropy3d.rules.odds`.
+
+Every roll is a :class:`TestRoll` value holding its dice, so a result can be explained and
+replayed with :func:`judge`. Randomness is always an injected ``numpy.random.Generator``.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+from typing import Callable, Sequence
+
+import numpy as np
+
+from entropy3d.rules.ruleset import Ruleset
+
+
+class Outcome(str, enum.Enum):
+    """How a test ended."""
+
+    CRIT = "crit"        #: a natural 21: automatic success, stress ignored (EC-DICE-3)
+    SUCCESS = "success"  #: final total >= TN and <= 21
+    FAIL = "fail"        #: final total below the TN
+    BUST = "bust"        #: final total over 21, or a failed test at max stress (EC-DICE-4, -7)
+
+    def __repr__(self) -> str:
+        return self.value
+
+
+@dataclass(frozen=True)
+class DiceRules:
+    """The numbers of the dice mechanics, read from a :class:`Ruleset` (sections ``dice``,
+    ``max_stress`` and ``options.crit_stress_reduction``)."""
+
+    sides: int                    #: faces of every die (10)
+    count: int                    #: dice of a standard test (2)
+    bust_over: int                #: a final total above this busts (21)
+    crit_faces: tuple[int, int]   #: the natural-21 pair (10, 1)
+    crit_reduction: int           #: stress lowered by a crit (option: 2 or 3)
+    max_stress: int               #: default max stress of a rider (10)
+    max_stress_tn: int            #: the TN of every test at max stress (21)
+    max_stress_reduction: int     #: stress lowered by passing a test at max stress (3)
+    remount_tn_base: int          #: remount TN = this - wounds remaining (17)
+
+    @classmethod
+    def from_ruleset(cls, ruleset: Ruleset) -> "DiceRules":
+        faces = tuple(int(f) for f in ruleset.data("dice.natural_crit"))
+        return cls(
+            sides=int(ruleset.data("dice.sides")),
+            count=int(ruleset.data("dice.count")),
+            bust_over=int(ruleset.data("dice.bust_over")),
+            crit_faces=(faces[0], faces[1]),
+            crit_reduction=int(ruleset.option("crit_stress_reduction")),
+            max_stress=int(ruleset.data("max_stress.default")),
+            max_stress_tn=int(ruleset.data("max_stress.tn")),
+            max_stress_reduction=int(ruleset.data("max_stress.pass_reduction")),
+            remount_tn_base=int(ruleset.data("dice.remount_tn_base")),
+        )
+
+
+@dataclass(frozen=True)
+class PushState:
+    """What a push-your-luck policy sees before deciding to add another die.
+
+    total: the current final total (dice + stress). need: the total that would succeed (the TN,
+    or enough to beat the opponent in an opposed test). stress: the roller's stress.
+    n_dice: dice rolled so far. bust_over: totals above this bust. sides: faces of the die.
+    """
+
+    total: int
+    need: int
+    stress: int
+    n_dice: int
+    bust_over: int = 21
+    sides: int = 10
+
+    @property
+    def bust_chance_next(self) -> float:
+        """Probability that one more die busts."""
+        return max(0, self.total + self.sides - self.bust_over) / self.sides
+
+
+Policy = Callable[[PushState], bool]
+"""Push-your-luck decision: return True to roll one more die. Must be deterministic in its input
+(the exact odds rely on it); a player's interactive choice is just another such callable."""
+
+
+def never_push(state: PushState) -> bool:
+    """Always sit on the first two dice."""
+    return False
+
+
+def sit_at_tn(state: PushState) -> bool:
+    """Push while below the needed total; sit as soon as it is reached."""
+    return state.total < state.need
+
+
+def risk_aware(max_bust: float) -> Policy:
+    """Push while below the needed total and the next die busts with probability <= max_bust."""
+
+    def policy(state: PushState) -> bool:
+        return state.total < state.need and state.bust_chance_next <= max_bust
+
+    policy.__name__ = f"risk_aware({max_bust:g})"
+    return policy
+
+
+POLICY_NAMES = ("sit-at-tn", "risk-aware", "never")
+
+
+def policy_named(name: str, ruleset: Ruleset) -> Policy:
+    """The automatic policy called ``name`` (one of :data:`POLICY_NAMES`)."""
+    if name == "sit-at-tn":
+        return sit_at_tn
+    if name == "never":
+        return never_push
+    if name == "risk-aware":
+        return risk_aware(float(ruleset.data("dice.risk_aware_max_bust")))
+    raise ValueError(f"unknown push policy {name!r}; use one of {', '.join(POLICY_NAMES)}")
+
+
+@dataclass(frozen=True)
+class TestRoll:
+    """One recorded test: enough to explain and replay it.
+
+    dice: every die in the order rolled (the first two are the initial roll, the rest pushes).
+    stress: the roller's stress when testing (added to the total, EC-DICE-6).
+    tn: the target number asked for. effective_tn: the TN used (21 at max stress, EC-DICE-7).
+    total: the final total (dice + stress; 21 for a natural 21).
+    outcome: crit, success, fail or bust.
+    stress_change: change of the roller's stress the test itself causes (a crit -3, a pass at
+    max stress -3), never below zero stress.
+    """
+
+    __test__ = False  # not a pytest class
+
+    dice: tuple[int, ...]
+    stress: int
+    tn: int
+    effective_tn: int
+    total: int
+    outcome: Outcome
+    stress_change: int = 0
+
+    @property
+    def succeeded(self) -> bool:
+        """Crit or success."""
+        return self.outcome in (Outcome.CRIT, Outcome.SUCCESS)
+
+    @property
+    def pushes(self) -> int:
+        """Dice added by pushing one's luck."""
+        return max(0, len(self.dice) - 2)
+
+    def __repr__(self) -> str:
+        dice = "+".join(str(d) for d in self.dice)
+        tn = f"TN {self.tn}" if self.tn == self.effective_tn else f"TN {self.tn}->{self.effective_tn}"
+        change = f", stress {self.stress_change:+d}" if self.stress_change else ""
+        return f"TestRoll({dice} +{self.stress} stress = {self.total} vs {tn}: {self.outcome.value}{change})"
+
+
+def judge(dice: Sequence[int], stress: int, tn: int, rules: DiceRules,
+          max_stress: int | None = None) -> TestRoll:
+    """Classify a finished sequence of dice (pure; used by rolling and by replay).
+
+    max_stress: the rider's max stress (None: the rules default). At or above it the TN is 21,
+    a pass lowers stress and a fail busts (EC-DICE-7).
+    """
+    dice = tuple(int(d) for d in dice)
+    limit = rules.max_stress if max_stress is None else max_stress
+    at_max = stress >= limit
+    eff_tn = rules.max_stress_tn if at_max else tn
+    relief = rules.max_stress_reduction if at_max else 0
+    if len(dice) == 2 and sorted(dice) == sorted(rules.crit_faces):
+        change = -min(stress, max(rules.crit_reduction, relief))
+        return TestRoll(dice, stress, tn, eff_tn, rules.bust_over, Outcome.CRIT, change)
+    total = sum(dice) + stress
+    if total > rules.bust_over:
+        return TestRoll(dice, stress, tn, eff_tn, total, Outcome.BUST)
+    if total >= eff_tn:
+        return TestRoll(dice, stress, tn, eff_tn, total, Outcome.SUCCESS, -min(stress, relief))
+    return TestRoll(dice, stress, tn, eff_tn, total, Outcome.BUST if at_max else Outcome.FAIL)
+
+
+def wants_push(roll: TestRoll, need: int, policy: Policy, rules: DiceRules) -> bool:
+    """Whether ``policy`` adds a die to ``roll`` (never after a crit or a bust, never when even
+    21 could not reach ``need``)."""
+    if roll.outcome in (Outcome.CRIT, Outcome.BUST) or need > rules.bust_over:
+        return False
+    state = PushState(roll.total, need, roll.stress, len(roll.dice), rules.bust_over, rules.sides)
+    return bool(policy(state))
+
+
+def _die(rng: np.random.Generator, rules: DiceRules) -> int:
+    return int(rng.integers(1, rules.sides + 1))
+
+
+def roll_test(tn: int, stress: int, rng: np.random.Generator, ruleset: Ruleset,
+              policy: Policy = sit_at_tn, max_stress: int | None = None) -> TestRoll:
+    """Roll a standard test (EC-DICE-1): 2d10 + stress vs ``tn``, pushing per ``policy``."""
+    rules = DiceRules.from_ruleset(ruleset)
+    dice = [_die(rng, rules) for _ in range(rules.count)]
+    roll = judge(dice, stress, tn, rules, max_stress)
+    while wants_push(roll, roll.effective_tn, policy, rules):
+        dice.append(_die(rng, rules))
+        roll = judge(dice, stress, tn, rules, max_stress)
+    return roll
+
+
+@dataclass(frozen=True)
+class BustResult:
+    """The crash sequence after a bust (EC-DICE-4).
+
+    wounds_before / wounds_after: the rider's wounds; a bust always costs one.
+    out_of_game: no wounds left, or the remount test failed.
+    remount: the remount test (TN 17 - wounds remaining), None when no wounds were left.
+    skip_next_action: a successful remount restarts but skips the next action.
+    """
+
+    wounds_before: int
+    wounds_after: int
+    out_of_game: bool
+    remount: TestRoll | None
+    skip_next_action: bool
+    clauses: tuple[str, ...] = ("EC-DICE-4",)
+
+
+def remount_tn(wounds_remaining: int, ruleset: Ruleset) -> int:
+    """The remount TN: 17 - wounds remaining after the lost wound (EC-DICE-4)."""
+    return DiceRules.from_ruleset(ruleset).remount_tn_base - wounds_remaining
+
+
+def resolve_bust(wounds: int, stress: int, rng: np.random.Generator, ruleset: Ruleset,
+                 policy: Policy = sit_at_tn, max_stress: int | None = None) -> BustResult:
+    """Crash, lose a wound, and roll to remount if any wounds are left (EC-DICE-4)."""
+    after = max(0, wounds - 1)
+    if after == 0:
+        return BustResult(wounds, 0, True, None, False)
+    remount = roll_test(remount_tn(after, ruleset), stress, rng, ruleset, policy, max_stress)
+    return BustResult(wounds, after, not remount.succeeded, remount, remount.succeeded)

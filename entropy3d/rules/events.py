@@ -1,0 +1,154 @@
+"""Resolution of table events the physics layer measures: crashes, destructibles, jumps, the
+cliff edge (all pure; a roll happens only when an rng is given). Melee geometry and attack TNs
+live in :mod:`entropy3d.rules.combat`. Every result lists the clause ids it applied.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from entropy3d.geometry import angle_between_deg
+from entropy3d.rules.dice import Policy, TestRoll, roll_test, sit_at_tn
+from entropy3d.rules.ruleset import Ruleset
+
+HEAD_ON = "head_on"
+SIDE_ON = "side_on"
+
+
+def crash_kind(heading_deg: float, impact_dir_deg: float, ruleset: Ruleset) -> str:
+    """Head-on or side-on (EC-COL-HEAD / EC-COL-SIDE).
+
+    heading_deg: the bike's heading. impact_dir_deg: direction from the bike's centre towards
+    the contact (for a wall, the reversed outward surface normal). Head-on when the two are
+    within ``crash.head_on_max_deg`` (45) degrees, side-on otherwise.
+    """
+    limit = float(ruleset.data("crash.head_on_max_deg"))
+    return HEAD_ON if angle_between_deg(heading_deg, impact_dir_deg) <= limit + 1e-9 else SIDE_ON
+
+
+@dataclass(frozen=True)
+class CrashResult:
+    """An unavoidable impact (EC-COL-1) and its survival test.
+
+    kind: head_on or side_on. tn: the survival TN (21 or 18 minus dodge). roll: the test, None
+    if not rolled. survived: the test passed (None if not rolled); a failed test crashes the bike
+    (run :func:`entropy3d.rules.dice.resolve_bust`). stress_added: stress on survival.
+    skip_next_activation: head-on survival stops the bike base to base. speed_after: side-on
+    survival rides on at speed 1 for the rest of the activation (None: unchanged).
+    """
+
+    kind: str
+    tn: int
+    roll: TestRoll | None
+    survived: bool | None
+    stress_added: int
+    skip_next_activation: bool
+    speed_after: int | None
+    clauses: tuple[str, ...]
+
+
+def resolve_crash(heading_deg: float, impact_dir_deg: float, dodge: int, stress: int,
+                  ruleset: Ruleset, rng: np.random.Generator | None = None,
+                  policy: Policy = sit_at_tn, max_stress: int | None = None) -> CrashResult:
+    """Classify an unavoidable impact and, with ``rng``, roll the survival test (EC-COL-*)."""
+    kind = crash_kind(heading_deg, impact_dir_deg, ruleset)
+    spec = ruleset.data(f"crash.{kind}")
+    tn = int(spec["tn_base"]) - dodge
+    clause = "EC-COL-HEAD" if kind == HEAD_ON else "EC-COL-SIDE"
+    roll = roll_test(tn, stress, rng, ruleset, policy, max_stress) if rng is not None else None
+    survived = None if roll is None else roll.succeeded
+    ok = survived is not False
+    return CrashResult(
+        kind=kind, tn=tn, roll=roll, survived=survived,
+        stress_added=int(spec["stress"]) if survived else 0,
+        skip_next_activation=bool(spec.get("skip_next_activation", False)) and ok,
+        speed_after=spec.get("speed_after") if ok else None,
+        clauses=("EC-COL-1", clause) + (("EC-DICE-4",) if survived is False else ()))
+
+
+@dataclass(frozen=True)
+class EdgeResult:
+    """A ride sent over the cliff edge of Lovers Point Brawl busts, no test (EC-COL-EDGE)."""
+
+    busts: bool = True
+    out_of_game: bool = True
+    clauses: tuple[str, ...] = ("EC-COL-EDGE",)
+
+
+def resolve_cliff_edge() -> EdgeResult:
+    """Over the cliff edge: automatic bust without chance of survival (EC-COL-EDGE)."""
+    return EdgeResult()
+
+
+@dataclass(frozen=True)
+class DestructibleResult:
+    """Riding through a destructible piece (EC-DEST-2..4).
+
+    eligible: speed >= 2 and full movement; otherwise the piece is a solid obstacle and nothing
+    else applies. stress_added: its risk (1-3), taken at once. roll: the TN 13 test (None if not
+    rolled). item_moved_in: on success the item moves speed x 2 inches, the rider choosing the
+    direction. forced_turn_in: on a fail the opponent turns the bike 2 inches; it carries on.
+    """
+
+    eligible: bool
+    stress_added: int
+    tn: int
+    roll: TestRoll | None
+    item_moved_in: float
+    forced_turn_in: float
+    clauses: tuple[str, ...]
+
+
+def destructible_eligible(speed: int, full_movement: bool, ruleset: Ruleset) -> bool:
+    """Full-speed movement at speed 2 or more is needed to go through (EC-DEST-2)."""
+    return full_movement and speed >= int(ruleset.data("destructible.min_speed"))
+
+
+def resolve_destructible(speed: int, full_movement: bool, risk: int, stress: int, ruleset: Ruleset,
+                         rng: np.random.Generator | None = None, policy: Policy = sit_at_tn,
+                         max_stress: int | None = None) -> DestructibleResult:
+    """Go through a destructible piece of ``risk`` 1-3 (EC-DEST-1..4). The test is rolled with
+    the risk stress already added."""
+    risks = list(ruleset.data("destructible_risk"))
+    if risk not in risks:
+        raise ValueError(f"destructible risk must be one of {risks}, got {risk!r} (EC-DEST-1)")
+    spec = ruleset.data("destructible")
+    tn = int(spec["tn"])
+    if not destructible_eligible(speed, full_movement, ruleset):
+        return DestructibleResult(False, 0, tn, None, 0.0, 0.0, ("EC-DEST-2",))
+    roll = roll_test(tn, stress + risk, rng, ruleset, policy, max_stress) if rng is not None else None
+    moved = float(spec["push_per_speed_in"]) * speed if roll is not None and roll.succeeded else 0.0
+    turned = float(spec["forced_turn_in"]) if roll is not None and not roll.succeeded else 0.0
+    return DestructibleResult(True, risk, tn, roll, moved, turned,
+                              ("EC-DEST-1", "EC-DEST-2", "EC-DEST-3", "EC-DEST-4"))
+
+
+@dataclass(frozen=True)
+class JumpResult:
+    """A launch off a jump (EC-JUMP-1, -2, -4).
+
+    air_time: the launch speed was 2 or 3. landing_distance_in: how far from the launch the
+    rider lands (the max distance of its launch speed). airborne_at_end: not landed by the end
+    of the activation: in Air Time, lands during its next activation.
+    landing_carry_in: how much of the landing distance is left for the next activation.
+    """
+
+    air_time: bool
+    landing_distance_in: float
+    airborne_at_end: bool
+    landing_carry_in: float
+    clauses: tuple[str, ...]
+
+
+def resolve_jump(launch_speed: int, bike_type: str, movement_left_in: float, ruleset: Ruleset,
+                 terrain: tuple[str, ...] = ()) -> JumpResult:
+    """Launch at ``launch_speed`` with ``movement_left_in`` inches of the activation left."""
+    from entropy3d.rules.speeds import distance_band
+
+    if launch_speed not in ruleset.data("jump.air_time_speeds"):
+        return JumpResult(False, 0.0, False, 0.0, ("EC-JUMP-1",))
+    landing = distance_band(bike_type, launch_speed, ruleset, terrain).max
+    carry = max(0.0, landing - movement_left_in)
+    return JumpResult(True, landing, carry > 0, carry, ("EC-JUMP-1", "EC-JUMP-2", "EC-JUMP-4"))

@@ -1,0 +1,202 @@
+"""Move plans as text and as values.
+
+Notation (one action)::
+
+    [ACTION ]s<speed>: SEGMENT[, SEGMENT...]
+
+ACTION is move (default), focus, chicane, gungho, stoppie, stop, jump or laytrap. SEGMENT is
+``straight <inches>``, ``left|right tight|medium|wide <inches along the arc>``,
+``weave left|right [<inches>]`` (default 1) or ``pivot left|right <degrees>`` (stoppie).
+Inches are whole numbers except for weaves; errors are :class:`~entropy3d.errors.PlanError` with
+the 1-based column. ``str(parse_plan(t))`` is the canonical text and parses back to an equal plan.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from entropy3d.errors import PlanError
+
+ACTIONS = ("move", "focus", "chicane", "gungho", "stoppie", "stop", "jump", "laytrap")
+SIDES = ("left", "right")
+TEMPLATES = ("tight", "medium", "wide")
+
+
+@dataclass(frozen=True)
+class Straight:
+    """Ride straight ahead ``inches`` (whole inches)."""
+
+    inches: float
+
+    def __str__(self) -> str:
+        return f"straight {self.inches:g}"
+
+
+@dataclass(frozen=True)
+class Turn:
+    """Ride ``inches`` along a turning template (EC-TMPL-1).
+
+    side: left or right. template: tight, medium or wide. inches: distance along the arc.
+    """
+
+    side: str
+    template: str
+    inches: float
+
+    def __str__(self) -> str:
+        return f"{self.side} {self.template} {self.inches:g}"
+
+
+@dataclass(frozen=True)
+class Weave:
+    """Shift ``inches`` sideways (left or right) during straight movement (EC-WEAVE-1)."""
+
+    side: str
+    inches: float = 1.0
+
+    def __str__(self) -> str:
+        return f"weave {self.side} {self.inches:g}"
+
+
+@dataclass(frozen=True)
+class Pivot:
+    """Pivot ``degrees`` left or right on the front of the base (EC-ACT-STOPPIE)."""
+
+    side: str
+    degrees: float
+
+    def __str__(self) -> str:
+        return f"pivot {self.side} {self.degrees:g}"
+
+
+Segment = Straight | Turn | Weave | Pivot
+
+
+@dataclass(frozen=True)
+class Plan:
+    """One action's plan.
+
+    action: move, focus, chicane, gungho, stoppie, stop, jump or laytrap.
+    speed: the speed declared for the action (EC-SPD-1).
+    segments: the path, in order.
+    """
+
+    action: str
+    speed: int
+    segments: tuple[Segment, ...]
+
+    def __str__(self) -> str:
+        head = f"s{self.speed}" if self.action == "move" else f"{self.action} s{self.speed}"
+        return f"{head}: " + ", ".join(str(s) for s in self.segments)
+
+    def __repr__(self) -> str:
+        return f"Plan({str(self)!r})"
+
+    @classmethod
+    def parse(cls, text: str) -> "Plan":
+        """Same as :func:`parse_plan`."""
+        return parse_plan(text)
+
+
+_TOKEN = re.compile(r"\s*(?:(?P<speed>[sS]\d+(?![\w.]))|(?P<word>[A-Za-z]+)|(?P<num>-?\d+(?:\.\d+)?)"
+                    r"|(?P<punct>[:,])|(?P<bad>\S))")
+
+
+@dataclass(frozen=True)
+class _Tok:
+    kind: str
+    text: str
+    col: int  # 1-based
+
+
+def _tokens(text: str) -> list[_Tok]:
+    toks = []
+    pos = 0
+    while pos < len(text):
+        m = _TOKEN.match(text, pos)
+        if not m or m.end() == pos:
+            break
+        kind = m.lastgroup
+        if kind is None:  # trailing whitespace
+            break
+        toks.append(_Tok(kind, m.group(kind), m.start(kind) + 1))
+        pos = m.end()
+    return toks
+
+
+def parse_plan(text: str) -> Plan:
+    """Parse one action's plan; raise PlanError(column) on bad input."""
+    toks = _tokens(text)
+    end_col = len(text.rstrip()) + 1
+    i = 0
+
+    def peek() -> _Tok | None:
+        return toks[i] if i < len(toks) else None
+
+    def take(expect: str, what: str) -> _Tok:
+        nonlocal i
+        tok = peek()
+        if tok is None:
+            raise PlanError(text, end_col, f"expected {what}, got the end of the plan")
+        if tok.kind == "bad":
+            raise PlanError(text, tok.col, f"unexpected character {tok.text!r}")
+        if tok.kind != expect:
+            raise PlanError(text, tok.col, f"expected {what}, got {tok.text!r}")
+        i += 1
+        return tok
+
+    def choice(options: tuple[str, ...], what: str) -> str:
+        tok = take("word", what)
+        word = tok.text.lower()
+        if word not in options:
+            raise PlanError(text, tok.col, f"expected {what} ({'|'.join(options)}), got {tok.text!r}")
+        return word
+
+    def number(what: str, whole: bool) -> float:
+        tok = take("num", what)
+        value = float(tok.text)
+        if value <= 0:
+            raise PlanError(text, tok.col, f"{what} must be > 0, got {tok.text}")
+        if whole and not value.is_integer():
+            raise PlanError(text, tok.col, f"{what} must be whole inches, got {tok.text}")
+        return value
+
+    if not toks:
+        raise PlanError(text, 1, "empty plan; write e.g. 's1: straight 6'")
+    action = "move"
+    if peek().kind == "word":
+        action = choice(ACTIONS, "an action")
+    speed_tok = take("speed", "a speed like s1, s2 or s3")
+    speed = int(speed_tok.text[1:])
+    take("punct", "':' after the speed")
+    if toks[i - 1].text != ":":
+        _raise_expected(text, toks[i - 1], "':' after the speed")
+
+    segments: list[Segment] = []
+    while True:
+        kind = choice(("straight", "left", "right", "weave", "pivot"), "a segment")
+        if kind == "straight":
+            segments.append(Straight(number("straight inches", whole=True)))
+        elif kind in SIDES:
+            template = choice(TEMPLATES, "a template")
+            segments.append(Turn(kind, template, number("inches along the template", whole=True)))
+        elif kind == "weave":
+            side = choice(SIDES, "a side")
+            nxt = peek()
+            segments.append(Weave(side, number("weave inches", whole=False))
+                            if nxt is not None and nxt.kind == "num" else Weave(side))
+        else:
+            side = choice(SIDES, "a side")
+            segments.append(Pivot(side, number("pivot degrees", whole=False)))
+        tok = peek()
+        if tok is None:
+            break
+        if tok.text != ",":
+            _raise_expected(text, tok, "',' or the end of the plan")
+        i += 1
+    return Plan(action, speed, tuple(segments))
+
+
+def _raise_expected(text: str, tok: _Tok, what: str):
+    raise PlanError(text, tok.col, f"expected {what}, got {tok.text!r}")
