@@ -220,7 +220,7 @@ def trailbike() -> dict[str, list]:
     for x, radius, width in ((front, 10.0, 3.5), (rear, 9.5, 4.5)):  # knobbly tread blocks
         for k in range(14):
             angle = 2 * math.pi * k / 14
-            centre = (x + radius * math.cos(angle), 0, BT + radius + radius * math.sin(angle))
+            centre = (x + (radius - 0.4) * math.cos(angle), 0, BT + radius + (radius - 0.4) * math.sin(angle))
             wheels.append(box((1.4, width + 0.6, 1.4), centre, TYRE, pitch_deg=-math.degrees(angle)))
     body = rider(hip=(-5, BT + 17.5), lean_deg=18, grip=(12, 10.0, BT + 23.5), knee=(5, 7.0, BT + 15),
                  foot=(-2, 6.5, BT + 8.5), shoulder_width=12.0)

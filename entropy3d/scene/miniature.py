@@ -1,21 +1,34 @@
 """The shape of a miniature (bike and rider) in table inches, for sight lines and physics.
 
 Simple solids sized from the rules data: the bike fills most of its base up to
-``bike_height_in``; the rider sits over the middle up to ``bike_height_in + rider_height_in``.
-Rendering may draw finer meshes, but what is *seen* and *hit* is this shape.
+``bike_height_in``; the rider sits from the saddle (three quarters of the bike's height) up to
+``rider_height_in`` above it. Rendering draws the finer bundled meshes
+(:func:`load_bike_model`, authored by ``tools/make_models.py`` to the same sizes), but what is
+*seen* and *hit* is this shape.
 """
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
 
+import numpy as np
 import trimesh
 
+from entropy3d.errors import MeshError
 from entropy3d.geometry import BaseShape, Pose
+from entropy3d.resources import bundled_dir
 from entropy3d.rules.ruleset import Ruleset
 from entropy3d.scene.build import oriented_box
+from entropy3d.units import INCHES_PER_UNIT
 
 BASE_THICKNESS_IN = 0.12
+#: height of the saddle (the rider's hips) above the base top, as a fraction of the bike height
+SADDLE_FRACTION = 0.75
+#: node names of a bundled bike file; ``lights`` is only in the police bike
+BIKE_MODEL_NODES = ("base", "bike", "metal", "wheels", "rider", "lights")
 
 
 @dataclass(frozen=True, eq=False)
@@ -46,5 +59,48 @@ def miniature_shape(base: BaseShape, pose: Pose, ruleset: Ruleset) -> MiniatureS
                         pose.facing_deg, top)
     rider = oriented_box((pose.x, pose.y), 0.3 * base.length, 0.35 * base.width if not base.is_round
                          else 0.3 * base.width, ruleset.rider_height_in, pose.facing_deg,
-                         top + 0.6 * ruleset.bike_height_in)
+                         top + SADDLE_FRACTION * ruleset.bike_height_in)
     return MiniatureShape(bike=bike, rider=rider, base=disc)
+
+
+def bike_model_path(bike_type: str) -> Path:
+    """The bundled mesh file of a bike type (``models/bike_<type>.glb``)."""
+    return bundled_dir("models") / f"bike_{bike_type}.glb"
+
+
+@lru_cache(maxsize=16)
+def _bike_model_inches(path: Path) -> tuple[tuple[str, trimesh.Trimesh], ...]:
+    if not path.is_file():
+        raise MeshError(path, [("", None, f"bike model {path.name!r} is missing; regenerate the bundled "
+                                          "models with `python tools/make_models.py`")])
+    scene = trimesh.load_scene(str(path))
+    # the files are glTF: Y up, millimetres at model scale -> Z up, table inches
+    to_table = trimesh.transformations.rotation_matrix(math.pi / 2, [1, 0, 0])
+    to_table = np.diag([INCHES_PER_UNIT["mm"]] * 3 + [1.0]) @ to_table
+    nodes = []
+    for node in scene.graph.nodes_geometry:
+        transform, geometry_name = scene.graph.get(node)
+        mesh = scene.geometry[geometry_name].copy()
+        mesh.apply_transform(to_table @ transform)
+        nodes.append((node, mesh))
+    return tuple(nodes)
+
+
+def load_bike_model(bike_type: str, pose: Pose | None = None) -> dict[str, trimesh.Trimesh]:
+    """The bundled bike-with-rider mesh of ``bike_type`` as named parts in table inches, Z up.
+
+    Keys are node names (:data:`BIKE_MODEL_NODES`: ``bike`` is the bodywork to tint with the gang
+    colour). Without a pose the model faces +x with the centre of its base bottom at the origin;
+    with one it stands at ``pose`` (z = surface height). Faces carry the authored colours.
+    """
+    placed = {}
+    transform = None
+    if pose is not None:
+        transform = trimesh.transformations.rotation_matrix(math.radians(pose.facing_deg), [0, 0, 1])
+        transform[:3, 3] = [pose.x, pose.y, pose.z]
+    for name, mesh in _bike_model_inches(bike_model_path(bike_type)):
+        mesh = mesh.copy()
+        if transform is not None:
+            mesh.apply_transform(transform)
+        placed[name] = mesh
+    return placed
