@@ -192,8 +192,8 @@ def judge(dice: Sequence[int], stress: int, tn: int, rules: DiceRules,
 
 def wants_push(roll: TestRoll, need: int, policy: Policy, rules: DiceRules) -> bool:
     """Whether ``policy`` adds a die to ``roll`` (never after a crit or a bust, never when even
-    21 could not reach ``need``)."""
-    if roll.outcome in (Outcome.CRIT, Outcome.BUST) or need > rules.bust_over:
+    21 could not reach ``need``). A roll below the TN at max stress only busts once it sits."""
+    if roll.outcome is Outcome.CRIT or roll.total > rules.bust_over or need > rules.bust_over:
         return False
     state = PushState(roll.total, need, roll.stress, len(roll.dice), rules.bust_over, rules.sides)
     return bool(policy(state))

@@ -49,7 +49,7 @@ def exact_odds(tn: int, stress: int, ruleset: Ruleset, policy: Policy = sit_at_t
     def after(total_dice: int, n_dice: int) -> tuple[Fraction, Fraction, Fraction]:
         # (success, fail, bust) from a non-crit position with these dice summed
         roll = judge([total_dice] + [0] * (n_dice - 1), stress, tn, rules, max_stress)
-        if roll.outcome is Outcome.BUST:
+        if roll.total > rules.bust_over:
             return (Fraction(0), Fraction(0), Fraction(1))
         need = roll.effective_tn
         state = PushState(roll.total, need, stress, n_dice, rules.bust_over, rules.sides)

@@ -155,3 +155,9 @@ def test_testroll_repr_is_readable(rules, dice):
     """Clause: EC-DICE-1 (a recorded roll explains itself)."""
     text = repr(roll_test(13, 0, dice([7, 8]), rules))
     assert "7+8" in text and "15" in text and "TN 13" in text and "success" in text
+
+
+def test_EC_DICE_7_at_max_stress_one_may_push_to_exactly_21(rules, dice):
+    """Clause: EC-DICE-7, EC-DICE-5. 2 + 3 + stress 10 = 15, push a 6 -> 21: passes, stress -3."""
+    roll = roll_test(13, 10, dice([2, 3, 6]), rules, sit_at_tn)
+    assert roll.total == 21 and roll.outcome is Outcome.SUCCESS and roll.stress_change == -3
