@@ -1,0 +1,121 @@
+"""Top-down line of sight (EC-LOS-1..3): thin lines from base edge to base edge, seen from above.
+
+Plain functions on numpy arrays and shapely geometry. A line is drawn from every sampled point
+of the front half of the viewer's base edge (EC-LOS-2) to every sampled point of the target's
+base edge that lies in front of the viewer; the target is visible when one line is clear. How a
+piece's size class and the models' levels decide whether it blocks is rules data
+(``rules/los.yaml``, explained there) and lives in :func:`piece_blocks` only.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import shapely
+
+from entropy3d.geometry import BaseShape, Pose
+from entropy3d.los.losrules import LosRules
+
+#: inches: a piece whose top is this close to a model's surface is what it stands on
+STAND_TOLERANCE_IN = 0.05
+
+
+@dataclass(frozen=True, eq=False)
+class Footprints:
+    """What can block top-down lines: one row per piece or miniature, inches.
+
+    polygons: shapely outlines seen from above. size_class: EC-LOS-3 class (> 0).
+    bottom, top: lowest and highest z. miniature: index of the miniature a row is (-1: a piece).
+    """
+
+    polygons: np.ndarray
+    size_class: np.ndarray
+    bottom: np.ndarray
+    top: np.ndarray
+    miniature: np.ndarray
+
+    @property
+    def tree(self) -> shapely.STRtree:
+        return shapely.STRtree(self.polygons)
+
+
+def sight_lines(viewer: Pose, viewer_base: BaseShape, target: Pose, target_base: BaseShape,
+                rules: LosRules) -> np.ndarray:
+    """(L, 2, 2) lines from the front half of the viewer's base edge to the target's base edge.
+
+    Only target edge points strictly in front of the viewer's base centre line count: a rider
+    has no LOS out of the back half of its base (EC-LOS-2).
+    """
+    starts = viewer_base.front_half_outline(viewer, rules.viewer_edge_samples)
+    ends = target_base.outline(target, rules.target_edge_samples)
+    ends = ends[viewer.to_local(ends)[:, 0] > 1e-9]
+    lines = np.empty((len(starts) * len(ends), 2, 2))
+    lines[:, 0] = np.repeat(starts, len(ends), axis=0)
+    lines[:, 1] = np.tile(ends, (len(starts), 1))
+    return lines
+
+
+def piece_blocks(rules: LosRules, size_class, bottom, top, viewer_z, target_z, viewer_eye_z,
+                 target_eye_z, stood_on) -> np.ndarray:
+    """Whether a piece whose outline crosses a top-down line blocks it (all args broadcast).
+
+    A piece blocks by its size class (EC-LOS-3) unless: one of the two models stands on it; it
+    lies wholly beneath both models; its underside is above both models' eyes; or the higher
+    model stands ``sees_over[size_class]`` levels above the level the piece stands on (TEN-ELEV).
+    """
+    size_class = np.asarray(size_class)
+    low = np.minimum(viewer_z, target_z)
+    high = np.maximum(viewer_z, target_z)
+    beneath = np.asarray(top) <= low + STAND_TOLERANCE_IN
+    overhead = np.asarray(bottom) >= np.maximum(viewer_eye_z, target_eye_z)
+    needed = np.full(size_class.shape, np.iinfo(np.int32).max, dtype=np.int64)
+    for klass, levels in rules.sees_over.items():
+        if levels is not None:
+            needed[size_class == klass] = levels
+    seen_over = rules.level(high) - rules.level(bottom) >= needed
+    return (size_class > 0) & ~beneath & ~overhead & ~np.asarray(stood_on) & ~seen_over
+
+
+def stands_on(footprints: Footprints, points_xy: np.ndarray, surface_z: np.ndarray) -> np.ndarray:
+    """(M, B) True where miniature m's base centre is inside piece b's outline at its top."""
+    inside = np.stack([shapely.contains_xy(polygon, points_xy[:, 0], points_xy[:, 1])
+                       for polygon in footprints.polygons], axis=1) if len(footprints.polygons) else \
+        np.zeros((len(points_xy), 0), bool)
+    level = np.abs(footprints.top[None, :] - surface_z[:, None]) <= STAND_TOLERANCE_IN
+    return inside & level & (footprints.miniature[None, :] < 0)
+
+
+def top_down_batch(pairs: list[tuple[int, int]], poses: list[Pose], bases: list[BaseShape],
+                   eye_z: np.ndarray, footprints: Footprints, rules: LosRules):
+    """Top-down LOS of many (viewer, target) miniature index pairs in one shapely query.
+
+    Returns one ``(lines, clear, blocker_rows)`` per pair: the (L, 2, 2) lines, an (L,) mask of
+    clear ones, and the footprint rows that block at least one line.
+    """
+    z = np.array([pose.z for pose in poses])
+    per_pair = [sight_lines(poses[v], bases[v], poses[t], bases[t], rules) for v, t in pairs]
+    counts = np.array([len(lines) for lines in per_pair], dtype=np.int64)
+    lines = np.concatenate(per_pair) if per_pair else np.zeros((0, 2, 2))
+    pair_of_line = np.repeat(np.arange(len(pairs)), counts)
+    blocked = np.zeros(len(lines), bool)
+    blocking_rows: list[set[int]] = [set() for _ in pairs]
+    if len(lines) and len(footprints.polygons):
+        centres = np.array([pose.xy for pose in poses])
+        standing = stands_on(footprints, centres, z)
+        line_index, row = footprints.tree.query(shapely.linestrings(lines), predicate="intersects")
+        pair = pair_of_line[line_index]
+        viewer = np.array([v for v, _ in pairs])[pair]
+        target = np.array([t for _, t in pairs])[pair]
+        own = (footprints.miniature[row] == viewer) | (footprints.miniature[row] == target)
+        blocks = ~own & piece_blocks(
+            rules, footprints.size_class[row], footprints.bottom[row], footprints.top[row],
+            z[viewer], z[target], eye_z[viewer], eye_z[target],
+            standing[viewer, row] | standing[target, row])
+        blocked[line_index[blocks]] = True
+        rows = len(footprints.polygons)
+        for code in np.unique(pair[blocks] * rows + row[blocks]):
+            blocking_rows[int(code) // rows].add(int(code) % rows)
+    clear = ~blocked
+    bounds = np.concatenate([[0], np.cumsum(counts)])
+    return [(lines[a:b], clear[a:b], blocking_rows[k]) for k, (a, b) in enumerate(zip(bounds[:-1], bounds[1:]))]

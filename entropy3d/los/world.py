@@ -1,0 +1,300 @@
+"""The table as line of sight sees it: cached ray engines over the pieces, queried per game state.
+
+:class:`LosWorld` is a thin cached wrapper: it builds the ray engine of the static pieces once,
+keeps the destructible pieces in a second, small engine that :meth:`LosWorld.updated` rebuilds
+alone when pieces are moved or destroyed, and takes the miniatures' poses (game state) with each
+query. The algorithms are the plain functions of :mod:`~entropy3d.los.topdown`,
+:mod:`~entropy3d.los.truelos` and :mod:`~entropy3d.los.rays`.
+
+What blocks true LOS is every solid piece (not the painted zones and roads) and every other
+miniature; the viewer's and the target's own miniatures never block their own rays.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from dataclasses import dataclass
+from typing import Callable, Iterable, Mapping, Sequence
+
+import numpy as np
+import shapely
+import trimesh
+from trimesh.path.polygons import projected
+
+from entropy3d.geometry import BaseShape, Pose
+from entropy3d.los.losrules import LosRules, load_los_rules
+from entropy3d.los.rays import NO_HIT, convex_planes, default_caster, segment_convex_entry
+from entropy3d.los.results import LosResult, SightGeometry, TopDownVerdict, TrueVerdict
+from entropy3d.los.topdown import Footprints, top_down_batch
+from entropy3d.los.truelos import silhouette_rays, true_verdict_numbers
+from entropy3d.scene.build import Piece, TableGeometry, build_table_geometry
+from entropy3d.scene.miniature import miniature_shape
+from entropy3d.scene.table import Table
+
+#: painted decals: seen, never in the way
+DECAL_KINDS = frozenset({"zone", "road"})
+#: inches: silhouette rays stop this short of the target surface they end on
+RAY_END_GAP_IN = 1e-4
+
+
+@dataclass(frozen=True, eq=False)
+class Miniature:
+    """One miniature as line of sight sees it at one pose, table inches."""
+
+    id: str
+    """Model id."""
+    pose: Pose
+    """Where it stands; ``z`` is the surface under its base."""
+    base: BaseShape
+    """Its base (EC-BASE)."""
+    parts: tuple[tuple[np.ndarray, np.ndarray, np.ndarray], ...]
+    """Convex solids bike, rider, base as (vertices, plane normals, plane offsets)."""
+    eye: np.ndarray
+    """The rider's eye: the top of the rider solid less ``eye_below_rider_top_in``."""
+    top: float
+    """Highest point (top of the rider), inches."""
+    centre: np.ndarray
+    """Centre of its bounding sphere."""
+    radius: float
+    """Radius of its bounding sphere."""
+
+
+def make_miniature(model_id: str, base: BaseShape, pose: Pose, table: Table, rules: LosRules) -> Miniature:
+    """The LOS view of one miniature, from ``miniature_shape`` (scene layer)."""
+    shape = miniature_shape(base, pose, table.ruleset)
+    parts = tuple((np.asarray(mesh.vertices, float), *convex_planes(mesh))
+                  for mesh in (shape.bike, shape.rider, shape.base))
+    vertices = np.concatenate([p[0] for p in parts])
+    lo, hi = vertices.min(axis=0), vertices.max(axis=0)
+    top = float(shape.rider.bounds[1][2])
+    return Miniature(model_id, pose, base, parts, np.array([pose.x, pose.y, top - rules.eye_below_rider_top_in]),
+                     float(hi[2]), (lo + hi) / 2, float(np.linalg.norm(hi - lo) / 2))
+
+
+def piece_footprint(piece: Piece):
+    """A piece's outline seen from above (shapely): the union of its convex parts, or the
+    projected silhouette of a mesh file's triangles."""
+    if piece.kind == "mesh":
+        return projected(piece.mesh, normal=[0, 0, 1])
+    hulls = [shapely.convex_hull(shapely.multipoints(np.asarray(part.vertices)[:, :2])) for part in piece.parts]
+    return shapely.union_all(hulls)
+
+
+def _pose_matrix(pose: Pose) -> np.ndarray:
+    matrix = trimesh.transformations.rotation_matrix(math.radians(pose.facing_deg), [0, 0, 1])
+    matrix[:3, 3] = [pose.x, pose.y, pose.z]
+    return matrix
+
+
+def home_poses(table: Table, geometry: TableGeometry) -> dict[str, Pose]:
+    """Where each piece stands as built, so a move can be given as a new :class:`Pose`.
+
+    Destructibles and mesh pieces use the scene's position, facing and height; other pieces their
+    outline's centre, facing 0 and their lowest point.
+    """
+    homes: dict[str, Pose] = {}
+    for piece in geometry.pieces:
+        lo, hi = piece.mesh.bounds
+        homes[piece.id] = Pose(float(lo[0] + hi[0]) / 2, float(lo[1] + hi[1]) / 2, 0.0, float(lo[2]))
+    for item in table.spec.destructibles:
+        homes[item.id] = Pose(item.position[0], item.position[1], item.facing, item.base_height)
+    for item in table.spec.meshes:
+        homes[item.id] = Pose(item.position[0], item.position[1], item.rotation[2], item.position[2])
+    return homes
+
+
+class LosWorld:
+    """Line-of-sight queries over one table; cheap to query, cheap to update.
+
+    ``caster`` builds a ray engine from (meshes, owners): :func:`~entropy3d.los.rays.default_caster`
+    (Embree) unless a test passes :class:`~entropy3d.los.rays.ExactCaster`.
+    """
+
+    def __init__(self, table: Table, geometry: TableGeometry | None = None, rules: LosRules | None = None,
+                 caster: Callable = default_caster):
+        self.table = table
+        self.geometry = geometry or build_table_geometry(table)
+        self.rules = rules or load_los_rules()
+        self._caster = caster
+        self._homes = home_poses(table, self.geometry)
+        self._originals = {piece.id: piece for piece in self.geometry.pieces}
+        solid = [p for p in self.geometry.pieces if p.kind not in DECAL_KINDS]
+        self._set_pieces(tuple(p for p in solid if not p.dynamic), tuple(p for p in solid if p.dynamic))
+
+    def _set_pieces(self, static: tuple[Piece, ...], dynamic: tuple[Piece, ...], static_caster=None,
+                    static_footprints=None) -> None:
+        self.static_pieces, self.dynamic_pieces = static, dynamic
+        self.pieces = static + dynamic
+        offset = len(static)
+        self.static_caster = static_caster or self._caster([p.mesh for p in static], range(offset))
+        self.dynamic_caster = self._caster([p.mesh for p in dynamic], range(offset, offset + len(dynamic)))
+        if static_footprints is None:
+            static_footprints = [(k, piece_footprint(p)) for k, p in enumerate(static) if p.size_class > 0]
+        self._static_footprints = static_footprints
+        self._piece_footprints = static_footprints + [
+            (offset + k, piece_footprint(p)) for k, p in enumerate(dynamic) if p.size_class > 0]
+
+    def __repr__(self) -> str:
+        return (f"LosWorld({self.table.name!r}, {len(self.static_pieces)} static + "
+                f"{len(self.dynamic_pieces)} destructible pieces, {self.static_caster.name})")
+
+    # ----------------------------------------------------------------------------- scenery state
+
+    def updated(self, changes: Mapping[str, Pose | None]) -> "LosWorld":
+        """A world with pieces moved (id -> new :class:`Pose` of where it stands) or removed
+        (id -> None). Only the destructibles' engine is rebuilt; the static engine is shared,
+        unless a change names a static piece. Poses are absolute, from the piece as built."""
+        unknown = sorted(set(changes) - set(self._originals))
+        if unknown:
+            raise KeyError(f"no piece {', '.join(map(repr, unknown))} on {self.table.name!r}")
+        def apply(pieces: Iterable[Piece]) -> tuple[Piece, ...]:
+            kept = []
+            for piece in pieces:
+                if piece.id not in changes:
+                    kept.append(piece)
+                elif changes[piece.id] is not None:
+                    kept.append(self._moved(piece.id, changes[piece.id]))
+            return tuple(kept)
+
+        world = object.__new__(LosWorld)
+        world.__dict__.update({k: v for k, v in self.__dict__.items()})
+        static_changed = any(p.id in changes for p in self.static_pieces)
+        moved_back = [self._originals[i] for i in changes
+                      if changes[i] is not None and self._originals[i].dynamic
+                      and all(p.id != i for p in self.dynamic_pieces)]
+        if static_changed:
+            world._set_pieces(apply(self.static_pieces), apply(self.dynamic_pieces + tuple(moved_back)))
+        else:
+            world._set_pieces(self.static_pieces, apply(self.dynamic_pieces + tuple(moved_back)),
+                              self.static_caster, self._static_footprints)
+        return world
+
+    def _moved(self, piece_id: str, pose: Pose) -> Piece:
+        original = self._originals[piece_id]
+        transform = _pose_matrix(pose) @ np.linalg.inv(_pose_matrix(self._homes[piece_id]))
+        mesh = original.mesh.copy()
+        mesh.apply_transform(transform)
+        parts = tuple(part.copy().apply_transform(transform) for part in original.parts)
+        return dataclasses.replace(original, mesh=mesh, parts=parts)
+
+    # ---------------------------------------------------------------------------- miniatures
+
+    def start_poses(self) -> dict[str, Pose]:
+        """Every model's starting pose; z from the scene, else the highest surface under it."""
+        models = self.table.models
+        if not models:
+            return {}
+        heights = self.geometry.surface_height([m.position[:2] for m in models])
+        return {m.id: self.table.start_pose(m, float(z)) for m, z in zip(models, heights)}
+
+    def miniatures(self, poses: Mapping[str, Pose] | None = None) -> dict[str, Miniature]:
+        """The miniatures at ``poses`` (model id -> Pose; missing ids at their start pose)."""
+        chosen = {**self.start_poses(), **(poses or {})}
+        for model_id in chosen:
+            self.table.model(model_id)  # a KeyError naming the models there are
+        return {model_id: make_miniature(model_id, self.table.base_of(self.table.model(model_id)), pose,
+                                         self.table, self.rules)
+                for model_id, pose in chosen.items()}
+
+    # ------------------------------------------------------------------------------- queries
+
+    def cast(self, starts, ends, minis: Sequence[Miniature] = (), skip: np.ndarray | None = None):
+        """First hit of each segment against the pieces and ``minis``.
+
+        ``skip`` (N, k) lists, per segment, indices into ``minis`` it must ignore (-1 pads).
+        Returns ``(t, names)``: fraction along the segment of the first hit (inf: clear) and the
+        id of what it hit ('' when clear).
+        """
+        starts = np.asarray(starts, float).reshape(-1, 3)
+        ends = np.asarray(ends, float).reshape(-1, 3)
+        t, owner = self.static_caster.first_hits(starts, ends)
+        t_dynamic, owner_dynamic = self.dynamic_caster.first_hits(starts, ends)
+        nearer = t_dynamic < t
+        t[nearer], owner[nearer] = t_dynamic[nearer], owner_dynamic[nearer]
+        deltas = ends - starts
+        pieces = len(self.pieces)
+        for index, mini in enumerate(minis):
+            candidates = _near_sphere(starts, deltas, mini.centre, mini.radius)
+            if skip is not None:
+                candidates &= ~(skip == index).any(axis=1)
+            rows = np.flatnonzero(candidates)
+            if not len(rows):
+                continue
+            entry = np.min([segment_convex_entry(starts[rows], deltas[rows], normals, offsets)
+                            for _, normals, offsets in mini.parts], axis=0)
+            closer = entry < t[rows]
+            t[rows[closer]] = entry[closer]
+            owner[rows[closer]] = pieces + index
+        names = np.array([""] + [p.id for p in self.pieces] + [m.id for m in minis], dtype=object)
+        return t, names[owner - NO_HIT]  # NO_HIT (-1) maps to ""
+
+    def line_of_sight(self, viewer: str, target: str, poses: Mapping[str, Pose] | None = None) -> LosResult:
+        """Both verdicts for ``viewer`` looking at ``target`` (model ids) at ``poses``."""
+        if viewer == target:
+            raise ValueError(f"a model cannot look at itself ({viewer!r})")
+        return self.all_pairs(poses, pairs=[(viewer, target)])[(viewer, target)]
+
+    def all_pairs(self, poses: Mapping[str, Pose] | None = None,
+                  pairs: Sequence[tuple[str, str]] | None = None) -> dict[tuple[str, str], LosResult]:
+        """Both verdicts for every ordered (viewer, target) pair, in one batch of ray casts."""
+        minis = self.miniatures(poses)
+        ids = list(minis)
+        order = {model_id: k for k, model_id in enumerate(ids)}
+        if pairs is None:
+            pairs = [(a, b) for a in ids for b in ids if a != b]
+        index_pairs = [(order[a], order[b]) for a, b in pairs]
+        mini_list = [minis[i] for i in ids]
+        top_down = top_down_batch(index_pairs, [m.pose for m in mini_list], [m.base for m in mini_list],
+                                  np.array([m.eye[2] for m in mini_list]), self._footprints(mini_list),
+                                  self.rules)
+        footprint_names = [self.pieces[k].id for k, _ in self._piece_footprints] + ids
+
+        ray_sets = [silhouette_rays(mini_list[v].eye, list(mini_list[t].parts[:2]), self.rules.silhouette_grid)
+                    for v, t in index_pairs]
+        counts = np.array([len(ends) for ends, _ in ray_sets], dtype=np.int64)
+        ends = np.concatenate([e for e, _ in ray_sets]) if ray_sets else np.zeros((0, 3))
+        pair_of_ray = np.repeat(np.arange(len(index_pairs)), counts)
+        eyes = np.array([mini_list[v].eye for v, _ in index_pairs]).reshape(-1, 3)[pair_of_ray]
+        lengths = np.linalg.norm(ends - eyes, axis=1)
+        stops = ends - (ends - eyes) * (RAY_END_GAP_IN / np.maximum(lengths, 1e-9))[:, None]
+        skip = np.array(index_pairs, dtype=np.int64).reshape(-1, 2)[pair_of_ray]
+        t, hit_names = self.cast(eyes, stops, mini_list, skip)
+        reached = ~np.isfinite(t)
+
+        results = {}
+        bounds = np.concatenate([[0], np.cumsum(counts)])
+        for k, ((a, b), (v, _)) in enumerate(zip(pairs, index_pairs)):
+            lines, clear, rows = top_down[k]
+            span = slice(bounds[k], bounds[k + 1])
+            in_front = mini_list[v].pose.to_local(ends[span, :2])[:, 0] > 0 if counts[k] else np.zeros(0, bool)
+            visible = reached[span] & in_front
+            numbers = true_verdict_numbers(ray_sets[k][1], visible, self.rules)
+            results[(a, b)] = LosResult(
+                viewer=a, target=b,
+                top_down=TopDownVerdict(bool(clear.any()), int(clear.sum()), len(lines),
+                                        tuple(sorted({footprint_names[r] for r in rows}))),
+                true_los=TrueVerdict(**numbers, blockers=tuple(sorted(set(hit_names[span][~reached[span]])))),
+                geometry=SightGeometry(lines, clear, mini_list[v].eye, ends[span], visible),
+            )
+        return results
+
+    def _footprints(self, minis: Sequence[Miniature]) -> Footprints:
+        pieces = [self.pieces[k] for k, _ in self._piece_footprints]
+        polygons = [polygon for _, polygon in self._piece_footprints]
+        polygons += [shapely.Polygon(m.base.outline(m.pose)) for m in minis]
+        return Footprints(
+            polygons=np.array(polygons, dtype=object),
+            size_class=np.array([p.size_class for p in pieces] + [self.rules.miniature_size_class] * len(minis)),
+            bottom=np.array([float(p.mesh.bounds[0][2]) for p in pieces] + [m.pose.z for m in minis]),
+            top=np.array([p.top for p in pieces] + [m.top for m in minis]),
+            miniature=np.array([-1] * len(pieces) + list(range(len(minis)))),
+        )
+
+
+def _near_sphere(starts: np.ndarray, deltas: np.ndarray, centre: np.ndarray, radius: float) -> np.ndarray:
+    """Segments that pass within ``radius`` of ``centre`` (a cheap filter before exact tests)."""
+    length2 = np.einsum("ij,ij->i", deltas, deltas)
+    along = np.clip(np.einsum("ij,ij->i", centre - starts, deltas) / np.maximum(length2, 1e-12), 0.0, 1.0)
+    nearest = starts + along[:, None] * deltas
+    return np.einsum("ij,ij->i", nearest - centre, nearest - centre) <= radius * radius
