@@ -1,0 +1,180 @@
+"""Headless Panda3D: one graphics engine per process, offscreen buffers, no window, no ShowBase.
+
+Two display modules can draw without a display:
+
+- ``tiny``: ``p3tinydisplay``, Panda3D's software rasteriser, shipped in the panda3d wheel. It
+  always works (no GPU, no X server), has no shaders, and does fixed-function lighting; it is the
+  default.
+- ``gl``: ``p3headlessgl`` (OpenGL through EGL, e.g. Mesa llvmpipe) when the machine has it.
+  Loading a GL driver can crash a process outright, so ``auto`` first probes GL in a child
+  process and only then uses it here; when the probe fails it falls back to ``tiny``.
+
+ShowBase is avoided on purpose: it is one per process, opens a window by default and leaks a few
+MB per create/destroy. Here the :class:`~panda3d.core.GraphicsEngine` and the pipes are made
+once per process and every :class:`OffscreenTarget` is a buffer on them that can draw many frames.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import subprocess
+import sys
+
+import numpy as np
+from panda3d.core import (
+    FrameBufferProperties,
+    GraphicsEngine,
+    GraphicsOutput,
+    GraphicsPipe,
+    GraphicsPipeSelection,
+    LColor,
+    NodePath,
+    Texture,
+    WindowProperties,
+    loadPrcFileData,
+)
+
+BACKENDS = ("tiny", "gl", "auto")
+#: environment variable that overrides the default backend (``tiny``)
+BACKEND_ENV = "ENTROPY3D_RENDER_BACKEND"
+_MODULES = {"tiny": "p3tinydisplay", "gl": "p3headlessgl"}
+
+_PRC = """
+audio-library-name null
+notify-level error
+notify-level-display error
+sync-video false
+notify-level-x11display fatal
+notify-level-glxdisplay fatal
+"""
+
+
+class BackendUnavailable(RuntimeError):
+    """A display module that cannot make an offscreen buffer on this machine."""
+
+
+@functools.cache
+def _configure() -> None:
+    loadPrcFileData("entropy3d.render", _PRC)
+
+
+@functools.cache
+def _pipe(backend: str) -> GraphicsPipe:
+    _configure()
+    pipe = GraphicsPipeSelection.get_global_ptr().make_module_pipe(_MODULES[backend])
+    if pipe is None:
+        raise BackendUnavailable(f"display module {_MODULES[backend]} could not be loaded")
+    return pipe
+
+
+_PROBE = """
+import sys
+from entropy3d.render.backend import OffscreenTarget
+target = OffscreenTarget("gl", 16, 16)
+target.clear_colour = (0.0, 1.0, 0.0)
+image = target.render()
+sys.exit(0 if image.shape == (16, 16, 3) and image[8, 8, 1] > 200 and image[8, 8, 0] < 50 else 3)
+"""
+
+
+@functools.cache
+def gl_works() -> bool:
+    """True when headless GL (EGL) draws a frame; probed in a child process, cached."""
+    try:
+        done = subprocess.run([sys.executable, "-c", _PROBE], capture_output=True, timeout=60,
+                              env={**os.environ, BACKEND_ENV: "gl"})
+    except (OSError, subprocess.TimeoutExpired):
+        return False
+    return done.returncode == 0
+
+
+def resolve_backend(requested: str | None = None) -> str:
+    """The backend to use: ``tiny`` or ``gl``.
+
+    ``None`` reads :data:`BACKEND_ENV` (default ``tiny``). ``auto`` picks ``gl`` when the probe
+    draws a frame, else ``tiny``. An explicit ``gl`` that does not work raises
+    :class:`BackendUnavailable`.
+    """
+    choice = (requested or os.environ.get(BACKEND_ENV) or "tiny").lower()
+    if choice not in BACKENDS:
+        raise ValueError(f"unknown render backend {choice!r}; use one of {', '.join(BACKENDS)}")
+    if choice == "auto":
+        return "gl" if gl_works() else "tiny"
+    return choice
+
+
+class OffscreenTarget:
+    """An offscreen colour+depth buffer of ``width`` x ``height`` pixels that draws scene graphs.
+
+    Holds one buffer on the process-wide graphics engine; call :meth:`close` (or use ``with``) to
+    give it back. ``render()`` draws one frame and returns it as an
+    (height, width, 3) uint8 array, top row first.
+    """
+
+    def __init__(self, backend: str, width: int, height: int):
+        self.backend = backend
+        self.width, self.height = int(width), int(height)
+        self.engine = GraphicsEngine.get_global_ptr()
+        pipe = _pipe(backend)
+        frame = FrameBufferProperties()
+        frame.set_rgb_color(True)
+        frame.set_color_bits(24)
+        frame.set_depth_bits(24)
+        self.buffer = self.engine.make_output(
+            pipe, f"entropy3d-{backend}-{width}x{height}", 0, frame,
+            WindowProperties.size(self.width, self.height), GraphicsPipe.BF_refuse_window)
+        if self.buffer is None:
+            raise BackendUnavailable(f"{_MODULES[backend]} could not make a {width}x{height} offscreen buffer")
+        self.texture = Texture("frame")
+        self.buffer.add_render_texture(self.texture, GraphicsOutput.RTM_copy_ram)
+        self.buffer.set_clear_color_active(True)
+        self._regions: list = []
+        self.clear_colour = (0.5, 0.5, 0.5)
+
+    @property
+    def clear_colour(self) -> tuple[float, float, float]:
+        colour = self.buffer.get_clear_color()
+        return (colour[0], colour[1], colour[2])
+
+    @clear_colour.setter
+    def clear_colour(self, rgb) -> None:
+        self.buffer.set_clear_color(LColor(rgb[0], rgb[1], rgb[2], 1.0))
+
+    def add_layer(self, camera: NodePath, sort: int, clear_depth: bool = True):
+        """A full-frame display region drawn by ``camera``; higher ``sort`` draws later (on top)."""
+        region = self.buffer.make_display_region()
+        region.set_sort(sort)
+        region.set_camera(camera)
+        if clear_depth:
+            region.set_clear_depth_active(True)
+            region.set_clear_depth(1.0)
+        self._regions.append(region)
+        return region
+
+    def render(self) -> np.ndarray:
+        """Draw one frame of every layer and read it back as (height, width, 3) uint8, top row first."""
+        self.engine.render_frame()
+        self.engine.sync_frame()
+        data = self.texture.get_ram_image_as("RGB")
+        if not data:
+            raise BackendUnavailable(f"{_MODULES[self.backend]} returned no pixels")
+        image = np.frombuffer(memoryview(data), np.uint8)
+        image = image.reshape(self.texture.get_y_size(), self.texture.get_x_size(), 3)
+        return np.ascontiguousarray(image[::-1])
+
+    def close(self) -> None:
+        """Release the buffer (the engine and the pipe stay for the next target)."""
+        if self.buffer is not None:
+            for region in self._regions:
+                region.set_camera(NodePath())
+            self._regions.clear()
+            self.buffer.clear_render_textures()
+            self.engine.remove_window(self.buffer)
+            self.buffer = None
+
+    def __enter__(self) -> "OffscreenTarget":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()

@@ -1,0 +1,192 @@
+"""Camera views of a table: the built-in ``overview``, ``iso`` and ``low``, and a scene's own.
+
+A :class:`CameraView` is a plain value (where the eye is, what it looks at, how wide it sees), so
+the demo-video work can interpolate between views. Built-in views are fitted to the table and the
+frame's aspect ratio so the whole table fills the frame whatever the table size.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+import trimesh
+
+#: the built-in views, in the order ``--camera`` lists them
+PRESETS = ("iso", "overview", "low")
+DEFAULT_CAMERA = "iso"
+
+
+@dataclass(frozen=True)
+class CameraView:
+    """A perspective camera in table inches."""
+
+    position: tuple[float, float, float]
+    """Where the eye is, inches (x, y, z)."""
+    look_at: tuple[float, float, float]
+    """The point at the centre of the frame, inches."""
+    fov_deg: float = 50.0
+    """Vertical field of view, degrees; the horizontal one follows from the frame's aspect ratio."""
+
+    def __repr__(self) -> str:
+        p, t = self.position, self.look_at
+        return (f"CameraView(position=({p[0]:.1f}, {p[1]:.1f}, {p[2]:.1f}), "
+                f"look_at=({t[0]:.1f}, {t[1]:.1f}, {t[2]:.1f}), fov={self.fov_deg:.0f}°)")
+
+
+def _basis(position: np.ndarray, look_at: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    forward = look_at - position
+    forward = forward / np.linalg.norm(forward)
+    right = np.cross(forward, [0.0, 0.0, 1.0])
+    if np.linalg.norm(right) < 1e-6:  # looking straight down: +y is up in the frame
+        right = np.array([1.0, 0.0, 0.0])
+    right = right / np.linalg.norm(right)
+    return forward, right, np.cross(right, forward)
+
+
+def project(view: CameraView, points: np.ndarray, aspect: float) -> np.ndarray:
+    """Table points (N, 3) to normalised frame coordinates (N, 2): x right, y up, both in [-1, 1]
+    inside the frame. Points behind the eye get NaN."""
+    position, look_at = np.asarray(view.position, float), np.asarray(view.look_at, float)
+    forward, right, up = _basis(position, look_at)
+    rel = np.atleast_2d(points) - position
+    depth = rel @ forward
+    tan_v = math.tan(math.radians(view.fov_deg) / 2)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        x = (rel @ right) / depth / (tan_v * aspect)
+        y = (rel @ up) / depth / tan_v
+    result = np.column_stack([x, y])
+    result[depth <= 1e-6] = np.nan
+    return result
+
+
+def to_pixels(ndc: np.ndarray, width: int, height: int) -> np.ndarray:
+    """Normalised frame coordinates (N, 2) to pixel (column, row), row 0 at the top."""
+    ndc = np.atleast_2d(ndc)
+    return np.column_stack([(ndc[:, 0] + 1) / 2 * width, (1 - ndc[:, 1]) / 2 * height])
+
+
+def box_corners(lo, hi) -> np.ndarray:
+    """The 8 corners (8, 3) of the axis-aligned box from ``lo`` to ``hi``."""
+    return np.array([[x, y, z] for x in (lo[0], hi[0]) for y in (lo[1], hi[1]) for z in (lo[2], hi[2])], float)
+
+
+def fit_view(points: np.ndarray, azimuth_deg: float, elevation_deg: float, fov_deg: float,
+             aspect: float, margin: float = 0.92) -> CameraView:
+    """The closest view from a direction (``azimuth`` CCW from +x, ``elevation`` above the table)
+    that keeps all ``points`` (N, 3), inches, inside ``margin`` of the frame, centred."""
+    corners = np.atleast_2d(np.asarray(points, float))
+    lo, hi = corners.min(axis=0), corners.max(axis=0)
+    target = (lo + hi) / 2
+    az, el = math.radians(azimuth_deg), math.radians(elevation_deg)
+    direction = np.array([math.cos(az) * math.cos(el), math.sin(az) * math.cos(el), math.sin(el)])
+
+    def fits(distance: float) -> bool:
+        view = CameraView(tuple(target + distance * direction), tuple(target), fov_deg)
+        ndc = project(view, corners, aspect)
+        return bool(np.all(np.isfinite(ndc)) and np.all(np.abs(ndc) <= margin))
+
+    def closest() -> float:
+        near, far = 1e-3, 1.0
+        while not fits(far):
+            far *= 2.0
+            if far > 1e6:
+                raise ValueError(f"cannot fit {len(corners)} points in a {fov_deg} degree view")
+        for _ in range(40):
+            middle = (near + far) / 2
+            near, far = (near, middle) if fits(middle) else (middle, far)
+        return far
+
+    # centre the bounds in the frame: shift the target by the projected bounds' off-centre,
+    # then move in again; two rounds settle it
+    tan_v = math.tan(math.radians(fov_deg) / 2)
+    for _ in range(3):
+        distance = closest()
+        view = CameraView(tuple(target + distance * direction), tuple(target), fov_deg)
+        ndc = project(view, corners, aspect)
+        centre = (ndc.min(axis=0) + ndc.max(axis=0)) / 2
+        _, right, up = _basis(np.asarray(view.position), target)
+        target = target + distance * tan_v * (centre[0] * aspect * right + centre[1] * up)
+    distance = closest()
+    position = target + distance * direction
+    return CameraView(tuple(float(v) for v in position), tuple(float(v) for v in target), fov_deg)
+
+
+#: eye height of the ``low`` camera, inches: about a rider's head (~3 m depicted), whatever the table
+LOW_EYE_HEIGHT = 2.2
+
+
+def low_view(width: float, depth: float, focus: np.ndarray, occluders: trimesh.Trimesh | None) -> CameraView:
+    """A street-level view from just off the table edge towards ``focus`` (M, 3) points (the
+    miniatures), from whichever of 8 places round the table sees most of them unblocked.
+
+    Ties go to the earliest candidate, starting from the south-west corner, so the choice is
+    deterministic.
+    """
+    focus = np.atleast_2d(np.asarray(focus, float))
+    centre = focus.mean(axis=0)
+    off = 1.5
+    candidates = [(-off, -off), (width / 2, -off), (width + off, -off), (width + off, depth / 2),
+                  (width + off, depth + off), (width / 2, depth + off), (-off, depth + off), (-off, depth / 2)]
+    best, best_score = None, -1.0
+    for x, y in candidates:
+        eye = np.array([x, y, LOW_EYE_HEIGHT])
+        rays = focus - eye
+        distances = np.linalg.norm(rays, axis=1)
+        seen = np.ones(len(focus), bool)
+        if occluders is not None and len(occluders.faces):
+            hits, ray_index, _ = occluders.ray.intersects_location(
+                np.repeat(eye[None], len(focus), axis=0), rays / distances[:, None], multiple_hits=False)
+            for hit, index in zip(hits, ray_index):
+                if np.linalg.norm(hit - eye) < distances[index] - 0.3:
+                    seen[index] = False
+        # prefer seeing more miniatures, then being closer to them (more dramatic)
+        score = seen.sum() - 0.001 * float(np.linalg.norm(centre[:2] - eye[:2]))
+        if score > best_score:
+            best, best_score = eye, score
+    target = np.array([centre[0], centre[1], 0.6])
+    return CameraView(tuple(float(v) for v in best), tuple(float(v) for v in target), 50.0)
+
+
+def preset_view(name: str, width: float, depth: float, extent: np.ndarray, aspect: float,
+                focus: np.ndarray | None = None, occluders: trimesh.Trimesh | None = None) -> CameraView:
+    """A built-in view of a ``width`` x ``depth`` table; ``extent`` (N, 3) are the points that must
+    be in the frame (the table's and its pieces' corners), inches.
+
+    iso: a 3/4 view from the south-west corner, 45 degrees round and 42 degrees up.
+    overview: from the south, 68 degrees up: nearly top-down, but walls still show.
+    low: street level (see :func:`low_view`), aimed at ``focus`` (default the table centre).
+    """
+    extent = np.atleast_2d(np.asarray(extent, float))
+    if name == "iso":
+        return fit_view(extent, 225.0, 42.0, 35.0, aspect)
+    if name == "overview":
+        # tall towers may leave the top edge; the table itself must not
+        flat = np.column_stack([extent[:, :2], np.minimum(extent[:, 2], 2.0)])
+        return fit_view(flat, 270.0, 68.0, 35.0, aspect, margin=0.95)
+    if name == "low":
+        if focus is None or len(focus) == 0:
+            focus = np.array([[width / 2, depth / 2, 0.8]])
+        return low_view(width, depth, focus, occluders)
+    raise ValueError(f"unknown built-in camera {name!r}; use one of {', '.join(PRESETS)}")
+
+
+def camera_names(scene_cameras: dict) -> list[str]:
+    """Every camera name a scene offers: the built-ins, then its own (which override built-ins)."""
+    return list(PRESETS) + [name for name in scene_cameras if name not in PRESETS]
+
+
+def resolve_camera(name: str, scene_cameras: dict, width: float, depth: float, extent: np.ndarray,
+                   aspect: float, focus: np.ndarray | None = None,
+                   occluders: trimesh.Trimesh | None = None) -> CameraView:
+    """The view called ``name``: a camera of the scene's ``cameras:`` section, else a built-in.
+
+    Raises ValueError listing every name there is when ``name`` is neither.
+    """
+    if name in scene_cameras:
+        camera = scene_cameras[name]
+        return CameraView(tuple(camera.position), tuple(camera.look_at), float(camera.fov))
+    if name in PRESETS:
+        return preset_view(name, width, depth, extent, aspect, focus, occluders)
+    raise ValueError(f"unknown camera {name!r}; this scene has: {', '.join(camera_names(scene_cameras))}")

@@ -1,0 +1,123 @@
+"""Triangles to Panda3D nodes: the one road by which every mesh reaches the renderer.
+
+Meshes stay in table inches with z up (Panda3D's own convention), so no axis swap or scale is
+needed. Lit geometry carries positions and normals and takes its colour from a
+:class:`~panda3d.core.Material`, not from vertex colours: the software rasteriser
+(``p3tinydisplay``) multiplies lit vertex colours in twice (a colour c comes out as c*c), while a
+material comes out right in both backends. Unlit overlays (grid, text backing, backdrop) use
+vertex colours, which both backends draw as given.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import trimesh
+from panda3d.core import (
+    Geom,
+    GeomNode,
+    GeomTriangles,
+    GeomVertexData,
+    GeomVertexFormat,
+    LColor,
+    Material,
+    NodePath,
+    TransparencyAttrib,
+)
+
+_LIT = np.dtype([("position", np.float32, 3), ("normal", np.float32, 3)])
+_UNLIT = np.dtype([("position", np.float32, 3), ("colour", np.uint8, 4)])
+
+
+def _geom_node(name: str, vertex_format, records: np.ndarray) -> NodePath:
+    data = GeomVertexData(name, vertex_format, Geom.UH_static)
+    data.unclean_set_num_rows(len(records))
+    memoryview(data.modify_array(0)).cast("B")[:] = records.tobytes()
+    triangles = GeomTriangles(Geom.UH_static)
+    triangles.add_next_vertices(len(records))
+    geom = Geom(data)
+    geom.add_primitive(triangles)
+    node = GeomNode(name)
+    node.add_geom(geom)
+    return NodePath(node)
+
+
+def material(rgb, shininess: float = 0.0) -> Material:
+    """A matte material of colour ``rgb`` (floats in [0, 1]) for ambient and diffuse light."""
+    colour = LColor(float(rgb[0]), float(rgb[1]), float(rgb[2]), 1.0)
+    result = Material()
+    result.set_ambient(colour)
+    result.set_diffuse(colour)
+    if shininess > 0:
+        result.set_specular(LColor(0.25, 0.25, 0.25, 1.0))
+        result.set_shininess(shininess)
+    return result
+
+
+def lit_triangles_node(name: str, triangles: np.ndarray, normals: np.ndarray, rgb) -> NodePath:
+    """Triangles (N, 3, 3) with per-corner normals (N, 3, 3) as a lit node of one colour."""
+    triangles = np.asarray(triangles, np.float32).reshape(-1, 3)
+    records = np.empty(len(triangles), _LIT)
+    records["position"] = triangles
+    records["normal"] = np.asarray(normals, np.float32).reshape(-1, 3)
+    node = _geom_node(name, GeomVertexFormat.get_v3n3(), records)
+    node.set_material(material(rgb), 1)
+    return node
+
+
+def flat_normals(triangles: np.ndarray) -> np.ndarray:
+    """Per-corner normals (N, 3, 3) equal to each triangle's face normal."""
+    triangles = np.asarray(triangles, float)
+    normal = np.cross(triangles[:, 1] - triangles[:, 0], triangles[:, 2] - triangles[:, 0])
+    length = np.linalg.norm(normal, axis=1, keepdims=True)
+    normal = normal / np.where(length > 0, length, 1.0)
+    return np.repeat(normal[:, None, :], 3, axis=1)
+
+
+def mesh_node(name: str, mesh: trimesh.Trimesh, rgb, smooth_angle_deg: float = 0.0) -> NodePath:
+    """A trimesh (table inches, z up) as a lit node of one colour.
+
+    Faces are flat-shaded so that walls, roofs and ramps of different orientation read clearly
+    different under the sun; ``smooth_angle_deg`` > 0 smooths across edges sharper than that
+    angle is not (for round things: barrels, base discs, bike models).
+    """
+    if smooth_angle_deg > 0:
+        smooth = trimesh.graph.smooth_shade(mesh, angle=np.radians(smooth_angle_deg), facet_minarea=None)
+        triangles = smooth.vertices[smooth.faces]
+        normals = smooth.vertex_normals[smooth.faces]
+    else:
+        triangles = mesh.triangles
+        normals = np.repeat(mesh.face_normals[:, None, :], 3, axis=1)
+    return lit_triangles_node(name, triangles, normals, rgb)
+
+
+def unlit_node(name: str, triangles: np.ndarray, rgba, double_sided: bool = False) -> NodePath:
+    """Triangles (N, 3, 3) in one colour ``rgba`` (floats), not affected by lights.
+
+    An alpha below 1 blends the triangles over what is behind them (faint grid lines, shadows).
+    """
+    triangles = np.asarray(triangles, np.float32).reshape(-1, 3)
+    records = np.empty(len(triangles), _UNLIT)
+    records["position"] = triangles
+    records["colour"] = np.round(np.clip(np.asarray(rgba, float), 0, 1) * 255).astype(np.uint8)
+    node = _geom_node(name, GeomVertexFormat.get_v3c4(), records)
+    node.set_light_off(1)
+    if len(rgba) == 4 and rgba[3] < 1.0:
+        node.set_transparency(TransparencyAttrib.M_alpha)
+        node.set_depth_write(False)
+    if double_sided:
+        node.set_two_sided(True)
+    return node
+
+
+def gradient_card(name: str, top_rgb, bottom_rgb) -> NodePath:
+    """A card filling the 2D frame (-1..1 in x and z) that fades from ``bottom_rgb`` to ``top_rgb``."""
+    corners = np.array([[-1, 0, -1], [1, 0, -1], [1, 0, 1], [-1, 0, 1]], np.float32)
+    colours = np.array([bottom_rgb, bottom_rgb, top_rgb, top_rgb], float)
+    order = [0, 1, 2, 0, 2, 3]
+    records = np.empty(6, _UNLIT)
+    records["position"] = corners[order]
+    records["colour"] = np.round(np.column_stack([colours[order], np.ones(6)]) * 255).astype(np.uint8)
+    node = _geom_node(name, GeomVertexFormat.get_v3c4(), records)
+    node.set_light_off(1)
+    node.set_two_sided(True)
+    return node

@@ -1,0 +1,325 @@
+"""TableRenderer: draws a loaded table and its miniatures offscreen, frame after frame.
+
+One renderer holds one offscreen buffer and one scene graph; moving miniatures, cameras and
+overlays between frames is cheap, so a video is one renderer and many ``render_to_array()``
+calls. The static table comes from ``build_table_geometry`` (what physics and line of sight use
+too); the mutable parts (miniature poses, knocked-over scenery, drawn paths) are set by the caller.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+import os
+import tempfile
+from pathlib import Path
+
+import numpy as np
+import trimesh
+from panda3d.core import (
+    AmbientLight,
+    Camera,
+    DirectionalLight,
+    LMatrix4f,
+    NodePath,
+    OrthographicLens,
+    PerspectiveLens,
+    Point3,
+    TextNode,
+)
+from PIL import Image
+
+from entropy3d.geometry import Pose
+from entropy3d.render import cameras
+from entropy3d.render.backend import OffscreenTarget, resolve_backend
+from entropy3d.render.cameras import CameraView
+from entropy3d.render.miniatures import build_miniature_node
+from entropy3d.render.nodes import gradient_card, unlit_node
+from entropy3d.render.shapes import colour_rgb, tube_triangles
+from entropy3d.render.table_scene import FRAME_WIDTH, SUN_DIRECTION, TABLE_THICKNESS, GridStyle, build_table_node
+from entropy3d.scene.build import TableGeometry, build_table_geometry
+from entropy3d.scene.table import Table
+
+MAX_SIDE = 4096
+SKY_TOP, SKY_BOTTOM = colour_rgb("#dfe3e8"), colour_rgb("#8d949c")
+
+
+def parse_size(text: str) -> tuple[int, int]:
+    """``"1280x720"`` -> (1280, 720); ValueError saying what is wrong otherwise."""
+    parts = text.lower().replace(" ", "").split("x")
+    if len(parts) != 2 or not all(part.isdigit() for part in parts):
+        raise ValueError(f"size {text!r} is not WIDTHxHEIGHT in pixels, e.g. 1280x720")
+    width, height = int(parts[0]), int(parts[1])
+    check_size((width, height))
+    return width, height
+
+
+def check_size(size: tuple[int, int]) -> None:
+    """ValueError unless both sides are whole pixels from 16 to :data:`MAX_SIDE`."""
+    width, height = size
+    for label, value in (("width", width), ("height", height)):
+        if int(value) != value or not 16 <= value <= MAX_SIDE:
+            raise ValueError(f"image {label} {value} must be 16 to {MAX_SIDE} pixels")
+
+
+def write_png_atomic(image: np.ndarray, path: str | Path) -> Path:
+    """Write an (H, W, 3) uint8 image as PNG through a temporary file and ``os.replace``, so a
+    failed write never leaves a half-written file. The folder must exist."""
+    path = Path(path)
+    folder = path.parent if str(path.parent) else Path(".")
+    if not folder.is_dir():
+        raise FileNotFoundError(f"output folder {folder} does not exist; create it or choose another path")
+    handle, temp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
+    try:
+        with os.fdopen(handle, "wb") as stream:
+            Image.fromarray(image).save(stream, format="PNG")
+        os.replace(temp_name, path)
+    except BaseException:
+        Path(temp_name).unlink(missing_ok=True)
+        raise
+    return path
+
+
+class TableRenderer:
+    """Renders one table offscreen at ``size`` = (width, height) pixels.
+
+    ``backend``: ``tiny`` (software, default), ``gl`` (headless EGL) or ``auto``; see
+    :mod:`entropy3d.render.backend`. ``supersample``: draw this many times larger and average
+    down, which anti-aliases the software rasteriser (default 2 while that stays within 4096 px).
+    """
+
+    def __init__(self, table: Table, size: tuple[int, int] = (1280, 720), *,
+                 geometry: TableGeometry | None = None, camera: str | CameraView = cameras.DEFAULT_CAMERA,
+                 grid: bool = True, shadows: bool = True, title: str | None = None,
+                 backend: str | None = None, supersample: int | None = None, bike_models: bool = True):
+        check_size(size)
+        self.table = table
+        self.size = (int(size[0]), int(size[1]))
+        self.geometry = geometry if geometry is not None else build_table_geometry(table)
+        self.backend = resolve_backend(backend)
+        if supersample is None:
+            supersample = 2 if 2 * max(self.size) <= MAX_SIDE else 1
+        self.supersample = int(supersample)
+        self.target = OffscreenTarget(self.backend, self.size[0] * self.supersample,
+                                      self.size[1] * self.supersample)
+        self.aspect = self.size[0] / self.size[1]
+
+        self.scene = NodePath("scene")
+        table_node, self.piece_nodes = build_table_node(table.spec, self.geometry,
+                                                        GridStyle() if grid else None, shadows)
+        table_node.reparent_to(self.scene)
+        self._add_lights()
+        self.overlays = self.scene.attach_new_node("overlays")
+        self._overlay_nodes: dict[str, NodePath] = {}
+
+        self.model_nodes: dict[str, NodePath] = {}
+        self.model_poses: dict[str, Pose] = {}
+        starts = self.geometry.surface_height([m.position[:2] for m in table.models]) if table.models else []
+        for model, surface in zip(table.models, starts):
+            node = build_miniature_node(table, model, bike_models)
+            node.reparent_to(self.scene)
+            self.model_nodes[model.id] = node
+            self.place_model(model.id, table.start_pose(model, float(surface)))
+
+        self._backdrop = self._flat_layer("backdrop", sort=0)
+        sky = gradient_card("sky", SKY_TOP, SKY_BOTTOM)
+        sky.reparent_to(self._backdrop[0])
+        sky.set_scale(self.aspect, 1, 1)
+
+        self._lens = PerspectiveLens()
+        self._camera = self.scene.attach_new_node(Camera("camera", self._lens))
+        self.target.add_layer(self._camera, sort=1)
+
+        self._hud = self._flat_layer("hud", sort=2)
+        self._title = TextNode("title")
+        self._title.set_text_color(1, 1, 1, 1)
+        self._title.set_card_color(0.05, 0.06, 0.08, 0.55)
+        self._title.set_card_as_margin(0.4, 0.4, 0.25, 0.2)
+        title_node = self._hud[0].attach_new_node(self._title)
+        title_node.set_scale(0.062)
+        title_node.set_pos(-self.aspect + 0.06, 0, 0.88)
+        self.set_title(title if title is not None else
+                       f"{table.name}  |  {table.width:g} x {table.depth:g} in" + ("  |  grid 1 in" if grid else ""))
+
+        try:
+            self.view = self.set_camera(camera)
+        except BaseException:
+            self.close()
+            raise
+
+    # ----------------------------------------------------------------- scene set-up
+    def _add_lights(self) -> None:
+        sun = DirectionalLight("sun")
+        sun.set_color((0.78, 0.75, 0.70, 1))
+        sun_node = self.scene.attach_new_node(sun)
+        sun_node.look_at(Point3(*(-SUN_DIRECTION)))
+        fill = DirectionalLight("fill")
+        fill.set_color((0.12, 0.14, 0.18, 1))
+        fill_node = self.scene.attach_new_node(fill)
+        fill_node.look_at(Point3(*np.array([-0.6, 0.5, -0.6])))
+        ambient = AmbientLight("ambient")
+        ambient.set_color((0.36, 0.37, 0.40, 1))
+        for light in (sun_node, fill_node, self.scene.attach_new_node(ambient)):
+            self.scene.set_light(light)
+
+    def _flat_layer(self, name: str, sort: int) -> tuple[NodePath, NodePath]:
+        """A 2D layer over the whole frame: x from -aspect to aspect, z from -1 to 1."""
+        root = NodePath(name)
+        root.set_depth_test(False)
+        root.set_depth_write(False)
+        lens = OrthographicLens()
+        lens.set_film_size(2 * self.aspect, 2)
+        lens.set_near_far(-10, 10)
+        camera = root.attach_new_node(Camera(f"{name}-camera", lens))
+        self.target.add_layer(camera, sort=sort)
+        return root, camera
+
+    # ----------------------------------------------------------------- what the caller changes
+    @property
+    def camera_names(self) -> list[str]:
+        """The built-in cameras and the scene's own, by name."""
+        return cameras.camera_names(self.table.spec.cameras)
+
+    def set_camera(self, camera: str | CameraView) -> CameraView:
+        """Look through a named camera (built-in or the scene's) or an explicit view."""
+        if isinstance(camera, str):
+            focus = np.array([[p.x, p.y, p.z + 0.8] for p in self.model_poses.values()]).reshape(-1, 3)
+            camera = cameras.resolve_camera(camera, self.table.spec.cameras, self.table.width,
+                                            self.table.depth, self._extent, self.aspect, focus,
+                                            self._occluders if camera == "low" else None)
+        position, target = np.asarray(camera.position, float), np.asarray(camera.look_at, float)
+        if np.linalg.norm(target - position) < 1e-6:
+            raise ValueError(f"{camera!r}: position and look_at are the same point")
+        self._camera.set_pos(*position)
+        up = (0, 1, 0) if np.linalg.norm(np.cross(target - position, (0, 0, 1))) < 1e-6 else (0, 0, 1)
+        self._camera.look_at(Point3(*target), up)
+        vertical = camera.fov_deg
+        horizontal = math.degrees(2 * math.atan(math.tan(math.radians(vertical) / 2) * self.aspect))
+        self._lens.set_fov(horizontal, vertical)
+        near, far = self._clip_range(position)
+        self._lens.set_near_far(near, far)
+        self.view = camera
+        return camera
+
+    @functools.cached_property
+    def _extent(self) -> np.ndarray:
+        """Points a fitted camera keeps in frame: the frame's corners and every piece's corners."""
+        w, d, f = self.table.width, self.table.depth, FRAME_WIDTH
+        points = [cameras.box_corners((-f, -f, -TABLE_THICKNESS), (w + f, d + f, 0.0))]
+        points += [cameras.box_corners(*piece.mesh.bounds) for piece in self.geometry.pieces]
+        return np.concatenate(points)
+
+    @functools.cached_property
+    def _occluders(self):
+        """Every raised static piece as one mesh, for the ``low`` camera's visibility test."""
+        solids = [p.mesh for p in self.geometry.static_pieces if p.kind not in ("ground", "zone", "road")]
+        return trimesh.util.concatenate(solids) if solids else None
+
+    def _clip_range(self, eye: np.ndarray) -> tuple[float, float]:
+        """Near and far planes hugging the table, so the depth buffer's precision goes where the
+        table is (the software rasteriser's depth buffer is coarse)."""
+        lo, hi = self.geometry.bounds()
+        lo = np.minimum(lo, [-FRAME_WIDTH, -FRAME_WIDTH, -TABLE_THICKNESS - 3.0])
+        hi = np.maximum(hi, [self.table.width + FRAME_WIDTH, self.table.depth + FRAME_WIDTH, 1.0])
+        nearest = float(np.linalg.norm(eye - np.clip(eye, lo, hi)))
+        corners = np.array([[x, y, z] for x in (lo[0], hi[0]) for y in (lo[1], hi[1]) for z in (lo[2], hi[2])])
+        farthest = float(np.max(np.linalg.norm(corners - eye, axis=1)))
+        return max(0.05, 0.7 * nearest), farthest * 1.2 + 1.0
+
+    def set_title(self, text: str) -> None:
+        """The caption in the top-left corner ('' hides it)."""
+        self._title.set_text(text)
+        self._title.set_card_as_margin(0.4, 0.4, 0.25, 0.2) if text else self._title.clear_card()
+
+    def place_model(self, model_id: str, pose: Pose) -> None:
+        """Stand a miniature at ``pose`` (x, y, z of the surface, facing), all in inches."""
+        node = self._model_node(model_id)
+        node.set_pos(pose.x, pose.y, pose.z)
+        node.set_hpr(pose.facing_deg, 0, 0)
+        self.model_poses[model_id] = pose
+
+    def set_model_transform(self, model_id: str, matrix: np.ndarray) -> None:
+        """Set a miniature's full 4x4 transform (inches; e.g. a bike tumbling in physics)."""
+        self._model_node(model_id).set_mat(_panda_matrix(matrix))
+
+    def show_model(self, model_id: str, visible: bool = True) -> None:
+        """Show or hide a miniature (e.g. once it is out of the game)."""
+        node = self._model_node(model_id)
+        node.show() if visible else node.hide()
+
+    def set_piece_transform(self, piece_id: str, matrix: np.ndarray) -> None:
+        """Move a table piece (a destructible knocked about) by a 4x4 transform in inches,
+        applied to its mesh as built."""
+        if piece_id not in self.piece_nodes:
+            raise KeyError(f"no piece {piece_id!r}; pieces: {', '.join(self.piece_nodes)}")
+        self.piece_nodes[piece_id].set_mat(_panda_matrix(matrix))
+
+    def add_polyline(self, points, colour: str = "#ffd31a", width: float = 0.08, name: str | None = None) -> str:
+        """Draw a path or sight line through ``points`` (N, 3) inches as an unlit tube ``width``
+        inches thick; returns its name for :meth:`remove_overlay`. Same name replaces."""
+        name = name or f"line{len(self._overlay_nodes)}"
+        self.remove_overlay(name)
+        node = unlit_node(name, tube_triangles(np.asarray(points, float), width), (*colour_rgb(colour), 1.0))
+        node.reparent_to(self.overlays)
+        self._overlay_nodes[name] = node
+        return name
+
+    def remove_overlay(self, name: str) -> None:
+        node = self._overlay_nodes.pop(name, None)
+        if node is not None:
+            node.remove_node()
+
+    def clear_overlays(self) -> None:
+        for name in list(self._overlay_nodes):
+            self.remove_overlay(name)
+
+    def project(self, points) -> np.ndarray:
+        """Table points (N, 3) inches to pixel (column, row) in the output image; NaN behind the eye."""
+        ndc = cameras.project(self.view, np.asarray(points, float), self.aspect)
+        return cameras.to_pixels(ndc, *self.size)
+
+    def _model_node(self, model_id: str) -> NodePath:
+        if model_id not in self.model_nodes:
+            raise KeyError(f"no model {model_id!r}; models: {', '.join(self.model_nodes)}")
+        return self.model_nodes[model_id]
+
+    # ----------------------------------------------------------------- output
+    def render_to_array(self) -> np.ndarray:
+        """Draw the current state: an (height, width, 3) uint8 image, top row first."""
+        image = self.target.render()
+        k = self.supersample
+        if k > 1:
+            height, width = self.size[1], self.size[0]
+            blocks = image.reshape(height, k, width, k, 3).astype(np.uint16)
+            image = (blocks.sum(axis=(1, 3)) + (k * k) // 2) // (k * k)
+            image = image.astype(np.uint8)
+        return image
+
+    def save_png(self, path: str | Path) -> Path:
+        """Render and write a PNG atomically (temp file, then ``os.replace``)."""
+        return write_png_atomic(self.render_to_array(), path)
+
+    def close(self) -> None:
+        """Give the offscreen buffer back; the renderer cannot draw after this."""
+        self.target.close()
+
+    def __enter__(self) -> "TableRenderer":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+
+def _panda_matrix(matrix: np.ndarray) -> LMatrix4f:
+    """A column-vector 4x4 transform (numpy/trimesh convention) as Panda3D's row-vector matrix."""
+    m = np.asarray(matrix, float)
+    if m.shape != (4, 4):
+        raise ValueError(f"a transform must be 4x4, got shape {m.shape}")
+    return LMatrix4f(*m.T.ravel())
+
+
+def render_table(table: Table, output: str | Path, camera: str = cameras.DEFAULT_CAMERA,
+                 size: tuple[int, int] = (1280, 720), grid: bool = True, backend: str | None = None) -> Path:
+    """Render ``table`` from ``camera`` into the PNG ``output``; returns the path written."""
+    with TableRenderer(table, size, camera=camera, grid=grid, backend=backend) as renderer:
+        return renderer.save_png(output)

@@ -1,0 +1,189 @@
+"""The static table as a Panda3D scene graph: pieces, frame, cliff edges, markings, grid, shadows.
+
+Everything on the table's ground (the ground itself, zones, roads, road markings, cliff hazard
+bands, sun shadows, the inch grid) lies within 0.03" of z = 0. A depth buffer cannot order layers
+that close from a camera 100" away, so these are drawn first, in a fixed order, without a depth
+test (painter's algorithm); they still write depth, and every raised piece is then drawn over
+them with the normal depth test.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import shapely
+import trimesh
+from panda3d.core import NodePath
+from shapely.geometry import MultiPolygon, Polygon
+
+from entropy3d.render import shapes
+from entropy3d.render.nodes import mesh_node, unlit_node
+from entropy3d.render.shapes import colour_rgb
+from entropy3d.scene.build import TableGeometry
+from entropy3d.scene.schema import SceneSpec
+
+#: direction towards the sun (x, y, z), from the south-east and high: roofs are brightest, south
+#: walls half lit, west walls in shade, so every orientation reads differently in the iso view
+SUN_DIRECTION = np.array([0.45, -0.35, 0.82]) / np.linalg.norm([0.45, -0.35, 0.82])
+#: ground-layer kinds, drawn in this order before anything else
+GROUND_KINDS = ("ground", "road", "zone")
+FRAME_WIDTH = 0.9
+FRAME_LIP = 0.08
+TABLE_THICKNESS = 1.6
+FRAME_COLOUR = "#3b2f27"
+TABLE_BODY_COLOUR = "#2e2823"
+CLIFF_COLOUR = "#171514"
+HAZARD_RED, HAZARD_WHITE = "#c8281e", "#f2efe6"
+MARKING_COLOUR = "#e7d36b"
+SHADOW_RGBA = (0.0, 0.02, 0.06, 0.32)
+GRID_FAINT_RGBA = (1.0, 1.0, 1.0, 0.16)
+GRID_STRONG_RGBA = (1.0, 1.0, 1.0, 0.42)
+
+_EDGES = ("south", "east", "north", "west")
+
+
+@dataclass(frozen=True)
+class GridStyle:
+    """The inch grid: faint lines every ``spacing`` inches, strong ones every ``major`` lines."""
+
+    spacing: float = 1.0
+    """Inches between faint lines."""
+    major: int = 6
+    """Every this many lines is strong (6 lines = 6 inches)."""
+    faint_width: float = 0.025
+    """Faint line width, inches."""
+    strong_width: float = 0.06
+    """Strong line width, inches."""
+
+
+def _ground_layer(node: NodePath, order: int) -> NodePath:
+    node.set_bin("background", order)
+    node.set_depth_test(False)
+    node.set_depth_write(True)
+    return node
+
+
+def edge_segment(edge: str, width: float, depth: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(start, end, outward unit vector) of a table edge; south is y = 0, west is x = 0."""
+    corners = {"south": ((0, 0), (width, 0), (0, -1)), "east": ((width, 0), (width, depth), (1, 0)),
+               "north": ((width, depth), (0, depth), (0, 1)), "west": ((0, depth), (0, 0), (-1, 0))}
+    start, end, outward = corners[edge]
+    return np.array(start, float), np.array(end, float), np.array(outward, float)
+
+
+def frame_meshes(width: float, depth: float, edges: dict[str, str]) -> tuple[list, list]:
+    """The table's body and frame: a raised wooden lip along open edges, and along ``cliff`` edges
+    no lip but a dark drop falling away below the table top. Returns (wooden boxes, cliff boxes),
+    trimeshes in inches."""
+    f = FRAME_WIDTH
+    is_cliff = {edge: edges.get(edge) == "cliff" for edge in _EDGES}
+    body_lo = (0.0 if is_cliff["west"] else -f, 0.0 if is_cliff["south"] else -f, -TABLE_THICKNESS)
+    body_hi = (width if is_cliff["east"] else width + f, depth if is_cliff["north"] else depth + f, -0.5)
+    wood, cliff = [frame_box(body_lo, body_hi)], []
+    bands = {"south": ((-f, -f), (width + f, 0)), "north": ((-f, depth), (width + f, depth + f)),
+             "west": ((-f, 0), (0, depth)), "east": ((width, 0), (width + f, depth))}
+    for edge in _EDGES:
+        (x0, y0), (x1, y1) = bands[edge]
+        if is_cliff[edge]:
+            cliff.append(frame_box((x0, y0, -TABLE_THICKNESS - 3.0), (x1, y1, -0.9)))
+        else:
+            wood.append(frame_box((x0, y0, -0.5), (x1, y1, FRAME_LIP)))
+    return wood, cliff
+
+
+def frame_box(lo, hi) -> trimesh.Trimesh:
+    """An axis-aligned box as a trimesh with unshared corners (for flat shading)."""
+    triangles = shapes.box_triangles(lo, hi)
+    return trimesh.Trimesh(triangles.reshape(-1, 3), np.arange(len(triangles) * 3).reshape(-1, 3), process=False)
+
+
+def shadow_polygon(geometry: TableGeometry, sun: np.ndarray = SUN_DIRECTION, min_height: float = 0.05):
+    """The ground shadow (a shapely geometry, inches) of every piece taller than ``min_height``.
+
+    Each convex part is projected along the sun onto z = 0; the hull of the projected corners is
+    that part's shadow, and the union over all parts is the table's.
+    """
+    outlines = []
+    for piece in geometry.pieces:
+        if piece.kind in GROUND_KINDS or piece.top < min_height:
+            continue
+        for part in piece.parts:
+            corners = np.asarray(part.vertices, float)
+            flat = corners[:, :2] - np.outer(corners[:, 2], sun[:2] / sun[2])
+            hull = shapely.MultiPoint(flat).convex_hull
+            if hull.area > 1e-6:
+                outlines.append(hull)
+    if not outlines:
+        return Polygon()
+    table = shapely.box(0, 0, geometry.width, geometry.depth)
+    return shapely.unary_union(outlines).intersection(table)
+
+
+def polygon_triangles(shape, z: float) -> np.ndarray:
+    """A shapely polygon or multipolygon as up-facing triangles (N, 3, 3) at height ``z``."""
+    polygons = list(shape.geoms) if isinstance(shape, MultiPolygon) else [shape]
+    triangles = []
+    for polygon in polygons:
+        if not isinstance(polygon, Polygon) or polygon.is_empty or polygon.area < 1e-6:
+            continue
+        vertices, faces = trimesh.creation.triangulate_polygon(polygon, engine="earcut")
+        flat = vertices[faces]
+        triangles.append(np.concatenate([flat, np.full(flat.shape[:2] + (1,), z)], axis=2))
+    return np.concatenate(triangles) if triangles else np.zeros((0, 3, 3))
+
+
+def build_table_node(spec: SceneSpec, geometry: TableGeometry, grid: GridStyle | None = GridStyle(),
+                     shadows: bool = True) -> tuple[NodePath, dict[str, NodePath]]:
+    """The whole static table under one node, and each piece's node by piece id.
+
+    Piece nodes are kept apart (not flattened together) so a renderer can move destructible
+    scenery that physics knocked about.
+    """
+    root = NodePath("table")
+    pieces: dict[str, NodePath] = {}
+    for piece in geometry.pieces:
+        smooth = 40.0 if piece.kind == "destructible" else 0.0
+        node = mesh_node(piece.id, piece.mesh, colour_rgb(piece.colour), smooth)
+        if piece.kind in GROUND_KINDS:
+            _ground_layer(node, GROUND_KINDS.index(piece.kind))
+        node.reparent_to(root)
+        pieces[piece.id] = node
+
+    width, depth = geometry.width, geometry.depth
+    edges = dict(spec.table.edges)
+    wood, cliff = frame_meshes(width, depth, edges)
+    mesh_node("frame", trimesh.util.concatenate(wood), colour_rgb(FRAME_COLOUR)).reparent_to(root)
+    if cliff:
+        mesh_node("cliff", trimesh.util.concatenate(cliff), colour_rgb(CLIFF_COLOUR)).reparent_to(root)
+
+    markings = [shapes.dashed_centre_line(road.points, 1.0, 0.8, 0.12, 0.0)
+                for road in spec.roads if road.markings]
+    markings = [m for m in markings if len(m)]
+    if markings:
+        node = unlit_node("road-markings", np.concatenate(markings), (*colour_rgb(MARKING_COLOUR), 1.0))
+        _ground_layer(node, 3).reparent_to(root)
+
+    if shadows:
+        triangles = polygon_triangles(shadow_polygon(geometry), 0.0)
+        if len(triangles):
+            _ground_layer(unlit_node("shadows", triangles, SHADOW_RGBA), 4).reparent_to(root)
+
+    if grid is not None:
+        faint = shapes.grid_strips(width, depth, grid.spacing, grid.faint_width, 0.0, skip_every=grid.major)
+        strong = shapes.grid_strips(width, depth, grid.spacing, grid.strong_width, 0.0, every=grid.major)
+        if len(faint):
+            _ground_layer(unlit_node("grid-faint", faint, GRID_FAINT_RGBA), 5).reparent_to(root)
+        if len(strong):
+            _ground_layer(unlit_node("grid-strong", strong, GRID_STRONG_RGBA), 6).reparent_to(root)
+
+    for edge in _EDGES:
+        if edges.get(edge) != "cliff":
+            continue
+        start, end, outward = edge_segment(edge, width, depth)
+        inset = -outward * 0.2
+        red, white = shapes.hazard_stripes(start + inset, end + inset, 0.4, 1.0, 0.0)
+        _ground_layer(unlit_node(f"cliff-{edge}-red", red, (*colour_rgb(HAZARD_RED), 1.0)), 7).reparent_to(root)
+        _ground_layer(unlit_node(f"cliff-{edge}-white", white, (*colour_rgb(HAZARD_WHITE), 1.0)),
+                      7).reparent_to(root)
+    return root, pieces
