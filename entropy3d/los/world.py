@@ -243,6 +243,8 @@ class LosWorld:
         order = {model_id: k for k, model_id in enumerate(ids)}
         if pairs is None:
             pairs = [(a, b) for a in ids for b in ids if a != b]
+        for model_id in {i for pair in pairs for i in pair} - set(order):
+            self.table.model(model_id)  # a KeyError naming the models there are
         index_pairs = [(order[a], order[b]) for a, b in pairs]
         mini_list = [minis[i] for i in ids]
         top_down = top_down_batch(index_pairs, [m.pose for m in mini_list], [m.base for m in mini_list],

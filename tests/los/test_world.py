@@ -1,0 +1,117 @@
+"""Updates after destruction, other miniatures, the top-down blocking rule and the LOS rules data."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from entropy3d.errors import RulesDataError
+from entropy3d.geometry import Pose
+from entropy3d.los import LosRules, load_los_rules
+from entropy3d.los.topdown import piece_blocks
+from tests.los.conftest import street
+
+BARRIER = {"id": "barrier", "kind": "barrier", "position": [18, 12], "facing": 90, "risk": 2}
+
+
+def test_moving_and_destroying_a_destructible_updates_only_its_engine(tmp_path, world_of):
+    """Clause: EC-DEST-1 - a barrier in the street gives cover; knocked away or smashed it does not."""
+    world = world_of(street(tmp_path, destructibles=[BARRIER]))
+    before = world.line_of_sight("v", "t").true_los
+    assert before.cover and before.blockers == ("barrier",)
+
+    moved = world.updated({"barrier": Pose(12, 3, 90)})
+    destroyed = world.updated({"barrier": None})
+    for after in (moved, destroyed):
+        assert after.static_caster is world.static_caster  # static engine shared, not rebuilt
+        verdict = after.line_of_sight("v", "t").true_los
+        assert verdict.visible_fraction == pytest.approx(1.0) and not verdict.cover
+    assert [p.id for p in destroyed.pieces if p.dynamic] == []
+    assert world.line_of_sight("v", "t").true_los.cover  # the original world is unchanged
+
+    back = destroyed.updated({"barrier": Pose(17, 12, 90)})  # rebuilt elsewhere on the line
+    again = back.line_of_sight("v", "t").true_los
+    assert again.cover and again.blockers == ("barrier",)
+    moved_piece = next(p for p in back.pieces if p.id == "barrier")
+    assert moved_piece.mesh.centroid[:2] == pytest.approx([17, 12], abs=1e-6)
+
+
+def test_updating_an_unknown_piece_names_it(tmp_path, world_of):
+    world = world_of(street(tmp_path))
+    with pytest.raises(KeyError, match="'crate'"):
+        world.updated({"crate": None})
+
+
+def test_other_miniatures_block_but_own_do_not(tmp_path, world_of):
+    """Clause: EC-LOS-3 - a bike in between blocks (size class 1); the viewer's and target's own
+    miniatures never block their rays."""
+    models = [{"id": "v", "gang": "hades", "bike": "cruiser", "position": [4, 12], "facing": 0},
+              {"id": "t", "gang": "komodo", "bike": "cruiser", "position": [20, 12], "facing": 90},
+              {"id": "m", "gang": "komodo", "bike": "quad", "position": [12, 12], "facing": 90}]
+    world = world_of(street(tmp_path, models=models))
+    result = world.line_of_sight("v", "t")
+    assert result.true_los.blockers == ("m",) and result.true_los.cover
+    assert not result.top_down.visible and result.top_down.blockers == ("m",)
+    moved_aside = world.line_of_sight("v", "t", poses={"m": Pose(12, 2, 90)})
+    assert moved_aside.true_los.visible_fraction == pytest.approx(1.0) and moved_aside.top_down.visible
+
+
+def test_all_pairs_matches_single_queries(tmp_path, world_of):
+    models = [{"id": f"b{k}", "gang": "hades", "bike": "cruiser", "position": [3 + 4 * k, 4 + 3 * k],
+               "facing": 45 * k} for k in range(4)]
+    world = world_of(street(tmp_path, models=models, buildings=[
+        {"id": "bank", "rect": [9, 9, 11, 11], "storeys": 2}]))
+    matrix = world.all_pairs()
+    assert len(matrix) == 12
+    for (a, b), result in matrix.items():
+        single = world.line_of_sight(a, b)
+        assert single == result  # values compare; the drawing geometry is left out
+
+
+def test_unknown_model_is_named(tmp_path, world_of):
+    world = world_of(street(tmp_path))
+    with pytest.raises(KeyError, match="no model 'x'"):
+        world.line_of_sight("v", "x")
+
+
+RULES = load_los_rules()
+
+
+@pytest.mark.parametrize("size_class, viewer_z, expected", [
+    (1, 0.0, True),    # a car between two street riders blocks
+    (1, 2.1, False),   # one storey up sees over a car
+    (2, 2.1, True),    # ... but not over a truck
+    (2, 4.2, False),   # two storeys up sees over a truck
+    (3, 12.6, True),   # nobody sees over a building top-down
+    (0, 0.0, False),   # no size class: never blocks
+])
+def test_size_class_and_elevation_combine_as_rules_data_says(size_class, viewer_z, expected):
+    """Clause: EC-LOS-3, TEN-ELEV - sees_over in rules/los.yaml."""
+    blocks = piece_blocks(RULES, np.array([size_class]), 0.0, 1.5, viewer_z, 0.0, viewer_z + 1.45, 1.45,
+                          False)
+    assert bool(blocks[0]) is expected
+
+
+def test_pieces_overhead_beneath_or_stood_on_do_not_block():
+    """Clause: EC-LOS-3 - a deck above both eyes, a building under both models, the roof a model
+    stands on."""
+    def blocks(bottom, top, viewer_z=0.0, target_z=0.0, stood_on=False):
+        return bool(piece_blocks(RULES, np.array([3]), bottom, top, viewer_z, target_z, viewer_z + 1.45,
+                                 target_z + 1.45, stood_on)[0])
+
+    assert blocks(0.0, 4.0)
+    assert not blocks(3.6, 4.0)                             # a highway deck overhead
+    assert not blocks(0.0, 2.1, viewer_z=6.3, target_z=4.2)  # a low building under both
+    assert not blocks(0.0, 6.3, viewer_z=6.3, stood_on=True)  # the viewer's own roof
+
+
+def test_bad_los_rules_data_names_the_key():
+    data = {"level_height_in": -1, "sees_over": {1: 1, 2: "two"}, "miniature_size_class": 1,
+            "top_down": {"viewer_edge_samples": 13, "target_edge_samples": 24},
+            "true_los": {"eye_below_rider_top_in": 0.08, "silhouette_grid": 32, "min_visible_to_shoot": 0.25,
+                         "cover_min_hidden": 0.02}}
+    with pytest.raises(RulesDataError) as error:
+        LosRules.from_mapping(data, "los.yaml")
+    message = str(error.value)
+    for key in ("level_height_in", "sees_over.2", "sees_over.3", "true_los.bike_seen_min"):
+        assert key in message
