@@ -1,0 +1,59 @@
+"""Arc-length arithmetic on a 2D polyline (the intended path of a move), pure numpy.
+
+Units are whatever the points are in (table inches throughout entropy3d).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+
+def cumulative_lengths(points: np.ndarray) -> np.ndarray:
+    """Distance along the polyline to each vertex; starts at 0."""
+    steps = np.hypot(*np.diff(points, axis=0).T)
+    return np.concatenate([[0.0], np.cumsum(steps)])
+
+
+def point_at(points: np.ndarray, lengths: np.ndarray, s: float) -> np.ndarray:
+    """The point at distance ``s`` along the polyline (clamped to its ends)."""
+    s = float(np.clip(s, 0.0, lengths[-1]))
+    k = int(np.clip(np.searchsorted(lengths, s, side="right") - 1, 0, len(points) - 2))
+    span = lengths[k + 1] - lengths[k]
+    f = 0.0 if span <= 0 else (s - lengths[k]) / span
+    return points[k] + f * (points[k + 1] - points[k])
+
+
+def heading_at(points: np.ndarray, lengths: np.ndarray, s: float) -> float:
+    """Heading (degrees CCW from +x) of the polyline's segment at distance ``s``."""
+    s = float(np.clip(s, 0.0, lengths[-1]))
+    k = int(np.clip(np.searchsorted(lengths, s, side="right") - 1, 0, len(points) - 2))
+    while k < len(points) - 2 and lengths[k + 1] - lengths[k] <= 0:
+        k += 1
+    d = points[k + 1] - points[k]
+    return float(np.degrees(np.arctan2(d[1], d[0])))
+
+
+def project(points: np.ndarray, lengths: np.ndarray, xy: np.ndarray, s_from: float = 0.0,
+            window: float = np.inf) -> float:
+    """Distance along the polyline of the point nearest ``xy``, searched among the segments that
+    overlap [s_from - 1, s_from + window] so that a path crossing itself is followed in order."""
+    a, b = points[:-1], points[1:]
+    d = b - a
+    span = np.einsum("ij,ij->i", d, d)
+    t = np.where(span > 0, np.einsum("ij,ij->i", xy - a, d) / np.where(span > 0, span, 1.0), 0.0)
+    t = np.clip(t, 0.0, 1.0)
+    nearest = a + t[:, None] * d
+    distance = np.hypot(*(nearest - xy).T)
+    candidates = (lengths[1:] >= s_from - 1.0) & (lengths[:-1] <= s_from + window)
+    distance = np.where(candidates, distance, np.inf)
+    k = int(np.argmin(distance))
+    return float(lengths[k] + t[k] * np.sqrt(span[k]))
+
+
+def resample(points: np.ndarray, spacing: float) -> np.ndarray:
+    """The polyline with vertices no further apart than ``spacing`` (its corners kept)."""
+    out = [points[0]]
+    for p, q in zip(points[:-1], points[1:]):
+        n = max(1, int(np.ceil(np.hypot(*(q - p)) / spacing)))
+        out.extend(p + (q - p) * (i / n) for i in range(1, n + 1))
+    return np.array(out)

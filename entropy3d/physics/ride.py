@@ -1,0 +1,301 @@
+"""Ride one bike along an intended path through a :class:`PhysicsWorld` and record the facts.
+
+The controller (why it is built this way): the rules decide *where* a bike goes, and their turn
+templates are far tighter than any real bike could take at the depicted speeds (a 3" medium turn
+at speed 2 is ~29 m/s^2 sideways). So while its wheels are down the bike is velocity-tracked:
+every fixed step its velocity is set to the speed's velocity toward a look-ahead point on the
+path, projected onto the surface it stands on (so it climbs a ramp at full speed and leaves its
+lip with the ramp's angle), and it is turned to face along the path. Its own friction is zero, so
+tracking is not slowed by a drag the controller would then fight. Physics decides everything the
+rules cannot: what it runs into, where it leaves the ground, its ballistic flight (no control in
+the air), the level it lands on, and the debris it knocks about.
+
+A contact above the bike's step height (the chamfer of its collision shape, which lets it ride up
+curbs) with anything static is a crash: the ride ends there, base to base with what it hit.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+import numpy as np
+import pybullet
+
+from entropy3d.geometry import Pose, angle_between_deg
+from entropy3d.physics import polyline
+from entropy3d.physics.facts import Contact, Flight, RideFacts, SceneryMove
+from entropy3d.physics.world import PhysicsWorld
+
+SUPPORT_NORMAL_Z = 0.5  #: a contact whose normal is steeper than this carries the bike
+TOUCH_DISTANCE_M = 0.01  #: contact points further apart than this are not touching
+SEPARATING_MPS = 0.5  #: a bike moving off a surface faster than this is not carried by it
+STEP_HEIGHT_M = 0.32  #: contacts this low on the bike are curbs and lips it rides up
+MIN_FLIGHT_S = 0.08  #: shorter spells in the air are bumps, not flights
+LOOKAHEAD_IN = 0.75  #: pure-pursuit look-ahead along the path
+TURN_TIME_S = 0.04  #: time constant of turning the bike to face the path
+RECORD_EVERY = 4  #: record the trajectory every this many steps (60 Hz at 240 Hz)
+SETTLE_S = 1.0  #: seconds debris may keep moving after the ride before it is measured
+BREAK_DELTA_V = 20.0  #: m/s per risk level: a hit that would change a destructible's speed by more breaks it
+OVER_EDGE_DROP_IN = 3.0  #: a bike this far below the table top, beyond its edge, is gone
+
+
+def _rotation_to(forward: np.ndarray, up: np.ndarray) -> np.ndarray:
+    """Rotation matrix with x along ``forward`` (made perpendicular to ``up``) and z along ``up``."""
+    up = up / np.linalg.norm(up)
+    x = forward - np.dot(forward, up) * up
+    if np.linalg.norm(x) < 1e-9:
+        x = np.cross([0.0, 1.0, 0.0], up)
+    x = x / np.linalg.norm(x)
+    return np.column_stack([x, np.cross(up, x), up])
+
+
+def _angular_velocity(current: np.ndarray, target: np.ndarray, time_constant: float) -> np.ndarray:
+    """World angular velocity turning ``current`` into ``target`` in about ``time_constant``."""
+    delta = target @ current.T
+    angle = np.arccos(np.clip((np.trace(delta) - 1.0) / 2.0, -1.0, 1.0))
+    if angle < 1e-9:
+        return np.zeros(3)
+    axis = np.array([delta[2, 1] - delta[1, 2], delta[0, 2] - delta[2, 0], delta[1, 0] - delta[0, 1]])
+    norm = np.linalg.norm(axis)
+    if norm < 1e-12:
+        return np.zeros(3)
+    return axis / norm * angle / time_constant
+
+
+def _debris_start(world: PhysicsWorld) -> dict[int, tuple[np.ndarray, np.ndarray]]:
+    start = {}
+    for body, info in world.bodies.items():
+        if info.dynamic and info.kind != "bike":
+            position, orientation = pybullet.getBasePositionAndOrientation(body, physicsClientId=world.client)
+            rotation = np.asarray(pybullet.getMatrixFromQuaternion(orientation)).reshape(3, 3)
+            start[body] = (np.asarray(position), rotation)
+    return start
+
+
+def _scenery_moves(world: PhysicsWorld, start, destroyed: set[int]) -> tuple[SceneryMove, ...]:
+    moves = []
+    to_in = 1.0 / world.scale.metres_per_inch
+    for body, (position0, rotation0) in start.items():
+        info = world.bodies[body]
+        if body in destroyed:
+            moves.append(SceneryMove(info.piece_id, 0.0, 0.0, 0.0, 0.0, True))
+            continue
+        position, orientation = pybullet.getBasePositionAndOrientation(body, physicsClientId=world.client)
+        rotation = np.asarray(pybullet.getMatrixFromQuaternion(orientation)).reshape(3, 3)
+        relative = rotation @ rotation0.T
+        turn = float(np.degrees(np.arctan2(relative[1, 0], relative[0, 0])))
+        d = (np.asarray(position) - position0) * to_in
+        if np.hypot(d[0], d[1]) > 0.01 or abs(turn) > 0.5:
+            moves.append(SceneryMove(info.piece_id, float(d[0]), float(d[1]), float(d[2]), turn, False))
+    return tuple(moves)
+
+
+class _Rider:
+    """The bike body's state in the units the controller needs (metres; inches for the path)."""
+
+    def __init__(self, world: PhysicsWorld, body: int):
+        self.world, self.body = world, body
+        self.bottom_local = world.bike_bottoms[body]
+        self.read()
+
+    def read(self) -> None:
+        c = self.world.client
+        position, orientation = pybullet.getBasePositionAndOrientation(self.body, physicsClientId=c)
+        self.position = np.asarray(position)
+        self.rotation = np.asarray(pybullet.getMatrixFromQuaternion(orientation)).reshape(3, 3)
+        linear, angular = pybullet.getBaseVelocity(self.body, physicsClientId=c)
+        self.velocity = np.asarray(linear)
+        self.bottom = self.position + self.rotation @ self.bottom_local
+        self.xy_in = self.bottom[:2] / self.world.scale.metres_per_inch
+        self.z_in = float(self.bottom[2] / self.world.scale.metres_per_inch)
+
+    @property
+    def facing_deg(self) -> float:
+        return float(np.degrees(np.arctan2(self.rotation[1, 0], self.rotation[0, 0])))
+
+
+def ride(world: PhysicsWorld, bike_id: str, path_in: np.ndarray, speed_in_s: float, *,
+         in_air: bool = False, time_slice_s: float | None = None, max_time_s: float | None = None) -> RideFacts:
+    """Ride ``bike_id`` along ``path_in`` ((N, 2) table inches) at ``speed_in_s`` inches per second.
+
+    time_slice_s: the activation's depicted duration (default: the rules' seconds per activation);
+    a bike still in the air then is in Air Time (EC-JUMP-2) and the ride stops with its velocity
+    kept. in_air: the bike starts in Air Time from its last activation (its velocity was given
+    to the world); it flies on until it lands. Otherwise the ride goes on until the path is done,
+    a crash, leaving the table, or ``max_time_s`` (default twice the slice: a bike held up by debris has ``stalled``).
+    """
+    scale = world.scale
+    client = world.client
+    dt = world.dt
+    to_m, to_in = scale.metres_per_inch, 1.0 / scale.metres_per_inch
+    slice_s = scale.seconds_per_activation if time_slice_s is None else time_slice_s
+    limit_s = 2.0 * slice_s if max_time_s is None else max_time_s
+    points = polyline.resample(np.asarray(path_in, float), 0.5)
+    lengths = polyline.cumulative_lengths(points)
+    total = float(lengths[-1])
+    speed_m = speed_in_s * to_m
+    body = world.bike_ids[bike_id]
+    bike = _Rider(world, body)
+    debris_start = _debris_start(world)
+    debris_impulse: dict[int, float] = {}
+    debris_contact: dict[int, Contact] = {}
+    destroyed: set[int] = set()
+    contacts: list[Contact] = []
+    flights: list[Flight] = []
+    trajectory = [(0.0, *bike.xy_in, bike.z_in, bike.facing_deg)]
+    progress = polyline.project(points, lengths, bike.xy_in, 0.0, window=2.0)
+    # (t, progress, xy, z, speed) at the last step with the wheels down
+    last_ground = (0.0, progress, bike.xy_in.copy(), bike.z_in, float(np.linalg.norm(bike.velocity)) * to_in)
+    air_steps = int(np.ceil(MIN_FLIGHT_S / dt)) if in_air else 0
+    carried_over = in_air  # until its first landing
+    flight_max_z = bike.z_in
+    outcome, left_table, steps, t = "stalled", None, 0, 0.0
+    travelled = 0.0
+    last_xy = bike.xy_in.copy()
+
+    while True:
+        support_normals, crash = [], None
+        for point in pybullet.getContactPoints(bodyA=body, physicsClientId=client):
+            other, distance = point[2], point[8]
+            info = world.bodies.get(other)
+            if info is None or distance > TOUCH_DISTANCE_M:
+                continue
+            normal = np.asarray(point[7])  # on the other body, pointing at the bike
+            on_bike = np.asarray(point[5])
+            height = float(np.dot(on_bike - bike.bottom, bike.rotation[:, 2]))
+            if info.dynamic and info.kind != "bike":
+                debris_impulse[other] = debris_impulse.get(other, 0.0) + point[9] * dt
+                if other not in debris_contact:
+                    debris_contact[other] = _contact(info, "debris", t, on_bike, progress, bike, normal, to_in)
+                continue
+            if normal[2] > SUPPORT_NORMAL_Z:
+                if carried_over and np.dot(bike.velocity, normal) > SEPARATING_MPS:
+                    continue  # a bike carried over in the air, still rising, has not landed
+                support_normals.append(normal * max(point[9], 1e-6))
+            elif height > STEP_HEIGHT_M and crash is None and info.kind != "floor":
+                crash = _contact(info, "crash", t, on_bike, progress, bike, normal, to_in)
+                crash = _with_impulse(crash, point[9] * dt)
+        for other, impulse in debris_impulse.items():
+            if other in destroyed:
+                continue
+            mass = pybullet.getDynamicsInfo(other, -1, physicsClientId=client)[0]
+            if impulse > mass * BREAK_DELTA_V * (world.bodies[other].risk or 1):
+                destroyed.add(other)
+                pybullet.removeBody(other, physicsClientId=client)
+        grounded = bool(support_normals)
+        carried_over = carried_over and not grounded
+        if crash is not None:
+            contacts.append(crash)
+            outcome = "crashed"
+            break
+
+        if grounded:
+            if air_steps * dt >= MIN_FLIGHT_S:
+                flights.append(_flight(last_ground, t, bike, flight_max_z, landed=True))
+            air_steps = 0
+            progress = polyline.project(points, lengths, bike.xy_in, progress, window=2.0)
+            speed_now = float(np.linalg.norm(bike.velocity)) * to_in
+            last_ground = (t, progress, bike.xy_in.copy(), bike.z_in, speed_now)
+            flight_max_z = bike.z_in
+            if progress >= total - 0.02:
+                outcome = "completed"
+                break
+        else:
+            air_steps += 1
+            flight_max_z = max(flight_max_z, bike.z_in)
+            progress = max(progress, polyline.project(points, lengths, bike.xy_in, progress, window=np.inf))
+
+        edge = world.edge_crossed(*bike.xy_in)
+        if edge is not None:
+            left_table = left_table or edge
+            if world.edges.get(edge) != "cliff" or bike.z_in < -OVER_EDGE_DROP_IN:
+                outcome = "left_table"
+                break
+        if t >= slice_s - 1e-9 and air_steps * dt >= MIN_FLIGHT_S and left_table is None:
+            outcome = "air_time"
+            break
+        if t >= limit_s - 1e-9:
+            outcome = "left_table" if left_table else "stalled"
+            break
+
+        if grounded and left_table is None:
+            normal = np.sum(support_normals, axis=0)
+            normal = normal / np.linalg.norm(normal)
+            target = polyline.point_at(points, lengths, min(progress + LOOKAHEAD_IN, total))
+            direction = np.append((target - bike.xy_in) * to_m, 0.0)
+            if np.linalg.norm(direction) < 1e-9:
+                direction = np.append(np.cos(np.radians(bike.facing_deg)), np.sin(np.radians(bike.facing_deg)))
+            along = direction - np.dot(direction, normal) * normal
+            velocity = speed_m * along / np.linalg.norm(along)
+            tangent = np.radians(polyline.heading_at(points, lengths, progress))
+            face = _rotation_to(np.array([np.cos(tangent), np.sin(tangent), 0.0]), normal)
+            spin = _angular_velocity(bike.rotation, face, TURN_TIME_S)
+            pybullet.resetBaseVelocity(body, velocity.tolist(), spin.tolist(), physicsClientId=client)
+        else:
+            level = _rotation_to(bike.rotation[:, 0], np.array([0.0, 0.0, 1.0]))
+            spin = _angular_velocity(bike.rotation, level, 5 * TURN_TIME_S)
+            pybullet.resetBaseVelocity(body, bike.velocity.tolist(), spin.tolist(), physicsClientId=client)
+
+        world.step()
+        steps += 1
+        t = steps * dt
+        bike.read()
+        if not np.all(np.isfinite(bike.position)):
+            raise FloatingPointError(f"bike {bike_id} left the numbers at t={t:.4f}s")
+        if grounded:
+            travelled += float(np.hypot(*(bike.xy_in - last_xy)))
+        last_xy = bike.xy_in.copy()
+        if steps % RECORD_EVERY == 0:
+            trajectory.append((t, *bike.xy_in, bike.z_in, bike.facing_deg))
+
+    if air_steps * dt >= MIN_FLIGHT_S:
+        flights.append(_flight(last_ground, t, bike, flight_max_z, landed=False))
+    if trajectory[-1][0] != t:
+        trajectory.append((t, *bike.xy_in, bike.z_in, bike.facing_deg))
+    end_velocity = tuple(float(v) * to_in for v in bike.velocity)
+    end_pose = Pose(float(bike.xy_in[0]), float(bike.xy_in[1]), bike.facing_deg % 360.0, bike.z_in)
+    _settle(world, body, keep_velocity=outcome == "air_time")
+    for other, contact in debris_contact.items():
+        contacts.append(_with_impulse(contact, debris_impulse.get(other, 0.0)))
+    contacts.sort(key=lambda c: (c.t, c.piece_id))
+    return RideFacts(outcome, total, float(min(progress, total)), travelled, t, np.array(trajectory),
+                     tuple(contacts), tuple(flights), end_pose, end_velocity, left_table,
+                     _scenery_moves(world, debris_start, destroyed), steps)
+
+
+def _settle(world: PhysicsWorld, body: int, keep_velocity: bool) -> None:
+    """Let knocked debris come to rest (it sleeps, so this costs what still moves); the bike is
+    held where the ride left it."""
+    if not any(info.dynamic and info.kind != "bike" for info in world.bodies.values()):
+        return
+    position, orientation = pybullet.getBasePositionAndOrientation(body, physicsClientId=world.client)
+    velocity = pybullet.getBaseVelocity(body, physicsClientId=world.client)
+    for _ in range(int(SETTLE_S * world.hz)):
+        pybullet.resetBasePositionAndOrientation(body, position, orientation, physicsClientId=world.client)
+        pybullet.resetBaseVelocity(body, [0, 0, 0], [0, 0, 0], physicsClientId=world.client)
+        world.step()
+    pybullet.resetBasePositionAndOrientation(body, position, orientation, physicsClientId=world.client)
+    if keep_velocity:
+        pybullet.resetBaseVelocity(body, *velocity, physicsClientId=world.client)
+
+
+def _contact(info, role: str, t: float, on_bike: np.ndarray, progress: float, bike: _Rider,
+             normal: np.ndarray, to_in: float) -> Contact:
+    into = -normal[:2]
+    facing = bike.facing_deg % 360.0
+    into_deg = facing if np.linalg.norm(into) < 1e-9 else float(np.degrees(np.arctan2(into[1], into[0]))) % 360.0
+    point = tuple(float(v) * to_in for v in on_bike)
+    return Contact(info.piece_id, info.kind, role, float(t), point, float(progress), facing, into_deg,
+                   angle_between_deg(facing, into_deg), 0.0)
+
+
+def _with_impulse(contact: Contact, impulse: float) -> Contact:
+    return dataclasses.replace(contact, impulse=float(contact.impulse + impulse))
+
+
+def _flight(last_ground, t: float, bike: _Rider, max_z: float, landed: bool) -> Flight:
+    launch_t, launch_progress, launch_xy, launch_z, launch_speed = last_ground
+    return Flight(float(launch_t), float(t) if landed else None, float(launch_progress),
+                  (float(launch_xy[0]), float(launch_xy[1])),
+                  (float(bike.xy_in[0]), float(bike.xy_in[1])) if landed else None,
+                  float(launch_z), float(bike.z_in) if landed else None, float(max_z), float(launch_speed))

@@ -1,0 +1,328 @@
+"""A PyBullet world of the *depicted* city, built from the table and thrown away after one ride.
+
+Everything here is in metres, seconds and kilograms (g = 9.81); table inches are converted once,
+on the way in, with the rules' :class:`~entropy3d.units.TableScale`. Design decisions:
+
+- One DIRECT client per world, every call passes ``physicsClientId``; a fresh world per ride with
+  ``deterministicOverlappingPairs=1`` is what makes runs repeat bit for bit.
+- Static scenery is built from each piece's convex ``parts`` (boxes, wedges, prisms): a body
+  sliding over one concave triangle mesh catches on internal edges. A part that is not convex
+  (an imported mesh piece) becomes a static concave mesh with ``GEOM_CONCAVE_INTERNAL_EDGE``.
+- Zones and road paint are decals, not geometry: a 0.02" step would make bikes bump.
+- Table edges: the table top ends at its edges and nothing stands beyond, so a bike that rides
+  over any edge falls. Which edges are cliffs (EC-COL-EDGE) is recorded for the rules; a catch
+  floor far below stops falling debris so that it can sleep.
+- Bikes are maximal-coordinate bodies (no 100 units/s speed cap of multibodies, and
+  ``ccdSweptSphereRadius`` only works on them) with swept-sphere CCD, as are destructibles.
+- Destructibles are dynamic convex hulls with trimesh mass properties: mass from a density that
+  grows with their risk level (EC-DEST-1), inertia about the true centre of mass.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Mapping, Sequence
+
+import numpy as np
+import pybullet
+import trimesh
+
+from entropy3d.geometry import BaseShape, Pose
+from entropy3d.scene.build import Piece, TableGeometry
+from entropy3d.scene.miniature import BASE_THICKNESS_IN
+from entropy3d.scene.table import Table
+from entropy3d.units import TableScale
+
+GRAVITY = 9.81  #: m/s^2
+STEP_HZ = 240  #: fixed physics steps per second
+BIKE_MASS_KG = 300.0  #: bike and rider
+DEBRIS_DENSITY_PER_RISK = 60.0  #: kg/m^3 of a destructible's solid volume per risk level
+DECAL_KINDS = ("zone", "road")
+CATCH_FLOOR_DEPTH_M = 40.0  #: debris that falls off the table settles on a floor this far down
+EDGE_NAMES = ("south", "north", "west", "east")
+
+
+@dataclass(frozen=True)
+class BikeBody:
+    """A miniature to put into the world.
+
+    id: model id. base: its base, inches. pose: base centre and surface height, inches.
+    velocity_in_s: initial velocity (x, y, z) in inches per second (an airborne bike, EC-JUMP-2).
+    """
+
+    id: str
+    base: BaseShape
+    pose: Pose
+    velocity_in_s: tuple[float, float, float] = (0.0, 0.0, 0.0)
+
+
+@dataclass(frozen=True)
+class ScenerySpot:
+    """Where a destructible stands now, relative to the table: moved by (dx, dy) inches and turned
+    by ``turn_deg`` about its centre; ``removed`` when it was destroyed."""
+
+    dx: float = 0.0
+    dy: float = 0.0
+    turn_deg: float = 0.0
+    removed: bool = False
+
+
+@dataclass(frozen=True)
+class BodyInfo:
+    """What a PyBullet body depicts: the piece (or model) id, its kind, terrain and risk."""
+
+    piece_id: str
+    kind: str
+    terrain: str | None
+    dynamic: bool
+    risk: int | None = None
+
+
+@dataclass(eq=False)
+class PhysicsWorld:
+    """A live PyBullet world; use it for one ride, then :meth:`close` it (or use ``with``)."""
+
+    client: int
+    scale: TableScale
+    table_width_in: float
+    table_depth_in: float
+    edges: Mapping[str, str]
+    bodies: dict[int, BodyInfo] = field(default_factory=dict)
+    bike_ids: dict[str, int] = field(default_factory=dict)
+    bike_bottoms: dict[int, np.ndarray] = field(default_factory=dict)
+    """per bike body: its base's bottom centre in the body frame, metres"""
+    hz: int = STEP_HZ
+
+    @property
+    def dt(self) -> float:
+        return 1.0 / self.hz
+
+    def step(self) -> None:
+        pybullet.stepSimulation(physicsClientId=self.client)
+
+    def close(self) -> None:
+        if self.client >= 0:
+            pybullet.disconnect(physicsClientId=self.client)
+            self.client = -1
+
+    def __enter__(self) -> "PhysicsWorld":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    def body_of(self, piece_id: str) -> int | None:
+        for body, info in self.bodies.items():
+            if info.piece_id == piece_id:
+                return body
+        return None
+
+    def edge_crossed(self, x_in: float, y_in: float) -> str | None:
+        """The table edge a point lies beyond, or None when it is over the table."""
+        if y_in < 0:
+            return "south"
+        if y_in > self.table_depth_in:
+            return "north"
+        if x_in < 0:
+            return "west"
+        if x_in > self.table_width_in:
+            return "east"
+        return None
+
+
+def bike_hull(base: BaseShape, height_in: float, scale: TableScale) -> np.ndarray:
+    """Vertices (metres, origin at the bottom centre, x forward) of a bike's collision shape: the
+    base footprint up to the rider's head, its lower edges chamfered at 45 degrees so that it rides
+    up curbs and ramp lips instead of stopping dead against them."""
+    length, width, height = scale.metres(base.length), scale.metres(base.width), scale.metres(height_in)
+    chamfer = min(0.3, 0.25 * width, 0.3 * height)
+    rows = []
+    for z, inset in ((0.0, chamfer), (chamfer, 0.0), (height, 0.0)):
+        for sx in (-1, 1):
+            for sy in (-1, 1):
+                rows.append((sx * (length / 2 - inset), sy * (width / 2 - inset), z))
+    return np.array(rows)
+
+
+def _quaternion_z(deg: float) -> tuple[float, float, float, float]:
+    return pybullet.getQuaternionFromEuler((0.0, 0.0, np.radians(deg)))
+
+
+def _set_common_dynamics(client: int, body: int, friction: float, ccd_radius: float | None) -> None:
+    options = dict(lateralFriction=friction, restitution=0.0, rollingFriction=0.0, spinningFriction=0.0,
+                   linearDamping=0.0, angularDamping=0.0)
+    if ccd_radius is not None:
+        options.update(ccdSweptSphereRadius=ccd_radius, contactProcessingThreshold=0.0,
+                       activationState=pybullet.ACTIVATION_STATE_ENABLE_SLEEPING)
+    pybullet.changeDynamics(body, -1, physicsClientId=client, **options)
+
+
+def _static_part(client: int, vertices_m: np.ndarray, faces: np.ndarray | None, convex: bool) -> int:
+    if convex:
+        shape = pybullet.createCollisionShape(pybullet.GEOM_MESH, vertices=vertices_m.tolist(),
+                                              physicsClientId=client)
+    else:
+        shape = pybullet.createCollisionShape(
+            pybullet.GEOM_MESH, vertices=vertices_m.tolist(), indices=faces.reshape(-1).tolist(),
+            flags=pybullet.GEOM_FORCE_CONCAVE_TRIMESH | pybullet.GEOM_CONCAVE_INTERNAL_EDGE,
+            physicsClientId=client)
+    return pybullet.createMultiBody(0.0, shape, physicsClientId=client)
+
+
+def _add_static(world: PhysicsWorld, piece: Piece, friction: float) -> None:
+    metres = world.scale.metres_per_inch
+    for part in piece.parts:
+        convex = bool(part.is_convex)
+        body = _static_part(world.client, np.asarray(part.vertices) * metres, np.asarray(part.faces), convex)
+        _set_common_dynamics(world.client, body, friction, None)
+        world.bodies[body] = BodyInfo(piece.id, piece.kind, piece.terrain, False)
+
+
+def _mass_properties(mesh_m: trimesh.Trimesh, mass: float) -> tuple[np.ndarray, np.ndarray]:
+    """(centre of mass, inertia tensor about it) of a solid ``mesh_m`` (metres) of ``mass`` kg.
+
+    PyBullet would give a mesh body a bounding-box inertia about the mesh origin instead."""
+    mesh_m = mesh_m.copy()
+    mesh_m.density = mass / max(mesh_m.volume, 1e-9)
+    return np.asarray(mesh_m.center_mass), np.asarray(mesh_m.moment_inertia)
+
+
+def _principal_frame(inertia: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(principal moments, right-handed principal axes as matrix columns)."""
+    moments, axes = np.linalg.eigh(inertia)
+    if np.linalg.det(axes) < 0:
+        axes[:, 2] *= -1
+    return np.maximum(moments, 1e-6), axes
+
+
+def _quaternion_of(matrix: np.ndarray) -> list[float]:
+    rotation = np.eye(4)
+    rotation[:3, :3] = matrix
+    w, x, y, z = trimesh.transformations.quaternion_from_matrix(rotation)
+    return [x, y, z, w]
+
+
+def set_mass_properties(client: int, body: int, mass: float, inertia_diagonal: np.ndarray) -> None:
+    """Mass and inertia in ONE changeDynamics call: on a maximal-coordinate body, setting
+    ``localInertiaDiagonal`` alone zeroes its mass (and the next step turns it into NaN)."""
+    pybullet.changeDynamics(body, -1, mass=float(mass), localInertiaDiagonal=np.asarray(inertia_diagonal).tolist(),
+                            physicsClientId=client)
+
+
+def debris_mass_kg(volume_m3: float, risk: int) -> float:
+    """Mass of a destructible: risk 1 (a chair) is light, risk 3 (a table) heavy (EC-DEST-1)."""
+    return float(volume_m3 * DEBRIS_DENSITY_PER_RISK * max(1, risk))
+
+
+def _add_dynamic(world: PhysicsWorld, piece: Piece, spot: ScenerySpot, friction: float) -> None:
+    metres = world.scale.metres_per_inch
+    hull = trimesh.util.concatenate(list(piece.parts)).convex_hull
+    centre_in = hull.bounds.mean(axis=0)
+    turn = trimesh.transformations.rotation_matrix(np.radians(spot.turn_deg), [0, 0, 1], centre_in)
+    hull.apply_transform(turn)
+    hull.apply_translation((spot.dx, spot.dy, 0.0))
+    hull_m = hull.copy()
+    hull_m.apply_scale(metres)
+    mass = debris_mass_kg(hull_m.volume, piece.risk or 1)
+    centre, inertia = _mass_properties(hull_m, mass)
+    # the body frame is the principal frame, so the inertia is exactly diagonal in it
+    moments, axes = _principal_frame(inertia)
+    local = (np.asarray(hull_m.vertices) - centre) @ axes
+    shape = pybullet.createCollisionShape(pybullet.GEOM_MESH, vertices=local.tolist(),
+                                          physicsClientId=world.client)
+    body = pybullet.createMultiBody(mass, shape, basePosition=centre.tolist(),
+                                    baseOrientation=_quaternion_of(axes),
+                                    useMaximalCoordinates=True, physicsClientId=world.client)
+    set_mass_properties(world.client, body, mass, moments)
+    _set_common_dynamics(world.client, body, friction, 0.4 * float(np.min(hull_m.extents)))
+    world.bodies[body] = BodyInfo(piece.id, piece.kind, piece.terrain, True, piece.risk)
+
+
+def add_bike(world: PhysicsWorld, bike: BikeBody, height_in: float, *, dynamic: bool) -> int:
+    """Put a bike into the world standing at ``bike.pose``; a static one is an obstacle only."""
+    scale = world.scale
+    vertices = bike_hull(bike.base, height_in, scale)
+    centre, inertia = _mass_properties(trimesh.convex.convex_hull(vertices), BIKE_MASS_KG)
+    shape = pybullet.createCollisionShape(pybullet.GEOM_MESH, vertices=(vertices - centre).tolist(),
+                                          physicsClientId=world.client)
+    yaw = _quaternion_z(bike.pose.facing_deg)
+    rotated = np.asarray(pybullet.getMatrixFromQuaternion(yaw)).reshape(3, 3) @ centre
+    position = np.array([scale.metres(bike.pose.x), scale.metres(bike.pose.y), scale.metres(bike.pose.z)])
+    position = position + rotated + np.array([0.0, 0.0, 0.002])
+    body = pybullet.createMultiBody(BIKE_MASS_KG if dynamic else 0.0, shape, basePosition=position.tolist(),
+                                    baseOrientation=yaw, useMaximalCoordinates=True, physicsClientId=world.client)
+    if dynamic:
+        # the hull is mirror-symmetric in x and y, so its inertia is diagonal in the bike's frame
+        set_mass_properties(world.client, body, BIKE_MASS_KG, np.diag(inertia))
+        _set_common_dynamics(world.client, body, 0.0, 0.25 * scale.metres(min(bike.base.length, bike.base.width)))
+        pybullet.changeDynamics(body, -1, activationState=pybullet.ACTIVATION_STATE_DISABLE_SLEEPING,
+                                physicsClientId=world.client)
+        velocity = [scale.metres(v) for v in bike.velocity_in_s]
+        pybullet.resetBaseVelocity(body, velocity, [0.0, 0.0, 0.0], physicsClientId=world.client)
+    else:
+        _set_common_dynamics(world.client, body, 0.9, None)
+    world.bodies[body] = BodyInfo(bike.id, "bike", None, dynamic)
+    world.bike_ids[bike.id] = body
+    world.bike_bottoms[body] = -centre
+    return body
+
+
+def bike_height_in(bike_height: float, rider_height: float) -> float:
+    """Height of a miniature's collision shape, inches: base, bike and rider."""
+    return BASE_THICKNESS_IN + bike_height + rider_height
+
+
+def build_world(geometry: TableGeometry, scale: TableScale, terrain_friction: Mapping[str, float],
+                edges: Mapping[str, str], *, rider: BikeBody | None = None, others: Sequence[BikeBody] = (),
+                scenery: Mapping[str, ScenerySpot] | None = None, bike_height: float = 1.8,
+                hz: int = STEP_HZ) -> PhysicsWorld:
+    """A fresh DIRECT PyBullet world of ``geometry`` in metres.
+
+    terrain_friction: friction coefficient per terrain name (rules data). edges: the table's
+    special edges (``{"south": "cliff"}``). rider: the bike that will ride (dynamic); others: the
+    other miniatures, static obstacles. scenery: where destructibles stand now (moved or removed).
+    bike_height: height of a miniature's collision shape, inches.
+    """
+    client = pybullet.connect(pybullet.DIRECT)
+    pybullet.resetSimulation(physicsClientId=client)
+    pybullet.setGravity(0.0, 0.0, -GRAVITY, physicsClientId=client)
+    pybullet.setPhysicsEngineParameter(fixedTimeStep=1.0 / hz, numSubSteps=0, numSolverIterations=50,
+                                       deterministicOverlappingPairs=1, physicsClientId=client)
+    world = PhysicsWorld(client, scale, geometry.width, geometry.depth, dict(edges), hz=hz)
+    scenery = scenery or {}
+    for piece in geometry.pieces:
+        if piece.kind in DECAL_KINDS:
+            continue
+        friction = terrain_friction.get(piece.terrain or "", 0.8)
+        if piece.dynamic:
+            spot = scenery.get(piece.id, ScenerySpot())
+            if not spot.removed:
+                _add_dynamic(world, piece, spot, friction)
+        else:
+            _add_static(world, piece, friction)
+    floor = pybullet.createCollisionShape(pybullet.GEOM_PLANE, physicsClientId=client)
+    floor_body = pybullet.createMultiBody(0.0, floor, basePosition=[0.0, 0.0, -CATCH_FLOOR_DEPTH_M],
+                                          physicsClientId=client)
+    world.bodies[floor_body] = BodyInfo("beyond_table", "floor", None, False)
+    for other in others:
+        add_bike(world, other, bike_height, dynamic=False)
+    if rider is not None:
+        add_bike(world, rider, bike_height, dynamic=True)
+    return world
+
+
+def piece_pose_in(world: PhysicsWorld, body: int) -> tuple[np.ndarray, float]:
+    """A body's origin in table inches and its yaw in degrees."""
+    position, orientation = pybullet.getBasePositionAndOrientation(body, physicsClientId=world.client)
+    yaw = np.degrees(pybullet.getEulerFromQuaternion(orientation)[2])
+    return np.asarray(position) / world.scale.metres_per_inch, float(yaw)
+
+
+def build_table_world(table: Table, geometry: TableGeometry, *, rider: BikeBody | None = None,
+                      others: Sequence[BikeBody] = (), scenery: Mapping[str, ScenerySpot] | None = None,
+                      hz: int = STEP_HZ) -> PhysicsWorld:
+    """:func:`build_world` with the scale, friction, edges and miniature height of ``table``."""
+    ruleset = table.ruleset
+    return build_world(geometry, ruleset.scale, {name: t.friction for name, t in ruleset.terrain.items()},
+                       dict(table.spec.table.edges), rider=rider, others=others, scenery=scenery,
+                       bike_height=bike_height_in(ruleset.bike_height_in, ruleset.rider_height_in), hz=hz)
