@@ -12,6 +12,7 @@ import sys
 
 from entropy3d.cli.app import app
 from entropy3d.cli import scene_commands  # noqa: F401  (registers commands)
+from entropy3d.cli import rules_commands  # noqa: F401  (registers commands)
 from entropy3d.cli import render_commands  # noqa: F401  (registers commands)
 
 __all__ = ["app", "main"]

@@ -1,0 +1,122 @@
+"""Rules commands: ``odds`` (exact test probabilities) and ``plan`` (check a move plan)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Optional
+
+import typer
+
+from entropy3d.cli.app import app, clean_errors, fail
+
+POLICY_HELP = "push-your-luck policy: sit-at-tn (push while below the TN), risk-aware, never"
+
+
+@app.command()
+@clean_errors
+def odds(
+    tn: int = typer.Option(..., "--tn", help="target number of the test"),
+    stress: int = typer.Option(0, "--stress", min=0, help="the rider's current stress"),
+    policy: str = typer.Option("sit-at-tn", "--policy", help=POLICY_HELP),
+    max_stress: Optional[int] = typer.Option(None, "--max-stress", help="the rider's max stress "
+                                             "(default: the rules' value)"),
+    rules: Optional[Path] = typer.Option(None, "--rules", help="rules data file (default: bundled)"),
+) -> None:
+    """Exact probabilities of one test: success (crits included), crit, fail and bust."""
+    from entropy3d.rules.dice import POLICY_NAMES, DiceRules, policy_named
+    from entropy3d.rules.odds import exact_odds
+    from entropy3d.scene import load_ruleset
+
+    if policy not in POLICY_NAMES:
+        raise fail(f"error: unknown --policy {policy!r}; use one of {', '.join(POLICY_NAMES)}", 2)
+    ruleset = load_ruleset(rules)
+    result = exact_odds(tn, stress, ruleset, policy_named(policy, ruleset), max_stress)
+    limit = DiceRules.from_ruleset(ruleset).max_stress if max_stress is None else max_stress
+    note = f" (at max stress {limit}: TN 21, a fail busts)" if stress >= limit else ""
+    typer.echo(f"TN {tn}, stress {stress}, policy {policy}{note}")
+    for name in ("success", "crit", "fail", "bust"):
+        p = getattr(result, name)
+        typer.echo(f"  {name:<8} {float(p):8.2%}   {p.numerator}/{p.denominator}")
+
+
+class _SceneProbe:
+    """TableProbe over a built scene: terrain under the path's centre line (sampled every ~1")
+    and buildings (a downward ray from above each sampled point hits a building piece).
+
+    Curbs are left to the physics layer's contact checks (``plan`` says so).
+    """
+
+    def __init__(self, geometry):
+        self.geometry = geometry
+
+    def _samples(self, path):
+        return list(path[::4]) + [path[-1]]
+
+    def terrain_along(self, path):
+        names = {self.geometry.surface_terrain(p) for p in self._samples(path)}
+        return sorted(n for n in names if n)
+
+    def curb_crossings_deg(self, path):
+        return []
+
+    def enters_building(self, path):
+        import numpy as np
+
+        points = np.array(self._samples(path))
+        origins = np.column_stack([points, np.full(len(points), 1000.0)])
+        down = np.tile([0.0, 0.0, -1.0], (len(points), 1))
+        return any(piece.mesh.ray.intersects_any(origins, down).any()
+                   for piece in self.geometry.pieces if piece.kind == "building")
+
+
+@app.command()
+@clean_errors
+def plan(
+    scene: Path = typer.Argument(..., help="scene YAML file"),
+    plan_text: str = typer.Argument(..., metavar="PLAN", help='e.g. "s3: straight 6, right wide 7"'),
+    model: str = typer.Option(..., "--model", help="id of the model that moves"),
+    action_index: int = typer.Option(0, "--action", min=0, max=1, help="0: first action, 1: second"),
+    first_action: bool = typer.Option(False, "--first-action-of-game",
+                                      help="the first action of turn 1 (speed 1 only)"),
+    terrain: bool = typer.Option(True, "--terrain/--no-terrain",
+                                 help="ask the scene for the terrain under the path"),
+) -> None:
+    """Check a move plan for a model of a scene: path length, end pose, stress and tests, or the
+    refusal with its rule clause (exit 1)."""
+    from entropy3d.rules.planner import plan_move
+    from entropy3d.scene import load_scene
+
+    table = load_scene(scene)
+    try:
+        mini = table.model(model)
+    except KeyError as error:
+        raise fail(f"error: {error.args[0]}") from None
+    probe = None
+    if terrain:
+        from entropy3d.scene.build import build_table_geometry
+
+        probe = _SceneProbe(build_table_geometry(table))
+    start = table.start_pose(mini)
+    move = plan_move(plan_text, start, mini.bike, mini.speed, table.ruleset, table=probe,
+                     action_index=action_index, first_action_of_game=first_action)
+    end = move.end_pose
+    typer.echo(f"{mini.id} ({mini.bike}, speed {mini.speed} -> {move.speed}): {move.plan}")
+    typer.echo(f"  start     x={start.x:.2f}\" y={start.y:.2f}\" facing {start.facing_deg:.1f} deg")
+    typer.echo(f"  length    {move.length_in:g}\" (allowed {move.band.min:g}-{move.band.max:g}\")")
+    typer.echo(f"  end       x={end.x:.2f}\" y={end.y:.2f}\" facing {end.facing_deg:.1f} deg")
+    typer.echo(f"  stress    {move.stress:+d} now")
+    if move.tests:
+        for test in move.tests:
+            typer.echo(f"  test      TN {test.tn}, +{test.stress_on_fail} stress on fail "
+                       f"({test.clause}: {test.reason})")
+    else:
+        typer.echo("  tests     none")
+    flags = [name for name, on in (("stopped", move.stopped), ("skips next activation",
+             move.skips_next_activation), ("airborne", move.airborne)) if on]
+    if move.next_action_speed is not None:
+        flags.append(f"next action at speed {move.next_action_speed}")
+    if flags:
+        typer.echo(f"  then      {', '.join(flags)}")
+    typer.echo(f"  clauses   {', '.join(move.clauses)}")
+    if probe is not None:
+        typer.echo("  (terrain and buildings from the scene; curbs are checked by physics)")

@@ -1,0 +1,74 @@
+"""The rules commands as a user runs them: ``entropy3d odds`` and ``entropy3d plan``."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from entropy3d.cli import rules_commands  # noqa: F401  (registers the commands)
+from entropy3d.cli.app import app
+from entropy3d.rules.dice import policy_named
+from entropy3d.rules.odds import exact_odds
+
+TABLE = Path(__file__).parent / "data" / "plan_table.yaml"
+
+
+def run(*args: str):
+    return CliRunner().invoke(app, list(args))
+
+
+def test_odds_prints_the_exact_probabilities(rules):
+    """Clause: EC-DICE-5. The printed numbers are the engine's exact odds."""
+    result = run("odds", "--tn", "14", "--stress", "3", "--policy", "never")
+    assert result.exit_code == 0, result.output
+    odds = exact_odds(14, 3, rules, policy_named("never", rules))
+    for name in ("success", "crit", "fail", "bust"):
+        p = getattr(odds, name)
+        line = next(line for line in result.output.splitlines() if line.strip().startswith(name))
+        assert f"{float(p):.2%}" in line and f"{p.numerator}/{p.denominator}" in line
+    # by hand: dice 11..18 with stress 3 reach 14 without busting: 10+9+8+7+6+5+4+3 = 52 pairs
+    # (the two natural 21s among them); dice 19-20 bust: 3 pairs
+    assert (odds.success, odds.bust) == (Fraction(52, 100), Fraction(3, 100))
+
+
+def test_odds_rejects_an_unknown_policy():
+    result = run("odds", "--tn", "14", "--policy", "yolo")
+    assert result.exit_code == 2 and "sit-at-tn" in result.output
+
+
+def test_plan_prints_length_end_pose_stress_and_tests():
+    """Clause: EC-TMPL-2. Speed 3 on a wide template costs a TN 14 test, +2 on a fail."""
+    result = run("plan", str(TABLE), "--model", "p1", "s3: straight 6, left wide 7")
+    assert result.exit_code == 0, result.output
+    assert 'length    13"' in result.output
+    assert "facing 90.0 deg" in result.output and "TN 14, +2 stress on fail" in result.output
+
+
+def test_plan_reads_terrain_from_the_scene():
+    """Clause: EC-TER-GRASS. The turn is on the lawn: +1 stress and +1 on a failed test."""
+    result = run("plan", str(TABLE), "--model", "g1", "s3: straight 6, left wide 7")
+    assert result.exit_code == 0, result.output
+    assert "stress    +1 now" in result.output and "TN 14, +3 stress on fail" in result.output
+
+
+@pytest.mark.parametrize("model, plan, clause", [
+    ("p1", "s2: straight 13", "EC-SPD-2"),
+    ("p1", "s2: straight 3, left medium 3, straight 3", "EC-MOVE-2"),
+    ("b1", "s1: straight 6", "EC-TER-BUILDING"),
+])
+def test_plan_refusal_names_the_clause_and_exits_1(model, plan, clause):
+    result = run("plan", str(TABLE), "--model", model, plan)
+    assert result.exit_code == 1 and f"({clause})" in result.output
+
+
+def test_plan_parse_error_points_at_the_column():
+    result = run("plan", str(TABLE), "--model", "p1", "s2: straight 6,, left medium 2")
+    assert result.exit_code == 1 and "column 16" in result.output
+
+
+def test_plan_unknown_model():
+    result = run("plan", str(TABLE), "--model", "zz", "s2: straight 8")
+    assert result.exit_code == 1 and "no model 'zz'" in result.output
