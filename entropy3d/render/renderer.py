@@ -36,7 +36,7 @@ from entropy3d.render.cameras import CameraView
 from entropy3d.render.miniatures import build_miniature_node
 from entropy3d.render.nodes import gradient_card, unlit_node
 from entropy3d.render.shapes import colour_rgb, tube_triangles
-from entropy3d.render.table_scene import FRAME_WIDTH, SUN_DIRECTION, TABLE_THICKNESS, GridStyle, build_table_node
+from entropy3d.render.table_scene import CLIFF_BOTTOM, FRAME_WIDTH, SUN_DIRECTION, GridStyle, build_table_node
 from entropy3d.scene.build import TableGeometry, build_table_geometry
 from entropy3d.scene.table import Table
 
@@ -106,7 +106,8 @@ class TableRenderer:
 
         self.scene = NodePath("scene")
         table_node, self.piece_nodes = build_table_node(table.spec, self.geometry,
-                                                        GridStyle() if grid else None, shadows)
+                                                        GridStyle() if grid else None, shadows,
+                                                        self.backend)
         table_node.reparent_to(self.scene)
         self._add_lights()
         self.overlays = self.scene.attach_new_node("overlays")
@@ -205,7 +206,7 @@ class TableRenderer:
     def _extent(self) -> np.ndarray:
         """Points a fitted camera keeps in frame: the frame's corners and every piece's corners."""
         w, d, f = self.table.width, self.table.depth, FRAME_WIDTH
-        points = [cameras.box_corners((-f, -f, -TABLE_THICKNESS), (w + f, d + f, 0.0))]
+        points = [cameras.box_corners((-f, -f, CLIFF_BOTTOM), (w + f, d + f, 0.0))]
         points += [cameras.box_corners(*piece.mesh.bounds) for piece in self.geometry.pieces]
         return np.concatenate(points)
 
@@ -219,7 +220,7 @@ class TableRenderer:
         """Near and far planes hugging the table, so the depth buffer's precision goes where the
         table is (the software rasteriser's depth buffer is coarse)."""
         lo, hi = self.geometry.bounds()
-        lo = np.minimum(lo, [-FRAME_WIDTH, -FRAME_WIDTH, -TABLE_THICKNESS - 3.0])
+        lo = np.minimum(lo, [-FRAME_WIDTH, -FRAME_WIDTH, CLIFF_BOTTOM])
         hi = np.maximum(hi, [self.table.width + FRAME_WIDTH, self.table.depth + FRAME_WIDTH, 1.0])
         nearest = float(np.linalg.norm(eye - np.clip(eye, lo, hi)))
         corners = np.array([[x, y, z] for x in (lo[0], hi[0]) for y in (lo[1], hi[1]) for z in (lo[2], hi[2])])

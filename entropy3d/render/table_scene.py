@@ -2,8 +2,8 @@
 
 Everything on the table's ground (the ground itself, zones, roads, road markings, cliff hazard
 bands, sun shadows, the inch grid) lies within 0.03" of z = 0. A depth buffer cannot order layers
-that close from a camera 100" away, so these are drawn first, in a fixed order, without a depth
-test (painter's algorithm); they still write depth, and every raised piece is then drawn over
+that close from a camera 100" away, so these are drawn first, in a fixed order, passing the depth
+test always (painter's algorithm); they still write depth, and every raised piece is then drawn over
 them with the normal depth test.
 """
 
@@ -14,7 +14,7 @@ from dataclasses import dataclass
 import numpy as np
 import shapely
 import trimesh
-from panda3d.core import NodePath
+from panda3d.core import DepthTestAttrib, DepthWriteAttrib, NodePath, RenderAttrib, RenderState
 from shapely.geometry import MultiPolygon, Polygon
 
 from entropy3d.render import shapes
@@ -31,6 +31,8 @@ GROUND_KINDS = ("ground", "road", "zone")
 FRAME_WIDTH = 0.9
 FRAME_LIP = 0.08
 TABLE_THICKNESS = 1.6
+#: how far a cliff edge's dark wall falls below the table top, inches
+CLIFF_BOTTOM = -TABLE_THICKNESS - 1.0
 FRAME_COLOUR = "#3b2f27"
 TABLE_BODY_COLOUR = "#2e2823"
 CLIFF_COLOUR = "#171514"
@@ -57,10 +59,20 @@ class GridStyle:
     """Strong line width, inches."""
 
 
-def _ground_layer(node: NodePath, order: int) -> NodePath:
+def ground_layer_state(backend: str) -> RenderState:
+    """Depth state of the ground layers: always drawn, always writing depth.
+
+    OpenGL writes no depth while the depth test is off, so GL gets an always-passing test; the
+    software rasteriser does not honour "always" (it z-fights) but does write depth with the test
+    off, so it gets that.
+    """
+    test = DepthTestAttrib.make(RenderAttrib.M_always if backend == "gl" else RenderAttrib.M_none)
+    return RenderState.make(test, DepthWriteAttrib.make(DepthWriteAttrib.M_on))
+
+
+def _ground_layer(node: NodePath, order: int, state: RenderState) -> NodePath:
     node.set_bin("background", order)
-    node.set_depth_test(False)
-    node.set_depth_write(True)
+    node.set_state(node.get_state().compose(state))
     return node
 
 
@@ -73,21 +85,24 @@ def edge_segment(edge: str, width: float, depth: float) -> tuple[np.ndarray, np.
 
 
 def frame_meshes(width: float, depth: float, edges: dict[str, str]) -> tuple[list, list]:
-    """The table's body and frame: a raised wooden lip along open edges, and along ``cliff`` edges
-    no lip but a dark drop falling away below the table top. Returns (wooden boxes, cliff boxes),
-    trimeshes in inches."""
-    f = FRAME_WIDTH
+    """The table's body and frame: a raised wooden lip along open edges; along ``cliff`` edges no
+    lip, the body cut flush and a dark wall falling below the table top. Returns (wooden boxes,
+    cliff boxes), trimeshes in inches."""
+    f, t = FRAME_WIDTH, 0.06
     is_cliff = {edge: edges.get(edge) == "cliff" for edge in _EDGES}
     body_lo = (0.0 if is_cliff["west"] else -f, 0.0 if is_cliff["south"] else -f, -TABLE_THICKNESS)
     body_hi = (width if is_cliff["east"] else width + f, depth if is_cliff["north"] else depth + f, -0.5)
     wood, cliff = [frame_box(body_lo, body_hi)], []
-    bands = {"south": ((-f, -f), (width + f, 0)), "north": ((-f, depth), (width + f, depth + f)),
-             "west": ((-f, 0), (0, depth)), "east": ((width, 0), (width + f, depth))}
+    lips = {"south": ((-f, -f), (width + f, 0)), "north": ((-f, depth), (width + f, depth + f)),
+            "west": ((-f, 0), (0, depth)), "east": ((width, 0), (width + f, depth))}
+    walls = {"south": ((-f, -t), (width + f, 0)), "north": ((-f, depth), (width + f, depth + t)),
+             "west": ((-t, -f), (0, depth + f)), "east": ((width, -f), (width + t, depth + f))}
     for edge in _EDGES:
-        (x0, y0), (x1, y1) = bands[edge]
         if is_cliff[edge]:
-            cliff.append(frame_box((x0, y0, -TABLE_THICKNESS - 3.0), (x1, y1, -0.9)))
+            (x0, y0), (x1, y1) = walls[edge]
+            cliff.append(frame_box((x0, y0, CLIFF_BOTTOM), (x1, y1, -0.005)))
         else:
+            (x0, y0), (x1, y1) = lips[edge]
             wood.append(frame_box((x0, y0, -0.5), (x1, y1, FRAME_LIP)))
     return wood, cliff
 
@@ -134,19 +149,21 @@ def polygon_triangles(shape, z: float) -> np.ndarray:
 
 
 def build_table_node(spec: SceneSpec, geometry: TableGeometry, grid: GridStyle | None = GridStyle(),
-                     shadows: bool = True) -> tuple[NodePath, dict[str, NodePath]]:
-    """The whole static table under one node, and each piece's node by piece id.
+                     shadows: bool = True, backend: str = "tiny") -> tuple[NodePath, dict[str, NodePath]]:
+    """The whole static table under one node, and each piece's node by piece id; ``backend``
+    (tiny or gl) picks the ground layers' depth state (:func:`ground_layer_state`).
 
     Piece nodes are kept apart (not flattened together) so a renderer can move destructible
     scenery that physics knocked about.
     """
     root = NodePath("table")
     pieces: dict[str, NodePath] = {}
+    layer = ground_layer_state(backend)
     for piece in geometry.pieces:
         smooth = 40.0 if piece.kind == "destructible" else 0.0
         node = mesh_node(piece.id, piece.mesh, colour_rgb(piece.colour), smooth)
         if piece.kind in GROUND_KINDS:
-            _ground_layer(node, GROUND_KINDS.index(piece.kind))
+            _ground_layer(node, GROUND_KINDS.index(piece.kind), layer)
         node.reparent_to(root)
         pieces[piece.id] = node
 
@@ -162,20 +179,20 @@ def build_table_node(spec: SceneSpec, geometry: TableGeometry, grid: GridStyle |
     markings = [m for m in markings if len(m)]
     if markings:
         node = unlit_node("road-markings", np.concatenate(markings), (*colour_rgb(MARKING_COLOUR), 1.0))
-        _ground_layer(node, 3).reparent_to(root)
+        _ground_layer(node, 3, layer).reparent_to(root)
 
     if shadows:
         triangles = polygon_triangles(shadow_polygon(geometry), 0.0)
         if len(triangles):
-            _ground_layer(unlit_node("shadows", triangles, SHADOW_RGBA), 4).reparent_to(root)
+            _ground_layer(unlit_node("shadows", triangles, SHADOW_RGBA), 4, layer).reparent_to(root)
 
     if grid is not None:
         faint = shapes.grid_strips(width, depth, grid.spacing, grid.faint_width, 0.0, skip_every=grid.major)
         strong = shapes.grid_strips(width, depth, grid.spacing, grid.strong_width, 0.0, every=grid.major)
         if len(faint):
-            _ground_layer(unlit_node("grid-faint", faint, GRID_FAINT_RGBA), 5).reparent_to(root)
+            _ground_layer(unlit_node("grid-faint", faint, GRID_FAINT_RGBA), 5, layer).reparent_to(root)
         if len(strong):
-            _ground_layer(unlit_node("grid-strong", strong, GRID_STRONG_RGBA), 6).reparent_to(root)
+            _ground_layer(unlit_node("grid-strong", strong, GRID_STRONG_RGBA), 6, layer).reparent_to(root)
 
     for edge in _EDGES:
         if edges.get(edge) != "cliff":
@@ -183,7 +200,7 @@ def build_table_node(spec: SceneSpec, geometry: TableGeometry, grid: GridStyle |
         start, end, outward = edge_segment(edge, width, depth)
         inset = -outward * 0.2
         red, white = shapes.hazard_stripes(start + inset, end + inset, 0.4, 1.0, 0.0)
-        _ground_layer(unlit_node(f"cliff-{edge}-red", red, (*colour_rgb(HAZARD_RED), 1.0)), 7).reparent_to(root)
+        _ground_layer(unlit_node(f"cliff-{edge}-red", red, (*colour_rgb(HAZARD_RED), 1.0)), 7, layer).reparent_to(root)
         _ground_layer(unlit_node(f"cliff-{edge}-white", white, (*colour_rgb(HAZARD_WHITE), 1.0)),
-                      7).reparent_to(root)
+                      7, layer).reparent_to(root)
     return root, pieces
