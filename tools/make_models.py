@@ -32,7 +32,7 @@ uses for sight lines and collisions stay close to what is drawn.
 
 Scenery files (GLB, one node per named part): ``bench``, ``cafe_set`` (table and four chairs),
 ``crate``, ``barrel``, ``jersey_barrier``, ``street_lamp``, ``ruined_wall``, ``car_wreck``
-(size class 1), ``truck_wreck`` (size class 2) and ``kicker_ramp``.
+(size class 1), ``truck_wreck`` (size class 2), ``kicker_ramp`` and ``park_tree``.
 """
 
 from __future__ import annotations
@@ -430,7 +430,22 @@ def kicker_ramp() -> dict[str, list]:
     return {"deck": deck + stripes, "frame": sides}
 
 
-SCENERY = {"bench": bench, "cafe_set": cafe_set, "crate": crate, "barrel": barrel,
+def park_tree() -> dict[str, list]:
+    """A scruffy park tree 95 mm tall (5.3 m depicted), trunk 7 mm, crown 60 mm across."""
+    trunk = [rod((0, 0, 0), (0, 0, 52), 3.5, "#5b4330", sections=10),
+             rod((0, 0, 40), (10, 6, 62), 1.8, "#5b4330", sections=8),
+             rod((0, 0, 44), (-9, -5, 64), 1.8, "#5b4330", sections=8)]
+    crown_rng = np.random.default_rng(11)
+    crown = []
+    for _ in range(9):
+        centre = crown_rng.uniform([-16, -16, 58], [16, 16, 80])
+        radius = crown_rng.uniform(10, 15)
+        shade = crown_rng.choice(["#3e6b2f", "#4a7a35", "#355f2a"])
+        crown.append(ball(centre, radius, shade))
+    return {"trunk": trunk, "crown": crown}
+
+
+SCENERY = {"bench": bench, "park_tree": park_tree, "cafe_set": cafe_set, "crate": crate, "barrel": barrel,
            "jersey_barrier": jersey_barrier, "street_lamp": street_lamp, "ruined_wall": ruined_wall,
            "car_wreck": car_wreck, "truck_wreck": truck_wreck, "kicker_ramp": kicker_ramp}
 
