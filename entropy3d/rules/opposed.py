@@ -62,7 +62,7 @@ def _need_to_beat(other: TestRoll, own_tn: int, win_ties: bool, rules: DiceRules
     if other.outcome is Outcome.BUST:
         return own_tn
     if other.outcome is Outcome.CRIT:
-        return rules.bust_over + 1 if not win_ties else rules.bust_over
+        return rules.bust_over + 1  # only a crit matches a crit: pushing cannot win
     return max(own_tn, other.total + (0 if win_ties else 1))
 
 

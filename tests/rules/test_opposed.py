@@ -66,3 +66,10 @@ def test_EC_DICE_3_defender_crit_beats_a_plain_success(rules, dice):
     result = opposed_test("melee", 13, 0, 0, dice([10, 9, 10, 1]), rules,
                           attacker_policy=never_push, defender_policy=never_push)
     assert result.defender.outcome.value == "crit" and not result.attacker_wins
+
+
+def test_EC_DICE_5_nobody_pushes_against_an_opponent_crit(rules, dice):
+    """Clause: EC-DICE-5, EC-DICE-3. The defender's natural 21 cannot be beaten by pushing, so the
+    attacker sits on its 16 instead of risking a bust."""
+    result = opposed_test("melee", 13, 0, 0, dice([8, 8, 10, 1]), rules)
+    assert result.attacker.dice == (8, 8) and not result.attacker_wins
