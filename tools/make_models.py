@@ -228,21 +228,21 @@ def trailbike() -> dict[str, list]:
 
 
 def scooter() -> dict[str, list]:
-    front, rear, r = 20.0, -19.0, 6.0
-    bike = [hull([(-4, 6.5, BT + 8), (-26, 5.0, BT + 9), (-27, 4.0, BT + 14), (-6, 6.5, BT + 14.5)], PAINT),
-            box((16, 11, 2.2), (3, 0, BT + 7), PAINT),
-            hull([(10, 6.5, BT + 6), (15, 5.5, BT + 6), (17, 4.5, BT + 19), (12, 5.5, BT + 19)], PAINT),
-            hull([(17, 2.5, BT + 11), (24, 2.5, BT + 10), (23, 2.5, BT + 14), (17, 2.5, BT + 14)], PAINT),
-            hull([(-5, 5.0, BT + 14.5), (-22, 4.5, BT + 14.5), (-5, 4.5, BT + 16.3), (-21, 4.0, BT + 16)],
+    front, rear, r = 22.5, -21.5, 6.0
+    bike = [hull([(-4, 6.5, BT + 8), (-28.5, 5.0, BT + 9), (-29.5, 4.0, BT + 14), (-6, 6.5, BT + 14.5)], PAINT),
+            box((18, 11, 2.2), (4, 0, BT + 7), PAINT),
+            hull([(12.5, 6.5, BT + 6), (17.5, 5.5, BT + 6), (19.5, 4.5, BT + 19), (14.5, 5.5, BT + 19)], PAINT),
+            hull([(19.5, 2.5, BT + 11), (26.5, 2.5, BT + 10), (25.5, 2.5, BT + 14), (19.5, 2.5, BT + 14)], PAINT),
+            hull([(-5, 5.0, BT + 14.5), (-24, 4.5, BT + 14.5), (-5, 4.5, BT + 16.3), (-23, 4.0, BT + 16)],
                  "#2a2420")]
-    metal = [rod((front, 0, BT + r), (14, 0, BT + 21), 1.4, METAL),
-             rod((13.5, -9, BT + 21.5), (13.5, 9, BT + 21.5), 0.8, METAL),
-             box((4, 6, 3), (14, 0, BT + 21.5), PAINT),
-             ball((16, 0, BT + 21.5), 1.6, "#f4f1da"),
-             rod((-10, 5.8, BT + 6), (-24, 5.5, BT + 8), 1.5, CHROME)]
+    metal = [rod((front, 0, BT + r), (16.5, 0, BT + 21), 1.4, METAL),
+             rod((16, -9, BT + 21.5), (16, 9, BT + 21.5), 0.8, METAL),
+             box((4, 6, 3), (16.5, 0, BT + 21.5), PAINT),
+             ball((18.5, 0, BT + 21.5), 1.6, "#f4f1da"),
+             rod((-10, 5.8, BT + 6), (-26.5, 5.5, BT + 8), 1.5, CHROME)]
     wheels = wheel(front, r, 4.0) + wheel(rear, r, 4.5)
-    body = rider(hip=(-11, BT + 16.5), lean_deg=-2, grip=(13.5, 8.5, BT + 21.5), knee=(7, 6.0, BT + 17),
-                 foot=(4, 4.5, BT + 9.8), shoulder_width=11.5)
+    body = rider(hip=(-12, BT + 16.5), lean_deg=-2, grip=(16, 8.5, BT + 21.5), knee=(9, 6.0, BT + 17),
+                 foot=(5.5, 4.5, BT + 9.8), shoulder_width=11.5)
     return {"base": [oval_base(*OVAL_BASE)], "bike": bike, "metal": metal, "wheels": wheels, "rider": body}
 
 
