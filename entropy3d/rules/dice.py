@@ -167,6 +167,24 @@ class TestRoll:
         return f"TestRoll({dice} +{self.stress} stress = {self.total} vs {tn}: {self.outcome.value}{change})"
 
 
+def effective_tn(tn: int, stress: int, rules: DiceRules, max_stress: int | None = None) -> int:
+    """The TN a test is rolled against: 21 at or above max stress (EC-DICE-7), else ``tn``."""
+    limit = rules.max_stress if max_stress is None else max_stress
+    return rules.max_stress_tn if stress >= limit else tn
+
+
+def classify_total(total: int, stress: int, tn: int, rules: DiceRules,
+                   max_stress: int | None = None) -> tuple[Outcome, int]:
+    """Outcome and stress change of a *sitting* final total (dice + stress) that is not a crit."""
+    limit = rules.max_stress if max_stress is None else max_stress
+    at_max = stress >= limit
+    if total > rules.bust_over:
+        return Outcome.BUST, 0
+    if total >= effective_tn(tn, stress, rules, max_stress):
+        return Outcome.SUCCESS, -min(stress, rules.max_stress_reduction if at_max else 0)
+    return (Outcome.BUST if at_max else Outcome.FAIL), 0
+
+
 def judge(dice: Sequence[int], stress: int, tn: int, rules: DiceRules,
           max_stress: int | None = None) -> TestRoll:
     """Classify a finished sequence of dice (pure; used by rolling and by replay).
@@ -175,19 +193,15 @@ def judge(dice: Sequence[int], stress: int, tn: int, rules: DiceRules,
     a pass lowers stress and a fail busts (EC-DICE-7).
     """
     dice = tuple(int(d) for d in dice)
-    limit = rules.max_stress if max_stress is None else max_stress
-    at_max = stress >= limit
-    eff_tn = rules.max_stress_tn if at_max else tn
-    relief = rules.max_stress_reduction if at_max else 0
+    eff_tn = effective_tn(tn, stress, rules, max_stress)
     if len(dice) == 2 and sorted(dice) == sorted(rules.crit_faces):
+        at_max = stress >= (rules.max_stress if max_stress is None else max_stress)
+        relief = rules.max_stress_reduction if at_max else 0
         change = -min(stress, max(rules.crit_reduction, relief))
         return TestRoll(dice, stress, tn, eff_tn, rules.bust_over, Outcome.CRIT, change)
     total = sum(dice) + stress
-    if total > rules.bust_over:
-        return TestRoll(dice, stress, tn, eff_tn, total, Outcome.BUST)
-    if total >= eff_tn:
-        return TestRoll(dice, stress, tn, eff_tn, total, Outcome.SUCCESS, -min(stress, relief))
-    return TestRoll(dice, stress, tn, eff_tn, total, Outcome.BUST if at_max else Outcome.FAIL)
+    outcome, change = classify_total(total, stress, tn, rules, max_stress)
+    return TestRoll(dice, stress, tn, eff_tn, total, outcome, change)
 
 
 def wants_push(roll: TestRoll, need: int, policy: Policy, rules: DiceRules) -> bool:

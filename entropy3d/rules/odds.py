@@ -12,7 +12,16 @@ from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
 
-from entropy3d.rules.dice import DiceRules, Outcome, Policy, PushState, judge, sit_at_tn
+from entropy3d.rules.dice import (
+    DiceRules,
+    Outcome,
+    Policy,
+    PushState,
+    classify_total,
+    effective_tn,
+    judge,
+    sit_at_tn,
+)
 from entropy3d.rules.ruleset import Ruleset
 
 
@@ -44,22 +53,21 @@ def exact_odds(tn: int, stress: int, ruleset: Ruleset, policy: Policy = sit_at_t
     """P(success), P(crit), P(fail), P(bust) of a test at ``tn`` with ``stress``, pushing per
     ``policy`` exactly as :func:`entropy3d.rules.dice.roll_test` does."""
     rules = DiceRules.from_ruleset(ruleset)
+    need = effective_tn(tn, stress, rules, max_stress)
+    sure = {Outcome.SUCCESS: (Fraction(1), Fraction(0), Fraction(0)),
+            Outcome.FAIL: (Fraction(0), Fraction(1), Fraction(0)),
+            Outcome.BUST: (Fraction(0), Fraction(0), Fraction(1))}
 
     @lru_cache(maxsize=None)
-    def after(total_dice: int, n_dice: int) -> tuple[Fraction, Fraction, Fraction]:
-        # (success, fail, bust) from a non-crit position with these dice summed
-        roll = judge([total_dice] + [0] * (n_dice - 1), stress, tn, rules, max_stress)
-        if roll.total > rules.bust_over:
-            return (Fraction(0), Fraction(0), Fraction(1))
-        need = roll.effective_tn
-        state = PushState(roll.total, need, stress, n_dice, rules.bust_over, rules.sides)
+    def after(total: int, n_dice: int) -> tuple[Fraction, Fraction, Fraction]:
+        """(success, fail, bust) from a non-crit final total (dice + stress) after n_dice dice."""
+        if total > rules.bust_over:
+            return sure[Outcome.BUST]
+        state = PushState(total, need, stress, n_dice, rules.bust_over, rules.sides)
         if need <= rules.bust_over and policy(state):
-            parts = [after(total_dice + face, n_dice + 1) for face in range(1, rules.sides + 1)]
+            parts = [after(total + face, n_dice + 1) for face in range(1, rules.sides + 1)]
             return tuple(sum(p[i] for p in parts) / rules.sides for i in range(3))  # type: ignore
-        if roll.outcome is Outcome.SUCCESS:
-            return (Fraction(1), Fraction(0), Fraction(0))
-        return (Fraction(0), Fraction(1), Fraction(0)) if roll.outcome is Outcome.FAIL else \
-            (Fraction(0), Fraction(0), Fraction(1))
+        return sure[classify_total(total, stress, tn, rules, max_stress)[0]]
 
     success = crit = fail = bust = Fraction(0)
     pair = Fraction(1, rules.sides ** 2)
@@ -68,7 +76,7 @@ def exact_odds(tn: int, stress: int, ruleset: Ruleset, policy: Policy = sit_at_t
             crit += pair
             success += pair
             continue
-        s, f, bu = after(a + b, 2)
+        s, f, bu = after(a + b + stress, 2)
         success += pair * s
         fail += pair * f
         bust += pair * bu
