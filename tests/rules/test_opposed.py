@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
-from entropy3d.rules.dice import never_push
+import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from entropy3d.rules.dice import Outcome, never_push
 from entropy3d.rules.opposed import opposed_test
 
 
@@ -73,3 +77,23 @@ def test_EC_DICE_5_nobody_pushes_against_an_opponent_crit(rules, dice):
     attacker sits on its 16 instead of risking a bust."""
     result = opposed_test("melee", 13, 0, 0, dice([8, 8, 10, 1]), rules)
     assert result.attacker.dice == (8, 8) and not result.attacker_wins
+
+
+@settings(deadline=None, max_examples=40)
+@given(kind=st.sampled_from(["melee", "dodge", "gun"]), tn=st.integers(10, 20),
+       a_stress=st.integers(0, 9), d_stress=st.integers(0, 9), seed=st.integers(0, 2**31))
+def test_EC_DICE_2_opposed_invariants(rules, kind, tn, a_stress, d_stress, seed):
+    """Clause: EC-DICE-2. A winning attacker made its TN and did not bust; it beat the defender's
+    total (or tied in a gun fight), or the defender busted; same seed, same result."""
+    run = [opposed_test(kind, tn, a_stress, d_stress, np.random.default_rng(seed), rules) for _ in range(2)]
+    assert run[0] == run[1]
+    result = run[0]
+    a, d = result.attacker, result.defender
+    if result.attacker_wins:
+        assert a.succeeded
+        if a.outcome is not Outcome.CRIT and d.outcome is not Outcome.BUST:
+            assert d.outcome is not Outcome.CRIT
+            assert a.total > d.total or (a.total == d.total and kind == "gun")
+    elif a.succeeded and d.outcome is not Outcome.BUST and d.outcome is not Outcome.CRIT \
+            and a.outcome is not Outcome.CRIT:
+        assert a.total < d.total or (a.total == d.total and kind != "gun")
