@@ -1,0 +1,219 @@
+"""Players: who chooses each action's plan and each attack.
+
+A player answers :meth:`Player.choose_plan` with plan text (the rules engine's notation, e.g.
+``"s2: straight 6, left medium 5"``) and :meth:`Player.choose_attack` with one of the offered
+attacks or None. :class:`AutoPlayer` makes sensible, varied, cinematic choices for demos: it
+rides at rivals, takes ramps at speed, smashes through scenery, attacks in reach, avoids walls
+and table edges, and sometimes takes a risk; its randomness is an injected, seeded
+``numpy.random.Generator``. Every plan it considers is checked by the rules engine
+(:func:`~entropy3d.rules.planner.plan_move`); it never decides legality itself.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Protocol, Sequence
+
+import numpy as np
+
+from entropy3d.errors import IllegalPlanError
+from entropy3d.game.state import BikeState, MatchState
+from entropy3d.game.tablemap import TableMap
+from entropy3d.rules.dice import Policy, policy_named
+from entropy3d.rules.planner import PlannedMove, plan_move
+from entropy3d.rules.ruleset import Ruleset
+from entropy3d.rules.speeds import distance_band
+
+
+@dataclass(frozen=True, eq=False)
+class ActionView:
+    """What a player sees when choosing an action.
+
+    state: the game now. bike: the active bike (its pose, speed and stress are current).
+    action_index: 0 or 1. first_action_of_game: speed 1 is forced (EC-TURN-4).
+    forced_speed: a speed the rules force on this action (after a stoppie), or None.
+    table_map: footprints of the table. ruleset: rules data.
+    """
+
+    state: MatchState
+    bike: BikeState
+    action_index: int
+    first_action_of_game: bool
+    forced_speed: int | None
+    table_map: TableMap
+    ruleset: Ruleset
+
+
+@dataclass(frozen=True)
+class AttackOption:
+    """An attack the rules allow now: ``kind`` (chicken, or a melee weapon name) on ``target``;
+    ``tn`` the attacker's TN."""
+
+    kind: str
+    target: str
+    tn: int
+
+
+class Player(Protocol):
+    """Chooses plans and attacks for one gang. ``policy`` pushes its luck in tests (EC-DICE-5)."""
+
+    policy: Policy
+
+    def choose_plan(self, view: ActionView) -> str:
+        """Plan text for this action."""
+
+    def choose_attack(self, view: ActionView, options: Sequence[AttackOption]) -> AttackOption | None:
+        """One of ``options`` or None."""
+
+
+def candidate_speeds(view: ActionView) -> list[int]:
+    """Speeds an action may be declared at (EC-SPD-1, EC-TURN-4, a forced speed)."""
+    if view.first_action_of_game:
+        return [int(view.ruleset.data("turn.first_action_speed"))]
+    if view.forced_speed is not None:
+        return [view.forced_speed]
+    step = int(view.ruleset.data("turn.max_speed_change"))
+    now = max(view.bike.speed, 1)
+    return [s for s in range(now - step, now + step + 1) if s in view.ruleset.speeds]
+
+
+def candidate_plans(view: ActionView) -> list[str]:
+    """Plan texts worth considering: straights of several lengths, one template at the start or
+    the end, jumps and a focus action; the rules engine later refuses the illegal ones."""
+    ruleset, bike = view.ruleset, view.bike
+    defaults = ruleset.data("turn_templates.default_for_speed")
+    plans: list[str] = []
+    for speed in candidate_speeds(view):
+        band = distance_band(bike.bike, speed, ruleset)
+        lo, hi = int(math.ceil(band.min - 1e-9)), int(math.floor(band.max + 1e-9))
+        totals = sorted({hi, lo, (lo + hi) // 2})
+        for total in totals:
+            plans.append(f"s{speed}: straight {total}")
+        template = defaults[speed]
+        arc = int(ruleset.data(f"turn_templates.{template}.arc_length_in"))
+        for side in ("left", "right"):
+            for along in sorted({arc, max(1, arc // 2)}):
+                for total in totals:
+                    rest = total - along
+                    if rest <= 0:
+                        if rest == 0:
+                            plans.append(f"s{speed}: {side} {template} {along}")
+                        continue
+                    plans.append(f"s{speed}: {side} {template} {along}, straight {rest}")
+                    plans.append(f"s{speed}: straight {rest}, {side} {template} {along}")
+        if speed in ruleset.data("jump.air_time_speeds"):
+            plans.append(f"jump s{speed}: straight {hi}")
+        plans.append(f"focus s{speed}: straight {hi}")
+    return plans
+
+
+def check_plans(view: ActionView, plans: Sequence[str]) -> list[PlannedMove]:
+    """The plans the rules engine accepts (without table checks), as planned moves."""
+    moves = []
+    for text in plans:
+        try:
+            moves.append(plan_move(text, view.bike.pose, view.bike.bike, view.bike.speed, view.ruleset,
+                                   action_index=view.action_index,
+                                   first_action_of_game=view.first_action_of_game))
+        except IllegalPlanError:
+            continue
+    return moves
+
+
+@dataclass
+class AutoPlayer:
+    """A demo player. aggression: how much it wants to close on rivals (0-2).
+    daring: how much it likes speed, ramps and smashing scenery and how readily it pushes its luck
+    (0-2). temperature: random variety added to every plan's score (points)."""
+
+    rng: np.random.Generator
+    ruleset: Ruleset
+    may_be_cornered = True  # with no legal path left it rides its best plan into the obstacle (EC-COL-1)
+    aggression: float = 1.0
+    daring: float = 1.0
+    temperature: float = 2.0
+    policy: Policy = field(init=False)
+
+    def __post_init__(self):
+        self.policy = policy_named("risk-aware" if self.daring >= 1.0 else "sit-at-tn", self.ruleset)
+
+    def choose_plan(self, view: ActionView) -> str:
+        moves = check_plans(view, candidate_plans(view))
+        if not moves:
+            raise IllegalPlanError("EC-MOVE-1", f"no legal plan found for {view.bike.id}")
+        scores = np.array([self.score(view, m) for m in moves])
+        scores = scores + self.rng.normal(0.0, self.temperature, len(scores))
+        for k in np.argsort(-scores, kind="stable"):
+            try:
+                plan_move(moves[k].plan, view.bike.pose, view.bike.bike, view.bike.speed, view.ruleset,
+                          table=view.table_map, action_index=view.action_index,
+                          first_action_of_game=view.first_action_of_game)
+            except IllegalPlanError:
+                continue
+            return str(moves[k].plan)
+        return str(moves[int(np.argmax(scores))].plan)  # cornered: the loop rides it as unavoidable
+
+    def score(self, view: ActionView, move: PlannedMove) -> float:
+        """How much this player likes a move (higher is better); no rules are decided here."""
+        bike, table_map = view.bike, view.table_map
+        path = move.path[:: max(1, len(move.path) // 40)]
+        path = np.vstack([path, move.path[-1:]])
+        score = 0.0
+        rivals = [b for b in view.state.bikes.values() if b.in_play and b.gang != bike.gang]
+        friends = [b for b in view.state.bikes.values() if b.in_play and b.gang == bike.gang and b.id != bike.id]
+        end = move.end_pose
+        if rivals:
+            nearest = min(rivals, key=lambda r: float(np.hypot(*(r.pose.xy - bike.pose.xy))))
+            gap = float(np.hypot(*(nearest.pose.xy - end.xy)))
+            score -= self.aggression * 0.8 * gap
+            if gap < 3.0:
+                score += 6.0 * self.aggression
+        clearance = 0.5 * self.ruleset.base_for(bike.bike).width + 0.3
+        blocked = table_map.blocked(path, bike.pose.z, kinds_ignored=("destructible",), clearance=clearance)
+        blocked |= table_map.ramp_sides_hit(path)
+        if blocked.any():
+            first = int(np.argmax(blocked))
+            score -= 30.0 + 2.0 * (len(path) - first)
+        off = table_map.off_table(path, margin=0.6)
+        if off.any():
+            score -= 60.0
+        score -= 3.0 * float(table_map.off_table(end.xy[None, :], margin=3.0)[0])
+        own_half = 0.5 * self.ruleset.base_for(bike.bike).length
+        for other in rivals + friends:
+            touching = own_half + 0.5 * self.ruleset.base_for(other.bike).length
+            ahead = path[min(len(path) - 1, max(1, len(path) // 6)):]
+            close = float(np.hypot(*(ahead - other.pose.xy).T).min())
+            if close < touching:
+                score -= (20.0 - 8.0 * self.daring) if other in rivals else 30.0
+        if move.speed in self.ruleset.data("jump.air_time_speeds"):
+            ramps = table_map.ramps_taken(path)
+            if ramps:
+                score += 10.0 * self.daring + (4.0 if move.plan.action == "jump" else 0.0)
+            elif move.plan.action == "jump":
+                score -= 5.0
+            if table_map.touches(path, "destructible"):
+                score += 6.0 * self.daring
+        score += 1.2 * self.daring * move.speed + 0.1 * move.length_in
+        stress_room = bike.max_stress - bike.stress
+        score -= 1.5 * max(0, move.stress) + 2.0 * len(move.tests) * (1.0 + bike.stress / 5.0)
+        if move.plan.action == "focus":
+            score += (3.0 if stress_room <= 4 else -2.0) + max(0, -move.stress)
+        return score
+
+    def choose_attack(self, view: ActionView, options: Sequence[AttackOption]) -> AttackOption | None:
+        if not options:
+            return None
+        if view.bike.stress >= view.bike.max_stress - 2 and self.daring < 1.5:
+            return None
+        return min(options, key=lambda o: (o.tn, o.target))
+
+
+def demo_players(gangs: Sequence[str], ruleset: Ruleset, seed_sequence: np.random.SeedSequence) -> dict:
+    """Automatic players for every gang, each with its own character and its own rng stream."""
+    styles = [(1.2, 1.3), (1.0, 0.8), (1.4, 1.0), (0.8, 1.5)]
+    players = {}
+    for k, (gang, child) in enumerate(zip(gangs, seed_sequence.spawn(len(gangs)))):
+        aggression, daring = styles[k % len(styles)]
+        players[gang] = AutoPlayer(np.random.default_rng(child), ruleset, aggression, daring)
+    return players

@@ -1,0 +1,152 @@
+"""Replay files: one JSON object per line (JSON Lines), written atomically.
+
+Line 1 is the header (format, version, scene, seed, turns, rider, players, the initial state);
+then one line per turn start, per activation (plans, dice, trajectories, snapped results and the
+state after it) and a last ``end`` line. Keys are sorted and floats rounded, so the same game
+gives the same bytes; a replay holds everything a video needs, so rendering it never runs
+physics, and its header holds everything needed to play it again and compare.
+
+Writes go to a temporary file beside the target that is renamed into place only when the game
+is complete: an error or Ctrl-C leaves no half file.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Iterable, Mapping
+
+from entropy3d.errors import InputError
+from entropy3d.game.records import ActivationRecord, EndRecord, TurnRecord
+from entropy3d.game.state import MatchState
+
+FORMAT = "entropy3d-replay"
+VERSION = 1
+
+
+class ReplayError(InputError):
+    """A replay file that cannot be read."""
+
+
+@dataclass(frozen=True)
+class ReplayHeader:
+    """What a game was played with.
+
+    scene: the scene file as given. scene_name: its name. seed: the game's seed. turns: turns
+    asked for. rider: ``physics`` or ``planned``. players: ``auto`` or ``script:<path>``.
+    initial: the state before turn 1.
+    """
+
+    scene: str
+    scene_name: str
+    seed: int
+    turns: int
+    rider: str
+    players: str
+    initial: MatchState
+
+    def to_json(self) -> dict:
+        return {"type": "header", "format": FORMAT, "version": VERSION, "scene": self.scene,
+                "scene_name": self.scene_name, "seed": self.seed, "turns": self.turns, "rider": self.rider,
+                "players": self.players, "initial": self.initial.to_json()}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> "ReplayHeader":
+        return cls(data["scene"], data["scene_name"], int(data["seed"]), int(data["turns"]), data["rider"],
+                   data["players"], MatchState.from_json(data["initial"]))
+
+
+@dataclass(frozen=True, eq=False)
+class Replay:
+    """A whole replay: the header, the turn starts, the activations in order and the end."""
+
+    header: ReplayHeader
+    turns: tuple[TurnRecord, ...]
+    activations: tuple[ActivationRecord, ...]
+    end: EndRecord | None
+
+
+def encode(record) -> str:
+    """One record as one canonical JSON line (sorted keys, no spaces)."""
+    return json.dumps(record.to_json(), sort_keys=True, separators=(",", ":"), allow_nan=False) + "\n"
+
+
+class ReplayWriter:
+    """Streams records to ``path`` through a temporary file; :meth:`commit` renames it into place.
+
+    Use as a context manager: leaving the block by an exception (or Ctrl-C) deletes the
+    temporary file and leaves any earlier file at ``path`` untouched.
+    """
+
+    def __init__(self, path: str | Path):
+        self.path = Path(path)
+        handle, self._temporary = tempfile.mkstemp(dir=self.path.parent.resolve(), prefix=f".{self.path.name}.",
+                                                   suffix=".part")
+        self._stream = os.fdopen(handle, "w", encoding="utf-8", newline="\n")
+
+    def write(self, record) -> None:
+        self._stream.write(encode(record))
+
+    def commit(self) -> Path:
+        self._stream.close()
+        os.replace(self._temporary, self.path)
+        return self.path
+
+    def abort(self) -> None:
+        if not self._stream.closed:
+            self._stream.close()
+        Path(self._temporary).unlink(missing_ok=True)
+
+    def __enter__(self) -> "ReplayWriter":
+        return self
+
+    def __exit__(self, kind, error, trace) -> None:
+        if kind is None and not self._stream.closed:
+            self.commit()
+        else:
+            self.abort()
+
+
+def write_replay(path: str | Path, header: ReplayHeader, records: Iterable) -> Path:
+    """Write a whole replay atomically; ``records`` may be a generator (a game being played)."""
+    with ReplayWriter(path) as writer:
+        writer.write(header)
+        for record in records:
+            writer.write(record)
+    return Path(path)
+
+
+def read_replay(path: str | Path) -> Replay:
+    """Read and check a replay file; raises ReplayError naming the line and the problem."""
+    path = Path(path)
+    text = path.read_text(encoding="utf-8")
+    lines = text.splitlines()
+    if not lines:
+        raise ReplayError(path, [("", 1, "the file is empty; write a replay with `entropy3d demo --replay FILE`")])
+    header = None
+    turns, activations, end = [], [], None
+    for number, line in enumerate(lines, start=1):
+        try:
+            data = json.loads(line)
+            kind = data.get("type")
+            if number == 1:
+                if kind != "header" or data.get("format") != FORMAT:
+                    raise ValueError(f"line 1 is not an {FORMAT} header; is this a replay file?")
+                if data.get("version") != VERSION:
+                    raise ValueError(f"replay version {data.get('version')!r}; this entropy3d reads {VERSION}")
+                header = ReplayHeader.from_json(data)
+            elif kind == "turn":
+                turns.append(TurnRecord.from_json(data))
+            elif kind == "activation":
+                activations.append(ActivationRecord.from_json(data))
+            elif kind == "end":
+                end = EndRecord.from_json(data)
+            else:
+                raise ValueError(f"unknown record type {kind!r}")
+        except (ValueError, KeyError, TypeError, AttributeError) as error:
+            what = f"missing key {error}" if isinstance(error, KeyError) else str(error)
+            raise ReplayError(path, [(f"record {number}", number, what)]) from None
+    return Replay(header, tuple(turns), tuple(activations), end)

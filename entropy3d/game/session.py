@@ -1,0 +1,136 @@
+"""Setting a game up from files and playing it into a replay: the library side of
+``entropy3d demo``.
+
+:func:`play_game` loads the scene (and an optional script), builds the rider and the players
+from one seed, plays, and returns the :class:`~entropy3d.game.replay.Replay`; with
+``replay_path`` it also writes the replay file atomically. :func:`resimulate` plays a replay's
+game again from its header and returns the bytes it would write, to prove determinism.
+"""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+from typing import Callable
+
+import numpy as np
+
+from entropy3d.game.loop import Game
+from entropy3d.game.players import demo_players
+from entropy3d.game.records import ActivationRecord, EndRecord, TurnRecord
+from entropy3d.game.replay import Replay, ReplayHeader, ReplayWriter, encode, read_replay
+from entropy3d.game.ride import PlannedPathRider, Rider
+from entropy3d.game.script import ScriptedPlayer, load_script, scene_of
+
+RIDERS = ("physics", "planned")
+
+
+def make_rider(name: str, table, geometry) -> Rider:
+    """``physics`` rides every action in a PyBullet world; ``planned`` follows the plan exactly."""
+    if name == "planned":
+        from entropy3d.game.tablemap import TableMap
+
+        return PlannedPathRider(geometry, TableMap(geometry, {r.id: r.heading for r in table.spec.ramps}),
+                                table.ruleset)
+    if name == "physics":
+        from entropy3d.game.physics_rider import PhysicsRider
+
+        return PhysicsRider(table, geometry)
+    raise ValueError(f"unknown rider {name!r}; use one of {', '.join(RIDERS)}")
+
+
+def setup_game(scene: str | Path | None, *, seed: int = 0, turns: int | None = None, rider: str = "physics",
+               script: str | Path | None = None) -> tuple[Game, ReplayHeader]:
+    """A ready-to-play game and the replay header that describes it.
+
+    scene: a scene file (None: the script's scene, else the bundled default scene).
+    seed: the dice and the automatic players. turns: None takes the script's, then the scene's.
+    """
+    from entropy3d.resources import default_scene
+    from entropy3d.scene import load_scene
+    from entropy3d.scene.build import build_table_geometry
+
+    game_script, script_path = load_script(script) if script is not None else (None, None)
+    if scene is None and game_script is not None:
+        scene = scene_of(game_script, script_path)
+    scene = Path(scene) if scene is not None else default_scene()
+    table = load_scene(scene)
+    geometry = build_table_geometry(table)
+    if turns is None and game_script is not None:
+        turns = game_script.turns
+    turns = int(turns if turns is not None else table.spec.turns)
+    dice_seed, players_seed = np.random.SeedSequence(seed).spawn(2)
+    players = demo_players(list(table.spec.gangs), table.ruleset, players_seed)
+    if game_script is not None:
+        players = {gang: ScriptedPlayer(game_script, script_path, table.ruleset, auto)
+                   for gang, auto in players.items()}
+    game = Game(table, geometry, make_rider(rider, table, geometry), players, np.random.default_rng(dice_seed),
+                turns=turns)
+    header = ReplayHeader(scene=str(scene), scene_name=table.name, seed=int(seed), turns=turns, rider=rider,
+                          players="auto" if script is None else f"script:{script}", initial=game.state)
+    return game, header
+
+
+def play_game(scene: str | Path | None = None, *, seed: int = 0, turns: int | None = None,
+              rider: str = "physics", script: str | Path | None = None, replay_path: str | Path | None = None,
+              on_record: Callable[[object], None] | None = None) -> Replay:
+    """Play a whole game; returns its replay (and writes it to ``replay_path`` if given).
+
+    on_record: called with every record as it is played (progress bars).
+    """
+    game, header = setup_game(scene, seed=seed, turns=turns, rider=rider, script=script)
+    writer = ReplayWriter(replay_path) if replay_path is not None else None
+    turns_, activations, end = [], [], None
+    try:
+        if writer is not None:
+            writer.write(header)
+        for record in game.play():
+            if writer is not None:
+                writer.write(record)
+            if isinstance(record, TurnRecord):
+                turns_.append(record)
+            elif isinstance(record, ActivationRecord):
+                activations.append(record)
+            elif isinstance(record, EndRecord):
+                end = record
+            if on_record is not None:
+                on_record(record)
+    except BaseException:
+        if writer is not None:
+            writer.abort()
+        raise
+    if writer is not None:
+        writer.commit()
+    return Replay(header, tuple(turns_), tuple(activations), end)
+
+
+def replay_bytes(replay: Replay) -> bytes:
+    """The exact bytes of a replay file for ``replay``."""
+    out = io.StringIO()
+    out.write(encode(replay.header))
+    records = sorted([*replay.turns, *replay.activations], key=_order_key(replay))
+    for record in records:
+        out.write(encode(record))
+    if replay.end is not None:
+        out.write(encode(replay.end))
+    return out.getvalue().encode("utf-8")
+
+
+def _order_key(replay: Replay):
+    positions = {}
+    for turn in replay.turns:
+        positions[id(turn)] = (turn.turn, -1)
+    for k, activation in enumerate(replay.activations):
+        positions[id(activation)] = (activation.turn, k)
+    return lambda record: positions[id(record)]
+
+
+def resimulate(path: str | Path) -> tuple[bool, bytes]:
+    """Play the game of a replay file again from its header; returns (identical, new bytes)."""
+    path = Path(path)
+    old = read_replay(path)
+    header = old.header
+    script = header.players.split(":", 1)[1] if header.players.startswith("script:") else None
+    again = play_game(header.scene, seed=header.seed, turns=header.turns, rider=header.rider, script=script)
+    new = replay_bytes(again)
+    return new == path.read_bytes(), new

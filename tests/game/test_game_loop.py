@@ -1,0 +1,190 @@
+"""The game loop with the tabletop rider (no physics): turns, order, actions, replay, scripts."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from entropy3d.game import missions
+from entropy3d.game.replay import ReplayError, ReplayWriter, read_replay
+from entropy3d.game.script import ScriptError
+from entropy3d.game.session import play_game, replay_bytes, resimulate
+from entropy3d.game.state import OUT, MatchState
+from entropy3d.game.tablemap import TableMap
+from entropy3d.scene import load_scene
+from entropy3d.scene.build import build_table_geometry
+
+
+def _play(path, seed=3, turns=6, **kwargs):
+    return play_game(path, seed=seed, turns=turns, rider="planned", **kwargs)
+
+
+def test_same_seed_same_replay_bytes_and_resimulation_matches(small_table_path, tmp_path):
+    first = _play(small_table_path, replay_path=tmp_path / "a.jsonl")
+    _play(small_table_path, replay_path=tmp_path / "b.jsonl")
+    assert (tmp_path / "a.jsonl").read_bytes() == (tmp_path / "b.jsonl").read_bytes()
+    assert replay_bytes(first) == (tmp_path / "a.jsonl").read_bytes()
+    identical, _ = resimulate(tmp_path / "a.jsonl")
+    assert identical
+
+
+def test_same_seed_same_bytes_in_separate_processes(small_table_path, tmp_path):
+    code = ("import sys; from entropy3d.game.session import play_game; "
+            "play_game(sys.argv[1], seed=11, turns=3, rider='planned', replay_path=sys.argv[2])")
+    for name in ("p1.jsonl", "p2.jsonl"):
+        subprocess.run([sys.executable, "-c", code, str(small_table_path), str(tmp_path / name)], check=True)
+    assert (tmp_path / "p1.jsonl").read_bytes() == (tmp_path / "p2.jsonl").read_bytes()
+
+
+def test_different_seeds_play_different_games(small_table_path):
+    plans = {tuple(a.plan for act in _play(small_table_path, seed=s, turns=3).activations for a in act.actions)
+             for s in range(4)}
+    assert len(plans) >= 3
+
+
+def test_EC_TURN_1_to_4_turn_structure(small_table_path):
+    """Clause: EC-TURN-1, EC-TURN-2, EC-TURN-3, EC-TURN-4. The roll-off decides who goes first,
+    faster models activate first, two actions per activation, speed 1 in the first action."""
+    replay = _play(small_table_path, seed=5, turns=5)
+    assert replay.turns, "no turn was played"
+    for turn in replay.turns:
+        a, b = turn.roll_off[-1]
+        assert a != b
+        activations = [x for x in replay.activations if x.turn == turn.turn]
+        assert [x.model_id for x in activations] == list(turn.order)
+        speeds = [x.state_before.bike(x.model_id).speed for x in activations if not x.skipped]
+        first_of_turn = activations[0].state_before
+        start_speeds = [first_of_turn.bike(m).speed for m in turn.order]
+        assert start_speeds == sorted(start_speeds, reverse=True), speeds
+    for activation in replay.activations:
+        assert len(activation.actions) <= 2
+    opening = [x for x in replay.activations if x.turn == 1 and x.actions]
+    assert opening and all(x.actions[0].speed == 1 for x in opening if x.actions[0].plan)
+
+
+def test_records_round_trip_through_the_replay_file(small_table_path, tmp_path):
+    replay = _play(small_table_path, replay_path=tmp_path / "r.jsonl")
+    loaded = read_replay(tmp_path / "r.jsonl")
+    assert len(loaded.activations) == len(replay.activations)
+    assert loaded.end.score == replay.end.score
+    for a, b in zip(loaded.activations, replay.activations):
+        assert a.state_after.to_json() == b.state_after.to_json()
+        for x, y in zip(a.actions, b.actions):
+            assert x.plan == y.plan and np.allclose(x.trajectory, y.trajectory, atol=1e-3)
+
+
+def test_replay_writer_leaves_no_file_when_interrupted(tmp_path):
+    target = tmp_path / "game.jsonl"
+    target.write_text("old\n")
+    with pytest.raises(KeyboardInterrupt):
+        with ReplayWriter(target) as writer:
+            writer._stream.write("{\"half\": ")
+            raise KeyboardInterrupt
+    assert target.read_text() == "old\n"
+    assert list(tmp_path.iterdir()) == [target]
+
+
+def test_bad_replay_file_is_a_clear_error(tmp_path):
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text('{"type": "header", "format": "something-else"}\n')
+    with pytest.raises(ReplayError) as error:
+        read_replay(bad)
+    assert "bad.jsonl" in str(error.value) and "line 1" in str(error.value)
+
+
+def test_long_automatic_game_stays_finite_and_out_of_walls(small_table_path):
+    """A long game (tabletop rider) keeps every pose finite, on the table or out, never in a building."""
+    table = load_scene(small_table_path)
+    table_map = TableMap(build_table_geometry(table))
+    for seed in range(3):
+        replay = _play(small_table_path, seed=seed, turns=40)
+        for activation in replay.activations:
+            for bike in activation.state_after.bikes.values():
+                assert np.isfinite([bike.pose.x, bike.pose.y, bike.pose.z, bike.pose.facing_deg]).all()
+                assert 0 <= bike.stress <= 30 and bike.wounds >= 0
+                if bike.status != OUT:
+                    assert not table_map.enters_building(bike.pose.xy[None, :])
+
+
+def test_scripted_game_follows_the_script(small_table_path, tmp_path):
+    script = tmp_path / "stage.yaml"
+    script.write_text(f"scene: {small_table_path}\nturns: 1\nfallback: error\nactivations:\n"
+                      "  - {turn: 1, model: h1, plans: ['s1: straight 6', 's2: straight 10']}\n"
+                      "  - {turn: 1, model: k1, plans: ['s1: right tight 3, straight 1', 's1: straight 4']}\n")
+    replay = play_game(None, seed=1, rider="planned", script=script)
+    plans = {a.model_id: [x.plan for x in a.actions] for a in replay.activations}
+    assert plans["h1"][0] == "s1: straight 6"
+    assert plans["k1"][0] == "s1: right tight 3, straight 1"
+
+
+def test_scripted_illegal_plan_names_the_entry_and_clause(small_table_path, tmp_path):
+    script = tmp_path / "bad.yaml"
+    script.write_text(f"scene: {small_table_path}\nturns: 1\nactivations:\n"
+                      "  - {turn: 1, model: h1, plans: ['s3: straight 16']}\n")
+    with pytest.raises(ScriptError) as error:
+        play_game(None, seed=1, rider="planned", script=script)
+    text = str(error.value)
+    assert "bad.yaml" in text and "activations.0.plans.0" in text and "EC-TURN-4" in text
+
+
+def test_script_with_unknown_key_is_rejected(tmp_path):
+    script = tmp_path / "typo.yaml"
+    script.write_text("activatons: []\n")
+    with pytest.raises(ScriptError) as error:
+        play_game(None, rider="planned", script=script)
+    assert "activatons" in str(error.value)
+
+
+def _state(*bikes) -> MatchState:
+    return MatchState(1, {b.id: b for b in bikes}, {}, {"a": 0, "b": 0})
+
+
+def test_turf_war_scores_take_outs_and_busts():
+    from entropy3d.game.state import BikeState
+    from entropy3d.geometry import Pose
+
+    victim = BikeState("v", "a", "police", Pose(1, 1), 1, 0, 0, 10, status=OUT)
+    state = _state(victim, BikeState("w", "b", "police", Pose(5, 5), 1, 0, 2, 10))
+    state = missions.score_bust(state, victim, missions.TURF_WAR)
+    state = missions.score_taken_out(state, victim, "b", missions.TURF_WAR)
+    assert state.score == {"a": -1, "b": 1}
+    assert missions.game_over(state) == "only one gang left on the table"
+    assert missions.winner(state) == "b"
+
+
+def test_lovers_point_scores_escapes_double():
+    from entropy3d.game.state import ESCAPED, BikeState
+    from entropy3d.geometry import Pose
+
+    runner = BikeState("r", "a", "police", Pose(1, 1), 1, 0, 2, 10, status=ESCAPED)
+    victim = BikeState("v", "b", "police", Pose(5, 5), 1, 0, 0, 10, status=OUT)
+    state = _state(runner, victim)
+    state = missions.score_escaped(state, runner, missions.LOVERS_POINT)
+    state = missions.score_taken_out(state, victim, None, missions.LOVERS_POINT)
+    state = missions.score_bust(state, victim, missions.LOVERS_POINT)
+    assert state.score == {"a": 3, "b": 0}
+
+
+def test_replay_is_json_lines_with_sorted_keys(small_table_path, tmp_path):
+    _play(small_table_path, turns=2, replay_path=tmp_path / "r.jsonl")
+    lines = (tmp_path / "r.jsonl").read_text().splitlines()
+    kinds = [json.loads(line)["type"] for line in lines]
+    assert kinds[0] == "header" and kinds[-1] == "end" and "activation" in kinds
+    assert all(line == json.dumps(json.loads(line), sort_keys=True, separators=(",", ":")) for line in lines)
+
+
+def test_physics_game_is_deterministic_and_sane(small_table_path, tmp_path):
+    """A short game with the physics rider: same bytes twice, finite poses, events snapped by rules."""
+    for name in ("a.jsonl", "b.jsonl"):
+        play_game(small_table_path, seed=4, turns=3, rider="physics", replay_path=tmp_path / name)
+    assert (tmp_path / "a.jsonl").read_bytes() == (tmp_path / "b.jsonl").read_bytes()
+    replay = read_replay(tmp_path / "a.jsonl")
+    ridden = [a for act in replay.activations for a in act.actions if a.plan]
+    assert ridden and all(np.isfinite(a.trajectory).all() for a in ridden)
+    assert any(len(a.trajectory) > 10 for a in ridden)
+    assert Path(replay.header.scene) == small_table_path
