@@ -1,6 +1,6 @@
 """Top-down line of sight (EC-LOS-1..3): thin lines from base edge to base edge, seen from above.
 
-Plain functions on numpy arrays and shapely geometry. A line is drawn from every sampled point
+Plain functions on numpy arrays (shapely only to describe outlines). A line is drawn from every sampled point
 of the front half of the viewer's base edge (EC-LOS-2) to every sampled point of the target's
 base edge that lies in front of the viewer; the target is visible when one line is clear. How a
 piece's size class and the models' levels decide whether it blocks is rules data
@@ -13,9 +13,11 @@ from dataclasses import dataclass
 
 import numpy as np
 import shapely
+import trimesh
 
 from entropy3d.geometry import BaseShape, Pose
 from entropy3d.los.losrules import LosRules
+from entropy3d.los.rays import boxes_overlap, group_boxes, segment_box_hits, segment_convex_entry
 
 #: inches: a piece whose top is this close to a model's surface is what it stands on
 STAND_TOLERANCE_IN = 0.05
@@ -27,6 +29,7 @@ class Footprints:
 
     polygons: shapely outlines seen from above. size_class: EC-LOS-3 class (> 0).
     bottom, top: lowest and highest z. miniature: index of the miniature a row is (-1: a piece).
+    convex: per row, (row, low, high, convex pieces of its outline from :func:`convex_outlines`).
     """
 
     polygons: np.ndarray
@@ -34,10 +37,36 @@ class Footprints:
     bottom: np.ndarray
     top: np.ndarray
     miniature: np.ndarray
+    convex: tuple
 
-    @property
-    def tree(self) -> shapely.STRtree:
-        return shapely.STRtree(self.polygons)
+
+def convex_outlines(polygon, tolerance: float = 0.01) -> list[tuple[np.ndarray, np.ndarray, np.ndarray,
+                                                                    np.ndarray]]:
+    """A shapely (multi)polygon as convex pieces (edge normals, offsets, low, high corners):
+    itself when convex, else the triangles of its outline simplified by ``tolerance`` inches
+    (a mesh file's silhouette has hundreds of collinear corners); inside is normals . p <= offsets."""
+    rings = []
+    polygon = polygon.simplify(tolerance, preserve_topology=True)
+    for part in getattr(polygon, "geoms", [polygon]):
+        if part.is_empty or part.area <= 0:
+            continue
+        if part.convex_hull.area - part.area <= 1e-9 * max(1.0, part.area):
+            rings.append(np.asarray(part.exterior.coords)[:-1])
+        else:
+            vertices, faces = trimesh.creation.triangulate_polygon(part, engine="earcut")
+            rings.extend(vertices[face] for face in faces)
+    pieces = []
+    for ring in rings:
+        x, y = ring[:, 0], ring[:, 1]
+        if np.dot(x, np.roll(y, -1)) - np.dot(np.roll(x, -1), y) < 0:  # make it counter-clockwise
+            ring = ring[::-1]
+        edges = np.roll(ring, -1, axis=0) - ring
+        keep = np.hypot(edges[:, 0], edges[:, 1]) > 1e-12
+        normals = np.column_stack([edges[keep, 1], -edges[keep, 0]])
+        normals /= np.hypot(normals[:, 0], normals[:, 1])[:, None]
+        offsets = np.einsum("ij,ij->i", normals, ring[keep])
+        pieces.append((normals, offsets, ring.min(axis=0), ring.max(axis=0)))
+    return pieces
 
 
 def sight_lines(viewer: Pose, viewer_base: BaseShape, target: Pose, target_base: BaseShape,
@@ -88,7 +117,7 @@ def stands_on(footprints: Footprints, points_xy: np.ndarray, surface_z: np.ndarr
 
 def top_down_batch(pairs: list[tuple[int, int]], poses: list[Pose], bases: list[BaseShape],
                    eye_z: np.ndarray, footprints: Footprints, rules: LosRules):
-    """Top-down LOS of many (viewer, target) miniature index pairs in one shapely query.
+    """Top-down LOS of many (viewer, target) miniature index pairs, all lines at once.
 
     Returns one ``(lines, clear, blocker_rows)`` per pair: the (L, 2, 2) lines, an (L,) mask of
     clear ones, and the footprint rows that block at least one line.
@@ -103,7 +132,20 @@ def top_down_batch(pairs: list[tuple[int, int]], poses: list[Pose], bases: list[
     if len(lines) and len(footprints.polygons):
         centres = np.array([pose.xy for pose in poses])
         standing = stands_on(footprints, centres, z)
-        line_index, row = footprints.tree.query(shapely.linestrings(lines), predicate="intersects")
+        starts, deltas = lines[:, 0], lines[:, 1] - lines[:, 0]
+        found_rows, found_lines = [np.zeros(0, np.int64)], [np.zeros(0, np.int64)]
+        pair_low, pair_high = group_boxes(lines[:, 0], lines[:, 1], counts)
+        for piece_row, row_low, row_high, pieces in footprints.convex:
+            near_row = np.flatnonzero(boxes_overlap(pair_low, pair_high, row_low, row_high)[pair_of_line])
+            near_row = near_row[segment_box_hits(starts[near_row], deltas[near_row], row_low, row_high)]
+            touched = np.zeros(len(near_row), bool)
+            for normals, offsets, low, high in pieces:
+                near = np.flatnonzero(segment_box_hits(starts[near_row], deltas[near_row], low, high))
+                entry = segment_convex_entry(starts[near_row[near]], deltas[near_row[near]], normals, offsets)
+                touched[near[np.isfinite(entry)]] = True
+            found_lines.append(near_row[touched])
+            found_rows.append(np.full(touched.sum(), piece_row))
+        row, line_index = np.concatenate(found_rows), np.concatenate(found_lines)
         pair = pair_of_line[line_index]
         viewer = np.array([v for v, _ in pairs])[pair]
         target = np.array([t for _, t in pairs])[pair]

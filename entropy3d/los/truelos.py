@@ -12,50 +12,75 @@ from __future__ import annotations
 import numpy as np
 
 from entropy3d.los.losrules import LosRules
-from entropy3d.los.rays import segment_convex_entry
 
 BIKE, RIDER = 0, 1
 
 
-def view_frame(eye: np.ndarray, centre: np.ndarray) -> np.ndarray:
-    """(3, 3) rows: forward (eye to centre), right, up; orthonormal."""
-    forward = centre - eye
-    forward = forward / np.linalg.norm(forward)
-    up = np.array([0.0, 0.0, 1.0]) if abs(forward[2]) < 0.999 else np.array([0.0, 1.0, 0.0])
+def view_frames(eyes: np.ndarray, centres: np.ndarray) -> np.ndarray:
+    """(P, 3, 3) frames, rows forward (eye to centre), right, up; orthonormal."""
+    forward = centres - eyes
+    forward /= np.linalg.norm(forward, axis=1, keepdims=True)
+    up = np.where(np.abs(forward[:, 2:3]) < 0.999, [[0.0, 0.0, 1.0]], [[0.0, 1.0, 0.0]])
     right = np.cross(forward, up)
-    right /= np.linalg.norm(right)
-    return np.stack([forward, right, np.cross(right, forward)])
+    right /= np.linalg.norm(right, axis=1, keepdims=True)
+    return np.stack([forward, right, np.cross(right, forward)], axis=1)
 
 
-def silhouette_rays(eye: np.ndarray, parts: list[tuple[np.ndarray, np.ndarray, np.ndarray]],
-                    grid: int) -> tuple[np.ndarray, np.ndarray]:
-    """Rays from ``eye`` through a grid x grid bundle over the target's angular bounding box.
+def _padded_planes(parts_per_pair) -> tuple[np.ndarray, np.ndarray]:
+    """(P, K, F, 3) normals and (P, K, F) offsets; missing planes padded with a neutral
+    0 . x <= 1 that never clips."""
+    count = max(len(normals) for parts in parts_per_pair for _, normals, _ in parts)
+    pairs, kinds = len(parts_per_pair), len(parts_per_pair[0])
+    normals = np.zeros((pairs, kinds, count, 3))
+    offsets = np.ones((pairs, kinds, count))
+    for p, parts in enumerate(parts_per_pair):
+        for k, (_, part_normals, part_offsets) in enumerate(parts):
+            normals[p, k, :len(part_normals)] = part_normals
+            offsets[p, k, :len(part_offsets)] = part_offsets
+    return normals, offsets
 
-    ``parts`` are the target's convex solids as (vertices, plane normals, plane offsets), bike
-    first. Returns ``(ends, part)``: for every ray that hits the target, the point where it first
-    meets it (R, 3) and which part that is (R,).
+
+def silhouette_rays(eyes: np.ndarray, parts_per_pair: list, grid: int) -> list[tuple[np.ndarray, np.ndarray]]:
+    """For each pair, rays from its eye through a grid x grid bundle over the target's angular
+    bounding box, all pairs at once.
+
+    ``parts_per_pair[p]`` are the target's convex solids as (vertices, plane normals, plane
+    offsets), bike first, the same number for every pair. Returns per pair ``(ends, part)``: for
+    every ray that hits the target, the point where it first meets it (R, 3) and which part that
+    is (R,).
     """
-    vertices = np.concatenate([v for v, _, _ in parts])
-    frame = view_frame(eye, vertices.mean(axis=0))
-    relative = (vertices - eye) @ frame.T
-    depth = relative[:, 0]
-    if np.any(depth <= 1e-6):
-        return np.zeros((0, 3)), np.zeros(0, dtype=np.int64)
-    slope = relative[:, 1:] / depth[:, None]
-    low, high = slope.min(axis=0), slope.max(axis=0)
+    if not len(parts_per_pair):
+        return []
+    eyes = np.asarray(eyes, float).reshape(-1, 3)
+    vertices = np.stack([np.concatenate([v for v, _, _ in parts]) for parts in parts_per_pair])  # (P, V, 3)
+    frames = view_frames(eyes, vertices.mean(axis=1))
+    relative = np.einsum("pvj,pij->pvi", vertices - eyes[:, None], frames)
+    depth = relative[..., 0]
+    seen = np.all(depth > 1e-6, axis=1)            # the eye is not inside or beside the target
+    slope = relative[..., 1:] / np.where(depth > 1e-6, depth, 1.0)[..., None]
+    low, high = slope.min(axis=1), slope.max(axis=1)  # (P, 2)
     cells = (np.arange(grid) + 0.5) / grid
-    a = low[0] + cells * (high[0] - low[0])
-    b = low[1] + cells * (high[1] - low[1])
-    aa, bb = np.meshgrid(a, b, indexing="ij")
-    directions = frame[0] + aa.reshape(-1, 1) * frame[1] + bb.reshape(-1, 1) * frame[2]
-    deltas = directions * (1.01 * depth.max())
-    starts = np.broadcast_to(eye, deltas.shape)
-    entry = np.stack([segment_convex_entry(starts, deltas, normals, offsets) for _, normals, offsets in parts],
-                     axis=1)
-    part = np.argmin(entry, axis=1)
-    t = entry[np.arange(len(entry)), part]
-    hit = np.isfinite(t)
-    return eye + t[hit, None] * deltas[hit], part[hit]
+    a = low[:, 0:1] + cells * (high - low)[:, 0:1]    # (P, G)
+    b = low[:, 1:2] + cells * (high - low)[:, 1:2]
+    directions = (frames[:, None, None, 0] + a[:, :, None, None] * frames[:, None, None, 1]
+                  + b[:, None, :, None] * frames[:, None, None, 2]).reshape(len(eyes), grid * grid, 3)
+    deltas = directions * (1.01 * depth.max(axis=1))[:, None, None]   # (P, R, 3) past the far side
+    normals, offsets = _padded_planes(parts_per_pair)                # (P, K, F, 3), (P, K, F)
+    numerators = offsets - np.einsum("pkfj,pj->pkf", normals, eyes)   # >= 0: eye inside that plane
+    denominators = np.einsum("prj,pkfj->prkf", deltas, normals)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        ratio = numerators[:, None] / denominators
+    t_enter = np.max(np.where(denominators < 0, ratio, 0.0), axis=3)
+    t_exit = np.min(np.where(denominators > 0, ratio, 1.0), axis=3)
+    outside = ((denominators == 0) & (numerators[:, None] < 0)).any(axis=3)
+    entry = np.where((t_enter <= t_exit) & ~outside, t_enter, np.inf)  # (P, R, K)
+    part = np.argmin(entry, axis=2)
+    t = np.take_along_axis(entry, part[..., None], axis=2)[..., 0]
+    result = []
+    for p in range(len(eyes)):
+        hit = np.isfinite(t[p]) & seen[p]
+        result.append((eyes[p] + t[p, hit, None] * deltas[p, hit], part[p, hit]))
+    return result
 
 
 def true_verdict_numbers(part: np.ndarray, visible: np.ndarray, rules: LosRules) -> dict:

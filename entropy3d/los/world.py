@@ -24,9 +24,17 @@ from trimesh.path.polygons import projected
 
 from entropy3d.geometry import BaseShape, Pose
 from entropy3d.los.losrules import LosRules, load_los_rules
-from entropy3d.los.rays import NO_HIT, convex_planes, default_caster, segment_convex_entry
+from entropy3d.los.rays import (
+    NO_HIT,
+    boxes_overlap,
+    convex_planes,
+    default_caster,
+    group_boxes,
+    segment_box_hits,
+    segment_convex_entry,
+)
 from entropy3d.los.results import LosResult, SightGeometry, TopDownVerdict, TrueVerdict
-from entropy3d.los.topdown import Footprints, top_down_batch
+from entropy3d.los.topdown import Footprints, convex_outlines, top_down_batch
 from entropy3d.los.truelos import silhouette_rays, true_verdict_numbers
 from entropy3d.scene.build import Piece, TableGeometry, build_table_geometry
 from entropy3d.scene.miniature import miniature_shape
@@ -54,10 +62,10 @@ class Miniature:
     """The rider's eye: the top of the rider solid less ``eye_below_rider_top_in``."""
     top: float
     """Highest point (top of the rider), inches."""
-    centre: np.ndarray
-    """Centre of its bounding sphere."""
-    radius: float
-    """Radius of its bounding sphere."""
+    low: np.ndarray
+    """(3,) lowest corner of its bounding box."""
+    high: np.ndarray
+    """(3,) highest corner of its bounding box."""
 
 
 def make_miniature(model_id: str, base: BaseShape, pose: Pose, table: Table, rules: LosRules) -> Miniature:
@@ -69,7 +77,7 @@ def make_miniature(model_id: str, base: BaseShape, pose: Pose, table: Table, rul
     lo, hi = vertices.min(axis=0), vertices.max(axis=0)
     top = float(shape.rider.bounds[1][2])
     return Miniature(model_id, pose, base, parts, np.array([pose.x, pose.y, top - rules.eye_below_rider_top_in]),
-                     float(hi[2]), (lo + hi) / 2, float(np.linalg.norm(hi - lo) / 2))
+                     float(hi[2]), lo, hi)
 
 
 def piece_footprint(piece: Piece):
@@ -79,6 +87,16 @@ def piece_footprint(piece: Piece):
         return projected(piece.mesh, normal=[0, 0, 1])
     hulls = [shapely.convex_hull(shapely.multipoints(np.asarray(part.vertices)[:, :2])) for part in piece.parts]
     return shapely.union_all(hulls)
+
+
+def _footprint_entry(index: int, piece: Piece):
+    outline = piece_footprint(piece)
+    return index, outline, convex_outlines(outline)
+
+
+def _corners(outline) -> tuple[np.ndarray, np.ndarray]:
+    bounds = np.asarray(outline.bounds, float)
+    return bounds[:2], bounds[2:]
 
 
 def _pose_matrix(pose: Pose) -> np.ndarray:
@@ -130,10 +148,10 @@ class LosWorld:
         self.static_caster = static_caster or self._caster([p.mesh for p in static], range(offset))
         self.dynamic_caster = self._caster([p.mesh for p in dynamic], range(offset, offset + len(dynamic)))
         if static_footprints is None:
-            static_footprints = [(k, piece_footprint(p)) for k, p in enumerate(static) if p.size_class > 0]
+            static_footprints = [_footprint_entry(k, p) for k, p in enumerate(static) if p.size_class > 0]
         self._static_footprints = static_footprints
         self._piece_footprints = static_footprints + [
-            (offset + k, piece_footprint(p)) for k, p in enumerate(dynamic) if p.size_class > 0]
+            _footprint_entry(offset + k, p) for k, p in enumerate(dynamic) if p.size_class > 0]
 
     def __repr__(self) -> str:
         return (f"LosWorld({self.table.name!r}, {len(self.static_pieces)} static + "
@@ -199,10 +217,13 @@ class LosWorld:
 
     # ------------------------------------------------------------------------------- queries
 
-    def cast(self, starts, ends, minis: Sequence[Miniature] = (), skip: np.ndarray | None = None):
+    def cast(self, starts, ends, minis: Sequence[Miniature] = (), skip: np.ndarray | None = None,
+             counts: np.ndarray | None = None):
         """First hit of each segment against the pieces and ``minis``.
 
         ``skip`` (N, k) lists, per segment, indices into ``minis`` it must ignore (-1 pads).
+        ``counts`` optionally groups consecutive segments (a pair's rays) so that a miniature is
+        only tested against the groups whose bounding box it touches.
         Returns ``(t, names)``: fraction along the segment of the first hit (inf: clear) and the
         id of what it hit ('' when clear).
         """
@@ -214,15 +235,22 @@ class LosWorld:
         t[nearer], owner[nearer] = t_dynamic[nearer], owner_dynamic[nearer]
         deltas = ends - starts
         pieces = len(self.pieces)
+        if counts is None:
+            counts = np.array([len(starts)])
+        group = np.repeat(np.arange(len(counts)), counts)
+        group_low, group_high = group_boxes(starts, ends, counts)
         for index, mini in enumerate(minis):
-            candidates = _near_sphere(starts, deltas, mini.centre, mini.radius)
+            candidate = boxes_overlap(group_low, group_high, mini.low, mini.high)[group]
             if skip is not None:
-                candidates &= ~(skip == index).any(axis=1)
-            rows = np.flatnonzero(candidates)
-            if not len(rows):
-                continue
-            entry = np.min([segment_convex_entry(starts[rows], deltas[rows], normals, offsets)
-                            for _, normals, offsets in mini.parts], axis=0)
+                candidate &= ~(skip == index).any(axis=1)
+            rows = np.flatnonzero(candidate)
+            rows = rows[segment_box_hits(starts[rows], deltas[rows], mini.low, mini.high)]
+            entry = np.full(len(rows), np.inf)
+            for vertices, normals, offsets in mini.parts:
+                near = np.flatnonzero(segment_box_hits(starts[rows], deltas[rows], vertices.min(axis=0),
+                                                       vertices.max(axis=0)))
+                entry[near] = np.minimum(entry[near], segment_convex_entry(
+                    starts[rows[near]], deltas[rows[near]], normals, offsets))
             closer = entry < t[rows]
             t[rows[closer]] = entry[closer]
             owner[rows[closer]] = pieces + index
@@ -250,10 +278,10 @@ class LosWorld:
         top_down = top_down_batch(index_pairs, [m.pose for m in mini_list], [m.base for m in mini_list],
                                   np.array([m.eye[2] for m in mini_list]), self._footprints(mini_list),
                                   self.rules)
-        footprint_names = [self.pieces[k].id for k, _ in self._piece_footprints] + ids
+        footprint_names = [self.pieces[k].id for k, _, _ in self._piece_footprints] + ids
 
-        ray_sets = [silhouette_rays(mini_list[v].eye, list(mini_list[t].parts[:2]), self.rules.silhouette_grid)
-                    for v, t in index_pairs]
+        ray_sets = silhouette_rays(np.array([mini_list[v].eye for v, _ in index_pairs]).reshape(-1, 3),
+                                   [mini_list[t].parts[:2] for _, t in index_pairs], self.rules.silhouette_grid)
         counts = np.array([len(ends) for ends, _ in ray_sets], dtype=np.int64)
         ends = np.concatenate([e for e, _ in ray_sets]) if ray_sets else np.zeros((0, 3))
         pair_of_ray = np.repeat(np.arange(len(index_pairs)), counts)
@@ -261,7 +289,7 @@ class LosWorld:
         lengths = np.linalg.norm(ends - eyes, axis=1)
         stops = ends - (ends - eyes) * (RAY_END_GAP_IN / np.maximum(lengths, 1e-9))[:, None]
         skip = np.array(index_pairs, dtype=np.int64).reshape(-1, 2)[pair_of_ray]
-        t, hit_names = self.cast(eyes, stops, mini_list, skip)
+        t, hit_names = self.cast(eyes, stops, mini_list, skip, counts)
         reached = ~np.isfinite(t)
 
         results = {}
@@ -282,21 +310,20 @@ class LosWorld:
         return results
 
     def _footprints(self, minis: Sequence[Miniature]) -> Footprints:
-        pieces = [self.pieces[k] for k, _ in self._piece_footprints]
-        polygons = [polygon for _, polygon in self._piece_footprints]
-        polygons += [shapely.Polygon(m.base.outline(m.pose)) for m in minis]
+        pieces = [self.pieces[k] for k, _, _ in self._piece_footprints]
+        polygons = [polygon for _, polygon, _ in self._piece_footprints]
+        convex = [(row, *_corners(outline), pieces)
+                  for row, (_, outline, pieces) in enumerate(self._piece_footprints)]
+        for index, mini in enumerate(minis):
+            outline = shapely.Polygon(mini.base.outline(mini.pose))
+            polygons.append(outline)
+            convex.append((len(self._piece_footprints) + index, *_corners(outline), convex_outlines(outline)))
         return Footprints(
             polygons=np.array(polygons, dtype=object),
             size_class=np.array([p.size_class for p in pieces] + [self.rules.miniature_size_class] * len(minis)),
             bottom=np.array([float(p.mesh.bounds[0][2]) for p in pieces] + [m.pose.z for m in minis]),
             top=np.array([p.top for p in pieces] + [m.top for m in minis]),
             miniature=np.array([-1] * len(pieces) + list(range(len(minis)))),
+            convex=tuple(convex),
         )
 
-
-def _near_sphere(starts: np.ndarray, deltas: np.ndarray, centre: np.ndarray, radius: float) -> np.ndarray:
-    """Segments that pass within ``radius`` of ``centre`` (a cheap filter before exact tests)."""
-    length2 = np.einsum("ij,ij->i", deltas, deltas)
-    along = np.clip(np.einsum("ij,ij->i", centre - starts, deltas) / np.maximum(length2, 1e-12), 0.0, 1.0)
-    nearest = starts + along[:, None] * deltas
-    return np.einsum("ij,ij->i", nearest - centre, nearest - centre) <= radius * radius
