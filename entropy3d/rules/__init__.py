@@ -10,6 +10,7 @@ destructibles, jumps, the cliff edge), :mod:`.combat` (melee geometry, chicken, 
 :mod:`.activation` (applying a planned action to a bike's state with a seeded rng).
 """
 
+from entropy3d.rules.activation import BikeState, apply_action, start_activation
 from entropy3d.rules.dice import Outcome, PushState, TestRoll, judge, resolve_bust, roll_test
 from entropy3d.rules.odds import Odds, exact_odds
 from entropy3d.rules.opposed import OpposedResult, opposed_test
@@ -19,7 +20,8 @@ from entropy3d.rules.ruleset import Ruleset
 from entropy3d.rules.speeds import activation_order, check_speed_change, distance_band
 
 __all__ = [
-    "Odds", "OpposedResult", "Outcome", "Plan", "PlannedMove", "PushState", "RequiredTest",
-    "Ruleset", "TableProbe", "TestRoll", "activation_order", "check_speed_change", "distance_band",
+    "BikeState", "Odds", "OpposedResult", "Outcome", "Plan", "PlannedMove", "PushState", "RequiredTest",
+    "Ruleset", "TableProbe", "TestRoll", "activation_order", "apply_action", "check_speed_change", "distance_band",
     "exact_odds", "judge", "opposed_test", "parse_plan", "plan_move", "resolve_bust", "roll_test",
+    "start_activation",
 ]

@@ -9,6 +9,11 @@ curbs and buildings through the small :class:`TableProbe` protocol (tests fake i
 Template decision (EC-TMPL-1, data ``turn_templates``): the 3/5/7 inches of a template are its
 arc length, so a full 90-degree template counts 3/5/7 inches toward the move, and a turn may stop
 at any whole-inch mark along it.
+
+Other decisions: a weave is a sideways shift that does not count toward the move's distance and
+must sit next to a straight segment; a stoppie's pivot swings the base centre about the front of
+the base and does not count either; a turn stopped part-way along a template still costs the
+template's full stress and test; gung-ho's "double full movement" is exactly twice the band's max.
 """
 
 from __future__ import annotations
