@@ -1,0 +1,100 @@
+"""The numpy side of rendering: overlay triangles and camera maths, no Panda3D frame needed."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from entropy3d.render import shapes
+from entropy3d.render.cameras import CameraView, box_corners, fit_view, preset_view, project, to_pixels
+
+
+def test_grid_strips_one_strip_per_line_and_major_lines_split_out():
+    faint = shapes.grid_strips(24, 12, 1.0, 0.02, 0.0, skip_every=6)
+    strong = shapes.grid_strips(24, 12, 1.0, 0.05, 0.0, every=6)
+    # 25 x-lines and 13 y-lines; every 6th (0, 6, 12, 18, 24 and 0, 6, 12) is strong
+    assert len(strong) == 2 * (5 + 3)
+    assert len(faint) == 2 * (25 - 5 + 13 - 3)
+    assert np.allclose(faint[..., 2], 0.0)
+    vertical = strong[np.ptp(strong[..., 1], axis=1) > 1.0]  # triangles of the lines along y
+    xs = vertical[..., 0].ravel()
+    assert np.all(np.abs(xs - 6.0 * np.round(xs / 6.0)) <= 0.026)
+    assert set(np.round(xs / 6.0).astype(int).tolist()) == {0, 1, 2, 3, 4}
+
+
+def test_flat_strip_has_the_asked_width_and_faces_up():
+    triangles = shapes.flat_strips(np.array([[0.0, 0.0]]), np.array([[10.0, 0.0]]), 0.5, 0.1)
+    assert triangles.shape == (2, 3, 3)
+    assert np.isclose(triangles[..., 1].max() - triangles[..., 1].min(), 0.5)
+    normals = np.cross(triangles[:, 1] - triangles[:, 0], triangles[:, 2] - triangles[:, 0])
+    assert np.all(normals[:, 2] > 0)
+
+
+def test_tube_is_closed_and_follows_the_polyline():
+    points = np.array([[0.0, 0.0, 1.0], [4.0, 0.0, 1.0], [4.0, 3.0, 2.0]])
+    triangles = shapes.tube_triangles(points, 0.2)
+    assert triangles.shape == (2 * 12, 3, 3)
+    lo, hi = triangles.reshape(-1, 3).min(axis=0), triangles.reshape(-1, 3).max(axis=0)
+    # square section 0.2 across: 0.1 either side of the centre line, across each segment
+    assert np.allclose(lo[:2], [0.0, -0.1], atol=1e-9) and np.isclose(hi[0], 4.1)
+    assert 3.0 < hi[1] <= 3.1 and np.isclose(lo[2], 0.9) and 2.0 < hi[2] <= 2.1
+    with pytest.raises(ValueError, match="two"):
+        shapes.tube_triangles(points[:1], 0.2)
+
+
+def test_hazard_stripes_alternate_and_cover_the_edge():
+    red, white = shapes.hazard_stripes((0.0, 0.0), (10.0, 0.0), 0.4, 1.0, 0.0)
+    assert len(red) == len(white) == 10
+    covered = np.concatenate([red, white]).reshape(-1, 3)
+    assert np.isclose(covered[:, 0].min(), 0.0) and np.isclose(covered[:, 0].max(), 10.0)
+    stripe_of = lambda triangles: set(np.floor(triangles[..., 0].mean(axis=1)).astype(int).tolist())  # noqa: E731
+    assert stripe_of(red) == {0, 2, 4, 6, 8} and stripe_of(white) == {1, 3, 5, 7, 9}
+
+
+def test_dashed_centre_line_dashes_fit_the_road():
+    dashes = shapes.dashed_centre_line(np.array([[0.0, 5.0], [18.0, 5.0]]), 1.0, 0.8, 0.1, 0.0)
+    assert len(dashes) == 2 * 10
+    assert dashes[..., 0].min() >= 0.0 and dashes[..., 0].max() <= 18.0
+
+
+def test_colour_rgb_parses_and_rejects():
+    assert np.allclose(shapes.colour_rgb("#ff8000"), [1.0, 128 / 255, 0.0])
+    with pytest.raises(ValueError, match="#rrggbb"):
+        shapes.colour_rgb("#fff")
+
+
+def test_projection_puts_the_look_at_point_in_the_centre():
+    view = CameraView((10.0, -20.0, 15.0), (10.0, 10.0, 0.0), 40.0)
+    ndc = project(view, np.array([[10.0, 10.0, 0.0], [10.0, -40.0, 15.0]]), 16 / 9)
+    assert np.allclose(ndc[0], 0.0, atol=1e-9)
+    assert np.all(np.isnan(ndc[1]))  # behind the eye
+    assert np.allclose(to_pixels(ndc[:1], 640, 360), [[320.0, 180.0]])
+
+
+@pytest.mark.parametrize("aspect", [16 / 9, 1.0, 0.6])
+def test_fitted_view_keeps_every_point_in_frame_and_fills_it(aspect):
+    points = box_corners((-1, -1, -2), (49, 49, 12))
+    view = fit_view(points, 225.0, 42.0, 35.0, aspect, margin=0.9)
+    ndc = project(view, points, aspect)
+    assert np.all(np.abs(ndc) <= 0.9 + 1e-6)
+    spread = ndc.max(axis=0) - ndc.min(axis=0)
+    assert max(spread) > 1.75, "the fit should be tight on at least one axis"
+    assert np.allclose((ndc.max(axis=0) + ndc.min(axis=0)) / 2, 0.0, atol=0.05), "fitted view is off-centre"
+
+
+def test_low_view_avoids_a_wall_between_eye_and_miniatures():
+    import trimesh
+
+    # a long wall just inside the south edge hides the table centre from every southern spot
+    wall = trimesh.creation.box(extents=(60, 1, 8), transform=trimesh.transformations.translation_matrix((24, 3, 4)))
+    focus = np.array([[24.0, 24.0, 0.8]])
+    view = preset_view("low", 48, 48, box_corners((0, 0, 0), (48, 48, 8)), 1.5, focus, wall)
+    assert view.position[1] > 20, f"low camera {view} still behind the wall"
+    assert view.position[2] < 3.0
+    open_view = preset_view("low", 48, 48, box_corners((0, 0, 0), (48, 48, 8)), 1.5, focus, None)
+    assert open_view.position[1] < 0  # unobstructed: the first candidate, south-west
+
+
+def test_unknown_preset_is_an_error():
+    with pytest.raises(ValueError, match="iso, overview, low"):
+        preset_view("drone", 48, 48, box_corners((0, 0, 0), (48, 48, 1)), 1.5)
