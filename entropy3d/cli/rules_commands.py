@@ -37,6 +37,7 @@ def odds(
     for name in ("success", "crit", "fail", "bust"):
         p = getattr(result, name)
         typer.echo(f"  {name:<8} {float(p):8.2%}   {p.numerator}/{p.denominator}")
+    typer.echo("  (success includes crits; success + fail + bust = 1)")
 
 
 class _SceneProbe:

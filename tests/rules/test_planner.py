@@ -323,3 +323,12 @@ def test_EC_SPD_2_planning_never_exceeds_the_allowed_maximum(rules, action, spee
         weave = sum(s.inches for s in segs if isinstance(s, Weave))
         assert counted <= limit + 1e-9 and math.isclose(move.length_in, counted)
         assert polyline_length(move.path) <= limit + weave + 1e-6
+
+
+def test_EC_TER_CURB_angle_is_folded_either_way_along_the_curb(rules):
+    """Clause: EC-TER-CURB. 135 degrees is 45 from the curb line the other way; 170 is 10."""
+    from entropy3d.rules.planner import curb_crossing_allowed
+
+    assert curb_crossing_allowed(45, rules) and curb_crossing_allowed(90, rules)
+    assert curb_crossing_allowed(135, rules) and curb_crossing_allowed(-60, rules)
+    assert not curb_crossing_allowed(44, rules) and not curb_crossing_allowed(170, rules)
