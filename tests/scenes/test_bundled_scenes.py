@@ -219,3 +219,31 @@ def test_lovers_point_gangs_deploy_from_the_cliff_edge_one_in_each_corner():
     assert len(corners) == 2
     sides = sorted(np.mean(xs) for xs in corners.values())
     assert sides[0] < 12 and sides[1] > 36, "one gang in each corner of the cliff edge"
+
+
+@pytest.mark.parametrize("speed", [2, 3])
+def test_ruined_highway_jump_off_the_kicker_lands_on_the_far_deck_in_physics(speed):
+    """Ridden through the physics world at its speed's maximum, the jump clears the gap.
+
+    Clause: EC-JUMP-1 (a jump needs speed 2 or 3); the rider on the western deck rides east over
+    the kicker and comes down on the eastern deck, not in the rubble below.
+    """
+    from entropy3d.physics import BikeBody, build_table_world, ride
+
+    table, geometry = built("ruined_highway")
+    model = next(m for m in table.models if m.position[0] < 22 and 30 < m.position[1] < 35)
+    (pose,) = [p for m, p in start_poses(table, geometry) if m.id == model.id]
+    east = next(geometry.by_id(p.id) for p in table.spec.platforms if p.kind == "highway" and p.rect[0] > 22)
+    assert pose.z == pytest.approx(east.top)
+    inches = table.ruleset.speeds[speed].max
+    speed_in_s = inches / table.ruleset.scale.seconds_per_activation
+    rider = BikeBody(model.id, table.base_of(model), pose, (speed_in_s, 0.0, 0.0))
+    path = np.array([[pose.x, pose.y], [pose.x + 2 * inches, pose.y]])
+    with build_table_world(table, geometry, rider=rider) as world:
+        facts = ride(world, model.id, path, speed_in_s, time_slice_s=2 * table.ruleset.scale.seconds_per_activation)
+    assert facts.flights, "the kicker throws the bike into the air"
+    landing = facts.flights[0]
+    x_min, x_max = east.mesh.bounds[0][0], east.mesh.bounds[1][0]
+    assert landing.land_xy is not None and x_min <= landing.land_xy[0] <= x_max
+    assert landing.land_z == pytest.approx(east.top, abs=0.1)
+    assert facts.trajectory[:, 3].min() > east.top - 0.5, "it never dropped into the gap"
