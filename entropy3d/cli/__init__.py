@@ -14,6 +14,8 @@ from entropy3d.cli.app import app
 from entropy3d.cli import scene_commands  # noqa: F401  (registers commands)
 from entropy3d.cli import rules_commands  # noqa: F401  (registers commands)
 from entropy3d.cli import render_commands  # noqa: F401  (registers commands)
+from entropy3d.cli import physics_commands  # noqa: F401  (registers commands)
+from entropy3d.cli import los_commands  # noqa: F401  (registers commands)
 
 __all__ = ["app", "main"]
 

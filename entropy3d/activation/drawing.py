@@ -1,0 +1,178 @@
+"""Top-down pictures of an activation with PIL: the table, the intended path, the physical
+trajectory (shaded by height) and the snapped end, as a PNG or an animated GIF.
+
+Files are written to a temporary file first and moved into place, so a failure never leaves a
+half-written picture.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from pathlib import Path
+from typing import Sequence
+
+import numpy as np
+from PIL import Image, ImageDraw
+from scipy.spatial import ConvexHull
+
+from entropy3d.activation.activate import ActionResult
+from entropy3d.geometry import BaseShape, Pose
+
+MARGIN_IN = 1.5
+PATH_COLOUR = (255, 255, 255)
+LOW_COLOUR, HIGH_COLOUR = np.array([80, 200, 255]), np.array([255, 90, 40])
+END_COLOUR = (255, 230, 0)
+CRASH_COLOUR = (255, 0, 60)
+
+
+class _Canvas:
+    """Table inches to pixels (y up on the table, down in the image)."""
+
+    def __init__(self, width_in: float, depth_in: float, px_per_in: float):
+        self.width_in, self.depth_in, self.scale = width_in, depth_in, px_per_in
+        self.size = (int((width_in + 2 * MARGIN_IN) * px_per_in), int((depth_in + 2 * MARGIN_IN) * px_per_in))
+
+    def px(self, points) -> list[tuple[float, float]]:
+        points = np.atleast_2d(np.asarray(points, float))
+        x = (points[:, 0] + MARGIN_IN) * self.scale
+        y = (self.depth_in + MARGIN_IN - points[:, 1]) * self.scale
+        return list(zip(x.tolist(), y.tolist()))
+
+
+def _hex(colour: str) -> tuple[int, int, int]:
+    return tuple(int(colour[i:i + 2], 16) for i in (1, 3, 5))
+
+
+def _shade(rgb, top: float, max_top: float) -> tuple[int, int, int]:
+    """Higher pieces drawn lighter, so levels read at a glance."""
+    f = min(1.0, top / max_top) if max_top > 0 else 0.0
+    return tuple(int(min(255, c * (0.85 + 0.3 * f) + 30 * f)) for c in rgb)
+
+
+def table_image(geometry, scenery_moves, px_per_in: float, cliff_edges=()) -> tuple[Image.Image, _Canvas]:
+    """The table from above: every piece's footprint, lowest first (higher is lighter); moved
+    destructibles where they stand now (``scenery_moves``: piece id -> ScenerySpot); cliff
+    edges in red."""
+    canvas = _Canvas(geometry.width, geometry.depth, px_per_in)
+    image = Image.new("RGB", canvas.size, (24, 24, 28))
+    draw = ImageDraw.Draw(image)
+    pieces = sorted(geometry.pieces, key=lambda p: p.top)
+    max_top = max((p.top for p in pieces), default=1.0)
+    for piece in pieces:
+        spot = scenery_moves.get(piece.id)
+        if spot is not None and spot.removed:
+            continue
+        for part in piece.parts:
+            xy = np.asarray(part.vertices)[:, :2]
+            if spot is not None:
+                xy = xy + np.array([spot.dx, spot.dy])
+            try:
+                hull = xy[ConvexHull(xy).vertices]
+            except Exception:  # a degenerate (flat) part has no area to draw
+                continue
+            outline = (0, 0, 0) if piece.kind in ("building", "platform", "pillar", "railing") else None
+            draw.polygon(canvas.px(hull), fill=_shade(_hex(piece.colour), piece.top, max_top), outline=outline)
+    corners = {"south": [(0, 0), (geometry.width, 0)], "north": [(0, geometry.depth), (geometry.width, geometry.depth)],
+               "west": [(0, 0), (0, geometry.depth)], "east": [(geometry.width, 0), (geometry.width, geometry.depth)]}
+    for edge in cliff_edges:
+        draw.line(canvas.px(corners[edge]), fill=CRASH_COLOUR, width=4)
+    return image, canvas
+
+
+def _heights_colour(z: float, lo: float, hi: float) -> tuple[int, int, int]:
+    f = 0.0 if hi - lo < 1e-6 else (z - lo) / (hi - lo)
+    return tuple(int(v) for v in LOW_COLOUR + f * (HIGH_COLOUR - LOW_COLOUR))
+
+
+def _draw_base(draw, canvas, base: BaseShape, pose: Pose, colour, width: int = 3) -> None:
+    outline = canvas.px(base.outline(pose))
+    draw.polygon(outline, outline=colour, width=width)
+    nose = canvas.px([pose.xy, pose.xy + pose.forward * base.length / 2])
+    draw.line(nose, fill=colour, width=width)
+
+
+def _dashed(draw, points, colour, width: int, dash: int = 4) -> None:
+    for k in range(0, len(points) - 1, 2 * dash):
+        draw.line(points[k:k + dash + 1], fill=colour, width=width)
+
+
+def _cross(draw, canvas, xy, colour, r: int = 6) -> None:
+    (cx, cy), = canvas.px([xy])
+    draw.line([(cx - r, cy - r), (cx + r, cy + r)], fill=colour, width=3)
+    draw.line([(cx - r, cy + r), (cx + r, cy - r)], fill=colour, width=3)
+
+
+def _overlay(image, canvas, results: Sequence[ActionResult], base: BaseShape, upto_t: float | None) -> None:
+    draw = ImageDraw.Draw(image)
+    offset = 0.0
+    for result in results:
+        if result.facts is None:
+            continue
+        trajectory = result.facts.trajectory
+        lo, hi = float(trajectory[:, 3].min()), float(trajectory[:, 3].max())
+        rows = trajectory if upto_t is None else trajectory[trajectory[:, 0] + offset <= upto_t]
+        points = canvas.px(rows[:, 1:3]) if len(rows) else []
+        for (a, b), z in zip(zip(points[:-1], points[1:]), rows[1:, 3]):
+            draw.line([a, b], fill=_heights_colour(float(z), lo, hi), width=4)
+        for contact in result.facts.contacts:
+            if upto_t is None or contact.t + offset <= upto_t:
+                (cx, cy), = canvas.px([contact.point[:2]])
+                r = 5
+                colour = CRASH_COLOUR if contact.role == "crash" else (255, 160, 0)
+                draw.ellipse([cx - r, cy - r, cx + r, cy + r], outline=colour, width=3)
+        if upto_t is not None and len(rows):
+            row = rows[-1]
+            _draw_base(draw, canvas, base, Pose(float(row[1]), float(row[2]), float(row[4])), (255, 255, 255), 2)
+        offset += result.facts.duration_s
+    for result in results:
+        _dashed(draw, canvas.px(result.move.path), PATH_COLOUR, 2)
+        if upto_t is None and result.snapped is not None:
+            for event in result.snapped.events:
+                if "landing_xy" in event.figures:
+                    _cross(draw, canvas, event.figures["landing_xy"], END_COLOUR)
+    if upto_t is None and results:
+        end = results[-1].after.bike(results[-1].model_id).pose
+        _draw_base(draw, canvas, base, end, END_COLOUR)
+
+
+def _save_atomically(path: Path, write) -> None:
+    path = Path(path)
+    handle, temp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=path.suffix, dir=path.parent or ".")
+    os.close(handle)
+    try:
+        write(temp)
+        os.replace(temp, path)
+    except BaseException:
+        Path(temp).unlink(missing_ok=True)
+        raise
+
+
+def draw_png(path, geometry, results: Sequence[ActionResult], base: BaseShape, px_per_in: float = 16.0,
+             cliff_edges=()) -> None:
+    """Top-down PNG: intended path (dashed white), trajectory (blue low to red high), contacts
+    (circles: red crash, orange debris), the rules' jump landing (yellow cross) and the snapped
+    end base (yellow)."""
+    moves = results[-1].after.scenery if results else {}
+    image, canvas = table_image(geometry, moves, px_per_in, cliff_edges)
+    _overlay(image, canvas, results, base, None)
+    _save_atomically(path, lambda temp: image.save(temp, format="PNG"))
+
+
+def draw_gif(path, geometry, results: Sequence[ActionResult], base: BaseShape, px_per_in: float = 10.0,
+             fps: int = 15, cliff_edges=()) -> None:
+    """Animated top-down GIF of the ride at depicted speed, ending on the snapped result."""
+    moves = results[0].before.scenery if results else {}
+    background, canvas = table_image(geometry, moves, px_per_in, cliff_edges)
+    total = sum(r.facts.duration_s for r in results if r.facts is not None)
+    frames = []
+    for t in np.arange(0.0, total + 1e-9, 1.0 / fps):
+        frame = background.copy()
+        _overlay(frame, canvas, results, base, float(t))
+        frames.append(frame)
+    final, _ = table_image(geometry, results[-1].after.scenery if results else {}, px_per_in, cliff_edges)
+    _overlay(final, canvas, results, base, None)
+    frames.append(final)
+    durations = [int(1000 / fps)] * (len(frames) - 1) + [2000]
+    _save_atomically(path, lambda temp: frames[0].save(temp, format="GIF", save_all=True,
+                                                       append_images=frames[1:], duration=durations, loop=0))
