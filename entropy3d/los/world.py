@@ -44,6 +44,8 @@ from entropy3d.scene.table import Table
 DECAL_KINDS = frozenset({"zone", "road"})
 #: inches: silhouette rays stop this short of the target surface they end on
 RAY_END_GAP_IN = 1e-4
+#: miniatures kept built, keyed by (model id, pose): a game state's poses are asked many times
+MINIATURE_CACHE_SIZE = 512
 
 
 @dataclass(frozen=True, eq=False)
@@ -137,6 +139,7 @@ class LosWorld:
         self._caster = caster
         self._homes = home_poses(table, self.geometry)
         self._originals = {piece.id: piece for piece in self.geometry.pieces}
+        self._miniature_cache: dict[tuple[str, Pose], Miniature] = {}
         solid = [p for p in self.geometry.pieces if p.kind not in DECAL_KINDS]
         self._set_pieces(tuple(p for p in solid if not p.dynamic), tuple(p for p in solid if p.dynamic))
 
@@ -209,11 +212,17 @@ class LosWorld:
     def miniatures(self, poses: Mapping[str, Pose] | None = None) -> dict[str, Miniature]:
         """The miniatures at ``poses`` (model id -> Pose; missing ids at their start pose)."""
         chosen = {**self.start_poses(), **(poses or {})}
-        for model_id in chosen:
-            self.table.model(model_id)  # a KeyError naming the models there are
-        return {model_id: make_miniature(model_id, self.table.base_of(self.table.model(model_id)), pose,
-                                         self.table, self.rules)
-                for model_id, pose in chosen.items()}
+        minis = {}
+        for model_id, pose in chosen.items():
+            key = (model_id, pose)
+            if key not in self._miniature_cache:
+                model = self.table.model(model_id)  # a KeyError naming the models there are
+                if len(self._miniature_cache) >= MINIATURE_CACHE_SIZE:
+                    self._miniature_cache.clear()
+                self._miniature_cache[key] = make_miniature(model_id, self.table.base_of(model), pose,
+                                                            self.table, self.rules)
+            minis[model_id] = self._miniature_cache[key]
+        return minis
 
     # ------------------------------------------------------------------------------- queries
 

@@ -1,0 +1,175 @@
+"""``entropy3d los``: line of sight between two models, or the matrix of every pair."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Optional
+
+import typer
+
+from entropy3d.cli.app import app, clean_errors, fail
+
+LEGEND = ("cell: T = top-down LOS (EC-LOS-1..3), - = none; % of bike and rider visible (EC-LOS-4); "
+          "* = can shoot (EC-COVER-1: bike seen, >= 25% visible)")
+
+
+def _yes(flag: bool) -> str:
+    return "yes" if flag else "no"
+
+
+def pair_report(result, scene_name: str) -> str:
+    """The text ``entropy3d los SCENE A B`` prints."""
+    td, tl = result.top_down, result.true_los
+    blockers = sorted(set(td.blockers) | set(tl.blockers))
+    lines = [
+        f"{result.viewer} -> {result.target}  ({scene_name})",
+        f"  top-down LOS (EC-LOS-1..3): {'VISIBLE' if td.visible else 'BLOCKED'}  "
+        f"({td.clear_lines}/{td.lines} lines clear"
+        + (", target behind the viewer: no lines out of the back half, EC-LOS-2)" if td.lines == 0 else ")"),
+        f"  true LOS (EC-LOS-4):        {100 * tl.visible_fraction:.0f}% of bike and rider visible "
+        f"(bike {100 * tl.bike_fraction:.0f}%, bike seen: {_yes(tl.bike_seen)}; {tl.rays} rays)",
+        f"  cover (EC-COVER-1):         {_yes(tl.cover)}",
+        f"  can shoot (EC-COVER-1):     {_yes(tl.can_shoot)}",
+        f"  blocking pieces:            {', '.join(blockers) if blockers else '-'}",
+    ]
+    if td.blockers != tl.blockers:
+        lines.append(f"    top-down: {', '.join(td.blockers) or '-'};  true LOS: {', '.join(tl.blockers) or '-'}")
+    return "\n".join(lines)
+
+
+def matrix_report(results, ids: list[str], scene_name: str) -> str:
+    """The text ``entropy3d los SCENE --all`` prints: viewers down, targets across."""
+    width = max(7, *(len(i) for i in ids)) + 1
+    rows = [f"{scene_name}: line of sight, viewer (row) -> target (column)", LEGEND, "",
+            " " * width + "".join(f"{i:>{width}}" for i in ids)]
+    for viewer in ids:
+        cells = []
+        for target in ids:
+            if viewer == target:
+                cells.append(f"{'.':>{width}}")
+                continue
+            result = results[(viewer, target)]
+            cell = (f"{'T' if result.top_down.visible else '-'}{100 * result.true_los.visible_fraction:4.0f}%"
+                    f"{'*' if result.true_los.can_shoot else ' '}")
+            cells.append(f"{cell:>{width}}")
+        rows.append(f"{viewer:<{width}}" + "".join(cells))
+    return "\n".join(rows)
+
+
+def eye_view(world, result, size: tuple[int, int], backend: str | None):
+    """What the viewer's rider sees, rendered by the table renderer, with the true-LOS rays'
+    end points dotted on it (green reached, red blocked); None when no renderer can run here."""
+    import numpy as np
+    from PIL import ImageDraw
+
+    from entropy3d.render.backend import BackendUnavailable
+    from entropy3d.render.cameras import CameraView
+    from entropy3d.render.renderer import TableRenderer
+
+    minis = world.miniatures()
+    target = minis[result.target]
+    eye = result.geometry.eye
+    centre = (target.low + target.high) / 2
+    distance = float(np.linalg.norm(centre - eye))
+    fov = float(np.clip(np.degrees(2 * np.arctan(4.0 / max(distance, 1e-3))), 15.0, 70.0))
+    try:
+        with TableRenderer(world.table, size, geometry=world.geometry, backend=backend, grid=False,
+                           camera=CameraView(tuple(eye), tuple(centre), fov),
+                           title=f"{result.viewer}'s eye: {100 * result.true_los.visible_fraction:.0f}% of "
+                                 f"{result.target} visible") as renderer:
+            renderer.show_model(result.viewer, False)
+            image = renderer.render_to_array()
+            pixels = renderer.project(result.geometry.ray_ends)
+    except BackendUnavailable:
+        return None
+    from PIL import Image
+
+    picture = Image.fromarray(image)
+    draw = ImageDraw.Draw(picture)
+    for (x, y), visible in zip(pixels, result.geometry.rays_visible):
+        if np.isfinite(x) and np.isfinite(y):
+            draw.ellipse([x - 1.5, y - 1.5, x + 1.5, y + 1.5], fill=(40, 200, 80) if visible else (225, 50, 40))
+    return picture
+
+
+def write_picture(world, result, output: Path, backend: str | None) -> bool:
+    """Top-down view, and the eye view beside it when a renderer runs; returns whether the eye
+    view is in. Written atomically."""
+    import io
+
+    from PIL import Image
+
+    from entropy3d.cli.files import write_atomic
+    from entropy3d.los.drawing import draw_top_down
+
+    top = draw_top_down(world, result)
+    eye = eye_view(world, result, (top.width, top.height), backend)
+    if eye is not None:
+        both = Image.new("RGB", (top.width + eye.width, max(top.height, eye.height)))
+        both.paste(top, (0, 0))
+        both.paste(eye, (top.width, 0))
+        top = both
+    buffer = io.BytesIO()
+    top.save(buffer, format="PNG")
+    write_atomic(output, buffer.getvalue())
+    return eye is not None
+
+
+@app.command("los")
+@clean_errors
+def los(
+    scene: Path = typer.Argument(..., help="scene YAML file"),
+    viewer: Optional[str] = typer.Argument(None, help="model id of the viewer"),
+    target: Optional[str] = typer.Argument(None, help="model id of the target"),
+    every_pair: bool = typer.Option(False, "--all", help="the matrix of every viewer -> target pair"),
+    as_json: bool = typer.Option(False, "--json", help="print JSON instead of text"),
+    png: Optional[Path] = typer.Option(None, "--png", help="also draw the verdict: from above and from the "
+                                                             "viewer's eye, sight lines green/red"),
+    backend: Optional[str] = typer.Option(None, "--backend", help="renderer for the eye view: tiny, gl, auto"),
+) -> None:
+    """Line of sight both ways the rulebook gives: top-down (EC-LOS-1..3) and true LOS with
+    cover (EC-LOS-4, EC-COVER-1), from the rider's eye, across levels."""
+    if every_pair and (viewer or target):
+        raise fail("error: give either two model ids (VIEWER TARGET) or --all, not both")
+    if not every_pair and not (viewer and target):
+        raise fail("error: give two model ids (VIEWER TARGET), or --all for every pair")
+    if png is not None:
+        if every_pair:
+            raise fail("error: --png draws one pair; give VIEWER TARGET instead of --all")
+        from entropy3d.cli.files import check_output_path
+
+        check_output_path(png, (".png",))
+
+    from entropy3d.los import LosWorld
+    from entropy3d.scene import load_scene
+
+    table = load_scene(scene)
+    ids = [m.id for m in table.models]
+    for label, model_id in (("VIEWER", viewer), ("TARGET", target)):
+        if model_id is not None and model_id not in ids:
+            raise fail(f"error: {label} {model_id!r} is not a model of {scene}; models: {', '.join(ids) or '(none)'}")
+    if viewer is not None and viewer == target:
+        raise fail(f"error: VIEWER and TARGET are both {viewer!r}; a model does not look at itself")
+    if every_pair and len(ids) < 2:
+        raise fail(f"error: {scene} has {len(ids)} model(s); --all needs at least two")
+    world = LosWorld(table)
+
+    if every_pair:
+        results = world.all_pairs()
+        if as_json:
+            typer.echo(json.dumps({"scene": table.name, "models": ids,
+                                   "pairs": [r.to_dict() for r in results.values()]}, indent=2))
+        else:
+            typer.echo(matrix_report(results, ids, table.name))
+        return
+
+    result = world.line_of_sight(viewer, target)
+    if as_json:
+        typer.echo(json.dumps({"scene": table.name, **result.to_dict()}, indent=2))
+    else:
+        typer.echo(pair_report(result, table.name))
+    if png is not None:
+        with_eye = write_picture(world, result, png, backend)
+        message = f"wrote {png}" + ("" if with_eye else " (top-down only: no renderer can run here)")
+        typer.echo(message, err=as_json)
