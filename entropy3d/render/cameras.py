@@ -155,7 +155,7 @@ def preset_view(name: str, width: float, depth: float, extent: np.ndarray, aspec
     be in the frame (the table's and its pieces' corners), inches.
 
     iso: a 3/4 view from the south-west corner, 45 degrees round and 42 degrees up.
-    overview: from the south, 68 degrees up: nearly top-down, but walls still show.
+    overview: from the south, 75 degrees up: nearly top-down, but walls still show.
     low: street level (see :func:`low_view`), aimed at ``focus`` (default the table centre).
     """
     extent = np.atleast_2d(np.asarray(extent, float))
@@ -164,7 +164,7 @@ def preset_view(name: str, width: float, depth: float, extent: np.ndarray, aspec
     if name == "overview":
         # tall towers may leave the top edge; the table itself must not
         flat = np.column_stack([extent[:, :2], np.minimum(extent[:, 2], 2.0)])
-        return fit_view(flat, 270.0, 68.0, 35.0, aspect, margin=0.95)
+        return fit_view(flat, 270.0, 75.0, 35.0, aspect, margin=0.9)
     if name == "low":
         if focus is None or len(focus) == 0:
             focus = np.array([[width / 2, depth / 2, 0.8]])

@@ -13,13 +13,14 @@ physics use.
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
-import trimesh
 from panda3d.core import NodePath
 
 from entropy3d.errors import MeshError
 from entropy3d.geometry import Pose
-from entropy3d.render.nodes import flat_normals, lit_triangles_node, mesh_node
+from entropy3d.render.nodes import flat_normals, lit_triangles_node, mesh_node, shaded_triangles
 from entropy3d.render.shapes import colour_rgb
 from entropy3d.scene.miniature import BASE_THICKNESS_IN, load_bike_model, miniature_shape
 from entropy3d.scene.schema import Model
@@ -35,23 +36,30 @@ def darker(rgb, amount: float) -> np.ndarray:
     return np.asarray(rgb, float) * (1.0 - amount)
 
 
-def bike_parts(bike_type: str) -> dict[str, trimesh.Trimesh] | None:
-    """The bundled bike model of ``bike_type`` facing +x at the origin, or None if there is none."""
+@functools.lru_cache(maxsize=32)
+def bike_part_arrays(bike_type: str) -> tuple[tuple[str, tuple | None, np.ndarray, np.ndarray], ...] | None:
+    """The bundled bike model of ``bike_type`` (facing +x at the origin) as drawable pieces
+    ``(name, rgb, triangles, normals)``, one per authored colour; ``rgb`` None marks the bodywork
+    to paint in the gang colour. None when the model file is missing. Cached: smoothing the
+    normals is the slow part of building a miniature.
+    """
     try:
-        return load_bike_model(bike_type)
+        parts = load_bike_model(bike_type)
     except (MeshError, FileNotFoundError):
         return None
-
-
-def _authored_colour_nodes(name: str, mesh: trimesh.Trimesh) -> list[NodePath]:
-    """One node per authored face colour of ``mesh`` (lit colours come from materials)."""
-    colours = np.asarray(mesh.visual.face_colors)[:, :3]
-    unique, owner = np.unique(colours, axis=0, return_inverse=True)
-    nodes = []
-    for index, rgb in enumerate(unique):
-        part = mesh.submesh([np.flatnonzero(owner.ravel() == index)], append=True)
-        nodes.append(mesh_node(f"{name}-{index}", part, rgb / 255.0, SMOOTH_DEG))
-    return nodes
+    pieces = []
+    for name, mesh in parts.items():
+        if name == "base":  # drawn from the rules' base shape, in the gang's colour
+            continue
+        colours = np.asarray(mesh.visual.face_colors)[:, :3]
+        unique, owner = np.unique(colours, axis=0, return_inverse=True)
+        groups = [(None, np.arange(len(mesh.faces)))] if name == "bike" else \
+            [(tuple(rgb / 255.0), np.flatnonzero(owner.ravel() == k)) for k, rgb in enumerate(unique)]
+        for rgb, faces in groups:
+            part = mesh.submesh([faces], append=True)
+            triangles, normals = shaded_triangles(part, SMOOTH_DEG)
+            pieces.append((name, rgb, triangles.astype(np.float32), normals.astype(np.float32)))
+    return tuple(pieces)
 
 
 def _nose_triangles(length: float, width: float, z: float) -> np.ndarray:
@@ -73,16 +81,10 @@ def build_miniature_node(table: Table, model: Model, use_models: bool = True) ->
     nose = _nose_triangles(base.length, base.width, BASE_THICKNESS_IN + 0.004)
     lit_triangles_node("nose", nose, flat_normals(nose), NOSE_RGB).reparent_to(root)
 
-    parts = bike_parts(model.bike) if use_models else None
-    if parts is not None:
-        for name, mesh in parts.items():
-            if name == "base":
-                continue
-            if name == "bike":
-                mesh_node(name, mesh, gang_rgb, SMOOTH_DEG).reparent_to(root)
-            else:
-                for node in _authored_colour_nodes(name, mesh):
-                    node.reparent_to(root)
+    pieces = bike_part_arrays(model.bike) if use_models else None
+    if pieces is not None:
+        for name, rgb, triangles, normals in pieces:
+            lit_triangles_node(name, triangles, normals, gang_rgb if rgb is None else rgb).reparent_to(root)
     else:
         mesh_node("bike", local.bike, gang_rgb).reparent_to(root)
         mesh_node("rider", local.rider, RIDER_RGB).reparent_to(root)

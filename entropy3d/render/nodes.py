@@ -80,14 +80,16 @@ def mesh_node(name: str, mesh: trimesh.Trimesh, rgb, smooth_angle_deg: float = 0
     different under the sun; ``smooth_angle_deg`` > 0 smooths across edges sharper than that
     angle is not (for round things: barrels, base discs, bike models).
     """
+    return lit_triangles_node(name, *shaded_triangles(mesh, smooth_angle_deg), rgb)
+
+
+def shaded_triangles(mesh: trimesh.Trimesh, smooth_angle_deg: float = 0.0) -> tuple[np.ndarray, np.ndarray]:
+    """(triangles, per-corner normals), both (N, 3, 3): flat, or smoothed across edges whose
+    faces meet at less than ``smooth_angle_deg``."""
     if smooth_angle_deg > 0:
         smooth = trimesh.graph.smooth_shade(mesh, angle=np.radians(smooth_angle_deg), facet_minarea=None)
-        triangles = smooth.vertices[smooth.faces]
-        normals = smooth.vertex_normals[smooth.faces]
-    else:
-        triangles = mesh.triangles
-        normals = np.repeat(mesh.face_normals[:, None, :], 3, axis=1)
-    return lit_triangles_node(name, triangles, normals, rgb)
+        return smooth.vertices[smooth.faces], smooth.vertex_normals[smooth.faces]
+    return mesh.triangles, np.repeat(mesh.face_normals[:, None, :], 3, axis=1)
 
 
 def unlit_node(name: str, triangles: np.ndarray, rgba, double_sided: bool = False) -> NodePath:
