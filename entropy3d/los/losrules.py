@@ -23,9 +23,9 @@ class LosRules:
     """Validated line-of-sight data."""
 
     level_height_in: float
-    """Height of one level (storey), inches: a model's level is round(surface z / this)."""
-    sees_over: Mapping[int, int | None]
-    """Size class -> levels the higher model must stand above a piece's level to see over it
+    """Height of one level (storey), inches."""
+    sees_over: Mapping[int, float | None]
+    """Size class -> levels the higher model must stand above a piece's top to look over it
     top-down (None: never). TEN-ELEV with EC-LOS-3."""
     miniature_size_class: int
     """Size class other miniatures block as (EC-LOS-3: bikes are class 1)."""
@@ -43,12 +43,6 @@ class LosRules:
     """Hidden fraction from which a target counts as in cover (EC-COVER-1)."""
     bike_seen_min: float
     """Visible fraction of the bike's own silhouette for the bike to count as seen (EC-LOS-4)."""
-
-    def level(self, z_in):
-        """The level (storey) of a surface height in inches; works on numpy arrays."""
-        import numpy as np
-
-        return np.round(np.asarray(z_in, float) / self.level_height_in).astype(int)
 
     @classmethod
     def from_mapping(cls, data: Mapping[str, Any], source: str = "<los rules>") -> "LosRules":
@@ -72,7 +66,7 @@ class LosRules:
             return kind(node)
 
         sees_over_raw = data.get("sees_over") if isinstance(data, Mapping) else None
-        sees_over: dict[int, int | None] = {}
+        sees_over: dict[int, float | None] = {}
         if not isinstance(sees_over_raw, Mapping):
             problems.append(("sees_over", None, "is required: a mapping size class -> levels or null"))
         else:
@@ -81,11 +75,12 @@ class LosRules:
                     problems.append((f"sees_over.{size_class}", None, "is required (levels, or null: never)"))
                     continue
                 value = sees_over_raw[size_class]
-                if value is not None and (isinstance(value, bool) or not isinstance(value, int) or value < 0):
+                if value is not None and (isinstance(value, bool) or not isinstance(value, (int, float))
+                                          or value < 0):
                     problems.append((f"sees_over.{size_class}", None,
-                                     f"must be a whole number of levels >= 0 or null, got {value!r}"))
+                                     f"must be a number of levels >= 0 or null (never), got {value!r}"))
                     continue
-                sees_over[size_class] = value
+                sees_over[size_class] = None if value is None else float(value)
 
         rules = dict(
             level_height_in=get("level_height_in", float, 0.01, 100.0),

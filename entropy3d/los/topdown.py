@@ -91,18 +91,19 @@ def piece_blocks(rules: LosRules, size_class, bottom, top, viewer_z, target_z, v
 
     A piece blocks by its size class (EC-LOS-3) unless: one of the two models stands on it; it
     lies wholly beneath both models; its underside is above both models' eyes; or the higher
-    model stands ``sees_over[size_class]`` levels above the level the piece stands on (TEN-ELEV).
+    model stands ``sees_over[size_class]`` levels above the piece's top (TEN-ELEV).
     """
     size_class = np.asarray(size_class)
+    top = np.asarray(top, float)
     low = np.minimum(viewer_z, target_z)
     high = np.maximum(viewer_z, target_z)
-    beneath = np.asarray(top) <= low + STAND_TOLERANCE_IN
+    beneath = top <= low + STAND_TOLERANCE_IN
     overhead = np.asarray(bottom) >= np.maximum(viewer_eye_z, target_eye_z)
-    needed = np.full(size_class.shape, np.iinfo(np.int32).max, dtype=np.int64)
+    needed = np.full(size_class.shape, np.inf)
     for klass, levels in rules.sees_over.items():
         if levels is not None:
-            needed[size_class == klass] = levels
-    seen_over = rules.level(high) - rules.level(bottom) >= needed
+            needed[size_class == klass] = levels * rules.level_height_in
+    seen_over = high - top >= needed - STAND_TOLERANCE_IN
     return (size_class > 0) & ~beneath & ~overhead & ~np.asarray(stood_on) & ~seen_over
 
 

@@ -77,17 +77,19 @@ def test_unknown_model_is_named(tmp_path, world_of):
 RULES = load_los_rules()
 
 
-@pytest.mark.parametrize("size_class, viewer_z, expected", [
-    (1, 0.0, True),    # a car between two street riders blocks
-    (1, 2.1, False),   # one storey up sees over a car
-    (2, 2.1, True),    # ... but not over a truck
-    (2, 4.2, False),   # two storeys up sees over a truck
-    (3, 12.6, True),   # nobody sees over a building top-down
-    (0, 0.0, False),   # no size class: never blocks
+@pytest.mark.parametrize("size_class, top, viewer_z, expected", [
+    (1, 0.95, 0.0, True),    # a car between two street riders blocks
+    (1, 0.95, 2.1, False),   # a rider one storey up looks over a car
+    (2, 2.5, 2.1, True),     # ... but not over a truck taller than the roof it stands on
+    (2, 2.5, 4.2, False),    # two storeys up looks over the truck
+    (2, 4.0, 4.0, False),    # a rider level with a highway deck looks across its end
+    (3, 2.1, 12.6, True),    # nobody looks over a building top-down
+    (0, 3.0, 0.0, False),    # no size class: never blocks
 ])
-def test_size_class_and_elevation_combine_as_rules_data_says(size_class, viewer_z, expected):
+def test_size_class_and_elevation_combine_as_rules_data_says(size_class, top, viewer_z, expected):
     """Clause: EC-LOS-3, TEN-ELEV - sees_over in rules/los.yaml."""
-    blocks = piece_blocks(RULES, np.array([size_class]), 0.0, 1.5, viewer_z, 0.0, viewer_z + 1.45, 1.45,
+    bottom = 3.5 if top == 4.0 else 0.0
+    blocks = piece_blocks(RULES, np.array([size_class]), bottom, top, viewer_z, 0.0, viewer_z + 1.45, 1.45,
                           False)
     assert bool(blocks[0]) is expected
 
