@@ -313,7 +313,8 @@ def snap_ride(facts: RideFacts, move: PlannedMove, bike: BikeState, *, dodge: in
     if pose is None:
         total = float(s.lengths[-1])
         distance = int(min(round(facts.progress_in), math.floor(total + 1e-6)))
-        if air is not None:
+        if air is not None:  # the move is flown to its end (EC-JUMP-2)
+            distance = int(math.floor(total + 1e-6))
             xy, heading = s.point(total)
             pose = Pose(float(xy[0]), float(xy[1]), normalize_deg(heading), float(facts.end_pose.z))
             status = "air_time"

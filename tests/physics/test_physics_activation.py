@@ -176,3 +176,39 @@ def test_png_and_gif_are_drawn(proving_ground, start, tmp_path):
     assert (png == (255, 230, 0)).all(axis=2).sum() > 20, "the snapped end is drawn"
     gif = Image.open(tmp_path / "a.gif")
     assert gif.n_frames > 10
+
+
+@pytest.fixture(scope="module")
+def ruined_highway():
+    from entropy3d.resources import bundled_dir
+    from entropy3d.scene import load_scene
+    from entropy3d.scene.build import build_table_geometry
+
+    table = load_scene(bundled_dir("scenes") / "ruined_highway.yaml")
+    geometry = build_table_geometry(table)
+    return table, geometry, initial_state(table, geometry)
+
+
+def test_ruined_highway_speed3_jump_clears_the_gap_onto_the_east_deck(ruined_highway):
+    """Clause: EC-JUMP-1, EC-JUMP-4: off the kicker at speed 3 the rules land the bike 16" on,
+    on highway_east's deck level (4"), the level physics found there."""
+    table, geometry, state = ruined_highway
+    fast = state.with_bike(dataclasses.replace(state.bike("mutiny_3"), speed=3))
+    (result,) = activate(table, geometry, fast, "mutiny_3", ["s3: straight 16"], np.random.default_rng(5))
+    (jump,) = [e for e in result.snapped.events if e.kind == "jump"]
+    east = geometry.by_id("highway_east")
+    assert jump.figures["air_time"] is True
+    assert east.mesh.bounds[0][0] <= jump.figures["landing_xy"][0] <= east.mesh.bounds[1][0]
+    assert jump.figures["landing_level_in"] == pytest.approx(east.top)
+    assert result.facts.trajectory[:, 3].min() > 3.5, "physics never dropped into the gap"
+
+
+def test_ruined_highway_speed1_attempt_gets_no_air_time(ruined_highway):
+    """Clause: EC-JUMP-1: a speed 1 ride off the kicker is no jump; it ends in the gap below."""
+    table, geometry, state = ruined_highway
+    slow = state.with_bike(dataclasses.replace(state.bike("mutiny_3"), speed=1))
+    (result,) = activate(table, geometry, slow, "mutiny_3", ["s1: straight 8"], np.random.default_rng(5))
+    jumps = [e for e in result.snapped.events if e.kind == "jump"]
+    assert all(e.figures["air_time"] is False for e in jumps)
+    assert result.snapped.status != "air_time" and "mutiny_3" not in result.after.air
+    assert result.after.bike("mutiny_3").pose.z < 1.0, "not on the far deck"
