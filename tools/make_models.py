@@ -10,8 +10,9 @@ Conventions of every file written here:
 * GLB files follow glTF's axis convention, **Y up** (the model's own +x stays +x, its height is
   +y, and its left side, +y in table terms, is -z). ``entropy3d.scene.meshes`` turns Y-up files
   Z-up when it loads them, and :func:`entropy3d.scene.miniature.load_bike_model` gives a bike
-  in table inches, Z up. Bikes face +x; every origin is the centre of the model's footprint on
-  the ground (for bikes, the centre of the bottom of the base).
+  in table inches, Z up. Bikes face +x; every origin is on the ground at the centre of the
+  model's footprint (bikes: the centre of the bottom of the base; the street lamp: the foot of
+  its pole, its arm reaching over +x).
 * The STL (``barricade_print_mm.stl``) is Z up, like a slicer expects, and a single closed solid
   (a boolean union), so it could be printed as is.
 
