@@ -30,7 +30,7 @@ from entropy3d.game.state import AIR_TIME, ESCAPED, OUT, RIDING, BikeState, Matc
 from entropy3d.game.tablemap import TableMap
 from entropy3d.rules import activation as core
 from entropy3d.rules.combat import base_gap_in, chicken_allowed, chicken_stress
-from entropy3d.rules.dice import BustResult, Outcome, resolve_bust
+from entropy3d.rules.dice import Outcome, resolve_bust
 from entropy3d.rules.opposed import opposed_test
 from entropy3d.rules.speeds import Activator, activation_order, roll_off
 
@@ -146,79 +146,55 @@ class Game:
         plan_text = player.choose_plan(view)
         cornered = False
         try:
-            applied, events = core.apply_action(rules_bike, plan_text, self.ruleset, self.rng,
-                                                table=self.table_map, policy=player.policy)
+            outcome = self.rider.ride_action(self.state, rules_bike, plan_text, self.rng, player.policy)
         except IllegalPlanError:
             if not getattr(player, "may_be_cornered", False):
                 raise
             # every path is blocked: the impact cannot be avoided, the ride decides (EC-COL-1)
-            applied, events = core.apply_action(rules_bike, plan_text, self.ruleset, self.rng,
-                                                policy=player.policy)
+            outcome = self.rider.ride_action(self.state, rules_bike, plan_text, self.rng, player.policy,
+                                             table_checks=False)
             cornered = True
-        move = events[0]
-        tests = [roll_to_json(e.roll, f"{e.required.reason} ({e.required.clause})")
-                 for e in events if isinstance(e, core.TestEvent)]
-        clauses = list(move.clauses)
+        move, after = outcome.move, outcome.bike
         notes = [f"{bike.id}: {move.plan}" + (" (cornered: no clear path, EC-COL-1)" if cornered else "")]
-        busts = [e for e in events if isinstance(e, BustResult)]
-        state = self.state.with_bike(bike.but(stress=applied.stress, wounds=applied.wounds, speed=applied.speed))
-        outcome = self.rider.ride(state, bike.id, move, self.rng)
-        stress = applied.stress + outcome.stress_added
-        wounds, out = applied.wounds, applied.out_of_game
-        skip_action = applied.skip_next_action
+        clauses = list(move.clauses)
+        tests = []
         for event in outcome.events:
             notes.append(event.text)
             clauses += [c for c in event.clauses if c not in clauses]
-        for bust in busts:
-            notes.append(_bust_note(bike.id, bust))
-            clauses += list(bust.clauses)
-        if outcome.busted and not out:
-            bust = resolve_bust(wounds, stress, self.rng, self.ruleset, player.policy, bike.max_stress)
-            busts.append(bust)
-            notes.append(_bust_note(bike.id, bust))
-            clauses += list(bust.clauses)
-            if bust.remount is not None:
-                tests.append(roll_to_json(bust.remount, "remount (EC-DICE-4)"))
-            wounds, out, skip_action = bust.wounds_after, bust.out_of_game, bust.skip_next_action
-        out = out or outcome.out_of_game
-        status = OUT if out else ESCAPED if outcome.escaped else AIR_TIME if outcome.airborne else RIDING
-        speed = outcome.speed_after if outcome.speed_after is not None else applied.speed
-        rules_bike = dataclasses.replace(applied, pose=outcome.end_pose, stress=max(0, stress), wounds=wounds,
-                                         out_of_game=out or outcome.escaped, skip_next_action=skip_action,
-                                         speed=speed,
-                                         skip_next_activation=applied.skip_next_activation
-                                         or outcome.skip_next_activation)
-        if busts or outcome.out_of_game:
-            rules_bike = dataclasses.replace(rules_bike, actions_taken=max(rules_bike.actions_taken, 2))
-        updated = bike.but(pose=outcome.end_pose, speed=speed, stress=rules_bike.stress, wounds=wounds,
-                           status=status, skip_next_activation=rules_bike.skip_next_activation,
-                           skip_next_action=skip_action, forced_speed=applied.forced_speed,
-                           air_carry_in=outcome.air_carry_in, air_speed=move.speed if outcome.airborne else 0,
+            tests += [dict(r) for r in event.rolls]
+        status = OUT if after.out_of_game else ESCAPED if outcome.escaped else AIR_TIME if outcome.airborne else RIDING
+        if after.out_of_game or outcome.escaped:
+            after = dataclasses.replace(after, out_of_game=True)
+        updated = bike.but(pose=after.pose, speed=after.speed, stress=after.stress, wounds=after.wounds,
+                           status=status, skip_next_activation=after.skip_next_activation,
+                           skip_next_action=after.skip_next_action, forced_speed=after.forced_speed,
+                           air_carry_in=outcome.air_carry_in, air_speed=outcome.air_speed,
                            air_velocity_in_s=outcome.air_velocity_in_s,
-                           only_moved=not outcome.events and not busts)
+                           only_moved=not outcome.events)
         state = self.state.with_bike(updated)
         for piece_id, spot in outcome.scenery.items():
             state = state.with_scenery(piece_id, spot)
-        state = self._score(state, bike, updated, busts, by_gang=None, escaped=outcome.escaped)
-        self.state = state
+        self.state = self._score(state, bike, updated, outcome.busts, by_gang=None, escaped=outcome.escaped)
+        if outcome.busts or status != RIDING or any(e.kind == "crash" for e in outcome.events):
+            after = dataclasses.replace(after, actions_taken=max(after.actions_taken, 2))
         attack = None
-        if not attacked and not busts and status == RIDING and move.attacks_allowed > 0:
+        if not attacked and not outcome.busts and status == RIDING and move.attacks_allowed > 0:
             attack = self._attack(view, player, updated)
             attacked = attack is not None
             if attack is not None:
                 notes.append(attack["text"])
                 clauses += [c for c in attack["clauses"] if c not in clauses]
-                if self.state.bike(bike.id).status == OUT:
-                    rules_bike = dataclasses.replace(rules_bike, out_of_game=True)
-                rules_bike = dataclasses.replace(rules_bike, stress=self.state.bike(bike.id).stress)
+                now = self.state.bike(bike.id)
+                after = dataclasses.replace(after, stress=now.stress, wounds=now.wounds,
+                                            out_of_game=now.status == OUT, skip_next_action=now.skip_next_action)
         record = ActionRecord(view.action_index, str(move.plan), "", move.speed, move.path, outcome.trajectory,
                               bike.stress, self.state.bike(bike.id).stress, tuple(tests), outcome.events, attack,
                               tuple(clauses), tuple(notes))
-        return record, rules_bike, attacked
+        return record, after, attacked
 
-    def _score(self, state: MatchState, before: BikeState, after: BikeState, busts: list[BustResult],
+    def _score(self, state: MatchState, before: BikeState, after: BikeState, busts: int,
                by_gang: str | None, escaped: bool = False) -> MatchState:
-        for _ in busts:
+        for _ in range(busts):
             state = missions.score_bust(state, after, self.mission)
         if after.status == OUT and before.status != OUT:
             state = missions.score_taken_out(state, after, by_gang, self.mission)
@@ -286,14 +262,10 @@ class Game:
             rolls.append(roll_to_json(bust.remount, f"{who.id} remount (EC-DICE-4)"))
         after = current.but(wounds=bust.wounds_after, status=OUT if bust.out_of_game else current.status,
                             skip_next_action=bust.skip_next_action)
-        self.state = self._score(self.state.with_bike(after), current, after, [bust], by_gang)
+        self.state = self._score(self.state.with_bike(after), current, after, 1, by_gang)
 
 
 def _dice(roll) -> str:
     return f"{'+'.join(map(str, roll.dice))}+{roll.stress} = {roll.total} ({roll.outcome.value})"
 
 
-def _bust_note(model_id: str, bust: BustResult) -> str:
-    if bust.out_of_game:
-        return f"{model_id} busts: wound lost, out of the game (EC-DICE-4)"
-    return f"{model_id} busts: wound lost, remounts (EC-DICE-4)"

@@ -170,8 +170,10 @@ class AutoPlayer:
             if gap < 3.0:
                 score += 6.0 * self.aggression
         clearance = 0.5 * self.ruleset.base_for(bike.bike).width + 0.3
+        along = np.concatenate([[0.0], np.cumsum(np.hypot(*np.diff(path, axis=0).T))])
+        later = along >= min(1.5, 0.5 * along[-1])  # a bike leaving a wall it touches starts next to it
         blocked = table_map.blocked(path, bike.pose.z, kinds_ignored=("destructible",), clearance=clearance)
-        blocked |= table_map.ramp_sides_hit(path)
+        blocked = (blocked | table_map.ramp_sides_hit(path)) & later
         if blocked.any():
             first = int(np.argmax(blocked))
             score -= 30.0 + 2.0 * (len(path) - first)
