@@ -247,3 +247,22 @@ def test_ruined_highway_jump_off_the_kicker_lands_on_the_far_deck_in_physics(spe
     assert landing.land_xy is not None and x_min <= landing.land_xy[0] <= x_max
     assert landing.land_z == pytest.approx(east.top, abs=0.1)
     assert facts.trajectory[:, 3].min() > east.top - 0.5, "it never dropped into the gap"
+
+
+@pytest.mark.parametrize("name", SCENES)
+def test_every_moving_bike_can_ride_its_minimum_straight_ahead(name):
+    """Deployed facing into the fight, not into a wall: with every other bike standing still,
+    each moving bike rides the speed 1 minimum (EC-SPD-2: 4") straight ahead in physics."""
+    from entropy3d.physics import BikeBody, build_table_world, ride
+
+    table, geometry = built(name)
+    bodies = [BikeBody(m.id, table.base_of(m), pose) for m, pose in start_poses(table, geometry)]
+    distance = table.ruleset.speeds[1].min
+    for model, body in zip(table.models, bodies):
+        if model.speed == 0:
+            continue
+        path = np.array([body.pose.xy, body.pose.xy + distance * body.pose.forward])
+        others = [other for other in bodies if other.id != body.id]
+        with build_table_world(table, geometry, rider=body, others=others) as world:
+            facts = ride(world, model.id, path, distance / table.ruleset.scale.seconds_per_activation)
+        assert facts.outcome == "completed", f"{model.id}: {facts} {[c.piece_id for c in facts.contacts]}"
