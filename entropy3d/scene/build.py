@@ -33,6 +33,7 @@ DESTRUCTIBLE_SIZES: dict[str, tuple[float, float, float]] = {
 DESTRUCTIBLE_COLOURS = {"bench": "#8a5a32", "table": "#9c7b55", "chair": "#6f4e37", "crate": "#a07840",
                         "barrel": "#b3452f", "bin": "#4d6b4a", "barrier": "#d6a01e"}
 DECAL_HEIGHT = 0.02  # inches: zones and road paint sit this high to avoid z-fighting
+KICKER_COLOUR = "#c98b2b"
 RAILING_HEIGHT = 0.5
 RAILING_THICKNESS = 0.15
 
@@ -245,7 +246,8 @@ def build_table_geometry(table: Table) -> TableGeometry:
 
     for ramp in spec.ramps:
         mesh = wedge(ramp.start, ramp.heading, ramp.length, ramp.width, ramp.rise_in, ramp.base_height)
-        add(ramp.id, "ramp", mesh, [mesh], ramp.surface, "#c98b2b")
+        colour = ramp.colour or (KICKER_COLOUR if ramp.surface == "metal" else None)
+        add(ramp.id, "ramp", mesh, [mesh], ramp.surface, colour)
 
     for item in spec.destructibles:
         mesh = destructible_mesh(item)

@@ -142,6 +142,9 @@ class Ramp(Strict):
     angle: Optional[float] = Field(None, gt=0, lt=60, description="slope in degrees (or give rise)")
     base_height: NonNegIn = 0.0
     surface: TerrainName = "metal"
+    colour: Optional[str] = Field(None, pattern=r"^#[0-9a-fA-F]{6}$",
+                                  description="display colour; default: hazard orange for metal kickers, "
+                                              "else the surface's terrain colour")
 
     @model_validator(mode="after")
     def _rise_or_angle(self):

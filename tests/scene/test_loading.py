@@ -217,3 +217,18 @@ def test_concave_building_parts_are_convex_and_cover_the_footprint():
     # the notch of the L is empty: a point there is outside every part
     notch = np.array([[20.0, 7.0, 1.0]])
     assert not any(part.contains(notch)[0] for part in building.parts)
+
+
+def test_ramp_colour_defaults_to_kicker_orange_or_its_surface(tmp_path):
+    path = write_scene(tmp_path, """\
+        name: Ramps
+        ramps:
+          - {id: kicker, start: [2, 2], heading: 0, length: 3, width: 2, rise: 1}
+          - {id: slope, start: [2, 10], heading: 0, length: 12, width: 4, rise: 4, surface: ruins}
+          - {id: painted, start: [2, 20], heading: 0, length: 3, width: 2, angle: 20, colour: "#112233"}
+        """)
+    table = load_scene(path)
+    geometry = build_table_geometry(table)
+    assert geometry.by_id("kicker").colour == "#c98b2b"
+    assert geometry.by_id("slope").colour == table.ruleset.terrain["ruins"].colour
+    assert geometry.by_id("painted").colour == "#112233"
