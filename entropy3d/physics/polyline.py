@@ -16,8 +16,8 @@ def cumulative_lengths(points: np.ndarray) -> np.ndarray:
 
 def point_at(points: np.ndarray, lengths: np.ndarray, s: float) -> np.ndarray:
     """The point at distance ``s`` along the polyline (clamped to its ends)."""
-    s = float(np.clip(s, 0.0, lengths[-1]))
-    k = int(np.clip(np.searchsorted(lengths, s, side="right") - 1, 0, len(points) - 2))
+    s = min(max(float(s), 0.0), float(lengths[-1]))
+    k = min(max(int(np.searchsorted(lengths, s, side="right")) - 1, 0), len(points) - 2)
     span = lengths[k + 1] - lengths[k]
     f = 0.0 if span <= 0 else (s - lengths[k]) / span
     return points[k] + f * (points[k + 1] - points[k])
@@ -25,8 +25,8 @@ def point_at(points: np.ndarray, lengths: np.ndarray, s: float) -> np.ndarray:
 
 def heading_at(points: np.ndarray, lengths: np.ndarray, s: float) -> float:
     """Heading (degrees CCW from +x) of the polyline's segment at distance ``s``."""
-    s = float(np.clip(s, 0.0, lengths[-1]))
-    k = int(np.clip(np.searchsorted(lengths, s, side="right") - 1, 0, len(points) - 2))
+    s = min(max(float(s), 0.0), float(lengths[-1]))
+    k = min(max(int(np.searchsorted(lengths, s, side="right")) - 1, 0), len(points) - 2)
     while k < len(points) - 2 and lengths[k + 1] - lengths[k] <= 0:
         k += 1
     d = points[k + 1] - points[k]
@@ -37,17 +37,17 @@ def project(points: np.ndarray, lengths: np.ndarray, xy: np.ndarray, s_from: flo
             window: float = np.inf) -> float:
     """Distance along the polyline of the point nearest ``xy``, searched among the segments that
     overlap [s_from - 1, s_from + window] so that a path crossing itself is followed in order."""
-    a, b = points[:-1], points[1:]
+    first = max(0, int(np.searchsorted(lengths, s_from - 1.0, side="left")) - 1)
+    last = len(points) - 1 if np.isinf(window) else min(len(points) - 1,
+                                                         int(np.searchsorted(lengths, s_from + window)) + 1)
+    a, b = points[first:last], points[first + 1:last + 1]
     d = b - a
     span = np.einsum("ij,ij->i", d, d)
-    t = np.where(span > 0, np.einsum("ij,ij->i", xy - a, d) / np.where(span > 0, span, 1.0), 0.0)
-    t = np.clip(t, 0.0, 1.0)
+    safe = np.where(span > 0, span, 1.0)
+    t = np.minimum(np.maximum(np.einsum("ij,ij->i", xy - a, d) / safe, 0.0), 1.0) * (span > 0)
     nearest = a + t[:, None] * d
-    distance = np.hypot(*(nearest - xy).T)
-    candidates = (lengths[1:] >= s_from - 1.0) & (lengths[:-1] <= s_from + window)
-    distance = np.where(candidates, distance, np.inf)
-    k = int(np.argmin(distance))
-    return float(lengths[k] + t[k] * np.sqrt(span[k]))
+    k = int(np.argmin(np.einsum("ij,ij->i", nearest - xy, nearest - xy)))
+    return float(lengths[first + k] + t[k] * np.sqrt(span[k]))
 
 
 def resample(points: np.ndarray, spacing: float) -> np.ndarray:

@@ -39,20 +39,26 @@ BREAK_DELTA_V = 20.0  #: m/s per risk level: a hit that would change a destructi
 OVER_EDGE_DROP_IN = 3.0  #: a bike this far below the table top, beyond its edge, is gone
 
 
+def _cross(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """3-vector cross product (numpy's general one is ten times slower on single vectors)."""
+    return np.array([a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]])
+
+
 def _rotation_to(forward: np.ndarray, up: np.ndarray) -> np.ndarray:
     """Rotation matrix with x along ``forward`` (made perpendicular to ``up``) and z along ``up``."""
     up = up / np.linalg.norm(up)
     x = forward - np.dot(forward, up) * up
     if np.linalg.norm(x) < 1e-9:
-        x = np.cross([0.0, 1.0, 0.0], up)
+        x = _cross(np.array([0.0, 1.0, 0.0]), up)
     x = x / np.linalg.norm(x)
-    return np.column_stack([x, np.cross(up, x), up])
+    return np.column_stack([x, _cross(up, x), up])
 
 
 def _angular_velocity(current: np.ndarray, target: np.ndarray, time_constant: float) -> np.ndarray:
     """World angular velocity turning ``current`` into ``target`` in about ``time_constant``."""
     delta = target @ current.T
-    angle = np.arccos(np.clip((np.trace(delta) - 1.0) / 2.0, -1.0, 1.0))
+    cos_angle = (delta[0, 0] + delta[1, 1] + delta[2, 2] - 1.0) / 2.0
+    angle = float(np.arccos(min(1.0, max(-1.0, cos_angle))))
     if angle < 1e-9:
         return np.zeros(3)
     axis = np.array([delta[2, 1] - delta[1, 2], delta[0, 2] - delta[2, 0], delta[1, 0] - delta[0, 1]])
@@ -138,6 +144,7 @@ def ride(world: PhysicsWorld, bike_id: str, path_in: np.ndarray, speed_in_s: flo
     bike = _Rider(world, body)
     debris_start = _debris_start(world)
     debris_impulse: dict[int, float] = {}
+    debris_mass: dict[int, float] = {}
     debris_contact: dict[int, Contact] = {}
     destroyed: set[int] = set()
     contacts: list[Contact] = []
@@ -178,8 +185,9 @@ def ride(world: PhysicsWorld, bike_id: str, path_in: np.ndarray, speed_in_s: flo
         for other, impulse in debris_impulse.items():
             if other in destroyed:
                 continue
-            mass = pybullet.getDynamicsInfo(other, -1, physicsClientId=client)[0]
-            if impulse > mass * BREAK_DELTA_V * (world.bodies[other].risk or 1):
+            if other not in debris_mass:
+                debris_mass[other] = pybullet.getDynamicsInfo(other, -1, physicsClientId=client)[0]
+            if impulse > debris_mass[other] * BREAK_DELTA_V * (world.bodies[other].risk or 1):
                 destroyed.add(other)
                 pybullet.removeBody(other, physicsClientId=client)
         grounded = bool(support_normals)
@@ -254,7 +262,8 @@ def ride(world: PhysicsWorld, bike_id: str, path_in: np.ndarray, speed_in_s: flo
         trajectory.append((t, *bike.xy_in, bike.z_in, bike.facing_deg))
     end_velocity = tuple(float(v) * to_in for v in bike.velocity)
     end_pose = Pose(float(bike.xy_in[0]), float(bike.xy_in[1]), bike.facing_deg % 360.0, bike.z_in)
-    _settle(world, body, keep_velocity=outcome == "air_time")
+    if debris_contact:
+        _settle(world, body, keep_velocity=outcome == "air_time")
     for other, contact in debris_contact.items():
         contacts.append(_with_impulse(contact, debris_impulse.get(other, 0.0)))
     contacts.sort(key=lambda c: (c.t, c.piece_id))
@@ -266,8 +275,6 @@ def ride(world: PhysicsWorld, bike_id: str, path_in: np.ndarray, speed_in_s: flo
 def _settle(world: PhysicsWorld, body: int, keep_velocity: bool) -> None:
     """Let knocked debris come to rest (it sleeps, so this costs what still moves); the bike is
     held where the ride left it."""
-    if not any(info.dynamic and info.kind != "bike" for info in world.bodies.values()):
-        return
     position, orientation = pybullet.getBasePositionAndOrientation(body, physicsClientId=world.client)
     velocity = pybullet.getBaseVelocity(body, physicsClientId=world.client)
     for _ in range(int(SETTLE_S * world.hz)):

@@ -20,6 +20,7 @@ on the way in, with the rules' :class:`~entropy3d.units.TableScale`. Design deci
 
 from __future__ import annotations
 
+import weakref
 from dataclasses import dataclass, field
 from typing import Mapping, Sequence
 
@@ -157,25 +158,103 @@ def _set_common_dynamics(client: int, body: int, friction: float, ccd_radius: fl
     pybullet.changeDynamics(body, -1, physicsClientId=client, **options)
 
 
-def _static_part(client: int, vertices_m: np.ndarray, faces: np.ndarray | None, convex: bool) -> int:
-    if convex:
-        shape = pybullet.createCollisionShape(pybullet.GEOM_MESH, vertices=vertices_m.tolist(),
-                                              physicsClientId=client)
+@dataclass(frozen=True, eq=False)
+class _StaticShape:
+    """One static collision shape in metres: convex when ``faces`` is None."""
+
+    info: BodyInfo
+    friction_terrain: str | None
+    vertices_m: np.ndarray
+    faces: np.ndarray | None
+
+
+@dataclass(frozen=True, eq=False)
+class _DebrisShape:
+    """A destructible's convex hull in its principal frame (metres) and its mass properties, as
+    it stands in the scene; a move or turn is applied to its pose, never to the shape."""
+
+    info: BodyInfo
+    local_m: np.ndarray
+    centre_m: np.ndarray
+    axes: np.ndarray
+    moments: np.ndarray
+    mass: float
+    pivot_in: np.ndarray
+    ccd_radius_m: float
+
+
+@dataclass(frozen=True, eq=False)
+class _Recipe:
+    statics: tuple[_StaticShape, ...]
+    debris: tuple[_DebrisShape, ...]
+
+
+_RECIPES: "weakref.WeakKeyDictionary[TableGeometry, dict[float, _Recipe]]" = weakref.WeakKeyDictionary()
+
+
+def convex_pieces(part: trimesh.Trimesh) -> list[tuple[np.ndarray, np.ndarray | None]]:
+    """A static part as collision pieces (vertices, faces or None when convex).
+
+    Imported meshes often are several convex solids in one file (a trunk and a canopy, a wreck's
+    body and cab): each connected component that fills its convex hull becomes that hull; a truly
+    concave component stays a triangle mesh (smoothed with ``GEOM_CONCAVE_INTERNAL_EDGE``)."""
+    if part.is_convex:
+        return [(np.asarray(part.vertices), None)]
+    out = []
+    for component in part.split(only_watertight=False):
+        hull = component.convex_hull
+        if component.is_watertight and hull.volume > 0 and component.volume >= 0.97 * hull.volume:
+            out.append((np.asarray(hull.vertices), None))
+        else:
+            out.append((np.asarray(component.vertices), np.asarray(component.faces)))
+    return out
+
+
+def _debris_shape(piece: Piece, metres: float) -> _DebrisShape:
+    hull = trimesh.util.concatenate(list(piece.parts)).convex_hull
+    hull_m = hull.copy()
+    hull_m.apply_scale(metres)
+    mass = debris_mass_kg(hull_m.volume, piece.risk or 1)
+    centre, inertia = _mass_properties(hull_m, mass)
+    # the body frame is the principal frame, so the inertia is exactly diagonal in it
+    moments, axes = _principal_frame(inertia)
+    local = (np.asarray(hull_m.vertices) - centre) @ axes
+    return _DebrisShape(BodyInfo(piece.id, piece.kind, piece.terrain, True, piece.risk), local, centre, axes,
+                        moments, mass, hull.bounds.mean(axis=0), 0.4 * float(np.min(hull_m.extents)))
+
+
+def _recipe(geometry: TableGeometry, metres: float) -> _Recipe:
+    """Collision shapes of ``geometry`` in metres, computed once per geometry and scale."""
+    cached = _RECIPES.setdefault(geometry, {})
+    if metres not in cached:
+        statics, debris = [], []
+        for piece in geometry.pieces:
+            if piece.kind in DECAL_KINDS:
+                continue
+            if piece.dynamic:
+                debris.append(_debris_shape(piece, metres))
+                continue
+            info = BodyInfo(piece.id, piece.kind, piece.terrain, False)
+            for part in piece.parts:
+                for vertices, faces in convex_pieces(part):
+                    statics.append(_StaticShape(info, piece.terrain, vertices * metres, faces))
+        cached[metres] = _Recipe(tuple(statics), tuple(debris))
+    return cached[metres]
+
+
+def _add_static(world: PhysicsWorld, shape: _StaticShape, friction: float) -> None:
+    client = world.client
+    if shape.faces is None:
+        collision = pybullet.createCollisionShape(pybullet.GEOM_MESH, vertices=shape.vertices_m.tolist(),
+                                                  physicsClientId=client)
     else:
-        shape = pybullet.createCollisionShape(
-            pybullet.GEOM_MESH, vertices=vertices_m.tolist(), indices=faces.reshape(-1).tolist(),
+        collision = pybullet.createCollisionShape(
+            pybullet.GEOM_MESH, vertices=shape.vertices_m.tolist(), indices=shape.faces.reshape(-1).tolist(),
             flags=pybullet.GEOM_FORCE_CONCAVE_TRIMESH | pybullet.GEOM_CONCAVE_INTERNAL_EDGE,
             physicsClientId=client)
-    return pybullet.createMultiBody(0.0, shape, physicsClientId=client)
-
-
-def _add_static(world: PhysicsWorld, piece: Piece, friction: float) -> None:
-    metres = world.scale.metres_per_inch
-    for part in piece.parts:
-        convex = bool(part.is_convex)
-        body = _static_part(world.client, np.asarray(part.vertices) * metres, np.asarray(part.faces), convex)
-        _set_common_dynamics(world.client, body, friction, None)
-        world.bodies[body] = BodyInfo(piece.id, piece.kind, piece.terrain, False)
+    body = pybullet.createMultiBody(0.0, collision, physicsClientId=client)
+    _set_common_dynamics(client, body, friction, None)
+    world.bodies[body] = shape.info
 
 
 def _mass_properties(mesh_m: trimesh.Trimesh, mass: float) -> tuple[np.ndarray, np.ndarray]:
@@ -214,28 +293,20 @@ def debris_mass_kg(volume_m3: float, risk: int) -> float:
     return float(volume_m3 * DEBRIS_DENSITY_PER_RISK * max(1, risk))
 
 
-def _add_dynamic(world: PhysicsWorld, piece: Piece, spot: ScenerySpot, friction: float) -> None:
+def _add_dynamic(world: PhysicsWorld, shape: _DebrisShape, spot: ScenerySpot, friction: float) -> None:
     metres = world.scale.metres_per_inch
-    hull = trimesh.util.concatenate(list(piece.parts)).convex_hull
-    centre_in = hull.bounds.mean(axis=0)
-    turn = trimesh.transformations.rotation_matrix(np.radians(spot.turn_deg), [0, 0, 1], centre_in)
-    hull.apply_transform(turn)
-    hull.apply_translation((spot.dx, spot.dy, 0.0))
-    hull_m = hull.copy()
-    hull_m.apply_scale(metres)
-    mass = debris_mass_kg(hull_m.volume, piece.risk or 1)
-    centre, inertia = _mass_properties(hull_m, mass)
-    # the body frame is the principal frame, so the inertia is exactly diagonal in it
-    moments, axes = _principal_frame(inertia)
-    local = (np.asarray(hull_m.vertices) - centre) @ axes
-    shape = pybullet.createCollisionShape(pybullet.GEOM_MESH, vertices=local.tolist(),
-                                          physicsClientId=world.client)
-    body = pybullet.createMultiBody(mass, shape, basePosition=centre.tolist(),
-                                    baseOrientation=_quaternion_of(axes),
+    turn = np.radians(spot.turn_deg)
+    rz = np.array([[np.cos(turn), -np.sin(turn), 0.0], [np.sin(turn), np.cos(turn), 0.0], [0.0, 0.0, 1.0]])
+    pivot_m = shape.pivot_in * metres
+    centre = rz @ (shape.centre_m - pivot_m) + pivot_m + np.array([spot.dx, spot.dy, 0.0]) * metres
+    collision = pybullet.createCollisionShape(pybullet.GEOM_MESH, vertices=shape.local_m.tolist(),
+                                              physicsClientId=world.client)
+    body = pybullet.createMultiBody(shape.mass, collision, basePosition=centre.tolist(),
+                                    baseOrientation=_quaternion_of(rz @ shape.axes),
                                     useMaximalCoordinates=True, physicsClientId=world.client)
-    set_mass_properties(world.client, body, mass, moments)
-    _set_common_dynamics(world.client, body, friction, 0.4 * float(np.min(hull_m.extents)))
-    world.bodies[body] = BodyInfo(piece.id, piece.kind, piece.terrain, True, piece.risk)
+    set_mass_properties(world.client, body, shape.mass, shape.moments)
+    _set_common_dynamics(world.client, body, friction, shape.ccd_radius_m)
+    world.bodies[body] = shape.info
 
 
 def add_bike(world: PhysicsWorld, bike: BikeBody, height_in: float, *, dynamic: bool) -> int:
@@ -290,16 +361,13 @@ def build_world(geometry: TableGeometry, scale: TableScale, terrain_friction: Ma
                                        deterministicOverlappingPairs=1, physicsClientId=client)
     world = PhysicsWorld(client, scale, geometry.width, geometry.depth, dict(edges), hz=hz)
     scenery = scenery or {}
-    for piece in geometry.pieces:
-        if piece.kind in DECAL_KINDS:
-            continue
-        friction = terrain_friction.get(piece.terrain or "", 0.8)
-        if piece.dynamic:
-            spot = scenery.get(piece.id, ScenerySpot())
-            if not spot.removed:
-                _add_dynamic(world, piece, spot, friction)
-        else:
-            _add_static(world, piece, friction)
+    recipe = _recipe(geometry, scale.metres_per_inch)
+    for shape in recipe.statics:
+        _add_static(world, shape, terrain_friction.get(shape.info.terrain or "", 0.8))
+    for debris in recipe.debris:
+        spot = scenery.get(debris.info.piece_id, ScenerySpot())
+        if not spot.removed:
+            _add_dynamic(world, debris, spot, terrain_friction.get(debris.info.terrain or "", 0.8))
     floor = pybullet.createCollisionShape(pybullet.GEOM_PLANE, physicsClientId=client)
     floor_body = pybullet.createMultiBody(0.0, floor, basePosition=[0.0, 0.0, -CATCH_FLOOR_DEPTH_M],
                                           physicsClientId=client)

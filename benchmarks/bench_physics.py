@@ -1,0 +1,92 @@
+"""Physics activation speed, run on demand: ``python benchmarks/bench_physics.py [SCENE ...]``.
+
+For every model of every bundled scene (or the scenes given), one action straight ahead at the
+model's speed and full distance is ridden three ways, in the same process:
+
+- the whole activation (rules check, fresh world, ride, snap): ``activate``;
+- the ride alone (``ride`` on a freshly built world: controller, contacts, recording);
+- bare ``stepSimulation`` of the same freshly built world for the same number of steps.
+
+Prints the median milliseconds of each per activation and the overhead ratios of the ride and
+of the whole activation against the bare steps. No pass/fail: figures for people comparing changes.
+"""
+
+from __future__ import annotations
+
+import statistics
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+from entropy3d.activation import activate, initial_state
+from entropy3d.physics import BikeBody, build_table_world, ride
+from entropy3d.resources import bundled_dir
+from entropy3d.rules.activation import apply_action
+from entropy3d.rules.speeds import distance_band
+from entropy3d.scene import load_scene
+from entropy3d.scene.build import build_table_geometry
+
+REPEATS = 3
+
+
+def bench_scene(path: Path) -> list[tuple[float, float, float, float]]:
+    """(activation ms, world build ms, ride ms, bare step ms) per model activation; the one-time
+    preparation of collision shapes per table is printed apart."""
+    table = load_scene(path)
+    geometry = build_table_geometry(table)
+    t0 = time.perf_counter()
+    build_table_world(table, geometry).close()
+    print(f"  {path.stem}: collision shapes prepared once in {(time.perf_counter() - t0) * 1e3:.0f} ms")
+    state = initial_state(table, geometry)
+    rows = []
+    for bike in state.bikes.values():
+        if bike.speed == 0:
+            continue
+        plan = f"s{bike.speed}: straight {int(distance_band(bike.bike_type, bike.speed, table.ruleset).max)}"
+        for _ in range(REPEATS):
+            t0 = time.perf_counter()
+            activate(table, geometry, state, bike.id, [plan], np.random.default_rng(0))
+            t_activation = time.perf_counter() - t0
+
+            _, events = apply_action(bike, plan, table.ruleset, np.random.default_rng(0))
+            move = events[0]
+            rider = BikeBody(bike.id, table.base_of(table.model(bike.id)), bike.pose)
+            others = [BikeBody(o.id, table.ruleset.base_for(o.bike_type), o.pose)
+                      for o in state.bikes.values() if o.id != bike.id]
+            speed = move.band.max / table.ruleset.scale.seconds_per_activation
+            t0 = time.perf_counter()
+            world = build_table_world(table, geometry, rider=rider, others=others)
+            t_build = time.perf_counter() - t0
+            with world:
+                t0 = time.perf_counter()
+                facts = ride(world, bike.id, move.path, speed)
+                t_ride = time.perf_counter() - t0
+            with build_table_world(table, geometry, rider=rider, others=others) as bare:
+                t0 = time.perf_counter()
+                for _ in range(facts.steps):
+                    bare.step()
+                t_bare = time.perf_counter() - t0
+            rows.append((t_activation * 1e3, t_build * 1e3, t_ride * 1e3, t_bare * 1e3))
+    return rows
+
+
+def main(argv: list[str]) -> None:
+    scenes = [Path(a) for a in argv] or sorted(bundled_dir("scenes").glob("*.yaml"))
+    everything = []
+    print(f"{'scene':<22}{'n':>4}{'activation ms':>15}{'build ms':>10}{'ride ms':>9}{'bare ms':>9}"
+          f"{'ride/bare':>11}{'activation/bare':>17}")
+    for path in scenes:
+        rows = bench_scene(path)
+        everything += rows
+        act, build, rid, bare = (statistics.median(c) for c in zip(*rows))
+        print(f"{path.stem:<22}{len(rows):>4}{act:>15.1f}{build:>10.1f}{rid:>9.1f}{bare:>9.1f}"
+              f"{rid / bare:>11.2f}{act / bare:>17.2f}")
+    act, build, rid, bare = (statistics.median(c) for c in zip(*everything))
+    print(f"{'all':<22}{len(everything):>4}{act:>15.1f}{build:>10.1f}{rid:>9.1f}{bare:>9.1f}"
+          f"{rid / bare:>11.2f}{act / bare:>17.2f}")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
