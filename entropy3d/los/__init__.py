@@ -10,8 +10,8 @@ one batch of ray casts; ``.updated({piece_id: Pose | None})`` moves or removes d
 """
 
 from entropy3d.los.losrules import LosRules, load_los_rules
-from entropy3d.los.results import LosResult, SightGeometry, TopDownVerdict, TrueVerdict
+from entropy3d.los.results import LosResult, SightGeometry, TopDownVerdict, TrueVerdict, in_sight, may_target
 from entropy3d.los.world import LosWorld, Miniature
 
 __all__ = ["LosResult", "LosRules", "LosWorld", "Miniature", "SightGeometry", "TopDownVerdict",
-           "TrueVerdict", "load_los_rules"]
+           "TrueVerdict", "in_sight", "load_los_rules", "may_target"]

@@ -96,3 +96,17 @@ class LosResult:
                          "bike_seen": tl.bike_seen, "cover": tl.cover, "can_shoot": tl.can_shoot,
                          "rays": tl.rays, "blockers": list(tl.blockers)},
         }
+
+
+def in_sight(result: LosResult) -> bool:
+    """The target is in line of sight: the viewer's eye sees its bike itself (EC-LOS-4)."""
+    return result.true_los.bike_seen
+
+
+def may_target(now: LosResult, at_activation_start: LosResult, stealth: bool) -> bool:
+    """Whether the viewer may shoot the target now: a shot is allowed (EC-COVER-1) and, for a
+    Stealth target, it was also in sight at the start of the activation (EC-STEALTH)."""
+    if now.viewer != at_activation_start.viewer or now.target != at_activation_start.target:
+        raise ValueError(f"results of different pairs: {now.viewer}->{now.target} and "
+                         f"{at_activation_start.viewer}->{at_activation_start.target}")
+    return now.true_los.can_shoot and (not stealth or in_sight(at_activation_start))

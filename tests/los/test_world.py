@@ -7,7 +7,7 @@ import pytest
 
 from entropy3d.errors import RulesDataError
 from entropy3d.geometry import Pose
-from entropy3d.los import LosRules, load_los_rules
+from entropy3d.los import LosRules, in_sight, load_los_rules, may_target
 from entropy3d.los.topdown import piece_blocks
 from tests.los.conftest import street
 
@@ -117,3 +117,39 @@ def test_bad_los_rules_data_names_the_key():
     message = str(error.value)
     for key in ("level_height_in", "sees_over.2", "sees_over.3", "true_los.bike_seen_min"):
         assert key in message
+
+
+def test_removing_a_static_piece_rebuilds_the_static_engine(tmp_path, world_of):
+    world = world_of(street(tmp_path, buildings=[{"id": "bank", "rect": [10, 9, 13, 15], "storeys": 3}]))
+    assert not world.line_of_sight("v", "t").top_down.visible
+    demolished = world.updated({"bank": None})
+    assert demolished.static_caster is not world.static_caster
+    after = demolished.line_of_sight("v", "t")
+    assert after.top_down.visible and after.true_los.visible_fraction == pytest.approx(1.0)
+
+
+def test_stealth_target_needs_sight_at_the_start_of_the_activation(tmp_path, world_of):
+    """Clause: EC-STEALTH - hidden behind the bank when the activation began, a Stealth rider
+    cannot be targeted even once in the open; a rider without Stealth can."""
+    world = world_of(street(tmp_path, buildings=[{"id": "bank", "rect": [10, 9, 13, 15], "storeys": 3}]))
+    at_start = world.line_of_sight("v", "t")
+    now = world.line_of_sight("v", "t", poses={"t": Pose(20, 20, 90)})
+    assert not in_sight(at_start) and now.true_los.can_shoot
+    assert may_target(now, at_start, stealth=False)
+    assert not may_target(now, at_start, stealth=True)
+    assert may_target(now, now, stealth=True)
+    with pytest.raises(ValueError, match="different pairs"):
+        may_target(now, world.line_of_sight("t", "v"), stealth=True)
+
+
+def test_los_imports_no_physics_or_renderer():
+    """Layering: entropy3d.los is geometry only."""
+    import json
+    import subprocess
+    import sys
+
+    probe = ("import json, sys, entropy3d.los, entropy3d.los.drawing; "
+             "print(json.dumps(sorted(m.split('.')[0] for m in sys.modules)))")
+    loaded = set(json.loads(subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
+                                           check=True).stdout))
+    assert not loaded & {"pybullet", "panda3d", "direct"}
