@@ -12,10 +12,11 @@ miniature; the viewer's and the target's own miniatures never block their own ra
 
 from __future__ import annotations
 
+import copy
 import dataclasses
 import math
 from dataclasses import dataclass
-from typing import Callable, Iterable, Mapping, Sequence
+from typing import Callable, Mapping, Sequence
 
 import numpy as np
 import shapely
@@ -138,9 +139,9 @@ class LosWorld:
         self.rules = rules or load_los_rules()
         self._caster = caster
         self._homes = home_poses(table, self.geometry)
-        self._originals = {piece.id: piece for piece in self.geometry.pieces}
-        self._miniature_cache: dict[tuple[str, Pose], Miniature] = {}
         solid = [p for p in self.geometry.pieces if p.kind not in DECAL_KINDS]
+        self._originals = {piece.id: piece for piece in solid}
+        self._miniature_cache: dict[tuple[str, Pose], Miniature] = {}
         self._set_pieces(tuple(p for p in solid if not p.dynamic), tuple(p for p in solid if p.dynamic))
 
     def _set_pieces(self, static: tuple[Piece, ...], dynamic: tuple[Piece, ...], static_caster=None,
@@ -164,31 +165,25 @@ class LosWorld:
 
     def updated(self, changes: Mapping[str, Pose | None]) -> "LosWorld":
         """A world with pieces moved (id -> new :class:`Pose` of where it stands) or removed
-        (id -> None). Only the destructibles' engine is rebuilt; the static engine is shared,
-        unless a change names a static piece. Poses are absolute, from the piece as built."""
+        (id -> None); this world is left as it is. Poses are absolute, from the piece as built,
+        so a removed piece can be put back. Only the destructibles' engine is rebuilt; the static
+        engine is shared, unless a change names a static piece."""
         unknown = sorted(set(changes) - set(self._originals))
         if unknown:
-            raise KeyError(f"no piece {', '.join(map(repr, unknown))} on {self.table.name!r}")
-        def apply(pieces: Iterable[Piece]) -> tuple[Piece, ...]:
-            kept = []
-            for piece in pieces:
-                if piece.id not in changes:
-                    kept.append(piece)
-                elif changes[piece.id] is not None:
-                    kept.append(self._moved(piece.id, changes[piece.id]))
-            return tuple(kept)
+            raise KeyError(f"no solid piece {', '.join(map(repr, unknown))} on {self.table.name!r}")
 
-        world = object.__new__(LosWorld)
-        world.__dict__.update({k: v for k, v in self.__dict__.items()})
-        static_changed = any(p.id in changes for p in self.static_pieces)
-        moved_back = [self._originals[i] for i in changes
-                      if changes[i] is not None and self._originals[i].dynamic
-                      and all(p.id != i for p in self.dynamic_pieces)]
-        if static_changed:
-            world._set_pieces(apply(self.static_pieces), apply(self.dynamic_pieces + tuple(moved_back)))
+        def rebuilt(pieces: tuple[Piece, ...], dynamic: bool) -> tuple[Piece, ...]:
+            kept = [piece for piece in pieces if piece.id not in changes]
+            moved = [self._moved(piece_id, pose) for piece_id, pose in changes.items()
+                     if pose is not None and self._originals[piece_id].dynamic == dynamic]
+            return tuple(kept + moved)
+
+        world = copy.copy(self)
+        dynamic = rebuilt(self.dynamic_pieces, True)
+        if all(self._originals[piece_id].dynamic for piece_id in changes):
+            world._set_pieces(self.static_pieces, dynamic, self.static_caster, self._static_footprints)
         else:
-            world._set_pieces(self.static_pieces, apply(self.dynamic_pieces + tuple(moved_back)),
-                              self.static_caster, self._static_footprints)
+            world._set_pieces(rebuilt(self.static_pieces, False), dynamic)
         return world
 
     def _moved(self, piece_id: str, pose: Pose) -> Piece:

@@ -153,3 +153,11 @@ def test_los_imports_no_physics_or_renderer():
     loaded = set(json.loads(subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
                                            check=True).stdout))
     assert not loaded & {"pybullet", "panda3d", "direct"}
+
+
+def test_a_demolished_building_can_be_put_back(tmp_path, world_of):
+    world = world_of(street(tmp_path, buildings=[{"id": "bank", "rect": [10, 9, 13, 15], "storeys": 3}]))
+    rebuilt = world.updated({"bank": None}).updated({"bank": Pose(11.5, 12, 0, 0)})
+    assert rebuilt.line_of_sight("v", "t").true_los.blockers == ("bank",)
+    shifted = world.updated({"bank": Pose(11.5, 20, 0, 0)})  # moved 8" along y, off the line
+    assert shifted.line_of_sight("v", "t").top_down.visible
