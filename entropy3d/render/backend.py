@@ -50,6 +50,10 @@ notify-level-glxdisplay fatal
 """
 
 
+#: closed buffers (with their frame textures) by (backend, width, height), for reuse
+_POOL: dict[tuple[str, int, int], list] = {}
+
+
 class BackendUnavailable(RuntimeError):
     """A display module that cannot make an offscreen buffer on this machine."""
 
@@ -107,30 +111,42 @@ def resolve_backend(requested: str | None = None) -> str:
 class OffscreenTarget:
     """An offscreen colour+depth buffer of ``width`` x ``height`` pixels that draws scene graphs.
 
-    Holds one buffer on the process-wide graphics engine; call :meth:`close` (or use ``with``) to
-    give it back. ``render()`` draws one frame and returns it as an
-    (height, width, 3) uint8 array, top row first.
+    Holds one buffer on the process-wide graphics engine; ``render()`` draws one frame and returns
+    it as an (height, width, 3) uint8 array, top row first. :meth:`close` (or leaving a ``with``)
+    hands the buffer back to a per-process pool that the next target of the same size reuses:
+    Panda3D does not free a closed buffer's pixel memory (about 2 MB at 640x360), so a process that
+    makes renderer after renderer would otherwise grow without bound. A buffer is only switched
+    on while its own frame is drawn, so live renderers do not draw each other's frames.
     """
 
     def __init__(self, backend: str, width: int, height: int):
         self.backend = backend
         self.width, self.height = int(width), int(height)
         self.engine = GraphicsEngine.get_global_ptr()
-        pipe = _pipe(backend)
+        pooled = _POOL.get((backend, self.width, self.height))
+        if pooled:
+            self.buffer, self.texture = pooled.pop()
+        else:
+            self.buffer, self.texture = self._make_buffer()
+        self.buffer.set_active(False)
+        self._regions: list = []
+        self.clear_colour = (0.5, 0.5, 0.5)
+
+    def _make_buffer(self):
         frame = FrameBufferProperties()
         frame.set_rgb_color(True)
         frame.set_color_bits(24)
         frame.set_depth_bits(24)
-        self.buffer = self.engine.make_output(
-            pipe, f"entropy3d-{backend}-{width}x{height}", 0, frame,
+        buffer = self.engine.make_output(
+            _pipe(self.backend), f"entropy3d-{self.backend}-{self.width}x{self.height}", 0, frame,
             WindowProperties.size(self.width, self.height), GraphicsPipe.BF_refuse_window)
-        if self.buffer is None:
-            raise BackendUnavailable(f"{_MODULES[backend]} could not make a {width}x{height} offscreen buffer")
-        self.texture = Texture("frame")
-        self.buffer.add_render_texture(self.texture, GraphicsOutput.RTM_copy_ram)
-        self.buffer.set_clear_color_active(True)
-        self._regions: list = []
-        self.clear_colour = (0.5, 0.5, 0.5)
+        if buffer is None:
+            raise BackendUnavailable(
+                f"{_MODULES[self.backend]} could not make a {self.width}x{self.height} offscreen buffer")
+        texture = Texture("frame")
+        buffer.add_render_texture(texture, GraphicsOutput.RTM_copy_ram)
+        buffer.set_clear_color_active(True)
+        return buffer, texture
 
     @property
     def clear_colour(self) -> tuple[float, float, float]:
@@ -154,8 +170,14 @@ class OffscreenTarget:
 
     def render(self) -> np.ndarray:
         """Draw one frame of every layer and read it back as (height, width, 3) uint8, top row first."""
-        self.engine.render_frame()
-        self.engine.sync_frame()
+        if self.buffer is None:
+            raise RuntimeError("this offscreen target is closed")
+        self.buffer.set_active(True)
+        try:
+            self.engine.render_frame()
+            self.engine.sync_frame()
+        finally:
+            self.buffer.set_active(False)
         data = self.texture.get_ram_image_as("RGB")
         if not data:
             raise BackendUnavailable(f"{_MODULES[self.backend]} returned no pixels")
@@ -164,13 +186,13 @@ class OffscreenTarget:
         return np.ascontiguousarray(image[::-1])
 
     def close(self) -> None:
-        """Release the buffer (the engine and the pipe stay for the next target)."""
+        """Drop this target's layers and hand its buffer to the pool for the next target."""
         if self.buffer is not None:
             for region in self._regions:
                 region.set_camera(NodePath())
+                self.buffer.remove_display_region(region)
             self._regions.clear()
-            self.buffer.clear_render_textures()
-            self.engine.remove_window(self.buffer)
+            _POOL.setdefault((self.backend, self.width, self.height), []).append((self.buffer, self.texture))
             self.buffer = None
 
     def __enter__(self) -> "OffscreenTarget":
