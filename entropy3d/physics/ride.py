@@ -11,7 +11,8 @@ rules cannot: what it runs into, where it leaves the ground, its ballistic fligh
 the air), the level it lands on, and the debris it knocks about.
 
 A contact above the bike's step height (the chamfer of its collision shape, which lets it ride up
-curbs) with anything static is a crash: the ride ends there, base to base with what it hit.
+curbs) with anything static, while the bike moves into it, is a crash: the ride ends there, base
+to base with what it hit. A bike that starts base to base and rides away does not crash.
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ from entropy3d.physics.world import PhysicsWorld
 
 SUPPORT_NORMAL_Z = 0.5  #: a contact whose normal is steeper than this carries the bike
 TOUCH_DISTANCE_M = 0.01  #: contact points further apart than this are not touching
+APPROACH_MPS = 0.2  #: a bike must be moving into an obstacle this fast to crash into it (not away)
 SEPARATING_MPS = 0.5  #: a bike moving off a surface faster than this is not carried by it
 STEP_HEIGHT_M = 0.32  #: contacts this low on the bike are curbs and lips it rides up
 MIN_FLIGHT_S = 0.08  #: shorter spells in the air are bumps, not flights
@@ -155,6 +157,7 @@ def ride(world: PhysicsWorld, bike_id: str, path_in: np.ndarray, speed_in_s: flo
     last_ground = (0.0, progress, bike.xy_in.copy(), bike.z_in, float(np.linalg.norm(bike.velocity)) * to_in)
     air_steps = int(np.ceil(MIN_FLIGHT_S / dt)) if in_air else 0
     carried_over = in_air  # until its first landing
+    commanded = bike.velocity  # the velocity given at the last step (contacts then zero what hits)
     flight_max_z = bike.z_in
     outcome, left_table, steps, t = "stalled", None, 0, 0.0
     travelled = 0.0
@@ -179,7 +182,8 @@ def ride(world: PhysicsWorld, bike_id: str, path_in: np.ndarray, speed_in_s: flo
                 if carried_over and np.dot(bike.velocity, normal) > SEPARATING_MPS:
                     continue  # a bike carried over in the air, still rising, has not landed
                 support_normals.append(normal * max(point[9], 1e-6))
-            elif height > STEP_HEIGHT_M and crash is None and info.kind != "floor":
+            elif (height > STEP_HEIGHT_M and crash is None and info.kind != "floor"
+                  and -np.dot(commanded, normal) > APPROACH_MPS):
                 crash = _contact(info, "crash", t, on_bike, progress, bike, normal, to_in)
                 crash = _with_impulse(crash, point[9] * dt)
         for other, impulse in debris_impulse.items():
@@ -239,7 +243,9 @@ def ride(world: PhysicsWorld, bike_id: str, path_in: np.ndarray, speed_in_s: flo
             face = _rotation_to(np.array([np.cos(tangent), np.sin(tangent), 0.0]), normal)
             spin = _angular_velocity(bike.rotation, face, TURN_TIME_S)
             pybullet.resetBaseVelocity(body, velocity.tolist(), spin.tolist(), physicsClientId=client)
+            commanded = velocity
         else:
+            commanded = bike.velocity
             level = _rotation_to(bike.rotation[:, 0], np.array([0.0, 0.0, 1.0]))
             spin = _angular_velocity(bike.rotation, level, 5 * TURN_TIME_S)
             pybullet.resetBaseVelocity(body, bike.velocity.tolist(), spin.tolist(), physicsClientId=client)

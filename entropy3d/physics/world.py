@@ -131,18 +131,18 @@ class PhysicsWorld:
         return None
 
 
-def bike_hull(base: BaseShape, height_in: float, scale: TableScale) -> np.ndarray:
-    """Vertices (metres, origin at the bottom centre, x forward) of a bike's collision shape: the
-    base footprint up to the rider's head, its lower edges chamfered at 45 degrees so that it rides
-    up curbs and ramp lips instead of stopping dead against them."""
-    length, width, height = scale.metres(base.length), scale.metres(base.width), scale.metres(height_in)
-    chamfer = min(0.3, 0.25 * width, 0.3 * height)
-    rows = []
+def bike_hull(base: BaseShape, height_in: float, scale: TableScale, samples: int = 16) -> np.ndarray:
+    """Vertices (metres, origin at the bottom centre, x forward) of a bike's collision shape: its
+    base's outline (an ellipse, as a 16-gon) up to the rider's head, the lower edge chamfered at
+    45 degrees so that it rides up curbs and ramp lips instead of stopping dead against them."""
+    a, b, height = scale.metres(base.length) / 2, scale.metres(base.width) / 2, scale.metres(height_in)
+    chamfer = min(0.3, 0.5 * b, 0.3 * height)
+    angles = np.linspace(0.0, 2.0 * np.pi, samples, endpoint=False)
+    rings = []
     for z, inset in ((0.0, chamfer), (chamfer, 0.0), (height, 0.0)):
-        for sx in (-1, 1):
-            for sy in (-1, 1):
-                rows.append((sx * (length / 2 - inset), sy * (width / 2 - inset), z))
-    return np.array(rows)
+        rings.append(np.column_stack([(a - inset) * np.cos(angles), (b - inset) * np.sin(angles),
+                                      np.full(samples, z)]))
+    return np.vstack(rings)
 
 
 def _quaternion_z(deg: float) -> tuple[float, float, float, float]:

@@ -111,3 +111,13 @@ def test_world_is_metres_scaled_from_table_inches(proving_ground):
         low, high = pybullet.getAABB(body, physicsClientId=world.client)
         width = high[0] - low[0]
     assert width == pytest.approx(table.ruleset.scale.metres(10.0), abs=0.1)
+
+
+@pytest.mark.parametrize("pose,path", [
+    (Pose(28.5, 8.0, 180.0, 0.0), [[28.5, 8.0], [16.5, 8.0]]),   # tail against the bank, rides away
+    (Pose(29.17, 5.0, 90.0, 0.0), [[29.17, 5.0], [29.17, 17.0]]),  # side against the bank, rides along it
+])
+def test_a_bike_starting_against_a_wall_rides_away_without_crashing(proving_ground, pose, path):
+    """Clause: EC-COL-1: only an impact is a crash; leaving a wall one touches is not."""
+    facts = proving_ground.ride("crasher", path, 12, pose=pose)
+    assert facts.outcome == "completed" and facts.first_crash is None
