@@ -17,7 +17,7 @@ import trimesh
 
 from entropy3d.geometry import BaseShape, Pose
 from entropy3d.los.losrules import LosRules
-from entropy3d.los.rays import boxes_overlap, group_boxes, segment_box_hits, segment_convex_entry
+from entropy3d.los.rays import boxes_overlap, group_boxes, segment_box_hits
 
 #: inches: a piece whose top is this close to a model's surface is what it stands on
 STAND_TOLERANCE_IN = 0.05
@@ -29,7 +29,8 @@ class Footprints:
 
     polygons: shapely outlines seen from above. size_class: EC-LOS-3 class (> 0).
     bottom, top: lowest and highest z. miniature: index of the miniature a row is (-1: a piece).
-    convex: per row, (row, low, high, convex pieces of its outline from :func:`convex_outlines`).
+    convex: per row, (row, low, high, normals, offsets): its outline's bounding box and convex
+    pieces (:func:`convex_outlines`).
     """
 
     polygons: np.ndarray
@@ -40,11 +41,13 @@ class Footprints:
     convex: tuple
 
 
-def convex_outlines(polygon, tolerance: float = 0.01) -> list[tuple[np.ndarray, np.ndarray, np.ndarray,
-                                                                    np.ndarray]]:
-    """A shapely (multi)polygon as convex pieces (edge normals, offsets, low, high corners):
-    itself when convex, else the triangles of its outline simplified by ``tolerance`` inches
-    (a mesh file's silhouette has hundreds of collinear corners); inside is normals . p <= offsets."""
+def convex_outlines(polygon, tolerance: float = 0.01) -> tuple[np.ndarray, np.ndarray]:
+    """A shapely (multi)polygon as Q convex pieces: (Q, E, 2) edge normals and (Q, E) offsets,
+    inside where normals . p <= offsets; pieces with fewer edges are padded with 0 . p <= 1.
+
+    A convex outline is one piece; any other is cut into the triangles of its outline simplified
+    by ``tolerance`` inches (a mesh file's silhouette has hundreds of collinear corners).
+    """
     rings = []
     polygon = polygon.simplify(tolerance, preserve_topology=True)
     for part in getattr(polygon, "geoms", [polygon]):
@@ -55,18 +58,33 @@ def convex_outlines(polygon, tolerance: float = 0.01) -> list[tuple[np.ndarray, 
         else:
             vertices, faces = trimesh.creation.triangulate_polygon(part, engine="earcut")
             rings.extend(vertices[face] for face in faces)
-    pieces = []
-    for ring in rings:
+    edges_max = max((len(ring) for ring in rings), default=3)
+    normals = np.zeros((len(rings), edges_max, 2))
+    offsets = np.ones((len(rings), edges_max))
+    for q, ring in enumerate(rings):
         x, y = ring[:, 0], ring[:, 1]
         if np.dot(x, np.roll(y, -1)) - np.dot(np.roll(x, -1), y) < 0:  # make it counter-clockwise
             ring = ring[::-1]
         edges = np.roll(ring, -1, axis=0) - ring
         keep = np.hypot(edges[:, 0], edges[:, 1]) > 1e-12
-        normals = np.column_stack([edges[keep, 1], -edges[keep, 0]])
-        normals /= np.hypot(normals[:, 0], normals[:, 1])[:, None]
-        offsets = np.einsum("ij,ij->i", normals, ring[keep])
-        pieces.append((normals, offsets, ring.min(axis=0), ring.max(axis=0)))
-    return pieces
+        edge_normals = np.column_stack([edges[keep, 1], -edges[keep, 0]])
+        edge_normals /= np.hypot(edge_normals[:, 0], edge_normals[:, 1])[:, None]
+        normals[q, :len(edge_normals)] = edge_normals
+        offsets[q, :len(edge_normals)] = np.einsum("ij,ij->i", edge_normals, ring[keep])
+    return normals, offsets
+
+
+def segments_touch_convex(starts: np.ndarray, deltas: np.ndarray, normals: np.ndarray,
+                          offsets: np.ndarray) -> np.ndarray:
+    """(N,) True where segment n touches any of the Q convex pieces (Cyrus-Beck, all at once)."""
+    numerators = offsets[None] - np.einsum("nj,qej->nqe", starts, normals)
+    denominators = np.einsum("nj,qej->nqe", deltas, normals)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        ratio = numerators / denominators
+    t_enter = np.where(denominators < 0, ratio, 0.0).max(axis=2)
+    t_exit = np.where(denominators > 0, ratio, 1.0).min(axis=2)
+    outside = ((denominators == 0) & (numerators < 0)).any(axis=2)
+    return ((t_enter <= t_exit) & ~outside).any(axis=1)
 
 
 def sight_lines(viewer: Pose, viewer_base: BaseShape, target: Pose, target_base: BaseShape,
@@ -131,34 +149,26 @@ def top_down_batch(pairs: list[tuple[int, int]], poses: list[Pose], bases: list[
     blocked = np.zeros(len(lines), bool)
     blocking_rows: list[set[int]] = [set() for _ in pairs]
     if len(lines) and len(footprints.polygons):
-        centres = np.array([pose.xy for pose in poses])
-        standing = stands_on(footprints, centres, z)
-        starts, deltas = lines[:, 0], lines[:, 1] - lines[:, 0]
-        found_rows, found_lines = [np.zeros(0, np.int64)], [np.zeros(0, np.int64)]
-        pair_low, pair_high = group_boxes(lines[:, 0], lines[:, 1], counts)
-        for piece_row, row_low, row_high, pieces in footprints.convex:
-            near_row = np.flatnonzero(boxes_overlap(pair_low, pair_high, row_low, row_high)[pair_of_line])
-            near_row = near_row[segment_box_hits(starts[near_row], deltas[near_row], row_low, row_high)]
-            touched = np.zeros(len(near_row), bool)
-            for normals, offsets, low, high in pieces:
-                near = np.flatnonzero(segment_box_hits(starts[near_row], deltas[near_row], low, high))
-                entry = segment_convex_entry(starts[near_row[near]], deltas[near_row[near]], normals, offsets)
-                touched[near[np.isfinite(entry)]] = True
-            found_lines.append(near_row[touched])
-            found_rows.append(np.full(touched.sum(), piece_row))
-        row, line_index = np.concatenate(found_rows), np.concatenate(found_lines)
-        pair = pair_of_line[line_index]
-        viewer = np.array([v for v, _ in pairs])[pair]
-        target = np.array([t for _, t in pairs])[pair]
-        own = (footprints.miniature[row] == viewer) | (footprints.miniature[row] == target)
+        # whether a row blocks depends on the pair only (levels, own bases, what they stand on),
+        # so decide that first, per (pair, row), and test lines only against rows that block
+        viewer = np.array([v for v, _ in pairs])[:, None]
+        target = np.array([t for _, t in pairs])[:, None]
+        standing = stands_on(footprints, np.array([pose.xy for pose in poses]), z)
+        own = (footprints.miniature[None, :] == viewer) | (footprints.miniature[None, :] == target)
         blocks = ~own & piece_blocks(
-            rules, footprints.size_class[row], footprints.bottom[row], footprints.top[row],
+            rules, footprints.size_class[None, :], footprints.bottom[None, :], footprints.top[None, :],
             z[viewer], z[target], eye_z[viewer], eye_z[target],
-            standing[viewer, row] | standing[target, row])
-        blocked[line_index[blocks]] = True
-        rows = len(footprints.polygons)
-        for code in np.unique(pair[blocks] * rows + row[blocks]):
-            blocking_rows[int(code) // rows].add(int(code) % rows)
+            standing[viewer[:, 0]] | standing[target[:, 0]])                       # (P, R)
+        starts, deltas = lines[:, 0], lines[:, 1] - lines[:, 0]
+        pair_low, pair_high = group_boxes(starts, lines[:, 1], counts)
+        for row, row_low, row_high, normals, offsets in footprints.convex:
+            candidate_pairs = blocks[:, row] & boxes_overlap(pair_low, pair_high, row_low, row_high)
+            near = np.flatnonzero(candidate_pairs[pair_of_line])
+            near = near[segment_box_hits(starts[near], deltas[near], row_low, row_high)]
+            touched = near[segments_touch_convex(starts[near], deltas[near], normals, offsets)]
+            blocked[touched] = True
+            for pair in np.unique(pair_of_line[touched]):
+                blocking_rows[int(pair)].add(int(row))
     clear = ~blocked
     bounds = np.concatenate([[0], np.cumsum(counts)])
     return [(lines[a:b], clear[a:b], blocking_rows[k]) for k, (a, b) in enumerate(zip(bounds[:-1], bounds[1:]))]

@@ -293,22 +293,30 @@ class LosWorld:
         lengths = np.linalg.norm(ends - eyes, axis=1)
         stops = ends - (ends - eyes) * (RAY_END_GAP_IN / np.maximum(lengths, 1e-9))[:, None]
         skip = np.array(index_pairs, dtype=np.int64).reshape(-1, 2)[pair_of_ray]
-        t, hit_names = self.cast(eyes, stops, mini_list, skip, counts)
-        reached = ~np.isfinite(t)
+        # EC-LOS-2: a ray to a point behind the viewer's base centre line sees nothing; skip it
+        viewers = np.array([v for v, _ in index_pairs], dtype=np.int64)[pair_of_ray]
+        centres = np.array([m.pose.xy for m in mini_list]).reshape(-1, 2)
+        forwards = np.array([m.pose.forward for m in mini_list]).reshape(-1, 2)
+        in_front = np.einsum("ij,ij->i", ends[:, :2] - centres[viewers], forwards[viewers]) > 0
+        cast = np.flatnonzero(in_front)
+        t = np.full(len(ends), np.inf)
+        hit_names = np.full(len(ends), "", dtype=object)
+        t[cast], hit_names[cast] = self.cast(eyes[cast], stops[cast], mini_list, skip[cast],
+                                             np.bincount(pair_of_ray[cast], minlength=len(index_pairs)))
+        reached = ~np.isfinite(t) & in_front
 
         results = {}
         bounds = np.concatenate([[0], np.cumsum(counts)])
         for k, ((a, b), (v, _)) in enumerate(zip(pairs, index_pairs)):
             lines, clear, rows = top_down[k]
             span = slice(bounds[k], bounds[k + 1])
-            in_front = mini_list[v].pose.to_local(ends[span, :2])[:, 0] > 0 if counts[k] else np.zeros(0, bool)
-            visible = reached[span] & in_front
+            visible = reached[span]
             numbers = true_verdict_numbers(ray_sets[k][1], visible, self.rules)
             results[(a, b)] = LosResult(
                 viewer=a, target=b,
                 top_down=TopDownVerdict(bool(clear.any()), int(clear.sum()), len(lines),
                                         tuple(sorted({footprint_names[r] for r in rows}))),
-                true_los=TrueVerdict(**numbers, blockers=tuple(sorted(set(hit_names[span][~reached[span]])))),
+                true_los=TrueVerdict(**numbers, blockers=tuple(sorted(set(hit_names[span][np.isfinite(t[span])])))),
                 geometry=SightGeometry(lines, clear, mini_list[v].eye, ends[span], visible),
             )
         return results
@@ -316,12 +324,12 @@ class LosWorld:
     def _footprints(self, minis: Sequence[Miniature]) -> Footprints:
         pieces = [self.pieces[k] for k, _, _ in self._piece_footprints]
         polygons = [polygon for _, polygon, _ in self._piece_footprints]
-        convex = [(row, *_corners(outline), pieces)
+        convex = [(row, *_corners(outline), *pieces)
                   for row, (_, outline, pieces) in enumerate(self._piece_footprints)]
         for index, mini in enumerate(minis):
             outline = shapely.Polygon(mini.base.outline(mini.pose))
             polygons.append(outline)
-            convex.append((len(self._piece_footprints) + index, *_corners(outline), convex_outlines(outline)))
+            convex.append((len(self._piece_footprints) + index, *_corners(outline), *convex_outlines(outline)))
         return Footprints(
             polygons=np.array(polygons, dtype=object),
             size_class=np.array([p.size_class for p in pieces] + [self.rules.miniature_size_class] * len(minis)),
