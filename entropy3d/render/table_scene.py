@@ -12,13 +12,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-import shapely
 import trimesh
 from panda3d.core import DepthTestAttrib, DepthWriteAttrib, NodePath, RenderAttrib, RenderState
-from shapely.geometry import MultiPolygon, Polygon
 
 from entropy3d.render import shapes
 from entropy3d.render.nodes import mesh_node, unlit_node
+from entropy3d.render.shadows import polygon_triangles, table_shadows
 from entropy3d.render.shapes import colour_rgb
 from entropy3d.scene.build import TableGeometry
 from entropy3d.scene.schema import SceneSpec
@@ -39,6 +38,8 @@ CLIFF_COLOUR = "#171514"
 HAZARD_RED, HAZARD_WHITE = "#c8281e", "#f2efe6"
 MARKING_COLOUR = "#e7d36b"
 SHADOW_RGBA = (0.0, 0.02, 0.06, 0.32)
+#: shadows on raised tops float this far above them (inches) to win the depth test
+RAISED_SHADOW_LIFT = 0.015
 GRID_FAINT_RGBA = (1.0, 1.0, 1.0, 0.16)
 GRID_STRONG_RGBA = (1.0, 1.0, 1.0, 0.42)
 
@@ -113,41 +114,6 @@ def frame_box(lo, hi) -> trimesh.Trimesh:
     return trimesh.Trimesh(triangles.reshape(-1, 3), np.arange(len(triangles) * 3).reshape(-1, 3), process=False)
 
 
-def shadow_polygon(geometry: TableGeometry, sun: np.ndarray = SUN_DIRECTION, min_height: float = 0.05):
-    """The ground shadow (a shapely geometry, inches) of every piece taller than ``min_height``.
-
-    Each convex part is projected along the sun onto z = 0; the hull of the projected corners is
-    that part's shadow, and the union over all parts is the table's.
-    """
-    outlines = []
-    for piece in geometry.pieces:
-        if piece.kind in GROUND_KINDS or piece.top < min_height:
-            continue
-        for part in piece.parts:
-            corners = np.asarray(part.vertices, float)
-            flat = corners[:, :2] - np.outer(corners[:, 2], sun[:2] / sun[2])
-            hull = shapely.MultiPoint(flat).convex_hull
-            if hull.area > 1e-6:
-                outlines.append(hull)
-    if not outlines:
-        return Polygon()
-    table = shapely.box(0, 0, geometry.width, geometry.depth)
-    return shapely.unary_union(outlines).intersection(table)
-
-
-def polygon_triangles(shape, z: float) -> np.ndarray:
-    """A shapely polygon or multipolygon as up-facing triangles (N, 3, 3) at height ``z``."""
-    polygons = list(shape.geoms) if isinstance(shape, MultiPolygon) else [shape]
-    triangles = []
-    for polygon in polygons:
-        if not isinstance(polygon, Polygon) or polygon.is_empty or polygon.area < 1e-6:
-            continue
-        vertices, faces = trimesh.creation.triangulate_polygon(polygon, engine="earcut")
-        flat = vertices[faces]
-        triangles.append(np.concatenate([flat, np.full(flat.shape[:2] + (1,), z)], axis=2))
-    return np.concatenate(triangles) if triangles else np.zeros((0, 3, 3))
-
-
 def build_table_node(spec: SceneSpec, geometry: TableGeometry, grid: GridStyle | None = GridStyle(),
                      shadows: bool = True, backend: str = "tiny") -> tuple[NodePath, dict[str, NodePath]]:
     """The whole static table under one node, and each piece's node by piece id; ``backend``
@@ -182,9 +148,16 @@ def build_table_node(spec: SceneSpec, geometry: TableGeometry, grid: GridStyle |
         _ground_layer(node, 3, layer).reparent_to(root)
 
     if shadows:
-        triangles = polygon_triangles(shadow_polygon(geometry), 0.0)
-        if len(triangles):
-            _ground_layer(unlit_node("shadows", triangles, SHADOW_RGBA), 4, layer).reparent_to(root)
+        for height, shade in table_shadows(geometry, SUN_DIRECTION):
+            triangles = polygon_triangles(shade, height + (0.0 if height == 0.0 else RAISED_SHADOW_LIFT))
+            if not len(triangles):
+                continue
+            node = unlit_node(f"shadow-{height:.2f}", triangles, SHADOW_RGBA)
+            if height == 0.0:
+                _ground_layer(node, 4, layer)
+            else:  # on a raised top: drawn after the solids, depth-tested, a hair above the surface
+                node.set_bin("fixed", 0)
+            node.reparent_to(root)
 
     if grid is not None:
         faint = shapes.grid_strips(width, depth, grid.spacing, grid.faint_width, 0.0, skip_every=grid.major)

@@ -98,3 +98,33 @@ def test_low_view_avoids_a_wall_between_eye_and_miniatures():
 def test_unknown_preset_is_an_error():
     with pytest.raises(ValueError, match="iso, overview, low"):
         preset_view("drone", 48, 48, box_corners((0, 0, 0), (48, 48, 1)), 1.5)
+
+
+def test_cast_shadow_of_a_box_stretches_away_from_the_sun():
+    import trimesh
+
+    from entropy3d.render.shadows import cast_shadow
+
+    box = trimesh.creation.box(extents=(2, 2, 4), transform=trimesh.transformations.translation_matrix((0, 0, 2)))
+    sun = np.array([1.0, 0.0, 1.0]) / np.sqrt(2)  # 45 degrees up, from +x
+    ground = cast_shadow([box], sun, 0.0)
+    assert np.allclose(ground.bounds, (-5.0, -1.0, 1.0, 1.0))  # 4" tall box: shadow 4" long towards -x
+    raised = cast_shadow([box], sun, 3.0)  # only the top inch is above a 3" surface
+    assert np.allclose(raised.bounds, (-2.0, -1.0, 1.0, 1.0))
+    assert cast_shadow([box], sun, 5.0).is_empty
+
+
+def test_small_table_shadows_fall_on_the_ground_and_on_the_towers_block(small_table):
+    from entropy3d.render.shadows import table_shadows, top_outline
+    from entropy3d.render.table_scene import SUN_DIRECTION
+    from entropy3d.scene.build import build_table_geometry
+
+    geometry = build_table_geometry(small_table)
+    shadows = dict(table_shadows(geometry, SUN_DIRECTION))
+    assert shadows[0.0].area > 20
+    block = geometry.by_id("block_a")
+    assert np.isclose(top_outline(block.mesh).area, 64.0)
+    on_block = shadows[block.top]
+    assert on_block.area > 1.0 and top_outline(block.mesh).buffer(1e-6).contains(on_block)
+    # the sun is in the south-east, so the tower darkens the block's west and north sidewalks only
+    assert on_block.bounds[0] < 2.0 and on_block.bounds[1] > 1.5
