@@ -204,11 +204,15 @@ class LosWorld:
         heights = self.geometry.surface_height([m.position[:2] for m in models])
         return {m.id: self.table.start_pose(m, float(z)) for m, z in zip(models, heights)}
 
-    def miniatures(self, poses: Mapping[str, Pose] | None = None) -> dict[str, Miniature]:
-        """The miniatures at ``poses`` (model id -> Pose; missing ids at their start pose)."""
+    def miniatures(self, poses: Mapping[str, Pose | None] | None = None) -> dict[str, Miniature]:
+        """The miniatures at ``poses`` (model id -> Pose; ids left out stand at their start pose;
+        None: off the table, e.g. taken out, so it neither sees nor blocks)."""
         chosen = {**self.start_poses(), **(poses or {})}
         minis = {}
         for model_id, pose in chosen.items():
+            if pose is None:
+                self.table.model(model_id)
+                continue
             key = (model_id, pose)
             if key not in self._miniature_cache:
                 model = self.table.model(model_id)  # a KeyError naming the models there are
@@ -261,13 +265,13 @@ class LosWorld:
         names = np.array([""] + [p.id for p in self.pieces] + [m.id for m in minis], dtype=object)
         return t, names[owner - NO_HIT]  # NO_HIT (-1) maps to ""
 
-    def line_of_sight(self, viewer: str, target: str, poses: Mapping[str, Pose] | None = None) -> LosResult:
+    def line_of_sight(self, viewer: str, target: str, poses: Mapping[str, Pose | None] | None = None) -> LosResult:
         """Both verdicts for ``viewer`` looking at ``target`` (model ids) at ``poses``."""
         if viewer == target:
             raise ValueError(f"a model cannot look at itself ({viewer!r})")
         return self.all_pairs(poses, pairs=[(viewer, target)])[(viewer, target)]
 
-    def all_pairs(self, poses: Mapping[str, Pose] | None = None,
+    def all_pairs(self, poses: Mapping[str, Pose | None] | None = None,
                   pairs: Sequence[tuple[str, str]] | None = None) -> dict[tuple[str, str], LosResult]:
         """Both verdicts for every ordered (viewer, target) pair, in one batch of ray casts."""
         minis = self.miniatures(poses)
@@ -277,6 +281,7 @@ class LosWorld:
             pairs = [(a, b) for a in ids for b in ids if a != b]
         for model_id in {i for pair in pairs for i in pair} - set(order):
             self.table.model(model_id)  # a KeyError naming the models there are
+            raise KeyError(f"model {model_id!r} is off the table (its pose is None)")
         index_pairs = [(order[a], order[b]) for a, b in pairs]
         mini_list = [minis[i] for i in ids]
         top_down = top_down_batch(index_pairs, [m.pose for m in mini_list], [m.base for m in mini_list],

@@ -161,3 +161,16 @@ def test_a_demolished_building_can_be_put_back(tmp_path, world_of):
     assert rebuilt.line_of_sight("v", "t").true_los.blockers == ("bank",)
     shifted = world.updated({"bank": Pose(11.5, 20, 0, 0)})  # moved 8" along y, off the line
     assert shifted.line_of_sight("v", "t").top_down.visible
+
+
+def test_a_model_off_the_table_neither_sees_nor_blocks(tmp_path, world_of):
+    models = [{"id": "v", "gang": "hades", "bike": "cruiser", "position": [4, 12], "facing": 0},
+              {"id": "t", "gang": "komodo", "bike": "cruiser", "position": [20, 12], "facing": 90},
+              {"id": "m", "gang": "komodo", "bike": "quad", "position": [12, 12], "facing": 90}]
+    world = world_of(street(tmp_path, models=models))
+    gone = {"m": None}
+    assert set(world.miniatures(gone)) == {"v", "t"}
+    assert world.line_of_sight("v", "t", poses=gone).true_los.visible_fraction == pytest.approx(1.0)
+    assert set(world.all_pairs(gone)) == {("v", "t"), ("t", "v")}
+    with pytest.raises(KeyError, match="off the table"):
+        world.line_of_sight("v", "m", poses=gone)
