@@ -131,9 +131,9 @@ class PhysicsWorld:
         return None
 
 
-def bike_hull(base: BaseShape, height_in: float, scale: TableScale, samples: int = 16) -> np.ndarray:
+def bike_hull(base: BaseShape, height_in: float, scale: TableScale, samples: int = 32) -> np.ndarray:
     """Vertices (metres, origin at the bottom centre, x forward) of a bike's collision shape: its
-    base's outline (an ellipse, as a 16-gon) up to the rider's head, the lower edge chamfered at
+    base's outline (an ellipse, as a 32-gon) up to the rider's head, the lower edge chamfered at
     45 degrees so that it rides up curbs and ramp lips instead of stopping dead against them."""
     a, b, height = scale.metres(base.length) / 2, scale.metres(base.width) / 2, scale.metres(height_in)
     chamfer = min(0.3, 0.5 * b, 0.3 * height)
