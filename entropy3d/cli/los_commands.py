@@ -140,6 +140,13 @@ def los(
         from entropy3d.cli.files import check_output_path
 
         check_output_path(png, (".png",))
+    if backend is not None:
+        from entropy3d.render.backend import BACKENDS
+
+        if png is None:
+            raise fail("error: --backend chooses the renderer of the --png eye view; give --png too")
+        if backend not in BACKENDS:
+            raise fail(f"error: --backend {backend!r} is not a renderer; use one of {', '.join(BACKENDS)}")
 
     from entropy3d.los import LosWorld
     from entropy3d.scene import load_scene

@@ -65,13 +65,15 @@ def test_bad_arguments_fail_cleanly(tmp_path):
         (("los", path, "v", "t", "--png", tmp_path / "out.jpg"), "must end in .png"),
         (("los", path, "v", "t", "--png", tmp_path / "missing" / "out.png"), "does not exist"),
         (("los", tmp_path / "nope.yaml", "v", "t"), "nope.yaml"),
+        (("los", path, "v", "t", "--png", tmp_path / "out.png", "--backend", "foo"), "not a renderer"),
+        (("los", path, "v", "t", "--backend", "tiny"), "give --png too"),
     ]
     for args, message in cases:
         result = run(*args)
         assert result.exit_code == 1, args
         assert message in result.output, (args, result.output)
         assert "Traceback" not in result.output
-    assert not (tmp_path / "out.jpg").exists()
+    assert not (tmp_path / "out.jpg").exists() and not (tmp_path / "out.png").exists()
 
 
 def test_png_shows_both_views_with_sight_lines(tmp_path):
