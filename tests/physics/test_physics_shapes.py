@@ -1,0 +1,61 @@
+"""Pure helpers of the physics package: polyline arithmetic, collision pieces, the bike hull."""
+
+import numpy as np
+import pytest
+import trimesh
+from shapely.geometry import Polygon
+
+from entropy3d.geometry import BaseShape
+from entropy3d.physics import polyline
+from entropy3d.physics.world import bike_hull, convex_pieces, debris_mass_kg
+from entropy3d.units import TableScale
+
+
+def test_point_at_and_heading_at_walk_an_l_shaped_path():
+    points = np.array([[0.0, 0.0], [4.0, 0.0], [4.0, 3.0]])
+    lengths = polyline.cumulative_lengths(points)
+    assert lengths[-1] == pytest.approx(7.0)
+    assert polyline.point_at(points, lengths, 5.5) == pytest.approx([4.0, 1.5])
+    assert polyline.heading_at(points, lengths, 1.0) == pytest.approx(0.0)
+    assert polyline.heading_at(points, lengths, 6.0) == pytest.approx(90.0)
+    assert polyline.point_at(points, lengths, 99.0) == pytest.approx([4.0, 3.0])
+
+
+def test_project_follows_a_self_crossing_path_in_order():
+    """A figure that passes (2, 0) twice: from s=0 the first pass is found, from s=9 the second."""
+    points = np.array([[0.0, 0.0], [4.0, 0.0], [4.0, 2.0], [2.0, 2.0], [2.0, -2.0]])
+    lengths = polyline.cumulative_lengths(points)
+    here = np.array([2.0, 0.0])
+    assert polyline.project(points, lengths, here, 0.0, window=2.0) == pytest.approx(2.0)
+    assert polyline.project(points, lengths, here, 9.0, window=2.0) == pytest.approx(10.0)
+
+
+def test_resample_keeps_corners_and_spacing():
+    points = np.array([[0.0, 0.0], [3.0, 0.0], [3.0, 1.0]])
+    dense = polyline.resample(points, 0.5)
+    assert np.max(np.hypot(*np.diff(dense, axis=0).T)) <= 0.5 + 1e-12
+    assert any(np.allclose(p, [3.0, 0.0]) for p in dense)
+
+
+def test_a_mesh_of_convex_solids_becomes_their_hulls_and_a_concave_one_stays_a_mesh():
+    moved = trimesh.transformations.translation_matrix((3, 0, 0))
+    two_boxes = trimesh.util.concatenate([trimesh.creation.box((1, 1, 1)), trimesh.creation.box((1, 1, 1), moved)])
+    pieces = convex_pieces(two_boxes)
+    assert len(pieces) == 2 and all(faces is None for _, faces in pieces)
+    l_shape = trimesh.creation.extrude_polygon(
+        Polygon([(0, 0), (3, 0), (3, 1), (1, 1), (1, 3), (0, 3)]), 1.0)
+    ((vertices, faces),) = convex_pieces(l_shape)
+    assert faces is not None and len(faces) == len(l_shape.faces)
+
+
+def test_bike_hull_is_the_base_outline_to_the_riders_head_in_metres():
+    base = BaseShape(75 / 25.4, 42 / 25.4)
+    scale = TableScale(1.42, 1.5)
+    hull = trimesh.convex.convex_hull(bike_hull(base, 1.8, scale))
+    assert hull.extents == pytest.approx([scale.metres(base.length), scale.metres(base.width), scale.metres(1.8)])
+    assert hull.bounds[0][2] == pytest.approx(0.0)
+
+
+def test_heavier_risk_means_heavier_debris():
+    """EC-DEST-1: a risk 3 piece is harder to knock about than a risk 1 piece of the same size."""
+    assert debris_mass_kg(0.5, 3) == pytest.approx(3 * debris_mass_kg(0.5, 1))
