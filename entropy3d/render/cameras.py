@@ -115,48 +115,63 @@ def fit_view(points: np.ndarray, azimuth_deg: float, elevation_deg: float, fov_d
 
 #: eye height of the ``low`` camera, inches: about a rider's head (~3 m depicted), whatever the table
 LOW_EYE_HEIGHT = 2.2
+LOW_FOV_DEG = 50.0
 
 
-def low_view(width: float, depth: float, focus: np.ndarray, occluders: trimesh.Trimesh | None) -> CameraView:
-    """A street-level view from just off the table edge towards ``focus`` (M, 3) points (the
-    miniatures), from whichever of 8 places round the table sees most of them unblocked.
+def _unblocked(eye: np.ndarray, points: np.ndarray, occluders: trimesh.Trimesh | None) -> np.ndarray:
+    """Mask of ``points`` (N, 3) that a straight line from ``eye`` reaches without hitting ``occluders``."""
+    seen = np.ones(len(points), bool)
+    if occluders is None or not len(occluders.faces):
+        return seen
+    rays = points - eye
+    distances = np.linalg.norm(rays, axis=1)
+    hits, ray_index, _ = occluders.ray.intersects_location(
+        np.repeat(eye[None], len(points), axis=0), rays / distances[:, None], multiple_hits=False)
+    for hit, index in zip(hits, ray_index):
+        if np.linalg.norm(hit - eye) < distances[index] - 0.3:
+            seen[index] = False
+    return seen
+
+
+def low_view(width: float, depth: float, focus: np.ndarray, occluders: trimesh.Trimesh | None,
+             aspect: float = 16 / 9, groups: list[np.ndarray] | None = None) -> CameraView:
+    """A street-level view from just off the table edge: of 8 places round the table, aimed at the
+    centre of all ``focus`` points (the miniatures) or of one of ``groups`` (index arrays into
+    ``focus``, e.g. each gang), the one that shows the most miniatures in frame and unblocked,
+    then the closest to what it aims at (more dramatic).
 
     Ties go to the earliest candidate, starting from the south-west corner, so the choice is
     deterministic.
     """
     focus = np.atleast_2d(np.asarray(focus, float))
-    centre = focus.mean(axis=0)
-    off = 1.5
-    candidates = [(-off, -off), (width / 2, -off), (width + off, -off), (width + off, depth / 2),
-                  (width + off, depth + off), (width / 2, depth + off), (-off, depth + off), (-off, depth / 2)]
-    best, best_score = None, -1.0
-    for x, y in candidates:
+    targets = [focus.mean(axis=0)] + [focus[g].mean(axis=0) for g in (groups or []) if len(g)]
+    off = 3.0
+    places = [(-off, -off), (width / 2, -off), (width + off, -off), (width + off, depth / 2),
+              (width + off, depth + off), (width / 2, depth + off), (-off, depth + off), (-off, depth / 2)]
+    best, best_score = None, -np.inf
+    for x, y in places:
         eye = np.array([x, y, LOW_EYE_HEIGHT])
-        rays = focus - eye
-        distances = np.linalg.norm(rays, axis=1)
-        seen = np.ones(len(focus), bool)
-        if occluders is not None and len(occluders.faces):
-            hits, ray_index, _ = occluders.ray.intersects_location(
-                np.repeat(eye[None], len(focus), axis=0), rays / distances[:, None], multiple_hits=False)
-            for hit, index in zip(hits, ray_index):
-                if np.linalg.norm(hit - eye) < distances[index] - 0.3:
-                    seen[index] = False
-        # prefer seeing more miniatures, then being closer to them (more dramatic)
-        score = seen.sum() - 0.001 * float(np.linalg.norm(centre[:2] - eye[:2]))
-        if score > best_score:
-            best, best_score = eye, score
-    target = np.array([centre[0], centre[1], 0.6])
-    return CameraView(tuple(float(v) for v in best), tuple(float(v) for v in target), 50.0)
+        seen = _unblocked(eye, focus, occluders)
+        for centre in targets:
+            view = CameraView(tuple(eye), (float(centre[0]), float(centre[1]), 0.6), LOW_FOV_DEG)
+            ndc = project(view, focus, aspect)
+            in_frame = np.all(np.abs(np.nan_to_num(ndc, nan=9.0)) <= 0.95, axis=1)
+            score = float(np.sum(seen & in_frame)) - 0.001 * float(np.linalg.norm(centre[:2] - eye[:2]))
+            if score > best_score:
+                best, best_score = view, score
+    return best
 
 
 def preset_view(name: str, width: float, depth: float, extent: np.ndarray, aspect: float,
-                focus: np.ndarray | None = None, occluders: trimesh.Trimesh | None = None) -> CameraView:
+                focus: np.ndarray | None = None, occluders: trimesh.Trimesh | None = None,
+                groups: list[np.ndarray] | None = None) -> CameraView:
     """A built-in view of a ``width`` x ``depth`` table; ``extent`` (N, 3) are the points that must
     be in the frame (the table's and its pieces' corners), inches.
 
     iso: a 3/4 view from the south-west corner, 45 degrees round and 42 degrees up.
     overview: from the south, 75 degrees up: nearly top-down, but walls still show.
-    low: street level (see :func:`low_view`), aimed at ``focus`` (default the table centre).
+    low: street level (see :func:`low_view`), aimed at ``focus`` (default the table centre) or
+    one of its ``groups``.
     """
     extent = np.atleast_2d(np.asarray(extent, float))
     if name == "iso":
@@ -168,7 +183,7 @@ def preset_view(name: str, width: float, depth: float, extent: np.ndarray, aspec
     if name == "low":
         if focus is None or len(focus) == 0:
             focus = np.array([[width / 2, depth / 2, 0.8]])
-        return low_view(width, depth, focus, occluders)
+        return low_view(width, depth, focus, occluders, aspect, groups)
     raise ValueError(f"unknown built-in camera {name!r}; use one of {', '.join(PRESETS)}")
 
 
@@ -179,7 +194,7 @@ def camera_names(scene_cameras: dict) -> list[str]:
 
 def resolve_camera(name: str, scene_cameras: dict, width: float, depth: float, extent: np.ndarray,
                    aspect: float, focus: np.ndarray | None = None,
-                   occluders: trimesh.Trimesh | None = None) -> CameraView:
+                   occluders: trimesh.Trimesh | None = None, groups: list[np.ndarray] | None = None) -> CameraView:
     """The view called ``name``: a camera of the scene's ``cameras:`` section, else a built-in.
 
     Raises ValueError listing every name there is when ``name`` is neither.
@@ -188,5 +203,5 @@ def resolve_camera(name: str, scene_cameras: dict, width: float, depth: float, e
         camera = scene_cameras[name]
         return CameraView(tuple(camera.position), tuple(camera.look_at), float(camera.fov))
     if name in PRESETS:
-        return preset_view(name, width, depth, extent, aspect, focus, occluders)
+        return preset_view(name, width, depth, extent, aspect, focus, occluders, groups)
     raise ValueError(f"unknown camera {name!r}; this scene has: {', '.join(camera_names(scene_cameras))}")

@@ -191,10 +191,14 @@ class TableRenderer:
     def set_camera(self, camera: str | CameraView) -> CameraView:
         """Look through a named camera (built-in or the scene's) or an explicit view."""
         if isinstance(camera, str):
+            ids = list(self.model_poses)
             focus = np.array([[p.x, p.y, p.z + 0.8] for p in self.model_poses.values()]).reshape(-1, 3)
+            gangs = {self.table.model(i).gang for i in ids}
+            groups = [np.array([k for k, i in enumerate(ids) if self.table.model(i).gang == gang])
+                      for gang in sorted(gangs)]
             camera = cameras.resolve_camera(camera, self.table.spec.cameras, self.table.width,
                                             self.table.depth, self._extent, self.aspect, focus,
-                                            self._occluders if camera == "low" else None)
+                                            self._occluders if camera == "low" else None, groups)
         position, target = np.asarray(camera.position, float), np.asarray(camera.look_at, float)
         if np.linalg.norm(target - position) < 1e-6:
             raise ValueError(f"{camera!r}: position and look_at are the same point")
