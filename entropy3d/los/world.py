@@ -326,6 +326,18 @@ class LosWorld:
             )
         return results
 
+    def closest_target(self, viewer: str, targets: Sequence[str] | None = None,
+                       poses: Mapping[str, Pose | None] | None = None) -> str | None:
+        """The closest of ``targets`` (every other model by default) that ``viewer`` can shoot:
+        in its front arc and line of sight with a shot allowed (GANG-ARC, EC-COVER-1); None when
+        there is none. Distance is between base centres, inches; ties go to the id first listed."""
+        minis = self.miniatures(poses)
+        targets = [t for t in (targets if targets is not None else minis) if t != viewer]
+        results = self.all_pairs(poses, pairs=[(viewer, t) for t in targets])
+        shots = [t for t in targets if results[(viewer, t)].true_los.can_shoot]
+        origin = minis[viewer].pose.xy
+        return min(shots, key=lambda t: float(np.linalg.norm(minis[t].pose.xy - origin)), default=None)
+
     def _footprints(self, minis: Sequence[Miniature]) -> Footprints:
         pieces = [self.pieces[k] for k, _, _ in self._piece_footprints]
         polygons = [polygon for _, polygon, _ in self._piece_footprints]

@@ -174,3 +174,17 @@ def test_a_model_off_the_table_neither_sees_nor_blocks(tmp_path, world_of):
     assert set(world.all_pairs(gone)) == {("v", "t"), ("t", "v")}
     with pytest.raises(KeyError, match="off the table"):
         world.line_of_sight("v", "m", poses=gone)
+
+
+def test_closest_target_is_the_nearest_one_that_can_be_shot(tmp_path, world_of):
+    """Clause: GANG-ARC - the closest target in the front arc and line of sight; a nearer one
+    behind a building or behind the viewer does not count."""
+    models = [{"id": "v", "gang": "hades", "bike": "cruiser", "position": [4, 12], "facing": 0},
+              {"id": "far", "gang": "komodo", "bike": "cruiser", "position": [20, 12], "facing": 90},
+              {"id": "hidden", "gang": "komodo", "bike": "cruiser", "position": [14, 18], "facing": 90},
+              {"id": "behind", "gang": "komodo", "bike": "cruiser", "position": [1.5, 18], "facing": 0}]
+    world = world_of(street(tmp_path, models=models,
+                            buildings=[{"id": "bank", "rect": [9, 15, 12, 21], "storeys": 3}]))
+    assert world.closest_target("v") == "far"
+    assert world.closest_target("v", poses={"hidden": Pose(14, 14, 90)}) == "hidden"  # out in the open
+    assert world.closest_target("v", targets=["behind", "hidden"]) is None
