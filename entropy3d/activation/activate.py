@@ -114,10 +114,6 @@ def activate(table, geometry, state: GameState, model_id: str, plans: Sequence[P
     return results
 
 
-def final_state(results: Sequence[ActionResult]) -> GameState:
-    return results[-1].after
-
-
 def with_turn(state: GameState, turn_number: int) -> GameState:
     """Every bike's turn number set (turn 1 forces speed 1 for a first action, EC-TURN-4)."""
     bikes = {k: dataclasses.replace(b, turn_number=turn_number) for k, b in state.bikes.items()}

@@ -75,7 +75,7 @@ def physics_json(facts: RideFacts) -> dict:
         "landing_level_in": _r(landed[-1].land_z) if landed else None,
         "left_table": facts.left_table,
         "steps": facts.steps,
-        "contacts": [_plain({k: v for k, v in dataclasses.asdict(c).items()}) for c in facts.contacts],
+        "contacts": [_plain(dataclasses.asdict(c)) for c in facts.contacts],
         "flights": [_plain(dataclasses.asdict(f)) for f in facts.flights],
         "scenery": [_plain(dataclasses.asdict(m)) for m in facts.scenery],
         "end_pose": pose_json(facts.end_pose),

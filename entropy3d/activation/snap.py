@@ -17,6 +17,7 @@ Placement decisions:
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from dataclasses import dataclass, field
 from typing import Any, Mapping
@@ -162,10 +163,9 @@ class _Snapper:
         result = resolve_destructible(move.speed, full, int(piece.risk or 1), self.stress, self.ruleset, self.rng,
                                       self.policy, self.bike.max_stress)
         moved_phys = next((m for m in self.facts.scenery if m.piece_id == piece.id), None)
-        found = (f"hit {piece.kind if piece.kind != 'destructible' else 'destructible'} '{piece.id}' at "
-                 f"{contact.progress_in:.1f}\"" + (f", knocked {moved_phys.distance_in:.1f}\"" if moved_phys and
-                                                   not moved_phys.destroyed else "")
-                 + (", smashed it" if moved_phys and moved_phys.destroyed else ""))
+        found = f"hit destructible '{piece.id}' at {contact.progress_in:.1f}\""
+        if moved_phys is not None:
+            found += ", smashed it" if moved_phys.destroyed else f", knocked it {moved_phys.distance_in:.1f}\""
         if not result.eligible:
             self.events.append(RuleEvent("destructible", contact.t, piece.id, found,
                                          f"not at full speed 2+: a solid obstacle ({', '.join(result.clauses)})",
@@ -325,9 +325,9 @@ def snap_ride(facts: RideFacts, move: PlannedMove, bike: BikeState, *, dodge: in
     if s.out:
         status = "out"
     speed = bike.speed if s.speed_after is None else min(bike.speed, s.speed_after)
-    new_bike = BikeState(**{**bike.__dict__, "pose": pose, "stress": s.stress, "wounds": s.wounds,
-                            "speed": speed, "out_of_game": bike.out_of_game or s.out,
-                            "skip_next_action": bike.skip_next_action or s.skip_action,
-                            "skip_next_activation": bike.skip_next_activation or s.skip_activation})
+    new_bike = dataclasses.replace(bike, pose=pose, stress=s.stress, wounds=s.wounds, speed=speed,
+                                   out_of_game=bike.out_of_game or s.out,
+                                   skip_next_action=bike.skip_next_action or s.skip_action,
+                                   skip_next_activation=bike.skip_next_activation or s.skip_activation)
     s.events.sort(key=lambda e: e.t_s)
     return Snapped(new_bike, int(distance), status, tuple(s.events), s.moved, air)

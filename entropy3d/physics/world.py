@@ -379,13 +379,6 @@ def build_world(geometry: TableGeometry, scale: TableScale, terrain_friction: Ma
     return world
 
 
-def piece_pose_in(world: PhysicsWorld, body: int) -> tuple[np.ndarray, float]:
-    """A body's origin in table inches and its yaw in degrees."""
-    position, orientation = pybullet.getBasePositionAndOrientation(body, physicsClientId=world.client)
-    yaw = np.degrees(pybullet.getEulerFromQuaternion(orientation)[2])
-    return np.asarray(position) / world.scale.metres_per_inch, float(yaw)
-
-
 def build_table_world(table: Table, geometry: TableGeometry, *, rider: BikeBody | None = None,
                       others: Sequence[BikeBody] = (), scenery: Mapping[str, ScenerySpot] | None = None,
                       hz: int = STEP_HZ) -> PhysicsWorld:
