@@ -23,6 +23,7 @@ MARGIN_IN = 1.5
 PATH_COLOUR = (255, 255, 255)
 LOW_COLOUR, HIGH_COLOUR = np.array([80, 200, 255]), np.array([255, 90, 40])
 END_COLOUR = (255, 230, 0)
+OTHER_COLOUR = (200, 200, 210)
 CRASH_COLOUR = (255, 0, 60)
 
 
@@ -103,8 +104,13 @@ def _cross(draw, canvas, xy, colour, r: int = 6) -> None:
     draw.line([(cx - r, cy + r), (cx + r, cy - r)], fill=colour, width=3)
 
 
-def _overlay(image, canvas, results: Sequence[ActionResult], base: BaseShape, upto_t: float | None) -> None:
+def _overlay(image, canvas, results: Sequence[ActionResult], ruleset, upto_t: float | None) -> None:
     draw = ImageDraw.Draw(image)
+    if results:
+        for other in results[0].before.bikes.values():
+            if other.id != results[0].model_id and not other.out_of_game:
+                _draw_base(draw, canvas, ruleset.base_for(other.bike_type), other.pose, OTHER_COLOUR, 2)
+    base = ruleset.base_for(results[0].before.bike(results[0].model_id).bike_type) if results else None
     offset = 0.0
     for result in results:
         if result.facts is None:
@@ -148,18 +154,18 @@ def _save_atomically(path: Path, write) -> None:
         raise
 
 
-def draw_png(path, geometry, results: Sequence[ActionResult], base: BaseShape, px_per_in: float = 16.0,
+def draw_png(path, geometry, results: Sequence[ActionResult], ruleset, px_per_in: float = 16.0,
              cliff_edges=()) -> None:
     """Top-down PNG: intended path (dashed white), trajectory (blue low to red high), contacts
-    (circles: red crash, orange debris), the rules' jump landing (yellow cross) and the snapped
-    end base (yellow)."""
+    (circles: red crash, orange debris), the rules' jump landing (yellow cross), the snapped end
+    base (yellow) and the other bikes (grey). ``ruleset`` gives the bases."""
     moves = results[-1].after.scenery if results else {}
     image, canvas = table_image(geometry, moves, px_per_in, cliff_edges)
-    _overlay(image, canvas, results, base, None)
+    _overlay(image, canvas, results, ruleset, None)
     _save_atomically(path, lambda temp: image.save(temp, format="PNG"))
 
 
-def draw_gif(path, geometry, results: Sequence[ActionResult], base: BaseShape, px_per_in: float = 10.0,
+def draw_gif(path, geometry, results: Sequence[ActionResult], ruleset, px_per_in: float = 10.0,
              fps: int = 15, cliff_edges=()) -> None:
     """Animated top-down GIF of the ride at depicted speed, ending on the snapped result."""
     moves = results[0].before.scenery if results else {}
@@ -168,10 +174,10 @@ def draw_gif(path, geometry, results: Sequence[ActionResult], base: BaseShape, p
     frames = []
     for t in np.arange(0.0, total + 1e-9, 1.0 / fps):
         frame = background.copy()
-        _overlay(frame, canvas, results, base, float(t))
+        _overlay(frame, canvas, results, ruleset, float(t))
         frames.append(frame)
     final, _ = table_image(geometry, results[-1].after.scenery if results else {}, px_per_in, cliff_edges)
-    _overlay(final, canvas, results, base, None)
+    _overlay(final, canvas, results, ruleset, None)
     frames.append(final)
     durations = [int(1000 / fps)] * (len(frames) - 1) + [2000]
     _save_atomically(path, lambda temp: frames[0].save(temp, format="GIF", save_all=True,

@@ -62,15 +62,14 @@ def activate(
         text = dumps(report_json(table.name, model, seed, results, table.ruleset))
         _save_atomically(json_out, lambda temp: Path(temp).write_text(text, encoding="utf-8"))
         typer.echo(f"wrote {json_out}")
-    base = table.base_of(table.model(model))
     cliffs = [edge for edge, kind in table.spec.table.edges.items() if kind == "cliff"]
     if png_out is not None:
         from entropy3d.activation.drawing import draw_png
 
-        draw_png(png_out, geometry, results, base, cliff_edges=cliffs)
+        draw_png(png_out, geometry, results, table.ruleset, cliff_edges=cliffs)
         typer.echo(f"wrote {png_out}")
     if gif_out is not None:
         from entropy3d.activation.drawing import draw_gif
 
-        draw_gif(gif_out, geometry, results, base, cliff_edges=cliffs)
+        draw_gif(gif_out, geometry, results, table.ruleset, cliff_edges=cliffs)
         typer.echo(f"wrote {gif_out}")

@@ -168,9 +168,8 @@ def test_png_and_gif_are_drawn(proving_ground, start, tmp_path):
     from entropy3d.activation.drawing import draw_gif, draw_png
 
     results = run(proving_ground, start, "jumper", ["s3: straight 16"])
-    base = proving_ground.table.base_of(proving_ground.table.model("jumper"))
-    draw_png(tmp_path / "a.png", proving_ground.geometry, results, base)
-    draw_gif(tmp_path / "a.gif", proving_ground.geometry, results, base, px_per_in=4)
+    draw_png(tmp_path / "a.png", proving_ground.geometry, results, proving_ground.ruleset)
+    draw_gif(tmp_path / "a.gif", proving_ground.geometry, results, proving_ground.ruleset, px_per_in=4)
     png = np.asarray(Image.open(tmp_path / "a.png").convert("RGB"))
     assert png.std() > 10, "not a blank frame"
     assert (png == (255, 230, 0)).all(axis=2).sum() > 20, "the snapped end is drawn"
