@@ -103,7 +103,14 @@ class TableRenderer:
         self.target = OffscreenTarget(self.backend, self.size[0] * self.supersample,
                                       self.size[1] * self.supersample)
         self.aspect = self.size[0] / self.size[1]
+        try:
+            self._build(table, camera, grid, shadows, title, bike_models)
+        except BaseException:
+            self.close()
+            raise
 
+    def _build(self, table: Table, camera, grid: bool, shadows: bool, title: str | None, bike_models: bool):
+        """The scene graph, the three layers (backdrop, table, caption) and the first camera."""
         self.scene = NodePath("scene")
         table_node, self.piece_nodes = build_table_node(table.spec, self.geometry,
                                                         GridStyle() if grid else None, shadows,
@@ -142,11 +149,7 @@ class TableRenderer:
         self.set_title(title if title is not None else
                        f"{table.name}  |  {table.width:g} x {table.depth:g} in" + ("  |  grid 1 in" if grid else ""))
 
-        try:
-            self.view = self.set_camera(camera)
-        except BaseException:
-            self.close()
-            raise
+        self.view = self.set_camera(camera)
 
     # ----------------------------------------------------------------- scene set-up
     def _add_lights(self) -> None:

@@ -51,9 +51,10 @@ def table_shadows(geometry: TableGeometry, sun: np.ndarray, min_rise: float = 0.
     per raised flat top (sidewalks, roofs, decks) that something taller darkens.
 
     A piece casts onto a surface when its top stands more than ``min_rise`` above it; a surface
-    never shadows itself.
+    never shadows itself. Destructible (dynamic) pieces cast none: the shadows are drawn once,
+    and a bench that physics knocks away must not leave its shadow behind.
     """
-    solids = [p for p in geometry.pieces if p.kind not in FLAT_KINDS]
+    solids = [p for p in geometry.pieces if p.kind not in FLAT_KINDS and not p.dynamic]
     table = shapely.box(0, 0, geometry.width, geometry.depth)
     result = []
     ground = cast_shadow([part for p in solids if p.top > min_rise for part in p.parts], sun, 0.0)

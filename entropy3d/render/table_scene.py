@@ -33,7 +33,6 @@ TABLE_THICKNESS = 1.6
 #: how far a cliff edge's dark wall falls below the table top, inches
 CLIFF_BOTTOM = -TABLE_THICKNESS - 1.0
 FRAME_COLOUR = "#3b2f27"
-TABLE_BODY_COLOUR = "#2e2823"
 CLIFF_COLOUR = "#171514"
 HAZARD_RED, HAZARD_WHITE = "#c8281e", "#f2efe6"
 MARKING_COLOUR = "#e7d36b"
