@@ -16,7 +16,8 @@ import trimesh
 from panda3d.core import DepthTestAttrib, DepthWriteAttrib, NodePath, RenderAttrib, RenderState
 
 from entropy3d.render import shapes
-from entropy3d.render.nodes import mesh_node, unlit_node
+from entropy3d.render.facades import building_windows
+from entropy3d.render.nodes import flat_normals, lit_triangles_node, mesh_node, unlit_node
 from entropy3d.render.shadows import polygon_triangles, table_shadows
 from entropy3d.render.shapes import colour_rgb
 from entropy3d.scene.build import TableGeometry
@@ -36,6 +37,7 @@ FRAME_COLOUR = "#3b2f27"
 CLIFF_COLOUR = "#171514"
 HAZARD_RED, HAZARD_WHITE = "#c8281e", "#f2efe6"
 MARKING_COLOUR = "#e7d36b"
+WINDOW_COLOUR = "#2b3440"
 SHADOW_RGBA = (0.0, 0.02, 0.06, 0.32)
 #: shadows on raised tops float this far above them (inches) to win the depth test
 RAISED_SHADOW_LIFT = 0.015
@@ -131,6 +133,12 @@ def build_table_node(spec: SceneSpec, geometry: TableGeometry, grid: GridStyle |
             _ground_layer(node, GROUND_KINDS.index(piece.kind), layer)
         node.reparent_to(root)
         pieces[piece.id] = node
+
+    windows = [building_windows(b) for b in spec.buildings]
+    windows = [w for w in windows if len(w)]
+    if windows:
+        triangles = np.concatenate(windows)
+        lit_triangles_node("windows", triangles, flat_normals(triangles), colour_rgb(WINDOW_COLOUR)).reparent_to(root)
 
     width, depth = geometry.width, geometry.depth
     edges = dict(spec.table.edges)

@@ -128,3 +128,24 @@ def test_small_table_shadows_fall_on_the_ground_and_on_the_towers_block(small_ta
     assert on_block.area > 1.0 and top_outline(block.mesh).buffer(1e-6).contains(on_block)
     # the sun is in the south-east, so the tower darkens the block's west and north sidewalks only
     assert on_block.bounds[0] < 2.0 and on_block.bounds[1] > 1.5
+
+
+def test_windows_one_row_per_storey_facing_out_of_every_wall():
+    from entropy3d.render.facades import PROUD, building_windows
+    from entropy3d.scene.schema import Building
+
+    # a 6" x 3" block of 2 storeys, outline given clockwise on purpose
+    tower = Building(id="t", polygon=[(0, 0), (0, 3), (6, 3), (6, 0)], storeys=2, storey_height=2.0)
+    triangles = building_windows(tower)
+    per_storey = 2 * (5 + 2 + 5 + 2)  # 5 windows on the long walls, 2 on the short, 2 triangles each
+    assert len(triangles) == 2 * per_storey
+    heights = np.unique(np.round(triangles[..., 2], 6))
+    assert np.allclose(heights, [0.7, 1.6, 2.7, 3.6])
+    normals = np.cross(triangles[:, 1] - triangles[:, 0], triangles[:, 2] - triangles[:, 0])
+    centres = triangles.mean(axis=1)
+    outward = (centres[:, :2] - [3.0, 1.5]) * normals[:, :2]
+    assert np.all(outward.sum(axis=1) > 0), "a window faces into its building"
+    outside = (np.abs(centres[:, 0] - 3.0) >= 3.0 + PROUD - 1e-9) | (np.abs(centres[:, 1] - 1.5) >= 1.5 + PROUD - 1e-9)
+    assert np.all(outside)
+    ruined = building_windows(tower.model_copy(update={"ruined": True}))
+    assert 0 < len(ruined) < len(triangles)
