@@ -90,6 +90,15 @@ def test_backend_choice(monkeypatch):
         resolve_backend("vulkan")
 
 
+def test_auto_falls_back_to_software_when_the_gl_probe_fails(monkeypatch):
+    from entropy3d.render import backend
+
+    monkeypatch.setattr(backend, "gl_works", lambda: False)
+    assert backend.resolve_backend("auto") == "tiny"
+    monkeypatch.setattr(backend, "gl_works", lambda: True)
+    assert backend.resolve_backend("auto") == "gl"
+
+
 def test_gl_frame_matches_the_software_frame(small_table):
     """Both backends draw the same scene graph; when headless GL works here they must agree."""
     from entropy3d.render import TableRenderer
