@@ -34,6 +34,12 @@ class CameraView:
         return (f"CameraView(position=({p[0]:.1f}, {p[1]:.1f}, {p[2]:.1f}), "
                 f"look_at=({t[0]:.1f}, {t[1]:.1f}, {t[2]:.1f}), fov={self.fov_deg:.0f}°)")
 
+    def blend(self, other: "CameraView", t: float) -> "CameraView":
+        """The view a fraction ``t`` (0..1) of the way to ``other``, for camera moves in videos."""
+        mix = lambda a, b: tuple(float(x + (y - x) * t) for x, y in zip(a, b))  # noqa: E731
+        return CameraView(mix(self.position, other.position), mix(self.look_at, other.look_at),
+                          float(self.fov_deg + (other.fov_deg - self.fov_deg) * t))
+
 
 def _basis(position: np.ndarray, look_at: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     forward = look_at - position

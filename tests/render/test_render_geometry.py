@@ -149,3 +149,11 @@ def test_windows_one_row_per_storey_facing_out_of_every_wall():
     assert np.all(outside)
     ruined = building_windows(tower.model_copy(update={"ruined": True}))
     assert 0 < len(ruined) < len(triangles)
+
+
+def test_camera_blend_goes_from_one_view_to_the_other():
+    a = CameraView((0.0, 0.0, 10.0), (5.0, 5.0, 0.0), 40.0)
+    b = CameraView((10.0, -10.0, 20.0), (15.0, 5.0, 2.0), 60.0)
+    assert a.blend(b, 0.0) == a and b == a.blend(b, 1.0)
+    middle = a.blend(b, 0.5)
+    assert middle.position == (5.0, -5.0, 15.0) and middle.look_at == (10.0, 5.0, 1.0) and middle.fov_deg == 50.0
