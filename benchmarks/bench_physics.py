@@ -5,10 +5,14 @@ model's speed and full distance is ridden three ways, in the same process:
 
 - the whole activation (rules check, fresh world, ride, snap): ``activate``;
 - the ride alone (``ride`` on a freshly built world: controller, contacts, recording);
-- bare ``stepSimulation`` of the same freshly built world for the same number of steps.
+- bare ``stepSimulation`` of the same freshly built world for the same number of steps;
+- the same bare steps with the bike pushed along at the ride's speed (one resetBaseVelocity per
+  step and nothing else), which separates the engine's own cost of a moving bike (contacts, CCD)
+  from the controller's Python overhead.
 
 Prints the median milliseconds of each per activation and the overhead ratios of the ride and
-of the whole activation against the bare steps. No pass/fail: figures for people comparing changes.
+of the whole activation against the bare steps, and of the ride against the driven bare steps.
+No pass/fail: figures for people comparing changes.
 """
 
 from __future__ import annotations
@@ -19,6 +23,7 @@ import time
 from pathlib import Path
 
 import numpy as np
+import pybullet
 
 from entropy3d.activation import activate, initial_state
 from entropy3d.physics import BikeBody, build_table_world, ride
@@ -31,8 +36,8 @@ from entropy3d.scene.build import build_table_geometry
 REPEATS = 3
 
 
-def bench_scene(path: Path) -> list[tuple[float, float, float, float]]:
-    """(activation ms, world build ms, ride ms, bare step ms) per model activation; the one-time
+def bench_scene(path: Path) -> list[tuple[float, ...]]:
+    """(activation, world build, ride, bare steps, driven bare steps) in ms per model activation; the one-time
     preparation of collision shapes per table is printed apart."""
     table = load_scene(path)
     geometry = build_table_geometry(table)
@@ -68,24 +73,37 @@ def bench_scene(path: Path) -> list[tuple[float, float, float, float]]:
                 for _ in range(facts.steps):
                     bare.step()
                 t_bare = time.perf_counter() - t0
-            rows.append((t_activation * 1e3, t_build * 1e3, t_ride * 1e3, t_bare * 1e3))
+            with build_table_world(table, geometry, rider=rider, others=others) as driven:
+                body = driven.bike_ids[bike.id]
+                velocity = (speed * table.ruleset.scale.metres_per_inch * bike.pose.forward).tolist() + [0.0]
+                t0 = time.perf_counter()
+                for _ in range(facts.steps):
+                    pybullet.resetBaseVelocity(body, velocity, [0.0, 0.0, 0.0], physicsClientId=driven.client)
+                    driven.step()
+                t_driven = time.perf_counter() - t0
+            rows.append((t_activation * 1e3, t_build * 1e3, t_ride * 1e3, t_bare * 1e3, t_driven * 1e3))
     return rows
 
 
 def main(argv: list[str]) -> None:
     scenes = [Path(a) for a in argv] or sorted(bundled_dir("scenes").glob("*.yaml"))
     everything = []
-    print(f"{'scene':<22}{'n':>4}{'activation ms':>15}{'build ms':>10}{'ride ms':>9}{'bare ms':>9}"
-          f"{'ride/bare':>11}{'activation/bare':>17}")
+    header = (f"{'scene':<16}{'n':>4}{'activation ms':>15}{'build ms':>10}{'ride ms':>9}{'bare ms':>9}"
+              f"{'driven ms':>11}{'ride/bare':>11}{'activation/bare':>17}{'ride/driven':>13}")
+
+    def line(name: str, rows) -> str:
+        act, build, rid, bare, driven = (statistics.median(c) for c in zip(*rows))
+        return (f"{name:<16}{len(rows):>4}{act:>15.1f}{build:>10.1f}{rid:>9.1f}{bare:>9.1f}{driven:>11.1f}"
+                f"{rid / bare:>11.2f}{act / bare:>17.2f}{rid / driven:>13.2f}")
+
+    results = []
     for path in scenes:
         rows = bench_scene(path)
         everything += rows
-        act, build, rid, bare = (statistics.median(c) for c in zip(*rows))
-        print(f"{path.stem:<22}{len(rows):>4}{act:>15.1f}{build:>10.1f}{rid:>9.1f}{bare:>9.1f}"
-              f"{rid / bare:>11.2f}{act / bare:>17.2f}")
-    act, build, rid, bare = (statistics.median(c) for c in zip(*everything))
-    print(f"{'all':<22}{len(everything):>4}{act:>15.1f}{build:>10.1f}{rid:>9.1f}{bare:>9.1f}"
-          f"{rid / bare:>11.2f}{act / bare:>17.2f}")
+        results.append(line(path.stem, rows))
+    print(header)
+    print("\n".join(results))
+    print(line("all", everything))
 
 
 if __name__ == "__main__":

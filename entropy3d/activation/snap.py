@@ -324,6 +324,8 @@ def snap_ride(facts: RideFacts, move: PlannedMove, bike: BikeState, *, dodge: in
             pose = Pose(float(xy[0]), float(xy[1]), normalize_deg(heading), s.level_at(xy))
     if s.out:
         status = "out"
+    if status in ("out", "crashed", "left_table"):
+        air = None  # it came down against something, or is gone: no Air Time to carry
     speed = bike.speed if s.speed_after is None else min(bike.speed, s.speed_after)
     new_bike = dataclasses.replace(bike, pose=pose, stress=s.stress, wounds=s.wounds, speed=speed,
                                    out_of_game=bike.out_of_game or s.out,
