@@ -86,10 +86,12 @@ def eye_view(world, result, size: tuple[int, int], backend: str | None):
     from PIL import Image
 
     picture = Image.fromarray(image)
-    draw = ImageDraw.Draw(picture)
-    for (x, y), visible in zip(pixels, result.geometry.rays_visible):
+    draw = ImageDraw.Draw(picture, "RGBA")
+    step = max(1, len(pixels) // 250)  # a sparse, see-through sample, so the miniature shows
+    for (x, y), visible in zip(pixels[::step], result.geometry.rays_visible[::step]):
         if np.isfinite(x) and np.isfinite(y):
-            draw.ellipse([x - 1.5, y - 1.5, x + 1.5, y + 1.5], fill=(40, 200, 80) if visible else (225, 50, 40))
+            draw.ellipse([x - 1.2, y - 1.2, x + 1.2, y + 1.2],
+                         fill=(40, 200, 80, 150) if visible else (225, 50, 40, 150))
     return picture
 
 
