@@ -135,3 +135,44 @@ def test_no_bike_passes_through_a_thin_railing_at_any_speed(inches_per_activatio
     assert facts.outcome == "crashed" and facts.first_crash.kind == "railing"
     assert facts.trajectory[:, 2].max() < 19.0, "the bike's centre never got past the railing"
     assert facts.end_pose.z == pytest.approx(4.0, abs=0.05)
+
+
+def random_plan(rng, speed: int, gungho: bool) -> str:
+    """A legal-looking plan for a police bike: a straight, then maybe a turn at its end."""
+    total = {1: 8, 2: 12, 3: 16}[speed] * (2 if gungho else 1)
+    if rng.random() < 0.5:
+        return f"{'gungho ' if gungho else ''}s{speed}: straight {total}"
+    template = {1: "tight", 2: "medium", 3: "wide"}[speed]
+    arc = int(rng.integers(1, {"tight": 3, "medium": 5, "wide": 7}[template] + 1))
+    side = "left" if rng.random() < 0.5 else "right"
+    return f"{'gungho ' if gungho else ''}s{speed}: straight {total - arc}, {side} {template} {arc}"
+
+
+@pytest.mark.parametrize("case", range(8))
+def test_random_plans_ridden_through_activations_stay_out_of_geometry(proving_ground, case):
+    """Planned moves (rules' paths) at speeds 1-3 and gung-ho doubles, from random open ground."""
+    import dataclasses
+
+    from entropy3d.activation import activate, initial_state
+    from entropy3d.rules.dice import never_push
+
+    rng = np.random.default_rng(2000 + case)
+    speed, gungho = 1 + case % 3, case >= 5
+    pose, _ = random_polyline(rng, proving_ground.geometry, 1.0)
+    state = initial_state(proving_ground.table, proving_ground.geometry)
+    bike = dataclasses.replace(state.bike("crasher"), pose=pose, speed=speed)
+    plan = random_plan(rng, speed, gungho)
+    # never pushing, a stress-free rider cannot bust on the plan's own test, so every plan is ridden
+    (result,) = activate(proving_ground.table, proving_ground.geometry, state.with_bike(bike), "crasher", [plan], rng,
+                         policy=never_push)
+    assert result.facts is not None, plan
+    trajectory = result.facts.trajectory
+    assert np.all(np.isfinite(trajectory)), plan
+    if result.facts.left_table is None:
+        assert trajectory[:, 3].min() > -0.05, plan
+        assert result.after.bike("crasher").pose.z >= -0.05, plan
+    points = densified(trajectory)
+    inside = (points[:, 0] >= 0) & (points[:, 0] <= 48) & (points[:, 1] >= 0) & (points[:, 1] <= 48)
+    body = points[inside] + np.array([0.0, 0.0, BODY_POINT_IN])
+    for piece_id, normals, offsets in convex_halfspaces(proving_ground.geometry):
+        assert (body @ normals.T - offsets).max(axis=1).min() > 0.0, f"{plan}: into '{piece_id}'"
