@@ -28,7 +28,7 @@ VERSION = 1
 
 
 class ReplayError(InputError):
-    """A replay file that cannot be read."""
+    """A replay file that cannot be read, or whose scene changed since it was written."""
 
 
 @dataclass(frozen=True)
@@ -37,7 +37,8 @@ class ReplayHeader:
 
     scene: the scene file as given. scene_name: its name. seed: the game's seed. turns: turns
     asked for. rider: ``physics`` or ``planned``. players: ``auto`` or ``script:<path>``.
-    initial: the state before turn 1.
+    initial: the state before turn 1. scene_sha256: digest of the scene file's bytes, so a
+    re-simulation can tell a changed scene from a broken promise of determinism.
     """
 
     scene: str
@@ -47,16 +48,17 @@ class ReplayHeader:
     rider: str
     players: str
     initial: MatchState
+    scene_sha256: str = ""
 
     def to_json(self) -> dict:
         return {"type": "header", "format": FORMAT, "version": VERSION, "scene": self.scene,
                 "scene_name": self.scene_name, "seed": self.seed, "turns": self.turns, "rider": self.rider,
-                "players": self.players, "initial": self.initial.to_json()}
+                "players": self.players, "initial": self.initial.to_json(), "scene_sha256": self.scene_sha256}
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> "ReplayHeader":
         return cls(data["scene"], data["scene_name"], int(data["seed"]), int(data["turns"]), data["rider"],
-                   data["players"], MatchState.from_json(data["initial"]))
+                   data["players"], MatchState.from_json(data["initial"]), data.get("scene_sha256", ""))
 
 
 @dataclass(frozen=True, eq=False)
@@ -67,6 +69,13 @@ class Replay:
     turns: tuple[TurnRecord, ...]
     activations: tuple[ActivationRecord, ...]
     end: EndRecord | None
+
+
+def public_mode() -> int:
+    """The mode a new file gets by default (0o666 less the umask); temporary files start 0o600."""
+    umask = os.umask(0)
+    os.umask(umask)
+    return 0o666 & ~umask
 
 
 def encode(record) -> str:
@@ -92,6 +101,7 @@ class ReplayWriter:
 
     def commit(self) -> Path:
         self._stream.close()
+        os.chmod(self._temporary, public_mode())
         os.replace(self._temporary, self.path)
         return self.path
 

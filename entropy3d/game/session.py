@@ -9,6 +9,7 @@ game again from its header and returns the bytes it would write, to prove determ
 
 from __future__ import annotations
 
+import hashlib
 import io
 from pathlib import Path
 from typing import Callable
@@ -18,7 +19,7 @@ import numpy as np
 from entropy3d.game.loop import Game
 from entropy3d.game.players import demo_players
 from entropy3d.game.records import ActivationRecord, EndRecord, TurnRecord
-from entropy3d.game.replay import Replay, ReplayHeader, ReplayWriter, encode, read_replay
+from entropy3d.game.replay import Replay, ReplayError, ReplayHeader, ReplayWriter, encode, read_replay
 from entropy3d.game.ride import PlannedPathRider, Rider
 from entropy3d.game.script import ScriptedPlayer, load_script, scene_of
 
@@ -67,7 +68,8 @@ def setup_game(scene: str | Path | None, *, seed: int = 0, turns: int | None = N
     game = Game(table, geometry, make_rider(rider, table, geometry), players, np.random.default_rng(dice_seed),
                 turns=turns)
     header = ReplayHeader(scene=str(scene), scene_name=table.name, seed=int(seed), turns=turns, rider=rider,
-                          players="auto" if script is None else f"script:{script}", initial=game.state)
+                          players="auto" if script is None else f"script:{script}", initial=game.state,
+                          scene_sha256=file_sha256(scene))
     return game, header
 
 
@@ -125,11 +127,20 @@ def _order_key(replay: Replay):
     return lambda record: positions[id(record)]
 
 
+def file_sha256(path: str | Path) -> str:
+    return hashlib.sha256(Path(path).read_bytes()).hexdigest()
+
+
 def resimulate(path: str | Path) -> tuple[bool, bytes]:
-    """Play the game of a replay file again from its header; returns (identical, new bytes)."""
+    """Play the game of a replay file again from its header; returns (identical, new bytes).
+
+    Raises ReplayError when the scene file changed since the replay was written."""
     path = Path(path)
     old = read_replay(path)
     header = old.header
+    if header.scene_sha256 and Path(header.scene).exists() and file_sha256(header.scene) != header.scene_sha256:
+        raise ReplayError(path, [("header.scene_sha256", 1, f"the scene {header.scene} changed since this replay "
+                                  "was written; it can be rendered, not played again")])
     script = header.players.split(":", 1)[1] if header.players.startswith("script:") else None
     again = play_game(header.scene, seed=header.seed, turns=header.turns, rider=header.rider, script=script)
     new = replay_bytes(again)

@@ -1,0 +1,10 @@
+"""Replays rendered headless into videos (MP4 H.264, GIF) with a HUD and title cards.
+
+:func:`render_video` (replay, output, options, progress) -> path; :class:`VideoOptions`.
+Rendering reads only the replay: it never runs physics. Frames come from
+:mod:`entropy3d.render` (this package never imports panda3d itself).
+"""
+
+from entropy3d.video.movie import FORMATS, ReplayFilm, VideoOptions, count_frames, render_video, video_duration_s
+
+__all__ = ["FORMATS", "ReplayFilm", "VideoOptions", "count_frames", "render_video", "video_duration_s"]

@@ -1,0 +1,90 @@
+"""Replays to video: frames are real pictures with a HUD, files are atomic, and rendering a
+replay never touches physics."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+from entropy3d.game import play_game, read_replay
+from entropy3d.video import VideoOptions, count_frames, render_video
+from entropy3d.video.movie import ReplayFilm
+
+SMALL = VideoOptions(size=(192, 108), fps=10, title_s=0.3, turn_s=0.2, hold_s=0.2, end_s=0.3, max_action_s=0.6)
+
+
+@pytest.fixture(scope="module")
+def physics_replay(small_table_path, tmp_path_factory):
+    path = tmp_path_factory.mktemp("replay") / "game.jsonl"
+    play_game(small_table_path, seed=4, turns=2, rider="physics", replay_path=path)
+    return path
+
+
+def test_frames_are_pictures_with_a_hud(physics_replay):
+    replay = read_replay(physics_replay)
+    film = ReplayFilm(replay, VideoOptions(size=(320, 180), fps=10, title_s=0.2, turn_s=0.1, hold_s=0.1,
+                                           end_s=0.2, max_action_s=0.5))
+    try:
+        frames = list(film.frames())
+    finally:
+        film.close()
+    assert len(frames) == count_frames(replay, film.options)
+    assert all(f.shape == (180, 320, 3) and f.dtype == np.uint8 for f in frames)
+    start = 0
+    for segment in film.segments:
+        if segment.kind == "action":
+            break
+        start += segment.frames
+    action = frames[start + segment.frames // 2]
+    luminance = action.mean(axis=2)
+    assert luminance.std() > 20, "a flat frame"
+    assert len(np.unique(action.reshape(-1, 3) // 32, axis=0)) > 12, "too few colours for a table scene"
+    assert action[3:5, 20:40].mean() < 90, "the HUD's dark heading panel is missing from the top-left corner"
+    title = frames[0]
+    assert title.mean() < action.mean(), "the title card darkens the table behind it"
+
+
+def test_mp4_is_h264_and_complete(physics_replay, tmp_path):
+    import imageio.v3 as iio
+
+    replay = read_replay(physics_replay)
+    out = render_video(replay, tmp_path / "game.mp4", SMALL)
+    frames = [f for f in iio.imiter(out)]
+    assert len(frames) == count_frames(replay, SMALL)
+    assert frames[0].shape == (108, 192, 3)
+    assert iio.immeta(out)["codec"] == "h264"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["game.mp4"]
+
+
+def test_bad_video_name_writes_nothing(physics_replay, tmp_path):
+    with pytest.raises(ValueError, match=".mp4 or .gif"):
+        render_video(read_replay(physics_replay), tmp_path / "game.avi", SMALL)
+    assert list(tmp_path.iterdir()) == []
+
+
+BLOCKED = """
+import sys
+sys.modules['pybullet'] = None  # any import of pybullet now fails
+from entropy3d.game import read_replay
+from entropy3d.video import VideoOptions, render_video
+options = VideoOptions(size=(96, 54), fps=5, title_s=0.2, turn_s=0.2, hold_s=0.2, end_s=0.2, max_action_s=0.4)
+render_video(read_replay(sys.argv[1]), sys.argv[2], options)
+loaded = sorted(m for m in sys.modules if m.startswith('entropy3d.physics') or m.startswith('entropy3d.activation'))
+assert not loaded, loaded
+print('ok')
+"""
+
+
+def test_rendering_a_replay_never_runs_physics(physics_replay, tmp_path):
+    out = tmp_path / "replay.gif"
+    done = subprocess.run([sys.executable, "-c", BLOCKED, str(physics_replay), str(out)], capture_output=True,
+                          text=True, timeout=300)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.strip() == "ok"
+    from PIL import Image
+
+    with Image.open(out) as gif:
+        assert gif.n_frames > 5
