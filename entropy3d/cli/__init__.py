@@ -16,6 +16,7 @@ from entropy3d.cli import rules_commands  # noqa: F401  (registers commands)
 from entropy3d.cli import render_commands  # noqa: F401  (registers commands)
 from entropy3d.cli import physics_commands  # noqa: F401  (registers commands)
 from entropy3d.cli import los_commands  # noqa: F401  (registers commands)
+from entropy3d.cli import demo_commands  # noqa: F401  (registers commands)
 
 __all__ = ["app", "main"]
 
