@@ -144,8 +144,9 @@ class TableRenderer:
         self._title.set_card_color(0.05, 0.06, 0.08, 0.55)
         self._title.set_card_as_margin(0.4, 0.4, 0.25, 0.2)
         title_node = self._hud[0].attach_new_node(self._title)
-        title_node.set_scale(0.062)
-        title_node.set_pos(-self.aspect + 0.06, 0, 0.88)
+        scale = 0.062 * min(1.0, self.aspect / 1.2)  # narrow (portrait) frames get smaller text
+        title_node.set_scale(scale)
+        title_node.set_pos(-self.aspect + scale, 0, 1.0 - 2 * scale)
         self.set_title(title if title is not None else
                        f"{table.name}  |  {table.width:g} x {table.depth:g} in" + ("  |  grid 1 in" if grid else ""))
 
