@@ -134,3 +134,14 @@ def test_destructible_piece_can_be_moved(fresh_view):
         fresh_view.set_piece_transform("bench1", np.eye(4))
     col, row = fresh_view.project([bench])[0].astype(int)
     assert np.abs(after[row - 2:row + 3, col - 2:col + 3] - before[row - 2:row + 3, col - 2:col + 3]).mean() > 20
+
+
+def test_simple_solids_stand_in_for_missing_bike_models(small_table):
+    from entropy3d.render import TableRenderer
+
+    with TableRenderer(small_table, (320, 240), camera="overview", bike_models=False, title="") as solids:
+        image = solids.render_to_array()
+        for model in small_table.models:
+            pose = solids.model_poses[model.id]
+            pixel = solids.project([(pose.x, pose.y, pose.z + 0.5)])[0]
+            assert colour_near(image, pixel, GANG[model.gang], radius=6), model.id
