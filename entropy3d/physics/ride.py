@@ -20,10 +20,10 @@ from __future__ import annotations
 import dataclasses
 
 import numpy as np
-import pybullet
 
 from entropy3d.geometry import Pose, angle_between_deg
 from entropy3d.physics import polyline
+from entropy3d.physics.engine import pybullet
 from entropy3d.physics.facts import Contact, Flight, RideFacts, SceneryMove
 from entropy3d.physics.world import PhysicsWorld
 

@@ -25,10 +25,10 @@ from dataclasses import dataclass, field
 from typing import Mapping, Sequence
 
 import numpy as np
-import pybullet
 import trimesh
 
 from entropy3d.geometry import BaseShape, Pose
+from entropy3d.physics.engine import pybullet
 from entropy3d.scene.build import Piece, TableGeometry
 from entropy3d.scene.miniature import BASE_THICKNESS_IN
 from entropy3d.scene.table import Table
