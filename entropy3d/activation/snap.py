@@ -19,10 +19,12 @@ from __future__ import annotations
 
 import dataclasses
 import math
+import weakref
 from dataclasses import dataclass, field
 from typing import Any, Mapping
 
 import numpy as np
+import trimesh
 
 from entropy3d.activation.state import AirTime
 from entropy3d.geometry import Pose, normalize_deg
@@ -85,6 +87,22 @@ class Snapped:
     events: tuple[RuleEvent, ...]
     scenery: Mapping[str, ScenerySpot]
     air: AirTime | None
+
+
+_STATIC_SURFACES: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
+
+
+def static_surface_height(geometry, xy, below: float) -> float:
+    """Height (inches) of the highest *static* surface under ``xy`` that is below ``below``:
+    destructibles move, so where one stood at the start is no level to land on."""
+    mesh = _STATIC_SURFACES.get(geometry)
+    if mesh is None:
+        mesh = trimesh.util.concatenate([p.mesh for p in geometry.pieces if not p.dynamic])
+        _STATIC_SURFACES[geometry] = mesh
+    origin = np.array([[float(xy[0]), float(xy[1]), below]])
+    hits, _, _ = mesh.ray.intersects_location(origin, np.array([[0.0, 0.0, -1.0]]), multiple_hits=True)
+    below_hits = hits[hits[:, 2] < below, 2] if len(hits) else np.zeros(0)
+    return float(below_hits.max()) if len(below_hits) else 0.0
 
 
 def roll_text(roll: TestRoll) -> str:
@@ -152,7 +170,7 @@ class _Snapper:
         distance = np.hypot(trajectory[:, 1] - xy[0], trajectory[:, 2] - xy[1])
         k = int(np.argmin(distance))
         ceiling = trajectory[k, 3] if distance[k] < 1.0 else self.facts.end_pose.z
-        return float(self.geometry.surface_height([xy], below=ceiling + LEVEL_CLEARANCE_IN)[0])
+        return static_surface_height(self.geometry, xy, below=ceiling + LEVEL_CLEARANCE_IN)
 
     # -- events --------------------------------------------------------------------------------
     def destructible(self, contact: Contact) -> bool:

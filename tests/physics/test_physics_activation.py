@@ -211,3 +211,13 @@ def test_ruined_highway_speed1_attempt_gets_no_air_time(ruined_highway):
     assert all(e.figures["air_time"] is False for e in jumps)
     assert result.snapped.status != "air_time" and "mutiny_3" not in result.after.air
     assert result.after.bike("mutiny_3").pose.z < 1.0, "not on the far deck"
+
+
+def test_a_destructibles_starting_place_is_no_level_to_land_on(proving_ground):
+    """Levels come from static pieces only: the bench moves, so its old top is not a level."""
+    from entropy3d.activation.snap import static_surface_height
+
+    geometry = proving_ground.geometry
+    assert geometry.surface_height([[14.0, 20.0]])[0] == pytest.approx(0.35), "the bench stands here"
+    assert static_surface_height(geometry, (14.0, 20.0), below=10.0) == pytest.approx(0.0)
+    assert static_surface_height(geometry, (34.0, 33.0), below=10.0) == pytest.approx(2.0), "highway_b"
