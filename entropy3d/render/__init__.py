@@ -3,9 +3,16 @@
 The only package (with ``entropy3d.viewer``) that imports panda3d. Main entry points:
 
 - :class:`TableRenderer` -- one offscreen buffer and scene graph per table, many frames:
-  ``set_camera``, ``place_model``, ``add_polyline``, ``render_to_array``, ``save_png``;
+  ``set_camera``, ``place_model`` / ``set_model_transform`` / ``show_model``,
+  ``set_piece_transform``, ``add_polyline`` / ``remove_overlay``, ``project``,
+  ``render_to_array``, ``save_png``, ``close``;
 - :func:`render_table` -- one PNG of a table from a named camera;
-- :class:`CameraView`, :func:`parse_size`, :func:`resolve_backend`.
+- :class:`CameraView` (with ``blend`` for camera moves), :func:`parse_size`,
+  :func:`resolve_backend` (``tiny`` software rasteriser by default, ``gl`` headless EGL, ``auto``).
+
+For a video make one renderer and call ``render_to_array()`` per frame; ``supersample=1``
+trades anti-aliasing for about four times the frame rate (1280x720 crossroads: ~0.03 s
+against ~0.14 s a frame on this machine).
 """
 
 from entropy3d.render.backend import BACKENDS, BackendUnavailable, resolve_backend
