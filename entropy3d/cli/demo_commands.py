@@ -1,5 +1,6 @@
-"""``entropy3d demo``, ``entropy3d replay-render`` and ``entropy3d replay-check``: play a game,
-render a replay to a video without physics, prove a replay deterministic."""
+"""``entropy3d demo``, ``entropy3d replay-render``, ``entropy3d replay-check`` and
+``entropy3d view``: play a game, render a replay to a video without physics, prove a replay
+deterministic, explore a table or a replay in a window."""
 
 from __future__ import annotations
 
@@ -124,3 +125,20 @@ def replay_check(replay: Path = typer.Argument(..., help="replay file to play ag
     if not identical:
         raise fail(f"error: {replay}: playing the game again gave a different replay")
     typer.echo(f"{replay}: deterministic (same bytes when played again)")
+
+
+@app.command()
+@clean_errors
+def view(
+    source: Optional[Path] = typer.Argument(None, help="scene YAML or replay .jsonl (default: the bundled scene)"),
+) -> None:
+    """Explore a table or a replay in a window.
+
+    Keys: left-drag orbit, right-drag pan, wheel or +/- zoom, arrows orbit, c centre on the active
+    bike, space play/pause, n/p next/previous action, home back to the start, l sight lines,
+    t turning templates, r inch ruler, h help, q or Esc quit. Needs a display; headless
+    machines render videos instead (`entropy3d demo`, `entropy3d replay-render`).
+    """
+    from entropy3d.viewer import run_viewer
+
+    run_viewer(source)

@@ -1,0 +1,139 @@
+"""What the viewer shows at each moment, and the overlays it can draw: pure Python and numpy, no
+window, so it is tested headless.
+
+A :class:`Timeline` walks a replay action by action (``next``/``previous``/``advance``) and says
+where every bike stands; without a replay it holds the scene's starting poses. Overlay helpers
+return polylines in table inches: turning templates (EC-TMPL-1) and an inch ruler.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from entropy3d.game.replay import Replay
+from entropy3d.game.state import MatchState
+from entropy3d.geometry import Pose, arc_points
+from entropy3d.rules.planner import template_radius
+from entropy3d.video.director import pose_at
+
+
+@dataclass(frozen=True)
+class Step:
+    """One ridden action of a replay: indexes into ``replay.activations`` and its actions."""
+
+    activation: int
+    action: int
+
+
+class Timeline:
+    """A position in a replay: the current step and the time ``t`` (seconds) into its ride."""
+
+    def __init__(self, replay: Replay | None, start: MatchState):
+        self.replay = replay
+        self.start = start
+        self.steps: list[Step] = []
+        if replay is not None:
+            for k, activation in enumerate(replay.activations):
+                for j, action in enumerate(activation.actions):
+                    if action.plan and len(action.trajectory):
+                        self.steps.append(Step(k, j))
+        self.index = -1  # -1: before the first action (the starting poses)
+        self.t = 0.0
+
+    @property
+    def step(self) -> Step | None:
+        return self.steps[self.index] if 0 <= self.index < len(self.steps) else None
+
+    def duration(self) -> float:
+        step = self.step
+        if step is None:
+            return 0.0
+        return float(self.replay.activations[step.activation].actions[step.action].trajectory[-1, 0])
+
+    def next(self) -> None:
+        """Jump to the start of the next action (stays on the last one)."""
+        if self.index < len(self.steps) - 1:
+            self.index += 1
+            self.t = 0.0
+
+    def previous(self) -> None:
+        """Jump to the start of the previous action (or back to the starting poses)."""
+        if self.index >= 0:
+            self.index -= 1
+            self.t = 0.0
+
+    def advance(self, dt: float) -> bool:
+        """Play on by ``dt`` seconds, rolling into the next action; False at the very end."""
+        if self.index < 0:
+            self.next()
+            return bool(self.steps)
+        self.t += dt
+        if self.t <= self.duration():
+            return True
+        if self.index < len(self.steps) - 1:
+            self.next()
+            return True
+        self.t = self.duration()
+        return False
+
+    def poses(self) -> tuple[dict[str, Pose], set[str], str | None]:
+        """(pose of every bike in play, ids of bikes to hide, the active bike's id or None)."""
+        step = self.step
+        if step is None:
+            state = self.start
+            return ({b.id: b.pose for b in state.bikes.values() if b.in_play},
+                    {b.id for b in state.bikes.values() if not b.in_play}, None)
+        activation = self.replay.activations[step.activation]
+        state = activation.state_before
+        poses = {b.id: b.pose for b in state.bikes.values() if b.in_play}
+        for earlier in activation.actions[:step.action]:
+            if len(earlier.trajectory):
+                x, y, z, h = earlier.trajectory[-1, 1:5]
+                poses[activation.model_id] = Pose(float(x), float(y), float(h) % 360.0, float(z))
+        action = activation.actions[step.action]
+        x, y, z, h = pose_at(action.trajectory, self.t)
+        poses[activation.model_id] = Pose(float(x), float(y), float(h) % 360.0, float(z))
+        hidden = {b.id for b in state.bikes.values() if not b.in_play}
+        return poses, hidden, activation.model_id
+
+    def caption(self) -> str:
+        step = self.step
+        if step is None:
+            return "starting positions" + (f" - {len(self.steps)} actions: n to step, space to play"
+                                           if self.steps else "")
+        activation = self.replay.activations[step.activation]
+        action = activation.actions[step.action]
+        lines = [f"turn {activation.turn}, {activation.model_id}, action {action.index + 1}: {action.plan}  "
+                 f"({self.index + 1}/{len(self.steps)}, t {self.t:.2f}s)"]
+        lines += [e.text for e in action.events if e.t_s <= self.t or e.kind == "plan_test"][-3:]
+        return "\n".join(lines)
+
+
+def template_polylines(pose: Pose, ruleset, lift: float = 0.1) -> list[tuple[str, np.ndarray]]:
+    """Every turning template (tight, medium, wide; left and right) laid at ``pose`` as
+    (name, (N, 3) points in inches): full 90-degree arcs of the rules' arc lengths (EC-TMPL-1)."""
+    lines = []
+    for template in ("tight", "medium", "wide"):
+        length = float(ruleset.data(f"turn_templates.{template}.arc_length_in"))
+        radius = template_radius(template, ruleset)
+        for left in (True, False):
+            points, _ = arc_points(Pose(pose.x, pose.y, pose.facing_deg), radius, length, left, spacing=0.2)
+            lines.append((f"{template}-{'left' if left else 'right'}",
+                          np.column_stack([points, np.full(len(points), pose.z + lift)])))
+    return lines
+
+
+def ruler_polyline(pose: Pose, length_in: int = 12, tick_in: float = 0.25, lift: float = 0.1) -> list[np.ndarray]:
+    """An inch ruler from ``pose`` straight ahead: the rule itself and a tick across it every
+    inch (longer every 6"), each as (2, 3) points in inches."""
+    ahead, side = pose.forward, pose.left
+    start = pose.xy
+    z = pose.z + lift
+    lines = [np.array([[*start, z], [*(start + ahead * length_in), z]])]
+    for inch in range(length_in + 1):
+        half = tick_in * (2.0 if inch % 6 == 0 else 1.0)
+        centre = start + ahead * inch
+        lines.append(np.array([[*(centre - side * half), z], [*(centre + side * half), z]]))
+    return lines
