@@ -23,17 +23,44 @@ BASE_TO_BASE_IN = 0.6
 
 
 class PhysicsRider:
-    """Rides each action through ``entropy3d.activation`` (PyBullet + the rules' snapping)."""
+    """Rides each action through ``entropy3d.activation`` (PyBullet + the rules' snapping).
+
+    rides_per_process: PyBullet keeps some memory of every world it built even after it is
+    disconnected (bullet3 issues #2898, #3319), about 2 MB per ride here, so a long game would
+    grow without bound. With a number, rides run in a forked worker process that is replaced
+    after that many rides, which bounds the memory; the dice generator's state travels to the
+    worker and back, so the game is the same bytes either way. None rides in this process.
+    """
 
     name = "physics"
 
-    def __init__(self, table, geometry):
+    def __init__(self, table, geometry, rides_per_process: int | None = 150):
         self.table = table
         self.geometry = geometry
         self.ruleset = table.ruleset
+        self.rides_per_process = rides_per_process
+        self._worker = None
 
     def ride_action(self, state: MatchState, bike: core.BikeState, plan: str, rng: np.random.Generator,
                     policy: Policy, table_checks: bool = True) -> ActionOutcome:
+        if self.rides_per_process is None:
+            return self._ride(state, bike, plan, rng, policy)
+        if self._worker is None or self._worker.rides >= self.rides_per_process:
+            self.close()
+            self._worker = _Worker(self)
+        return self._worker.ride(state, bike, plan, rng, policy)
+
+    def close(self) -> None:
+        """Stop the worker process, if any."""
+        if self._worker is not None:
+            self._worker.stop()
+            self._worker = None
+
+    def __del__(self):
+        self.close()
+
+    def _ride(self, state: MatchState, bike: core.BikeState, plan: str, rng: np.random.Generator,
+              policy: Policy) -> ActionOutcome:
         game_state = self.game_state(state, bike, plan)
         result = ride_action(self.table, self.geometry, game_state, bike.id, plan, rng, policy=policy)
         after = result.after.bike(bike.id)
@@ -85,3 +112,67 @@ class PhysicsRider:
                if b.status == AIR_TIME and b.id in bikes}
         scenery = {k: ScenerySpot(v.dx, v.dy, v.turn_deg, v.removed) for k, v in state.scenery.items()}
         return GameState(bikes=bikes, scenery=scenery, air=air)
+
+
+class _Worker:
+    """A forked process that rides actions for a :class:`PhysicsRider` (see rides_per_process)."""
+
+    def __init__(self, rider: PhysicsRider):
+        import multiprocessing
+
+        context = multiprocessing.get_context("fork")
+        self.connection, child = context.Pipe()
+        self.process = context.Process(target=_serve, args=(rider, child), daemon=True)
+        self.process.start()
+        child.close()
+        self.rides = 0
+
+    def ride(self, state, bike, plan, rng: np.random.Generator, policy: Policy) -> ActionOutcome:
+        self.connection.send((state, bike, plan, rng.bit_generator.state, _policy_name(policy)))
+        kind, payload, rng_state = self.connection.recv()
+        self.rides += 1
+        rng.bit_generator.state = rng_state
+        if kind == "error":
+            raise payload
+        return payload
+
+    def stop(self) -> None:
+        try:
+            self.connection.send(None)
+        except (BrokenPipeError, OSError):
+            pass
+        self.process.join(timeout=10)
+        if self.process.is_alive():
+            self.process.kill()
+        self.connection.close()
+
+
+def _policy_name(policy: Policy) -> str:
+    """The rules engine's name of a push-your-luck policy, so the worker can rebuild it."""
+    from entropy3d.rules.dice import never_push, sit_at_tn
+
+    if policy is sit_at_tn:
+        return "sit-at-tn"
+    if policy is never_push:
+        return "never"
+    if getattr(policy, "__name__", "").startswith("risk_aware"):
+        return "risk-aware"
+    raise ValueError(f"the physics worker cannot rebuild the push policy {policy!r}")
+
+
+def _serve(rider: PhysicsRider, connection) -> None:
+    from entropy3d.rules.dice import policy_named
+
+    rider.rides_per_process = None
+    while True:
+        message = connection.recv()
+        if message is None:
+            return
+        state, bike, plan, rng_state, policy = message
+        rng = np.random.default_rng()
+        rng.bit_generator.state = rng_state
+        try:
+            outcome = rider._ride(state, bike, plan, rng, policy_named(policy, rider.ruleset))
+            connection.send(("ok", outcome, rng.bit_generator.state))
+        except Exception as error:  # sent back and raised in the game's process
+            connection.send(("error", error, rng.bit_generator.state))

@@ -101,6 +101,10 @@ def play_game(scene: str | Path | None = None, *, seed: int = 0, turns: int | No
         if writer is not None:
             writer.abort()
         raise
+    finally:
+        close = getattr(game.rider, "close", None)
+        if close is not None:
+            close()
     if writer is not None:
         writer.commit()
     return Replay(header, tuple(turns_), tuple(activations), end)

@@ -1,0 +1,122 @@
+"""Demo benchmarks (run on demand, not a test): long automatic games and video rendering.
+
+    python benchmarks/bench_demo.py [--turns 100] [--seed 1] [--video-turns 3] [--size 1280x720]
+
+1. Long automatic games with the physics rider on the default scene, until ``--turns`` turns
+   have been played (a game ends early when one gang is wiped out; the next seed goes on).
+   Every activation is checked: no NaN, every bike in play on the table and outside every solid
+   piece, and the process's memory is printed after each game (it must not grow without bound).
+2. The demo video: a ``--video-turns`` game rendered to MP4; prints wall seconds per second
+   of video for playing and for rendering.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import resource
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+
+
+def rss_mb() -> float:
+    """Resident memory of this process now, MB (Linux /proc)."""
+    for line in Path("/proc/self/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024.0
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0
+
+
+def check_activation(activation, table_map) -> list[str]:
+    problems = []
+    for bike in activation.state_after.bikes.values():
+        pose = np.array([bike.pose.x, bike.pose.y, bike.pose.z, bike.pose.facing_deg])
+        if not np.isfinite(pose).all():
+            problems.append(f"{bike.id}: pose {pose}")
+        if not bike.in_play:
+            continue
+        if table_map.off_table(bike.pose.xy[None, :], margin=-0.5)[0] and bike.status != "air_time":
+            problems.append(f"{bike.id}: off the table at {bike.pose!r}")
+        if table_map.blocked(bike.pose.xy[None, :], bike.pose.z + 0.05)[0]:
+            problems.append(f"{bike.id}: inside a solid piece at {bike.pose!r}")
+    for action in activation.actions:
+        if len(action.trajectory) and not np.isfinite(action.trajectory).all():
+            problems.append(f"{activation.model_id}: NaN in trajectory")
+    return problems
+
+
+def long_games(turns: int, seed: int) -> None:
+    from entropy3d.game import play_game
+    from entropy3d.game.tablemap import TableMap
+    from entropy3d.resources import default_scene
+    from entropy3d.scene import load_scene
+    from entropy3d.scene.build import build_table_geometry
+
+    table = load_scene(default_scene())
+    geometry = build_table_geometry(table)
+    table_map = TableMap(geometry, {r.id: r.heading for r in table.spec.ramps})
+    played, activations, problems, start = 0, 0, [], time.perf_counter()
+    print(f"long games on {table.name}: physics rider, until {turns} turns are played")
+    while played < turns:
+        game_start = time.perf_counter()
+        replay = play_game(None, seed=seed, turns=turns - played, rider="physics")
+        for activation in replay.activations:
+            problems += check_activation(activation, table_map)
+        played += replay.end.turns_played
+        activations += len(replay.activations)
+        gc.collect()
+        print(f"  seed {seed}: {replay.end.turns_played} turns, {len(replay.activations)} activations, "
+              f"{replay.end.reason}, {time.perf_counter() - game_start:.1f} s, RSS {rss_mb():.0f} MB")
+        seed += 1
+        if replay.end.turns_played == 0:
+            break
+    elapsed = time.perf_counter() - start
+    print(f"  total: {played} turns, {activations} activations in {elapsed:.1f} s "
+          f"({elapsed / max(1, activations):.2f} s per activation); problems: {len(problems)}")
+    for problem in problems[:20]:
+        print(f"    {problem}")
+
+
+def video(turns: int, seed: int, size: tuple[int, int]) -> None:
+    from entropy3d.game import play_game
+    from entropy3d.video import VideoOptions, render_video, video_duration_s
+
+    start = time.perf_counter()
+    replay = play_game(None, seed=seed, turns=turns, rider="physics")
+    played = time.perf_counter() - start
+    options = VideoOptions(size=size)
+    seconds = video_duration_s(replay, options)
+    with tempfile.TemporaryDirectory() as folder:
+        start = time.perf_counter()
+        render_video(replay, Path(folder) / "demo.mp4", options)
+        rendered = time.perf_counter() - start
+    print(f"demo video: {turns} turns, {len(replay.activations)} activations, {seconds:.1f} s of video at "
+          f"{size[0]}x{size[1]} {options.fps} fps")
+    print(f"  playing (physics): {played:.1f} s; rendering + encoding: {rendered:.1f} s")
+    print(f"  wall seconds per second of video: rendering {rendered / seconds:.2f}, "
+          f"all (play + render) {(played + rendered) / seconds:.2f}")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--turns", type=int, default=100)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--video-turns", type=int, default=3)
+    parser.add_argument("--size", default="1280x720")
+    parser.add_argument("--skip-long", action="store_true")
+    parser.add_argument("--skip-video", action="store_true")
+    args = parser.parse_args(argv)
+    width, height = (int(v) for v in args.size.lower().split("x"))
+    if not args.skip_video:
+        video(args.video_turns, 7, (width, height))
+    if not args.skip_long:
+        long_games(args.turns, args.seed)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
