@@ -245,8 +245,10 @@ class ReplayFilm:
             x, y, z, h = pose_at(trajectory, t)
             self.renderer.place_model(bike.id, Pose(float(x), float(y), float(h) % 360.0, float(z)))
             done = trajectory[trajectory[:, 0] <= t]
-            if len(done) >= 2:
-                self.renderer.add_polyline(done[:, 1:4] + [0, 0, 0.08], colour=colour, width=0.1, name="trail")
+            if len(done) >= 2 and i % 2 == 0 and i < ride_frames + 2:
+                trail = done[:: max(1, len(done) // 30)]
+                trail = np.vstack([trail, done[-1:]]) if trail[-1, 0] != done[-1, 0] else trail
+                self.renderer.add_polyline(trail[:, 1:4] + [0, 0, 0.08], colour=colour, width=0.1, name="trail")
             target = np.array([x, y, z + 0.5])
             self._look(*self.rig.follow(eye_for(target, h, plan), target), plan.fov_deg)
             frame = self.renderer.render_to_array()
