@@ -169,7 +169,7 @@ class AutoPlayer:
             score -= self.aggression * 0.8 * gap
             if gap < 3.0:
                 score += 6.0 * self.aggression
-        clearance = 0.5 * self.ruleset.base_for(bike.bike).width + 0.3
+        clearance = 0.5 * self.ruleset.base_for(bike.bike).width + 0.45
         along = np.concatenate([[0.0], np.cumsum(np.hypot(*np.diff(path, axis=0).T))])
         later = along >= min(1.5, 0.5 * along[-1])  # a bike leaving a wall it touches starts next to it
         blocked = table_map.blocked(path, bike.pose.z, kinds_ignored=("destructible",), clearance=clearance)
@@ -187,7 +187,7 @@ class AutoPlayer:
             ahead = path[min(len(path) - 1, max(1, len(path) // 6)):]
             close = float(np.hypot(*(ahead - other.pose.xy).T).min())
             if close < touching:
-                score -= (20.0 - 8.0 * self.daring) if other in rivals else 30.0
+                score -= (28.0 - 8.0 * self.daring) if other in rivals else 30.0
         if move.speed in self.ruleset.data("jump.air_time_speeds"):
             ramps = table_map.ramps_taken(path)
             if ramps:

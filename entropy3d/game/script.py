@@ -77,7 +77,11 @@ def scene_of(script: GameScript, script_path: Path) -> Path | None:
 
 
 class ScriptedPlayer:
-    """Plays a gang's activations from a script; ``fallback`` plays the ones not listed."""
+    """Plays a gang's activations from a script; ``fallback`` plays the ones not listed.
+
+    may_be_cornered: True while the fallback chose the current plan (it may be cornered, and
+    then rides into the obstacle, EC-COL-1); a scripted plan is always checked on the table.
+    """
 
     may_be_cornered = False
 
@@ -98,7 +102,9 @@ class ScriptedPlayer:
                 raise ScriptError(self.source, [("activations", None,
                                   f"no plan for {view.bike.id} in turn {view.state.turn}, action "
                                   f"{view.action_index + 1}; add one or set `fallback: auto`")])
+            self.may_be_cornered = True
             return self.fallback.choose_plan(view)
+        self.may_be_cornered = False
         index, entry = found
         text = entry.plans[view.action_index]
         try:

@@ -188,3 +188,24 @@ def test_physics_game_is_deterministic_and_sane(small_table_path, tmp_path):
     assert ridden and all(np.isfinite(a.trajectory).all() for a in ridden)
     assert any(len(a.trajectory) > 10 for a in ridden)
     assert Path(replay.header.scene) == small_table_path
+
+
+@pytest.mark.parametrize("script", sorted((Path(__file__).resolve().parents[2] / "scenes" / "scripts").glob("*.yaml")),
+                         ids=lambda p: p.name)
+def test_bundled_scripts_play(script):
+    """Every bundled staging script validates and its plans are legal on its scene."""
+    replay = play_game(None, rider="planned", script=script)
+    scripted = {(a.turn, a.model_id) for a in replay.activations if a.actions}
+    from entropy3d.game.script import load_script
+
+    game_script, _ = load_script(script)
+    assert {(e.turn, e.model) for e in game_script.activations} <= scripted
+    for entry in game_script.activations:
+        played = next(a for a in replay.activations if (a.turn, a.model_id) == (entry.turn, entry.model))
+        assert [x.plan for x in played.actions][:len(entry.plans)] == [str(parse(p)) for p in entry.plans]
+
+
+def parse(text):
+    from entropy3d.rules.plan import parse_plan
+
+    return parse_plan(text)
