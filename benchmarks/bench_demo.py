@@ -65,7 +65,7 @@ def long_games(turns: int, seed: int) -> None:
         game_start = time.perf_counter()
         replay = play_game(None, seed=seed, turns=turns - played, rider="physics")
         for activation in replay.activations:
-            problems += check_activation(activation, table_map)
+            problems += [f"seed {seed}, turn {activation.turn}: {p}" for p in check_activation(activation, table_map)]
         played += replay.end.turns_played
         activations += len(replay.activations)
         gc.collect()
