@@ -59,8 +59,11 @@ def _render(replay, output: Path, size, fps: int, supersample: int, progress) ->
 @clean_errors
 def demo(
     scene: Optional[Path] = typer.Argument(None, help="scene YAML file (default: the bundled crossroads)"),
-    turns: int = typer.Option(DEMO_TURNS, "--turns", "-t", min=1, max=200, help="turns to play"),
-    seed: int = typer.Option(DEMO_SEED, "--seed", help="seed of the dice and the automatic players"),
+    turns: Optional[int] = typer.Option(None, "--turns", "-t", min=1, max=200,
+                                        help=f"turns to play [default: {DEMO_TURNS}, or the script's]"),
+    seed: Optional[int] = typer.Option(None, "--seed",
+                                       help=f"seed of the dice and the automatic players [default: {DEMO_SEED}, "
+                                            "or the script's]"),
     out: Path = typer.Option(Path("demo.mp4"), "--out", "-o", help="video to write: .mp4 (H.264) or .gif"),
     replay: Optional[Path] = typer.Option(None, "--replay", help="also write the replay (JSON lines) here"),
     script: Optional[Path] = typer.Option(None, "--script", help="scripted game YAML (plans per activation)"),
@@ -73,6 +76,9 @@ def demo(
     from entropy3d.game import RIDERS, play_game
     from entropy3d.game.records import ActivationRecord
 
+    if script is None:
+        turns = DEMO_TURNS if turns is None else turns
+        seed = DEMO_SEED if seed is None else seed
     if rider not in RIDERS:
         raise fail(f"error: --rider {rider!r}: use one of {', '.join(RIDERS)}")
     video_size = _size(size)

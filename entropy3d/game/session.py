@@ -40,12 +40,13 @@ def make_rider(name: str, table, geometry) -> Rider:
     raise ValueError(f"unknown rider {name!r}; use one of {', '.join(RIDERS)}")
 
 
-def setup_game(scene: str | Path | None, *, seed: int = 0, turns: int | None = None, rider: str = "physics",
-               script: str | Path | None = None) -> tuple[Game, ReplayHeader]:
+def setup_game(scene: str | Path | None, *, seed: int | None = None, turns: int | None = None,
+               rider: str = "physics", script: str | Path | None = None) -> tuple[Game, ReplayHeader]:
     """A ready-to-play game and the replay header that describes it.
 
     scene: a scene file (None: the script's scene, else the bundled default scene).
-    seed: the dice and the automatic players. turns: None takes the script's, then the scene's.
+    seed: the dice and the automatic players (None: the script's, else 0). turns: None takes the
+    script's, then the scene's.
     """
     from entropy3d.resources import default_scene
     from entropy3d.scene import load_scene
@@ -60,6 +61,8 @@ def setup_game(scene: str | Path | None, *, seed: int = 0, turns: int | None = N
     if turns is None and game_script is not None:
         turns = game_script.turns
     turns = int(turns if turns is not None else table.spec.turns)
+    if seed is None:
+        seed = game_script.seed if game_script is not None and game_script.seed is not None else 0
     dice_seed, players_seed = np.random.SeedSequence(seed).spawn(2)
     players = demo_players(list(table.spec.gangs), table.ruleset, players_seed)
     if game_script is not None:
@@ -73,7 +76,7 @@ def setup_game(scene: str | Path | None, *, seed: int = 0, turns: int | None = N
     return game, header
 
 
-def play_game(scene: str | Path | None = None, *, seed: int = 0, turns: int | None = None,
+def play_game(scene: str | Path | None = None, *, seed: int | None = None, turns: int | None = None,
               rider: str = "physics", script: str | Path | None = None, replay_path: str | Path | None = None,
               on_record: Callable[[object], None] | None = None) -> Replay:
     """Play a whole game; returns its replay (and writes it to ``replay_path`` if given).
