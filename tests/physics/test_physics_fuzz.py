@@ -37,7 +37,7 @@ def random_polyline(rng, geometry, length):
         heading = rng.uniform(0.0, 360.0)
         ring = Pose(*start, heading).xy + 2.0 * np.array(
             [[math.cos(a), math.sin(a)] for a in np.linspace(0, 2 * math.pi, 12, endpoint=False)])
-        if np.all(geometry.surface_height(np.vstack([start, ring])) == 0.0):
+        if np.all(geometry.surface_height(np.vstack([start, ring])) < 0.05):  # bare ground or paint
             break
     cuts = np.sort(rng.uniform(0.0, length, size=int(rng.integers(0, 3))))
     pieces = np.diff(np.concatenate([[0.0], cuts, [length]]))
