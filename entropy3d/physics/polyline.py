@@ -5,6 +5,9 @@ Units are whatever the points are in (table inches throughout entropy3d).
 
 from __future__ import annotations
 
+import bisect
+import math
+
 import numpy as np
 
 
@@ -57,3 +60,50 @@ def resample(points: np.ndarray, spacing: float) -> np.ndarray:
         n = max(1, int(np.ceil(np.hypot(*(q - p)) / spacing)))
         out.extend(p + (q - p) * (i / n) for i in range(1, n + 1))
     return np.array(out)
+
+
+class Cursor:
+    """Fast arc-length queries near a moving point, for a controller that asks every physics step.
+
+    Plain Python floats over a short window of segments: numpy's per-call overhead is larger than
+    the work on the handful of segments a bike can reach in one step.
+    """
+
+    def __init__(self, points: np.ndarray):
+        self.points = [(float(x), float(y)) for x, y in points]
+        self.lengths = [float(v) for v in cumulative_lengths(np.asarray(points, float))]
+        self.total = self.lengths[-1]
+
+    def _segment(self, s: float) -> int:
+        return min(max(bisect.bisect_right(self.lengths, s) - 1, 0), len(self.points) - 2)
+
+    def project(self, x: float, y: float, s_from: float, window: float = 2.0) -> float:
+        """Like :func:`project`, over the segments overlapping [s_from - 1, s_from + window]."""
+        first, last = self._segment(s_from - 1.0), self._segment(s_from + window)
+        best, best_s = float("inf"), s_from
+        for k in range(first, last + 1):
+            (ax, ay), (bx, by) = self.points[k], self.points[k + 1]
+            dx, dy = bx - ax, by - ay
+            span = dx * dx + dy * dy
+            t = 0.0 if span <= 0 else min(1.0, max(0.0, ((x - ax) * dx + (y - ay) * dy) / span))
+            ex, ey = ax + t * dx - x, ay + t * dy - y
+            distance = ex * ex + ey * ey
+            if distance < best:
+                best, best_s = distance, self.lengths[k] + t * span ** 0.5
+        return best_s
+
+    def point_at(self, s: float) -> tuple[float, float]:
+        s = min(max(s, 0.0), self.total)
+        k = self._segment(s)
+        span = self.lengths[k + 1] - self.lengths[k]
+        f = 0.0 if span <= 0 else (s - self.lengths[k]) / span
+        (ax, ay), (bx, by) = self.points[k], self.points[k + 1]
+        return ax + f * (bx - ax), ay + f * (by - ay)
+
+    def heading_at(self, s: float) -> float:
+        """Heading in radians of the segment at ``s`` (skipping zero-length ones)."""
+        k = self._segment(min(max(s, 0.0), self.total))
+        while k < len(self.points) - 2 and self.lengths[k + 1] - self.lengths[k] <= 0:
+            k += 1
+        (ax, ay), (bx, by) = self.points[k], self.points[k + 1]
+        return math.atan2(by - ay, bx - ax)

@@ -18,6 +18,7 @@ to base with what it hit. A bike that starts base to base and rides away does no
 from __future__ import annotations
 
 import dataclasses
+import math
 
 import numpy as np
 
@@ -41,6 +42,11 @@ BREAK_DELTA_V = 20.0  #: m/s per risk level: a hit that would change a destructi
 OVER_EDGE_DROP_IN = 3.0  #: a bike this far below the table top, beyond its edge, is gone
 
 
+def _norm(v) -> float:
+    """Length of a 3-vector (np.linalg.norm costs more than the arithmetic on one vector)."""
+    return math.sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2])
+
+
 def _cross(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """3-vector cross product (numpy's general one is ten times slower on single vectors)."""
     return np.array([a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]])
@@ -48,11 +54,11 @@ def _cross(a: np.ndarray, b: np.ndarray) -> np.ndarray:
 
 def _rotation_to(forward: np.ndarray, up: np.ndarray) -> np.ndarray:
     """Rotation matrix with x along ``forward`` (made perpendicular to ``up``) and z along ``up``."""
-    up = up / np.linalg.norm(up)
+    up = up / _norm(up)
     x = forward - np.dot(forward, up) * up
-    if np.linalg.norm(x) < 1e-9:
+    if _norm(x) < 1e-9:
         x = _cross(np.array([0.0, 1.0, 0.0]), up)
-    x = x / np.linalg.norm(x)
+    x = x / _norm(x)
     return np.column_stack([x, _cross(up, x), up])
 
 
@@ -64,7 +70,7 @@ def _angular_velocity(current: np.ndarray, target: np.ndarray, time_constant: fl
     if angle < 1e-9:
         return np.zeros(3)
     axis = np.array([delta[2, 1] - delta[1, 2], delta[0, 2] - delta[2, 0], delta[1, 0] - delta[0, 1]])
-    norm = np.linalg.norm(axis)
+    norm = _norm(axis)
     if norm < 1e-12:
         return np.zeros(3)
     return axis / norm * angle / time_constant
@@ -138,9 +144,8 @@ def ride(world: PhysicsWorld, bike_id: str, path_in: np.ndarray, speed_in_s: flo
     to_m, to_in = scale.metres_per_inch, 1.0 / scale.metres_per_inch
     slice_s = scale.seconds_per_activation if time_slice_s is None else time_slice_s
     limit_s = 2.0 * slice_s if max_time_s is None else max_time_s
-    points = polyline.resample(np.asarray(path_in, float), 0.5)
-    lengths = polyline.cumulative_lengths(points)
-    total = float(lengths[-1])
+    track = polyline.Cursor(polyline.resample(np.asarray(path_in, float), 0.5))
+    total = track.total
     speed_m = speed_in_s * to_m
     body = world.bike_ids[bike_id]
     bike = _Rider(world, body)
@@ -152,7 +157,7 @@ def ride(world: PhysicsWorld, bike_id: str, path_in: np.ndarray, speed_in_s: flo
     contacts: list[Contact] = []
     flights: list[Flight] = []
     trajectory = [(0.0, *bike.xy_in, bike.z_in, bike.facing_deg)]
-    progress = polyline.project(points, lengths, bike.xy_in, 0.0, window=2.0)
+    progress = track.project(*bike.xy_in, 0.0)
     # (t, progress, xy, z, speed) at the last step with the wheels down
     last_ground = (0.0, progress, bike.xy_in.copy(), bike.z_in, float(np.linalg.norm(bike.velocity)) * to_in)
     air_steps = int(np.ceil(MIN_FLIGHT_S / dt)) if in_air else 0
@@ -205,8 +210,8 @@ def ride(world: PhysicsWorld, bike_id: str, path_in: np.ndarray, speed_in_s: flo
             if air_steps * dt >= MIN_FLIGHT_S:
                 flights.append(_flight(last_ground, t, bike, flight_max_z, landed=True))
             air_steps = 0
-            progress = polyline.project(points, lengths, bike.xy_in, progress, window=2.0)
-            speed_now = float(np.linalg.norm(bike.velocity)) * to_in
+            progress = track.project(*bike.xy_in, progress)
+            speed_now = float(_norm(bike.velocity)) * to_in
             last_ground = (t, progress, bike.xy_in.copy(), bike.z_in, speed_now)
             flight_max_z = bike.z_in
             if progress >= total - 0.02:
@@ -215,7 +220,7 @@ def ride(world: PhysicsWorld, bike_id: str, path_in: np.ndarray, speed_in_s: flo
         else:
             air_steps += 1
             flight_max_z = max(flight_max_z, bike.z_in)
-            progress = max(progress, polyline.project(points, lengths, bike.xy_in, progress, window=np.inf))
+            progress = max(progress, track.project(*bike.xy_in, progress, window=total))
 
         edge = world.edge_crossed(*bike.xy_in)
         if edge is not None:
@@ -232,14 +237,14 @@ def ride(world: PhysicsWorld, bike_id: str, path_in: np.ndarray, speed_in_s: flo
 
         if grounded and left_table is None:
             normal = np.sum(support_normals, axis=0)
-            normal = normal / np.linalg.norm(normal)
-            target = polyline.point_at(points, lengths, min(progress + LOOKAHEAD_IN, total))
-            direction = np.append((target - bike.xy_in) * to_m, 0.0)
-            if np.linalg.norm(direction) < 1e-9:
+            normal = normal / _norm(normal)
+            tx, ty = track.point_at(min(progress + LOOKAHEAD_IN, total))
+            direction = np.array([(tx - bike.xy_in[0]) * to_m, (ty - bike.xy_in[1]) * to_m, 0.0])
+            if _norm(direction) < 1e-9:
                 direction = np.append(np.cos(np.radians(bike.facing_deg)), np.sin(np.radians(bike.facing_deg)))
             along = direction - np.dot(direction, normal) * normal
-            velocity = speed_m * along / np.linalg.norm(along)
-            tangent = np.radians(polyline.heading_at(points, lengths, progress))
+            velocity = speed_m * along / _norm(along)
+            tangent = track.heading_at(progress)
             face = _rotation_to(np.array([np.cos(tangent), np.sin(tangent), 0.0]), normal)
             spin = _angular_velocity(bike.rotation, face, TURN_TIME_S)
             pybullet.resetBaseVelocity(body, velocity.tolist(), spin.tolist(), physicsClientId=client)
