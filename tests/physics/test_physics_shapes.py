@@ -59,3 +59,15 @@ def test_bike_hull_is_the_base_outline_to_the_riders_head_in_metres():
 def test_heavier_risk_means_heavier_debris():
     """EC-DEST-1: a risk 3 piece is harder to knock about than a risk 1 piece of the same size."""
     assert debris_mass_kg(0.5, 3) == pytest.approx(3 * debris_mass_kg(0.5, 1))
+
+
+def test_cursor_agrees_with_the_array_functions():
+    rng = np.random.default_rng(3)
+    points = np.cumsum(rng.uniform(-1.0, 2.0, size=(12, 2)), axis=0)
+    lengths = polyline.cumulative_lengths(points)
+    cursor = polyline.Cursor(points)
+    for s in np.linspace(0.0, lengths[-1], 17):
+        assert cursor.point_at(s) == pytest.approx(tuple(polyline.point_at(points, lengths, s)))
+        assert np.degrees(cursor.heading_at(s)) == pytest.approx(polyline.heading_at(points, lengths, s))
+        xy = polyline.point_at(points, lengths, s) + rng.normal(0.0, 0.05, size=2)
+        assert cursor.project(*xy, s) == pytest.approx(polyline.project(points, lengths, xy, s, window=2.0))
