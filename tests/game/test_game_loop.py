@@ -33,9 +33,10 @@ def test_same_seed_same_replay_bytes_and_resimulation_matches(small_table_path, 
     assert identical
 
 
-def test_same_seed_same_bytes_in_separate_processes(small_table_path, tmp_path):
+@pytest.mark.parametrize("rider", ["planned", "physics"])
+def test_same_seed_same_bytes_in_separate_processes(small_table_path, tmp_path, rider):
     code = ("import sys; from entropy3d.game.session import play_game; "
-            "play_game(sys.argv[1], seed=11, turns=3, rider='planned', replay_path=sys.argv[2])")
+            f"play_game(sys.argv[1], seed=11, turns=2, rider={rider!r}, replay_path=sys.argv[2])")
     for name in ("p1.jsonl", "p2.jsonl"):
         subprocess.run([sys.executable, "-c", code, str(small_table_path), str(tmp_path / name)], check=True)
     assert (tmp_path / "p1.jsonl").read_bytes() == (tmp_path / "p2.jsonl").read_bytes()
