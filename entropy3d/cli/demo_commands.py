@@ -16,9 +16,13 @@ DEMO_SEED = 7
 DEMO_TURNS = 3
 
 
-def _size(text: str) -> tuple[int, int]:
+def _size(text: str | None, out: Path) -> tuple[int, int]:
+    """The frame size: --size, else 1280x720 for MP4 and 640x360 for GIF (every GIF frame is kept
+    in memory until the file is written, and a 720p GIF is too heavy to share anyway)."""
     from entropy3d.render.renderer import parse_size
 
+    if text is None:
+        return (640, 360) if out.suffix.lower() == ".gif" else (1280, 720)
     try:
         width, height = parse_size(text)
     except ValueError as error:
@@ -67,7 +71,8 @@ def demo(
     out: Path = typer.Option(Path("demo.mp4"), "--out", "-o", help="video to write: .mp4 (H.264) or .gif"),
     replay: Optional[Path] = typer.Option(None, "--replay", help="also write the replay (JSON lines) here"),
     script: Optional[Path] = typer.Option(None, "--script", help="scripted game YAML (plans per activation)"),
-    size: str = typer.Option("1280x720", "--size", "-s", help="WIDTHxHEIGHT in pixels"),
+    size: Optional[str] = typer.Option(None, "--size", "-s",
+                                       help="WIDTHxHEIGHT in pixels [default: 1280x720; 640x360 for a GIF]"),
     fps: int = typer.Option(30, "--fps", min=5, max=60, help="frames per second"),
     rider: str = typer.Option("physics", "--rider", help="physics (PyBullet) or planned (tabletop, no physics)"),
     smooth: bool = typer.Option(False, "--smooth", help="anti-aliased frames (about 8x slower)"),
@@ -81,7 +86,7 @@ def demo(
         seed = DEMO_SEED if seed is None else seed
     if rider not in RIDERS:
         raise fail(f"error: --rider {rider!r}: use one of {', '.join(RIDERS)}")
-    video_size = _size(size)
+    video_size = _size(size, out)
     _output(out, (".mp4", ".gif"), "--out")
     if replay is not None:
         _output(replay, (".jsonl",), "--replay")
@@ -94,7 +99,7 @@ def demo(
         played = time.perf_counter() - started
         rendered = _render(game, out, video_size, fps, 2 if smooth else 1, progress)
     end = game.end
-    typer.echo(f"{game.header.scene_name}: {end.turns_played} turns, {len(game.activations)} activations, "
+    typer.echo(f"{game.header.scene_name}: {end.turns_played} turn(s), {len(game.activations)} activations, "
                f"{end.reason}; score " + ", ".join(f"{g} {s:+d}" for g, s in end.score.items())
                + (f"; {end.winner} win" if end.winner else "; a draw"))
     typer.echo(f"played in {played:.1f} s, rendered {out} in {rendered:.1f} s"
@@ -106,14 +111,15 @@ def demo(
 def replay_render(
     replay: Path = typer.Argument(..., help="replay file written by `entropy3d demo --replay`"),
     out: Path = typer.Option(Path("replay.mp4"), "--out", "-o", help="video to write: .mp4 or .gif"),
-    size: str = typer.Option("1280x720", "--size", "-s", help="WIDTHxHEIGHT in pixels"),
+    size: Optional[str] = typer.Option(None, "--size", "-s",
+                                       help="WIDTHxHEIGHT in pixels [default: 1280x720; 640x360 for a GIF]"),
     fps: int = typer.Option(30, "--fps", min=5, max=60, help="frames per second"),
     smooth: bool = typer.Option(False, "--smooth", help="anti-aliased frames (about 8x slower)"),
 ) -> None:
     """Render a replay to a video without re-simulating it (no physics runs)."""
     from entropy3d.game import read_replay
 
-    video_size = _size(size)
+    video_size = _size(size, out)
     _output(out, (".mp4", ".gif"), "--out")
     game = read_replay(replay)
     with _progress() as progress:

@@ -93,7 +93,7 @@ class Game:
             if reason:
                 break
         if not reason:
-            reason = f"{self.turns} turns played"
+            reason = f"{self.turns} turn{'s' if self.turns != 1 else ''} played"
         yield EndRecord(reason, turn, dict(self.state.score), missions.winner(self.state), self.state)
 
     # -- turns -------------------------------------------------------------------------------

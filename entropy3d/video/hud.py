@@ -176,7 +176,10 @@ def draw_card(frame: np.ndarray, title: str, lines: tuple[str, ...] = (), colour
     before line k when ``colours[k]`` is given)."""
     height, width = frame.shape[:2]
     unit = height / 720.0
-    image = Image.fromarray((frame.astype(np.float32) * (1.0 - darken)).astype(np.uint8))
+    pixels = (frame.astype(np.float32) * (1.0 - darken)).astype(np.uint8)
+    top, bottom = int(height * 0.30), int(height * 0.34 + (110 + 42 * len(lines)) * unit)
+    _panel(pixels, (0, top, width, min(height, bottom)))
+    image = Image.fromarray(pixels)
     draw = ImageDraw.Draw(image)
     big, small = font(int(64 * unit), True), font(int(28 * unit))
     y = int(height * 0.34)
