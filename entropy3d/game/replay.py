@@ -39,6 +39,8 @@ class ReplayHeader:
     asked for. rider: ``physics`` or ``planned``. players: ``auto`` or ``script:<path>``.
     initial: the state before turn 1. scene_sha256: digest of the scene file's bytes, so a
     re-simulation can tell a changed scene from a broken promise of determinism.
+    engine_sha256: digest of the entropy3d code and rules data that played it, for the same
+    reason (a changed physics step gives other trajectories).
     """
 
     scene: str
@@ -49,16 +51,19 @@ class ReplayHeader:
     players: str
     initial: MatchState
     scene_sha256: str = ""
+    engine_sha256: str = ""
 
     def to_json(self) -> dict:
         return {"type": "header", "format": FORMAT, "version": VERSION, "scene": self.scene,
                 "scene_name": self.scene_name, "seed": self.seed, "turns": self.turns, "rider": self.rider,
-                "players": self.players, "initial": self.initial.to_json(), "scene_sha256": self.scene_sha256}
+                "players": self.players, "initial": self.initial.to_json(), "scene_sha256": self.scene_sha256,
+                "engine_sha256": self.engine_sha256}
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> "ReplayHeader":
         return cls(data["scene"], data["scene_name"], int(data["seed"]), int(data["turns"]), data["rider"],
-                   data["players"], MatchState.from_json(data["initial"]), data.get("scene_sha256", ""))
+                   data["players"], MatchState.from_json(data["initial"]), data.get("scene_sha256", ""),
+                   data.get("engine_sha256", ""))
 
 
 @dataclass(frozen=True, eq=False)

@@ -9,6 +9,7 @@ game again from its header and returns the bytes it would write, to prove determ
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import io
 from pathlib import Path
@@ -72,7 +73,7 @@ def setup_game(scene: str | Path | None, *, seed: int | None = None, turns: int 
                 turns=turns)
     header = ReplayHeader(scene=str(scene), scene_name=table.name, seed=int(seed), turns=turns, rider=rider,
                           players="auto" if script is None else f"script:{script}", initial=game.state,
-                          scene_sha256=file_sha256(scene))
+                          scene_sha256=file_sha256(scene), engine_sha256=engine_sha256())
     return game, header
 
 
@@ -138,16 +139,34 @@ def file_sha256(path: str | Path) -> str:
     return hashlib.sha256(Path(path).read_bytes()).hexdigest()
 
 
+@functools.cache
+def engine_sha256() -> str:
+    """Digest of every entropy3d source file and the bundled rules data (what plays a game)."""
+    from entropy3d.resources import bundled_dir
+
+    package = Path(__file__).resolve().parents[1]
+    digest = hashlib.sha256()
+    files = sorted(package.rglob("*.py")) + sorted(bundled_dir("rules").glob("*.yaml"))
+    for path in files:
+        digest.update(path.name.encode())
+        digest.update(path.read_bytes())
+    return digest.hexdigest()
+
+
 def resimulate(path: str | Path) -> tuple[bool, bytes]:
     """Play the game of a replay file again from its header; returns (identical, new bytes).
 
-    Raises ReplayError when the scene file changed since the replay was written."""
+    Raises ReplayError when the scene file, the code or the rules data changed since the replay
+    was written (then a difference would prove nothing)."""
     path = Path(path)
     old = read_replay(path)
     header = old.header
     if header.scene_sha256 and Path(header.scene).exists() and file_sha256(header.scene) != header.scene_sha256:
         raise ReplayError(path, [("header.scene_sha256", 1, f"the scene {header.scene} changed since this replay "
                                   "was written; it can be rendered, not played again")])
+    if header.engine_sha256 and header.engine_sha256 != engine_sha256():
+        raise ReplayError(path, [("header.engine_sha256", 1, "this replay was played by a different version of "
+                                  "entropy3d or its rules data; it can be rendered, not played again byte for byte")])
     script = header.players.split(":", 1)[1] if header.players.startswith("script:") else None
     again = play_game(header.scene, seed=header.seed, turns=header.turns, rider=header.rider, script=script)
     new = replay_bytes(again)

@@ -210,3 +210,15 @@ def parse(text):
     from entropy3d.rules.plan import parse_plan
 
     return parse_plan(text)
+
+
+def test_resimulating_a_replay_of_other_code_or_scene_is_refused(small_table_path, tmp_path):
+    replay = tmp_path / "r.jsonl"
+    _play(small_table_path, turns=1, replay_path=replay)
+    lines = replay.read_text().splitlines()
+    header = json.loads(lines[0])
+    for key, words in (("engine_sha256", "different version"), ("scene_sha256", "changed")):
+        changed = dict(header, **{key: "0" * 64})
+        replay.write_text("\n".join([json.dumps(changed)] + lines[1:]) + "\n")
+        with pytest.raises(ReplayError, match=words):
+            resimulate(replay)
