@@ -11,6 +11,7 @@ to 4 decimals so that the same scene, plan and seed give byte-identical files)::
                               trajectory: {"columns": [...], "rows": [[...], ...]}},
                   "rules": {status, distance_in, path_in, end_pose, stress_before, stress_after,
                             speed_after, wounds_after, skip_next_activation, air_time,
+                            scenery (destructibles the rules moved: dx, dy inches),
                             events: [{kind, t_s, piece, physics, rules, text, clauses, rolls,
                                       stress_added, figures}], clauses: [...]}}],
      "state": the game state after the activation}
@@ -105,6 +106,8 @@ def action_json(result: ActionResult) -> dict:
         "skip_next_activation": after.skip_next_activation,
         "air_time": (None if result.snapped is None or result.snapped.air is None else
                      {"speed": result.snapped.air.speed, "carry_in": _r(result.snapped.air.carry_in)}),
+        "scenery": ({} if result.snapped is None else
+                    {k: _plain(dataclasses.asdict(v)) for k, v in sorted(result.snapped.scenery.items())}),
         "events": [event_json(e) for e in events],
         "clauses": clauses,
     }

@@ -89,16 +89,25 @@ def test_bike_scraping_along_a_wall_crashes_side_on(proving_ground, start):
 
 @pytest.mark.parametrize("seed", [1, 2, 3, 4])
 def test_bench_hit_at_speed_2_rolls_the_test_and_moves_the_bench(proving_ground, start, seed):
-    """Clause: EC-DEST-3, EC-DEST-4: +risk stress, TN 13, a success moves it speed x 2 = 4"."""
-    (result,) = run(proving_ground, start, "smasher", ["s2: straight 12"], seed=seed)
+    """Clause: EC-DEST-3, EC-DEST-4: +risk stress, TN 13, a success moves it speed x 2 = 4";
+    a fail leaves it where the rules had it and lets the opponent turn the bike 2". Never pushing,
+    seeds 1 and 3 fail and 2 and 4 pass."""
+    from entropy3d.rules.dice import never_push
+
+    (result,) = activate(proving_ground.table, proving_ground.geometry, start, "smasher", ["s2: straight 12"],
+                         np.random.default_rng(seed), policy=never_push)
     (smash,) = events(result, "destructible")
     assert smash.piece == "bench1" and smash.rolls[0].tn == 13
     assert smash.rolls[0].stress == start.bike("smasher").stress + 1, "risk 1 stress before the roll"
+    rules = report_json("t", "smasher", seed, [result], proving_ground.ruleset)["actions"][0]["rules"]
+    assert smash.rolls[0].succeeded == (seed in (2, 4))
     if smash.rolls[0].succeeded:
         spot = result.after.scenery["bench1"]
         assert np.hypot(spot.dx, spot.dy) == pytest.approx(4.0)
+        assert rules["scenery"]["bench1"]["dx"] == pytest.approx(spot.dx, abs=1e-4)
     else:
         assert "bench1" not in result.after.scenery and smash.figures["forced_turn_in"] == 2
+        assert rules["scenery"] == {}
 
 
 def test_bench_at_speed_1_is_a_solid_obstacle(proving_ground, start):
