@@ -23,7 +23,8 @@ class AirTime:
 
     speed: the speed it left the ground at (EC-JUMP-4). carry_in: inches of the jump still to
     fly. velocity_in_s: its velocity then, inches per second (x, y, z); physics flies it on from
-    there in its next activation.
+    there in its next activation. While a bike is in Air Time its pose's z is its height in the
+    air (not the surface under it), so the next ride starts where it was flying.
     """
 
     speed: int
