@@ -155,6 +155,9 @@ class Game:
                                              table_checks=False)
             cornered = True
         move, after = outcome.move, outcome.bike
+        if len(outcome.trajectory) == 0:
+            # busted before riding: the bike crashes where it stands, not at the plan's unridden end
+            after = dataclasses.replace(after, pose=rules_bike.pose)
         notes = [f"{bike.id}: {move.plan}" + (" (cornered: no clear path, EC-COL-1)" if cornered else "")]
         clauses = list(move.clauses)
         tests = []

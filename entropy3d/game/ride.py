@@ -149,8 +149,9 @@ class PlannedPathRider:
         move = applied_events[0]
         events = list(plan_events(applied_events[1:]))
         busts = sum(1 for e in events if e.kind == "bust")
-        if applied.out_of_game or busts:
-            return ActionOutcome(move, applied, np.zeros((0, 5)), tuple(events), busts)
+        if applied.out_of_game or busts:  # crashed before riding: it stays where it stood
+            return ActionOutcome(move, dataclasses.replace(applied, pose=bike.pose), np.zeros((0, 5)),
+                                 tuple(events), busts)
         path, headings = move.path, move.headings_deg
         model = state.bike(bike.id)
         clearance = 0.5 * self.ruleset.base_for(model.bike).width

@@ -222,3 +222,36 @@ def test_resimulating_a_replay_of_other_code_or_scene_is_refused(small_table_pat
         replay.write_text("\n".join([json.dumps(changed)] + lines[1:]) + "\n")
         with pytest.raises(ReplayError, match=words):
             resimulate(replay)
+
+
+def test_a_bike_busting_before_it_rides_stays_where_it_stood(small_table_path):
+    """Clause: EC-DICE-4. A bust on the plan's own test crashes the bike where it stands; it is
+    not moved to the end of a path it never rode."""
+    import dataclasses
+
+    from entropy3d.game.loop import Game
+    from entropy3d.game.players import demo_players
+    from entropy3d.game.ride import ActionOutcome, PlannedPathRider
+    from entropy3d.geometry import Pose
+
+    table = load_scene(small_table_path)
+    geometry = build_table_geometry(table)
+    table_map = TableMap(geometry)
+
+    class BustingRider(PlannedPathRider):
+        """Applies every plan through the rules, then reports a bust before riding with the
+        rules' unridden end pose (as the activation layer returns it)."""
+
+        def ride_action(self, state, bike, plan, rng, policy, table_checks=True):
+            ridden = super().ride_action(state, bike, plan, rng, policy, table_checks)
+            crashed = dataclasses.replace(ridden.bike, pose=Pose(99.0, 99.0, 0.0), skip_next_action=True)
+            return ActionOutcome(ridden.move, crashed, np.zeros((0, 5)), ridden.events, busts=1)
+
+    players = demo_players(list(table.spec.gangs), table.ruleset, np.random.SeedSequence(1))
+    game = Game(table, geometry, BustingRider(geometry, table_map, table.ruleset), players,
+                np.random.default_rng(1), turns=1)
+    start = {b.id: b.pose for b in game.state.bikes.values()}
+    records = [r for r in game.play() if hasattr(r, "actions")]
+    assert records
+    for record in records:
+        assert record.state_after.bike(record.model_id).pose == start[record.model_id]
