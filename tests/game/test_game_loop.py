@@ -57,7 +57,11 @@ def test_EC_TURN_1_to_4_turn_structure(small_table_path):
         a, b = turn.roll_off[-1]
         assert a != b
         activations = [x for x in replay.activations if x.turn == turn.turn]
-        assert [x.model_id for x in activations] == list(turn.order)
+        played = [x.model_id for x in activations]
+        if turn is replay.turns[-1] and "gang" in replay.end.reason:
+            assert played == list(turn.order)[:len(played)]  # the game ended inside this turn
+        else:
+            assert played == list(turn.order)
         speeds = [x.state_before.bike(x.model_id).speed for x in activations if not x.skipped]
         first_of_turn = activations[0].state_before
         start_speeds = [first_of_turn.bike(m).speed for m in turn.order]
