@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import math
 import os
+import re
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
@@ -260,7 +261,7 @@ class ReplayFilm:
         state = activation.state_after if holding and action is activation.actions[-1] else activation.state_before
         now = state.bike(bike.id)
         stress = action.stress_after if holding else action.stress_before
-        lines = [e.text for e in action.events if e.kind in ("plan_test",) or e.t_s <= t]
+        lines = [e.text for e in action.events if (e.kind in ("plan_test",) or e.t_s <= t) and not _minor(e)]
         if holding and action.attack is not None:
             lines.append(action.attack["text"])
         line = hud.BikeLine(bike.id, self.names.get(bike.id, bike.id), self.colours.get(bike.gang, "#ffffff"),
@@ -290,6 +291,15 @@ class ReplayFilm:
         reason = (end.reason,) if end is not None else ()
         for frame in self._overview_frames(segment.frames, 18.0):
             yield hud.draw_card(frame, title, lines + reason, colours)
+
+
+def _minor(event) -> bool:
+    """A hop off a curb or bump that the rules ignore (no air time, peak under 0.4"): kept in the
+    replay, left off the HUD so the lines that matter stay readable."""
+    if event.kind != "jump" or "no air time" not in event.text:
+        return False
+    peak = re.search(r'peak (-?[0-9.]+)"', event.text)
+    return peak is not None and float(peak.group(1)) < 0.4
 
 
 def _temporary_beside(path: Path) -> Path:
