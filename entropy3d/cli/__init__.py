@@ -10,13 +10,15 @@ from __future__ import annotations
 
 import sys
 
+from entropy3d.cli import (
+    demo_commands,  # noqa: F401  (registers commands)
+    los_commands,  # noqa: F401  (registers commands)
+    physics_commands,  # noqa: F401  (registers commands)
+    render_commands,  # noqa: F401  (registers commands)
+    rules_commands,  # noqa: F401  (registers commands)
+    scene_commands,  # noqa: F401  (registers commands)
+)
 from entropy3d.cli.app import app
-from entropy3d.cli import scene_commands  # noqa: F401  (registers commands)
-from entropy3d.cli import rules_commands  # noqa: F401  (registers commands)
-from entropy3d.cli import render_commands  # noqa: F401  (registers commands)
-from entropy3d.cli import physics_commands  # noqa: F401  (registers commands)
-from entropy3d.cli import los_commands  # noqa: F401  (registers commands)
-from entropy3d.cli import demo_commands  # noqa: F401  (registers commands)
 
 __all__ = ["app", "main"]
 
