@@ -93,6 +93,13 @@ def run_viewer(source: str | Path | None = None, *, screenshot: str | Path | Non
     base.destroy()
 
 
+def pipe_backend(pipe) -> str:
+    """``tiny`` for Panda3D's software pipe, else ``gl``: the ground layers' depth state differs
+    (:func:`entropy3d.render.table_scene.ground_layer_state`); with the wrong one an OpenGL window
+    draws no roads, zones or grid."""
+    return "tiny" if "tiny" in pipe.get_type().get_name().lower() else "gl"
+
+
 class Viewer:
     """The scene graph, the orbit camera, the replay timeline and the overlays of one window."""
 
@@ -108,7 +115,8 @@ class Viewer:
         self.base, self.table, self.geometry = base, table, geometry
         base.disableMouse()
         base.setBackgroundColor(0.55, 0.58, 0.62, 1)
-        table_node, self.piece_nodes = build_table_node(table.spec, geometry, GridStyle(), True)
+        table_node, self.piece_nodes = build_table_node(table.spec, geometry, GridStyle(), True,
+                                                        backend=pipe_backend(base.pipe))
         table_node.reparentTo(base.render)
         self.models = {}
         for model in table.models:
