@@ -12,10 +12,9 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any, Mapping
 
-import yaml
-
 from entropy3d.errors import RulesDataError
 from entropy3d.resources import rules_file
+from entropy3d.scene.rulesfile import read_rules_mapping
 
 
 @dataclass(frozen=True)
@@ -101,14 +100,7 @@ class LosRules:
 
 @functools.lru_cache(maxsize=4)
 def _load_cached(path: str) -> LosRules:
-    source = Path(path)
-    try:
-        data = yaml.safe_load(source.read_text(encoding="utf-8"))
-    except yaml.YAMLError as error:
-        raise RulesDataError(source, [("", None, f"not valid YAML: {error}")]) from None
-    if not isinstance(data, dict):
-        raise RulesDataError(source, [("", None, "must be a mapping of sections")])
-    return LosRules.from_mapping(data, str(source))
+    return LosRules.from_mapping(read_rules_mapping(Path(path)), path)
 
 
 def load_los_rules(path: str | Path | None = None) -> LosRules:

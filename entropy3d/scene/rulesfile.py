@@ -12,16 +12,20 @@ from entropy3d.resources import rules_file
 from entropy3d.rules.ruleset import Ruleset
 
 
-@functools.lru_cache(maxsize=8)
-def _load_cached(path: str) -> Ruleset:
-    source = Path(path)
+def read_rules_mapping(source: Path) -> dict:
+    """The top-level mapping of a rules data YAML file; RulesDataError names the file otherwise."""
     try:
         data = yaml.safe_load(source.read_text(encoding="utf-8"))
     except yaml.YAMLError as error:
         raise RulesDataError(source, [("", None, f"not valid YAML: {error}")]) from None
     if not isinstance(data, dict):
         raise RulesDataError(source, [("", None, "must be a mapping of sections")])
-    return Ruleset.from_mapping(data, str(source))
+    return data
+
+
+@functools.lru_cache(maxsize=8)
+def _load_cached(path: str) -> Ruleset:
+    return Ruleset.from_mapping(read_rules_mapping(Path(path)), path)
 
 
 def load_ruleset(path: str | Path | None = None) -> Ruleset:
