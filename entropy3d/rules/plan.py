@@ -169,6 +169,8 @@ def parse_plan(text: str) -> Plan:
         action = choice(ACTIONS, "an action")
     speed_tok = take("speed", "a speed like s1, s2 or s3")
     speed = int(speed_tok.text[1:])
+    if not 1 <= speed <= 3:
+        raise PlanError(text, speed_tok.col, f"speed must be s1, s2 or s3 (EC-SPD-2), got {speed_tok.text!r}")
     take("punct", "':' after the speed")
     if toks[i - 1].text != ":":
         _raise_expected(text, toks[i - 1], "':' after the speed")

@@ -34,6 +34,8 @@ def test_examples_parse():
     ("s1: straight 6; straight 2", 15, "got ';'"),
     ("", 1, "empty"),
     ("move: straight 6", 5, "speed"),
+    ("s9: straight 3", 1, "s1, s2 or s3"),
+    ("gungho s0: straight 3", 8, "s1, s2 or s3"),
 ])
 def test_parse_errors_name_the_column(text, column, words):
     with pytest.raises(PlanError) as err:
