@@ -90,6 +90,10 @@ def demo(
     _output(out, (".mp4", ".gif"), "--out")
     if replay is not None:
         _output(replay, (".jsonl",), "--replay")
+    if scene is not None:
+        from entropy3d.scene import load_scene
+
+        load_scene(scene)  # a bad scene is reported on its own, before any progress bar starts
     with _progress() as progress:
         playing = progress.add_task("playing", total=None)
         started = time.perf_counter()
