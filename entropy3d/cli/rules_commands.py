@@ -40,36 +40,6 @@ def odds(
     typer.echo("  (success includes crits; success + fail + bust = 1)")
 
 
-class _SceneProbe:
-    """TableProbe over a built scene: terrain under the path's centre line (sampled every ~1")
-    and buildings (a downward ray from above each sampled point hits a building piece).
-
-    Curbs are left to the physics layer's contact checks (``plan`` says so).
-    """
-
-    def __init__(self, geometry):
-        self.geometry = geometry
-
-    def _samples(self, path):
-        return list(path[::4]) + [path[-1]]
-
-    def terrain_along(self, path):
-        names = {self.geometry.surface_terrain(p) for p in self._samples(path)}
-        return sorted(n for n in names if n)
-
-    def curb_crossings_deg(self, path):
-        return []
-
-    def enters_building(self, path):
-        import numpy as np
-
-        points = np.array(self._samples(path))
-        origins = np.column_stack([points, np.full(len(points), 1000.0)])
-        down = np.tile([0.0, 0.0, -1.0], (len(points), 1))
-        return any(piece.mesh.ray.intersects_any(origins, down).any()
-                   for piece in self.geometry.pieces if piece.kind == "building")
-
-
 @app.command()
 @clean_errors
 def plan(
@@ -80,7 +50,7 @@ def plan(
     first_action: bool = typer.Option(False, "--first-action-of-game",
                                       help="the first action of turn 1 (speed 1 only)"),
     terrain: bool = typer.Option(True, "--terrain/--no-terrain",
-                                 help="ask the scene for the terrain under the path"),
+                                 help="ask the scene for terrain, curbs and buildings along the path"),
 ) -> None:
     """Check a move plan for a model of a scene: path length, end pose, stress and tests, or the
     refusal with its rule clause (exit 1)."""
@@ -94,9 +64,9 @@ def plan(
         raise fail(f"error: {error.args[0]}") from None
     probe = None
     if terrain:
-        from entropy3d.scene.build import build_table_geometry
+        from entropy3d.scene.probe import SceneProbe
 
-        probe = _SceneProbe(build_table_geometry(table))
+        probe = SceneProbe.from_table(table)
     start = table.start_pose(mini)
     move = plan_move(plan_text, start, mini.bike, mini.speed, table.ruleset, table=probe,
                      action_index=action_index, first_action_of_game=first_action)
@@ -120,4 +90,4 @@ def plan(
         typer.echo(f"  then      {', '.join(flags)}")
     typer.echo(f"  clauses   {', '.join(move.clauses)}")
     if probe is not None:
-        typer.echo("  (terrain and buildings from the scene; curbs are checked by physics)")
+        typer.echo("  (terrain, curbs and buildings from the scene)")

@@ -1,0 +1,126 @@
+"""The scene's TableProbe: terrain, curbs and buildings along a path, for the rules planner.
+
+Everything runs on tests/data/small_table.yaml: block_a (rect 1-9 x 1-9, curb 0.12") holds the
+tower building (2-8 x 2-8), the main road runs along y = 11.5, the park is grass (14-22 x 14-22).
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from entropy3d.errors import IllegalPlanError
+from entropy3d.geometry import Pose
+from entropy3d.rules.planner import plan_move
+from entropy3d.scene import load_scene
+from entropy3d.scene.build import build_table_geometry
+from entropy3d.scene.probe import SceneProbe
+
+REPO = Path(__file__).resolve().parents[2]
+SMALL_TABLE = REPO / "tests" / "data" / "small_table.yaml"
+
+
+@pytest.fixture(scope="module")
+def table():
+    return load_scene(SMALL_TABLE)
+
+
+@pytest.fixture(scope="module")
+def probe(table):
+    return SceneProbe.from_table(table)
+
+
+def _segment(start, end, n=20):
+    return np.linspace(np.asarray(start, float), np.asarray(end, float), n)
+
+
+def test_curb_crossing_angle_is_measured_against_the_block_edge(probe):
+    """Clause: EC-TER-CURB. Crossing block_a's north curb (y = 9) square on reads 90 degrees,
+    at 30 degrees off the edge reads 30, and riding along the road crosses no curb."""
+    square = probe.curb_crossings_deg(_segment((8.5, 11.0), (8.5, 8.5)))
+    shallow = probe.curb_crossings_deg(_segment((4.0, 10.0), (4.0 + 1.4 / np.tan(np.radians(30)), 8.6)))
+    assert square == pytest.approx([90.0], abs=0.5)
+    assert shallow == pytest.approx([30.0], abs=0.5)
+    assert probe.curb_crossings_deg(_segment((1.0, 11.0), (23.0, 11.0))) == []
+
+
+def test_a_path_into_a_building_is_seen_and_one_beside_it_is_not(probe):
+    """Clause: EC-TER-BUILDING. The tower (2-8 x 2-8) is entered; a path just outside is not."""
+    assert probe.enters_building(_segment((5.0, 10.0), (5.0, 6.0)))
+    assert not probe.enters_building(_segment((8.5, 10.0), (8.5, 1.5)))
+    assert probe.enters_building(np.array([16.0, 3.5]))  # lshape, a single point
+    assert not probe.enters_building(np.array([[18.0, 7.0]]))  # the notch of the L
+
+
+def test_terrain_along_names_every_surface_the_path_rides_over(probe):
+    """Clauses: EC-TER-GRASS, EC-TER-SAND (the terrain list feeds every terrain clause). The road is
+    asphalt; a path into the park adds grass; onto block_a's sidewalk adds its concrete."""
+    assert probe.terrain_along(_segment((1.0, 11.0), (23.0, 11.0))) == ["asphalt"]
+    assert probe.terrain_along(_segment((12.0, 18.0), (18.0, 18.0))) == ["asphalt", "grass"]
+    assert "concrete" in probe.terrain_along(_segment((8.5, 10.0), (8.5, 8.6)))
+
+
+def test_probe_built_from_table_matches_probe_built_from_its_geometry(table, probe):
+    """``from_table`` builds the same footprints as the geometry it would build itself."""
+    direct = SceneProbe(build_table_geometry(table))
+    assert [(f.piece_id, f.kind, f.top) for f in direct.footprints] == \
+        [(f.piece_id, f.kind, f.top) for f in probe.footprints]
+    assert (direct.width, direct.depth) == (24.0, 24.0)
+
+
+def test_planner_with_the_probe_refuses_a_shallow_curb_crossing(table, probe):
+    """Clause: EC-TER-CURB. A cruiser at (4, 11) facing east turning right onto block_a at 39
+    degrees is refused; the same plan without a probe is accepted (nothing else forbids it)."""
+    pose = Pose(4.0, 11.0, 0.0)
+    plan = "s2: right wide 3, straight 6"
+    with pytest.raises(IllegalPlanError) as refused:
+        plan_move(plan, pose, "cruiser", 2, table.ruleset, table=probe)
+    assert refused.value.clause == "EC-TER-CURB"
+    assert plan_move(plan, pose, "cruiser", 2, table.ruleset).length_in == 9
+
+
+def test_planner_with_the_probe_refuses_a_move_into_a_building(table, probe):
+    """Clause: EC-TER-BUILDING. A tight right turn from the road runs into the tower."""
+    with pytest.raises(IllegalPlanError) as refused:
+        plan_move("s2: right tight 3, straight 7", Pose(4.0, 11.0, 0.0), "cruiser", 2, table.ruleset,
+                  table=probe)
+    assert refused.value.clause == "EC-TER-BUILDING"
+
+
+def _plan_cli(*args):
+    return subprocess.run([sys.executable, "-m", "entropy3d", "plan", str(SMALL_TABLE), "--model", "h1", *args],
+                          capture_output=True, text=True, cwd=REPO)
+
+
+def test_plan_cli_refuses_a_shallow_curb_crossing():
+    """Clause: EC-TER-CURB. ``entropy3d plan`` asks the scene about curbs: h1 turning onto
+    block_a at 39 degrees is refused (exit 1, clause named); without the scene checks it rides."""
+    refused = _plan_cli("s2: right wide 3, straight 6")
+    assert refused.returncode == 1
+    assert "EC-TER-CURB" in refused.stderr + refused.stdout
+    assert "Traceback" not in refused.stderr
+    unchecked = _plan_cli("--no-terrain", "s2: right wide 3, straight 6")
+    assert unchecked.returncode == 0, unchecked.stderr
+    assert "end       x=11.47\"" in unchecked.stdout
+
+
+def test_plan_cli_refuses_a_move_into_a_building():
+    """Clause: EC-TER-BUILDING. ``entropy3d plan`` refuses h1 turning into the tower."""
+    refused = _plan_cli("s2: right tight 3, straight 7")
+    assert refused.returncode == 1
+    assert "EC-TER-BUILDING" in refused.stderr + refused.stdout
+
+
+def test_probe_needs_no_physics_or_renderer():
+    """The probe is scene-layer code: importing and using it loads neither pybullet nor panda3d."""
+    code = ("import sys; from entropy3d.scene import load_scene; from entropy3d.scene.probe import SceneProbe; "
+            "import numpy as np; "
+            f"p = SceneProbe.from_table(load_scene({str(SMALL_TABLE)!r})); "
+            "p.curb_crossings_deg(np.array([[4.0, 10.0], [6.0, 8.0]])); "
+            "print(sorted(m for m in sys.modules if m.split('.')[0] in ('pybullet', 'panda3d', 'direct')))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=REPO, check=True)
+    assert out.stdout.strip() == "[]"
