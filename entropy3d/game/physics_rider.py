@@ -12,8 +12,7 @@ import numpy as np
 
 from entropy3d.activation import AirTime, GameState, ride_action
 from entropy3d.game.ride import ActionOutcome, RideEvent, roll_to_json
-from entropy3d.game.state import AIR_TIME, MatchState, SceneryMove
-from entropy3d.physics import ScenerySpot
+from entropy3d.game.state import AIR_TIME, MatchState
 from entropy3d.rules import activation as core
 from entropy3d.rules.combat import base_gap_in
 from entropy3d.rules.dice import Policy
@@ -75,7 +74,7 @@ class PhysicsRider:
         trajectory = np.asarray(result.facts.trajectory, float) if result.facts is not None else np.zeros((0, 5))
         air = result.after.air.get(bike.id)
         scenery = {} if snapped is None else {
-            k: SceneryMove(v.dx, v.dy, v.turn_deg, v.removed) for k, v in snapped.scenery.items()}
+            k: v for k, v in snapped.scenery.items()}
         escaped = snapped is not None and snapped.status == "left_table" and not after.out_of_game
         return ActionOutcome(result.move, after, trajectory, tuple(events),
                              busts=sum(1 for e in events if e.kind == "bust"), escaped=escaped,
@@ -110,7 +109,7 @@ class PhysicsRider:
             bikes[other.id] = to_core(other, bike.turn_number)
         air = {b.id: AirTime(b.air_speed, b.air_carry_in, b.air_velocity_in_s) for b in state.bikes.values()
                if b.status == AIR_TIME and b.id in bikes}
-        scenery = {k: ScenerySpot(v.dx, v.dy, v.turn_deg, v.removed) for k, v in state.scenery.items()}
+        scenery = dict(state.scenery)
         return GameState(bikes=bikes, scenery=scenery, air=air)
 
 

@@ -21,13 +21,14 @@ from typing import Any, Mapping, Protocol
 
 import numpy as np
 
-from entropy3d.game.state import MatchState, SceneryMove
+from entropy3d.game.state import MatchState
 from entropy3d.geometry import Pose
 from entropy3d.rules import activation as core
 from entropy3d.rules.combat import rider_dodge
 from entropy3d.rules.dice import BustResult, Policy, resolve_bust
 from entropy3d.rules.events import HEAD_ON, resolve_crash
 from entropy3d.rules.planner import PlannedMove
+from entropy3d.rules.scenery import ScenerySpot
 
 
 def roll_to_json(roll, reason: str = "") -> dict:
@@ -92,7 +93,7 @@ class ActionOutcome:
     air_speed: int = 0
     air_carry_in: float = 0.0
     air_velocity_in_s: tuple[float, float, float] = (0.0, 0.0, 0.0)
-    scenery: Mapping[str, SceneryMove] = field(default_factory=dict)
+    scenery: Mapping[str, ScenerySpot] = field(default_factory=dict)
 
 
 class Rider(Protocol):

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Mapping
 
 from entropy3d.geometry import Pose
+from entropy3d.rules.scenery import ScenerySpot
 
 RIDING = "riding"
 AIR_TIME = "air_time"  #: still airborne at the end of its activation (EC-JUMP-2)
@@ -83,17 +84,6 @@ class BikeState:
 
 
 @dataclass(frozen=True)
-class SceneryMove:
-    """Where a destructible piece stands relative to the table: moved by (dx, dy) inches and
-    turned ``turn_deg`` about its centre; ``removed`` once smashed off the table (EC-DEST-4)."""
-
-    dx: float = 0.0
-    dy: float = 0.0
-    turn_deg: float = 0.0
-    removed: bool = False
-
-
-@dataclass(frozen=True)
 class MatchState:
     """The whole game at one moment.
 
@@ -104,7 +94,7 @@ class MatchState:
 
     turn: int
     bikes: Mapping[str, BikeState]
-    scenery: Mapping[str, SceneryMove] = field(default_factory=dict)
+    scenery: Mapping[str, ScenerySpot] = field(default_factory=dict)
     score: Mapping[str, int] = field(default_factory=dict)
 
     def bike(self, model_id: str) -> BikeState:
@@ -113,7 +103,7 @@ class MatchState:
     def with_bike(self, bike: BikeState) -> "MatchState":
         return dataclasses.replace(self, bikes={**self.bikes, bike.id: bike})
 
-    def with_scenery(self, piece_id: str, move: SceneryMove) -> "MatchState":
+    def with_scenery(self, piece_id: str, move: ScenerySpot) -> "MatchState":
         return dataclasses.replace(self, scenery={**self.scenery, piece_id: move})
 
     def add_score(self, gang: str, points: int) -> "MatchState":
@@ -137,7 +127,7 @@ class MatchState:
     def from_json(cls, data: Mapping) -> "MatchState":
         bikes = [BikeState.from_json(b) for b in data["bikes"]]
         return cls(turn=int(data["turn"]), bikes={b.id: b for b in bikes},
-                   scenery={k: SceneryMove(**v) for k, v in data.get("scenery", {}).items()},
+                   scenery={k: ScenerySpot(**v) for k, v in data.get("scenery", {}).items()},
                    score=dict(data.get("score", {})))
 
 

@@ -29,6 +29,7 @@ import trimesh
 
 from entropy3d.geometry import BaseShape, Pose
 from entropy3d.physics.engine import pybullet
+from entropy3d.rules.scenery import ScenerySpot
 from entropy3d.scene.build import Piece, TableGeometry
 from entropy3d.scene.miniature import BASE_THICKNESS_IN
 from entropy3d.scene.table import Table
@@ -55,17 +56,6 @@ class BikeBody:
     base: BaseShape
     pose: Pose
     velocity_in_s: tuple[float, float, float] = (0.0, 0.0, 0.0)
-
-
-@dataclass(frozen=True)
-class ScenerySpot:
-    """Where a destructible stands now, relative to the table: moved by (dx, dy) inches and turned
-    by ``turn_deg`` about its centre; ``removed`` when it was destroyed."""
-
-    dx: float = 0.0
-    dy: float = 0.0
-    turn_deg: float = 0.0
-    removed: bool = False
 
 
 @dataclass(frozen=True)
