@@ -22,6 +22,11 @@ from entropy3d.scene.yamlsource import key_path, line_of, read_yaml_with_lines
 
 Problem = tuple[str, "int | None", str]
 
+#: (scene section, key) of every terrain name a piece may carry
+TERRAIN_KEYS = (("zones", "terrain"), ("blocks", "surface"), ("roads", "surface"),
+                ("buildings", "roof_surface"), ("platforms", "surface"), ("ramps", "surface"),
+                ("meshes", "surface"))
+
 
 def _schema_problems(error: ValidationError, lines: dict[str, int]) -> list[Problem]:
     problems = []
@@ -66,20 +71,9 @@ def _reference_problems(spec: SceneSpec, ruleset: Ruleset, lines: dict[str, int]
             report(path, f"unknown terrain {name!r}; use one of {allowed_terrain}")
 
     check_terrain("table.ground", spec.table.ground)
-    for i, zone in enumerate(spec.zones):
-        check_terrain(f"zones[{i}].terrain", zone.terrain)
-    for i, block in enumerate(spec.blocks):
-        check_terrain(f"blocks[{i}].surface", block.surface)
-    for i, road in enumerate(spec.roads):
-        check_terrain(f"roads[{i}].surface", road.surface)
-    for i, building in enumerate(spec.buildings):
-        check_terrain(f"buildings[{i}].roof_surface", building.roof_surface)
-    for i, platform in enumerate(spec.platforms):
-        check_terrain(f"platforms[{i}].surface", platform.surface)
-    for i, ramp in enumerate(spec.ramps):
-        check_terrain(f"ramps[{i}].surface", ramp.surface)
-    for i, mesh in enumerate(spec.meshes):
-        check_terrain(f"meshes[{i}].surface", mesh.surface)
+    for section, key in TERRAIN_KEYS:
+        for i, piece in enumerate(getattr(spec, section)):
+            check_terrain(f"{section}[{i}].{key}", getattr(piece, key))
 
     seen: dict[str, str] = {}
     for section in ("zones", "blocks", "roads", "buildings", "platforms", "ramps", "destructibles",

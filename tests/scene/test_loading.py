@@ -232,3 +232,14 @@ def test_ramp_colour_defaults_to_kicker_orange_or_its_surface(tmp_path):
     assert geometry.by_id("kicker").colour == "#c98b2b"
     assert geometry.by_id("slope").colour == table.ruleset.terrain["ruins"].colour
     assert geometry.by_id("painted").colour == "#112233"
+
+
+@pytest.mark.parametrize("section, entry, key", [
+    ("blocks", "{id: b, rect: [0, 0, 5, 5], surface: lava}", "surface"),
+    ("buildings", "{id: b, rect: [0, 0, 5, 5], storeys: 1, roof_surface: lava}", "roof_surface"),
+    ("ramps", "{id: r, start: [1, 1], heading: 0, length: 3, width: 2, rise: 1, surface: lava}", "surface"),
+])
+def test_every_terrain_key_is_checked(tmp_path, section, entry, key):
+    path = write_scene(tmp_path, f"name: Bad\n{section}:\n  - {entry}\n")
+    [(found_key, line, message)] = problems_of(path)
+    assert found_key == f"{section}[0].{key}" and line == 3 and "unknown terrain 'lava'" in message
