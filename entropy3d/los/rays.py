@@ -28,6 +28,12 @@ except ImportError:  # pragma: no cover - exercised only where embreex is missin
 NO_HIT = -1
 
 
+def _no_hits_yet(starts, ends):
+    """Segments as float arrays, with per-segment results that say "no hit" (t = inf, owner -1)."""
+    starts, ends = _as_segments(starts, ends)
+    return starts, ends, np.full(len(starts), np.inf), np.full(len(starts), NO_HIT, dtype=np.int64)
+
+
 def _as_segments(starts, ends) -> tuple[np.ndarray, np.ndarray]:
     starts = np.asarray(starts, dtype=np.float64).reshape(-1, 3)
     ends = np.asarray(ends, dtype=np.float64).reshape(-1, 3)
@@ -63,15 +69,12 @@ class EmbreeCaster:
     def first_hits(self, starts, ends) -> tuple[np.ndarray, np.ndarray]:
         """For each segment: the fraction ``t`` in [0, 1] along it of its first hit (inf when it
         reaches its end unhit) and the owner hit (``NO_HIT`` = -1)."""
-        starts, ends = _as_segments(starts, ends)
-        count = len(starts)
-        t = np.full(count, np.inf)
-        owner = np.full(count, NO_HIT, dtype=np.int64)
-        if count == 0 or self.size == 0:
+        starts, ends, t, owner = _no_hits_yet(starts, ends)
+        if len(starts) == 0 or self.size == 0:
             return t, owner
         origins = (starts - self._origin).astype(np.float32)
         directions = (ends - starts).astype(np.float32)
-        result = self._scene.run(origins, directions, dists=np.ones(count, np.float32), output=1)
+        result = self._scene.run(origins, directions, dists=np.ones(len(starts), np.float32), output=1)
         geometry = np.asarray(result["geomID"], dtype=np.int64)
         hit = geometry >= 0
         t[hit] = result["tfar"][hit]
@@ -94,11 +97,8 @@ class ExactCaster:
 
     def first_hits(self, starts, ends) -> tuple[np.ndarray, np.ndarray]:
         """Same contract as :meth:`EmbreeCaster.first_hits`."""
-        starts, ends = _as_segments(starts, ends)
-        count = len(starts)
-        t = np.full(count, np.inf)
-        owner = np.full(count, NO_HIT, dtype=np.int64)
-        if count == 0 or self.size == 0:
+        starts, ends, t, owner = _no_hits_yet(starts, ends)
+        if len(starts) == 0 or self.size == 0:
             return t, owner
         deltas = ends - starts
         lengths = np.linalg.norm(deltas, axis=1)
