@@ -41,3 +41,8 @@ def test_rules_engine_is_pure():
 def test_scene_layer_needs_no_physics_or_renderer(module):
     loaded = imported_top_level(module)
     assert not loaded & {"pybullet", "panda3d", "direct"}
+
+
+def test_atomic_output_files_need_only_the_standard_library():
+    loaded = imported_top_level("entropy3d.outputs")
+    assert not loaded & {"numpy", "pybullet", "panda3d", "direct", "trimesh", "yaml", "pydantic", "PIL"}

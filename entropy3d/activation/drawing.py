@@ -7,9 +7,6 @@ half-written picture.
 
 from __future__ import annotations
 
-import os
-import tempfile
-from pathlib import Path
 from typing import Sequence
 
 import numpy as np
@@ -18,6 +15,7 @@ from scipy.spatial import ConvexHull
 
 from entropy3d.activation.activate import ActionResult
 from entropy3d.geometry import BaseShape, Pose
+from entropy3d.outputs import AtomicFile
 
 MARGIN_IN = 1.5
 PATH_COLOUR = (255, 255, 255)
@@ -142,18 +140,6 @@ def _overlay(image, canvas, results: Sequence[ActionResult], ruleset, upto_t: fl
         _draw_base(draw, canvas, base, end, END_COLOUR)
 
 
-def _save_atomically(path: Path, write) -> None:
-    path = Path(path)
-    handle, temp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=path.suffix, dir=path.parent or ".")
-    os.close(handle)
-    try:
-        write(temp)
-        os.replace(temp, path)
-    except BaseException:
-        Path(temp).unlink(missing_ok=True)
-        raise
-
-
 def draw_png(path, geometry, results: Sequence[ActionResult], ruleset, px_per_in: float = 16.0,
              cliff_edges=()) -> None:
     """Top-down PNG: intended path (dashed white), trajectory (blue low to red high), contacts
@@ -162,7 +148,8 @@ def draw_png(path, geometry, results: Sequence[ActionResult], ruleset, px_per_in
     moves = results[-1].after.scenery if results else {}
     image, canvas = table_image(geometry, moves, px_per_in, cliff_edges)
     _overlay(image, canvas, results, ruleset, None)
-    _save_atomically(path, lambda temp: image.save(temp, format="PNG"))
+    with AtomicFile(path) as pending:
+        image.save(pending.temporary, format="PNG")
 
 
 def draw_gif(path, geometry, results: Sequence[ActionResult], ruleset, px_per_in: float = 10.0,
@@ -180,5 +167,6 @@ def draw_gif(path, geometry, results: Sequence[ActionResult], ruleset, px_per_in
     _overlay(final, canvas, results, ruleset, None)
     frames.append(final)
     durations = [int(1000 / fps)] * (len(frames) - 1) + [2000]
-    _save_atomically(path, lambda temp: frames[0].save(temp, format="GIF", save_all=True,
-                                                       append_images=frames[1:], duration=durations, loop=0))
+    with AtomicFile(path) as pending:
+        frames[0].save(pending.temporary, format="GIF", save_all=True, append_images=frames[1:], duration=durations,
+                       loop=0)

@@ -102,8 +102,8 @@ def write_picture(world, result, output: Path, backend: str | None) -> bool:
 
     from PIL import Image
 
-    from entropy3d.cli.files import write_atomic
     from entropy3d.los.drawing import draw_top_down
+    from entropy3d.outputs import write_atomic
 
     top = draw_top_down(world, result)
     eye = eye_view(world, result, (top.width, top.height), backend)
@@ -139,7 +139,7 @@ def los(
     if png is not None:
         if every_pair:
             raise fail("error: --png draws one pair; give VIEWER TARGET instead of --all")
-        from entropy3d.cli.files import check_output_path
+        from entropy3d.outputs import check_output_path
 
         check_output_path(png, (".png",))
     if backend is not None:

@@ -57,10 +57,10 @@ def activate(
     for line in report_lines(results):
         typer.echo(line)
     if json_out is not None:
-        from entropy3d.activation.drawing import _save_atomically
+        from entropy3d.outputs import write_atomic
 
         text = dumps(report_json(table.name, model, seed, results, table.ruleset))
-        _save_atomically(json_out, lambda temp: Path(temp).write_text(text, encoding="utf-8"))
+        write_atomic(json_out, text.encode("utf-8"))
         typer.echo(f"wrote {json_out}")
     cliffs = [edge for edge, kind in table.spec.table.edges.items() if kind == "cliff"]
     if png_out is not None:

@@ -112,7 +112,7 @@ def schema(output: Path = typer.Option(None, "-o", "--output", help="write to th
     if output is None:
         typer.echo(text)
     else:
-        from entropy3d.cli.files import write_atomic
+        from entropy3d.outputs import write_atomic
 
         write_atomic(output, text.encode())
         typer.echo(f"wrote {output}")

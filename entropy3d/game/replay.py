@@ -13,8 +13,6 @@ is complete: an error or Ctrl-C leaves no half file.
 from __future__ import annotations
 
 import json
-import os
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterable, Mapping
@@ -22,6 +20,7 @@ from typing import Any, Iterable, Mapping
 from entropy3d.errors import InputError
 from entropy3d.game.records import ActivationRecord, EndRecord, TurnRecord
 from entropy3d.game.state import MatchState
+from entropy3d.outputs import AtomicFile
 
 FORMAT = "entropy3d-replay"
 VERSION = 1
@@ -76,19 +75,12 @@ class Replay:
     end: EndRecord | None
 
 
-def public_mode() -> int:
-    """The mode a new file gets by default (0o666 less the umask); temporary files start 0o600."""
-    umask = os.umask(0)
-    os.umask(umask)
-    return 0o666 & ~umask
-
-
 def encode(record) -> str:
     """One record as one canonical JSON line (sorted keys, no spaces)."""
     return json.dumps(record.to_json(), sort_keys=True, separators=(",", ":"), allow_nan=False) + "\n"
 
 
-class ReplayWriter:
+class ReplayWriter(AtomicFile):
     """Streams records to ``path`` through a temporary file; :meth:`commit` renames it into place.
 
     Use as a context manager: leaving the block by an exception (or Ctrl-C) deletes the
@@ -96,33 +88,10 @@ class ReplayWriter:
     """
 
     def __init__(self, path: str | Path):
-        self.path = Path(path)
-        handle, self._temporary = tempfile.mkstemp(dir=self.path.parent.resolve(), prefix=f".{self.path.name}.",
-                                                   suffix=".part")
-        self._stream = os.fdopen(handle, "w", encoding="utf-8", newline="\n")
+        super().__init__(path, "w", encoding="utf-8", newline="\n")
 
     def write(self, record) -> None:
-        self._stream.write(encode(record))
-
-    def commit(self) -> Path:
-        self._stream.close()
-        os.chmod(self._temporary, public_mode())
-        os.replace(self._temporary, self.path)
-        return self.path
-
-    def abort(self) -> None:
-        if not self._stream.closed:
-            self._stream.close()
-        Path(self._temporary).unlink(missing_ok=True)
-
-    def __enter__(self) -> "ReplayWriter":
-        return self
-
-    def __exit__(self, kind, error, trace) -> None:
-        if kind is None and not self._stream.closed:
-            self.commit()
-        else:
-            self.abort()
+        self.stream.write(encode(record))
 
 
 def write_replay(path: str | Path, header: ReplayHeader, records: Iterable) -> Path:

@@ -10,8 +10,6 @@ from __future__ import annotations
 
 import functools
 import math
-import os
-import tempfile
 from pathlib import Path
 
 import numpy as np
@@ -30,6 +28,7 @@ from panda3d.core import (
 from PIL import Image
 
 from entropy3d.geometry import Pose
+from entropy3d.outputs import AtomicFile
 from entropy3d.render import cameras
 from entropy3d.render.backend import OffscreenTarget, resolve_backend
 from entropy3d.render.cameras import CameraView
@@ -63,20 +62,14 @@ def check_size(size: tuple[int, int]) -> None:
 
 
 def write_png_atomic(image: np.ndarray, path: str | Path) -> Path:
-    """Write an (H, W, 3) uint8 image as PNG through a temporary file and ``os.replace``, so a
-    failed write never leaves a half-written file. The folder must exist."""
+    """Write an (H, W, 3) uint8 image as PNG atomically (:class:`~entropy3d.outputs.AtomicFile`), so
+    a failed write never leaves a half-written file. The folder must exist."""
     path = Path(path)
     folder = path.parent if str(path.parent) else Path(".")
     if not folder.is_dir():
         raise FileNotFoundError(f"output folder {folder} does not exist; create it or choose another path")
-    handle, temp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
-    try:
-        with os.fdopen(handle, "wb") as stream:
-            Image.fromarray(image).save(stream, format="PNG")
-        os.replace(temp_name, path)
-    except BaseException:
-        Path(temp_name).unlink(missing_ok=True)
-        raise
+    with AtomicFile(path, "wb") as output:
+        Image.fromarray(image).save(output.stream, format="PNG")
     return path
 
 
@@ -308,7 +301,7 @@ class TableRenderer:
         return image
 
     def save_png(self, path: str | Path) -> Path:
-        """Render and write a PNG atomically (temp file, then ``os.replace``)."""
+        """Render and write a PNG atomically (see :func:`write_png_atomic`)."""
         return write_png_atomic(self.render_to_array(), path)
 
     def close(self) -> None:

@@ -11,18 +11,17 @@ is renamed into place only when complete.
 from __future__ import annotations
 
 import math
-import os
 import re
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Iterator
 
 import numpy as np
 
-from entropy3d.game.replay import Replay, public_mode
+from entropy3d.game.replay import Replay
 from entropy3d.game.state import AIR_TIME, MatchState
 from entropy3d.geometry import Pose
+from entropy3d.outputs import AtomicFile
 from entropy3d.video import hud
 from entropy3d.video.director import (
     CameraRig,
@@ -302,12 +301,6 @@ def _minor(event) -> bool:
     return peak is not None and float(peak.group(1)) < 0.4
 
 
-def _temporary_beside(path: Path) -> Path:
-    handle, name = tempfile.mkstemp(dir=path.parent.resolve(), prefix=f".{path.stem}.", suffix=path.suffix)
-    os.close(handle)
-    return Path(name)
-
-
 def render_video(replay: Replay, output: str | Path, options: VideoOptions = VideoOptions(), *,
                  progress: Callable[[int, int], None] | None = None, table=None, geometry=None) -> Path:
     """Render ``replay`` into ``output`` (.mp4 or .gif) atomically; returns the path.
@@ -319,17 +312,12 @@ def render_video(replay: Replay, output: str | Path, options: VideoOptions = Vid
         raise ValueError(f"video output must end in {' or '.join(FORMATS)}, got {output.name!r}")
     film = ReplayFilm(replay, options, table, geometry)
     total = sum(s.frames for s in film.segments)
-    temporary = _temporary_beside(output)
     try:
-        if output.suffix.lower() == ".mp4":
-            _write_mp4(film, temporary, options, total, progress)
-        else:
-            _write_gif(film, temporary, options, total, progress)
-        os.chmod(temporary, public_mode())
-        os.replace(temporary, output)
-    except BaseException:
-        temporary.unlink(missing_ok=True)
-        raise
+        with AtomicFile(output) as pending:
+            if output.suffix.lower() == ".mp4":
+                _write_mp4(film, pending.temporary, options, total, progress)
+            else:
+                _write_gif(film, pending.temporary, options, total, progress)
     finally:
         film.close()
     return output

@@ -88,7 +88,7 @@ def test_replay_writer_leaves_no_file_when_interrupted(tmp_path):
     target.write_text("old\n")
     with pytest.raises(KeyboardInterrupt):
         with ReplayWriter(target) as writer:
-            writer._stream.write("{\"half\": ")
+            writer.stream.write("{\"half\": ")
             raise KeyboardInterrupt
     assert target.read_text() == "old\n"
     assert list(tmp_path.iterdir()) == [target]

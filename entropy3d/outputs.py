@@ -1,0 +1,110 @@
+"""Output files written atomically: an error or Ctrl-C never leaves half a file behind.
+
+Everything entropy3d writes (replays, pictures, videos, reports, scenes) goes to a temporary file
+beside the target, which is renamed into place only when complete; on any exception (including
+``KeyboardInterrupt``) the temporary file is deleted and an older file at the target is left as it
+was. The finished file gets the mode a new file normally gets (0o666 less the umask), not the
+0o600 of a temporary file. Standard library only, so every layer may use it.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from pathlib import Path
+from typing import IO
+
+from entropy3d.errors import EntropyError
+
+
+class OutputPathError(EntropyError, ValueError):
+    """An output path that cannot be written."""
+
+
+def check_output_path(path: str | Path, suffixes: tuple[str, ...]) -> Path:
+    """Validate an output path before any work: suffix allowed and parent folder present."""
+    path = Path(path)
+    if path.suffix.lower() not in suffixes:
+        raise OutputPathError(f"output {str(path)!r} must end in {' or '.join(suffixes)}")
+    if not path.parent.resolve().is_dir():
+        raise OutputPathError(f"output folder {str(path.parent)!r} does not exist; create it first")
+    return path
+
+
+def public_mode() -> int:
+    """The mode a new file gets by default (0o666 less the umask); temporary files start 0o600."""
+    umask = os.umask(0)
+    os.umask(umask)
+    return 0o666 & ~umask
+
+
+class AtomicFile:
+    """A temporary file beside ``target`` that becomes ``target`` on :meth:`commit`.
+
+    The temporary file is hidden (``.<name>.<random>.part<suffix>``) and keeps the target's
+    suffix, so tools that pick a format by the file name (ffmpeg, Pillow) can write to
+    :attr:`temporary` directly. With ``mode`` (as for :func:`open`, e.g. ``"wb"``, or ``"w"`` with
+    ``encoding=``), :attr:`stream` is the temporary file opened for writing; without, it is None.
+
+    As a context manager it commits on a normal exit and aborts on any exception. :meth:`commit`
+    and :meth:`abort` may also be called directly (streaming writers); after either, the other
+    and the end of the ``with`` block do nothing.
+    """
+
+    def __init__(self, target: str | Path, mode: str | None = None, **open_args):
+        self.target = Path(target)
+        handle, name = tempfile.mkstemp(dir=self.target.parent.resolve(), prefix=f".{self.target.name}.",
+                                        suffix=f".part{self.target.suffix}")
+        self.temporary = Path(name)
+        self.stream: IO | None = None
+        self._done = False
+        try:
+            if mode is None:
+                os.close(handle)
+            else:
+                self.stream = os.fdopen(handle, mode, **open_args)
+        except BaseException:
+            self.temporary.unlink(missing_ok=True)
+            raise
+
+    def commit(self) -> Path:
+        """Close the stream, give the file the public mode and rename it onto the target."""
+        if self._done:
+            return self.target
+        try:
+            if self.stream is not None:
+                self.stream.close()
+            os.chmod(self.temporary, public_mode())
+            os.replace(self.temporary, self.target)
+        except BaseException:
+            self.abort()
+            raise
+        self._done = True
+        return self.target
+
+    def abort(self) -> None:
+        """Close the stream and delete the temporary file; the target is left as it was."""
+        if self._done:
+            return
+        self._done = True
+        try:
+            if self.stream is not None:
+                self.stream.close()
+        finally:
+            self.temporary.unlink(missing_ok=True)
+
+    def __enter__(self) -> "AtomicFile":
+        return self
+
+    def __exit__(self, kind, error, trace) -> None:
+        if kind is None:
+            self.commit()
+        else:
+            self.abort()
+
+
+def write_atomic(path: str | Path, data: bytes) -> Path:
+    """Write ``data`` to ``path`` atomically; returns the path."""
+    with AtomicFile(path, "wb") as output:
+        output.stream.write(data)
+    return output.target
