@@ -38,6 +38,7 @@ from entropy3d.los.results import LosResult, SightGeometry, TopDownVerdict, True
 from entropy3d.los.topdown import Footprints, convex_outlines, top_down_batch
 from entropy3d.los.truelos import silhouette_rays, true_verdict_numbers
 from entropy3d.scene.build import Piece, TableGeometry, build_table_geometry
+from entropy3d.scene.footprints import piece_footprints
 from entropy3d.scene.miniature import miniature_shape
 from entropy3d.scene.table import Table
 
@@ -88,8 +89,7 @@ def piece_footprint(piece: Piece):
     projected silhouette of a mesh file's triangles."""
     if piece.kind == "mesh":
         return projected(piece.mesh, normal=[0, 0, 1])
-    hulls = [shapely.convex_hull(shapely.multipoints(np.asarray(part.vertices)[:, :2])) for part in piece.parts]
-    return shapely.union_all(hulls)
+    return shapely.union_all([footprint.outline for footprint in piece_footprints(piece)])
 
 
 def _footprint_entry(index: int, piece: Piece):

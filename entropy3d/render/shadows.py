@@ -14,6 +14,7 @@ import trimesh
 from shapely.geometry import MultiPolygon, Polygon
 
 from entropy3d.scene.build import TableGeometry
+from entropy3d.scene.footprints import plan_outline
 
 #: kinds of piece whose flat top receives shadows besides the ground
 RECEIVER_KINDS = ("block", "building", "platform")
@@ -32,8 +33,8 @@ def cast_shadow(parts, sun: np.ndarray, height: float) -> Polygon | MultiPolygon
             continue
         lift = np.maximum(corners[:, 2], height) - height
         flat = corners[:, :2] - np.outer(lift, sun[:2] / sun[2])
-        hull = shapely.MultiPoint(flat).convex_hull
-        if hull.area > 1e-6:
+        hull = plan_outline(flat, min_area=1e-6)
+        if hull is not None:
             outlines.append(hull)
     return shapely.unary_union(outlines) if outlines else Polygon()
 

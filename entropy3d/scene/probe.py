@@ -3,56 +3,24 @@
 :class:`SceneProbe` implements :class:`entropy3d.rules.planner.TableProbe` for a built scene:
 the terrain a path rides over (EC-TER-SAND, EC-TER-GRAVEL, ...), the angle at which it crosses
 each curb (EC-TER-CURB) and whether it enters a building (EC-TER-BUILDING). It works on the
-top-down footprints of every convex part of every piece, vectorised with shapely, so hundreds of
-candidate paths cost milliseconds. Pure numpy/shapely/trimesh: the CLI's ``plan`` command and the
-game both use it without a physics world. All lengths are table inches.
+top-down footprints of every convex part of every piece (:mod:`entropy3d.scene.footprints`),
+vectorised with shapely, so hundreds of candidate paths cost milliseconds. Pure
+numpy/shapely/trimesh: the CLI's ``plan`` command and the game both use it without a physics
+world. All lengths are table inches.
 """
 
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 
 import numpy as np
 import shapely
-from shapely.geometry import LineString, MultiPoint, Polygon
+from shapely.geometry import LineString
+
+from entropy3d.scene.footprints import Footprint, footprints_of
 
 #: a rise no higher than this (inches) is ridden over, not hit (curbs are 0.12")
 STEP_HEIGHT_IN = 0.2
-
-
-@dataclass(frozen=True, eq=False)
-class Footprint:
-    """One convex part of a piece seen from above."""
-
-    piece_id: str
-    """Id of the scene piece the part belongs to."""
-    kind: str
-    """The piece's kind (ground, zone, road, block, building, ramp, ...)."""
-    terrain: str | None
-    """Terrain name of the piece's top surface, None when it has none."""
-    outline: Polygon
-    """Convex outline in the table plane (inches), prepared for fast point queries."""
-    bottom: float
-    """Lowest z of the part (inches)."""
-    top: float
-    """Highest z of the part (inches)."""
-
-
-def footprints_of(geometry) -> list[Footprint]:
-    """Top-down footprints of every convex part of a :class:`~entropy3d.scene.build.TableGeometry`
-    (parts flat in plan view, e.g. a vertical sliver, are skipped: nothing can stand on them)."""
-    footprints: list[Footprint] = []
-    for piece in geometry.pieces:
-        for part in piece.parts:
-            vertices = np.asarray(part.vertices)
-            hull = MultiPoint(vertices[:, :2]).convex_hull
-            if not isinstance(hull, Polygon) or hull.area <= 1e-9:
-                continue
-            shapely.prepare(hull)
-            footprints.append(Footprint(piece.id, piece.kind, piece.terrain, hull,
-                                        float(vertices[:, 2].min()), float(vertices[:, 2].max())))
-    return footprints
 
 
 class SceneProbe:
