@@ -44,6 +44,8 @@ from pathlib import Path
 import numpy as np
 import trimesh
 
+from entropy3d.outputs import write_atomic
+
 MODELS_DIR = Path(__file__).resolve().parent.parent / "models"
 BASE_THICKNESS = 0.12 * 25.4  # mm; the same 0.12" as entropy3d.scene.miniature
 BT = BASE_THICKNESS  # z of the base top, where wheels stand
@@ -500,26 +502,20 @@ def glb_bytes(nodes: dict[str, list]) -> bytes:
     return scene.export(file_type="glb")
 
 
-def write_atomically(path: Path, data: bytes) -> None:
-    temporary = path.with_suffix(path.suffix + ".tmp")
-    temporary.write_bytes(data)
-    temporary.replace(path)
-
-
 def main(out_dir: Path = MODELS_DIR) -> list[Path]:
     """Write every model to ``out_dir``; returns the paths written."""
     out_dir.mkdir(parents=True, exist_ok=True)
     written = []
     for name, build in BIKES.items():
         path = out_dir / f"bike_{name}.glb"
-        write_atomically(path, glb_bytes(build()))
+        write_atomic(path, glb_bytes(build()))
         written.append(path)
     for name, build in SCENERY.items():
         path = out_dir / f"{name}.glb"
-        write_atomically(path, glb_bytes(build()))
+        write_atomic(path, glb_bytes(build()))
         written.append(path)
     path = out_dir / "barricade_print_mm.stl"
-    write_atomically(path, barricade_print().export(file_type="stl"))
+    write_atomic(path, barricade_print().export(file_type="stl"))
     written.append(path)
     return written
 
