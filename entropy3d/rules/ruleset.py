@@ -117,6 +117,7 @@ class Ruleset:
     def with_option(self, name: str, choice: str) -> "Ruleset":
         """A copy of this ruleset with another reading of the conflict ``name`` chosen (an unknown
         choice is reported by :meth:`option`)."""
+        self.data(f"options.{name}")  # an unknown option is a RulesDataError naming it
         option = getattr(self.spec.options, name)
         options = self.spec.options.model_copy(update={name: option.model_copy(update={"default": choice})})
         spec = self.spec.model_copy(update={"options": options})
