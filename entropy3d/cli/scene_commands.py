@@ -13,23 +13,50 @@ from entropy3d.errors import EntropyError
 
 
 @app.command()
-def validate(scenes: List[Path] = typer.Argument(..., help="scene YAML files")) -> None:
-    """Check scene files; exit 0 when all are valid, 1 with every problem found otherwise."""
-    from entropy3d.scene import load_scene
-    from entropy3d.scene.build import build_table_geometry
+def validate(files: List[Path] = typer.Argument(..., help="scene or rules data YAML files")) -> None:
+    """Check scene files and rules data files; exit 0 when all are valid, 1 with every problem
+    (file, line, key path, fix) otherwise.
 
+    A file is rules data by its top-level keys: game rules (rules/entropy_city.yaml) have any of
+    speeds, bike_types, bike_rules or turn_templates; line-of-sight rules (rules/los.yaml) any of
+    sees_over, top_down or true_los. Any other file is checked as a scene.
+    """
     failed = 0
-    for path in scenes:
+    for path in files:
         try:
-            table = load_scene(path)
-            build_table_geometry(table)
+            summary = _validate_one(path)
         except (EntropyError, ValueError) as error:
             failed += 1
             typer.echo(str(error), err=True)
         else:
-            typer.echo(f"{path}: ok ({len(table.models)} models)")
+            typer.echo(f"{path}: ok ({summary})")
     if failed:
         raise typer.Exit(1)
+
+
+def _validate_one(path: Path) -> str:
+    """Validate one scene or rules data file; a short summary of what it holds."""
+    from entropy3d.scene.rulesfile import build_from_file, rules_kind
+    from entropy3d.scene.yamlsource import read_yaml_with_lines
+
+    read = read_yaml_with_lines(path)
+    kind = rules_kind(read[0])
+    if kind == "game":
+        from entropy3d.rules.ruleset import Ruleset
+
+        ruleset = build_from_file(path, Ruleset.from_mapping, read)
+        return f"rules data, {len(ruleset.bike_types)} bike types, {len(ruleset.terrain)} terrain types"
+    if kind == "los":
+        from entropy3d.los.losrules import LosRules
+
+        build_from_file(path, LosRules.from_mapping, read)
+        return "line-of-sight rules data"
+    from entropy3d.scene import load_scene
+    from entropy3d.scene.build import build_table_geometry
+
+    table = load_scene(path)
+    build_table_geometry(table)
+    return f"{len(table.models)} models"
 
 
 def scene_summary(path: Path) -> dict:

@@ -10,11 +10,55 @@ import functools
 from dataclasses import dataclass
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any, Mapping
+from typing import Annotated, Any, Mapping, Optional
+
+from pydantic import Field, ValidationError, model_validator
 
 from entropy3d.errors import RulesDataError
 from entropy3d.resources import rules_file
-from entropy3d.scene.rulesfile import read_rules_mapping
+from entropy3d.rules.rulesdata import Fraction, Strict, validation_problems
+from entropy3d.scene.rulesfile import build_from_file
+
+Levels = Annotated[float, Field(ge=0, description="levels; null: never")]
+
+
+class SeesOverSpec(Strict):
+    """Size class (1, 2, 3) -> levels the higher model must stand above a piece's top to look over
+    it top-down; null: never (TEN-ELEV with EC-LOS-3)."""
+
+    class_1: Optional[Levels] = Field(alias="1")
+    class_2: Optional[Levels] = Field(alias="2")
+    class_3: Optional[Levels] = Field(alias="3")
+
+    @model_validator(mode="before")
+    @classmethod
+    def _integer_keys(cls, data: Any) -> Any:
+        # YAML reads `1:` as the integer 1; the schema names the keys as text
+        return {str(k): v for k, v in data.items()} if isinstance(data, Mapping) else data
+
+
+class TopDownSpec(Strict):
+    viewer_edge_samples: Annotated[int, Field(ge=2, le=500)]
+    target_edge_samples: Annotated[int, Field(ge=3, le=500)]
+
+
+class TrueLosSpec(Strict):
+    eye_below_rider_top_in: Annotated[float, Field(ge=0, le=2)]
+    silhouette_grid: Annotated[int, Field(ge=4, le=256)]
+    min_visible_to_shoot: Fraction
+    cover_min_hidden: Fraction
+    bike_seen_min: Fraction
+
+
+class LosSpec(Strict):
+    """The schema of ``rules/los.yaml``: every key, rejecting unknown ones."""
+
+    name: str = "line of sight"
+    level_height_in: Annotated[float, Field(ge=0.01, le=100)]
+    sees_over: SeesOverSpec
+    miniature_size_class: Annotated[int, Field(ge=0, le=3)]
+    top_down: TopDownSpec
+    true_los: TrueLosSpec
 
 
 @dataclass(frozen=True)
@@ -45,62 +89,32 @@ class LosRules:
 
     @classmethod
     def from_mapping(cls, data: Mapping[str, Any], source: str = "<los rules>") -> "LosRules":
-        """Validate the mapping of ``rules/los.yaml``; RulesDataError names every bad key."""
-        problems: list[tuple[str, int | None, str]] = []
-
-        def get(path: str, kind: type, low: float | None = None, high: float | None = None):
-            node: Any = data
-            for key in path.split("."):
-                if not isinstance(node, Mapping) or key not in node:
-                    problems.append((path, None, "is required"))
-                    return kind(1)
-                node = node[key]
-            if isinstance(node, bool) or not isinstance(node, (int, float)) or (
-                    kind is int and not float(node).is_integer()):
-                problems.append((path, None, f"must be {'an integer' if kind is int else 'a number'}, "
-                                             f"got {node!r}"))
-                return kind(1)
-            if (low is not None and node < low) or (high is not None and node > high):
-                problems.append((path, None, f"must be between {low} and {high}, got {node!r}"))
-            return kind(node)
-
-        sees_over_raw = data.get("sees_over") if isinstance(data, Mapping) else None
-        sees_over: dict[int, float | None] = {}
-        if not isinstance(sees_over_raw, Mapping):
-            problems.append(("sees_over", None, "is required: a mapping size class -> levels or null"))
-        else:
-            for size_class in (1, 2, 3):
-                if size_class not in sees_over_raw:
-                    problems.append((f"sees_over.{size_class}", None, "is required (levels, or null: never)"))
-                    continue
-                value = sees_over_raw[size_class]
-                if value is not None and (isinstance(value, bool) or not isinstance(value, (int, float))
-                                          or value < 0):
-                    problems.append((f"sees_over.{size_class}", None,
-                                     f"must be a number of levels >= 0 or null (never), got {value!r}"))
-                    continue
-                sees_over[size_class] = None if value is None else float(value)
-
-        rules = dict(
-            level_height_in=get("level_height_in", float, 0.01, 100.0),
-            sees_over=MappingProxyType(sees_over),
-            miniature_size_class=get("miniature_size_class", int, 0, 3),
-            viewer_edge_samples=get("top_down.viewer_edge_samples", int, 2, 500),
-            target_edge_samples=get("top_down.target_edge_samples", int, 3, 500),
-            eye_below_rider_top_in=get("true_los.eye_below_rider_top_in", float, 0.0, 2.0),
-            silhouette_grid=get("true_los.silhouette_grid", int, 4, 256),
-            min_visible_to_shoot=get("true_los.min_visible_to_shoot", float, 0.0, 1.0),
-            cover_min_hidden=get("true_los.cover_min_hidden", float, 0.0, 1.0),
-            bike_seen_min=get("true_los.bike_seen_min", float, 0.0, 1.0),
+        """Validate the mapping of ``rules/los.yaml`` against :class:`LosSpec`; RulesDataError
+        names every bad key path and its fix."""
+        if not isinstance(data, Mapping):
+            raise RulesDataError(source, [("", None, "must be a mapping of sections")])
+        try:
+            spec = LosSpec.model_validate(dict(data))
+        except ValidationError as error:
+            raise RulesDataError(source, validation_problems(error, LosSpec, data)) from None
+        return cls(
+            level_height_in=spec.level_height_in,
+            sees_over=MappingProxyType({int(k): (None if v is None else float(v))
+                                        for k, v in spec.sees_over.model_dump(by_alias=True).items()}),
+            miniature_size_class=spec.miniature_size_class,
+            viewer_edge_samples=spec.top_down.viewer_edge_samples,
+            target_edge_samples=spec.top_down.target_edge_samples,
+            eye_below_rider_top_in=spec.true_los.eye_below_rider_top_in,
+            silhouette_grid=spec.true_los.silhouette_grid,
+            min_visible_to_shoot=spec.true_los.min_visible_to_shoot,
+            cover_min_hidden=spec.true_los.cover_min_hidden,
+            bike_seen_min=spec.true_los.bike_seen_min,
         )
-        if problems:
-            raise RulesDataError(source, problems)
-        return cls(**rules)
 
 
 @functools.lru_cache(maxsize=4)
 def _load_cached(path: str) -> LosRules:
-    return LosRules.from_mapping(read_rules_mapping(Path(path)), path)
+    return build_from_file(Path(path), LosRules.from_mapping)
 
 
 def load_los_rules(path: str | Path | None = None) -> LosRules:

@@ -1,7 +1,8 @@
 """The rules engine: pure Python + numpy, no pybullet, panda3d, trimesh, YAML or file I/O.
 
 Rules data arrives as a plain mapping (read from ``rules/*.yaml`` by :mod:`entropy3d.scene`) and
-is validated into a :class:`~entropy3d.rules.ruleset.Ruleset`.
+is validated against the schema of :mod:`.rulesdata` (pydantic, every key declared) into a
+:class:`~entropy3d.rules.ruleset.Ruleset`.
 
 Modules: :mod:`.dice` (tests, pushing, busts), :mod:`.opposed` (opposed tests), :mod:`.odds`
 (exact probabilities), :mod:`.speeds` (distances, speed changes, turn order), :mod:`.plan`

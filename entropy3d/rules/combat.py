@@ -152,7 +152,7 @@ def attack_tn(base_tn: int, ruleset: Ruleset, *, protection: int = 0, target_onl
     if target_only_moved:
         tn += int(ruleset.data("actions.only_moved_tn_mod"))
     if target_bike is not None:
-        tn += int(ruleset.raw.get("bike_rules", {}).get(target_bike, {}).get("attack_rider_tn_mod", 0))
+        tn += ruleset.bike_rules(target_bike).attack_rider_tn_mod
     if ranged and target_airborne:
         tn += int(ruleset.data("jump.ranged_tn_mod"))
     return tn
@@ -160,13 +160,13 @@ def attack_tn(base_tn: int, ruleset: Ruleset, *, protection: int = 0, target_onl
 
 def attack_stress(base_stress: int, attacker_bike: str, speed: int, ruleset: Ruleset) -> int:
     """Stress a melee hit deals: a cruiser at speed 3 deals +1 (EC-BIKE-CRUISER)."""
-    extra = ruleset.raw.get("bike_rules", {}).get(attacker_bike, {}).get("speed3_attack_stress", 0)
-    return base_stress + (int(extra) if speed == 3 else 0)
+    extra = ruleset.bike_rules(attacker_bike).speed3_attack_stress
+    return base_stress + (extra if speed == 3 else 0)
 
 
 def rider_dodge(dodge: int, bike_type: str, ruleset: Ruleset) -> int:
     """A rider's dodge on a given bike: trailbikes +1 (EC-BIKE-TRAIL)."""
-    return dodge + int(ruleset.raw.get("bike_rules", {}).get(bike_type, {}).get("dodge_bonus", 0))
+    return dodge + ruleset.bike_rules(bike_type).dodge_bonus
 
 
 def gungho_attack_stress(attack_number: int, ruleset: Ruleset) -> int:
@@ -195,7 +195,7 @@ def check_kick(push_in: float, pivot_deg: float, kicked_bike: str, own_bike: boo
     spec = ruleset.data("melee.kick")
     tn = int(spec["tn"])
     if not own_bike:
-        tn += int(ruleset.raw.get("bike_rules", {}).get(kicked_bike, {}).get("kick_tn_mod", 0))
+        tn += ruleset.bike_rules(kicked_bike).kick_tn_mod
     reason = ""
     if push_in > float(spec["max_push_in"]) + 1e-9:
         reason = f"a kick pushes at most {spec['max_push_in']}\""

@@ -258,8 +258,8 @@ def _check_structure(plan: Plan, turns: list[Turn], ruleset: Ruleset, clauses: l
 def _turn_cost(turn: Turn, bike_type: str, speed: int, terrain: set[str], ruleset: Ruleset,
                clauses: list[str]) -> tuple[int, list[RequiredTest]]:
     """Stress and tests of one template (EC-TMPL-2, EC-BIKE-QUAD/SPORT, EC-TER-GRASS/RUINS)."""
-    bike_rules = ruleset.raw.get("bike_rules", {}).get(bike_type, {})
-    if "turn_speeds" in bike_rules and speed not in bike_rules["turn_speeds"]:
+    bike_rules = ruleset.bike_rules(bike_type)
+    if bike_rules.turn_speeds is not None and speed not in bike_rules.turn_speeds:
         raise IllegalPlanError("EC-BIKE-QUAD", f"a {bike_type} cannot turn at speed {speed}")
     cost = ruleset.data(f"turn_templates.stress.{speed}.{turn.template}")
     instant, on_fail = int(cost["instant"]), cost["on_fail"]
@@ -267,24 +267,24 @@ def _turn_cost(turn: Turn, bike_type: str, speed: int, terrain: set[str], rulese
     full = float(ruleset.data(f"turn_templates.{turn.template}.arc_length_in"))
     if turn.inches > full:
         extra = turn.inches - full
-        if speed not in bike_rules.get("extra_turn_speeds", ()):
+        if speed not in bike_rules.extra_turn_speeds:
             raise IllegalPlanError("EC-TMPL-1", f"the {turn.template} template is {full:g}\" long; "
                                    f"{turn.inches:g}\" is past its end")
-        instant += max(int(bike_rules["extra_turn_min_stress"]),
-                       math.ceil(extra - float(bike_rules["extra_turn_free_in"])))
+        instant += max(bike_rules.extra_turn_min_stress, math.ceil(extra - bike_rules.extra_turn_free_in))
         clauses.append("EC-BIKE-SPORT")
     clauses.append("EC-TMPL-1")
-    minimum = bike_rules.get("min_turn_stress_at_speed", {}).get(speed)
+    minimum = bike_rules.min_turn_stress_at_speed.get(speed)
     if minimum is not None:
         instant = max(instant, int(minimum))
         clauses.append("EC-BIKE-QUAD")
-    effects = ruleset.data("terrain_effects")
     if "grass" in terrain:
-        instant += int(effects["grass"]["turn_stress_mod"])
-        on_fail = None if on_fail is None else on_fail + int(effects["grass"]["turn_stress_mod"])
+        grass = ruleset.terrain_effect("grass")
+        instant += grass.turn_stress_mod
+        on_fail = None if on_fail is None else on_fail + grass.turn_stress_mod
         clauses.append("EC-TER-GRASS")
-    if "ruins" in terrain and bike_type not in effects["ruins"].get("exempt", ()):
-        instant = max(instant, int(effects["ruins"]["min_turn_stress"]))
+    ruins = ruleset.terrain_effect("ruins")
+    if "ruins" in terrain and bike_type not in ruins.exempt:
+        instant = max(instant, ruins.min_turn_stress)
         clauses.append("EC-TER-RUINS")
     tests = []
     if on_fail is not None:
@@ -304,8 +304,7 @@ def _table_checks(table: TableProbe, path: np.ndarray, terrain: set[str], bike_t
             raise IllegalPlanError("EC-TER-CURB", f"a curb is crossed at {angle:.0f} degrees; "
                                    f"it needs {min_curb:g} or more")
         clauses.append("EC-TER-CURB")
-    rules = ruleset.raw.get("bike_rules", {}).get(bike_type, {})
-    if rules.get("may_cross_dangerous", True) is False:
+    if not ruleset.bike_rules(bike_type).may_cross_dangerous:
         dangerous = sorted(t for t in terrain if t in ruleset.terrain and ruleset.terrain[t].dangerous)
         if dangerous:
             raise IllegalPlanError("EC-BIKE-SCOOTER", f"a {bike_type} may not cross dangerous terrain "
@@ -319,10 +318,10 @@ def _table_checks(table: TableProbe, path: np.ndarray, terrain: set[str], bike_t
 def sand_stress(bike_type: str, free_available: bool, ruleset: Ruleset) -> tuple[int, bool]:
     """Stress of one action touching sand (EC-TER-SAND): +1, except a trailbike's first of the
     activation. Returns (stress, whether the free one was used)."""
-    spec = ruleset.data("terrain_effects.sand")
-    if bike_type in spec.get("first_free_per_activation", ()) and free_available:
+    sand = ruleset.terrain_effect("sand")
+    if bike_type in sand.first_free_per_activation and free_available:
         return 0, True
-    return int(spec["stress_per_action"]), False
+    return sand.stress_per_action, False
 
 
 def curb_crossing_allowed(angle_deg: float, ruleset: Ruleset) -> bool:

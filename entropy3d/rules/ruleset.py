@@ -1,7 +1,8 @@
 """Rules data as a validated, immutable value: :class:`Ruleset`.
 
-Built from the plain mapping of ``rules/entropy_city.yaml`` (the scene layer reads the file);
-every number the engine uses comes from here, never from a constant in code.
+Built from the plain mapping of ``rules/entropy_city.yaml`` (the scene layer reads the file) and
+validated by the schema in :mod:`entropy3d.rules.rulesdata`, which declares every key; every
+number the engine uses comes from here, never from a constant in code.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from typing import Any, Mapping
 
 from entropy3d.errors import RulesDataError
 from entropy3d.geometry import BaseShape
+from entropy3d.rules.rulesdata import BikeRules, RulesSpec, TerrainEffect, validate_rules
 from entropy3d.units import TableScale, mm_to_inches
 
 
@@ -47,7 +49,11 @@ class TerrainType:
 
 @dataclass(frozen=True)
 class Ruleset:
-    """Validated rules data. ``raw`` keeps the whole mapping for sections read elsewhere."""
+    """Validated rules data.
+
+    ``spec`` is the whole validated file (:class:`~entropy3d.rules.rulesdata.RulesSpec`, typed, with
+    the schema's defaults filled in); ``raw`` is the same as plain mappings, for :meth:`data`.
+    """
 
     name: str
     scale: TableScale
@@ -58,6 +64,7 @@ class Ruleset:
     bike_height_in: float
     rider_height_in: float
     size_classes: Mapping[int, str]
+    spec: RulesSpec = field(repr=False, compare=False)
     raw: Mapping[str, Any] = field(repr=False, default_factory=dict)
 
     @property
@@ -67,6 +74,16 @@ class Ruleset:
     @property
     def bike_type_names(self) -> tuple[str, ...]:
         return tuple(self.bike_types)
+
+    def bike_rules(self, bike_type: str) -> BikeRules:
+        """The special rules of a bike type (EC-BIKE-*); a type without a ``bike_rules`` entry has
+        none (the schema's defaults)."""
+        return self.spec.bike_rules.get(bike_type) or _NO_BIKE_RULES
+
+    def terrain_effect(self, terrain: str) -> TerrainEffect:
+        """The effect of a terrain type on moves (EC-TER-*); a type without a ``terrain_effects``
+        entry has none (the schema's defaults)."""
+        return self.spec.terrain_effects.get(terrain) or _NO_TERRAIN_EFFECT
 
     def data(self, dotted: str) -> Any:
         """The value at a dotted key path of the rules data (``"dice.bust_over"``).
@@ -91,20 +108,20 @@ class Ruleset:
     def option(self, name: str) -> Any:
         """The chosen reading of a rulebook conflict: ``options.<name>.choices[default]``."""
         spec = self.data(f"options.{name}")
-        choice = spec.get("choice", spec.get("default"))
-        choices = spec.get("choices", {})
+        choice, choices = spec["default"], spec["choices"]
         if choice not in choices:
             raise RulesDataError(f"rules {self.name!r}", [(f"options.{name}.default", None,
                                  f"unknown choice {choice!r}; use one of {', '.join(choices)}")])
         return choices[choice]
 
     def with_option(self, name: str, choice: str) -> "Ruleset":
-        """A copy of this ruleset with another reading of the conflict ``name`` chosen."""
-        raw = dict(self.raw)
-        options = dict(raw.get("options", {}))
-        options[name] = {**options[name], "choice": choice}
-        raw["options"] = options
-        return dataclasses.replace(self, raw=MappingProxyType(raw))
+        """A copy of this ruleset with another reading of the conflict ``name`` chosen (an unknown
+        choice is reported by :meth:`option`)."""
+        self.data(f"options.{name}")  # an unknown option is a RulesDataError naming it
+        option = getattr(self.spec.options, name)
+        options = self.spec.options.model_copy(update={name: option.model_copy(update={"default": choice})})
+        spec = self.spec.model_copy(update={"options": options})
+        return dataclasses.replace(self, spec=spec, raw=_plain(spec))
 
     def base_for(self, bike_type: str) -> BaseShape:
         """The base of a bike type, in inches (EC-BASE)."""
@@ -112,87 +129,46 @@ class Ruleset:
 
     @classmethod
     def from_mapping(cls, data: Mapping[str, Any], source: str = "<rules>") -> "Ruleset":
-        """Validate the mapping of a rules data file; raise RulesDataError naming the key."""
-        problems: list[tuple[str, int | None, str]] = []
-
-        def need(mapping: Any, key: str, path: str) -> Any:
-            if not isinstance(mapping, Mapping) or key not in mapping:
-                problems.append((f"{path}.{key}".lstrip("."), None, "is required"))
-                return None
-            return mapping[key]
-
-        def number(value: Any, path: str, positive: bool = False) -> float:
-            if isinstance(value, bool) or not isinstance(value, (int, float)):
-                problems.append((path, None, f"must be a number, got {value!r}"))
-                return 0.0
-            if positive and value <= 0:
-                problems.append((path, None, f"must be > 0, got {value!r}"))
-            return float(value)
-
-        scale_raw = need(data, "scale", "") or {}
-        mpi = number(need(scale_raw, "metres_per_inch", "scale"), "scale.metres_per_inch", True)
-        spa = number(need(scale_raw, "seconds_per_activation", "scale"),
-                     "scale.seconds_per_activation", True)
-
-        speeds: dict[int, SpeedBand] = {}
-        for speed, band in (need(data, "speeds", "") or {}).items():
-            path = f"speeds.{speed}"
-            speeds[int(speed)] = SpeedBand(max=number(need(band, "max", path), f"{path}.max", True),
-                                           min=number(need(band, "min", path), f"{path}.min", True))
-
-        bases_raw = need(data, "bases", "") or {}
-        base_shapes: dict[str, BaseShape] = {}
-        oval = need(bases_raw, "oval", "bases") or {}
-        if oval:
-            base_shapes["oval"] = BaseShape(
-                mm_to_inches(number(need(oval, "length_mm", "bases.oval"), "bases.oval.length_mm", True)),
-                mm_to_inches(number(need(oval, "width_mm", "bases.oval"), "bases.oval.width_mm", True)))
-        round_ = need(bases_raw, "round", "bases") or {}
-        if round_:
-            d = mm_to_inches(number(need(round_, "diameter_mm", "bases.round"),
-                                    "bases.round.diameter_mm", True))
-            base_shapes["round"] = BaseShape(d, d)
-        bike_h = mm_to_inches(number(need(bases_raw, "bike_height_mm", "bases"),
-                                     "bases.bike_height_mm", True))
-        rider_h = mm_to_inches(number(need(bases_raw, "rider_height_mm", "bases"),
-                                      "bases.rider_height_mm", True))
-
-        bike_types: dict[str, BikeType] = {}
-        for name, spec in (need(data, "bike_types", "") or {}).items():
-            path = f"bike_types.{name}"
-            base = need(spec, "base", path)
-            if base is not None and base not in base_shapes:
-                problems.append((f"{path}.base", None,
-                                 f"unknown base {base!r}; use one of {', '.join(base_shapes)}"))
-            max_mod = {int(k): number(v, f"{path}.max_mod.{k}") for k, v in
-                       (need(spec, "max_mod", path) or {}).items()}
-            bike_types[name] = BikeType(name, base, MappingProxyType(max_mod),
-                                        number(need(spec, "min_mod", path), f"{path}.min_mod"))
-
-        terrain: dict[str, TerrainType] = {}
-        for name, spec in (need(data, "terrain", "") or {}).items():
-            path = f"terrain.{name}"
-            terrain[name] = TerrainType(
-                name=name,
-                friction=number(need(spec, "friction", path), f"{path}.friction", True),
-                difficult=bool(need(spec, "difficult", path)),
-                dangerous=bool(need(spec, "dangerous", path)),
-                colour=str(need(spec, "colour", path)),
-            )
-
-        size_classes = {int(k): str(v) for k, v in (need(data, "size_classes", "") or {}).items()}
-
+        """Validate the mapping of a rules data file against the schema
+        (:mod:`entropy3d.rules.rulesdata`); raise RulesDataError naming every bad key path and
+        its fix (no line numbers: :func:`entropy3d.scene.load_ruleset` adds those)."""
+        spec, problems = validate_rules(data)
         if problems:
             raise RulesDataError(source, problems)
+        return cls.from_spec(spec)
+
+    @classmethod
+    def from_spec(cls, spec: RulesSpec) -> "Ruleset":
+        """The ruleset of already validated rules data."""
+        bases = spec.bases
+        base_shapes = {
+            "oval": BaseShape(mm_to_inches(bases.oval.length_mm), mm_to_inches(bases.oval.width_mm)),
+            "round": BaseShape(mm_to_inches(bases.round.diameter_mm), mm_to_inches(bases.round.diameter_mm)),
+        }
         return cls(
-            name=str(data.get("name", "rules")),
-            scale=TableScale(mpi, spa),
-            speeds=MappingProxyType(speeds),
-            bike_types=MappingProxyType(bike_types),
-            terrain=MappingProxyType(terrain),
+            name=spec.name,
+            scale=TableScale(spec.scale.metres_per_inch, spec.scale.seconds_per_activation),
+            speeds=MappingProxyType({s: SpeedBand(max=float(b.max), min=float(b.min)) for s, b in spec.speeds.items()}),
+            bike_types=MappingProxyType({
+                name: BikeType(name, b.base, MappingProxyType({k: float(v) for k, v in b.max_mod.items()}),
+                               float(b.min_mod))
+                for name, b in spec.bike_types.items()}),
+            terrain=MappingProxyType({
+                name: TerrainType(name, float(t.friction), t.difficult, t.dangerous, t.colour)
+                for name, t in spec.terrain.items()}),
             base_shapes=MappingProxyType(base_shapes),
-            bike_height_in=bike_h,
-            rider_height_in=rider_h,
-            size_classes=MappingProxyType(size_classes),
-            raw=MappingProxyType(dict(data)),
+            bike_height_in=mm_to_inches(bases.bike_height_mm),
+            rider_height_in=mm_to_inches(bases.rider_height_mm),
+            size_classes=MappingProxyType(dict(spec.size_classes)),
+            spec=spec,
+            raw=_plain(spec),
         )
+
+
+_NO_BIKE_RULES = BikeRules()
+_NO_TERRAIN_EFFECT = TerrainEffect()
+
+
+def _plain(spec: RulesSpec) -> Mapping[str, Any]:
+    """The validated data as plain mappings, keys as written in the file."""
+    return MappingProxyType(spec.model_dump(by_alias=True))

@@ -30,14 +30,9 @@ class DistanceBand:
         return f'DistanceBand({self.min:g}"..{self.max:g}" {", ".join(self.clauses)})'
 
 
-def _bike_rule(ruleset: Ruleset, bike_type: str, key: str, default=None):
-    rules = ruleset.raw.get("bike_rules", {}).get(bike_type, {})
-    return rules.get(key, default)
-
-
 def difficult_ignored(bike_type: str, ruleset: Ruleset) -> bool:
     """Trailbikes treat difficult terrain as normal (EC-BIKE-TRAIL, "Braaaap")."""
-    return bool(_bike_rule(ruleset, bike_type, "ignores_difficult_terrain", False))
+    return ruleset.bike_rules(bike_type).ignores_difficult_terrain
 
 
 def distance_band(bike_type: str, speed: int, ruleset: Ruleset,
@@ -61,19 +56,16 @@ def distance_band(bike_type: str, speed: int, ruleset: Ruleset,
     clauses = ["EC-SPD-2"]
     if bike.min_mod or bike.max_mod.get(speed, 0.0):
         clauses.append(f"EC-BIKE-{_BIKE_CLAUSE.get(bike_type, bike_type.upper())}")
-    effects = ruleset.data("terrain_effects")
     touched = set(terrain)
     for name in sorted(touched):
-        effect = effects.get(name)
-        if not effect:
-            continue
-        if bike_type in effect.get("bike_types", ()):
-            lo += effect.get("min_mod", 0)
-            hi += effect.get("max_mod", 0)
+        effect = ruleset.terrain_effect(name)
+        if bike_type in effect.bike_types:
+            lo += effect.min_mod
+            hi += effect.max_mod
             clauses.append("EC-TER-GRAVEL")
             break  # gravel and dirt are one rule; apply it once
-    ruins = effects.get("ruins", {})
-    if "ruins" in touched and ruins.get("max_is_min_plus_speed") and bike_type not in ruins.get("exempt", ()):
+    ruins = ruleset.terrain_effect("ruins")
+    if "ruins" in touched and ruins.max_is_min_plus_speed and bike_type not in ruins.exempt:
         hi = min(hi, lo + speed)
         clauses.append("EC-TER-RUINS")
     return DistanceBand(float(lo), float(max(lo, hi)), tuple(clauses))
@@ -112,9 +104,9 @@ def check_speed_change(bike_type: str, before: int, after: int, ruleset: Ruleset
     step = int(ruleset.data("turn.max_speed_change"))
     if abs(after - before) <= step:
         return SpeedChange(before, after, 0, ("EC-SPD-1",))
-    for special in ruleset.raw.get("speed_change", {}).get(bike_type, ()):
-        if special["from"] == before and special["to"] == after:
-            return SpeedChange(before, after, int(special["stress"]), ("EC-SPD-1", "EC-BIKE-QUAD"))
+    for special in ruleset.spec.speed_change.get(bike_type, ()):
+        if special.from_ == before and special.to == after:
+            return SpeedChange(before, after, special.stress, ("EC-SPD-1", "EC-BIKE-QUAD"))
     raise IllegalPlanError("EC-SPD-1", f"speed may change by at most {step} per action "
                            f"({before} -> {after} for a {bike_type})")
 

@@ -17,6 +17,7 @@ import numpy as np
 import trimesh
 from shapely.geometry import Polygon
 
+from entropy3d.rules.ruleset import Ruleset
 from entropy3d.scene.schema import Area, Destructible
 from entropy3d.scene.table import Table
 
@@ -132,11 +133,13 @@ def destructible_mesh(item: Destructible) -> trimesh.Trimesh:
 
 @dataclass(frozen=True, eq=False)
 class TableGeometry:
-    """All pieces of a table in inches, with cached ray queries over the static ones."""
+    """All pieces of a table in inches, with cached ray queries over the static ones, and the rules
+    data of the table they were built from (e.g. ``ride.step_height_in``)."""
 
     width: float
     depth: float
     pieces: tuple[Piece, ...]
+    ruleset: Ruleset
 
     def by_id(self, piece_id: str) -> Piece:
         for piece in self.pieces:
@@ -263,4 +266,4 @@ def build_table_geometry(table: Table) -> TableGeometry:
         add(piece.id, "mesh", mesh, parts, piece.surface, piece.colour, piece.size_class, dynamic,
             piece.destructible_risk)
 
-    return TableGeometry(spec.table.width, spec.table.depth, tuple(pieces))
+    return TableGeometry(spec.table.width, spec.table.depth, tuple(pieces), table.ruleset)

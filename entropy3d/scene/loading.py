@@ -16,7 +16,7 @@ from entropy3d.errors import MeshError, SceneError
 from entropy3d.resources import bundled_dir
 from entropy3d.rules.ruleset import Ruleset
 from entropy3d.scene.rulesfile import load_ruleset
-from entropy3d.scene.schema import SceneSpec
+from entropy3d.scene.schema import RIDER_STATS, SceneSpec
 from entropy3d.scene.table import Table
 from entropy3d.scene.yamlsource import key_path, line_of, read_yaml_with_lines
 
@@ -55,6 +55,17 @@ def resolve_asset(scene_path: Path, file: str) -> Path:
         return beside
     bundled = bundled_dir("models") / candidate.name
     return bundled if bundled.exists() else beside
+
+
+def with_rider_defaults(spec: SceneSpec, ruleset: Ruleset) -> SceneSpec:
+    """The scene with every rider stat it leaves out taken from the rules data: ``rider_defaults``
+    and ``max_stress.default`` (the one place those defaults live)."""
+    defaults = {**ruleset.data("rider_defaults"), "max_stress": ruleset.data("max_stress.default")}
+    models = []
+    for model in spec.models:
+        missing = {stat: defaults[stat] for stat in RIDER_STATS if getattr(model.rider, stat) is None}
+        models.append(model.model_copy(update={"rider": model.rider.model_copy(update=missing)}) if missing else model)
+    return spec.model_copy(update={"models": models})
 
 
 def _reference_problems(spec: SceneSpec, ruleset: Ruleset, lines: dict[str, int]) -> list[Problem]:
@@ -135,6 +146,7 @@ def load_scene(path: str | Path, *, load_meshes: bool = True) -> Table:
                                        "(entropy_city) or a path to a .yaml file")])
         ruleset = load_ruleset(candidate)
 
+    spec = with_rider_defaults(spec, ruleset)
     problems = _reference_problems(spec, ruleset, lines)
     mesh_paths = {}
     for i, mesh in enumerate(spec.meshes):

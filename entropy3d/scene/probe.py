@@ -19,7 +19,8 @@ from shapely.geometry import LineString
 
 from entropy3d.scene.footprints import Footprint, footprints_of
 
-#: a rise no higher than this (inches) is ridden over, not hit (curbs are 0.12")
+#: DEPRECATED: for entropy3d.game.tablemap until it reads ``SceneProbe.step_height_in``. The rules
+#: data's ``ride.step_height_in`` (rules/entropy_city.yaml) is the value; tests check they agree.
 STEP_HEIGHT_IN = 0.2
 
 
@@ -29,6 +30,8 @@ class SceneProbe:
     def __init__(self, geometry):
         self.width = float(geometry.width)
         self.depth = float(geometry.depth)
+        self.step_height_in = float(geometry.ruleset.data("ride.step_height_in"))
+        """A rise no higher than this (inches) is ridden over, not hit (rules ``ride.step_height_in``)."""
         self.footprints: list[Footprint] = footprints_of(geometry)
 
     @classmethod
@@ -50,10 +53,10 @@ class SceneProbe:
         heights = np.full(len(points), -math.inf)
         terrain: list[str | None] = [None] * len(points)
         for footprint in self.footprints:
-            if footprint.top > level + STEP_HEIGHT_IN and footprint.kind != "ramp":
+            if footprint.top > level + self.step_height_in and footprint.kind != "ramp":
                 continue
             inside = self._inside(footprint, points)
-            top = footprint.top if footprint.kind != "ramp" else min(footprint.top, level + STEP_HEIGHT_IN)
+            top = footprint.top if footprint.kind != "ramp" else min(footprint.top, level + self.step_height_in)
             for k in np.flatnonzero(inside & (top >= heights)):
                 heights[k] = top
                 terrain[k] = footprint.terrain

@@ -202,15 +202,21 @@ class MeshPiece(Strict):
 BikeTypeName = Annotated[str, Field(description="a bike type from the rules data: sportsbike, cruiser, ...")]
 
 
+#: rider stats whose defaults come from the rules data (`rider_defaults`, `max_stress.default`)
+RIDER_STATS = ("dodge", "strength", "protection", "wounds", "max_stress")
+
+
 class Rider(Strict):
-    """A rider's stats (rulebook "Rider Stats")."""
+    """A rider's stats (rulebook "Rider Stats"). A stat left out takes the rules data's default
+    (``rider_defaults``, and ``max_stress.default``), filled in by ``load_scene``."""
 
     name: Optional[str] = None
-    dodge: int = Field(1, ge=0, le=5)
-    strength: int = Field(1, ge=0, le=5)
-    protection: int = Field(0, ge=0, le=3)
-    wounds: int = Field(2, ge=1, le=5)
-    max_stress: int = Field(10, ge=1, le=21)
+    dodge: Optional[int] = Field(None, ge=0, le=5, description="default: rules data rider_defaults.dodge")
+    strength: Optional[int] = Field(None, ge=0, le=5, description="default: rules data rider_defaults.strength")
+    protection: Optional[int] = Field(None, ge=0, le=3,
+                                      description="default: rules data rider_defaults.protection")
+    wounds: Optional[int] = Field(None, ge=1, le=5, description="default: rules data rider_defaults.wounds")
+    max_stress: Optional[int] = Field(None, ge=1, le=21, description="default: rules data max_stress.default")
     stress: int = Field(0, ge=0, le=21)
     weapon: Optional[str] = None
 

@@ -1,0 +1,492 @@
+"""The schema of the rules data (``rules/entropy_city.yaml``): every key, its type and its default.
+
+Pydantic models that reject unknown keys, so a misspelt key in a rules file is an error naming the
+key path and the likely fix, never a silently missing modifier. Defaults live here and only here
+(a bike type without a ``bike_rules`` entry gets :class:`BikeRules` as declared below).
+
+Pure: no YAML, no file I/O. The scene layer reads the file and adds line numbers to the problems
+(:mod:`entropy3d.scene.rulesfile`); :func:`validation_problems` turns a pydantic error into
+``(key_path, None, message)`` problems for :class:`~entropy3d.errors.RulesDataError`.
+"""
+
+from __future__ import annotations
+
+import difflib
+import typing
+from typing import Annotated, Any, Generic, Literal, Mapping, Optional, TypeVar, Union
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+
+Problem = tuple[str, Optional[int], str]
+
+Pos = Annotated[float, Field(gt=0)]
+NonNeg = Annotated[float, Field(ge=0)]
+PosInt = Annotated[int, Field(gt=0)]
+NonNegInt = Annotated[int, Field(ge=0)]
+Fraction = Annotated[float, Field(ge=0, le=1)]
+Degrees = Annotated[float, Field(ge=0, le=360)]
+Colour = Annotated[str, Field(pattern=r"^#[0-9a-fA-F]{6}$")]
+TemplateName = Literal["tight", "medium", "wide"]
+Side = Literal["attacker", "defender"]
+T = TypeVar("T")
+
+
+class Strict(BaseModel):
+    """Base of every rules-data model: unknown keys are errors and values are not coerced
+    ("1" is not a number, 0 is not a boolean)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=True, populate_by_name=True)
+
+
+class ScaleSpec(Strict):
+    metres_per_inch: Pos = Field(description="depicted metres per table inch")
+    seconds_per_activation: Pos = Field(description="depicted seconds one activation's move lasts")
+
+
+class OvalBase(Strict):
+    length_mm: Pos
+    width_mm: Pos
+
+
+class RoundBase(Strict):
+    diameter_mm: Pos
+
+
+class BasesSpec(Strict):
+    """EC-BASE, millimetres."""
+
+    oval: OvalBase
+    round: RoundBase
+    bike_height_mm: Pos
+    rider_height_mm: Pos
+
+
+class SpeedBandSpec(Strict):
+    """EC-SPD-2: inches per action."""
+
+    max: Pos
+    min: Pos
+
+
+class BikeTypeSpec(Strict):
+    """EC-BIKE-*: modifiers to the standard speeds, inches."""
+
+    base: Literal["oval", "round"]
+    max_mod: dict[int, float]
+    min_mod: float
+
+
+class TerrainSpec(Strict):
+    friction: Pos
+    difficult: bool
+    dangerous: bool
+    colour: Colour
+
+
+class TableSizeSpec(Strict):
+    width_in: Pos
+    depth_in: Pos
+
+
+class TiesSpec(Strict):
+    melee: Side
+    dodge: Side
+    gun: Side
+
+
+class DiceSpec(Strict):
+    sides: PosInt
+    count: PosInt
+    bust_over: PosInt
+    natural_crit: list[PosInt] = Field(min_length=2, max_length=2)
+    remount_tn_base: PosInt
+    ties_to: TiesSpec
+    risk_aware_max_bust: Fraction
+
+
+class MaxStressSpec(Strict):
+    default: PosInt
+    tn: PosInt
+    pass_reduction: NonNegInt
+
+
+class OptionSpec(Strict, Generic[T]):
+    """A rulebook contradiction: each reading is a choice; ``default`` names the one used."""
+
+    default: str
+    choices: dict[str, T] = Field(min_length=1)
+
+    @model_validator(mode="after")
+    def _default_is_a_choice(self):
+        if self.default not in self.choices:
+            raise ValueError(f"default {self.default!r} is not one of the choices: {', '.join(self.choices)}")
+        return self
+
+
+class OptionsSpec(Strict):
+    crit_stress_reduction: OptionSpec[NonNegInt]
+    gun_tn: OptionSpec[dict[int, PosInt]]
+    push_order: OptionSpec[Literal["defender_first", "lowest_first"]]
+
+
+class TurnSpec(Strict):
+    roll_off_die: PosInt
+    activation_order: list[NonNegInt]
+    actions_per_activation: PosInt
+    first_action_speed: NonNegInt
+    max_speed_change: PosInt
+
+
+class SpeedChangeSpec(Strict):
+    from_: NonNegInt = Field(alias="from")
+    to: NonNegInt
+    stress: NonNegInt
+
+
+class TemplateSpec(Strict):
+    arc_length_in: Pos
+    angle_deg: Degrees
+
+
+class TemplateStress(Strict):
+    instant: NonNegInt
+    on_fail: Optional[NonNegInt] = Field(description="stress on a failed template test; null: no test")
+
+
+class TurnTemplatesSpec(Strict):
+    tight: TemplateSpec
+    medium: TemplateSpec
+    wide: TemplateSpec
+    default_for_speed: dict[int, TemplateName]
+    test_tn: PosInt
+    stress: dict[int, dict[TemplateName, TemplateStress]]
+    per_standard_action: PosInt
+    path_spacing_in: Pos
+
+
+class BikeRules(Strict):
+    """A bike type's special rules (EC-BIKE-*). Every default is "no special rule", so a bike type
+    without a ``bike_rules`` entry has none."""
+
+    turn_speeds: Optional[list[NonNegInt]] = Field(None, description="speeds it may turn at; null: every speed")
+    min_turn_stress_at_speed: dict[int, NonNegInt] = Field(default_factory=dict)
+    extra_turn_speeds: list[NonNegInt] = Field(default_factory=list,
+                                               description="speeds it may turn past a template's end")
+    extra_turn_min_stress: NonNegInt = 0
+    extra_turn_free_in: NonNeg = 0.0
+    speed3_attack_stress: NonNegInt = 0
+    kick_tn_mod: int = 0
+    dodge_bonus: int = 0
+    attack_rider_tn_mod: int = 0
+    ignores_difficult_terrain: bool = False
+    may_cross_dangerous: bool = True
+
+
+class WeaveSpec(Strict):
+    free_in: NonNeg
+    stress_per_extra_in: NonNegInt
+    per_action: PosInt
+
+
+class FocusSpec(Strict):
+    stress_relief: NonNegInt
+    stress_relief_if_speed_changed: NonNegInt
+
+
+class ChicaneSpec(Strict):
+    max_templates: PosInt
+    stress_per_extra_template: NonNegInt
+
+
+class GunghoSpec(Strict):
+    distance_multiplier: Pos
+    max_templates: PosInt
+    max_attacks: PosInt
+    stress_per_extra_attack: NonNegInt
+
+
+class StoppieSpec(Strict):
+    bike_types: list[str]
+    speeds: list[NonNegInt]
+    stress_per_speed: NonNegInt
+    pivot_min_deg: Degrees
+    pivot_max_deg: Degrees
+    next_action_speed: NonNegInt
+
+
+class SpeedsOnlySpec(Strict):
+    speeds: list[NonNegInt]
+
+
+class PickupSpec(Strict):
+    range_in: NonNeg
+    stress: NonNegInt
+    tn_per_bike_within: NonNegInt
+    crowd_range_in: NonNeg
+
+
+class PassSpec(Strict):
+    range_in: NonNeg
+    stress: NonNegInt
+
+
+class ActionsSpec(Strict):
+    focus: FocusSpec
+    chicane: ChicaneSpec
+    gungho: GunghoSpec
+    stoppie: StoppieSpec
+    stop: SpeedsOnlySpec
+    laytrap: SpeedsOnlySpec
+    pickup: PickupSpec
+    pass_: PassSpec = Field(alias="pass")
+    only_moved_tn_mod: int
+
+
+class HeadOnSpec(Strict):
+    tn_base: PosInt
+    stress: NonNegInt
+    skip_next_activation: bool
+
+
+class SideOnSpec(Strict):
+    tn_base: PosInt
+    stress: NonNegInt
+    speed_after: NonNegInt
+
+
+class CrashSpec(Strict):
+    head_on_max_deg: Degrees
+    head_on: HeadOnSpec
+    side_on: SideOnSpec
+
+
+class DestructibleSpec(Strict):
+    min_speed: NonNegInt
+    tn: PosInt
+    push_per_speed_in: NonNeg
+    forced_turn_in: NonNeg
+    break_delta_v_mps_per_risk: Pos = Field(
+        description="depicted m/s per risk level: a hit changing a destructible's speed by more breaks it")
+
+
+class JumpSpec(Strict):
+    air_time_speeds: list[NonNegInt]
+    ranged_tn_mod: int
+
+
+class CurbSpec(Strict):
+    min_crossing_deg: Degrees
+
+
+class TerrainEffect(Strict):
+    """A terrain type's effect on moves (EC-TER-*); every default is "no effect"."""
+
+    bike_types: list[str] = Field(default_factory=list, description="bike types the min/max mods apply to")
+    min_mod: float = 0.0
+    max_mod: float = 0.0
+    stress_per_action: NonNegInt = 0
+    first_free_per_activation: list[str] = Field(default_factory=list)
+    turn_stress_mod: int = 0
+    max_is_min_plus_speed: bool = False
+    min_turn_stress: NonNegInt = 0
+    exempt: list[str] = Field(default_factory=list)
+
+
+class KickSpec(Strict):
+    tn: PosInt
+    max_push_in: NonNeg
+    max_pivot_deg: Degrees
+
+
+class MeleeSpec(Strict):
+    reach_in: dict[str, NonNeg]
+    btb_tolerance_in: NonNeg
+    beside_fraction: Fraction
+    surprise_stress: NonNegInt
+    kick: KickSpec
+
+
+class ChickenSpec(Strict):
+    tn: PosInt
+    stress_offset: NonNegInt
+    max_stress: NonNegInt
+    winner_min_stress: NonNegInt
+    crit_winner_stress: NonNegInt
+    side_step_in: NonNeg
+    near_miss_in: Pos = Field(description="a game of chicken is a near miss: bases at most this far apart")
+
+
+class RideSpec(Strict):
+    step_height_in: Pos = Field(description="a rise no higher than this is ridden over, not hit")
+    base_to_base_in: Pos = Field(description="bases this close may touch")
+
+
+class TurfWarScoring(Strict):
+    bust: int
+    taken_out: int
+
+
+class LoversPointScoring(Strict):
+    taken_out: int
+    escaped: int
+
+
+class MissionsSpec(Strict):
+    turf_war: TurfWarScoring
+    lovers_point_brawl: LoversPointScoring
+
+
+class RiderDefaults(Strict):
+    """A rider's stats when a scene does not give them (rulebook "Rider Stats"); max stress comes
+    from ``max_stress.default``."""
+
+    wounds: Annotated[int, Field(ge=1, le=5)]
+    dodge: Annotated[int, Field(ge=0, le=5)]
+    strength: Annotated[int, Field(ge=0, le=5)]
+    protection: Annotated[int, Field(ge=0, le=3)]
+
+
+class RulesSpec(Strict):
+    """A whole rules data file (``rules/entropy_city.yaml``)."""
+
+    name: str
+    source: str = ""
+    scale: ScaleSpec
+    bases: BasesSpec
+    speeds: dict[int, SpeedBandSpec]
+    bike_types: dict[str, BikeTypeSpec]
+    terrain: dict[str, TerrainSpec]
+    size_classes: dict[int, str]
+    destructible_risk: list[PosInt]
+    table: TableSizeSpec
+    dice: DiceSpec
+    max_stress: MaxStressSpec
+    options: OptionsSpec
+    turn: TurnSpec
+    speed_change: dict[str, list[SpeedChangeSpec]]
+    turn_templates: TurnTemplatesSpec
+    bike_rules: dict[str, BikeRules]
+    weave: WeaveSpec
+    actions: ActionsSpec
+    crash: CrashSpec
+    destructible: DestructibleSpec
+    jump: JumpSpec
+    curb: CurbSpec
+    terrain_effects: dict[str, TerrainEffect]
+    melee: MeleeSpec
+    chicken: ChickenSpec
+    ride: RideSpec
+    missions: MissionsSpec
+    rider_defaults: RiderDefaults
+
+
+def _did_you_mean(word: str, allowed: list[str]) -> str:
+    close = difflib.get_close_matches(word, allowed, n=1, cutoff=0.6)
+    if close:
+        return f"did you mean {close[0]!r}?"
+    return f"use one of {', '.join(allowed)}" if allowed else "remove it"
+
+
+def reference_problems(spec: RulesSpec) -> list[Problem]:
+    """Names that must refer to another section: bike types and terrain types."""
+    problems: list[Problem] = []
+    bikes, terrains = list(spec.bike_types), list(spec.terrain)
+
+    def check(path: str, name: str, known: list[str], what: str) -> None:
+        if name not in known:
+            problems.append((path, None, f"unknown {what} {name!r}; {_did_you_mean(name, known)}"))
+
+    for section in ("bike_rules", "speed_change"):
+        for name in getattr(spec, section):
+            check(f"{section}.{name}", name, bikes, "bike type")
+    for i, name in enumerate(spec.actions.stoppie.bike_types):
+        check(f"actions.stoppie.bike_types[{i}]", name, bikes, "bike type")
+    for terrain, effect in spec.terrain_effects.items():
+        check(f"terrain_effects.{terrain}", terrain, terrains, "terrain type")
+        for key in ("bike_types", "first_free_per_activation", "exempt"):
+            for i, name in enumerate(getattr(effect, key)):
+                check(f"terrain_effects.{terrain}.{key}[{i}]", name, bikes, "bike type")
+    return problems
+
+
+def _unwrap(annotation: Any) -> Any:
+    """The model or container type inside ``Annotated[...]`` and ``Optional[...]``."""
+    while True:
+        origin = typing.get_origin(annotation)
+        if origin is Annotated:
+            annotation = typing.get_args(annotation)[0]
+        elif origin is Union:
+            args = [a for a in typing.get_args(annotation) if a is not type(None)]
+            if len(args) != 1:
+                return annotation
+            annotation = args[0]
+        else:
+            return annotation
+
+
+def _keys_allowed_at(model: type[BaseModel], loc: tuple) -> list[str]:
+    """The keys a mapping at ``loc`` (inside ``model``) may have, as written in the file."""
+    node: Any = model
+    for part in loc:
+        node = _unwrap(node)
+        if isinstance(node, type) and issubclass(node, BaseModel):
+            field = next((f for name, f in node.model_fields.items() if part in (name, f.alias)), None)
+            if field is None:
+                return []
+            node = field.annotation
+        elif typing.get_origin(node) in (dict, list, tuple):
+            node = typing.get_args(node)[-1 if typing.get_origin(node) is dict else 0]
+        else:
+            return []
+    node = _unwrap(node)
+    if isinstance(node, type) and issubclass(node, BaseModel):
+        return [f.alias or name for name, f in node.model_fields.items()]
+    return []
+
+
+def render_key_path(loc: tuple, data: Any) -> str:
+    """A pydantic location as a rules key path, walking ``data`` to tell list indexes (``[2]``)
+    from integer mapping keys (``speeds.3.max``), the way :mod:`entropy3d.scene.yamlsource` names
+    lines."""
+    text, node = "", data
+    for part in loc:
+        if isinstance(node, list) and isinstance(part, int):
+            text += f"[{part}]"
+            node = node[part] if 0 <= part < len(node) else None
+            continue
+        text += f".{part}" if text else str(part)
+        node = node.get(part) if isinstance(node, Mapping) else None
+    return text
+
+
+def validation_problems(error: ValidationError, model: type[BaseModel], data: Any) -> list[Problem]:
+    """Problems ``(key_path, None, message)`` of a pydantic error on rules ``data``, with the fix."""
+    problems: list[Problem] = []
+    for item in error.errors():
+        # drop pydantic's own location tags (union members, "[key]" for a bad mapping key)
+        loc = tuple(part for part in item["loc"]
+                    if not (isinstance(part, str) and "[" in part and part.endswith("]")))
+        path = render_key_path(loc, data)
+        message = item["msg"].removeprefix("Value error, ")
+        if item["type"] == "extra_forbidden":
+            key = str(loc[-1])
+            message = f"unknown key {key!r}; {_did_you_mean(key, _keys_allowed_at(model, loc[:-1]))}"
+        elif item["type"] == "missing":
+            message = "required key is missing"
+        elif item["type"] != "value_error" and "input" in item:
+            message = f"{message} (got {item['input']!r})"
+            if isinstance(item["input"], str) and item["type"] in ("int_type", "float_type"):
+                message += "; write the number without quotes"
+        problems.append((path, None, message))
+    return problems
+
+
+def validate_rules(data: Mapping[str, Any]) -> tuple[RulesSpec | None, list[Problem]]:
+    """Validate the mapping of a rules data file: the spec, or None and every problem found."""
+    if not isinstance(data, Mapping):
+        return None, [("", None, "must be a mapping of sections")]
+    try:
+        spec = RulesSpec.model_validate(dict(data))
+    except ValidationError as error:
+        return None, validation_problems(error, RulesSpec, data)
+    return spec, reference_problems(spec)
