@@ -2,7 +2,7 @@
 
     python benchmarks/bench_demo.py [--turns 100] [--seed 1] [--video-turns 3] [--size 1280x720]
 
-1. Long automatic games with the physics rider on the default scene, until ``--turns`` turns
+1. Long automatic games with the physics producer on the default scene, until ``--turns`` turns
    have been played (a game ends early when one gang is wiped out; the next seed goes on).
    Every activation is checked: no NaN, every bike in play on the table and outside every solid
    piece, and the process's memory is printed after each game (it must not grow without bound).
@@ -31,17 +31,17 @@ def rss_mb() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0
 
 
-def check_activation(activation, table_map) -> list[str]:
+def check_activation(activation, probe) -> list[str]:
     problems = []
-    for bike in activation.state_after.bikes.values():
+    for bike in activation.state_after.models.values():
         pose = np.array([bike.pose.x, bike.pose.y, bike.pose.z, bike.pose.facing_deg])
         if not np.isfinite(pose).all():
             problems.append(f"{bike.id}: pose {pose}")
         if not bike.in_play:
             continue
-        if table_map.off_table(bike.pose.xy[None, :], margin=-0.5)[0] and bike.status != "air_time":
+        if probe.off_table(bike.pose.xy[None, :], margin=-0.5)[0] and bike.air is None:
             problems.append(f"{bike.id}: off the table at {bike.pose!r}")
-        if table_map.blocked(bike.pose.xy[None, :], bike.pose.z + 0.05)[0]:
+        if probe.blocked(bike.pose.xy[None, :], bike.pose.z + 0.05)[0]:
             problems.append(f"{bike.id}: inside a solid piece at {bike.pose!r}")
     for action in activation.actions:
         if len(action.trajectory) and not np.isfinite(action.trajectory).all():
@@ -51,21 +51,21 @@ def check_activation(activation, table_map) -> list[str]:
 
 def long_games(turns: int, seed: int) -> None:
     from entropy3d.game import play_game
-    from entropy3d.game.tablemap import TableMap
     from entropy3d.resources import default_scene
     from entropy3d.scene import load_scene
     from entropy3d.scene.build import build_table_geometry
+    from entropy3d.scene.probe import SceneProbe
 
     table = load_scene(default_scene())
     geometry = build_table_geometry(table)
-    table_map = TableMap(geometry, {r.id: r.heading for r in table.spec.ramps})
+    probe = SceneProbe.from_table(table, geometry)
     played, activations, problems, start = 0, 0, [], time.perf_counter()
-    print(f"long games on {table.name}: physics rider, until {turns} turns are played")
+    print(f"long games on {table.name}: physics producer, until {turns} turns are played")
     while played < turns:
         game_start = time.perf_counter()
-        replay = play_game(None, seed=seed, turns=turns - played, rider="physics")
+        replay = play_game(None, seed=seed, turns=turns - played, producer="physics")
         for activation in replay.activations:
-            problems += [f"seed {seed}, turn {activation.turn}: {p}" for p in check_activation(activation, table_map)]
+            problems += [f"seed {seed}, turn {activation.turn}: {p}" for p in check_activation(activation, probe)]
         played += replay.end.turns_played
         activations += len(replay.activations)
         gc.collect()
@@ -86,7 +86,7 @@ def video(turns: int, seed: int, size: tuple[int, int]) -> None:
     from entropy3d.video import VideoOptions, render_video, video_duration_s
 
     start = time.perf_counter()
-    replay = play_game(None, seed=seed, turns=turns, rider="physics")
+    replay = play_game(None, seed=seed, turns=turns, producer="physics")
     played = time.perf_counter() - start
     options = VideoOptions(size=size)
     seconds = video_duration_s(replay, options)

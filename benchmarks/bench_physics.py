@@ -3,7 +3,7 @@
 For every model of every bundled scene (or the scenes given), one action straight ahead at the
 model's speed and full distance is ridden three ways, in the same process:
 
-- the whole activation (rules check, fresh world, ride, snap): ``activate``;
+- the whole activation along the one path (check, fresh world, ride, resolve): ``activation``;
 - the ride alone (``ride`` on a freshly built world: controller, contacts, recording);
 - bare ``stepSimulation`` of the same freshly built world for the same number of steps;
 - the same bare steps with the bike pushed along at the ride's speed (one resetBaseVelocity per
@@ -17,6 +17,7 @@ No pass/fail: figures for people comparing changes.
 
 from __future__ import annotations
 
+import dataclasses
 import statistics
 import sys
 import time
@@ -25,11 +26,12 @@ from pathlib import Path
 import numpy as np
 import pybullet
 
-from entropy3d.activation import activate, initial_state
+from entropy3d.game.step import activation
 from entropy3d.physics import BikeBody, build_table_world, ride
+from entropy3d.physics.producer import PhysicsProducer
 from entropy3d.resources import bundled_dir
-from entropy3d.rules.activation import apply_action
 from entropy3d.rules.speeds import distance_band
+from entropy3d.rules.transition import Action, check
 from entropy3d.scene import load_scene
 from entropy3d.scene.build import build_table_geometry
 
@@ -44,22 +46,22 @@ def bench_scene(path: Path) -> list[tuple[float, ...]]:
     t0 = time.perf_counter()
     build_table_world(table, geometry).close()
     print(f"  {path.stem}: collision shapes prepared once in {(time.perf_counter() - t0) * 1e3:.0f} ms")
-    state = initial_state(table, geometry)
+    state = dataclasses.replace(table.initial_state(geometry.surface_height), turn=2)
+    producer = PhysicsProducer(table, geometry, rides_per_process=None)
     rows = []
-    for bike in state.bikes.values():
+    for bike in state.models.values():
         if bike.speed == 0:
             continue
         plan = f"s{bike.speed}: straight {int(distance_band(bike.bike_type, bike.speed, table.ruleset).max)}"
         for _ in range(REPEATS):
             t0 = time.perf_counter()
-            activate(table, geometry, state, bike.id, [plan], np.random.default_rng(0))
+            activation(state, bike.id, [plan], table.ruleset, np.random.default_rng(0), producer)
             t_activation = time.perf_counter() - t0
 
-            _, events = apply_action(bike, plan, table.ruleset, np.random.default_rng(0))
-            move = events[0]
+            move = check(state, Action.ride(bike.id, plan), table.ruleset).move
             rider = BikeBody(bike.id, table.base_of(table.model(bike.id)), bike.pose)
             others = [BikeBody(o.id, table.ruleset.base_for(o.bike_type), o.pose)
-                      for o in state.bikes.values() if o.id != bike.id]
+                      for o in state.models.values() if o.id != bike.id]
             speed = move.band.max / table.ruleset.scale.seconds_per_activation
             t0 = time.perf_counter()
             world = build_table_world(table, geometry, rider=rider, others=others)

@@ -13,7 +13,7 @@ import numpy as np
 from PIL import Image, ImageDraw
 from scipy.spatial import ConvexHull
 
-from entropy3d.activation.activate import ActionResult
+from entropy3d.game.step import Step
 from entropy3d.geometry import BaseShape, Pose
 from entropy3d.outputs import AtomicFile
 
@@ -102,48 +102,50 @@ def _cross(draw, canvas, xy, colour, r: int = 6) -> None:
     draw.line([(cx - r, cy + r), (cx + r, cy - r)], fill=colour, width=3)
 
 
-def _overlay(image, canvas, results: Sequence[ActionResult], ruleset, upto_t: float | None) -> None:
+def _overlay(image, canvas, steps: Sequence[Step], ruleset, upto_t: float | None) -> None:
     draw = ImageDraw.Draw(image)
-    if results:
-        for other in results[0].before.bikes.values():
-            if other.id != results[0].model_id and not other.out_of_game:
-                _draw_base(draw, canvas, ruleset.base_for(other.bike_type), other.pose, OTHER_COLOUR, 2)
-    base = ruleset.base_for(results[0].before.bike(results[0].model_id).bike_type) if results else None
+    if not steps:
+        return
+    model_id = steps[0].action.model_id
+    for other in steps[0].before.models.values():
+        if other.id != model_id and other.in_play:
+            _draw_base(draw, canvas, ruleset.base_for(other.bike_type), other.pose, OTHER_COLOUR, 2)
+    base = ruleset.base_for(steps[0].before.model(model_id).bike_type)
+    final = steps[-1].after.model(model_id).pose
+    steps = [s for s in steps if s.action.move is not None]
     offset = 0.0
-    for result in results:
-        if result.facts is None:
+    for step in steps:
+        trajectory = step.trajectory
+        if len(trajectory) == 0:
             continue
-        trajectory = result.facts.trajectory
         lo, hi = float(trajectory[:, 3].min()), float(trajectory[:, 3].max())
         rows = trajectory if upto_t is None else trajectory[trajectory[:, 0] + offset <= upto_t]
         points = canvas.px(rows[:, 1:3]) if len(rows) else []
         for (a, b), z in zip(zip(points[:-1], points[1:]), rows[1:, 3]):
             draw.line([a, b], fill=_heights_colour(float(z), lo, hi), width=4)
-        for contact in result.facts.contacts:
-            if upto_t is None or contact.t + offset <= upto_t:
+        for contact in step.facts.contacts:
+            if upto_t is None or contact.t_s + offset <= upto_t:
                 (cx, cy), = canvas.px([contact.point[:2]])
                 r = 5
-                colour = CRASH_COLOUR if contact.role == "crash" else (255, 160, 0)
-                draw.ellipse([cx - r, cy - r, cx + r, cy + r], outline=colour, width=3)
+                draw.ellipse([cx - r, cy - r, cx + r, cy + r], outline=CRASH_COLOUR, width=3)
         if upto_t is not None and len(rows):
             row = rows[-1]
             _draw_base(draw, canvas, base, Pose(float(row[1]), float(row[2]), float(row[4])), (255, 255, 255), 2)
-        offset += result.facts.duration_s
-    for result in results:
-        _dashed(draw, canvas.px(result.move.path), PATH_COLOUR, 2)
-        if upto_t is None and result.snapped is not None:
-            for event in result.snapped.events:
+        offset += float(trajectory[-1, 0])
+    for step in steps:
+        _dashed(draw, canvas.px(step.action.move.path), PATH_COLOUR, 2)
+        if upto_t is None:
+            for event in step.events:
                 if "landing_xy" in event.figures:
                     _cross(draw, canvas, event.figures["landing_xy"], END_COLOUR)
-    if upto_t is None and results:
-        end = results[-1].after.bike(results[-1].model_id).pose
-        _draw_base(draw, canvas, base, end, END_COLOUR)
+    if upto_t is None:
+        _draw_base(draw, canvas, base, final, END_COLOUR)
 
 
-def draw_png(path, geometry, results: Sequence[ActionResult], ruleset, px_per_in: float = 16.0,
+def draw_png(path, geometry, results: Sequence[Step], ruleset, px_per_in: float = 16.0,
              cliff_edges=()) -> None:
-    """Top-down PNG: intended path (dashed white), trajectory (blue low to red high), contacts
-    (circles: red crash, orange debris), the rules' jump landing (yellow cross), the snapped end
+    """Top-down PNG of the moves among ``results``: intended path (dashed white), trajectory (blue
+    low to red high), contacts (red circles), the rules' jump landing (yellow cross), the snapped end
     base (yellow) and the other bikes (grey). ``ruleset`` gives the bases."""
     moves = results[-1].after.scenery if results else {}
     image, canvas = table_image(geometry, moves, px_per_in, cliff_edges)
@@ -152,12 +154,12 @@ def draw_png(path, geometry, results: Sequence[ActionResult], ruleset, px_per_in
         image.save(pending.temporary, format="PNG")
 
 
-def draw_gif(path, geometry, results: Sequence[ActionResult], ruleset, px_per_in: float = 10.0,
+def draw_gif(path, geometry, results: Sequence[Step], ruleset, px_per_in: float = 10.0,
              fps: int = 15, cliff_edges=()) -> None:
     """Animated top-down GIF of the ride at depicted speed, ending on the snapped result."""
     moves = results[0].before.scenery if results else {}
     background, canvas = table_image(geometry, moves, px_per_in, cliff_edges)
-    total = sum(r.facts.duration_s for r in results if r.facts is not None)
+    total = sum(float(r.trajectory[-1, 0]) for r in results if len(r.trajectory))
     frames = []
     for t in np.arange(0.0, total + 1e-9, 1.0 / fps):
         frame = background.copy()

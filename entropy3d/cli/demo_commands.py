@@ -74,18 +74,19 @@ def demo(
     size: Optional[str] = typer.Option(None, "--size", "-s",
                                        help="WIDTHxHEIGHT in pixels [default: 1280x720; 640x360 for a GIF]"),
     fps: int = typer.Option(30, "--fps", min=5, max=60, help="frames per second"),
-    rider: str = typer.Option("physics", "--rider", help="physics (PyBullet) or planned (tabletop, no physics)"),
+    producer: str = typer.Option("physics", "--producer",
+                                 help="who rides the moves: physics (PyBullet) or geometric (footprints, no physics)"),
     smooth: bool = typer.Option(False, "--smooth", help="anti-aliased frames (about 8x slower)"),
 ) -> None:
     """Play a short game of Entropy City with automatic players and render it to a video."""
-    from entropy3d.game import RIDERS, play_game
+    from entropy3d.game import PRODUCERS, play_game
     from entropy3d.game.records import ActivationRecord
 
     if script is None:
         turns = DEMO_TURNS if turns is None else turns
         seed = DEMO_SEED if seed is None else seed
-    if rider not in RIDERS:
-        raise fail(f"error: --rider {rider!r}: use one of {', '.join(RIDERS)}")
+    if producer not in PRODUCERS:
+        raise fail(f"error: --producer {producer!r}: use one of {', '.join(PRODUCERS)}")
     video_size = _size(size, out)
     _output(out, (".mp4", ".gif"), "--out")
     if replay is not None:
@@ -97,7 +98,7 @@ def demo(
     with _progress() as progress:
         playing = progress.add_task("playing", total=None)
         started = time.perf_counter()
-        game = play_game(scene, seed=seed, turns=turns, rider=rider, script=script, replay_path=replay,
+        game = play_game(scene, seed=seed, turns=turns, producer=producer, script=script, replay_path=replay,
                          on_record=lambda r: progress.advance(playing) if isinstance(r, ActivationRecord) else None)
         progress.update(playing, total=len(game.activations), completed=len(game.activations))
         played = time.perf_counter() - started

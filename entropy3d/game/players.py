@@ -6,7 +6,7 @@ attacks or None. :class:`AutoPlayer` makes sensible, varied, cinematic choices f
 rides at rivals, takes ramps at speed, smashes through scenery, attacks in reach, avoids walls
 and table edges, and sometimes takes a risk; its randomness is an injected, seeded
 ``numpy.random.Generator``. Every plan it considers is checked by the rules engine
-(:func:`~entropy3d.rules.planner.plan_move`); it never decides legality itself.
+(:func:`~entropy3d.rules.transition.check`); it never decides legality itself.
 """
 
 from __future__ import annotations
@@ -18,31 +18,52 @@ from typing import Protocol, Sequence
 import numpy as np
 
 from entropy3d.errors import IllegalPlanError
-from entropy3d.game.state import BikeState, MatchState
-from entropy3d.game.tablemap import TableMap
 from entropy3d.rules.dice import Policy, policy_named
-from entropy3d.rules.planner import PlannedMove, plan_move
+from entropy3d.rules.planner import PlannedMove
 from entropy3d.rules.ruleset import Ruleset
 from entropy3d.rules.speeds import distance_band
+from entropy3d.rules.state import ModelState, State
+from entropy3d.rules.transition import Action, check
+from entropy3d.scene.probe import SceneProbe
 
 
 @dataclass(frozen=True, eq=False)
 class ActionView:
     """What a player sees when choosing an action.
 
-    state: the game now. bike: the active bike (its pose, speed and stress are current).
-    action_index: 0 or 1. first_action_of_game: speed 1 is forced (EC-TURN-4).
-    forced_speed: a speed the rules force on this action (after a stoppie), or None.
-    table_map: footprints of the table. ruleset: rules data.
+    state: the game now. model: the active model (its pose, speed and stress are current).
+    action_index: 0 or 1. probe: the table from above. ruleset: rules data.
     """
 
-    state: MatchState
-    bike: BikeState
+    state: State
+    model: ModelState
     action_index: int
-    first_action_of_game: bool
-    forced_speed: int | None
-    table_map: TableMap
+    probe: SceneProbe
     ruleset: Ruleset
+
+    @property
+    def first_action_of_game(self) -> bool:
+        """Speed 1 is forced (EC-TURN-4)."""
+        return self.state.turn == 1 and self.model.actions_taken == 0
+
+    @property
+    def forced_speed(self) -> int | None:
+        """A speed the rules force on this action (after a stoppie, in the air, after a side-on
+        crash), or None."""
+        model = self.model
+        if model.forced_speed is not None:
+            return model.forced_speed
+        if model.air is not None:
+            return model.air.speed
+        if model.speed_cap is not None and model.speed > model.speed_cap:
+            return model.speed_cap
+        return None
+
+    def check(self, plan, table: bool = True) -> PlannedMove:
+        """The rules' check of ``plan`` for this model now (with the table's curbs, buildings and
+        edges unless ``table`` is False); raises IllegalPlanError."""
+        action = check(self.state, Action.ride(self.model.id, plan), self.ruleset, self.probe if table else None)
+        return action.move
 
 
 @dataclass(frozen=True)
@@ -56,8 +77,10 @@ class AttackOption:
 
 
 class Player(Protocol):
-    """Chooses plans and attacks for one gang. ``policy`` pushes its luck in tests (EC-DICE-5)."""
+    """Chooses plans and attacks for one gang. ``push`` names how it pushes its luck in tests
+    (EC-DICE-5) and ``policy`` is that policy."""
 
+    push: str
     policy: Policy
 
     def choose_plan(self, view: ActionView) -> str:
@@ -74,18 +97,18 @@ def candidate_speeds(view: ActionView) -> list[int]:
     if view.forced_speed is not None:
         return [view.forced_speed]
     step = int(view.ruleset.data("turn.max_speed_change"))
-    now = max(view.bike.speed, 1)
+    now = max(view.model.speed, 1)
     return [s for s in range(now - step, now + step + 1) if s in view.ruleset.speeds]
 
 
 def candidate_plans(view: ActionView) -> list[str]:
     """Plan texts worth considering: straights of several lengths, one template at the start or
     the end, jumps and a focus action; the rules engine later refuses the illegal ones."""
-    ruleset, bike = view.ruleset, view.bike
+    ruleset, bike = view.ruleset, view.model
     defaults = ruleset.data("turn_templates.default_for_speed")
     plans: list[str] = []
     for speed in candidate_speeds(view):
-        band = distance_band(bike.bike, speed, ruleset)
+        band = distance_band(bike.bike_type, speed, ruleset)
         lo, hi = int(math.ceil(band.min - 1e-9)), int(math.floor(band.max + 1e-9))
         totals = sorted({hi, lo, (lo + hi) // 2})
         for total in totals:
@@ -113,9 +136,7 @@ def check_plans(view: ActionView, plans: Sequence[str]) -> list[PlannedMove]:
     moves = []
     for text in plans:
         try:
-            moves.append(plan_move(text, view.bike.pose, view.bike.bike, view.bike.speed, view.ruleset,
-                                   action_index=view.action_index,
-                                   first_action_of_game=view.first_action_of_game))
+            moves.append(view.check(text, table=False))
         except IllegalPlanError:
             continue
     return moves
@@ -133,22 +154,22 @@ class AutoPlayer:
     aggression: float = 1.0
     daring: float = 1.0
     temperature: float = 2.0
+    push: str = field(init=False)
     policy: Policy = field(init=False)
 
     def __post_init__(self):
-        self.policy = policy_named("risk-aware" if self.daring >= 1.0 else "sit-at-tn", self.ruleset)
+        self.push = "risk-aware" if self.daring >= 1.0 else "sit-at-tn"
+        self.policy = policy_named(self.push, self.ruleset)
 
     def choose_plan(self, view: ActionView) -> str:
         moves = check_plans(view, candidate_plans(view))
         if not moves:
-            raise IllegalPlanError("EC-MOVE-1", f"no legal plan found for {view.bike.id}")
+            raise IllegalPlanError("EC-MOVE-1", f"no legal plan found for {view.model.id}")
         scores = np.array([self.score(view, m) for m in moves])
         scores = scores + self.rng.normal(0.0, self.temperature, len(scores))
         for k in np.argsort(-scores, kind="stable"):
             try:
-                plan_move(moves[k].plan, view.bike.pose, view.bike.bike, view.bike.speed, view.ruleset,
-                          table=view.table_map, action_index=view.action_index,
-                          first_action_of_game=view.first_action_of_game)
+                view.check(moves[k].plan)
             except IllegalPlanError:
                 continue
             return str(moves[k].plan)
@@ -156,12 +177,12 @@ class AutoPlayer:
 
     def score(self, view: ActionView, move: PlannedMove) -> float:
         """How much this player likes a move (higher is better); no rules are decided here."""
-        bike, table_map = view.bike, view.table_map
+        bike, probe = view.model, view.probe
         path = move.path[:: max(1, len(move.path) // 40)]
         path = np.vstack([path, move.path[-1:]])
         score = 0.0
-        rivals = [b for b in view.state.bikes.values() if b.in_play and b.gang != bike.gang]
-        friends = [b for b in view.state.bikes.values() if b.in_play and b.gang == bike.gang and b.id != bike.id]
+        rivals = [b for b in view.state.models.values() if b.in_play and b.gang != bike.gang]
+        friends = [b for b in view.state.models.values() if b.in_play and b.gang == bike.gang and b.id != bike.id]
         end = move.end_pose
         if rivals:
             nearest = min(rivals, key=lambda r: float(np.hypot(*(r.pose.xy - bike.pose.xy))))
@@ -169,32 +190,32 @@ class AutoPlayer:
             score -= self.aggression * 0.8 * gap
             if gap < 3.0:
                 score += 6.0 * self.aggression
-        clearance = 0.5 * self.ruleset.base_for(bike.bike).width + 0.45
+        clearance = 0.5 * self.ruleset.base_for(bike.bike_type).width + 0.45
         along = np.concatenate([[0.0], np.cumsum(np.hypot(*np.diff(path, axis=0).T))])
         later = along >= min(1.5, 0.5 * along[-1])  # a bike leaving a wall it touches starts next to it
-        blocked = table_map.blocked(path, bike.pose.z, kinds_ignored=("destructible",), clearance=clearance)
-        blocked = (blocked | table_map.ramp_sides_hit(path)) & later
+        blocked = probe.blocked(path, bike.pose.z, kinds_ignored=("destructible",), clearance=clearance)
+        blocked = (blocked | probe.ramp_sides_hit(path)) & later
         if blocked.any():
             first = int(np.argmax(blocked))
             score -= 30.0 + 2.0 * (len(path) - first)
-        off = table_map.off_table(path, margin=0.6)
+        off = probe.off_table(path, margin=0.6)
         if off.any():
             score -= 60.0
-        score -= 3.0 * float(table_map.off_table(end.xy[None, :], margin=3.0)[0])
-        own_half = 0.5 * self.ruleset.base_for(bike.bike).length
+        score -= 3.0 * float(probe.off_table(end.xy[None, :], margin=3.0)[0])
+        own_half = 0.5 * self.ruleset.base_for(bike.bike_type).length
         for other in rivals + friends:
-            touching = own_half + 0.5 * self.ruleset.base_for(other.bike).length
+            touching = own_half + 0.5 * self.ruleset.base_for(other.bike_type).length
             ahead = path[min(len(path) - 1, max(1, len(path) // 6)):]
             close = float(np.hypot(*(ahead - other.pose.xy).T).min())
             if close < touching:
                 score -= (28.0 - 8.0 * self.daring) if other in rivals else 30.0
         if move.speed in self.ruleset.data("jump.air_time_speeds"):
-            ramps = table_map.ramps_taken(path)
+            ramps = probe.ramps_taken(path)
             if ramps:
                 score += 10.0 * self.daring + (4.0 if move.plan.action == "jump" else 0.0)
             elif move.plan.action == "jump":
                 score -= 5.0
-            if table_map.touches(path, "destructible"):
+            if probe.touches(path, "destructible"):
                 score += 6.0 * self.daring
         score += 1.2 * self.daring * move.speed + 0.1 * move.length_in
         stress_room = bike.max_stress - bike.stress
@@ -206,7 +227,7 @@ class AutoPlayer:
     def choose_attack(self, view: ActionView, options: Sequence[AttackOption]) -> AttackOption | None:
         if not options:
             return None
-        if view.bike.stress >= view.bike.max_stress - 2 and self.daring < 1.5:
+        if view.model.stress >= view.model.max_stress - 2 and self.daring < 1.5:
             return None
         return min(options, key=lambda o: (o.tn, o.target))
 

@@ -2,7 +2,9 @@
 
 Records are what the replay file stores (one JSON object per line) and what the video draws;
 ``to_json`` / ``from_json`` round-trip them exactly, so a replay can be re-rendered without
-re-simulating. Lengths are inches, times seconds, headings degrees.
+re-simulating. An activation holds its actions, each the one path's triple (the checked
+action, the producer's facts, the rules' events), and the states it went between. Lengths are
+inches, times seconds, headings degrees.
 """
 
 from __future__ import annotations
@@ -12,58 +14,83 @@ from typing import Any, Mapping
 
 import numpy as np
 
-from entropy3d.game.ride import RideEvent, roll_to_json  # noqa: F401  (re-exported)
-from entropy3d.game.state import MatchState
-
-
-def trajectory_to_json(trajectory: np.ndarray) -> list[list[float]]:
-    """Trajectory rows rounded to 1/1000 s, inch and degree (JSON stays small and exact)."""
-    return [[round(float(v), 3) for v in row] for row in np.asarray(trajectory, float)]
+from entropy3d.rules.event import Event
+from entropy3d.rules.facts import Facts
+from entropy3d.rules.state import ModelState, State
+from entropy3d.rules.transition import SKIP, Action
 
 
 @dataclass(frozen=True, eq=False)
 class ActionRecord:
     """One action of an activation.
 
-    index: 0 or 1. plan: the canonical plan text ("" when the action was skipped).
-    skipped: why the action was skipped ("" when ridden). speed: the declared speed.
-    planned_path: (N, 2) the intended path, inches. trajectory: (K, 5) t, x, y, z, heading as
-    ridden. stress_before / stress_after: the rider's stress. tests: the tests rolled (dicts).
-    events: what happened on the ride. attack: the attack made after the move (dict) or None.
-    clauses: rule clauses applied. notes: one-line texts for the HUD.
+    index: 0 or 1 (a forced move keeps the index of the action it ends). action: what was asked
+    (plan, push policy). planned_path: (N, 2) the checked path, inches (empty when nothing was
+    planned). facts: what the producer found riding it (None when nothing was ridden).
+    events: what the rules decided. attack: the attack made after the move (dict) or None.
+    stress_before / stress_after: the rider's stress around it, attack included.
+    ridden: the bike moved (not busted at a test before it set off). model_after: the model as
+    the rules left it (where they put it, which is where the video and viewer show it).
     """
 
     index: int
-    plan: str
-    skipped: str
-    speed: int
+    action: Action
     planned_path: np.ndarray = field(repr=False)
-    trajectory: np.ndarray = field(repr=False)
+    facts: Facts | None
+    events: tuple[Event, ...] = ()
+    attack: Mapping[str, Any] | None = None
     stress_before: int = 0
     stress_after: int = 0
-    tests: tuple[Mapping[str, Any], ...] = ()
-    events: tuple[RideEvent, ...] = ()
-    attack: Mapping[str, Any] | None = None
-    clauses: tuple[str, ...] = ()
-    notes: tuple[str, ...] = ()
+    ridden: bool = False
+    model_after: ModelState | None = None
+
+    @property
+    def plan(self) -> str:
+        """The canonical plan text ("" for an action with no move)."""
+        return "" if self.action.plan is None else str(self.action.plan)
+
+    @property
+    def speed(self) -> int:
+        return 0 if self.action.plan is None else self.action.plan.speed
+
+    @property
+    def skipped(self) -> str:
+        """Why the action was skipped ("" when a move was made)."""
+        return next((e.rules for e in self.events if e.kind == "skip"), "") if self.action.kind == SKIP else ""
+
+    @property
+    def trajectory(self) -> np.ndarray:
+        """(K, 5) rows of t, x, y, z, heading as ridden; empty when nothing was ridden."""
+        return np.asarray(self.facts.trajectory, float) if self.facts is not None and self.ridden else np.zeros((0, 5))
+
+    @property
+    def clauses(self) -> tuple[str, ...]:
+        seen: list[str] = []
+        for event in self.events:
+            seen += [c for c in event.clauses if c not in seen]
+        for clause in (self.attack or {}).get("clauses", ()):
+            if clause not in seen:
+                seen.append(clause)
+        return tuple(seen)
 
     def to_json(self) -> dict:
-        return {"index": self.index, "plan": self.plan, "skipped": self.skipped, "speed": self.speed,
+        return {"index": self.index, "action": self.action.to_json(),
                 "planned_path": [[round(float(x), 3), round(float(y), 3)] for x, y in self.planned_path],
-                "trajectory": trajectory_to_json(self.trajectory),
-                "stress_before": self.stress_before, "stress_after": self.stress_after,
-                "tests": [dict(t) for t in self.tests], "events": [e.to_json() for e in self.events],
+                "facts": None if self.facts is None else self.facts.to_json(),
+                "events": [e.to_json() for e in self.events],
                 "attack": None if self.attack is None else dict(self.attack),
-                "clauses": list(self.clauses), "notes": list(self.notes)}
+                "stress_before": self.stress_before, "stress_after": self.stress_after, "ridden": self.ridden,
+                "model_after": None if self.model_after is None else self.model_after.to_json()}
 
     @classmethod
     def from_json(cls, data: Mapping) -> "ActionRecord":
-        return cls(index=int(data["index"]), plan=data["plan"], skipped=data["skipped"], speed=int(data["speed"]),
+        return cls(index=int(data["index"]), action=Action.from_json(data["action"]),
                    planned_path=np.asarray(data["planned_path"], float).reshape(-1, 2),
-                   trajectory=np.asarray(data["trajectory"], float).reshape(-1, 5),
+                   facts=None if data["facts"] is None else Facts.from_json(data["facts"]),
+                   events=tuple(Event.from_json(e) for e in data["events"]), attack=data["attack"],
                    stress_before=int(data["stress_before"]), stress_after=int(data["stress_after"]),
-                   tests=tuple(data["tests"]), events=tuple(RideEvent.from_json(e) for e in data["events"]),
-                   attack=data["attack"], clauses=tuple(data["clauses"]), notes=tuple(data["notes"]))
+                   ridden=bool(data["ridden"]),
+                   model_after=None if data.get("model_after") is None else ModelState.from_json(data["model_after"]))
 
 
 @dataclass(frozen=True, eq=False)
@@ -87,8 +114,9 @@ class TurnRecord:
 
 @dataclass(frozen=True, eq=False)
 class ActivationRecord:
-    """One model's activation: its actions and the game state after it.
+    """One model's activation: its start events, its actions and the states around it.
 
+    events: what the rules decided as it started (a skipped activation, a recovery).
     state_before: the state when it started (poses to draw the other bikes from).
     skipped: why the whole activation was skipped ("" when it was played).
     """
@@ -96,21 +124,29 @@ class ActivationRecord:
     turn: int
     model_id: str
     gang: str
+    events: tuple[Event, ...]
     actions: tuple[ActionRecord, ...]
-    skipped: str
-    state_before: MatchState
-    state_after: MatchState
+    state_before: State
+    state_after: State
+
+    @property
+    def skipped(self) -> str:
+        if self.actions:
+            return ""
+        if self.events:
+            return "; ".join(e.rules for e in self.events)
+        return self.state_before.model(self.model_id).status
 
     def to_json(self) -> dict:
         return {"type": "activation", "turn": self.turn, "model": self.model_id, "gang": self.gang,
-                "skipped": self.skipped, "actions": [a.to_json() for a in self.actions],
+                "events": [e.to_json() for e in self.events], "actions": [a.to_json() for a in self.actions],
                 "state_before": self.state_before.to_json(), "state_after": self.state_after.to_json()}
 
     @classmethod
     def from_json(cls, data: Mapping) -> "ActivationRecord":
-        return cls(int(data["turn"]), data["model"], data["gang"],
-                   tuple(ActionRecord.from_json(a) for a in data["actions"]), data["skipped"],
-                   MatchState.from_json(data["state_before"]), MatchState.from_json(data["state_after"]))
+        return cls(int(data["turn"]), data["model"], data["gang"], tuple(Event.from_json(e) for e in data["events"]),
+                   tuple(ActionRecord.from_json(a) for a in data["actions"]),
+                   State.from_json(data["state_before"]), State.from_json(data["state_after"]))
 
 
 @dataclass(frozen=True, eq=False)
@@ -121,7 +157,7 @@ class EndRecord:
     turns_played: int
     score: Mapping[str, int]
     winner: str
-    state: MatchState
+    state: State
 
     def to_json(self) -> dict:
         return {"type": "end", "reason": self.reason, "turns_played": self.turns_played,
@@ -130,4 +166,4 @@ class EndRecord:
     @classmethod
     def from_json(cls, data: Mapping) -> "EndRecord":
         return cls(data["reason"], int(data["turns_played"]), dict(data["score"]), data["winner"],
-                   MatchState.from_json(data["state"]))
+                   State.from_json(data["state"]))

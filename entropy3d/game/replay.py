@@ -1,6 +1,6 @@
 """Replay files: one JSON object per line (JSON Lines), written atomically.
 
-Line 1 is the header (format, version, scene, seed, turns, rider, players, the initial state);
+Line 1 is the header (format, version, scene, seed, turns, producer, players, the initial state);
 then one line per turn start, per activation (plans, dice, trajectories, snapped results and the
 state after it) and a last ``end`` line. Keys are sorted and floats rounded, so the same game
 gives the same bytes; a replay holds everything a video needs, so rendering it never runs
@@ -19,11 +19,11 @@ from typing import Any, Iterable, Mapping
 
 from entropy3d.errors import InputError
 from entropy3d.game.records import ActivationRecord, EndRecord, TurnRecord
-from entropy3d.game.state import MatchState
 from entropy3d.outputs import AtomicFile
+from entropy3d.rules.state import State
 
 FORMAT = "entropy3d-replay"
-VERSION = 1
+VERSION = 2
 
 
 class ReplayError(InputError):
@@ -35,7 +35,7 @@ class ReplayHeader:
     """What a game was played with.
 
     scene: the scene file as given. scene_name: its name. seed: the game's seed. turns: turns
-    asked for. rider: ``physics`` or ``planned``. players: ``auto`` or ``script:<path>``.
+    asked for. producer: ``physics`` or ``geometric``. players: ``auto`` or ``script:<path>``.
     initial: the state before turn 1. scene_sha256: digest of the scene file's bytes, so a
     re-simulation can tell a changed scene from a broken promise of determinism.
     engine_sha256: digest of the entropy3d code and rules data that played it, for the same
@@ -46,22 +46,22 @@ class ReplayHeader:
     scene_name: str
     seed: int
     turns: int
-    rider: str
+    producer: str
     players: str
-    initial: MatchState
+    initial: State
     scene_sha256: str = ""
     engine_sha256: str = ""
 
     def to_json(self) -> dict:
         return {"type": "header", "format": FORMAT, "version": VERSION, "scene": self.scene,
-                "scene_name": self.scene_name, "seed": self.seed, "turns": self.turns, "rider": self.rider,
+                "scene_name": self.scene_name, "seed": self.seed, "turns": self.turns, "producer": self.producer,
                 "players": self.players, "initial": self.initial.to_json(), "scene_sha256": self.scene_sha256,
                 "engine_sha256": self.engine_sha256}
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> "ReplayHeader":
-        return cls(data["scene"], data["scene_name"], int(data["seed"]), int(data["turns"]), data["rider"],
-                   data["players"], MatchState.from_json(data["initial"]), data.get("scene_sha256", ""),
+        return cls(data["scene"], data["scene_name"], int(data["seed"]), int(data["turns"]), data["producer"],
+                   data["players"], State.from_json(data["initial"]), data.get("scene_sha256", ""),
                    data.get("engine_sha256", ""))
 
 

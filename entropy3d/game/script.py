@@ -25,7 +25,6 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from entropy3d.errors import IllegalPlanError, InputError, PlanError
 from entropy3d.game.players import ActionView, AttackOption, AutoPlayer
 from entropy3d.rules.dice import Policy, policy_named
-from entropy3d.rules.planner import plan_move
 
 
 class ScriptError(InputError):
@@ -89,18 +88,19 @@ class ScriptedPlayer:
         self.script = script
         self.source = source
         self.fallback = fallback
+        self.push = script.push
         self.policy: Policy = policy_named(script.push, ruleset)
         self._entries = {(a.turn, a.model): (k, a) for k, a in enumerate(script.activations)}
 
     def _entry(self, view: ActionView):
-        return self._entries.get((view.state.turn, view.bike.id))
+        return self._entries.get((view.state.turn, view.model.id))
 
     def choose_plan(self, view: ActionView) -> str:
         found = self._entry(view)
         if found is None or view.action_index >= len(found[1].plans):
             if self.fallback is None or self.script.fallback == "error":
                 raise ScriptError(self.source, [("activations", None,
-                                  f"no plan for {view.bike.id} in turn {view.state.turn}, action "
+                                  f"no plan for {view.model.id} in turn {view.state.turn}, action "
                                   f"{view.action_index + 1}; add one or set `fallback: auto`")])
             self.may_be_cornered = True
             return self.fallback.choose_plan(view)
@@ -108,12 +108,11 @@ class ScriptedPlayer:
         index, entry = found
         text = entry.plans[view.action_index]
         try:
-            plan_move(text, view.bike.pose, view.bike.bike, view.bike.speed, view.ruleset, table=view.table_map,
-                      action_index=view.action_index, first_action_of_game=view.first_action_of_game)
+            view.check(text)
         except (PlanError, IllegalPlanError) as error:
             raise ScriptError(self.source, [(f"activations.{index}.plans.{view.action_index}", None,
-                                             f"{text!r} for {view.bike.id} at {view.bike.pose!r}, speed "
-                                             f"{view.bike.speed}: {error}")]) from None
+                                             f"{text!r} for {view.model.id} at {view.model.pose!r}, speed "
+                                             f"{view.model.speed}: {error}")]) from None
         return text
 
     def choose_attack(self, view: ActionView, options: Sequence[AttackOption]) -> AttackOption | None:

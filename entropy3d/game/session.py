@@ -1,7 +1,7 @@
 """Setting a game up from files and playing it into a replay: the library side of
 ``entropy3d demo``.
 
-:func:`play_game` loads the scene (and an optional script), builds the rider and the players
+:func:`play_game` loads the scene (and an optional script), builds the producer and the players
 from one seed, plays, and returns the :class:`~entropy3d.game.replay.Replay`; with
 ``replay_path`` it also writes the replay file atomically. :func:`resimulate` plays a replay's
 game again from its header and returns the bytes it would write, to prove determinism.
@@ -21,28 +21,28 @@ from entropy3d.game.loop import Game
 from entropy3d.game.players import demo_players
 from entropy3d.game.records import ActivationRecord, EndRecord, TurnRecord
 from entropy3d.game.replay import Replay, ReplayError, ReplayHeader, ReplayWriter, encode, read_replay
-from entropy3d.game.ride import PlannedPathRider, Rider
 from entropy3d.game.script import ScriptedPlayer, load_script, scene_of
+from entropy3d.game.step import Producer
 
-RIDERS = ("physics", "planned")
+PRODUCERS = ("physics", "geometric")
 
 
-def make_rider(name: str, table, geometry) -> Rider:
-    """``physics`` rides every action in a PyBullet world; ``planned`` follows the plan exactly."""
-    if name == "planned":
-        from entropy3d.game.tablemap import TableMap
+def make_producer(name: str, table, geometry) -> Producer:
+    """``physics`` rides every action in a PyBullet world; ``geometric`` over the table's
+    footprints and levels, with no physics engine."""
+    if name == "geometric":
+        from entropy3d.geometric import GeometricProducer
 
-        return PlannedPathRider(geometry, TableMap(geometry, {r.id: r.heading for r in table.spec.ramps}),
-                                table.ruleset)
+        return GeometricProducer(table, geometry)
     if name == "physics":
-        from entropy3d.game.physics_rider import PhysicsRider
+        from entropy3d.physics.producer import PhysicsProducer
 
-        return PhysicsRider(table, geometry)
-    raise ValueError(f"unknown rider {name!r}; use one of {', '.join(RIDERS)}")
+        return PhysicsProducer(table, geometry)
+    raise ValueError(f"unknown producer {name!r}; use one of {', '.join(PRODUCERS)}")
 
 
 def setup_game(scene: str | Path | None, *, seed: int | None = None, turns: int | None = None,
-               rider: str = "physics", script: str | Path | None = None) -> tuple[Game, ReplayHeader]:
+               producer: str = "physics", script: str | Path | None = None) -> tuple[Game, ReplayHeader]:
     """A ready-to-play game and the replay header that describes it.
 
     scene: a scene file (None: the script's scene, else the bundled default scene).
@@ -69,22 +69,22 @@ def setup_game(scene: str | Path | None, *, seed: int | None = None, turns: int 
     if game_script is not None:
         players = {gang: ScriptedPlayer(game_script, script_path, table.ruleset, auto)
                    for gang, auto in players.items()}
-    game = Game(table, geometry, make_rider(rider, table, geometry), players, np.random.default_rng(dice_seed),
+    game = Game(table, geometry, make_producer(producer, table, geometry), players, np.random.default_rng(dice_seed),
                 turns=turns)
-    header = ReplayHeader(scene=str(scene), scene_name=table.name, seed=int(seed), turns=turns, rider=rider,
+    header = ReplayHeader(scene=str(scene), scene_name=table.name, seed=int(seed), turns=turns, producer=producer,
                           players="auto" if script is None else f"script:{script}", initial=game.state,
                           scene_sha256=file_sha256(scene), engine_sha256=engine_sha256())
     return game, header
 
 
 def play_game(scene: str | Path | None = None, *, seed: int | None = None, turns: int | None = None,
-              rider: str = "physics", script: str | Path | None = None, replay_path: str | Path | None = None,
+              producer: str = "physics", script: str | Path | None = None, replay_path: str | Path | None = None,
               on_record: Callable[[object], None] | None = None) -> Replay:
     """Play a whole game; returns its replay (and writes it to ``replay_path`` if given).
 
     on_record: called with every record as it is played (progress bars).
     """
-    game, header = setup_game(scene, seed=seed, turns=turns, rider=rider, script=script)
+    game, header = setup_game(scene, seed=seed, turns=turns, producer=producer, script=script)
     writer = ReplayWriter(replay_path) if replay_path is not None else None
     turns_, activations, end = [], [], None
     try:
@@ -106,9 +106,7 @@ def play_game(scene: str | Path | None = None, *, seed: int | None = None, turns
             writer.abort()
         raise
     finally:
-        close = getattr(game.rider, "close", None)
-        if close is not None:
-            close()
+        game.producer.close()
     if writer is not None:
         writer.commit()
     return Replay(header, tuple(turns_), tuple(activations), end)
@@ -168,6 +166,6 @@ def resimulate(path: str | Path) -> tuple[bool, bytes]:
         raise ReplayError(path, [("header.engine_sha256", 1, "this replay was played by a different version of "
                                   "entropy3d or its rules data; it can be rendered, not played again byte for byte")])
     script = header.players.split(":", 1)[1] if header.players.startswith("script:") else None
-    again = play_game(header.scene, seed=header.seed, turns=header.turns, rider=header.rider, script=script)
+    again = play_game(header.scene, seed=header.seed, turns=header.turns, producer=header.producer, script=script)
     new = replay_bytes(again)
     return new == path.read_bytes(), new

@@ -46,6 +46,8 @@ class Contact:
 class Flight:
     """One spell in the air longer than a bump.
 
+    from_piece / from_kind: the piece the bike last stood on and its kind (``air``: it started the
+    ride in the air).
     launch_t / land_t: seconds since the ride started (land_t None: still airborne at the end).
     launch_progress_in: distance along the path at take-off, inches.
     launch_xy / land_xy: table inches. launch_z / land_z: base height, inches (land_z is the level
@@ -53,6 +55,8 @@ class Flight:
     launch_speed_in_s: speed at take-off, inches per second.
     """
 
+    from_piece: str | None
+    from_kind: str
     launch_t: float
     land_t: float | None
     launch_progress_in: float

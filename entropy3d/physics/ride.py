@@ -32,13 +32,11 @@ SUPPORT_NORMAL_Z = 0.5  #: a contact whose normal is steeper than this carries t
 TOUCH_DISTANCE_M = 0.01  #: contact points further apart than this are not touching
 APPROACH_MPS = 0.2  #: a bike must be moving into an obstacle this fast to crash into it (not away)
 SEPARATING_MPS = 0.5  #: a bike moving off a surface faster than this is not carried by it
-STEP_HEIGHT_M = 0.32  #: contacts this low on the bike are curbs and lips it rides up
 MIN_FLIGHT_S = 0.08  #: shorter spells in the air are bumps, not flights
 LOOKAHEAD_IN = 0.75  #: pure-pursuit look-ahead along the path
 TURN_TIME_S = 0.04  #: time constant of turning the bike to face the path
 RECORD_EVERY = 4  #: record the trajectory every this many steps (60 Hz at 240 Hz)
 SETTLE_S = 1.0  #: seconds debris may keep moving after the ride before it is measured
-BREAK_DELTA_V = 20.0  #: m/s per risk level: a hit that would change a destructible's speed by more breaks it
 OVER_EDGE_DROP_IN = 3.0  #: a bike this far below the table top, beyond its edge, is gone
 
 
@@ -159,7 +157,8 @@ def ride(world: PhysicsWorld, bike_id: str, path_in: np.ndarray, speed_in_s: flo
     trajectory = [(0.0, *bike.xy_in, bike.z_in, bike.facing_deg)]
     progress = track.project(*bike.xy_in, 0.0)
     # (t, progress, xy, z, speed) at the last step with the wheels down
-    last_ground = (0.0, progress, bike.xy_in.copy(), bike.z_in, float(np.linalg.norm(bike.velocity)) * to_in)
+    last_ground = (0.0, progress, bike.xy_in.copy(), bike.z_in, float(np.linalg.norm(bike.velocity)) * to_in,
+                   None, "air" if in_air else "ground")
     air_steps = int(np.ceil(MIN_FLIGHT_S / dt)) if in_air else 0
     carried_over = in_air  # until its first landing
     commanded = bike.velocity  # the velocity given at the last step (contacts then zero what hits)
@@ -169,7 +168,7 @@ def ride(world: PhysicsWorld, bike_id: str, path_in: np.ndarray, speed_in_s: flo
     last_xy = bike.xy_in.copy()
 
     while True:
-        support_normals, crash = [], None
+        support_normals, crash, support, support_force = [], None, None, -1.0
         for point in pybullet.getContactPoints(bodyA=body, physicsClientId=client):
             other, distance = point[2], point[8]
             info = world.bodies.get(other)
@@ -187,7 +186,9 @@ def ride(world: PhysicsWorld, bike_id: str, path_in: np.ndarray, speed_in_s: flo
                 if carried_over and np.dot(bike.velocity, normal) > SEPARATING_MPS:
                     continue  # a bike carried over in the air, still rising, has not landed
                 support_normals.append(normal * max(point[9], 1e-6))
-            elif (height > STEP_HEIGHT_M and crash is None and info.kind != "floor"
+                if point[9] > support_force:
+                    support, support_force = info, point[9]
+            elif (height > world.step_height_m and crash is None and info.kind != "floor"
                   and -np.dot(commanded, normal) > APPROACH_MPS):
                 crash = _contact(info, "crash", t, on_bike, progress, bike, normal, to_in)
                 crash = _with_impulse(crash, point[9] * dt)
@@ -196,7 +197,7 @@ def ride(world: PhysicsWorld, bike_id: str, path_in: np.ndarray, speed_in_s: flo
                 continue
             if other not in debris_mass:
                 debris_mass[other] = pybullet.getDynamicsInfo(other, -1, physicsClientId=client)[0]
-            if impulse > debris_mass[other] * BREAK_DELTA_V * (world.bodies[other].risk or 1):
+            if impulse > debris_mass[other] * world.break_delta_v_mps_per_risk * (world.bodies[other].risk or 1):
                 destroyed.add(other)
                 pybullet.removeBody(other, physicsClientId=client)
         grounded = bool(support_normals)
@@ -212,7 +213,7 @@ def ride(world: PhysicsWorld, bike_id: str, path_in: np.ndarray, speed_in_s: flo
             air_steps = 0
             progress = track.project(*bike.xy_in, progress)
             speed_now = float(_norm(bike.velocity)) * to_in
-            last_ground = (t, progress, bike.xy_in.copy(), bike.z_in, speed_now)
+            last_ground = (t, progress, bike.xy_in.copy(), bike.z_in, speed_now, support.piece_id, support.kind)
             flight_max_z = bike.z_in
             if progress >= total - 0.02:
                 outcome = "completed"
@@ -312,8 +313,8 @@ def _with_impulse(contact: Contact, impulse: float) -> Contact:
 
 
 def _flight(last_ground, t: float, bike: _Rider, max_z: float, landed: bool) -> Flight:
-    launch_t, launch_progress, launch_xy, launch_z, launch_speed = last_ground
-    return Flight(float(launch_t), float(t) if landed else None, float(launch_progress),
+    launch_t, launch_progress, launch_xy, launch_z, launch_speed, from_piece, from_kind = last_ground
+    return Flight(from_piece, from_kind, float(launch_t), float(t) if landed else None, float(launch_progress),
                   (float(launch_xy[0]), float(launch_xy[1])),
                   (float(bike.xy_in[0]), float(bike.xy_in[1])) if landed else None,
                   float(launch_z), float(bike.z_in) if landed else None, float(max_z), float(launch_speed))

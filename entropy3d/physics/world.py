@@ -78,6 +78,10 @@ class PhysicsWorld:
     table_width_in: float
     table_depth_in: float
     edges: Mapping[str, str]
+    step_height_m: float
+    """contacts no higher than this on the bike are curbs and lips it rides up (rules ``ride.step_height_in``)"""
+    break_delta_v_mps_per_risk: float
+    """a hit changing a destructible's speed by more than this per risk level breaks it (rules data)"""
     bodies: dict[int, BodyInfo] = field(default_factory=dict)
     bike_ids: dict[str, int] = field(default_factory=dict)
     bike_bottoms: dict[int, np.ndarray] = field(default_factory=dict)
@@ -349,7 +353,10 @@ def build_world(geometry: TableGeometry, scale: TableScale, terrain_friction: Ma
     pybullet.setGravity(0.0, 0.0, -GRAVITY, physicsClientId=client)
     pybullet.setPhysicsEngineParameter(fixedTimeStep=1.0 / hz, numSubSteps=0, numSolverIterations=50,
                                        deterministicOverlappingPairs=1, physicsClientId=client)
-    world = PhysicsWorld(client, scale, geometry.width, geometry.depth, dict(edges), hz=hz)
+    ruleset = geometry.ruleset
+    world = PhysicsWorld(client, scale, geometry.width, geometry.depth, dict(edges),
+                         scale.metres(float(ruleset.data("ride.step_height_in"))),
+                         float(ruleset.data("destructible.break_delta_v_mps_per_risk")), hz=hz)
     scenery = scenery or {}
     recipe = _recipe(geometry, scale.metres_per_inch)
     for shape in recipe.statics:

@@ -8,10 +8,11 @@ Modules: :mod:`.dice` (tests, pushing, busts), :mod:`.opposed` (opposed tests), 
 (exact probabilities), :mod:`.speeds` (distances, speed changes, turn order), :mod:`.plan`
 (plan notation), :mod:`.planner` (plans -> paths, stress and tests), :mod:`.events` (crashes,
 destructibles, jumps, the cliff edge), :mod:`.combat` (melee geometry, chicken, attack TNs),
-:mod:`.activation` (applying a planned action to a bike's state with a seeded rng).
+:mod:`.missions` (scoring), and the one path of a move: :mod:`.state` (the one game state),
+:mod:`.facts` (what a producer found on the table), :mod:`.event` (the one event type) and
+:mod:`.transition` (``check`` apart from ``resolve``; :mod:`.riding` resolves a ridden move).
 """
 
-from entropy3d.rules.activation import BikeState, apply_action, start_activation
 from entropy3d.rules.dice import Outcome, PushState, TestRoll, judge, resolve_bust, roll_test
 from entropy3d.rules.odds import Odds, exact_odds
 from entropy3d.rules.opposed import OpposedResult, opposed_test
@@ -19,10 +20,12 @@ from entropy3d.rules.plan import Plan, parse_plan
 from entropy3d.rules.planner import PlannedMove, RequiredTest, TableProbe, plan_move
 from entropy3d.rules.ruleset import Ruleset
 from entropy3d.rules.speeds import activation_order, check_speed_change, distance_band
+from entropy3d.rules.state import ModelState, State
+from entropy3d.rules.transition import Action, check, resolve
 
 __all__ = [
-    "BikeState", "Odds", "OpposedResult", "Outcome", "Plan", "PlannedMove", "PushState", "RequiredTest",
-    "Ruleset", "TableProbe", "TestRoll", "activation_order", "apply_action", "check_speed_change", "distance_band",
-    "exact_odds", "judge", "opposed_test", "parse_plan", "plan_move", "resolve_bust", "roll_test",
-    "start_activation",
+    "Action", "ModelState", "Odds", "OpposedResult", "Outcome", "Plan", "PlannedMove", "PushState", "RequiredTest",
+    "Ruleset", "State", "TableProbe", "TestRoll", "activation_order", "check", "check_speed_change",
+    "distance_band", "exact_odds", "judge", "opposed_test", "parse_plan", "plan_move", "resolve", "resolve_bust",
+    "roll_test",
 ]

@@ -125,30 +125,31 @@ def resolve_destructible(speed: int, full_movement: bool, risk: int, stress: int
                               ("EC-DEST-1", "EC-DEST-2", "EC-DEST-3", "EC-DEST-4"))
 
 
+def takes_off(from_kind: str, drop_in: float, ruleset: Ruleset) -> bool:
+    """Whether a spell in the air is a jump (EC-JUMP-1): off a ramp, or off the edge of a level that
+    drops more than the step height (``ride.step_height_in``). A bike bouncing off a curb or a bump
+    is still riding. from_kind: the kind of piece it left; drop_in: how far the level fell there."""
+    return from_kind == "ramp" or drop_in > float(ruleset.data("ride.step_height_in")) + 1e-9
+
+
 @dataclass(frozen=True)
 class JumpResult:
-    """A launch off a jump (EC-JUMP-1, -2, -4).
+    """A launch off a jump (EC-JUMP-1, EC-JUMP-4).
 
     air_time: the launch speed was 2 or 3. landing_distance_in: how far from the launch the
-    rider lands (the max distance of its launch speed). airborne_at_end: not landed by the end
-    of the activation: in Air Time, lands during its next activation.
-    landing_carry_in: how much of the landing distance is left for the next activation.
+    rider lands: the maximum distance of its launch speed (EC-JUMP-4).
     """
 
     air_time: bool
     landing_distance_in: float
-    airborne_at_end: bool
-    landing_carry_in: float
     clauses: tuple[str, ...]
 
 
-def resolve_jump(launch_speed: int, bike_type: str, movement_left_in: float, ruleset: Ruleset,
-                 terrain: tuple[str, ...] = ()) -> JumpResult:
-    """Launch at ``launch_speed`` with ``movement_left_in`` inches of the activation left."""
+def resolve_jump(launch_speed: int, bike_type: str, ruleset: Ruleset) -> JumpResult:
+    """Launch at ``launch_speed``: air time at speed 2 or 3, landing at its maximum distance."""
     from entropy3d.rules.speeds import distance_band
 
     if launch_speed not in ruleset.data("jump.air_time_speeds"):
-        return JumpResult(False, 0.0, False, 0.0, ("EC-JUMP-1",))
-    landing = distance_band(bike_type, launch_speed, ruleset, terrain).max
-    carry = max(0.0, landing - movement_left_in)
-    return JumpResult(True, landing, carry > 0, carry, ("EC-JUMP-1", "EC-JUMP-2", "EC-JUMP-4"))
+        return JumpResult(False, 0.0, ("EC-JUMP-1",))
+    landing = distance_band(bike_type, launch_speed, ruleset).max
+    return JumpResult(True, landing, ("EC-JUMP-1", "EC-JUMP-2", "EC-JUMP-4"))

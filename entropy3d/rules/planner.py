@@ -174,6 +174,19 @@ def plan_move(plan: Plan | str, pose: Pose, bike_type: str, speed_before: int, r
         airborne=action == "jump", sand_free_used=sand_used)
 
 
+def plan_forced_move(plan: Plan | str, pose: Pose, bike_type: str, speed: int, ruleset: Ruleset) -> PlannedMove:
+    """Describe a move the rules force on a bike (the opponent's 2" turn after a failed destructible
+    test, EC-DEST-3): its path only. It is no action of the rider's, so it costs no stress, needs no
+    test and is not held to the speed's distances or the table's curbs."""
+    if isinstance(plan, str):
+        plan = parse_plan(plan)
+    path, headings, length, _ = _trace(plan, pose, bike_type, ruleset)
+    end = Pose(float(path[-1, 0]), float(path[-1, 1]), normalize_deg(float(headings[-1])), pose.z)
+    return PlannedMove(plan=plan, speed=speed, start_pose=pose, end_pose=end, path=path, headings_deg=headings,
+                       length_in=length, band=distance_band(bike_type, speed, ruleset), stress=0, tests=(),
+                       clauses=("EC-DEST-3",), attacks_allowed=0)
+
+
 def _check_action(plan: Plan, bike_type: str, speed: int, speed_before: int, action_index: int,
                   ruleset: Ruleset, clauses: list[str]) -> int:
     """Action-specific legality; returns the action's own instant stress."""

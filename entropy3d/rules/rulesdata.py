@@ -127,6 +127,7 @@ class OptionsSpec(Strict):
     crit_stress_reduction: OptionSpec[NonNegInt]
     gun_tn: OptionSpec[dict[int, PosInt]]
     push_order: OptionSpec[Literal["defender_first", "lowest_first"]]
+    jump_landing: OptionSpec[Literal["launch_speed_max", "where_it_comes_down"]]
 
 
 class TurnSpec(Strict):

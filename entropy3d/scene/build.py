@@ -157,16 +157,23 @@ class TableGeometry:
         owners = np.concatenate([np.full(len(m.faces), i) for i, m in enumerate(meshes)])
         return trimesh.util.concatenate(meshes), owners
 
-    def surface_height(self, points_xy, below: float = 1000.0) -> np.ndarray:
-        """Height (inches) of the highest surface under each (x, y) point that is below ``below``."""
+    @cached_property
+    def _static_surface_mesh(self) -> trimesh.Trimesh:
+        return trimesh.util.concatenate([p.mesh for p in self.static_pieces])
+
+    def surface_height(self, points_xy, below: float | np.ndarray = 1000.0, static_only: bool = False) -> np.ndarray:
+        """Height (inches) of the highest surface under each (x, y) point that is below ``below``
+        (one height, or one per point). static_only: leave out destructibles, which move, so
+        where one stood at the start is no level to land on. The one downward surface probe."""
         points = np.atleast_2d(np.asarray(points_xy, float))
-        mesh, _ = self._surface_mesh
-        origins = np.column_stack([points, np.full(len(points), below)])
+        below = np.broadcast_to(np.asarray(below, float), (len(points),))
+        mesh = self._static_surface_mesh if static_only else self._surface_mesh[0]
+        origins = np.column_stack([points, below])
         directions = np.tile([0.0, 0.0, -1.0], (len(points), 1))
         locations, ray_index, _ = mesh.ray.intersects_location(origins, directions, multiple_hits=True)
         heights = np.zeros(len(points))
         for index, z in zip(ray_index, locations[:, 2]):
-            if z < below:
+            if z < below[index]:
                 heights[index] = max(heights[index], z)
         return heights
 

@@ -17,22 +17,74 @@ import numpy as np
 import shapely
 from shapely.geometry import LineString
 
+from entropy3d.geometry import Pose
 from entropy3d.scene.footprints import Footprint, footprints_of
 
-#: DEPRECATED: for entropy3d.game.tablemap until it reads ``SceneProbe.step_height_in``. The rules
-#: data's ``ride.step_height_in`` (rules/entropy_city.yaml) is the value; tests check they agree.
-STEP_HEIGHT_IN = 0.2
+#: how far (inches) past the end of a path the level under it is reported, for jumps landing beyond it
+GROUND_BEYOND_IN = 40.0
+#: spacing (inches) of the level profile along the path
+GROUND_STEP_IN = 0.25
+#: a level this far (inches) above the bike still counts as under it (a ramp's lip, a curb)
+LEVEL_CLEARANCE_IN = 0.3
+
+
+def ground_profile(geometry, path: np.ndarray, heights_along: np.ndarray | None, last_z: float,
+                   beyond_in: float = GROUND_BEYOND_IN, step_in: float = GROUND_STEP_IN) -> np.ndarray:
+    """(M, 4) rows of distance along ``path`` (extended straight on by ``beyond_in``), x, y and the
+    highest static level under the bike there: below the bike's height at that distance
+    (``heights_along``: (K, 2) rows of distance and height, or None) plus a small clearance, and
+    below ``last_z`` past the ride's end. Shared by both producers."""
+    path = np.asarray(path, float)
+    steps = np.hypot(*np.diff(path, axis=0).T) if len(path) > 1 else np.zeros(0)
+    lengths = np.concatenate([[0.0], np.cumsum(steps)])
+    total = float(lengths[-1])
+    s = np.arange(0.0, total + beyond_in + 1e-9, step_in)
+    x = np.interp(s, lengths, path[:, 0])
+    y = np.interp(s, lengths, path[:, 1])
+    direction = path[-1] - path[-2] if len(path) > 1 else np.array([1.0, 0.0])
+    direction = direction / max(float(np.linalg.norm(direction)), 1e-9)
+    past = s > total
+    x[past] = path[-1, 0] + (s[past] - total) * direction[0]
+    y[past] = path[-1, 1] + (s[past] - total) * direction[1]
+    if heights_along is not None and len(heights_along):
+        order = np.argsort(heights_along[:, 0])
+        ceiling = np.interp(s, heights_along[order, 0], heights_along[order, 1], right=last_z)
+    else:
+        ceiling = np.full(len(s), last_z)
+    levels = geometry.surface_height(np.column_stack([x, y]), below=ceiling + LEVEL_CLEARANCE_IN, static_only=True)
+    return np.column_stack([s, x, y, levels])
+
+
+
+def piece_side(geometry, piece_id: str, offset: tuple[float, float], at: Pose) -> str:
+    """Which side (left or right) of a bike at ``at`` a piece's centre is on."""
+    centre = geometry.by_id(piece_id).mesh.centroid[:2] + np.asarray(offset)
+    local = at.to_local(centre)[0]
+    return "left" if float(local[1]) >= 0.0 else "right"
+
+
+_FLAT_KINDS = ("ground", "zone", "road")
+#: table edges by name: (axis, side) of the outline they bound
+EDGES = ("south", "north", "west", "east")
 
 
 class SceneProbe:
-    """The planner's :class:`~entropy3d.rules.planner.TableProbe` over a scene's built geometry."""
+    """The table from above: the rules' :class:`~entropy3d.rules.transition.TableChecks` (terrain,
+    curbs, buildings, table edges) over a scene's built geometry, and the questions the
+    automatic players and the geometric producer ask (walls, ramps, destructibles on a path).
 
-    def __init__(self, geometry):
+    ramp_headings: ramp id -> heading up the ramp, degrees. edges: the scene's special table
+    edges (name -> ``open`` or ``cliff``); an edge not named is open.
+    """
+
+    def __init__(self, geometry, ramp_headings: dict[str, float] | None = None, edges: dict[str, str] | None = None):
         self.width = float(geometry.width)
         self.depth = float(geometry.depth)
         self.step_height_in = float(geometry.ruleset.data("ride.step_height_in"))
         """A rise no higher than this (inches) is ridden over, not hit (rules ``ride.step_height_in``)."""
         self.footprints: list[Footprint] = footprints_of(geometry)
+        self.ramp_headings = dict(ramp_headings or {})
+        self.edges = dict(edges or {})
 
     @classmethod
     def from_table(cls, table, geometry=None) -> SceneProbe:
@@ -41,7 +93,7 @@ class SceneProbe:
             from entropy3d.scene.build import build_table_geometry
 
             geometry = build_table_geometry(table)
-        return cls(geometry)
+        return cls(geometry, {r.id: r.heading for r in table.spec.ramps}, dict(table.spec.table.edges))
 
     def _inside(self, footprint: Footprint, points: np.ndarray) -> np.ndarray:
         return shapely.contains_xy(footprint.outline, points[:, 0], points[:, 1])
@@ -98,3 +150,75 @@ class SceneProbe:
         """Whether any point of the path lies inside a building's footprint."""
         path = np.atleast_2d(np.asarray(path, float))
         return any(f.kind == "building" and self._inside(f, path).any() for f in self.footprints)
+
+    def edge_crossed(self, path: np.ndarray) -> tuple[str, str] | None:
+        """The first table edge the path leaves the table over and its kind (open or cliff)."""
+        path = np.atleast_2d(np.asarray(path, float))
+        for x, y in path:
+            edge = ("west" if x < 0 else "east" if x > self.width else "south" if y < 0
+                    else "north" if y > self.depth else None)
+            if edge is not None:
+                return edge, self.edges.get(edge, "open")
+        return None
+
+    def off_table(self, points: np.ndarray, margin: float = 0.0) -> np.ndarray:
+        """Mask of points less than ``margin`` inches inside the table's outline (or outside it)."""
+        points = np.atleast_2d(np.asarray(points, float))
+        return ((points[:, 0] < margin) | (points[:, 1] < margin) | (points[:, 0] > self.width - margin)
+                | (points[:, 1] > self.depth - margin))
+
+    def solid_footprints(self, level: float, kinds_ignored: tuple[str, ...] = ()) -> list[Footprint]:
+        """Footprints a bike riding at ``level`` would hit (a wall, a pillar, a railing, a deck's
+        side, scenery not in ``kinds_ignored``): they rise more than a step above it."""
+        probe_z = level + self.step_height_in
+        return [f for f in self.footprints if f.kind not in _FLAT_KINDS + ("ramp",) + kinds_ignored
+                and f.bottom <= probe_z < f.top]
+
+    def blocked(self, points: np.ndarray, level: float, kinds_ignored: tuple[str, ...] = (),
+                clearance: float = 0.0) -> np.ndarray:
+        """Points where a bike riding at ``level`` would hit something solid within ``clearance``
+        inches (see :meth:`solid_footprints`)."""
+        points = np.atleast_2d(np.asarray(points, float))
+        hit = np.zeros(len(points), bool)
+        for footprint in self.solid_footprints(level, kinds_ignored):
+            if clearance > 0:
+                hit |= shapely.dwithin(footprint.outline, shapely.points(points), clearance)
+            else:
+                hit |= self._inside(footprint, points)
+        return hit
+
+    def touches(self, points: np.ndarray, kind: str) -> set[str]:
+        """Ids of the pieces of ``kind`` (ramp, destructible, ...) under any of the points."""
+        points = np.atleast_2d(np.asarray(points, float))
+        return {f.piece_id for f in self.footprints if f.kind == kind and self._inside(f, points).any()}
+
+    def _ramp_entries(self, path: np.ndarray) -> list[tuple[str, float]]:
+        """(ramp id, angle between the path and the ramp's heading) where the path enters a ramp."""
+        path = np.atleast_2d(np.asarray(path, float))
+        entries = []
+        for f in self.footprints:
+            if f.kind != "ramp" or f.piece_id not in self.ramp_headings:
+                continue
+            inside = self._inside(f, path)
+            if not inside.any():
+                continue
+            k = max(1, int(np.argmax(inside)))
+            direction = path[min(k + 1, len(path) - 1)] - path[k - 1]
+            heading = math.degrees(math.atan2(direction[1], direction[0]))
+            off = abs((heading - self.ramp_headings[f.piece_id] + 180.0) % 360.0 - 180.0)
+            entries.append((f.piece_id, off))
+        return entries
+
+    def ramps_taken(self, path: np.ndarray, max_angle_deg: float = 30.0) -> set[str]:
+        """Ramps the path rides up, entering within ``max_angle_deg`` of the ramp's heading."""
+        return {rid for rid, off in self._ramp_entries(path) if off <= max_angle_deg}
+
+    def ramp_sides_hit(self, path: np.ndarray, max_angle_deg: float = 45.0) -> np.ndarray:
+        """Mask of path points inside a ramp entered from its side or top end (a wall there)."""
+        path = np.atleast_2d(np.asarray(path, float))
+        hit = np.zeros(len(path), bool)
+        bad = {rid for rid, off in self._ramp_entries(path) if off > max_angle_deg}
+        for f in self.footprints:
+            if f.piece_id in bad:
+                hit |= self._inside(f, path)
+        return hit

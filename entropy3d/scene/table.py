@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 
 from entropy3d.geometry import BaseShape, Pose
 from entropy3d.rules.ruleset import Ruleset
+from entropy3d.rules.state import ModelState, State
 from entropy3d.scene.schema import Model, SceneSpec
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -67,3 +68,22 @@ class Table:
 
     def gang_colour(self, gang: str) -> str:
         return self.spec.gangs[gang].colour
+
+    def initial_state(self, surface_height=None) -> State:
+        """The game state before turn 1: every model at its starting pose with its rider's numbers.
+
+        surface_height: callable ((N, 2) points) -> heights, e.g. ``TableGeometry.surface_height``,
+        for models whose position has no z.
+        """
+        models = []
+        for model in self.models:
+            z = 0.0
+            if len(model.position) == 2 and surface_height is not None:
+                z = float(surface_height([model.position[:2]])[0])
+            rider = model.rider
+            models.append(ModelState(
+                id=model.id, gang=model.gang, bike_type=model.bike, pose=self.start_pose(model, z),
+                speed=int(model.speed), stress=int(rider.stress), wounds=int(rider.wounds),
+                max_stress=int(rider.max_stress), dodge=int(rider.dodge), protection=int(rider.protection)))
+        return State(turn=0, mission=self.spec.mission, models={m.id: m for m in models}, scenery={},
+                     score={g: 0 for g in self.spec.gangs})

@@ -11,7 +11,6 @@ is renamed into place only when complete.
 from __future__ import annotations
 
 import math
-import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Iterator
@@ -19,9 +18,9 @@ from typing import Callable, Iterator
 import numpy as np
 
 from entropy3d.game.replay import Replay
-from entropy3d.game.state import AIR_TIME, MatchState
 from entropy3d.geometry import Pose
 from entropy3d.outputs import AtomicFile
+from entropy3d.rules.state import State
 from entropy3d.video import hud
 from entropy3d.video.director import (
     CameraRig,
@@ -127,9 +126,9 @@ class ReplayFilm:
 
     # -- scene state ----------------------------------------------------------------------------
 
-    def show_state(self, state: MatchState) -> None:
+    def show_state(self, state: State) -> None:
         """Stand every bike of ``state`` where it is and put scenery where it lies."""
-        for bike in state.bikes.values():
+        for bike in state.models.values():
             self.renderer.show_model(bike.id, bike.in_play)
             if bike.in_play:
                 self.renderer.place_model(bike.id, bike.pose)
@@ -153,7 +152,7 @@ class ReplayFilm:
 
         self.renderer.set_camera(CameraView(tuple(map(float, eye)), tuple(map(float, look)), fov))
 
-    def _score(self, state: MatchState) -> tuple[tuple[str, str, int], ...]:
+    def _score(self, state: State) -> tuple[tuple[str, str, int], ...]:
         return tuple((self.gang_names.get(g, g), self.colours.get(g, "#ffffff"), int(state.score.get(g, 0)))
                      for g in self.table.spec.gangs)
 
@@ -182,7 +181,7 @@ class ReplayFilm:
                 self.show_state(final)
                 yield from self._end(segment, final)
 
-    def _state_at_turn(self, turn: int, fallback: MatchState) -> MatchState:
+    def _state_at_turn(self, turn: int, fallback: State) -> State:
         for activation in self.replay.activations:
             if activation.turn == turn:
                 return activation.state_before
@@ -199,7 +198,7 @@ class ReplayFilm:
             self._look(*self.rig.cut(centre + rotation @ (eye - centre), look))
             yield self.renderer.render_to_array()
 
-    def _title(self, segment: Segment, state: MatchState) -> Iterator[np.ndarray]:
+    def _title(self, segment: Segment, state: State) -> Iterator[np.ndarray]:
         header = self.replay.header
         gangs = list(self.table.spec.gangs)
         lines = (" vs ".join(self.gang_names[g] for g in gangs),
@@ -209,7 +208,7 @@ class ReplayFilm:
         for frame in self._overview_frames(segment.frames, 24.0):
             yield hud.draw_card(frame, header.scene_name, lines)
 
-    def _turn_card(self, segment: Segment, state: MatchState) -> Iterator[np.ndarray]:
+    def _turn_card(self, segment: Segment, state: State) -> Iterator[np.ndarray]:
         turn = next(t for t in self.replay.turns if t.turn == segment.turn)
         first = self.gang_names.get(turn.first_player, turn.first_player)
         a, b = turn.roll_off[-1]
@@ -222,7 +221,7 @@ class ReplayFilm:
         activation = self.replay.activations[segment.activation]
         action = activation.actions[segment.action]
         trajectory = action.trajectory
-        bike = activation.state_before.bike(activation.model_id)
+        bike = activation.state_before.model(activation.model_id)
         colour = self.colours.get(bike.gang, "#ffffff")
         rise = float(trajectory[:, 3].max() - trajectory[0, 3])
         jumped = rise > 0.5 or any(e.kind in ("jump", "landing") for e in action.events)
@@ -243,6 +242,9 @@ class ReplayFilm:
         for i in range(segment.frames):
             t = min(i / fps, ride_s) if i < ride_frames else float(trajectory[-1, 0])
             x, y, z, h = pose_at(trajectory, t)
+            if i >= ride_frames and action.model_after is not None:  # where the rules put it
+                x, y, z, h = (action.model_after.pose.x, action.model_after.pose.y, action.model_after.pose.z,
+                              action.model_after.pose.facing_deg)
             self.renderer.place_model(bike.id, Pose(float(x), float(y), float(h) % 360.0, float(z)))
             done = trajectory[trajectory[:, 0] <= t]
             if len(done) >= 2 and i % 2 == 0 and i < ride_frames + 2:
@@ -258,18 +260,18 @@ class ReplayFilm:
 
     def _hud(self, activation, action, bike, heading: str, t: float, holding: bool) -> hud.HudInfo:
         state = activation.state_after if holding and action is activation.actions[-1] else activation.state_before
-        now = state.bike(bike.id)
+        now = state.model(bike.id)
         stress = action.stress_after if holding else action.stress_before
-        lines = [e.text for e in action.events if (e.kind in ("plan_test",) or e.t_s <= t) and not _minor(e)]
+        lines = [e.text for e in action.events if e.kind in ("move", "test") or e.t_s <= t]
         if holding and action.attack is not None:
             lines.append(action.attack["text"])
         line = hud.BikeLine(bike.id, self.names.get(bike.id, bike.id), self.colours.get(bike.gang, "#ffffff"),
                             action.speed, stress, bike.max_stress, now.wounds,
-                            now.status if holding else ("air_time" if bike.status == AIR_TIME else "riding"))
+                            now.status if holding else ("in the air" if bike.air is not None else "riding"))
         score = self._score(activation.state_after if holding else activation.state_before)
         return hud.HudInfo(heading, line, action.plan, tuple(lines), score)
 
-    def _after_action(self, segment: Segment) -> MatchState:
+    def _after_action(self, segment: Segment) -> State:
         activation = self.replay.activations[segment.activation]
         action = activation.actions[segment.action]
         last = action is activation.actions[-1] or all(
@@ -277,11 +279,11 @@ class ReplayFilm:
         if last:
             self.show_state(activation.state_after)
             return activation.state_after
-        x, y, z, h = action.trajectory[-1, 1:5]
-        self.renderer.place_model(activation.model_id, Pose(float(x), float(y), float(h) % 360.0, float(z)))
+        if action.model_after is not None:
+            self.renderer.place_model(activation.model_id, action.model_after.pose)
         return activation.state_before
 
-    def _end(self, segment: Segment, state: MatchState) -> Iterator[np.ndarray]:
+    def _end(self, segment: Segment, state: State) -> Iterator[np.ndarray]:
         end = self.replay.end
         lines = tuple(f"{name}: {points:+d} VP" for name, _, points in self._score(state))
         colours = tuple(colour for _, colour, _ in self._score(state))
@@ -290,15 +292,6 @@ class ReplayFilm:
         reason = (end.reason,) if end is not None else ()
         for frame in self._overview_frames(segment.frames, 18.0):
             yield hud.draw_card(frame, title, lines + reason, colours)
-
-
-def _minor(event) -> bool:
-    """A hop off a curb or bump that the rules ignore (no air time, peak under 0.4"): kept in the
-    replay, left off the HUD so the lines that matter stay readable."""
-    if event.kind != "jump" or "no air time" not in event.text:
-        return False
-    peak = re.search(r'peak (-?[0-9.]+)"', event.text)
-    return peak is not None and float(peak.group(1)) < 0.4
 
 
 def render_video(replay: Replay, output: str | Path, options: VideoOptions = VideoOptions(), *,

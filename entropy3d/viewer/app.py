@@ -107,7 +107,6 @@ class Viewer:
         from direct.gui.OnscreenText import OnscreenText
         from panda3d.core import AmbientLight, DirectionalLight, Point3, TextNode
 
-        from entropy3d.game.state import initial_state
         from entropy3d.render.miniatures import build_miniature_node
         from entropy3d.render.table_scene import SUN_DIRECTION, GridStyle, build_table_node
         from entropy3d.viewer.timeline import Timeline
@@ -131,7 +130,7 @@ class Viewer:
         base.render.setLight(sun)
         base.render.setLight(ambient)
         self.overlay_root = base.render.attachNewNode("overlays")
-        start = replay.header.initial if replay is not None else initial_state(table, geometry.surface_height)
+        start = replay.header.initial if replay is not None else table.initial_state(geometry.surface_height)
         self.timeline = Timeline(replay, start)
         self.show = {"l": False, "t": False, "r": False}
         self.playing = False

@@ -13,9 +13,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from entropy3d.game.replay import Replay
-from entropy3d.game.state import MatchState
 from entropy3d.geometry import Pose, arc_points
 from entropy3d.rules.planner import template_radius
+from entropy3d.rules.state import State
 from entropy3d.video.director import pose_at
 
 
@@ -30,7 +30,7 @@ class Step:
 class Timeline:
     """A position in a replay: the current step and the time ``t`` (seconds) into its ride."""
 
-    def __init__(self, replay: Replay | None, start: MatchState):
+    def __init__(self, replay: Replay | None, start: State):
         self.replay = replay
         self.start = start
         self.steps: list[Step] = []
@@ -83,19 +83,18 @@ class Timeline:
         step = self.step
         if step is None:
             state = self.start
-            return ({b.id: b.pose for b in state.bikes.values() if b.in_play},
-                    {b.id for b in state.bikes.values() if not b.in_play}, None)
+            return ({b.id: b.pose for b in state.models.values() if b.in_play},
+                    {b.id for b in state.models.values() if not b.in_play}, None)
         activation = self.replay.activations[step.activation]
         state = activation.state_before
-        poses = {b.id: b.pose for b in state.bikes.values() if b.in_play}
+        poses = {b.id: b.pose for b in state.models.values() if b.in_play}
         for earlier in activation.actions[:step.action]:
-            if len(earlier.trajectory):
-                x, y, z, h = earlier.trajectory[-1, 1:5]
-                poses[activation.model_id] = Pose(float(x), float(y), float(h) % 360.0, float(z))
+            if earlier.model_after is not None:
+                poses[activation.model_id] = earlier.model_after.pose
         action = activation.actions[step.action]
         x, y, z, h = pose_at(action.trajectory, self.t)
         poses[activation.model_id] = Pose(float(x), float(y), float(h) % 360.0, float(z))
-        hidden = {b.id for b in state.bikes.values() if not b.in_play}
+        hidden = {b.id for b in state.models.values() if not b.in_play}
         return poses, hidden, activation.model_id
 
     def caption(self) -> str:
@@ -107,7 +106,7 @@ class Timeline:
         action = activation.actions[step.action]
         lines = [f"turn {activation.turn}, {activation.model_id}, action {action.index + 1}: {action.plan}  "
                  f"({self.index + 1}/{len(self.steps)}, t {self.t:.2f}s)"]
-        lines += [e.text for e in action.events if e.t_s <= self.t or e.kind == "plan_test"][-3:]
+        lines += [e.text for e in action.events if e.t_s <= self.t or e.kind in ("move", "test")][-3:]
         return "\n".join(lines)
 
 

@@ -12,7 +12,7 @@ def run(*args: str, cwd=None) -> subprocess.CompletedProcess:
 
 
 def test_demo_writes_video_and_replay_then_replay_renders_and_checks(small_table_path, tmp_path):
-    done = run("demo", str(small_table_path), "--turns", "2", "--seed", "3", "--rider", "planned",
+    done = run("demo", str(small_table_path), "--turns", "2", "--seed", "3", "--producer", "geometric",
                "--out", str(tmp_path / "d.gif"), "--replay", str(tmp_path / "d.jsonl"), "--size", "128x72",
                "--fps", "5")
     assert done.returncode == 0, done.stderr
@@ -28,7 +28,7 @@ def test_demo_writes_video_and_replay_then_replay_renders_and_checks(small_table
 def test_demo_bad_arguments_are_one_line_errors(small_table_path, tmp_path):
     for args, words in ((["--size", "12x"], "--size"), (["--out", str(tmp_path / "x.avi")], ".mp4 or .gif"),
                         (["--out", str(tmp_path / "nope" / "x.mp4")], "does not exist"),
-                        (["--rider", "magic"], "--rider")):
+                        (["--producer", "magic"], "--producer")):
         done = run("demo", str(small_table_path), *args)
         assert done.returncode == 1, (args, done.stderr)
         assert words in done.stderr and "Traceback" not in done.stderr

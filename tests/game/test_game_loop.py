@@ -1,4 +1,4 @@
-"""The game loop with the tabletop rider (no physics): turns, order, actions, replay, scripts."""
+"""The game loop with the geometric producer (no physics): turns, order, actions, replay, scripts."""
 
 from __future__ import annotations
 
@@ -10,18 +10,17 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from entropy3d.game import missions
 from entropy3d.game.replay import ReplayError, ReplayWriter, read_replay
 from entropy3d.game.script import ScriptError
 from entropy3d.game.session import play_game, replay_bytes, resimulate
-from entropy3d.game.state import OUT, MatchState
-from entropy3d.game.tablemap import TableMap
+from entropy3d.rules import missions
+from entropy3d.rules.state import ESCAPED, OUT, ModelState, State
 from entropy3d.scene import load_scene
-from entropy3d.scene.build import build_table_geometry
+from entropy3d.scene.probe import SceneProbe
 
 
 def _play(path, seed=3, turns=6, **kwargs):
-    return play_game(path, seed=seed, turns=turns, rider="planned", **kwargs)
+    return play_game(path, seed=seed, turns=turns, producer="geometric", **kwargs)
 
 
 def test_same_seed_same_replay_bytes_and_resimulation_matches(small_table_path, tmp_path):
@@ -33,10 +32,10 @@ def test_same_seed_same_replay_bytes_and_resimulation_matches(small_table_path, 
     assert identical
 
 
-@pytest.mark.parametrize("rider", ["planned", "physics"])
-def test_same_seed_same_bytes_in_separate_processes(small_table_path, tmp_path, rider):
+@pytest.mark.parametrize("producer", ["geometric", "physics"])
+def test_same_seed_same_bytes_in_separate_processes(small_table_path, tmp_path, producer):
     code = ("import sys; from entropy3d.game.session import play_game; "
-            f"play_game(sys.argv[1], seed=11, turns=2, rider={rider!r}, replay_path=sys.argv[2])")
+            f"play_game(sys.argv[1], seed=11, turns=2, producer={producer!r}, replay_path=sys.argv[2])")
     for name in ("p1.jsonl", "p2.jsonl"):
         subprocess.run([sys.executable, "-c", code, str(small_table_path), str(tmp_path / name)], check=True)
     assert (tmp_path / "p1.jsonl").read_bytes() == (tmp_path / "p2.jsonl").read_bytes()
@@ -62,9 +61,9 @@ def test_EC_TURN_1_to_4_turn_structure(small_table_path):
             assert played == list(turn.order)[:len(played)]  # the game ended inside this turn
         else:
             assert played == list(turn.order)
-        speeds = [x.state_before.bike(x.model_id).speed for x in activations if not x.skipped]
+        speeds = [x.state_before.model(x.model_id).speed for x in activations if not x.skipped]
         first_of_turn = activations[0].state_before
-        start_speeds = [first_of_turn.bike(m).speed for m in turn.order]
+        start_speeds = [first_of_turn.model(m).speed for m in turn.order]
         assert start_speeds == sorted(start_speeds, reverse=True), speeds
     for activation in replay.activations:
         assert len(activation.actions) <= 2
@@ -103,17 +102,17 @@ def test_bad_replay_file_is_a_clear_error(tmp_path):
 
 
 def test_long_automatic_game_stays_finite_and_out_of_walls(small_table_path):
-    """A long game (tabletop rider) keeps every pose finite, on the table or out, never in a building."""
+    """A long game (geometric producer) keeps every pose finite, on the table or out, never in a building."""
     table = load_scene(small_table_path)
-    table_map = TableMap(build_table_geometry(table))
+    probe = SceneProbe.from_table(table)
     for seed in range(3):
         replay = _play(small_table_path, seed=seed, turns=40)
         for activation in replay.activations:
-            for bike in activation.state_after.bikes.values():
+            for bike in activation.state_after.models.values():
                 assert np.isfinite([bike.pose.x, bike.pose.y, bike.pose.z, bike.pose.facing_deg]).all()
                 assert 0 <= bike.stress <= 30 and bike.wounds >= 0
                 if bike.status != OUT:
-                    assert not table_map.enters_building(bike.pose.xy[None, :])
+                    assert not probe.enters_building(bike.pose.xy[None, :])
 
 
 def test_scripted_game_follows_the_script(small_table_path, tmp_path):
@@ -121,7 +120,7 @@ def test_scripted_game_follows_the_script(small_table_path, tmp_path):
     script.write_text(f"scene: {small_table_path}\nturns: 1\nfallback: error\nactivations:\n"
                       "  - {turn: 1, model: h1, plans: ['s1: straight 6', 's2: straight 10']}\n"
                       "  - {turn: 1, model: k1, plans: ['s1: right tight 3, straight 1', 's1: straight 4']}\n")
-    replay = play_game(None, seed=1, rider="planned", script=script)
+    replay = play_game(None, seed=1, producer="geometric", script=script)
     plans = {a.model_id: [x.plan for x in a.actions] for a in replay.activations}
     assert plans["h1"][0] == "s1: straight 6"
     assert plans["k1"][0] == "s1: right tight 3, straight 1"
@@ -132,7 +131,7 @@ def test_scripted_illegal_plan_names_the_entry_and_clause(small_table_path, tmp_
     script.write_text(f"scene: {small_table_path}\nturns: 1\nactivations:\n"
                       "  - {turn: 1, model: h1, plans: ['s3: straight 16']}\n")
     with pytest.raises(ScriptError) as error:
-        play_game(None, seed=1, rider="planned", script=script)
+        play_game(None, seed=1, producer="geometric", script=script)
     text = str(error.value)
     assert "bad.yaml" in text and "activations.0.plans.0" in text and "EC-TURN-4" in text
 
@@ -141,38 +140,47 @@ def test_script_with_unknown_key_is_rejected(tmp_path):
     script = tmp_path / "typo.yaml"
     script.write_text("activatons: []\n")
     with pytest.raises(ScriptError) as error:
-        play_game(None, rider="planned", script=script)
+        play_game(None, producer="geometric", script=script)
     assert "activatons" in str(error.value)
 
 
-def _state(*bikes) -> MatchState:
-    return MatchState(1, {b.id: b for b in bikes}, {}, {"a": 0, "b": 0})
+def _state(mission, *models) -> State:
+    return State(1, mission, {m.id: m for m in models}, {}, {"a": 0, "b": 0})
 
 
-def test_turf_war_scores_take_outs_and_busts():
-    from entropy3d.game.state import BikeState
+def _model(model_id, gang, status, wounds=2) -> ModelState:
     from entropy3d.geometry import Pose
 
-    victim = BikeState("v", "a", "police", Pose(1, 1), 1, 0, 0, 10, status=OUT)
-    state = _state(victim, BikeState("w", "b", "police", Pose(5, 5), 1, 0, 2, 10))
-    state = missions.score_bust(state, victim, missions.TURF_WAR)
-    state = missions.score_taken_out(state, victim, "b", missions.TURF_WAR)
+    return ModelState(model_id, gang, "police", Pose(1, 1), 1, 0, wounds, 10, status=status)
+
+
+def test_turf_war_scores_take_outs_and_busts(ruleset):
+    """Mission Types, Turf War: a point per take-out, minus one per bust (rules data missions.turf_war)."""
+    victim = _model("v", "a", OUT, wounds=0)
+    state = _state(missions.TURF_WAR, victim, _model("w", "b", "riding"))
+    state = missions.score_bust(state, victim, ruleset)
+    state = missions.score_taken_out(state, victim, "b", ruleset)
     assert state.score == {"a": -1, "b": 1}
     assert missions.game_over(state) == "only one gang left on the table"
     assert missions.winner(state) == "b"
 
 
-def test_lovers_point_scores_escapes_double():
-    from entropy3d.game.state import ESCAPED, BikeState
-    from entropy3d.geometry import Pose
-
-    runner = BikeState("r", "a", "police", Pose(1, 1), 1, 0, 2, 10, status=ESCAPED)
-    victim = BikeState("v", "b", "police", Pose(5, 5), 1, 0, 0, 10, status=OUT)
-    state = _state(runner, victim)
-    state = missions.score_escaped(state, runner, missions.LOVERS_POINT)
-    state = missions.score_taken_out(state, victim, None, missions.LOVERS_POINT)
-    state = missions.score_bust(state, victim, missions.LOVERS_POINT)
+def test_lovers_point_scores_escapes_double(ruleset):
+    """Mission Types, Lovers Point Brawl: a point per enemy taken out, two per escape, no bust cost."""
+    runner = _model("r", "a", ESCAPED)
+    victim = _model("v", "b", OUT, wounds=0)
+    state = _state(missions.LOVERS_POINT, runner, victim)
+    state = missions.score_escaped(state, runner, ruleset)
+    state = missions.score_taken_out(state, victim, None, ruleset)
+    state = missions.score_bust(state, victim, ruleset)
     assert state.score == {"a": 3, "b": 0}
+
+
+@pytest.fixture(scope="module")
+def ruleset():
+    from entropy3d.scene.rulesfile import load_ruleset
+
+    return load_ruleset()
 
 
 def test_replay_is_json_lines_with_sorted_keys(small_table_path, tmp_path):
@@ -184,9 +192,9 @@ def test_replay_is_json_lines_with_sorted_keys(small_table_path, tmp_path):
 
 
 def test_physics_game_is_deterministic_and_sane(small_table_path, tmp_path):
-    """A short game with the physics rider: same bytes twice, finite poses, events snapped by rules."""
+    """A short game with the physics producer: same bytes twice, finite poses."""
     for name in ("a.jsonl", "b.jsonl"):
-        play_game(small_table_path, seed=4, turns=3, rider="physics", replay_path=tmp_path / name)
+        play_game(small_table_path, seed=4, turns=3, producer="physics", replay_path=tmp_path / name)
     assert (tmp_path / "a.jsonl").read_bytes() == (tmp_path / "b.jsonl").read_bytes()
     replay = read_replay(tmp_path / "a.jsonl")
     ridden = [a for act in replay.activations for a in act.actions if a.plan]
@@ -199,7 +207,7 @@ def test_physics_game_is_deterministic_and_sane(small_table_path, tmp_path):
                          ids=lambda p: p.name)
 def test_bundled_scripts_play(script):
     """Every bundled staging script validates and its plans are legal on its scene."""
-    replay = play_game(None, rider="planned", script=script)
+    replay = play_game(None, producer="geometric", script=script)
     scripted = {(a.turn, a.model_id) for a in replay.activations if a.actions}
     from entropy3d.game.script import load_script
 
@@ -226,36 +234,3 @@ def test_resimulating_a_replay_of_other_code_or_scene_is_refused(small_table_pat
         replay.write_text("\n".join([json.dumps(changed)] + lines[1:]) + "\n")
         with pytest.raises(ReplayError, match=words):
             resimulate(replay)
-
-
-def test_a_bike_busting_before_it_rides_stays_where_it_stood(small_table_path):
-    """Clause: EC-DICE-4. A bust on the plan's own test crashes the bike where it stands; it is
-    not moved to the end of a path it never rode."""
-    import dataclasses
-
-    from entropy3d.game.loop import Game
-    from entropy3d.game.players import demo_players
-    from entropy3d.game.ride import ActionOutcome, PlannedPathRider
-    from entropy3d.geometry import Pose
-
-    table = load_scene(small_table_path)
-    geometry = build_table_geometry(table)
-    table_map = TableMap(geometry)
-
-    class BustingRider(PlannedPathRider):
-        """Applies every plan through the rules, then reports a bust before riding with the
-        rules' unridden end pose (as the activation layer returns it)."""
-
-        def ride_action(self, state, bike, plan, rng, policy, table_checks=True):
-            ridden = super().ride_action(state, bike, plan, rng, policy, table_checks)
-            crashed = dataclasses.replace(ridden.bike, pose=Pose(99.0, 99.0, 0.0), skip_next_action=True)
-            return ActionOutcome(ridden.move, crashed, np.zeros((0, 5)), ridden.events, busts=1)
-
-    players = demo_players(list(table.spec.gangs), table.ruleset, np.random.SeedSequence(1))
-    game = Game(table, geometry, BustingRider(geometry, table_map, table.ruleset), players,
-                np.random.default_rng(1), turns=1)
-    start = {b.id: b.pose for b in game.state.bikes.values()}
-    records = [r for r in game.play() if hasattr(r, "actions")]
-    assert records
-    for record in records:
-        assert record.state_after.bike(record.model_id).pose == start[record.model_id]

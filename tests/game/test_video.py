@@ -19,7 +19,7 @@ SMALL = VideoOptions(size=(192, 108), fps=10, title_s=0.3, turn_s=0.2, hold_s=0.
 @pytest.fixture(scope="module")
 def physics_replay(small_table_path, tmp_path_factory):
     path = tmp_path_factory.mktemp("replay") / "game.jsonl"
-    play_game(small_table_path, seed=4, turns=2, rider="physics", replay_path=path)
+    play_game(small_table_path, seed=4, turns=2, producer="physics", replay_path=path)
     return path
 
 

@@ -18,7 +18,7 @@ from entropy3d.viewer.timeline import Timeline, ruler_polyline, template_polylin
 @pytest.fixture(scope="module")
 def replay_file(small_table_path, tmp_path_factory):
     path = tmp_path_factory.mktemp("view") / "game.jsonl"
-    play_game(small_table_path, seed=2, turns=2, rider="planned", replay_path=path)
+    play_game(small_table_path, seed=2, turns=2, producer="geometric", replay_path=path)
     return path
 
 
@@ -28,7 +28,7 @@ def test_timeline_steps_through_every_ridden_action(replay_file):
     replay = read_replay(replay_file)
     timeline = Timeline(replay, replay.header.initial)
     poses, hidden, active = timeline.poses()
-    assert active is None and set(poses) == set(replay.header.initial.bikes)
+    assert active is None and set(poses) == set(replay.header.initial.models)
     seen = []
     while timeline.index < len(timeline.steps) - 1:
         timeline.next()

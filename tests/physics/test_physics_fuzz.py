@@ -153,24 +153,25 @@ def test_random_plans_ridden_through_activations_stay_out_of_geometry(proving_gr
     """Planned moves (rules' paths) at speeds 1-3 and gung-ho doubles, from random open ground."""
     import dataclasses
 
-    from entropy3d.activation import activate, initial_state
-    from entropy3d.rules.dice import never_push
+    from entropy3d.game.step import activation
+    from entropy3d.physics.producer import PhysicsProducer
 
     rng = np.random.default_rng(2000 + case)
     speed, gungho = 1 + case % 3, case >= 5
     pose, _ = random_polyline(rng, proving_ground.geometry, 1.0)
-    state = initial_state(proving_ground.table, proving_ground.geometry)
-    bike = dataclasses.replace(state.bike("crasher"), pose=pose, speed=speed)
+    state = dataclasses.replace(proving_ground.table.initial_state(proving_ground.geometry.surface_height), turn=2)
+    state = state.with_model(state.model("crasher").but(pose=pose, speed=speed))
     plan = random_plan(rng, speed, gungho)
     # never pushing, a stress-free rider cannot bust on the plan's own test, so every plan is ridden
-    (result,) = activate(proving_ground.table, proving_ground.geometry, state.with_bike(bike), "crasher", [plan], rng,
-                         policy=never_push)
-    assert result.facts is not None, plan
-    trajectory = result.facts.trajectory
+    physics = PhysicsProducer(proving_ground.table, proving_ground.geometry, rides_per_process=None)
+    steps = activation(state, "crasher", [plan], proving_ground.ruleset, rng, physics, push="never")
+    result = steps[1]
+    assert result.ridden, plan
+    trajectory = result.trajectory
     assert np.all(np.isfinite(trajectory)), plan
-    if result.facts.left_table is None:
+    if result.facts.edge is None:
         assert trajectory[:, 3].min() > -0.05, plan
-        assert result.after.bike("crasher").pose.z >= -0.05, plan
+        assert result.after.model("crasher").pose.z >= -0.05, plan
     points = densified(trajectory)
     inside = (points[:, 0] >= 0) & (points[:, 0] <= 48) & (points[:, 1] >= 0) & (points[:, 1] <= 48)
     body = points[inside] + np.array([0.0, 0.0, BODY_POINT_IN])

@@ -14,6 +14,7 @@ from entropy3d.rules.events import (
     resolve_crash,
     resolve_destructible,
     resolve_jump,
+    takes_off,
 )
 
 
@@ -85,21 +86,23 @@ def test_EC_DEST_1_risk_is_1_to_3(rules):
 
 def test_EC_JUMP_1_air_time_needs_speed_2_or_3(rules):
     """Clause: EC-JUMP-1."""
-    assert not resolve_jump(1, "police", 8, rules).air_time
-    assert resolve_jump(2, "police", 20, rules).air_time
+    assert not resolve_jump(1, "police", rules).air_time
+    assert resolve_jump(2, "police", rules).air_time
+
+
+def test_EC_JUMP_1_a_jump_is_off_a_ramp_or_a_levels_edge_not_a_bump(rules):
+    """Clause: EC-JUMP-1: off a ramp, or off a level's edge dropping more than the step height
+    (ride.step_height_in, 0.2"), is a jump; a 0.12" curb is a bump."""
+    assert takes_off("ramp", 0.0, rules)
+    assert takes_off("platform", 2.0, rules)
+    assert not takes_off("block", 0.12, rules)
+    assert not takes_off("ground", 0.0, rules)
 
 
 def test_EC_JUMP_4_lands_at_the_max_distance_of_the_launch_speed(rules):
     """Clause: EC-JUMP-4."""
-    assert resolve_jump(2, "police", 20, rules).landing_distance_in == 12
-    assert resolve_jump(3, "cruiser", 20, rules).landing_distance_in == 18
-
-
-def test_EC_JUMP_2_not_landed_by_the_end_of_the_activation_is_air_time(rules):
-    """Clause: EC-JUMP-2."""
-    late = resolve_jump(3, "police", 5, rules)
-    assert late.airborne_at_end and late.landing_carry_in == 11
-    assert not resolve_jump(3, "police", 16, rules).airborne_at_end
+    assert resolve_jump(2, "police", rules).landing_distance_in == 12
+    assert resolve_jump(3, "cruiser", rules).landing_distance_in == 18
 
 
 def test_events_are_seeded(rules):

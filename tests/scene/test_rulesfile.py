@@ -17,7 +17,7 @@ from entropy3d.los.losrules import load_los_rules
 from entropy3d.rules.ruleset import Ruleset
 from entropy3d.scene import load_scene
 from entropy3d.scene.build import build_table_geometry
-from entropy3d.scene.probe import STEP_HEIGHT_IN, SceneProbe
+from entropy3d.scene.probe import SceneProbe
 from entropy3d.scene.rulesfile import load_ruleset, read_rules_file
 
 REPO = Path(__file__).resolve().parents[2]
@@ -96,7 +96,7 @@ def test_probe_step_height_comes_from_the_rules_data():
     table = load_scene(SMALL_TABLE)
     on_block = np.array([[5.0, 1.5]])  # on block_a, outside the tower
     probe = SceneProbe(build_table_geometry(table))
-    assert probe.step_height_in == table.ruleset.data("ride.step_height_in") == STEP_HEIGHT_IN
+    assert probe.step_height_in == table.ruleset.data("ride.step_height_in")
     assert probe.level_under(on_block, 0.0)[0][0] == pytest.approx(0.12)
 
     data, _ = read_rules_file(GAME_RULES)

@@ -1,0 +1,255 @@
+"""The geometric fact producer: rides a checked action over the table's footprints and levels,
+with no dynamics and no physics engine, and reports :class:`~entropy3d.rules.facts.Facts`.
+
+It is the tabletop way of moving a miniature, made exact: the base follows its planned path on
+the level it stands on, climbing what is no higher than a step (``ride.step_height_in``) and
+ramps; where the level under it falls away (a ramp's lip, a deck's edge) it flies a ballistic
+arc with the depicted world's gravity at its speed's velocity until it comes down; where the
+front of its base meets a wall, another model or a destructible it reports a contact. It is
+fast (no world to build) and needs no display or engine, so tests, the viewer's previews and
+sweeps can use it. What it cannot see: debris knocked about, a bike deflected by a glancing hit.
+All lengths are table inches, times seconds.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import shapely
+
+from entropy3d.geometry import Pose
+from entropy3d.rules.combat import base_gap_in
+from entropy3d.rules.facts import Contact, Facts, Flight, SceneryHit
+from entropy3d.rules.riding import full_distance_in
+from entropy3d.rules.state import State
+from entropy3d.rules.transition import Action
+from entropy3d.scene.probe import SceneProbe, ground_profile, piece_side
+
+GRAVITY_MPS2 = 9.81
+FLIGHT_DT_S = 1.0 / 120.0
+#: a level this far above the bike's base (inches) still carries it
+LEVEL_CLEARANCE_IN = 0.05
+
+
+class GeometricProducer:
+    """Rides actions over footprints and levels (no physics engine)."""
+
+    name = "geometric"
+
+    def __init__(self, table, geometry, probe: SceneProbe | None = None):
+        self.table = table
+        self.geometry = geometry
+        self.ruleset = table.ruleset
+        self.probe = probe if probe is not None else SceneProbe.from_table(table, geometry)
+        self.step_in = float(self.ruleset.data("ride.step_height_in"))
+        self.height_in = float(self.ruleset.bike_height_in + self.ruleset.rider_height_in)
+
+    def close(self) -> None:
+        """Nothing to release (the same call as the physics producer's)."""
+
+    def level(self, xy, below: float) -> float:
+        return float(self.geometry.surface_height(np.atleast_2d(xy), below=below, static_only=True)[0])
+
+    def ride(self, state: State, action: Action) -> Facts:
+        """What happens on the table when ``action`` (checked) is ridden from ``state``."""
+        ruleset = self.ruleset
+        model = state.model(action.model_id)
+        move = action.move
+        path, headings = np.asarray(move.path, float), np.asarray(move.headings_deg, float)
+        lengths = np.concatenate([[0.0], np.cumsum(np.hypot(*np.diff(path, axis=0).T))])
+        total = float(lengths[-1])
+        speed = full_distance_in(move, ruleset) / ruleset.scale.seconds_per_activation
+        slice_s = ruleset.scale.seconds_per_activation
+        base = ruleset.base_for(model.bike_type)
+        others = self._others(state, model, base, path)
+        g_in = GRAVITY_MPS2 / ruleset.scale.metres_per_inch
+
+        z = float(model.pose.z)
+        rows: list[tuple] = []  # trajectory rows: t, x, y, z, heading
+        along: list[float] = []  # distance along the path of each row
+        contacts: list[Contact] = []
+        hits: list[SceneryHit] = []
+        flights: list[Flight] = []
+        edge = None
+        s_stop = 0.0
+        prev_s, prev_z = 0.0, z
+        k = 0
+        while k < len(path):
+            s, xy, heading = float(lengths[k]), path[k], float(headings[k])
+            t = s / speed
+            if model.air is not None and k == 0:
+                vx, vy, vz = model.air.velocity_in_s
+                flight, land_k, s_end = self._fly(path, lengths, headings, 0, z, math.hypot(vx, vy) or speed, vz, t,
+                                                  g_in, slice_s, rows, along, None, "air", 0.0)
+                flights.append(flight)
+                if land_k is None:
+                    s_stop = min(s_end, total)
+                    break
+                k, z = land_k, float(flight.land_z)
+                prev_s, prev_z = float(lengths[k]), z
+                continue
+            edge = self.probe.edge_crossed(xy[None, :])
+            if edge is not None:
+                s_stop = s
+                break
+            pose = Pose(float(xy[0]), float(xy[1]), heading, z)
+            contact = self._contact(pose, base, z, others, s, t, k)
+            if contact is not None:
+                contacts.append(contact)
+                break
+            self._scenery(pose, base, s, t, hits, state)
+            rows.append((t, float(xy[0]), float(xy[1]), z, heading))
+            along.append(s)
+            s_stop = s
+            if k + 1 < len(path):
+                ahead = self.level(path[k + 1], below=z + self.step_in)
+                if ahead < z - self.step_in:  # the level falls away: it leaves the ground
+                    angle = math.atan(max(0.0, (z - prev_z) / max(s - prev_s, 1e-9)))
+                    piece, kind = self._standing_on(xy, z)
+                    flight, land_k, s_end = self._fly(path, lengths, headings, k, z, speed * math.cos(angle),
+                                                      speed * math.sin(angle), t, g_in, slice_s, rows, along,
+                                                      piece, kind, z - ahead)
+                    flights.append(flight)
+                    if land_k is None:
+                        s_stop = min(s_end, total)
+                        break
+                    k, z = land_k, float(flight.land_z)
+                    prev_s, prev_z = float(lengths[k]), z
+                    continue
+                prev_s, prev_z = s, z
+                z = ahead
+            k += 1
+        completed = not contacts and edge is None and s_stop >= total - 1e-6
+        if not rows:
+            rows, along = [(0.0, *map(float, model.pose.xy), z, model.pose.facing_deg)], [0.0]
+        trajectory = np.array(rows, float)
+        last = trajectory[-1]
+        end = Pose(float(last[1]), float(last[2]), float(last[4]) % 360.0, float(last[3]))
+        heights = np.column_stack([along, trajectory[:, 3]])
+        ground = ground_profile(self.geometry, path, heights, float(end.z))
+        velocity = (0.0, 0.0, 0.0)
+        if flights and not flights[-1].landed:
+            h = math.radians(end.facing_deg)
+            velocity = (speed * math.cos(h), speed * math.sin(h), 0.0)
+        return Facts("geometric", total, min(s_stop, total), completed, trajectory, tuple(contacts), tuple(hits),
+                     tuple(flights), None if edge is None else edge[0], None if edge is None else edge[1], end,
+                     velocity, ground)
+
+    # -- what the base meets ---------------------------------------------------------------------
+
+    def _others(self, state: State, model, base, path):
+        """Other models in the way (one base to base behind, ridden away from, is not)."""
+        ahead = path[min(len(path) - 1, 4)] - path[0]
+        touching = float(self.ruleset.data("ride.base_to_base_in"))
+        others = []
+        for other in state.models.values():
+            if other.id == model.id or not other.in_play:
+                continue
+            other_base = self.ruleset.base_for(other.bike_type)
+            if (base_gap_in(model.pose, base, other.pose, other_base) <= touching
+                    and float(np.dot(other.pose.xy - model.pose.xy, ahead)) < 0.0):
+                continue
+            others.append((other, other_base))
+        return others
+
+    def _contact(self, pose: Pose, base, level: float, others, s: float, t: float, k: int) -> Contact | None:
+        """The first solid thing the front of the base runs into at this point, if any."""
+        front = pose.xy + 0.5 * base.length * pose.forward
+        corners = np.array([front, front + 0.45 * base.width * pose.left, front - 0.45 * base.width * pose.left])
+        if k == 0:
+            return None  # a bike that starts touching something and rides away does not hit it
+        for footprint in self.probe.solid_footprints(level, kinds_ignored=("destructible",)):
+            inside = shapely.contains_xy(footprint.outline, corners[:, 0], corners[:, 1])
+            if inside.any():
+                return self._wall(footprint, corners[int(np.argmax(inside))], pose, s, t, level)
+        over = self.level(pose.xy, below=level + self.height_in)
+        if over > level + self.step_in:  # a surface too high to ride onto under the base: a ramp's side
+            for footprint in self.probe.footprints:
+                if abs(footprint.top - over) < 0.05 or (footprint.kind == "ramp" and footprint.bottom < over
+                                                        < footprint.top + 1e-6):
+                    if shapely.contains_xy(footprint.outline, pose.x, pose.y):
+                        return self._wall(footprint, pose.xy, pose, s, t, level)
+        for other, other_base in others:
+            if base_gap_in(pose, base, other.pose, other_base) <= 0.0 and k > 0:
+                into = other.pose.xy - pose.xy
+                return Contact(other.id, "model", s, t, pose.facing_deg % 360.0,
+                               math.degrees(math.atan2(into[1], into[0])) % 360.0, (*map(float, front), level))
+        return None
+
+    @staticmethod
+    def _wall(footprint, point, pose: Pose, s: float, t: float, level: float) -> Contact:
+        """A contact with ``footprint`` at ``point``; the way into it is the reversed normal of
+        its nearest outline edge."""
+        boundary = shapely.get_exterior_ring(footprint.outline)
+        nearest = np.asarray(shapely.get_coordinates(shapely.shortest_line(boundary, shapely.Point(point))))[0]
+        into = np.asarray(point, float) - nearest
+        into_deg = math.degrees(math.atan2(into[1], into[0])) if np.hypot(*into) > 1e-6 else pose.facing_deg
+        return Contact(footprint.piece_id, footprint.kind, s, t, pose.facing_deg % 360.0, into_deg % 360.0,
+                       (float(point[0]), float(point[1]), level))
+
+    def _scenery(self, pose: Pose, base, s: float, t: float, hits: list, state: State) -> None:
+        """Destructibles the base runs into (each once)."""
+        front = pose.xy + 0.5 * base.length * pose.forward
+        done = {h.piece_id for h in hits}
+        for footprint in self.probe.footprints:
+            if footprint.kind != "destructible" or footprint.piece_id in done:
+                continue
+            spot = state.scenery.get(footprint.piece_id)
+            if spot is not None and spot.removed:
+                continue
+            outline = footprint.outline if spot is None else shapely.affinity.translate(footprint.outline, spot.dx,
+                                                                                       spot.dy)
+            if shapely.dwithin(outline, shapely.Point(front), 0.3 * base.width):
+                piece = self.geometry.by_id(footprint.piece_id)
+                side = piece_side(self.geometry, piece.id, (spot.dx, spot.dy) if spot else (0.0, 0.0), pose)
+                hits.append(SceneryHit(piece.id, int(piece.risk or 1), s, t, pose.facing_deg % 360.0, side))
+                done.add(piece.id)
+
+    def _standing_on(self, xy, level: float) -> tuple[str | None, str]:
+        """The piece whose top the bike stands on at ``xy`` (highest first) and its kind."""
+        point = shapely.Point(float(xy[0]), float(xy[1]))
+        under = [f for f in self.probe.footprints if f.bottom - 0.05 <= level <= f.top + 0.05
+                 and shapely.dwithin(f.outline, point, 0.05)]
+        if not under:
+            return None, "ground"
+        best = min(under, key=lambda f: (f.kind != "ramp", abs(f.top - level)))
+        return best.piece_id, best.kind
+
+    def _fly(self, path, lengths, headings, k, z, v_along, v_up, t, g_in, slice_s, rows, along, from_piece,
+             from_kind, drop_in):
+        """A ballistic arc from path point ``k`` (straight on past the path's end), appending its
+        rows; returns the flight, the path index it lands at (None: it lands past the end or is
+        still flying when the activation's time runs out) and the distance it got to."""
+        total = float(lengths[-1])
+        s0 = float(lengths[k])
+        s, height, vz, time = s0, z, v_up, t
+        top = z
+        heading_end = math.radians(float(headings[-1]))
+        while True:
+            s += v_along * FLIGHT_DT_S
+            vz -= g_in * FLIGHT_DT_S
+            height += vz * FLIGHT_DT_S
+            time += FLIGHT_DT_S
+            top = max(top, height)
+            if s <= total:
+                j = int(np.clip(np.searchsorted(lengths, s), 0, len(path) - 1))
+                xy, heading = path[j], float(headings[j])
+            else:
+                xy = path[-1] + (s - total) * np.array([math.cos(heading_end), math.sin(heading_end)])
+                heading = float(headings[-1])
+            ground = self.level(xy, below=height + LEVEL_CLEARANCE_IN)
+            landed = height <= ground and vz < 0
+            if landed:
+                height = ground
+            rows.append((time, float(xy[0]), float(xy[1]), float(height), heading))
+            along.append(s)
+            if landed or time >= slice_s or self.probe.off_table(np.atleast_2d(xy)).any():
+                break
+        flight = Flight(from_piece, from_kind, s0, t, (float(path[k][0]), float(path[k][1])), float(z),
+                        float(math.hypot(v_along, v_up)), drop_in=float(drop_in), rise_in=max(0.0, top - z),
+                        land_progress_in=s if landed else None, land_t_s=time if landed else None,
+                        land_xy=(float(xy[0]), float(xy[1])) if landed else None, land_z=height if landed else None)
+        if landed and s <= total:
+            return flight, int(np.clip(np.searchsorted(lengths, s), 0, len(path) - 1)), s
+        return flight, None, (total if landed else s)

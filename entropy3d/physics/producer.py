@@ -1,0 +1,209 @@
+"""The physics fact producer: rides a checked action through a fresh PyBullet world and reports
+what happened as rules :class:`~entropy3d.rules.facts.Facts`. It decides no rule.
+
+The world is built from the static table and the game state (other models as obstacles,
+destructibles where they stand now) and thrown away after the ride. The bike rides at its
+speed's full-movement velocity (the speed's maximum distance, doubled for gung-ho, over the
+rules' seconds per activation).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from entropy3d.geometry import Pose
+from entropy3d.physics.facts import RideFacts
+from entropy3d.physics.ride import ride
+from entropy3d.physics.world import BikeBody, build_table_world
+from entropy3d.rules.combat import base_gap_in
+from entropy3d.rules.facts import Contact, Facts, Flight, SceneryHit
+from entropy3d.rules.riding import full_distance_in
+from entropy3d.rules.state import State
+from entropy3d.rules.transition import Action
+from entropy3d.scene.probe import ground_profile, piece_side
+
+
+class PhysicsProducer:
+    """Rides actions through PyBullet.
+
+    rides_per_process: PyBullet keeps some memory of every world it built even after it is
+    disconnected (bullet3 issues #2898, #3319), about 2 MB per ride here, so a long game would
+    grow without bound. With a number, rides run in a forked worker process that is replaced
+    after that many rides, which bounds the memory; the producer uses no randomness, so the game
+    is the same bytes either way. None rides in this process.
+    """
+
+    name = "physics"
+
+    def __init__(self, table, geometry, rides_per_process: int | None = 150):
+        self.table = table
+        self.geometry = geometry
+        self.ruleset = table.ruleset
+        self.rides_per_process = rides_per_process
+        self._worker = None
+        self.last_ride: RideFacts | None = None
+
+    def ride(self, state: State, action: Action) -> Facts:
+        """What happens on the table when ``action`` (checked) is ridden from ``state``."""
+        if self.rides_per_process is None:
+            return self._ride(state, action)
+        if self._worker is None or self._worker.rides >= self.rides_per_process:
+            self.close()
+            self._worker = _Worker(self)
+        return self._worker.ride(state, action)
+
+    def close(self) -> None:
+        """Stop the worker process, if any."""
+        if self._worker is not None:
+            self._worker.stop()
+            self._worker = None
+
+    def __del__(self):
+        self.close()
+
+    def bodies(self, state: State, action: Action) -> tuple[BikeBody, list[BikeBody]]:
+        """The riding bike and the other models in its way.
+
+        A model standing base to base *behind* the rider, which rides away from it, is left out:
+        the ride counts any touch above the step height as a contact, so a bike parked base to
+        base after a crash could otherwise never leave (a move turns at most 90 degrees, so it
+        cannot come back into it).
+        """
+        ruleset = self.ruleset
+        model = state.model(action.model_id)
+        move = action.move
+        ahead = move.path[min(len(move.path) - 1, 4)] - move.path[0]
+        own_base = ruleset.base_for(model.bike_type)
+        touching = float(ruleset.data("ride.base_to_base_in"))
+        velocity = model.air.velocity_in_s if model.air is not None else (0.0, 0.0, 0.0)
+        rider = BikeBody(model.id, own_base, model.pose, velocity)
+        others = []
+        for other in state.models.values():
+            if other.id == model.id or not other.in_play:
+                continue
+            base = ruleset.base_for(other.bike_type)
+            gap = base_gap_in(model.pose, own_base, other.pose, base)
+            if gap <= touching and float(np.dot(other.pose.xy - model.pose.xy, ahead)) < 0.0:
+                continue
+            others.append(BikeBody(other.id, base, other.pose))
+        return rider, others
+
+    def _ride(self, state: State, action: Action) -> Facts:
+        move = action.move
+        model = state.model(action.model_id)
+        rider, others = self.bodies(state, action)
+        speed = full_distance_in(move, self.ruleset) / self.ruleset.scale.seconds_per_activation
+        with build_table_world(self.table, self.geometry, rider=rider, others=others, scenery=state.scenery) as world:
+            found = ride(world, model.id, move.path, speed, in_air=model.air is not None)
+        self.last_ride = found
+        return to_facts(found, move, self.geometry, state, dict(self.table.spec.table.edges))
+
+
+def to_facts(found: RideFacts, move, geometry, state: State, edges: dict) -> Facts:
+    """Physics' findings as rules facts (inches, seconds, degrees)."""
+    trajectory = np.asarray(found.trajectory, float)
+    progress_at = _progress_lookup(move.path, trajectory)
+    contacts, scenery = [], []
+    for contact in found.contacts:
+        if contact.role == "crash":
+            contacts.append(Contact(contact.piece_id, "model" if contact.kind == "bike" else contact.kind,
+                                    contact.progress_in, contact.t, contact.facing_deg, contact.into_deg,
+                                    contact.point))
+        else:
+            piece = geometry.by_id(contact.piece_id)
+            moved = next((m for m in found.scenery if m.piece_id == piece.id), None)
+            spot = state.scenery.get(piece.id)
+            at = Pose(contact.point[0], contact.point[1], contact.facing_deg)
+            scenery.append(SceneryHit(piece.id, int(piece.risk or 1), contact.progress_in, contact.t,
+                                      contact.facing_deg,
+                                      piece_side(geometry, piece.id, (spot.dx, spot.dy) if spot else (0, 0), at),
+                                      (moved.dx, moved.dy) if moved else (0.0, 0.0),
+                                      bool(moved and moved.destroyed)))
+    heights = np.column_stack([progress_at(trajectory[:, 1:3]), trajectory[:, 3]])
+    ground = ground_profile(geometry, move.path, heights, float(found.end_pose.z))
+    flights = []
+    for flight in found.flights:
+        launch_level = _level(ground, flight.launch_progress_in)
+        after = _level(ground, flight.launch_progress_in + 1.0)
+        landed = flight.land_t is not None
+        flights.append(Flight(
+            flight.from_piece, flight.from_kind, flight.launch_progress_in, flight.launch_t, flight.launch_xy,
+            flight.launch_z, flight.launch_speed_in_s, drop_in=max(0.0, launch_level - after),
+            rise_in=max(0.0, flight.max_z - flight.launch_z),
+            land_progress_in=float(progress_at(np.array([flight.land_xy]))[0]) if landed else None,
+            land_t_s=flight.land_t, land_xy=flight.land_xy, land_z=flight.land_z))
+    edge = found.left_table
+    return Facts("physics", found.path_length_in, found.progress_in, found.outcome == "completed", trajectory,
+                 tuple(contacts), tuple(sorted(scenery, key=lambda h: h.t_s)), tuple(flights), edge,
+                 None if edge is None else edges.get(edge, "open"), found.end_pose, found.end_velocity_in_s, ground)
+
+
+def _level(ground: np.ndarray, distance: float) -> float:
+    k = int(np.clip(np.searchsorted(ground[:, 0], distance), 0, len(ground) - 1))
+    return float(ground[k, 3])
+
+
+def _progress_lookup(path: np.ndarray, trajectory: np.ndarray):
+    """A function mapping (N, 2) points to their distance along ``path`` extended straight on."""
+    path = np.asarray(path, float)
+    steps = np.hypot(*np.diff(path, axis=0).T) if len(path) > 1 else np.zeros(0)
+    lengths = np.concatenate([[0.0], np.cumsum(steps)])
+    direction = path[-1] - path[-2] if len(path) > 1 else np.array([1.0, 0.0])
+    direction = direction / max(float(np.linalg.norm(direction)), 1e-9)
+
+    def lookup(points: np.ndarray) -> np.ndarray:
+        points = np.atleast_2d(np.asarray(points, float))
+        distance = np.linalg.norm(points[:, None, :] - path[None, :, :], axis=2)
+        nearest = np.argmin(distance, axis=1)
+        along = lengths[nearest]
+        beyond = points @ direction - path[-1] @ direction
+        past = (nearest == len(path) - 1) & (beyond > 0)
+        along[past] = lengths[-1] + beyond[past]
+        return along
+
+    return lookup
+
+
+class _Worker:
+    """A forked process that rides actions for a :class:`PhysicsProducer` (see rides_per_process)."""
+
+    def __init__(self, producer: PhysicsProducer):
+        import multiprocessing
+
+        context = multiprocessing.get_context("fork")
+        self.connection, child = context.Pipe()
+        self.process = context.Process(target=_serve, args=(producer, child), daemon=True)
+        self.process.start()
+        child.close()
+        self.rides = 0
+
+    def ride(self, state: State, action: Action) -> Facts:
+        self.connection.send((state, action))
+        kind, payload = self.connection.recv()
+        self.rides += 1
+        if kind == "error":
+            raise payload
+        return payload
+
+    def stop(self) -> None:
+        try:
+            self.connection.send(None)
+        except (BrokenPipeError, OSError):
+            pass
+        self.process.join(timeout=10)
+        if self.process.is_alive():
+            self.process.kill()
+        self.connection.close()
+
+
+def _serve(producer: PhysicsProducer, connection) -> None:
+    producer.rides_per_process = None
+    while True:
+        message = connection.recv()
+        if message is None:
+            return
+        try:
+            connection.send(("ok", producer._ride(*message)))
+        except Exception as error:  # sent back and raised in the game's process
+            connection.send(("error", error))
+

@@ -1,0 +1,98 @@
+"""The one event type: something the rules decided, with what the table showed them.
+
+Every transition (:func:`entropy3d.rules.transition.resolve`) returns a list of :class:`Event`;
+reports, replays, the HUD and the viewer all read the same values, and :meth:`Event.text` is the
+one formatter of an event's line ("physics: rode 3.5\" then hit wall 'lamp_ne' at 33° -> rules:
+head-on crash ..."). :func:`roll_text` is the one formatter of a test roll.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Mapping
+
+import numpy as np
+
+from entropy3d.rules.dice import Outcome, TestRoll
+
+#: event kinds, in the order a reader meets them
+KINDS = ("activation", "skip", "move", "test", "bust", "destructible", "jump", "landing", "crash",
+         "cliff_edge", "left_table", "attack", "score")
+
+
+def roll_text(roll: TestRoll | None) -> str:
+    """'rolled 7+5+stress 2 = 14: passed' (the dice in the order rolled)."""
+    if roll is None:
+        return "not rolled"
+    verdict = {"crit": "natural 21!", "success": "passed", "fail": "failed", "bust": "bust"}[roll.outcome.value]
+    tn = "" if roll.tn == roll.effective_tn else f" (TN {roll.effective_tn} at max stress)"
+    return f"rolled {'+'.join(map(str, roll.dice))}+stress {roll.stress} = {roll.total}{tn}: {verdict}"
+
+
+def roll_to_json(roll: TestRoll) -> dict:
+    return {"dice": list(roll.dice), "stress": roll.stress, "tn": roll.tn, "effective_tn": roll.effective_tn,
+            "total": roll.total, "outcome": roll.outcome.value, "stress_change": roll.stress_change}
+
+
+def roll_from_json(data: Mapping) -> TestRoll:
+    return TestRoll(tuple(int(d) for d in data["dice"]), int(data["stress"]), int(data["tn"]),
+                    int(data["effective_tn"]), int(data["total"]), Outcome(data["outcome"]),
+                    int(data["stress_change"]))
+
+
+def plain(value: Any) -> Any:
+    """JSON-able copy of figures: floats rounded to 1/10000, numpy scalars unwrapped."""
+    if isinstance(value, Mapping):
+        return {str(k): plain(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple, np.ndarray)):
+        return [plain(v) for v in value]
+    if isinstance(value, (float, np.floating)):
+        return round(float(value), 4) + 0.0
+    if isinstance(value, np.integer):
+        return int(value)
+    return value
+
+
+@dataclass(frozen=True)
+class Event:
+    """One thing the rules decided.
+
+    kind: one of :data:`KINDS`. model: the model it happened to (its id). rules: what the rules
+    made of it, one phrase. found: what the table showed them, in the words of ``producer``
+    (physics or geometric); "" for a rules-only event (a template test, a bust). clauses: the
+    clause ids applied.
+    rolls: the tests rolled, in order. piece: the scene piece or model involved, if any.
+    t_s: seconds into the ride. stress_change: the model's stress change it caused.
+    figures: JSON-able numbers (TN, distances, levels) for programs.
+    """
+
+    kind: str
+    model: str
+    rules: str
+    found: str = ""
+    producer: str = ""
+    clauses: tuple[str, ...] = ()
+    rolls: tuple[TestRoll, ...] = ()
+    piece: str | None = None
+    t_s: float = 0.0
+    stress_change: int = 0
+    figures: Mapping[str, Any] = field(default_factory=dict)
+
+    @property
+    def text(self) -> str:
+        """The event's line for a player."""
+        return f"{self.producer or 'table'}: {self.found} -> rules: {self.rules}" if self.found else self.rules
+
+    def to_json(self) -> dict:
+        return {"kind": self.kind, "model": self.model, "rules": self.rules, "found": self.found,
+                "producer": self.producer,
+                "clauses": list(self.clauses), "rolls": [roll_to_json(r) for r in self.rolls], "piece": self.piece,
+                "t_s": round(float(self.t_s), 4) + 0.0, "stress_change": self.stress_change,
+                "figures": plain(self.figures)}
+
+    @classmethod
+    def from_json(cls, data: Mapping) -> "Event":
+        return cls(data["kind"], data["model"], data["rules"], data.get("found", ""), data.get("producer", ""),
+                   tuple(data["clauses"]),
+                   tuple(roll_from_json(r) for r in data.get("rolls", ())), data.get("piece"),
+                   float(data.get("t_s", 0.0)), int(data.get("stress_change", 0)), dict(data.get("figures", {})))

@@ -1,0 +1,441 @@
+"""What the rules make of a ridden move: :func:`resolve_move`, called by
+:func:`entropy3d.rules.transition.resolve`.
+
+It reads the :class:`~entropy3d.rules.facts.Facts` a producer found and decides, through the
+clause-named deciders of :mod:`entropy3d.rules.events` (crash kind and test, destructibles, jumps,
+the cliff edge) and :mod:`entropy3d.rules.dice` (tests, busts), every rule of the ride, then
+places the model where the rules say.
+
+Placement decisions:
+- A ride that ends normally stops at a whole number of inches along its path (rounded to the
+  nearest inch, never past the plan's end).
+- A crash leaves the bike where the ride stopped: base to base with what it hit (EC-COL-HEAD).
+  A side-on survivor stops there too and rides the rest of its activation at speed 1
+  (EC-COL-SIDE: "speed is reduced to 1 for the purpose of the completed activation").
+- A jump lands where option ``jump_landing`` says (EC-JUMP-4), on the level the producer found
+  there; if that is past the end of the move it is still in the air (EC-JUMP-2) and comes down
+  in the model's next action.
+- A failed destructible test (EC-DEST-3): the ride is cut at the piece and the rules set a
+  forced move, 2" along its speed's template turned away from the piece, then straight on for
+  the rest of the move, which the caller rides like any other move (``ModelState.forced_move``).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from entropy3d.geometry import Pose, normalize_deg
+from entropy3d.rules import missions
+from entropy3d.rules.dice import Outcome, TestRoll, policy_named, resolve_bust, roll_test
+from entropy3d.rules.event import Event, roll_text
+from entropy3d.rules.events import (
+    HEAD_ON,
+    resolve_cliff_edge,
+    resolve_crash,
+    resolve_destructible,
+    resolve_jump,
+    takes_off,
+)
+from entropy3d.rules.facts import Contact, Facts, Flight, SceneryHit
+from entropy3d.rules.planner import PlannedMove
+from entropy3d.rules.ruleset import Ruleset
+from entropy3d.rules.scenery import ScenerySpot
+from entropy3d.rules.state import ESCAPED, OUT, AirTime, ModelState, State
+
+WALL_KINDS = ("building", "block", "platform", "pillar", "railing", "ramp", "mesh", "destructible")
+
+
+def full_distance_in(move: PlannedMove, ruleset: Ruleset) -> float:
+    """The move's full movement: its speed's maximum, doubled for gung-ho (EC-ACT-GUNGHO)."""
+    gungho = move.plan.action == "gungho"
+    return move.band.max * (float(ruleset.data("actions.gungho.distance_multiplier")) if gungho else 1.0)
+
+
+def rider_dodge(model: ModelState, ruleset: Ruleset) -> int:
+    """The rider's dodge on its bike: a trailbike adds +1 (EC-BIKE-TRAIL)."""
+    from entropy3d.rules.combat import rider_dodge as dodge_on
+
+    return dodge_on(model.dodge, model.bike_type, ruleset)
+
+
+@dataclass
+class _Ride:
+    """The model's numbers while the rules walk through one ride's facts."""
+
+    model: ModelState
+    move: PlannedMove
+    facts: Facts | None
+    ruleset: Ruleset
+    rng: np.random.Generator
+    push: str
+    stress: int = 0
+    wounds: int = 0
+    out: bool = False
+    skip_action: bool = False
+    busts: int = 0
+    events: list[Event] = field(default_factory=list)
+    scenery: dict[str, ScenerySpot] = field(default_factory=dict)
+
+    def __post_init__(self):
+        self.stress, self.wounds = self.model.stress, self.model.wounds
+        self.policy = policy_named(self.push, self.ruleset)
+
+    def event(self, kind: str, rules: str, physics: str = "", **more) -> None:
+        producer = self.facts.producer if physics and self.facts is not None else ""
+        self.events.append(Event(kind, self.model.id, rules, physics, producer, **more))
+
+    def test(self, tn: int) -> TestRoll:
+        return roll_test(tn, self.stress, self.rng, self.ruleset, self.policy, self.model.max_stress)
+
+    def add_stress(self, change: int) -> int:
+        before = self.stress
+        self.stress = max(0, self.stress + change)
+        return self.stress - before
+
+    def bust(self, t_s: float, piece: str | None, why: str) -> None:
+        """The crash sequence (EC-DICE-4): a wound lost, then the remount test."""
+        result = resolve_bust(self.wounds, self.stress, self.rng, self.ruleset, self.policy, self.model.max_stress)
+        self.wounds, self.out, self.skip_action = result.wounds_after, result.out_of_game, result.skip_next_action
+        self.busts += 1
+        if result.remount is None:
+            verdict = "no wounds left: out of the game"
+        else:
+            verdict = (f"loses a wound ({result.wounds_after} left), remount TN {result.remount.tn} "
+                       f"{roll_text(result.remount)}" + (": out of the game" if result.out_of_game
+                                                         else ": back on, skips its next action"))
+        self.event("bust", f"bust (EC-DICE-4): {verdict}", physics=why, clauses=result.clauses,
+                   rolls=(result.remount,) if result.remount else (), piece=piece, t_s=t_s,
+                   figures={"wounds_after": result.wounds_after, "out_of_game": result.out_of_game})
+
+    # -- the plan's own costs ------------------------------------------------------------------
+
+    def plan_costs(self) -> None:
+        """Instant stress and the template tests, rolled before the ride (EC-TMPL-2)."""
+        move = self.move
+        change = self.add_stress(move.stress)
+        self.event("move", f"{move.plan}: {move.length_in:g}\" at speed {move.speed}"
+                   + (f", stress {change:+d}" if change else ""), clauses=move.clauses, stress_change=change,
+                   figures={"length_in": move.length_in, "speed": move.speed})
+        for required in move.tests:
+            roll = self.test(required.tn)
+            extra = required.stress_on_fail if roll.outcome is Outcome.FAIL else 0
+            change = self.add_stress(roll.stress_change + extra)
+            self.event("test", f"{required.reason}: TN {required.tn} ({required.clause}), {roll_text(roll)}"
+                       + (f", stress {change:+d}" if change else ""), clauses=(required.clause,), rolls=(roll,),
+                       stress_change=change, figures={"tn": required.tn})
+            if roll.outcome is Outcome.BUST:
+                self.bust(0.0, None, "")
+                return
+
+    # -- the ride ------------------------------------------------------------------------------
+
+    def destructible(self, hit: SceneryHit) -> bool:
+        """Through a destructible (EC-DEST-*); False when the rules make it a solid obstacle."""
+        move = self.move
+        full = abs(move.length_in - full_distance_in(move, self.ruleset)) < 1e-6
+        result = resolve_destructible(move.speed, full, hit.risk, self.stress, self.ruleset, self.rng, self.policy,
+                                      self.model.max_stress)
+        found = f"went into destructible '{hit.piece_id}' at {hit.progress_in:.1f}\""
+        knocked = math.hypot(*hit.pushed)
+        if hit.broken:
+            found += ", smashed it"
+        elif knocked > 0.05:
+            found += f", knocked it {knocked:.1f}\""
+        if not result.eligible:
+            self.event("destructible", f"not full movement at speed 2+: a solid obstacle ({', '.join(result.clauses)})",
+                       physics=found, clauses=result.clauses, piece=hit.piece_id, t_s=hit.t_s)
+            return False
+        roll = result.roll
+        added = self.add_stress(result.stress_added + roll.stress_change)
+        figures = {"risk": hit.risk, "tn": result.tn, "item_moved_in": result.item_moved_in,
+                   "forced_turn_in": result.forced_turn_in}
+        if roll.succeeded:
+            direction = np.array(hit.pushed) if knocked > 0.05 else np.array(
+                [math.cos(math.radians(hit.heading_deg)), math.sin(math.radians(hit.heading_deg))])
+            direction = direction / np.linalg.norm(direction)
+            old = self.scenery.get(hit.piece_id, ScenerySpot())
+            shift = direction * result.item_moved_in
+            spot = ScenerySpot(old.dx + float(shift[0]), old.dy + float(shift[1]), old.turn_deg, False)
+            self.scenery[hit.piece_id] = spot
+            verdict = f"the piece is moved {result.item_moved_in:g}\" the way it was knocked (EC-DEST-4)"
+            figures["item_moved_to"] = [spot.dx, spot.dy]
+        else:
+            verdict = f"the opponent turns the bike {result.forced_turn_in:g}\" and it carries on (EC-DEST-3)"
+        self.event("destructible", f"risk {hit.risk}: +{result.stress_added} stress, TN {result.tn}, "
+                   f"{roll_text(roll)} -> {verdict}", physics=found, clauses=result.clauses, rolls=(roll,),
+                   piece=hit.piece_id, t_s=hit.t_s, stress_change=added, figures=figures)
+        if roll.outcome is Outcome.BUST:
+            self.bust(hit.t_s, hit.piece_id, f"failed the test at '{hit.piece_id}'")
+        return True
+
+    def crash(self, contact: Contact) -> tuple[str, bool]:
+        """An unavoidable impact (EC-COL-1); returns (head_on or side_on, survived)."""
+        dodge = rider_dodge(self.model, self.ruleset)
+        result = resolve_crash(contact.heading_deg, contact.into_deg, dodge, self.stress, self.ruleset, self.rng,
+                               self.policy, self.model.max_stress)
+        what = "wall" if contact.kind in WALL_KINDS else contact.kind
+        found = f"rode {contact.progress_in:.1f}\" then hit {what} '{contact.piece_id}' at {contact.angle_deg:.0f}°"
+        name = "head-on" if result.kind == HEAD_ON else "side-on"
+        base_tn = int(self.ruleset.data(f"crash.{result.kind}.tn_base"))
+        text = f"{name} crash ({result.clauses[1]}), TN {base_tn}-{dodge}={result.tn}, {roll_text(result.roll)}"
+        if result.survived:
+            added = self.add_stress(result.roll.stress_change + result.stress_added)
+            text += f" -> +{result.stress_added} stress, " + (
+                "stops base to base, skips its next activation" if result.kind == HEAD_ON
+                else f"speed {result.speed_after} for the rest of the activation")
+        else:
+            added = self.add_stress(result.roll.stress_change)
+            text += " -> bust"
+        self.event("crash", text, physics=found, clauses=result.clauses, rolls=(result.roll,),
+                   piece=contact.piece_id, t_s=contact.t_s, stress_change=added,
+                   figures={"kind": result.kind, "tn": result.tn, "dodge": dodge,
+                            "angle_deg": contact.angle_deg, "survived": result.survived})
+        if not result.survived:
+            self.bust(contact.t_s, contact.piece_id, f"crashed into '{contact.piece_id}'")
+        return result.kind, bool(result.survived)
+
+    def jump(self, flight: Flight) -> float | None:
+        """A flight off a ramp or a level's edge; returns the rules' landing distance along the
+        path (None: not a jump, the bike rides on)."""
+        facts = self.facts
+        air_s = (flight.land_t_s if flight.landed else facts.trajectory[-1, 0]) - flight.launch_t_s
+        found = (f"left {'the ramp' if flight.from_kind == 'ramp' else repr(flight.from_piece or 'the ground')} "
+                 f"at {flight.launch_progress_in:.1f}\", {air_s:.2f}s in the air, {flight.rise_in:.2f}\" up"
+                 + (f", came down at {flight.land_progress_in:.1f}\" on the {flight.land_z:.2f}\" level"
+                    if flight.landed else ", still in the air"))
+        if not takes_off(flight.from_kind, flight.drop_in, self.ruleset):
+            return None  # a bump off a curb is no jump (EC-JUMP-1)
+        result = resolve_jump(self.move.speed, self.model.bike_type, self.ruleset)
+        if not result.air_time:
+            self.event("jump", f"speed {self.move.speed}: no air time (EC-JUMP-1)", physics=found,
+                       clauses=result.clauses, t_s=flight.launch_t_s, figures={"air_time": False})
+            return None
+        if self.ruleset.option("jump_landing") == "where_it_comes_down" and flight.landed:
+            landing = float(flight.land_progress_in)
+            how = f"lands where it came down, {landing - flight.launch_progress_in:.1f}\" on"
+        else:
+            landing = flight.launch_progress_in + result.landing_distance_in
+            how = f"lands {result.landing_distance_in:g}\" from take-off (EC-JUMP-4)"
+        xy, level = facts.level_at(landing)
+        self.event("jump", f"air time at speed {self.move.speed}: {how} on the {level:.2f}\" level",
+                   physics=found, clauses=result.clauses, t_s=flight.launch_t_s,
+                   figures={"air_time": True, "launch_in": flight.launch_progress_in, "landing_in": landing,
+                            "physical_landing_in": flight.land_progress_in, "landing_xy": list(xy),
+                            "landing_level_in": level})
+        return landing
+
+    def edge(self) -> None:
+        facts = self.facts
+        found = f"rode over the {facts.edge} table edge"
+        if facts.edge_kind == "cliff":
+            result = resolve_cliff_edge()
+            self.out = result.out_of_game
+            self.event("cliff_edge", "over the cliff: automatic bust, out of the game (EC-COL-EDGE)", physics=found,
+                       clauses=result.clauses, t_s=float(facts.trajectory[-1, 0]), figures={"edge": facts.edge})
+        else:
+            self.event("left_table", "off an open edge: it leaves the table", physics=found,
+                       t_s=float(facts.trajectory[-1, 0]), figures={"edge": facts.edge})
+
+
+def _along(move: PlannedMove, facts: Facts, distance: float) -> tuple[np.ndarray, float, float]:
+    """(x, y), heading and level at ``distance`` along the move's path (straight on past its end)."""
+    path = move.path
+    steps = np.hypot(*np.diff(path, axis=0).T) if len(path) > 1 else np.zeros(0)
+    lengths = np.concatenate([[0.0], np.cumsum(steps)])
+    xy, level = facts.level_at(distance)
+    if distance <= lengths[-1]:
+        k = int(np.clip(np.searchsorted(lengths, distance), 0, len(lengths) - 1))
+        heading = float(move.headings_deg[k])
+        if k > 0 and lengths[k] > lengths[k - 1]:
+            f = (distance - lengths[k - 1]) / (lengths[k] - lengths[k - 1])
+            xy = path[k - 1] + f * (path[k] - path[k - 1])
+        else:
+            xy = path[k]
+    else:
+        heading = float(move.headings_deg[-1])
+        xy = path[-1] + (distance - lengths[-1]) * np.array([math.cos(math.radians(heading)),
+                                                              math.sin(math.radians(heading))])
+    return np.asarray(xy, float), heading, level
+
+
+def _forced_turn_plan(model: ModelState, move: PlannedMove, hit: SceneryHit, ruleset: Ruleset) -> str:
+    """The rest of a move after a failed destructible test (EC-DEST-3): 2" along the speed's
+    template, turned away from the piece's side of the bike, then straight on."""
+    spec = ruleset.data("destructible")
+    template = ruleset.data("turn_templates.default_for_speed")[move.speed]
+    turn_in = float(spec["forced_turn_in"])
+    side = "right" if hit.side == "left" else "left"
+    rest = int(math.floor(move.length_in - hit.progress_in - turn_in + 1e-6))
+    return f"s{move.speed}: {side} {template} {turn_in:g}" + (f", straight {rest}" if rest >= 1 else "")
+
+
+def resolve_move(state: State, model: ModelState, move: PlannedMove, push: str, facts: Facts | None,
+                 rng: np.random.Generator, ruleset: Ruleset, *, counts_as_action: bool = True
+                 ) -> tuple[State, list[Event]]:
+    """Apply a checked move of ``model`` and what the producer found riding it (``facts``)."""
+    ride = _Ride(model, move, facts, ruleset, rng, push)
+    ride.plan_costs()
+    per_activation = int(ruleset.data("turn.actions_per_activation"))
+    changes: dict = {}
+    if ride.busts or facts is None:
+        pose = model.pose  # busted before riding: it stays where it stood
+        status_end = "bust"
+    else:
+        pose, status_end, changes = _ride(ride, model, move, facts)
+    actions = model.actions_taken + (1 if counts_as_action else 0)
+    if move.plan.action == "gungho":
+        actions = per_activation  # the whole activation (EC-ACT-GUNGHO)
+    fields = dict(pose=pose, stress=ride.stress, wounds=ride.wounds, speed=move.speed, actions_taken=actions,
+                  sand_free_available=model.sand_free_available and not move.sand_free_used,
+                  forced_speed=move.next_action_speed, forced_move=None, forced_through=None,
+                  skip_next_action=model.skip_next_action or ride.skip_action)
+    fields.update(changes)
+    new = model.but(**fields)
+    new = _complex_action(new, move, actions, per_activation, ride)
+    if ride.out:
+        new = new.but(status=OUT, air=None, forced_move=None)
+    elif status_end == "escaped":
+        new = new.but(status=ESCAPED, air=None, forced_move=None)
+    state = state.with_model(new).with_scenery(ride.scenery)
+    for _ in range(ride.busts):
+        state = missions.score_bust(state, new, ruleset)
+    if new.status == OUT:
+        state = missions.score_taken_out(state, new, None, ruleset)
+    if new.status == ESCAPED:
+        state = missions.score_escaped(state, new, ruleset)
+    return state, ride.events
+
+
+def _complex_action(model: ModelState, move: PlannedMove, actions: int, per_activation: int, ride: _Ride
+                    ) -> ModelState:
+    """Stop and lay trap span the activation (EC-ACT-STOP, EC-STOP-RECOVER, EC-ACT-LAYTRAP, EC-STOPPED)."""
+    action = move.plan.action
+    if action == "stop":
+        # DECISION: a stopping rider recovers (guns' stopped actions come with the combat rules):
+        # the following action is skipped and its skipped activation recovers stress.
+        ride.event("skip", "stopped (EC-ACT-STOP): recovers, so its following action is skipped and its next "
+                   "activation is spent recovering (EC-STOP-RECOVER, EC-STOPPED)",
+                   clauses=("EC-ACT-STOP", "EC-STOP-RECOVER", "EC-STOPPED"))
+        return model.but(speed=0, stopped=True, recovering=True, skip_next_activation=True,
+                         actions_taken=per_activation, complex_action="stop")
+    if action == "laytrap":
+        if actions >= per_activation:
+            ride.event("skip", "trap laid: stopped, skips its next activation (EC-ACT-LAYTRAP, EC-STOPPED)",
+                       clauses=("EC-ACT-LAYTRAP", "EC-STOPPED"))
+            return model.but(speed=0, stopped=True, skip_next_activation=True, complex_action="laytrap")
+        return model.but(speed=move.speed, complex_action="laytrap")
+    return model
+
+
+def _ride(ride: _Ride, model: ModelState, move: PlannedMove, facts: Facts
+          ) -> tuple[Pose, str, dict]:
+    """Walk the facts in time order; returns the rules' end pose, how it ended and field changes."""
+    ruleset = ride.ruleset
+    changes: dict = {}
+    total = float(facts.path_length_in)
+    landing: float | None = None  # where the jump in progress comes down, inches along this path
+    jump_speed = 0
+    windows: list[tuple[float, float]] = []  # stretches of the path the rules have it in the air
+    if model.air is not None:
+        landing, jump_speed = model.air.carry_in, model.air.speed
+        windows.append((0.0, landing))
+        if landing <= total + 1e-6:
+            xy, level = facts.level_at(landing)
+            ride.event("landing", f"comes down {landing:.1f}\" on, the rest of its speed {jump_speed} jump "
+                       f"(EC-JUMP-2, EC-JUMP-4), on the {level:.2f}\" level",
+                       physics="it flew on from its last action", clauses=("EC-JUMP-2", "EC-JUMP-4"),
+                       figures={"landing_in": landing, "landing_xy": list(xy), "landing_level_in": level})
+
+    def airborne(progress: float) -> bool:
+        return any(a <= progress < b for a, b in windows)
+
+    crash: Contact | None = None
+    cut: SceneryHit | None = None
+    flown_over = False
+    carried_flight = [f for f in facts.flights if model.air is not None and f.launch_t_s == 0.0]
+    timeline = sorted([(f.launch_t_s, 0, k, f) for k, f in enumerate(facts.flights) if f not in carried_flight]
+                      + [(h.t_s, 1, k, h) for k, h in enumerate(facts.scenery)]
+                      + [(c.t_s, 2, k, c) for k, c in enumerate(facts.contacts)], key=lambda row: row[:3])
+    for _, _, _, item in timeline:
+        if ride.out or crash is not None or cut is not None:
+            break
+        if isinstance(item, Flight):
+            jumped = ride.jump(item)
+            if jumped is not None:
+                landing, jump_speed = jumped, move.speed
+                windows.append((item.launch_progress_in, jumped))
+        elif isinstance(item, SceneryHit):
+            if item.piece_id == model.forced_through:
+                continue  # the piece it is going through (EC-DEST-3)
+            if airborne(item.progress_in):
+                ride.event("jump", f"in the air: it flies over '{item.piece_id}' (EC-JUMP-4)",
+                           physics=f"went into '{item.piece_id}' at {item.progress_in:.1f}\"", clauses=("EC-JUMP-4",),
+                           piece=item.piece_id, t_s=item.t_s)
+                continue
+            if not ride.destructible(item):
+                crash = Contact(item.piece_id, "destructible", item.progress_in, item.t_s, item.heading_deg,
+                                item.heading_deg, (0.0, 0.0, 0.0))
+            elif not ride.out and not ride.events[-1].rolls[-1].succeeded:
+                cut = item  # EC-DEST-3: the opponent turns it here
+        elif item.kind in ("model", "destructible") and airborne(item.progress_in):
+            ride.event("jump", f"in the air: it flies over '{item.piece_id}' (EC-JUMP-4)",
+                       physics=f"met '{item.piece_id}' at {item.progress_in:.1f}\"", clauses=("EC-JUMP-4",),
+                       piece=item.piece_id, t_s=item.t_s)
+            flown_over = True  # the producer's ride stopped here; the rules' bike flew on
+        else:
+            crash = item
+
+    if crash is not None and not ride.out:
+        kind, survived = ride.crash(crash)
+        if crash is facts.first_contact:
+            pose = facts.end_pose
+        else:
+            xy, heading, level = _along(move, facts, crash.progress_in)
+            pose = Pose(float(xy[0]), float(xy[1]), normalize_deg(heading), level)
+        if survived and kind == HEAD_ON:
+            changes.update(speed=0, stopped=True, skip_next_activation=True,
+                           actions_taken=int(ruleset.data("turn.actions_per_activation")))
+        elif survived:
+            cap = int(ruleset.data("crash.side_on.speed_after"))
+            changes.update(speed=min(move.speed, cap), speed_cap=cap)
+        changes["air"] = None
+        return pose, "crashed", changes
+    if cut is not None:
+        xy, heading, level = _along(move, facts, cut.progress_in)
+        changes["forced_move"] = _forced_turn_plan(model, move, cut, ruleset)
+        changes["forced_through"] = cut.piece_id
+        changes["air"] = None
+        return Pose(float(xy[0]), float(xy[1]), normalize_deg(heading), level), "cut", changes
+    if facts.edge is not None and not ride.out:
+        ride.edge()
+        return facts.end_pose, ("out" if ride.out else "escaped"), {"air": None}
+    if ride.out:
+        return facts.end_pose, "out", {"air": None}
+
+    if landing is not None and landing > total + 1e-6:
+        # still in the air at the end of the move (EC-JUMP-2): it comes down in its next action
+        xy, heading, _ = _along(move, facts, total)
+        z = max(float(facts.end_pose.z), facts.level_at(total)[1])
+        changes["air"] = AirTime(jump_speed, landing - total, tuple(facts.end_velocity_in_s))
+        ride.event("jump", f"{landing - total:.1f}\" still to fly at the end of the move: in the air (EC-JUMP-2)",
+                   clauses=("EC-JUMP-2",), t_s=float(facts.trajectory[-1, 0]),
+                   figures={"carry_in": landing - total})
+        return Pose(float(xy[0]), float(xy[1]), normalize_deg(heading), z), "air", changes
+    changes["air"] = None
+    if facts.completed or flown_over:
+        distance = total
+    else:
+        distance = float(min(round(facts.progress_in), math.floor(total + 1e-6)))
+    xy, heading, level = _along(move, facts, distance)
+    return Pose(float(xy[0]), float(xy[1]), normalize_deg(heading), level), "rode", changes
+
+
+def resolve_skip(state: State, model: ModelState, ruleset: Ruleset) -> tuple[State, list[Event]]:
+    """A forced pass of one action: remounting after a bust (EC-DICE-4)."""
+    new = model.but(skip_next_action=False, actions_taken=model.actions_taken + 1)
+    return state.with_model(new), [Event("skip", model.id, "remounting after a bust: skips this action (EC-DICE-4)",
+                                         clauses=("EC-DICE-4",))]
+

@@ -1,0 +1,179 @@
+"""The one game state: every miniature, the scenery that moved, the turn and the score.
+
+:class:`State` is immutable; :func:`entropy3d.rules.transition.resolve` is the only thing that
+makes a new one from an old one. The static table (the scene) is not in it: it never changes.
+Lengths are table inches, headings degrees counter-clockwise from +x. :meth:`State.to_json` and
+:meth:`State.from_json` are the one JSON form (replays, reports).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, field
+from typing import Any, Mapping
+
+from entropy3d.geometry import Pose
+from entropy3d.rules.scenery import ScenerySpot
+
+RIDING = "riding"
+OUT = "out"            #: out of the game (no wounds left, failed remount, over the cliff)
+ESCAPED = "escaped"    #: rode off an open table edge (Lovers Point Brawl: it escaped)
+STATUSES = (RIDING, OUT, ESCAPED)
+
+
+@dataclass(frozen=True)
+class AirTime:
+    """A jump that has not come down yet (EC-JUMP-2).
+
+    speed: the speed the bike left the ground at (EC-JUMP-4 lands it by that speed).
+    carry_in: inches of the jump still to fly, along its heading.
+    velocity_in_s: its velocity (x, y, z) in inches per second, so physics flies it on.
+    While a model has an AirTime its pose's z is its height in the air.
+    """
+
+    speed: int
+    carry_in: float
+    velocity_in_s: tuple[float, float, float] = (0.0, 0.0, 0.0)
+
+
+@dataclass(frozen=True)
+class ModelState:
+    """One miniature (bike and rider) between two actions.
+
+    id, gang, bike_type: from the scene. pose: base centre and level, inches.
+    speed: 0-3 (0 stopped). stress (EC-DICE-6), wounds left (EC-DICE-4), max_stress (EC-DICE-7),
+    dodge (EC-COL-*), protection (EC-MEL-*): the rider's numbers. status: riding, out or escaped.
+    air: its jump not yet landed, or None (EC-JUMP-2).
+    skip_next_activation: a head-on survival or a complex action (EC-COL-HEAD, EC-STOPPED).
+    skip_next_action: a remount (EC-DICE-4) or a stop's recovery (EC-STOP-RECOVER).
+    stopped: it carries a stopped token until it next activates (EC-STOPPED).
+    recovering: it chose to recover when it stopped; its skipped activation recovers stress
+    (EC-STOP-RECOVER). only_moved: it only moved in its last activation (EC-MOVE-3).
+    forced_speed: the speed its next action must be declared at (after a stoppie), or None.
+    forced_move: plan text of a move the rules force on it before anything else (the opponent's
+    2" turn after a failed destructible test, EC-DEST-3), or None; forced_through: the piece it
+    is going through meanwhile (not met again by that move).
+
+    Activation-scoped (reset when it activates): actions_taken (EC-TURN-3); sand_free_available
+    (a trailbike's first sand stress, EC-TER-SAND); complex_action: a complex action begun this
+    activation (``laytrap`` holds the second action to the minimum distance, EC-ACT-LAYTRAP);
+    speed_cap: the highest speed left to it this activation (a side-on survivor, EC-COL-SIDE).
+    """
+
+    id: str
+    gang: str
+    bike_type: str
+    pose: Pose
+    speed: int
+    stress: int
+    wounds: int
+    max_stress: int
+    dodge: int = 1
+    protection: int = 0
+    status: str = RIDING
+    air: AirTime | None = None
+    skip_next_activation: bool = False
+    skip_next_action: bool = False
+    stopped: bool = False
+    recovering: bool = False
+    only_moved: bool = False
+    forced_speed: int | None = None
+    forced_move: str | None = None
+    forced_through: str | None = None
+    actions_taken: int = 0
+    sand_free_available: bool = True
+    complex_action: str | None = None
+    speed_cap: int | None = None
+
+    def __repr__(self) -> str:
+        return (f"ModelState({self.id} {self.status} {self.pose!r} speed {self.speed} "
+                f"stress {self.stress} wounds {self.wounds}{' in the air' if self.air else ''})")
+
+    @property
+    def in_play(self) -> bool:
+        """Still on the table and taking part."""
+        return self.status == RIDING
+
+    def but(self, **changes: Any) -> "ModelState":
+        """A copy with ``changes`` (field names checked by dataclasses.replace)."""
+        return dataclasses.replace(self, **changes)
+
+    def to_json(self) -> dict:
+        data = {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
+        data["pose"] = pose_to_json(self.pose)
+        data["air"] = None if self.air is None else {
+            "speed": self.air.speed, "carry_in": round(self.air.carry_in, 4),
+            "velocity_in_s": [round(float(v), 4) for v in self.air.velocity_in_s]}
+        return data
+
+    @classmethod
+    def from_json(cls, data: Mapping) -> "ModelState":
+        air = data.get("air")
+        return cls(**{**data, "pose": pose_from_json(data["pose"]),
+                      "air": None if air is None else AirTime(int(air["speed"]), float(air["carry_in"]),
+                                                              tuple(float(v) for v in air["velocity_in_s"]))})
+
+
+@dataclass(frozen=True)
+class State:
+    """The whole game at one moment.
+
+    turn: 1-based turn (0 before the first). mission: the scene's mission (scoring).
+    models: by model id, in scene order. scenery: destructibles that moved or broke, by piece id.
+    score: victory points by gang id.
+    """
+
+    turn: int
+    mission: str
+    models: Mapping[str, ModelState]
+    scenery: Mapping[str, ScenerySpot] = field(default_factory=dict)
+    score: Mapping[str, int] = field(default_factory=dict)
+
+    def __repr__(self) -> str:
+        return f"State(turn {self.turn}, {len(self.models)} models, {len(self.scenery)} moved pieces)"
+
+    def model(self, model_id: str) -> ModelState:
+        try:
+            return self.models[model_id]
+        except KeyError:
+            raise KeyError(f"no model {model_id!r}; models: {', '.join(self.models)}") from None
+
+    def with_model(self, model: ModelState) -> "State":
+        return dataclasses.replace(self, models={**self.models, model.id: model})
+
+    def with_scenery(self, moves: Mapping[str, ScenerySpot]) -> "State":
+        return dataclasses.replace(self, scenery={**self.scenery, **moves})
+
+    def add_score(self, gang: str, points: int) -> "State":
+        return dataclasses.replace(self, score={**self.score, gang: self.score.get(gang, 0) + points})
+
+    def gangs_in_play(self) -> list[str]:
+        """Gangs that still have a model on the table, in scene order."""
+        seen: list[str] = []
+        for model in self.models.values():
+            if model.in_play and model.gang not in seen:
+                seen.append(model.gang)
+        return seen
+
+    def to_json(self) -> dict:
+        return {"turn": self.turn, "mission": self.mission,
+                "models": [m.to_json() for m in self.models.values()],
+                "scenery": {k: dataclasses.asdict(v) for k, v in sorted(self.scenery.items())},
+                "score": dict(sorted(self.score.items()))}
+
+    @classmethod
+    def from_json(cls, data: Mapping) -> "State":
+        models = [ModelState.from_json(m) for m in data["models"]]
+        return cls(turn=int(data["turn"]), mission=str(data["mission"]), models={m.id: m for m in models},
+                   scenery={k: ScenerySpot(**v) for k, v in data.get("scenery", {}).items()},
+                   score=dict(data.get("score", {})))
+
+
+def pose_to_json(pose: Pose) -> list[float]:
+    """[x, y, z, facing_deg] rounded to 1/10000 inch and degree, so JSON stays small and stable."""
+    return [round(pose.x, 4) + 0.0, round(pose.y, 4) + 0.0, round(pose.z, 4) + 0.0, round(pose.facing_deg, 4) + 0.0]
+
+
+def pose_from_json(values) -> Pose:
+    x, y, z, facing = (float(v) for v in values)
+    return Pose(x, y, facing, z)

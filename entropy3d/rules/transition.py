@@ -1,0 +1,192 @@
+"""The one path from a plan to a rules outcome: :func:`check`, then facts, then :func:`resolve`.
+
+::
+
+    plan text --parse--> Action --check(state, action, ruleset, table)--> refused with a clause
+                                   | legal: the action with its checked move
+                                   v
+                 producer.ride(state, action) --> Facts          (what happened on the table)
+                                   |
+                                   v
+                 resolve(state, action, facts, rng, ruleset) --> (State, [Event])
+
+:func:`check` says whether an action is legal and describes it; it changes nothing and rolls no
+dice (as python-chess keeps ``is_legal`` apart from ``push``). :func:`resolve` applies a checked
+action and what a producer found riding it; it is the only function that makes a new
+:class:`~entropy3d.rules.state.State`. Every caller (the ``activate`` command, the automatic
+and scripted players, the viewer, sweeps) goes this way, whichever producer rides the move.
+Where a rule is decided: :mod:`entropy3d.rules.riding` walks the facts and calls the
+clause-named deciders in :mod:`entropy3d.rules.events` (``resolve_crash`` EC-COL-*,
+``resolve_destructible`` EC-DEST-*, ``takes_off`` and ``resolve_jump`` EC-JUMP-*,
+``resolve_cliff_edge`` EC-COL-EDGE) and :mod:`entropy3d.rules.dice` (tests, busts).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from typing import Mapping, Protocol
+
+import numpy as np
+
+from entropy3d.errors import IllegalPlanError
+from entropy3d.rules.event import Event
+from entropy3d.rules.facts import Facts
+from entropy3d.rules.plan import Plan, parse_plan
+from entropy3d.rules.planner import PlannedMove, TableProbe, plan_forced_move, plan_move
+from entropy3d.rules.riding import resolve_move, resolve_skip
+from entropy3d.rules.ruleset import Ruleset
+from entropy3d.rules.state import State
+
+ACTIVATE, MOVE, SKIP, FORCED = "activate", "move", "skip", "forced"
+KINDS = (ACTIVATE, MOVE, SKIP, FORCED)
+
+
+class TableChecks(TableProbe, Protocol):
+    """What :func:`check` asks the table beyond the planner's questions."""
+
+    def edge_crossed(self, path: np.ndarray) -> tuple[str, str] | None:
+        """The first table edge the path leaves the table over, and its kind (open or cliff)."""
+
+
+@dataclass(frozen=True, eq=False)
+class Action:
+    """One thing asked of a model.
+
+    kind: ``activate`` (its activation starts), ``move`` (an action's move, from ``plan``),
+    ``skip`` (an action it must pass: remounting, EC-DICE-4) or ``forced`` (a move the rules
+    force on it, ``ModelState.forced_move``). model_id: the model. plan: the move's plan.
+    push: the push-your-luck policy its player tests with (EC-DICE-5). unavoidable: every path
+    was blocked, so the table does not refuse it and an impact is a crash (EC-COL-1).
+    move: the checked move, filled in by :func:`check`.
+    """
+
+    kind: str
+    model_id: str
+    plan: Plan | None = None
+    push: str = "sit-at-tn"
+    unavoidable: bool = False
+    move: PlannedMove | None = None
+
+    def __repr__(self) -> str:
+        return f"Action({self.kind} {self.model_id}{' ' + str(self.plan) if self.plan else ''})"
+
+    @classmethod
+    def activate(cls, model_id: str) -> "Action":
+        return cls(ACTIVATE, model_id)
+
+    @classmethod
+    def skip(cls, model_id: str) -> "Action":
+        return cls(SKIP, model_id)
+
+    @classmethod
+    def ride(cls, model_id: str, plan: Plan | str, push: str = "sit-at-tn", unavoidable: bool = False) -> "Action":
+        return cls(MOVE, model_id, parse_plan(plan) if isinstance(plan, str) else plan, push, unavoidable)
+
+    @classmethod
+    def forced(cls, model_id: str, plan: str, push: str = "sit-at-tn") -> "Action":
+        return cls(FORCED, model_id, parse_plan(plan), push, True)
+
+    def to_json(self) -> dict:
+        return {"kind": self.kind, "model": self.model_id, "plan": "" if self.plan is None else str(self.plan),
+                "push": self.push, "unavoidable": self.unavoidable}
+
+    @classmethod
+    def from_json(cls, data: Mapping) -> "Action":
+        plan = parse_plan(data["plan"]) if data.get("plan") else None
+        return cls(data["kind"], data["model"], plan, data.get("push", "sit-at-tn"), bool(data.get("unavoidable")))
+
+
+def check(state: State, action: Action, ruleset: Ruleset, table: TableChecks | None = None) -> Action:
+    """Whether ``action`` is legal now; returns it with its checked move. Changes nothing.
+
+    table: asked about curbs (EC-TER-CURB), buildings (EC-TER-BUILDING), terrain and table edges
+    (EC-COL-EDGE) before anything is ridden; None checks the plan alone.
+    Raises IllegalPlanError naming the clause.
+    """
+    if action.kind not in KINDS:
+        raise ValueError(f"unknown action kind {action.kind!r}; use one of {', '.join(KINDS)}")
+    model = state.model(action.model_id)
+    if not model.in_play:
+        raise IllegalPlanError("EC-DICE-4", f"{model.id} is {model.status}, not in the game")
+    if action.kind == ACTIVATE:
+        return action
+    if action.kind == SKIP:
+        if not model.skip_next_action:
+            raise IllegalPlanError("EC-DICE-4", f"{model.id} has no action to skip")
+        return action
+    if action.kind == FORCED:
+        if model.forced_move is None or str(action.plan) != model.forced_move:
+            raise IllegalPlanError("EC-DEST-3", f"{model.id} has no forced move {action.plan}")
+        move = plan_forced_move(action.plan, model.pose, model.bike_type, model.speed, ruleset)
+        return dataclasses.replace(action, move=move)
+
+    per_activation = int(ruleset.data("turn.actions_per_activation"))
+    plan = action.plan
+    if model.forced_move is not None:
+        raise IllegalPlanError("EC-DEST-3", f"{model.id} must first ride the opponent's turn: {model.forced_move}")
+    if model.actions_taken >= per_activation:
+        raise IllegalPlanError("EC-TURN-3", f"an activation has {per_activation} actions; {model.id} has none left")
+    if model.skip_next_action:
+        raise IllegalPlanError("EC-DICE-4", f"{model.id} remounted after a bust and skips this action")
+    if model.complex_action == "laytrap" and plan.action != "laytrap":
+        raise IllegalPlanError("EC-ACT-LAYTRAP", "laying a trap takes both actions at the minimum distance")
+    if model.forced_speed is not None and plan.speed != model.forced_speed:
+        raise IllegalPlanError("EC-ACT-STOPPIE", f"after a stoppie the next action is at speed {model.forced_speed}")
+    if model.air is not None and plan.speed != model.air.speed:
+        raise IllegalPlanError("EC-JUMP-4", f"{model.id} is in the air: it lands at its launch speed "
+                               f"{model.air.speed}")
+    if model.speed_cap is not None and plan.speed > model.speed_cap:
+        raise IllegalPlanError("EC-COL-SIDE", f"after a side-on crash {model.id} rides at speed "
+                               f"{model.speed_cap} for the rest of its activation")
+    probe = None if action.unavoidable else table
+    move = plan_move(plan, model.pose, model.bike_type, model.speed, ruleset, table=probe,
+                     action_index=model.actions_taken,
+                     first_action_of_game=state.turn == 1 and model.actions_taken == 0,
+                     sand_free_available=model.sand_free_available)
+    if probe is not None:
+        crossed = probe.edge_crossed(move.path)
+        if crossed is not None and crossed[1] == "cliff":
+            raise IllegalPlanError("EC-COL-EDGE", f"the path rides over the {crossed[0]} cliff edge")
+    return dataclasses.replace(action, move=move)
+
+
+def resolve(state: State, action: Action, facts: Facts | None, rng: np.random.Generator,
+            ruleset: Ruleset) -> tuple[State, list[Event]]:
+    """Apply a checked ``action`` and what a producer found riding it; returns the new state and
+    the events, in order. Dice come from ``rng`` only. ``facts`` is None for actions that ride
+    nothing (activate, skip).
+    """
+    model = state.model(action.model_id)
+    if action.kind == ACTIVATE:
+        return begin_activation(state, model.id, ruleset)
+    if action.kind == SKIP:
+        return resolve_skip(state, model, ruleset)
+    if action.move is None:
+        raise ValueError(f"{action!r} was not checked: call check() first")
+    return resolve_move(state, model, action.move, action.push, facts, rng, ruleset,
+                        counts_as_action=action.kind == MOVE)
+
+
+def begin_activation(state: State, model_id: str, ruleset: Ruleset) -> tuple[State, list[Event]]:
+    """A model's activation starts: its actions and per-activation allowances are fresh; a model
+    that must skip it does so, recovering if it stopped to recover (EC-STOPPED, EC-STOP-RECOVER)."""
+    model = state.model(model_id)
+    fresh = model.but(actions_taken=0, sand_free_available=True, complex_action=None, speed_cap=None,
+                      only_moved=True)
+    events: list[Event] = []
+    if model.skip_next_activation:
+        per_activation = int(ruleset.data("turn.actions_per_activation"))
+        stress = model.stress
+        if model.recovering:
+            # DECISION: with no condition to remove (conditions come with the combat rules), the
+            # recovering rider takes the better choice: all stress to 0 (the 2 off is included).
+            events.append(Event("skip", model.id, f"recovers: stress {model.stress} -> 0 (EC-STOP-RECOVER)",
+                                clauses=("EC-STOP-RECOVER",), stress_change=-model.stress))
+            stress = 0
+        events.append(Event("skip", model.id, "stopped: skips this activation (EC-STOPPED)", clauses=("EC-STOPPED",)))
+        fresh = fresh.but(skip_next_activation=False, recovering=False, stress=stress, actions_taken=per_activation)
+    else:
+        fresh = fresh.but(stopped=False)
+    return state.with_model(fresh), events
+
