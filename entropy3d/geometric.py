@@ -24,7 +24,8 @@ from entropy3d.rules.facts import Contact, Facts, Flight, SceneryHit
 from entropy3d.rules.riding import full_distance_in
 from entropy3d.rules.state import State
 from entropy3d.rules.transition import Action
-from entropy3d.scene.probe import SceneProbe, ground_profile, piece_side
+from entropy3d.scene.build import level_below
+from entropy3d.scene.probe import GROUND_BEYOND_IN, SceneProbe, ground_profile, piece_side
 
 GRAVITY_MPS2 = 9.81
 FLIGHT_DT_S = 1.0 / 120.0
@@ -44,12 +45,27 @@ class GeometricProducer:
         self.probe = probe if probe is not None else SceneProbe.from_table(table, geometry)
         self.step_in = float(self.ruleset.data("ride.step_height_in"))
         self.height_in = float(self.ruleset.bike_height_in + self.ruleset.rider_height_in)
+        self.destructibles = [f for f in self.probe.footprints if f.kind == "destructible"]
 
     def close(self) -> None:
         """Nothing to release (the same call as the physics producer's)."""
 
-    def level(self, xy, below: float) -> float:
-        return float(self.geometry.surface_height(np.atleast_2d(xy), below=below, static_only=True)[0])
+    def _levels(self, path: np.ndarray, lengths: np.ndarray, headings: np.ndarray):
+        """A function (distance along the path, below) -> the highest static level under that
+        point lower than ``below``: every surface under the path and its straight extension is
+        found with one batch of rays."""
+        total = float(lengths[-1])
+        heading = math.radians(float(headings[-1]))
+        beyond = np.arange(total + 0.25, total + GROUND_BEYOND_IN, 0.25)
+        points = np.vstack([path, path[-1] + (beyond - total)[:, None] * [math.cos(heading), math.sin(heading)]])
+        along = np.concatenate([lengths, beyond])
+        stacks = self.geometry.surface_stacks(points, static_only=True)
+
+        def level(distance: float, below: float) -> float:
+            k = int(np.clip(np.searchsorted(along, distance - 1e-9), 0, len(along) - 1))
+            return level_below(stacks[k], below)
+
+        return level
 
     def ride(self, state: State, action: Action) -> Facts:
         """What happens on the table when ``action`` (checked) is ridden from ``state``."""
@@ -64,6 +80,7 @@ class GeometricProducer:
         base = ruleset.base_for(model.bike_type)
         others = self._others(state, model, base, path)
         g_in = GRAVITY_MPS2 / ruleset.scale.metres_per_inch
+        level_at = self._levels(path, lengths, headings)
 
         z = float(model.pose.z)
         rows: list[tuple] = []  # trajectory rows: t, x, y, z, heading
@@ -81,7 +98,7 @@ class GeometricProducer:
             if model.air is not None and k == 0:
                 vx, vy, vz = model.air.velocity_in_s
                 flight, land_k, s_end = self._fly(path, lengths, headings, 0, z, math.hypot(vx, vy) or speed, vz, t,
-                                                  g_in, slice_s, rows, along, None, "air", 0.0)
+                                                  g_in, slice_s, rows, along, None, "air", 0.0, level_at)
                 flights.append(flight)
                 if land_k is None:
                     s_stop = min(s_end, total)
@@ -94,7 +111,9 @@ class GeometricProducer:
                 s_stop = s
                 break
             pose = Pose(float(xy[0]), float(xy[1]), heading, z)
-            contact = self._contact(pose, base, z, others, s, t, k)
+            contact = self._contact(pose, base, z, others, s, t, k, level_at,
+                                    Pose(float(path[k - 1][0]), float(path[k - 1][1]), float(headings[k - 1]), z)
+                                    if k > 0 else pose)
             if contact is not None:
                 contacts.append(contact)
                 break
@@ -103,13 +122,13 @@ class GeometricProducer:
             along.append(s)
             s_stop = s
             if k + 1 < len(path):
-                ahead = self.level(path[k + 1], below=z + self.step_in)
+                ahead = level_at(float(lengths[k + 1]), below=z + self.step_in)
                 if ahead < z - self.step_in:  # the level falls away: it leaves the ground
                     angle = math.atan(max(0.0, (z - prev_z) / max(s - prev_s, 1e-9)))
                     piece, kind = self._standing_on(xy, z)
                     flight, land_k, s_end = self._fly(path, lengths, headings, k, z, speed * math.cos(angle),
                                                       speed * math.sin(angle), t, g_in, slice_s, rows, along,
-                                                      piece, kind, z - ahead)
+                                                      piece, kind, z - ahead, level_at)
                     flights.append(flight)
                     if land_k is None:
                         s_stop = min(s_end, total)
@@ -147,44 +166,78 @@ class GeometricProducer:
             if other.id == model.id or not other.in_play:
                 continue
             other_base = self.ruleset.base_for(other.bike_type)
-            if (base_gap_in(model.pose, base, other.pose, other_base) <= touching
+            reach = 0.5 * (base.length + other_base.length) + touching
+            near = float(np.hypot(*(other.pose.xy - model.pose.xy))) < reach
+            if (near and base_gap_in(model.pose, base, other.pose, other_base) <= touching
                     and float(np.dot(other.pose.xy - model.pose.xy, ahead)) < 0.0):
                 continue
             others.append((other, other_base))
         return others
 
-    def _contact(self, pose: Pose, base, level: float, others, s: float, t: float, k: int) -> Contact | None:
-        """The first solid thing the front of the base runs into at this point, if any."""
-        front = pose.xy + 0.5 * base.length * pose.forward
-        corners = np.array([front, front + 0.45 * base.width * pose.left, front - 0.45 * base.width * pose.left])
+    def _contact(self, pose: Pose, base, level: float, others, s: float, t: float, k: int, level_at,
+                 previous: Pose) -> Contact | None:
+        """The first solid thing the front of the base runs into at this point (coming from
+        ``previous``), if any."""
+        def nose(at: Pose) -> np.ndarray:
+            front = at.xy + 0.5 * base.length * at.forward
+            return np.array([front, front + 0.45 * base.width * at.left, front - 0.45 * base.width * at.left])
+
+        corners, before = nose(pose), nose(previous)
+        front = corners[0]
         if k == 0:
             return None  # a bike that starts touching something and rides away does not hit it
         for footprint in self.probe.solid_footprints(level, kinds_ignored=("destructible",)):
             inside = shapely.contains_xy(footprint.outline, corners[:, 0], corners[:, 1])
             if inside.any():
-                return self._wall(footprint, corners[int(np.argmax(inside))], pose, s, t, level)
-        over = self.level(pose.xy, below=level + self.height_in)
+                j = int(np.argmax(inside))
+                return self._wall(footprint, corners[j], before[j], pose, s, t, level)
+        over = level_at(s, below=level + self.height_in)
         if over > level + self.step_in:  # a surface too high to ride onto under the base: a ramp's side
             for footprint in self.probe.footprints:
                 if abs(footprint.top - over) < 0.05 or (footprint.kind == "ramp" and footprint.bottom < over
                                                         < footprint.top + 1e-6):
                     if shapely.contains_xy(footprint.outline, pose.x, pose.y):
-                        return self._wall(footprint, pose.xy, pose, s, t, level)
+                        return self._wall(footprint, pose.xy, previous.xy, pose, s, t, level)
         for other, other_base in others:
-            if base_gap_in(pose, base, other.pose, other_base) <= 0.0 and k > 0:
-                into = other.pose.xy - pose.xy
-                return Contact(other.id, "model", s, t, pose.facing_deg % 360.0,
-                               math.degrees(math.atan2(into[1], into[0])) % 360.0, (*map(float, front), level))
+            reach = 0.5 * (base.length + other_base.length)  # farther apart than this, bases cannot touch
+            if (abs(other.pose.z - level) < self.height_in and abs(other.pose.x - pose.x) < reach
+                    and abs(other.pose.y - pose.y) < reach and base_gap_in(pose, base, other.pose, other_base) <= 0.0):
+                # the way in is the reversed outward normal of the other base's ellipse where it
+                # is nearest to this base's front
+                local = other.pose.to_local(front)[0]
+                a, b = 0.5 * other_base.length, 0.5 * other_base.width
+                angle = math.atan2(local[1] / b, local[0] / a)
+                normal_local = np.array([math.cos(angle) / a, math.sin(angle) / b])
+                normal = other.pose.to_table(normal_local[None, :])[0] - other.pose.xy
+                into_deg = math.degrees(math.atan2(-normal[1], -normal[0])) % 360.0
+                return Contact(other.id, "model", s, t, pose.facing_deg % 360.0, into_deg,
+                               (*map(float, front), level))
         return None
 
     @staticmethod
-    def _wall(footprint, point, pose: Pose, s: float, t: float, level: float) -> Contact:
-        """A contact with ``footprint`` at ``point``; the way into it is the reversed normal of
-        its nearest outline edge."""
-        boundary = shapely.get_exterior_ring(footprint.outline)
-        nearest = np.asarray(shapely.get_coordinates(shapely.shortest_line(boundary, shapely.Point(point))))[0]
-        into = np.asarray(point, float) - nearest
-        into_deg = math.degrees(math.atan2(into[1], into[0])) if np.hypot(*into) > 1e-6 else pose.facing_deg
+    def _wall(footprint, point, before, pose: Pose, s: float, t: float, level: float) -> Contact:
+        """A contact with ``footprint`` where the base's ``point`` (coming from ``before``) went in;
+        the way into it is the reversed outward normal of the outline edge it crossed (else of the
+        nearest edge)."""
+        ring = np.asarray(footprint.outline.exterior.coords)
+        centre = np.asarray(footprint.outline.centroid.coords[0])
+        crossing = shapely.LineString([before, point])
+        edge = None
+        for a, b in zip(ring[:-1], ring[1:]):
+            if shapely.intersects(crossing, shapely.LineString([a, b])):
+                edge = (a, b)
+                break
+        if edge is None:
+            nearest = np.asarray(shapely.get_coordinates(
+                shapely.shortest_line(shapely.get_exterior_ring(footprint.outline), shapely.Point(point))))[0]
+            k = int(np.argmin([shapely.distance(shapely.LineString([a, b]), shapely.Point(nearest))
+                               for a, b in zip(ring[:-1], ring[1:])]))
+            edge = (ring[k], ring[k + 1])
+        a, b = edge
+        normal = np.array([b[1] - a[1], a[0] - b[0]])
+        if np.dot(normal, 0.5 * (a + b) - centre) < 0:
+            normal = -normal  # outward
+        into_deg = math.degrees(math.atan2(-normal[1], -normal[0])) if np.hypot(*normal) > 1e-9 else pose.facing_deg
         return Contact(footprint.piece_id, footprint.kind, s, t, pose.facing_deg % 360.0, into_deg % 360.0,
                        (float(point[0]), float(point[1]), level))
 
@@ -192,8 +245,8 @@ class GeometricProducer:
         """Destructibles the base runs into (each once)."""
         front = pose.xy + 0.5 * base.length * pose.forward
         done = {h.piece_id for h in hits}
-        for footprint in self.probe.footprints:
-            if footprint.kind != "destructible" or footprint.piece_id in done:
+        for footprint in self.destructibles:
+            if footprint.piece_id in done:
                 continue
             spot = state.scenery.get(footprint.piece_id)
             if spot is not None and spot.removed:
@@ -217,7 +270,7 @@ class GeometricProducer:
         return best.piece_id, best.kind
 
     def _fly(self, path, lengths, headings, k, z, v_along, v_up, t, g_in, slice_s, rows, along, from_piece,
-             from_kind, drop_in):
+             from_kind, drop_in, level_at):
         """A ballistic arc from path point ``k`` (straight on past the path's end), appending its
         rows; returns the flight, the path index it lands at (None: it lands past the end or is
         still flying when the activation's time runs out) and the distance it got to."""
@@ -238,7 +291,7 @@ class GeometricProducer:
             else:
                 xy = path[-1] + (s - total) * np.array([math.cos(heading_end), math.sin(heading_end)])
                 heading = float(headings[-1])
-            ground = self.level(xy, below=height + LEVEL_CLEARANCE_IN)
+            ground = level_at(s, below=height + LEVEL_CLEARANCE_IN)
             landed = height <= ground and vz < 0
             if landed:
                 height = ground

@@ -131,6 +131,12 @@ def destructible_mesh(item: Destructible) -> trimesh.Trimesh:
     return oriented_box(item.position, length, width, height, item.facing, item.base_height)
 
 
+def level_below(stack: np.ndarray, below: float) -> float:
+    """The highest height of ``stack`` (highest first) strictly under ``below``, else 0."""
+    under = stack[stack < below]
+    return float(under[0]) if len(under) else 0.0
+
+
 @dataclass(frozen=True, eq=False)
 class TableGeometry:
     """All pieces of a table in inches, with cached ray queries over the static ones, and the rules
@@ -161,21 +167,28 @@ class TableGeometry:
     def _static_surface_mesh(self) -> trimesh.Trimesh:
         return trimesh.util.concatenate([p.mesh for p in self.static_pieces])
 
-    def surface_height(self, points_xy, below: float | np.ndarray = 1000.0, static_only: bool = False) -> np.ndarray:
-        """Height (inches) of the highest surface under each (x, y) point that is below ``below``
-        (one height, or one per point). static_only: leave out destructibles, which move, so
-        where one stood at the start is no level to land on. The one downward surface probe."""
+    def surface_stacks(self, points_xy, static_only: bool = False) -> list[np.ndarray]:
+        """Every surface height (inches) under each (x, y) point, highest first: one downward ray
+        per point through the whole table, so a caller walking levels asks once. static_only:
+        leave out destructibles, which move, so where one stood is no level to land on."""
         points = np.atleast_2d(np.asarray(points_xy, float))
-        below = np.broadcast_to(np.asarray(below, float), (len(points),))
         mesh = self._static_surface_mesh if static_only else self._surface_mesh[0]
-        origins = np.column_stack([points, below])
+        top = float(mesh.bounds[1][2]) + 1.0
+        origins = np.column_stack([points, np.full(len(points), top)])
         directions = np.tile([0.0, 0.0, -1.0], (len(points), 1))
         locations, ray_index, _ = mesh.ray.intersects_location(origins, directions, multiple_hits=True)
-        heights = np.zeros(len(points))
-        for index, z in zip(ray_index, locations[:, 2]):
-            if z < below[index]:
-                heights[index] = max(heights[index], z)
-        return heights
+        order = np.lexsort((-locations[:, 2], ray_index))
+        ray_index, heights = ray_index[order], locations[order, 2]
+        starts = np.searchsorted(ray_index, np.arange(len(points) + 1))
+        return [heights[a:b] for a, b in zip(starts[:-1], starts[1:])]
+
+    def surface_height(self, points_xy, below: float | np.ndarray = 1000.0, static_only: bool = False) -> np.ndarray:
+        """Height (inches) of the highest surface under each (x, y) point that is below ``below``
+        (one height, or one per point); 0 where there is none. The one downward surface probe
+        (:meth:`surface_stacks`)."""
+        stacks = self.surface_stacks(points_xy, static_only)
+        below = np.broadcast_to(np.asarray(below, float), (len(stacks),))
+        return np.array([level_below(stack, limit) for stack, limit in zip(stacks, below)])
 
     def surface_terrain(self, point_xy, below: float = 1000.0) -> str | None:
         """Terrain name of the highest surface under one (x, y) point."""
