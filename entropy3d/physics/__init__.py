@@ -1,13 +1,14 @@
 """Physics of the depicted city (the only package that imports pybullet).
 
 :func:`build_table_world` makes a fresh PyBullet world (metres) from a table's geometry; :func:`ride`
-rides one bike along an intended path through it and returns :class:`RideFacts` in table inches;
-the rules layer snaps those facts to the rulebook (:mod:`entropy3d.activation`).
+rides one bike along an intended path through it and returns its :class:`RideRecord` in table
+inches; :class:`~entropy3d.physics.producer.PhysicsProducer` turns that record into the rules'
+:class:`~entropy3d.rules.facts.Facts` (it is one of the fact producers of the one path).
 """
 
-from entropy3d.physics.facts import Contact, Flight, RideFacts, SceneryMove
+from entropy3d.physics.record import Airborne, DebrisMove, RideRecord, Touch
 from entropy3d.physics.ride import ride
-from entropy3d.physics.world import BikeBody, PhysicsWorld, ScenerySpot, build_table_world, build_world
+from entropy3d.physics.world import BikeBody, PhysicsWorld, build_table_world, build_world
 
-__all__ = ["BikeBody", "Contact", "Flight", "PhysicsWorld", "RideFacts", "SceneryMove", "ScenerySpot",
-           "build_table_world", "build_world", "ride"]
+__all__ = ["Airborne", "BikeBody", "DebrisMove", "PhysicsWorld", "RideRecord", "Touch", "build_table_world",
+           "build_world", "ride"]

@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from entropy3d.geometry import Pose
-from entropy3d.physics.facts import RideFacts
+from entropy3d.physics.record import RideRecord
 from entropy3d.physics.ride import ride
 from entropy3d.physics.world import BikeBody, build_table_world
 from entropy3d.rules.combat import base_gap_in
@@ -41,7 +41,7 @@ class PhysicsProducer:
         self.ruleset = table.ruleset
         self.rides_per_process = rides_per_process
         self._worker = None
-        self.last_ride: RideFacts | None = None
+        self.last_ride: RideRecord | None = None
 
     def ride(self, state: State, action: Action) -> Facts:
         """What happens on the table when ``action`` (checked) is ridden from ``state``."""
@@ -99,7 +99,7 @@ class PhysicsProducer:
         return to_facts(found, move, self.geometry, state, dict(self.table.spec.table.edges))
 
 
-def to_facts(found: RideFacts, move, geometry, state: State, edges: dict) -> Facts:
+def to_facts(found: RideRecord, move, geometry, state: State, edges: dict) -> Facts:
     """Physics' findings as rules facts (inches, seconds, degrees)."""
     trajectory = np.asarray(found.trajectory, float)
     progress_at = _progress_lookup(move.path, trajectory)

@@ -25,7 +25,7 @@ import numpy as np
 from entropy3d.geometry import Pose, angle_between_deg
 from entropy3d.physics import polyline
 from entropy3d.physics.engine import pybullet
-from entropy3d.physics.facts import Contact, Flight, RideFacts, SceneryMove
+from entropy3d.physics.record import Airborne, DebrisMove, RideRecord, Touch
 from entropy3d.physics.world import PhysicsWorld
 
 SUPPORT_NORMAL_Z = 0.5  #: a contact whose normal is steeper than this carries the bike
@@ -84,13 +84,13 @@ def _debris_start(world: PhysicsWorld) -> dict[int, tuple[np.ndarray, np.ndarray
     return start
 
 
-def _scenery_moves(world: PhysicsWorld, start, destroyed: set[int]) -> tuple[SceneryMove, ...]:
+def _scenery_moves(world: PhysicsWorld, start, destroyed: set[int]) -> tuple[DebrisMove, ...]:
     moves = []
     to_in = 1.0 / world.scale.metres_per_inch
     for body, (position0, rotation0) in start.items():
         info = world.bodies[body]
         if body in destroyed:
-            moves.append(SceneryMove(info.piece_id, 0.0, 0.0, 0.0, 0.0, True))
+            moves.append(DebrisMove(info.piece_id, 0.0, 0.0, 0.0, 0.0, True))
             continue
         position, orientation = pybullet.getBasePositionAndOrientation(body, physicsClientId=world.client)
         rotation = np.asarray(pybullet.getMatrixFromQuaternion(orientation)).reshape(3, 3)
@@ -98,7 +98,7 @@ def _scenery_moves(world: PhysicsWorld, start, destroyed: set[int]) -> tuple[Sce
         turn = float(np.degrees(np.arctan2(relative[1, 0], relative[0, 0])))
         d = (np.asarray(position) - position0) * to_in
         if np.hypot(d[0], d[1]) > 0.01 or abs(turn) > 0.5:
-            moves.append(SceneryMove(info.piece_id, float(d[0]), float(d[1]), float(d[2]), turn, False))
+            moves.append(DebrisMove(info.piece_id, float(d[0]), float(d[1]), float(d[2]), turn, False))
     return tuple(moves)
 
 
@@ -127,12 +127,12 @@ class _Rider:
 
 
 def ride(world: PhysicsWorld, bike_id: str, path_in: np.ndarray, speed_in_s: float, *,
-         in_air: bool = False, time_slice_s: float | None = None, max_time_s: float | None = None) -> RideFacts:
+         in_air: bool = False, time_slice_s: float | None = None, max_time_s: float | None = None) -> RideRecord:
     """Ride ``bike_id`` along ``path_in`` ((N, 2) table inches) at ``speed_in_s`` inches per second.
 
     time_slice_s: the activation's depicted duration (default: the rules' seconds per activation);
-    a bike still in the air then is in Air Time (EC-JUMP-2) and the ride stops with its velocity
-    kept. in_air: the bike starts in Air Time from its last activation (its velocity was given
+    a bike still in the air then ends the ride ``airborne`` with its velocity kept (what the rules
+    make of it is theirs). in_air: the bike starts in the air, flying on from its last action (its velocity was given
     to the world); it flies on until it lands. Otherwise the ride goes on until the path is done,
     a crash, leaving the table, or ``max_time_s`` (default twice the slice: a bike held up by debris has ``stalled``).
     """
@@ -150,10 +150,10 @@ def ride(world: PhysicsWorld, bike_id: str, path_in: np.ndarray, speed_in_s: flo
     debris_start = _debris_start(world)
     debris_impulse: dict[int, float] = {}
     debris_mass: dict[int, float] = {}
-    debris_contact: dict[int, Contact] = {}
+    debris_contact: dict[int, Touch] = {}
     destroyed: set[int] = set()
-    contacts: list[Contact] = []
-    flights: list[Flight] = []
+    contacts: list[Touch] = []
+    flights: list[Airborne] = []
     trajectory = [(0.0, *bike.xy_in, bike.z_in, bike.facing_deg)]
     progress = track.project(*bike.xy_in, 0.0)
     # (t, progress, xy, z, speed) at the last step with the wheels down
@@ -230,7 +230,7 @@ def ride(world: PhysicsWorld, bike_id: str, path_in: np.ndarray, speed_in_s: flo
                 outcome = "left_table"
                 break
         if t >= slice_s - 1e-9 and air_steps * dt >= MIN_FLIGHT_S and left_table is None:
-            outcome = "air_time"
+            outcome = "airborne"
             break
         if t >= limit_s - 1e-9:
             outcome = "left_table" if left_table else "stalled"
@@ -275,11 +275,11 @@ def ride(world: PhysicsWorld, bike_id: str, path_in: np.ndarray, speed_in_s: flo
     end_velocity = tuple(float(v) * to_in for v in bike.velocity)
     end_pose = Pose(float(bike.xy_in[0]), float(bike.xy_in[1]), bike.facing_deg % 360.0, bike.z_in)
     if debris_contact:
-        _settle(world, body, keep_velocity=outcome == "air_time")
+        _settle(world, body, keep_velocity=outcome == "airborne")
     for other, contact in debris_contact.items():
         contacts.append(_with_impulse(contact, debris_impulse.get(other, 0.0)))
     contacts.sort(key=lambda c: (c.t, c.piece_id))
-    return RideFacts(outcome, total, float(min(progress, total)), travelled, t, np.array(trajectory),
+    return RideRecord(outcome, total, float(min(progress, total)), travelled, t, np.array(trajectory),
                      tuple(contacts), tuple(flights), end_pose, end_velocity, left_table,
                      _scenery_moves(world, debris_start, destroyed), steps)
 
@@ -299,22 +299,22 @@ def _settle(world: PhysicsWorld, body: int, keep_velocity: bool) -> None:
 
 
 def _contact(info, role: str, t: float, on_bike: np.ndarray, progress: float, bike: _Rider,
-             normal: np.ndarray, to_in: float) -> Contact:
+             normal: np.ndarray, to_in: float) -> Touch:
     into = -normal[:2]
     facing = bike.facing_deg % 360.0
     into_deg = facing if np.linalg.norm(into) < 1e-9 else float(np.degrees(np.arctan2(into[1], into[0]))) % 360.0
     point = tuple(float(v) * to_in for v in on_bike)
-    return Contact(info.piece_id, info.kind, role, float(t), point, float(progress), facing, into_deg,
+    return Touch(info.piece_id, info.kind, role, float(t), point, float(progress), facing, into_deg,
                    angle_between_deg(facing, into_deg), 0.0)
 
 
-def _with_impulse(contact: Contact, impulse: float) -> Contact:
+def _with_impulse(contact: Touch, impulse: float) -> Touch:
     return dataclasses.replace(contact, impulse=float(contact.impulse + impulse))
 
 
-def _flight(last_ground, t: float, bike: _Rider, max_z: float, landed: bool) -> Flight:
+def _flight(last_ground, t: float, bike: _Rider, max_z: float, landed: bool) -> Airborne:
     launch_t, launch_progress, launch_xy, launch_z, launch_speed, from_piece, from_kind = last_ground
-    return Flight(from_piece, from_kind, float(launch_t), float(t) if landed else None, float(launch_progress),
+    return Airborne(from_piece, from_kind, float(launch_t), float(t) if landed else None, float(launch_progress),
                   (float(launch_xy[0]), float(launch_xy[1])),
                   (float(bike.xy_in[0]), float(bike.xy_in[1])) if landed else None,
                   float(launch_z), float(bike.z_in) if landed else None, float(max_z), float(launch_speed))

@@ -67,7 +67,7 @@ def test_random_rides_stay_out_of_geometry(proving_ground, case):
     facts = proving_ground.ride("crasher", path, length, pose=pose)
     trajectory = facts.trajectory
     assert np.all(np.isfinite(trajectory)), "NaN in the trajectory"
-    assert facts.outcome in ("completed", "crashed", "air_time", "left_table", "stalled")
+    assert facts.outcome in ("completed", "crashed", "airborne", "left_table", "stalled")
     if facts.left_table is None:
         assert trajectory[:, 3].min() > -0.05, "below the table top"
     points = densified(trajectory)

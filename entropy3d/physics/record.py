@@ -1,6 +1,8 @@
-"""What physics found during one ride: plain immutable values in table inches and seconds.
+"""The record of one physical ride: plain immutable values in table inches and seconds.
 
-These are the *facts* the rules layer snaps to the rulebook; nothing here decides a rule.
+Physics' own account (every touch with its impulse, debris displacements, the outcome of the
+controller); :func:`entropy3d.physics.producer.to_facts` turns it into the rules' Facts. Nothing
+here decides a rule.
 """
 
 from __future__ import annotations
@@ -12,11 +14,11 @@ import numpy as np
 from entropy3d.geometry import Pose
 
 #: how a ride ended
-OUTCOMES = ("completed", "crashed", "air_time", "left_table", "stalled")
+OUTCOMES = ("completed", "crashed", "airborne", "left_table", "stalled")
 
 
 @dataclass(frozen=True)
-class Contact:
+class Touch:
     """The bike touching something that is not the ground under its wheels.
 
     piece_id: the scene piece (or model id for another bike). kind: that piece's kind.
@@ -43,7 +45,7 @@ class Contact:
 
 
 @dataclass(frozen=True)
-class Flight:
+class Airborne:
     """One spell in the air longer than a bump.
 
     from_piece / from_kind: the piece the bike last stood on and its kind (``air``: it started the
@@ -73,7 +75,7 @@ class Flight:
 
 
 @dataclass(frozen=True)
-class SceneryMove:
+class DebrisMove:
     """Where a destructible went: displacement (dx, dy, dz) inches, turned ``turn_deg``, and
     ``destroyed`` when the hit was hard enough to break it (it is then removed)."""
 
@@ -90,14 +92,14 @@ class SceneryMove:
 
 
 @dataclass(frozen=True, eq=False)
-class RideFacts:
+class RideRecord:
     """Everything physics found in one ride (one activation).
 
     outcome: one of :data:`OUTCOMES`. path_length_in: length of the intended path.
     progress_in: how far along the path the bike got, inches. travelled_in: length of its actual
     ground track, inches. duration_s: simulated seconds.
     trajectory: (K, 5) rows of t s, x, y, z in, heading deg; z is the base's bottom.
-    contacts: in time order. flights: in time order. air_time_s: total of the flights.
+    contacts: in time order. flights: in time order. airborne_s: total of the flights.
     end_pose: where the bike ended (z: base height). end_velocity_in_s: its velocity then.
     left_table: the edge it rode over (south/north/west/east) or None.
     scenery: destructibles that moved or broke. steps: physics steps taken.
@@ -109,20 +111,20 @@ class RideFacts:
     travelled_in: float
     duration_s: float
     trajectory: np.ndarray
-    contacts: tuple[Contact, ...]
-    flights: tuple[Flight, ...]
+    contacts: tuple[Touch, ...]
+    flights: tuple[Airborne, ...]
     end_pose: Pose
     end_velocity_in_s: tuple[float, float, float]
     left_table: str | None
-    scenery: tuple[SceneryMove, ...]
+    scenery: tuple[DebrisMove, ...]
     steps: int
 
     def __repr__(self) -> str:
-        return (f"RideFacts({self.outcome}, {self.progress_in:.2f}/{self.path_length_in:.2f}\" in "
+        return (f"RideRecord({self.outcome}, {self.progress_in:.2f}/{self.path_length_in:.2f}\" in "
                 f"{self.duration_s:.3f}s, {len(self.contacts)} contacts, {len(self.flights)} flights)")
 
     @property
-    def air_time_s(self) -> float:
+    def airborne_s(self) -> float:
         end = self.duration_s
         return float(sum((f.land_t if f.land_t is not None else end) - f.launch_t for f in self.flights))
 
@@ -136,5 +138,5 @@ class RideFacts:
         return float(self.trajectory[:, 3].max())
 
     @property
-    def first_crash(self) -> Contact | None:
+    def first_crash(self) -> Touch | None:
         return next((c for c in self.contacts if c.role == "crash"), None)
