@@ -24,13 +24,9 @@ from entropy3d.game.players import ActionView, AttackOption, Player
 from entropy3d.game.records import ActionRecord, ActivationRecord, EndRecord, TurnRecord
 from entropy3d.game.step import Producer, Step, take, take_action
 from entropy3d.rules import missions
-from entropy3d.rules.combat import base_gap_in, chicken_allowed, chicken_stress
-from entropy3d.rules.dice import Outcome, resolve_bust
-from entropy3d.rules.event import Event, roll_text
-from entropy3d.rules.opposed import opposed_test
 from entropy3d.rules.speeds import Activator, activation_order, roll_off
-from entropy3d.rules.state import OUT, RIDING, ModelState, State
-from entropy3d.rules.transition import Action
+from entropy3d.rules.state import RIDING, ModelState, State
+from entropy3d.rules.transition import Action, check
 from entropy3d.scene.probe import SceneProbe
 
 Record = TurnRecord | ActivationRecord | EndRecord
@@ -148,17 +144,16 @@ class Game:
     # -- attacks (a game of chicken; the weapons come with the combat rules) ---------------------
 
     def attack_options(self, attacker: ModelState) -> list[AttackOption]:
-        """Games of chicken the attacker may start now (EC-MEL-CHICKEN, EC-JUMP-3)."""
+        """Games of chicken the rules allow the attacker now (EC-MEL-CHICKEN, EC-JUMP-3)."""
         options = []
-        base = self.ruleset.base_for(attacker.bike_type)
-        near_miss = float(self.ruleset.data("chicken.near_miss_in"))
         for target in self.state.models.values():
-            if (target.gang == attacker.gang or not target.in_play or not attacker.in_play
-                    or target.air is not None or attacker.air is not None):
+            if target.gang == attacker.gang:
                 continue
-            gap = base_gap_in(attacker.pose, base, target.pose, self.ruleset.base_for(target.bike_type))
-            if gap <= near_miss and chicken_allowed(attacker.pose, target.pose):
-                options.append(AttackOption("chicken", target.id, int(self.ruleset.data("chicken.tn"))))
+            try:
+                check(self.state, Action.attack(attacker.id, target.id), self.ruleset)
+            except IllegalPlanError:
+                continue
+            options.append(AttackOption("chicken", target.id, int(self.ruleset.data("chicken.tn"))))
         return options
 
     def _attack(self, view: ActionView, player: Player, attacker: ModelState) -> dict | None:
@@ -166,53 +161,11 @@ class Game:
         choice = player.choose_attack(dataclasses.replace(view, state=self.state, model=attacker), options)
         if choice is None:
             return None
-        target = self.state.model(choice.target)
-        defender_player = self.players[target.gang]
-        duel = opposed_test("melee", choice.tn, attacker.stress, target.stress, self.rng, self.ruleset,
-                            attacker_policy=player.policy, defender_policy=defender_player.policy,
-                            defender_tn=choice.tn, attacker_max_stress=attacker.max_stress,
-                            defender_max_stress=target.max_stress)
-        events = [Event("attack", attacker.id, f"{attacker.id} chicken: {roll_text(duel.attacker)}",
-                        clauses=("EC-MEL-CHICKEN",), rolls=(duel.attacker,), piece=target.id),
-                  Event("attack", target.id, f"{target.id} chicken: {roll_text(duel.defender)}",
-                        clauses=("EC-MEL-CHICKEN",), rolls=(duel.defender,), piece=attacker.id)]
-        clauses = ["EC-MEL-CHICKEN", "EC-DICE-2", "EC-DICE-5"]
-        winner = loser = None
-        if duel.attacker_wins:
-            winner, loser, roll = attacker, target, duel.attacker
-        elif duel.defender.succeeded:
-            winner, loser, roll = target, attacker, duel.defender
-        text = f"{attacker.id} plays chicken with {target.id}"
-        self.state = self.state.with_model(self.state.model(attacker.id).but(only_moved=False))
-        if winner is not None:
-            result = chicken_stress(roll.total, self.ruleset, roll.outcome is Outcome.CRIT)
-            for who, extra in ((loser, result.loser), (winner, result.winner)):
-                now = self.state.model(who.id)
-                self.state = self.state.with_model(now.but(stress=now.stress + extra))
-            text += f" -> {winner.id} wins: {loser.id} +{result.loser} stress, {winner.id} +{result.winner}"
-        else:
-            text += " -> nobody flinches"
-        for side, roll_, who in (("attacker", duel.attacker, attacker), ("defender", duel.defender, target)):
-            if roll_.outcome is Outcome.BUST:
-                events.append(self._attack_bust(who, attacker.gang if side == "defender" else None))
-                text += f"; {who.id} busts"
-                clauses.append("EC-DICE-4")
-        return {"kind": choice.kind, "attacker": attacker.id, "target": target.id,
-                "events": [e.to_json() for e in events], "winner": None if winner is None else winner.id,
-                "text": text, "clauses": clauses}
-
-    def _attack_bust(self, who: ModelState, by_gang: str | None) -> Event:
-        current = self.state.model(who.id)
-        bust = resolve_bust(current.wounds, current.stress, self.rng, self.ruleset, self.players[who.gang].policy,
-                            current.max_stress)
-        after = current.but(wounds=bust.wounds_after, status=OUT if bust.out_of_game else current.status,
-                            skip_next_action=bust.skip_next_action)
-        state = missions.score_bust(self.state.with_model(after), after, self.ruleset)
-        if after.status == OUT and current.status != OUT:
-            state = missions.score_taken_out(state, after, by_gang, self.ruleset)
-        self.state = state
-        return Event("bust", who.id, "bust (EC-DICE-4)" + (": out of the game" if bust.out_of_game else ""),
-                     clauses=bust.clauses, rolls=(bust.remount,) if bust.remount else ())
+        defender = self.players[self.state.model(choice.target).gang]
+        step = self._take(Action.attack(attacker.id, choice.target, player.push, defender.push))
+        return {"kind": choice.kind, "attacker": attacker.id, "target": choice.target,
+                "events": [e.to_json() for e in step.events], "text": "; ".join(e.rules for e in step.events),
+                "clauses": sorted({c for e in step.events for c in e.clauses})}
 
 
 def _record(index: int, step: Step) -> ActionRecord:

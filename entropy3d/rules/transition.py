@@ -18,7 +18,8 @@ and scripted players, the viewer, sweeps) goes this way, whichever producer ride
 Where a rule is decided: :mod:`entropy3d.rules.riding` walks the facts and calls the
 clause-named deciders in :mod:`entropy3d.rules.events` (``resolve_crash`` EC-COL-*,
 ``resolve_destructible`` EC-DEST-*, ``takes_off`` and ``resolve_jump`` EC-JUMP-*,
-``resolve_cliff_edge`` EC-COL-EDGE) and :mod:`entropy3d.rules.dice` (tests, busts).
+``resolve_cliff_edge`` EC-COL-EDGE) and :mod:`entropy3d.rules.dice` (tests, busts); attacks are
+checked and resolved in :mod:`entropy3d.rules.attacks`.
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ from typing import Mapping, Protocol
 import numpy as np
 
 from entropy3d.errors import IllegalPlanError
+from entropy3d.rules.attacks import check_chicken, resolve_chicken
 from entropy3d.rules.event import Event
 from entropy3d.rules.facts import Facts
 from entropy3d.rules.plan import Plan, parse_plan
@@ -38,8 +40,8 @@ from entropy3d.rules.riding import resolve_move, resolve_skip
 from entropy3d.rules.ruleset import Ruleset
 from entropy3d.rules.state import State
 
-ACTIVATE, MOVE, SKIP, FORCED = "activate", "move", "skip", "forced"
-KINDS = (ACTIVATE, MOVE, SKIP, FORCED)
+ACTIVATE, MOVE, SKIP, FORCED, ATTACK = "activate", "move", "skip", "forced", "attack"
+KINDS = (ACTIVATE, MOVE, SKIP, FORCED, ATTACK)
 
 
 class TableChecks(TableProbe, Protocol):
@@ -54,11 +56,12 @@ class Action:
     """One thing asked of a model.
 
     kind: ``activate`` (its activation starts), ``move`` (an action's move, from ``plan``),
-    ``skip`` (an action it must pass: remounting, EC-DICE-4) or ``forced`` (a move the rules
-    force on it, ``ModelState.forced_move``). model_id: the model. plan: the move's plan.
-    push: the push-your-luck policy its player tests with (EC-DICE-5). unavoidable: every path
-    was blocked, so the table does not refuse it and an impact is a crash (EC-COL-1).
-    move: the checked move, filled in by :func:`check`.
+    ``skip`` (an action it must pass: remounting, EC-DICE-4), ``forced`` (a move the rules
+    force on it, ``ModelState.forced_move``) or ``attack`` (after its move: ``target``, a game of
+    chicken so far). model_id: the model. plan: the move's plan. push: the push-your-luck policy
+    its player tests with (EC-DICE-5); defender_push: the target's player's, for an attack.
+    unavoidable: every path was blocked, so the table does not refuse it and an impact is a
+    crash (EC-COL-1). move: the checked move, filled in by :func:`check`.
     """
 
     kind: str
@@ -67,6 +70,8 @@ class Action:
     push: str = "sit-at-tn"
     unavoidable: bool = False
     move: PlannedMove | None = None
+    target: str | None = None
+    defender_push: str = "sit-at-tn"
 
     def __repr__(self) -> str:
         return f"Action({self.kind} {self.model_id}{' ' + str(self.plan) if self.plan else ''})"
@@ -84,17 +89,27 @@ class Action:
         return cls(MOVE, model_id, parse_plan(plan) if isinstance(plan, str) else plan, push, unavoidable)
 
     @classmethod
+    def attack(cls, model_id: str, target: str, push: str = "sit-at-tn", defender_push: str = "sit-at-tn"
+               ) -> "Action":
+        """A game of chicken with ``target`` (EC-MEL-CHICKEN)."""
+        return cls(ATTACK, model_id, None, push, target=target, defender_push=defender_push)
+
+    @classmethod
     def forced(cls, model_id: str, plan: str, push: str = "sit-at-tn") -> "Action":
         return cls(FORCED, model_id, parse_plan(plan), push, True)
 
     def to_json(self) -> dict:
-        return {"kind": self.kind, "model": self.model_id, "plan": "" if self.plan is None else str(self.plan),
+        data = {"kind": self.kind, "model": self.model_id, "plan": "" if self.plan is None else str(self.plan),
                 "push": self.push, "unavoidable": self.unavoidable}
+        if self.kind == ATTACK:
+            data.update(target=self.target, defender_push=self.defender_push)
+        return data
 
     @classmethod
     def from_json(cls, data: Mapping) -> "Action":
         plan = parse_plan(data["plan"]) if data.get("plan") else None
-        return cls(data["kind"], data["model"], plan, data.get("push", "sit-at-tn"), bool(data.get("unavoidable")))
+        return cls(data["kind"], data["model"], plan, data.get("push", "sit-at-tn"), bool(data.get("unavoidable")),
+                   target=data.get("target"), defender_push=data.get("defender_push", "sit-at-tn"))
 
 
 def check(state: State, action: Action, ruleset: Ruleset, table: TableChecks | None = None) -> Action:
@@ -110,6 +125,9 @@ def check(state: State, action: Action, ruleset: Ruleset, table: TableChecks | N
     if not model.in_play:
         raise IllegalPlanError("EC-DICE-4", f"{model.id} is {model.status}, not in the game")
     if action.kind == ACTIVATE:
+        return action
+    if action.kind == ATTACK:
+        check_chicken(state, model.id, action.target, ruleset)
         return action
     if action.kind == SKIP:
         if not model.skip_next_action:
@@ -162,6 +180,8 @@ def resolve(state: State, action: Action, facts: Facts | None, rng: np.random.Ge
         return begin_activation(state, model.id, ruleset)
     if action.kind == SKIP:
         return resolve_skip(state, model, ruleset)
+    if action.kind == ATTACK:
+        return resolve_chicken(state, model.id, action.target, action.push, action.defender_push, rng, ruleset)
     if action.move is None:
         raise ValueError(f"{action!r} was not checked: call check() first")
     return resolve_move(state, model, action.move, action.push, facts, rng, ruleset,

@@ -314,3 +314,22 @@ def test_the_state_round_trips_through_its_one_json_form(rules):
     state, _ = take(state_of(model(speed=2)), Action.ride("k1", "s2: straight 12"), rules, flights=[
         Flight("kicker", "ramp", 5.0, 0.6, (15.0, 10.0), 1.0, 8.0, drop_in=1.0, rise_in=0.4)])
     assert State.from_json(state.to_json()) == state
+
+
+def test_EC_MEL_CHICKEN_is_checked_and_resolved_like_any_action(rules, dice):
+    """Clause: EC-MEL-CHICKEN, EC-DICE-2: a near miss from the target's front; both test TN 15.
+    Attacker 9+8 = 17 beats defender 5+5 = 10: the loser takes 17 - 14 = 3 stress, the winner
+    half of that, rounded down, at least 1. Too far apart, or from behind, is refused."""
+    attacker = model("k1", pose=Pose(10, 10, 0))
+    target = dataclasses.replace(model("h1", pose=Pose(12.9, 10, 180)), gang="hades")
+    state = state_of(attacker, target)
+    action = check(state, Action.attack("k1", "h1", "never", "never"), rules)
+    after, events = resolve(state, action, None, dice([9, 8, 5, 5]), rules)
+    assert after.model("h1").stress == 3 and after.model("k1").stress == 1
+    assert all("EC-MEL-CHICKEN" in e.clauses for e in events)
+    far = state.with_model(target.but(pose=Pose(20, 10, 180)))
+    with pytest.raises(IllegalPlanError, match="EC-MEL-CHICKEN"):
+        check(far, Action.attack("k1", "h1"), rules)
+    behind = state.with_model(target.but(pose=Pose(12.9, 10, 0)))
+    with pytest.raises(IllegalPlanError, match="EC-MEL-CHICKEN"):
+        check(behind, Action.attack("k1", "h1"), rules)
