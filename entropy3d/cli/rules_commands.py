@@ -52,24 +52,29 @@ def plan(
     terrain: bool = typer.Option(True, "--terrain/--no-terrain",
                                  help="ask the scene for terrain, curbs and buildings along the path"),
 ) -> None:
-    """Check a move plan for a model of a scene: path length, end pose, stress and tests, or the
-    refusal with its rule clause (exit 1)."""
-    from entropy3d.rules.planner import plan_move
+    """Check a move plan for a model of a scene, the rules' check of the one path (nothing is
+    ridden): path length, end pose, stress and tests, or the refusal with its rule clause (exit 1)."""
+    import dataclasses
+
+    from entropy3d.rules.transition import Action, check
     from entropy3d.scene import load_scene
+    from entropy3d.scene.build import build_table_geometry
 
     table = load_scene(scene)
     try:
         mini = table.model(model)
     except KeyError as error:
         raise fail(f"error: {error.args[0]}") from None
+    geometry = build_table_geometry(table)
     probe = None
     if terrain:
         from entropy3d.scene.probe import SceneProbe
 
-        probe = SceneProbe.from_table(table)
-    start = table.start_pose(mini)
-    move = plan_move(plan_text, start, mini.bike, mini.speed, table.ruleset, table=probe,
-                     action_index=action_index, first_action_of_game=first_action)
+        probe = SceneProbe.from_table(table, geometry)
+    state = dataclasses.replace(table.initial_state(geometry.surface_height), turn=1 if first_action else 2)
+    state = state.with_model(state.model(mini.id).but(actions_taken=action_index))
+    start = state.model(mini.id).pose
+    move = check(state, Action.ride(mini.id, plan_text), table.ruleset, probe).move
     end = move.end_pose
     typer.echo(f"{mini.id} ({mini.bike}, speed {mini.speed} -> {move.speed}): {move.plan}")
     typer.echo(f"  start     x={start.x:.2f}\" y={start.y:.2f}\" facing {start.facing_deg:.1f} deg")
