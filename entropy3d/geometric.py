@@ -95,50 +95,42 @@ class GeometricProducer:
         while k < len(path):
             s, xy, heading = float(lengths[k]), path[k], float(headings[k])
             t = s / speed
+            launch = None  # (speed along, speed up, piece left, its kind, drop) when it leaves the ground
             if model.air is not None and k == 0:
                 vx, vy, vz = model.air.velocity_in_s
-                flight, land_k, s_end = self._fly(path, lengths, headings, 0, z, math.hypot(vx, vy) or speed, vz, t,
-                                                  g_in, slice_s, rows, along, None, "air", 0.0, level_at)
-                flights.append(flight)
-                if land_k is None:
-                    s_stop = min(s_end, total)
+                launch = (math.hypot(vx, vy) or speed, vz, None, "air", 0.0)
+            else:
+                edge = self.probe.edge_crossed(xy[None, :])
+                if edge is not None:
+                    s_stop = s
                     break
-                k, z = land_k, float(flight.land_z)
-                prev_s, prev_z = float(lengths[k]), z
-                continue
-            edge = self.probe.edge_crossed(xy[None, :])
-            if edge is not None:
+                pose = Pose(float(xy[0]), float(xy[1]), heading, z)
+                before = Pose(float(path[k - 1][0]), float(path[k - 1][1]), float(headings[k - 1]), z) if k else pose
+                contact = self._contact(pose, base, z, others, s, t, k, level_at, before)
+                if contact is not None:
+                    contacts.append(contact)
+                    break
+                self._scenery(pose, base, s, t, hits, state)
+                rows.append((t, float(xy[0]), float(xy[1]), z, heading))
+                along.append(s)
                 s_stop = s
-                break
-            pose = Pose(float(xy[0]), float(xy[1]), heading, z)
-            contact = self._contact(pose, base, z, others, s, t, k, level_at,
-                                    Pose(float(path[k - 1][0]), float(path[k - 1][1]), float(headings[k - 1]), z)
-                                    if k > 0 else pose)
-            if contact is not None:
-                contacts.append(contact)
-                break
-            self._scenery(pose, base, s, t, hits, state)
-            rows.append((t, float(xy[0]), float(xy[1]), z, heading))
-            along.append(s)
-            s_stop = s
-            if k + 1 < len(path):
-                ahead = level_at(float(lengths[k + 1]), below=z + self.step_in)
+                ahead = level_at(float(lengths[k + 1]), below=z + self.step_in) if k + 1 < len(path) else z
                 if ahead < z - self.step_in:  # the level falls away: it leaves the ground
                     angle = math.atan(max(0.0, (z - prev_z) / max(s - prev_s, 1e-9)))
-                    piece, kind = self._standing_on(xy, z)
-                    flight, land_k, s_end = self._fly(path, lengths, headings, k, z, speed * math.cos(angle),
-                                                      speed * math.sin(angle), t, g_in, slice_s, rows, along,
-                                                      piece, kind, z - ahead, level_at)
-                    flights.append(flight)
-                    if land_k is None:
-                        s_stop = min(s_end, total)
-                        break
-                    k, z = land_k, float(flight.land_z)
-                    prev_s, prev_z = float(lengths[k]), z
-                    continue
-                prev_s, prev_z = s, z
-                z = ahead
-            k += 1
+                    launch = (speed * math.cos(angle), speed * math.sin(angle), *self._standing_on(xy, z), z - ahead)
+                prev_s, prev_z, z = s, z, ahead
+            if launch is None:
+                k += 1
+                continue
+            along_v, up_v, piece, kind, drop = launch
+            flight, land_k, s_end = self._fly(path, lengths, headings, k, prev_z if kind != "air" else z, along_v,
+                                              up_v, t, g_in, slice_s, rows, along, piece, kind, drop, level_at)
+            flights.append(flight)
+            if land_k is None:
+                s_stop = min(s_end, total)
+                break
+            k, z = land_k, float(flight.land_z)
+            prev_s, prev_z = float(lengths[k]), z
         completed = not contacts and edge is None and s_stop >= total - 1e-6
         if not rows:
             rows, along = [(0.0, *map(float, model.pose.xy), z, model.pose.facing_deg)], [0.0]
