@@ -14,6 +14,9 @@ from entropy3d.cli.app import app, clean_errors, fail
 
 DEMO_SEED = 7
 DEMO_TURNS = 3
+PACES = ("fast", "normal", "slow")  # entropy3d.video.movie.PACES, named here so --help needs no import
+PACE_HELP = ("how long each action stays on screen: fast, normal (text readable at 12 characters a second, "
+             "key moments in slow motion) or slow")
 
 
 def _size(text: str | None, out: Path) -> tuple[int, int]:
@@ -48,10 +51,12 @@ def _progress():
                     transient=False)
 
 
-def _render(replay, output: Path, size, fps: int, supersample: int, progress) -> float:
+def _render(replay, output: Path, size, fps: int, supersample: int, pace: str, progress) -> float:
     from entropy3d.video import VideoOptions, count_frames, render_video
 
-    options = VideoOptions(size=size, fps=fps, supersample=supersample)
+    if pace not in PACES:
+        raise fail(f"error: --pace {pace!r}: use one of {', '.join(PACES)}")
+    options = VideoOptions(size=size, fps=fps, supersample=supersample).paced(pace)
     total = count_frames(replay, options)
     task = progress.add_task(f"rendering {output.name}", total=total)
     started = time.perf_counter()
@@ -77,6 +82,7 @@ def demo(
     producer: str = typer.Option("physics", "--producer",
                                  help="who rides the moves: physics (PyBullet) or geometric (footprints, no physics)"),
     smooth: bool = typer.Option(False, "--smooth", help="anti-aliased frames (about 8x slower)"),
+    pace: str = typer.Option("normal", "--pace", help=PACE_HELP),
 ) -> None:
     """Play a short game of Entropy City with automatic players and render it to a video."""
     from entropy3d.game import PRODUCERS, play_game
@@ -102,7 +108,7 @@ def demo(
                          on_record=lambda r: progress.advance(playing) if isinstance(r, ActivationRecord) else None)
         progress.update(playing, total=len(game.activations), completed=len(game.activations))
         played = time.perf_counter() - started
-        rendered = _render(game, out, video_size, fps, 2 if smooth else 1, progress)
+        rendered = _render(game, out, video_size, fps, 2 if smooth else 1, pace, progress)
     end = game.end
     typer.echo(f"{game.header.scene_name}: {end.turns_played} turn(s), {len(game.activations)} activations, "
                f"{end.reason}; score " + ", ".join(f"{g} {s:+d}" for g, s in end.score.items())
@@ -120,6 +126,7 @@ def replay_render(
                                        help="WIDTHxHEIGHT in pixels [default: 1280x720; 640x360 for a GIF]"),
     fps: int = typer.Option(30, "--fps", min=5, max=60, help="frames per second"),
     smooth: bool = typer.Option(False, "--smooth", help="anti-aliased frames (about 8x slower)"),
+    pace: str = typer.Option("normal", "--pace", help=PACE_HELP),
 ) -> None:
     """Render a replay to a video without re-simulating it (no physics runs)."""
     from entropy3d.game import read_replay
@@ -128,7 +135,7 @@ def replay_render(
     _output(out, (".mp4", ".gif"), "--out")
     game = read_replay(replay)
     with _progress() as progress:
-        rendered = _render(game, out, video_size, fps, 2 if smooth else 1, progress)
+        rendered = _render(game, out, video_size, fps, 2 if smooth else 1, pace, progress)
     typer.echo(f"rendered {out} in {rendered:.1f} s")
 
 

@@ -54,14 +54,15 @@ class HudInfo:
     """What the HUD shows on one frame.
 
     heading: top line ("Turn 2 of 3 - activation 3/8"). active: the active bike, or None.
-    plan: the action's plan text. lines: event and dice lines, newest last (the rule applied in
-    brackets). score: (gang name, colour, points) per gang.
+    plan: the action's plan text. lines: (sentence, detail) per event, newest last: the plain
+    words drawn large, the dice and clauses under them, smaller (see :mod:`entropy3d.video.words`).
+    score: (gang name, colour, points) per gang.
     """
 
     heading: str
     active: BikeLine | None
     plan: str = ""
-    lines: tuple[str, ...] = ()
+    lines: tuple[tuple[str, str], ...] = ()
     score: tuple[tuple[str, str, int], ...] = field(default_factory=tuple)
 
 
@@ -145,16 +146,21 @@ def draw_hud(frame: np.ndarray, info: HudInfo) -> np.ndarray:
     if info.lines:
         left = pad + int(345 * unit)
         box_w = width - pad - left
-        wrapped: list[str] = []
-        for line in info.lines[-4:]:
-            wrapped += _wrap(line, tiny, box_w - 2 * pad, measure)
-        wrapped = wrapped[-6:]
-        line_h = int(22 * unit)
-        box = (left, height - pad - line_h * len(wrapped) - pad, width - pad, height - pad)
+        say, fine = font(int(21 * unit), True), font(int(15 * unit))
+        rows: list[tuple[str, object, tuple, int]] = []  # text, font, colour, height
+        for sentence, detail in info.lines[-3:]:
+            bad = any(w in sentence for w in ("crashes", "busts", "BUST", "out of the game", "fails"))
+            rows += [(line, say, BAD if bad else TEXT, int(27 * unit))
+                     for line in (_wrap(sentence, say, box_w - 2 * pad, measure) if sentence else ())]
+            rows += [(line, fine, MUTED, int(20 * unit)) for line in _wrap(detail, fine, box_w - 2 * pad, measure)]
+        while sum(r[3] for r in rows) > int(300 * unit):
+            rows.pop(0)
+        box = (left, height - pad - sum(r[3] for r in rows) - pad, width - pad, height - pad)
         boxes.append(box)
-        for k, line in enumerate(wrapped):
-            colour = BAD if ("bust" in line or "fail" in line) else TEXT
-            texts.append(("text", (left + pad, box[1] + pad // 2 + k * line_h), line, tiny, colour, None))
+        y = box[1] + pad // 2
+        for line, face, colour, line_h in rows:
+            texts.append(("text", (left + pad, y), line, face, colour, None))
+            y += line_h
 
     for box in boxes:
         _panel(pixels, box)

@@ -10,6 +10,7 @@ is renamed into place only when complete.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from dataclasses import dataclass
 from pathlib import Path
@@ -21,7 +22,7 @@ from entropy3d.game.replay import Replay
 from entropy3d.geometry import Pose
 from entropy3d.outputs import AtomicFile
 from entropy3d.rules.state import State
-from entropy3d.video import hud
+from entropy3d.video import hud, words
 from entropy3d.video.director import (
     CameraRig,
     eye_for,
@@ -35,44 +36,86 @@ FORMATS = (".mp4", ".gif")
 MISSION_NAMES = {"turf_war": "Turf War", "lovers_point_brawl": "Lovers Point Brawl"}
 
 
+#: reading speed of each --pace: characters a second, the shortest an action is held, the playback
+#: rate of a key moment's ride (0.5 is half speed) and the extra hold after it
+PACES = {"fast": {"read_cps": 20.0, "min_read_s": 1.2, "key_rate": 1.0, "key_hold_s": 0.4},
+         "normal": {"read_cps": 12.0, "min_read_s": 2.0, "key_rate": 0.5, "key_hold_s": 1.0},
+         "slow": {"read_cps": 8.0, "min_read_s": 3.0, "key_rate": 0.35, "key_hold_s": 1.8}}
+
+
 @dataclass(frozen=True)
 class VideoOptions:
     """How a replay becomes a video.
 
     size: (width, height) pixels. fps: frames per second of the MP4 (a GIF takes every
     ``fps // gif_fps``-th frame). title_s, turn_s, hold_s, end_s: seconds of the title card, each
-    turn's card, the pause after each action and the final card. max_action_s: longest a ride is
-    shown (depicted seconds play 1:1 up to this). supersample: anti-aliasing factor of the
-    software renderer (1 is fast, 2 is smooth and ~8x slower). backend: render backend.
+    turn's card, the least pause after each action and the final card. max_action_s: longest a
+    ride is shown (depicted seconds play 1:1 up to this). read_cps, min_read_s: every action stays
+    on screen until its sentences can be read at ``read_cps`` characters a second, and at least
+    ``min_read_s``. key_rate, key_hold_s: a key moment (crash, bust, jump, ride off the table) is
+    played at ``key_rate`` times speed and held ``key_hold_s`` longer (see :data:`PACES`).
+    supersample: anti-aliasing factor of the software renderer (1 is fast, 2 is smooth and ~8x
+    slower). backend: render backend. crf: H.264 constant rate factor (higher is smaller).
     """
 
     size: tuple[int, int] = (1280, 720)
     fps: int = 30
     gif_fps: int = 10
     title_s: float = 2.5
-    turn_s: float = 1.0
+    turn_s: float = 1.5
     hold_s: float = 0.6
-    end_s: float = 3.0
+    end_s: float = 5.0
     max_action_s: float = 2.0
+    read_cps: float = PACES["normal"]["read_cps"]
+    min_read_s: float = PACES["normal"]["min_read_s"]
+    key_rate: float = PACES["normal"]["key_rate"]
+    key_hold_s: float = PACES["normal"]["key_hold_s"]
     supersample: int = 1
     backend: str | None = None
+    crf: int = 28
+
+    def paced(self, pace: str) -> "VideoOptions":
+        """These options at a named pace of :data:`PACES`."""
+        if pace not in PACES:
+            raise ValueError(f"pace must be one of {', '.join(PACES)}, got {pace!r}")
+        return dataclasses.replace(self, **PACES[pace])
 
 
 @dataclass(frozen=True)
 class Segment:
-    """A stretch of the video: kind (title, turn, action, end), how many frames, and for an
-    action the activation and action index in the replay."""
+    """A stretch of the video: kind (title, turn, action, skipped, end), how many frames, for an
+    action the activation and action index in the replay (a skipped activation has action -1),
+    and for a ride the frames it plays over and its playback rate (0.5: slow motion)."""
 
     kind: str
     frames: int
     activation: int = -1
     action: int = -1
     turn: int = 0
+    ride_frames: int = 0
+    rate: float = 1.0
 
 
-def plan_segments(replay: Replay, options: VideoOptions) -> list[Segment]:
-    """Every segment of the video in order (their frame counts sum to the video's length)."""
+def action_events(activation, index: int) -> tuple:
+    """Everything a person should read during action ``index`` of ``activation``: the
+    activation's start events (before its first action), the action's events and its attack's."""
+    from entropy3d.rules.event import Event
+
+    action = activation.actions[index]
+    attack = tuple(Event.from_json(e) for e in (action.attack or {}).get("events", ()))
+    return (activation.events if index == 0 else ()) + tuple(action.events) + attack
+
+
+def reading_s(events, options: VideoOptions, names: words.Names) -> float:
+    """Seconds to read ``events``' sentences at the options' pace."""
+    return max(options.min_read_s, words.reading_chars(events, names) / options.read_cps)
+
+
+def plan_segments(replay: Replay, options: VideoOptions, names: words.Names | None = None) -> list[Segment]:
+    """Every segment of the video in order (their frame counts sum to the video's length): every
+    activation gets at least one, skipped activations and busts before a ride included."""
     fps = options.fps
+    names = names if names is not None else words.Names()
     segments = [Segment("title", round(options.title_s * fps))]
     turns = {t.turn: t for t in replay.turns}
     shown_turns: set[int] = set()
@@ -80,18 +123,34 @@ def plan_segments(replay: Replay, options: VideoOptions) -> list[Segment]:
         if activation.turn not in shown_turns and activation.turn in turns:
             segments.append(Segment("turn", round(options.turn_s * fps), turn=activation.turn))
             shown_turns.add(activation.turn)
+        if not activation.actions:
+            read = reading_s(activation.events, options, names)
+            segments.append(Segment("skipped", round(max(read, options.hold_s) * fps), k, -1, activation.turn))
+            continue
         for j, action in enumerate(activation.actions):
-            if not action.plan or len(action.trajectory) == 0:
-                continue
-            ride_s = min(float(action.trajectory[-1, 0]), options.max_action_s)
-            segments.append(Segment("action", max(1, math.ceil(ride_s * fps)) + round(options.hold_s * fps),
-                                    k, j, activation.turn))
+            events = action_events(activation, j)
+            key = any(words.is_key_moment(e) for e in events)
+            rate = options.key_rate if key else 1.0
+            ride_s = min(float(action.trajectory[-1, 0]), options.max_action_s) if len(action.trajectory) else 0.0
+            ride_frames = math.ceil(ride_s / rate * fps) if ride_s > 0 else 0
+            hold = options.hold_s + (options.key_hold_s if key else 0.0)
+            total_s = max(ride_frames / fps + hold, reading_s(events, options, names))
+            segments.append(Segment("action", max(ride_frames + 1, round(total_s * fps)), k, j, activation.turn,
+                                    ride_frames, rate))
     segments.append(Segment("end", round(options.end_s * fps)))
     return segments
 
 
-def count_frames(replay: Replay, options: VideoOptions) -> int:
-    return sum(s.frames for s in plan_segments(replay, options))
+def replay_names(replay: Replay, table=None) -> words.Names:
+    """The rider and gang names of the replay's scene (``table``, else loaded from the header)."""
+    from entropy3d.scene import load_scene
+
+    return words.Names.of_table(table if table is not None else load_scene(replay.header.scene))
+
+
+def count_frames(replay: Replay, options: VideoOptions, names: words.Names | None = None) -> int:
+    names = names if names is not None else replay_names(replay)
+    return sum(s.frames for s in plan_segments(replay, options, names))
 
 
 def video_duration_s(replay: Replay, options: VideoOptions) -> float:
@@ -114,12 +173,13 @@ class ReplayFilm:
         self.renderer = TableRenderer(self.table, options.size, geometry=self.geometry, title="",
                                       supersample=options.supersample, backend=options.backend)
         self.occluders = occluder_mesh(self.geometry)
-        self.names = {m.id: (m.rider.name or m.id) for m in self.table.models}
-        self.gang_names = {g: spec.name for g, spec in self.table.spec.gangs.items()}
+        self.words = replay_names(replay, self.table)
+        self.names = dict(self.words.riders)
+        self.gang_names = dict(self.words.gangs)
         self.colours = {g: spec.colour for g, spec in self.table.spec.gangs.items()}
         eye, look = overview_eye(self.table.width, self.table.depth)
         self.rig = CameraRig(eye, look)
-        self.segments = plan_segments(replay, options)
+        self.segments = plan_segments(replay, options, self.words)
 
     def close(self) -> None:
         self.renderer.close()
@@ -169,12 +229,23 @@ class ReplayFilm:
                 state = self._state_at_turn(segment.turn, state)
                 self.show_state(state)
                 yield from self._turn_card(segment, state)
+            elif segment.kind == "skipped":
+                activation = self.replay.activations[segment.activation]
+                self.show_state(activation.state_before)
+                shown = segment.activation
+                yield from self._standing(segment, activation, None)
+                self.show_state(activation.state_after)
+                state = activation.state_after
             elif segment.kind == "action":
                 activation = self.replay.activations[segment.activation]
                 if segment.activation != shown:
                     shown = segment.activation
                     self.show_state(activation.state_before)
-                yield from self._action(segment)
+                action = activation.actions[segment.action]
+                if len(action.trajectory):
+                    yield from self._action(segment)
+                else:
+                    yield from self._standing(segment, activation, action)
                 state = self._after_action(segment)
             else:
                 final = self.replay.end.state if self.replay.end is not None else state
@@ -217,6 +288,13 @@ class ReplayFilm:
         for frame in self._overview_frames(segment.frames, 6.0):
             yield hud.draw_card(frame, f"Turn {turn.turn} of {self.replay.header.turns}", lines, darken=0.4)
 
+    def _heading(self, activation, action) -> str:
+        order = [a.model_id for a in self.replay.activations if a.turn == activation.turn]
+        place = f" ({order.index(activation.model_id) + 1}/{len(order)})" if activation.model_id in order else ""
+        who = self.words.rider_of_gang(activation.model_id)
+        step = "" if action is None else f", action {action.index + 1}"
+        return f"Turn {activation.turn}/{self.replay.header.turns}  -  {who}{place}{step}"
+
     def _action(self, segment: Segment) -> Iterator[np.ndarray]:
         activation = self.replay.activations[segment.activation]
         action = activation.actions[segment.action]
@@ -229,18 +307,17 @@ class ReplayFilm:
                            (self.table.width, self.table.depth))
         fps = self.options.fps
         ride_s = min(float(trajectory[-1, 0]), self.options.max_action_s)
-        ride_frames = max(1, math.ceil(ride_s * fps))
+        ride_frames = max(1, segment.ride_frames)
         start = pose_at(trajectory, 0.0)
         self._look(*self.rig.cut(eye_for(start[:3], start[3], plan), start[:3] + [0, 0, 0.5]), plan.fov_deg)
         if len(action.planned_path):
             z = float(trajectory[0, 3]) + 0.05
             self.renderer.add_polyline(np.column_stack([action.planned_path, np.full(len(action.planned_path), z)]),
                                        colour="#ffd31a", width=0.06, name="planned")
-        order = [a.model_id for a in self.replay.activations if a.turn == activation.turn]
-        heading = (f"Turn {activation.turn}/{self.replay.header.turns}  -  {self.names.get(bike.id, bike.id)} "
-                   f"({order.index(activation.model_id) + 1}/{len(order)}), action {action.index + 1}")
+        heading = self._heading(activation, action)
+        still = _StillCamera()
         for i in range(segment.frames):
-            t = min(i / fps, ride_s) if i < ride_frames else float(trajectory[-1, 0])
+            t = min(i * segment.rate / fps, ride_s) if i < ride_frames else float(trajectory[-1, 0])
             x, y, z, h = pose_at(trajectory, t)
             if i >= ride_frames and action.model_after is not None:  # where the rules put it
                 x, y, z, h = (action.model_after.pose.x, action.model_after.pose.y, action.model_after.pose.z,
@@ -252,31 +329,62 @@ class ReplayFilm:
                 trail = np.vstack([trail, done[-1:]]) if trail[-1, 0] != done[-1, 0] else trail
                 self.renderer.add_polyline(trail[:, 1:4] + [0, 0, 0.08], colour=colour, width=0.1, name="trail")
             target = np.array([x, y, z + 0.5])
-            self._look(*self.rig.follow(eye_for(target, h, plan), target), plan.fov_deg)
-            frame = self.renderer.render_to_array()
+            eye, look = self.rig.follow(eye_for(target, h, plan), target)
+            self._look(eye, look, plan.fov_deg)
+            frame = still.frame(self.renderer, eye, look, moving=i <= ride_frames + 2)
             holding = i >= ride_frames
             yield hud.draw_hud(frame, self._hud(activation, action, bike, heading, t, holding))
         self.renderer.clear_overlays()
+
+    def _standing(self, segment: Segment, activation, action) -> Iterator[np.ndarray]:
+        """A bike that does not ride this time (a skipped activation or action, a bust at a test
+        before it set off): the drone camera on it while its lines are read."""
+        bike = activation.state_before.model(activation.model_id)
+        pose = bike.pose
+        point = np.array([pose.x, pose.y, pose.z])
+        plan = plan_camera(self.occluders, np.array([[0.0, pose.x, pose.y, pose.z, pose.facing_deg]] * 2), "drone",
+                           (self.table.width, self.table.depth))
+        target = point + [0, 0, 0.5]
+        eye, look = self.rig.cut(eye_for(point, pose.facing_deg, plan), target)
+        self._look(eye, look, plan.fov_deg)
+        frame = self.renderer.render_to_array()
+        heading = self._heading(activation, action)
+        for i in range(segment.frames):
+            if action is None:
+                info = self._skipped_hud(activation, bike, heading)
+            else:
+                info = self._hud(activation, action, bike, heading, 0.0, i >= segment.frames // 3)
+            yield hud.draw_hud(frame, info)
+
+    def _bike_line(self, bike, speed: int, stress: int, wounds: int, status: str) -> hud.BikeLine:
+        return hud.BikeLine(bike.id, self.words.rider_of_gang(bike.id), self.colours.get(bike.gang, "#ffffff"),
+                            speed, stress, bike.max_stress, wounds, status)
+
+    def _skipped_hud(self, activation, bike, heading: str) -> hud.HudInfo:
+        now = activation.state_after.model(bike.id)
+        lines = tuple(words.lines(activation.events, self.words)) or (
+            (f"{self.words.rider(bike.id)} skips this activation ({now.status.replace('_', ' ')})", ""),)
+        line = self._bike_line(bike, now.speed, now.stress, now.wounds, "skips")
+        return hud.HudInfo(heading, line, "", lines, self._score(activation.state_after))
 
     def _hud(self, activation, action, bike, heading: str, t: float, holding: bool) -> hud.HudInfo:
         state = activation.state_after if holding and action is activation.actions[-1] else activation.state_before
         now = state.model(bike.id)
         stress = action.stress_after if holding else action.stress_before
-        lines = [e.text for e in action.events if e.kind in ("move", "test") or e.t_s <= t]
-        if holding and action.attack is not None:
-            lines.append(action.attack["text"])
-        line = hud.BikeLine(bike.id, self.names.get(bike.id, bike.id), self.colours.get(bike.gang, "#ffffff"),
-                            action.speed, stress, bike.max_stress, now.wounds,
-                            now.status if holding else ("in the air" if bike.air is not None else "riding"))
+        start = activation.events if action is activation.actions[0] else ()
+        shown = [e for e in action_events(activation, action.index if action in activation.actions else 0)
+                 if holding or e in start or e.kind in ("move", "test") or e.t_s <= t]
+        status = now.status if holding else ("in the air" if bike.air is not None else "riding")
+        if action.action.kind == "skip":
+            status = "skips"
+        line = self._bike_line(bike, action.speed, stress, now.wounds, status)
         score = self._score(activation.state_after if holding else activation.state_before)
-        return hud.HudInfo(heading, line, action.plan, tuple(lines), score)
+        return hud.HudInfo(heading, line, action.plan, tuple(words.lines(shown, self.words)), score)
 
     def _after_action(self, segment: Segment) -> State:
         activation = self.replay.activations[segment.activation]
         action = activation.actions[segment.action]
-        last = action is activation.actions[-1] or all(
-            not a.plan or len(a.trajectory) == 0 for a in activation.actions[segment.action + 1:])
-        if last:
+        if action is activation.actions[-1]:
             self.show_state(activation.state_after)
             return activation.state_after
         if action.model_after is not None:
@@ -285,13 +393,63 @@ class ReplayFilm:
 
     def _end(self, segment: Segment, state: State) -> Iterator[np.ndarray]:
         end = self.replay.end
-        lines = tuple(f"{name}: {points:+d} VP" for name, _, points in self._score(state))
-        colours = tuple(colour for _, colour, _ in self._score(state))
+        scoring = score_lines(self.replay, self.table.ruleset, self.words, state)
+        lines = tuple(text for _, text in scoring)
+        colours = tuple(self.colours.get(g, "") if g else "" for g, _ in scoring)
         winner = self.gang_names.get(end.winner, end.winner) if end is not None and end.winner else ""
         title = f"{winner} win" if winner else "A draw"
-        reason = (end.reason,) if end is not None else ()
+        reason = (f"game over: {end.reason}",) if end is not None else ()
         for frame in self._overview_frames(segment.frames, 18.0):
             yield hud.draw_card(frame, title, lines + reason, colours)
+
+
+class _StillCamera:
+    """Reuses the last rendered picture while nothing moves (a held shot): the HUD is redrawn on
+    it every frame, the 3D scene only when the camera has moved more than ``tolerance`` inches."""
+
+    def __init__(self, tolerance: float = 0.01):
+        self.tolerance = tolerance
+        self.last: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
+
+    def frame(self, renderer, eye: np.ndarray, look: np.ndarray, moving: bool) -> np.ndarray:
+        if not moving and self.last is not None:
+            old_eye, old_look, picture = self.last
+            if np.abs(eye - old_eye).max() < self.tolerance and np.abs(look - old_look).max() < self.tolerance:
+                return picture
+        picture = renderer.render_to_array()
+        self.last = (np.array(eye), np.array(look), picture)
+        return picture
+
+
+def score_lines(replay: Replay, ruleset, names: words.Names, state: State) -> list[tuple[str, str]]:
+    """The end card's explanation of the score: the mission's scoring line, then per gang its
+    points and what earned them ("Hades MC  -3 VP: 3 busts x -1"), as (gang id or "", text)."""
+    from entropy3d.rules.missions import LOVERS_POINT, TURF_WAR
+
+    mission = LOVERS_POINT if state.mission == LOVERS_POINT else TURF_WAR
+    points = dict(ruleset.data(f"missions.{mission}"))
+    labels = {"bust": "bust", "taken_out": "rider taken out", "escaped": "escape"}
+    rule = ", ".join(f"{p:+d} VP per {labels.get(k, k)}" for k, p in points.items())
+    rows = [("", f"{MISSION_NAMES.get(mission, mission)}: {rule}")]
+    gang_of = {m.id: m.gang for m in replay.header.initial.models.values()}
+    events = [e for a in replay.activations for e in (a.events if not a.actions else ())] + [
+        e for a in replay.activations for action in a.actions for e in action_events(a, action.index)]
+    for gang in sorted({m.gang for m in replay.header.initial.models.values()}):
+        score = int(state.score.get(gang, 0))
+        counts = {"bust": sum(1 for e in events if e.kind == "bust" and gang_of.get(e.model) == gang),
+                  "escaped": sum(1 for e in events if e.kind == "left_table" and gang_of.get(e.model) == gang)}
+        parts, rest = [], score
+        for key in ("bust", "escaped"):
+            if points.get(key) and counts[key]:
+                parts.append(f"{counts[key]} {labels[key]}{'s' if counts[key] != 1 else ''} x {points[key]:+d}")
+                rest -= counts[key] * points[key]
+        if rest and points.get("taken_out") and rest % points["taken_out"] == 0:
+            taken = rest // points["taken_out"]
+            parts.append(f"{taken} rider{'s' if taken != 1 else ''} taken out x {points['taken_out']:+d}")
+        elif rest:
+            parts.append(f"other {rest:+d}")
+        rows.append((gang, f"{names.gang(gang)}  {score:+d} VP" + (f": {', '.join(parts)}" if parts else "")))
+    return rows
 
 
 def render_video(replay: Replay, output: str | Path, options: VideoOptions = VideoOptions(), *,
@@ -321,8 +479,10 @@ def _write_mp4(film: ReplayFilm, path: Path, options: VideoOptions, total: int, 
 
     width, height = options.size
     writer = imageio_ffmpeg.write_frames(str(path), (width, height), fps=options.fps, codec="libx264",
-                                         pix_fmt_out="yuv420p", quality=7, macro_block_size=1,
-                                         ffmpeg_log_level="error", output_params=["-movflags", "+faststart"])
+                                         pix_fmt_out="yuv420p", quality=None, macro_block_size=1,
+                                         ffmpeg_log_level="error",
+                                         output_params=["-crf", str(options.crf), "-preset", "medium", "-tune",
+                                                        "animation", "-movflags", "+faststart"])
     writer.send(None)
     try:
         for k, frame in enumerate(film.frames(), start=1):

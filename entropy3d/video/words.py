@@ -1,0 +1,186 @@
+"""Plain words for a person: who did what, in one sentence, then the dice detail.
+
+The one place where an :class:`~entropy3d.rules.event.Event` becomes a sentence a newcomer can
+read ("Ash hits the corner flats head-on: needs 20, rolls 17 - crashes"). Sentences are built
+from the event's kind, model, piece, rolls and figures, never by parsing its text; ids become
+names through a :class:`Names` (riders by name, scenery by a name read off its id). The video's
+HUD and the command line use it; JSON output keeps the ids. Pure Python: no engine imports.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Iterable, Mapping
+
+from entropy3d.rules.dice import Outcome, TestRoll
+from entropy3d.rules.event import Event
+
+COMPASS = {"n": "north", "s": "south", "e": "east", "w": "west", "ne": "north-east", "nw": "north-west",
+           "se": "south-east", "sw": "south-west"}
+#: words of scenery ids that read better spelt out
+SPELT = {"lamp": "street lamp", "flats": "flats", "wreck": "wreck"}
+
+
+def piece_name(piece_id: str) -> str:
+    """A readable name for a scenery id: "lamp_ne" -> "the north-east street lamp",
+    "corner_flats" -> "the corner flats", "warehouse_b" -> "warehouse B", "bin_2" -> "bin 2"."""
+    words = [w for w in piece_id.replace("-", "_").split("_") if w]
+    if not words:
+        return piece_id
+    where = [COMPASS[w] for w in words if w in COMPASS]
+    rest = [w for w in words if w not in COMPASS]
+    if rest and rest[-1].isdigit():
+        return " ".join(rest)
+    if len(rest) > 1 and len(rest[-1]) == 1:  # a lettered piece: warehouse_b
+        return " ".join(rest[:-1] + [rest[-1].upper()])
+    if rest and rest[-1] in SPELT and len(rest) == 1:
+        rest[-1] = SPELT[rest[-1]]
+    return "the " + " ".join(where + rest)
+
+
+@dataclass(frozen=True)
+class Names:
+    """Ids to names: ``riders`` maps a model id to its rider's name, ``gangs`` a gang id to its
+    name, ``gang_of`` a model id to its gang id. Anything else is scenery (:func:`piece_name`)."""
+
+    riders: Mapping[str, str] = field(default_factory=dict)
+    gangs: Mapping[str, str] = field(default_factory=dict)
+    gang_of: Mapping[str, str] = field(default_factory=dict)
+
+    @classmethod
+    def of_table(cls, table) -> "Names":
+        """The names of a loaded scene's riders and gangs (a rider without a name keeps its id)."""
+        return cls({m.id: (m.rider.name or m.id) for m in table.models},
+                   {g: spec.name for g, spec in table.spec.gangs.items()},
+                   {m.id: m.gang for m in table.models})
+
+    def rider(self, model_id: str) -> str:
+        return self.riders.get(model_id, model_id)
+
+    def gang(self, gang_id: str) -> str:
+        return self.gangs.get(gang_id, gang_id)
+
+    def rider_of_gang(self, model_id: str) -> str:
+        """"Ash (Hades MC)"."""
+        gang = self.gang_of.get(model_id)
+        return f"{self.rider(model_id)} ({self.gang(gang)})" if gang else self.rider(model_id)
+
+    def thing(self, piece_id: str | None) -> str:
+        """A rider's name, or a scenery piece's readable name."""
+        if piece_id is None:
+            return "something"
+        return self.riders[piece_id] if piece_id in self.riders else piece_name(piece_id)
+
+
+VERDICTS = {Outcome.CRIT: "a natural 21", Outcome.SUCCESS: "passes", Outcome.FAIL: "fails", Outcome.BUST: "BUST"}
+
+
+def dice(roll: TestRoll) -> str:
+    """"needs 20, rolls 21" (the total includes stress)."""
+    return f"needs {roll.effective_tn}, rolls {roll.total}"
+
+
+def _stress(change: int) -> str:
+    return f", {change:+d} stress" if change else ""
+
+
+def sentence(event: Event, names: Names) -> str:
+    """The event in plain words, rider first."""
+    who = names.rider(event.model)
+    kind, figures, rolls = event.kind, event.figures, event.rolls
+    if kind == "move":
+        return f"{who} rides {figures.get('length_in', 0):g}\" at speed {figures.get('speed', 0)}" + _stress(
+            event.stress_change)
+    if kind == "test" and rolls:
+        roll = rolls[0]
+        return f"{who} leans into the turn: {dice(roll)} - {VERDICTS[roll.outcome]}" + _stress(event.stress_change)
+    if kind == "crash":
+        how = "head-on" if figures.get("kind") == "head_on" else "side-on"
+        text = f"{who} hits {names.thing(event.piece)} {how}"
+        if rolls:
+            text += f": {dice(rolls[0])}"
+        if figures.get("survived"):
+            after = ("stops dead, skips next activation" if figures.get("kind") == "head_on"
+                     else "speed 1 for the rest of the activation")
+            return text + f" - survives{_stress(event.stress_change)}, {after}"
+        return text + " - crashes"
+    if kind == "bust":
+        out = figures["out_of_game"] if "out_of_game" in figures else not (rolls and rolls[-1].succeeded)
+        if out:
+            return f"{who} busts and is out of the game"
+        left = figures.get("wounds_after")
+        wounds = f" ({left} left)" if left is not None else ""
+        return f"{who} busts: -1 wound{wounds}, skips next action"
+    if kind == "destructible":
+        if not rolls:
+            return f"{who} is too slow to smash through {names.thing(event.piece)}: it stops the bike"
+        roll = rolls[0]
+        then = ("knocks it aside" if roll.succeeded else "is thrown off line")
+        return (f"{who} smashes into {names.thing(event.piece)}: {dice(roll)} - {then}"
+                + _stress(event.stress_change))
+    if kind == "jump":
+        if "carry_in" in figures:
+            return f"{who} is still in the air: lands {figures['carry_in']:.0f}\" into the next action"
+        if event.piece is not None:
+            return f"{who} flies over {names.thing(event.piece)}"
+        if figures.get("air_time"):
+            return f"{who} jumps: lands {figures['landing_in'] - figures['launch_in']:.0f}\" from take-off"
+        return f"{who} bumps off the ramp: too slow for air time"
+    if kind == "landing":
+        return f"{who} comes down {figures.get('landing_in', 0):.0f}\" on"
+    if kind == "cliff_edge":
+        return f"{who} rides over the cliff: out of the game"
+    if kind == "left_table":
+        return f"{who} rides off the table and escapes"
+    if kind == "attack":
+        if len(rolls) == 2:
+            target = names.rider(event.piece) if event.piece else "a rival"
+            return (f"{who} plays chicken with {target}: {who} rolls {rolls[0].total}, "
+                    f"{target} rolls {rolls[1].total}")
+        if "winner" in figures:
+            role = "wins" if figures["winner"] == event.model else "flinches"
+            return f"{who} {role}{_stress(event.stress_change)}"
+        return "nobody flinches"
+    if kind == "skip":
+        clauses = set(event.clauses)
+        if "EC-STOP-RECOVER" in clauses:
+            return f"{who} sits still and recovers: stress back to 0"
+        if "EC-STOPPED" in clauses:
+            return f"{who} is stopped after a crash: skips this activation"
+        if "EC-DICE-4" in clauses:
+            return f"{who} is remounting after a bust: skips this action"
+        return f"{who} skips"
+    return f"{who}: {event.rules}"
+
+
+def detail(event: Event) -> str:
+    """The dice detail under the sentence: clauses and each roll ("EC-COL-HEAD: TN 20, 2+2+5+8
+    + stress 0 = 17, failed"); "" when nothing was rolled and no clause applied."""
+    parts = [", ".join(event.clauses)] if event.clauses else []
+    for roll in event.rolls:
+        tn = f"TN {roll.tn}" + (f" (TN {roll.effective_tn} at max stress)" if roll.tn != roll.effective_tn else "")
+        parts.append(f"{tn}: {'+'.join(map(str, roll.dice))} + stress {roll.stress} = {roll.total}, "
+                     f"{VERDICTS[roll.outcome]}")
+    return "; ".join(parts)
+
+
+def is_key_moment(event: Event) -> bool:
+    """A crash, a bust, a jump with air time, a takedown or a ride off the table: worth a held shot."""
+    return (event.kind in ("crash", "bust", "cliff_edge", "left_table")
+            or (event.kind == "jump" and bool(event.figures.get("air_time"))))
+
+
+def is_routine(event: Event) -> bool:
+    """A passed template test that cost nothing: its dice go in the small print only."""
+    return (event.kind == "test" and bool(event.rolls) and event.rolls[0].succeeded and not event.stress_change)
+
+
+def lines(events: Iterable[Event], names: Names) -> list[tuple[str, str]]:
+    """(sentence, detail) per event; a routine event has no sentence (""), only its detail."""
+    return [("" if is_routine(e) else sentence(e, names), detail(e)) for e in events]
+
+
+def reading_chars(events: Iterable[Event], names: Names) -> int:
+    """How many characters a person must read to follow ``events`` (the sentences; the small
+    print is there for those who want it)."""
+    return sum(len(s) for s, _ in lines(events, names))
