@@ -15,6 +15,8 @@ app = typer.Typer(
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
+    rich_markup_mode=None,  # plain click help: square brackets stay text, no type column, names never cut
+    context_settings={"max_content_width": 100},
 )
 
 

@@ -21,8 +21,9 @@ def odds(
     max_stress: Optional[int] = typer.Option(None, "--max-stress", help="the rider's max stress "
                                              "(default: the rules' value)"),
     rules: Optional[Path] = typer.Option(None, "--rules", help="rules data file (default: bundled)"),
+    exact: bool = typer.Option(False, "--exact", help="also print each probability as an exact fraction"),
 ) -> None:
-    """Exact probabilities of one test: success (crits included), crit, fail and bust."""
+    """Exact probabilities of one test, in percent: success (crits included), crit, fail and bust."""
     from entropy3d.rules.dice import POLICY_NAMES, DiceRules, policy_named
     from entropy3d.rules.odds import exact_odds
     from entropy3d.scene import load_ruleset
@@ -36,7 +37,7 @@ def odds(
     typer.echo(f"TN {tn}, stress {stress}, policy {policy}{note}")
     for name in ("success", "crit", "fail", "bust"):
         p = getattr(result, name)
-        typer.echo(f"  {name:<8} {float(p):8.2%}   {p.numerator}/{p.denominator}")
+        typer.echo(f"  {name:<8} {float(p):8.2%}" + (f"   {p.numerator}/{p.denominator}" if exact else ""))
     typer.echo("  (success includes crits; success + fail + bust = 1)")
 
 
@@ -76,7 +77,8 @@ def plan(
     start = state.model(mini.id).pose
     move = check(state, Action.ride(mini.id, plan_text), table.ruleset, probe).move
     end = move.end_pose
-    typer.echo(f"{mini.id} ({mini.bike}, speed {mini.speed} -> {move.speed}): {move.plan}")
+    who = mini.rider.name or mini.id
+    typer.echo(f"{who} ({mini.id}, {mini.bike}, speed {mini.speed} -> {move.speed}): {move.plan}")
     typer.echo(f"  start     x={start.x:.2f}\" y={start.y:.2f}\" facing {start.facing_deg:.1f} deg")
     typer.echo(f"  length    {move.length_in:g}\" (allowed {move.band.min:g}-{move.band.max:g}\")")
     typer.echo(f"  end       x={end.x:.2f}\" y={end.y:.2f}\" facing {end.facing_deg:.1f} deg")
@@ -93,6 +95,6 @@ def plan(
         flags.append(f"next action at speed {move.next_action_speed}")
     if flags:
         typer.echo(f"  then      {', '.join(flags)}")
-    typer.echo(f"  clauses   {', '.join(move.clauses)}")
+    typer.echo(f"  clauses   {', '.join(dict.fromkeys(move.clauses))}")
     if probe is not None:
         typer.echo("  (terrain, curbs and buildings from the scene)")

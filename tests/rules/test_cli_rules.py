@@ -21,14 +21,18 @@ def run(*args: str):
 
 
 def test_odds_prints_the_exact_probabilities(rules):
-    """Clause: EC-DICE-5. The printed numbers are the engine's exact odds."""
-    result = run("odds", "--tn", "14", "--stress", "3", "--policy", "never")
-    assert result.exit_code == 0, result.output
+    """Clause: EC-DICE-5. The printed numbers are the engine's exact odds: percentages, and the
+    fractions only with --exact."""
+    plain = run("odds", "--tn", "14", "--stress", "3", "--policy", "never")
+    result = run("odds", "--tn", "14", "--stress", "3", "--policy", "never", "--exact")
+    assert result.exit_code == 0 and plain.exit_code == 0, result.output
     odds = exact_odds(14, 3, rules, policy_named("never", rules))
     for name in ("success", "crit", "fail", "bust"):
         p = getattr(odds, name)
         line = next(line for line in result.output.splitlines() if line.strip().startswith(name))
         assert f"{float(p):.2%}" in line and f"{p.numerator}/{p.denominator}" in line
+        short = next(line for line in plain.output.splitlines() if line.strip().startswith(name))
+        assert f"{float(p):.2%}" in short and "/" not in short
     # by hand: dice 11..18 with stress 3 reach 14 without busting: 10+9+8+7+6+5+4+3 = 52 pairs
     # (the two natural 21s among them); dice 19-20 bust: 3 pairs
     assert (odds.success, odds.bust) == (Fraction(52, 100), Fraction(3, 100))
