@@ -17,9 +17,21 @@ import trimesh
 
 #: (distance in inches, elevation in degrees) of each camera style
 STYLES = {"drone": (22.0, 52.0), "chase": (11.0, 24.0), "wide": (34.0, 58.0)}
+#: a shot fails when the bike's box comes nearer a frame edge than this share of the half-frame,
+#: or when more than OFF_TABLE_LIMIT of the frame shows the void beyond the table
+FRAME_MARGIN = 0.08
+OFF_TABLE_LIMIT = 0.10
+#: half-size of the box around a bike that must stay in frame (x, y, and its height), inches
+BIKE_BOX = (1.2, 1.2, 1.4)
+ASPECT = 16 / 9
 #: azimuths tried around "behind the bike", degrees
 AZIMUTH_TRIES = (0.0, 35.0, -35.0, 70.0, -70.0, 110.0, -110.0, 180.0)
 ELEVATION_STEPS = (0.0, 12.0, 24.0, 32.0)
+#: closer shots tried when no camera at the style's distance frames the action cleanly
+DISTANCE_STEPS = (1.0, 0.75, 0.55)
+#: how far (inches) a shot may look past a bike near an edge toward the table, tried in order
+SHIFT_STEPS = (0.0, 5.0, 9.0)
+EDGE_REACH = 16.0  #: a bike nearer an edge than this (inches) is framed off-centre by a shifted shot
 #: how far around the bike (share of the camera distance) the foreground must be clear
 FOREGROUND_SHARE = 0.22
 SMOOTHING = 0.18  #: share of the way to the target the camera moves each frame (at 30 fps)
@@ -35,6 +47,26 @@ class CameraPlan:
     elevation_deg: float
     distance_in: float
     fov_deg: float = 50.0
+    shift_in: float = 0.0
+
+    def target(self, point, table_size: tuple[float, float] | None) -> np.ndarray:
+        """Where the camera looks for a bike at ``point``: the bike itself, or, near a table edge,
+        up to ``shift_in`` inches toward the table so the frame shows table, not void (see
+        :func:`framed_target`)."""
+        if table_size is None or not self.shift_in:
+            return np.asarray(point, float)
+        return framed_target(point, table_size, self.shift_in)
+
+
+def framed_target(point, table_size: tuple[float, float], shift_in: float, reach: float = EDGE_REACH) -> np.ndarray:
+    """``point`` moved toward the table by up to ``shift_in`` inches on each axis, the more the
+    nearer it lies to an edge (nothing beyond ``reach`` inches): continuous, so a following
+    camera never jumps."""
+    result = np.array(point, float)
+    for axis, size in enumerate(table_size):
+        low, high = result[axis], size - result[axis]
+        result[axis] += shift_in * (max(0.0, 1.0 - low / reach) - max(0.0, 1.0 - high / reach))
+    return result
 
 
 def occluder_mesh(geometry) -> trimesh.Trimesh | None:
@@ -86,6 +118,73 @@ def sight_targets(bike: np.ndarray, eye: np.ndarray, radius: float) -> np.ndarra
     return np.vstack([bike] + [ground + np.array([*(radius * o), 0.0]) for o in offsets])
 
 
+def bike_box(point) -> np.ndarray:
+    """The 8 corners of the box a bike standing at ``point`` (x, y, z inches) fills."""
+    x, y, z = (float(v) for v in point[:3])
+    dx, dy, dz = BIKE_BOX
+    return np.array([[x + a, y + b, z + c] for a in (-dx, dx) for b in (-dy, dy) for c in (0.0, dz)])
+
+
+def project(eye, look, fov_deg: float, points: np.ndarray, aspect: float = ASPECT) -> np.ndarray:
+    """Table points (N, 3) to frame coordinates (N, 2), x right and y up, -1..1 inside the
+    frame (``fov_deg`` vertical); NaN behind the eye."""
+    eye, look = np.asarray(eye, float), np.asarray(look, float)
+    forward = (look - eye) / np.linalg.norm(look - eye)
+    right = np.cross(forward, [0.0, 0.0, 1.0])
+    right = right / max(float(np.linalg.norm(right)), 1e-9)
+    up = np.cross(right, forward)
+    rel = np.atleast_2d(points) - eye
+    depth = rel @ forward
+    tan_v = math.tan(math.radians(fov_deg) / 2)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        result = np.column_stack([(rel @ right) / depth / (tan_v * aspect), (rel @ up) / depth / tan_v])
+    result[depth <= 1e-6] = np.nan
+    return result
+
+
+def in_frame(eye, look, fov_deg: float, point, aspect: float = ASPECT, margin: float = FRAME_MARGIN) -> bool:
+    """True when the bike at ``point`` lies inside the frame with ``margin`` to spare."""
+    corners = project(eye, look, fov_deg, bike_box(point), aspect)
+    return bool(np.all(np.isfinite(corners)) and np.all(np.abs(corners) <= 1.0 - margin))
+
+
+def off_table_share(eye, look, fov_deg: float, table_size: tuple[float, float], mesh=None,
+                    aspect: float = ASPECT, grid: tuple[int, int] = (32, 18)) -> float:
+    """The share of the frame that shows the void beyond the table: rays through a grid of the
+    frame that meet the ground plane outside the table (or never) and hit no raised piece."""
+    eye, look = np.asarray(eye, float), np.asarray(look, float)
+    forward = (look - eye) / np.linalg.norm(look - eye)
+    right = np.cross(forward, [0.0, 0.0, 1.0])
+    right = right / max(float(np.linalg.norm(right)), 1e-9)
+    up = np.cross(right, forward)
+    tan_v = math.tan(math.radians(fov_deg) / 2)
+    cols, rows = grid
+    u = (np.arange(cols) + 0.5) / cols * 2 - 1
+    v = (np.arange(rows) + 0.5) / rows * 2 - 1
+    uu, vv = np.meshgrid(u, v)
+    directions = (forward[None, :] + uu.reshape(-1, 1) * tan_v * aspect * right[None, :]
+                  + vv.reshape(-1, 1) * tan_v * up[None, :])
+    directions = directions / np.linalg.norm(directions, axis=1, keepdims=True)
+    width, depth = table_size
+    with np.errstate(divide="ignore", invalid="ignore"):
+        t = -eye[2] / directions[:, 2]
+    hit = eye[None, :2] + t[:, None] * directions[:, :2]
+    on_table = (t > 0) & (hit[:, 0] >= 0) & (hit[:, 0] <= width) & (hit[:, 1] >= 0) & (hit[:, 1] <= depth)
+    off = ~on_table
+    if mesh is not None and off.any():
+        index = np.flatnonzero(off)
+        hits = mesh.ray.intersects_any(np.repeat(eye[None, :], len(index), axis=0), directions[index])
+        off[index[hits]] = False
+    return float(off.mean())
+
+
+def shot_fails(eye, look, fov_deg: float, point, table_size, mesh=None, headroom: float = 0.75) -> bool:
+    """A frame the rule refuses: the bike near an edge, or too much void beyond the table (checked
+    on a coarse grid against ``headroom`` of the limit, since frames between samples vary)."""
+    return (not in_frame(eye, look, fov_deg, point, margin=FRAME_MARGIN * 1.5)
+            or off_table_share(eye, look, fov_deg, table_size, mesh, grid=(16, 9)) > OFF_TABLE_LIMIT * headroom)
+
+
 def plan_camera(mesh, trajectory: np.ndarray, style: str, table_size: tuple[float, float] | None = None,
                 margin: float = 3.0) -> CameraPlan:
     """The camera for one action, chosen once so the shot never flickers: its style and the
@@ -94,27 +193,39 @@ def plan_camera(mesh, trajectory: np.ndarray, style: str, table_size: tuple[floa
     to the bike (weighted heavily) and to the ground around it on the camera's side (a building
     filling the foreground). The first candidate with nothing blocked wins, else the least
     blocked one, in the fixed try order (deterministic). Given ``table_size`` (width, depth
-    inches) the eye also stays over the table (within ``margin``)."""
-    distance, elevation = STYLES[style]
+    inches) the eye also stays over the table (within ``margin``) and a candidate must pass the
+    framing rule (:func:`shot_fails`: the bike inside the frame with a margin, at most
+    :data:`OFF_TABLE_LIMIT` of the frame beyond the table) at every sample, else the director
+    tries the next camera, then closer ones (:data:`DISTANCE_STEPS`)."""
+    base_distance, elevation = STYLES[style]
     samples = trajectory[np.linspace(0, len(trajectory) - 1, min(6, len(trajectory))).astype(int)]
     targets = samples[:, 1:4] + np.array([0.0, 0.0, 0.6])
-    radius = FOREGROUND_SHARE * distance
-    best, best_score = CameraPlan(style, 0.0, 80.0, distance), math.inf
-    for lift in ELEVATION_STEPS:
-        for azimuth in AZIMUTH_TRIES:
-            plan = CameraPlan(style, azimuth, min(80.0, elevation + lift), distance)
-            eyes = np.array([eye_for(t, h, plan) for t, h in zip(targets, samples[:, 4])])
-            if table_size is not None and not _over_table(eyes, table_size, margin):
-                continue
-            points = [sight_targets(t, e, radius) for t, e in zip(targets, eyes)]
-            per_target = len(points[0])
-            hidden = blocked(mesh, np.repeat(eyes, per_target, axis=0), np.vstack(points))
-            hidden = hidden.reshape(len(eyes), per_target)
-            score = 10.0 * hidden[:, 0].sum() + hidden[:, 1:].sum() + lift / 100.0
-            if not hidden.any():
-                return plan
-            if score < best_score:
-                best, best_score = plan, score
+    best, best_score = CameraPlan(style, 0.0, 80.0, base_distance), math.inf
+    candidates = ((base_distance * k, shift, lift, azimuth) for k in DISTANCE_STEPS for shift in SHIFT_STEPS
+                  for lift in ELEVATION_STEPS for azimuth in AZIMUTH_TRIES)
+    for distance, shift, lift, azimuth in candidates:
+        if shift and table_size is None:
+            continue
+        radius = FOREGROUND_SHARE * distance
+        plan = CameraPlan(style, azimuth, min(80.0, elevation + lift), distance, shift_in=shift)
+        looks = np.array([plan.target(t, table_size) for t in targets])
+        eyes = np.array([eye_for(t, h, plan) for t, h in zip(looks, samples[:, 4])])
+        if table_size is not None and not _over_table(eyes, table_size, margin):
+            continue
+        points = [sight_targets(t, e, radius) for t, e in zip(targets, eyes)]
+        per_target = len(points[0])
+        hidden = blocked(mesh, np.repeat(eyes, per_target, axis=0), np.vstack(points))
+        hidden = hidden.reshape(len(eyes), per_target)
+        score = 10.0 * hidden[:, 0].sum() + hidden[:, 1:].sum() + lift / 100.0
+        if table_size is not None:  # the framing rule: bike inside with a margin, little void
+            fails = sum(shot_fails(e, look, plan.fov_deg, t - [0.0, 0.0, 0.6], table_size, mesh)
+                        for e, look, t in zip(eyes, looks, targets))
+            score += 5.0 * fails
+            hidden = np.column_stack([hidden, np.full(len(eyes), fails > 0)])
+        if not hidden.any():
+            return plan
+        if score < best_score:
+            best, best_score = plan, score
     return best
 
 

@@ -180,6 +180,8 @@ class ReplayFilm:
         eye, look = overview_eye(self.table.width, self.table.depth)
         self.rig = CameraRig(eye, look)
         self.segments = plan_segments(replay, options, self.words)
+        #: per frame showing a bike: (segment index, eye, look, fov, the bike's x, y, z), for the framing test
+        self.shots: list[tuple[int, np.ndarray, np.ndarray, float, np.ndarray]] = []
 
     def close(self) -> None:
         self.renderer.close()
@@ -308,8 +310,9 @@ class ReplayFilm:
         fps = self.options.fps
         ride_s = min(float(trajectory[-1, 0]), self.options.max_action_s)
         ride_frames = max(1, segment.ride_frames)
-        start = pose_at(trajectory, 0.0)
-        self._look(*self.rig.cut(eye_for(start[:3], start[3], plan), start[:3] + [0, 0, 0.5]), plan.fov_deg)
+        size = (self.table.width, self.table.depth)
+        start = plan.target(pose_at(trajectory, 0.0)[:3] + [0, 0, 0.5], size)
+        self._look(*self.rig.cut(eye_for(start, pose_at(trajectory, 0.0)[3], plan), start), plan.fov_deg)
         if len(action.planned_path):
             z = float(trajectory[0, 3]) + 0.05
             self.renderer.add_polyline(np.column_stack([action.planned_path, np.full(len(action.planned_path), z)]),
@@ -328,10 +331,12 @@ class ReplayFilm:
                 trail = done[:: max(1, len(done) // 30)]
                 trail = np.vstack([trail, done[-1:]]) if trail[-1, 0] != done[-1, 0] else trail
                 self.renderer.add_polyline(trail[:, 1:4] + [0, 0, 0.08], colour=colour, width=0.1, name="trail")
-            target = np.array([x, y, z + 0.5])
+            target = plan.target(np.array([x, y, z + 0.5]), size)
             eye, look = self.rig.follow(eye_for(target, h, plan), target)
             self._look(eye, look, plan.fov_deg)
             frame = still.frame(self.renderer, eye, look, moving=i <= ride_frames + 2)
+            self.shots.append((self.segments.index(segment), eye.copy(), look.copy(), plan.fov_deg,
+                               np.array([x, y, z], float)))
             holding = i >= ride_frames
             yield hud.draw_hud(frame, self._hud(activation, action, bike, heading, t, holding))
         self.renderer.clear_overlays()
@@ -344,12 +349,13 @@ class ReplayFilm:
         point = np.array([pose.x, pose.y, pose.z])
         plan = plan_camera(self.occluders, np.array([[0.0, pose.x, pose.y, pose.z, pose.facing_deg]] * 2), "drone",
                            (self.table.width, self.table.depth))
-        target = point + [0, 0, 0.5]
-        eye, look = self.rig.cut(eye_for(point, pose.facing_deg, plan), target)
+        target = plan.target(point + [0, 0, 0.5], (self.table.width, self.table.depth))
+        eye, look = self.rig.cut(eye_for(target, pose.facing_deg, plan), target)
         self._look(eye, look, plan.fov_deg)
         frame = self.renderer.render_to_array()
         heading = self._heading(activation, action)
         for i in range(segment.frames):
+            self.shots.append((self.segments.index(segment), eye.copy(), look.copy(), plan.fov_deg, point))
             if action is None:
                 info = self._skipped_hud(activation, bike, heading)
             else:

@@ -30,9 +30,11 @@ def straight_ride(start_xy, heading_deg: float, length: float, z: float = 0.0, r
     return np.column_stack([np.linspace(0.0, 1.5, rows), xy, np.full(rows, z), np.full(rows, heading_deg)])
 
 
-def eyes_and_bikes(plan: CameraPlan, trajectory: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def eyes_and_bikes(plan: CameraPlan, trajectory: np.ndarray, table_size=None) -> tuple[np.ndarray, np.ndarray]:
+    """The eyes of ``plan`` along a ride (looking where the film looks: the bike, or near an edge
+    a point toward the table) and the bikes they must see."""
     bikes = trajectory[:, 1:4] + np.array([0.0, 0.0, 0.6])
-    return np.array([eye_for(b, h, plan) for b, h in zip(bikes, trajectory[:, 4])]), bikes
+    return np.array([eye_for(plan.target(b, table_size), h, plan) for b, h in zip(bikes, trajectory[:, 4])]), bikes
 
 
 @pytest.fixture(scope="module")
@@ -51,7 +53,7 @@ def test_chase_camera_moves_out_from_behind_the_tower(small_table):
     assert blocked(mesh, default_eyes, bikes).any(), "the fixture no longer hides the bike"
 
     plan = plan_camera(mesh, ride, "chase", (table.width, table.depth))
-    eyes, bikes = eyes_and_bikes(plan, ride)
+    eyes, bikes = eyes_and_bikes(plan, ride, (table.width, table.depth))
     assert clear_view(mesh, eyes, bikes)
     assert (plan.azimuth_deg, plan.elevation_deg) != (0.0, elevation)
 
@@ -72,7 +74,7 @@ def test_a_roof_filling_the_foreground_counts_as_blocking():
     assert blocked(roof, np.repeat(default_eyes, 4, axis=0), foreground).any()
 
     plan = plan_camera(roof, ride, "drone", (48.0, 48.0))
-    eyes, bikes = eyes_and_bikes(plan, ride)
+    eyes, bikes = eyes_and_bikes(plan, ride, (48.0, 48.0))
     targets = np.vstack([sight_targets(b, e, radius) for b, e in zip(bikes, eyes)])
     assert not blocked(roof, np.repeat(eyes, 4, axis=0), targets).any()
 
