@@ -19,7 +19,7 @@ decided (:mod:`entropy3d.game.step`).
 from __future__ import annotations
 
 import json
-from typing import Sequence
+from typing import Callable, Sequence
 
 from entropy3d.game.step import Step
 
@@ -47,16 +47,19 @@ def dumps(report: dict) -> str:
     return json.dumps(report, sort_keys=True, indent=1, ensure_ascii=False, allow_nan=False) + "\n"
 
 
-def report_lines(steps: Sequence[Step]) -> list[str]:
+def report_lines(steps: Sequence[Step], name: Callable[[str], str] = str,
+                 describe: Callable | None = None) -> list[str]:
     """One line per action and per event ("physics: ... -> rules: ..."), and a closing line per
-    ridden move: how far the producer got and where the rules put the model."""
+    ridden move: how far the producer got and where the rules put the model. ``name`` gives the
+    name a person reads for a model id; ``describe`` (event -> lines), when given, replaces each
+    event's line (the command line passes plain words, :mod:`entropy3d.video.words`)."""
     lines = []
     for step in steps:
         action = step.action
         if action.plan is not None:
-            lines.append(f"{action.model_id} {action.plan}" + (" (forced)" if action.kind == "forced" else ""))
+            lines.append(f"{name(action.model_id)} {action.plan}" + (" (forced)" if action.kind == "forced" else ""))
         for event in step.events:
-            lines.append(f"  {event.text}")
+            lines += [f"  {line}" for line in (describe(event) if describe is not None else [event.text])]
         if action.move is None:
             continue
         facts, model = step.facts, step.after.model(action.model_id)

@@ -62,8 +62,11 @@ def activate(
                            SceneProbe.from_table(table, geometry), push=policy)
     finally:
         rides.close()
-    typer.echo(f"{table.name}: {model}, seed {seed}, {producer} producer")
-    for line in report_lines(steps):
+    from entropy3d.video.words import Names, plain_lines
+
+    names = Names.of_table(table)
+    typer.echo(f"{table.name}: {names.rider_of_gang(model)} ({model}), seed {seed}, {producer} producer")
+    for line in report_lines(steps, names.rider, lambda event: plain_lines(event, names)):
         typer.echo(line)
     if json_out is not None:
         from entropy3d.outputs import write_atomic

@@ -184,3 +184,19 @@ def reading_chars(events: Iterable[Event], names: Names) -> int:
     """How many characters a person must read to follow ``events`` (the sentences; the small
     print is there for those who want it)."""
     return sum(len(s) for s, _ in lines(events, names))
+
+
+def found_text(event: Event, names: Names) -> str:
+    """What the producer found, with the piece it names by id given its readable name."""
+    found = event.found
+    if event.piece:
+        found = found.replace(f"'{event.piece}'", names.thing(event.piece))
+    return found
+
+
+def plain_lines(event: Event, names: Names) -> list[str]:
+    """An event for a terminal: the sentence, then what the table showed and the dice, indented."""
+    head = sentence(event, names)
+    small = "; ".join(part for part in ((f"{event.producer or 'table'}: {found_text(event, names)}"
+                                         if event.found else ""), detail(event)) if part)
+    return [head] + ([f"  {small}"] if small else [])
