@@ -44,6 +44,13 @@ def _output(path: Path, suffixes: tuple[str, ...], option: str) -> Path:
     return path
 
 
+def game_table(game):
+    """The scene a played game or replay was played on."""
+    from entropy3d.scene import load_scene
+
+    return load_scene(game.header.scene)
+
+
 def _progress():
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
@@ -110,9 +117,12 @@ def demo(
         played = time.perf_counter() - started
         rendered = _render(game, out, video_size, fps, 2 if smooth else 1, pace, progress)
     end = game.end
+    from entropy3d.video.words import Names
+
+    names = Names.of_table(game_table(game))
     typer.echo(f"{game.header.scene_name}: {end.turns_played} turn(s), {len(game.activations)} activations, "
-               f"{end.reason}; score " + ", ".join(f"{g} {s:+d}" for g, s in end.score.items())
-               + (f"; {end.winner} win" if end.winner else "; a draw"))
+               f"{end.reason}; score " + ", ".join(f"{names.gang(g)} {s:+d}" for g, s in end.score.items())
+               + (f"; {names.gang(end.winner)} win" if end.winner else "; a draw"))
     typer.echo(f"played in {played:.1f} s, rendered {out} in {rendered:.1f} s"
                + (f"; replay {replay}" if replay is not None else ""))
 

@@ -122,7 +122,12 @@ def draw_hud(frame: np.ndarray, info: HudInfo) -> np.ndarray:
         x, y = box[0] + pad, box[1] + int(10 * unit)
         texts.append(("rect", (x, y + int(4 * unit), x + int(18 * unit), y + int(24 * unit)), None, None,
                       rgb(bike.colour), None))
-        texts.append(("text", (x + int(28 * unit), y), f"{bike.name}", big, TEXT, None))
+        room = box[2] - pad - (x + int(28 * unit))
+        size = 26
+        while size > 14 and measure.textlength(bike.name, font=font(int(size * unit), True)) > room:
+            size -= 2  # a long "name (gang)" shrinks to fit its panel
+        texts.append(("text", (x + int(28 * unit), y + int((26 - size) * unit * 0.6)), f"{bike.name}",
+                      font(int(size * unit), True), TEXT, None))
         y += int(38 * unit)
         texts.append(("text", (x, y), f"speed {bike.speed}   wounds {bike.wounds}   {bike.status.replace('_', ' ')}",
                       small, TEXT, None))

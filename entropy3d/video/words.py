@@ -77,7 +77,8 @@ VERDICTS = {Outcome.CRIT: "a natural 21", Outcome.SUCCESS: "passes", Outcome.FAI
 
 def dice(roll: TestRoll) -> str:
     """"needs 20, rolls 21" (the total includes stress)."""
-    return f"needs {roll.effective_tn}, rolls {roll.total}"
+    over = " (over 21)" if roll.outcome is Outcome.BUST and roll.total > 21 else ""
+    return f"needs {roll.effective_tn}, rolls {roll.total}{over}"
 
 
 def _stress(change: int) -> str:
