@@ -1,0 +1,42 @@
+"""Plain words for a person (issue 13): sentences built from an event's kind, figures and rolls,
+names instead of ids; the dice come second."""
+
+from __future__ import annotations
+
+from entropy3d.rules.dice import Outcome, TestRoll
+from entropy3d.rules.event import Event
+from entropy3d.video.words import Names, detail, is_key_moment, piece_name, plain_lines, sentence
+
+NAMES = Names({"hades_3": "Ash", "hades_1": "Brakes"}, {"hades": "Hades MC"}, {"hades_3": "hades", "hades_1": "hades"})
+
+
+def test_scenery_ids_read_as_names():
+    assert piece_name("lamp_ne") == "the north-east street lamp"
+    assert piece_name("corner_flats") == "the corner flats"
+    assert piece_name("warehouse_b") == "warehouse B"
+    assert piece_name("bin_2") == "bin 2"
+    assert NAMES.thing("hades_1") == "Brakes" and NAMES.rider_of_gang("hades_3") == "Ash (Hades MC)"
+
+
+def test_a_survived_head_on_crash_in_plain_words_then_the_dice():
+    """Clause: EC-COL-HEAD. The issue's own example sentence."""
+    roll = TestRoll((9, 2, 9), 1, 20, 20, 21, Outcome.SUCCESS, 0)
+    event = Event("crash", "hades_3", "head-on crash ...", "rode 3.5\" then hit wall 'corner_flats' at 33°",
+                  "physics", ("EC-COL-1", "EC-COL-HEAD"), (roll,), "corner_flats", 0.4, 4,
+                  {"kind": "head_on", "tn": 20, "survived": True})
+    assert sentence(event, NAMES) == ("Ash hits the corner flats head-on: needs 20, rolls 21 - survives, +4 stress, "
+                                      "stops dead, skips next activation")
+    assert detail(event) == "EC-COL-1, EC-COL-HEAD; TN 20: 9+2+9 + stress 1 = 21, passes"
+    assert is_key_moment(event)
+    lines = plain_lines(event, NAMES)
+    assert "corner_flats" not in " ".join(lines) and "the corner flats" in lines[1]
+
+
+def test_a_bust_and_a_skip_name_the_rider():
+    """Clause: EC-DICE-4."""
+    remount = TestRoll((10, 7), 0, 15, 15, 17, Outcome.SUCCESS, 0)
+    bust = Event("bust", "hades_1", "bust ...", clauses=("EC-DICE-4",), rolls=(remount,),
+                 figures={"wounds_after": 2, "out_of_game": False})
+    assert sentence(bust, NAMES) == "Brakes busts: -1 wound (2 left), skips next action"
+    skip = Event("skip", "hades_1", "remounting ...", clauses=("EC-DICE-4",))
+    assert sentence(skip, NAMES) == "Brakes is remounting after a bust: skips this action"
