@@ -11,7 +11,9 @@ import typer
 from entropy3d.cli.app import app, clean_errors, fail
 
 LEGEND = ("cell: T = top-down LOS (EC-LOS-1..3), - = none; % of bike and rider visible (EC-LOS-4); "
-          "* = can shoot (EC-COVER-1: bike seen, >= 25% visible)")
+          "* = can shoot an enemy (EC-COVER-1: bike seen, >= 25% visible; never marked at the rider's own gang).\n"
+          "Sight is one-way: a rider sees only out of the front half of its base (EC-LOS-2), so a row can see a "
+          "column that cannot see it back.")
 
 
 def _yes(flag: bool) -> str:
@@ -38,11 +40,15 @@ def pair_report(result, scene_name: str) -> str:
     return "\n".join(lines)
 
 
-def matrix_report(results, ids: list[str], scene_name: str) -> str:
-    """The text ``entropy3d los SCENE --all`` prints: viewers down, targets across."""
-    width = max(7, *(len(i) for i in ids)) + 1
+def matrix_report(results, ids: list[str], scene_name: str, names: dict | None = None,
+                  gang_of: dict | None = None) -> str:
+    """The text ``entropy3d los SCENE --all`` prints: viewers down, targets across, riders by
+    name (``names``: id -> name); shots marked only at another gang (``gang_of``: id -> gang)."""
+    names, gang_of = names or {}, gang_of or {}
+    label = {i: names.get(i, i) for i in ids}
+    width = max(7, *(len(v) for v in label.values())) + 1
     rows = [f"{scene_name}: line of sight, viewer (row) -> target (column)", LEGEND, "",
-            " " * width + "".join(f"{i:>{width}}" for i in ids)]
+            " " * width + "".join(f"{label[i]:>{width}}" for i in ids)]
     for viewer in ids:
         cells = []
         for target in ids:
@@ -50,10 +56,11 @@ def matrix_report(results, ids: list[str], scene_name: str) -> str:
                 cells.append(f"{'.':>{width}}")
                 continue
             result = results[(viewer, target)]
+            enemy = gang_of.get(viewer) != gang_of.get(target) or viewer not in gang_of
             cell = (f"{'T' if result.top_down.visible else '-'}{100 * result.true_los.visible_fraction:4.0f}%"
-                    f"{'*' if result.true_los.can_shoot else ' '}")
+                    f"{'*' if result.true_los.can_shoot and enemy else ' '}")
             cells.append(f"{cell:>{width}}")
-        rows.append(f"{viewer:<{width}}" + "".join(cells))
+        rows.append(f"{label[viewer]:<{width}}" + "".join(cells))
     return "\n".join(rows)
 
 
@@ -170,7 +177,8 @@ def los(
             typer.echo(json.dumps({"scene": table.name, "models": ids,
                                    "pairs": [r.to_dict() for r in results.values()]}, indent=2))
         else:
-            typer.echo(matrix_report(results, ids, table.name))
+            typer.echo(matrix_report(results, ids, table.name, {m.id: m.rider.name or m.id for m in table.models},
+                                     {m.id: m.gang for m in table.models}))
         return
 
     result = world.line_of_sight(viewer, target)
