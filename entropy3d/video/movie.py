@@ -72,7 +72,7 @@ class VideoOptions:
     key_hold_s: float = PACES["normal"]["key_hold_s"]
     supersample: int = 1
     backend: str | None = None
-    crf: int = 28
+    crf: int = 32
 
     def paced(self, pace: str) -> "VideoOptions":
         """These options at a named pace of :data:`PACES`."""
