@@ -65,7 +65,10 @@ def setup_game(scene: str | Path | None, *, seed: int | None = None, turns: int 
     if seed is None:
         seed = game_script.seed if game_script is not None and game_script.seed is not None else 0
     dice_seed, players_seed = np.random.SeedSequence(seed).spawn(2)
-    players = demo_players(list(table.spec.gangs), table.ruleset, players_seed)
+    from entropy3d.geometric import GeometricProducer
+
+    players = demo_players(list(table.spec.gangs), table.ruleset, players_seed,
+                           lookahead=GeometricProducer(table, geometry))
     if game_script is not None:
         players = {gang: ScriptedPlayer(game_script, script_path, table.ruleset, auto)
                    for gang, auto in players.items()}

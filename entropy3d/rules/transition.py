@@ -31,9 +31,18 @@ from typing import Mapping, Protocol
 import numpy as np
 
 from entropy3d.errors import IllegalPlanError
-from entropy3d.rules.attacks import check_chicken, resolve_chicken
+from entropy3d.geometry import Pose
+from entropy3d.rules.attacks import (
+    CHICKEN,
+    DODGE,
+    check_attack,
+    resolve_chicken,
+    resolve_melee,
+    resolve_shot,
+    weapon_kind,
+)
 from entropy3d.rules.event import Event
-from entropy3d.rules.facts import Facts
+from entropy3d.rules.facts import Facts, Sight
 from entropy3d.rules.plan import Plan, parse_plan
 from entropy3d.rules.planner import PlannedMove, TableProbe, plan_forced_move, plan_move
 from entropy3d.rules.riding import resolve_move, resolve_skip
@@ -50,6 +59,9 @@ class TableChecks(TableProbe, Protocol):
     def edge_crossed(self, path: np.ndarray) -> tuple[str, str] | None:
         """The first table edge the path leaves the table over, and its kind (open or cliff)."""
 
+    def sight(self, state: State, viewer: str, target: str, viewer_pose: Pose) -> Sight:
+        """What ``viewer`` standing at ``viewer_pose`` sees of ``target`` (for a shot)."""
+
 
 @dataclass(frozen=True, eq=False)
 class Action:
@@ -57,9 +69,11 @@ class Action:
 
     kind: ``activate`` (its activation starts), ``move`` (an action's move, from ``plan``),
     ``skip`` (an action it must pass: remounting, EC-DICE-4), ``forced`` (a move the rules
-    force on it, ``ModelState.forced_move``) or ``attack`` (after its move: ``target``, a game of
-    chicken so far). model_id: the model. plan: the move's plan. push: the push-your-luck policy
-    its player tests with (EC-DICE-5); defender_push: the target's player's, for an attack.
+    force on it, ``ModelState.forced_move``) or ``attack`` (``target`` with ``weapon``: chicken,
+    a melee weapon or a gun; from ``from_pose``, a point of its ridden move, EC-ACT-ATTACK;
+    ``defence``: dodge or attack back, EC-MEL-DEF; ``shots``: EC-GUN-SPLIT). model_id: the model.
+    plan: the move's plan. push: the push-your-luck policy its player tests with (EC-DICE-5);
+    defender_push: the target's player's, for an attack.
     unavoidable: every path was blocked, so the table does not refuse it and an impact is a
     crash (EC-COL-1). move: the checked move, filled in by :func:`check`.
     """
@@ -72,6 +86,10 @@ class Action:
     move: PlannedMove | None = None
     target: str | None = None
     defender_push: str = "sit-at-tn"
+    weapon: str = CHICKEN
+    defence: str = DODGE
+    shots: int = 1
+    from_pose: Pose | None = None
 
     def __repr__(self) -> str:
         return f"Action({self.kind} {self.model_id}{' ' + str(self.plan) if self.plan else ''})"
@@ -89,10 +107,12 @@ class Action:
         return cls(MOVE, model_id, parse_plan(plan) if isinstance(plan, str) else plan, push, unavoidable)
 
     @classmethod
-    def attack(cls, model_id: str, target: str, push: str = "sit-at-tn", defender_push: str = "sit-at-tn"
-               ) -> "Action":
-        """A game of chicken with ``target`` (EC-MEL-CHICKEN)."""
-        return cls(ATTACK, model_id, None, push, target=target, defender_push=defender_push)
+    def attack(cls, model_id: str, target: str, weapon: str = CHICKEN, push: str = "sit-at-tn",
+               defender_push: str = "sit-at-tn", *, defence: str = DODGE, shots: int = 1,
+               from_pose: Pose | None = None) -> "Action":
+        """An attack on ``target`` with ``weapon`` (chicken, a melee weapon or a gun)."""
+        return cls(ATTACK, model_id, None, push, target=target, defender_push=defender_push, weapon=weapon,
+                   defence=defence, shots=shots, from_pose=from_pose)
 
     @classmethod
     def forced(cls, model_id: str, plan: str, push: str = "sit-at-tn") -> "Action":
@@ -102,14 +122,22 @@ class Action:
         data = {"kind": self.kind, "model": self.model_id, "plan": "" if self.plan is None else str(self.plan),
                 "push": self.push, "unavoidable": self.unavoidable}
         if self.kind == ATTACK:
-            data.update(target=self.target, defender_push=self.defender_push)
+            pose = self.from_pose
+            data.update(target=self.target, defender_push=self.defender_push, weapon=self.weapon,
+                        defence=self.defence, shots=self.shots,
+                        from_pose=None if pose is None else [round(v, 4) + 0.0 for v in (pose.x, pose.y, pose.z,
+                                                                                         pose.facing_deg)])
         return data
 
     @classmethod
     def from_json(cls, data: Mapping) -> "Action":
         plan = parse_plan(data["plan"]) if data.get("plan") else None
+        pose = data.get("from_pose")
         return cls(data["kind"], data["model"], plan, data.get("push", "sit-at-tn"), bool(data.get("unavoidable")),
-                   target=data.get("target"), defender_push=data.get("defender_push", "sit-at-tn"))
+                   target=data.get("target"), defender_push=data.get("defender_push", "sit-at-tn"),
+                   weapon=data.get("weapon", CHICKEN), defence=data.get("defence", DODGE),
+                   shots=int(data.get("shots", 1)),
+                   from_pose=None if pose is None else Pose(pose[0], pose[1], pose[3], pose[2]))
 
 
 def check(state: State, action: Action, ruleset: Ruleset, table: TableChecks | None = None) -> Action:
@@ -127,7 +155,10 @@ def check(state: State, action: Action, ruleset: Ruleset, table: TableChecks | N
     if action.kind == ACTIVATE:
         return action
     if action.kind == ATTACK:
-        check_chicken(state, model.id, action.target, ruleset)
+        sight = None
+        if weapon_kind(action.weapon, ruleset) == "gun" and table is not None:
+            sight = table.sight(state, model.id, action.target, action.from_pose or model.pose)
+        check_attack(state, model.id, action.target, action.weapon, ruleset, action.from_pose, sight, action.shots)
         return action
     if action.kind == SKIP:
         if not model.skip_next_action:
@@ -181,7 +212,14 @@ def resolve(state: State, action: Action, facts: Facts | None, rng: np.random.Ge
     if action.kind == SKIP:
         return resolve_skip(state, model, ruleset)
     if action.kind == ATTACK:
-        return resolve_chicken(state, model.id, action.target, action.push, action.defender_push, rng, ruleset)
+        kind = weapon_kind(action.weapon, ruleset)
+        if kind == CHICKEN:
+            return resolve_chicken(state, model.id, action.target, action.push, action.defender_push, rng, ruleset)
+        if kind == "melee":
+            return resolve_melee(state, model.id, action.target, action.weapon, action.defence, action.push,
+                                 action.defender_push, rng, ruleset, action.from_pose)
+        return resolve_shot(state, model.id, action.target, action.weapon, action.shots, action.push,
+                            action.defender_push, rng, ruleset)
     if action.move is None:
         raise ValueError(f"{action!r} was not checked: call check() first")
     return resolve_move(state, model, action.move, action.push, facts, rng, ruleset,
