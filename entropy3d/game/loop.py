@@ -115,7 +115,12 @@ class Game:
             records, attacked = self._action(ActionView(self.state, model, index, self.probe, self.ruleset),
                                              player, attacked)
             actions += records
-        return ActivationRecord(turn, model_id, model.gang, start.events, tuple(actions), before, self.state)
+        if self.state.model(model_id).in_play:
+            end = self._take(Action.end(model_id))
+            events = start.events + end.events
+        else:
+            events = start.events
+        return ActivationRecord(turn, model_id, model.gang, events, tuple(actions), before, self.state)
 
     def _action(self, view: ActionView, player: Player, attacked: bool) -> tuple[list[ActionRecord], bool]:
         model = view.model

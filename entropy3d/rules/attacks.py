@@ -209,6 +209,13 @@ def _dodged(roll: TestRoll, dodge: int, ruleset: Ruleset) -> TestRoll:
     return dataclasses.replace(roll, total=total)
 
 
+def _tested(model: ModelState, roll: TestRoll) -> ModelState:
+    """A stunned rider's first successful test clears the stun (EC-COND-STUN)."""
+    if roll.succeeded and "stunned" in model.conditions:
+        return model.but(conditions=tuple(c for c in model.conditions if c != "stunned"))
+    return model
+
+
 def _hit(state: State, attacker: ModelState, target_id: str, *, stress: int, wounds: int, kill: bool,
          bleed: bool, stun: bool, ruleset: Ruleset, label: str) -> tuple[State, list[Event]]:
     """What a successful attack does to the target (EC-WOUND, EC-HEADSHOT, EC-COND-*)."""
@@ -285,7 +292,7 @@ def resolve_melee(state: State, attacker_id: str, target_id: str, weapon: str, d
                         f"{target.id} {how}: {roll_text(defender_roll)} -> "
                         + ("hit" if hits else "missed"), clauses=clauses, rolls=(duel.attacker, defender_roll),
                         piece=target.id, figures={"weapon": weapon, "tn": tn, "hit": hits, "defence": how}))
-    state = state.with_model(state.model(attacker.id).but(only_moved=False))
+    state = state.with_model(_tested(state.model(attacker.id).but(only_moved=False), duel.attacker))
     if attacker_hits:
         crit = duel.attacker.outcome is Outcome.CRIT
         kill = bool((spec["headshot_total"] and duel.attacker.total >= spec["headshot_total"])
@@ -327,7 +334,7 @@ def resolve_shot(state: State, attacker_id: str, target_id: str, gun: str, shots
                             attacker_max_stress=attacker.max_stress, defender_max_stress=target.max_stress)
         dodge = _dodged(duel.defender, rider_dodge(target.dodge, target.bike_type, ruleset), ruleset)
         hit = decide("gun", duel.attacker, dodge, ruleset).attacker_wins
-        state = state.with_model(attacker.but(ammo=attacker.ammo - 1, only_moved=False))
+        state = state.with_model(_tested(attacker.but(ammo=attacker.ammo - 1, only_moved=False), duel.attacker))
         clauses = ("EC-GUN-1", "EC-GUN-2", "EC-COVER-1", "EC-DICE-2") + (("EC-GUN-SPLIT",) if shot else ())
         events.append(Event("attack", attacker.id,
                             f"{attacker.id} shoots {target.id} with a {gun}" + (f" (shot {shot + 1})" if shot else "")

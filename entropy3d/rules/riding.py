@@ -76,6 +76,7 @@ class _Ride:
     out: bool = False
     skip_action: bool = False
     busts: int = 0
+    unstunned: bool = False
     events: list[Event] = field(default_factory=list)
     scenery: dict[str, ScenerySpot] = field(default_factory=dict)
 
@@ -88,7 +89,14 @@ class _Ride:
         self.events.append(Event(kind, self.model.id, rules, physics, producer, **more))
 
     def test(self, tn: int) -> TestRoll:
-        return roll_test(tn, self.stress, self.rng, self.ruleset, self.policy, self.model.max_stress)
+        """A test of the rider's: +3 TN while stunned, which the first success removes (EC-COND-STUN)."""
+        stunned = "stunned" in self.model.conditions and not self.unstunned
+        if stunned:
+            tn += int(self.ruleset.data("conditions.stun.tn_mod"))
+        roll = roll_test(tn, self.stress, self.rng, self.ruleset, self.policy, self.model.max_stress)
+        if stunned and roll.succeeded:
+            self.unstunned = True
+        return roll
 
     def add_stress(self, change: int) -> int:
         before = self.stress
@@ -292,6 +300,11 @@ def resolve_move(state: State, model: ModelState, move: PlannedMove, push: str, 
                   sand_free_available=model.sand_free_available and not move.sand_free_used,
                   forced_speed=move.next_action_speed, forced_move=None, forced_through=None,
                   skip_next_action=model.skip_next_action or ride.skip_action)
+    if "stunned" in model.conditions:
+        # a stunned rider's activation ends after its minimum move; a success cleared the stun (EC-COND-STUN)
+        fields["actions_taken"] = per_activation
+        if ride.unstunned:
+            fields["conditions"] = tuple(c for c in model.conditions if c != "stunned")
     fields.update(changes)
     new = model.but(**fields)
     new = _complex_action(new, move, actions, per_activation, ride)

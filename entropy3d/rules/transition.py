@@ -43,14 +43,14 @@ from entropy3d.rules.attacks import (
 )
 from entropy3d.rules.event import Event
 from entropy3d.rules.facts import Facts, Sight
-from entropy3d.rules.plan import Plan, parse_plan
+from entropy3d.rules.plan import Plan, Turn, parse_plan
 from entropy3d.rules.planner import PlannedMove, TableProbe, plan_forced_move, plan_move
 from entropy3d.rules.riding import resolve_move, resolve_skip
 from entropy3d.rules.ruleset import Ruleset
 from entropy3d.rules.state import State
 
-ACTIVATE, MOVE, SKIP, FORCED, ATTACK = "activate", "move", "skip", "forced", "attack"
-KINDS = (ACTIVATE, MOVE, SKIP, FORCED, ATTACK)
+ACTIVATE, MOVE, SKIP, FORCED, ATTACK, END = "activate", "move", "skip", "forced", "attack", "end"
+KINDS = (ACTIVATE, MOVE, SKIP, FORCED, ATTACK, END)
 
 
 class TableChecks(TableProbe, Protocol):
@@ -67,7 +67,8 @@ class TableChecks(TableProbe, Protocol):
 class Action:
     """One thing asked of a model.
 
-    kind: ``activate`` (its activation starts), ``move`` (an action's move, from ``plan``),
+    kind: ``activate`` (its activation starts), ``end`` (it ends: conditions act), ``move`` (an
+    action's move, from ``plan``),
     ``skip`` (an action it must pass: remounting, EC-DICE-4), ``forced`` (a move the rules
     force on it, ``ModelState.forced_move``) or ``attack`` (``target`` with ``weapon``: chicken,
     a melee weapon or a gun; from ``from_pose``, a point of its ridden move, EC-ACT-ATTACK;
@@ -101,6 +102,10 @@ class Action:
     @classmethod
     def skip(cls, model_id: str) -> "Action":
         return cls(SKIP, model_id)
+
+    @classmethod
+    def end(cls, model_id: str) -> "Action":
+        return cls(END, model_id)
 
     @classmethod
     def ride(cls, model_id: str, plan: Plan | str, push: str = "sit-at-tn", unavoidable: bool = False) -> "Action":
@@ -152,7 +157,7 @@ def check(state: State, action: Action, ruleset: Ruleset, table: TableChecks | N
     model = state.model(action.model_id)
     if not model.in_play:
         raise IllegalPlanError("EC-DICE-4", f"{model.id} is {model.status}, not in the game")
-    if action.kind == ACTIVATE:
+    if action.kind in (ACTIVATE, END):
         return action
     if action.kind == ATTACK:
         sight = None
@@ -185,6 +190,9 @@ def check(state: State, action: Action, ruleset: Ruleset, table: TableChecks | N
     if model.air is not None and plan.speed != model.air.speed:
         raise IllegalPlanError("EC-JUMP-4", f"{model.id} is in the air: it lands at its launch speed "
                                f"{model.air.speed}")
+    stunned = "stunned" in model.conditions
+    if stunned and (plan.action not in ("move", "stop") or any(isinstance(seg, Turn) for seg in plan.segments)):
+        raise IllegalPlanError("EC-COND-STUN", f"{model.id} is stunned: its minimum distance, no turns")
     if model.speed_cap is not None and plan.speed > model.speed_cap:
         raise IllegalPlanError("EC-COL-SIDE", f"after a side-on crash {model.id} rides at speed "
                                f"{model.speed_cap} for the rest of its activation")
@@ -193,6 +201,9 @@ def check(state: State, action: Action, ruleset: Ruleset, table: TableChecks | N
                      action_index=model.actions_taken,
                      first_action_of_game=state.turn == 1 and model.actions_taken == 0,
                      sand_free_available=model.sand_free_available)
+    if stunned and abs(move.length_in - move.band.min) > 1e-6:
+        raise IllegalPlanError("EC-COND-STUN", f"{model.id} is stunned: it rides its minimum distance, "
+                               f"{move.band.min:g}\"")
     if probe is not None:
         crossed = probe.edge_crossed(move.path)
         if crossed is not None and crossed[1] == "cliff":
@@ -209,6 +220,8 @@ def resolve(state: State, action: Action, facts: Facts | None, rng: np.random.Ge
     model = state.model(action.model_id)
     if action.kind == ACTIVATE:
         return begin_activation(state, model.id, ruleset)
+    if action.kind == END:
+        return end_activation(state, model.id, rng, ruleset)
     if action.kind == SKIP:
         return resolve_skip(state, model, ruleset)
     if action.kind == ATTACK:
@@ -248,3 +261,29 @@ def begin_activation(state: State, model_id: str, ruleset: Ruleset) -> tuple[Sta
         fresh = fresh.but(stopped=False)
     return state.with_model(fresh), events
 
+
+
+def end_activation(state: State, model_id: str, rng: np.random.Generator, ruleset: Ruleset
+                   ) -> tuple[State, list[Event]]:
+    """A model's activation ends: bleeding takes its stress and, from 6 stress, a wound
+    (EC-COND-BLEED); a rider that attacked back in defence may attack again (EC-MEL-DEF)."""
+    from entropy3d.rules import missions
+
+    model = state.model(model_id)
+    events: list[Event] = []
+    model = model.but(no_attack_next_activation=False)
+    if model.in_play and "bleeding" in model.conditions:
+        spec = ruleset.data("conditions.bleed")
+        stress = model.stress + int(spec["stress_per_activation"])
+        lost = 1 if stress >= int(spec["wound_from_stress"]) else 0
+        model = model.but(stress=stress, wounds=max(0, model.wounds - lost))
+        text = f"bleeding: +{spec['stress_per_activation']} stress" + (", -1 wound" if lost else "")
+        if model.wounds <= 0:
+            model = model.but(status="out", air=None)
+            text += ": bled out, out of the game"
+        events.append(Event("skip", model.id, text, clauses=("EC-COND-BLEED",),
+                            stress_change=int(spec["stress_per_activation"])))
+    state = state.with_model(model)
+    if not model.in_play and model.status == "out" and events:
+        state = missions.score_taken_out(state, model, None, ruleset)
+    return state, events
