@@ -16,6 +16,7 @@ made and stress is applied"; a player never adds it to bust), never in a surpris
 from __future__ import annotations
 
 import dataclasses
+from typing import Callable
 
 import numpy as np
 
@@ -153,11 +154,12 @@ def target_tn(base_tn: int, attacker: ModelState, target: ModelState, ruleset: R
 
 
 def check_attack(state: State, attacker_id: str, target_id: str, weapon: str, ruleset: Ruleset,
-                 from_pose: Pose | None = None, sight: Sight | None = None, shots: int = 1) -> None:
+                 from_pose: Pose | None = None, see: Callable[[], Sight] | None = None, shots: int = 1) -> None:
     """Whether the attack is legal; raises IllegalPlanError naming the clause.
 
     from_pose: where along its ridden move the attacker strikes or shoots (EC-ACT-ATTACK; None:
-    where it stands). sight: what the table shows the shooter of the target (needed for a gun).
+    where it stands). see: asks the table what the shooter sees of the target (for a gun; asked
+    only once everything cheaper allows the shot).
     """
     kind = weapon_kind(weapon, ruleset)
     if kind == CHICKEN:
@@ -193,6 +195,7 @@ def check_attack(state: State, attacker_id: str, target_id: str, weapon: str, ru
         raise IllegalPlanError("EC-GUN-2", f"{target.id} is {distance:.1f}\" away; a {weapon} reaches {reach:.1f}\" "
                                f"({ruleset.data(f'guns.{weapon}.range_m'):g} m)")
     need = float(ruleset.data("shooting.min_visible_fraction"))
+    sight = see() if see is not None else None
     if sight is None or not sight.bike_seen or sight.visible_fraction < need - 1e-9:
         seen = 0.0 if sight is None else sight.visible_fraction
         raise IllegalPlanError("EC-COVER-1", f"{seen:.0%} of {target.id} is visible; a shot needs {need:.0%} "

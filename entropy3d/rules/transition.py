@@ -160,10 +160,11 @@ def check(state: State, action: Action, ruleset: Ruleset, table: TableChecks | N
     if action.kind in (ACTIVATE, END):
         return action
     if action.kind == ATTACK:
-        sight = None
-        if weapon_kind(action.weapon, ruleset) == "gun" and table is not None:
-            sight = table.sight(state, model.id, action.target, action.from_pose or model.pose)
-        check_attack(state, model.id, action.target, action.weapon, ruleset, action.from_pose, sight, action.shots)
+        def see() -> Sight:
+            return table.sight(state, model.id, action.target, action.from_pose or model.pose)
+
+        check_attack(state, model.id, action.target, action.weapon, ruleset, action.from_pose,
+                     see if table is not None else None, action.shots)
         return action
     if action.kind == SKIP:
         if not model.skip_next_action:
