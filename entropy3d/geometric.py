@@ -34,11 +34,16 @@ LEVEL_CLEARANCE_IN = 0.05
 
 
 class GeometricProducer:
-    """Rides actions over footprints and levels (no physics engine)."""
+    """Rides actions over footprints and levels (no physics engine).
+
+    margin_in: grows the front of the base by this much (inches) when meeting walls, for players
+    who look ahead and want room to spare (physics rides a box around the oval base); 0 for facts.
+    """
 
     name = "geometric"
 
-    def __init__(self, table, geometry, probe: SceneProbe | None = None):
+    def __init__(self, table, geometry, probe: SceneProbe | None = None, margin_in: float = 0.0):
+        self.margin_in = float(margin_in)
         self.table = table
         self.geometry = geometry
         self.ruleset = table.ruleset
@@ -154,8 +159,9 @@ class GeometricProducer:
         """The first solid thing the front of the base runs into at this point (coming from
         ``previous``), if any."""
         def nose(at: Pose) -> np.ndarray:
-            front = at.xy + 0.5 * base.length * at.forward
-            return np.array([front, front + 0.45 * base.width * at.left, front - 0.45 * base.width * at.left])
+            front = at.xy + (0.5 * base.length + self.margin_in) * at.forward
+            side = 0.45 * base.width + self.margin_in
+            return np.array([front, front + side * at.left, front - side * at.left])
 
         corners, before = nose(pose), nose(previous)
         front = corners[0]

@@ -100,9 +100,18 @@ def resolve_chicken(state: State, attacker_id: str, target_id: str, push: str, d
                                 figures={"winner": winner.id}))
     else:
         events.append(Event("attack", attacker.id, "nobody flinches", clauses=("EC-MEL-CHICKEN",)))
+    state, busts = _busts(state, duel, attacker, target, push, defender_push, rng, ruleset)
+    return state, events + busts
+
+
+def _busts(state: State, duel, attacker: ModelState, target: ModelState, push: str, defender_push: str,
+           rng: np.random.Generator, ruleset: Ruleset) -> tuple[State, list[Event]]:
+    """The crash sequence of either side that busted in an opposed attack (EC-DICE-4); a defender
+    taken out by it counts as taken out by the attacker's gang."""
+    events = []
     for roll, who, push_name, by_gang in ((duel.attacker, attacker, push, None),
                                           (duel.defender, target, defender_push, attacker.gang)):
-        if roll.outcome is Outcome.BUST:
+        if roll.outcome is Outcome.BUST and state.model(who.id).in_play:
             state, bust = _bust(state, who.id, push_name, by_gang, rng, ruleset)
             events.append(bust)
     return state, events
@@ -311,12 +320,8 @@ def resolve_melee(state: State, attacker_id: str, target_id: str, weapon: str, d
                            kill=False, bleed=bool(back_spec["bleed"]), stun=False, ruleset=ruleset,
                            label=f"{target.id}'s {target.weapon}")
         events += more
-    for roll, who, push_name, by_gang in ((duel.attacker, attacker, push, None),
-                                          (duel.defender, target, defender_push, attacker.gang)):
-        if roll.outcome is Outcome.BUST and state.model(who.id).in_play:
-            state, bust = _bust(state, who.id, push_name, by_gang, rng, ruleset)
-            events.append(bust)
-    return state, events
+    state, busts = _busts(state, duel, attacker, target, push, defender_push, rng, ruleset)
+    return state, events + busts
 
 
 def resolve_shot(state: State, attacker_id: str, target_id: str, gun: str, shots: int, push: str,
@@ -352,9 +357,6 @@ def resolve_shot(state: State, attacker_id: str, target_id: str, gun: str, shots
             state, more = _hit(state, state.model(attacker_id), target_id, stress=0, wounds=int(spec["wounds"]),
                                kill=kill, bleed=False, stun=False, ruleset=ruleset, label=f"the {gun}")
             events += more
-        for roll, who, push_name, by_gang in ((duel.attacker, attacker, push, None),
-                                              (duel.defender, target, defender_push, attacker.gang)):
-            if roll.outcome is Outcome.BUST and state.model(who.id).in_play:
-                state, bust = _bust(state, who.id, push_name, by_gang, rng, ruleset)
-                events.append(bust)
+        state, busts = _busts(state, duel, attacker, target, push, defender_push, rng, ruleset)
+        events += busts
     return state, events

@@ -29,6 +29,7 @@ import numpy as np
 
 from entropy3d.geometry import Pose, normalize_deg
 from entropy3d.rules import missions
+from entropy3d.rules.combat import rider_dodge
 from entropy3d.rules.dice import Outcome, TestRoll, policy_named, resolve_bust, roll_test
 from entropy3d.rules.event import Event, roll_text
 from entropy3d.rules.events import (
@@ -52,13 +53,6 @@ def full_distance_in(move: PlannedMove, ruleset: Ruleset) -> float:
     """The move's full movement: its speed's maximum, doubled for gung-ho (EC-ACT-GUNGHO)."""
     gungho = move.plan.action == "gungho"
     return move.band.max * (float(ruleset.data("actions.gungho.distance_multiplier")) if gungho else 1.0)
-
-
-def rider_dodge(model: ModelState, ruleset: Ruleset) -> int:
-    """The rider's dodge on its bike: a trailbike adds +1 (EC-BIKE-TRAIL)."""
-    from entropy3d.rules.combat import rider_dodge as dodge_on
-
-    return dodge_on(model.dodge, model.bike_type, ruleset)
 
 
 @dataclass
@@ -181,7 +175,7 @@ class _Ride:
 
     def crash(self, contact: Contact) -> tuple[str, bool]:
         """An unavoidable impact (EC-COL-1); returns (head_on or side_on, survived)."""
-        dodge = rider_dodge(self.model, self.ruleset)
+        dodge = rider_dodge(self.model.dodge, self.model.bike_type, self.ruleset)
         result = resolve_crash(contact.heading_deg, contact.into_deg, dodge, self.stress, self.ruleset, self.rng,
                                self.policy, self.model.max_stress)
         what = "wall" if contact.kind in WALL_KINDS else contact.kind
