@@ -192,3 +192,17 @@ def group_boxes(starts: np.ndarray, ends: np.ndarray, counts: np.ndarray) -> tup
 def boxes_overlap(low: np.ndarray, high: np.ndarray, other_low: np.ndarray, other_high: np.ndarray) -> np.ndarray:
     """(G,) True where box g overlaps the one box (other_low, other_high)."""
     return np.all((low <= other_high) & (high >= other_low), axis=1)
+
+
+def boxes_touching(low: np.ndarray, high: np.ndarray, other_low: np.ndarray, other_high: np.ndarray) -> np.ndarray:
+    """(G, M) True where box g overlaps box m of the others: :func:`boxes_overlap` for many boxes."""
+    return np.all((low[:, None] <= other_high[None]) & (high[:, None] >= other_low[None]), axis=2)
+
+
+def group_rows(first: np.ndarray, counts: np.ndarray) -> np.ndarray:
+    """The row indices of groups that start at ``first`` and hold ``counts`` rows, in order."""
+    total = int(counts.sum())
+    if total == 0:
+        return np.zeros(0, dtype=np.int64)
+    starts_in_output = np.cumsum(counts) - counts
+    return np.repeat(first - starts_in_output, counts) + np.arange(total)

@@ -27,10 +27,11 @@ from entropy3d.geometry import BaseShape, Pose
 from entropy3d.los.losrules import LosRules, load_los_rules
 from entropy3d.los.rays import (
     NO_HIT,
-    boxes_overlap,
+    boxes_touching,
     convex_planes,
     default_caster,
     group_boxes,
+    group_rows,
     segment_box_hits,
     segment_convex_entry,
 )
@@ -245,13 +246,17 @@ class LosWorld:
         pieces = len(self.pieces)
         if counts is None:
             counts = np.array([len(starts)])
-        group = np.repeat(np.arange(len(counts)), counts)
         group_low, group_high = group_boxes(starts, ends, counts)
+        # which groups' boxes each miniature's box touches, all at once: a miniature is tested
+        # against the rays of those groups only, so the work follows the rays near it
+        touching = boxes_touching(group_low, group_high, np.array([m.low for m in minis]).reshape(-1, 3),
+                                  np.array([m.high for m in minis]).reshape(-1, 3))
+        first = np.concatenate([[0], np.cumsum(counts)[:-1]]).astype(np.int64)
         for index, mini in enumerate(minis):
-            candidate = boxes_overlap(group_low, group_high, mini.low, mini.high)[group]
+            groups = np.flatnonzero(touching[:, index])
+            rows = group_rows(first[groups], counts[groups])
             if skip is not None:
-                candidate &= ~(skip == index).any(axis=1)
-            rows = np.flatnonzero(candidate)
+                rows = rows[~(skip[rows] == index).any(axis=1)]
             rows = rows[segment_box_hits(starts[rows], deltas[rows], mini.low, mini.high)]
             entry = np.full(len(rows), np.inf)
             for vertices, normals, offsets in mini.parts:
