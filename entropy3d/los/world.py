@@ -73,14 +73,37 @@ class Miniature:
     """(3,) highest corner of its bounding box."""
 
 
-def make_miniature(model_id: str, base: BaseShape, pose: Pose, table: Table, rules: LosRules) -> Miniature:
-    """The LOS view of one miniature, from ``miniature_shape`` (scene layer)."""
-    shape = miniature_shape(base, pose, table.ruleset)
+#: a convex solid as (vertices (V, 3), plane normals (P, 3), plane offsets (P,))
+ConvexSolid = tuple[np.ndarray, np.ndarray, np.ndarray]
+
+
+def miniature_parts(base: BaseShape, table: Table) -> tuple[tuple[ConvexSolid, ...], float]:
+    """A miniature standing at the origin facing +x, from ``miniature_shape`` (scene layer): its
+    convex solids bike, rider, base as (vertices, plane normals, plane offsets), and the top of
+    the rider. Every miniature on one base shares these; :func:`make_miniature` places them."""
+    shape = miniature_shape(base, Pose(0.0, 0.0, 0.0, 0.0), table.ruleset)
     parts = tuple((np.asarray(mesh.vertices, float), *convex_planes(mesh))
                   for mesh in (shape.bike, shape.rider, shape.base))
+    return parts, float(shape.rider.bounds[1][2])
+
+
+def make_miniature(model_id: str, base: BaseShape, pose: Pose, table: Table, rules: LosRules,
+                   local: tuple | None = None) -> Miniature:
+    """The LOS view of one miniature: its base shape's :func:`miniature_parts` (``local``, built
+    here when not given) turned to its facing and moved to where it stands."""
+    local_parts, local_top = local or miniature_parts(base, table)
+    turn = math.radians(pose.facing_deg)
+    c, s = math.cos(turn), math.sin(turn)
+    rotation = np.array([[c, -s, 0.0], [s, c, 0.0], [0.0, 0.0, 1.0]])
+    where = np.array([pose.x, pose.y, pose.z])
+    parts = []
+    for vertices, normals, offsets in local_parts:
+        turned = normals @ rotation.T
+        parts.append((vertices @ rotation.T + where, turned, offsets + turned @ where))
+    parts = tuple(parts)
     vertices = np.concatenate([p[0] for p in parts])
     lo, hi = vertices.min(axis=0), vertices.max(axis=0)
-    top = float(shape.rider.bounds[1][2])
+    top = pose.z + local_top
     return Miniature(model_id, pose, base, parts, np.array([pose.x, pose.y, top - rules.eye_below_rider_top_in]),
                      float(hi[2]), lo, hi)
 
@@ -143,6 +166,7 @@ class LosWorld:
         solid = [p for p in self.geometry.pieces if p.kind not in DECAL_KINDS]
         self._originals = {piece.id: piece for piece in solid}
         self._miniature_cache: dict[tuple[str, Pose], Miniature] = {}
+        self._local_miniatures: dict[BaseShape, tuple] = {}
         self._set_pieces(tuple(p for p in solid if not p.dynamic), tuple(p for p in solid if p.dynamic))
 
     def _set_pieces(self, static: tuple[Piece, ...], dynamic: tuple[Piece, ...], static_caster=None,
@@ -219,8 +243,11 @@ class LosWorld:
                 model = self.table.model(model_id)  # a KeyError naming the models there are
                 if len(self._miniature_cache) >= MINIATURE_CACHE_SIZE:
                     self._miniature_cache.clear()
-                self._miniature_cache[key] = make_miniature(model_id, self.table.base_of(model), pose,
-                                                            self.table, self.rules)
+                base = self.table.base_of(model)
+                if base not in self._local_miniatures:
+                    self._local_miniatures[base] = miniature_parts(base, self.table)
+                self._miniature_cache[key] = make_miniature(model_id, base, pose, self.table, self.rules,
+                                                            self._local_miniatures[base])
             minis[model_id] = self._miniature_cache[key]
         return minis
 
