@@ -76,15 +76,25 @@ def convex_outlines(polygon, tolerance: float = 0.01) -> tuple[np.ndarray, np.nd
 
 def segments_touch_convex(starts: np.ndarray, deltas: np.ndarray, normals: np.ndarray,
                           offsets: np.ndarray) -> np.ndarray:
-    """(N,) True where segment n touches any of the Q convex pieces (Cyrus-Beck, all at once)."""
-    numerators = offsets[None] - np.einsum("nj,qej->nqe", starts, normals)
-    denominators = np.einsum("nj,qej->nqe", deltas, normals)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        ratio = numerators / denominators
-    t_enter = np.where(denominators < 0, ratio, 0.0).max(axis=2)
-    t_exit = np.where(denominators > 0, ratio, 1.0).min(axis=2)
-    outside = ((denominators == 0) & (numerators < 0)).any(axis=2)
-    return ((t_enter <= t_exit) & ~outside).any(axis=1)
+    """(N,) True where segment n touches any of the Q convex pieces (Cyrus-Beck, all segments at
+    once, piece by piece: a segment found touching one piece is not tested against the rest)."""
+    touched = np.zeros(len(starts), bool)
+    left = np.arange(len(starts))
+    for piece_normals, piece_offsets in zip(normals, offsets):
+        if not len(left):
+            break
+        s, d = starts[left], deltas[left]
+        numerators = piece_offsets - (s[:, :1] * piece_normals[:, 0] + s[:, 1:2] * piece_normals[:, 1])
+        denominators = d[:, :1] * piece_normals[:, 0] + d[:, 1:2] * piece_normals[:, 1]
+        with np.errstate(divide="ignore", invalid="ignore"):
+            ratio = numerators / denominators
+        t_enter = np.where(denominators < 0, ratio, 0.0).max(axis=1)
+        t_exit = np.where(denominators > 0, ratio, 1.0).min(axis=1)
+        outside = ((denominators == 0) & (numerators < 0)).any(axis=1)
+        hit = (t_enter <= t_exit) & ~outside
+        touched[left[hit]] = True
+        left = left[~hit]
+    return touched
 
 
 def sight_lines(viewer: Pose, viewer_base: BaseShape, target: Pose, target_base: BaseShape,
