@@ -97,20 +97,33 @@ def segments_touch_convex(starts: np.ndarray, deltas: np.ndarray, normals: np.nd
     return touched
 
 
-def sight_lines(viewer: Pose, viewer_base: BaseShape, target: Pose, target_base: BaseShape,
-                rules: LosRules) -> np.ndarray:
-    """(L, 2, 2) lines from the front half of the viewer's base edge to the target's base edge.
+def sight_lines(pairs: list[tuple[int, int]], poses: list[Pose], bases: list[BaseShape],
+                rules: LosRules) -> tuple[np.ndarray, np.ndarray]:
+    """The top-down lines of many (viewer, target) index pairs, all at once: (L, 2, 2) lines,
+    pair after pair, and (P,) how many each pair has.
 
-    Only target edge points strictly in front of the viewer's base centre line count: a rider
-    has no LOS out of the back half of its base (EC-LOS-2).
+    A pair's lines go from every point of the front half of the viewer's base edge to every
+    point of the target's base edge, viewer point by viewer point. Only target edge points
+    strictly in front of the viewer's base centre line count: a rider has no LOS out of the back
+    half of its base (EC-LOS-2).
     """
-    starts = viewer_base.front_half_outline(viewer, rules.viewer_edge_samples)
-    ends = target_base.outline(target, rules.target_edge_samples)
-    ends = ends[viewer.to_local(ends)[:, 0] > 1e-9]
-    lines = np.empty((len(starts) * len(ends), 2, 2))
-    lines[:, 0] = np.repeat(starts, len(ends), axis=0)
-    lines[:, 1] = np.tile(ends, (len(starts), 1))
-    return lines
+    if not len(pairs):
+        return np.zeros((0, 2, 2)), np.zeros(0, dtype=np.int64)
+    front = np.stack([base.front_half_outline(pose, rules.viewer_edge_samples) for pose, base in zip(poses, bases)])
+    edge = np.stack([base.outline(pose, rules.target_edge_samples) for pose, base in zip(poses, bases)])
+    centres = np.array([pose.xy for pose in poses])
+    forwards = np.array([pose.forward for pose in poses])
+    viewers, targets = np.array(pairs, dtype=np.int64).reshape(-1, 2).T
+    ahead = np.einsum("psj,pj->ps", edge[targets] - centres[viewers][:, None], forwards[viewers]) > 1e-9
+    kept = ahead.sum(axis=1)                             # target points in front, per pair
+    ends = edge[targets][ahead]                          # pair after pair, in outline order
+    counts = front.shape[1] * kept
+    pair = np.repeat(np.arange(len(pairs)), counts)
+    local = np.arange(int(counts.sum())) - np.repeat(np.cumsum(counts) - counts, counts)
+    lines = np.empty((len(local), 2, 2))
+    lines[:, 0] = front[viewers[pair], local // kept[pair]]
+    lines[:, 1] = ends[(np.cumsum(kept) - kept)[pair] + local % kept[pair]]
+    return lines, counts
 
 
 def piece_blocks(rules: LosRules, size_class, bottom, top, viewer_z, target_z, viewer_eye_z,
@@ -152,9 +165,7 @@ def top_down_batch(pairs: list[tuple[int, int]], poses: list[Pose], bases: list[
     clear ones, and the footprint rows that block at least one line.
     """
     z = np.array([pose.z for pose in poses])
-    per_pair = [sight_lines(poses[v], bases[v], poses[t], bases[t], rules) for v, t in pairs]
-    counts = np.array([len(lines) for lines in per_pair], dtype=np.int64)
-    lines = np.concatenate(per_pair) if per_pair else np.zeros((0, 2, 2))
+    lines, counts = sight_lines(pairs, poses, bases, rules)
     pair_of_line = np.repeat(np.arange(len(pairs)), counts)
     blocked = np.zeros(len(lines), bool)
     blocking_rows: list[set[int]] = [set() for _ in pairs]
