@@ -67,13 +67,20 @@ def silhouette_rays(eyes: np.ndarray, parts_per_pair: list, grid: int) -> list[t
     deltas = directions * (1.01 * depth.max(axis=1))[:, None, None]   # (P, R, 3) past the far side
     normals, offsets = _padded_planes(parts_per_pair)                # (P, K, F, 3), (P, K, F)
     numerators = offsets - np.einsum("pkfj,pj->pkf", normals, eyes)   # >= 0: eye inside that plane
-    denominators = np.einsum("prj,pkfj->prkf", deltas, normals)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        ratio = numerators[:, None] / denominators
-    t_enter = np.max(np.where(denominators < 0, ratio, 0.0), axis=3)
-    t_exit = np.min(np.where(denominators > 0, ratio, 1.0), axis=3)
-    outside = ((denominators == 0) & (numerators[:, None] < 0)).any(axis=3)
-    entry = np.where((t_enter <= t_exit) & ~outside, t_enter, np.inf)  # (P, R, K)
+    entry = np.empty(deltas.shape[:2] + normals.shape[1:2])           # (P, R, K)
+    for k in range(normals.shape[1]):  # Cyrus-Beck, plane by plane over (P, R) arrays
+        t_enter = np.full(deltas.shape[:2], -np.inf)
+        t_exit = np.full(deltas.shape[:2], np.inf)
+        outside = np.zeros(deltas.shape[:2], bool)
+        for f in range(normals.shape[2]):
+            denominators = np.einsum("prj,pj->pr", deltas, normals[:, k, f])
+            numerator = numerators[:, k, f, None]
+            with np.errstate(divide="ignore", invalid="ignore"):
+                ratio = numerator / denominators
+            np.maximum(t_enter, np.where(denominators < 0, ratio, 0.0), out=t_enter)
+            np.minimum(t_exit, np.where(denominators > 0, ratio, 1.0), out=t_exit)
+            outside |= (denominators == 0) & (numerator < 0)
+        entry[:, :, k] = np.where((t_enter <= t_exit) & ~outside, t_enter, np.inf)
     part = np.argmin(entry, axis=2)
     t = np.take_along_axis(entry, part[..., None], axis=2)[..., 0]
     result = []
