@@ -28,6 +28,7 @@ from entropy3d.los.losrules import LosRules, load_los_rules
 from entropy3d.los.rays import (
     NO_HIT,
     boxes_touching,
+    capsules_touching,
     convex_planes,
     default_caster,
     group_boxes,
@@ -254,12 +255,14 @@ class LosWorld:
     # ------------------------------------------------------------------------------- queries
 
     def cast(self, starts, ends, minis: Sequence[Miniature] = (), skip: np.ndarray | None = None,
-             counts: np.ndarray | None = None):
+             counts: np.ndarray | None = None, capsules: tuple | None = None):
         """First hit of each segment against the pieces and ``minis``.
 
         ``skip`` (N, k) lists, per segment, indices into ``minis`` it must ignore (-1 pads).
         ``counts`` optionally groups consecutive segments (a pair's rays) so that a miniature is
-        only tested against the groups whose bounding box it touches.
+        only tested against the groups whose bounding box it touches, and, when ``capsules`` gives
+        per group a capsule every segment of the group lies in as (a (G, 3), b (G, 3), radius (G,)),
+        only against the groups whose capsule may touch its bounding sphere.
         Returns ``(t, names)``: fraction along the segment of the first hit (inf: clear) and the
         id of what it hit ('' when clear).
         """
@@ -276,8 +279,11 @@ class LosWorld:
         group_low, group_high = group_boxes(starts, ends, counts)
         # which groups' boxes each miniature's box touches, all at once: a miniature is tested
         # against the rays of those groups only, so the work follows the rays near it
-        touching = boxes_touching(group_low, group_high, np.array([m.low for m in minis]).reshape(-1, 3),
-                                  np.array([m.high for m in minis]).reshape(-1, 3))
+        lows = np.array([m.low for m in minis]).reshape(-1, 3)
+        highs = np.array([m.high for m in minis]).reshape(-1, 3)
+        touching = boxes_touching(group_low, group_high, lows, highs)
+        if capsules is not None:
+            touching &= capsules_touching(*capsules, (lows + highs) / 2, np.linalg.norm(highs - lows, axis=1) / 2)
         first = np.concatenate([[0], np.cumsum(counts)[:-1]]).astype(np.int64)
         for index, mini in enumerate(minis):
             groups = np.flatnonzero(touching[:, index])
@@ -338,8 +344,14 @@ class LosWorld:
         cast = np.flatnonzero(in_front)
         t = np.full(len(ends), np.inf)
         hit_names = np.full(len(ends), "", dtype=object)
+        # a pair's rays fan out from the eye to the target: within the target's bounding sphere
+        # swept from the eye
+        target_low = np.array([mini_list[t].low for _, t in index_pairs]).reshape(-1, 3)
+        target_high = np.array([mini_list[t].high for _, t in index_pairs]).reshape(-1, 3)
+        capsules = (np.array([mini_list[v].eye for v, _ in index_pairs]).reshape(-1, 3), (target_low + target_high) / 2,
+                    np.linalg.norm(target_high - target_low, axis=1) / 2)
         t[cast], hit_names[cast] = self.cast(eyes[cast], stops[cast], mini_list, skip[cast],
-                                             np.bincount(pair_of_ray[cast], minlength=len(index_pairs)))
+                                             np.bincount(pair_of_ray[cast], minlength=len(index_pairs)), capsules)
         reached = ~np.isfinite(t) & in_front
 
         results = {}
