@@ -14,6 +14,8 @@ import numpy as np
 from entropy3d.los.losrules import LosRules
 
 BIKE, RIDER = 0, 1
+#: pairs whose rays are clipped together: (pairs x rays) arrays small enough to stay in cache
+PAIRS_PER_CHUNK = 32
 
 
 def view_frames(eyes: np.ndarray, centres: np.ndarray) -> np.ndarray:
@@ -42,16 +44,22 @@ def _padded_planes(parts_per_pair) -> tuple[np.ndarray, np.ndarray]:
 
 def silhouette_rays(eyes: np.ndarray, parts_per_pair: list, grid: int) -> list[tuple[np.ndarray, np.ndarray]]:
     """For each pair, rays from its eye through a grid x grid bundle over the target's angular
-    bounding box, all pairs at once.
+    bounding box, many pairs at once.
 
     ``parts_per_pair[p]`` are the target's convex solids as (vertices, plane normals, plane
     offsets), bike first, the same number for every pair. Returns per pair ``(ends, part)``: for
     every ray that hits the target, the point where it first meets it (R, 3) and which part that
     is (R,).
     """
-    if not len(parts_per_pair):
-        return []
     eyes = np.asarray(eyes, float).reshape(-1, 3)
+    result = []
+    for first in range(0, len(parts_per_pair), PAIRS_PER_CHUNK):
+        chunk = slice(first, first + PAIRS_PER_CHUNK)
+        result.extend(_silhouette_rays(eyes[chunk], parts_per_pair[chunk], grid))
+    return result
+
+
+def _silhouette_rays(eyes: np.ndarray, parts_per_pair: list, grid: int) -> list[tuple[np.ndarray, np.ndarray]]:
     vertices = np.stack([np.concatenate([v for v, _, _ in parts]) for parts in parts_per_pair])  # (P, V, 3)
     frames = view_frames(eyes, vertices.mean(axis=1))
     relative = np.einsum("pvj,pij->pvi", vertices - eyes[:, None], frames)
