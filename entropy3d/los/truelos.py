@@ -47,9 +47,9 @@ def silhouette_rays(eyes: np.ndarray, parts_per_pair: list, grid: int) -> list[t
     bounding box, many pairs at once.
 
     ``parts_per_pair[p]`` are the target's convex solids as (vertices, plane normals, plane
-    offsets), bike first, the same number for every pair. Returns per pair ``(ends, part)``: for
-    every ray that hits the target, the point where it first meets it (R, 3) and which part that
-    is (R,).
+    offsets), bike first, the same number for every pair. Returns per pair ``(ends, part, cells)``:
+    for every ray that hits the target, the point where it first meets it (R, 3), which part that
+    is (R,) and its cell of the grid (R,), numbered row by row.
     """
     eyes = np.asarray(eyes, float).reshape(-1, 3)
     result = []
@@ -60,13 +60,8 @@ def silhouette_rays(eyes: np.ndarray, parts_per_pair: list, grid: int) -> list[t
 
 
 def _silhouette_rays(eyes: np.ndarray, parts_per_pair: list, grid: int) -> list[tuple[np.ndarray, np.ndarray]]:
-    vertices = np.stack([np.concatenate([v for v, _, _ in parts]) for parts in parts_per_pair])  # (P, V, 3)
-    frames = view_frames(eyes, vertices.mean(axis=1))
-    relative = np.einsum("pvj,pij->pvi", vertices - eyes[:, None], frames)
-    depth = relative[..., 0]
+    frames, depth, low, high = view_windows(eyes, target_vertices(parts_per_pair))
     seen = np.all(depth > 1e-6, axis=1)            # the eye is not inside or beside the target
-    slope = relative[..., 1:] / np.where(depth > 1e-6, depth, 1.0)[..., None]
-    low, high = slope.min(axis=1), slope.max(axis=1)  # (P, 2)
     cells = (np.arange(grid) + 0.5) / grid
     a = low[:, 0:1] + cells * (high - low)[:, 0:1]    # (P, G)
     b = low[:, 1:2] + cells * (high - low)[:, 1:2]
@@ -94,8 +89,53 @@ def _silhouette_rays(eyes: np.ndarray, parts_per_pair: list, grid: int) -> list[
     result = []
     for p in range(len(eyes)):
         hit = np.isfinite(t[p]) & seen[p]
-        result.append((eyes[p] + t[p, hit, None] * deltas[p, hit], part[p, hit]))
+        result.append((eyes[p] + t[p, hit, None] * deltas[p, hit], part[p, hit], np.flatnonzero(hit)))
     return result
+
+
+def target_vertices(parts_per_pair: list) -> np.ndarray:
+    """(P, V, 3) the vertices of each pair's target solids."""
+    return np.stack([np.concatenate([v for v, _, _ in parts]) for parts in parts_per_pair])
+
+
+def view_windows(eyes: np.ndarray, vertices: np.ndarray):
+    """Each pair's view of its target from the eye: the frames (:func:`view_frames`, towards the
+    vertices' mean), the vertices' depths along it (P, V), and the low and high corners (P, 2)
+    of their slopes (right / forward, up / forward): the window the ray grid spans."""
+    frames = view_frames(eyes, vertices.mean(axis=1))
+    relative = np.einsum("pvj,pij->pvi", vertices - eyes[:, None], frames)
+    depth = relative[..., 0]
+    slope = relative[..., 1:] / np.where(depth > 1e-6, depth, 1.0)[..., None]
+    return frames, depth, slope.min(axis=1), slope.max(axis=1)
+
+
+def grid_rows_near(eyes: np.ndarray, vertices: np.ndarray, grid: int, box_low: np.ndarray,
+                   box_high: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Which cells of each pair's ray grid may pass through each of M boxes, as index ranges.
+
+    ``eyes`` and ``vertices`` are what :func:`silhouette_rays` was given (per pair), ``box_low``
+    and ``box_high`` (M, 3). Returns (P, M) first and last row and first and last column of the
+    cells whose rays may meet box m (first > last: none): a box wholly in front of the eye is
+    seen inside the window of its corners' slopes, widened by a cell for rounding; a box wholly
+    behind the eye or beyond the target none; any other box the whole grid.
+    """
+    frames, target_depth, low, high = view_windows(eyes, vertices)
+    corners = np.stack(np.meshgrid([0, 1], [0, 1], [0, 1], indexing="ij"), axis=-1).reshape(8, 3)
+    points = np.where(corners[None], box_high[:, None], box_low[:, None])        # (M, 8, 3)
+    relative = np.einsum("pmcj,pij->pmci", points[None] - eyes[:, None, None], frames)
+    depth = relative[..., 0]
+    in_front = np.all(depth > 1e-6, axis=2)                                       # (P, M)
+    slope = relative[..., 1:] / np.where(depth > 1e-6, depth, 1.0)[..., None]
+    span = np.where(high - low > 0, high - low, 1.0)[:, None]                    # (P, 1, 2)
+    first = np.floor((slope.min(axis=2) - low[:, None]) / span * grid - 0.5) - 1
+    last = np.ceil((slope.max(axis=2) - low[:, None]) / span * grid - 0.5) + 1
+    windowed = (in_front & np.all(high - low > 0, axis=1)[:, None])[..., None]   # else: the whole grid
+    first = np.where(windowed, np.clip(first, 0, grid), 0).astype(np.int64)
+    last = np.where(windowed, np.clip(last, -1, grid - 1), grid - 1).astype(np.int64)
+    # the rays end on the target: a box wholly behind the eye or beyond the target meets none
+    beyond = depth.min(axis=2) > 1.001 * target_depth.max(axis=1)[:, None] + 1e-6
+    last[np.all(depth < -1e-6, axis=2) | beyond] = -1
+    return first[..., 0], last[..., 0], first[..., 1], last[..., 1]
 
 
 def true_verdict_numbers(part: np.ndarray, visible: np.ndarray, rules: LosRules) -> dict:

@@ -28,7 +28,6 @@ from entropy3d.los.losrules import LosRules, load_los_rules
 from entropy3d.los.rays import (
     NO_HIT,
     boxes_touching,
-    capsules_touching,
     convex_planes,
     default_caster,
     group_boxes,
@@ -38,7 +37,7 @@ from entropy3d.los.rays import (
 )
 from entropy3d.los.results import LosResult, SightGeometry, TopDownVerdict, TrueVerdict
 from entropy3d.los.topdown import Footprints, convex_outlines, top_down_batch
-from entropy3d.los.truelos import silhouette_rays, true_verdict_numbers
+from entropy3d.los.truelos import grid_rows_near, silhouette_rays, target_vertices, true_verdict_numbers
 from entropy3d.scene.build import Piece, TableGeometry, build_table_geometry
 from entropy3d.scene.footprints import piece_footprints
 from entropy3d.scene.miniature import miniature_shape
@@ -150,6 +149,40 @@ def home_poses(table: Table, geometry: TableGeometry) -> dict[str, Pose]:
     return homes
 
 
+def rays_near_miniatures(pair_eyes: np.ndarray, target_parts: list, grid: int, pairs: Sequence[tuple[int, int]],
+                         minis: Sequence[Miniature], pair_of_row: np.ndarray,
+                         cell_of_row: np.ndarray) -> list[np.ndarray]:
+    """Per miniature, the rows (ascending) of the cast silhouette rays that may meet it: the rays
+    of each pair's grid inside the window the miniature's box covers seen from the pair's eye
+    (:func:`~entropy3d.los.truelos.grid_rows_near`); never the pair's own viewer or target.
+
+    ``pair_of_row`` and ``cell_of_row`` say which pair and grid cell each cast ray is.
+    """
+    if not len(pairs) or not len(minis):
+        return [np.zeros(0, dtype=np.int64) for _ in minis]
+    row_of_cell = np.full((len(pairs), grid * grid), -1, dtype=np.int64)
+    row_of_cell[pair_of_row, cell_of_row] = np.arange(len(pair_of_row))
+    row_first, row_last, column_first, column_last = grid_rows_near(
+        pair_eyes, target_vertices(target_parts), grid, np.array([m.low for m in minis]),
+        np.array([m.high for m in minis]))                                       # (P, M) each
+    rows_n = np.maximum(row_last - row_first + 1, 0)
+    columns_n = np.maximum(column_last - column_first + 1, 0)
+    own = np.zeros((len(pairs), len(minis)), bool)
+    own[np.arange(len(pairs)), [v for v, _ in pairs]] = True
+    own[np.arange(len(pairs)), [t for _, t in pairs]] = True
+    pair, mini = np.nonzero((rows_n * columns_n > 0) & ~own)       # ordered by pair, then miniature
+    areas = rows_n[pair, mini] * columns_n[pair, mini]
+    k = np.arange(int(areas.sum())) - np.repeat(np.cumsum(areas) - areas, areas)
+    width = np.repeat(columns_n[pair, mini], areas)
+    cells = ((np.repeat(row_first[pair, mini], areas) + k // width) * grid
+             + np.repeat(column_first[pair, mini], areas) + k % width)
+    rows = row_of_cell[np.repeat(pair, areas), cells]
+    owner = np.repeat(mini, areas)[rows >= 0]
+    rows = rows[rows >= 0]
+    order = np.argsort(owner, kind="stable")                        # per miniature, rows ascending
+    return np.split(rows[order], np.cumsum(np.bincount(owner, minlength=len(minis)))[:-1])
+
+
 class LosWorld:
     """Line-of-sight queries over one table; cheap to query, cheap to update.
 
@@ -255,14 +288,13 @@ class LosWorld:
     # ------------------------------------------------------------------------------- queries
 
     def cast(self, starts, ends, minis: Sequence[Miniature] = (), skip: np.ndarray | None = None,
-             counts: np.ndarray | None = None, capsules: tuple | None = None):
+             counts: np.ndarray | None = None, near: Sequence[np.ndarray] | None = None):
         """First hit of each segment against the pieces and ``minis``.
 
         ``skip`` (N, k) lists, per segment, indices into ``minis`` it must ignore (-1 pads).
         ``counts`` optionally groups consecutive segments (a pair's rays) so that a miniature is
-        only tested against the groups whose bounding box it touches, and, when ``capsules`` gives
-        per group a capsule every segment of the group lies in as (a (G, 3), b (G, 3), radius (G,)),
-        only against the groups whose capsule may touch its bounding sphere.
+        only tested against the groups whose bounding box it touches. ``near`` instead gives, per
+        miniature, the segments (ascending indices) that may meet it, every other one missing it.
         Returns ``(t, names)``: fraction along the segment of the first hit (inf: clear) and the
         id of what it hit ('' when clear).
         """
@@ -276,27 +308,25 @@ class LosWorld:
         pieces = len(self.pieces)
         if counts is None:
             counts = np.array([len(starts)])
-        group_low, group_high = group_boxes(starts, ends, counts)
-        # which groups' boxes each miniature's box touches, all at once: a miniature is tested
-        # against the rays of those groups only, so the work follows the rays near it
-        lows = np.array([m.low for m in minis]).reshape(-1, 3)
-        highs = np.array([m.high for m in minis]).reshape(-1, 3)
-        touching = boxes_touching(group_low, group_high, lows, highs)
-        if capsules is not None:
-            touching &= capsules_touching(*capsules, (lows + highs) / 2, np.linalg.norm(highs - lows, axis=1) / 2)
-        first = np.concatenate([[0], np.cumsum(counts)[:-1]]).astype(np.int64)
+        if near is None:
+            # which groups' boxes each miniature's box touches, all at once: a miniature is tested
+            # against the rays of those groups only, so the work follows the rays near it
+            group_low, group_high = group_boxes(starts, ends, counts)
+            touching = boxes_touching(group_low, group_high, np.array([m.low for m in minis]).reshape(-1, 3),
+                                      np.array([m.high for m in minis]).reshape(-1, 3))
+            first = np.concatenate([[0], np.cumsum(counts)[:-1]]).astype(np.int64)
+            near = [group_rows(first[touching[:, k]], counts[touching[:, k]]) for k in range(len(minis))]
         for index, mini in enumerate(minis):
-            groups = np.flatnonzero(touching[:, index])
-            rows = group_rows(first[groups], counts[groups])
+            rows = near[index]
             if skip is not None:
                 rows = rows[~(skip[rows] == index).any(axis=1)]
             rows = rows[segment_box_hits(starts[rows], deltas[rows], mini.low, mini.high)]
             entry = np.full(len(rows), np.inf)
             for vertices, normals, offsets in mini.parts:
-                near = np.flatnonzero(segment_box_hits(starts[rows], deltas[rows], vertices.min(axis=0),
-                                                       vertices.max(axis=0)))
-                entry[near] = np.minimum(entry[near], segment_convex_entry(
-                    starts[rows[near]], deltas[rows[near]], normals, offsets))
+                close = np.flatnonzero(segment_box_hits(starts[rows], deltas[rows], vertices.min(axis=0),
+                                                        vertices.max(axis=0)))
+                entry[close] = np.minimum(entry[close], segment_convex_entry(
+                    starts[rows[close]], deltas[rows[close]], normals, offsets))
             closer = entry < t[rows]
             t[rows[closer]] = entry[closer]
             owner[rows[closer]] = pieces + index
@@ -327,12 +357,13 @@ class LosWorld:
                                   self.rules)
         footprint_names = [self.pieces[k].id for k, _, _ in self._piece_footprints] + ids
 
-        ray_sets = silhouette_rays(np.array([mini_list[v].eye for v, _ in index_pairs]).reshape(-1, 3),
-                                   [mini_list[t].parts[:2] for _, t in index_pairs], self.rules.silhouette_grid)
-        counts = np.array([len(ends) for ends, _ in ray_sets], dtype=np.int64)
-        ends = np.concatenate([e for e, _ in ray_sets]) if ray_sets else np.zeros((0, 3))
+        pair_eyes = np.array([mini_list[v].eye for v, _ in index_pairs]).reshape(-1, 3)
+        target_parts = [mini_list[t].parts[:2] for _, t in index_pairs]
+        ray_sets = silhouette_rays(pair_eyes, target_parts, self.rules.silhouette_grid)
+        counts = np.array([len(ends) for ends, _, _ in ray_sets], dtype=np.int64)
+        ends = np.concatenate([e for e, _, _ in ray_sets]) if ray_sets else np.zeros((0, 3))
         pair_of_ray = np.repeat(np.arange(len(index_pairs)), counts)
-        eyes = np.array([mini_list[v].eye for v, _ in index_pairs]).reshape(-1, 3)[pair_of_ray]
+        eyes = pair_eyes[pair_of_ray]
         lengths = np.linalg.norm(ends - eyes, axis=1)
         stops = ends - (ends - eyes) * (RAY_END_GAP_IN / np.maximum(lengths, 1e-9))[:, None]
         skip = np.array(index_pairs, dtype=np.int64).reshape(-1, 2)[pair_of_ray]
@@ -344,14 +375,9 @@ class LosWorld:
         cast = np.flatnonzero(in_front)
         t = np.full(len(ends), np.inf)
         hit_names = np.full(len(ends), "", dtype=object)
-        # a pair's rays fan out from the eye to the target: within the target's bounding sphere
-        # swept from the eye
-        target_low = np.array([mini_list[t].low for _, t in index_pairs]).reshape(-1, 3)
-        target_high = np.array([mini_list[t].high for _, t in index_pairs]).reshape(-1, 3)
-        capsules = (np.array([mini_list[v].eye for v, _ in index_pairs]).reshape(-1, 3), (target_low + target_high) / 2,
-                    np.linalg.norm(target_high - target_low, axis=1) / 2)
-        t[cast], hit_names[cast] = self.cast(eyes[cast], stops[cast], mini_list, skip[cast],
-                                             np.bincount(pair_of_ray[cast], minlength=len(index_pairs)), capsules)
+        near = rays_near_miniatures(pair_eyes, target_parts, self.rules.silhouette_grid, index_pairs, mini_list,
+                                    pair_of_ray[cast], np.concatenate([c for _, _, c in ray_sets])[cast])
+        t[cast], hit_names[cast] = self.cast(eyes[cast], stops[cast], mini_list, skip[cast], near=near)
         reached = ~np.isfinite(t) & in_front
 
         results = {}
