@@ -17,7 +17,7 @@ import trimesh
 
 from entropy3d.geometry import BaseShape, Pose
 from entropy3d.los.losrules import LosRules
-from entropy3d.los.rays import boxes_overlap, group_boxes, segment_box_hits
+from entropy3d.los.rays import boxes_overlap, capsules_touching, group_boxes, segment_box_hits
 
 #: inches: a piece whose top is this close to a model's surface is what it stands on
 STAND_TOLERANCE_IN = 0.05
@@ -182,6 +182,14 @@ def top_down_batch(pairs: list[tuple[int, int]], poses: list[Pose], bases: list[
             standing[viewer[:, 0]] | standing[target[:, 0]])                       # (P, R)
         starts, deltas = lines[:, 0], lines[:, 1] - lines[:, 0]
         pair_low, pair_high = group_boxes(starts, lines[:, 1], counts)
+        # a pair's lines lie within the capsule from base centre to base centre as wide as the
+        # larger base: a row far from it blocks none of them
+        centres = np.array([pose.xy for pose in poses])
+        reach = np.array([max(base.length, base.width) / 2 for base in bases])
+        blocks &= capsules_touching(centres[viewer[:, 0]], centres[target[:, 0]],
+                                    np.maximum(reach[viewer[:, 0]], reach[target[:, 0]]),
+                                    np.array([low for _, low, _, _, _ in footprints.convex]).reshape(-1, 2),
+                                    np.array([high for _, _, high, _, _ in footprints.convex]).reshape(-1, 2))
         for row, row_low, row_high, normals, offsets in footprints.convex:
             candidate_pairs = blocks[:, row] & boxes_overlap(pair_low, pair_high, row_low, row_high)
             near = np.flatnonzero(candidate_pairs[pair_of_line])
