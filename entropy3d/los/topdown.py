@@ -17,7 +17,14 @@ import trimesh
 
 from entropy3d.geometry import BaseShape, Pose
 from entropy3d.los.losrules import LosRules
-from entropy3d.los.rays import boxes_overlap, capsules_touching, group_boxes, segment_box_hits
+from entropy3d.los.rays import (
+    boxes_overlap,
+    capsules_touching,
+    group_boxes,
+    group_rows,
+    point_segment_distances,
+    segment_box_hits,
+)
 
 #: inches: a piece whose top is this close to a model's surface is what it stands on
 STAND_TOLERANCE_IN = 0.05
@@ -95,6 +102,17 @@ def segments_touch_convex(starts: np.ndarray, deltas: np.ndarray, normals: np.nd
         touched[left[hit]] = True
         left = left[~hit]
     return touched
+
+
+def surely_touching(starts: np.ndarray, ends: np.ndarray, centre: np.ndarray, normals: np.ndarray,
+                    offsets: np.ndarray, margin: float = 1e-9) -> np.ndarray:
+    """(N,) True where a segment passes well inside a one-piece convex outline: within the
+    largest circle about ``centre`` that the outline holds, less ``margin`` inches. A cheap
+    first answer that :func:`segments_touch_convex` would give too; False says nothing."""
+    if len(normals) != 1:
+        return np.zeros(len(starts), bool)
+    inner = float(np.min(offsets[0] - normals[0] @ centre))
+    return point_segment_distances(centre, starts, ends) < inner - margin
 
 
 def sight_lines(pairs: list[tuple[int, int]], poses: list[Pose], bases: list[BaseShape],
@@ -190,11 +208,16 @@ def top_down_batch(pairs: list[tuple[int, int]], poses: list[Pose], bases: list[
                                     np.maximum(reach[viewer[:, 0]], reach[target[:, 0]]),
                                     np.array([low for _, low, _, _, _ in footprints.convex]).reshape(-1, 2),
                                     np.array([high for _, _, high, _, _ in footprints.convex]).reshape(-1, 2))
+        first = np.cumsum(counts) - counts
         for row, row_low, row_high, normals, offsets in footprints.convex:
             candidate_pairs = blocks[:, row] & boxes_overlap(pair_low, pair_high, row_low, row_high)
-            near = np.flatnonzero(candidate_pairs[pair_of_line])
+            candidates = np.flatnonzero(candidate_pairs)
+            near = group_rows(first[candidates], counts[candidates])
             near = near[segment_box_hits(starts[near], deltas[near], row_low, row_high)]
-            touched = near[segments_touch_convex(starts[near], deltas[near], normals, offsets)]
+            sure = surely_touching(starts[near], lines[near, 1], (row_low + row_high) / 2, normals, offsets)
+            rest = near[~sure]
+            touched = np.concatenate([near[sure], rest[segments_touch_convex(starts[rest], deltas[rest], normals,
+                                                                             offsets)]])
             blocked[touched] = True
             for pair in np.unique(pair_of_line[touched]):
                 blocking_rows[int(pair)].add(int(row))
