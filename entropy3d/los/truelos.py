@@ -122,7 +122,8 @@ def grid_rows_near(eyes: np.ndarray, vertices: np.ndarray, grid: int, box_low: n
     frames, target_depth, low, high = view_windows(eyes, vertices)
     corners = np.stack(np.meshgrid([0, 1], [0, 1], [0, 1], indexing="ij"), axis=-1).reshape(8, 3)
     points = np.where(corners[None], box_high[:, None], box_low[:, None])        # (M, 8, 3)
-    relative = np.einsum("pmcj,pij->pmci", points[None] - eyes[:, None, None], frames)
+    relative = np.matmul(points.reshape(1, -1, 3) - eyes[:, None], frames.transpose(0, 2, 1)).reshape(
+        len(eyes), len(points), 8, 3)
     depth = relative[..., 0]
     in_front = np.all(depth > 1e-6, axis=2)                                       # (P, M)
     slope = relative[..., 1:] / np.where(depth > 1e-6, depth, 1.0)[..., None]
