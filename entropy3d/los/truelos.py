@@ -141,16 +141,29 @@ def grid_rows_near(eyes: np.ndarray, vertices: np.ndarray, grid: int, box_low: n
 
 def true_verdict_numbers(part: np.ndarray, visible: np.ndarray, rules: LosRules) -> dict:
     """The numbers of a :class:`~entropy3d.los.results.TrueVerdict` from per-ray outcomes."""
-    rays = len(part)
-    fraction = float(visible.sum() / rays) if rays else 0.0
+    return true_verdicts_numbers(np.zeros(len(part), dtype=np.int64), part, visible, 1, rules)[0]
+
+
+def true_verdicts_numbers(pair_of_ray: np.ndarray, part: np.ndarray, visible: np.ndarray, pairs: int,
+                          rules: LosRules) -> list[dict]:
+    """:func:`true_verdict_numbers` of many pairs at once; ``pair_of_ray`` says whose each ray is."""
+    rays = np.bincount(pair_of_ray, minlength=pairs)
     on_bike = part == BIKE
-    bike_fraction = float(visible[on_bike].sum() / on_bike.sum()) if on_bike.any() else 0.0
-    bike_seen = bike_fraction >= rules.bike_seen_min and bike_fraction > 0.0
-    return {
-        "visible_fraction": fraction,
-        "bike_fraction": bike_fraction,
-        "bike_seen": bike_seen,
-        "cover": fraction > 0.0 and (1.0 - fraction) >= rules.cover_min_hidden,
-        "can_shoot": bike_seen and fraction >= rules.min_visible_to_shoot,
-        "rays": rays,
-    }
+    bike_rays = np.bincount(pair_of_ray[on_bike], minlength=pairs)
+    seen = np.bincount(pair_of_ray[visible], minlength=pairs)
+    bike_seen_rays = np.bincount(pair_of_ray[visible & on_bike], minlength=pairs)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        fractions = np.where(rays > 0, seen / rays, 0.0)
+        bike_fractions = np.where(bike_rays > 0, bike_seen_rays / bike_rays, 0.0)
+    numbers = []
+    for fraction, bike_fraction, count in zip(fractions.tolist(), bike_fractions.tolist(), rays.tolist()):
+        bike_seen = bike_fraction >= rules.bike_seen_min and bike_fraction > 0.0
+        numbers.append({
+            "visible_fraction": fraction,
+            "bike_fraction": bike_fraction,
+            "bike_seen": bike_seen,
+            "cover": fraction > 0.0 and (1.0 - fraction) >= rules.cover_min_hidden,
+            "can_shoot": bike_seen and fraction >= rules.min_visible_to_shoot,
+            "rays": count,
+        })
+    return numbers

@@ -37,7 +37,7 @@ from entropy3d.los.rays import (
 )
 from entropy3d.los.results import LosResult, SightGeometry, TopDownVerdict, TrueVerdict
 from entropy3d.los.topdown import Footprints, convex_outlines, top_down_batch
-from entropy3d.los.truelos import grid_rows_near, silhouette_rays, target_vertices, true_verdict_numbers
+from entropy3d.los.truelos import grid_rows_near, silhouette_rays, target_vertices, true_verdicts_numbers
 from entropy3d.scene.build import Piece, TableGeometry, build_table_geometry
 from entropy3d.scene.footprints import piece_footprints
 from entropy3d.scene.miniature import miniature_shape
@@ -380,19 +380,26 @@ class LosWorld:
         t[cast], hit_names[cast] = self.cast(eyes[cast], stops[cast], mini_list, skip[cast], near=near)
         reached = ~np.isfinite(t) & in_front
 
+        parts = np.concatenate([p for _, p, _ in ray_sets]) if ray_sets else np.zeros(0, dtype=np.int64)
+        numbers = true_verdicts_numbers(pair_of_ray, parts, reached, len(index_pairs), self.rules)
+        # who blocks each pair's rays: unique (pair, name) among the rays that hit something
+        stopped = np.flatnonzero(np.isfinite(t))
+        blocker_names, code = np.unique(hit_names[stopped].astype(str), return_inverse=True)
+        blocked_by = [[] for _ in index_pairs]
+        for key in np.unique(pair_of_ray[stopped] * max(len(blocker_names), 1) + code).tolist():
+            blocked_by[key // max(len(blocker_names), 1)].append(str(blocker_names[key % len(blocker_names)]))
+
         results = {}
-        bounds = np.concatenate([[0], np.cumsum(counts)])
+        bounds = np.concatenate([[0], np.cumsum(counts)]).tolist()
         for k, ((a, b), (v, _)) in enumerate(zip(pairs, index_pairs)):
             lines, clear, rows = top_down[k]
             span = slice(bounds[k], bounds[k + 1])
-            visible = reached[span]
-            numbers = true_verdict_numbers(ray_sets[k][1], visible, self.rules)
             results[(a, b)] = LosResult(
                 viewer=a, target=b,
                 top_down=TopDownVerdict(bool(clear.any()), int(clear.sum()), len(lines),
                                         tuple(sorted({footprint_names[r] for r in rows}))),
-                true_los=TrueVerdict(**numbers, blockers=tuple(sorted(set(hit_names[span][np.isfinite(t[span])])))),
-                geometry=SightGeometry(lines, clear, mini_list[v].eye, ends[span], visible),
+                true_los=TrueVerdict(**numbers[k], blockers=tuple(sorted(blocked_by[k]))),
+                geometry=SightGeometry(lines, clear, mini_list[v].eye, ends[span], reached[span]),
             )
         return results
 
