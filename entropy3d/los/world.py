@@ -321,12 +321,13 @@ class LosWorld:
             if skip is not None:
                 rows = rows[~(skip[rows] == index).any(axis=1)]
             rows = rows[segment_box_hits(starts[rows], deltas[rows], mini.low, mini.high)]
+            row_starts, row_deltas = starts[rows], deltas[rows]
             entry = np.full(len(rows), np.inf)
             for vertices, normals, offsets in mini.parts:
-                close = np.flatnonzero(segment_box_hits(starts[rows], deltas[rows], vertices.min(axis=0),
+                close = np.flatnonzero(segment_box_hits(row_starts, row_deltas, vertices.min(axis=0),
                                                         vertices.max(axis=0)))
                 entry[close] = np.minimum(entry[close], segment_convex_entry(
-                    starts[rows[close]], deltas[rows[close]], normals, offsets))
+                    row_starts[close], row_deltas[close], normals, offsets))
             closer = entry < t[rows]
             t[rows[closer]] = entry[closer]
             owner[rows[closer]] = pieces + index
