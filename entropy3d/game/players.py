@@ -20,8 +20,10 @@ import numpy as np
 from entropy3d.errors import IllegalPlanError
 from entropy3d.geometry import Pose
 from entropy3d.rules.dice import Policy, policy_named
+from entropy3d.rules.events import destructible_eligible
 from entropy3d.rules.odds import exact_odds
 from entropy3d.rules.planner import PlannedMove
+from entropy3d.rules.riding import full_distance_in
 from entropy3d.rules.ruleset import Ruleset
 from entropy3d.rules.speeds import distance_band
 from entropy3d.rules.state import ModelState, State
@@ -190,7 +192,9 @@ class AutoPlayer:
                 return str(moves[k].plan)
             looked += 1
             facts = self.lookahead.ride(view.state, action)
-            if not facts.contacts and not (facts.scenery and moves[k].speed < 2):
+            full = abs(moves[k].length_in - full_distance_in(moves[k], self.ruleset)) < 1e-6
+            through = destructible_eligible(moves[k].speed, full, self.ruleset)  # else a solid (EC-DEST-2)
+            if not facts.contacts and not (facts.scenery and not through):
                 return str(moves[k].plan)
             met_in = facts.contacts[0].progress_in if facts.contacts else facts.path_length_in
             if met_in > fallback_in:
