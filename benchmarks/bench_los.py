@@ -1,63 +1,146 @@
-"""Line-of-sight speed: all-pairs LOS on the bundled scenes, and the raw ray engines beside it.
+"""Line-of-sight speed (issue 17): all-pairs LOS against raw Embree on the same segments.
 
 Run on demand (never in the test suite):
 
-    python benchmarks/bench_los.py [--repeat 15] [--rays 200000]
+    python benchmarks/bench_los.py [--scene crossroads] [--bikes 8 16 32] [--repeat 7] [--engines]
 
-For every bundled scene it prints the median time of ``LosWorld.all_pairs()`` for the first 8
-bikes (the issue's target: well under a second) and for every bike in the scene, the sight
-rays and lines that took, and rays per second. It then times the raw engines on random segments
-over the same table: Embree (embreex, the engine entropy3d.los uses), trimesh's exact triangle
-intersector, and PyBullet's ``rayTestBatch`` (the alternative the issue names), and prints the
-ratio of LOS rays per CPU second to the raw Embree rate (how much the LOS bookkeeping costs).
+For 8, 16 and 32 bikes on a bundled scene (its own models first, more bikes scattered on free
+ground with a seeded generator when it has fewer), it times ``LosWorld.all_pairs()`` over every
+ordered pair from a fresh game state (the miniatures are rebuilt too): the figure. The floor is
+raw Embree, the engines of the table's pieces, casting exactly the segments that run cast (eye
+to each silhouette ray's end), measured in the same run. Both are medians of ``--repeat`` runs
+in CPU milliseconds (the machine is shared: wall time counts other processes' load, so it is
+printed beside). The ratio is figure / floor: the LOS ray rate is raw Embree's divided by it.
+
+Targets (issue 17): 8 bikes <= 20 ms and ratio <= 2 (at least 50% of raw Embree's ray rate);
+16 and 32 bikes ratio <= 3.
+
+``--engines`` also times the raw engines on random segments over the table: Embree, trimesh's
+exact triangle intersector and PyBullet's ``rayTestBatch`` (the alternative the issue names).
 """
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import statistics
 import time
 
 import numpy as np
+import shapely
 
 from entropy3d.los import LosWorld
 from entropy3d.los.rays import EmbreeCaster, ExactCaster
+from entropy3d.los.world import piece_footprint
 from entropy3d.resources import bundled_dir
 from entropy3d.scene import load_scene
+from entropy3d.scene.table import Table
 
 PYBULLET_BATCH = 16383  # rayTestBatch refuses more rays per call
+BIKE_SIZES = (8, 16, 32)
+#: inches: extra bikes stand at least this far from each other and from blocking pieces
+CLEARANCE_IN = 1.2
 
 
-def median_ms(run, repeat: int, clock=time.perf_counter) -> float:
-    times = []
+@dataclasses.dataclass(frozen=True)
+class LosRow:
+    """One benchmark row: all-pairs LOS of ``bikes`` bikes on ``scene``; times in CPU ms."""
+
+    scene: str
+    bikes: int
+    pairs: int
+    rays: int
+    lines: int
+    value: float
+    """Median CPU ms of all_pairs from a fresh game state."""
+    wall: float
+    """Median wall ms of the same runs."""
+    floor: float
+    """Median CPU ms of raw Embree on the same segments, same run."""
+
+    @property
+    def ratio(self) -> float:
+        return self.value / self.floor
+
+    @property
+    def target(self) -> str:
+        return "<= 20 ms and ratio <= 2" if self.bikes <= 8 else "ratio <= 3"
+
+    @property
+    def met(self) -> bool:
+        return self.value <= 20.0 and self.ratio <= 2.0 if self.bikes <= 8 else self.ratio <= 3.0
+
+    def as_json_row(self) -> dict:
+        return {"row": f"los all-pairs, {self.bikes} bikes ({self.scene})", "value": round(self.value, 2),
+                "floor": round(self.floor, 2), "ratio": round(self.ratio, 2), "target": self.target,
+                "unit": "cpu ms", "met": self.met}
+
+
+def medians_ms(run, repeat: int) -> tuple[float, float]:
+    """Median CPU and wall milliseconds of ``repeat`` calls of ``run``."""
+    cpu, wall = [], []
     for _ in range(repeat):
-        started = clock()
+        started_cpu, started_wall = time.process_time(), time.perf_counter()
         run()
-        times.append(clock() - started)
-    return 1000.0 * statistics.median(times)
+        cpu.append(time.process_time() - started_cpu)
+        wall.append(time.perf_counter() - started_wall)
+    return 1000.0 * statistics.median(cpu), 1000.0 * statistics.median(wall)
 
 
-def all_pairs_figures(world: LosWorld, ids: list[str], repeat: int) -> tuple[float, float, int, int]:
-    """Median wall and CPU ms of all ordered pairs among ``ids`` from a fresh game state, and the
-    rays and top-down lines one run casts. CPU time is what the run costs on an idle machine
-    (numpy runs single-threaded here); wall time also counts other processes' load."""
-    pairs = [(a, b) for a in ids for b in ids if a != b]
+def with_bikes(table: Table, count: int, rng: np.random.Generator) -> Table:
+    """The table with its first ``count`` models, more cruisers scattered on free ground when it
+    has fewer: clear of blocking pieces and of each other, random headings."""
+    models = list(table.models[:count])
+    if len(models) < count:
+        world = LosWorld(table)
+        blocking = shapely.union_all([piece_footprint(p) for p in world.pieces if p.size_class > 0])
+        taken = [m.position[:2] for m in models]
+        template = table.models[0]
+        while len(models) < count:
+            x, y = rng.uniform(2.0, [table.width - 2.0, table.depth - 2.0])
+            if blocking.distance(shapely.Point(x, y)) < CLEARANCE_IN or any(
+                    np.hypot(x - p[0], y - p[1]) < 2 * CLEARANCE_IN for p in taken):
+                continue
+            taken.append([x, y])
+            models.append(template.model_copy(update={
+                "id": f"extra_{len(models)}", "bike": "cruiser", "position": [round(float(x), 3), round(float(y), 3)],
+                "facing": round(float(rng.uniform(0, 360)), 1)}))
+    return dataclasses.replace(table, spec=table.spec.model_copy(update={"models": models}))
+
+
+def los_row(scene: str, bikes: int, repeat: int, rng: np.random.Generator) -> LosRow:
+    """Time all-pairs LOS of ``bikes`` bikes on a bundled scene and raw Embree on its segments."""
+    world = LosWorld(with_bikes(load_scene(bundled_dir("scenes") / f"{scene}.yaml"), bikes, rng))
 
     def run():
         world._miniature_cache.clear()  # a new game state: the miniatures are rebuilt too
-        return world.all_pairs(pairs=pairs)
+        return world.all_pairs()
 
     results = run()
-    rays = sum(r.true_los.rays for r in results.values())
-    lines = sum(r.top_down.lines for r in results.values())
-    return median_ms(run, repeat), median_ms(run, repeat, time.process_time), rays, lines
+    starts = np.concatenate([np.broadcast_to(r.geometry.eye, r.geometry.ray_ends.shape)
+                             for r in results.values()])
+    ends = np.concatenate([r.geometry.ray_ends for r in results.values()])
+
+    def raw():
+        world.static_caster.first_hits(starts, ends)
+        world.dynamic_caster.first_hits(starts, ends)
+
+    value, wall = medians_ms(run, repeat)
+    floor, _ = medians_ms(raw, repeat)
+    return LosRow(scene, bikes, len(results), len(starts), sum(r.top_down.lines for r in results.values()),
+                  value, wall, floor)
+
+
+def los_rows(scenes=("crossroads",), sizes=BIKE_SIZES, repeat: int = 7, seed: int = 2026) -> list[LosRow]:
+    rng = np.random.default_rng(seed)
+    return [los_row(scene, bikes, repeat, rng) for scene in scenes for bikes in sizes]
 
 
 def engine_rate(caster, starts: np.ndarray, ends: np.ndarray, repeat: int) -> tuple[float, np.ndarray]:
     """Segments per CPU second of one engine, and its hit fractions."""
     t, _ = caster.first_hits(starts, ends)
-    ms = median_ms(lambda: caster.first_hits(starts, ends), repeat, time.process_time)
-    return len(starts) / (ms / 1000.0), t
+    cpu_ms, _ = medians_ms(lambda: caster.first_hits(starts, ends), repeat)
+    return len(starts) / (cpu_ms / 1000.0), t
 
 
 def random_segments(world: LosWorld, count: int, rng: np.random.Generator):
@@ -98,64 +181,54 @@ def pybullet_rays(world: LosWorld, starts: np.ndarray, ends: np.ndarray):
             return np.array(fractions)
 
         fractions = run()
-        seconds = median_ms(run, 3, time.process_time) / 1000.0
-        return seconds, fractions, trap
+        cpu_ms, _ = medians_ms(run, 3)
+        return cpu_ms / 1000.0, fractions, trap
     finally:
         pybullet.disconnect(client)
 
 
+def print_engines(scene: str, count: int, rng: np.random.Generator) -> None:
+    world = LosWorld(load_scene(bundled_dir("scenes") / f"{scene}.yaml"))
+    starts, ends = random_segments(world, count, rng)
+    print(f"\nraw ray engines: {count:,} random segments over {scene}'s static pieces; rates per CPU second, "
+          "'agree' = same hit/miss as Embree")
+    print(f"{'engine':<22}{'rays/s':>14}{'agree':>9}")
+    assert isinstance(world.static_caster, EmbreeCaster)
+    embree_rate, t_embree = engine_rate(world.static_caster, starts, ends, 5)
+    print(f"{'embree (embreex)':<22}{embree_rate:>14,.0f}{'-':>9}")
+    few = min(count, 300)  # the exact intersector is pure numpy and slow
+    exact_rate, t_exact = engine_rate(ExactCaster([p.mesh for p in world.static_pieces]), starts[:few], ends[:few], 1)
+    agree = np.mean(np.isfinite(t_exact) == np.isfinite(t_embree[:few]))
+    print(f"{'trimesh exact':<22}{exact_rate:>14,.0f}{agree:>9.4f}")
+    bullet = pybullet_rays(world, starts, ends)
+    if bullet is None:
+        print(f"{'pybullet':<22}{'not installed':>14}")
+    else:
+        seconds, fractions, trap = bullet
+        agree = np.mean(np.isfinite(fractions) == np.isfinite(t_embree))
+        print(f"{'pybullet rayTestBatch':<22}{count / seconds:>14,.0f}{agree:>9.4f}   ({trap})")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--repeat", type=int, default=15, help="runs per timing (median reported)")
-    parser.add_argument("--rays", type=int, default=200_000, help="random segments for the raw engines")
+    parser.add_argument("--scene", nargs="+", default=["crossroads"], help="bundled scene names")
+    parser.add_argument("--bikes", nargs="+", type=int, default=list(BIKE_SIZES), help="bikes on the table")
+    parser.add_argument("--repeat", type=int, default=7, help="runs per timing (median reported, at least 5)")
+    parser.add_argument("--engines", action="store_true", help="also compare the raw engines on random segments")
+    parser.add_argument("--rays", type=int, default=200_000, help="random segments for --engines")
     args = parser.parse_args()
-    rng = np.random.default_rng(2026)
 
-    print("all-pairs line of sight (top-down + true LOS), median of", args.repeat, "runs from a fresh state")
-    print(f"{'scene':<16}{'bikes':>6}{'pairs':>7}{'build ms':>10}{'median ms':>11}{'cpu ms':>8}{'rays':>8}"
-          f"{'lines':>7}{'rays/cpu s':>11}{'ms/pair':>9}")
-    worlds: dict[str, LosWorld] = {}
-    los_rates: dict[str, float] = {}  # sight rays per CPU second, 8 bikes
-    for path in sorted(bundled_dir("scenes").glob("*.yaml")):
-        table = load_scene(path)
-        started = time.perf_counter()
-        world = LosWorld(table)
-        build_ms = 1000.0 * (time.perf_counter() - started)
-        worlds[path.stem] = world
-        ids = [m.id for m in table.models]
-        for chosen in ([ids[:8]] + ([ids] if len(ids) > 8 else [])):
-            ms, cpu_ms, rays, lines = all_pairs_figures(world, chosen, args.repeat)
-            pairs = len(chosen) * (len(chosen) - 1)
-            print(f"{path.stem:<16}{len(chosen):>6}{pairs:>7}{build_ms:>10.0f}{ms:>11.1f}{cpu_ms:>8.1f}{rays:>8}"
-                  f"{lines:>7}{rays / (cpu_ms / 1000.0):>11,.0f}{ms / pairs:>9.2f}")
-            if len(chosen) == 8:
-                los_rates[path.stem] = rays / (cpu_ms / 1000.0)
-
-    print()
-    print(f"raw ray engines: {args.rays:,} random segments over each table's static pieces; rates per CPU "
-          "second (the machine may be shared), 'agree' = same hit/miss as Embree")
-    print(f"{'scene':<16}{'engine':<22}{'rays/s':>14}{'agree':>9}")
-    for name in worlds:
-        world = worlds[name]
-        starts, ends = random_segments(world, args.rays, rng)
-        assert isinstance(world.static_caster, EmbreeCaster)
-        embree_rate, t_embree = engine_rate(world.static_caster, starts, ends, 5)
-        print(f"{name:<16}{'embree (embreex)':<22}{embree_rate:>14,.0f}{'-':>9}")
-
-        few = min(args.rays, 300)  # the exact intersector is pure numpy and slow
-        exact_rate, t_exact = engine_rate(ExactCaster([p.mesh for p in world.static_pieces]),
-                                          starts[:few], ends[:few], 1)
-        agree = np.mean(np.isfinite(t_exact) == np.isfinite(t_embree[:few]))
-        print(f"{name:<16}{'trimesh exact':<22}{exact_rate:>14,.0f}{agree:>9.4f}")
-
-        bullet = pybullet_rays(world, starts, ends)
-        if bullet is None:
-            print(f"{name:<16}{'pybullet':<22}{'not installed':>14}")
-        else:
-            seconds, fractions, trap = bullet
-            agree = np.mean(np.isfinite(fractions) == np.isfinite(t_embree))
-            print(f"{name:<16}{'pybullet rayTestBatch':<22}{args.rays / seconds:>14,.0f}{agree:>9.4f}   ({trap})")
-        print(f"{name:<16}{'LOS rays / raw embree':<22}{los_rates[name] / embree_rate:>14.3f}")
+    print(f"all-pairs line of sight (top-down + true LOS) from a fresh state, median of {args.repeat} runs; "
+          "floor: raw Embree on the same segments, same run")
+    print(f"{'scene':<16}{'bikes':>6}{'pairs':>7}{'rays':>9}{'lines':>9}{'cpu ms':>9}{'wall ms':>9}"
+          f"{'floor ms':>10}{'ratio':>7}  target")
+    for row in los_rows(args.scene, args.bikes, args.repeat):
+        print(f"{row.scene:<16}{row.bikes:>6}{row.pairs:>7}{row.rays:>9}{row.lines:>9}{row.value:>9.1f}"
+              f"{row.wall:>9.1f}{row.floor:>10.2f}{row.ratio:>7.2f}  {row.target}: {'met' if row.met else 'NOT met'}")
+    if args.engines:
+        rng = np.random.default_rng(2026)
+        for scene in args.scene:
+            print_engines(scene, args.rays, rng)
 
 
 if __name__ == "__main__":

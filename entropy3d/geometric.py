@@ -25,7 +25,7 @@ from entropy3d.rules.riding import full_distance_in
 from entropy3d.rules.state import State
 from entropy3d.rules.transition import Action
 from entropy3d.scene.build import level_below
-from entropy3d.scene.probe import GROUND_BEYOND_IN, SceneProbe, ground_profile, piece_side
+from entropy3d.scene.probe import GROUND_BEYOND_IN, SceneProbe, ground_profile, models_in_the_way, piece_side
 
 GRAVITY_MPS2 = 9.81
 FLIGHT_DT_S = 1.0 / 120.0
@@ -34,11 +34,16 @@ LEVEL_CLEARANCE_IN = 0.05
 
 
 class GeometricProducer:
-    """Rides actions over footprints and levels (no physics engine)."""
+    """Rides actions over footprints and levels (no physics engine).
+
+    margin_in: grows the front of the base by this much (inches) when meeting walls, for players
+    who look ahead and want room to spare (physics rides a box around the oval base); 0 for facts.
+    """
 
     name = "geometric"
 
-    def __init__(self, table, geometry, probe: SceneProbe | None = None):
+    def __init__(self, table, geometry, probe: SceneProbe | None = None, margin_in: float = 0.0):
+        self.margin_in = float(margin_in)
         self.table = table
         self.geometry = geometry
         self.ruleset = table.ruleset
@@ -78,7 +83,7 @@ class GeometricProducer:
         speed = full_distance_in(move, ruleset) / ruleset.scale.seconds_per_activation
         slice_s = ruleset.scale.seconds_per_activation
         base = ruleset.base_for(model.bike_type)
-        others = self._others(state, model, base, path)
+        others = models_in_the_way(state, model.id, ruleset)
         g_in = GRAVITY_MPS2 / ruleset.scale.metres_per_inch
         level_at = self._levels(path, lengths, headings)
 
@@ -149,30 +154,14 @@ class GeometricProducer:
 
     # -- what the base meets ---------------------------------------------------------------------
 
-    def _others(self, state: State, model, base, path):
-        """Other models in the way (one base to base behind, ridden away from, is not)."""
-        ahead = path[min(len(path) - 1, 4)] - path[0]
-        touching = float(self.ruleset.data("ride.base_to_base_in"))
-        others = []
-        for other in state.models.values():
-            if other.id == model.id or not other.in_play:
-                continue
-            other_base = self.ruleset.base_for(other.bike_type)
-            reach = 0.5 * (base.length + other_base.length) + touching
-            near = float(np.hypot(*(other.pose.xy - model.pose.xy))) < reach
-            if (near and base_gap_in(model.pose, base, other.pose, other_base) <= touching
-                    and float(np.dot(other.pose.xy - model.pose.xy, ahead)) < 0.0):
-                continue
-            others.append((other, other_base))
-        return others
-
     def _contact(self, pose: Pose, base, level: float, others, s: float, t: float, k: int, level_at,
                  previous: Pose) -> Contact | None:
         """The first solid thing the front of the base runs into at this point (coming from
         ``previous``), if any."""
         def nose(at: Pose) -> np.ndarray:
-            front = at.xy + 0.5 * base.length * at.forward
-            return np.array([front, front + 0.45 * base.width * at.left, front - 0.45 * base.width * at.left])
+            front = at.xy + (0.5 * base.length + self.margin_in) * at.forward
+            side = 0.45 * base.width + self.margin_in
+            return np.array([front, front + side * at.left, front - side * at.left])
 
         corners, before = nose(pose), nose(previous)
         front = corners[0]
@@ -192,7 +181,9 @@ class GeometricProducer:
                         return self._wall(footprint, pose.xy, previous.xy, pose, s, t, level)
         for other, other_base in others:
             reach = 0.5 * (base.length + other_base.length)  # farther apart than this, bases cannot touch
-            if (abs(other.pose.z - level) < self.height_in and abs(other.pose.x - pose.x) < reach
+            # a base already touching another that rides away from (or along) it is not hitting it
+            closing = math.hypot(*(other.pose.xy - pose.xy)) < math.hypot(*(other.pose.xy - previous.xy)) - 1e-6
+            if (closing and abs(other.pose.z - level) < self.height_in and abs(other.pose.x - pose.x) < reach
                     and abs(other.pose.y - pose.y) < reach and base_gap_in(pose, base, other.pose, other_base) <= 0.0):
                 # the way in is the reversed outward normal of the other base's ellipse where it
                 # is nearest to this base's front

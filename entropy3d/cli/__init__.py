@@ -11,6 +11,7 @@ from __future__ import annotations
 import sys
 
 from entropy3d.cli import (
+    attack_commands,  # noqa: F401  (registers commands)
     demo_commands,  # noqa: F401  (registers commands)
     los_commands,  # noqa: F401  (registers commands)
     physics_commands,  # noqa: F401  (registers commands)

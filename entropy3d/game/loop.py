@@ -15,6 +15,7 @@ own generators, so the same seed plays the same game.
 from __future__ import annotations
 
 import dataclasses
+import math
 from typing import Iterator, Mapping
 
 import numpy as np
@@ -23,11 +24,12 @@ from entropy3d.errors import IllegalPlanError
 from entropy3d.game.players import ActionView, AttackOption, Player
 from entropy3d.game.records import ActionRecord, ActivationRecord, EndRecord, TurnRecord
 from entropy3d.game.step import Producer, Step, take, take_action
+from entropy3d.game.tableview import TableView
+from entropy3d.geometry import Pose
 from entropy3d.rules import missions
 from entropy3d.rules.speeds import Activator, activation_order, roll_off
 from entropy3d.rules.state import RIDING, ModelState, State
 from entropy3d.rules.transition import Action, check
-from entropy3d.scene.probe import SceneProbe
 
 Record = TurnRecord | ActivationRecord | EndRecord
 
@@ -44,7 +46,7 @@ class Game:
                  rng: np.random.Generator, turns: int | None = None, initial: State | None = None):
         self.table = table
         self.ruleset = table.ruleset
-        self.probe = SceneProbe.from_table(table, geometry)
+        self.probe = TableView(table, geometry)
         self.producer = producer
         self.players = dict(players)
         self.rng = rng
@@ -113,7 +115,12 @@ class Game:
             records, attacked = self._action(ActionView(self.state, model, index, self.probe, self.ruleset),
                                              player, attacked)
             actions += records
-        return ActivationRecord(turn, model_id, model.gang, start.events, tuple(actions), before, self.state)
+        if self.state.model(model_id).in_play:
+            end = self._take(Action.end(model_id))
+            events = start.events + end.events
+        else:
+            events = start.events
+        return ActivationRecord(turn, model_id, model.gang, events, tuple(actions), before, self.state)
 
     def _action(self, view: ActionView, player: Player, attacked: bool) -> tuple[list[ActionRecord], bool]:
         model = view.model
@@ -133,7 +140,7 @@ class Game:
         moved = steps[0].action.move
         if not attacked and after.status == RIDING and not after.stopped and moved.attacks_allowed > 0 and not any(
                 e.kind in ("bust", "crash") for s in steps for e in s.events):
-            attack = self._attack(view, player, after)
+            attack = self._attack(view, player, after, steps[-1].trajectory)
             if attack is not None:
                 attacked = True
                 last = records[-1]
@@ -141,31 +148,83 @@ class Game:
                 records[-1] = dataclasses.replace(last, attack=attack, stress_after=now.stress, model_after=now)
         return records, attacked
 
-    # -- attacks (a game of chicken; the weapons come with the combat rules) ---------------------
+    # -- attacks ---------------------------------------------------------------------------------
 
-    def attack_options(self, attacker: ModelState) -> list[AttackOption]:
-        """Games of chicken the rules allow the attacker now (EC-MEL-CHICKEN, EC-JUMP-3)."""
+    def attack_options(self, attacker: ModelState, ridden=None) -> list[AttackOption]:
+        """The attacks the rules allow the attacker now, from the best point of its last ridden
+        move (EC-ACT-ATTACK): chicken, its melee weapon, its gun (EC-MEL-*, EC-GUN-*)."""
+        ruleset = self.ruleset
+        poses = _poses_along(ridden, attacker.pose)
+        weapons = ["chicken", attacker.weapon] + ([attacker.gun] if attacker.gun and attacker.ammo > 0 else [])
         options = []
         for target in self.state.models.values():
-            if target.gang == attacker.gang:
+            if target.gang == attacker.gang or not target.in_play:
                 continue
-            try:
-                check(self.state, Action.attack(attacker.id, target.id), self.ruleset)
-            except IllegalPlanError:
+            nearest = min(poses, key=lambda p: math.hypot(p.x - target.pose.x, p.y - target.pose.y))
+            if math.hypot(nearest.x - target.pose.x, nearest.y - target.pose.y) > MAX_ATTACK_IN:
                 continue
-            options.append(AttackOption("chicken", target.id, int(self.ruleset.data("chicken.tn"))))
+            for weapon in weapons:
+                if weapon == "chicken":
+                    tries = [attacker.pose]
+                elif weapon == attacker.gun:
+                    tries = [poses[-1], poses[len(poses) // 2], poses[0]]  # each asks the LOS engine
+                else:
+                    tries = poses
+                for pose in tries:
+                    try:
+                        action = Action.attack(attacker.id, target.id, weapon, from_pose=None if weapon == "chicken"
+                                               else pose)
+                        check(self.state, action, ruleset, self.probe)
+                    except IllegalPlanError:
+                        continue
+                    options.append(AttackOption(weapon, target.id, _tn_of(weapon, attacker, target, ruleset),
+                                                action.from_pose))
+                    break
         return options
 
-    def _attack(self, view: ActionView, player: Player, attacker: ModelState) -> dict | None:
-        options = self.attack_options(attacker)
+    def _attack(self, view: ActionView, player: Player, attacker: ModelState, ridden=None) -> dict | None:
+        options = self.attack_options(attacker, ridden)
         choice = player.choose_attack(dataclasses.replace(view, state=self.state, model=attacker), options)
         if choice is None:
             return None
         defender = self.players[self.state.model(choice.target).gang]
-        step = self._take(Action.attack(attacker.id, choice.target, player.push, defender.push))
+        step = self._take(Action.attack(attacker.id, choice.target, choice.kind, player.push, defender.push,
+                                        from_pose=choice.from_pose))
         return {"kind": choice.kind, "attacker": attacker.id, "target": choice.target,
                 "events": [e.to_json() for e in step.events], "text": "; ".join(e.rules for e in step.events),
                 "clauses": sorted({c for e in step.events for c in e.clauses})}
+
+
+#: attacks are only looked for at rivals this close (inches): past every weapon's reach and beyond
+#: what the automatic players would shoot at (the rules check each attack exactly)
+MAX_ATTACK_IN = 40.0
+
+
+def _poses_along(ridden, end: Pose, every_in: float = 1.0) -> list[Pose]:
+    """Poses of the attacker along its last ridden move, about ``every_in`` apart, ending where it
+    stands (EC-ACT-ATTACK: an attack at any point along the move)."""
+    if ridden is None or len(ridden) < 2:
+        return [end]
+    steps = np.hypot(*np.diff(ridden[:, 1:3], axis=0).T)
+    along = np.concatenate([[0.0], np.cumsum(steps)])
+    marks = np.arange(0.0, along[-1], every_in)
+    picks = np.unique(np.searchsorted(along, marks).clip(0, len(ridden) - 1))
+    poses = [Pose(float(r[1]), float(r[2]), float(r[4]) % 360.0, float(r[3])) for r in ridden[picks]]
+    return poses + [end]
+
+
+def _tn_of(weapon: str, attacker: ModelState, target: ModelState, ruleset) -> int:
+    """The TN the attack will need (for the players' choice; the rules recompute it)."""
+    from entropy3d.rules.attacks import target_tn, weapon_kind
+    from entropy3d.rules.combat import gun_tn
+
+    kind = weapon_kind(weapon, ruleset)
+    if kind == "chicken":
+        return int(ruleset.data("chicken.tn"))
+    if kind == "gun":
+        return target_tn(gun_tn(attacker.speed, ruleset), attacker, target, ruleset, ranged=True)
+    spec = ruleset.data(f"weapons.{weapon}")
+    return target_tn(int(spec["tn"]), attacker, target, ruleset, ranged=False) - int(spec["pierce"])
 
 
 def _record(index: int, step: Step) -> ActionRecord:

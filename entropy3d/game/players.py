@@ -18,8 +18,12 @@ from typing import Protocol, Sequence
 import numpy as np
 
 from entropy3d.errors import IllegalPlanError
+from entropy3d.geometry import Pose
 from entropy3d.rules.dice import Policy, policy_named
+from entropy3d.rules.events import destructible_eligible
+from entropy3d.rules.odds import exact_odds
 from entropy3d.rules.planner import PlannedMove
+from entropy3d.rules.riding import full_distance_in
 from entropy3d.rules.ruleset import Ruleset
 from entropy3d.rules.speeds import distance_band
 from entropy3d.rules.state import ModelState, State
@@ -62,18 +66,23 @@ class ActionView:
     def check(self, plan, table: bool = True) -> PlannedMove:
         """The rules' check of ``plan`` for this model now (with the table's curbs, buildings and
         edges unless ``table`` is False); raises IllegalPlanError."""
-        action = check(self.state, Action.ride(self.model.id, plan), self.ruleset, self.probe if table else None)
-        return action.move
+        return self.checked(plan, table).move
+
+    def checked(self, plan, table: bool = True) -> Action:
+        """The checked action of ``plan`` (see :meth:`check`)."""
+        return check(self.state, Action.ride(self.model.id, plan), self.ruleset, self.probe if table else None)
 
 
 @dataclass(frozen=True)
 class AttackOption:
-    """An attack the rules allow now: ``kind`` (chicken, or a melee weapon name) on ``target``;
-    ``tn`` the attacker's TN."""
+    """An attack the rules allow now: ``kind`` (chicken, a melee weapon or a gun) on ``target``;
+    ``tn`` the attacker's TN; ``from_pose`` the point of its ridden move it attacks from (None:
+    where it stands)."""
 
     kind: str
     target: str
     tn: int
+    from_pose: Pose | None = None
 
 
 class Player(Protocol):
@@ -154,6 +163,11 @@ class AutoPlayer:
     aggression: float = 1.0
     daring: float = 1.0
     temperature: float = 2.0
+    lookahead: object | None = None
+    """A fact producer (the geometric one) the player rides its best plans through before choosing,
+    so that it does not ride into what it could have avoided; None: no look-ahead."""
+    looks: int = 12
+    """How many of its best plans it rides ahead."""
     push: str = field(init=False)
     policy: Policy = field(init=False)
 
@@ -167,12 +181,26 @@ class AutoPlayer:
             raise IllegalPlanError("EC-MOVE-1", f"no legal plan found for {view.model.id}")
         scores = np.array([self.score(view, m) for m in moves])
         scores = scores + self.rng.normal(0.0, self.temperature, len(scores))
+        fallback, fallback_in = None, -1.0
+        looked = 0
         for k in np.argsort(-scores, kind="stable"):
             try:
-                view.check(moves[k].plan)
+                action = view.checked(moves[k].plan)
             except IllegalPlanError:
                 continue
-            return str(moves[k].plan)
+            if self.lookahead is None or looked >= self.looks:
+                return str(moves[k].plan)
+            looked += 1
+            facts = self.lookahead.ride(view.state, action)
+            full = abs(moves[k].length_in - full_distance_in(moves[k], self.ruleset)) < 1e-6
+            through = destructible_eligible(moves[k].speed, full, self.ruleset)  # else a solid (EC-DEST-2)
+            if not facts.contacts and not (facts.scenery and not through):
+                return str(moves[k].plan)
+            met_in = facts.contacts[0].progress_in if facts.contacts else facts.path_length_in
+            if met_in > fallback_in:
+                fallback, fallback_in = str(moves[k].plan), met_in
+        if fallback is not None:
+            return fallback  # every plan it looked at meets something: the one that gets furthest
         return str(moves[int(np.argmax(scores))].plan)  # cornered: the loop rides it as unavoidable
 
     def score(self, view: ActionView, move: PlannedMove) -> float:
@@ -190,6 +218,7 @@ class AutoPlayer:
             score -= self.aggression * 0.8 * gap
             if gap < 3.0:
                 score += 6.0 * self.aggression
+            score += self.aggression * _attack_chances(bike, rivals, move, self.ruleset)
         clearance = 0.5 * self.ruleset.base_for(bike.bike_type).width + 0.45
         along = np.concatenate([[0.0], np.cumsum(np.hypot(*np.diff(path, axis=0).T))])
         later = along >= min(1.5, 0.5 * along[-1])  # a bike leaving a wall it touches starts next to it
@@ -202,6 +231,7 @@ class AutoPlayer:
         if off.any():
             score -= 60.0
         score -= 3.0 * float(probe.off_table(end.xy[None, :], margin=3.0)[0])
+        score -= _boxed_in(end, move.speed, bike, probe, self.ruleset)
         own_half = 0.5 * self.ruleset.base_for(bike.bike_type).length
         for other in rivals + friends:
             touching = own_half + 0.5 * self.ruleset.base_for(other.bike_type).length
@@ -225,18 +255,72 @@ class AutoPlayer:
         return score
 
     def choose_attack(self, view: ActionView, options: Sequence[AttackOption]) -> AttackOption | None:
+        """The attack with the best expected harm: the exact odds of making its TN (the dodge
+        is left out) times what a hit deals (a wound counts as 4 stress); none when every option
+        risks a bust more than it is worth."""
         if not options:
             return None
-        if view.model.stress >= view.model.max_stress - 2 and self.daring < 1.5:
+        model, ruleset = view.model, self.ruleset
+        if model.stress >= model.max_stress - 2 and self.daring < 1.5:
             return None
-        return min(options, key=lambda o: (o.tn, o.target))
+
+        def worth(option: AttackOption) -> float:
+            odds = exact_odds(option.tn, model.stress, ruleset, self.policy, model.max_stress)
+            harm = _harm(option.kind, ruleset)
+            return float(odds.success) * harm - float(odds.bust) * 6.0 / self.daring
+
+        best = max(options, key=lambda o: (worth(o), -o.tn, o.target))
+        return best if worth(best) > 0 else None
 
 
-def demo_players(gangs: Sequence[str], ruleset: Ruleset, seed_sequence: np.random.SeedSequence) -> dict:
-    """Automatic players for every gang, each with its own character and its own rng stream."""
+def _boxed_in(end: Pose, speed: int, model: ModelState, probe, ruleset: Ruleset) -> float:
+    """Points off for ending where the next move has no room: something solid within the next
+    action's minimum distance straight ahead, and to both sides of it (a look one action ahead)."""
+    reach = distance_band(model.bike_type, max(1, speed - 1), ruleset).min + 1.0
+    clearance = 0.5 * ruleset.base_for(model.bike_type).width
+    blocked = 0
+    for turn in (-35.0, 0.0, 35.0):
+        heading = math.radians(end.facing_deg + turn)
+        ahead = end.xy + np.outer(np.linspace(1.0, reach, 6), [math.cos(heading), math.sin(heading)])
+        if probe.blocked(ahead, end.z, clearance=clearance).any() or probe.off_table(ahead, margin=0.5).any():
+            blocked += 1
+    return 8.0 * blocked
+
+
+def _attack_chances(model: ModelState, rivals, move: PlannedMove, ruleset: Ruleset) -> float:
+    """Points for a move that brings a rival into the rider's weapon's reach somewhere along it
+    (EC-ACT-ATTACK) or into its gun's range at its end; the rules check the attack exactly later."""
+    base = ruleset.base_for(model.bike_type)
+    reach = float(ruleset.data(f"weapons.{model.weapon}.reach_in")) + base.width + 0.3
+    points = 0.0
+    for rival in rivals:
+        closest = float(np.hypot(*(move.path - rival.pose.xy).T).min())
+        if closest <= reach:
+            points = max(points, 14.0)
+        if model.gun and model.ammo > 0:
+            range_in = ruleset.scale.inches(float(ruleset.data(f"guns.{model.gun}.range_m")))
+            if float(np.hypot(*(move.end_pose.xy - rival.pose.xy))) <= 0.5 * range_in:
+                points = max(points, 6.0)
+    return points
+
+
+def _harm(weapon: str, ruleset: Ruleset) -> float:
+    """What a hit with ``weapon`` deals, in stress (a wound counts as 4)."""
+    if weapon == "chicken":
+        return 3.0
+    if weapon in ruleset.data("guns"):
+        return 4.0 * float(ruleset.data(f"guns.{weapon}.wounds"))
+    spec = ruleset.data(f"weapons.{weapon}")
+    return float(spec["stress"]) + 4.0 * float(spec["wounds"]) + (2.0 if spec["bleed"] else 0.0)
+
+
+def demo_players(gangs: Sequence[str], ruleset: Ruleset, seed_sequence: np.random.SeedSequence,
+                 lookahead=None) -> dict:
+    """Automatic players for every gang, each with its own character and its own rng stream;
+    ``lookahead``: the producer they ride their best plans through before choosing."""
     styles = [(1.2, 1.3), (1.0, 0.8), (1.4, 1.0), (0.8, 1.5)]
     players = {}
     for k, (gang, child) in enumerate(zip(gangs, seed_sequence.spawn(len(gangs)))):
         aggression, daring = styles[k % len(styles)]
-        players[gang] = AutoPlayer(np.random.default_rng(child), ruleset, aggression, daring)
+        players[gang] = AutoPlayer(np.random.default_rng(child), ruleset, aggression, daring, lookahead=lookahead)
     return players

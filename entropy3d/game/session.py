@@ -25,6 +25,9 @@ from entropy3d.game.script import ScriptedPlayer, load_script, scene_of
 from entropy3d.game.step import Producer
 
 PRODUCERS = ("physics", "geometric")
+#: room (inches) the automatic players keep from walls when they look ahead: physics rides a box
+#: around the oval base, about this much wider at its corners
+LOOKAHEAD_MARGIN_IN = 0.3
 
 
 def make_producer(name: str, table, geometry) -> Producer:
@@ -65,7 +68,10 @@ def setup_game(scene: str | Path | None, *, seed: int | None = None, turns: int 
     if seed is None:
         seed = game_script.seed if game_script is not None and game_script.seed is not None else 0
     dice_seed, players_seed = np.random.SeedSequence(seed).spawn(2)
-    players = demo_players(list(table.spec.gangs), table.ruleset, players_seed)
+    from entropy3d.geometric import GeometricProducer
+
+    players = demo_players(list(table.spec.gangs), table.ruleset, players_seed,
+                           lookahead=GeometricProducer(table, geometry, margin_in=LOOKAHEAD_MARGIN_IN))
     if game_script is not None:
         players = {gang: ScriptedPlayer(game_script, script_path, table.ruleset, auto)
                    for gang, auto in players.items()}

@@ -78,7 +78,8 @@ def take_action(state: State, action: Action, ruleset: Ruleset, rng: np.random.G
 def activation(state: State, model_id: str, plans: Sequence[str], ruleset: Ruleset, rng: np.random.Generator,
                producer: Producer, table: TableChecks | None = None, push: str = "sit-at-tn") -> list[Step]:
     """One model's activation: it starts, then ``plans`` are taken in order while it has actions
-    (an action it must skip is skipped first). Raises IllegalPlanError for a refused plan."""
+    (an action it must skip is skipped first), then it ends. Raises IllegalPlanError for a
+    refused plan."""
     steps = [take(state, Action.activate(model_id), ruleset, rng, producer)]
     per_activation = int(ruleset.data("turn.actions_per_activation"))
     for plan in plans:
@@ -89,6 +90,8 @@ def activation(state: State, model_id: str, plans: Sequence[str], ruleset: Rules
         if not model.in_play or model.actions_taken >= per_activation:
             break
         steps += take_action(steps[-1].after, Action.ride(model_id, plan, push), ruleset, rng, producer, table)
+    if steps[-1].after.model(model_id).in_play:
+        steps.append(take(steps[-1].after, Action.end(model_id), ruleset, rng, producer))
     return steps
 
 

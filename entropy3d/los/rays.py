@@ -192,3 +192,35 @@ def group_boxes(starts: np.ndarray, ends: np.ndarray, counts: np.ndarray) -> tup
 def boxes_overlap(low: np.ndarray, high: np.ndarray, other_low: np.ndarray, other_high: np.ndarray) -> np.ndarray:
     """(G,) True where box g overlaps the one box (other_low, other_high)."""
     return np.all((low <= other_high) & (high >= other_low), axis=1)
+
+
+def boxes_touching(low: np.ndarray, high: np.ndarray, other_low: np.ndarray, other_high: np.ndarray) -> np.ndarray:
+    """(G, M) True where box g overlaps box m of the others: :func:`boxes_overlap` for many boxes."""
+    return np.all((low[:, None] <= other_high[None]) & (high[:, None] >= other_low[None]), axis=2)
+
+
+def group_rows(first: np.ndarray, counts: np.ndarray) -> np.ndarray:
+    """The row indices of groups that start at ``first`` and hold ``counts`` rows, in order."""
+    total = int(counts.sum())
+    if total == 0:
+        return np.zeros(0, dtype=np.int64)
+    starts_in_output = np.cumsum(counts) - counts
+    return np.repeat(first - starts_in_output, counts) + np.arange(total)
+
+
+
+def point_segment_distances(points: np.ndarray, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Distance of each point to the segment a-b (all arrays broadcast, last axis the coordinates)."""
+    axis = b - a
+    length2 = np.einsum("...j,...j->...", axis, axis)
+    along = np.einsum("...j,...j->...", points - a, axis) / np.where(length2 > 0, length2, 1.0)
+    return np.linalg.norm(points - (a + np.clip(along, 0.0, 1.0)[..., None] * axis), axis=-1)
+
+
+def capsules_touching(a: np.ndarray, b: np.ndarray, radius: np.ndarray, low: np.ndarray, high: np.ndarray,
+                      margin: float = 1e-6) -> np.ndarray:
+    """(G, M) True where capsule g (segment a-b swept by ``radius``) may touch box m (low, high),
+    tested against the box's bounding sphere; ``margin`` keeps it on the safe side of rounding."""
+    centres, radii = (low + high) / 2, np.linalg.norm(high - low, axis=-1) / 2
+    distances = point_segment_distances(centres[None], a[:, None], b[:, None])
+    return distances <= radius[:, None] + radii[None] + margin

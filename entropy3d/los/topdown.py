@@ -17,7 +17,14 @@ import trimesh
 
 from entropy3d.geometry import BaseShape, Pose
 from entropy3d.los.losrules import LosRules
-from entropy3d.los.rays import boxes_overlap, group_boxes, segment_box_hits
+from entropy3d.los.rays import (
+    boxes_overlap,
+    capsules_touching,
+    group_boxes,
+    group_rows,
+    point_segment_distances,
+    segment_box_hits,
+)
 
 #: inches: a piece whose top is this close to a model's surface is what it stands on
 STAND_TOLERANCE_IN = 0.05
@@ -76,31 +83,65 @@ def convex_outlines(polygon, tolerance: float = 0.01) -> tuple[np.ndarray, np.nd
 
 def segments_touch_convex(starts: np.ndarray, deltas: np.ndarray, normals: np.ndarray,
                           offsets: np.ndarray) -> np.ndarray:
-    """(N,) True where segment n touches any of the Q convex pieces (Cyrus-Beck, all at once)."""
-    numerators = offsets[None] - np.einsum("nj,qej->nqe", starts, normals)
-    denominators = np.einsum("nj,qej->nqe", deltas, normals)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        ratio = numerators / denominators
-    t_enter = np.where(denominators < 0, ratio, 0.0).max(axis=2)
-    t_exit = np.where(denominators > 0, ratio, 1.0).min(axis=2)
-    outside = ((denominators == 0) & (numerators < 0)).any(axis=2)
-    return ((t_enter <= t_exit) & ~outside).any(axis=1)
+    """(N,) True where segment n touches any of the Q convex pieces (Cyrus-Beck, all segments at
+    once, piece by piece: a segment found touching one piece is not tested against the rest)."""
+    touched = np.zeros(len(starts), bool)
+    left = np.arange(len(starts))
+    for piece_normals, piece_offsets in zip(normals, offsets):
+        if not len(left):
+            break
+        s, d = starts[left], deltas[left]
+        numerators = piece_offsets - (s[:, :1] * piece_normals[:, 0] + s[:, 1:2] * piece_normals[:, 1])
+        denominators = d[:, :1] * piece_normals[:, 0] + d[:, 1:2] * piece_normals[:, 1]
+        with np.errstate(divide="ignore", invalid="ignore"):
+            ratio = numerators / denominators
+        t_enter = np.where(denominators < 0, ratio, 0.0).max(axis=1)
+        t_exit = np.where(denominators > 0, ratio, 1.0).min(axis=1)
+        outside = ((denominators == 0) & (numerators < 0)).any(axis=1)
+        hit = (t_enter <= t_exit) & ~outside
+        touched[left[hit]] = True
+        left = left[~hit]
+    return touched
 
 
-def sight_lines(viewer: Pose, viewer_base: BaseShape, target: Pose, target_base: BaseShape,
-                rules: LosRules) -> np.ndarray:
-    """(L, 2, 2) lines from the front half of the viewer's base edge to the target's base edge.
+def surely_touching(starts: np.ndarray, ends: np.ndarray, centre: np.ndarray, normals: np.ndarray,
+                    offsets: np.ndarray, margin: float = 1e-9) -> np.ndarray:
+    """(N,) True where a segment passes well inside a one-piece convex outline: within the
+    largest circle about ``centre`` that the outline holds, less ``margin`` inches. A cheap
+    first answer that :func:`segments_touch_convex` would give too; False says nothing."""
+    if len(normals) != 1:
+        return np.zeros(len(starts), bool)
+    inner = float(np.min(offsets[0] - normals[0] @ centre))
+    return point_segment_distances(centre, starts, ends) < inner - margin
 
-    Only target edge points strictly in front of the viewer's base centre line count: a rider
-    has no LOS out of the back half of its base (EC-LOS-2).
+
+def sight_lines(pairs: list[tuple[int, int]], poses: list[Pose], bases: list[BaseShape],
+                rules: LosRules) -> tuple[np.ndarray, np.ndarray]:
+    """The top-down lines of many (viewer, target) index pairs, all at once: (L, 2, 2) lines,
+    pair after pair, and (P,) how many each pair has.
+
+    A pair's lines go from every point of the front half of the viewer's base edge to every
+    point of the target's base edge, viewer point by viewer point. Only target edge points
+    strictly in front of the viewer's base centre line count: a rider has no LOS out of the back
+    half of its base (EC-LOS-2).
     """
-    starts = viewer_base.front_half_outline(viewer, rules.viewer_edge_samples)
-    ends = target_base.outline(target, rules.target_edge_samples)
-    ends = ends[viewer.to_local(ends)[:, 0] > 1e-9]
-    lines = np.empty((len(starts) * len(ends), 2, 2))
-    lines[:, 0] = np.repeat(starts, len(ends), axis=0)
-    lines[:, 1] = np.tile(ends, (len(starts), 1))
-    return lines
+    if not len(pairs):
+        return np.zeros((0, 2, 2)), np.zeros(0, dtype=np.int64)
+    front = np.stack([base.front_half_outline(pose, rules.viewer_edge_samples) for pose, base in zip(poses, bases)])
+    edge = np.stack([base.outline(pose, rules.target_edge_samples) for pose, base in zip(poses, bases)])
+    centres = np.array([pose.xy for pose in poses])
+    forwards = np.array([pose.forward for pose in poses])
+    viewers, targets = np.array(pairs, dtype=np.int64).reshape(-1, 2).T
+    ahead = np.einsum("psj,pj->ps", edge[targets] - centres[viewers][:, None], forwards[viewers]) > 1e-9
+    kept = ahead.sum(axis=1)                             # target points in front, per pair
+    ends = edge[targets][ahead]                          # pair after pair, in outline order
+    counts = front.shape[1] * kept
+    pair = np.repeat(np.arange(len(pairs)), counts)
+    local = np.arange(int(counts.sum())) - np.repeat(np.cumsum(counts) - counts, counts)
+    lines = np.empty((len(local), 2, 2))
+    lines[:, 0] = front[viewers[pair], local // kept[pair]]
+    lines[:, 1] = ends[(np.cumsum(kept) - kept)[pair] + local % kept[pair]]
+    return lines, counts
 
 
 def piece_blocks(rules: LosRules, size_class, bottom, top, viewer_z, target_z, viewer_eye_z,
@@ -142,9 +183,7 @@ def top_down_batch(pairs: list[tuple[int, int]], poses: list[Pose], bases: list[
     clear ones, and the footprint rows that block at least one line.
     """
     z = np.array([pose.z for pose in poses])
-    per_pair = [sight_lines(poses[v], bases[v], poses[t], bases[t], rules) for v, t in pairs]
-    counts = np.array([len(lines) for lines in per_pair], dtype=np.int64)
-    lines = np.concatenate(per_pair) if per_pair else np.zeros((0, 2, 2))
+    lines, counts = sight_lines(pairs, poses, bases, rules)
     pair_of_line = np.repeat(np.arange(len(pairs)), counts)
     blocked = np.zeros(len(lines), bool)
     blocking_rows: list[set[int]] = [set() for _ in pairs]
@@ -161,11 +200,24 @@ def top_down_batch(pairs: list[tuple[int, int]], poses: list[Pose], bases: list[
             standing[viewer[:, 0]] | standing[target[:, 0]])                       # (P, R)
         starts, deltas = lines[:, 0], lines[:, 1] - lines[:, 0]
         pair_low, pair_high = group_boxes(starts, lines[:, 1], counts)
+        # a pair's lines lie within the capsule from base centre to base centre as wide as the
+        # larger base: a row far from it blocks none of them
+        centres = np.array([pose.xy for pose in poses])
+        reach = np.array([max(base.length, base.width) / 2 for base in bases])
+        blocks &= capsules_touching(centres[viewer[:, 0]], centres[target[:, 0]],
+                                    np.maximum(reach[viewer[:, 0]], reach[target[:, 0]]),
+                                    np.array([low for _, low, _, _, _ in footprints.convex]).reshape(-1, 2),
+                                    np.array([high for _, _, high, _, _ in footprints.convex]).reshape(-1, 2))
+        first = np.cumsum(counts) - counts
         for row, row_low, row_high, normals, offsets in footprints.convex:
             candidate_pairs = blocks[:, row] & boxes_overlap(pair_low, pair_high, row_low, row_high)
-            near = np.flatnonzero(candidate_pairs[pair_of_line])
+            candidates = np.flatnonzero(candidate_pairs)
+            near = group_rows(first[candidates], counts[candidates])
             near = near[segment_box_hits(starts[near], deltas[near], row_low, row_high)]
-            touched = near[segments_touch_convex(starts[near], deltas[near], normals, offsets)]
+            sure = surely_touching(starts[near], lines[near, 1], (row_low + row_high) / 2, normals, offsets)
+            rest = near[~sure]
+            touched = np.concatenate([near[sure], rest[segments_touch_convex(starts[rest], deltas[rest], normals,
+                                                                             offsets)]])
             blocked[touched] = True
             for pair in np.unique(pair_of_line[touched]):
                 blocking_rows[int(pair)].add(int(row))

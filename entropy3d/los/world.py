@@ -27,16 +27,17 @@ from entropy3d.geometry import BaseShape, Pose
 from entropy3d.los.losrules import LosRules, load_los_rules
 from entropy3d.los.rays import (
     NO_HIT,
-    boxes_overlap,
+    boxes_touching,
     convex_planes,
     default_caster,
     group_boxes,
+    group_rows,
     segment_box_hits,
     segment_convex_entry,
 )
 from entropy3d.los.results import LosResult, SightGeometry, TopDownVerdict, TrueVerdict
 from entropy3d.los.topdown import Footprints, convex_outlines, top_down_batch
-from entropy3d.los.truelos import silhouette_rays, true_verdict_numbers
+from entropy3d.los.truelos import grid_rows_near, silhouette_rays, target_vertices, true_verdicts_numbers
 from entropy3d.scene.build import Piece, TableGeometry, build_table_geometry
 from entropy3d.scene.footprints import piece_footprints
 from entropy3d.scene.miniature import miniature_shape
@@ -72,14 +73,37 @@ class Miniature:
     """(3,) highest corner of its bounding box."""
 
 
-def make_miniature(model_id: str, base: BaseShape, pose: Pose, table: Table, rules: LosRules) -> Miniature:
-    """The LOS view of one miniature, from ``miniature_shape`` (scene layer)."""
-    shape = miniature_shape(base, pose, table.ruleset)
+#: a convex solid as (vertices (V, 3), plane normals (P, 3), plane offsets (P,))
+ConvexSolid = tuple[np.ndarray, np.ndarray, np.ndarray]
+
+
+def miniature_parts(base: BaseShape, table: Table) -> tuple[tuple[ConvexSolid, ...], float]:
+    """A miniature standing at the origin facing +x, from ``miniature_shape`` (scene layer): its
+    convex solids bike, rider, base as (vertices, plane normals, plane offsets), and the top of
+    the rider. Every miniature on one base shares these; :func:`make_miniature` places them."""
+    shape = miniature_shape(base, Pose(0.0, 0.0, 0.0, 0.0), table.ruleset)
     parts = tuple((np.asarray(mesh.vertices, float), *convex_planes(mesh))
                   for mesh in (shape.bike, shape.rider, shape.base))
+    return parts, float(shape.rider.bounds[1][2])
+
+
+def make_miniature(model_id: str, base: BaseShape, pose: Pose, table: Table, rules: LosRules,
+                   local: tuple | None = None) -> Miniature:
+    """The LOS view of one miniature: its base shape's :func:`miniature_parts` (``local``, built
+    here when not given) turned to its facing and moved to where it stands."""
+    local_parts, local_top = local or miniature_parts(base, table)
+    turn = math.radians(pose.facing_deg)
+    c, s = math.cos(turn), math.sin(turn)
+    rotation = np.array([[c, -s, 0.0], [s, c, 0.0], [0.0, 0.0, 1.0]])
+    where = np.array([pose.x, pose.y, pose.z])
+    parts = []
+    for vertices, normals, offsets in local_parts:
+        turned = normals @ rotation.T
+        parts.append((vertices @ rotation.T + where, turned, offsets + turned @ where))
+    parts = tuple(parts)
     vertices = np.concatenate([p[0] for p in parts])
     lo, hi = vertices.min(axis=0), vertices.max(axis=0)
-    top = float(shape.rider.bounds[1][2])
+    top = pose.z + local_top
     return Miniature(model_id, pose, base, parts, np.array([pose.x, pose.y, top - rules.eye_below_rider_top_in]),
                      float(hi[2]), lo, hi)
 
@@ -125,6 +149,40 @@ def home_poses(table: Table, geometry: TableGeometry) -> dict[str, Pose]:
     return homes
 
 
+def rays_near_miniatures(pair_eyes: np.ndarray, target_parts: list, grid: int, pairs: Sequence[tuple[int, int]],
+                         minis: Sequence[Miniature], pair_of_row: np.ndarray,
+                         cell_of_row: np.ndarray) -> list[np.ndarray]:
+    """Per miniature, the rows (ascending) of the cast silhouette rays that may meet it: the rays
+    of each pair's grid inside the window the miniature's box covers seen from the pair's eye
+    (:func:`~entropy3d.los.truelos.grid_rows_near`); never the pair's own viewer or target.
+
+    ``pair_of_row`` and ``cell_of_row`` say which pair and grid cell each cast ray is.
+    """
+    if not len(pairs) or not len(minis):
+        return [np.zeros(0, dtype=np.int64) for _ in minis]
+    row_of_cell = np.full((len(pairs), grid * grid), -1, dtype=np.int64)
+    row_of_cell[pair_of_row, cell_of_row] = np.arange(len(pair_of_row))
+    row_first, row_last, column_first, column_last = grid_rows_near(
+        pair_eyes, target_vertices(target_parts), grid, np.array([m.low for m in minis]),
+        np.array([m.high for m in minis]))                                       # (P, M) each
+    rows_n = np.maximum(row_last - row_first + 1, 0)
+    columns_n = np.maximum(column_last - column_first + 1, 0)
+    own = np.zeros((len(pairs), len(minis)), bool)
+    own[np.arange(len(pairs)), [v for v, _ in pairs]] = True
+    own[np.arange(len(pairs)), [t for _, t in pairs]] = True
+    pair, mini = np.nonzero((rows_n * columns_n > 0) & ~own)       # ordered by pair, then miniature
+    areas = rows_n[pair, mini] * columns_n[pair, mini]
+    k = np.arange(int(areas.sum())) - np.repeat(np.cumsum(areas) - areas, areas)
+    width = np.repeat(columns_n[pair, mini], areas)
+    cells = ((np.repeat(row_first[pair, mini], areas) + k // width) * grid
+             + np.repeat(column_first[pair, mini], areas) + k % width)
+    rows = row_of_cell[np.repeat(pair, areas), cells]
+    owner = np.repeat(mini, areas)[rows >= 0]
+    rows = rows[rows >= 0]
+    order = np.argsort(owner, kind="stable")                        # per miniature, rows ascending
+    return np.split(rows[order], np.cumsum(np.bincount(owner, minlength=len(minis)))[:-1])
+
+
 class LosWorld:
     """Line-of-sight queries over one table; cheap to query, cheap to update.
 
@@ -142,6 +200,7 @@ class LosWorld:
         solid = [p for p in self.geometry.pieces if p.kind not in DECAL_KINDS]
         self._originals = {piece.id: piece for piece in solid}
         self._miniature_cache: dict[tuple[str, Pose], Miniature] = {}
+        self._local_miniatures: dict[BaseShape, tuple] = {}
         self._set_pieces(tuple(p for p in solid if not p.dynamic), tuple(p for p in solid if p.dynamic))
 
     def _set_pieces(self, static: tuple[Piece, ...], dynamic: tuple[Piece, ...], static_caster=None,
@@ -218,20 +277,24 @@ class LosWorld:
                 model = self.table.model(model_id)  # a KeyError naming the models there are
                 if len(self._miniature_cache) >= MINIATURE_CACHE_SIZE:
                     self._miniature_cache.clear()
-                self._miniature_cache[key] = make_miniature(model_id, self.table.base_of(model), pose,
-                                                            self.table, self.rules)
+                base = self.table.base_of(model)
+                if base not in self._local_miniatures:
+                    self._local_miniatures[base] = miniature_parts(base, self.table)
+                self._miniature_cache[key] = make_miniature(model_id, base, pose, self.table, self.rules,
+                                                            self._local_miniatures[base])
             minis[model_id] = self._miniature_cache[key]
         return minis
 
     # ------------------------------------------------------------------------------- queries
 
     def cast(self, starts, ends, minis: Sequence[Miniature] = (), skip: np.ndarray | None = None,
-             counts: np.ndarray | None = None):
+             counts: np.ndarray | None = None, near: Sequence[np.ndarray] | None = None):
         """First hit of each segment against the pieces and ``minis``.
 
         ``skip`` (N, k) lists, per segment, indices into ``minis`` it must ignore (-1 pads).
         ``counts`` optionally groups consecutive segments (a pair's rays) so that a miniature is
-        only tested against the groups whose bounding box it touches.
+        only tested against the groups whose bounding box it touches. ``near`` instead gives, per
+        miniature, the segments (ascending indices) that may meet it, every other one missing it.
         Returns ``(t, names)``: fraction along the segment of the first hit (inf: clear) and the
         id of what it hit ('' when clear).
         """
@@ -245,20 +308,26 @@ class LosWorld:
         pieces = len(self.pieces)
         if counts is None:
             counts = np.array([len(starts)])
-        group = np.repeat(np.arange(len(counts)), counts)
-        group_low, group_high = group_boxes(starts, ends, counts)
+        if near is None:
+            # which groups' boxes each miniature's box touches, all at once: a miniature is tested
+            # against the rays of those groups only, so the work follows the rays near it
+            group_low, group_high = group_boxes(starts, ends, counts)
+            touching = boxes_touching(group_low, group_high, np.array([m.low for m in minis]).reshape(-1, 3),
+                                      np.array([m.high for m in minis]).reshape(-1, 3))
+            first = np.concatenate([[0], np.cumsum(counts)[:-1]]).astype(np.int64)
+            near = [group_rows(first[touching[:, k]], counts[touching[:, k]]) for k in range(len(minis))]
         for index, mini in enumerate(minis):
-            candidate = boxes_overlap(group_low, group_high, mini.low, mini.high)[group]
+            rows = near[index]
             if skip is not None:
-                candidate &= ~(skip == index).any(axis=1)
-            rows = np.flatnonzero(candidate)
+                rows = rows[~(skip[rows] == index).any(axis=1)]
             rows = rows[segment_box_hits(starts[rows], deltas[rows], mini.low, mini.high)]
+            row_starts, row_deltas = starts[rows], deltas[rows]
             entry = np.full(len(rows), np.inf)
             for vertices, normals, offsets in mini.parts:
-                near = np.flatnonzero(segment_box_hits(starts[rows], deltas[rows], vertices.min(axis=0),
-                                                       vertices.max(axis=0)))
-                entry[near] = np.minimum(entry[near], segment_convex_entry(
-                    starts[rows[near]], deltas[rows[near]], normals, offsets))
+                close = np.flatnonzero(segment_box_hits(row_starts, row_deltas, vertices.min(axis=0),
+                                                        vertices.max(axis=0)))
+                entry[close] = np.minimum(entry[close], segment_convex_entry(
+                    row_starts[close], row_deltas[close], normals, offsets))
             closer = entry < t[rows]
             t[rows[closer]] = entry[closer]
             owner[rows[closer]] = pieces + index
@@ -289,12 +358,13 @@ class LosWorld:
                                   self.rules)
         footprint_names = [self.pieces[k].id for k, _, _ in self._piece_footprints] + ids
 
-        ray_sets = silhouette_rays(np.array([mini_list[v].eye for v, _ in index_pairs]).reshape(-1, 3),
-                                   [mini_list[t].parts[:2] for _, t in index_pairs], self.rules.silhouette_grid)
-        counts = np.array([len(ends) for ends, _ in ray_sets], dtype=np.int64)
-        ends = np.concatenate([e for e, _ in ray_sets]) if ray_sets else np.zeros((0, 3))
+        pair_eyes = np.array([mini_list[v].eye for v, _ in index_pairs]).reshape(-1, 3)
+        target_parts = [mini_list[t].parts[:2] for _, t in index_pairs]
+        ray_sets = silhouette_rays(pair_eyes, target_parts, self.rules.silhouette_grid)
+        counts = np.array([len(ends) for ends, _, _ in ray_sets], dtype=np.int64)
+        ends = np.concatenate([e for e, _, _ in ray_sets]) if ray_sets else np.zeros((0, 3))
         pair_of_ray = np.repeat(np.arange(len(index_pairs)), counts)
-        eyes = np.array([mini_list[v].eye for v, _ in index_pairs]).reshape(-1, 3)[pair_of_ray]
+        eyes = pair_eyes[pair_of_ray]
         lengths = np.linalg.norm(ends - eyes, axis=1)
         stops = ends - (ends - eyes) * (RAY_END_GAP_IN / np.maximum(lengths, 1e-9))[:, None]
         skip = np.array(index_pairs, dtype=np.int64).reshape(-1, 2)[pair_of_ray]
@@ -306,23 +376,31 @@ class LosWorld:
         cast = np.flatnonzero(in_front)
         t = np.full(len(ends), np.inf)
         hit_names = np.full(len(ends), "", dtype=object)
-        t[cast], hit_names[cast] = self.cast(eyes[cast], stops[cast], mini_list, skip[cast],
-                                             np.bincount(pair_of_ray[cast], minlength=len(index_pairs)))
+        near = rays_near_miniatures(pair_eyes, target_parts, self.rules.silhouette_grid, index_pairs, mini_list,
+                                    pair_of_ray[cast], np.concatenate([c for _, _, c in ray_sets])[cast])
+        t[cast], hit_names[cast] = self.cast(eyes[cast], stops[cast], mini_list, skip[cast], near=near)
         reached = ~np.isfinite(t) & in_front
 
+        parts = np.concatenate([p for _, p, _ in ray_sets]) if ray_sets else np.zeros(0, dtype=np.int64)
+        numbers = true_verdicts_numbers(pair_of_ray, parts, reached, len(index_pairs), self.rules)
+        # who blocks each pair's rays: unique (pair, name) among the rays that hit something
+        stopped = np.flatnonzero(np.isfinite(t))
+        blocker_names, code = np.unique(hit_names[stopped].astype(str), return_inverse=True)
+        blocked_by = [[] for _ in index_pairs]
+        for key in np.unique(pair_of_ray[stopped] * max(len(blocker_names), 1) + code).tolist():
+            blocked_by[key // max(len(blocker_names), 1)].append(str(blocker_names[key % len(blocker_names)]))
+
         results = {}
-        bounds = np.concatenate([[0], np.cumsum(counts)])
+        bounds = np.concatenate([[0], np.cumsum(counts)]).tolist()
         for k, ((a, b), (v, _)) in enumerate(zip(pairs, index_pairs)):
             lines, clear, rows = top_down[k]
             span = slice(bounds[k], bounds[k + 1])
-            visible = reached[span]
-            numbers = true_verdict_numbers(ray_sets[k][1], visible, self.rules)
             results[(a, b)] = LosResult(
                 viewer=a, target=b,
                 top_down=TopDownVerdict(bool(clear.any()), int(clear.sum()), len(lines),
                                         tuple(sorted({footprint_names[r] for r in rows}))),
-                true_los=TrueVerdict(**numbers, blockers=tuple(sorted(set(hit_names[span][np.isfinite(t[span])])))),
-                geometry=SightGeometry(lines, clear, mini_list[v].eye, ends[span], visible),
+                true_los=TrueVerdict(**numbers[k], blockers=tuple(sorted(blocked_by[k]))),
+                geometry=SightGeometry(lines, clear, mini_list[v].eye, ends[span], reached[span]),
             )
         return results
 

@@ -15,12 +15,11 @@ from entropy3d.geometry import Pose
 from entropy3d.physics.record import RideRecord
 from entropy3d.physics.ride import ride
 from entropy3d.physics.world import BikeBody, build_table_world
-from entropy3d.rules.combat import base_gap_in
 from entropy3d.rules.facts import Contact, Facts, Flight, SceneryHit
 from entropy3d.rules.riding import full_distance_in
 from entropy3d.rules.state import State
 from entropy3d.rules.transition import Action
-from entropy3d.scene.probe import ground_profile, piece_side
+from entropy3d.scene.probe import ground_profile, models_in_the_way, piece_side
 
 
 class PhysicsProducer:
@@ -62,31 +61,12 @@ class PhysicsProducer:
         self.close()
 
     def bodies(self, state: State, action: Action) -> tuple[BikeBody, list[BikeBody]]:
-        """The riding bike and the other models in its way.
-
-        A model standing base to base *behind* the rider, which rides away from it, is left out:
-        the ride counts any touch above the step height as a contact, so a bike parked base to
-        base after a crash could otherwise never leave (a move turns at most 90 degrees, so it
-        cannot come back into it).
-        """
-        ruleset = self.ruleset
+        """The riding bike and the other models in its way (:func:`models_in_the_way`)."""
         model = state.model(action.model_id)
-        move = action.move
-        ahead = move.path[min(len(move.path) - 1, 4)] - move.path[0]
-        own_base = ruleset.base_for(model.bike_type)
-        touching = float(ruleset.data("ride.base_to_base_in"))
         velocity = model.air.velocity_in_s if model.air is not None else (0.0, 0.0, 0.0)
-        rider = BikeBody(model.id, own_base, model.pose, velocity)
-        others = []
-        for other in state.models.values():
-            if other.id == model.id or not other.in_play:
-                continue
-            base = ruleset.base_for(other.bike_type)
-            gap = base_gap_in(model.pose, own_base, other.pose, base)
-            if gap <= touching and float(np.dot(other.pose.xy - model.pose.xy, ahead)) < 0.0:
-                continue
-            others.append(BikeBody(other.id, base, other.pose))
-        return rider, others
+        rider = BikeBody(model.id, self.ruleset.base_for(model.bike_type), model.pose, velocity)
+        return rider, [BikeBody(other.id, base, other.pose)
+                       for other, base in models_in_the_way(state, model.id, self.ruleset)]
 
     def _ride(self, state: State, action: Action) -> Facts:
         move = action.move

@@ -1,25 +1,47 @@
-"""Attacks after a move, checked and resolved like every other action
+"""Attacks, checked and resolved like every other action
 (:func:`entropy3d.rules.transition.check` / :func:`~entropy3d.rules.transition.resolve`).
 
-Only the game of chicken is played so far (EC-MEL-CHICKEN): a deliberate near miss from the
-target's front, both riders test TN 15, the winner's total sets the loser's stress. Its geometry
-is the models' poses and bases in the state, so it needs no producer's facts.
+- The game of chicken (EC-MEL-CHICKEN): a deliberate near miss from the target's front.
+- Melee with a weapon (EC-MEL-1, EC-MEL-2, EC-MEL-DEF, EC-WPN, EC-PIERCE, EC-HEADSHOT,
+  EC-WOUND): from any point of the attacker's ridden move (EC-ACT-ATTACK), with half its base
+  beside the target and the target in the weapon's reach; the defender dodges or attacks back.
+- Shots with a gun (EC-GUN-1, EC-GUN-2, EC-GUN-SPLIT, EC-COVER-1): the table says how much of the
+  target the shooter sees (:class:`~entropy3d.rules.facts.Sight`, from the LOS engine); the rules
+  need 25% and the gun's range.
+Every attack is an opposed test (EC-DICE-2). A rider's dodge stat is added to its dodge total
+when that does not bust it (DECISION: "Rider Stats": a stat "is chosen after the dice roll is
+made and stress is applied"; a player never adds it to bust), never in a surprise (EC-MEL-2).
 """
 
 from __future__ import annotations
 
+import dataclasses
+from typing import Callable
+
 import numpy as np
 
 from entropy3d.errors import IllegalPlanError
+from entropy3d.geometry import Pose
 from entropy3d.rules import missions
-from entropy3d.rules.combat import base_gap_in, chicken_allowed, chicken_stress
-from entropy3d.rules.dice import Outcome, policy_named, resolve_bust
+from entropy3d.rules.combat import (
+    attack_stress,
+    attack_tn,
+    base_gap_in,
+    check_melee,
+    chicken_allowed,
+    chicken_stress,
+    gun_tn,
+    rider_dodge,
+)
+from entropy3d.rules.dice import DiceRules, Outcome, TestRoll, policy_named, resolve_bust
 from entropy3d.rules.event import Event, roll_text
-from entropy3d.rules.opposed import opposed_test
+from entropy3d.rules.facts import Sight
+from entropy3d.rules.opposed import decide, opposed_test
 from entropy3d.rules.ruleset import Ruleset
 from entropy3d.rules.state import OUT, ModelState, State
 
-ATTACK_KINDS = ("chicken",)
+CHICKEN = "chicken"
+DODGE, ATTACK_BACK = "dodge", "attack"
 
 
 def check_chicken(state: State, attacker_id: str, target_id: str, ruleset: Ruleset) -> None:
@@ -78,9 +100,18 @@ def resolve_chicken(state: State, attacker_id: str, target_id: str, push: str, d
                                 figures={"winner": winner.id}))
     else:
         events.append(Event("attack", attacker.id, "nobody flinches", clauses=("EC-MEL-CHICKEN",)))
+    state, busts = _busts(state, duel, attacker, target, push, defender_push, rng, ruleset)
+    return state, events + busts
+
+
+def _busts(state: State, duel, attacker: ModelState, target: ModelState, push: str, defender_push: str,
+           rng: np.random.Generator, ruleset: Ruleset) -> tuple[State, list[Event]]:
+    """The crash sequence of either side that busted in an opposed attack (EC-DICE-4); a defender
+    taken out by it counts as taken out by the attacker's gang."""
+    events = []
     for roll, who, push_name, by_gang in ((duel.attacker, attacker, push, None),
                                           (duel.defender, target, defender_push, attacker.gang)):
-        if roll.outcome is Outcome.BUST:
+        if roll.outcome is Outcome.BUST and state.model(who.id).in_play:
             state, bust = _bust(state, who.id, push_name, by_gang, rng, ruleset)
             events.append(bust)
     return state, events
@@ -101,3 +132,231 @@ def _bust(state: State, model_id: str, push: str, by_gang: str | None, rng: np.r
                f"loses a wound ({bust.wounds_after} left), back on, skips its next action")
     return state, Event("bust", model_id, f"bust (EC-DICE-4): {verdict}", clauses=bust.clauses,
                         rolls=(bust.remount,) if bust.remount else ())
+
+
+# -- melee and guns --------------------------------------------------------------------------------
+
+
+def weapon_kind(weapon: str, ruleset: Ruleset) -> str:
+    """``chicken``, ``melee`` or ``gun`` for an attack's weapon name; ValueError for others."""
+    if weapon == CHICKEN:
+        return CHICKEN
+    if weapon in ruleset.data("weapons"):
+        return "melee"
+    if weapon in ruleset.data("guns"):
+        return "gun"
+    raise ValueError(f"unknown weapon {weapon!r}; use chicken, a melee weapon ({', '.join(ruleset.data('weapons'))}) "
+                     f"or a gun ({', '.join(ruleset.data('guns'))})")
+
+
+def target_tn(base_tn: int, attacker: ModelState, target: ModelState, ruleset: Ruleset, *, ranged: bool) -> int:
+    """The attacker's TN against ``target``: the weapon's TN with the target's protection (melee),
+    +1 if it only moved (EC-MOVE-3), +1 on a trailbike (EC-BIKE-TRAIL), +1 airborne for a shot
+    (EC-JUMP-3), -2 when it is stopped (EC-STOPPED), +3 when the attacker is stunned (EC-COND-STUN)."""
+    tn = attack_tn(base_tn, ruleset, protection=target.protection, target_only_moved=target.only_moved,
+                   target_bike=target.bike_type, target_airborne=target.air is not None, ranged=ranged)
+    if target.stopped:
+        tn += int(ruleset.data("shooting.stopped_target_tn_mod"))
+    if "stunned" in attacker.conditions:
+        tn += int(ruleset.data("conditions.stun.tn_mod"))
+    return tn
+
+
+def check_attack(state: State, attacker_id: str, target_id: str, weapon: str, ruleset: Ruleset,
+                 from_pose: Pose | None = None, see: Callable[[], Sight] | None = None, shots: int = 1) -> None:
+    """Whether the attack is legal; raises IllegalPlanError naming the clause.
+
+    from_pose: where along its ridden move the attacker strikes or shoots (EC-ACT-ATTACK; None:
+    where it stands). see: asks the table what the shooter sees of the target (for a gun; asked
+    only once everything cheaper allows the shot).
+    """
+    kind = weapon_kind(weapon, ruleset)
+    if kind == CHICKEN:
+        return check_chicken(state, attacker_id, target_id, ruleset)
+    attacker, target = state.model(attacker_id), state.model(target_id)
+    if target.gang == attacker.gang:
+        raise IllegalPlanError("EC-ACT-ATTACK", f"{target.id} rides for the same gang")
+    if not (attacker.in_play and target.in_play):
+        raise IllegalPlanError("EC-ACT-ATTACK", "both riders must be in the game")
+    if attacker.no_attack_next_activation:
+        raise IllegalPlanError("EC-MEL-DEF", f"{attacker.id} attacked back in defence and may not attack now")
+    pose = from_pose or attacker.pose
+    if kind == "melee":
+        if attacker.stopped:
+            raise IllegalPlanError("EC-STOPPED", f"{attacker.id} is stopped and makes no melee attack")
+        if weapon != attacker.weapon and weapon != "punch":
+            raise IllegalPlanError("EC-WPN", f"{attacker.id} carries {attacker.weapon}, not {weapon}")
+        found = check_melee(pose, ruleset.base_for(attacker.bike_type), target.pose,
+                            ruleset.base_for(target.bike_type), weapon, ruleset,
+                            attacker_airborne=attacker.air is not None, target_airborne=target.air is not None)
+        if not found.allowed:
+            raise IllegalPlanError(found.clauses[-1], found.reason)
+        return
+    if weapon != attacker.gun:
+        raise IllegalPlanError("EC-GUN-2", f"{attacker.id} carries no {weapon}")
+    split = int(ruleset.data(f"guns.{weapon}.split_shot"))
+    if not 1 <= shots <= min(split, attacker.ammo):
+        raise IllegalPlanError("EC-GUN-SPLIT", f"{attacker.id} may fire 1-{min(split, attacker.ammo)} shots "
+                               f"({attacker.ammo} left, split shot {split})")
+    reach = ruleset.scale.inches(float(ruleset.data(f"guns.{weapon}.range_m")))
+    distance = float(((pose.x - target.pose.x) ** 2 + (pose.y - target.pose.y) ** 2) ** 0.5)
+    if distance > reach:
+        raise IllegalPlanError("EC-GUN-2", f"{target.id} is {distance:.1f}\" away; a {weapon} reaches {reach:.1f}\" "
+                               f"({ruleset.data(f'guns.{weapon}.range_m'):g} m)")
+    need = float(ruleset.data("shooting.min_visible_fraction"))
+    sight = see() if see is not None else None
+    if sight is None or not sight.bike_seen or sight.visible_fraction < need - 1e-9:
+        seen = 0.0 if sight is None else sight.visible_fraction
+        raise IllegalPlanError("EC-COVER-1", f"{seen:.0%} of {target.id} is visible; a shot needs {need:.0%} "
+                               "and the bike itself in sight")
+
+
+def _dodged(roll: TestRoll, dodge: int, ruleset: Ruleset) -> TestRoll:
+    """The defender adds its dodge stat when that does not bust it (see the module's DECISION)."""
+    if dodge <= 0 or roll.outcome in (Outcome.BUST, Outcome.CRIT):
+        return roll
+    total = roll.total + dodge
+    if total > DiceRules.from_ruleset(ruleset).bust_over:
+        return roll
+    return dataclasses.replace(roll, total=total)
+
+
+def _tested(model: ModelState, roll: TestRoll) -> ModelState:
+    """A stunned rider's first successful test clears the stun (EC-COND-STUN)."""
+    if roll.succeeded and "stunned" in model.conditions:
+        return model.but(conditions=tuple(c for c in model.conditions if c != "stunned"))
+    return model
+
+
+def _hit(state: State, attacker: ModelState, target_id: str, *, stress: int, wounds: int, kill: bool,
+         bleed: bool, stun: bool, ruleset: Ruleset, label: str) -> tuple[State, list[Event]]:
+    """What a successful attack does to the target (EC-WOUND, EC-HEADSHOT, EC-COND-*)."""
+    target = state.model(target_id)
+    events: list[Event] = []
+    spec = ruleset.data("conditions.bleed")
+    conditions = list(target.conditions)
+    extra = stress
+    if bleed and "bleeding" not in conditions:
+        conditions.append("bleeding")
+        extra += int(spec["stress_now"])
+    if stun and "stunned" not in conditions:
+        conditions.append("stunned")
+    lost = target.wounds if kill else min(target.wounds, wounds)
+    after = target.but(stress=target.stress + extra, wounds=target.wounds - lost, conditions=tuple(conditions))
+    words = [f"+{extra} stress"] if extra else []
+    words += [f"-{lost} wound{'s' if lost != 1 else ''}"] if lost else []
+    words += ["bleeding (EC-COND-BLEED)"] if bleed else []
+    words += ["stunned (EC-COND-STUN)"] if stun else []
+    clauses = ("EC-WOUND",) + (("EC-HEADSHOT",) if kill else ()) + (("EC-COND-BLEED",) if bleed else ()) + (
+        ("EC-COND-STUN",) if stun else ())
+    if after.wounds <= 0:
+        after = after.but(wounds=0, status=OUT, air=None)
+        words.append("taken out" + (" by a headshot" if kill else ""))
+    events.append(Event("attack", target.id, f"{label} hits {target.id}: {', '.join(words) or 'no harm'}",
+                        clauses=clauses, piece=attacker.id, stress_change=extra,
+                        figures={"wounds_lost": lost, "headshot": kill, "taken_out": after.status == OUT}))
+    state = state.with_model(after)
+    if after.status == OUT:
+        state = missions.score_taken_out(state, after, attacker.gang, ruleset)
+    return state, events
+
+
+def resolve_melee(state: State, attacker_id: str, target_id: str, weapon: str, defence: str, push: str,
+                  defender_push: str, rng: np.random.Generator, ruleset: Ruleset, from_pose: Pose | None = None
+                  ) -> tuple[State, list[Event]]:
+    """A melee attack (EC-MEL-1, EC-MEL-2, EC-MEL-DEF, EC-WPN, EC-PIERCE, EC-HEADSHOT, EC-WOUND)."""
+    attacker, target = state.model(attacker_id), state.model(target_id)
+    spec = ruleset.data(f"weapons.{weapon}")
+    tn = target_tn(int(spec["tn"]), attacker, target, ruleset, ranged=False) - int(spec["pierce"])
+    pose = from_pose or attacker.pose
+    surprise = float(target.pose.to_local(pose.xy)[0, 0]) < 0.0
+    events: list[Event] = []
+    if surprise:
+        added = int(ruleset.data("melee.surprise_stress"))
+        target = target.but(stress=target.stress + added)
+        state = state.with_model(target)
+        events.append(Event("attack", target.id, f"surprised from behind: +{added} stress, dodge only (EC-MEL-2)",
+                            clauses=("EC-MEL-2",), stress_change=added, piece=attacker.id))
+        defence = DODGE
+    back = defence == ATTACK_BACK and target.weapon in ruleset.data("weapons") and not target.stopped
+    defender_tn = 0
+    if back:
+        back_spec = ruleset.data(f"weapons.{target.weapon}")
+        defender_tn = (target_tn(int(back_spec["tn"]), target, attacker, ruleset, ranged=False)
+                       - int(back_spec["pierce"]))
+    duel = opposed_test("melee", tn, attacker.stress, target.stress, rng, ruleset,
+                        attacker_policy=policy_named(push, ruleset),
+                        defender_policy=policy_named(defender_push, ruleset), defender_tn=defender_tn,
+                        attacker_max_stress=attacker.max_stress, defender_max_stress=target.max_stress)
+    defender_roll = duel.defender if back or surprise else _dodged(duel.defender, rider_dodge(target.dodge,
+                                                                   target.bike_type, ruleset), ruleset)
+    clauses = ("EC-MEL-1", "EC-WPN", "EC-MEL-DEF", "EC-DICE-2") + (("EC-PIERCE",) if spec["pierce"] else ())
+    if back:
+        hits = attacker_hits = duel.attacker.succeeded
+        target_hits = duel.defender.succeeded
+        how = "attacks back"
+        state = state.with_model(state.model(target.id).but(no_attack_next_activation=True))
+    else:
+        attacker_hits = decide("melee", duel.attacker, defender_roll, ruleset).attacker_wins
+        target_hits, hits, how = False, attacker_hits, "dodges"
+    events.append(Event("attack", attacker.id,
+                        f"{attacker.id} attacks {target.id} with a {weapon}: TN {tn}, {roll_text(duel.attacker)}; "
+                        f"{target.id} {how}: {roll_text(defender_roll)} -> "
+                        + ("hit" if hits else "missed"), clauses=clauses, rolls=(duel.attacker, defender_roll),
+                        piece=target.id, figures={"weapon": weapon, "tn": tn, "hit": hits, "defence": how}))
+    state = state.with_model(_tested(state.model(attacker.id).but(only_moved=False), duel.attacker))
+    if attacker_hits:
+        crit = duel.attacker.outcome is Outcome.CRIT
+        kill = bool((spec["headshot_total"] and duel.attacker.total >= spec["headshot_total"])
+                    or (crit and spec["headshot_on_crit"]))
+        state, more = _hit(state, attacker, target.id, stress=attack_stress(int(spec["stress"]), attacker.bike_type,
+                                                                              attacker.speed, ruleset),
+                           wounds=int(spec["wounds"]), kill=kill, bleed=bool(spec["bleed"]),
+                           stun=bool(spec["stun_on_crit"]) and crit, ruleset=ruleset, label=f"the {weapon}")
+        events += more
+    if target_hits:
+        back_spec = ruleset.data(f"weapons.{target.weapon}")
+        state, more = _hit(state, target, attacker.id, stress=int(back_spec["stress"]), wounds=int(back_spec["wounds"]),
+                           kill=False, bleed=bool(back_spec["bleed"]), stun=False, ruleset=ruleset,
+                           label=f"{target.id}'s {target.weapon}")
+        events += more
+    state, busts = _busts(state, duel, attacker, target, push, defender_push, rng, ruleset)
+    return state, events + busts
+
+
+def resolve_shot(state: State, attacker_id: str, target_id: str, gun: str, shots: int, push: str,
+                 defender_push: str, rng: np.random.Generator, ruleset: Ruleset) -> tuple[State, list[Event]]:
+    """Shots with a gun (EC-GUN-1, EC-GUN-2, EC-GUN-SPLIT): each shot an opposed gun/dodge test at
+    the shooter's speed's TN, +1 per extra shot; a hit deals the gun's wounds, a headshot kills."""
+    spec = ruleset.data(f"guns.{gun}")
+    events: list[Event] = []
+    for shot in range(shots):
+        attacker, target = state.model(attacker_id), state.model(target_id)
+        if not (attacker.in_play and target.in_play) or attacker.ammo <= 0:
+            break
+        tn = target_tn(gun_tn(attacker.speed, ruleset), attacker, target, ruleset, ranged=True) + shot * int(
+            ruleset.data("shooting.split_shot_tn"))
+        duel = opposed_test("gun", tn, attacker.stress, target.stress, rng, ruleset,
+                            attacker_policy=policy_named(push, ruleset),
+                            defender_policy=policy_named(defender_push, ruleset),
+                            attacker_max_stress=attacker.max_stress, defender_max_stress=target.max_stress)
+        dodge = _dodged(duel.defender, rider_dodge(target.dodge, target.bike_type, ruleset), ruleset)
+        hit = decide("gun", duel.attacker, dodge, ruleset).attacker_wins
+        state = state.with_model(_tested(attacker.but(ammo=attacker.ammo - 1, only_moved=False), duel.attacker))
+        clauses = ("EC-GUN-1", "EC-GUN-2", "EC-COVER-1", "EC-DICE-2") + (("EC-GUN-SPLIT",) if shot else ())
+        events.append(Event("attack", attacker.id,
+                            f"{attacker.id} shoots {target.id} with a {gun}" + (f" (shot {shot + 1})" if shot else "")
+                            + f": TN {tn}, {roll_text(duel.attacker)}; {target.id} dodges: {roll_text(dodge)} -> "
+                            + ("hit" if hit else "missed"), clauses=clauses, rolls=(duel.attacker, dodge),
+                            piece=target.id,
+                            figures={"weapon": gun, "tn": tn, "hit": hit, "ammo_left": attacker.ammo - 1}))
+        if hit:
+            over = spec["headshot_over_dodge"]
+            kill = bool((over is not None and duel.attacker.total - dodge.total >= over)
+                        or (spec["headshot_total"] and duel.attacker.total >= spec["headshot_total"]))
+            state, more = _hit(state, state.model(attacker_id), target_id, stress=0, wounds=int(spec["wounds"]),
+                               kill=kill, bleed=False, stun=False, ruleset=ruleset, label=f"the {gun}")
+            events += more
+        state, busts = _busts(state, duel, attacker, target, push, defender_push, rng, ruleset)
+        events += busts
+    return state, events

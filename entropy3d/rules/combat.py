@@ -54,11 +54,11 @@ class MeleeCheck:
 
 
 def weapon_reach_in(weapon: str, ruleset: Ruleset) -> float:
-    """A melee weapon's reach in inches (0 is base to base)."""
-    reaches = ruleset.data("melee.reach_in")
-    if weapon not in reaches:
-        raise ValueError(f"unknown melee weapon {weapon!r}; use one of {', '.join(reaches)}")
-    return float(reaches[weapon])
+    """A melee weapon's reach in inches (0 is base to base; EC-WPN, data ``weapons``)."""
+    weapons = ruleset.data("weapons")
+    if weapon not in weapons:
+        raise ValueError(f"unknown melee weapon {weapon!r}; use one of {', '.join(weapons)}")
+    return float(weapons[weapon]["reach_in"])
 
 
 def attacked_from_behind(attacker: Pose, target: Pose) -> bool:

@@ -101,6 +101,19 @@ class Flight:
         return None if self.land_t_s is None else self.land_t_s - self.launch_t_s
 
 
+@dataclass(frozen=True)
+class Sight:
+    """What one model sees of another, from the LOS engine (EC-LOS-4, EC-COVER-1).
+
+    visible_fraction: visible share (0-1) of the target's bike and rider from the viewer's eye.
+    bike_seen: the bike itself is seen, not only a limb. distance_in: between base centres.
+    """
+
+    visible_fraction: float
+    bike_seen: bool
+    distance_in: float
+
+
 @dataclass(frozen=True, eq=False)
 class Facts:
     """Everything a producer found in one ride.

@@ -29,6 +29,7 @@ import numpy as np
 
 from entropy3d.geometry import Pose, normalize_deg
 from entropy3d.rules import missions
+from entropy3d.rules.combat import rider_dodge
 from entropy3d.rules.dice import Outcome, TestRoll, policy_named, resolve_bust, roll_test
 from entropy3d.rules.event import Event, roll_text
 from entropy3d.rules.events import (
@@ -54,13 +55,6 @@ def full_distance_in(move: PlannedMove, ruleset: Ruleset) -> float:
     return move.band.max * (float(ruleset.data("actions.gungho.distance_multiplier")) if gungho else 1.0)
 
 
-def rider_dodge(model: ModelState, ruleset: Ruleset) -> int:
-    """The rider's dodge on its bike: a trailbike adds +1 (EC-BIKE-TRAIL)."""
-    from entropy3d.rules.combat import rider_dodge as dodge_on
-
-    return dodge_on(model.dodge, model.bike_type, ruleset)
-
-
 @dataclass
 class _Ride:
     """The model's numbers while the rules walk through one ride's facts."""
@@ -76,6 +70,7 @@ class _Ride:
     out: bool = False
     skip_action: bool = False
     busts: int = 0
+    unstunned: bool = False
     events: list[Event] = field(default_factory=list)
     scenery: dict[str, ScenerySpot] = field(default_factory=dict)
 
@@ -88,7 +83,14 @@ class _Ride:
         self.events.append(Event(kind, self.model.id, rules, physics, producer, **more))
 
     def test(self, tn: int) -> TestRoll:
-        return roll_test(tn, self.stress, self.rng, self.ruleset, self.policy, self.model.max_stress)
+        """A test of the rider's: +3 TN while stunned, which the first success removes (EC-COND-STUN)."""
+        stunned = "stunned" in self.model.conditions and not self.unstunned
+        if stunned:
+            tn += int(self.ruleset.data("conditions.stun.tn_mod"))
+        roll = roll_test(tn, self.stress, self.rng, self.ruleset, self.policy, self.model.max_stress)
+        if stunned and roll.succeeded:
+            self.unstunned = True
+        return roll
 
     def add_stress(self, change: int) -> int:
         before = self.stress
@@ -173,7 +175,7 @@ class _Ride:
 
     def crash(self, contact: Contact) -> tuple[str, bool]:
         """An unavoidable impact (EC-COL-1); returns (head_on or side_on, survived)."""
-        dodge = rider_dodge(self.model, self.ruleset)
+        dodge = rider_dodge(self.model.dodge, self.model.bike_type, self.ruleset)
         result = resolve_crash(contact.heading_deg, contact.into_deg, dodge, self.stress, self.ruleset, self.rng,
                                self.policy, self.model.max_stress)
         what = "wall" if contact.kind in WALL_KINDS else contact.kind
@@ -292,6 +294,11 @@ def resolve_move(state: State, model: ModelState, move: PlannedMove, push: str, 
                   sand_free_available=model.sand_free_available and not move.sand_free_used,
                   forced_speed=move.next_action_speed, forced_move=None, forced_through=None,
                   skip_next_action=model.skip_next_action or ride.skip_action)
+    if "stunned" in model.conditions:
+        # a stunned rider's activation ends after its minimum move; a success cleared the stun (EC-COND-STUN)
+        fields["actions_taken"] = per_activation
+        if ride.unstunned:
+            fields["conditions"] = tuple(c for c in model.conditions if c != "stunned")
     fields.update(changes)
     new = model.but(**fields)
     new = _complex_action(new, move, actions, per_activation, ride)

@@ -300,11 +300,56 @@ class KickSpec(Strict):
 
 
 class MeleeSpec(Strict):
-    reach_in: dict[str, NonNeg]
     btb_tolerance_in: NonNeg
     beside_fraction: Fraction
     surprise_stress: NonNegInt
     kick: KickSpec
+
+
+class WeaponSpec(Strict):
+    """A melee weapon (EC-WPN)."""
+
+    reach_in: NonNeg = Field(description="reach, inches; 0 is base to base")
+    tn: PosInt
+    stress: NonNegInt = 0
+    wounds: NonNegInt = 0
+    bleed: bool = False
+    stun_on_crit: bool = False
+    pierce: NonNegInt = 0
+    headshot_total: Optional[PosInt] = None
+    headshot_on_crit: bool = False
+
+
+class GunSpec(Strict):
+    """A gun (EC-GUN-2): range in the depicted world's metres."""
+
+    range_m: Pos
+    wounds: PosInt
+    headshot_over_dodge: Optional[NonNegInt] = None
+    headshot_total: Optional[PosInt] = None
+    ammo: PosInt
+    split_shot: PosInt = 1
+
+
+class ShootingSpec(Strict):
+    min_visible_fraction: Fraction
+    split_shot_tn: NonNegInt
+    stopped_target_tn_mod: int
+
+
+class BleedSpec(Strict):
+    stress_now: NonNegInt
+    stress_per_activation: NonNegInt
+    wound_from_stress: NonNegInt
+
+
+class StunSpec(Strict):
+    tn_mod: int
+
+
+class ConditionsSpec(Strict):
+    bleed: BleedSpec
+    stun: StunSpec
 
 
 class ChickenSpec(Strict):
@@ -376,6 +421,10 @@ class RulesSpec(Strict):
     terrain_effects: dict[str, TerrainEffect]
     melee: MeleeSpec
     chicken: ChickenSpec
+    weapons: dict[str, WeaponSpec]
+    guns: dict[str, GunSpec]
+    shooting: ShootingSpec
+    conditions: ConditionsSpec
     ride: RideSpec
     missions: MissionsSpec
     rider_defaults: RiderDefaults

@@ -42,13 +42,16 @@ class ModelState:
 
     id, gang, bike_type: from the scene. pose: base centre and level, inches.
     speed: 0-3 (0 stopped). stress (EC-DICE-6), wounds left (EC-DICE-4), max_stress (EC-DICE-7),
-    dodge (EC-COL-*), protection (EC-MEL-*): the rider's numbers. status: riding, out or escaped.
+    dodge (EC-COL-*), protection (EC-MEL-*): the rider's numbers. weapon: its melee weapon
+    (EC-WPN; ``punch`` without one). gun, ammo: its gun and the shots left (EC-GUN-2), or None and
+    0. conditions: its states (``bleeding``, ``stunned``; EC-COND-*). status: riding, out or escaped.
     air: its jump not yet landed, or None (EC-JUMP-2).
     skip_next_activation: a head-on survival or a complex action (EC-COL-HEAD, EC-STOPPED).
     skip_next_action: a remount (EC-DICE-4) or a stop's recovery (EC-STOP-RECOVER).
     stopped: it carries a stopped token until it next activates (EC-STOPPED).
     recovering: it chose to recover when it stopped; its skipped activation recovers stress
     (EC-STOP-RECOVER). only_moved: it only moved in its last activation (EC-MOVE-3).
+    no_attack_next_activation: it attacked back in defence (EC-MEL-DEF).
     forced_speed: the speed its next action must be declared at (after a stoppie), or None.
     forced_move: plan text of a move the rules force on it before anything else (the opponent's
     2" turn after a failed destructible test, EC-DEST-3), or None; forced_through: the piece it
@@ -70,6 +73,10 @@ class ModelState:
     max_stress: int
     dodge: int = 1
     protection: int = 0
+    weapon: str = "punch"
+    gun: str | None = None
+    ammo: int = 0
+    conditions: tuple[str, ...] = ()
     status: str = RIDING
     air: AirTime | None = None
     skip_next_activation: bool = False
@@ -77,6 +84,7 @@ class ModelState:
     stopped: bool = False
     recovering: bool = False
     only_moved: bool = False
+    no_attack_next_activation: bool = False
     forced_speed: int | None = None
     forced_move: str | None = None
     forced_through: str | None = None
@@ -109,7 +117,7 @@ class ModelState:
     @classmethod
     def from_json(cls, data: Mapping) -> "ModelState":
         air = data.get("air")
-        return cls(**{**data, "pose": pose_from_json(data["pose"]),
+        return cls(**{**data, "pose": pose_from_json(data["pose"]), "conditions": tuple(data.get("conditions", ())),
                       "air": None if air is None else AirTime(int(air["speed"]), float(air["carry_in"]),
                                                               tuple(float(v) for v in air["velocity_in_s"]))})
 

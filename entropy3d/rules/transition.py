@@ -31,17 +31,26 @@ from typing import Mapping, Protocol
 import numpy as np
 
 from entropy3d.errors import IllegalPlanError
-from entropy3d.rules.attacks import check_chicken, resolve_chicken
+from entropy3d.geometry import Pose
+from entropy3d.rules.attacks import (
+    CHICKEN,
+    DODGE,
+    check_attack,
+    resolve_chicken,
+    resolve_melee,
+    resolve_shot,
+    weapon_kind,
+)
 from entropy3d.rules.event import Event
-from entropy3d.rules.facts import Facts
-from entropy3d.rules.plan import Plan, parse_plan
+from entropy3d.rules.facts import Facts, Sight
+from entropy3d.rules.plan import Plan, Turn, parse_plan
 from entropy3d.rules.planner import PlannedMove, TableProbe, plan_forced_move, plan_move
 from entropy3d.rules.riding import resolve_move, resolve_skip
 from entropy3d.rules.ruleset import Ruleset
 from entropy3d.rules.state import State
 
-ACTIVATE, MOVE, SKIP, FORCED, ATTACK = "activate", "move", "skip", "forced", "attack"
-KINDS = (ACTIVATE, MOVE, SKIP, FORCED, ATTACK)
+ACTIVATE, MOVE, SKIP, FORCED, ATTACK, END = "activate", "move", "skip", "forced", "attack", "end"
+KINDS = (ACTIVATE, MOVE, SKIP, FORCED, ATTACK, END)
 
 
 class TableChecks(TableProbe, Protocol):
@@ -50,16 +59,22 @@ class TableChecks(TableProbe, Protocol):
     def edge_crossed(self, path: np.ndarray) -> tuple[str, str] | None:
         """The first table edge the path leaves the table over, and its kind (open or cliff)."""
 
+    def sight(self, state: State, viewer: str, target: str, viewer_pose: Pose) -> Sight:
+        """What ``viewer`` standing at ``viewer_pose`` sees of ``target`` (for a shot)."""
+
 
 @dataclass(frozen=True, eq=False)
 class Action:
     """One thing asked of a model.
 
-    kind: ``activate`` (its activation starts), ``move`` (an action's move, from ``plan``),
+    kind: ``activate`` (its activation starts), ``end`` (it ends: conditions act), ``move`` (an
+    action's move, from ``plan``),
     ``skip`` (an action it must pass: remounting, EC-DICE-4), ``forced`` (a move the rules
-    force on it, ``ModelState.forced_move``) or ``attack`` (after its move: ``target``, a game of
-    chicken so far). model_id: the model. plan: the move's plan. push: the push-your-luck policy
-    its player tests with (EC-DICE-5); defender_push: the target's player's, for an attack.
+    force on it, ``ModelState.forced_move``) or ``attack`` (``target`` with ``weapon``: chicken,
+    a melee weapon or a gun; from ``from_pose``, a point of its ridden move, EC-ACT-ATTACK;
+    ``defence``: dodge or attack back, EC-MEL-DEF; ``shots``: EC-GUN-SPLIT). model_id: the model.
+    plan: the move's plan. push: the push-your-luck policy its player tests with (EC-DICE-5);
+    defender_push: the target's player's, for an attack.
     unavoidable: every path was blocked, so the table does not refuse it and an impact is a
     crash (EC-COL-1). move: the checked move, filled in by :func:`check`.
     """
@@ -72,6 +87,10 @@ class Action:
     move: PlannedMove | None = None
     target: str | None = None
     defender_push: str = "sit-at-tn"
+    weapon: str = CHICKEN
+    defence: str = DODGE
+    shots: int = 1
+    from_pose: Pose | None = None
 
     def __repr__(self) -> str:
         return f"Action({self.kind} {self.model_id}{' ' + str(self.plan) if self.plan else ''})"
@@ -85,14 +104,20 @@ class Action:
         return cls(SKIP, model_id)
 
     @classmethod
+    def end(cls, model_id: str) -> "Action":
+        return cls(END, model_id)
+
+    @classmethod
     def ride(cls, model_id: str, plan: Plan | str, push: str = "sit-at-tn", unavoidable: bool = False) -> "Action":
         return cls(MOVE, model_id, parse_plan(plan) if isinstance(plan, str) else plan, push, unavoidable)
 
     @classmethod
-    def attack(cls, model_id: str, target: str, push: str = "sit-at-tn", defender_push: str = "sit-at-tn"
-               ) -> "Action":
-        """A game of chicken with ``target`` (EC-MEL-CHICKEN)."""
-        return cls(ATTACK, model_id, None, push, target=target, defender_push=defender_push)
+    def attack(cls, model_id: str, target: str, weapon: str = CHICKEN, push: str = "sit-at-tn",
+               defender_push: str = "sit-at-tn", *, defence: str = DODGE, shots: int = 1,
+               from_pose: Pose | None = None) -> "Action":
+        """An attack on ``target`` with ``weapon`` (chicken, a melee weapon or a gun)."""
+        return cls(ATTACK, model_id, None, push, target=target, defender_push=defender_push, weapon=weapon,
+                   defence=defence, shots=shots, from_pose=from_pose)
 
     @classmethod
     def forced(cls, model_id: str, plan: str, push: str = "sit-at-tn") -> "Action":
@@ -102,14 +127,22 @@ class Action:
         data = {"kind": self.kind, "model": self.model_id, "plan": "" if self.plan is None else str(self.plan),
                 "push": self.push, "unavoidable": self.unavoidable}
         if self.kind == ATTACK:
-            data.update(target=self.target, defender_push=self.defender_push)
+            pose = self.from_pose
+            data.update(target=self.target, defender_push=self.defender_push, weapon=self.weapon,
+                        defence=self.defence, shots=self.shots,
+                        from_pose=None if pose is None else [round(v, 4) + 0.0 for v in (pose.x, pose.y, pose.z,
+                                                                                         pose.facing_deg)])
         return data
 
     @classmethod
     def from_json(cls, data: Mapping) -> "Action":
         plan = parse_plan(data["plan"]) if data.get("plan") else None
+        pose = data.get("from_pose")
         return cls(data["kind"], data["model"], plan, data.get("push", "sit-at-tn"), bool(data.get("unavoidable")),
-                   target=data.get("target"), defender_push=data.get("defender_push", "sit-at-tn"))
+                   target=data.get("target"), defender_push=data.get("defender_push", "sit-at-tn"),
+                   weapon=data.get("weapon", CHICKEN), defence=data.get("defence", DODGE),
+                   shots=int(data.get("shots", 1)),
+                   from_pose=None if pose is None else Pose(pose[0], pose[1], pose[3], pose[2]))
 
 
 def check(state: State, action: Action, ruleset: Ruleset, table: TableChecks | None = None) -> Action:
@@ -124,10 +157,14 @@ def check(state: State, action: Action, ruleset: Ruleset, table: TableChecks | N
     model = state.model(action.model_id)
     if not model.in_play:
         raise IllegalPlanError("EC-DICE-4", f"{model.id} is {model.status}, not in the game")
-    if action.kind == ACTIVATE:
+    if action.kind in (ACTIVATE, END):
         return action
     if action.kind == ATTACK:
-        check_chicken(state, model.id, action.target, ruleset)
+        def see() -> Sight:
+            return table.sight(state, model.id, action.target, action.from_pose or model.pose)
+
+        check_attack(state, model.id, action.target, action.weapon, ruleset, action.from_pose,
+                     see if table is not None else None, action.shots)
         return action
     if action.kind == SKIP:
         if not model.skip_next_action:
@@ -154,6 +191,9 @@ def check(state: State, action: Action, ruleset: Ruleset, table: TableChecks | N
     if model.air is not None and plan.speed != model.air.speed:
         raise IllegalPlanError("EC-JUMP-4", f"{model.id} is in the air: it lands at its launch speed "
                                f"{model.air.speed}")
+    stunned = "stunned" in model.conditions
+    if stunned and (plan.action not in ("move", "stop") or any(isinstance(seg, Turn) for seg in plan.segments)):
+        raise IllegalPlanError("EC-COND-STUN", f"{model.id} is stunned: its minimum distance, no turns")
     if model.speed_cap is not None and plan.speed > model.speed_cap:
         raise IllegalPlanError("EC-COL-SIDE", f"after a side-on crash {model.id} rides at speed "
                                f"{model.speed_cap} for the rest of its activation")
@@ -162,6 +202,9 @@ def check(state: State, action: Action, ruleset: Ruleset, table: TableChecks | N
                      action_index=model.actions_taken,
                      first_action_of_game=state.turn == 1 and model.actions_taken == 0,
                      sand_free_available=model.sand_free_available)
+    if stunned and abs(move.length_in - move.band.min) > 1e-6:
+        raise IllegalPlanError("EC-COND-STUN", f"{model.id} is stunned: it rides its minimum distance, "
+                               f"{move.band.min:g}\"")
     if probe is not None:
         crossed = probe.edge_crossed(move.path)
         if crossed is not None and crossed[1] == "cliff":
@@ -178,10 +221,19 @@ def resolve(state: State, action: Action, facts: Facts | None, rng: np.random.Ge
     model = state.model(action.model_id)
     if action.kind == ACTIVATE:
         return begin_activation(state, model.id, ruleset)
+    if action.kind == END:
+        return end_activation(state, model.id, rng, ruleset)
     if action.kind == SKIP:
         return resolve_skip(state, model, ruleset)
     if action.kind == ATTACK:
-        return resolve_chicken(state, model.id, action.target, action.push, action.defender_push, rng, ruleset)
+        kind = weapon_kind(action.weapon, ruleset)
+        if kind == CHICKEN:
+            return resolve_chicken(state, model.id, action.target, action.push, action.defender_push, rng, ruleset)
+        if kind == "melee":
+            return resolve_melee(state, model.id, action.target, action.weapon, action.defence, action.push,
+                                 action.defender_push, rng, ruleset, action.from_pose)
+        return resolve_shot(state, model.id, action.target, action.weapon, action.shots, action.push,
+                            action.defender_push, rng, ruleset)
     if action.move is None:
         raise ValueError(f"{action!r} was not checked: call check() first")
     return resolve_move(state, model, action.move, action.push, facts, rng, ruleset,
@@ -210,3 +262,29 @@ def begin_activation(state: State, model_id: str, ruleset: Ruleset) -> tuple[Sta
         fresh = fresh.but(stopped=False)
     return state.with_model(fresh), events
 
+
+
+def end_activation(state: State, model_id: str, rng: np.random.Generator, ruleset: Ruleset
+                   ) -> tuple[State, list[Event]]:
+    """A model's activation ends: bleeding takes its stress and, from 6 stress, a wound
+    (EC-COND-BLEED); a rider that attacked back in defence may attack again (EC-MEL-DEF)."""
+    from entropy3d.rules import missions
+
+    model = state.model(model_id)
+    events: list[Event] = []
+    model = model.but(no_attack_next_activation=False)
+    if model.in_play and "bleeding" in model.conditions:
+        spec = ruleset.data("conditions.bleed")
+        stress = model.stress + int(spec["stress_per_activation"])
+        lost = 1 if stress >= int(spec["wound_from_stress"]) else 0
+        model = model.but(stress=stress, wounds=max(0, model.wounds - lost))
+        text = f"bleeding: +{spec['stress_per_activation']} stress" + (", -1 wound" if lost else "")
+        if model.wounds <= 0:
+            model = model.but(status="out", air=None)
+            text += ": bled out, out of the game"
+        events.append(Event("skip", model.id, text, clauses=("EC-COND-BLEED",),
+                            stress_change=int(spec["stress_per_activation"])))
+    state = state.with_model(model)
+    if not model.in_play and model.status == "out" and events:
+        state = missions.score_taken_out(state, model, None, ruleset)
+    return state, events

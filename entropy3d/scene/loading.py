@@ -101,6 +101,13 @@ def _reference_problems(spec: SceneSpec, ruleset: Ruleset, lines: dict[str, int]
         if model.bike not in ruleset.bike_types:
             report(f"models[{i}].bike",
                    f"unknown bike type {model.bike!r}; use one of {', '.join(ruleset.bike_type_names)}")
+        weapons, guns = ruleset.data("weapons"), ruleset.data("guns")
+        if model.rider.weapon is not None and model.rider.weapon not in weapons:
+            report(f"models[{i}].rider.weapon", f"unknown melee weapon {model.rider.weapon!r}; use one of "
+                   f"{', '.join(weapons)} (EC-WPN), or leave it out to punch")
+        if model.rider.gun is not None and model.rider.gun not in guns:
+            report(f"models[{i}].rider.gun",
+                   f"unknown gun {model.rider.gun!r}; use one of {', '.join(guns)} (EC-GUN-2)")
         if model.gang not in spec.gangs:
             known = ", ".join(spec.gangs) or "(none: add a `gangs:` section)"
             report(f"models[{i}].gang", f"unknown gang {model.gang!r}; declared gangs: {known}")

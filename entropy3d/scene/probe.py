@@ -63,6 +63,31 @@ def piece_side(geometry, piece_id: str, offset: tuple[float, float], at: Pose) -
     return "left" if float(local[1]) >= 0.0 else "right"
 
 
+def models_in_the_way(state, model_id: str, ruleset) -> list:
+    """The other models in play a ride of ``model_id`` can run into, as (model, base) pairs; both
+    producers ask this, so they put the same models in the way.
+
+    DECISION: a model already base to base with the rider when it sets off (bases within
+    ``ride.base_to_base_in``) is not in its way: a bike stopped against another after a crash
+    (EC-COL-HEAD) slides off past it rather than crashing into it again at 0".
+    """
+    from entropy3d.rules.combat import base_gap_in
+
+    model = state.model(model_id)
+    base = ruleset.base_for(model.bike_type)
+    touching = float(ruleset.data("ride.base_to_base_in"))
+    out = []
+    for other in state.models.values():
+        if other.id == model.id or not other.in_play:
+            continue
+        other_base = ruleset.base_for(other.bike_type)
+        near = float(np.hypot(*(other.pose.xy - model.pose.xy))) < 0.5 * (base.length + other_base.length) + touching
+        if near and base_gap_in(model.pose, base, other.pose, other_base) <= touching:
+            continue
+        out.append((other, other_base))
+    return out
+
+
 _FLAT_KINDS = ("ground", "zone", "road")
 #: table edges by name: (axis, side) of the outline they bound
 EDGES = ("south", "north", "west", "east")

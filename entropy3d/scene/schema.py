@@ -218,7 +218,10 @@ class Rider(Strict):
     wounds: Optional[int] = Field(None, ge=1, le=5, description="default: rules data rider_defaults.wounds")
     max_stress: Optional[int] = Field(None, ge=1, le=21, description="default: rules data max_stress.default")
     stress: int = Field(0, ge=0, le=21)
-    weapon: Optional[str] = None
+    weapon: Optional[str] = Field(None, description="melee weapon from the rules data `weapons:` (EC-WPN); none: "
+                                                    "the rider punches")
+    gun: Optional[str] = Field(None, description="gun from the rules data `guns:` (EC-GUN-2)")
+    ammo: Optional[int] = Field(None, ge=0, le=99, description="shots carried; default: the gun's ammo")
 
 
 class Model(Strict):

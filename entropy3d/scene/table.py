@@ -84,6 +84,9 @@ class Table:
             models.append(ModelState(
                 id=model.id, gang=model.gang, bike_type=model.bike, pose=self.start_pose(model, z),
                 speed=int(model.speed), stress=int(rider.stress), wounds=int(rider.wounds),
-                max_stress=int(rider.max_stress), dodge=int(rider.dodge), protection=int(rider.protection)))
+                max_stress=int(rider.max_stress), dodge=int(rider.dodge), protection=int(rider.protection),
+                weapon=rider.weapon or "punch", gun=rider.gun,
+                ammo=0 if rider.gun is None else int(rider.ammo if rider.ammo is not None
+                                                     else self.ruleset.data(f"guns.{rider.gun}.ammo"))))
         return State(turn=0, mission=self.spec.mission, models={m.id: m for m in models}, scenery={},
                      score={g: 0 for g in self.spec.gangs})

@@ -34,7 +34,7 @@ def side_by_side(oval, gap, forward=0.0):
 
 def test_EC_MEL_1_reach_btb_1_2_3_inches(rules, oval):
     """Clause: EC-MEL-1."""
-    for weapon, reach in [("none", 0), ("leadpipe", 1), ("chain", 2), ("lance", 3)]:
+    for weapon, reach in [("punch", 0), ("leadpipe", 1), ("chain", 2), ("lance", 3)]:
         attacker, target = side_by_side(oval, max(reach - 0.02, 0.0))
         assert check_melee(attacker, oval, target, oval, weapon, rules).allowed, weapon
         attacker, target = side_by_side(oval, reach + 0.2)
@@ -66,8 +66,8 @@ def test_EC_MEL_2_attack_from_behind_is_a_surprise(rules, oval):
 def test_EC_JUMP_3_airborne_riders_only_meleed_by_launched_riders(rules, oval):
     """Clause: EC-JUMP-3. Ranged attacks against an airborne rider are +1 TN."""
     attacker, target = side_by_side(oval, 0.0)
-    assert not check_melee(attacker, oval, target, oval, "none", rules, target_airborne=True).allowed
-    assert check_melee(attacker, oval, target, oval, "none", rules, target_airborne=True,
+    assert not check_melee(attacker, oval, target, oval, "punch", rules, target_airborne=True).allowed
+    assert check_melee(attacker, oval, target, oval, "punch", rules, target_airborne=True,
                        attacker_airborne=True).allowed
     assert attack_tn(17, rules, ranged=True, target_airborne=True) == 18
 

@@ -323,7 +323,7 @@ def test_EC_MEL_CHICKEN_is_checked_and_resolved_like_any_action(rules, dice):
     attacker = model("k1", pose=Pose(10, 10, 0))
     target = dataclasses.replace(model("h1", pose=Pose(12.9, 10, 180)), gang="hades")
     state = state_of(attacker, target)
-    action = check(state, Action.attack("k1", "h1", "never", "never"), rules)
+    action = check(state, Action.attack("k1", "h1", "chicken", "never", "never"), rules)
     after, events = resolve(state, action, None, dice([9, 8, 5, 5]), rules)
     assert after.model("h1").stress == 3 and after.model("k1").stress == 1
     assert all("EC-MEL-CHICKEN" in e.clauses for e in events)

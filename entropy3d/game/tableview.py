@@ -1,0 +1,45 @@
+"""The table as the rules' :func:`~entropy3d.rules.transition.check` asks it during a game: the
+footprints of :class:`~entropy3d.scene.probe.SceneProbe` (curbs, buildings, edges) and line of
+sight from the LOS engine (:class:`~entropy3d.los.world.LosWorld`) for shots. It reports what
+the table shows; the rules decide (EC-COVER-1 lives in :mod:`entropy3d.rules.attacks`).
+"""
+
+from __future__ import annotations
+
+import math
+
+from entropy3d.geometry import Pose
+from entropy3d.rules.facts import Sight
+from entropy3d.rules.state import State
+from entropy3d.scene.probe import SceneProbe
+
+
+class TableView(SceneProbe):
+    """A :class:`SceneProbe` that also answers ``sight`` (line of sight between two models)."""
+
+    def __init__(self, table, geometry):
+        super().__init__(geometry, {r.id: r.heading for r in table.spec.ramps}, dict(table.spec.table.edges))
+        self.table, self.geometry = table, geometry
+        self._los = None
+
+    @property
+    def los(self):
+        """The LOS engine, built on first use (a game without guns never needs it)."""
+        if self._los is None:
+            from entropy3d.los.world import LosWorld
+
+            self._los = LosWorld(self.table, self.geometry)
+        return self._los
+
+    def sight(self, state: State, viewer: str, target: str, viewer_pose: Pose) -> Sight:
+        """What ``viewer`` standing at ``viewer_pose`` sees of ``target`` now: the true-LOS visible
+        share of its bike and rider, whether the bike itself is seen, and the distance."""
+        poses = {m.id: (viewer_pose if m.id == viewer else m.pose) for m in state.models.values() if m.in_play}
+        los = self.los
+        removed = {piece: None for piece, spot in state.scenery.items() if spot.removed}
+        if removed:
+            los = los.updated(removed)
+        verdict = los.line_of_sight(viewer, target, poses).true_los
+        other = state.model(target).pose
+        return Sight(float(verdict.visible_fraction), bool(verdict.bike_seen),
+                     math.hypot(viewer_pose.x - other.x, viewer_pose.y - other.y))

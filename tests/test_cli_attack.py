@@ -1,0 +1,30 @@
+"""`entropy3d attack`: the rules' check of an attack from where the models stand."""
+
+import subprocess
+import sys
+
+
+def run(*args):
+    return subprocess.run([sys.executable, "-m", "entropy3d.cli", "attack", *args], capture_output=True, text=True)
+
+
+def test_EC_MEL_1_and_EC_GUN_2_attack_command_says_tn_odds_or_the_clause(tmp_path):
+    """Clause: EC-MEL-1, EC-GUN-2, EC-COVER-1: side by side a chain is in reach (TN 14, the
+    exact odds of making it); a pistol 40" away is out of its 35.2" range; refusals exit 1."""
+    scene = tmp_path / "duel.yaml"
+    scene.write_text(
+        "name: Duel\ntable: {width: 48, depth: 48}\n"
+        "gangs: {a: {name: A, colour: '#ff0000'}, b: {name: B, colour: '#0000ff'}}\n"
+        "models:\n"
+        "  - {id: ash, gang: a, bike: police, position: [10, 11.8], facing: 0, speed: 1, rider: {weapon: chain}}\n"
+        "  - {id: rat, gang: b, bike: police, position: [10, 10], facing: 0, speed: 1}\n"
+        "  - {id: far, gang: b, bike: police, position: [10, 40], facing: 0, speed: 1, rider: {gun: pistol}}\n"
+        "  - {id: cop, gang: a, bike: police, position: [10, 0.5], facing: 90, speed: 1, rider: {gun: pistol}}\n")
+    ok = run(str(scene), "--attacker", "ash", "--target", "rat")
+    assert ok.returncode == 0, ok.stderr
+    assert "TN        14" in ok.stdout and "% to make the TN" in ok.stdout
+    out_of_range = run(str(scene), "--attacker", "cop", "--target", "far")
+    assert out_of_range.returncode == 1 and "EC-GUN-2" in out_of_range.stderr and "35.2" in out_of_range.stderr
+    assert "Traceback" not in out_of_range.stderr
+    bad = run(str(scene), "--attacker", "ash", "--target", "rat", "--weapon", "bazooka")
+    assert bad.returncode == 1 and "bazooka" in bad.stderr and "Traceback" not in bad.stderr
