@@ -72,6 +72,8 @@ class Names:
         return self.riders[piece_id] if piece_id in self.riders else piece_name(piece_id)
 
 
+#: figures of an attack event that make it a key moment
+HARM = ("taken_out", "hit", "wounds_lost")
 VERDICTS = {Outcome.CRIT: "a natural 21", Outcome.SUCCESS: "passes", Outcome.FAIL: "fails", Outcome.BUST: "BUST"}
 
 
@@ -134,6 +136,19 @@ def sentence(event: Event, names: Names) -> str:
     if kind == "left_table":
         return f"{who} rides off the table and escapes"
     if kind == "attack":
+        other = names.rider(event.piece) if event.piece else "a rival"
+        if "weapon" in figures and rolls:
+            verdict = "hits" if figures.get("hit") else "misses"
+            return (f"{who} attacks {other} with the {figures['weapon']}: {dice(rolls[0])} - {verdict}"
+                    + (f" ({other} {figures['defence']})" if figures.get("defence") else ""))
+        if "wounds_lost" in figures:
+            lost = int(figures["wounds_lost"])
+            harm = "a headshot" if figures.get("headshot") else (
+                f"-{lost} wound{'s' if lost != 1 else ''}" if lost else "no harm")
+            out = ", out of the game" if figures.get("taken_out") else ""
+            return f"{who} is hit by {other}: {harm}{out}{_stress(event.stress_change)}"
+        if "EC-MEL-2" in event.clauses and not rolls:
+            return f"{who} is surprised from behind by {other}{_stress(event.stress_change)}"
         if len(rolls) == 2:
             target = names.rider(event.piece) if event.piece else "a rival"
             return (f"{who} plays chicken with {target}: {who} rolls {rolls[0].total}, "
@@ -150,6 +165,8 @@ def sentence(event: Event, names: Names) -> str:
             return f"{who} is stopped after a crash: skips this activation"
         if "EC-DICE-4" in clauses:
             return f"{who} is remounting after a bust: skips this action"
+        if "EC-COND-BLEED" in clauses:
+            return f"{who} bleeds{_stress(event.stress_change)}"
         return f"{who} skips"
     return f"{who}: {event.rules}"
 
@@ -166,9 +183,10 @@ def detail(event: Event) -> str:
 
 
 def is_key_moment(event: Event) -> bool:
-    """A crash, a bust, a jump with air time, a takedown or a ride off the table: worth a held shot."""
+    """A crash, a bust, a jump with air time, a hit or a takedown, a ride off the table: worth a held shot."""
     return (event.kind in ("crash", "bust", "cliff_edge", "left_table")
-            or (event.kind == "jump" and bool(event.figures.get("air_time"))))
+            or (event.kind == "jump" and bool(event.figures.get("air_time")))
+            or (event.kind == "attack" and any(bool(event.figures.get(k)) for k in HARM)))
 
 
 def is_routine(event: Event) -> bool:
