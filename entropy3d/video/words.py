@@ -139,8 +139,8 @@ def sentence(event: Event, names: Names) -> str:
         other = names.rider(event.piece) if event.piece else "a rival"
         if "weapon" in figures and rolls:
             verdict = "hits" if figures.get("hit") else "misses"
-            return (f"{who} attacks {other} with the {figures['weapon']}: {dice(rolls[0])} - {verdict}"
-                    + (f" ({other} {figures['defence']})" if figures.get("defence") else ""))
+            saved = f" ({other} {figures['defence']})" if figures.get("defence") and not figures.get("hit") else ""
+            return f"{who} attacks {other} with the {figures['weapon']}: {dice(rolls[0])} - {verdict}{saved}"
         if "wounds_lost" in figures:
             lost = int(figures["wounds_lost"])
             harm = "a headshot" if figures.get("headshot") else (
@@ -177,7 +177,8 @@ def detail(event: Event) -> str:
     parts = [", ".join(event.clauses)] if event.clauses else []
     for roll in event.rolls:
         tn = f"TN {roll.tn}" + (f" (TN {roll.effective_tn} at max stress)" if roll.tn != roll.effective_tn else "")
-        parts.append(f"{tn}: {'+'.join(map(str, roll.dice))} + stress {roll.stress} = {roll.total}, "
+        tn = tn + ": " if roll.tn else ""  # an opposed roll with no TN of its own only has to beat the other
+        parts.append(f"{tn}{'+'.join(map(str, roll.dice))} + stress {roll.stress} = {roll.total}, "
                      f"{VERDICTS[roll.outcome]}")
     return "; ".join(parts)
 

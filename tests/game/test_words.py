@@ -45,10 +45,11 @@ def test_a_bust_and_a_skip_name_the_rider():
 def test_an_attack_and_its_hit_in_plain_words():
     """Clause: EC-MEL-1. A melee attack names both riders and the weapon; the hit names the harm."""
     attack_roll = TestRoll((8, 7), 0, 14, 14, 15, Outcome.SUCCESS, 0)
-    dodge = TestRoll((3, 4), 0, 14, 14, 7, Outcome.FAIL, 0)
+    dodge = TestRoll((3, 4), 0, 0, 0, 7, Outcome.FAIL, 0)
     attack = Event("attack", "hades_3", "...", clauses=("EC-MEL-1",), rolls=(attack_roll, dodge), piece="hades_1",
                    figures={"weapon": "chain", "tn": 14, "hit": True, "defence": "dodges"})
-    assert sentence(attack, NAMES) == "Ash attacks Brakes with the chain: needs 14, rolls 15 - hits (Brakes dodges)"
+    assert sentence(attack, NAMES) == "Ash attacks Brakes with the chain: needs 14, rolls 15 - hits"
+    assert detail(attack) == "EC-MEL-1; TN 14: 8+7 + stress 0 = 15, passes; 3+4 + stress 0 = 7, fails"
     hit = Event("attack", "hades_1", "...", piece="hades_3",
                 figures={"wounds_lost": 1, "headshot": False, "taken_out": False})
     assert sentence(hit, NAMES) == "Brakes is hit by Ash: -1 wound" and is_key_moment(hit)
