@@ -39,6 +39,8 @@ def _schema_problems(error: ValidationError, lines: dict[str, int]) -> list[Prob
             message = "unknown key (check the spelling; `entropy3d schema` lists the allowed keys)"
         elif item["type"] == "missing":
             message = "required key is missing"
+        elif item["type"] == "finite_number":
+            message = f"must be a finite number (got {item['input']!r}); write a plain number such as 12.5"
         elif "input" in item and item["type"] not in ("value_error",):
             message = f"{message} (got {item['input']!r})"
         problems.append((path, line_of(lines, path), message))
@@ -137,6 +139,14 @@ def load_scene(path: str | Path, *, load_meshes: bool = True) -> Table:
     rules_ref = Path(spec.rules)
     if rules_ref.suffix in (".yaml", ".yml"):
         rules_path = rules_ref if rules_ref.is_absolute() else (source.parent / rules_ref)
+        try:
+            found = rules_path.is_file()
+        except (OSError, ValueError):
+            found = False
+        if not found:
+            raise SceneError(source, [("rules", line_of(lines, "rules"),
+                                       f"rules file {spec.rules!r} not found (looked for {rules_path}); paths "
+                                       "are relative to the scene file, or give a bundled name (entropy_city)")])
         ruleset = load_ruleset(rules_path)
     else:
         candidate = bundled_dir("rules") / f"{spec.rules}.yaml"
@@ -170,5 +180,25 @@ def load_scene(path: str | Path, *, load_meshes: bool = True) -> Table:
                 where = f"meshes[{i}].file"
                 raise SceneError(source, [(where, line_of(lines, where), str(p[2]))
                                           for p in error.problems]) from None
-    return Table(spec=spec, source=source.resolve(), ruleset=ruleset, mesh_files=mesh_paths,
-                 meshes=meshes)
+    table = Table(spec=spec, source=source.resolve(), ruleset=ruleset, mesh_files=mesh_paths,
+                  meshes=meshes)
+    if load_meshes:
+        _check_plausible(table, source, lines)
+    return table
+
+
+def _check_plausible(table: Table, source: Path, lines: dict[str, int]) -> None:
+    """Build the table's geometry and check it is physically possible (:mod:`.plausibility`):
+    errors raise SceneError, warnings go to ``table.notes``."""
+    from entropy3d.scene.build import GeometryError, build_table_geometry
+    from entropy3d.scene.plausibility import plausibility_problems
+
+    try:
+        geometry = build_table_geometry(table)
+    except GeometryError as error:
+        raise SceneError(source, [(error.key_path, line_of(lines, error.key_path), error.message)]) from None
+    errors, warnings = plausibility_problems(table, geometry)
+    if errors:
+        raise SceneError(source, sorted(((path, line_of(lines, path), message) for path, message in errors),
+                                        key=lambda problem: problem[1] or 0))
+    table.notes.extend((path, line_of(lines, path), message) for path, message in warnings)
