@@ -170,18 +170,21 @@ def load_scene(path: str | Path, *, load_meshes: bool = True) -> Table:
         raise SceneError(source, problems)
 
     meshes = {}
+    mesh_notes: list[Problem] = []
     if load_meshes:
         from entropy3d.scene.meshes import load_mesh_piece
 
         for i, mesh in enumerate(spec.meshes):
+            where = f"meshes[{i}].file"
+            notes: list[str] = []
             try:
-                meshes[mesh.id] = load_mesh_piece(mesh, mesh_paths[mesh.id])
+                meshes[mesh.id] = load_mesh_piece(mesh, mesh_paths[mesh.id], notes)
             except MeshError as error:
-                where = f"meshes[{i}].file"
                 raise SceneError(source, [(where, line_of(lines, where), str(p[2]))
                                           for p in error.problems]) from None
+            mesh_notes.extend((where, line_of(lines, where), note) for note in notes)
     table = Table(spec=spec, source=source.resolve(), ruleset=ruleset, mesh_files=mesh_paths,
-                  meshes=meshes)
+                  meshes=meshes, notes=mesh_notes)
     if load_meshes:
         _check_plausible(table, source, lines)
     return table
