@@ -8,6 +8,7 @@ mesh files that exist and parse).
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 
 from pydantic import ValidationError
@@ -45,6 +46,25 @@ def _schema_problems(error: ValidationError, lines: dict[str, int]) -> list[Prob
             message = f"{message} (got {item['input']!r})"
         problems.append((path, line_of(lines, path), message))
     return problems
+
+
+#: the largest number a scene may hold (inches, degrees, counts): a table is a few feet, and
+#: numbers like 1e308 are finite but overflow in the geometry built from them
+MAX_MAGNITUDE = 100_000
+
+
+def _magnitude_problems(data, lines: dict[str, int], loc: tuple = ()) -> list[Problem]:
+    """Every number of a validated scene (``spec.model_dump()``, so quoted numbers count too)
+    whose size is over MAX_MAGNITUDE, with its key path."""
+    if isinstance(data, dict):
+        return [p for key, value in data.items() for p in _magnitude_problems(value, lines, loc + (key,))]
+    if isinstance(data, (list, tuple)):
+        return [p for index, value in enumerate(data) for p in _magnitude_problems(value, lines, loc + (index,))]
+    if isinstance(data, (int, float)) and not isinstance(data, bool) and MAX_MAGNITUDE < abs(data) < math.inf:
+        path = key_path(loc)
+        return [(path, line_of(lines, path), f"{data!r} is too large: scene numbers are inches, degrees or "
+                                             f"counts, at most {MAX_MAGNITUDE:,} in size")]
+    return []
 
 
 def resolve_asset(scene_path: Path, file: str) -> Path:
@@ -135,6 +155,9 @@ def load_scene(path: str | Path, *, load_meshes: bool = True) -> Table:
         spec = SceneSpec.model_validate(data)
     except ValidationError as error:
         raise SceneError(source, _schema_problems(error, lines)) from None
+    too_large = _magnitude_problems(spec.model_dump(), lines)
+    if too_large:
+        raise SceneError(source, too_large)
 
     rules_ref = Path(spec.rules)
     if rules_ref.suffix in (".yaml", ".yml"):

@@ -25,6 +25,15 @@ def problem(error) -> tuple[str, int | None, str]:
     return error.value.problems[0]
 
 
+def scene_problem(tmp_path, text: str) -> tuple[str, int | None, str]:
+    """The one problem ``load_scene`` finds in a scene file of ``text``."""
+    path = tmp_path / "scene.yaml"
+    path.write_text(text)
+    with pytest.raises(SceneError) as error:
+        load_scene(path)
+    return problem(error)
+
+
 def test_duplicate_key_in_a_mapping_is_refused_with_both_lines(tmp_path):
     path = tmp_path / "dup.yaml"
     path.write_text("name: x\nmodels:\n  - id: a\n    position: [5, 5]\n    position: [15, 15]\n")
@@ -37,11 +46,7 @@ def test_duplicate_key_in_a_mapping_is_refused_with_both_lines(tmp_path):
 
 
 def test_duplicate_top_level_section_is_refused(tmp_path):
-    path = tmp_path / "dup.yaml"
-    path.write_text("name: x\nmodels: []\ngangs: {}\nmodels: []\n")
-    with pytest.raises(SceneError) as error:
-        load_scene(path)
-    assert problem(error)[:2] == ("models", 4)
+    assert scene_problem(tmp_path, "name: x\nmodels: []\ngangs: {}\nmodels: []\n")[:2] == ("models", 4)
 
 
 def test_alias_bomb_is_refused_fast_with_the_limit(tmp_path):
@@ -92,21 +97,14 @@ def test_huge_file_is_refused_before_parsing(tmp_path, monkeypatch):
     ("facing: '1e999'", "models[0].facing"),
 ])
 def test_non_finite_numbers_are_refused_in_scenes(tmp_path, text, where):
-    path = tmp_path / "scene.yaml"
-    path.write_text("name: x\ngangs: {g: {name: G, colour: '#ff0000'}}\n"
-                    f"models:\n  - {{id: a, gang: g, bike: cruiser, position: [5, 5], {text}}}\n")
-    with pytest.raises(SceneError) as error:
-        load_scene(path)
-    path_, line, message = problem(error)
+    path_, line, message = scene_problem(tmp_path, "name: x\ngangs: {g: {name: G, colour: '#ff0000'}}\n"
+                                         f"models:\n  - {{id: a, gang: g, bike: cruiser, position: [5, 5], {text}}}\n")
     assert (path_, line) == (where, 4) and message.startswith("must be a finite number")
 
 
 def test_non_finite_in_a_rect_is_refused(tmp_path):
-    path = tmp_path / "scene.yaml"
-    path.write_text("name: x\nzones:\n  - {id: z, terrain: grass, rect: [10, 10, 20, .nan]}\n")
-    with pytest.raises(SceneError) as error:
-        load_scene(path)
-    assert problem(error)[:2] == ("zones[0].rect[3]", 3)
+    text = "name: x\nzones:\n  - {id: z, terrain: grass, rect: [10, 10, 20, .nan]}\n"
+    assert scene_problem(tmp_path, text)[:2] == ("zones[0].rect[3]", 3)
 
 
 def test_non_finite_numbers_are_refused_in_rules_data(tmp_path):
@@ -122,11 +120,8 @@ def test_non_finite_numbers_are_refused_in_rules_data(tmp_path):
 
 
 def test_crossing_polygon_is_refused_by_the_schema(tmp_path):
-    path = tmp_path / "scene.yaml"
-    path.write_text("name: x\nbuildings:\n  - {id: b, storeys: 1, polygon: [[0, 0], [4, 4], [4, 0], [0, 4]]}\n")
-    with pytest.raises(SceneError) as error:
-        load_scene(path)
-    where, line, message = problem(error)
+    text = "name: x\nbuildings:\n  - {id: b, storeys: 1, polygon: [[0, 0], [4, 4], [4, 0], [0, 4]]}\n"
+    where, line, message = scene_problem(tmp_path, text)
     assert (where, line) == ("buildings[0]", 3) and "not a simple outline" in message
 
 
@@ -137,3 +132,9 @@ def test_cli_refuses_alias_bomb_cleanly(tmp_path):
                             text=True, timeout=30)
     assert result.returncode == 1 and "Traceback" not in result.stderr
     assert str(path) in result.stderr and "the limit" in result.stderr
+
+
+def test_huge_finite_numbers_are_refused_with_their_key_path(tmp_path):
+    text = "name: x\nramps:\n  - {id: r, start: [10, 10], heading: 0, length: 1e308, width: 2, rise: 1}\n"
+    where, line, message = scene_problem(tmp_path, text)
+    assert (where, line) == ("ramps[0].length", 3) and "too large" in message
