@@ -8,7 +8,9 @@ exit code 1 (2 for usage errors), never a traceback.
 
 from __future__ import annotations
 
+import signal
 import sys
+import threading
 
 from entropy3d.cli import (
     attack_commands,  # noqa: F401  (registers commands)
@@ -24,12 +26,27 @@ from entropy3d.cli.app import app
 __all__ = ["app", "main"]
 
 
+def _terminated(signum, frame) -> None:
+    """SIGTERM (and SIGHUP) as an exception, so output files being written are removed
+    (:class:`~entropy3d.outputs.AtomicFile`) and worker processes stopped, as on Ctrl-C."""
+    signal.signal(signum, signal.SIG_IGN)
+    raise SystemExit(128 + signum)
+
+
 def main(argv: list[str] | None = None) -> int:
     """Console-script entry point."""
+    handled = {}
+    if threading.current_thread() is threading.main_thread():
+        for signum in (signal.SIGTERM, signal.SIGHUP):
+            handled[signum] = signal.signal(signum, _terminated)
     try:
         app(args=argv, prog_name="entropy3d", standalone_mode=True)
     except SystemExit as exit_:
-        return int(exit_.code or 0)
+        code = exit_.code
+        return code if isinstance(code, int) else (0 if code is None else 1)
+    finally:
+        for signum, previous in handled.items():
+            signal.signal(signum, previous)
     return 0
 
 

@@ -19,6 +19,10 @@ PACE_HELP = ("how long each action stays on screen: fast, normal (text readable 
              "key moments in slow motion) or slow")
 
 
+#: the smallest video whose captions (the HUD's fonts scale with the height) can be drawn
+MIN_VIDEO_SIZE = (96, 54)
+
+
 def _size(text: str | None, out: Path) -> tuple[int, int]:
     """The frame size: --size, else 1280x720 for MP4 and 640x360 for GIF (every GIF frame is kept
     in memory until the file is written, and a 720p GIF is too heavy to share anyway)."""
@@ -32,6 +36,9 @@ def _size(text: str | None, out: Path) -> tuple[int, int]:
         raise fail(f"error: --size: {error}") from None
     if width % 2 or height % 2:
         raise fail(f"error: --size {text}: H.264 needs even width and height, e.g. 1280x720")
+    if width < MIN_VIDEO_SIZE[0] or height < MIN_VIDEO_SIZE[1]:
+        raise fail(f"error: --size {text}: too small for the captions; use at least "
+                   f"{MIN_VIDEO_SIZE[0]}x{MIN_VIDEO_SIZE[1]} (640x360 reads well)")
     return width, height
 
 

@@ -14,8 +14,8 @@ from entropy3d.errors import EntropyError
 
 @app.command()
 def validate(files: List[Path] = typer.Argument(..., help="scene or rules data YAML files")) -> None:
-    """Check scene files and rules data files; exit 0 when all are valid, 1 with every problem
-    (file, line, key path, fix) otherwise.
+    """Check scene files and rules data files; each file is reported, and the exit code is 0 when
+    all are valid, 1 with every problem (file, line, key path, fix) otherwise.
 
     A file is rules data by its top-level keys: game rules (rules/entropy_city.yaml) have any of
     speeds, bike_types, bike_rules or turn_templates; line-of-sight rules (rules/los.yaml) any of
@@ -24,18 +24,26 @@ def validate(files: List[Path] = typer.Argument(..., help="scene or rules data Y
     failed = 0
     for path in files:
         try:
-            summary = _validate_one(path)
+            summary, notes = _validate_one(path)
         except (EntropyError, ValueError) as error:
             failed += 1
             typer.echo(str(error), err=True)
+        except OSError as error:
+            failed += 1
+            typer.echo(f"{path}: cannot read: {error}", err=True)
+        except Exception as error:  # a bug of ours: still report every other file of the batch
+            failed += 1
+            typer.echo(f"{path}: unexpected error (a bug; please report it): {type(error).__name__}: {error}", err=True)
         else:
             typer.echo(f"{path}: ok ({summary})")
+            for line in notes:
+                typer.echo(f"  warning: {line}", err=True)
     if failed:
         raise typer.Exit(1)
 
 
-def _validate_one(path: Path) -> str:
-    """Validate one scene or rules data file; a short summary of what it holds."""
+def _validate_one(path: Path) -> tuple[str, list[str]]:
+    """Validate one scene or rules data file; a short summary of what it holds and its warnings."""
     from entropy3d.scene.rulesfile import build_from_file, rules_kind
     from entropy3d.scene.yamlsource import read_yaml_with_lines
 
@@ -45,18 +53,20 @@ def _validate_one(path: Path) -> str:
         from entropy3d.rules.ruleset import Ruleset
 
         ruleset = build_from_file(path, Ruleset.from_mapping, read)
-        return f"rules data, {len(ruleset.bike_types)} bike types, {len(ruleset.terrain)} terrain types"
+        return f"rules data, {len(ruleset.bike_types)} bike types, {len(ruleset.terrain)} terrain types", []
     if kind == "los":
         from entropy3d.los.losrules import LosRules
 
         build_from_file(path, LosRules.from_mapping, read)
-        return "line-of-sight rules data"
+        return "line-of-sight rules data", []
     from entropy3d.scene import load_scene
     from entropy3d.scene.build import build_table_geometry
 
     table = load_scene(path)
     build_table_geometry(table)
-    return f"{len(table.models)} models"
+    notes = [f"line {line}, {where}: {message}" if line else f"{where}: {message}"
+             for where, line, message in table.notes]
+    return f"{len(table.models)} models", notes
 
 
 def scene_summary(path: Path) -> dict:

@@ -106,7 +106,12 @@ def write_replay(path: str | Path, header: ReplayHeader, records: Iterable) -> P
 def read_replay(path: str | Path) -> Replay:
     """Read and check a replay file; raises ReplayError naming the line and the problem."""
     path = Path(path)
-    text = path.read_text(encoding="utf-8")
+    try:
+        text = path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as error:
+        line = path.read_bytes()[:error.start].count(b"\n") + 1
+        raise ReplayError(path, [("", line, "not a replay: the file is not UTF-8 text (a replay is JSON lines "
+                                            "written by `entropy3d demo --replay FILE`)")]) from None
     lines = text.splitlines()
     if not lines:
         raise ReplayError(path, [("", 1, "the file is empty; write a replay with `entropy3d demo --replay FILE`")])
@@ -115,6 +120,8 @@ def read_replay(path: str | Path) -> Replay:
     for number, line in enumerate(lines, start=1):
         try:
             data = json.loads(line)
+            if not isinstance(data, dict):
+                raise ValueError(f"a record must be a JSON object, not {type(data).__name__}")
             kind = data.get("type")
             if number == 1:
                 if kind != "header" or data.get("format") != FORMAT:
@@ -130,7 +137,7 @@ def read_replay(path: str | Path) -> Replay:
                 end = EndRecord.from_json(data)
             else:
                 raise ValueError(f"unknown record type {kind!r}")
-        except (ValueError, KeyError, TypeError, AttributeError) as error:
+        except (ValueError, KeyError, TypeError, AttributeError, IndexError, RecursionError) as error:
             what = f"missing key {error}" if isinstance(error, KeyError) else str(error)
             raise ReplayError(path, [(f"record {number}", number, what)]) from None
     return Replay(header, tuple(turns), tuple(activations), end)

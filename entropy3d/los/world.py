@@ -21,6 +21,7 @@ from typing import Callable, Mapping, Sequence
 import numpy as np
 import shapely
 import trimesh
+from shapely.geometry import Polygon
 from trimesh.path.polygons import projected
 
 from entropy3d.geometry import BaseShape, Pose
@@ -39,7 +40,7 @@ from entropy3d.los.results import LosResult, SightGeometry, TopDownVerdict, True
 from entropy3d.los.topdown import Footprints, convex_outlines, top_down_batch
 from entropy3d.los.truelos import grid_rows_near, silhouette_rays, target_vertices, true_verdicts_numbers
 from entropy3d.scene.build import Piece, TableGeometry, build_table_geometry
-from entropy3d.scene.footprints import piece_footprints
+from entropy3d.scene.footprints import piece_footprints, plan_outline
 from entropy3d.scene.miniature import miniature_shape
 from entropy3d.scene.table import Table
 
@@ -112,7 +113,10 @@ def piece_footprint(piece: Piece):
     """A piece's outline seen from above (shapely): the union of its convex parts, or the
     projected silhouette of a mesh file's triangles."""
     if piece.kind == "mesh":
-        return projected(piece.mesh, normal=[0, 0, 1])
+        outline = projected(piece.mesh, normal=[0, 0, 1])
+        if outline is None or outline.is_empty or not outline.is_valid:  # trimesh gives up on odd meshes
+            outline = plan_outline(piece.mesh.vertices) or Polygon()
+        return outline
     return shapely.union_all([footprint.outline for footprint in piece_footprints(piece)])
 
 

@@ -149,10 +149,11 @@ class _Worker:
 
     def __init__(self, producer: PhysicsProducer):
         import multiprocessing
+        import os
 
         context = multiprocessing.get_context("fork")
         self.connection, child = context.Pipe()
-        self.process = context.Process(target=_serve, args=(producer, child), daemon=True)
+        self.process = context.Process(target=_serve, args=(producer, child, os.getpid()), daemon=True)
         self.process.start()
         child.close()
         self.rides = 0
@@ -176,9 +177,40 @@ class _Worker:
         self.connection.close()
 
 
-def _serve(producer: PhysicsProducer, connection) -> None:
+def _die_with_parent(parent: int) -> None:
+    """In the worker: never outlive the game's process, and never hold the caller's stdout.
+
+    Linux kills the worker when its parent dies (``PR_SET_PDEATHSIG``); elsewhere :func:`_serve`
+    polls for the parent. Output goes to /dev/null, so a script waiting on the caller's pipe is not
+    kept waiting by a worker; Ctrl-C is left to the parent, which stops the worker itself."""
+    import os
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    try:
+        import ctypes
+
+        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        pass
+    if os.getppid() != parent:
+        os._exit(0)
+    null = os.open(os.devnull, os.O_RDWR)
+    for fd in (0, 1, 2):
+        os.dup2(null, fd)
+    os.close(null)
+
+
+def _serve(producer: PhysicsProducer, connection, parent: int) -> None:
+    import os
+
+    _die_with_parent(parent)
     producer.rides_per_process = None
     while True:
+        while not connection.poll(1.0):
+            if os.getppid() != parent:
+                return
         message = connection.recv()
         if message is None:
             return

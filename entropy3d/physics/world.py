@@ -196,7 +196,12 @@ def convex_pieces(part: trimesh.Trimesh) -> list[tuple[np.ndarray, np.ndarray | 
         return [(np.asarray(part.vertices), None)]
     out = []
     for component in part.split(only_watertight=False):
-        hull = component.convex_hull
+        if len(component.vertices) < 4:
+            continue  # a stray sliver (scene loading drops these; a part made in code may not)
+        try:
+            hull = component.convex_hull
+        except Exception:  # qhull on a flat component: it has no volume to collide with
+            continue
         if component.is_watertight and hull.volume > 0 and component.volume >= 0.97 * hull.volume:
             out.append((np.asarray(hull.vertices), None))
         else:

@@ -33,9 +33,9 @@ T = TypeVar("T")
 
 class Strict(BaseModel):
     """Base of every rules-data model: unknown keys are errors and values are not coerced
-    ("1" is not a number, 0 is not a boolean)."""
+    ("1" is not a number, 0 is not a boolean) and every number is finite (no .nan or .inf)."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True, strict=True, populate_by_name=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=True, populate_by_name=True, allow_inf_nan=False)
 
 
 class ScaleSpec(Strict):
@@ -523,6 +523,8 @@ def validation_problems(error: ValidationError, model: type[BaseModel], data: An
             message = f"unknown key {key!r}; {_did_you_mean(key, _keys_allowed_at(model, loc[:-1]))}"
         elif item["type"] == "missing":
             message = "required key is missing"
+        elif item["type"] == "finite_number":
+            message = f"must be a finite number (got {item['input']!r}); write a plain number such as 2.5"
         elif item["type"] != "value_error" and "input" in item:
             message = f"{message} (got {item['input']!r})"
             if isinstance(item["input"], str) and item["type"] in ("int_type", "float_type"):

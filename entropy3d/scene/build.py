@@ -10,6 +10,8 @@ smoothly where concave triangle meshes catch on internal edges.
 from __future__ import annotations
 
 import math
+import weakref
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import cached_property
 
@@ -17,6 +19,7 @@ import numpy as np
 import trimesh
 from shapely.geometry import Polygon
 
+from entropy3d.errors import EntropyError
 from entropy3d.rules.ruleset import Ruleset
 from entropy3d.scene.schema import Area, Destructible
 from entropy3d.scene.table import Table
@@ -207,8 +210,40 @@ class TableGeometry:
         return np.array([corners[:, 0].min(axis=0), corners[:, 1].max(axis=0)])
 
 
+class GeometryError(EntropyError, ValueError):
+    """A piece whose shape cannot be built; ``key_path`` names it in the scene (e.g. ``meshes[2]``)."""
+
+    def __init__(self, key_path: str, message: str):
+        self.key_path = key_path
+        self.message = message
+        super().__init__(f"{key_path}: {message}")
+
+
+@contextmanager
+def _building(key_path: str):
+    """Any geometry library's error while building one piece, as a GeometryError naming it."""
+    try:
+        yield
+    except GeometryError:
+        raise
+    except Exception as error:  # numpy, qhull, GEOS and trimesh each raise their own classes
+        first = (str(error).strip().splitlines() or [""])[0]
+        raise GeometryError(key_path, f"cannot build its shape ({type(error).__name__}: {first}); "
+                                      "check its outline, sizes and mesh file") from None
+
+
+_GEOMETRY: "weakref.WeakKeyDictionary[Table, TableGeometry]" = weakref.WeakKeyDictionary()
+
+
 def build_table_geometry(table: Table) -> TableGeometry:
-    """Every piece of ``table`` as meshes in table inches."""
+    """Every piece of ``table`` as meshes in table inches, built once per table (it never changes).
+    A piece that cannot be built raises :class:`GeometryError` naming its key path."""
+    if table not in _GEOMETRY:
+        _GEOMETRY[table] = _build(table)
+    return _GEOMETRY[table]
+
+
+def _build(table: Table) -> TableGeometry:
     spec = table.spec
     terrain = table.ruleset.terrain
     pieces: list[Piece] = []
@@ -220,70 +255,79 @@ def build_table_geometry(table: Table) -> TableGeometry:
     ground = box((0, 0, -0.5), (spec.table.width, spec.table.depth, 0.0))
     add("table", "ground", ground, [ground], spec.table.ground)
 
-    for zone in spec.zones:
-        mesh, parts = prism(zone, 0.0, DECAL_HEIGHT)
-        add(zone.id, "zone", mesh, parts, zone.terrain)
+    for i, zone in enumerate(spec.zones):
+        with _building(f"zones[{i}]"):
+            mesh, parts = prism(zone, 0.0, DECAL_HEIGHT)
+            add(zone.id, "zone", mesh, parts, zone.terrain)
 
-    for road in spec.roads:
-        points = np.asarray(road.points, float)
-        for k, (p, q) in enumerate(zip(points[:-1], points[1:])):
-            delta = q - p
-            length = float(np.hypot(*delta))
-            heading = math.degrees(math.atan2(delta[1], delta[0]))
-            strip = oriented_box((p + q) / 2, length, road.width, DECAL_HEIGHT / 2, heading)
-            add(f"{road.id}/{k}" if len(points) > 2 else road.id, "road", strip, [strip],
-                road.surface or spec.table.ground)
+    for i, road in enumerate(spec.roads):
+        with _building(f"roads[{i}]"):
+            points = np.asarray(road.points, float)
+            for k, (p, q) in enumerate(zip(points[:-1], points[1:])):
+                delta = q - p
+                length = float(np.hypot(*delta))
+                heading = math.degrees(math.atan2(delta[1], delta[0]))
+                strip = oriented_box((p + q) / 2, length, road.width, DECAL_HEIGHT / 2, heading)
+                add(f"{road.id}/{k}" if len(points) > 2 else road.id, "road", strip, [strip],
+                    road.surface or spec.table.ground)
 
-    for block in spec.blocks:
-        mesh, parts = prism(block, 0.0, block.curb_height)
-        add(block.id, "block", mesh, parts, block.surface)
+    for i, block in enumerate(spec.blocks):
+        with _building(f"blocks[{i}]"):
+            mesh, parts = prism(block, 0.0, block.curb_height)
+            add(block.id, "block", mesh, parts, block.surface)
 
-    for building in spec.buildings:
-        mesh, parts = prism(building, building.base_height, building.height)
-        colour = building.colour or ("#6b625a" if building.ruined else "#a89f91")
-        add(building.id, "building", mesh, parts, building.roof_surface, colour, building.size_class)
+    for i, building in enumerate(spec.buildings):
+        with _building(f"buildings[{i}]"):
+            mesh, parts = prism(building, building.base_height, building.height)
+            colour = building.colour or ("#6b625a" if building.ruined else "#a89f91")
+            add(building.id, "building", mesh, parts, building.roof_surface, colour, building.size_class)
 
-    for platform in spec.platforms:
-        deck, parts = prism(platform, platform.height - platform.thickness, platform.height)
-        add(platform.id, "platform", deck, parts, platform.surface, size_class=2 if platform.kind == "highway" else 1)
-        for k, (px, py) in enumerate(platform.pillars):
-            half = platform.pillar_size / 2
-            pillar = box((px - half, py - half, 0.0), (px + half, py + half, platform.height - platform.thickness))
-            add(f"{platform.id}/pillar{k}", "pillar", pillar, [pillar], "concrete", "#8c8880", size_class=2)
-        if platform.railings:
-            corners = np.asarray(platform.corners(), float)
-            edges = list(zip(corners, np.roll(corners, -1, axis=0)))
-            lengths = [float(np.hypot(*(q - p))) for p, q in edges]
-            longest = max(lengths)
-            centroid = corners.mean(axis=0)
-            for k, ((p, q), length) in enumerate(zip(edges, lengths)):
-                if length < 0.99 * longest:
-                    continue
-                inward = np.array([-(q - p)[1], (q - p)[0]]) / length
-                if np.dot(centroid - (p + q) / 2, inward) < 0:
-                    inward = -inward
-                heading = math.degrees(math.atan2((q - p)[1], (q - p)[0]))
-                rail = oriented_box((p + q) / 2 + inward * RAILING_THICKNESS / 2, length, RAILING_THICKNESS,
-                                    RAILING_HEIGHT, heading, platform.height)
-                add(f"{platform.id}/railing{k}", "railing", rail, [rail], "concrete", "#b0aca4")
+    for i, platform in enumerate(spec.platforms):
+        with _building(f"platforms[{i}]"):
+            deck, parts = prism(platform, platform.height - platform.thickness, platform.height)
+            add(platform.id, "platform", deck, parts, platform.surface,
+                size_class=2 if platform.kind == "highway" else 1)
+            for k, (px, py) in enumerate(platform.pillars):
+                half = platform.pillar_size / 2
+                pillar = box((px - half, py - half, 0.0), (px + half, py + half, platform.height - platform.thickness))
+                add(f"{platform.id}/pillar{k}", "pillar", pillar, [pillar], "concrete", "#8c8880", size_class=2)
+            if platform.railings:
+                corners = np.asarray(platform.corners(), float)
+                edges = list(zip(corners, np.roll(corners, -1, axis=0)))
+                lengths = [float(np.hypot(*(q - p))) for p, q in edges]
+                longest = max(lengths)
+                centroid = corners.mean(axis=0)
+                for k, ((p, q), length) in enumerate(zip(edges, lengths)):
+                    if length < 0.99 * longest:
+                        continue
+                    inward = np.array([-(q - p)[1], (q - p)[0]]) / length
+                    if np.dot(centroid - (p + q) / 2, inward) < 0:
+                        inward = -inward
+                    heading = math.degrees(math.atan2((q - p)[1], (q - p)[0]))
+                    rail = oriented_box((p + q) / 2 + inward * RAILING_THICKNESS / 2, length, RAILING_THICKNESS,
+                                        RAILING_HEIGHT, heading, platform.height)
+                    add(f"{platform.id}/railing{k}", "railing", rail, [rail], "concrete", "#b0aca4")
 
-    for ramp in spec.ramps:
-        mesh = wedge(ramp.start, ramp.heading, ramp.length, ramp.width, ramp.rise_in, ramp.base_height)
-        colour = ramp.colour or (KICKER_COLOUR if ramp.surface == "metal" else None)
-        add(ramp.id, "ramp", mesh, [mesh], ramp.surface, colour)
+    for i, ramp in enumerate(spec.ramps):
+        with _building(f"ramps[{i}]"):
+            mesh = wedge(ramp.start, ramp.heading, ramp.length, ramp.width, ramp.rise_in, ramp.base_height)
+            colour = ramp.colour or (KICKER_COLOUR if ramp.surface == "metal" else None)
+            add(ramp.id, "ramp", mesh, [mesh], ramp.surface, colour)
 
-    for item in spec.destructibles:
-        mesh = destructible_mesh(item)
-        add(item.id, "destructible", mesh, [mesh.convex_hull], "wood",
-            DESTRUCTIBLE_COLOURS.get(item.kind), size_class=0, dynamic=True, risk=item.risk)
+    for i, item in enumerate(spec.destructibles):
+        with _building(f"destructibles[{i}]"):
+            mesh = destructible_mesh(item)
+            add(item.id, "destructible", mesh, [mesh.convex_hull], "wood",
+                DESTRUCTIBLE_COLOURS.get(item.kind), size_class=0, dynamic=True, risk=item.risk)
 
-    for piece in spec.meshes:
-        mesh = table.meshes.get(piece.id)
-        if mesh is None:
-            continue
-        dynamic = piece.destructible_risk is not None
-        parts = [mesh.convex_hull] if dynamic else [mesh]
-        add(piece.id, "mesh", mesh, parts, piece.surface, piece.colour, piece.size_class, dynamic,
-            piece.destructible_risk)
+    for i, piece in enumerate(spec.meshes):
+        with _building(f"meshes[{i}]"):
+            mesh = table.meshes.get(piece.id)
+            if mesh is None:
+                continue
+            dynamic = piece.destructible_risk is not None
+            parts = [mesh.convex_hull] if dynamic else [mesh]
+            add(piece.id, "mesh", mesh, parts, piece.surface, piece.colour, piece.size_class, dynamic,
+                piece.destructible_risk)
 
     return TableGeometry(spec.table.width, spec.table.depth, tuple(pieces), table.ruleset)

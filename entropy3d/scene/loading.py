@@ -8,6 +8,7 @@ mesh files that exist and parse).
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 
 from pydantic import ValidationError
@@ -39,10 +40,31 @@ def _schema_problems(error: ValidationError, lines: dict[str, int]) -> list[Prob
             message = "unknown key (check the spelling; `entropy3d schema` lists the allowed keys)"
         elif item["type"] == "missing":
             message = "required key is missing"
+        elif item["type"] == "finite_number":
+            message = f"must be a finite number (got {item['input']!r}); write a plain number such as 12.5"
         elif "input" in item and item["type"] not in ("value_error",):
             message = f"{message} (got {item['input']!r})"
         problems.append((path, line_of(lines, path), message))
     return problems
+
+
+#: the largest number a scene may hold (inches, degrees, counts): a table is a few feet, and
+#: numbers like 1e308 are finite but overflow in the geometry built from them
+MAX_MAGNITUDE = 100_000
+
+
+def _magnitude_problems(data, lines: dict[str, int], loc: tuple = ()) -> list[Problem]:
+    """Every number of a validated scene (``spec.model_dump()``, so quoted numbers count too)
+    whose size is over MAX_MAGNITUDE, with its key path."""
+    if isinstance(data, dict):
+        return [p for key, value in data.items() for p in _magnitude_problems(value, lines, loc + (key,))]
+    if isinstance(data, (list, tuple)):
+        return [p for index, value in enumerate(data) for p in _magnitude_problems(value, lines, loc + (index,))]
+    if isinstance(data, (int, float)) and not isinstance(data, bool) and MAX_MAGNITUDE < abs(data) < math.inf:
+        path = key_path(loc)
+        return [(path, line_of(lines, path), f"{data!r} is too large: scene numbers are inches, degrees or "
+                                             f"counts, at most {MAX_MAGNITUDE:,} in size")]
+    return []
 
 
 def resolve_asset(scene_path: Path, file: str) -> Path:
@@ -140,10 +162,21 @@ def load_scene(path: str | Path, *, load_meshes: bool = True) -> Table:
         spec = SceneSpec.model_validate(data)
     except ValidationError as error:
         raise SceneError(source, _schema_problems(error, lines)) from None
+    too_large = _magnitude_problems(spec.model_dump(), lines)
+    if too_large:
+        raise SceneError(source, too_large)
 
     rules_ref = Path(spec.rules)
     if rules_ref.suffix in (".yaml", ".yml"):
         rules_path = rules_ref if rules_ref.is_absolute() else (source.parent / rules_ref)
+        try:
+            found = rules_path.is_file()
+        except (OSError, ValueError):
+            found = False
+        if not found:
+            raise SceneError(source, [("rules", line_of(lines, "rules"),
+                                       f"rules file {spec.rules!r} not found (looked for {rules_path}); paths "
+                                       "are relative to the scene file, or give a bundled name (entropy_city)")])
         ruleset = load_ruleset(rules_path)
     else:
         candidate = bundled_dir("rules") / f"{spec.rules}.yaml"
@@ -167,15 +200,38 @@ def load_scene(path: str | Path, *, load_meshes: bool = True) -> Table:
         raise SceneError(source, problems)
 
     meshes = {}
+    mesh_notes: list[Problem] = []
     if load_meshes:
         from entropy3d.scene.meshes import load_mesh_piece
 
         for i, mesh in enumerate(spec.meshes):
+            where = f"meshes[{i}].file"
+            notes: list[str] = []
             try:
-                meshes[mesh.id] = load_mesh_piece(mesh, mesh_paths[mesh.id])
+                meshes[mesh.id] = load_mesh_piece(mesh, mesh_paths[mesh.id], notes)
             except MeshError as error:
-                where = f"meshes[{i}].file"
                 raise SceneError(source, [(where, line_of(lines, where), str(p[2]))
                                           for p in error.problems]) from None
-    return Table(spec=spec, source=source.resolve(), ruleset=ruleset, mesh_files=mesh_paths,
-                 meshes=meshes)
+            mesh_notes.extend((where, line_of(lines, where), note) for note in notes)
+    table = Table(spec=spec, source=source.resolve(), ruleset=ruleset, mesh_files=mesh_paths,
+                  meshes=meshes, notes=mesh_notes)
+    if load_meshes:
+        _check_plausible(table, source, lines)
+    return table
+
+
+def _check_plausible(table: Table, source: Path, lines: dict[str, int]) -> None:
+    """Build the table's geometry and check it is physically possible (:mod:`.plausibility`):
+    errors raise SceneError, warnings go to ``table.notes``."""
+    from entropy3d.scene.build import GeometryError, build_table_geometry
+    from entropy3d.scene.plausibility import plausibility_problems
+
+    try:
+        geometry = build_table_geometry(table)
+    except GeometryError as error:
+        raise SceneError(source, [(error.key_path, line_of(lines, error.key_path), error.message)]) from None
+    errors, warnings = plausibility_problems(table, geometry)
+    if errors:
+        raise SceneError(source, sorted(((path, line_of(lines, path), message) for path, message in errors),
+                                        key=lambda problem: problem[1] or 0))
+    table.notes.extend((path, line_of(lines, path), message) for path, message in warnings)

@@ -1,4 +1,4 @@
-"""Mesh files (STL, OBJ, glTF/GLB) read with trimesh and placed on the table in inches.
+"""Mesh files (STL, OBJ, glTF/GLB, PLY, OFF) read with trimesh and placed on the table in inches.
 
 STL and OBJ carry no units and trimesh's guess is wrong for small printed parts, so every mesh
 piece declares ``units:``; the conversion to inches happens here, once.
@@ -20,24 +20,90 @@ _Y_UP_SUFFIXES = {".gltf", ".glb"}
 _Y_UP_TO_Z_UP = trimesh.transformations.rotation_matrix(np.pi / 2, [1, 0, 0])
 
 
-def read_mesh_file(path: Path) -> trimesh.Trimesh:
+#: formats that load, by suffix, and how the messages name them
+FORMATS = {".stl": "STL", ".obj": "OBJ", ".gltf": "glTF", ".glb": "GLB", ".ply": "PLY", ".off": "OFF"}
+#: triangles a mesh file may hold: about 100 MB of geometry, far more than any printed terrain piece
+MAX_TRIANGLES = 2_000_000
+#: a component thinner than this fraction of its size is flat (a sheet, not a solid)
+FLAT_RATIO = 1e-6
+
+
+def read_mesh_file(path: Path, notes: list[str] | None = None) -> trimesh.Trimesh:
     """Read every triangle of a mesh file into one Trimesh in the file's own units and axes.
 
-    Uses ``trimesh.load_scene`` (glTF/OBJ may hold many nodes) and bakes the node transforms.
+    Uses ``trimesh.load_scene`` (glTF/OBJ may hold many nodes), bakes the node transforms and
+    keeps the geometry only: textures and materials are never copied (a textured multi-part GLB
+    would be copied into every part). Stray components (fewer than 4 vertices, or flat) are dropped
+    and said so in ``notes``; a mesh that is all flat, empty or over MAX_TRIANGLES is refused.
     """
     suffix = path.suffix.lower()
-    if suffix not in (".stl", ".obj", ".gltf", ".glb", ".ply", ".off"):
-        raise MeshError(path, [("", None, f"unsupported mesh format {suffix!r}; use STL, OBJ, glTF or GLB")])
+    if suffix not in FORMATS:
+        raise MeshError(path, [("", None, f"unsupported mesh format {suffix!r}; use "
+                                          f"{', '.join(sorted(set(FORMATS.values())))}")])
     try:
-        scene = trimesh.load_scene(str(path))
-        mesh = scene.to_mesh() if hasattr(scene, "to_mesh") else scene.dump(concatenate=True)
+        options = {"skip_materials": True} if suffix in (".glb", ".gltf") else {}
+        scene = trimesh.load_scene(str(path), **options)
+        vertices, faces, count = [], [], 0
+        for node in scene.graph.nodes_geometry:
+            transform, name = scene.graph[node]
+            geometry = scene.geometry.get(name)
+            if not isinstance(geometry, trimesh.Trimesh) or len(geometry.faces) == 0:
+                continue
+            if sum(len(f) for f in faces) + len(geometry.faces) > MAX_TRIANGLES:
+                raise MeshError(path, [("", None, f"mesh file {path.name!r} holds more than {MAX_TRIANGLES:,} "
+                                                  "triangles (the limit); decimate it in a mesh editor first")])
+            vertices.append(trimesh.transform_points(np.asarray(geometry.vertices, float), transform))
+            faces.append(np.asarray(geometry.faces) + count)
+            count += len(geometry.vertices)
+    except MeshError:
+        raise
     except Exception as error:  # trimesh raises many kinds on a broken file
         raise MeshError(path, [("", None, f"mesh file {path.name!r} does not parse: "
                                           f"{type(error).__name__}: {error}")]) from None
-    if not isinstance(mesh, trimesh.Trimesh) or len(mesh.faces) == 0:
-        raise MeshError(path, [("", None, f"mesh file {path.name!r} holds no triangles")])
+    if not faces:
+        raise MeshError(path, [("", None, f"mesh file {path.name!r} holds no triangles; export the solid "
+                                          "as a triangle mesh (points and lines do not load)")])
+    mesh = trimesh.Trimesh(np.vstack(vertices), np.vstack(faces), process=False)
     if not np.all(np.isfinite(mesh.vertices)):
         raise MeshError(path, [("", None, f"mesh file {path.name!r} has non-finite vertices")])
+    return _solid_components(mesh, path, notes)
+
+
+def _is_flat(vertices: np.ndarray) -> bool:
+    """True when the points lie in a plane or on a line (no volume)."""
+    centred = vertices - vertices.mean(axis=0)
+    size = float(np.abs(centred).max())
+    if size == 0:
+        return True
+    try:
+        thickness = np.linalg.svd(centred / size, compute_uv=False)
+    except np.linalg.LinAlgError:
+        return True
+    return bool(thickness[-1] <= FLAT_RATIO * max(thickness[0], 1e-300) or len(vertices) < 4)
+
+
+def _solid_components(mesh: trimesh.Trimesh, path: Path, notes: list[str] | None) -> trimesh.Trimesh:
+    """``mesh`` without its stray components (fewer than 4 vertices, or flat); refused if none is left."""
+    labels = trimesh.graph.connected_component_labels(mesh.face_adjacency, node_count=len(mesh.faces))
+    keep = np.zeros(len(mesh.faces), bool)
+    dropped = 0
+    for label in np.unique(labels):
+        chosen = labels == label
+        used = np.unique(mesh.faces[chosen])
+        if len(used) >= 4 and not _is_flat(np.asarray(mesh.vertices)[used]):
+            keep |= chosen
+        else:
+            dropped += 1
+    if not keep.any():
+        raise MeshError(path, [("", None, f"mesh file {path.name!r} is flat (no part of it has volume), so it "
+                                          "cannot be a solid on the table; give it thickness in a mesh editor "
+                                          "(e.g. solidify or extrude it)")])
+    if dropped:
+        if notes is not None:
+            notes.append(f"mesh file {path.name!r}: dropped {dropped} stray part(s) with no volume (fewer than 4 "
+                         "points, or flat); the rest is used")
+        mesh = trimesh.Trimesh(mesh.vertices, mesh.faces[keep], process=False)
+        mesh.remove_unreferenced_vertices()
     return mesh
 
 
@@ -55,9 +121,10 @@ def placement_matrix(piece: MeshPiece, up: str) -> np.ndarray:
     return matrix
 
 
-def load_mesh_piece(piece: MeshPiece, path: Path) -> trimesh.Trimesh:
-    """Read ``path`` and place it as the scene's ``piece`` says, in table inches (z up)."""
-    mesh = read_mesh_file(path).copy()
+def load_mesh_piece(piece: MeshPiece, path: Path, notes: list[str] | None = None) -> trimesh.Trimesh:
+    """Read ``path`` and place it as the scene's ``piece`` says, in table inches (z up); repairs
+    made on the way (stray parts dropped) are appended to ``notes``."""
+    mesh = read_mesh_file(path, notes).copy()
     up = piece.up or ("y" if path.suffix.lower() in _Y_UP_SUFFIXES else "z")
     mesh.apply_transform(placement_matrix(piece, up))
     extents = mesh.extents

@@ -25,9 +25,10 @@ TerrainName = Annotated[str, Field(description="a terrain type from the rules da
 
 
 class Strict(BaseModel):
-    """Base of every scene model: unknown keys are errors, values are not coerced loosely."""
+    """Base of every scene model: unknown keys are errors, values are not coerced loosely, and
+    every number is finite (``.nan``, ``.inf`` and ``'1e999'`` are refused)."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, allow_inf_nan=False)
 
 
 class Area(Strict):
@@ -46,6 +47,13 @@ class Area(Strict):
             x0, y0, x1, y1 = self.rect
             if x1 <= x0 or y1 <= y0:
                 raise ValueError(f"rect {list(self.rect)} has no area: x_max must exceed x_min and y_max exceed y_min")
+        else:
+            from shapely.geometry import Polygon
+
+            outline = Polygon(self.polygon)
+            if not outline.is_valid or outline.area <= 0:
+                raise ValueError(f"polygon {[list(p) for p in self.polygon]} is not a simple outline (its edges "
+                                 "cross or it has no area): list the corners once each, in order around it")
         return self
 
     def corners(self) -> list[Vec2]:

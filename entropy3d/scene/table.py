@@ -22,13 +22,15 @@ if TYPE_CHECKING:  # pragma: no cover
 @dataclass(frozen=True, eq=False)
 class Table:
     """A loaded scene. ``meshes`` maps mesh-piece ids to Trimesh objects already placed in
-    table inches; ``mesh_files`` maps them to the resolved file paths."""
+    table inches; ``mesh_files`` maps them to the resolved file paths. ``notes`` are the
+    warnings and repairs of loading, ``(key_path, line, message)``, for the commands to print."""
 
     spec: SceneSpec
     source: Path
     ruleset: Ruleset
     mesh_files: dict[str, Path] = field(default_factory=dict)
     meshes: dict[str, "trimesh.Trimesh"] = field(default_factory=dict, repr=False)
+    notes: list[tuple[str, "int | None", str]] = field(default_factory=list, repr=False)
 
     def __repr__(self) -> str:
         return f"Table({self.spec.name!r}, {len(self.spec.models)} models, from {self.source.name})"

@@ -21,10 +21,74 @@ def key_path(loc: tuple) -> str:
     return text
 
 
+#: libyaml's parser when PyYAML has it (ten times faster), else PyYAML's own; both safe
+_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+#: refused beyond these, with the limit in the message (a scene is a few kilobytes)
+MAX_FILE_BYTES = 8 * 1024 * 1024
+MAX_DEPTH = 64
+#: YAML nodes after every alias is expanded (an alias bomb expands ten lines to a billion)
+MAX_NODES = 1_000_000
+
+
+class _Refused(Exception):
+    """A structural limit of the strict loader, with the line it was found at."""
+
+    def __init__(self, line: int | None, path: str, message: str):
+        self.line, self.path, self.message = line, path, message
+
+
+def _check_depth(text: str) -> None:
+    """Refuse nesting deeper than MAX_DEPTH before composing (PyYAML composes recursively)."""
+    depth = 0
+    for event in yaml.parse(text, Loader=_LOADER):
+        if isinstance(event, (yaml.MappingStartEvent, yaml.SequenceStartEvent)):
+            depth += 1
+            if depth > MAX_DEPTH:
+                raise _Refused(event.start_mark.line + 1, "",
+                               f"nested deeper than {MAX_DEPTH} levels (the limit); a scene needs no more than 6")
+        elif isinstance(event, (yaml.MappingEndEvent, yaml.SequenceEndEvent)):
+            depth -= 1
+
+
+def _expanded_sizes(root: yaml.Node) -> dict[int, int]:
+    """The number of nodes under each node (by id) once aliases are expanded, counted once per
+    node, so an alias bomb costs its size in lines; a recursive anchor is refused."""
+    sizes: dict[int, int] = {}
+    stack: list[tuple[yaml.Node, bool]] = [(root, False)]
+    open_nodes: set[int] = set()
+    while stack:
+        node, done = stack.pop()
+        if id(node) in sizes:
+            continue
+        children = ([n for pair in node.value for n in pair] if isinstance(node, yaml.MappingNode)
+                    else node.value if isinstance(node, yaml.SequenceNode) else [])
+        if done:
+            open_nodes.discard(id(node))
+            sizes[id(node)] = min(1 + sum(sizes[id(child)] for child in children), MAX_NODES + 1)
+            continue
+        if id(node) in open_nodes:
+            raise _Refused(node.start_mark.line + 1, "", "an alias refers to its own anchor (a recursive "
+                                                         "structure); write the values out")
+        open_nodes.add(id(node))
+        stack.append((node, True))
+        stack.extend((child, False) for child in children if id(child) not in sizes)
+    return sizes
+
+
 def _walk(node: yaml.Node, loc: tuple, lines: dict[str, int]) -> None:
+    """Record the line of every key path; refuse duplicate keys."""
     lines[key_path(loc)] = node.start_mark.line + 1
     if isinstance(node, yaml.MappingNode):
+        seen: dict[Any, int] = {}
         for key_node, value_node in node.value:
+            if isinstance(key_node, yaml.ScalarNode) and key_node.tag != "tag:yaml.org,2002:merge":
+                line = key_node.start_mark.line + 1
+                if key_node.value in seen:
+                    where = key_path(loc + (key_node.value,))
+                    raise _Refused(line, where, f"duplicate key {key_node.value!r} (first at line "
+                                                f"{seen[key_node.value]}); YAML keeps only the last, so "
+                                                "merge the two or delete one")
+                seen[key_node.value] = line
             child = loc + (key_node.value,)
             _walk(value_node, child, lines)
             lines[key_path(child)] = key_node.start_mark.line + 1
@@ -33,25 +97,59 @@ def _walk(node: yaml.Node, loc: tuple, lines: dict[str, int]) -> None:
             _walk(item, loc + (index,), lines)
 
 
+def _check_expansion(root: yaml.Node) -> None:
+    sizes = _expanded_sizes(root)
+    if sizes[id(root)] <= MAX_NODES:
+        return
+    worst = root
+    if isinstance(root, yaml.MappingNode) and root.value:
+        key, worst = max(root.value, key=lambda pair: sizes[id(pair[1])])
+        where = str(key.value)
+    else:
+        where = ""
+    raise _Refused(worst.start_mark.line + 1, where,
+                   f"expands to more than {MAX_NODES:,} values (the limit): aliases (*name) repeat an "
+                   "anchor's content; write the values out or use fewer aliases")
+
+
 def read_yaml_with_lines(path: Path, error_class=SceneError) -> tuple[Any, dict[str, int]]:
-    """Parse a YAML file; return the data and a map from key path to 1-based line number."""
+    """Parse a YAML file strictly; return the data and a map from key path to 1-based line number.
+
+    Refused, each with the line, the key path and the fix: a file over MAX_FILE_BYTES, nesting
+    deeper than MAX_DEPTH, duplicate keys at any level (YAML would silently keep the last), and
+    aliases that expand past MAX_NODES values or refer to themselves."""
     try:
+        size = path.stat().st_size
+        if size > MAX_FILE_BYTES:
+            raise error_class(path, [("", None, f"file is {size / 1e6:.1f} MB, over the {MAX_FILE_BYTES / 1e6:.1f} MB "
+                                                "limit for a scene or rules file; is it the right file?")])
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
         raise error_class(path, [("", None, "file not found")]) from None
-    except (IsADirectoryError, PermissionError, UnicodeDecodeError) as error:
+    except (IsADirectoryError, PermissionError, UnicodeDecodeError, OSError) as error:
         raise error_class(path, [("", None, f"cannot read: {error}")]) from None
+    lines: dict[str, int] = {}
     try:
-        data = yaml.safe_load(text)
-        root = yaml.compose(text, Loader=yaml.SafeLoader)
+        _check_depth(text)
+        root = yaml.compose(text, Loader=_LOADER)
+        if root is None:
+            return None, lines
+        _check_expansion(root)
+        _walk(root, (), lines)
+        loader = yaml.SafeLoader("")
+        try:
+            data = loader.construct_document(root)
+        finally:
+            loader.dispose()
+    except _Refused as refused:
+        raise error_class(path, [(refused.path, refused.line, refused.message)]) from None
     except yaml.YAMLError as error:
         mark = getattr(error, "problem_mark", None)
         line = mark.line + 1 if mark is not None else None
         problem = getattr(error, "problem", None) or str(error)
         raise error_class(path, [("", line, f"not valid YAML: {problem}")]) from None
-    lines: dict[str, int] = {}
-    if root is not None:
-        _walk(root, (), lines)
+    except (RecursionError, ValueError, TypeError, OverflowError) as error:
+        raise error_class(path, [("", None, f"not valid YAML: {type(error).__name__}: {error}")]) from None
     return data, lines
 
 

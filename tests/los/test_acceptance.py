@@ -92,7 +92,7 @@ def test_rooftop_rider_sees_past_a_parked_car(tmp_path, world_of):
     storey up on a roof, top-down and true LOS alike."""
     write_box_stl(tmp_path / "car.stl", (40.64, 76.2, 25.4))  # 1.6" x 3" x 1" in mm
     models = [
-        {"id": "roof", "gang": "hades", "bike": "cruiser", "position": [5, 12], "facing": 0},
+        {"id": "roof", "gang": "hades", "bike": "cruiser", "position": [5, 12, 2.1], "facing": 0},
         {"id": "street", "gang": "hades", "bike": "cruiser", "position": [7.2, 6], "facing": 0},
         {"id": "t", "gang": "komodo", "bike": "cruiser", "position": [14, 12], "facing": 90},
         {"id": "t2", "gang": "komodo", "bike": "cruiser", "position": [14, 6], "facing": 90},

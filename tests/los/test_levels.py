@@ -53,8 +53,8 @@ def test_a_rider_on_a_deck_sees_the_street_from_the_edge_not_from_behind_it(tmp_
 def test_rooftops_see_each_other_across_a_bridge_and_the_street_sees_under_it(tmp_path, world_of):
     """Clause: EC-LOS-3 - a bridge level with both roofs lies beneath both riders; under it,
     two street riders see each other."""
-    models = [{"id": "a", "gang": "hades", "bike": "cruiser", "position": [4, 20], "facing": 0},
-              {"id": "b", "gang": "komodo", "bike": "cruiser", "position": [20, 20], "facing": 180},
+    models = [{"id": "a", "gang": "hades", "bike": "cruiser", "position": [4, 20, 4.2], "facing": 0},
+              {"id": "b", "gang": "komodo", "bike": "cruiser", "position": [20, 20, 4.2], "facing": 180},
               {"id": "v", "gang": "hades", "bike": "cruiser", "position": [4, 12], "facing": 0},
               {"id": "t", "gang": "komodo", "bike": "cruiser", "position": [20, 12], "facing": 90}]
     path = street(tmp_path, models=models,

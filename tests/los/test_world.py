@@ -60,7 +60,7 @@ def test_all_pairs_matches_single_queries(tmp_path, world_of):
     models = [{"id": f"b{k}", "gang": "hades", "bike": "cruiser", "position": [3 + 4 * k, 4 + 3 * k],
                "facing": 45 * k} for k in range(4)]
     world = world_of(street(tmp_path, models=models, buildings=[
-        {"id": "bank", "rect": [9, 9, 11, 11], "storeys": 2}]))
+        {"id": "bank", "rect": [8.5, 9, 10, 11], "storeys": 2}]))
     matrix = world.all_pairs()
     assert len(matrix) == 12
     for (a, b), result in matrix.items():

@@ -1,0 +1,179 @@
+"""Physical plausibility of a scene, checked after the schema on the table as geometry.
+
+A scene can be well typed and still impossible: two bases in the same place, a bike inside a
+building (a position without z puts it on the roof), a crate inside a wall, a mesh off the table.
+:func:`plausibility_problems` finds them from :class:`~entropy3d.scene.build.TableGeometry`, the
+shapes physics, line of sight and rendering read, and returns errors and warnings (a warning where
+a designer may mean it), each ``(key_path, message)`` with the fix.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from shapely.geometry import Polygon
+
+from entropy3d.geometry import Pose
+
+#: kinds of piece a base or a destructible cannot stand inside
+SOLID_KINDS = ("building", "platform", "pillar", "railing", "mesh")
+#: kinds of piece that are the ground level a position without z stands on
+GROUND_KINDS = ("ground", "zone", "road", "block")
+#: inches two things may overlap without counting (rounding in a scene file)
+TOLERANCE_IN = 0.02
+#: base overlaps smaller than this (square inches) are touching, not overlapping
+OVERLAP_AREA_IN2 = 0.01
+
+Finding = tuple[str, str]
+
+
+def _fmt(value: float) -> str:
+    return f"{value:.4g}"
+
+
+def _where(piece, span=None) -> str:
+    lo, hi = piece.mesh.bounds
+    heights = f", z {_fmt(span[0])}..{_fmt(span[1])}" if span is not None else ""
+    return f"({_fmt(lo[0])}..{_fmt(hi[0])}, {_fmt(lo[1])}..{_fmt(hi[1])}{heights})"
+
+
+def _solid_spans(geometry, points: np.ndarray) -> list[list[tuple[int, float, float]]]:
+    """Per point, the (piece index, bottom, top) spans of every solid piece on the vertical line
+    through it: crossings of a downward ray through the whole table, paired from the top."""
+    mesh, owners = geometry._surface_mesh
+    top = float(mesh.bounds[1][2]) + 1.0
+    origins = np.column_stack([points, np.full(len(points), top)])
+    directions = np.tile([0.0, 0.0, -1.0], (len(points), 1))
+    locations, rays, faces = mesh.ray.intersects_location(origins, directions, multiple_hits=True)
+    spans: list[list[tuple[int, float, float]]] = [[] for _ in points]
+    hits: dict[tuple[int, int], list[float]] = {}
+    for z, ray, face in zip(locations[:, 2], rays, faces):
+        owner = int(owners[face])
+        if geometry.pieces[owner].kind in SOLID_KINDS or geometry.pieces[owner].kind == "destructible":
+            hits.setdefault((int(ray), owner), []).append(float(z))
+    for (ray, owner), heights in hits.items():
+        heights = sorted(set(np.round(heights, 6)), reverse=True)
+        if len(heights) % 2:
+            heights.append(float(geometry.pieces[owner].mesh.bounds[0][2]))
+        for upper, lower in zip(heights[0::2], heights[1::2]):
+            spans[ray].append((owner, lower, upper))
+    return spans
+
+
+def _inside(spans, low: float, high: float, kinds) -> dict[int, tuple[float, float]]:
+    """Pieces (of ``kinds``) whose solid span overlaps [low, high] under any point."""
+    found: dict[int, tuple[float, float]] = {}
+    for point_spans in spans:
+        for owner, bottom, top in point_spans:
+            if owner not in found and bottom < high - TOLERANCE_IN and top > low + TOLERANCE_IN:
+                found[owner] = (bottom, top)
+    return {owner: span for owner, span in found.items() if kinds is None or owner in kinds}
+
+
+def _samples(outline: np.ndarray, centre) -> np.ndarray:
+    """The centre and the outline pulled in by 3% (a base touching a wall is not inside it)."""
+    centre = np.asarray(centre, float)[:2]
+    return np.vstack([centre, centre + 0.97 * (outline - centre)])
+
+
+def plausibility_problems(table, geometry) -> tuple[list[Finding], list[Finding]]:
+    """(errors, warnings) of a loaded table and its geometry, each ``(key_path, message)``."""
+    errors: list[Finding] = []
+    warnings: list[Finding] = []
+    ruleset = table.ruleset
+    step = float(ruleset.data("ride.step_height_in"))
+    bike_height = ruleset.bike_height_in + ruleset.rider_height_in
+    index = {piece.id: k for k, piece in enumerate(geometry.pieces)}
+    solid = {k for k, p in enumerate(geometry.pieces) if p.kind in SOLID_KINDS and not p.dynamic}
+    debris = {k for k, p in enumerate(geometry.pieces) if p.dynamic}
+
+    def describe(owner: int, span=None) -> str:
+        piece = geometry.pieces[owner]
+        return f"{piece.kind} '{piece.id}' {_where(piece, span)}"
+
+    bases = []
+    for i, model in enumerate(table.models):
+        path = f"models[{i}].position"
+        x, y = model.position[0], model.position[1]
+        ground = [p for p in geometry.pieces if p.kind in GROUND_KINDS]
+        given_z = len(model.position) == 3
+        if given_z:
+            z = float(model.position[2])
+        else:
+            stack = geometry.surface_stacks([(x, y)], static_only=True)[0]
+            z = float(stack[0]) if len(stack) else 0.0
+        shape = table.base_of(model)
+        pose = Pose(x, y, model.facing, z)
+        outline = shape.outline(pose, samples=16)
+        spans = _solid_spans(geometry, _samples(outline, (x, y)))
+        if not given_z:
+            low = max([0.0] + [float(p.mesh.bounds[1][2]) for p in ground
+                                if p.kind == "block" and p.mesh.bounds[0][0] <= x <= p.mesh.bounds[1][0]
+                                and p.mesh.bounds[0][1] <= y <= p.mesh.bounds[1][1]])
+            under = _inside(spans[:1], low, z, solid)
+            if under and z > low + step:
+                owner, (_, top) = next(iter(under.items()))
+                piece = geometry.pieces[owner]
+                if piece.kind == "platform":
+                    warnings.append((path, f"{model.id} at ({_fmt(x)}, {_fmt(y)}) has no z, so it starts on the "
+                                           f"deck of {describe(owner)} at z {_fmt(top)}; write "
+                                           f"[{_fmt(x)}, {_fmt(y)}, {_fmt(top)}] to say so, or "
+                                           f"[{_fmt(x)}, {_fmt(y)}, {_fmt(low)}] to start under it"))
+                else:
+                    errors.append((path, f"{model.id} at ({_fmt(x)}, {_fmt(y)}) is inside {describe(owner)}: "
+                                         f"move it, or put it on the roof with z: "
+                                         f"[{_fmt(x)}, {_fmt(y)}, {_fmt(top)}]"))
+                    bases.append(None)
+                    continue
+        for owner, (bottom, top) in _inside(spans, z + step, z + bike_height, solid | debris).items():
+            if owner in debris:
+                warnings.append((path, f"{model.id}'s base at ({_fmt(x)}, {_fmt(y)}) overlaps destructible "
+                                       f"'{geometry.pieces[owner].id}'; physics will knock it aside at the first "
+                                       "ride: move one of them if you did not mean that"))
+                continue
+            fix = (f"put it on top with z: [{_fmt(x)}, {_fmt(y)}, {_fmt(top)}]"
+                   if top - z < 4 * bike_height else "put it on the level it stands on with z")
+            errors.append((path, f"{model.id} at ({_fmt(x)}, {_fmt(y)}, z {_fmt(z)}) is inside "
+                                 f"{describe(owner, (bottom, top))}: move it, or {fix}"))
+        bases.append((model, Polygon(outline), z))
+
+    for a in range(len(bases)):
+        for b in range(a + 1, len(bases)):
+            if bases[a] is None or bases[b] is None:
+                continue
+            (first, outline_a, za), (second, outline_b, zb) = bases[a], bases[b]
+            if abs(za - zb) < bike_height and outline_a.intersection(outline_b).area > OVERLAP_AREA_IN2:
+                errors.append((f"models[{b}].position",
+                               f"{second.id}'s base at ({_fmt(second.position[0])}, {_fmt(second.position[1])}) "
+                               f"overlaps {first.id}'s at ({_fmt(first.position[0])}, {_fmt(first.position[1])}): "
+                               "move one of them so the bases do not touch"))
+
+    for i, item in enumerate(table.spec.destructibles):
+        piece = geometry.pieces[index[item.id]]
+        lo, hi = piece.mesh.bounds
+        corners = np.array([[lo[0], lo[1]], [hi[0], lo[1]], [hi[0], hi[1]], [lo[0], hi[1]]])
+        spans = _solid_spans(geometry, _samples(corners, item.position))
+        for owner, (bottom, top) in _inside(spans, lo[2] + step, hi[2], solid).items():
+            errors.append((f"destructibles[{i}].position",
+                           f"destructible '{item.id}' at ({_fmt(item.position[0])}, {_fmt(item.position[1])}) is "
+                           f"inside {describe(owner, (bottom, top))}: move it, or stand it on top "
+                           f"with base_height: {_fmt(top)}"))
+
+    width, depth = table.width, table.depth
+    for section in ("zones", "blocks", "buildings", "platforms", "ramps", "meshes"):
+        for i, spec in enumerate(getattr(table.spec, section)):
+            if spec.id not in index:
+                continue
+            lo, hi = geometry.pieces[index[spec.id]].mesh.bounds
+            text = f"'{spec.id}' (x {_fmt(lo[0])}..{_fmt(hi[0])}, y {_fmt(lo[1])}..{_fmt(hi[1])})"
+            path = f"{section}[{i}]"
+            if hi[0] <= 0 or hi[1] <= 0 or lo[0] >= width or lo[1] >= depth:
+                errors.append((path, f"{text} is entirely off the {_fmt(width)}x{_fmt(depth)} inch table: move "
+                                     f"it onto the table (x 0..{_fmt(width)}, y 0..{_fmt(depth)}); for a mesh, "
+                                     "check `units` and `position`"))
+            elif hi[2] <= 0:
+                errors.append((path, f"{text} is below the table (top at z {_fmt(hi[2])}): raise its position z"))
+            elif lo[0] < -TOLERANCE_IN or lo[1] < -TOLERANCE_IN or hi[0] > width + TOLERANCE_IN \
+                    or hi[1] > depth + TOLERANCE_IN:
+                warnings.append((path, f"{text} reaches past the edge of the {_fmt(width)}x{_fmt(depth)} inch "
+                                       "table; bikes cannot ride there"))
+    return errors, warnings

@@ -1,0 +1,72 @@
+"""Meshes repaired or refused at load (issue 18): stray parts dropped with a note, flat meshes
+refused, geometry only (no textures copied), unsupported formats named with those that load."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import trimesh
+from PIL import Image
+
+from entropy3d.errors import MeshError, SceneError
+from entropy3d.scene import load_scene
+from entropy3d.scene.build import build_table_geometry
+from entropy3d.scene.meshes import read_mesh_file
+
+STRAY = trimesh.Trimesh([[100, 0, 0], [101, 0, 0], [100, 1, 0]], [[0, 1, 2]])
+
+
+def scene_with(tmp_path, file: str, extra: str = "") -> object:
+    path = tmp_path / "scene.yaml"
+    path.write_text(f"name: x\nmeshes:\n  - {{id: m, file: {file}, units: mm, position: [10, 10, 0]{extra}}}\n")
+    return path
+
+
+def test_stray_parts_are_dropped_with_a_note_and_physics_builds(tmp_path):
+    trimesh.util.concatenate([trimesh.creation.box(extents=[20, 20, 20]), STRAY]).export(tmp_path / "m.stl")
+    table = load_scene(scene_with(tmp_path, "m.stl"))
+    (where, line, note), = table.notes
+    assert (where, line) == ("meshes[0].file", 3) and "dropped 1 stray part" in note
+    assert len(table.meshes["m"].vertices) == 8
+    from entropy3d.physics.world import convex_pieces
+
+    pieces = [p for part in build_table_geometry(table).by_id("m").parts for p in convex_pieces(part)]
+    assert len(pieces) == 1 and len(pieces[0][0]) == 8
+
+
+@pytest.mark.parametrize("extra", ["", ", destructible_risk: 2"])
+def test_one_triangle_is_refused_as_flat(tmp_path, extra):
+    STRAY.export(tmp_path / "m.stl")
+    with pytest.raises(SceneError) as error:
+        load_scene(scene_with(tmp_path, "m.stl", extra))
+    (where, line, message), = error.value.problems
+    assert (where, line) == ("meshes[0].file", 3) and "is flat" in message and "thickness" in message
+
+
+def test_flat_square_is_refused(tmp_path):
+    trimesh.Trimesh([[0, 0, 0], [10, 0, 0], [10, 10, 0], [0, 10, 0]], [[0, 1, 2], [0, 2, 3]]).export(tmp_path / "m.ply")
+    with pytest.raises(MeshError, match="is flat"):
+        read_mesh_file(tmp_path / "m.ply")
+
+
+def test_unsupported_format_lists_every_format_that_loads(tmp_path):
+    (tmp_path / "m.fbx").write_text("x")
+    with pytest.raises(MeshError) as error:
+        read_mesh_file(tmp_path / "m.fbx")
+    for name in ("STL", "OBJ", "glTF", "GLB", "PLY", "OFF"):
+        assert name in str(error.value)
+
+
+def test_textured_multi_part_glb_loads_geometry_only(tmp_path):
+    texture = Image.fromarray(np.random.default_rng(0).integers(0, 255, (256, 256, 3), dtype=np.uint8))
+    scene = trimesh.Scene()
+    for k in range(6):
+        part = trimesh.creation.box(extents=[5, 5, 5])
+        part.apply_translation((k * 10, 0, 0))
+        uv = np.random.default_rng(k).random((len(part.vertices), 2))
+        part.visual = trimesh.visual.TextureVisuals(uv=uv, image=texture)
+        scene.add_geometry(part, node_name=f"p{k}")
+    scene.export(tmp_path / "m.glb")
+    mesh = read_mesh_file(tmp_path / "m.glb")
+    assert len(mesh.faces) == 6 * 12
+    assert mesh.visual.kind is None  # no texture carried (nor copied into every part later)

@@ -1,0 +1,94 @@
+"""Physical plausibility after the schema (issue 18): bases inside solids or each other,
+destructibles inside solids, pieces off the table; errors name file, line, key path and fix."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from entropy3d.errors import SceneError
+from entropy3d.scene import load_scene
+
+ROOT = Path(__file__).resolve().parents[2]
+HEAD = "name: t\ngangs: {hades: {name: Hades, colour: '#ff0000'}}\n"
+SHOP = "buildings:\n  - {id: shop, rect: [10, 10, 20, 20], storeys: 1}\n"
+
+
+def bike(name: str, position: str) -> str:
+    return f"  - {{id: {name}, gang: hades, bike: cruiser, position: {position}, facing: 0}}\n"
+
+
+def scene(tmp_path, text: str) -> Path:
+    path = tmp_path / "scene.yaml"
+    path.write_text(HEAD + text)
+    return path
+
+
+def problems(path: Path) -> list[tuple[str, int | None, str]]:
+    with pytest.raises(SceneError) as error:
+        load_scene(path)
+    return error.value.problems
+
+
+def test_bike_without_z_inside_a_building_is_refused_with_the_roof_fix(tmp_path):
+    path = scene(tmp_path, SHOP + "models:\n" + bike("hades_2", "[15, 15]"))
+    (where, line, message), = problems(path)
+    assert (where, line) == ("models[0].position", 6)
+    assert message == ("hades_2 at (15, 15) is inside building 'shop' (10..20, 10..20): move it, or put it on "
+                       "the roof with z: [15, 15, 2.1]")
+
+
+def test_bike_on_the_roof_with_z_is_accepted(tmp_path):
+    table = load_scene(scene(tmp_path, SHOP + "models:\n" + bike("hades_2", "[15, 15, 2.1]")))
+    assert table.notes == []
+
+
+def test_base_reaching_into_a_wall_is_refused(tmp_path):
+    path = scene(tmp_path, SHOP + "models:\n" + bike("h", "[9.5, 15, 0]"))
+    (where, _, message), = problems(path)
+    assert where == "models[0].position" and "inside building 'shop'" in message and "z 0..2.1" in message
+
+
+def test_bike_beside_a_building_is_accepted(tmp_path):
+    load_scene(scene(tmp_path, SHOP + "models:\n" + bike("h", "[8, 15]")))
+
+
+def test_overlapping_bases_are_refused_naming_both(tmp_path):
+    path = scene(tmp_path, "models:\n" + bike("a", "[30, 30]") + bike("b", "[30.5, 30.2]"))
+    (where, line, message), = problems(path)
+    assert (where, line) == ("models[1].position", 5) and "b's base" in message and "overlaps a's" in message
+
+
+def test_bases_one_above_the_other_do_not_overlap(tmp_path):
+    text = ("platforms:\n  - {id: deck, rect: [20, 20, 40, 40], height: 4}\n"
+            "models:\n" + bike("a", "[30, 30, 0]") + bike("b", "[30, 30, 4]"))
+    assert load_scene(scene(tmp_path, text)).notes == []
+
+
+def test_bike_without_z_under_a_deck_is_a_warning(tmp_path):
+    text = "platforms:\n  - {id: deck, rect: [20, 20, 40, 40], height: 4}\nmodels:\n" + bike("a", "[30, 30]")
+    (where, _, message), = load_scene(scene(tmp_path, text)).notes
+    assert where == "models[0].position" and "starts on the deck of platform 'deck'" in message
+
+
+def test_destructible_inside_a_building_is_refused(tmp_path):
+    path = scene(tmp_path, SHOP + "destructibles:\n  - {id: crate, kind: crate, position: [12, 12], risk: 1}\n")
+    (where, line, message), = problems(path)
+    assert (where, line) == ("destructibles[0].position", 6) and "base_height: 2.1" in message
+
+
+def test_mesh_off_the_table_is_refused(tmp_path):
+    bench = ROOT / "models" / "bench.glb"
+    path = scene(tmp_path, f"meshes:\n  - {{id: far, file: {bench}, units: mm, position: [100, 100, 0]}}\n")
+    (where, line, message), = problems(path)
+    assert (where, line) == ("meshes[0]", 4) and "entirely off the 48x48 inch table" in message
+
+
+def test_cli_prints_the_warning_and_exits_0(tmp_path):
+    text = "platforms:\n  - {id: deck, rect: [20, 20, 40, 40], height: 4}\nmodels:\n" + bike("a", "[30, 30]")
+    result = subprocess.run([sys.executable, "-m", "entropy3d", "validate", str(scene(tmp_path, text))],
+                            capture_output=True, text=True, timeout=60)
+    assert result.returncode == 0 and "warning: line 6, models[0].position" in result.stderr
