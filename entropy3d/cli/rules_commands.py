@@ -41,6 +41,10 @@ def odds(
     typer.echo("  (success includes crits; success + fail + bust = 1)")
 
 
+#: a base passing this close (inches) to something solid gets a warning from ``plan``
+TIGHT_IN = 0.5
+
+
 @app.command()
 @clean_errors
 def plan(
@@ -97,4 +101,12 @@ def plan(
         typer.echo(f"  then      {', '.join(flags)}")
     typer.echo(f"  clauses   {', '.join(dict.fromkeys(move.clauses))}")
     if probe is not None:
+        base = table.ruleset.base_for(mini.bike)
+        near = probe.closest_solid(move.path, start.z, within=0.5 * base.width)
+        if near is not None and near[1] < 0.5 * base.width:
+            typer.echo(f"  blocked   the path runs into '{near[0]}' {near[2]:.1f}\" along it: a ride crashes "
+                       "there (EC-COL-1)")
+        elif near is not None and near[1] < 0.5 * base.width + TIGHT_IN:
+            typer.echo(f"  tight     {near[1] - 0.5 * base.width:.1f}\" from '{near[0]}' at {near[2]:.1f}\" "
+                       "along the path: the ride may meet it")
         typer.echo("  (terrain, curbs and buildings from the scene)")

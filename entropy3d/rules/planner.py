@@ -37,11 +37,12 @@ class TableProbe(Protocol):
     def terrain_along(self, path: np.ndarray) -> Sequence[str]:
         """Names of the terrain types a base following ``path`` (N, 2 inches) touches."""
 
-    def curb_crossings_deg(self, path: np.ndarray) -> Sequence[float]:
-        """For every curb the path crosses, the angle in degrees (0-90) between path and curb."""
+    def curb_crossings(self, path: np.ndarray) -> Sequence[tuple[float, str, float]]:
+        """For every curb the path crosses, in order: the angle in degrees (0-90) between path and
+        curb, the curb's piece id and the inches along the path."""
 
-    def enters_building(self, path: np.ndarray) -> bool:
-        """Whether the path enters a building."""
+    def building_entered(self, path: np.ndarray) -> tuple[str, float] | None:
+        """The first building the path enters (its id, inches along the path), or None."""
 
 
 @dataclass(frozen=True)
@@ -309,14 +310,17 @@ def _turn_cost(turn: Turn, bike_type: str, speed: int, terrain: set[str], rulese
 def _table_checks(table: TableProbe, path: np.ndarray, terrain: set[str], bike_type: str,
                   sand_free_available: bool, ruleset: Ruleset, clauses: list[str]) -> tuple[int, bool]:
     """Buildings, curbs, dangerous terrain and sand; returns (sand stress, free sand used)."""
-    if table.enters_building(path):
-        raise IllegalPlanError("EC-TER-BUILDING", "a bike cannot enter a building")
+    entered = table.building_entered(path)
+    if entered is not None:
+        raise IllegalPlanError("EC-TER-BUILDING", f"a bike cannot enter a building: the path enters "
+                               f"'{entered[0]}' {entered[1]:.1f}\" along it")
     min_curb = float(ruleset.data("curb.min_crossing_deg"))
-    for angle in table.curb_crossings_deg(path):
+    for angle, block, at_in in table.curb_crossings(path):
         if not curb_crossing_allowed(angle, ruleset):
-            raise IllegalPlanError("EC-TER-CURB", f"a curb is crossed at {angle:.0f} degrees; "
-                                   f"it needs {min_curb:g} or more")
-        clauses.append("EC-TER-CURB")
+            raise IllegalPlanError("EC-TER-CURB", f"the curb of '{block}' is crossed at {angle:.0f} degrees "
+                                   f"{at_in:.1f}\" along the path; it needs {min_curb:g} or more")
+        if "EC-TER-CURB" not in clauses:
+            clauses.append("EC-TER-CURB")
     if not ruleset.bike_rules(bike_type).may_cross_dangerous:
         dangerous = sorted(t for t in terrain if t in ruleset.terrain and ruleset.terrain[t].dangerous)
         if dangerous:

@@ -147,10 +147,13 @@ class SceneProbe:
         _, names = self.level_under(path, level)
         return sorted({n for n in names if n})
 
-    def curb_crossings_deg(self, path: np.ndarray) -> list[float]:
-        """Angle (0-90 degrees) between the path and each block edge (curb) it crosses."""
-        line = LineString(np.asarray(path, float))
-        angles: list[float] = []
+    def curb_crossings(self, path: np.ndarray) -> list[tuple[float, str, float]]:
+        """Every block edge (curb) the path crosses, in order along it: (angle 0-90 degrees between
+        path and curb, the block's id, inches along the path)."""
+        along = np.asarray(path, float)
+        lengths = np.concatenate([[0.0], np.cumsum(np.hypot(*np.diff(along, axis=0).T))])
+        line = LineString(along)
+        found: list[tuple[float, str, float]] = []
         for footprint in self.footprints:
             if footprint.kind != "block":
                 continue
@@ -161,20 +164,54 @@ class SceneProbe:
                     continue
                 crossing = line.intersection(edge)
                 point = np.asarray(crossing.representative_point().coords[0])
-                along = np.asarray(path, float)
                 k = int(np.argmin(np.linalg.norm(along - point, axis=1)))
                 k = min(max(k, 1), len(along) - 1)
                 direction = along[k] - along[k - 1]
                 edge_dir = b - a
                 cos = abs(float(np.dot(direction, edge_dir))) / max(
                     1e-9, float(np.linalg.norm(direction) * np.linalg.norm(edge_dir)))
-                angles.append(math.degrees(math.acos(min(1.0, cos))))
-        return angles
+                found.append((math.degrees(math.acos(min(1.0, cos))), footprint.piece_id, float(lengths[k])))
+        return sorted(found, key=lambda crossing: crossing[2])
+
+    def curb_crossings_deg(self, path: np.ndarray) -> list[float]:
+        """Angle (0-90 degrees) between the path and each curb it crosses (:meth:`curb_crossings`)."""
+        return [angle for angle, _, _ in self.curb_crossings(path)]
+
+    def building_entered(self, path: np.ndarray) -> tuple[str, float] | None:
+        """The first building the path enters and how many inches along the path, or None."""
+        path = np.atleast_2d(np.asarray(path, float))
+        lengths = np.concatenate([[0.0], np.cumsum(np.hypot(*np.diff(path, axis=0).T))])
+        first = None
+        for footprint in self.footprints:
+            if footprint.kind != "building":
+                continue
+            inside = self._inside(footprint, path)
+            if inside.any():
+                k = int(np.argmax(inside))
+                if first is None or lengths[k] < first[1]:
+                    first = (footprint.piece_id, float(lengths[k]))
+        return first
 
     def enters_building(self, path: np.ndarray) -> bool:
         """Whether any point of the path lies inside a building's footprint."""
+        return self.building_entered(path) is not None
+
+    def closest_solid(self, path: np.ndarray, level: float, within: float = 0.0
+                      ) -> tuple[str, float, float] | None:
+        """The solid piece (wall, pillar, railing, scenery) the path comes nearest at ``level``:
+        its id, that distance (inches from the path's centre line), and the inches along the path
+        where it first comes within ``within`` of it (else where it is nearest); None if none."""
         path = np.atleast_2d(np.asarray(path, float))
-        return any(f.kind == "building" and self._inside(f, path).any() for f in self.footprints)
+        lengths = np.concatenate([[0.0], np.cumsum(np.hypot(*np.diff(path, axis=0).T))])
+        points = shapely.points(path)
+        best = None
+        for footprint in self.solid_footprints(level):
+            gaps = shapely.distance(footprint.outline, points)
+            close = np.flatnonzero(gaps < within)
+            k = int(close[0]) if len(close) else int(np.argmin(gaps))
+            if best is None or gaps.min() < best[1]:
+                best = (footprint.piece_id, float(gaps.min()), float(lengths[k]))
+        return best
 
     def edge_crossed(self, path: np.ndarray) -> tuple[str, str] | None:
         """The first table edge the path leaves the table over and its kind (open or cliff)."""

@@ -76,3 +76,26 @@ def test_plan_parse_error_points_at_the_column():
 def test_plan_unknown_model():
     result = run("plan", str(TABLE), "--model", "zz", "s2: straight 8")
     assert result.exit_code == 1 and "no model 'zz'" in result.output
+
+
+def test_EC_TER_BUILDING_EC_COL_1_plan_names_where_a_path_is_refused_blocked_or_tight():
+    """Clause: EC-TER-BUILDING, EC-TER-CURB, EC-COL-1: a refusal names the piece and the inch along
+    the path; a path into scenery is flagged as a crash to come; a near miss as tight."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    scene = str(Path(__file__).resolve().parents[2] / "scenes" / "crossroads.yaml")
+
+    def plan(model, text):
+        return subprocess.run([sys.executable, "-m", "entropy3d.cli", "plan", scene, "--model", model, text],
+                              capture_output=True, text=True)
+
+    building = plan("hades_1", "s3: straight 6, right wide 7")
+    assert building.returncode == 1 and "'corner_flats' 10.7\" along it" in building.stderr
+    curb = plan("komodo_1", "s2: right wide 3, straight 6")
+    assert curb.returncode == 1 and "the curb of 'park_sidewalk'" in curb.stderr and "along the path" in curb.stderr
+    blocked = plan("hades_2", "s2: straight 12")
+    assert blocked.returncode == 0 and "runs into 'street_car_wreck'" in blocked.stdout
+    tight = plan("hades_2", "s2: straight 9")
+    assert "tight     0.1\" from 'street_car_wreck'" in tight.stdout

@@ -40,11 +40,11 @@ class FakeTable:
             return list(self.turn_terrain)
         return self.terrain
 
-    def curb_crossings_deg(self, path):
-        return self.curbs
+    def curb_crossings(self, path):
+        return [(angle, "block", 1.0) for angle in self.curbs]
 
-    def enters_building(self, path):
-        return self.building
+    def building_entered(self, path):
+        return ("shop", 2.0) if self.building else None
 
 
 def test_EC_TMPL_1_speed3_full_wide_template_is_7_inches_of_arc(rules):
