@@ -20,12 +20,21 @@ def _yes(flag: bool) -> str:
     return "yes" if flag else "no"
 
 
-def pair_report(result, scene_name: str) -> str:
-    """The text ``entropy3d los SCENE A B`` prints."""
+def pair_report(result, scene_name: str, names=None) -> str:
+    """The text ``entropy3d los SCENE A B`` prints; ``names`` (a :class:`~entropy3d.video.words.Names`)
+    gives riders and pieces by name (ids in brackets)."""
     td, tl = result.top_down, result.true_los
-    blockers = sorted(set(td.blockers) | set(tl.blockers))
+
+    def who(model_id: str) -> str:
+        name = names.rider(model_id) if names is not None else model_id
+        return model_id if name == model_id else f"{name} ({model_id})"
+
+    def thing(piece_id: str) -> str:
+        return names.thing(piece_id) if names is not None else piece_id
+
+    blockers = [thing(b) for b in sorted(set(td.blockers) | set(tl.blockers))]
     lines = [
-        f"{result.viewer} -> {result.target}  ({scene_name})",
+        f"{who(result.viewer)} -> {who(result.target)}  ({scene_name})",
         f"  top-down LOS (EC-LOS-1..3): {'VISIBLE' if td.visible else 'BLOCKED'}  "
         f"({td.clear_lines}/{td.lines} lines clear"
         + (", target behind the viewer: no lines out of the back half, EC-LOS-2)" if td.lines == 0 else ")"),
@@ -36,7 +45,8 @@ def pair_report(result, scene_name: str) -> str:
         f"  blocking pieces:            {', '.join(blockers) if blockers else '-'}",
     ]
     if td.blockers != tl.blockers:
-        lines.append(f"    top-down: {', '.join(td.blockers) or '-'};  true LOS: {', '.join(tl.blockers) or '-'}")
+        lines.append(f"    top-down: {', '.join(map(thing, td.blockers)) or '-'};  "
+                     f"true LOS: {', '.join(map(thing, tl.blockers)) or '-'}")
     return "\n".join(lines)
 
 
@@ -185,7 +195,9 @@ def los(
     if as_json:
         typer.echo(json.dumps({"scene": table.name, **result.to_dict()}, indent=2))
     else:
-        typer.echo(pair_report(result, table.name))
+        from entropy3d.video.words import Names
+
+        typer.echo(pair_report(result, table.name, Names.of_table(table)))
     if png is not None:
         with_eye = write_picture(world, result, png, backend)
         message = f"wrote {png}" + ("" if with_eye else " (top-down only: no renderer can run here)")

@@ -129,8 +129,8 @@ def info(scene: Path = typer.Argument(..., help="scene YAML file"),
     typer.echo(f"models ({len(summary['models'])}):")
     for m in summary["models"]:
         x, y, z = m["position_in"]
-        typer.echo(f"  {m['id']:<12} {m['gang']:<10} {m['bike']:<11} at ({x:.1f}, {y:.1f}, {z:.2f})\" "
-                   f"facing {m['facing_deg']:g}°  speed {m['speed']}")
+        typer.echo(f"  {m['id']:<12} {m['rider'].get('name', '-'):<14} {m['gang']:<10} {m['bike']:<11} "
+                   f"at ({x:.1f}, {y:.1f}, {z:.2f})\" facing {m['facing_deg']:g}°  speed {m['speed']}")
 
 
 @app.command()

@@ -29,7 +29,7 @@ def test_pair_report_names_verdicts_and_blockers(tmp_path):
     assert "top-down LOS (EC-LOS-1..3): BLOCKED" in result.output
     assert "0% of bike and rider visible" in result.output
     assert "can shoot (EC-COVER-1):     no" in result.output
-    assert "blocking pieces:            bank" in result.output
+    assert "blocking pieces:            the bank" in result.output, "pieces by a readable name"
 
 
 def test_pair_json_and_matrix_json_agree(tmp_path):
