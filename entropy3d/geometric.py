@@ -29,8 +29,8 @@ from entropy3d.scene.probe import GROUND_BEYOND_IN, SceneProbe, ground_profile, 
 
 GRAVITY_MPS2 = 9.81
 FLIGHT_DT_S = 1.0 / 120.0
-#: a level this far above the bike's base (inches) still carries it
-LEVEL_CLEARANCE_IN = 0.05
+#: a flying base this close above a level (inches) has come down on it
+TOUCHDOWN_IN = 0.05
 
 
 class GeometricProducer:
@@ -274,7 +274,7 @@ class GeometricProducer:
             else:
                 xy = path[-1] + (s - total) * np.array([math.cos(heading_end), math.sin(heading_end)])
                 heading = float(headings[-1])
-            ground = level_at(s, below=height + LEVEL_CLEARANCE_IN)
+            ground = level_at(s, below=height + TOUCHDOWN_IN)
             landed = height <= ground and vz < 0
             if landed:
                 height = ground

@@ -47,7 +47,7 @@ from entropy3d.rules.plan import Plan, Turn, parse_plan
 from entropy3d.rules.planner import PlannedMove, TableProbe, plan_forced_move, plan_move
 from entropy3d.rules.riding import resolve_move, resolve_skip
 from entropy3d.rules.ruleset import Ruleset
-from entropy3d.rules.state import State
+from entropy3d.rules.state import OUT, State
 
 ACTIVATE, MOVE, SKIP, FORCED, ATTACK, END = "activate", "move", "skip", "forced", "attack", "end"
 KINDS = (ACTIVATE, MOVE, SKIP, FORCED, ATTACK, END)
@@ -280,11 +280,11 @@ def end_activation(state: State, model_id: str, rng: np.random.Generator, rulese
         model = model.but(stress=stress, wounds=max(0, model.wounds - lost))
         text = f"bleeding: +{spec['stress_per_activation']} stress" + (", -1 wound" if lost else "")
         if model.wounds <= 0:
-            model = model.but(status="out", air=None)
+            model = model.but(status=OUT, air=None)
             text += ": bled out, out of the game"
         events.append(Event("skip", model.id, text, clauses=("EC-COND-BLEED",),
                             stress_change=int(spec["stress_per_activation"])))
     state = state.with_model(model)
-    if not model.in_play and model.status == "out" and events:
+    if model.status == OUT and events:
         state = missions.score_taken_out(state, model, None, ruleset)
     return state, events
