@@ -46,6 +46,16 @@
     scene.add(mesh);
   }
   for (const solid of table.solids) scene.add(new THREE.Mesh(geometry(solid.mesh), material(solid.colour)));
+  const CLIFF_BAND = 0.4;  // a red warning band this wide (inches) just inside each cliff edge
+  for (const edge of table.cliffs) {
+    const w = table.width, d = table.depth, b = CLIFF_BAND;
+    const [x0, y0, x1, y1] = { south: [0, 0, w, b], north: [0, d - b, w, d], west: [0, 0, b, d], east: [w - b, 0, w, d] }[edge];
+    const band = new THREE.Mesh(new THREE.PlaneGeometry(x1 - x0, y1 - y0), new THREE.MeshBasicMaterial({
+      color: 0xc8281e, polygonOffset: true, polygonOffsetFactor: -4, polygonOffsetUnits: -16 }));
+    band.position.set((x0 + x1) / 2, (y0 + y1) / 2, 0.03);
+    band.renderOrder = 4;
+    scene.add(band);
+  }
   const scenery = {};
   for (const piece of table.destructibles) {
     const pivot = new THREE.Group();  // turns about the piece's centre (EC-DEST-4 moves)
@@ -86,7 +96,8 @@
   const camera = new THREE.PerspectiveCamera(40, 1, 0.5, 2000);
   camera.up.set(0, 0, 1);
   const size = Math.max(table.width, table.depth);
-  const home = { target: new THREE.Vector3(table.width / 2, table.depth / 2, 0), distance: 1.45 * size,
+  // from the south, the table's near edge clear of the bar at the bottom of the page
+  const home = { target: new THREE.Vector3(table.width / 2, 0.42 * table.depth, 0), distance: 1.5 * size,
                  yaw: 0, pitch: 50 };
   const orbit = { target: home.target.clone(), distance: home.distance, yaw: home.yaw, pitch: home.pitch };
   let saved = null;  // the view to go back to when leaving the top-down view
@@ -103,7 +114,8 @@
     saved = { target: orbit.target.clone(), distance: orbit.distance, yaw: orbit.yaw, pitch: orbit.pitch };
     const tan = Math.tan(THREE.MathUtils.degToRad(camera.fov / 2));  // fit the whole table top, with a margin
     const fit = 1.1 * Math.max(table.depth, table.width / camera.aspect) / (2 * tan) + table.top;
-    Object.assign(orbit, { target: home.target.clone(), distance: fit, yaw: 0, pitch: 89.9 });
+    Object.assign(orbit, { target: new THREE.Vector3(table.width / 2, table.depth / 2, 0), distance: fit,
+                           yaw: 0, pitch: 89.9 });
     placeCamera();
   }
   function pan(dx, dy) {
@@ -278,7 +290,10 @@
   document.getElementById("next").addEventListener("click", () => { setPlaying(false); goTo(timeline.index + 1, true); });
   document.getElementById("play").addEventListener("click", () => setPlaying(!timeline.playing));
   document.getElementById("topdown").addEventListener("click", topDown);
-  if (!steps.length) for (const id of ["prev", "play", "next", "slider", "counter"]) document.getElementById(id).hidden = true;
+  if (!steps.length) {  // a table without a replay: nothing to play, nothing to overlay
+    for (const id of ["prev", "play", "next", "slider", "counter"]) document.getElementById(id).hidden = true;
+    for (const id of Object.values(toggles)) document.getElementById(id).parentElement.hidden = true;
+  }
   const keys = { " ": () => setPlaying(!timeline.playing), n: () => { setPlaying(false); goTo(timeline.index + 1, true); },
                  p: () => { setPlaying(false); goTo(timeline.index - 1, true); }, v: topDown };
   keys.ArrowRight = keys.n; keys.ArrowLeft = keys.p;

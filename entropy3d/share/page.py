@@ -25,7 +25,7 @@ def page_data(table, geometry, replay=None) -> dict:
     packer = MeshPacker(float(abs(bounds).max()))
     start = replay.header.initial if replay is not None else table.initial_state()
     name = table.name + (f" - replay, seed {replay.header.seed}" if replay is not None else "")
-    return {"name": name, "q": packer.q, "table": table_payload(geometry, packer),
+    return {"name": name, "q": packer.q, "table": table_payload(table, geometry, packer),
             "miniatures": miniatures_payload(table, packer),
             "names": {m.id: m.rider.name or m.id for m in table.models},
             "start": {m.id: pose_list(m.pose) for m in start.models.values() if m.in_play},

@@ -55,8 +55,9 @@ def _merged(meshes: list[trimesh.Trimesh]) -> trimesh.Trimesh:
     return meshes[0] if len(meshes) == 1 else trimesh.util.concatenate(meshes)
 
 
-def table_payload(geometry: TableGeometry, packer: MeshPacker) -> dict:
-    """The table: ground layers in drawing order, raised pieces merged by colour, destructibles by id."""
+def table_payload(table: Table, geometry: TableGeometry, packer: MeshPacker) -> dict:
+    """The table: ground layers in drawing order, raised pieces merged by colour, destructibles by
+    id, and the names of its cliff edges (EC-COL-EDGE: riding over one takes a bike out)."""
     layers: dict[str, list] = defaultdict(list)
     solids: dict[str, list] = defaultdict(list)
     movable = []
@@ -72,7 +73,8 @@ def table_payload(geometry: TableGeometry, packer: MeshPacker) -> dict:
             "ground": [{"layer": layer, "colour": colour, "mesh": packer.pack(_merged(meshes))}
                        for (layer, colour), meshes in sorted(layers.items())],
             "solids": [{"colour": colour, "mesh": packer.pack(_merged(meshes))} for colour, meshes in solids.items()],
-            "destructibles": movable}
+            "destructibles": movable,
+            "cliffs": sorted(edge for edge, kind in dict(table.spec.table.edges).items() if kind == "cliff")}
 
 
 def miniatures_payload(table: Table, packer: MeshPacker) -> dict:
