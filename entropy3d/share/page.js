@@ -124,29 +124,50 @@
     const ahead = new THREE.Vector3().crossVectors(camera.up, right).normalize();
     orbit.target.addScaledVector(right, -dx * scale).addScaledVector(ahead, dy * scale);
   }
-  let drag = null;
+  // mouse: drag orbits, right- or shift-drag pans, the wheel zooms; touch: one finger orbits,
+  // two fingers pinch to zoom and move together to pan
+  const touches = new Map();
+  let drag = null, pinch = null;
   const canvas = renderer.domElement;
+  function zoom(factor) {
+    orbit.distance = Math.min(4 * size, Math.max(2, orbit.distance * factor));
+  }
+  function spread() {
+    const [a, b] = [...touches.values()];
+    return { d: Math.hypot(a.x - b.x, a.y - b.y), x: (a.x + b.x) / 2, y: (a.y + b.y) / 2 };
+  }
   canvas.addEventListener("contextmenu", (e) => e.preventDefault());
   canvas.addEventListener("pointerdown", (e) => {
+    touches.set(e.pointerId, { x: e.clientX, y: e.clientY });
     drag = { x: e.clientX, y: e.clientY, pan: e.button === 2 || e.shiftKey };
+    pinch = touches.size === 2 ? spread() : null;
     canvas.setPointerCapture(e.pointerId);
   });
-  canvas.addEventListener("pointerup", () => { drag = null; });
+  const release = (e) => { touches.delete(e.pointerId); drag = null; pinch = null; };
+  canvas.addEventListener("pointerup", release);
+  canvas.addEventListener("pointercancel", release);
   canvas.addEventListener("pointermove", (e) => {
-    if (!drag) return;
-    const dx = e.clientX - drag.x, dy = e.clientY - drag.y;
-    drag.x = e.clientX; drag.y = e.clientY;
+    if (touches.has(e.pointerId)) touches.set(e.pointerId, { x: e.clientX, y: e.clientY });
     saved = null;
-    if (drag.pan) pan(dx, dy);
-    else {
-      orbit.yaw -= dx * 0.3;
-      orbit.pitch = Math.min(89.9, Math.max(5, orbit.pitch + dy * 0.3));
-    }
+    if (pinch && touches.size === 2) {
+      const now = spread();
+      if (now.d > 0 && pinch.d > 0) zoom(pinch.d / now.d);
+      pan(now.x - pinch.x, now.y - pinch.y);
+      pinch = now;
+    } else if (drag) {
+      const dx = e.clientX - drag.x, dy = e.clientY - drag.y;
+      drag.x = e.clientX; drag.y = e.clientY;
+      if (drag.pan) pan(dx, dy);
+      else {
+        orbit.yaw -= dx * 0.3;
+        orbit.pitch = Math.min(89.9, Math.max(5, orbit.pitch + dy * 0.3));
+      }
+    } else return;
     placeCamera();
   });
   canvas.addEventListener("wheel", (e) => {
     e.preventDefault();
-    orbit.distance = Math.min(4 * size, Math.max(2, orbit.distance * Math.exp(e.deltaY * 0.001)));
+    zoom(Math.exp(e.deltaY * 0.001));
     placeCamera();
   }, { passive: false });
 
@@ -291,7 +312,7 @@
   document.getElementById("play").addEventListener("click", () => setPlaying(!timeline.playing));
   document.getElementById("topdown").addEventListener("click", topDown);
   if (!steps.length) {  // a table without a replay: nothing to play, nothing to overlay
-    for (const id of ["prev", "play", "next", "slider", "counter"]) document.getElementById(id).hidden = true;
+    for (const id of ["prev", "play", "next", "slider", "counter", "replay-keys"]) document.getElementById(id).hidden = true;
     for (const id of Object.values(toggles)) document.getElementById(id).parentElement.hidden = true;
   }
   const keys = { " ": () => setPlaying(!timeline.playing), n: () => { setPlaying(false); goTo(timeline.index + 1, true); },

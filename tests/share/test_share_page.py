@@ -197,3 +197,31 @@ def test_share_refuses_a_wrong_output_name(pages, tmp_path):
                           env=env, capture_output=True, text=True, timeout=120)
     assert done.returncode == 1 and "ending in .html" in done.stderr and "Traceback" not in done.stderr
     assert not (tmp_path / "game.png").exists()
+
+
+def test_the_mouse_orbits_pans_and_zooms(pages, browser, tmp_path):
+    from selenium.webdriver.common.action_chains import ActionChains
+    from selenium.webdriver.common.actions.wheel_input import ScrollOrigin
+    from selenium.webdriver.common.keys import Keys
+
+    open_page(browser, pages["scene"])
+    canvas = browser.find_element("tag name", "canvas")
+
+    def where() -> np.ndarray:
+        settle(browser)
+        return np.array(browser.execute_script("return window.entropy3dShare.screenOf('hades_1')"))
+
+    start = where()
+    ActionChains(browser).move_to_element(canvas).click_and_hold().move_by_offset(120, 0).release().perform()
+    orbited = where()
+    assert np.hypot(*(orbited - start)) > 20, "dragging did not orbit the camera"
+    ActionChains(browser).move_to_element(canvas).key_down(Keys.SHIFT).click_and_hold().move_by_offset(0, 80) \
+        .release().key_up(Keys.SHIFT).perform()
+    panned = where()
+    assert np.hypot(*(panned - orbited)) > 20, "shift-dragging did not pan the camera"
+    ActionChains(browser).scroll_from_origin(ScrollOrigin.from_element(canvas), 0, -600).perform()
+    zoomed = where()
+    centre = np.array([WINDOW[0] / 2, browser.execute_script("return window.innerHeight") / 2])
+    assert np.hypot(*(zoomed - centre)) > np.hypot(*(panned - centre)) + 10, "the wheel did not zoom in"
+    screenshot(browser, tmp_path / "moved-camera.png")
+    assert console_errors(browser) == []
