@@ -1,7 +1,7 @@
 """The WebGL library a shared page embeds: three.js, read at run time from the installed trimesh.
 
 trimesh (a declared dependency: the scene layer builds every mesh with it) ships a minified
-three.js build (r140, MIT licence) inside ``trimesh/resources/templates/viewer.zip``, so that its
+three.js build (MIT licence; r140 in trimesh 5.2) inside ``trimesh/resources/templates/viewer.zip``, so that its
 own ``scene_to_html`` pages open offline. We take the core library out of that file as it is,
 licence header included, and copy none of it into this repository: a page written by
 ``entropy3d share`` works with no network, and the library comes with ``pip install``. The page
