@@ -20,6 +20,7 @@ from entropy3d.cli import (
     render_commands,  # noqa: F401  (registers commands)
     rules_commands,  # noqa: F401  (registers commands)
     scene_commands,  # noqa: F401  (registers commands)
+    share_commands,  # noqa: F401  (registers commands)
 )
 from entropy3d.cli.app import app
 
