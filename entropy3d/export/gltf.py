@@ -28,6 +28,7 @@ import trimesh
 from trimesh.visual.material import PBRMaterial
 
 from entropy3d.errors import MeshError
+from entropy3d.export import hex_rgb
 from entropy3d.export.motion import Motion, Track, replay_motion
 from entropy3d.game.replay import Replay
 from entropy3d.geometry import Pose
@@ -81,10 +82,6 @@ def _material(name: str, rgb) -> PBRMaterial:
     return PBRMaterial(name=name, baseColorFactor=rgba, metallicFactor=0.0, roughnessFactor=0.85)
 
 
-def _hex_rgb(colour: str) -> tuple[float, float, float]:
-    return tuple(int(colour[i:i + 2], 16) / 255.0 for i in (1, 3, 5))
-
-
 def _in_gltf(mesh: trimesh.Trimesh, material: PBRMaterial, offset_in=(0.0, 0.0, 0.0)) -> trimesh.Trimesh:
     """A copy of ``mesh`` (table inches) moved by ``-offset_in``, in glTF axes and metres."""
     mesh = trimesh.Trimesh(vertices=np.asarray(mesh.vertices) - np.asarray(offset_in, float),
@@ -104,7 +101,7 @@ def _placement(point_in, heading_deg: float, shown: bool = True) -> dict:
 def _miniature_parts(table: Table, bike_type: str, gang: str) -> list[tuple[str, trimesh.Trimesh]]:
     """(name, mesh) parts of one miniature in its own frame (base bottom centre at the origin,
     facing +x), in glTF axes and metres."""
-    gang_rgb = _hex_rgb(table.gang_colour(gang))
+    gang_rgb = hex_rgb(table.gang_colour(gang))
     local = miniature_shape(table.ruleset.base_for(bike_type), Pose(0.0, 0.0), table.ruleset)
     base_rgb = tuple(c * (1.0 - BASE_SHADE) for c in gang_rgb)
     parts = [("base", _in_gltf(local.base, _material(f"{gang} base", base_rgb)))]
@@ -133,8 +130,7 @@ def build_scene(table: Table, geometry: TableGeometry, state: State) -> tuple[tr
         scene.graph.update(frame_from=scene.graph.base_frame, frame_to=group)
     placements: dict[str, dict] = {}
     for piece in geometry.pieces:
-        material = _material(piece.terrain or piece.kind if piece.colour is None else
-                             f"{piece.terrain or piece.kind} {piece.colour}", _hex_rgb(piece.colour))
+        material = _material(f"{piece.terrain or piece.kind} {piece.colour}", hex_rgb(piece.colour))
         if piece.dynamic:
             centre = _scenery_centre(geometry, piece.id)
             spot = state.scenery.get(piece.id, ScenerySpot())

@@ -19,6 +19,7 @@ import numpy as np
 import shapely
 from shapely.geometry import Polygon
 
+from entropy3d.export import hex_rgb
 from entropy3d.rules.missions import LOVERS_POINT
 from entropy3d.scene.build import TableGeometry
 from entropy3d.scene.footprints import piece_footprints
@@ -71,9 +72,9 @@ class TablePlan:
 
 def paper_colour(colour: str, mix: float = PAPER_MIX) -> str:
     """``colour`` mixed towards white by ``mix`` (0..1), for fills that print light."""
-    rgb = np.array([int(colour[i:i + 2], 16) for i in (1, 3, 5)], float)
-    rgb = rgb + (255.0 - rgb) * mix
-    return "#" + "".join(f"{int(round(v)):02x}" for v in rgb)
+    rgb = np.array(hex_rgb(colour))
+    rgb = rgb + (1.0 - rgb) * mix
+    return "#" + "".join(f"{int(round(255 * v)):02x}" for v in rgb)
 
 
 def _outline_rings(piece) -> list[np.ndarray]:
