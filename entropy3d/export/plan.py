@@ -62,12 +62,28 @@ class Mark:
 
 @dataclass(frozen=True)
 class TablePlan:
-    """A table's marks (in drawing order) and its size, inches."""
+    """A table's marks (in drawing order) and its size, inches; ``legend``: (fill colour, words)
+    for the overview page."""
 
     name: str
     width: float
     depth: float
     marks: tuple[Mark, ...]
+    legend: tuple[tuple[str, str], ...] = ()
+
+
+def _legend(table: Table, geometry: TableGeometry) -> tuple[tuple[str, str], ...]:
+    """Gangs and their starting bases, the cliff, and each terrain on the table with its rule flags."""
+    entries = []
+    for gang_id, gang in table.spec.gangs.items():
+        count = sum(1 for m in table.models if m.gang == gang_id)
+        entries.append((paper_colour(gang.colour, 0.3), f"{gang.name}: {count} starting base{'s' * (count != 1)}"))
+    if "cliff" in table.spec.table.edges.values():
+        entries.append((paper_colour(CLIFF_RED, 0.35), "cliff edge: a ride over it busts (EC-COL-EDGE)"))
+    for name in sorted({p.terrain for p in geometry.pieces if p.kind in ("ground", "zone", "road") and p.terrain}):
+        entries.append((paper_colour(table.ruleset.terrain[name].colour), terrain_words(table, name)))
+    entries.append(("#ffffff", "ramps: the arrow points up the slope; destructibles: risk 1-3 (EC-DEST-1)"))
+    return tuple(entries)
 
 
 def paper_colour(colour: str, mix: float = PAPER_MIX) -> str:
@@ -94,6 +110,13 @@ def _inches(value: float) -> str:
     return f'{value:.2f}'.rstrip("0").rstrip(".") + '"'
 
 
+def terrain_words(table: Table, name: str) -> str:
+    """A terrain's name with its rules flags, e.g. "gravel (difficult)" (EC-TER-*)."""
+    terrain = table.ruleset.terrain[name]
+    flags = [word for word, on in (("difficult", terrain.difficult), ("dangerous", terrain.dangerous)) if on]
+    return name + (f" ({', '.join(flags)})" if flags else "")
+
+
 def piece_lines(piece, table: Table) -> tuple[str, ...]:
     """The label of a piece: id, what it is, height and level (its top above the table)."""
     spec = table.spec
@@ -116,9 +139,7 @@ def piece_lines(piece, table: Table) -> tuple[str, ...]:
         item = next(d for d in spec.destructibles if d.id == piece.id)
         what = f"{item.kind}, destructible risk {piece.risk}"
     elif piece.kind == "zone":
-        terrain = table.ruleset.terrain[piece.terrain]
-        flags = [word for word, on in (("difficult", terrain.difficult), ("dangerous", terrain.dangerous)) if on]
-        return (piece.id, f"{piece.terrain}" + (f" ({', '.join(flags)})" if flags else ""))
+        return (piece.id, terrain_words(table, piece.terrain))
     elif piece.kind == "mesh" and piece.risk is not None:
         what = f"mesh, destructible risk {piece.risk}"
     return (piece.id, what, height_level)
@@ -195,4 +216,5 @@ def table_plan(table: Table, geometry: TableGeometry) -> TablePlan:
         if road.markings:
             lines.append(Mark("line", np.asarray(road.points, float), stroke="#ffffff", width_pt=1.0, dash=(6, 6)))
     return TablePlan(table.name, table.width, table.depth,
-                     tuple(areas + lines + _edge_marks(table) + _model_marks(table, geometry) + labels))
+                     tuple(areas + lines + _edge_marks(table) + _model_marks(table, geometry) + labels),
+                     _legend(table, geometry))

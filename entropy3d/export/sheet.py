@@ -213,6 +213,12 @@ def draw_overview_page(pen, plan: TablePlan, layout: list[Tile], page_size: tupl
              "its level (top above the table).")
     for k, line in enumerate(notes):
         pen.text(MARGIN_PT, top - 34 - 11 * k, (line,), 7.5, INK, halo=False, anchor="start")
+    columns = 2
+    for k, (fill, words) in enumerate(plan.legend):
+        x = MARGIN_PT + (k % columns) * room / columns
+        y = bottom - 20 - 14 * (k // columns)
+        pen.area(np.array([[x, y - 4], [x + 16, y - 4], [x + 16, y + 6], [x, y + 6]]), fill, INK, 0.4)
+        pen.text(x + 22, y - 2, (words,), 7.5, INK, halo=False, anchor="start")
 
 
 def write_pdf(plan: TablePlan, path: str | Path, paper: str = "a4") -> list[Tile]:
