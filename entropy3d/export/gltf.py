@@ -82,10 +82,15 @@ def _material(name: str, rgb) -> PBRMaterial:
     return PBRMaterial(name=name, baseColorFactor=rgba, metallicFactor=0.0, roughnessFactor=0.85)
 
 
-def _in_gltf(mesh: trimesh.Trimesh, material: PBRMaterial, offset_in=(0.0, 0.0, 0.0)) -> trimesh.Trimesh:
-    """A copy of ``mesh`` (table inches) moved by ``-offset_in``, in glTF axes and metres."""
+def _in_gltf(mesh: trimesh.Trimesh, material: PBRMaterial, offset_in=(0.0, 0.0, 0.0),
+             flat: bool = True) -> trimesh.Trimesh:
+    """A copy of ``mesh`` (table inches) moved by ``-offset_in``, in glTF axes and metres.
+    flat: every face its own vertices, so that boxes and prisms shade flat (shared corners would
+    average the normals of faces at right angles)."""
     mesh = trimesh.Trimesh(vertices=np.asarray(mesh.vertices) - np.asarray(offset_in, float),
                            faces=mesh.faces, process=False)
+    if flat:
+        mesh.unmerge_vertices()
     mesh.apply_transform(TABLE_TO_GLTF)
     mesh.visual = trimesh.visual.TextureVisuals(material=material)
     return mesh
@@ -112,7 +117,7 @@ def _miniature_parts(table: Table, bike_type: str, gang: str) -> list[tuple[str,
     for k, (name, rgb, mesh) in enumerate(coloured):
         colour = gang_rgb if rgb is None else rgb
         label = f"{gang} bodywork" if rgb is None else "#" + "".join(f"{round(255 * c):02x}" for c in colour)
-        parts.append((f"{name}{k}", _in_gltf(mesh, _material(label, colour))))
+        parts.append((f"{name}{k}", _in_gltf(mesh, _material(label, colour), flat=False)))  # authored, smooth
     return parts
 
 
@@ -131,14 +136,15 @@ def build_scene(table: Table, geometry: TableGeometry, state: State) -> tuple[tr
     placements: dict[str, dict] = {}
     for piece in geometry.pieces:
         material = _material(f"{piece.terrain or piece.kind} {piece.colour}", hex_rgb(piece.colour))
+        flat = piece.kind != "mesh"  # a user's mesh keeps its own (smooth) shading
         if piece.dynamic:
             centre = _scenery_centre(geometry, piece.id)
             spot = state.scenery.get(piece.id, ScenerySpot())
-            scene.add_geometry(_in_gltf(piece.mesh, material, centre), node_name=piece.id, geom_name=piece.id,
+            scene.add_geometry(_in_gltf(piece.mesh, material, centre, flat), node_name=piece.id, geom_name=piece.id,
                                parent_node_name=SCENERY)
             placements[piece.id] = _placement(centre + [spot.dx, spot.dy, 0.0], spot.turn_deg, not spot.removed)
         else:
-            scene.add_geometry(_in_gltf(piece.mesh, material), node_name=piece.id, geom_name=piece.id,
+            scene.add_geometry(_in_gltf(piece.mesh, material, flat=flat), node_name=piece.id, geom_name=piece.id,
                                parent_node_name=PIECES)
     for model in state.models.values():
         node = model_node(model.id)
