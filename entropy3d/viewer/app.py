@@ -40,22 +40,6 @@ def display_problem() -> str:
     return ""
 
 
-def load_source(source: str | Path | None):
-    """(table, geometry, replay or None) for a scene YAML or a replay .jsonl (None: default scene)."""
-    from entropy3d.game.replay import read_replay
-    from entropy3d.resources import default_scene
-    from entropy3d.scene import load_scene
-    from entropy3d.scene.build import build_table_geometry
-
-    path = Path(source) if source is not None else default_scene()
-    replay = None
-    if path.suffix.lower() == ".jsonl":
-        replay = read_replay(path)
-        path = Path(replay.header.scene)
-    table = load_scene(path)
-    return table, build_table_geometry(table), replay
-
-
 def run_viewer(source: str | Path | None = None, *, screenshot: str | Path | None = None,
                steps: int = 0, overlays: str = "") -> None:
     """Open the viewer on ``source``. With ``screenshot`` it draws offscreen instead (no display
@@ -65,6 +49,8 @@ def run_viewer(source: str | Path | None = None, *, screenshot: str | Path | Non
         problem = display_problem()
         if problem:
             raise DisplayUnavailable(problem)
+    from entropy3d.game.replay import load_source
+
     table, geometry, replay = load_source(source)
     from panda3d.core import loadPrcFileData
 
