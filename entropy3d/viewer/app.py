@@ -39,6 +39,8 @@ HELP = ("click: select / target   drag model: what if   [ ]: turn   u: undo   Ta
         "space: play   n/p: step   , .: speed   f: follow   l t r: sight lines, templates, ruler   h: help   q: quit")
 #: degrees one press of [ or ] turns the selected model
 TURN_STEP_DEG = 15.0
+#: seconds the window sleeps between looks at the mouse and keys while nothing changes
+IDLE_SLEEP_S = 1 / 60
 #: play speeds offered by , and . (replay seconds per second)
 PLAY_SPEEDS = (0.25, 0.5, 1.0, 2.0, 4.0)
 
@@ -90,7 +92,7 @@ def run_viewer(source: str | Path | None = None, *, screenshot: str | Path | Non
 
     loadPrcFileData("entropy3d.viewer", f"window-title entropy3d - {table.name}\nwin-size 1280 720\n"
                     "audio-library-name null\nnotify-level error\nsync-video true\n"
-                    "clock-mode limited\nclock-frame-rate 60\nauto-flip true\n")
+                    "auto-flip true\n")
     if screenshot is not None:
         loadPrcFileData("entropy3d.viewer.offscreen", "load-display p3tinydisplay\nwin-size 960 540\n")
     from direct.showbase.ShowBase import ShowBase
@@ -135,7 +137,7 @@ class Viewer:
 
         from entropy3d.render.miniatures import build_miniature_node
         from entropy3d.render.table_scene import SUN_DIRECTION, GridStyle, build_table_node
-        from entropy3d.viewer.drawing import ScreenLabels
+        from entropy3d.viewer.drawing import LineBatch, ScreenLabels
         from entropy3d.viewer.questions import TableQuestions
         from entropy3d.viewer.timeline import Timeline
 
@@ -143,8 +145,8 @@ class Viewer:
         self.state_file = Path(state_file) if state_file is not None else None
         base.disableMouse()
         base.setBackgroundColor(0.55, 0.58, 0.62, 1)
-        table_node, self.piece_nodes = build_table_node(table.spec, geometry, GridStyle(), True,
-                                                        backend=pipe_backend(base.pipe))
+        table_node, _ = build_table_node(table.spec, geometry, GridStyle(), True, backend=pipe_backend(base.pipe))
+        table_node.flattenStrong()  # the table never moves here: a few big batches draw faster than many
         table_node.reparentTo(base.render)
         self.models = {}
         for model in table.models:
@@ -159,6 +161,7 @@ class Viewer:
         base.render.setLight(sun)
         base.render.setLight(ambient)
         self.overlay_root = base.render.attachNewNode("overlays")
+        self.lines = LineBatch()
         self.labels = ScreenLabels(base)
         self.questions = TableQuestions(table, geometry)
         start = replay.header.initial if replay is not None else table.initial_state(geometry.surface_height)
@@ -453,6 +456,8 @@ class Viewer:
             self._place_camera()
         self.base.win.setActive(self.dirty)
         self.frames_drawn += int(self.dirty)
+        if not (self.dirty or self.playing or self._drag):
+            time.sleep(IDLE_SLEEP_S)  # nothing to draw: look again a frame later, using no CPU meanwhile
         self.drawing, self.dirty = self.dirty, False
         return task.cont
 
@@ -503,6 +508,7 @@ class Viewer:
                 self.centre = np.array([poses[active].x, poses[active].y, poses[active].z])
         self._draw_selection(poses)
         self._draw_measure()
+        self.lines.build(self.overlay_root)
         caption = self.timeline.caption()
         if self.timeline.steps:
             caption += f"\nplay speed x{self.speed:g}" + ("   following the active model" if self.follow else "")
@@ -510,45 +516,48 @@ class Viewer:
                 self.slider.setValue(max(0, self.timeline.index) / (len(self.timeline.steps) - 1))
         if self.what_if:
             caption += "\nwhat if: " + ", ".join(sorted(self.what_if)) + " moved (u undoes)"
-        self.caption.setText(caption)
+        self._set_text(self.caption, caption)
         self.dirty = True
         self._place_camera()
 
+    @staticmethod
+    def _set_text(widget, text: str) -> None:
+        if widget.getText() != text:  # a text made again costs a slower frame
+            widget.setText(text)
+
     def _ring(self, model_id: str, pose: Pose, colour) -> None:
         """A ring around a model's base on the ground under it."""
-        from entropy3d.viewer.drawing import ring
+        from entropy3d.viewer.drawing import ring_points
 
         base = self.table.base_of(self.table.model(model_id))
-        ring(self.overlay_root, (pose.x, pose.y, pose.z), max(base.length, base.width) / 2 + 0.35, colour)
+        self.lines.add([ring_points((pose.x, pose.y, pose.z), max(base.length, base.width) / 2 + 0.35)], colour, 4.0)
 
     def _draw_overlays(self, poses: dict[str, Pose], focus: str) -> None:
-        from entropy3d.viewer.drawing import CAN_SHOOT, NO_SHOT, RULER, line_node
+        from entropy3d.viewer.drawing import CAN_SHOOT, NO_SHOT, RULER
         from entropy3d.viewer.timeline import ruler_polyline, template_polylines
 
         pose = poses[focus]
         if self.show["t"]:
             shade = {"tight": (1, 0.4, 0.3, 1), "medium": (1, 0.8, 0.2, 1), "wide": (0.4, 0.9, 1, 1)}
             for name, points in template_polylines(pose, self.table.ruleset):
-                line_node(self.overlay_root, [points], shade[name.split("-")[0]], 2.0, top=False)
+                self.lines.add([points], shade[name.split("-")[0]], 2.0, top=False)
         if self.show["r"]:
-            line_node(self.overlay_root, ruler_polyline(pose), RULER, 2.0)
+            self.lines.add(ruler_polyline(pose), RULER, 2.0)
         if self.show["l"] and self.selected is None:
             labels, _ = self.questions.sight(focus, poses)
             for label in labels:
                 self._sight_line(poses[focus], poses[label.target], CAN_SHOOT if label.can_shoot else NO_SHOT)
 
     def _sight_line(self, a: Pose, b: Pose, colour, thickness: float = 3.0) -> None:
-        from entropy3d.viewer.drawing import line_node
-
-        line_node(self.overlay_root, [np.array([[a.x, a.y, a.z + 1.0], [b.x, b.y, b.z + 1.0]])], colour, thickness)
+        self.lines.add([np.array([[a.x, a.y, a.z + 1.0], [b.x, b.y, b.z + 1.0]])], colour, thickness)
 
     def _draw_selection(self, poses: dict[str, Pose]) -> None:
         """The selected model's ring, panel and sight of every enemy; the target's ray fan."""
-        from entropy3d.viewer.drawing import CAN_SHOOT, NO_SHOT, SELECTED, TARGETED, coloured_lines
+        from entropy3d.viewer.drawing import CAN_SHOOT, NO_SHOT, SELECTED, TARGETED
 
         self.sight_labels, self.sight_results = [], {}
         if self.selected is None:
-            self.panel.setText("click a model to select it" if self.measuring is None else "")
+            self._set_text(self.panel, "click a model to select it" if self.measuring is None else "")
             return
         pose = poses[self.selected]
         self._ring(self.selected, pose, SELECTED)
@@ -573,33 +582,34 @@ class Viewer:
             ends = geometry.ray_ends[::step]
             segments = np.stack([np.broadcast_to(geometry.eye, ends.shape), ends], axis=1)
             colours = [CAN_SHOOT if seen else NO_SHOT for seen in geometry.rays_visible[::step]]
-            coloured_lines(self.overlay_root, segments, colours)
+            self.lines.add_segments(segments, colours)
             label = next(s for s in self.sight_labels if s.target == self.target)
             lines.append(f"{names.rider(self.target)}: {label.visible_percent:.0f}% visible, "
                          f"cover {'yes' if label.cover else 'no'}, can shoot {'yes' if label.can_shoot else 'no'}")
             lines.append(f"in the way: {', '.join(names.thing(b) for b in label.blockers) or 'nothing'}")
-        self.panel.setText("\n".join(lines))
+        self._set_text(self.panel, "\n".join(lines))
 
     def _draw_measure(self) -> None:
-        from entropy3d.viewer.drawing import RULER, line_node, ruler_ticks
+        from entropy3d.viewer.drawing import RULER, pixels_of, ruler_ticks
 
         if self.measuring is not None:
-            self.panel.setText(f"measure: click {'the first' if not self.measuring else 'the second'} point"
+            self._set_text(self.panel, f"measure: click {'the first' if not self.measuring else 'the second'} point"
                                " (a model or the table)")
-            for point in self.measuring:
-                self.labels.add("A", point + [0, 0, 0.6], RULER)
+            for name, point in zip("AB", self.measuring):
+                self.labels.add(name, point + [0, 0, 0.6], RULER)
         if self.measure is None:
             return
         measure = self.measure
-        line_node(self.overlay_root, [measure.profile + [0, 0, 0.1]], (1.0, 0.75, 0.2, 1.0), 2.0)
+        self.lines.add([measure.profile + [0, 0, 0.1]], (1.0, 0.75, 0.2, 1.0), 2.0)
         ticks, numbers = ruler_ticks(measure.start, measure.end)
-        line_node(self.overlay_root, ticks, RULER, 3.0)
-        every = 1 if measure.straight_in <= 12 else (2 if measure.straight_in <= 24 else 6)
-        for inch, point in numbers:
-            if inch % every == 0:
-                self.labels.add(str(inch), point, RULER, scale=0.03)
-        self.labels.add(measure.text().removeprefix("measure: "), (measure.start + measure.end) / 2 + [0, 0, 1.5],
-                        (1.0, 0.9, 0.5, 1.0), scale=0.035)
+        self.lines.add(ticks, RULER, 3.0)
+        if len(numbers) > 1:
+            inch = float(np.linalg.norm(np.diff(pixels_of(self.base, [numbers[0][1], numbers[1][1]]), axis=0)))
+            every = next((k for k in (1, 2, 3, 6, 12) if k * inch >= 24), 24)  # numbers 24 px apart at least
+            for number, point in numbers:
+                if number % every == 0:
+                    self.labels.add(str(number), point, RULER, scale=0.03, give_way=False)
+        self._set_text(self.panel, self.panel.getText() + "\n" + measure.text() if self.selected else measure.text())
 
     # -- output ----------------------------------------------------------------------------------
 
@@ -618,6 +628,7 @@ class Viewer:
             "what_if": sorted(self.what_if),
             "labels": [label.to_dict() for label in self.sight_labels],
             "measure": self.measure.to_dict() if self.measure is not None else None,
+            "measuring": len(self.measuring) if self.measuring is not None else None,
             "pixels": {i: [float(x), float(y)] for i, (x, y) in zip(ids, pixels)},
             "window": [self.base.win.getXSize(), self.base.win.getYSize()],
             "table_to_clip": table_to_pixels_matrix(self.base).tolist(),

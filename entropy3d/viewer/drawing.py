@@ -24,45 +24,43 @@ def on_top(node) -> None:
     node.setLightOff()
 
 
-def line_node(parent, polylines, colour, thickness: float = 2.0, top: bool = True, name: str = "lines"):
-    """Polylines ((N, 3) inches each) as one node of GL lines ``thickness`` pixels wide."""
-    from panda3d.core import LineSegs
+class LineBatch:
+    """Every overlay line of one frame, gathered and built as one node per width (a node per
+    line makes each changed frame slower to draw)."""
 
-    segments = LineSegs(name)
-    segments.setThickness(thickness)
-    segments.setColor(*colour)
-    for points in polylines:
-        points = np.asarray(points, float)
-        segments.moveTo(*points[0])
-        for point in points[1:]:
-            segments.drawTo(*point)
-    node = parent.attachNewNode(segments.create())
-    if top:
-        on_top(node)
-    return node
+    def __init__(self):
+        self.groups: dict[tuple[float, bool], list[tuple[np.ndarray, tuple]]] = {}
+
+    def add(self, polylines, colour, thickness: float = 2.0, top: bool = True) -> None:
+        """Polylines ((N, 3) inches each) ``thickness`` pixels wide; ``top``: over the scenery."""
+        self.groups.setdefault((thickness, top), []).extend((np.asarray(p, float), colour) for p in polylines)
+
+    def add_segments(self, segments, colours, thickness: float = 1.0) -> None:
+        """Straight segments ((S, 2, 3) inches), each in its own colour, over the scenery."""
+        self.groups.setdefault((thickness, True), []).extend(zip(np.asarray(segments, float), colours))
+
+    def build(self, parent) -> None:
+        from panda3d.core import LineSegs
+
+        for (thickness, top), lines in self.groups.items():
+            segments = LineSegs("overlay")
+            segments.setThickness(thickness)
+            for points, colour in lines:
+                segments.setColor(*colour)
+                segments.moveTo(*points[0])
+                for point in points[1:]:
+                    segments.drawTo(*point)
+            node = parent.attachNewNode(segments.create())
+            if top:
+                on_top(node)
+        self.groups = {}
 
 
-def coloured_lines(parent, segments, colours, thickness: float = 1.0, name: str = "fan"):
-    """Straight segments ((S, 2, 3) inches), each in its own colour, on top; one node."""
-    from panda3d.core import LineSegs
-
-    lines = LineSegs(name)
-    lines.setThickness(thickness)
-    for (a, b), colour in zip(np.asarray(segments, float), colours):
-        lines.setColor(*colour)
-        lines.moveTo(*a)
-        lines.drawTo(*b)
-    node = parent.attachNewNode(lines.create())
-    on_top(node)
-    return node
-
-
-def ring(parent, centre, radius: float, colour, thickness: float = 4.0):
-    """A circle of ``radius`` inches lying at ``centre`` (the ground under a model), on top."""
+def ring_points(centre, radius: float) -> np.ndarray:
+    """A circle of ``radius`` inches lying at ``centre`` (the ground under a model), (49, 3)."""
     turn = np.linspace(0.0, 2 * math.pi, 49)
-    points = np.column_stack([centre[0] + radius * np.cos(turn), centre[1] + radius * np.sin(turn),
-                              np.full(len(turn), centre[2] + 0.05)])
-    return line_node(parent, [points], colour, thickness, name="ring")
+    return np.column_stack([centre[0] + radius * np.cos(turn), centre[1] + radius * np.sin(turn),
+                            np.full(len(turn), centre[2] + 0.05)])
 
 
 def ruler_ticks(profile_start, profile_end, lift: float = 0.15) -> tuple[list, list[tuple[int, np.ndarray]]]:
@@ -76,7 +74,7 @@ def ruler_ticks(profile_start, profile_end, lift: float = 0.15) -> tuple[list, l
     lift_by = np.array([0.0, 0.0, lift])
     lines = [np.array([start + lift_by, end + lift_by])]
     numbers = []
-    for inch in range(int(length) + 1):
+    for inch in range(int(length + 1e-6) + 1):
         half = 0.5 if inch % 6 == 0 else 0.25
         centre = start + ahead * inch + lift_by
         lines.append(np.array([centre - side * half, centre + side * half]))
@@ -98,7 +96,9 @@ class ScreenLabels:
             node.removeNode()
         self.items = []
 
-    def add(self, text: str, point, colour, scale: float = 0.038, background=(0, 0, 0, 0.55)) -> None:
+    def add(self, text: str, point, colour, scale: float = 0.038, background=(0, 0, 0, 0.55),
+            give_way: bool = True) -> None:
+        """Pin ``text`` to ``point``; ``give_way``: moved down when it would cover a label."""
         from panda3d.core import TextNode
 
         label = TextNode("label")
@@ -110,6 +110,7 @@ class ScreenLabels:
         label.setCardDecal(True)
         node = self.root.attachNewNode(label)
         node.setScale(scale)
+        node.setPythonTag("give_way", give_way)
         self.items.append((node, np.asarray(point, float)))
 
     def place(self) -> None:
@@ -128,9 +129,10 @@ class ScreenLabels:
             scale = node.getScale()[0]
             half, height = node.node().getWidth() * scale / 2 + 0.01, 1.25 * scale
             x, y = film[0] * aspect, film[1]
-            while any(x - half < r and x + half > lo and y < t and y + height > b for lo, r, b, t in placed):
-                y -= height  # below the label already there, so none hides another
-            placed.append((x - half, x + half, y, y + height))
+            if node.getPythonTag("give_way"):
+                while any(x - half < r and x + half > lo and y < t and y + height > b for lo, r, b, t in placed):
+                    y -= height  # below the label already there, so none hides another
+                placed.append((x - half, x + half, y, y + height))
             node.setPos(x, 0, y)
 
 

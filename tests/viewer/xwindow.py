@@ -101,6 +101,10 @@ class ViewerWindow:
         x, y = pixel_of_point(self.state["table_to_clip"], self.state["window"], point)
         return int(round(x)), int(round(y))
 
+    def pixel_of_model(self, model_id: str) -> tuple[int, int]:
+        x, y = self.state["pixels"][model_id]
+        return int(round(x)), int(round(y))
+
     def click(self, pixel, button: int = 1) -> None:
         self.xdotool("mousemove", "--window", self.window, str(pixel[0]), str(pixel[1]))
         time.sleep(0.1)
@@ -111,6 +115,7 @@ class ViewerWindow:
         self.xdotool("mousemove", "--window", self.window, str(start[0]), str(start[1]))
         time.sleep(0.1)
         self.xdotool("mousedown", "1")
+        time.sleep(0.15)  # the press is read where the mouse is when the window next looks
         for k in range(1, steps + 1):
             x, y = np.asarray(start) + (np.asarray(end) - np.asarray(start)) * k / steps
             self.xdotool("mousemove", "--window", self.window, str(int(round(x))), str(int(round(y))))
