@@ -34,8 +34,8 @@ from entropy3d.errors import EntropyError
 from entropy3d.geometry import Pose
 from entropy3d.viewer.overlays import ViewerOverlays
 
-HELP = ("click: select / target   drag model: what if   [ ]: turn   u: undo   Tab: next model   Esc: clear   "
-        "m: measure\ndrag: orbit   right-drag: pan   wheel/+/-: zoom   c: centre   v: top-down   "
+HELP = ("click: select / target   drag model: what if   [ ]: turn   e: type a plan   u: undo   Tab: next model   "
+        "Esc: clear   m: measure\ndrag: orbit   right-drag: pan   wheel/+/-: zoom   c: centre   v: top-down   "
         "space: play   n/p: step   , .: speed   f: follow   l t r: sight lines, templates, ruler   h: help   q: quit")
 #: degrees one press of [ or ] turns the selected model
 TURN_STEP_DEG = 15.0
@@ -171,7 +171,11 @@ class Viewer(ViewerOverlays):
         self.selected: str | None = None
         self.target: str | None = None
         self.what_if: dict[str, Pose] = {}
-        self.undo: list[tuple[str, Pose | None]] = []
+        self.undo: list[tuple[str | None, Pose | None]] = []  # (model, pose before) or (None, None): a ride
+        self.ridden: list[tuple[object, list[str]]] = []  # (state after, event lines) of each plan ridden here
+        self.plan_entry = None
+        self.plan_preview = None
+        self._riding = None  # (producer, probe), made on the first plan
         self.measuring: list[np.ndarray] | None = None
         self.measure = None
         self.sight_labels, self.sight_results = [], {}
@@ -281,6 +285,7 @@ class Viewer(ViewerOverlays):
         accept("[", self._turn, [TURN_STEP_DEG])
         accept("]", self._turn, [-TURN_STEP_DEG])
         accept("u", self._undo)
+        accept("e", self._open_plan)
         accept(",", self._change_speed, [-1])
         accept(".", self._change_speed, [1])
         accept("wheel_up", self._zoom, [0.9])
@@ -376,7 +381,9 @@ class Viewer(ViewerOverlays):
     def _undo(self) -> None:
         if self.undo:
             model_id, pose = self.undo.pop()
-            if pose is None:
+            if model_id is None:
+                self.ridden.pop()
+            elif pose is None:
                 self.what_if.pop(model_id, None)
             else:
                 self.what_if[model_id] = pose
@@ -427,9 +434,85 @@ class Viewer(ViewerOverlays):
         self._drag = None
 
     def poses(self) -> dict[str, Pose]:
-        """Where every model in play stands now: the timeline's poses with the tried ones."""
-        poses, _, _ = self.timeline.poses()
+        """Where every model in play stands now: the timeline's (or the last plan ridden here)
+        with the tried ones."""
+        if self.ridden:
+            poses = {m.id: m.pose for m in self.ridden[-1][0].models.values() if m.in_play}
+        else:
+            poses, _, _ = self.timeline.poses()
         return {**poses, **{k: v for k, v in self.what_if.items() if k in poses}}
+
+    def game_state(self):
+        """The game state now: the timeline's or the last ridden here, with the tried poses."""
+        state = self.ridden[-1][0] if self.ridden else self.timeline.state()
+        for model_id, pose in self.what_if.items():
+            if model_id in state.models:
+                state = state.with_model(state.model(model_id).but(pose=pose))
+        return state
+
+    # -- plans -----------------------------------------------------------------------------------
+
+    def _open_plan(self) -> None:
+        """A line to type a plan for the selected model in; every key previews it."""
+        if self.selected is None or self.plan_entry is not None:
+            return
+        from direct.gui.DirectEntry import DirectEntry
+
+        self.plan_entry = DirectEntry(parent=self.base.a2dBottomLeft, pos=(0.05, 0, 0.3), scale=0.045, width=30,
+                                      initialText="", focus=1, command=self.ride_plan, numLines=1)
+        self.events.ignoreAll()  # typed letters are the plan, not commands
+        self.events.accept("escape", self.close_plan)
+        self.events.accept(self.plan_entry.guiItem.getTypeEvent(), self._typed)
+        self.events.accept(self.plan_entry.guiItem.getEraseEvent(), self._typed)
+        self.events.accept("window-event", self._window_changed)
+        self.plan_preview = None
+        self.refresh()
+
+    def _typed(self, *_) -> None:
+        self.changed_at = time.perf_counter()
+        self.preview(self.plan_entry.get())
+
+    def _probe(self):
+        if self._riding is None:
+            from entropy3d.game.session import make_producer
+            from entropy3d.scene.probe import SceneProbe
+
+            self._riding = (make_producer("geometric", self.table, self.geometry),
+                            SceneProbe.from_table(self.table, self.geometry))
+        return self._riding
+
+    def preview(self, text: str) -> None:
+        """Check ``text`` for the selected model where it stands now and show the answer."""
+        from entropy3d.viewer.planning import preview_plan, preview_state
+
+        state = preview_state(self.game_state(), self.timeline.step is None and not self.ridden)
+        self.plan_preview = preview_plan(state, self.selected, text, self.table.ruleset, self._probe()[1])
+        self.refresh()
+
+    def ride_plan(self, text: str) -> None:
+        """Ride ``text`` for the selected model along the one path (geometric producer) and show
+        what happened; u undoes it. A refused plan stays open with its clause."""
+        from entropy3d.viewer.planning import preview_state, ride_plan
+
+        self.preview(text)
+        if self.plan_preview.move is None:
+            self.plan_entry["focus"] = 1
+            return
+        producer, probe = self._probe()
+        state = preview_state(self.game_state(), self.timeline.step is None and not self.ridden)
+        steps = ride_plan(state, self.selected, text, self.table.ruleset, producer, probe, seed=len(self.ridden) + 1)
+        self.what_if.pop(self.selected, None)
+        self.ridden.append((steps[-1].after, [event.text for step in steps for event in step.events]))
+        self.undo.append((None, None))
+        self.close_plan()
+
+    def close_plan(self) -> None:
+        if self.plan_entry is not None:
+            self.plan_entry.destroy()
+            self.plan_entry, self.plan_preview = None, None
+            self.events.ignoreAll()
+            self._bind()
+        self.refresh()
 
     # -- frame -----------------------------------------------------------------------------------
 
@@ -508,12 +591,15 @@ class Viewer(ViewerOverlays):
                 self.centre = np.array([poses[active].x, poses[active].y, poses[active].z])
         self._draw_selection(poses)
         self._draw_measure()
+        self._draw_plan(poses)
         self.lines.build(self.overlay_root)
         caption = self.timeline.caption()
         if self.timeline.steps:
             caption += f"\nplay speed x{self.speed:g}" + ("   following the active model" if self.follow else "")
             if self.slider is not None and len(self.timeline.steps) > 1:
                 self.slider.setValue(max(0, self.timeline.index) / (len(self.timeline.steps) - 1))
+        if self.ridden:
+            caption += "\nridden here (u undoes): " + "; ".join(self.ridden[-1][1][-3:])
         if self.what_if:
             caption += "\nwhat if: " + ", ".join(sorted(self.what_if)) + " moved (u undoes)"
         self._set_text(self.caption, caption)

@@ -110,6 +110,24 @@ class ViewerOverlays:
                     self.labels.add(str(number), point, RULER, scale=0.03, give_way=False)
         self._set_text(self.panel, self.panel.getText() + "\n" + measure.text() if self.selected else measure.text())
 
+    def _draw_plan(self, poses: dict[str, Pose]) -> None:
+        """The typed plan's path and end (a ghost ring), and the rules' answer in the panel."""
+        from entropy3d.viewer.drawing import TARGETED
+
+        if self.plan_entry is None or self.selected is None:
+            return
+        preview = self.plan_preview
+        if preview is None:
+            self._set_text(self.panel, self.panel.getText() + "\ntype a plan, e.g. s2: straight 8, left medium 5")
+            return
+        if preview.move is not None:
+            z = poses[self.selected].z + 0.15
+            path = np.column_stack([preview.move.path, np.full(len(preview.move.path), z)])
+            self.lines.add([path], TARGETED, 3.0)
+            end = preview.move.end_pose
+            self._ring(self.selected, Pose(end.x, end.y, end.facing_deg, z), TARGETED)
+        self._set_text(self.panel, self.panel.getText() + "\n" + "\n".join(preview.lines()))
+
     # -- output ----------------------------------------------------------------------------------
 
     def shown(self) -> dict:
@@ -128,6 +146,9 @@ class ViewerOverlays:
             "labels": [label.to_dict() for label in self.sight_labels],
             "measure": self.measure.to_dict() if self.measure is not None else None,
             "measuring": len(self.measuring) if self.measuring is not None else None,
+            "plan": self.plan_preview.to_dict() if self.plan_preview is not None else None,
+            "plan_open": self.plan_entry is not None,
+            "ridden": [events for _, events in self.ridden],
             "pixels": {i: [float(x), float(y)] for i, (x, y) in zip(ids, pixels)},
             "window": [self.base.win.getXSize(), self.base.win.getYSize()],
             "table_to_clip": table_to_pixels_matrix(self.base).tolist(),

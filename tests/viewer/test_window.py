@@ -175,3 +175,35 @@ def test_quiet_when_idle_zoom_and_resize(window, tmp_path):
     caption = image[5:40, 5:200]
     assert (caption.min(axis=2) > 230).sum() > 30, "the caption lost its top-left corner"
     assert resized["frames_drawn"] > drawn
+
+
+def test_EC_SPD_2_plan_preview_refuses_with_its_clause_then_rides_and_undoes(xvfb, tmp_path):
+    """Clause EC-SPD-2: a plan longer than the speed allows is refused with its clause before it
+    is ridden; a legal one shows its end, Enter rides it along the one path, u undoes it."""
+    window = ViewerWindow(xvfb, tmp_path / "shown.json", extra=("--select", "komodo_1"))
+    try:
+        start = window.state["poses"]["komodo_1"]
+        before = shot(window, "10-before-plan", tmp_path)
+        window.key("e")
+        window.wait(lambda s: s["plan_open"])
+        window.xdotool("type", "--window", window.window, "--delay", "40", "s2: straight 30")
+        refused = window.wait(lambda s: s["plan"] is not None and s["plan"]["text"] == "s2: straight 30")["plan"]
+        shot(window, "11-plan-refused", tmp_path)
+        assert refused["clause"] == "EC-SPD-2" and refused["end"] is None
+        window.key("BackSpace")
+        window.key("BackSpace")
+        window.xdotool("type", "--window", window.window, "--delay", "40", "8")
+        legal = window.wait(lambda s: s["plan"] is not None and s["plan"]["text"] == "s2: straight 8")["plan"]
+        previewed = shot(window, "12-plan-previewed", tmp_path)
+        assert legal["refusal"] is None and legal["end"][:2] == pytest.approx([start[0] - 8.0, start[1]], abs=1e-6)
+        assert window.state["poses"]["komodo_1"] == start, "a preview moved the model"
+        assert changed_pixels(before, previewed) > 200
+        window.key("Return")
+        ridden = window.wait(lambda s: not s["plan_open"] and s["ridden"])
+        shot(window, "13-plan-ridden", tmp_path)
+        assert ridden["poses"]["komodo_1"][:2] == pytest.approx([start[0] - 8.0, start[1]], abs=0.05)
+        assert any("straight 8" in line for line in ridden["ridden"][-1])
+        window.key("u")
+        window.wait(lambda s: not s["ridden"] and s["poses"]["komodo_1"] == start)
+    finally:
+        window.close()
