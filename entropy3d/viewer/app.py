@@ -337,12 +337,13 @@ class Viewer(ViewerOverlays):
         self.refresh()
 
     def _seek_from_slider(self) -> None:
+        steps = len(self.timeline.steps)
         fraction = float(self.slider["value"])
-        target = int(round(fraction * (len(self.timeline.steps) - 1)))
-        if target != self.timeline.index:
-            self.timeline.seek(fraction)
-            self.what_if.clear()
-            self.refresh()
+        if steps < 2 or abs(fraction - max(0, self.timeline.index) / (steps - 1)) < 1e-9:
+            return  # the slider only shows where the timeline is (refresh set it)
+        self.timeline.seek(fraction)
+        self.what_if.clear()
+        self.refresh()
 
     def toggle(self, key: str) -> None:
         self.show[key] = not self.show[key]

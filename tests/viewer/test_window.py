@@ -207,3 +207,42 @@ def test_EC_SPD_2_plan_preview_refuses_with_its_clause_then_rides_and_undoes(xvf
         window.wait(lambda s: not s["ridden"] and s["poses"]["komodo_1"] == start)
     finally:
         window.close()
+
+
+@pytest.fixture(scope="module")
+def replay_file(tmp_path_factory):
+    from entropy3d.game import play_game
+
+    path = tmp_path_factory.mktemp("replay") / "game.jsonl"
+    play_game(Path(__file__).parents[1] / "data" / "small_table.yaml", seed=2, turns=2,
+              producer="geometric", replay_path=path)
+    return path
+
+
+def test_replay_controls_step_speed_follow_and_slider(xvfb, tmp_path, replay_file):
+    """n steps to an action (a ring marks the active model), . and , change the play speed, f
+    follows the active model, and dragging the timeline slider's thumb seeks."""
+    window = ViewerWindow(xvfb, tmp_path / "shown.json", source=str(replay_file))
+    try:
+        assert window.state["step"] == -1
+        before = shot(window, "14-replay-start", tmp_path)
+        window.key("n")
+        stepped = window.wait(lambda s: s["step"] == 0)
+        after = shot(window, "15-replay-first-action", tmp_path)
+        assert changed_pixels(before, after) > 100
+        window.key("period")
+        window.wait(lambda s: s["speed"] == 2.0)
+        window.key("comma")
+        window.key("comma")
+        window.wait(lambda s: s["speed"] == 0.5)
+        centre = window.state["camera"]
+        window.key("f")
+        followed = window.wait(lambda s: s["follow"])
+        assert followed["camera"] == centre or followed["step"] == stepped["step"]
+        width, height = window.state["window"]
+        thumb = (int(width / 2 - 0.58 * height / 2), int(0.9 * height))  # at the start: value 0
+        window.drag(thumb, (int(width / 2 + 0.58 * height / 2), thumb[1]))
+        window.wait(lambda s: s["step"] > 0)
+        shot(window, "16-replay-seeked", tmp_path)
+    finally:
+        window.close()
