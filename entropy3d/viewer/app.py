@@ -41,6 +41,9 @@ HELP = ("click: select / target   drag model: what if   [ ]: turn   e: type a pl
 TURN_STEP_DEG = 15.0
 #: seconds the window sleeps between looks at the mouse and keys while nothing changes
 IDLE_SLEEP_S = 1 / 60
+#: the opening view puts the table's farthest corner this far out from the centre of the frame
+#: (1: the edge), leaving the caption and the help lines clear
+FIT_EXTENT = 0.8
 #: play speeds offered by , and . (replay seconds per second)
 PLAY_SPEEDS = (0.25, 0.5, 1.0, 2.0, 4.0)
 
@@ -207,14 +210,24 @@ class Viewer(ViewerOverlays):
     # -- camera ----------------------------------------------------------------------------------
 
     def _fitting_view(self):
-        """Centre, yaw, pitch and distance (inches) that show the whole table and what stands on it."""
+        """Centre, yaw, pitch and distance (inches) that show the whole table and what stands on
+        it: the camera moved in until the bounding box's farthest corner is at FIT_EXTENT of the frame."""
         low, high = self.geometry.bounds()
         low[:2], high[:2] = np.minimum(low[:2], 0.0), np.maximum(high[:2], [self.table.width, self.table.depth])
-        centre = (low + high) / 2
-        radius = float(np.linalg.norm(high - low)) / 2
-        horizontal, vertical = self.base.camLens.getFov()
-        half = math.radians(min(horizontal, vertical)) / 2
-        return np.array([centre[0], centre[1], 0.0]), 0.0, 55.0, 1.02 * radius / math.sin(half)
+        centre = np.array([(low[0] + high[0]) / 2, (low[1] + high[1]) / 2, 0.0])
+        corners = np.array([[x, y, z] for x in (low[0], high[0]) for y in (low[1], high[1]) for z in (low[2], high[2])])
+        horizontal, vertical = (math.tan(math.radians(f) / 2) for f in self.base.camLens.getFov())
+        yaw, pitch = 0.0, 55.0
+        offset = np.array([0.0, -math.cos(math.radians(pitch)), math.sin(math.radians(pitch))])
+        right, up = np.array([1.0, 0.0, 0.0]), np.cross(-offset, [1.0, 0.0, 0.0])
+        distance = float(np.linalg.norm(high - low))
+        for _ in range(8):
+            relative = corners - (centre + offset * distance)
+            depth = relative @ -offset
+            extent = max(np.max(np.abs(relative @ right / depth)) / horizontal,
+                         np.max(np.abs(relative @ up / depth)) / vertical)
+            distance *= 1.0 + (extent / FIT_EXTENT - 1.0) * 0.8
+        return centre, yaw, pitch, distance
 
     def _zoom(self, factor: float) -> None:
         self.distance = float(np.clip(self.distance * factor, 3.0, 6.0 * max(self.table.width, self.table.depth)))
