@@ -596,7 +596,7 @@ class Viewer(ViewerOverlays):
             self.selected, self.target = None, None
         self.overlay_root.getChildren().detach()
         self.labels.clear()
-        focus = active or next(iter(poses), None)
+        focus = self.selected or active or next(iter(poses), None)  # templates and ruler follow the selection
         if focus is not None:
             self._draw_overlays(poses, focus)
         if active is not None:
