@@ -332,7 +332,7 @@ class ReplayFilm:
                 trail = np.vstack([trail, done[-1:]]) if trail[-1, 0] != done[-1, 0] else trail
                 self.renderer.add_polyline(trail[:, 1:4] + [0, 0, 0.08], colour=colour, width=0.1, name="trail")
             target = plan.target(np.array([x, y, z + 0.5]), size)
-            eye, look = self.rig.follow(eye_for(target, h, plan), target)
+            eye, look = self.rig.follow(eye_for(target, h, plan), target, self.options.fps)
             self._look(eye, look, plan.fov_deg)
             frame = still.frame(self.renderer, eye, look, moving=i <= ride_frames + 2)
             self.shots.append((self.segments.index(segment), eye.copy(), look.copy(), plan.fov_deg,
