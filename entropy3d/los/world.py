@@ -302,6 +302,18 @@ class LosWorld:
         Returns ``(t, names)``: fraction along the segment of the first hit (inf: clear) and the
         id of what it hit ('' when clear).
         """
+        t, owner = self._first_hits(starts, ends, minis, skip, counts, near)
+        return t, self._owner_names(minis)[owner - NO_HIT]  # NO_HIT (-1) maps to ""
+
+    def _owner_names(self, minis: Sequence[Miniature]) -> np.ndarray:
+        """What an owner index of :meth:`_first_hits` names, shifted by one: '' (no hit), the
+        pieces, then ``minis``."""
+        return np.array([""] + [p.id for p in self.pieces] + [m.id for m in minis], dtype=object)
+
+    def _first_hits(self, starts, ends, minis: Sequence[Miniature], skip: np.ndarray | None,
+                    counts: np.ndarray | None, near: Sequence[np.ndarray] | None) -> tuple[np.ndarray, np.ndarray]:
+        """:meth:`cast` with the hit as an owner index: a piece's index in ``self.pieces``, or
+        ``len(self.pieces)`` plus the miniature's index in ``minis``, or NO_HIT."""
         starts = np.asarray(starts, float).reshape(-1, 3)
         ends = np.asarray(ends, float).reshape(-1, 3)
         t, owner = self.static_caster.first_hits(starts, ends)
@@ -335,8 +347,7 @@ class LosWorld:
             closer = entry < t[rows]
             t[rows[closer]] = entry[closer]
             owner[rows[closer]] = pieces + index
-        names = np.array([""] + [p.id for p in self.pieces] + [m.id for m in minis], dtype=object)
-        return t, names[owner - NO_HIT]  # NO_HIT (-1) maps to ""
+        return t, owner
 
     def line_of_sight(self, viewer: str, target: str, poses: Mapping[str, Pose | None] | None = None) -> LosResult:
         """Both verdicts for ``viewer`` looking at ``target`` (model ids) at ``poses``."""
@@ -371,7 +382,6 @@ class LosWorld:
         eyes = pair_eyes[pair_of_ray]
         lengths = np.linalg.norm(ends - eyes, axis=1)
         stops = ends - (ends - eyes) * (RAY_END_GAP_IN / np.maximum(lengths, 1e-9))[:, None]
-        skip = np.array(index_pairs, dtype=np.int64).reshape(-1, 2)[pair_of_ray]
         # EC-LOS-2: a ray to a point behind the viewer's base centre line sees nothing; skip it
         viewers = np.array([v for v, _ in index_pairs], dtype=np.int64)[pair_of_ray]
         centres = np.array([m.pose.xy for m in mini_list]).reshape(-1, 2)
@@ -379,20 +389,22 @@ class LosWorld:
         in_front = np.einsum("ij,ij->i", ends[:, :2] - centres[viewers], forwards[viewers]) > 0
         cast = np.flatnonzero(in_front)
         t = np.full(len(ends), np.inf)
-        hit_names = np.full(len(ends), "", dtype=object)
+        hit_owner = np.full(len(ends), NO_HIT, dtype=np.int64)
+        # near never holds a pair's own viewer or target, so no ray needs a skip list
         near = rays_near_miniatures(pair_eyes, target_parts, self.rules.silhouette_grid, index_pairs, mini_list,
                                     pair_of_ray[cast], np.concatenate([c for _, _, c in ray_sets])[cast])
-        t[cast], hit_names[cast] = self.cast(eyes[cast], stops[cast], mini_list, skip[cast], near=near)
+        t[cast], hit_owner[cast] = self._first_hits(eyes[cast], stops[cast], mini_list, None, None, near)
         reached = ~np.isfinite(t) & in_front
 
         parts = np.concatenate([p for _, p, _ in ray_sets]) if ray_sets else np.zeros(0, dtype=np.int64)
         numbers = true_verdicts_numbers(pair_of_ray, parts, reached, len(index_pairs), self.rules)
         # who blocks each pair's rays: unique (pair, name) among the rays that hit something
         stopped = np.flatnonzero(np.isfinite(t))
-        blocker_names, code = np.unique(hit_names[stopped].astype(str), return_inverse=True)
+        owner_names = self._owner_names(mini_list)
+        owners = len(owner_names)
         blocked_by = [[] for _ in index_pairs]
-        for key in np.unique(pair_of_ray[stopped] * max(len(blocker_names), 1) + code).tolist():
-            blocked_by[key // max(len(blocker_names), 1)].append(str(blocker_names[key % len(blocker_names)]))
+        for key in np.unique(pair_of_ray[stopped] * owners + (hit_owner[stopped] - NO_HIT)).tolist():
+            blocked_by[key // owners].append(str(owner_names[key % owners]))
 
         results = {}
         bounds = np.concatenate([[0], np.cumsum(counts)]).tolist()
