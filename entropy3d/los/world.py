@@ -33,7 +33,7 @@ from entropy3d.los.rays import (
     default_caster,
     group_boxes,
     group_rows,
-    segment_box_hits,
+    segment_box_hits_inverse,
     segment_convex_entry,
 )
 from entropy3d.los.results import LosResult, SightGeometry, TopDownVerdict, TrueVerdict
@@ -156,7 +156,7 @@ def home_poses(table: Table, geometry: TableGeometry) -> dict[str, Pose]:
 def rays_near_miniatures(pair_eyes: np.ndarray, target_parts: list, grid: int, pairs: Sequence[tuple[int, int]],
                          minis: Sequence[Miniature], pair_of_row: np.ndarray,
                          cell_of_row: np.ndarray) -> list[np.ndarray]:
-    """Per miniature, the rows (ascending) of the cast silhouette rays that may meet it: the rays
+    """Per miniature, the rows of the cast silhouette rays that may meet it (pair by pair): the rays
     of each pair's grid inside the window the miniature's box covers seen from the pair's eye
     (:func:`~entropy3d.los.truelos.grid_rows_near`); never the pair's own viewer or target.
 
@@ -174,7 +174,7 @@ def rays_near_miniatures(pair_eyes: np.ndarray, target_parts: list, grid: int, p
     own = np.zeros((len(pairs), len(minis)), bool)
     own[np.arange(len(pairs)), [v for v, _ in pairs]] = True
     own[np.arange(len(pairs)), [t for _, t in pairs]] = True
-    pair, mini = np.nonzero((rows_n * columns_n > 0) & ~own)       # ordered by pair, then miniature
+    mini, pair = np.nonzero(((rows_n * columns_n > 0) & ~own).T)   # ordered by miniature, then pair
     areas = rows_n[pair, mini] * columns_n[pair, mini]
     k = np.arange(int(areas.sum())) - np.repeat(np.cumsum(areas) - areas, areas)
     width = np.repeat(columns_n[pair, mini], areas)
@@ -183,8 +183,7 @@ def rays_near_miniatures(pair_eyes: np.ndarray, target_parts: list, grid: int, p
     rows = row_of_cell[np.repeat(pair, areas), cells]
     owner = np.repeat(mini, areas)[rows >= 0]
     rows = rows[rows >= 0]
-    order = np.argsort(owner, kind="stable")                        # per miniature, rows ascending
-    return np.split(rows[order], np.cumsum(np.bincount(owner, minlength=len(minis)))[:-1])
+    return np.split(rows, np.cumsum(np.bincount(owner, minlength=len(minis)))[:-1])
 
 
 class LosWorld:
@@ -298,7 +297,7 @@ class LosWorld:
         ``skip`` (N, k) lists, per segment, indices into ``minis`` it must ignore (-1 pads).
         ``counts`` optionally groups consecutive segments (a pair's rays) so that a miniature is
         only tested against the groups whose bounding box it touches. ``near`` instead gives, per
-        miniature, the segments (ascending indices) that may meet it, every other one missing it.
+        miniature, the segments (indices) that may meet it, every other one missing it.
         Returns ``(t, names)``: fraction along the segment of the first hit (inf: clear) and the
         id of what it hit ('' when clear).
         """
@@ -321,6 +320,8 @@ class LosWorld:
         nearer = t_dynamic < t
         t[nearer], owner[nearer] = t_dynamic[nearer], owner_dynamic[nearer]
         deltas = ends - starts
+        with np.errstate(divide="ignore"):
+            inverse = 1.0 / deltas
         pieces = len(self.pieces)
         if counts is None:
             counts = np.array([len(starts)])
@@ -336,12 +337,12 @@ class LosWorld:
             rows = near[index]
             if skip is not None:
                 rows = rows[~(skip[rows] == index).any(axis=1)]
-            rows = rows[segment_box_hits(starts[rows], deltas[rows], mini.low, mini.high)]
-            row_starts, row_deltas = starts[rows], deltas[rows]
+            rows = rows[segment_box_hits_inverse(starts[rows], inverse[rows], mini.low, mini.high)]
+            row_starts, row_deltas, row_inverse = starts[rows], deltas[rows], inverse[rows]
             entry = np.full(len(rows), np.inf)
             for vertices, normals, offsets in mini.parts:
-                close = np.flatnonzero(segment_box_hits(row_starts, row_deltas, vertices.min(axis=0),
-                                                        vertices.max(axis=0)))
+                close = np.flatnonzero(segment_box_hits_inverse(row_starts, row_inverse, vertices.min(axis=0),
+                                                                vertices.max(axis=0)))
                 entry[close] = np.minimum(entry[close], segment_convex_entry(
                     row_starts[close], row_deltas[close], normals, offsets))
             closer = entry < t[rows]
