@@ -140,9 +140,11 @@ class Game:
         records = [_record(view.action_index, step) for step in steps]
         after = self.state.model(model.id)
         moved = steps[0].action.move
-        if not attacked and after.status == RIDING and not after.stopped and moved.attacks_allowed > 0 and not any(
-                e.kind in ("bust", "crash") for s in steps for e in s.events):
-            attack = self._attack(view, player, after, steps[-1].trajectory)
+        focussed = after.stopped and moved.plan.action == "stop" and after.gun is not None and after.ammo > 0
+        if not attacked and after.status == RIDING and (focussed or (not after.stopped and moved.attacks_allowed > 0)) \
+                and not any(e.kind in ("bust", "crash") for s in steps for e in s.events):
+            # a rider that stopped with a gun may take a focussed shot instead of recovering (EC-GUN-STOPPED)
+            attack = self._attack(view, player, after, None if focussed else steps[-1].trajectory)
             if attack is not None:
                 attacked = True
                 last = records[-1]

@@ -33,6 +33,7 @@ from entropy3d.rules.combat import (
     gun_tn,
     rider_dodge,
 )
+from entropy3d.rules.conditions import BLEEDING, STUNNED, become
 from entropy3d.rules.dice import DiceRules, Outcome, TestRoll, policy_named, resolve_bust
 from entropy3d.rules.event import Event, roll_text
 from entropy3d.rules.facts import Sight
@@ -152,13 +153,16 @@ def weapon_kind(weapon: str, ruleset: Ruleset) -> str:
 def target_tn(base_tn: int, attacker: ModelState, target: ModelState, ruleset: Ruleset, *, ranged: bool) -> int:
     """The attacker's TN against ``target``: the weapon's TN with the target's protection (melee),
     +1 if it only moved (EC-MOVE-3), +1 on a trailbike (EC-BIKE-TRAIL), +1 airborne for a shot
-    (EC-JUMP-3), -2 when it is stopped (EC-STOPPED), +3 when the attacker is stunned (EC-COND-STUN)."""
+    (EC-JUMP-3), -2 when it is stopped (EC-STOPPED), +3 when the attacker is stunned (EC-COND-STUN),
+    -2 after the attacker's passed stunt (EC-ACT-STUNT)."""
     tn = attack_tn(base_tn, ruleset, protection=target.protection, target_only_moved=target.only_moved,
                    target_bike=target.bike_type, target_airborne=target.air is not None, ranged=ranged)
     if target.stopped:
         tn += int(ruleset.data("shooting.stopped_target_tn_mod"))
     if "stunned" in attacker.conditions:
         tn += int(ruleset.data("conditions.stun.tn_mod"))
+    if attacker.shocking:
+        tn += int(ruleset.data("actions.stunt.attack_tn_mod"))
     return tn
 
 
@@ -233,16 +237,16 @@ def _hit(state: State, attacker: ModelState, target_id: str, *, stress: int, wou
     """What a successful attack does to the target (EC-WOUND, EC-HEADSHOT, EC-COND-*)."""
     target = state.model(target_id)
     events: list[Event] = []
-    spec = ruleset.data("conditions.bleed")
-    conditions = list(target.conditions)
-    extra = stress
-    if bleed and "bleeding" not in conditions:
-        conditions.append("bleeding")
-        extra += int(spec["stress_now"])
-    if stun and "stunned" not in conditions:
-        conditions.append("stunned")
+    if stress > 0 and target.trait("hard_headed")[0]:  # EC-TRAIT: melee stress -1, at least 1
+        spec = ruleset.data("traits.hard_headed")
+        stress = max(int(spec["min_stress"]), stress - int(spec["melee_stress_less"]))
+    before = target.stress
+    for condition, given in ((BLEEDING, bleed), (STUNNED, stun)):
+        if given:
+            target, _ = become(target, condition, ruleset)
+    extra = stress + target.stress - before
     lost = target.wounds if kill else min(target.wounds, wounds)
-    after = target.but(stress=target.stress + extra, wounds=target.wounds - lost, conditions=tuple(conditions))
+    after = target.but(stress=target.stress + stress, wounds=target.wounds - lost)
     words = [f"+{extra} stress"] if extra else []
     words += [f"-{lost} wound{'s' if lost != 1 else ''}"] if lost else []
     words += ["bleeding (EC-COND-BLEED)"] if bleed else []
@@ -280,11 +284,17 @@ class MeleeSetup:
 
 def melee_setup(state: State, attacker_id: str, target_id: str, weapon: str, defence: str, ruleset: Ruleset,
                 from_pose: Pose | None = None) -> MeleeSetup:
-    """The TNs, surprise and defence of a melee attack from ``from_pose`` (None: where it stands)."""
+    """The TNs, surprise and defence of a melee attack from ``from_pose`` (None: where it stands),
+    with the traits that change them (EC-TRAIT: Psychotic (x), Pillion (x))."""
     attacker, target = state.model(attacker_id), state.model(target_id)
     spec = ruleset.data(f"weapons.{weapon}")
     tn = target_tn(int(spec["tn"]), attacker, target, ruleset, ranged=False) - int(spec["pierce"])
+    psychotic, at_stress = attacker.trait("psychotic")
+    if psychotic and attacker.stress >= int(at_stress):
+        tn += int(ruleset.data("traits.psychotic.melee_tn_mod"))
     surprise = float(target.pose.to_local((from_pose or attacker.pose).xy)[0, 0]) < 0.0
+    pillion, until = target.trait("pillion")
+    surprise = surprise and not (pillion and target.stress < int(until))
     back = not surprise and defence == ATTACK_BACK and target.weapon in ruleset.data("weapons") and not target.stopped
     defender_tn = 0
     if back:
@@ -364,10 +374,11 @@ def resolve_melee(state: State, attacker_id: str, target_id: str, weapon: str, d
 
 def shot_tn(state: State, attacker_id: str, target_id: str, gun: str, shot: int, ruleset: Ruleset) -> int:
     """The TN of a shooter's ``shot``-th shot (0: the first) at ``target_id``: the TN of its speed
-    (EC-GUN-1) with the target's modifiers, +1 per extra shot (EC-GUN-SPLIT)."""
+    (EC-GUN-1), or TN 16 with no speed modification for a stopped shooter's focussed shot
+    (EC-GUN-STOPPED), with the target's modifiers, +1 per extra shot (EC-GUN-SPLIT)."""
     attacker, target = state.model(attacker_id), state.model(target_id)
-    return target_tn(gun_tn(attacker.speed, ruleset), attacker, target, ruleset, ranged=True) + shot * int(
-        ruleset.data("shooting.split_shot_tn"))
+    base = int(ruleset.data("shooting.focussed_shot_tn")) if attacker.stopped else gun_tn(attacker.speed, ruleset)
+    return target_tn(base, attacker, target, ruleset, ranged=True) + shot * int(ruleset.data("shooting.split_shot_tn"))
 
 
 def shot_outcome(attacker_roll: TestRoll, defender_roll: TestRoll, dodge: int, gun: str, ruleset: Ruleset
@@ -400,7 +411,9 @@ def resolve_shot(state: State, attacker_id: str, target_id: str, gun: str, shots
                             attacker_max_stress=attacker.max_stress, defender_max_stress=target.max_stress)
         dodge, hit, kill = shot_outcome(duel.attacker, duel.defender, rider_dodge(target.dodge, target.bike_type,
                                                                                   ruleset), gun, ruleset)
-        state = state.with_model(_tested(attacker.but(ammo=attacker.ammo - 1, only_moved=False), duel.attacker))
+        # a stopped rider that shoots takes a focussed shot instead of recovering (EC-GUN-STOPPED)
+        state = state.with_model(_tested(attacker.but(ammo=attacker.ammo - 1, only_moved=False, recovering=False),
+                                         duel.attacker))
         clauses = ("EC-GUN-1", "EC-GUN-2", "EC-COVER-1", "EC-DICE-2") + (("EC-GUN-SPLIT",) if shot else ())
         events.append(Event("attack", attacker.id,
                             f"{attacker.id} shoots {target.id} with a {gun}" + (f" (shot {shot + 1})" if shot else "")

@@ -4,7 +4,7 @@ Notation (one action)::
 
     [ACTION ]s<speed>: SEGMENT[, SEGMENT...]
 
-ACTION is move (default), focus, chicane, gungho, stoppie, stop, jump or laytrap. SEGMENT is
+ACTION is move (default), focus, chicane, gungho, stoppie, stop, jump, laytrap or stunt. SEGMENT is
 ``straight <inches>``, ``left|right tight|medium|wide <inches along the arc>``,
 ``weave left|right [<inches>]`` (default 1) or ``pivot left|right <degrees>`` (stoppie).
 Inches are whole numbers except for weaves; errors are :class:`~entropy3d.errors.PlanError` with
@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 from entropy3d.errors import PlanError
 
-ACTIONS = ("move", "focus", "chicane", "gungho", "stoppie", "stop", "jump", "laytrap")
+ACTIONS = ("move", "focus", "chicane", "gungho", "stoppie", "stop", "jump", "laytrap", "stunt")
 SIDES = ("left", "right")
 TEMPLATES = ("tight", "medium", "wide")
 
@@ -77,7 +77,7 @@ Segment = Straight | Turn | Weave | Pivot
 class Plan:
     """One action's plan.
 
-    action: move, focus, chicane, gungho, stoppie, stop, jump or laytrap.
+    action: move, focus, chicane, gungho, stoppie, stop, jump, laytrap or stunt.
     speed: the speed declared for the action (EC-SPD-1).
     segments: the path, in order.
     """

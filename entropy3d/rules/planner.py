@@ -102,7 +102,7 @@ class PlannedMove:
                 f"stress {self.stress:+d}, tests={list(self.tests)})")
 
 
-_ATTACKS = {"focus": 0, "chicane": 0, "stop": 0, "laytrap": 0}
+_ATTACKS = {"focus": 0, "chicane": 0, "stop": 0, "laytrap": 0, "stunt": 0}
 _TURN_LIMIT_CLAUSE = {"chicane": "EC-ACT-CHICANE", "gungho": "EC-ACT-GUNGHO", "focus": "EC-ACT-FOCUS"}
 
 
@@ -157,6 +157,8 @@ def plan_move(plan: Plan | str, pose: Pose, bike_type: str, speed_before: int, r
         stress += stress_sand
 
     _check_distance(action, length, band, ruleset, clauses)
+    if action == "stunt":
+        tests.append(RequiredTest(int(ruleset.data("actions.stunt.tn")), 0, "EC-ACT-STUNT", "stunt"))
     if action == "focus":
         spec = ruleset.data("actions.focus")
         relief = spec["stress_relief_if_speed_changed"] if speed != speed_before else spec["stress_relief"]
@@ -227,6 +229,9 @@ def _check_action(plan: Plan, bike_type: str, speed: int, speed_before: int, act
             raise IllegalPlanError("EC-JUMP-1", f"a jump needs speed 2 or 3 for air time, not {speed}")
     if action == "focus":
         clauses.append("EC-ACT-FOCUS")
+    if action == "stunt":
+        clauses.append("EC-ACT-STUNT")
+        return int(ruleset.data("actions.stunt.stress"))
     if action == "chicane":
         clauses.append("EC-ACT-CHICANE")
     return 0

@@ -290,7 +290,10 @@ def resolve_move(state: State, model: ModelState, move: PlannedMove, push: str, 
     actions = model.actions_taken + (1 if counts_as_action else 0)
     if move.plan.action == "gungho":
         actions = per_activation  # the whole activation (EC-ACT-GUNGHO)
+    stunted = move.plan.action == "stunt" and any(
+        "EC-ACT-STUNT" in e.clauses and e.rolls and e.rolls[0].succeeded for e in ride.events)
     fields = dict(pose=pose, stress=ride.stress, wounds=ride.wounds, speed=move.speed, actions_taken=actions,
+                  stunt_set_up=stunted, shocking=model.stunt_set_up and counts_as_action,
                   sand_free_available=model.sand_free_available and not move.sand_free_used,
                   forced_speed=move.next_action_speed, forced_move=None, forced_through=None,
                   skip_next_action=model.skip_next_action or ride.skip_action)
@@ -321,8 +324,8 @@ def _complex_action(model: ModelState, move: PlannedMove, actions: int, per_acti
     """Stop and lay trap span the activation (EC-ACT-STOP, EC-STOP-RECOVER, EC-ACT-LAYTRAP, EC-STOPPED)."""
     action = move.plan.action
     if action == "stop":
-        # DECISION: a stopping rider recovers (guns' stopped actions come with the combat rules):
-        # the following action is skipped and its skipped activation recovers stress.
+        # A stopping rider recovers: the following action is skipped and its skipped activation
+        # recovers stress, unless it takes a focussed shot with its gun (EC-GUN-STOPPED).
         ride.event("skip", "stopped (EC-ACT-STOP): recovers, so its following action is skipped and its next "
                    "activation is spent recovering (EC-STOP-RECOVER, EC-STOPPED)",
                    clauses=("EC-ACT-STOP", "EC-STOP-RECOVER", "EC-STOPPED"))

@@ -231,6 +231,12 @@ class PassSpec(Strict):
     stress: NonNegInt
 
 
+class StuntSpec(Strict):
+    tn: PosInt
+    stress: NonNegInt
+    attack_tn_mod: int
+
+
 class ActionsSpec(Strict):
     focus: FocusSpec
     chicane: ChicaneSpec
@@ -238,6 +244,7 @@ class ActionsSpec(Strict):
     stoppie: StoppieSpec
     stop: SpeedsOnlySpec
     laytrap: SpeedsOnlySpec
+    stunt: StuntSpec
     pickup: PickupSpec
     pass_: PassSpec = Field(alias="pass")
     only_moved_tn_mod: int
@@ -335,6 +342,7 @@ class ShootingSpec(Strict):
     min_visible_fraction: Fraction
     split_shot_tn: NonNegInt
     stopped_target_tn_mod: int
+    focussed_shot_tn: PosInt
 
 
 class BleedSpec(Strict):
@@ -347,9 +355,34 @@ class StunSpec(Strict):
     tn_mod: int
 
 
+class BurnSpec(Strict):
+    stress_per_action: NonNegInt
+    wounds_per_activation: NonNegInt
+    put_out_tn: PosInt
+
+
+class WetSpec(Strict):
+    min_stress: NonNegInt
+    stress_when_wet: NonNegInt
+
+
+class TraitSpec(Strict):
+    """A trait of the rulebook's list (EC-TRAIT): played (``implemented``, with its numbers) or
+    refused by name with ``why``. ``takes_x``: the card gives it a number, "Psychotic (x)"."""
+
+    implemented: bool
+    takes_x: bool = False
+    why: str = ""
+    melee_tn_mod: int = 0
+    melee_stress_less: NonNegInt = 0
+    min_stress: NonNegInt = 0
+
+
 class ConditionsSpec(Strict):
     bleed: BleedSpec
     stun: StunSpec
+    burn: BurnSpec
+    wet: WetSpec
 
 
 class ChickenSpec(Strict):
@@ -425,6 +458,7 @@ class RulesSpec(Strict):
     guns: dict[str, GunSpec]
     shooting: ShootingSpec
     conditions: ConditionsSpec
+    traits: dict[str, TraitSpec]
     ride: RideSpec
     missions: MissionsSpec
     rider_defaults: RiderDefaults

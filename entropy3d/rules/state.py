@@ -44,7 +44,8 @@ class ModelState:
     speed: 0-3 (0 stopped). stress (EC-DICE-6), wounds left (EC-DICE-4), max_stress (EC-DICE-7),
     dodge (EC-COL-*), protection (EC-MEL-*): the rider's numbers. weapon: its melee weapon
     (EC-WPN; ``punch`` without one). gun, ammo: its gun and the shots left (EC-GUN-2), or None and
-    0. conditions: its states (``bleeding``, ``stunned``; EC-COND-*). status: riding, out or escaped.
+    0. conditions: its states (``bleeding``, ``stunned``, ``burning``, ``wet``; EC-COND-*). traits:
+    (name, x or None) of its card (EC-TRAIT). status: riding, out or escaped.
     air: its jump not yet landed, or None (EC-JUMP-2).
     skip_next_activation: a head-on survival or a complex action (EC-COL-HEAD, EC-STOPPED).
     skip_next_action: a remount (EC-DICE-4) or a stop's recovery (EC-STOP-RECOVER).
@@ -52,6 +53,8 @@ class ModelState:
     recovering: it chose to recover when it stopped; its skipped activation recovers stress
     (EC-STOP-RECOVER). only_moved: it only moved in its last activation (EC-MOVE-3).
     no_attack_next_activation: it attacked back in defence (EC-MEL-DEF).
+    stunt_set_up: its last action was a passed stunt; shocking: this action follows one, so its
+    attack's TN is lowered (EC-ACT-STUNT).
     forced_speed: the speed its next action must be declared at (after a stoppie), or None.
     forced_move: plan text of a move the rules force on it before anything else (the opponent's
     2" turn after a failed destructible test, EC-DEST-3), or None; forced_through: the piece it
@@ -77,6 +80,9 @@ class ModelState:
     gun: str | None = None
     ammo: int = 0
     conditions: tuple[str, ...] = ()
+    traits: tuple[tuple[str, int | None], ...] = ()
+    stunt_set_up: bool = False
+    shocking: bool = False
     status: str = RIDING
     air: AirTime | None = None
     skip_next_activation: bool = False
@@ -102,6 +108,13 @@ class ModelState:
         """Still on the table and taking part."""
         return self.status == RIDING
 
+    def trait(self, name: str) -> tuple[bool, int | None]:
+        """(whether it has trait ``name``, its x)."""
+        for have, x in self.traits:
+            if have == name:
+                return True, x
+        return False, None
+
     def but(self, **changes: Any) -> "ModelState":
         """A copy with ``changes`` (field names checked by dataclasses.replace)."""
         return dataclasses.replace(self, **changes)
@@ -118,6 +131,7 @@ class ModelState:
     def from_json(cls, data: Mapping) -> "ModelState":
         air = data.get("air")
         return cls(**{**data, "pose": pose_from_json(data["pose"]), "conditions": tuple(data.get("conditions", ())),
+                      "traits": tuple((str(name), x) for name, x in data.get("traits", ())),
                       "air": None if air is None else AirTime(int(air["speed"]), float(air["carry_in"]),
                                                               tuple(float(v) for v in air["velocity_in_s"]))})
 

@@ -32,6 +32,7 @@ import numpy as np
 
 from entropy3d.errors import IllegalPlanError
 from entropy3d.geometry import Pose
+from entropy3d.rules import conditions
 from entropy3d.rules.attacks import (
     CHICKEN,
     DODGE,
@@ -236,8 +237,12 @@ def resolve(state: State, action: Action, facts: Facts | None, rng: np.random.Ge
                             action.defender_push, rng, ruleset)
     if action.move is None:
         raise ValueError(f"{action!r} was not checked: call check() first")
-    return resolve_move(state, model, action.move, action.push, facts, rng, ruleset,
-                        counts_as_action=action.kind == MOVE)
+    state, events = resolve_move(state, model, action.move, action.push, facts, rng, ruleset,
+                                 counts_as_action=action.kind == MOVE)
+    if action.kind != MOVE:
+        return state, events
+    after, more = conditions.after_action(state.model(model.id), ruleset)
+    return state.with_model(after), events + more
 
 
 def begin_activation(state: State, model_id: str, ruleset: Ruleset) -> tuple[State, list[Event]]:
@@ -253,9 +258,9 @@ def begin_activation(state: State, model_id: str, ruleset: Ruleset) -> tuple[Sta
         if model.recovering:
             # DECISION: with no condition to remove (conditions come with the combat rules), the
             # recovering rider takes the better choice: all stress to 0 (the 2 off is included).
-            events.append(Event("skip", model.id, f"recovers: stress {model.stress} -> 0 (EC-STOP-RECOVER)",
-                                clauses=("EC-STOP-RECOVER",), stress_change=-model.stress))
-            stress = 0
+            stress = conditions.floor_stress(model.but(stress=0), ruleset).stress
+            events.append(Event("skip", model.id, f"recovers: stress {model.stress} -> {stress} (EC-STOP-RECOVER)",
+                                clauses=("EC-STOP-RECOVER",), stress_change=stress - model.stress))
         events.append(Event("skip", model.id, "stopped: skips this activation (EC-STOPPED)", clauses=("EC-STOPPED",)))
         fresh = fresh.but(skip_next_activation=False, recovering=False, stress=stress, actions_taken=per_activation)
     else:
@@ -266,25 +271,14 @@ def begin_activation(state: State, model_id: str, ruleset: Ruleset) -> tuple[Sta
 
 def end_activation(state: State, model_id: str, rng: np.random.Generator, ruleset: Ruleset
                    ) -> tuple[State, list[Event]]:
-    """A model's activation ends: bleeding takes its stress and, from 6 stress, a wound
-    (EC-COND-BLEED); a rider that attacked back in defence may attack again (EC-MEL-DEF)."""
+    """A model's activation ends: its conditions act (EC-COND-BLEED, EC-COND-BURN,
+    :func:`entropy3d.rules.conditions.at_activation_end`); a rider that attacked back in defence
+    may attack again (EC-MEL-DEF)."""
     from entropy3d.rules import missions
 
-    model = state.model(model_id)
-    events: list[Event] = []
-    model = model.but(no_attack_next_activation=False)
-    if model.in_play and "bleeding" in model.conditions:
-        spec = ruleset.data("conditions.bleed")
-        stress = model.stress + int(spec["stress_per_activation"])
-        lost = 1 if stress >= int(spec["wound_from_stress"]) else 0
-        model = model.but(stress=stress, wounds=max(0, model.wounds - lost))
-        text = f"bleeding: +{spec['stress_per_activation']} stress" + (", -1 wound" if lost else "")
-        if model.wounds <= 0:
-            model = model.but(status=OUT, air=None)
-            text += ": bled out, out of the game"
-        events.append(Event("skip", model.id, text, clauses=("EC-COND-BLEED",),
-                            stress_change=int(spec["stress_per_activation"])))
+    before = state.model(model_id)
+    model, events = conditions.at_activation_end(before.but(no_attack_next_activation=False), rng, ruleset)
     state = state.with_model(model)
-    if model.status == OUT and events:
+    if model.status == OUT and before.status != OUT:
         state = missions.score_taken_out(state, model, None, ruleset)
     return state, events

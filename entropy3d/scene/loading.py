@@ -15,6 +15,7 @@ from pydantic import ValidationError
 
 from entropy3d.errors import MeshError, SceneError
 from entropy3d.resources import bundled_dir
+from entropy3d.rules.conditions import CONDITIONS
 from entropy3d.rules.ruleset import Ruleset
 from entropy3d.scene.rulesfile import load_ruleset
 from entropy3d.scene.schema import RIDER_STATS, SceneSpec
@@ -130,6 +131,22 @@ def _reference_problems(spec: SceneSpec, ruleset: Ruleset, lines: dict[str, int]
         if model.rider.gun is not None and model.rider.gun not in guns:
             report(f"models[{i}].rider.gun",
                    f"unknown gun {model.rider.gun!r}; use one of {', '.join(guns)} (EC-GUN-2)")
+        for name, x in model.rider.traits.items():
+            trait = ruleset.data("traits").get(name)
+            where = f"models[{i}].rider.traits.{name}"
+            if trait is None:
+                report(where, f"unknown trait {name!r}; use one of {', '.join(ruleset.data('traits'))} (EC-TRAIT)")
+            elif not trait["implemented"]:
+                report(where, f"trait {name!r} is not played yet ({trait['why']}); leave it out (EC-TRAIT); "
+                       "played: " + ", ".join(n for n, s in ruleset.data("traits").items() if s["implemented"]))
+            elif trait["takes_x"] and x is None:
+                report(where, f"trait {name!r} takes a number, e.g. {{{name}: 6}} (EC-TRAIT)")
+            elif not trait["takes_x"] and x is not None:
+                report(where, f"trait {name!r} takes no number: write {{{name}: null}} (EC-TRAIT)")
+        for k, condition in enumerate(model.rider.conditions):
+            if condition not in CONDITIONS:
+                report(f"models[{i}].rider.conditions[{k}]",
+                       f"unknown condition {condition!r}; use one of {', '.join(CONDITIONS)} (EC-COND-*)")
         if model.gang not in spec.gangs:
             known = ", ".join(spec.gangs) or "(none: add a `gangs:` section)"
             report(f"models[{i}].gang", f"unknown gang {model.gang!r}; declared gangs: {known}")

@@ -230,6 +230,10 @@ class Rider(Strict):
                                                     "the rider punches")
     gun: Optional[str] = Field(None, description="gun from the rules data `guns:` (EC-GUN-2)")
     ammo: Optional[int] = Field(None, ge=0, le=99, description="shots carried; default: the gun's ammo")
+    traits: dict[str, Optional[int]] = Field(default_factory=dict, description="traits from the rules data "
+                                             "`traits:` (EC-TRAIT), each with its x or null: {psychotic: 6}")
+    conditions: list[str] = Field(default_factory=list, description="conditions at the start (EC-COND-*): "
+                                  "bleeding, stunned, burning, wet")
 
 
 class Model(Strict):

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from entropy3d.geometry import BaseShape, Pose
+from entropy3d.rules.conditions import become
 from entropy3d.rules.ruleset import Ruleset
 from entropy3d.rules.state import ModelState, State
 from entropy3d.scene.schema import Model, SceneSpec
@@ -71,6 +72,13 @@ class Table:
     def gang_colour(self, gang: str) -> str:
         return self.spec.gangs[gang].colour
 
+    def _with_conditions(self, model: ModelState, conditions: list[str]) -> ModelState:
+        """The rider with the conditions it starts the game in (EC-COND-*: wet from the start adds
+        no stress but keeps it at 2 or more)."""
+        for condition in dict.fromkeys(conditions):
+            model, _ = become(model, condition, self.ruleset, mid_game=False)
+        return model
+
     def initial_state(self, surface_height=None) -> State:
         """The game state before turn 1: every model at its starting pose with its rider's numbers.
 
@@ -87,8 +95,9 @@ class Table:
                 id=model.id, gang=model.gang, bike_type=model.bike, pose=self.start_pose(model, z),
                 speed=int(model.speed), stress=int(rider.stress), wounds=int(rider.wounds),
                 max_stress=int(rider.max_stress), dodge=int(rider.dodge), protection=int(rider.protection),
-                weapon=rider.weapon or "punch", gun=rider.gun,
+                weapon=rider.weapon or "punch", gun=rider.gun, traits=tuple(rider.traits.items()),
                 ammo=0 if rider.gun is None else int(rider.ammo if rider.ammo is not None
                                                      else self.ruleset.data(f"guns.{rider.gun}.ammo"))))
+        models = [self._with_conditions(m, spec.rider.conditions) for m, spec in zip(models, self.models)]
         return State(turn=0, mission=self.spec.mission, models={m.id: m for m in models}, scenery={},
                      score={g: 0 for g in self.spec.gangs})

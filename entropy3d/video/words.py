@@ -165,9 +165,9 @@ def sentence(event: Event, names: Names) -> str:
             return f"{who} is stopped after a crash: skips this activation"
         if "EC-DICE-4" in clauses:
             return f"{who} is remounting after a bust: skips this action"
-        if "EC-COND-BLEED" in clauses:
-            return f"{who} bleeds{_stress(event.stress_change)}"
         return f"{who} skips"
+    if kind == "condition":
+        return f"{who}: {event.rules.replace(event.model, who)}"
     return f"{who}: {event.rules}"
 
 

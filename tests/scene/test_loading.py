@@ -243,3 +243,34 @@ def test_every_terrain_key_is_checked(tmp_path, section, entry, key):
     path = write_scene(tmp_path, f"name: Bad\n{section}:\n  - {entry}\n")
     [(found_key, line, message)] = problems_of(path)
     assert found_key == f"{section}[0].{key}" and line == 3 and "unknown terrain 'lava'" in message
+
+
+def test_EC_TRAIT_loadout_traits_and_conditions_are_checked_by_name(tmp_path):
+    """EC-TRAIT: a played trait loads with its x; an unknown one lists the names; one the rulebook
+    leaves vague is refused by name with why; a missing or stray x is named. EC-COND-*: start
+    conditions are checked too, and a rider wet from the start sits at 2 stress."""
+    good = write_scene(tmp_path, """\
+        name: Loadouts
+        gangs: {a: {name: A, colour: "#ff0000"}}
+        models:
+          - {id: k1, gang: a, bike: police, position: [10, 10], facing: 0,
+             rider: {weapon: chain, traits: {psychotic: 6, hard_headed: null}, conditions: [wet]}}
+        """)
+    state = load_scene(good).initial_state()
+    assert state.model("k1").trait("psychotic") == (True, 6) and state.model("k1").trait("hard_headed")[0]
+    assert state.model("k1").conditions == ("wet",) and state.model("k1").stress == 2
+    bad = write_scene(tmp_path, """\
+        name: Loadouts
+        gangs: {a: {name: A, colour: "#ff0000"}}
+        models:
+          - {id: k1, gang: a, bike: police, position: [10, 10], facing: 0,
+             rider: {traits: {berserk: null, clutz: null, pillion: null, hard_headed: 2}, conditions: [soggy]}}
+        """, "bad.yaml")
+    found = {key: (line, message) for key, line, message in problems_of(bad)}
+    assert "unknown trait 'berserk'" in found["models[0].rider.traits.berserk"][1] and "psychotic" in found[
+        "models[0].rider.traits.berserk"][1]
+    assert "not played yet" in found["models[0].rider.traits.clutz"][1]
+    assert "takes a number" in found["models[0].rider.traits.pillion"][1]
+    assert "takes no number" in found["models[0].rider.traits.hard_headed"][1]
+    assert "unknown condition 'soggy'" in found["models[0].rider.conditions[0]"][1]
+    assert all(line == 5 for line, _ in found.values())
