@@ -8,7 +8,7 @@
     fallback: auto                 # activations not listed: `auto` plays them, `error` refuses
     activations:
       - {turn: 1, model: h1, plans: ["s1: straight 8", "s2: straight 10, left medium 5"]}
-      - {turn: 1, model: k1, plans: ["s1: straight 6", "s1: straight 6"], attack: h1}
+      - {turn: 1, model: k1, plans: ["s1: straight 6", "s1: straight 6"], attack: h1 with chain}
 
 Plans use the rules engine's notation (:mod:`entropy3d.rules.plan`). A plan the rules refuse
 is an error naming the script, the entry and the clause, never a silent substitute.
@@ -39,7 +39,8 @@ class ScriptedActivation(BaseModel):
     turn: int = Field(ge=1, description="1-based turn")
     model: str = Field(description="model id from the scene")
     plans: list[str] = Field(min_length=1, max_length=2, description="one plan per action, in order")
-    attack: Optional[str] = Field(None, description="model id to attack after the move, if in reach")
+    attack: Optional[str] = Field(None, description="`TARGET [with WEAPON]`: the model to attack after the "
+                                  "move (with chicken, the melee weapon or the gun), if the rules allow it")
 
 
 class GameScript(BaseModel):
@@ -119,5 +120,7 @@ class ScriptedPlayer:
         found = self._entry(view)
         if found is None:
             return self.fallback.choose_attack(view, options) if self.fallback is not None else None
-        target = found[1].attack
-        return next((o for o in options if o.target == target), None) if target else None
+        if not found[1].attack:
+            return None
+        target, _, weapon = (part.strip() for part in found[1].attack.partition(" with "))
+        return next((o for o in options if o.target == target and (not weapon or o.kind == weapon)), None)

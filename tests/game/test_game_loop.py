@@ -234,3 +234,25 @@ def test_resimulating_a_replay_of_other_code_or_scene_is_refused(small_table_pat
         replay.write_text("\n".join([json.dumps(changed)] + lines[1:]) + "\n")
         with pytest.raises(ReplayError, match=words):
             resimulate(replay)
+
+
+def test_EC_ACT_ATTACK_a_script_names_its_attack_target_and_weapon(ruleset, tmp_path):
+    """`attack: TARGET [with WEAPON]` picks that attack among the ones the rules allow, and none
+    when the named weapon is not allowed there."""
+    from types import SimpleNamespace
+
+    from entropy3d.game.players import AttackOption
+    from entropy3d.game.script import GameScript, ScriptedPlayer
+
+    options = [AttackOption("chicken", "h1", 15), AttackOption("chain", "h1", 14), AttackOption("pistol", "h2", 13)]
+    view = SimpleNamespace(state=SimpleNamespace(turn=1), model=SimpleNamespace(id="k1"))
+
+    def chosen(attack):
+        script = GameScript(activations=[{"turn": 1, "model": "k1", "plans": ["s1: straight 6"], "attack": attack}])
+        choice = ScriptedPlayer(script, tmp_path / "s.yaml", ruleset, None).choose_attack(view, options)
+        return None if choice is None else (choice.kind, choice.target)
+
+    assert chosen("h1 with chain") == ("chain", "h1")
+    assert chosen("h1") == ("chicken", "h1")
+    assert chosen("h2 with pistol") == ("pistol", "h2")
+    assert chosen("h2 with chain") is None
