@@ -51,7 +51,7 @@ def _escape(text: str) -> str:
 
 def write_share_page(source: str | Path | None, output: str | Path) -> Path:
     """Write the page of a scene YAML or a replay .jsonl (None: the bundled scene) to ``output``."""
-    from entropy3d.viewer.app import load_source
+    from entropy3d.game.replay import load_source
 
     table, geometry, replay = load_source(source)
     return write_atomic(output, page_html(page_data(table, geometry, replay)).encode("utf-8"))

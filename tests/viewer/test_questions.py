@@ -6,8 +6,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from entropy3d.game.replay import load_source
 from entropy3d.geometry import Pose
-from entropy3d.viewer.app import load_source
 from entropy3d.viewer.drawing import pixel_of_point, ruler_ticks
 from entropy3d.viewer.questions import GROUND_SAMPLE_IN, SURFACE_SLACK_IN, TableQuestions
 
