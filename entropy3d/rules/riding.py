@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from entropy3d.geometry import Pose, normalize_deg
-from entropy3d.rules import missions
+from entropy3d.rules import missions, traps
 from entropy3d.rules.combat import rider_dodge
 from entropy3d.rules.dice import Outcome, TestRoll, policy_named, resolve_bust, roll_test
 from entropy3d.rules.event import Event, roll_text
@@ -305,6 +305,20 @@ def resolve_move(state: State, model: ModelState, move: PlannedMove, push: str, 
     fields.update(changes)
     new = model.but(**fields)
     new = _complex_action(new, move, actions, per_activation, ride)
+    laid = None
+    if move.plan.action == "laytrap" and new.stopped and model.traps:
+        # the trap goes down where this last Lay Trap action started (EC-ACT-LAYTRAP, EC-TRAP)
+        state, new, more = traps.lay(state, new, move.start_pose, rng, ruleset)
+        ride.events.extend(more)
+        laid = state.traps[-1].id
+    if facts is not None and new.in_play and new.air is None and state.traps:
+        state = state.with_model(new)
+        for trap in traps.crossed(state, new, facts.trajectory[:, 1:3], ruleset, skip=laid):
+            state, more = traps.spring(state, new.id, trap, push, rng, ruleset)
+            ride.events.extend(more)
+            new = state.model(new.id)
+            if not new.in_play:
+                break
     if ride.out:
         new = new.but(status=OUT, air=None, forced_move=None)
     elif status_end == "escaped":

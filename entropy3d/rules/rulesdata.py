@@ -378,6 +378,23 @@ class TraitSpec(Strict):
     min_stress: NonNegInt = 0
 
 
+class TrapSpec(Strict):
+    """A trap (EC-TRAP): its area (a disc of ``radius_in`` or a strip ``length_in`` long across
+    the layer's heading, ``depth_in`` deep), the test a rider riding over it takes (``tn``, 0: none)
+    and what a failure (or riding over an untested one) costs; an explosive has a fuse instead."""
+
+    shape: Literal["disc", "strip"]
+    radius_in: NonNeg = 0.0
+    length_in: NonNeg = 0.0
+    depth_in: NonNeg = 0.0
+    tn: NonNegInt = 0
+    stress: NonNegInt = 0
+    wounds: NonNegInt = 0
+    condition: Optional[str] = None
+    one_shot: bool = False
+    fuse_activations: Optional[list[PosInt]] = Field(None, min_length=2, max_length=2)
+
+
 class ConditionsSpec(Strict):
     bleed: BleedSpec
     stun: StunSpec
@@ -459,6 +476,7 @@ class RulesSpec(Strict):
     shooting: ShootingSpec
     conditions: ConditionsSpec
     traits: dict[str, TraitSpec]
+    traps: dict[str, TrapSpec]
     ride: RideSpec
     missions: MissionsSpec
     rider_defaults: RiderDefaults

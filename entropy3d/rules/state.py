@@ -45,7 +45,8 @@ class ModelState:
     dodge (EC-COL-*), protection (EC-MEL-*): the rider's numbers. weapon: its melee weapon
     (EC-WPN; ``punch`` without one). gun, ammo: its gun and the shots left (EC-GUN-2), or None and
     0. conditions: its states (``bleeding``, ``stunned``, ``burning``, ``wet``; EC-COND-*). traits:
-    (name, x or None) of its card (EC-TRAIT). status: riding, out or escaped.
+    (name, x or None) of its card (EC-TRAIT). traps: the traps it carries, laid in order
+    (EC-TRAP). status: riding, out or escaped.
     air: its jump not yet landed, or None (EC-JUMP-2).
     skip_next_activation: a head-on survival or a complex action (EC-COL-HEAD, EC-STOPPED).
     skip_next_action: a remount (EC-DICE-4) or a stop's recovery (EC-STOP-RECOVER).
@@ -82,6 +83,7 @@ class ModelState:
     conditions: tuple[str, ...] = ()
     traits: tuple[tuple[str, int | None], ...] = ()
     stunt_set_up: bool = False
+    traps: tuple[str, ...] = ()
     shocking: bool = False
     status: str = RIDING
     air: AirTime | None = None
@@ -132,8 +134,32 @@ class ModelState:
         air = data.get("air")
         return cls(**{**data, "pose": pose_from_json(data["pose"]), "conditions": tuple(data.get("conditions", ())),
                       "traits": tuple((str(name), x) for name, x in data.get("traits", ())),
+                      "traps": tuple(data.get("traps", ())),
                       "air": None if air is None else AirTime(int(air["speed"]), float(air["carry_in"]),
                                                               tuple(float(v) for v in air["velocity_in_s"]))})
+
+
+@dataclass(frozen=True)
+class Trap:
+    """A laid trap token. kind: a name of the rules data's ``traps:``. x, y: its centre (inches);
+    heading_deg: the layer's heading (a strip lies across it). fuse: activations of its layer left
+    before an explosive goes off (None for the others). laid_by: the layer's model id."""
+
+    id: str
+    kind: str
+    x: float
+    y: float
+    heading_deg: float
+    laid_by: str
+    fuse: int | None = None
+
+    def to_json(self) -> dict:
+        return dataclasses.asdict(self)
+
+    @classmethod
+    def from_json(cls, data: Mapping) -> "Trap":
+        return cls(**data)
+
 
 
 @dataclass(frozen=True)
@@ -142,7 +168,7 @@ class State:
 
     turn: 1-based turn (0 before the first). mission: the scene's mission (scoring).
     models: by model id, in scene order. scenery: destructibles that moved or broke, by piece id.
-    score: victory points by gang id.
+    score: victory points by gang id. traps: trap tokens on the table (EC-TRAP).
     """
 
     turn: int
@@ -150,6 +176,7 @@ class State:
     models: Mapping[str, ModelState]
     scenery: Mapping[str, ScenerySpot] = field(default_factory=dict)
     score: Mapping[str, int] = field(default_factory=dict)
+    traps: tuple[Trap, ...] = ()
 
     def __repr__(self) -> str:
         return f"State(turn {self.turn}, {len(self.models)} models, {len(self.scenery)} moved pieces)"
@@ -181,14 +208,15 @@ class State:
         return {"turn": self.turn, "mission": self.mission,
                 "models": [m.to_json() for m in self.models.values()],
                 "scenery": {k: dataclasses.asdict(v) for k, v in sorted(self.scenery.items())},
-                "score": dict(sorted(self.score.items()))}
+                "score": dict(sorted(self.score.items())), "traps": [t.to_json() for t in self.traps]}
 
     @classmethod
     def from_json(cls, data: Mapping) -> "State":
         models = [ModelState.from_json(m) for m in data["models"]]
         return cls(turn=int(data["turn"]), mission=str(data["mission"]), models={m.id: m for m in models},
                    scenery={k: ScenerySpot(**v) for k, v in data.get("scenery", {}).items()},
-                   score=dict(data.get("score", {})))
+                   score=dict(data.get("score", {})),
+                   traps=tuple(Trap.from_json(t) for t in data.get("traps", ())))
 
 
 def pose_to_json(pose: Pose) -> list[float]:

@@ -32,7 +32,7 @@ import numpy as np
 
 from entropy3d.errors import IllegalPlanError
 from entropy3d.geometry import Pose
-from entropy3d.rules import conditions
+from entropy3d.rules import conditions, traps
 from entropy3d.rules.attacks import (
     CHICKEN,
     DODGE,
@@ -278,7 +278,9 @@ def end_activation(state: State, model_id: str, rng: np.random.Generator, rulese
 
     before = state.model(model_id)
     model, events = conditions.at_activation_end(before.but(no_attack_next_activation=False), rng, ruleset)
-    state = state.with_model(model)
+    state, blast = traps.burn_fuses(state.with_model(model), model_id, ruleset)
+    events += blast
+    model = state.model(model_id)
     if model.status == OUT and before.status != OUT:
         state = missions.score_taken_out(state, model, None, ruleset)
     return state, events

@@ -143,6 +143,10 @@ def _reference_problems(spec: SceneSpec, ruleset: Ruleset, lines: dict[str, int]
                 report(where, f"trait {name!r} takes a number, e.g. {{{name}: 6}} (EC-TRAIT)")
             elif not trait["takes_x"] and x is not None:
                 report(where, f"trait {name!r} takes no number: write {{{name}: null}} (EC-TRAIT)")
+        for k, trap in enumerate(model.rider.traps):
+            if trap not in ruleset.data("traps"):
+                report(f"models[{i}].rider.traps[{k}]",
+                       f"unknown trap {trap!r}; use one of {', '.join(ruleset.data('traps'))} (EC-TRAP)")
         for k, condition in enumerate(model.rider.conditions):
             if condition not in CONDITIONS:
                 report(f"models[{i}].rider.conditions[{k}]",

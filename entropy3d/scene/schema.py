@@ -232,6 +232,8 @@ class Rider(Strict):
     ammo: Optional[int] = Field(None, ge=0, le=99, description="shots carried; default: the gun's ammo")
     traits: dict[str, Optional[int]] = Field(default_factory=dict, description="traits from the rules data "
                                              "`traits:` (EC-TRAIT), each with its x or null: {psychotic: 6}")
+    traps: list[str] = Field(default_factory=list, description="traps carried, laid in order with Lay Trap "
+                             "(EC-TRAP): names from the rules data `traps:`")
     conditions: list[str] = Field(default_factory=list, description="conditions at the start (EC-COND-*): "
                                   "bleeding, stunned, burning, wet")
 

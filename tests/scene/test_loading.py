@@ -274,3 +274,16 @@ def test_EC_TRAIT_loadout_traits_and_conditions_are_checked_by_name(tmp_path):
     assert "takes no number" in found["models[0].rider.traits.hard_headed"][1]
     assert "unknown condition 'soggy'" in found["models[0].rider.conditions[0]"][1]
     assert all(line == 5 for line, _ in found.values())
+
+
+def test_EC_TRAP_carried_traps_are_checked_by_name(tmp_path):
+    path = write_scene(tmp_path, """\
+        name: Traps
+        gangs: {a: {name: A, colour: "#ff0000"}}
+        models:
+          - {id: k1, gang: a, bike: police, position: [10, 10], facing: 0, rider: {traps: [molotov, landmine]}}
+        """)
+    found = {key: message for key, _, message in problems_of(path)}
+    assert list(found) == ["models[0].rider.traps[1]"]
+    assert "unknown trap 'landmine'" in found["models[0].rider.traps[1]"] and "spike_strip" in found[
+        "models[0].rider.traps[1]"]
