@@ -114,7 +114,8 @@ def candidate_speeds(view: ActionView) -> list[int]:
 
 def candidate_plans(view: ActionView) -> list[str]:
     """Plan texts worth considering: straights of several lengths, one template at the start or
-    the end, jumps and a focus action; the rules engine later refuses the illegal ones."""
+    the end, jumps, focus and stunt actions, laying a carried trap and stopping to shoot; the rules
+    engine later refuses the illegal ones."""
     ruleset, bike = view.ruleset, view.model
     defaults = ruleset.data("turn_templates.default_for_speed")
     plans: list[str] = []
@@ -139,6 +140,11 @@ def candidate_plans(view: ActionView) -> list[str]:
         if speed in ruleset.data("jump.air_time_speeds"):
             plans.append(f"jump s{speed}: straight {hi}")
         plans.append(f"focus s{speed}: straight {hi}")
+        plans.append(f"stunt s{speed}: straight {hi}")
+        if bike.traps and speed in ruleset.data("actions.laytrap.speeds"):
+            plans.append(f"laytrap s{speed}: straight {lo}")
+        if bike.gun and bike.ammo > 0 and speed in ruleset.data("actions.stop.speeds"):
+            plans.append(f"stop s{speed}: straight {lo}")  # then a focussed shot (EC-GUN-STOPPED)
     return plans
 
 
@@ -170,6 +176,11 @@ class AutoPlayer:
     so that it does not ride into what it could have avoided; None: no look-ahead."""
     looks: int = 12
     """How many of its best plans it rides ahead."""
+    confirm: object | None = None
+    """The game's own producer (physics), which rides a plan the look-ahead found clear once more
+    before it is chosen: the geometric look-ahead misses what the physical hull meets."""
+    confirms: int = 3
+    """How many plans per action it confirms with ``confirm``."""
     push: str = field(init=False)
     policy: Policy = field(init=False)
 
@@ -184,7 +195,7 @@ class AutoPlayer:
         scores = np.array([self.score(view, m) for m in moves])
         scores = scores + self.rng.normal(0.0, self.temperature, len(scores))
         fallback, fallback_in = None, -1.0
-        looked = 0
+        looked = confirmed = 0
         for k in np.argsort(-scores, kind="stable"):
             try:
                 action = view.checked(moves[k].plan)
@@ -193,17 +204,27 @@ class AutoPlayer:
             if self.lookahead is None or looked >= self.looks:
                 return str(moves[k].plan)
             looked += 1
-            facts = self.lookahead.ride(view.state, action)
-            full = abs(moves[k].length_in - full_distance_in(moves[k], self.ruleset)) < 1e-6
-            through = destructible_eligible(moves[k].speed, full, self.ruleset)  # else a solid (EC-DEST-2)
-            if not facts.contacts and not (facts.scenery and not through):
+            met_in = self._meets(view, action, moves[k], self.lookahead)
+            if met_in is None and self.confirm is not None and confirmed < self.confirms:
+                confirmed += 1
+                met_in = self._meets(view, action, moves[k], self.confirm)
+            if met_in is None:
                 return str(moves[k].plan)
-            met_in = facts.contacts[0].progress_in if facts.contacts else facts.path_length_in
             if met_in > fallback_in:
                 fallback, fallback_in = str(moves[k].plan), met_in
         if fallback is not None:
             return fallback  # every plan it looked at meets something: the one that gets furthest
         return str(moves[int(np.argmax(scores))].plan)  # cornered: the loop rides it as unavoidable
+
+    def _meets(self, view: ActionView, action: Action, move: PlannedMove, producer) -> float | None:
+        """Where (inches along the path) riding ``action`` through ``producer`` meets something the
+        rider cannot ride through, or None when the ride is clear."""
+        facts = producer.ride(view.state, action)
+        full = abs(move.length_in - full_distance_in(move, self.ruleset)) < 1e-6
+        through = destructible_eligible(move.speed, full, self.ruleset)  # else a solid (EC-DEST-2)
+        if not facts.contacts and not (facts.scenery and not through):
+            return None
+        return facts.contacts[0].progress_in if facts.contacts else facts.path_length_in
 
     def score(self, view: ActionView, move: PlannedMove) -> float:
         """How much this player likes a move (higher is better); no rules are decided here."""
@@ -220,7 +241,9 @@ class AutoPlayer:
             score -= self.aggression * 0.8 * gap
             if gap < 3.0:
                 score += 6.0 * self.aggression
-            score += self.aggression * _attack_chances(bike, rivals, move, self.ruleset)
+            if move.attacks_allowed > 0:
+                score += self.aggression * _attack_chances(bike, rivals, move, self.ruleset)
+            score += self.aggression * _set_up_chances(bike, rivals, move, view.action_index, self.ruleset)
         clearance = 0.5 * self.ruleset.base_for(bike.bike_type).width + 0.45
         along = np.concatenate([[0.0], np.cumsum(np.hypot(*np.diff(path, axis=0).T))])
         later = along >= min(1.5, 0.5 * along[-1])  # a bike leaving a wall it touches starts next to it
@@ -311,6 +334,25 @@ def _attack_chances(model: ModelState, rivals, move: PlannedMove, ruleset: Rules
     return points
 
 
+def _set_up_chances(model: ModelState, rivals, move: PlannedMove, action_index: int, ruleset: Ruleset) -> float:
+    """Points (or costs) of the actions that set up harm instead of attacking now: a stunt before
+    an attack in the same activation (EC-ACT-STUNT), a trap laid ahead of rivals following it
+    (EC-TRAP), a stop to take a focussed shot at a rival in range (EC-GUN-STOPPED); each costs the
+    attack it gives up, and the stop and the trap a skipped activation."""
+    action, end = move.plan.action, move.end_pose
+    gaps = [float(np.hypot(*(r.pose.xy - end.xy))) for r in rivals]
+    if action == "stunt":
+        return 5.0 if action_index == 0 and min(gaps) < 8.0 else -6.0
+    if action == "laytrap":
+        behind = [r for r in rivals if float(move.start_pose.to_local(r.pose.xy)[0, 0]) < 0.0]
+        close = [r for r in behind if float(np.hypot(*(r.pose.xy - move.start_pose.xy))) < 14.0]
+        return 6.0 if close else -12.0
+    if action == "stop" and model.gun:
+        range_in = ruleset.scale.inches(float(ruleset.data(f"guns.{model.gun}.range_m")))
+        return 8.0 if min(gaps) <= 0.5 * range_in else -10.0
+    return 0.0
+
+
 def _harm(weapon: str, ruleset: Ruleset) -> float:
     """What a hit with ``weapon`` deals, in stress (a wound counts as 4)."""
     if weapon == "chicken":
@@ -322,12 +364,14 @@ def _harm(weapon: str, ruleset: Ruleset) -> float:
 
 
 def demo_players(gangs: Sequence[str], ruleset: Ruleset, seed_sequence: np.random.SeedSequence,
-                 lookahead=None) -> dict:
+                 lookahead=None, confirm=None) -> dict:
     """Automatic players for every gang, each with its own character and its own rng stream;
-    ``lookahead``: the producer they ride their best plans through before choosing."""
+    ``lookahead``: the producer they ride their best plans through before choosing; ``confirm``:
+    the game's producer that rides a plan the look-ahead found clear once more."""
     styles = [(1.2, 1.3), (1.0, 0.8), (1.4, 1.0), (0.8, 1.5)]
     players = {}
     for k, (gang, child) in enumerate(zip(gangs, seed_sequence.spawn(len(gangs)))):
         aggression, daring = styles[k % len(styles)]
-        players[gang] = AutoPlayer(np.random.default_rng(child), ruleset, aggression, daring, lookahead=lookahead)
+        players[gang] = AutoPlayer(np.random.default_rng(child), ruleset, aggression, daring, lookahead=lookahead,
+                                   confirm=confirm)
     return players

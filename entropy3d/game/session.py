@@ -70,12 +70,14 @@ def setup_game(scene: str | Path | None, *, seed: int | None = None, turns: int 
     dice_seed, players_seed = np.random.SeedSequence(seed).spawn(2)
     from entropy3d.geometric import GeometricProducer
 
+    riding = make_producer(producer, table, geometry)
     players = demo_players(list(table.spec.gangs), table.ruleset, players_seed,
-                           lookahead=GeometricProducer(table, geometry, margin_in=LOOKAHEAD_MARGIN_IN))
+                           lookahead=GeometricProducer(table, geometry, margin_in=LOOKAHEAD_MARGIN_IN),
+                           confirm=riding if producer == "physics" else None)
     if game_script is not None:
         players = {gang: ScriptedPlayer(game_script, script_path, table.ruleset, auto)
                    for gang, auto in players.items()}
-    game = Game(table, geometry, make_producer(producer, table, geometry), players, np.random.default_rng(dice_seed),
+    game = Game(table, geometry, riding, players, np.random.default_rng(dice_seed),
                 turns=turns)
     header = ReplayHeader(scene=str(scene), scene_name=table.name, seed=int(seed), turns=turns, producer=producer,
                           players="auto" if script is None else f"script:{script}", initial=game.state,
