@@ -5,24 +5,14 @@ A change of golden values goes in a commit of its own that says why (``tools/gol
 from __future__ import annotations
 
 import dataclasses
-import importlib.util
 import json
-from pathlib import Path
 
 import numpy as np
 import pytest
 
-TOOLS = Path(__file__).resolve().parents[2] / "tools"
+from tests.tools_module import load_tool
 
-
-def load_golden_tool():
-    spec = importlib.util.spec_from_file_location("golden_transforms", TOOLS / "golden_transforms.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-golden = load_golden_tool()
+golden = load_tool("golden_transforms")
 
 
 @pytest.mark.parametrize("name", sorted(golden.GAMES))
