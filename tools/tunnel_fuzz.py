@@ -167,10 +167,14 @@ def main(argv: list[str] | None = None) -> int:
     started = time.monotonic()
 
     def progress(totals):
+        while len(totals["examples"]) > progress.shown:
+            print("  found:", totals["examples"][progress.shown], flush=True)
+            progress.shown += 1
         if totals["rides"] % 100 == 0:
             print(f"{totals['rides']} rides, {time.monotonic() - started:.0f} s: "
                   + ", ".join(f"{k} {v}" for k, v in totals.items() if k != "examples"), flush=True)
 
+    progress.shown = 0
     totals = run(args.rides, args.seed, on_ride=progress)
     print(f"{totals['rides']} fast rides at solids in {time.monotonic() - started:.0f} s: "
           f"{totals['pass_throughs']} pass-throughs, {totals['snaps_into_solids']} bases left inside a solid, "

@@ -57,11 +57,13 @@ def settle(state: State, model_id: str, move: PlannedMove, facts: Facts, table: 
     base = ruleset.base_for(model.bike_type)
     pose = model.pose
     level = table.rest_level(pose.xy, pose.z)
-    rests_at = Pose(pose.x, pose.y, pose.facing_deg, level)
+    # the height it stays at: the surface's, unless it is within the tolerance of it already
+    stays_z = level if abs(pose.z - level) > REST_TOLERANCE_IN else pose.z
+    rests_at = Pose(pose.x, pose.y, pose.facing_deg, stays_z)
     said: list[str] = []
     figures: dict = {}
     clauses: tuple[str, ...] = ()
-    inside = table.solid_under_base(base.outline(rests_at, samples=48), level)
+    inside = table.solid_under_base(base.outline(rests_at, samples=48), stays_z)
     piece = None
     if inside is not None:
         piece, depth = inside
