@@ -13,7 +13,7 @@ The figure: the tree's memory (PSS, proportional set size, so pages a forked wor
 its parent count once; RSS beside it) at every 100 activations, against its size after the first
 100 (the target: within 10%)::
 
-    PYTHONPATH=$PWD python benchmarks/soak_memory.py [--activations 1000] [--rides-per-process 150]
+    PYTHONPATH=$PWD python benchmarks/soak_memory.py [--activations 1000] [--rides-per-process N]
 """
 
 from __future__ import annotations
@@ -95,10 +95,14 @@ def soak(activations: int, rides_per_process: int | None, report_every: int = 10
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--activations", type=int, default=1000)
-    parser.add_argument("--rides-per-process", type=int, default=150,
-                        help="the producer's worker recycling (0: ride in this process, no recycling)")
+    parser.add_argument("--rides-per-process", type=int, default=None,
+                        help="the producer's worker recycling (default: the producer's own; 0: ride in this "
+                             "process, no recycling)")
     args = parser.parse_args(argv)
-    rides = args.rides_per_process or None
+    from entropy3d.physics.producer import PhysicsProducer
+
+    rides = (PhysicsProducer.__init__.__defaults__[0] if args.rides_per_process is None
+             else args.rides_per_process or None)
     base = None
     worst = 0.0
     print(f"soak: {args.activations} activations, physics rides "
