@@ -127,7 +127,7 @@ def interrupt_once(name: str, delay_s: float, out: Path, signum: int = signal.SI
             partial.append(file_name)
     return {"signalled": signalled, "returncode": process.returncode, "temp_files": temp, "orphans": orphans,
             "partial_outputs": partial, "traceback": b"Traceback" in err, "hung": hung,
-            "workers_seen": len(seen)}
+            "workers_seen": len(seen), "stderr": err.decode(errors="replace")[-1500:] if b"Traceback" in err else ""}
 
 
 def clean_run_seconds(name: str) -> float:

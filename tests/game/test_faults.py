@@ -85,3 +85,24 @@ def test_a_half_written_image_counts_as_partial(tmp_path):
     whole = (tmp_path / "r.png").read_bytes()
     (tmp_path / "half.png").write_bytes(whole[: len(whole) // 2])
     assert faults.whole(tmp_path / "r.png", "image") and not faults.whole(tmp_path / "half.png", "image")
+
+
+def test_a_sigterm_landing_in_a_finaliser_still_stops_the_process(tmp_path):
+    """Python swallows an exception raised in a ``__del__``: a SIGTERM handled there would be lost
+    and the process would run on to the end (seen as a demo that did not stop and an activate that
+    printed a traceback and exited 0). It is delivered again and stops the process."""
+    script = tmp_path / "dying.py"
+    script.write_text(
+        "import os, signal, time\n"
+        "from entropy3d.cli import termination_handled\n"
+        "class Dying:\n"
+        "    def __del__(self):\n"
+        "        os.kill(os.getpid(), signal.SIGTERM)\n"
+        "        sum(range(100000))\n"
+        "with termination_handled():\n"
+        "    d = Dying()\n"
+        "    del d\n"
+        "    time.sleep(2)\n"
+        "    print('ran on')\n")
+    done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 128 + signal.SIGTERM and "ran on" not in done.stdout, (done.stdout, done.stderr)
