@@ -61,24 +61,34 @@ def tree_memory_mb(pid: int | None = None) -> tuple[float, float, int]:
     return pss / 1024.0, rss / 1024.0, len(pids)
 
 
-def soak(activations: int, rides_per_process: int | None, report_every: int = 100):
-    """Play games back to back on the bundled tables with one physics producer until
-    ``activations`` activations were played; yields (activations, seconds, PSS, RSS, processes)."""
-    from entropy3d.game.records import ActivationRecord
-    from entropy3d.game.session import setup_game
-    from entropy3d.physics.producer import PhysicsProducer
+def soak(activations: int, rides_per_process: int | None, scenes: list[Path], report_every: int = 100):
+    """Play games back to back on ``scenes`` (each loaded once, as a long session would) with one
+    physics producer per table until ``activations`` activations were played; yields
+    (activations, seconds, PSS, RSS, processes)."""
+    import numpy as np
 
-    scenes = sorted((ROOT / "scenes").glob("*.yaml"))
-    producers: dict = {}
+    from entropy3d.game.loop import Game
+    from entropy3d.game.players import demo_players
+    from entropy3d.game.records import ActivationRecord
+    from entropy3d.game.session import LOOKAHEAD_MARGIN_IN
+    from entropy3d.geometric import GeometricProducer
+    from entropy3d.physics.producer import PhysicsProducer
+    from entropy3d.scene import load_scene
+    from entropy3d.scene.build import build_table_geometry
+
+    tables = []
+    for scene in scenes:
+        table = load_scene(scene)
+        geometry = build_table_geometry(table)
+        tables.append((table, geometry, PhysicsProducer(table, geometry, rides_per_process=rides_per_process),
+                       GeometricProducer(table, geometry, margin_in=LOOKAHEAD_MARGIN_IN)))
     played, game_index, started = 0, 0, time.monotonic()
     try:
         while played < activations:
-            scene = scenes[game_index % len(scenes)]
-            game, _ = setup_game(scene, seed=game_index, turns=6, producer="geometric")
-            key = str(scene)
-            if key not in producers:
-                producers[key] = PhysicsProducer(game.table, game.probe.geometry, rides_per_process=rides_per_process)
-            game.producer = producers[key]
+            table, geometry, physics, lookahead = tables[game_index % len(tables)]
+            dice, choices = np.random.SeedSequence(game_index).spawn(2)
+            players = demo_players(list(table.spec.gangs), table.ruleset, choices, lookahead=lookahead)
+            game = Game(table, geometry, physics, players, np.random.default_rng(dice), turns=6)
             for record in game.play():
                 if isinstance(record, ActivationRecord):
                     played += 1
@@ -88,8 +98,8 @@ def soak(activations: int, rides_per_process: int | None, report_every: int = 10
                         break
             game_index += 1
     finally:
-        for producer in producers.values():
-            producer.close()
+        for _, _, physics, _ in tables:
+            physics.close()
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -98,6 +108,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rides-per-process", type=int, default=None,
                         help="the producer's worker recycling (default: the producer's own; 0: ride in this "
                              "process, no recycling)")
+    parser.add_argument("scenes", nargs="*", type=Path, default=[ROOT / "scenes" / "crossroads.yaml"],
+                        help="tables to play on, each with its own producer (default: the bundled default table)")
     args = parser.parse_args(argv)
     from entropy3d.physics.producer import PhysicsProducer
 
@@ -105,9 +117,9 @@ def main(argv: list[str] | None = None) -> int:
              else args.rides_per_process or None)
     base = None
     worst = 0.0
-    print(f"soak: {args.activations} activations, physics rides "
+    print(f"soak: {args.activations} activations on {', '.join(p.name for p in args.scenes)}, physics rides "
           + (f"in a worker recycled every {rides} rides" if rides else "in this process (no recycling)"))
-    for played, seconds, pss, rss, processes in soak(args.activations, rides):
+    for played, seconds, pss, rss, processes in soak(args.activations, rides, args.scenes):
         if base is None:
             base = pss
         change = pss / base - 1.0
