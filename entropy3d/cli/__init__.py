@@ -8,6 +8,8 @@ exit code 1 (2 for usage errors), never a traceback.
 
 from __future__ import annotations
 
+import contextlib
+import os
 import signal
 import sys
 import threading
@@ -28,27 +30,57 @@ from entropy3d.cli.app import app
 __all__ = ["app", "main"]
 
 
+class Terminated(SystemExit):
+    """SIGTERM or SIGHUP, raised as an exit (code 128 + the signal's number)."""
+
+
 def _terminated(signum, frame) -> None:
     """SIGTERM (and SIGHUP) as an exception, so output files being written are removed
     (:class:`~entropy3d.outputs.AtomicFile`) and worker processes stopped, as on Ctrl-C."""
     signal.signal(signum, signal.SIG_IGN)
-    raise SystemExit(128 + signum)
+    raise Terminated(128 + signum)
+
+
+@contextlib.contextmanager
+def termination_handled():
+    """SIGTERM and SIGHUP raise :class:`Terminated` in the main thread while inside.
+
+    Python swallows an exception raised inside a finaliser (a ``__del__`` running at garbage
+    collection) and only prints it; a signal landing there would be lost and the process, now
+    ignoring the signal, would run on to the end. Such a swallowed termination is delivered again,
+    so it stops the process once the finaliser is done."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    handled = {signum: signal.signal(signum, _terminated) for signum in (signal.SIGTERM, signal.SIGHUP)}
+    previous_hook = sys.unraisablehook
+
+    def redeliver(unraisable) -> None:
+        if isinstance(unraisable.exc_value, Terminated):
+            signum = int(unraisable.exc_value.code) - 128
+            signal.signal(signum, _terminated)
+            # sent again from a thread a moment later, when the finaliser has returned
+            threading.Timer(0.01, os.kill, (os.getpid(), signum)).start()
+            return
+        previous_hook(unraisable)
+
+    sys.unraisablehook = redeliver
+    try:
+        yield
+    finally:
+        sys.unraisablehook = previous_hook
+        for signum, previous in handled.items():
+            signal.signal(signum, previous)
 
 
 def main(argv: list[str] | None = None) -> int:
     """Console-script entry point."""
-    handled = {}
-    if threading.current_thread() is threading.main_thread():
-        for signum in (signal.SIGTERM, signal.SIGHUP):
-            handled[signum] = signal.signal(signum, _terminated)
-    try:
-        app(args=argv, prog_name="entropy3d", standalone_mode=True)
-    except SystemExit as exit_:
-        code = exit_.code
-        return code if isinstance(code, int) else (0 if code is None else 1)
-    finally:
-        for signum, previous in handled.items():
-            signal.signal(signum, previous)
+    with termination_handled():
+        try:
+            app(args=argv, prog_name="entropy3d", standalone_mode=True)
+        except SystemExit as exit_:
+            code = exit_.code
+            return code if isinstance(code, int) else (0 if code is None else 1)
     return 0
 
 

@@ -58,10 +58,10 @@ class Step:
 def take(state: State, action: Action, ruleset: Ruleset, rng: np.random.Generator, producer: Producer,
          table: TableChecks | None = None) -> Step:
     """Check ``action`` against ``table`` (IllegalPlanError when refused), have ``producer`` ride
-    it, and resolve it with ``rng``."""
+    it, and resolve it with ``rng`` (``table`` also says where the bike may rest)."""
     checked = check(state, action, ruleset, table)
     facts = producer.ride(state, checked) if checked.kind in (MOVE, FORCED) else None
-    after, events = resolve(state, checked, facts, rng, ruleset)
+    after, events = resolve(state, checked, facts, rng, ruleset, table)
     return Step(checked, facts, tuple(events), state, after)
 
 
@@ -71,7 +71,7 @@ def take_action(state: State, action: Action, ruleset: Ruleset, rng: np.random.G
     steps = [take(state, action, ruleset, rng, producer, table)]
     while (forced := steps[-1].after.model(action.model_id).forced_move) is not None:
         steps.append(take(steps[-1].after, Action.forced(action.model_id, forced, action.push), ruleset, rng,
-                          producer))
+                          producer, table))
     return steps
 
 

@@ -14,7 +14,7 @@ import numpy as np
 from entropy3d.geometry import Pose
 from entropy3d.physics.record import RideRecord
 from entropy3d.physics.ride import ride
-from entropy3d.physics.world import BikeBody, build_table_world
+from entropy3d.physics.world import BikeBody, build_table_world, prepare_shapes
 from entropy3d.rules.facts import Contact, Facts, Flight, SceneryHit
 from entropy3d.rules.riding import full_distance_in
 from entropy3d.rules.state import State
@@ -26,15 +26,19 @@ class PhysicsProducer:
     """Rides actions through PyBullet.
 
     rides_per_process: PyBullet keeps some memory of every world it built even after it is
-    disconnected (bullet3 issues #2898, #3319), about 2 MB per ride here, so a long game would
-    grow without bound. With a number, rides run in a forked worker process that is replaced
-    after that many rides, which bounds the memory; the producer uses no randomness, so the game
-    is the same bytes either way. None rides in this process.
+    disconnected (bullet3 issues #2898, #3319), about 1.7 MB per ride here (3.5 MB per activation,
+    measured by ``benchmarks/soak_memory.py --rides-per-process 0``), so a long game would grow
+    without bound. With a number, rides run in a forked worker process that is replaced after
+    that many rides, which bounds the growth to about that many times 1.7 MB (20 rides: ~35 MB,
+    within 10% of the process tree). The table's collision shapes are computed in this process
+    before the first worker is forked, so a new worker inherits them and replacing one costs only
+    the fork. The producer uses no randomness, so the game is the same bytes either way. None
+    rides in this process.
     """
 
     name = "physics"
 
-    def __init__(self, table, geometry, rides_per_process: int | None = 150):
+    def __init__(self, table, geometry, rides_per_process: int | None = 20):
         self.table = table
         self.geometry = geometry
         self.ruleset = table.ruleset
@@ -48,6 +52,7 @@ class PhysicsProducer:
             return self._ride(state, action)
         if self._worker is None or self._worker.rides >= self.rides_per_process:
             self.close()
+            prepare_shapes(self.geometry, self.ruleset.scale.metres_per_inch)  # inherited by the fork
             self._worker = _Worker(self)
         return self._worker.ride(state, action)
 

@@ -262,6 +262,11 @@ def _recipe(geometry: TableGeometry, metres: float) -> _Recipe:
     return cached[metres]
 
 
+def prepare_shapes(geometry: TableGeometry, metres: float) -> None:
+    """Compute the table's collision shapes in this process now (a forked worker inherits them)."""
+    _recipe(geometry, metres)
+
+
 def _add_static(world: PhysicsWorld, shape: _StaticShape, friction: float) -> None:
     client = world.client
     if shape.indices is None:

@@ -46,6 +46,7 @@ from entropy3d.rules.event import Event
 from entropy3d.rules.facts import Facts, Sight
 from entropy3d.rules.plan import Plan, Turn, parse_plan
 from entropy3d.rules.planner import PlannedMove, TableProbe, plan_forced_move, plan_move
+from entropy3d.rules.rest import RestChecks, settle
 from entropy3d.rules.riding import resolve_move, resolve_skip
 from entropy3d.rules.ruleset import Ruleset
 from entropy3d.rules.state import OUT, State
@@ -54,8 +55,9 @@ ACTIVATE, MOVE, SKIP, FORCED, ATTACK, END = "activate", "move", "skip", "forced"
 KINDS = (ACTIVATE, MOVE, SKIP, FORCED, ATTACK, END)
 
 
-class TableChecks(TableProbe, Protocol):
-    """What :func:`check` asks the table beyond the planner's questions."""
+class TableChecks(TableProbe, RestChecks, Protocol):
+    """What :func:`check` asks the table beyond the planner's questions, and where :func:`resolve`
+    lets a ridden bike rest."""
 
     def edge_crossed(self, path: np.ndarray) -> tuple[str, str] | None:
         """The first table edge the path leaves the table over, and its kind (open or cliff)."""
@@ -214,10 +216,11 @@ def check(state: State, action: Action, ruleset: Ruleset, table: TableChecks | N
 
 
 def resolve(state: State, action: Action, facts: Facts | None, rng: np.random.Generator,
-            ruleset: Ruleset) -> tuple[State, list[Event]]:
+            ruleset: Ruleset, table: RestChecks | None = None) -> tuple[State, list[Event]]:
     """Apply a checked ``action`` and what a producer found riding it; returns the new state and
     the events, in order. Dice come from ``rng`` only. ``facts`` is None for actions that ride
-    nothing (activate, skip).
+    nothing (activate, skip). table: asked where a ridden bike may rest (:func:`settle`: never
+    inside a solid, never floating); None leaves the pose the ride gave.
     """
     model = state.model(action.model_id)
     if action.kind == ACTIVATE:
@@ -239,6 +242,9 @@ def resolve(state: State, action: Action, facts: Facts | None, rng: np.random.Ge
         raise ValueError(f"{action!r} was not checked: call check() first")
     state, events = resolve_move(state, model, action.move, action.push, facts, rng, ruleset,
                                  counts_as_action=action.kind == MOVE)
+    if table is not None and facts is not None:
+        state, rested = settle(state, model.id, action.move, facts, table, ruleset)
+        events += rested
     if action.kind != MOVE:
         return state, events
     after, more = conditions.after_action(state.model(model.id), ruleset)

@@ -108,6 +108,9 @@ class SceneProbe:
         self.step_height_in = float(geometry.ruleset.data("ride.step_height_in"))
         """A rise no higher than this (inches) is ridden over, not hit (rules ``ride.step_height_in``)."""
         self.footprints: list[Footprint] = footprints_of(geometry)
+        self._surfaces = geometry
+        self.moving = frozenset(p.id for p in geometry.pieces if p.dynamic)
+        """Ids of the pieces a ride knocks about (destructibles, meshes with a risk)."""
         self.ramp_headings = dict(ramp_headings or {})
         self.edges = dict(edges or {})
 
@@ -248,6 +251,40 @@ class SceneProbe:
             else:
                 hit |= self._inside(footprint, points)
         return hit
+
+    def solid_under_base(self, outline: np.ndarray, level: float) -> tuple[str, float] | None:
+        """The solid piece (:meth:`solid_footprints`; destructibles and other :attr:`moving` pieces
+        excepted, a ride knocks them aside) that a base with this (N, 2) outline standing at
+        ``level`` overlaps by more than :data:`~entropy3d.rules.rest.INSIDE_TOLERANCE_IN`, and how
+        deep (inches: the furthest a point of either outline lies inside the other); None when the
+        base is clear."""
+        from entropy3d.rules.rest import INSIDE_TOLERANCE_IN
+
+        outline = np.asarray(outline, float)
+        base = shapely.Polygon(outline)
+        edge = points = None
+        deepest = None
+        for footprint in self.solid_footprints(level, ("destructible",)):
+            if footprint.piece_id in self.moving or not footprint.outline.intersects(base):
+                continue
+            if points is None:
+                points, edge = shapely.points(outline), base.exterior
+            into = shapely.contains_xy(footprint.outline, outline[:, 0], outline[:, 1])
+            depth = float(shapely.distance(footprint.outline.exterior, points[into]).max()) if into.any() else 0.0
+            corners = np.asarray(footprint.outline.exterior.coords)
+            held = shapely.contains_xy(base, corners[:, 0], corners[:, 1])
+            if held.any():
+                depth = max(depth, float(shapely.distance(edge, shapely.points(corners[held])).max()))
+            if depth > INSIDE_TOLERANCE_IN and (deepest is None or depth > deepest[1]):
+                deepest = (footprint.piece_id, depth)
+        return deepest
+
+    def rest_level(self, xy: np.ndarray, z: float) -> float:
+        """Height (inches) of the highest static surface under ``xy`` no more than
+        :data:`LEVEL_CLEARANCE_IN` above ``z``: what a bike at height ``z`` rests on (0, the table's
+        level, where there is none)."""
+        point = np.asarray(xy, float).reshape(1, 2)
+        return float(self._surfaces.surface_height(point, below=z + LEVEL_CLEARANCE_IN, static_only=True)[0])
 
     def touches(self, points: np.ndarray, kind: str) -> set[str]:
         """Ids of the pieces of ``kind`` (ramp, destructible, ...) under any of the points."""

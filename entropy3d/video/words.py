@@ -131,6 +131,10 @@ def sentence(event: Event, names: Names) -> str:
         return f"{who} bumps off the ramp: too slow for air time"
     if kind == "landing":
         return f"{who} comes down {figures.get('landing_in', 0):.0f}\" on"
+    if kind == "rest":
+        if "inside_in" in figures:
+            return f"{who} is put back clear of {names.thing(event.piece)}"
+        return f"{who} comes to rest on the ground"
     if kind == "cliff_edge":
         return f"{who} rides over the cliff: out of the game"
     if kind == "left_table":

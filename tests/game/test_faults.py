@@ -3,7 +3,7 @@ replays and impossible sizes are clean errors."""
 
 from __future__ import annotations
 
-import os
+import functools
 import signal
 import subprocess
 import sys
@@ -11,18 +11,9 @@ import time
 
 import pytest
 
+from tests.tools_module import load_tool
 
-def children_of(pid: int) -> list[int]:
-    found = []
-    for entry in os.listdir("/proc"):
-        if entry.isdigit():
-            try:
-                with open(f"/proc/{entry}/stat") as stat:
-                    if int(stat.read().rsplit(")", 1)[1].split()[1]) == pid:
-                        found.append(int(entry))
-            except (OSError, IndexError, ValueError):
-                continue
-    return found
+faults = load_tool("fault_report")
 
 
 @pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT])
@@ -35,7 +26,7 @@ def test_signal_during_demo_leaves_no_temp_file_and_no_worker(small_table_path, 
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline and not workers and process.poll() is None:
         time.sleep(0.2)
-        workers = children_of(process.pid)
+        workers = sorted(faults.descendants(process.pid))
     assert workers, "the physics worker never started"
     time.sleep(0.5)
     process.send_signal(signum)
@@ -44,8 +35,7 @@ def test_signal_during_demo_leaves_no_temp_file_and_no_worker(small_table_path, 
     assert b"Traceback" not in err
     assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".")] == []
     time.sleep(0.5)
-    assert [pid for pid in workers if os.path.exists(f"/proc/{pid}") and
-            open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()[0] != "Z"] == []
+    assert [pid for pid in workers if faults.alive(pid)] == []
 
 
 def test_non_utf8_replay_is_a_clean_error(tmp_path):
@@ -71,3 +61,48 @@ def test_demo_too_small_size_is_a_clean_error(small_table_path, tmp_path):
                            "--out", str(tmp_path / "d.gif")], capture_output=True, text=True, timeout=60)
     assert done.returncode == 1 and "too small" in done.stderr and "Traceback" not in done.stderr
     assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("name", sorted(faults.COMMANDS))
+@pytest.mark.parametrize("moment", [0.35, 0.7])
+def test_sigterm_at_a_moment_of_a_command_leaves_nothing_behind(name, moment, tmp_path):
+    """SIGTERM at a share of a clean run's length (measured once per command): no temp file, no
+    orphaned process, no partial output, no traceback, no hang. tools/fault_report.py does 50 a command."""
+    duration = _clean_seconds(name)
+    found = faults.interrupt_once(name, moment * duration, tmp_path)
+    assert (found["temp_files"], found["orphans"], found["partial_outputs"], found["traceback"], found["hung"]) \
+        == ([], [], [], False, False), found
+
+
+@functools.cache
+def _clean_seconds(name: str) -> float:
+    return faults.clean_run_seconds(name)
+
+
+def test_a_half_written_image_counts_as_partial(tmp_path):
+    """The partial-output check can fail: half a PNG does not read back whole."""
+    faults.interrupt_once("render", 1e9, tmp_path)
+    whole = (tmp_path / "r.png").read_bytes()
+    (tmp_path / "half.png").write_bytes(whole[: len(whole) // 2])
+    assert faults.whole(tmp_path / "r.png", "image") and not faults.whole(tmp_path / "half.png", "image")
+
+
+def test_a_sigterm_landing_in_a_finaliser_still_stops_the_process(tmp_path):
+    """Python swallows an exception raised in a ``__del__``: a SIGTERM handled there would be lost
+    and the process would run on to the end (seen as a demo that did not stop and an activate that
+    printed a traceback and exited 0). It is delivered again and stops the process."""
+    script = tmp_path / "dying.py"
+    script.write_text(
+        "import os, signal, time\n"
+        "from entropy3d.cli import termination_handled\n"
+        "class Dying:\n"
+        "    def __del__(self):\n"
+        "        os.kill(os.getpid(), signal.SIGTERM)\n"
+        "        sum(range(100000))\n"
+        "with termination_handled():\n"
+        "    d = Dying()\n"
+        "    del d\n"
+        "    time.sleep(2)\n"
+        "    print('ran on')\n")
+    done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 128 + signal.SIGTERM and "ran on" not in done.stdout, (done.stdout, done.stderr)

@@ -4,19 +4,13 @@ refused cleanly (the file and a key path named), within 10 s, never with a trace
 
 from __future__ import annotations
 
-import importlib.util
-from pathlib import Path
-
 import numpy as np
 
-TOOLS = Path(__file__).resolve().parents[2] / "tools"
+from tests.tools_module import load_tool
 
 
 def load_fuzzer():
-    spec = importlib.util.spec_from_file_location("scene_fuzz", TOOLS / "scene_fuzz.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_tool("scene_fuzz")
 
 
 def test_mutations_cover_every_kind():

@@ -1,0 +1,99 @@
+"""Rest and snap checked (issue 18, part 5): after every ridden move the rules pose is checked
+against the table: no base inside a solid (moved back along the ridden path, said in a ``rest``
+event), no bike floating (it rests on the surface below). The two cases of the issue are built on
+tests/physics/data/rest_cases.yaml: a bike whose jump leaves its base inside a building, and a
+crash that stops a bike in mid-air."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import numpy as np
+import pytest
+
+from entropy3d.geometry import Pose
+from entropy3d.rules.facts import Facts
+from entropy3d.rules.planner import plan_move
+from entropy3d.rules.rest import settle
+from tests.physics.test_one_path import ROOT, Setup
+
+
+@pytest.fixture(scope="module")
+def cases():
+    return Setup(ROOT / "tests" / "physics" / "data" / "rest_cases.yaml")
+
+
+def _base_inside(cases, model):
+    base = cases.table.ruleset.base_for(model.bike_type)
+    return cases.probe.solid_under_base(base.outline(model.pose, samples=48), model.pose.z)
+
+
+def _rode_to(cases, model_id, start: Pose, plan: str, end: Pose):
+    """The state with ``model_id`` where a ride left it (``end``), the checked move and minimal facts."""
+    model = cases.state.model(model_id)
+    move = plan_move(plan, start, model.bike_type, model.speed, cases.table.ruleset)
+    facts = Facts("geometric", move.length_in, move.length_in, True, np.zeros((0, 5)), end_pose=end)
+    return cases.state.with_model(model.but(pose=end)), move, facts
+
+
+def test_EC_TER_BUILDING_a_base_left_064_inside_a_building_is_moved_back_along_its_path(cases):
+    """Clause: EC-TER-BUILDING: the issue's case: after a jump the rules put the bike with its base
+    0.64" inside building 'shop' (its wall at y = 10.6); the check moves it back along the path it
+    rode to the nearest pose where the base is clear, and says so."""
+    half_width = cases.table.ruleset.base_for("police").width / 2
+    y = 10.6 + 0.64 - half_width
+    state, move, facts = _rode_to(cases, "jumper", Pose(14.0, y, 0.0), "s3: straight 16", Pose(30.0, y, 0.0))
+    assert _base_inside(cases, state.model("jumper"))[0] == "shop"
+    after, events = settle(state, "jumper", move, facts, cases.probe, cases.table.ruleset)
+    (event,) = events
+    assert event.kind == "rest" and event.piece == "shop" and event.clauses == ("EC-TER-BUILDING",)
+    assert event.figures["inside_in"] == pytest.approx(0.64, abs=0.03)
+    assert event.figures["along_path"] and "back along its path" in event.rules
+    moved = after.model("jumper")
+    assert _base_inside(cases, moved) is None
+    assert moved.pose.y == pytest.approx(y) and moved.pose.x < 30.0
+    ahead = moved.but(pose=dataclasses.replace(moved.pose, x=moved.pose.x + 0.3))
+    assert _base_inside(cases, ahead) is not None, "not the nearest clear pose along the path"
+
+
+def test_a_bike_left_floating_52_above_the_ground_rests_on_it(cases):
+    """The issue's case: a crash left the bike 5.2" above the ground; it rests on the ground."""
+    state, move, facts = _rode_to(cases, "jumper", Pose(3.0, 20.0, 0.0), "s3: straight 12",
+                                  Pose(15.0, 20.0, 0.0, 5.2))
+    after, (event,) = settle(state, "jumper", move, facts, cases.probe, cases.table.ruleset)
+    assert event.kind == "rest" and event.figures["dropped_in"] == pytest.approx(5.2)
+    assert after.model("jumper").pose.z == pytest.approx(0.0)
+
+
+def test_a_legal_pose_and_a_model_in_the_air_are_left_alone(cases):
+    state, move, facts = _rode_to(cases, "jumper", Pose(3.0, 20.0, 0.0), "s3: straight 12", Pose(15.0, 20.0, 0.0))
+    assert settle(state, "jumper", move, facts, cases.probe, cases.table.ruleset) == (state, [])
+    from entropy3d.rules.state import AirTime
+
+    flying = state.with_model(state.model("jumper").but(pose=Pose(15.0, 20.0, 0.0, 5.2),
+                                                        air=AirTime(3, 4.0, (10.0, 0.0, 0.0))))
+    assert settle(flying, "jumper", move, facts, cases.probe, cases.table.ruleset) == (flying, [])
+
+
+def test_a_crash_in_mid_air_leaves_the_bike_on_the_ground_not_floating(cases):
+    """Physics: off the kicker at speed 2 straight into a wall close past its lip, the crash stops
+    the bike in the air; the rules pose rests on the ground under it."""
+    steps = cases.run("physics", cases.state, "flyer", ["s2: straight 12"], push="never")
+    crash = next(st for st in steps if any(e.kind == "crash" for e in st.events))
+    assert crash.facts.end_pose.z > 0.5, "the producer stopped the bike on the ground: the case is not built"
+    (rest,) = [e for e in crash.events if e.kind == "rest"]
+    assert rest.figures["dropped_in"] == pytest.approx(crash.facts.end_pose.z)
+    assert crash.after.model("flyer").pose.z == pytest.approx(0.0)
+
+
+@pytest.mark.parametrize("producer", ["physics", "geometric"])
+def test_after_a_jump_beside_a_building_no_base_is_inside_it_or_floating(cases, producer):
+    """Clause: EC-TER-BUILDING, EC-JUMP-2: a speed-3 jump landing beside 'shop' in the next action;
+    after every action the base is clear of solids and the bike on the surface under it."""
+    steps = cases.run(producer, cases.state, "jumper", ["s3: straight 16", "s3: straight 12"], push="never")
+    for step in steps:
+        model = step.after.model("jumper")
+        if not model.in_play or model.air is not None:
+            continue
+        assert _base_inside(cases, model) is None, step.events
+        assert model.pose.z == pytest.approx(cases.probe.rest_level(model.pose.xy, model.pose.z), abs=0.1)

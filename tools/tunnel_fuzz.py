@@ -1,0 +1,190 @@
+#!/usr/bin/env python3
+"""Tunnelling fuzz (issue 18, part 7): fast rides straight at solids through the one path with the
+physics producer, counting what must never happen:
+
+* pass-throughs: a point of the ridden trajectory (the base centre) inside a solid at the height
+  the bike had there (the bike went into or through a wall, a pillar, a railing, a deck's side);
+* snaps into solids: the rules' resting pose leaves the base inside a solid;
+* floating rests: the rules' resting pose (not in the air) is off the surface under it.
+
+Each ride: a random solid of a bundled table or the physics proving ground, a start on open ground
+2-10" from it, heading at it (give or take 20 degrees), at speed 3 or a gung-ho speed 3 double
+move, asked as unavoidable (so the table does not refuse the path and physics decides). The suite
+runs a few dozen (tests/physics/test_tunnel_fuzz.py); this script runs as many as asked::
+
+    PYTHONPATH=$PWD python tools/tunnel_fuzz.py --rides 10000 [--seed 0]
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import math
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[1]
+TABLES = ("scenes/crossroads.yaml", "scenes/ruined_highway.yaml", "scenes/lovers_point.yaml",
+          "tests/physics/data/proving_ground.yaml")
+#: solids a bike must not enter
+SOLID_KINDS = ("building", "pillar", "railing", "platform", "mesh")
+#: a trajectory point this far (inches) inside a solid's outline counts as a pass-through
+#: (less is the contact of a crash)
+PASS_DEPTH_IN = 0.05
+REST_TOLERANCE_IN = 0.1
+
+
+class Table:
+    """One table ready for rides: the scene, its geometry, the probe and a physics producer."""
+
+    def __init__(self, path: Path):
+        from entropy3d.game.tableview import TableView
+        from entropy3d.physics.producer import PhysicsProducer
+        from entropy3d.scene import load_scene
+        from entropy3d.scene.build import build_table_geometry
+
+        self.name = path.stem
+        self.table = load_scene(path)
+        self.geometry = build_table_geometry(self.table)
+        self.probe = TableView(self.table, self.geometry)
+        self.state = dataclasses.replace(self.table.initial_state(self.geometry.surface_height), turn=2)
+        self.rider = next(iter(self.state.models))
+        self.physics = PhysicsProducer(self.table, self.geometry, rides_per_process=None)
+        self.targets = [f for f in self.probe.footprints
+                        if f.kind in SOLID_KINDS and f.bottom < 0.5 and f.piece_id not in self.probe.moving]
+
+    def start_towards(self, rng) -> tuple | None:
+        """A clear start on the ground 2-10" from a random solid, heading roughly at it."""
+        from entropy3d.geometry import Pose
+
+        base = self.table.ruleset.base_for(self.state.model(self.rider).bike_type)
+        for _ in range(50):
+            target = self.targets[int(rng.integers(len(self.targets)))]
+            centre = np.asarray(target.outline.centroid.coords[0])
+            bearing = rng.uniform(0.0, 2.0 * math.pi)
+            gap = rng.uniform(2.0, 10.0)
+            edge = np.asarray(target.outline.exterior.interpolate(
+                target.outline.exterior.project(_point(centre + 100.0 * _unit(bearing)))).coords[0])
+            start = edge + (gap + base.length / 2) * _unit(bearing)
+            if not (3.0 < start[0] < self.probe.width - 3.0 and 3.0 < start[1] < self.probe.depth - 3.0):
+                continue
+            level = self.probe.rest_level(start, 0.0)
+            heading = math.degrees(math.atan2(*(centre - start)[::-1])) + rng.uniform(-20.0, 20.0)
+            pose = Pose(float(start[0]), float(start[1]), heading, level)
+            if level > 0.05 or self.probe.solid_under_base(base.outline(pose, 48), level) is not None:
+                continue
+            if any(m.in_play and math.hypot(m.pose.x - start[0], m.pose.y - start[1]) < 4.0
+                   for m in self.state.models.values() if m.id != self.rider):
+                continue
+            return target.piece_id, pose
+        return None
+
+    def ride(self, rng) -> dict:
+        """One fast ride at a solid; the counts of what went wrong (all 0 when nothing did)."""
+        from entropy3d.game.step import take_action
+        from entropy3d.rules.transition import Action
+
+        found = self.start_towards(rng)
+        if found is None:
+            return {"rides": 0}
+        target, pose = found
+        from entropy3d.rules.speeds import distance_band
+
+        gungho = bool(rng.random() < 0.5)
+        full = distance_band(self.state.model(self.rider).bike_type, 3, self.table.ruleset).max
+        plan = f"{'gungho ' if gungho else ''}s3: straight {full * (2 if gungho else 1):g}"
+        state = self.state.with_model(self.state.model(self.rider).but(pose=pose, speed=3))
+        action = dataclasses.replace(Action.ride(self.rider, plan, "never"), unavoidable=True)
+        steps = take_action(state, action, self.table.ruleset, rng, self.physics, self.probe)
+        counts = {"rides": 1, "pass_throughs": 0, "snaps_into_solids": 0, "floating_rests": 0, "crashes": 0,
+                  "rests_said": 0}
+        for step in steps:
+            counts["crashes"] += any(e.kind == "crash" for e in step.events)
+            counts["rests_said"] += any(e.kind == "rest" for e in step.events)
+            if step.facts is not None and self.passes_through(step.facts.trajectory):
+                counts["pass_throughs"] += 1
+        model = steps[-1].after.model(self.rider)
+        if model.in_play and model.air is None:
+            base = self.table.ruleset.base_for(model.bike_type)
+            counts["snaps_into_solids"] += self.probe.solid_under_base(base.outline(model.pose, 48),
+                                                                       model.pose.z) is not None
+            rest = self.probe.rest_level(model.pose.xy, model.pose.z)
+            counts["floating_rests"] += abs(model.pose.z - rest) > REST_TOLERANCE_IN
+        if any(counts[k] for k in ("pass_throughs", "snaps_into_solids", "floating_rests")):
+            counts["examples"] = [f"{self.name}: {plan} from {pose!r} at '{target}' -> {model.pose!r}"]
+        return counts
+
+    def passes_through(self, trajectory: np.ndarray) -> bool:
+        """A trajectory point inside a solid by more than :data:`PASS_DEPTH_IN` at its height."""
+        import shapely
+
+        trajectory = np.asarray(trajectory, float)
+        for row in trajectory:
+            _, x, y, z, _ = row
+            for footprint in self.probe.solid_footprints(z, ("destructible", "ramp", "block")):
+                if footprint.kind not in SOLID_KINDS or footprint.piece_id in self.probe.moving:
+                    continue
+                if shapely.contains_xy(footprint.outline, x, y) and \
+                        footprint.outline.exterior.distance(_point((x, y))) > PASS_DEPTH_IN:
+                    return True
+        return False
+
+
+def _unit(angle_rad: float) -> np.ndarray:
+    return np.array([math.cos(angle_rad), math.sin(angle_rad)])
+
+
+def _point(xy):
+    import shapely
+
+    return shapely.Point(float(xy[0]), float(xy[1]))
+
+
+def run(rides: int, seed: int = 0, tables=TABLES, on_ride=None) -> dict:
+    """Ride ``rides`` fast rides spread over ``tables``; the summed counts and up to 10 examples."""
+    rng = np.random.default_rng(seed)
+    loaded = [Table(ROOT / t) for t in tables]
+    totals: dict = {"rides": 0, "pass_throughs": 0, "snaps_into_solids": 0, "floating_rests": 0, "crashes": 0,
+                    "rests_said": 0, "examples": []}
+    while totals["rides"] < rides:
+        found = loaded[totals["rides"] % len(loaded)].ride(rng)
+        for key, value in found.items():
+            totals[key] = totals[key] + value
+        totals["examples"] = totals["examples"][:10]
+        if on_ride is not None:
+            on_ride(totals)
+    return totals
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--rides", type=int, default=10000)
+    parser.add_argument("--seed", type=int, default=0)
+    args = parser.parse_args(argv)
+    started = time.monotonic()
+
+    def progress(totals):
+        while len(totals["examples"]) > progress.shown:
+            print("  found:", totals["examples"][progress.shown], flush=True)
+            progress.shown += 1
+        if totals["rides"] % 100 == 0:
+            print(f"{totals['rides']} rides, {time.monotonic() - started:.0f} s: "
+                  + ", ".join(f"{k} {v}" for k, v in totals.items() if k != "examples"), flush=True)
+
+    progress.shown = 0
+    totals = run(args.rides, args.seed, on_ride=progress)
+    print(f"{totals['rides']} fast rides at solids in {time.monotonic() - started:.0f} s: "
+          f"{totals['pass_throughs']} pass-throughs, {totals['snaps_into_solids']} bases left inside a solid, "
+          f"{totals['floating_rests']} floating rests ({totals['crashes']} crashes, {totals['rests_said']} "
+          "rest corrections said)")
+    for example in totals["examples"]:
+        print("  ", example)
+    bad = totals["pass_throughs"] + totals["snaps_into_solids"] + totals["floating_rests"]
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
