@@ -1,5 +1,6 @@
-"""Top-down pictures of an activation with PIL: the table, the intended path, the physical
-trajectory (shaded by height) and the snapped end, as a PNG or an animated GIF.
+"""Top-down drawing of an activation with PIL: the table from above (also the top-down panel of
+:mod:`entropy3d.activation.picture`) and an animated GIF of the ride, the physical trajectory
+shaded by height, ending on the snapped result.
 
 Files are written to a temporary file first and moved into place, so a failure never leaves a
 half-written picture.
@@ -149,18 +150,6 @@ def _overlay(image, canvas, steps: Sequence[Step], ruleset, upto_t: float | None
                     cross(draw, canvas, event.figures["landing_xy"], END_COLOUR)
     if upto_t is None:
         draw_base(draw, canvas, base, final, END_COLOUR)
-
-
-def draw_png(path, geometry, results: Sequence[Step], ruleset, px_per_in: float = 16.0,
-             cliff_edges=()) -> None:
-    """Top-down PNG of the moves among ``results``: intended path (dashed white), trajectory (blue
-    low to red high), contacts (red circles), the rules' jump landing (yellow cross), the snapped end
-    base (yellow) and the other bikes (grey). ``ruleset`` gives the bases."""
-    moves = results[-1].after.scenery if results else {}
-    image, canvas = table_image(geometry, moves, px_per_in, cliff_edges)
-    _overlay(image, canvas, results, ruleset, None)
-    with AtomicFile(path) as pending:
-        image.save(pending.temporary, format="PNG")
 
 
 def draw_gif(path, geometry, results: Sequence[Step], ruleset, px_per_in: float = 10.0,

@@ -36,11 +36,13 @@ LEGEND_H = 4 * 22 + 12
 @dataclass(frozen=True)
 class Picture:
     """What was drawn: the ``image``, the profile's ``axes`` (its data-to-pixel transform), the
-    legend's ``legend`` entries (name, rgb, meaning) and the seconds the 3D still took."""
+    legend's ``legend`` entries (name, rgb, meaning), the ``title`` lines (who and what, the
+    outcome) and the seconds the 3D still took."""
 
     image: Image.Image
     axes: ProfileAxes
     legend: list
+    title: tuple[str, str]
     still_s: float
 
 
@@ -94,7 +96,8 @@ def draw_picture(table, geometry, story: RideStory, names=None, cliff_edges=(), 
     still_w, still_h = STILL_BOX[2] - STILL_BOX[0], STILL_BOX[3] - STILL_BOX[1]
     still_image = Image.fromarray(render_ride_still(table, geometry, still, (still_w, still_h), backend))
     still_s = time.perf_counter() - started
-    ImageDraw.Draw(still_image).text((10, 8), "3D: from the side, the bike at start, take-off, peak, touchdown, end",
+    shown = ", ".join(m.name for m in story.moments())
+    ImageDraw.Draw(still_image).text((10, 8), f"3D: from the side, the bike at {shown}",
                                      fill=(255, 255, 255), font=font(17, bold=True), stroke_width=2,
                                      stroke_fill=(0, 0, 0))
 
@@ -111,7 +114,7 @@ def draw_picture(table, geometry, story: RideStory, names=None, cliff_edges=(), 
               font=font(21))
     draw.text((14, LEGEND_TOP), "Key (all three panels):", fill=(235, 235, 235), font=font(15, bold=True))
     key.draw_legend(draw, (200, LEGEND_TOP, WIDTH - 10, image.size[1]))
-    return Picture(image, axes, key.entries(), still_s)
+    return Picture(image, axes, key.entries(), (heading, outcome), still_s)
 
 
 def write_picture(path: str | Path, picture: Picture) -> Path:

@@ -125,6 +125,9 @@ def _dot(draw, centre, colour, radius: int = MARK_RADIUS_PX) -> None:
 
 
 def _label(draw, at, text: str, colour=TEXT_COLOUR, above: bool = True) -> None:
+    """``text`` centred above (or below) ``at``, in a lighter tint of ``colour``: a mark's own
+    colour stays on the mark alone, so the mark can be found by its colour."""
+    colour = tuple(int(c + 0.45 * (255 - c)) for c in colour)
     face = font(14)
     x, y = at
     width = draw.textlength(text, font=face)

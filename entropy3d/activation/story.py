@@ -19,6 +19,9 @@ from entropy3d.geometry import BaseShape, Pose
 from entropy3d.rules.event import Event
 from entropy3d.rules.facts import Facts
 
+#: a flight that rose less than this (inches) above its take-off has no peak worth a mark
+PEAK_RISE_IN = 0.05
+
 
 @dataclass(frozen=True)
 class Moment:
@@ -160,10 +163,11 @@ class RideStory:
                       float(self.distances[k]))
 
     def peak(self) -> Moment | None:
-        """The flight's highest point: its height is the facts' ``launch_z + rise_in``; where
-        along the path, the trajectory row nearest that height within the flight."""
+        """The flight's highest point (None without a flight or when it only fell): its height is
+        the facts' ``launch_z + rise_in``; where along the path, the trajectory row nearest that
+        height within the flight."""
         flight = self.flight
-        if flight is None:
+        if flight is None or flight.rise_in <= PEAK_RISE_IN:
             return None
         rows = np.flatnonzero(self.airborne_rows())
         top = flight.launch_z + flight.rise_in
@@ -172,7 +176,8 @@ class RideStory:
         return Moment("peak", moment.t_s, (*moment.xyz[:2], float(top)), moment.heading_deg, moment.distance_in)
 
     def moments(self) -> list[Moment]:
-        """Start, take-off, peak, touchdown (as the facts put them) and end of the ride."""
+        """Start, take-off, peak (when the flight rose), touchdown (as the facts put them) and end
+        of the ride."""
         rows = self.trajectory
         found = [self._row_moment("start", 0)]
         flight = self.flight
@@ -180,7 +185,8 @@ class RideStory:
             heading = float(np.interp(flight.launch_t_s, rows[:, 0], rows[:, 4]))
             found.append(Moment("take-off", flight.launch_t_s, (*flight.launch_xy, flight.launch_z), heading,
                                 flight.launch_progress_in))
-            found.append(self.peak())
+            if flight.rise_in > PEAK_RISE_IN:
+                found.append(self.peak())
             if flight.landed:
                 heading = float(np.interp(flight.land_t_s, rows[:, 0], rows[:, 4]))
                 found.append(Moment("touchdown", flight.land_t_s, (*flight.land_xy, flight.land_z), heading,
@@ -217,5 +223,8 @@ class RideStory:
                     f"on the {landing.level_in:.1f}\" level")
         if self.facts.flights:
             flight = self.facts.flights[0]
-            return f"off the {flight.from_kind} without air time (EC-JUMP-1); rode {self.facts.progress_in:.1f}\""
+            where = flight.from_piece or flight.from_kind
+            return (f"off {where} and down {flight.launch_z - flight.land_z:.1f}\" (physics); no jump in the rules; "
+                    f"rode {self.facts.progress_in:.1f}\"" if flight.landed else
+                    f"off {where}, still in the air at the end of the ride (physics); no jump in the rules")
         return f"rode {self.facts.progress_in:.1f}\" of {self.facts.path_length_in:.1f}\""

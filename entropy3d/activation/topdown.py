@@ -80,7 +80,8 @@ def _labels(draw, canvas: Canvas, geometry, scenery) -> None:
         spot = scenery.get(piece.id)
         if spot is not None and spot.removed:
             continue
-        lo, hi = piece.mesh.bounds[0][:2], piece.mesh.bounds[1][:2]
+        shift = np.zeros(2) if spot is None else np.array([spot.dx, spot.dy])
+        lo, hi = piece.mesh.bounds[0][:2] + shift, piece.mesh.bounds[1][:2] + shift
         placed.setdefault(name, []).append((lo, hi))
     x0, y0, x1, y1 = canvas.region
     for name, boxes in placed.items():
@@ -100,6 +101,9 @@ def draw_topdown(geometry, story: RideStory, key: ColourKey, size: tuple[int, in
     """The top-down panel, ``size`` (width, height) pixels."""
     region = ride_region(story, geometry.width, geometry.depth, size[0] / size[1])
     canvas = Canvas(geometry.width, geometry.depth, size[0] / (region[2] - region[0]), region)
+    x0, y0, x1, y1 = region
+    seen = {"south": y0 <= 0, "north": y1 >= geometry.depth, "west": x0 <= 0, "east": x1 >= geometry.width}
+    cliff_edges = [edge for edge in cliff_edges if seen[edge]]
     cliff = key.colour("cliff") if cliff_edges else None
     image, _ = table_image(geometry, story.scenery, canvas.scale, cliff_edges, canvas,
                            Image.new("RGB", size, (24, 24, 28)), cliff)
@@ -112,7 +116,8 @@ def draw_topdown(geometry, story: RideStory, key: ColourKey, size: tuple[int, in
         for polygon in getattr(band, "geoms", [band]):
             draw.polygon(canvas.px(np.asarray(polygon.exterior.coords)), outline=key.colour("template"), width=2)
     for pose, base, _ in story.others:
-        draw_base(draw, canvas, base, pose, key.colour("other"), 2)
+        if x0 < pose.x < x1 and y0 < pose.y < y1:
+            draw_base(draw, canvas, base, pose, key.colour("other"), 2)
 
     trajectory = story.trajectory
     points = canvas.px(trajectory[:, 1:3])

@@ -26,7 +26,7 @@ RIBBON_LIFT_IN = 0.06
 #: ghost opacity at the first and the last moment
 GHOST_ALPHA = (0.35, 1.0)
 #: the camera's elevation above the table, degrees, and its angle off the ride's side
-ELEVATION_DEG, SIDE_OFFSET_DEG = 24.0, 35.0
+ELEVATION_DEG, SIDE_OFFSET_DEG = 22.0, 20.0
 
 
 @dataclass(frozen=True)
