@@ -8,9 +8,9 @@ without anti-aliasing in the 2D panels), so a test can find each mark by its col
 
 from __future__ import annotations
 
-import functools
+from PIL import ImageDraw
 
-from PIL import ImageDraw, ImageFont
+from entropy3d.render.fonts import font
 
 #: name -> (RGB, what it means), in legend order
 KEY: dict[str, tuple[tuple[int, int, int], str]] = {
@@ -31,15 +31,6 @@ KEY: dict[str, tuple[tuple[int, int, int], str]] = {
     "other": ((200, 200, 210), "other bikes"),
     "cliff": ((230, 0, 50), "cliff edge of the table"),
 }
-
-
-@functools.lru_cache(maxsize=16)
-def font(size: int, bold: bool = False):
-    """DejaVu Sans at ``size`` pixels when installed, else Pillow's own font."""
-    try:
-        return ImageFont.truetype("DejaVuSans-Bold.ttf" if bold else "DejaVuSans.ttf", size)
-    except OSError:
-        return ImageFont.load_default(size=size)
 
 
 class ColourKey:

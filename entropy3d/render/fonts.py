@@ -1,0 +1,17 @@
+"""The one font every 2D drawing on a picture uses (video HUD, activation pictures, level maps)."""
+
+from __future__ import annotations
+
+import functools
+
+from PIL import ImageFont
+
+
+@functools.lru_cache(maxsize=16)
+def font(size: int, bold: bool = False):
+    """A TrueType font of ``size`` pixels: DejaVu Sans when installed, else Pillow's own."""
+    name = "DejaVuSans-Bold.ttf" if bold else "DejaVuSans.ttf"
+    try:
+        return ImageFont.truetype(name, size)
+    except OSError:
+        return ImageFont.load_default(size=size)
