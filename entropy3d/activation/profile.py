@@ -124,14 +124,18 @@ def _dot(draw, centre, colour, radius: int = MARK_RADIUS_PX) -> None:
     draw.ellipse([x - radius, y - radius, x + radius, y + radius], fill=colour)
 
 
-def _label(draw, at, text: str, colour=TEXT_COLOUR, above: bool = True) -> None:
+def _label(draw, at, text: str, colour=TEXT_COLOUR, above: bool = True, within: tuple[int, int] | None = None
+           ) -> None:
     """``text`` centred above (or below) ``at``, in a lighter tint of ``colour``: a mark's own
     colour stays on the mark alone, so the mark can be found by its colour."""
     colour = tuple(int(c + 0.45 * (255 - c)) for c in colour)
     face = font(14)
     x, y = at
     width = draw.textlength(text, font=face)
-    draw.text((x - width / 2, y - 24 if above else y + 9), text, fill=colour, font=face)
+    left = x - width / 2
+    if within is not None:
+        left = min(max(left, within[0] + 2), within[1] - width - 2)
+    draw.text((left, y - 24 if above else y + 9), text, fill=colour, font=face)
 
 
 def draw_profile(draw: ImageDraw.ImageDraw, geometry, story: RideStory, key: ColourKey,
@@ -197,7 +201,8 @@ def _draw_ride(draw, story: RideStory, key: ColourKey, axes: ProfileAxes) -> Non
         _dashed_line(draw, (column, axes.top), (column, axes.top + axes.height), colour)
         spot = axes.px(landing.distance_in, landing.level_in)
         draw.regular_polygon((*spot, 9), 4, fill=colour)
-        _label(draw, (column, axes.top + 24), "rules' landing (EC-JUMP-4)", colour)
+        _label(draw, (column, axes.top + 24), "rules' landing (EC-JUMP-4)", colour,
+               within=(axes.left, axes.left + axes.width))
         came_down = moments.get("touchdown", moments["end"])
         _dashed_line(draw, axes.px(came_down.distance_in, came_down.xyz[2]), spot, key.colour("snap"), 2, 5.0)
 

@@ -46,18 +46,39 @@ class RideStill:
     others: dict = field(default_factory=dict)
 
 
-def ride_camera(still: RideStill, aspect: float) -> CameraView:
-    """A view from the side of the ride, a little behind it and above, that keeps every ribbon
-    point, ghost and mark (with a bike's height around it) in frame."""
-    points = [np.asarray(p, float) for p, _ in still.segments]
-    points += [np.array([[g.x, g.y, g.z]]) for g in still.ghosts]
-    points += [np.array([m]) for m, _ in still.marks]
-    cloud = np.vstack(points)
+def side_view(points: np.ndarray, aspect: float, fov_deg: float = 40.0,
+              band: tuple[float, float] = (-1.0, 1.0)) -> CameraView:
+    """A view from the side of a ride through ``points`` (N, 3) inches, a little behind it and
+    above, keeping every point (with a bike's size around it) in frame: the view that shows a
+    flight's arc. ``band`` (bottom, top, in -1..1 of the frame's height) keeps the ride inside a
+    horizontal band, clear of what is drawn over the rest of the frame (a video's inset)."""
+    cloud = np.atleast_2d(np.asarray(points, float))
     sample = cloud[:: max(1, len(cloud) // 40)]
     corners = np.vstack([box_corners(p - [1.2, 1.2, 0.2], p + [1.2, 1.2, 1.6]) for p in sample])
     ends = cloud[[0, -1], :2]
     heading = math.degrees(math.atan2(*(ends[1] - ends[0])[::-1])) if np.ptp(ends, axis=0).any() else 0.0
-    return fit_view(corners, heading - 90.0 - SIDE_OFFSET_DEG, ELEVATION_DEG, 40.0, aspect, margin=0.9)
+    tan_frame = math.tan(math.radians(fov_deg) / 2)
+    half, centre = (band[1] - band[0]) / 2, (band[1] + band[0]) / 2
+    band_fov = math.degrees(2 * math.atan(half * tan_frame))
+    view = fit_view(corners, heading - 90.0 - SIDE_OFFSET_DEG, ELEVATION_DEG, band_fov, aspect / half, margin=0.9)
+    # tilt the eye so that the band's middle (not the frame's) looks at the ride
+    eye, look = np.asarray(view.position), np.asarray(view.look_at)
+    forward = (look - eye) / np.linalg.norm(look - eye)
+    right = np.cross(forward, [0.0, 0.0, 1.0])
+    right /= max(float(np.linalg.norm(right)), 1e-9)
+    up = np.cross(right, forward)
+    tilt = -math.atan(centre * tan_frame)
+    turned = forward * math.cos(tilt) + up * math.sin(tilt)
+    distance = float(np.linalg.norm(look - eye))
+    return CameraView(view.position, tuple(float(v) for v in eye + turned * distance), fov_deg)
+
+
+def ride_camera(still: RideStill, aspect: float) -> CameraView:
+    """The :func:`side_view` of every ribbon point, ghost and mark of the still."""
+    points = [np.asarray(p, float) for p, _ in still.segments]
+    points += [np.array([[g.x, g.y, g.z]]) for g in still.ghosts]
+    points += [np.array([m]) for m, _ in still.marks]
+    return side_view(np.vstack(points), aspect)
 
 
 def _post(renderer: TableRenderer, name: str, xyz, rgb) -> None:
