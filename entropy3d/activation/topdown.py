@@ -71,9 +71,10 @@ def _scale_bar(draw, canvas: Canvas) -> None:
 
 
 def _labels(draw, canvas: Canvas, geometry, scenery) -> None:
-    """Each named piece's id at the middle of its footprint, when that lies in the panel."""
+    """Each named piece's id at the middle of its footprint, when that lies in the panel; higher
+    pieces first, and a label that would cover one already written is left out."""
     placed: dict[str, list] = {}
-    for piece in geometry.pieces:
+    for piece in sorted(geometry.pieces, key=lambda p: -p.top):
         if piece.kind not in LABELLED_KINDS:
             continue
         name = piece.id.split("/")[0]
@@ -84,17 +85,20 @@ def _labels(draw, canvas: Canvas, geometry, scenery) -> None:
         lo, hi = piece.mesh.bounds[0][:2] + shift, piece.mesh.bounds[1][:2] + shift
         placed.setdefault(name, []).append((lo, hi))
     x0, y0, x1, y1 = canvas.region
+    written: list[tuple[float, float, float, float]] = []
+    face = font(13)
     for name, boxes in placed.items():
-        lo = np.min([b[0] for b in boxes], axis=0)
-        hi = np.max([b[1] for b in boxes], axis=0)
-        centre = (lo + hi) / 2
+        centre = (np.min([b[0] for b in boxes], axis=0) + np.max([b[1] for b in boxes], axis=0)) / 2
         if not (x0 < centre[0] < x1 and y0 < centre[1] < y1):
             continue
         (cx, cy), = canvas.px([centre])
-        face = font(13)
         width = draw.textlength(name, font=face)
-        draw.text((cx - width / 2, cy - 7), name, fill=(255, 255, 255), font=face, stroke_width=2,
-                  stroke_fill=(0, 0, 0))
+        left = min(max(cx - width / 2, 2), canvas.size[0] - width - 2)
+        box = (left - 2, cy - 9, left + width + 2, cy + 9)
+        if any(box[0] < b[2] and b[0] < box[2] and box[1] < b[3] and b[1] < box[3] for b in written):
+            continue
+        written.append(box)
+        draw.text((left, cy - 7), name, fill=(255, 255, 255), font=face, stroke_width=2, stroke_fill=(0, 0, 0))
 
 
 def draw_topdown(geometry, story: RideStory, key: ColourKey, size: tuple[int, int], cliff_edges=()) -> Image.Image:
