@@ -47,11 +47,14 @@ class RideStill:
 
 
 def side_view(points: np.ndarray, aspect: float, fov_deg: float = 40.0,
-              band: tuple[float, float] = (-1.0, 1.0)) -> CameraView:
+              band: tuple[float, float] = (-1.0, 1.0), elevation_deg: float = ELEVATION_DEG,
+              right_side: bool = False) -> CameraView:
     """A view from the side of a ride through ``points`` (N, 3) inches, a little behind it and
     above, keeping every point (with a bike's size around it) in frame: the view that shows a
     flight's arc. ``band`` (bottom, top, in -1..1 of the frame's height) keeps the ride inside a
-    horizontal band, clear of what is drawn over the rest of the frame (a video's inset)."""
+    horizontal band, clear of what is drawn over the rest of the frame (a video's inset).
+    ``elevation_deg``: the eye's height above the ride, degrees; ``right_side``: look from the
+    ride's right (else its left)."""
     cloud = np.atleast_2d(np.asarray(points, float))
     sample = cloud[:: max(1, len(cloud) // 40)]
     corners = np.vstack([box_corners(p - [1.2, 1.2, 0.2], p + [1.2, 1.2, 1.6]) for p in sample])
@@ -60,7 +63,8 @@ def side_view(points: np.ndarray, aspect: float, fov_deg: float = 40.0,
     tan_frame = math.tan(math.radians(fov_deg) / 2)
     half, centre = (band[1] - band[0]) / 2, (band[1] + band[0]) / 2
     band_fov = math.degrees(2 * math.atan(half * tan_frame))
-    view = fit_view(corners, heading - 90.0 - SIDE_OFFSET_DEG, ELEVATION_DEG, band_fov, aspect / half, margin=0.9)
+    azimuth = heading - 90.0 - SIDE_OFFSET_DEG if not right_side else heading + 90.0 + SIDE_OFFSET_DEG
+    view = fit_view(corners, azimuth, elevation_deg, band_fov, aspect / half, margin=0.9)
     # tilt the eye so that the band's middle (not the frame's) looks at the ride
     eye, look = np.asarray(view.position), np.asarray(view.look_at)
     forward = (look - eye) / np.linalg.norm(look - eye)

@@ -14,8 +14,8 @@ import numpy as np
 from PIL import Image, ImageDraw
 
 #: the inset's share of the frame's width and height, and its top edge as a share of the height
-INSET_SHARE = (0.42, 0.34)
-INSET_TOP_SHARE = 0.16
+INSET_SHARE = (0.38, 0.22)
+INSET_TOP_SHARE = 0.13
 
 
 def flight_window(action, ride_s: float) -> tuple[float, float] | None:

@@ -30,6 +30,7 @@ from entropy3d.video.director import (
     overview_eye,
     plan_camera,
     pose_at,
+    shot_fails,
 )
 from entropy3d.video.jumpshot import ProfileInset, flight_window, inset_box, ride_clock, with_inset
 
@@ -47,9 +48,11 @@ PACES = {"fast": {"read_cps": 20.0, "min_read_s": 1.2, "key_rate": 1.0, "key_hol
 FILMED_FLIGHT_S = 0.3
 #: the band of the frame (bottom, top in -1..1 of its height) a jump is filmed in: under the profile
 #: inset, over the HUD's bottom panels
-INSET_CLEAR_BAND = (-0.52, 0.02)
+INSET_CLEAR_BAND = (-0.75, 0.3)
+#: elevations (degrees) tried in turn for a jump's side camera: the first whose shot shows the table
+SIDE_ELEVATIONS_DEG = (22.0, 30.0, 38.0, 48.0, 60.0)
 #: pixels the profile inset is drawn at before it is scaled into the frame
-INSET_DRAWN_PX = (640, 280)
+INSET_DRAWN_PX = (700, 240)
 
 
 @dataclass(frozen=True)
@@ -375,16 +378,25 @@ class ReplayFilm:
 
     def _jump_shot(self, activation, segment: Segment, trajectory: np.ndarray, ride_s: float):
         """For a filmed flight: the fixed side camera (eye, look, fov) framing the ride, the profile
-        inset and its box in the frame; None for any other ride."""
+        inset and its box in the frame; None for any other ride, or when no side view keeps the
+        bike in frame over the table (the chase camera films it then)."""
         if segment.flight is None:
             return None
         from entropy3d.render.ride_still import side_view
 
         shown = trajectory[trajectory[:, 0] <= ride_s + 1e-9, 1:4]
-        view = side_view(shown, self.renderer.aspect, fov_deg=45.0, band=INSET_CLEAR_BAND)
+        checks = shown[[0, len(shown) // 2, -1]]
+        size = (self.table.width, self.table.depth)
+        views = (side_view(shown, self.renderer.aspect, 45.0, INSET_CLEAR_BAND, elevation, right)
+                 for elevation in SIDE_ELEVATIONS_DEG for right in (False, True))
+        for view in views:  # the lowest side view that frames the bike over the table, not the void
+            eye, look = np.array(view.position), np.array(view.look_at)
+            if not any(shot_fails(eye, look, view.fov_deg, point, size, self.occluders) for point in checks):
+                break
+        else:
+            return None
         inset = ProfileInset(self.table, self.geometry, activation, segment.action, INSET_DRAWN_PX)
-        return ((np.array(view.position), np.array(view.look_at), view.fov_deg), inset,
-                inset_box(self.options.size))
+        return (eye, look, view.fov_deg), inset, inset_box(self.options.size)
 
     def _standing(self, segment: Segment, activation, action) -> Iterator[np.ndarray]:
         """A bike that does not ride this time (a skipped activation or action, a bust at a test
