@@ -8,8 +8,8 @@ prints one JSON object per row, one per line; without it, a table. ``--quick`` r
 repeats (still the median of at least 5) so that the whole table takes a few minutes.
 
 Adding a row: write a function ``(quick: bool) -> list[dict]`` returning rows with those keys
-(see ``los_rows``) and add it to ``ROW_SOURCES``. Physics, video and load rows are still to come
-(their owners add them here).
+(see ``los_rows``) and add it to ``ROW_SOURCES``. The rows' shared helpers (medians, the row's
+keys, the generated print meshes) are in ``rows.py``.
 """
 
 from __future__ import annotations
@@ -22,20 +22,32 @@ from typing import Callable
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # the sibling bench_*.py modules
 
+import bench_commands  # noqa: E402
+import bench_demo  # noqa: E402
 import bench_los  # noqa: E402
+import bench_physics  # noqa: E402
+import bench_render  # noqa: E402
 
 KEYS = ("row", "value", "floor", "ratio", "target", "unit", "met")
 
 
 def los_rows(quick: bool) -> list[dict]:
     """All-pairs line of sight at 8, 16 and 32 bikes against raw Embree (bench_los.py)."""
-    return [row.as_json_row() for row in bench_los.los_rows(repeat=5 if quick else 9)]
+    return [row.as_json_row() for row in bench_los.los_rows(repeat=repeats(quick))]
 
 
-# One entry per benchmark that reports rows; physics (activation, imported STL), video (demo
-# video per video second) and load (scene set-up, validate, los command) rows go here too.
+def repeats(quick: bool) -> int:
+    """Runs per timing: 5 with --quick (the least any row reports a median of), else 9."""
+    return 5 if quick else 9
+
+
 ROW_SOURCES: dict[str, Callable[[bool], list[dict]]] = {
+    "activation": lambda quick: bench_physics.activation_rows(repeats(quick)),
     "los": los_rows,
+    "video": lambda quick: bench_demo.video_rows(repeats(quick)),
+    "imported-mesh": lambda quick: bench_physics.imported_mesh_rows(repeats(quick)),
+    "setup": lambda quick: bench_render.setup_rows(repeats(quick)),
+    "commands": lambda quick: bench_commands.command_rows(repeats(quick)),
 }
 
 

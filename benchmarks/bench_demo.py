@@ -8,6 +8,11 @@
    piece, and the process's memory is printed after each game (it must not grow without bound).
 2. The demo video: a ``--video-turns`` game rendered to MP4; prints wall seconds per second
    of video for playing and for rendering.
+
+``video_rows`` is issue 17's video row for ``bench_all.py``: wall seconds to render and encode a
+short replay (one activation of a seeded game) per second of video at 720p, against the floor of
+the same run: a bare 720p frame of the table renderer plus an x264 veryfast encode of it, per
+second of video.
 """
 
 from __future__ import annotations
@@ -21,6 +26,9 @@ import time
 from pathlib import Path
 
 import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # the shared rows.py
+from rows import MIN_REPEAT, row  # noqa: E402
 
 
 def rss_mb() -> float:
@@ -99,6 +107,69 @@ def video(turns: int, seed: int, size: tuple[int, int]) -> None:
     print(f"  playing (physics): {played:.1f} s; rendering + encoding: {rendered:.1f} s")
     print(f"  wall seconds per second of video: rendering {rendered / seconds:.2f}, "
           f"all (play + render) {(played + rendered) / seconds:.2f}")
+
+
+def frame_floor_s(options, frames: int = 30) -> float:
+    """Wall seconds per video second of the bare work: ``frames`` table frames with the bikes
+    moving (TableRenderer.render_to_array, the video's size, supersampling and backend) plus
+    encoding them with x264 veryfast, times the video's frames per second."""
+    import imageio_ffmpeg
+
+    from entropy3d.render import TableRenderer
+    from entropy3d.resources import default_scene
+    from entropy3d.scene import load_scene
+    from entropy3d.scene.build import build_table_geometry
+
+    table = load_scene(default_scene())
+    rendered = []
+    size = options.size
+    with TableRenderer(table, size, geometry=build_table_geometry(table), title="", supersample=options.supersample,
+                       backend=options.backend) as renderer:
+        poses = dict(renderer.model_poses)
+        renderer.render_to_array()
+        started = time.perf_counter()
+        for k in range(frames):
+            for model_id, pose in poses.items():
+                renderer.place_model(model_id, pose.moved(forward_in=0.05 * k, turn_deg=k))
+            rendered.append(renderer.render_to_array())
+        render_s = time.perf_counter() - started
+    with tempfile.TemporaryDirectory() as folder:
+        writer = imageio_ffmpeg.write_frames(str(Path(folder) / "floor.mp4"), size, fps=options.fps, codec="libx264",
+                                             pix_fmt_out="yuv420p", quality=None, macro_block_size=1,
+                                             ffmpeg_log_level="error", output_params=["-preset", "veryfast"])
+        writer.send(None)
+        started = time.perf_counter()
+        for frame in rendered:
+            writer.send(np.ascontiguousarray(frame))
+        writer.close()
+        encode_s = time.perf_counter() - started
+    return (render_s + encode_s) / frames * options.fps
+
+
+def video_rows(repeat: int = 5, size: tuple[int, int] = (1280, 720), seed: int = 7) -> list[dict]:
+    """Issue 17's video row: render + encode wall seconds per video second, median of ``repeat``
+    renders of the first activation of a seeded game, against :func:`frame_floor_s` measured
+    between the renders (same run)."""
+    import dataclasses
+    import statistics
+
+    from entropy3d.game import play_game
+    from entropy3d.video import VideoOptions, render_video, video_duration_s
+
+    replay = play_game(None, seed=seed, turns=1, producer="geometric")
+    replay = dataclasses.replace(replay, activations=replay.activations[:1])
+    options = VideoOptions(size=size)
+    seconds = video_duration_s(replay, options)
+    values, floors = [], []
+    for _ in range(max(repeat, MIN_REPEAT)):
+        with tempfile.TemporaryDirectory() as folder:
+            started = time.perf_counter()
+            render_video(replay, Path(folder) / "demo.mp4", options)
+            values.append((time.perf_counter() - started) / seconds)
+        floors.append(frame_floor_s(options))
+    value, floor = statistics.median(values), statistics.median(floors)
+    return [row(f"demo video {size[0]}x{size[1]} ({seconds:.0f} s clip)", value, floor,
+                "<= 0.7 wall s per video second", "wall s/s", value <= 0.7)]
 
 
 def main(argv: list[str] | None = None) -> int:

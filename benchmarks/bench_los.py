@@ -23,18 +23,21 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
-import statistics
-import time
+import sys
+from pathlib import Path
 
 import numpy as np
 import shapely
 
-from entropy3d.los import LosWorld
-from entropy3d.los.rays import EmbreeCaster, ExactCaster
-from entropy3d.los.world import piece_footprint
-from entropy3d.resources import bundled_dir
-from entropy3d.scene import load_scene
-from entropy3d.scene.table import Table
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # the shared rows.py
+from rows import medians_ms  # noqa: E402
+
+from entropy3d.los import LosWorld  # noqa: E402
+from entropy3d.los.rays import EmbreeCaster, ExactCaster  # noqa: E402
+from entropy3d.los.world import piece_footprint  # noqa: E402
+from entropy3d.resources import bundled_dir  # noqa: E402
+from entropy3d.scene import load_scene  # noqa: E402
+from entropy3d.scene.table import Table  # noqa: E402
 
 PYBULLET_BATCH = 16383  # rayTestBatch refuses more rays per call
 BIKE_SIZES = (8, 16, 32)
@@ -74,17 +77,6 @@ class LosRow:
         return {"row": f"los all-pairs, {self.bikes} bikes ({self.scene})", "value": round(self.value, 2),
                 "floor": round(self.floor, 2), "ratio": round(self.ratio, 2), "target": self.target,
                 "unit": "cpu ms", "met": self.met}
-
-
-def medians_ms(run, repeat: int) -> tuple[float, float]:
-    """Median CPU and wall milliseconds of ``repeat`` calls of ``run``."""
-    cpu, wall = [], []
-    for _ in range(repeat):
-        started_cpu, started_wall = time.process_time(), time.perf_counter()
-        run()
-        cpu.append(time.process_time() - started_cpu)
-        wall.append(time.perf_counter() - started_wall)
-    return 1000.0 * statistics.median(cpu), 1000.0 * statistics.median(wall)
 
 
 def with_bikes(table: Table, count: int, rng: np.random.Generator) -> Table:

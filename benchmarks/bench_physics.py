@@ -13,6 +13,11 @@ model's speed and full distance is ridden three ways, in the same process:
 Prints the median milliseconds of each per activation and the overhead ratios of the ride and
 of the whole activation against the bare steps, and of the ride against the driven bare steps.
 No pass/fail: figures for people comparing changes.
+
+``activation_rows`` and ``imported_mesh_rows`` are issue 17's rows for ``bench_all.py``: one
+activation on crossroads with 0, 24 and 48 debris pieces against bare stepping of the same world,
+and one activation across an 83k-face 3D-print tile against the same ride over a box of its
+outline and height.
 """
 
 from __future__ import annotations
@@ -20,11 +25,13 @@ from __future__ import annotations
 import dataclasses
 import statistics
 import sys
+import tempfile
 import time
 from pathlib import Path
 
 import numpy as np
 import pybullet
+import shapely
 
 from entropy3d.game.step import activation
 from entropy3d.physics import BikeBody, build_table_world, ride
@@ -34,8 +41,19 @@ from entropy3d.rules.speeds import distance_band
 from entropy3d.rules.transition import Action, check
 from entropy3d.scene import load_scene
 from entropy3d.scene.build import build_table_geometry
+from entropy3d.scene.schema import Destructible
+from entropy3d.scene.table import Table
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # the shared rows.py
+from rows import MIN_REPEAT, box_stl, command_wall_s, medians_ms, relief_tile_stl, row  # noqa: E402
 
 REPEATS = 3
+#: debris pieces on the table for the activation rows (issue 17)
+DEBRIS_COUNTS = (0, 24, 48)
+#: inches: generated debris stands this far from blocking pieces, bikes and other debris
+DEBRIS_CLEARANCE_IN = 1.5
+#: the rider and plan of the activation rows: a cruiser along main street at speed 2
+ACTIVATION_RIDER, ACTIVATION_PLAN = "hades_1", "s2: straight 10"
 
 
 def bench_scene(path: Path) -> list[tuple[float, ...]]:
@@ -85,6 +103,100 @@ def bench_scene(path: Path) -> list[tuple[float, ...]]:
                 t_driven = time.perf_counter() - t0
             rows.append((t_activation * 1e3, t_build * 1e3, t_ride * 1e3, t_bare * 1e3, t_driven * 1e3))
     return rows
+
+
+def with_debris(table: Table, count: int, rng: np.random.Generator) -> Table:
+    """The table with exactly ``count`` debris pieces: its own destructibles (mesh ones made
+    static) replaced by crates scattered on free ground, clear of blocking pieces and miniatures."""
+    from entropy3d.los import LosWorld
+    from entropy3d.los.world import piece_footprint
+
+    world = LosWorld(table)
+    blocking = shapely.union_all([piece_footprint(p) for p in world.pieces
+                                  if p.size_class > 0 and not p.dynamic])
+    taken = [m.position[:2] for m in table.models]
+    crates = []
+    while len(crates) < count:
+        x, y = rng.uniform(2.0, [table.width - 2.0, table.depth - 2.0])
+        if blocking.distance(shapely.Point(x, y)) < DEBRIS_CLEARANCE_IN or any(
+                np.hypot(x - p[0], y - p[1]) < DEBRIS_CLEARANCE_IN for p in taken):
+            continue
+        taken.append([x, y])
+        crates.append({"id": f"crate_{len(crates)}", "kind": "crate", "risk": 1,
+                       "position": [round(float(x), 3), round(float(y), 3)],
+                       "facing": round(float(rng.uniform(0, 90)), 1)})
+    spec = table.spec.model_copy(update={
+        "destructibles": [Destructible(**crate) for crate in crates],
+        "meshes": [m.model_copy(update={"destructible_risk": None}) for m in table.spec.meshes]})
+    return dataclasses.replace(table, spec=spec)
+
+
+def activation_row(table: Table, debris: int, repeat: int) -> dict:
+    """One activation (check, world, ride, resolve) against bare ``stepSimulation`` of the same
+    world for the same steps, both in CPU ms, medians from the same run."""
+    geometry = build_table_geometry(table)
+    state = dataclasses.replace(table.initial_state(geometry.surface_height), turn=2)
+    producer = PhysicsProducer(table, geometry, rides_per_process=None)
+
+    def run():
+        activation(state, ACTIVATION_RIDER, [ACTIVATION_PLAN], table.ruleset, np.random.default_rng(0), producer)
+
+    run()  # collision shapes are prepared once per table, as in a game
+    steps = producer.last_ride.steps
+    rider, others = producer.bodies(state, check(state, Action.ride(ACTIVATION_RIDER, ACTIVATION_PLAN),
+                                                 table.ruleset))
+    value, _ = medians_ms(run, repeat)
+    floors = []
+    for _ in range(max(repeat, MIN_REPEAT)):
+        with build_table_world(table, geometry, rider=rider, others=others, scenery=state.scenery) as world:
+            started = time.process_time()
+            for _ in range(steps):
+                world.step()
+            floors.append(1000.0 * (time.process_time() - started))
+    floor = statistics.median(floors)
+    return row(f"activation, crossroads, {debris} debris", value, floor,
+               "<= 20 ms and ratio <= 1.5", "cpu ms", value <= 20.0 and value / floor <= 1.5)
+
+
+def activation_rows(repeat: int = 5, seed: int = 2026) -> list[dict]:
+    """Issue 17's activation rows: crossroads with 0, 24 and 48 debris pieces."""
+    table = load_scene(bundled_dir("scenes") / "crossroads.yaml")
+    rng = np.random.default_rng(seed)
+    return [activation_row(with_debris(table, count, rng), count, repeat) for count in DEBRIS_COUNTS]
+
+
+#: the issue's imported print: a 50 x 50 x 5 mm base of about 83k faces
+PRINT_TILE_MM, PRINT_TILE_GRID = (50.0, 50.0, 5.0), 145
+
+
+def imported_mesh_scene(folder: Path, stl: Path) -> Path:
+    """A small table with one cruiser that rides straight across the mesh in ``stl`` (mm, flat)."""
+    scene = folder / f"{stl.stem}.yaml"
+    scene.write_text(f"""name: ride across {stl.stem}
+mission: free_ride
+table: {{width: 24, depth: 12, ground: asphalt}}
+meshes:
+  - {{id: print_tile, file: {stl.name}, units: mm, position: [7, 5, 0], surface: concrete}}
+gangs:
+  hades: {{name: Hades MC, colour: "#c0392b"}}
+models:
+  - {{id: rider, gang: hades, bike: cruiser, position: [4, 6], facing: 0, speed: 1}}
+""")
+    return scene
+
+
+def imported_mesh_rows(repeat: int = 5) -> list[dict]:
+    """The whole ``entropy3d activate`` command across an 83k-face print tile against the same
+    command over a box of the tile's outline and height (wall seconds, medians, same run)."""
+    with tempfile.TemporaryDirectory() as folder:
+        folder = Path(folder)
+        tile = imported_mesh_scene(folder, relief_tile_stl(folder / "print_tile.stl", PRINT_TILE_MM, PRINT_TILE_GRID))
+        box = imported_mesh_scene(folder, box_stl(folder / "print_box.stl", PRINT_TILE_MM))
+        command = ["activate", "--model", "rider", "--plan", "s1: straight 6", "--seed", "1"]
+        value = command_wall_s([command[0], str(tile), *command[1:]], repeat)
+        floor = command_wall_s([command[0], str(box), *command[1:]], repeat)
+    return [row("activation across an 83k-face STL tile (whole command)", value, floor,
+                "ratio <= 2 (vs a box of the same outline and height)", "wall s", value / floor <= 2.0)]
 
 
 def main(argv: list[str]) -> None:

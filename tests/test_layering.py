@@ -48,3 +48,15 @@ def test_scene_layer_needs_no_physics_or_renderer(module):
 def test_atomic_output_files_need_only_the_standard_library():
     loaded = imported_top_level("entropy3d.outputs")
     assert not loaded & {"numpy", "pybullet", "panda3d", "direct", "trimesh", "yaml", "pydantic", "PIL"}
+
+
+def test_shared_pages_need_no_renderer_or_physics():
+    # entropy3d share: the browser draws (three.js from trimesh), so no panda3d, no pybullet
+    loaded = imported_top_level("entropy3d.share", "entropy3d.share.steps", "entropy3d.cli.share_commands")
+    assert not loaded & {"pybullet", "panda3d", "direct"}
+
+
+@pytest.mark.parametrize("module", ["entropy3d.export.gltf", "entropy3d.export.sheet", "entropy3d.export.plan"])
+def test_export_reads_scenes_and_replays_without_renderer_or_physics(module):
+    loaded = imported_top_level(module)
+    assert not loaded & {"pybullet", "panda3d", "direct"}

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from PIL import ImageDraw
 
-from entropy3d.render.fonts import font
+from entropy3d.fonts import font
 
 #: name -> (RGB, what it means), in legend order
 KEY: dict[str, tuple[tuple[int, int, int], str]] = {

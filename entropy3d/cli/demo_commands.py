@@ -211,14 +211,28 @@ def replay_check(replay: Path = typer.Argument(..., help="replay file to play ag
 @clean_errors
 def view(
     source: Optional[Path] = typer.Argument(None, help="scene YAML or replay .jsonl (default: the bundled scene)"),
+    select: Optional[str] = typer.Option(None, "--select", help="model id to select at the start"),
+    state_file: Optional[Path] = typer.Option(None, "--state-file",
+                                              help="after every change write what the window shows there "
+                                                   "(JSON: selection, sight labels, measure, poses), for scripts"),
 ) -> None:
     """Explore a table or a replay in a window.
 
-    Keys: left-drag orbit, right-drag pan, wheel or +/- zoom, arrows orbit, c centre on the active
-    bike, space play/pause, n/p next/previous action, home back to the start, l sight lines,
-    t turning templates, r inch ruler, h help, q or Esc quit. Needs a display; headless
+    Click a model to select it (panel, and its sight of every enemy labelled: % visible, cover,
+    can shoot); click an enemy for its ray fan; drag the selected model to try it elsewhere, [ and ]
+    turn it, u undoes; Tab cycles models, Esc clears; m then two clicks measures. Left-drag orbit,
+    right-drag pan, wheel or +/- zoom, arrows orbit, c centre, v top-down, space play/pause, n/p
+    next/previous action, home back to the start, , and . play speed, f follow the active bike,
+    l sight lines, t turning templates, r inch ruler, h help, q quit. Needs a display; headless
     machines render videos instead (`entropy3d demo`, `entropy3d replay-render`).
     """
     from entropy3d.viewer import run_viewer
 
-    run_viewer(source)
+    if state_file is not None:
+        from entropy3d.outputs import check_output_path
+
+        check_output_path(state_file, (".json",))
+    try:
+        run_viewer(source, state_file=state_file, select=select)
+    except KeyError as error:
+        raise fail(f"error: --select: {error.args[0]}") from None

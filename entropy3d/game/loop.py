@@ -27,6 +27,8 @@ from entropy3d.game.step import Producer, Step, take, take_action
 from entropy3d.game.tableview import TableView
 from entropy3d.geometry import Pose
 from entropy3d.rules import missions
+from entropy3d.rules.attack_odds import melee_odds, shot_odds
+from entropy3d.rules.attacks import DODGE, weapon_kind
 from entropy3d.rules.speeds import Activator, activation_order, roll_off
 from entropy3d.rules.state import RIDING, ModelState, State
 from entropy3d.rules.transition import Action, check
@@ -150,9 +152,10 @@ class Game:
 
     # -- attacks ---------------------------------------------------------------------------------
 
-    def attack_options(self, attacker: ModelState, ridden=None) -> list[AttackOption]:
+    def attack_options(self, attacker: ModelState, ridden=None, push: str = "sit-at-tn") -> list[AttackOption]:
         """The attacks the rules allow the attacker now, from the best point of its last ridden
-        move (EC-ACT-ATTACK): chicken, its melee weapon, its gun (EC-MEL-*, EC-GUN-*)."""
+        move (EC-ACT-ATTACK): chicken, its melee weapon, its gun (EC-MEL-*, EC-GUN-*), each with
+        its exact odds against the target's player pushing its own way (``push``: the attacker's)."""
         ruleset = self.ruleset
         poses = _poses_along(ridden, attacker.pose)
         weapons = ["chicken", attacker.weapon] + ([attacker.gun] if attacker.gun and attacker.ammo > 0 else [])
@@ -177,13 +180,27 @@ class Game:
                         check(self.state, action, ruleset, self.probe)
                     except IllegalPlanError:
                         continue
-                    options.append(AttackOption(weapon, target.id, _tn_of(weapon, attacker, target, ruleset),
-                                                action.from_pose))
+                    options.append(self._option(action, push))
                     break
         return options
 
+    def _option(self, action: Action, push: str) -> AttackOption:
+        """The option of a legal attack, with its TN and exact odds (the melee target dodging)."""
+        target = self.state.model(action.target)
+        defender_push = self.players[target.gang].push if target.gang in self.players else "sit-at-tn"
+        kind = weapon_kind(action.weapon, self.ruleset)
+        if kind == "chicken":
+            return AttackOption(action.weapon, target.id, int(self.ruleset.data("chicken.tn")), action.from_pose)
+        if kind == "gun":
+            odds = shot_odds(self.state, action.model_id, target.id, action.weapon, self.ruleset, push=push,
+                             defender_push=defender_push)
+        else:
+            odds = melee_odds(self.state, action.model_id, target.id, action.weapon, DODGE, self.ruleset, push=push,
+                              defender_push=defender_push, from_pose=action.from_pose)
+        return AttackOption(action.weapon, target.id, odds.tn, action.from_pose, odds)
+
     def _attack(self, view: ActionView, player: Player, attacker: ModelState, ridden=None) -> dict | None:
-        options = self.attack_options(attacker, ridden)
+        options = self.attack_options(attacker, ridden, player.push)
         choice = player.choose_attack(dataclasses.replace(view, state=self.state, model=attacker), options)
         if choice is None:
             return None
@@ -211,20 +228,6 @@ def _poses_along(ridden, end: Pose, every_in: float = 1.0) -> list[Pose]:
     picks = np.unique(np.searchsorted(along, marks).clip(0, len(ridden) - 1))
     poses = [Pose(float(r[1]), float(r[2]), float(r[4]) % 360.0, float(r[3])) for r in ridden[picks]]
     return poses + [end]
-
-
-def _tn_of(weapon: str, attacker: ModelState, target: ModelState, ruleset) -> int:
-    """The TN the attack will need (for the players' choice; the rules recompute it)."""
-    from entropy3d.rules.attacks import target_tn, weapon_kind
-    from entropy3d.rules.combat import gun_tn
-
-    kind = weapon_kind(weapon, ruleset)
-    if kind == "chicken":
-        return int(ruleset.data("chicken.tn"))
-    if kind == "gun":
-        return target_tn(gun_tn(attacker.speed, ruleset), attacker, target, ruleset, ranged=True)
-    spec = ruleset.data(f"weapons.{weapon}")
-    return target_tn(int(spec["tn"]), attacker, target, ruleset, ranged=False) - int(spec["pierce"])
 
 
 def _record(index: int, step: Step) -> ActionRecord:

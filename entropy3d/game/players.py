@@ -19,6 +19,7 @@ import numpy as np
 
 from entropy3d.errors import IllegalPlanError
 from entropy3d.geometry import Pose
+from entropy3d.rules.attack_odds import AttackOdds
 from entropy3d.rules.dice import Policy, policy_named
 from entropy3d.rules.events import destructible_eligible
 from entropy3d.rules.odds import exact_odds
@@ -77,12 +78,13 @@ class ActionView:
 class AttackOption:
     """An attack the rules allow now: ``kind`` (chicken, a melee weapon or a gun) on ``target``;
     ``tn`` the attacker's TN; ``from_pose`` the point of its ridden move it attacks from (None:
-    where it stands)."""
+    where it stands); ``odds`` its exact odds against a dodging target (None for chicken)."""
 
     kind: str
     target: str
     tn: int
     from_pose: Pose | None = None
+    odds: AttackOdds | None = None
 
 
 class Player(Protocol):
@@ -255,9 +257,10 @@ class AutoPlayer:
         return score
 
     def choose_attack(self, view: ActionView, options: Sequence[AttackOption]) -> AttackOption | None:
-        """The attack with the best expected harm: the exact odds of making its TN (the dodge
-        is left out) times what a hit deals (a wound counts as 4 stress); none when every option
-        risks a bust more than it is worth."""
+        """The attack with the best expected harm: its exact odds (the opposed test against the
+        target's dodge, EC-DICE-2) of a hit times what a hit deals (a wound counts as 4 stress, a
+        headshot every wound left), less the risk of busting; none when nothing is worth it.
+        Chicken, which only trades stress, is weighed by the odds of making its TN."""
         if not options:
             return None
         model, ruleset = view.model, self.ruleset
@@ -265,9 +268,13 @@ class AutoPlayer:
             return None
 
         def worth(option: AttackOption) -> float:
-            odds = exact_odds(option.tn, model.stress, ruleset, self.policy, model.max_stress)
             harm = _harm(option.kind, ruleset)
-            return float(odds.success) * harm - float(odds.bust) * 6.0 / self.daring
+            if option.odds is None:
+                odds = exact_odds(option.tn, model.stress, ruleset, self.policy, model.max_stress)
+                return float(odds.success) * harm - float(odds.bust) * 6.0 / self.daring
+            wounds_left = view.state.model(option.target).wounds
+            return (float(option.odds.hit) * harm + float(option.odds.headshot) * 4.0 * wounds_left
+                    - float(option.odds.attacker_bust) * 6.0 / self.daring)
 
         best = max(options, key=lambda o: (worth(o), -o.tn, o.target))
         return best if worth(best) > 0 else None

@@ -141,3 +141,19 @@ def read_replay(path: str | Path) -> Replay:
             what = f"missing key {error}" if isinstance(error, KeyError) else str(error)
             raise ReplayError(path, [(f"record {number}", number, what)]) from None
     return Replay(header, tuple(turns), tuple(activations), end)
+
+
+def load_source(source: str | Path | None):
+    """(table, geometry, replay or None) for a scene YAML or a replay .jsonl (None: the default
+    scene); a replay's table is the scene its header names. The one reader of a SCENE|REPLAY argument."""
+    from entropy3d.resources import default_scene
+    from entropy3d.scene import load_scene
+    from entropy3d.scene.build import build_table_geometry
+
+    path = Path(source) if source is not None else default_scene()
+    replay = None
+    if path.suffix.lower() == ".jsonl":
+        replay = read_replay(path)
+        path = Path(replay.header.scene)
+    table = load_scene(path)
+    return table, build_table_geometry(table), replay

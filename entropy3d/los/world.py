@@ -33,7 +33,7 @@ from entropy3d.los.rays import (
     default_caster,
     group_boxes,
     group_rows,
-    segment_box_hits,
+    segment_box_hits_inverse,
     segment_convex_entry,
 )
 from entropy3d.los.results import LosResult, SightGeometry, TopDownVerdict, TrueVerdict
@@ -156,7 +156,7 @@ def home_poses(table: Table, geometry: TableGeometry) -> dict[str, Pose]:
 def rays_near_miniatures(pair_eyes: np.ndarray, target_parts: list, grid: int, pairs: Sequence[tuple[int, int]],
                          minis: Sequence[Miniature], pair_of_row: np.ndarray,
                          cell_of_row: np.ndarray) -> list[np.ndarray]:
-    """Per miniature, the rows (ascending) of the cast silhouette rays that may meet it: the rays
+    """Per miniature, the rows of the cast silhouette rays that may meet it (pair by pair): the rays
     of each pair's grid inside the window the miniature's box covers seen from the pair's eye
     (:func:`~entropy3d.los.truelos.grid_rows_near`); never the pair's own viewer or target.
 
@@ -174,7 +174,7 @@ def rays_near_miniatures(pair_eyes: np.ndarray, target_parts: list, grid: int, p
     own = np.zeros((len(pairs), len(minis)), bool)
     own[np.arange(len(pairs)), [v for v, _ in pairs]] = True
     own[np.arange(len(pairs)), [t for _, t in pairs]] = True
-    pair, mini = np.nonzero((rows_n * columns_n > 0) & ~own)       # ordered by pair, then miniature
+    mini, pair = np.nonzero(((rows_n * columns_n > 0) & ~own).T)   # ordered by miniature, then pair
     areas = rows_n[pair, mini] * columns_n[pair, mini]
     k = np.arange(int(areas.sum())) - np.repeat(np.cumsum(areas) - areas, areas)
     width = np.repeat(columns_n[pair, mini], areas)
@@ -183,8 +183,7 @@ def rays_near_miniatures(pair_eyes: np.ndarray, target_parts: list, grid: int, p
     rows = row_of_cell[np.repeat(pair, areas), cells]
     owner = np.repeat(mini, areas)[rows >= 0]
     rows = rows[rows >= 0]
-    order = np.argsort(owner, kind="stable")                        # per miniature, rows ascending
-    return np.split(rows[order], np.cumsum(np.bincount(owner, minlength=len(minis)))[:-1])
+    return np.split(rows, np.cumsum(np.bincount(owner, minlength=len(minis)))[:-1])
 
 
 class LosWorld:
@@ -298,10 +297,22 @@ class LosWorld:
         ``skip`` (N, k) lists, per segment, indices into ``minis`` it must ignore (-1 pads).
         ``counts`` optionally groups consecutive segments (a pair's rays) so that a miniature is
         only tested against the groups whose bounding box it touches. ``near`` instead gives, per
-        miniature, the segments (ascending indices) that may meet it, every other one missing it.
+        miniature, the segments (indices) that may meet it, every other one missing it.
         Returns ``(t, names)``: fraction along the segment of the first hit (inf: clear) and the
         id of what it hit ('' when clear).
         """
+        t, owner = self._first_hits(starts, ends, minis, skip, counts, near)
+        return t, self._owner_names(minis)[owner - NO_HIT]  # NO_HIT (-1) maps to ""
+
+    def _owner_names(self, minis: Sequence[Miniature]) -> np.ndarray:
+        """What an owner index of :meth:`_first_hits` names, shifted by one: '' (no hit), the
+        pieces, then ``minis``."""
+        return np.array([""] + [p.id for p in self.pieces] + [m.id for m in minis], dtype=object)
+
+    def _first_hits(self, starts, ends, minis: Sequence[Miniature], skip: np.ndarray | None,
+                    counts: np.ndarray | None, near: Sequence[np.ndarray] | None) -> tuple[np.ndarray, np.ndarray]:
+        """:meth:`cast` with the hit as an owner index: a piece's index in ``self.pieces``, or
+        ``len(self.pieces)`` plus the miniature's index in ``minis``, or NO_HIT."""
         starts = np.asarray(starts, float).reshape(-1, 3)
         ends = np.asarray(ends, float).reshape(-1, 3)
         t, owner = self.static_caster.first_hits(starts, ends)
@@ -309,6 +320,8 @@ class LosWorld:
         nearer = t_dynamic < t
         t[nearer], owner[nearer] = t_dynamic[nearer], owner_dynamic[nearer]
         deltas = ends - starts
+        with np.errstate(divide="ignore"):
+            inverse = 1.0 / deltas
         pieces = len(self.pieces)
         if counts is None:
             counts = np.array([len(starts)])
@@ -324,19 +337,18 @@ class LosWorld:
             rows = near[index]
             if skip is not None:
                 rows = rows[~(skip[rows] == index).any(axis=1)]
-            rows = rows[segment_box_hits(starts[rows], deltas[rows], mini.low, mini.high)]
-            row_starts, row_deltas = starts[rows], deltas[rows]
+            rows = rows[segment_box_hits_inverse(starts[rows], inverse[rows], mini.low, mini.high)]
+            row_starts, row_deltas, row_inverse = starts[rows], deltas[rows], inverse[rows]
             entry = np.full(len(rows), np.inf)
             for vertices, normals, offsets in mini.parts:
-                close = np.flatnonzero(segment_box_hits(row_starts, row_deltas, vertices.min(axis=0),
-                                                        vertices.max(axis=0)))
+                close = np.flatnonzero(segment_box_hits_inverse(row_starts, row_inverse, vertices.min(axis=0),
+                                                                vertices.max(axis=0)))
                 entry[close] = np.minimum(entry[close], segment_convex_entry(
                     row_starts[close], row_deltas[close], normals, offsets))
             closer = entry < t[rows]
             t[rows[closer]] = entry[closer]
             owner[rows[closer]] = pieces + index
-        names = np.array([""] + [p.id for p in self.pieces] + [m.id for m in minis], dtype=object)
-        return t, names[owner - NO_HIT]  # NO_HIT (-1) maps to ""
+        return t, owner
 
     def line_of_sight(self, viewer: str, target: str, poses: Mapping[str, Pose | None] | None = None) -> LosResult:
         """Both verdicts for ``viewer`` looking at ``target`` (model ids) at ``poses``."""
@@ -371,7 +383,6 @@ class LosWorld:
         eyes = pair_eyes[pair_of_ray]
         lengths = np.linalg.norm(ends - eyes, axis=1)
         stops = ends - (ends - eyes) * (RAY_END_GAP_IN / np.maximum(lengths, 1e-9))[:, None]
-        skip = np.array(index_pairs, dtype=np.int64).reshape(-1, 2)[pair_of_ray]
         # EC-LOS-2: a ray to a point behind the viewer's base centre line sees nothing; skip it
         viewers = np.array([v for v, _ in index_pairs], dtype=np.int64)[pair_of_ray]
         centres = np.array([m.pose.xy for m in mini_list]).reshape(-1, 2)
@@ -379,20 +390,22 @@ class LosWorld:
         in_front = np.einsum("ij,ij->i", ends[:, :2] - centres[viewers], forwards[viewers]) > 0
         cast = np.flatnonzero(in_front)
         t = np.full(len(ends), np.inf)
-        hit_names = np.full(len(ends), "", dtype=object)
+        hit_owner = np.full(len(ends), NO_HIT, dtype=np.int64)
+        # near never holds a pair's own viewer or target, so no ray needs a skip list
         near = rays_near_miniatures(pair_eyes, target_parts, self.rules.silhouette_grid, index_pairs, mini_list,
                                     pair_of_ray[cast], np.concatenate([c for _, _, c in ray_sets])[cast])
-        t[cast], hit_names[cast] = self.cast(eyes[cast], stops[cast], mini_list, skip[cast], near=near)
+        t[cast], hit_owner[cast] = self._first_hits(eyes[cast], stops[cast], mini_list, None, None, near)
         reached = ~np.isfinite(t) & in_front
 
         parts = np.concatenate([p for _, p, _ in ray_sets]) if ray_sets else np.zeros(0, dtype=np.int64)
         numbers = true_verdicts_numbers(pair_of_ray, parts, reached, len(index_pairs), self.rules)
         # who blocks each pair's rays: unique (pair, name) among the rays that hit something
         stopped = np.flatnonzero(np.isfinite(t))
-        blocker_names, code = np.unique(hit_names[stopped].astype(str), return_inverse=True)
+        owner_names = self._owner_names(mini_list)
+        owners = len(owner_names)
         blocked_by = [[] for _ in index_pairs]
-        for key in np.unique(pair_of_ray[stopped] * max(len(blocker_names), 1) + code).tolist():
-            blocked_by[key // max(len(blocker_names), 1)].append(str(blocker_names[key % len(blocker_names)]))
+        for key in np.unique(pair_of_ray[stopped] * owners + (hit_owner[stopped] - NO_HIT)).tolist():
+            blocked_by[key // owners].append(str(owner_names[key % owners]))
 
         results = {}
         bounds = np.concatenate([[0], np.cumsum(counts)]).tolist()

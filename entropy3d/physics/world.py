@@ -42,6 +42,10 @@ DEBRIS_DENSITY_PER_RISK = 60.0  #: kg/m^3 of a destructible's solid volume per r
 DECAL_KINDS = ("zone", "road")
 CATCH_FLOOR_DEPTH_M = 40.0  #: debris that falls off the table settles on a floor this far down
 EDGE_NAMES = ("south", "north", "west", "east")
+#: a component with this many triangles or more is a detailed print: it may ride as its hull ...
+PROXY_MIN_FACES = 10_000
+#: ... when the hull strays no more than this from the drawn surface, inches (0.5 mm: print texture)
+PROXY_TOLERANCE_IN = 0.02
 
 
 @dataclass(frozen=True)
@@ -154,12 +158,13 @@ def _set_common_dynamics(client: int, body: int, friction: float, ccd_radius: fl
 
 @dataclass(frozen=True, eq=False)
 class _StaticShape:
-    """One static collision shape in metres: convex when ``faces`` is None."""
+    """One static collision shape in metres: convex when ``indices`` is None. Vertices and
+    indices are kept as the flat lists PyBullet takes, converted once per table, not per ride."""
 
     info: BodyInfo
     friction_terrain: str | None
-    vertices_m: np.ndarray
-    faces: np.ndarray | None
+    vertices_m: list[list[float]]
+    indices: list[int] | None
 
 
 @dataclass(frozen=True, eq=False)
@@ -168,7 +173,8 @@ class _DebrisShape:
     it stands in the scene; a move or turn is applied to its pose, never to the shape."""
 
     info: BodyInfo
-    local_m: np.ndarray
+    local_m: list[list[float]]
+    """hull vertices in the principal frame, as the list PyBullet takes"""
     centre_m: np.ndarray
     axes: np.ndarray
     moments: np.ndarray
@@ -186,12 +192,24 @@ class _Recipe:
 _RECIPES: "weakref.WeakKeyDictionary[TableGeometry, dict[float, _Recipe]]" = weakref.WeakKeyDictionary()
 
 
+def hull_deviation_in(component: trimesh.Trimesh, hull: trimesh.Trimesh, samples: int = 2000) -> float:
+    """How far the convex ``hull`` strays from the drawn ``component``, inches: the largest
+    distance to the component's surface of the hull's face centres and of ``samples`` points
+    spread evenly over the hull (seeded: the same answer in every process)."""
+    points = np.vstack([hull.triangles_center, trimesh.sample.sample_surface_even(hull, samples, seed=0)[0]])
+    _, distances, _ = trimesh.proximity.closest_point(component, points)
+    return float(np.max(distances))
+
+
 def convex_pieces(part: trimesh.Trimesh) -> list[tuple[np.ndarray, np.ndarray | None]]:
     """A static part as collision pieces (vertices, faces or None when convex).
 
     Imported meshes often are several convex solids in one file (a trunk and a canopy, a wreck's
-    body and cab): each connected component that fills its convex hull becomes that hull; a truly
-    concave component stays a triangle mesh (smoothed with ``GEOM_CONCAVE_INTERNAL_EDGE``)."""
+    body and cab): each connected component that fills its convex hull becomes that hull; so does a
+    detailed one (``PROXY_MIN_FACES`` or more) whose hull strays no more than ``PROXY_TOLERANCE_IN``
+    from it (a 3D-printed tile's surface texture), a collision proxy that costs no more to ride over
+    than its shape needs; a truly concave component stays a triangle mesh (smoothed with
+    ``GEOM_CONCAVE_INTERNAL_EDGE``)."""
     if part.is_convex:
         return [(np.asarray(part.vertices), None)]
     out = []
@@ -204,6 +222,8 @@ def convex_pieces(part: trimesh.Trimesh) -> list[tuple[np.ndarray, np.ndarray | 
             continue
         if component.is_watertight and hull.volume > 0 and component.volume >= 0.97 * hull.volume:
             out.append((np.asarray(hull.vertices), None))
+        elif len(component.faces) >= PROXY_MIN_FACES and hull_deviation_in(component, hull) <= PROXY_TOLERANCE_IN:
+            out.append((np.asarray(hull.vertices), None))  # a detailed print rides as its shape
         else:
             out.append((np.asarray(component.vertices), np.asarray(component.faces)))
     return out
@@ -218,7 +238,7 @@ def _debris_shape(piece: Piece, metres: float) -> _DebrisShape:
     # the body frame is the principal frame, so the inertia is exactly diagonal in it
     moments, axes = _principal_frame(inertia)
     local = (np.asarray(hull_m.vertices) - centre) @ axes
-    return _DebrisShape(BodyInfo(piece.id, piece.kind, piece.terrain, True, piece.risk), local, centre, axes,
+    return _DebrisShape(BodyInfo(piece.id, piece.kind, piece.terrain, True, piece.risk), local.tolist(), centre, axes,
                         moments, mass, hull.bounds.mean(axis=0), 0.4 * float(np.min(hull_m.extents)))
 
 
@@ -236,19 +256,20 @@ def _recipe(geometry: TableGeometry, metres: float) -> _Recipe:
             info = BodyInfo(piece.id, piece.kind, piece.terrain, False)
             for part in piece.parts:
                 for vertices, faces in convex_pieces(part):
-                    statics.append(_StaticShape(info, piece.terrain, vertices * metres, faces))
+                    statics.append(_StaticShape(info, piece.terrain, (vertices * metres).tolist(),
+                                                None if faces is None else faces.reshape(-1).tolist()))
         cached[metres] = _Recipe(tuple(statics), tuple(debris))
     return cached[metres]
 
 
 def _add_static(world: PhysicsWorld, shape: _StaticShape, friction: float) -> None:
     client = world.client
-    if shape.faces is None:
-        collision = pybullet.createCollisionShape(pybullet.GEOM_MESH, vertices=shape.vertices_m.tolist(),
+    if shape.indices is None:
+        collision = pybullet.createCollisionShape(pybullet.GEOM_MESH, vertices=shape.vertices_m,
                                                   physicsClientId=client)
     else:
         collision = pybullet.createCollisionShape(
-            pybullet.GEOM_MESH, vertices=shape.vertices_m.tolist(), indices=shape.faces.reshape(-1).tolist(),
+            pybullet.GEOM_MESH, vertices=shape.vertices_m, indices=shape.indices,
             flags=pybullet.GEOM_FORCE_CONCAVE_TRIMESH | pybullet.GEOM_CONCAVE_INTERNAL_EDGE,
             physicsClientId=client)
     body = pybullet.createMultiBody(0.0, collision, physicsClientId=client)
@@ -298,7 +319,7 @@ def _add_dynamic(world: PhysicsWorld, shape: _DebrisShape, spot: ScenerySpot, fr
     rz = np.array([[np.cos(turn), -np.sin(turn), 0.0], [np.sin(turn), np.cos(turn), 0.0], [0.0, 0.0, 1.0]])
     pivot_m = shape.pivot_in * metres
     centre = rz @ (shape.centre_m - pivot_m) + pivot_m + np.array([spot.dx, spot.dy, 0.0]) * metres
-    collision = pybullet.createCollisionShape(pybullet.GEOM_MESH, vertices=shape.local_m.tolist(),
+    collision = pybullet.createCollisionShape(pybullet.GEOM_MESH, vertices=shape.local_m,
                                               physicsClientId=world.client)
     body = pybullet.createMultiBody(shape.mass, collision, basePosition=centre.tolist(),
                                     baseOrientation=_quaternion_of(rz @ shape.axes),
@@ -308,13 +329,36 @@ def _add_dynamic(world: PhysicsWorld, shape: _DebrisShape, spot: ScenerySpot, fr
     world.bodies[body] = shape.info
 
 
+@dataclass(frozen=True, eq=False)
+class _BikeShape:
+    """A bike's collision hull about its centre of mass (metres, as PyBullet takes it), the
+    centre of mass from the bottom centre and the inertia diagonal (bike frame)."""
+
+    local_m: list[list[float]]
+    centre: np.ndarray
+    inertia_diagonal: np.ndarray
+
+
+#: bike shapes by (base, height in inches, metres per inch): every ride of a game reuses them
+_BIKE_SHAPES: dict[tuple[BaseShape, float, float], _BikeShape] = {}
+
+
+def bike_shape(base: BaseShape, height_in: float, scale: TableScale) -> _BikeShape:
+    """The :func:`bike_hull` of ``base`` with its mass properties, computed once per base shape."""
+    key = (base, float(height_in), float(scale.metres_per_inch))
+    if key not in _BIKE_SHAPES:
+        vertices = bike_hull(base, height_in, scale)
+        centre, inertia = _mass_properties(trimesh.convex.convex_hull(vertices), BIKE_MASS_KG)
+        _BIKE_SHAPES[key] = _BikeShape((vertices - centre).tolist(), centre, np.diag(inertia).copy())
+    return _BIKE_SHAPES[key]
+
+
 def add_bike(world: PhysicsWorld, bike: BikeBody, height_in: float, *, dynamic: bool) -> int:
     """Put a bike into the world standing at ``bike.pose``; a static one is an obstacle only."""
     scale = world.scale
-    vertices = bike_hull(bike.base, height_in, scale)
-    centre, inertia = _mass_properties(trimesh.convex.convex_hull(vertices), BIKE_MASS_KG)
-    shape = pybullet.createCollisionShape(pybullet.GEOM_MESH, vertices=(vertices - centre).tolist(),
-                                          physicsClientId=world.client)
+    cached = bike_shape(bike.base, height_in, scale)
+    centre = cached.centre
+    shape = pybullet.createCollisionShape(pybullet.GEOM_MESH, vertices=cached.local_m, physicsClientId=world.client)
     yaw = _quaternion_z(bike.pose.facing_deg)
     rotated = np.asarray(pybullet.getMatrixFromQuaternion(yaw)).reshape(3, 3) @ centre
     position = np.array([scale.metres(bike.pose.x), scale.metres(bike.pose.y), scale.metres(bike.pose.z)])
@@ -323,7 +367,7 @@ def add_bike(world: PhysicsWorld, bike: BikeBody, height_in: float, *, dynamic: 
                                     baseOrientation=yaw, useMaximalCoordinates=True, physicsClientId=world.client)
     if dynamic:
         # the hull is mirror-symmetric in x and y, so its inertia is diagonal in the bike's frame
-        set_mass_properties(world.client, body, BIKE_MASS_KG, np.diag(inertia))
+        set_mass_properties(world.client, body, BIKE_MASS_KG, cached.inertia_diagonal)
         _set_common_dynamics(world.client, body, 0.0, 0.25 * scale.metres(min(bike.base.length, bike.base.width)))
         pybullet.changeDynamics(body, -1, activationState=pybullet.ACTIVATION_STATE_DISABLE_SLEEPING,
                                 physicsClientId=world.client)

@@ -16,8 +16,8 @@ from pathlib import Path
 import numpy as np
 from PIL import Image, ImageDraw
 
+from entropy3d.fonts import font
 from entropy3d.outputs import AtomicFile
-from entropy3d.render.fonts import font
 from entropy3d.scene.footprints import footprints_of
 
 #: tops closer than this (inches) are one level

@@ -22,7 +22,7 @@ from entropy3d.errors import MeshError
 from entropy3d.geometry import Pose
 from entropy3d.render.nodes import flat_normals, lit_triangles_node, mesh_node, shaded_triangles
 from entropy3d.render.shapes import colour_rgb
-from entropy3d.scene.miniature import BASE_THICKNESS_IN, load_bike_model, miniature_shape
+from entropy3d.scene.miniature import BASE_THICKNESS_IN, bike_model_colour_parts, miniature_shape
 from entropy3d.scene.schema import Model
 from entropy3d.scene.table import Table
 
@@ -44,21 +44,13 @@ def bike_part_arrays(bike_type: str) -> tuple[tuple[str, tuple | None, np.ndarra
     normals is the slow part of building a miniature.
     """
     try:
-        parts = load_bike_model(bike_type)
+        parts = bike_model_colour_parts(bike_type)
     except (MeshError, FileNotFoundError):
         return None
     pieces = []
-    for name, mesh in parts.items():
-        if name == "base":  # drawn from the rules' base shape, in the gang's colour
-            continue
-        colours = np.asarray(mesh.visual.face_colors)[:, :3]
-        unique, owner = np.unique(colours, axis=0, return_inverse=True)
-        groups = [(None, np.arange(len(mesh.faces)))] if name == "bike" else \
-            [(tuple(rgb / 255.0), np.flatnonzero(owner.ravel() == k)) for k, rgb in enumerate(unique)]
-        for rgb, faces in groups:
-            part = mesh.submesh([faces], append=True)
-            triangles, normals = shaded_triangles(part, SMOOTH_DEG)
-            pieces.append((name, rgb, triangles.astype(np.float32), normals.astype(np.float32)))
+    for name, rgb, part in parts:
+        triangles, normals = shaded_triangles(part, SMOOTH_DEG)
+        pieces.append((name, rgb, triangles.astype(np.float32), normals.astype(np.float32)))
     return tuple(pieces)
 
 

@@ -261,44 +261,84 @@ def _hit(state: State, attacker: ModelState, target_id: str, *, stress: int, wou
     return state, events
 
 
+@dataclasses.dataclass(frozen=True)
+class MeleeSetup:
+    """What a melee attack is rolled with, before any die (EC-MEL-1, EC-MEL-2, EC-MEL-DEF, EC-PIERCE).
+
+    tn: the attacker's TN. surprise: struck from behind (the target gets ``surprise_stress`` first
+    and may only dodge). back: the target attacks back, needing ``defender_tn`` (0: it dodges).
+    dodge: the stat the target adds to a dodge total.
+    """
+
+    tn: int
+    surprise: bool
+    surprise_stress: int
+    back: bool
+    defender_tn: int
+    dodge: int
+
+
+def melee_setup(state: State, attacker_id: str, target_id: str, weapon: str, defence: str, ruleset: Ruleset,
+                from_pose: Pose | None = None) -> MeleeSetup:
+    """The TNs, surprise and defence of a melee attack from ``from_pose`` (None: where it stands)."""
+    attacker, target = state.model(attacker_id), state.model(target_id)
+    spec = ruleset.data(f"weapons.{weapon}")
+    tn = target_tn(int(spec["tn"]), attacker, target, ruleset, ranged=False) - int(spec["pierce"])
+    surprise = float(target.pose.to_local((from_pose or attacker.pose).xy)[0, 0]) < 0.0
+    back = not surprise and defence == ATTACK_BACK and target.weapon in ruleset.data("weapons") and not target.stopped
+    defender_tn = 0
+    if back:
+        back_spec = ruleset.data(f"weapons.{target.weapon}")
+        defender_tn = (target_tn(int(back_spec["tn"]), target, attacker, ruleset, ranged=False)
+                       - int(back_spec["pierce"]))
+    return MeleeSetup(tn, surprise, int(ruleset.data("melee.surprise_stress")) if surprise else 0, back, defender_tn,
+                      rider_dodge(target.dodge, target.bike_type, ruleset))
+
+
+def melee_outcome(setup: MeleeSetup, attacker_roll: TestRoll, defender_roll: TestRoll, weapon: str,
+                  ruleset: Ruleset) -> tuple[TestRoll, bool, bool, bool]:
+    """(the defender's final roll, attacker hits, defender hits back, headshot) of a melee attack's
+    rolls: a dodge adds the stat and must be beaten (EC-MEL-DEF, EC-DICE-2); attacking back, each
+    side hits on its own TN; a headshot on the weapon's total or a natural 21 (EC-HEADSHOT)."""
+    spec = ruleset.data(f"weapons.{weapon}")
+    if setup.back:
+        hits, hits_back = attacker_roll.succeeded, defender_roll.succeeded
+    else:
+        if not setup.surprise:
+            defender_roll = _dodged(defender_roll, setup.dodge, ruleset)
+        hits, hits_back = decide("melee", attacker_roll, defender_roll, ruleset).attacker_wins, False
+    crit = attacker_roll.outcome is Outcome.CRIT
+    kill = hits and bool((spec["headshot_total"] and attacker_roll.total >= spec["headshot_total"])
+                         or (crit and spec["headshot_on_crit"]))
+    return defender_roll, hits, hits_back, kill
+
+
 def resolve_melee(state: State, attacker_id: str, target_id: str, weapon: str, defence: str, push: str,
                   defender_push: str, rng: np.random.Generator, ruleset: Ruleset, from_pose: Pose | None = None
                   ) -> tuple[State, list[Event]]:
     """A melee attack (EC-MEL-1, EC-MEL-2, EC-MEL-DEF, EC-WPN, EC-PIERCE, EC-HEADSHOT, EC-WOUND)."""
     attacker, target = state.model(attacker_id), state.model(target_id)
     spec = ruleset.data(f"weapons.{weapon}")
-    tn = target_tn(int(spec["tn"]), attacker, target, ruleset, ranged=False) - int(spec["pierce"])
-    pose = from_pose or attacker.pose
-    surprise = float(target.pose.to_local(pose.xy)[0, 0]) < 0.0
+    setup = melee_setup(state, attacker_id, target_id, weapon, defence, ruleset, from_pose)
+    tn, back, surprise = setup.tn, setup.back, setup.surprise
     events: list[Event] = []
     if surprise:
-        added = int(ruleset.data("melee.surprise_stress"))
-        target = target.but(stress=target.stress + added)
+        target = target.but(stress=target.stress + setup.surprise_stress)
         state = state.with_model(target)
-        events.append(Event("attack", target.id, f"surprised from behind: +{added} stress, dodge only (EC-MEL-2)",
-                            clauses=("EC-MEL-2",), stress_change=added, piece=attacker.id))
-        defence = DODGE
-    back = defence == ATTACK_BACK and target.weapon in ruleset.data("weapons") and not target.stopped
-    defender_tn = 0
-    if back:
-        back_spec = ruleset.data(f"weapons.{target.weapon}")
-        defender_tn = (target_tn(int(back_spec["tn"]), target, attacker, ruleset, ranged=False)
-                       - int(back_spec["pierce"]))
+        events.append(Event("attack", target.id, f"surprised from behind: +{setup.surprise_stress} stress, "
+                            "dodge only (EC-MEL-2)", clauses=("EC-MEL-2",), stress_change=setup.surprise_stress,
+                            piece=attacker.id))
     duel = opposed_test("melee", tn, attacker.stress, target.stress, rng, ruleset,
                         attacker_policy=policy_named(push, ruleset),
-                        defender_policy=policy_named(defender_push, ruleset), defender_tn=defender_tn,
+                        defender_policy=policy_named(defender_push, ruleset), defender_tn=setup.defender_tn,
                         attacker_max_stress=attacker.max_stress, defender_max_stress=target.max_stress)
-    defender_roll = duel.defender if back or surprise else _dodged(duel.defender, rider_dodge(target.dodge,
-                                                                   target.bike_type, ruleset), ruleset)
+    defender_roll, attacker_hits, target_hits, kill = melee_outcome(setup, duel.attacker, duel.defender, weapon,
+                                                                    ruleset)
+    hits = attacker_hits
     clauses = ("EC-MEL-1", "EC-WPN", "EC-MEL-DEF", "EC-DICE-2") + (("EC-PIERCE",) if spec["pierce"] else ())
+    how = "attacks back" if back else "dodges"
     if back:
-        hits = attacker_hits = duel.attacker.succeeded
-        target_hits = duel.defender.succeeded
-        how = "attacks back"
         state = state.with_model(state.model(target.id).but(no_attack_next_activation=True))
-    else:
-        attacker_hits = decide("melee", duel.attacker, defender_roll, ruleset).attacker_wins
-        target_hits, hits, how = False, attacker_hits, "dodges"
     events.append(Event("attack", attacker.id,
                         f"{attacker.id} attacks {target.id} with a {weapon}: TN {tn}, {roll_text(duel.attacker)}; "
                         f"{target.id} {how}: {roll_text(defender_roll)} -> "
@@ -307,8 +347,6 @@ def resolve_melee(state: State, attacker_id: str, target_id: str, weapon: str, d
     state = state.with_model(_tested(state.model(attacker.id).but(only_moved=False), duel.attacker))
     if attacker_hits:
         crit = duel.attacker.outcome is Outcome.CRIT
-        kill = bool((spec["headshot_total"] and duel.attacker.total >= spec["headshot_total"])
-                    or (crit and spec["headshot_on_crit"]))
         state, more = _hit(state, attacker, target.id, stress=attack_stress(int(spec["stress"]), attacker.bike_type,
                                                                               attacker.speed, ruleset),
                            wounds=int(spec["wounds"]), kill=kill, bleed=bool(spec["bleed"]),
@@ -324,6 +362,27 @@ def resolve_melee(state: State, attacker_id: str, target_id: str, weapon: str, d
     return state, events + busts
 
 
+def shot_tn(state: State, attacker_id: str, target_id: str, gun: str, shot: int, ruleset: Ruleset) -> int:
+    """The TN of a shooter's ``shot``-th shot (0: the first) at ``target_id``: the TN of its speed
+    (EC-GUN-1) with the target's modifiers, +1 per extra shot (EC-GUN-SPLIT)."""
+    attacker, target = state.model(attacker_id), state.model(target_id)
+    return target_tn(gun_tn(attacker.speed, ruleset), attacker, target, ruleset, ranged=True) + shot * int(
+        ruleset.data("shooting.split_shot_tn"))
+
+
+def shot_outcome(attacker_roll: TestRoll, defender_roll: TestRoll, dodge: int, gun: str, ruleset: Ruleset
+                 ) -> tuple[TestRoll, bool, bool]:
+    """(the dodge's final roll, hit, headshot) of a shot's rolls: the target dodges with its stat
+    (EC-GUN-2, EC-DICE-2); a headshot beats the dodge by the gun's margin or reaches its total."""
+    spec = ruleset.data(f"guns.{gun}")
+    dodged = _dodged(defender_roll, dodge, ruleset)
+    hit = decide("gun", attacker_roll, dodged, ruleset).attacker_wins
+    over = spec["headshot_over_dodge"]
+    kill = hit and bool((over is not None and attacker_roll.total - dodged.total >= over)
+                        or (spec["headshot_total"] and attacker_roll.total >= spec["headshot_total"]))
+    return dodged, hit, kill
+
+
 def resolve_shot(state: State, attacker_id: str, target_id: str, gun: str, shots: int, push: str,
                  defender_push: str, rng: np.random.Generator, ruleset: Ruleset) -> tuple[State, list[Event]]:
     """Shots with a gun (EC-GUN-1, EC-GUN-2, EC-GUN-SPLIT): each shot an opposed gun/dodge test at
@@ -334,14 +393,13 @@ def resolve_shot(state: State, attacker_id: str, target_id: str, gun: str, shots
         attacker, target = state.model(attacker_id), state.model(target_id)
         if not (attacker.in_play and target.in_play) or attacker.ammo <= 0:
             break
-        tn = target_tn(gun_tn(attacker.speed, ruleset), attacker, target, ruleset, ranged=True) + shot * int(
-            ruleset.data("shooting.split_shot_tn"))
+        tn = shot_tn(state, attacker_id, target_id, gun, shot, ruleset)
         duel = opposed_test("gun", tn, attacker.stress, target.stress, rng, ruleset,
                             attacker_policy=policy_named(push, ruleset),
                             defender_policy=policy_named(defender_push, ruleset),
                             attacker_max_stress=attacker.max_stress, defender_max_stress=target.max_stress)
-        dodge = _dodged(duel.defender, rider_dodge(target.dodge, target.bike_type, ruleset), ruleset)
-        hit = decide("gun", duel.attacker, dodge, ruleset).attacker_wins
+        dodge, hit, kill = shot_outcome(duel.attacker, duel.defender, rider_dodge(target.dodge, target.bike_type,
+                                                                                  ruleset), gun, ruleset)
         state = state.with_model(_tested(attacker.but(ammo=attacker.ammo - 1, only_moved=False), duel.attacker))
         clauses = ("EC-GUN-1", "EC-GUN-2", "EC-COVER-1", "EC-DICE-2") + (("EC-GUN-SPLIT",) if shot else ())
         events.append(Event("attack", attacker.id,
@@ -351,9 +409,6 @@ def resolve_shot(state: State, attacker_id: str, target_id: str, gun: str, shots
                             piece=target.id,
                             figures={"weapon": gun, "tn": tn, "hit": hit, "ammo_left": attacker.ammo - 1}))
         if hit:
-            over = spec["headshot_over_dodge"]
-            kill = bool((over is not None and duel.attacker.total - dodge.total >= over)
-                        or (spec["headshot_total"] and duel.attacker.total >= spec["headshot_total"]))
             state, more = _hit(state, state.model(attacker_id), target_id, stress=0, wounds=int(spec["wounds"]),
                                kill=kill, bleed=False, stun=False, ruleset=ruleset, label=f"the {gun}")
             events += more

@@ -1,4 +1,4 @@
-"""Exact odds of a test by enumeration (EC-DICE-1, -3, -4, -5, -6, -7).
+"""Exact odds of a test and of an opposed test by enumeration (EC-DICE-1 to -7).
 
 The first two dice are enumerated (100 equally likely pairs); pushing one's luck is a finite
 recursion over (total, dice so far), because each die adds at least 1 and totals over 21 stop.
@@ -7,6 +7,7 @@ Probabilities are exact :class:`fractions.Fraction` values.
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 from dataclasses import dataclass
 from fractions import Fraction
@@ -17,11 +18,14 @@ from entropy3d.rules.dice import (
     Outcome,
     Policy,
     PushState,
+    TestRoll,
     classify_total,
     effective_tn,
     judge,
     sit_at_tn,
+    wants_push,
 )
+from entropy3d.rules.opposed import need_to_beat, pushes_first, ties_to_attacker
 from entropy3d.rules.ruleset import Ruleset
 
 
@@ -83,3 +87,98 @@ def exact_odds(tn: int, stress: int, ruleset: Ruleset, policy: Policy = sit_at_t
     return Odds(success, crit, fail, bust)
 
 
+
+
+@dataclass(frozen=True)
+class Side:
+    """One side of an opposed test: its TN (0: none to make), stress, push policy and max stress."""
+
+    tn: int
+    stress: int
+    policy: Policy = sit_at_tn
+    max_stress: int | None = None
+
+
+def _spread(total: int, count: int) -> list[int]:
+    """``count`` dice faces summing to ``total``, as even as possible (one stands for all)."""
+    q, r = divmod(total, count)
+    return [q + 1] * r + [q] * (count - r)
+
+
+def _rolled(first: tuple[int, int], pushed: int, pushes: int, side: Side, rules: DiceRules) -> TestRoll:
+    """The roll of ``first`` plus ``pushes`` dice summing to ``pushed`` (:func:`_spread`)."""
+    return judge(list(first) + (_spread(pushed, pushes) if pushes else []), side.stress, side.tn, rules,
+                 side.max_stress)
+
+
+def _pushed(first: tuple[int, int], need_against: TestRoll, win_ties: bool, side: Side,
+            rules: DiceRules) -> dict[TestRoll, int]:
+    """Every way the roll of ``first`` can end once its side has pushed per its policy against the
+    other side's current roll ``need_against`` (:func:`entropy3d.rules.opposed.need_to_beat`), with
+    its probability in integers over ``sides ** (bust_over + 1)`` (no end needs more dice)."""
+    start = _rolled(first, 0, 0, side, rules)
+    return _pushed_to(first, need_to_beat(need_against, start.effective_tn, win_ties, rules), side, rules)
+
+
+@lru_cache(maxsize=8192)
+def _pushed_to(first: tuple[int, int], need: int, side: Side, rules: DiceRules) -> dict[TestRoll, int]:
+    """:func:`_pushed` once the total to push for is known."""
+    start = _rolled(first, 0, 0, side, rules)
+    if not wants_push(start, need, side.policy, rules):
+        return {start: rules.sides ** (rules.bust_over + 1)}
+    found: dict[TestRoll, int] = {}
+    for (total, n_dice), n in _pushes(start.total, rules.count, need, side, rules).items():
+        roll = _rolled(first, total - start.total, n_dice - rules.count, side, rules)
+        roll = dataclasses.replace(roll, dice=(total - side.stress,))  # kept by its total: merges sequences
+        found[roll] = found.get(roll, 0) + n
+    return found
+
+
+@lru_cache(maxsize=8192)
+def _pushes(total: int, n_dice: int, need: int, side: Side, rules: DiceRules) -> dict[tuple[int, int], int]:
+    """{(final total, dice): count over sides ** (bust_over + 3 - dice)} of a roll of ``n_dice``
+    dice (no crit) at ``total`` pushed per ``side.policy`` towards ``need``. Pushing depends on the
+    total and the number of dice alone, so every first roll with that total shares the cache."""
+    roll = judge(_spread(total - side.stress, n_dice), side.stress, side.tn, rules, side.max_stress)
+    if not wants_push(roll, need, side.policy, rules):
+        return {(total, n_dice): rules.sides ** (rules.bust_over + 1 + rules.count - n_dice)}
+    out: dict[tuple[int, int], int] = {}
+    for face in range(1, rules.sides + 1):
+        for end, n in _pushes(total + face, n_dice + 1, need, side, rules).items():
+            out[end] = out.get(end, 0) + n
+    return out
+
+
+def exact_opposed(kind: str, attacker: Side, defender: Side, ruleset: Ruleset
+                  ) -> tuple[tuple[Fraction, TestRoll, TestRoll], ...]:
+    """Every way an opposed test (EC-DICE-2, EC-DICE-5) can end, as (probability, attacker's roll,
+    defender's roll), pushing exactly as :func:`entropy3d.rules.opposed.opposed_test` does: the
+    first pusher (:func:`~entropy3d.rules.opposed.push_order`) pushes against the other's first two
+    dice, the second against the first's final roll. Rolls other than crits are kept by their total
+    (:func:`_rolled`); the probabilities sum to 1."""
+    return _exact_opposed(attacker, defender, DiceRules.from_ruleset(ruleset), ties_to_attacker(kind, ruleset),
+                          ruleset.option("push_order") == "lowest_first")
+
+
+@lru_cache(maxsize=256)
+def _exact_opposed(attacker: Side, defender: Side, rules: DiceRules, to_attacker: bool, lowest_first: bool
+                   ) -> tuple[tuple[Fraction, TestRoll, TestRoll], ...]:
+    sides = {"a": attacker, "d": defender}
+    wins_ties = {"a": to_attacker, "d": not to_attacker}
+    firsts: dict[tuple[int, bool], tuple[tuple[int, int], int]] = {}
+    for a, b in itertools.product(range(1, rules.sides + 1), repeat=2):
+        crit = sorted((a, b)) == sorted(rules.crit_faces)
+        first, n = firsts.get((a + b, crit), ((a, b), 0))
+        firsts[(a + b, crit)] = (first, n + 1)
+    joint: dict[tuple[TestRoll, TestRoll], int] = {}
+    for (a_first, na), (d_first, nd) in itertools.product(firsts.values(), repeat=2):
+        firsts_of = {"a": a_first, "d": d_first}
+        start = {s: judge(list(firsts_of[s]), sides[s].stress, sides[s].tn, rules, sides[s].max_stress) for s in "ad"}
+        one, two = pushes_first(start["a"], start["d"], lowest_first)
+        weight = na * nd
+        for end_one, p_one in _pushed(firsts_of[one], start[two], wins_ties[one], sides[one], rules).items():
+            for end_two, p_two in _pushed(firsts_of[two], end_one, wins_ties[two], sides[two], rules).items():
+                key = (end_one, end_two) if one == "a" else (end_two, end_one)
+                joint[key] = joint.get(key, 0) + weight * p_one * p_two
+    whole = rules.sides ** (2 * rules.count + 2 * (rules.bust_over + 1))
+    return tuple((Fraction(n, whole), a, d) for (a, d), n in joint.items())

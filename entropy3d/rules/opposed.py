@@ -58,7 +58,7 @@ def decide(kind: str, attacker: TestRoll, defender: TestRoll, ruleset: Ruleset) 
     return OpposedResult(kind, attacker, defender, wins, tie)
 
 
-def _need_to_beat(other: TestRoll, own_tn: int, win_ties: bool, rules: DiceRules) -> int:
+def need_to_beat(other: TestRoll, own_tn: int, win_ties: bool, rules: DiceRules) -> int:
     if other.outcome is Outcome.BUST:
         return own_tn
     if other.outcome is Outcome.CRIT:
@@ -86,17 +86,24 @@ def opposed_test(kind: str, attacker_tn: int, attacker_stress: int, defender_str
         tn, stress, max_stress, _, _ = spec[side]
         return judge(dice[side], stress, tn, rules, max_stress)
 
-    for side in _push_order(current("a"), current("d"), ruleset):
+    for side in push_order(current("a"), current("d"), ruleset):
         other = current("d" if side == "a" else "a")
         tn, _, _, policy, win_ties = spec[side]
         roll = current(side)
-        while wants_push(roll, _need_to_beat(other, roll.effective_tn, win_ties, rules), policy, rules):
+        while wants_push(roll, need_to_beat(other, roll.effective_tn, win_ties, rules), policy, rules):
             dice[side].append(int(rng.integers(1, rules.sides + 1)))
             roll = current(side)
     return decide(kind, current("a"), current("d"), ruleset)
 
 
-def _push_order(attacker: TestRoll, defender: TestRoll, ruleset: Ruleset) -> Sequence[str]:
-    if ruleset.option("push_order") == "lowest_first" and attacker.total < defender.total:
+def push_order(attacker: TestRoll, defender: TestRoll, ruleset: Ruleset) -> Sequence[str]:
+    """Which side pushes first ("a" attacker, "d" defender): the defender, or with the option
+    ``push_order: lowest_first`` the side with the lower first total."""
+    return pushes_first(attacker, defender, ruleset.option("push_order") == "lowest_first")
+
+
+def pushes_first(attacker: TestRoll, defender: TestRoll, lowest_first: bool) -> Sequence[str]:
+    """:func:`push_order` with the option given."""
+    if lowest_first and attacker.total < defender.total:
         return ("a", "d")
     return ("d", "a")

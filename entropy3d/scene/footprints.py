@@ -38,8 +38,35 @@ class Footprint:
 def plan_outline(points, min_area: float = FLAT_AREA_IN2) -> Polygon | None:
     """The convex outline of ``points`` ((N, 2) or (N, 3), inches) seen from above: the convex
     hull of their x, y; None when it encloses no more than ``min_area`` (flat in plan view)."""
-    hull = MultiPoint(np.asarray(points, float)[:, :2]).convex_hull
+    hull = MultiPoint(hull_candidates(np.asarray(points, float)[:, :2])).convex_hull
     return hull if isinstance(hull, Polygon) and hull.area > min_area else None
+
+
+#: directions whose extreme points bound the polygon of :func:`hull_candidates`, counter-clockwise
+HULL_FILTER_DIRECTIONS = np.array([[-1, 0], [-1, -1], [0, -1], [1, -1], [1, 0], [1, 1], [0, 1], [-1, 1]], float)
+
+
+def hull_candidates(points: np.ndarray) -> np.ndarray:
+    """The (N, 2) ``points`` without those strictly inside the polygon of their extreme points in
+    eight directions (Akl-Toussaint): no such point can be a corner of their convex hull, so the
+    hull is the same polygon, found without a shapely point per vertex of a 100k-vertex mesh. A
+    point within rounding of the polygon's sides is kept; so is every point when the extreme
+    points do not make a convex counter-clockwise polygon (ties)."""
+    if len(points) < 64:
+        return points
+    corners = points[np.argmax(points @ HULL_FILTER_DIRECTIONS.T, axis=0)]
+    corners = corners[np.any(corners != np.roll(corners, -1, axis=0), axis=1)]  # repeated corners once
+    if len(corners) < 3:
+        return points
+    sides = np.roll(corners, -1, axis=0) - corners
+    if np.any(sides[:, 0] * np.roll(sides, -1, axis=0)[:, 1] - sides[:, 1] * np.roll(sides, -1, axis=0)[:, 0] < 0):
+        return points
+    extent = float(np.ptp(points, axis=0).max()) or 1.0
+    margin = 1e-9 * extent * extent
+    inside = np.ones(len(points), bool)
+    for corner, side in zip(corners, sides):
+        inside &= side[0] * (points[:, 1] - corner[1]) - side[1] * (points[:, 0] - corner[0]) > margin
+    return points[~inside]
 
 
 def piece_footprints(piece) -> list[Footprint]:

@@ -104,3 +104,21 @@ def load_bike_model(bike_type: str, pose: Pose | None = None) -> dict[str, trime
             mesh.apply_transform(transform)
         placed[name] = mesh
     return placed
+
+
+def bike_model_colour_parts(bike_type: str) -> list[tuple[str, tuple[float, float, float] | None, trimesh.Trimesh]]:
+    """The bundled bike model of ``bike_type`` (facing +x at the origin, table inches, z up) as
+    ``(node name, rgb in 0..1, mesh)`` pieces, one per authored colour; ``rgb`` None marks the
+    bodywork (``bike``), which is painted in the gang's colour. The ``base`` node is left out:
+    the base is drawn from the rules' base shape (:func:`miniature_shape`). Raises MeshError
+    when the model file is missing."""
+    pieces = []
+    for name, mesh in load_bike_model(bike_type).items():
+        if name == "base":
+            continue
+        colours = np.asarray(mesh.visual.face_colors)[:, :3]
+        unique, owner = np.unique(colours, axis=0, return_inverse=True)
+        groups = [(None, np.arange(len(mesh.faces)))] if name == "bike" else \
+            [(tuple(rgb / 255.0), np.flatnonzero(owner.ravel() == k)) for k, rgb in enumerate(unique)]
+        pieces += [(name, rgb, mesh.submesh([faces], append=True)) for rgb, faces in groups]
+    return pieces

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 import numpy as np
 from PIL import Image, ImageDraw
 
-from entropy3d.render.fonts import font
+from entropy3d.fonts import font
 
 PANEL = (12, 14, 18, 190)
 TEXT = (240, 240, 236)

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import dataclasses
 import math
+import queue
+import threading
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Iterator
@@ -362,7 +364,7 @@ class ReplayFilm:
                 self.renderer.add_polyline(trail[:, 1:4] + [0, 0, 0.08], colour=colour, width=0.1, name="trail")
             if jump is None:
                 target = plan.target(np.array([x, y, z + 0.5]), size)
-                eye, look = self.rig.follow(eye_for(target, h, plan), target)
+                eye, look = self.rig.follow(eye_for(target, h, plan), target, self.options.fps)
                 fov = plan.fov_deg
             else:
                 eye, look, fov = jump[0]
@@ -537,6 +539,10 @@ def render_video(replay: Replay, output: str | Path, options: VideoOptions = Vid
     return output
 
 
+#: frames drawn ahead of the encoder (each 2.7 MB at 720p): enough to keep both cores busy
+FRAMES_IN_FLIGHT = 8
+
+
 def _write_mp4(film: ReplayFilm, path: Path, options: VideoOptions, total: int, progress) -> None:
     import imageio_ffmpeg
 
@@ -547,13 +553,35 @@ def _write_mp4(film: ReplayFilm, path: Path, options: VideoOptions, total: int, 
                                          output_params=["-crf", str(options.crf), "-preset", "medium", "-tune",
                                                         "animation", "-movflags", "+faststart"])
     writer.send(None)
+    pending: queue.Queue = queue.Queue(maxsize=FRAMES_IN_FLIGHT)
+    failures: list[BaseException] = []
+
+    def feed_encoder() -> None:
+        """Hand frames to ffmpeg on this thread, so that drawing the next frame never waits on
+        the pipe; after a failure, keep taking frames so the drawing side is never stuck."""
+        while (frame := pending.get()) is not None:
+            if failures:
+                continue
+            try:
+                writer.send(frame)
+            except BaseException as error:  # re-raised on the drawing thread
+                failures.append(error)
+
+    feeder = threading.Thread(target=feed_encoder, name="mp4-encoder-feed", daemon=True)
+    feeder.start()
     try:
         for k, frame in enumerate(film.frames(), start=1):
-            writer.send(np.ascontiguousarray(frame))
+            if failures:
+                break
+            pending.put(np.ascontiguousarray(frame))  # every frame is a new array: no copy needed
             if progress is not None:
                 progress(k, total)
     finally:
+        pending.put(None)
+        feeder.join()
         writer.close()
+    if failures:
+        raise failures[0]
 
 
 def _write_gif(film: ReplayFilm, path: Path, options: VideoOptions, total: int, progress) -> None:

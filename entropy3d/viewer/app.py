@@ -1,15 +1,23 @@
-"""The interactive viewer window (Panda3D ShowBase): a table or a replay to explore.
+"""The interactive viewer window (Panda3D ShowBase): a table or a replay to explore and question.
 
-Keys (also shown in the window, h toggles them):
+Keys and mouse (also shown in the window, h toggles them):
 
-- mouse: left-drag orbit, right-drag pan, wheel zoom; arrows orbit, +/- zoom, c re-centre
-- replay: space play/pause, n next action, p previous action, home back to the start
-- overlays: l sight lines (EC-LOS-1), t turning templates (EC-TMPL-1), r inch ruler
-- q or Esc quit
+- click a model: select it (a ring and a panel: name, gang, bike, speed, stress, wounds,
+  conditions, loadout) and see its sight of every enemy labelled (% visible, cover, can shoot;
+  green can shoot, red not: EC-LOS-4, EC-COVER-1); Tab cycles the models; Esc clears
+- click an enemy of the selected model: its ray fan and the pieces in the way
+- drag the selected model: try it elsewhere (it stands on the surface under the mouse);
+  [ and ] turn it 15 degrees; u undoes the last try
+- m then two clicks: measure (straight and along the ground, inches; levels at both ends)
+- left-drag elsewhere orbit, right-drag pan, wheel/+/- zoom, arrows orbit, c centre, v top-down
+- replay: space play/pause, n/p next/previous action, home start, , and . play speed,
+  f follow the active model; the slider at the bottom seeks
+- l sight lines of the active model, t turning templates (EC-TMPL-1), r inch ruler; q quit
 
-The table and miniatures are the same scene-graph nodes the headless renderer draws
-(:mod:`entropy3d.render`); sight lines come from :mod:`entropy3d.los`. Without a display the
-viewer refuses with :class:`DisplayUnavailable` before any window is tried.
+The window draws only when something changed (idle, it draws nothing). The table and miniatures
+are the same scene-graph nodes the headless renderer draws (:mod:`entropy3d.render`); every answer
+comes from :class:`~entropy3d.viewer.questions.TableQuestions` (the LOS engine and the table's
+surface probe). Without a display the viewer refuses with :class:`DisplayUnavailable`.
 """
 
 from __future__ import annotations
@@ -17,15 +25,27 @@ from __future__ import annotations
 import math
 import os
 import sys
+import time
 from pathlib import Path
 
 import numpy as np
 
 from entropy3d.errors import EntropyError
 from entropy3d.geometry import Pose
+from entropy3d.viewer.overlays import ViewerOverlays
 
-HELP = ("drag: orbit   right-drag: pan   wheel/+/-: zoom   c: centre   space: play/pause   n/p: next/previous "
-        "action   l: sight lines   t: templates   r: ruler   h: help   q: quit")
+HELP = ("click: select / target   drag model: what if   [ ]: turn   e: type a plan   u: undo   Tab: next model   "
+        "Esc: clear   m: measure\ndrag: orbit   right-drag: pan   wheel/+/-: zoom   c: centre   v: top-down   "
+        "space: play   n/p: step   , .: speed   f: follow   l t r: sight lines, templates, ruler   h: help   q: quit")
+#: degrees one press of [ or ] turns the selected model
+TURN_STEP_DEG = 15.0
+#: seconds the window sleeps between looks at the mouse and keys while nothing changes
+IDLE_SLEEP_S = 1 / 60
+#: the opening view puts the table's farthest corner this far out from the centre of the frame
+#: (1: the edge), leaving the caption and the help lines clear
+FIT_EXTENT = 0.8
+#: play speeds offered by , and . (replay seconds per second)
+PLAY_SPEEDS = (0.25, 0.5, 1.0, 2.0, 4.0)
 
 
 class DisplayUnavailable(EntropyError, RuntimeError):
@@ -40,36 +60,28 @@ def display_problem() -> str:
     return ""
 
 
-def load_source(source: str | Path | None):
-    """(table, geometry, replay or None) for a scene YAML or a replay .jsonl (None: default scene)."""
-    from entropy3d.game.replay import read_replay
-    from entropy3d.resources import default_scene
-    from entropy3d.scene import load_scene
-    from entropy3d.scene.build import build_table_geometry
-
-    path = Path(source) if source is not None else default_scene()
-    replay = None
-    if path.suffix.lower() == ".jsonl":
-        replay = read_replay(path)
-        path = Path(replay.header.scene)
-    table = load_scene(path)
-    return table, build_table_geometry(table), replay
-
-
 def run_viewer(source: str | Path | None = None, *, screenshot: str | Path | None = None,
-               steps: int = 0, overlays: str = "") -> None:
+               steps: int = 0, overlays: str = "", state_file: str | Path | None = None,
+               select: str | None = None) -> None:
     """Open the viewer on ``source``. With ``screenshot`` it draws offscreen instead (no display
     needed), after ``steps`` presses of n and the overlay keys in ``overlays`` (e.g. "ltr"), saves
-    one frame there and returns."""
+    one frame there and returns. ``state_file``: after every change, write what the window shows
+    there as JSON (selection, labels, measure, where models are drawn) for scripts and tests.
+    ``select``: a model id selected at the start."""
     if screenshot is None:
         problem = display_problem()
         if problem:
             raise DisplayUnavailable(problem)
+    from entropy3d.game.replay import load_source
+
     table, geometry, replay = load_source(source)
+    if select is not None:
+        table.model(select)  # a KeyError naming the models there are
     from panda3d.core import loadPrcFileData
 
     loadPrcFileData("entropy3d.viewer", f"window-title entropy3d - {table.name}\nwin-size 1280 720\n"
-                    "audio-library-name null\nnotify-level error\nsync-video true\n")
+                    "audio-library-name null\nnotify-level error\nsync-video true\n"
+                    "auto-flip true\n")
     if screenshot is not None:
         loadPrcFileData("entropy3d.viewer.offscreen", "load-display p3tinydisplay\nwin-size 960 540\n")
     from direct.showbase.ShowBase import ShowBase
@@ -80,7 +92,9 @@ def run_viewer(source: str | Path | None = None, *, screenshot: str | Path | Non
         raise DisplayUnavailable(f"could not open a window: {error}") from None
     if base.win is None:
         raise DisplayUnavailable("could not open a window (no graphics pipe)")
-    viewer = Viewer(base, table, geometry, replay)
+    viewer = Viewer(base, table, geometry, replay, state_file)
+    if select is not None:
+        viewer.select(select)
     if screenshot is None:
         base.run()
         return
@@ -90,6 +104,7 @@ def run_viewer(source: str | Path | None = None, *, screenshot: str | Path | Non
         viewer.toggle(key)
     viewer.refresh()
     viewer.capture(screenshot)
+    viewer._write_state()
     base.destroy()
 
 
@@ -100,22 +115,27 @@ def pipe_backend(pipe) -> str:
     return "tiny" if "tiny" in pipe.get_type().get_name().lower() else "gl"
 
 
-class Viewer:
-    """The scene graph, the orbit camera, the replay timeline and the overlays of one window."""
+class Viewer(ViewerOverlays):
+    """The scene graph, the orbit camera, the replay timeline, the selection and its questions,
+    and the overlays of one window."""
 
-    def __init__(self, base, table, geometry, replay):
+    def __init__(self, base, table, geometry, replay, state_file: str | Path | None = None):
         from direct.gui.OnscreenText import OnscreenText
+        from direct.showbase.DirectObject import DirectObject
         from panda3d.core import AmbientLight, DirectionalLight, Point3, TextNode
 
         from entropy3d.render.miniatures import build_miniature_node
         from entropy3d.render.table_scene import SUN_DIRECTION, GridStyle, build_table_node
+        from entropy3d.viewer.drawing import LineBatch, ScreenLabels
+        from entropy3d.viewer.questions import TableQuestions
         from entropy3d.viewer.timeline import Timeline
 
         self.base, self.table, self.geometry = base, table, geometry
+        self.state_file = Path(state_file) if state_file is not None else None
         base.disableMouse()
         base.setBackgroundColor(0.55, 0.58, 0.62, 1)
-        table_node, self.piece_nodes = build_table_node(table.spec, geometry, GridStyle(), True,
-                                                        backend=pipe_backend(base.pipe))
+        table_node, _ = build_table_node(table.spec, geometry, GridStyle(), True, backend=pipe_backend(base.pipe))
+        table_node.flattenStrong()  # the table never moves here: a few big batches draw faster than many
         table_node.reparentTo(base.render)
         self.models = {}
         for model in table.models:
@@ -130,113 +150,93 @@ class Viewer:
         base.render.setLight(sun)
         base.render.setLight(ambient)
         self.overlay_root = base.render.attachNewNode("overlays")
+        self.lines = LineBatch()
+        self.labels = ScreenLabels(base)
+        self.questions = TableQuestions(table, geometry)
         start = replay.header.initial if replay is not None else table.initial_state(geometry.surface_height)
         self.timeline = Timeline(replay, start)
         self.show = {"l": False, "t": False, "r": False}
-        self.playing = False
-        self._los = None
-        self.centre = np.array([table.width / 2, table.depth / 2, 0.0])
-        self.yaw, self.pitch, self.distance = -25.0, 52.0, 1.25 * max(table.width, table.depth)
+        self.playing, self.speed, self.follow = False, 1.0, False
+        self.selected: str | None = None
+        self.target: str | None = None
+        self.what_if: dict[str, Pose] = {}
+        self.undo: list[tuple[str | None, Pose | None]] = []  # (model, pose before) or (None, None): a ride
+        self.ridden: list[tuple[object, list[str]]] = []  # (state after, event lines) of each plan ridden here
+        self.plan_entry = None
+        self.plan_preview = None
+        self._riding = None  # (producer, probe), made on the first plan
+        self.measuring: list[np.ndarray] | None = None
+        self.measure = None
+        self.sight_labels, self.sight_results = [], {}
+        self.changed_at = None  # perf_counter of the input that led to the next drawn change
+        self.last_response_ms = None
+        self.frames_drawn = 0
+        self.dirty, self.drawing = True, False
+        self.centre, self.yaw, self.pitch, self.distance = self._fitting_view()
         self._drag = None
-        self.caption = OnscreenText(text="", pos=(-1.73, 0.92), scale=0.05, fg=(1, 1, 1, 1), align=TextNode.ALeft,
-                                    mayChange=True, shadow=(0, 0, 0, 0.8))
-        self.help = OnscreenText(text=HELP, pos=(0, -0.96), scale=0.035, fg=(1, 1, 1, 1), mayChange=True,
-                                 shadow=(0, 0, 0, 0.8), wordwrap=100)
+        self.caption = OnscreenText(text="", parent=base.a2dTopLeft, pos=(0.04, -0.08), scale=0.045,
+                                    fg=(1, 1, 1, 1), align=TextNode.ALeft, mayChange=True, shadow=(0, 0, 0, 0.8))
+        self.panel = OnscreenText(text="", parent=base.a2dTopRight, pos=(-0.04, -0.08), scale=0.042,
+                                  fg=(1, 1, 1, 1), align=TextNode.ARight, mayChange=True, shadow=(0, 0, 0, 0.9))
+        self.help = OnscreenText(text=HELP, parent=base.a2dBottomCenter, pos=(0, 0.09), scale=0.033,
+                                 fg=(1, 1, 1, 1), mayChange=True, shadow=(0, 0, 0, 0.8))
+        self.slider = None
+        if self.timeline.steps:
+            from direct.gui.DirectSlider import DirectSlider
+
+            self.slider = DirectSlider(parent=base.a2dBottomCenter, pos=(0, 0, 0.2), scale=0.6, range=(0, 1),
+                                       value=0, pageSize=1 / max(1, len(self.timeline.steps) - 1),
+                                       command=self._seek_from_slider)
+        self.events = DirectObject()
         self._bind()
         self.refresh()
         base.taskMgr.add(self._tick, "entropy3d-viewer")
+        base.taskMgr.add(self._after_draw, "entropy3d-viewer-drawn", sort=60)  # after igLoop (50) draws
 
-    # -- input ---------------------------------------------------------------------------------
+    # -- camera ----------------------------------------------------------------------------------
 
-    def _bind(self) -> None:
-        accept = self.base.accept
-        for key in ("q", "escape"):
-            accept(key, sys.exit)
-        accept("space", self._toggle_play)
-        accept("n", self._step, [1])
-        accept("p", self._step, [-1])
-        accept("home", self._home)
-        for key in "ltr":
-            accept(key, self._toggle_and_refresh, [key])
-        accept("h", lambda: self.help.hide() if not self.help.isHidden() else self.help.show())
-        accept("c", self._centre)
-        accept("wheel_up", self._zoom, [0.9])
-        accept("wheel_down", self._zoom, [1.1])
-        for key, factor in (("+", 0.9), ("=", 0.9), ("-", 1.1)):
-            accept(key, self._zoom, [factor])
-            accept(f"{key}-repeat", self._zoom, [factor])
-        for key, (dyaw, dpitch) in {"arrow_left": (-5, 0), "arrow_right": (5, 0), "arrow_up": (0, 4),
-                                    "arrow_down": (0, -4)}.items():
-            accept(key, self._orbit, [dyaw, dpitch])
-            accept(f"{key}-repeat", self._orbit, [dyaw, dpitch])
-        accept("mouse1", self._start_drag, ["orbit"])
-        accept("mouse3", self._start_drag, ["pan"])
-        accept("mouse1-up", self._end_drag)
-        accept("mouse3-up", self._end_drag)
-
-    def _toggle_play(self) -> None:
-        self.playing = not self.playing
-
-    def _step(self, direction: int) -> None:
-        self.playing = False
-        self.timeline.next() if direction > 0 else self.timeline.previous()
-        self.refresh()
-
-    def _home(self) -> None:
-        self.playing = False
-        self.timeline.index, self.timeline.t = -1, 0.0
-        self.refresh()
-
-    def toggle(self, key: str) -> None:
-        self.show[key] = not self.show[key]
-
-    def _toggle_and_refresh(self, key: str) -> None:
-        self.toggle(key)
-        self.refresh()
+    def _fitting_view(self):
+        """Centre, yaw, pitch and distance (inches) that show the whole table and what stands on
+        it: the camera moved in until the bounding box's farthest corner is at FIT_EXTENT of the frame."""
+        low, high = self.geometry.bounds()
+        low[:2], high[:2] = np.minimum(low[:2], 0.0), np.maximum(high[:2], [self.table.width, self.table.depth])
+        centre = np.array([(low[0] + high[0]) / 2, (low[1] + high[1]) / 2, 0.0])
+        corners = np.array([[x, y, z] for x in (low[0], high[0]) for y in (low[1], high[1]) for z in (low[2], high[2])])
+        horizontal, vertical = (math.tan(math.radians(f) / 2) for f in self.base.camLens.getFov())
+        yaw, pitch = 0.0, 55.0
+        offset = np.array([0.0, -math.cos(math.radians(pitch)), math.sin(math.radians(pitch))])
+        right, up = np.array([1.0, 0.0, 0.0]), np.cross(-offset, [1.0, 0.0, 0.0])
+        distance = float(np.linalg.norm(high - low))
+        for _ in range(8):
+            relative = corners - (centre + offset * distance)
+            depth = relative @ -offset
+            extent = max(np.max(np.abs(relative @ right / depth)) / horizontal,
+                         np.max(np.abs(relative @ up / depth)) / vertical)
+            distance *= 1.0 + (extent / FIT_EXTENT - 1.0) * 0.8
+        return centre, yaw, pitch, distance
 
     def _zoom(self, factor: float) -> None:
-        self.distance = float(np.clip(self.distance * factor, 3.0, 4.0 * max(self.table.width, self.table.depth)))
+        self.distance = float(np.clip(self.distance * factor, 3.0, 6.0 * max(self.table.width, self.table.depth)))
+        self.dirty = True
 
     def _orbit(self, dyaw: float, dpitch: float) -> None:
         self.yaw += dyaw
-        self.pitch = float(np.clip(self.pitch + dpitch, 5.0, 89.0))
+        self.pitch = float(np.clip(self.pitch + dpitch, 5.0, 89.5))
+        self.dirty = True
+
+    def _top_down(self) -> None:
+        if self.pitch >= 89.0:
+            self.centre, self.yaw, self.pitch, self.distance = self._fitting_view()
+        else:
+            self.yaw, self.pitch = 0.0, 89.5
+        self.dirty = True
 
     def _centre(self) -> None:
         poses, _, active = self.timeline.poses()
-        self.centre = (np.array([poses[active].x, poses[active].y, poses[active].z]) if active else
-                       np.array([self.table.width / 2, self.table.depth / 2, 0.0]))
-
-    def _mouse(self):
-        watcher = self.base.mouseWatcherNode
-        return (watcher.getMouseX(), watcher.getMouseY()) if watcher is not None and watcher.hasMouse() else None
-
-    def _start_drag(self, mode: str) -> None:
-        where = self._mouse()
-        self._drag = (mode, where) if where is not None else None
-
-    def _end_drag(self) -> None:
-        self._drag = None
-
-    # -- frame ---------------------------------------------------------------------------------
-
-    def _tick(self, task):
-        where = self._mouse()
-        if self._drag is not None and where is not None:
-            mode, last = self._drag
-            dx, dy = where[0] - last[0], where[1] - last[1]
-            if mode == "orbit":
-                self._orbit(-120.0 * dx, -90.0 * dy)
-            else:
-                yaw = math.radians(self.yaw)
-                right = np.array([math.cos(yaw), math.sin(yaw), 0.0])
-                forward = np.array([-math.sin(yaw), math.cos(yaw), 0.0])
-                self.centre = self.centre - (right * dx + forward * dy) * 0.6 * self.distance
-            self._drag = (mode, where)
-        if self.playing:
-            self.playing = self.timeline.advance(self.base.clock.getDt())
-            self.refresh()
-        self._place_camera()
-        return task.cont
+        focus = self.selected or active
+        self.centre = (np.array([poses[focus].x, poses[focus].y, poses[focus].z]) if focus in poses else
+                       self._fitting_view()[0])
+        self.dirty = True
 
     def _place_camera(self) -> None:
         from panda3d.core import Point3
@@ -246,11 +246,330 @@ class Viewer:
         eye = self.centre + offset * self.distance
         self.base.camera.setPos(*eye)
         self.base.camera.lookAt(Point3(*self.centre), (0, 0, 1))
-        self.base.camLens.setNearFar(0.1, 20.0 * max(self.table.width, self.table.depth))
+        self.base.camLens.setNearFar(0.5, 20.0 * max(self.table.width, self.table.depth))
+        self.labels.place()
+
+    def _mouse(self):
+        watcher = self.base.mouseWatcherNode
+        return (watcher.getMouseX(), watcher.getMouseY()) if watcher is not None and watcher.hasMouse() else None
+
+    def mouse_ray(self, where) -> tuple[np.ndarray, np.ndarray]:
+        """The segment (start, end; inches) under the mouse at film point ``where``."""
+        from panda3d.core import Point2, Point3
+
+        near, far = Point3(), Point3()
+        self.base.camLens.extrude(Point2(*where), near, far)
+        render = self.base.render
+        return (np.array(render.getRelativePoint(self.base.cam, near)),
+                np.array(render.getRelativePoint(self.base.cam, far)))
+
+    # -- input -----------------------------------------------------------------------------------
+
+    def _bind(self) -> None:
+        accept = self.events.accept
+        accept("q", sys.exit)
+        accept("escape", self.clear)
+        accept("space", self._toggle_play)
+        accept("n", self._step, [1])
+        accept("p", self._step, [-1])
+        accept("home", self._home)
+        for key in "ltr":
+            accept(key, self._toggle_and_refresh, [key])
+        accept("h", self._toggle_help)
+        accept("c", self._centre)
+        accept("v", self._top_down)
+        accept("f", self._toggle_follow)
+        accept("m", self._start_measure)
+        accept("tab", self._cycle)
+        accept("[", self._turn, [TURN_STEP_DEG])
+        accept("]", self._turn, [-TURN_STEP_DEG])
+        accept("u", self._undo)
+        accept("e", self._open_plan)
+        accept(",", self._change_speed, [-1])
+        accept(".", self._change_speed, [1])
+        accept("wheel_up", self._zoom, [0.9])
+        accept("wheel_down", self._zoom, [1.1])
+        for key, factor in (("+", 0.9), ("shift-=", 0.9), ("=", 0.9), ("-", 1.1)):
+            accept(key, self._zoom, [factor])
+            accept(f"{key}-repeat", self._zoom, [factor])
+        for key, (dyaw, dpitch) in {"arrow_left": (-5, 0), "arrow_right": (5, 0), "arrow_up": (0, 4),
+                                    "arrow_down": (0, -4)}.items():
+            accept(key, self._orbit, [dyaw, dpitch])
+            accept(f"{key}-repeat", self._orbit, [dyaw, dpitch])
+        accept("mouse1", self._press_left)
+        accept("mouse3", self._start_drag, ["pan"])
+        accept("mouse1-up", self._end_drag)
+        accept("mouse3-up", self._end_drag)
+        accept("window-event", self._window_changed)
+
+    def _window_changed(self, window) -> None:
+        self.dirty = True
+
+    def _toggle_help(self) -> None:
+        self.changed_at = time.perf_counter()
+        self.help.hide() if not self.help.isHidden() else self.help.show()
+        self.refresh()
+
+    def _toggle_play(self) -> None:
+        self.playing = not self.playing
+        self.dirty = True
+
+    def _toggle_follow(self) -> None:
+        self.follow = not self.follow
+        self.refresh()
+
+    def _change_speed(self, direction: int) -> None:
+        k = min(range(len(PLAY_SPEEDS)), key=lambda i: abs(PLAY_SPEEDS[i] - self.speed))
+        self.speed = PLAY_SPEEDS[int(np.clip(k + direction, 0, len(PLAY_SPEEDS) - 1))]
+        self.refresh()
+
+    def _step(self, direction: int) -> None:
+        self.playing = False
+        self.timeline.next() if direction > 0 else self.timeline.previous()
+        self.what_if.clear()
+        self.refresh()
+
+    def _home(self) -> None:
+        self.playing = False
+        self.timeline.index, self.timeline.t = -1, 0.0
+        self.what_if.clear()
+        self.refresh()
+
+    def _seek_from_slider(self) -> None:
+        steps = len(self.timeline.steps)
+        fraction = float(self.slider["value"])
+        if steps < 2 or abs(fraction - max(0, self.timeline.index) / (steps - 1)) < 1e-9:
+            return  # the slider only shows where the timeline is (refresh set it)
+        self.timeline.seek(fraction)
+        self.what_if.clear()
+        self.refresh()
+
+    def toggle(self, key: str) -> None:
+        self.show[key] = not self.show[key]
+
+    def _toggle_and_refresh(self, key: str) -> None:
+        self.toggle(key)
+        self.refresh()
+
+    def select(self, model_id: str | None) -> None:
+        """Select a model (None: nothing) and ask what it sees."""
+        self.selected, self.target = model_id, None
+        self.refresh()
+
+    def clear(self) -> None:
+        self.measuring, self.measure = None, None
+        self.select(None)
+
+    def _cycle(self) -> None:
+        ids = list(self.poses())
+        if ids:
+            self.select(ids[(ids.index(self.selected) + 1) % len(ids)] if self.selected in ids else ids[0])
+
+    def _turn(self, degrees: float) -> None:
+        if self.selected is None:
+            return
+        self.changed_at = time.perf_counter()
+        pose = self.poses()[self.selected]
+        self._try(self.selected, Pose(pose.x, pose.y, (pose.facing_deg + degrees) % 360.0, pose.z))
+
+    def _try(self, model_id: str, pose: Pose) -> None:
+        """Stand ``model_id`` at ``pose`` to see what changes (undone by u)."""
+        self.undo.append((model_id, self.what_if.get(model_id)))
+        self.what_if[model_id] = pose
+        self.refresh()
+
+    def _undo(self) -> None:
+        if self.undo:
+            model_id, pose = self.undo.pop()
+            if model_id is None:
+                self.ridden.pop()
+            elif pose is None:
+                self.what_if.pop(model_id, None)
+            else:
+                self.what_if[model_id] = pose
+            self.refresh()
+
+    def _start_measure(self) -> None:
+        self.measuring, self.measure = [], None
+        self.refresh()
+
+    def _press_left(self) -> None:
+        where = self._mouse()
+        if where is None:
+            return
+        self.changed_at = time.perf_counter()
+        poses = self.poses()
+        hit = self.questions.pick(*self.mouse_ray(where), poses)
+        if self.measuring is not None:
+            if hit is not None:
+                point = (np.array([poses[hit.what].x, poses[hit.what].y, poses[hit.what].z])
+                         if hit.what in poses else hit.point.copy())
+                point[2] = point[2] if hit.what in poses else self.questions.level_at(point)
+                self.measuring.append(point)
+                if len(self.measuring) == 2:
+                    self.measure = self.questions.measure(*self.measuring)
+                    self.measuring = None
+                self.refresh()
+            return
+        if hit is not None and hit.what in poses:
+            if self.selected is not None and hit.what in self.questions.enemies(self.selected, poses):
+                self.target = None if self.target == hit.what else hit.what
+                self.refresh()
+                return
+            if hit.what != self.selected:
+                self.select(hit.what)
+            self._drag = ("move", where, poses[hit.what])
+            self.undo.append((hit.what, self.what_if.get(hit.what)))
+            return
+        self._start_drag("orbit")
+
+    def _start_drag(self, mode: str) -> None:
+        where = self._mouse()
+        self._drag = (mode, where, None) if where is not None else None
+
+    def _end_drag(self) -> None:
+        if self._drag is not None and self._drag[0] == "move" and self.selected is not None:
+            if self.what_if.get(self.selected) == self.undo[-1][1]:
+                self.undo.pop()  # a click, not a move: nothing to undo
+        self._drag = None
+
+    def poses(self) -> dict[str, Pose]:
+        """Where every model in play stands now: the timeline's (or the last plan ridden here)
+        with the tried ones."""
+        if self.ridden:
+            poses = {m.id: m.pose for m in self.ridden[-1][0].models.values() if m.in_play}
+        else:
+            poses, _, _ = self.timeline.poses()
+        return {**poses, **{k: v for k, v in self.what_if.items() if k in poses}}
+
+    def game_state(self):
+        """The game state now: the timeline's or the last ridden here, with the tried poses."""
+        state = self.ridden[-1][0] if self.ridden else self.timeline.state()
+        for model_id, pose in self.what_if.items():
+            if model_id in state.models:
+                state = state.with_model(state.model(model_id).but(pose=pose))
+        return state
+
+    # -- plans -----------------------------------------------------------------------------------
+
+    def _open_plan(self) -> None:
+        """A line to type a plan for the selected model in; every key previews it."""
+        if self.selected is None or self.plan_entry is not None:
+            return
+        from direct.gui.DirectEntry import DirectEntry
+
+        self.plan_entry = DirectEntry(parent=self.base.a2dBottomLeft, pos=(0.05, 0, 0.3), scale=0.045, width=30,
+                                      initialText="", focus=1, command=self.ride_plan, numLines=1)
+        self.events.ignoreAll()  # typed letters are the plan, not commands
+        self.events.accept("escape", self.close_plan)
+        self.events.accept(self.plan_entry.guiItem.getTypeEvent(), self._typed)
+        self.events.accept(self.plan_entry.guiItem.getEraseEvent(), self._typed)
+        self.events.accept("window-event", self._window_changed)
+        self.plan_preview = None
+        self.refresh()
+
+    def _typed(self, *_) -> None:
+        self.changed_at = time.perf_counter()
+        self.preview(self.plan_entry.get())
+
+    def _probe(self):
+        if self._riding is None:
+            from entropy3d.game.session import make_producer
+            from entropy3d.scene.probe import SceneProbe
+
+            self._riding = (make_producer("geometric", self.table, self.geometry),
+                            SceneProbe.from_table(self.table, self.geometry))
+        return self._riding
+
+    def preview(self, text: str) -> None:
+        """Check ``text`` for the selected model where it stands now and show the answer."""
+        from entropy3d.viewer.planning import preview_plan, preview_state
+
+        state = preview_state(self.game_state(), self.timeline.step is None and not self.ridden)
+        self.plan_preview = preview_plan(state, self.selected, text, self.table.ruleset, self._probe()[1])
+        self.refresh()
+
+    def ride_plan(self, text: str) -> None:
+        """Ride ``text`` for the selected model along the one path (geometric producer) and show
+        what happened; u undoes it. A refused plan stays open with its clause."""
+        from entropy3d.viewer.planning import preview_state, ride_plan
+
+        self.preview(text)
+        if self.plan_preview.move is None:
+            self.plan_entry["focus"] = 1
+            return
+        producer, probe = self._probe()
+        state = preview_state(self.game_state(), self.timeline.step is None and not self.ridden)
+        steps = ride_plan(state, self.selected, text, self.table.ruleset, producer, probe, seed=len(self.ridden) + 1)
+        self.what_if.pop(self.selected, None)
+        self.ridden.append((steps[-1].after, [event.text for step in steps for event in step.events]))
+        self.undo.append((None, None))
+        self.close_plan()
+
+    def close_plan(self) -> None:
+        if self.plan_entry is not None:
+            self.plan_entry.destroy()
+            self.plan_entry, self.plan_preview = None, None
+            self.events.ignoreAll()
+            self._bind()
+        self.refresh()
+
+    # -- frame -----------------------------------------------------------------------------------
+
+    def _tick(self, task):
+        where = self._mouse()
+        if self._drag is not None and where is not None and where != self._drag[1]:
+            mode, last, pose = self._drag
+            dx, dy = where[0] - last[0], where[1] - last[1]
+            if mode == "move":
+                self._move_selected(where, pose)
+            elif mode == "orbit":
+                self._orbit(-120.0 * dx, -90.0 * dy)
+            else:
+                yaw = math.radians(self.yaw)
+                right = np.array([math.cos(yaw), math.sin(yaw), 0.0])
+                forward = np.array([-math.sin(yaw), math.cos(yaw), 0.0])
+                self.centre = self.centre - (right * dx + forward * dy) * 0.6 * self.distance
+                self.dirty = True
+            self._drag = (mode, where, pose)
+        if self.playing:
+            self.playing = self.timeline.advance(self.speed * self.base.clock.getDt())
+            self.refresh()
+        if self.dirty:
+            self._place_camera()
+        self.base.win.setActive(self.dirty)
+        self.frames_drawn += int(self.dirty)
+        if not (self.dirty or self.playing or self._drag):
+            time.sleep(IDLE_SLEEP_S)  # nothing to draw: look again a frame later, using no CPU meanwhile
+        self.drawing, self.dirty = self.dirty, False
+        return task.cont
+
+    def _after_draw(self, task):
+        """Once a changed frame is drawn: how long since the input that changed it, and the
+        state file (so a reader sees the state file only once the window shows it)."""
+        if self.drawing:
+            if self.changed_at is not None:
+                self.last_response_ms = 1000.0 * (time.perf_counter() - self.changed_at)
+                self.changed_at = None
+            self._write_state()
+        self.drawing = False
+        return task.cont
+
+    def _move_selected(self, where, start_pose: Pose) -> None:
+        self.changed_at = time.perf_counter()
+        poses = self.poses()
+        hit = self.questions.pick(*self.mouse_ray(where), poses, models=False)
+        if hit is not None:
+            self.what_if[self.selected] = self.questions.stand(hit.point, start_pose.facing_deg)
+            self.refresh()
 
     def refresh(self) -> None:
-        """Put every bike where the timeline says and redraw the overlays and caption."""
-        poses, hidden, active = self.timeline.poses()
+        """Put every bike where the timeline and the tries say, ask the selection's questions
+        again and redraw the overlays, caption and panel."""
+        from entropy3d.viewer.drawing import ACTIVE
+
+        poses = self.poses()
+        _, hidden, active = self.timeline.poses()
         for model_id, node in self.models.items():
             if model_id in hidden or model_id not in poses:
                 node.hide()
@@ -259,50 +578,39 @@ class Viewer:
             node.show()
             node.setPos(pose.x, pose.y, pose.z)
             node.setHpr(pose.facing_deg, 0, 0)
+        if self.selected not in poses:
+            self.selected, self.target = None, None
         self.overlay_root.getChildren().detach()
-        focus = active or next(iter(poses), None)
+        self.labels.clear()
+        focus = self.selected or active or next(iter(poses), None)  # templates and ruler follow the selection
         if focus is not None:
             self._draw_overlays(poses, focus)
-        self.caption.setText(self.timeline.caption())
+        if active is not None:
+            self._ring(active, poses[active], ACTIVE)
+            if self.follow:
+                self.centre = np.array([poses[active].x, poses[active].y, poses[active].z])
+        self._draw_selection(poses)
+        self._draw_measure()
+        self._draw_plan(poses)
+        self.lines.build(self.overlay_root)
+        caption = self.timeline.caption()
+        if self.timeline.steps:
+            caption += f"\nplay speed x{self.speed:g}" + ("   following the active model" if self.follow else "")
+            if self.slider is not None and len(self.timeline.steps) > 1:
+                self.slider.setValue(max(0, self.timeline.index) / (len(self.timeline.steps) - 1))
+        if self.ridden:
+            caption += "\nridden here (u undoes): " + "; ".join(self.ridden[-1][1][-3:])
+        if self.what_if:
+            caption += "\nwhat if: " + ", ".join(sorted(self.what_if)) + " moved (u undoes)"
+        self._set_text(self.caption, caption)
+        self.dirty = True
         self._place_camera()
-
-    def _lines(self, polylines, colour, width: float = 0.05) -> None:
-        """Draw polylines ((N, 3) inches) as thin unlit tubes, the renderer's own overlay shape."""
-        from entropy3d.render.nodes import unlit_node
-        from entropy3d.render.shapes import tube_triangles
-
-        for k, points in enumerate(polylines):
-            node = unlit_node(f"overlay{k}", tube_triangles(np.asarray(points, float), width), colour)
-            node.reparentTo(self.overlay_root)
-
-    def _draw_overlays(self, poses: dict[str, Pose], focus: str) -> None:
-        from entropy3d.viewer.timeline import ruler_polyline, template_polylines
-
-        pose = poses[focus]
-        if self.show["t"]:
-            for name, points in template_polylines(pose, self.table.ruleset):
-                shade = {"tight": (1, 0.4, 0.3, 1), "medium": (1, 0.8, 0.2, 1), "wide": (0.4, 0.9, 1, 1)}
-                self._lines([points], shade[name.split("-")[0]])
-        if self.show["r"]:
-            self._lines(ruler_polyline(pose), (1, 1, 1, 1))
-        if self.show["l"]:
-            gang = {m.id: m.gang for m in self.table.models}
-            if self._los is None:
-                from entropy3d.los import LosWorld
-
-                self._los = LosWorld(self.table, self.geometry)
-            everyone = {m.id: poses.get(m.id) for m in self.table.models}
-            rivals = [m for m in poses if gang[m] != gang[focus]]
-            results = self._los.all_pairs(everyone, [(focus, r) for r in rivals]) if rivals else {}
-            for (viewer, target), result in results.items():
-                a, b = poses[viewer], poses[target]
-                colour = (0.2, 1.0, 0.3, 1) if result.top_down.visible else (1.0, 0.2, 0.2, 1)
-                self._lines([np.array([[a.x, a.y, a.z + 1.0], [b.x, b.y, b.z + 1.0]])], colour, 0.08)
 
     def capture(self, path: str | Path) -> Path:
         """Draw two frames and save the second as an image (PNG)."""
         from panda3d.core import Filename
 
+        self.base.win.setActive(True)
         for _ in range(2):
             self.base.graphicsEngine.renderFrame()
         path = Path(path)

@@ -97,6 +97,17 @@ class Timeline:
         hidden = {b.id for b in state.models.values() if not b.in_play}
         return poses, hidden, activation.model_id
 
+    def state(self) -> State:
+        """The game state the current step starts from (the scene's start before the first)."""
+        step = self.step
+        return self.start if step is None else self.replay.activations[step.activation].state_before
+
+    def seek(self, fraction: float) -> None:
+        """Jump to the start of the action ``fraction`` (0-1) of the way along the replay."""
+        if self.steps:
+            self.index = int(round(float(np.clip(fraction, 0.0, 1.0)) * (len(self.steps) - 1)))
+            self.t = 0.0
+
     def caption(self) -> str:
         step = self.step
         if step is None:

@@ -59,6 +59,42 @@ def test_mp4_is_h264_and_complete(physics_replay, tmp_path):
     assert sorted(p.name for p in tmp_path.iterdir()) == ["game.mp4"]
 
 
+def test_mp4_frames_are_the_films_frames_in_order(physics_replay, tmp_path):
+    """The encoder is fed from its own thread (issue 17): every frame arrives, in order. Two
+    films of one replay draw the same pictures, so the decoded video follows the film's frames
+    (H.264 is lossy: compared by mean difference, against a shuffled order as the control)."""
+    import imageio.v3 as iio
+
+    replay = read_replay(physics_replay)
+    out = render_video(replay, tmp_path / "game.mp4", SMALL)
+    film = ReplayFilm(replay, SMALL)
+    try:
+        drawn = [frame.astype(float) for frame in film.frames()]
+    finally:
+        film.close()
+    decoded = [frame.astype(float) for frame in iio.imiter(out)]
+    assert len(decoded) == len(drawn)
+    in_order = np.mean([np.abs(d - f).mean() for d, f in zip(decoded, drawn)])
+    half = len(drawn) // 2
+    shifted = np.mean([np.abs(d - f).mean() for d, f in zip(decoded, drawn[half:] + drawn[:half])])
+    assert in_order < 8.0 and in_order < 0.5 * shifted, (in_order, shifted)
+
+
+def test_a_failure_while_drawing_writes_nothing_and_stops_the_encoder_feed(physics_replay, tmp_path, monkeypatch):
+    import threading
+
+    def broken_frames(self):
+        yield from list(original(self))[:3]
+        raise RuntimeError("drawing failed")
+
+    original = ReplayFilm.frames
+    monkeypatch.setattr(ReplayFilm, "frames", broken_frames)
+    with pytest.raises(RuntimeError, match="drawing failed"):
+        render_video(read_replay(physics_replay), tmp_path / "game.mp4", SMALL)
+    assert list(tmp_path.iterdir()) == []
+    assert not [t for t in threading.enumerate() if t.name == "mp4-encoder-feed"]
+
+
 def test_bad_video_name_writes_nothing(physics_replay, tmp_path):
     with pytest.raises(ValueError, match=".mp4 or .gif"):
         render_video(read_replay(physics_replay), tmp_path / "game.avi", SMALL)

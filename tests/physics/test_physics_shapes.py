@@ -71,3 +71,30 @@ def test_cursor_agrees_with_the_array_functions():
         assert np.degrees(cursor.heading_at(s)) == pytest.approx(polyline.heading_at(points, lengths, s))
         xy = polyline.point_at(points, lengths, s) + rng.normal(0.0, 0.05, size=2)
         assert cursor.project(*xy, s) == pytest.approx(polyline.project(points, lengths, xy, s, window=2.0))
+
+
+def _textured_tile(relief_in: float) -> trimesh.Trimesh:
+    """A 2" x 2" x 0.2" tile of 49k triangles whose top is rippled ``relief_in`` deep, like a
+    3D-printed terrain tile's texture (watertight, not convex)."""
+    tile = trimesh.creation.box(extents=[2.0, 2.0, 0.2]).subdivide().subdivide().subdivide()
+    tile = tile.subdivide().subdivide().subdivide()
+    vertices = tile.vertices.copy()
+    top = vertices[:, 2] > 0.0999
+    vertices[top, 2] -= relief_in * 0.5 * (1 + np.sin(9.0 * vertices[top, 0]) * np.sin(7.0 * vertices[top, 1]))
+    return trimesh.Trimesh(vertices, tile.faces)
+
+
+def test_a_detailed_print_within_tolerance_rides_as_its_hull_and_a_grooved_one_stays_a_mesh():
+    """Collision proxy (issue 17): a tile with 0.4 mm of texture becomes one convex hull that
+    strays at most PROXY_TOLERANCE_IN from the drawn mesh; 3 mm grooves are shape, not texture."""
+    from entropy3d.physics.world import PROXY_MIN_FACES, PROXY_TOLERANCE_IN, hull_deviation_in
+
+    textured, grooved = _textured_tile(0.016), _textured_tile(0.12)
+    assert len(textured.faces) >= PROXY_MIN_FACES and not textured.is_convex and textured.is_watertight
+    assert hull_deviation_in(textured, textured.convex_hull) <= PROXY_TOLERANCE_IN
+    pieces = convex_pieces(textured)
+    assert len(pieces) == 1 and pieces[0][1] is None
+    assert np.allclose(pieces[0][0].max(axis=0), textured.vertices.max(axis=0))
+    assert hull_deviation_in(grooved, grooved.convex_hull) > PROXY_TOLERANCE_IN
+    (kept,) = convex_pieces(grooved)
+    assert kept[1] is not None and len(kept[1]) == len(grooved.faces)

@@ -1,4 +1,5 @@
-"""The one font every 2D drawing on a picture uses (video HUD, activation pictures, level maps)."""
+"""The one font every 2D drawing uses (the video HUD, activation pictures, level maps): Pillow only,
+so any layer that draws with PIL can use it without pulling in a renderer."""
 
 from __future__ import annotations
 

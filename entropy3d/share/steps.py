@@ -1,0 +1,87 @@
+"""A replay's ridden actions as the page's timeline: one entry per action the viewer steps through.
+
+Each entry holds where every bike stands as the action starts, the active bike's trajectory and
+where the rules left it (``model_after``), the action's words (title, plain-words sentences and
+their dice detail, clauses), the turning templates laid at its start (EC-TMPL-1) and the sight
+lines from where it ended to every rival (EC-LOS-1: top-down verdict, true-LOS % visible).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from entropy3d.game.replay import Replay
+from entropy3d.geometry import Pose
+from entropy3d.scene.build import TableGeometry
+from entropy3d.scene.table import Table
+from entropy3d.share.payload import DECIMALS, pose_list, thinned
+from entropy3d.video.words import Names, lines
+from entropy3d.viewer.timeline import Timeline, template_polylines
+
+
+def _points(points: np.ndarray) -> list[list[float]]:
+    return np.round(np.asarray(points, float), DECIMALS).tolist()
+
+
+def template_lines(table: Table) -> list:
+    """The turning templates (EC-TMPL-1) laid at the origin facing +x, as [template, points]: the
+    page moves them to each action's starting pose (they are rigid), so they are written once."""
+    return [[name.split("-")[0], _points(points)]
+            for name, points in template_polylines(Pose(0.0, 0.0, 0.0, 0.0), table.ruleset)]
+
+
+def replay_steps(replay: Replay, table: Table, geometry: TableGeometry) -> list[dict]:
+    """Every ridden action of ``replay`` in order, as the page's timeline entries."""
+    from entropy3d.los import LosWorld
+
+    names = Names.of_table(table)
+    gang = {m.id: m.gang for m in table.models}
+    sight = LosWorld(table, geometry)
+    timeline = Timeline(replay, replay.header.initial)
+    entries = []
+    for index in range(len(timeline.steps)):
+        timeline.index, timeline.t = index, 0.0
+        poses, hidden, active = timeline.poses()
+        step = timeline.step
+        activation = replay.activations[step.activation]
+        action = activation.actions[step.action]
+        after = action.model_after
+        end = after.pose if after is not None else poses[active]
+        end_poses = {**poses, active: end}
+        if after is not None and not after.in_play:
+            end_poses.pop(active)
+        entries.append({
+            "model": active,
+            "title": (f"Turn {activation.turn} - {names.rider_of_gang(active)}, action {action.index + 1}: "
+                      f"{action.plan}"),
+            "lines": [list(pair) for pair in lines(action.events, names)],
+            "poses": {model_id: pose_list(pose) for model_id, pose in poses.items()},
+            "hidden": sorted(hidden),
+            "trajectory": thinned(action.trajectory).tolist(),
+            "after": pose_list(end),
+            "out": after is not None and not after.in_play,
+            "scenery": {piece: [spot.dx, spot.dy, spot.turn_deg, spot.removed]
+                        for piece, spot in activation.state_before.scenery.items()},
+            "sight": _sight_lines(sight, end_poses, active, gang),
+        })
+    return entries
+
+
+def _sight_lines(sight, poses: dict[str, Pose], viewer: str, gang: dict[str, str]) -> list[dict]:
+    """From ``viewer`` (if still in play) to every rival in play: both verdicts, eye to eye."""
+    if viewer not in poses:
+        return []
+    rivals = [m for m in poses if gang[m] != gang[viewer]]
+    if not rivals:
+        return []
+    everyone = {m: poses.get(m) for m in gang}
+    results = sight.all_pairs(everyone, [(viewer, rival) for rival in rivals])
+    out = []
+    for (_, target), result in results.items():
+        a, b = poses[viewer], poses[target]
+        out.append({"target": target, "visible": bool(result.top_down.visible),
+                    "percent": round(100 * float(result.true_los.visible_fraction), 1),
+                    "can_shoot": bool(result.true_los.can_shoot),
+                    "from": [round(a.x, DECIMALS), round(a.y, DECIMALS), round(a.z + 1.0, DECIMALS)],
+                    "to": [round(b.x, DECIMALS), round(b.y, DECIMALS), round(b.z + 1.0, DECIMALS)]})
+    return out

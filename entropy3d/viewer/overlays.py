@@ -1,0 +1,166 @@
+"""What the viewer draws over the table and tells about it, as a mixin of
+:class:`~entropy3d.viewer.app.Viewer`: the selection's ring, panel and sight of every enemy
+(labels coloured by can-shoot), the target's ray fan, the measure with its ruler, the replay's
+active-model ring, and the plain-data account of the window (``shown``, the ``--state-file``).
+
+Every number comes from :class:`~entropy3d.viewer.questions.TableQuestions`; nothing is decided
+here. Lines are gathered in the viewer's :class:`~entropy3d.viewer.drawing.LineBatch`.
+"""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+
+from entropy3d.geometry import Pose
+
+
+class ViewerOverlays:
+    """Drawing and reporting methods of the viewer (its attributes are set by ``Viewer``)."""
+
+    @staticmethod
+    def _set_text(widget, text: str) -> None:
+        if widget.getText() != text:  # a text made again costs a slower frame
+            widget.setText(text)
+
+    def _ring(self, model_id: str, pose: Pose, colour) -> None:
+        """A ring around a model's base on the ground under it."""
+        from entropy3d.viewer.drawing import ring_points
+
+        base = self.table.base_of(self.table.model(model_id))
+        self.lines.add([ring_points((pose.x, pose.y, pose.z), max(base.length, base.width) / 2 + 0.35)], colour, 4.0)
+
+    def _draw_overlays(self, poses: dict[str, Pose], focus: str) -> None:
+        from entropy3d.viewer.drawing import CAN_SHOOT, NO_SHOT, RULER
+        from entropy3d.viewer.timeline import ruler_polyline, template_polylines
+
+        pose = poses[focus]
+        if self.show["t"]:
+            shade = {"tight": (1, 0.4, 0.3, 1), "medium": (1, 0.8, 0.2, 1), "wide": (0.4, 0.9, 1, 1)}
+            for name, points in template_polylines(pose, self.table.ruleset):
+                self.lines.add([points], shade[name.split("-")[0]], 2.0, top=False)
+        if self.show["r"]:
+            self.lines.add(ruler_polyline(pose), RULER, 2.0)
+        if self.show["l"] and self.selected is None:
+            labels, _ = self.questions.sight(focus, poses)
+            for label in labels:
+                self._sight_line(poses[focus], poses[label.target], CAN_SHOOT if label.can_shoot else NO_SHOT)
+
+    def _sight_line(self, a: Pose, b: Pose, colour, thickness: float = 3.0) -> None:
+        self.lines.add([np.array([[a.x, a.y, a.z + 1.0], [b.x, b.y, b.z + 1.0]])], colour, thickness)
+
+    def _draw_selection(self, poses: dict[str, Pose]) -> None:
+        """The selected model's ring, panel and sight of every enemy; the target's ray fan."""
+        from entropy3d.viewer.drawing import CAN_SHOOT, NO_SHOT, SELECTED, TARGETED
+
+        self.sight_labels, self.sight_results = [], {}
+        if self.selected is None:
+            self._set_text(self.panel, "click a model to select it" if self.measuring is None else "")
+            return
+        pose = poses[self.selected]
+        self._ring(self.selected, pose, SELECTED)
+        self.sight_labels, self.sight_results = self.questions.sight(self.selected, poses)
+        names = self.questions.names
+        lines = [self.questions.panel(self.timeline.state().models[self.selected],
+                                      self.table.model(self.selected).rider)]
+        lines.append(f"at ({pose.x:.1f}, {pose.y:.1f})\", level {pose.z:.1f}\", facing {pose.facing_deg:.0f} deg")
+        seen = [label for label in self.sight_labels if label.can_shoot]
+        lines.append(f"can shoot: {', '.join(names.rider(s.target) for s in seen) or 'nobody'}")
+        for label in self.sight_labels:
+            colour = CAN_SHOOT if label.can_shoot else NO_SHOT
+            target_pose = poses[label.target]
+            self._sight_line(pose, target_pose, colour, 4.0 if label.target == self.target else 2.5)
+            self.labels.add(label.text(names.rider(label.target)),
+                            (target_pose.x, target_pose.y, target_pose.z + 2.2), colour)
+        if self.target is not None and self.target in self.sight_results:
+            result = self.sight_results[self.target]
+            self._ring(self.target, poses[self.target], TARGETED)
+            geometry = result.geometry
+            step = max(1, len(geometry.ray_ends) // 200)
+            ends = geometry.ray_ends[::step]
+            segments = np.stack([np.broadcast_to(geometry.eye, ends.shape), ends], axis=1)
+            colours = [CAN_SHOOT if seen else NO_SHOT for seen in geometry.rays_visible[::step]]
+            self.lines.add_segments(segments, colours)
+            label = next(s for s in self.sight_labels if s.target == self.target)
+            lines.append(f"{names.rider(self.target)}: {label.visible_percent:.0f}% visible, "
+                         f"cover {'yes' if label.cover else 'no'}, can shoot {'yes' if label.can_shoot else 'no'}")
+            lines.append(f"in the way: {', '.join(names.thing(b) for b in label.blockers) or 'nothing'}")
+        self._set_text(self.panel, "\n".join(lines))
+
+    def _draw_measure(self) -> None:
+        from entropy3d.viewer.drawing import RULER, pixels_of, ruler_ticks
+
+        if self.measuring is not None:
+            self._set_text(self.panel, f"measure: click {'the first' if not self.measuring else 'the second'} point"
+                               " (a model or the table)")
+            for name, point in zip("AB", self.measuring):
+                self.labels.add(name, point + [0, 0, 0.6], RULER)
+        if self.measure is None:
+            return
+        measure = self.measure
+        self.lines.add([measure.profile + [0, 0, 0.1]], (1.0, 0.75, 0.2, 1.0), 2.0)
+        ticks, numbers = ruler_ticks(measure.start, measure.end)
+        self.lines.add(ticks, RULER, 3.0)
+        if len(numbers) > 1:
+            inch = float(np.linalg.norm(np.diff(pixels_of(self.base, [numbers[0][1], numbers[1][1]]), axis=0)))
+            every = next((k for k in (1, 2, 3, 6, 12) if k * inch >= 24), 24)  # numbers 24 px apart at least
+            for number, point in numbers:
+                if number % every == 0:
+                    self.labels.add(str(number), point, RULER, scale=0.03, give_way=False)
+        self._set_text(self.panel, self.panel.getText() + "\n" + measure.text() if self.selected else measure.text())
+
+    def _draw_plan(self, poses: dict[str, Pose]) -> None:
+        """The typed plan's path and end (a ghost ring), and the rules' answer in the panel."""
+        from entropy3d.viewer.drawing import TARGETED
+
+        if self.plan_entry is None or self.selected is None:
+            return
+        preview = self.plan_preview
+        if preview is None:
+            self._set_text(self.panel, self.panel.getText() + "\ntype a plan, e.g. s2: straight 8, left medium 5")
+            return
+        if preview.move is not None:
+            z = poses[self.selected].z + 0.15
+            path = np.column_stack([preview.move.path, np.full(len(preview.move.path), z)])
+            self.lines.add([path], TARGETED, 3.0)
+            end = preview.move.end_pose
+            self._ring(self.selected, Pose(end.x, end.y, end.facing_deg, z), TARGETED)
+        self._set_text(self.panel, self.panel.getText() + "\n" + "\n".join(preview.lines()))
+
+    # -- output ----------------------------------------------------------------------------------
+
+    def shown(self) -> dict:
+        """What the window shows, as plain data (the ``state_file``)."""
+        from entropy3d.viewer.drawing import pixels_of, table_to_pixels_matrix
+
+        poses = self.poses()
+        ids = list(poses)
+        centres = [(poses[i].x, poses[i].y, poses[i].z + 0.8) for i in ids]
+        pixels = pixels_of(self.base, centres) if ids else np.zeros((0, 2))
+        return {
+            "selected": self.selected, "target": self.target,
+            "poses": {i: [round(p.x, 4), round(p.y, 4), round(p.z, 4), round(p.facing_deg, 4)]
+                      for i, p in poses.items()},
+            "what_if": sorted(self.what_if),
+            "labels": [label.to_dict() for label in self.sight_labels],
+            "measure": self.measure.to_dict() if self.measure is not None else None,
+            "measuring": len(self.measuring) if self.measuring is not None else None,
+            "plan": self.plan_preview.to_dict() if self.plan_preview is not None else None,
+            "plan_open": self.plan_entry is not None,
+            "ridden": [events for _, events in self.ridden],
+            "pixels": {i: [float(x), float(y)] for i, (x, y) in zip(ids, pixels)},
+            "window": [self.base.win.getXSize(), self.base.win.getYSize()],
+            "table_to_clip": table_to_pixels_matrix(self.base).tolist(),
+            "help_shown": not self.help.isHidden(),
+            "step": self.timeline.index, "playing": self.playing, "follow": self.follow, "speed": self.speed,
+            "camera": {"distance": self.distance, "pitch": self.pitch, "yaw": self.yaw},
+            "frames_drawn": self.frames_drawn,
+            "response_ms": self.last_response_ms,
+        }
+
+    def _write_state(self) -> None:
+        if self.state_file is not None:
+            from entropy3d.outputs import write_atomic
+
+            write_atomic(self.state_file, json.dumps(self.shown()).encode())

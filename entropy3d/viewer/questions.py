@@ -1,0 +1,151 @@
+"""What the viewer asks the table: which model or surface is under the mouse, where a dragged
+model stands, what the selected rider sees, how far two points are. Pure numpy over the LOS engine
+(:class:`~entropy3d.los.LosWorld`) and the table's downward probe
+(:meth:`~entropy3d.scene.build.TableGeometry.surface_stacks`): no window, so it is tested headless.
+
+All lengths are table inches; headings degrees counter-clockwise from +x.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Mapping
+
+import numpy as np
+
+from entropy3d.geometry import Pose
+from entropy3d.scene.build import level_below
+
+#: inches: a point the mouse ray meets stands on the highest surface at most this far above it, so
+#: a ray meeting a wall puts the model at the wall's foot, and one meeting a roof on the roof
+SURFACE_SLACK_IN = 0.05
+#: inches: spacing of the samples of the along-the-ground measure
+GROUND_SAMPLE_IN = 0.1
+
+
+@dataclass(frozen=True)
+class Hit:
+    """What the mouse ray met first: a model id, a piece id, or "" for the bare table top."""
+
+    what: str
+    point: np.ndarray
+    """(3,) where, inches."""
+
+
+@dataclass(frozen=True)
+class SightLabel:
+    """The selected rider's sight of one enemy, as `entropy3d los` gives it (EC-LOS-4, EC-COVER-1)."""
+
+    target: str
+    visible_percent: float
+    cover: bool
+    can_shoot: bool
+    top_down_visible: bool
+    blockers: tuple[str, ...]
+
+    def text(self, name: str) -> str:
+        shot = "can shoot" if self.can_shoot else "no shot"
+        return f"{name}: {self.visible_percent:.0f}% {'cover, ' if self.cover else ''}{shot}"
+
+    def to_dict(self) -> dict:
+        return {"target": self.target, "visible_percent": self.visible_percent, "cover": self.cover,
+                "can_shoot": self.can_shoot, "top_down_visible": self.top_down_visible,
+                "blockers": list(self.blockers)}
+
+
+@dataclass(frozen=True)
+class Measure:
+    """Two points and the distances between them, inches."""
+
+    start: np.ndarray
+    end: np.ndarray
+    straight_in: float
+    """The straight 3D distance."""
+    ground_in: float
+    """Along the ground: the path over every surface under the straight line from above, up and
+    down each level on the way (a roof to the street counts the drop)."""
+    profile: np.ndarray
+    """(N, 3) that path."""
+
+    def text(self) -> str:
+        return (f"measure: {self.straight_in:.1f}\" straight, {self.ground_in:.1f}\" along the ground; "
+                f"levels {self.start[2]:.1f}\" -> {self.end[2]:.1f}\"")
+
+    def to_dict(self) -> dict:
+        return {"start": [round(float(v), 3) for v in self.start], "end": [round(float(v), 3) for v in self.end],
+                "straight_in": round(self.straight_in, 3), "ground_in": round(self.ground_in, 3)}
+
+
+class TableQuestions:
+    """The viewer's questions about one table, over one cached :class:`~entropy3d.los.LosWorld`."""
+
+    def __init__(self, table, geometry):
+        from entropy3d.los import LosWorld
+        from entropy3d.video.words import Names
+
+        self.table, self.geometry = table, geometry
+        self.world = LosWorld(table, geometry)
+        self.names = Names.of_table(table)
+        self.gang_of = {m.id: m.gang for m in table.models}
+
+    def pick(self, start, end, poses: Mapping[str, Pose], models: bool = True) -> Hit | None:
+        """First model (unless ``models`` is False) or piece along the mouse ray from ``start`` to
+        ``end`` (inches), else where it meets the table top (z = 0); None when it meets neither."""
+        start, end = np.asarray(start, float), np.asarray(end, float)
+        minis = list(self.world.miniatures(poses).values()) if models else []
+        t, names = self.world.cast(start[None], end[None], [m for m in minis if m.id in poses])
+        if np.isfinite(t[0]):
+            return Hit(str(names[0]), start + float(t[0]) * (end - start))
+        if start[2] > 0 >= end[2]:
+            return Hit("", start + start[2] / (start[2] - end[2]) * (end - start))
+        return None
+
+    def level_at(self, point) -> float:
+        """The highest surface under ``point`` at most :data:`SURFACE_SLACK_IN` above it."""
+        stack = self.geometry.surface_stacks([np.asarray(point, float)[:2]])[0]
+        return level_below(stack, float(point[2]) + SURFACE_SLACK_IN)
+
+    def stand(self, point, facing_deg: float) -> Pose:
+        """A model put down at ``point`` (a hit of :meth:`pick`), on the level under it."""
+        return Pose(float(point[0]), float(point[1]), facing_deg % 360.0, self.level_at(point))
+
+    def enemies(self, model_id: str, poses: Mapping[str, Pose]) -> list[str]:
+        return [m for m in poses if m in self.gang_of and self.gang_of[m] != self.gang_of[model_id]]
+
+    def sight(self, viewer: str, poses: Mapping[str, Pose], targets: list[str] | None = None):
+        """(labels, results) for ``viewer`` looking at every enemy in play (or ``targets``): the
+        LOS engine's answer with everyone at ``poses``, the one `entropy3d los` prints."""
+        targets = self.enemies(viewer, poses) if targets is None else targets
+        if not targets:
+            return [], {}
+        results = self.world.all_pairs(dict(poses), [(viewer, t) for t in targets])
+        labels = [SightLabel(t, round(100 * r.true_los.visible_fraction, 1), r.true_los.cover, r.true_los.can_shoot,
+                             r.top_down.visible, tuple(sorted(set(r.top_down.blockers) | set(r.true_los.blockers))))
+                  for (_, t), r in results.items()]
+        return labels, {t: r for (_, t), r in results.items()}
+
+    def measure(self, start, end) -> Measure:
+        """Straight and along-the-ground distances from ``start`` to ``end`` (points on the table)."""
+        start, end = np.asarray(start, float), np.asarray(end, float)
+        flat = float(np.linalg.norm(end[:2] - start[:2]))
+        count = max(2, int(math.ceil(flat / GROUND_SAMPLE_IN)) + 1)
+        xy = np.linspace(start[:2], end[:2], count)
+        heights = self.geometry.surface_height(xy)
+        heights[0], heights[-1] = start[2], end[2]
+        profile = np.column_stack([xy, heights])
+        ground = float(np.linalg.norm(np.diff(profile, axis=0), axis=1).sum())
+        return Measure(start, end, float(np.linalg.norm(end - start)), ground, profile)
+
+    def panel(self, model, loadout) -> str:
+        """The selection panel: who the rider is and its numbers (``model``: a
+        :class:`~entropy3d.rules.state.ModelState`; ``loadout``: the scene's rider)."""
+        gun = f", {model.gun} ({model.ammo} shots)" if model.gun else ""
+        return "\n".join([
+            f"{self.names.rider(model.id)} ({model.id})",
+            f"gang: {self.names.gang(model.gang)}   bike: {model.bike_type}",
+            f"speed {model.speed}   stress {model.stress}/{model.max_stress}   wounds {model.wounds}",
+            f"conditions: {', '.join(model.conditions) or 'none'}" + ("   stopped" if model.stopped else ""),
+            f"loadout: {model.weapon}{gun}; dodge {model.dodge}, protection {model.protection}"
+            + (f", strength {loadout.strength}" if loadout is not None and loadout.strength is not None else ""),
+        ])

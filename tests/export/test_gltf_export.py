@@ -1,0 +1,154 @@
+"""``entropy3d export``: glTF 2.0 of every bundled table and of a replay, checked by the Khronos
+glTF validator and re-imported with trimesh at the physical table's size (a 48" table is
+1.2192 m, an oval base 75 x 42 mm as the rules data gives it, EC-BASE), Y up."""
+
+from __future__ import annotations
+
+import json
+import struct
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+import trimesh
+import yaml
+
+from entropy3d.resources import bundled_dir
+from tests.export.conftest import ROOT, validate_gltf
+
+SCENES = sorted((ROOT / "scenes").glob("*.yaml"))
+RULES = yaml.safe_load((ROOT / "rules" / "entropy_city.yaml").read_text(encoding="utf-8"))
+
+
+def export(source, output):
+    done = subprocess.run([sys.executable, "-m", "entropy3d", "export", str(source), "-o", str(output)],
+                          capture_output=True, text=True, timeout=600)
+    return done
+
+
+def read_glb(path) -> tuple[dict, bytes]:
+    """The JSON and binary chunks of a GLB file."""
+    data = path.read_bytes()
+    magic, version, _ = struct.unpack("<III", data[:12])
+    assert magic == 0x46546C67 and version == 2
+    json_length = struct.unpack("<I", data[12:16])[0]
+    tree = json.loads(data[20:20 + json_length])
+    binary_start = 20 + json_length + 8
+    return tree, data[binary_start:]
+
+
+def accessor_values(tree: dict, binary: bytes, index: int) -> np.ndarray:
+    accessor = tree["accessors"][index]
+    view = tree["bufferViews"][accessor["bufferView"]]
+    width = {"SCALAR": 1, "VEC3": 3, "VEC4": 4}[accessor["type"]]
+    start = view.get("byteOffset", 0) + accessor.get("byteOffset", 0)
+    values = np.frombuffer(binary, np.float32, accessor["count"] * width, start)
+    return values.reshape(accessor["count"], width)
+
+
+@pytest.fixture(scope="module")
+def scene_glbs(tmp_path_factory) -> dict:
+    folder = tmp_path_factory.mktemp("glb")
+    files = {}
+    for scene in SCENES:
+        output = folder / f"{scene.stem}.glb"
+        done = export(scene, output)
+        assert done.returncode == 0, done.stderr
+        files[scene.stem] = output
+    return files
+
+
+def test_every_bundled_scene_passes_the_khronos_validator(scene_glbs):
+    reports = validate_gltf(*scene_glbs.values())
+    for name, report in zip(scene_glbs, reports):
+        issues = report["issues"]
+        assert issues["numErrors"] == 0 and issues["numWarnings"] == 0, (name, issues["messages"][:5])
+
+
+@pytest.mark.parametrize("scene", [s.stem for s in SCENES])
+def test_EC_BASE_reimported_table_and_bases_are_at_the_physical_size(scene_glbs, scene):
+    from entropy3d.scene import load_scene
+
+    table = load_scene(ROOT / "scenes" / f"{scene}.yaml")
+    imported = trimesh.load_scene(str(scene_glbs[scene]))
+    ground = imported.geometry[imported.graph["table"][1]]
+    transform = imported.graph["table"][0]
+    bounds = trimesh.transform_points(ground.bounds, transform)
+    # a 48" table is 48 x 25.4 mm wide and deep; glTF is Y up, the table's y runs to glTF -z
+    assert bounds[1][0] - bounds[0][0] == pytest.approx(table.width * 0.0254, abs=1e-5)
+    assert bounds[1][2] - bounds[0][2] == pytest.approx(table.depth * 0.0254, abs=1e-5)
+    assert bounds[1][1] == pytest.approx(0.0, abs=1e-6)  # the table top, with everything above it
+    assert imported.bounds[1][1] > 0.05
+    oval = RULES["bases"]["oval"]
+    model = next(m for m in table.models if RULES["bike_types"][m.bike]["base"] == "oval")
+    base = imported.geometry[imported.graph[f"model {model.id}/base"][1]]
+    length, thickness, width = base.extents
+    assert length == pytest.approx(oval["length_mm"] / 1000, abs=1e-4)
+    assert width == pytest.approx(oval["width_mm"] / 1000, abs=1e-4)
+    where = imported.graph[f"model {model.id}"][0][:3, 3]
+    assert where[0] == pytest.approx(model.position[0] * 0.0254, abs=1e-5)
+    assert where[2] == pytest.approx(-model.position[1] * 0.0254, abs=1e-5)
+
+
+def test_buildings_stand_up_and_keep_their_footprint(scene_glbs):
+    from entropy3d.scene import load_scene
+
+    table = load_scene(ROOT / "scenes" / "crossroads.yaml")
+    building = next(b for b in table.spec.buildings if b.rect is not None)
+    imported = trimesh.load_scene(str(scene_glbs["crossroads"]))
+    transform, name = imported.graph[building.id]
+    lo, hi = trimesh.transform_points(imported.geometry[name].bounds, transform)
+    x0, y0, x1, y1 = building.rect
+    assert [lo[0], hi[0]] == pytest.approx([x0 * 0.0254, x1 * 0.0254], abs=1e-5)
+    assert [lo[2], hi[2]] == pytest.approx([-y1 * 0.0254, -y0 * 0.0254], abs=1e-5)
+    assert hi[1] == pytest.approx(building.height * 0.0254, abs=1e-5)
+
+
+def test_replay_animates_bikes_and_the_smashed_bench_EC_DEST_4(bench_replay, tmp_path):
+    from entropy3d.game import read_replay
+
+    output = tmp_path / "bench.glb"
+    done = export(bench_replay, output)
+    assert done.returncode == 0, done.stderr
+    assert "2 activations animated" in done.stdout
+    report, = validate_gltf(output)
+    assert report["issues"]["numErrors"] == 0 and report["issues"]["numWarnings"] == 0, report["issues"]["messages"]
+
+    replay = read_replay(bench_replay)
+    tree, binary = read_glb(output)
+    animation, = tree["animations"]
+    names = [node.get("name") for node in tree["nodes"]]
+    targets = {(names[c["target"]["node"]], c["target"]["path"]): animation["samplers"][c["sampler"]]
+               for c in animation["channels"]}
+    assert {("model h1", "translation"), ("model h1", "rotation"), ("bench1", "translation")} <= set(targets)
+
+    # the bench ends where the rules moved it (ScenerySpot, inches from where the scene put it)
+    spot = replay.activations[-1].state_after.scenery["bench1"]
+    bench = next(d for d in replay_scene_spec(replay).destructibles if d.id == "bench1")
+    end = accessor_values(tree, binary, targets[("bench1", "translation")]["output"])[-1]
+    assert end[0] == pytest.approx((bench.position[0] + spot.dx) * 0.0254, abs=1e-4)
+    assert end[2] == pytest.approx(-(bench.position[1] + spot.dy) * 0.0254, abs=1e-4)
+    assert spot.dx ** 2 + spot.dy ** 2 == pytest.approx(16.0, abs=0.01)  # moved speed 2 x 2"
+
+    # h1 ends where the rules left it after its activation, and its keys run forward in time
+    h1 = targets[("model h1", "translation")]
+    times = accessor_values(tree, binary, h1["input"])[:, 0]
+    assert np.all(np.diff(times) > 0)
+    last = next(a for a in reversed(replay.activations) if a.model_id == "h1").state_after.model("h1").pose
+    end = accessor_values(tree, binary, h1["output"])[-1]
+    assert end == pytest.approx([last.x * 0.0254, last.z * 0.0254, -last.y * 0.0254], abs=1e-4)
+
+
+def replay_scene_spec(replay):
+    from entropy3d.scene import load_scene
+
+    return load_scene(replay.header.scene).spec
+
+
+def test_export_refuses_a_wrong_suffix_and_writes_nothing(tmp_path):
+    output = tmp_path / "table.gltf"
+    done = export(bundled_dir("scenes") / "crossroads.yaml", output)
+    assert done.returncode == 1
+    assert "table.gltf" in done.stderr and ".glb" in done.stderr and "Traceback" not in done.stderr
+    assert list(tmp_path.iterdir()) == []

@@ -1,0 +1,77 @@
+"""What a shared page carries (issue 14, part 1), checked without a browser: meshes survive their
+compact form, the timeline holds every ridden action where the rules left each bike, and the
+words are the plain-words formatter's own."""
+
+from __future__ import annotations
+
+import base64
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from entropy3d.game.session import play_game
+from entropy3d.scene import load_scene
+from entropy3d.scene.build import build_table_geometry
+from entropy3d.share import page_data, page_html
+from entropy3d.share.payload import MeshPacker
+from entropy3d.video.words import Names, lines
+from entropy3d.viewer.timeline import Timeline
+
+SMALL_TABLE = Path(__file__).resolve().parents[1] / "data" / "small_table.yaml"
+
+
+@pytest.fixture(scope="module")
+def game():
+    replay = play_game(SMALL_TABLE, seed=5, turns=2, producer="geometric")
+    table = load_scene(replay.header.scene)
+    return table, build_table_geometry(table), replay
+
+
+def unpack(packed: dict, q: float) -> tuple[np.ndarray, np.ndarray]:
+    positions = np.frombuffer(base64.b64decode(packed["positions"]), "<i2").reshape(-1, 3) * q
+    faces = np.frombuffer(base64.b64decode(packed["indices"]), "<u4" if packed["wide"] else "<u2").reshape(-1, 3)
+    return positions, faces
+
+
+def test_meshes_keep_their_shape_within_half_a_quantum(game):
+    table, geometry, _ = game
+    packer = MeshPacker(float(abs(geometry.bounds()).max()))
+    for piece in geometry.pieces:
+        positions, faces = unpack(packer.pack(piece.mesh), packer.q)
+        assert np.array_equal(faces, piece.mesh.faces)
+        assert np.abs(positions - piece.mesh.vertices).max() <= packer.q / 2 + 1e-9
+    assert packer.q < 0.005  # inches: finer than any piece's paint
+
+
+def test_every_ridden_action_is_a_step_ending_where_the_rules_left_the_bike(game):
+    table, geometry, replay = game
+    data = page_data(table, geometry, replay)
+    timeline = Timeline(replay, replay.header.initial)
+    assert len(data["steps"]) == len(timeline.steps) > 0
+    names = Names.of_table(table)
+    for entry, step in zip(data["steps"], timeline.steps):
+        activation = replay.activations[step.activation]
+        action = activation.actions[step.action]
+        assert entry["model"] == activation.model_id
+        after = action.model_after.pose
+        assert entry["after"] == pytest.approx([after.x, after.y, after.z, after.facing_deg], abs=1e-3)
+        trajectory = np.asarray(entry["trajectory"])
+        assert trajectory[0, 0] == 0.0 and trajectory[-1, 0] == pytest.approx(action.trajectory[-1, 0], abs=1e-3)
+        assert entry["lines"] == [list(pair) for pair in lines(action.events, names)]
+        assert action.plan in entry["title"] and names.rider(activation.model_id) in entry["title"]
+        for sight in entry["sight"]:  # EC-LOS-1: only rivals, seen from where the bike ended
+            assert table.model(sight["target"]).gang != table.model(activation.model_id).gang
+            assert sight["from"][:2] == pytest.approx(entry["after"][:2], abs=1e-3)
+
+
+def test_a_table_page_has_no_timeline_and_a_json_block_that_cannot_end_its_script(game):
+    table, geometry, _ = game
+    data = page_data(table, geometry)
+    assert data["steps"] == [] and set(data["start"]) == {m.id for m in table.models}
+    data["name"] = "</script><b>"
+    html = page_html(data)
+    block = html.split('id="entropy3d-data">', 1)[1].split("</script>", 1)[0]
+    assert json.loads(block)["name"] == "</script><b>"
+    assert "<title>&lt;/script&gt;&lt;b&gt;</title>" in html

@@ -1,0 +1,227 @@
+"""``entropy3d share`` (issue 14, part 1): one HTML page, opened in a real headless Chromium.
+
+The page is written by the command as a user runs it, then Debian's chromium (driven by Selenium
+through Debian's chromedriver; ``tools/system_deps`` installs both) opens it from a file with
+every host name unresolvable. The tests take screenshots and check that they are not blank, that
+stepping the timeline with the page's own buttons moves the active bike on screen (its projected
+position and the pixels where it was and where it went), that the overlays and the top-down key
+change the picture, that the page fetched nothing, and that the console shows no JavaScript error.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import re
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+from PIL import Image
+
+from entropy3d.game.session import play_game
+
+ROOT = Path(__file__).resolve().parents[2]
+CHROMIUM, CHROMEDRIVER = Path("/usr/bin/chromium"), Path("/usr/bin/chromedriver")
+WINDOW = (1280, 800)
+#: flags that work headless on a machine without GPU or network (SwiftShader draws WebGL)
+FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--enable-unsafe-swiftshader", "--disable-quic",
+         "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync",
+         "--host-resolver-rules=MAP * ~NOTFOUND", f"--window-size={WINDOW[0]},{WINDOW[1]}")
+
+
+def share(source: Path, output: Path) -> Path:
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    done = subprocess.run([sys.executable, "-m", "entropy3d", "share", str(source), "-o", str(output)],
+                          env=env, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert output.is_file() and f"wrote {output}" in done.stdout
+    return output
+
+
+@pytest.fixture(scope="module")
+def pages(tmp_path_factory) -> dict[str, Path]:
+    folder = tmp_path_factory.mktemp("share")
+    replay = folder / "game.jsonl"
+    play_game(None, seed=7, turns=1, producer="geometric", replay_path=replay)
+    return {"replay": share(replay, folder / "game.html"),
+            "scene": share(ROOT / "scenes" / "crossroads.yaml", folder / "table.html")}
+
+
+def page_data(page: Path) -> dict:
+    block = re.search(r'<script type="application/json" id="entropy3d-data">(.*?)</script>', page.read_text(), re.S)
+    return json.loads(block.group(1))
+
+
+@pytest.fixture(scope="module")
+def browser(tmp_path_factory):
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+
+    missing = [str(p) for p in (CHROMIUM, CHROMEDRIVER) if not p.exists()]
+    assert not missing, f"missing {missing}: run tools/system_deps (Debian packages chromium, chromium-driver)"
+    options = webdriver.ChromeOptions()
+    options.binary_location = str(CHROMIUM)
+    for flag in FLAGS:
+        options.add_argument(flag)
+    options.add_argument(f"--user-data-dir={tmp_path_factory.mktemp('chromium-profile')}")
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    driver = webdriver.Chrome(options=options, service=Service(str(CHROMEDRIVER)))
+    try:
+        yield driver
+    finally:
+        driver.quit()
+
+
+def open_page(driver, page: Path) -> None:
+    driver.get(page.as_uri())
+    deadline = time.monotonic() + 60
+    while not driver.execute_script("return !!(window.entropy3dShare && window.entropy3dShare.frames > 0)"):
+        assert time.monotonic() < deadline, "the page never drew a frame"
+        time.sleep(0.1)
+
+
+def settle(driver) -> None:
+    """Wait until the page has drawn what was asked (it draws on the next animation frame)."""
+    frames = driver.execute_script("return window.entropy3dShare.frames")
+    driver.execute_script("window.entropy3dShare.renderNow()")
+    assert driver.execute_script("return window.entropy3dShare.frames") > frames
+
+
+def screenshot(driver, path: Path) -> np.ndarray:
+    png = driver.get_screenshot_as_png()
+    path.write_bytes(png)
+    return np.asarray(Image.open(io.BytesIO(png)).convert("RGB"), dtype=np.int16)
+
+
+def assert_not_blank(picture: np.ndarray) -> None:
+    colours = len(np.unique(picture.reshape(-1, 3), axis=0))
+    assert colours > 500 and picture.std() > 20, f"a blank-looking screenshot ({colours} colours)"
+
+
+def console_errors(driver) -> list[str]:
+    return [e["message"] for e in driver.get_log("browser") if e["level"] == "SEVERE"]
+
+
+def region(picture: np.ndarray, centre, half: int = 18) -> np.ndarray:
+    x, y = int(round(centre[0])), int(round(centre[1]))
+    return picture[max(0, y - half):y + half, max(0, x - half):x + half]
+
+
+def test_replay_page_steps_a_bike_across_the_screen(pages, browser, tmp_path):
+    page = pages["replay"]
+    data = page_data(page)
+    steps = data["steps"]
+    assert steps, "the replay's page has no actions to step through"
+    # the first action that carries its bike at least 4" (a move a person sees)
+    moved = [np.hypot(s["after"][0] - s["poses"][s["model"]][0], s["after"][1] - s["poses"][s["model"]][1])
+             for s in steps]
+    index = next(k for k, d in enumerate(moved) if d >= 4.0)
+    bike = steps[index]["model"]
+
+    open_page(browser, page)
+    assert browser.execute_script("return document.querySelector('canvas').getContext('webgl2') !== null "
+                                  "|| document.querySelector('canvas').getContext('webgl') !== null")
+    start = screenshot(browser, tmp_path / "0-start.png")
+    assert_not_blank(start)
+    assert browser.execute_script("return window.entropy3dShare.steps") == len(steps)
+
+    browser.execute_script(f"window.entropy3dShare.goTo({index - 1}, true)")
+    settle(browser)
+    before_xy = browser.execute_script(f"return window.entropy3dShare.screenOf('{bike}')")
+    before = screenshot(browser, tmp_path / "1-before-step.png")
+    browser.find_element("id", "next").click()
+    settle(browser)
+    assert browser.execute_script("return window.entropy3dShare.index()") == index
+    after_xy = browser.execute_script(f"return window.entropy3dShare.screenOf('{bike}')")
+    after = screenshot(browser, tmp_path / "2-after-step.png")
+    assert_not_blank(after)
+
+    travel = float(np.hypot(after_xy[0] - before_xy[0], after_xy[1] - before_xy[1]))
+    assert travel > 20, f"stepping moved {bike} only {travel:.1f} px on screen"
+    for where in (before_xy, after_xy):  # the bike left one place and arrived at the other
+        change = np.abs(region(after, where) - region(before, where)).mean()
+        assert change > 8, f"no visible change where {bike} was or went (mean difference {change:.1f})"
+    title = browser.find_element("id", "title").text
+    assert title == steps[index]["title"] and data["names"][bike] in title
+    assert browser.find_element("id", "lines").text.strip(), "the action's words are missing"
+
+    for toggle in ("show-templates", "show-sight"):
+        browser.find_element("id", toggle).click()
+    settle(browser)
+    overlays = screenshot(browser, tmp_path / "3-templates-and-sight.png")
+    assert np.abs(overlays - after).mean() > 0.05, "templates and sight lines drew nothing"
+
+    browser.find_element("tag name", "body").send_keys("v")
+    settle(browser)
+    top = screenshot(browser, tmp_path / "4-top-down.png")
+    assert_not_blank(top)
+    top_xy = browser.execute_script(f"return window.entropy3dShare.screenOf('{bike}')")
+    assert np.hypot(top_xy[0] - after_xy[0], top_xy[1] - after_xy[1]) > 5, "the top-down key did not move the view"
+
+    browser.find_element("id", "play").click()
+    time.sleep(1.0)
+    assert browser.execute_script("return window.entropy3dShare.index()") >= 0
+
+    fetched = browser.execute_script("return performance.getEntriesByType('resource').map(e => e.name)")
+    assert fetched == [], f"the page fetched {fetched}; it must work offline"
+    assert console_errors(browser) == []
+
+
+def test_scene_page_shows_the_table_without_a_timeline(pages, browser, tmp_path):
+    open_page(browser, pages["scene"])
+    picture = screenshot(browser, tmp_path / "table.png")
+    assert_not_blank(picture)
+    assert not browser.find_element("id", "play").is_displayed()
+    assert browser.execute_script("return window.entropy3dShare.steps") == 0
+    assert browser.execute_script("return window.entropy3dShare.screenOf('hades_1')") is not None
+    assert console_errors(browser) == []
+
+
+def test_page_is_self_contained(pages):
+    for page in pages.values():
+        html = page.read_text()
+        assert not re.search(r"<(script|link|img|iframe)[^>]*\s(src|href)=", html, re.I), "a page loads a file"
+        assert "three.js authors" in html.lower(), "the three.js licence header must stay with the library"
+    size = pages["replay"].stat().st_size
+    assert size < 2_000_000, f"a one-turn replay's page is {size / 1e6:.1f} MB"
+
+
+def test_share_refuses_a_wrong_output_name(pages, tmp_path):
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    done = subprocess.run([sys.executable, "-m", "entropy3d", "share", "-o", str(tmp_path / "game.png")],
+                          env=env, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 1 and "ending in .html" in done.stderr and "Traceback" not in done.stderr
+    assert not (tmp_path / "game.png").exists()
+
+
+def test_the_mouse_orbits_pans_and_zooms(pages, browser, tmp_path):
+    from selenium.webdriver.common.action_chains import ActionChains
+    from selenium.webdriver.common.actions.wheel_input import ScrollOrigin
+    from selenium.webdriver.common.keys import Keys
+
+    open_page(browser, pages["scene"])
+    canvas = browser.find_element("tag name", "canvas")
+
+    def where() -> np.ndarray:
+        settle(browser)
+        return np.array(browser.execute_script("return window.entropy3dShare.screenOf('hades_1')"))
+
+    start = where()
+    ActionChains(browser).move_to_element(canvas).click_and_hold().move_by_offset(120, 0).release().perform()
+    orbited = where()
+    assert np.hypot(*(orbited - start)) > 20, "dragging did not orbit the camera"
+    ActionChains(browser).move_to_element(canvas).key_down(Keys.SHIFT).click_and_hold().move_by_offset(0, 80) \
+        .release().key_up(Keys.SHIFT).perform()
+    panned = where()
+    assert np.hypot(*(panned - orbited)) > 20, "shift-dragging did not pan the camera"
+    ActionChains(browser).scroll_from_origin(ScrollOrigin.from_element(canvas), 0, -600).perform()
+    zoomed = where()
+    centre = np.array([WINDOW[0] / 2, browser.execute_script("return window.innerHeight") / 2])
+    assert np.hypot(*(zoomed - centre)) > np.hypot(*(panned - centre)) + 10, "the wheel did not zoom in"
+    screenshot(browser, tmp_path / "moved-camera.png")
+    assert console_errors(browser) == []

@@ -1,0 +1,105 @@
+"""The viewer's questions to the table, headless: picking under the mouse, standing a dragged
+model on the level under it, measuring, and the selection's sight labels and panel."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from entropy3d.geometry import Pose
+from entropy3d.viewer.app import load_source
+from entropy3d.viewer.drawing import pixel_of_point, ruler_ticks
+from entropy3d.viewer.questions import GROUND_SAMPLE_IN, SURFACE_SLACK_IN, TableQuestions
+
+OFFICES_CENTRE = (32.5, 17.5)
+
+
+@pytest.fixture(scope="module")
+def crossroads():
+    table, geometry, _ = load_source(None)
+    questions = TableQuestions(table, geometry)
+    state = table.initial_state(geometry.surface_height)
+    return questions, state, {m.id: m.pose for m in state.models.values()}
+
+
+def down(x, y):
+    return np.array([x, y, 100.0]), np.array([x, y, -1.0])
+
+
+def test_click_on_a_model_picks_it_and_a_drag_ignores_models(crossroads):
+    questions, _, poses = crossroads
+    pose = poses["komodo_1"]
+    assert questions.pick(*down(pose.x, pose.y), poses).what == "komodo_1"
+    under = questions.pick(*down(pose.x, pose.y), poses, models=False)
+    assert under is not None and under.what != "komodo_1" and under.point[2] < 0.5
+
+
+def test_a_model_dragged_over_a_roof_stands_on_the_roof(crossroads):
+    questions, _, poses = crossroads
+    hit = questions.pick(*down(*OFFICES_CENTRE), poses, models=False)
+    assert hit.what == "offices"
+    pose = questions.stand(hit.point, 90.0)
+    roof = float(questions.geometry.surface_height([OFFICES_CENTRE])[0])
+    assert pose.z == pytest.approx(roof) and roof > 5.0
+    assert (pose.x, pose.y, pose.facing_deg) == pytest.approx((*OFFICES_CENTRE, 90.0))
+
+
+def test_a_ray_meeting_a_wall_stands_the_model_at_its_foot(crossroads):
+    """Pointing at the offices' west wall from the street: the model stays on the street."""
+    questions, _, poses = crossroads
+    hit = questions.pick(np.array([25.0, 17.5, 1.5]), np.array([40.0, 17.5, 1.5]), poses, models=False)
+    assert hit.what == "offices" and hit.point[0] == pytest.approx(27.5, abs=0.05)
+    level = questions.level_at(hit.point)
+    expected = questions.geometry.surface_height([hit.point[:2]], below=hit.point[2] + SURFACE_SLACK_IN)[0]
+    assert level == pytest.approx(expected) and level < 1.0
+
+
+def test_measure_from_a_roof_to_the_street_counts_the_drop(crossroads):
+    questions, _, _ = crossroads
+    roof = float(questions.geometry.surface_height([OFFICES_CENTRE])[0])
+    start, end = np.array([*OFFICES_CENTRE, roof]), np.array([OFFICES_CENTRE[0], 11.25, 0.01])
+    measure = questions.measure(start, end)
+    assert measure.straight_in == pytest.approx(np.linalg.norm(end - start))
+    flat = 17.5 - 11.25
+    # over the roof, down the wall, along the street: each level change cuts one 0.1" sample's corner
+    assert measure.ground_in == pytest.approx(flat + (roof - 0.01), abs=3 * GROUND_SAMPLE_IN)
+    assert measure.ground_in > measure.straight_in
+    flat_measure = questions.measure(np.array([24.0, 2.0, 0.01]), np.array([24.0, 14.0, 0.01]))
+    assert flat_measure.straight_in == pytest.approx(12.0)
+    assert "12.0\" straight" in flat_measure.text()
+
+
+def test_EC_LOS_4_EC_COVER_1_sight_labels_are_the_los_engines_verdicts(crossroads):
+    """Clauses EC-LOS-4, EC-COVER-1: the labels carry the LOS engine's % visible, cover, can shoot."""
+    questions, _, poses = crossroads
+    moved = {**poses, "komodo_1": Pose(32.0, 11.25, 200.0, 0.01)}
+    for at in (poses, moved):
+        labels, results = questions.sight("komodo_1", at)
+        assert {label.target for label in labels} == {"hades_1", "hades_2", "hades_3", "hades_4"}
+        for label in labels:
+            truth = questions.world.line_of_sight("komodo_1", label.target, at)
+            assert label.visible_percent == round(100 * truth.true_los.visible_fraction, 1)
+            assert (label.cover, label.can_shoot) == (truth.true_los.cover, truth.true_los.can_shoot)
+            assert results[label.target].true_los == truth.true_los
+    start_labels, _ = questions.sight("komodo_1", poses)
+    moved_labels, _ = questions.sight("komodo_1", moved)
+    assert any(label.can_shoot for label in start_labels) and not any(label.can_shoot for label in moved_labels)
+
+
+def test_panel_names_the_rider_and_its_numbers(crossroads):
+    questions, state, _ = crossroads
+    model = state.models["komodo_2"]
+    text = questions.panel(model, questions.table.model("komodo_2").rider)
+    for part in ("Scale (komodo_2)", "gang: Komodo", "bike: sportsbike", f"speed {model.speed}",
+                 f"stress {model.stress}/{model.max_stress}", f"wounds {model.wounds}", "conditions: none",
+                 "loadout: dagger, shotgun"):
+        assert part in text, (part, text)
+
+
+def test_ruler_ticks_every_inch_and_pixels_from_the_matrix():
+    lines, numbers = ruler_ticks([0, 0, 0], [0, 12, 0])
+    assert len(lines) == 1 + 13 and [n for n, _ in numbers] == list(range(13))
+    assert np.allclose(numbers[12][1][:2], [0.9, 12.0])
+    identity_like = np.eye(4)
+    assert np.allclose(pixel_of_point(identity_like, (200, 100), (0, 0, 0)), [100, 50])
+    assert np.allclose(pixel_of_point(identity_like, (200, 100), (1, 1, 0)), [200, 0])

@@ -1,0 +1,248 @@
+"""The viewer as a player uses it: a real X window (Xvfb, Mesa GL) driven by xdotool's synthetic
+clicks and keys, with screenshots of the X screen before and after each step.
+
+What the window shows is also read from its ``--state-file`` (written once the changed frame is
+drawn) to aim clicks at models and table points and to compare its answers with the CLI's.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+import yaml
+
+from entropy3d.resources import bundled_dir, default_scene
+from tests.viewer.xwindow import ViewerWindow, Xvfb, missing_tools
+
+pytestmark = pytest.mark.skipif(bool(missing_tools()), reason=f"tools/system_deps installs {missing_tools()}")
+
+#: behind the corner building (offices, on the south-east corner of the crossing), on dock street
+BEHIND_THE_CORNER = (32.0, 11.25, 0.0)
+SHOTS = Path(os.environ.get("ENTROPY3D_VIEWER_SHOTS", "")) if os.environ.get("ENTROPY3D_VIEWER_SHOTS") else None
+
+
+@pytest.fixture(scope="module")
+def xvfb():
+    server = Xvfb()
+    yield server
+    server.close()
+
+
+@pytest.fixture
+def window(xvfb, tmp_path):
+    viewer = ViewerWindow(xvfb, tmp_path / "shown.json")
+    yield viewer
+    viewer.close()
+
+
+def shot(window, name: str, folder: Path) -> np.ndarray:
+    """A screenshot of the X screen, kept in ``folder`` (and ENTROPY3D_VIEWER_SHOTS when set)."""
+    image = window.screenshot(folder / f"{name}.png")
+    if SHOTS is not None:
+        SHOTS.mkdir(parents=True, exist_ok=True)
+        shutil.copy(folder / f"{name}.png", SHOTS / f"{name}.png")
+    return image.astype(int)
+
+
+def changed_pixels(before: np.ndarray, after: np.ndarray, box=None) -> int:
+    if box is not None:
+        (x0, y0), (x1, y1) = box
+        before, after = before[y0:y1, x0:x1], after[y0:y1, x0:x1]
+    return int((np.abs(before - after).sum(axis=2) > 60).sum())
+
+
+def cli_sight(tmp_path: Path, model_id: str, pose) -> dict[str, dict]:
+    """What `entropy3d los SCENE --all --json` says of ``model_id``'s sight of everyone, on the
+    default scene with ``model_id`` stood at ``pose`` ([x, y, z, facing])."""
+    spec = yaml.safe_load(default_scene().read_text())
+    for model in spec["models"]:
+        if model["id"] == model_id:
+            model["position"], model["facing"] = [float(v) for v in pose[:3]], float(pose[3])
+    scenes = tmp_path / "scenes"
+    scenes.mkdir()
+    (tmp_path / "models").symlink_to(bundled_dir("models"))
+    scene = scenes / "moved.yaml"
+    scene.write_text(yaml.safe_dump(spec, sort_keys=False))
+    done = subprocess.run([sys.executable, "-m", "entropy3d", "los", str(scene), "--all", "--json"],
+                          capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr[-2000:]
+    pairs = json.loads(done.stdout)["pairs"]
+    return {pair["target"]: pair for pair in pairs if pair["viewer"] == model_id}
+
+
+def assert_labels_agree(labels: list[dict], cli: dict[str, dict]) -> None:
+    assert labels, "no sight labels shown"
+    for label in labels:
+        verdict = cli[label["target"]]
+        assert label["visible_percent"] == verdict["true_los"]["visible_percent"], label
+        assert label["cover"] == verdict["true_los"]["cover"], label
+        assert label["can_shoot"] == verdict["true_los"]["can_shoot"], label
+        assert label["top_down_visible"] == verdict["top_down"]["visible"], label
+
+
+def test_opening_view_fits_the_whole_table(window, tmp_path):
+    """The opening camera shows every corner of the table inside the window."""
+    image = shot(window, "01-opening", tmp_path)
+    width, height = window.state["window"]
+    for corner in ((0, 0, 0), (48, 0, 0), (0, 48, 0), (48, 48, 0)):
+        x, y = window.pixel_of(corner)
+        assert 0 < x < width and 0 < y < height, corner
+    assert image.std() > 20, "a flat frame"
+
+
+def test_EC_LOS_4_click_selects_and_drag_behind_the_corner_agrees_with_los_cli(window, tmp_path):
+    """Clauses EC-LOS-4, EC-COVER-1: select komodo_1 by clicking it, drag it behind the corner
+    building; the labels to every enemy are what `entropy3d los` gives for that pose."""
+    before = shot(window, "02-before-select", tmp_path)
+    window.click(window.pixel_of_model("komodo_1"))
+    selected = window.wait(lambda s: s["selected"] == "komodo_1")
+    after = shot(window, "03-komodo_1-selected", tmp_path)
+    width = window.state["window"][0]
+    assert changed_pixels(before, after, ((width - 420, 0), (width, 130))) > 200, "no selection panel"
+    assert {label["target"] for label in selected["labels"]} == {"hades_1", "hades_2", "hades_3", "hades_4"}
+    start_labels = selected["labels"]
+
+    window.drag(window.pixel_of_model("komodo_1"), window.pixel_of(BEHIND_THE_CORNER))
+    moved = window.wait(lambda s: "komodo_1" in s["what_if"]
+                        and np.hypot(s["poses"]["komodo_1"][0] - BEHIND_THE_CORNER[0],
+                                     s["poses"]["komodo_1"][1] - BEHIND_THE_CORNER[1]) < 1.0)
+    dragged = shot(window, "04-komodo_1-behind-the-corner", tmp_path)
+    assert changed_pixels(after, dragged) > 500
+    assert moved["labels"] != start_labels, "the labels did not change with the move"
+    assert not any(label["can_shoot"] for label in moved["labels"])
+    assert_labels_agree(moved["labels"], cli_sight(tmp_path, "komodo_1", moved["poses"]["komodo_1"]))
+
+    window.key("bracketleft")
+    turned = window.wait(lambda s: abs((s["poses"]["komodo_1"][3] - moved["poses"]["komodo_1"][3]) % 360 - 15) < 1e-6)
+    assert turned["poses"]["komodo_1"][:3] == moved["poses"]["komodo_1"][:3]
+    window.key("u")
+    window.wait(lambda s: s["poses"]["komodo_1"] == moved["poses"]["komodo_1"])
+
+
+def test_click_an_enemy_shows_its_ray_fan_and_tab_cycles(window, tmp_path):
+    window.key("Tab")
+    first = window.wait(lambda s: s["selected"] is not None)["selected"]
+    window.key("Tab")
+    second = window.wait(lambda s: s["selected"] not in (None, first))["selected"]
+    assert second != first
+    window.key("Escape")
+    window.wait(lambda s: s["selected"] is None)
+    window.click(window.pixel_of_model("komodo_1"))
+    window.wait(lambda s: s["selected"] == "komodo_1")
+    before = shot(window, "05-before-target", tmp_path)
+    window.click(window.pixel_of_model("hades_2"))
+    targeted = window.wait(lambda s: s["target"] == "hades_2")
+    after = shot(window, "06-hades_2-ray-fan", tmp_path)
+    assert targeted["selected"] == "komodo_1"
+    assert changed_pixels(before, after) > 300, "no ray fan drawn"
+
+
+def test_measure_two_points_in_inches(window, tmp_path):
+    window.key("m")
+    window.wait(lambda s: s["measuring"] == 0)
+    window.key("v")
+    top = window.wait(lambda s: s["camera"]["pitch"] > 89)
+    assert top["measuring"] == 0
+    before = shot(window, "07-top-down", tmp_path)
+    window.click(window.pixel_of((24.0, 2.0, 0.0)))
+    window.wait(lambda s: s["measuring"] == 1)
+    window.click(window.pixel_of((24.0, 14.0, 0.0)))
+    measured = window.wait(lambda s: s["measure"] is not None)["measure"]
+    after = shot(window, "08-measure-12-inches", tmp_path)
+    assert measured["straight_in"] == pytest.approx(12.0, abs=0.5)
+    assert measured["ground_in"] >= measured["straight_in"] - 1e-9
+    assert changed_pixels(before, after) > 100, "no ruler drawn"
+
+
+def test_quiet_when_idle_zoom_and_resize(window, tmp_path):
+    """No frame is drawn without a change; + zooms; the caption keeps its corner on resize."""
+    drawn = window.state["frames_drawn"]
+    with pytest.raises(TimeoutError):
+        window.wait(lambda s: s["frames_drawn"] != drawn, timeout=2.0)
+    distance = window.state["camera"]["distance"]
+    window.key("plus")
+    window.wait(lambda s: s["camera"]["distance"] < distance)
+    window.xdotool("windowsize", window.window, "900", "600")
+    resized = window.wait(lambda s: s["window"] == [900, 600])
+    image = shot(window, "09-resized", tmp_path)
+    caption = image[5:40, 5:200]
+    assert (caption.min(axis=2) > 230).sum() > 30, "the caption lost its top-left corner"
+    assert resized["frames_drawn"] > drawn
+
+
+def test_EC_SPD_2_plan_preview_refuses_with_its_clause_then_rides_and_undoes(xvfb, tmp_path):
+    """Clause EC-SPD-2: a plan longer than the speed allows is refused with its clause before it
+    is ridden; a legal one shows its end, Enter rides it along the one path, u undoes it."""
+    window = ViewerWindow(xvfb, tmp_path / "shown.json", extra=("--select", "komodo_1"))
+    try:
+        start = window.state["poses"]["komodo_1"]
+        before = shot(window, "10-before-plan", tmp_path)
+        window.key("e")
+        window.wait(lambda s: s["plan_open"])
+        window.xdotool("type", "--window", window.window, "--delay", "40", "s2: straight 30")
+        refused = window.wait(lambda s: s["plan"] is not None and s["plan"]["text"] == "s2: straight 30")["plan"]
+        shot(window, "11-plan-refused", tmp_path)
+        assert refused["clause"] == "EC-SPD-2" and refused["end"] is None
+        window.key("BackSpace")
+        window.key("BackSpace")
+        window.xdotool("type", "--window", window.window, "--delay", "40", "8")
+        legal = window.wait(lambda s: s["plan"] is not None and s["plan"]["text"] == "s2: straight 8")["plan"]
+        previewed = shot(window, "12-plan-previewed", tmp_path)
+        assert legal["refusal"] is None and legal["end"][:2] == pytest.approx([start[0] - 8.0, start[1]], abs=1e-6)
+        assert window.state["poses"]["komodo_1"] == start, "a preview moved the model"
+        assert changed_pixels(before, previewed) > 200
+        window.key("Return")
+        ridden = window.wait(lambda s: not s["plan_open"] and s["ridden"])
+        shot(window, "13-plan-ridden", tmp_path)
+        assert ridden["poses"]["komodo_1"][:2] == pytest.approx([start[0] - 8.0, start[1]], abs=0.05)
+        assert any("straight 8" in line for line in ridden["ridden"][-1])
+        window.key("u")
+        window.wait(lambda s: not s["ridden"] and s["poses"]["komodo_1"] == start)
+    finally:
+        window.close()
+
+
+@pytest.fixture(scope="module")
+def replay_file(tmp_path_factory):
+    from entropy3d.game import play_game
+
+    path = tmp_path_factory.mktemp("replay") / "game.jsonl"
+    play_game(Path(__file__).parents[1] / "data" / "small_table.yaml", seed=2, turns=2,
+              producer="geometric", replay_path=path)
+    return path
+
+
+def test_replay_controls_step_speed_follow_and_slider(xvfb, tmp_path, replay_file):
+    """n steps to an action (a ring marks the active model), . and , change the play speed, f
+    follows the active model, and dragging the timeline slider's thumb seeks."""
+    window = ViewerWindow(xvfb, tmp_path / "shown.json", source=str(replay_file))
+    try:
+        assert window.state["step"] == -1
+        before = shot(window, "14-replay-start", tmp_path)
+        window.key("n")
+        stepped = window.wait(lambda s: s["step"] == 0)
+        after = shot(window, "15-replay-first-action", tmp_path)
+        assert changed_pixels(before, after) > 100
+        window.key("period")
+        window.wait(lambda s: s["speed"] == 2.0)
+        window.key("comma")
+        window.key("comma")
+        window.wait(lambda s: s["speed"] == 0.5)
+        centre = window.state["camera"]
+        window.key("f")
+        followed = window.wait(lambda s: s["follow"])
+        assert followed["camera"] == centre or followed["step"] == stepped["step"]
+        width, height = window.state["window"]
+        thumb = (int(width / 2 - 0.58 * height / 2), int(0.9 * height))  # at the start: value 0
+        window.drag(thumb, (int(width / 2 + 0.58 * height / 2), thumb[1]))
+        window.wait(lambda s: s["step"] > 0)
+        shot(window, "16-replay-seeked", tmp_path)
+    finally:
+        window.close()

@@ -1,0 +1,144 @@
+"""A real X window for the viewer tests and benchmark: Xvfb on a free display (it picks the
+number itself, ``-displayfd``), `entropy3d view` started on it, xdotool's synthetic clicks and keys,
+and screenshots of the X screen (Pillow's ImageGrab over XCB).
+
+:class:`ViewerWindow` also reads the viewer's ``--state-file`` (what the window shows, written
+after every change) so a test can wait for a click's effect and aim at a model or a table point.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+from entropy3d.viewer.drawing import pixel_of_point
+
+#: seconds to wait for Xvfb, the window, or a change to show
+TIMEOUT_S = 120.0
+
+
+def missing_tools() -> list[str]:
+    return [tool for tool in ("Xvfb", "xdotool") if shutil.which(tool) is None]
+
+
+class Xvfb:
+    """An X server in memory on a display it chose; stopped on exit."""
+
+    def __init__(self, size: str = "1280x720x24"):
+        read, write = os.pipe()
+        self.process = subprocess.Popen(["Xvfb", "-displayfd", str(write), "-screen", "0", size, "-nolisten", "tcp"],
+                                        pass_fds=(write,), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        os.close(write)
+        with os.fdopen(read) as answer:
+            number = answer.readline().strip()
+        if not number:
+            self.process.kill()
+            raise RuntimeError("Xvfb did not start")
+        self.display = f":{number}"
+
+    def close(self) -> None:
+        self.process.terminate()
+        self.process.wait(timeout=30)
+
+
+class ViewerWindow:
+    """`entropy3d view SOURCE` in a real window on ``xvfb``, driven as a person would."""
+
+    def __init__(self, xvfb: Xvfb, state_file: Path, source: str | None = None, extra: tuple[str, ...] = ()):
+        self.display, self.state_file = xvfb.display, Path(state_file)
+        self.env = {**os.environ, "DISPLAY": xvfb.display}
+        self.state_file.unlink(missing_ok=True)
+        command = [sys.executable, "-m", "entropy3d", "view", *([source] if source else []),
+                   "--state-file", str(state_file), *extra]
+        self.process = subprocess.Popen(command, env=self.env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        self.window = self._wait_for_window()
+        self.state = self.wait(lambda s: s["frames_drawn"] > 0)
+
+    def _wait_for_window(self) -> str:
+        deadline = time.monotonic() + TIMEOUT_S
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"the viewer ended: {self.process.stderr.read().decode()[-2000:]}")
+            found = subprocess.run(["xdotool", "search", "--name", "entropy3d"], env=self.env,
+                                   capture_output=True, text=True)
+            if found.returncode == 0 and found.stdout.strip() and self.state_file.exists():
+                return found.stdout.split()[0]
+            time.sleep(0.2)
+        raise TimeoutError("no viewer window appeared")
+
+    def xdotool(self, *args: str) -> None:
+        subprocess.run(["xdotool", *args], env=self.env, check=True, capture_output=True)
+
+    def read(self) -> dict:
+        return json.loads(self.state_file.read_text())
+
+    def wait(self, condition, timeout: float = TIMEOUT_S, poll: float = 0.05) -> dict:
+        """The shown state once ``condition(state)`` holds (TimeoutError after ``timeout`` s)."""
+        deadline = time.monotonic() + timeout
+        while True:
+            try:
+                state = self.read()
+            except (FileNotFoundError, json.JSONDecodeError):
+                state = None
+            if state is not None and condition(state):
+                self.state = state
+                return state
+            if self.process.poll() is not None:
+                raise RuntimeError(f"the viewer ended: {self.process.stderr.read().decode()[-2000:]}")
+            if time.monotonic() > deadline:
+                raise TimeoutError(f"the window did not show the change; last state: {state}")
+            time.sleep(poll)
+
+    def pixel_of(self, point) -> tuple[int, int]:
+        """Window pixel where the table point (inches) is drawn now."""
+        x, y = pixel_of_point(self.state["table_to_clip"], self.state["window"], point)
+        return int(round(x)), int(round(y))
+
+    def pixel_of_model(self, model_id: str) -> tuple[int, int]:
+        x, y = self.state["pixels"][model_id]
+        return int(round(x)), int(round(y))
+
+    def click(self, pixel, button: int = 1) -> None:
+        self.xdotool("mousemove", "--window", self.window, str(pixel[0]), str(pixel[1]))
+        time.sleep(0.1)
+        self.xdotool("click", str(button))
+
+    def drag(self, start, end, steps: int = 8) -> None:
+        """Press at ``start``, move in ``steps`` straight steps to ``end``, release (pixels)."""
+        self.xdotool("mousemove", "--window", self.window, str(start[0]), str(start[1]))
+        time.sleep(0.1)
+        self.xdotool("mousedown", "1")
+        time.sleep(0.15)  # the press is read where the mouse is when the window next looks
+        for k in range(1, steps + 1):
+            x, y = np.asarray(start) + (np.asarray(end) - np.asarray(start)) * k / steps
+            self.xdotool("mousemove", "--window", self.window, str(int(round(x))), str(int(round(y))))
+            time.sleep(0.15)
+        self.xdotool("mouseup", "1")
+
+    def key(self, name: str) -> None:
+        self.xdotool("key", "--window", self.window, name)
+
+    def screenshot(self, path: Path | None = None) -> np.ndarray:
+        """The X screen as it is now, (H, W, 3) uint8; saved as PNG at ``path`` when given."""
+        from PIL import ImageGrab
+
+        image = ImageGrab.grab(xdisplay=self.display).convert("RGB")
+        if path is not None:
+            image.save(path)
+        return np.asarray(image)
+
+    def close(self) -> None:
+        if self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
