@@ -1,5 +1,6 @@
-"""Top-down pictures of an activation with PIL: the table, the intended path, the physical
-trajectory (shaded by height) and the snapped end, as a PNG or an animated GIF.
+"""Top-down drawing of an activation with PIL: the table from above (also the top-down panel of
+:mod:`entropy3d.activation.picture`) and an animated GIF of the ride, the physical trajectory
+shaded by height, ending on the snapped result.
 
 Files are written to a temporary file first and moved into place, so a failure never leaves a
 half-written picture.
@@ -25,17 +26,23 @@ OTHER_COLOUR = (200, 200, 210)
 CRASH_COLOUR = (255, 0, 60)
 
 
-class _Canvas:
-    """Table inches to pixels (y up on the table, down in the image)."""
+class Canvas:
+    """Table inches to pixels (y up on the table, down in the image): the region ``x0``..``x1``,
+    ``y0``..``y1`` inches, drawn from pixel ``origin`` (left, top) at ``px_per_in``."""
 
-    def __init__(self, width_in: float, depth_in: float, px_per_in: float):
+    def __init__(self, width_in: float, depth_in: float, px_per_in: float,
+                 region: tuple[float, float, float, float] | None = None, origin: tuple[int, int] = (0, 0)):
         self.width_in, self.depth_in, self.scale = width_in, depth_in, px_per_in
-        self.size = (int((width_in + 2 * MARGIN_IN) * px_per_in), int((depth_in + 2 * MARGIN_IN) * px_per_in))
+        self.region = region or (-MARGIN_IN, -MARGIN_IN, width_in + MARGIN_IN, depth_in + MARGIN_IN)
+        self.origin = origin
+        x0, y0, x1, y1 = self.region
+        self.size = (int((x1 - x0) * px_per_in), int((y1 - y0) * px_per_in))
 
     def px(self, points) -> list[tuple[float, float]]:
         points = np.atleast_2d(np.asarray(points, float))
-        x = (points[:, 0] + MARGIN_IN) * self.scale
-        y = (self.depth_in + MARGIN_IN - points[:, 1]) * self.scale
+        x0, _, _, y1 = self.region
+        x = self.origin[0] + (points[:, 0] - x0) * self.scale
+        y = self.origin[1] + (y1 - points[:, 1]) * self.scale
         return list(zip(x.tolist(), y.tolist()))
 
 
@@ -49,13 +56,16 @@ def _shade(rgb, top: float, max_top: float) -> tuple[int, int, int]:
     return tuple(int(min(255, c * (0.85 + 0.3 * f) + 30 * f)) for c in rgb)
 
 
-def table_image(geometry, scenery_moves, px_per_in: float, cliff_edges=()) -> tuple[Image.Image, _Canvas]:
+def table_image(geometry, scenery_moves, px_per_in: float, cliff_edges=(), canvas: Canvas | None = None,
+                image: Image.Image | None = None, cliff_colour=CRASH_COLOUR) -> tuple[Image.Image, Canvas]:
     """The table from above: every piece's footprint, lowest first (higher is lighter); moved
     destructibles where they stand now (``scenery_moves``: piece id -> ScenerySpot); cliff
-    edges in red."""
-    canvas = _Canvas(geometry.width, geometry.depth, px_per_in)
-    image = Image.new("RGB", canvas.size, (24, 24, 28))
+    edges in ``cliff_colour``. Draws into ``image`` through ``canvas`` when given."""
+    canvas = canvas or Canvas(geometry.width, geometry.depth, px_per_in)
+    image = image or Image.new("RGB", canvas.size, (24, 24, 28))
     draw = ImageDraw.Draw(image)
+    draw.rectangle([*canvas.origin, canvas.origin[0] + canvas.size[0], canvas.origin[1] + canvas.size[1]],
+                   fill=(24, 24, 28))
     pieces = sorted(geometry.pieces, key=lambda p: p.top)
     max_top = max((p.top for p in pieces), default=1.0)
     for piece in pieces:
@@ -75,7 +85,7 @@ def table_image(geometry, scenery_moves, px_per_in: float, cliff_edges=()) -> tu
     corners = {"south": [(0, 0), (geometry.width, 0)], "north": [(0, geometry.depth), (geometry.width, geometry.depth)],
                "west": [(0, 0), (0, geometry.depth)], "east": [(geometry.width, 0), (geometry.width, geometry.depth)]}
     for edge in cliff_edges:
-        draw.line(canvas.px(corners[edge]), fill=CRASH_COLOUR, width=4)
+        draw.line(canvas.px(corners[edge]), fill=cliff_colour, width=4)
     return image, canvas
 
 
@@ -84,19 +94,19 @@ def _heights_colour(z: float, lo: float, hi: float) -> tuple[int, int, int]:
     return tuple(int(v) for v in LOW_COLOUR + f * (HIGH_COLOUR - LOW_COLOUR))
 
 
-def _draw_base(draw, canvas, base: BaseShape, pose: Pose, colour, width: int = 3) -> None:
+def draw_base(draw, canvas, base: BaseShape, pose: Pose, colour, width: int = 3) -> None:
     outline = canvas.px(base.outline(pose))
     draw.polygon(outline, outline=colour, width=width)
     nose = canvas.px([pose.xy, pose.xy + pose.forward * base.length / 2])
     draw.line(nose, fill=colour, width=width)
 
 
-def _dashed(draw, points, colour, width: int, dash: int = 4) -> None:
+def dashed(draw, points, colour, width: int, dash: int = 4) -> None:
     for k in range(0, len(points) - 1, 2 * dash):
         draw.line(points[k:k + dash + 1], fill=colour, width=width)
 
 
-def _cross(draw, canvas, xy, colour, r: int = 6) -> None:
+def cross(draw, canvas, xy, colour, r: int = 6) -> None:
     (cx, cy), = canvas.px([xy])
     draw.line([(cx - r, cy - r), (cx + r, cy + r)], fill=colour, width=3)
     draw.line([(cx - r, cy + r), (cx + r, cy - r)], fill=colour, width=3)
@@ -109,7 +119,7 @@ def _overlay(image, canvas, steps: Sequence[Step], ruleset, upto_t: float | None
     model_id = steps[0].action.model_id
     for other in steps[0].before.models.values():
         if other.id != model_id and other.in_play:
-            _draw_base(draw, canvas, ruleset.base_for(other.bike_type), other.pose, OTHER_COLOUR, 2)
+            draw_base(draw, canvas, ruleset.base_for(other.bike_type), other.pose, OTHER_COLOUR, 2)
     base = ruleset.base_for(steps[0].before.model(model_id).bike_type)
     final = steps[-1].after.model(model_id).pose
     steps = [s for s in steps if s.action.move is not None]
@@ -130,28 +140,16 @@ def _overlay(image, canvas, steps: Sequence[Step], ruleset, upto_t: float | None
                 draw.ellipse([cx - r, cy - r, cx + r, cy + r], outline=CRASH_COLOUR, width=3)
         if upto_t is not None and len(rows):
             row = rows[-1]
-            _draw_base(draw, canvas, base, Pose(float(row[1]), float(row[2]), float(row[4])), (255, 255, 255), 2)
+            draw_base(draw, canvas, base, Pose(float(row[1]), float(row[2]), float(row[4])), (255, 255, 255), 2)
         offset += float(trajectory[-1, 0])
     for step in steps:
-        _dashed(draw, canvas.px(step.action.move.path), PATH_COLOUR, 2)
+        dashed(draw, canvas.px(step.action.move.path), PATH_COLOUR, 2)
         if upto_t is None:
             for event in step.events:
                 if "landing_xy" in event.figures:
-                    _cross(draw, canvas, event.figures["landing_xy"], END_COLOUR)
+                    cross(draw, canvas, event.figures["landing_xy"], END_COLOUR)
     if upto_t is None:
-        _draw_base(draw, canvas, base, final, END_COLOUR)
-
-
-def draw_png(path, geometry, results: Sequence[Step], ruleset, px_per_in: float = 16.0,
-             cliff_edges=()) -> None:
-    """Top-down PNG of the moves among ``results``: intended path (dashed white), trajectory (blue
-    low to red high), contacts (red circles), the rules' jump landing (yellow cross), the snapped end
-    base (yellow) and the other bikes (grey). ``ruleset`` gives the bases."""
-    moves = results[-1].after.scenery if results else {}
-    image, canvas = table_image(geometry, moves, px_per_in, cliff_edges)
-    _overlay(image, canvas, results, ruleset, None)
-    with AtomicFile(path) as pending:
-        image.save(pending.temporary, format="PNG")
+        draw_base(draw, canvas, base, final, END_COLOUR)
 
 
 def draw_gif(path, geometry, results: Sequence[Step], ruleset, px_per_in: float = 10.0,

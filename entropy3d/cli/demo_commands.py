@@ -144,16 +144,55 @@ def replay_render(
     fps: int = typer.Option(30, "--fps", min=5, max=60, help="frames per second"),
     smooth: bool = typer.Option(False, "--smooth", help="anti-aliased frames (about 8x slower)"),
     pace: str = typer.Option("normal", "--pace", help=PACE_HELP),
+    action: Optional[int] = typer.Option(None, "--action", min=1,
+                                         help="with --png: the replay's Nth action (counting every action of "
+                                              "every activation from 1)"),
+    png: Optional[Path] = typer.Option(None, "--png", help="draw the picture of one action (--action N) here "
+                                                             "instead of the video"),
 ) -> None:
-    """Render a replay to a video without re-simulating it (no physics runs)."""
+    """Render a replay to a video without re-simulating it (no physics runs), or with --action N
+    --png FILE the picture of one of its actions (a 3D still, the profile and the table from above)."""
     from entropy3d.game import read_replay
 
+    if (action is None) != (png is None):
+        raise fail("error: --action N and --png FILE go together: the picture of the replay's Nth action")
+    if png is not None:
+        _output(png, (".png",), "--png")
+        _picture(read_replay(replay), action, png)
+        return
     video_size = _size(size, out)
     _output(out, (".mp4", ".gif"), "--out")
     game = read_replay(replay)
     with _progress() as progress:
         rendered = _render(game, out, video_size, fps, 2 if smooth else 1, pace, progress)
     typer.echo(f"rendered {out} in {rendered:.1f} s")
+
+
+def _picture(game, number: int, png: Path) -> None:
+    """Draw the replay's ``number``th action (1-based over all activations) as stored."""
+    from entropy3d.activation.picture import draw_picture, write_picture
+    from entropy3d.activation.story import RideStory
+    from entropy3d.scene.build import build_table_geometry
+    from entropy3d.video.words import Names
+
+    actions = [(activation, k) for activation in game.activations for k in range(len(activation.actions))]
+    if number > len(actions):
+        raise fail(f"error: --action {number}: the replay has {len(actions)} actions")
+    activation, index = actions[number - 1]
+    table = game_table(game)
+    try:
+        story = RideStory.from_record(activation, index, table.ruleset)
+    except ValueError as error:
+        ridden = [str(n) for n, (a, k) in enumerate(actions, 1) if a.actions[k].ridden and a.actions[k].facts]
+        flying = [str(n) for n, (a, k) in enumerate(actions, 1) if a.actions[k].facts and a.actions[k].facts.flights]
+        raise fail(f"error: --action {number}: {error}; actions with a ride: {', '.join(ridden) or 'none'}"
+                   + (f" (in the air: {', '.join(flying)})" if flying else "")) from None
+    started = time.perf_counter()
+    cliffs = [edge for edge, kind in table.spec.table.edges.items() if kind == "cliff"]
+    picture = draw_picture(table, build_table_geometry(table), story, Names.of_table(table), cliffs)
+    write_picture(png, picture)
+    typer.echo(f"turn {activation.turn}, {activation.model_id} action {index + 1}: {story.plan} - {picture.title[1]}")
+    typer.echo(f"wrote {png} in {time.perf_counter() - started:.1f} s (3D still {picture.still_s:.1f} s)")
 
 
 @app.command("replay-check")

@@ -23,7 +23,9 @@ def activate(
     producer: str = typer.Option("physics", "--producer",
                                  help="who rides the move: physics (PyBullet) or geometric (footprints and levels)"),
     json_out: Optional[Path] = typer.Option(None, "--json", help="write the full report as JSON here"),
-    png_out: Optional[Path] = typer.Option(None, "--png", help="write a top-down picture here"),
+    png_out: Optional[Path] = typer.Option(
+        None, "--png", help="write the picture of the ride here: a 3D still, the profile and the table from above, "
+                            "with a key"),
     gif_out: Optional[Path] = typer.Option(None, "--gif", help="write a top-down animation here"),
 ) -> None:
     """Ride one activation (check, then the producer's facts, then the rules) and report what the
@@ -76,10 +78,16 @@ def activate(
         typer.echo(f"wrote {json_out}")
     cliffs = [edge for edge, kind in table.spec.table.edges.items() if kind == "cliff"]
     if png_out is not None:
-        from entropy3d.activation.drawing import draw_png
+        from entropy3d.activation.picture import draw_picture, write_picture
+        from entropy3d.activation.story import RideStory
 
-        draw_png(png_out, geometry, steps, table.ruleset, cliff_edges=cliffs)
-        typer.echo(f"wrote {png_out}")
+        try:
+            story = RideStory.from_steps(steps, model, table.ruleset)
+        except ValueError as error:
+            raise fail(f"error: --png: {error}") from None
+        picture = draw_picture(table, geometry, story, names, cliffs)
+        write_picture(png_out, picture)
+        typer.echo(f"wrote {png_out} (action {story.action_number}; 3D still {picture.still_s:.1f} s)")
     if gif_out is not None:
         from entropy3d.activation.drawing import draw_gif
 

@@ -24,15 +24,17 @@ def render(
     grid: bool = typer.Option(True, "--grid/--no-grid", help="draw the inch grid on the table"),
     backend: Optional[str] = typer.Option(
         None, "--backend", help="tiny (software, default), gl (headless EGL) or auto (gl if it works)"),
+    levels: bool = typer.Option(False, "--levels", help="draw the walkable levels from above instead: each "
+                                                        "surface coloured by height level, ramps as arrows"),
 ) -> None:
-    """Render a scene's table and miniatures to a PNG image."""
+    """Render a scene's table and miniatures to a PNG image (or, with --levels, its map of levels)."""
     from entropy3d.render.renderer import parse_size
 
     try:
         width, height = parse_size(size)
     except ValueError as error:
         raise fail(f"error: --size: {error}") from None
-    output = output if output is not None else Path(f"{scene.stem}_{camera}.png")
+    output = output if output is not None else Path(f"{scene.stem}_{'levels' if levels else camera}.png")
     if output.suffix.lower() != ".png":
         raise fail(f"error: --output {output}: the image is written as PNG; use a name ending in .png")
     folder = output.parent if str(output.parent) else Path(".")
@@ -45,6 +47,15 @@ def render(
     from entropy3d.scene import load_scene
 
     table = load_scene(scene)
+    if levels:
+        from entropy3d.render.levels import draw_levels
+        from entropy3d.scene.build import build_table_geometry
+
+        started = time.perf_counter()
+        found = draw_levels(table, build_table_geometry(table), output)
+        typer.echo(f"wrote {output} (levels: {', '.join(level.name for level in found)}; "
+                   f"{time.perf_counter() - started:.1f} s)")
+        return
     names = cameras.camera_names(table.spec.cameras)
     if camera not in names:
         raise fail(f"error: --camera {camera!r} is not a camera of {scene}; use one of: {', '.join(names)}")

@@ -28,6 +28,24 @@ GROUND_STEP_IN = 0.25
 LEVEL_CLEARANCE_IN = 0.3
 
 
+def points_along(path: np.ndarray, distances_in: np.ndarray) -> np.ndarray:
+    """(M, 2) points at ``distances_in`` along ``path`` (N, 2), extended straight on past its end
+    (where a jump may come down)."""
+    path = np.asarray(path, float)
+    s = np.asarray(distances_in, float)
+    steps = np.hypot(*np.diff(path, axis=0).T) if len(path) > 1 else np.zeros(0)
+    lengths = np.concatenate([[0.0], np.cumsum(steps)])
+    total = float(lengths[-1])
+    x = np.interp(s, lengths, path[:, 0])
+    y = np.interp(s, lengths, path[:, 1])
+    direction = path[-1] - path[-2] if len(path) > 1 else np.array([1.0, 0.0])
+    direction = direction / max(float(np.linalg.norm(direction)), 1e-9)
+    past = s > total
+    x[past] = path[-1, 0] + (s[past] - total) * direction[0]
+    y[past] = path[-1, 1] + (s[past] - total) * direction[1]
+    return np.column_stack([x, y])
+
+
 def ground_profile(geometry, path: np.ndarray, heights_along: np.ndarray | None, last_z: float,
                    beyond_in: float = GROUND_BEYOND_IN, step_in: float = GROUND_STEP_IN) -> np.ndarray:
     """(M, 4) rows of distance along ``path`` (extended straight on by ``beyond_in``), x, y and the
@@ -36,16 +54,9 @@ def ground_profile(geometry, path: np.ndarray, heights_along: np.ndarray | None,
     below ``last_z`` past the ride's end. Shared by both producers."""
     path = np.asarray(path, float)
     steps = np.hypot(*np.diff(path, axis=0).T) if len(path) > 1 else np.zeros(0)
-    lengths = np.concatenate([[0.0], np.cumsum(steps)])
-    total = float(lengths[-1])
+    total = float(np.sum(steps))
     s = np.arange(0.0, total + beyond_in + 1e-9, step_in)
-    x = np.interp(s, lengths, path[:, 0])
-    y = np.interp(s, lengths, path[:, 1])
-    direction = path[-1] - path[-2] if len(path) > 1 else np.array([1.0, 0.0])
-    direction = direction / max(float(np.linalg.norm(direction)), 1e-9)
-    past = s > total
-    x[past] = path[-1, 0] + (s[past] - total) * direction[0]
-    y[past] = path[-1, 1] + (s[past] - total) * direction[1]
+    x, y = points_along(path, s).T
     if heights_along is not None and len(heights_along):
         order = np.argsort(heights_along[:, 0])
         ceiling = np.interp(s, heights_along[order, 0], heights_along[order, 1], right=last_z)

@@ -6,11 +6,12 @@ Colours are "#rrggbb" strings as in scenes (gang colours).
 
 from __future__ import annotations
 
-import functools
 from dataclasses import dataclass, field
 
 import numpy as np
-from PIL import Image, ImageDraw, ImageFont
+from PIL import Image, ImageDraw
+
+from entropy3d.fonts import font
 
 PANEL = (12, 14, 18, 190)
 TEXT = (240, 240, 236)
@@ -18,16 +19,6 @@ MUTED = (170, 174, 180)
 GOOD = (120, 220, 120)
 BAD = (240, 90, 80)
 ACCENT = (255, 211, 26)
-
-
-@functools.lru_cache(maxsize=16)
-def font(size: int, bold: bool = False):
-    """A TrueType font of ``size`` pixels: DejaVu Sans when installed, else Pillow's own."""
-    name = "DejaVuSans-Bold.ttf" if bold else "DejaVuSans.ttf"
-    try:
-        return ImageFont.truetype(name, size)
-    except OSError:
-        return ImageFont.load_default(size=size)
 
 
 def rgb(colour: str) -> tuple[int, int, int]:

@@ -32,17 +32,29 @@ from entropy3d.video.director import (
     overview_eye,
     plan_camera,
     pose_at,
+    shot_fails,
 )
+from entropy3d.video.jumpshot import ProfileInset, flight_window, inset_box, ride_clock, with_inset
 
 FORMATS = (".mp4", ".gif")
 MISSION_NAMES = {"turf_war": "Turf War", "lovers_point_brawl": "Lovers Point Brawl"}
 
 
 #: reading speed of each --pace: characters a second, the shortest an action is held, the playback
-#: rate of a key moment's ride (0.5 is half speed) and the extra hold after it
-PACES = {"fast": {"read_cps": 20.0, "min_read_s": 1.2, "key_rate": 1.0, "key_hold_s": 0.4},
-         "normal": {"read_cps": 12.0, "min_read_s": 2.0, "key_rate": 0.5, "key_hold_s": 1.0},
-         "slow": {"read_cps": 8.0, "min_read_s": 3.0, "key_rate": 0.35, "key_hold_s": 1.8}}
+#: rate of a key moment's ride (0.5 is half speed), the extra hold after it and the playback rate
+#: of a jump's flight (take-off to touchdown)
+PACES = {"fast": {"read_cps": 20.0, "min_read_s": 1.2, "key_rate": 1.0, "key_hold_s": 0.4, "flight_rate": 0.5},
+         "normal": {"read_cps": 12.0, "min_read_s": 2.0, "key_rate": 0.5, "key_hold_s": 1.0, "flight_rate": 0.25},
+         "slow": {"read_cps": 8.0, "min_read_s": 3.0, "key_rate": 0.35, "key_hold_s": 1.8, "flight_rate": 0.2}}
+#: a flight at least this long (seconds) is filmed as a jump even when the rules saw none (a drop)
+FILMED_FLIGHT_S = 0.3
+#: the band of the frame (bottom, top in -1..1 of its height) a jump is filmed in: under the profile
+#: inset, over the HUD's bottom panels
+INSET_CLEAR_BAND = (-0.75, 0.3)
+#: elevations (degrees) tried in turn for a jump's side camera: the first whose shot shows the table
+SIDE_ELEVATIONS_DEG = (22.0, 30.0, 38.0, 48.0, 60.0)
+#: pixels the profile inset is drawn at before it is scaled into the frame
+INSET_DRAWN_PX = (700, 240)
 
 
 @dataclass(frozen=True)
@@ -55,7 +67,8 @@ class VideoOptions:
     ride is shown (depicted seconds play 1:1 up to this). read_cps, min_read_s: every action stays
     on screen until its sentences can be read at ``read_cps`` characters a second, and at least
     ``min_read_s``. key_rate, key_hold_s: a key moment (crash, bust, jump, ride off the table) is
-    played at ``key_rate`` times speed and held ``key_hold_s`` longer (see :data:`PACES`).
+    played at ``key_rate`` times speed and held ``key_hold_s`` longer; a jump's flight is played at
+    ``flight_rate``, filmed from the side with the profile as an inset (see :data:`PACES`).
     supersample: anti-aliasing factor of the software renderer (1 is fast, 2 is smooth and ~8x
     slower). backend: render backend. crf: H.264 constant rate factor (higher is smaller).
     """
@@ -72,6 +85,7 @@ class VideoOptions:
     min_read_s: float = PACES["normal"]["min_read_s"]
     key_rate: float = PACES["normal"]["key_rate"]
     key_hold_s: float = PACES["normal"]["key_hold_s"]
+    flight_rate: float = PACES["normal"]["flight_rate"]
     supersample: int = 1
     backend: str | None = None
     crf: int = 32
@@ -87,7 +101,8 @@ class VideoOptions:
 class Segment:
     """A stretch of the video: kind (title, turn, action, skipped, end), how many frames, for an
     action the activation and action index in the replay (a skipped activation has action -1),
-    and for a ride the frames it plays over and its playback rate (0.5: slow motion)."""
+    and for a ride the frames it plays over, its playback rate (0.5: slow motion) and the
+    (take-off, touchdown) seconds of a jump's flight, played at the options' ``flight_rate``."""
 
     kind: str
     frames: int
@@ -96,6 +111,7 @@ class Segment:
     turn: int = 0
     ride_frames: int = 0
     rate: float = 1.0
+    flight: tuple[float, float] | None = None
 
 
 def action_events(activation, index: int) -> tuple:
@@ -134,13 +150,24 @@ def plan_segments(replay: Replay, options: VideoOptions, names: words.Names | No
             key = any(words.is_key_moment(e) for e in events)
             rate = options.key_rate if key else 1.0
             ride_s = min(float(action.trajectory[-1, 0]), options.max_action_s) if len(action.trajectory) else 0.0
-            ride_frames = math.ceil(ride_s / rate * fps) if ride_s > 0 else 0
+            flight = filmed_flight(action, events, ride_s)
+            ride_frames = len(ride_clock(ride_s, rate, flight, options.flight_rate, fps))
             hold = options.hold_s + (options.key_hold_s if key else 0.0)
             total_s = max(ride_frames / fps + hold, reading_s(events, options, names))
             segments.append(Segment("action", max(ride_frames + 1, round(total_s * fps)), k, j, activation.turn,
-                                    ride_frames, rate))
+                                    ride_frames, rate, flight))
     segments.append(Segment("end", round(options.end_s * fps)))
     return segments
+
+
+def filmed_flight(action, events, ride_s: float) -> tuple[float, float] | None:
+    """The flight of an action filmed as a jump: the rules saw a jump, or the bike was in the air
+    at least :data:`FILMED_FLIGHT_S`; else None."""
+    window = flight_window(action, ride_s)
+    if window is None:
+        return None
+    jumped = any(e.kind in ("jump", "landing") for e in events)
+    return window if jumped or window[1] - window[0] >= FILMED_FLIGHT_S else None
 
 
 def replay_names(replay: Replay, table=None) -> words.Names:
@@ -321,8 +348,10 @@ class ReplayFilm:
                                        colour="#ffd31a", width=0.06, name="planned")
         heading = self._heading(activation, action)
         still = _StillCamera()
+        clock = ride_clock(ride_s, segment.rate, segment.flight, self.options.flight_rate, fps)
+        jump = self._jump_shot(activation, segment, trajectory, ride_s)
         for i in range(segment.frames):
-            t = min(i * segment.rate / fps, ride_s) if i < ride_frames else float(trajectory[-1, 0])
+            t = float(clock[min(i, len(clock) - 1)]) if i < ride_frames else float(trajectory[-1, 0])
             x, y, z, h = pose_at(trajectory, t)
             if i >= ride_frames and action.model_after is not None:  # where the rules put it
                 x, y, z, h = (action.model_after.pose.x, action.model_after.pose.y, action.model_after.pose.z,
@@ -333,15 +362,43 @@ class ReplayFilm:
                 trail = done[:: max(1, len(done) // 30)]
                 trail = np.vstack([trail, done[-1:]]) if trail[-1, 0] != done[-1, 0] else trail
                 self.renderer.add_polyline(trail[:, 1:4] + [0, 0, 0.08], colour=colour, width=0.1, name="trail")
-            target = plan.target(np.array([x, y, z + 0.5]), size)
-            eye, look = self.rig.follow(eye_for(target, h, plan), target, self.options.fps)
-            self._look(eye, look, plan.fov_deg)
+            if jump is None:
+                target = plan.target(np.array([x, y, z + 0.5]), size)
+                eye, look = self.rig.follow(eye_for(target, h, plan), target, self.options.fps)
+                fov = plan.fov_deg
+            else:
+                eye, look, fov = jump[0]
+                self.rig.cut(eye, look)
+            self._look(eye, look, fov)
             frame = still.frame(self.renderer, eye, look, moving=i <= ride_frames + 2)
-            self.shots.append((self.segments.index(segment), eye.copy(), look.copy(), plan.fov_deg,
+            self.shots.append((self.segments.index(segment), eye.copy(), look.copy(), fov,
                                np.array([x, y, z], float)))
             holding = i >= ride_frames
-            yield hud.draw_hud(frame, self._hud(activation, action, bike, heading, t, holding))
+            frame = hud.draw_hud(frame, self._hud(activation, action, bike, heading, t, holding))
+            yield frame if jump is None else with_inset(frame, jump[1].at(t), jump[2])
         self.renderer.clear_overlays()
+
+    def _jump_shot(self, activation, segment: Segment, trajectory: np.ndarray, ride_s: float):
+        """For a filmed flight: the fixed side camera (eye, look, fov) framing the ride, the profile
+        inset and its box in the frame; None for any other ride, or when no side view keeps the
+        bike in frame over the table (the chase camera films it then)."""
+        if segment.flight is None:
+            return None
+        from entropy3d.render.ride_still import side_view
+
+        shown = trajectory[trajectory[:, 0] <= ride_s + 1e-9, 1:4]
+        checks = shown[[0, len(shown) // 2, -1]]
+        size = (self.table.width, self.table.depth)
+        views = (side_view(shown, self.renderer.aspect, 45.0, INSET_CLEAR_BAND, elevation, right)
+                 for elevation in SIDE_ELEVATIONS_DEG for right in (False, True))
+        for view in views:  # the lowest side view that frames the bike over the table, not the void
+            eye, look = np.array(view.position), np.array(view.look_at)
+            if not any(shot_fails(eye, look, view.fov_deg, point, size, self.occluders) for point in checks):
+                break
+        else:
+            return None
+        inset = ProfileInset(self.table, self.geometry, activation, segment.action, INSET_DRAWN_PX)
+        return (eye, look, view.fov_deg), inset, inset_box(self.options.size)
 
     def _standing(self, segment: Segment, activation, action) -> Iterator[np.ndarray]:
         """A bike that does not ride this time (a skipped activation or action, a bust at a test

@@ -215,19 +215,17 @@ def test_cli_reports_bad_model_and_plan_without_traceback(tmp_path):
     assert not (tmp_path / "x.json").exists()
 
 
-def test_png_and_gif_are_drawn(proving_ground, physics, start, tmp_path):
+def test_gif_is_drawn(proving_ground, physics, start, tmp_path):
     from PIL import Image
 
-    from entropy3d.activation.drawing import draw_gif, draw_png
+    from entropy3d.activation.drawing import draw_gif
 
     steps = run(proving_ground, physics, start, "jumper", ["s3: straight 16"])
-    draw_png(tmp_path / "a.png", proving_ground.geometry, steps, proving_ground.ruleset)
     draw_gif(tmp_path / "a.gif", proving_ground.geometry, steps, proving_ground.ruleset, px_per_in=4)
-    png = np.asarray(Image.open(tmp_path / "a.png").convert("RGB"))
-    assert png.std() > 10, "not a blank frame"
-    assert (png == (255, 230, 0)).all(axis=2).sum() > 20, "the rules' end is drawn"
     gif = Image.open(tmp_path / "a.gif")
     assert gif.n_frames > 10
+    last = np.asarray(gif.convert("RGB"))
+    assert last.std() > 10, "not a blank frame"
 
 
 @pytest.fixture(scope="module")

@@ -1,0 +1,221 @@
+"""The profile panel: height (inches) against distance along the path (inches).
+
+It shows the table cut along the path (every surface under it, from the table's one downward
+probe :meth:`~entropy3d.scene.build.TableGeometry.surface_stacks`), the ride as the producer found
+it (on the wheels, in the air), the flight's take-off, peak and touchdown, the rules' landing at
+EC-JUMP-4's distance with the snap to it, the contacts and the destructibles gone through.
+:class:`ProfileAxes` is the panel's data-to-pixel transform, so a test can say where a mark must be.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+from PIL import ImageDraw
+
+from entropy3d.activation.key import ColourKey, font
+from entropy3d.activation.story import RideStory, distances_along
+from entropy3d.scene.probe import points_along
+
+AXIS_COLOUR = (150, 150, 160)
+TEXT_COLOUR = (235, 235, 235)
+PANEL_COLOUR = (30, 32, 38)
+#: radius (pixels) of the take-off, peak and touchdown dots
+MARK_RADIUS_PX = 6
+
+
+@dataclass(frozen=True)
+class ProfileAxes:
+    """The profile's transform: distance ``s_min``..``s_max`` and height ``z_min``..``z_max``
+    (inches) onto the plot box ``left``, ``top``, ``width``, ``height`` (pixels of the whole
+    picture; rows grow downward)."""
+
+    left: int
+    top: int
+    width: int
+    height: int
+    s_min: float
+    s_max: float
+    z_min: float
+    z_max: float
+
+    @property
+    def px_per_in_s(self) -> float:
+        return self.width / (self.s_max - self.s_min)
+
+    @property
+    def px_per_in_z(self) -> float:
+        return self.height / (self.z_max - self.z_min)
+
+    def px(self, s, z) -> np.ndarray:
+        """Pixel (column, row) of distance ``s`` and height ``z``, inches (scalars or arrays)."""
+        s, z = np.asarray(s, float), np.asarray(z, float)
+        return np.stack([self.left + (s - self.s_min) * self.px_per_in_s,
+                         self.top + (self.z_max - z) * self.px_per_in_z], axis=-1)
+
+    def distance_at(self, column: float) -> float:
+        return self.s_min + (column - self.left) / self.px_per_in_s
+
+
+def profile_axes(story: RideStory, box: tuple[int, int, int, int]) -> ProfileAxes:
+    """The axes that frame the whole ride, its rules' landing and the table under it in ``box``
+    (left, top, right, bottom) pixels, leaving room for tick labels."""
+    distances = story.distances
+    trajectory = story.trajectory
+    far = [float(distances.max()), story.facts.path_length_in]
+    heights = [float(trajectory[:, 3].max()), story.end.z, 1.0]
+    landing = story.rules_landing()
+    if landing is not None:
+        far.append(landing.distance_in)
+        heights.append(landing.level_in)
+    s_max = max(far) + 2.0
+    z_max = math.ceil(max(heights) + 1.0)
+    left, top, right, bottom = box
+    return ProfileAxes(left + 56, top + 34, right - left - 76, bottom - top - 80, -1.0, s_max, -0.5, float(z_max))
+
+
+def _inside_any(points: np.ndarray, parts) -> np.ndarray:
+    """Mask of ``points`` (N, 3) inside any of the convex meshes ``parts`` (behind every face)."""
+    inside = np.zeros(len(points), bool)
+    for part in parts:
+        lo, hi = part.bounds
+        near = np.all((points >= lo - 1e-6) & (points <= hi + 1e-6), axis=1)
+        if not near.any():
+            continue
+        normals, origins = part.face_normals, part.triangles[:, 0, :]
+        depth = np.einsum("nfk,fk->nf", points[near][:, None, :] - origins[None], normals)
+        inside[np.flatnonzero(near)[np.all(depth <= 1e-6, axis=1)]] = True
+    return inside
+
+
+def table_section(geometry, story: RideStory, axes: ProfileAxes) -> list[tuple[float, float, float]]:
+    """The table cut along the path: (distance, bottom, top) inches of every solid span under one
+    point per pixel column. The heights are the table's downward probe's (every surface under the
+    point); a span between two of them is solid when its middle lies inside a static piece (two
+    pieces sharing a face give one height there, so heights alone cannot say which is which)."""
+    s = np.array([axes.distance_at(axes.left + c + 0.5) for c in range(axes.width)])
+    xy = points_along(story.path, np.maximum(s, 0.0))
+    stacks = geometry.surface_stacks(xy, static_only=True)
+    pairs = [(k, float(stack[j]), float(stack[j + 1])) for k, stack in enumerate(stacks)
+             for j in range(len(stack) - 1)]
+    if not pairs:
+        return []
+    column = np.array([p[0] for p in pairs])
+    middles = np.column_stack([xy[column], [(high + low) / 2 for _, high, low in pairs]])
+    parts = [part for piece in geometry.static_pieces for part in piece.parts]
+    solid = _inside_any(middles, parts)
+    return [(float(s[k]), low, high) for (k, high, low), keep in zip(pairs, solid) if keep]
+
+
+def _dashed_line(draw, a, b, colour, width: int = 2, dash: float = 8.0) -> None:
+    a, b = np.asarray(a, float), np.asarray(b, float)
+    length = float(np.linalg.norm(b - a))
+    steps = max(1, int(length // dash))
+    for k in range(0, steps, 2):
+        p = a + (b - a) * k / steps
+        q = a + (b - a) * min(k + 1, steps) / steps
+        draw.line([tuple(p), tuple(q)], fill=colour, width=width)
+
+
+def _dot(draw, centre, colour, radius: int = MARK_RADIUS_PX) -> None:
+    x, y = (int(round(v)) for v in centre)
+    draw.ellipse([x - radius, y - radius, x + radius, y + radius], fill=colour)
+
+
+def _label(draw, at, text: str, colour=TEXT_COLOUR, above: bool = True, within: tuple[int, int] | None = None
+           ) -> None:
+    """``text`` centred above (or below) ``at``, in a lighter tint of ``colour``: a mark's own
+    colour stays on the mark alone, so the mark can be found by its colour."""
+    colour = tuple(int(c + 0.45 * (255 - c)) for c in colour)
+    face = font(14)
+    x, y = at
+    width = draw.textlength(text, font=face)
+    left = x - width / 2
+    if within is not None:
+        left = min(max(left, within[0] + 2), within[1] - width - 2)
+    draw.text((left, y - 24 if above else y + 9), text, fill=colour, font=face)
+
+
+def draw_profile(draw: ImageDraw.ImageDraw, geometry, story: RideStory, key: ColourKey,
+                 box: tuple[int, int, int, int]) -> ProfileAxes:
+    """Draw the profile into ``box`` (left, top, right, bottom) pixels; returns its axes."""
+    axes = profile_axes(story, box)
+    left, top, right, bottom = box
+    draw.rectangle(box, fill=PANEL_COLOUR)
+    draw.text((left + 10, top + 6), "Profile: height over distance along the path (inches)", fill=TEXT_COLOUR,
+              font=font(17, bold=True))
+    plot_right, plot_bottom = axes.left + axes.width, axes.top + axes.height
+    for z in range(int(math.ceil(axes.z_min)), int(axes.z_max) + 1):
+        (_, row), = axes.px([0.0], [z])
+        draw.line([(axes.left, row), (plot_right, row)], fill=(48, 50, 58))
+        draw.text((axes.left - 30, row - 8), f"{z}\"", fill=AXIS_COLOUR, font=font(13))
+    tick = 1 if axes.s_max < 16 else 2 if axes.s_max < 40 else 5
+    for s in range(0, int(axes.s_max) + 1, tick):
+        (column, _), = axes.px([s], [axes.z_min])
+        draw.line([(column, plot_bottom), (column, plot_bottom + 5)], fill=AXIS_COLOUR)
+        draw.text((column - 8, plot_bottom + 7), f"{s}\"", fill=AXIS_COLOUR, font=font(13))
+    exaggeration = axes.px_per_in_z / axes.px_per_in_s
+    caption = "distance along the path" + (f"  (heights drawn x{exaggeration:.1f})" if exaggeration > 1.05 else "")
+    draw.text((axes.left, plot_bottom + 26), caption, fill=AXIS_COLOUR, font=font(13))
+
+    section = key.colour("section")
+    for distance, low, high in table_section(geometry, story, axes):
+        low, high = max(low, axes.z_min), min(high, axes.z_max)
+        if high <= low:
+            continue
+        (column, row_high), (_, row_low) = axes.px([distance, distance], [high, low])
+        draw.line([(column, row_high), (column, row_low)], fill=section)
+    draw.rectangle([axes.left, axes.top, plot_right, plot_bottom], outline=AXIS_COLOUR)
+
+    _draw_ride(draw, story, key, axes)
+    return axes
+
+
+def _draw_ride(draw, story: RideStory, key: ColourKey, axes: ProfileAxes) -> None:
+    trajectory, distances = story.trajectory, story.distances
+    points = axes.px(distances, trajectory[:, 3])
+    airborne = story.airborne_rows()
+    for k in range(len(points) - 1):
+        colour = key.colour("flight" if airborne[k] and airborne[k + 1] else "ridden")
+        draw.line([tuple(points[k]), tuple(points[k + 1])], fill=colour, width=3)
+
+    for hit in story.facts.scenery:
+        z = float(np.interp(hit.t_s, trajectory[:, 0], trajectory[:, 3]))
+        centre = axes.px(hit.progress_in, z + 0.6)
+        draw.regular_polygon((*centre, 8), 3, rotation=180, fill=key.colour("smashed"))
+        _label(draw, centre, "through " + hit.piece_id, key.colour("smashed"))
+    for contact in story.facts.contacts:
+        x, y = axes.px(contact.progress_in, contact.point[2] + 0.3)
+        colour = key.colour("contact")
+        draw.line([(x - 7, y - 7), (x + 7, y + 7)], fill=colour, width=3)
+        draw.line([(x - 7, y + 7), (x + 7, y - 7)], fill=colour, width=3)
+        _label(draw, (x, y), f"hit {contact.piece_id}", colour)
+
+    landing = story.rules_landing()
+    moments = {m.name: m for m in story.moments()}
+    if landing is not None:
+        colour = key.colour("rules landing")
+        (column, _), = axes.px([landing.distance_in], [0.0])
+        _dashed_line(draw, (column, axes.top), (column, axes.top + axes.height), colour)
+        spot = axes.px(landing.distance_in, landing.level_in)
+        draw.regular_polygon((*spot, 9), 4, fill=colour)
+        _label(draw, (column, axes.top + 24), "rules' landing (EC-JUMP-4)", colour,
+               within=(axes.left, axes.left + axes.width))
+        came_down = moments.get("touchdown", moments["end"])
+        _dashed_line(draw, axes.px(came_down.distance_in, came_down.xyz[2]), spot, key.colour("snap"), 2, 5.0)
+
+    end_distance = float(distances_along(story.path, [story.end.xy])[0])
+    ex, ey = axes.px(end_distance, story.end.z)
+    if landing is None or landing.carry_in <= 0:
+        draw.rectangle([ex - 5, ey - 5, ex + 5, ey + 5], outline=key.colour("end"), width=3)
+    for name in ("take-off", "peak", "touchdown"):
+        moment = moments.get(name)
+        if moment is None:
+            continue
+        centre = axes.px(moment.distance_in, moment.xyz[2])
+        _dot(draw, centre, key.colour(name))
+        text = {"take-off": f"take-off {moment.xyz[2]:.1f}\"", "peak": f"peak {moment.xyz[2]:.1f}\"",
+                "touchdown": f"touchdown {moment.distance_in:.1f}\""}[name]
+        _label(draw, centre, text, key.colour(name), above=name != "touchdown")

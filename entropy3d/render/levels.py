@@ -1,0 +1,173 @@
+"""Multi-level at a glance: the table from above with every walkable surface coloured by its
+height level (ground, curb, deck 1, roof 2 ...), a legend naming each level and its height, and
+every ramp drawn as an arrow up its slope with where it leads.
+
+Levels are read off the built table (:func:`~entropy3d.scene.build.build_table_geometry`): the
+tops of the ground, curbs (blocks), decks (platforms) and roofs (buildings); heights within
+:data:`SAME_LEVEL_IN` are one level. Drawn with PIL (no renderer needed). Lengths are inches.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+from PIL import Image, ImageDraw
+
+from entropy3d.fonts import font
+from entropy3d.outputs import AtomicFile
+from entropy3d.scene.footprints import footprints_of
+
+#: tops closer than this (inches) are one level
+SAME_LEVEL_IN = 0.1
+GROUND_KINDS = ("ground", "zone", "road")
+LEVEL_KINDS = {"block": "curb", "platform": "deck", "building": "roof"}
+OBSTACLE_KINDS = ("pillar", "railing", "destructible", "mesh")
+GROUND_RGB, CURB_RGB, OBSTACLE_RGB = (70, 74, 82), (128, 132, 140), (30, 30, 34)
+#: colours of the raised levels, lowest first (cycled when a table has more)
+LEVEL_RGB = ((66, 133, 244), (52, 168, 83), (251, 188, 5), (234, 67, 53), (171, 71, 188), (0, 172, 193))
+RAMP_RGB = (255, 255, 255)
+MARGIN_PX = 40
+
+
+@dataclass(frozen=True)
+class Level:
+    """One height level: ``name`` as a player says it ("ground", "curb", "deck 1", "roof 2"),
+    ``height_in``, its ``colour`` and the ``pieces`` (ids) whose tops make it."""
+
+    name: str
+    height_in: float
+    colour: tuple[int, int, int]
+    pieces: tuple[str, ...]
+
+
+def table_levels(geometry) -> list[Level]:
+    """The table's walkable levels, lowest first: ground, curbs, then each raised height of decks
+    and roofs numbered from 1 ("deck 1", "roof 2", "deck / roof 3" when both share a height)."""
+    levels = [Level("ground", 0.0, GROUND_RGB, tuple(p.id for p in geometry.pieces if p.kind in GROUND_KINDS))]
+    curbs = [p for p in geometry.pieces if p.kind == "block"]
+    if curbs:
+        levels.append(Level("curb", max(p.top for p in curbs), CURB_RGB, tuple(p.id for p in curbs)))
+    raised: list[list] = []
+    for piece in sorted((p for p in geometry.pieces if p.kind in ("platform", "building")), key=lambda p: p.top):
+        if raised and piece.top - raised[-1][0].top <= SAME_LEVEL_IN:
+            raised[-1].append(piece)
+        else:
+            raised.append([piece])
+    for number, group in enumerate(raised, start=1):
+        kinds = sorted({LEVEL_KINDS[p.kind] for p in group})
+        levels.append(Level(f"{' / '.join(kinds)} {number}", group[0].top, LEVEL_RGB[(number - 1) % len(LEVEL_RGB)],
+                            tuple(p.id for p in group)))
+    return levels
+
+
+def level_of(levels: list[Level], piece) -> Level | None:
+    """The level a piece's top belongs to (None for a ramp or an obstacle)."""
+    return next((level for level in levels if piece.id in level.pieces), None)
+
+
+def ramp_leads(spec_ramps, geometry, levels: list[Level]) -> list[tuple]:
+    """For each ramp of the scene: (ramp id, low end xy, high end xy, the level at its foot, the
+    level it leads up to or None when its top end leads nowhere walkable: a kicker)."""
+    footprints = [f for f in footprints_of(geometry) if f.kind in LEVEL_KINDS or f.kind in GROUND_KINDS]
+    out = []
+    for ramp in spec_ramps:
+        piece = geometry.by_id(ramp.id)
+        forward = np.array([math.cos(math.radians(ramp.heading)), math.sin(math.radians(ramp.heading))])
+        low, high = np.asarray(ramp.start, float), np.asarray(ramp.start, float) + forward * ramp.length
+
+        def level_at(point, height):
+            import shapely
+
+            found = [f for f in footprints if abs(f.top - height) <= SAME_LEVEL_IN
+                     and shapely.contains_xy(f.outline, *point)]
+            return level_of(levels, geometry.by_id(found[0].piece_id)) if found else None
+
+        foot = level_at(low - forward * 0.3, ramp.base_height) or levels[0]
+        out.append((ramp.id, low, high, foot, level_at(high + forward * 0.3, piece.top)))
+    return out
+
+
+def _ramp_slope(draw, px, ramp, low, high, foot_rgb, top_rgb, bands: int = 10) -> None:
+    """The ramp's footprint in bands shading from its foot's level colour to its top's."""
+    forward = (high - low) / max(1e-9, float(np.linalg.norm(high - low)))
+    side = np.array([-forward[1], forward[0]]) * ramp.width / 2
+    for k in range(bands):
+        a = low + (high - low) * k / bands
+        b = low + (high - low) * (k + 1) / bands
+        f = (k + 0.5) / bands
+        colour = tuple(int(c0 + f * (c1 - c0)) for c0, c1 in zip(foot_rgb, top_rgb))
+        draw.polygon(px([a + side, b + side, b - side, a - side]), fill=colour)
+
+
+def draw_levels(table, geometry, path: str | Path, px_per_in: float = 16.0) -> list[Level]:
+    """Write the levels map of ``table`` as a PNG (atomically); returns the levels in its legend."""
+    levels = table_levels(geometry)
+    leads = ramp_leads(table.spec.ramps, geometry, levels)
+    width, depth = geometry.width, geometry.depth
+    legend_w = 360
+    size = (int(width * px_per_in) + 2 * MARGIN_PX + legend_w, int(depth * px_per_in) + 2 * MARGIN_PX + 30)
+    image = Image.new("RGB", size, (18, 19, 23))
+    draw = ImageDraw.Draw(image)
+
+    def px(points):
+        points = np.atleast_2d(np.asarray(points, float))
+        return [(MARGIN_PX + x * px_per_in, MARGIN_PX + 30 + (depth - y) * px_per_in) for x, y in points[:, :2]]
+
+    for footprint in sorted(footprints_of(geometry), key=lambda f: f.top):
+        piece = geometry.by_id(footprint.piece_id)
+        if piece.kind == "ramp":
+            colour = next(lead[3].colour for lead in leads if lead[0] == piece.id)
+        elif piece.kind in OBSTACLE_KINDS:
+            colour = OBSTACLE_RGB
+        else:
+            level = level_of(levels, piece)
+            colour = level.colour if level is not None else OBSTACLE_RGB
+        outline = np.asarray(footprint.outline.exterior.coords)
+        draw.polygon(px(outline), fill=colour, outline=(0, 0, 0) if piece.kind in LEVEL_KINDS else None)
+    for x in range(0, int(width) + 1, 6):
+        draw.text(px([(x, 0)])[0], f"{x}\"", fill=(180, 180, 186), font=font(12))
+    for y in range(6, int(depth) + 1, 6):
+        (cx, cy), = px([(0, y)])
+        draw.text((cx - 30, cy - 7), f"{y}\"", fill=(180, 180, 186), font=font(12))
+
+    ramps = {ramp.id: ramp for ramp in table.spec.ramps}
+    for ramp_id, low, high, foot, top in leads:
+        _ramp_slope(draw, px, ramps[ramp_id], low, high, foot.colour, (top or foot).colour if top else RAMP_RGB)
+    for ramp_id, low, high, foot, top in leads:
+        a, b = px([low, high])
+        draw.line([a, b], fill=RAMP_RGB, width=3)
+        direction = np.subtract(b, a) / max(1e-9, float(np.hypot(*np.subtract(b, a))))
+        side = np.array([-direction[1], direction[0]])
+        tip = np.asarray(b)
+        draw.polygon([tuple(tip), tuple(tip - 14 * direction + 8 * side), tuple(tip - 14 * direction - 8 * side)],
+                     fill=RAMP_RGB)
+        label = f"{ramp_id}: {foot.name} up to {top.name}" if top is not None else f"{ramp_id}: kicker (jump)"
+        face = font(13)
+        half = ramps[ramp_id].width / 2 * px_per_in + 6
+        middle = (np.asarray(a) + np.asarray(b)) / 2
+        anchor = middle + (half + 8) * (side if side[1] > 0 or (side[1] == 0 and side[0] > 0) else -side)
+        width = draw.textlength(label, font=face)
+        x = anchor[0] - width / 2 if abs(direction[0]) > abs(direction[1]) else anchor[0] + (0 if side[0] >= 0
+                                                                                            else -width)
+        draw.text((x, anchor[1] - 8), label, fill=(255, 255, 255), font=face, stroke_width=2, stroke_fill=(0, 0, 0))
+
+    draw.text((MARGIN_PX, 8), f"{table.name}: walkable levels from above", fill=(235, 235, 235), font=font(20, True))
+    left = size[0] - legend_w + 10
+    draw.text((left, MARGIN_PX + 30), "Levels (height of the top)", fill=(235, 235, 235), font=font(15, True))
+    row = MARGIN_PX + 58
+    for level in levels:
+        draw.rectangle([left, row, left + 22, row + 18], fill=level.colour, outline=(0, 0, 0))
+        draw.text((left + 30, row), f"{level.name}: {level.height_in:.2f}\"", fill=(235, 235, 235), font=font(14))
+        row += 26
+    draw.rectangle([left, row, left + 22, row + 18], fill=OBSTACLE_RGB, outline=(90, 90, 90))
+    draw.text((left + 30, row), "not walkable: pillars, railings, walls, scenery", fill=(235, 235, 235),
+              font=font(13))
+    row += 26
+    draw.line([(left, row + 9), (left + 22, row + 9)], fill=RAMP_RGB, width=4)
+    draw.text((left + 30, row), "ramp: arrow points up the slope", fill=(235, 235, 235), font=font(14))
+    with AtomicFile(path) as pending:
+        image.save(pending.temporary, format="PNG")
+    return levels

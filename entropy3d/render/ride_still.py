@@ -1,0 +1,135 @@
+"""A 3D still of one ridden action: the table from a camera that frames the whole ride, the path
+as a ribbon at its true height (on the wheels and in the air in the key's colours), the bike as
+fading ghosts at its moments (start, take-off, peak, touchdown, end), the rules' landing point
+and the snap from the physical pose to it. Rendered offscreen (the software renderer by default).
+
+The caller gives the moments and colours (``RideStill``): the renderer knows no rules and no key.
+Lengths are table inches.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+import numpy as np
+from panda3d.core import TransparencyAttrib
+
+from entropy3d.render.cameras import CameraView, box_corners, fit_view
+from entropy3d.render.miniatures import build_miniature_node
+from entropy3d.render.nodes import unlit_node
+from entropy3d.render.renderer import TableRenderer
+from entropy3d.render.shapes import box_triangles
+
+#: how far above its surface (inches) the path ribbon is drawn, so it reads over the table
+RIBBON_LIFT_IN = 0.06
+#: ghost opacity at the first and the last moment
+GHOST_ALPHA = (0.35, 1.0)
+#: the camera's elevation above the table, degrees, and its angle off the ride's side
+ELEVATION_DEG, SIDE_OFFSET_DEG = 22.0, 20.0
+
+
+@dataclass(frozen=True)
+class RideStill:
+    """What to draw: ``model_id`` riding ``segments`` (list of ((K, 3) points, rgb) ribbons),
+    ``ghosts`` (:class:`~entropy3d.geometry.Pose` with z the bike's height), ``marks`` (list of
+    ((x, y, z), rgb) posts), ``snap`` ((from xyz, to xyz), rgb) or None, ``moved`` (piece id ->
+    (dx, dy) or None for a piece smashed away), ``others`` (model id -> pose of the other bikes
+    in play; any other miniature is hidden)."""
+
+    model_id: str
+    segments: list = field(default_factory=list)
+    ghosts: list = field(default_factory=list)
+    marks: list = field(default_factory=list)
+    snap: tuple | None = None
+    moved: dict = field(default_factory=dict)
+    others: dict = field(default_factory=dict)
+
+
+def side_view(points: np.ndarray, aspect: float, fov_deg: float = 40.0,
+              band: tuple[float, float] = (-1.0, 1.0), elevation_deg: float = ELEVATION_DEG,
+              right_side: bool = False) -> CameraView:
+    """A view from the side of a ride through ``points`` (N, 3) inches, a little behind it and
+    above, keeping every point (with a bike's size around it) in frame: the view that shows a
+    flight's arc. ``band`` (bottom, top, in -1..1 of the frame's height) keeps the ride inside a
+    horizontal band, clear of what is drawn over the rest of the frame (a video's inset).
+    ``elevation_deg``: the eye's height above the ride, degrees; ``right_side``: look from the
+    ride's right (else its left)."""
+    cloud = np.atleast_2d(np.asarray(points, float))
+    sample = cloud[:: max(1, len(cloud) // 40)]
+    corners = np.vstack([box_corners(p - [1.2, 1.2, 0.2], p + [1.2, 1.2, 1.6]) for p in sample])
+    ends = cloud[[0, -1], :2]
+    heading = math.degrees(math.atan2(*(ends[1] - ends[0])[::-1])) if np.ptp(ends, axis=0).any() else 0.0
+    tan_frame = math.tan(math.radians(fov_deg) / 2)
+    half, centre = (band[1] - band[0]) / 2, (band[1] + band[0]) / 2
+    band_fov = math.degrees(2 * math.atan(half * tan_frame))
+    azimuth = heading - 90.0 - SIDE_OFFSET_DEG if not right_side else heading + 90.0 + SIDE_OFFSET_DEG
+    view = fit_view(corners, azimuth, elevation_deg, band_fov, aspect / half, margin=0.9)
+    # tilt the eye so that the band's middle (not the frame's) looks at the ride
+    eye, look = np.asarray(view.position), np.asarray(view.look_at)
+    forward = (look - eye) / np.linalg.norm(look - eye)
+    right = np.cross(forward, [0.0, 0.0, 1.0])
+    right /= max(float(np.linalg.norm(right)), 1e-9)
+    up = np.cross(right, forward)
+    tilt = -math.atan(centre * tan_frame)
+    turned = forward * math.cos(tilt) + up * math.sin(tilt)
+    distance = float(np.linalg.norm(look - eye))
+    return CameraView(view.position, tuple(float(v) for v in eye + turned * distance), fov_deg)
+
+
+def ride_camera(still: RideStill, aspect: float) -> CameraView:
+    """The :func:`side_view` of every ribbon point, ghost and mark of the still."""
+    points = [np.asarray(p, float) for p, _ in still.segments]
+    points += [np.array([[g.x, g.y, g.z]]) for g in still.ghosts]
+    points += [np.array([m]) for m, _ in still.marks]
+    return side_view(np.vstack(points), aspect)
+
+
+def _post(renderer: TableRenderer, name: str, xyz, rgb) -> None:
+    """A thin upright post with a cap, so a point on the table reads in 3D."""
+    x, y, z = xyz
+    node = unlit_node(name, np.vstack([box_triangles((x - 0.06, y - 0.06, z), (x + 0.06, y + 0.06, z + 1.4)),
+                                       box_triangles((x - 0.22, y - 0.22, z + 1.4), (x + 0.22, y + 0.22, z + 1.8))]),
+                      (*np.asarray(rgb) / 255.0, 1.0))
+    node.reparent_to(renderer.overlays)
+
+
+def render_ride_still(table, geometry, still: RideStill, size: tuple[int, int], backend: str | None = None,
+                      ) -> np.ndarray:
+    """The still as an (height, width, 3) uint8 image."""
+    with TableRenderer(table, size, geometry=geometry, camera="iso", title="", backend=backend) as renderer:
+        for piece_id, offset in still.moved.items():
+            if piece_id not in renderer.piece_nodes:
+                continue
+            if offset is None:
+                renderer.piece_nodes[piece_id].hide()
+            else:
+                renderer.set_piece_transform(piece_id, np.array([[1, 0, 0, offset[0]], [0, 1, 0, offset[1]],
+                                                                 [0, 0, 1, 0], [0, 0, 0, 1]], float))
+        for model_id, pose in still.others.items():
+            renderer.place_model(model_id, pose)
+        for model_id in renderer.model_nodes:
+            if model_id not in still.others:
+                renderer.show_model(model_id, False)
+        for k, (points, rgb) in enumerate(still.segments):
+            lifted = np.asarray(points, float) + [0.0, 0.0, RIBBON_LIFT_IN]
+            renderer.add_polyline(lifted, "#%02x%02x%02x" % tuple(rgb), width=0.14, name=f"ribbon{k}")
+        for k, (xyz, rgb) in enumerate(still.marks):
+            _post(renderer, f"mark{k}", xyz, rgb)
+        if still.snap is not None:
+            (a, b), rgb = still.snap
+            renderer.add_polyline(np.array([a, b], float) + [0, 0, 0.3], "#%02x%02x%02x" % tuple(rgb), 0.08, "snap")
+        model = table.model(still.model_id)
+        for k, pose in enumerate(still.ghosts):
+            ghost = build_miniature_node(table, model)
+            ghost.reparent_to(renderer.scene)
+            ghost.set_pos(pose.x, pose.y, pose.z)
+            ghost.set_hpr(pose.facing_deg, 0, 0)
+            f = k / max(1, len(still.ghosts) - 1)
+            alpha = GHOST_ALPHA[0] + f * (GHOST_ALPHA[1] - GHOST_ALPHA[0])
+            if alpha < 1.0:
+                ghost.set_transparency(TransparencyAttrib.M_alpha)
+                ghost.set_alpha_scale(alpha)
+        renderer.set_camera(ride_camera(still, renderer.aspect))
+        return renderer.render_to_array()
+

@@ -1,0 +1,46 @@
+"""`entropy3d render --levels`: every walkable surface coloured by its height level, with a legend,
+and each ramp marked with where it leads."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import numpy as np
+from PIL import Image
+
+from entropy3d.render.levels import ramp_leads, table_levels
+from entropy3d.resources import bundled_dir
+from entropy3d.scene import load_scene
+from entropy3d.scene.build import build_table_geometry
+
+RUINED_HIGHWAY = bundled_dir("scenes") / "ruined_highway.yaml"
+
+
+def test_levels_of_the_ruined_highway_and_where_its_ramps_lead():
+    table = load_scene(RUINED_HIGHWAY)
+    geometry = build_table_geometry(table)
+    levels = table_levels(geometry)
+    assert levels[0].name == "ground" and levels[0].height_in == 0.0
+    heights = [level.height_in for level in levels]
+    assert heights == sorted(heights)
+    deck = next(level for level in levels if "highway_west" in level.pieces)
+    assert deck.height_in == 4.0 and "deck" in deck.name and {"highway_east", "depot", "market"} <= set(deck.pieces)
+    leads = {ramp_id: (foot, top) for ramp_id, _, _, foot, top in ramp_leads(table.spec.ramps, geometry, levels)}
+    assert leads["embankment"][0].name == "ground" and leads["embankment"][1] is deck
+    assert leads["market_ramp"][1] is deck
+    assert leads["gap_kicker"][0] is deck and leads["gap_kicker"][1] is None, "a kicker leads nowhere: a jump"
+
+
+def test_render_levels_writes_the_map_with_every_level_colour(tmp_path):
+    out = tmp_path / "levels.png"
+    done = subprocess.run([sys.executable, "-m", "entropy3d", "render", str(RUINED_HIGHWAY), "--levels", "-o",
+                           str(out)], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert "ground" in done.stdout and "deck / roof" in done.stdout
+    table = load_scene(RUINED_HIGHWAY)
+    pixels = np.asarray(Image.open(out).convert("RGB"))
+    map_part = pixels[:, : pixels.shape[1] - 360]
+    for level in table_levels(build_table_geometry(table)):
+        found = np.all(map_part == level.colour, axis=2).sum()
+        assert found > 400, f"{level.name} is in the legend but hardly on the map ({found} px)"
