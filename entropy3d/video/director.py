@@ -29,8 +29,9 @@ AZIMUTH_TRIES = (0.0, 35.0, -35.0, 70.0, -70.0, 110.0, -110.0, 180.0)
 ELEVATION_STEPS = (0.0, 12.0, 24.0, 32.0)
 #: closer shots tried when no camera at the style's distance frames the action cleanly
 DISTANCE_STEPS = (1.0, 0.75, 0.55)
-#: how far (inches) a shot may look past a bike near an edge toward the table, tried in order
-SHIFT_STEPS = (0.0, 5.0, 9.0)
+#: how far (inches) a shot may look past a bike near an edge toward the table, tried in order (the
+#: smaller shifts last: a bike starting at an edge riding inward is cut by 5" and shows void at 0")
+SHIFT_STEPS = (0.0, 5.0, 9.0, 2.5, 3.5)
 EDGE_REACH = 16.0  #: a bike nearer an edge than this (inches) is framed off-centre by a shifted shot
 #: how far around the bike (share of the camera distance) the foreground must be clear
 FOREGROUND_SHARE = 0.22
