@@ -335,8 +335,15 @@ def resolve_move(state: State, model: ModelState, move: PlannedMove, push: str, 
 
 def _complex_action(model: ModelState, move: PlannedMove, actions: int, per_activation: int, ride: _Ride
                     ) -> ModelState:
-    """Stop and lay trap span the activation (EC-ACT-STOP, EC-STOP-RECOVER, EC-ACT-LAYTRAP, EC-STOPPED)."""
+    """Stop and lay trap span the activation (EC-ACT-STOP, EC-STOP-RECOVER, EC-ACT-LAYTRAP, EC-STOPPED).
+    A rider still in the air at the end of the move neither stops nor lays its trap: it has to land
+    first, at its launch speed (EC-JUMP-2, EC-JUMP-4)."""
     action = move.plan.action
+    if action in ("stop", "laytrap") and model.air is not None:
+        clause = "EC-ACT-STOP" if action == "stop" else "EC-ACT-LAYTRAP"
+        ride.event("skip", f"still in the air at the end of the move: no {'stop' if action == 'stop' else 'trap'} "
+                   f"({clause}, EC-JUMP-2)", clauses=(clause, "EC-JUMP-2"))
+        return model.but(complex_action=None)
     if action == "stop":
         # A stopping rider recovers: the following action is skipped and its skipped activation
         # recovers stress, unless it takes a focussed shot with its gun (EC-GUN-STOPPED).

@@ -333,3 +333,18 @@ def test_EC_MEL_CHICKEN_is_checked_and_resolved_like_any_action(rules, dice):
     behind = state.with_model(target.but(pose=Pose(12.9, 10, 0)))
     with pytest.raises(IllegalPlanError, match="EC-MEL-CHICKEN"):
         check(behind, Action.attack("k1", "h1"), rules)
+
+
+def test_EC_ACT_STOP_a_stop_that_ends_in_the_air_is_no_stop(rules):
+    """Clause: EC-ACT-STOP, EC-JUMP-2: a stop whose minimum move runs over a ramp leaves the rider
+    in the air; it cannot stop there (found in an automatic game: stopped at speed 0 with air time
+    at speed 2, it had no legal move left). It stays at its speed and lands next activation."""
+    ramp = Flight("kicker", "ramp", 2.0, 0.6, (12.0, 10.0), 1.0, 8.0, drop_in=1.0, rise_in=0.4,
+                  land_progress_in=11.0, land_t_s=1.3, land_xy=(21.0, 10.0), land_z=0.0)
+    state = begin(state_of(model(speed=2)), "k1", rules)
+    after, events = take(state, Action.ride("k1", "stop s2: straight 8"), rules, flights=[ramp])
+    rider = after.model("k1")
+    assert rider.air is not None and rider.speed == 2 and not rider.stopped and not rider.skip_next_activation
+    assert any("no stop" in e.rules for e in events)
+    landed, _ = take(begin(after, "k1", rules), Action.ride("k1", "s2: straight 8"), rules)
+    assert landed.model("k1").air is None
