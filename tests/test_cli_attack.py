@@ -10,7 +10,7 @@ def run(*args):
 
 def test_EC_MEL_1_and_EC_GUN_2_attack_command_says_tn_odds_or_the_clause(tmp_path):
     """Clause: EC-MEL-1, EC-GUN-2, EC-COVER-1: side by side a chain is in reach (TN 14, the
-    exact odds of making it); a pistol 40" away is out of its 35.2" range; refusals exit 1."""
+    exact opposed odds of hitting through the dodge); a pistol 40" away is out of its 35.2" range; refusals exit 1."""
     scene = tmp_path / "duel.yaml"
     scene.write_text(
         "name: Duel\ntable: {width: 48, depth: 48}\n"
@@ -22,7 +22,7 @@ def test_EC_MEL_1_and_EC_GUN_2_attack_command_says_tn_odds_or_the_clause(tmp_pat
         "  - {id: cop, gang: a, bike: police, position: [10, 0.5], facing: 90, speed: 1, rider: {gun: pistol}}\n")
     ok = run(str(scene), "--attacker", "ash", "--target", "rat")
     assert ok.returncode == 0, ok.stderr
-    assert "TN        14" in ok.stdout and "% to make the TN" in ok.stdout
+    assert "TN        14" in ok.stdout and "% to hit against rat's dodge" in ok.stdout
     out_of_range = run(str(scene), "--attacker", "cop", "--target", "far")
     assert out_of_range.returncode == 1 and "EC-GUN-2" in out_of_range.stderr and "35.2" in out_of_range.stderr
     assert "Traceback" not in out_of_range.stderr

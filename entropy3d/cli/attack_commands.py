@@ -27,8 +27,8 @@ def attack(
 
     from entropy3d.errors import IllegalPlanError
     from entropy3d.game.tableview import TableView
-    from entropy3d.rules.attacks import target_tn, weapon_kind
-    from entropy3d.rules.combat import gun_tn
+    from entropy3d.rules.attack_odds import melee_odds, shot_odds
+    from entropy3d.rules.attacks import DODGE, weapon_kind
     from entropy3d.rules.odds import exact_odds
     from entropy3d.rules.transition import Action, check
     from entropy3d.scene import load_scene
@@ -40,7 +40,7 @@ def attack(
     for who in (attacker, target):
         if who not in state.models:
             raise fail(f"error: {scene}: no model {who!r}; models: {', '.join(state.models)}")
-    raider, victim = state.model(attacker), state.model(target)
+    raider = state.model(attacker)
     weapon = weapon or raider.gun or raider.weapon
     ruleset = table.ruleset
     try:
@@ -55,14 +55,16 @@ def attack(
     typer.echo(f"{attacker} can attack {target} with {weapon} ({kind})")
     if kind == "chicken":
         tn = int(ruleset.data("chicken.tn"))
-    elif kind == "gun":
-        tn = target_tn(gun_tn(raider.speed, ruleset), raider, victim, ruleset, ranged=True)
+        odds = exact_odds(tn, raider.stress, ruleset, max_stress=raider.max_stress)
+        typer.echo(f"  TN        {tn}")
+        typer.echo(f"  odds      {float(odds.success):.1%} to make the TN ({float(odds.bust):.1%} to bust)")
+        return
+    if kind == "gun":
         sight = view.sight(state, attacker, target, raider.pose)
         typer.echo(f"  sight     {sight.visible_fraction:.0%} of {target} visible, {sight.distance_in:.1f}\" away")
+        odds = shot_odds(state, attacker, target, weapon, ruleset)
     else:
-        spec = ruleset.data(f"weapons.{weapon}")
-        tn = target_tn(int(spec["tn"]), raider, victim, ruleset, ranged=False) - int(spec["pierce"])
-    odds = exact_odds(tn, raider.stress, ruleset, max_stress=raider.max_stress)
-    typer.echo(f"  TN        {tn}")
-    typer.echo(f"  odds      {float(odds.success):.1%} to make the TN ({float(odds.bust):.1%} to bust), "
-               "before the defence")
+        odds = melee_odds(state, attacker, target, weapon, DODGE, ruleset)
+    typer.echo(f"  TN        {odds.tn}")
+    typer.echo(f"  odds      {float(odds.hit):.1%} to hit against {target}'s dodge (EC-DICE-2), "
+               f"{float(odds.headshot):.1%} a headshot; {float(odds.attacker_bust):.1%} to bust")

@@ -22,15 +22,27 @@ def odds(
                                              "(default: the rules' value)"),
     rules: Optional[Path] = typer.Option(None, "--rules", help="rules data file (default: bundled)"),
     exact: bool = typer.Option(False, "--exact", help="also print each probability as an exact fraction"),
+    against_stress: Optional[int] = typer.Option(None, "--against-stress", min=0,
+                                                 help="an opposed test (EC-DICE-2): the defender's stress"),
+    against_tn: int = typer.Option(0, "--against-tn", min=0, help="a TN the defender must make too (attacking "
+                                   "back, chicken); 0: it only has to beat the attacker"),
+    kind: str = typer.Option("melee", "--kind", help="opposed test kind, which decides ties: melee, dodge or gun"),
+    against_policy: str = typer.Option("sit-at-tn", "--against-policy", help="the defender's " + POLICY_HELP),
 ) -> None:
-    """Exact probabilities of one test, in percent: success (crits included), crit, fail and bust."""
+    """Exact probabilities of one test, in percent: success (crits included), crit, fail and bust.
+    With --against-stress, of an opposed test (EC-DICE-2, EC-DICE-5): the attacker must make its TN
+    and beat the defender, both pushing their luck as the game rolls them."""
     from entropy3d.rules.dice import POLICY_NAMES, DiceRules, policy_named
     from entropy3d.rules.odds import exact_odds
     from entropy3d.scene import load_ruleset
 
-    if policy not in POLICY_NAMES:
-        raise fail(f"error: unknown --policy {policy!r}; use one of {', '.join(POLICY_NAMES)}", 2)
+    for name, value in (("--policy", policy), ("--against-policy", against_policy)):
+        if value not in POLICY_NAMES:
+            raise fail(f"error: unknown {name} {value!r}; use one of {', '.join(POLICY_NAMES)}", 2)
     ruleset = load_ruleset(rules)
+    if against_stress is not None:
+        return _opposed_odds(tn, stress, max_stress, policy, against_stress, against_tn, kind, against_policy,
+                             ruleset, exact)
     result = exact_odds(tn, stress, ruleset, policy_named(policy, ruleset), max_stress)
     limit = DiceRules.from_ruleset(ruleset).max_stress if max_stress is None else max_stress
     note = f" (at max stress {limit}: TN 21, a fail busts)" if stress >= limit else ""
@@ -39,6 +51,32 @@ def odds(
         p = getattr(result, name)
         typer.echo(f"  {name:<8} {float(p):8.2%}" + (f"   {p.numerator}/{p.denominator}" if exact else ""))
     typer.echo("  (success includes crits; success + fail + bust = 1)")
+
+
+def _opposed_odds(tn, stress, max_stress, policy, against_stress, against_tn, kind, against_policy, ruleset,
+                  exact) -> None:
+    from fractions import Fraction
+
+    from entropy3d.rules.dice import Outcome, policy_named
+    from entropy3d.rules.odds import Side, exact_opposed
+    from entropy3d.rules.opposed import decide
+
+    kinds = tuple(ruleset.data("dice.ties_to"))
+    if kind not in kinds:
+        raise fail(f"error: unknown --kind {kind!r}; use one of {', '.join(kinds)}", 2)
+    ends = exact_opposed(kind, Side(tn, stress, policy_named(policy, ruleset), max_stress),
+                         Side(against_tn, against_stress, policy_named(against_policy, ruleset)), ruleset)
+    rows = {"attacker wins": sum((p for p, a, d in ends if decide(kind, a, d, ruleset).attacker_wins), Fraction(0)),
+            "attacker busts": sum((p for p, a, _ in ends if a.outcome is Outcome.BUST), Fraction(0)),
+            "defender busts": sum((p for p, _, d in ends if d.outcome is Outcome.BUST), Fraction(0))}
+    if against_tn:
+        rows["defender makes its TN"] = sum((p for p, _, d in ends if d.succeeded), Fraction(0))
+    typer.echo(f"opposed {kind} test: attacker TN {tn}, stress {stress}, {policy}; defender stress {against_stress}"
+               + (f", TN {against_tn}" if against_tn else "") + f", {against_policy}")
+    for name, p in rows.items():
+        typer.echo(f"  {name:<22} {float(p):8.2%}" + (f"   {p.numerator}/{p.denominator}" if exact else ""))
+    typer.echo("  (ties go to the " + ruleset.data("dice.ties_to")[kind] + "; a dodge stat is added by the attack "
+               "command, not here)")
 
 
 #: a base passing this close (inches) to something solid gets a warning from ``plan``

@@ -99,3 +99,20 @@ def test_EC_TER_BUILDING_EC_COL_1_plan_names_where_a_path_is_refused_blocked_or_
     assert blocked.returncode == 0 and "runs into 'street_car_wreck'" in blocked.stdout
     tight = plan("hades_2", "s2: straight 9")
     assert "tight     0.1\" from 'street_car_wreck'" in tight.stdout
+
+
+def test_EC_DICE_2_odds_command_takes_opposed_tests():
+    """`entropy3d odds --against-stress` gives the exact opposed odds (the same enumeration the
+    brute-force test checks); a bad --kind is a clean error."""
+    from entropy3d.rules.odds import Side, exact_opposed
+    from entropy3d.rules.opposed import decide
+    from entropy3d.scene import load_ruleset
+
+    out = CliRunner().invoke(app, ["odds", "--tn", "15", "--stress", "2", "--against-stress", "3", "--exact"])
+    assert out.exit_code == 0, out.output
+    rules = load_ruleset(None)
+    wins = sum((p for p, a, d in exact_opposed("melee", Side(15, 2), Side(0, 3), rules)
+                if decide("melee", a, d, rules).attacker_wins), Fraction(0))
+    assert f"{wins.numerator}/{wins.denominator}" in out.output and "attacker wins" in out.output
+    bad = CliRunner().invoke(app, ["odds", "--tn", "15", "--against-stress", "1", "--kind", "duel"])
+    assert bad.exit_code == 2 and "melee, dodge, gun" in bad.output and "Traceback" not in bad.output
