@@ -141,7 +141,7 @@ def candidate_plans(view: ActionView) -> list[str]:
             plans.append(f"jump s{speed}: straight {hi}")
         plans.append(f"focus s{speed}: straight {hi}")
         plans.append(f"stunt s{speed}: straight {hi}")
-        if bike.traps and speed in ruleset.data("actions.laytrap.speeds"):
+        if bike.traps_carried and speed in ruleset.data("actions.laytrap.speeds"):
             plans.append(f"laytrap s{speed}: straight {lo}")
         if bike.gun and bike.ammo > 0 and speed in ruleset.data("actions.stop.speeds"):
             plans.append(f"stop s{speed}: straight {lo}")  # then a focussed shot (EC-GUN-STOPPED)

@@ -306,7 +306,7 @@ def resolve_move(state: State, model: ModelState, move: PlannedMove, push: str, 
     new = model.but(**fields)
     new = _complex_action(new, move, actions, per_activation, ride)
     laid = None
-    if move.plan.action == "laytrap" and new.stopped and model.traps:
+    if move.plan.action == "laytrap" and new.stopped and model.traps_carried:
         # the trap goes down where this last Lay Trap action started (EC-ACT-LAYTRAP, EC-TRAP)
         state, new, more = traps.lay(state, new, move.start_pose, rng, ruleset)
         ride.events.extend(more)

@@ -45,8 +45,8 @@ class ModelState:
     dodge (EC-COL-*), protection (EC-MEL-*): the rider's numbers. weapon: its melee weapon
     (EC-WPN; ``punch`` without one). gun, ammo: its gun and the shots left (EC-GUN-2), or None and
     0. conditions: its states (``bleeding``, ``stunned``, ``burning``, ``wet``; EC-COND-*). traits:
-    (name, x or None) of its card (EC-TRAIT). traps: the traps it carries, laid in order
-    (EC-TRAP). status: riding, out or escaped.
+    (name, x or None) of its card (EC-TRAIT). traps_carried: the kinds of trap it carries, laid
+    in order (EC-TRAP; the laid tokens are :attr:`State.traps`). status: riding, out or escaped.
     air: its jump not yet landed, or None (EC-JUMP-2).
     skip_next_activation: a head-on survival or a complex action (EC-COL-HEAD, EC-STOPPED).
     skip_next_action: a remount (EC-DICE-4) or a stop's recovery (EC-STOP-RECOVER).
@@ -83,7 +83,7 @@ class ModelState:
     conditions: tuple[str, ...] = ()
     traits: tuple[tuple[str, int | None], ...] = ()
     stunt_set_up: bool = False
-    traps: tuple[str, ...] = ()
+    traps_carried: tuple[str, ...] = ()
     shocking: bool = False
     status: str = RIDING
     air: AirTime | None = None
@@ -134,7 +134,7 @@ class ModelState:
         air = data.get("air")
         return cls(**{**data, "pose": pose_from_json(data["pose"]), "conditions": tuple(data.get("conditions", ())),
                       "traits": tuple((str(name), x) for name, x in data.get("traits", ())),
-                      "traps": tuple(data.get("traps", ())),
+                      "traps_carried": tuple(data.get("traps_carried", ())),
                       "air": None if air is None else AirTime(int(air["speed"]), float(air["carry_in"]),
                                                               tuple(float(v) for v in air["velocity_in_s"]))})
 

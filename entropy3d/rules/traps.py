@@ -28,9 +28,9 @@ def lay(state: State, layer: ModelState, at: Pose, rng: np.random.Generator, rul
         ) -> tuple[State, ModelState, list[Event]]:
     """The layer's first carried trap is put down at ``at`` (EC-ACT-LAYTRAP, EC-TRAP); an explosive
     gets its fuse, rolled from the data's range."""
-    if not layer.traps:
+    if not layer.traps_carried:
         return state, layer, []
-    kind, rest = layer.traps[0], layer.traps[1:]
+    kind, rest = layer.traps_carried[0], layer.traps_carried[1:]
     spec = ruleset.data(f"traps.{kind}")
     fuse = None
     if spec.get("fuse_activations"):
@@ -40,7 +40,7 @@ def lay(state: State, layer: ModelState, at: Pose, rng: np.random.Generator, rul
                 round(at.facing_deg, 4), layer.id, fuse)
     text = f"lays a {kind.replace('_', ' ')} at ({at.x:.1f}, {at.y:.1f})" + (
         f", fused for {fuse} activation{'s' if fuse != 1 else ''}" if fuse else "")
-    return (dataclasses.replace(state, traps=state.traps + (trap,)), layer.but(traps=rest),
+    return (dataclasses.replace(state, traps=state.traps + (trap,)), layer.but(traps_carried=rest),
             [Event("trap", layer.id, text, clauses=("EC-ACT-LAYTRAP", "EC-TRAP"), piece=trap.id)])
 
 

@@ -96,7 +96,7 @@ class Table:
                 speed=int(model.speed), stress=int(rider.stress), wounds=int(rider.wounds),
                 max_stress=int(rider.max_stress), dodge=int(rider.dodge), protection=int(rider.protection),
                 weapon=rider.weapon or "punch", gun=rider.gun, traits=tuple(rider.traits.items()),
-                traps=tuple(rider.traps),
+                traps_carried=tuple(rider.traps),
                 ammo=0 if rider.gun is None else int(rider.ammo if rider.ammo is not None
                                                      else self.ruleset.data(f"guns.{rider.gun}.ammo"))))
         models = [self._with_conditions(m, spec.rider.conditions) for m, spec in zip(models, self.models)]

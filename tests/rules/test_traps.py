@@ -14,7 +14,7 @@ from tests.rules.test_transition import begin, model, state_of, take
 
 def laid(rules, trap, at_x=10.0):
     """k1 (komodo) lays ``trap`` with two minimum Lay Trap actions along +x from (at_x, 10)."""
-    state = begin(state_of(model("k1", speed=1, pose=Pose(at_x, 10, 0), traps=(trap, "caltrops")),
+    state = begin(state_of(model("k1", speed=1, pose=Pose(at_x, 10, 0), traps_carried=(trap, "caltrops")),
                            model("h1", gang="hades", speed=2, pose=Pose(14, 18, 270))), "k1", rules)
     state, _ = take(state, Action.ride("k1", "laytrap s1: straight 4"), rules)
     return take(state, Action.ride("k1", "laytrap s1: straight 4"), rules, rng=np.random.default_rng(5))
@@ -24,7 +24,7 @@ def test_EC_ACT_LAYTRAP_the_trap_goes_down_where_the_last_action_started(rules):
     state, events = laid(rules, "spike_strip")
     (trap,) = state.traps
     assert (trap.kind, trap.x, trap.y, trap.heading_deg, trap.laid_by) == ("spike_strip", 14.0, 10.0, 0.0, "k1")
-    assert state.model("k1").traps == ("caltrops",)  # the next one it carries
+    assert state.model("k1").traps_carried == ("caltrops",)  # the next one it carries
     assert any(e.kind == "trap" and "EC-ACT-LAYTRAP" in e.clauses for e in events)
     assert State.from_json(state.to_json()) == state  # the token is part of the one JSON form
 
