@@ -59,18 +59,19 @@ def distance_to(trap: Trap, points: np.ndarray, ruleset: Ruleset) -> np.ndarray:
 
 def crossed(state: State, model: ModelState, path_xy: np.ndarray, ruleset: Ruleset, skip: str | None = None
             ) -> list[Trap]:
-    """The traps whose area the base of ``model`` met along ``path_xy`` (the ridden path), in the
-    order met; an explosive acts by its fuse, not by being ridden over."""
+    """The traps whose area the base of ``model`` rode into along ``path_xy`` (the ridden path), in
+    the order met; one it starts on is not met again; an explosive acts by its fuse, not by being
+    ridden over."""
     base = ruleset.base_for(model.bike_type)
     reach = 0.5 * base.width
     met = []
     for trap in state.traps:
         if trap.id == skip or ruleset.data(f"traps.{trap.kind}").get("fuse_activations"):
             continue
-        distances = distance_to(trap, path_xy, ruleset)
-        inside = np.flatnonzero(distances <= reach)
-        if inside.size:
-            met.append((int(inside[0]), trap))
+        on = distance_to(trap, path_xy, ruleset) <= reach
+        entering = np.flatnonzero(on[1:] & ~on[:-1]) + 1  # a rider already on it when it set off rode it last time
+        if entering.size:
+            met.append((int(entering[0]), trap))
     return [trap for _, trap in sorted(met, key=lambda pair: pair[0])]
 
 

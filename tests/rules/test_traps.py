@@ -40,6 +40,9 @@ def test_EC_TRAP_a_spike_strip_bites_a_rider_that_fails_its_test(rules, dice):
     assert any(e.kind == "trap" and "TN 16" in e.rules for e in events)
     passed, _ = take(state, Action.ride("h1", "s2: straight 10", "never"), rules, rng=dice([9, 8]))
     assert passed.model("h1").wounds == 3 and len(passed.traps) == 1  # a strip stays
+    on_it = failed.with_model(failed.model("h1").but(pose=Pose(14, 10.5, 270)))
+    again, events = take(begin(on_it, "h1", rules), Action.ride("h1", "s2: straight 8"), rules)
+    assert not any(e.kind == "trap" for e in events)  # starting on the strip it rode last time: not again
     wide = state.with_model(state.model("h1").but(pose=Pose(24, 18, 270)))  # rides past its end
     missed, events = take(wide, Action.ride("h1", "s2: straight 10"), rules)
     assert not any(e.kind == "trap" for e in events) and missed.model("h1").wounds == 3
