@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from entropy3d.rules.dice import roll_test
+from entropy3d.rules.dice import policy_named, roll_test
 from entropy3d.rules.event import Event, roll_text
 from entropy3d.rules.ruleset import Ruleset
 from entropy3d.rules.state import OUT, ModelState
@@ -59,8 +59,6 @@ def at_activation_end(model: ModelState, rng: np.random.Generator, ruleset: Rule
     """What conditions do at the end of an activation: bleeding adds its stress and, from 6
     stress, a wound (EC-COND-BLEED); burning costs a wound, then a TN 17 test may put the fire out
     (EC-COND-BURN). A rider with no wound left is out of the game."""
-    from entropy3d.rules.dice import policy_named
-
     events: list[Event] = []
     if model.in_play and BLEEDING in model.conditions:
         spec = ruleset.data("conditions.bleed")

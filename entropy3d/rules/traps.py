@@ -95,8 +95,8 @@ def spring(state: State, model_id: str, trap: Trap, push: str, rng: np.random.Ge
     if harmed:
         stress, wounds = int(spec.get("stress", 0)), min(model.wounds, int(spec.get("wounds", 0)))
         model = model.but(stress=model.stress + stress, wounds=model.wounds - wounds)
-        text += (" - " + ", ".join(p for p in (f"+{stress} stress" if stress else "",
-                                               f"-{wounds} wound" if wounds else "") if p)) if stress or wounds else ""
+        harm = [f"+{stress} stress"] * bool(stress) + [f"-{wounds} wound"] * bool(wounds)
+        text += f" - {', '.join(harm)}" if harm else ""
         if spec.get("condition"):
             model, more = become(model, str(spec["condition"]), ruleset)
             events += more
