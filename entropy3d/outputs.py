@@ -9,8 +9,11 @@ was. The finished file gets the mode a new file normally gets (0o666 less the um
 
 from __future__ import annotations
 
+import atexit
 import os
+import signal
 import tempfile
+import threading
 from pathlib import Path
 from typing import IO
 
@@ -31,6 +34,36 @@ def check_output_path(path: str | Path, suffixes: tuple[str, ...]) -> Path:
     return path
 
 
+_PENDING: set[Path] = set()
+"""Temporary files not yet committed or aborted; removed at interpreter exit whatever the path out."""
+
+_STOPPING_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
+
+
+@atexit.register
+def _remove_pending() -> None:
+    for temporary in list(_PENDING):
+        temporary.unlink(missing_ok=True)
+    _PENDING.clear()
+
+
+def _make_temporary(target: Path) -> tuple[int, Path]:
+    """mkstemp and registration with stopping signals held back, so a SIGTERM cannot land between
+    the file's creation and the record that it must be removed."""
+    held = threading.current_thread() is threading.main_thread()
+    if held:
+        previous = signal.pthread_sigmask(signal.SIG_BLOCK, _STOPPING_SIGNALS)
+    try:
+        handle, name = tempfile.mkstemp(dir=target.parent.resolve(), prefix=f".{target.name}.",
+                                        suffix=f".part{target.suffix}")
+        temporary = Path(name)
+        _PENDING.add(temporary)
+    finally:
+        if held:
+            signal.pthread_sigmask(signal.SIG_SETMASK, previous)
+    return handle, temporary
+
+
 def public_mode() -> int:
     """The mode a new file gets by default (0o666 less the umask); temporary files start 0o600."""
     umask = os.umask(0)
@@ -48,14 +81,13 @@ class AtomicFile:
 
     As a context manager it commits on a normal exit and aborts on any exception. :meth:`commit`
     and :meth:`abort` may also be called directly (streaming writers); after either, the other
-    and the end of the ``with`` block do nothing.
+    and the end of the ``with`` block do nothing. A temporary file neither committed nor aborted
+    (a signal landing between its creation and the ``try`` that guards it) is removed at exit.
     """
 
     def __init__(self, target: str | Path, mode: str | None = None, **open_args):
         self.target = Path(target)
-        handle, name = tempfile.mkstemp(dir=self.target.parent.resolve(), prefix=f".{self.target.name}.",
-                                        suffix=f".part{self.target.suffix}")
-        self.temporary = Path(name)
+        handle, self.temporary = _make_temporary(self.target)
         self.stream: IO | None = None
         self._done = False
         try:
@@ -64,8 +96,12 @@ class AtomicFile:
             else:
                 self.stream = os.fdopen(handle, mode, **open_args)
         except BaseException:
-            self.temporary.unlink(missing_ok=True)
+            self._forget()
             raise
+
+    def _forget(self) -> None:
+        self.temporary.unlink(missing_ok=True)
+        _PENDING.discard(self.temporary)
 
     def commit(self) -> Path:
         """Close the stream, give the file the public mode and rename it onto the target."""
@@ -76,6 +112,7 @@ class AtomicFile:
                 self.stream.close()
             os.chmod(self.temporary, public_mode())
             os.replace(self.temporary, self.target)
+            _PENDING.discard(self.temporary)
         except BaseException:
             self.abort()
             raise
@@ -91,7 +128,7 @@ class AtomicFile:
             if self.stream is not None:
                 self.stream.close()
         finally:
-            self.temporary.unlink(missing_ok=True)
+            self._forget()
 
     def __enter__(self) -> "AtomicFile":
         return self

@@ -146,3 +146,30 @@ def test_check_output_path(tmp_path):
         check_output_path(tmp_path / "a.jpg", (".png",))
     with pytest.raises(OutputPathError, match="does not exist"):
         check_output_path(tmp_path / "missing" / "a.png", (".png",))
+
+
+def test_a_temporary_left_open_is_removed_when_the_process_exits(tmp_path):
+    """A SIGTERM landing between a writer's creation and the ``try`` that guards it (or in a
+    ``finally`` that runs after the game) exits the process with the writer neither committed nor
+    aborted: the temporary file must still go (the CI failure of session 3, test_faults)."""
+    import subprocess
+    import sys
+    target = tmp_path / "game.jsonl"
+    code = ("import sys; from entropy3d.outputs import AtomicFile; "
+            f"pending = AtomicFile({str(target)!r}, 'w'); pending.stream.write('half'); "
+            "print(pending.temporary.name, flush=True); raise SystemExit(143)")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 143
+    assert done.stdout.strip().startswith(".game.jsonl.")
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_committed_file_is_not_removed_at_exit(tmp_path):
+    import subprocess
+    import sys
+    target = tmp_path / "game.jsonl"
+    code = ("from entropy3d.outputs import AtomicFile; "
+            f"pending = AtomicFile({str(target)!r}, 'w'); pending.stream.write('whole'); pending.commit()")
+    subprocess.run([sys.executable, "-c", code], check=True, timeout=60)
+    assert [p.name for p in tmp_path.iterdir()] == ["game.jsonl"]
+    assert target.read_text() == "whole"
