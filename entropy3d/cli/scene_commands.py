@@ -59,6 +59,11 @@ def _validate_one(path: Path) -> tuple[str, list[str]]:
 
         build_from_file(path, LosRules.from_mapping, read)
         return "line-of-sight rules data", []
+    if isinstance(read[0], dict) and "game_system" in read[0]:
+        from entropy3d.scene.systemrules import load_system_file
+
+        system = load_system_file(path, read)
+        return f"rules data of {system.title}, for `system: {system.name}`", []
     from entropy3d.scene import load_scene
     from entropy3d.scene.build import build_table_geometry
 

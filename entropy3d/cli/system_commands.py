@@ -1,0 +1,49 @@
+"""``entropy3d systems``: the registered game systems and the clauses each serves."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import typer
+
+from entropy3d.cli.app import app, clean_errors
+
+#: a clause row of rules/clauses.md: "| GANG-COVER | Partial cover -1 to hit, full cover -2. |"
+CLAUSE_ROW = re.compile(r"^\| ([A-Z]+-[A-Z0-9-]+) \| (.*) \|\s*$")
+
+
+def clause_ids() -> list[str]:
+    """Every clause id of the bundled ``rules/clauses.md``, in order."""
+    from entropy3d.resources import bundled_dir
+
+    text = (bundled_dir("rules") / "clauses.md").read_text(encoding="utf-8")
+    return [match.group(1) for match in map(CLAUSE_ROW.match, text.splitlines()) if match]
+
+
+def systems_summary() -> list[dict]:
+    """Per registered system: name, title, seed document, rules data file, the clauses it serves
+    and those of its prefix in rules/clauses.md it does not (yet)."""
+    from entropy3d.systems import SYSTEMS
+
+    ids = clause_ids()
+    return [{"name": system.name, "title": system.title, "seed": system.seed,
+             "rules": f"rules/{system.rules_file}.yaml", "serves": list(system.clauses),
+             "not_served": [c for c in ids if c.startswith(system.clause_prefix) and c not in system.clauses]}
+            for system in SYSTEMS]
+
+
+@app.command()
+@clean_errors
+def systems(as_json: bool = typer.Option(False, "--json", help="print JSON instead of text")) -> None:
+    """The game systems a scene may name (`system: NAME`, default entropy_city) and the rules
+    clauses each resolves from the table (rules/clauses.md)."""
+    summary = systems_summary()
+    if as_json:
+        typer.echo(json.dumps(summary, indent=2))
+        return
+    for entry in summary:
+        typer.echo(f"{entry['name']}: {entry['title']} (seed {entry['seed']}, {entry['rules']})")
+        typer.echo(f"  serves ({len(entry['serves'])}): {', '.join(entry['serves'])}")
+        if entry["not_served"]:
+            typer.echo(f"  not yet ({len(entry['not_served'])}): {', '.join(entry['not_served'])}")
