@@ -33,6 +33,39 @@ def systems_summary() -> list[dict]:
             for system in SYSTEMS]
 
 
+def sight_events(table, world, results=None) -> list:
+    """What the scene's game system makes of what each model sees of the other gangs' models
+    (:meth:`~entropy3d.systems.base.GameSystem.judge_sightings`), in the scene's model order;
+    [] for a system that decides nothing from sight."""
+    from entropy3d.scene.systemrules import model_stats, system_of
+    from entropy3d.tablefacts import sightings
+
+    system = system_of(table)
+    if not system.reads_sight:
+        return []
+    stats = model_stats(table, system)
+    gang = {model.id: model.gang for model in table.models}
+    found = sightings(world, results=results)
+    return [event for model in table.models
+            for event in system.judge_sightings(model.id, [s for s in found if s.viewer == model.id
+                                                           and gang[s.target] != gang[model.id]], stats)]
+
+
+def impact_events(table, geometry, model: str, steps) -> list:
+    """What the scene's game system makes of the impacts and falls of ``model``'s ridden steps
+    (:meth:`~entropy3d.systems.base.GameSystem.judge_impacts`); [] for a system that decides
+    nothing from them."""
+    from entropy3d.scene.systemrules import model_stats, system_of
+    from entropy3d.tablefacts import impacts
+
+    system = system_of(table)
+    if not system.reads_impacts:
+        return []
+    found = [impact for step in steps if step.facts is not None
+             for impact in impacts(model, step.facts, table.ruleset.scale, geometry)]
+    return system.judge_impacts(found, model_stats(table, system))
+
+
 @app.command()
 @clean_errors
 def systems(as_json: bool = typer.Option(False, "--json", help="print JSON instead of text")) -> None:

@@ -10,9 +10,10 @@ from __future__ import annotations
 
 from entropy3d.systems.base import GameSystem, Registry, UnknownSystemError
 from entropy3d.systems.entropy_city import EntropyCity
+from entropy3d.systems.gang_battle import GangBattle
 
 #: every registered game system; the first is the default of a scene's ``system:``
-SYSTEMS = Registry([EntropyCity])
+SYSTEMS = Registry([EntropyCity, GangBattle])
 
 DEFAULT_SYSTEM = EntropyCity.name
 

@@ -93,6 +93,16 @@ class GameSystem:
 
     # Deciders: what the system makes of the table's facts. A system serves those it overrides.
 
+    @property
+    def reads_sight(self) -> bool:
+        """It decides something from line of sight (overrides :meth:`judge_sightings`)."""
+        return type(self).judge_sightings is not GameSystem.judge_sightings
+
+    @property
+    def reads_impacts(self) -> bool:
+        """It decides something from impacts and falls (overrides :meth:`judge_impacts`)."""
+        return type(self).judge_impacts is not GameSystem.judge_impacts
+
     def judge_sightings(self, viewer: str, sightings: Sequence[Sighting],
                         stats: Mapping[str, Any]) -> list[Event]:
         """What the rules make of what ``viewer`` sees (targets, cover modifiers). ``stats``:
