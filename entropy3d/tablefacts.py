@@ -15,11 +15,9 @@ import numpy as np
 
 from entropy3d.geometry import Pose
 from entropy3d.rules.facts import Facts
-from entropy3d.systems.facts import Impact, Sighting
+from entropy3d.systems.facts import MINIATURE_SURFACE, Impact, LevelChange, Sighting
 from entropy3d.units import TableScale
 
-#: the material of what a ride runs into when it is another miniature (a bike and its rider)
-MINIATURE_SURFACE = "miniature"
 #: inches above a landing's height from which the surface it came down on is looked for
 LANDING_PROBE_ABOVE_IN = 0.25
 
@@ -33,6 +31,17 @@ def bearing_deg(pose: Pose, point_xy) -> float:
     return math.degrees(math.acos(along))
 
 
+def level_of(z_in: float, storey_in: float) -> int:
+    """A height (inches) in storeys of ``storey_in`` inches, rounded to the nearest."""
+    return int(round(z_in / storey_in))
+
+
+def level_change(model: str, from_z_in: float, to_z_in: float, storey_in: float) -> LevelChange:
+    """The storeys a move started and ended on, from the heights (inches) of the surfaces under
+    the model before and after it (the game state's poses)."""
+    return LevelChange(model, level_of(from_z_in, storey_in), level_of(to_z_in, storey_in))
+
+
 def sightings(world, poses: Mapping[str, Pose | None] | None = None,
               pairs: Sequence[tuple[str, str]] | None = None, results: Mapping | None = None) -> list[Sighting]:
     """What every viewer sees of every target (``pairs``, default every ordered pair), from a
@@ -42,13 +51,15 @@ def sightings(world, poses: Mapping[str, Pose | None] | None = None,
     minis = world.miniatures(poses)
     results = results if results is not None else world.all_pairs(poses, pairs=pairs)
     surfaces = {piece.id: piece.terrain for piece in world.pieces}
+    storey = world.rules.level_height_in
     found = []
     for (viewer, target), result in results.items():
         a, b = minis[viewer].pose, minis[target].pose
         blockers = tuple(sorted(set(result.true_los.blockers)))
         found.append(Sighting(
             viewer, target, float(np.linalg.norm(b.xy - a.xy)), bearing_deg(a, b.xy),
-            float(result.true_los.visible_fraction), float(a.z), float(b.z), blockers,
+            float(result.true_los.visible_fraction), float(a.z), float(b.z),
+            level_of(a.z, storey), level_of(b.z, storey), blockers,
             tuple(surfaces.get(blocker) or MINIATURE_SURFACE for blocker in blockers)))
     return found
 

@@ -51,19 +51,25 @@ def sight_events(table, world, results=None) -> list:
                                                            and gang[s.target] != gang[model.id]], stats)]
 
 
-def impact_events(table, geometry, model: str, steps) -> list:
-    """What the scene's game system makes of the impacts and falls of ``model``'s ridden steps
-    (:meth:`~entropy3d.systems.base.GameSystem.judge_impacts`); [] for a system that decides
-    nothing from them."""
+def ride_events(table, geometry, model: str, steps) -> list:
+    """What the scene's game system makes of ``model``'s ridden steps: their impacts and falls
+    (:meth:`~entropy3d.systems.base.GameSystem.judge_impacts`) and the levels each climbed or
+    came down (:meth:`~entropy3d.systems.base.GameSystem.judge_level_changes`); [] for a system
+    that decides nothing from a ride."""
+    from entropy3d.los.losrules import load_los_rules
     from entropy3d.scene.systemrules import model_stats, system_of
-    from entropy3d.tablefacts import impacts
+    from entropy3d.tablefacts import impacts, level_change
 
     system = system_of(table)
-    if not system.reads_impacts:
+    if not system.reads_rides:
         return []
-    found = [impact for step in steps if step.facts is not None
-             for impact in impacts(model, step.facts, table.ruleset.scale, geometry)]
-    return system.judge_impacts(found, model_stats(table, system))
+    ridden = [step for step in steps if step.ridden]
+    stats = model_stats(table, system)
+    storey = load_los_rules().level_height_in
+    found = [impact for step in ridden for impact in impacts(model, step.facts, table.ruleset.scale, geometry)]
+    changes = [level_change(model, step.before.model(model).pose.z, step.after.model(model).pose.z, storey)
+               for step in ridden]
+    return system.judge_impacts(found, stats) + system.judge_level_changes(changes, stats)
 
 
 @app.command()

@@ -11,9 +11,10 @@ from __future__ import annotations
 from entropy3d.systems.base import GameSystem, Registry, UnknownSystemError
 from entropy3d.systems.entropy_city import EntropyCity
 from entropy3d.systems.gang_battle import GangBattle
+from entropy3d.systems.reference_cards import ReferenceCards
 
 #: every registered game system; the first is the default of a scene's ``system:``
-SYSTEMS = Registry([EntropyCity, GangBattle])
+SYSTEMS = Registry([EntropyCity, GangBattle, ReferenceCards])
 
 DEFAULT_SYSTEM = EntropyCity.name
 

@@ -19,7 +19,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 from entropy3d.errors import RulesDataError
 from entropy3d.rules.event import Event
 from entropy3d.rules.rulesdata import Problem, validation_problems
-from entropy3d.systems.facts import Impact, Sighting
+from entropy3d.systems.facts import Impact, LevelChange, Sighting
 
 
 class SystemData(BaseModel):
@@ -99,9 +99,11 @@ class GameSystem:
         return type(self).judge_sightings is not GameSystem.judge_sightings
 
     @property
-    def reads_impacts(self) -> bool:
-        """It decides something from impacts and falls (overrides :meth:`judge_impacts`)."""
-        return type(self).judge_impacts is not GameSystem.judge_impacts
+    def reads_rides(self) -> bool:
+        """It decides something from a ride: its impacts and falls or the levels it climbed
+        (overrides :meth:`judge_impacts` or :meth:`judge_level_changes`)."""
+        return (type(self).judge_impacts is not GameSystem.judge_impacts
+                or type(self).judge_level_changes is not GameSystem.judge_level_changes)
 
     def judge_sightings(self, viewer: str, sightings: Sequence[Sighting],
                         stats: Mapping[str, Any]) -> list[Event]:
@@ -111,6 +113,10 @@ class GameSystem:
 
     def judge_impacts(self, impacts: Sequence[Impact], stats: Mapping[str, Any]) -> list[Event]:
         """What the rules make of bodies that hit something or fell. No events by default."""
+        return []
+
+    def judge_level_changes(self, changes: Sequence[LevelChange], stats: Mapping[str, Any]) -> list[Event]:
+        """What the rules make of rides that climbed or came down levels. No events by default."""
         return []
 
 

@@ -10,6 +10,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+#: the surface of an :class:`Impact` with another miniature (a bike and its rider)
+MINIATURE_SURFACE = "miniature"
+
 
 @dataclass(frozen=True)
 class Sighting:
@@ -31,6 +34,8 @@ class Sighting:
     visible_fraction: float
     viewer_z_in: float = 0.0
     target_z_in: float = 0.0
+    viewer_level: int = 0
+    target_level: int = 0
     blockers: tuple[str, ...] = ()
     blocker_surfaces: tuple[str, ...] = ()
 
@@ -66,3 +71,13 @@ class Impact:
     def __repr__(self) -> str:
         how = f"fell {self.drop_m:.1f} m" if self.what == "fall" else f"hit at {self.speed_m_s:.1f} m/s"
         return f"Impact({self.model} {how} onto {self.surface} {self.piece or ''})".replace(" )", ")")
+
+
+@dataclass(frozen=True)
+class LevelChange:
+    """Where a ridden move started and ended, in storeys of the table (``level_height_in`` of
+    rules/los.yaml, rounded): model id, from_level, to_level."""
+
+    model: str
+    from_level: int
+    to_level: int
