@@ -50,7 +50,7 @@ def sightings(world, poses: Mapping[str, Pose | None] | None = None,
     ``results``: the world's ``all_pairs`` answer for these poses, when already asked."""
     minis = world.miniatures(poses)
     results = results if results is not None else world.all_pairs(poses, pairs=pairs)
-    surfaces = {piece.id: piece.terrain for piece in world.pieces}
+    pieces = {piece.id: piece for piece in world.pieces}
     storey = world.rules.level_height_in
     found = []
     for (viewer, target), result in results.items():
@@ -60,7 +60,9 @@ def sightings(world, poses: Mapping[str, Pose | None] | None = None,
             viewer, target, float(np.linalg.norm(b.xy - a.xy)), bearing_deg(a, b.xy),
             float(result.true_los.visible_fraction), float(a.z), float(b.z),
             level_of(a.z, storey), level_of(b.z, storey), blockers,
-            tuple(surfaces.get(blocker) or MINIATURE_SURFACE for blocker in blockers)))
+            tuple(pieces[k].terrain if k in pieces else MINIATURE_SURFACE for k in blockers),
+            tuple(float(pieces[k].top) if k in pieces else float(minis[k].top) for k in blockers),
+            (minis[viewer].base.length, minis[viewer].base.width), (minis[target].base.length, minis[target].base.width)))
     return found
 
 

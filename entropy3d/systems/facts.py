@@ -23,8 +23,12 @@ class Sighting:
     centre, 0 (dead ahead) to 180 (straight behind). visible_fraction: share (0-1) of the
     target's silhouette the viewer's eye reaches unblocked (0 when it is out of the front half
     the LOS engine looks through). viewer_z_in, target_z_in: height of the surface under each
-    base, table inches. blockers: ids of the pieces and miniatures that stop a sight ray.
-    blocker_surfaces: their materials (terrain names) where the table knows them.
+    base, table inches. viewer_level, target_level: those heights in storeys of the table
+    (``level_height_in`` of rules/los.yaml), rounded. blockers: ids of the pieces and
+    miniatures that stop a sight ray, sorted. blocker_surfaces: their materials, in the same
+    order: a terrain name, ``miniature`` for a model, None where the table gives the piece none.
+    blocker_tops_in: their highest points, table inches. viewer_base_in, target_base_in: each
+    base's (length, width), table inches.
     """
 
     viewer: str
@@ -37,7 +41,10 @@ class Sighting:
     viewer_level: int = 0
     target_level: int = 0
     blockers: tuple[str, ...] = ()
-    blocker_surfaces: tuple[str, ...] = ()
+    blocker_surfaces: tuple[str | None, ...] = ()
+    blocker_tops_in: tuple[float, ...] = ()
+    viewer_base_in: tuple[float, float] = (0.0, 0.0)
+    target_base_in: tuple[float, float] = (0.0, 0.0)
 
     def __repr__(self) -> str:
         return (f"Sighting({self.viewer}->{self.target}: {self.distance_in:.1f}\" at {self.bearing_deg:.0f}°, "
