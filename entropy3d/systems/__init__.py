@@ -12,9 +12,10 @@ from entropy3d.systems.base import GameSystem, Registry, UnknownSystemError
 from entropy3d.systems.entropy_city import EntropyCity
 from entropy3d.systems.gang_battle import GangBattle
 from entropy3d.systems.reference_cards import ReferenceCards
+from entropy3d.systems.tenacity import TenacityTactics
 
 #: every registered game system; the first is the default of a scene's ``system:``
-SYSTEMS = Registry([EntropyCity, GangBattle, ReferenceCards])
+SYSTEMS = Registry([EntropyCity, GangBattle, ReferenceCards, TenacityTactics])
 
 DEFAULT_SYSTEM = EntropyCity.name
 
