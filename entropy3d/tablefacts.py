@@ -15,7 +15,7 @@ import numpy as np
 
 from entropy3d.geometry import Pose
 from entropy3d.rules.facts import Facts
-from entropy3d.systems.facts import MINIATURE_SURFACE, Impact, LevelChange, Sighting
+from entropy3d.systems.facts import MINIATURE_SURFACE, Impact, LevelChange, RiddenMove, Sighting
 from entropy3d.units import TableScale
 
 #: inches above a landing's height from which the surface it came down on is looked for
@@ -62,7 +62,8 @@ def sightings(world, poses: Mapping[str, Pose | None] | None = None,
             level_of(a.z, storey), level_of(b.z, storey), blockers,
             tuple(pieces[k].terrain if k in pieces else MINIATURE_SURFACE for k in blockers),
             tuple(float(pieces[k].top) if k in pieces else float(minis[k].top) for k in blockers),
-            (minis[viewer].base.length, minis[viewer].base.width), (minis[target].base.length, minis[target].base.width)))
+            (minis[viewer].base.length, minis[viewer].base.width),
+            (minis[target].base.length, minis[target].base.width)))
     return found
 
 
@@ -101,3 +102,28 @@ def impacts(model: str, facts: Facts, scale: TableScale, geometry) -> list[Impac
                             scale.metres(speed_before_in_s(facts.trajectory, flight.land_t_s)),
                             drop_m=scale.metres(max(drop_in, 0.0)), t_s=flight.land_t_s))
     return sorted(found, key=lambda impact: impact.t_s)
+
+
+def ridden_move(model: str, facts: Facts, probe) -> RiddenMove:
+    """A ride's :class:`~entropy3d.systems.facts.RiddenMove`: how far, over which terrain (the
+    :class:`~entropy3d.scene.probe.SceneProbe`'s surfaces under the ridden trajectory at its
+    starting level), how it turned, what it went through or ran into, and the solid piece
+    nearest its end."""
+    rows = np.asarray(facts.trajectory, float)
+    if len(rows) < 2:
+        return RiddenMove(model, float(facts.progress_in))
+    steps = np.hypot(*np.diff(rows[:, 1:3], axis=0).T)
+    along = np.concatenate([[0.0], np.cumsum(steps)])
+    _, names = probe.level_under(rows[:, 1:3], float(rows[0, 3]))
+    terrain: dict[str, float] = {}
+    for name, step in zip(names[:-1], steps):
+        if name:
+            terrain[name] = terrain.get(name, 0.0) + float(step)
+    end = rows[-1]
+    nearest = probe.closest_solid(end[None, 1:3], float(end[3]))
+    return RiddenMove(
+        model, float(facts.progress_in),
+        tuple(sorted(((k, round(v, 4)) for k, v in terrain.items()), key=lambda item: -item[1])),
+        tuple((float(a), float(h)) for a, h in zip(along, rows[:, 4])),
+        tuple(hit.piece_id for hit in facts.scenery), tuple(contact.piece_id for contact in facts.contacts),
+        None if nearest is None else nearest[0], None if nearest is None else float(nearest[1]))

@@ -72,7 +72,8 @@ def activate(
         typer.echo(line)
     from entropy3d.cli.system_commands import ride_events
 
-    for event in ride_events(table, geometry, model, steps):
+    # the system's own tests roll from a stream of their own, so Entropy City's dice are unchanged
+    for event in ride_events(table, geometry, model, steps, np.random.default_rng([seed, 1])):
         typer.echo(f"  {table.spec.system} rules: {event.text}  ({', '.join(event.clauses)})")
     if json_out is not None:
         from entropy3d.outputs import write_atomic

@@ -51,14 +51,16 @@ def sight_events(table, world, results=None) -> list:
                                                            and gang[s.target] != gang[model.id]], stats)]
 
 
-def ride_events(table, geometry, model: str, steps) -> list:
+def ride_events(table, geometry, model: str, steps, rng) -> list:
     """What the scene's game system makes of ``model``'s ridden steps: their impacts and falls
-    (:meth:`~entropy3d.systems.base.GameSystem.judge_impacts`) and the levels each climbed or
-    came down (:meth:`~entropy3d.systems.base.GameSystem.judge_level_changes`); [] for a system
-    that decides nothing from a ride."""
+    (:meth:`~entropy3d.systems.base.GameSystem.judge_impacts`), the levels each climbed or came
+    down (:meth:`~entropy3d.systems.base.GameSystem.judge_level_changes`) and the moves
+    themselves (:meth:`~entropy3d.systems.base.GameSystem.judge_moves`, rolling with ``rng``);
+    [] for a system that decides nothing from a ride."""
     from entropy3d.los.losrules import load_los_rules
+    from entropy3d.scene.probe import SceneProbe
     from entropy3d.scene.systemrules import model_stats, system_of
-    from entropy3d.tablefacts import impacts, level_change
+    from entropy3d.tablefacts import impacts, level_change, ridden_move
 
     system = system_of(table)
     if not system.reads_rides:
@@ -69,7 +71,10 @@ def ride_events(table, geometry, model: str, steps) -> list:
     found = [impact for step in ridden for impact in impacts(model, step.facts, table.ruleset.scale, geometry)]
     changes = [level_change(model, step.before.model(model).pose.z, step.after.model(model).pose.z, storey)
                for step in ridden]
-    return system.judge_impacts(found, stats) + system.judge_level_changes(changes, stats)
+    probe = SceneProbe.from_table(table, geometry)
+    moves = [ridden_move(model, step.facts, probe) for step in ridden]
+    return (system.judge_moves(moves, stats, rng) + system.judge_impacts(found, stats)
+            + system.judge_level_changes(changes, stats))
 
 
 @app.command()

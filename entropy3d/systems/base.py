@@ -14,12 +14,13 @@ from __future__ import annotations
 
 from typing import Any, ClassVar, Mapping, Sequence
 
+import numpy as np
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from entropy3d.errors import RulesDataError
 from entropy3d.rules.event import Event
 from entropy3d.rules.rulesdata import Problem, validation_problems
-from entropy3d.systems.facts import Impact, LevelChange, Sighting
+from entropy3d.systems.facts import Impact, LevelChange, RiddenMove, Sighting
 
 
 class SystemData(BaseModel):
@@ -73,8 +74,8 @@ class GameSystem:
         rules = validated(cls.rules_schema, data, source, RulesDataError)
         named = getattr(rules, "game_system", cls.name)
         if named != cls.name:
-            raise RulesDataError(source, [("game_system", None, f"this file is rules data of {named!r}, "
-                                                                f"not of {cls.name!r}: write `game_system: {cls.name}`")])
+            raise RulesDataError(source, [("game_system", None, f"this file is rules data of {named!r}, not of "
+                                                                f"{cls.name!r}: write `game_system: {cls.name}`")])
         return cls(rules)
 
     @classmethod
@@ -101,9 +102,9 @@ class GameSystem:
     @property
     def reads_rides(self) -> bool:
         """It decides something from a ride: its impacts and falls or the levels it climbed
-        (overrides :meth:`judge_impacts` or :meth:`judge_level_changes`)."""
-        return (type(self).judge_impacts is not GameSystem.judge_impacts
-                or type(self).judge_level_changes is not GameSystem.judge_level_changes)
+        (overrides :meth:`judge_impacts`, :meth:`judge_level_changes` or :meth:`judge_moves`)."""
+        return any(getattr(type(self), judge) is not getattr(GameSystem, judge)
+                   for judge in ("judge_impacts", "judge_level_changes", "judge_moves"))
 
     def judge_sightings(self, viewer: str, sightings: Sequence[Sighting],
                         stats: Mapping[str, Any]) -> list[Event]:
@@ -117,6 +118,12 @@ class GameSystem:
 
     def judge_level_changes(self, changes: Sequence[LevelChange], stats: Mapping[str, Any]) -> list[Event]:
         """What the rules make of rides that climbed or came down levels. No events by default."""
+        return []
+
+    def judge_moves(self, moves: Sequence[RiddenMove], stats: Mapping[str, Any],
+                    rng: np.random.Generator) -> list[Event]:
+        """What the rules make of ridden moves (how far, over what, how sharply turned), rolling
+        any test they call for with ``rng``. No events by default."""
         return []
 
 

@@ -58,7 +58,8 @@ class Impact:
     model: the moving model's id. what: ``contact`` (ran into a solid piece or a model) or
     ``fall`` (came down from a flight). piece: what it hit (a piece id, a model id, or the
     piece it landed on; None when not known). surface: the material of what it hit (a terrain
-    name, ``miniature`` for another model, None when the table does not say). speed_m_s: its speed just before the impact, metres per second
+    name, ``miniature`` for another model, None when the table does not say). speed_m_s: its
+    speed just before the impact, metres per second
     of the depicted world. angle_deg: between its heading and the way into the obstacle (0 =
     straight on). other_speed_m_s: the speed of the other body towards it (a model riding at it),
     0 for scenery. drop_m: for a fall, the height fallen, depicted metres (0 for a contact).
@@ -88,3 +89,36 @@ class LevelChange:
     model: str
     from_level: int
     to_level: int
+
+
+@dataclass(frozen=True)
+class RiddenMove:
+    """One ridden move as the table saw it, table inches and degrees.
+
+    model: its id. distance_in: how far it got along its path. terrain_in: inches ridden over
+    each terrain name, as (name, inches) pairs, largest first. headings: (distance along the
+    ride, heading) samples of the ride, for how sharply it turned. scenery: destructible pieces
+    it went through. contacts: pieces or models it ran into. nearest_obstacle /
+    nearest_obstacle_in: the solid piece nearest to where it ended and how far from its base
+    centre (None when the table has none at its level).
+    """
+
+    model: str
+    distance_in: float
+    terrain_in: tuple[tuple[str, float], ...] = ()
+    headings: tuple[tuple[float, float], ...] = ()
+    scenery: tuple[str, ...] = ()
+    contacts: tuple[str, ...] = ()
+    nearest_obstacle: str | None = None
+    nearest_obstacle_in: float | None = None
+
+    def turned_deg(self, within_in: float) -> float:
+        """The largest change of heading (degrees) over any stretch of ``within_in`` inches."""
+        rows = self.headings
+        best = 0.0
+        for i, (start, heading) in enumerate(rows):
+            for distance, later in rows[i + 1:]:
+                if distance - start > within_in:
+                    break
+                best = max(best, abs((later - heading + 180.0) % 360.0 - 180.0))
+        return best

@@ -238,7 +238,8 @@ class ReferenceCards(GameSystem):
             how = "at an angle: the softer multiple" if angled else "head-on: the softer multiple +1"
             return [Event("crash", impact.model,
                           f"{how}; the lighter {lighter} changes speed by {worked.speed_change} kph: force "
-                          f"{(body, other)[worked.lighter]} x {worked.speed_change} x {worked.multiple} = {worked.force}: "
+                          f"{(body, other)[worked.lighter]} x {worked.speed_change} x {worked.multiple} = "
+                          f"{worked.force}: "
                           f"damage {worked.force} [Bash] to both", found=found, piece=impact.piece,
                           clauses=("REF-COLL-HEAD",), t_s=impact.t_s,
                           figures={"force": str(worked.force), "lighter": lighter, "angled": angled})]
@@ -265,7 +266,8 @@ class ReferenceCards(GameSystem):
     def judge_sightings(self, viewer: str, sightings: Sequence[Sighting], stats: Mapping[str, Any]) -> list[Event]:
         events = []
         for sighting in sightings:
-            if sighting.viewer != viewer or sighting.visible_fraction <= 0 or sighting.viewer_level == sighting.target_level:
+            if (sighting.viewer != viewer or sighting.visible_fraction <= 0
+                    or sighting.viewer_level == sighting.target_level):
                 continue
             mine, theirs = self.combat_levels(sighting)
             higher = viewer if mine else sighting.target

@@ -22,7 +22,6 @@ from entropy3d.systems.base import GameSystem, SystemData, SystemRules
 from entropy3d.systems.facts import Sighting
 
 
-
 class SizeRules(SystemData):
     space_in: float = Field(gt=0, description="side of one space, inches (TEN-SIZE)")
     attack_per_step: int = Field(ge=0)
@@ -168,7 +167,8 @@ class TenacityTactics(GameSystem):
             clauses = ("TEN-COVER", "TEN-SIZE") + (("TEN-ELEV",) if self.elevated(sighting) else ())
             past = ", ".join(f"{blocker} ({material or 'no material'})"
                              for blocker, material in zip(sighting.blockers, sighting.blocker_surfaces))
-            found = f"{sighting.target} {100 * sighting.visible_fraction:.0f}% visible" + (f" past {past}" if past else "")
+            found = f"{sighting.target} {100 * sighting.visible_fraction:.0f}% visible" + (
+                f" past {past}" if past else "")
             events.append(Event("attack", viewer, verdict, found=found, producer="line of sight", piece=sighting.target,
                                 clauses=clauses, figures={"cover": cover.extent, "hard": cover.hard,
                                                           "allowed": attack.allowed, "size_steps": attack.size_steps,
