@@ -9,13 +9,14 @@ sight, scene or render packages changes.
 from __future__ import annotations
 
 from entropy3d.systems.base import GameSystem, Registry, UnknownSystemError
+from entropy3d.systems.chase_vehicles import ChaseVehicles
 from entropy3d.systems.entropy_city import EntropyCity
 from entropy3d.systems.gang_battle import GangBattle
 from entropy3d.systems.reference_cards import ReferenceCards
 from entropy3d.systems.tenacity import TenacityTactics
 
 #: every registered game system; the first is the default of a scene's ``system:``
-SYSTEMS = Registry([EntropyCity, GangBattle, ReferenceCards, TenacityTactics])
+SYSTEMS = Registry([EntropyCity, ChaseVehicles, TenacityTactics, GangBattle, ReferenceCards])
 
 DEFAULT_SYSTEM = EntropyCity.name
 
