@@ -1,6 +1,6 @@
 """Chase & vehicle rules (seed 001): vehicles on the tabletop (SW-VEH-1), Out of Control into the
 nearest obstacle (SW-VEH-2) and ram damage (SW-RAM), hand-worked on plain ride facts with
-scripted dice, then on the bundled car chase (scenes/car_chase.yaml) through ``activate``."""
+scripted dice, then on the bundled car chase (scenes/systems/car_chase.yaml) through ``activate``."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from entropy3d.scene.systemrules import load_system
 from entropy3d.systems.chase_vehicles import VehicleStats
 from entropy3d.systems.facts import Impact, RiddenMove
 
-SCENE = Path(__file__).parents[2] / "scenes" / "car_chase.yaml"
+SCENE = Path(__file__).parents[2] / "scenes" / "systems" / "car_chase.yaml"
 
 
 class ScriptedDice:

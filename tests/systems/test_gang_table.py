@@ -1,4 +1,4 @@
-"""Gang battle rules on the shared table: the bundled gang fight (scenes/gang_fight.yaml) decided
+"""Gang battle rules on the shared table: the bundled gang fight (scenes/systems/gang_fight.yaml) decided
 from the line-of-sight engine's facts, through ``entropy3d los --all``."""
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from entropy3d.scene import load_scene
 from entropy3d.scene.systemrules import model_stats, system_of
 from entropy3d.tablefacts import bearing_deg, sightings
 
-SCENE = Path(__file__).parents[2] / "scenes" / "gang_fight.yaml"
+SCENE = Path(__file__).parents[2] / "scenes" / "systems" / "gang_fight.yaml"
 
 
 @pytest.fixture(scope="module")
@@ -60,7 +60,8 @@ def test_los_all_reports_each_fighters_target_and_roll():
     assert result.exit_code == 0, result.output
     assert "gang_battle rules" in result.output
     assert "escher_1: line of sight: orlock_2 100% visible" in result.output
-    assert "shoots orlock_1, the closest in the front arc; partial cover -1 to hit: hits on 5+" in result.output
+    assert ("orlock_1: line of sight: escher_2 93% visible, 14.5\" away at 21° off the facing -> rules: shoots "
+            "escher_2, the closest in the front arc; partial cover -1 to hit: hits on 5+") in result.output
 
 
 def test_sightings_name_what_blocks_its_material_and_top_and_the_bases(fight):

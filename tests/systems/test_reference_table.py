@@ -1,5 +1,5 @@
 """Reference cards on the shared table: the physics' impacts and falls and the table's levels
-read by the cards (scenes/rooftop_fall.yaml), through ``entropy3d activate`` and ``los --all``."""
+read by the cards (scenes/systems/rooftop_fall.yaml), through ``entropy3d activate`` and ``los --all``."""
 
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ from entropy3d.scene.build import build_table_geometry
 from entropy3d.tablefacts import impacts, level_change, speed_before_in_s
 from entropy3d.units import TableScale
 
-SCENE = Path(__file__).parents[2] / "scenes" / "rooftop_fall.yaml"
+SCENE = Path(__file__).parents[2] / "scenes" / "systems" / "rooftop_fall.yaml"
 
 
 def test_impacts_speed_and_fall_height_in_depicted_metres():

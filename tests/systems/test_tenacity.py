@@ -1,6 +1,6 @@
 """10acity Tactics (seed 002): hard and soft cover (TEN-COVER), size categories by doubling
 (TEN-SIZE) and elevation (TEN-ELEV), hand-worked on plain sightings and on the bundled
-rooftop skirmish (scenes/rooftop_skirmish.yaml) through ``entropy3d los --all``."""
+rooftop skirmish (scenes/systems/rooftop_skirmish.yaml) through ``entropy3d los --all``."""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ from entropy3d.systems.facts import Sighting
 from entropy3d.systems.tenacity import Cover
 from entropy3d.tablefacts import sightings
 
-SCENE = Path(__file__).parents[2] / "scenes" / "rooftop_skirmish.yaml"
+SCENE = Path(__file__).parents[2] / "scenes" / "systems" / "rooftop_skirmish.yaml"
 BIKE = (75 / 25.4, 42 / 25.4)  # the 75 x 42 mm oval base, inches
 
 
