@@ -24,7 +24,6 @@ from entropy3d.cli import (
     rules_commands,  # noqa: F401  (registers commands)
     scene_commands,  # noqa: F401  (registers commands)
     share_commands,  # noqa: F401  (registers commands)
-    system_commands,  # noqa: F401  (registers commands)
 )
 from entropy3d.cli.app import app
 

@@ -8,6 +8,7 @@ from typing import List
 
 import typer
 
+from entropy3d.cli import system_commands  # noqa: F401  (registers `systems`)
 from entropy3d.cli.app import app, clean_errors
 from entropy3d.errors import EntropyError
 

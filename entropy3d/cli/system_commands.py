@@ -51,6 +51,16 @@ def sight_events(table, world, results=None) -> list:
                                                            and gang[s.target] != gang[model.id]], stats)]
 
 
+def system_sight_lines(table, world, results=None) -> str:
+    """The lines ``entropy3d los SCENE --all`` adds under its matrix: what the scene's game
+    system makes of what each model sees (:func:`sight_events`); "" when it decides nothing."""
+    decided = sight_events(table, world, results)
+    if not decided:
+        return ""
+    return (f"\n{table.spec.system} rules, each model at the other gangs:\n"
+            + "".join(f"  {event.model}: {event.text}  ({', '.join(event.clauses)})\n" for event in decided))
+
+
 def ride_events(table, geometry, model: str, steps, rng) -> list:
     """What the scene's game system makes of ``model``'s ridden steps: their impacts and falls
     (:meth:`~entropy3d.systems.base.GameSystem.judge_impacts`), the levels each climbed or came
