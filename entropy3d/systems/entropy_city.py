@@ -54,8 +54,7 @@ class EntropyCity(GameSystem):
                                             "demo": "entropy3d.game.players:demo_players",
                                             "scripted": "entropy3d.game.script:ScriptedPlayer"}
 
-    def __init__(self, rules: Ruleset):
-        super().__init__(rules)
+    rules: Ruleset
 
     @classmethod
     def from_mapping(cls, data: Mapping[str, Any], source: str = "<rules>") -> "EntropyCity":

@@ -48,9 +48,13 @@ def test_entropy_city_wraps_the_one_check_and_resolve_and_the_table_ruleset():
     system = system_of(table)
     assert isinstance(system, EntropyCity) and system.rules is table.ruleset
     assert system.check is transition.check and system.resolve is transition.resolve
-    from entropy3d.game.players import AutoPlayer
+    from entropy3d.game.players import AutoPlayer, demo_players
+    from entropy3d.game.script import ScriptedPlayer
 
-    assert system.player("auto") is AutoPlayer
+    assert (system.player("auto"), system.player("demo"), system.player("scripted")) == \
+        (AutoPlayer, demo_players, ScriptedPlayer)
+    with pytest.raises(ValueError, match="auto, demo, scripted"):
+        system.player("chess engine")
 
 
 def test_an_unknown_system_names_the_line_key_and_the_allowed_names(tmp_path):
