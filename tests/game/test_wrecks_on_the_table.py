@@ -70,3 +70,17 @@ def test_EC_WOUND_EC_LOS_3_a_wreck_blocks_line_of_sight(crossroads):
     assert hidden.visible_fraction < seen.visible_fraction - 0.3
     gone = hidden_state.with_model(hidden_state.model("komodo_2").but(status=OUT))
     assert view.sight(gone, "hades_1", "komodo_1", gone.model("hades_1").pose) == hidden
+
+
+def test_the_automatic_player_steers_clear_of_a_wreck(crossroads):
+    """A wreck is scenery a ride crashes into (EC-WOUND, EC-COL-1): the automatic player scores
+    the ride straight into one well below the same ride on an empty street."""
+    from entropy3d.game.players import ActionView, AutoPlayer
+
+    table, geometry, view, state = crossroads
+    player = AutoPlayer(np.random.default_rng(0), table.ruleset)
+    move = check(state, Action.ride("hades_1", "s2: straight 12"), table.ruleset, view).move
+    blocked_state = wrecked(state, "hades_2", 14.5, 22.7)
+    clear = player.score(ActionView(state, state.model("hades_1"), 0, view, table.ruleset), move)
+    into = player.score(ActionView(blocked_state, blocked_state.model("hades_1"), 0, view, table.ruleset), move)
+    assert into <= clear - 25.0
