@@ -101,14 +101,17 @@ def label_text(view: FightView) -> str:
     return f"{view.weapon}: in reach"
 
 
-def fight_camera(view: FightView, table_size: tuple[float, float], occluders=None
-                 ) -> tuple[np.ndarray, np.ndarray, float]:
-    """(eye, look, fov) framing both riders and the line between them, raised so the line reads.
+def fight_camera(view: FightView, table_size: tuple[float, float], occluders=None, keep=()
+                 ) -> tuple[np.ndarray, np.ndarray, float] | None:
+    """(eye, look, fov) framing both riders and the line between them, raised so the line reads;
+    None when no candidate passes the framing rule (the ride's own camera films the hold then).
 
-    Candidates go round the line's middle from its side over the table's middle, at three heights
-    and two distances; the first whose frame keeps both riders in (:func:`shot_fails`), between
-    the HUD's panels (:data:`CLEAR_BAND_Y`), and sees both and the whole line past the buildings
-    (:func:`blocked`) wins, else the least bad one.
+    Candidates go round the line's middle from its side over the table's middle, at four heights
+    and three distances. A candidate must keep both riders in frame with little void beyond the
+    table (:func:`shot_fails`) and between the HUD's panels (:data:`CLEAR_BAND_Y`), and ``keep``
+    (more points, inches: where the attacker ended its move) in frame too; of those, the
+    first that sees both riders and the whole line past the buildings (:func:`blocked`) wins,
+    else the one that sees most of it.
     """
     a, b = view.shooter, view.aim
     look = 0.5 * (a + b)
@@ -119,25 +122,39 @@ def fight_camera(view: FightView, table_size: tuple[float, float], occluders=Non
         side = -side  # first from the side over the table's middle, not off its edge
     line = sight_polyline(view, 7)
     best, best_score = None, math.inf
-    for scale in (1.0, 1.35):
+    for scale in (1.0, 1.35, 0.75):
         reach = max(9.0, 0.95 * span) * scale
-        for lift in (0.8, 1.15, 1.6):
+        for lift in (0.8, 1.15, 1.6, 2.4):
             for turn_deg in (0.0, 35.0, -35.0, 70.0, -70.0, 180.0, 145.0, -145.0):
                 turn = math.radians(turn_deg)
                 offset = np.array([side[0] * math.cos(turn) - side[1] * math.sin(turn),
                                    side[0] * math.sin(turn) + side[1] * math.cos(turn)]) * reach
                 eye = np.array([look[0] + offset[0], look[1] + offset[1], look[2] + lift * reach])
                 aim = look - [0.0, 0.0, math.tan(math.radians(LOOK_BELOW_DEG)) * reach * (1.0 + lift * lift)]
-                fails = sum(shot_fails(eye, aim, FIGHT_FOV_DEG, point, table_size, occluders) for point in (a, b))
                 heights = project(eye, aim, FIGHT_FOV_DEG, np.array([a, b]))[:, 1]
-                fails += int(not np.all((heights > CLEAR_BAND_Y[0]) & (heights < CLEAR_BAND_Y[1])))
+                if (not np.all((heights > CLEAR_BAND_Y[0]) & (heights < CLEAR_BAND_Y[1]))
+                        or any(shot_fails(eye, aim, FIGHT_FOV_DEG, point, table_size, occluders)
+                               for point in (a, b, *keep))):
+                    continue
                 hidden = blocked(occluders, np.repeat(eye[None, :], len(line), axis=0), line)
-                score = 10.0 * (hidden[0] + hidden[-1]) + hidden.sum() + 5.0 * fails
+                score = 10.0 * (hidden[0] + hidden[-1]) + hidden.sum()
                 if score == 0:
                     return eye, aim, FIGHT_FOV_DEG
                 if score < best_score:
-                    best, best_score = (eye, aim), score
-    return (*best, FIGHT_FOV_DEG)
+                    best, best_score = (eye, aim, FIGHT_FOV_DEG), score
+    return best
+
+
+def fight_of(action, ruleset, table_size: tuple[float, float], occluders=None):
+    """(:class:`FightView`, its :func:`fight_camera` keeping in frame where the attacker ended its
+    ride) of a replay's action record; (None, None) when it made no attack to show."""
+    view = fight_view(action.attack, ruleset)
+    if view is None:
+        return None, None
+    after = action.model_after
+    held = (np.asarray(action.trajectory, float)[-1, 1:4] if after is None
+            else np.array([after.pose.x, after.pose.y, after.pose.z]))
+    return view, fight_camera(view, table_size, occluders, (held,))
 
 
 def sight_polyline(view: FightView, samples: int = 24) -> np.ndarray:

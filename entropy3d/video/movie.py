@@ -34,7 +34,7 @@ from entropy3d.video.director import (
     pose_at,
     shot_fails,
 )
-from entropy3d.video.fight import TAKEDOWN_AFTER, draw_fight, fight_camera, fight_view, stage_fight
+from entropy3d.video.fight import TAKEDOWN_AFTER, draw_fight, fight_of, stage_fight
 from entropy3d.video.jumpshot import ProfileInset, flight_window, inset_box, ride_clock, with_inset
 
 FORMATS = (".mp4", ".gif")
@@ -353,8 +353,7 @@ class ReplayFilm:
         still = _StillCamera()
         clock = ride_clock(ride_s, segment.rate, segment.flight, self.options.flight_rate, fps)
         jump = self._jump_shot(activation, segment, trajectory, ride_s)
-        fight = fight_view(action.attack, self.table.ruleset)  # an attack after the ride: its own shot
-        fight_shot = None if fight is None else fight_camera(fight, size, self.occluders)
+        fight, fight_shot = fight_of(action, self.table.ruleset, size, self.occluders)  # an attack: its own shot
         takedown_frame = ride_frames + round(TAKEDOWN_AFTER * (segment.frames - ride_frames))
         for i in range(segment.frames):
             t = float(clock[min(i, len(clock) - 1)]) if i < ride_frames else float(trajectory[-1, 0])
@@ -378,7 +377,7 @@ class ReplayFilm:
                 eye, look, fov = jump[0]
                 self.rig.cut(eye, look)
             staged = fighting and stage_fight(self.renderer, fight, i, ride_frames, takedown_frame)
-            if fighting:
+            if fighting and fight_shot is not None:
                 eye, look, fov = fight_shot
                 self.rig.cut(eye, look)
             self._look(eye, look, fov)
