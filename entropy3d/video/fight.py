@@ -106,8 +106,8 @@ def fight_camera(view: FightView, table_size: tuple[float, float], occluders=Non
     """(eye, look, fov) framing both riders and the line between them, raised so the line reads;
     None when no candidate passes the framing rule (the ride's own camera films the hold then).
 
-    Candidates go round the line's middle from its side over the table's middle, at four heights
-    and three distances. A candidate must keep both riders in frame with little void beyond the
+    Candidates go round the line's middle from its side over the table's middle, at five heights
+    and four distances. A candidate must keep both riders in frame with little void beyond the
     table (:func:`shot_fails`) and between the HUD's panels (:data:`CLEAR_BAND_Y`), and ``keep``
     (more points, inches: where the attacker ended its move) in frame too; of those, the
     first that sees both riders and the whole line past the buildings (:func:`blocked`) wins,
@@ -122,10 +122,11 @@ def fight_camera(view: FightView, table_size: tuple[float, float], occluders=Non
         side = -side  # first from the side over the table's middle, not off its edge
     line = sight_polyline(view, 7)
     best, best_score = None, math.inf
-    for scale in (1.0, 1.35, 0.75):
+    seen = np.vstack([line, *[np.asarray(point, float)[None, :] for point in keep]])
+    for scale in (1.0, 1.35, 0.75, 0.6):
         reach = max(9.0, 0.95 * span) * scale
-        for lift in (0.8, 1.15, 1.6, 2.4):
-            for turn_deg in (0.0, 35.0, -35.0, 70.0, -70.0, 180.0, 145.0, -145.0):
+        for lift in (0.8, 1.15, 1.6, 2.4, 3.5):
+            for turn_deg in (0.0, 30.0, -30.0, 60.0, -60.0, 90.0, -90.0, 180.0, 150.0, -150.0, 120.0, -120.0):
                 turn = math.radians(turn_deg)
                 offset = np.array([side[0] * math.cos(turn) - side[1] * math.sin(turn),
                                    side[0] * math.sin(turn) + side[1] * math.cos(turn)]) * reach
@@ -136,8 +137,8 @@ def fight_camera(view: FightView, table_size: tuple[float, float], occluders=Non
                         or any(shot_fails(eye, aim, FIGHT_FOV_DEG, point, table_size, occluders)
                                for point in (a, b, *keep))):
                     continue
-                hidden = blocked(occluders, np.repeat(eye[None, :], len(line), axis=0), line)
-                score = 10.0 * (hidden[0] + hidden[-1]) + hidden.sum()
+                hidden = blocked(occluders, np.repeat(eye[None, :], len(seen), axis=0), seen)
+                score = 10.0 * (hidden[0] + hidden[len(line) - 1]) + hidden.sum()
                 if score == 0:
                     return eye, aim, FIGHT_FOV_DEG
                 if score < best_score:
@@ -147,14 +148,16 @@ def fight_camera(view: FightView, table_size: tuple[float, float], occluders=Non
 
 def fight_of(action, ruleset, table_size: tuple[float, float], occluders=None):
     """(:class:`FightView`, its :func:`fight_camera` keeping in frame where the attacker ended its
-    ride) of a replay's action record; (None, None) when it made no attack to show."""
+    ride and the wreck of a takedown) of a replay's action record; (None, None) when it made no
+    attack to show."""
     view = fight_view(action.attack, ruleset)
     if view is None:
         return None, None
     after = action.model_after
     held = (np.asarray(action.trajectory, float)[-1, 1:4] if after is None
             else np.array([after.pose.x, after.pose.y, after.pose.z]))
-    return view, fight_camera(view, table_size, occluders, (held,))
+    wreck = () if view.wreck is None else (np.array([view.wreck.x, view.wreck.y, view.wreck.z + 0.5]),)
+    return view, fight_camera(view, table_size, occluders, (held, *wreck))
 
 
 def sight_polyline(view: FightView, samples: int = 24) -> np.ndarray:
