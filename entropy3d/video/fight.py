@@ -180,9 +180,10 @@ def stage_fight(renderer, view: FightView, i: int, start: int, takedown: int) ->
     return False
 
 
-def draw_fight(frame: np.ndarray, view: FightView, pixels_of, takedown: bool) -> np.ndarray:
+def draw_fight(frame: np.ndarray, view: FightView, pixels_of, takedown: bool, avoid=None) -> np.ndarray:
     """``frame`` with the attack's label beside the line's middle (``pixels_of``: table points (N,
-    3) to pixel (column, row), the renderer's ``project``) and, for a takedown, its banner."""
+    3) to pixel (column, row), the renderer's ``project``) and, for a takedown, its banner.
+    avoid: (left, top, width, height) of a box the label must not cover (a jump's inset)."""
     height, width = frame.shape[:2]
     unit = height / 720.0
     image = Image.fromarray(np.asarray(frame, dtype=np.uint8))
@@ -190,14 +191,18 @@ def draw_fight(frame: np.ndarray, view: FightView, pixels_of, takedown: bool) ->
     face = font(int(24 * unit), True)
     text = label_text(view)
     middle = pixels_of(np.array([0.5 * (view.shooter + view.aim)]))[0]
+    label = None  # the label's box, which the wreck's tag keeps clear of
     if np.all(np.isfinite(middle)):
         text_w = draw.textlength(text, font=face)
         pad = int(10 * unit)
         x = float(np.clip(middle[0] - text_w / 2, pad, width - text_w - 3 * pad))
         y = float(np.clip(middle[1] - int(60 * unit), LABEL_BAND[0] * height, LABEL_BAND[1] * height))
+        if avoid is not None and x + text_w + pad > avoid[0] and y - pad < avoid[1] + avoid[3]:
+            x = min(x, avoid[0] - text_w - 2 * pad)  # beside the inset, not under it
         colour = tuple(int(line_colour(view)[k:k + 2], 16) for k in (1, 3, 5))
-        draw.rounded_rectangle((x - pad, y - pad * 0.6, x + text_w + pad, y + int(30 * unit)), radius=pad,
-                               fill=(12, 14, 18, 200), outline=colour + (255,), width=max(1, int(2 * unit)))
+        label = (x - pad, y - pad * 0.6, x + text_w + pad, y + int(30 * unit))
+        draw.rounded_rectangle(label, radius=pad, fill=(12, 14, 18, 200), outline=colour + (255,),
+                               width=max(1, int(2 * unit)))
         draw.text((x, y), text, font=face, fill=colour)
     if takedown and view.wreck is not None:
         spot = pixels_of(np.array([[view.wreck.x, view.wreck.y, view.wreck.z + 0.6]]))[0]
@@ -207,8 +212,16 @@ def draw_fight(frame: np.ndarray, view: FightView, pixels_of, takedown: bool) ->
             r = int(26 * unit)
             draw.ellipse((spot[0] - r, spot[1] - r, spot[0] + r, spot[1] + r), outline=TAKEDOWN_RGB + (255,),
                          width=max(2, int(3 * unit)))
-            draw.text((spot[0] + r + 6, spot[1] - r), words, font=small, fill=TAKEDOWN_RGB, stroke_width=2,
-                      stroke_fill=(12, 14, 18))
+            words_w, words_h = draw.textlength(words, font=small), int(22 * unit)
+            places = [(spot[0] + r + 6, spot[1] - r), (spot[0] - r - 6 - words_w, spot[1] - r),
+                      (spot[0] - words_w / 2, spot[1] + r + 4), (spot[0] - words_w / 2, spot[1] - r - words_h - 4)]
+            for tx, ty in places:  # the first place clear of the label and inside the frame
+                inside = 0 <= tx and tx + words_w <= width and 0 <= ty and ty + words_h <= height
+                clear = label is None or (tx + words_w < label[0] or tx > label[2] or ty + words_h < label[1]
+                                          or ty > label[3])
+                if inside and clear:
+                    break
+            draw.text((tx, ty), words, font=small, fill=TAKEDOWN_RGB, stroke_width=2, stroke_fill=(12, 14, 18))
     if takedown:
         big = font(int(58 * unit), True)
         words = "TAKEN OUT"

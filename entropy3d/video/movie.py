@@ -385,7 +385,8 @@ class ReplayFilm:
             self.shots.append((self.segments.index(segment), eye.copy(), look.copy(), fov,
                                np.array([x, y, z], float)))
             if fighting:
-                frame = draw_fight(frame, fight, self.renderer.project, fight.taken_out and i >= takedown_frame)
+                frame = draw_fight(frame, fight, self.renderer.project, fight.taken_out and i >= takedown_frame,
+                                   None if jump is None else jump[2])
             frame = hud.draw_hud(frame, self._hud(activation, action, bike, heading, t, holding))
             yield frame if jump is None else with_inset(frame, jump[1].at(t), jump[2])
         self.renderer.clear_overlays()
