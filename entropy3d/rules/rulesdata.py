@@ -128,6 +128,16 @@ class OptionsSpec(Strict):
     gun_tn: OptionSpec[dict[int, PosInt]]
     push_order: OptionSpec[Literal["defender_first", "lowest_first"]]
     jump_landing: OptionSpec[Literal["launch_speed_max", "where_it_comes_down"]]
+    wreck_placement: OptionSpec[Literal["obstruct", "where_it_was"]]
+
+
+class WreckSpec(Strict):
+    """Where a wreck may be placed (EC-WOUND), inches."""
+
+    within_in: Pos
+    ring_step_in: Pos
+    directions: PosInt
+    look_ahead_in: Pos
 
 
 class TurnSpec(Strict):
@@ -480,6 +490,7 @@ class RulesSpec(Strict):
     ride: RideSpec
     missions: MissionsSpec
     rider_defaults: RiderDefaults
+    wreck: WreckSpec
 
 
 def _did_you_mean(word: str, allowed: list[str]) -> str:
