@@ -28,74 +28,102 @@ def view_frames(eyes: np.ndarray, centres: np.ndarray) -> np.ndarray:
     return np.stack([forward, right, np.cross(right, forward)], axis=1)
 
 
-def _padded_planes(parts_per_pair) -> tuple[np.ndarray, np.ndarray]:
-    """(P, K, F, 3) normals and (P, K, F) offsets; missing planes padded with a neutral
-    0 . x <= 1 that never clips."""
-    count = max(len(normals) for parts in parts_per_pair for _, normals, _ in parts)
-    pairs, kinds = len(parts_per_pair), len(parts_per_pair[0])
-    normals = np.zeros((pairs, kinds, count, 3))
-    offsets = np.ones((pairs, kinds, count))
-    for p, parts in enumerate(parts_per_pair):
-        for k, (_, part_normals, part_offsets) in enumerate(parts):
-            normals[p, k, :len(part_normals)] = part_normals
-            offsets[p, k, :len(part_offsets)] = part_offsets
-    return normals, offsets
+def slab_planes(parts: list) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Convex solids' face planes as slabs ``-far <= n . x <= near``: each plane paired with the
+    one facing the opposite way (a box is 3 slabs), a plane with no opposite alone (far = inf).
+
+    ``parts`` are (vertices, plane normals, plane offsets). Returns (K, S, 3) normals, (K, S)
+    near and far offsets, padded with neutral slabs (n = 0, offsets inf) that never clip.
+    """
+    slabs = []
+    for _, normals, offsets in parts:
+        kept, used = [], set()
+        for i in range(len(normals)):
+            if i in used:
+                continue
+            opposite = [j for j in range(i + 1, len(normals))
+                        if j not in used and float(normals[i] @ normals[j]) < -1 + 1e-9]
+            far = offsets[opposite[0]] if opposite else np.inf
+            used.update([i, *opposite[:1]])
+            kept.append((normals[i], offsets[i], far))
+        slabs.append(kept)
+    count = max(len(kept) for kept in slabs)
+    normals = np.zeros((len(parts), count, 3))
+    near = np.full((len(parts), count), np.inf)
+    far = np.full((len(parts), count), np.inf)
+    for k, kept in enumerate(slabs):
+        for q, (normal, near_offset, far_offset) in enumerate(kept):
+            normals[k, q], near[k, q], far[k, q] = normal, near_offset, far_offset
+    return normals, near, far
 
 
-def silhouette_rays(eyes: np.ndarray, parts_per_pair: list, grid: int) -> list[tuple[np.ndarray, np.ndarray]]:
+def silhouette_rays(eyes: np.ndarray, vertices: np.ndarray, normals: np.ndarray, near: np.ndarray,
+                    far: np.ndarray, grid: int):
     """For each pair, rays from its eye through a grid x grid bundle over the target's angular
     bounding box, many pairs at once.
 
-    ``parts_per_pair[p]`` are the target's convex solids as (vertices, plane normals, plane
-    offsets), bike first, the same number for every pair. Returns per pair ``(ends, part, cells)``:
-    for every ray that hits the target, the point where it first meets it (R, 3), which part that
-    is (R,) and its cell of the grid (R,), numbered row by row.
+    Per pair: ``vertices`` (P, V, 3) of the target's convex solids and the solids as slabs
+    (:func:`slab_planes`: (P, K, S, 3) normals, (P, K, S) near and far offsets), bike first.
+    Returns, pair after pair, for every ray that hits the target: the point where it first
+    meets it (R, 3), which part that is (R,), its cell of the grid (R,), numbered row by row,
+    and (P,) how many rays each pair has.
     """
     eyes = np.asarray(eyes, float).reshape(-1, 3)
-    result = []
-    for first in range(0, len(parts_per_pair), PAIRS_PER_CHUNK):
-        chunk = slice(first, first + PAIRS_PER_CHUNK)
-        result.extend(_silhouette_rays(eyes[chunk], parts_per_pair[chunk], grid))
-    return result
+    chunks = [_silhouette_rays(eyes[k:k + PAIRS_PER_CHUNK], vertices[k:k + PAIRS_PER_CHUNK],
+                               normals[k:k + PAIRS_PER_CHUNK], near[k:k + PAIRS_PER_CHUNK],
+                               far[k:k + PAIRS_PER_CHUNK], grid)
+              for k in range(0, len(eyes), PAIRS_PER_CHUNK)]
+    if not chunks:
+        empty = np.zeros(0, dtype=np.int64)
+        return np.zeros((0, 3)), empty, empty, empty
+    return tuple(np.concatenate(column) for column in zip(*chunks))
 
 
-def _silhouette_rays(eyes: np.ndarray, parts_per_pair: list, grid: int) -> list[tuple[np.ndarray, np.ndarray]]:
-    frames, depth, low, high = view_windows(eyes, target_vertices(parts_per_pair))
+def _silhouette_rays(eyes, vertices, normals, near, far, grid: int):
+    frames, depth, low, high = view_windows(eyes, vertices)
     seen = np.all(depth > 1e-6, axis=1)            # the eye is not inside or beside the target
     cells = (np.arange(grid) + 0.5) / grid
-    a = low[:, 0:1] + cells * (high - low)[:, 0:1]    # (P, G)
-    b = low[:, 1:2] + cells * (high - low)[:, 1:2]
-    directions = (frames[:, None, None, 0] + a[:, :, None, None] * frames[:, None, None, 1]
-                  + b[:, None, :, None] * frames[:, None, None, 2]).reshape(len(eyes), grid * grid, 3)
-    deltas = directions * (1.01 * depth.max(axis=1))[:, None, None]   # (P, R, 3) past the far side
-    normals, offsets = _padded_planes(parts_per_pair)                # (P, K, F, 3), (P, K, F)
-    numerators = offsets - np.einsum("pkfj,pj->pkf", normals, eyes)   # >= 0: eye inside that plane
-    entry = np.empty(deltas.shape[:2] + normals.shape[1:2])           # (P, R, K)
-    for k in range(normals.shape[1]):  # Cyrus-Beck, plane by plane over (P, R) arrays
-        t_enter = np.full(deltas.shape[:2], -np.inf)
-        t_exit = np.full(deltas.shape[:2], np.inf)
-        outside = np.zeros(deltas.shape[:2], bool)
-        for f in range(normals.shape[2]):
-            denominators = np.einsum("prj,pj->pr", deltas, normals[:, k, f])
-            numerator = numerators[:, k, f, None]
+    a = low[:, 0:1] + cells * (high - low)[:, 0:1]    # (P, G) slopes right
+    b = low[:, 1:2] + cells * (high - low)[:, 1:2]    # (P, G) slopes up
+    scale = 1.01 * depth.max(axis=1)                 # the rays reach past the target's far side
+    # a ray's direction is forward + a right + b up, so its dot product with a slab normal n is
+    # n.forward + a n.right + b n.up: one (P, G, G) sum per slab, no (P, R, 3) array
+    along = np.einsum("pksj,pij->ipks", normals, frames) * scale[:, None, None]   # (3, P, K, S)
+    inward = np.einsum("pksj,pj->pks", normals, eyes)
+    to_near, to_far = near - inward, -far - inward   # the eye is inside a slab: to_near >= 0 >= to_far
+    shape = (len(eyes), grid, grid)
+    t = np.full(shape, np.inf)                      # entry into the nearest part
+    part = np.zeros(shape, dtype=np.int64)
+    denominators, near_t, far_t = np.empty(shape), np.empty(shape), np.empty(shape)
+    for k in range(normals.shape[1]):  # slab clipping (Cyrus-Beck by opposite plane pairs)
+        t_enter = np.zeros(shape)
+        t_exit = np.ones(shape)
+        for q in range(normals.shape[2]):
+            np.add((along[0, :, k, q, None] + a * along[1, :, k, q, None])[:, :, None],
+                   (b * along[2, :, k, q, None])[:, None, :], out=denominators)
             with np.errstate(divide="ignore", invalid="ignore"):
-                ratio = numerator / denominators
-            np.maximum(t_enter, np.where(denominators < 0, ratio, 0.0), out=t_enter)
-            np.minimum(t_exit, np.where(denominators > 0, ratio, 1.0), out=t_exit)
-            outside |= (denominators == 0) & (numerator < 0)
-        entry[:, :, k] = np.where((t_enter <= t_exit) & ~outside, t_enter, np.inf)
-    part = np.argmin(entry, axis=2)
-    t = np.take_along_axis(entry, part[..., None], axis=2)[..., 0]
-    result = []
-    for p in range(len(eyes)):
-        hit = np.isfinite(t[p]) & seen[p]
-        result.append((eyes[p] + t[p, hit, None] * deltas[p, hit], part[p, hit], np.flatnonzero(hit)))
-    return result
-
-
-def target_vertices(parts_per_pair: list) -> np.ndarray:
-    """(P, V, 3) the vertices of each pair's target solids."""
-    return np.stack([np.concatenate([v for v, _, _ in parts]) for parts in parts_per_pair])
+                np.divide(to_near[:, k, q, None, None], denominators, out=near_t)
+                np.divide(to_far[:, k, q, None, None], denominators, out=far_t)
+            np.maximum(t_enter, np.minimum(near_t, far_t), out=t_enter)
+            np.minimum(t_exit, np.maximum(near_t, far_t), out=t_exit)
+        nearer = (t_enter <= t_exit) & (t_enter < t)   # ties go to the part listed first
+        t[nearer] = t_enter[nearer]
+        part[nearer] = k
+    hit = np.isfinite(t) & seen[:, None, None]
+    pair, row, column = np.nonzero(hit)
+    # ends = eye + t * (forward + a right + b up) * scale, coordinate by coordinate: (R,) arrays,
+    # not gathers of (R, 3) rows
+    along_ray = t[hit]
+    slope_right = a[pair, row]
+    slope_up = b[pair, column]
+    ray_scale = scale[pair]
+    axes = frames.reshape(-1, 9)[pair]
+    pair_eyes = eyes[pair]
+    ends = np.empty((len(pair), 3))
+    for j in range(3):
+        ends[:, j] = pair_eyes[:, j] + along_ray * (((axes[:, j] + slope_right * axes[:, 3 + j])
+                                                     + slope_up * axes[:, 6 + j]) * ray_scale)
+    return ends, part[hit], row * grid + column, np.bincount(pair, minlength=len(eyes))
 
 
 def view_windows(eyes: np.ndarray, vertices: np.ndarray):
