@@ -16,6 +16,9 @@ from entropy3d.los.losrules import LosRules
 BIKE, RIDER = 0, 1
 #: pairs whose rays are clipped together: (pairs x rays) arrays small enough to stay in cache
 PAIRS_PER_CHUNK = 32
+#: cells: a box's window in a ray grid is widened this much past its corners' slopes, far more
+#: than the rounding of a slope (about 1e-13 of a cell) and far less than a cell
+CELL_MARGIN = 1e-3
 
 
 def view_frames(eyes: np.ndarray, centres: np.ndarray) -> np.ndarray:
@@ -144,8 +147,9 @@ def grid_rows_near(eyes: np.ndarray, vertices: np.ndarray, grid: int, box_low: n
     ``eyes`` and ``vertices`` are what :func:`silhouette_rays` was given (per pair), ``box_low``
     and ``box_high`` (M, 3). Returns (P, M) first and last row and first and last column of the
     cells whose rays may meet box m (first > last: none): a box wholly in front of the eye is
-    seen inside the window of its corners' slopes, widened by a cell for rounding; a box wholly
-    behind the eye or beyond the target none; any other box the whole grid.
+    seen inside the window of its corners' slopes, widened by ``CELL_MARGIN`` for rounding; a box
+    reaching behind the eye inside the slopes its sideways extent allows; a box wholly behind the
+    eye or beyond the target none.
     """
     frames, target_depth, low, high = view_windows(eyes, vertices)
     corners = np.stack(np.meshgrid([0, 1], [0, 1], [0, 1], indexing="ij"), axis=-1).reshape(8, 3)
@@ -155,10 +159,21 @@ def grid_rows_near(eyes: np.ndarray, vertices: np.ndarray, grid: int, box_low: n
     depth = relative[..., 0]
     in_front = np.all(depth > 1e-6, axis=2)                                       # (P, M)
     slope = relative[..., 1:] / np.where(depth > 1e-6, depth, 1.0)[..., None]
+    # a box reaching behind the eye: a ray meets it at a depth d in (0, farthest], where a point
+    # whose sideways offset is at least lateral_low > 0 has a slope of at least lateral_low /
+    # farthest (and likewise below a negative lateral_high); any other side is unbounded
+    farthest = depth.max(axis=2)[..., None]                                       # (P, M, 1)
+    reaching = farthest > 1e-6
+    lateral_low, lateral_high = relative[..., 1:].min(axis=2), relative[..., 1:].max(axis=2)
+    divisor = np.where(reaching, farthest, 1.0)
+    slope_low = np.where(in_front[..., None], slope.min(axis=2),
+                         np.where(lateral_low > 0, lateral_low / divisor, -np.inf))
+    slope_high = np.where(in_front[..., None], slope.max(axis=2),
+                          np.where(lateral_high < 0, lateral_high / divisor, np.inf))
     span = np.where(high - low > 0, high - low, 1.0)[:, None]                    # (P, 1, 2)
-    first = np.floor((slope.min(axis=2) - low[:, None]) / span * grid - 0.5) - 1
-    last = np.ceil((slope.max(axis=2) - low[:, None]) / span * grid - 0.5) + 1
-    windowed = (in_front & np.all(high - low > 0, axis=1)[:, None])[..., None]   # else: the whole grid
+    first = np.floor((slope_low - low[:, None]) / span * grid - 0.5 - CELL_MARGIN)
+    last = np.ceil((slope_high - low[:, None]) / span * grid - 0.5 + CELL_MARGIN)
+    windowed = (reaching & np.all(high - low > 0, axis=1)[:, None, None])          # else: the whole grid
     first = np.where(windowed, np.clip(first, 0, grid), 0).astype(np.int64)
     last = np.where(windowed, np.clip(last, -1, grid - 1), grid - 1).astype(np.int64)
     # the rays end on the target: a box wholly behind the eye or beyond the target meets none

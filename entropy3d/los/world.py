@@ -385,21 +385,24 @@ class LosWorld:
         slabs = [np.array([m.sight_slabs[k] for m in mini_list])[targets] for k in range(3)]
         ends, parts, cells, counts = silhouette_rays(pair_eyes, target_vertices, *slabs, self.rules.silhouette_grid)
         pair_of_ray = np.repeat(np.arange(len(index_pairs)), counts)
-        eyes = pair_eyes[pair_of_ray]
-        lengths = np.linalg.norm(ends - eyes, axis=1)
-        stops = ends - (ends - eyes) * (RAY_END_GAP_IN / np.maximum(lengths, 1e-9))[:, None]
         # EC-LOS-2: a ray to a point behind the viewer's base centre line sees nothing; skip it
-        viewers = np.array([v for v, _ in index_pairs], dtype=np.int64)[pair_of_ray]
-        centres = np.array([m.pose.xy for m in mini_list]).reshape(-1, 2)
-        forwards = np.array([m.pose.forward for m in mini_list]).reshape(-1, 2)
-        in_front = np.einsum("ij,ij->i", ends[:, :2] - centres[viewers], forwards[viewers]) > 0
+        viewers = np.array([v for v, _ in index_pairs], dtype=np.int64)
+        centres = np.array([m.pose.xy for m in mini_list]).reshape(-1, 2)[viewers]
+        forwards = np.array([m.pose.forward for m in mini_list]).reshape(-1, 2)[viewers]
+        in_front = ((ends[:, 0] - centres[pair_of_ray, 0]) * forwards[pair_of_ray, 0]
+                    + (ends[:, 1] - centres[pair_of_ray, 1]) * forwards[pair_of_ray, 1]) > 0
         cast = np.flatnonzero(in_front)
+        cast_pair = pair_of_ray[cast]
+        eyes = pair_eyes[cast_pair]
+        reach = ends[cast] - eyes
+        lengths = np.sqrt(np.einsum("ij,ij->i", reach, reach))
+        stops = ends[cast] - reach * (RAY_END_GAP_IN / np.maximum(lengths, 1e-9))[:, None]
         t = np.full(len(ends), np.inf)
         hit_owner = np.full(len(ends), NO_HIT, dtype=np.int64)
         # near never holds a pair's own viewer or target, so no ray needs a skip list
         near = rays_near_miniatures(pair_eyes, target_vertices, self.rules.silhouette_grid, index_pairs, mini_list,
-                                    pair_of_ray[cast], cells[cast])
-        t[cast], hit_owner[cast] = self._first_hits(eyes[cast], stops[cast], mini_list, None, None, near)
+                                    cast_pair, cells[cast])
+        t[cast], hit_owner[cast] = self._first_hits(eyes, stops, mini_list, None, None, near)
         reached = ~np.isfinite(t) & in_front
 
         numbers = true_verdicts_numbers(pair_of_ray, parts, reached, len(index_pairs), self.rules)
