@@ -153,23 +153,30 @@ def grid_rows_near(eyes: np.ndarray, vertices: np.ndarray, grid: int, box_low: n
     """
     frames, target_depth, low, high = view_windows(eyes, vertices)
     corners = np.stack(np.meshgrid([0, 1], [0, 1], [0, 1], indexing="ij"), axis=-1).reshape(8, 3)
-    points = np.where(corners[None], box_high[:, None], box_low[:, None])        # (M, 8, 3)
-    relative = np.matmul(points.reshape(1, -1, 3) - eyes[:, None], frames.transpose(0, 2, 1)).reshape(
-        len(eyes), len(points), 8, 3)
-    depth = relative[..., 0]
-    in_front = np.all(depth > 1e-6, axis=2)                                       # (P, M)
-    slope = relative[..., 1:] / np.where(depth > 1e-6, depth, 1.0)[..., None]
+    points = np.where(corners[:, None], box_high[None], box_low[None])           # (8, M, 3)
+    # (8, P, M) coordinates in each pair's frame, corners first: reductions over the corners
+    # run row against row, not along a short last axis
+    offsets = [points[:, None, :, j] - eyes[None, :, j, None] for j in range(3)]
+    depth, right, up = (sum(offsets[j] * frames[None, :, axis, j, None] for j in range(3)) for axis in range(3))
+    ahead = depth > 1e-6
+    in_front = np.all(ahead, axis=0)                                              # (P, M)
+    safe_depth = np.where(ahead, depth, 1.0)
     # a box reaching behind the eye: a ray meets it at a depth d in (0, farthest], where a point
     # whose sideways offset is at least lateral_low > 0 has a slope of at least lateral_low /
     # farthest (and likewise below a negative lateral_high); any other side is unbounded
-    farthest = depth.max(axis=2)[..., None]                                       # (P, M, 1)
+    farthest = depth.max(axis=0)                                                  # (P, M)
     reaching = farthest > 1e-6
-    lateral_low, lateral_high = relative[..., 1:].min(axis=2), relative[..., 1:].max(axis=2)
     divisor = np.where(reaching, farthest, 1.0)
-    slope_low = np.where(in_front[..., None], slope.min(axis=2),
-                         np.where(lateral_low > 0, lateral_low / divisor, -np.inf))
-    slope_high = np.where(in_front[..., None], slope.max(axis=2),
-                          np.where(lateral_high < 0, lateral_high / divisor, np.inf))
+    slope_low, slope_high = [], []
+    for lateral in (right, up):
+        slope = lateral / safe_depth
+        lateral_low, lateral_high = lateral.min(axis=0), lateral.max(axis=0)
+        slope_low.append(np.where(in_front, slope.min(axis=0),
+                                  np.where(lateral_low > 0, lateral_low / divisor, -np.inf)))
+        slope_high.append(np.where(in_front, slope.max(axis=0),
+                                   np.where(lateral_high < 0, lateral_high / divisor, np.inf)))
+    slope_low, slope_high = np.stack(slope_low, axis=-1), np.stack(slope_high, axis=-1)   # (P, M, 2)
+    reaching = reaching[..., None]
     span = np.where(high - low > 0, high - low, 1.0)[:, None]                    # (P, 1, 2)
     first = np.floor((slope_low - low[:, None]) / span * grid - 0.5 - CELL_MARGIN)
     last = np.ceil((slope_high - low[:, None]) / span * grid - 0.5 + CELL_MARGIN)
@@ -177,8 +184,8 @@ def grid_rows_near(eyes: np.ndarray, vertices: np.ndarray, grid: int, box_low: n
     first = np.where(windowed, np.clip(first, 0, grid), 0).astype(np.int64)
     last = np.where(windowed, np.clip(last, -1, grid - 1), grid - 1).astype(np.int64)
     # the rays end on the target: a box wholly behind the eye or beyond the target meets none
-    beyond = depth.min(axis=2) > 1.001 * target_depth.max(axis=1)[:, None] + 1e-6
-    last[np.all(depth < -1e-6, axis=2) | beyond] = -1
+    beyond = depth.min(axis=0) > 1.001 * target_depth.max(axis=1)[:, None] + 1e-6
+    last[np.all(depth < -1e-6, axis=0) | beyond] = -1
     return first[..., 0], last[..., 0], first[..., 1], last[..., 1]
 
 
