@@ -37,7 +37,7 @@ from entropy3d.los.rays import (
     segment_convex_entry,
 )
 from entropy3d.los.results import LosResult, SightGeometry, TopDownVerdict, TrueVerdict
-from entropy3d.los.topdown import Footprints, convex_outlines, top_down_batch
+from entropy3d.los.topdown import Footprints, base_ellipse, convex_outlines, top_down_batch
 from entropy3d.los.truelos import grid_rows_near, silhouette_rays, slab_planes, true_verdicts_numbers
 from entropy3d.scene.build import Piece, TableGeometry, build_table_geometry
 from entropy3d.scene.footprints import piece_footprints, plan_outline
@@ -456,5 +456,7 @@ class LosWorld:
             top=np.array([p.top for p in pieces] + [m.top for m in minis]),
             miniature=np.array([-1] * len(pieces) + list(range(len(minis)))),
             convex=tuple(convex),
+            ellipses=(None,) * len(pieces) + tuple(
+                base_ellipse(mini.pose, mini.base, *row[3:]) for mini, row in zip(minis, convex[len(pieces):])),
         )
 
