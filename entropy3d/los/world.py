@@ -180,13 +180,16 @@ def rays_near_miniatures(pair_eyes: np.ndarray, target_vertices: np.ndarray, gri
     own[np.arange(len(pairs)), [v for v, _ in pairs]] = True
     own[np.arange(len(pairs)), [t for _, t in pairs]] = True
     mini, pair = np.nonzero(((rows_n * columns_n > 0) & ~own).T)   # ordered by miniature, then pair
-    areas = rows_n[pair, mini] * columns_n[pair, mini]
-    k = np.arange(int(areas.sum())) - np.repeat(np.cumsum(areas) - areas, areas)
-    width = np.repeat(columns_n[pair, mini], areas)
-    cells = ((np.repeat(row_first[pair, mini], areas) + k // width) * grid
-             + np.repeat(column_first[pair, mini], areas) + k % width)
-    rows = row_of_cell[np.repeat(pair, areas), cells]
-    owner = np.repeat(mini, areas)[rows >= 0]
+    # a window is rows_n runs of columns_n cells side by side in row_of_cell: expand runs, not
+    # cells (no division per cell)
+    window_rows = rows_n[pair, mini]
+    window = np.repeat(np.arange(len(mini)), window_rows)
+    grid_row = (np.arange(len(window)) - np.repeat(np.cumsum(window_rows) - window_rows, window_rows)
+                + row_first[pair, mini][window])
+    run_length = columns_n[pair, mini][window]
+    flat = group_rows(pair[window] * (grid * grid) + grid_row * grid + column_first[pair, mini][window], run_length)
+    rows = row_of_cell.ravel()[flat]
+    owner = np.repeat(mini[window], run_length)[rows >= 0]
     rows = rows[rows >= 0]
     return np.split(rows, np.cumsum(np.bincount(owner, minlength=len(minis)))[:-1])
 
