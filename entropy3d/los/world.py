@@ -158,8 +158,8 @@ def home_poses(table: Table, geometry: TableGeometry) -> dict[str, Pose]:
     return homes
 
 
-def rays_near_miniatures(pair_eyes: np.ndarray, target_vertices: np.ndarray, grid: int, pairs: Sequence[tuple[int, int]],
-                         minis: Sequence[Miniature], pair_of_row: np.ndarray,
+def rays_near_miniatures(pair_eyes: np.ndarray, target_vertices: np.ndarray, grid: int,
+                         pairs: Sequence[tuple[int, int]], minis: Sequence[Miniature], pair_of_row: np.ndarray,
                          cell_of_row: np.ndarray) -> list[np.ndarray]:
     """Per miniature, the rows of the cast silhouette rays that may meet it (pair by pair): the rays
     of each pair's grid inside the window the miniature's box covers seen from the pair's eye
