@@ -390,16 +390,18 @@ class LosWorld:
         pair_of_ray = np.repeat(np.arange(len(index_pairs)), counts)
         # EC-LOS-2: a ray to a point behind the viewer's base centre line sees nothing; skip it
         viewers = np.array([v for v, _ in index_pairs], dtype=np.int64)
-        centres = np.array([m.pose.xy for m in mini_list]).reshape(-1, 2)[viewers]
-        forwards = np.array([m.pose.forward for m in mini_list]).reshape(-1, 2)[viewers]
-        in_front = ((ends[:, 0] - centres[pair_of_ray, 0]) * forwards[pair_of_ray, 0]
-                    + (ends[:, 1] - centres[pair_of_ray, 1]) * forwards[pair_of_ray, 1]) > 0
+        centres = np.array([m.pose.xy for m in mini_list]).reshape(-1, 2)[viewers].T    # (2, P)
+        forwards = np.array([m.pose.forward for m in mini_list]).reshape(-1, 2)[viewers].T
+        in_front = ((ends[:, 0] - centres[0].take(pair_of_ray)) * forwards[0].take(pair_of_ray)
+                    + (ends[:, 1] - centres[1].take(pair_of_ray)) * forwards[1].take(pair_of_ray)) > 0
         cast = np.flatnonzero(in_front)
         cast_pair = pair_of_ray[cast]
         eyes = pair_eyes[cast_pair]
-        reach = ends[cast] - eyes
+        cast_ends = ends[cast]
+        reach = cast_ends - eyes
         lengths = np.sqrt(np.einsum("ij,ij->i", reach, reach))
-        stops = ends[cast] - reach * (RAY_END_GAP_IN / np.maximum(lengths, 1e-9))[:, None]
+        reach *= (RAY_END_GAP_IN / np.maximum(lengths, 1e-9))[:, None]
+        stops = cast_ends - reach
         t = np.full(len(ends), np.inf)
         hit_owner = np.full(len(ends), NO_HIT, dtype=np.int64)
         # near never holds a pair's own viewer or target, so no ray needs a skip list
