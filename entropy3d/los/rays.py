@@ -145,16 +145,17 @@ def segment_convex_entry(starts: np.ndarray, deltas: np.ndarray, normals: np.nda
     Returns t of entry (0 when it starts inside) or inf when it misses; Cyrus-Beck clipping of
     the segment against every face plane, all segments at once.
     """
-    numerators = offsets[None, :] - starts @ normals.T   # >= 0: start inside that plane
-    denominators = deltas @ normals.T
+    # (planes, segments) arrays: the reductions over the planes run row against row
+    numerators = offsets[:, None] - normals @ starts.T   # >= 0: start inside that plane
+    denominators = normals @ deltas.T
     with np.errstate(divide="ignore", invalid="ignore"):
         ratio = numerators / denominators
     entering = denominators < 0
     leaving = denominators > 0
     parallel_outside = (denominators == 0) & (numerators < 0)
-    t_enter = np.max(np.where(entering, ratio, 0.0), axis=1, initial=0.0)
-    t_exit = np.min(np.where(leaving, ratio, 1.0), axis=1, initial=1.0)
-    hit = (t_enter <= t_exit) & ~parallel_outside.any(axis=1)
+    t_enter = np.max(np.where(entering, ratio, 0.0), axis=0, initial=0.0)
+    t_exit = np.min(np.where(leaving, ratio, 1.0), axis=0, initial=1.0)
+    hit = (t_enter <= t_exit) & ~parallel_outside.any(axis=0)
     return np.where(hit, t_enter, np.inf)
 
 

@@ -22,8 +22,7 @@ from entropy3d.los.rays import (
     capsules_touching,
     group_boxes,
     group_rows,
-    point_segment_distances,
-    segment_box_hits,
+    segment_box_hits_inverse,
 )
 
 #: inches: a piece whose top is this close to a model's surface is what it stands on
@@ -46,6 +45,9 @@ class Footprints:
     top: np.ndarray
     miniature: np.ndarray
     convex: tuple
+    ellipses: tuple = ()
+    """Per row, for a miniature's base: the ellipse its outline is inscribed in (:func:`base_ellipse`),
+    else None; empty: none known."""
 
 
 def convex_outlines(polygon, tolerance: float = 0.01) -> tuple[np.ndarray, np.ndarray]:
@@ -84,20 +86,25 @@ def convex_outlines(polygon, tolerance: float = 0.01) -> tuple[np.ndarray, np.nd
 def segments_touch_convex(starts: np.ndarray, deltas: np.ndarray, normals: np.ndarray,
                           offsets: np.ndarray) -> np.ndarray:
     """(N,) True where segment n touches any of the Q convex pieces (Cyrus-Beck, all segments at
-    once, piece by piece: a segment found touching one piece is not tested against the rest)."""
+    once, piece by piece: a segment found touching one piece is not tested against the rest).
+
+    Arrays are (edges, segments), so the reductions over a piece's few edges run along the
+    first axis (row against row), not along a short last axis.
+    """
     touched = np.zeros(len(starts), bool)
     left = np.arange(len(starts))
     for piece_normals, piece_offsets in zip(normals, offsets):
         if not len(left):
             break
+        normal_x, normal_y = piece_normals[:, 0:1], piece_normals[:, 1:2]
         s, d = starts[left], deltas[left]
-        numerators = piece_offsets - (s[:, :1] * piece_normals[:, 0] + s[:, 1:2] * piece_normals[:, 1])
-        denominators = d[:, :1] * piece_normals[:, 0] + d[:, 1:2] * piece_normals[:, 1]
+        numerators = piece_offsets[:, None] - (s[:, 0] * normal_x + s[:, 1] * normal_y)
+        denominators = d[:, 0] * normal_x + d[:, 1] * normal_y
         with np.errstate(divide="ignore", invalid="ignore"):
             ratio = numerators / denominators
-        t_enter = np.where(denominators < 0, ratio, 0.0).max(axis=1)
-        t_exit = np.where(denominators > 0, ratio, 1.0).min(axis=1)
-        outside = ((denominators == 0) & (numerators < 0)).any(axis=1)
+        t_enter = np.where(denominators < 0, ratio, 0.0).max(axis=0)
+        t_exit = np.where(denominators > 0, ratio, 1.0).min(axis=0)
+        outside = ((denominators == 0) & (numerators < 0)).any(axis=0)
         hit = (t_enter <= t_exit) & ~outside
         touched[left[hit]] = True
         left = left[~hit]
@@ -112,7 +119,52 @@ def surely_touching(starts: np.ndarray, ends: np.ndarray, centre: np.ndarray, no
     if len(normals) != 1:
         return np.zeros(len(starts), bool)
     inner = float(np.min(offsets[0] - normals[0] @ centre))
-    return point_segment_distances(centre, starts, ends) < inner - margin
+    # squared distance of the centre to each segment, coordinate by coordinate ((N,) arrays)
+    ax, ay = starts[:, 0] - centre[0], starts[:, 1] - centre[1]
+    dx, dy = ends[:, 0] - starts[:, 0], ends[:, 1] - starts[:, 1]
+    length2 = dx * dx + dy * dy
+    along = np.clip(-(ax * dx + ay * dy) / np.where(length2 > 0, length2, 1.0), 0.0, 1.0)
+    cx, cy = ax + along * dx, ay + along * dy
+    reach = inner - margin
+    return (cx * cx + cy * cy < reach * reach) & (reach > 0)
+
+
+def base_ellipse(pose: Pose, base: BaseShape, normals: np.ndarray, offsets: np.ndarray) -> tuple:
+    """A base's outline (convex pieces ``normals``, ``offsets`` of points sampled on its edge
+    ellipse) between two ellipses: (centre, cos, sin, half length, half width, inner), where the
+    outline holds the edge ellipse scaled by ``inner`` and lies inside the edge ellipse itself."""
+    turn = np.radians(pose.facing_deg)
+    cos, sin = float(np.cos(turn)), float(np.sin(turn))
+    centre = np.array(pose.xy, float)
+    half_length, half_width = base.length / 2, base.width / 2
+    # an edge n . p <= o seen in the ellipse's unit-disc coordinates u: m . u <= o - n . centre
+    along = normals[..., 0] * cos + normals[..., 1] * sin
+    across = -normals[..., 0] * sin + normals[..., 1] * cos
+    scaled = np.hypot(along * half_length, across * half_width)
+    used = scaled > 0
+    inner = float(np.min((offsets - normals @ centre)[used] / scaled[used]))
+    return centre, cos, sin, half_length, half_width, inner
+
+
+def ellipse_sides(starts: np.ndarray, ends: np.ndarray, ellipse: tuple,
+                  margin: float = 1e-9) -> tuple[np.ndarray, np.ndarray]:
+    """(N,) masks of the segments that surely touch a base outline (they pass inside its inner
+    ellipse) and of those left undecided (they pass between the two ellipses); the rest surely
+    miss it (they stay outside the edge ellipse, which holds the outline). ``margin`` in
+    unit-disc lengths keeps both answers clear of rounding."""
+    centre, cos, sin, half_length, half_width, inner = ellipse
+    ax, ay = starts[:, 0] - centre[0], starts[:, 1] - centre[1]
+    bx, by = ends[:, 0] - centre[0], ends[:, 1] - centre[1]
+    a_along, a_across = (ax * cos + ay * sin) / half_length, (-ax * sin + ay * cos) / half_width
+    b_along, b_across = (bx * cos + by * sin) / half_length, (-bx * sin + by * cos) / half_width
+    dx, dy = b_along - a_along, b_across - a_across
+    length2 = dx * dx + dy * dy
+    along = np.clip(-(a_along * dx + a_across * dy) / np.where(length2 > 0, length2, 1.0), 0.0, 1.0)
+    cx, cy = a_along + along * dx, a_across + along * dy
+    distance2 = cx * cx + cy * cy
+    inside = inner - margin
+    sure = (distance2 < inside * inside) & (inside > 0)
+    return sure, ~sure & (distance2 <= (1.0 + margin) ** 2)
 
 
 def sight_lines(pairs: list[tuple[int, int]], poses: list[Pose], bases: list[BaseShape],
@@ -209,18 +261,27 @@ def top_down_batch(pairs: list[tuple[int, int]], poses: list[Pose], bases: list[
                                     np.array([low for _, low, _, _, _ in footprints.convex]).reshape(-1, 2),
                                     np.array([high for _, _, high, _, _ in footprints.convex]).reshape(-1, 2))
         first = np.cumsum(counts) - counts
+        with np.errstate(divide="ignore"):
+            inverse = 1.0 / deltas
+        blocker_of_pair = np.zeros(blocks.shape, bool)                            # (P, R)
         for row, row_low, row_high, normals, offsets in footprints.convex:
             candidate_pairs = blocks[:, row] & boxes_overlap(pair_low, pair_high, row_low, row_high)
             candidates = np.flatnonzero(candidate_pairs)
             near = group_rows(first[candidates], counts[candidates])
-            near = near[segment_box_hits(starts[near], deltas[near], row_low, row_high)]
-            sure = surely_touching(starts[near], lines[near, 1], (row_low + row_high) / 2, normals, offsets)
-            rest = near[~sure]
+            near = near[segment_box_hits_inverse(starts[near], inverse[near], row_low, row_high)]
+            ellipse = footprints.ellipses[row] if footprints.ellipses else None
+            if ellipse is not None:
+                sure, undecided = ellipse_sides(starts[near], lines[near, 1], ellipse)
+                rest = near[undecided]
+            else:
+                sure = surely_touching(starts[near], lines[near, 1], (row_low + row_high) / 2, normals, offsets)
+                rest = near[~sure]
             touched = np.concatenate([near[sure], rest[segments_touch_convex(starts[rest], deltas[rest], normals,
                                                                              offsets)]])
             blocked[touched] = True
-            for pair in np.unique(pair_of_line[touched]):
-                blocking_rows[int(pair)].add(int(row))
+            blocker_of_pair[pair_of_line[touched], row] = True
+        for pair, row in zip(*np.nonzero(blocker_of_pair)):
+            blocking_rows[int(pair)].add(int(row))
     clear = ~blocked
     bounds = np.concatenate([[0], np.cumsum(counts)])
     return [(lines[a:b], clear[a:b], blocking_rows[k]) for k, (a, b) in enumerate(zip(bounds[:-1], bounds[1:]))]

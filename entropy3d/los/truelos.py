@@ -16,6 +16,9 @@ from entropy3d.los.losrules import LosRules
 BIKE, RIDER = 0, 1
 #: pairs whose rays are clipped together: (pairs x rays) arrays small enough to stay in cache
 PAIRS_PER_CHUNK = 32
+#: cells: a box's window in a ray grid is widened this much past its corners' slopes, far more
+#: than the rounding of a slope (about 1e-13 of a cell) and far less than a cell
+CELL_MARGIN = 1e-3
 
 
 def view_frames(eyes: np.ndarray, centres: np.ndarray) -> np.ndarray:
@@ -28,74 +31,102 @@ def view_frames(eyes: np.ndarray, centres: np.ndarray) -> np.ndarray:
     return np.stack([forward, right, np.cross(right, forward)], axis=1)
 
 
-def _padded_planes(parts_per_pair) -> tuple[np.ndarray, np.ndarray]:
-    """(P, K, F, 3) normals and (P, K, F) offsets; missing planes padded with a neutral
-    0 . x <= 1 that never clips."""
-    count = max(len(normals) for parts in parts_per_pair for _, normals, _ in parts)
-    pairs, kinds = len(parts_per_pair), len(parts_per_pair[0])
-    normals = np.zeros((pairs, kinds, count, 3))
-    offsets = np.ones((pairs, kinds, count))
-    for p, parts in enumerate(parts_per_pair):
-        for k, (_, part_normals, part_offsets) in enumerate(parts):
-            normals[p, k, :len(part_normals)] = part_normals
-            offsets[p, k, :len(part_offsets)] = part_offsets
-    return normals, offsets
+def slab_planes(parts: list) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Convex solids' face planes as slabs ``-far <= n . x <= near``: each plane paired with the
+    one facing the opposite way (a box is 3 slabs), a plane with no opposite alone (far = inf).
+
+    ``parts`` are (vertices, plane normals, plane offsets). Returns (K, S, 3) normals, (K, S)
+    near and far offsets, padded with neutral slabs (n = 0, offsets inf) that never clip.
+    """
+    slabs = []
+    for _, normals, offsets in parts:
+        kept, used = [], set()
+        for i in range(len(normals)):
+            if i in used:
+                continue
+            opposite = [j for j in range(i + 1, len(normals))
+                        if j not in used and float(normals[i] @ normals[j]) < -1 + 1e-9]
+            far = offsets[opposite[0]] if opposite else np.inf
+            used.update([i, *opposite[:1]])
+            kept.append((normals[i], offsets[i], far))
+        slabs.append(kept)
+    count = max(len(kept) for kept in slabs)
+    normals = np.zeros((len(parts), count, 3))
+    near = np.full((len(parts), count), np.inf)
+    far = np.full((len(parts), count), np.inf)
+    for k, kept in enumerate(slabs):
+        for q, (normal, near_offset, far_offset) in enumerate(kept):
+            normals[k, q], near[k, q], far[k, q] = normal, near_offset, far_offset
+    return normals, near, far
 
 
-def silhouette_rays(eyes: np.ndarray, parts_per_pair: list, grid: int) -> list[tuple[np.ndarray, np.ndarray]]:
+def silhouette_rays(eyes: np.ndarray, vertices: np.ndarray, normals: np.ndarray, near: np.ndarray,
+                    far: np.ndarray, grid: int):
     """For each pair, rays from its eye through a grid x grid bundle over the target's angular
     bounding box, many pairs at once.
 
-    ``parts_per_pair[p]`` are the target's convex solids as (vertices, plane normals, plane
-    offsets), bike first, the same number for every pair. Returns per pair ``(ends, part, cells)``:
-    for every ray that hits the target, the point where it first meets it (R, 3), which part that
-    is (R,) and its cell of the grid (R,), numbered row by row.
+    Per pair: ``vertices`` (P, V, 3) of the target's convex solids and the solids as slabs
+    (:func:`slab_planes`: (P, K, S, 3) normals, (P, K, S) near and far offsets), bike first.
+    Returns, pair after pair, for every ray that hits the target: the point where it first
+    meets it (R, 3), which part that is (R,), its cell of the grid (R,), numbered row by row,
+    and (P,) how many rays each pair has.
     """
     eyes = np.asarray(eyes, float).reshape(-1, 3)
-    result = []
-    for first in range(0, len(parts_per_pair), PAIRS_PER_CHUNK):
-        chunk = slice(first, first + PAIRS_PER_CHUNK)
-        result.extend(_silhouette_rays(eyes[chunk], parts_per_pair[chunk], grid))
-    return result
+    chunks = [_silhouette_rays(eyes[k:k + PAIRS_PER_CHUNK], vertices[k:k + PAIRS_PER_CHUNK],
+                               normals[k:k + PAIRS_PER_CHUNK], near[k:k + PAIRS_PER_CHUNK],
+                               far[k:k + PAIRS_PER_CHUNK], grid)
+              for k in range(0, len(eyes), PAIRS_PER_CHUNK)]
+    if not chunks:
+        empty = np.zeros(0, dtype=np.int64)
+        return np.zeros((0, 3)), empty, empty, empty
+    return tuple(np.concatenate(column) for column in zip(*chunks))
 
 
-def _silhouette_rays(eyes: np.ndarray, parts_per_pair: list, grid: int) -> list[tuple[np.ndarray, np.ndarray]]:
-    frames, depth, low, high = view_windows(eyes, target_vertices(parts_per_pair))
+def _silhouette_rays(eyes, vertices, normals, near, far, grid: int):
+    frames, depth, low, high = view_windows(eyes, vertices)
     seen = np.all(depth > 1e-6, axis=1)            # the eye is not inside or beside the target
     cells = (np.arange(grid) + 0.5) / grid
-    a = low[:, 0:1] + cells * (high - low)[:, 0:1]    # (P, G)
-    b = low[:, 1:2] + cells * (high - low)[:, 1:2]
-    directions = (frames[:, None, None, 0] + a[:, :, None, None] * frames[:, None, None, 1]
-                  + b[:, None, :, None] * frames[:, None, None, 2]).reshape(len(eyes), grid * grid, 3)
-    deltas = directions * (1.01 * depth.max(axis=1))[:, None, None]   # (P, R, 3) past the far side
-    normals, offsets = _padded_planes(parts_per_pair)                # (P, K, F, 3), (P, K, F)
-    numerators = offsets - np.einsum("pkfj,pj->pkf", normals, eyes)   # >= 0: eye inside that plane
-    entry = np.empty(deltas.shape[:2] + normals.shape[1:2])           # (P, R, K)
-    for k in range(normals.shape[1]):  # Cyrus-Beck, plane by plane over (P, R) arrays
-        t_enter = np.full(deltas.shape[:2], -np.inf)
-        t_exit = np.full(deltas.shape[:2], np.inf)
-        outside = np.zeros(deltas.shape[:2], bool)
-        for f in range(normals.shape[2]):
-            denominators = np.einsum("prj,pj->pr", deltas, normals[:, k, f])
-            numerator = numerators[:, k, f, None]
+    a = low[:, 0:1] + cells * (high - low)[:, 0:1]    # (P, G) slopes right
+    b = low[:, 1:2] + cells * (high - low)[:, 1:2]    # (P, G) slopes up
+    scale = 1.01 * depth.max(axis=1)                 # the rays reach past the target's far side
+    # a ray's direction is forward + a right + b up, so its dot product with a slab normal n is
+    # n.forward + a n.right + b n.up: one (P, G, G) sum per slab, no (P, R, 3) array
+    along = np.einsum("pksj,pij->ipks", normals, frames) * scale[:, None, None]   # (3, P, K, S)
+    inward = np.einsum("pksj,pj->pks", normals, eyes)
+    to_near, to_far = near - inward, -far - inward   # the eye is inside a slab: to_near >= 0 >= to_far
+    shape = (len(eyes), grid, grid)
+    t = np.full(shape, np.inf)                      # entry into the nearest part
+    part = np.zeros(shape, dtype=np.int64)
+    denominators, near_t, far_t = np.empty(shape), np.empty(shape), np.empty(shape)
+    for k in range(normals.shape[1]):  # slab clipping (Cyrus-Beck by opposite plane pairs)
+        t_enter = np.zeros(shape)
+        t_exit = np.ones(shape)
+        for q in range(normals.shape[2]):
+            np.add((along[0, :, k, q, None] + a * along[1, :, k, q, None])[:, :, None],
+                   (b * along[2, :, k, q, None])[:, None, :], out=denominators)
             with np.errstate(divide="ignore", invalid="ignore"):
-                ratio = numerator / denominators
-            np.maximum(t_enter, np.where(denominators < 0, ratio, 0.0), out=t_enter)
-            np.minimum(t_exit, np.where(denominators > 0, ratio, 1.0), out=t_exit)
-            outside |= (denominators == 0) & (numerator < 0)
-        entry[:, :, k] = np.where((t_enter <= t_exit) & ~outside, t_enter, np.inf)
-    part = np.argmin(entry, axis=2)
-    t = np.take_along_axis(entry, part[..., None], axis=2)[..., 0]
-    result = []
-    for p in range(len(eyes)):
-        hit = np.isfinite(t[p]) & seen[p]
-        result.append((eyes[p] + t[p, hit, None] * deltas[p, hit], part[p, hit], np.flatnonzero(hit)))
-    return result
-
-
-def target_vertices(parts_per_pair: list) -> np.ndarray:
-    """(P, V, 3) the vertices of each pair's target solids."""
-    return np.stack([np.concatenate([v for v, _, _ in parts]) for parts in parts_per_pair])
+                np.divide(to_near[:, k, q, None, None], denominators, out=near_t)
+                np.divide(to_far[:, k, q, None, None], denominators, out=far_t)
+            np.maximum(t_enter, np.minimum(near_t, far_t), out=t_enter)
+            np.minimum(t_exit, np.maximum(near_t, far_t), out=t_exit)
+        nearer = (t_enter <= t_exit) & (t_enter < t)   # ties go to the part listed first
+        t[nearer] = t_enter[nearer]
+        part[nearer] = k
+    hit = np.isfinite(t) & seen[:, None, None]
+    pair, row, column = np.nonzero(hit)
+    # ends = eye + t * (forward + a right + b up) * scale, coordinate by coordinate: (R,) arrays,
+    # not gathers of (R, 3) rows
+    along_ray = t[hit]
+    slope_right = a[pair, row]
+    slope_up = b[pair, column]
+    ray_scale = scale[pair]
+    axes = frames.reshape(-1, 9)[pair]
+    pair_eyes = eyes[pair]
+    ends = np.empty((len(pair), 3))
+    for j in range(3):
+        ends[:, j] = pair_eyes[:, j] + along_ray * (((axes[:, j] + slope_right * axes[:, 3 + j])
+                                                     + slope_up * axes[:, 6 + j]) * ray_scale)
+    return ends, part[hit], row * grid + column, np.bincount(pair, minlength=len(eyes))
 
 
 def view_windows(eyes: np.ndarray, vertices: np.ndarray):
@@ -116,26 +147,45 @@ def grid_rows_near(eyes: np.ndarray, vertices: np.ndarray, grid: int, box_low: n
     ``eyes`` and ``vertices`` are what :func:`silhouette_rays` was given (per pair), ``box_low``
     and ``box_high`` (M, 3). Returns (P, M) first and last row and first and last column of the
     cells whose rays may meet box m (first > last: none): a box wholly in front of the eye is
-    seen inside the window of its corners' slopes, widened by a cell for rounding; a box wholly
-    behind the eye or beyond the target none; any other box the whole grid.
+    seen inside the window of its corners' slopes, widened by ``CELL_MARGIN`` for rounding; a box
+    reaching behind the eye inside the slopes its sideways extent allows; a box wholly behind the
+    eye or beyond the target none.
     """
     frames, target_depth, low, high = view_windows(eyes, vertices)
     corners = np.stack(np.meshgrid([0, 1], [0, 1], [0, 1], indexing="ij"), axis=-1).reshape(8, 3)
-    points = np.where(corners[None], box_high[:, None], box_low[:, None])        # (M, 8, 3)
-    relative = np.matmul(points.reshape(1, -1, 3) - eyes[:, None], frames.transpose(0, 2, 1)).reshape(
-        len(eyes), len(points), 8, 3)
-    depth = relative[..., 0]
-    in_front = np.all(depth > 1e-6, axis=2)                                       # (P, M)
-    slope = relative[..., 1:] / np.where(depth > 1e-6, depth, 1.0)[..., None]
+    points = np.where(corners[:, None], box_high[None], box_low[None])           # (8, M, 3)
+    # (8, P, M) coordinates in each pair's frame, corners first: reductions over the corners
+    # run row against row, not along a short last axis
+    offsets = [points[:, None, :, j] - eyes[None, :, j, None] for j in range(3)]
+    depth, right, up = (sum(offsets[j] * frames[None, :, axis, j, None] for j in range(3)) for axis in range(3))
+    ahead = depth > 1e-6
+    in_front = np.all(ahead, axis=0)                                              # (P, M)
+    safe_depth = np.where(ahead, depth, 1.0)
+    # a box reaching behind the eye: a ray meets it at a depth d in (0, farthest], where a point
+    # whose sideways offset is at least lateral_low > 0 has a slope of at least lateral_low /
+    # farthest (and likewise below a negative lateral_high); any other side is unbounded
+    farthest = depth.max(axis=0)                                                  # (P, M)
+    reaching = farthest > 1e-6
+    divisor = np.where(reaching, farthest, 1.0)
+    slope_low, slope_high = [], []
+    for lateral in (right, up):
+        slope = lateral / safe_depth
+        lateral_low, lateral_high = lateral.min(axis=0), lateral.max(axis=0)
+        slope_low.append(np.where(in_front, slope.min(axis=0),
+                                  np.where(lateral_low > 0, lateral_low / divisor, -np.inf)))
+        slope_high.append(np.where(in_front, slope.max(axis=0),
+                                   np.where(lateral_high < 0, lateral_high / divisor, np.inf)))
+    slope_low, slope_high = np.stack(slope_low, axis=-1), np.stack(slope_high, axis=-1)   # (P, M, 2)
+    reaching = reaching[..., None]
     span = np.where(high - low > 0, high - low, 1.0)[:, None]                    # (P, 1, 2)
-    first = np.floor((slope.min(axis=2) - low[:, None]) / span * grid - 0.5) - 1
-    last = np.ceil((slope.max(axis=2) - low[:, None]) / span * grid - 0.5) + 1
-    windowed = (in_front & np.all(high - low > 0, axis=1)[:, None])[..., None]   # else: the whole grid
+    first = np.floor((slope_low - low[:, None]) / span * grid - 0.5 - CELL_MARGIN)
+    last = np.ceil((slope_high - low[:, None]) / span * grid - 0.5 + CELL_MARGIN)
+    windowed = (reaching & np.all(high - low > 0, axis=1)[:, None, None])          # else: the whole grid
     first = np.where(windowed, np.clip(first, 0, grid), 0).astype(np.int64)
     last = np.where(windowed, np.clip(last, -1, grid - 1), grid - 1).astype(np.int64)
     # the rays end on the target: a box wholly behind the eye or beyond the target meets none
-    beyond = depth.min(axis=2) > 1.001 * target_depth.max(axis=1)[:, None] + 1e-6
-    last[np.all(depth < -1e-6, axis=2) | beyond] = -1
+    beyond = depth.min(axis=0) > 1.001 * target_depth.max(axis=1)[:, None] + 1e-6
+    last[np.all(depth < -1e-6, axis=0) | beyond] = -1
     return first[..., 0], last[..., 0], first[..., 1], last[..., 1]
 
 

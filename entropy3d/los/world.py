@@ -37,8 +37,8 @@ from entropy3d.los.rays import (
     segment_convex_entry,
 )
 from entropy3d.los.results import LosResult, SightGeometry, TopDownVerdict, TrueVerdict
-from entropy3d.los.topdown import Footprints, convex_outlines, top_down_batch
-from entropy3d.los.truelos import grid_rows_near, silhouette_rays, target_vertices, true_verdicts_numbers
+from entropy3d.los.topdown import Footprints, base_ellipse, convex_outlines, top_down_batch
+from entropy3d.los.truelos import grid_rows_near, silhouette_rays, slab_planes, true_verdicts_numbers
 from entropy3d.scene.build import Piece, TableGeometry, build_table_geometry
 from entropy3d.scene.footprints import piece_footprints, plan_outline
 from entropy3d.scene.miniature import miniature_shape
@@ -64,6 +64,8 @@ class Miniature:
     """Its base (EC-BASE)."""
     parts: tuple[tuple[np.ndarray, np.ndarray, np.ndarray], ...]
     """Convex solids bike, rider, base as (vertices, plane normals, plane offsets)."""
+    sight_slabs: tuple[np.ndarray, np.ndarray, np.ndarray]
+    """Bike and rider as slabs (:func:`~entropy3d.los.truelos.slab_planes`), what a ray is seen on."""
     eye: np.ndarray
     """The rider's eye: the top of the rider solid less ``eye_below_rider_top_in``."""
     top: float
@@ -78,21 +80,22 @@ class Miniature:
 ConvexSolid = tuple[np.ndarray, np.ndarray, np.ndarray]
 
 
-def miniature_parts(base: BaseShape, table: Table) -> tuple[tuple[ConvexSolid, ...], float]:
+def miniature_parts(base: BaseShape, table: Table) -> tuple[tuple[ConvexSolid, ...], float, tuple]:
     """A miniature standing at the origin facing +x, from ``miniature_shape`` (scene layer): its
-    convex solids bike, rider, base as (vertices, plane normals, plane offsets), and the top of
-    the rider. Every miniature on one base shares these; :func:`make_miniature` places them."""
+    convex solids bike, rider, base as (vertices, plane normals, plane offsets), the top of the
+    rider and the bike and rider as slabs. Every miniature on one base shares these;
+    :func:`make_miniature` places them."""
     shape = miniature_shape(base, Pose(0.0, 0.0, 0.0, 0.0), table.ruleset)
     parts = tuple((np.asarray(mesh.vertices, float), *convex_planes(mesh))
                   for mesh in (shape.bike, shape.rider, shape.base))
-    return parts, float(shape.rider.bounds[1][2])
+    return parts, float(shape.rider.bounds[1][2]), slab_planes(parts[:2])
 
 
 def make_miniature(model_id: str, base: BaseShape, pose: Pose, table: Table, rules: LosRules,
                    local: tuple | None = None) -> Miniature:
     """The LOS view of one miniature: its base shape's :func:`miniature_parts` (``local``, built
     here when not given) turned to its facing and moved to where it stands."""
-    local_parts, local_top = local or miniature_parts(base, table)
+    local_parts, local_top, (slab_normals, near, far) = local or miniature_parts(base, table)
     turn = math.radians(pose.facing_deg)
     c, s = math.cos(turn), math.sin(turn)
     rotation = np.array([[c, -s, 0.0], [s, c, 0.0], [0.0, 0.0, 1.0]])
@@ -105,8 +108,10 @@ def make_miniature(model_id: str, base: BaseShape, pose: Pose, table: Table, rul
     vertices = np.concatenate([p[0] for p in parts])
     lo, hi = vertices.min(axis=0), vertices.max(axis=0)
     top = pose.z + local_top
-    return Miniature(model_id, pose, base, parts, np.array([pose.x, pose.y, top - rules.eye_below_rider_top_in]),
-                     float(hi[2]), lo, hi)
+    slab_normals = slab_normals @ rotation.T
+    shift = slab_normals @ where
+    return Miniature(model_id, pose, base, parts, (slab_normals, near + shift, far - shift),
+                     np.array([pose.x, pose.y, top - rules.eye_below_rider_top_in]), float(hi[2]), lo, hi)
 
 
 def piece_footprint(piece: Piece):
@@ -153,8 +158,8 @@ def home_poses(table: Table, geometry: TableGeometry) -> dict[str, Pose]:
     return homes
 
 
-def rays_near_miniatures(pair_eyes: np.ndarray, target_parts: list, grid: int, pairs: Sequence[tuple[int, int]],
-                         minis: Sequence[Miniature], pair_of_row: np.ndarray,
+def rays_near_miniatures(pair_eyes: np.ndarray, target_vertices: np.ndarray, grid: int,
+                         pairs: Sequence[tuple[int, int]], minis: Sequence[Miniature], pair_of_row: np.ndarray,
                          cell_of_row: np.ndarray) -> list[np.ndarray]:
     """Per miniature, the rows of the cast silhouette rays that may meet it (pair by pair): the rays
     of each pair's grid inside the window the miniature's box covers seen from the pair's eye
@@ -167,7 +172,7 @@ def rays_near_miniatures(pair_eyes: np.ndarray, target_parts: list, grid: int, p
     row_of_cell = np.full((len(pairs), grid * grid), -1, dtype=np.int64)
     row_of_cell[pair_of_row, cell_of_row] = np.arange(len(pair_of_row))
     row_first, row_last, column_first, column_last = grid_rows_near(
-        pair_eyes, target_vertices(target_parts), grid, np.array([m.low for m in minis]),
+        pair_eyes, target_vertices, grid, np.array([m.low for m in minis]),
         np.array([m.high for m in minis]))                                       # (P, M) each
     rows_n = np.maximum(row_last - row_first + 1, 0)
     columns_n = np.maximum(column_last - column_first + 1, 0)
@@ -175,13 +180,16 @@ def rays_near_miniatures(pair_eyes: np.ndarray, target_parts: list, grid: int, p
     own[np.arange(len(pairs)), [v for v, _ in pairs]] = True
     own[np.arange(len(pairs)), [t for _, t in pairs]] = True
     mini, pair = np.nonzero(((rows_n * columns_n > 0) & ~own).T)   # ordered by miniature, then pair
-    areas = rows_n[pair, mini] * columns_n[pair, mini]
-    k = np.arange(int(areas.sum())) - np.repeat(np.cumsum(areas) - areas, areas)
-    width = np.repeat(columns_n[pair, mini], areas)
-    cells = ((np.repeat(row_first[pair, mini], areas) + k // width) * grid
-             + np.repeat(column_first[pair, mini], areas) + k % width)
-    rows = row_of_cell[np.repeat(pair, areas), cells]
-    owner = np.repeat(mini, areas)[rows >= 0]
+    # a window is rows_n runs of columns_n cells side by side in row_of_cell: expand runs, not
+    # cells (no division per cell)
+    window_rows = rows_n[pair, mini]
+    window = np.repeat(np.arange(len(mini)), window_rows)
+    grid_row = (np.arange(len(window)) - np.repeat(np.cumsum(window_rows) - window_rows, window_rows)
+                + row_first[pair, mini][window])
+    run_length = columns_n[pair, mini][window]
+    flat = group_rows(pair[window] * (grid * grid) + grid_row * grid + column_first[pair, mini][window], run_length)
+    rows = row_of_cell.ravel()[flat]
+    owner = np.repeat(mini[window], run_length)[rows >= 0]
     rows = rows[rows >= 0]
     return np.split(rows, np.cumsum(np.bincount(owner, minlength=len(minis)))[:-1])
 
@@ -375,29 +383,33 @@ class LosWorld:
         footprint_names = [self.pieces[k].id for k, _, _ in self._piece_footprints] + ids
 
         pair_eyes = np.array([mini_list[v].eye for v, _ in index_pairs]).reshape(-1, 3)
-        target_parts = [mini_list[t].parts[:2] for _, t in index_pairs]
-        ray_sets = silhouette_rays(pair_eyes, target_parts, self.rules.silhouette_grid)
-        counts = np.array([len(ends) for ends, _, _ in ray_sets], dtype=np.int64)
-        ends = np.concatenate([e for e, _, _ in ray_sets]) if ray_sets else np.zeros((0, 3))
+        targets = np.array([t for _, t in index_pairs], dtype=np.int64)
+        target_vertices = np.array([np.concatenate([m.parts[0][0], m.parts[1][0]]) for m in mini_list])[targets]
+        slabs = [np.array([m.sight_slabs[k] for m in mini_list])[targets] for k in range(3)]
+        ends, parts, cells, counts = silhouette_rays(pair_eyes, target_vertices, *slabs, self.rules.silhouette_grid)
         pair_of_ray = np.repeat(np.arange(len(index_pairs)), counts)
-        eyes = pair_eyes[pair_of_ray]
-        lengths = np.linalg.norm(ends - eyes, axis=1)
-        stops = ends - (ends - eyes) * (RAY_END_GAP_IN / np.maximum(lengths, 1e-9))[:, None]
         # EC-LOS-2: a ray to a point behind the viewer's base centre line sees nothing; skip it
-        viewers = np.array([v for v, _ in index_pairs], dtype=np.int64)[pair_of_ray]
-        centres = np.array([m.pose.xy for m in mini_list]).reshape(-1, 2)
-        forwards = np.array([m.pose.forward for m in mini_list]).reshape(-1, 2)
-        in_front = np.einsum("ij,ij->i", ends[:, :2] - centres[viewers], forwards[viewers]) > 0
+        viewers = np.array([v for v, _ in index_pairs], dtype=np.int64)
+        centres = np.array([m.pose.xy for m in mini_list]).reshape(-1, 2)[viewers].T    # (2, P)
+        forwards = np.array([m.pose.forward for m in mini_list]).reshape(-1, 2)[viewers].T
+        in_front = ((ends[:, 0] - centres[0].take(pair_of_ray)) * forwards[0].take(pair_of_ray)
+                    + (ends[:, 1] - centres[1].take(pair_of_ray)) * forwards[1].take(pair_of_ray)) > 0
         cast = np.flatnonzero(in_front)
+        cast_pair = pair_of_ray[cast]
+        eyes = pair_eyes[cast_pair]
+        cast_ends = ends[cast]
+        reach = cast_ends - eyes
+        lengths = np.sqrt(np.einsum("ij,ij->i", reach, reach))
+        reach *= (RAY_END_GAP_IN / np.maximum(lengths, 1e-9))[:, None]
+        stops = cast_ends - reach
         t = np.full(len(ends), np.inf)
         hit_owner = np.full(len(ends), NO_HIT, dtype=np.int64)
         # near never holds a pair's own viewer or target, so no ray needs a skip list
-        near = rays_near_miniatures(pair_eyes, target_parts, self.rules.silhouette_grid, index_pairs, mini_list,
-                                    pair_of_ray[cast], np.concatenate([c for _, _, c in ray_sets])[cast])
-        t[cast], hit_owner[cast] = self._first_hits(eyes[cast], stops[cast], mini_list, None, None, near)
+        near = rays_near_miniatures(pair_eyes, target_vertices, self.rules.silhouette_grid, index_pairs, mini_list,
+                                    cast_pair, cells[cast])
+        t[cast], hit_owner[cast] = self._first_hits(eyes, stops, mini_list, None, None, near)
         reached = ~np.isfinite(t) & in_front
 
-        parts = np.concatenate([p for _, p, _ in ray_sets]) if ray_sets else np.zeros(0, dtype=np.int64)
         numbers = true_verdicts_numbers(pair_of_ray, parts, reached, len(index_pairs), self.rules)
         # who blocks each pair's rays: unique (pair, name) among the rays that hit something
         stopped = np.flatnonzero(np.isfinite(t))
@@ -449,5 +461,7 @@ class LosWorld:
             top=np.array([p.top for p in pieces] + [m.top for m in minis]),
             miniature=np.array([-1] * len(pieces) + list(range(len(minis)))),
             convex=tuple(convex),
+            ellipses=(None,) * len(pieces) + tuple(
+                base_ellipse(mini.pose, mini.base, *row[3:]) for mini, row in zip(minis, convex[len(pieces):])),
         )
 

@@ -224,14 +224,21 @@ class TableRenderer:
         solids = [p.mesh for p in self.geometry.static_pieces if p.kind not in ("ground", "zone", "road")]
         return trimesh.util.concatenate(solids) if solids else None
 
-    def _clip_range(self, eye: np.ndarray) -> tuple[float, float]:
-        """Near and far planes hugging the table, so the depth buffer's precision goes where the
-        table is (the software rasteriser's depth buffer is coarse)."""
+    @functools.cached_property
+    def _table_box(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The box of the table, its frame and every piece (low, high) and its 8 corners, inches:
+        the geometry never changes, so it is measured once, not per frame."""
         lo, hi = self.geometry.bounds()
         lo = np.minimum(lo, [-FRAME_WIDTH, -FRAME_WIDTH, CLIFF_BOTTOM])
         hi = np.maximum(hi, [self.table.width + FRAME_WIDTH, self.table.depth + FRAME_WIDTH, 1.0])
-        nearest = float(np.linalg.norm(eye - np.clip(eye, lo, hi)))
         corners = np.array([[x, y, z] for x in (lo[0], hi[0]) for y in (lo[1], hi[1]) for z in (lo[2], hi[2])])
+        return lo, hi, corners
+
+    def _clip_range(self, eye: np.ndarray) -> tuple[float, float]:
+        """Near and far planes hugging the table, so the depth buffer's precision goes where the
+        table is (the software rasteriser's depth buffer is coarse)."""
+        lo, hi, corners = self._table_box
+        nearest = float(np.linalg.norm(eye - np.clip(eye, lo, hi)))
         farthest = float(np.max(np.linalg.norm(corners - eye, axis=1)))
         return max(0.05, 0.7 * nearest), farthest * 1.2 + 1.0
 

@@ -6,6 +6,7 @@ piece declares ``units:``; the conversion to inches happens here, once.
 
 from __future__ import annotations
 
+import functools
 from pathlib import Path
 
 import numpy as np
@@ -29,6 +30,28 @@ FLAT_RATIO = 1e-6
 
 
 def read_mesh_file(path: Path, notes: list[str] | None = None) -> trimesh.Trimesh:
+    """Read every triangle of a mesh file into one Trimesh in the file's own units and axes
+    (:func:`_read_mesh_file`); a file read before in this process, unchanged since (same size and
+    modification time), is not parsed again: a scene places one model file many times."""
+    path = Path(path)
+    try:
+        stat = path.stat()
+    except OSError:
+        return _read_mesh_file(path, notes)
+    mesh, repairs = _read_once(path.resolve(), stat.st_size, stat.st_mtime_ns)
+    if notes is not None:
+        notes.extend(repairs)
+    return mesh.copy()
+
+
+@functools.lru_cache(maxsize=32)
+def _read_once(path: Path, size: int, modified_ns: int) -> tuple[trimesh.Trimesh, tuple[str, ...]]:
+    """:func:`_read_mesh_file` and its notes, kept by file, size and modification time."""
+    notes: list[str] = []
+    return _read_mesh_file(path, notes), tuple(notes)
+
+
+def _read_mesh_file(path: Path, notes: list[str] | None = None) -> trimesh.Trimesh:
     """Read every triangle of a mesh file into one Trimesh in the file's own units and axes.
 
     Uses ``trimesh.load_scene`` (glTF/OBJ may hold many nodes), bakes the node transforms and
@@ -124,7 +147,7 @@ def placement_matrix(piece: MeshPiece, up: str) -> np.ndarray:
 def load_mesh_piece(piece: MeshPiece, path: Path, notes: list[str] | None = None) -> trimesh.Trimesh:
     """Read ``path`` and place it as the scene's ``piece`` says, in table inches (z up); repairs
     made on the way (stray parts dropped) are appended to ``notes``."""
-    mesh = read_mesh_file(path, notes).copy()
+    mesh = read_mesh_file(path, notes)
     up = piece.up or ("y" if path.suffix.lower() in _Y_UP_SUFFIXES else "z")
     mesh.apply_transform(placement_matrix(piece, up))
     extents = mesh.extents

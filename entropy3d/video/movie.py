@@ -71,7 +71,8 @@ class VideoOptions:
     played at ``key_rate`` times speed and held ``key_hold_s`` longer; a jump's flight is played at
     ``flight_rate``, filmed from the side with the profile as an inset (see :data:`PACES`).
     supersample: anti-aliasing factor of the software renderer (1 is fast, 2 is smooth and ~8x
-    slower). backend: render backend. crf: H.264 constant rate factor (higher is smaller).
+    slower). backend: render backend. crf: H.264 constant rate factor (higher is smaller) at
+    :data:`X264_PRESET`.
     """
 
     size: tuple[int, int] = (1280, 720)
@@ -89,7 +90,7 @@ class VideoOptions:
     flight_rate: float = PACES["normal"]["flight_rate"]
     supersample: int = 1
     backend: str | None = None
-    crf: int = 32
+    crf: int = 28
 
     def paced(self, pace: str) -> "VideoOptions":
         """These options at a named pace of :data:`PACES`."""
@@ -552,6 +553,9 @@ def render_video(replay: Replay, output: str | Path, options: VideoOptions = Vid
     return output
 
 
+#: veryfast at crf 28 matches medium at crf 32 (SSIM 0.974 vs 0.973 on a demo clip's frames) for
+#: half the encoder's CPU (it shares two cores with the renderer); files about 1.5x as large
+X264_PRESET = "veryfast"
 #: frames drawn ahead of the encoder (each 2.7 MB at 720p): enough to keep both cores busy
 FRAMES_IN_FLIGHT = 8
 
@@ -563,7 +567,7 @@ def _write_mp4(film: ReplayFilm, path: Path, options: VideoOptions, total: int, 
     writer = imageio_ffmpeg.write_frames(str(path), (width, height), fps=options.fps, codec="libx264",
                                          pix_fmt_out="yuv420p", quality=None, macro_block_size=1,
                                          ffmpeg_log_level="error",
-                                         output_params=["-crf", str(options.crf), "-preset", "medium", "-tune",
+                                         output_params=["-crf", str(options.crf), "-preset", X264_PRESET, "-tune",
                                                         "animation", "-movflags", "+faststart"])
     writer.send(None)
     pending: queue.Queue = queue.Queue(maxsize=FRAMES_IN_FLIGHT)

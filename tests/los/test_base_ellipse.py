@@ -1,0 +1,28 @@
+"""The cheap answers for top-down lines near a miniature's base agree with the exact test."""
+
+from __future__ import annotations
+
+import numpy as np
+import shapely
+
+from entropy3d.geometry import BaseShape, Pose
+from entropy3d.los.topdown import base_ellipse, convex_outlines, ellipse_sides, segments_touch_convex
+
+
+def test_lines_sure_to_touch_or_miss_a_base_do_so_exactly():
+    """Clause: EC-LOS-1 - lines the ellipses decide (inside the inner one: touching; outside the
+    edge ellipse: missing) get the same answer from the exact convex test, and every line the
+    exact test finds touching is decided touching or left undecided."""
+    rng = np.random.default_rng(5)
+    base, pose = BaseShape(length=2.95, width=1.65), Pose(10.0, 7.0, 33.0, 0.0)
+    normals, offsets = convex_outlines(shapely.Polygon(base.outline(pose)))
+    ellipse = base_ellipse(pose, base, normals, offsets)
+    assert 0.95 < ellipse[-1] < 1.0
+    starts = rng.uniform([7.0, 4.0], [13.0, 10.0], size=(20000, 2))
+    ends = starts + rng.normal(0.0, 1.5, size=starts.shape)
+    sure, undecided = ellipse_sides(starts, ends, ellipse)
+    exact = segments_touch_convex(starts, ends - starts, normals, offsets)
+    assert sure.sum() > 1000 and (~sure & ~undecided).sum() > 1000
+    assert np.all(exact[sure])
+    assert not np.any(exact[~sure & ~undecided])
+    assert undecided.sum() < 0.05 * len(starts)
