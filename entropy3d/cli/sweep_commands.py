@@ -89,3 +89,56 @@ def sweep(
             typer.echo(f"error: {job.name} ({job.scene}, seed {job.seed}): {error}", err=True)
         raise fail(f"error: {len(outcome.failed)} game(s) failed; they are not stored, so running the sweep "
                    "again plays them again")
+
+
+@app.command()
+@clean_errors
+def highlights(
+    results: Path = typer.Argument(..., help="results folder written by `entropy3d sweep --out`"),
+    top: int = typer.Option(3, "--top", "-k", min=1, max=50, help="how many of the most dramatic games"),
+    moments: int = typer.Option(3, "--moments", min=1, max=20,
+                                help="activations shown per game: those with the most drama"),
+    out: Path = typer.Option(Path("reel.mp4"), "--out", "-o", help="video to write: .mp4 or .gif"),
+    size: Optional[str] = typer.Option(None, "--size", "-s",
+                                       help="WIDTHxHEIGHT in pixels [default: 1280x720; 640x360 for a GIF]"),
+    fps: int = typer.Option(30, "--fps", min=5, max=60, help="frames per second"),
+    pace: str = typer.Option("normal", "--pace", help="fast, normal or slow (as for replay-render)"),
+) -> None:
+    """Render the most dramatic games of a sweep (their best moments, with title cards) into one
+    reel, from the stored replays: nothing is played again."""
+    from entropy3d.cli.demo_commands import PACES, _output, _progress, _size
+
+    if pace not in PACES:
+        raise fail(f"error: --pace {pace!r}: use one of {', '.join(PACES)}")
+    video_size = _size(size, out)
+    _output(out, (".mp4", ".gif"), "--out")
+    from entropy3d.game.replay import read_replay
+    from entropy3d.sweep.store import ResultStore
+    from entropy3d.sweep.summary import drama_reasons
+    from entropy3d.video import VideoOptions
+    from entropy3d.video.reel import ReelGame, render_reel
+    from entropy3d.video.words import Names
+
+    names: dict[str, Names] = {}
+    games = []
+    with ResultStore.existing(results) as store:
+        rows = store.top_games(top)
+        if not rows:
+            raise fail(f"error: {results}: the sweep has no finished game yet")
+        for rank, row in enumerate(rows, start=1):
+            replay = read_replay(store.folder / row["replay"])
+            if replay.header.scene not in names:
+                from entropy3d.scene import load_scene
+
+                names[replay.header.scene] = Names.of_table(load_scene(replay.header.scene))
+            chosen = store.best_activations(row, moments) or (len(replay.activations) - 1,)
+            games.append(ReelGame(replay, rank, float(row["drama"]), chosen,
+                                  drama_reasons(row, names[replay.header.scene].gang)))
+    options = VideoOptions(size=video_size, fps=fps).paced(pace)
+    with _progress() as progress:
+        task = progress.add_task(f"rendering {out.name}", total=None)
+        started = time.perf_counter()
+        _, frames = render_reel(games, out, options,
+                                progress=lambda done, total: progress.update(task, completed=done, total=total))
+    typer.echo(f"rendered {out}: {len(games)} game(s), {frames / fps:.0f} s of video in "
+               f"{time.perf_counter() - started:.1f} s")

@@ -27,6 +27,7 @@ import sqlite3
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
+from entropy3d.errors import EntropyError
 from entropy3d.outputs import write_atomic
 from entropy3d.sweep.summary import GameSummary
 
@@ -120,8 +121,20 @@ GAME_COLUMNS = ("scene_name", "winner", "score", "end_reason", "turns_played", "
                 "jumps", "air_time_s", "crashes", "busts", "destructibles_smashed", "margin", "closeness", "drama")
 
 
+class ResultsFolderError(EntropyError, ValueError):
+    """A results folder that holds no sweep."""
+
+
 class ResultStore:
     """The results folder (created when missing); see the module docstring."""
+
+    @classmethod
+    def existing(cls, folder: str | Path) -> "ResultStore":
+        """The store of a folder a sweep wrote (never creates one: a mistyped name is an error)."""
+        if not (Path(folder) / DATABASE).is_file():
+            raise ResultsFolderError(f"{folder}: no {DATABASE} here; give the --out folder of "
+                                     "`entropy3d sweep SCENE --games N --out FOLDER`")
+        return cls(folder)
 
     def __init__(self, folder: str | Path):
         self.folder = Path(folder)
@@ -193,3 +206,17 @@ class ResultStore:
                 or header.scene_sha256 != file_sha256(job.scene):
             return None
         return replay
+
+    def top_games(self, count: int) -> list[dict]:
+        """The ``count`` games with the highest drama (ties: scene, then seed), as row dicts."""
+        cursor = self.connection.execute("SELECT * FROM games ORDER BY drama DESC, scene, seed LIMIT ?", (count,))
+        names = [d[0] for d in cursor.description]
+        return [dict(zip(names, row)) for row in cursor.fetchall()]
+
+    def best_activations(self, game: dict, count: int) -> tuple[int, ...]:
+        """The ``count`` activations (replay indices, in play order) of ``game`` with the most drama."""
+        rows = self.connection.execute(
+            "SELECT activation FROM moments WHERE scene=? AND seed=? AND turns=? AND producer=? "
+            "GROUP BY activation ORDER BY SUM(drama) DESC, activation LIMIT ?",
+            (game["scene"], game["seed"], game["turns"], game["producer"], count)).fetchall()
+        return tuple(sorted(a for (a,) in rows))

@@ -193,3 +193,23 @@ def _riders(replay, moments: list[Moment]) -> tuple[RiderOutcome, ...]:
                                    sum(1 for m in mine if m.kind == "bust"),
                                    sum(1 for m in mine if m.kind == "jump")))
     return tuple(riders)
+
+
+def drama_reasons(row, gang_name=lambda gang: gang) -> tuple[str, ...]:
+    """Why a game scores its drama, in words for a title card: what happened, then the finish.
+
+    row: a ``games`` row (a mapping with the summary's counts). gang_name: a gang id's name."""
+    phrases = []
+    air = f" ({row['air_time_s']:.1f} s in the air)" if row["air_time_s"] else ""
+    for count, word, plural in ((row["takedowns"], "takedown", "takedowns"), (row["jumps"], "jump", "jumps"),
+                                (row["crashes"], "crash", "crashes"),
+                                (row["destructibles_smashed"], "smash", "smashes"), (row["busts"], "bust", "busts")):
+        if count:
+            phrases.append(f"{count} {word if count == 1 else plural}" + (air if word == "jump" else ""))
+    happened = ", ".join(phrases)
+    if not row["winner"]:
+        finish = "a draw"
+    else:
+        margin = row["margin"]
+        finish = f"{gang_name(row['winner'])} win by {margin} point{'s' if margin != 1 else ''}"
+    return tuple(line for line in (happened, finish) if line)

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 import os
-import signal
 import sqlite3
 import subprocess
 import sys
@@ -18,40 +17,11 @@ pytest.importorskip("distributed")
 
 from entropy3d.game.replay import read_replay  # noqa: E402
 from entropy3d.game.session import play_game  # noqa: E402
-from entropy3d.sweep.run import dask_client, play_job, run_sweep, sweep_jobs  # noqa: E402
+from entropy3d.sweep.run import play_job, run_sweep  # noqa: E402
 from entropy3d.sweep.store import Job, ResultStore  # noqa: E402
 from entropy3d.sweep.summary import AIR_SECOND, CLOSE_FINISH, LATE_TAKEDOWN, summarize  # noqa: E402
 
-TABLE = str(Path(__file__).resolve().parents[1] / "data" / "small_table.yaml")
-GAMES = 10
-
-
-@pytest.fixture(scope="module")
-def client():
-    with dask_client(workers=2) as client:
-        yield client
-
-
-@pytest.fixture(scope="module")
-def killed_sweep(client, tmp_path_factory):
-    """A 10-game sweep during which the worker playing a game is SIGKILLed after the first result."""
-    folder = tmp_path_factory.mktemp("sweep")
-    jobs = sweep_jobs([TABLE], GAMES, 100, 2, "geometric")
-    killed = {}
-
-    def kill_a_busy_worker(result) -> None:
-        if killed:
-            return
-        busy = [address for address, keys in client.processing().items() if keys]
-        if not busy:
-            return
-        pid = client.run(os.getpid, workers=[busy[0]])[busy[0]]
-        os.kill(pid, signal.SIGKILL)
-        killed.update(address=busy[0], pid=pid)
-
-    with ResultStore(folder) as store:
-        outcome = run_sweep(jobs, store, client, on_result=kill_a_busy_worker)
-    return folder, jobs, outcome, killed
+TABLE = str(Path(__file__).resolve().parents[1] / "data" / "small_table.yaml")  # the conftest's sweep table
 
 
 def _rows(folder: Path, sql: str) -> list[tuple]:
@@ -63,7 +33,7 @@ def test_a_worker_killed_mid_sweep_leaves_every_game_stored_exactly_once(killed_
     folder, jobs, outcome, killed = killed_sweep
     assert killed, "no worker was busy after the first game, so none was killed"
     assert killed["address"] not in client.scheduler_info()["workers"], "the killed worker is still there"
-    assert outcome.failed == [] and outcome.played == GAMES
+    assert outcome.failed == [] and outcome.played == len(jobs)
     keys = _rows(folder, "SELECT scene, seed, turns, producer FROM games")
     assert sorted(keys) == sorted(job.key for job in jobs)  # every game, none twice (the key is unique too)
     replays = sorted(p.name for p in (folder / "replays").iterdir())
@@ -112,10 +82,10 @@ def test_a_resumed_sweep_plays_no_stored_game_and_replays_a_damaged_unstored_one
     damaged_path.write_bytes(damaged_path.read_bytes()[:5000])  # half a replay: it must not be read as a game
     with ResultStore(folder) as store:
         outcome = run_sweep(jobs, store, client)
-    assert (outcome.played, outcome.adopted, outcome.already, outcome.failed) == (1, 1, GAMES - 2, [])
+    assert (outcome.played, outcome.adopted, outcome.already, outcome.failed) == (1, 1, len(jobs) - 2, [])
     assert (folder / lost_row.replay_name).read_bytes() == intact
     assert read_replay(damaged_path).end is not None
-    assert len(_rows(folder, "SELECT seed FROM games")) == GAMES
+    assert len(_rows(folder, "SELECT seed FROM games")) == len(jobs)
 
 
 def test_a_physics_game_on_a_worker_is_the_same_bytes_as_played_alone(client, tmp_path):
