@@ -142,3 +142,26 @@ def highlights(
                                 progress=lambda done, total: progress.update(task, completed=done, total=total))
     typer.echo(f"rendered {out}: {len(games)} game(s), {frames / fps:.0f} s of video in "
                f"{time.perf_counter() - started:.1f} s")
+
+
+@app.command()
+@clean_errors
+def report(
+    results: Path = typer.Argument(..., help="results folder written by `entropy3d sweep --out`"),
+    out: Path = typer.Option(Path("report.html"), "--out", "-o", help="the page to write (.html)"),
+) -> None:
+    """Write one offline HTML page of a sweep's results: win rates with 95% confidence intervals,
+    heat maps of takedowns, crashes and jumps on the table, outcomes per bike type, the most
+    dramatic games."""
+    from entropy3d.outputs import check_output_path, write_atomic
+    from entropy3d.sweep.report import build_report
+    from entropy3d.sweep.store import ResultStore
+
+    check_output_path(out, (".html",))
+    with ResultStore.existing(results) as store:
+        try:
+            page = build_report(store)
+        except ValueError as error:
+            raise fail(f"error: {results}: {error}") from None
+    write_atomic(out, page.encode("utf-8"))
+    typer.echo(f"wrote {out} ({len(page) / 1024:.0f} kB)")
