@@ -54,6 +54,7 @@ def test_each_row_is_its_stored_replay_summarized(killed_sweep):
 
 
 def test_drama_is_the_documented_sum_of_moments_air_time_and_closeness(killed_sweep):
+    """Jumps are the flights the rules gave air time (EC-JUMP-1); takedowns the models out at the end."""
     folder, _, _, _ = killed_sweep
     for (replay,) in _rows(folder, "SELECT replay FROM games"):
         game = read_replay(folder / replay)
@@ -99,6 +100,38 @@ def test_a_physics_game_on_a_worker_is_the_same_bytes_as_played_alone(client, tm
         store.add(result)
     assert result.worker.startswith("tcp://127.0.0.1:")  # played on a loopback worker, not here
     assert (tmp_path / "results" / job.replay_name).read_bytes() == alone.read_bytes()
+
+
+def _play_in_a_daemon(job: Job, path: str) -> None:
+    import multiprocessing
+
+    assert multiprocessing.current_process().daemon
+    Path(path).write_bytes(play_job(job).replay)
+
+
+def test_a_daemonic_worker_rides_physics_in_process_and_writes_the_same_bytes(tmp_path):
+    """A daemonic process may not fork ride workers (a Dask worker left daemonic): play_job rides in it."""
+    import multiprocessing
+
+    job = Job(TABLE, 6, 1, "physics")
+    process = multiprocessing.get_context("spawn").Process(target=_play_in_a_daemon,
+                                                           args=(job, str(tmp_path / "daemon.jsonl")), daemon=True)
+    process.start()
+    process.join(120)
+    assert process.exitcode == 0
+    play_game(job.scene, seed=job.seed, turns=job.turns, producer=job.producer, replay_path=tmp_path / "alone.jsonl")
+    assert (tmp_path / "daemon.jsonl").read_bytes() == (tmp_path / "alone.jsonl").read_bytes()
+
+
+def test_the_sweep_command_plays_on_a_running_scheduler(client, tmp_path):
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2])}
+    done = subprocess.run([sys.executable, "-m", "entropy3d", "sweep", TABLE, "--games", "2", "--seed", "40",
+                           "--turns", "1", "--producer", "geometric", "--scheduler", client.scheduler.address,
+                           "--out", str(tmp_path)], capture_output=True, text=True, env=env, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert "playing on 2 workers" in done.stdout or "playing on 2 workers" in done.stderr
+    workers = {w for (w,) in _rows(tmp_path, "SELECT worker FROM games")}
+    assert workers <= set(client.scheduler_info()["workers"])  # played by the running cluster's workers
 
 
 def test_the_sweep_command_writes_what_demo_writes_for_the_same_seed(tmp_path):
