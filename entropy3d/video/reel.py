@@ -42,10 +42,20 @@ class ReelGame:
 
 
 def highlight_segments(game: ReelGame, options: VideoOptions, names) -> list[Segment]:
-    """The replay's video segments cut to the game's chosen activations, its title and its end."""
-    chosen = set(game.activations)
-    return [s for s in plan_segments(game.replay, options, names)
-            if s.kind in ("title", "end") or (s.kind in ("action", "skipped") and s.activation in chosen)]
+    """The replay's video segments cut to the game's chosen activations (less their skipped
+    actions, a remount's pause, when the activation has anything else to show), its title and its
+    end."""
+    from entropy3d.rules.transition import SKIP
+
+    activations = game.replay.activations
+    chosen = [s for s in plan_segments(game.replay, options, names)
+              if s.kind in ("action", "skipped") and s.activation in set(game.activations)]
+    lively = {s.activation for s in chosen
+              if s.kind == "action" and activations[s.activation].actions[s.action].action.kind != SKIP}
+    shown = [s for s in chosen if s.activation not in lively or s.kind != "action"
+             or activations[s.activation].actions[s.action].action.kind != SKIP]
+    segments = plan_segments(game.replay, options, names)
+    return [segments[0], *shown, segments[-1]]
 
 
 class _HighlightFilm(ReplayFilm):
