@@ -67,3 +67,10 @@ def test_shared_pages_need_no_renderer_or_physics():
 def test_export_reads_scenes_and_replays_without_renderer_or_physics(module):
     loaded = imported_top_level(module)
     assert not loaded & {"pybullet", "panda3d", "direct"}
+
+
+def test_sweep_results_are_read_without_a_cluster_or_an_engine():
+    # the summary and the results folder (read by highlights and report) need neither Dask nor an engine;
+    # the command line starts no cluster until a sweep runs
+    loaded = imported_top_level("entropy3d.sweep.summary", "entropy3d.sweep.store", "entropy3d.cli.sweep_commands")
+    assert not loaded & {"distributed", "dask", "pybullet", "panda3d", "direct"}

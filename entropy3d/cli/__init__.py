@@ -25,6 +25,7 @@ from entropy3d.cli import (
     rules_commands,  # noqa: F401  (registers commands)
     scene_commands,  # noqa: F401  (registers commands)
     share_commands,  # noqa: F401  (registers commands)
+    sweep_commands,  # noqa: F401  (registers commands)
 )
 from entropy3d.cli.app import app
 from entropy3d.outputs import refuse_commits

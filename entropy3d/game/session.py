@@ -30,9 +30,13 @@ PRODUCERS = ("physics", "geometric")
 LOOKAHEAD_MARGIN_IN = 0.3
 
 
-def make_producer(name: str, table, geometry) -> Producer:
+def make_producer(name: str, table, geometry, physics_in_process: bool = False) -> Producer:
     """``physics`` rides every action in a PyBullet world; ``geometric`` over the table's
-    footprints and levels, with no physics engine."""
+    footprints and levels, with no physics engine.
+
+    physics_in_process: ride in this process rather than in forked ride workers (for a process
+    that may not fork, such as a daemonic worker of a distributed engine); the same bytes either
+    way, see :class:`~entropy3d.physics.producer.PhysicsProducer`."""
     if name == "geometric":
         from entropy3d.geometric import GeometricProducer
 
@@ -40,17 +44,19 @@ def make_producer(name: str, table, geometry) -> Producer:
     if name == "physics":
         from entropy3d.physics.producer import PhysicsProducer
 
-        return PhysicsProducer(table, geometry)
+        return PhysicsProducer(table, geometry, rides_per_process=None) if physics_in_process \
+            else PhysicsProducer(table, geometry)
     raise ValueError(f"unknown producer {name!r}; use one of {', '.join(PRODUCERS)}")
 
 
 def setup_game(scene: str | Path | None, *, seed: int | None = None, turns: int | None = None,
-               producer: str = "physics", script: str | Path | None = None) -> tuple[Game, ReplayHeader]:
+               producer: str = "physics", script: str | Path | None = None,
+               physics_in_process: bool = False) -> tuple[Game, ReplayHeader]:
     """A ready-to-play game and the replay header that describes it.
 
     scene: a scene file (None: the script's scene, else the bundled default scene).
     seed: the dice and the automatic players (None: the script's, else 0). turns: None takes the
-    script's, then the scene's.
+    script's, then the scene's. physics_in_process: see :func:`make_producer`.
     """
     from entropy3d.resources import default_scene
     from entropy3d.scene import load_scene
@@ -70,7 +76,7 @@ def setup_game(scene: str | Path | None, *, seed: int | None = None, turns: int 
     dice_seed, players_seed = np.random.SeedSequence(seed).spawn(2)
     from entropy3d.geometric import GeometricProducer
 
-    riding = make_producer(producer, table, geometry)
+    riding = make_producer(producer, table, geometry, physics_in_process)
     players = demo_players(list(table.spec.gangs), table.ruleset, players_seed,
                            lookahead=GeometricProducer(table, geometry, margin_in=LOOKAHEAD_MARGIN_IN),
                            confirm=riding if producer == "physics" else None)
@@ -87,12 +93,14 @@ def setup_game(scene: str | Path | None, *, seed: int | None = None, turns: int 
 
 def play_game(scene: str | Path | None = None, *, seed: int | None = None, turns: int | None = None,
               producer: str = "physics", script: str | Path | None = None, replay_path: str | Path | None = None,
-              on_record: Callable[[object], None] | None = None) -> Replay:
+              on_record: Callable[[object], None] | None = None, physics_in_process: bool = False) -> Replay:
     """Play a whole game; returns its replay (and writes it to ``replay_path`` if given).
 
-    on_record: called with every record as it is played (progress bars).
+    on_record: called with every record as it is played (progress bars). physics_in_process: see
+    :func:`make_producer`.
     """
-    game, header = setup_game(scene, seed=seed, turns=turns, producer=producer, script=script)
+    game, header = setup_game(scene, seed=seed, turns=turns, producer=producer, script=script,
+                              physics_in_process=physics_in_process)
     writer = ReplayWriter(replay_path) if replay_path is not None else None
     turns_, activations, end = [], [], None
     try:

@@ -1,0 +1,110 @@
+"""A promotional reel of a sweep's most dramatic games, from their stored replays (no physics runs).
+
+For each of the top games (by the sweep's drama score) the reel shows a card saying why it was
+picked, then its best moments: the activations holding the most drama (the sweep's ``moments``
+table: takedowns, jumps, crashes...), each played as ``entropy3d replay-render`` plays it (same
+cameras, slow motion and HUD), in the order they happened, then the game's end card. Frames come
+from :class:`~entropy3d.video.movie.ReplayFilm`, one film per game, into one MP4 or GIF.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable, Iterator
+
+import numpy as np
+
+from entropy3d.game.replay import Replay
+from entropy3d.outputs import AtomicFile
+from entropy3d.video import hud
+from entropy3d.video.movie import (
+    ReplayFilm,
+    Segment,
+    VideoOptions,
+    _write_gif,
+    _write_mp4,
+    plan_segments,
+    replay_names,
+)
+
+
+@dataclass(frozen=True)
+class ReelGame:
+    """One game of the reel: its replay, its rank (1 = most dramatic), its drama score, the
+    activations (indices into the replay) to show and the words of its card (what happened)."""
+
+    replay: Replay
+    rank: int
+    drama: float
+    activations: tuple[int, ...]
+    reasons: tuple[str, ...]
+
+
+def highlight_segments(game: ReelGame, options: VideoOptions, names) -> list[Segment]:
+    """The replay's video segments cut to the game's chosen activations (less their skipped
+    actions, a remount's pause, when the activation has anything else to show), its title and its
+    end."""
+    from entropy3d.rules.transition import SKIP
+
+    activations = game.replay.activations
+    chosen = [s for s in plan_segments(game.replay, options, names)
+              if s.kind in ("action", "skipped") and s.activation in set(game.activations)]
+    lively = {s.activation for s in chosen
+              if s.kind == "action" and activations[s.activation].actions[s.action].action.kind != SKIP}
+    shown = [s for s in chosen if s.activation not in lively or s.kind != "action"
+             or activations[s.activation].actions[s.action].action.kind != SKIP]
+    segments = plan_segments(game.replay, options, names)
+    return [segments[0], *shown, segments[-1]]
+
+
+class _HighlightFilm(ReplayFilm):
+    """A replay's film cut to chosen activations, opening on the reel's card for the game."""
+
+    def __init__(self, game: ReelGame, of: int, options: VideoOptions):
+        super().__init__(game.replay, options)
+        self.game, self.of = game, of
+        self.segments = highlight_segments(game, options, self.words)
+
+    def _title(self, segment: Segment, state) -> Iterator[np.ndarray]:
+        header = self.replay.header
+        gangs = " vs ".join(self.gang_names[g] for g in self.table.spec.gangs)
+        lines = (f"{header.scene_name}  -  {gangs}  -  seed {header.seed}",
+                 *self.game.reasons, f"drama {self.game.drama:.1f}")
+        for frame in self._overview_frames(segment.frames, 24.0):
+            yield hud.draw_card(frame, f"Highlight {self.game.rank} of {self.of}", lines)
+
+
+class _Reel:
+    """The frames of every game's film in turn (each film is opened only while it plays)."""
+
+    def __init__(self, games: list[ReelGame], options: VideoOptions):
+        self.games, self.options = games, options
+        self.segments = [s for game in games for s in highlight_segments(game, options, replay_names(game.replay))]
+
+    def frames(self) -> Iterator[np.ndarray]:
+        for game in self.games:
+            film = _HighlightFilm(game, len(self.games), self.options)
+            try:
+                yield from film.frames()
+            finally:
+                film.close()
+
+    def close(self) -> None:
+        pass
+
+
+def render_reel(games: list[ReelGame], output: str | Path, options: VideoOptions = VideoOptions(), *,
+                progress: Callable[[int, int], None] | None = None) -> tuple[Path, int]:
+    """Render the reel into ``output`` (.mp4 or .gif) atomically; returns (path, frames)."""
+    output = Path(output)
+    if not games:
+        raise ValueError("a reel needs at least one game")
+    reel = _Reel(games, options)
+    total = sum(s.frames for s in reel.segments)
+    with AtomicFile(output) as pending:
+        if output.suffix.lower() == ".mp4":
+            _write_mp4(reel, pending.temporary, options, total, progress)
+        else:
+            _write_gif(reel, pending.temporary, options, total, progress)
+    return output, total

@@ -1,0 +1,58 @@
+"""`entropy3d report`: win rates with confidence intervals, heat maps and bike outcomes from a
+sweep's tables (issue 15)."""
+
+from __future__ import annotations
+
+import base64
+import io
+import os
+import re
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from entropy3d.sweep.report import wilson
+
+
+def test_wilson_interval_matches_its_closed_forms():
+    # no successes: the upper bound is z^2 / (n + z^2); half the trials: symmetric about 0.5
+    rate, low, high = wilson(0, 6)
+    assert (rate, low) == (0.0, 0.0) and high == pytest.approx(1.959964 ** 2 / (6 + 1.959964 ** 2))
+    rate, low, high = wilson(50, 100)
+    assert rate == 0.5 and low == pytest.approx(0.4038, abs=1e-4) and high == pytest.approx(1 - low)
+    assert wilson(6, 6)[2] == 1.0 and wilson(0, 0) == (0.0, 0.0, 1.0)
+
+
+def test_the_report_pictures_every_scene_of_the_sweep(killed_sweep, tmp_path):
+    pytest.importorskip("distributed")
+    from PIL import Image
+
+    folder = killed_sweep[0]
+    page = tmp_path / "report.html"
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2])}
+    done = subprocess.run([sys.executable, "-m", "entropy3d", "report", str(folder), "--out", str(page)],
+                          capture_output=True, text=True, env=env, timeout=120)
+    assert done.returncode == 0, done.stderr
+    text = page.read_text()
+    with sqlite3.connect(folder / "sweep.sqlite") as connection:
+        games = connection.execute("SELECT COUNT(*) FROM games").fetchone()[0]
+        hades = connection.execute("SELECT COUNT(*) FROM games WHERE winner='hades'").fetchone()[0]
+        takedowns = connection.execute("SELECT COUNT(*) FROM moments WHERE kind='takedown'").fetchone()[0]
+        bikes = {b for (b,) in connection.execute("SELECT DISTINCT bike_type FROM riders")}
+    assert f"Sweep report: {games} games" in text
+    assert f"{round(100 * hades / games)}% ({hades}/{games})" in text  # Hades MC's win rate, its count
+    pictures = re.findall(r'src="data:image/png;base64,([^"]+)"', text)
+    assert len(pictures) == 3  # takedowns, crashes, jumps on the one scene
+    for picture in pictures:
+        with Image.open(io.BytesIO(base64.b64decode(picture))) as image:
+            assert image.width > 200 and image.height > 200
+    with Image.open(io.BytesIO(base64.b64decode(pictures[0]))) as image:  # takedowns: heat in red
+        pixels = np.asarray(image.convert("RGB"), int)
+    red = (pixels[..., 0] > 180) & (pixels[..., 1] < 110) & (pixels[..., 2] < 110)
+    assert (red.sum() > 50) == (takedowns > 0)
+    for bike in bikes:
+        assert f">{bike}<" in text

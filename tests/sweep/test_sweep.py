@@ -1,0 +1,169 @@
+"""Sweeps on a real Dask LocalCluster (loopback, two worker processes): every game stored exactly
+once though a worker is killed mid-sweep, resumed without playing a stored game again, and a
+game's replay the same bytes on a worker as played alone (issue 15)."""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("distributed")
+
+from entropy3d.game.replay import read_replay  # noqa: E402
+from entropy3d.game.session import play_game  # noqa: E402
+from entropy3d.sweep.run import play_job, run_sweep  # noqa: E402
+from entropy3d.sweep.store import Job, ResultStore  # noqa: E402
+from entropy3d.sweep.summary import AIR_SECOND, CLOSE_FINISH, LATE_TAKEDOWN, summarize  # noqa: E402
+
+TABLE = str(Path(__file__).resolve().parents[1] / "data" / "small_table.yaml")  # the conftest's sweep table
+
+
+def _rows(folder: Path, sql: str) -> list[tuple]:
+    with sqlite3.connect(folder / "sweep.sqlite") as connection:
+        return connection.execute(sql).fetchall()
+
+
+def test_a_worker_killed_mid_sweep_leaves_every_game_stored_exactly_once(killed_sweep, client):
+    folder, jobs, outcome, killed = killed_sweep
+    assert killed, "no worker was busy after the first game, so none was killed"
+    assert killed["address"] not in client.scheduler_info()["workers"], "the killed worker is still there"
+    assert outcome.failed == [] and outcome.played == len(jobs)
+    keys = _rows(folder, "SELECT scene, seed, turns, producer FROM games")
+    assert sorted(keys) == sorted(job.key for job in jobs)  # every game, none twice (the key is unique too)
+    replays = sorted(p.name for p in (folder / "replays").iterdir())
+    assert replays == sorted(Path(job.replay_name).name for job in jobs)  # no temporary file left behind
+    workers = {w for (w,) in _rows(folder, "SELECT worker FROM games")}
+    assert len(workers) >= 2  # played on more than one worker process
+
+
+def test_each_row_is_its_stored_replay_summarized(killed_sweep):
+    folder, jobs, _, _ = killed_sweep
+    for seed, winner, score, takedowns, jumps, drama, replay in _rows(
+            folder, "SELECT seed, winner, score, takedowns, jumps, drama, replay FROM games"):
+        game = read_replay(folder / replay)
+        assert game.header.seed == seed and game.end is not None
+        summary = summarize(game)
+        assert (winner, json.loads(score), takedowns, jumps, drama) == (
+            summary.winner, summary.score, summary.takedowns, summary.jumps, summary.drama)
+
+
+def test_drama_is_the_documented_sum_of_moments_air_time_and_closeness(killed_sweep):
+    """Jumps are the flights the rules gave air time (EC-JUMP-1); takedowns the models out at the end."""
+    folder, _, _, _ = killed_sweep
+    for (replay,) in _rows(folder, "SELECT replay FROM games"):
+        game = read_replay(folder / replay)
+        summary = summarize(game)
+        out = {m for m, s in game.end.state.models.items() if s.status != "riding"}
+        assert summary.takedowns == len(out)  # nobody on the small table starts out of the game
+        late = sum(1 for m in summary.moments if m.kind == "takedown" and m.turn == game.end.turns_played)
+        expected = (sum(m.drama for m in summary.moments) + LATE_TAKEDOWN * late + AIR_SECOND * summary.air_time_s
+                    + CLOSE_FINISH / (1 + summary.margin))
+        assert summary.drama == pytest.approx(expected, abs=1e-3)
+        jumps = sum(1 for a in game.activations for action in a.actions for e in action.events
+                    if e.kind == "jump" and e.figures.get("air_time"))
+        assert summary.jumps == jumps
+
+
+def test_a_resumed_sweep_plays_no_stored_game_and_replays_a_damaged_unstored_one(killed_sweep, client):
+    folder, jobs, _, _ = killed_sweep
+    lost_row, damaged = jobs[0], jobs[1]
+    with sqlite3.connect(folder / "sweep.sqlite") as connection:
+        for job in (lost_row, damaged):  # as if the sweep stopped after writing their replays
+            for table in ("games", "riders", "moments"):
+                connection.execute(f"DELETE FROM {table} WHERE scene=? AND seed=? AND turns=? AND producer=?",
+                                   job.key)
+    intact = (folder / lost_row.replay_name).read_bytes()
+    damaged_path = folder / damaged.replay_name
+    damaged_path.write_bytes(damaged_path.read_bytes()[:5000])  # half a replay: it must not be read as a game
+    with ResultStore(folder) as store:
+        outcome = run_sweep(jobs, store, client)
+    assert (outcome.played, outcome.adopted, outcome.already, outcome.failed) == (1, 1, len(jobs) - 2, [])
+    assert (folder / lost_row.replay_name).read_bytes() == intact
+    assert read_replay(damaged_path).end is not None
+    assert len(_rows(folder, "SELECT seed FROM games")) == len(jobs)
+
+
+def test_a_physics_game_on_a_worker_is_the_same_bytes_as_played_alone(client, tmp_path):
+    """Physics rides fork ride workers from inside a Dask worker (not daemonic in our cluster)."""
+    job = Job(TABLE, 5, 1, "physics")
+    future = client.submit(play_job, job, pure=False)
+    alone = tmp_path / "alone.jsonl"
+    play_game(job.scene, seed=job.seed, turns=job.turns, producer=job.producer, replay_path=alone)
+    result = future.result()
+    with ResultStore(tmp_path / "results") as store:
+        store.add(result)
+    assert result.worker.startswith("tcp://127.0.0.1:")  # played on a loopback worker, not here
+    assert (tmp_path / "results" / job.replay_name).read_bytes() == alone.read_bytes()
+
+
+def _play_in_a_daemon(job: Job, path: str) -> None:
+    import multiprocessing
+
+    assert multiprocessing.current_process().daemon
+    Path(path).write_bytes(play_job(job).replay)
+
+
+def test_a_daemonic_worker_rides_physics_in_process_and_writes_the_same_bytes(tmp_path):
+    """A daemonic process may not fork ride workers (a Dask worker left daemonic): play_job rides in it."""
+    import multiprocessing
+
+    job = Job(TABLE, 6, 1, "physics")
+    process = multiprocessing.get_context("spawn").Process(target=_play_in_a_daemon,
+                                                           args=(job, str(tmp_path / "daemon.jsonl")), daemon=True)
+    process.start()
+    process.join(120)
+    assert process.exitcode == 0
+    play_game(job.scene, seed=job.seed, turns=job.turns, producer=job.producer, replay_path=tmp_path / "alone.jsonl")
+    assert (tmp_path / "daemon.jsonl").read_bytes() == (tmp_path / "alone.jsonl").read_bytes()
+
+
+def test_the_sweep_command_plays_on_a_running_scheduler(client, tmp_path):
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2])}
+    done = subprocess.run([sys.executable, "-m", "entropy3d", "sweep", TABLE, "--games", "2", "--seed", "40",
+                           "--turns", "1", "--producer", "geometric", "--scheduler", client.scheduler.address,
+                           "--out", str(tmp_path)], capture_output=True, text=True, env=env, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert "playing on 2 workers" in done.stdout or "playing on 2 workers" in done.stderr
+    workers = {w for (w,) in _rows(tmp_path, "SELECT worker FROM games")}
+    assert workers <= set(client.scheduler_info()["workers"])  # played by the running cluster's workers
+
+
+def test_the_sweep_command_writes_what_demo_writes_for_the_same_seed(tmp_path):
+    """`entropy3d sweep` (its own local cluster) and `entropy3d demo --seed --replay`: same bytes."""
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2])}
+    command = [sys.executable, "-m", "entropy3d"]
+    swept = subprocess.run([*command, "sweep", TABLE, "--games", "2", "--seed", "3", "--turns", "1",
+                            "--producer", "geometric", "--workers", "1", "--out", str(tmp_path / "results")],
+                           capture_output=True, text=True, env=env, timeout=120)
+    assert swept.returncode == 0, swept.stderr
+    assert "2 game(s) played" in swept.stdout
+    demo = subprocess.run([*command, "demo", TABLE, "--seed", "4", "--turns", "1", "--producer", "geometric",
+                           "--replay", str(tmp_path / "demo.jsonl"), "--out", str(tmp_path / "demo.gif"),
+                           "--size", "96x54", "--fps", "5", "--pace", "fast"],
+                          capture_output=True, text=True, env=env, timeout=120)
+    assert demo.returncode == 0, demo.stderr
+    stored = tmp_path / "results" / Job(TABLE, 4, 1, "geometric").replay_name
+    assert stored.read_bytes() == (tmp_path / "demo.jsonl").read_bytes()
+    again = subprocess.run([*command, "sweep", TABLE, "--games", "2", "--seed", "3", "--turns", "1",
+                            "--producer", "geometric", "--out", str(tmp_path / "results")],
+                           capture_output=True, text=True, env=env, timeout=60)
+    assert again.returncode == 0 and "nothing to play" in again.stdout
+
+
+def test_sweep_refuses_a_bad_scheduler_address_and_two_scenes_of_one_name(tmp_path):
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2])}
+    command = [sys.executable, "-m", "entropy3d", "sweep"]
+    bad = subprocess.run([*command, TABLE, "--games", "1", "--scheduler", "localhost:8786"],
+                         capture_output=True, text=True, env=env, timeout=60)
+    assert bad.returncode == 1 and "tcp://HOST:PORT" in bad.stderr and "Traceback" not in bad.stderr
+    twin = tmp_path / "small_table.yaml"
+    twin.write_text(Path(TABLE).read_text())
+    clash = subprocess.run([*command, TABLE, str(twin), "--games", "1"], capture_output=True, text=True, env=env,
+                           timeout=60)
+    assert clash.returncode == 1 and "same file name" in clash.stderr
