@@ -12,8 +12,6 @@ from __future__ import annotations
 
 import dataclasses
 import math
-import queue
-import threading
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Iterator
@@ -34,6 +32,7 @@ from entropy3d.video.director import (
     pose_at,
     shot_fails,
 )
+from entropy3d.video.encode import write_gif, write_mp4
 from entropy3d.video.fight import TAKEDOWN_AFTER, draw_fight, fight_of, stage_fight
 from entropy3d.video.jumpshot import ProfileInset, flight_window, inset_box, ride_clock, with_inset
 
@@ -72,7 +71,7 @@ class VideoOptions:
     ``flight_rate``, filmed from the side with the profile as an inset (see :data:`PACES`).
     supersample: anti-aliasing factor of the software renderer (1 is fast, 2 is smooth and ~8x
     slower). backend: render backend. crf: H.264 constant rate factor (higher is smaller) at
-    :data:`X264_PRESET`.
+    :data:`~entropy3d.video.encode.X264_PRESET`.
     """
 
     size: tuple[int, int] = (1280, 720)
@@ -545,71 +544,9 @@ def render_video(replay: Replay, output: str | Path, options: VideoOptions = Vid
     try:
         with AtomicFile(output) as pending:
             if output.suffix.lower() == ".mp4":
-                _write_mp4(film, pending.temporary, options, total, progress)
+                write_mp4(film.frames(), pending.temporary, options, total, progress)
             else:
-                _write_gif(film, pending.temporary, options, total, progress)
+                write_gif(film.frames(), pending.temporary, options, total, progress)
     finally:
         film.close()
     return output
-
-
-#: veryfast at crf 28 matches medium at crf 32 (SSIM 0.974 vs 0.973 on a demo clip's frames) for
-#: half the encoder's CPU (it shares two cores with the renderer); files about 1.5x as large
-X264_PRESET = "veryfast"
-#: frames drawn ahead of the encoder (each 2.7 MB at 720p): enough to keep both cores busy
-FRAMES_IN_FLIGHT = 8
-
-
-def _write_mp4(film: ReplayFilm, path: Path, options: VideoOptions, total: int, progress) -> None:
-    import imageio_ffmpeg
-
-    width, height = options.size
-    writer = imageio_ffmpeg.write_frames(str(path), (width, height), fps=options.fps, codec="libx264",
-                                         pix_fmt_out="yuv420p", quality=None, macro_block_size=1,
-                                         ffmpeg_log_level="error",
-                                         output_params=["-crf", str(options.crf), "-preset", X264_PRESET, "-tune",
-                                                        "animation", "-movflags", "+faststart"])
-    writer.send(None)
-    pending: queue.Queue = queue.Queue(maxsize=FRAMES_IN_FLIGHT)
-    failures: list[BaseException] = []
-
-    def feed_encoder() -> None:
-        """Hand frames to ffmpeg on this thread, so that drawing the next frame never waits on
-        the pipe; after a failure, keep taking frames so the drawing side is never stuck."""
-        while (frame := pending.get()) is not None:
-            if failures:
-                continue
-            try:
-                writer.send(frame)
-            except BaseException as error:  # re-raised on the drawing thread
-                failures.append(error)
-
-    feeder = threading.Thread(target=feed_encoder, name="mp4-encoder-feed", daemon=True)
-    feeder.start()
-    try:
-        for k, frame in enumerate(film.frames(), start=1):
-            if failures:
-                break
-            pending.put(np.ascontiguousarray(frame))  # every frame is a new array: no copy needed
-            if progress is not None:
-                progress(k, total)
-    finally:
-        pending.put(None)
-        feeder.join()
-        writer.close()
-    if failures:
-        raise failures[0]
-
-
-def _write_gif(film: ReplayFilm, path: Path, options: VideoOptions, total: int, progress) -> None:
-    from PIL import Image
-
-    step = max(1, round(options.fps / options.gif_fps))
-    images = []
-    for k, frame in enumerate(film.frames(), start=1):
-        if (k - 1) % step == 0:
-            images.append(Image.fromarray(frame).quantize(colors=128, method=Image.Quantize.MEDIANCUT))
-        if progress is not None:
-            progress(k, total)
-    images[0].save(path, format="GIF", save_all=True, append_images=images[1:], loop=0,
-                   duration=round(1000 * step / options.fps), disposal=1)

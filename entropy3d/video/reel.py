@@ -18,12 +18,11 @@ import numpy as np
 from entropy3d.game.replay import Replay
 from entropy3d.outputs import AtomicFile
 from entropy3d.video import hud
+from entropy3d.video.encode import write_gif, write_mp4
 from entropy3d.video.movie import (
     ReplayFilm,
     Segment,
     VideoOptions,
-    _write_gif,
-    _write_mp4,
     plan_segments,
     replay_names,
 )
@@ -104,7 +103,7 @@ def render_reel(games: list[ReelGame], output: str | Path, options: VideoOptions
     total = sum(s.frames for s in reel.segments)
     with AtomicFile(output) as pending:
         if output.suffix.lower() == ".mp4":
-            _write_mp4(reel, pending.temporary, options, total, progress)
+            write_mp4(reel.frames(), pending.temporary, options, total, progress)
         else:
-            _write_gif(reel, pending.temporary, options, total, progress)
+            write_gif(reel.frames(), pending.temporary, options, total, progress)
     return output, total

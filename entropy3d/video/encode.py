@@ -1,0 +1,84 @@
+"""Frames to a file: H.264 MP4 through imageio-ffmpeg's bundled ffmpeg, or an animated GIF.
+
+Shared by the replay film (:mod:`entropy3d.video.movie`) and the highlights reel
+(:mod:`entropy3d.video.reel`); the caller owns the atomic output file.
+"""
+
+from __future__ import annotations
+
+import queue
+import threading
+from pathlib import Path
+from typing import TYPE_CHECKING, Callable, Iterable
+
+import numpy as np
+
+if TYPE_CHECKING:
+    from entropy3d.video.movie import VideoOptions
+
+
+#: veryfast at crf 28 matches medium at crf 32 (SSIM 0.974 vs 0.973 on a demo clip's frames) for
+#: half the encoder's CPU (it shares two cores with the renderer); files about 1.5x as large
+X264_PRESET = "veryfast"
+#: frames drawn ahead of the encoder (each 2.7 MB at 720p): enough to keep both cores busy
+FRAMES_IN_FLIGHT = 8
+
+
+def write_mp4(frames: Iterable[np.ndarray], path: Path, options: VideoOptions, total: int,
+              progress: Callable[[int, int], None] | None) -> None:
+    """Encode ``frames`` ((H, W, 3) uint8 at ``options.size``) as H.264 into ``path``; drawing and
+    encoding overlap (a feeder thread), so both cores work. progress: (frames done, total)."""
+    import imageio_ffmpeg
+
+    width, height = options.size
+    writer = imageio_ffmpeg.write_frames(str(path), (width, height), fps=options.fps, codec="libx264",
+                                         pix_fmt_out="yuv420p", quality=None, macro_block_size=1,
+                                         ffmpeg_log_level="error",
+                                         output_params=["-crf", str(options.crf), "-preset", X264_PRESET, "-tune",
+                                                        "animation", "-movflags", "+faststart"])
+    writer.send(None)
+    pending: queue.Queue = queue.Queue(maxsize=FRAMES_IN_FLIGHT)
+    failures: list[BaseException] = []
+
+    def feed_encoder() -> None:
+        """Hand frames to ffmpeg on this thread, so that drawing the next frame never waits on
+        the pipe; after a failure, keep taking frames so the drawing side is never stuck."""
+        while (frame := pending.get()) is not None:
+            if failures:
+                continue
+            try:
+                writer.send(frame)
+            except BaseException as error:  # re-raised on the drawing thread
+                failures.append(error)
+
+    feeder = threading.Thread(target=feed_encoder, name="mp4-encoder-feed", daemon=True)
+    feeder.start()
+    try:
+        for k, frame in enumerate(frames, start=1):
+            if failures:
+                break
+            pending.put(np.ascontiguousarray(frame))  # every frame is a new array: no copy needed
+            if progress is not None:
+                progress(k, total)
+    finally:
+        pending.put(None)
+        feeder.join()
+        writer.close()
+    if failures:
+        raise failures[0]
+
+
+def write_gif(frames: Iterable[np.ndarray], path: Path, options: VideoOptions, total: int,
+              progress: Callable[[int, int], None] | None) -> None:
+    """Write every ``options.fps / options.gif_fps``-th of ``frames`` as a looping GIF (128 colours)."""
+    from PIL import Image
+
+    step = max(1, round(options.fps / options.gif_fps))
+    images = []
+    for k, frame in enumerate(frames, start=1):
+        if (k - 1) % step == 0:
+            images.append(Image.fromarray(frame).quantize(colors=128, method=Image.Quantize.MEDIANCUT))
+        if progress is not None:
+            progress(k, total)
+    images[0].save(path, format="GIF", save_all=True, append_images=images[1:], loop=0,
+                   duration=round(1000 * step / options.fps), disposal=1)
