@@ -14,7 +14,7 @@ import numpy as np
 from entropy3d.geometry import Pose
 from entropy3d.physics.record import RideRecord
 from entropy3d.physics.ride import ride
-from entropy3d.physics.world import BikeBody, build_table_world, prepare_shapes
+from entropy3d.physics.world import BikeBody, PhysicsWorld, build_table_world, prepare_shapes
 from entropy3d.rules.facts import Contact, Facts, Flight, SceneryHit
 from entropy3d.rules.riding import full_distance_in
 from entropy3d.rules.state import State
@@ -44,6 +44,7 @@ class PhysicsProducer:
         self.ruleset = table.ruleset
         self.rides_per_process = rides_per_process
         self._worker = None
+        self._world: PhysicsWorld | None = None
         self.last_ride: RideRecord | None = None
 
     def ride(self, state: State, action: Action) -> Facts:
@@ -57,10 +58,13 @@ class PhysicsProducer:
         return self._worker.ride(state, action)
 
     def close(self) -> None:
-        """Stop the worker process, if any."""
+        """Stop the worker process, if any, and close the world this process rode in, if any."""
         if self._worker is not None:
             self._worker.stop()
             self._worker = None
+        if self._world is not None:
+            self._world.close()
+            self._world = None
 
     def __del__(self):
         self.close()
@@ -78,8 +82,10 @@ class PhysicsProducer:
         model = state.model(action.model_id)
         rider, others = self.bodies(state, action)
         speed = full_distance_in(move, self.ruleset) / self.ruleset.scale.seconds_per_activation
-        with build_table_world(self.table, self.geometry, rider=rider, others=others, scenery=state.scenery) as world:
-            found = ride(world, model.id, move.path, speed, in_air=model.air is not None)
+        if self._world is None:
+            self._world = build_table_world(self.table, self.geometry)
+        world = self._world.place(rider=rider, others=others, scenery=state.scenery)
+        found = ride(world, model.id, move.path, speed, in_air=model.air is not None)
         self.last_ride = found
         return to_facts(found, move, self.geometry, state, dict(self.table.spec.table.edges))
 
