@@ -75,16 +75,19 @@ def _rotation_to(forward, up) -> tuple[float, ...]:
 
 def _angular_velocity(current, target, time_constant: float) -> tuple[float, float, float]:
     """World angular velocity turning ``current`` into ``target`` (row-major rotation matrices)
-    in about ``time_constant``."""
-    def delta(i: int, j: int) -> float:  # (target @ current.T)[i, j]
-        return target[3 * i] * current[3 * j] + target[3 * i + 1] * current[3 * j + 1] + \
-            target[3 * i + 2] * current[3 * j + 2]
-
-    cos_angle = (delta(0, 0) + delta(1, 1) + delta(2, 2) - 1.0) / 2.0
-    angle = math.acos(min(1.0, max(-1.0, cos_angle)))
+    in about ``time_constant``: the rotation ``target @ current.T`` as an axis and angle."""
+    c0, c1, c2, c3, c4, c5, c6, c7, c8 = current
+    t0, t1, t2, t3, t4, t5, t6, t7, t8 = target
+    d00 = t0 * c0 + t1 * c1 + t2 * c2
+    d11 = t3 * c3 + t4 * c4 + t5 * c5
+    d22 = t6 * c6 + t7 * c7 + t8 * c8
+    cos_angle = (d00 + d11 + d22 - 1.0) / 2.0
+    angle = math.acos(1.0 if cos_angle > 1.0 else -1.0 if cos_angle < -1.0 else cos_angle)
     if angle < 1e-9:
         return (0.0, 0.0, 0.0)
-    axis = (delta(2, 1) - delta(1, 2), delta(0, 2) - delta(2, 0), delta(1, 0) - delta(0, 1))
+    axis = ((t6 * c3 + t7 * c4 + t8 * c5) - (t3 * c6 + t4 * c7 + t5 * c8),
+            (t0 * c6 + t1 * c7 + t2 * c8) - (t6 * c0 + t7 * c1 + t8 * c2),
+            (t3 * c0 + t4 * c1 + t5 * c2) - (t0 * c3 + t1 * c4 + t2 * c5))
     norm = _norm(axis)
     if norm < 1e-12:
         return (0.0, 0.0, 0.0)
@@ -176,7 +179,7 @@ def ride(world: PhysicsWorld, bike_id: str, path_in: np.ndarray, speed_in_s: flo
     body = world.bike_ids[bike_id]
     bike = _Rider(world, body)
     debris_start = _debris_start(world)
-    order = world.order
+    order, bodies = world.order, world.bodies
     debris_impulse: dict[int, float] = {}
     debris_mass: dict[int, float] = {}
     debris_contact: dict[int, Touch] = {}
@@ -200,16 +203,18 @@ def ride(world: PhysicsWorld, bike_id: str, path_in: np.ndarray, speed_in_s: flo
         support_normals, crash, support, support_force = [], None, None, -1.0
         # in the order the bodies were added: PyBullet lists them in the order of its contact
         # manifolds, which depends on what the world did before this ride (see world.py)
-        points = sorted(pybullet.getContactPoints(bodyA=body, physicsClientId=client),
-                        key=lambda point: order.get(point[2], -1))
+        points = pybullet.getContactPoints(bodyA=body, physicsClientId=client)
+        if len(points) > 1:
+            points = sorted(points, key=lambda point: order.get(point[2], -1))
+        bottom, up = bike.bottom, bike.up
         for point in points:
             other, distance = point[2], point[8]
-            info = world.bodies.get(other)
+            info = bodies.get(other)
             if info is None or distance > TOUCH_DISTANCE_M:
                 continue
             normal = point[7]  # on the other body, pointing at the bike
-            on_bike, bottom = point[5], bike.bottom
-            height = _dot((on_bike[0] - bottom[0], on_bike[1] - bottom[1], on_bike[2] - bottom[2]), bike.up)
+            on_bike = point[5]
+            height = _dot((on_bike[0] - bottom[0], on_bike[1] - bottom[1], on_bike[2] - bottom[2]), up)
             if info.dynamic and info.kind != "bike":
                 debris_impulse[other] = debris_impulse.get(other, 0.0) + point[9] * dt
                 if other not in debris_contact:

@@ -119,6 +119,8 @@ class PhysicsWorld:
     """collision shapes made in this world, by what they are the shape of: made once, used by every ride"""
     added: int = 0
     """bodies added so far (the next one's place in :attr:`order`)"""
+    poses: dict = field(default_factory=dict)
+    """a destructible's (position, orientation) in metres by (piece id, spot), computed once"""
 
     @property
     def dt(self) -> float:
@@ -216,13 +218,19 @@ def _quaternion_z(deg: float) -> tuple[float, float, float, float]:
     return pybullet.getQuaternionFromEuler((0.0, 0.0, np.radians(deg)))
 
 
-def _set_common_dynamics(client: int, body: int, friction: float, ccd_radius: float | None) -> None:
+def _set_dynamics(client: int, body: int, friction: float, *, activation: int, ccd_radius: float | None = None,
+                  mass: float | None = None, inertia_diagonal=None) -> None:
+    """All of a body's dynamics in one ``changeDynamics`` call (each call costs ~10 us and a ride
+    places dozens of bodies). activation: the ``ACTIVATION_STATE_*`` it starts in. ccd_radius:
+    a moving body's swept-sphere radius. mass and inertia go together: on a maximal-coordinate
+    body, setting ``localInertiaDiagonal`` alone zeroes its mass (and the next step turns it into NaN)."""
     options = dict(lateralFriction=friction, restitution=0.0, rollingFriction=0.0, spinningFriction=0.0,
-                   linearDamping=0.0, angularDamping=0.0)
+                   linearDamping=0.0, angularDamping=0.0, activationState=activation)
     if ccd_radius is not None:
         # sleepThreshold 0: once woken it stays awake for the ride (see the module docstring)
-        options.update(ccdSweptSphereRadius=ccd_radius, contactProcessingThreshold=0.0, sleepThreshold=0.0,
-                       activationState=pybullet.ACTIVATION_STATE_ENABLE_SLEEPING)
+        options.update(ccdSweptSphereRadius=ccd_radius, contactProcessingThreshold=0.0, sleepThreshold=0.0)
+    if mass is not None:
+        options.update(mass=float(mass), localInertiaDiagonal=[float(v) for v in inertia_diagonal])
     pybullet.changeDynamics(body, -1, physicsClientId=client, **options)
 
 
@@ -350,13 +358,8 @@ def _add_static(world: PhysicsWorld, shape: _StaticShape, friction: float) -> No
             flags=pybullet.GEOM_FORCE_CONCAVE_TRIMESH | pybullet.GEOM_CONCAVE_INTERNAL_EDGE,
             physicsClientId=client)
     body = pybullet.createMultiBody(0.0, collision, useMaximalCoordinates=True, physicsClientId=client)
-    _set_common_dynamics(client, body, friction, None)
-    _sleep(client, body)
+    _set_dynamics(client, body, friction, activation=pybullet.ACTIVATION_STATE_SLEEP)
     world.add_body(body, shape.info, placed=False)
-
-
-def _sleep(client: int, body: int) -> None:
-    pybullet.changeDynamics(body, -1, activationState=pybullet.ACTIVATION_STATE_SLEEP, physicsClientId=client)
 
 
 def _mass_properties(mesh_m: trimesh.Trimesh, mass: float) -> tuple[np.ndarray, np.ndarray]:
@@ -383,13 +386,6 @@ def _quaternion_of(matrix: np.ndarray) -> list[float]:
     return [x, y, z, w]
 
 
-def set_mass_properties(client: int, body: int, mass: float, inertia_diagonal: np.ndarray) -> None:
-    """Mass and inertia in ONE changeDynamics call: on a maximal-coordinate body, setting
-    ``localInertiaDiagonal`` alone zeroes its mass (and the next step turns it into NaN)."""
-    pybullet.changeDynamics(body, -1, mass=float(mass), localInertiaDiagonal=np.asarray(inertia_diagonal).tolist(),
-                            physicsClientId=client)
-
-
 def debris_mass_kg(volume_m3: float, risk: int) -> float:
     """Mass of a destructible: risk 1 (a chair) is light, risk 3 (a table) heavy (EC-DEST-1)."""
     return float(volume_m3 * DEBRIS_DENSITY_PER_RISK * max(1, risk))
@@ -399,20 +395,23 @@ def _add_dynamic(world: PhysicsWorld, shape: _DebrisShape, spot: ScenerySpot, fr
     """A destructible where ``spot`` says it stands. One that has not moved stands where the scene
     put it, resting, so it starts asleep (it wakes when something touches it); a moved one may
     hang over an edge or lie across a lower level, so it starts awake and finds its rest."""
-    metres = world.scale.metres_per_inch
-    turn = np.radians(spot.turn_deg)
-    rz = np.array([[np.cos(turn), -np.sin(turn), 0.0], [np.sin(turn), np.cos(turn), 0.0], [0.0, 0.0, 1.0]])
-    pivot_m = shape.pivot_in * metres
-    centre = rz @ (shape.centre_m - pivot_m) + pivot_m + np.array([spot.dx, spot.dy, 0.0]) * metres
+    key = (shape.info.piece_id, spot)
+    if key not in world.poses:  # most debris stands where it stood last ride
+        metres = world.scale.metres_per_inch
+        turn = np.radians(spot.turn_deg)
+        rz = np.array([[np.cos(turn), -np.sin(turn), 0.0], [np.sin(turn), np.cos(turn), 0.0], [0.0, 0.0, 1.0]])
+        pivot_m = shape.pivot_in * metres
+        centre = rz @ (shape.centre_m - pivot_m) + pivot_m + np.array([spot.dx, spot.dy, 0.0]) * metres
+        world.poses[key] = (centre.tolist(), _quaternion_of(rz @ shape.axes))
+    position, orientation = world.poses[key]
     collision = world.shape(("debris", shape.info.piece_id), lambda: pybullet.createCollisionShape(
         pybullet.GEOM_MESH, vertices=shape.local_m, physicsClientId=world.client))
-    body = pybullet.createMultiBody(shape.mass, collision, basePosition=centre.tolist(),
-                                    baseOrientation=_quaternion_of(rz @ shape.axes),
+    body = pybullet.createMultiBody(shape.mass, collision, basePosition=position, baseOrientation=orientation,
                                     useMaximalCoordinates=True, physicsClientId=world.client)
-    set_mass_properties(world.client, body, shape.mass, shape.moments)
-    _set_common_dynamics(world.client, body, friction, shape.ccd_radius_m)
-    if spot == ScenerySpot():
-        _sleep(world.client, body)
+    resting = spot == ScenerySpot()
+    _set_dynamics(world.client, body, friction, ccd_radius=shape.ccd_radius_m, mass=shape.mass,
+                  inertia_diagonal=shape.moments,
+                  activation=pybullet.ACTIVATION_STATE_SLEEP if resting else pybullet.ACTIVATION_STATE_ENABLE_SLEEPING)
     world.add_body(body, shape.info, placed=True)
 
 
@@ -455,15 +454,13 @@ def add_bike(world: PhysicsWorld, bike: BikeBody, height_in: float, *, dynamic: 
                                     baseOrientation=yaw, useMaximalCoordinates=True, physicsClientId=world.client)
     if dynamic:
         # the hull is mirror-symmetric in x and y, so its inertia is diagonal in the bike's frame
-        set_mass_properties(world.client, body, BIKE_MASS_KG, cached.inertia_diagonal)
-        _set_common_dynamics(world.client, body, 0.0, 0.25 * scale.metres(min(bike.base.length, bike.base.width)))
-        pybullet.changeDynamics(body, -1, activationState=pybullet.ACTIVATION_STATE_DISABLE_SLEEPING,
-                                physicsClientId=world.client)
+        _set_dynamics(world.client, body, 0.0, ccd_radius=0.25 * scale.metres(min(bike.base.length, bike.base.width)),
+                      mass=BIKE_MASS_KG, inertia_diagonal=cached.inertia_diagonal,
+                      activation=pybullet.ACTIVATION_STATE_DISABLE_SLEEPING)
         velocity = [scale.metres(v) for v in bike.velocity_in_s]
         pybullet.resetBaseVelocity(body, velocity, [0.0, 0.0, 0.0], physicsClientId=world.client)
     else:
-        _set_common_dynamics(world.client, body, 0.9, None)
-        _sleep(world.client, body)
+        _set_dynamics(world.client, body, 0.9, activation=pybullet.ACTIVATION_STATE_SLEEP)
     world.add_body(body, BodyInfo(bike.id, "bike", None, dynamic), placed=True)
     world.bike_ids[bike.id] = body
     world.bike_bottoms[body] = -centre
@@ -503,7 +500,7 @@ def build_world(geometry: TableGeometry, scale: TableScale, terrain_friction: Ma
     floor = pybullet.createCollisionShape(pybullet.GEOM_PLANE, physicsClientId=client)
     floor_body = pybullet.createMultiBody(0.0, floor, basePosition=[0.0, 0.0, -CATCH_FLOOR_DEPTH_M],
                                           useMaximalCoordinates=True, physicsClientId=client)
-    _sleep(client, floor_body)
+    pybullet.changeDynamics(floor_body, -1, activationState=pybullet.ACTIVATION_STATE_SLEEP, physicsClientId=client)
     world.add_body(floor_body, BodyInfo("beyond_table", "floor", None, False), placed=False)
     return world.place(rider=rider, others=others, scenery=scenery)
 
