@@ -1,10 +1,10 @@
-"""The physics fact producer: rides a checked action through a fresh PyBullet world and reports
-what happened as rules :class:`~entropy3d.rules.facts.Facts`. It decides no rule.
+"""The physics fact producer: rides a checked action through a PyBullet world and reports what
+happened as rules :class:`~entropy3d.rules.facts.Facts`. It decides no rule.
 
-The world is built from the static table and the game state (other models as obstacles,
-destructibles where they stand now) and thrown away after the ride. The bike rides at its
-speed's full-movement velocity (the speed's maximum distance, doubled for gung-ho, over the
-rules' seconds per activation).
+The producer keeps one world of the static table for the game (:class:`~entropy3d.physics.world.PhysicsWorld`);
+before every ride it puts the other models in as obstacles and the destructibles where the game
+state says they stand now. The bike rides at its speed's full-movement velocity (the speed's
+maximum distance, doubled for gung-ho, over the rules' seconds per activation).
 """
 
 from __future__ import annotations
@@ -25,20 +25,21 @@ from entropy3d.scene.probe import ground_profile, models_in_the_way, piece_side
 class PhysicsProducer:
     """Rides actions through PyBullet.
 
-    rides_per_process: PyBullet keeps some memory of every world it built even after it is
-    disconnected (bullet3 issues #2898, #3319), about 1.7 MB per ride here (3.5 MB per activation,
-    measured by ``benchmarks/soak_memory.py --rides-per-process 0``), so a long game would grow
-    without bound. With a number, rides run in a forked worker process that is replaced after
-    that many rides, which bounds the growth to about that many times 1.7 MB (20 rides: ~35 MB,
-    within 10% of the process tree). The table's collision shapes are computed in this process
-    before the first worker is forked, so a new worker inherits them and replacing one costs only
-    the fork. The producer uses no randomness, so the game is the same bytes either way. None
-    rides in this process.
+    rides_per_process: PyBullet keeps about 1.2 kB of every body it ever created, removed or not
+    (and about 1.7 MB of every world it connected, bullet3 #2898, #3319). The producer's world lives
+    for the game, so only the bodies placed per ride add up: ~15 kB a ride on crossroads, ~60 kB an
+    activation with the automatic players' look-ahead rides (``benchmarks/soak_memory.py
+    --rides-per-process 0``), which a long session would still grow by without bound. With a
+    number, rides run in a forked worker process replaced after that many rides (200: a few MB at
+    most, and one world of ~50 ms built per 200 rides). The table's collision shapes are computed
+    in this process before the first worker is forked, so a new worker inherits them. The producer uses
+    no randomness and a ride is the same bits in any world of the table (see world.py), so the
+    game is the same bytes either way. None rides in this process.
     """
 
     name = "physics"
 
-    def __init__(self, table, geometry, rides_per_process: int | None = 20):
+    def __init__(self, table, geometry, rides_per_process: int | None = 200):
         self.table = table
         self.geometry = geometry
         self.ruleset = table.ruleset
