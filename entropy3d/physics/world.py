@@ -8,7 +8,9 @@ on the way in, with the rules' :class:`~entropy3d.units.TableScale`. Design deci
 - A world lives for a game (a producer keeps one): building ~340 static bodies costs more than a
   ride, so they are built once; every ride removes the bodies the last ride placed (last first, so
   the statics keep their places in Bullet's object arrays) and places the bikes and debris anew,
-  in one fixed order, from shapes made once. A ride is the same bits in a world just built and in
+  in one fixed order, from shapes made once (debris the last ride left exactly as placed stays, up
+  to the first piece it disturbed: those bodies are what a new world would have there, and
+  creating bodies is most of what placing costs). A ride is the same bits in a world just built and in
   one that rode anything before (``tests/physics/test_living_world.py``). What Bullet keeps
   between rides is its broadphase bookkeeping (the tree's shape, when a pair no longer
   overlapping is dropped): with ``deterministicOverlappingPairs=1`` pairs and manifolds are
@@ -25,7 +27,7 @@ on the way in, with the rules' :class:`~entropy3d.units.TableScale`. Design deci
 - Zones and road paint are decals, not geometry: a 0.02" step would make bikes bump.
 - Table edges: the table top ends at its edges and nothing stands beyond, so a bike that rides
   over any edge falls. Which edges are cliffs (EC-COL-EDGE) is recorded for the rules; a catch
-  floor far below stops falling debris so that it can sleep.
+  floor far below stops falling debris.
 - Bikes are maximal-coordinate bodies (no 100 units/s speed cap of multibodies, and
   ``ccdSweptSphereRadius`` only works on them) with swept-sphere CCD, as are destructibles.
 - Destructibles are dynamic convex hulls with trimesh mass properties: mass from a density that
@@ -34,6 +36,7 @@ on the way in, with the rules' :class:`~entropy3d.units.TableScale`. Design deci
 
 from __future__ import annotations
 
+import struct
 import weakref
 from dataclasses import dataclass, field
 from typing import Mapping, Sequence
@@ -121,6 +124,8 @@ class PhysicsWorld:
     """bodies added so far (the next one's place in :attr:`order`)"""
     poses: dict = field(default_factory=dict)
     """a destructible's (position, orientation) in metres by (piece id, spot), computed once"""
+    resting: dict[int, tuple] = field(default_factory=dict)
+    """per destructible placed asleep: (its spot, its pose as PyBullet read it back, bit for bit)"""
 
     @property
     def dt(self) -> float:
@@ -172,26 +177,52 @@ class PhysicsWorld:
         self.order.pop(body)
         self.placed.remove(body)
         self.bike_bottoms.pop(body, None)
+        self.resting.pop(body, None)
         if info.kind == "bike" and self.bike_ids.get(info.piece_id) == body:
             del self.bike_ids[info.piece_id]
 
     def place(self, *, rider: BikeBody | None = None, others: Sequence[BikeBody] = (),
               scenery: Mapping[str, ScenerySpot] | None = None) -> "PhysicsWorld":
-        """Set the world up for one ride: take out what the last ride placed (the last placed first)
-        and put in, in this order, the destructibles where ``scenery`` says they stand now (moved
-        or removed), the ``others`` as static obstacles and the ``rider``, dynamic."""
-        for body in reversed(list(self.placed)):
-            self.remove_body(body)
+        """Set the world up for one ride, as if it were new: in this order, the destructibles where
+        ``scenery`` says they stand now (moved or removed), the ``others`` as static obstacles and
+        the ``rider``, dynamic.
+
+        What the last ride placed is taken out, the last placed first, except the destructibles
+        it left exactly as placed (:meth:`_untouched`) up to the first that it did not: those are
+        the bodies a new world would have in the same places, and creating a body is most of what
+        placing costs."""
         scenery = scenery or {}
-        for debris in self.recipe.debris:
-            spot = scenery.get(debris.info.piece_id, ScenerySpot())
-            if not spot.removed:
-                _add_dynamic(self, debris, spot, self.terrain_friction.get(debris.info.terrain or "", 0.8))
+        wanted = [(debris, spot) for debris in self.recipe.debris
+                  if not (spot := scenery.get(debris.info.piece_id, ScenerySpot())).removed]
+        keep = 0
+        for (debris, spot), body in zip(wanted, self.placed):
+            if self.bodies[body].piece_id != debris.info.piece_id or not self._untouched(body, spot):
+                break
+            keep += 1
+        for body in reversed(self.placed[keep:]):
+            self.remove_body(body)
+        for debris, spot in wanted[keep:]:
+            _add_dynamic(self, debris, spot, self.terrain_friction.get(debris.info.terrain or "", 0.8))
         for other in others:
             add_bike(self, other, self.bike_height_in, dynamic=False)
         if rider is not None:
             add_bike(self, rider, self.bike_height_in, dynamic=True)
         return self
+
+    def _untouched(self, body: int, spot: ScenerySpot) -> bool:
+        """Whether a destructible is as it was placed at ``spot``: placed asleep there and still at
+        that pose to the bit, without velocity and touching nothing. A body woken in a ride stays
+        awake (``sleepThreshold`` 0) and, in the step it woke, fell under gravity with no contact
+        yet to hold it, so it has moved, or is moving, or rests on something."""
+        rest = self.resting.get(body)
+        if rest is None or rest[0] != spot:
+            return False
+        position, orientation = pybullet.getBasePositionAndOrientation(body, physicsClientId=self.client)
+        if _bits(*position, *orientation) != rest[1]:
+            return False
+        linear, angular = pybullet.getBaseVelocity(body, physicsClientId=self.client)
+        return (_bits(*linear, *angular) == _ZERO_VELOCITY
+                and not pybullet.getContactPoints(bodyA=body, physicsClientId=self.client))
 
     def shape(self, key, make) -> int:
         """The collision shape kept under ``key``, made by ``make()`` the first time."""
@@ -212,6 +243,14 @@ def bike_hull(base: BaseShape, height_in: float, scale: TableScale, samples: int
         rings.append(np.column_stack([(a - inset) * np.cos(angles), (b - inset) * np.sin(angles),
                                       np.full(samples, z)]))
     return np.vstack(rings)
+
+
+def _bits(*values: float) -> bytes:
+    """Floats as their exact bits (``==`` on floats takes -0.0 for 0.0)."""
+    return struct.pack(f"<{len(values)}d", *values)
+
+
+_ZERO_VELOCITY = _bits(0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
 
 
 def _quaternion_z(deg: float) -> tuple[float, float, float, float]:
@@ -413,6 +452,9 @@ def _add_dynamic(world: PhysicsWorld, shape: _DebrisShape, spot: ScenerySpot, fr
                   inertia_diagonal=shape.moments,
                   activation=pybullet.ACTIVATION_STATE_SLEEP if resting else pybullet.ACTIVATION_STATE_ENABLE_SLEEPING)
     world.add_body(body, shape.info, placed=True)
+    if resting:
+        placed_at = pybullet.getBasePositionAndOrientation(body, physicsClientId=world.client)
+        world.resting[body] = (spot, _bits(*placed_at[0], *placed_at[1]))
 
 
 @dataclass(frozen=True, eq=False)
