@@ -14,7 +14,7 @@ import numpy as np
 from entropy3d.geometry import Pose
 from entropy3d.physics.record import RideRecord
 from entropy3d.physics.ride import ride
-from entropy3d.physics.world import BikeBody, PhysicsWorld, build_table_world, prepare_shapes
+from entropy3d.physics.world import BikeBody, PhysicsWorld, build_table_world
 from entropy3d.rules.facts import Contact, Facts, Flight, SceneryHit
 from entropy3d.rules.riding import full_distance_in
 from entropy3d.rules.state import State
@@ -30,16 +30,16 @@ class PhysicsProducer:
     for the game, so only the bodies placed per ride add up: ~15 kB a ride on crossroads, ~60 kB an
     activation with the automatic players' look-ahead rides (``benchmarks/soak_memory.py
     --rides-per-process 0``), which a long session would still grow by without bound. With a
-    number, rides run in a forked worker process replaced after that many rides (200: a few MB at
-    most, and one world of ~50 ms built per 200 rides). The table's collision shapes are computed
-    in this process before the first worker is forked, so a new worker inherits them. The producer uses
+    number, rides run in a forked worker process replaced after that many rides. The world is
+    built in this process, which never rides in it, before the first worker is forked, so every
+    worker starts with a new world and replacing one costs only the fork. The producer uses
     no randomness and a ride is the same bits in any world of the table (see world.py), so the
     game is the same bytes either way. None rides in this process.
     """
 
     name = "physics"
 
-    def __init__(self, table, geometry, rides_per_process: int | None = 200):
+    def __init__(self, table, geometry, rides_per_process: int | None = 50):
         self.table = table
         self.geometry = geometry
         self.ruleset = table.ruleset
@@ -53,8 +53,10 @@ class PhysicsProducer:
         if self.rides_per_process is None:
             return self._ride(state, action)
         if self._worker is None or self._worker.rides >= self.rides_per_process:
-            self.close()
-            prepare_shapes(self.geometry, self.ruleset.scale.metres_per_inch)  # inherited by the fork
+            if self._worker is not None:
+                self._worker.stop()
+            if self._world is None:  # built here, never ridden here: every fork inherits it new
+                self._world = build_table_world(self.table, self.geometry)
             self._worker = _Worker(self)
         return self._worker.ride(state, action)
 

@@ -379,11 +379,6 @@ def _recipe(geometry: TableGeometry, metres: float) -> _Recipe:
     return cached[metres]
 
 
-def prepare_shapes(geometry: TableGeometry, metres: float) -> None:
-    """Compute the table's collision shapes in this process now (a forked worker inherits them)."""
-    _recipe(geometry, metres)
-
-
 def _add_static(world: PhysicsWorld, shape: _StaticShape, friction: float) -> None:
     """A static piece as a maximal-coordinate body put to sleep: it never moves, and a sleeping
     static body costs a step nothing until something awake comes near it."""
