@@ -4,10 +4,11 @@ physics producer (its worker process recycled as in a real game), printing the w
 tree's memory as it goes.
 
 Why the worker is recycled: PyBullet keeps memory of every world it connected even after
-``disconnect`` (bullet3 issues #2898, #3319); the physics producer builds a fresh world per ride,
-so a worker grows by the size of that leak per ride (measured here with ``--rides-per-process 0``:
-one process, no recycling). The producer bounds it by replacing its worker every
-``rides_per_process`` rides (:class:`entropy3d.physics.producer.PhysicsProducer`).
+``disconnect`` (bullet3 issues #2898, #3319) and about 1.2 kB of every body it created, removed or
+not. The producer's world lives for the game, so a worker grows by the bodies placed per ride
+(measured here with ``--rides-per-process 0``: one process, no recycling). The producer bounds it
+by replacing its worker every ``rides_per_process`` rides
+(:class:`entropy3d.physics.producer.PhysicsProducer`).
 
 The figure: the tree's memory (PSS, proportional set size, so pages a forked worker shares with
 its parent count once; RSS beside it) at every 100 activations, against its size after the first

@@ -1,6 +1,7 @@
 """Physics of the depicted city (the only package that imports pybullet).
 
-:func:`build_table_world` makes a fresh PyBullet world (metres) from a table's geometry; :func:`ride`
+:func:`build_table_world` makes a PyBullet world (metres) from a table's geometry, which lives for a
+game (:meth:`PhysicsWorld.place` puts the bikes and debris in before every ride); :func:`ride`
 rides one bike along an intended path through it and returns its :class:`RideRecord` in table
 inches; :class:`~entropy3d.physics.producer.PhysicsProducer` turns that record into the rules'
 :class:`~entropy3d.rules.facts.Facts` (it is one of the fact producers of the one path).

@@ -73,23 +73,34 @@ class Cursor:
         self.points = [(float(x), float(y)) for x, y in points]
         self.lengths = [float(v) for v in cumulative_lengths(np.asarray(points, float))]
         self.total = self.lengths[-1]
+        self.last_segment = len(self.points) - 2
 
     def _segment(self, s: float) -> int:
-        return min(max(bisect.bisect_right(self.lengths, s) - 1, 0), len(self.points) - 2)
+        k = bisect.bisect_right(self.lengths, s) - 1
+        if k < 0:
+            k = 0
+        return k if k < self.last_segment else self.last_segment
 
     def project(self, x: float, y: float, s_from: float, window: float = 2.0) -> float:
         """Like :func:`project`, over the segments overlapping [s_from - 1, s_from + window]."""
-        first, last = self._segment(s_from - 1.0), self._segment(s_from + window)
+        points, lengths = self.points, self.lengths
         best, best_s = float("inf"), s_from
-        for k in range(first, last + 1):
-            (ax, ay), (bx, by) = self.points[k], self.points[k + 1]
+        for k in range(self._segment(s_from - 1.0), self._segment(s_from + window) + 1):
+            (ax, ay), (bx, by) = points[k], points[k + 1]
             dx, dy = bx - ax, by - ay
             span = dx * dx + dy * dy
-            t = 0.0 if span <= 0 else min(1.0, max(0.0, ((x - ax) * dx + (y - ay) * dy) / span))
+            if span <= 0:
+                t = 0.0
+            else:  # clamped to the segment (no min/max calls: this runs every physics step)
+                t = ((x - ax) * dx + (y - ay) * dy) / span
+                if t < 0.0:
+                    t = 0.0
+                elif t > 1.0:
+                    t = 1.0
             ex, ey = ax + t * dx - x, ay + t * dy - y
             distance = ex * ex + ey * ey
             if distance < best:
-                best, best_s = distance, self.lengths[k] + t * span ** 0.5
+                best, best_s = distance, lengths[k] + t * span ** 0.5
         return best_s
 
     def point_at(self, s: float) -> tuple[float, float]:

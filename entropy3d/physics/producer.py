@@ -1,10 +1,10 @@
-"""The physics fact producer: rides a checked action through a fresh PyBullet world and reports
-what happened as rules :class:`~entropy3d.rules.facts.Facts`. It decides no rule.
+"""The physics fact producer: rides a checked action through a PyBullet world and reports what
+happened as rules :class:`~entropy3d.rules.facts.Facts`. It decides no rule.
 
-The world is built from the static table and the game state (other models as obstacles,
-destructibles where they stand now) and thrown away after the ride. The bike rides at its
-speed's full-movement velocity (the speed's maximum distance, doubled for gung-ho, over the
-rules' seconds per activation).
+The producer keeps one world of the static table for the game (:class:`~entropy3d.physics.world.PhysicsWorld`);
+before every ride it puts the other models in as obstacles and the destructibles where the game
+state says they stand now. The bike rides at its speed's full-movement velocity (the speed's
+maximum distance, doubled for gung-ho, over the rules' seconds per activation).
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ import numpy as np
 from entropy3d.geometry import Pose
 from entropy3d.physics.record import RideRecord
 from entropy3d.physics.ride import ride
-from entropy3d.physics.world import BikeBody, build_table_world, prepare_shapes
+from entropy3d.physics.world import BikeBody, PhysicsWorld, build_table_world
 from entropy3d.rules.facts import Contact, Facts, Flight, SceneryHit
 from entropy3d.rules.riding import full_distance_in
 from entropy3d.rules.state import State
@@ -25,15 +25,17 @@ from entropy3d.scene.probe import ground_profile, models_in_the_way, obstacle_ki
 class PhysicsProducer:
     """Rides actions through PyBullet.
 
-    rides_per_process: PyBullet keeps some memory of every world it built even after it is
-    disconnected (bullet3 issues #2898, #3319), about 1.7 MB per ride here (3.5 MB per activation,
-    measured by ``benchmarks/soak_memory.py --rides-per-process 0``), so a long game would grow
-    without bound. With a number, rides run in a forked worker process that is replaced after
-    that many rides, which bounds the growth to about that many times 1.7 MB (20 rides: ~35 MB,
-    within 10% of the process tree). The table's collision shapes are computed in this process
-    before the first worker is forked, so a new worker inherits them and replacing one costs only
-    the fork. The producer uses no randomness, so the game is the same bytes either way. None
-    rides in this process.
+    rides_per_process: PyBullet keeps about 1.2 kB of every body it ever created, removed or not
+    (and about 1.7 MB of every world it connected, bullet3 #2898, #3319). The producer's world lives
+    for the game, so only the bodies placed per ride add up: ~15 kB a ride on crossroads, ~60 kB an
+    activation with the automatic players' look-ahead rides (``benchmarks/soak_memory.py
+    --rides-per-process 0``), which a long session would still grow by without bound. With a
+    number, rides run in a forked worker process replaced after that many rides. The world is
+    built in this process, which never rides in it, before the first worker is forked, so every
+    worker starts with a new world and replacing one costs only the fork (a young worker also
+    shares more of its pages with this process: 20 rides keeps the soak's tree flat, 50 did not).
+    The producer uses no randomness and a ride is the same bits in any world of the table (see
+    world.py), so the game is the same bytes either way. None rides in this process.
     """
 
     name = "physics"
@@ -44,6 +46,7 @@ class PhysicsProducer:
         self.ruleset = table.ruleset
         self.rides_per_process = rides_per_process
         self._worker = None
+        self._world: PhysicsWorld | None = None
         self.last_ride: RideRecord | None = None
 
     def ride(self, state: State, action: Action) -> Facts:
@@ -51,16 +54,21 @@ class PhysicsProducer:
         if self.rides_per_process is None:
             return self._ride(state, action)
         if self._worker is None or self._worker.rides >= self.rides_per_process:
-            self.close()
-            prepare_shapes(self.geometry, self.ruleset.scale.metres_per_inch)  # inherited by the fork
+            if self._worker is not None:
+                self._worker.stop()
+            if self._world is None:  # built here, never ridden here: every fork inherits it new
+                self._world = build_table_world(self.table, self.geometry)
             self._worker = _Worker(self)
         return self._worker.ride(state, action)
 
     def close(self) -> None:
-        """Stop the worker process, if any."""
+        """Stop the worker process, if any, and close the world this process rode in, if any."""
         if self._worker is not None:
             self._worker.stop()
             self._worker = None
+        if self._world is not None:
+            self._world.close()
+            self._world = None
 
     def __del__(self):
         self.close()
@@ -78,8 +86,10 @@ class PhysicsProducer:
         model = state.model(action.model_id)
         rider, others = self.bodies(state, action)
         speed = full_distance_in(move, self.ruleset) / self.ruleset.scale.seconds_per_activation
-        with build_table_world(self.table, self.geometry, rider=rider, others=others, scenery=state.scenery) as world:
-            found = ride(world, model.id, move.path, speed, in_air=model.air is not None)
+        if self._world is None:
+            self._world = build_table_world(self.table, self.geometry)
+        world = self._world.place(rider=rider, others=others, scenery=state.scenery)
+        found = ride(world, model.id, move.path, speed, in_air=model.air is not None)
         self.last_ride = found
         return to_facts(found, move, self.geometry, state, dict(self.table.spec.table.edges))
 

@@ -26,7 +26,7 @@ from entropy3d.geometry import Pose, angle_between_deg
 from entropy3d.physics import polyline
 from entropy3d.physics.engine import pybullet
 from entropy3d.physics.record import Airborne, DebrisMove, RideRecord, Touch
-from entropy3d.physics.world import PhysicsWorld
+from entropy3d.physics.world import BodyInfo, PhysicsWorld
 
 SUPPORT_NORMAL_Z = 0.5  #: a contact whose normal is steeper than this carries the bike
 TOUCH_DISTANCE_M = 0.01  #: contact points further apart than this are not touching
@@ -41,54 +41,73 @@ OVER_EDGE_DROP_IN = 3.0  #: a bike this far below the table top, beyond its edge
 
 
 def _norm(v) -> float:
-    """Length of a 3-vector (np.linalg.norm costs more than the arithmetic on one vector)."""
+    """Length of a 3-vector."""
     return math.sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2])
 
 
-def _cross(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """3-vector cross product (numpy's general one is ten times slower on single vectors)."""
-    return np.array([a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]])
+def _dot(a, b) -> float:
+    return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
 
 
-def _rotation_to(forward: np.ndarray, up: np.ndarray) -> np.ndarray:
-    """Rotation matrix with x along ``forward`` (made perpendicular to ``up``) and z along ``up``."""
-    up = up / _norm(up)
-    x = forward - np.dot(forward, up) * up
+def _cross(a, b) -> tuple[float, float, float]:
+    return (a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0])
+
+
+def _scaled(v, k: float) -> tuple[float, float, float]:
+    return (v[0] * k, v[1] * k, v[2] * k)
+
+
+# The controller runs every physics step on single 3-vectors and 3x3 matrices, where numpy's
+# per-call cost is many times the arithmetic: vectors are float tuples and matrices are row-major
+# 9-tuples (as ``getMatrixFromQuaternion`` gives them).
+
+def _rotation_to(forward, up) -> tuple[float, ...]:
+    """Rotation matrix (row-major) with x along ``forward`` (made perpendicular to ``up``) and z along ``up``."""
+    up = _scaled(up, 1.0 / _norm(up))
+    along = _dot(forward, up)
+    x = (forward[0] - along * up[0], forward[1] - along * up[1], forward[2] - along * up[2])
     if _norm(x) < 1e-9:
-        x = _cross(np.array([0.0, 1.0, 0.0]), up)
-    x = x / _norm(x)
-    return np.column_stack([x, _cross(up, x), up])
+        x = _cross((0.0, 1.0, 0.0), up)
+    x = _scaled(x, 1.0 / _norm(x))
+    y = _cross(up, x)
+    return (x[0], y[0], up[0], x[1], y[1], up[1], x[2], y[2], up[2])
 
 
-def _angular_velocity(current: np.ndarray, target: np.ndarray, time_constant: float) -> np.ndarray:
-    """World angular velocity turning ``current`` into ``target`` in about ``time_constant``."""
-    delta = target @ current.T
-    cos_angle = (delta[0, 0] + delta[1, 1] + delta[2, 2] - 1.0) / 2.0
-    angle = float(np.arccos(min(1.0, max(-1.0, cos_angle))))
+def _angular_velocity(current, target, time_constant: float) -> tuple[float, float, float]:
+    """World angular velocity turning ``current`` into ``target`` (row-major rotation matrices)
+    in about ``time_constant``: the rotation ``target @ current.T`` as an axis and angle."""
+    c0, c1, c2, c3, c4, c5, c6, c7, c8 = current
+    t0, t1, t2, t3, t4, t5, t6, t7, t8 = target
+    d00 = t0 * c0 + t1 * c1 + t2 * c2
+    d11 = t3 * c3 + t4 * c4 + t5 * c5
+    d22 = t6 * c6 + t7 * c7 + t8 * c8
+    cos_angle = (d00 + d11 + d22 - 1.0) / 2.0
+    angle = math.acos(1.0 if cos_angle > 1.0 else -1.0 if cos_angle < -1.0 else cos_angle)
     if angle < 1e-9:
-        return np.zeros(3)
-    axis = np.array([delta[2, 1] - delta[1, 2], delta[0, 2] - delta[2, 0], delta[1, 0] - delta[0, 1]])
+        return (0.0, 0.0, 0.0)
+    axis = ((t6 * c3 + t7 * c4 + t8 * c5) - (t3 * c6 + t4 * c7 + t5 * c8),
+            (t0 * c6 + t1 * c7 + t2 * c8) - (t6 * c0 + t7 * c1 + t8 * c2),
+            (t3 * c0 + t4 * c1 + t5 * c2) - (t0 * c3 + t1 * c4 + t2 * c5))
     norm = _norm(axis)
     if norm < 1e-12:
-        return np.zeros(3)
-    return axis / norm * angle / time_constant
+        return (0.0, 0.0, 0.0)
+    return _scaled(axis, angle / norm / time_constant)
 
 
-def _debris_start(world: PhysicsWorld) -> dict[int, tuple[np.ndarray, np.ndarray]]:
+def _debris_start(world: PhysicsWorld) -> dict[int, tuple[BodyInfo, np.ndarray, np.ndarray]]:
     start = {}
     for body, info in world.bodies.items():
         if info.dynamic and info.kind != "bike":
             position, orientation = pybullet.getBasePositionAndOrientation(body, physicsClientId=world.client)
             rotation = np.asarray(pybullet.getMatrixFromQuaternion(orientation)).reshape(3, 3)
-            start[body] = (np.asarray(position), rotation)
+            start[body] = (info, np.asarray(position), rotation)
     return start
 
 
 def _scenery_moves(world: PhysicsWorld, start, destroyed: set[int]) -> tuple[DebrisMove, ...]:
     moves = []
     to_in = 1.0 / world.scale.metres_per_inch
-    for body, (position0, rotation0) in start.items():
-        info = world.bodies[body]
+    for body, (info, position0, rotation0) in start.items():
         if body in destroyed:
             moves.append(DebrisMove(info.piece_id, 0.0, 0.0, 0.0, 0.0, True))
             continue
@@ -103,27 +122,39 @@ def _scenery_moves(world: PhysicsWorld, start, destroyed: set[int]) -> tuple[Deb
 
 
 class _Rider:
-    """The bike body's state in the units the controller needs (metres; inches for the path)."""
+    """The bike body's state in the units the controller needs (metres, float tuples; inches for
+    the path)."""
 
     def __init__(self, world: PhysicsWorld, body: int):
         self.world, self.body = world, body
-        self.bottom_local = world.bike_bottoms[body]
+        self.bottom_local = tuple(float(v) for v in world.bike_bottoms[body])
+        self.to_in = 1.0 / world.scale.metres_per_inch
         self.read()
 
     def read(self) -> None:
         c = self.world.client
         position, orientation = pybullet.getBasePositionAndOrientation(self.body, physicsClientId=c)
-        self.position = np.asarray(position)
-        self.rotation = np.asarray(pybullet.getMatrixFromQuaternion(orientation)).reshape(3, 3)
-        linear, angular = pybullet.getBaseVelocity(self.body, physicsClientId=c)
-        self.velocity = np.asarray(linear)
-        self.bottom = self.position + self.rotation @ self.bottom_local
-        self.xy_in = self.bottom[:2] / self.world.scale.metres_per_inch
-        self.z_in = float(self.bottom[2] / self.world.scale.metres_per_inch)
+        self.position = position
+        r = self.rotation = pybullet.getMatrixFromQuaternion(orientation)
+        self.velocity = pybullet.getBaseVelocity(self.body, physicsClientId=c)[0]
+        b = self.bottom_local
+        self.bottom = (position[0] + r[0] * b[0] + r[1] * b[1] + r[2] * b[2],
+                       position[1] + r[3] * b[0] + r[4] * b[1] + r[5] * b[2],
+                       position[2] + r[6] * b[0] + r[7] * b[1] + r[8] * b[2])
+        self.xy_in = (self.bottom[0] * self.to_in, self.bottom[1] * self.to_in)
+        self.z_in = self.bottom[2] * self.to_in
+
+    @property
+    def up(self) -> tuple[float, float, float]:
+        return (self.rotation[2], self.rotation[5], self.rotation[8])
+
+    @property
+    def forward(self) -> tuple[float, float, float]:
+        return (self.rotation[0], self.rotation[3], self.rotation[6])
 
     @property
     def facing_deg(self) -> float:
-        return float(np.degrees(np.arctan2(self.rotation[1, 0], self.rotation[0, 0])))
+        return math.degrees(math.atan2(self.rotation[3], self.rotation[0]))
 
 
 def ride(world: PhysicsWorld, bike_id: str, path_in: np.ndarray, speed_in_s: float, *,
@@ -148,6 +179,7 @@ def ride(world: PhysicsWorld, bike_id: str, path_in: np.ndarray, speed_in_s: flo
     body = world.bike_ids[bike_id]
     bike = _Rider(world, body)
     debris_start = _debris_start(world)
+    order, bodies = world.order, world.bodies
     debris_impulse: dict[int, float] = {}
     debris_mass: dict[int, float] = {}
     debris_contact: dict[int, Touch] = {}
@@ -157,7 +189,7 @@ def ride(world: PhysicsWorld, bike_id: str, path_in: np.ndarray, speed_in_s: flo
     trajectory = [(0.0, *bike.xy_in, bike.z_in, bike.facing_deg)]
     progress = track.project(*bike.xy_in, 0.0)
     # (t, progress, xy, z, speed) at the last step with the wheels down
-    last_ground = (0.0, progress, bike.xy_in.copy(), bike.z_in, float(np.linalg.norm(bike.velocity)) * to_in,
+    last_ground = (0.0, progress, bike.xy_in, bike.z_in, _norm(bike.velocity) * to_in,
                    None, "air" if in_air else "ground")
     air_steps = int(np.ceil(MIN_FLIGHT_S / dt)) if in_air else 0
     carried_over = in_air  # until its first landing
@@ -165,31 +197,37 @@ def ride(world: PhysicsWorld, bike_id: str, path_in: np.ndarray, speed_in_s: flo
     flight_max_z = bike.z_in
     outcome, left_table, steps, t = "stalled", None, 0, 0.0
     travelled = 0.0
-    last_xy = bike.xy_in.copy()
+    last_xy = bike.xy_in
 
     while True:
         support_normals, crash, support, support_force = [], None, None, -1.0
-        for point in pybullet.getContactPoints(bodyA=body, physicsClientId=client):
+        # in the order the bodies were added: PyBullet lists them in the order of its contact
+        # manifolds, which depends on what the world did before this ride (see world.py)
+        points = pybullet.getContactPoints(bodyA=body, physicsClientId=client)
+        if len(points) > 1:
+            points = sorted(points, key=lambda point: order.get(point[2], -1))
+        bottom, up = bike.bottom, bike.up
+        for point in points:
             other, distance = point[2], point[8]
-            info = world.bodies.get(other)
+            info = bodies.get(other)
             if info is None or distance > TOUCH_DISTANCE_M:
                 continue
-            normal = np.asarray(point[7])  # on the other body, pointing at the bike
-            on_bike = np.asarray(point[5])
-            height = float(np.dot(on_bike - bike.bottom, bike.rotation[:, 2]))
+            normal = point[7]  # on the other body, pointing at the bike
+            on_bike = point[5]
+            height = _dot((on_bike[0] - bottom[0], on_bike[1] - bottom[1], on_bike[2] - bottom[2]), up)
             if info.dynamic and info.kind != "bike":
                 debris_impulse[other] = debris_impulse.get(other, 0.0) + point[9] * dt
                 if other not in debris_contact:
                     debris_contact[other] = _contact(info, "debris", t, on_bike, progress, bike, normal, to_in)
                 continue
             if normal[2] > SUPPORT_NORMAL_Z:
-                if carried_over and np.dot(bike.velocity, normal) > SEPARATING_MPS:
+                if carried_over and _dot(bike.velocity, normal) > SEPARATING_MPS:
                     continue  # a bike carried over in the air, still rising, has not landed
-                support_normals.append(normal * max(point[9], 1e-6))
+                support_normals.append(_scaled(normal, max(point[9], 1e-6)))
                 if point[9] > support_force:
                     support, support_force = info, point[9]
             elif (height > world.step_height_m and crash is None and info.kind != "floor"
-                  and -np.dot(commanded, normal) > APPROACH_MPS):
+                  and -_dot(commanded, normal) > APPROACH_MPS):
                 crash = _contact(info, "crash", t, on_bike, progress, bike, normal, to_in)
                 crash = _with_impulse(crash, point[9] * dt)
         for other, impulse in debris_impulse.items():
@@ -199,7 +237,7 @@ def ride(world: PhysicsWorld, bike_id: str, path_in: np.ndarray, speed_in_s: flo
                 debris_mass[other] = pybullet.getDynamicsInfo(other, -1, physicsClientId=client)[0]
             if impulse > debris_mass[other] * world.break_delta_v_mps_per_risk * (world.bodies[other].risk or 1):
                 destroyed.add(other)
-                pybullet.removeBody(other, physicsClientId=client)
+                world.remove_body(other)
         grounded = bool(support_normals)
         carried_over = carried_over and not grounded
         if crash is not None:
@@ -212,8 +250,8 @@ def ride(world: PhysicsWorld, bike_id: str, path_in: np.ndarray, speed_in_s: flo
                 flights.append(_flight(last_ground, t, bike, flight_max_z, landed=True))
             air_steps = 0
             progress = track.project(*bike.xy_in, progress)
-            speed_now = float(_norm(bike.velocity)) * to_in
-            last_ground = (t, progress, bike.xy_in.copy(), bike.z_in, speed_now, support.piece_id, support.kind)
+            speed_now = _norm(bike.velocity) * to_in
+            last_ground = (t, progress, bike.xy_in, bike.z_in, speed_now, support.piece_id, support.kind)
             flight_max_z = bike.z_in
             if progress >= total - 0.02:
                 outcome = "completed"
@@ -237,34 +275,40 @@ def ride(world: PhysicsWorld, bike_id: str, path_in: np.ndarray, speed_in_s: flo
             break
 
         if grounded and left_table is None:
-            normal = np.sum(support_normals, axis=0)
-            normal = normal / _norm(normal)
+            nx, ny, nz = 0.0, 0.0, 0.0
+            for n in support_normals:
+                nx, ny, nz = nx + n[0], ny + n[1], nz + n[2]
+            normal = _scaled((nx, ny, nz), 1.0 / _norm((nx, ny, nz)))
             tx, ty = track.point_at(min(progress + LOOKAHEAD_IN, total))
-            direction = np.array([(tx - bike.xy_in[0]) * to_m, (ty - bike.xy_in[1]) * to_m, 0.0])
+            direction = ((tx - bike.xy_in[0]) * to_m, (ty - bike.xy_in[1]) * to_m, 0.0)
             if _norm(direction) < 1e-9:
-                direction = np.append(np.cos(np.radians(bike.facing_deg)), np.sin(np.radians(bike.facing_deg)))
-            along = direction - np.dot(direction, normal) * normal
-            velocity = speed_m * along / _norm(along)
+                facing = math.radians(bike.facing_deg)
+                direction = (math.cos(facing), math.sin(facing), 0.0)
+            across = _dot(direction, normal)
+            along = (direction[0] - across * normal[0], direction[1] - across * normal[1],
+                     direction[2] - across * normal[2])
+            velocity = _scaled(along, speed_m / _norm(along))
             tangent = track.heading_at(progress)
-            face = _rotation_to(np.array([np.cos(tangent), np.sin(tangent), 0.0]), normal)
+            face = _rotation_to((math.cos(tangent), math.sin(tangent), 0.0), normal)
             spin = _angular_velocity(bike.rotation, face, TURN_TIME_S)
-            pybullet.resetBaseVelocity(body, velocity.tolist(), spin.tolist(), physicsClientId=client)
+            pybullet.resetBaseVelocity(body, velocity, spin, physicsClientId=client)
             commanded = velocity
         else:
             commanded = bike.velocity
-            level = _rotation_to(bike.rotation[:, 0], np.array([0.0, 0.0, 1.0]))
+            level = _rotation_to(bike.forward, (0.0, 0.0, 1.0))
             spin = _angular_velocity(bike.rotation, level, 5 * TURN_TIME_S)
-            pybullet.resetBaseVelocity(body, bike.velocity.tolist(), spin.tolist(), physicsClientId=client)
+            pybullet.resetBaseVelocity(body, bike.velocity, spin, physicsClientId=client)
 
         world.step()
         steps += 1
         t = steps * dt
         bike.read()
-        if not np.all(np.isfinite(bike.position)):
+        if not (math.isfinite(bike.position[0]) and math.isfinite(bike.position[1])
+                and math.isfinite(bike.position[2])):
             raise FloatingPointError(f"bike {bike_id} left the numbers at t={t:.4f}s")
         if grounded:
-            travelled += float(np.hypot(*(bike.xy_in - last_xy)))
-        last_xy = bike.xy_in.copy()
+            travelled += math.hypot(bike.xy_in[0] - last_xy[0], bike.xy_in[1] - last_xy[1])
+        last_xy = bike.xy_in
         if steps % RECORD_EVERY == 0:
             trajectory.append((t, *bike.xy_in, bike.z_in, bike.facing_deg))
 
@@ -298,11 +342,10 @@ def _settle(world: PhysicsWorld, body: int, keep_velocity: bool) -> None:
         pybullet.resetBaseVelocity(body, *velocity, physicsClientId=world.client)
 
 
-def _contact(info, role: str, t: float, on_bike: np.ndarray, progress: float, bike: _Rider,
-             normal: np.ndarray, to_in: float) -> Touch:
-    into = -normal[:2]
+def _contact(info, role: str, t: float, on_bike, progress: float, bike: _Rider, normal, to_in: float) -> Touch:
+    into = (-normal[0], -normal[1])
     facing = bike.facing_deg % 360.0
-    into_deg = facing if np.linalg.norm(into) < 1e-9 else float(np.degrees(np.arctan2(into[1], into[0]))) % 360.0
+    into_deg = facing if math.hypot(*into) < 1e-9 else math.degrees(math.atan2(into[1], into[0])) % 360.0
     point = tuple(float(v) * to_in for v in on_bike)
     return Touch(info.piece_id, info.kind, role, float(t), point, float(progress), facing, into_deg,
                    angle_between_deg(facing, into_deg), 0.0)

@@ -1,17 +1,33 @@
-"""A PyBullet world of the *depicted* city, built from the table and thrown away after one ride.
+"""A PyBullet world of the *depicted* city: its static scenery built once, its bikes and debris
+put back from the game state before every ride (:meth:`PhysicsWorld.place`).
 
 Everything here is in metres, seconds and kilograms (g = 9.81); table inches are converted once,
 on the way in, with the rules' :class:`~entropy3d.units.TableScale`. Design decisions:
 
-- One DIRECT client per world, every call passes ``physicsClientId``; a fresh world per ride with
-  ``deterministicOverlappingPairs=1`` is what makes runs repeat bit for bit.
+- One DIRECT client per world, every call passes ``physicsClientId``.
+- A world lives for a game (a producer keeps one): building ~340 static bodies costs more than a
+  ride, so they are built once; every ride removes the bodies the last ride placed (last first, so
+  the statics keep their places in Bullet's object arrays) and places the bikes and debris anew,
+  in one fixed order, from shapes made once (debris the last ride left exactly as placed stays, up
+  to the first piece it disturbed: those bodies are what a new world would have there, and
+  creating bodies is most of what placing costs). A ride is the same bits in a world just built and in
+  one that rode anything before (``tests/physics/test_living_world.py``). What Bullet keeps
+  between rides is its broadphase bookkeeping (the tree's shape, when a pair no longer
+  overlapping is dropped): with ``deterministicOverlappingPairs=1`` pairs and manifolds are
+  processed in the order bodies were added, not found, and the rest is kept from mattering:
+  contact points are read in that same order (``ride.py``), the solver runs all its iterations
+  (``solverResidualThreshold=0``: an island grown by a stale pair then solves the same), and a
+  woken body does not fall asleep again within the ride (``sleepThreshold=0``: a stale pair cannot
+  keep one island awake that sleeps in another world).
+- Static bodies are maximal-coordinate rigid bodies put to sleep (a fixed multibody costs the
+  solver every step, ~3x the stepping here); resting debris starts asleep and wakes when touched.
 - Static scenery is built from each piece's convex ``parts`` (boxes, wedges, prisms): a body
   sliding over one concave triangle mesh catches on internal edges. A part that is not convex
   (an imported mesh piece) becomes a static concave mesh with ``GEOM_CONCAVE_INTERNAL_EDGE``.
 - Zones and road paint are decals, not geometry: a 0.02" step would make bikes bump.
 - Table edges: the table top ends at its edges and nothing stands beyond, so a bike that rides
   over any edge falls. Which edges are cliffs (EC-COL-EDGE) is recorded for the rules; a catch
-  floor far below stops falling debris so that it can sleep.
+  floor far below stops falling debris.
 - Bikes are maximal-coordinate bodies (no 100 units/s speed cap of multibodies, and
   ``ccdSweptSphereRadius`` only works on them) with swept-sphere CCD, as are destructibles.
 - Destructibles are dynamic convex hulls with trimesh mass properties: mass from a density that
@@ -20,6 +36,7 @@ on the way in, with the rules' :class:`~entropy3d.units.TableScale`. Design deci
 
 from __future__ import annotations
 
+import struct
 import weakref
 from dataclasses import dataclass, field
 from typing import Mapping, Sequence
@@ -77,7 +94,8 @@ class BodyInfo:
 
 @dataclass(eq=False)
 class PhysicsWorld:
-    """A live PyBullet world; use it for one ride, then :meth:`close` it (or use ``with``)."""
+    """A live PyBullet world of one table: its static scenery and what :meth:`place` put in for the
+    next ride. Keep it for a game and :meth:`close` it at the end (or use ``with``)."""
 
     client: int
     scale: TableScale
@@ -93,6 +111,23 @@ class PhysicsWorld:
     bike_bottoms: dict[int, np.ndarray] = field(default_factory=dict)
     """per bike body: its base's bottom centre in the body frame, metres"""
     hz: int = STEP_HZ
+    order: dict[int, int] = field(default_factory=dict)
+    """per body: its place in the order bodies were added, the same in every world of the table
+    whatever it rode before (PyBullet's body ids are not: it reuses the ids of removed bodies)"""
+    recipe: "_Recipe | None" = None
+    terrain_friction: Mapping[str, float] = field(default_factory=dict)
+    bike_height_in: float = 1.8
+    """height of a miniature's collision shape, inches"""
+    placed: list[int] = field(default_factory=list)
+    """bodies :meth:`place` put in for the current ride, in order"""
+    shapes: dict = field(default_factory=dict)
+    """collision shapes made in this world, by what they are the shape of: made once, used by every ride"""
+    added: int = 0
+    """bodies added so far (the next one's place in :attr:`order`)"""
+    poses: dict = field(default_factory=dict)
+    """a destructible's (position, orientation) in metres by (piece id, spot), computed once"""
+    resting: dict[int, tuple] = field(default_factory=dict)
+    """per destructible placed asleep: (its spot, its pose as PyBullet read it back, bit for bit)"""
 
     @property
     def dt(self) -> float:
@@ -130,6 +165,73 @@ class PhysicsWorld:
             return "east"
         return None
 
+    def add_body(self, body: int, info: BodyInfo, *, placed: bool) -> None:
+        self.bodies[body] = info
+        self.order[body] = self.added
+        self.added += 1
+        if placed:
+            self.placed.append(body)
+
+    def remove_body(self, body: int) -> None:
+        """Take a body out of the world (a destructible broken mid-ride, or the last ride's bodies)."""
+        pybullet.removeBody(body, physicsClientId=self.client)
+        info = self.bodies.pop(body)
+        self.order.pop(body)
+        self.placed.remove(body)
+        self.bike_bottoms.pop(body, None)
+        self.resting.pop(body, None)
+        if info.kind == "bike" and self.bike_ids.get(info.piece_id) == body:
+            del self.bike_ids[info.piece_id]
+
+    def place(self, *, rider: BikeBody | None = None, others: Sequence[BikeBody] = (),
+              scenery: Mapping[str, ScenerySpot] | None = None) -> "PhysicsWorld":
+        """Set the world up for one ride, as if it were new: in this order, the destructibles where
+        ``scenery`` says they stand now (moved or removed), the ``others`` as static obstacles and
+        the ``rider``, dynamic.
+
+        What the last ride placed is taken out, the last placed first, except the destructibles
+        it left exactly as placed (:meth:`_untouched`) up to the first that it did not: those are
+        the bodies a new world would have in the same places, and creating a body is most of what
+        placing costs."""
+        scenery = scenery or {}
+        wanted = [(debris, spot) for debris in self.recipe.debris
+                  if not (spot := scenery.get(debris.info.piece_id, ScenerySpot())).removed]
+        keep = 0
+        for (debris, spot), body in zip(wanted, self.placed):
+            if self.bodies[body].piece_id != debris.info.piece_id or not self._untouched(body, spot):
+                break
+            keep += 1
+        for body in reversed(self.placed[keep:]):
+            self.remove_body(body)
+        for debris, spot in wanted[keep:]:
+            _add_dynamic(self, debris, spot, self.terrain_friction.get(debris.info.terrain or "", 0.8))
+        for other in others:
+            add_bike(self, other, self.bike_height_in, dynamic=False)
+        if rider is not None:
+            add_bike(self, rider, self.bike_height_in, dynamic=True)
+        return self
+
+    def _untouched(self, body: int, spot: ScenerySpot) -> bool:
+        """Whether a destructible is as it was placed at ``spot``: placed asleep there and still at
+        that pose to the bit, without velocity and touching nothing. A body woken in a ride stays
+        awake (``sleepThreshold`` 0) and, in the step it woke, fell under gravity with no contact
+        yet to hold it, so it has moved, or is moving, or rests on something."""
+        rest = self.resting.get(body)
+        if rest is None or rest[0] != spot:
+            return False
+        position, orientation = pybullet.getBasePositionAndOrientation(body, physicsClientId=self.client)
+        if _bits(*position, *orientation) != rest[1]:
+            return False
+        linear, angular = pybullet.getBaseVelocity(body, physicsClientId=self.client)
+        return (_bits(*linear, *angular) == _ZERO_VELOCITY
+                and not pybullet.getContactPoints(bodyA=body, physicsClientId=self.client))
+
+    def shape(self, key, make) -> int:
+        """The collision shape kept under ``key``, made by ``make()`` the first time."""
+        if key not in self.shapes:
+            self.shapes[key] = make()
+        return self.shapes[key]
+
 
 def bike_hull(base: BaseShape, height_in: float, scale: TableScale, samples: int = 32) -> np.ndarray:
     """Vertices (metres, origin at the bottom centre, x forward) of a bike's collision shape: its
@@ -145,16 +247,31 @@ def bike_hull(base: BaseShape, height_in: float, scale: TableScale, samples: int
     return np.vstack(rings)
 
 
+def _bits(*values: float) -> bytes:
+    """Floats as their exact bits (``==`` on floats takes -0.0 for 0.0)."""
+    return struct.pack(f"<{len(values)}d", *values)
+
+
+_ZERO_VELOCITY = _bits(0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
+
+
 def _quaternion_z(deg: float) -> tuple[float, float, float, float]:
     return pybullet.getQuaternionFromEuler((0.0, 0.0, np.radians(deg)))
 
 
-def _set_common_dynamics(client: int, body: int, friction: float, ccd_radius: float | None) -> None:
+def _set_dynamics(client: int, body: int, friction: float, *, activation: int, ccd_radius: float | None = None,
+                  mass: float | None = None, inertia_diagonal=None) -> None:
+    """All of a body's dynamics in one ``changeDynamics`` call (each call costs ~10 us and a ride
+    places dozens of bodies). activation: the ``ACTIVATION_STATE_*`` it starts in. ccd_radius:
+    a moving body's swept-sphere radius. mass and inertia go together: on a maximal-coordinate
+    body, setting ``localInertiaDiagonal`` alone zeroes its mass (and the next step turns it into NaN)."""
     options = dict(lateralFriction=friction, restitution=0.0, rollingFriction=0.0, spinningFriction=0.0,
-                   linearDamping=0.0, angularDamping=0.0)
+                   linearDamping=0.0, angularDamping=0.0, activationState=activation)
     if ccd_radius is not None:
-        options.update(ccdSweptSphereRadius=ccd_radius, contactProcessingThreshold=0.0,
-                       activationState=pybullet.ACTIVATION_STATE_ENABLE_SLEEPING)
+        # sleepThreshold 0: once woken it stays awake for the ride (see the module docstring)
+        options.update(ccdSweptSphereRadius=ccd_radius, contactProcessingThreshold=0.0, sleepThreshold=0.0)
+    if mass is not None:
+        options.update(mass=float(mass), localInertiaDiagonal=[float(v) for v in inertia_diagonal])
     pybullet.changeDynamics(body, -1, physicsClientId=client, **options)
 
 
@@ -264,12 +381,9 @@ def _recipe(geometry: TableGeometry, metres: float) -> _Recipe:
     return cached[metres]
 
 
-def prepare_shapes(geometry: TableGeometry, metres: float) -> None:
-    """Compute the table's collision shapes in this process now (a forked worker inherits them)."""
-    _recipe(geometry, metres)
-
-
 def _add_static(world: PhysicsWorld, shape: _StaticShape, friction: float) -> None:
+    """A static piece as a maximal-coordinate body put to sleep: it never moves, and a sleeping
+    static body costs a step nothing until something awake comes near it."""
     client = world.client
     if shape.indices is None:
         collision = pybullet.createCollisionShape(pybullet.GEOM_MESH, vertices=shape.vertices_m,
@@ -279,9 +393,9 @@ def _add_static(world: PhysicsWorld, shape: _StaticShape, friction: float) -> No
             pybullet.GEOM_MESH, vertices=shape.vertices_m, indices=shape.indices,
             flags=pybullet.GEOM_FORCE_CONCAVE_TRIMESH | pybullet.GEOM_CONCAVE_INTERNAL_EDGE,
             physicsClientId=client)
-    body = pybullet.createMultiBody(0.0, collision, physicsClientId=client)
-    _set_common_dynamics(client, body, friction, None)
-    world.bodies[body] = shape.info
+    body = pybullet.createMultiBody(0.0, collision, useMaximalCoordinates=True, physicsClientId=client)
+    _set_dynamics(client, body, friction, activation=pybullet.ACTIVATION_STATE_SLEEP)
+    world.add_body(body, shape.info, placed=False)
 
 
 def _mass_properties(mesh_m: trimesh.Trimesh, mass: float) -> tuple[np.ndarray, np.ndarray]:
@@ -308,32 +422,36 @@ def _quaternion_of(matrix: np.ndarray) -> list[float]:
     return [x, y, z, w]
 
 
-def set_mass_properties(client: int, body: int, mass: float, inertia_diagonal: np.ndarray) -> None:
-    """Mass and inertia in ONE changeDynamics call: on a maximal-coordinate body, setting
-    ``localInertiaDiagonal`` alone zeroes its mass (and the next step turns it into NaN)."""
-    pybullet.changeDynamics(body, -1, mass=float(mass), localInertiaDiagonal=np.asarray(inertia_diagonal).tolist(),
-                            physicsClientId=client)
-
-
 def debris_mass_kg(volume_m3: float, risk: int) -> float:
     """Mass of a destructible: risk 1 (a chair) is light, risk 3 (a table) heavy (EC-DEST-1)."""
     return float(volume_m3 * DEBRIS_DENSITY_PER_RISK * max(1, risk))
 
 
 def _add_dynamic(world: PhysicsWorld, shape: _DebrisShape, spot: ScenerySpot, friction: float) -> None:
-    metres = world.scale.metres_per_inch
-    turn = np.radians(spot.turn_deg)
-    rz = np.array([[np.cos(turn), -np.sin(turn), 0.0], [np.sin(turn), np.cos(turn), 0.0], [0.0, 0.0, 1.0]])
-    pivot_m = shape.pivot_in * metres
-    centre = rz @ (shape.centre_m - pivot_m) + pivot_m + np.array([spot.dx, spot.dy, 0.0]) * metres
-    collision = pybullet.createCollisionShape(pybullet.GEOM_MESH, vertices=shape.local_m,
-                                              physicsClientId=world.client)
-    body = pybullet.createMultiBody(shape.mass, collision, basePosition=centre.tolist(),
-                                    baseOrientation=_quaternion_of(rz @ shape.axes),
+    """A destructible where ``spot`` says it stands. One that has not moved stands where the scene
+    put it, resting, so it starts asleep (it wakes when something touches it); a moved one may
+    hang over an edge or lie across a lower level, so it starts awake and finds its rest."""
+    key = (shape.info.piece_id, spot)
+    if key not in world.poses:  # most debris stands where it stood last ride
+        metres = world.scale.metres_per_inch
+        turn = np.radians(spot.turn_deg)
+        rz = np.array([[np.cos(turn), -np.sin(turn), 0.0], [np.sin(turn), np.cos(turn), 0.0], [0.0, 0.0, 1.0]])
+        pivot_m = shape.pivot_in * metres
+        centre = rz @ (shape.centre_m - pivot_m) + pivot_m + np.array([spot.dx, spot.dy, 0.0]) * metres
+        world.poses[key] = (centre.tolist(), _quaternion_of(rz @ shape.axes))
+    position, orientation = world.poses[key]
+    collision = world.shape(("debris", shape.info.piece_id), lambda: pybullet.createCollisionShape(
+        pybullet.GEOM_MESH, vertices=shape.local_m, physicsClientId=world.client))
+    body = pybullet.createMultiBody(shape.mass, collision, basePosition=position, baseOrientation=orientation,
                                     useMaximalCoordinates=True, physicsClientId=world.client)
-    set_mass_properties(world.client, body, shape.mass, shape.moments)
-    _set_common_dynamics(world.client, body, friction, shape.ccd_radius_m)
-    world.bodies[body] = shape.info
+    resting = spot == ScenerySpot()
+    _set_dynamics(world.client, body, friction, ccd_radius=shape.ccd_radius_m, mass=shape.mass,
+                  inertia_diagonal=shape.moments,
+                  activation=pybullet.ACTIVATION_STATE_SLEEP if resting else pybullet.ACTIVATION_STATE_ENABLE_SLEEPING)
+    world.add_body(body, shape.info, placed=True)
+    if resting:
+        placed_at = pybullet.getBasePositionAndOrientation(body, physicsClientId=world.client)
+        world.resting[body] = (spot, _bits(*placed_at[0], *placed_at[1]))
 
 
 @dataclass(frozen=True, eq=False)
@@ -365,7 +483,8 @@ def add_bike(world: PhysicsWorld, bike: BikeBody, height_in: float, *, dynamic: 
     scale = world.scale
     cached = bike_shape(bike.base, height_in, scale)
     centre = cached.centre
-    shape = pybullet.createCollisionShape(pybullet.GEOM_MESH, vertices=cached.local_m, physicsClientId=world.client)
+    shape = world.shape(("bike", bike.base, float(height_in)), lambda: pybullet.createCollisionShape(
+        pybullet.GEOM_MESH, vertices=cached.local_m, physicsClientId=world.client))
     yaw = _quaternion_z(bike.pose.facing_deg)
     rotated = np.asarray(pybullet.getMatrixFromQuaternion(yaw)).reshape(3, 3) @ centre
     position = np.array([scale.metres(bike.pose.x), scale.metres(bike.pose.y), scale.metres(bike.pose.z)])
@@ -374,15 +493,14 @@ def add_bike(world: PhysicsWorld, bike: BikeBody, height_in: float, *, dynamic: 
                                     baseOrientation=yaw, useMaximalCoordinates=True, physicsClientId=world.client)
     if dynamic:
         # the hull is mirror-symmetric in x and y, so its inertia is diagonal in the bike's frame
-        set_mass_properties(world.client, body, BIKE_MASS_KG, cached.inertia_diagonal)
-        _set_common_dynamics(world.client, body, 0.0, 0.25 * scale.metres(min(bike.base.length, bike.base.width)))
-        pybullet.changeDynamics(body, -1, activationState=pybullet.ACTIVATION_STATE_DISABLE_SLEEPING,
-                                physicsClientId=world.client)
+        _set_dynamics(world.client, body, 0.0, ccd_radius=0.25 * scale.metres(min(bike.base.length, bike.base.width)),
+                      mass=BIKE_MASS_KG, inertia_diagonal=cached.inertia_diagonal,
+                      activation=pybullet.ACTIVATION_STATE_DISABLE_SLEEPING)
         velocity = [scale.metres(v) for v in bike.velocity_in_s]
         pybullet.resetBaseVelocity(body, velocity, [0.0, 0.0, 0.0], physicsClientId=world.client)
     else:
-        _set_common_dynamics(world.client, body, 0.9, None)
-    world.bodies[body] = BodyInfo(bike.id, bike.kind, None, dynamic)
+        _set_dynamics(world.client, body, 0.9, activation=pybullet.ACTIVATION_STATE_SLEEP)
+    world.add_body(body, BodyInfo(bike.id, bike.kind, None, dynamic), placed=True)
     world.bike_ids[bike.id] = body
     world.bike_bottoms[body] = -centre
     return body
@@ -397,7 +515,7 @@ def build_world(geometry: TableGeometry, scale: TableScale, terrain_friction: Ma
                 edges: Mapping[str, str], *, rider: BikeBody | None = None, others: Sequence[BikeBody] = (),
                 scenery: Mapping[str, ScenerySpot] | None = None, bike_height: float = 1.8,
                 hz: int = STEP_HZ) -> PhysicsWorld:
-    """A fresh DIRECT PyBullet world of ``geometry`` in metres.
+    """A new DIRECT PyBullet world of ``geometry`` in metres, set up by :meth:`PhysicsWorld.place`.
 
     terrain_friction: friction coefficient per terrain name (rules data). edges: the table's
     special edges (``{"south": "cliff"}``). rider: the bike that will ride (dynamic); others: the
@@ -408,28 +526,22 @@ def build_world(geometry: TableGeometry, scale: TableScale, terrain_friction: Ma
     pybullet.resetSimulation(physicsClientId=client)
     pybullet.setGravity(0.0, 0.0, -GRAVITY, physicsClientId=client)
     pybullet.setPhysicsEngineParameter(fixedTimeStep=1.0 / hz, numSubSteps=0, numSolverIterations=50,
-                                       deterministicOverlappingPairs=1, physicsClientId=client)
+                                       deterministicOverlappingPairs=1, solverResidualThreshold=0.0,
+                                       physicsClientId=client)
     ruleset = geometry.ruleset
     world = PhysicsWorld(client, scale, geometry.width, geometry.depth, dict(edges),
                          scale.metres(float(ruleset.data("ride.step_height_in"))),
-                         float(ruleset.data("destructible.break_delta_v_mps_per_risk")), hz=hz)
-    scenery = scenery or {}
-    recipe = _recipe(geometry, scale.metres_per_inch)
-    for shape in recipe.statics:
+                         float(ruleset.data("destructible.break_delta_v_mps_per_risk")), hz=hz,
+                         recipe=_recipe(geometry, scale.metres_per_inch), terrain_friction=dict(terrain_friction),
+                         bike_height_in=bike_height)
+    for shape in world.recipe.statics:
         _add_static(world, shape, terrain_friction.get(shape.info.terrain or "", 0.8))
-    for debris in recipe.debris:
-        spot = scenery.get(debris.info.piece_id, ScenerySpot())
-        if not spot.removed:
-            _add_dynamic(world, debris, spot, terrain_friction.get(debris.info.terrain or "", 0.8))
     floor = pybullet.createCollisionShape(pybullet.GEOM_PLANE, physicsClientId=client)
     floor_body = pybullet.createMultiBody(0.0, floor, basePosition=[0.0, 0.0, -CATCH_FLOOR_DEPTH_M],
-                                          physicsClientId=client)
-    world.bodies[floor_body] = BodyInfo("beyond_table", "floor", None, False)
-    for other in others:
-        add_bike(world, other, bike_height, dynamic=False)
-    if rider is not None:
-        add_bike(world, rider, bike_height, dynamic=True)
-    return world
+                                          useMaximalCoordinates=True, physicsClientId=client)
+    pybullet.changeDynamics(floor_body, -1, activationState=pybullet.ACTIVATION_STATE_SLEEP, physicsClientId=client)
+    world.add_body(floor_body, BodyInfo("beyond_table", "floor", None, False), placed=False)
+    return world.place(rider=rider, others=others, scenery=scenery)
 
 
 def build_table_world(table: Table, geometry: TableGeometry, *, rider: BikeBody | None = None,

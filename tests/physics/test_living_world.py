@@ -1,0 +1,170 @@
+"""A physics world lives for a game (issue 17): its static scenery is built once and every ride
+puts the bikes and debris back from the game state. A ride must come out the same bits in a
+world that rode anything before as in one just built, or a replay would depend on what the
+process happened to ride first (a look-ahead, an activation replayed on its own, a new worker).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from entropy3d.physics.engine import pybullet
+from entropy3d.physics.producer import PhysicsProducer
+from entropy3d.physics.record import RideRecord
+from entropy3d.rules.scenery import ScenerySpot
+from entropy3d.rules.transition import Action, check
+from entropy3d.scene import load_scene
+from entropy3d.scene.build import build_table_geometry
+
+DATA = Path(__file__).parent / "data"
+
+
+def bits(found: RideRecord) -> bytes:
+    """Every value of a ride record, floats exactly (repr round-trips a float; the trajectory as
+    its float64 bytes)."""
+    fields = {f.name: getattr(found, f.name) for f in dataclasses.fields(found)}
+    trajectory = np.ascontiguousarray(fields.pop("trajectory"), dtype="<f8")
+    return repr(fields).encode() + trajectory.tobytes()
+
+
+@pytest.fixture(scope="module")
+def start(proving_ground):
+    return dataclasses.replace(proving_ground.table.initial_state(proving_ground.geometry.surface_height), turn=2)
+
+
+def rides(start):
+    """(name, state, model, plan): a knocked bench (settling after the ride), a bench broken at
+    speed 3 (removed mid-ride), head-on and side-on crashes into a bank, a jump across the gap,
+    and the bench hit where an earlier ride left it (it starts awake)."""
+    fast = start.with_model(start.model("smasher").but(speed=3))
+    moved = start.with_scenery({"bench1": ScenerySpot(dx=0.5, turn_deg=10.0)})
+    return [("bench knocked", start, "smasher", "s2: straight 12"),
+            ("bench broken", fast, "smasher", "s3: straight 16"),
+            ("head-on crash", start, "crasher", "s3: straight 16"),
+            ("jump", start, "jumper", "s3: straight 16"),
+            ("side-on crash", start, "scraper", "s3: straight 6, right wide 7"),
+            ("moved bench knocked", moved, "smasher", "s2: straight 12")]
+
+
+def ride(producer, ruleset, state, model, plan) -> RideRecord:
+    producer.ride(state, check(state, Action.ride(model, plan), ruleset))
+    return producer.last_ride
+
+
+def test_a_ride_is_the_same_bits_in_a_new_world_and_after_other_rides(proving_ground, start):
+    ruleset = proving_ground.ruleset
+    cases = rides(start)
+    fresh = {}
+    for name, state, model, plan in cases:
+        producer = PhysicsProducer(proving_ground.table, proving_ground.geometry, rides_per_process=None)
+        fresh[name] = bits(ride(producer, ruleset, state, model, plan))
+        producer.close()
+    outcomes = set()
+    living = PhysicsProducer(proving_ground.table, proving_ground.geometry, rides_per_process=None)
+    try:
+        # every ride after every other, in both orders, and each twice in a row
+        for order in (cases, cases[::-1], [c for c in cases for _ in range(2)]):
+            for name, state, model, plan in order:
+                found = ride(living, ruleset, state, model, plan)
+                outcomes.add((found.outcome, tuple(m.destroyed for m in found.scenery)))
+                assert bits(found) == fresh[name], f"{name}: differs after other rides in the same world"
+    finally:
+        living.close()
+    assert {"completed", "crashed"} <= {outcome for outcome, _ in outcomes}
+    assert {(True,), (False,)} <= {destroyed for _, destroyed in outcomes}, "a bench knocked and one broken"
+
+
+def test_the_rides_differ_so_the_comparison_can_fail(proving_ground, start):
+    ruleset = proving_ground.ruleset
+    producer = PhysicsProducer(proving_ground.table, proving_ground.geometry, rides_per_process=None)
+    try:
+        found = {name: bits(ride(producer, ruleset, state, model, plan))
+                 for name, state, model, plan in rides(start)}
+    finally:
+        producer.close()
+    assert len(set(found.values())) == len(found)
+
+
+def test_a_ride_in_a_worker_process_matches_one_in_this_process(proving_ground, start):
+    """The game's worker (forked, its own world, recycled every few rides) gives the same facts."""
+    ruleset = proving_ground.ruleset
+    cases = rides(start)
+    here = PhysicsProducer(proving_ground.table, proving_ground.geometry, rides_per_process=None)
+    worker = PhysicsProducer(proving_ground.table, proving_ground.geometry, rides_per_process=4)
+    try:
+        for name, state, model, plan in cases + cases[::-1]:
+            action = check(state, Action.ride(model, plan), ruleset)
+            mine, theirs = here.ride(state, action), worker.ride(state, action)
+            assert np.asarray(mine.trajectory).tobytes() == np.asarray(theirs.trajectory).tobytes(), name
+            assert repr((mine.end_pose, mine.end_velocity_in_s, mine.scenery, mine.contacts)) == \
+                repr((theirs.end_pose, theirs.end_velocity_in_s, theirs.scenery, theirs.contacts)), name
+    finally:
+        here.close()
+        worker.close()
+
+
+def test_the_world_holds_only_the_scenery_and_the_current_ride(proving_ground, start):
+    """Each ride takes out what the last one placed: the body count does not grow over a game."""
+    ruleset = proving_ground.ruleset
+    producer = PhysicsProducer(proving_ground.table, proving_ground.geometry, rides_per_process=None)
+    try:
+        counts = []
+        for name, state, model, plan in rides(start) * 2:
+            ride(producer, ruleset, state, model, plan)
+            world = producer._world
+            assert pybullet.getNumBodies(physicsClientId=world.client) == len(world.bodies)
+            counts.append((name, len(world.bodies)))
+        assert counts[:6] == counts[6:]
+        statics = sum(1 for info in world.bodies.values() if not info.dynamic and info.kind != "bike")
+        assert statics == len(world.recipe.statics) + 1, "every static part and the catch floor, once"
+    finally:
+        producer.close()
+
+
+@pytest.fixture(scope="module")
+def debris_rows():
+    table = load_scene(DATA / "debris_rows.yaml")
+    geometry = build_table_geometry(table)
+    return table, geometry, dataclasses.replace(table.initial_state(geometry.surface_height), turn=2)
+
+
+#: (model, plan, the crate it knocks or None): the first crate placed, the third, the last, none
+ROW_RIDES = [("first", "s2: straight 12", "c1"), ("third", "s2: straight 12", "c3"),
+             ("last", "s2: straight 12", "c8"), ("clear", "s2: straight 12", None)]
+
+
+def placed_order(world) -> dict[str, int]:
+    return {world.bodies[body].piece_id: world.order[body] for body in world.placed} if world else {}
+
+
+def test_crates_a_ride_left_untouched_stay_and_the_rides_are_the_same_bits(debris_rows):
+    """The world keeps the crates placed before the first one a ride disturbed (creating a body is
+    most of what placing costs) and places that one and all after it anew; every ride still comes
+    out as in a new world, whichever crate the rides before it knocked."""
+    table, geometry, start = debris_rows
+    fresh = {}
+    for model, plan, knocked in ROW_RIDES:
+        producer = PhysicsProducer(table, geometry, rides_per_process=None)
+        found = ride(producer, table.ruleset, start, model, plan)
+        assert [m.piece_id for m in found.scenery] == ([knocked] if knocked else []), "the ride knocks its crate"
+        fresh[model] = bits(found)
+        producer.close()
+    living = PhysicsProducer(table, geometry, rides_per_process=None)
+    try:
+        kept = []
+        for model, plan, _ in ROW_RIDES + ROW_RIDES[::-1] + ROW_RIDES:
+            # a body keeps its place in the order it was added; PyBullet reuses the ids of removed bodies
+            before = placed_order(living._world)
+            assert bits(ride(living, table.ruleset, start, model, plan)) == fresh[model], model
+            after = placed_order(living._world)
+            kept.append(sorted(piece for piece, added in before.items() if after.get(piece) == added))
+    finally:
+        living.close()
+    crates = [f"c{k}" for k in range(1, 9)]
+    # after the first ride knocked c1 nothing is kept; after the third's c3, c1 and c2; after the
+    # last's c8, c1 to c7; after a ride that knocked nothing, all eight
+    assert kept[1] == [] and kept[2] == crates[:2] and kept[3] == crates[:7] and kept[4] == crates
