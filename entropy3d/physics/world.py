@@ -180,7 +180,7 @@ class PhysicsWorld:
         self.placed.remove(body)
         self.bike_bottoms.pop(body, None)
         self.resting.pop(body, None)
-        if info.kind == "bike" and self.bike_ids.get(info.piece_id) == body:
+        if self.bike_ids.get(info.piece_id) == body:
             del self.bike_ids[info.piece_id]
 
     def place(self, *, rider: BikeBody | None = None, others: Sequence[BikeBody] = (),

@@ -119,7 +119,8 @@ def test_the_world_holds_only_the_scenery_and_the_current_ride(proving_ground, s
             assert pybullet.getNumBodies(physicsClientId=world.client) == len(world.bodies)
             counts.append((name, len(world.bodies)))
         assert counts[:6] == counts[6:]
-        statics = sum(1 for info in world.bodies.values() if not info.dynamic and info.kind != "bike")
+        models = set(world.bike_ids.values())  # the rider and the other models (kind bike, model or wreck)
+        statics = sum(1 for body, info in world.bodies.items() if not info.dynamic and body not in models)
         assert statics == len(world.recipe.statics) + 1, "every static part and the catch floor, once"
     finally:
         producer.close()
