@@ -33,7 +33,7 @@ from entropy3d.rules.combat import (
     gun_tn,
     rider_dodge,
 )
-from entropy3d.rules.conditions import BLEEDING, STUNNED, become
+from entropy3d.rules.conditions import BLEEDING, STUNNED, after_test, become, stun_tn_mod
 from entropy3d.rules.dice import DiceRules, Outcome, TestRoll, policy_named, resolve_bust
 from entropy3d.rules.event import Event, roll_text
 from entropy3d.rules.facts import Sight
@@ -159,8 +159,7 @@ def target_tn(base_tn: int, attacker: ModelState, target: ModelState, ruleset: R
                    target_bike=target.bike_type, target_airborne=target.air is not None, ranged=ranged)
     if target.stopped:
         tn += int(ruleset.data("shooting.stopped_target_tn_mod"))
-    if "stunned" in attacker.conditions:
-        tn += int(ruleset.data("conditions.stun.tn_mod"))
+    tn += stun_tn_mod(attacker, ruleset)
     if attacker.shocking:
         tn += int(ruleset.data("actions.stunt.attack_tn_mod"))
     return tn
@@ -227,9 +226,7 @@ def _dodged(roll: TestRoll, dodge: int, ruleset: Ruleset) -> TestRoll:
 
 def _tested(model: ModelState, roll: TestRoll) -> ModelState:
     """A stunned rider's first successful test clears the stun (EC-COND-STUN)."""
-    if roll.succeeded and "stunned" in model.conditions:
-        return model.but(conditions=tuple(c for c in model.conditions if c != "stunned"))
-    return model
+    return after_test(model, roll.succeeded)
 
 
 def _hit(state: State, attacker: ModelState, target_id: str, *, stress: int, wounds: int, kill: bool,

@@ -30,6 +30,7 @@ import numpy as np
 from entropy3d.geometry import Pose, normalize_deg
 from entropy3d.rules import missions, traps
 from entropy3d.rules.combat import rider_dodge
+from entropy3d.rules.conditions import stun_tn_mod
 from entropy3d.rules.dice import Outcome, TestRoll, policy_named, resolve_bust, roll_test
 from entropy3d.rules.event import Event, roll_text
 from entropy3d.rules.events import (
@@ -82,14 +83,20 @@ class _Ride:
         producer = self.facts.producer if physics and self.facts is not None else ""
         self.events.append(Event(kind, self.model.id, rules, physics, producer, **more))
 
+    def stun_tn_mod(self) -> int:
+        """What the rider adds to every test's TN while still stunned (EC-COND-STUN)."""
+        return 0 if self.unstunned else stun_tn_mod(self.model, self.ruleset)
+
+    def tested(self, roll: TestRoll | None) -> None:
+        """A stunned rider's first successful test removes the stun (EC-COND-STUN)."""
+        if roll is not None and roll.succeeded and self.stun_tn_mod():
+            self.unstunned = True
+
     def test(self, tn: int) -> TestRoll:
         """A test of the rider's: +3 TN while stunned, which the first success removes (EC-COND-STUN)."""
-        stunned = "stunned" in self.model.conditions and not self.unstunned
-        if stunned:
-            tn += int(self.ruleset.data("conditions.stun.tn_mod"))
-        roll = roll_test(tn, self.stress, self.rng, self.ruleset, self.policy, self.model.max_stress)
-        if stunned and roll.succeeded:
-            self.unstunned = True
+        roll = roll_test(tn + self.stun_tn_mod(), self.stress, self.rng, self.ruleset, self.policy,
+                         self.model.max_stress)
+        self.tested(roll)
         return roll
 
     def add_stress(self, change: int) -> int:
@@ -139,7 +146,8 @@ class _Ride:
         move = self.move
         full = abs(move.length_in - full_distance_in(move, self.ruleset)) < 1e-6
         result = resolve_destructible(move.speed, full, hit.risk, self.stress, self.ruleset, self.rng, self.policy,
-                                      self.model.max_stress)
+                                      self.model.max_stress, tn_mod=self.stun_tn_mod())
+        self.tested(result.roll)
         found = f"went into destructible '{hit.piece_id}' at {hit.progress_in:.1f}\""
         knocked = math.hypot(*hit.pushed)
         if hit.broken:
@@ -176,13 +184,16 @@ class _Ride:
     def crash(self, contact: Contact) -> tuple[str, bool]:
         """An unavoidable impact (EC-COL-1); returns (head_on or side_on, survived)."""
         dodge = rider_dodge(self.model.dodge, self.model.bike_type, self.ruleset)
+        stunned = self.stun_tn_mod()
         result = resolve_crash(contact.heading_deg, contact.into_deg, dodge, self.stress, self.ruleset, self.rng,
-                               self.policy, self.model.max_stress)
+                               self.policy, self.model.max_stress, tn_mod=stunned)
+        self.tested(result.roll)
         what = "wall" if contact.kind in WALL_KINDS else contact.kind
         found = f"rode {contact.progress_in:.1f}\" then hit {what} '{contact.piece_id}' at {contact.angle_deg:.0f}°"
         name = "head-on" if result.kind == HEAD_ON else "side-on"
         base_tn = int(self.ruleset.data(f"crash.{result.kind}.tn_base"))
-        text = f"{name} crash ({result.clauses[1]}), TN {base_tn}-{dodge}={result.tn}, {roll_text(result.roll)}"
+        text = (f"{name} crash ({result.clauses[1]}), TN {base_tn}-{dodge}" + (f"+{stunned} stunned" if stunned else "")
+                + f"={result.tn}, {roll_text(result.roll)}")
         if result.survived:
             added = self.add_stress(result.roll.stress_change + result.stress_added)
             text += f" -> +{result.stress_added} stress, " + (
