@@ -32,6 +32,7 @@ from entropy3d.rules.combat import (
     chicken_stress,
     gun_tn,
     rider_dodge,
+    shot_in_sight,
 )
 from entropy3d.rules.conditions import BLEEDING, STUNNED, after_test, become, stun_tn_mod
 from entropy3d.rules.dice import DiceRules, Outcome, TestRoll, policy_named, resolve_bust
@@ -208,7 +209,7 @@ def check_attack(state: State, attacker_id: str, target_id: str, weapon: str, ru
                                f"({ruleset.data(f'guns.{weapon}.range_m'):g} m)")
     need = float(ruleset.data("shooting.min_visible_fraction"))
     sight = see() if see is not None else None
-    if sight is None or not sight.bike_seen or sight.visible_fraction < need - 1e-9:
+    if sight is None or not shot_in_sight(sight.visible_fraction, sight.bike_seen, ruleset):
         seen = 0.0 if sight is None else sight.visible_fraction
         raise IllegalPlanError("EC-COVER-1", f"{seen:.0%} of {target.id} is visible; a shot needs {need:.0%} "
                                "and the bike itself in sight")

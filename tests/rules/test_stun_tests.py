@@ -12,8 +12,8 @@ from entropy3d.rules.dice import policy_named
 from entropy3d.rules.events import resolve_destructible
 from entropy3d.rules.facts import Contact
 from entropy3d.rules.state import State, Trap
-from entropy3d.rules.traps import spring
 from entropy3d.rules.transition import Action
+from entropy3d.rules.traps import spring
 from tests.rules.test_transition import model, state_of, take
 
 STUNNED = ("stunned",)
