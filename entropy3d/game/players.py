@@ -143,8 +143,12 @@ def candidate_plans(view: ActionView) -> list[str]:
         plans.append(f"stunt s{speed}: straight {hi}")
         if bike.traps_carried and speed in ruleset.data("actions.laytrap.speeds"):
             plans.append(f"laytrap s{speed}: straight {lo}")
-        if bike.gun and bike.ammo > 0 and speed in ruleset.data("actions.stop.speeds"):
-            plans.append(f"stop s{speed}: straight {lo}")  # then a focussed shot (EC-GUN-STOPPED)
+        if bike.gun and speed in ruleset.data("actions.stop.speeds"):
+            if bike.ammo > 0:
+                plans.append(f"stop s{speed}: straight {lo}")  # then a focussed shot (EC-GUN-STOPPED)
+                plans.append(f"overwatch s{speed}: straight {lo}")
+            if bike.ammo < int(ruleset.data(f"guns.{bike.gun}.ammo")):
+                plans.append(f"reload s{speed}: straight {lo}")
     return plans
 
 
@@ -279,6 +283,15 @@ class AutoPlayer:
             score += (3.0 if stress_room <= 4 else -2.0) + max(0, -move.stress)
         return score
 
+    def remain_on_overwatch(self, view: ActionView) -> bool:
+        """Stay on overwatch one more activation (EC-GUN-STOPPED) while a rival is within the gun's
+        range and the gun has a shot left."""
+        model = view.model
+        if model.gun is None or model.ammo <= 0:
+            return False
+        return any(float(np.hypot(*(r.pose.xy - model.pose.xy))) <= _gun_range_in(model.gun, self.ruleset)
+                   for r in view.state.models.values() if r.in_play and r.gang != model.gang)
+
     def choose_attack(self, view: ActionView, options: Sequence[AttackOption]) -> AttackOption | None:
         """The attack with the best expected harm: its exact odds (the opposed test against the
         target's dodge, EC-DICE-2) of a hit times what a hit deals (a wound counts as 4 stress, a
@@ -328,8 +341,7 @@ def _attack_chances(model: ModelState, rivals, move: PlannedMove, ruleset: Rules
         if closest <= reach:
             points = max(points, 14.0)
         if model.gun and model.ammo > 0:
-            range_in = ruleset.scale.inches(float(ruleset.data(f"guns.{model.gun}.range_m")))
-            if float(np.hypot(*(move.end_pose.xy - rival.pose.xy))) <= 0.5 * range_in:
+            if float(np.hypot(*(move.end_pose.xy - rival.pose.xy))) <= 0.5 * _gun_range_in(model.gun, ruleset):
                 points = max(points, 6.0)
     return points
 
@@ -337,8 +349,9 @@ def _attack_chances(model: ModelState, rivals, move: PlannedMove, ruleset: Rules
 def _set_up_chances(model: ModelState, rivals, move: PlannedMove, action_index: int, ruleset: Ruleset) -> float:
     """Points (or costs) of the actions that set up harm instead of attacking now: a stunt before
     an attack in the same activation (EC-ACT-STUNT), a trap laid ahead of rivals following it
-    (EC-TRAP), a stop to take a focussed shot at a rival in range (EC-GUN-STOPPED); each costs the
-    attack it gives up, and the stop and the trap a skipped activation."""
+    (EC-TRAP), a stop to take a focussed shot at a rival in range, to watch over it or to reload an
+    empty gun (EC-GUN-STOPPED); each costs the attack it gives up, and the stops and the trap a
+    skipped activation."""
     action, end = move.plan.action, move.end_pose
     gaps = [float(np.hypot(*(r.pose.xy - end.xy))) for r in rivals]
     if action == "stunt":
@@ -348,9 +361,17 @@ def _set_up_chances(model: ModelState, rivals, move: PlannedMove, action_index: 
         close = [r for r in behind if float(np.hypot(*(r.pose.xy - move.start_pose.xy))) < 14.0]
         return 6.0 if close else -12.0
     if action == "stop" and model.gun:
-        range_in = ruleset.scale.inches(float(ruleset.data(f"guns.{model.gun}.range_m")))
-        return 8.0 if min(gaps) <= 0.5 * range_in else -10.0
+        return 8.0 if min(gaps) <= 0.5 * _gun_range_in(model.gun, ruleset) else -10.0
+    if action == "overwatch":  # a shot at whoever rides into range over the next two activations
+        return 5.0 if min(gaps) <= _gun_range_in(model.gun, ruleset) else -10.0
+    if action == "reload":
+        return 10.0 if model.ammo == 0 else -15.0
     return 0.0
+
+
+def _gun_range_in(gun: str, ruleset: Ruleset) -> float:
+    """A gun's range in table inches (EC-GUN-2)."""
+    return ruleset.scale.inches(float(ruleset.data(f"guns.{gun}.range_m")))
 
 
 def _harm(weapon: str, ruleset: Ruleset) -> float:

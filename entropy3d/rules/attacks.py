@@ -293,6 +293,7 @@ def melee_setup(state: State, attacker_id: str, target_id: str, weapon: str, def
     surprise = float(target.pose.to_local((from_pose or attacker.pose).xy)[0, 0]) < 0.0
     pillion, until = target.trait("pillion")
     surprise = surprise and not (pillion and target.stress < int(until))
+    surprise = surprise and target.overwatch_push is None  # on overwatch it cannot be surprised (EC-GUN-STOPPED)
     back = not surprise and defence == ATTACK_BACK and target.weapon in ruleset.data("weapons") and not target.stopped
     defender_tn = 0
     if back:
@@ -372,10 +373,19 @@ def resolve_melee(state: State, attacker_id: str, target_id: str, weapon: str, d
 
 def shot_tn(state: State, attacker_id: str, target_id: str, gun: str, shot: int, ruleset: Ruleset) -> int:
     """The TN of a shooter's ``shot``-th shot (0: the first) at ``target_id``: the TN of its speed
-    (EC-GUN-1), or TN 16 with no speed modification for a stopped shooter's focussed shot
-    (EC-GUN-STOPPED), with the target's modifiers, +1 per extra shot (EC-GUN-SPLIT)."""
+    (EC-GUN-1); stopped (EC-GUN-STOPPED): on overwatch a stopped shooter's TN (speed 0, DECISION in
+    :mod:`entropy3d.rules.stopped_guns`), after a reload that TN plus the target's speed ("the speed
+    of the target is to be added"), else a focussed shot's TN 16 with no speed modification; with
+    the target's modifiers, +1 per extra shot (EC-GUN-SPLIT)."""
     attacker, target = state.model(attacker_id), state.model(target_id)
-    base = int(ruleset.data("shooting.focussed_shot_tn")) if attacker.stopped else gun_tn(attacker.speed, ruleset)
+    if attacker.overwatch_push is not None:
+        base = gun_tn(0, ruleset)
+    elif attacker.reloading:
+        base = gun_tn(0, ruleset) + target.speed
+    elif attacker.stopped:
+        base = int(ruleset.data("shooting.focussed_shot_tn"))
+    else:
+        base = gun_tn(attacker.speed, ruleset)
     return target_tn(base, attacker, target, ruleset, ranged=True) + shot * int(ruleset.data("shooting.split_shot_tn"))
 
 

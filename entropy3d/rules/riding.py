@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from entropy3d.geometry import Pose, normalize_deg
-from entropy3d.rules import missions, traps
+from entropy3d.rules import missions, stopped_guns, traps
 from entropy3d.rules.combat import rider_dodge
 from entropy3d.rules.conditions import stun_tn_mod
 from entropy3d.rules.dice import Outcome, TestRoll, policy_named, resolve_bust, roll_test
@@ -42,10 +42,12 @@ from entropy3d.rules.events import (
     takes_off,
 )
 from entropy3d.rules.facts import Contact, Facts, Flight, SceneryHit
+from entropy3d.rules.plan import STOPS
 from entropy3d.rules.planner import PlannedMove
 from entropy3d.rules.ruleset import Ruleset
 from entropy3d.rules.scenery import ScenerySpot
 from entropy3d.rules.state import ESCAPED, OUT, AirTime, ModelState, State
+from entropy3d.rules.stopped_guns import OVERWATCH, RELOAD
 
 WALL_KINDS = ("building", "block", "platform", "pillar", "railing", "ramp", "mesh", "destructible")
 
@@ -307,6 +309,7 @@ def resolve_move(state: State, model: ModelState, move: PlannedMove, push: str, 
                   stunt_set_up=stunted, shocking=model.stunt_set_up and counts_as_action,
                   sand_free_available=model.sand_free_available and not move.sand_free_used,
                   forced_speed=move.next_action_speed, forced_move=None, forced_through=None,
+                  overwatch_push=None, overwatch_renewed=False, reloading=False,  # a move ends a watch
                   skip_next_action=model.skip_next_action or ride.skip_action)
     if "stunned" in model.conditions:
         # a stunned rider's activation ends after its minimum move; a success cleared the stun (EC-COND-STUN)
@@ -350,11 +353,17 @@ def _complex_action(model: ModelState, move: PlannedMove, actions: int, per_acti
     A rider still in the air at the end of the move neither stops nor lays its trap: it has to land
     first, at its launch speed (EC-JUMP-2, EC-JUMP-4)."""
     action = move.plan.action
-    if action in ("stop", "laytrap") and model.air is not None:
-        clause = "EC-ACT-STOP" if action == "stop" else "EC-ACT-LAYTRAP"
-        ride.event("skip", f"still in the air at the end of the move: no {'stop' if action == 'stop' else 'trap'} "
+    if action in STOPS + ("laytrap",) and model.air is not None:
+        clause = "EC-ACT-LAYTRAP" if action == "laytrap" else "EC-ACT-STOP"
+        ride.event("skip", f"still in the air at the end of the move: no {'trap' if action == 'laytrap' else action} "
                    f"({clause}, EC-JUMP-2)", clauses=(clause, "EC-JUMP-2"))
         return model.but(complex_action=None)
+    if action in (OVERWATCH, RELOAD):
+        # a stopped action with the gun instead of recovering (EC-ACT-STOP, EC-GUN-STOPPED, EC-STOPPED)
+        after, said = stopped_guns.stopped(model, action, ride.push, ride.ruleset)
+        ride.events.append(said)
+        return after.but(speed=0, stopped=True, recovering=False, skip_next_activation=True,
+                         actions_taken=per_activation, complex_action="stop")
     if action == "stop":
         # A stopping rider recovers: the following action is skipped and its skipped activation
         # recovers stress, unless it takes a focussed shot with its gun (EC-GUN-STOPPED).
