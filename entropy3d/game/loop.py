@@ -211,7 +211,7 @@ class Game:
         else:
             odds = melee_odds(self.state, action.model_id, target.id, action.weapon, DODGE, self.ruleset, push=push,
                               defender_push=defender_push, from_pose=action.from_pose)
-        return AttackOption(action.weapon, target.id, odds.tn, action.from_pose, odds)
+        return AttackOption(action.weapon, target.id, odds.tn, action.from_pose, odds, defender_push)
 
     def _attack(self, view: ActionView, player: Player, attacker: ModelState, ridden=None
                 ) -> tuple[dict, Step] | None:
@@ -221,8 +221,8 @@ class Game:
         if choice is None:
             return None
         defender = self.players[self.state.model(choice.target).gang]
-        step = self._take(Action.attack(attacker.id, choice.target, choice.kind, player.push, defender.push,
-                                        from_pose=choice.from_pose))
+        step = self._take(Action.attack(attacker.id, choice.target, choice.kind, choice.push or player.push,
+                                        defender.push, from_pose=choice.from_pose))
         return {"kind": choice.kind, "attacker": attacker.id, "target": choice.target,
                 "events": [e.to_json() for e in step.events], "text": "; ".join(e.rules for e in step.events),
                 "clauses": sorted({c for e in step.events for c in e.clauses})}, step
