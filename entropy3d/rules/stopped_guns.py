@@ -31,7 +31,7 @@ skipped activation, the speed of the target is to be added to the TN."
 from __future__ import annotations
 
 import math
-from typing import Protocol
+from typing import Protocol, Sequence
 
 import numpy as np
 
@@ -41,7 +41,7 @@ from entropy3d.rules.attacks import check_attack, resolve_shot
 from entropy3d.rules.event import Event
 from entropy3d.rules.facts import Facts, Sight
 from entropy3d.rules.ruleset import Ruleset
-from entropy3d.rules.state import ModelState, State
+from entropy3d.rules.state import AirTime, ModelState, State
 
 OVERWATCH, RELOAD = "overwatch", "reload"
 #: spacing (inches) of the points of a ride at which a watcher looks for a shot
@@ -99,6 +99,14 @@ def remain(state: State, model_id: str, ruleset: Ruleset) -> tuple[State, list[E
                                            "(EC-GUN-STOPPED)", clauses=("EC-GUN-STOPPED",))]
 
 
+def airborne_stretches(before: ModelState, events: Sequence[Event]) -> list[tuple[float, float]]:
+    """The stretches of a ride (inches along) the rules had the rider in the air: the rest of a
+    jump it started in the air (EC-JUMP-2) and each jump the ride's events made (EC-JUMP-4)."""
+    stretches = [(0.0, float(before.air.carry_in))] if before.air is not None else []
+    return stretches + [(float(e.figures["launch_in"]), float(e.figures["landing_in"])) for e in events
+                        if e.kind == "jump" and e.figures.get("air_time") and "landing_in" in e.figures]
+
+
 def watchers(state: State, mover_id: str) -> list[ModelState]:
     """The mover's enemies on overwatch with a shot left, in scene order."""
     mover = state.model(mover_id)
@@ -125,15 +133,19 @@ def ride_points(trajectory: np.ndarray, every_in: float = WATCH_EVERY_IN) -> lis
 
 
 def first_shot(state: State, watcher: ModelState, mover_id: str, trajectory: np.ndarray, table: Sights,
-               ruleset: Ruleset) -> tuple[float, float, Pose, State] | None:
+               ruleset: Ruleset, airborne: Sequence[tuple[float, float]] = ()
+               ) -> tuple[float, float, Pose, State] | None:
     """Where along the mover's ride the watcher first may shoot it (in range, in sight, the shot
     legal, EC-GUN-2, EC-COVER-1): (inches along, seconds, the mover's pose there, the state with
-    the mover there), or None."""
+    the mover there), or None. airborne: stretches of the ride (inches along) the rules had it in
+    the air, where a shot at it is harder (EC-JUMP-3)."""
     reach = ruleset.scale.inches(float(ruleset.data(f"guns.{watcher.gun}.range_m")))
+    mover = state.model(mover_id)
     for progress, t_s, pose in ride_points(trajectory):
         if math.hypot(pose.x - watcher.pose.x, pose.y - watcher.pose.y) > reach:
             continue
-        there = state.with_model(state.model(mover_id).but(pose=pose))
+        flying = any(a <= progress < b for a, b in airborne)
+        there = state.with_model(mover.but(pose=pose, air=AirTime(mover.speed, 0.0) if flying else None))
         looking = facing(watcher.pose, pose.xy)
         try:
             check_attack(there, watcher.id, mover_id, watcher.gun, ruleset, from_pose=looking,
@@ -145,9 +157,10 @@ def first_shot(state: State, watcher: ModelState, mover_id: str, trajectory: np.
 
 
 def react(state: State, mover_id: str, facts: Facts, push: str, rng: np.random.Generator, ruleset: Ruleset,
-          table: Sights | None) -> tuple[State, list[Event]]:
+          table: Sights | None, airborne: Sequence[tuple[float, float]] = ()) -> tuple[State, list[Event]]:
     """Every enemy on overwatch shoots at the ridden mover where it first may (see the module's
-    DECISIONs); ``push`` is the mover's policy for its dodge. Without a table nothing is seen."""
+    DECISIONs); ``push`` is the mover's policy for its dodge; ``airborne``: the stretches (inches
+    along) the rules had it in the air. Without a table nothing is seen."""
     events: list[Event] = []
     if table is None:
         return state, events
@@ -155,7 +168,7 @@ def react(state: State, mover_id: str, facts: Facts, push: str, rng: np.random.G
         mover = state.model(mover_id)
         if not mover.in_play:
             break
-        found = first_shot(state, watcher, mover_id, facts.trajectory, table, ruleset)
+        found = first_shot(state, watcher, mover_id, facts.trajectory, table, ruleset, airborne)
         if found is None:
             continue
         progress, t_s, pose, there = found
@@ -166,6 +179,6 @@ def react(state: State, mover_id: str, facts: Facts, push: str, rng: np.random.G
                                   ruleset)
         events += more
         hit = shot.model(mover_id)
-        state = shot.with_model(hit.but(pose=mover.pose) if hit.in_play else hit)
+        state = shot.with_model(hit.but(pose=mover.pose, air=mover.air) if hit.in_play else hit.but(air=None))
         state = state.with_model(state.model(watcher.id).but(overwatch_push=None, overwatch_renewed=False))
     return state, events

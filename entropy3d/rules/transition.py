@@ -263,7 +263,8 @@ def resolve(state: State, action: Action, facts: Facts | None, rng: np.random.Ge
         state, events = state.with_model(after), events + more
     if facts is not None:
         # enemies on overwatch shoot at the first point of the ride in range and sight (EC-GUN-STOPPED)
-        state, shots = stopped_guns.react(state, model.id, facts, action.push, rng, ruleset, table)
+        state, shots = stopped_guns.react(state, model.id, facts, action.push, rng, ruleset, table,
+                                          stopped_guns.airborne_stretches(model, events))
         events += shots
     return state, events
 

@@ -22,7 +22,7 @@ from entropy3d.errors import IllegalPlanError
 from entropy3d.geometry import Pose
 from entropy3d.rules.attacks import melee_setup, shot_tn
 from entropy3d.rules.facts import Sight
-from entropy3d.rules.state import State
+from entropy3d.rules.state import AirTime, State
 from entropy3d.rules.transition import Action, check, resolve
 from tests.rules.test_attacks import rider, side_by_side
 from tests.rules.test_transition import begin, ridden, take
@@ -184,3 +184,16 @@ def test_EC_GUN_STOPPED_reload_fills_the_gun_and_its_skipped_shot_adds_the_targe
     unarmed = state.with_model(state.model("k1").but(gun=None))
     with pytest.raises(IllegalPlanError, match="EC-GUN-STOPPED"):
         check(unarmed, Action.ride("k1", "reload s1: straight 4"), rules)
+
+
+def test_EC_GUN_STOPPED_an_overwatch_shot_at_a_rider_still_in_the_air_is_harder(rules, dice):
+    """h1 starts its ride 30" from the watcher, 6" of its jump still to fly (EC-JUMP-2): it is in
+    range and sight at once, in the air, so the shot needs 16 + 1 (only moving) + 1 (a ranged
+    attack on an airborne target, EC-JUMP-3) = 18; 9 + 9 = 18 hits 7 + 8 + 1 = 16."""
+    state = watching()
+    state = state.with_model(state.model("h1").but(pose=Pose(40, 10, 180), air=AirTime(2, 6.0)))
+    after, events = ride(state, "s2: straight 12", rules, dice([9, 9, 7, 8]), SeeingTable())
+    assert next(e for e in events if e.figures.get("overwatch")).figures["at_in"] == 0.0
+    shot = next(e for e in events if "tn" in e.figures)
+    assert shot.figures["tn"] == 18 and shot.figures["hit"]
+    assert after.model("h1").air is None and after.model("h1").wounds == 2
