@@ -26,6 +26,7 @@ def summarise(replay, ruleset) -> dict:
                 guns += kind in guns_named
                 melee += kind not in guns_named and kind != "chicken"
             for event in action.events:
+                guns += bool(event.figures.get("overwatch"))  # a shot from overwatch, in the ride it saw
                 if event.kind == "crash":
                     if event.piece in replay.header.initial.models:
                         crashes_models += 1

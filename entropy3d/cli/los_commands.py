@@ -21,9 +21,23 @@ def _yes(flag: bool) -> str:
     return "yes" if flag else "no"
 
 
-def pair_report(result, scene_name: str, names=None) -> str:
+def can_shoot(result, ruleset) -> bool:
+    """The rules' answer to what the LOS engine measured (EC-COVER-1, :func:`shot_in_sight`)."""
+    from entropy3d.rules.combat import shot_in_sight
+
+    return shot_in_sight(result.true_los.visible_fraction, result.true_los.bike_seen, ruleset)
+
+
+def with_shot(result, ruleset) -> dict:
+    """``result.to_dict()`` with the rules' ``can_shoot`` added to its true LOS, for ``--json``."""
+    data = result.to_dict()
+    data["true_los"]["can_shoot"] = can_shoot(result, ruleset)
+    return data
+
+
+def pair_report(result, scene_name: str, ruleset, names=None) -> str:
     """The text ``entropy3d los SCENE A B`` prints; ``names`` (a :class:`~entropy3d.video.words.Names`)
-    gives riders and pieces by name (ids in brackets)."""
+    gives riders and pieces by name (ids in brackets); ``ruleset`` decides the shot (EC-COVER-1)."""
     td, tl = result.top_down, result.true_los
 
     def who(model_id: str) -> str:
@@ -42,7 +56,7 @@ def pair_report(result, scene_name: str, names=None) -> str:
         f"  true LOS (EC-LOS-4):        {100 * tl.visible_fraction:.0f}% of bike and rider visible "
         f"(bike {100 * tl.bike_fraction:.0f}%, bike seen: {_yes(tl.bike_seen)}; {tl.rays} rays)",
         f"  cover (EC-COVER-1):         {_yes(tl.cover)}",
-        f"  can shoot (EC-COVER-1):     {_yes(tl.can_shoot)}",
+        f"  can shoot (EC-COVER-1):     {_yes(can_shoot(result, ruleset))}",
         f"  blocking pieces:            {', '.join(blockers) if blockers else '-'}",
     ]
     if td.blockers != tl.blockers:
@@ -51,7 +65,7 @@ def pair_report(result, scene_name: str, names=None) -> str:
     return "\n".join(lines)
 
 
-def matrix_report(results, ids: list[str], scene_name: str, names: dict | None = None,
+def matrix_report(results, ids: list[str], scene_name: str, ruleset, names: dict | None = None,
                   gang_of: dict | None = None) -> str:
     """The text ``entropy3d los SCENE --all`` prints: viewers down, targets across, riders by
     name (``names``: id -> name); shots marked only at another gang (``gang_of``: id -> gang)."""
@@ -69,7 +83,7 @@ def matrix_report(results, ids: list[str], scene_name: str, names: dict | None =
             result = results[(viewer, target)]
             enemy = gang_of.get(viewer) != gang_of.get(target) or viewer not in gang_of
             cell = (f"{'T' if result.top_down.visible else '-'}{100 * result.true_los.visible_fraction:4.0f}%"
-                    f"{'*' if result.true_los.can_shoot and enemy else ' '}")
+                    f"{'*' if can_shoot(result, ruleset) and enemy else ' '}")
             cells.append(f"{cell:>{width}}")
         rows.append(f"{label[viewer]:<{width}}" + "".join(cells))
     return "\n".join(rows)
@@ -187,20 +201,21 @@ def los(
         decided = system_sight_lines(table, world, results)
         if as_json:
             typer.echo(json.dumps({"scene": table.name, "models": ids,
-                                   "pairs": [r.to_dict() for r in results.values()]}, indent=2))
+                                   "pairs": [with_shot(r, table.ruleset) for r in results.values()]}, indent=2))
         else:
-            typer.echo(matrix_report(results, ids, table.name, {m.id: m.rider.name or m.id for m in table.models},
+            typer.echo(matrix_report(results, ids, table.name, table.ruleset,
+                                     {m.id: m.rider.name or m.id for m in table.models},
                                      {m.id: m.gang for m in table.models}))
             typer.echo(decided, nl=False)
         return
 
     result = world.line_of_sight(viewer, target)
     if as_json:
-        typer.echo(json.dumps({"scene": table.name, **result.to_dict()}, indent=2))
+        typer.echo(json.dumps({"scene": table.name, **with_shot(result, table.ruleset)}, indent=2))
     else:
         from entropy3d.video.words import Names
 
-        typer.echo(pair_report(result, table.name, Names.of_table(table)))
+        typer.echo(pair_report(result, table.name, table.ruleset, Names.of_table(table)))
     if png is not None:
         with_eye = write_picture(world, result, png, backend)
         message = f"wrote {png}" + ("" if with_eye else " (top-down only: no renderer can run here)")

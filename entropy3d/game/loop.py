@@ -106,6 +106,13 @@ class Game:
         per_activation = int(self.ruleset.data("turn.actions_per_activation"))
         actions: list[ActionRecord] = []
         attacked = False
+        model = self.state.model(model_id)
+        if model.reloading and any("EC-STOPPED" in e.clauses for e in start.events) and model.ammo > 0:
+            # the skipped activation after a reload may take a shot (EC-GUN-STOPPED)
+            shot = self._attack(ActionView(self.state, model, 0, self.probe, self.ruleset), player, model)
+            if shot is not None:
+                attacked = True
+                actions.append(dataclasses.replace(_record(0, shot[1]), events=(), attack=shot[0]))
         while True:
             model = self.state.model(model_id)
             if not model.in_play or model.actions_taken >= per_activation:
@@ -114,8 +121,13 @@ class Game:
             if model.skip_next_action:
                 actions.append(_record(index, self._take(Action.skip(model_id))))
                 continue
-            records, attacked = self._action(ActionView(self.state, model, index, self.probe, self.ruleset),
-                                             player, attacked)
+            view = ActionView(self.state, model, index, self.probe, self.ruleset)
+            remain = getattr(player, "remain_on_overwatch", None)
+            if model.overwatch_push is not None and not model.overwatch_renewed and index == 0 and remain is not None \
+                    and remain(view):
+                actions.append(_record(index, self._take(Action.watch(model_id))))  # EC-GUN-STOPPED
+                continue
+            records, attacked = self._action(view, player, attacked)
             actions += records
         if self.state.model(model_id).in_play:
             end = self._take(Action.end(model_id))
@@ -149,7 +161,7 @@ class Game:
                 attacked = True
                 last = records[-1]
                 now = self.state.model(model.id)
-                records[-1] = dataclasses.replace(last, attack=attack, stress_after=now.stress, model_after=now)
+                records[-1] = dataclasses.replace(last, attack=attack[0], stress_after=now.stress, model_after=now)
         return records, attacked
 
     # -- attacks ---------------------------------------------------------------------------------
@@ -199,9 +211,11 @@ class Game:
         else:
             odds = melee_odds(self.state, action.model_id, target.id, action.weapon, DODGE, self.ruleset, push=push,
                               defender_push=defender_push, from_pose=action.from_pose)
-        return AttackOption(action.weapon, target.id, odds.tn, action.from_pose, odds)
+        return AttackOption(action.weapon, target.id, odds.tn, action.from_pose, odds, defender_push)
 
-    def _attack(self, view: ActionView, player: Player, attacker: ModelState, ridden=None) -> dict | None:
+    def _attack(self, view: ActionView, player: Player, attacker: ModelState, ridden=None
+                ) -> tuple[dict, Step] | None:
+        """The attack the player chooses among the options, taken: its record and its step."""
         options = self.attack_options(attacker, ridden, player.push)
         choice = player.choose_attack(dataclasses.replace(view, state=self.state, model=attacker), options)
         if choice is None:
@@ -213,8 +227,8 @@ class Game:
         if weapon_kind(choice.kind, self.ruleset) == "gun":
             seen["visible"] = round(self.probe.sight(self.state, attacker.id, choice.target, shooter).visible_fraction,
                                     4)
-        step = self._take(Action.attack(attacker.id, choice.target, choice.kind, player.push, defender.push,
-                                        from_pose=choice.from_pose))
+        step = self._take(Action.attack(attacker.id, choice.target, choice.kind, choice.push or player.push,
+                                        defender.push, from_pose=choice.from_pose))
         return {"kind": choice.kind, "attacker": attacker.id, "target": choice.target,
                 "events": [e.to_json() for e in step.events], "text": "; ".join(e.rules for e in step.events),
                 "clauses": sorted({c for e in step.events for c in e.clauses}), **seen}

@@ -11,6 +11,7 @@ and table edges, and sometimes takes a risk; its randomness is an injected, seed
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from dataclasses import dataclass, field
 from typing import Protocol, Sequence
@@ -18,8 +19,10 @@ from typing import Protocol, Sequence
 import numpy as np
 
 from entropy3d.errors import IllegalPlanError
-from entropy3d.geometry import Pose
-from entropy3d.rules.attack_odds import AttackOdds
+from entropy3d.geometry import BaseShape, Pose
+from entropy3d.rules.attack_odds import AttackOdds, melee_odds, shot_odds
+from entropy3d.rules.attacks import DODGE
+from entropy3d.rules.combat import check_melee
 from entropy3d.rules.dice import Policy, policy_named
 from entropy3d.rules.events import destructible_eligible
 from entropy3d.rules.odds import exact_odds
@@ -31,6 +34,10 @@ from entropy3d.rules.state import ModelState, State
 from entropy3d.rules.transition import Action, check
 from entropy3d.rules.wrecks import wreck_base
 from entropy3d.scene.probe import SceneProbe
+
+#: the push policies an automatic player weighs each attack with beside its own: never pushing
+#: (never busting on a push) and pushing only while the next die is unlikely to bust (EC-DICE-5)
+CAREFUL = ("never", "risk-aware")
 
 
 @dataclass(frozen=True, eq=False)
@@ -79,13 +86,17 @@ class ActionView:
 class AttackOption:
     """An attack the rules allow now: ``kind`` (chicken, a melee weapon or a gun) on ``target``;
     ``tn`` the attacker's TN; ``from_pose`` the point of its ridden move it attacks from (None:
-    where it stands); ``odds`` its exact odds against a dodging target (None for chicken)."""
+    where it stands); ``odds`` its exact odds against a dodging target (None for chicken), the
+    target pushing per ``defender_push``; ``push``: how the attacker pushes in it (None: the
+    player's own way)."""
 
     kind: str
     target: str
     tn: int
     from_pose: Pose | None = None
     odds: AttackOdds | None = None
+    defender_push: str = "sit-at-tn"
+    push: str | None = None
 
 
 class Player(Protocol):
@@ -144,9 +155,36 @@ def candidate_plans(view: ActionView) -> list[str]:
         plans.append(f"stunt s{speed}: straight {hi}")
         if bike.traps_carried and speed in ruleset.data("actions.laytrap.speeds"):
             plans.append(f"laytrap s{speed}: straight {lo}")
-        if bike.gun and bike.ammo > 0 and speed in ruleset.data("actions.stop.speeds"):
-            plans.append(f"stop s{speed}: straight {lo}")  # then a focussed shot (EC-GUN-STOPPED)
+        if bike.gun and speed in ruleset.data("actions.stop.speeds"):
+            if bike.ammo > 0:
+                plans.append(f"stop s{speed}: straight {lo}")  # then a focussed shot (EC-GUN-STOPPED)
+                plans.append(f"overwatch s{speed}: straight {lo}")
+            if bike.ammo < int(ruleset.data(f"guns.{bike.gun}.ammo")):
+                plans.append(f"reload s{speed}: straight {lo}")
     return plans
+
+
+def escape_plans(view: ActionView) -> list[str]:
+    """Plans for a rider every ordinary plan runs into something: U-turns of two templates the
+    same way (a chicane, EC-ACT-CHICANE) and, on bikes that can, a stoppie's pivot at the minimum
+    distance (EC-ACT-STOPPIE); the rules refuse the illegal ones."""
+    ruleset, bike = view.ruleset, view.model
+    defaults = ruleset.data("turn_templates.default_for_speed")
+    plans: list[str] = []
+    for speed in candidate_speeds(view):
+        band = distance_band(bike.bike_type, speed, ruleset)
+        lo, hi = int(math.ceil(band.min - 1e-9)), int(math.floor(band.max + 1e-9))
+        for template in ("tight", defaults[speed]):
+            arc = int(ruleset.data(f"turn_templates.{template}.arc_length_in"))
+            for side in ("left", "right"):
+                for total in range(max(lo, 2 * arc), hi + 1):
+                    rest = total - 2 * arc
+                    middle = f", straight {rest}" if rest else ""
+                    plans.append(f"chicane s{speed}: {side} {template} {arc}{middle}, {side} {template} {arc}")
+        for side in ("left", "right"):
+            for degrees in (90, 135, 180):
+                plans.append(f"stoppie s{speed}: straight {lo}, pivot {side} {degrees}")
+    return list(dict.fromkeys(plans))
 
 
 def check_plans(view: ActionView, plans: Sequence[str]) -> list[PlannedMove]:
@@ -175,7 +213,7 @@ class AutoPlayer:
     lookahead: object | None = None
     """A fact producer (the geometric one) the player rides its best plans through before choosing,
     so that it does not ride into what it could have avoided; None: no look-ahead."""
-    looks: int = 12
+    looks: int = 24
     """How many of its best plans it rides ahead."""
     confirm: object | None = None
     """The game's own producer (physics), which rides a plan the look-ahead found clear once more
@@ -186,13 +224,30 @@ class AutoPlayer:
     policy: Policy = field(init=False)
 
     def __post_init__(self):
-        self.push = "risk-aware" if self.daring >= 1.0 else "sit-at-tn"
+        # pushing to the TN whatever the risk busts a TN 16 test 1 time in 6: only the most daring do
+        self.push = "sit-at-tn" if self.daring >= 1.5 else "risk-aware"
         self.policy = policy_named(self.push, self.ruleset)
+        self._busts: dict = {}
+        self._melee: dict = {}
 
     def choose_plan(self, view: ActionView) -> str:
         moves = check_plans(view, candidate_plans(view))
         if not moves:
             raise IllegalPlanError("EC-MOVE-1", f"no legal plan found for {view.model.id}")
+        plan, clear, fallback_in = self._first_clear(view, moves, self.looks)
+        if clear or self.lookahead is None:
+            return plan
+        # every plan it looked at meets something: try the escapes (a U-turn, a stoppie's pivot)
+        escapes = check_plans(view, escape_plans(view))
+        if escapes:
+            escape, clear, escape_in = self._first_clear(view, escapes, self.looks // 2)
+            if clear or escape_in > fallback_in:
+                return escape
+        return plan
+
+    def _first_clear(self, view: ActionView, moves: Sequence[PlannedMove], looks: int) -> tuple[str, bool, float]:
+        """(plan, clear, inches it gets) of the best-scored of ``moves`` that the look-ahead finds
+        clear within ``looks`` rides; else the one that gets furthest (not clear)."""
         scores = np.array([self.score(view, m) for m in moves])
         scores = scores + self.rng.normal(0.0, self.temperature, len(scores))
         fallback, fallback_in = None, -1.0
@@ -202,20 +257,22 @@ class AutoPlayer:
                 action = view.checked(moves[k].plan)
             except IllegalPlanError:
                 continue
-            if self.lookahead is None or looked >= self.looks:
-                return str(moves[k].plan)
+            if self.lookahead is None:
+                return str(moves[k].plan), True, float(moves[k].length_in)
+            if looked >= looks:
+                break  # none of the best plans is clear: the one that gets furthest, below
             looked += 1
             met_in = self._meets(view, action, moves[k], self.lookahead)
             if met_in is None and self.confirm is not None and confirmed < self.confirms:
                 confirmed += 1
                 met_in = self._meets(view, action, moves[k], self.confirm)
             if met_in is None:
-                return str(moves[k].plan)
+                return str(moves[k].plan), True, float(moves[k].length_in)
             if met_in > fallback_in:
                 fallback, fallback_in = str(moves[k].plan), met_in
         if fallback is not None:
-            return fallback  # every plan it looked at meets something: the one that gets furthest
-        return str(moves[int(np.argmax(scores))].plan)  # cornered: the loop rides it as unavoidable
+            return fallback, False, fallback_in  # every plan it looked at meets something: the furthest
+        return str(moves[int(np.argmax(scores))].plan), False, -1.0  # cornered: ridden as unavoidable
 
     def _meets(self, view: ActionView, action: Action, move: PlannedMove, producer) -> float | None:
         """Where (inches along the path) riding ``action`` through ``producer`` meets something the
@@ -243,7 +300,7 @@ class AutoPlayer:
             if gap < 3.0:
                 score += 6.0 * self.aggression
             if move.attacks_allowed > 0:
-                score += self.aggression * _attack_chances(bike, rivals, move, self.ruleset)
+                score += self.aggression * self._attack_chances(view, rivals, move)
             score += self.aggression * _set_up_chances(bike, rivals, move, view.action_index, self.ruleset)
         clearance = 0.5 * self.ruleset.base_for(bike.bike_type).width + 0.45
         along = np.concatenate([[0.0], np.cumsum(np.hypot(*np.diff(path, axis=0).T))])
@@ -258,12 +315,11 @@ class AutoPlayer:
             score -= 60.0
         score -= 3.0 * float(probe.off_table(end.xy[None, :], margin=3.0)[0])
         score -= _boxed_in(end, move.speed, bike, probe, self.ruleset)
-        own_half = 0.5 * self.ruleset.base_for(bike.bike_type).length
+        own = self.ruleset.base_for(bike.bike_type)
+        ahead = path[min(len(path) - 1, max(1, len(path) // 6)):]
+        ahead = np.vstack([ahead, end.xy + 0.5 * own.length * end.forward])  # the nose where it stops
         for other in rivals + friends:
-            touching = own_half + 0.5 * self.ruleset.base_for(other.bike_type).length
-            ahead = path[min(len(path) - 1, max(1, len(path) // 6)):]
-            close = float(np.hypot(*(ahead - other.pose.xy).T).min())
-            if close < touching:
+            if _runs_into(ahead, own, other, self.ruleset):
                 score -= (28.0 - 8.0 * self.daring) if other in rivals else 30.0
         for wreck in view.state.wrecks:  # scenery now (EC-WOUND): riding into it is a crash
             touching = own_half + 0.5 * wreck_base(view.state, wreck, self.ruleset).length
@@ -280,71 +336,145 @@ class AutoPlayer:
                 score += 6.0 * self.daring
         score += 1.2 * self.daring * move.speed + 0.1 * move.length_in
         stress_room = bike.max_stress - bike.stress
-        score -= 1.5 * max(0, move.stress) + 2.0 * len(move.tests) * (1.0 + bike.stress / 5.0)
+        score -= 1.5 * max(0, move.stress) + 1.0 * len(move.tests)
+        stress_then = max(0, bike.stress + move.stress)
+        for test in move.tests:  # the exact odds of busting each test the move needs (EC-DICE-4)
+            score -= self._bust_cost(bike) * self._test_bust(test.tn, stress_then, bike.max_stress)
         if move.plan.action == "focus":
             score += (3.0 if stress_room <= 4 else -2.0) + max(0, -move.stress)
         return score
 
+    def remain_on_overwatch(self, view: ActionView) -> bool:
+        """Stay on overwatch one more activation (EC-GUN-STOPPED) while a rival is within the gun's
+        range and the gun has a shot left."""
+        model = view.model
+        if model.gun is None or model.ammo <= 0:
+            return False
+        return any(float(np.hypot(*(r.pose.xy - model.pose.xy))) <= _gun_range_in(model.gun, self.ruleset)
+                   for r in view.state.models.values() if r.in_play and r.gang != model.gang)
+
     def choose_attack(self, view: ActionView, options: Sequence[AttackOption]) -> AttackOption | None:
         """The attack with the best expected harm: its exact odds (the opposed test against the
         target's dodge, EC-DICE-2) of a hit times what a hit deals (a wound counts as 4 stress, a
-        headshot every wound left), less the risk of busting; none when nothing is worth it.
-        Chicken, which only trades stress, is weighed by the odds of making its TN."""
+        headshot every wound left), less what busting would cost it (EC-DICE-4); each weighed
+        pushing its own way and not pushing at all, taking the better; none when nothing is worth
+        it. Chicken, which only trades stress, is weighed by the odds of making its TN."""
         if not options:
             return None
         model, ruleset = view.model, self.ruleset
         if model.stress >= model.max_stress - 2 and self.daring < 1.5:
             return None
+        bust_cost = self._bust_cost(model)
 
         def worth(option: AttackOption) -> float:
             harm = _harm(option.kind, ruleset)
             if option.odds is None:
                 odds = exact_odds(option.tn, model.stress, ruleset, self.policy, model.max_stress)
-                return float(odds.success) * harm - float(odds.bust) * 6.0 / self.daring
+                return float(odds.success) * harm - float(odds.bust) * bust_cost
             wounds_left = view.state.model(option.target).wounds
             return (float(option.odds.hit) * harm + float(option.odds.headshot) * 4.0 * wounds_left
-                    - float(option.odds.attacker_bust) * 6.0 / self.daring)
+                    - float(option.odds.attacker_bust) * bust_cost)
 
-        best = max(options, key=lambda o: (worth(o), -o.tn, o.target))
-        return best if worth(best) > 0 else None
+        weighed = [(worth(o), -o.tn, o.target, k, o) for k, o in enumerate(options)]
+        for _, tn, target, k, option in list(weighed):
+            for push in (p for p in CAREFUL if p != self.push and option.odds is not None):
+                calm = dataclasses.replace(option, push=push, odds=self._odds(view, option, push))
+                weighed.append((worth(calm), tn, target, k, calm))
+        best = max(weighed, key=lambda row: row[:4])
+        return best[4] if best[0] > 0 else None
+
+    def _odds(self, view: ActionView, option: AttackOption, push: str) -> AttackOdds:
+        """The exact odds of ``option`` when the attacker pushes per ``push``."""
+        model = view.model
+        if option.kind in self.ruleset.data("guns"):
+            return shot_odds(view.state, model.id, option.target, option.kind, self.ruleset, push=push,
+                             defender_push=option.defender_push)
+        return melee_odds(view.state, model.id, option.target, option.kind, DODGE, self.ruleset, push=push,
+                          defender_push=option.defender_push, from_pose=option.from_pose)
+
+    def _bust_cost(self, model: ModelState) -> float:
+        """What a bust costs this rider, in stress: a wound and a skipped action, everything when it
+        is its last wound (EC-DICE-4); the daring mind it less."""
+        return (10.0 + (20.0 if model.wounds <= 1 else 0.0)) / self.daring
+
+    def _test_bust(self, tn: int, stress: int, max_stress: int) -> float:
+        """The exact chance of busting a test at ``tn`` with ``stress`` pushing its way (cached)."""
+        key = (tn, stress, max_stress)
+        if key not in self._busts:
+            self._busts[key] = float(exact_odds(tn, stress, self.ruleset, self.policy, max_stress).bust)
+        return self._busts[key]
+
+    def _attack_chances(self, view: ActionView, rivals, move: PlannedMove) -> float:
+        """Points for a move from which an attack will be there (EC-ACT-ATTACK): a melee strike at a
+        rival it passes within its weapon's reach with half its base beside (the rules' own check,
+        EC-MEL-1), weighed by the exact odds of hitting; a rival within its gun's range at its end.
+        The rules check the attack exactly later."""
+        model, ruleset = view.model, self.ruleset
+        base = ruleset.base_for(model.bike_type)
+        reach = float(ruleset.data(f"weapons.{model.weapon}.reach_in"))
+        points = 0.0
+        for rival in rivals:
+            if rival.air is not None:
+                continue
+            near = np.flatnonzero(np.hypot(*(move.path - rival.pose.xy).T) <= reach + base.length + 0.3)
+            for k in near[:: max(1, len(near) // 5)]:
+                pose = Pose(float(move.path[k, 0]), float(move.path[k, 1]), float(move.headings_deg[k]) % 360.0)
+                found = check_melee(pose, base, rival.pose, ruleset.base_for(rival.bike_type), model.weapon, ruleset)
+                if found.allowed:
+                    odds = self._melee_odds(view, model, rival, pose, found.surprise)
+                    gain = (float(odds.hit) * _harm(model.weapon, ruleset) + float(odds.headshot) * 4.0 * rival.wounds
+                            - float(odds.attacker_bust) * self._bust_cost(model))
+                    points = max(points, 8.0 + 3.0 * gain)
+                    break
+            if model.gun and model.ammo > 0:
+                if float(np.hypot(*(move.end_pose.xy - rival.pose.xy))) <= 0.5 * _gun_range_in(model.gun, ruleset):
+                    points = max(points, 6.0)
+        return points
+
+    def _melee_odds(self, view: ActionView, model: ModelState, rival: ModelState, pose: Pose, surprise: bool
+                    ) -> AttackOdds:
+        """Exact odds of the rider's melee attack on ``rival`` (cached per rival, stress and surprise)."""
+        key = (model.id, model.stress, model.weapon, model.shocking, model.conditions, rival.id, rival.stress,
+               rival.only_moved, rival.stopped, surprise)
+        if key not in self._melee:
+            self._melee[key] = melee_odds(view.state, model.id, rival.id, model.weapon, DODGE, self.ruleset,
+                                          push=self.push, from_pose=pose)
+        return self._melee[key]
 
 
 def _boxed_in(end: Pose, speed: int, model: ModelState, probe, ruleset: Ruleset) -> float:
     """Points off for ending where the next move has no room: something solid within the next
-    action's minimum distance straight ahead, and to both sides of it (a look one action ahead)."""
+    action's minimum distance straight ahead, to both sides of it, and (less) where a tight turn
+    would take it (a look one action ahead: a rider nose to a wall at speed 1 has no way out)."""
     reach = distance_band(model.bike_type, max(1, speed - 1), ruleset).min + 1.0
     clearance = 0.5 * ruleset.base_for(model.bike_type).width
-    blocked = 0
-    for turn in (-35.0, 0.0, 35.0):
+    points = 0.0
+    for turn, cost in ((-70.0, 5.0), (-35.0, 10.0), (0.0, 10.0), (35.0, 10.0), (70.0, 5.0)):
         heading = math.radians(end.facing_deg + turn)
         ahead = end.xy + np.outer(np.linspace(1.0, reach, 6), [math.cos(heading), math.sin(heading)])
         if probe.blocked(ahead, end.z, clearance=clearance).any() or probe.off_table(ahead, margin=0.5).any():
-            blocked += 1
-    return 8.0 * blocked
-
-
-def _attack_chances(model: ModelState, rivals, move: PlannedMove, ruleset: Ruleset) -> float:
-    """Points for a move that brings a rival into the rider's weapon's reach somewhere along it
-    (EC-ACT-ATTACK) or into its gun's range at its end; the rules check the attack exactly later."""
-    base = ruleset.base_for(model.bike_type)
-    reach = float(ruleset.data(f"weapons.{model.weapon}.reach_in")) + base.width + 0.3
-    points = 0.0
-    for rival in rivals:
-        closest = float(np.hypot(*(move.path - rival.pose.xy).T).min())
-        if closest <= reach:
-            points = max(points, 14.0)
-        if model.gun and model.ammo > 0:
-            range_in = ruleset.scale.inches(float(ruleset.data(f"guns.{model.gun}.range_m")))
-            if float(np.hypot(*(move.end_pose.xy - rival.pose.xy))) <= 0.5 * range_in:
-                points = max(points, 6.0)
+            points += cost
     return points
+
+
+def _runs_into(points: np.ndarray, own: BaseShape, other: ModelState, ruleset: Ruleset, margin_in: float = 0.3
+               ) -> bool:
+    """Whether a base of shape ``own`` centred on any of ``points`` would touch ``other``'s base:
+    an ellipse around the other's oval, its half length and half width grown by the own half
+    width and ``margin_in``, so a pass beside it (a melee strike) is no collision."""
+    theirs = ruleset.base_for(other.bike_type)
+    local = other.pose.to_local(points)
+    grow = 0.5 * own.width + margin_in
+    along, across = 0.5 * theirs.length + grow, 0.5 * theirs.width + grow
+    return bool(((local[:, 0] / along) ** 2 + (local[:, 1] / across) ** 2 < 1.0).any())
 
 
 def _set_up_chances(model: ModelState, rivals, move: PlannedMove, action_index: int, ruleset: Ruleset) -> float:
     """Points (or costs) of the actions that set up harm instead of attacking now: a stunt before
     an attack in the same activation (EC-ACT-STUNT), a trap laid ahead of rivals following it
-    (EC-TRAP), a stop to take a focussed shot at a rival in range (EC-GUN-STOPPED); each costs the
-    attack it gives up, and the stop and the trap a skipped activation."""
+    (EC-TRAP), a stop to take a focussed shot at a rival in range, to watch over it or to reload an
+    empty gun (EC-GUN-STOPPED); each costs the attack it gives up, and the stops and the trap a
+    skipped activation."""
     action, end = move.plan.action, move.end_pose
     gaps = [float(np.hypot(*(r.pose.xy - end.xy))) for r in rivals]
     if action == "stunt":
@@ -354,9 +484,17 @@ def _set_up_chances(model: ModelState, rivals, move: PlannedMove, action_index: 
         close = [r for r in behind if float(np.hypot(*(r.pose.xy - move.start_pose.xy))) < 14.0]
         return 6.0 if close else -12.0
     if action == "stop" and model.gun:
-        range_in = ruleset.scale.inches(float(ruleset.data(f"guns.{model.gun}.range_m")))
-        return 8.0 if min(gaps) <= 0.5 * range_in else -10.0
+        return 8.0 if min(gaps) <= 0.5 * _gun_range_in(model.gun, ruleset) else -10.0
+    if action == "overwatch":  # a shot at whoever rides into range over the next two activations
+        return 5.0 if min(gaps) <= _gun_range_in(model.gun, ruleset) else -10.0
+    if action == "reload":
+        return 10.0 if model.ammo == 0 else -15.0
     return 0.0
+
+
+def _gun_range_in(gun: str, ruleset: Ruleset) -> float:
+    """A gun's range in table inches (EC-GUN-2)."""
+    return ruleset.scale.inches(float(ruleset.data(f"guns.{gun}.range_m")))
 
 
 def _harm(weapon: str, ruleset: Ruleset) -> float:

@@ -9,6 +9,9 @@
     activations:
       - {turn: 1, model: h1, plans: ["s1: straight 8", "s2: straight 10, left medium 5"]}
       - {turn: 1, model: k1, plans: ["s1: straight 6", "s1: straight 6"], attack: h1 with chain}
+      - {turn: 2, model: h2, plans: ["overwatch s1: straight 4"]}
+      - {turn: 4, model: h2, remain_on_overwatch: true}
+      - {turn: 3, model: k2, attack: h1 with pistol}   # the shot of a skipped activation after a reload
 
 Plans use the rules engine's notation (:mod:`entropy3d.rules.plan`). A plan the rules refuse
 is an error naming the script, the entry and the clause, never a silent substitute.
@@ -20,7 +23,7 @@ from pathlib import Path
 from typing import Literal, Optional, Sequence
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from entropy3d.errors import IllegalPlanError, InputError, PlanError
 from entropy3d.game.players import ActionView, AttackOption, AutoPlayer
@@ -38,9 +41,20 @@ class ScriptedActivation(BaseModel):
 
     turn: int = Field(ge=1, description="1-based turn")
     model: str = Field(description="model id from the scene")
-    plans: list[str] = Field(min_length=1, max_length=2, description="one plan per action, in order")
+    plans: list[str] = Field(default_factory=list, max_length=2, description="one plan per action, in order")
     attack: Optional[str] = Field(None, description="`TARGET [with WEAPON]`: the model to attack after the "
                                   "move (with chicken, the melee weapon or the gun), if the rules allow it")
+    remain_on_overwatch: bool = Field(False, description="spend this activation remaining on overwatch, once "
+                                      "(EC-GUN-STOPPED); then no plans")
+
+    @model_validator(mode="after")
+    def _plans_or_watch(self) -> "ScriptedActivation":
+        if self.remain_on_overwatch and self.plans:
+            raise ValueError("remaining on overwatch spends the whole activation: give no plans with it")
+        if not (self.plans or self.remain_on_overwatch or self.attack):
+            raise ValueError("give plans, remain_on_overwatch: true, or (in the skipped activation after a "
+                             "reload) an attack")
+        return self
 
 
 class GameScript(BaseModel):
@@ -115,6 +129,12 @@ class ScriptedPlayer:
                                              f"{text!r} for {view.model.id} at {view.model.pose!r}, speed "
                                              f"{view.model.speed}: {error}")]) from None
         return text
+
+    def remain_on_overwatch(self, view: ActionView) -> bool:
+        found = self._entry(view)
+        if found is None:
+            return self.fallback is not None and self.fallback.remain_on_overwatch(view)
+        return found[1].remain_on_overwatch
 
     def choose_attack(self, view: ActionView, options: Sequence[AttackOption]) -> AttackOption | None:
         found = self._entry(view)

@@ -12,6 +12,7 @@ from PIL import Image, ImageDraw, ImageFont
 
 from entropy3d.los.results import LosResult
 from entropy3d.los.world import LosWorld, Miniature, piece_footprint
+from entropy3d.rules.combat import shot_in_sight
 
 CLEAR = (40, 200, 80)
 BLOCKED = (225, 50, 40)
@@ -94,9 +95,10 @@ def draw_top_down(world: LosWorld, result: LosResult | None = None, minis: dict[
             x, y = canvas.px([end])[0]
             draw.point((x, y), fill=(*(CLEAR if visible else BLOCKED), 255))
         td, tl = result.top_down, result.true_los
+        shoots = shot_in_sight(tl.visible_fraction, tl.bike_seen, table.ruleset)  # EC-COVER-1, the rules' call
         title = title or (f"{result.viewer} -> {result.target}: top-down "
                           f"{'VISIBLE' if td.visible else 'BLOCKED'} ({td.clear_lines}/{td.lines} lines), "
                           f"true LOS {100 * tl.visible_fraction:.0f}% visible"
-                          f"{', cover' if tl.cover else ''}, {'can shoot' if tl.can_shoot else 'no shot'}")
+                          f"{', cover' if tl.cover else ''}, {'can shoot' if shoots else 'no shot'}")
     draw.text((canvas.margin, 8), title or table.name, fill=(235, 235, 235, 255), font=font)
     return canvas.image

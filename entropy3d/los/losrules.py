@@ -45,7 +45,6 @@ class TopDownSpec(Strict):
 class TrueLosSpec(Strict):
     eye_below_rider_top_in: Annotated[float, Field(ge=0, le=2)]
     silhouette_grid: Annotated[int, Field(ge=4, le=256)]
-    min_visible_to_shoot: Fraction
     cover_min_hidden: Fraction
     bike_seen_min: Fraction
 
@@ -80,8 +79,6 @@ class LosRules:
     """The eye sits this far below the top of the rider solid, inches (EC-LOS-4)."""
     silhouette_grid: int
     """The target silhouette is sampled by a grid x grid bundle of rays."""
-    min_visible_to_shoot: float
-    """Visible fraction of bike and rider needed to shoot (EC-COVER-1: 0.25)."""
     cover_min_hidden: float
     """Hidden fraction from which a target counts as in cover (EC-COVER-1)."""
     bike_seen_min: float
@@ -106,7 +103,6 @@ class LosRules:
             target_edge_samples=spec.top_down.target_edge_samples,
             eye_below_rider_top_in=spec.true_los.eye_below_rider_top_in,
             silhouette_grid=spec.true_los.silhouette_grid,
-            min_visible_to_shoot=spec.true_los.min_visible_to_shoot,
             cover_min_hidden=spec.true_los.cover_min_hidden,
             bike_seen_min=spec.true_los.bike_seen_min,
         )

@@ -6,6 +6,9 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from entropy3d.rules.combat import shot_in_sight
+from entropy3d.rules.ruleset import Ruleset
+
 
 @dataclass(frozen=True)
 class TopDownVerdict:
@@ -39,17 +42,14 @@ class TrueVerdict:
     """The bike itself is seen (``bike_fraction`` at least ``bike_seen_min`` of rules/los.yaml)."""
     cover: bool
     """Partly visible: seen, but at least ``cover_min_hidden`` of it hidden (EC-COVER-1)."""
-    can_shoot: bool
-    """The bike is seen and at least ``min_visible_to_shoot`` (25%) is visible (EC-COVER-1)."""
     rays: int
     """Rays that sampled the target's silhouette."""
     blockers: tuple[str, ...]
     """Ids of the pieces and miniatures that stop at least one ray, sorted."""
 
     def __repr__(self) -> str:
-        flags = [name for name, on in (("bike seen", self.bike_seen), ("cover", self.cover),
-                                       ("can shoot", self.can_shoot)) if on]
-        return (f"TrueVerdict({100 * self.visible_fraction:.0f}% visible, {', '.join(flags) or 'no shot'}"
+        flags = [name for name, on in (("bike seen", self.bike_seen), ("cover", self.cover)) if on]
+        return (f"TrueVerdict({100 * self.visible_fraction:.0f}% visible" + "".join(f", {f}" for f in flags)
                 + (f", blockers={list(self.blockers)})" if self.blockers else ")"))
 
 
@@ -93,7 +93,7 @@ class LosResult:
                          "blockers": list(td.blockers)},
             "true_los": {"visible_percent": round(100 * tl.visible_fraction, 1),
                          "bike_visible_percent": round(100 * tl.bike_fraction, 1),
-                         "bike_seen": tl.bike_seen, "cover": tl.cover, "can_shoot": tl.can_shoot,
+                         "bike_seen": tl.bike_seen, "cover": tl.cover,
                          "rays": tl.rays, "blockers": list(tl.blockers)},
         }
 
@@ -103,10 +103,13 @@ def in_sight(result: LosResult) -> bool:
     return result.true_los.bike_seen
 
 
-def may_target(now: LosResult, at_activation_start: LosResult, stealth: bool) -> bool:
-    """Whether the viewer may shoot the target now: a shot is allowed (EC-COVER-1) and, for a
-    Stealth target, it was also in sight at the start of the activation (EC-STEALTH)."""
+def may_target(now: LosResult, at_activation_start: LosResult, stealth: bool, ruleset: Ruleset) -> bool:
+    """Whether the viewer may shoot the target now: the rules allow a shot at what it sees
+    (EC-COVER-1, decided by :func:`entropy3d.rules.combat.shot_in_sight`) and, for a Stealth
+    target, it was also in sight at the start of the activation (EC-STEALTH)."""
     if now.viewer != at_activation_start.viewer or now.target != at_activation_start.target:
         raise ValueError(f"results of different pairs: {now.viewer}->{now.target} and "
                          f"{at_activation_start.viewer}->{at_activation_start.target}")
-    return now.true_los.can_shoot and (not stealth or in_sight(at_activation_start))
+    seen = now.true_los
+    allowed = shot_in_sight(seen.visible_fraction, seen.bike_seen, ruleset)
+    return allowed and (not stealth or in_sight(at_activation_start))

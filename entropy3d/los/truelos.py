@@ -213,7 +213,6 @@ def true_verdicts_numbers(pair_of_ray: np.ndarray, part: np.ndarray, visible: np
             "bike_fraction": bike_fraction,
             "bike_seen": bike_seen,
             "cover": fraction > 0.0 and (1.0 - fraction) >= rules.cover_min_hidden,
-            "can_shoot": bike_seen and fraction >= rules.min_visible_to_shoot,
             "rays": count,
         })
     return numbers

@@ -39,6 +39,7 @@ from entropy3d.los.rays import (
 from entropy3d.los.results import LosResult, SightGeometry, TopDownVerdict, TrueVerdict
 from entropy3d.los.topdown import Footprints, base_ellipse, convex_outlines, top_down_batch
 from entropy3d.los.truelos import grid_rows_near, silhouette_rays, slab_planes, true_verdicts_numbers
+from entropy3d.rules.combat import shot_in_sight
 from entropy3d.scene.build import Piece, TableGeometry, build_table_geometry
 from entropy3d.scene.footprints import piece_footprints, plan_outline
 from entropy3d.scene.miniature import miniature_shape
@@ -441,7 +442,9 @@ class LosWorld:
         minis = self.miniatures(poses)
         targets = [t for t in (targets if targets is not None else minis) if t != viewer]
         results = self.all_pairs(poses, pairs=[(viewer, t) for t in targets])
-        shots = [t for t in targets if results[(viewer, t)].true_los.can_shoot]
+        ruleset = self.table.ruleset
+        shots = [t for t in targets if shot_in_sight(results[(viewer, t)].true_los.visible_fraction,
+                                                     results[(viewer, t)].true_los.bike_seen, ruleset)]
         origin = minis[viewer].pose.xy
         return min(shots, key=lambda t: float(np.linalg.norm(minis[t].pose.xy - origin)), default=None)
 

@@ -32,8 +32,9 @@ from entropy3d.rules.combat import (
     chicken_stress,
     gun_tn,
     rider_dodge,
+    shot_in_sight,
 )
-from entropy3d.rules.conditions import BLEEDING, STUNNED, become
+from entropy3d.rules.conditions import BLEEDING, STUNNED, after_test, become, stun_tn_mod
 from entropy3d.rules.dice import DiceRules, Outcome, TestRoll, policy_named, resolve_bust
 from entropy3d.rules.event import Event, roll_text
 from entropy3d.rules.facts import Sight
@@ -159,8 +160,7 @@ def target_tn(base_tn: int, attacker: ModelState, target: ModelState, ruleset: R
                    target_bike=target.bike_type, target_airborne=target.air is not None, ranged=ranged)
     if target.stopped:
         tn += int(ruleset.data("shooting.stopped_target_tn_mod"))
-    if "stunned" in attacker.conditions:
-        tn += int(ruleset.data("conditions.stun.tn_mod"))
+    tn += stun_tn_mod(attacker, ruleset)
     if attacker.shocking:
         tn += int(ruleset.data("actions.stunt.attack_tn_mod"))
     return tn
@@ -209,7 +209,7 @@ def check_attack(state: State, attacker_id: str, target_id: str, weapon: str, ru
                                f"({ruleset.data(f'guns.{weapon}.range_m'):g} m)")
     need = float(ruleset.data("shooting.min_visible_fraction"))
     sight = see() if see is not None else None
-    if sight is None or not sight.bike_seen or sight.visible_fraction < need - 1e-9:
+    if sight is None or not shot_in_sight(sight.visible_fraction, sight.bike_seen, ruleset):
         seen = 0.0 if sight is None else sight.visible_fraction
         raise IllegalPlanError("EC-COVER-1", f"{seen:.0%} of {target.id} is visible; a shot needs {need:.0%} "
                                "and the bike itself in sight")
@@ -227,9 +227,7 @@ def _dodged(roll: TestRoll, dodge: int, ruleset: Ruleset) -> TestRoll:
 
 def _tested(model: ModelState, roll: TestRoll) -> ModelState:
     """A stunned rider's first successful test clears the stun (EC-COND-STUN)."""
-    if roll.succeeded and "stunned" in model.conditions:
-        return model.but(conditions=tuple(c for c in model.conditions if c != "stunned"))
-    return model
+    return after_test(model, roll.succeeded)
 
 
 def _hit(state: State, attacker: ModelState, target_id: str, *, stress: int, wounds: int, kill: bool,
@@ -295,6 +293,7 @@ def melee_setup(state: State, attacker_id: str, target_id: str, weapon: str, def
     surprise = float(target.pose.to_local((from_pose or attacker.pose).xy)[0, 0]) < 0.0
     pillion, until = target.trait("pillion")
     surprise = surprise and not (pillion and target.stress < int(until))
+    surprise = surprise and target.overwatch_push is None  # on overwatch it cannot be surprised (EC-GUN-STOPPED)
     back = not surprise and defence == ATTACK_BACK and target.weapon in ruleset.data("weapons") and not target.stopped
     defender_tn = 0
     if back:
@@ -374,10 +373,19 @@ def resolve_melee(state: State, attacker_id: str, target_id: str, weapon: str, d
 
 def shot_tn(state: State, attacker_id: str, target_id: str, gun: str, shot: int, ruleset: Ruleset) -> int:
     """The TN of a shooter's ``shot``-th shot (0: the first) at ``target_id``: the TN of its speed
-    (EC-GUN-1), or TN 16 with no speed modification for a stopped shooter's focussed shot
-    (EC-GUN-STOPPED), with the target's modifiers, +1 per extra shot (EC-GUN-SPLIT)."""
+    (EC-GUN-1); stopped (EC-GUN-STOPPED): on overwatch a stopped shooter's TN (speed 0, DECISION in
+    :mod:`entropy3d.rules.stopped_guns`), after a reload that TN plus the target's speed ("the speed
+    of the target is to be added"), else a focussed shot's TN 16 with no speed modification; with
+    the target's modifiers, +1 per extra shot (EC-GUN-SPLIT)."""
     attacker, target = state.model(attacker_id), state.model(target_id)
-    base = int(ruleset.data("shooting.focussed_shot_tn")) if attacker.stopped else gun_tn(attacker.speed, ruleset)
+    if attacker.overwatch_push is not None:
+        base = gun_tn(0, ruleset)
+    elif attacker.reloading:
+        base = gun_tn(0, ruleset) + target.speed
+    elif attacker.stopped:
+        base = int(ruleset.data("shooting.focussed_shot_tn"))
+    else:
+        base = gun_tn(attacker.speed, ruleset)
     return target_tn(base, attacker, target, ruleset, ranged=True) + shot * int(ruleset.data("shooting.split_shot_tn"))
 
 

@@ -134,6 +134,13 @@ def chicken_stress(winner_total: int, ruleset: Ruleset, winner_crit: bool = Fals
     return ChickenStress(loser, winner, float(spec["side_step_in"]))
 
 
+def shot_in_sight(visible_fraction: float, bike_seen: bool, ruleset: Ruleset) -> bool:
+    """Whether what a shooter sees of a target allows a shot (EC-COVER-1: "at least 25% of the
+    motorcycle and rider must be visible"; EC-LOS-4: the bike itself, not a limb). The LOS engine
+    measures both (:class:`~entropy3d.rules.facts.Sight`); this is the one place that decides."""
+    return bike_seen and visible_fraction >= float(ruleset.data("shooting.min_visible_fraction")) - 1e-9
+
+
 def gun_tn(speed: int, ruleset: Ruleset) -> int:
     """A gun attack's TN at the shooter's speed (0 = stopped), per option ``gun_tn`` (EC-GUN-1)."""
     table = ruleset.option("gun_tn")

@@ -36,6 +36,19 @@ def become(model: ModelState, condition: str, ruleset: Ruleset, *, mid_game: boo
                          clauses=(clause,), stress_change=added)]
 
 
+def stun_tn_mod(model: ModelState, ruleset: Ruleset) -> int:
+    """What a stunned rider adds to the TN of every test it rolls: "Target number for all tests is
+    +3" (EC-COND-STUN); 0 when it is not stunned."""
+    return int(ruleset.data("conditions.stun.tn_mod")) if STUNNED in model.conditions else 0
+
+
+def after_test(model: ModelState, succeeded: bool) -> ModelState:
+    """"Stunned is removed on first successful test" (EC-COND-STUN)."""
+    if succeeded and STUNNED in model.conditions:
+        return model.but(conditions=tuple(c for c in model.conditions if c != STUNNED))
+    return model
+
+
 def floor_stress(model: ModelState, ruleset: Ruleset) -> ModelState:
     """A wet rider's stress is at least ``conditions.wet.min_stress`` (EC-COND-WET)."""
     if WET not in model.conditions:
@@ -74,13 +87,14 @@ def at_activation_end(model: ModelState, rng: np.random.Generator, ruleset: Rule
         model = model.but(wounds=model.wounds - lost)
         text = f"burning: -{lost} wound"
         if model.wounds > 0:
-            test = roll_test(int(spec["put_out_tn"]), model.stress, rng, ruleset, policy_named(push, ruleset),
-                             model.max_stress)
+            tn = int(spec["put_out_tn"]) + stun_tn_mod(model, ruleset)
+            test = roll_test(tn, model.stress, rng, ruleset, policy_named(push, ruleset), model.max_stress)
             out = test.succeeded
+            model = after_test(model, out)
             if out:
                 model = model.but(conditions=tuple(c for c in model.conditions if c != BURNING))
             verdict = "out" if out else "still burning"
-            text += f"; TN {spec['put_out_tn']} to put it out, {roll_text(test)}: {verdict}"
+            text += f"; TN {tn} to put it out, {roll_text(test)}: {verdict}"
             events.append(Event("condition", model.id, text, clauses=("EC-COND-BURN",), rolls=(test,)))
         else:
             events.append(Event("condition", model.id, text, clauses=("EC-COND-BURN",)))

@@ -51,11 +51,12 @@ class CrashResult:
 
 def resolve_crash(heading_deg: float, impact_dir_deg: float, dodge: int, stress: int,
                   ruleset: Ruleset, rng: np.random.Generator | None = None,
-                  policy: Policy = sit_at_tn, max_stress: int | None = None) -> CrashResult:
-    """Classify an unavoidable impact and, with ``rng``, roll the survival test (EC-COL-*)."""
+                  policy: Policy = sit_at_tn, max_stress: int | None = None, tn_mod: int = 0) -> CrashResult:
+    """Classify an unavoidable impact and, with ``rng``, roll the survival test (EC-COL-*).
+    tn_mod: added to the survival TN (a stunned rider's +3, EC-COND-STUN)."""
     kind = crash_kind(heading_deg, impact_dir_deg, ruleset)
     spec = ruleset.data(f"crash.{kind}")
-    tn = int(spec["tn_base"]) - dodge
+    tn = int(spec["tn_base"]) - dodge + tn_mod
     clause = "EC-COL-HEAD" if kind == HEAD_ON else "EC-COL-SIDE"
     roll = roll_test(tn, stress, rng, ruleset, policy, max_stress) if rng is not None else None
     survived = None if roll is None else roll.succeeded
@@ -108,14 +109,14 @@ def destructible_eligible(speed: int, full_movement: bool, ruleset: Ruleset) -> 
 
 def resolve_destructible(speed: int, full_movement: bool, risk: int, stress: int, ruleset: Ruleset,
                          rng: np.random.Generator | None = None, policy: Policy = sit_at_tn,
-                         max_stress: int | None = None) -> DestructibleResult:
+                         max_stress: int | None = None, tn_mod: int = 0) -> DestructibleResult:
     """Go through a destructible piece of ``risk`` 1-3 (EC-DEST-1..4). The test is rolled with
-    the risk stress already added."""
+    the risk stress already added. tn_mod: added to the TN (a stunned rider's +3, EC-COND-STUN)."""
     risks = list(ruleset.data("destructible_risk"))
     if risk not in risks:
         raise ValueError(f"destructible risk must be one of {risks}, got {risk!r} (EC-DEST-1)")
     spec = ruleset.data("destructible")
-    tn = int(spec["tn"])
+    tn = int(spec["tn"]) + tn_mod
     if not destructible_eligible(speed, full_movement, ruleset):
         return DestructibleResult(False, 0, tn, None, 0.0, 0.0, ("EC-DEST-2",))
     roll = roll_test(tn, stress + risk, rng, ruleset, policy, max_stress) if rng is not None else None

@@ -4,7 +4,8 @@ Notation (one action)::
 
     [ACTION ]s<speed>: SEGMENT[, SEGMENT...]
 
-ACTION is move (default), focus, chicane, gungho, stoppie, stop, jump, laytrap or stunt. SEGMENT is
+ACTION is move (default), focus, chicane, gungho, stoppie, stop, overwatch, reload, jump, laytrap or
+stunt (overwatch and reload are a stop with a gun, EC-GUN-STOPPED). SEGMENT is
 ``straight <inches>``, ``left|right tight|medium|wide <inches along the arc>``,
 ``weave left|right [<inches>]`` (default 1) or ``pivot left|right <degrees>`` (stoppie).
 Inches are whole numbers except for weaves; errors are :class:`~entropy3d.errors.PlanError` with
@@ -18,7 +19,11 @@ from dataclasses import dataclass
 
 from entropy3d.errors import PlanError
 
-ACTIONS = ("move", "focus", "chicane", "gungho", "stoppie", "stop", "jump", "laytrap", "stunt")
+ACTIONS = ("move", "focus", "chicane", "gungho", "stoppie", "stop", "overwatch", "reload", "jump", "laytrap",
+           "stunt")
+#: the actions that stop the bike at its minimum distance for the rest of the activation and the next
+#: (EC-ACT-STOP, EC-STOPPED): recovering, or a stopped action with a gun (EC-GUN-STOPPED)
+STOPS = ("stop", "overwatch", "reload")
 SIDES = ("left", "right")
 TEMPLATES = ("tight", "medium", "wide")
 
@@ -77,7 +82,7 @@ Segment = Straight | Turn | Weave | Pivot
 class Plan:
     """One action's plan.
 
-    action: move, focus, chicane, gungho, stoppie, stop, jump, laytrap or stunt.
+    action: one of :data:`ACTIONS`.
     speed: the speed declared for the action (EC-SPD-1).
     segments: the path, in order.
     """

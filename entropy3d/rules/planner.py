@@ -26,7 +26,7 @@ import numpy as np
 
 from entropy3d.errors import IllegalPlanError
 from entropy3d.geometry import Pose, arc_points, densify, normalize_deg
-from entropy3d.rules.plan import Pivot, Plan, Straight, Turn, Weave, parse_plan
+from entropy3d.rules.plan import STOPS, Pivot, Plan, Straight, Turn, Weave, parse_plan
 from entropy3d.rules.ruleset import Ruleset
 from entropy3d.rules.speeds import DistanceBand, check_speed_change, distance_band
 
@@ -102,7 +102,7 @@ class PlannedMove:
                 f"stress {self.stress:+d}, tests={list(self.tests)})")
 
 
-_ATTACKS = {"focus": 0, "chicane": 0, "stop": 0, "laytrap": 0, "stunt": 0}
+_ATTACKS = {"focus": 0, "chicane": 0, "stop": 0, "overwatch": 0, "reload": 0, "laytrap": 0, "stunt": 0}
 _TURN_LIMIT_CLAUSE = {"chicane": "EC-ACT-CHICANE", "gungho": "EC-ACT-GUNGHO", "focus": "EC-ACT-FOCUS"}
 
 
@@ -171,8 +171,8 @@ def plan_move(plan: Plan | str, pose: Pose, bike_type: str, speed_before: int, r
         length_in=length, band=band, stress=stress, tests=tuple(tests), clauses=tuple(clauses),
         attacks_allowed=int(ruleset.data("actions.gungho.max_attacks")) if action == "gungho"
         else _ATTACKS.get(action, 1),
-        stopped=action in ("stop", "laytrap"),
-        skips_next_activation=action in ("stop", "laytrap"),
+        stopped=action in STOPS + ("laytrap",),
+        skips_next_activation=action in STOPS + ("laytrap",),
         next_action_speed=int(stoppie["next_action_speed"]) if action == "stoppie" else None,
         airborne=action == "jump", sand_free_used=sand_used)
 
@@ -211,10 +211,10 @@ def _check_action(plan: Plan, bike_type: str, speed: int, speed_before: int, act
             raise IllegalPlanError("EC-ACT-STOPPIE", f"a stoppie pivots {spec['pivot_min_deg']}-"
                                    f"{spec['pivot_max_deg']} degrees, not {pivots[0].degrees:g}")
         return int(spec["stress_per_speed"]) * speed
-    if action in ("stop", "laytrap"):
-        allowed = ruleset.data(f"actions.{action}.speeds")
-        clause = "EC-ACT-STOP" if action == "stop" else "EC-ACT-LAYTRAP"
-        clauses.append(clause)
+    if action in STOPS + ("laytrap",):
+        allowed = ruleset.data(f"actions.{'laytrap' if action == 'laytrap' else 'stop'}.speeds")
+        clause = "EC-ACT-LAYTRAP" if action == "laytrap" else "EC-ACT-STOP"
+        clauses += [clause] + (["EC-GUN-STOPPED"] if action in ("overwatch", "reload") else [])
         if speed not in allowed:
             raise IllegalPlanError(clause, f"{action} needs speed {' or '.join(map(str, allowed))}, "
                                    f"not {speed}")
@@ -366,8 +366,8 @@ def _check_distance(action: str, length: float, band: DistanceBand, ruleset: Rul
     if action == "focus" and abs(length - band.max) > eps:
         raise IllegalPlanError("EC-ACT-FOCUS", f"focus moves its full movement, {band.max:g}\", "
                                f"not {length:g}\"")
-    if action in ("stop", "laytrap") and abs(length - band.min) > eps:
-        clause = "EC-ACT-STOP" if action == "stop" else "EC-ACT-LAYTRAP"
+    if action in STOPS + ("laytrap",) and abs(length - band.min) > eps:
+        clause = "EC-ACT-LAYTRAP" if action == "laytrap" else "EC-ACT-STOP"
         raise IllegalPlanError(clause, f"{action} travels the minimum distance, {band.min:g}\", "
                                f"not {length:g}\"")
     if length < band.min - eps:

@@ -28,8 +28,9 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from entropy3d.geometry import Pose, normalize_deg
-from entropy3d.rules import missions, traps
+from entropy3d.rules import missions, stopped_guns, traps
 from entropy3d.rules.combat import rider_dodge
+from entropy3d.rules.conditions import stun_tn_mod
 from entropy3d.rules.dice import Outcome, TestRoll, policy_named, resolve_bust, roll_test
 from entropy3d.rules.event import Event, roll_text
 from entropy3d.rules.events import (
@@ -41,10 +42,12 @@ from entropy3d.rules.events import (
     takes_off,
 )
 from entropy3d.rules.facts import Contact, Facts, Flight, SceneryHit
+from entropy3d.rules.plan import STOPS
 from entropy3d.rules.planner import PlannedMove
 from entropy3d.rules.ruleset import Ruleset
 from entropy3d.rules.scenery import ScenerySpot
 from entropy3d.rules.state import ESCAPED, OUT, AirTime, ModelState, State
+from entropy3d.rules.stopped_guns import OVERWATCH, RELOAD
 
 WALL_KINDS = ("building", "block", "platform", "pillar", "railing", "ramp", "mesh", "destructible")
 
@@ -82,14 +85,20 @@ class _Ride:
         producer = self.facts.producer if physics and self.facts is not None else ""
         self.events.append(Event(kind, self.model.id, rules, physics, producer, **more))
 
+    def stun_tn_mod(self) -> int:
+        """What the rider adds to every test's TN while still stunned (EC-COND-STUN)."""
+        return 0 if self.unstunned else stun_tn_mod(self.model, self.ruleset)
+
+    def tested(self, roll: TestRoll | None) -> None:
+        """A stunned rider's first successful test removes the stun (EC-COND-STUN)."""
+        if roll is not None and roll.succeeded and self.stun_tn_mod():
+            self.unstunned = True
+
     def test(self, tn: int) -> TestRoll:
         """A test of the rider's: +3 TN while stunned, which the first success removes (EC-COND-STUN)."""
-        stunned = "stunned" in self.model.conditions and not self.unstunned
-        if stunned:
-            tn += int(self.ruleset.data("conditions.stun.tn_mod"))
-        roll = roll_test(tn, self.stress, self.rng, self.ruleset, self.policy, self.model.max_stress)
-        if stunned and roll.succeeded:
-            self.unstunned = True
+        roll = roll_test(tn + self.stun_tn_mod(), self.stress, self.rng, self.ruleset, self.policy,
+                         self.model.max_stress)
+        self.tested(roll)
         return roll
 
     def add_stress(self, change: int) -> int:
@@ -139,7 +148,8 @@ class _Ride:
         move = self.move
         full = abs(move.length_in - full_distance_in(move, self.ruleset)) < 1e-6
         result = resolve_destructible(move.speed, full, hit.risk, self.stress, self.ruleset, self.rng, self.policy,
-                                      self.model.max_stress)
+                                      self.model.max_stress, tn_mod=self.stun_tn_mod())
+        self.tested(result.roll)
         found = f"went into destructible '{hit.piece_id}' at {hit.progress_in:.1f}\""
         knocked = math.hypot(*hit.pushed)
         if hit.broken:
@@ -176,13 +186,16 @@ class _Ride:
     def crash(self, contact: Contact) -> tuple[str, bool]:
         """An unavoidable impact (EC-COL-1); returns (head_on or side_on, survived)."""
         dodge = rider_dodge(self.model.dodge, self.model.bike_type, self.ruleset)
+        stunned = self.stun_tn_mod()
         result = resolve_crash(contact.heading_deg, contact.into_deg, dodge, self.stress, self.ruleset, self.rng,
-                               self.policy, self.model.max_stress)
+                               self.policy, self.model.max_stress, tn_mod=stunned)
+        self.tested(result.roll)
         what = "wall" if contact.kind in WALL_KINDS else contact.kind
         found = f"rode {contact.progress_in:.1f}\" then hit {what} '{contact.piece_id}' at {contact.angle_deg:.0f}°"
         name = "head-on" if result.kind == HEAD_ON else "side-on"
         base_tn = int(self.ruleset.data(f"crash.{result.kind}.tn_base"))
-        text = f"{name} crash ({result.clauses[1]}), TN {base_tn}-{dodge}={result.tn}, {roll_text(result.roll)}"
+        text = (f"{name} crash ({result.clauses[1]}), TN {base_tn}-{dodge}" + (f"+{stunned} stunned" if stunned else "")
+                + f"={result.tn}, {roll_text(result.roll)}")
         if result.survived:
             added = self.add_stress(result.roll.stress_change + result.stress_added)
             text += f" -> +{result.stress_added} stress, " + (
@@ -296,6 +309,7 @@ def resolve_move(state: State, model: ModelState, move: PlannedMove, push: str, 
                   stunt_set_up=stunted, shocking=model.stunt_set_up and counts_as_action,
                   sand_free_available=model.sand_free_available and not move.sand_free_used,
                   forced_speed=move.next_action_speed, forced_move=None, forced_through=None,
+                  overwatch_push=None, overwatch_renewed=False, reloading=False,  # a move ends a watch
                   skip_next_action=model.skip_next_action or ride.skip_action)
     if "stunned" in model.conditions:
         # a stunned rider's activation ends after its minimum move; a success cleared the stun (EC-COND-STUN)
@@ -339,11 +353,17 @@ def _complex_action(model: ModelState, move: PlannedMove, actions: int, per_acti
     A rider still in the air at the end of the move neither stops nor lays its trap: it has to land
     first, at its launch speed (EC-JUMP-2, EC-JUMP-4)."""
     action = move.plan.action
-    if action in ("stop", "laytrap") and model.air is not None:
-        clause = "EC-ACT-STOP" if action == "stop" else "EC-ACT-LAYTRAP"
-        ride.event("skip", f"still in the air at the end of the move: no {'stop' if action == 'stop' else 'trap'} "
+    if action in STOPS + ("laytrap",) and model.air is not None:
+        clause = "EC-ACT-LAYTRAP" if action == "laytrap" else "EC-ACT-STOP"
+        ride.event("skip", f"still in the air at the end of the move: no {'trap' if action == 'laytrap' else action} "
                    f"({clause}, EC-JUMP-2)", clauses=(clause, "EC-JUMP-2"))
         return model.but(complex_action=None)
+    if action in (OVERWATCH, RELOAD):
+        # a stopped action with the gun instead of recovering (EC-ACT-STOP, EC-GUN-STOPPED, EC-STOPPED)
+        after, said = stopped_guns.stopped(model, action, ride.push, ride.ruleset)
+        ride.events.append(said)
+        return after.but(speed=0, stopped=True, recovering=False, skip_next_activation=True,
+                         actions_taken=per_activation, complex_action="stop")
     if action == "stop":
         # A stopping rider recovers: the following action is skipped and its skipped activation
         # recovers stress, unless it takes a focussed shot with its gun (EC-GUN-STOPPED).

@@ -56,6 +56,11 @@ class ModelState:
     no_attack_next_activation: it attacked back in defence (EC-MEL-DEF).
     stunt_set_up: its last action was a passed stunt; shocking: this action follows one, so its
     attack's TN is lowered (EC-ACT-STUNT).
+    overwatch_push: while it is on overwatch (EC-GUN-STOPPED), the push-your-luck policy it shoots
+    with at the first enemy that rides into its gun's range and sight; None when not watching.
+    overwatch_renewed: it chose to remain on overwatch once, which is all it may (EC-GUN-STOPPED).
+    reloading: it stopped to reload; in its skipped activation it may take a non-focussed shot
+    with the target's speed added to the TN (EC-GUN-STOPPED).
     forced_speed: the speed its next action must be declared at (after a stoppie), or None.
     forced_move: plan text of a move the rules force on it before anything else (the opponent's
     2" turn after a failed destructible test, EC-DEST-3), or None; forced_through: the piece it
@@ -100,6 +105,9 @@ class ModelState:
     sand_free_available: bool = True
     complex_action: str | None = None
     speed_cap: int | None = None
+    overwatch_push: str | None = None
+    overwatch_renewed: bool = False
+    reloading: bool = False
 
     def __repr__(self) -> str:
         return (f"ModelState({self.id} {self.status} {self.pose!r} speed {self.speed} "

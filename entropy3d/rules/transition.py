@@ -32,7 +32,7 @@ import numpy as np
 
 from entropy3d.errors import IllegalPlanError
 from entropy3d.geometry import Pose
-from entropy3d.rules import conditions, traps, wrecks
+from entropy3d.rules import conditions, stopped_guns, traps, wrecks
 from entropy3d.rules.attacks import (
     CHICKEN,
     DODGE,
@@ -44,18 +44,18 @@ from entropy3d.rules.attacks import (
 )
 from entropy3d.rules.event import Event
 from entropy3d.rules.facts import Facts, Sight
-from entropy3d.rules.plan import Plan, Turn, parse_plan
+from entropy3d.rules.plan import STOPS, Plan, Turn, parse_plan
 from entropy3d.rules.planner import PlannedMove, TableProbe, plan_forced_move, plan_move
-from entropy3d.rules.rest import RestChecks, settle
+from entropy3d.rules.rest import settle
 from entropy3d.rules.riding import resolve_move, resolve_skip
 from entropy3d.rules.ruleset import Ruleset
 from entropy3d.rules.state import OUT, State
 
-ACTIVATE, MOVE, SKIP, FORCED, ATTACK, END = "activate", "move", "skip", "forced", "attack", "end"
-KINDS = (ACTIVATE, MOVE, SKIP, FORCED, ATTACK, END)
+ACTIVATE, MOVE, SKIP, FORCED, ATTACK, END, WATCH = "activate", "move", "skip", "forced", "attack", "end", "watch"
+KINDS = (ACTIVATE, MOVE, SKIP, FORCED, ATTACK, END, WATCH)
 
 
-class TableChecks(TableProbe, RestChecks, Protocol):
+class TableChecks(TableProbe, wrecks.WreckChecks, Protocol):
     """What :func:`check` asks the table beyond the planner's questions, and where :func:`resolve`
     lets a ridden bike rest."""
 
@@ -75,7 +75,8 @@ class Action:
     ``skip`` (an action it must pass: remounting, EC-DICE-4), ``forced`` (a move the rules
     force on it, ``ModelState.forced_move``) or ``attack`` (``target`` with ``weapon``: chicken,
     a melee weapon or a gun; from ``from_pose``, a point of its ridden move, EC-ACT-ATTACK;
-    ``defence``: dodge or attack back, EC-MEL-DEF; ``shots``: EC-GUN-SPLIT). model_id: the model.
+    ``defence``: dodge or attack back, EC-MEL-DEF; ``shots``: EC-GUN-SPLIT) or ``watch`` (it spends
+    the activation remaining on overwatch, EC-GUN-STOPPED). model_id: the model.
     plan: the move's plan. push: the push-your-luck policy its player tests with (EC-DICE-5);
     defender_push: the target's player's, for an attack.
     unavoidable: every path was blocked, so the table does not refuse it and an impact is a
@@ -109,6 +110,11 @@ class Action:
     @classmethod
     def end(cls, model_id: str) -> "Action":
         return cls(END, model_id)
+
+    @classmethod
+    def watch(cls, model_id: str) -> "Action":
+        """Remain on overwatch for one more activation (EC-GUN-STOPPED)."""
+        return cls(WATCH, model_id)
 
     @classmethod
     def ride(cls, model_id: str, plan: Plan | str, push: str = "sit-at-tn", unavoidable: bool = False) -> "Action":
@@ -169,6 +175,9 @@ def check(state: State, action: Action, ruleset: Ruleset, table: TableChecks | N
         check_attack(state, model.id, action.target, action.weapon, ruleset, action.from_pose,
                      see if table is not None else None, action.shots)
         return action
+    if action.kind == WATCH:
+        stopped_guns.check_remain(model)
+        return action
     if action.kind == SKIP:
         if not model.skip_next_action:
             raise IllegalPlanError("EC-DICE-4", f"{model.id} has no action to skip")
@@ -194,8 +203,9 @@ def check(state: State, action: Action, ruleset: Ruleset, table: TableChecks | N
     if model.air is not None and plan.speed != model.air.speed:
         raise IllegalPlanError("EC-JUMP-4", f"{model.id} is in the air: it lands at its launch speed "
                                f"{model.air.speed}")
+    stopped_guns.check_stopped_action(model, plan.action)
     stunned = "stunned" in model.conditions
-    if stunned and (plan.action not in ("move", "stop") or any(isinstance(seg, Turn) for seg in plan.segments)):
+    if stunned and (plan.action not in ("move",) + STOPS or any(isinstance(seg, Turn) for seg in plan.segments)):
         raise IllegalPlanError("EC-COND-STUN", f"{model.id} is stunned: its minimum distance, no turns")
     if model.speed_cap is not None and plan.speed > model.speed_cap:
         raise IllegalPlanError("EC-COL-SIDE", f"after a side-on crash {model.id} rides at speed "
@@ -216,12 +226,13 @@ def check(state: State, action: Action, ruleset: Ruleset, table: TableChecks | N
 
 
 def resolve(state: State, action: Action, facts: Facts | None, rng: np.random.Generator,
-            ruleset: Ruleset, table: wrecks.WreckChecks | None = None) -> tuple[State, list[Event]]:
+            ruleset: Ruleset, table: TableChecks | None = None) -> tuple[State, list[Event]]:
     """Apply a checked ``action`` and what a producer found riding it; returns the new state and
     the events, in order. Dice come from ``rng`` only. ``facts`` is None for actions that ride
     nothing (activate, skip). table: asked where a ridden bike may rest (:func:`settle`: never
-    inside a solid, never floating) and where a wreck may lie (EC-WOUND); None leaves the pose
-    the ride gave and places wrecks without it.
+    inside a solid, never floating), what an enemy on overwatch sees of the ride
+    (:func:`~entropy3d.rules.stopped_guns.react`) and where a wreck may lie (EC-WOUND); None
+    leaves the pose the ride gave, sees nothing and places wrecks without it.
     """
     after, events = _resolve(state, action, facts, rng, ruleset, table)
     after, placed = wrecks.place_wrecks(state, after, ruleset, table)
@@ -229,7 +240,7 @@ def resolve(state: State, action: Action, facts: Facts | None, rng: np.random.Ge
 
 
 def _resolve(state: State, action: Action, facts: Facts | None, rng: np.random.Generator,
-             ruleset: Ruleset, table: RestChecks | None) -> tuple[State, list[Event]]:
+             ruleset: Ruleset, table: TableChecks | None) -> tuple[State, list[Event]]:
     """:func:`resolve` before the wrecks are placed."""
     model = state.model(action.model_id)
     if action.kind == ACTIVATE:
@@ -238,6 +249,8 @@ def _resolve(state: State, action: Action, facts: Facts | None, rng: np.random.G
         return end_activation(state, model.id, rng, ruleset)
     if action.kind == SKIP:
         return resolve_skip(state, model, ruleset)
+    if action.kind == WATCH:
+        return stopped_guns.remain(state, model.id, ruleset)
     if action.kind == ATTACK:
         kind = weapon_kind(action.weapon, ruleset)
         if kind == CHICKEN:
@@ -254,10 +267,15 @@ def _resolve(state: State, action: Action, facts: Facts | None, rng: np.random.G
     if table is not None and facts is not None:
         state, rested = settle(state, model.id, action.move, facts, table, ruleset)
         events += rested
-    if action.kind != MOVE:
-        return state, events
-    after, more = conditions.after_action(state.model(model.id), ruleset)
-    return state.with_model(after), events + more
+    if action.kind == MOVE:
+        after, more = conditions.after_action(state.model(model.id), ruleset)
+        state, events = state.with_model(after), events + more
+    if facts is not None:
+        # enemies on overwatch shoot at the first point of the ride in range and sight (EC-GUN-STOPPED)
+        state, shots = stopped_guns.react(state, model.id, facts, action.push, rng, ruleset, table,
+                                          stopped_guns.airborne_stretches(model, events))
+        events += shots
+    return state, events
 
 
 def begin_activation(state: State, model_id: str, ruleset: Ruleset) -> tuple[State, list[Event]]:
@@ -279,7 +297,9 @@ def begin_activation(state: State, model_id: str, ruleset: Ruleset) -> tuple[Sta
         events.append(Event("skip", model.id, "stopped: skips this activation (EC-STOPPED)", clauses=("EC-STOPPED",)))
         fresh = fresh.but(skip_next_activation=False, recovering=False, stress=stress, actions_taken=per_activation)
     else:
-        fresh = fresh.but(stopped=False)
+        fresh = fresh.but(stopped=False, reloading=False)
+        if model.overwatch_renewed:  # it remained on overwatch once; the watch is over (EC-GUN-STOPPED)
+            fresh = fresh.but(overwatch_push=None, overwatch_renewed=False)
     return state.with_model(fresh), events
 
 

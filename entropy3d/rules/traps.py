@@ -17,7 +17,7 @@ import math
 import numpy as np
 
 from entropy3d.geometry import Pose
-from entropy3d.rules.conditions import become
+from entropy3d.rules.conditions import after_test, become, stun_tn_mod
 from entropy3d.rules.dice import policy_named, roll_test
 from entropy3d.rules.event import Event, roll_text
 from entropy3d.rules.ruleset import Ruleset
@@ -86,12 +86,13 @@ def spring(state: State, model_id: str, trap: Trap, push: str, rng: np.random.Ge
     rolls = ()
     harmed = True
     if int(spec.get("tn", 0)):
-        test = roll_test(int(spec["tn"]), model.stress, rng, ruleset, policy_named(push, ruleset), model.max_stress)
+        tn = int(spec["tn"]) + stun_tn_mod(model, ruleset)  # EC-COND-STUN: +3 to every test
+        test = roll_test(tn, model.stress, rng, ruleset, policy_named(push, ruleset), model.max_stress)
         harmed, rolls = not test.succeeded, (test,)
-        model = model.but(stress=max(0, model.stress + test.stress_change))
+        model = after_test(model.but(stress=max(0, model.stress + test.stress_change)), test.succeeded)
     text = f"rides over {trap.laid_by}'s {name}"
     if rolls:
-        text += f": TN {spec['tn']}, {roll_text(rolls[0])}"
+        text += f": TN {rolls[0].tn}, {roll_text(rolls[0])}"
     if harmed:
         stress, wounds = int(spec.get("stress", 0)), min(model.wounds, int(spec.get("wounds", 0)))
         model = model.but(stress=model.stress + stress, wounds=model.wounds - wounds)

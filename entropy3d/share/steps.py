@@ -12,6 +12,7 @@ import numpy as np
 
 from entropy3d.game.replay import Replay
 from entropy3d.geometry import Pose
+from entropy3d.rules.combat import shot_in_sight
 from entropy3d.scene.build import TableGeometry
 from entropy3d.scene.table import Table
 from entropy3d.share.payload import DECIMALS, pose_list, thinned
@@ -81,7 +82,8 @@ def _sight_lines(sight, poses: dict[str, Pose], viewer: str, gang: dict[str, str
         a, b = poses[viewer], poses[target]
         out.append({"target": target, "visible": bool(result.top_down.visible),
                     "percent": round(100 * float(result.true_los.visible_fraction), 1),
-                    "can_shoot": bool(result.true_los.can_shoot),
+                    "can_shoot": shot_in_sight(result.true_los.visible_fraction, result.true_los.bike_seen,
+                                               sight.table.ruleset),
                     "from": [round(a.x, DECIMALS), round(a.y, DECIMALS), round(a.z + 1.0, DECIMALS)],
                     "to": [round(b.x, DECIMALS), round(b.y, DECIMALS), round(b.z + 1.0, DECIMALS)]})
     return out

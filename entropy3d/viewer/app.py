@@ -475,10 +475,10 @@ class Viewer(ViewerOverlays):
     def _probe(self):
         if self._riding is None:
             from entropy3d.game.session import make_producer
-            from entropy3d.scene.probe import SceneProbe
+            from entropy3d.game.tableview import TableView
 
-            self._riding = (make_producer("geometric", self.table, self.geometry),
-                            SceneProbe.from_table(self.table, self.geometry))
+            # the table with its sight: a ride from a replay's state may pass a rider on overwatch
+            self._riding = (make_producer("geometric", self.table, self.geometry), TableView(self.table, self.geometry))
         return self._riding
 
     def preview(self, text: str) -> None:

@@ -15,6 +15,7 @@ from typing import Mapping
 import numpy as np
 
 from entropy3d.geometry import Pose
+from entropy3d.rules.combat import shot_in_sight
 from entropy3d.scene.build import level_below
 
 #: inches: a point the mouse ray meets stands on the highest surface at most this far above it, so
@@ -120,7 +121,9 @@ class TableQuestions:
         if not targets:
             return [], {}
         results = self.world.all_pairs(dict(poses), [(viewer, t) for t in targets])
-        labels = [SightLabel(t, round(100 * r.true_los.visible_fraction, 1), r.true_los.cover, r.true_los.can_shoot,
+        ruleset = self.world.table.ruleset
+        labels = [SightLabel(t, round(100 * r.true_los.visible_fraction, 1), r.true_los.cover,
+                             shot_in_sight(r.true_los.visible_fraction, r.true_los.bike_seen, ruleset),
                              r.top_down.visible, tuple(sorted(set(r.top_down.blockers) | set(r.true_los.blockers))))
                   for (_, t), r in results.items()]
         return labels, {t: r for (_, t), r in results.items()}

@@ -12,6 +12,7 @@ import pytest
 
 from entropy3d.scene import load_scene
 from tests.los.conftest import EYE_X, TARGET_X, TARGET_Y, silhouette, street, visible_share, write_box_stl
+from tests.los.shooting import shoots
 
 
 def eye_z(world):
@@ -23,7 +24,7 @@ def test_open_street_is_visible_without_cover(tmp_path, world_of):
     result = world_of(street(tmp_path)).line_of_sight("v", "t")
     assert result.top_down.visible and result.top_down.clear_lines == result.top_down.lines > 0
     assert result.true_los.visible_fraction == pytest.approx(1.0)
-    assert result.true_los.bike_seen and result.true_los.can_shoot and not result.true_los.cover
+    assert result.true_los.bike_seen and shoots(result) and not result.true_los.cover
     assert result.true_los.blockers == () and result.top_down.blockers == ()
 
 
@@ -33,7 +34,7 @@ def test_bike_fully_behind_a_building_is_blocked(tmp_path, world_of):
     result = world_of(path).line_of_sight("v", "t")
     assert not result.top_down.visible and result.top_down.blockers == ("bank",)
     assert result.true_los.visible_fraction == 0.0
-    assert not result.true_los.can_shoot and not result.true_los.bike_seen
+    assert not shoots(result) and not result.true_los.bike_seen
     assert result.true_los.blockers == ("bank",)
 
 
@@ -61,7 +62,7 @@ def test_half_behind_a_low_wall_has_cover_and_can_be_shot(tmp_path, world_of):
     """Clause: EC-COVER-1 - half hidden: cover, and a shot is allowed (>= 25% visible)."""
     result = low_wall_case(tmp_path, world_of, 0.5)
     assert result.true_los.visible_fraction == pytest.approx(0.5, abs=0.04)
-    assert result.true_los.cover and result.true_los.can_shoot and result.true_los.bike_seen
+    assert result.true_los.cover and shoots(result) and result.true_los.bike_seen
     assert result.true_los.blockers == ("wall",)
     assert result.top_down.visible  # a low wall has no size class: it does not block top-down
 
@@ -82,7 +83,7 @@ def test_eighty_percent_hidden_cannot_be_shot(tmp_path, world_of):
     expected = visible_share(table, y_hi=y_cut)
     assert expected == pytest.approx(0.2, abs=1e-6)
     assert result.true_los.visible_fraction == pytest.approx(expected, abs=0.04)
-    assert result.true_los.bike_seen and result.true_los.cover and not result.true_los.can_shoot
+    assert result.true_los.bike_seen and result.true_los.cover and not shoots(result)
     assert result.top_down.visible and result.top_down.clear_lines < result.top_down.lines
     assert result.top_down.blockers == ("tower",)
 
@@ -108,7 +109,7 @@ def test_rooftop_rider_sees_past_a_parked_car(tmp_path, world_of):
     results = world.all_pairs(pairs=[("roof", "t"), ("street", "t2")])
     high, low = results[("roof", "t")], results[("street", "t2")]
     assert high.top_down.visible and high.top_down.clear_lines == high.top_down.lines
-    assert high.true_los.visible_fraction == pytest.approx(1.0) and high.true_los.can_shoot
+    assert high.true_los.visible_fraction == pytest.approx(1.0) and shoots(high)
     assert not low.top_down.visible and low.top_down.blockers == ("car2",)
     assert low.true_los.cover and "car2" in low.true_los.blockers  # the car hides its lower part
 
@@ -120,7 +121,7 @@ def test_target_behind_the_viewer_is_out_of_sight(tmp_path, world_of):
     world = world_of(street(tmp_path, models=models))
     behind = world.line_of_sight("v", "t")
     assert behind.top_down.lines == 0 and not behind.top_down.visible
-    assert behind.true_los.visible_fraction == 0.0 and not behind.true_los.can_shoot
+    assert behind.true_los.visible_fraction == 0.0 and not shoots(behind)
     assert behind.true_los.blockers == ()  # nothing blocks: it is the arc, not a piece
     ahead = world.line_of_sight("t", "v")  # t faces +y: v is abeam, partly in its front half
     assert ahead.top_down.visible
@@ -142,7 +143,7 @@ def test_through_a_gap_narrower_than_a_base(tmp_path, world_of):
                              y_hi=TARGET_Y + (gap[1] - TARGET_Y) * spread)
     assert 0.3 < expected < 0.8
     assert result.true_los.visible_fraction == pytest.approx(expected, abs=0.05)
-    assert result.true_los.cover and result.true_los.can_shoot
+    assert result.true_los.cover and shoots(result)
 
 
 def test_millimetre_stl_blocks_exactly_where_its_geometry_is(tmp_path, world_of):

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from tests.los.conftest import EYE_X, TARGET_X, TARGET_Y, street, visible_share
+from tests.los.shooting import shoots
 
 HIGHWAY = {"id": "flyover", "kind": "highway", "rect": [8, 8, 16, 16], "height": 4,
            "pillars": [[10, 10], [14, 14]]}
@@ -31,7 +32,7 @@ def test_a_pillar_on_the_line_under_the_highway_hides_the_middle(tmp_path, world
     half_band = 0.45 * (TARGET_X - 0.25 - EYE_X) / (near_face - EYE_X)
     hidden = visible_share(world.table, y_lo=TARGET_Y - half_band, y_hi=TARGET_Y + half_band)
     assert result.true_los.visible_fraction == pytest.approx(1 - hidden, abs=0.04)
-    assert result.true_los.cover and result.true_los.bike_seen and not result.true_los.can_shoot
+    assert result.true_los.cover and result.true_los.bike_seen and not shoots(result)
 
 
 def test_a_rider_on_a_deck_sees_the_street_from_the_edge_not_from_behind_it(tmp_path, world_of):
@@ -47,7 +48,7 @@ def test_a_rider_on_a_deck_sees_the_street_from_the_edge_not_from_behind_it(tmp_
     behind, at_edge = results[("back", "t")], results[("edge", "t")]
     assert behind.top_down.visible and at_edge.top_down.visible
     assert behind.true_los.visible_fraction == 0.0 and behind.true_los.blockers == ("deck",)
-    assert at_edge.true_los.visible_fraction > 0.95 and at_edge.true_los.can_shoot
+    assert at_edge.true_los.visible_fraction > 0.95 and shoots(at_edge)
 
 
 def test_rooftops_see_each_other_across_a_bridge_and_the_street_sees_under_it(tmp_path, world_of):

@@ -21,6 +21,7 @@ from entropy3d.geometry import Pose
 from entropy3d.los import LosResult, LosWorld
 from entropy3d.resources import bundled_dir
 from entropy3d.scene import load_scene
+from tests.los.shooting import shoots
 
 GOLDEN = Path(__file__).parent / "data" / "bundled_verdicts.json"
 SCENES = ("crossroads", "lovers_point", "ruined_highway")
@@ -31,7 +32,7 @@ def verdict_record(result: LosResult) -> list:
     """Both verdicts of one pair as plain data (floats exact)."""
     td, tl = result.top_down, result.true_los
     return [td.visible, td.clear_lines, td.lines, list(td.blockers), tl.visible_fraction, tl.bike_fraction,
-            tl.bike_seen, tl.cover, tl.can_shoot, tl.rays, list(tl.blockers)]
+            tl.bike_seen, tl.cover, shoots(result), tl.rays, list(tl.blockers)]
 
 
 def scattered_poses(world: LosWorld, rng: np.random.Generator) -> dict[str, Pose]:

@@ -10,6 +10,7 @@ from entropy3d.geometry import Pose
 from entropy3d.los import LosRules, in_sight, load_los_rules, may_target
 from entropy3d.los.topdown import piece_blocks
 from tests.los.conftest import street
+from tests.los.shooting import shoots
 
 BARRIER = {"id": "barrier", "kind": "barrier", "position": [18, 12], "facing": 90, "risk": 2}
 
@@ -110,7 +111,7 @@ def test_pieces_overhead_beneath_or_stood_on_do_not_block():
 def test_bad_los_rules_data_names_the_key():
     data = {"level_height_in": -1, "sees_over": {1: 1, 2: "two"}, "miniature_size_class": 1,
             "top_down": {"viewer_edge_samples": 13, "target_edge_samples": 24},
-            "true_los": {"eye_below_rider_top_in": 0.08, "silhouette_grid": 32, "min_visible_to_shoot": 0.25,
+            "true_los": {"eye_below_rider_top_in": 0.08, "silhouette_grid": 32,
                          "cover_min_hidden": 0.02}}
     with pytest.raises(RulesDataError) as error:
         LosRules.from_mapping(data, "los.yaml")
@@ -134,12 +135,12 @@ def test_stealth_target_needs_sight_at_the_start_of_the_activation(tmp_path, wor
     world = world_of(street(tmp_path, buildings=[{"id": "bank", "rect": [10, 9, 13, 15], "storeys": 3}]))
     at_start = world.line_of_sight("v", "t")
     now = world.line_of_sight("v", "t", poses={"t": Pose(20, 20, 90)})
-    assert not in_sight(at_start) and now.true_los.can_shoot
-    assert may_target(now, at_start, stealth=False)
-    assert not may_target(now, at_start, stealth=True)
-    assert may_target(now, now, stealth=True)
+    assert not in_sight(at_start) and shoots(now)
+    assert may_target(now, at_start, stealth=False, ruleset=world.table.ruleset)
+    assert not may_target(now, at_start, stealth=True, ruleset=world.table.ruleset)
+    assert may_target(now, now, stealth=True, ruleset=world.table.ruleset)
     with pytest.raises(ValueError, match="different pairs"):
-        may_target(now, world.line_of_sight("t", "v"), stealth=True)
+        may_target(now, world.line_of_sight("t", "v"), stealth=True, ruleset=world.table.ruleset)
 
 
 def test_los_imports_no_physics_or_renderer():

@@ -1,0 +1,75 @@
+"""The automatic player's judgement (no rules decided here): attacks weighed by their exact odds
+with the push that busts it least for what it gains, passes beside a rival that are no collision,
+and ways out when every ordinary plan meets a wall."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from entropy3d.game.players import ActionView, AttackOption, AutoPlayer, _runs_into, escape_plans
+from entropy3d.geometry import Pose
+from entropy3d.rules.attack_odds import shot_odds
+from entropy3d.rules.state import ModelState, State
+from tests.rules.conftest import load_rules
+
+
+def _rider(model_id, gang, pose, **changes) -> ModelState:
+    fields = dict(id=model_id, gang=gang, bike_type="sportsbike", pose=pose, speed=2, stress=0, wounds=3,
+                  max_stress=10, dodge=1)
+    return ModelState(**{**fields, **changes})
+
+
+def _state(*models) -> State:
+    return State(2, "turf_war", {m.id: m for m in models}, {}, {"komodo": 0, "hades": 0})
+
+
+def test_a_reckless_shooter_takes_the_push_that_does_not_bust_it_for_a_long_shot():
+    """At speed 3 a pistol needs TN 19 (+1 for a target only moving): pushing to the TN busts a
+    third of the time, which costs a wound; the player takes the shot with a careful push, or
+    not at all, never with its own reckless one."""
+    rules = load_rules()
+    state = _state(_rider("k1", "komodo", Pose(10, 10, 0), gun="pistol", ammo=5, speed=3, stress=4),
+                   _rider("h1", "hades", Pose(20, 10, 0), only_moved=True))
+    player = AutoPlayer(np.random.default_rng(0), rules, daring=1.5)
+    assert player.push == "sit-at-tn"
+    odds = shot_odds(state, "k1", "h1", "pistol", rules, push=player.push)
+    assert odds.attacker_bust > 0.3
+    option = AttackOption("pistol", "h1", odds.tn, None, odds)
+    choice = player.choose_attack(ActionView(state, state.model("k1"), 0, None, rules), [option])
+    assert choice is None or choice.push in ("never", "risk-aware")
+    if choice is not None:
+        assert choice.odds.attacker_bust < odds.attacker_bust
+
+
+def test_passing_beside_a_rival_is_no_collision_but_riding_through_it_is():
+    """A base passing a rival 2.2" to its side (a chain's strike, EC-MEL-1) does not run into
+    it; a path through its centre, or one whose nose stops 0.2" short of its tail, does."""
+    rules = load_rules()
+    rival = _rider("h1", "hades", Pose(10, 10, 0))
+    own = rules.base_for("sportsbike")
+    beside = np.column_stack([np.linspace(4, 16, 25), np.full(25, 12.2)])
+    through = np.column_stack([np.linspace(4, 16, 25), np.full(25, 10.0)])
+    nose_at_its_tail = np.array([[10 - 0.5 * 75 / 25.4 - 0.2, 10.0]])  # the player adds the stopping nose
+    assert not _runs_into(beside, own, rival, rules)
+    assert _runs_into(through, own, rival, rules) and _runs_into(nose_at_its_tail, own, rival, rules)
+
+
+def test_escapes_are_u_turns_and_stoppie_pivots_the_rules_accept():
+    """A cornered rider looks at chicanes of two templates the same way and stoppie pivots; the
+    rules accept some of them for a sportsbike at speed 1."""
+    rules = load_rules()
+    state = _state(_rider("k1", "komodo", Pose(10, 10, 0), speed=1), _rider("h1", "hades", Pose(40, 40, 0)))
+    view = ActionView(state, state.model("k1"), 0, None, rules)
+    plans = escape_plans(view)
+    assert any(p.startswith("chicane") for p in plans) and any(p.startswith("stoppie") for p in plans)
+    legal = [p for p in plans if _legal(view, p)]
+    assert any(p.startswith("chicane s1: left tight 3") for p in legal)
+    assert any("pivot left 180" in p for p in legal)
+
+
+def _legal(view, plan) -> bool:
+    try:
+        view.check(plan, table=False)
+    except Exception:
+        return False
+    return True
