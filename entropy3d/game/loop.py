@@ -231,7 +231,7 @@ class Game:
                                         defender.push, from_pose=choice.from_pose))
         return {"kind": choice.kind, "attacker": attacker.id, "target": choice.target,
                 "events": [e.to_json() for e in step.events], "text": "; ".join(e.rules for e in step.events),
-                "clauses": sorted({c for e in step.events for c in e.clauses}), **seen}
+                "clauses": sorted({c for e in step.events for c in e.clauses}), **seen}, step
 
 
 #: attacks are only looked for at rivals this close (inches): past every weapon's reach and beyond

@@ -322,8 +322,7 @@ class AutoPlayer:
             if _runs_into(ahead, own, other, self.ruleset):
                 score -= (28.0 - 8.0 * self.daring) if other in rivals else 30.0
         for wreck in view.state.wrecks:  # scenery now (EC-WOUND): riding into it is a crash
-            touching = own_half + 0.5 * wreck_base(view.state, wreck, self.ruleset).length
-            ahead = path[min(len(path) - 1, max(1, len(path) // 6)):]
+            touching = 0.5 * (own.length + wreck_base(view.state, wreck, self.ruleset).length)
             if float(np.hypot(*(ahead - wreck.pose.xy).T).min()) < touching:
                 score -= 30.0
         if move.speed in self.ruleset.data("jump.air_time_speeds"):

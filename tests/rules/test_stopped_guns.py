@@ -52,6 +52,11 @@ class SeeingTable:
     def edge_crossed(self, path):
         return None
 
+    def off_table(self, points, margin=0.0):
+        """A 60" x 60" table: where a wreck may lie (EC-WOUND)."""
+        points = np.asarray(points, float)
+        return ~np.all((points >= margin) & (points <= 60.0 - margin), axis=1)
+
 
 def watching(push="never", **changes) -> State:
     """k1 on overwatch with a pistol at (10, 10) facing away from h1 (270), h1 at (50, 10) riding
