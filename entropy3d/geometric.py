@@ -314,6 +314,7 @@ def walk(state: State, action: Action, probe: SceneProbe, geometry) -> Facts:
     trajectory = np.column_stack([t, path[:kept], z, headings[:kept]])
     end = Pose(float(path[kept - 1, 0]), float(path[kept - 1, 1]), float(headings[kept - 1]) % 360.0, float(z[-1]))
     ground = ground_profile(geometry, path, np.column_stack([lengths[:kept], z]), float(end.z))
-    return Facts("geometric", float(lengths[-1]), float(lengths[kept - 1]), edge is None, trajectory, edge=None if edge is None
-                 else edge[0], edge_kind=None if edge is None else edge[1], end_pose=end, ground=ground)
+    edge_name, edge_kind = (None, None) if edge is None else edge
+    return Facts("geometric", float(lengths[-1]), float(lengths[kept - 1]), edge is None, trajectory,
+                 edge=edge_name, edge_kind=edge_kind, end_pose=end, ground=ground)
 

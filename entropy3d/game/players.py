@@ -20,6 +20,7 @@ import numpy as np
 from entropy3d.errors import IllegalPlanError
 from entropy3d.geometry import Pose
 from entropy3d.rules.attack_odds import AttackOdds
+from entropy3d.rules.combat import gun_range_in
 from entropy3d.rules.dice import Policy, policy_named
 from entropy3d.rules.events import destructible_eligible
 from entropy3d.rules.odds import exact_odds
@@ -328,7 +329,7 @@ def _attack_chances(model: ModelState, rivals, move: PlannedMove, ruleset: Rules
         if closest <= reach:
             points = max(points, 14.0)
         if model.gun and model.ammo > 0:
-            range_in = ruleset.scale.inches(float(ruleset.data(f"guns.{model.gun}.range_m")))
+            range_in = gun_range_in(model.gun, ruleset)
             if float(np.hypot(*(move.end_pose.xy - rival.pose.xy))) <= 0.5 * range_in:
                 points = max(points, 6.0)
     return points
@@ -348,7 +349,7 @@ def _set_up_chances(model: ModelState, rivals, move: PlannedMove, action_index: 
         close = [r for r in behind if float(np.hypot(*(r.pose.xy - move.start_pose.xy))) < 14.0]
         return 6.0 if close else -12.0
     if action == "stop" and model.gun:
-        range_in = ruleset.scale.inches(float(ruleset.data(f"guns.{model.gun}.range_m")))
+        range_in = gun_range_in(model.gun, ruleset)
         return 8.0 if min(gaps) <= 0.5 * range_in else -10.0
     return 0.0
 

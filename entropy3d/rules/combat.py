@@ -134,6 +134,13 @@ def chicken_stress(winner_total: int, ruleset: Ruleset, winner_crit: bool = Fals
     return ChickenStress(loser, winner, float(spec["side_step_in"]))
 
 
+def gun_range_in(gun: str, ruleset: Ruleset) -> float:
+    """A gun's effective range in table inches, from the rulebook's metres through the table scale
+    (EC-GUN-2); infinite for a gun of unlimited range (``range_m: null``, the sniper rifle)."""
+    metres = ruleset.data(f"guns.{gun}.range_m")
+    return math.inf if metres is None else ruleset.scale.inches(float(metres))
+
+
 def gun_tn(speed: int, ruleset: Ruleset) -> int:
     """A gun attack's TN at the shooter's speed (0 = stopped), per option ``gun_tn`` (EC-GUN-1)."""
     table = ruleset.option("gun_tn")

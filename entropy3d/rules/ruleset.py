@@ -160,7 +160,8 @@ class Ruleset:
         base_shapes = {
             "oval": BaseShape(mm_to_inches(bases.oval.length_mm), mm_to_inches(bases.oval.width_mm)),
             "round": BaseShape(mm_to_inches(bases.round.diameter_mm), mm_to_inches(bases.round.diameter_mm)),
-            ON_FOOT: BaseShape(mm_to_inches(spec.on_foot.base_diameter_mm), mm_to_inches(spec.on_foot.base_diameter_mm)),
+            ON_FOOT: BaseShape(mm_to_inches(spec.on_foot.base_diameter_mm),
+                               mm_to_inches(spec.on_foot.base_diameter_mm)),
         }
         if ON_FOOT in spec.bike_types:
             raise RulesDataError(f"rules {spec.name!r}", [(f"bike_types.{ON_FOOT}", None, f"{ON_FOOT!r} names a "

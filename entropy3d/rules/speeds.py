@@ -150,7 +150,8 @@ def activation_order(models: Sequence[Activator], first_player: str, ruleset: Ru
     order: list[str] = []
     players = sorted({m.player for m in models}, key=lambda p: (p != first_player, p))
     turn = 0
-    bands = [[m for m in models if not m.on_foot and m.speed == speed] for speed in ruleset.data("turn.activation_order")]
+    bands = [[m for m in models if not m.on_foot and m.speed == speed]
+             for speed in ruleset.data("turn.activation_order")]
     for band in bands + [[m for m in models if m.on_foot]]:  # "Activate on foot models." last
         waiting = {p: [m.id for m in band if m.player == p] for p in players}
         while any(waiting.values()):

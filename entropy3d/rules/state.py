@@ -41,7 +41,8 @@ class AirTime:
 class ModelState:
     """One miniature (bike and rider) between two actions.
 
-    id, gang, bike_type: from the scene (``on_foot`` for a model on foot, :attr:`on_foot`). pose: base centre and level, inches.
+    id, gang, bike_type: from the scene (``on_foot`` for a model on foot: :attr:`on_foot`).
+    pose: base centre and level, inches.
     speed: 0-3 (0 stopped). stress (EC-DICE-6), wounds left (EC-DICE-4), max_stress (EC-DICE-7),
     dodge (EC-COL-*), protection (EC-MEL-*): the rider's numbers. weapon: its melee weapon
     (EC-WPN; ``punch`` without one). gun, ammo: its gun and the shots left (EC-GUN-2), or None and
