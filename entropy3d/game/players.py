@@ -18,6 +18,7 @@ from typing import Protocol, Sequence
 import numpy as np
 
 from entropy3d.errors import IllegalPlanError
+from entropy3d.game.walkers import walk_plans, walk_score
 from entropy3d.geometry import Pose
 from entropy3d.rules.attack_odds import AttackOdds
 from entropy3d.rules.combat import gun_range_in
@@ -118,6 +119,8 @@ def candidate_plans(view: ActionView) -> list[str]:
     the end, jumps, focus and stunt actions, laying a carried trap and stopping to shoot; the rules
     engine later refuses the illegal ones."""
     ruleset, bike = view.ruleset, view.model
+    if bike.on_foot:
+        return walk_plans(bike, ruleset)  # EC-FOOT-MOVE
     defaults = ruleset.data("turn_templates.default_for_speed")
     plans: list[str] = []
     for speed in candidate_speeds(view):
@@ -184,12 +187,15 @@ class AutoPlayer:
     """How many plans per action it confirms with ``confirm``."""
     push: str = field(init=False)
     policy: Policy = field(init=False)
+    sights: dict = field(init=False, default_factory=dict, repr=False)
+    """What a shooter on foot would see from the spots it weighs this action (:func:`walk_score`)."""
 
     def __post_init__(self):
         self.push = "risk-aware" if self.daring >= 1.0 else "sit-at-tn"
         self.policy = policy_named(self.push, self.ruleset)
 
     def choose_plan(self, view: ActionView) -> str:
+        self.sights = {}
         moves = check_plans(view, candidate_plans(view))
         if not moves:
             raise IllegalPlanError("EC-MOVE-1", f"no legal plan found for {view.model.id}")
@@ -229,6 +235,8 @@ class AutoPlayer:
 
     def score(self, view: ActionView, move: PlannedMove) -> float:
         """How much this player likes a move (higher is better); no rules are decided here."""
+        if view.model.on_foot:
+            return walk_score(view, move, self.aggression, self.sights)
         bike, probe = view.model, view.probe
         path = move.path[:: max(1, len(move.path) // 40)]
         path = np.vstack([path, move.path[-1:]])

@@ -196,7 +196,8 @@ def check_attack(state: State, attacker_id: str, target_id: str, weapon: str, ru
             raise IllegalPlanError("EC-WPN", f"{attacker.id} carries {attacker.weapon}, not {weapon}")
         found = check_melee(pose, ruleset.base_for(attacker.bike_type), target.pose,
                             ruleset.base_for(target.bike_type), weapon, ruleset,
-                            attacker_airborne=attacker.air is not None, target_airborne=target.air is not None)
+                            attacker_airborne=attacker.air is not None, target_airborne=target.air is not None,
+                            target_on_foot=target.on_foot)
         if not found.allowed:
             raise IllegalPlanError(found.clauses[-1], found.reason)
         return
