@@ -121,7 +121,8 @@ class _Ride:
         pace = "walked on foot" if move.plan.walking else f"at speed {move.speed}"
         self.event("move", f"{move.plan}: {move.length_in:g}\" {pace}"
                    + (f", stress {change:+d}" if change else ""), clauses=move.clauses, stress_change=change,
-                   figures={"length_in": move.length_in, "speed": move.speed})
+                   figures={"length_in": move.length_in, "speed": move.speed,
+                            **({"walked": True} if move.plan.walking else {})})
         for required in move.tests:
             roll = self.test(required.tn)
             extra = required.stress_on_fail if roll.outcome is Outcome.FAIL else 0
