@@ -25,7 +25,14 @@ from entropy3d.rules.riding import full_distance_in
 from entropy3d.rules.state import State
 from entropy3d.rules.transition import Action
 from entropy3d.scene.build import level_below
-from entropy3d.scene.probe import GROUND_BEYOND_IN, SceneProbe, ground_profile, models_in_the_way, piece_side
+from entropy3d.scene.probe import (
+    GROUND_BEYOND_IN,
+    SceneProbe,
+    ground_profile,
+    models_in_the_way,
+    obstacle_kind,
+    piece_side,
+)
 
 GRAVITY_MPS2 = 9.81
 FLIGHT_DT_S = 1.0 / 120.0
@@ -196,7 +203,7 @@ class GeometricProducer:
                 normal_local = np.array([math.cos(angle) / a, math.sin(angle) / b])
                 normal = other.pose.to_table(normal_local[None, :])[0] - other.pose.xy
                 into_deg = math.degrees(math.atan2(-normal[1], -normal[0])) % 360.0
-                return Contact(other.id, "model", s, t, pose.facing_deg % 360.0, into_deg,
+                return Contact(other.id, obstacle_kind(other), s, t, pose.facing_deg % 360.0, into_deg,
                                (*map(float, front), level))
         return None
 

@@ -39,6 +39,18 @@ _PENDING: set[Path] = set()
 
 _STOPPING_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
 
+_stop_requested: BaseException | None = None
+
+
+def refuse_commits(stop: BaseException | None) -> None:
+    """From now on every commit aborts and raises ``stop`` instead (None: commit again).
+
+    Called when the process is asked to stop (SIGTERM): the stop travels up as an exception, but a
+    library that catches ``BaseException`` (trimesh does, around its sparse vertex normals) can
+    swallow it and let the command run on to write its output. No output lands after a stop."""
+    global _stop_requested
+    _stop_requested = stop
+
 
 @atexit.register
 def _remove_pending() -> None:
@@ -107,6 +119,9 @@ class AtomicFile:
         """Close the stream, give the file the public mode and rename it onto the target."""
         if self._done:
             return self.target
+        if _stop_requested is not None:
+            self.abort()
+            raise _stop_requested
         try:
             if self.stream is not None:
                 self.stream.close()

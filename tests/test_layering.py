@@ -39,6 +39,13 @@ def test_rules_engine_is_pure():
     assert not loaded & {"pybullet", "panda3d", "direct", "trimesh", "yaml"}
 
 
+def test_game_systems_are_pure_rules():
+    # layer 2 like entropy3d.rules: a system decides from plain facts and validated rules data;
+    # the scene layer reads its YAML (entropy3d.scene.systemrules)
+    loaded = imported_top_level("entropy3d.systems")
+    assert not loaded & {"pybullet", "panda3d", "direct", "trimesh", "yaml", "shapely"}
+
+
 @pytest.mark.parametrize("module", ["entropy3d.scene", "entropy3d.scene.build", "entropy3d.scene.miniature"])
 def test_scene_layer_needs_no_physics_or_renderer(module):
     loaded = imported_top_level(module)

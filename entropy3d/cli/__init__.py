@@ -9,6 +9,7 @@ exit code 1 (2 for usage errors), never a traceback.
 from __future__ import annotations
 
 import contextlib
+import logging
 import os
 import signal
 import sys
@@ -26,6 +27,7 @@ from entropy3d.cli import (
     share_commands,  # noqa: F401  (registers commands)
 )
 from entropy3d.cli.app import app
+from entropy3d.outputs import refuse_commits
 
 __all__ = ["app", "main"]
 
@@ -38,7 +40,9 @@ def _terminated(signum, frame) -> None:
     """SIGTERM (and SIGHUP) as an exception, so output files being written are removed
     (:class:`~entropy3d.outputs.AtomicFile`) and worker processes stopped, as on Ctrl-C."""
     signal.signal(signum, signal.SIG_IGN)
-    raise Terminated(128 + signum)
+    stop = Terminated(128 + signum)
+    refuse_commits(stop)
+    raise stop
 
 
 @contextlib.contextmanager
@@ -69,12 +73,16 @@ def termination_handled():
         yield
     finally:
         sys.unraisablehook = previous_hook
+        refuse_commits(None)
         for signum, previous in handled.items():
             signal.signal(signum, previous)
 
 
 def main(argv: list[str] | None = None) -> int:
     """Console-script entry point."""
+    # trimesh warns with a traceback when it falls back from a fast path (even when the cause was
+    # our own SIGTERM); a user gets our errors, not a library's internal retries
+    logging.getLogger("trimesh").setLevel(logging.ERROR)
     with termination_handled():
         try:
             app(args=argv, prog_name="entropy3d", standalone_mode=True)

@@ -19,14 +19,18 @@ def attack(
     weapon: Optional[str] = typer.Option(None, "--weapon",
                                          help="chicken, a melee weapon or a gun (default: the attacker's gun if it "
                                               "has one, else its melee weapon)"),
+    png: Optional[Path] = typer.Option(None, "--png", help="also draw the attack from above: both riders, the "
+                                                           "reach or the sight line with the share visible, the "
+                                                           "verdict, TN and odds"),
 ) -> None:
     """Check an attack from where the models stand in the scene: reach and half-base for melee
     (EC-MEL-1), line of sight and range for a gun (EC-COVER-1, EC-GUN-2); its TN and the exact odds
-    of making it; or the refusal with its clause (exit 1)."""
+    of making it; or the refusal with its clause (exit 1, after drawing it with --png)."""
     import dataclasses
 
     from entropy3d.errors import IllegalPlanError
     from entropy3d.game.tableview import TableView
+    from entropy3d.outputs import check_output_path
     from entropy3d.rules.attack_odds import melee_odds, shot_odds
     from entropy3d.rules.attacks import DODGE, weapon_kind
     from entropy3d.rules.odds import exact_odds
@@ -34,6 +38,8 @@ def attack(
     from entropy3d.scene import load_scene
     from entropy3d.scene.build import build_table_geometry
 
+    if png is not None:
+        check_output_path(png, (".png",))
     table = load_scene(scene)
     geometry = build_table_geometry(table)
     state = dataclasses.replace(table.initial_state(geometry.surface_height), turn=2)
@@ -48,23 +54,70 @@ def attack(
     except ValueError as error:
         raise fail(f"error: --weapon: {error}") from None
     view = TableView(table, geometry)
+    refusal = None
     try:
         check(state, Action.attack(attacker, target, weapon), ruleset, view)
-    except IllegalPlanError as refusal:
-        raise fail(f"{attacker} cannot attack {target} with {weapon}: {refusal}") from None
-    typer.echo(f"{attacker} can attack {target} with {weapon} ({kind})")
-    if kind == "chicken":
+    except IllegalPlanError as refused:
+        refusal = f"{attacker} cannot attack {target} with {weapon}: {refused}"
+    lines = [f"{attacker} can attack {target} with {weapon} ({kind})"]
+    sight = view.sight(state, attacker, target, raider.pose) if kind == "gun" else None
+    if sight is not None:
+        need = float(ruleset.data("shooting.min_visible_fraction"))
+        cover = (", too little to shoot (EC-COVER-1)" if sight.visible_fraction < need - 1e-9
+                 else ", in cover (EC-COVER-1)" if sight.visible_fraction < 1.0 - 1e-6 else "")
+        reach = ruleset.scale.inches(float(ruleset.data(f"guns.{weapon}.range_m")))
+        lines.append(f"  sight     {sight.visible_fraction:.0%} of {target} visible, {sight.distance_in:.1f}\" away "
+                     f"(range {reach:.1f}\"){cover}")
+    if kind == "chicken" and refusal is None:
         tn = int(ruleset.data("chicken.tn"))
         odds = exact_odds(tn, raider.stress, ruleset, max_stress=raider.max_stress)
-        typer.echo(f"  TN        {tn}")
-        typer.echo(f"  odds      {float(odds.success):.1%} to make the TN ({float(odds.bust):.1%} to bust)")
-        return
-    if kind == "gun":
-        sight = view.sight(state, attacker, target, raider.pose)
-        typer.echo(f"  sight     {sight.visible_fraction:.0%} of {target} visible, {sight.distance_in:.1f}\" away")
-        odds = shot_odds(state, attacker, target, weapon, ruleset)
-    else:
-        odds = melee_odds(state, attacker, target, weapon, DODGE, ruleset)
-    typer.echo(f"  TN        {odds.tn}")
-    typer.echo(f"  odds      {float(odds.hit):.1%} to hit against {target}'s dodge (EC-DICE-2), "
-               f"{float(odds.headshot):.1%} a headshot; {float(odds.attacker_bust):.1%} to bust")
+        lines += [f"  TN        {tn}",
+                  f"  odds      {float(odds.success):.1%} to make the TN ({float(odds.bust):.1%} to bust)"]
+    elif refusal is None:
+        odds = (shot_odds(state, attacker, target, weapon, ruleset) if kind == "gun"
+                else melee_odds(state, attacker, target, weapon, DODGE, ruleset))
+        lines += [f"  TN        {odds.tn}",
+                  f"  odds      {float(odds.hit):.1%} to hit against {target}'s dodge (EC-DICE-2), "
+                  f"{float(odds.headshot):.1%} a headshot; {float(odds.attacker_bust):.1%} to bust"]
+    if png is not None:
+        shown = [refusal] + lines[1:] if refusal is not None else lines
+        _draw(png, table, geometry, state, view, attacker, target, weapon, kind, shown, refusal is None)
+    if refusal is not None:
+        raise fail(refusal)
+    for line in lines:
+        typer.echo(line)
+    if png is not None:
+        typer.echo(f"wrote {png}")
+
+
+def _draw(png: Path, table, geometry, state, view, attacker: str, target: str, weapon: str, kind: str,
+          lines: list[str], allowed: bool) -> None:
+    """Draw the attack (:mod:`entropy3d.activation.attack_picture`) and write it atomically."""
+    import io
+
+    from entropy3d.activation.attack_picture import AttackScene, draw_attack
+    from entropy3d.game.tableview import sight_poses
+    from entropy3d.outputs import write_atomic
+
+    ruleset = table.ruleset
+
+    def who(model_id: str):
+        model = state.model(model_id)
+        return (model_id, model.pose, ruleset.base_for(model.bike_type), table.gang_colour(model.gang))
+
+    reach = rays = visible = None
+    if kind == "melee":
+        reach = float(ruleset.data(f"weapons.{weapon}.reach_in"))
+    elif kind == "gun":
+        reach = ruleset.scale.inches(float(ruleset.data(f"guns.{weapon}.range_m")))
+        result = view.los.line_of_sight(attacker, target, sight_poses(state))
+        visible = float(result.true_los.visible_fraction)
+        rays = (result.geometry.ray_ends, result.geometry.rays_visible)
+    others = tuple((m.id, m.pose, ruleset.base_for(m.bike_type)) for m in state.models.values()
+                   if m.in_play and m.id not in (attacker, target))
+    picture = draw_attack(geometry, state.scenery, AttackScene(
+        who(attacker), who(target), others, weapon, kind, reach, visible, rays, allowed, tuple(lines)),
+        float(ruleset.data("shooting.min_visible_fraction")))
+    buffer = io.BytesIO()
+    picture.save(buffer, format="PNG")
+    write_atomic(png, buffer.getvalue())

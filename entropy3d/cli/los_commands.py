@@ -9,6 +9,7 @@ from typing import Optional
 import typer
 
 from entropy3d.cli.app import app, clean_errors, fail
+from entropy3d.cli.system_commands import system_sight_lines
 
 LEGEND = ("cell: T = top-down LOS (EC-LOS-1..3), - = none; % of bike and rider visible (EC-LOS-4); "
           "* = can shoot an enemy (EC-COVER-1: bike seen, >= 25% visible; never marked at the rider's own gang).\n"
@@ -183,12 +184,14 @@ def los(
 
     if every_pair:
         results = world.all_pairs()
+        decided = system_sight_lines(table, world, results)
         if as_json:
             typer.echo(json.dumps({"scene": table.name, "models": ids,
                                    "pairs": [r.to_dict() for r in results.values()]}, indent=2))
         else:
             typer.echo(matrix_report(results, ids, table.name, {m.id: m.rider.name or m.id for m in table.models},
                                      {m.id: m.gang for m in table.models}))
+            typer.echo(decided, nl=False)
         return
 
     result = world.line_of_sight(viewer, target)

@@ -8,6 +8,7 @@ from typing import List
 
 import typer
 
+from entropy3d.cli import system_commands  # noqa: F401  (registers `systems`)
 from entropy3d.cli.app import app, clean_errors
 from entropy3d.errors import EntropyError
 
@@ -59,6 +60,11 @@ def _validate_one(path: Path) -> tuple[str, list[str]]:
 
         build_from_file(path, LosRules.from_mapping, read)
         return "line-of-sight rules data", []
+    if isinstance(read[0], dict) and "game_system" in read[0]:
+        from entropy3d.scene.systemrules import load_system_file
+
+        system = load_system_file(path, read)
+        return f"rules data of {system.title}, for `system: {system.name}`", []
     from entropy3d.scene import load_scene
     from entropy3d.scene.build import build_table_geometry
 

@@ -30,7 +30,7 @@ from entropy3d.rules import missions
 from entropy3d.rules.attack_odds import melee_odds, shot_odds
 from entropy3d.rules.attacks import DODGE, weapon_kind
 from entropy3d.rules.speeds import Activator, activation_order, roll_off
-from entropy3d.rules.state import RIDING, ModelState, State
+from entropy3d.rules.state import RIDING, ModelState, State, pose_to_json
 from entropy3d.rules.transition import Action, check
 
 Record = TurnRecord | ActivationRecord | EndRecord
@@ -207,11 +207,17 @@ class Game:
         if choice is None:
             return None
         defender = self.players[self.state.model(choice.target).gang]
+        shooter = choice.from_pose or attacker.pose
+        # where both stood and, for a shot, what the LOS engine showed the shooter: the video draws it
+        seen = {"from_pose": pose_to_json(shooter), "target_pose": pose_to_json(self.state.model(choice.target).pose)}
+        if weapon_kind(choice.kind, self.ruleset) == "gun":
+            seen["visible"] = round(self.probe.sight(self.state, attacker.id, choice.target, shooter).visible_fraction,
+                                    4)
         step = self._take(Action.attack(attacker.id, choice.target, choice.kind, player.push, defender.push,
                                         from_pose=choice.from_pose))
         return {"kind": choice.kind, "attacker": attacker.id, "target": choice.target,
                 "events": [e.to_json() for e in step.events], "text": "; ".join(e.rules for e in step.events),
-                "clauses": sorted({c for e in step.events for c in e.clauses})}
+                "clauses": sorted({c for e in step.events for c in e.clauses}), **seen}
 
 
 #: attacks are only looked for at rivals this close (inches): past every weapon's reach and beyond

@@ -31,6 +31,7 @@ from entropy3d.rules.ruleset import Ruleset
 from entropy3d.rules.speeds import distance_band
 from entropy3d.rules.state import ModelState, State
 from entropy3d.rules.transition import Action, check
+from entropy3d.rules.wrecks import wreck_base
 from entropy3d.scene.probe import SceneProbe
 
 
@@ -273,6 +274,11 @@ class AutoPlayer:
             close = float(np.hypot(*(ahead - other.pose.xy).T).min())
             if close < touching:
                 score -= (28.0 - 8.0 * self.daring) if other in rivals else 30.0
+        for wreck in view.state.wrecks:  # scenery now (EC-WOUND): riding into it is a crash
+            touching = own_half + 0.5 * wreck_base(view.state, wreck, self.ruleset).length
+            ahead = path[min(len(path) - 1, max(1, len(path) // 6)):]
+            if float(np.hypot(*(ahead - wreck.pose.xy).T).min()) < touching:
+                score -= 30.0
         if move.speed in self.ruleset.data("jump.air_time_speeds"):
             ramps = probe.ramps_taken(path)
             if ramps:

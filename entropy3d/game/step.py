@@ -91,7 +91,7 @@ def activation(state: State, model_id: str, plans: Sequence[str], ruleset: Rules
             break
         steps += take_action(steps[-1].after, Action.ride(model_id, plan, push), ruleset, rng, producer, table)
     if steps[-1].after.model(model_id).in_play:
-        steps.append(take(steps[-1].after, Action.end(model_id), ruleset, rng, producer))
+        steps.append(take(steps[-1].after, Action.end(model_id), ruleset, rng, producer, table))
     return steps
 
 

@@ -14,6 +14,16 @@ from entropy3d.rules.state import State
 from entropy3d.scene.probe import SceneProbe
 
 
+def sight_poses(state: State) -> dict[str, Pose | None]:
+    """Where line of sight sees each model: a riding one where it stands; one taken out as its
+    wreck (EC-WOUND: scenery that blocks sight as the miniature did, size class 1 like a bike,
+    EC-LOS-3); one out with no wreck on the table (or escaped) nowhere (None)."""
+    poses: dict[str, Pose | None] = {m.id: (m.pose if m.in_play else None) for m in state.models.values()}
+    for wreck in state.wrecks:
+        poses[wreck.model_id] = wreck.pose
+    return poses
+
+
 class TableView(SceneProbe):
     """A :class:`SceneProbe` that also answers ``sight`` (line of sight between two models)."""
 
@@ -34,7 +44,8 @@ class TableView(SceneProbe):
     def sight(self, state: State, viewer: str, target: str, viewer_pose: Pose) -> Sight:
         """What ``viewer`` standing at ``viewer_pose`` sees of ``target`` now: the true-LOS visible
         share of its bike and rider, whether the bike itself is seen, and the distance."""
-        poses = {m.id: (viewer_pose if m.id == viewer else m.pose) for m in state.models.values() if m.in_play}
+        poses = sight_poses(state)
+        poses[viewer] = viewer_pose
         los = self.los
         removed = {piece: None for piece, spot in state.scenery.items() if spot.removed}
         if removed:

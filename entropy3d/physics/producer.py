@@ -19,7 +19,7 @@ from entropy3d.rules.facts import Contact, Facts, Flight, SceneryHit
 from entropy3d.rules.riding import full_distance_in
 from entropy3d.rules.state import State
 from entropy3d.rules.transition import Action
-from entropy3d.scene.probe import ground_profile, models_in_the_way, piece_side
+from entropy3d.scene.probe import ground_profile, models_in_the_way, obstacle_kind, piece_side
 
 
 class PhysicsProducer:
@@ -82,7 +82,7 @@ class PhysicsProducer:
         model = state.model(action.model_id)
         velocity = model.air.velocity_in_s if model.air is not None else (0.0, 0.0, 0.0)
         rider = BikeBody(model.id, self.ruleset.base_for(model.bike_type), model.pose, velocity)
-        return rider, [BikeBody(other.id, base, other.pose)
+        return rider, [BikeBody(other.id, base, other.pose, kind=obstacle_kind(other))
                        for other, base in models_in_the_way(state, model.id, self.ruleset)]
 
     def _ride(self, state: State, action: Action) -> Facts:

@@ -54,12 +54,14 @@ class BikeBody:
 
     id: model id. base: its base, inches. pose: base centre and surface height, inches.
     velocity_in_s: initial velocity (x, y, z) in inches per second (an airborne bike, EC-JUMP-2).
+    kind: ``bike``, or ``wreck`` for a taken-out rider's wreck (EC-WOUND: scenery, same hull).
     """
 
     id: str
     base: BaseShape
     pose: Pose
     velocity_in_s: tuple[float, float, float] = (0.0, 0.0, 0.0)
+    kind: str = "bike"
 
 
 @dataclass(frozen=True)
@@ -380,7 +382,7 @@ def add_bike(world: PhysicsWorld, bike: BikeBody, height_in: float, *, dynamic: 
         pybullet.resetBaseVelocity(body, velocity, [0.0, 0.0, 0.0], physicsClientId=world.client)
     else:
         _set_common_dynamics(world.client, body, 0.9, None)
-    world.bodies[body] = BodyInfo(bike.id, "bike", None, dynamic)
+    world.bodies[body] = BodyInfo(bike.id, bike.kind, None, dynamic)
     world.bike_ids[bike.id] = body
     world.bike_bottoms[body] = -centre
     return body

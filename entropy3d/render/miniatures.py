@@ -30,6 +30,10 @@ from entropy3d.scene.table import Table
 RIDER_RGB = colour_rgb("#2c2a2e")
 NOSE_RGB = colour_rgb("#f4f1e8")
 SMOOTH_DEG = 35.0
+#: a wreck (EC-WOUND) is its miniature burnt out: colours scaled to a sooty grey (r, g, b, a)...
+WRECK_COLOUR_SCALE = (0.32, 0.30, 0.29, 1.0)
+#: ...and lying over on its side this far (degrees about its long axis)
+WRECK_LEAN_DEG = 24.0
 
 
 def darker(rgb, amount: float) -> np.ndarray:

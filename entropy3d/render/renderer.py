@@ -32,7 +32,7 @@ from entropy3d.outputs import AtomicFile
 from entropy3d.render import cameras
 from entropy3d.render.backend import OffscreenTarget, resolve_backend
 from entropy3d.render.cameras import CameraView
-from entropy3d.render.miniatures import build_miniature_node
+from entropy3d.render.miniatures import WRECK_COLOUR_SCALE, WRECK_LEAN_DEG, build_miniature_node
 from entropy3d.render.nodes import gradient_card, unlit_node
 from entropy3d.render.shapes import colour_rgb, tube_triangles
 from entropy3d.render.table_scene import CLIFF_BOTTOM, FRAME_WIDTH, SUN_DIRECTION, GridStyle, build_table_node
@@ -245,6 +245,17 @@ class TableRenderer:
         node = self._model_node(model_id)
         node.set_pos(pose.x, pose.y, pose.z)
         node.set_hpr(pose.facing_deg, 0, 0)
+        node.clear_color_scale()
+        self.model_poses[model_id] = pose
+
+    def place_wreck(self, model_id: str, pose: Pose) -> None:
+        """Show a taken-out rider's miniature as its wreck at ``pose`` (EC-WOUND: scenery from
+        then on): burnt to a sooty grey and leaning over; :meth:`place_model` makes it a bike again."""
+        node = self._model_node(model_id)
+        node.show()
+        node.set_pos(pose.x, pose.y, pose.z)
+        node.set_hpr(pose.facing_deg, WRECK_LEAN_DEG, 0)
+        node.set_color_scale(*WRECK_COLOUR_SCALE)
         self.model_poses[model_id] = pose
 
     def set_model_transform(self, model_id: str, matrix: np.ndarray) -> None:

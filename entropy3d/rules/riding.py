@@ -413,7 +413,7 @@ def _ride(ride: _Ride, model: ModelState, move: PlannedMove, facts: Facts
                                 item.heading_deg, (0.0, 0.0, 0.0))
             elif not ride.out and not ride.events[-1].rolls[-1].succeeded:
                 cut = item  # EC-DEST-3: the opponent turns it here
-        elif item.kind in ("model", "destructible") and airborne(item.progress_in):
+        elif item.kind in ("model", "wreck", "destructible") and airborne(item.progress_in):
             ride.event("jump", f"in the air: it flies over '{item.piece_id}' (EC-JUMP-4)",
                        physics=f"met '{item.piece_id}' at {item.progress_in:.1f}\"", clauses=("EC-JUMP-4",),
                        piece=item.piece_id, t_s=item.t_s)

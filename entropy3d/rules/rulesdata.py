@@ -131,6 +131,16 @@ class OptionsSpec(Strict):
     push_order: OptionSpec[Literal["defender_first", "lowest_first"]]
     jump_landing: OptionSpec[Literal["launch_speed_max", "where_it_comes_down"]]
     on_foot_move_in: OptionSpec[Pos]
+    wreck_placement: OptionSpec[Literal["obstruct", "where_it_was"]]
+
+
+class WreckSpec(Strict):
+    """Where a wreck may be placed (EC-WOUND), inches."""
+
+    within_in: Pos
+    ring_step_in: Pos
+    directions: PosInt
+    look_ahead_in: Pos
 
 
 class TurnSpec(Strict):
@@ -485,6 +495,7 @@ class RulesSpec(Strict):
     missions: MissionsSpec
     rider_defaults: RiderDefaults
     on_foot: OnFootSpec
+    wreck: WreckSpec
 
 
 def _did_you_mean(word: str, allowed: list[str]) -> str:

@@ -169,6 +169,23 @@ class Trap:
         return cls(**data)
 
 
+@dataclass(frozen=True)
+class Wreck:
+    """What is left of a rider taken out (EC-WOUND): scenery from then on, which rides meet and
+    sight lines are blocked by. id: ``wreck_<model id>``. model_id: the rider it was (its bike
+    type gives the wreck's base). pose: where it was placed, inches (z: the level under it)."""
+
+    id: str
+    model_id: str
+    pose: Pose
+
+    def to_json(self) -> dict:
+        return {"id": self.id, "model_id": self.model_id, "pose": pose_to_json(self.pose)}
+
+    @classmethod
+    def from_json(cls, data: Mapping) -> "Wreck":
+        return cls(str(data["id"]), str(data["model_id"]), pose_from_json(data["pose"]))
+
 
 @dataclass(frozen=True)
 class State:
@@ -177,6 +194,7 @@ class State:
     turn: 1-based turn (0 before the first). mission: the scene's mission (scoring).
     models: by model id, in scene order. scenery: destructibles that moved or broke, by piece id.
     score: victory points by gang id. traps: trap tokens on the table (EC-TRAP).
+    wrecks: riders taken out, now scenery (EC-WOUND), in the order they were placed.
     """
 
     turn: int
@@ -185,6 +203,7 @@ class State:
     scenery: Mapping[str, ScenerySpot] = field(default_factory=dict)
     score: Mapping[str, int] = field(default_factory=dict)
     traps: tuple[Trap, ...] = ()
+    wrecks: tuple[Wreck, ...] = ()
 
     def __repr__(self) -> str:
         return f"State(turn {self.turn}, {len(self.models)} models, {len(self.scenery)} moved pieces)"
@@ -216,7 +235,8 @@ class State:
         return {"turn": self.turn, "mission": self.mission,
                 "models": [m.to_json() for m in self.models.values()],
                 "scenery": {k: dataclasses.asdict(v) for k, v in sorted(self.scenery.items())},
-                "score": dict(sorted(self.score.items())), "traps": [t.to_json() for t in self.traps]}
+                "score": dict(sorted(self.score.items())), "traps": [t.to_json() for t in self.traps],
+                **({"wrecks": [w.to_json() for w in self.wrecks]} if self.wrecks else {})}
 
     @classmethod
     def from_json(cls, data: Mapping) -> "State":
@@ -224,7 +244,8 @@ class State:
         return cls(turn=int(data["turn"]), mission=str(data["mission"]), models={m.id: m for m in models},
                    scenery={k: ScenerySpot(**v) for k, v in data.get("scenery", {}).items()},
                    score=dict(data.get("score", {})),
-                   traps=tuple(Trap.from_json(t) for t in data.get("traps", ())))
+                   traps=tuple(Trap.from_json(t) for t in data.get("traps", ())),
+                   wrecks=tuple(Wreck.from_json(w) for w in data.get("wrecks", ())))
 
 
 def pose_to_json(pose: Pose) -> list[float]:

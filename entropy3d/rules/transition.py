@@ -32,7 +32,7 @@ import numpy as np
 
 from entropy3d.errors import IllegalPlanError
 from entropy3d.geometry import Pose
-from entropy3d.rules import conditions, traps
+from entropy3d.rules import conditions, traps, wrecks
 from entropy3d.rules.attacks import (
     CHICKEN,
     DODGE,
@@ -220,12 +220,21 @@ def check(state: State, action: Action, ruleset: Ruleset, table: TableChecks | N
 
 
 def resolve(state: State, action: Action, facts: Facts | None, rng: np.random.Generator,
-            ruleset: Ruleset, table: RestChecks | None = None) -> tuple[State, list[Event]]:
+            ruleset: Ruleset, table: wrecks.WreckChecks | None = None) -> tuple[State, list[Event]]:
     """Apply a checked ``action`` and what a producer found riding it; returns the new state and
     the events, in order. Dice come from ``rng`` only. ``facts`` is None for actions that ride
     nothing (activate, skip). table: asked where a ridden bike may rest (:func:`settle`: never
-    inside a solid, never floating); None leaves the pose the ride gave.
+    inside a solid, never floating) and where a wreck may lie (EC-WOUND); None leaves the pose
+    the ride gave and places wrecks without it.
     """
+    after, events = _resolve(state, action, facts, rng, ruleset, table)
+    after, placed = wrecks.place_wrecks(state, after, ruleset, table)
+    return after, events + placed
+
+
+def _resolve(state: State, action: Action, facts: Facts | None, rng: np.random.Generator,
+             ruleset: Ruleset, table: RestChecks | None) -> tuple[State, list[Event]]:
+    """:func:`resolve` before the wrecks are placed."""
     model = state.model(action.model_id)
     if action.kind == ACTIVATE:
         return begin_activation(state, model.id, ruleset)

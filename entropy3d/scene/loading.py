@@ -19,6 +19,7 @@ from entropy3d.rules.conditions import CONDITIONS
 from entropy3d.rules.ruleset import Ruleset
 from entropy3d.scene.rulesfile import load_ruleset
 from entropy3d.scene.schema import RIDER_STATS, SceneSpec
+from entropy3d.scene.systemrules import system_problems
 from entropy3d.scene.table import Table
 from entropy3d.scene.yamlsource import key_path, line_of, read_yaml_with_lines
 
@@ -238,7 +239,7 @@ def load_scene(path: str | Path, *, load_meshes: bool = True) -> Table:
         ruleset = load_ruleset(candidate)
 
     spec = with_rider_defaults(spec, ruleset)
-    problems = _reference_problems(spec, ruleset, lines)
+    problems = _reference_problems(spec, ruleset, lines) + system_problems(spec, lines)
     mesh_paths = {}
     for i, mesh in enumerate(spec.meshes):
         resolved = resolve_asset(source, mesh.file)

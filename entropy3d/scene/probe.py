@@ -75,28 +75,38 @@ def piece_side(geometry, piece_id: str, offset: tuple[float, float], at: Pose) -
 
 
 def models_in_the_way(state, model_id: str, ruleset) -> list:
-    """The other models in play a ride of ``model_id`` can run into, as (model, base) pairs; both
-    producers ask this, so they put the same models in the way.
+    """The other models in play and the wrecks (EC-WOUND) a ride of ``model_id`` can run into, as
+    (model or wreck, base) pairs (:func:`obstacle_kind` tells which); both producers ask this, so
+    they put the same things in the way.
 
-    DECISION: a model already base to base with the rider when it sets off (bases within
+    DECISION: a model or wreck already base to base with the rider when it sets off (bases within
     ``ride.base_to_base_in``) is not in its way: a bike stopped against another after a crash
-    (EC-COL-HEAD) slides off past it rather than crashing into it again at 0".
+    (EC-COL-HEAD) slides off past it rather than crashing into it again at 0", and so does the
+    winner of a melee from the wreck of the rider it took out.
     """
     from entropy3d.rules.combat import base_gap_in
+    from entropy3d.rules.wrecks import wreck_base
 
     model = state.model(model_id)
     base = ruleset.base_for(model.bike_type)
     touching = float(ruleset.data("ride.base_to_base_in"))
     out = []
-    for other in state.models.values():
-        if other.id == model.id or not other.in_play:
-            continue
-        other_base = ruleset.base_for(other.bike_type)
+    riding = [(other, ruleset.base_for(other.bike_type)) for other in state.models.values()
+              if other.id != model.id and other.in_play]
+    for other, other_base in riding + [(wreck, wreck_base(state, wreck, ruleset)) for wreck in state.wrecks]:
         near = float(np.hypot(*(other.pose.xy - model.pose.xy))) < 0.5 * (base.length + other_base.length) + touching
         if near and base_gap_in(model.pose, base, other.pose, other_base) <= touching:
             continue
         out.append((other, other_base))
     return out
+
+
+def obstacle_kind(thing) -> str:
+    """The contact kind a producer reports for a pair of :func:`models_in_the_way`: ``wreck``
+    (scenery, EC-WOUND) or ``model``."""
+    from entropy3d.rules.state import Wreck
+
+    return "wreck" if isinstance(thing, Wreck) else "model"
 
 
 _FLAT_KINDS = ("ground", "zone", "road")

@@ -11,7 +11,7 @@ stress, moved scenery) is kept elsewhere and starts from these values.
 
 from __future__ import annotations
 
-from typing import Annotated, Literal, Optional, Union
+from typing import Annotated, Any, Literal, Optional, Union
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
@@ -252,6 +252,8 @@ class Model(Strict):
     facing: float = Field(description="degrees CCW from +x")
     speed: int = Field(1, ge=0, le=3, description="0 = stopped; a model on foot has none (leave it out)")
     rider: Rider = Field(default_factory=Rider)
+    stats: dict[str, Any] = Field(default_factory=dict, description="the scene's game system's own stats of this "
+                                  "model, checked by that system's schema (`entropy3d systems`)")
 
     @model_validator(mode="before")
     @classmethod
@@ -292,6 +294,7 @@ class SceneSpec(Strict):
     name: str
     description: str = ""
     rules: str = Field("entropy_city", description="rules data: a bundled name or a path to a YAML file")
+    system: str = Field("entropy_city", description="the game system played on this table (`entropy3d systems`)")
     mission: Literal["turf_war", "lovers_point_brawl", "package_run", "grab_n_go", "free_ride"] = "turf_war"
     turns: int = Field(6, ge=1, le=200)
     table: TableSpec = Field(default_factory=TableSpec)

@@ -28,7 +28,8 @@ def rgb(colour: str) -> tuple[int, int, int]:
 
 @dataclass(frozen=True)
 class BikeLine:
-    """One bike on the HUD: id, rider name, gang colour, speed, stress of max, wounds, status."""
+    """One bike on the HUD: id, rider name, gang colour, speed, stress of max, wounds, status and
+    conditions (bleeding, stunned, burning, wet: EC-COND-*)."""
 
     model_id: str
     name: str
@@ -38,6 +39,7 @@ class BikeLine:
     max_stress: int
     wounds: int
     status: str
+    conditions: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -138,6 +140,8 @@ def draw_hud(frame: np.ndarray, info: HudInfo) -> np.ndarray:
         y += int(30 * unit)
         if info.plan:
             texts.append(("text", (x, y), info.plan, tiny, ACCENT, None))
+        if bike.conditions:
+            texts.append(("text", (box[2] - pad, y), " ".join(bike.conditions).upper(), tiny, BAD, "ra"))
 
     if info.lines:
         left = pad + int(345 * unit)

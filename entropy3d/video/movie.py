@@ -34,6 +34,7 @@ from entropy3d.video.director import (
     pose_at,
     shot_fails,
 )
+from entropy3d.video.fight import TAKEDOWN_AFTER, draw_fight, fight_of, stage_fight
 from entropy3d.video.jumpshot import ProfileInset, flight_window, inset_box, ride_clock, with_inset
 
 FORMATS = (".mp4", ".gif")
@@ -223,6 +224,8 @@ class ReplayFilm:
             self.renderer.show_model(bike.id, bike.in_play)
             if bike.in_play:
                 self.renderer.place_model(bike.id, bike.pose)
+        for wreck in state.wrecks:  # EC-WOUND: the wreck stays on the table
+            self.renderer.place_wreck(wreck.model_id, wreck.pose)
         for piece_id, node in self.renderer.piece_nodes.items():
             move = state.scenery.get(piece_id)
             if move is None:
@@ -350,6 +353,8 @@ class ReplayFilm:
         still = _StillCamera()
         clock = ride_clock(ride_s, segment.rate, segment.flight, self.options.flight_rate, fps)
         jump = self._jump_shot(activation, segment, trajectory, ride_s)
+        fight, fight_shot = fight_of(action, self.table.ruleset, size, self.occluders)  # an attack: its own shot
+        takedown_frame = ride_frames + round(TAKEDOWN_AFTER * (segment.frames - ride_frames))
         for i in range(segment.frames):
             t = float(clock[min(i, len(clock) - 1)]) if i < ride_frames else float(trajectory[-1, 0])
             x, y, z, h = pose_at(trajectory, t)
@@ -357,8 +362,10 @@ class ReplayFilm:
                 x, y, z, h = (action.model_after.pose.x, action.model_after.pose.y, action.model_after.pose.z,
                               action.model_after.pose.facing_deg)
             self.renderer.place_model(bike.id, Pose(float(x), float(y), float(h) % 360.0, float(z)))
+            holding = i >= ride_frames
+            fighting = fight is not None and holding
             done = trajectory[trajectory[:, 0] <= t]
-            if len(done) >= 2 and i % 2 == 0 and i < ride_frames + 2:
+            if len(done) >= 2 and i % 2 == 0 and i < ride_frames + 2 and not fighting:
                 trail = done[:: max(1, len(done) // 30)]
                 trail = np.vstack([trail, done[-1:]]) if trail[-1, 0] != done[-1, 0] else trail
                 self.renderer.add_polyline(trail[:, 1:4] + [0, 0, 0.08], colour=colour, width=0.1, name="trail")
@@ -369,11 +376,17 @@ class ReplayFilm:
             else:
                 eye, look, fov = jump[0]
                 self.rig.cut(eye, look)
+            staged = fighting and stage_fight(self.renderer, fight, i, ride_frames, takedown_frame)
+            if fighting and fight_shot is not None:
+                eye, look, fov = fight_shot
+                self.rig.cut(eye, look)
             self._look(eye, look, fov)
-            frame = still.frame(self.renderer, eye, look, moving=i <= ride_frames + 2)
+            frame = still.frame(self.renderer, eye, look, moving=i <= ride_frames + 2 or staged)
             self.shots.append((self.segments.index(segment), eye.copy(), look.copy(), fov,
                                np.array([x, y, z], float)))
-            holding = i >= ride_frames
+            if fighting:
+                frame = draw_fight(frame, fight, self.renderer.project, fight.taken_out and i >= takedown_frame,
+                                   None if jump is None else jump[2])
             frame = hud.draw_hud(frame, self._hud(activation, action, bike, heading, t, holding))
             yield frame if jump is None else with_inset(frame, jump[1].at(t), jump[2])
         self.renderer.clear_overlays()
@@ -421,9 +434,9 @@ class ReplayFilm:
                 info = self._hud(activation, action, bike, heading, 0.0, i >= segment.frames // 3)
             yield hud.draw_hud(frame, info)
 
-    def _bike_line(self, bike, speed: int, stress: int, wounds: int, status: str) -> hud.BikeLine:
+    def _bike_line(self, bike, speed: int, stress: int, wounds: int, status: str, conditions=()) -> hud.BikeLine:
         return hud.BikeLine(bike.id, self.words.rider_of_gang(bike.id), self.colours.get(bike.gang, "#ffffff"),
-                            speed, stress, bike.max_stress, wounds, status)
+                            speed, stress, bike.max_stress, wounds, status, tuple(conditions))
 
     def _skipped_hud(self, activation, bike, heading: str) -> hud.HudInfo:
         now = activation.state_after.model(bike.id)
@@ -442,7 +455,7 @@ class ReplayFilm:
         status = now.status if holding else ("in the air" if bike.air is not None else "riding")
         if action.action.kind == "skip":
             status = "skips"
-        line = self._bike_line(bike, action.speed, stress, now.wounds, status)
+        line = self._bike_line(bike, action.speed, stress, now.wounds, status, now.conditions)
         score = self._score(activation.state_after if holding else activation.state_before)
         return hud.HudInfo(heading, line, action.plan, tuple(words.lines(shown, self.words)), score)
 

@@ -174,6 +174,12 @@ def sentence(event: Event, names: Names) -> str:
         return f"{who} skips"
     if kind == "condition":
         return f"{who}: {event.rules.replace(event.model, who)}"
+    if kind == "wreck":
+        if "wreck" not in figures:
+            return f"{who} is gone over the edge: no wreck on the table"
+        moved = float(figures.get("moved_in", 0.0))
+        where = "where it fell" if moved < 0.05 else f"{moved:.0f}\" away, where the rivals want it"
+        return f"{who} is taken out: the wreck stays on the table {where}"
     return f"{who}: {event.rules}"
 
 
@@ -190,8 +196,9 @@ def detail(event: Event) -> str:
 
 
 def is_key_moment(event: Event) -> bool:
-    """A crash, a bust, a jump with air time, a hit or a takedown, a ride off the table: worth a held shot."""
-    return (event.kind in ("crash", "bust", "cliff_edge", "left_table")
+    """A crash, a bust, a jump with air time, a hit or a takedown (a wreck left), a ride off the
+    table: worth a held shot."""
+    return (event.kind in ("crash", "bust", "cliff_edge", "left_table", "wreck")
             or (event.kind == "jump" and bool(event.figures.get("air_time")))
             or (event.kind == "attack" and any(bool(event.figures.get(k)) for k in HARM)))
 

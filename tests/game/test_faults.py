@@ -106,3 +106,28 @@ def test_a_sigterm_landing_in_a_finaliser_still_stops_the_process(tmp_path):
         "    print('ran on')\n")
     done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=60)
     assert done.returncode == 128 + signal.SIGTERM and "ran on" not in done.stdout, (done.stdout, done.stderr)
+
+
+def test_a_sigterm_swallowed_by_a_library_still_writes_no_output(tmp_path):
+    """trimesh catches ``BaseException`` around its sparse vertex normals, so a SIGTERM landing
+    there was swallowed and ``render`` ran on and wrote its picture, exiting 0 (tools/fault_report.py,
+    1 run in 50). After a stop no output is committed: the commit aborts and the process exits 143."""
+    script = tmp_path / "swallowing.py"
+    target = tmp_path / "out.png"
+    script.write_text(
+        "import os, signal, time\n"
+        "from entropy3d.cli import termination_handled\n"
+        "from entropy3d.outputs import AtomicFile\n"
+        "with termination_handled():\n"
+        f"    pending = AtomicFile({str(target)!r}, 'wb')\n"
+        "    pending.stream.write(b'picture')\n"
+        "    try:\n"
+        "        os.kill(os.getpid(), signal.SIGTERM)\n"
+        "        time.sleep(1)\n"
+        "    except BaseException:\n"
+        "        pass\n"
+        "    pending.commit()\n"
+        "    print('committed')\n")
+    done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 128 + signal.SIGTERM and "committed" not in done.stdout, (done.stdout, done.stderr)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["swallowing.py"]

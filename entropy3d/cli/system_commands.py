@@ -1,0 +1,103 @@
+"""``entropy3d systems``: the registered game systems and the clauses each serves."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import typer
+
+from entropy3d.cli.app import app, clean_errors
+
+#: a clause row of rules/clauses.md: "| GANG-COVER | Partial cover -1 to hit, full cover -2. |"
+CLAUSE_ROW = re.compile(r"^\| ([A-Z]+-[A-Z0-9-]+) \| (.*) \|\s*$")
+
+
+def clause_ids() -> list[str]:
+    """Every clause id of the bundled ``rules/clauses.md``, in order."""
+    from entropy3d.resources import bundled_dir
+
+    text = (bundled_dir("rules") / "clauses.md").read_text(encoding="utf-8")
+    return [match.group(1) for match in map(CLAUSE_ROW.match, text.splitlines()) if match]
+
+
+def systems_summary() -> list[dict]:
+    """Per registered system: name, title, seed document, rules data file, the clauses it serves
+    and those of its prefix in rules/clauses.md it does not (yet)."""
+    from entropy3d.systems import SYSTEMS
+
+    ids = clause_ids()
+    return [{"name": system.name, "title": system.title, "seed": system.seed,
+             "rules": f"rules/{system.rules_file}.yaml", "serves": list(system.clauses),
+             "not_served": [c for c in ids if c.startswith(system.clause_prefix) and c not in system.clauses]}
+            for system in SYSTEMS]
+
+
+def sight_events(table, world, results=None) -> list:
+    """What the scene's game system makes of what each model sees of the other gangs' models
+    (:meth:`~entropy3d.systems.base.GameSystem.judge_sightings`), in the scene's model order;
+    [] for a system that decides nothing from sight."""
+    from entropy3d.scene.systemrules import model_stats, system_of
+    from entropy3d.tablefacts import sightings
+
+    system = system_of(table)
+    if not system.reads_sight:
+        return []
+    stats = model_stats(table, system)
+    gang = {model.id: model.gang for model in table.models}
+    found = sightings(world, results=results)
+    return [event for model in table.models
+            for event in system.judge_sightings(model.id, [s for s in found if s.viewer == model.id
+                                                           and gang[s.target] != gang[model.id]], stats)]
+
+
+def system_sight_lines(table, world, results=None) -> str:
+    """The lines ``entropy3d los SCENE --all`` adds under its matrix: what the scene's game
+    system makes of what each model sees (:func:`sight_events`); "" when it decides nothing."""
+    decided = sight_events(table, world, results)
+    if not decided:
+        return ""
+    return (f"\n{table.spec.system} rules, each model at the other gangs:\n"
+            + "".join(f"  {event.model}: {event.text}  ({', '.join(event.clauses)})\n" for event in decided))
+
+
+def ride_events(table, geometry, model: str, steps, rng) -> list:
+    """What the scene's game system makes of ``model``'s ridden steps: their impacts and falls
+    (:meth:`~entropy3d.systems.base.GameSystem.judge_impacts`), the levels each climbed or came
+    down (:meth:`~entropy3d.systems.base.GameSystem.judge_level_changes`) and the moves
+    themselves (:meth:`~entropy3d.systems.base.GameSystem.judge_moves`, rolling with ``rng``);
+    [] for a system that decides nothing from a ride."""
+    from entropy3d.los.losrules import load_los_rules
+    from entropy3d.scene.probe import SceneProbe
+    from entropy3d.scene.systemrules import model_stats, system_of
+    from entropy3d.tablefacts import impacts, level_change, ridden_move
+
+    system = system_of(table)
+    if not system.reads_rides:
+        return []
+    ridden = [step for step in steps if step.ridden]
+    stats = model_stats(table, system)
+    storey = load_los_rules().level_height_in
+    found = [impact for step in ridden for impact in impacts(model, step.facts, table.ruleset.scale, geometry)]
+    changes = [level_change(model, step.before.model(model).pose.z, step.after.model(model).pose.z, storey)
+               for step in ridden]
+    probe = SceneProbe.from_table(table, geometry)
+    moves = [ridden_move(model, step.facts, probe) for step in ridden]
+    return (system.judge_moves(moves, stats, rng) + system.judge_impacts(found, stats)
+            + system.judge_level_changes(changes, stats))
+
+
+@app.command()
+@clean_errors
+def systems(as_json: bool = typer.Option(False, "--json", help="print JSON instead of text")) -> None:
+    """The game systems a scene may name (`system: NAME`, default entropy_city) and the rules
+    clauses each resolves from the table (rules/clauses.md)."""
+    summary = systems_summary()
+    if as_json:
+        typer.echo(json.dumps(summary, indent=2))
+        return
+    for entry in summary:
+        typer.echo(f"{entry['name']}: {entry['title']} (seed {entry['seed']}, {entry['rules']})")
+        typer.echo(f"  serves ({len(entry['serves'])}): {', '.join(entry['serves'])}")
+        if entry["not_served"]:
+            typer.echo(f"  not yet ({len(entry['not_served'])}): {', '.join(entry['not_served'])}")

@@ -1,0 +1,175 @@
+"""A game system as a plug-in: its rules data schema, its per-model stats schema and its rules,
+registered by name the way python-chess registers its variants (a class attribute names it,
+:func:`find_system` looks it up).
+
+The table, the scene, the fact producers (physics, geometric) and line of sight are shared by
+every system; a system only *decides*: it reads plain facts (:mod:`entropy3d.systems.facts`)
+and its validated rules data, and returns :class:`~entropy3d.rules.event.Event` values naming
+its clauses. Pure, like :mod:`entropy3d.rules`: no YAML, no file I/O, no engine; the scene
+layer reads ``rules/<rules_file>.yaml`` and validates it with :attr:`GameSystem.rules_schema`
+(:mod:`entropy3d.scene.systemrules`).
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar, Mapping, Sequence
+
+import numpy as np
+from pydantic import BaseModel, ConfigDict, ValidationError
+
+from entropy3d.errors import RulesDataError
+from entropy3d.rules.event import Event
+from entropy3d.rules.rulesdata import Problem, validation_problems
+from entropy3d.systems.facts import Impact, LevelChange, RiddenMove, Sighting
+
+
+class SystemData(BaseModel):
+    """Base of every system's rules-data and stats schema: unknown keys are errors, values are
+    not coerced and every number is finite."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=True, allow_inf_nan=False)
+
+
+class NoStats(SystemData):
+    """A system whose models carry no stats of their own (``stats:`` must be empty)."""
+
+
+class UnknownSystemError(ValueError):
+    """No game system is registered under that name; the message lists those that are."""
+
+
+class GameSystem:
+    """One game system. Subclasses set the class attributes and override the deciders they serve.
+
+    ``rules`` is the system's validated rules data (an instance of :attr:`rules_schema`).
+    """
+
+    name: ClassVar[str]
+    """Registry key, written in a scene as ``system: NAME``."""
+    title: ClassVar[str]
+    """The rulebook's name, for people."""
+    seed: ClassVar[str]
+    """Which source document (``shared/seeds/NNN_*.txt``) its rules come from."""
+    clause_prefix: ClassVar[str]
+    """Prefix of its clause ids in ``rules/clauses.md`` (``GANG-``)."""
+    clauses: ClassVar[tuple[str, ...]]
+    """Clause ids this system resolves (each named by a test that checks it)."""
+    rules_file: ClassVar[str]
+    """Its rules data, ``rules/<rules_file>.yaml``."""
+    rules_schema: ClassVar[type[BaseModel]]
+    """The schema of its rules data (rejects unknown keys)."""
+    stats_schema: ClassVar[type[BaseModel]] = NoStats
+    """The schema of a model's ``stats:`` in a scene of this system."""
+
+    def __init__(self, rules: Any):
+        self.rules = rules
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.name!r}, serves {', '.join(self.clauses)})"
+
+    @classmethod
+    def from_mapping(cls, data: Mapping[str, Any], source: str = "<rules>") -> "GameSystem":
+        """The system with its rules data validated from a mapping; RulesDataError names every
+        bad key path (the scene layer adds the lines)."""
+        rules = validated(cls.rules_schema, data, source, RulesDataError)
+        named = getattr(rules, "game_system", cls.name)
+        if named != cls.name:
+            raise RulesDataError(source, [("game_system", None, f"this file is rules data of {named!r}, not of "
+                                                                f"{cls.name!r}: write `game_system: {cls.name}`")])
+        return cls(rules)
+
+    @classmethod
+    def stats_problems(cls, stats: Mapping[str, Any]) -> list[Problem]:
+        """Problems ``(key_path, None, message)`` of one model's ``stats:`` (paths relative to it)."""
+        try:
+            cls.stats_schema.model_validate(dict(stats))
+        except ValidationError as error:
+            return validation_problems(error, cls.stats_schema, stats)
+        return []
+
+    @classmethod
+    def stats_of(cls, stats: Mapping[str, Any]) -> Any:
+        """One model's validated stats (defaults filled in)."""
+        return cls.stats_schema.model_validate(dict(stats))
+
+    # Deciders: what the system makes of the table's facts. A system serves those it overrides.
+
+    @property
+    def reads_sight(self) -> bool:
+        """It decides something from line of sight (overrides :meth:`judge_sightings`)."""
+        return type(self).judge_sightings is not GameSystem.judge_sightings
+
+    @property
+    def reads_rides(self) -> bool:
+        """It decides something from a ride: its impacts and falls or the levels it climbed
+        (overrides :meth:`judge_impacts`, :meth:`judge_level_changes` or :meth:`judge_moves`)."""
+        return any(getattr(type(self), judge) is not getattr(GameSystem, judge)
+                   for judge in ("judge_impacts", "judge_level_changes", "judge_moves"))
+
+    def judge_sightings(self, viewer: str, sightings: Sequence[Sighting],
+                        stats: Mapping[str, Any]) -> list[Event]:
+        """What the rules make of what ``viewer`` sees (targets, cover modifiers). ``stats``:
+        model id -> validated stats. None of this system's rules read sight: no events."""
+        return []
+
+    def judge_impacts(self, impacts: Sequence[Impact], stats: Mapping[str, Any]) -> list[Event]:
+        """What the rules make of bodies that hit something or fell. No events by default."""
+        return []
+
+    def judge_level_changes(self, changes: Sequence[LevelChange], stats: Mapping[str, Any]) -> list[Event]:
+        """What the rules make of rides that climbed or came down levels. No events by default."""
+        return []
+
+    def judge_moves(self, moves: Sequence[RiddenMove], stats: Mapping[str, Any],
+                    rng: np.random.Generator) -> list[Event]:
+        """What the rules make of ridden moves (how far, over what, how sharply turned), rolling
+        any test they call for with ``rng``. No events by default."""
+        return []
+
+
+def validated(schema: type[BaseModel], data: Any, source: str, error: type = RulesDataError):
+    """``schema`` validated over ``data``, or ``error(source, problems)`` naming every key path."""
+    if not isinstance(data, Mapping):
+        raise error(source, [("", None, "must be a mapping of sections")])
+    try:
+        return schema.model_validate(dict(data))
+    except ValidationError as failure:
+        raise error(source, validation_problems(failure, schema, data)) from None
+
+
+class Registry:
+    """The registered systems, in the order they were added."""
+
+    def __init__(self, systems: Sequence[type[GameSystem]] = ()):
+        self._systems: dict[str, type[GameSystem]] = {}
+        for system in systems:
+            self.add(system)
+
+    def add(self, system: type[GameSystem]) -> type[GameSystem]:
+        """Register a system class (usable as a class decorator)."""
+        if system.name in self._systems:
+            raise ValueError(f"a game system named {system.name!r} is already registered")
+        self._systems[system.name] = system
+        return system
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        return tuple(self._systems)
+
+    def __iter__(self):
+        return iter(self._systems.values())
+
+    def find(self, name: str) -> type[GameSystem]:
+        """The system class registered as ``name``; UnknownSystemError lists the names there are."""
+        try:
+            return self._systems[name]
+        except (KeyError, TypeError):
+            raise UnknownSystemError(f"unknown game system {name!r}; use one of {', '.join(self._systems)} "
+                                     "(`entropy3d systems` lists them)") from None
+
+
+class SystemRules(SystemData):
+    """Base of a system's rules-data schema: the file names its system (``game_system: NAME``),
+    which is how ``entropy3d validate`` knows which schema checks it."""
+
+    game_system: str

@@ -1,0 +1,230 @@
+"""Chase & vehicle rules (seed 001) as a game system: vehicles on the tabletop and rams.
+
+SW-VEH-1: a vehicle moves 12" freely; further (up to 24") it needs a maneuvering roll at -1..-4
+for difficult ground, tight turns and hazards met on the ride; failure moves it only 12".
+SW-VEH-2: a Critical Failure sends it Out of Control (the 2d6 table); a collision result moves
+it into the nearest obstacle the table finds. SW-RAM: each side of a ram deals its Scale's dice,
++d6 to the tougher (+2d6 twice as tough), +d6 to both at 60-120 MPH (+2d6 over 120) of the
+impact speed the physics measured. Every number and table is in ``rules/chase_vehicles.yaml``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Literal, Mapping, Sequence
+
+import numpy as np
+from pydantic import Field, model_validator
+
+from entropy3d.rules.event import Event
+from entropy3d.systems.base import GameSystem, SystemData, SystemRules
+from entropy3d.systems.facts import Impact, RiddenMove
+
+#: miles per hour in one metre per second
+MPH_PER_M_S = 2.2369362920544
+#: a die is rerolled and added at most this many times (a run of aces this long is 1 in 6^10)
+MAX_ACES = 10
+Scale = Literal["small", "normal", "large", "huge", "gargantuan"]
+
+
+class TabletopRules(SystemData):
+    free_move_in: float = Field(gt=0)
+    max_move_in: float = Field(gt=0)
+    difficult_ground_penalty: int = Field(le=0)
+    long_difficult_ground_in: float = Field(gt=0)
+    tight_turn_penalty: int = Field(le=0)
+    hazard_penalty: int = Field(le=0)
+    max_penalty: int = Field(le=0)
+    difficult_ground: list[str]
+    difficult_min_in: float = Field(ge=0)
+    hazards: list[str]
+    tight_turn_deg: float = Field(gt=0, le=180)
+    tight_turn_within_in: float = Field(gt=0)
+
+
+class RollRules(SystemData):
+    tn: int = Field(ge=1)
+    wild_die: int = Field(ge=2)
+
+
+class OutOfControlRow(SystemData):
+    low: int = Field(ge=2, le=12)
+    high: int = Field(ge=2, le=12)
+    collision: bool
+    effect: str
+
+
+class SpeedBand(SystemData):
+    from_mph: float = Field(gt=0)
+    dice: int = Field(ge=0)
+
+
+class RamRules(SystemData):
+    scale_dice: dict[Scale, int]
+    tougher_dice: int = Field(ge=0)
+    twice_as_tough_dice: int = Field(ge=0)
+    speed_bands: list[SpeedBand]
+
+
+class ChaseRules(SystemRules):
+    """``rules/chase_vehicles.yaml``."""
+
+    tabletop: TabletopRules
+    maneuvering_roll: RollRules
+    out_of_control: list[OutOfControlRow]
+    ram: RamRules
+
+    @model_validator(mode="after")
+    def _table_covers_2d6(self):
+        covered = sorted(n for row in self.out_of_control for n in range(row.low, row.high + 1))
+        if covered != list(range(2, 13)):
+            raise ValueError(f"out_of_control must cover each 2d6 total 2-12 once (covers {covered})")
+        return self
+
+
+class VehicleStats(SystemData):
+    """A vehicle's own numbers in a chase scene (``stats:``)."""
+
+    driving: Literal[4, 6, 8, 10, 12] = Field(6, description="the driver's maneuvering skill die (d4-d12)")
+    scale: Scale = Field("normal", description="SW-RAM: small, normal, large, huge or gargantuan")
+    toughness: int = Field(8, ge=1, le=60, description="SW-RAM: the vehicle's Toughness")
+
+
+@dataclass(frozen=True)
+class ManeuverRoll:
+    """A maneuvering roll: the skill die (its sides) and its rolls and the wild die's (each with
+    its aces), the better total with the penalty, the target number, and the outcome."""
+
+    skill_die: int
+    skill: tuple[int, ...]
+    wild: tuple[int, ...]
+    penalty: int
+    total: int
+    tn: int
+    outcome: Literal["success", "failure", "critical failure"]
+
+    def __str__(self) -> str:
+        return (f"d{self.skill_die} {'+'.join(map(str, self.skill))}, wild die {'+'.join(map(str, self.wild))}, "
+                f"{self.penalty:+d} = {self.total} vs {self.tn}: {self.outcome}")
+
+
+def exploding(sides: int, rng: np.random.Generator) -> tuple[int, ...]:
+    """One die of ``sides`` rolled, rolled again and added while it shows its highest face."""
+    rolls = [int(rng.integers(1, sides + 1))]
+    while rolls[-1] == sides and len(rolls) <= MAX_ACES:
+        rolls.append(int(rng.integers(1, sides + 1)))
+    return tuple(rolls)
+
+
+class ChaseVehicles(GameSystem):
+    """Vehicles on the tabletop and rams, from the rides the table measured."""
+
+    name = "chase_vehicles"
+    title = "Chase & vehicle rules"
+    seed = "001"
+    clause_prefix = "SW-"
+    clauses = ("SW-VEH-1", "SW-VEH-2", "SW-RAM")
+    rules_file = "chase_vehicles"
+    rules_schema = ChaseRules
+    stats_schema = VehicleStats
+    rules: ChaseRules
+
+    def penalty(self, move: RiddenMove) -> tuple[int, list[str]]:
+        """SW-VEH-1: the maneuvering penalty for what the ride met (-1 per kind, -1 more past the
+        long stretch of difficult ground, at most ``max_penalty``) and the reasons."""
+        rules = self.rules.tabletop
+        terrain = dict(move.terrain_in)
+        difficult = sum(inches for name, inches in terrain.items() if name in rules.difficult_ground)
+        hazards = [name for name in terrain if name in rules.hazards] + list(move.scenery)
+        turned = move.turned_deg(rules.tight_turn_within_in)
+        total, reasons = 0, []
+        if difficult >= rules.difficult_min_in:
+            total += rules.difficult_ground_penalty
+            reasons.append(f'{difficult:.1f}" of difficult ground')
+            if difficult > rules.long_difficult_ground_in:
+                total += rules.difficult_ground_penalty
+        if turned > rules.tight_turn_deg:
+            total += rules.tight_turn_penalty
+            reasons.append(f"a tight turn ({turned:.0f}° within {rules.tight_turn_within_in:g}\")")
+        if hazards:
+            total += rules.hazard_penalty
+            reasons.append(f"hazards ({', '.join(hazards)})")
+        return max(total, rules.max_penalty), reasons
+
+    def maneuvering_roll(self, skill_die: int, penalty: int, rng: np.random.Generator) -> ManeuverRoll:
+        """The skill die and the wild die, each exploding; the better plus ``penalty`` against the
+        target number; a critical failure when both first show 1 (rules data)."""
+        rules = self.rules.maneuvering_roll
+        skill, wild = exploding(skill_die, rng), exploding(rules.wild_die, rng)
+        total = max(sum(skill), sum(wild)) + penalty
+        outcome = ("critical failure" if skill[0] == 1 and wild[0] == 1
+                   else "success" if total >= rules.tn else "failure")
+        return ManeuverRoll(skill_die, skill, wild, penalty, total, rules.tn, outcome)
+
+    def out_of_control(self, total: int) -> OutOfControlRow:
+        """SW-VEH-2: the row of the Out of Control table for a 2d6 total."""
+        return next(row for row in self.rules.out_of_control if row.low <= total <= row.high)
+
+    def ram_dice(self, attacker: VehicleStats, defender: VehicleStats, speed_mph: float) -> tuple[int, int]:
+        """SW-RAM: the d6s the attacker and the defender each deal: Scale, +1 (+2) to the side
+        whose Toughness is higher (twice as high), and the speed band's dice to both."""
+        ram = self.rules.ram
+        bands = [band.dice for band in ram.speed_bands if speed_mph >= band.from_mph]
+        speed = max(bands, default=0)
+
+        def tougher(mine: int, theirs: int) -> int:
+            return ram.twice_as_tough_dice if mine >= 2 * theirs else ram.tougher_dice if mine > theirs else 0
+
+        return (ram.scale_dice[attacker.scale] + tougher(attacker.toughness, defender.toughness) + speed,
+                ram.scale_dice[defender.scale] + tougher(defender.toughness, attacker.toughness) + speed)
+
+    def judge_moves(self, moves: Sequence[RiddenMove], stats: Mapping[str, Any],
+                    rng: np.random.Generator) -> list[Event]:
+        """SW-VEH-1 and SW-VEH-2 for each ridden move."""
+        return [event for move in moves for event in self._move_events(move, stats[move.model], rng)]
+
+    def _move_events(self, move: RiddenMove, vehicle: VehicleStats, rng: np.random.Generator) -> list[Event]:
+        rules = self.rules.tabletop
+        found = f'rode {move.distance_in:.1f}"'
+        if move.distance_in <= rules.free_move_in:
+            return [Event("move", move.model, f'within {rules.free_move_in:g}": no maneuvering roll', found=found,
+                          clauses=("SW-VEH-1",))]
+        if move.distance_in > rules.max_move_in:
+            return [Event("move", move.model, f'over the {rules.max_move_in:g}" a vehicle may move', found=found,
+                          clauses=("SW-VEH-1",))]
+        penalty, reasons = self.penalty(move)
+        roll = self.maneuvering_roll(vehicle.driving, penalty, rng)
+        why = f" ({'; '.join(reasons)})" if reasons else ""
+        text = f"over {rules.free_move_in:g}\": maneuvering roll at {penalty:+d}{why}: {roll}"
+        figures = {"penalty": penalty, "total": roll.total, "outcome": roll.outcome}
+        if roll.outcome == "success":
+            return [Event("test", move.model, text + ": the move stands", found=found, clauses=("SW-VEH-1",),
+                          figures=figures)]
+        if roll.outcome == "failure":
+            return [Event("test", move.model, text + f': it moves only {rules.free_move_in:g}"', found=found,
+                          clauses=("SW-VEH-1",), figures=figures)]
+        dice = (int(rng.integers(1, 7)), int(rng.integers(1, 7)))
+        row = self.out_of_control(sum(dice))
+        result = f"Out of Control, 2d6 {dice[0]}+{dice[1]} = {sum(dice)}: {row.effect}"
+        if row.collision:
+            result += (f" Moved into the nearest obstacle, {move.nearest_obstacle} "
+                       f"({move.nearest_obstacle_in:.1f}\" away)" if move.nearest_obstacle is not None
+                       else " No obstacle on the table: a feature not modelled (a pothole, a ditch)")
+        return [Event("test", move.model, text, found=found, clauses=("SW-VEH-1",), figures=figures),
+                Event("crash" if row.collision else "test", move.model, result, clauses=("SW-VEH-2",),
+                      piece=move.nearest_obstacle if row.collision else None,
+                      figures={"out_of_control": sum(dice), "collision": row.collision})]
+
+    def judge_impacts(self, impacts: Sequence[Impact], stats: Mapping[str, Any]) -> list[Event]:
+        """SW-RAM for each ride that ran into another vehicle."""
+        events = []
+        for impact in impacts:
+            if impact.what != "contact" or impact.piece not in stats:
+                continue
+            mph = impact.speed_m_s * MPH_PER_M_S
+            mine, theirs = self.ram_dice(stats[impact.model], stats[impact.piece], mph)
+            events.append(Event("crash", impact.model, f"ram: {impact.model} deals {mine}d6, {impact.piece} deals "
+                                f"{theirs}d6", found=f"ran into {impact.piece} at {mph:.0f} MPH", piece=impact.piece,
+                                clauses=("SW-RAM",), t_s=impact.t_s,
+                                figures={"attacker_d6": mine, "defender_d6": theirs, "mph": mph}))
+        return events

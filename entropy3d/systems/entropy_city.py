@@ -1,0 +1,69 @@
+"""Entropy City (seed 000) as the first registered game system.
+
+A wrapper, not a move: the rules stay in :mod:`entropy3d.rules` (the one ``check`` and
+``resolve`` of :mod:`entropy3d.rules.transition`, the ruleset of ``rules/entropy_city.yaml``,
+the missions) and the players in :mod:`entropy3d.game.players`; this class names them so that
+the registry, the scene's ``system:`` and ``entropy3d systems`` see Entropy City like any other
+system. The players are imported when asked for, because they read the table (scene layer).
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any, Callable, ClassVar, Mapping
+
+from entropy3d.rules import missions
+from entropy3d.rules.rulesdata import RulesSpec
+from entropy3d.rules.ruleset import Ruleset
+from entropy3d.rules.transition import check, resolve
+from entropy3d.systems.base import GameSystem
+
+
+class EntropyCity(GameSystem):
+    """Motorcycle-gang skirmish: the whole engine of :mod:`entropy3d.rules`. ``rules`` is the
+    :class:`~entropy3d.rules.ruleset.Ruleset`."""
+
+    name = "entropy_city"
+    title = "Entropy City"
+    seed = "000"
+    clause_prefix = "EC-"
+    clauses = (
+        "EC-DICE-1", "EC-DICE-2", "EC-DICE-3", "EC-DICE-4", "EC-DICE-5", "EC-DICE-6", "EC-DICE-7",
+        "EC-TURN-1", "EC-TURN-2", "EC-TURN-3", "EC-TURN-4", "EC-SPD-1", "EC-SPD-2", "EC-MOVE-1",
+        "EC-MOVE-2", "EC-MOVE-3", "EC-TMPL-1", "EC-TMPL-2", "EC-TMPL-3", "EC-WEAVE-1", "EC-ACT-FOCUS",
+        "EC-ACT-CHICANE", "EC-ACT-GUNGHO", "EC-ACT-STOPPIE", "EC-ACT-STOP", "EC-ACT-PICKUP", "EC-ACT-PASS",
+        "EC-ACT-LAYTRAP", "EC-COL-1", "EC-COL-HEAD", "EC-COL-SIDE", "EC-COL-EDGE", "EC-MEL-1", "EC-MEL-2",
+        "EC-MEL-CHICKEN", "EC-MEL-KICK", "EC-GUN-1", "EC-BASE", "EC-BIKE-SPORT", "EC-BIKE-CRUISER",
+        "EC-BIKE-TRAIL", "EC-BIKE-QUAD", "EC-BIKE-SCOOTER", "EC-BIKE-POLICE", "EC-TER-TABLE", "EC-TER-GRAVEL",
+        "EC-TER-SAND", "EC-TER-GRASS", "EC-TER-RUINS", "EC-TER-CURB", "EC-TER-BUILDING", "EC-JUMP-1",
+        "EC-JUMP-2", "EC-JUMP-3", "EC-JUMP-4", "EC-DEST-1", "EC-DEST-2", "EC-DEST-3", "EC-DEST-4", "EC-LOS-1",
+        "EC-LOS-2", "EC-LOS-3", "EC-LOS-4", "EC-COVER-1", "EC-STEALTH", "EC-ACT-ATTACK", "EC-MEL-DEF",
+        "EC-WPN", "EC-PIERCE", "EC-HEADSHOT", "EC-WOUND", "EC-GUN-2", "EC-GUN-SPLIT", "EC-GUN-STOPPED",
+        "EC-STOPPED", "EC-STOP-RECOVER", "EC-COND-BURN", "EC-COND-WET", "EC-COND-BLEED", "EC-COND-STUN",
+        "EC-TRAP", "EC-TRAIT", "EC-ACT-STUNT",
+    )
+    rules_file = "entropy_city"
+    rules_schema = RulesSpec
+
+    #: the one legality check and the one transition of the one path (DEVELOPERS.md)
+    check: ClassVar[Callable] = staticmethod(check)
+    resolve: ClassVar[Callable] = staticmethod(resolve)
+    missions: ClassVar[Any] = missions
+    #: "module:attribute" of the player factories, imported when asked for (they read the table)
+    PLAYERS: ClassVar[Mapping[str, str]] = {"auto": "entropy3d.game.players:AutoPlayer",
+                                            "demo": "entropy3d.game.players:demo_players",
+                                            "scripted": "entropy3d.game.script:ScriptedPlayer"}
+
+    rules: Ruleset
+
+    @classmethod
+    def from_mapping(cls, data: Mapping[str, Any], source: str = "<rules>") -> "EntropyCity":
+        return cls(Ruleset.from_mapping(data, source))
+
+    @classmethod
+    def player(cls, kind: str) -> Callable:
+        """The player class or factory ``kind`` (auto, demo, scripted)."""
+        if kind not in cls.PLAYERS:
+            raise ValueError(f"no {kind!r} player; Entropy City has {', '.join(cls.PLAYERS)}")
+        module, attribute = cls.PLAYERS[kind].split(":")
+        return getattr(importlib.import_module(module), attribute)

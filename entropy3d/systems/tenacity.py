@@ -1,0 +1,178 @@
+"""10acity Tactics (seed 002) as a game system: cover by material, sizes by doubling, elevation.
+
+TEN-COVER: hard cover (a material that stops an attack) completely in the way means no direct
+attack, partly in the way counts the target one size smaller; soft cover hides (completely: only
+a blind attack) but does not stop attacks. TEN-SIZE: size steps double (1x1, 2x2, 4x4), found
+from the bases' footprints; attacking a larger size +1 and an advantage die per step with damage
+halved per step, a smaller one the reverse. TEN-ELEV: a higher viewer gets an advantage die to
+perception and denies cover behind obstacles lower than the ground it stands on. Every number
+and material is in ``rules/tenacity_tactics.yaml``.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any, Literal, Mapping, Sequence
+
+from pydantic import Field
+
+from entropy3d.rules.event import Event
+from entropy3d.systems.base import GameSystem, SystemData, SystemRules
+from entropy3d.systems.facts import Sighting
+
+
+class SizeRules(SystemData):
+    space_in: float = Field(gt=0, description="side of one space, inches (TEN-SIZE)")
+    attack_per_step: int = Field(ge=0)
+    dice_per_step: int = Field(ge=0)
+    damage_factor_per_step: float = Field(gt=1)
+
+
+class CoverRules(SystemData):
+    hard: list[str]
+    soft: list[str]
+    unknown_is_hard: bool
+    min_hidden: float = Field(ge=0, le=1)
+    complete_max_visible: float = Field(ge=0, le=1)
+    partial_hard_size_steps: int = Field(ge=0)
+    blind_attack_die: int = Field(ge=2)
+    blind_attack_finds_on: int = Field(ge=1)
+
+
+class ElevationRules(SystemData):
+    min_levels: int = Field(ge=1)
+    perception_advantage_dice: int = Field(ge=0)
+
+
+class TenacityRules(SystemRules):
+    """``rules/tenacity_tactics.yaml``."""
+
+    sizes: SizeRules
+    cover: CoverRules
+    elevation: ElevationRules
+
+
+@dataclass(frozen=True)
+class Cover:
+    """TEN-COVER worked out for one sighting: ``extent`` none, partial or complete; ``hard``
+    whether anything in the way stops an attack; ``denied``: blockers ignored because the
+    viewer looks over them from above (TEN-ELEV)."""
+
+    extent: Literal["none", "partial", "complete"]
+    hard: bool
+    denied: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Attack:
+    """What the rules make of attacking one target: ``allowed`` (False: no direct attack),
+    ``blind_on`` (the d10 roll a blind attack through soft cover needs, else None), the size
+    steps (target's effective size less the attacker's), the attack modifier, the advantage dice
+    (negative: disadvantage) and the damage factor."""
+
+    allowed: bool
+    blind_on: int | None
+    size_steps: int
+    attack_modifier: int
+    advantage_dice: int
+    damage_factor: float
+
+
+class TenacityTactics(GameSystem):
+    """10acity Tactics' cover, sizes and elevation on the physical table."""
+
+    name = "tenacity_tactics"
+    title = "10acity Tactics"
+    seed = "002"
+    clause_prefix = "TEN-"
+    clauses = ("TEN-ELEV", "TEN-COVER", "TEN-SIZE")
+    rules_file = "tenacity_tactics"
+    rules_schema = TenacityRules
+    rules: TenacityRules
+
+    def size_step(self, base_in: tuple[float, float]) -> int:
+        """TEN-SIZE: the step of a footprint (an elliptical base ``(length, width)``, inches):
+        its side is that of the square of its area, in spaces; each doubling is one step
+        (1x1 is 0, 2x2 is 1, 4x4 is 2), to the nearest step."""
+        side = math.sqrt(math.pi / 4 * base_in[0] * base_in[1]) / self.rules.sizes.space_in
+        return int(round(math.log2(side)))
+
+    def elevated(self, sighting: Sighting) -> bool:
+        """TEN-ELEV: the viewer stands at least ``min_levels`` storeys above the target."""
+        return sighting.viewer_level - sighting.target_level >= self.rules.elevation.min_levels
+
+    def is_hard(self, material: str | None) -> bool:
+        """TEN-COVER: a material that stops an attack (rules data ``hard``/``soft``)."""
+        if material is None:
+            return self.rules.cover.unknown_is_hard
+        return material in self.rules.cover.hard
+
+    def cover(self, sighting: Sighting) -> Cover:
+        """TEN-COVER with TEN-ELEV: what is in the way, without the obstacles an elevated viewer
+        looks over; none when too little is hidden, complete when too little is seen."""
+        rules = self.rules.cover
+        denied = tuple(blocker for blocker, top in zip(sighting.blockers, sighting.blocker_tops_in)
+                       if self.elevated(sighting) and top < sighting.viewer_z_in)
+        counted = [material for blocker, material in zip(sighting.blockers, sighting.blocker_surfaces)
+                   if blocker not in denied]
+        if not counted or 1 - sighting.visible_fraction < rules.min_hidden:
+            return Cover("none", False, denied)
+        extent = "complete" if sighting.visible_fraction < rules.complete_max_visible else "partial"
+        return Cover(extent, any(self.is_hard(material) for material in counted), denied)
+
+    def attack(self, sighting: Sighting) -> Attack:
+        """TEN-COVER and TEN-SIZE: completely behind hard cover, no direct attack; completely
+        behind soft cover, only a blind attack; partly behind hard cover, the target counts
+        ``partial_hard_size_steps`` smaller; then +1 and an advantage die per step larger (damage
+        halved per step), -1 and a disadvantage die per step smaller (damage doubled)."""
+        rules, sizes = self.rules.cover, self.rules.sizes
+        cover = self.cover(sighting)
+        steps = self.size_step(sighting.target_base_in) - self.size_step(sighting.viewer_base_in)
+        if cover.extent == "partial" and cover.hard:
+            steps -= rules.partial_hard_size_steps
+        allowed = not (cover.extent == "complete" and cover.hard)
+        blind = rules.blind_attack_finds_on if cover.extent == "complete" and not cover.hard else None
+        return Attack(allowed, blind, steps, steps * sizes.attack_per_step, steps * sizes.dice_per_step,
+                      sizes.damage_factor_per_step ** -steps)
+
+    def perception_dice(self, sighting: Sighting) -> int:
+        """TEN-ELEV: advantage dice to the viewer's perception checks from its height."""
+        return self.rules.elevation.perception_advantage_dice if self.elevated(sighting) else 0
+
+    def judge_sightings(self, viewer: str, sightings: Sequence[Sighting], stats: Mapping[str, Any]) -> list[Event]:
+        """One event per target ``viewer`` sees at least partly or has completely behind cover."""
+        events = []
+        for sighting in sightings:
+            if sighting.viewer != viewer or (sighting.visible_fraction <= 0 and not sighting.blockers):
+                continue
+            cover, attack = self.cover(sighting), self.attack(sighting)
+            if not attack.allowed:
+                verdict = "completely behind hard cover: no direct attack"
+            elif attack.blind_on is not None:
+                verdict = (f"completely behind soft cover: only a blind attack, 1d{self.rules.cover.blind_attack_die} "
+                           f"finds it on {attack.blind_on}+")
+            else:
+                cover_text = {"none": "no cover", "partial": "partial hard cover: one size smaller"
+                              if cover.hard else "partial soft cover: hidden, not protected"}[cover.extent]
+                count = abs(attack.advantage_dice)
+                kind = "advantage" if attack.advantage_dice > 0 else "disadvantage"
+                dice = "no extra dice" if count == 0 else f"{count} {kind} {'die' if count == 1 else 'dice'}"
+                verdict = (f"{cover_text}; size {attack.size_steps:+d} step(s): attack {attack.attack_modifier:+d}, "
+                           f"{dice}, damage x{attack.damage_factor:g}")
+            if cover.denied:
+                verdict += f"; no cover behind {', '.join(cover.denied)}, looked over from above"
+            if self.perception_dice(sighting):
+                verdict += f"; {self.perception_dice(sighting)} advantage die to perception (higher)"
+            clauses = ("TEN-COVER", "TEN-SIZE") + (("TEN-ELEV",) if self.elevated(sighting) else ())
+            past = ", ".join(f"{blocker} ({material or 'no material'})"
+                             for blocker, material in zip(sighting.blockers, sighting.blocker_surfaces))
+            found = f"{sighting.target} {100 * sighting.visible_fraction:.0f}% visible" + (
+                f" past {past}" if past else "")
+            events.append(Event("attack", viewer, verdict, found=found, producer="line of sight", piece=sighting.target,
+                                clauses=clauses, figures={"cover": cover.extent, "hard": cover.hard,
+                                                          "allowed": attack.allowed, "size_steps": attack.size_steps,
+                                                          "attack_modifier": attack.attack_modifier,
+                                                          "advantage_dice": attack.advantage_dice,
+                                                          "damage_factor": attack.damage_factor}))
+        return events

@@ -1,0 +1,129 @@
+"""The shared table's facts in the plain terms a game system reads (:mod:`entropy3d.systems.facts`).
+
+A producer-level module like :mod:`entropy3d.geometric`: it turns line-of-sight results and a
+ride's :class:`~entropy3d.rules.facts.Facts` into :class:`~entropy3d.systems.facts.Sighting` and
+:class:`~entropy3d.systems.facts.Impact` values and decides no rule. Every system reads the same
+facts, so a new system changes nothing here.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Mapping, Sequence
+
+import numpy as np
+
+from entropy3d.geometry import Pose
+from entropy3d.rules.facts import Facts
+from entropy3d.systems.facts import MINIATURE_SURFACE, Impact, LevelChange, RiddenMove, Sighting
+from entropy3d.units import TableScale
+
+#: inches above a landing's height from which the surface it came down on is looked for
+LANDING_PROBE_ABOVE_IN = 0.25
+
+
+def bearing_deg(pose: Pose, point_xy) -> float:
+    """Degrees (0-180) between the way ``pose`` faces and the direction to ``point_xy``."""
+    offset = np.asarray(point_xy, float) - pose.xy
+    if not np.any(offset):
+        return 0.0
+    along = float(np.clip(np.dot(offset / np.linalg.norm(offset), pose.forward), -1.0, 1.0))
+    return math.degrees(math.acos(along))
+
+
+def level_of(z_in: float, storey_in: float) -> int:
+    """A height (inches) in storeys of ``storey_in`` inches, rounded to the nearest."""
+    return int(round(z_in / storey_in))
+
+
+def level_change(model: str, from_z_in: float, to_z_in: float, storey_in: float) -> LevelChange:
+    """The storeys a move started and ended on, from the heights (inches) of the surfaces under
+    the model before and after it (the game state's poses)."""
+    return LevelChange(model, level_of(from_z_in, storey_in), level_of(to_z_in, storey_in))
+
+
+def sightings(world, poses: Mapping[str, Pose | None] | None = None,
+              pairs: Sequence[tuple[str, str]] | None = None, results: Mapping | None = None) -> list[Sighting]:
+    """What every viewer sees of every target (``pairs``, default every ordered pair), from a
+    :class:`~entropy3d.los.LosWorld`: distance and bearing between base centres, the true-LOS
+    visible share, the surface heights and what blocks the rays (with their terrain).
+    ``results``: the world's ``all_pairs`` answer for these poses, when already asked."""
+    minis = world.miniatures(poses)
+    results = results if results is not None else world.all_pairs(poses, pairs=pairs)
+    pieces = {piece.id: piece for piece in world.pieces}
+    storey = world.rules.level_height_in
+    found = []
+    for (viewer, target), result in results.items():
+        a, b = minis[viewer].pose, minis[target].pose
+        blockers = tuple(sorted(set(result.true_los.blockers)))
+        found.append(Sighting(
+            viewer, target, float(np.linalg.norm(b.xy - a.xy)), bearing_deg(a, b.xy),
+            float(result.true_los.visible_fraction), float(a.z), float(b.z),
+            level_of(a.z, storey), level_of(b.z, storey), blockers,
+            tuple(pieces[k].terrain if k in pieces else MINIATURE_SURFACE for k in blockers),
+            tuple(float(pieces[k].top) if k in pieces else float(minis[k].top) for k in blockers),
+            (minis[viewer].base.length, minis[viewer].base.width),
+            (minis[target].base.length, minis[target].base.width)))
+    return found
+
+
+def speed_before_in_s(trajectory: np.ndarray, t_s: float) -> float:
+    """Speed over the ground and up or down (inches per second) over the last trajectory step
+    ending at or before ``t_s``; 0 when the ride has fewer than two samples by then."""
+    rows = np.asarray(trajectory, float)
+    k = int(np.searchsorted(rows[:, 0], t_s, side="right")) - 1
+    if k < 1:
+        return 0.0
+    step = rows[k, 1:4] - rows[k - 1, 1:4]
+    dt = rows[k, 0] - rows[k - 1, 0]
+    return float(np.linalg.norm(step) / dt) if dt > 0 else 0.0
+
+
+def impacts(model: str, facts: Facts, scale: TableScale, geometry) -> list[Impact]:
+    """The ride's contacts and landings as impacts in depicted metres and seconds, in time order.
+
+    geometry: the :class:`~entropy3d.scene.build.TableGeometry` whose pieces' terrains are the
+    materials hit (None where a piece has none: the system decides; another miniature is
+    :data:`MINIATURE_SURFACE`). A landing's fall height is from the top of the
+    flight (its launch height plus its rise) down to where it came down."""
+    terrain = {piece.id: piece.terrain for piece in geometry.pieces}
+    found = []
+    for contact in facts.contacts:
+        surface = MINIATURE_SURFACE if contact.kind == "model" else terrain.get(contact.piece_id)
+        found.append(Impact(model, "contact", contact.piece_id, surface,
+                            scale.metres(speed_before_in_s(facts.trajectory, contact.t_s)),
+                            angle_deg=contact.angle_deg, t_s=contact.t_s))
+    for flight in facts.flights:
+        if not flight.landed:
+            continue
+        drop_in = flight.launch_z + flight.rise_in - flight.land_z
+        surface = geometry.surface_terrain(flight.land_xy, below=flight.land_z + LANDING_PROBE_ABOVE_IN)
+        found.append(Impact(model, "fall", None, surface,
+                            scale.metres(speed_before_in_s(facts.trajectory, flight.land_t_s)),
+                            drop_m=scale.metres(max(drop_in, 0.0)), t_s=flight.land_t_s))
+    return sorted(found, key=lambda impact: impact.t_s)
+
+
+def ridden_move(model: str, facts: Facts, probe) -> RiddenMove:
+    """A ride's :class:`~entropy3d.systems.facts.RiddenMove`: how far, over which terrain (the
+    :class:`~entropy3d.scene.probe.SceneProbe`'s surfaces under the ridden trajectory at its
+    starting level), how it turned, what it went through or ran into, and the solid piece
+    nearest its end."""
+    rows = np.asarray(facts.trajectory, float)
+    if len(rows) < 2:
+        return RiddenMove(model, float(facts.progress_in))
+    steps = np.hypot(*np.diff(rows[:, 1:3], axis=0).T)
+    along = np.concatenate([[0.0], np.cumsum(steps)])
+    _, names = probe.level_under(rows[:, 1:3], float(rows[0, 3]))
+    terrain: dict[str, float] = {}
+    for name, step in zip(names[:-1], steps):
+        if name:
+            terrain[name] = terrain.get(name, 0.0) + float(step)
+    end = rows[-1]
+    nearest = probe.closest_solid(end[None, 1:3], float(end[3]))
+    return RiddenMove(
+        model, float(facts.progress_in),
+        tuple(sorted(((k, round(v, 4)) for k, v in terrain.items()), key=lambda item: -item[1])),
+        tuple((float(a), float(h)) for a, h in zip(along, rows[:, 4])),
+        tuple(hit.piece_id for hit in facts.scenery), tuple(contact.piece_id for contact in facts.contacts),
+        None if nearest is None else nearest[0], None if nearest is None else float(nearest[1]))

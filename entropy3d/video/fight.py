@@ -1,0 +1,232 @@
+"""The fight on screen: an attack's sight line (or reach) with the share of the target the
+shooter saw, a camera framing both riders, and a takedown's moment with the wreck it leaves.
+
+Everything comes from the replay: the attack record (:meth:`entropy3d.game.loop.Game._attack`
+keeps where both stood and, for a shot, the LOS engine's visible share) and its events (the
+``wreck`` event says where the opponent placed the wreck, EC-WOUND). Pure numpy and Pillow;
+the frame is drawn by :class:`~entropy3d.render.renderer.TableRenderer`. Lengths are inches,
+pixels are the frame's.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+from PIL import Image, ImageDraw
+
+from entropy3d.fonts import font
+from entropy3d.geometry import Pose
+from entropy3d.rules.event import Event
+from entropy3d.rules.state import pose_from_json
+from entropy3d.scene.miniature import BASE_THICKNESS_IN, SADDLE_FRACTION
+from entropy3d.video.director import blocked, project, shot_fails
+
+#: the sight line's colour when the shot is clear (half or more visible) and when in cover: apart
+#: from every gang colour and the ride's yellow plan
+CLEAR_COLOUR, COVER_COLOUR = "#5fd9ff", "#ffb020"
+#: a melee attack's line between the two riders
+MELEE_COLOUR = "#ff5a4a"
+#: the takedown's banner colour
+TAKEDOWN_RGB = (255, 90, 74)
+#: the frame's band (fractions of its height) a label may sit in: under the heading, over the HUD panels
+LABEL_BAND = (0.24, 0.62)
+#: the fight camera's field of view (degrees)
+FIGHT_FOV_DEG = 45.0
+#: the camera looks this far (degrees) under the riders, so they stand above the HUD's panels
+LOOK_BELOW_DEG = 7.0
+#: where both riders must show in the frame (y from -1 at the bottom to 1 at the top): over the
+#: HUD's bottom panels, under the heading and the takedown banner
+CLEAR_BAND_Y = (-0.38, 0.62)
+#: the share of the hold the sight line is shown alone before a takedown's wreck and banner
+TAKEDOWN_AFTER = 0.4
+
+
+@dataclass(frozen=True)
+class FightView:
+    """One attack as the video shows it.
+
+    attacker, target: model ids. weapon: what it attacked with; gun: it was a shot. shooter, aim:
+    (3,) the attacker's eye and the target's centre, inches. visible: the share of the target the
+    shooter saw (a shot), else None. hit: any hit. wreck: where the target's wreck was placed when
+    the attack took it out (EC-WOUND), else None; taken_out: it was taken out.
+    """
+
+    attacker: str
+    target: str
+    weapon: str
+    gun: bool
+    shooter: np.ndarray
+    aim: np.ndarray
+    visible: float | None
+    hit: bool
+    taken_out: bool
+    wreck: Pose | None
+
+
+def fight_view(attack, ruleset) -> FightView | None:
+    """The :class:`FightView` of an action record's ``attack`` (None when there is none, or it
+    is a game of chicken, or the replay predates the poses being recorded)."""
+    if not attack or "from_pose" not in attack or attack.get("kind") == "chicken":
+        return None
+    events = [Event.from_json(e) for e in attack.get("events", ())]
+    shooter, target = pose_from_json(attack["from_pose"]), pose_from_json(attack["target_pose"])
+    bike, rider = float(ruleset.bike_height_in), float(ruleset.rider_height_in)
+    eye = BASE_THICKNESS_IN + SADDLE_FRACTION * bike + rider - 0.08
+    middle = BASE_THICKNESS_IN + 0.5 * (bike + SADDLE_FRACTION * bike + rider)
+    wreck = next((e for e in events if e.kind == "wreck" and e.model == attack["target"] and "wreck" in e.figures),
+                 None)
+    return FightView(
+        attack["attacker"], attack["target"], str(attack["kind"]), "visible" in attack,
+        np.array([shooter.x, shooter.y, shooter.z + eye]), np.array([target.x, target.y, target.z + middle]),
+        float(attack["visible"]) if "visible" in attack else None,
+        any(bool(e.figures.get("hit")) for e in events),
+        any(bool(e.figures.get("taken_out")) for e in events) or wreck is not None,
+        None if wreck is None else Pose(float(wreck.figures["x"]), float(wreck.figures["y"]),
+                                        float(wreck.figures["facing_deg"]), float(wreck.figures["z"])))
+
+
+def line_colour(view: FightView) -> str:
+    if not view.gun:
+        return MELEE_COLOUR
+    return CLEAR_COLOUR if (view.visible or 0.0) >= 0.5 else COVER_COLOUR
+
+
+def label_text(view: FightView) -> str:
+    """"63% visible: in cover" for a shot, "chain" for a melee attack."""
+    if view.gun:
+        share = view.visible or 0.0
+        return f"{view.weapon}: {share:.0%} visible" + (" - in cover" if share < 1.0 - 1e-6 else "")
+    return f"{view.weapon}: in reach"
+
+
+def fight_camera(view: FightView, table_size: tuple[float, float], occluders=None, keep=()
+                 ) -> tuple[np.ndarray, np.ndarray, float] | None:
+    """(eye, look, fov) framing both riders and the line between them, raised so the line reads;
+    None when no candidate passes the framing rule (the ride's own camera films the hold then).
+
+    Candidates go round the line's middle from its side over the table's middle, at five heights
+    and four distances. A candidate must keep both riders in frame with little void beyond the
+    table (:func:`shot_fails`) and between the HUD's panels (:data:`CLEAR_BAND_Y`), and ``keep``
+    (more points, inches: where the attacker ended its move) in frame too; of those, the
+    first that sees both riders and the whole line past the buildings (:func:`blocked`) wins,
+    else the one that sees most of it.
+    """
+    a, b = view.shooter, view.aim
+    look = 0.5 * (a + b)
+    along = b[:2] - a[:2]
+    span = float(np.hypot(*along))
+    side = np.array([-along[1], along[0]]) / max(span, 1e-9) if span > 1e-9 else np.array([0.0, -1.0])
+    if np.dot(0.5 * np.asarray(table_size, float) - look[:2], side) < 0:
+        side = -side  # first from the side over the table's middle, not off its edge
+    line = sight_polyline(view, 7)
+    best, best_score = None, math.inf
+    seen = np.vstack([line, *[np.asarray(point, float)[None, :] for point in keep]])
+    for scale in (1.0, 1.35, 0.75, 0.6):
+        reach = max(9.0, 0.95 * span) * scale
+        for lift in (0.8, 1.15, 1.6, 2.4, 3.5):
+            for turn_deg in (0.0, 30.0, -30.0, 60.0, -60.0, 90.0, -90.0, 180.0, 150.0, -150.0, 120.0, -120.0):
+                turn = math.radians(turn_deg)
+                offset = np.array([side[0] * math.cos(turn) - side[1] * math.sin(turn),
+                                   side[0] * math.sin(turn) + side[1] * math.cos(turn)]) * reach
+                eye = np.array([look[0] + offset[0], look[1] + offset[1], look[2] + lift * reach])
+                aim = look - [0.0, 0.0, math.tan(math.radians(LOOK_BELOW_DEG)) * reach * (1.0 + lift * lift)]
+                heights = project(eye, aim, FIGHT_FOV_DEG, np.array([a, b]))[:, 1]
+                if (not np.all((heights > CLEAR_BAND_Y[0]) & (heights < CLEAR_BAND_Y[1]))
+                        or any(shot_fails(eye, aim, FIGHT_FOV_DEG, point, table_size, occluders)
+                               for point in (a, b, *keep))):
+                    continue
+                hidden = blocked(occluders, np.repeat(eye[None, :], len(seen), axis=0), seen)
+                score = 10.0 * (hidden[0] + hidden[len(line) - 1]) + hidden.sum()
+                if score == 0:
+                    return eye, aim, FIGHT_FOV_DEG
+                if score < best_score:
+                    best, best_score = (eye, aim, FIGHT_FOV_DEG), score
+    return best
+
+
+def fight_of(action, ruleset, table_size: tuple[float, float], occluders=None):
+    """(:class:`FightView`, its :func:`fight_camera` keeping in frame where the attacker ended its
+    ride and the wreck of a takedown) of a replay's action record; (None, None) when it made no
+    attack to show."""
+    view = fight_view(action.attack, ruleset)
+    if view is None:
+        return None, None
+    after = action.model_after
+    held = (np.asarray(action.trajectory, float)[-1, 1:4] if after is None
+            else np.array([after.pose.x, after.pose.y, after.pose.z]))
+    wreck = () if view.wreck is None else (np.array([view.wreck.x, view.wreck.y, view.wreck.z + 0.5]),)
+    return view, fight_camera(view, table_size, occluders, (held, *wreck))
+
+
+def sight_polyline(view: FightView, samples: int = 24) -> np.ndarray:
+    """(N, 3) points of the line from the attacker's eye to the target's centre."""
+    t = np.linspace(0.0, 1.0, samples)[:, None]
+    return view.shooter[None, :] * (1.0 - t) + view.aim[None, :] * t
+
+
+def stage_fight(renderer, view: FightView, i: int, start: int, takedown: int) -> bool:
+    """Set the table for frame ``i`` of an attack's hold (from ``start``): the sight line (or
+    reach) drawn, then from ``takedown`` the target's wreck where it was placed (EC-WOUND);
+    True when the picture changed."""
+    if i == start:
+        renderer.clear_overlays()  # the ride's plan and trail give way to the attack's line
+        renderer.add_polyline(sight_polyline(view), colour=line_colour(view), width=0.07, name="sight")
+        return True
+    if i == takedown and view.wreck is not None:
+        renderer.place_wreck(view.target, view.wreck)
+        return True
+    return False
+
+
+def draw_fight(frame: np.ndarray, view: FightView, pixels_of, takedown: bool, avoid=None) -> np.ndarray:
+    """``frame`` with the attack's label beside the line's middle (``pixels_of``: table points (N,
+    3) to pixel (column, row), the renderer's ``project``) and, for a takedown, its banner.
+    avoid: (left, top, width, height) of a box the label must not cover (a jump's inset)."""
+    height, width = frame.shape[:2]
+    unit = height / 720.0
+    image = Image.fromarray(np.asarray(frame, dtype=np.uint8))
+    draw = ImageDraw.Draw(image, "RGBA")
+    face = font(int(24 * unit), True)
+    text = label_text(view)
+    middle = pixels_of(np.array([0.5 * (view.shooter + view.aim)]))[0]
+    label = None  # the label's box, which the wreck's tag keeps clear of
+    if np.all(np.isfinite(middle)):
+        text_w = draw.textlength(text, font=face)
+        pad = int(10 * unit)
+        x = float(np.clip(middle[0] - text_w / 2, pad, width - text_w - 3 * pad))
+        y = float(np.clip(middle[1] - int(60 * unit), LABEL_BAND[0] * height, LABEL_BAND[1] * height))
+        if avoid is not None and x + text_w + pad > avoid[0] and y - pad < avoid[1] + avoid[3]:
+            x = min(x, avoid[0] - text_w - 2 * pad)  # beside the inset, not under it
+        colour = tuple(int(line_colour(view)[k:k + 2], 16) for k in (1, 3, 5))
+        label = (x - pad, y - pad * 0.6, x + text_w + pad, y + int(30 * unit))
+        draw.rounded_rectangle(label, radius=pad, fill=(12, 14, 18, 200), outline=colour + (255,),
+                               width=max(1, int(2 * unit)))
+        draw.text((x, y), text, font=face, fill=colour)
+    if takedown and view.wreck is not None:
+        spot = pixels_of(np.array([[view.wreck.x, view.wreck.y, view.wreck.z + 0.6]]))[0]
+        if np.all(np.isfinite(spot)):
+            small = font(int(18 * unit), True)
+            words = "wreck: scenery now"
+            r = int(26 * unit)
+            draw.ellipse((spot[0] - r, spot[1] - r, spot[0] + r, spot[1] + r), outline=TAKEDOWN_RGB + (255,),
+                         width=max(2, int(3 * unit)))
+            words_w, words_h = draw.textlength(words, font=small), int(22 * unit)
+            places = [(spot[0] + r + 6, spot[1] - r), (spot[0] - r - 6 - words_w, spot[1] - r),
+                      (spot[0] - words_w / 2, spot[1] + r + 4), (spot[0] - words_w / 2, spot[1] - r - words_h - 4)]
+            for tx, ty in places:  # the first place clear of the label and inside the frame
+                inside = 0 <= tx and tx + words_w <= width and 0 <= ty and ty + words_h <= height
+                clear = label is None or (tx + words_w < label[0] or tx > label[2] or ty + words_h < label[1]
+                                          or ty > label[3])
+                if inside and clear:
+                    break
+            draw.text((tx, ty), words, font=small, fill=TAKEDOWN_RGB, stroke_width=2, stroke_fill=(12, 14, 18))
+    if takedown:
+        big = font(int(58 * unit), True)
+        words = "TAKEN OUT"
+        text_w = draw.textlength(words, font=big)
+        y = int(0.095 * height)
+        draw.rectangle((0, y - int(8 * unit), width, y + int(70 * unit)), fill=(12, 14, 18, 150))
+        draw.text(((width - text_w) / 2, y), words, font=big, fill=TAKEDOWN_RGB)
+    return np.asarray(image)

@@ -1,0 +1,98 @@
+"""The fight in a demo video (issue 11, item 5): a shot draws its sight line and the share
+visible, a takedown gets its banner and its wreck stays on the table (EC-WOUND), and the rider
+panel shows conditions."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import numpy as np
+import pytest
+
+from entropy3d.game import play_game, read_replay
+from entropy3d.video import VideoOptions, hud
+from entropy3d.video.fight import CLEAR_COLOUR, COVER_COLOUR, TAKEDOWN_RGB, fight_view
+from entropy3d.video.movie import ReplayFilm
+
+OPTIONS = VideoOptions(size=(480, 270), fps=5, title_s=0.2, turn_s=0.2, hold_s=0.2, end_s=0.2, max_action_s=0.6)
+
+
+@pytest.fixture(scope="module")
+def takedown_replay(tmp_path_factory):
+    """Seed 1's first turn on the crossroads: Scale's shotgun takes Ash out with a headshot."""
+    path = tmp_path_factory.mktemp("fight") / "game.jsonl"
+    play_game(None, seed=1, turns=1, producer="geometric", replay_path=path)
+    return read_replay(path)
+
+
+def first_takedown(replay):
+    for k, activation in enumerate(replay.activations):
+        for j, action in enumerate(activation.actions):
+            view = fight_view(action.attack, _ruleset())
+            if view is not None and view.gun and view.wreck is not None:
+                return k, j, action, view
+    raise AssertionError("no shot took a rider out in this game")
+
+
+def _ruleset():
+    from entropy3d.scene.rulesfile import load_ruleset
+
+    return load_ruleset()
+
+
+def test_EC_WOUND_the_replay_keeps_the_shot_and_the_wreck(takedown_replay):
+    """Clause: EC-WOUND, EC-COVER-1: the attack record keeps where both stood and the share the
+    LOS engine showed the shooter; the wreck is in the final state of the replay read back."""
+    _, _, action, view = first_takedown(takedown_replay)
+    assert 0.25 <= view.visible <= 1.0 and set(action.attack) >= {"from_pose", "target_pose", "visible"}
+    wrecks = {w.model_id: w for w in takedown_replay.end.state.wrecks}
+    assert view.target in wrecks and takedown_replay.end.state.model(view.target).status == "out"
+    assert np.hypot(wrecks[view.target].pose.x - view.aim[0], wrecks[view.target].pose.y - view.aim[1]) <= 3.0 + 1e-6
+
+
+def colour_pixels(frame: np.ndarray, colour, tolerance: int = 40) -> int:
+    rgb = np.array(colour if isinstance(colour, tuple) else [int(colour[k:k + 2], 16) for k in (1, 3, 5)])
+    return int((np.abs(frame.astype(int) - rgb).max(axis=2) < tolerance).sum())
+
+
+def test_EC_WOUND_a_shot_draws_its_line_and_a_takedown_leaves_its_wreck(takedown_replay):
+    """Clause: EC-WOUND, EC-COVER-1: in the hold after the shot the sight line is drawn in the
+    sight colour with its label; later in the hold the banner says TAKEN OUT and the target's
+    miniature stands as a wreck where the opponent placed it, and stays there."""
+    k, j, action, view = first_takedown(takedown_replay)
+    film = ReplayFilm(takedown_replay, OPTIONS)
+    try:
+        start = 0
+        for segment in film.segments:
+            if segment.kind == "action" and (segment.activation, segment.action) == (k, j):
+                break
+            start += segment.frames
+        hold = start + segment.ride_frames
+        frames = {}
+        for i, frame in enumerate(film.frames()):
+            if i in (hold + 1, start + segment.frames - 1):
+                frames[i] = frame
+                if i == start + segment.frames - 1:
+                    placed = film.renderer.model_poses[view.target]
+            if i > start + segment.frames + 2:
+                break
+        after = film.renderer.model_poses[view.target]
+    finally:
+        film.close()
+    line = CLEAR_COLOUR if view.visible >= 0.5 else COVER_COLOUR
+    early, late = frames[hold + 1], frames[start + segment.frames - 1]
+    assert colour_pixels(early, line) > 150, "the sight line and its label are missing"
+    top = slice(0, int(0.3 * late.shape[0]))
+    assert colour_pixels(late[top], TAKEDOWN_RGB) > 5 * colour_pixels(early[top], TAKEDOWN_RGB) + 50
+    assert (round(placed.x, 3), round(placed.y, 3)) == (round(view.wreck.x, 3), round(view.wreck.y, 3))
+    assert after == placed, "the wreck left the table after the takedown"
+
+
+def test_EC_COND_the_rider_panel_shows_conditions():
+    """Clause: EC-COND-BLEED: a bleeding rider's panel says so, in the warning colour."""
+    frame = np.full((360, 640, 3), 90, np.uint8)
+    line = hud.BikeLine("k1", "Viper (Komodo)", "#27ae60", 2, 3, 10, 2, "riding")
+    plain = hud.draw_hud(frame, hud.HudInfo("Turn 1", line))
+    bleeding = hud.draw_hud(frame, hud.HudInfo("Turn 1", dataclasses.replace(line, conditions=("bleeding",))))
+    panel = (slice(240, 360), slice(0, 200))
+    assert colour_pixels(bleeding[panel], hud.BAD) > colour_pixels(plain[panel], hud.BAD) + 20

@@ -1,0 +1,155 @@
+"""Chase & vehicle rules (seed 001): vehicles on the tabletop (SW-VEH-1), Out of Control into the
+nearest obstacle (SW-VEH-2) and ram damage (SW-RAM), hand-worked on plain ride facts with
+scripted dice, then on the bundled car chase (scenes/systems/car_chase.yaml) through ``activate``."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from entropy3d.cli import app
+from entropy3d.scene.systemrules import load_system
+from entropy3d.systems.chase_vehicles import VehicleStats
+from entropy3d.systems.facts import Impact, RiddenMove
+
+SCENE = Path(__file__).parents[2] / "scenes" / "systems" / "car_chase.yaml"
+
+
+class ScriptedDice:
+    """A generator stand-in that deals the given die faces in order (``integers(1, sides + 1)``)."""
+
+    def __init__(self, *faces: int):
+        self.faces = list(faces)
+
+    def integers(self, low: int, high: int) -> int:
+        face = self.faces.pop(0)
+        assert low <= face < high, f"scripted face {face} is not on a d{high - 1}"
+        return face
+
+
+@pytest.fixture(scope="module")
+def chase():
+    return load_system("chase_vehicles")
+
+
+STRAIGHT = tuple((float(d), 0.0) for d in range(0, 17))
+CAR = VehicleStats(driving=8)
+
+
+def test_SW_VEH_1_twelve_inches_move_freely(chase):
+    """Clause: SW-VEH-1. "Vehicles can move up to 12" on the tabletop ... without having to make
+    maneuvering rolls": no die is rolled (the scripted dice are empty)."""
+    [event] = chase.judge_moves([RiddenMove("car", 12.0, headings=STRAIGHT)], {"car": CAR}, ScriptedDice())
+    assert "no maneuvering roll" in event.rules and event.clauses == ("SW-VEH-1",)
+
+
+def test_SW_VEH_1_penalty_for_difficult_ground_tight_turns_and_hazards(chase):
+    """Clause: SW-VEH-1. "The GM should assign a penalty (-1 to -4) if the move takes the vehicle
+    through Difficult Ground, tight turns, or hazards." 3" of gravel: -1; 60° within 2": -1 more;
+    through a crate: -1 more (-3); 7" of gravel (past 6"): -2 for the ground, -4 in all, never past."""
+    turning = ((0.0, 0.0), (1.0, 0.0), (3.0, 60.0), (5.0, 60.0))
+    assert chase.penalty(RiddenMove("car", 16.0, (("gravel", 3.0), ("asphalt", 13.0)), STRAIGHT))[0] == -1
+    assert chase.penalty(RiddenMove("car", 16.0, (("gravel", 3.0),), turning))[0] == -2
+    assert chase.penalty(RiddenMove("car", 16.0, (("gravel", 3.0),), turning, scenery=("crate",)))[0] == -3
+    assert chase.penalty(RiddenMove("car", 16.0, (("gravel", 7.0),), turning, scenery=("crate",)))[0] == -4
+    assert chase.penalty(RiddenMove("car", 16.0, (("asphalt", 16.0),), STRAIGHT))[0] == 0
+
+
+def test_SW_VEH_1_a_roll_past_twelve_inches(chase):
+    """Clause: SW-VEH-1. "If a driver wants to go faster, up to 24" per turn ... he can do so but
+    must make a maneuvering roll ... If the roll is successful, the vehicle ends its move wherever
+    the driver wants. Failure means the vehicle moves only 12"." A d8 ace (8, then 3: 11) at -1
+    passes TN 4; a 2 and a 3 at -1 (2) fails."""
+    move = RiddenMove("car", 16.0, (("gravel", 3.0),), STRAIGHT)
+    [passed] = chase.judge_moves([move], {"car": CAR}, ScriptedDice(8, 3, 2))
+    assert passed.figures == {"penalty": -1, "total": 10, "outcome": "success"} and "move stands" in passed.rules
+    [failed] = chase.judge_moves([move], {"car": CAR}, ScriptedDice(2, 3))
+    assert failed.figures["outcome"] == "failure" and 'moves only 12"' in failed.rules
+
+
+def test_SW_VEH_2_critical_failure_out_of_control_into_the_nearest_obstacle(chase):
+    """Clause: SW-VEH-2. "A Critical Failure means the vehicle goes Out of Control (page 119). If
+    that indicates a collision, the GM can move it into the nearest obstacle". Both dice 1: Out of
+    Control; 2d6 1+2 = 3, "Minor Collision": into the table's nearest obstacle, the lamp 2.5" away.
+    2d6 3+4 = 7, "Distracted": no collision, no obstacle."""
+    move = RiddenMove("car", 16.0, headings=STRAIGHT, nearest_obstacle="lamp", nearest_obstacle_in=2.5)
+    roll, crash = chase.judge_moves([move], {"car": CAR}, ScriptedDice(1, 1, 1, 2))
+    assert roll.figures["outcome"] == "critical failure"
+    assert crash.clauses == ("SW-VEH-2",) and crash.piece == "lamp"
+    assert "Minor Collision" in crash.rules and 'nearest obstacle, lamp (2.5" away)' in crash.rules
+    _, skid = chase.judge_moves([move], {"car": CAR}, ScriptedDice(1, 1, 3, 4))
+    assert skid.piece is None and skid.rules.startswith("Out of Control, 2d6 3+4 = 7: Distracted")
+
+
+@pytest.mark.parametrize("total,effect", [(2, "Major Collision"), (3, "Minor Collision"), (4, "Minor Collision"),
+                                          (5, "Distracted"), (9, "Distracted"), (10, "Vulnerable"),
+                                          (11, "Vulnerable"), (12, "Glitch")])
+def test_SW_VEH_2_the_out_of_control_table(chase, total, effect):
+    """Clause: SW-VEH-2. "2 Major Collision / 3-4 Minor Collision / 5-9 Distracted / 10-11
+    Vulnerable / 12 Glitch"; only the collisions move the vehicle into an obstacle."""
+    row = chase.out_of_control(total)
+    assert row.effect.startswith(effect) and row.collision == (total <= 4)
+
+
+def test_SW_RAM_scale_toughness_and_speed(chase):
+    """Clause: SW-RAM. "Scale: Small (d6), Normal (2d6), Large (3d6), Huge (4d6), and Gargantuan
+    (5d6) ... Toughness: +d6 if the vehicle's Toughness is higher than his foe's; +2d6 if Toughness
+    is twice as high. Speed: +d6 to both sides if the attacker's Top Speed is between 60 and 120 MPH;
+    +2d6 if it's over 120 MPH." A Large, Toughness 12 truck rams a Normal, Toughness 5 car: 3+2
+    and 2; at 70 MPH one more to both; at 130 MPH two more; the car's Toughness 7 gives +1 only."""
+    truck, car = VehicleStats(scale="large", toughness=12), VehicleStats(scale="normal", toughness=5)
+    assert chase.ram_dice(truck, car, 30.0) == (5, 2)
+    assert chase.ram_dice(truck, car, 70.0) == (6, 3)
+    assert chase.ram_dice(truck, car, 130.0) == (7, 4)
+    assert chase.ram_dice(truck, VehicleStats(scale="normal", toughness=7), 30.0) == (4, 2)
+    assert chase.ram_dice(car, truck, 30.0) == (2, 5)
+
+
+def test_SW_RAM_from_the_measured_impact(chase):
+    """Clause: SW-RAM. A ride that ran into another vehicle at 31.3 m/s (70 MPH) is a ram at that
+    speed; a ride into scenery is none."""
+    stats = {"a": VehicleStats(scale="small", toughness=6), "b": VehicleStats(scale="small", toughness=6)}
+    [ram] = chase.judge_impacts([Impact("a", "contact", "b", "miniature", 70 / 2.2369362920544),
+                                 Impact("a", "contact", "wall", "concrete", 20.0)], stats)
+    assert (ram.figures["attacker_d6"], ram.figures["defender_d6"]) == (2, 2)
+
+
+def test_ridden_move_turn_within_a_stretch():
+    """How sharply a ride turned: the largest heading change over any 3" of it."""
+    move = RiddenMove("m", 10.0, headings=((0.0, 0.0), (2.0, 30.0), (4.0, 80.0), (9.0, 90.0)))
+    assert move.turned_deg(3.0) == pytest.approx(50.0)
+    assert move.turned_deg(4.0) == pytest.approx(80.0)
+
+
+def run(*args: str) -> str:
+    result = CliRunner().invoke(app, list(args))
+    assert result.exit_code == 0, result.output
+    return result.output
+
+
+def test_SW_VEH_1_and_2_through_activate_on_the_car_chase():
+    """Clauses: SW-VEH-1, SW-VEH-2. The interceptor rides 16" down main street (physics): seed 1
+    passes the roll, seed 11 fails it (only 12"), seed 570 rolls both 1s and 1+2 on the Out of
+    Control table: a Minor Collision into corner_flats, the nearest obstacle to where it ended."""
+    plan = ["activate", str(SCENE), "-m", "interceptor", "-p", "s3: straight 16", "--seed"]
+    assert "maneuvering roll at +0" in run(*plan, "1") and "the move stands" in run(*plan, "1")
+    assert 'it moves only 12"' in run(*plan, "11")
+    crashed = run(*plan, "570")
+    assert "critical failure" in crashed and "Minor Collision" in crashed
+    assert "Moved into the nearest obstacle, corner_flats" in crashed
+
+
+def test_SW_VEH_1_ruins_and_a_tight_turn_through_activate():
+    """Clause: SW-VEH-1. The runner turns tight off dock street and rides 8" of the collapsed
+    corner's ruins: difficult ground (long), a tight turn and a hazard: -4."""
+    out = run("activate", str(SCENE), "-m", "runner", "-p", "s3: left tight 3, straight 10", "--seed", "2")
+    assert "maneuvering roll at -4" in out and "hazards (ruins)" in out
+
+
+def test_SW_RAM_through_activate():
+    """Clause: SW-RAM. The rammer (Normal, Toughness 12) rides into the van (Normal, Toughness 5),
+    slower than 60 MPH at this table's scale: 2d6 + 2d6 (twice as tough) = 4d6 against 2d6."""
+    out = run("activate", str(SCENE), "-m", "rammer", "-p", "s3: straight 14", "--seed", "1")
+    assert "ram: rammer deals 4d6, van deals 2d6" in out

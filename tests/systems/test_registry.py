@@ -1,0 +1,108 @@
+"""The game-system registry: systems by name, a scene's ``system:`` and ``stats:`` checked with
+file, line and key path, Entropy City registered by wrapping the rules engine it already has."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from entropy3d.cli import app
+from entropy3d.cli.system_commands import clause_ids
+from entropy3d.errors import RulesDataError, SceneError
+from entropy3d.rules import transition
+from entropy3d.scene import load_scene
+from entropy3d.scene.systemrules import load_system_file, system_of
+from entropy3d.scene.yamlsource import read_yaml_with_lines
+from entropy3d.systems import SYSTEMS, UnknownSystemError, find_system, system_names
+from entropy3d.systems.entropy_city import EntropyCity
+
+REPO = Path(__file__).parents[2]
+SMALL = REPO / "tests" / "data" / "small_table.yaml"
+
+
+def scene_with(tmp_path: Path, extra_top: str = "", model_extra: str = "") -> Path:
+    """tests/data/small_table.yaml with lines added at the top and keys (flow style) added to
+    its first model."""
+    text = SMALL.read_text(encoding="utf-8")
+    if model_extra:
+        assert "{id: h1, " in text
+        text = text.replace("{id: h1, ", "{id: h1, " + model_extra + ", ", 1)
+    path = tmp_path / "scene.yaml"
+    path.write_text(extra_top + text, encoding="utf-8")
+    return path
+
+
+def test_systems_are_found_by_name_and_an_unknown_name_lists_them():
+    assert system_names()[0] == "entropy_city"
+    assert find_system("entropy_city") is EntropyCity
+    with pytest.raises(UnknownSystemError, match="use one of entropy_city"):
+        find_system("chess")
+
+
+def test_entropy_city_wraps_the_one_check_and_resolve_and_the_table_ruleset():
+    table = load_scene(SMALL)
+    assert table.spec.system == "entropy_city"
+    system = system_of(table)
+    assert isinstance(system, EntropyCity) and system.rules is table.ruleset
+    assert system.check is transition.check and system.resolve is transition.resolve
+    from entropy3d.game.players import AutoPlayer, demo_players
+    from entropy3d.game.script import ScriptedPlayer
+
+    assert (system.player("auto"), system.player("demo"), system.player("scripted")) == \
+        (AutoPlayer, demo_players, ScriptedPlayer)
+    with pytest.raises(ValueError, match="auto, demo, scripted"):
+        system.player("chess engine")
+
+
+def test_an_unknown_system_names_the_line_key_and_the_allowed_names(tmp_path):
+    path = scene_with(tmp_path, extra_top="system: chess\n")
+    with pytest.raises(SceneError) as caught:
+        load_scene(path)
+    [(key, line, message)] = caught.value.problems
+    assert (key, line) == ("system", 1)
+    assert "'chess'" in message and all(name in message for name in system_names())
+
+
+def test_stats_a_system_does_not_declare_are_refused_with_their_key_path(tmp_path):
+    """Entropy City keeps its riders' numbers under `rider:`; its `stats:` schema is empty."""
+    path = scene_with(tmp_path, model_extra="stats: {toughness: 3}")
+    with pytest.raises(SceneError) as caught:
+        load_scene(path)
+    [(key, line, message)] = caught.value.problems
+    assert key == "models[0].stats.toughness" and line is not None
+    assert "unknown key 'toughness'" in message and "entropy_city" in message
+
+
+def test_a_system_rules_file_names_its_system(tmp_path):
+    path = tmp_path / "rules.yaml"
+    path.write_text("game_system: chess\n", encoding="utf-8")
+    with pytest.raises(RulesDataError) as caught:
+        load_system_file(path, read_yaml_with_lines(path))
+    [(key, line, message)] = caught.value.problems
+    assert (key, line) == ("game_system", 1) and "use one of" in message
+
+
+@pytest.mark.parametrize("system", list(SYSTEMS), ids=system_names())
+def test_a_system_claims_only_clauses_that_exist_and_a_test_names(system):
+    """A system says it serves a clause only when rules/clauses.md has it under the system's prefix
+    and a test outside this file names it (the test that checks it)."""
+    ids = clause_ids()
+    named = set()
+    for test in (REPO / "tests").rglob("test_*.py"):
+        if test.name != Path(__file__).name:
+            named |= set(re.findall(r"\b[A-Z]+-[A-Z0-9]+(?:-[A-Z0-9]+)*\b", test.read_text(encoding="utf-8")))
+    named |= {i.replace("-", "_") for i in named}
+    for clause in system.clauses:
+        assert clause in ids and clause.startswith(system.clause_prefix), clause
+        assert clause in named or clause.replace("-", "_") in named, f"no test names {clause}"
+
+
+def test_systems_command_lists_each_system_with_what_it_serves():
+    result = CliRunner().invoke(app, ["systems"])
+    assert result.exit_code == 0, result.output
+    for system in SYSTEMS:
+        assert f"{system.name}: {system.title}" in result.output
+        assert all(clause in result.output for clause in system.clauses)
