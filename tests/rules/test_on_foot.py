@@ -171,7 +171,7 @@ def test_EC_GUN_2_a_sniper_rifle_is_for_models_on_foot_only_and_has_no_range_lim
 def test_EC_GUN_1_EC_COVER_1_a_model_on_foot_is_shot_like_a_rider(rules, dice):
     """Clause: EC-GUN-1, EC-COVER-1. A rider at speed 2 shoots a model on foot at TN 18; the
     target must be a quarter visible and its body (not only its head) seen; 18 against a dodge of
-    8+8+1 = 17 is a pistol hit, 1 wound."""
+    8+8+1 = 17 is a pistol hit, 1 wound; a headshot takes it out, and it leaves no wreck."""
     shooter = model("k1", "komodo", Pose(0, 0, 0), "cruiser", gun="pistol", ammo=10)
     state = game(shooter, model("f1", "hades", Pose(10, 0, 180), ON_FOOT))
     shot = Action.attack("k1", "f1", "pistol", "never", "never")
@@ -180,6 +180,10 @@ def test_EC_GUN_1_EC_COVER_1_a_model_on_foot_is_shot_like_a_rider(rules, dice):
     after, events = resolve(state, check(state, shot, rules, SeeingTable(Sight(0.6, True, 10.0))), None,
                             dice([9, 9, 8, 8]), rules)
     assert events[0].figures["tn"] == 18 and after.model("f1").wounds == 2
+    out, events = resolve(state, check(state, shot, rules, SeeingTable(Sight(0.6, True, 10.0))), None,
+                          dice([9, 9, 2, 3]), rules)
+    assert out.model("f1").status == "out" and not out.wrecks  # DECISION: no bike, no wreck (EC-WOUND)
+    assert any(e.kind == "wreck" and "no wreck" in e.rules for e in events)
 
 
 def test_EC_MEL_1_a_model_on_foot_strikes_and_is_struck_but_plays_no_chicken(rules, dice):
