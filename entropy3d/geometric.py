@@ -80,9 +80,12 @@ class GeometricProducer:
         return level
 
     def ride(self, state: State, action: Action) -> Facts:
-        """What happens on the table when ``action`` (checked) is ridden from ``state``."""
+        """What happens on the table when ``action`` (checked) is ridden from ``state`` (walked,
+        for a model on foot: :func:`walk`)."""
         ruleset = self.ruleset
         model = state.model(action.model_id)
+        if model.on_foot:
+            return walk(state, action, self.probe, self.geometry)
         move = action.move
         path, headings = np.asarray(move.path, float), np.asarray(move.headings_deg, float)
         lengths = np.concatenate([[0.0], np.cumsum(np.hypot(*np.diff(path, axis=0).T))])
@@ -296,3 +299,29 @@ class GeometricProducer:
         if landed and s <= total:
             return flight, int(np.clip(np.searchsorted(lengths, s), 0, len(path) - 1)), s
         return flight, None, (total if landed else s)
+
+
+def walk(state: State, action: Action, probe: SceneProbe, geometry) -> Facts:
+    """What happens when a model on foot walks ``action`` (checked): its figure follows the path
+    on the level it stands on (a curb's step up or down followed), turning where it pivots; it
+    stops where the path leaves the table. No dynamics and no contacts: the rules already kept
+    the walk clear of walls and edges (EC-FOOT-MOVE), and a figure steps round bases in its way.
+    Both producers walk a model this way (physics has no body for a figure). The walk takes one
+    activation's move time (``scale.seconds_per_activation``), spread evenly over its points."""
+    model, move = state.model(action.model_id), action.move
+    path, headings = np.asarray(move.path, float), np.asarray(move.headings_deg, float)
+    lengths = np.concatenate([[0.0], np.cumsum(np.hypot(*np.diff(path, axis=0).T))])
+    off = probe.off_table(path)
+    edge = probe.edge_crossed(path[off][:1]) if off.any() else None
+    last = int(np.argmax(off)) - 1 if off.any() else len(path) - 1
+    kept = max(0, last) + 1
+    heights, _ = probe.level_under(path[:kept], float(model.pose.z))
+    z = np.where(np.isfinite(heights), heights, float(model.pose.z))
+    t = np.linspace(0.0, float(geometry.ruleset.scale.seconds_per_activation), len(path))[:kept]
+    trajectory = np.column_stack([t, path[:kept], z, headings[:kept]])
+    end = Pose(float(path[kept - 1, 0]), float(path[kept - 1, 1]), float(headings[kept - 1]) % 360.0, float(z[-1]))
+    ground = ground_profile(geometry, path, np.column_stack([lengths[:kept], z]), float(end.z))
+    edge_name, edge_kind = (None, None) if edge is None else edge
+    return Facts("geometric", float(lengths[-1]), float(lengths[kept - 1]), edge is None, trajectory,
+                 edge=edge_name, edge_kind=edge_kind, end_pose=end, ground=ground)
+

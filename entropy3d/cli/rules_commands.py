@@ -120,7 +120,7 @@ def plan(
     move = check(state, Action.ride(mini.id, plan_text), table.ruleset, probe).move
     end = move.end_pose
     who = mini.rider.name or mini.id
-    typer.echo(f"{who} ({mini.id}, {mini.bike}, speed {mini.speed} -> {move.speed}): {move.plan}")
+    typer.echo(f"{who} ({mini.id}, {mini.bike_type}, speed {mini.speed} -> {move.speed}): {move.plan}")
     typer.echo(f"  start     x={start.x:.2f}\" y={start.y:.2f}\" facing {start.facing_deg:.1f} deg")
     typer.echo(f"  length    {move.length_in:g}\" (allowed {move.band.min:g}-{move.band.max:g}\")")
     typer.echo(f"  end       x={end.x:.2f}\" y={end.y:.2f}\" facing {end.facing_deg:.1f} deg")
@@ -139,7 +139,7 @@ def plan(
         typer.echo(f"  then      {', '.join(flags)}")
     typer.echo(f"  clauses   {', '.join(dict.fromkeys(move.clauses))}")
     if probe is not None:
-        base = table.ruleset.base_for(mini.bike)
+        base = table.ruleset.base_for(mini.bike_type)
         near = probe.closest_solid(move.path, start.z, within=0.5 * base.width)
         if near is not None and near[1] < 0.5 * base.width:
             typer.echo(f"  blocked   the path runs into '{near[0]}' {near[2]:.1f}\" along it: a ride crashes "

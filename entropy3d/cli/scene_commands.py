@@ -90,7 +90,7 @@ def scene_summary(path: Path) -> dict:
         base = table.base_of(model)
         position = list(model.position) if len(model.position) == 3 else [*model.position, round(float(z), 3)]
         models.append({
-            "id": model.id, "gang": model.gang, "bike": model.bike,
+            "id": model.id, "gang": model.gang, "bike": model.bike_type,
             "position_in": [round(float(v), 3) for v in position],
             "facing_deg": float(model.facing), "speed": model.speed,
             "base_in": [round(base.length, 3), round(base.width, 3)],

@@ -85,7 +85,7 @@ class Game:
         gangs = sorted({m.gang for m in self.state.models.values()}, key=list(self.table.spec.gangs).index)
         roll = roll_off(self.rng, self.ruleset)
         first = gangs[roll.winner] if roll.winner < len(gangs) else gangs[0]
-        waiting = [Activator(m.id, m.gang, m.speed) for m in self.state.models.values() if m.in_play]
+        waiting = [Activator(m.id, m.gang, m.speed, m.on_foot) for m in self.state.models.values() if m.in_play]
         self._order = activation_order(waiting, first, self.ruleset)
         return TurnRecord(turn, roll.rounds, first, tuple(self._order))
 

@@ -19,10 +19,11 @@ from typing import Protocol, Sequence
 import numpy as np
 
 from entropy3d.errors import IllegalPlanError
+from entropy3d.game.walkers import walk_plans, walk_score
 from entropy3d.geometry import BaseShape, Pose
 from entropy3d.rules.attack_odds import AttackOdds, melee_odds, shot_odds
 from entropy3d.rules.attacks import DODGE
-from entropy3d.rules.combat import check_melee
+from entropy3d.rules.combat import check_melee, gun_range_in
 from entropy3d.rules.dice import Policy, policy_named
 from entropy3d.rules.events import destructible_eligible
 from entropy3d.rules.odds import exact_odds
@@ -129,6 +130,8 @@ def candidate_plans(view: ActionView) -> list[str]:
     the end, jumps, focus and stunt actions, laying a carried trap and stopping to shoot; the rules
     engine later refuses the illegal ones."""
     ruleset, bike = view.ruleset, view.model
+    if bike.on_foot:
+        return walk_plans(bike, ruleset)  # EC-FOOT-MOVE
     defaults = ruleset.data("turn_templates.default_for_speed")
     plans: list[str] = []
     for speed in candidate_speeds(view):
@@ -222,6 +225,8 @@ class AutoPlayer:
     """How many plans per action it confirms with ``confirm``."""
     push: str = field(init=False)
     policy: Policy = field(init=False)
+    sights: dict = field(init=False, default_factory=dict, repr=False)
+    """What a shooter on foot would see from the spots it weighs this action (:func:`walk_score`)."""
 
     def __post_init__(self):
         # pushing to the TN whatever the risk busts a TN 16 test 1 time in 6: only the most daring do
@@ -231,6 +236,7 @@ class AutoPlayer:
         self._melee: dict = {}
 
     def choose_plan(self, view: ActionView) -> str:
+        self.sights = {}
         moves = check_plans(view, candidate_plans(view))
         if not moves:
             raise IllegalPlanError("EC-MOVE-1", f"no legal plan found for {view.model.id}")
@@ -286,6 +292,8 @@ class AutoPlayer:
 
     def score(self, view: ActionView, move: PlannedMove) -> float:
         """How much this player likes a move (higher is better); no rules are decided here."""
+        if view.model.on_foot:
+            return walk_score(view, move, self.aggression, self.sights)
         bike, probe = view.model, view.probe
         path = move.path[:: max(1, len(move.path) // 40)]
         path = np.vstack([path, move.path[-1:]])
@@ -349,7 +357,7 @@ class AutoPlayer:
         model = view.model
         if model.gun is None or model.ammo <= 0:
             return False
-        return any(float(np.hypot(*(r.pose.xy - model.pose.xy))) <= _gun_range_in(model.gun, self.ruleset)
+        return any(float(np.hypot(*(r.pose.xy - model.pose.xy))) <= gun_range_in(model.gun, self.ruleset)
                    for r in view.state.models.values() if r.in_play and r.gang != model.gang)
 
     def choose_attack(self, view: ActionView, options: Sequence[AttackOption]) -> AttackOption | None:
@@ -426,7 +434,7 @@ class AutoPlayer:
                     points = max(points, 8.0 + 3.0 * gain)
                     break
             if model.gun and model.ammo > 0:
-                if float(np.hypot(*(move.end_pose.xy - rival.pose.xy))) <= 0.5 * _gun_range_in(model.gun, ruleset):
+                if float(np.hypot(*(move.end_pose.xy - rival.pose.xy))) <= 0.5 * gun_range_in(model.gun, ruleset):
                     points = max(points, 6.0)
         return points
 
@@ -483,17 +491,12 @@ def _set_up_chances(model: ModelState, rivals, move: PlannedMove, action_index: 
         close = [r for r in behind if float(np.hypot(*(r.pose.xy - move.start_pose.xy))) < 14.0]
         return 6.0 if close else -12.0
     if action == "stop" and model.gun:
-        return 8.0 if min(gaps) <= 0.5 * _gun_range_in(model.gun, ruleset) else -10.0
+        return 8.0 if min(gaps) <= 0.5 * gun_range_in(model.gun, ruleset) else -10.0
     if action == "overwatch":  # a shot at whoever rides into range over the next two activations
-        return 5.0 if min(gaps) <= _gun_range_in(model.gun, ruleset) else -10.0
+        return 5.0 if min(gaps) <= gun_range_in(model.gun, ruleset) else -10.0
     if action == "reload":
         return 10.0 if model.ammo == 0 else -15.0
     return 0.0
-
-
-def _gun_range_in(gun: str, ruleset: Ruleset) -> float:
-    """A gun's range in table inches (EC-GUN-2)."""
-    return ruleset.scale.inches(float(ruleset.data(f"guns.{gun}.range_m")))
 
 
 def _harm(weapon: str, ruleset: Ruleset) -> float:

@@ -81,12 +81,13 @@ class Miniature:
 ConvexSolid = tuple[np.ndarray, np.ndarray, np.ndarray]
 
 
-def miniature_parts(base: BaseShape, table: Table) -> tuple[tuple[ConvexSolid, ...], float, tuple]:
+def miniature_parts(base: BaseShape, table: Table, on_foot: bool = False
+                    ) -> tuple[tuple[ConvexSolid, ...], float, tuple]:
     """A miniature standing at the origin facing +x, from ``miniature_shape`` (scene layer): its
     convex solids bike, rider, base as (vertices, plane normals, plane offsets), the top of the
-    rider and the bike and rider as slabs. Every miniature on one base shares these;
-    :func:`make_miniature` places them."""
-    shape = miniature_shape(base, Pose(0.0, 0.0, 0.0, 0.0), table.ruleset)
+    rider (a figure on foot: body, head, base and the top of its head) and the bike and rider as
+    slabs. Every miniature on one base shares these; :func:`make_miniature` places them."""
+    shape = miniature_shape(base, Pose(0.0, 0.0, 0.0, 0.0), table.ruleset, on_foot)
     parts = tuple((np.asarray(mesh.vertices, float), *convex_planes(mesh))
                   for mesh in (shape.bike, shape.rider, shape.base))
     return parts, float(shape.rider.bounds[1][2]), slab_planes(parts[:2])
@@ -212,7 +213,7 @@ class LosWorld:
         solid = [p for p in self.geometry.pieces if p.kind not in DECAL_KINDS]
         self._originals = {piece.id: piece for piece in solid}
         self._miniature_cache: dict[tuple[str, Pose], Miniature] = {}
-        self._local_miniatures: dict[BaseShape, tuple] = {}
+        self._local_miniatures: dict[tuple[BaseShape, bool], tuple] = {}
         self._set_pieces(tuple(p for p in solid if not p.dynamic), tuple(p for p in solid if p.dynamic))
 
     def _set_pieces(self, static: tuple[Piece, ...], dynamic: tuple[Piece, ...], static_caster=None,
@@ -290,10 +291,11 @@ class LosWorld:
                 if len(self._miniature_cache) >= MINIATURE_CACHE_SIZE:
                     self._miniature_cache.clear()
                 base = self.table.base_of(model)
-                if base not in self._local_miniatures:
-                    self._local_miniatures[base] = miniature_parts(base, self.table)
+                kind = (base, model.on_foot)
+                if kind not in self._local_miniatures:
+                    self._local_miniatures[kind] = miniature_parts(base, self.table, model.on_foot)
                 self._miniature_cache[key] = make_miniature(model_id, base, pose, self.table, self.rules,
-                                                            self._local_miniatures[base])
+                                                            self._local_miniatures[kind])
             minis[model_id] = self._miniature_cache[key]
         return minis
 

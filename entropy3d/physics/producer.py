@@ -47,10 +47,22 @@ class PhysicsProducer:
         self.rides_per_process = rides_per_process
         self._worker = None
         self._world: PhysicsWorld | None = None
+        self._walk_probe = None
         self.last_ride: RideRecord | None = None
 
     def ride(self, state: State, action: Action) -> Facts:
-        """What happens on the table when ``action`` (checked) is ridden from ``state``."""
+        """What happens on the table when ``action`` (checked) is ridden from ``state``.
+
+        DECISION: a model on foot is walked, not simulated: a figure has no bike physics, so the
+        geometric producer's :func:`~entropy3d.geometric.walk` walks it (its facts say
+        ``geometric``), the same walk whichever producer plays the game."""
+        if state.model(action.model_id).on_foot:
+            from entropy3d.geometric import walk
+            from entropy3d.scene.probe import SceneProbe
+
+            if self._walk_probe is None:
+                self._walk_probe = SceneProbe.from_table(self.table, self.geometry)
+            return walk(state, action, self._walk_probe, self.geometry)
         if self.rides_per_process is None:
             return self._ride(state, action)
         if self._worker is None or self._worker.rides >= self.rides_per_process:

@@ -1,4 +1,5 @@
-"""Miniatures as Panda3D nodes: a base, a bike in its gang's colour, a rider, a facing mark.
+"""Miniatures as Panda3D nodes: a base, a bike in its gang's colour, a rider, a facing mark (a
+figure on foot: :func:`~entropy3d.scene.miniature.figure_model` on its round base).
 
 Each miniature is built once in its own frame (base centre at the origin, facing +x, standing on
 z = 0) so that moving it for an animation is one transform: position (x, y, z) and heading
@@ -22,7 +23,7 @@ from entropy3d.errors import MeshError
 from entropy3d.geometry import Pose
 from entropy3d.render.nodes import flat_normals, lit_triangles_node, mesh_node, shaded_triangles
 from entropy3d.render.shapes import colour_rgb
-from entropy3d.scene.miniature import BASE_THICKNESS_IN, bike_model_colour_parts, miniature_shape
+from entropy3d.scene.miniature import BASE_THICKNESS_IN, bike_model_colour_parts, figure_colour_parts, miniature_shape
 from entropy3d.scene.schema import Model
 from entropy3d.scene.table import Table
 
@@ -71,14 +72,17 @@ def build_miniature_node(table: Table, model: Model, use_models: bool = True) ->
     simple solids even when a bike model exists."""
     gang_rgb = colour_rgb(table.gang_colour(model.gang))
     base = table.base_of(model)
-    local = miniature_shape(base, Pose(0.0, 0.0, 0.0, 0.0), table.ruleset)
+    local = miniature_shape(base, Pose(0.0, 0.0, 0.0, 0.0), table.ruleset, model.on_foot)
     root = NodePath(f"model:{model.id}")
     mesh_node("base", local.base, darker(gang_rgb, 0.6), smooth_angle_deg=40.0).reparent_to(root)
     nose = _nose_triangles(base.length, base.width, BASE_THICKNESS_IN + 0.004)
     lit_triangles_node("nose", nose, flat_normals(nose), NOSE_RGB).reparent_to(root)
 
-    pieces = bike_part_arrays(model.bike) if use_models else None
-    if pieces is not None:
+    pieces = bike_part_arrays(model.bike) if use_models and not model.on_foot else None
+    if model.on_foot:
+        for name, rgb, mesh in figure_colour_parts(table.ruleset, armed=model.rider.gun is not None):
+            mesh_node(name, mesh, gang_rgb if rgb is None else rgb, smooth_angle_deg=40.0).reparent_to(root)
+    elif pieces is not None:
         for name, rgb, triangles, normals in pieces:
             lit_triangles_node(name, triangles, normals, gang_rgb if rgb is None else rgb).reparent_to(root)
     else:

@@ -30,6 +30,7 @@ from entropy3d.rules.combat import (
     check_melee,
     chicken_allowed,
     chicken_stress,
+    gun_range_in,
     gun_tn,
     rider_dodge,
     shot_in_sight,
@@ -62,6 +63,9 @@ def check_chicken(state: State, attacker_id: str, target_id: str, ruleset: Rules
         raise IllegalPlanError("EC-JUMP-3", "an airborne rider can only be met by another launched rider")
     if attacker.stopped:
         raise IllegalPlanError("EC-STOPPED", f"{attacker.id} is stopped and makes no melee attack")
+    walker = next((m for m in (attacker, target) if m.on_foot), None)
+    if walker is not None:
+        raise IllegalPlanError("EC-MEL-CHICKEN", f"{walker.id} is on foot: chicken is a near miss between bikes")
     gap = base_gap_in(attacker.pose, ruleset.base_for(attacker.bike_type), target.pose,
                       ruleset.base_for(target.bike_type))
     near_miss = float(ruleset.data("chicken.near_miss_in"))
@@ -192,7 +196,8 @@ def check_attack(state: State, attacker_id: str, target_id: str, weapon: str, ru
             raise IllegalPlanError("EC-WPN", f"{attacker.id} carries {attacker.weapon}, not {weapon}")
         found = check_melee(pose, ruleset.base_for(attacker.bike_type), target.pose,
                             ruleset.base_for(target.bike_type), weapon, ruleset,
-                            attacker_airborne=attacker.air is not None, target_airborne=target.air is not None)
+                            attacker_airborne=attacker.air is not None, target_airborne=target.air is not None,
+                            target_on_foot=target.on_foot)
         if not found.allowed:
             raise IllegalPlanError(found.clauses[-1], found.reason)
         return
@@ -202,7 +207,10 @@ def check_attack(state: State, attacker_id: str, target_id: str, weapon: str, ru
     if not 1 <= shots <= min(split, attacker.ammo):
         raise IllegalPlanError("EC-GUN-SPLIT", f"{attacker.id} may fire 1-{min(split, attacker.ammo)} shots "
                                f"({attacker.ammo} left, split shot {split})")
-    reach = ruleset.scale.inches(float(ruleset.data(f"guns.{weapon}.range_m")))
+    if ruleset.data(f"guns.{weapon}.on_foot_only") and not attacker.on_foot:
+        raise IllegalPlanError("EC-GUN-2", f"a {weapon} is for models on foot only; {attacker.id} rides a "
+                               f"{attacker.bike_type}")
+    reach = gun_range_in(weapon, ruleset)
     distance = float(((pose.x - target.pose.x) ** 2 + (pose.y - target.pose.y) ** 2) ** 0.5)
     if distance > reach:
         raise IllegalPlanError("EC-GUN-2", f"{target.id} is {distance:.1f}\" away; a {weapon} reaches {reach:.1f}\" "

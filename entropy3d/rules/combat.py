@@ -68,11 +68,16 @@ def attacked_from_behind(attacker: Pose, target: Pose) -> bool:
 
 def check_melee(attacker: Pose, a_base: BaseShape, target: Pose, t_base: BaseShape, weapon: str,
                 ruleset: Ruleset, *, attacker_airborne: bool = False,
-                target_airborne: bool = False) -> MeleeCheck:
-    """Check (not resolve) a melee attack by geometry."""
+                target_airborne: bool = False, target_on_foot: bool = False) -> MeleeCheck:
+    """Check (not resolve) a melee attack by geometry.
+
+    DECISION (EC-MEL-1 against a model on foot, ``target_on_foot``): half of a bike's 75 mm base
+    can never lie beside a 25 mm one, so a rider striking a figure on foot needs half of the
+    *figure's* base beside its own; the rule as written stands between bases of a size."""
     reach = weapon_reach_in(weapon, ruleset)
     gap = base_gap_in(attacker, a_base, target, t_base)
-    beside = beside_fraction(attacker, a_base, target, t_base)
+    beside = beside_fraction(target, t_base, attacker, a_base) if target_on_foot and t_base.length < a_base.length \
+        else beside_fraction(attacker, a_base, target, t_base)
     surprise = attacked_from_behind(attacker, target)
     clauses = ["EC-MEL-1"] + (["EC-MEL-2"] if surprise else [])
     reason = ""
@@ -139,6 +144,13 @@ def shot_in_sight(visible_fraction: float, bike_seen: bool, ruleset: Ruleset) ->
     motorcycle and rider must be visible"; EC-LOS-4: the bike itself, not a limb). The LOS engine
     measures both (:class:`~entropy3d.rules.facts.Sight`); this is the one place that decides."""
     return bike_seen and visible_fraction >= float(ruleset.data("shooting.min_visible_fraction")) - 1e-9
+
+
+def gun_range_in(gun: str, ruleset: Ruleset) -> float:
+    """A gun's effective range in table inches, from the rulebook's metres through the table scale
+    (EC-GUN-2); infinite for a gun of unlimited range (``range_m: null``, the sniper rifle)."""
+    metres = ruleset.data(f"guns.{gun}.range_m")
+    return math.inf if metres is None else ruleset.scale.inches(float(metres))
 
 
 def gun_tn(speed: int, ruleset: Ruleset) -> int:

@@ -3,11 +3,13 @@
 Notation (one action)::
 
     [ACTION ]s<speed>: SEGMENT[, SEGMENT...]
+    [ACTION ]walk: SEGMENT[, SEGMENT...]          (a model on foot: straights and pivots)
 
 ACTION is move (default), focus, chicane, gungho, stoppie, stop, overwatch, reload, jump, laytrap or
 stunt (overwatch and reload are a stop with a gun, EC-GUN-STOPPED). SEGMENT is
 ``straight <inches>``, ``left|right tight|medium|wide <inches along the arc>``,
-``weave left|right [<inches>]`` (default 1) or ``pivot left|right <degrees>`` (stoppie).
+``weave left|right [<inches>]`` (default 1) or ``pivot left|right <degrees>`` (a stoppie's, or a
+model on foot turning where it stands).
 Inches are whole numbers except for weaves; errors are :class:`~entropy3d.errors.PlanError` with
 the 1-based column. ``str(parse_plan(t))`` is the canonical text and parses back to an equal plan.
 """
@@ -26,6 +28,7 @@ ACTIONS = ("move", "focus", "chicane", "gungho", "stoppie", "stop", "overwatch",
 STOPS = ("stop", "overwatch", "reload")
 SIDES = ("left", "right")
 TEMPLATES = ("tight", "medium", "wide")
+WALK = "walk"  #: written in place of the speed: the model walks on foot (:attr:`Plan.walking`)
 
 
 @dataclass(frozen=True)
@@ -83,7 +86,7 @@ class Plan:
     """One action's plan.
 
     action: one of :data:`ACTIONS`.
-    speed: the speed declared for the action (EC-SPD-1).
+    speed: the speed declared for the action (EC-SPD-1); 0 for a walk on foot (``walk:``).
     segments: the path, in order.
     """
 
@@ -91,8 +94,14 @@ class Plan:
     speed: int
     segments: tuple[Segment, ...]
 
+    @property
+    def walking(self) -> bool:
+        """A walk of a model on foot (written ``walk:`` in place of a speed)."""
+        return self.speed == 0
+
     def __str__(self) -> str:
-        head = f"s{self.speed}" if self.action == "move" else f"{self.action} s{self.speed}"
+        pace = WALK if self.walking else f"s{self.speed}"
+        head = pace if self.action == "move" else f"{self.action} {pace}"
         return f"{head}: " + ", ".join(str(s) for s in self.segments)
 
     def __repr__(self) -> str:
@@ -169,13 +178,21 @@ def parse_plan(text: str) -> Plan:
 
     if not toks:
         raise PlanError(text, 1, "empty plan; write e.g. 's1: straight 6'")
+    def walks() -> bool:
+        tok = peek()
+        return tok is not None and tok.kind == "word" and tok.text.lower() == WALK
+
     action = "move"
-    if peek().kind == "word":
+    if peek().kind == "word" and not walks():
         action = choice(ACTIONS, "an action")
-    speed_tok = take("speed", "a speed like s1, s2 or s3")
-    speed = int(speed_tok.text[1:])
-    if not 1 <= speed <= 3:
-        raise PlanError(text, speed_tok.col, f"speed must be s1, s2 or s3 (EC-SPD-2), got {speed_tok.text!r}")
+    if walks():
+        take("word", WALK)
+        speed = 0
+    else:
+        speed_tok = take("speed", "a speed like s1, s2 or s3 (or walk, on foot)")
+        speed = int(speed_tok.text[1:])
+        if not 1 <= speed <= 3:
+            raise PlanError(text, speed_tok.col, f"speed must be s1, s2 or s3 (EC-SPD-2), got {speed_tok.text!r}")
     take("punct", "':' after the speed")
     if toks[i - 1].text != ":":
         _raise_expected(text, toks[i - 1], "':' after the speed")

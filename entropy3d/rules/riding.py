@@ -127,9 +127,11 @@ class _Ride:
         """Instant stress and the template tests, rolled before the ride (EC-TMPL-2)."""
         move = self.move
         change = self.add_stress(move.stress)
-        self.event("move", f"{move.plan}: {move.length_in:g}\" at speed {move.speed}"
+        pace = "walked on foot" if move.plan.walking else f"at speed {move.speed}"
+        self.event("move", f"{move.plan}: {move.length_in:g}\" {pace}"
                    + (f", stress {change:+d}" if change else ""), clauses=move.clauses, stress_change=change,
-                   figures={"length_in": move.length_in, "speed": move.speed})
+                   figures={"length_in": move.length_in, "speed": move.speed,
+                            **({"walked": True} if move.plan.walking else {})})
         for required in move.tests:
             roll = self.test(required.tn)
             extra = required.stress_on_fail if roll.outcome is Outcome.FAIL else 0

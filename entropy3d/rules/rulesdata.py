@@ -17,6 +17,8 @@ from typing import Annotated, Any, Generic, Literal, Mapping, Optional, TypeVar,
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
+from entropy3d.rules.footdata import OnFootSpec
+
 Problem = tuple[str, Optional[int], str]
 
 Pos = Annotated[float, Field(gt=0)]
@@ -128,6 +130,7 @@ class OptionsSpec(Strict):
     gun_tn: OptionSpec[dict[int, PosInt]]
     push_order: OptionSpec[Literal["defender_first", "lowest_first"]]
     jump_landing: OptionSpec[Literal["launch_speed_max", "where_it_comes_down"]]
+    on_foot_move_in: OptionSpec[Pos]
     wreck_placement: OptionSpec[Literal["obstruct", "where_it_was"]]
 
 
@@ -340,7 +343,8 @@ class WeaponSpec(Strict):
 class GunSpec(Strict):
     """A gun (EC-GUN-2): range in the depicted world's metres."""
 
-    range_m: Pos
+    range_m: Optional[Pos] = Field(description="effective range, depicted metres; null: unlimited")
+    on_foot_only: bool = Field(False, description="only a model on foot may shoot it (the sniper rifle)")
     wounds: PosInt
     headshot_over_dodge: Optional[NonNegInt] = None
     headshot_total: Optional[PosInt] = None
@@ -490,6 +494,7 @@ class RulesSpec(Strict):
     ride: RideSpec
     missions: MissionsSpec
     rider_defaults: RiderDefaults
+    on_foot: OnFootSpec
     wreck: WreckSpec
 
 

@@ -17,6 +17,10 @@ from entropy3d.geometry import BaseShape
 from entropy3d.rules.rulesdata import BikeRules, RulesSpec, TerrainEffect, validate_rules
 from entropy3d.units import TableScale, mm_to_inches
 
+#: the ``bike_type`` of a miniature on foot ("On Foot": "A miniature that is not riding a
+#: motorcycle"); no bike type of the rules data may take this name
+ON_FOOT = "on_foot"
+
 
 @dataclass(frozen=True)
 class SpeedBand:
@@ -124,8 +128,20 @@ class Ruleset:
         return dataclasses.replace(self, spec=spec, raw=_plain(spec))
 
     def base_for(self, bike_type: str) -> BaseShape:
-        """The base of a bike type, in inches (EC-BASE)."""
+        """The base of a bike type, or of a miniature on foot (:data:`ON_FOOT`), in inches (EC-BASE)."""
+        if bike_type == ON_FOOT:
+            return self.base_shapes[ON_FOOT]
         return self.base_shapes[self.bike_types[bike_type].base]
+
+    @property
+    def figure_height_in(self) -> float:
+        """A standing figure on foot from its base top to the top of its head, inches."""
+        return mm_to_inches(self.spec.on_foot.height_mm)
+
+    @property
+    def walk_in(self) -> float:
+        """How far a model on foot walks in one action, inches (option ``on_foot_move_in``)."""
+        return float(self.option("on_foot_move_in"))
 
     @classmethod
     def from_mapping(cls, data: Mapping[str, Any], source: str = "<rules>") -> "Ruleset":
@@ -144,7 +160,12 @@ class Ruleset:
         base_shapes = {
             "oval": BaseShape(mm_to_inches(bases.oval.length_mm), mm_to_inches(bases.oval.width_mm)),
             "round": BaseShape(mm_to_inches(bases.round.diameter_mm), mm_to_inches(bases.round.diameter_mm)),
+            ON_FOOT: BaseShape(mm_to_inches(spec.on_foot.base_diameter_mm),
+                               mm_to_inches(spec.on_foot.base_diameter_mm)),
         }
+        if ON_FOOT in spec.bike_types:
+            raise RulesDataError(f"rules {spec.name!r}", [(f"bike_types.{ON_FOOT}", None, f"{ON_FOOT!r} names a "
+                                 "miniature on foot (section on_foot:); give the bike type another name")])
         return cls(
             name=spec.name,
             scale=TableScale(spec.scale.metres_per_inch, spec.scale.seconds_per_activation),

@@ -1,6 +1,6 @@
 """Speeds, distances and turn order (EC-SPD-*, EC-MOVE-1, EC-BIKE-*, EC-TER-*, EC-TURN-*).
 
-All distances are table inches. Speed 0 means stopped (or on foot in the activation order).
+All distances are table inches. Speed 0 means stopped (a model on foot has no speed).
 """
 
 from __future__ import annotations
@@ -113,11 +113,13 @@ def check_speed_change(bike_type: str, before: int, after: int, ruleset: Ruleset
 
 @dataclass(frozen=True)
 class Activator:
-    """A model waiting to activate: ``id``, its ``player`` and its current ``speed`` (0 on foot)."""
+    """A model waiting to activate: ``id``, its ``player``, its current ``speed`` (0 stopped) and
+    whether it is ``on_foot`` (it activates after every bike, EC-TURN-2)."""
 
     id: str
     player: str
     speed: int
+    on_foot: bool = False
 
 
 @dataclass(frozen=True)
@@ -148,8 +150,10 @@ def activation_order(models: Sequence[Activator], first_player: str, ruleset: Ru
     order: list[str] = []
     players = sorted({m.player for m in models}, key=lambda p: (p != first_player, p))
     turn = 0
-    for speed in ruleset.data("turn.activation_order"):
-        waiting = {p: [m.id for m in models if m.player == p and m.speed == speed] for p in players}
+    bands = [[m for m in models if not m.on_foot and m.speed == speed]
+             for speed in ruleset.data("turn.activation_order")]
+    for band in bands + [[m for m in models if m.on_foot]]:  # "Activate on foot models." last
+        waiting = {p: [m.id for m in band if m.player == p] for p in players}
         while any(waiting.values()):
             for k in range(len(players)):
                 p = players[(turn + k) % len(players)]

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any, Mapping
 
 from entropy3d.geometry import Pose
+from entropy3d.rules.ruleset import ON_FOOT
 from entropy3d.rules.scenery import ScenerySpot
 
 RIDING = "riding"
@@ -40,7 +41,8 @@ class AirTime:
 class ModelState:
     """One miniature (bike and rider) between two actions.
 
-    id, gang, bike_type: from the scene. pose: base centre and level, inches.
+    id, gang, bike_type: from the scene (``on_foot`` for a model on foot: :attr:`on_foot`).
+    pose: base centre and level, inches.
     speed: 0-3 (0 stopped). stress (EC-DICE-6), wounds left (EC-DICE-4), max_stress (EC-DICE-7),
     dodge (EC-COL-*), protection (EC-MEL-*): the rider's numbers. weapon: its melee weapon
     (EC-WPN; ``punch`` without one). gun, ammo: its gun and the shots left (EC-GUN-2), or None and
@@ -112,6 +114,12 @@ class ModelState:
     def __repr__(self) -> str:
         return (f"ModelState({self.id} {self.status} {self.pose!r} speed {self.speed} "
                 f"stress {self.stress} wounds {self.wounds}{' in the air' if self.air else ''})")
+
+    @property
+    def on_foot(self) -> bool:
+        """A gang member without a bike (``bike_type`` :data:`~entropy3d.rules.ruleset.ON_FOOT`): it
+        walks, has no speed and activates after every bike (EC-TURN-2)."""
+        return self.bike_type == ON_FOOT
 
     @property
     def in_play(self) -> bool:

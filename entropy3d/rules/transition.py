@@ -50,12 +50,13 @@ from entropy3d.rules.rest import settle
 from entropy3d.rules.riding import resolve_move, resolve_skip
 from entropy3d.rules.ruleset import Ruleset
 from entropy3d.rules.state import OUT, State
+from entropy3d.rules.walking import WalkProbe, plan_walk
 
 ACTIVATE, MOVE, SKIP, FORCED, ATTACK, END, WATCH = "activate", "move", "skip", "forced", "attack", "end", "watch"
 KINDS = (ACTIVATE, MOVE, SKIP, FORCED, ATTACK, END, WATCH)
 
 
-class TableChecks(TableProbe, wrecks.WreckChecks, Protocol):
+class TableChecks(TableProbe, wrecks.WreckChecks, WalkProbe, Protocol):
     """What :func:`check` asks the table beyond the planner's questions, and where :func:`resolve`
     lets a ridden bike rest."""
 
@@ -211,10 +212,13 @@ def check(state: State, action: Action, ruleset: Ruleset, table: TableChecks | N
         raise IllegalPlanError("EC-COL-SIDE", f"after a side-on crash {model.id} rides at speed "
                                f"{model.speed_cap} for the rest of its activation")
     probe = None if action.unavoidable else table
-    move = plan_move(plan, model.pose, model.bike_type, model.speed, ruleset, table=probe,
-                     action_index=model.actions_taken,
-                     first_action_of_game=state.turn == 1 and model.actions_taken == 0,
-                     sand_free_available=model.sand_free_available)
+    if model.on_foot or plan.walking:
+        move = plan_walk(plan, model.pose, model.on_foot, ruleset, table=probe)  # EC-FOOT-MOVE
+    else:
+        move = plan_move(plan, model.pose, model.bike_type, model.speed, ruleset, table=probe,
+                         action_index=model.actions_taken,
+                         first_action_of_game=state.turn == 1 and model.actions_taken == 0,
+                         sand_free_available=model.sand_free_available)
     if stunned and abs(move.length_in - move.band.min) > 1e-6:
         raise IllegalPlanError("EC-COND-STUN", f"{model.id} is stunned: it rides its minimum distance, "
                                f"{move.band.min:g}\"")

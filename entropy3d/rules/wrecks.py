@@ -59,6 +59,10 @@ def place_wrecks(before: State, after: State, ruleset: Ruleset, table: WreckChec
         was = before.models.get(model.id)
         if was is None or not was.in_play or model.status != OUT or model.id in wrecked:
             continue
+        if model.on_foot:  # DECISION: a figure on foot has no bike to leave as a wreck
+            events.append(Event("wreck", model.id, "taken out on foot: no bike, no wreck (EC-WOUND)",
+                                clauses=("EC-WOUND",)))
+            continue
         if table is not None and bool(table.off_table(model.pose.xy[None, :])[0]):
             events.append(Event("wreck", model.id, "out over the table's edge: no wreck on the table (EC-WOUND)",
                                 clauses=("EC-WOUND",)))

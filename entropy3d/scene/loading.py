@@ -121,8 +121,9 @@ def _reference_problems(spec: SceneSpec, ruleset: Ruleset, lines: dict[str, int]
                 seen[piece.id] = path
 
     width, depth = spec.table.width, spec.table.depth
+    problems += _on_foot_problems(spec, ruleset, lines)
     for i, model in enumerate(spec.models):
-        if model.bike not in ruleset.bike_types:
+        if not model.on_foot and model.bike not in ruleset.bike_types:
             report(f"models[{i}].bike",
                    f"unknown bike type {model.bike!r}; use one of {', '.join(ruleset.bike_type_names)}")
         weapons, guns = ruleset.data("weapons"), ruleset.data("guns")
@@ -132,6 +133,9 @@ def _reference_problems(spec: SceneSpec, ruleset: Ruleset, lines: dict[str, int]
         if model.rider.gun is not None and model.rider.gun not in guns:
             report(f"models[{i}].rider.gun",
                    f"unknown gun {model.rider.gun!r}; use one of {', '.join(guns)} (EC-GUN-2)")
+        elif model.rider.gun is not None and guns[model.rider.gun]["on_foot_only"] and not model.on_foot:
+            report(f"models[{i}].rider.gun", f"a {model.rider.gun} is for models on foot only (EC-GUN-2): give it "
+                   "to a model with `on_foot: true`, or give this rider another gun")
         for name, x in model.rider.traits.items():
             trait = ruleset.data("traits").get(name)
             where = f"models[{i}].rider.traits.{name}"
@@ -166,6 +170,32 @@ def _reference_problems(spec: SceneSpec, ruleset: Ruleset, lines: dict[str, int]
         x, y = item.position
         if not (0 <= x <= width and 0 <= y <= depth):
             report(f"destructibles[{i}].position", f"({x}, {y}) is off the {width}x{depth} inch table")
+    return problems
+
+
+def _on_foot_problems(spec: SceneSpec, ruleset: Ruleset, lines: dict[str, int]) -> list[Problem]:
+    """Models on foot inside a building's footprint stand on its roof ("can be deployed within a
+    building one on foot per building only"): at most ``on_foot.per_building`` in each
+    (EC-FOOT-DEPLOY)."""
+    from shapely import Point, Polygon
+
+    most = int(ruleset.spec.on_foot.per_building)
+    problems: list[Problem] = []
+    held: dict[str, list[str]] = {}
+    for i, model in enumerate(spec.models):
+        if not model.on_foot:
+            continue
+        spot = Point(model.position[0], model.position[1])
+        for building in spec.buildings:
+            if Polygon(building.corners()).covers(spot):
+                there = held.setdefault(building.id, [])
+                if len(there) >= most:
+                    path = f"models[{i}].position"
+                    problems.append((path, line_of(lines, path),
+                                     f"{model.id} is on foot in building '{building.id}', which already holds "
+                                     f"{', '.join(there)}: one on foot per building (EC-FOOT-DEPLOY, rules data "
+                                     f"on_foot.per_building {most}); put it in another building or on the street"))
+                there.append(model.id)
     return problems
 
 

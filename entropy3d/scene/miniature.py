@@ -1,8 +1,10 @@
-"""The shape of a miniature (bike and rider) in table inches, for sight lines and physics.
+"""The shape of a miniature (bike and rider, or a figure on foot) in table inches, for sight
+lines and physics.
 
 Simple solids sized from the rules data: the bike fills most of its base up to
 ``bike_height_in``; the rider sits from the saddle (three quarters of the bike's height) up to
-``rider_height_in`` above it. Rendering draws the finer bundled meshes
+``rider_height_in`` above it. A figure on foot stands on its round base, ``figure_height_in``
+tall: a body (legs and torso) up to the shoulders and a head above it. Rendering draws the finer bundled meshes
 (:func:`load_bike_model`, authored by ``tools/make_models.py`` to the same sizes), but what is
 *seen* and *hit* is this shape.
 """
@@ -27,13 +29,20 @@ from entropy3d.units import INCHES_PER_UNIT
 BASE_THICKNESS_IN = 0.12
 #: height of the saddle (the rider's hips) above the base top, as a fraction of the bike height
 SADDLE_FRACTION = 0.75
+#: a figure on foot: the shoulders' height as a fraction of the figure's, and the body's and the
+#: head's width and depth as fractions of the base's diameter (a person seen from the front is
+#: about three times as wide as deep at the shoulders, and its head a third of that wide)
+SHOULDER_FRACTION = 0.8
+BODY_WIDTH, BODY_DEPTH, HEAD_SIZE = 0.5, 0.3, 0.22
 #: node names of a bundled bike file; ``lights`` is only in the police bike
 BIKE_MODEL_NODES = ("base", "bike", "metal", "wheels", "rider", "lights")
 
 
 @dataclass(frozen=True, eq=False)
 class MiniatureShape:
-    """Meshes of one miniature at a pose, table inches. ``base`` is the flat base disc."""
+    """Meshes of one miniature at a pose, table inches. ``base`` is the flat base disc. For a
+    figure on foot ``bike`` is its body (legs and torso: what must be seen, as a rider's bike
+    must, EC-LOS-4) and ``rider`` its head, whose top the eye sits just under."""
 
     bike: trimesh.Trimesh
     rider: trimesh.Trimesh
@@ -45,14 +54,22 @@ class MiniatureShape:
         return trimesh.util.concatenate([self.bike, self.rider])
 
 
-def miniature_shape(base: BaseShape, pose: Pose, ruleset: Ruleset) -> MiniatureShape:
-    """The bike, rider and base of a miniature standing at ``pose`` (z = surface height)."""
+def miniature_shape(base: BaseShape, pose: Pose, ruleset: Ruleset, on_foot: bool = False) -> MiniatureShape:
+    """The bike, rider and base of a miniature standing at ``pose`` (z = surface height); with
+    ``on_foot`` the body, head and base of a figure on foot."""
     disc = trimesh.creation.cylinder(radius=0.5, height=BASE_THICKNESS_IN, sections=32)
     disc.apply_scale((base.length, base.width, 1.0))
     disc.apply_transform(trimesh.transformations.rotation_matrix(
         pose.facing_deg * 3.141592653589793 / 180.0, [0, 0, 1]))
     disc.apply_translation((pose.x, pose.y, pose.z + BASE_THICKNESS_IN / 2))
     top = pose.z + BASE_THICKNESS_IN
+    if on_foot:
+        shoulders = SHOULDER_FRACTION * ruleset.figure_height_in
+        body = oriented_box((pose.x, pose.y), BODY_DEPTH * base.length, BODY_WIDTH * base.width, shoulders,
+                            pose.facing_deg, top)
+        head = oriented_box((pose.x, pose.y), HEAD_SIZE * base.length, HEAD_SIZE * base.width,
+                            ruleset.figure_height_in - shoulders, pose.facing_deg, top + shoulders)
+        return MiniatureShape(bike=body, rider=head, base=disc)
     bike_length = 0.85 * base.length if not base.is_round else 0.8 * base.length
     bike_width = 0.3 * base.width if not base.is_round else 0.6 * base.width
     bike = oriented_box((pose.x, pose.y), bike_length, bike_width, ruleset.bike_height_in,
@@ -61,6 +78,47 @@ def miniature_shape(base: BaseShape, pose: Pose, ruleset: Ruleset) -> MiniatureS
                          else 0.3 * base.width, ruleset.rider_height_in, pose.facing_deg,
                          top + SADDLE_FRACTION * ruleset.bike_height_in)
     return MiniatureShape(bike=bike, rider=rider, base=disc)
+
+
+def figure_model(ruleset: Ruleset, armed: bool = False) -> dict[str, trimesh.Trimesh]:
+    """A figure on foot to draw, facing +x with its base's top centre at (0, 0,
+    ``BASE_THICKNESS_IN``), table inches: ``legs``, ``body`` (torso and arms, in the gang colour),
+    ``head`` and, when ``armed``, a ``gun`` held level across the body. Within the body and head
+    solids of :func:`miniature_shape`, which are what sight lines and physics use."""
+    height = ruleset.figure_height_in
+    shoulders = SHOULDER_FRACTION * height
+    hips = 0.45 * height
+    top = BASE_THICKNESS_IN
+
+    def rod(radius: float, length: float, at, tilt_deg: float = 0.0, axis=(0, 1, 0)) -> trimesh.Trimesh:
+        mesh = trimesh.creation.cylinder(radius=radius, height=length, sections=12)
+        if tilt_deg:
+            mesh.apply_transform(trimesh.transformations.rotation_matrix(math.radians(tilt_deg), axis))
+        mesh.apply_translation(at)
+        return mesh
+
+    legs = trimesh.util.concatenate([rod(0.05, hips, (0.0, side * 0.07, top + hips / 2)) for side in (-1, 1)])
+    torso = trimesh.creation.box(extents=[0.17, 0.3, shoulders - hips])
+    torso.apply_translation((0.0, 0.0, top + (hips + shoulders) / 2))
+    arms = [rod(0.04, 0.34, (0.12, side * 0.17, top + shoulders - 0.12), 70.0) for side in (-1, 1)]
+    head = trimesh.creation.icosphere(subdivisions=2, radius=0.5 * (height - shoulders))
+    head.apply_translation((0.0, 0.0, top + shoulders + 0.5 * (height - shoulders)))
+    parts = {"legs": legs, "body": trimesh.util.concatenate([torso] + arms), "head": head}
+    if armed:
+        parts["gun"] = rod(0.025, 0.5, (0.22, -0.05, top + shoulders - 0.1), 90.0)
+    return parts
+
+
+#: the colours of a figure on foot's parts (None: the gang's colour)
+FIGURE_COLOURS = {"legs": (0.2, 0.188, 0.173), "body": None, "head": (0.784, 0.604, 0.471),
+                  "gun": (0.114, 0.122, 0.133)}
+
+
+def figure_colour_parts(ruleset: Ruleset, armed: bool = False
+                        ) -> list[tuple[str, tuple[float, float, float] | None, trimesh.Trimesh]]:
+    """:func:`figure_model` as ``(name, rgb in 0..1 or None for the gang colour, mesh)`` pieces,
+    the form of :func:`bike_model_colour_parts`."""
+    return [(name, FIGURE_COLOURS[name], mesh) for name, mesh in figure_model(ruleset, armed).items()]
 
 
 def bike_model_path(bike_type: str) -> Path:

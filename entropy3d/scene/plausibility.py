@@ -113,13 +113,17 @@ def plausibility_problems(table, geometry) -> tuple[list[Finding], list[Finding]
             if under and z > low + step:
                 owner, (_, top) = next(iter(under.items()))
                 piece = geometry.pieces[owner]
-                if piece.kind == "platform":
+                if piece.kind == "building" and model.on_foot:
+                    pass  # a model on foot "within a building" stands on its roof (EC-FOOT-DEPLOY)
+                elif piece.kind == "platform":
                     warnings.append((path, f"{model.id} at ({_fmt(x)}, {_fmt(y)}) has no z, so it starts on the "
                                            f"deck of {describe(owner)} at z {_fmt(top)}; write "
                                            f"[{_fmt(x)}, {_fmt(y)}, {_fmt(top)}] to say so, or "
                                            f"[{_fmt(x)}, {_fmt(y)}, {_fmt(low)}] to start under it"))
                 else:
-                    errors.append((path, f"{model.id} at ({_fmt(x)}, {_fmt(y)}) is inside {describe(owner)}: "
+                    why = (" (a bike cannot be taken inside a building; a model on foot, `on_foot: true`, would "
+                           "stand on its roof)" if piece.kind == "building" and not model.on_foot else "")
+                    errors.append((path, f"{model.id} at ({_fmt(x)}, {_fmt(y)}) is inside {describe(owner)}{why}: "
                                          f"move it, or put it on the roof with z: "
                                          f"[{_fmt(x)}, {_fmt(y)}, {_fmt(top)}]"))
                     bases.append(None)

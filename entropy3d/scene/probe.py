@@ -216,6 +216,34 @@ class SceneProbe:
                     first = (footprint.piece_id, float(lengths[k]))
         return first
 
+    def walk_met(self, path: np.ndarray, level: float, clearance: float) -> tuple[str, str, float] | None:
+        """What a figure on foot walking ``path`` (N, 2 inches) at ``level`` meets first: (piece id,
+        ``wall``, inches along) for a solid rising more than a step that its centre comes within
+        ``clearance`` of (one it already stands that close to only when the path goes into it), or
+        (piece id, ``drop``, inches along) where the level under it falls more than a step (the edge
+        of the roof or deck it stands on); None when the walk meets neither."""
+        path = np.atleast_2d(np.asarray(path, float))
+        lengths = np.concatenate([[0.0], np.cumsum(np.hypot(*np.diff(path, axis=0).T))])
+        points = shapely.points(path)
+        met = []
+        for footprint in self.solid_footprints(level):
+            near = shapely.dwithin(footprint.outline, points, clearance)
+            if near[0]:
+                near = self._inside(footprint, path)
+            if near.any():
+                met.append((float(lengths[int(np.argmax(near))]), footprint.piece_id, "wall"))
+        heights, _ = self.level_under(path, level)
+        falls = heights < level - self.step_height_in
+        if falls.any():
+            k = int(np.argmax(falls))
+            stood = [f for f in self.footprints if abs(f.top - level) <= self.step_height_in
+                     and self._inside(f, path[max(0, k - 1)][None, :])[0]]
+            met.append((float(lengths[k]), max(stood, key=lambda f: f.top).piece_id if stood else "the table", "drop"))
+        if not met:
+            return None
+        at_in, piece, kind = min(met)
+        return piece, kind, at_in
+
     def enters_building(self, path: np.ndarray) -> bool:
         """Whether any point of the path lies inside a building's footprint."""
         return self.building_entered(path) is not None

@@ -15,6 +15,8 @@ from typing import Annotated, Any, Literal, Optional, Union
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
+from entropy3d.rules.ruleset import ON_FOOT
+
 PositiveIn = Annotated[float, Field(gt=0, description="inches, > 0")]
 NonNegIn = Annotated[float, Field(ge=0, description="inches, >= 0")]
 Vec2 = tuple[float, float]
@@ -239,17 +241,38 @@ class Rider(Strict):
 
 
 class Model(Strict):
-    """A miniature: a bike and its rider."""
+    """A miniature: a bike and its rider, or a gang member on foot (``on_foot: true``, no bike)."""
 
     id: Identifier
     gang: Identifier
-    bike: BikeTypeName
+    bike: Optional[BikeTypeName] = Field(None, description="the bike type; leave it out for a model on foot")
+    on_foot: bool = Field(False, description="a gang member without a bike (rules data `on_foot:`): it walks, "
+                                             "and may stand on a building's roof, one per building")
     position: Union[Vec2, Vec3] = Field(description="base centre [x, y] (z found from the table) or [x, y, z]")
     facing: float = Field(description="degrees CCW from +x")
-    speed: int = Field(1, ge=0, le=3, description="0 = stopped")
+    speed: int = Field(1, ge=0, le=3, description="0 = stopped; a model on foot has none (leave it out)")
     rider: Rider = Field(default_factory=Rider)
     stats: dict[str, Any] = Field(default_factory=dict, description="the scene's game system's own stats of this "
                                   "model, checked by that system's schema (`entropy3d systems`)")
+
+    @model_validator(mode="before")
+    @classmethod
+    def _bike_or_on_foot(cls, data):
+        if isinstance(data, dict):
+            if data.get("on_foot") is True and "bike" in data:
+                raise ValueError("a model on foot has no bike: remove `bike:` or `on_foot: true`")
+            if data.get("on_foot") is True and "speed" in data:
+                raise ValueError("a model on foot has no speed: remove `speed:`")
+            if data.get("on_foot") is not True and "bike" not in data:
+                raise ValueError("give its `bike:` (a bike type from the rules data) or `on_foot: true`")
+            if data.get("on_foot") is True:
+                data = {**data, "speed": 0}
+        return data
+
+    @property
+    def bike_type(self) -> str:
+        """Its bike type, or ``on_foot`` (:data:`entropy3d.rules.ruleset.ON_FOOT`) for a model on foot."""
+        return ON_FOOT if self.on_foot else self.bike
 
 
 class Gang(Strict):

@@ -62,7 +62,7 @@ class Table:
 
     def base_of(self, model: Model) -> BaseShape:
         """The base of a miniature, inches (EC-BASE)."""
-        return self.ruleset.base_for(model.bike)
+        return self.ruleset.base_for(model.bike_type)
 
     def start_pose(self, model: Model, surface_height: float = 0.0) -> Pose:
         """A miniature's starting pose; z from the scene if given, else ``surface_height``."""
@@ -92,7 +92,7 @@ class Table:
                 z = float(surface_height([model.position[:2]])[0])
             rider = model.rider
             models.append(ModelState(
-                id=model.id, gang=model.gang, bike_type=model.bike, pose=self.start_pose(model, z),
+                id=model.id, gang=model.gang, bike_type=model.bike_type, pose=self.start_pose(model, z),
                 speed=int(model.speed), stress=int(rider.stress), wounds=int(rider.wounds),
                 max_stress=int(rider.max_stress), dodge=int(rider.dodge), protection=int(rider.protection),
                 weapon=rider.weapon or "punch", gun=rider.gun, traits=tuple(rider.traits.items()),

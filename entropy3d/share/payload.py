@@ -20,7 +20,7 @@ import trimesh
 
 from entropy3d.geometry import Pose
 from entropy3d.scene.build import TableGeometry
-from entropy3d.scene.miniature import load_bike_model, miniature_shape
+from entropy3d.scene.miniature import figure_colour_parts, load_bike_model, miniature_shape
 from entropy3d.scene.table import Table
 
 #: piece kinds that lie on the table top, drawn in this order over each other (as the renderer does)
@@ -86,13 +86,21 @@ def miniatures_payload(table: Table, packer: MeshPacker) -> dict:
         base = table.base_of(model)
         base_key = f"{base.length:g}x{base.width:g}"
         if base_key not in bases:
-            disc = miniature_shape(base, Pose(0.0, 0.0, 0.0, 0.0), table.ruleset).base
+            disc = miniature_shape(base, Pose(0.0, 0.0, 0.0, 0.0), table.ruleset, model.on_foot).base
             bases[base_key] = packer.pack(disc)
-        if model.bike not in kinds:
-            kinds[model.bike] = _bike_parts(model.bike, packer)
+        kind = model.bike if not model.on_foot else "on_foot" + ("_armed" if model.rider.gun else "")
+        if kind not in kinds:
+            kinds[kind] = _figure_parts(table, model.rider.gun is not None, packer) if model.on_foot \
+                else _bike_parts(model.bike, packer)
         models.append({"id": model.id, "name": model.rider.name or model.id, "gang": model.gang,
-                       "colour": table.gang_colour(model.gang), "bike": model.bike, "base": base_key})
+                       "colour": table.gang_colour(model.gang), "bike": kind, "base": base_key})
     return {"bikes": kinds, "bases": bases, "models": models}
+
+
+def _figure_parts(table: Table, armed: bool, packer: MeshPacker) -> list[dict]:
+    """A figure on foot's parts (:func:`figure_colour_parts`), as :func:`_bike_parts` gives a bike's."""
+    return [{"part": name, "colour": None if rgb is None else "#%02x%02x%02x" % tuple(round(255 * c) for c in rgb),
+             "mesh": packer.pack(mesh)} for name, rgb, mesh in figure_colour_parts(table.ruleset, armed)]
 
 
 def _bike_parts(bike_type: str, packer: MeshPacker) -> list[dict]:

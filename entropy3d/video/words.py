@@ -91,6 +91,8 @@ def sentence(event: Event, names: Names) -> str:
     """The event in plain words, rider first."""
     who = names.rider(event.model)
     kind, figures, rolls = event.kind, event.figures, event.rolls
+    if kind == "move" and figures.get("walked"):
+        return f"{who} walks {figures.get('length_in', 0):g}\" on foot"
     if kind == "move":
         return f"{who} rides {figures.get('length_in', 0):g}\" at speed {figures.get('speed', 0)}" + _stress(
             event.stress_change)

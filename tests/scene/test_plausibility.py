@@ -37,8 +37,9 @@ def test_bike_without_z_inside_a_building_is_refused_with_the_roof_fix(tmp_path)
     path = scene(tmp_path, SHOP + "models:\n" + bike("hades_2", "[15, 15]"))
     (where, line, message), = problems(path)
     assert (where, line) == ("models[0].position", 6)
-    assert message == ("hades_2 at (15, 15) is inside building 'shop' (10..20, 10..20): move it, or put it on "
-                       "the roof with z: [15, 15, 2.1]")
+    assert message == ("hades_2 at (15, 15) is inside building 'shop' (10..20, 10..20) (a bike cannot be taken "
+                       "inside a building; a model on foot, `on_foot: true`, would stand on its roof): move it, or "
+                       "put it on the roof with z: [15, 15, 2.1]")
 
 
 def test_bike_on_the_roof_with_z_is_accepted(tmp_path):

@@ -85,13 +85,13 @@ def test_bundled_scene_loads_and_builds_with_unique_ids(name):
     assert table.spec.cameras, "every bundled scene names at least one camera"
 
 
-def test_default_scene_is_the_crossroads_with_two_gangs_of_four():
+def test_default_scene_is_the_crossroads_with_two_gangs_of_four_and_a_sniper_on_a_roof():
     table = load_scene(default_scene())
     assert table.name == "Crossroads"
     per_gang = {}
     for model in table.models:
-        per_gang[model.gang] = per_gang.get(model.gang, 0) + 1
-    assert sorted(per_gang.values()) == [4, 4]
+        per_gang[model.gang, model.on_foot] = per_gang.get((model.gang, model.on_foot), 0) + 1
+    assert per_gang == {("hades", False): 4, ("komodo", False): 4, ("hades", True): 1, ("komodo", True): 1}
     _, geometry = built("crossroads")
     kinds = [piece.kind for piece in geometry.pieces]
     assert kinds.count("ramp") >= 1 and kinds.count("block") >= 4
@@ -134,7 +134,7 @@ def test_no_bike_starts_inside_a_piece(name):
     solids = [(piece.id, hull) for piece in geometry.pieces if piece.kind not in DECALS
               for hull in convex_solids(piece)]
     for model, pose in start_poses(table, geometry):
-        shape = miniature_shape(table.base_of(model), pose, table.ruleset)
+        shape = miniature_shape(table.base_of(model), pose, table.ruleset, model.on_foot)
         points = np.vstack([interior_points(shape.bike), interior_points(shape.rider),
                             interior_points(shape.base)])
         hit = [piece_id for piece_id, hull in solids if strictly_inside(hull, points).any()]

@@ -52,8 +52,14 @@ def crash_of(events):
 
 def plans_for(state, ruleset):
     """Every model at every speed: straight at full distance, and a full template at the end
-    turning left and right."""
+    turning left and right; a model on foot walks its full move ahead, left and right."""
     for model in state.models.values():
+        if model.on_foot:
+            full = int(ruleset.walk_in)
+            for plan in (f"walk: straight {full}", f"walk: pivot left 90, straight {full}",
+                         f"walk: pivot right 90, straight {full}"):
+                yield state, Action.ride(model.id, plan)
+            continue
         for speed in (1, 2, 3):
             band = distance_band(model.bike_type, speed, ruleset)
             template = ruleset.data("turn_templates.default_for_speed")[speed]
