@@ -47,7 +47,8 @@ def test_EC_WOUND_the_replay_keeps_the_shot_and_the_wreck(takedown_replay):
     assert 0.25 <= view.visible <= 1.0 and set(action.attack) >= {"from_pose", "target_pose", "visible"}
     wrecks = {w.model_id: w for w in takedown_replay.end.state.wrecks}
     assert view.target in wrecks and takedown_replay.end.state.model(view.target).status == "out"
-    assert np.hypot(wrecks[view.target].pose.x - view.aim[0], wrecks[view.target].pose.y - view.aim[1]) <= 3.0 + 1e-6
+    # within 3" (a spot on the 3" ring is allowed); the replay keeps poses to 4 decimals
+    assert np.hypot(wrecks[view.target].pose.x - view.aim[0], wrecks[view.target].pose.y - view.aim[1]) <= 3.0 + 1e-4
 
 
 def colour_pixels(frame: np.ndarray, colour, tolerance: int = 40) -> int:
