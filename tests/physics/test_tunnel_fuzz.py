@@ -31,3 +31,15 @@ def test_the_pass_through_check_can_fail():
     beside = through.copy()
     beside[:, 2] = 2.0
     assert ground.passes_through(through) and not ground.passes_through(beside)
+
+
+def test_riding_under_a_tree_canopy_beside_the_trunk_is_no_pass_through():
+    """park_tree_1's plan outline is the hull of its canopy (1.3" round its trunk at (44, 40)), but
+    under the canopy's rim there is nothing solid below 2.4": a bike there rode beside the trunk
+    (the pass-through the fuzz reported on Crossroads). Through the trunk itself is one."""
+    crossroads = tunnel.Table(tunnel.ROOT / "scenes" / "crossroads.yaml")
+    under = np.array([[0.65, 43.06, 40.49, 0.0, 53.4], [0.67, 43.18, 40.65, 0.0, 53.4], [0.68, 43.3, 40.81, 0.0, 53.4]])
+    xs = np.linspace(42.5, 45.5, 31)
+    trunk = np.column_stack([np.zeros(31), xs, np.full(31, 40.0), np.zeros(31), np.zeros(31)])
+    assert not crossroads.passes_through(under)
+    assert crossroads.passes_through(trunk)
