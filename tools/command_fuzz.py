@@ -71,6 +71,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--scenes", type=int, default=1000, help="accepted mutated scenes to run")
     parser.add_argument("--seed", type=int, default=19)
     parser.add_argument("--sample", type=int, default=25, help="every N-th case also as a subprocess (0: none)")
+    parser.add_argument("--minutes", type=float, default=None, help="stop after this long, with the summary")
     args = parser.parse_args(argv)
     rng = np.random.default_rng(args.seed)
     texts = [(scene.name, scene.read_text()) for scene in SCENES]
@@ -82,7 +83,8 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory() as name:
         folder = Path(name)
         tried = 0
-        while counts["scenes"] < args.scenes:
+        while counts["scenes"] < args.scenes and (args.minutes is None or
+                                                  time.monotonic() - started < 60.0 * args.minutes):
             scene_name, text = texts[tried % len(texts)]
             kind, mutated = mutate(text, rng)
             path = folder / f"case{tried % 20}_{scene_name}"
@@ -93,11 +95,13 @@ def main(argv: list[str] | None = None) -> int:
             if verdict != "accepted":
                 if verdict not in ("clean",):
                     bad.append(f"{scene_name} ({kind}) validate {verdict}: {detail[:200]}")
+                    print("  found:", bad[-1], flush=True)
                 continue
             forbidden = forbidden_in(path)
             if forbidden is not None:
                 counts["accepted forbidden"] += 1
                 bad.append(f"{scene_name} ({kind}) accepted: {forbidden}")
+                print("  found:", bad[-1], flush=True)
                 continue
             counts["scenes"] += 1
             sample = args.sample and counts["scenes"] % args.sample == 0
@@ -112,15 +116,17 @@ def main(argv: list[str] | None = None) -> int:
                 counts[f"{command} {result}"] += 1
                 if result not in ("ok", "refused"):
                     bad.append(f"{scene_name} ({kind}) {command} {result}: {err.strip()[-300:]}")
+                    print("  found:", bad[-1], flush=True)
                 if sample:
                     other = in_subprocess(line, SECONDS[command] + 30.0)
                     agree += other == result
                     disagree += other != result
                     if other != result:
                         bad.append(f"{scene_name} ({kind}) {command}: in process {result}, subprocess {other}")
-            if counts["scenes"] % 50 == 0:
+            if counts["scenes"] % 25 == 0:
                 print(f"{counts['scenes']} scenes ({tried} mutated), {time.monotonic() - started:.0f} s: "
-                      + ", ".join(f"{k} {v}" for k, v in sorted(counts.items()) if k != "scenes"), flush=True)
+                      + ", ".join(f"{k} {v}" for k, v in sorted(counts.items()) if k != "scenes")
+                      + f"; subprocess sample agrees {agree}, disagrees {disagree}", flush=True)
     total = time.monotonic() - started
     print(f"{counts['scenes']} accepted mutated scenes (of {tried} mutated) through {', '.join(COMMANDS)} "
           f"in process in {total:.0f} s; per case: "
