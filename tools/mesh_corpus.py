@@ -180,7 +180,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{index + 1} meshes, {time.monotonic() - started:.0f} s: {dict(counts)}, peak "
               f"{resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024.0:.0f} MB", flush=True)
     peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024.0
-    print(f"{args.meshes} odd meshes ({len(KINDS)} kinds, {', '.join(FORMATS)}), each as scenery and as a "
+    print(f"{args.meshes - args.start} odd meshes ({len(KINDS)} kinds, {', '.join(FORMATS)}), each as scenery and as a "
           f"destructible: {counts['accepted']} scenes accepted, {counts['refused']} refused; "
           f"{counts['commands']} commands: {counts['tracebacks']} tracebacks, {counts['hangs']} hangs, "
           f"peak memory of any command {peak:.0f} MB (limit {PEAK_LIMIT_MB:.0f} MB)")
