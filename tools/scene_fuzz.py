@@ -89,8 +89,10 @@ def mutate(text: str, rng: np.random.Generator) -> tuple[str, str]:
     return "delete_line", "\n".join(lines[:k] + lines[k + 1:]) + "\n"
 
 
-#: a clean error's problem line: "  line 12, models[3].position: ..." or "  (top level): ..."
-PROBLEM_LINE = re.compile(r"^  (line \d+, )?([A-Za-z_][\w\-]*(\[\d+\]|\.[\w\-]+)*|\(top level\)): ", re.M)
+#: a clean error's problem line: "  line 12, models[3].position: ...", "  line 4, cameras['Low view']: ..."
+#: or "  (top level): ..."
+PROBLEM_LINE = re.compile(r"^  (line \d+, )?((?:[A-Za-z_][\w\-]*|\[[^\]]*\])(?:\[\d+\]|\.[\w\-]+|\[[^\]]*\])*"
+                          r"|\(top level\)): ", re.M)
 
 
 def run_cli(argv: list[str], seconds: float = 10.0) -> tuple[int | None, str, str]:
