@@ -147,6 +147,8 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--meshes", type=int, default=100)
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--start", type=int, default=0,
+                        help="first mesh index (to run a share of the corpus in another process; use another seed)")
     parser.add_argument("--keep", type=Path, help="keep the corpus here")
     args = parser.parse_args(argv)
     rng = np.random.default_rng(args.seed)
@@ -155,7 +157,7 @@ def main(argv: list[str] | None = None) -> int:
     counts: collections.Counter = collections.Counter()
     bad: list[str] = []
     started = time.monotonic()
-    for index in range(args.meshes):
+    for index in range(args.start, args.meshes):
         kind = KINDS[index % len(KINDS)]
         mesh = write_mesh(kind, FORMATS[(index // len(KINDS)) % len(FORMATS)], folder, index, rng)
         for destructible in (False, True):
@@ -178,7 +180,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{index + 1} meshes, {time.monotonic() - started:.0f} s: {dict(counts)}, peak "
               f"{resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024.0:.0f} MB", flush=True)
     peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024.0
-    print(f"{args.meshes} odd meshes ({len(KINDS)} kinds, {', '.join(FORMATS)}), each as scenery and as a "
+    print(f"{args.meshes - args.start} odd meshes ({len(KINDS)} kinds, {', '.join(FORMATS)}), each as scenery and as a "
           f"destructible: {counts['accepted']} scenes accepted, {counts['refused']} refused; "
           f"{counts['commands']} commands: {counts['tracebacks']} tracebacks, {counts['hangs']} hangs, "
           f"peak memory of any command {peak:.0f} MB (limit {PEAK_LIMIT_MB:.0f} MB)")

@@ -89,15 +89,19 @@ def mutate(text: str, rng: np.random.Generator) -> tuple[str, str]:
     return "delete_line", "\n".join(lines[:k] + lines[k + 1:]) + "\n"
 
 
-#: a clean error's problem line: "  line 12, models[3].position: ..." or "  (top level): ..."
-PROBLEM_LINE = re.compile(r"^  (line \d+, )?([A-Za-z_][\w\-]*(\[\d+\]|\.[\w\-]+)*|\(top level\)): ", re.M)
+#: a clean error's problem line: "  line 12, models[3].position: ...", "  line 4, cameras['Low view']: ..."
+#: or "  (top level): ..."
+PROBLEM_LINE = re.compile(r"^  (line \d+, )?((?:[A-Za-z_][\w\-]*|\[[^\]]*\])(?:\[\d+\]|\.[\w\-]+|\[[^\]]*\])*"
+                          r"|\(top level\)): ", re.M)
 
 
-def judge(path: Path, seconds: float = 10.0) -> tuple[str, str]:
-    """Run ``validate path`` in process; (outcome, detail). Outcomes: accepted, clean, unclean
-    (exit 1 without the file and a key path), traceback (an exception escaped or an unexpected
-    error was reported), hang (past ``seconds``)."""
-    from entropy3d.cli import main
+def run_cli(argv: list[str], seconds: float = 10.0) -> tuple[int | None, str, str]:
+    """Run ``entropy3d ARGV`` in this process: (exit code, stderr, outcome of the run itself).
+
+    The outcome is ``ran``, ``hang`` (past ``seconds``: a SIGALRM interrupts the command) or
+    ``traceback`` (an exception escaped ``main``, or the CLI printed a traceback or an unexpected
+    error). The exit code is None unless the command ran to its end."""
+    from entropy3d.cli import Terminated, main
 
     out, err = io.StringIO(), io.StringIO()
 
@@ -108,22 +112,94 @@ def judge(path: Path, seconds: float = 10.0) -> tuple[str, str]:
     signal.setitimer(signal.ITIMER_REAL, seconds)
     try:
         with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-            code = main(["validate", str(path)])
+            code = main(argv)
     except Hang:
-        return "hang", f"over {seconds} s"
+        return None, err.getvalue(), "hang"
+    except Terminated:  # this fuzzer was told to stop, not the command
+        raise
     except BaseException as error:  # the property under test: nothing escapes
-        return "traceback", f"{type(error).__name__}: {error}"
+        return None, f"{type(error).__name__}: {error}\n{err.getvalue()}", "traceback"
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, previous)
     text = err.getvalue()
     if "unexpected error" in text or "Traceback" in text:
+        return code, text, "traceback"
+    return code, text, "ran"
+
+
+def judge(path: Path, seconds: float = 10.0) -> tuple[str, str]:
+    """Run ``validate path`` in process; (outcome, detail). Outcomes: accepted, clean, unclean
+    (exit 1 without the file and a key path), traceback (an exception escaped or an unexpected
+    error was reported), hang (past ``seconds``)."""
+    code, text, ran = run_cli(["validate", str(path)], seconds)
+    if ran == "hang":
+        return "hang", f"over {seconds} s"
+    if ran == "traceback":
         return "traceback", text.strip()
     if code == 0:
         return "accepted", ""
     if code == 1 and str(path) in text and PROBLEM_LINE.search(text):
         return "clean", text.strip().splitlines()[1] if "\n" in text else text.strip()
     return "unclean", f"exit {code}: {text.strip()}"
+
+
+def forbidden_in(path: Path) -> str | None:
+    """What an accepted scene must not hold, found independently of the loader: a non-finite number
+    (in the YAML or in the loaded scene), a duplicate key, or two bases overlapping (area over
+    0.01 sq in, at heights less than a bike apart). None when it holds none of them."""
+    import math
+
+    import yaml
+    from shapely.geometry import Polygon
+
+    text = path.read_text()
+    node = yaml.compose(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))  # the loader's parser
+    stack = [node] if node is not None else []
+    while stack:
+        node = stack.pop()
+        if isinstance(node, yaml.MappingNode):
+            keys = [key.value for key, _ in node.value if isinstance(key, yaml.ScalarNode)]
+            if len(keys) != len(set(keys)):
+                return f"duplicate key at line {node.start_mark.line + 1}"
+            stack.extend(value for pair in node.value for value in pair)
+        elif isinstance(node, yaml.SequenceNode):
+            stack.extend(node.value)
+        elif node.tag == "tag:yaml.org,2002:float":
+            value = yaml.SafeLoader(text).construct_object(node)
+            if not math.isfinite(value):
+                return f"non-finite number {node.value!r} at line {node.start_mark.line + 1}"
+
+    from entropy3d.geometry import Pose
+    from entropy3d.scene import load_scene
+    from entropy3d.scene.build import build_table_geometry
+
+    table = load_scene(path)
+    numbers = [table.spec.model_dump()]
+    while numbers:
+        value = numbers.pop()
+        if isinstance(value, dict):
+            numbers.extend(value.values())
+        elif isinstance(value, (list, tuple)):
+            numbers.extend(value)
+        elif isinstance(value, float) and not math.isfinite(value):
+            return f"non-finite number {value} in the loaded scene"
+    geometry = build_table_geometry(table)
+    height = table.ruleset.bike_height_in + table.ruleset.rider_height_in
+    bases = []
+    for model in table.models:
+        x, y = model.position[0], model.position[1]
+        if len(model.position) == 3:
+            z = float(model.position[2])
+        else:
+            stack_here = geometry.surface_stacks([(x, y)], static_only=True)[0]
+            z = float(stack_here[0]) if len(stack_here) else 0.0
+        bases.append((model.id, Polygon(table.base_of(model).outline(Pose(x, y, model.facing, z), samples=16)), z))
+    for a, (first, outline_a, za) in enumerate(bases):
+        for second, outline_b, zb in bases[a + 1:]:
+            if abs(za - zb) < height and outline_a.intersection(outline_b).area > 0.01:
+                return f"bases of {first} and {second} overlap"
+    return None
 
 
 def run_cases(count: int, folder: Path, seed: int = 18, seconds: float = 10.0):
@@ -137,4 +213,8 @@ def run_cases(count: int, folder: Path, seed: int = 18, seconds: float = 10.0):
         path.write_text(mutated)
         start = time.perf_counter()
         outcome, detail = judge(path, seconds)
+        if outcome == "accepted":
+            forbidden = forbidden_in(path)
+            if forbidden is not None:
+                outcome, detail = "accepted_forbidden", forbidden
         yield name, kind, outcome, detail, time.perf_counter() - start

@@ -43,6 +43,7 @@ class Table:
     def __init__(self, path: Path):
         from entropy3d.game.tableview import TableView
         from entropy3d.physics.producer import PhysicsProducer
+        from entropy3d.physics.world import bike_height_in
         from entropy3d.scene import load_scene
         from entropy3d.scene.build import build_table_geometry
 
@@ -53,6 +54,8 @@ class Table:
         self.state = dataclasses.replace(self.table.initial_state(self.geometry.surface_height), turn=2)
         self.rider = next(iter(self.state.models))
         self.physics = PhysicsProducer(self.table, self.geometry, rides_per_process=None)
+        self.piece_index = {piece.id: k for k, piece in enumerate(self.geometry.pieces)}
+        self.bike_height_in = bike_height_in(self.table.ruleset.bike_height_in, self.table.ruleset.rider_height_in)
         self.targets = [f for f in self.probe.footprints
                         if f.kind in SOLID_KINDS and f.bottom < 0.5 and f.piece_id not in self.probe.moving]
 
@@ -118,8 +121,14 @@ class Table:
         return counts
 
     def passes_through(self, trajectory: np.ndarray) -> bool:
-        """A trajectory point inside a solid by more than :data:`PASS_DEPTH_IN` at its height."""
+        """A trajectory point inside a solid: inside its plan outline by more than
+        :data:`PASS_DEPTH_IN`, and the solid's material on the vertical line through the point
+        reaches into the bike's height band there (a step above its base to its top, less
+        :data:`PASS_DEPTH_IN`). The second test keeps a bike under an overhang (a tree's canopy, whose
+        plan outline is the hull of the whole tree) from counting: it rode beside the trunk."""
         import shapely
+
+        from entropy3d.scene.plausibility import solid_spans
 
         trajectory = np.asarray(trajectory, float)
         for row in trajectory:
@@ -127,8 +136,13 @@ class Table:
             for footprint in self.probe.solid_footprints(z, ("destructible", "ramp", "block")):
                 if footprint.kind not in SOLID_KINDS or footprint.piece_id in self.probe.moving:
                     continue
-                if shapely.contains_xy(footprint.outline, x, y) and \
-                        footprint.outline.exterior.distance(_point((x, y))) > PASS_DEPTH_IN:
+                if not (shapely.contains_xy(footprint.outline, x, y) and
+                        footprint.outline.exterior.distance(_point((x, y))) > PASS_DEPTH_IN):
+                    continue
+                owner = self.piece_index[footprint.piece_id]
+                low, high = z + self.probe.step_height_in, z + self.bike_height_in - PASS_DEPTH_IN
+                if any(o == owner and bottom < high and top > low
+                       for o, bottom, top in solid_spans(self.geometry, np.array([[x, y]]))[0]):
                     return True
         return False
 

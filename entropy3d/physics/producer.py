@@ -19,7 +19,7 @@ from entropy3d.rules.facts import Contact, Facts, Flight, SceneryHit
 from entropy3d.rules.riding import full_distance_in
 from entropy3d.rules.state import State
 from entropy3d.rules.transition import Action
-from entropy3d.scene.probe import ground_profile, models_in_the_way, obstacle_kind, piece_side
+from entropy3d.scene.probe import GROUND_STEP_IN, ground_profile, models_in_the_way, obstacle_kind, piece_side
 
 
 class PhysicsProducer:
@@ -103,11 +103,17 @@ class PhysicsProducer:
         world = self._world.place(rider=rider, others=others, scenery=state.scenery)
         found = ride(world, model.id, move.path, speed, in_air=model.air is not None)
         self.last_ride = found
-        return to_facts(found, move, self.geometry, state, dict(self.table.spec.table.edges))
+        return to_facts(found, move, self.geometry, state, dict(self.table.spec.table.edges),
+                        self.ruleset.base_for(model.bike_type).length)
 
 
-def to_facts(found: RideRecord, move, geometry, state: State, edges: dict) -> Facts:
-    """Physics' findings as rules facts (inches, seconds, degrees)."""
+def to_facts(found: RideRecord, move, geometry, state: State, edges: dict, base_length_in: float = 0.0) -> Facts:
+    """Physics' findings as rules facts (inches, seconds, degrees).
+
+    Physics sees a take-off when the base's last point leaves the ground; by then its centre may be
+    up to half a base (``base_length_in`` / 2) past a deck's edge. The level a flight left is the
+    highest under that half base (and one step of the ground profile's sampling), so riding off a
+    2" deck is a 2" drop, as the geometric producer (which follows the centre) finds it."""
     trajectory = np.asarray(found.trajectory, float)
     progress_at = _progress_lookup(move.path, trajectory)
     contacts, scenery = [], []
@@ -130,7 +136,8 @@ def to_facts(found: RideRecord, move, geometry, state: State, edges: dict) -> Fa
     ground = ground_profile(geometry, move.path, heights, float(found.end_pose.z))
     flights = []
     for flight in found.flights:
-        launch_level = _level(ground, flight.launch_progress_in)
+        launch_level = _highest_level(ground, flight.launch_progress_in - base_length_in / 2.0 - GROUND_STEP_IN,
+                                      flight.launch_progress_in)
         after = _level(ground, flight.launch_progress_in + 1.0)
         landed = flight.land_t is not None
         flights.append(Flight(
@@ -143,6 +150,12 @@ def to_facts(found: RideRecord, move, geometry, state: State, edges: dict) -> Fa
     return Facts("physics", found.path_length_in, found.progress_in, found.outcome == "completed", trajectory,
                  tuple(contacts), tuple(sorted(scenery, key=lambda h: h.t_s)), tuple(flights), edge,
                  None if edge is None else edges.get(edge, "open"), found.end_pose, found.end_velocity_in_s, ground)
+
+
+def _highest_level(ground: np.ndarray, start: float, end: float) -> float:
+    """The highest level of the ground profile from distance ``start`` to ``end`` (inches)."""
+    within = ground[(ground[:, 0] >= start) & (ground[:, 0] <= end), 3]
+    return max([_level(ground, end), *map(float, within)])
 
 
 def _level(ground: np.ndarray, distance: float) -> float:

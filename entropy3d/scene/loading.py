@@ -9,6 +9,7 @@ mesh files that exist and parse).
 from __future__ import annotations
 
 import math
+import re
 from pathlib import Path
 
 from pydantic import ValidationError
@@ -18,7 +19,7 @@ from entropy3d.resources import bundled_dir
 from entropy3d.rules.conditions import CONDITIONS
 from entropy3d.rules.ruleset import Ruleset
 from entropy3d.scene.rulesfile import load_ruleset
-from entropy3d.scene.schema import RIDER_STATS, SceneSpec
+from entropy3d.scene.schema import IDENTIFIER_PATTERN, RIDER_STATS, SceneSpec
 from entropy3d.scene.systemrules import system_problems
 from entropy3d.scene.table import Table
 from entropy3d.scene.yamlsource import key_path, line_of, read_yaml_with_lines
@@ -42,6 +43,10 @@ def _schema_problems(error: ValidationError, lines: dict[str, int]) -> list[Prob
             message = "unknown key (check the spelling; `entropy3d schema` lists the allowed keys)"
         elif item["type"] == "missing":
             message = "required key is missing"
+        elif item["type"] == "string_pattern_mismatch" and item.get("ctx", {}).get("pattern") == IDENTIFIER_PATTERN:
+            plain = re.sub(r"[^A-Za-z0-9_\-]+", "_", str(item["input"])).strip("_").lower() or "name_1"
+            message = (f"{item['input']!r} is not a plain name: use letters, digits, _ and - only "
+                       f"(e.g. {plain!r})")
         elif item["type"] == "finite_number":
             message = f"must be a finite number (got {item['input']!r}); write a plain number such as 12.5"
         elif "input" in item and item["type"] not in ("value_error",):

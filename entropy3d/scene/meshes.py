@@ -6,7 +6,6 @@ piece declares ``units:``; the conversion to inches happens here, once.
 
 from __future__ import annotations
 
-import functools
 from pathlib import Path
 
 import numpy as np
@@ -27,31 +26,37 @@ FORMATS = {".stl": "STL", ".obj": "OBJ", ".gltf": "glTF", ".glb": "GLB", ".ply":
 MAX_TRIANGLES = 2_000_000
 #: a component thinner than this fraction of its size is flat (a sheet, not a solid)
 FLAT_RATIO = 1e-6
+#: mesh files kept read in this process (a batch of scenes, a reloaded scene share their meshes)
+CACHED_FILES = 32
+#: only meshes up to this many triangles are kept (so the cache holds at most ~100 MB)
+CACHED_TRIANGLES = 100_000
+_read_cache: dict[tuple, tuple[trimesh.Trimesh, tuple[str, ...]]] = {}
 
 
 def read_mesh_file(path: Path, notes: list[str] | None = None) -> trimesh.Trimesh:
-    """Read every triangle of a mesh file into one Trimesh in the file's own units and axes
-    (:func:`_read_mesh_file`); a file read before in this process, unchanged since (same size and
-    modification time), is not parsed again: a scene places one model file many times."""
-    path = Path(path)
-    try:
-        stat = path.stat()
-    except OSError:
-        return _read_mesh_file(path, notes)
-    mesh, repairs = _read_once(path.resolve(), stat.st_size, stat.st_mtime_ns)
+    """A mesh file read by :func:`_read_mesh_file`, from a small cache while the file is unchanged
+    (same size and modification time): the caller gets its own copy and the same notes."""
+    if path.suffix.lower() not in FORMATS:
+        return _read_mesh_file(path, notes if notes is not None else [])
+    stat = path.stat()
+    key = (str(path.resolve()), stat.st_mtime_ns, stat.st_size)
+    if key not in _read_cache:
+        said: list[str] = []
+        mesh = _read_mesh_file(path, said)
+        if len(mesh.faces) > CACHED_TRIANGLES:
+            if notes is not None:
+                notes.extend(said)
+            return mesh
+        if len(_read_cache) >= CACHED_FILES:
+            _read_cache.pop(next(iter(_read_cache)))
+        _read_cache[key] = (mesh, tuple(said))
+    mesh, said = _read_cache[key]
     if notes is not None:
-        notes.extend(repairs)
+        notes.extend(said)
     return mesh.copy()
 
 
-@functools.lru_cache(maxsize=32)
-def _read_once(path: Path, size: int, modified_ns: int) -> tuple[trimesh.Trimesh, tuple[str, ...]]:
-    """:func:`_read_mesh_file` and its notes, kept by file, size and modification time."""
-    notes: list[str] = []
-    return _read_mesh_file(path, notes), tuple(notes)
-
-
-def _read_mesh_file(path: Path, notes: list[str] | None = None) -> trimesh.Trimesh:
+def _read_mesh_file(path: Path, notes: list[str]) -> trimesh.Trimesh:
     """Read every triangle of a mesh file into one Trimesh in the file's own units and axes.
 
     Uses ``trimesh.load_scene`` (glTF/OBJ may hold many nodes), bakes the node transforms and

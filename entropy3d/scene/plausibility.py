@@ -36,7 +36,7 @@ def _where(piece, span=None) -> str:
     return f"({_fmt(lo[0])}..{_fmt(hi[0])}, {_fmt(lo[1])}..{_fmt(hi[1])}{heights})"
 
 
-def _solid_spans(geometry, points: np.ndarray) -> list[list[tuple[int, float, float]]]:
+def solid_spans(geometry, points: np.ndarray) -> list[list[tuple[int, float, float]]]:
     """Per point, the (piece index, bottom, top) spans of every solid piece on the vertical line
     through it: crossings of a downward ray through the whole table, paired from the top."""
     mesh, owners = geometry._surface_mesh
@@ -104,7 +104,7 @@ def plausibility_problems(table, geometry) -> tuple[list[Finding], list[Finding]
         shape = table.base_of(model)
         pose = Pose(x, y, model.facing, z)
         outline = shape.outline(pose, samples=16)
-        spans = _solid_spans(geometry, _samples(outline, (x, y)))
+        spans = solid_spans(geometry, _samples(outline, (x, y)))
         if not given_z:
             low = max([0.0] + [float(p.mesh.bounds[1][2]) for p in ground
                                 if p.kind == "block" and p.mesh.bounds[0][0] <= x <= p.mesh.bounds[1][0]
@@ -155,7 +155,7 @@ def plausibility_problems(table, geometry) -> tuple[list[Finding], list[Finding]
         piece = geometry.pieces[index[item.id]]
         lo, hi = piece.mesh.bounds
         corners = np.array([[lo[0], lo[1]], [hi[0], lo[1]], [hi[0], hi[1]], [lo[0], hi[1]]])
-        spans = _solid_spans(geometry, _samples(corners, item.position))
+        spans = solid_spans(geometry, _samples(corners, item.position))
         for owner, (bottom, top) in _inside(spans, lo[2] + step, hi[2], solid).items():
             errors.append((f"destructibles[{i}].position",
                            f"destructible '{item.id}' at ({_fmt(item.position[0])}, {_fmt(item.position[1])}) is "

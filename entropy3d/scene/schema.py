@@ -21,7 +21,9 @@ PositiveIn = Annotated[float, Field(gt=0, description="inches, > 0")]
 NonNegIn = Annotated[float, Field(ge=0, description="inches, >= 0")]
 Vec2 = tuple[float, float]
 Vec3 = tuple[float, float, float]
-Identifier = Annotated[str, Field(pattern=r"^[A-Za-z0-9_\-]+$", min_length=1, max_length=64,
+#: what an id or a key naming a piece may be written with
+IDENTIFIER_PATTERN = r"^[A-Za-z0-9_\-]+$"
+Identifier = Annotated[str, Field(pattern=IDENTIFIER_PATTERN, min_length=1, max_length=64,
                                   description="letters, digits, _ and -")]
 TerrainName = Annotated[str, Field(description="a terrain type from the rules data (rules/*.yaml `terrain:`)")]
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
@@ -9,15 +10,21 @@ import yaml
 
 from entropy3d.errors import SceneError
 
+#: a key written bare in a key path; any other key is quoted in brackets
+_PLAIN_KEY = re.compile(r"[A-Za-z_][\w\-]*")
+
 
 def key_path(loc: tuple) -> str:
-    """('models', 2, 'rider', 'dodge') -> 'models[2].rider.dodge'."""
+    """('models', 2, 'rider', 'dodge') -> 'models[2].rider.dodge'; a key that is not a plain name
+    is quoted: ('cameras', 'Low view') -> "cameras['Low view']"."""
     text = ""
     for part in loc:
-        if isinstance(part, int):
+        if isinstance(part, int) and not isinstance(part, bool):
             text += f"[{part}]"
+        elif isinstance(part, str) and _PLAIN_KEY.fullmatch(part):
+            text += f".{part}" if text else part
         else:
-            text += f".{part}" if text else str(part)
+            text += f"[{part!r}]"
     return text
 
 

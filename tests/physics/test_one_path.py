@@ -82,6 +82,21 @@ def test_EC_JUMP_1_riding_off_a_curb_at_speed_3_is_no_jump(small, producer):
 
 
 @pytest.mark.parametrize("producer", PRODUCERS)
+def test_EC_JUMP_1_riding_off_a_2_inch_deck_edge_at_speed_3_is_a_2_inch_drop(ground, producer):
+    """Clause: EC-JUMP-1, REF-FALL: off highway_b's north edge (a 2" deck) at speed 3 both producers
+    report a 2" drop where it left, so the rules see a jump. Physics sees the take-off when the
+    rear of the base leaves the deck, its centre already past the edge: it used to report 0"."""
+    state = ground.placed("jumper", 37.0, 34.5, 90.0, speed=3)
+    assert state.model("jumper").pose.z == pytest.approx(2.0)
+    steps = ground.run(producer, state, "jumper", ["s3: straight 12"])
+    (flight,) = steps[1].facts.flights
+    assert (flight.from_piece, flight.from_kind) == ("highway_b", "platform")
+    assert flight.drop_in == pytest.approx(2.0, abs=0.05)
+    assert events(steps, "jump")
+    assert steps[-1].after.model("jumper").pose.z == pytest.approx(0.0, abs=0.1)
+
+
+@pytest.mark.parametrize("producer", PRODUCERS)
 def test_EC_JUMP_4_both_producers_see_the_kicker(ground, producer):
     """Clause: EC-JUMP-1, EC-JUMP-4: off the broken end's ramp at speed 3, both producers report the
     flight off the ramp and the rules land it 16" from take-off over highway_b."""

@@ -3,6 +3,8 @@ refused, geometry only (no textures copied), unsupported formats named with thos
 
 from __future__ import annotations
 
+import os
+
 import numpy as np
 import pytest
 import trimesh
@@ -70,3 +72,20 @@ def test_textured_multi_part_glb_loads_geometry_only(tmp_path):
     mesh = read_mesh_file(tmp_path / "m.glb")
     assert len(mesh.faces) == 6 * 12
     assert mesh.visual.kind is None  # no texture carried (nor copied into every part later)
+
+
+def test_a_mesh_file_read_again_comes_from_the_cache_as_its_own_copy_with_its_notes(tmp_path):
+    """Scenes of a batch share mesh files: the second read is the cached one, but each caller gets
+    a copy it may move, the same notes, and a file changed on disk is read again."""
+    path = tmp_path / "m.stl"
+    stray = trimesh.Trimesh([[40, 0, 0], [41, 0, 0], [40, 1, 0]], [[0, 1, 2]])
+    trimesh.util.concatenate([trimesh.creation.box(extents=(10, 10, 10)), stray]).export(path)
+    first_notes, second_notes = [], []
+    first = read_mesh_file(path, first_notes)
+    first.apply_translation((100, 0, 0))
+    second = read_mesh_file(path, second_notes)
+    assert second.bounds[1][0] == pytest.approx(5.0)
+    assert first_notes == second_notes and "dropped 1 stray part" in second_notes[0]
+    trimesh.creation.box(extents=(20, 20, 20)).export(path)
+    os.utime(path, ns=(path.stat().st_atime_ns, path.stat().st_mtime_ns + 10**9))
+    assert read_mesh_file(path).bounds[1][0] == pytest.approx(10.0)

@@ -138,3 +138,17 @@ def test_huge_finite_numbers_are_refused_with_their_key_path(tmp_path):
     text = "name: x\nramps:\n  - {id: r, start: [10, 10], heading: 0, length: 1e308, width: 2, rise: 1}\n"
     where, line, message = scene_problem(tmp_path, text)
     assert (where, line) == ("ramps[0].length", 3) and "too large" in message
+
+
+def test_a_key_that_is_not_a_plain_name_is_quoted_in_the_key_path_and_the_fix_named(tmp_path):
+    """A camera named with spaces (the fuzz moved a title line under `cameras:`): the key path
+    quotes the key, so it reads as one key, and the message says what a name may hold instead of
+    pydantic's regular expression."""
+    scene = tmp_path / "scene.yaml"
+    scene.write_text("name: x\ncameras:\n  Lovers Point Brawl: {position: [0, 0, 10], look_at: [5, 5, 0]}\n")
+    with pytest.raises(SceneError) as error:
+        load_scene(scene)
+    (where, line, message), = error.value.problems
+    assert (where, line) == ("cameras['Lovers Point Brawl']", 3)
+    assert "not a plain name" in message and "'lovers_point_brawl'" in message and "^[A-Za-z" not in message
+    assert yamlsource.key_path(("models", 2, "rider", "dodge")) == "models[2].rider.dodge"
