@@ -29,6 +29,8 @@ AZIMUTH_TRIES = (0.0, 35.0, -35.0, 70.0, -70.0, 110.0, -110.0, 180.0)
 ELEVATION_STEPS = (0.0, 12.0, 24.0, 32.0)
 #: closer shots tried when no camera at the style's distance frames the action cleanly
 DISTANCE_STEPS = (1.0, 0.75, 0.55)
+#: closer still, tried only when none of those frames a bike beside a table edge
+EDGE_DISTANCE_STEPS = (0.45, 0.35)
 #: how far (inches) a shot may look past a bike near an edge toward the table, tried in order (the
 #: smaller shifts last: a bike starting at an edge riding inward is cut by 5" and shows void at 0")
 SHIFT_STEPS = (0.0, 5.0, 9.0, 2.5, 3.5)
@@ -179,11 +181,12 @@ def off_table_share(eye, look, fov_deg: float, table_size: tuple[float, float], 
     return float(off.mean())
 
 
-def shot_fails(eye, look, fov_deg: float, point, table_size, mesh=None, headroom: float = 0.75) -> bool:
+def shot_fails(eye, look, fov_deg: float, point, table_size, mesh=None, headroom: float = 0.75,
+               grid: tuple[int, int] = (16, 9)) -> bool:
     """A frame the rule refuses: the bike near an edge, or too much void beyond the table (checked
     on a coarse grid against ``headroom`` of the limit, since frames between samples vary)."""
     return (not in_frame(eye, look, fov_deg, point, margin=FRAME_MARGIN * 1.5)
-            or off_table_share(eye, look, fov_deg, table_size, mesh, grid=(16, 9)) > OFF_TABLE_LIMIT * headroom)
+            or off_table_share(eye, look, fov_deg, table_size, mesh, grid=grid) > OFF_TABLE_LIMIT * headroom)
 
 
 def plan_camera(mesh, trajectory: np.ndarray, style: str, table_size: tuple[float, float] | None = None,
@@ -197,14 +200,30 @@ def plan_camera(mesh, trajectory: np.ndarray, style: str, table_size: tuple[floa
     inches) the eye also stays over the table (within ``margin``) and a candidate must pass the
     framing rule (:func:`shot_fails`: the bike inside the frame with a margin, at most
     :data:`OFF_TABLE_LIMIT` of the frame beyond the table) at every sample, else the director
-    tries the next camera, then closer ones (:data:`DISTANCE_STEPS`)."""
+    tries the next camera, then closer ones (:data:`DISTANCE_STEPS`, then :data:`EDGE_DISTANCE_STEPS`
+    judged on a finer grid)."""
     base_distance, elevation = STYLES[style]
     samples = trajectory[np.linspace(0, len(trajectory) - 1, min(6, len(trajectory))).astype(int)]
+    plans = ((base_distance * k, shift, lift, azimuth) for k in DISTANCE_STEPS for shift in SHIFT_STEPS
+             for lift in ELEVATION_STEPS for azimuth in AZIMUTH_TRIES)
+    plan, clean, score = _search(mesh, samples, style, elevation, plans, table_size, margin, (16, 9))
+    if clean or table_size is None:
+        return plan
+    # nothing framed it cleanly (a bike riding off from right beside an edge, where one row of the
+    # coarse grid is already too much void): closer shots judged on the frame's own grid
+    plans = ((base_distance * k, shift, lift, azimuth) for k in DISTANCE_STEPS + EDGE_DISTANCE_STEPS
+             for shift in SHIFT_STEPS for lift in ELEVATION_STEPS for azimuth in AZIMUTH_TRIES)
+    edge_plan, edge_clean, edge_score = _search(mesh, samples, style, elevation, plans, table_size, margin, (32, 18))
+    return edge_plan if edge_clean or edge_score < score else plan
+
+
+def _search(mesh, samples: np.ndarray, style: str, elevation: float, plans, table_size, margin: float,
+            grid: tuple[int, int]) -> tuple[CameraPlan, bool, float]:
+    """The first of ``plans`` (distance, shift, lift, azimuth) with nothing blocked and every
+    sample framed (judged on ``grid``), else the least blocked: (plan, clean, score)."""
     targets = samples[:, 1:4] + np.array([0.0, 0.0, 0.6])
-    best, best_score = CameraPlan(style, 0.0, 80.0, base_distance), math.inf
-    candidates = ((base_distance * k, shift, lift, azimuth) for k in DISTANCE_STEPS for shift in SHIFT_STEPS
-                  for lift in ELEVATION_STEPS for azimuth in AZIMUTH_TRIES)
-    for distance, shift, lift, azimuth in candidates:
+    best, best_score = None, math.inf
+    for distance, shift, lift, azimuth in plans:
         if shift and table_size is None:
             continue
         radius = FOREGROUND_SHARE * distance
@@ -219,15 +238,15 @@ def plan_camera(mesh, trajectory: np.ndarray, style: str, table_size: tuple[floa
         hidden = hidden.reshape(len(eyes), per_target)
         score = 10.0 * hidden[:, 0].sum() + hidden[:, 1:].sum() + lift / 100.0
         if table_size is not None:  # the framing rule: bike inside with a margin, little void
-            fails = sum(shot_fails(e, look, plan.fov_deg, t - [0.0, 0.0, 0.6], table_size, mesh)
+            fails = sum(shot_fails(e, look, plan.fov_deg, t - [0.0, 0.0, 0.6], table_size, mesh, grid=grid)
                         for e, look, t in zip(eyes, looks, targets))
             score += 5.0 * fails
             hidden = np.column_stack([hidden, np.full(len(eyes), fails > 0)])
         if not hidden.any():
-            return plan
+            return plan, True, score
         if score < best_score:
             best, best_score = plan, score
-    return best
+    return best or CameraPlan(style, 0.0, 80.0, STYLES[style][0]), False, best_score
 
 
 def _over_table(eyes: np.ndarray, table_size: tuple[float, float], margin: float) -> bool:
