@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from entropy3d.errors import SceneError
 from entropy3d.scene import load_scene
 from entropy3d.scene.build import build_table_geometry
+from tests.scene.test_loading import problems_of
 
 DATA = Path(__file__).parents[1] / "data"
 
@@ -30,13 +30,6 @@ def scene(tmp_path: Path, models: str) -> Path:
     path = tmp_path / "feet.yaml"
     path.write_text(HEAD + textwrap.indent(textwrap.dedent(models), "  "), encoding="utf-8")
     return path
-
-
-def problems_of(path: Path) -> list[tuple[str, int | None, str]]:
-    with pytest.raises(SceneError) as caught:
-        load_scene(path)
-    assert caught.value.source == str(path)
-    return caught.value.problems
 
 
 def test_EC_FOOT_DEPLOY_a_model_on_foot_in_a_building_stands_on_its_roof():
