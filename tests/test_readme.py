@@ -16,7 +16,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 README = ROOT / "README.md"
-RENDERS = {"demo", "replay-render", "render"}
+RENDERS = {"demo", "replay-render", "render", "highlights"}
 TINY = "128x72"
 
 
@@ -36,17 +36,34 @@ def command_examples(text: str) -> list[str]:
     return found
 
 
+def _set(args: list[str], option: str, value: str) -> None:
+    if option in args:
+        args[args.index(option) + 1] = value
+    else:
+        args += [option, value]
+
+
 def tiny(args: list[str]) -> list[str]:
-    """Render at a tiny size and 5 fps and play one turn; the rest of the command as written."""
+    """Render at a tiny size and 5 fps and play one turn; a sweep plays 2 quick games a scene on
+    the local cluster (the README's cluster address is an example host); the rest as written."""
+    args = list(args)
+    if args[0] == "sweep":
+        _set(args, "--games", "2")
+        _set(args, "--turns", "1")
+        _set(args, "--producer", "geometric")
+        if "--scheduler" in args:
+            del args[args.index("--scheduler"):args.index("--scheduler") + 2]
+        return args
     if args[0] not in RENDERS:
         return args
-    args = list(args)
     if "--size" in args:
         args[args.index("--size") + 1] = TINY
     else:
         args += ["--size", TINY]
     if args[0] != "render":
         args += ["--fps", "5"]
+    if args[0] == "highlights":
+        args += ["--pace", "fast", "--moments", "1"]
     if args[0] == "demo":
         if "--turns" in args:
             args[args.index("--turns") + 1] = "1"

@@ -15,7 +15,6 @@ GAMES = 10
 
 @pytest.fixture(scope="session")
 def client():
-    pytest.importorskip("distributed")
     from entropy3d.sweep.run import dask_client
 
     with dask_client(workers=2) as client:

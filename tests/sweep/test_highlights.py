@@ -9,10 +9,6 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pytest
-
-pytest.importorskip("distributed")
-
 from entropy3d.game.replay import read_replay  # noqa: E402
 from entropy3d.sweep.store import ResultStore  # noqa: E402
 from entropy3d.sweep.summary import summarize  # noqa: E402

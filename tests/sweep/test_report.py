@@ -28,7 +28,6 @@ def test_wilson_interval_matches_its_closed_forms():
 
 
 def test_the_report_pictures_every_scene_of_the_sweep(killed_sweep, tmp_path):
-    pytest.importorskip("distributed")
     from PIL import Image
 
     folder = killed_sweep[0]

@@ -13,8 +13,6 @@ from pathlib import Path
 
 import pytest
 
-pytest.importorskip("distributed")
-
 from entropy3d.game.replay import read_replay  # noqa: E402
 from entropy3d.game.session import play_game  # noqa: E402
 from entropy3d.sweep.run import play_job, run_sweep  # noqa: E402
