@@ -16,7 +16,8 @@ import time
 
 
 def summarise(replay, ruleset) -> dict:
-    melee = guns = chicken = crashes_static = crashes_models = busts = 0
+    melee = guns = chicken = crashes_static = crashes_wrecks = crashes_models = busts = 0
+    wrecks = {w.id for w in replay.end.state.wrecks}
     guns_named = set(ruleset.data("guns"))
     for activation in replay.activations:
         for action in activation.actions:
@@ -32,11 +33,13 @@ def summarise(replay, ruleset) -> dict:
                         crashes_models += 1
                     else:
                         crashes_static += 1
+                        crashes_wrecks += event.piece in wrecks
                 busts += event.kind == "bust"
     final = replay.end.state
     out = sum(1 for m in final.models.values() if m.status == "out")
     return {"activations": len(replay.activations), "attacks": melee + guns + chicken, "melee": melee, "guns": guns,
             "chicken": chicken, "taken_out": out, "busts": busts, "crashes_static": crashes_static,
+            "crashes_wrecks": crashes_wrecks,
             "crashes_models": crashes_models, "score": dict(final.score)}
 
 
@@ -69,7 +72,8 @@ def main() -> None:
           f"with gun attacks: {sum(r['guns'] > 0 for r in rows)}")
     print(f"games with a rider taken out: {sum(r['taken_out'] > 0 for r in rows)} of {len(rows)}")
     print(f"crashes into static scenery: {static} in {activations} activations "
-          f"(1 in {activations / max(static, 1):.0f}; target: at most 1 in 20)")
+          f"(1 in {activations / max(static, 1):.0f}; target: at most 1 in 20), "
+          f"{sum(r['crashes_wrecks'] for r in rows)} of them into wrecks")
 
 
 if __name__ == "__main__":
