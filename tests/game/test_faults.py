@@ -8,6 +8,7 @@ import signal
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import pytest
 
@@ -87,24 +88,29 @@ def test_a_half_written_image_counts_as_partial(tmp_path):
     assert faults.whole(tmp_path / "r.png", "image") and not faults.whole(tmp_path / "half.png", "image")
 
 
+def run_terminated(script: Path, body: str) -> subprocess.CompletedProcess:
+    """Run ``body`` (indented, inside ``termination_handled()``) as the script ``script``."""
+    script.write_text("import os, signal, time\n"
+                      "from entropy3d.cli import termination_handled\n"
+                      "from entropy3d.outputs import AtomicFile\n"
+                      + body.replace("WITH\n", "with termination_handled():\n"))
+    return subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=60)
+
+
 def test_a_sigterm_landing_in_a_finaliser_still_stops_the_process(tmp_path):
     """Python swallows an exception raised in a ``__del__``: a SIGTERM handled there would be lost
     and the process would run on to the end (seen as a demo that did not stop and an activate that
     printed a traceback and exited 0). It is delivered again and stops the process."""
-    script = tmp_path / "dying.py"
-    script.write_text(
-        "import os, signal, time\n"
-        "from entropy3d.cli import termination_handled\n"
-        "class Dying:\n"
-        "    def __del__(self):\n"
-        "        os.kill(os.getpid(), signal.SIGTERM)\n"
-        "        sum(range(100000))\n"
-        "with termination_handled():\n"
-        "    d = Dying()\n"
-        "    del d\n"
-        "    time.sleep(2)\n"
-        "    print('ran on')\n")
-    done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=60)
+    done = run_terminated(tmp_path / "dying.py",
+                          "class Dying:\n"
+                          "    def __del__(self):\n"
+                          "        os.kill(os.getpid(), signal.SIGTERM)\n"
+                          "        sum(range(100000))\n"
+                          "WITH\n"
+                          "    d = Dying()\n"
+                          "    del d\n"
+                          "    time.sleep(2)\n"
+                          "    print('ran on')\n")
     assert done.returncode == 128 + signal.SIGTERM and "ran on" not in done.stdout, (done.stdout, done.stderr)
 
 
@@ -112,22 +118,17 @@ def test_a_sigterm_swallowed_by_a_library_still_writes_no_output(tmp_path):
     """trimesh catches ``BaseException`` around its sparse vertex normals, so a SIGTERM landing
     there was swallowed and ``render`` ran on and wrote its picture, exiting 0 (tools/fault_report.py,
     1 run in 50). After a stop no output is committed: the commit aborts and the process exits 143."""
-    script = tmp_path / "swallowing.py"
     target = tmp_path / "out.png"
-    script.write_text(
-        "import os, signal, time\n"
-        "from entropy3d.cli import termination_handled\n"
-        "from entropy3d.outputs import AtomicFile\n"
-        "with termination_handled():\n"
-        f"    pending = AtomicFile({str(target)!r}, 'wb')\n"
-        "    pending.stream.write(b'picture')\n"
-        "    try:\n"
-        "        os.kill(os.getpid(), signal.SIGTERM)\n"
-        "        time.sleep(1)\n"
-        "    except BaseException:\n"
-        "        pass\n"
-        "    pending.commit()\n"
-        "    print('committed')\n")
-    done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=60)
+    done = run_terminated(tmp_path / "swallowing.py",
+                          "WITH\n"
+                          f"    pending = AtomicFile({str(target)!r}, 'wb')\n"
+                          "    pending.stream.write(b'picture')\n"
+                          "    try:\n"
+                          "        os.kill(os.getpid(), signal.SIGTERM)\n"
+                          "        time.sleep(1)\n"
+                          "    except BaseException:\n"
+                          "        pass\n"
+                          "    pending.commit()\n"
+                          "    print('committed')\n")
     assert done.returncode == 128 + signal.SIGTERM and "committed" not in done.stdout, (done.stdout, done.stderr)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["swallowing.py"]
