@@ -204,6 +204,8 @@ def draw_fight(frame: np.ndarray, view: FightView, pixels_of, takedown: bool, av
         draw.rounded_rectangle(label, radius=pad, fill=(12, 14, 18, 200), outline=colour + (255,),
                                width=max(1, int(2 * unit)))
         draw.text((x, y), text, font=face, fill=colour)
+    if view.gun:
+        _mark_firing_point(draw, pixels_of(np.array([view.shooter]))[0], line_colour(view), unit, label)
     if takedown and view.wreck is not None:
         spot = pixels_of(np.array([[view.wreck.x, view.wreck.y, view.wreck.z + 0.6]]))[0]
         if np.all(np.isfinite(spot)):
@@ -230,3 +232,26 @@ def draw_fight(frame: np.ndarray, view: FightView, pixels_of, takedown: bool, av
         draw.rectangle((0, y - int(8 * unit), width, y + int(70 * unit)), fill=(12, 14, 18, 150))
         draw.text(((width - text_w) / 2, y), words, font=big, fill=TAKEDOWN_RGB)
     return np.asarray(image)
+
+
+def _mark_firing_point(draw: ImageDraw.ImageDraw, spot: np.ndarray, colour: str, unit: float, label) -> None:
+    """A ring where the shooter stood when it fired, tagged "fired here": the attack may come from
+    any point of the move (EC-ACT-ATTACK), so by the time the picture holds the shooter has often
+    ridden on and the line would start from an empty road."""
+    if not np.all(np.isfinite(spot)):
+        return
+    rgb = tuple(int(colour[k:k + 2], 16) for k in (1, 3, 5))
+    r = int(9 * unit)
+    draw.ellipse((spot[0] - r, spot[1] - r, spot[0] + r, spot[1] + r), outline=rgb + (255,),
+                 width=max(2, int(3 * unit)))
+    small = font(int(17 * unit), True)
+    words = "fired here"
+    words_w, words_h = draw.textlength(words, font=small), int(20 * unit)
+    width, height = draw.im.size
+    for tx, ty in ((spot[0] - words_w / 2, spot[1] + r + 3), (spot[0] - words_w / 2, spot[1] - r - words_h - 3),
+                   (spot[0] + r + 5, spot[1] - words_h / 2), (spot[0] - r - 5 - words_w, spot[1] - words_h / 2)):
+        inside = 0 <= tx and tx + words_w <= width and 0 <= ty and ty + words_h <= height
+        clear = label is None or (tx + words_w < label[0] or tx > label[2] or ty + words_h < label[1] or ty > label[3])
+        if inside and clear:
+            draw.text((tx, ty), words, font=small, fill=rgb, stroke_width=2, stroke_fill=(12, 14, 18))
+            return

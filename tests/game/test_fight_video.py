@@ -97,3 +97,22 @@ def test_EC_COND_the_rider_panel_shows_conditions():
     bleeding = hud.draw_hud(frame, hud.HudInfo("Turn 1", dataclasses.replace(line, conditions=("bleeding",))))
     panel = (slice(240, 360), slice(0, 200))
     assert colour_pixels(bleeding[panel], hud.BAD) > colour_pixels(plain[panel], hud.BAD) + 20
+
+
+def test_EC_ACT_ATTACK_a_shot_marks_where_the_shooter_fired_from():
+    """Clause: EC-ACT-ATTACK: an attack may come at any point of the move, so the shooter has
+    often ridden on when the picture holds; a ring in the line's colour marks the firing point
+    (the line's start), and a melee attack, made beside its target, has none."""
+    from entropy3d.video.fight import FightView, draw_fight, line_colour
+
+    def pixels_of(points):  # table inches to pixels of a 640x360 frame, 10 px an inch
+        return np.asarray(points)[:, :2] * 10.0
+
+    shot = FightView("pip", "deadeye", "pistol", True, np.array([10.0, 30.0, 1.0]), np.array([55.0, 8.0, 4.0]),
+                     1.0, True, False, None)
+    blank = np.zeros((360, 640, 3), np.uint8)
+    around = (slice(280, 320), slice(80, 120))  # 2" either side of the firing point (100, 300)
+    marked = draw_fight(blank, shot, pixels_of, takedown=False)
+    assert colour_pixels(marked[around], line_colour(shot)) > 30
+    melee = dataclasses.replace(shot, weapon="chain", gun=False, visible=None)
+    assert colour_pixels(draw_fight(blank, melee, pixels_of, takedown=False)[around], line_colour(melee)) == 0
