@@ -116,22 +116,45 @@ def _pushed(first: tuple[int, int], need_against: TestRoll, win_ties: bool, side
     """Every way the roll of ``first`` can end once its side has pushed per its policy against the
     other side's current roll ``need_against`` (:func:`entropy3d.rules.opposed.need_to_beat`), with
     its probability in integers over ``sides ** (bust_over + 1)`` (no end needs more dice)."""
-    start = _rolled(first, 0, 0, side, rules)
+    start = _first_roll(first, side, rules)
     return _pushed_to(first, need_to_beat(need_against, start.effective_tn, win_ties, rules), side, rules)
 
 
 @lru_cache(maxsize=8192)
 def _pushed_to(first: tuple[int, int], need: int, side: Side, rules: DiceRules) -> dict[TestRoll, int]:
     """:func:`_pushed` once the total to push for is known."""
-    start = _rolled(first, 0, 0, side, rules)
+    start = _first_roll(first, side, rules)
     if not wants_push(start, need, side.policy, rules):
         return {start: rules.sides ** (rules.bust_over + 1)}
     found: dict[TestRoll, int] = {}
     for (total, n_dice), n in _pushes(start.total, rules.count, need, side, rules).items():
-        roll = _rolled(first, total - start.total, n_dice - rules.count, side, rules)
-        roll = dataclasses.replace(roll, dice=(total - side.stress,))  # kept by its total: merges sequences
+        if n_dice > rules.count:
+            roll = _pushed_end(total, n_dice, side, rules)
+        else:
+            roll = _rolled(first, total - start.total, n_dice - rules.count, side, rules)
+            roll = dataclasses.replace(roll, dice=(total - side.stress,))  # kept by its total: merges sequences
         found[roll] = found.get(roll, 0) + n
     return found
+
+
+@lru_cache(maxsize=65536)
+def _pushed_end(total: int, n_dice: int, side: Side, rules: DiceRules) -> TestRoll:
+    """The roll a push ended on, kept by its total: more than two dice are never a natural crit,
+    so the outcome follows from the total alone, whatever the first two dice were, and every
+    first roll and every total pushed for shares it."""
+    return dataclasses.replace(_spread_roll(total, n_dice, side, rules), dice=(total - side.stress,))
+
+
+@lru_cache(maxsize=65536)
+def _spread_roll(total: int, n_dice: int, side: Side, rules: DiceRules) -> TestRoll:
+    """The roll of ``n_dice`` dice (:func:`_spread`) making ``total`` with the side's stress."""
+    return judge(_spread(total - side.stress, n_dice), side.stress, side.tn, rules, side.max_stress)
+
+
+@lru_cache(maxsize=8192)
+def _first_roll(first: tuple[int, int], side: Side, rules: DiceRules) -> TestRoll:
+    """The side's roll of its first two dice, before any push."""
+    return _rolled(first, 0, 0, side, rules)
 
 
 @lru_cache(maxsize=8192)
@@ -139,7 +162,7 @@ def _pushes(total: int, n_dice: int, need: int, side: Side, rules: DiceRules) ->
     """{(final total, dice): count over sides ** (bust_over + 3 - dice)} of a roll of ``n_dice``
     dice (no crit) at ``total`` pushed per ``side.policy`` towards ``need``. Pushing depends on the
     total and the number of dice alone, so every first roll with that total shares the cache."""
-    roll = judge(_spread(total - side.stress, n_dice), side.stress, side.tn, rules, side.max_stress)
+    roll = _spread_roll(total, n_dice, side, rules)
     if not wants_push(roll, need, side.policy, rules):
         return {(total, n_dice): rules.sides ** (rules.bust_over + 1 + rules.count - n_dice)}
     out: dict[tuple[int, int], int] = {}
@@ -173,7 +196,7 @@ def _exact_opposed(attacker: Side, defender: Side, rules: DiceRules, to_attacker
     joint: dict[tuple[TestRoll, TestRoll], int] = {}
     for (a_first, na), (d_first, nd) in itertools.product(firsts.values(), repeat=2):
         firsts_of = {"a": a_first, "d": d_first}
-        start = {s: judge(list(firsts_of[s]), sides[s].stress, sides[s].tn, rules, sides[s].max_stress) for s in "ad"}
+        start = {s: _first_roll(firsts_of[s], sides[s], rules) for s in "ad"}
         one, two = pushes_first(start["a"], start["d"], lowest_first)
         weight = na * nd
         for end_one, p_one in _pushed(firsts_of[one], start[two], wins_ties[one], sides[one], rules).items():
