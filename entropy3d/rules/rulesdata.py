@@ -5,21 +5,19 @@ key path and the likely fix, never a silently missing modifier. Defaults live he
 (a bike type without a ``bike_rules`` entry gets :class:`BikeRules` as declared below).
 
 Pure: no YAML, no file I/O. The scene layer reads the file and adds line numbers to the problems
-(:mod:`entropy3d.scene.rulesfile`); :func:`validation_problems` turns a pydantic error into
-``(key_path, None, message)`` problems for :class:`~entropy3d.errors.RulesDataError`.
+(:mod:`entropy3d.scene.rulesfile`); :func:`~entropy3d.rules.keypaths.validation_problems` turns a
+pydantic error into ``(key_path, None, message)`` problems for
+:class:`~entropy3d.errors.RulesDataError`.
 """
 
 from __future__ import annotations
 
-import difflib
-import typing
-from typing import Annotated, Any, Generic, Literal, Mapping, Optional, TypeVar, Union
+from typing import Annotated, Any, Generic, Literal, Mapping, Optional, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from entropy3d.rules.footdata import OnFootSpec
-
-Problem = tuple[str, Optional[int], str]
+from entropy3d.rules.keypaths import Problem, did_you_mean, validation_problems
 
 Pos = Annotated[float, Field(gt=0)]
 NonNeg = Annotated[float, Field(ge=0)]
@@ -498,13 +496,6 @@ class RulesSpec(Strict):
     wreck: WreckSpec
 
 
-def _did_you_mean(word: str, allowed: list[str]) -> str:
-    close = difflib.get_close_matches(word, allowed, n=1, cutoff=0.6)
-    if close:
-        return f"did you mean {close[0]!r}?"
-    return f"use one of {', '.join(allowed)}" if allowed else "remove it"
-
-
 def reference_problems(spec: RulesSpec) -> list[Problem]:
     """Names that must refer to another section: bike types and terrain types."""
     problems: list[Problem] = []
@@ -512,7 +503,7 @@ def reference_problems(spec: RulesSpec) -> list[Problem]:
 
     def check(path: str, name: str, known: list[str], what: str) -> None:
         if name not in known:
-            problems.append((path, None, f"unknown {what} {name!r}; {_did_you_mean(name, known)}"))
+            problems.append((path, None, f"unknown {what} {name!r}; {did_you_mean(name, known)}"))
 
     for section in ("bike_rules", "speed_change"):
         for name in getattr(spec, section):
@@ -524,80 +515,6 @@ def reference_problems(spec: RulesSpec) -> list[Problem]:
         for key in ("bike_types", "first_free_per_activation", "exempt"):
             for i, name in enumerate(getattr(effect, key)):
                 check(f"terrain_effects.{terrain}.{key}[{i}]", name, bikes, "bike type")
-    return problems
-
-
-def _unwrap(annotation: Any) -> Any:
-    """The model or container type inside ``Annotated[...]`` and ``Optional[...]``."""
-    while True:
-        origin = typing.get_origin(annotation)
-        if origin is Annotated:
-            annotation = typing.get_args(annotation)[0]
-        elif origin is Union:
-            args = [a for a in typing.get_args(annotation) if a is not type(None)]
-            if len(args) != 1:
-                return annotation
-            annotation = args[0]
-        else:
-            return annotation
-
-
-def _keys_allowed_at(model: type[BaseModel], loc: tuple) -> list[str]:
-    """The keys a mapping at ``loc`` (inside ``model``) may have, as written in the file."""
-    node: Any = model
-    for part in loc:
-        node = _unwrap(node)
-        if isinstance(node, type) and issubclass(node, BaseModel):
-            field = next((f for name, f in node.model_fields.items() if part in (name, f.alias)), None)
-            if field is None:
-                return []
-            node = field.annotation
-        elif typing.get_origin(node) in (dict, list, tuple):
-            node = typing.get_args(node)[-1 if typing.get_origin(node) is dict else 0]
-        else:
-            return []
-    node = _unwrap(node)
-    if isinstance(node, type) and issubclass(node, BaseModel):
-        return [f.alias or name for name, f in node.model_fields.items()]
-    return []
-
-
-def render_key_path(loc: tuple, data: Any) -> str:
-    """A pydantic location as a rules key path, walking ``data`` to tell list indexes (``[2]``)
-    from integer mapping keys (``speeds.3.max``), the way :mod:`entropy3d.scene.yamlsource` names
-    lines."""
-    text, node = "", data
-    for part in loc:
-        if isinstance(node, list) and isinstance(part, int):
-            text += f"[{part}]"
-            node = node[part] if 0 <= part < len(node) else None
-            continue
-        text += f".{part}" if text else str(part)
-        node = node.get(part) if isinstance(node, Mapping) else None
-    return text
-
-
-def validation_problems(error: ValidationError, model: type[BaseModel], data: Any) -> list[Problem]:
-    """Problems ``(key_path, None, message)`` of a pydantic error on rules ``data``, with the fix."""
-    problems: list[Problem] = []
-    for item in error.errors():
-        # drop pydantic's own location tags (union members, "[key]" for a bad mapping key)
-        loc = tuple(part for part in item["loc"]
-                    if not (isinstance(part, str) and "[" in part and part.endswith("]")))
-        path = render_key_path(loc, data)
-        message = item["msg"].removeprefix("Value error, ")
-        if item["type"] == "extra_forbidden":
-            key = str(loc[-1])
-            message = f"unknown key {key!r}; {_did_you_mean(key, _keys_allowed_at(model, loc[:-1]))}"
-        elif item["type"] == "missing":
-            message = "required key is missing"
-        elif item["type"] == "finite_number":
-            message = f"must be a finite number (got {item['input']!r}); write a plain number such as 2.5"
-        elif item["type"] != "value_error" and "input" in item:
-            message = f"{message} (got {item['input']!r})"
-            if isinstance(item["input"], str) and item["type"] in ("int_type", "float_type"):
-                message += "; write the number without quotes"
-        problems.append((path, None, message))
     return problems
 
 

@@ -19,7 +19,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 
 from entropy3d.errors import RulesDataError
 from entropy3d.rules.event import Event
-from entropy3d.rules.rulesdata import Problem, validation_problems
+from entropy3d.rules.keypaths import Problem, validation_problems
 from entropy3d.systems.facts import Impact, LevelChange, RiddenMove, Sighting
 
 
