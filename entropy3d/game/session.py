@@ -17,12 +17,11 @@ from typing import Callable
 
 import numpy as np
 
-from entropy3d.errors import SceneError
 from entropy3d.game.loop import Game
 from entropy3d.game.players import demo_players
 from entropy3d.game.records import ActivationRecord, EndRecord, TurnRecord
 from entropy3d.game.replay import Replay, ReplayError, ReplayHeader, ReplayWriter, encode, read_replay
-from entropy3d.game.script import ScriptedPlayer, load_script, scene_of
+from entropy3d.game.script import ScriptedPlayer, ScriptError, load_script, scene_of
 from entropy3d.game.step import Producer
 
 PRODUCERS = ("physics", "geometric")
@@ -83,7 +82,7 @@ def setup_game(scene: str | Path | None, *, seed: int | None = None, turns: int 
     if system.plays:
         if game_script is not None:
             riding.close()
-            raise SceneError(script_path, [("", None, f"a script plays Entropy City plans; the scene {scene} is "
+            raise ScriptError(script_path, [("", None, f"a script plays Entropy City plans; the scene {scene} is "
                                             f"a {table.spec.system} game, played by its automatic players: "
                                             "leave out --script")])
         game = system_game(system, table, geometry, riding, np.random.default_rng(dice_seed), players_seed, turns)
