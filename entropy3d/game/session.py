@@ -79,7 +79,7 @@ def setup_game(scene: str | Path | None, *, seed: int | None = None, turns: int 
 
     riding = make_producer(producer, table, geometry, physics_in_process)
     system = system_of(table)
-    if system.plays:
+    if system.plays():
         if game_script is not None:
             riding.close()
             raise ScriptError(script_path, [("", None, f"a script plays Entropy City plans; the scene {scene} is "
@@ -106,7 +106,7 @@ def setup_game(scene: str | Path | None, *, seed: int | None = None, turns: int 
 
 def system_game(system, table, geometry, producer: Producer, dice: np.random.Generator,
                 players_seed: np.random.SeedSequence, turns: int):
-    """A game of the scene's own system (``system:``, one that :attr:`~GameSystem.plays`): its
+    """A game of the scene's own system (``system:``, one that :meth:`~entropy3d.systems.base.GameSystem.plays`): its
     engine over the scene's models' ``stats:``, its automatic player for each gang, each with a
     generator of its own spawned from ``players_seed``."""
     from entropy3d.game.system_game import SystemGame

@@ -107,10 +107,10 @@ class GameSystem:
     # Playing: a system that plays its own game on the shared table overrides :meth:`engine`;
     # `entropy3d demo` on a scene of it then plays it (entropy3d.game.system_game).
 
-    @property
-    def plays(self) -> bool:
+    @classmethod
+    def plays(cls) -> bool:
         """It plays a game of its own (overrides :meth:`engine`) rather than deciding only."""
-        return type(self).engine is not GameSystem.engine
+        return cls.engine is not GameSystem.engine
 
     def engine(self, stats: Mapping[str, Any]):
         """Its game's engine for the scene's models (model id -> validated ``stats:``): an object
