@@ -17,6 +17,7 @@ from typing import Callable
 
 import numpy as np
 
+from entropy3d.errors import SceneError
 from entropy3d.game.loop import Game
 from entropy3d.game.players import demo_players
 from entropy3d.game.records import ActivationRecord, EndRecord, TurnRecord
@@ -112,7 +113,13 @@ def system_game(system, table, geometry, producer: Producer, dice: np.random.Gen
     from entropy3d.game.system_game import SystemGame
     from entropy3d.scene.systemrules import model_stats
 
-    engine = system.engine(model_stats(table, system))
+    stats = model_stats(table, system)
+    problems = system.stats_rules_problems(stats)
+    if problems:
+        index = {model.id: i for i, model in enumerate(table.models)}
+        raise SceneError(table.source, [(f"models[{index[model]}].stats.{key}", None, message)
+                                        for model, key, message in problems])
+    engine = system.engine(stats)
     gangs = list(table.spec.gangs)
     auto = system.player("auto")
     players = {gang: auto(gang, engine, np.random.default_rng(child))

@@ -112,6 +112,11 @@ class GameSystem:
         """It plays a game of its own (overrides :meth:`engine`) rather than deciding only."""
         return cls.engine is not GameSystem.engine
 
+    def stats_rules_problems(self, stats: Mapping[str, Any]) -> list[tuple[str, str, str]]:
+        """Problems ``(model id, stats key, message)`` of the scene's validated ``stats:`` against
+        this system's rules data (a name its rules data does not have); none by default."""
+        return []
+
     def engine(self, stats: Mapping[str, Any]):
         """Its game's engine for the scene's models (model id -> validated ``stats:``): an object
         with ``initial_state``, ``gangs``, ``start_turn``, ``ready``, ``activation_order``,

@@ -188,6 +188,12 @@ class GangBattle(GameSystem):
                              f"{', '.join(self.rules.weapons)}")
         return profile
 
+    def stats_rules_problems(self, stats: Mapping[str, FighterStats]) -> list[tuple[str, str, str]]:
+        """A ``weapon:`` that is not in the rules data's ``weapons:``."""
+        return [(model, "weapon", f"unknown weapon {given.weapon!r}; use one of {', '.join(self.rules.weapons)} "
+                                  "(rules/gang_battle.yaml weapons)")
+                for model, given in stats.items() if given.weapon not in (None, *self.rules.weapons)]
+
     def engine(self, stats: Mapping[str, FighterStats]):
         """The game's engine for fighters with these ``stats:`` (model id -> stats): check,
         resolve, the turn's phases and the mission (:class:`~entropy3d.systems.gang_engine.GangEngine`)."""

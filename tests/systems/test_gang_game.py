@@ -100,3 +100,20 @@ def test_a_script_is_refused_on_a_gang_fight_with_the_fix(tmp_path):
                            "--out", str(tmp_path / "x.gif")], capture_output=True, text=True, timeout=600)
     assert done.returncode == 1 and "Traceback" not in done.stderr
     assert "gang_battle" in done.stderr and "--script" in done.stderr
+
+
+def test_a_weapon_the_rules_data_lacks_names_the_model_and_the_choices(tmp_path):
+    """A fighter's ``stats.weapon`` is checked against rules/gang_battle.yaml's ``weapons:`` before
+    a game starts: the error names the key path and the weapons there are."""
+    from entropy3d.errors import SceneError
+    from entropy3d.game.session import setup_game
+
+    (tmp_path / "a" / "b").mkdir(parents=True)
+    (tmp_path / "models").symlink_to(SCENE.parents[2] / "models")
+    scene = tmp_path / "a" / "b" / "gang.yaml"
+    scene.write_text(SCENE.read_text(encoding="utf-8").replace("weapon: stub_gun", "weapon: flamer"),
+                     encoding="utf-8")
+    with pytest.raises(SceneError) as caught:
+        setup_game(scene, producer="geometric")
+    [(key, _, message)] = caught.value.problems
+    assert key == "models[3].stats.weapon" and "'flamer'" in message and "autogun" in message
