@@ -36,13 +36,11 @@ def _bearing_to(pose, xy) -> float:
 
 
 class GangPlayer:
-    """The automatic player of one gang. engine: the game's engine; rng: unused by its choices
-    (kept for the players' seed, so a later player that varies its play stays reproducible)."""
+    """The automatic player of one gang (``gang``: its id) of the game's ``engine``. It rolls
+    nothing: the game's dice are its only randomness."""
 
-    push = "sit-at-tn"
-
-    def __init__(self, gang: str, engine, rng: np.random.Generator | None = None):
-        self.gang, self.engine, self.rng = gang, engine, rng
+    def __init__(self, gang: str, engine):
+        self.gang, self.engine = gang, engine
 
     def order(self, state, ready, table) -> list[str]:
         """Its fighters closest to an enemy first (ties in scene order)."""

@@ -86,7 +86,7 @@ def setup_game(scene: str | Path | None, *, seed: int | None = None, turns: int 
             raise ScriptError(script_path, [("", None, f"a script plays Entropy City plans; the scene {scene} is "
                                             f"a {table.spec.system} game, played by its automatic players: "
                                             "leave out --script")])
-        game = system_game(system, table, geometry, riding, np.random.default_rng(dice_seed), players_seed, turns)
+        game = system_game(system, table, geometry, riding, np.random.default_rng(dice_seed), turns)
         header = ReplayHeader(scene=str(scene), scene_name=table.name, seed=int(seed), turns=turns, producer=producer,
                               players="auto", initial=game.state, scene_sha256=file_sha256(scene),
                               engine_sha256=engine_sha256())
@@ -105,11 +105,10 @@ def setup_game(scene: str | Path | None, *, seed: int | None = None, turns: int 
     return game, header
 
 
-def system_game(system, table, geometry, producer: Producer, dice: np.random.Generator,
-                players_seed: np.random.SeedSequence, turns: int):
-    """A game of the scene's own system (``system:``, one that :meth:`~entropy3d.systems.base.GameSystem.plays`): its
-    engine over the scene's models' ``stats:``, its automatic player for each gang, each with a
-    generator of its own spawned from ``players_seed``."""
+def system_game(system, table, geometry, producer: Producer, dice: np.random.Generator, turns: int):
+    """A game of the scene's own system (``system:``, one that
+    :meth:`~entropy3d.systems.base.GameSystem.plays`): its engine over the scene's models'
+    ``stats:`` (checked against its rules data first) and its automatic player for each gang."""
     from entropy3d.game.system_game import SystemGame
     from entropy3d.scene.systemrules import model_stats
 
@@ -120,10 +119,8 @@ def system_game(system, table, geometry, producer: Producer, dice: np.random.Gen
         raise SceneError(table.source, [(f"models[{index[model]}].stats.{key}", None, message)
                                         for model, key, message in problems])
     engine = system.engine(stats)
-    gangs = list(table.spec.gangs)
     auto = system.player("auto")
-    players = {gang: auto(gang, engine, np.random.default_rng(child))
-               for gang, child in zip(gangs, players_seed.spawn(len(gangs)))}
+    players = {gang: auto(gang, engine) for gang in table.spec.gangs}
     return SystemGame(table, geometry, producer, engine, players, dice, turns=turns)
 
 
