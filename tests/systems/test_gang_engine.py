@@ -316,3 +316,14 @@ def test_GANG_BOTTLE_one_d6_plus_the_fighters_down_against_the_starting_crew(gan
     _, _, bottled = engine.end_turn(state, Dice(3))
     assert bottled == ["orlock"] and engine.game_over(state, bottled) == "orlock bottled out"
     assert engine.winner(state, bottled) == "escher"
+
+
+def test_the_fight_keeps_the_one_state_and_its_one_json_form(gang):
+    """The engine's state is the one State: a fighter's conditions and the Basic actions of its
+    activation round-trip through the one JSON form, which leaves ``basic_taken`` out when empty
+    (an Entropy City game's bytes do not change)."""
+    engine, state = game(gang, [fighter("o", "orlock"), fighter("e", "escher", x=10)])
+    state, _ = shoot(engine, state, "o", Table([sight("o", "e", 1.0)]), Dice(6, 2, 4, 1, 4))
+    assert state.model("o").basic_taken == (ATTACK,) and SERIOUSLY_INJURED in state.model("e").conditions
+    assert State.from_json(state.to_json()) == state
+    assert "basic_taken" not in state.model("e").to_json() and "basic_taken" in state.model("o").to_json()
