@@ -119,21 +119,36 @@ class SystemGame:
         return ActivationRecord(turn, model_id, model.gang, (), tuple(actions), before, self.state)
 
     def _take(self, index: int, action: Action) -> ActionRecord:
-        """One action along the one path: check, the table's facts, resolve."""
-        engine, state = self.engine, self.state
-        checked = engine.check(state, action, self.probe)
-        if checked.kind == ATTACK:
-            sighting = next(s for s in self.probe.sightings(state, checked.model_id) if s.target == checked.target)
-            self.state, events = engine.resolve(state, checked, sighting, self.rng)
-            attack = {"kind": checked.weapon, "attacker": checked.model_id, "target": checked.target,
-                      "events": [e.to_json() for e in events], "text": "; ".join(e.rules for e in events),
-                      "clauses": sorted({c for e in events for c in e.clauses}),
-                      "from_pose": pose_to_json(state.model(checked.model_id).pose),
-                      "target_pose": pose_to_json(state.model(checked.target).pose),
-                      "visible": round(float(sighting.visible_fraction), 4)}
-            return ActionRecord(index, checked, np.zeros((0, 2)), None, (), attack,
-                                model_after=self.state.model(checked.model_id))
-        facts = self.producer.ride(state, checked) if checked.move is not None else None
-        self.state, events = engine.resolve(state, checked, facts, self.rng)
-        return ActionRecord(index, checked, np.zeros((0, 2)) if checked.move is None else checked.move.path, facts,
-                            tuple(events), ridden=facts is not None, model_after=self.state.model(checked.model_id))
+        self.state, record = take(self.engine, self.state, index, action, self.producer, self.probe, self.rng)
+        return record
+
+
+def take(engine, state: State, index: int, action: Action, producer: Producer, table: TableView,
+         rng: np.random.Generator) -> tuple[State, ActionRecord]:
+    """One action along the one path: the engine checks it (IllegalPlanError naming the clause),
+    the table gives its facts (a producer's ride of a move, the LOS engine's sighting of a shot's
+    target), the engine resolves it. Returns the new state and the action's record."""
+    checked = engine.check(state, action, table)
+    if checked.kind == ATTACK:
+        sighting = next(s for s in table.sightings(state, checked.model_id) if s.target == checked.target)
+        after, events = engine.resolve(state, checked, sighting, rng)
+        attack = {"kind": checked.weapon, "attacker": checked.model_id, "target": checked.target,
+                  "events": [e.to_json() for e in events], "text": "; ".join(e.rules for e in events),
+                  "clauses": sorted({c for e in events for c in e.clauses}),
+                  "from_pose": pose_to_json(state.model(checked.model_id).pose),
+                  "target_pose": pose_to_json(state.model(checked.target).pose),
+                  "visible": round(float(sighting.visible_fraction), 4)}
+        return after, ActionRecord(index, checked, np.zeros((0, 2)), None, (), attack,
+                                   model_after=after.model(checked.model_id))
+    facts = producer.ride(state, checked) if checked.move is not None else None
+    after, events = engine.resolve(state, checked, facts, rng)
+    return after, ActionRecord(index, checked, np.zeros((0, 2)) if checked.move is None else checked.move.path,
+                               facts, tuple(events), ridden=facts is not None,
+                               model_after=after.model(checked.model_id))
+
+
+def record_events(record: ActionRecord) -> list:
+    """Every event of an action's record: its own, then its shot's."""
+    from entropy3d.rules.event import Event
+
+    return list(record.events) + [Event.from_json(e) for e in (record.attack or {}).get("events", ())]

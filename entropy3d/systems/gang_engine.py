@@ -198,6 +198,21 @@ class GangEngine:
 
     # -- check ---------------------------------------------------------------------------------
 
+    def parse_action(self, model_id: str, text: str) -> Action:
+        """An action from its text: ``walk: pivot left 45, straight 3`` (a Move), ``crawl walk:
+        straight 2`` (a Crawl), ``shoot``, ``stand up`` or ``reload``. PlanError for a bad walk,
+        IllegalPlanError (GANG-TURN) for anything else."""
+        words = " ".join(text.lower().replace("_", " ").split())
+        if words.startswith("walk:"):
+            return Action(MOVE, model_id, parse_plan(text.strip()))
+        if words.startswith("crawl "):
+            return Action(CRAWL, model_id, parse_plan(text.strip()[len("crawl"):].strip()))
+        simple = {"shoot": SHOOT, "stand up": STAND_UP, "reload": RELOAD}
+        if words not in simple:
+            raise IllegalPlanError("GANG-TURN", f"unknown action {text!r}: use 'walk: straight 3', "
+                                   "'crawl walk: straight 2', 'shoot', 'stand up' or 'reload'")
+        return Action(simple[words], model_id)
+
     def check(self, state: State, action: Action, table: GangTable | None = None) -> Action:
         """Whether ``action`` is legal now; returns it with its checked move (a move or a crawl) or
         its target (a shot, GANG-ARC). Changes nothing, rolls nothing. Raises IllegalPlanError

@@ -117,3 +117,30 @@ def test_a_weapon_the_rules_data_lacks_names_the_model_and_the_choices(tmp_path)
         setup_game(scene, producer="geometric")
     [(key, _, message)] = caught.value.problems
     assert key == "models[3].stats.weapon" and "'flamer'" in message and "autogun" in message
+
+
+def test_act_plays_one_activation_in_the_gang_battle_engine():
+    """Clauses: GANG-PIN, GANG-ARC, GANG-MOVE through ``entropy3d act``, the system's own move
+    command: Dreg (orlock_3) starts Prone & Pinned, stands up and shoots the closest Escher in his
+    arc (Lyra, escher_1); Krug (orlock_4), facing 190°, turns 90° left and moves his 5" (5 x
+    (cos 280°, sin 280°) = (+0.87, -4.92) from (34, 21.5)) but not 9"; a refused action is one line
+    naming the clause."""
+    from typer.testing import CliRunner
+
+    from entropy3d.cli import app
+
+    runner = CliRunner()
+    done = runner.invoke(app, ["act", str(SCENE), "-m", "orlock_3", "-a", "stand up", "-a", "shoot", "--seed", "4",
+                               "--producer", "geometric"])
+    assert done.exit_code == 0, done.output
+    assert "stands up: no longer Prone & Pinned  (GANG-PIN)" in done.output
+    assert "rules: shoots escher_1 with the autogun (in the open, +0 to hit)" in done.output
+    moved = runner.invoke(app, ["act", str(SCENE), "-m", "orlock_4", "-a", "walk: pivot left 90, straight 5",
+                                "--seed", "4", "--producer", "geometric"])
+    assert moved.exit_code == 0 and "moves 5.0\" of its 5\"  (GANG-MOVE)" in moved.output
+    assert "orlock_4: in play, wounds 1, no conditions, at (34.87, 16.58) facing 280°" in moved.output
+    refused = runner.invoke(app, ["act", str(SCENE), "-m", "orlock_4", "-a", "walk: straight 9", "--producer",
+                                  "geometric"])
+    assert refused.exit_code == 1 and "(GANG-MOVE)" in refused.output and "Traceback" not in refused.output
+    other = runner.invoke(app, ["act", str(SCENE.parents[1] / "crossroads.yaml"), "-m", "h1", "-a", "shoot"])
+    assert other.exit_code == 1 and "entropy3d activate" in other.output
