@@ -205,6 +205,8 @@ class ReplayFilm:
                                       supersample=options.supersample, backend=options.backend)
         self.occluders = occluder_mesh(self.geometry)
         self.words = replay_names(replay, self.table)
+        #: a game of a system that plays its own rules (gang battle): its figures have no speed or stress
+        self.own_game = find_system(self.table.spec.system).plays()
         self.names = dict(self.words.riders)
         self.gang_names = dict(self.words.gangs)
         self.colours = {g: spec.colour for g, spec in self.table.spec.gangs.items()}
@@ -436,8 +438,11 @@ class ReplayFilm:
             yield hud.draw_hud(frame, info)
 
     def _bike_line(self, bike, speed: int, stress: int, wounds: int, status: str, conditions=()) -> hud.BikeLine:
+        if self.own_game:
+            status = {"riding": "in play", "out": "out of action"}.get(status, status)
         return hud.BikeLine(bike.id, self.words.rider_of_gang(bike.id), self.colours.get(bike.gang, "#ffffff"),
-                            speed, stress, bike.max_stress, wounds, status, tuple(conditions))
+                            speed, stress, bike.max_stress, wounds, status, tuple(conditions),
+                            figure_only=self.own_game)
 
     def _skipped_hud(self, activation, bike, heading: str) -> hud.HudInfo:
         now = activation.state_after.model(bike.id)
@@ -472,7 +477,7 @@ class ReplayFilm:
 
     def _end(self, segment: Segment, state: State) -> Iterator[np.ndarray]:
         end = self.replay.end
-        if find_system(self.table.spec.system).plays():  # a game system's own mission: its points as they stand
+        if self.own_game:  # a game system's own mission: its points as they stand
             scoring = [("", MISSION_NAMES.get(state.mission, state.mission))] + [
                 (g, f"{self.words.gang(g)}  {int(state.score.get(g, 0)):+d} VP") for g in self.table.spec.gangs]
         else:
