@@ -98,7 +98,8 @@ def demo(
     smooth: bool = typer.Option(False, "--smooth", help="anti-aliased frames (about 8x slower)"),
     pace: str = typer.Option("normal", "--pace", help=PACE_HELP),
 ) -> None:
-    """Play a short game of Entropy City with automatic players and render it to a video."""
+    """Play a short game with automatic players and render it to a video: the scene's game system
+    (`system:`, Entropy City by default; a gang_battle scene plays gang battle rules)."""
     from entropy3d.game import PRODUCERS, play_game
     from entropy3d.game.records import ActivationRecord
 

@@ -1,13 +1,16 @@
-"""``entropy3d systems``: the registered game systems and the clauses each serves."""
+"""``entropy3d systems``: the registered game systems and the clauses each serves; ``entropy3d act``:
+one activation in the scene's own game system."""
 
 from __future__ import annotations
 
 import json
 import re
+from pathlib import Path
+from typing import List, Optional
 
 import typer
 
-from entropy3d.cli.app import app, clean_errors
+from entropy3d.cli.app import app, clean_errors, fail
 
 #: a clause row of rules/clauses.md: "| GANG-COVER | Partial cover -1 to hit, full cover -2. |"
 CLAUSE_ROW = re.compile(r"^\| ([A-Z]+-[A-Z0-9-]+) \| (.*) \|\s*$")
@@ -101,3 +104,63 @@ def systems(as_json: bool = typer.Option(False, "--json", help="print JSON inste
         typer.echo(f"  serves ({len(entry['serves'])}): {', '.join(entry['serves'])}")
         if entry["not_served"]:
             typer.echo(f"  not yet ({len(entry['not_served'])}): {', '.join(entry['not_served'])}")
+
+
+@app.command()
+@clean_errors
+def act(
+    scene: Path = typer.Argument(..., help="scene YAML file of a game system that plays (e.g. gang_battle)"),
+    model: str = typer.Option(..., "--model", "-m", help="id of the model that activates"),
+    action: List[str] = typer.Option(..., "--action", "-a",
+                                     help="an action in the system's words, e.g. \"walk: straight 3\" or \"shoot\"; "
+                                          "repeat for the next"),
+    seed: Optional[int] = typer.Option(None, "--seed", help="dice seed (default: a fresh one, printed)"),
+    producer: str = typer.Option("physics", "--producer",
+                                 help="who moves the model: physics (PyBullet) or geometric (footprints and levels)"),
+) -> None:
+    """One activation in the scene's own game system (its `system:`; `entropy3d activate` plays
+    Entropy City's): each action checked by the system's engine, the table's facts (the
+    producer's move, the LOS engine's sight), resolved; one line per event."""
+    import numpy as np
+
+    from entropy3d.game.session import PRODUCERS, make_producer
+    from entropy3d.game.system_game import record_events, take
+    from entropy3d.game.tableview import TableView
+    from entropy3d.rules.transition import Action
+    from entropy3d.scene import load_scene
+    from entropy3d.scene.build import build_table_geometry
+    from entropy3d.scene.systemrules import model_stats, system_of
+
+    if producer not in PRODUCERS:
+        raise fail(f"error: --producer {producer!r} is not one of {', '.join(PRODUCERS)}")
+    table = load_scene(scene)
+    system = system_of(table)
+    if not system.plays():
+        raise fail(f"error: {scene}: its system {system.name} plays no game of its own; "
+                   "`entropy3d activate` rides Entropy City plans on it")
+    try:
+        table.model(model)
+    except KeyError as error:
+        raise fail(f"error: {scene}: --model: {error.args[0]}") from None
+    if seed is None:
+        seed = int(np.random.SeedSequence().entropy % (2**31))
+    geometry = build_table_geometry(table)
+    engine = system.engine(model_stats(table, system))
+    state = engine.initial_state(table.initial_state(geometry.surface_height))
+    rng = np.random.default_rng(seed)
+    view = TableView(table, geometry)
+    rides = make_producer(producer, table, geometry)
+    typer.echo(f"{table.name}: {model} ({system.title}), seed {seed}, {producer} producer")
+    try:
+        state, _ = engine.resolve(state, engine.check(state, Action.activate(model)), None, rng)
+        for index, text in enumerate(action):
+            state, record = take(engine, state, index, engine.parse_action(model, text), rides, view, rng)
+            typer.echo(text)
+            for event in record_events(record):
+                typer.echo(f"  {event.text}  ({', '.join(event.clauses)})")
+    finally:
+        rides.close()
+    after = state.model(model)
+    typer.echo(f"{model}: {'in play' if after.in_play else 'Out of Action'}, wounds {after.wounds}, "
+               f"{', '.join(after.conditions) or 'no conditions'}, at ({after.pose.x:.2f}, {after.pose.y:.2f}) "
+               f"facing {after.pose.facing_deg:.0f}°")

@@ -17,11 +17,12 @@ from typing import Callable
 
 import numpy as np
 
+from entropy3d.errors import SceneError
 from entropy3d.game.loop import Game
 from entropy3d.game.players import demo_players
 from entropy3d.game.records import ActivationRecord, EndRecord, TurnRecord
 from entropy3d.game.replay import Replay, ReplayError, ReplayHeader, ReplayWriter, encode, read_replay
-from entropy3d.game.script import ScriptedPlayer, load_script, scene_of
+from entropy3d.game.script import ScriptedPlayer, ScriptError, load_script, scene_of
 from entropy3d.game.step import Producer
 
 PRODUCERS = ("physics", "geometric")
@@ -75,8 +76,21 @@ def setup_game(scene: str | Path | None, *, seed: int | None = None, turns: int 
         seed = game_script.seed if game_script is not None and game_script.seed is not None else 0
     dice_seed, players_seed = np.random.SeedSequence(seed).spawn(2)
     from entropy3d.geometric import GeometricProducer
+    from entropy3d.scene.systemrules import system_of
 
     riding = make_producer(producer, table, geometry, physics_in_process)
+    system = system_of(table)
+    if system.plays():
+        if game_script is not None:
+            riding.close()
+            raise ScriptError(script_path, [("", None, f"a script plays Entropy City plans; the scene {scene} is "
+                                            f"a {table.spec.system} game, played by its automatic players: "
+                                            "leave out --script")])
+        game = system_game(system, table, geometry, riding, np.random.default_rng(dice_seed), turns)
+        header = ReplayHeader(scene=str(scene), scene_name=table.name, seed=int(seed), turns=turns, producer=producer,
+                              players="auto", initial=game.state, scene_sha256=file_sha256(scene),
+                              engine_sha256=engine_sha256())
+        return game, header
     players = demo_players(list(table.spec.gangs), table.ruleset, players_seed,
                            lookahead=GeometricProducer(table, geometry, margin_in=LOOKAHEAD_MARGIN_IN),
                            confirm=riding if producer == "physics" else None)
@@ -89,6 +103,25 @@ def setup_game(scene: str | Path | None, *, seed: int | None = None, turns: int 
                           players="auto" if script is None else f"script:{script}", initial=game.state,
                           scene_sha256=file_sha256(scene), engine_sha256=engine_sha256())
     return game, header
+
+
+def system_game(system, table, geometry, producer: Producer, dice: np.random.Generator, turns: int):
+    """A game of the scene's own system (``system:``, one that
+    :meth:`~entropy3d.systems.base.GameSystem.plays`): its engine over the scene's models'
+    ``stats:`` (checked against its rules data first) and its automatic player for each gang."""
+    from entropy3d.game.system_game import SystemGame
+    from entropy3d.scene.systemrules import model_stats
+
+    stats = model_stats(table, system)
+    problems = system.stats_rules_problems(stats)
+    if problems:
+        index = {model.id: i for i, model in enumerate(table.models)}
+        raise SceneError(table.source, [(f"models[{index[model]}].stats.{key}", None, message)
+                                        for model, key, message in problems])
+    engine = system.engine(stats)
+    auto = system.player("auto")
+    players = {gang: auto(gang, engine) for gang in table.spec.gangs}
+    return SystemGame(table, geometry, producer, engine, players, dice, turns=turns)
 
 
 def play_game(scene: str | Path | None = None, *, seed: int | None = None, turns: int | None = None,

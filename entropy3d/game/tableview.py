@@ -25,7 +25,8 @@ def sight_poses(state: State) -> dict[str, Pose | None]:
 
 
 class TableView(SceneProbe):
-    """A :class:`SceneProbe` that also answers ``sight`` (line of sight between two models)."""
+    """A :class:`SceneProbe` that also answers ``sight`` (line of sight between two models) and,
+    for a game system's engine, ``sightings`` and ``figure_walk_met``."""
 
     def __init__(self, table, geometry):
         super().__init__(geometry, {r.id: r.heading for r in table.spec.ramps}, dict(table.spec.table.edges))
@@ -54,3 +55,25 @@ class TableView(SceneProbe):
         other = state.model(target).pose
         return Sight(float(verdict.visible_fraction), bool(verdict.bike_seen),
                      math.hypot(viewer_pose.x - other.x, viewer_pose.y - other.y))
+
+    def _los_now(self, state: State):
+        removed = {piece: None for piece, spot in state.scenery.items() if spot.removed}
+        return self.los.updated(removed) if removed else self.los
+
+    def sightings(self, state: State, viewer: str, viewer_pose: Pose | None = None) -> list:
+        """What ``viewer`` (standing at ``viewer_pose``, default where it stands) sees of every
+        model of another gang still in play, as a game system reads it
+        (:class:`~entropy3d.systems.facts.Sighting`, from the LOS engine)."""
+        from entropy3d.tablefacts import sightings
+
+        poses = sight_poses(state)
+        if viewer_pose is not None:
+            poses[viewer] = viewer_pose
+        gang = state.model(viewer).gang
+        pairs = [(viewer, m.id) for m in state.models.values() if m.gang != gang and m.in_play]
+        return sightings(self._los_now(state), poses, pairs=pairs) if pairs else []
+
+    def figure_walk_met(self, path, level: float):
+        """:meth:`SceneProbe.walk_met` for a figure on the table's on-foot base (its half width
+        the clearance), the wall or drop a walk of ``path`` at ``level`` meets first, or None."""
+        return self.walk_met(path, level, 0.5 * self.table.ruleset.base_for("on_foot").width)

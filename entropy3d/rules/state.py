@@ -72,6 +72,9 @@ class ModelState:
     (a trailbike's first sand stress, EC-TER-SAND); complex_action: a complex action begun this
     activation (``laytrap`` holds the second action to the minimum distance, EC-ACT-LAYTRAP);
     speed_cap: the highest speed left to it this activation (a side-on survivor, EC-COL-SIDE).
+    basic_taken: the Basic actions it took this activation, which it may not repeat (a game
+    system's, e.g. gang battle's Shoot, GANG-TURN); left out of the JSON form when empty, so a
+    game that has none keeps its bytes.
     """
 
     id: str
@@ -110,6 +113,7 @@ class ModelState:
     overwatch_push: str | None = None
     overwatch_renewed: bool = False
     reloading: bool = False
+    basic_taken: tuple[str, ...] = ()
 
     def __repr__(self) -> str:
         return (f"ModelState({self.id} {self.status} {self.pose!r} speed {self.speed} "
@@ -143,6 +147,8 @@ class ModelState:
         data["air"] = None if self.air is None else {
             "speed": self.air.speed, "carry_in": round(self.air.carry_in, 4),
             "velocity_in_s": [round(float(v), 4) for v in self.air.velocity_in_s]}
+        if not self.basic_taken:
+            del data["basic_taken"]
         return data
 
     @classmethod
@@ -151,6 +157,7 @@ class ModelState:
         return cls(**{**data, "pose": pose_from_json(data["pose"]), "conditions": tuple(data.get("conditions", ())),
                       "traits": tuple((str(name), x) for name, x in data.get("traits", ())),
                       "traps_carried": tuple(data.get("traps_carried", ())),
+                      "basic_taken": tuple(data.get("basic_taken", ())),
                       "air": None if air is None else AirTime(int(air["speed"]), float(air["carry_in"]),
                                                               tuple(float(v) for v in air["velocity_in_s"]))})
 

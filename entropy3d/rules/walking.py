@@ -56,7 +56,7 @@ def plan_walk(plan: Plan | str, pose: Pose, on_foot: bool, ruleset: Ruleset, tab
         if not isinstance(segment, (Straight, Pivot)):
             raise IllegalPlanError("EC-FOOT-MOVE", f"a model on foot walks straight and pivots where it "
                                    f"stands; no templates or weaves ({segment})")
-    path, headings, length = _trace(plan, pose, float(ruleset.data("turn_templates.path_spacing_in")))
+    path, headings, length = trace_walk(plan, pose, float(ruleset.data("turn_templates.path_spacing_in")))
     walk_in = ruleset.walk_in
     if length > walk_in + 1e-6:
         raise IllegalPlanError("EC-FOOT-MOVE", f"too far: {length:g}\" is over the {walk_in:g}\" a model on foot "
@@ -76,7 +76,7 @@ def plan_walk(plan: Plan | str, pose: Pose, on_foot: bool, ruleset: Ruleset, tab
                        clauses=("EC-FOOT-MOVE",), attacks_allowed=_ATTACKS.get(plan.action, 0))
 
 
-def _trace(plan: Plan, pose: Pose, spacing: float) -> tuple[np.ndarray, np.ndarray, float]:
+def trace_walk(plan: Plan, pose: Pose, spacing: float) -> tuple[np.ndarray, np.ndarray, float]:
     """The walk's path: (points, headings unfolded, inches walked). A pivot turns the figure
     where it stands (its round base turns about its centre)."""
     points = [pose.xy[None, :]]

@@ -12,7 +12,8 @@ layer reads ``rules/<rules_file>.yaml`` and validates it with :attr:`GameSystem.
 
 from __future__ import annotations
 
-from typing import Any, ClassVar, Mapping, Sequence
+import importlib
+from typing import Any, Callable, ClassVar, Mapping, Sequence
 
 import numpy as np
 from pydantic import BaseModel, ConfigDict, ValidationError
@@ -60,6 +61,9 @@ class GameSystem:
     """The schema of its rules data (rejects unknown keys)."""
     stats_schema: ClassVar[type[BaseModel]] = NoStats
     """The schema of a model's ``stats:`` in a scene of this system."""
+    PLAYERS: ClassVar[Mapping[str, str]] = {}
+    """Its players: kind -> "module:attribute" of the class or factory, imported when asked for
+    (players read the table, a layer above the systems)."""
 
     def __init__(self, rules: Any):
         self.rules = rules
@@ -91,6 +95,34 @@ class GameSystem:
     def stats_of(cls, stats: Mapping[str, Any]) -> Any:
         """One model's validated stats (defaults filled in)."""
         return cls.stats_schema.model_validate(dict(stats))
+
+    @classmethod
+    def player(cls, kind: str) -> Callable:
+        """The player class or factory ``kind`` (``auto``, ...)."""
+        if kind not in cls.PLAYERS:
+            raise ValueError(f"no {kind!r} player; {cls.title} has {', '.join(cls.PLAYERS) or 'none'}")
+        module, attribute = cls.PLAYERS[kind].split(":")
+        return getattr(importlib.import_module(module), attribute)
+
+    # Playing: a system that plays its own game on the shared table overrides :meth:`engine`;
+    # `entropy3d demo` on a scene of it then plays it (entropy3d.game.system_game).
+
+    @classmethod
+    def plays(cls) -> bool:
+        """It plays a game of its own (overrides :meth:`engine`) rather than deciding only."""
+        return cls.engine is not GameSystem.engine
+
+    def stats_rules_problems(self, stats: Mapping[str, Any]) -> list[tuple[str, str, str]]:
+        """Problems ``(model id, stats key, message)`` of the scene's validated ``stats:`` against
+        this system's rules data (a name its rules data does not have); none by default."""
+        return []
+
+    def engine(self, stats: Mapping[str, Any]):
+        """Its game's engine for the scene's models (model id -> validated ``stats:``): an object
+        with ``initial_state``, ``gangs``, ``start_turn``, ``ready``, ``activation_order``,
+        ``check``, ``resolve``, ``end_turn``, ``game_over`` and ``winner`` on the one game state
+        (see :class:`~entropy3d.systems.gang_engine.GangEngine`, the first)."""
+        raise NotImplementedError(f"{self.title} decides from the table's facts but plays no game of its own yet")
 
     # Deciders: what the system makes of the table's facts. A system serves those it overrides.
 

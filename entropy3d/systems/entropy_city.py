@@ -9,7 +9,6 @@ system. The players are imported when asked for, because they read the table (sc
 
 from __future__ import annotations
 
-import importlib
 from typing import Any, Callable, ClassVar, Mapping
 
 from entropy3d.rules import missions
@@ -59,11 +58,3 @@ class EntropyCity(GameSystem):
     @classmethod
     def from_mapping(cls, data: Mapping[str, Any], source: str = "<rules>") -> "EntropyCity":
         return cls(Ruleset.from_mapping(data, source))
-
-    @classmethod
-    def player(cls, kind: str) -> Callable:
-        """The player class or factory ``kind`` (auto, demo, scripted)."""
-        if kind not in cls.PLAYERS:
-            raise ValueError(f"no {kind!r} player; Entropy City has {', '.join(cls.PLAYERS)}")
-        module, attribute = cls.PLAYERS[kind].split(":")
-        return getattr(importlib.import_module(module), attribute)

@@ -1,14 +1,18 @@
-"""Gang battle rules (seed 003) as a game system: who a fighter shoots and what cover costs.
+"""Gang battle rules (seed 003) as a game system: who a fighter shoots, what cover costs, and the
+game itself.
 
 GANG-ARC: a fighter shoots the closest target in its front vision arc and line of sight, and a
 prone fighter in cover cannot be targeted. GANG-COVER: partial cover -1 to hit, full cover -2,
 decided from the share of the target the shooter's eye reaches (the LOS engine's true LOS). The
+rest of the game (priority, actions, moves, the shooting process from the to-hit roll to the
+injury dice, recovery and bottle checks: GANG-TURN ... GANG-BOTTLE) is
+:class:`~entropy3d.systems.gang_engine.GangEngine`, built by :meth:`GangBattle.engine`. The
 numbers and their seed passages are in ``rules/gang_battle.yaml``.
 """
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal, Mapping, Sequence
+from typing import Annotated, Any, Collection, Literal, Mapping, Sequence
 
 from pydantic import Field, model_validator
 
@@ -48,6 +52,77 @@ class ToHitRules(SystemData):
     die_sides: int = Field(ge=2, description="the to-hit die")
 
 
+Roll = Annotated[int, Field(ge=1, le=7)]
+InjuryResult = Literal["flesh_wound", "serious_injury", "out_of_action"]
+
+
+class MissionRules(SystemData):
+    name: str = Field(description="the mission's name in the game state")
+    out_of_action_points: int = Field(ge=0, description="points for each enemy fighter taken Out of Action")
+
+
+class PriorityRules(SystemData):
+    die_sides: int = Field(ge=2, description="the priority die (GANG-TURN)")
+    actions_per_activation: int = Field(ge=1, description="actions a fighter has in its activation (GANG-TURN)")
+
+
+class FighterProfile(SystemData):
+    """A fighter's characteristics (scene ``stats:`` fill in over the rules data's ``fighter:``)."""
+
+    move_in: float = Field(gt=0, le=24, description="MVMT: inches a Move takes it at most (GANG-MOVE)")
+    ballistic_skill: int = Field(ge=2, le=6, description="BS: the to-hit roll needed unmodified (4 = 4+)")
+    toughness: int = Field(ge=1, le=10, description="TOUGH, against the weapon's STR (GANG-WOUND)")
+    wounds: int = Field(ge=1, le=10, description="wounds before the injury dice (GANG-INJURY)")
+    save: Roll = Field(description="armour save needed on a D6; 7 = none (GANG-WOUND)")
+    weapon: str = Field(description="its gun, a name of the rules data's `weapons:`")
+
+
+class MovementRules(SystemData):
+    crawl_fraction: Fraction = Field(description="share of MVMT a Crawl (Double) takes it (GANG-MOVE)")
+    path_spacing_in: float = Field(gt=0, le=1, description="densest spacing of a move's path points, inches")
+
+
+class Weapon(SystemData):
+    range_in: float = Field(gt=0, description="the longest shot, inches")
+    accuracy: int = Field(ge=-3, le=3, description="to-hit modifier (GANG-SHOOT)")
+    strength: int = Field(ge=1, le=10, description="STR against TOUGH (GANG-WOUND)")
+    armour_piercing: int = Field(ge=-6, le=0, description="added to the target's save needed, as a penalty")
+    damage: int = Field(ge=1, le=6, description="wounds an unsaved hit takes (GANG-INJURY)")
+    rapid_fire: bool = Field(description="the Firepower die gives the number of hits (GANG-AMMO)")
+    ammo: Roll = Field(description="the Ammo check needed on a D6 (GANG-AMMO)")
+
+
+class ShootingRules(SystemData):
+    natural_miss: int = Field(ge=0, le=1, description="a to-hit die showing this or less misses (0: none)")
+    firepower_hits: list[Annotated[int, Field(ge=0, le=6)]] = Field(
+        min_length=6, max_length=6, description="hits by Firepower die face 1..6")
+    ammo_check_on: int = Field(ge=1, le=6, description="the Firepower face that calls an Ammo check")
+
+
+class WoundingRules(SystemData):
+    """GANG-WOUND: the wound roll needed by the weapon's STR against the target's TOUGH."""
+
+    double_or_more: Roll
+    greater: Roll
+    equal: Roll
+    lower: Roll
+    half_or_less: Roll
+
+
+class InjuryRules(SystemData):
+    dice: list[InjuryResult] = Field(
+        min_length=6, max_length=6, description="the injury die's result by face 1..6 (GANG-INJURY)")
+    out_at_toughness: int = Field(ge=0, description="flesh wounds taking TOUGH to this put it Out of Action")
+
+
+class RecoveryRules(SystemData):
+    enabled: bool = Field(description="Seriously Injured fighters roll to recover in the End Phase")
+
+
+class BottleRules(SystemData):
+    die_sides: int = Field(ge=2, description="the bottle check's die (GANG-BOTTLE)")
+
+
 class GangRules(SystemRules):
     """``rules/gang_battle.yaml``."""
 
@@ -55,13 +130,36 @@ class GangRules(SystemRules):
     line_of_sight: SightRules
     cover: CoverRules
     to_hit: ToHitRules
+    mission: MissionRules
+    priority: PriorityRules
+    fighter: FighterProfile
+    movement: MovementRules
+    weapons: dict[str, Weapon]
+    shooting: ShootingRules
+    wounding: WoundingRules
+    injury: InjuryRules
+    recovery: RecoveryRules
+    bottle: BottleRules
+
+    @model_validator(mode="after")
+    def _default_weapon_exists(self):
+        if self.fighter.weapon not in self.weapons:
+            raise ValueError(f"fighter.weapon {self.fighter.weapon!r} is not in weapons: "
+                             f"{', '.join(self.weapons)}")
+        return self
 
 
 class FighterStats(SystemData):
-    """A fighter's own numbers in a gang-battle scene (``stats:``)."""
+    """A fighter's own numbers in a gang-battle scene (``stats:``); one left out is the rules
+    data's ``fighter:`` value (:meth:`GangBattle.profile`)."""
 
-    ballistic_skill: int = Field(4, ge=2, le=6, description="BS: the to-hit roll needed unmodified (4 = 4+)")
-    prone: bool = Field(False, description="Prone & Pinned: in cover, it cannot be targeted (GANG-ARC)")
+    move_in: float | None = Field(None, gt=0, le=24, description="MVMT, inches")
+    ballistic_skill: int | None = Field(None, ge=2, le=6, description="BS: the to-hit roll needed (4 = 4+)")
+    toughness: int | None = Field(None, ge=1, le=10, description="TOUGH")
+    wounds: int | None = Field(None, ge=1, le=10, description="wounds")
+    save: int | None = Field(None, ge=1, le=7, description="armour save needed on a D6; 7 = none")
+    weapon: str | None = Field(None, description="its gun, a name of the rules data's `weapons:`")
+    prone: bool = Field(False, description="starts Prone & Pinned: in cover, it cannot be targeted (GANG-ARC)")
 
 
 class GangBattle(GameSystem):
@@ -71,11 +169,38 @@ class GangBattle(GameSystem):
     title = "Gang battle rules"
     seed = "003"
     clause_prefix = "GANG-"
-    clauses = ("GANG-ARC", "GANG-COVER")
+    clauses = ("GANG-ARC", "GANG-COVER", "GANG-TURN", "GANG-MOVE", "GANG-SHOOT", "GANG-PIN", "GANG-AMMO",
+               "GANG-WOUND", "GANG-INJURY", "GANG-RECOVERY", "GANG-BOTTLE")
     rules_file = "gang_battle"
     rules_schema = GangRules
     stats_schema = FighterStats
     rules: GangRules
+    #: "module:attribute" of the player factories, imported when asked for (they read the table)
+    PLAYERS = {"auto": "entropy3d.game.gang_player:GangPlayer"}
+
+    def profile(self, stats: FighterStats) -> FighterProfile:
+        """A fighter's characteristics: its scene ``stats:`` over the rules data's ``fighter:``.
+        Raises ValueError naming an unknown weapon."""
+        given = {k: v for k, v in stats.model_dump().items() if v is not None and k != "prone"}
+        profile = self.rules.fighter.model_copy(update=given)
+        if profile.weapon not in self.rules.weapons:
+            raise ValueError(f"weapon {profile.weapon!r} is not in rules/gang_battle.yaml weapons: "
+                             f"{', '.join(self.rules.weapons)}")
+        return profile
+
+    def stats_rules_problems(self, stats: Mapping[str, FighterStats]) -> list[tuple[str, str, str]]:
+        """A ``weapon:`` that is not in the rules data's ``weapons:``."""
+        return [(model, "weapon", f"unknown weapon {given.weapon!r}; use one of {', '.join(self.rules.weapons)} "
+                                  "(rules/gang_battle.yaml weapons)")
+                for model, given in stats.items() if given.weapon not in (None, *self.rules.weapons)]
+
+    def engine(self, stats: Mapping[str, FighterStats]):
+        """The game's engine for fighters with these ``stats:`` (model id -> stats): check,
+        resolve, the turn's phases and the mission (:class:`~entropy3d.systems.gang_engine.GangEngine`)."""
+        from entropy3d.systems.gang_engine import GangEngine
+
+        return GangEngine(self, {model: self.profile(given) for model, given in stats.items()},
+                          frozenset(model for model, given in stats.items() if given.prone))
 
     def in_vision_arc(self, sighting: Sighting) -> bool:
         """GANG-ARC: the target's base centre lies within the front vision arc (half its width
@@ -98,38 +223,47 @@ class GangBattle(GameSystem):
         """GANG-COVER: -1 partial, -2 full (rules data), 0 in the open."""
         return {"none": 0, "partial": self.rules.cover.partial_to_hit, "full": self.rules.cover.full_to_hit}[cover]
 
-    def may_target(self, sighting: Sighting, target: FighterStats) -> bool:
+    def may_target(self, sighting: Sighting, prone: bool) -> bool:
         """GANG-ARC: in the front vision arc and in line of sight, and not a prone fighter in cover."""
         if not (self.in_vision_arc(sighting) and self.in_sight(sighting)):
             return False
-        return not (target.prone and self.cover(sighting.visible_fraction) != "none")
+        return not (prone and self.cover(sighting.visible_fraction) != "none")
 
-    def priority_target(self, sightings: Sequence[Sighting], stats: Mapping[str, FighterStats]) -> Sighting | None:
-        """GANG-ARC: the closest target the fighter may shoot; a tie goes to the one listed first;
-        None when none may be shot."""
-        allowed = [s for s in sightings if self.may_target(s, stats[s.target])]
+    def priority_target(self, sightings: Sequence[Sighting], prone: Collection[str] = ()) -> Sighting | None:
+        """GANG-ARC: the closest target the fighter may shoot (``prone``: ids of the fighters lying
+        Prone); a tie goes to the one listed first; None when none may be shot."""
+        allowed = [s for s in sightings if self.may_target(s, s.target in prone)]
         return min(allowed, key=lambda s: s.distance_in, default=None)
 
     def roll_needed(self, ballistic_skill: int, modifier: int) -> tuple[int, bool]:
         """The to-hit roll needed with a modifier, and whether the shot is improbable ("modified
         past 6+": needs a 6, then a second roll at the unmodified BS)."""
-        needed = ballistic_skill - modifier
+        needed = max(ballistic_skill - modifier, self.rules.shooting.natural_miss + 1)
         return min(needed, self.rules.to_hit.die_sides), needed > self.rules.to_hit.die_sides
+
+    def to_hit(self, fighter: FighterProfile, visible_fraction: float) -> tuple[int, bool, Cover, int]:
+        """GANG-SHOOT with GANG-COVER: (roll needed, improbable, cover, modifier) of ``fighter``'s
+        shot at a target with that share visible: the cover's modifier plus its weapon's accuracy."""
+        cover = self.cover(visible_fraction)
+        modifier = self.to_hit_modifier(cover) + self.rules.weapons[fighter.weapon].accuracy
+        needed, improbable = self.roll_needed(fighter.ballistic_skill, modifier)
+        return needed, improbable, cover, modifier
 
     def judge_sightings(self, viewer: str, sightings: Sequence[Sighting],
                         stats: Mapping[str, Any]) -> list[Event]:
         """One event: whom ``viewer`` must shoot (GANG-ARC) and what the cover costs (GANG-COVER)."""
         mine = [s for s in sightings if s.viewer == viewer]
-        target = self.priority_target(mine, stats)
+        target = self.priority_target(mine, {model for model, given in stats.items() if given.prone})
         if target is None:
             found = ", ".join(f"{s.target} {100 * s.visible_fraction:.0f}% visible at {s.bearing_deg:.0f}°"
                               for s in mine) or "no other fighter"
             return [Event("attack", viewer, "no target: none in the front vision arc and line of sight",
                           found=found, producer="line of sight", clauses=("GANG-ARC",))]
-        cover = self.cover(target.visible_fraction)
-        modifier = self.to_hit_modifier(cover)
-        needed, improbable = self.roll_needed(stats[viewer].ballistic_skill, modifier)
-        cover_text = "no cover" if cover == "none" else f"{cover} cover {modifier:+d} to hit"
+        fighter = self.profile(stats[viewer])
+        needed, improbable, cover, modifier = self.to_hit(fighter, target.visible_fraction)
+        cover_text = "no cover" if cover == "none" else f"{cover} cover {self.to_hit_modifier(cover):+d} to hit"
+        accuracy = self.rules.weapons[fighter.weapon].accuracy
+        cover_text += f", {fighter.weapon} {accuracy:+d}" if accuracy else ""
         rules = (f"shoots {target.target}, the closest in the front arc; {cover_text}: hits on {needed}+"
                  + (" (improbable shot: a 6, then a roll at the unmodified BS)" if improbable else ""))
         found = (f"{target.target} {100 * target.visible_fraction:.0f}% visible, {target.distance_in:.1f}\" away "

@@ -30,7 +30,9 @@ def rgb(colour: str) -> tuple[int, int, int]:
 @dataclass(frozen=True)
 class BikeLine:
     """One bike on the HUD: id, rider name, gang colour, speed, stress of max, wounds, status and
-    conditions (bleeding, stunned, burning, wet: EC-COND-*)."""
+    conditions (bleeding, stunned, burning, wet: EC-COND-*). figure_only: a figure of a game system
+    that plays its own rules (gang battle), which has no speed or stress: only its wounds, status
+    and conditions are shown."""
 
     model_id: str
     name: str
@@ -41,6 +43,7 @@ class BikeLine:
     wounds: int
     status: str
     conditions: tuple[str, ...] = ()
+    figure_only: bool = False
 
 
 @dataclass(frozen=True)
@@ -182,22 +185,24 @@ def hud_overlay(info: HudInfo, width: int, height: int) -> Overlay:
         texts.append(("text", (x + int(28 * unit), y + int((26 - size) * unit * 0.6)), f"{bike.name}",
                       font(int(size * unit), True), TEXT, None))
         y += int(38 * unit)
-        texts.append(("text", (x, y), f"speed {bike.speed}   wounds {bike.wounds}   {bike.status.replace('_', ' ')}",
+        speed = "" if bike.figure_only else f"speed {bike.speed}   "
+        texts.append(("text", (x, y), f"{speed}wounds {bike.wounds}   {bike.status.replace('_', ' ')}",
                       small, TEXT, None))
         y += int(30 * unit)
-        texts.append(("text", (x, y), "stress", small, TEXT, None))
-        bar_x = x + int(70 * unit)
-        bar_w = box[2] - pad - bar_x
-        texts.append(("outline", (bar_x, y + int(4 * unit), bar_x + bar_w, y + int(20 * unit)), None, None, MUTED,
-                      None))
-        share = min(1.0, bike.stress / max(1, bike.max_stress))
-        colour = GOOD if share < 0.5 else ACCENT if share < 0.8 else BAD
-        if share > 0:
-            texts.append(("rect", (bar_x + 2, y + int(6 * unit), bar_x + 2 + int((bar_w - 4) * share),
-                                   y + int(18 * unit)), None, None, colour, None))
-        texts.append(("text", (bar_x + bar_w // 2, y + int(2 * unit)), f"{bike.stress}/{bike.max_stress}", tiny, TEXT,
-                      "ma"))
-        y += int(30 * unit)
+        if not bike.figure_only:  # a figure of a game system's own rules has no stress
+            texts.append(("text", (x, y), "stress", small, TEXT, None))
+            bar_x = x + int(70 * unit)
+            bar_w = box[2] - pad - bar_x
+            texts.append(("outline", (bar_x, y + int(4 * unit), bar_x + bar_w, y + int(20 * unit)), None, None, MUTED,
+                          None))
+            share = min(1.0, bike.stress / max(1, bike.max_stress))
+            colour = GOOD if share < 0.5 else ACCENT if share < 0.8 else BAD
+            if share > 0:
+                texts.append(("rect", (bar_x + 2, y + int(6 * unit), bar_x + 2 + int((bar_w - 4) * share),
+                                       y + int(18 * unit)), None, None, colour, None))
+            texts.append(("text", (bar_x + bar_w // 2, y + int(2 * unit)), f"{bike.stress}/{bike.max_stress}", tiny,
+                          TEXT, "ma"))
+            y += int(30 * unit)
         if info.plan:
             texts.append(("text", (x, y), info.plan, tiny, ACCENT, None))
         if bike.conditions:

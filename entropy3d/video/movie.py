@@ -22,6 +22,7 @@ from entropy3d.game.replay import Replay
 from entropy3d.geometry import Pose
 from entropy3d.outputs import AtomicFile
 from entropy3d.rules.state import State
+from entropy3d.systems import find_system
 from entropy3d.video import hud, words
 from entropy3d.video.director import (
     CameraRig,
@@ -37,7 +38,7 @@ from entropy3d.video.fight import TAKEDOWN_AFTER, draw_fight, fight_of, stage_fi
 from entropy3d.video.jumpshot import ProfileInset, flight_window, inset_box, ride_clock, with_inset
 
 FORMATS = (".mp4", ".gif")
-MISSION_NAMES = {"turf_war": "Turf War", "lovers_point_brawl": "Lovers Point Brawl"}
+MISSION_NAMES = {"turf_war": "Turf War", "lovers_point_brawl": "Lovers Point Brawl", "gang_fight": "Gang Fight"}
 
 
 #: reading speed of each --pace: characters a second, the shortest an action is held, the playback
@@ -204,6 +205,8 @@ class ReplayFilm:
                                       supersample=options.supersample, backend=options.backend)
         self.occluders = occluder_mesh(self.geometry)
         self.words = replay_names(replay, self.table)
+        #: a game of a system that plays its own rules (gang battle): its figures have no speed or stress
+        self.own_game = find_system(self.table.spec.system).plays()
         self.names = dict(self.words.riders)
         self.gang_names = dict(self.words.gangs)
         self.colours = {g: spec.colour for g, spec in self.table.spec.gangs.items()}
@@ -306,10 +309,10 @@ class ReplayFilm:
     def _title(self, segment: Segment, state: State) -> Iterator[np.ndarray]:
         header = self.replay.header
         gangs = list(self.table.spec.gangs)
+        mission = header.initial.mission
         lines = (" vs ".join(self.gang_names[g] for g in gangs),
-                 f"{MISSION_NAMES.get(self.table.spec.mission, self.table.spec.mission)}  -  "
-                 f"{header.turns} turns  -  seed {header.seed}",
-                 "Entropy City  |  entropy3d")
+                 f"{MISSION_NAMES.get(mission, mission)}  -  {header.turns} turns  -  seed {header.seed}",
+                 f"{find_system(self.table.spec.system).title}  |  entropy3d")
         for frame in self._overview_frames(segment.frames, 24.0):
             yield hud.draw_card(frame, header.scene_name, lines)
 
@@ -435,8 +438,11 @@ class ReplayFilm:
             yield hud.draw_hud(frame, info)
 
     def _bike_line(self, bike, speed: int, stress: int, wounds: int, status: str, conditions=()) -> hud.BikeLine:
+        if self.own_game:
+            status = {"riding": "in play", "out": "out of action"}.get(status, status)
         return hud.BikeLine(bike.id, self.words.rider_of_gang(bike.id), self.colours.get(bike.gang, "#ffffff"),
-                            speed, stress, bike.max_stress, wounds, status, tuple(conditions))
+                            speed, stress, bike.max_stress, wounds, status, tuple(conditions),
+                            figure_only=self.own_game)
 
     def _skipped_hud(self, activation, bike, heading: str) -> hud.HudInfo:
         now = activation.state_after.model(bike.id)
@@ -471,7 +477,11 @@ class ReplayFilm:
 
     def _end(self, segment: Segment, state: State) -> Iterator[np.ndarray]:
         end = self.replay.end
-        scoring = score_lines(self.replay, self.table.ruleset, self.words, state)
+        if self.own_game:  # a game system's own mission: its points as they stand
+            scoring = [("", MISSION_NAMES.get(state.mission, state.mission))] + [
+                (g, f"{self.words.gang(g)}  {int(state.score.get(g, 0)):+d} VP") for g in self.table.spec.gangs]
+        else:
+            scoring = score_lines(self.replay, self.table.ruleset, self.words, state)
         lines = tuple(text for _, text in scoring)
         colours = tuple(self.colours.get(g, "") if g else "" for g, _ in scoring)
         winner = self.gang_names.get(end.winner, end.winner) if end is not None and end.winner else ""

@@ -41,9 +41,8 @@ def test_GANG_ARC_shoots_the_closest_target_in_the_front_arc_and_sight(gang):
     is chosen over 'far' (12" dead ahead, in the open)."""
     sightings = [seen("far", 12, 0, 1.0), seen("flank", 6, 60, 1.0), seen("hidden", 8, 0, 0.0),
                  seen("near", 10, 30, 0.8)]
-    stats = {s.target: STANDING for s in sightings}
-    assert gang.priority_target(sightings, stats).target == "near"
-    assert gang.priority_target([s for s in sightings if s.target != "near"], stats).target == "far"
+    assert gang.priority_target(sightings).target == "near"
+    assert gang.priority_target([s for s in sightings if s.target != "near"]).target == "far"
 
 
 def test_GANG_ARC_the_arc_is_half_its_width_either_side_of_the_facing(gang):
@@ -58,15 +57,15 @@ def test_GANG_ARC_a_prone_fighter_in_cover_cannot_be_targeted(gang):
     """Clause: GANG-ARC. 003: "Note that prone fighters in cover cannot be targeted." A prone
     fighter 60% visible (cover) is passed over for a farther one; prone in the open is a target."""
     sightings = [seen("prone_in_cover", 5, 0, 0.6), seen("standing", 9, 10, 1.0)]
-    assert gang.priority_target(sightings, {"prone_in_cover": PRONE, "standing": STANDING}).target == "standing"
+    assert gang.priority_target(sightings, prone={"prone_in_cover"}).target == "standing"
     in_open = [seen("prone_in_open", 5, 0, 1.0), seen("standing", 9, 10, 1.0)]
-    assert gang.priority_target(in_open, {"prone_in_open": PRONE, "standing": STANDING}).target == "prone_in_open"
+    assert gang.priority_target(in_open, prone={"prone_in_open"}).target == "prone_in_open"
 
 
 def test_GANG_ARC_no_target_when_none_is_in_arc_and_sight(gang):
     """Clause: GANG-ARC. Behind the fighter or out of sight: nobody to shoot."""
     sightings = [seen("behind", 3, 170, 1.0), seen("walled_off", 4, 0, 0.0)]
-    assert gang.priority_target(sightings, {s.target: STANDING for s in sightings}) is None
+    assert gang.priority_target(sightings) is None
     [event] = gang.judge_sightings("shooter", sightings, {"shooter": STANDING, "behind": STANDING,
                                                          "walled_off": STANDING})
     assert event.rules.startswith("no target") and event.clauses == ("GANG-ARC",)

@@ -60,16 +60,17 @@ def test_los_all_reports_each_fighters_target_and_roll():
     assert result.exit_code == 0, result.output
     assert "gang_battle rules" in result.output
     assert "escher_1: line of sight: orlock_2 100% visible" in result.output
-    assert ("orlock_1: line of sight: escher_2 93% visible, 14.5\" away at 21° off the facing -> rules: shoots "
+    assert ("orlock_1: line of sight: escher_2 94% visible, 14.5\" away at 21° off the facing -> rules: shoots "
             "escher_2, the closest in the front arc; partial cover -1 to hit: hits on 5+") in result.output
 
 
 def test_sightings_name_what_blocks_its_material_and_top_and_the_bases(fight):
     """The facts every system reads: Gorg (orlock_1) sees Vex (escher_2) past the jersey
-    barrier on the gravel track, a concrete piece 0.59" high; both stand on 75 x 42 mm ovals."""
+    barrier on the gravel track, a concrete piece 0.59" high; both are figures on foot on 25 mm
+    round bases."""
     _, _, seen = fight
     sighting = seen[("orlock_1", "escher_2")]
     assert sighting.blockers == ("track_barrier",)
     assert sighting.blocker_surfaces == ("concrete",)
     assert sighting.blocker_tops_in == pytest.approx((0.59,), abs=0.01)
-    assert sighting.target_base_in == pytest.approx((75 / 25.4, 42 / 25.4))
+    assert sighting.viewer_base_in == sighting.target_base_in == pytest.approx((25 / 25.4, 25 / 25.4))

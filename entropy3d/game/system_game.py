@@ -1,0 +1,154 @@
+"""The game loop of a game system other than Entropy City (``system:`` of a scene), on the
+shared table and into the same records, replay file and video as :class:`~entropy3d.game.loop.Game`.
+
+A playing system gives an *engine* (:meth:`GameSystem.engine`, e.g.
+:class:`~entropy3d.systems.gang_engine.GangEngine`) with ``initial_state``, ``start_turn``,
+``ready``, ``activation_order``, ``check``, ``resolve``, ``end_turn``, ``game_over`` and
+``winner``; its players choose the order of their fighters and each action. Every action goes
+the one path: the engine checks it against the table (:class:`~entropy3d.game.tableview.TableView`),
+a producer rides a move (its facts) or the LOS engine shows a shot's target (its sighting), and
+the engine resolves it. Nothing here decides a rule: it sequences the engine's phases and keeps
+the :class:`~entropy3d.rules.state.State`. Randomness: the injected dice ``rng`` and the players'.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from typing import Iterator, Mapping, Protocol, Sequence
+
+import numpy as np
+
+from entropy3d.game.records import ActionRecord, ActivationRecord, EndRecord, TurnRecord
+from entropy3d.game.step import Producer
+from entropy3d.game.tableview import TableView
+from entropy3d.rules.state import ModelState, State, pose_to_json
+from entropy3d.rules.transition import ATTACK, Action
+
+
+@dataclass(frozen=True)
+class SystemView:
+    """What a player sees when it chooses: the state, its model, the engine and the table."""
+
+    state: State
+    model: ModelState
+    engine: object
+    table: TableView
+
+
+class SystemPlayer(Protocol):
+    gang: str
+
+    def order(self, state: State, ready: Sequence[str], table: TableView) -> list[str]:
+        """Its ready fighters in the order it will activate them this turn."""
+
+    def choose_action(self, view: SystemView) -> Action | None:
+        """The next action of ``view.model`` (legal: the engine checks it), or None to end its
+        activation."""
+
+
+class SystemGame:
+    """One game of a playing system: ``play()`` yields a record per turn start and activation,
+    then the end. The End Phase's events are the last activation's last action (an ``end``
+    action of that fighter), so the video and the replay show them where they happen."""
+
+    def __init__(self, table, geometry, producer: Producer, engine, players: Mapping[str, SystemPlayer],
+                 rng: np.random.Generator, turns: int | None = None, initial: State | None = None):
+        self.table, self.producer, self.engine, self.rng = table, producer, engine, rng
+        self.probe = TableView(table, geometry)
+        self.players = dict(players)
+        self.turns = int(turns if turns is not None else table.spec.turns)
+        self.state = initial if initial is not None else engine.initial_state(
+            table.initial_state(geometry.surface_height))
+        missing = sorted(set(engine.gangs(self.state)) - set(self.players))
+        if missing:
+            raise ValueError(f"no player for gang(s) {', '.join(missing)}")
+
+    def play(self) -> Iterator[TurnRecord | ActivationRecord | EndRecord]:
+        engine, previous, bottled, reason, turn = self.engine, None, [], "", 0
+        for turn in range(1, self.turns + 1):
+            self.state = dataclasses.replace(self.state, turn=turn)
+            reason = engine.game_over(self.state)
+            if reason:
+                turn -= 1
+                break
+            start = engine.start_turn(self.state, self.rng, previous)
+            previous = start.first
+            chosen = {gang: self.players[gang].order(self.state, engine.ready(self.state, gang), self.probe)
+                      for gang in engine.gangs(self.state)}
+            order = engine.activation_order(start.first, chosen)
+            yield TurnRecord(turn, start.rolls, start.first, tuple(order))
+            for k, model_id in enumerate(order):
+                record = self._activate(turn, model_id)
+                reason = engine.game_over(self.state)
+                if k == len(order) - 1 and not reason:
+                    record, bottled = self._end_phase(record)
+                    reason = engine.game_over(self.state, bottled)
+                yield record
+                if reason:
+                    break
+            if reason:
+                break
+        if not reason:
+            reason = f"{self.turns} turn{'s' if self.turns != 1 else ''} played"
+        yield EndRecord(reason, turn, dict(self.state.score), engine.winner(self.state, bottled), self.state)
+
+    def _end_phase(self, record: ActivationRecord) -> tuple[ActivationRecord, list[str]]:
+        self.state, events, bottled = self.engine.end_turn(self.state, self.rng)
+        end = ActionRecord(len(record.actions), Action.end(record.model_id), np.zeros((0, 2)), None, tuple(events),
+                           model_after=self.state.model(record.model_id))
+        return dataclasses.replace(record, actions=record.actions + (end,), state_after=self.state), bottled
+
+    def _activate(self, turn: int, model_id: str) -> ActivationRecord:
+        before = self.state
+        model = before.model(model_id)
+        if not model.in_play:
+            return ActivationRecord(turn, model_id, model.gang, (), (), before, before)
+        self.state, _ = self.engine.resolve(self.state, self.engine.check(self.state, Action.activate(model_id)),
+                                            None, self.rng)
+        player = self.players[model.gang]
+        actions: list[ActionRecord] = []
+        while self.state.model(model_id).in_play:
+            view = SystemView(self.state, self.state.model(model_id), self.engine, self.probe)
+            action = player.choose_action(view)
+            if action is None:
+                break
+            actions.append(self._take(len(actions), action))
+        if self.state.model(model_id).in_play:
+            self.state, _ = self.engine.resolve(self.state, Action.end(model_id), None, self.rng)
+        return ActivationRecord(turn, model_id, model.gang, (), tuple(actions), before, self.state)
+
+    def _take(self, index: int, action: Action) -> ActionRecord:
+        self.state, record = take(self.engine, self.state, index, action, self.producer, self.probe, self.rng)
+        return record
+
+
+def take(engine, state: State, index: int, action: Action, producer: Producer, table: TableView,
+         rng: np.random.Generator) -> tuple[State, ActionRecord]:
+    """One action along the one path: the engine checks it (IllegalPlanError naming the clause),
+    the table gives its facts (a producer's ride of a move, the LOS engine's sighting of a shot's
+    target), the engine resolves it. Returns the new state and the action's record."""
+    checked = engine.check(state, action, table)
+    if checked.kind == ATTACK:
+        sighting = next(s for s in table.sightings(state, checked.model_id) if s.target == checked.target)
+        after, events = engine.resolve(state, checked, sighting, rng)
+        attack = {"kind": checked.weapon, "attacker": checked.model_id, "target": checked.target,
+                  "events": [e.to_json() for e in events], "text": "; ".join(e.rules for e in events),
+                  "clauses": sorted({c for e in events for c in e.clauses}),
+                  "from_pose": pose_to_json(state.model(checked.model_id).pose),
+                  "target_pose": pose_to_json(state.model(checked.target).pose),
+                  "visible": round(float(sighting.visible_fraction), 4)}
+        return after, ActionRecord(index, checked, np.zeros((0, 2)), None, (), attack,
+                                   model_after=after.model(checked.model_id))
+    facts = producer.ride(state, checked) if checked.move is not None else None
+    after, events = engine.resolve(state, checked, facts, rng)
+    return after, ActionRecord(index, checked, np.zeros((0, 2)) if checked.move is None else checked.move.path,
+                               facts, tuple(events), ridden=facts is not None,
+                               model_after=after.model(checked.model_id))
+
+
+def record_events(record: ActionRecord) -> list:
+    """Every event of an action's record: its own, then its shot's."""
+    from entropy3d.rules.event import Event
+
+    return list(record.events) + [Event.from_json(e) for e in (record.attack or {}).get("events", ())]

@@ -1,0 +1,470 @@
+"""The gang battle game (seed 003) on the one game state: ``check`` apart from ``resolve``.
+
+The one path of :mod:`entropy3d.rules.transition`, for this system::
+
+    Action --check(state, action, table)--> IllegalPlanError(GANG-*)
+                 | legal: the action with its checked move, or its target (GANG-ARC)
+                 v
+           facts: a producer's ride (Facts) for a move, the LOS engine's Sighting for a shot
+                 |
+                 v
+           resolve(state, action, facts, rng) --> (State, [Event])
+
+Pure like the rules engine: the table is asked through :class:`GangTable` (the game layer's
+:class:`~entropy3d.game.tableview.TableView` answers it), dice come from the injected
+``numpy.random.Generator``. What the engine keeps in the one :class:`~entropy3d.rules.state.State`:
+``wounds`` (GANG-INJURY), ``status`` ``out`` for Out of Action, ``conditions`` ``prone`` (Prone &
+Pinned), ``seriously_injured``, ``flesh_wound`` (one per wound, -1 TOUGH each) and
+``out_of_ammo``, ``actions_taken`` and ``basic_taken`` of the activation (GANG-TURN). Lengths are
+table inches.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import TYPE_CHECKING, Mapping, Protocol, Sequence
+
+import numpy as np
+
+from entropy3d.errors import IllegalPlanError
+from entropy3d.geometry import Pose, normalize_deg
+from entropy3d.rules.event import Event
+from entropy3d.rules.facts import Facts
+from entropy3d.rules.plan import Pivot, Straight, parse_plan
+from entropy3d.rules.planner import PlannedMove
+from entropy3d.rules.speeds import DistanceBand
+from entropy3d.rules.state import OUT, ModelState, State
+from entropy3d.rules.transition import ACTIVATE, ATTACK, END, MOVE, Action
+from entropy3d.rules.walking import trace_walk
+from entropy3d.systems.facts import Sighting
+
+if TYPE_CHECKING:
+    from entropy3d.systems.gang_battle import FighterProfile, GangBattle
+
+CRAWL, STAND_UP, RELOAD = "crawl", "stand_up", "reload"
+SHOOT = ATTACK  #: a shot is the one state's attack action, its target found by the rules (GANG-ARC)
+PRONE, SERIOUSLY_INJURED, FLESH_WOUND, OUT_OF_AMMO = "prone", "seriously_injured", "flesh_wound", "out_of_ammo"
+
+#: action kind -> (action points, Basic: not repeated in an activation); 003 "Actions"
+COSTS = {MOVE: (1, False), CRAWL: (2, False), SHOOT: (1, True), STAND_UP: (1, True), RELOAD: (1, False)}
+#: what a fighter lying Prone & Pinned, or Seriously Injured, may still do (003 "Status & Conditions")
+PRONE_MAY = (STAND_UP, CRAWL, RELOAD)
+INJURED_MAY = (CRAWL,)
+
+
+class GangTable(Protocol):
+    """What the engine asks the table (tests fake it)."""
+
+    def figure_walk_met(self, path: np.ndarray, level: float) -> tuple[str, str, float] | None:
+        """What a figure walking ``path`` (N, 2 inches) at ``level`` meets first: (piece id, ``wall``
+        or ``drop``, inches along), or None when the way is clear."""
+
+    def off_table(self, points: np.ndarray, margin: float = 0.0) -> np.ndarray:
+        """Mask of the points outside the table."""
+
+    def sightings(self, state: State, viewer: str, viewer_pose: Pose | None = None) -> list[Sighting]:
+        """What ``viewer`` sees of every enemy fighter in play (the LOS engine)."""
+
+
+@dataclasses.dataclass(frozen=True)
+class TurnStart:
+    """The Priority Phase's outcome: the rolls (one pair a round, rolled again on a first-round
+    tie) and the gang with priority."""
+
+    rolls: tuple[tuple[int, int], ...]
+    first: str
+
+
+def _d6(rng: np.random.Generator, sides: int = 6) -> int:
+    return int(rng.integers(1, sides + 1))
+
+
+class GangEngine:
+    """The gang battle game for one scene's fighters.
+
+    system: the :class:`~entropy3d.systems.gang_battle.GangBattle` with its rules data.
+    fighters: model id -> its characteristics. prone_at_start: ids of those that start Prone.
+    """
+
+    def __init__(self, system: "GangBattle", fighters: Mapping[str, "FighterProfile"], prone_at_start=frozenset()):
+        self.system, self.rules = system, system.rules
+        self.fighters = dict(fighters)
+        self.prone_at_start = frozenset(prone_at_start)
+
+    # -- the game's start and turns --------------------------------------------------------------
+
+    def initial_state(self, table_state: State) -> State:
+        """The table's starting state as a gang fight: each fighter's wounds, those that start
+        Prone & Pinned, the mission's name and no score."""
+        models = {model_id: model.but(wounds=self.fighters[model_id].wounds, stress=0,
+                                      conditions=(PRONE,) if model_id in self.prone_at_start else ())
+                  for model_id, model in table_state.models.items()}
+        gangs = list(dict.fromkeys(m.gang for m in models.values()))
+        return dataclasses.replace(table_state, mission=self.rules.mission.name, models=models,
+                                   score={g: 0 for g in gangs})
+
+    def gangs(self, state: State) -> list[str]:
+        return list(dict.fromkeys(m.gang for m in state.models.values()))
+
+    def start_turn(self, state: State, rng: np.random.Generator, previous: str | None) -> TurnStart:
+        """GANG-TURN, Priority Phase: each player rolls a die; the higher has priority; on a tie
+        the player who had it passes it (``previous``; a first-round tie is rolled again)."""
+        gangs = self.gangs(state)
+        sides = self.rules.priority.die_sides
+        rolls = []
+        while True:
+            roll = (_d6(rng, sides), _d6(rng, sides))
+            rolls.append(roll)
+            if roll[0] != roll[1]:
+                return TurnStart(tuple(rolls), gangs[0] if roll[0] > roll[1] else gangs[1])
+            if previous is not None:
+                return TurnStart(tuple(rolls), gangs[1] if previous == gangs[0] else gangs[0])
+
+    def ready(self, state: State, gang: str) -> list[str]:
+        """GANG-TURN: the fighters of ``gang`` given a Ready marker (every one in play)."""
+        return [m.id for m in state.models.values() if m.gang == gang and m.in_play]
+
+    def activation_order(self, first: str, chosen: Mapping[str, Sequence[str]]) -> list[str]:
+        """GANG-TURN, Activation: "Taking turns each player activates one ready fighter", the
+        player with priority first; ``chosen``: each gang's ready fighters in its player's order.
+        A gang with none left lets the other go on."""
+        queues = {gang: list(ids) for gang, ids in chosen.items()}
+        turn = [first] + [g for g in queues if g != first]
+        order = []
+        while any(queues.values()):
+            for gang in turn:
+                if queues[gang]:
+                    order.append(queues[gang].pop(0))
+        return order
+
+    def end_turn(self, state: State, rng: np.random.Generator) -> tuple[State, list[Event], list[str]]:
+        """GANG-RECOVERY then GANG-BOTTLE, the End Phase: (state, events, gangs that bottled out)."""
+        events: list[Event] = []
+        if self.rules.recovery.enabled:
+            for model in list(state.models.values()):
+                if model.in_play and SERIOUSLY_INJURED in model.conditions:
+                    state, found = self._recover(state, model, rng)
+                    events += found
+        bottled = []
+        for gang in self.gangs(state):
+            crew = [m for m in state.models.values() if m.gang == gang]
+            down = sum(1 for m in crew if not m.in_play or SERIOUSLY_INJURED in m.conditions)
+            if not down:
+                continue
+            die = _d6(rng, self.rules.bottle.die_sides)
+            out = die + down > len(crew)
+            events.append(Event("condition", crew[0].id, f"{gang} bottle check: {die} + {down} down "
+                                f"{'>' if out else '<='} {len(crew)} in the starting crew: "
+                                + ("bottles out and withdraws" if out else "holds"),
+                                clauses=("GANG-BOTTLE",),
+                                figures={"gang": gang, "die": die, "down": down, "crew": len(crew), "bottled": out}))
+            if out:
+                bottled.append(gang)
+        return state, events, bottled
+
+    def _recover(self, state: State, model: ModelState, rng: np.random.Generator) -> tuple[State, list[Event]]:
+        """GANG-RECOVERY: an injury die for a Seriously Injured fighter: a flesh wound stands it
+        Prone & Pinned, a serious injury keeps it down, Out of Action takes it off."""
+        die = _d6(rng)
+        result = self.rules.injury.dice[die - 1]
+        if result == "serious_injury":
+            return state, [Event("condition", model.id, f"recovery roll {die}: remains Seriously Injured",
+                                 clauses=("GANG-RECOVERY",), figures={"die": die, "result": result})]
+        if result == "flesh_wound":
+            model = model.but(conditions=_without(model.conditions, SERIOUSLY_INJURED))
+        state, events = self._injure(state.with_model(model), model.id, (die,), "", ("GANG-RECOVERY",))
+        return state, events
+
+    def game_over(self, state: State, bottled: Sequence[str] = ()) -> str:
+        """Why the fight is over ("" while it goes on): a gang bottled out (GANG-BOTTLE) or has
+        no fighter standing (every one Out of Action or Seriously Injured)."""
+        if bottled:
+            return f"{', '.join(bottled)} bottled out"
+        for gang in self.gangs(state):
+            if not any(m.in_play and SERIOUSLY_INJURED not in m.conditions
+                       for m in state.models.values() if m.gang == gang):
+                return f"{gang} has no fighter standing"
+        return ""
+
+    def winner(self, state: State, bottled: Sequence[str] = ()) -> str:
+        """The gang with the most points; on equal points the one that did not bottle out; "" for a draw."""
+        ranked = sorted(self.gangs(state), key=lambda g: (-state.score.get(g, 0), g in bottled))
+        if len(ranked) < 2:
+            return ranked[0] if ranked else ""
+        a, b = ranked[:2]
+        if state.score.get(a, 0) != state.score.get(b, 0) or ((a in bottled) != (b in bottled)):
+            return a
+        return ""
+
+    # -- check ---------------------------------------------------------------------------------
+
+    def parse_action(self, model_id: str, text: str) -> Action:
+        """An action from its text: ``walk: pivot left 45, straight 3`` (a Move), ``crawl walk:
+        straight 2`` (a Crawl), ``shoot``, ``stand up`` or ``reload``. PlanError for a bad walk,
+        IllegalPlanError (GANG-TURN) for anything else."""
+        words = " ".join(text.lower().replace("_", " ").split())
+        if words.startswith("walk:"):
+            return Action(MOVE, model_id, parse_plan(text.strip()))
+        if words.startswith("crawl "):
+            return Action(CRAWL, model_id, parse_plan(text.strip()[len("crawl"):].strip()))
+        simple = {"shoot": SHOOT, "stand up": STAND_UP, "reload": RELOAD}
+        if words not in simple:
+            raise IllegalPlanError("GANG-TURN", f"unknown action {text!r}: use 'walk: straight 3', "
+                                   "'crawl walk: straight 2', 'shoot', 'stand up' or 'reload'")
+        return Action(simple[words], model_id)
+
+    def check(self, state: State, action: Action, table: GangTable | None = None) -> Action:
+        """Whether ``action`` is legal now; returns it with its checked move (a move or a crawl) or
+        its target (a shot, GANG-ARC). Changes nothing, rolls nothing. Raises IllegalPlanError
+        naming the clause."""
+        model = state.model(action.model_id)
+        if not model.in_play:
+            raise IllegalPlanError("GANG-INJURY", f"{model.id} is Out of Action")
+        if action.kind in (ACTIVATE, END):
+            return action
+        if action.kind not in COSTS:
+            raise IllegalPlanError("GANG-TURN", f"a fighter may {', '.join(COSTS)}; not {action.kind!r}")
+        cost, basic = COSTS[action.kind]
+        left = self.rules.priority.actions_per_activation - model.actions_taken
+        if cost > left:
+            raise IllegalPlanError("GANG-TURN", f"{action.kind} takes {cost} action(s); {model.id} has {left} left")
+        if basic and action.kind in model.basic_taken:
+            raise IllegalPlanError("GANG-TURN", f"{action.kind} is a Basic action: not twice in an activation")
+        if SERIOUSLY_INJURED in model.conditions and action.kind not in INJURED_MAY:
+            raise IllegalPlanError("GANG-INJURY", f"{model.id} is Prone & Seriously Injured: it may only crawl")
+        if PRONE in model.conditions and action.kind not in PRONE_MAY:
+            raise IllegalPlanError("GANG-PIN", f"{model.id} is Prone & Pinned: it may "
+                                   f"{', '.join(PRONE_MAY).replace('_', ' ')}")
+        if action.kind == STAND_UP and PRONE not in model.conditions:
+            raise IllegalPlanError("GANG-PIN", f"{model.id} is already standing")
+        if action.kind == RELOAD and OUT_OF_AMMO not in model.conditions:
+            raise IllegalPlanError("GANG-AMMO", f"{model.id}'s weapon is not out of ammo")
+        if action.kind in (MOVE, CRAWL):
+            return dataclasses.replace(action, move=self.check_move(model, action, table))
+        if action.kind == SHOOT:
+            return self._check_shot(state, model, action, table)
+        return action
+
+    def check_move(self, model: ModelState, action: Action, table: GangTable | None) -> PlannedMove:
+        """GANG-MOVE: straights and pivots up to MVMT (a Crawl: ``crawl_fraction`` of it), on the
+        fighter's level, clear of walls and drops and on the table."""
+        plan = parse_plan(action.plan) if isinstance(action.plan, str) else action.plan
+        if plan is None or not plan.walking or any(not isinstance(s, (Straight, Pivot)) for s in plan.segments):
+            raise IllegalPlanError("GANG-MOVE", "a fighter moves in straights and pivots: "
+                                   "'walk: pivot left 45, straight 3'")
+        most = self.fighters[model.id].move_in * (self.rules.movement.crawl_fraction if action.kind == CRAWL else 1)
+        path, headings, length = trace_walk(plan, model.pose, self.rules.movement.path_spacing_in)
+        if length > most + 1e-6:
+            raise IllegalPlanError("GANG-MOVE", f"too far: {length:g}\" is over the {most:g}\" a "
+                                   f"{'crawl' if action.kind == CRAWL else 'move'} takes {model.id}")
+        if table is not None:
+            if table.off_table(path).any():
+                raise IllegalPlanError("GANG-MOVE", "the move leaves the table")
+            met = table.figure_walk_met(path, model.pose.z)
+            if met is not None:
+                piece, kind, at_in = met
+                what = "meets" if kind == "wall" else "steps off the edge of"
+                raise IllegalPlanError("GANG-MOVE", f"the move {what} '{piece}' {at_in:.1f}\" along it; "
+                                       "climbing and gaps are not played")
+        end = Pose(float(path[-1, 0]), float(path[-1, 1]), normalize_deg(float(headings[-1])), model.pose.z)
+        return PlannedMove(plan=plan, speed=0, start_pose=model.pose, end_pose=end, path=path, headings_deg=headings,
+                           length_in=length, band=DistanceBand(0.0, most, ("GANG-MOVE",)), stress=0, tests=(),
+                           clauses=("GANG-MOVE",), attacks_allowed=0)
+
+    def _check_shot(self, state: State, model: ModelState, action: Action, table: GangTable | None) -> Action:
+        if OUT_OF_AMMO in model.conditions:
+            raise IllegalPlanError("GANG-AMMO", f"{model.id}'s weapon is Out of Ammo: reload first")
+        if table is None:
+            raise IllegalPlanError("GANG-ARC", "a shot needs the table's line of sight")
+        target = self.target(state, table.sightings(state, model.id))
+        if target is None:
+            raise IllegalPlanError("GANG-ARC", f"{model.id} has no target in its front vision arc and line of sight")
+        weapon = self.rules.weapons[self.fighters[model.id].weapon]
+        if target.distance_in > weapon.range_in:
+            raise IllegalPlanError("GANG-ARC", f"the closest target, {target.target}, is {target.distance_in:.1f}\" "
+                                   f"away: past the {weapon.range_in:g}\" of the {self.fighters[model.id].weapon}")
+        return dataclasses.replace(action, target=target.target, weapon=self.fighters[model.id].weapon,
+                                   from_pose=model.pose)
+
+    def target(self, state: State, sightings: Sequence[Sighting]) -> Sighting | None:
+        """GANG-ARC: the priority target among the enemies in play (prone ones in cover passed over)."""
+        prone = {m.id for m in state.models.values() if PRONE in m.conditions}
+        return self.system.priority_target([s for s in sightings if state.model(s.target).in_play], prone)
+
+    # -- resolve --------------------------------------------------------------------------------
+
+    def resolve(self, state: State, action: Action, facts: Facts | Sighting | None,
+                rng: np.random.Generator) -> tuple[State, list[Event]]:
+        """Apply a checked ``action`` with what the table showed (``facts``: the producer's
+        ride of a move, the LOS engine's sighting of a shot's target) and the dice of ``rng``.
+        The only function that makes the fight's next state."""
+        model = state.model(action.model_id)
+        if action.kind == ACTIVATE:
+            return state.with_model(model.but(actions_taken=0, basic_taken=())), []
+        if action.kind == END:
+            return state, []
+        cost, basic = COSTS[action.kind]
+        spent = model.but(actions_taken=model.actions_taken + cost,
+                          basic_taken=model.basic_taken + ((action.kind,) if basic else ()))
+        state = state.with_model(spent)
+        if action.kind in (MOVE, CRAWL):
+            return self._move(state, spent, action, facts)
+        if action.kind == STAND_UP:
+            return state.with_model(spent.but(conditions=_without(spent.conditions, PRONE))), [
+                Event("condition", model.id, "stands up: no longer Prone & Pinned", clauses=("GANG-PIN",))]
+        if action.kind == RELOAD:
+            return self._reload(state, spent, rng)
+        return self._shoot(state, spent, action, facts, rng)
+
+    def _move(self, state: State, model: ModelState, action: Action, facts: Facts) -> tuple[State, list[Event]]:
+        """GANG-MOVE: the fighter stands where the producer's walk ended."""
+        end = facts.end_pose
+        length = float(facts.progress_in)
+        moved = state.with_model(model.but(pose=end))
+        how = "crawls" if action.kind == CRAWL else "moves"
+        return moved, [Event("move", model.id, f"{how} {length:.1f}\" of its {action.move.band.max:g}\"",
+                             found=f"walked {length:.1f}\"", producer=facts.producer, clauses=("GANG-MOVE",),
+                             figures={"walked": True, "length_in": round(length, 1)})]
+
+    def _reload(self, state: State, model: ModelState, rng: np.random.Generator) -> tuple[State, list[Event]]:
+        """GANG-AMMO: "Reload Simple: make an Ammo check. If passed, weapon is reloaded."""
+        weapon = self.fighters[model.id].weapon
+        needed = self.rules.weapons[weapon].ammo
+        die = _d6(rng)
+        if die >= needed:
+            state = state.with_model(model.but(conditions=_without(model.conditions, OUT_OF_AMMO)))
+        return state, [Event("condition", model.id, f"reloads the {weapon}: Ammo check {die} needing {needed}+: "
+                             + ("reloaded" if die >= needed else "still Out of Ammo"), clauses=("GANG-AMMO",),
+                             figures={"die": die, "needed": needed})]
+
+    def to_hit(self, model_id: str, visible_fraction: float) -> tuple[int, bool, str, int]:
+        """GANG-SHOOT with GANG-COVER: (roll needed, improbable, cover, modifier) of the fighter's
+        shot at a target with that share visible (:meth:`GangBattle.to_hit`)."""
+        return self.system.to_hit(self.fighters[model_id], visible_fraction)
+
+    def wound_roll_needed(self, strength: int, toughness: int) -> int:
+        """GANG-WOUND: "2+ = STR >= TOUGHx2, 3+ STR > TOUGH, 4+ STR = TOUGH, 5+ STR < TOUGH,
+        6+ STRx2 <= TOUGH"."""
+        table = self.rules.wounding
+        if strength >= 2 * toughness:
+            return table.double_or_more
+        if 2 * strength <= toughness:
+            return table.half_or_less
+        if strength > toughness:
+            return table.greater
+        return table.equal if strength == toughness else table.lower
+
+    def toughness(self, model: ModelState) -> int:
+        """TOUGH less one for each flesh wound (GANG-INJURY)."""
+        return self.fighters[model.id].toughness - model.conditions.count(FLESH_WOUND)
+
+    def _shoot(self, state: State, shooter: ModelState, action: Action, sighting: Sighting,
+               rng: np.random.Generator) -> tuple[State, list[Event]]:
+        """The shooting process of 003: to-hit (GANG-SHOOT, GANG-COVER), pin (GANG-PIN), the
+        Firepower die and the Ammo check (GANG-AMMO), wound and save rolls (GANG-WOUND), the
+        injury dice (GANG-INJURY)."""
+        weapon_name = self.fighters[shooter.id].weapon
+        weapon, shooting = self.rules.weapons[weapon_name], self.rules.shooting
+        needed, improbable, cover, modifier = self.to_hit(shooter.id, sighting.visible_fraction)
+        dice = [_d6(rng)]
+        hit = dice[0] >= needed
+        if improbable and hit:  # "on a '6' roll you can roll again with unmodified fighter BS"
+            dice.append(_d6(rng))
+            hit = dice[1] >= self.fighters[shooter.id].ballistic_skill
+        firepower = _d6(rng)
+        hits = (shooting.firepower_hits[firepower - 1] if weapon.rapid_fire else 1) if hit else 0
+        target = state.model(action.target)
+        cover_text = "in the open" if cover == "none" else f"in {cover} cover"
+        events = [Event("shot", shooter.id, (
+            f"shoots {target.id} with the {weapon_name} ({cover_text}, {modifier:+d} to hit): rolled "
+            f"{'+'.join(map(str, dice))} needing {needed}+{' then BS' if improbable else ''}: "
+            + (f"{hits} hit{'s' if hits != 1 else ''} (Firepower {firepower})" if hit else "missed")),
+            found=f"{target.id} {100 * sighting.visible_fraction:.0f}% visible, {sighting.distance_in:.1f}\" away",
+            producer="line of sight", piece=target.id, clauses=("GANG-ARC", "GANG-COVER", "GANG-SHOOT"),
+            figures={"target": target.id, "cover": cover, "to_hit_modifier": modifier, "roll_needed": needed,
+                     "dice": dice, "hit": hit, "firepower": firepower, "hits": hits,
+                     "visible_fraction": sighting.visible_fraction})]
+        if firepower == shooting.ammo_check_on:
+            ammo = _d6(rng)
+            if ammo < weapon.ammo:
+                state = state.with_model(state.model(shooter.id).but(
+                    conditions=state.model(shooter.id).conditions + (OUT_OF_AMMO,)))
+            events.append(Event("condition", shooter.id, f"Firepower 1: Ammo check {ammo} needing {weapon.ammo}+: "
+                                + ("the weapon holds" if ammo >= weapon.ammo else f"the {weapon_name} is Out of Ammo"),
+                                clauses=("GANG-AMMO",), figures={"die": ammo, "needed": weapon.ammo}))
+        if not hit:
+            return state, events
+        if PRONE not in target.conditions:
+            target = target.but(conditions=target.conditions + (PRONE,))
+            state = state.with_model(target)
+            events.append(Event("condition", target.id, "is hit: drops Prone & Pinned", clauses=("GANG-PIN",)))
+        damage, rolls = 0, []
+        for _ in range(hits):
+            wound_needed = self.wound_roll_needed(weapon.strength, self.toughness(target))
+            wound = _d6(rng)
+            save_needed = self.fighters[target.id].save - weapon.armour_piercing
+            save = _d6(rng) if wound >= wound_needed and save_needed <= 6 else None
+            unsaved = wound >= wound_needed and (save is None or save < save_needed)
+            damage += weapon.damage if unsaved else 0
+            rolls.append({"wound": wound, "wound_needed": wound_needed, "save": save, "save_needed": save_needed,
+                          "unsaved": unsaved})
+        state, found = self._take_damage(state, target.id, damage, rng, shooter.id, rolls)
+        return state, events + found
+
+    def _take_damage(self, state: State, target_id: str, damage: int, rng: np.random.Generator, by: str,
+                     rolls: list[dict]) -> tuple[State, list[Event]]:
+        """GANG-WOUND, GANG-INJURY: unsaved damage takes wounds; a fighter reduced to 0 rolls an
+        injury die, and another for each further point of damage."""
+        target = state.model(target_id)
+        text = "; ".join(f"wound {r['wound']} needing {r['wound_needed']}+"
+                         + ("" if r["wound"] < r["wound_needed"] else
+                            " no save" if r["save"] is None else f", save {r['save']} needing {r['save_needed']}+")
+                         + (": unsaved" if r["unsaved"] else "") for r in rolls)
+        left = max(0, target.wounds - damage)
+        injury_dice = (damage - target.wounds + 1 if target.wounds > 0 else damage) if damage >= target.wounds else 0
+        state = state.with_model(target.but(wounds=left))
+        events = [Event("attack", target_id, f"takes {damage} wound{'s' if damage != 1 else ''} ({text})",
+                        piece=by, clauses=("GANG-WOUND",),
+                        figures={"wounds_lost": target.wounds - left, "rolls": rolls, "taken_out": False})]
+        if injury_dice:
+            state, found = self._injure(state, target_id, tuple(_d6(rng) for _ in range(injury_dice)), by,
+                                        ("GANG-INJURY",))
+            events[0] = dataclasses.replace(events[0], figures={**events[0].figures,
+                                                                "taken_out": not state.model(target_id).in_play})
+            events += found
+        return state, events
+
+    def _injure(self, state: State, target_id: str, dice: tuple[int, ...], by: str,
+                clauses: tuple[str, ...]) -> tuple[State, list[Event]]:
+        """GANG-INJURY: each die's result applied: a flesh wound (-1 TOUGH; Out of Action at
+        ``out_at_toughness``), a serious injury (Prone & Seriously Injured), Out of Action
+        (off the table; the other gangs score, the mission)."""
+        target = state.model(target_id)
+        results = [self.rules.injury.dice[d - 1] for d in dice]
+        conditions = target.conditions + (FLESH_WOUND,) * results.count("flesh_wound")
+        if PRONE not in conditions:
+            conditions += (PRONE,)
+        if "serious_injury" in results and SERIOUSLY_INJURED not in conditions:
+            conditions += (SERIOUSLY_INJURED,)
+        target = target.but(conditions=conditions)
+        out = "out_of_action" in results or self.toughness(target) <= self.rules.injury.out_at_toughness
+        worst = "Out of Action" if out else ("Seriously Injured" if SERIOUSLY_INJURED in conditions
+                                             else "Prone & Pinned with a flesh wound")
+        if out:
+            target = target.but(status=OUT)
+        state = state.with_model(target)
+        events = [Event("condition", target_id, f"injury dice {'+'.join(map(str, dice))} "
+                        f"({', '.join(r.replace('_', ' ') for r in results)}): {worst}", piece=by or None,
+                        clauses=clauses, figures={"dice": list(dice), "results": results, "out_of_action": out})]
+        if out:
+            points = self.rules.mission.out_of_action_points
+            for gang in self.gangs(state):
+                if gang != target.gang and points:
+                    state = state.add_score(gang, points)
+                    events.append(Event("score", target_id, f"{gang} scores {points} for {target_id} Out of Action",
+                                        clauses=("GANG-INJURY",), figures={"gang": gang, "points": points}))
+        return state, events
+
+
+def _without(conditions: tuple[str, ...], name: str) -> tuple[str, ...]:
+    return tuple(c for c in conditions if c != name)
