@@ -70,7 +70,7 @@ def _validate_one(path: Path) -> tuple[str, list[str]]:
     from entropy3d.scene import load_scene
     from entropy3d.scene.build import build_table_geometry
 
-    table = load_scene(path)
+    table = load_scene(path, read=read)
     build_table_geometry(table)
     notes = [f"line {line}, {where}: {message}" if line else f"{where}: {message}"
              for where, line, message in table.notes]
