@@ -50,16 +50,18 @@ def import_for_command(*modules: str) -> None:
     """Import ``modules`` (dotted names) with the cyclic garbage collector paused, then freeze
     what is alive out of later collections (:func:`gc.freeze`).
 
-    Importing trimesh, scipy and the scene layer makes a million long-lived objects (modules,
+    Importing trimesh, scipy and the scene layer makes ~100,000 long-lived objects (modules,
     classes, functions) and next to no garbage, yet every collection on the way scans them again:
     about a tenth of a short command's wall time (``validate``, ``los``; issue 17). Frozen, later
-    collections skip them too. Nothing happens when all are imported already, so a batch of files
-    or a test process freezes once, before any scene is read."""
+    collections skip them too. Garbage already there is collected first (a few milliseconds at a
+    command's start), so none of it is frozen for good in a longer-lived caller's process. Nothing
+    happens when all are imported already, so a batch of files freezes once."""
     missing = [name for name in modules if name not in sys.modules]
     if not missing or not gc.isenabled():
         for name in missing:
             importlib.import_module(name)
         return
+    gc.collect()
     gc.disable()
     try:
         for name in missing:
