@@ -74,3 +74,10 @@ def test_sweep_results_are_read_without_a_cluster_or_an_engine():
     # the command line starts no cluster until a sweep runs
     loaded = imported_top_level("entropy3d.sweep.summary", "entropy3d.sweep.store", "entropy3d.cli.sweep_commands")
     assert not loaded & {"distributed", "dask", "pybullet", "panda3d", "direct"}
+
+
+def test_scene_loading_and_rules_data_need_no_mesh_library():
+    # issue 17: commands that read no mesh (validate of a rules file, odds, systems, schema) start
+    # without trimesh, scipy and networkx; entropy3d.los gives LosWorld (the ray engine) on first use
+    loaded = imported_top_level("entropy3d.scene", "entropy3d.los", "entropy3d.scene.systemrules")
+    assert not loaded & {"trimesh", "scipy", "networkx", "shapely", "embreex"}

@@ -8,7 +8,7 @@ from typing import Optional
 
 import typer
 
-from entropy3d.cli.app import app, clean_errors, fail
+from entropy3d.cli.app import SCENE_GEOMETRY_MODULES, app, clean_errors, fail, import_for_command
 from entropy3d.cli.system_commands import system_sight_lines
 
 LEGEND = ("cell: T = top-down LOS (EC-LOS-1..3), - = none; % of bike and rider visible (EC-LOS-4); "
@@ -182,6 +182,7 @@ def los(
         if backend not in BACKENDS:
             raise fail(f"error: --backend {backend!r} is not a renderer; use one of {', '.join(BACKENDS)}")
 
+    import_for_command(*SCENE_GEOMETRY_MODULES, "entropy3d.los.world")
     from entropy3d.los import LosWorld
     from entropy3d.scene import load_scene
 

@@ -7,7 +7,7 @@ from typing import Optional
 
 import typer
 
-from entropy3d.cli.app import app, clean_errors, fail
+from entropy3d.cli.app import SCENE_GEOMETRY_MODULES, app, clean_errors, fail, import_for_command
 
 POLICY_HELP = "push-your-luck policy: sit-at-tn (push while below the TN), risk-aware, never"
 
@@ -99,6 +99,7 @@ def plan(
     ridden): path length, end pose, stress and tests, or the refusal with its rule clause (exit 1)."""
     import dataclasses
 
+    import_for_command(*SCENE_GEOMETRY_MODULES, "entropy3d.scene.probe")
     from entropy3d.rules.transition import Action, check
     from entropy3d.scene import load_scene
     from entropy3d.scene.build import build_table_geometry

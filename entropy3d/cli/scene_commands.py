@@ -9,7 +9,7 @@ from typing import List
 import typer
 
 from entropy3d.cli import system_commands  # noqa: F401  (registers `systems`)
-from entropy3d.cli.app import app, clean_errors
+from entropy3d.cli.app import SCENE_GEOMETRY_MODULES, app, clean_errors, import_for_command
 from entropy3d.errors import EntropyError
 
 
@@ -45,6 +45,7 @@ def validate(files: List[Path] = typer.Argument(..., help="scene or rules data Y
 
 def _validate_one(path: Path) -> tuple[str, list[str]]:
     """Validate one scene or rules data file; a short summary of what it holds and its warnings."""
+    import_for_command("entropy3d.scene.rulesfile", "entropy3d.scene.yamlsource")
     from entropy3d.scene.rulesfile import build_from_file, rules_kind
     from entropy3d.scene.yamlsource import read_yaml_with_lines
 
@@ -65,10 +66,11 @@ def _validate_one(path: Path) -> tuple[str, list[str]]:
 
         system = load_system_file(path, read)
         return f"rules data of {system.title}, for `system: {system.name}`", []
+    import_for_command(*SCENE_GEOMETRY_MODULES)
     from entropy3d.scene import load_scene
     from entropy3d.scene.build import build_table_geometry
 
-    table = load_scene(path)
+    table = load_scene(path, read=read)
     build_table_geometry(table)
     notes = [f"line {line}, {where}: {message}" if line else f"{where}: {message}"
              for where, line, message in table.notes]
@@ -77,6 +79,7 @@ def _validate_one(path: Path) -> tuple[str, list[str]]:
 
 def scene_summary(path: Path) -> dict:
     """Everything ``entropy3d info`` reports about a scene, as plain data (inches, degrees)."""
+    import_for_command(*SCENE_GEOMETRY_MODULES)
     from entropy3d.scene import load_scene
     from entropy3d.scene.build import build_table_geometry
 

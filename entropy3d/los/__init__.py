@@ -7,11 +7,24 @@
 
 ``LosWorld(table).line_of_sight("h1", "k1")`` answers one pair, ``.all_pairs()`` every pair in
 one batch of ray casts; ``.updated({piece_id: Pose | None})`` moves or removes destructibles.
+
+``LosWorld`` and ``Miniature`` are imported on first use: the ray engine brings in trimesh, scipy
+and Embree, which reading ``rules/los.yaml`` (``entropy3d validate``) does not need.
 """
 
 from entropy3d.los.losrules import LosRules, load_los_rules
 from entropy3d.los.results import LosResult, SightGeometry, TopDownVerdict, TrueVerdict, in_sight, may_target
-from entropy3d.los.world import LosWorld, Miniature
+
+#: names of :mod:`entropy3d.los.world`, imported when first asked for (PEP 562)
+_WORLD_NAMES = ("LosWorld", "Miniature")
+
+
+def __getattr__(name: str):
+    if name in _WORLD_NAMES:
+        from entropy3d.los import world
+
+        return getattr(world, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 __all__ = ["LosResult", "LosRules", "LosWorld", "Miniature", "SightGeometry", "TopDownVerdict",
            "TrueVerdict", "in_sight", "load_los_rules", "may_target"]

@@ -204,15 +204,18 @@ def _on_foot_problems(spec: SceneSpec, ruleset: Ruleset, lines: dict[str, int]) 
     return problems
 
 
-def load_scene(path: str | Path, *, load_meshes: bool = True) -> Table:
+def load_scene(path: str | Path, *, load_meshes: bool = True,
+               read: tuple[object, dict[str, int]] | None = None) -> Table:
     """Load and validate a scene file.
 
     Raises :class:`~entropy3d.errors.SceneError` listing every problem (key path, line, fix), or
     :class:`~entropy3d.errors.MeshError` for a mesh file that is missing or does not parse.
-    ``load_meshes=False`` skips reading mesh files (existence is still checked).
+    ``load_meshes=False`` skips reading mesh files (existence is still checked). ``read``: the
+    file's :func:`~entropy3d.scene.yamlsource.read_yaml_with_lines` when the caller has it already
+    (``validate`` reads a file once to tell a scene from rules data).
     """
     source = Path(path)
-    data, lines = read_yaml_with_lines(source)
+    data, lines = read or read_yaml_with_lines(source)
     if not isinstance(data, dict):
         raise SceneError(source, [("", 1, "a scene must be a mapping with at least `name:`")])
     try:

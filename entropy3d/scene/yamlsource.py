@@ -44,17 +44,26 @@ class _Refused(Exception):
         self.line, self.path, self.message = line, path, message
 
 
-def _check_depth(text: str) -> None:
-    """Refuse nesting deeper than MAX_DEPTH before composing (PyYAML composes recursively)."""
-    depth = 0
+def _check_depth(text: str) -> tuple[bool, int]:
+    """Refuse nesting deeper than MAX_DEPTH before composing (PyYAML composes recursively).
+    Returns whether the text has an alias and how many nodes it writes out (aliases not counted):
+    without an alias, that count is what it expands to."""
+    depth = nodes = 0
+    aliased = False
     for event in yaml.parse(text, Loader=_LOADER):
         if isinstance(event, (yaml.MappingStartEvent, yaml.SequenceStartEvent)):
+            nodes += 1
             depth += 1
             if depth > MAX_DEPTH:
                 raise _Refused(event.start_mark.line + 1, "",
                                f"nested deeper than {MAX_DEPTH} levels (the limit); a scene needs no more than 6")
         elif isinstance(event, (yaml.MappingEndEvent, yaml.SequenceEndEvent)):
             depth -= 1
+        elif isinstance(event, yaml.ScalarEvent):
+            nodes += 1
+        elif isinstance(event, yaml.AliasEvent):
+            aliased = True
+    return aliased, nodes
 
 
 def _expanded_sizes(root: yaml.Node) -> dict[int, int]:
@@ -137,11 +146,12 @@ def read_yaml_with_lines(path: Path, error_class=SceneError) -> tuple[Any, dict[
         raise error_class(path, [("", None, f"cannot read: {error}")]) from None
     lines: dict[str, int] = {}
     try:
-        _check_depth(text)
+        aliased, nodes = _check_depth(text)
         root = yaml.compose(text, Loader=_LOADER)
         if root is None:
             return None, lines
-        _check_expansion(root)
+        if aliased or nodes > MAX_NODES:  # else it expands to its own nodes: within the limit
+            _check_expansion(root)
         _walk(root, (), lines)
         loader = yaml.SafeLoader("")
         try:

@@ -26,9 +26,10 @@ from entropy3d.systems.facts import Impact, LevelChange, RiddenMove, Sighting
 
 class SystemData(BaseModel):
     """Base of every system's rules-data and stats schema: unknown keys are errors, values are
-    not coerced and every number is finite."""
+    not coerced and every number is finite. Each schema's validator is built when first used
+    (``defer_build``): a command reads at most the scene's own system, not all five."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True, strict=True, allow_inf_nan=False)
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=True, allow_inf_nan=False, defer_build=True)
 
 
 class NoStats(SystemData):
