@@ -103,28 +103,33 @@ def _angular_velocity(current, target, time_constant: float) -> tuple[float, flo
     return (a0 * k, a1 * k, a2 * k)
 
 
-def _debris_start(world: PhysicsWorld) -> dict[int, tuple[BodyInfo, np.ndarray, np.ndarray]]:
+def _debris_start(world: PhysicsWorld) -> dict[int, tuple[BodyInfo, tuple, tuple]]:
+    """Every destructible's pose before the ride, as PyBullet gives it (position, quaternion)."""
     start = {}
     for body, info in world.bodies.items():
         if info.dynamic and info.kind != "bike":
-            position, orientation = pybullet.getBasePositionAndOrientation(body, physicsClientId=world.client)
-            rotation = np.asarray(pybullet.getMatrixFromQuaternion(orientation)).reshape(3, 3)
-            start[body] = (info, np.asarray(position), rotation)
+            start[body] = (info, *pybullet.getBasePositionAndOrientation(body, physicsClientId=world.client))
     return start
 
 
 def _scenery_moves(world: PhysicsWorld, start, destroyed: set[int]) -> tuple[DebrisMove, ...]:
+    """The destructibles that moved (more than 0.01" or half a degree) or broke. One whose pose
+    equals its pose before the ride did not move (most of them: they slept through it), so it is
+    not measured."""
     moves = []
     to_in = 1.0 / world.scale.metres_per_inch
-    for body, (info, position0, rotation0) in start.items():
+    for body, (info, position0, orientation0) in start.items():
         if body in destroyed:
             moves.append(DebrisMove(info.piece_id, 0.0, 0.0, 0.0, 0.0, True))
             continue
         position, orientation = pybullet.getBasePositionAndOrientation(body, physicsClientId=world.client)
+        if position == position0 and orientation == orientation0:
+            continue  # (also with a zero's sign flipped: that moves and turns it by 0)
+        rotation0 = np.asarray(pybullet.getMatrixFromQuaternion(orientation0)).reshape(3, 3)
         rotation = np.asarray(pybullet.getMatrixFromQuaternion(orientation)).reshape(3, 3)
         relative = rotation @ rotation0.T
         turn = float(np.degrees(np.arctan2(relative[1, 0], relative[0, 0])))
-        d = (np.asarray(position) - position0) * to_in
+        d = (np.asarray(position) - np.asarray(position0)) * to_in
         if np.hypot(d[0], d[1]) > 0.01 or abs(turn) > 0.5:
             moves.append(DebrisMove(info.piece_id, float(d[0]), float(d[1]), float(d[2]), turn, False))
     return tuple(moves)
