@@ -5,7 +5,8 @@ model's speed and full distance is ridden three ways, in the same process:
 
 - the whole activation along the one path (check, fresh world, ride, resolve): ``activation``;
 - the ride alone (``ride`` on a freshly built world: controller, contacts, recording);
-- bare ``stepSimulation`` of the same freshly built world for the same number of steps;
+- bare ``stepSimulation`` of the same freshly built world for the same number of steps (with
+  the steps a ride holds the bike while the debris it knocked settles);
 - the same bare steps with the bike pushed along at the ride's speed (one resetBaseVelocity per
   step and nothing else), which separates the engine's own cost of a moving bike (contacts, CCD)
   from the controller's Python overhead.
@@ -90,14 +91,14 @@ def bench_scene(path: Path) -> list[tuple[float, ...]]:
                 t_ride = time.perf_counter() - t0
             with build_table_world(table, geometry, rider=rider, others=others) as bare:
                 t0 = time.perf_counter()
-                for _ in range(facts.steps):
+                for _ in range(facts.steps + facts.settle_steps):
                     bare.step()
                 t_bare = time.perf_counter() - t0
             with build_table_world(table, geometry, rider=rider, others=others) as driven:
                 body = driven.bike_ids[bike.id]
                 velocity = (speed * table.ruleset.scale.metres_per_inch * bike.pose.forward).tolist() + [0.0]
                 t0 = time.perf_counter()
-                for _ in range(facts.steps):
+                for _ in range(facts.steps + facts.settle_steps):
                     pybullet.resetBaseVelocity(body, velocity, [0.0, 0.0, 0.0], physicsClientId=driven.client)
                     driven.step()
                 t_driven = time.perf_counter() - t0
@@ -133,7 +134,8 @@ def with_debris(table: Table, count: int, rng: np.random.Generator) -> Table:
 
 def activation_row(table: Table, debris: int, repeat: int) -> dict:
     """One activation (check, world, ride, resolve) against bare ``stepSimulation`` of the same
-    world for the same steps, both in CPU ms, medians from the same run."""
+    world for the same steps (the ride's and those it holds the bike while knocked debris
+    settles), both in CPU ms, medians from the same run."""
     geometry = build_table_geometry(table)
     state = dataclasses.replace(table.initial_state(geometry.surface_height), turn=2)
     producer = PhysicsProducer(table, geometry, rides_per_process=None)
@@ -142,7 +144,8 @@ def activation_row(table: Table, debris: int, repeat: int) -> dict:
         activation(state, ACTIVATION_RIDER, [ACTIVATION_PLAN], table.ruleset, np.random.default_rng(0), producer)
 
     run()  # collision shapes are prepared once per table, as in a game
-    steps = producer.last_ride.steps
+    # every step the ride took, with the steps held while the debris it knocked settled
+    steps = producer.last_ride.steps + producer.last_ride.settle_steps
     rider, others = producer.bodies(state, check(state, Action.ride(ACTIVATION_RIDER, ACTIVATION_PLAN),
                                                  table.ruleset))
     value, _ = medians_ms(run, repeat)

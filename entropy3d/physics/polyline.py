@@ -55,18 +55,20 @@ def project(points: np.ndarray, lengths: np.ndarray, xy: np.ndarray, s_from: flo
 
 def resample(points: np.ndarray, spacing: float) -> np.ndarray:
     """The polyline with vertices no further apart than ``spacing`` (its corners kept)."""
-    out = [points[0]]
+    out = [points[:1]]
     for p, q in zip(points[:-1], points[1:]):
         n = max(1, int(np.ceil(np.hypot(*(q - p)) / spacing)))
-        out.extend(p + (q - p) * (i / n) for i in range(1, n + 1))
-    return np.array(out)
+        out.append(p + (q - p) * (np.arange(1, n + 1) / n)[:, None])  # p + (q - p) * (i / n), i = 1..n
+    return np.concatenate(out)
 
 
 class Cursor:
     """Fast arc-length queries near a moving point, for a controller that asks every physics step.
 
     Plain Python floats over a short window of segments: numpy's per-call overhead is larger than
-    the work on the handful of segments a bike can reach in one step.
+    the work on the handful of segments a bike can reach in one step. Each segment's start,
+    direction, squared length and length are computed once, by the same float operations a
+    query would do, so a query gives the same bits as computing them on the spot.
     """
 
     def __init__(self, points: np.ndarray):
@@ -74,6 +76,13 @@ class Cursor:
         self.lengths = [float(v) for v in cumulative_lengths(np.asarray(points, float))]
         self.total = self.lengths[-1]
         self.last_segment = len(self.points) - 2
+        #: per segment: (start x, start y, dx, dy, squared length, distance along at its start, length)
+        self.segments = []
+        for k in range(len(self.points) - 1):
+            (ax, ay), (bx, by) = self.points[k], self.points[k + 1]
+            dx, dy = bx - ax, by - ay
+            span = dx * dx + dy * dy
+            self.segments.append((ax, ay, dx, dy, span, self.lengths[k], span ** 0.5))
 
     def _segment(self, s: float) -> int:
         k = bisect.bisect_right(self.lengths, s) - 1
@@ -83,12 +92,13 @@ class Cursor:
 
     def project(self, x: float, y: float, s_from: float, window: float = 2.0) -> float:
         """Like :func:`project`, over the segments overlapping [s_from - 1, s_from + window]."""
-        points, lengths = self.points, self.lengths
+        lengths, last = self.lengths, self.last_segment
+        first = bisect.bisect_right(lengths, s_from - 1.0) - 1
+        end = bisect.bisect_right(lengths, s_from + window) - 1
+        first = 0 if first < 0 else first if first < last else last
+        end = 0 if end < 0 else end if end < last else last
         best, best_s = float("inf"), s_from
-        for k in range(self._segment(s_from - 1.0), self._segment(s_from + window) + 1):
-            (ax, ay), (bx, by) = points[k], points[k + 1]
-            dx, dy = bx - ax, by - ay
-            span = dx * dx + dy * dy
+        for ax, ay, dx, dy, span, along, length in self.segments[first:end + 1]:
             if span <= 0:
                 t = 0.0
             else:  # clamped to the segment (no min/max calls: this runs every physics step)
@@ -100,7 +110,7 @@ class Cursor:
             ex, ey = ax + t * dx - x, ay + t * dy - y
             distance = ex * ex + ey * ey
             if distance < best:
-                best, best_s = distance, lengths[k] + t * span ** 0.5
+                best, best_s = distance, along + t * length
         return best_s
 
     def point_at(self, s: float) -> tuple[float, float]:

@@ -102,7 +102,9 @@ class RideRecord:
     contacts: in time order. flights: in time order. airborne_s: total of the flights.
     end_pose: where the bike ended (z: base height). end_velocity_in_s: its velocity then.
     left_table: the edge it rode over (south/north/west/east) or None.
-    scenery: destructibles that moved or broke. steps: physics steps taken.
+    scenery: destructibles that moved or broke. steps: physics steps of the ride.
+    settle_steps: physics steps taken after it, holding the bike, while knocked debris settled
+    (``steps + settle_steps`` is every step the ride cost).
     """
 
     outcome: str
@@ -118,6 +120,7 @@ class RideRecord:
     left_table: str | None
     scenery: tuple[DebrisMove, ...]
     steps: int
+    settle_steps: int = 0
 
     def __repr__(self) -> str:
         return (f"RideRecord({self.outcome}, {self.progress_in:.2f}/{self.path_length_in:.2f}\" in "

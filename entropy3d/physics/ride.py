@@ -62,15 +62,23 @@ def _scaled(v, k: float) -> tuple[float, float, float]:
 # 9-tuples (as ``getMatrixFromQuaternion`` gives them).
 
 def _rotation_to(forward, up) -> tuple[float, ...]:
-    """Rotation matrix (row-major) with x along ``forward`` (made perpendicular to ``up``) and z along ``up``."""
-    up = _scaled(up, 1.0 / _norm(up))
-    along = _dot(forward, up)
-    x = (forward[0] - along * up[0], forward[1] - along * up[1], forward[2] - along * up[2])
-    if _norm(x) < 1e-9:
-        x = _cross((0.0, 1.0, 0.0), up)
-    x = _scaled(x, 1.0 / _norm(x))
-    y = _cross(up, x)
-    return (x[0], y[0], up[0], x[1], y[1], up[1], x[2], y[2], up[2])
+    """Rotation matrix (row-major) with x along ``forward`` (made perpendicular to ``up``) and z along ``up``.
+
+    Written out, not through the helpers above (the same float operations in the same order: the
+    same bits), as it runs every physics step."""
+    u0, u1, u2 = up
+    k = 1.0 / math.sqrt(u0 * u0 + u1 * u1 + u2 * u2)
+    u0, u1, u2 = u0 * k, u1 * k, u2 * k
+    f0, f1, f2 = forward
+    along = f0 * u0 + f1 * u1 + f2 * u2
+    x0, x1, x2 = f0 - along * u0, f1 - along * u1, f2 - along * u2
+    length = math.sqrt(x0 * x0 + x1 * x1 + x2 * x2)
+    if length < 1e-9:
+        x0, x1, x2 = _cross((0.0, 1.0, 0.0), (u0, u1, u2))
+        length = math.sqrt(x0 * x0 + x1 * x1 + x2 * x2)
+    k = 1.0 / length
+    x0, x1, x2 = x0 * k, x1 * k, x2 * k
+    return (x0, u1 * x2 - u2 * x1, u0, x1, u2 * x0 - u0 * x2, u1, x2, u0 * x1 - u1 * x0, u2)
 
 
 def _angular_velocity(current, target, time_constant: float) -> tuple[float, float, float]:
@@ -85,37 +93,43 @@ def _angular_velocity(current, target, time_constant: float) -> tuple[float, flo
     angle = math.acos(1.0 if cos_angle > 1.0 else -1.0 if cos_angle < -1.0 else cos_angle)
     if angle < 1e-9:
         return (0.0, 0.0, 0.0)
-    axis = ((t6 * c3 + t7 * c4 + t8 * c5) - (t3 * c6 + t4 * c7 + t5 * c8),
-            (t0 * c6 + t1 * c7 + t2 * c8) - (t6 * c0 + t7 * c1 + t8 * c2),
-            (t3 * c0 + t4 * c1 + t5 * c2) - (t0 * c3 + t1 * c4 + t2 * c5))
-    norm = _norm(axis)
+    a0 = (t6 * c3 + t7 * c4 + t8 * c5) - (t3 * c6 + t4 * c7 + t5 * c8)
+    a1 = (t0 * c6 + t1 * c7 + t2 * c8) - (t6 * c0 + t7 * c1 + t8 * c2)
+    a2 = (t3 * c0 + t4 * c1 + t5 * c2) - (t0 * c3 + t1 * c4 + t2 * c5)
+    norm = math.sqrt(a0 * a0 + a1 * a1 + a2 * a2)
     if norm < 1e-12:
         return (0.0, 0.0, 0.0)
-    return _scaled(axis, angle / norm / time_constant)
+    k = angle / norm / time_constant
+    return (a0 * k, a1 * k, a2 * k)
 
 
-def _debris_start(world: PhysicsWorld) -> dict[int, tuple[BodyInfo, np.ndarray, np.ndarray]]:
+def _debris_start(world: PhysicsWorld) -> dict[int, tuple[BodyInfo, tuple, tuple]]:
+    """Every destructible's pose before the ride, as PyBullet gives it (position, quaternion)."""
     start = {}
     for body, info in world.bodies.items():
         if info.dynamic and info.kind != "bike":
-            position, orientation = pybullet.getBasePositionAndOrientation(body, physicsClientId=world.client)
-            rotation = np.asarray(pybullet.getMatrixFromQuaternion(orientation)).reshape(3, 3)
-            start[body] = (info, np.asarray(position), rotation)
+            start[body] = (info, *pybullet.getBasePositionAndOrientation(body, physicsClientId=world.client))
     return start
 
 
 def _scenery_moves(world: PhysicsWorld, start, destroyed: set[int]) -> tuple[DebrisMove, ...]:
+    """The destructibles that moved (more than 0.01" or half a degree) or broke. One whose pose
+    equals its pose before the ride did not move (most of them: they slept through it), so it is
+    not measured."""
     moves = []
     to_in = 1.0 / world.scale.metres_per_inch
-    for body, (info, position0, rotation0) in start.items():
+    for body, (info, position0, orientation0) in start.items():
         if body in destroyed:
             moves.append(DebrisMove(info.piece_id, 0.0, 0.0, 0.0, 0.0, True))
             continue
         position, orientation = pybullet.getBasePositionAndOrientation(body, physicsClientId=world.client)
+        if position == position0 and orientation == orientation0:
+            continue  # (also with a zero's sign flipped: that moves and turns it by 0)
+        rotation0 = np.asarray(pybullet.getMatrixFromQuaternion(orientation0)).reshape(3, 3)
         rotation = np.asarray(pybullet.getMatrixFromQuaternion(orientation)).reshape(3, 3)
         relative = rotation @ rotation0.T
         turn = float(np.degrees(np.arctan2(relative[1, 0], relative[0, 0])))
-        d = (np.asarray(position) - position0) * to_in
+        d = (np.asarray(position) - np.asarray(position0)) * to_in
         if np.hypot(d[0], d[1]) > 0.01 or abs(turn) > 0.5:
             moves.append(DebrisMove(info.piece_id, float(d[0]), float(d[1]), float(d[2]), turn, False))
     return tuple(moves)
@@ -214,7 +228,6 @@ def ride(world: PhysicsWorld, bike_id: str, path_in: np.ndarray, speed_in_s: flo
                 continue
             normal = point[7]  # on the other body, pointing at the bike
             on_bike = point[5]
-            height = _dot((on_bike[0] - bottom[0], on_bike[1] - bottom[1], on_bike[2] - bottom[2]), up)
             if info.dynamic and info.kind != "bike":
                 debris_impulse[other] = debris_impulse.get(other, 0.0) + point[9] * dt
                 if other not in debris_contact:
@@ -226,8 +239,9 @@ def ride(world: PhysicsWorld, bike_id: str, path_in: np.ndarray, speed_in_s: flo
                 support_normals.append(_scaled(normal, max(point[9], 1e-6)))
                 if point[9] > support_force:
                     support, support_force = info, point[9]
-            elif (height > world.step_height_m and crash is None and info.kind != "floor"
-                  and -_dot(commanded, normal) > APPROACH_MPS):
+            elif (crash is None and info.kind != "floor" and -_dot(commanded, normal) > APPROACH_MPS
+                  and _dot((on_bike[0] - bottom[0], on_bike[1] - bottom[1], on_bike[2] - bottom[2]), up)
+                  > world.step_height_m):  # above the bike's step height
                 crash = _contact(info, "crash", t, on_bike, progress, bike, normal, to_in)
                 crash = _with_impulse(crash, point[9] * dt)
         for other, impulse in debris_impulse.items():
@@ -278,16 +292,18 @@ def ride(world: PhysicsWorld, bike_id: str, path_in: np.ndarray, speed_in_s: flo
             nx, ny, nz = 0.0, 0.0, 0.0
             for n in support_normals:
                 nx, ny, nz = nx + n[0], ny + n[1], nz + n[2]
-            normal = _scaled((nx, ny, nz), 1.0 / _norm((nx, ny, nz)))
+            k = 1.0 / math.sqrt(nx * nx + ny * ny + nz * nz)
+            nx, ny, nz = nx * k, ny * k, nz * k
+            normal = (nx, ny, nz)
             tx, ty = track.point_at(min(progress + LOOKAHEAD_IN, total))
-            direction = ((tx - bike.xy_in[0]) * to_m, (ty - bike.xy_in[1]) * to_m, 0.0)
-            if _norm(direction) < 1e-9:
+            dx, dy, dz = (tx - bike.xy_in[0]) * to_m, (ty - bike.xy_in[1]) * to_m, 0.0
+            if math.sqrt(dx * dx + dy * dy + dz * dz) < 1e-9:
                 facing = math.radians(bike.facing_deg)
-                direction = (math.cos(facing), math.sin(facing), 0.0)
-            across = _dot(direction, normal)
-            along = (direction[0] - across * normal[0], direction[1] - across * normal[1],
-                     direction[2] - across * normal[2])
-            velocity = _scaled(along, speed_m / _norm(along))
+                dx, dy, dz = math.cos(facing), math.sin(facing), 0.0
+            across = dx * nx + dy * ny + dz * nz
+            ax, ay, az = dx - across * nx, dy - across * ny, dz - across * nz
+            k = speed_m / math.sqrt(ax * ax + ay * ay + az * az)
+            velocity = (ax * k, ay * k, az * k)
             tangent = track.heading_at(progress)
             face = _rotation_to((math.cos(tangent), math.sin(tangent), 0.0), normal)
             spin = _angular_velocity(bike.rotation, face, TURN_TIME_S)
@@ -318,28 +334,29 @@ def ride(world: PhysicsWorld, bike_id: str, path_in: np.ndarray, speed_in_s: flo
         trajectory.append((t, *bike.xy_in, bike.z_in, bike.facing_deg))
     end_velocity = tuple(float(v) * to_in for v in bike.velocity)
     end_pose = Pose(float(bike.xy_in[0]), float(bike.xy_in[1]), bike.facing_deg % 360.0, bike.z_in)
-    if debris_contact:
-        _settle(world, body, keep_velocity=outcome == "airborne")
+    settle_steps = _settle(world, body, keep_velocity=outcome == "airborne") if debris_contact else 0
     for other, contact in debris_contact.items():
         contacts.append(_with_impulse(contact, debris_impulse.get(other, 0.0)))
     contacts.sort(key=lambda c: (c.t, c.piece_id))
     return RideRecord(outcome, total, float(min(progress, total)), travelled, t, np.array(trajectory),
                      tuple(contacts), tuple(flights), end_pose, end_velocity, left_table,
-                     _scenery_moves(world, debris_start, destroyed), steps)
+                     _scenery_moves(world, debris_start, destroyed), steps, settle_steps)
 
 
-def _settle(world: PhysicsWorld, body: int, keep_velocity: bool) -> None:
+def _settle(world: PhysicsWorld, body: int, keep_velocity: bool) -> int:
     """Let knocked debris come to rest (it sleeps, so this costs what still moves); the bike is
-    held where the ride left it."""
+    held where the ride left it. Returns the physics steps it took."""
     position, orientation = pybullet.getBasePositionAndOrientation(body, physicsClientId=world.client)
     velocity = pybullet.getBaseVelocity(body, physicsClientId=world.client)
-    for _ in range(int(SETTLE_S * world.hz)):
+    steps = int(SETTLE_S * world.hz)
+    for _ in range(steps):
         pybullet.resetBasePositionAndOrientation(body, position, orientation, physicsClientId=world.client)
         pybullet.resetBaseVelocity(body, [0, 0, 0], [0, 0, 0], physicsClientId=world.client)
         world.step()
     pybullet.resetBasePositionAndOrientation(body, position, orientation, physicsClientId=world.client)
     if keep_velocity:
         pybullet.resetBaseVelocity(body, *velocity, physicsClientId=world.client)
+    return steps
 
 
 def _contact(info, role: str, t: float, on_bike, progress: float, bike: _Rider, normal, to_in: float) -> Touch:

@@ -170,28 +170,39 @@ class TableGeometry:
     def _static_surface_mesh(self) -> trimesh.Trimesh:
         return trimesh.util.concatenate([p.mesh for p in self.static_pieces])
 
-    def surface_stacks(self, points_xy, static_only: bool = False) -> list[np.ndarray]:
-        """Every surface height (inches) under each (x, y) point, highest first: one downward ray
-        per point through the whole table, so a caller walking levels asks once. static_only:
-        leave out destructibles, which move, so where one stood is no level to land on."""
-        points = np.atleast_2d(np.asarray(points_xy, float))
+    def _downward_hits(self, points: np.ndarray, static_only: bool) -> tuple[np.ndarray, np.ndarray]:
+        """(ray index, height) of every surface hit by one downward ray per point, by ray and
+        highest first within a ray."""
         mesh = self._static_surface_mesh if static_only else self._surface_mesh[0]
         top = float(mesh.bounds[1][2]) + 1.0
         origins = np.column_stack([points, np.full(len(points), top)])
         directions = np.tile([0.0, 0.0, -1.0], (len(points), 1))
         locations, ray_index, _ = mesh.ray.intersects_location(origins, directions, multiple_hits=True)
         order = np.lexsort((-locations[:, 2], ray_index))
-        ray_index, heights = ray_index[order], locations[order, 2]
+        return ray_index[order], locations[order, 2]
+
+    def surface_stacks(self, points_xy, static_only: bool = False) -> list[np.ndarray]:
+        """Every surface height (inches) under each (x, y) point, highest first: one downward ray
+        per point through the whole table, so a caller walking levels asks once. static_only:
+        leave out destructibles, which move, so where one stood is no level to land on."""
+        points = np.atleast_2d(np.asarray(points_xy, float))
+        ray_index, heights = self._downward_hits(points, static_only)
         starts = np.searchsorted(ray_index, np.arange(len(points) + 1))
         return [heights[a:b] for a, b in zip(starts[:-1], starts[1:])]
 
     def surface_height(self, points_xy, below: float | np.ndarray = 1000.0, static_only: bool = False) -> np.ndarray:
         """Height (inches) of the highest surface under each (x, y) point that is below ``below``
         (one height, or one per point); 0 where there is none. The one downward surface probe
-        (:meth:`surface_stacks`)."""
-        stacks = self.surface_stacks(points_xy, static_only)
-        below = np.broadcast_to(np.asarray(below, float), (len(stacks),))
-        return np.array([level_below(stack, limit) for stack, limit in zip(stacks, below)])
+        (:meth:`surface_stacks`), with :func:`level_below` taken for every point at once (a ride's
+        ground profile asks for hundreds of points)."""
+        points = np.atleast_2d(np.asarray(points_xy, float))
+        ray_index, heights = self._downward_hits(points, static_only)
+        below = np.broadcast_to(np.asarray(below, float), (len(points),))
+        under = np.flatnonzero(heights < below[ray_index])
+        rays, first = np.unique(ray_index[under], return_index=True)
+        out = np.zeros(len(points))
+        out[rays] = heights[under[first]]
+        return out
 
     def surface_terrain(self, point_xy, below: float = 1000.0) -> str | None:
         """Terrain name of the highest surface under one (x, y) point."""
