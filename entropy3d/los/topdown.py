@@ -10,6 +10,7 @@ piece's size class and the models' levels decide whether it blocks is rules data
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Sequence
 
 import numpy as np
 import shapely
@@ -18,13 +19,15 @@ import trimesh
 from entropy3d.geometry import BaseShape, Pose
 from entropy3d.los.losrules import LosRules
 from entropy3d.los.rays import (
-    boxes_overlap,
+    boxes_touching,
     capsules_touching,
     group_boxes,
     group_rows,
     segment_box_hits_inverse,
 )
 
+#: inches: outlines are simplified this much before being cut into convex pieces
+CONVEX_TOLERANCE_IN = 0.01
 #: inches: a piece whose top is this close to a model's surface is what it stands on
 STAND_TOLERANCE_IN = 0.05
 
@@ -48,15 +51,23 @@ class Footprints:
     ellipses: tuple = ()
     """Per row, for a miniature's base: the ellipse its outline is inscribed in (:func:`base_ellipse`),
     else None; empty: none known."""
+    piece_boxes: tuple = ()
+    """Per row, its convex pieces' boxes as (Q, 2) low and high corners, or None: unknown (every
+    piece is tested exactly); empty: none known."""
 
 
-def convex_outlines(polygon, tolerance: float = 0.01) -> tuple[np.ndarray, np.ndarray]:
+def convex_outlines(polygon, tolerance: float = CONVEX_TOLERANCE_IN) -> tuple[np.ndarray, np.ndarray]:
     """A shapely (multi)polygon as Q convex pieces: (Q, E, 2) edge normals and (Q, E) offsets,
     inside where normals . p <= offsets; pieces with fewer edges are padded with 0 . p <= 1.
 
     A convex outline is one piece; any other is cut into the triangles of its outline simplified
     by ``tolerance`` inches (a mesh file's silhouette has hundreds of collinear corners).
     """
+    return rings_planes(convex_rings(polygon, tolerance))
+
+
+def convex_rings(polygon, tolerance: float = CONVEX_TOLERANCE_IN) -> list[np.ndarray]:
+    """The corners (K, 2) of each convex piece of :func:`convex_outlines`, in its order."""
     rings = []
     polygon = polygon.simplify(tolerance, preserve_topology=True)
     for part in getattr(polygon, "geoms", [polygon]):
@@ -67,6 +78,11 @@ def convex_outlines(polygon, tolerance: float = 0.01) -> tuple[np.ndarray, np.nd
         else:
             vertices, faces = trimesh.creation.triangulate_polygon(part, engine="earcut")
             rings.extend(vertices[face] for face in faces)
+    return rings
+
+
+def rings_planes(rings: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+    """Convex rings' edges as (Q, E, 2) normals and (Q, E) offsets (:func:`convex_outlines`)."""
     edges_max = max((len(ring) for ring in rings), default=3)
     normals = np.zeros((len(rings), edges_max, 2))
     offsets = np.ones((len(rings), edges_max))
@@ -81,6 +97,30 @@ def convex_outlines(polygon, tolerance: float = 0.01) -> tuple[np.ndarray, np.nd
         normals[q, :len(edge_normals)] = edge_normals
         offsets[q, :len(edge_normals)] = np.einsum("ij,ij->i", edge_normals, ring[keep])
     return normals, offsets
+
+
+def same_length_rings_planes(rings: np.ndarray) -> list[tuple[np.ndarray, np.ndarray]] | None:
+    """:func:`rings_planes` of many one-ring outlines whose rings all have K corners, (M, K, 2):
+    per outline its (1, K, 2) normals and (1, K) offsets, the same arithmetic ring by ring; None
+    when a ring has an edge too short to keep (then :func:`rings_planes` it one by one)."""
+    x, y = rings[:, :, 0], rings[:, :, 1]
+    clockwise = (np.einsum("mk,mk->m", x, np.roll(y, -1, axis=1))
+                 - np.einsum("mk,mk->m", np.roll(x, -1, axis=1), y)) < 0
+    rings = np.where(clockwise[:, None, None], rings[:, ::-1], rings)
+    edges = np.roll(rings, -1, axis=1) - rings
+    if not np.all(np.hypot(edges[..., 0], edges[..., 1]) > 1e-12):
+        return None
+    normals = np.stack([edges[..., 1], -edges[..., 0]], axis=-1)
+    normals /= np.hypot(normals[..., 0], normals[..., 1])[..., None]
+    offsets = np.einsum("mkj,mkj->mk", normals, rings)
+    return [(n[None], o[None]) for n, o in zip(normals, offsets)]
+
+
+def largest_first(rings: list[np.ndarray]) -> list[np.ndarray]:
+    """Convex rings ordered by area, largest first (stable): a line touching an outline
+    most likely touches its largest pieces, so testing them first settles most lines early."""
+    areas = [abs(np.dot(r[:, 0], np.roll(r[:, 1], -1)) - np.dot(np.roll(r[:, 0], -1), r[:, 1])) for r in rings]
+    return [rings[k] for k in sorted(range(len(rings)), key=lambda k: -areas[k])]
 
 
 def segments_touch_convex(starts: np.ndarray, deltas: np.ndarray, normals: np.ndarray,
@@ -111,16 +151,125 @@ def segments_touch_convex(starts: np.ndarray, deltas: np.ndarray, normals: np.nd
     return touched
 
 
+def segments_touch_pieces(starts: np.ndarray, deltas: np.ndarray, normals: np.ndarray,
+                          offsets: np.ndarray) -> np.ndarray:
+    """(N,) True where segment n touches convex piece n: ``normals`` (N, E, 2), ``offsets``
+    (N, E); the arithmetic of :func:`segments_touch_convex`, one piece per segment."""
+    normal_x, normal_y = normals[:, :, 0].T, normals[:, :, 1].T                  # (E, N)
+    numerators = offsets.T - (starts[:, 0] * normal_x + starts[:, 1] * normal_y)
+    denominators = deltas[:, 0] * normal_x + deltas[:, 1] * normal_y
+    with np.errstate(divide="ignore", invalid="ignore"):
+        ratio = numerators / denominators
+    t_enter = np.where(denominators < 0, ratio, 0.0).max(axis=0)
+    t_exit = np.where(denominators > 0, ratio, 1.0).min(axis=0)
+    outside = ((denominators == 0) & (numerators < 0)).any(axis=0)
+    return (t_enter <= t_exit) & ~outside
+
+
+#: (segment, piece) tests done at once by :func:`segments_touch_rows`: arrays of a few MB
+PIECE_TESTS_PER_BLOCK = 65536
+#: outlines with more edges than this share one block, padded with edges that never clip
+FEW_EDGES = 4
+#: a row's largest pieces, tested first against every line near it, before the rest at once
+FIRST_PIECES = 3
+#: inches: a piece's box is widened this much before lines that miss it skip its exact test,
+#: far more than the rounding of the exact test (about 1e-14 in on a 48 in table)
+PIECE_BOX_MARGIN_IN = 1e-9
+
+
+@dataclass(frozen=True, eq=False)
+class ConvexBlocks:
+    """Every footprint row's convex pieces in a few blocks of equal edge count, so that the
+    segments near many rows are tested in one go: block g holds ``normals[g]`` (pieces, E, 2),
+    ``offsets[g]`` (pieces, E) and the pieces' boxes ``low[g]``, ``high[g]`` (pieces, 2),
+    widened by ``PIECE_BOX_MARGIN_IN``; row r's ``count[r]`` pieces start at ``first[r]`` of
+    block ``block[r]``."""
+
+    normals: tuple[np.ndarray, ...]
+    offsets: tuple[np.ndarray, ...]
+    low: tuple[np.ndarray, ...]
+    high: tuple[np.ndarray, ...]
+    block: np.ndarray
+    first: np.ndarray
+    count: np.ndarray
+
+
+def convex_blocks(rows) -> ConvexBlocks:
+    """:class:`ConvexBlocks` of rows of (normals (Q, E, 2), offsets (Q, E), low (Q, 2), high
+    (Q, 2)): convex pieces (:func:`convex_outlines`) and their boxes; one block per edge count up
+    to ``FEW_EDGES``, one for the rest."""
+    edges = [normals.shape[1] for normals, _, _, _ in rows]
+    many = max([e for e in edges if e > FEW_EDGES], default=FEW_EDGES + 1)
+    width = [e if e <= FEW_EDGES else many for e in edges]
+    sizes = sorted(set(width))
+    block = np.array([sizes.index(w) for w in width], dtype=np.int64)
+    count = np.array([len(normals) for normals, _, _, _ in rows], dtype=np.int64)
+    first = np.zeros(len(rows), dtype=np.int64)
+    columns = []
+    for g, size in enumerate(sizes):
+        members = np.flatnonzero(block == g)
+        first[members] = np.cumsum(count[members]) - count[members]
+        pieces = int(count[members].sum())
+        normals, offsets = np.zeros((pieces, size, 2)), np.ones((pieces, size))  # padding: 0 . p <= 1
+        low, high = np.zeros((pieces, 2)), np.zeros((pieces, 2))
+        for r in members.tolist():
+            row_normals, row_offsets, row_low, row_high = rows[r]
+            span = slice(first[r], first[r] + count[r])
+            normals[span, :row_normals.shape[1]], offsets[span, :row_normals.shape[1]] = row_normals, row_offsets
+            low[span], high[span] = row_low - PIECE_BOX_MARGIN_IN, row_high + PIECE_BOX_MARGIN_IN
+        columns.append((normals, offsets, low, high))
+    return ConvexBlocks(*(tuple(column) for column in zip(*columns)) if columns else ((),) * 4,
+                        block, first, count)
+
+
+def segments_touch_rows(starts: np.ndarray, deltas: np.ndarray, rows: np.ndarray, blocks: ConvexBlocks,
+                        skipped: int = 0) -> np.ndarray:
+    """(N,) True where segment n touches any convex piece of footprint row ``rows[n]`` but its
+    first ``skipped``: the answer of :func:`segments_touch_convex`, every (segment, piece) at
+    once, the exact test only where the segment meets the piece's widened box."""
+    touched = np.zeros(len(starts), bool)
+    for g in range(len(blocks.normals)):
+        left = np.flatnonzero((blocks.block[rows] == g) & (blocks.count[rows] > skipped))
+        if not len(left):
+            continue
+        counts = blocks.count[rows[left]] - skipped
+        firsts = blocks.first[rows[left]] + skipped
+        step = max(1, PIECE_TESTS_PER_BLOCK // int(counts.max()))
+        for k in range(0, len(left), step):
+            part = slice(k, k + step)
+            piece = group_rows(firsts[part], counts[part])
+            segment = np.repeat(left[part], counts[part])
+            with np.errstate(divide="ignore"):
+                inverse = 1.0 / deltas[segment]
+            boxed = segment_box_hits_inverse(starts[segment], inverse, blocks.low[g][piece], blocks.high[g][piece])
+            piece, segment = piece[boxed], segment[boxed]
+            hit = segments_touch_pieces(starts[segment], deltas[segment], blocks.normals[g][piece],
+                                        blocks.offsets[g][piece])
+            touched[segment[hit]] = True
+    return touched
+
+
 def surely_touching(starts: np.ndarray, ends: np.ndarray, centre: np.ndarray, normals: np.ndarray,
                     offsets: np.ndarray, margin: float = 1e-9) -> np.ndarray:
     """(N,) True where a segment passes well inside a one-piece convex outline: within the
     largest circle about ``centre`` that the outline holds, less ``margin`` inches. A cheap
     first answer that :func:`segments_touch_convex` would give too; False says nothing."""
+    return passes_within(starts, ends, centre, inner_radius(centre, normals, offsets), margin)
+
+
+def inner_radius(centre: np.ndarray, normals: np.ndarray, offsets: np.ndarray) -> float:
+    """Inches: the largest circle about ``centre`` that a one-piece convex outline holds (nan
+    when the outline has several pieces: :func:`passes_within` then decides nothing)."""
     if len(normals) != 1:
-        return np.zeros(len(starts), bool)
-    inner = float(np.min(offsets[0] - normals[0] @ centre))
+        return np.nan
+    return float(np.min(offsets[0] - normals[0] @ centre))
+
+
+def passes_within(starts: np.ndarray, ends: np.ndarray, centre: np.ndarray, inner, margin: float = 1e-9) -> np.ndarray:
+    """(N,) True where a segment passes within ``inner`` less ``margin`` inches of ``centre``
+    (one centre and radius, or one per segment: (N, 2) and (N,); a nan radius: never)."""
     # squared distance of the centre to each segment, coordinate by coordinate ((N,) arrays)
-    ax, ay = starts[:, 0] - centre[0], starts[:, 1] - centre[1]
+    ax, ay = starts[:, 0] - centre[..., 0], starts[:, 1] - centre[..., 1]
     dx, dy = ends[:, 0] - starts[:, 0], ends[:, 1] - starts[:, 1]
     length2 = dx * dx + dy * dy
     along = np.clip(-(ax * dx + ay * dy) / np.where(length2 > 0, length2, 1.0), 0.0, 1.0)
@@ -151,10 +300,11 @@ def ellipse_sides(starts: np.ndarray, ends: np.ndarray, ellipse: tuple,
     """(N,) masks of the segments that surely touch a base outline (they pass inside its inner
     ellipse) and of those left undecided (they pass between the two ellipses); the rest surely
     miss it (they stay outside the edge ellipse, which holds the outline). ``margin`` in
-    unit-disc lengths keeps both answers clear of rounding."""
+    unit-disc lengths keeps both answers clear of rounding. ``ellipse`` is one
+    :func:`base_ellipse`, or the same six items with one value (centre: one row) per segment."""
     centre, cos, sin, half_length, half_width, inner = ellipse
-    ax, ay = starts[:, 0] - centre[0], starts[:, 1] - centre[1]
-    bx, by = ends[:, 0] - centre[0], ends[:, 1] - centre[1]
+    ax, ay = starts[:, 0] - centre[..., 0], starts[:, 1] - centre[..., 1]
+    bx, by = ends[:, 0] - centre[..., 0], ends[:, 1] - centre[..., 1]
     a_along, a_across = (ax * cos + ay * sin) / half_length, (-ax * sin + ay * cos) / half_width
     b_along, b_across = (bx * cos + by * sin) / half_length, (-bx * sin + by * cos) / half_width
     dx, dy = b_along - a_along, b_across - a_across
@@ -188,11 +338,11 @@ def sight_lines(pairs: list[tuple[int, int]], poses: list[Pose], bases: list[Bas
     kept = ahead.sum(axis=1)                             # target points in front, per pair
     ends = edge[targets][ahead]                          # pair after pair, in outline order
     counts = front.shape[1] * kept
-    pair = np.repeat(np.arange(len(pairs)), counts)
-    local = np.arange(int(counts.sum())) - np.repeat(np.cumsum(counts) - counts, counts)
-    lines = np.empty((len(local), 2, 2))
-    lines[:, 0] = front[viewers[pair], local // kept[pair]]
-    lines[:, 1] = ends[(np.cumsum(kept) - kept)[pair] + local % kept[pair]]
+    # pair by pair, each front point once per kept target point: runs, no division per line
+    per_front = np.repeat(kept, front.shape[1])
+    lines = np.empty((int(counts.sum()), 2, 2))
+    lines[:, 0] = np.repeat(front[viewers].reshape(-1, 2), per_front, axis=0)
+    lines[:, 1] = ends[group_rows(np.repeat(np.cumsum(kept) - kept, front.shape[1]), per_front)]
     return lines, counts
 
 
@@ -220,9 +370,8 @@ def piece_blocks(rules: LosRules, size_class, bottom, top, viewer_z, target_z, v
 
 def stands_on(footprints: Footprints, points_xy: np.ndarray, surface_z: np.ndarray) -> np.ndarray:
     """(M, B) True where miniature m's base centre is inside piece b's outline at its top."""
-    inside = np.stack([shapely.contains_xy(polygon, points_xy[:, 0], points_xy[:, 1])
-                       for polygon in footprints.polygons], axis=1) if len(footprints.polygons) else \
-        np.zeros((len(points_xy), 0), bool)
+    inside = shapely.contains_xy(footprints.polygons[None, :], points_xy[:, 0, None], points_xy[:, 1, None]) \
+        if len(footprints.polygons) and len(points_xy) else np.zeros((len(points_xy), len(footprints.polygons)), bool)
     level = np.abs(footprints.top[None, :] - surface_z[:, None]) <= STAND_TOLERANCE_IN
     return inside & level & (footprints.miniature[None, :] < 0)
 
@@ -231,14 +380,15 @@ def top_down_batch(pairs: list[tuple[int, int]], poses: list[Pose], bases: list[
                    eye_z: np.ndarray, footprints: Footprints, rules: LosRules):
     """Top-down LOS of many (viewer, target) miniature index pairs, all lines at once.
 
-    Returns one ``(lines, clear, blocker_rows)`` per pair: the (L, 2, 2) lines, an (L,) mask of
-    clear ones, and the footprint rows that block at least one line.
+    Returns the (L, 2, 2) lines of every pair, pair after pair, an (L,) mask of the clear ones,
+    (P,) how many lines each pair has and a (P, R) mask of the footprint rows that block at
+    least one line of each pair.
     """
     z = np.array([pose.z for pose in poses])
     lines, counts = sight_lines(pairs, poses, bases, rules)
     pair_of_line = np.repeat(np.arange(len(pairs)), counts)
     blocked = np.zeros(len(lines), bool)
-    blocking_rows: list[set[int]] = [set() for _ in pairs]
+    blocker_of_pair = np.zeros((len(pairs), len(footprints.convex)), bool)
     if len(lines) and len(footprints.polygons):
         # whether a row blocks depends on the pair only (levels, own bases, what they stand on),
         # so decide that first, per (pair, row), and test lines only against rows that block
@@ -256,32 +406,115 @@ def top_down_batch(pairs: list[tuple[int, int]], poses: list[Pose], bases: list[
         # larger base: a row far from it blocks none of them
         centres = np.array([pose.xy for pose in poses])
         reach = np.array([max(base.length, base.width) / 2 for base in bases])
+        row_low = np.array([low for _, low, _, _, _ in footprints.convex]).reshape(-1, 2)
+        row_high = np.array([high for _, _, high, _, _ in footprints.convex]).reshape(-1, 2)
         blocks &= capsules_touching(centres[viewer[:, 0]], centres[target[:, 0]],
-                                    np.maximum(reach[viewer[:, 0]], reach[target[:, 0]]),
-                                    np.array([low for _, low, _, _, _ in footprints.convex]).reshape(-1, 2),
-                                    np.array([high for _, _, high, _, _ in footprints.convex]).reshape(-1, 2))
+                                    np.maximum(reach[viewer[:, 0]], reach[target[:, 0]]), row_low, row_high)
+        blocks &= boxes_touching(pair_low, pair_high, row_low, row_high)
         first = np.cumsum(counts) - counts
         with np.errstate(divide="ignore"):
             inverse = 1.0 / deltas
-        blocker_of_pair = np.zeros(blocks.shape, bool)                            # (P, R)
-        for row, row_low, row_high, normals, offsets in footprints.convex:
-            candidate_pairs = blocks[:, row] & boxes_overlap(pair_low, pair_high, row_low, row_high)
-            candidates = np.flatnonzero(candidate_pairs)
+        # row by row, the lines of the pairs it may block that cross its box: the cheap sure
+        # answers there (a base's ellipses, a one-piece outline's inner circle), the exact test
+        # of the rest afterwards, every row's at once
+        sure_lines, sure_rows, rest_lines, rest_rows = [], [], [], []
+        ellipses = footprints.ellipses or (None,) * len(footprints.convex)
+        for row in np.flatnonzero(blocks.any(axis=0)).tolist():
+            _, low, high, normals, offsets = footprints.convex[row]
+            candidates = np.flatnonzero(blocks[:, row])
             near = group_rows(first[candidates], counts[candidates])
-            near = near[segment_box_hits_inverse(starts[near], inverse[near], row_low, row_high)]
-            ellipse = footprints.ellipses[row] if footprints.ellipses else None
-            if ellipse is not None:
-                sure, undecided = ellipse_sides(starts[near], lines[near, 1], ellipse)
-                rest = near[undecided]
+            near = near[segment_box_hits_inverse(starts[near], inverse[near], low, high)]
+            if ellipses[row] is not None:
+                sure, undecided = ellipse_sides(starts[near], lines[near, 1], ellipses[row])
             else:
-                sure = surely_touching(starts[near], lines[near, 1], (row_low + row_high) / 2, normals, offsets)
-                rest = near[~sure]
-            touched = np.concatenate([near[sure], rest[segments_touch_convex(starts[rest], deltas[rest], normals,
-                                                                             offsets)]])
-            blocked[touched] = True
-            blocker_of_pair[pair_of_line[touched], row] = True
-        for pair, row in zip(*np.nonzero(blocker_of_pair)):
-            blocking_rows[int(pair)].add(int(row))
-    clear = ~blocked
-    bounds = np.concatenate([[0], np.cumsum(counts)])
-    return [(lines[a:b], clear[a:b], blocking_rows[k]) for k, (a, b) in enumerate(zip(bounds[:-1], bounds[1:]))]
+                sure = surely_touching(starts[near], lines[near, 1], (low + high) / 2, normals, offsets)
+                undecided = ~sure
+            rest = near[undecided]
+            # a row's largest pieces first (lines touching one are done), its others later
+            hit = segments_touch_convex(starts[rest], deltas[rest], normals[:FIRST_PIECES], offsets[:FIRST_PIECES])
+            sure_lines.append(np.concatenate([near[sure], rest[hit]]))
+            sure_rows.append(np.full(len(sure_lines[-1]), row))
+            if len(normals) > FIRST_PIECES:
+                rest_lines.append(rest[~hit])
+                rest_rows.append(np.full(len(rest_lines[-1]), row))
+        rest = np.concatenate([np.zeros(0, dtype=np.int64), *rest_lines])
+        rest_row = np.concatenate([np.zeros(0, dtype=np.int64), *rest_rows])
+        deferred = np.unique(rest_row)
+        exact = segments_touch_rows(starts[rest], deltas[rest], np.searchsorted(deferred, rest_row),
+                                    _convex_blocks(footprints, deferred), FIRST_PIECES)
+        touched = np.concatenate([np.zeros(0, dtype=np.int64), *sure_lines, rest[exact]])
+        touched_row = np.concatenate([np.zeros(0, dtype=np.int64), *sure_rows, rest_row[exact]])
+        blocked[touched] = True
+        blocker_of_pair[pair_of_line[touched], touched_row] = True
+    return lines, ~blocked, counts, blocker_of_pair
+
+
+def _convex_blocks(footprints: Footprints, rows: np.ndarray) -> ConvexBlocks:
+    """The :class:`ConvexBlocks` of some footprint rows (rows without piece boxes: unbounded)."""
+    boxes = footprints.piece_boxes or (None,) * len(footprints.convex)
+    blocks = []
+    for row in rows.tolist():
+        _, _, _, normals, offsets = footprints.convex[row]
+        box = boxes[row] or (np.full((len(normals), 2), -np.inf), np.full((len(normals), 2), np.inf))
+        blocks.append((normals, offsets, *box))
+    return convex_blocks(blocks)
+
+
+@dataclass(frozen=True, eq=False)
+class BaseOutline:
+    """A miniature's base edge seen from above as a top-down footprint row, table inches."""
+
+    polygon: shapely.Polygon
+    """The base edge (48 points) as a shapely polygon."""
+    low: np.ndarray
+    """(2,) lowest corner of the polygon's bounding box."""
+    high: np.ndarray
+    """(2,) highest corner."""
+    normals: np.ndarray
+    """Convex pieces' edge normals (:func:`convex_outlines`)."""
+    offsets: np.ndarray
+    """Their offsets."""
+    ellipse: tuple
+    """The ellipses the outline lies between (:func:`base_ellipse`)."""
+
+
+def base_outline(base: BaseShape, pose: Pose) -> BaseOutline:
+    """The :class:`BaseOutline` of a base standing at ``pose``."""
+    polygon = shapely.Polygon(base.outline(pose))
+    normals, offsets = convex_outlines(polygon)
+    return BaseOutline(polygon, *outline_corners(polygon), normals, offsets, base_ellipse(pose, base, normals, offsets))
+
+
+def base_outlines(bases: Sequence[BaseShape], poses: Sequence[Pose]) -> list[BaseOutline]:
+    """:func:`base_outline` of many bases, the shapely steps of :func:`convex_outlines` done for
+    all at once (a base edge simplified is one convex ring; any other falls back to it)."""
+    if not len(bases):
+        return []
+    polygons = shapely.polygons(np.stack([base.outline(pose) for base, pose in zip(bases, poses)]))
+    simple = shapely.simplify(polygons, CONVEX_TOLERANCE_IN, preserve_topology=True)
+    area = shapely.area(simple)
+    convex = (shapely.get_type_id(simple) == shapely.GeometryType.POLYGON) & (area > 0) & (
+        shapely.area(shapely.convex_hull(simple)) - area <= 1e-9 * np.maximum(1.0, area))
+    exteriors = shapely.get_exterior_ring(simple)
+    rings = np.split(shapely.get_coordinates(exteriors), np.cumsum(shapely.get_num_coordinates(exteriors))[:-1])
+    corners = shapely.bounds(polygons)
+    planes = {}
+    for size in {len(ring) for ring, ok in zip(rings, convex) if ok}:
+        members = [k for k, ring in enumerate(rings) if convex[k] and len(ring) == size]
+        batch = same_length_rings_planes(np.stack([rings[k][:-1] for k in members]))
+        planes.update(zip(members, batch or [rings_planes([rings[k][:-1]]) for k in members]))
+    outlines = []
+    for k, (base, pose) in enumerate(zip(bases, poses)):
+        if not convex[k]:
+            outlines.append(base_outline(base, pose))
+            continue
+        normals, offsets = planes[k]
+        outlines.append(BaseOutline(polygons[k], corners[k, :2], corners[k, 2:], normals, offsets,
+                                    base_ellipse(pose, base, normals, offsets)))
+    return outlines
+
+
+def outline_corners(outline) -> tuple[np.ndarray, np.ndarray]:
+    """(2,) lowest and highest corners of a shapely outline's bounding box."""
+    bounds = np.asarray(outline.bounds, float)
+    return bounds[:2], bounds[2:]

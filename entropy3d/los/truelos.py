@@ -12,6 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from entropy3d.los.losrules import LosRules
+from entropy3d.los.rays import group_rows
 
 BIKE, RIDER = 0, 1
 #: pairs whose rays are clipped together: (pairs x rays) arrays small enough to stay in cache
@@ -61,7 +62,7 @@ def slab_planes(parts: list) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 
 
 def silhouette_rays(eyes: np.ndarray, vertices: np.ndarray, normals: np.ndarray, near: np.ndarray,
-                    far: np.ndarray, grid: int):
+                    far: np.ndarray, grid: int, windows: tuple | None = None):
     """For each pair, rays from its eye through a grid x grid bundle over the target's angular
     bounding box, many pairs at once.
 
@@ -69,12 +70,14 @@ def silhouette_rays(eyes: np.ndarray, vertices: np.ndarray, normals: np.ndarray,
     (:func:`slab_planes`: (P, K, S, 3) normals, (P, K, S) near and far offsets), bike first.
     Returns, pair after pair, for every ray that hits the target: the point where it first
     meets it (R, 3), which part that is (R,), its cell of the grid (R,), numbered row by row,
-    and (P,) how many rays each pair has.
+    and (P,) how many rays each pair has. ``windows``: :func:`view_windows` of the same eyes and
+    vertices when the caller has them already.
     """
     eyes = np.asarray(eyes, float).reshape(-1, 3)
-    chunks = [_silhouette_rays(eyes[k:k + PAIRS_PER_CHUNK], vertices[k:k + PAIRS_PER_CHUNK],
-                               normals[k:k + PAIRS_PER_CHUNK], near[k:k + PAIRS_PER_CHUNK],
-                               far[k:k + PAIRS_PER_CHUNK], grid)
+    windows = windows or view_windows(eyes, vertices)
+    chunks = [_silhouette_rays(eyes[k:k + PAIRS_PER_CHUNK], normals[k:k + PAIRS_PER_CHUNK],
+                               near[k:k + PAIRS_PER_CHUNK], far[k:k + PAIRS_PER_CHUNK], grid,
+                               tuple(item[k:k + PAIRS_PER_CHUNK] for item in windows))
               for k in range(0, len(eyes), PAIRS_PER_CHUNK)]
     if not chunks:
         empty = np.zeros(0, dtype=np.int64)
@@ -82,8 +85,8 @@ def silhouette_rays(eyes: np.ndarray, vertices: np.ndarray, normals: np.ndarray,
     return tuple(np.concatenate(column) for column in zip(*chunks))
 
 
-def _silhouette_rays(eyes, vertices, normals, near, far, grid: int):
-    frames, depth, low, high = view_windows(eyes, vertices)
+def _silhouette_rays(eyes, normals, near, far, grid: int, windows: tuple):
+    frames, depth, low, high = windows
     seen = np.all(depth > 1e-6, axis=1)            # the eye is not inside or beside the target
     cells = (np.arange(grid) + 0.5) / grid
     a = low[:, 0:1] + cells * (high - low)[:, 0:1]    # (P, G) slopes right
@@ -114,18 +117,14 @@ def _silhouette_rays(eyes, vertices, normals, near, far, grid: int):
         part[nearer] = k
     hit = np.isfinite(t) & seen[:, None, None]
     pair, row, column = np.nonzero(hit)
-    # ends = eye + t * (forward + a right + b up) * scale, coordinate by coordinate: (R,) arrays,
-    # not gathers of (R, 3) rows
-    along_ray = t[hit]
-    slope_right = a[pair, row]
-    slope_up = b[pair, column]
-    ray_scale = scale[pair]
-    axes = frames.reshape(-1, 9)[pair]
-    pair_eyes = eyes[pair]
+    # ends = eye + t * (forward + a right + b up) * scale, coordinate by coordinate on the whole
+    # grid (the direction is a sum of a row and a column term), then the hits taken out
     ends = np.empty((len(pair), 3))
-    for j in range(3):
-        ends[:, j] = pair_eyes[:, j] + along_ray * (((axes[:, j] + slope_right * axes[:, 3 + j])
-                                                     + slope_up * axes[:, 6 + j]) * ray_scale)
+    with np.errstate(invalid="ignore"):
+        for j in range(3):
+            direction = ((frames[:, 0, j, None] + a * frames[:, 1, j, None])[:, :, None]
+                         + (b * frames[:, 2, j, None])[:, None, :]) * scale[:, None, None]
+            ends[:, j] = (eyes[:, j, None, None] + t * direction)[hit]
     return ends, part[hit], row * grid + column, np.bincount(pair, minlength=len(eyes))
 
 
@@ -141,7 +140,8 @@ def view_windows(eyes: np.ndarray, vertices: np.ndarray):
 
 
 def grid_rows_near(eyes: np.ndarray, vertices: np.ndarray, grid: int, box_low: np.ndarray,
-                   box_high: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+                   box_high: np.ndarray, windows: tuple | None = None
+                   ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Which cells of each pair's ray grid may pass through each of M boxes, as index ranges.
 
     ``eyes`` and ``vertices`` are what :func:`silhouette_rays` was given (per pair), ``box_low``
@@ -149,9 +149,10 @@ def grid_rows_near(eyes: np.ndarray, vertices: np.ndarray, grid: int, box_low: n
     cells whose rays may meet box m (first > last: none): a box wholly in front of the eye is
     seen inside the window of its corners' slopes, widened by ``CELL_MARGIN`` for rounding; a box
     reaching behind the eye inside the slopes its sideways extent allows; a box wholly behind the
-    eye or beyond the target none.
+    eye or beyond the target none. ``windows``: :func:`view_windows` of the eyes and vertices
+    when the caller has them already.
     """
-    frames, target_depth, low, high = view_windows(eyes, vertices)
+    frames, target_depth, low, high = windows or view_windows(eyes, vertices)
     corners = np.stack(np.meshgrid([0, 1], [0, 1], [0, 1], indexing="ij"), axis=-1).reshape(8, 3)
     points = np.where(corners[:, None], box_high[None], box_low[None])           # (8, M, 3)
     # (8, P, M) coordinates in each pair's frame, corners first: reductions over the corners
@@ -216,3 +217,37 @@ def true_verdicts_numbers(pair_of_ray: np.ndarray, part: np.ndarray, visible: np
             "rays": count,
         })
     return numbers
+
+
+def rays_near_boxes(pair_eyes: np.ndarray, target_vertices: np.ndarray, grid: int, low: np.ndarray,
+                    high: np.ndarray, pair_of_row: np.ndarray, cell_of_row: np.ndarray,
+                    skipped: np.ndarray | None = None, windows: tuple | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """The cast silhouette rays that may meet each of M boxes (``low``, ``high`` (M, 3)), as
+    (rows, box) ordered by box, then pair, then grid cell: the rays of each pair's grid inside the
+    window the box covers seen from the pair's eye (:func:`grid_rows_near`),
+    except where ``skipped`` (P, M) is True.
+
+    ``pair_of_row`` and ``cell_of_row`` say which pair and grid cell each cast ray is.
+    """
+    pairs = len(pair_eyes)
+    row_of_cell = np.full((pairs, grid * grid), -1, dtype=np.int64)
+    row_of_cell[pair_of_row, cell_of_row] = np.arange(len(pair_of_row))
+    row_first, row_last, column_first, column_last = grid_rows_near(
+        pair_eyes, target_vertices, grid, low, high, windows)                    # (P, M) each
+    rows_n = np.maximum(row_last - row_first + 1, 0)
+    columns_n = np.maximum(column_last - column_first + 1, 0)
+    wanted = rows_n * columns_n > 0
+    if skipped is not None:
+        wanted &= ~skipped
+    box, pair = np.nonzero(wanted.T)   # ordered by box, then pair
+    # a window is rows_n runs of columns_n cells side by side in row_of_cell: expand runs, not
+    # cells (no division per cell)
+    window_rows = rows_n[pair, box]
+    window = np.repeat(np.arange(len(box)), window_rows)
+    grid_row = (np.arange(len(window)) - np.repeat(np.cumsum(window_rows) - window_rows, window_rows)
+                + row_first[pair, box][window])
+    run_length = columns_n[pair, box][window]
+    flat = group_rows(pair[window] * (grid * grid) + grid_row * grid + column_first[pair, box][window], run_length)
+    rows = row_of_cell.ravel()[flat]
+    owner = np.repeat(box[window], run_length)[rows >= 0]
+    return rows[rows >= 0], owner

@@ -37,8 +37,24 @@ from entropy3d.los.rays import (
     segment_convex_entry,
 )
 from entropy3d.los.results import LosResult, SightGeometry, TopDownVerdict, TrueVerdict
-from entropy3d.los.topdown import Footprints, base_ellipse, convex_outlines, top_down_batch
-from entropy3d.los.truelos import grid_rows_near, silhouette_rays, slab_planes, true_verdicts_numbers
+from entropy3d.los.topdown import (
+    BaseOutline,
+    Footprints,
+    base_outline,
+    base_outlines,
+    convex_rings,
+    largest_first,
+    outline_corners,
+    rings_planes,
+    top_down_batch,
+)
+from entropy3d.los.truelos import (
+    rays_near_boxes,
+    silhouette_rays,
+    slab_planes,
+    true_verdicts_numbers,
+    view_windows,
+)
 from entropy3d.rules.combat import shot_in_sight
 from entropy3d.scene.build import Piece, TableGeometry, build_table_geometry
 from entropy3d.scene.footprints import piece_footprints, plan_outline
@@ -49,6 +65,9 @@ from entropy3d.scene.table import Table
 DECAL_KINDS = frozenset({"zone", "road"})
 #: inches: silhouette rays stop this short of the target surface they end on
 RAY_END_GAP_IN = 1e-4
+#: inches: a destructible's box is widened this much before rays that miss it skip its engine,
+#: far more than the float32 rounding of the engine's vertices (about 3e-6 in on a 48 in table)
+PIECE_BOX_MARGIN_IN = 1e-3
 #: miniatures kept built, keyed by (model id, pose): a game state's poses are asked many times
 MINIATURE_CACHE_SIZE = 512
 
@@ -75,6 +94,10 @@ class Miniature:
     """(3,) lowest corner of its bounding box."""
     high: np.ndarray
     """(3,) highest corner of its bounding box."""
+    part_boxes: tuple[tuple[np.ndarray, np.ndarray], ...]
+    """(3,) lowest and highest corners of each of ``parts``."""
+    base_outline: BaseOutline
+    """Its base seen from above, as top-down LOS tests it (a footprint row)."""
 
 
 #: a convex solid as (vertices (V, 3), plane normals (P, 3), plane offsets (P,))
@@ -94,9 +117,10 @@ def miniature_parts(base: BaseShape, table: Table, on_foot: bool = False
 
 
 def make_miniature(model_id: str, base: BaseShape, pose: Pose, table: Table, rules: LosRules,
-                   local: tuple | None = None) -> Miniature:
+                   local: tuple | None = None, outline: BaseOutline | None = None) -> Miniature:
     """The LOS view of one miniature: its base shape's :func:`miniature_parts` (``local``, built
-    here when not given) turned to its facing and moved to where it stands."""
+    here when not given) turned to its facing and moved to where it stands; ``outline``: its
+    :func:`base_outline` when built already."""
     local_parts, local_top, (slab_normals, near, far) = local or miniature_parts(base, table)
     turn = math.radians(pose.facing_deg)
     c, s = math.cos(turn), math.sin(turn)
@@ -113,7 +137,8 @@ def make_miniature(model_id: str, base: BaseShape, pose: Pose, table: Table, rul
     slab_normals = slab_normals @ rotation.T
     shift = slab_normals @ where
     return Miniature(model_id, pose, base, parts, (slab_normals, near + shift, far - shift),
-                     np.array([pose.x, pose.y, top - rules.eye_below_rider_top_in]), float(hi[2]), lo, hi)
+                     np.array([pose.x, pose.y, top - rules.eye_below_rider_top_in]), float(hi[2]), lo, hi,
+                     tuple((v.min(axis=0), v.max(axis=0)) for v, _, _ in parts), outline or base_outline(base, pose))
 
 
 def piece_footprint(piece: Piece):
@@ -128,13 +153,20 @@ def piece_footprint(piece: Piece):
 
 
 def _footprint_entry(index: int, piece: Piece):
+    """(piece index, outline, (normals, offsets) of its convex pieces, largest first, (low, high)
+    corners of their boxes)."""
     outline = piece_footprint(piece)
-    return index, outline, convex_outlines(outline)
+    rings = largest_first(convex_rings(outline))
+    corners = (np.array([ring.min(axis=0) for ring in rings]).reshape(-1, 2),
+               np.array([ring.max(axis=0) for ring in rings]).reshape(-1, 2))
+    return index, outline, rings_planes(rings), corners
 
 
-def _corners(outline) -> tuple[np.ndarray, np.ndarray]:
-    bounds = np.asarray(outline.bounds, float)
-    return bounds[:2], bounds[2:]
+def _objects(items: list) -> np.ndarray:
+    """A 1-D object array of ``items`` (numpy would not guess the shape of geometry objects)."""
+    array = np.empty(len(items), dtype=object)
+    array[:] = items
+    return array
 
 
 def _pose_matrix(pose: Pose) -> np.ndarray:
@@ -162,38 +194,30 @@ def home_poses(table: Table, geometry: TableGeometry) -> dict[str, Pose]:
 
 def rays_near_miniatures(pair_eyes: np.ndarray, target_vertices: np.ndarray, grid: int,
                          pairs: Sequence[tuple[int, int]], minis: Sequence[Miniature], pair_of_row: np.ndarray,
-                         cell_of_row: np.ndarray) -> list[np.ndarray]:
+                         cell_of_row: np.ndarray, boxes: tuple[np.ndarray, np.ndarray] | None = None,
+                         windows: tuple | None = None):
     """Per miniature, the rows of the cast silhouette rays that may meet it (pair by pair): the rays
     of each pair's grid inside the window the miniature's box covers seen from the pair's eye
     (:func:`~entropy3d.los.truelos.grid_rows_near`); never the pair's own viewer or target.
 
-    ``pair_of_row`` and ``cell_of_row`` say which pair and grid cell each cast ray is.
+    ``pair_of_row`` and ``cell_of_row`` say which pair and grid cell each cast ray is. With
+    ``boxes`` (low, high (B, 3)), also the rows that may meet any of them (sorted, unique), as
+    a second answer: one pass over the grids for both.
     """
-    if not len(pairs) or not len(minis):
-        return [np.zeros(0, dtype=np.int64) for _ in minis]
-    row_of_cell = np.full((len(pairs), grid * grid), -1, dtype=np.int64)
-    row_of_cell[pair_of_row, cell_of_row] = np.arange(len(pair_of_row))
-    row_first, row_last, column_first, column_last = grid_rows_near(
-        pair_eyes, target_vertices, grid, np.array([m.low for m in minis]),
-        np.array([m.high for m in minis]))                                       # (P, M) each
-    rows_n = np.maximum(row_last - row_first + 1, 0)
-    columns_n = np.maximum(column_last - column_first + 1, 0)
-    own = np.zeros((len(pairs), len(minis)), bool)
-    own[np.arange(len(pairs)), [v for v, _ in pairs]] = True
-    own[np.arange(len(pairs)), [t for _, t in pairs]] = True
-    mini, pair = np.nonzero(((rows_n * columns_n > 0) & ~own).T)   # ordered by miniature, then pair
-    # a window is rows_n runs of columns_n cells side by side in row_of_cell: expand runs, not
-    # cells (no division per cell)
-    window_rows = rows_n[pair, mini]
-    window = np.repeat(np.arange(len(mini)), window_rows)
-    grid_row = (np.arange(len(window)) - np.repeat(np.cumsum(window_rows) - window_rows, window_rows)
-                + row_first[pair, mini][window])
-    run_length = columns_n[pair, mini][window]
-    flat = group_rows(pair[window] * (grid * grid) + grid_row * grid + column_first[pair, mini][window], run_length)
-    rows = row_of_cell.ravel()[flat]
-    owner = np.repeat(mini[window], run_length)[rows >= 0]
-    rows = rows[rows >= 0]
-    return np.split(rows, np.cumsum(np.bincount(owner, minlength=len(minis)))[:-1])
+    extra = boxes if boxes is not None else (np.zeros((0, 3)), np.zeros((0, 3)))
+    if not len(pairs):
+        answer = [np.zeros(0, dtype=np.int64) for _ in minis]
+        return answer if boxes is None else (answer, np.zeros(0, dtype=np.int64))
+    skipped = np.zeros((len(pairs), len(minis) + len(extra[0])), bool)
+    skipped[np.arange(len(pairs)), [v for v, _ in pairs]] = True
+    skipped[np.arange(len(pairs)), [t for _, t in pairs]] = True
+    low = np.concatenate([np.array([m.low for m in minis]).reshape(-1, 3), extra[0]])
+    high = np.concatenate([np.array([m.high for m in minis]).reshape(-1, 3), extra[1]])
+    rows, owner = rays_near_boxes(pair_eyes, target_vertices, grid, low, high, pair_of_row, cell_of_row, skipped,
+                                  windows)
+    split = np.searchsorted(owner, len(minis))
+    near = np.split(rows[:split], np.cumsum(np.bincount(owner[:split], minlength=len(minis)))[:-1])
+    return near if boxes is None else (near, np.unique(rows[split:]))
 
 
 class LosWorld:
@@ -214,6 +238,7 @@ class LosWorld:
         self._originals = {piece.id: piece for piece in solid}
         self._miniature_cache: dict[tuple[str, Pose], Miniature] = {}
         self._local_miniatures: dict[tuple[BaseShape, bool], tuple] = {}
+        self._start_poses: dict[str, Pose] | None = None
         self._set_pieces(tuple(p for p in solid if not p.dynamic), tuple(p for p in solid if p.dynamic))
 
     def _set_pieces(self, static: tuple[Piece, ...], dynamic: tuple[Piece, ...], static_caster=None,
@@ -223,11 +248,16 @@ class LosWorld:
         offset = len(static)
         self.static_caster = static_caster or self._caster([p.mesh for p in static], range(offset))
         self.dynamic_caster = self._caster([p.mesh for p in dynamic], range(offset, offset + len(dynamic)))
+        corners = np.array([p.mesh.bounds for p in dynamic], float).reshape(-1, 2, 3)
+        self._dynamic_boxes = (corners[:, 0] - PIECE_BOX_MARGIN_IN, corners[:, 1] + PIECE_BOX_MARGIN_IN)
         if static_footprints is None:
             static_footprints = [_footprint_entry(k, p) for k, p in enumerate(static) if p.size_class > 0]
         self._static_footprints = static_footprints
-        self._piece_footprints = static_footprints + [
+        self._pieces_footprints_built = None
+        entries = static_footprints + [
             _footprint_entry(offset + k, p) for k, p in enumerate(dynamic) if p.size_class > 0]
+        self._piece_footprints = [entry[:3] for entry in entries]
+        self._piece_boxes = [entry[3] for entry in entries]
 
     def __repr__(self) -> str:
         return (f"LosWorld({self.table.name!r}, {len(self.static_pieces)} static + "
@@ -269,33 +299,36 @@ class LosWorld:
     # ---------------------------------------------------------------------------- miniatures
 
     def start_poses(self) -> dict[str, Pose]:
-        """Every model's starting pose; z from the scene, else the highest surface under it."""
-        models = self.table.models
-        if not models:
-            return {}
-        heights = self.geometry.surface_height([m.position[:2] for m in models])
-        return {m.id: self.table.start_pose(m, float(z)) for m, z in zip(models, heights)}
+        """Every model's starting pose; z from the scene, else the highest surface under it.
+        Probed once per table (the scene's pieces as built, whatever :meth:`updated` moved)."""
+        if self._start_poses is None:
+            models = self.table.models
+            heights = self.geometry.surface_height([m.position[:2] for m in models]) if models else []
+            self._start_poses = {m.id: self.table.start_pose(m, float(z)) for m, z in zip(models, heights)}
+        return dict(self._start_poses)
 
     def miniatures(self, poses: Mapping[str, Pose | None] | None = None) -> dict[str, Miniature]:
         """The miniatures at ``poses`` (model id -> Pose; ids left out stand at their start pose;
         None: off the table, e.g. taken out, so it neither sees nor blocks)."""
         chosen = {**self.start_poses(), **(poses or {})}
+        missing = []
+        for model_id, pose in chosen.items():
+            model = self.table.model(model_id)  # a KeyError naming the models there are
+            if pose is not None and (model_id, pose) not in self._miniature_cache:
+                missing.append((model_id, pose, self.table.base_of(model), model.on_foot))
+        if len(self._miniature_cache) + len(missing) > MINIATURE_CACHE_SIZE:
+            self._miniature_cache.clear()
+        outlines = base_outlines([base for _, _, base, _ in missing], [pose for _, pose, _, _ in missing])
+        for (model_id, pose, base, on_foot), outline in zip(missing, outlines):
+            if (base, on_foot) not in self._local_miniatures:
+                self._local_miniatures[(base, on_foot)] = miniature_parts(base, self.table, on_foot)
+            self._miniature_cache[(model_id, pose)] = make_miniature(
+                model_id, base, pose, self.table, self.rules, self._local_miniatures[(base, on_foot)], outline)
         minis = {}
         for model_id, pose in chosen.items():
             if pose is None:
-                self.table.model(model_id)
                 continue
             key = (model_id, pose)
-            if key not in self._miniature_cache:
-                model = self.table.model(model_id)  # a KeyError naming the models there are
-                if len(self._miniature_cache) >= MINIATURE_CACHE_SIZE:
-                    self._miniature_cache.clear()
-                base = self.table.base_of(model)
-                kind = (base, model.on_foot)
-                if kind not in self._local_miniatures:
-                    self._local_miniatures[kind] = miniature_parts(base, self.table, model.on_foot)
-                self._miniature_cache[key] = make_miniature(model_id, base, pose, self.table, self.rules,
-                                                            self._local_miniatures[kind])
             minis[model_id] = self._miniature_cache[key]
         return minis
 
@@ -321,21 +354,26 @@ class LosWorld:
         return np.array([""] + [p.id for p in self.pieces] + [m.id for m in minis], dtype=object)
 
     def _first_hits(self, starts, ends, minis: Sequence[Miniature], skip: np.ndarray | None,
-                    counts: np.ndarray | None, near: Sequence[np.ndarray] | None) -> tuple[np.ndarray, np.ndarray]:
+                    counts: np.ndarray | None, near: Sequence[np.ndarray] | None,
+                    near_destructibles: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
         """:meth:`cast` with the hit as an owner index: a piece's index in ``self.pieces``, or
-        ``len(self.pieces)`` plus the miniature's index in ``minis``, or NO_HIT."""
+        ``len(self.pieces)`` plus the miniature's index in ``minis``, or NO_HIT.
+        ``near_destructibles`` optionally lists the only segments (indices) that may meet a
+        destructible piece: the others skip their engine."""
         starts = np.asarray(starts, float).reshape(-1, 3)
         ends = np.asarray(ends, float).reshape(-1, 3)
         t, owner = self.static_caster.first_hits(starts, ends)
-        t_dynamic, owner_dynamic = self.dynamic_caster.first_hits(starts, ends)
-        nearer = t_dynamic < t
-        t[nearer], owner[nearer] = t_dynamic[nearer], owner_dynamic[nearer]
-        deltas = ends - starts
-        with np.errstate(divide="ignore"):
-            inverse = 1.0 / deltas
+        if near_destructibles is None:
+            near_destructibles = np.arange(len(starts))
+        t_dynamic, owner_dynamic = self.dynamic_caster.first_hits(starts[near_destructibles],
+                                                                  ends[near_destructibles])
+        nearer = t_dynamic < t[near_destructibles]
+        t[near_destructibles[nearer]] = t_dynamic[nearer]
+        owner[near_destructibles[nearer]] = owner_dynamic[nearer]
         pieces = len(self.pieces)
         if counts is None:
             counts = np.array([len(starts)])
+        boxes_first = near is None
         if near is None:
             # which groups' boxes each miniature's box touches, all at once: a miniature is tested
             # against the rays of those groups only, so the work follows the rays near it
@@ -348,12 +386,20 @@ class LosWorld:
             rows = near[index]
             if skip is not None:
                 rows = rows[~(skip[rows] == index).any(axis=1)]
-            rows = rows[segment_box_hits_inverse(starts[rows], inverse[rows], mini.low, mini.high)]
-            row_starts, row_deltas, row_inverse = starts[rows], deltas[rows], inverse[rows]
+            row_starts = starts[rows]
+            row_deltas = ends[rows] - row_starts
+            with np.errstate(divide="ignore"):
+                row_inverse = 1.0 / row_deltas
+            if boxes_first:
+                # only when the rows are not its grid windows (those hug the box: the test would
+                # keep nearly all); skipping it changes no answer, as a segment meeting a part's
+                # box meets the miniature's (it holds them; the slab test is monotone in corners)
+                kept = segment_box_hits_inverse(row_starts, row_inverse, mini.low, mini.high)
+                rows, row_starts = rows[kept], row_starts[kept]
+                row_deltas, row_inverse = row_deltas[kept], row_inverse[kept]
             entry = np.full(len(rows), np.inf)
-            for vertices, normals, offsets in mini.parts:
-                close = np.flatnonzero(segment_box_hits_inverse(row_starts, row_inverse, vertices.min(axis=0),
-                                                                vertices.max(axis=0)))
+            for (_, normals, offsets), (low, high) in zip(mini.parts, mini.part_boxes):
+                close = np.flatnonzero(segment_box_hits_inverse(row_starts, row_inverse, low, high))
                 entry[close] = np.minimum(entry[close], segment_convex_entry(
                     row_starts[close], row_deltas[close], normals, offsets))
             closer = entry < t[rows]
@@ -380,16 +426,18 @@ class LosWorld:
             raise KeyError(f"model {model_id!r} is off the table (its pose is None)")
         index_pairs = [(order[a], order[b]) for a, b in pairs]
         mini_list = [minis[i] for i in ids]
-        top_down = top_down_batch(index_pairs, [m.pose for m in mini_list], [m.base for m in mini_list],
-                                  np.array([m.eye[2] for m in mini_list]), self._footprints(mini_list),
-                                  self.rules)
+        lines, clear, line_counts, blocker_of_pair = top_down_batch(
+            index_pairs, [m.pose for m in mini_list], [m.base for m in mini_list],
+            np.array([m.eye[2] for m in mini_list]), self._footprints(mini_list), self.rules)
         footprint_names = [self.pieces[k].id for k, _, _ in self._piece_footprints] + ids
 
         pair_eyes = np.array([mini_list[v].eye for v, _ in index_pairs]).reshape(-1, 3)
         targets = np.array([t for _, t in index_pairs], dtype=np.int64)
         target_vertices = np.array([np.concatenate([m.parts[0][0], m.parts[1][0]]) for m in mini_list])[targets]
         slabs = [np.array([m.sight_slabs[k] for m in mini_list])[targets] for k in range(3)]
-        ends, parts, cells, counts = silhouette_rays(pair_eyes, target_vertices, *slabs, self.rules.silhouette_grid)
+        windows = view_windows(pair_eyes, target_vertices)
+        ends, parts, cells, counts = silhouette_rays(pair_eyes, target_vertices, *slabs, self.rules.silhouette_grid,
+                                                     windows)
         pair_of_ray = np.repeat(np.arange(len(index_pairs)), counts)
         # EC-LOS-2: a ray to a point behind the viewer's base centre line sees nothing; skip it
         viewers = np.array([v for v, _ in index_pairs], dtype=np.int64)
@@ -408,9 +456,10 @@ class LosWorld:
         t = np.full(len(ends), np.inf)
         hit_owner = np.full(len(ends), NO_HIT, dtype=np.int64)
         # near never holds a pair's own viewer or target, so no ray needs a skip list
-        near = rays_near_miniatures(pair_eyes, target_vertices, self.rules.silhouette_grid, index_pairs, mini_list,
-                                    cast_pair, cells[cast])
-        t[cast], hit_owner[cast] = self._first_hits(eyes, stops, mini_list, None, None, near)
+        near, near_destructibles = rays_near_miniatures(pair_eyes, target_vertices, self.rules.silhouette_grid,
+                                                        index_pairs, mini_list, cast_pair, cells[cast],
+                                                        self._dynamic_boxes, windows)
+        t[cast], hit_owner[cast] = self._first_hits(eyes, stops, mini_list, None, None, near, near_destructibles)
         reached = ~np.isfinite(t) & in_front
 
         numbers = true_verdicts_numbers(pair_of_ray, parts, reached, len(index_pairs), self.rules)
@@ -422,17 +471,25 @@ class LosWorld:
         for key in np.unique(pair_of_ray[stopped] * owners + (hit_owner[stopped] - NO_HIT)).tolist():
             blocked_by[key // owners].append(str(owner_names[key % owners]))
 
+        # who blocks each pair's top-down lines, and how many are clear
+        top_blockers = [[] for _ in index_pairs]
+        for pair, row in zip(*(column.tolist() for column in np.nonzero(blocker_of_pair))):
+            top_blockers[pair].append(footprint_names[row])
+        clear_counts = np.bincount(np.repeat(np.arange(len(index_pairs)), line_counts)[clear],
+                                   minlength=len(index_pairs)).tolist()
+        line_bounds = np.concatenate([[0], np.cumsum(line_counts)]).tolist()
+
         results = {}
         bounds = np.concatenate([[0], np.cumsum(counts)]).tolist()
         for k, ((a, b), (v, _)) in enumerate(zip(pairs, index_pairs)):
-            lines, clear, rows = top_down[k]
-            span = slice(bounds[k], bounds[k + 1])
+            span, line_span = slice(bounds[k], bounds[k + 1]), slice(line_bounds[k], line_bounds[k + 1])
             results[(a, b)] = LosResult(
                 viewer=a, target=b,
-                top_down=TopDownVerdict(bool(clear.any()), int(clear.sum()), len(lines),
-                                        tuple(sorted({footprint_names[r] for r in rows}))),
+                top_down=TopDownVerdict(clear_counts[k] > 0, clear_counts[k], line_bounds[k + 1] - line_bounds[k],
+                                        tuple(sorted(set(top_blockers[k])))),
                 true_los=TrueVerdict(**numbers[k], blockers=tuple(sorted(blocked_by[k]))),
-                geometry=SightGeometry(lines, clear, mini_list[v].eye, ends[span], reached[span]),
+                geometry=SightGeometry(lines[line_span], clear[line_span], mini_list[v].eye, ends[span],
+                                       reached[span]),
             )
         return results
 
@@ -450,23 +507,36 @@ class LosWorld:
         origin = minis[viewer].pose.xy
         return min(shots, key=lambda t: float(np.linalg.norm(minis[t].pose.xy - origin)), default=None)
 
+    def _pieces_footprints(self) -> Footprints:
+        """The pieces' rows of :meth:`_footprints`, built once per set of pieces."""
+        if self._pieces_footprints_built is None:
+            pieces = [self.pieces[k] for k, _, _ in self._piece_footprints]
+            self._pieces_footprints_built = Footprints(
+                polygons=_objects([polygon for _, polygon, _ in self._piece_footprints]),
+                size_class=np.array([p.size_class for p in pieces], dtype=np.int64),
+                bottom=np.array([float(p.mesh.bounds[0][2]) for p in pieces], dtype=float),
+                top=np.array([p.top for p in pieces], dtype=float),
+                miniature=np.full(len(pieces), -1, dtype=np.int64),
+                convex=tuple((row, *outline_corners(outline), *convex_parts)
+                             for row, (_, outline, convex_parts) in enumerate(self._piece_footprints)),
+                ellipses=(None,) * len(pieces),
+                piece_boxes=tuple(self._piece_boxes))
+        return self._pieces_footprints_built
+
     def _footprints(self, minis: Sequence[Miniature]) -> Footprints:
-        pieces = [self.pieces[k] for k, _, _ in self._piece_footprints]
-        polygons = [polygon for _, polygon, _ in self._piece_footprints]
-        convex = [(row, *_corners(outline), *pieces)
-                  for row, (_, outline, pieces) in enumerate(self._piece_footprints)]
-        for index, mini in enumerate(minis):
-            outline = shapely.Polygon(mini.base.outline(mini.pose))
-            polygons.append(outline)
-            convex.append((len(self._piece_footprints) + index, *_corners(outline), *convex_outlines(outline)))
+        """What can block top-down lines: the pieces' rows, then one row per miniature's base."""
+        pieces = self._pieces_footprints()
+        rows = len(pieces.convex)
+        outlines = [mini.base_outline for mini in minis]
         return Footprints(
-            polygons=np.array(polygons, dtype=object),
-            size_class=np.array([p.size_class for p in pieces] + [self.rules.miniature_size_class] * len(minis)),
-            bottom=np.array([float(p.mesh.bounds[0][2]) for p in pieces] + [m.pose.z for m in minis]),
-            top=np.array([p.top for p in pieces] + [m.top for m in minis]),
-            miniature=np.array([-1] * len(pieces) + list(range(len(minis)))),
-            convex=tuple(convex),
-            ellipses=(None,) * len(pieces) + tuple(
-                base_ellipse(mini.pose, mini.base, *row[3:]) for mini, row in zip(minis, convex[len(pieces):])),
+            polygons=np.concatenate([pieces.polygons, _objects([o.polygon for o in outlines])]),
+            size_class=np.concatenate([pieces.size_class, np.full(len(minis), self.rules.miniature_size_class)]),
+            bottom=np.concatenate([pieces.bottom, [m.pose.z for m in minis]]),
+            top=np.concatenate([pieces.top, [m.top for m in minis]]),
+            miniature=np.concatenate([pieces.miniature, np.arange(len(minis))]),
+            convex=pieces.convex + tuple((rows + index, o.low, o.high, o.normals, o.offsets)
+                                         for index, o in enumerate(outlines)),
+            ellipses=pieces.ellipses + tuple(o.ellipse for o in outlines),
+            piece_boxes=pieces.piece_boxes + (None,) * len(outlines),
         )
 
