@@ -50,6 +50,13 @@ def activate(
         if out is not None and not out.parent.exists():
             raise fail(f"error: cannot write {out}: folder {out.parent} does not exist")
     table = load_scene(scene)
+    from entropy3d.scene.systemrules import system_of
+
+    system = system_of(table)
+    if system.plays():
+        raise fail(f"error: {scene}: its models play {system.title} (`system: {system.name}`), whose moves "
+                   f"`activate` (Entropy City's riding) cannot take; use its own command: "
+                   f"`entropy3d act {scene} --model ID --action ...` (`entropy3d act --help`)")
     try:
         table.model(model)
     except KeyError as error:

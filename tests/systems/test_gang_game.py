@@ -102,6 +102,16 @@ def test_a_script_is_refused_on_a_gang_fight_with_the_fix(tmp_path):
     assert "gang_battle" in done.stderr and "--script" in done.stderr
 
 
+def test_activate_refuses_a_gang_fight_and_names_the_command_that_plays_it():
+    """``activate`` rides Entropy City plans; on a scene whose system plays its own game it says
+    so and names that system's command (``act``) instead of riding a bike plan with a fighter."""
+    done = subprocess.run([sys.executable, "-m", "entropy3d", "activate", str(SCENE), "-m", "orlock_1",
+                           "-p", "s1: straight 3", "--producer", "geometric"], capture_output=True, text=True,
+                          timeout=600)
+    assert done.returncode == 1 and "Traceback" not in done.stderr and not done.stdout
+    assert "gang_battle" in done.stderr and "entropy3d act" in done.stderr
+
+
 def test_a_weapon_the_rules_data_lacks_names_the_model_and_the_choices(tmp_path):
     """A fighter's ``stats.weapon`` is checked against rules/gang_battle.yaml's ``weapons:`` before
     a game starts: the error names the key path and the weapons there are."""
