@@ -39,6 +39,10 @@ from entropy3d.scene.probe import SceneProbe
 #: the push policies an automatic player weighs each attack with beside its own: never pushing
 #: (never busting on a push) and pushing only while the next die is unlikely to bust (EC-DICE-5)
 CAREFUL = ("never", "risk-aware")
+#: points for a move that passes a rival within its melee weapon's reach, half its base beside
+#: (before the odds): worth more than a gun in range (6), since such a pass is rare among the plans
+#: it weighs and melee is what a weapon-carrying rider is for
+MELEE_PASS_POINTS = 14.0
 
 
 @dataclass(frozen=True, eq=False)
@@ -201,6 +205,31 @@ def check_plans(view: ActionView, plans: Sequence[str]) -> list[PlannedMove]:
     return moves
 
 
+@dataclass(frozen=True)
+class _Look:
+    """What :meth:`AutoPlayer._first_clear` found: the plan, whether its ride is clear, how far
+    it gets (inches; -1 when no plan was ridden) and the legal plans the game's producer has not
+    ridden, best first (checked action, planned move)."""
+
+    plan: str
+    clear: bool
+    met_in: float
+    unconfirmed: list = field(default_factory=list)
+
+
+def ride_meets(view: ActionView, action: Action, move: PlannedMove, producer) -> float | None:
+    """Where (inches along the path) riding the checked ``action`` (of ``move``) through
+    ``producer`` from ``view``'s state meets something the rider cannot ride through (a contact,
+    or a destructible it is too slow or too short to go through, EC-DEST-2), or None when the
+    ride is clear."""
+    facts = producer.ride(view.state, action)
+    full = abs(move.length_in - full_distance_in(move, view.ruleset)) < 1e-6
+    through = destructible_eligible(move.speed, full, view.ruleset)  # else a solid (EC-DEST-2)
+    if not facts.contacts and not (facts.scenery and not through):
+        return None
+    return facts.contacts[0].progress_in if facts.contacts else facts.path_length_in
+
+
 @dataclass
 class AutoPlayer:
     """A demo player. aggression: how much it wants to close on rivals (0-2).
@@ -221,8 +250,11 @@ class AutoPlayer:
     confirm: object | None = None
     """The game's own producer (physics), which rides a plan the look-ahead found clear once more
     before it is chosen: the geometric look-ahead misses what the physical hull meets."""
-    confirms: int = 3
+    confirms: int = 6
     """How many plans per action it confirms with ``confirm``."""
+    rescues: int = 24
+    """When none of the plans it looked at is clear: how many more legal plans, best first, it
+    rides through ``confirm`` before it rides one into what it meets."""
     push: str = field(init=False)
     policy: Policy = field(init=False)
     sights: dict = field(init=False, default_factory=dict, repr=False)
@@ -240,23 +272,31 @@ class AutoPlayer:
         moves = check_plans(view, candidate_plans(view))
         if not moves:
             raise IllegalPlanError("EC-MOVE-1", f"no legal plan found for {view.model.id}")
-        plan, clear, fallback_in = self._first_clear(view, moves, self.looks)
-        if clear or self.lookahead is None:
-            return plan
+        look = self._first_clear(view, moves, self.looks)
+        if look.clear or self.lookahead is None:
+            return look.plan
         # every plan it looked at meets something: try the escapes (a U-turn, a stoppie's pivot)
         escapes = check_plans(view, escape_plans(view))
-        if escapes:
-            escape, clear, escape_in = self._first_clear(view, escapes, self.looks // 2)
-            if clear or escape_in > fallback_in:
-                return escape
-        return plan
+        escape = self._first_clear(view, escapes, self.looks // 2) if escapes else None
+        if escape is not None and escape.clear:
+            return escape.plan
+        rescued = self._rescue(view, look.unconfirmed + (escape.unconfirmed if escape is not None else []))
+        if rescued is not None:
+            return rescued
+        if escape is not None and escape.met_in > look.met_in:
+            return escape.plan
+        return look.plan
 
-    def _first_clear(self, view: ActionView, moves: Sequence[PlannedMove], looks: int) -> tuple[str, bool, float]:
-        """(plan, clear, inches it gets) of the best-scored of ``moves`` that the look-ahead finds
-        clear within ``looks`` rides; else the one that gets furthest (not clear)."""
+    def _first_clear(self, view: ActionView, moves: Sequence[PlannedMove], looks: int) -> _Look:
+        """The best-scored of ``moves`` that the look-ahead finds clear (and ``confirm``, within
+        ``confirms`` rides, confirms) within ``looks`` rides; else the one that gets furthest (not
+        clear), with the legal plans the game's producer has not ridden for :meth:`_rescue`: those
+        the look-ahead found clear first, each part best first."""
         scores = np.array([self.score(view, m) for m in moves])
         scores = scores + self.rng.normal(0.0, self.temperature, len(scores))
         fallback, fallback_in = None, -1.0
+        hopeful: list[tuple[Action, PlannedMove]] = []  # clear to the look-ahead, not confirmed
+        unconfirmed: list[tuple[Action, PlannedMove]] = []
         looked = confirmed = 0
         for k in np.argsort(-scores, kind="stable"):
             try:
@@ -264,31 +304,39 @@ class AutoPlayer:
             except IllegalPlanError:
                 continue
             if self.lookahead is None:
-                return str(moves[k].plan), True, float(moves[k].length_in)
+                return _Look(str(moves[k].plan), True, float(moves[k].length_in))
             if looked >= looks:
-                break  # none of the best plans is clear: the one that gets furthest, below
+                unconfirmed.append((action, moves[k]))
+                continue
             looked += 1
-            met_in = self._meets(view, action, moves[k], self.lookahead)
-            if met_in is None and self.confirm is not None and confirmed < self.confirms:
+            met_in = ride_meets(view, action, moves[k], self.lookahead)
+            if met_in is None and self.confirm is not None:
+                if confirmed >= self.confirms:
+                    hopeful.append((action, moves[k]))
+                    continue
                 confirmed += 1
-                met_in = self._meets(view, action, moves[k], self.confirm)
+                met_in = ride_meets(view, action, moves[k], self.confirm)
+            elif met_in is not None:
+                unconfirmed.append((action, moves[k]))
             if met_in is None:
-                return str(moves[k].plan), True, float(moves[k].length_in)
+                return _Look(str(moves[k].plan), True, float(moves[k].length_in))
             if met_in > fallback_in:
                 fallback, fallback_in = str(moves[k].plan), met_in
-        if fallback is not None:
-            return fallback, False, fallback_in  # every plan it looked at meets something: the furthest
-        return str(moves[int(np.argmax(scores))].plan), False, -1.0  # cornered: ridden as unavoidable
+        if fallback is not None:  # every plan it looked at meets something: the furthest
+            return _Look(fallback, False, fallback_in, hopeful + unconfirmed)
+        return _Look(str(moves[int(np.argmax(scores))].plan), False, -1.0, hopeful + unconfirmed)  # cornered
 
-    def _meets(self, view: ActionView, action: Action, move: PlannedMove, producer) -> float | None:
-        """Where (inches along the path) riding ``action`` through ``producer`` meets something the
-        rider cannot ride through, or None when the ride is clear."""
-        facts = producer.ride(view.state, action)
-        full = abs(move.length_in - full_distance_in(move, self.ruleset)) < 1e-6
-        through = destructible_eligible(move.speed, full, self.ruleset)  # else a solid (EC-DEST-2)
-        if not facts.contacts and not (facts.scenery and not through):
+    def _rescue(self, view: ActionView, unconfirmed: Sequence[tuple[Action, PlannedMove]]) -> str | None:
+        """The first of ``unconfirmed`` (legal plans, best first) that the game's producer rides
+        clear, within ``rescues`` rides; None when none does (or there is no such producer). The
+        geometric look-ahead keeps a margin from walls, so beside a wall (where a crash leaves a
+        rider) it finds every plan meeting something where the physical ride is clear."""
+        if self.confirm is None:
             return None
-        return facts.contacts[0].progress_in if facts.contacts else facts.path_length_in
+        for action, move in list(unconfirmed)[: self.rescues]:
+            if ride_meets(view, action, move, self.confirm) is None:
+                return str(move.plan)
+        return None
 
     def score(self, view: ActionView, move: PlannedMove) -> float:
         """How much this player likes a move (higher is better); no rules are decided here."""
@@ -431,7 +479,7 @@ class AutoPlayer:
                     odds = self._melee_odds(view, model, rival, pose, found.surprise)
                     gain = (float(odds.hit) * _harm(model.weapon, ruleset) + float(odds.headshot) * 4.0 * rival.wounds
                             - float(odds.attacker_bust) * self._bust_cost(model))
-                    points = max(points, 8.0 + 3.0 * gain)
+                    points = max(points, MELEE_PASS_POINTS + 4.0 * gain)
                     break
             if model.gun and model.ammo > 0:
                 if float(np.hypot(*(move.end_pose.xy - rival.pose.xy))) <= 0.5 * gun_range_in(model.gun, ruleset):
