@@ -421,8 +421,8 @@ class GangEngine:
             + (f"{hits} hit{'s' if hits != 1 else ''} (Firepower {firepower})" if hit else "missed")),
             found=f"{target.id} {100 * sighting.visible_fraction:.0f}% visible, {sighting.distance_in:.1f}\" away",
             producer="line of sight", piece=target.id, clauses=("GANG-ARC", "GANG-COVER", "GANG-SHOOT"),
-            figures={"target": target.id, "cover": cover, "to_hit_modifier": modifier, "roll_needed": needed,
-                     "dice": dice, "hit": hit, "firepower": firepower, "hits": hits,
+            figures={"target": target.id, "weapon": weapon_name, "cover": cover, "to_hit_modifier": modifier,
+                     "roll_needed": needed, "dice": dice, "hit": hit, "firepower": firepower, "hits": hits,
                      "visible_fraction": sighting.visible_fraction})]
         if firepower == shooting.ammo_check_on:
             ammo = _d6(rng)

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import Collection
 
 import numpy as np
 from PIL import Image, ImageDraw
@@ -63,40 +64,71 @@ class FightView:
     hit: bool
     taken_out: bool
     wreck: Pose | None
+    #: a game system's own words for the shot's cover ("in partial cover, -1 to hit"; "" when its
+    #: events give none: an Entropy City shot) and for a takedown's banner
+    cover_words: str = ""
+    banner: str = "TAKEN OUT"
+    #: the cover the system's rules found ("none", "partial", "full"), or "" (the share decides)
+    cover: str = ""
 
 
-def fight_view(attack, ruleset) -> FightView | None:
+def eye_and_middle(ruleset, on_foot: bool) -> tuple[float, float]:
+    """Heights above the surface (inches) of a miniature's eye, where a sight line starts, and of
+    its middle, where one aims: a rider on its bike's saddle, or a figure standing on its base
+    (its eye just under the top of its head, as the LOS engine puts it)."""
+    if on_foot:
+        height = float(ruleset.figure_height_in)
+        return BASE_THICKNESS_IN + height - 0.08, BASE_THICKNESS_IN + 0.5 * height
+    bike, rider = float(ruleset.bike_height_in), float(ruleset.rider_height_in)
+    return (BASE_THICKNESS_IN + SADDLE_FRACTION * bike + rider - 0.08,
+            BASE_THICKNESS_IN + 0.5 * (bike + SADDLE_FRACTION * bike + rider))
+
+
+def fight_view(attack, ruleset, on_foot: Collection[str] = ()) -> FightView | None:
     """The :class:`FightView` of an action record's ``attack`` (None when there is none, or it
-    is a game of chicken, or the replay predates the poses being recorded)."""
+    is a game of chicken, or the replay predates the poses being recorded). ``on_foot``: ids of
+    the models on foot (their eye and middle are a standing figure's, not a rider's)."""
     if not attack or "from_pose" not in attack or attack.get("kind") == "chicken":
         return None
     events = [Event.from_json(e) for e in attack.get("events", ())]
     shooter, target = pose_from_json(attack["from_pose"]), pose_from_json(attack["target_pose"])
-    bike, rider = float(ruleset.bike_height_in), float(ruleset.rider_height_in)
-    eye = BASE_THICKNESS_IN + SADDLE_FRACTION * bike + rider - 0.08
-    middle = BASE_THICKNESS_IN + 0.5 * (bike + SADDLE_FRACTION * bike + rider)
+    eye = eye_and_middle(ruleset, attack["attacker"] in on_foot)[0]
+    middle = eye_and_middle(ruleset, attack["target"] in on_foot)[1]
     wreck = next((e for e in events if e.kind == "wreck" and e.model == attack["target"] and "wreck" in e.figures),
                  None)
+    shot = next((e for e in events if "cover" in e.figures and "to_hit_modifier" in e.figures), None)
+    cover = "" if shot is None else str(shot.figures["cover"])
+    words = "" if shot is None else (("in the open" if cover == "none" else f"in {cover} cover")
+                                     + f", {int(shot.figures['to_hit_modifier']):+d} to hit")
+    out_of_action = any(bool(e.figures.get("out_of_action")) for e in events)
     return FightView(
         attack["attacker"], attack["target"], str(attack["kind"]), "visible" in attack,
         np.array([shooter.x, shooter.y, shooter.z + eye]), np.array([target.x, target.y, target.z + middle]),
         float(attack["visible"]) if "visible" in attack else None,
         any(bool(e.figures.get("hit")) for e in events),
-        any(bool(e.figures.get("taken_out")) for e in events) or wreck is not None,
+        any(bool(e.figures.get("taken_out")) for e in events) or wreck is not None or out_of_action,
         None if wreck is None else Pose(float(wreck.figures["x"]), float(wreck.figures["y"]),
-                                        float(wreck.figures["facing_deg"]), float(wreck.figures["z"])))
+                                        float(wreck.figures["facing_deg"]), float(wreck.figures["z"])),
+        words, "OUT OF ACTION" if out_of_action else "TAKEN OUT", cover)
 
 
 def line_colour(view: FightView) -> str:
+    """Melee red; a shot clear of cover blue, in cover amber (by the system's own cover when it
+    names one, else by the share seen)."""
     if not view.gun:
         return MELEE_COLOUR
+    if view.cover:
+        return CLEAR_COLOUR if view.cover == "none" else COVER_COLOUR
     return CLEAR_COLOUR if (view.visible or 0.0) >= 0.5 else COVER_COLOUR
 
 
 def label_text(view: FightView) -> str:
-    """"63% visible: in cover" for a shot, "chain" for a melee attack."""
+    """"pistol: 63% visible - in cover" for a shot ("autogun: 63% visible - in partial cover, -1 to
+    hit" in a system that names its cover), "chain: in reach" for a melee attack."""
     if view.gun:
         share = view.visible or 0.0
+        if view.cover_words:
+            return f"{view.weapon}: {share:.0%} visible - {view.cover_words}"
         return f"{view.weapon}: {share:.0%} visible" + (" - in cover" if share < 1.0 - 1e-6 else "")
     return f"{view.weapon}: in reach"
 
@@ -146,11 +178,11 @@ def fight_camera(view: FightView, table_size: tuple[float, float], occluders=Non
     return best
 
 
-def fight_of(action, ruleset, table_size: tuple[float, float], occluders=None):
+def fight_of(action, ruleset, table_size: tuple[float, float], occluders=None, on_foot: Collection[str] = ()):
     """(:class:`FightView`, its :func:`fight_camera` keeping in frame where the attacker ended its
     ride and the wreck of a takedown) of a replay's action record; (None, None) when it made no
-    attack to show."""
-    view = fight_view(action.attack, ruleset)
+    attack to show. ``on_foot``: ids of the models on foot."""
+    view = fight_view(action.attack, ruleset, on_foot)
     if view is None:
         return None, None
     after = action.model_after
@@ -226,7 +258,7 @@ def draw_fight(frame: np.ndarray, view: FightView, pixels_of, takedown: bool, av
             draw.text((tx, ty), words, font=small, fill=TAKEDOWN_RGB, stroke_width=2, stroke_fill=(12, 14, 18))
     if takedown:
         big = font(int(58 * unit), True)
-        words = "TAKEN OUT"
+        words = view.banner
         text_w = draw.textlength(words, font=big)
         y = int(0.095 * height)
         draw.rectangle((0, y - int(8 * unit), width, y + int(70 * unit)), fill=(12, 14, 18, 150))
