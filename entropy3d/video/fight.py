@@ -237,7 +237,8 @@ def draw_fight(frame: np.ndarray, view: FightView, pixels_of, takedown: bool, av
                                width=max(1, int(2 * unit)))
         draw.text((x, y), text, font=face, fill=colour)
     if view.gun:
-        _mark_firing_point(draw, pixels_of(np.array([view.shooter]))[0], line_colour(view), unit, label)
+        ends = pixels_of(np.array([view.shooter, view.aim]))
+        _mark_firing_point(draw, ends[0], line_colour(view), unit, label, away_left=bool(ends[1][0] > ends[0][0]))
     if takedown and view.wreck is not None:
         spot = pixels_of(np.array([[view.wreck.x, view.wreck.y, view.wreck.z + 0.6]]))[0]
         if np.all(np.isfinite(spot)):
@@ -266,10 +267,12 @@ def draw_fight(frame: np.ndarray, view: FightView, pixels_of, takedown: bool, av
     return np.asarray(image)
 
 
-def _mark_firing_point(draw: ImageDraw.ImageDraw, spot: np.ndarray, colour: str, unit: float, label) -> None:
+def _mark_firing_point(draw: ImageDraw.ImageDraw, spot: np.ndarray, colour: str, unit: float, label,
+                       away_left: bool = True) -> None:
     """A ring where the shooter stood when it fired, tagged "fired here": the attack may come from
     any point of the move (EC-ACT-ATTACK), so by the time the picture holds the shooter has often
-    ridden on and the line would start from an empty road."""
+    ridden on and the line would start from an empty road. The tag goes beside the ring on the side
+    away from the target (``away_left``: the target lies to the right of it in the frame)."""
     if not np.all(np.isfinite(spot)):
         return
     rgb = tuple(int(colour[k:k + 2], 16) for k in (1, 3, 5))
@@ -280,8 +283,10 @@ def _mark_firing_point(draw: ImageDraw.ImageDraw, spot: np.ndarray, colour: str,
     words = "fired here"
     words_w, words_h = draw.textlength(words, font=small), int(20 * unit)
     width, height = draw.im.size
-    for tx, ty in ((spot[0] - words_w / 2, spot[1] + r + 3), (spot[0] - words_w / 2, spot[1] - r - words_h - 3),
-                   (spot[0] + r + 5, spot[1] - words_h / 2), (spot[0] - r - 5 - words_w, spot[1] - words_h / 2)):
+    # beside the ring away from the line first: under it the tag would cover the shooter's miniature
+    left, right = (spot[0] - r - 5 - words_w, spot[1] - words_h / 2), (spot[0] + r + 5, spot[1] - words_h / 2)
+    for tx, ty in ((left, right) if away_left else (right, left)) + (
+            (spot[0] - words_w / 2, spot[1] - r - words_h - 3), (spot[0] - words_w / 2, spot[1] + r + 3)):
         inside = 0 <= tx and tx + words_w <= width and 0 <= ty and ty + words_h <= height
         clear = label is None or (tx + words_w < label[0] or tx > label[2] or ty + words_h < label[1] or ty > label[3])
         if inside and clear:
