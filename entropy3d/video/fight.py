@@ -185,11 +185,11 @@ def fight_of(action, ruleset, table_size: tuple[float, float], occluders=None, o
     view = fight_view(action.attack, ruleset, on_foot)
     if view is None:
         return None, None
-    after = action.model_after
-    held = (np.asarray(action.trajectory, float)[-1, 1:4] if after is None
-            else np.array([after.pose.x, after.pose.y, after.pose.z]))
+    after, ridden = action.model_after, np.asarray(action.trajectory, float)
+    held = (() if after is None and len(ridden) == 0 else  # a shot from where it stood: the line's start
+            (ridden[-1, 1:4],) if after is None else (np.array([after.pose.x, after.pose.y, after.pose.z]),))
     wreck = () if view.wreck is None else (np.array([view.wreck.x, view.wreck.y, view.wreck.z + 0.5]),)
-    return view, fight_camera(view, table_size, occluders, (held, *wreck))
+    return view, fight_camera(view, table_size, occluders, (*held, *wreck))
 
 
 def sight_polyline(view: FightView, samples: int = 24) -> np.ndarray:
