@@ -133,14 +133,21 @@ def label_text(view: FightView) -> str:
     return f"{view.weapon}: in reach"
 
 
-def fight_camera(view: FightView, table_size: tuple[float, float], occluders=None, keep=()
-                 ) -> tuple[np.ndarray, np.ndarray, float] | None:
+#: the fight camera's heights, as shares of its reach, in the order tried: riders from the usual
+#: heights; figures on foot, smaller and upright, from lower first (seen from high up they shrink)
+RIDER_LIFTS, FIGURE_LIFTS = (0.8, 1.15, 1.6, 2.4, 3.5), (0.45, 0.6, 0.8, 1.15, 1.6, 2.4, 3.5)
+
+
+def fight_camera(view: FightView, table_size: tuple[float, float], occluders=None, keep=(),
+                 lifts: tuple[float, ...] = RIDER_LIFTS, feet=()) -> tuple[np.ndarray, np.ndarray, float] | None:
     """(eye, look, fov) framing both riders and the line between them, raised so the line reads;
     None when no candidate passes the framing rule (the ride's own camera films the hold then).
 
-    Candidates go round the line's middle from its side over the table's middle, at five heights
-    and four distances. A candidate must keep both riders in frame with little void beyond the
-    table (:func:`shot_fails`) and between the HUD's panels (:data:`CLEAR_BAND_Y`), and ``keep``
+    Candidates go round the line's middle from its side over the table's middle, at the heights
+    of ``lifts`` (shares of the reach, in the order tried) and four distances. A candidate must
+    keep both riders in frame with little void beyond the table (:func:`shot_fails`) and between
+    the HUD's panels (:data:`CLEAR_BAND_Y`), with ``feet`` (more points: where figures stand, so
+    a figure seen from low down is over the panels whole), and ``keep``
     (more points, inches: where the attacker ended its move) in frame too; of those, the
     first that sees both riders and the whole line past the buildings (:func:`blocked`) wins,
     else the one that sees most of it.
@@ -157,14 +164,14 @@ def fight_camera(view: FightView, table_size: tuple[float, float], occluders=Non
     seen = np.vstack([line, *[np.asarray(point, float)[None, :] for point in keep]])
     for scale in (1.0, 1.35, 0.75, 0.6):
         reach = max(9.0, 0.95 * span) * scale
-        for lift in (0.8, 1.15, 1.6, 2.4, 3.5):
+        for lift in lifts:
             for turn_deg in (0.0, 30.0, -30.0, 60.0, -60.0, 90.0, -90.0, 180.0, 150.0, -150.0, 120.0, -120.0):
                 turn = math.radians(turn_deg)
                 offset = np.array([side[0] * math.cos(turn) - side[1] * math.sin(turn),
                                    side[0] * math.sin(turn) + side[1] * math.cos(turn)]) * reach
                 eye = np.array([look[0] + offset[0], look[1] + offset[1], look[2] + lift * reach])
                 aim = look - [0.0, 0.0, math.tan(math.radians(LOOK_BELOW_DEG)) * reach * (1.0 + lift * lift)]
-                heights = project(eye, aim, FIGHT_FOV_DEG, np.array([a, b]))[:, 1]
+                heights = project(eye, aim, FIGHT_FOV_DEG, np.array([a, b, *feet]))[:, 1]
                 if (not np.all((heights > CLEAR_BAND_Y[0]) & (heights < CLEAR_BAND_Y[1]))
                         or any(shot_fails(eye, aim, FIGHT_FOV_DEG, point, table_size, occluders)
                                for point in (a, b, *keep))):
@@ -189,6 +196,10 @@ def fight_of(action, ruleset, table_size: tuple[float, float], occluders=None, o
     held = (() if after is None and len(ridden) == 0 else  # a shot from where it stood: the line's start
             (ridden[-1, 1:4],) if after is None else (np.array([after.pose.x, after.pose.y, after.pose.z]),))
     wreck = () if view.wreck is None else (np.array([view.wreck.x, view.wreck.y, view.wreck.z + 0.5]),)
+    if {view.attacker, view.target} <= set(on_foot):  # figures: from low down, whole over the panels
+        eye, middle = eye_and_middle(ruleset, True)
+        feet = (view.shooter - [0.0, 0.0, eye], view.aim - [0.0, 0.0, middle])
+        return view, fight_camera(view, table_size, occluders, (*held, *wreck), FIGURE_LIFTS, feet)
     return view, fight_camera(view, table_size, occluders, (*held, *wreck))
 
 

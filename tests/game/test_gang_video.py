@@ -134,3 +134,28 @@ def test_GANG_BOTTLE_gangs_and_fighters_are_named_on_screen_and_in_the_end_reaso
                     "Lyra: Cool check 2+3 needing 7+ - fails and flees: OUT OF ACTION",
                     "Orlocks score 1 for Lyra Out of Action"]
     assert not any(word in text for text in said for word in ("orlock", "escher_"))
+
+
+def test_GANG_ARC_the_fight_camera_frames_both_figures_whole_over_the_hud_panels(replay):
+    """Clause: GANG-ARC. Every shot of the turn gets the fight camera, and both figures on foot, from
+    their feet to their eyes, stand inside the band over the HUD's panels and under the heading,
+    large enough to read: at least 24 px tall in a 720-line frame (a dot on the table is ~5)."""
+    from entropy3d.scene import load_scene
+    from entropy3d.scene.build import build_table_geometry
+    from entropy3d.video.director import occluder_mesh, project
+    from entropy3d.video.fight import CLEAR_BAND_Y, eye_and_middle, fight_of
+
+    table = load_scene(SCENE)
+    occluders = occluder_mesh(build_table_geometry(table))
+    eye_in, middle_in = eye_and_middle(table.ruleset, True)
+    found = shots(replay)
+    assert len(found) >= 5
+    for _, _, action, _ in found:
+        view, camera = fight_of(action, table.ruleset, (table.width, table.depth), occluders, on_foot(replay))
+        assert camera is not None, f"no fight camera for {view.attacker}'s shot"
+        eye, look, fov = camera
+        feet = np.array([view.shooter - [0, 0, eye_in], view.aim - [0, 0, middle_in]])
+        heights = project(eye, look, fov, np.vstack([feet, [view.shooter], [view.aim + [0, 0, eye_in - middle_in]]]))
+        assert np.all((heights[:, 1] > CLEAR_BAND_Y[0]) & (heights[:, 1] < CLEAR_BAND_Y[1]))
+        tall_px = (heights[2:, 1] - heights[:2, 1]) / 2 * 720
+        assert np.all(tall_px >= 24), f"a figure is {tall_px.min():.0f} px tall in {view.attacker}'s shot"
