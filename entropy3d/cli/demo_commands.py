@@ -129,7 +129,7 @@ def demo(
 
     names = Names.of_table(game_table(game))
     typer.echo(f"{game.header.scene_name}: {end.turns_played} turn(s), {len(game.activations)} activations, "
-               f"{end.reason}; score " + ", ".join(f"{names.gang(g)} {s:+d}" for g, s in end.score.items())
+               f"{names.named(end.reason)}; score " + ", ".join(f"{names.gang(g)} {s:+d}" for g, s in end.score.items())
                + (f"; {names.gang(end.winner)} win" if end.winner else "; a draw"))
     typer.echo(f"played in {played:.1f} s, rendered {out} in {rendered:.1f} s"
                + (f"; replay {replay}" if replay is not None else ""))

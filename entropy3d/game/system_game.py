@@ -3,7 +3,7 @@ shared table and into the same records, replay file and video as :class:`~entrop
 
 A playing system gives an *engine* (:meth:`GameSystem.engine`, e.g.
 :class:`~entropy3d.systems.gang_engine.GangEngine`) with ``initial_state``, ``start_turn``,
-``ready``, ``activation_order``, ``check``, ``resolve``, ``end_turn``, ``game_over`` and
+``ready``, ``activation_order``, ``action_phase``, ``check``, ``resolve``, ``end_turn``, ``game_over`` and
 ``winner``; its players choose the order of their fighters and each action. Every action goes
 the one path: the engine checks it against the table (:class:`~entropy3d.game.tableview.TableView`),
 a producer rides a move (its facts) or the LOS engine shows a shot's target (its sighting), and
@@ -49,7 +49,8 @@ class SystemPlayer(Protocol):
 
 class SystemGame:
     """One game of a playing system: ``play()`` yields a record per turn start and activation,
-    then the end. The End Phase's events are the last activation's last action (an ``end``
+    then the end. The Action Phase's opening events (a bottled gang's Cool checks) are the turn's
+first activation's start events; the End Phase's events are the last activation's last action (an ``end``
     action of that fighter), so the video and the replay show them where they happen."""
 
     def __init__(self, table, geometry, producer: Producer, engine, players: Mapping[str, SystemPlayer],
@@ -74,12 +75,13 @@ class SystemGame:
                 break
             start = engine.start_turn(self.state, self.rng, previous)
             previous = start.first
+            self.state, opening = engine.action_phase(self.state, self.rng)
             chosen = {gang: self.players[gang].order(self.state, engine.ready(self.state, gang), self.probe)
                       for gang in engine.gangs(self.state)}
             order = engine.activation_order(start.first, chosen)
             yield TurnRecord(turn, start.rolls, start.first, tuple(order))
             for k, model_id in enumerate(order):
-                record = self._activate(turn, model_id)
+                record = self._activate(turn, model_id, tuple(opening) if k == 0 else ())
                 reason = engine.game_over(self.state)
                 if k == len(order) - 1 and not reason:
                     record, bottled = self._end_phase(record)
@@ -99,11 +101,13 @@ class SystemGame:
                            model_after=self.state.model(record.model_id))
         return dataclasses.replace(record, actions=record.actions + (end,), state_after=self.state), bottled
 
-    def _activate(self, turn: int, model_id: str) -> ActivationRecord:
+    def _activate(self, turn: int, model_id: str, opening: tuple = ()) -> ActivationRecord:
+        """One fighter's activation; ``opening``: the Action Phase's own events (the turn's first
+        activation carries them, so the replay and the video show them as the phase starts)."""
         before = self.state
         model = before.model(model_id)
         if not model.in_play:
-            return ActivationRecord(turn, model_id, model.gang, (), (), before, before)
+            return ActivationRecord(turn, model_id, model.gang, opening, (), before, before)
         self.state, _ = self.engine.resolve(self.state, self.engine.check(self.state, Action.activate(model_id)),
                                             None, self.rng)
         player = self.players[model.gang]
@@ -116,7 +120,7 @@ class SystemGame:
             actions.append(self._take(len(actions), action))
         if self.state.model(model_id).in_play:
             self.state, _ = self.engine.resolve(self.state, Action.end(model_id), None, self.rng)
-        return ActivationRecord(turn, model_id, model.gang, (), tuple(actions), before, self.state)
+        return ActivationRecord(turn, model_id, model.gang, opening, tuple(actions), before, self.state)
 
     def _take(self, index: int, action: Action) -> ActionRecord:
         self.state, record = take(self.engine, self.state, index, action, self.producer, self.probe, self.rng)

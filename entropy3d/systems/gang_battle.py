@@ -75,6 +75,7 @@ class FighterProfile(SystemData):
     wounds: int = Field(ge=1, le=10, description="wounds before the injury dice (GANG-INJURY)")
     save: Roll = Field(description="armour save needed on a D6; 7 = none (GANG-WOUND)")
     weapon: str = Field(description="its gun, a name of the rules data's `weapons:`")
+    cool: int = Field(ge=2, le=13, description="Cool: the roll of the Cool check's dice needed (GANG-BOTTLE)")
 
 
 class MovementRules(SystemData):
@@ -121,6 +122,9 @@ class RecoveryRules(SystemData):
 
 class BottleRules(SystemData):
     die_sides: int = Field(ge=2, description="the bottle check's die (GANG-BOTTLE)")
+    bottled_gang: Literal["cool_checks", "withdraw"] = Field(
+        description="a bottled gang's fighters make Cool checks each turn, or the gang withdraws and the fight ends")
+    cool_dice: int = Field(ge=1, le=3, description="D6 rolled and added for a Cool check")
 
 
 class GangRules(SystemRules):
@@ -159,6 +163,7 @@ class FighterStats(SystemData):
     wounds: int | None = Field(None, ge=1, le=10, description="wounds")
     save: int | None = Field(None, ge=1, le=7, description="armour save needed on a D6; 7 = none")
     weapon: str | None = Field(None, description="its gun, a name of the rules data's `weapons:`")
+    cool: int | None = Field(None, ge=2, le=13, description="Cool: the Cool check's roll needed (7 = 7+)")
     prone: bool = Field(False, description="starts Prone & Pinned: in cover, it cannot be targeted (GANG-ARC)")
 
 

@@ -14,9 +14,9 @@ Pure like the rules engine: the table is asked through :class:`GangTable` (the g
 :class:`~entropy3d.game.tableview.TableView` answers it), dice come from the injected
 ``numpy.random.Generator``. What the engine keeps in the one :class:`~entropy3d.rules.state.State`:
 ``wounds`` (GANG-INJURY), ``status`` ``out`` for Out of Action, ``conditions`` ``prone`` (Prone &
-Pinned), ``seriously_injured``, ``flesh_wound`` (one per wound, -1 TOUGH each) and
-``out_of_ammo``, ``actions_taken`` and ``basic_taken`` of the activation (GANG-TURN). Lengths are
-table inches.
+Pinned), ``seriously_injured``, ``flesh_wound`` (one per wound, -1 TOUGH each), ``out_of_ammo``
+and ``bottled`` (its gang failed a bottle check, GANG-BOTTLE), ``actions_taken`` and
+``basic_taken`` of the activation (GANG-TURN). Lengths are table inches.
 """
 
 from __future__ import annotations
@@ -44,6 +44,8 @@ if TYPE_CHECKING:
 CRAWL, STAND_UP, RELOAD = "crawl", "stand_up", "reload"
 SHOOT = ATTACK  #: a shot is the one state's attack action, its target found by the rules (GANG-ARC)
 PRONE, SERIOUSLY_INJURED, FLESH_WOUND, OUT_OF_AMMO = "prone", "seriously_injured", "flesh_wound", "out_of_ammo"
+#: the condition every fighter of a gang that failed a bottle check carries (GANG-BOTTLE)
+BOTTLED = "bottled"
 
 #: action kind -> (action points, Basic: not repeated in an activation); 003 "Actions"
 COSTS = {MOVE: (1, False), CRAWL: (2, False), SHOOT: (1, True), STAND_UP: (1, True), RELOAD: (1, False)}
@@ -138,29 +140,66 @@ class GangEngine:
         return order
 
     def end_turn(self, state: State, rng: np.random.Generator) -> tuple[State, list[Event], list[str]]:
-        """GANG-RECOVERY then GANG-BOTTLE, the End Phase: (state, events, gangs that bottled out)."""
+        """GANG-RECOVERY then GANG-BOTTLE, the End Phase: (state, events, gangs that bottled out and
+        withdraw, ending the fight). A gang that bottles out under ``bottled_gang: cool_checks``
+        stays on the table, its fighters marked ``bottled``: :meth:`cool_checks` from the next turn."""
         events: list[Event] = []
         if self.rules.recovery.enabled:
             for model in list(state.models.values()):
                 if model.in_play and SERIOUSLY_INJURED in model.conditions:
                     state, found = self._recover(state, model, rng)
                     events += found
-        bottled = []
+        withdrawn = []
+        withdraw = self.rules.bottle.bottled_gang == "withdraw"
         for gang in self.gangs(state):
             crew = [m for m in state.models.values() if m.gang == gang]
             down = sum(1 for m in crew if not m.in_play or SERIOUSLY_INJURED in m.conditions)
-            if not down:
+            if not down or self.bottled(state, gang):
                 continue
             die = _d6(rng, self.rules.bottle.die_sides)
             out = die + down > len(crew)
+            then = "withdraws" if withdraw else "Cool checks from the next turn"
             events.append(Event("condition", crew[0].id, f"{gang} bottle check: {die} + {down} down "
                                 f"{'>' if out else '<='} {len(crew)} in the starting crew: "
-                                + ("bottles out and withdraws" if out else "holds"),
+                                + (f"bottles out: {then}" if out else "holds"),
                                 clauses=("GANG-BOTTLE",),
                                 figures={"gang": gang, "die": die, "down": down, "crew": len(crew), "bottled": out}))
-            if out:
-                bottled.append(gang)
-        return state, events, bottled
+            if out and withdraw:
+                withdrawn.append(gang)
+            elif out:
+                for model in crew:
+                    state = state.with_model(model.but(conditions=model.conditions + (BOTTLED,)))
+        return state, events, withdrawn
+
+    def action_phase(self, state: State, rng: np.random.Generator) -> tuple[State, list[Event]]:
+        """What the Action Phase does before the first activation: the Cool checks (GANG-BOTTLE)."""
+        return self.cool_checks(state, rng)
+
+    def bottled(self, state: State, gang: str) -> bool:
+        """GANG-BOTTLE: the gang failed a bottle check (and stays bottled)."""
+        return any(BOTTLED in m.conditions for m in state.models.values() if m.gang == gang)
+
+    def cool_checks(self, state: State, rng: np.random.Generator) -> tuple[State, list[Event]]:
+        """GANG-BOTTLE, the Action Phase's Cool checks: each fighter on the battlefield of a gang
+        that failed a bottle check rolls ``cool_dice`` D6 needing its Cool; one that fails flees,
+        Out of Action (the other gangs score as for any fighter taken Out of Action)."""
+        events: list[Event] = []
+        for model in list(state.models.values()):
+            if not (model.in_play and BOTTLED in model.conditions):
+                continue
+            dice = [_d6(rng) for _ in range(self.rules.bottle.cool_dice)]
+            needed = self.fighters[model.id].cool
+            passed = sum(dice) >= needed
+            events.append(Event("condition", model.id, f"Cool check {'+'.join(map(str, dice))} needing {needed}+: "
+                                + ("holds its nerve" if passed else "fails and flees the battlefield: Out of Action"),
+                                clauses=("GANG-BOTTLE",),
+                                figures={"dice": dice, "needed": needed, "fled": not passed,
+                                         "out_of_action": not passed}))
+            if not passed:
+                state = state.with_model(model.but(status=OUT))
+                state, scored = self._score_out_of_action(state, model)
+                events += scored
+        return state, events
 
     def _recover(self, state: State, model: ModelState, rng: np.random.Generator) -> tuple[State, list[Event]]:
         """GANG-RECOVERY: an injury die for a Seriously Injured fighter: a flesh wound stands it
@@ -188,6 +227,7 @@ class GangEngine:
 
     def winner(self, state: State, bottled: Sequence[str] = ()) -> str:
         """The gang with the most points; on equal points the one that did not bottle out; "" for a draw."""
+        bottled = list(bottled) + [g for g in self.gangs(state) if self.bottled(state, g) and g not in bottled]
         ranked = sorted(self.gangs(state), key=lambda g: (-state.score.get(g, 0), g in bottled))
         if len(ranked) < 2:
             return ranked[0] if ranked else ""
@@ -381,8 +421,8 @@ class GangEngine:
             + (f"{hits} hit{'s' if hits != 1 else ''} (Firepower {firepower})" if hit else "missed")),
             found=f"{target.id} {100 * sighting.visible_fraction:.0f}% visible, {sighting.distance_in:.1f}\" away",
             producer="line of sight", piece=target.id, clauses=("GANG-ARC", "GANG-COVER", "GANG-SHOOT"),
-            figures={"target": target.id, "cover": cover, "to_hit_modifier": modifier, "roll_needed": needed,
-                     "dice": dice, "hit": hit, "firepower": firepower, "hits": hits,
+            figures={"target": target.id, "weapon": weapon_name, "cover": cover, "to_hit_modifier": modifier,
+                     "roll_needed": needed, "dice": dice, "hit": hit, "firepower": firepower, "hits": hits,
                      "visible_fraction": sighting.visible_fraction})]
         if firepower == shooting.ammo_check_on:
             ammo = _d6(rng)
@@ -457,12 +497,18 @@ class GangEngine:
                         f"({', '.join(r.replace('_', ' ') for r in results)}): {worst}", piece=by or None,
                         clauses=clauses, figures={"dice": list(dice), "results": results, "out_of_action": out})]
         if out:
-            points = self.rules.mission.out_of_action_points
-            for gang in self.gangs(state):
-                if gang != target.gang and points:
-                    state = state.add_score(gang, points)
-                    events.append(Event("score", target_id, f"{gang} scores {points} for {target_id} Out of Action",
-                                        clauses=("GANG-INJURY",), figures={"gang": gang, "points": points}))
+            state, scored = self._score_out_of_action(state, target)
+            events += scored
+        return state, events
+
+    def _score_out_of_action(self, state: State, fighter: ModelState) -> tuple[State, list[Event]]:
+        """The mission: every other gang scores ``out_of_action_points`` for a fighter gone Out of Action."""
+        points, events = self.rules.mission.out_of_action_points, []
+        for gang in self.gangs(state):
+            if gang != fighter.gang and points:
+                state = state.add_score(gang, points)
+                events.append(Event("score", fighter.id, f"{gang} scores {points} for {fighter.id} Out of Action",
+                                    clauses=("GANG-INJURY",), figures={"gang": gang, "points": points}))
         return state, events
 
 

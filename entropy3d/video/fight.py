@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import Collection
 
 import numpy as np
 from PIL import Image, ImageDraw
@@ -63,52 +64,90 @@ class FightView:
     hit: bool
     taken_out: bool
     wreck: Pose | None
+    #: a game system's own words for the shot's cover ("in partial cover, -1 to hit"; "" when its
+    #: events give none: an Entropy City shot) and for a takedown's banner
+    cover_words: str = ""
+    banner: str = "TAKEN OUT"
+    #: the cover the system's rules found ("none", "partial", "full"), or "" (the share decides)
+    cover: str = ""
 
 
-def fight_view(attack, ruleset) -> FightView | None:
+def eye_and_middle(ruleset, on_foot: bool) -> tuple[float, float]:
+    """Heights above the surface (inches) of a miniature's eye, where a sight line starts, and of
+    its middle, where one aims: a rider on its bike's saddle, or a figure standing on its base
+    (its eye just under the top of its head, as the LOS engine puts it)."""
+    if on_foot:
+        height = float(ruleset.figure_height_in)
+        return BASE_THICKNESS_IN + height - 0.08, BASE_THICKNESS_IN + 0.5 * height
+    bike, rider = float(ruleset.bike_height_in), float(ruleset.rider_height_in)
+    return (BASE_THICKNESS_IN + SADDLE_FRACTION * bike + rider - 0.08,
+            BASE_THICKNESS_IN + 0.5 * (bike + SADDLE_FRACTION * bike + rider))
+
+
+def fight_view(attack, ruleset, on_foot: Collection[str] = ()) -> FightView | None:
     """The :class:`FightView` of an action record's ``attack`` (None when there is none, or it
-    is a game of chicken, or the replay predates the poses being recorded)."""
+    is a game of chicken, or the replay predates the poses being recorded). ``on_foot``: ids of
+    the models on foot (their eye and middle are a standing figure's, not a rider's)."""
     if not attack or "from_pose" not in attack or attack.get("kind") == "chicken":
         return None
     events = [Event.from_json(e) for e in attack.get("events", ())]
     shooter, target = pose_from_json(attack["from_pose"]), pose_from_json(attack["target_pose"])
-    bike, rider = float(ruleset.bike_height_in), float(ruleset.rider_height_in)
-    eye = BASE_THICKNESS_IN + SADDLE_FRACTION * bike + rider - 0.08
-    middle = BASE_THICKNESS_IN + 0.5 * (bike + SADDLE_FRACTION * bike + rider)
+    eye = eye_and_middle(ruleset, attack["attacker"] in on_foot)[0]
+    middle = eye_and_middle(ruleset, attack["target"] in on_foot)[1]
     wreck = next((e for e in events if e.kind == "wreck" and e.model == attack["target"] and "wreck" in e.figures),
                  None)
+    shot = next((e for e in events if "cover" in e.figures and "to_hit_modifier" in e.figures), None)
+    cover = "" if shot is None else str(shot.figures["cover"])
+    words = "" if shot is None else (("in the open" if cover == "none" else f"in {cover} cover")
+                                     + f", {int(shot.figures['to_hit_modifier']):+d} to hit")
+    out_of_action = any(bool(e.figures.get("out_of_action")) for e in events)
     return FightView(
         attack["attacker"], attack["target"], str(attack["kind"]), "visible" in attack,
         np.array([shooter.x, shooter.y, shooter.z + eye]), np.array([target.x, target.y, target.z + middle]),
         float(attack["visible"]) if "visible" in attack else None,
         any(bool(e.figures.get("hit")) for e in events),
-        any(bool(e.figures.get("taken_out")) for e in events) or wreck is not None,
+        any(bool(e.figures.get("taken_out")) for e in events) or wreck is not None or out_of_action,
         None if wreck is None else Pose(float(wreck.figures["x"]), float(wreck.figures["y"]),
-                                        float(wreck.figures["facing_deg"]), float(wreck.figures["z"])))
+                                        float(wreck.figures["facing_deg"]), float(wreck.figures["z"])),
+        words, "OUT OF ACTION" if out_of_action else "TAKEN OUT", cover)
 
 
 def line_colour(view: FightView) -> str:
+    """Melee red; a shot clear of cover blue, in cover amber (by the system's own cover when it
+    names one, else by the share seen)."""
     if not view.gun:
         return MELEE_COLOUR
+    if view.cover:
+        return CLEAR_COLOUR if view.cover == "none" else COVER_COLOUR
     return CLEAR_COLOUR if (view.visible or 0.0) >= 0.5 else COVER_COLOUR
 
 
 def label_text(view: FightView) -> str:
-    """"63% visible: in cover" for a shot, "chain" for a melee attack."""
+    """"pistol: 63% visible - in cover" for a shot ("autogun: 63% visible - in partial cover, -1 to
+    hit" in a system that names its cover), "chain: in reach" for a melee attack."""
     if view.gun:
         share = view.visible or 0.0
+        if view.cover_words:
+            return f"{view.weapon}: {share:.0%} visible - {view.cover_words}"
         return f"{view.weapon}: {share:.0%} visible" + (" - in cover" if share < 1.0 - 1e-6 else "")
     return f"{view.weapon}: in reach"
 
 
-def fight_camera(view: FightView, table_size: tuple[float, float], occluders=None, keep=()
-                 ) -> tuple[np.ndarray, np.ndarray, float] | None:
+#: the fight camera's heights, as shares of its reach, in the order tried: riders from the usual
+#: heights; figures on foot, smaller and upright, from lower first (seen from high up they shrink)
+RIDER_LIFTS, FIGURE_LIFTS = (0.8, 1.15, 1.6, 2.4, 3.5), (0.45, 0.6, 0.8, 1.15, 1.6, 2.4, 3.5)
+
+
+def fight_camera(view: FightView, table_size: tuple[float, float], occluders=None, keep=(),
+                 lifts: tuple[float, ...] = RIDER_LIFTS, feet=()) -> tuple[np.ndarray, np.ndarray, float] | None:
     """(eye, look, fov) framing both riders and the line between them, raised so the line reads;
     None when no candidate passes the framing rule (the ride's own camera films the hold then).
 
-    Candidates go round the line's middle from its side over the table's middle, at five heights
-    and four distances. A candidate must keep both riders in frame with little void beyond the
-    table (:func:`shot_fails`) and between the HUD's panels (:data:`CLEAR_BAND_Y`), and ``keep``
+    Candidates go round the line's middle from its side over the table's middle, at the heights
+    of ``lifts`` (shares of the reach, in the order tried) and four distances. A candidate must
+    keep both riders in frame with little void beyond the table (:func:`shot_fails`) and between
+    the HUD's panels (:data:`CLEAR_BAND_Y`), with ``feet`` (more points: where figures stand, so
+    a figure seen from low down is over the panels whole), and ``keep``
     (more points, inches: where the attacker ended its move) in frame too; of those, the
     first that sees both riders and the whole line past the buildings (:func:`blocked`) wins,
     else the one that sees most of it.
@@ -125,14 +164,14 @@ def fight_camera(view: FightView, table_size: tuple[float, float], occluders=Non
     seen = np.vstack([line, *[np.asarray(point, float)[None, :] for point in keep]])
     for scale in (1.0, 1.35, 0.75, 0.6):
         reach = max(9.0, 0.95 * span) * scale
-        for lift in (0.8, 1.15, 1.6, 2.4, 3.5):
+        for lift in lifts:
             for turn_deg in (0.0, 30.0, -30.0, 60.0, -60.0, 90.0, -90.0, 180.0, 150.0, -150.0, 120.0, -120.0):
                 turn = math.radians(turn_deg)
                 offset = np.array([side[0] * math.cos(turn) - side[1] * math.sin(turn),
                                    side[0] * math.sin(turn) + side[1] * math.cos(turn)]) * reach
                 eye = np.array([look[0] + offset[0], look[1] + offset[1], look[2] + lift * reach])
                 aim = look - [0.0, 0.0, math.tan(math.radians(LOOK_BELOW_DEG)) * reach * (1.0 + lift * lift)]
-                heights = project(eye, aim, FIGHT_FOV_DEG, np.array([a, b]))[:, 1]
+                heights = project(eye, aim, FIGHT_FOV_DEG, np.array([a, b, *feet]))[:, 1]
                 if (not np.all((heights > CLEAR_BAND_Y[0]) & (heights < CLEAR_BAND_Y[1]))
                         or any(shot_fails(eye, aim, FIGHT_FOV_DEG, point, table_size, occluders)
                                for point in (a, b, *keep))):
@@ -146,18 +185,22 @@ def fight_camera(view: FightView, table_size: tuple[float, float], occluders=Non
     return best
 
 
-def fight_of(action, ruleset, table_size: tuple[float, float], occluders=None):
+def fight_of(action, ruleset, table_size: tuple[float, float], occluders=None, on_foot: Collection[str] = ()):
     """(:class:`FightView`, its :func:`fight_camera` keeping in frame where the attacker ended its
     ride and the wreck of a takedown) of a replay's action record; (None, None) when it made no
-    attack to show."""
-    view = fight_view(action.attack, ruleset)
+    attack to show. ``on_foot``: ids of the models on foot."""
+    view = fight_view(action.attack, ruleset, on_foot)
     if view is None:
         return None, None
-    after = action.model_after
-    held = (np.asarray(action.trajectory, float)[-1, 1:4] if after is None
-            else np.array([after.pose.x, after.pose.y, after.pose.z]))
+    after, ridden = action.model_after, np.asarray(action.trajectory, float)
+    held = (() if after is None and len(ridden) == 0 else  # a shot from where it stood: the line's start
+            (ridden[-1, 1:4],) if after is None else (np.array([after.pose.x, after.pose.y, after.pose.z]),))
     wreck = () if view.wreck is None else (np.array([view.wreck.x, view.wreck.y, view.wreck.z + 0.5]),)
-    return view, fight_camera(view, table_size, occluders, (held, *wreck))
+    if {view.attacker, view.target} <= set(on_foot):  # figures: from low down, whole over the panels
+        eye, middle = eye_and_middle(ruleset, True)
+        feet = (view.shooter - [0.0, 0.0, eye], view.aim - [0.0, 0.0, middle])
+        return view, fight_camera(view, table_size, occluders, (*held, *wreck), FIGURE_LIFTS, feet)
+    return view, fight_camera(view, table_size, occluders, (*held, *wreck))
 
 
 def sight_polyline(view: FightView, samples: int = 24) -> np.ndarray:
@@ -205,7 +248,8 @@ def draw_fight(frame: np.ndarray, view: FightView, pixels_of, takedown: bool, av
                                width=max(1, int(2 * unit)))
         draw.text((x, y), text, font=face, fill=colour)
     if view.gun:
-        _mark_firing_point(draw, pixels_of(np.array([view.shooter]))[0], line_colour(view), unit, label)
+        ends = pixels_of(np.array([view.shooter, view.aim]))
+        _mark_firing_point(draw, ends[0], line_colour(view), unit, label, away_left=bool(ends[1][0] > ends[0][0]))
     if takedown and view.wreck is not None:
         spot = pixels_of(np.array([[view.wreck.x, view.wreck.y, view.wreck.z + 0.6]]))[0]
         if np.all(np.isfinite(spot)):
@@ -226,7 +270,7 @@ def draw_fight(frame: np.ndarray, view: FightView, pixels_of, takedown: bool, av
             draw.text((tx, ty), words, font=small, fill=TAKEDOWN_RGB, stroke_width=2, stroke_fill=(12, 14, 18))
     if takedown:
         big = font(int(58 * unit), True)
-        words = "TAKEN OUT"
+        words = view.banner
         text_w = draw.textlength(words, font=big)
         y = int(0.095 * height)
         draw.rectangle((0, y - int(8 * unit), width, y + int(70 * unit)), fill=(12, 14, 18, 150))
@@ -234,10 +278,12 @@ def draw_fight(frame: np.ndarray, view: FightView, pixels_of, takedown: bool, av
     return np.asarray(image)
 
 
-def _mark_firing_point(draw: ImageDraw.ImageDraw, spot: np.ndarray, colour: str, unit: float, label) -> None:
+def _mark_firing_point(draw: ImageDraw.ImageDraw, spot: np.ndarray, colour: str, unit: float, label,
+                       away_left: bool = True) -> None:
     """A ring where the shooter stood when it fired, tagged "fired here": the attack may come from
     any point of the move (EC-ACT-ATTACK), so by the time the picture holds the shooter has often
-    ridden on and the line would start from an empty road."""
+    ridden on and the line would start from an empty road. The tag goes beside the ring on the side
+    away from the target (``away_left``: the target lies to the right of it in the frame)."""
     if not np.all(np.isfinite(spot)):
         return
     rgb = tuple(int(colour[k:k + 2], 16) for k in (1, 3, 5))
@@ -248,8 +294,10 @@ def _mark_firing_point(draw: ImageDraw.ImageDraw, spot: np.ndarray, colour: str,
     words = "fired here"
     words_w, words_h = draw.textlength(words, font=small), int(20 * unit)
     width, height = draw.im.size
-    for tx, ty in ((spot[0] - words_w / 2, spot[1] + r + 3), (spot[0] - words_w / 2, spot[1] - r - words_h - 3),
-                   (spot[0] + r + 5, spot[1] - words_h / 2), (spot[0] - r - 5 - words_w, spot[1] - words_h / 2)):
+    # beside the ring away from the line first: under it the tag would cover the shooter's miniature
+    left, right = (spot[0] - r - 5 - words_w, spot[1] - words_h / 2), (spot[0] + r + 5, spot[1] - words_h / 2)
+    for tx, ty in ((left, right) if away_left else (right, left)) + (
+            (spot[0] - words_w / 2, spot[1] - r - words_h - 3), (spot[0] - words_w / 2, spot[1] + r + 3)):
         inside = 0 <= tx and tx + words_w <= width and 0 <= ty and ty + words_h <= height
         clear = label is None or (tx + words_w < label[0] or tx > label[2] or ty + words_h < label[1] or ty > label[3])
         if inside and clear:

@@ -206,7 +206,8 @@ def hud_overlay(info: HudInfo, width: int, height: int) -> Overlay:
         if info.plan:
             texts.append(("text", (x, y), info.plan, tiny, ACCENT, None))
         if bike.conditions:
-            texts.append(("text", (box[2] - pad, y), " ".join(bike.conditions).upper(), tiny, BAD, "ra"))
+            said = ", ".join(c.replace("_", " ") for c in bike.conditions).upper()  # OUT OF AMMO, PRONE
+            texts.append(("text", (box[2] - pad, y), said, tiny, BAD, "ra"))
 
     if info.lines:
         left = pad + int(345 * unit)

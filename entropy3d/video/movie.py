@@ -209,6 +209,8 @@ class ReplayFilm:
         self.own_game = find_system(self.table.spec.system).plays()
         self.names = dict(self.words.riders)
         self.gang_names = dict(self.words.gangs)
+        #: the models on foot: a sight line starts at a standing figure's eye, not a rider's
+        self.on_foot = frozenset(m.id for m in replay.header.initial.models.values() if m.on_foot)
         self.colours = {g: spec.colour for g, spec in self.table.spec.gangs.items()}
         eye, look = overview_eye(self.table.width, self.table.depth)
         self.rig = CameraRig(eye, look)
@@ -320,7 +322,8 @@ class ReplayFilm:
         turn = next(t for t in self.replay.turns if t.turn == segment.turn)
         first = self.gang_names.get(turn.first_player, turn.first_player)
         a, b = turn.roll_off[-1]
-        lines = (f"roll-off {a} v {b}: {first} chooses to go first (EC-TURN-1)",
+        lines = (f"priority roll {a} v {b}: {first} activate first" if self.own_game else
+                 f"roll-off {a} v {b}: {first} chooses to go first (EC-TURN-1)",
                  "order: " + ", ".join(self.names.get(m, m) for m in turn.order[:8]))
         for frame in self._overview_frames(segment.frames, 6.0):
             yield hud.draw_card(frame, f"Turn {turn.turn} of {self.replay.header.turns}", lines, darken=0.4)
@@ -356,7 +359,8 @@ class ReplayFilm:
         still = _StillCamera()
         clock = ride_clock(ride_s, segment.rate, segment.flight, self.options.flight_rate, fps)
         jump = self._jump_shot(activation, segment, trajectory, ride_s)
-        fight, fight_shot = fight_of(action, self.table.ruleset, size, self.occluders)  # an attack: its own shot
+        fight, fight_shot = fight_of(action, self.table.ruleset, size, self.occluders,  # an attack: its own shot
+                                     self.on_foot)
         takedown_frame = ride_frames + round(TAKEDOWN_AFTER * (segment.frames - ride_frames))
         for i in range(segment.frames):
             t = float(clock[min(i, len(clock) - 1)]) if i < ride_frames else float(trajectory[-1, 0])
@@ -417,25 +421,40 @@ class ReplayFilm:
         return (eye, look, view.fov_deg), inset, inset_box(self.options.size)
 
     def _standing(self, segment: Segment, activation, action) -> Iterator[np.ndarray]:
-        """A bike that does not ride this time (a skipped activation or action, a bust at a test
-        before it set off): the drone camera on it while its lines are read."""
+        """A model that does not move this time (a skipped activation or action, a bust at a test
+        before it set off): the drone camera on it while its lines are read. A shot taken where it
+        stands (a figure on foot's Shoot) is filmed as a fight: the fight camera on shooter and
+        target, the sight line, its label and, for a takedown, the banner."""
         bike = activation.state_before.model(activation.model_id)
         pose = bike.pose
         point = np.array([pose.x, pose.y, pose.z])
+        size = (self.table.width, self.table.depth)
         plan = plan_camera(self.occluders, np.array([[0.0, pose.x, pose.y, pose.z, pose.facing_deg]] * 2), "drone",
-                           (self.table.width, self.table.depth))
-        target = plan.target(point + [0, 0, 0.5], (self.table.width, self.table.depth))
-        eye, look = self.rig.cut(eye_for(target, pose.facing_deg, plan), target)
-        self._look(eye, look, plan.fov_deg)
+                           size)
+        target = plan.target(point + [0, 0, 0.5], size)
+        eye, look, fov = *self.rig.cut(eye_for(target, pose.facing_deg, plan), target), plan.fov_deg
+        fight, fight_shot = (None, None) if action is None else fight_of(action, self.table.ruleset, size,
+                                                                         self.occluders, self.on_foot)
+        if fight_shot is not None:
+            eye, look, fov = fight_shot
+            self.rig.cut(eye, look)
+        if fight is not None:
+            stage_fight(self.renderer, fight, 0, 0, -1)
+        self._look(eye, look, fov)
         frame = self.renderer.render_to_array()
         heading = self._heading(activation, action)
+        takedown_frame = round(TAKEDOWN_AFTER * segment.frames)
         for i in range(segment.frames):
-            self.shots.append((self.segments.index(segment), eye.copy(), look.copy(), plan.fov_deg, point))
+            self.shots.append((self.segments.index(segment), eye.copy(), look.copy(), fov, point))
+            shown = frame if fight is None else draw_fight(frame, fight, self.renderer.project,
+                                                           fight.taken_out and i >= takedown_frame)
             if action is None:
                 info = self._skipped_hud(activation, bike, heading)
             else:
                 info = self._hud(activation, action, bike, heading, 0.0, i >= segment.frames // 3)
-            yield hud.draw_hud(frame, info)
+            yield hud.draw_hud(shown, info)
+        if fight is not None:
+            self.renderer.clear_overlays()
 
     def _bike_line(self, bike, speed: int, stress: int, wounds: int, status: str, conditions=()) -> hud.BikeLine:
         if self.own_game:
@@ -486,7 +505,7 @@ class ReplayFilm:
         colours = tuple(self.colours.get(g, "") if g else "" for g, _ in scoring)
         winner = self.gang_names.get(end.winner, end.winner) if end is not None and end.winner else ""
         title = f"{winner} win" if winner else "A draw"
-        reason = (f"game over: {end.reason}",) if end is not None else ()
+        reason = (f"game over: {self.words.named(end.reason)}",) if end is not None else ()
         for frame in self._overview_frames(segment.frames, 18.0):
             yield hud.draw_card(frame, title, lines + reason, colours)
 

@@ -9,6 +9,7 @@ HUD and the command line use it; JSON output keeps the ids. Pure Python: no engi
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Iterable, Mapping
 
@@ -64,6 +65,15 @@ class Names:
         """"Ash (Hades MC)"."""
         gang = self.gang_of.get(model_id)
         return f"{self.rider(model_id)} ({self.gang(gang)})" if gang else self.rider(model_id)
+
+    def named(self, text: str) -> str:
+        """``text`` with every whole gang or model id in it given its name: a game's end reason
+        ("escher bottled out" -> "Eschers bottled out"), which is the only text the end record has."""
+        ids = {**{m: self.rider(m) for m in self.riders}, **{g: self.gang(g) for g in self.gangs}}
+        if not ids:
+            return text
+        pattern = r"(?<![\w-])(" + "|".join(re.escape(i) for i in sorted(ids, key=len, reverse=True)) + r")(?![\w-])"
+        return re.sub(pattern, lambda m: ids[m.group(1)], text)
 
     def thing(self, piece_id: str | None) -> str:
         """A rider's name, or a scenery piece's readable name."""
@@ -151,7 +161,8 @@ def sentence(event: Event, names: Names) -> str:
             lost = int(figures["wounds_lost"])
             harm = "a headshot" if figures.get("headshot") else (
                 f"-{lost} wound{'s' if lost != 1 else ''}" if lost else "no harm")
-            out = ", out of the game" if figures.get("taken_out") else ""
+            gone = "OUT OF ACTION" if any(c.startswith("GANG-") for c in event.clauses) else "out of the game"
+            out = f", {gone}" if figures.get("taken_out") else ""
             return f"{who} is hit by {other}: {harm}{out}{_stress(event.stress_change)}"
         if "EC-MEL-2" in event.clauses and not rolls:
             return f"{who} is surprised from behind by {other}{_stress(event.stress_change)}"
@@ -172,6 +183,8 @@ def sentence(event: Event, names: Names) -> str:
         if "EC-DICE-4" in clauses:
             return f"{who} is remounting after a bust: skips this action"
         return f"{who} skips"
+    if kind in ("shot", "score") or (kind == "condition" and ("bottled" in figures or "fled" in figures)):
+        return _gang_sentence(event, names)
     if kind == "condition":
         return f"{who}: {event.rules.replace(event.model, who)}"
     if kind == "wreck":
@@ -181,6 +194,29 @@ def sentence(event: Event, names: Names) -> str:
         where = "where it fell" if moved < 0.05 else f"{moved:.0f}\" away, where the rivals want it"
         return f"{who} is taken out: the wreck stays on the table {where}"
     return f"{who}: {event.rules}"
+
+
+def _gang_sentence(event: Event, names: Names) -> str:
+    """A gang battle's shot, score, bottle check or Cool check (GANG-*), gangs and fighters by name."""
+    who, figures = names.rider(event.model), event.figures
+    if event.kind == "shot":
+        cover = figures.get("cover", "none")
+        where = "in the open" if cover == "none" else f"in {cover} cover"
+        rolled = "+".join(map(str, figures.get("dice", ())))
+        hits = int(figures.get("hits", 0))
+        verdict = f"{hits} hit{'s' if hits != 1 else ''}" if figures.get("hit") else "missed"
+        return (f"{who} shoots {names.rider(figures.get('target', ''))} with the {figures.get('weapon', 'gun')} "
+                f"({where}, {int(figures.get('to_hit_modifier', 0)):+d} to hit): rolled {rolled} needing "
+                f"{figures.get('roll_needed')}+: {verdict}")
+    if event.kind == "score":
+        return f"{names.gang(figures.get('gang', ''))} score {figures.get('points', 0)} for {who} Out of Action"
+    if "bottled" in figures:
+        out = bool(figures["bottled"])
+        return (f"{names.gang(figures['gang'])} bottle check: {figures['die']} + {figures['down']} down "
+                f"{'>' if out else '<='} {figures['crew']} in the crew: " + ("BOTTLE OUT" if out else "hold"))
+    rolled = "+".join(map(str, figures.get("dice", ())))
+    return (f"{who}: Cool check {rolled} needing {figures.get('needed')}+ - "
+            + ("fails and flees: OUT OF ACTION" if figures["fled"] else "holds its nerve"))
 
 
 def detail(event: Event) -> str:

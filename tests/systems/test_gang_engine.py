@@ -16,6 +16,7 @@ from entropy3d.scene.systemrules import load_system
 from entropy3d.systems.facts import Sighting
 from entropy3d.systems.gang_battle import FighterStats
 from entropy3d.systems.gang_engine import (
+    BOTTLED,
     CRAWL,
     FLESH_WOUND,
     OUT_OF_AMMO,
@@ -306,16 +307,63 @@ def test_GANG_RECOVERY_seriously_injured_fighters_roll_in_the_end_phase(gang, di
 def test_GANG_BOTTLE_one_d6_plus_the_fighters_down_against_the_starting_crew(gang):
     """Clause: GANG-BOTTLE. "If 1D6 + # of fighters that are Seriously Injured or Out of Action > #
     of fighters in starting crew then gang is bottling out." Three Orlocks, one Out of Action: a 2
-    (2 + 1 = 3) holds, a 3 (3 + 1 > 3) bottles out and the fight ends (DECISION: it withdraws).
-    The Eschers, with nobody down, make no check."""
+    (2 + 1 = 3) holds, a 3 (3 + 1 > 3) bottles out. The Eschers, with nobody down, make no check.
+    Bottled, the gang stays on the table (``bottled_gang: cool_checks``): its fighters carry the
+    condition, the fight goes on, and a gang already bottled makes no further bottle check."""
     models = [fighter("o", "orlock", status=OUT), fighter("o2", "orlock"), fighter("o3", "orlock"),
               fighter("e", "escher")]
     engine, state = game(gang, models)
     _, [held], bottled = engine.end_turn(state, Dice(2))
     assert bottled == [] and held.figures == {"gang": "orlock", "die": 2, "down": 1, "crew": 3, "bottled": False}
-    _, _, bottled = engine.end_turn(state, Dice(3))
-    assert bottled == ["orlock"] and engine.game_over(state, bottled) == "orlock bottled out"
-    assert engine.winner(state, bottled) == "escher"
+    after, [failed], bottled = engine.end_turn(state, Dice(3))
+    assert failed.figures["bottled"] and "Cool checks from the next turn" in failed.rules
+    assert bottled == [] and engine.game_over(after, bottled) == ""
+    assert engine.bottled(after, "orlock") and not engine.bottled(after, "escher")
+    assert all(BOTTLED in after.model(m).conditions for m in ("o", "o2", "o3"))
+    assert engine.end_turn(after, Dice()) == (after, [], [])  # no die rolled: already bottled
+    # 0 points each: the gang that did not bottle out wins the tie, before the bottling a draw
+    assert engine.winner(after) == "escher" and engine.winner(state) == ""
+
+
+def test_GANG_BOTTLE_the_withdraw_reading_ends_the_fight(gang):
+    """Clause: GANG-BOTTLE. The data's other reading, ``bottled_gang: withdraw``: the gang that
+    bottles out withdraws at once and the fight ends, the other gang winning the tie."""
+    rules = gang.rules.model_copy(update={"bottle": gang.rules.bottle.model_copy(update={"bottled_gang": "withdraw"})})
+    withdrawing = type(gang)(rules)
+    models = [fighter("o", "orlock", status=OUT), fighter("o2", "orlock"), fighter("o3", "orlock"),
+              fighter("e", "escher")]
+    engine, state = game(withdrawing, models)
+    after, [failed], bottled = engine.end_turn(state, Dice(3))
+    assert bottled == ["orlock"] and "withdraws" in failed.rules and not engine.bottled(after, "orlock")
+    assert engine.game_over(after, bottled) == "orlock bottled out" and engine.winner(after, bottled) == "escher"
+
+
+@pytest.mark.parametrize("dice,fled", [((3, 4), False), ((4, 2), True), ((6, 6), False)])
+def test_GANG_BOTTLE_a_bottled_gang_makes_cool_checks_and_those_failing_flee(gang, dice, fled):
+    """Clause: GANG-BOTTLE. "Cool Checks - If a player has failed a bottle check, make a Cool check
+    for each of their fighters on the battlefield. If a fighter fails, immediately remove them from
+    the battlefield as having fled to safety. ... fleeing fighters count as going Out of Action."
+    DECISION (rules data): 2D6 needing the fighter's Cool, 7+. 3 + 4 = 7 holds, 4 + 2 = 6 flees:
+    Out of Action, and the Eschers score for it (the mission). A gang not bottled rolls nothing."""
+    models = [fighter("o", "orlock", conditions=(BOTTLED,)), fighter("o2", "orlock", status=OUT,
+                                                                     conditions=(BOTTLED,)),
+              fighter("e", "escher")]
+    engine, state = game(gang, models)
+    after, events = engine.action_phase(state, Dice(*dice))  # o2, already out, rolls nothing
+    assert events[0].clauses == ("GANG-BOTTLE",) and events[0].figures["dice"] == list(dice)
+    assert events[0].figures["needed"] == 7 and events[0].figures["fled"] == fled
+    assert (after.model("o").status == OUT) == fled and after.score["escher"] == (1 if fled else 0)
+    assert [e.kind for e in events] == (["condition", "score"] if fled else ["condition"])
+    unbottled, _ = game(gang, [fighter("o", "orlock"), fighter("e", "escher")])
+    assert unbottled.action_phase(state.with_model(fighter("o", "orlock")), Dice())[1] == []
+
+
+def test_GANG_BOTTLE_a_fighter_with_more_cool_flees_less(gang):
+    """Clause: GANG-BOTTLE. A scene's ``stats: {cool: 5}`` lowers the roll needed: a 6 passes."""
+    models = [fighter("o", "orlock", conditions=(BOTTLED,)), fighter("e", "escher")]
+    engine, state = game(gang, models, {"o": FighterStats(cool=5)})
+    after, [check] = engine.action_phase(state, Dice(3, 3))
+    assert check.figures["needed"] == 5 and after.model("o").in_play
 
 
 def test_the_fight_keeps_the_one_state_and_its_one_json_form(gang):

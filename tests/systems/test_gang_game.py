@@ -5,6 +5,7 @@ players, its mission), into a replay that is the same bytes for the same seed.""
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -84,6 +85,7 @@ def test_demo_plays_the_gang_fight_renders_it_and_replay_check_passes(tmp_path):
                            "--size", "128x72", "--fps", "5"], capture_output=True, text=True, timeout=600)
     assert done.returncode == 0, done.stderr
     assert "Gang Fight on the Ruined Highway" in done.stdout and (tmp_path / "g.gif").stat().st_size > 1000
+    assert not re.search(r"\b(orlock|escher)\b", done.stdout), "the summary names a gang by its id"
     lines = (tmp_path / "g.jsonl").read_text(encoding="utf-8").splitlines()
     assert json.loads(lines[0])["initial"]["mission"] == "gang_fight"
     assert any(e.kind == "shot" for e in events_of(read_replay(tmp_path / "g.jsonl")))
@@ -154,3 +156,24 @@ def test_act_plays_one_activation_in_the_gang_battle_engine():
     assert refused.exit_code == 1 and "(GANG-MOVE)" in refused.output and "Traceback" not in refused.output
     other = runner.invoke(app, ["act", str(SCENE.parents[1] / "crossroads.yaml"), "-m", "h1", "-a", "shoot"])
     assert other.exit_code == 1 and "entropy3d activate" in other.output
+
+
+def test_GANG_BOTTLE_a_bottled_gang_fights_on_making_cool_checks_each_turn(played):
+    """Clause: GANG-BOTTLE. Seed 7: a gang fails its bottle check at the end of turn 1, and the fight
+    goes on (``bottled_gang: cool_checks``): each later turn opens (the turn's first activation's
+    start events) with a Cool check for each of its fighters still on the table, those failing
+    flee Out of Action and the other gang scores for them."""
+    failed = [e for e in events_of(played) if e.kind == "condition" and e.figures.get("bottled")]
+    assert failed, "no gang bottled out in this game"
+    gang = failed[0].figures["gang"]
+    assert played.end.turns_played == 3 and "bottled out" not in played.end.reason
+    turn_of_failure = next(a.turn for a in played.activations
+                           for x in a.actions for e in x.events if e is failed[0] or e == failed[0])
+    for turn in range(turn_of_failure + 1, played.end.turns_played + 1):
+        first = next(a for a in played.activations if a.turn == turn)
+        checks = [e for e in first.events if e.clauses == ("GANG-BOTTLE",) and "dice" in e.figures]
+        standing = [m for m in first.state_before.models.values() if m.gang == gang]
+        assert checks and {e.model for e in checks} <= {m.id for m in standing}
+        for check in checks:
+            assert check.figures["fled"] == (sum(check.figures["dice"]) < check.figures["needed"])
+            assert (first.state_before.model(check.model).status == OUT) == check.figures["fled"]
