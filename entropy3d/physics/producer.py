@@ -9,6 +9,8 @@ maximum distance, doubled for gung-ho, over the rules' seconds per activation).
 
 from __future__ import annotations
 
+import os
+
 import numpy as np
 
 from entropy3d.geometry import Pose
@@ -25,26 +27,36 @@ from entropy3d.scene.probe import GROUND_STEP_IN, ground_profile, models_in_the_
 class PhysicsProducer:
     """Rides actions through PyBullet.
 
-    rides_per_process: PyBullet keeps about 1.2 kB of every body it ever created, removed or not
-    (and about 1.7 MB of every world it connected, bullet3 #2898, #3319). The producer's world lives
-    for the game, so only the bodies placed per ride add up: ~15 kB a ride on crossroads, ~60 kB an
-    activation with the automatic players' look-ahead rides (``benchmarks/soak_memory.py
-    --rides-per-process 0``), which a long session would still grow by without bound. With a
-    number, rides run in a forked worker process replaced after that many rides. The world is
-    built in this process, which never rides in it, before the first worker is forked, so every
-    worker starts with a new world and replacing one costs only the fork (a young worker also
-    shares more of its pages with this process: 20 rides keeps the soak's tree flat, 50 did not).
-    The producer uses no randomness and a ride is the same bits in any world of the table (see
-    world.py), so the game is the same bytes either way. None rides in this process.
+    With ``rides_per_process`` a number, rides run in a forked worker process (None rides in this
+    process). Why: PyBullet keeps about 1.2 kB of every body it ever created, removed or not (and
+    about 1.7 MB of every world it connected, bullet3 #2898, #3319); the producer's world lives for
+    the game, so the bodies placed per ride add up (~60 kB an activation of the automatic players,
+    ``benchmarks/soak_memory.py --rides-per-process 0``) without bound in a long session. The world
+    is built in this process, which never rides in it, before the first worker is forked, so every
+    worker starts with it new and replacing one costs only the fork.
+
+    A worker is replaced after ``rides_per_process`` rides or once it grew by more than
+    ``worker_growth_mb`` MB since its first ride: its resident memory (:func:`resident_mb`, read
+    before every ride) counts the pages it touched itself (those leftovers, its own caches), not the
+    pages it shares with this process. Why not a small ride count: a forked worker shares its
+    pages with this process only until one of them writes them, and this process does, in bursts
+    (its look-ahead reusing freed memory, a full garbage collection: ~30 MB in an activation), so
+    a worker's share of the tree rises to that within an activation or two and stays there; every
+    replacement drops the tree by it for an activation, a sawtooth of a sixth of the tree when the
+    worker was replaced every 20 rides. Replaced by its own growth, a worker lives hundreds of
+    rides and the tree stays at that level. Where /proc cannot say (not Linux), only the count
+    bounds it. The producer uses no randomness and a ride is the same bits in any world of the
+    table (see world.py), so the game is the same bytes whichever worker rides.
     """
 
     name = "physics"
 
-    def __init__(self, table, geometry, rides_per_process: int | None = 20):
+    def __init__(self, table, geometry, rides_per_process: int | None = 500, worker_growth_mb: float = 16.0):
         self.table = table
         self.geometry = geometry
         self.ruleset = table.ruleset
         self.rides_per_process = rides_per_process
+        self.worker_growth_mb = worker_growth_mb
         self._worker = None
         self._world: PhysicsWorld | None = None
         self._walk_probe = None
@@ -65,7 +77,7 @@ class PhysicsProducer:
             return walk(state, action, self._walk_probe, self.geometry)
         if self.rides_per_process is None:
             return self._ride(state, action)
-        if self._worker is None or self._worker.rides >= self.rides_per_process:
+        if self._worker is None or self._worker.spent(self.rides_per_process, self.worker_growth_mb):
             if self._worker is not None:
                 self._worker.stop()
             if self._world is None:  # built here, never ridden here: every fork inherits it new
@@ -184,6 +196,20 @@ def _progress_lookup(path: np.ndarray, trajectory: np.ndarray):
     return lookup
 
 
+def resident_mb(pid: int) -> float | None:
+    """The resident memory of process ``pid`` (RSS), MB; None where /proc cannot say. A forked
+    process's RSS counts the pages it inherited as they were at the fork and grows only by pages it
+    touches itself, whatever the process it shares them with writes afterwards."""
+    try:
+        with open(f"/proc/{pid}/statm") as statm:
+            return int(statm.read().split()[1]) * _PAGE_BYTES / 2.0 ** 20
+    except (OSError, ValueError, IndexError):
+        return None
+
+
+_PAGE_BYTES = os.sysconf("SC_PAGE_SIZE") if hasattr(os, "sysconf") else 4096
+
+
 class _Worker:
     """A forked process that rides actions for a :class:`PhysicsProducer` (see rides_per_process)."""
 
@@ -197,6 +223,22 @@ class _Worker:
         self.process.start()
         child.close()
         self.rides = 0
+        self.first_ride_mb: float | None = None
+        """its resident memory after its first ride, MB"""
+
+    def spent(self, rides: int, growth_mb: float) -> bool:
+        """Whether the worker rode ``rides`` rides or grew by more than ``growth_mb`` MB since its
+        first ride."""
+        if self.rides >= rides:
+            return True
+        if self.rides == 0:
+            return False
+        resident = resident_mb(self.process.pid)
+        if resident is None:
+            return False
+        if self.first_ride_mb is None:
+            self.first_ride_mb = resident
+        return resident - self.first_ride_mb > growth_mb
 
     def ride(self, state: State, action: Action) -> Facts:
         self.connection.send((state, action))
