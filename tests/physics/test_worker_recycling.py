@@ -1,9 +1,8 @@
-"""The physics worker is replaced once it grew (issue 18, part 8: the whole process tree stays
-within 10% of its size in a long session). A forked worker shares its pages with the game's
-process until either writes them: the game's process writes some every activation, so a worker's
-share of the tree rises within an activation or two and stays there, and replacing it often only
-makes the tree saw. It is replaced by its own growth (PyBullet's leftovers), which its resident
-memory shows whatever the game's process writes."""
+"""Physics riders forked by an idle fork server and replaced once they grew (issue 18, part 8: the
+whole process tree stays within 10% of its size in a long session). A forked process shares its
+pages with its parent until either writes them; the game's process writes its pages all the time,
+so riders are forked from a server that does not, and replaced by their own growth (PyBullet's
+leftovers), which their resident memory shows."""
 
 from __future__ import annotations
 
@@ -21,7 +20,7 @@ from entropy3d.rules.transition import Action, check
 BLOB_MB = 64
 
 linux_proc = pytest.mark.skipif(not Path("/proc/self/statm").exists(),
-                                reason="a worker's resident memory is read from /proc/PID/statm (Linux)")
+                                reason="a rider's resident memory is read from /proc/PID/statm (Linux)")
 
 
 @pytest.fixture(scope="module")
@@ -36,6 +35,11 @@ def knock_the_bench(producer, proving_ground, start) -> bytes:
     return repr(facts).encode() + arrays
 
 
+def children(pid: int) -> list[int]:
+    with open(f"/proc/{pid}/task/{pid}/children") as listed:
+        return [int(child) for child in listed.read().split()]
+
+
 @linux_proc
 def test_resident_memory_is_what_the_process_status_says():
     with open("/proc/self/status") as status:
@@ -45,33 +49,41 @@ def test_resident_memory_is_what_the_process_status_says():
 
 
 @linux_proc
-def test_pages_the_game_writes_do_not_count_as_the_worker_growing(proving_ground, start):
-    """Rewriting a 64 MB buffer the worker inherited gives the worker the old copy (copy on write),
-    but the worker did not grow: it keeps riding; its resident memory says so, its smaps' private
-    pages would not."""
+def test_pages_the_game_writes_are_held_once_by_the_server_not_by_every_rider(proving_ground, start):
+    """Rewriting a 64 MB buffer inherited at the fork leaves the old copy with the fork server and
+    the rider forked from it (copy on write), held once for both: the rider holds none of it on its
+    own, and it did not grow: its resident memory says so, and it keeps riding."""
     blob = np.ones(BLOB_MB * 2 ** 20, np.uint8)  # written: resident before the fork
     forked = PhysicsProducer(proving_ground.table, proving_ground.geometry, rides_per_process=1000,
                              worker_growth_mb=BLOB_MB / 4)
     try:
         first = knock_the_bench(forked, proving_ground, start)
-        worker = forked._worker.process.pid
-        assert knock_the_bench(forked, proving_ground, start) == first  # reads its first ride's memory
-        blob[::4096] = 2  # one byte a page: every page copied for this process, the original the worker's
-        with open(f"/proc/{worker}/smaps_rollup") as rollup:
-            private_mb = sum(int(line.split()[1]) for line in rollup
-                             if line.startswith(("Private_Clean:", "Private_Dirty:"))) / 1024.0
-        assert private_mb >= BLOB_MB * 0.9
-        assert resident_mb(worker) - forked._worker.first_ride_mb < BLOB_MB / 4
+        server = forked._worker.process.pid
+        [rider] = children(server)
+        rider_first_mb = resident_mb(rider)
+        blob[::4096] = 2  # one byte a page: every page copied for this process, the original the server's
         assert knock_the_bench(forked, proving_ground, start) == first
-        assert forked._worker.process.pid == worker
+        assert children(server) == [rider]
+        assert own_mb(rider) < BLOB_MB / 4  # the old copy is the server's and the rider's: held once
+        assert resident_mb(rider) - rider_first_mb < BLOB_MB / 4
     finally:
         forked.close()
+    assert not Path(f"/proc/{rider}").exists() and not Path(f"/proc/{server}").exists()
 
 
-def test_a_worker_is_replaced_when_it_grew_or_rode_its_count(proving_ground, start, monkeypatch):
-    """Growth past ``worker_growth_mb`` since its first ride replaces the worker before the next
-    ride, and the new worker rides the same bits as this process; without growth the ride count
-    still replaces it (where /proc cannot say, the count is the only bound)."""
+def own_mb(pid: int) -> float:
+    """The pages ``pid`` shares with no other process, MB (smaps' private pages)."""
+    with open(f"/proc/{pid}/smaps_rollup") as rollup:
+        return sum(int(line.split()[1]) for line in rollup
+                   if line.startswith(("Private_Clean:", "Private_Dirty:"))) / 1024.0
+
+
+@linux_proc
+def test_a_rider_is_replaced_when_it_grew_or_rode_its_count(proving_ground, start, monkeypatch):
+    """Growth past ``worker_growth_mb`` since its first ride replaces the rider before the next
+    ride, and the new rider rides the same bits as this process; without growth the ride count
+    still replaces it (where /proc cannot say, the count is the only bound). The readings are
+    faked (the fork server inherits the fake): a rider is read before every ride but its first."""
     readings = iter([100.0, 101.0, 116.5, 200.0, 200.0, 215.9, 215.9])
     monkeypatch.setattr(producer_module, "resident_mb", lambda pid: next(readings))
     here = PhysicsProducer(proving_ground.table, proving_ground.geometry, rides_per_process=None)
@@ -79,15 +91,14 @@ def test_a_worker_is_replaced_when_it_grew_or_rode_its_count(proving_ground, sta
                              worker_growth_mb=16.0)
     try:
         expected = knock_the_bench(here, proving_ground, start)
-        pids = []
+        riders = []
         for _ in range(9):
             assert knock_the_bench(forked, proving_ground, start) == expected
-            pids.append(forked._worker.process.pid)
-        # read before every ride but a worker's first: the first worker grew 16.5 MB by its third
-        # ride (replaced), the second rode its 4 without growing 16 MB (replaced by the count)
-        assert pids[:3] == [pids[0]] * 3 and pids[3:7] == [pids[3]] * 4 and pids[7:] == [pids[7]] * 2
-        assert len(set(pids)) == 3
-        assert next(readings, None) is None
+            riders += children(forked._worker.process.pid)
+        # the first rider grew 16.5 MB by its third ride (replaced), the second rode its 4 without
+        # growing 16 MB (replaced by the count)
+        assert riders[:3] == [riders[0]] * 3 and riders[3:7] == [riders[3]] * 4 and riders[7:] == [riders[7]] * 2
+        assert len(set(riders)) == 3
     finally:
         here.close()
         forked.close()
