@@ -7,17 +7,16 @@ Why the worker is recycled: PyBullet keeps memory of every world it connected ev
 ``disconnect`` (bullet3 issues #2898, #3319) and about 1.2 kB of every body it created, removed or
 not. The producer's world lives for the game, so a worker grows by the bodies placed per ride
 (measured here with ``--rides-per-process 0``: one process, no recycling). The producer bounds it
-by replacing its worker after ``rides_per_process`` rides or once it grew by ``worker_growth_mb``
-(:class:`entropy3d.physics.producer.PhysicsProducer`). A forked worker shares its pages with the
-game's process only until one of them writes them; the game's process does, every activation, so
-a worker's share of the tree rises to that within an activation or two and every replacement
-drops it again (with a worker replaced every 20 rides the tree sawed by a sixth).
+by replacing its rider after ``rides_per_process`` rides or once it grew by ``worker_growth_mb``;
+the riders are forked by a fork server forked once from the game's process, because a process
+forked from the game's own holds again every page the game writes after the fork
+(:class:`entropy3d.physics.producer.PhysicsProducer`).
 
 The figure: the tree's memory (PSS, proportional set size, so pages a forked worker shares with
 its parent count once; RSS beside it) after every activation, against its size after the first
 100 (the target: within 10%); a row every 100 activations gives the last reading and the lowest
-and highest since the row before (a worker's life is a few activations: readings only every 100
-would see wherever its sawtooth happened to be)::
+and highest since the row before (with a worker replaced every 20 rides, readings every 100
+activations saw wherever its sawtooth happened to be)::
 
     PYTHONPATH=$PWD python benchmarks/soak_memory.py [--activations 1000] [--rides-per-process N]
         [--worker-growth-mb MB]
