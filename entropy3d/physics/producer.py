@@ -9,6 +9,8 @@ maximum distance, doubled for gung-ho, over the rules' seconds per activation).
 
 from __future__ import annotations
 
+import os
+
 import numpy as np
 
 from entropy3d.geometry import Pose
@@ -25,26 +27,36 @@ from entropy3d.scene.probe import GROUND_STEP_IN, ground_profile, models_in_the_
 class PhysicsProducer:
     """Rides actions through PyBullet.
 
-    rides_per_process: PyBullet keeps about 1.2 kB of every body it ever created, removed or not
-    (and about 1.7 MB of every world it connected, bullet3 #2898, #3319). The producer's world lives
-    for the game, so only the bodies placed per ride add up: ~15 kB a ride on crossroads, ~60 kB an
-    activation with the automatic players' look-ahead rides (``benchmarks/soak_memory.py
-    --rides-per-process 0``), which a long session would still grow by without bound. With a
-    number, rides run in a forked worker process replaced after that many rides. The world is
-    built in this process, which never rides in it, before the first worker is forked, so every
-    worker starts with a new world and replacing one costs only the fork (a young worker also
-    shares more of its pages with this process: 20 rides keeps the soak's tree flat, 50 did not).
-    The producer uses no randomness and a ride is the same bits in any world of the table (see
-    world.py), so the game is the same bytes either way. None rides in this process.
+    With ``rides_per_process`` a number, rides run in forked processes (None rides in this
+    process). Why: PyBullet keeps about 1.2 kB of every body it ever created, removed or not (and
+    about 1.7 MB of every world it connected, bullet3 #2898, #3319); the producer's world lives for
+    the game, so the bodies placed per ride add up (~60 kB an activation of the automatic players,
+    ``benchmarks/soak_memory.py --rides-per-process 0``) without bound in a long session.
+
+    So at the first ride this process builds the world (never riding in it) and forks a fork
+    server, which stays idle and forks the riders: a rider is replaced after ``rides_per_process``
+    rides or once it grew by more than ``worker_growth_mb`` MB since its first ride (its resident
+    memory, :func:`resident_mb`: the pages it touched itself, PyBullet's leftovers and its caches),
+    at the cost of a fork. Why not fork the riders from this process: a forked process shares its
+    pages with its parent only until one of them writes them, and the game's process writes its
+    pages all the time (its look-ahead reusing freed memory, garbage collections), ~30 MB of them
+    within an activation of a fork and more the bigger its heap has grown: each rider forked from
+    it took that much again, the tree sawed by a sixth (a rider every 20 rides) or, forked late
+    from a grown heap, held 120 MB more. The fork server is forked once, early, and what the game's
+    process writes afterwards it holds once, whatever the riders do; a rider shares its pages with
+    an idle process and holds only what it writes. Where /proc cannot say (not Linux), only the
+    ride count replaces a rider. The producer uses no randomness and a ride is the same bits in
+    any world of the table (see world.py), so the game is the same bytes whichever rider rides.
     """
 
     name = "physics"
 
-    def __init__(self, table, geometry, rides_per_process: int | None = 20):
+    def __init__(self, table, geometry, rides_per_process: int | None = 500, worker_growth_mb: float = 16.0):
         self.table = table
         self.geometry = geometry
         self.ruleset = table.ruleset
         self.rides_per_process = rides_per_process
+        self.worker_growth_mb = worker_growth_mb
         self._worker = None
         self._world: PhysicsWorld | None = None
         self._walk_probe = None
@@ -65,9 +77,7 @@ class PhysicsProducer:
             return walk(state, action, self._walk_probe, self.geometry)
         if self.rides_per_process is None:
             return self._ride(state, action)
-        if self._worker is None or self._worker.rides >= self.rides_per_process:
-            if self._worker is not None:
-                self._worker.stop()
+        if self._worker is None:
             if self._world is None:  # built here, never ridden here: every fork inherits it new
                 self._world = build_table_world(self.table, self.geometry)
             self._worker = _Worker(self)
@@ -184,37 +194,128 @@ def _progress_lookup(path: np.ndarray, trajectory: np.ndarray):
     return lookup
 
 
+def resident_mb(pid: int) -> float | None:
+    """The resident memory of process ``pid`` (RSS), MB; None where /proc cannot say. A forked
+    process's RSS counts the pages it inherited as they were at the fork and grows only by pages it
+    touches itself, whatever the process it shares them with writes afterwards."""
+    try:
+        with open(f"/proc/{pid}/statm") as statm:
+            return int(statm.read().split()[1]) * _PAGE_BYTES / 2.0 ** 20
+    except (OSError, ValueError, IndexError):
+        return None
+
+
+_PAGE_BYTES = os.sysconf("SC_PAGE_SIZE") if hasattr(os, "sysconf") else 4096
+
+
+class _Forked:
+    """A forked child process running ``target(*args, connection, parent_pid)``, talked to over a
+    pipe. Plain ``os.fork``: the fork server forks the riders, which a daemonic multiprocessing
+    process may not."""
+
+    def __init__(self, target, *args):
+        from multiprocessing.connection import Pipe
+
+        self.connection, child = Pipe()
+        parent = os.getpid()
+        self.pid = os.fork()
+        if self.pid == 0:  # the child: never returns into the caller's code
+            code = 1
+            try:
+                self.connection.close()
+                target(*args, child, parent)
+                code = 0
+            finally:
+                os._exit(code)
+        child.close()
+
+    def stop(self) -> None:
+        """Ask the child to stop (an empty message), wait up to 10 s, then kill it."""
+        import signal
+        import time
+
+        try:
+            self.connection.send_bytes(b"")
+        except (BrokenPipeError, OSError):
+            pass
+        deadline = time.monotonic() + 10.0
+        while os.waitpid(self.pid, os.WNOHANG) == (0, 0):
+            if time.monotonic() > deadline:
+                os.kill(self.pid, signal.SIGKILL)
+                os.waitpid(self.pid, 0)
+                break
+            time.sleep(0.005)
+        self.connection.close()
+
+
 class _Worker:
-    """A forked process that rides actions for a :class:`PhysicsProducer` (see rides_per_process)."""
+    """The producer's worker as the game's process sees it: a fork server (:func:`_fork_server`),
+    forked at the first ride, which forks the riders and passes every ride on to the current one."""
 
     def __init__(self, producer: PhysicsProducer):
-        import multiprocessing
-        import os
-
-        context = multiprocessing.get_context("fork")
-        self.connection, child = context.Pipe()
-        self.process = context.Process(target=_serve, args=(producer, child, os.getpid()), daemon=True)
-        self.process.start()
-        child.close()
-        self.rides = 0
+        self.process = _Forked(_fork_server, producer)
 
     def ride(self, state: State, action: Action) -> Facts:
-        self.connection.send((state, action))
-        kind, payload = self.connection.recv()
-        self.rides += 1
+        self.process.connection.send((state, action))
+        kind, payload = self.process.connection.recv()
         if kind == "error":
             raise payload
         return payload
 
     def stop(self) -> None:
-        try:
-            self.connection.send(None)
-        except (BrokenPipeError, OSError):
-            pass
-        self.process.join(timeout=10)
-        if self.process.is_alive():
-            self.process.kill()
-        self.connection.close()
+        self.process.stop()
+
+
+class _Rider:
+    """In the fork server: a forked process that rides (:func:`_serve`), its rides and growth."""
+
+    def __init__(self, producer: PhysicsProducer):
+        self.process = _Forked(_serve, producer)
+        self.rides = 0
+        self.first_ride_mb: float | None = None
+        """its resident memory after its first ride, MB"""
+
+    def spent(self, rides: int, growth_mb: float) -> bool:
+        """Whether the rider rode ``rides`` rides or grew by more than ``growth_mb`` MB since its
+        first ride."""
+        if self.rides >= rides:
+            return True
+        if self.rides == 0:
+            return False
+        resident = resident_mb(self.process.pid)
+        if resident is None:
+            return False
+        if self.first_ride_mb is None:
+            self.first_ride_mb = resident
+        return resident - self.first_ride_mb > growth_mb
+
+
+def _fork_server(producer: PhysicsProducer, connection, parent: int) -> None:
+    """Pass every ride (its pickled bytes, never unpickled here) to the current rider, forking a
+    new one when it is spent; idle otherwise, so the pages a rider shares with it stay shared."""
+    import gc
+
+    _die_with_parent(parent)
+    gc.freeze()  # its collections never write to the objects it shares with its riders
+    rider = None
+    try:
+        while True:
+            while not connection.poll(1.0):
+                if os.getppid() != parent:
+                    return
+            message = connection.recv_bytes()
+            if not message:
+                return
+            if rider is None or rider.spent(producer.rides_per_process, producer.worker_growth_mb):
+                if rider is not None:
+                    rider.process.stop()
+                rider = _Rider(producer)
+            rider.process.connection.send_bytes(message)
+            connection.send_bytes(rider.process.connection.recv_bytes())
+            rider.rides += 1
+    finally:
+        if rider is not None:
+            rider.process.stop()
 
 
 def _die_with_parent(parent: int) -> None:
@@ -243,7 +344,7 @@ def _die_with_parent(parent: int) -> None:
 
 
 def _serve(producer: PhysicsProducer, connection, parent: int) -> None:
-    import os
+    import pickle
 
     _die_with_parent(parent)
     producer.rides_per_process = None
@@ -251,11 +352,10 @@ def _serve(producer: PhysicsProducer, connection, parent: int) -> None:
         while not connection.poll(1.0):
             if os.getppid() != parent:
                 return
-        message = connection.recv()
-        if message is None:
+        message = connection.recv_bytes()
+        if not message:
             return
         try:
-            connection.send(("ok", producer._ride(*message)))
+            connection.send(("ok", producer._ride(*pickle.loads(message))))
         except Exception as error:  # sent back and raised in the game's process
             connection.send(("error", error))
-
