@@ -137,7 +137,7 @@ def _pushed_to(first: tuple[int, int], need: int, side: Side, rules: DiceRules) 
     return found
 
 
-@lru_cache(maxsize=65536)
+@lru_cache(maxsize=8192)
 def _pushed_end(total: int, n_dice: int, side: Side, rules: DiceRules) -> TestRoll:
     """The roll a push ended on, kept by its total: more than two dice are never a natural crit,
     so the outcome follows from the total alone, whatever the first two dice were, and every
@@ -145,7 +145,7 @@ def _pushed_end(total: int, n_dice: int, side: Side, rules: DiceRules) -> TestRo
     return dataclasses.replace(_spread_roll(total, n_dice, side, rules), dice=(total - side.stress,))
 
 
-@lru_cache(maxsize=65536)
+@lru_cache(maxsize=8192)
 def _spread_roll(total: int, n_dice: int, side: Side, rules: DiceRules) -> TestRoll:
     """The roll of ``n_dice`` dice (:func:`_spread`) making ``total`` with the side's stress."""
     return judge(_spread(total - side.stress, n_dice), side.stress, side.tn, rules, side.max_stress)
@@ -183,7 +183,7 @@ def exact_opposed(kind: str, attacker: Side, defender: Side, ruleset: Ruleset
                           ruleset.option("push_order") == "lowest_first")
 
 
-@lru_cache(maxsize=256)
+@lru_cache(maxsize=16)
 def _exact_opposed(attacker: Side, defender: Side, rules: DiceRules, to_attacker: bool, lowest_first: bool
                    ) -> tuple[tuple[Fraction, TestRoll, TestRoll], ...]:
     sides = {"a": attacker, "d": defender}
