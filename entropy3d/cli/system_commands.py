@@ -150,17 +150,22 @@ def act(
     rng = np.random.default_rng(seed)
     view = TableView(table, geometry)
     rides = make_producer(producer, table, geometry)
-    typer.echo(f"{table.name}: {model} ({system.title}), seed {seed}, {producer} producer")
+    from entropy3d.video.words import Names, plain_lines
+
+    names = Names.of_table(table)
+    typer.echo(f"{table.name}: {names.rider_of_gang(model)} ({model}, {system.title}), seed {seed}, "
+               f"{producer} producer")
     try:
         state, _ = engine.resolve(state, engine.check(state, Action.activate(model)), None, rng)
         for index, text in enumerate(action):
             state, record = take(engine, state, index, engine.parse_action(model, text), rides, view, rng)
             typer.echo(text)
             for event in record_events(record):
-                typer.echo(f"  {event.text}  ({', '.join(event.clauses)})")
+                for line in plain_lines(event, names):  # the sentence, then what the table showed and the clauses
+                    typer.echo(f"  {names.named(line)}")
     finally:
         rides.close()
     after = state.model(model)
-    typer.echo(f"{model}: {'in play' if after.in_play else 'Out of Action'}, wounds {after.wounds}, "
+    typer.echo(f"{names.rider(model)}: {'in play' if after.in_play else 'Out of Action'}, wounds {after.wounds}, "
                f"{', '.join(after.conditions) or 'no conditions'}, at ({after.pose.x:.2f}, {after.pose.y:.2f}) "
                f"facing {after.pose.facing_deg:.0f}°")

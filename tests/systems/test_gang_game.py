@@ -145,12 +145,13 @@ def test_act_plays_one_activation_in_the_gang_battle_engine():
     done = runner.invoke(app, ["act", str(SCENE), "-m", "orlock_3", "-a", "stand up", "-a", "shoot", "--seed", "4",
                                "--producer", "geometric"])
     assert done.exit_code == 0, done.output
-    assert "stands up: no longer Prone & Pinned  (GANG-PIN)" in done.output
-    assert "rules: shoots escher_1 with the autogun (in the open, +0 to hit)" in done.output
+    assert "Dreg: stands up: no longer Prone & Pinned\n    GANG-PIN" in done.output  # riders by name
+    assert "Dreg shoots Lyra with the autogun (in the open, +0 to hit)" in done.output
+    assert "escher_1" not in done.output and "line of sight: Lyra 100% visible" in done.output
     moved = runner.invoke(app, ["act", str(SCENE), "-m", "orlock_4", "-a", "walk: pivot left 90, straight 5",
                                 "--seed", "4", "--producer", "geometric"])
-    assert moved.exit_code == 0 and "moves 5.0\" of its 5\"  (GANG-MOVE)" in moved.output
-    assert "orlock_4: in play, wounds 1, no conditions, at (34.87, 16.58) facing 280°" in moved.output
+    assert moved.exit_code == 0 and "Krug walks 5\" on foot\n    geometric: walked 5.0\"; GANG-MOVE" in moved.output
+    assert "Krug: in play, wounds 1, no conditions, at (34.87, 16.58) facing 280°" in moved.output
     refused = runner.invoke(app, ["act", str(SCENE), "-m", "orlock_4", "-a", "walk: straight 9", "--producer",
                                   "geometric"])
     assert refused.exit_code == 1 and "(GANG-MOVE)" in refused.output and "Traceback" not in refused.output
