@@ -10,6 +10,8 @@ maximum distance, doubled for gung-ho, over the rules' seconds per activation).
 from __future__ import annotations
 
 import os
+import signal
+import time
 
 import numpy as np
 
@@ -230,22 +232,28 @@ class _Forked:
         child.close()
 
     def stop(self) -> None:
-        """Ask the child to stop (an empty message), wait up to 10 s, then kill it."""
-        import signal
-        import time
-
+        """Ask the child to stop (an empty message), wait up to 10 s, then kill it. Imports nothing:
+        it may run from a finaliser while the interpreter shuts down."""
         try:
             self.connection.send_bytes(b"")
         except (BrokenPipeError, OSError):
             pass
         deadline = time.monotonic() + 10.0
-        while os.waitpid(self.pid, os.WNOHANG) == (0, 0):
-            if time.monotonic() > deadline:
-                os.kill(self.pid, signal.SIGKILL)
-                os.waitpid(self.pid, 0)
-                break
-            time.sleep(0.005)
-        self.connection.close()
+        try:
+            while os.waitpid(self.pid, os.WNOHANG) == (0, 0):
+                if time.monotonic() > deadline:
+                    os.kill(self.pid, signal.SIGKILL)
+                    os.waitpid(self.pid, 0)
+                    break
+                time.sleep(0.005)
+        except ChildProcessError:
+            pass  # reaped already: an earlier stop, cut short by a signal, got that far
+        try:
+            self.connection.close()
+        except OSError:
+            # at exit the pipe's own finaliser may have closed its descriptor first (it closes it
+            # without forgetting it), and a second close would name a descriptor no longer ours
+            pass
 
 
 class _Worker:

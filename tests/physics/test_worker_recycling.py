@@ -102,3 +102,18 @@ def test_a_rider_is_replaced_when_it_grew_or_rode_its_count(proving_ground, star
     finally:
         here.close()
         forked.close()
+
+
+def test_closing_after_the_pipe_was_finalised_at_exit_is_quiet(proving_ground, start):
+    """At exit (a SIGTERM's, say) the pipe to the fork server may be finalised before the producer:
+    ``Connection.__del__`` closes its descriptor without forgetting it. The producer's own close
+    must then still stop the server and raise nothing (it printed "Exception ignored in
+    PhysicsProducer.__del__ ... Bad file descriptor" in 1 of the fault runs of ``activate --gif``)."""
+    producer = PhysicsProducer(proving_ground.table, proving_ground.geometry, rides_per_process=4)
+    knock_the_bench(producer, proving_ground, start)
+    server = producer._worker.process.pid
+    producer._worker.process.connection.__del__()  # what the interpreter's exit may do first
+    producer.close()
+    assert producer._worker is None
+    with pytest.raises(ChildProcessError):  # the server was reaped: no process left behind
+        os.waitpid(server, os.WNOHANG)
