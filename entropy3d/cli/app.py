@@ -28,6 +28,20 @@ def fail(message: str, code: int = 1) -> "typer.Exit":
     return typer.Exit(code)
 
 
+def activation_seed(table, scene, model: str, seed: int | None) -> int:
+    """For a command that activates ``model`` on ``table`` (read from ``scene``): the dice seed
+    (``seed``, else a fresh one the command prints); a model the scene lacks is the usage error."""
+    try:
+        table.model(model)
+    except KeyError as error:
+        raise fail(f"error: {scene}: --model: {error.args[0]}") from None
+    if seed is not None:
+        return seed
+    import numpy as np
+
+    return int(np.random.SeedSequence().entropy % (2**31))
+
+
 def clean_errors(handler):
     """Turn entropy3d's own errors and missing files into one message and exit code 1."""
 

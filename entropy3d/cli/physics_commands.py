@@ -7,7 +7,7 @@ from typing import List, Optional
 
 import typer
 
-from entropy3d.cli.app import app, clean_errors, fail
+from entropy3d.cli.app import activation_seed, app, clean_errors, fail
 
 
 @app.command()
@@ -57,12 +57,7 @@ def activate(
         raise fail(f"error: {scene}: its models play {system.title} (`system: {system.name}`), whose moves "
                    f"`activate` (Entropy City's riding) cannot take; use its own command: "
                    f"`entropy3d act {scene} --model ID --action ...` (`entropy3d act --help`)")
-    try:
-        table.model(model)
-    except KeyError as error:
-        raise fail(f"error: {scene}: --model: {error.args[0]}") from None
-    if seed is None:
-        seed = int(np.random.SeedSequence().entropy % (2**31))
+    seed = activation_seed(table, scene, model, seed)
     geometry = build_table_geometry(table)
     state = dataclasses.replace(table.initial_state(geometry.surface_height), turn=turn)
     rides = make_producer(producer, table, geometry)

@@ -10,7 +10,7 @@ from typing import List, Optional
 
 import typer
 
-from entropy3d.cli.app import app, clean_errors, fail
+from entropy3d.cli.app import activation_seed, app, clean_errors, fail
 
 #: a clause row of rules/clauses.md: "| GANG-COVER | Partial cover -1 to hit, full cover -2. |"
 CLAUSE_ROW = re.compile(r"^\| ([A-Z]+-[A-Z0-9-]+) \| (.*) \|\s*$")
@@ -138,12 +138,7 @@ def act(
     if not system.plays():
         raise fail(f"error: {scene}: its system {system.name} plays no game of its own; "
                    "`entropy3d activate` rides Entropy City plans on it")
-    try:
-        table.model(model)
-    except KeyError as error:
-        raise fail(f"error: {scene}: --model: {error.args[0]}") from None
-    if seed is None:
-        seed = int(np.random.SeedSequence().entropy % (2**31))
+    seed = activation_seed(table, scene, model, seed)
     geometry = build_table_geometry(table)
     engine = system.engine(model_stats(table, system))
     state = engine.initial_state(table.initial_state(geometry.surface_height))

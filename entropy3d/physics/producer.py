@@ -307,13 +307,7 @@ def _fork_server(producer: PhysicsProducer, connection, parent: int) -> None:
     gc.freeze()  # its collections never write to the objects it shares with its riders
     rider = None
     try:
-        while True:
-            while not connection.poll(1.0):
-                if os.getppid() != parent:
-                    return
-            message = connection.recv_bytes()
-            if not message:
-                return
+        while (message := _next_message(connection, parent)) is not None:
             if rider is None or rider.spent(producer.rides_per_process, producer.worker_growth_mb):
                 if rider is not None:
                     rider.process.stop()
@@ -324,6 +318,15 @@ def _fork_server(producer: PhysicsProducer, connection, parent: int) -> None:
     finally:
         if rider is not None:
             rider.process.stop()
+
+
+def _next_message(connection, parent: int) -> bytes | None:
+    """The next message from the parent, or None when it asked to stop (an empty message) or is
+    gone (where no death signal reaches a child, it is polled for every second)."""
+    while not connection.poll(1.0):
+        if os.getppid() != parent:
+            return None
+    return connection.recv_bytes() or None
 
 
 def _die_with_parent(parent: int) -> None:
@@ -356,13 +359,7 @@ def _serve(producer: PhysicsProducer, connection, parent: int) -> None:
 
     _die_with_parent(parent)
     producer.rides_per_process = None
-    while True:
-        while not connection.poll(1.0):
-            if os.getppid() != parent:
-                return
-        message = connection.recv_bytes()
-        if not message:
-            return
+    while (message := _next_message(connection, parent)) is not None:
         try:
             connection.send(("ok", producer._ride(*pickle.loads(message))))
         except Exception as error:  # sent back and raised in the game's process
