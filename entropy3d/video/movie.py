@@ -118,12 +118,13 @@ class Segment:
 
 def action_events(activation, index: int) -> tuple:
     """Everything a person should read during action ``index`` of ``activation``: the
-    activation's start events (before its first action), the action's events and its attack's."""
+    activation's start events (before its first action), the action's events, the scene's other
+    game system's rulings on the ride and the attack's events."""
     from entropy3d.rules.event import Event
 
     action = activation.actions[index]
     attack = tuple(Event.from_json(e) for e in (action.attack or {}).get("events", ()))
-    return (activation.events if index == 0 else ()) + tuple(action.events) + attack
+    return (activation.events if index == 0 else ()) + tuple(action.events) + tuple(action.rulings) + attack
 
 
 def reading_s(events, options: VideoOptions, names: words.Names) -> float:

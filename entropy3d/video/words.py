@@ -187,6 +187,8 @@ def sentence(event: Event, names: Names) -> str:
         return _gang_sentence(event, names)
     if kind == "condition":
         return f"{who}: {event.rules.replace(event.model, who)}"
+    if kind == "ruling":  # another rulebook's word on the same ride (entropy3d.game.judging)
+        return f"{figures.get('system', 'other rules')}: {event.rules.replace(event.model, who)}"
     if kind == "wreck":
         if "wreck" not in figures:
             return f"{who} is gone over the edge: no wreck on the table"
