@@ -480,20 +480,21 @@ class TenacityEngine:
         how = f"{'+'.join(map(str, impact))} impact{f' +{bonus} weapon' if bonus else ''}" + (
             f", x{factor:g} for size" if factor != 1 else "")
         out = over and target.wounds == 0
-        figures = {"damage": damage, "impact": impact, "stress": 0 if over else stress, "taken_out": out}
+        figures = {"damage": damage, "impact": impact, "stress": 0 if over else stress, "hit": True,
+                   "taken_out": out}
         events = [Event("attack", target_id, f"takes {damage} stress ({how}): {stress} of {target.max_stress}",
                         piece=by, clauses=("TEN-ATTACK", "TEN-STRESS"), figures=figures)]
         if not over:
             return state.with_model(target.but(stress=stress)), events
         if not out:
             state = state.with_model(target.but(stress=0, wounds=target.wounds - 1))
-            events.append(Event("condition", target_id, f"stress over its {target.max_stress}: marks a wound to stay "
-                                f"conscious ({target.wounds - 1} left), stress back to 0", clauses=("TEN-STRESS",),
+            events.append(Event("condition", target_id, f"is over its {target.max_stress} stress: marks a wound to "
+                                f"stay conscious ({target.wounds - 1} left), stress back to 0", clauses=("TEN-STRESS",),
                                 figures={"wounds_left": target.wounds - 1, "out_of_action": False}))
             return state, events
         state = state.with_model(target.but(stress=0, status=OUT))
-        events.append(Event("condition", target_id, f"stress over its {target.max_stress} with no wound left: falls "
-                            "unconscious, out of the skirmish", clauses=("TEN-STRESS",),
+        events.append(Event("condition", target_id, f"is over its {target.max_stress} stress with no wound left: "
+                            "falls unconscious, out of the skirmish", clauses=("TEN-STRESS",),
                             figures={"wounds_left": 0, "out_of_action": True}))
         points = self.rules.mission.unconscious_points
         for gang in self.gangs(state):

@@ -99,14 +99,18 @@ def test_demo_plays_the_skirmish_renders_it_and_replay_check_passes(tmp_path):
 def test_act_takes_one_turn_in_the_tenacity_engine():
     """Clauses: TEN-ATTACK, TEN-COVER, TEN-TURN through ``entropy3d act``, the system's own move
     command: Guard attacks Runner past the concrete barrier (partial hard cover: one size smaller,
-    -1 and a disadvantage die), named by name; a second attack in the same turn is refused naming
-    TEN-TURN; a walk past the movement speed is refused naming TEN-MOVE."""
+    -1 and a disadvantage die: seed 4 rolls 8,10,9, the 10 set aside, 9 + 1 - 1 = 9) against
+    Runner's Reaction (3 dice: 6,10,10, 10 + 1 and a natural 10's hero die 10 = 21), named by name;
+    a second attack in the same turn is refused naming TEN-TURN; a walk past the movement speed is
+    refused naming TEN-MOVE."""
     runner = CliRunner()
     done = runner.invoke(app, ["act", str(SCENE), "-m", "guard", "-a", "attack runner", "--seed", "4",
                                "--producer", "geometric"])
     assert done.exit_code == 0, done.output
-    assert "Guard attacks Runner with the pistol (partial hard cover" in done.output
-    assert "runner" not in done.output.replace("Runner", "") and "TEN-COVER" in done.output
+    assert ("Guard attacks Runner with the pistol (in partial hard cover, -1 to attack): 9 (dice 8,10,9) v 21 "
+            "(dice 6,10,10) - misses") in done.output
+    said = [line for line in done.output.splitlines() if line.startswith("  ")]  # the events, not the echo
+    assert not [line for line in said if "runner" in line] and "TEN-COVER" in done.output
     twice = runner.invoke(app, ["act", str(SCENE), "-m", "guard", "-a", "attack runner", "-a", "attack runner",
                                 "--seed", "4", "--producer", "geometric"])
     assert twice.exit_code == 1 and "(TEN-TURN)" in twice.output and "Traceback" not in twice.output
