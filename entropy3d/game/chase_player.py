@@ -77,18 +77,17 @@ class ChasePlayer:
         return None if best is None else Action(MOVE, model.id, best.move.plan)
 
     def _reach(self, view: SystemView, move) -> tuple[np.ndarray, bool]:
-        """The part of the path it would drive before meeting a wall, and whether it leaves the table first."""
+        """The part of the path it would drive before meeting a wall, and whether it gets off the
+        table before meeting one."""
         table, model = view.table, view.model
-        path = move.path
-        off = np.flatnonzero(table.off_table(path))
+        off = np.flatnonzero(table.off_table(move.path))
+        on = move.path[:off[0]] if len(off) else move.path
         clearance = 0.5 * table.table.ruleset.base_for(model.bike_type).width
-        met = table.walk_met(path, model.pose.z, clearance)
-        stop = len(path)
-        if met is not None:
-            along = np.concatenate([[0.0], np.cumsum(np.hypot(*np.diff(path, axis=0).T))])
-            stop = max(1, int(np.searchsorted(along, met[2])))
-        leaves = len(off) > 0 and off[0] < stop
-        return path[:stop], leaves
+        met = table.walk_met(on, model.pose.z, clearance) if len(on) > 1 else None
+        if met is None:
+            return (move.path if len(off) else on), len(off) > 0
+        along = np.concatenate([[0.0], np.cumsum(np.hypot(*np.diff(on, axis=0).T))])
+        return on[:max(1, int(np.searchsorted(along, met[2])))], False
 
     def _flee_score(self, view: SystemView, move) -> float:
         reach, leaves = self._reach(view, move)
