@@ -68,6 +68,12 @@ def trace_drive(segments, pose: Pose, radius_in: Mapping[str, float], spacing: f
     return np.concatenate(points), np.concatenate(headings), float(length)
 
 
+def ground_in(trajectory: np.ndarray) -> float:
+    """How far a ridden ``trajectory`` (rows t, x, y, z, heading) went over the ground, inches."""
+    rows = np.asarray(trajectory, float)
+    return float(np.hypot(*np.diff(rows[:, 1:3], axis=0).T).sum()) if len(rows) > 1 else 0.0
+
+
 def pose_along(trajectory: np.ndarray, inches: float) -> tuple[Pose, float]:
     """Where a ridden ``trajectory`` (rows t, x, y, z, heading) had come ``inches`` over the
     ground, and when (seconds); its last row when it never got that far."""
@@ -240,6 +246,10 @@ class ChaseEngine:
         end, cut_t = facts.end_pose, None
         if verdict.outcome == "failure":
             end, cut_t = pose_along(facts.trajectory, free)
+        stopped_in = ground_in(facts.trajectory)
+        if any(c.kind != "model" for c in facts.contacts) and (cut_t is None or stopped_in <= free):
+            # DECISION (rules data driving.back_from_wall_in): it stands back from the wall it ran into
+            end, _ = pose_along(facts.trajectory, max(0.0, stopped_in - self.rules.driving.back_from_wall_in))
         state = state.with_model(model.but(pose=end))
         row = verdict.out_of_control
         if row is not None and row.collision:

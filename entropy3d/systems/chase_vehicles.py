@@ -72,6 +72,8 @@ class DrivingRules(SystemData):
     turn_radius_in: dict[Literal["tight", "medium", "wide"], float] = Field(
         description="radius of each turn a drive may take, inches")
     path_spacing_in: float = Field(gt=0, le=1, description="densest spacing of a drive's path points, inches")
+    back_from_wall_in: float = Field(ge=0, description="how far back along its ride a vehicle that ran into "
+                                     "scenery stands from it, inches")
 
     @model_validator(mode="after")
     def _every_turn(self):

@@ -257,3 +257,18 @@ def test_pose_along_a_ride():
     pose, t = pose_along(rows, 12.0)
     assert (pose.x, t) == (pytest.approx(12.0), pytest.approx(1.2))
     assert pose_along(rows, 50.0)[0].x == 20.0
+
+
+def test_SW_VEH_1_a_vehicle_that_runs_into_a_wall_stands_back_from_it(chase):
+    """Clause: SW-VEH-1. "Vehicles can move up to 12" ... without having to ... worry about crashing
+    into obstacles": a drive a wall stops costs nothing, and (rules data driving.back_from_wall_in)
+    the vehicle stands 1" back along the way it came, so its next drive can turn away."""
+    from entropy3d.rules.facts import Contact
+
+    car = vehicle("car", "law")
+    wall = Contact("shops", "building", 8.0, 1.5, 0.0, 0.0, (18.0, 10.0, 0.0))
+    after, [event] = drive(engine := chase.engine({"car": VehicleStats()}),
+                           State(1, "getaway", {"car": car}, score={"law": 0}), "car", "drive: straight 10",
+                           lambda _: reading("car", straight_ride(car, 8.0, contacts=(wall,))), ScriptedDice())
+    assert engine.rules.driving.back_from_wall_in == 1.0
+    assert "no maneuvering roll" in event.rules and after.model("car").pose.x == pytest.approx(17.0)
