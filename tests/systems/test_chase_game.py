@@ -5,6 +5,7 @@ getaway), into a replay that is the same bytes for the same seed."""
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -103,3 +104,14 @@ def test_demo_plays_the_car_chase_renders_it_and_replay_check_passes(tmp_path):
     check = subprocess.run([*run, "replay-check", str(tmp_path / "c.jsonl")], capture_output=True, text=True,
                            timeout=600)
     assert check.returncode == 0 and "deterministic" in check.stdout, check.stderr
+
+
+def test_the_chase_is_told_with_names_never_ids(played):
+    """Clauses: SW-VEH-1, SW-CHASE. What the video and `act` print of the chase's events names the
+    vehicles and sides (Rammer, Highway Patrol), never their ids, and keeps the rules' words."""
+    from entropy3d.scene import load_scene
+    from entropy3d.video.words import Names, lines
+
+    said = [sentence for sentence, _ in lines(events_of(played), Names.of_table(load_scene(SCENE))) if sentence]
+    assert said and any("maneuvering roll" in s or "no maneuvering roll" in s for s in said)
+    assert not [s for s in said if re.search(r"\b(interceptor|rammer|van|runner|law|runners)\b", s)]
