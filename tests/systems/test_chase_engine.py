@@ -272,3 +272,13 @@ def test_SW_VEH_1_a_vehicle_that_runs_into_a_wall_stands_back_from_it(chase):
                            lambda _: reading("car", straight_ride(car, 8.0, contacts=(wall,))), ScriptedDice())
     assert engine.rules.driving.back_from_wall_in == 1.0
     assert "no maneuvering roll" in event.rules and after.model("car").pose.x == pytest.approx(17.0)
+
+
+def test_an_entropy_city_bike_does_not_take_a_drive_plan():
+    """Clause: EC-MOVE-1. A `drive:` plan is the chase's; Entropy City's planner refuses it and
+    names a bike's plan (a speed) instead of riding it at speed 0."""
+    from entropy3d.rules.planner import plan_move
+    from entropy3d.scene.rulesfile import load_ruleset
+
+    with pytest.raises(IllegalPlanError, match="s2: straight 6.*EC-MOVE-1"):
+        plan_move("drive: straight 4", Pose(10, 10, 0), "cruiser", 1, load_ruleset())
