@@ -86,8 +86,8 @@ def act(
     scene: Path = typer.Argument(..., help="scene YAML file of a game system that plays (e.g. gang_battle)"),
     model: str = typer.Option(..., "--model", "-m", help="id of the model that activates"),
     action: List[str] = typer.Option(..., "--action", "-a",
-                                     help="an action in the system's words, e.g. \"walk: straight 3\" or \"shoot\"; "
-                                          "repeat for the next"),
+                                     help="an action in the system's words, e.g. \"walk: straight 3\", "
+                                          "\"shoot\" or \"drive: straight 16\"; repeat for the next"),
     seed: Optional[int] = typer.Option(None, "--seed", help="dice seed (default: a fresh one, printed)"),
     producer: str = typer.Option("physics", "--producer",
                                  help="who moves the model: physics (PyBullet) or geometric (footprints and levels)"),

@@ -38,7 +38,8 @@ from entropy3d.video.fight import TAKEDOWN_AFTER, draw_fight, fight_of, stage_fi
 from entropy3d.video.jumpshot import ProfileInset, flight_window, inset_box, ride_clock, with_inset
 
 FORMATS = (".mp4", ".gif")
-MISSION_NAMES = {"turf_war": "Turf War", "lovers_point_brawl": "Lovers Point Brawl", "gang_fight": "Gang Fight"}
+MISSION_NAMES = {"turf_war": "Turf War", "lovers_point_brawl": "Lovers Point Brawl", "gang_fight": "Gang Fight",
+                 "getaway": "The Getaway"}
 
 
 #: reading speed of each --pace: characters a second, the shortest an action is held, the playback

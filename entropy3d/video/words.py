@@ -101,6 +101,8 @@ def sentence(event: Event, names: Names) -> str:
     """The event in plain words, rider first."""
     who = names.rider(event.model)
     kind, figures, rolls = event.kind, event.figures, event.rolls
+    if event.clauses and all(c.startswith("SW-") for c in event.clauses):
+        return f"{who}: {names.named(event.rules)}"  # the chase rules word their events for people
     if kind == "move" and figures.get("walked"):
         return f"{who} walks {figures.get('length_in', 0):g}\" on foot"
     if kind == "move":
