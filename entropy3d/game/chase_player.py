@@ -18,6 +18,7 @@ import math
 import numpy as np
 
 from entropy3d.errors import IllegalPlanError
+from entropy3d.game.side_player import SidePlayer
 from entropy3d.game.system_game import SystemView
 from entropy3d.rules.transition import MOVE, Action
 
@@ -39,22 +40,12 @@ ROOM_PER_INCH = 1.0
 GOAL = 100.0
 
 
-class ChasePlayer:
+class ChasePlayer(SidePlayer):
     """The automatic driver of one side (``gang``: its id) of the chase's ``engine``."""
 
     def __init__(self, gang: str, engine):
-        self.gang, self.engine = gang, engine
+        super().__init__(gang, engine)
         self._look = None
-
-    def order(self, state, ready, table) -> list[str]:
-        """Its vehicles nearest an enemy first (ties in scene order)."""
-        enemies = [m for m in state.models.values() if m.gang != self.gang and m.in_play]
-
-        def gap(model_id: str) -> float:
-            here = state.model(model_id).pose.xy
-            return min((float(np.hypot(*(e.pose.xy - here))) for e in enemies), default=0.0)
-
-        return sorted(ready, key=gap)
 
     def plans(self) -> list[str]:
         """Every drive it considers, in the order ties are settled."""

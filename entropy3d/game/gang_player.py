@@ -14,7 +14,7 @@ import math
 
 import numpy as np
 
-from entropy3d.errors import IllegalPlanError
+from entropy3d.game.side_player import SidePlayer
 from entropy3d.game.system_game import SystemView
 from entropy3d.rules.transition import ATTACK, MOVE, Action
 from entropy3d.systems.gang_engine import CRAWL, OUT_OF_AMMO, PRONE, RELOAD, SERIOUSLY_INJURED, STAND_UP
@@ -35,28 +35,9 @@ def _bearing_to(pose, xy) -> float:
     return (heading - pose.facing_deg + 180.0) % 360.0 - 180.0
 
 
-class GangPlayer:
+class GangPlayer(SidePlayer):
     """The automatic player of one gang (``gang``: its id) of the game's ``engine``. It rolls
     nothing: the game's dice are its only randomness."""
-
-    def __init__(self, gang: str, engine):
-        self.gang, self.engine = gang, engine
-
-    def order(self, state, ready, table) -> list[str]:
-        """Its fighters closest to an enemy first (ties in scene order)."""
-        enemies = [m for m in state.models.values() if m.gang != self.gang and m.in_play]
-
-        def gap(model_id: str) -> float:
-            here = state.model(model_id).pose.xy
-            return min((float(np.hypot(*(e.pose.xy - here))) for e in enemies), default=0.0)
-
-        return sorted(ready, key=gap)
-
-    def _legal(self, view: SystemView, action: Action) -> Action | None:
-        try:
-            return self.engine.check(view.state, action, view.table)
-        except IllegalPlanError:
-            return None
 
     def choose_action(self, view: SystemView) -> Action | None:
         model = view.model

@@ -15,8 +15,8 @@ import math
 
 import numpy as np
 
-from entropy3d.errors import IllegalPlanError
 from entropy3d.game.gang_player import PIVOTS_DEG, SHARES, _bearing_to, _pivot
+from entropy3d.game.side_player import SidePlayer
 from entropy3d.game.system_game import SystemView
 from entropy3d.rules.transition import ATTACK, MOVE, Action
 from entropy3d.systems.tenacity_engine import ACTION, DEFEND, GO_PRONE, INTERACTION, MOVEMENT, PRONE, STAND_UP
@@ -27,28 +27,9 @@ def attack_edge(attack) -> float:
     return attack.attack_modifier + attack.advantage_dice - (5.0 if attack.blind_on is not None else 0.0)
 
 
-class TenacityPlayer:
+class TenacityPlayer(SidePlayer):
     """The automatic player of one side (``gang``: its id) of the skirmish's ``engine``. It rolls
     nothing: the game's dice are its only randomness."""
-
-    def __init__(self, gang: str, engine):
-        self.gang, self.engine = gang, engine
-
-    def order(self, state, ready, table) -> list[str]:
-        """Its figures closest to an enemy first (ties in scene order)."""
-        enemies = [m for m in state.models.values() if m.gang != self.gang and m.in_play]
-
-        def gap(model_id: str) -> float:
-            here = state.model(model_id).pose.xy
-            return min((float(np.hypot(*(e.pose.xy - here))) for e in enemies), default=0.0)
-
-        return sorted(ready, key=gap)
-
-    def _legal(self, view: SystemView, action: Action) -> Action | None:
-        try:
-            return self.engine.check(view.state, action, view.table)
-        except IllegalPlanError:
-            return None
 
     def _best_target(self, view: SystemView, sightings) -> tuple[str, float] | None:
         allowed = self.engine.targets(view.state, view.model.id, sightings)
