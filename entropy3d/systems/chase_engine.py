@@ -37,7 +37,7 @@ from entropy3d.rules.speeds import DistanceBand
 from entropy3d.rules.state import ESCAPED, OUT, ModelState, State, Wreck
 from entropy3d.rules.transition import ACTIVATE, END, MOVE, Action
 from entropy3d.systems.facts import RideReading
-from entropy3d.systems.skirmish import TurnStart, roll_die, sides_of, taking_turns
+from entropy3d.systems.skirmish import TurnStart, most_points, roll_die, side_without_models, sides_of, taking_turns
 
 if TYPE_CHECKING:
     from entropy3d.systems.chase_vehicles import ChaseVehicles, VehicleStats
@@ -150,17 +150,12 @@ class ChaseEngine:
         fleeing = [m for m in state.models.values() if self.vehicles[m.id].flees]
         if fleeing and not any(m.in_play for m in fleeing):
             return "no fleeing vehicle is left on the table"
-        for gang in self.gangs(state):
-            if not any(m.in_play for m in state.models.values() if m.gang == gang):
-                return f"{gang} has no vehicle in play"
-        return ""
+        out = side_without_models(state)
+        return "" if out is None else f"{out} has no vehicle in play"
 
     def winner(self, state: State, bottled: Sequence[str] = ()) -> str:
         """SW-CHASE: the side with the most points; "" for a draw."""
-        ranked = sorted(self.gangs(state), key=lambda g: -state.score.get(g, 0))
-        if len(ranked) < 2:
-            return ranked[0] if ranked else ""
-        return ranked[0] if state.score.get(ranked[0], 0) != state.score.get(ranked[1], 0) else ""
+        return most_points(state)
 
     # -- check ---------------------------------------------------------------------------------
 

@@ -57,6 +57,20 @@ def sides_of(state: State) -> list[str]:
     return list(dict.fromkeys(m.gang for m in state.models.values()))
 
 
+def most_points(state: State) -> str:
+    """The side with the most points, "" for a draw (a system's mission may break ties first)."""
+    ranked = sorted(sides_of(state), key=lambda side: -state.score.get(side, 0))
+    if len(ranked) < 2:
+        return ranked[0] if ranked else ""
+    return ranked[0] if state.score.get(ranked[0], 0) != state.score.get(ranked[1], 0) else ""
+
+
+def side_without_models(state: State) -> str | None:
+    """The first side with no model in play, or None."""
+    return next((side for side in sides_of(state)
+                 if not any(m.in_play for m in state.models.values() if m.gang == side)), None)
+
+
 def taking_turns(first: str, chosen: Mapping[str, Sequence[str]]) -> list[str]:
     """The sides take turns, one model each, ``first`` first; a side with none left lets the
     others go on. ``chosen``: each side's models in its player's order."""

@@ -41,7 +41,15 @@ from entropy3d.rules.planner import PlannedMove
 from entropy3d.rules.state import OUT, ModelState, State
 from entropy3d.rules.transition import ACTIVATE, ATTACK, END, MOVE, Action
 from entropy3d.systems.facts import Sighting
-from entropy3d.systems.skirmish import FigureTable, TurnStart, checked_walk, roll_die, sides_of
+from entropy3d.systems.skirmish import (
+    FigureTable,
+    TurnStart,
+    checked_walk,
+    most_points,
+    roll_die,
+    side_without_models,
+    sides_of,
+)
 
 if TYPE_CHECKING:
     from entropy3d.systems.tenacity import Attack, FigureProfile, TenacityTactics
@@ -164,18 +172,12 @@ class TenacityEngine:
 
     def game_over(self, state: State, withdrawn: Sequence[str] = ()) -> str:
         """Why the skirmish is over ("" while it goes on): a side has no figure conscious."""
-        for gang in self.gangs(state):
-            if not any(m.in_play for m in state.models.values() if m.gang == gang):
-                return f"{gang} has no figure conscious"
-        return ""
+        out = side_without_models(state)
+        return "" if out is None else f"{out} has no figure conscious"
 
     def winner(self, state: State, withdrawn: Sequence[str] = ()) -> str:
         """The side with the most points; "" for a draw."""
-        ranked = sorted(self.gangs(state), key=lambda g: -state.score.get(g, 0))
-        if len(ranked) < 2:
-            return ranked[0] if ranked else ""
-        a, b = ranked[:2]
-        return a if state.score.get(a, 0) != state.score.get(b, 0) else ""
+        return most_points(state)
 
     # -- check ---------------------------------------------------------------------------------
 
