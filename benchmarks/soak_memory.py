@@ -28,13 +28,19 @@ import argparse
 import os
 import sys
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 TARGET = 0.10
 
 
-def _tree(pid: int) -> list[int]:
+ROLES = ("game", "server", "riders")
+"""The tree's parts by depth: the game's process (this one), the physics fork servers it forked
+(one per table), the riders they forked."""
+
+
+def _parents() -> dict[int, int]:
     parents = {}
     for entry in os.listdir("/proc"):
         if entry.isdigit():
@@ -43,34 +49,80 @@ def _tree(pid: int) -> list[int]:
                     parents[int(entry)] = int(stat.read().rsplit(")", 1)[1].split()[1])
             except (OSError, IndexError, ValueError):
                 continue
-    found, frontier = {pid}, {pid}
+    return parents
+
+
+def _rollup_kb(pid: int) -> dict[str, int]:
+    """/proc/PID/smaps_rollup's figures, kB (empty when the process is gone)."""
+    try:
+        with open(f"/proc/{pid}/smaps_rollup") as rollup:
+            return {key.rstrip(":"): int(value) for key, value, *_ in (line.split() for line in rollup)
+                    if key.endswith(":") and value.isdigit()}
+    except OSError:
+        return {}
+
+
+@dataclass
+class TreeMemory:
+    """One reading of the tree's memory per part (:data:`ROLES`), MB: PSS (proportional set size:
+    a page shared by n processes counts 1/n in each, so the tree's sum counts it once), RSS (every
+    page it maps, shared or not) and USS (its private pages: what its end would free), and the
+    processes of each part. A page a forked process copies on writing it leaves its RSS as it was
+    but moves from shared to private: its PSS and USS grow."""
+
+    pss_mb: dict[str, float]
+    rss_mb: dict[str, float]
+    uss_mb: dict[str, float]
+    pids: dict[str, list[int]]
+
+    @property
+    def tree_pss_mb(self) -> float:
+        return sum(self.pss_mb.values())
+
+
+def tree_memory(pid: int | None = None) -> TreeMemory:
+    """The memory of ``pid`` (this process) and its descendants, by part (:data:`ROLES`)."""
+    parents = _parents()
+    pids = {role: [] for role in ROLES}
+    depth, frontier = 0, {pid or os.getpid()}
     while frontier:
-        frontier = {child for child, parent in parents.items() if parent in frontier} - found
-        found |= frontier
-    return sorted(found)
+        pids[ROLES[min(depth, len(ROLES) - 1)]] += sorted(frontier)
+        frontier = {child for child, parent in parents.items() if parent in frontier}
+        depth += 1
+    pss, rss, uss = dict.fromkeys(ROLES, 0.0), dict.fromkeys(ROLES, 0.0), dict.fromkeys(ROLES, 0.0)
+    for role, members in pids.items():
+        for member in members:
+            rollup = _rollup_kb(member)
+            pss[role] += rollup.get("Pss", 0) / 1024.0
+            rss[role] += rollup.get("Rss", 0) / 1024.0
+            uss[role] += (rollup.get("Private_Clean", 0) + rollup.get("Private_Dirty", 0)) / 1024.0
+    return TreeMemory(pss, rss, uss, pids)
 
 
-def tree_memory_mb(pid: int | None = None) -> tuple[float, float, int]:
-    """(PSS, RSS) in MB summed over ``pid`` (this process) and all its descendants, and how many."""
-    pss = rss = 0
-    pids = _tree(pid or os.getpid())
-    for member in pids:
-        try:
-            with open(f"/proc/{member}/smaps_rollup") as rollup:
-                for line in rollup:
-                    if line.startswith("Pss:"):
-                        pss += int(line.split()[1])
-                    elif line.startswith("Rss:"):
-                        rss += int(line.split()[1])
-        except OSError:
-            continue
-    return pss / 1024.0, rss / 1024.0, len(pids)
+def game_heap_mb() -> tuple[float, float] | None:
+    """(in use, free but kept) MB of this process's malloc heap (glibc ``mallinfo2``: arenas
+    only, big blocks glibc mapped on their own are returned to the system when freed); None
+    where glibc cannot say."""
+    try:
+        import ctypes
+
+        class MallInfo2(ctypes.Structure):
+            _fields_ = [(name, ctypes.c_size_t) for name in (
+                "arena", "ordblks", "smblks", "hblks", "hblkhd", "usmblks", "fsmblks", "uordblks",
+                "fordblks", "keepcost")]
+
+        mallinfo2 = ctypes.CDLL(None).mallinfo2
+        mallinfo2.restype = MallInfo2
+        info = mallinfo2()
+    except (OSError, AttributeError):
+        return None
+    return info.uordblks / 2.0 ** 20, info.fordblks / 2.0 ** 20
 
 
 def soak(activations: int, rides_per_process: int | None, scenes: list[Path], worker_growth_mb: float):
     """Play games back to back on ``scenes`` (each loaded once, as a long session would) with one
     physics producer per table until ``activations`` activations were played; yields
-    (activations, seconds, PSS, RSS, processes) after every activation."""
+    (activations, seconds, :class:`TreeMemory`, :func:`game_heap_mb`) after every activation."""
     import numpy as np
 
     from entropy3d.game.loop import Game
@@ -99,7 +151,7 @@ def soak(activations: int, rides_per_process: int | None, scenes: list[Path], wo
             for record in game.play():
                 if isinstance(record, ActivationRecord):
                     played += 1
-                    yield (played, time.monotonic() - started, *tree_memory_mb())
+                    yield played, time.monotonic() - started, tree_memory(), game_heap_mb()
                     if played >= activations:
                         break
             game_index += 1
@@ -118,6 +170,9 @@ def main(argv: list[str] | None = None) -> int:
                         help="replace the worker when its own memory grew by this much (default: the producer's)")
     parser.add_argument("scenes", nargs="*", type=Path, default=[ROOT / "scenes" / "crossroads.yaml"],
                         help="tables to play on, each with its own producer (default: the bundled default table)")
+    parser.add_argument("--csv", type=Path, default=None,
+                        help="also write every reading to this CSV file (MB: PSS of the tree, PSS, RSS and USS of "
+                             "each part, the game's malloc heap in use and free)")
     args = parser.parse_args(argv)
     from entropy3d.physics.producer import PhysicsProducer
 
@@ -125,29 +180,69 @@ def main(argv: list[str] | None = None) -> int:
              else args.rides_per_process or None)
     growth = (PhysicsProducer.__init__.__defaults__[1] if args.worker_growth_mb is None
               else args.worker_growth_mb)
-    base = None
+    base = worst_reading = None
     worst = 0.0
-    low = high = None
+    since: dict[str, list[float]] = {}  # the lowest and highest PSS of the tree and each part since the last row
+    after_base: dict[str, list[float]] = {}  # the same past the first 100 activations
+    riders: set[int] = set()
+    readings = args.csv.open("w") if args.csv else None
+    if readings is not None:
+        readings.write(",".join(["activations", "seconds", "tree_pss", *(f"{role}_{figure}" for figure in (
+            "pss", "rss", "uss") for role in ROLES), "heap_in_use", "heap_free", "riders_forked"]) + "\n")
     print(f"soak: {args.activations} activations on {', '.join(p.name for p in args.scenes)}, physics rides "
           + (f"in a worker replaced after {rides} rides or {growth:g} MB of growth" if rides
              else "in this process (no recycling)"))
-    for played, seconds, pss, rss, processes in soak(args.activations, rides, args.scenes, growth):
-        low, high = min(low or pss, pss), max(high or pss, pss)
+    print("  every row: the last reading; in brackets the lowest..highest since the row before; PSS in MB")
+    for played, seconds, memory, heap in soak(args.activations, rides, args.scenes, growth):
+        pss = memory.tree_pss_mb
+        riders.update(memory.pids["riders"])
+        parts = {"tree": pss, **memory.pss_mb}
         if played == 100:
             base = pss
-        elif base is not None:
-            worst = max(worst, abs(pss / base - 1.0))
+        for name, value in parts.items():
+            _widen(since, name, value)
+            if base is not None:
+                _widen(after_base, name, value)
+        if base is not None and abs(pss / base - 1.0) > worst:
+            worst, worst_reading = abs(pss / base - 1.0), (played, parts)
+        if readings is not None:
+            readings.write(",".join(f"{value:.2f}" for value in (
+                played, seconds, *parts.values(), *memory.rss_mb.values(), *memory.uss_mb.values(),
+                *(heap or (float("nan"),) * 2))) + f",{len(riders)}\n")
         if played % 100 == 0 or played == args.activations:
             versus = f"{pss / base - 1.0:+6.1%} vs after 100" if base else "(before 100)"
             print(f"  {played:5d} activations  {seconds:7.0f} s  tree PSS {pss:7.1f} MB ({versus}; "
-                  f"{low:6.1f}..{high:6.1f} since the last row)  RSS {rss:7.1f} MB  {processes} processes",
-                  flush=True)
-            low = high = None
+                  f"{_span(since, 'tree')})  RSS {sum(memory.rss_mb.values()):7.1f} MB  "
+                  f"{sum(map(len, memory.pids.values()))} processes", flush=True)
+            print("        " + "  ".join(f"{name} {memory.pss_mb[name]:6.1f} ({_span(since, name)})" for name in ROLES)
+                  + f"  riders forked so far {len(riders)}"
+                  + (f"  game heap in use {heap[0]:6.1f} free {heap[1]:6.1f}" if heap else ""), flush=True)
+            since = {}
+    if after_base:
+        print("swing from the 100th activation on (highest - lowest PSS, MB): "
+              + "  ".join(f"{name} {high - low:5.1f} ({low:.1f}..{high:.1f})"
+                          for name, (low, high) in after_base.items()))
+    if worst_reading:
+        played, parts = worst_reading
+        print(f"worst reading: after {played} activations: "
+              + "  ".join(f"{name} {value:.1f}" for name, value in parts.items()))
+    if readings is not None:
+        readings.close()
     met = base is not None and worst <= TARGET
     print(f"figure: worst tree PSS change after any activation past the first 100, against after 100: "
           f"{worst:.1%}; floor 0% (flat); target within {TARGET:.0%}: {'met' if met else 'NOT met'}; "
           f"load average {os.getloadavg()[0]:.2f}")
     return 0 if met else 1
+
+
+def _widen(spans: dict[str, list[float]], name: str, value: float) -> None:
+    low, high = spans.setdefault(name, [value, value])
+    spans[name] = [min(low, value), max(high, value)]
+
+
+def _span(spans: dict[str, list[float]], name: str) -> str:
+    low, high = spans[name]
+    return f"{low:6.1f}..{high:6.1f}"
 
 
 if __name__ == "__main__":
