@@ -82,16 +82,17 @@ def test_pages_the_game_writes_are_held_once_by_the_server_not_by_every_rider(pr
 def test_a_rider_writing_pages_it_inherited_is_replaced(proving_ground, start, monkeypatch):
     """A rider that writes pages it inherited holds copies of its own (copy on write): its resident
     memory stays as it was (the pages were resident, shared), its private memory grows by them,
-    and the growth replaces it. Each rider here writes the next half of a 64 MB buffer the game
-    wrote before the fork at each ride: the half written at its second ride (32 MB, past the 16
-    MB allowed since its first) replaces it before its third."""
+    and the growth replaces it at the next reading. Each rider here writes the other half of a 64
+    MB buffer the game wrote before the fork at each ride: the half written at its second ride
+    (32 MB, past the 16 MB allowed since its first) replaces it once the server reads its memory
+    again, every ``MEMORY_READ_EVERY_RIDES`` rides."""
     blob = np.ones(BLOB_MB * 2 ** 20, np.uint8)
     halves = [slice(0, BLOB_MB * 2 ** 19, 4096), slice(BLOB_MB * 2 ** 19, None, 4096)]
     rides_here = []  # a rider's own count: each rider inherits it empty from the fork server
     rider_memory = {}
     real_ride = producer_module.ride
 
-    def ride_writing_the_next_half(*args, **kwargs):
+    def ride_writing_the_other_half(*args, **kwargs):
         blob[halves[len(rides_here) % 2]] += 1
         rides_here.append(None)
         return real_ride(*args, **kwargs)
@@ -99,18 +100,20 @@ def test_a_rider_writing_pages_it_inherited_is_replaced(proving_ground, start, m
     here = PhysicsProducer(proving_ground.table, proving_ground.geometry, rides_per_process=None)
     expected = knock_the_bench(here, proving_ground, start)
     here.close()
-    monkeypatch.setattr(producer_module, "ride", ride_writing_the_next_half)  # inherited by the fork
+    monkeypatch.setattr(producer_module, "ride", ride_writing_the_other_half)  # inherited by the fork
     forked = PhysicsProducer(proving_ground.table, proving_ground.geometry, rides_per_process=1000,
                              worker_growth_mb=BLOB_MB / 4)
+    every = producer_module.MEMORY_READ_EVERY_RIDES
     try:
         riders = []
-        for _ in range(5):
+        for _ in range(2 * (every + 1) + 1):
             assert knock_the_bench(forked, proving_ground, start) == expected
             [rider] = children(forked._worker.process.pid)
             riders.append(rider)
             rider_memory.setdefault(rider, []).append((resident_mb(rider), private_mb(rider)))
-        assert riders[:2] == [riders[0]] * 2 and riders[2:4] == [riders[2]] * 2 and len(set(riders)) == 3
-        (resident_first, private_first), (resident_second, private_second) = rider_memory[riders[0]]
+        first, second, third = dict.fromkeys(riders)  # in order of their first ride
+        assert riders == [first] * (every + 1) + [second] * (every + 1) + [third]
+        (resident_first, private_first), (resident_second, private_second) = rider_memory[first][:2]
         assert private_second - private_first > BLOB_MB / 2 * 0.9
         assert resident_second - resident_first < BLOB_MB / 8  # what replaced riders before: it never grew
     finally:
@@ -123,9 +126,10 @@ def test_a_rider_is_replaced_when_it_grew_or_rode_its_count(proving_ground, star
     """Growth past ``worker_growth_mb`` since its first ride replaces the rider before the next
     ride, and the new rider rides the same bits as this process; without growth the ride count
     still replaces it (where /proc cannot say, the count is the only bound). The readings are
-    faked (the fork server inherits the fake): a rider is read before every ride but its first."""
+    faked (the fork server inherits the fake) and read before every ride but a rider's first."""
     readings = iter([100.0, 101.0, 116.5, 200.0, 200.0, 215.9, 215.9])
     monkeypatch.setattr(producer_module, "private_mb", lambda pid: next(readings))
+    monkeypatch.setattr(producer_module, "MEMORY_READ_EVERY_RIDES", 1)
     here = PhysicsProducer(proving_ground.table, proving_ground.geometry, rides_per_process=None)
     forked = PhysicsProducer(proving_ground.table, proving_ground.geometry, rides_per_process=4,
                              worker_growth_mb=16.0)
