@@ -201,9 +201,11 @@ def private_mb(pid: int) -> float | None:
     /proc/PID/smaps_rollup), MB: what its end frees; None where /proc cannot say. A forked process's
     private memory grows by the pages it maps anew and by every page it inherited and wrote (copy
     on write), which its resident memory (RSS) does not show: the page was resident, shared,
-    before it was copied. Riders mostly grow the second way (glibc placing their allocations in
-    the free chunks of the heap they inherited, Python writing the reference counts of the objects
-    they use), so their RSS stayed flat while they took up to ~40 MB more of the tree."""
+    before it was copied. Riders grow both ways (glibc placing their allocations in the free
+    chunks of the heap they inherited, Python writing the reference counts of the objects they
+    use): over 500 rides of ``benchmarks/soak_memory.py`` a rider's RSS grew ~6 MB and its private
+    memory ~8 MB, and a rider rewriting what it inherited would take the tree's memory with an RSS
+    that never moved (``tests/physics/test_worker_recycling.py``)."""
     try:
         with open(f"/proc/{pid}/smaps_rollup") as rollup:
             return sum(int(line.split()[1]) for line in rollup
