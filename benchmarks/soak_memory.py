@@ -150,9 +150,9 @@ def tree_memory(pid: int | None = None) -> TreeMemory:
 
 
 def game_heap_mb() -> tuple[float, float] | None:
-    """(in use, free but kept) MB of this process's malloc heap (glibc ``mallinfo2``: arenas
-    only, big blocks glibc mapped on their own are returned to the system when freed); None
-    where glibc cannot say."""
+    """(in use, free but kept) MB of this process's malloc heap (glibc ``mallinfo2``: its arenas
+    only; blocks glibc mapped on their own return to the system when freed, and Python's small
+    objects live in Python's own arenas); None where glibc cannot say."""
     try:
         import ctypes
 
@@ -173,8 +173,6 @@ def soak(activations: int, rides_per_process: int | None, scenes: list[Path], wo
     """Play games back to back on ``scenes`` (each loaded once, as a long session would) with one
     physics producer per table until ``activations`` activations were played; yields
     (activations, seconds, :class:`TreeMemory`, :func:`game_heap_mb`) after every activation."""
-    import numpy as np
-
     from entropy3d.game.loop import Game
     from entropy3d.game.players import demo_players
     from entropy3d.game.records import ActivationRecord
