@@ -37,8 +37,8 @@ class PhysicsProducer:
 
     So at the first ride this process builds the world (never riding in it) and forks a fork
     server, which stays idle and forks the riders: a rider is replaced after ``rides_per_process``
-    rides or once it grew by more than ``worker_growth_mb`` MB since its first ride (its resident
-    memory, :func:`resident_mb`: the pages it touched itself, PyBullet's leftovers and its caches),
+    rides or once it grew by more than ``worker_growth_mb`` MB since its first ride (its private
+    memory, :func:`private_mb`: PyBullet's leftovers, its caches and the inherited pages it wrote),
     at the cost of a fork. Why not fork the riders from this process: a forked process shares its
     pages with its parent only until one of them writes them, and the game's process writes its
     pages all the time (its look-ahead reusing freed memory, garbage collections), ~30 MB of them
@@ -196,18 +196,22 @@ def _progress_lookup(path: np.ndarray, trajectory: np.ndarray):
     return lookup
 
 
-def resident_mb(pid: int) -> float | None:
-    """The resident memory of process ``pid`` (RSS), MB; None where /proc cannot say. A forked
-    process's RSS counts the pages it inherited as they were at the fork and grows only by pages it
-    touches itself, whatever the process it shares them with writes afterwards."""
+def private_mb(pid: int) -> float | None:
+    """The memory process ``pid`` holds alone (its private pages, clean or dirty, from
+    /proc/PID/smaps_rollup), MB: what its end frees; None where /proc cannot say. A forked process's
+    private memory grows by the pages it maps anew and by every page it inherited and wrote (copy
+    on write), which its resident memory (RSS) does not show: the page was resident, shared,
+    before it was copied. Riders grow both ways (glibc placing their allocations in the free
+    chunks of the heap they inherited, Python writing the reference counts of the objects they
+    use): over 500 rides of ``benchmarks/soak_memory.py`` a rider's RSS grew ~6 MB and its private
+    memory ~8 MB, and a rider rewriting what it inherited would take the tree's memory with an RSS
+    that never moved (``tests/physics/test_worker_recycling.py``)."""
     try:
-        with open(f"/proc/{pid}/statm") as statm:
-            return int(statm.read().split()[1]) * _PAGE_BYTES / 2.0 ** 20
+        with open(f"/proc/{pid}/smaps_rollup") as rollup:
+            return sum(int(line.split()[1]) for line in rollup
+                       if line.startswith(("Private_Clean:", "Private_Dirty:"))) / 1024.0
     except (OSError, ValueError, IndexError):
         return None
-
-
-_PAGE_BYTES = os.sysconf("SC_PAGE_SIZE") if hasattr(os, "sysconf") else 4096
 
 
 class _Forked:
@@ -274,6 +278,10 @@ class _Worker:
         self.process.stop()
 
 
+MEMORY_READ_EVERY_RIDES = 8
+"""How often the fork server reads its rider's private memory (:meth:`_Rider.spent`), rides."""
+
+
 class _Rider:
     """In the fork server: a forked process that rides (:func:`_serve`), its rides and growth."""
 
@@ -281,21 +289,22 @@ class _Rider:
         self.process = _Forked(_serve, producer)
         self.rides = 0
         self.first_ride_mb: float | None = None
-        """its resident memory after its first ride, MB"""
+        """its private memory after its first ride, MB (:func:`private_mb`)"""
 
     def spent(self, rides: int, growth_mb: float) -> bool:
         """Whether the rider rode ``rides`` rides or grew by more than ``growth_mb`` MB since its
-        first ride."""
+        first ride (read after its first ride and every :data:`MEMORY_READ_EVERY_RIDES` rides
+        after: a reading costs ~4 ms of CPU, and a rider grows by tens of kB a ride)."""
         if self.rides >= rides:
             return True
-        if self.rides == 0:
+        if self.rides == 0 or (self.rides - 1) % MEMORY_READ_EVERY_RIDES:
             return False
-        resident = resident_mb(self.process.pid)
-        if resident is None:
+        private = private_mb(self.process.pid)
+        if private is None:
             return False
         if self.first_ride_mb is None:
-            self.first_ride_mb = resident
-        return resident - self.first_ride_mb > growth_mb
+            self.first_ride_mb = private
+        return private - self.first_ride_mb > growth_mb
 
 
 def _fork_server(producer: PhysicsProducer, connection, parent: int) -> None:
