@@ -215,7 +215,8 @@ def hud_overlay(info: HudInfo, width: int, height: int) -> Overlay:
         say, fine = font(int(21 * unit), True), font(int(15 * unit))
         rows: list[tuple[str, object, tuple, int]] = []  # text, font, colour, height
         for sentence, detail in info.lines[-3:]:
-            bad = any(w in sentence for w in ("crashes", "busts", "BUST", "out of the game", "fails"))
+            bad = any(w in sentence for w in ("crashes", "busts", "BUST", "out of the game", "fails", "OUT OF ACTION",
+                                              "BOTTLE OUT"))
             rows += [(line, say, BAD if bad else TEXT, int(27 * unit))
                      for line in (_wrap(sentence, say, box_w - 2 * pad, measure) if sentence else ())]
             rows += [(line, fine, MUTED, int(20 * unit)) for line in _wrap(detail, fine, box_w - 2 * pad, measure)]
