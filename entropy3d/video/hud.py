@@ -20,6 +20,8 @@ MUTED = (170, 174, 180)
 GOOD = (120, 220, 120)
 BAD = (240, 90, 80)
 ACCENT = (255, 211, 26)
+#: the HUD shows the newest this many (sentence, detail) lines
+HUD_LINES = 3
 
 
 def rgb(colour: str) -> tuple[int, int, int]:
@@ -214,7 +216,7 @@ def hud_overlay(info: HudInfo, width: int, height: int) -> Overlay:
         box_w = width - pad - left
         say, fine = font(int(21 * unit), True), font(int(15 * unit))
         rows: list[tuple[str, object, tuple, int]] = []  # text, font, colour, height
-        for sentence, detail in info.lines[-3:]:
+        for sentence, detail in info.lines[-HUD_LINES:]:
             bad = any(w in sentence for w in ("crashes", "busts", "BUST", "out of the game", "fails", "OUT OF ACTION",
                                               "BOTTLE OUT"))
             rows += [(line, say, BAD if bad else TEXT, int(27 * unit))

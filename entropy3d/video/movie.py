@@ -424,7 +424,7 @@ class ReplayFilm:
             if fighting:
                 frame = draw_fight(frame, fight, self.renderer.project, fight.taken_out and i >= takedown_frame,
                                    None if jump is None else jump[2])
-            frame = hud.draw_hud(frame, self._hud(activation, action, bike, heading, t, holding))
+            frame = hud.draw_hud(frame, self._revealed(self._hud(activation, action, bike, heading, t, holding), i))
             yield frame if jump is None else with_inset(frame, jump[1].at(t), jump[2])
         self.renderer.clear_overlays()
 
@@ -482,9 +482,17 @@ class ReplayFilm:
                 info = self._skipped_hud(activation, bike, heading)
             else:
                 info = self._hud(activation, action, bike, heading, 0.0, i >= segment.frames // 3)
-            yield hud.draw_hud(shown, info)
+            yield hud.draw_hud(shown, self._revealed(info, i))
         if fight is not None:
             self.renderer.clear_overlays()
+
+    def _revealed(self, info: hud.HudInfo, i: int) -> hud.HudInfo:
+        """``info`` as frame ``i`` of its segment shows it: a system's own game reveals more large
+        lines than the HUD keeps one by one (:meth:`SystemPace.revealed`)."""
+        if self.pace is None:
+            return info
+        return dataclasses.replace(info, lines=self.pace.revealed(info.lines, i / self.options.fps,
+                                                                  self.options.read_cps))
 
     def _bike_line(self, bike, speed: int, stress: int, wounds: int, status: str, conditions=()) -> hud.BikeLine:
         if self.own_game:

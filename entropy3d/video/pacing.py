@@ -26,6 +26,7 @@ from entropy3d.rules.transition import END
 from entropy3d.systems import find_system
 from entropy3d.video import words
 from entropy3d.video.fight import fight_view, label_text
+from entropy3d.video.hud import HUD_LINES
 
 MISSION_NAMES = {"turf_war": "Turf War", "lovers_point_brawl": "Lovers Point Brawl", "gang_fight": "Gang Fight"}
 #: how many times faster than it happened a quiet move (nothing decisive, no attack) is played
@@ -96,6 +97,22 @@ class SystemPace:
         read or the action is ``quiet`` (a walk's one short line needs no more than its reading)."""
         chars = sum(len(sentence) for sentence, _ in lines) + len(label)
         return max(QUIET_HOLD_S if quiet or not chars else min_read_s, chars / read_cps)
+
+    def revealed(self, lines, seconds: float, read_cps: float) -> tuple[tuple[str, str], ...]:
+        """``lines`` as the HUD shows them ``seconds`` into their segment: all at once when its
+        newest :data:`~entropy3d.video.hud.HUD_LINES` hold every large line (three fighters
+        fleeing); else each large line once those before it are read at ``read_cps``, so each
+        stays among the newest long enough to be read (the segment lasts their whole reading)."""
+        if sum(1 for sentence, _ in lines if sentence) <= HUD_LINES:
+            return tuple(lines)
+        shown, start = [], 0.0
+        for sentence, detail in lines:
+            if sentence:
+                if start > seconds:
+                    break
+                start += len(sentence) / read_cps
+            shown.append((sentence, detail))
+        return tuple(shown)
 
     def quiet(self, events, action) -> bool:
         """A move with nothing decisive and no attack: played at :data:`QUIET_RATE`."""

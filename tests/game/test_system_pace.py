@@ -131,6 +131,31 @@ def test_GANG_BOTTLE_every_fighter_fleeing_stays_in_the_hud_and_the_rest_is_smal
     assert pace.reading_s(lines, "", 12.0, 2.0) == pytest.approx(sum(len(s) for s, _ in lines) / 12.0)
 
 
+def test_GANG_BOTTLE_more_fighters_fleeing_than_the_hud_keeps_are_shown_one_by_one_each_long_enough():
+    """Clause: GANG-BOTTLE. Five fighters flee at once, more than the HUD's newest three lines: the
+    lines come one by one, each once those before it are read, so every one of them is among the
+    newest three for at least its own reading at 12 characters a second within the segment."""
+    from entropy3d.video.hud import HUD_LINES
+
+    riders = {f"e{k}": name for k, name in enumerate(("Lyra", "Nyx", "Kyra", "Sable", "Vex"))}
+    names = Names(riders, {"escher": "Eschers"})
+    pace = SystemPace(names, None)
+    lines = pace.lines([Event("condition", model, "Cool check", clauses=("GANG-BOTTLE",),
+                              figures={"dice": [1, 1], "needed": 7, "fled": True, "out_of_action": True})
+                        for model in riders])
+    total = pace.reading_s(lines, "", 12.0, 2.0)
+    step = 1.0 / 30
+    seen: dict[str, float] = {}
+    for frame in range(int(total / step) + 1):
+        for sentence, _ in pace.revealed(lines, frame * step, 12.0)[-HUD_LINES:]:
+            seen[sentence] = seen.get(sentence, 0.0) + step
+    assert set(seen) == {sentence for sentence, _ in lines}
+    assert all(shown >= len(sentence) / 12.0 - step for sentence, shown in seen.items())
+    few = pace.lines([Event("condition", "e0", "Cool check", figures={"dice": [1, 1], "needed": 7, "fled": True,
+                                                                        "out_of_action": True})])
+    assert pace.revealed(few, 0.0, 12.0) == few  # three or fewer large lines: all at once
+
+
 def test_an_entropy_city_game_keeps_its_every_sentence_pacing():
     """Entropy City's video is paced as before: it has no system pace, so every sentence is read."""
     assert system_pace(None, load_scene(ROOT / "scenes" / "crossroads.yaml")) is None
