@@ -37,7 +37,6 @@ from entropy3d.video.encode import write_gif, write_mp4
 from entropy3d.video.fight import TAKEDOWN_AFTER, draw_fight, fight_of, stage_fight
 from entropy3d.video.jumpshot import ProfileInset, flight_window, inset_box, ride_clock, with_inset
 from entropy3d.video.pacing import (
-    MISSION_NAMES,
     QUIET_RATE,
     SystemPace,
     decisive,
@@ -47,6 +46,7 @@ from entropy3d.video.pacing import (
 )
 
 FORMATS = (".mp4", ".gif")
+MISSION_NAMES = {"turf_war": "Turf War", "lovers_point_brawl": "Lovers Point Brawl", "gang_fight": "Gang Fight"}
 
 
 #: reading speed of each --pace: characters a second, the shortest an action is held, the playback
@@ -181,7 +181,8 @@ def plan_segments(replay: Replay, options: VideoOptions, names: words.Names | No
     if pace is not None:  # a system's end card is held until read
         final = replay.end.state if replay.end is not None else (
             replay.activations[-1].state_after if replay.activations else replay.header.initial)
-        title, lines = end_card(replay, names, system_scoring(final, names))
+        title, lines = end_card(replay, names, system_scoring(final, names, MISSION_NAMES.get(final.mission,
+                                                                                            final.mission)))
         end_s = max(end_s, sum(len(text) for text in (title, *lines)) / options.read_cps)
     segments.append(Segment("end", round(end_s * fps)))
     return segments
@@ -536,7 +537,7 @@ class ReplayFilm:
 
     def _end(self, segment: Segment, state: State) -> Iterator[np.ndarray]:
         if self.own_game:  # a game system's own mission: its points as they stand
-            scoring = system_scoring(state, self.words)
+            scoring = system_scoring(state, self.words, MISSION_NAMES.get(state.mission, state.mission))
         else:
             scoring = score_lines(self.replay, self.table.ruleset, self.words, state)
         colours = tuple(self.colours.get(g, "") if g else "" for g, _ in scoring)

@@ -28,7 +28,6 @@ from entropy3d.video import words
 from entropy3d.video.fight import fight_view, label_text
 from entropy3d.video.hud import HUD_LINES
 
-MISSION_NAMES = {"turf_war": "Turf War", "lovers_point_brawl": "Lovers Point Brawl", "gang_fight": "Gang Fight"}
 #: how many times faster than it happened a quiet move (nothing decisive, no attack) is played
 QUIET_RATE = 2.0
 #: the least an action with nothing a stranger must read is held: its small print flashes by
@@ -128,10 +127,10 @@ def system_pace(replay: Replay, table) -> SystemPace | None:
     return SystemPace(words.Names.of_table(table), table.ruleset, on_foot)
 
 
-def system_scoring(state: State, names: words.Names) -> list[tuple[str, str]]:
-    """A game system's own mission on the end card, as (gang id or "", text): its name, then each
-    gang's points as they stand."""
-    return [("", MISSION_NAMES.get(state.mission, state.mission))] + [
+def system_scoring(state: State, names: words.Names, mission: str) -> list[tuple[str, str]]:
+    """A game system's own mission on the end card, as (gang id or "", text): its name
+    (``mission``), then each gang's points as they stand."""
+    return [("", mission)] + [
         (g, f"{names.gang(g)}  {int(state.score.get(g, 0)):+d} VP") for g in names.gangs]
 
 

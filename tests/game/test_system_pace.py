@@ -13,7 +13,7 @@ from entropy3d.game.session import play_game
 from entropy3d.rules.event import Event
 from entropy3d.scene import load_scene
 from entropy3d.video import VideoOptions
-from entropy3d.video.movie import action_events, plan_segments, replay_names, system_pace
+from entropy3d.video.movie import MISSION_NAMES, action_events, plan_segments, replay_names, system_pace
 from entropy3d.video.pacing import QUIET_RATE, SystemPace, end_card, system_scoring
 from entropy3d.video.words import Names, headline
 
@@ -87,7 +87,8 @@ def test_GANG_SHOOT_every_shot_its_label_and_every_out_of_action_can_be_read_at_
                 assert shown, f"{event.rules!r} is not in the HUD's large print"
                 assert held >= sum(map(len, large)) / 12.0 - 1.0 / NORMAL.fps
     assert shots >= 8 and outs >= 2
-    title, card = end_card(replay, names, system_scoring(replay.end.state, names))
+    final = replay.end.state
+    title, card = end_card(replay, names, system_scoring(final, names, MISSION_NAMES[final.mission]))
     assert segments[-1].frames / NORMAL.fps >= sum(map(len, (title, *card))) / 12.0 - 1.0 / NORMAL.fps
 
 
