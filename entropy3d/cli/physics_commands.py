@@ -72,10 +72,11 @@ def activate(
     typer.echo(f"{table.name}: {names.rider_of_gang(model)} ({model}), seed {seed}, {producer} producer")
     for line in report_lines(steps, names.rider, lambda event: plain_lines(event, names)):
         typer.echo(line)
-    from entropy3d.cli.system_commands import ride_events
+    from entropy3d.game.judging import RideJudge
 
+    judge = RideJudge.of(table, geometry)
     # the system's own tests roll from a stream of their own, so Entropy City's dice are unchanged
-    for event in ride_events(table, geometry, model, steps, np.random.default_rng([seed, 1])):
+    for event in judge.events(model, steps, np.random.default_rng([seed, 1])) if judge is not None else ():
         typer.echo(f"  {table.spec.system} rules: {event.text}  ({', '.join(event.clauses)})")
     if json_out is not None:
         from entropy3d.outputs import write_atomic

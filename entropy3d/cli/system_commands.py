@@ -64,32 +64,6 @@ def system_sight_lines(table, world, results=None) -> str:
             + "".join(f"  {event.model}: {event.text}  ({', '.join(event.clauses)})\n" for event in decided))
 
 
-def ride_events(table, geometry, model: str, steps, rng) -> list:
-    """What the scene's game system makes of ``model``'s ridden steps: their impacts and falls
-    (:meth:`~entropy3d.systems.base.GameSystem.judge_impacts`), the levels each climbed or came
-    down (:meth:`~entropy3d.systems.base.GameSystem.judge_level_changes`) and the moves
-    themselves (:meth:`~entropy3d.systems.base.GameSystem.judge_moves`, rolling with ``rng``);
-    [] for a system that decides nothing from a ride."""
-    from entropy3d.los.losrules import load_los_rules
-    from entropy3d.scene.probe import SceneProbe
-    from entropy3d.scene.systemrules import model_stats, system_of
-    from entropy3d.tablefacts import impacts, level_change, ridden_move
-
-    system = system_of(table)
-    if not system.reads_rides:
-        return []
-    ridden = [step for step in steps if step.ridden]
-    stats = model_stats(table, system)
-    storey = load_los_rules().level_height_in
-    found = [impact for step in ridden for impact in impacts(model, step.facts, table.ruleset.scale, geometry)]
-    changes = [level_change(model, step.before.model(model).pose.z, step.after.model(model).pose.z, storey)
-               for step in ridden]
-    probe = SceneProbe.from_table(table, geometry)
-    moves = [ridden_move(model, step.facts, probe) for step in ridden]
-    return (system.judge_moves(moves, stats, rng) + system.judge_impacts(found, stats)
-            + system.judge_level_changes(changes, stats))
-
-
 @app.command()
 @clean_errors
 def systems(as_json: bool = typer.Option(False, "--json", help="print JSON instead of text")) -> None:
@@ -112,8 +86,8 @@ def act(
     scene: Path = typer.Argument(..., help="scene YAML file of a game system that plays (e.g. gang_battle)"),
     model: str = typer.Option(..., "--model", "-m", help="id of the model that activates"),
     action: List[str] = typer.Option(..., "--action", "-a",
-                                     help="an action in the system's words, e.g. \"walk: straight 3\" or \"shoot\"; "
-                                          "repeat for the next"),
+                                     help="an action in the system's words, e.g. \"walk: straight 3\", "
+                                          "\"shoot\" or \"drive: straight 16\"; repeat for the next"),
     seed: Optional[int] = typer.Option(None, "--seed", help="dice seed (default: a fresh one, printed)"),
     producer: str = typer.Option("physics", "--producer",
                                  help="who moves the model: physics (PyBullet) or geometric (footprints and levels)"),

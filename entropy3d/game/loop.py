@@ -21,6 +21,7 @@ from typing import Iterator, Mapping
 import numpy as np
 
 from entropy3d.errors import IllegalPlanError
+from entropy3d.game.judging import RideJudge
 from entropy3d.game.players import ActionView, AttackOption, Player
 from entropy3d.game.records import ActionRecord, ActivationRecord, EndRecord, TurnRecord
 from entropy3d.game.step import Producer, Step, take, take_action
@@ -52,6 +53,9 @@ class Game:
         self.producer = producer
         self.players = dict(players)
         self.rng = rng
+        self.judge = RideJudge.of(table, geometry, self.probe)
+        # the other system's own dice (if it rolls) come from a stream of their own: Entropy City's are unchanged
+        self.judge_rng = None if self.judge is None else np.random.default_rng(rng.bit_generator.seed_seq.spawn(1)[0])
         self.turns = int(turns if turns is not None else table.spec.turns)
         self.state = initial if initial is not None else table.initial_state(geometry.surface_height)
         missing = sorted({m.gang for m in self.state.models.values()} - set(self.players))
@@ -150,6 +154,9 @@ class Game:
                                 self.producer, self.probe)
         self.state = steps[-1].after
         records = [_record(view.action_index, step) for step in steps]
+        if self.judge is not None:
+            records = [dataclasses.replace(record, rulings=self.judge.rulings(model.id, [step], self.judge_rng))
+                       if step.ridden else record for record, step in zip(records, steps)]
         after = self.state.model(model.id)
         moved = steps[0].action.move
         focussed = after.stopped and moved.plan.action == "stop" and after.gun is not None and after.ammo > 0

@@ -31,6 +31,8 @@ class ActionRecord:
     stress_before / stress_after: the rider's stress around it, attack included.
     ridden: the bike moved (not busted at a test before it set off). model_after: the model as
     the rules left it (where they put it, which is where the video and viewer show it).
+    rulings: what the scene's other game system made of the ride (kind ``ruling``,
+    :mod:`entropy3d.game.judging`); empty, and left out of the JSON, on an Entropy City table.
     """
 
     index: int
@@ -43,6 +45,7 @@ class ActionRecord:
     stress_after: int = 0
     ridden: bool = False
     model_after: ModelState | None = None
+    rulings: tuple[Event, ...] = ()
 
     @property
     def plan(self) -> str:
@@ -74,13 +77,16 @@ class ActionRecord:
         return tuple(seen)
 
     def to_json(self) -> dict:
-        return {"index": self.index, "action": self.action.to_json(),
+        data = {"index": self.index, "action": self.action.to_json(),
                 "planned_path": [[round(float(x), 3), round(float(y), 3)] for x, y in self.planned_path],
                 "facts": None if self.facts is None else self.facts.to_json(),
                 "events": [e.to_json() for e in self.events],
                 "attack": None if self.attack is None else dict(self.attack),
                 "stress_before": self.stress_before, "stress_after": self.stress_after, "ridden": self.ridden,
                 "model_after": None if self.model_after is None else self.model_after.to_json()}
+        if self.rulings:
+            data["rulings"] = [e.to_json() for e in self.rulings]
+        return data
 
     @classmethod
     def from_json(cls, data: Mapping) -> "ActionRecord":
@@ -90,7 +96,8 @@ class ActionRecord:
                    events=tuple(Event.from_json(e) for e in data["events"]), attack=data["attack"],
                    stress_before=int(data["stress_before"]), stress_after=int(data["stress_after"]),
                    ridden=bool(data["ridden"]),
-                   model_after=None if data.get("model_after") is None else ModelState.from_json(data["model_after"]))
+                   model_after=None if data.get("model_after") is None else ModelState.from_json(data["model_after"]),
+                   rulings=tuple(Event.from_json(e) for e in data.get("rulings", ())))
 
 
 @dataclass(frozen=True, eq=False)

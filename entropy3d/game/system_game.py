@@ -130,8 +130,9 @@ first activation's start events; the End Phase's events are the last activation'
 def take(engine, state: State, index: int, action: Action, producer: Producer, table: TableView,
          rng: np.random.Generator) -> tuple[State, ActionRecord]:
     """One action along the one path: the engine checks it (IllegalPlanError naming the clause),
-    the table gives its facts (a producer's ride of a move, the LOS engine's sighting of a shot's
-    target), the engine resolves it. Returns the new state and the action's record."""
+    the table gives its facts (a producer's ride of a move, read by the table for an engine that
+    ``reads_rides``; the LOS engine's sighting of a shot's target), the engine resolves it.
+    Returns the new state and the action's record."""
     checked = engine.check(state, action, table)
     if checked.kind == ATTACK:
         sighting = next(s for s in table.sightings(state, checked.model_id) if s.target == checked.target)
@@ -145,7 +146,10 @@ def take(engine, state: State, index: int, action: Action, producer: Producer, t
         return after, ActionRecord(index, checked, np.zeros((0, 2)), None, (), attack,
                                    model_after=after.model(checked.model_id))
     facts = producer.ride(state, checked) if checked.move is not None else None
-    after, events = engine.resolve(state, checked, facts, rng)
+    # an engine that `reads_rides` gets the table's reading of the ride (RideReading), not the bare facts
+    read = table.read_ride(checked.model_id, facts) if facts is not None and getattr(engine, "reads_rides", False) \
+        else facts
+    after, events = engine.resolve(state, checked, read, rng)
     return after, ActionRecord(index, checked, np.zeros((0, 2)) if checked.move is None else checked.move.path,
                                facts, tuple(events), ridden=facts is not None,
                                model_after=after.model(checked.model_id))

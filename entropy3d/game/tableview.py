@@ -77,3 +77,13 @@ class TableView(SceneProbe):
         """:meth:`SceneProbe.walk_met` for a figure on the table's on-foot base (its half width
         the clearance), the wall or drop a walk of ``path`` at ``level`` meets first, or None."""
         return self.walk_met(path, level, 0.5 * self.table.ruleset.base_for("on_foot").width)
+
+    def read_ride(self, model_id: str, facts):
+        """A ride of ``model_id`` as a game system's engine reads it
+        (:class:`~entropy3d.systems.facts.RideReading`): the facts, the ridden move over this
+        table (terrain, turns, the nearest obstacle) and its impacts."""
+        from entropy3d.systems.facts import RideReading
+        from entropy3d.tablefacts import impacts, ridden_move
+
+        return RideReading(facts, ridden_move(model_id, facts, self),
+                           tuple(impacts(model_id, facts, self.table.ruleset.scale, self.geometry)))

@@ -4,6 +4,7 @@ Notation (one action)::
 
     [ACTION ]s<speed>: SEGMENT[, SEGMENT...]
     [ACTION ]walk: SEGMENT[, SEGMENT...]          (a model on foot: straights and pivots)
+    drive: SEGMENT[, SEGMENT...]                  (a vehicle of the chase rules: straights and turns)
 
 ACTION is move (default), focus, chicane, gungho, stoppie, stop, overwatch, reload, jump, laytrap or
 stunt (overwatch and reload are a stop with a gun, EC-GUN-STOPPED). SEGMENT is
@@ -29,6 +30,9 @@ STOPS = ("stop", "overwatch", "reload")
 SIDES = ("left", "right")
 TEMPLATES = ("tight", "medium", "wide")
 WALK = "walk"  #: written in place of the speed: the model walks on foot (:attr:`Plan.walking`)
+#: written in place of the speed: a vehicle of a game system drives the path (:attr:`Plan.driven`);
+#: how far and how fast is that system's rule, not a speed band's
+DRIVE = "drive"
 
 
 @dataclass(frozen=True)
@@ -86,21 +90,24 @@ class Plan:
     """One action's plan.
 
     action: one of :data:`ACTIONS`.
-    speed: the speed declared for the action (EC-SPD-1); 0 for a walk on foot (``walk:``).
+    speed: the speed declared for the action (EC-SPD-1); 0 for a walk on foot (``walk:``) or a
+    drive (``drive:``).
     segments: the path, in order.
+    driven: a vehicle's drive (``drive:``), its speed its system's to decide.
     """
 
     action: str
     speed: int
     segments: tuple[Segment, ...]
+    driven: bool = False
 
     @property
     def walking(self) -> bool:
         """A walk of a model on foot (written ``walk:`` in place of a speed)."""
-        return self.speed == 0
+        return self.speed == 0 and not self.driven
 
     def __str__(self) -> str:
-        pace = WALK if self.walking else f"s{self.speed}"
+        pace = DRIVE if self.driven else WALK if self.walking else f"s{self.speed}"
         head = pace if self.action == "move" else f"{self.action} {pace}"
         return f"{head}: " + ", ".join(str(s) for s in self.segments)
 
@@ -178,15 +185,16 @@ def parse_plan(text: str) -> Plan:
 
     if not toks:
         raise PlanError(text, 1, "empty plan; write e.g. 's1: straight 6'")
-    def walks() -> bool:
+    def paced(word: str) -> bool:
         tok = peek()
-        return tok is not None and tok.kind == "word" and tok.text.lower() == WALK
+        return tok is not None and tok.kind == "word" and tok.text.lower() == word
 
-    action = "move"
-    if peek().kind == "word" and not walks():
+    action, driven = "move", False
+    if peek().kind == "word" and not paced(WALK) and not paced(DRIVE):
         action = choice(ACTIONS, "an action")
-    if walks():
-        take("word", WALK)
+    if paced(WALK) or (action == "move" and paced(DRIVE)):
+        driven = paced(DRIVE)
+        take("word", DRIVE if driven else WALK)
         speed = 0
     else:
         speed_tok = take("speed", "a speed like s1, s2 or s3 (or walk, on foot)")
@@ -219,7 +227,7 @@ def parse_plan(text: str) -> Plan:
         if tok.text != ",":
             _raise_expected(text, tok, "',' or the end of the plan")
         i += 1
-    return Plan(action, speed, tuple(segments))
+    return Plan(action, speed, tuple(segments), driven)
 
 
 def _raise_expected(text: str, tok: _Tok, what: str):

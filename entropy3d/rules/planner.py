@@ -124,6 +124,9 @@ def plan_move(plan: Plan | str, pose: Pose, bike_type: str, speed_before: int, r
     """
     if isinstance(plan, str):
         plan = parse_plan(plan)
+    if plan.driven:
+        raise IllegalPlanError("EC-MOVE-1", "a 'drive:' plan moves a vehicle of the chase rules (`entropy3d act`); "
+                               "a bike's plan names its speed: 's2: straight 6'")
     clauses: list[str] = []
     tests: list[RequiredTest] = []
     action, speed, segs = plan.action, plan.speed, plan.segments

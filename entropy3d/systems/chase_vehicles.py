@@ -52,6 +52,8 @@ class OutOfControlRow(SystemData):
     high: int = Field(ge=2, le=12)
     collision: bool
     effect: str
+    wounds: int = Field(0, ge=0, description="Wounds the vehicle takes (SW-DMG)")
+    wound_die: int = Field(0, ge=0, description="or one die of these sides of Wounds (0: none)")
 
 
 class SpeedBand(SystemData):
@@ -66,6 +68,38 @@ class RamRules(SystemData):
     speed_bands: list[SpeedBand]
 
 
+class DrivingRules(SystemData):
+    turn_radius_in: dict[Literal["tight", "medium", "wide"], float] = Field(
+        description="radius of each turn a drive may take, inches")
+    path_spacing_in: float = Field(gt=0, le=1, description="densest spacing of a drive's path points, inches")
+    back_from_wall_in: float = Field(ge=0, description="how far back along its ride a vehicle that ran into "
+                                     "scenery stands from it, inches")
+
+    @model_validator(mode="after")
+    def _every_turn(self):
+        missing = {"tight", "medium", "wide"} - set(self.turn_radius_in)
+        if missing or any(r <= 0 for r in self.turn_radius_in.values()):
+            raise ValueError(f"turn_radius_in needs tight, medium and wide, each > 0 (missing {sorted(missing)})")
+        return self
+
+
+class TurnRules(SystemData):
+    initiative_die: int = Field(ge=2, description="the die each side rolls for the first activation (SW-TURN)")
+
+
+class DamageRules(SystemData):
+    raise_step: int = Field(ge=1, description="damage over the Toughness per raise, each a Wound (SW-DMG)")
+    handling_per_wound: int = Field(le=0, description="Handling per Wound taken, on maneuvering rolls")
+    max_handling_penalty: int = Field(le=0, description="the worst Handling from Wounds")
+    wounds: dict[Scale, int] = Field(description="Wounds a vehicle of each Scale takes; one more wrecks it")
+
+
+class MissionRules(SystemData):
+    name: str = Field(description="the mission's name in the game state")
+    escape_points: int = Field(ge=0, description="points for a fleeing vehicle off an open edge (SW-CHASE)")
+    wreck_points: int = Field(ge=0, description="points to each other side for a Wrecked vehicle (SW-CHASE)")
+
+
 class ChaseRules(SystemRules):
     """``rules/chase_vehicles.yaml``."""
 
@@ -73,6 +107,10 @@ class ChaseRules(SystemRules):
     maneuvering_roll: RollRules
     out_of_control: list[OutOfControlRow]
     ram: RamRules
+    driving: DrivingRules
+    turn: TurnRules
+    damage: DamageRules
+    mission: MissionRules
 
     @model_validator(mode="after")
     def _table_covers_2d6(self):
@@ -88,6 +126,7 @@ class VehicleStats(SystemData):
     driving: Literal[4, 6, 8, 10, 12] = Field(6, description="the driver's maneuvering skill die (d4-d12)")
     scale: Scale = Field("normal", description="SW-RAM: small, normal, large, huge or gargantuan")
     toughness: int = Field(8, ge=1, le=60, description="SW-RAM: the vehicle's Toughness")
+    flees: bool = Field(False, description="SW-CHASE: it tries to get away off an open table edge")
 
 
 @dataclass(frozen=True)
@@ -108,6 +147,17 @@ class ManeuverRoll:
                 f"{self.penalty:+d} = {self.total} vs {self.tn}: {self.outcome}")
 
 
+@dataclass(frozen=True)
+class MoveVerdict:
+    """What SW-VEH-1 and SW-VEH-2 made of one ridden move: the events, the outcome (``free``
+    within the free move, ``over`` past the most a vehicle moves, else the maneuvering roll's) and
+    the Out of Control row (None when it stayed in control)."""
+
+    events: tuple[Event, ...]
+    outcome: str
+    out_of_control: OutOfControlRow | None = None
+
+
 def exploding(sides: int, rng: np.random.Generator) -> tuple[int, ...]:
     """One die of ``sides`` rolled, rolled again and added while it shows its highest face."""
     rolls = [int(rng.integers(1, sides + 1))]
@@ -123,11 +173,20 @@ class ChaseVehicles(GameSystem):
     title = "Chase & vehicle rules"
     seed = "001"
     clause_prefix = "SW-"
-    clauses = ("SW-VEH-1", "SW-VEH-2", "SW-RAM")
+    clauses = ("SW-VEH-1", "SW-VEH-2", "SW-RAM", "SW-TURN", "SW-DMG", "SW-CHASE")
     rules_file = "chase_vehicles"
     rules_schema = ChaseRules
     stats_schema = VehicleStats
     rules: ChaseRules
+    #: "module:attribute" of the player factories, imported when asked for (they read the table)
+    PLAYERS = {"auto": "entropy3d.game.chase_player:ChasePlayer"}
+
+    def engine(self, stats: Mapping[str, VehicleStats]):
+        """The chase played on the table for vehicles with these ``stats:`` (model id -> stats):
+        :class:`~entropy3d.systems.chase_engine.ChaseEngine`."""
+        from entropy3d.systems.chase_engine import ChaseEngine
+
+        return ChaseEngine(self, stats)
 
     def penalty(self, move: RiddenMove) -> tuple[int, list[str]]:
         """SW-VEH-1: the maneuvering penalty for what the ride met (-1 per kind, -1 more past the
@@ -181,39 +240,53 @@ class ChaseVehicles(GameSystem):
     def judge_moves(self, moves: Sequence[RiddenMove], stats: Mapping[str, Any],
                     rng: np.random.Generator) -> list[Event]:
         """SW-VEH-1 and SW-VEH-2 for each ridden move."""
-        return [event for move in moves for event in self._move_events(move, stats[move.model], rng)]
+        return [event for move in moves for event in self.judge_move(move, stats[move.model], rng).events]
 
-    def _move_events(self, move: RiddenMove, vehicle: VehicleStats, rng: np.random.Generator) -> list[Event]:
+    def judge_move(self, move: RiddenMove, vehicle: VehicleStats, rng: np.random.Generator,
+                   handling: int = 0) -> MoveVerdict:
+        """SW-VEH-1: past the free move a maneuvering roll at the ride's penalty plus the
+        vehicle's ``handling`` (SW-DMG, 0 or less); SW-VEH-2: a critical failure goes Out of Control."""
         rules = self.rules.tabletop
         found = f'rode {move.distance_in:.1f}"'
         if move.distance_in <= rules.free_move_in:
-            return [Event("move", move.model, f'within {rules.free_move_in:g}": no maneuvering roll', found=found,
-                          clauses=("SW-VEH-1",))]
+            return MoveVerdict((Event("move", move.model, f'within {rules.free_move_in:g}": no maneuvering roll',
+                                      found=found, clauses=("SW-VEH-1",)),), "free")
         if move.distance_in > rules.max_move_in:
-            return [Event("move", move.model, f'over the {rules.max_move_in:g}" a vehicle may move', found=found,
-                          clauses=("SW-VEH-1",))]
+            return MoveVerdict((Event("move", move.model, f'over the {rules.max_move_in:g}" a vehicle may move',
+                                      found=found, clauses=("SW-VEH-1",)),), "over")
         penalty, reasons = self.penalty(move)
-        roll = self.maneuvering_roll(vehicle.driving, penalty, rng)
+        if handling:
+            reasons.append(f"Handling {handling:+d} from its Wounds")
+        roll = self.maneuvering_roll(vehicle.driving, penalty + handling, rng)
         why = f" ({'; '.join(reasons)})" if reasons else ""
-        text = f"over {rules.free_move_in:g}\": maneuvering roll at {penalty:+d}{why}: {roll}"
-        figures = {"penalty": penalty, "total": roll.total, "outcome": roll.outcome}
+        text = f"over {rules.free_move_in:g}\": maneuvering roll at {penalty + handling:+d}{why}: {roll}"
+        figures = {"penalty": penalty + handling, "total": roll.total, "outcome": roll.outcome}
         if roll.outcome == "success":
-            return [Event("test", move.model, text + ": the move stands", found=found, clauses=("SW-VEH-1",),
-                          figures=figures)]
+            return MoveVerdict((Event("test", move.model, text + ": the move stands", found=found,
+                                      clauses=("SW-VEH-1",), figures=figures),), roll.outcome)
         if roll.outcome == "failure":
-            return [Event("test", move.model, text + f': it moves only {rules.free_move_in:g}"', found=found,
-                          clauses=("SW-VEH-1",), figures=figures)]
+            return MoveVerdict((Event("test", move.model, text + f': it moves only {rules.free_move_in:g}"',
+                                      found=found, clauses=("SW-VEH-1",), figures=figures),), roll.outcome)
+        crash, row = self.out_of_control_event(move.model, rng, move.nearest_obstacle, move.nearest_obstacle_in,
+                                               "SW-VEH-2")
+        return MoveVerdict((Event("test", move.model, text, found=found, clauses=("SW-VEH-1",), figures=figures),
+                            crash), roll.outcome, row)
+
+    def out_of_control_event(self, model: str, rng: np.random.Generator, obstacle: str | None,
+                             obstacle_in: float | None, clause: str) -> tuple[Event, OutOfControlRow]:
+        """SW-VEH-2: the 2d6 on the Out of Control table; a collision moves the vehicle "into the
+        nearest obstacle" the table found (``obstacle``, ``obstacle_in`` inches from its base
+        centre), or is "a feature not modeled" when there is none. ``clause``: what sent it."""
         dice = (int(rng.integers(1, 7)), int(rng.integers(1, 7)))
         row = self.out_of_control(sum(dice))
         result = f"Out of Control, 2d6 {dice[0]}+{dice[1]} = {sum(dice)}: {row.effect}"
         if row.collision:
-            result += (f" Moved into the nearest obstacle, {move.nearest_obstacle} "
-                       f"({move.nearest_obstacle_in:.1f}\" away)" if move.nearest_obstacle is not None
-                       else " No obstacle on the table: a feature not modelled (a pothole, a ditch)")
-        return [Event("test", move.model, text, found=found, clauses=("SW-VEH-1",), figures=figures),
-                Event("crash" if row.collision else "test", move.model, result, clauses=("SW-VEH-2",),
-                      piece=move.nearest_obstacle if row.collision else None,
-                      figures={"out_of_control": sum(dice), "collision": row.collision})]
+            result += (" No obstacle on the table: a feature not modelled (a pothole, a ditch)" if obstacle is None
+                       else f" Moved into the nearest obstacle, {obstacle} ({obstacle_in:.1f}\" away)")
+        clauses = tuple(dict.fromkeys((clause, "SW-VEH-2")))
+        return (Event("crash" if row.collision else "test", model, result, clauses=clauses,
+                      piece=obstacle if row.collision else None,
+                      figures={"out_of_control": sum(dice), "collision": row.collision}), row)
 
     def judge_impacts(self, impacts: Sequence[Impact], stats: Mapping[str, Any]) -> list[Event]:
         """SW-RAM for each ride that ran into another vehicle."""

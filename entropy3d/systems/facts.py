@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from entropy3d.rules.facts import Facts
+
 #: the surface of an :class:`Impact` with another miniature (a bike and its rider)
 MINIATURE_SURFACE = "miniature"
 
@@ -122,3 +124,14 @@ class RiddenMove:
                     break
                 best = max(best, abs((later - heading + 180.0) % 360.0 - 180.0))
         return best
+
+
+@dataclass(frozen=True, eq=False)
+class RideReading:
+    """One ride as a game system's engine reads it: the producer's ``facts``, the ``move`` as the
+    table saw it and the ``impacts`` of the ride, in time order (:meth:`TableView.read_ride
+    <entropy3d.game.tableview.TableView.read_ride>` reads them)."""
+
+    facts: Facts
+    move: RiddenMove
+    impacts: tuple[Impact, ...] = ()

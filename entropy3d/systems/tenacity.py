@@ -5,8 +5,12 @@ attack, partly in the way counts the target one size smaller; soft cover hides (
 a blind attack) but does not stop attacks. TEN-SIZE: size steps double (1x1, 2x2, 4x4), found
 from the bases' footprints; attacking a larger size +1 and an advantage die per step with damage
 halved per step, a smaller one the reverse. TEN-ELEV: a higher viewer gets an advantage die to
-perception and denies cover behind obstacles lower than the ground it stands on. Every number
-and material is in ``rules/tenacity_tactics.yaml``.
+perception and denies cover behind obstacles lower than the ground it stands on. The skirmish
+itself (group initiative and the action economy, walks, the d10 pool attack against the
+defender's Reaction, stress and wounds, prone and full defensive: TEN-TURN ... TEN-STRESS) is
+:class:`~entropy3d.systems.tenacity_engine.TenacityEngine`, built by :meth:`TenacityTactics.engine`;
+its attacks read the cover, size and elevation decided here. Every number and material is in
+``rules/tenacity_tactics.yaml``.
 """
 
 from __future__ import annotations
@@ -15,7 +19,7 @@ import math
 from dataclasses import dataclass
 from typing import Any, Literal, Mapping, Sequence
 
-from pydantic import Field
+from pydantic import Field, model_validator
 
 from entropy3d.rules.event import Event
 from entropy3d.systems.base import GameSystem, SystemData, SystemRules
@@ -45,12 +49,90 @@ class ElevationRules(SystemData):
     perception_advantage_dice: int = Field(ge=0)
 
 
+class DiceRules(SystemData):
+    hero_die: int = Field(ge=2, description="sides of a hero die, the skill check's pool (TEN-ATTACK)")
+    impact_die: int = Field(ge=2, description="sides of an impact die, summed for damage (TEN-ATTACK)")
+    critical_face: int = Field(ge=2, description="the kept hero die's face that earns an extra die")
+
+
+class TurnRules(SystemData):
+    second_side_advantage_dice: int = Field(ge=0, description="advantage dice of the side going second (TEN-TURN)")
+
+
+class FigureProfile(SystemData):
+    """A figure's numbers (scene ``stats:`` fill in over the rules data's ``figure:``)."""
+
+    move_spaces: float = Field(gt=0, le=24, description="movement speed, spaces a walk takes it at most (TEN-MOVE)")
+    attack_dice: int = Field(ge=1, le=6, description="attribute dice of the skill it attacks with")
+    attack_rank: int = Field(ge=0, le=10, description="rank of the skill it attacks with")
+    reaction_dice: int = Field(ge=1, le=6, description="attribute dice of its Reaction, its defence")
+    reaction_rank: int = Field(ge=0, le=10, description="rank of its Reaction")
+    perception_dice: int = Field(ge=1, le=6, description="attribute dice of its Perception (initiative)")
+    perception_rank: int = Field(ge=0, le=10, description="rank of its Perception")
+    impact_dice: int = Field(ge=1, le=6, description="impact dice (d4) of its attack skill")
+    max_stress: int = Field(ge=1, le=30, description="stress it takes before a wound or unconsciousness")
+    wounds: int = Field(ge=0, le=10, description="wounds it may mark to stay conscious (TEN-STRESS)")
+    weapon: str = Field(description="its weapon, a name of the rules data's `weapons:`")
+
+
+class MovementRules(SystemData):
+    path_spacing_in: float = Field(gt=0, le=1, description="densest spacing of a walk's path points, inches")
+
+
+class Weapon(SystemData):
+    range_in: float = Field(gt=0, description="the longest attack, inches")
+    damage: int = Field(ge=0, le=10, description="damage bonus added to the impact dice (TEN-ATTACK)")
+
+
+class AttackRules(SystemData):
+    min_damage: int = Field(ge=0, description="least stress a successful attack deals")
+    prone_advantage_dice: int = Field(ge=0, description="advantage dice Prone gives (TEN-PRONE)")
+    adjacent_in: float = Field(gt=0, description="base centres at most this far apart are next to each other")
+    defend_advantage_dice: int = Field(ge=0, description="advantage dice of Full defensive (TEN-DEFEND)")
+
+
+class MissionRules(SystemData):
+    name: str = Field(description="the mission's name in the game state")
+    unconscious_points: int = Field(ge=0, description="points for each enemy figure knocked unconscious")
+
+
 class TenacityRules(SystemRules):
     """``rules/tenacity_tactics.yaml``."""
 
     sizes: SizeRules
     cover: CoverRules
     elevation: ElevationRules
+    dice: DiceRules
+    turn: TurnRules
+    figure: FigureProfile
+    movement: MovementRules
+    weapons: dict[str, Weapon]
+    attack: AttackRules
+    mission: MissionRules
+
+    @model_validator(mode="after")
+    def _default_weapon_exists(self):
+        if self.figure.weapon not in self.weapons:
+            raise ValueError(f"figure.weapon {self.figure.weapon!r} is not in weapons: {', '.join(self.weapons)}")
+        return self
+
+
+class FigureStats(SystemData):
+    """A figure's own numbers in a 10acity scene (``stats:``); one left out is the rules data's
+    ``figure:`` value (:meth:`TenacityTactics.profile`)."""
+
+    move_spaces: float | None = Field(None, gt=0, le=24, description="movement speed, spaces")
+    attack_dice: int | None = Field(None, ge=1, le=6, description="attribute dice it attacks with")
+    attack_rank: int | None = Field(None, ge=0, le=10, description="rank of its attack skill")
+    reaction_dice: int | None = Field(None, ge=1, le=6, description="attribute dice of its Reaction")
+    reaction_rank: int | None = Field(None, ge=0, le=10, description="rank of its Reaction")
+    perception_dice: int | None = Field(None, ge=1, le=6, description="attribute dice of its Perception")
+    perception_rank: int | None = Field(None, ge=0, le=10, description="rank of its Perception")
+    impact_dice: int | None = Field(None, ge=1, le=6, description="impact dice (d4) of its attack skill")
+    max_stress: int | None = Field(None, ge=1, le=30, description="maximum stress")
+    wounds: int | None = Field(None, ge=0, le=10, description="wounds")
+    weapon: str | None = Field(None, description="its weapon, a name of the rules data's `weapons:`")
+    prone: bool = Field(False, description="starts prone (TEN-PRONE)")
 
 
 @dataclass(frozen=True)
@@ -86,10 +168,39 @@ class TenacityTactics(GameSystem):
     title = "10acity Tactics"
     seed = "002"
     clause_prefix = "TEN-"
-    clauses = ("TEN-ELEV", "TEN-COVER", "TEN-SIZE")
+    clauses = ("TEN-ELEV", "TEN-COVER", "TEN-SIZE", "TEN-TURN", "TEN-MOVE", "TEN-ATTACK", "TEN-STRESS",
+               "TEN-PRONE", "TEN-DEFEND")
     rules_file = "tenacity_tactics"
     rules_schema = TenacityRules
+    stats_schema = FigureStats
     rules: TenacityRules
+    #: "module:attribute" of the player factories, imported when asked for (they read the table)
+    PLAYERS = {"auto": "entropy3d.game.tenacity_player:TenacityPlayer"}
+
+    def profile(self, stats: FigureStats) -> FigureProfile:
+        """A figure's numbers: its scene ``stats:`` over the rules data's ``figure:``. Raises
+        ValueError naming an unknown weapon."""
+        given = {k: v for k, v in stats.model_dump().items() if v is not None and k != "prone"}
+        profile = self.rules.figure.model_copy(update=given)
+        if profile.weapon not in self.rules.weapons:
+            raise ValueError(f"weapon {profile.weapon!r} is not in rules/tenacity_tactics.yaml weapons: "
+                             f"{', '.join(self.rules.weapons)}")
+        return profile
+
+    def stats_rules_problems(self, stats: Mapping[str, FigureStats]) -> list[tuple[str, str, str]]:
+        """A ``weapon:`` that is not in the rules data's ``weapons:``."""
+        return [(model, "weapon", f"unknown weapon {given.weapon!r}; use one of {', '.join(self.rules.weapons)} "
+                                  "(rules/tenacity_tactics.yaml weapons)")
+                for model, given in stats.items() if given.weapon not in (None, *self.rules.weapons)]
+
+    def engine(self, stats: Mapping[str, FigureStats]):
+        """The skirmish's engine for figures with these ``stats:`` (model id -> stats): check,
+        resolve, the turn's phases and the mission
+        (:class:`~entropy3d.systems.tenacity_engine.TenacityEngine`)."""
+        from entropy3d.systems.tenacity_engine import TenacityEngine
+
+        return TenacityEngine(self, {model: self.profile(given) for model, given in stats.items()},
+                              frozenset(model for model, given in stats.items() if given.prone))
 
     def size_step(self, base_in: tuple[float, float]) -> int:
         """TEN-SIZE: the step of a footprint (an elliptical base ``(length, width)``, inches):

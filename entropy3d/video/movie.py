@@ -46,7 +46,8 @@ from entropy3d.video.pacing import (
 )
 
 FORMATS = (".mp4", ".gif")
-MISSION_NAMES = {"turf_war": "Turf War", "lovers_point_brawl": "Lovers Point Brawl", "gang_fight": "Gang Fight"}
+MISSION_NAMES = {"turf_war": "Turf War", "lovers_point_brawl": "Lovers Point Brawl", "gang_fight": "Gang Fight",
+                 "getaway": "The Getaway"}
 
 
 #: reading speed of each --pace: characters a second, the shortest an action is held, the playback
@@ -126,12 +127,13 @@ class Segment:
 
 def action_events(activation, index: int) -> tuple:
     """Everything a person should read during action ``index`` of ``activation``: the
-    activation's start events (before its first action), the action's events and its attack's."""
+    activation's start events (before its first action), the action's events, the scene's other
+    game system's rulings on the ride and the attack's events."""
     from entropy3d.rules.event import Event
 
     action = activation.actions[index]
     attack = tuple(Event.from_json(e) for e in (action.attack or {}).get("events", ()))
-    return (activation.events if index == 0 else ()) + tuple(action.events) + attack
+    return (activation.events if index == 0 else ()) + tuple(action.events) + tuple(action.rulings) + attack
 
 
 def reading_s(events, options: VideoOptions, names: words.Names) -> float:

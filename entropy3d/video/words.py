@@ -101,11 +101,15 @@ def sentence(event: Event, names: Names) -> str:
     """The event in plain words, rider first."""
     who = names.rider(event.model)
     kind, figures, rolls = event.kind, event.figures, event.rolls
+    if event.clauses and all(c.startswith("SW-") for c in event.clauses):
+        return f"{who}: {names.named(event.rules)}"  # the chase rules word their events for people
     if kind == "move" and figures.get("walked"):
         return f"{who} walks {figures.get('length_in', 0):g}\" on foot"
     if kind == "move":
         return f"{who} rides {figures.get('length_in', 0):g}\" at speed {figures.get('speed', 0)}" + _stress(
             event.stress_change)
+    if any(clause.startswith("TEN-") for clause in event.clauses):
+        return _tenacity_sentence(event, names)
     if kind == "test" and rolls:
         roll = rolls[0]
         return f"{who} leans into the turn: {dice(roll)} - {VERDICTS[roll.outcome]}" + _stress(event.stress_change)
@@ -187,6 +191,8 @@ def sentence(event: Event, names: Names) -> str:
         return _gang_sentence(event, names)
     if kind == "condition":
         return f"{who}: {event.rules.replace(event.model, who)}"
+    if kind == "ruling":  # another rulebook's word on the same ride (entropy3d.game.judging)
+        return f"{figures.get('system', 'other rules')}: {event.rules.replace(event.model, who)}"
     if kind == "wreck":
         if "wreck" not in figures:
             return f"{who} is gone over the edge: no wreck on the table"
@@ -217,6 +223,35 @@ def _gang_sentence(event: Event, names: Names) -> str:
     rolled = "+".join(map(str, figures.get("dice", ())))
     return (f"{who}: Cool check {rolled} needing {figures.get('needed')}+ - "
             + ("fails and flees: OUT OF ACTION" if figures["fled"] else "holds its nerve"))
+
+
+def _tenacity_sentence(event: Event, names: Names) -> str:
+    """A 10acity skirmish's attack, stress, wound, unconsciousness or score (TEN-*), figures by name;
+    its prone and full defensive are the rules' own words after the figure's name."""
+    who, figures = names.rider(event.model), event.figures
+    target = names.rider(figures.get("target", event.piece or ""))
+    if event.kind == "shot":
+        cover = figures.get("cover", "none")
+        where = "in the open" if cover == "none" else f"in {cover} cover"
+        if "attack" not in figures:
+            return f"{who} attacks {target} blindly with the {figures.get('weapon')}: no target found"
+        verdict = "hits" if figures.get("hit") else "misses"
+        return (f"{who} attacks {target} with the {figures.get('weapon')} ({where}, "
+                f"{int(figures.get('to_hit_modifier', 0)):+d} to attack): {figures['attack']} (dice "
+                f"{','.join(map(str, figures.get('attack_dice', ())))}) v {figures.get('defence')} (dice "
+                f"{','.join(map(str, figures.get('defence_dice', ())))}) - {verdict}")
+    if event.kind == "attack" and "found" in figures:
+        return (f"{who} attacks blindly into the soft cover around {target}: {max(figures.get('dice') or [0])} "
+                f"needing {figures.get('needed')}+ - " + ("finds it" if figures["found"] else "does not find it"))
+    if event.kind == "attack" and "damage" in figures:
+        return f"{who} takes {figures['damage']} stress" + (": UNCONSCIOUS" if figures.get("taken_out") else "")
+    if event.kind == "condition" and "wounds_left" in figures:
+        if figures.get("out_of_action"):
+            return f"{who} falls UNCONSCIOUS: out of the skirmish"
+        return f"{who} marks a wound to stay conscious ({figures['wounds_left']} left)"
+    if event.kind == "score":
+        return f"{names.gang(figures.get('gang', ''))} score {figures.get('points', 0)} for {who} unconscious"
+    return f"{who} {event.rules}"
 
 
 def detail(event: Event) -> str:

@@ -1,6 +1,6 @@
 """Chase & vehicle rules (seed 001): vehicles on the tabletop (SW-VEH-1), Out of Control into the
 nearest obstacle (SW-VEH-2) and ram damage (SW-RAM), hand-worked on plain ride facts with
-scripted dice, then on the bundled car chase (scenes/systems/car_chase.yaml) through ``activate``."""
+scripted dice, then on the bundled car chase (scenes/systems/car_chase.yaml) through ``act``."""
 
 from __future__ import annotations
 
@@ -129,27 +129,37 @@ def run(*args: str) -> str:
     return result.output
 
 
-def test_SW_VEH_1_and_2_through_activate_on_the_car_chase():
-    """Clauses: SW-VEH-1, SW-VEH-2. The interceptor rides 16" down main street (physics): seed 1
-    passes the roll, seed 11 fails it (only 12"), seed 570 rolls both 1s and 1+2 on the Out of
-    Control table: a Minor Collision into corner_flats, the nearest obstacle to where it ended."""
-    plan = ["activate", str(SCENE), "-m", "interceptor", "-p", "s3: straight 16", "--seed"]
+def test_SW_VEH_1_and_2_through_act_on_the_car_chase():
+    """Clauses: SW-VEH-1, SW-VEH-2. The interceptor drives 16" down main street (the geometric
+    producer rides it): seed 1 passes the roll, seed 11 fails it (it stands 12" along), seed 688
+    rolls both 1s and 1+3 on the Out of Control table: a Minor Collision into corner_flats, the
+    nearest obstacle to where it ended, and a Wound."""
+    plan = ["act", str(SCENE), "-m", "interceptor", "-a", "drive: straight 16", "--producer", "geometric", "--seed"]
     assert "maneuvering roll at +0" in run(*plan, "1") and "the move stands" in run(*plan, "1")
-    assert 'it moves only 12"' in run(*plan, "11")
-    crashed = run(*plan, "570")
+    failed = run(*plan, "11")
+    assert 'it moves only 12"' in failed and "at (15.00, 23.00)" in failed
+    crashed = run(*plan, "688")
     assert "critical failure" in crashed and "Minor Collision" in crashed
-    assert "Moved into the nearest obstacle, corner_flats" in crashed
+    assert "Moved into the nearest obstacle, corner_flats" in crashed and "wounds 2" in crashed
 
 
-def test_SW_VEH_1_ruins_and_a_tight_turn_through_activate():
-    """Clause: SW-VEH-1. The runner turns tight off dock street and rides 8" of the collapsed
-    corner's ruins: difficult ground (long), a tight turn and a hazard: -4."""
-    out = run("activate", str(SCENE), "-m", "runner", "-p", "s3: left tight 3, straight 10", "--seed", "2")
+def test_SW_VEH_1_ruins_and_a_tight_turn_through_act():
+    """Clause: SW-VEH-1. The runner turns tight off dock street and drives 8" of the collapsed
+    corner's ruins (physics): difficult ground (long), a tight turn and a hazard: -4."""
+    out = run("act", str(SCENE), "-m", "runner", "-a", "drive: left tight 3, straight 10", "--seed", "2")
     assert "maneuvering roll at -4" in out and "hazards (ruins)" in out
 
 
-def test_SW_RAM_through_activate():
-    """Clause: SW-RAM. The rammer (Normal, Toughness 12) rides into the van (Normal, Toughness 5),
-    slower than 60 MPH at this table's scale: 2d6 + 2d6 (twice as tough) = 4d6 against 2d6."""
-    out = run("activate", str(SCENE), "-m", "rammer", "-p", "s3: straight 14", "--seed", "1")
-    assert "ram: rammer deals 4d6, van deals 2d6" in out
+def test_SW_RAM_through_act():
+    """Clauses: SW-RAM, SW-DMG. The rammer (Normal, Toughness 12) drives into the van (Normal,
+    Toughness 5) and the physics measures the impact, slower than 60 MPH at this table's scale:
+    2d6 + 2d6 (twice as tough) = 4d6 against 2d6, then each side's damage against the other's
+    Toughness."""
+    out = run("act", str(SCENE), "-m", "rammer", "-a", "drive: straight 14", "--seed", "1")
+    assert "ram: Rammer deals 4d6, Van deals 2d6" in out and "against Toughness 5" in out
+
+
+def test_activate_sends_a_chase_to_act():
+    """The chase plays its own game: `activate` (Entropy City's riding) points at `act`."""
+    result = CliRunner().invoke(app, ["activate", str(SCENE), "-m", "rammer", "-p", "s3: straight 14"])
+    assert result.exit_code != 0 and "entropy3d act" in result.output

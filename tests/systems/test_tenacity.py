@@ -142,5 +142,5 @@ def test_los_all_prints_the_tenacity_verdicts():
     result = CliRunner().invoke(app, ["los", str(SCENE), "--all"])
     assert result.exit_code == 0, result.output
     assert "tenacity_tactics rules" in result.output
-    assert ("guard: line of sight: runner 82% visible past roof_barrier (concrete) -> rules: partial hard cover: "
+    assert ("guard: line of sight: runner 79% visible past roof_barrier (concrete) -> rules: partial hard cover: "
             "one size smaller; size -1 step(s): attack -1, 1 disadvantage die, damage x2") in result.output

@@ -1,0 +1,67 @@
+"""Another rulebook's rulings on an Entropy City ride.
+
+A scene whose game system decides from the table but plays no game of its own (``system:
+reference_cards``: collision force, falls, elevation) is played with Entropy City's game; after
+every ridden action its system reads the same ride the Entropy City rules resolved (the impacts
+and falls the producer measured, the levels climbed or come down, the move itself) and gives its
+rulings. ``entropy3d activate`` prints them under the ride; a game keeps them on the action's
+record (:attr:`~entropy3d.game.records.ActionRecord.rulings`) for the replay and the video.
+Nothing here decides a rule: the system does (:mod:`entropy3d.systems`).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Sequence
+
+import numpy as np
+
+from entropy3d.rules.event import Event
+
+
+class RideJudge:
+    """The scene's game system reading ridden steps (:meth:`of` gives None for a system that
+    decides nothing from a ride, such as Entropy City itself)."""
+
+    def __init__(self, table, geometry, system, probe=None):
+        from entropy3d.los.losrules import load_los_rules
+        from entropy3d.scene.probe import SceneProbe
+        from entropy3d.scene.systemrules import model_stats
+
+        self.table, self.geometry, self.system = table, geometry, system
+        self.stats = model_stats(table, system)
+        self.storey_in = load_los_rules().level_height_in
+        self.probe = probe if probe is not None else SceneProbe.from_table(table, geometry)
+
+    @classmethod
+    def of(cls, table, geometry, probe=None) -> "RideJudge | None":
+        from entropy3d.scene.systemrules import system_of
+
+        system = system_of(table)
+        return cls(table, geometry, system, probe) if system.reads_rides else None
+
+    def events(self, model: str, steps: Sequence, rng: np.random.Generator) -> list[Event]:
+        """What the system makes of ``model``'s ridden ``steps``: their impacts and falls
+        (:meth:`~entropy3d.systems.base.GameSystem.judge_impacts`), the levels each climbed or came
+        down (:meth:`~entropy3d.systems.base.GameSystem.judge_level_changes`) and the moves
+        themselves (:meth:`~entropy3d.systems.base.GameSystem.judge_moves`, rolling with ``rng``)."""
+        from entropy3d.tablefacts import impacts, level_change, ridden_move
+
+        ridden = [step for step in steps if step.ridden]
+        found = [impact for step in ridden
+                 for impact in impacts(model, step.facts, self.table.ruleset.scale, self.geometry)]
+        changes = [level_change(model, step.before.model(model).pose.z, step.after.model(model).pose.z,
+                                self.storey_in) for step in ridden]
+        moves = [ridden_move(model, step.facts, self.probe) for step in ridden]
+        return (self.system.judge_moves(moves, self.stats, rng) + self.system.judge_impacts(found, self.stats)
+                + self.system.judge_level_changes(changes, self.stats))
+
+    def rulings(self, model: str, steps: Sequence, rng: np.random.Generator) -> tuple[Event, ...]:
+        """:meth:`events` as rulings beside Entropy City's own events: kind ``ruling``, the
+        system's title in ``figures["system"]`` and its own kind in ``figures["judged"]``, so no
+        reader of the game's events (scores, summaries, the video's crash lines) takes a second
+        rulebook's crash for another Entropy City crash."""
+        return tuple(dataclasses.replace(event, kind="ruling",
+                                         figures={**event.figures, "system": self.system.title,
+                                                  "judged": event.kind})
+                     for event in self.events(model, steps, rng))

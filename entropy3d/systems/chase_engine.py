@@ -1,0 +1,375 @@
+"""The chase & vehicle rules (seed 001) played on the table: ``check`` apart from ``resolve``.
+
+The one path of :mod:`entropy3d.rules.transition`, for this system::
+
+    Action --check(state, action)--> IllegalPlanError(SW-*)
+                 | legal: the action with its checked drive (straights and turns, at most 24")
+                 v
+           facts: the producer rides the vehicle's path as a body; the table reads the ride
+                  (:class:`~entropy3d.systems.facts.RideReading`: how far, over what, how
+                  sharply turned, what it ran into, the nearest obstacle)
+                 |
+                 v
+           resolve(state, action, reading, rng) --> (State, [Event])
+
+Every rule of a single ride is :class:`~entropy3d.systems.chase_vehicles.ChaseVehicles`'s
+(SW-VEH-1 and SW-VEH-2 in ``judge_move``, SW-RAM in ``judge_impacts``); this engine plays them in
+turn order (SW-TURN), applies their outcomes to the one game state (the vehicle ends 12" along
+its ride on a failed roll, rams deal damage) and adds vehicle damage and wrecks (SW-DMG) and the
+getaway (SW-CHASE). What the state keeps: ``wounds`` (Wounds the vehicle may still take),
+``status`` (``out`` when Wrecked, ``escaped`` off the table), ``actions_taken``. Pure like the
+rules engine: dice come from the injected ``numpy.random.Generator``. Lengths are table inches.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import TYPE_CHECKING, Mapping, Sequence
+
+import numpy as np
+
+from entropy3d.errors import IllegalPlanError
+from entropy3d.geometry import Pose, arc_points, densify, normalize_deg
+from entropy3d.rules.event import Event
+from entropy3d.rules.plan import Straight, Turn, parse_plan
+from entropy3d.rules.planner import PlannedMove
+from entropy3d.rules.speeds import DistanceBand
+from entropy3d.rules.state import ESCAPED, OUT, ModelState, State, Wreck
+from entropy3d.rules.transition import ACTIVATE, END, MOVE, Action
+from entropy3d.systems.facts import RideReading
+from entropy3d.systems.gang_engine import TurnStart
+
+if TYPE_CHECKING:
+    from entropy3d.systems.chase_vehicles import ChaseVehicles, VehicleStats
+
+
+def _die(rng: np.random.Generator, sides: int) -> int:
+    return int(rng.integers(1, sides + 1))
+
+
+def trace_drive(segments, pose: Pose, radius_in: Mapping[str, float], spacing: float
+                ) -> tuple[np.ndarray, np.ndarray, float]:
+    """A drive's path from ``pose``: (points (N, 2), headings unfolded (N,), inches driven);
+    a turn follows an arc of ``radius_in[template]`` for its inches."""
+    points, headings = [pose.xy[None, :]], [np.array([pose.facing_deg])]
+    here, heading, length = pose, pose.facing_deg, 0.0
+    for segment in segments:
+        if isinstance(segment, Straight):
+            pts = densify(here.xy, here.xy + segment.inches * here.forward, spacing)
+            hdg = np.full(len(pts), heading)
+        else:
+            pts, hdg = arc_points(Pose(here.x, here.y, heading), radius_in[segment.template], segment.inches,
+                                  segment.side == "left", spacing)
+        length += segment.inches
+        points.append(pts[1:])
+        headings.append(hdg[1:])
+        heading = float(hdg[-1])
+        here = Pose(float(pts[-1, 0]), float(pts[-1, 1]), heading, pose.z)
+    return np.concatenate(points), np.concatenate(headings), float(length)
+
+
+def ground_in(trajectory: np.ndarray) -> float:
+    """How far a ridden ``trajectory`` (rows t, x, y, z, heading) went over the ground, inches."""
+    rows = np.asarray(trajectory, float)
+    return float(np.hypot(*np.diff(rows[:, 1:3], axis=0).T).sum()) if len(rows) > 1 else 0.0
+
+
+def pose_along(trajectory: np.ndarray, inches: float) -> tuple[Pose, float]:
+    """Where a ridden ``trajectory`` (rows t, x, y, z, heading) had come ``inches`` over the
+    ground, and when (seconds); its last row when it never got that far."""
+    rows = np.asarray(trajectory, float)
+    along = np.concatenate([[0.0], np.cumsum(np.hypot(*np.diff(rows[:, 1:3], axis=0).T))])
+    k = int(np.searchsorted(along, inches))
+    if k >= len(rows):
+        row = rows[-1]
+        return Pose(float(row[1]), float(row[2]), normalize_deg(float(row[4])), float(row[3])), float(row[0])
+    if k == 0:
+        row = rows[0]
+        return Pose(float(row[1]), float(row[2]), normalize_deg(float(row[4])), float(row[3])), float(row[0])
+    share = (inches - along[k - 1]) / max(along[k] - along[k - 1], 1e-9)
+    row = rows[k - 1] + share * (rows[k] - rows[k - 1])
+    return Pose(float(row[1]), float(row[2]), normalize_deg(float(row[4])), float(row[3])), float(row[0])
+
+
+class ChaseEngine:
+    """The chase for one scene's vehicles.
+
+    system: the :class:`~entropy3d.systems.chase_vehicles.ChaseVehicles` with its rules data.
+    vehicles: model id -> its validated ``stats:``.
+    """
+
+    #: resolve reads a move's ride as the table sees it (a RideReading), not the bare facts
+    reads_rides = True
+
+    def __init__(self, system: "ChaseVehicles", vehicles: Mapping[str, "VehicleStats"]):
+        self.system, self.rules = system, system.rules
+        self.vehicles = dict(vehicles)
+
+    # -- the game's start and turns --------------------------------------------------------------
+
+    def initial_state(self, table_state: State) -> State:
+        """The table's starting state as a chase: each vehicle with the Wounds its Scale takes
+        (SW-DMG), the mission's name and no score."""
+        wounds = self.rules.damage.wounds
+        models = {model_id: model.but(wounds=wounds[self.vehicles[model_id].scale], stress=0, conditions=())
+                  for model_id, model in table_state.models.items()}
+        return dataclasses.replace(table_state, mission=self.rules.mission.name, models=models,
+                                   score={g: 0 for g in dict.fromkeys(m.gang for m in models.values())})
+
+    def gangs(self, state: State) -> list[str]:
+        return list(dict.fromkeys(m.gang for m in state.models.values()))
+
+    def start_turn(self, state: State, rng: np.random.Generator, previous: str | None) -> TurnStart:
+        """SW-TURN: the first two sides each roll the initiative die, the higher activates first;
+        a tie is rolled again."""
+        gangs = self.gangs(state)
+        sides = self.rules.turn.initiative_die
+        rolls = []
+        while True:
+            roll = (_die(rng, sides), _die(rng, sides))
+            rolls.append(roll)
+            if roll[0] != roll[1]:
+                return TurnStart(tuple(rolls), gangs[0] if roll[0] > roll[1] else gangs[1])
+
+    def ready(self, state: State, gang: str) -> list[str]:
+        """SW-TURN: the vehicles of ``gang`` still in the chase."""
+        return [m.id for m in state.models.values() if m.gang == gang and m.in_play]
+
+    def activation_order(self, first: str, chosen: Mapping[str, Sequence[str]]) -> list[str]:
+        """SW-TURN: the sides take turns, one vehicle each, ``first`` first; a side with none left
+        lets the others go on. ``chosen``: each side's vehicles in its player's order."""
+        queues = {gang: list(ids) for gang, ids in chosen.items()}
+        turn = [first] + [g for g in queues if g != first]
+        order = []
+        while any(queues.values()):
+            for gang in turn:
+                if queues[gang]:
+                    order.append(queues[gang].pop(0))
+        return order
+
+    def action_phase(self, state: State, rng: np.random.Generator) -> tuple[State, list[Event]]:
+        """Nothing happens before the first activation of a turn."""
+        return state, []
+
+    def end_turn(self, state: State, rng: np.random.Generator) -> tuple[State, list[Event], list[str]]:
+        """Nothing happens at a turn's end; no side withdraws."""
+        return state, [], []
+
+    def game_over(self, state: State, bottled: Sequence[str] = ()) -> str:
+        """SW-CHASE: "A chase ends when one side gets away ... or is forced to stop": no fleeing
+        vehicle left on the table, or a side with no vehicle in play ("" while it goes on)."""
+        fleeing = [m for m in state.models.values() if self.vehicles[m.id].flees]
+        if fleeing and not any(m.in_play for m in fleeing):
+            return "no fleeing vehicle is left on the table"
+        for gang in self.gangs(state):
+            if not any(m.in_play for m in state.models.values() if m.gang == gang):
+                return f"{gang} has no vehicle in play"
+        return ""
+
+    def winner(self, state: State, bottled: Sequence[str] = ()) -> str:
+        """SW-CHASE: the side with the most points; "" for a draw."""
+        ranked = sorted(self.gangs(state), key=lambda g: -state.score.get(g, 0))
+        if len(ranked) < 2:
+            return ranked[0] if ranked else ""
+        return ranked[0] if state.score.get(ranked[0], 0) != state.score.get(ranked[1], 0) else ""
+
+    # -- check ---------------------------------------------------------------------------------
+
+    def parse_action(self, model_id: str, text: str) -> Action:
+        """A drive from its text: ``drive: straight 10, left tight 3`` (PlanError for a bad one);
+        IllegalPlanError (SW-TURN) for anything else."""
+        if not " ".join(text.lower().split()).startswith("drive:"):
+            raise IllegalPlanError("SW-TURN", f"unknown action {text!r}: a vehicle drives, e.g. "
+                                   "'drive: straight 16' or 'drive: left tight 3, straight 10'")
+        return Action(MOVE, model_id, parse_plan(text.strip()))
+
+    def check(self, state: State, action: Action, table=None) -> Action:
+        """Whether ``action`` is legal now; returns it with its checked drive. Changes nothing,
+        rolls nothing; IllegalPlanError names the clause. ``table`` is not asked: a vehicle may
+        drive anywhere, even into a wall or off the table (the ride shows what happens)."""
+        model = state.model(action.model_id)
+        if not model.in_play:
+            why = "got away" if model.status == ESCAPED else "is Wrecked: a wrecked land vehicle can't move"
+            raise IllegalPlanError("SW-DMG" if model.status == OUT else "SW-CHASE", f"{model.id} {why}")
+        if action.kind in (ACTIVATE, END):
+            return action
+        if action.kind != MOVE:
+            raise IllegalPlanError("SW-TURN", f"a vehicle drives; not {action.kind!r}")
+        if model.actions_taken:
+            raise IllegalPlanError("SW-TURN", f"{model.id} has driven this activation: one drive an activation")
+        return dataclasses.replace(action, move=self.check_drive(model, action))
+
+    def check_drive(self, model: ModelState, action: Action) -> PlannedMove:
+        """SW-VEH-1: straights and turns, at most ``max_move_in`` (24") in all."""
+        plan = parse_plan(action.plan) if isinstance(action.plan, str) else action.plan
+        if plan is None or not plan.driven or any(not isinstance(s, (Straight, Turn)) for s in plan.segments):
+            raise IllegalPlanError("SW-VEH-1", "a vehicle drives straights and turns: "
+                                   "'drive: straight 10, left tight 3'")
+        driving, most = self.rules.driving, self.rules.tabletop.max_move_in
+        path, headings, length = trace_drive(plan.segments, model.pose, driving.turn_radius_in,
+                                             driving.path_spacing_in)
+        if length > most + 1e-6:
+            raise IllegalPlanError("SW-VEH-1", f"too far: {length:g}\" is over the {most:g}\" a vehicle moves")
+        end = Pose(float(path[-1, 0]), float(path[-1, 1]), normalize_deg(float(headings[-1])), model.pose.z)
+        # the band's max is the drive itself: the producer rides it in one activation's time
+        return PlannedMove(plan=plan, speed=0, start_pose=model.pose, end_pose=end, path=path, headings_deg=headings,
+                           length_in=length, band=DistanceBand(0.0, length, ("SW-VEH-1",)), stress=0, tests=(),
+                           clauses=("SW-VEH-1",), attacks_allowed=0)
+
+    # -- resolve --------------------------------------------------------------------------------
+
+    def resolve(self, state: State, action: Action, reading: RideReading | None,
+                rng: np.random.Generator) -> tuple[State, list[Event]]:
+        """Apply a checked ``action`` with the table's reading of its ride and the dice of
+        ``rng``. The only function that makes the chase's next state."""
+        model = state.model(action.model_id)
+        if action.kind == ACTIVATE:
+            return state.with_model(model.but(actions_taken=0)), []
+        if action.kind == END:
+            return state, []
+        return self._drive(state, model.but(actions_taken=model.actions_taken + 1), reading, rng)
+
+    def handling(self, model: ModelState) -> int:
+        """SW-DMG: "Each Wound reduces a vehicle's Handling by 1 (to a maximum of -4)"."""
+        damage = self.rules.damage
+        taken = damage.wounds[self.vehicles[model.id].scale] - model.wounds
+        return max(damage.max_handling_penalty, damage.handling_per_wound * taken)
+
+    def _drive(self, state: State, model: ModelState, reading: RideReading,
+               rng: np.random.Generator) -> tuple[State, list[Event]]:
+        """SW-VEH-1 and SW-VEH-2 on the ride (a failed roll leaves the vehicle where it had come
+        ``free_move_in``; a collision result costs its Wounds), then its rams (SW-RAM, SW-DMG),
+        then the table edge it drove over (SW-CHASE)."""
+        facts, free = reading.facts, self.rules.tabletop.free_move_in
+        verdict = self.system.judge_move(reading.move, self.vehicles[model.id], rng, self.handling(model))
+        events = list(verdict.events)
+        end, cut_t = facts.end_pose, None
+        if verdict.outcome == "failure":
+            end, cut_t = pose_along(facts.trajectory, free)
+        stopped_in = ground_in(facts.trajectory)
+        if any(c.kind != "model" for c in facts.contacts) and (cut_t is None or stopped_in <= free):
+            # DECISION (rules data driving.back_from_wall_in): it stands back from the wall it ran into
+            end, _ = pose_along(facts.trajectory, max(0.0, stopped_in - self.rules.driving.back_from_wall_in))
+        state = state.with_model(model.but(pose=end))
+        row = verdict.out_of_control
+        if row is not None and row.collision:
+            state, found = self._collision_wounds(state, model.id, row, rng)
+            events += found
+        rams = [i for i in reading.impacts if i.what == "contact" and i.piece in state.models
+                and state.model(i.piece).in_play and (cut_t is None or i.t_s <= cut_t)]
+        for ram in rams:
+            if not state.model(model.id).in_play:
+                break
+            state, found = self._ram(state, ram, rng)
+            events += found
+        if facts.edge is not None and cut_t is None and state.model(model.id).in_play:
+            state, found = self._off_the_table(state, model.id, facts.edge, facts.edge_kind)
+            events += found
+        return state, events
+
+    def _ram(self, state: State, impact, rng: np.random.Generator) -> tuple[State, list[Event]]:
+        """SW-RAM: the contact settles the opposed roll (the ram hit); each side rolls the d6s
+        :meth:`ChaseVehicles.judge_impacts` gives it against the other's Toughness (SW-DMG)."""
+        [ram] = self.system.judge_impacts([impact], self.vehicles)
+        attacker, defender = impact.model, impact.piece
+        to_defender = [_die(rng, 6) for _ in range(ram.figures["attacker_d6"])]
+        to_attacker = [_die(rng, 6) for _ in range(ram.figures["defender_d6"])]
+        events = [ram]
+        state, found = self._damage(state, defender, to_defender, attacker, rng)
+        events += found
+        state, found = self._damage(state, attacker, to_attacker, defender, rng)
+        return state, events + found
+
+    def _damage(self, state: State, target_id: str, dice: list[int], by: str,
+                rng: np.random.Generator) -> tuple[State, list[Event]]:
+        """SW-DMG: damage of ``dice`` from ``by`` against the target's Toughness: each raise a
+        Wound; equal to the Toughness or more calls a maneuvering roll (at its Handling), and
+        failing it sends the vehicle Out of Control (a collision into ``by``, base to base)."""
+        target, toughness = state.model(target_id), self.vehicles[target_id].toughness
+        if not target.in_play:
+            return state, []
+        damage, step = sum(dice), self.rules.damage.raise_step
+        wounds = (damage - toughness) // step if damage >= toughness else 0
+        text = (f"takes {'+'.join(map(str, dice))} = {damage} damage from {by} against Toughness {toughness}: "
+                + ("no effect" if damage < toughness else f"{wounds} raise{'s' if wounds != 1 else ''}, "
+                   f"{wounds} Wound{'s' if wounds != 1 else ''}"))
+        events = [Event("attack", target_id, text, piece=by, clauses=("SW-DMG",),
+                        figures={"dice": dice, "damage": damage, "toughness": toughness, "wounds": wounds})]
+        if damage < toughness:
+            return state, events
+        if wounds:
+            state, found = self._wound(state, target_id, wounds, "SW-DMG")
+            events += found
+        if not state.model(target_id).in_play:
+            return state, events
+        roll = self.system.maneuvering_roll(self.vehicles[target_id].driving, self.handling(state.model(target_id)),
+                                            rng)
+        events.append(Event("test", target_id, f"damage equals its Toughness or more: maneuvering roll {roll}"
+                            + (": keeps control" if roll.outcome == "success" else ": Out of Control"),
+                            clauses=("SW-DMG",), figures={"total": roll.total, "outcome": roll.outcome}))
+        if roll.outcome == "success":
+            return state, events
+        crash, row = self.system.out_of_control_event(target_id, rng, by, 0.0, "SW-DMG")
+        events.append(crash)
+        if row.collision:
+            state, found = self._collision_wounds(state, target_id, row, rng)
+            events += found
+        return state, events
+
+    def _collision_wounds(self, state: State, model_id: str, row, rng: np.random.Generator
+                          ) -> tuple[State, list[Event]]:
+        """SW-VEH-2 with SW-DMG: the row's Wounds (a Major Collision's d4, a Minor Collision's one;
+        no further Out of Control roll: "Damage caused by an Out of Control roll doesn't trigger
+        another")."""
+        wounds = _die(rng, row.wound_die) if row.wound_die else row.wounds
+        return self._wound(state, model_id, wounds, "SW-VEH-2") if wounds else (state, [])
+
+    def _wound(self, state: State, model_id: str, wounds: int, clause: str) -> tuple[State, list[Event]]:
+        """SW-DMG: ``wounds`` taken; one past those its Scale takes wrecks it: out of the chase, a
+        wreck on the table, each other side scores."""
+        model = state.model(model_id)
+        left = model.wounds - wounds
+        wrecked = left < 0
+        model = model.but(wounds=max(left, 0), status=OUT if wrecked else model.status)
+        state = state.with_model(model)
+        events = [Event("condition", model_id, f"{wounds} Wound{'s' if wounds != 1 else ''}"
+                        + (": Wrecked, it can't move" if wrecked else f": {model.wounds} left, Handling "
+                           f"{self.handling(model):+d}"), clauses=tuple(dict.fromkeys((clause, "SW-DMG"))),
+                        figures={"wounds": wounds, "left": max(left, 0), "wrecked": wrecked})]
+        if wrecked:
+            state, found = self._wrecked(state, model)
+            events += found
+        return state, events
+
+    def _wrecked(self, state: State, model: ModelState) -> tuple[State, list[Event]]:
+        """A wrecked vehicle stays on the table as an obstacle; each other side scores (SW-CHASE)."""
+        state = dataclasses.replace(state, wrecks=state.wrecks + (Wreck(f"wreck_{model.id}", model.id, model.pose),))
+        return self._score_others(state, model, self.rules.mission.wreck_points, "Wrecked")
+
+    def _score_others(self, state: State, model: ModelState, points: int, why: str) -> tuple[State, list[Event]]:
+        events = []
+        for gang in self.gangs(state):
+            if gang != model.gang and points:
+                state = state.add_score(gang, points)
+                events.append(Event("score", model.id, f"{gang} scores {points} for {model.id} {why}",
+                                    clauses=("SW-CHASE",), figures={"gang": gang, "points": points}))
+        return state, events
+
+    def _off_the_table(self, state: State, model_id: str, edge: str, kind: str | None
+                       ) -> tuple[State, list[Event]]:
+        """SW-CHASE: off an open edge a fleeing vehicle gets away (its side scores) and a pursuer
+        leaves the chase; over a cliff edge it is Wrecked."""
+        model = state.model(model_id)
+        found = f"drove over the {edge} table edge"
+        if kind == "cliff":
+            state, events = self._wound(state, model_id, model.wounds + 1, "SW-CHASE")
+            return state, [Event("crash", model_id, "over the cliff edge", found=found, clauses=("SW-CHASE",))] + events
+        state = state.with_model(model.but(status=ESCAPED))
+        if not self.vehicles[model_id].flees:
+            return state, [Event("move", model_id, "off the table: it leaves the chase", found=found,
+                                 clauses=("SW-CHASE",))]
+        points = self.rules.mission.escape_points
+        state = state.add_score(model.gang, points)
+        return state, [Event("move", model_id, "off the table: it gets away", found=found, clauses=("SW-CHASE",)),
+                       Event("score", model_id, f"{model.gang} scores {points} for {model_id} getting away",
+                             clauses=("SW-CHASE",), figures={"gang": model.gang, "points": points})]

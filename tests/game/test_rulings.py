@@ -1,0 +1,74 @@
+"""A scene of a system that decides from the table but plays no game of its own (the reference
+cards, seed 004) is played with Entropy City's game, and the cards rule on every ride: the
+rulings are kept on the action's record, in the replay and on the video's text panel
+(entropy3d.game.judging)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from entropy3d.game.replay import read_replay
+from entropy3d.game.session import play_game, replay_bytes
+from entropy3d.resources import bundled_dir
+from entropy3d.scene import load_scene
+from entropy3d.video.movie import action_events
+from entropy3d.video.words import Names, sentence
+
+FALL_SCENE = bundled_dir("scenes") / "systems" / "rooftop_fall.yaml"
+
+
+@pytest.fixture(scope="module")
+def fall_game():
+    return play_game(FALL_SCENE, seed=1, turns=2, producer="physics")
+
+
+def _rulings(replay):
+    return [(activation, action, ruling) for activation in replay.activations for action in activation.actions
+            for ruling in action.rulings]
+
+
+def test_a_fall_in_the_game_is_ruled_a_collision_at_the_cards_speed_for_its_height(fall_game):
+    """REF-FALL, card "Falling": "Falling is a Collision ... Speed - by height": "3m/10ft - Speed:
+    3x1 (30kph/20mph)", "10m/30ft - Speed: 5x1 (50kph/30mph)" (the highest row not above the
+    height). The spotter leaves the bridge in turn 1 and lands two storeys down in the yard."""
+    falls = [(activation, ruling) for activation, _, ruling in _rulings(fall_game)
+             if ruling.figures["judged"] == "landing" and "REF-COLL" in ruling.clauses]
+    assert falls, "no fall was ruled in the game"
+    for _, ruling in falls:
+        drop = ruling.figures["drop_m"]
+        expected = "1x1" if drop < 3 else "3x1" if drop < 10 else "5x1"
+        assert ruling.rules.startswith(f"a fall is a collision at {expected} kph"), (drop, ruling.rules)
+        assert ruling.figures["system"] == "Reference cards" and ruling.kind == "ruling"
+    assert any(activation.model_id == "spotter" and 3 <= ruling.figures["drop_m"] < 10 for activation, ruling in falls)
+
+
+def test_levels_come_down_are_ruled_by_the_elevation_card(fall_game):
+    """REF-ELEV, card "Elevation": "Descend - Losing Elevation gains Move:+1" per level."""
+    descents = [ruling for _, _, ruling in _rulings(fall_game) if ruling.figures["judged"] == "move"]
+    assert descents
+    for ruling in descents:
+        levels = int(ruling.rules.split("came down ")[1].split(" ")[0])
+        assert ruling.figures["move"] == levels and ruling.clauses == ("REF-ELEV",)
+
+
+def test_rulings_are_kept_by_the_replay_and_read_on_the_video(fall_game, tmp_path: Path):
+    path = tmp_path / "fall.jsonl"
+    path.write_bytes(replay_bytes(fall_game))
+    again = read_replay(path)
+    assert [r.to_json() for _, _, r in _rulings(again)] == [r.to_json() for _, _, r in _rulings(fall_game)]
+    names = Names.of_table(load_scene(FALL_SCENE))
+    for _, _, ruling in _rulings(again):
+        line = sentence(ruling, names)
+        assert line.startswith("Reference cards: ") and ruling.rules.split(":")[0] in line, line
+    events = action_events(*next((activation, activation.actions.index(action))
+                                 for activation, action, _ in _rulings(again)))
+    assert any(event.kind == "ruling" for event in events)
+
+
+def test_an_entropy_city_game_has_no_rulings_and_no_rulings_key():
+    """The Entropy City replays are unchanged: the key is left out when there are no rulings."""
+    replay = play_game(bundled_dir("scenes") / "crossroads.yaml", seed=3, turns=1, producer="geometric")
+    assert not _rulings(replay)
+    assert b'"rulings"' not in replay_bytes(replay)

@@ -1,0 +1,150 @@
+"""A 10acity skirmish played on the bundled rooftop skirmish (scenes/systems/rooftop_skirmish.yaml):
+``demo`` on a scene whose ``system:`` is tenacity_tactics plays that system (its engine, its
+automatic players, its mission), into a replay that is the same bytes for the same seed, and
+``act`` takes one figure's turn in its words."""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from entropy3d.cli import app
+from entropy3d.game.replay import read_replay
+from entropy3d.game.session import play_game, replay_bytes
+from entropy3d.rules.event import Event
+from entropy3d.rules.state import OUT
+
+SCENE = Path(__file__).parents[2] / "scenes" / "systems" / "rooftop_skirmish.yaml"
+
+
+def events_of(replay) -> list[Event]:
+    found = []
+    for activation in replay.activations:
+        for action in activation.actions:
+            found += list(action.events)
+            found += [Event.from_json(e) for e in (action.attack or {}).get("events", ())]
+    return found
+
+
+@pytest.fixture(scope="module")
+def played():
+    """Seed 2's three turns: Runner is knocked unconscious, the Reds win 1 - 0."""
+    return play_game(SCENE, seed=2, turns=3, producer="geometric")
+
+
+def test_the_skirmish_is_played_by_the_tenacity_engine_and_ends(played):
+    """Clauses: TEN-TURN, TEN-ATTACK, TEN-COVER, TEN-SIZE, TEN-STRESS through a whole game. The state
+    is the skirmish's (mission skirmish, each figure's maximum stress and wound from the rules
+    data), every attack names the TEN-* clauses, no Entropy City clause is applied, figures take
+    stress, each turn's order is one side then the other (group initiative), and the score is the
+    mission's: a point for each enemy knocked unconscious. The game ends: its turns or a side down."""
+    initial = played.header.initial
+    assert initial.mission == "skirmish" and {m.max_stress for m in initial.models.values()} == {5}
+    events = events_of(played)
+    attacks = [e for e in events if e.kind == "shot"]
+    assert attacks and all({"TEN-ATTACK", "TEN-COVER", "TEN-SIZE"} <= set(e.clauses) for e in attacks)
+    assert not [c for e in events for c in e.clauses if c.startswith("EC-")]
+    assert any("stress" in e.figures or "damage" in e.figures for e in events)
+    for turn in played.turns:
+        sides = [initial.model(m).gang for m in turn.order]
+        assert sides == sorted(sides, key=lambda g: g != turn.first_player)  # the first side, then the other
+    end = played.end.state
+    for gang in end.score:
+        assert end.score[gang] == sum(1 for m in end.models.values() if m.gang != gang and m.status == OUT)
+    assert [m.id for m in end.models.values() if m.status == OUT] == ["runner"]
+    assert any(e.figures.get("out_of_action") for e in events) and played.end.winner == "reds"
+    assert played.end.turns_played == 3
+
+
+def test_a_long_skirmish_ends_when_a_side_has_no_figure_conscious():
+    """Clause: TEN-STRESS. The mission (DECISION): the skirmish ends when a side has no figure
+    conscious. Seed 3 given 20 turns: the Blues' last figure falls unconscious in turn 12; the Reds,
+    who knocked out three and lost one, win 3 - 1. The same seed plays the same bytes."""
+    long = play_game(SCENE, seed=3, turns=20, producer="geometric")
+    assert long.end.reason == "blues has no figure conscious" and long.end.turns_played == 12
+    assert long.end.score == {"reds": 3, "blues": 1} and long.end.winner == "reds"
+    assert replay_bytes(play_game(SCENE, seed=3, turns=20, producer="geometric")) == replay_bytes(long)
+
+
+def test_walks_are_walked_by_the_shared_producer(played):
+    """Clause: TEN-MOVE. A figure's walk is walked by the producer and it stands where the walk
+    ended, within its movement speed (6 spaces of 1")."""
+    moves = [a for act in played.activations for a in act.actions if a.action.kind == "move"]
+    assert moves
+    for move in moves:
+        assert move.facts is not None and move.facts.producer == "geometric"
+        assert move.model_after.pose.xy == pytest.approx(move.facts.end_pose.xy)
+        assert move.facts.progress_in <= 6.0 + 1e-6
+
+
+def test_same_seed_same_bytes_another_seed_another_game(played):
+    """Determinism: the dice and the players come from the seed only."""
+    again = play_game(SCENE, seed=2, turns=3, producer="geometric")
+    assert replay_bytes(again) == replay_bytes(played)
+    other = play_game(SCENE, seed=1, turns=3, producer="geometric")
+    assert replay_bytes(other) != replay_bytes(played)
+
+
+def test_demo_plays_the_skirmish_renders_it_and_replay_check_passes(tmp_path):
+    """``entropy3d demo`` on the rooftop skirmish plays 10acity (not Entropy City) into a video and
+    a replay, and ``replay-check`` plays it again in another process to the same bytes."""
+    run = [sys.executable, "-m", "entropy3d"]
+    done = subprocess.run([*run, "demo", str(SCENE), "--turns", "1", "--seed", "1", "--producer", "geometric",
+                           "--out", str(tmp_path / "t.gif"), "--replay", str(tmp_path / "t.jsonl"),
+                           "--size", "128x72", "--fps", "5"], capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr
+    assert "Rooftop Skirmish" in done.stdout and (tmp_path / "t.gif").stat().st_size > 1000
+    assert not re.search(r"\b(reds|blues)\b", done.stdout), "the summary names a side by its id"
+    lines = (tmp_path / "t.jsonl").read_text(encoding="utf-8").splitlines()
+    assert json.loads(lines[0])["initial"]["mission"] == "skirmish"
+    assert any(e.kind == "shot" for e in events_of(read_replay(tmp_path / "t.jsonl")))
+    check = subprocess.run([*run, "replay-check", str(tmp_path / "t.jsonl")], capture_output=True, text=True,
+                           timeout=600)
+    assert check.returncode == 0 and "deterministic" in check.stdout, check.stderr
+
+
+def test_act_takes_one_turn_in_the_tenacity_engine():
+    """Clauses: TEN-ATTACK, TEN-COVER, TEN-TURN through ``entropy3d act``, the system's own move
+    command: Guard attacks Runner past the concrete barrier (partial hard cover: one size smaller,
+    -1 and a disadvantage die: seed 4 rolls 8,10,9, the 10 set aside, 9 + 1 - 1 = 9) against
+    Runner's Reaction (3 dice: 6,10,10, 10 + 1 and a natural 10's hero die 10 = 21), named by name;
+    a second attack in the same turn is refused naming TEN-TURN; a walk past the movement speed is
+    refused naming TEN-MOVE."""
+    runner = CliRunner()
+    done = runner.invoke(app, ["act", str(SCENE), "-m", "guard", "-a", "attack runner", "--seed", "4",
+                               "--producer", "geometric"])
+    assert done.exit_code == 0, done.output
+    assert ("Guard attacks Runner with the pistol (in partial hard cover, -1 to attack): 9 (dice 8,10,9) v 21 "
+            "(dice 6,10,10) - misses") in done.output
+    said = [line for line in done.output.splitlines() if line.startswith("  ")]  # the events, not the echo
+    assert not [line for line in said if "runner" in line] and "TEN-COVER" in done.output
+    twice = runner.invoke(app, ["act", str(SCENE), "-m", "guard", "-a", "attack runner", "-a", "attack runner",
+                                "--seed", "4", "--producer", "geometric"])
+    assert twice.exit_code == 1 and "(TEN-TURN)" in twice.output and "Traceback" not in twice.output
+    far = runner.invoke(app, ["act", str(SCENE), "-m", "lookout", "-a", "walk: straight 7", "--producer",
+                              "geometric"])
+    assert far.exit_code == 1 and "(TEN-MOVE)" in far.output
+
+
+def test_TEN_COVER_an_attack_is_filmed_along_its_sight_line_in_the_systems_words(played):
+    """Clauses: TEN-COVER, TEN-SIZE. The video's fight view of every attack: the sight line from the
+    attacker's eye (a figure on foot) to its target, labelled with the share seen and 10acity's own
+    cover and attack modifier; an attack at a target partly behind hard cover reads "in partial
+    hard cover, -1" (one size smaller) and is drawn in the cover colour."""
+    from entropy3d.scene.rulesfile import load_ruleset
+    from entropy3d.video.fight import COVER_COLOUR, fight_view, label_text, line_colour
+
+    ruleset = load_ruleset()
+    figures = frozenset(played.header.initial.models)
+    views = [(action, fight_view(action.attack, ruleset, figures))
+             for activation in played.activations for action in activation.actions if action.attack]
+    assert views and all(view is not None and view.attacker == action.action.model_id for action, view in views)
+    action, view = next((a, v) for a, v in views if v.cover == "partial hard")
+    assert label_text(view).endswith("% visible - in partial hard cover, -1 to hit")
+    assert line_colour(view) == COVER_COLOUR and view.target == action.action.target
