@@ -6,12 +6,13 @@ system's own game says much more per action (a gang shot: the shot with its dice
 check, the pinning, the wound, the injury dice, the score), so read that way its video ran
 about 6 minutes for 3 turns. Here its lines are split: large print, held until read, for what a
 stranger needs to follow the game (a shot as "Lyra shoots Skab: 2 hits" beside its sight line's
-label, each fighter's first decisive result: Out of Action, a gang bottling out, a crash; and
-an action's own event when it is not an attack, e.g. a walk), and one line of small print, not
-waited for, with the full sentences and dice for whoever pauses. A quiet move (a walk with
-nothing decisive) plays at :data:`QUIET_RATE`. Everything is read off the events' kinds and
-figures that every playing system shares (``shot`` with ``target`` and ``hit``; ``taken_out``,
-``out_of_action``, ``bottled``), so no system is named here. Seconds throughout.
+label; each fighter's first decisive result: Out of Action, a gang bottling out, points scored,
+a crash; an action's own event when it is not an attack, e.g. a walk), and one line of small
+print, not waited for, with the full sentences and dice for whoever pauses. A quiet move (a
+walk with nothing decisive) plays at :data:`QUIET_RATE`. Everything is read off the events'
+kinds and figures that every playing system shares (``shot`` with ``target`` and ``hit``;
+``taken_out``, ``out_of_action``, ``bottled``; ``score`` with ``points``), so no system is named
+here. Seconds throughout.
 """
 
 from __future__ import annotations
@@ -38,8 +39,11 @@ DECISIVE_FIGURES = ("taken_out", "out_of_action", "bottled")
 
 def decisive(event: Event) -> bool:
     """A result a stranger must read: a fighter taken out or Out of Action, a gang bottling out,
-    or a key moment other than an attack's harm (a crash, a ride off the table, a jump)."""
+    points scored (a car getting away), or a key moment other than an attack's harm (a crash, a
+    ride off the table, a jump). Points scored for a fighter already said to be out are not said
+    again (:meth:`SystemPace.lines` keeps each model's first decisive line)."""
     return (any(bool(event.figures.get(k)) for k in DECISIVE_FIGURES)
+            or (event.kind == "score" and bool(event.figures.get("points")))
             or (event.kind != "attack" and words.is_key_moment(event)))
 
 

@@ -12,7 +12,7 @@ import pytest
 from entropy3d.game.session import play_game
 from entropy3d.rules.event import Event
 from entropy3d.scene import load_scene
-from entropy3d.video import VideoOptions
+from entropy3d.video import VideoOptions, words
 from entropy3d.video.movie import MISSION_NAMES, action_events, plan_segments, replay_names, system_pace
 from entropy3d.video.pacing import QUIET_RATE, SystemPace, end_card, system_scoring
 from entropy3d.video.words import Names, headline
@@ -155,6 +155,25 @@ def test_GANG_BOTTLE_more_fighters_fleeing_than_the_hud_keeps_are_shown_one_by_o
     few = pace.lines([Event("condition", "e0", "Cool check", figures={"dice": [1, 1], "needed": 7, "fled": True,
                                                                         "out_of_action": True})])
     assert pace.revealed(few, 0.0, 12.0) == few  # three or fewer large lines: all at once
+
+
+def test_SW_CHASE_points_scored_are_large_print_once_per_model():
+    """Clause: SW-CHASE, GANG-INJURY. A car getting away scores: its points are large print (the
+    move's own words are the system's and only small print); points scored for a fighter already
+    said to be Out of Action are not said again."""
+    names = Names({"runner": "Runner", "e1": "Vex"}, {"runners": "Runners", "orlock": "Orlocks"})
+    pace = SystemPace(names, None)
+    gets_away = Event("move", "runner", "off the table: it gets away", clauses=("SW-CHASE",))
+    scored = Event("score", "runner", "runners scores 1 for runner getting away", clauses=("SW-CHASE",),
+                   figures={"gang": "runners", "points": 1})
+    away = pace.lines([gets_away, scored])
+    assert [s for s, _ in away if s] == [words.sentence(scored, names)]
+    assert away[0] == ("", words.sentence(gets_away, names))
+    out = pace.lines([Event("attack", "e1", "takes 1 wound", clauses=("GANG-WOUND",),
+                            figures={"wounds_lost": 1, "taken_out": True}),
+                      Event("score", "e1", "orlock scores 1", figures={"gang": "orlock", "points": 1})])
+    assert [s for s, _ in out if s] == ["Vex is hit by a rival: -1 wound, OUT OF ACTION"]
+    assert "Orlocks score 1 for Vex" in out[0][1]
 
 
 def test_an_entropy_city_game_keeps_its_every_sentence_pacing():
