@@ -36,14 +36,7 @@ from entropy3d.video.director import (
 from entropy3d.video.encode import write_gif, write_mp4
 from entropy3d.video.fight import TAKEDOWN_AFTER, draw_fight, fight_of, stage_fight
 from entropy3d.video.jumpshot import ProfileInset, flight_window, inset_box, ride_clock, with_inset
-from entropy3d.video.pacing import (
-    QUIET_RATE,
-    SystemPace,
-    decisive,
-    end_card,
-    system_pace,
-    system_scoring,
-)
+from entropy3d.video.pacing import QUIET_RATE, SystemPace, decisive, end_card, system_pace, system_scoring
 
 FORMATS = (".mp4", ".gif")
 MISSION_NAMES = {"turf_war": "Turf War", "lovers_point_brawl": "Lovers Point Brawl", "gang_fight": "Gang Fight",
@@ -179,13 +172,8 @@ def plan_segments(replay: Replay, options: VideoOptions, names: words.Names | No
             total_s = max(ride_frames / fps + hold, read)
             segments.append(Segment("action", max(ride_frames + 1, round(total_s * fps)), k, j, activation.turn,
                                     ride_frames, rate, flight))
-    end_s = options.end_s
-    if pace is not None:  # a system's end card is held until read
-        final = replay.end.state if replay.end is not None else (
-            replay.activations[-1].state_after if replay.activations else replay.header.initial)
-        title, lines = end_card(replay, names, system_scoring(final, names, MISSION_NAMES.get(final.mission,
-                                                                                            final.mission)))
-        end_s = max(end_s, sum(len(text) for text in (title, *lines)) / options.read_cps)
+    end_s = options.end_s if pace is None else max(options.end_s, pace.end_reading_s(replay, MISSION_NAMES,
+                                                                                     options.read_cps))
     segments.append(Segment("end", round(end_s * fps)))
     return segments
 

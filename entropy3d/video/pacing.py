@@ -18,7 +18,7 @@ here. Seconds throughout.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Collection, Iterable
+from typing import Collection, Iterable, Mapping
 
 from entropy3d.game.replay import Replay
 from entropy3d.rules.event import Event
@@ -116,6 +116,15 @@ class SystemPace:
                 start += len(sentence) / read_cps
             shown.append((sentence, detail))
         return tuple(shown)
+
+    def end_reading_s(self, replay: Replay, mission_names: Mapping[str, str], read_cps: float) -> float:
+        """Seconds to read the end card (:func:`end_card`) at ``read_cps``; ``mission_names``: the
+        missions' names by id."""
+        final = replay.end.state if replay.end is not None else (
+            replay.activations[-1].state_after if replay.activations else replay.header.initial)
+        scoring = system_scoring(final, self.names, mission_names.get(final.mission, final.mission))
+        title, lines = end_card(replay, self.names, scoring)
+        return sum(len(text) for text in (title, *lines)) / read_cps
 
     def quiet(self, events, action) -> bool:
         """A move with nothing decisive and no attack: played at :data:`QUIET_RATE`."""
