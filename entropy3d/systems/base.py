@@ -58,6 +58,13 @@ class GameSystem:
     """Clause ids this system resolves (each named by a test that checks it)."""
     rules_file: ClassVar[str]
     """Its rules data, ``rules/<rules_file>.yaml``."""
+    # the system's own words where the video shows its game (a system that plays)
+    first_roll_words: ClassVar[str] = "roll-off"
+    """the roll that decides who goes first, on the turn card ("priority roll 5 v 3")"""
+    modifier_words: ClassVar[str] = "to hit"
+    """an attack's modifier on the sight line's label ("in partial cover, -1 to hit")"""
+    out_banner: ClassVar[str] = "OUT OF ACTION"
+    """the banner over a figure its rules put out of the game"""
     rules_schema: ClassVar[type[BaseModel]]
     """The schema of its rules data (rejects unknown keys)."""
     stats_schema: ClassVar[type[BaseModel]] = NoStats

@@ -37,14 +37,10 @@ from entropy3d.rules.speeds import DistanceBand
 from entropy3d.rules.state import ESCAPED, OUT, ModelState, State, Wreck
 from entropy3d.rules.transition import ACTIVATE, END, MOVE, Action
 from entropy3d.systems.facts import RideReading
-from entropy3d.systems.gang_engine import TurnStart
+from entropy3d.systems.skirmish import TurnStart, roll_die, sides_of, taking_turns
 
 if TYPE_CHECKING:
     from entropy3d.systems.chase_vehicles import ChaseVehicles, VehicleStats
-
-
-def _die(rng: np.random.Generator, sides: int) -> int:
-    return int(rng.integers(1, sides + 1))
 
 
 def trace_drive(segments, pose: Pose, radius_in: Mapping[str, float], spacing: float
@@ -117,7 +113,7 @@ class ChaseEngine:
                                    score={g: 0 for g in dict.fromkeys(m.gang for m in models.values())})
 
     def gangs(self, state: State) -> list[str]:
-        return list(dict.fromkeys(m.gang for m in state.models.values()))
+        return sides_of(state)
 
     def start_turn(self, state: State, rng: np.random.Generator, previous: str | None) -> TurnStart:
         """SW-TURN: the first two sides each roll the initiative die, the higher activates first;
@@ -126,7 +122,7 @@ class ChaseEngine:
         sides = self.rules.turn.initiative_die
         rolls = []
         while True:
-            roll = (_die(rng, sides), _die(rng, sides))
+            roll = (roll_die(rng, sides), roll_die(rng, sides))
             rolls.append(roll)
             if roll[0] != roll[1]:
                 return TurnStart(tuple(rolls), gangs[0] if roll[0] > roll[1] else gangs[1])
@@ -138,14 +134,7 @@ class ChaseEngine:
     def activation_order(self, first: str, chosen: Mapping[str, Sequence[str]]) -> list[str]:
         """SW-TURN: the sides take turns, one vehicle each, ``first`` first; a side with none left
         lets the others go on. ``chosen``: each side's vehicles in its player's order."""
-        queues = {gang: list(ids) for gang, ids in chosen.items()}
-        turn = [first] + [g for g in queues if g != first]
-        order = []
-        while any(queues.values()):
-            for gang in turn:
-                if queues[gang]:
-                    order.append(queues[gang].pop(0))
-        return order
+        return taking_turns(first, chosen)
 
     def action_phase(self, state: State, rng: np.random.Generator) -> tuple[State, list[Event]]:
         """Nothing happens before the first activation of a turn."""
@@ -272,8 +261,8 @@ class ChaseEngine:
         :meth:`ChaseVehicles.judge_impacts` gives it against the other's Toughness (SW-DMG)."""
         [ram] = self.system.judge_impacts([impact], self.vehicles)
         attacker, defender = impact.model, impact.piece
-        to_defender = [_die(rng, 6) for _ in range(ram.figures["attacker_d6"])]
-        to_attacker = [_die(rng, 6) for _ in range(ram.figures["defender_d6"])]
+        to_defender = [roll_die(rng, 6) for _ in range(ram.figures["attacker_d6"])]
+        to_attacker = [roll_die(rng, 6) for _ in range(ram.figures["defender_d6"])]
         events = [ram]
         state, found = self._damage(state, defender, to_defender, attacker, rng)
         events += found
@@ -321,7 +310,7 @@ class ChaseEngine:
         """SW-VEH-2 with SW-DMG: the row's Wounds (a Major Collision's d4, a Minor Collision's one;
         no further Out of Control roll: "Damage caused by an Out of Control roll doesn't trigger
         another")."""
-        wounds = _die(rng, row.wound_die) if row.wound_die else row.wounds
+        wounds = roll_die(rng, row.wound_die) if row.wound_die else row.wounds
         return self._wound(state, model_id, wounds, "SW-VEH-2") if wounds else (state, [])
 
     def _wound(self, state: State, model_id: str, wounds: int, clause: str) -> tuple[State, list[Event]]:

@@ -171,6 +171,8 @@ class ChaseVehicles(GameSystem):
 
     name = "chase_vehicles"
     title = "Chase & vehicle rules"
+    first_roll_words = "lead roll"
+    out_banner = "WRECKED"
     seed = "001"
     clause_prefix = "SW-"
     clauses = ("SW-VEH-1", "SW-VEH-2", "SW-RAM", "SW-TURN", "SW-DMG", "SW-CHASE")

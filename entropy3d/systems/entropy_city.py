@@ -39,7 +39,7 @@ class EntropyCity(GameSystem):
         "EC-LOS-2", "EC-LOS-3", "EC-LOS-4", "EC-COVER-1", "EC-STEALTH", "EC-ACT-ATTACK", "EC-MEL-DEF",
         "EC-WPN", "EC-PIERCE", "EC-HEADSHOT", "EC-WOUND", "EC-GUN-2", "EC-GUN-SPLIT", "EC-GUN-STOPPED",
         "EC-STOPPED", "EC-STOP-RECOVER", "EC-COND-BURN", "EC-COND-WET", "EC-COND-BLEED", "EC-COND-STUN",
-        "EC-TRAP", "EC-TRAIT", "EC-ACT-STUNT",
+        "EC-TRAP", "EC-TRAIT", "EC-ACT-STUNT", "EC-FOOT-MOVE", "EC-FOOT-DEPLOY", "EC-FOOT-ACT",
     )
     rules_file = "entropy_city"
     rules_schema = RulesSpec

@@ -172,6 +172,7 @@ class GangBattle(GameSystem):
 
     name = "gang_battle"
     title = "Gang battle rules"
+    first_roll_words = "priority roll"
     seed = "003"
     clause_prefix = "GANG-"
     clauses = ("GANG-ARC", "GANG-COVER", "GANG-TURN", "GANG-MOVE", "GANG-SHOOT", "GANG-PIN", "GANG-AMMO",

@@ -10,7 +10,7 @@ The one path of :mod:`entropy3d.rules.transition`, for this system::
                  v
            resolve(state, action, facts, rng) --> (State, [Event])
 
-Pure like the rules engine: the table is asked through :class:`GangTable` (the game layer's
+Pure like the rules engine: the table is asked through :class:`FigureTable` (the game layer's
 :class:`~entropy3d.game.tableview.TableView` answers it), dice come from the injected
 ``numpy.random.Generator``. What the engine keeps in the one :class:`~entropy3d.rules.state.State`:
 ``wounds`` (GANG-INJURY), ``status`` ``out`` for Out of Action, ``conditions`` ``prone`` (Prone &
@@ -22,21 +22,19 @@ and ``bottled`` (its gang failed a bottle check, GANG-BOTTLE), ``actions_taken``
 from __future__ import annotations
 
 import dataclasses
-from typing import TYPE_CHECKING, Mapping, Protocol, Sequence
+from typing import TYPE_CHECKING, Mapping, Sequence
 
 import numpy as np
 
 from entropy3d.errors import IllegalPlanError
-from entropy3d.geometry import Pose, normalize_deg
 from entropy3d.rules.event import Event
 from entropy3d.rules.facts import Facts
-from entropy3d.rules.plan import Pivot, Straight, parse_plan
+from entropy3d.rules.plan import parse_plan
 from entropy3d.rules.planner import PlannedMove
-from entropy3d.rules.speeds import DistanceBand
 from entropy3d.rules.state import OUT, ModelState, State
 from entropy3d.rules.transition import ACTIVATE, ATTACK, END, MOVE, Action
-from entropy3d.rules.walking import trace_walk
 from entropy3d.systems.facts import Sighting
+from entropy3d.systems.skirmish import FigureTable, TurnStart, checked_walk, roll_die, sides_of, taking_turns
 
 if TYPE_CHECKING:
     from entropy3d.systems.gang_battle import FighterProfile, GangBattle
@@ -52,33 +50,6 @@ COSTS = {MOVE: (1, False), CRAWL: (2, False), SHOOT: (1, True), STAND_UP: (1, Tr
 #: what a fighter lying Prone & Pinned, or Seriously Injured, may still do (003 "Status & Conditions")
 PRONE_MAY = (STAND_UP, CRAWL, RELOAD)
 INJURED_MAY = (CRAWL,)
-
-
-class GangTable(Protocol):
-    """What the engine asks the table (tests fake it)."""
-
-    def figure_walk_met(self, path: np.ndarray, level: float) -> tuple[str, str, float] | None:
-        """What a figure walking ``path`` (N, 2 inches) at ``level`` meets first: (piece id, ``wall``
-        or ``drop``, inches along), or None when the way is clear."""
-
-    def off_table(self, points: np.ndarray, margin: float = 0.0) -> np.ndarray:
-        """Mask of the points outside the table."""
-
-    def sightings(self, state: State, viewer: str, viewer_pose: Pose | None = None) -> list[Sighting]:
-        """What ``viewer`` sees of every enemy fighter in play (the LOS engine)."""
-
-
-@dataclasses.dataclass(frozen=True)
-class TurnStart:
-    """The Priority Phase's outcome: the rolls (one pair a round, rolled again on a first-round
-    tie) and the gang with priority."""
-
-    rolls: tuple[tuple[int, int], ...]
-    first: str
-
-
-def _d6(rng: np.random.Generator, sides: int = 6) -> int:
-    return int(rng.integers(1, sides + 1))
 
 
 class GangEngine:
@@ -106,7 +77,7 @@ class GangEngine:
                                    score={g: 0 for g in gangs})
 
     def gangs(self, state: State) -> list[str]:
-        return list(dict.fromkeys(m.gang for m in state.models.values()))
+        return sides_of(state)
 
     def start_turn(self, state: State, rng: np.random.Generator, previous: str | None) -> TurnStart:
         """GANG-TURN, Priority Phase: each player rolls a die; the higher has priority; on a tie
@@ -115,7 +86,7 @@ class GangEngine:
         sides = self.rules.priority.die_sides
         rolls = []
         while True:
-            roll = (_d6(rng, sides), _d6(rng, sides))
+            roll = (roll_die(rng, sides), roll_die(rng, sides))
             rolls.append(roll)
             if roll[0] != roll[1]:
                 return TurnStart(tuple(rolls), gangs[0] if roll[0] > roll[1] else gangs[1])
@@ -130,14 +101,7 @@ class GangEngine:
         """GANG-TURN, Activation: "Taking turns each player activates one ready fighter", the
         player with priority first; ``chosen``: each gang's ready fighters in its player's order.
         A gang with none left lets the other go on."""
-        queues = {gang: list(ids) for gang, ids in chosen.items()}
-        turn = [first] + [g for g in queues if g != first]
-        order = []
-        while any(queues.values()):
-            for gang in turn:
-                if queues[gang]:
-                    order.append(queues[gang].pop(0))
-        return order
+        return taking_turns(first, chosen)
 
     def end_turn(self, state: State, rng: np.random.Generator) -> tuple[State, list[Event], list[str]]:
         """GANG-RECOVERY then GANG-BOTTLE, the End Phase: (state, events, gangs that bottled out and
@@ -156,7 +120,7 @@ class GangEngine:
             down = sum(1 for m in crew if not m.in_play or SERIOUSLY_INJURED in m.conditions)
             if not down or self.bottled(state, gang):
                 continue
-            die = _d6(rng, self.rules.bottle.die_sides)
+            die = roll_die(rng, self.rules.bottle.die_sides)
             out = die + down > len(crew)
             then = "withdraws" if withdraw else "Cool checks from the next turn"
             events.append(Event("condition", crew[0].id, f"{gang} bottle check: {die} + {down} down "
@@ -187,7 +151,7 @@ class GangEngine:
         for model in list(state.models.values()):
             if not (model.in_play and BOTTLED in model.conditions):
                 continue
-            dice = [_d6(rng) for _ in range(self.rules.bottle.cool_dice)]
+            dice = [roll_die(rng) for _ in range(self.rules.bottle.cool_dice)]
             needed = self.fighters[model.id].cool
             passed = sum(dice) >= needed
             events.append(Event("condition", model.id, f"Cool check {'+'.join(map(str, dice))} needing {needed}+: "
@@ -204,7 +168,7 @@ class GangEngine:
     def _recover(self, state: State, model: ModelState, rng: np.random.Generator) -> tuple[State, list[Event]]:
         """GANG-RECOVERY: an injury die for a Seriously Injured fighter: a flesh wound stands it
         Prone & Pinned, a serious injury keeps it down, Out of Action takes it off."""
-        die = _d6(rng)
+        die = roll_die(rng)
         result = self.rules.injury.dice[die - 1]
         if result == "serious_injury":
             return state, [Event("condition", model.id, f"recovery roll {die}: remains Seriously Injured",
@@ -253,7 +217,7 @@ class GangEngine:
                                    "'crawl walk: straight 2', 'shoot', 'stand up' or 'reload'")
         return Action(simple[words], model_id)
 
-    def check(self, state: State, action: Action, table: GangTable | None = None) -> Action:
+    def check(self, state: State, action: Action, table: FigureTable | None = None) -> Action:
         """Whether ``action`` is legal now; returns it with its checked move (a move or a crawl) or
         its target (a shot, GANG-ARC). Changes nothing, rolls nothing. Raises IllegalPlanError
         naming the clause."""
@@ -285,33 +249,16 @@ class GangEngine:
             return self._check_shot(state, model, action, table)
         return action
 
-    def check_move(self, model: ModelState, action: Action, table: GangTable | None) -> PlannedMove:
+    def check_move(self, model: ModelState, action: Action, table: FigureTable | None) -> PlannedMove:
         """GANG-MOVE: straights and pivots up to MVMT (a Crawl: ``crawl_fraction`` of it), on the
         fighter's level, clear of walls and drops and on the table."""
-        plan = parse_plan(action.plan) if isinstance(action.plan, str) else action.plan
-        if plan is None or not plan.walking or any(not isinstance(s, (Straight, Pivot)) for s in plan.segments):
-            raise IllegalPlanError("GANG-MOVE", "a fighter moves in straights and pivots: "
-                                   "'walk: pivot left 45, straight 3'")
         most = self.fighters[model.id].move_in * (self.rules.movement.crawl_fraction if action.kind == CRAWL else 1)
-        path, headings, length = trace_walk(plan, model.pose, self.rules.movement.path_spacing_in)
-        if length > most + 1e-6:
-            raise IllegalPlanError("GANG-MOVE", f"too far: {length:g}\" is over the {most:g}\" a "
-                                   f"{'crawl' if action.kind == CRAWL else 'move'} takes {model.id}")
-        if table is not None:
-            if table.off_table(path).any():
-                raise IllegalPlanError("GANG-MOVE", "the move leaves the table")
-            met = table.figure_walk_met(path, model.pose.z)
-            if met is not None:
-                piece, kind, at_in = met
-                what = "meets" if kind == "wall" else "steps off the edge of"
-                raise IllegalPlanError("GANG-MOVE", f"the move {what} '{piece}' {at_in:.1f}\" along it; "
-                                       "climbing and gaps are not played")
-        end = Pose(float(path[-1, 0]), float(path[-1, 1]), normalize_deg(float(headings[-1])), model.pose.z)
-        return PlannedMove(plan=plan, speed=0, start_pose=model.pose, end_pose=end, path=path, headings_deg=headings,
-                           length_in=length, band=DistanceBand(0.0, most, ("GANG-MOVE",)), stress=0, tests=(),
-                           clauses=("GANG-MOVE",), attacks_allowed=0)
+        how = "crawl" if action.kind == CRAWL else "move"
+        return checked_walk(model, action.plan, most, self.rules.movement.path_spacing_in, table, "GANG-MOVE",
+                            figure="fighter", noun="move", who=f"the {most:g}\" a {how} takes {model.id}",
+                            not_played="climbing and gaps")
 
-    def _check_shot(self, state: State, model: ModelState, action: Action, table: GangTable | None) -> Action:
+    def _check_shot(self, state: State, model: ModelState, action: Action, table: FigureTable | None) -> Action:
         if OUT_OF_AMMO in model.conditions:
             raise IllegalPlanError("GANG-AMMO", f"{model.id}'s weapon is Out of Ammo: reload first")
         if table is None:
@@ -370,7 +317,7 @@ class GangEngine:
         """GANG-AMMO: "Reload Simple: make an Ammo check. If passed, weapon is reloaded."""
         weapon = self.fighters[model.id].weapon
         needed = self.rules.weapons[weapon].ammo
-        die = _d6(rng)
+        die = roll_die(rng)
         if die >= needed:
             state = state.with_model(model.but(conditions=_without(model.conditions, OUT_OF_AMMO)))
         return state, [Event("condition", model.id, f"reloads the {weapon}: Ammo check {die} needing {needed}+: "
@@ -406,12 +353,12 @@ class GangEngine:
         weapon_name = self.fighters[shooter.id].weapon
         weapon, shooting = self.rules.weapons[weapon_name], self.rules.shooting
         needed, improbable, cover, modifier = self.to_hit(shooter.id, sighting.visible_fraction)
-        dice = [_d6(rng)]
+        dice = [roll_die(rng)]
         hit = dice[0] >= needed
         if improbable and hit:  # "on a '6' roll you can roll again with unmodified fighter BS"
-            dice.append(_d6(rng))
+            dice.append(roll_die(rng))
             hit = dice[1] >= self.fighters[shooter.id].ballistic_skill
-        firepower = _d6(rng)
+        firepower = roll_die(rng)
         hits = (shooting.firepower_hits[firepower - 1] if weapon.rapid_fire else 1) if hit else 0
         target = state.model(action.target)
         cover_text = "in the open" if cover == "none" else f"in {cover} cover"
@@ -425,7 +372,7 @@ class GangEngine:
                      "roll_needed": needed, "dice": dice, "hit": hit, "firepower": firepower, "hits": hits,
                      "visible_fraction": sighting.visible_fraction})]
         if firepower == shooting.ammo_check_on:
-            ammo = _d6(rng)
+            ammo = roll_die(rng)
             if ammo < weapon.ammo:
                 state = state.with_model(state.model(shooter.id).but(
                     conditions=state.model(shooter.id).conditions + (OUT_OF_AMMO,)))
@@ -441,9 +388,9 @@ class GangEngine:
         damage, rolls = 0, []
         for _ in range(hits):
             wound_needed = self.wound_roll_needed(weapon.strength, self.toughness(target))
-            wound = _d6(rng)
+            wound = roll_die(rng)
             save_needed = self.fighters[target.id].save - weapon.armour_piercing
-            save = _d6(rng) if wound >= wound_needed and save_needed <= 6 else None
+            save = roll_die(rng) if wound >= wound_needed and save_needed <= 6 else None
             unsaved = wound >= wound_needed and (save is None or save < save_needed)
             damage += weapon.damage if unsaved else 0
             rolls.append({"wound": wound, "wound_needed": wound_needed, "save": save, "save_needed": save_needed,
@@ -467,7 +414,7 @@ class GangEngine:
                         piece=by, clauses=("GANG-WOUND",),
                         figures={"wounds_lost": target.wounds - left, "rolls": rolls, "taken_out": False})]
         if injury_dice:
-            state, found = self._injure(state, target_id, tuple(_d6(rng) for _ in range(injury_dice)), by,
+            state, found = self._injure(state, target_id, tuple(roll_die(rng) for _ in range(injury_dice)), by,
                                         ("GANG-INJURY",))
             events[0] = dataclasses.replace(events[0], figures={**events[0].figures,
                                                                 "taken_out": not state.model(target_id).in_play})

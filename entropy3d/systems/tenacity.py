@@ -166,6 +166,9 @@ class TenacityTactics(GameSystem):
 
     name = "tenacity_tactics"
     title = "10acity Tactics"
+    first_roll_words = "group initiative, best Perception"
+    modifier_words = "to attack"
+    out_banner = "UNCONSCIOUS"
     seed = "002"
     clause_prefix = "TEN-"
     clauses = ("TEN-ELEV", "TEN-COVER", "TEN-SIZE", "TEN-TURN", "TEN-MOVE", "TEN-ATTACK", "TEN-STRESS",

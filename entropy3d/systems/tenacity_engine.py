@@ -17,7 +17,7 @@ dice (d4, summed) plus the weapon's bonus as stress. What the table does to it i
 no attack through complete hard cover, a blind attack into complete soft cover, partial hard cover
 one size smaller; TEN-SIZE: the size steps' modifier, dice and damage factor; TEN-ELEV: cover
 behind low obstacles denied) and :meth:`~TenacityTactics.perception_dice` (TEN-ELEV). Pure like the
-rules engine: the table is asked through :class:`SkirmishTable`, dice come from the injected
+rules engine: the table is asked through :class:`FigureTable`, dice come from the injected
 ``numpy.random.Generator``. What the engine keeps in the one :class:`~entropy3d.rules.state.State`:
 ``stress`` and ``wounds`` (TEN-STRESS), status ``out`` for an unconscious figure, ``conditions``
 ``prone`` (TEN-PRONE) and ``defending`` (TEN-DEFEND), and in ``basic_taken`` the parts of its turn a
@@ -29,21 +29,19 @@ from __future__ import annotations
 
 import dataclasses
 import math
-from typing import TYPE_CHECKING, Mapping, Protocol, Sequence
+from typing import TYPE_CHECKING, Mapping, Sequence
 
 import numpy as np
 
 from entropy3d.errors import IllegalPlanError
-from entropy3d.geometry import Pose, normalize_deg
 from entropy3d.rules.event import Event
 from entropy3d.rules.facts import Facts
-from entropy3d.rules.plan import Pivot, Straight, parse_plan
+from entropy3d.rules.plan import parse_plan
 from entropy3d.rules.planner import PlannedMove
-from entropy3d.rules.speeds import DistanceBand
 from entropy3d.rules.state import OUT, ModelState, State
 from entropy3d.rules.transition import ACTIVATE, ATTACK, END, MOVE, Action
-from entropy3d.rules.walking import trace_walk
 from entropy3d.systems.facts import Sighting
+from entropy3d.systems.skirmish import FigureTable, TurnStart, checked_walk, roll_die, sides_of
 
 if TYPE_CHECKING:
     from entropy3d.systems.tenacity import Attack, FigureProfile, TenacityTactics
@@ -55,29 +53,6 @@ MOVEMENT, ACTION, INTERACTION = "movement", "action", "interaction"
 ACTIVATED, SECOND_SIDE = "activated", "second_side"
 #: action kind -> the part of a figure's turn it uses (002 "Action Economy")
 PART_OF_TURN = {MOVE: MOVEMENT, ATTACK: ACTION, DEFEND: ACTION, GO_PRONE: INTERACTION, STAND_UP: INTERACTION}
-
-
-class SkirmishTable(Protocol):
-    """What the engine asks the table (tests fake it)."""
-
-    def figure_walk_met(self, path: np.ndarray, level: float) -> tuple[str, str, float] | None:
-        """What a figure walking ``path`` (N, 2 inches) at ``level`` meets first: (piece id, ``wall``
-        or ``drop``, inches along), or None when the way is clear."""
-
-    def off_table(self, points: np.ndarray, margin: float = 0.0) -> np.ndarray:
-        """Mask of the points outside the table."""
-
-    def sightings(self, state: State, viewer: str, viewer_pose: Pose | None = None) -> list[Sighting]:
-        """What ``viewer`` sees of every enemy figure in play (the LOS engine)."""
-
-
-@dataclasses.dataclass(frozen=True)
-class TurnStart:
-    """The initiative's outcome: each round of rolls (the two sides' highest results, rolled again
-    on a tie) and the side that goes first."""
-
-    rolls: tuple[tuple[int, int], ...]
-    first: str
 
 
 @dataclasses.dataclass(frozen=True)
@@ -104,16 +79,12 @@ class PoolRoll:
         return " ".join(parts) + f" = {self.result}"
 
 
-def _die(rng: np.random.Generator, sides: int) -> int:
-    return int(rng.integers(1, sides + 1))
-
-
 def roll_pool(rng: np.random.Generator, dice: int, advantage: int, sides: int) -> tuple[tuple[int, ...], int]:
     """A hero-dice pool: ``dice`` attribute dice and one more per advantage or disadvantage die
     (``advantage`` negative); the highest face kept, less one highest face set aside per
     disadvantage die (rules data ``dice``: advantage and disadvantage cancel one for one)."""
     extra = abs(advantage)
-    faces = tuple(_die(rng, sides) for _ in range(dice + extra))
+    faces = tuple(roll_die(rng, sides) for _ in range(dice + extra))
     ranked = sorted(faces, reverse=True)
     return faces, ranked[extra] if advantage < 0 else ranked[0]
 
@@ -152,7 +123,7 @@ class TenacityEngine:
                                    score={g: 0 for g in dict.fromkeys(m.gang for m in models.values())})
 
     def gangs(self, state: State) -> list[str]:
-        return list(dict.fromkeys(m.gang for m in state.models.values()))
+        return sides_of(state)
 
     def start_turn(self, state: State, rng: np.random.Generator, previous: str | None) -> TurnStart:
         """TEN-TURN, group initiative: every figure in play rolls its Perception (hero dice, the
@@ -225,7 +196,7 @@ class TenacityEngine:
                                    "'attack MODEL', 'defend', 'go prone' or 'stand up'")
         return Action(simple[words], model_id)
 
-    def check(self, state: State, action: Action, table: SkirmishTable | None = None) -> Action:
+    def check(self, state: State, action: Action, table: FigureTable | None = None) -> Action:
         """Whether ``action`` is legal now; returns it with its checked walk, or its target and
         weapon (an attack). Changes nothing, rolls nothing. Raises IllegalPlanError naming the
         clause."""
@@ -253,31 +224,13 @@ class TenacityEngine:
             return self._check_attack(state, model, action, table)
         return action
 
-    def check_move(self, model: ModelState, action: Action, table: SkirmishTable | None) -> PlannedMove:
+    def check_move(self, model: ModelState, action: Action, table: FigureTable | None) -> PlannedMove:
         """TEN-MOVE: straights and pivots up to its movement speed (spaces of ``sizes.space_in``),
         on the figure's level, clear of walls and drops and on the table."""
-        plan = parse_plan(action.plan) if isinstance(action.plan, str) else action.plan
-        if plan is None or not plan.walking or any(not isinstance(s, (Straight, Pivot)) for s in plan.segments):
-            raise IllegalPlanError("TEN-MOVE", "a figure walks in straights and pivots: "
-                                   "'walk: pivot left 45, straight 3'")
         most = self.figures[model.id].move_spaces * self.rules.sizes.space_in
-        path, headings, length = trace_walk(plan, model.pose, self.rules.movement.path_spacing_in)
-        if length > most + 1e-6:
-            raise IllegalPlanError("TEN-MOVE", f"too far: {length:g}\" is over the {most:g}\" of {model.id}'s "
-                                   "movement speed")
-        if table is not None:
-            if table.off_table(path).any():
-                raise IllegalPlanError("TEN-MOVE", "the walk leaves the table")
-            met = table.figure_walk_met(path, model.pose.z)
-            if met is not None:
-                piece, kind, at_in = met
-                what = "meets" if kind == "wall" else "steps off the edge of"
-                raise IllegalPlanError("TEN-MOVE", f"the walk {what} '{piece}' {at_in:.1f}\" along it; "
-                                       "climbing and jumping are not played")
-        end = Pose(float(path[-1, 0]), float(path[-1, 1]), normalize_deg(float(headings[-1])), model.pose.z)
-        return PlannedMove(plan=plan, speed=0, start_pose=model.pose, end_pose=end, path=path, headings_deg=headings,
-                           length_in=length, band=DistanceBand(0.0, most, ("TEN-MOVE",)), stress=0, tests=(),
-                           clauses=("TEN-MOVE",), attacks_allowed=0)
+        return checked_walk(model, action.plan, most, self.rules.movement.path_spacing_in, table, "TEN-MOVE",
+                            figure="figure", noun="walk", who=f"the {most:g}\" of {model.id}'s movement speed",
+                            not_played="climbing and jumping")
 
     def may_attack(self, state: State, sighting: Sighting, weapon: str) -> tuple[bool, str]:
         """Whether the viewer may attack the sighting's target with ``weapon``, and why not:
@@ -304,7 +257,7 @@ class TenacityEngine:
                  if s.viewer == attacker and self.may_attack(state, s, weapon)[0]]
         return sorted(found, key=lambda pair: pair[0].distance_in)
 
-    def _check_attack(self, state: State, model: ModelState, action: Action, table: SkirmishTable | None) -> Action:
+    def _check_attack(self, state: State, model: ModelState, action: Action, table: FigureTable | None) -> Action:
         if table is None:
             raise IllegalPlanError("TEN-COVER", "an attack needs the table's line of sight")
         sightings = [s for s in table.sightings(state, model.id) if s.viewer == model.id]
@@ -437,13 +390,13 @@ class TenacityEngine:
         defence = PoolRoll(faces, kept, them.reaction_rank)
         critical = self.rules.dice.critical_face
         if defence.kept == critical:
-            defence = dataclasses.replace(defence, extra=_die(rng, sides))
+            defence = dataclasses.replace(defence, extra=roll_die(rng, sides))
         extra_impact = 0
         if rolled.kept == critical:
             if rolled.result > defence.result:
-                extra_impact = _die(rng, self.rules.dice.impact_die)
+                extra_impact = roll_die(rng, self.rules.dice.impact_die)
             else:
-                rolled = dataclasses.replace(rolled, extra=_die(rng, sides))
+                rolled = dataclasses.replace(rolled, extra=roll_die(rng, sides))
         hit = rolled.result > defence.result
         cover_text = {"none": "no cover", "partial hard": "partial hard cover: one size smaller"}.get(
             cover_name, f"{cover_name} cover")
@@ -462,7 +415,7 @@ class TenacityEngine:
                      "defender_advantage": theirs, "hit": hit}))
         if not hit:
             return state, events
-        impact = [_die(rng, self.rules.dice.impact_die) for _ in range(me.impact_dice)] + (
+        impact = [roll_die(rng, self.rules.dice.impact_die) for _ in range(me.impact_dice)] + (
             [extra_impact] if extra_impact else [])
         bonus = self.rules.weapons[action.weapon].damage
         damage = max(self.rules.attack.min_damage, math.floor((sum(impact) + bonus) * attack.damage_factor))

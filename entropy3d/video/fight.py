@@ -84,10 +84,11 @@ def eye_and_middle(ruleset, on_foot: bool) -> tuple[float, float]:
             BASE_THICKNESS_IN + 0.5 * (bike + SADDLE_FRACTION * bike + rider))
 
 
-def fight_view(attack, ruleset, on_foot: Collection[str] = ()) -> FightView | None:
+def fight_view(attack, ruleset, on_foot: Collection[str] = (), system=None) -> FightView | None:
     """The :class:`FightView` of an action record's ``attack`` (None when there is none, or it
     is a game of chicken, or the replay predates the poses being recorded). ``on_foot``: ids of
-    the models on foot (their eye and middle are a standing figure's, not a rider's)."""
+    the models on foot (their eye and middle are a standing figure's, not a rider's). ``system``:
+    the game system playing (:class:`~entropy3d.systems.base.GameSystem`), for its words."""
     if not attack or "from_pose" not in attack or attack.get("kind") == "chicken":
         return None
     events = [Event.from_json(e) for e in attack.get("events", ())]
@@ -99,7 +100,8 @@ def fight_view(attack, ruleset, on_foot: Collection[str] = ()) -> FightView | No
     shot = next((e for e in events if "cover" in e.figures and "to_hit_modifier" in e.figures), None)
     cover = "" if shot is None else str(shot.figures["cover"])
     words = "" if shot is None else (("in the open" if cover == "none" else f"in {cover} cover")
-                                     + f", {int(shot.figures['to_hit_modifier']):+d} to hit")
+                                     + f", {int(shot.figures['to_hit_modifier']):+d} "
+                                     + (system.modifier_words if system is not None else "to hit"))
     out_of_action = any(bool(e.figures.get("out_of_action")) for e in events)
     return FightView(
         attack["attacker"], attack["target"], str(attack["kind"]), "visible" in attack,
@@ -109,7 +111,8 @@ def fight_view(attack, ruleset, on_foot: Collection[str] = ()) -> FightView | No
         any(bool(e.figures.get("taken_out")) for e in events) or wreck is not None or out_of_action,
         None if wreck is None else Pose(float(wreck.figures["x"]), float(wreck.figures["y"]),
                                         float(wreck.figures["facing_deg"]), float(wreck.figures["z"])),
-        words, "OUT OF ACTION" if out_of_action else "TAKEN OUT", cover)
+        words, (system.out_banner if system is not None else "OUT OF ACTION") if out_of_action else "TAKEN OUT",
+        cover)
 
 
 def line_colour(view: FightView) -> str:
@@ -186,11 +189,12 @@ def fight_camera(view: FightView, table_size: tuple[float, float], occluders=Non
     return best
 
 
-def fight_of(action, ruleset, table_size: tuple[float, float], occluders=None, on_foot: Collection[str] = ()):
+def fight_of(action, ruleset, table_size: tuple[float, float], occluders=None, on_foot: Collection[str] = (),
+             system=None):
     """(:class:`FightView`, its :func:`fight_camera` keeping in frame where the attacker ended its
     ride and the wreck of a takedown) of a replay's action record; (None, None) when it made no
-    attack to show. ``on_foot``: ids of the models on foot."""
-    view = fight_view(action.attack, ruleset, on_foot)
+    attack to show. ``on_foot``: ids of the models on foot. ``system``: the game system, for its words."""
+    view = fight_view(action.attack, ruleset, on_foot, system)
     if view is None:
         return None, None
     after, ridden = action.model_after, np.asarray(action.trajectory, float)

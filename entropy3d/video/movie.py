@@ -225,7 +225,8 @@ class ReplayFilm:
         self.occluders = occluder_mesh(self.geometry)
         self.words = replay_names(replay, self.table)
         #: a game of a system that plays its own rules (gang battle): its figures have no speed or stress
-        self.own_game = find_system(self.table.spec.system).plays()
+        self.system = find_system(self.table.spec.system)
+        self.own_game = self.system.plays()
         self.names = dict(self.words.riders)
         self.gang_names = dict(self.words.gangs)
         #: the models on foot: a sight line starts at a standing figure's eye, not a rider's
@@ -343,7 +344,7 @@ class ReplayFilm:
         turn = next(t for t in self.replay.turns if t.turn == segment.turn)
         first = self.gang_names.get(turn.first_player, turn.first_player)
         a, b = turn.roll_off[-1]
-        lines = (f"priority roll {a} v {b}: {first} activate first" if self.own_game else
+        lines = (f"{self.system.first_roll_words} {a} v {b}: {first} activate first" if self.own_game else
                  f"roll-off {a} v {b}: {first} chooses to go first (EC-TURN-1)",
                  "order: " + ", ".join(self.names.get(m, m) for m in turn.order[:8]))
         for frame in self._overview_frames(segment.frames, 6.0):
@@ -381,7 +382,7 @@ class ReplayFilm:
         clock = ride_clock(ride_s, segment.rate, segment.flight, self.options.flight_rate, fps)
         jump = self._jump_shot(activation, segment, trajectory, ride_s)
         fight, fight_shot = fight_of(action, self.table.ruleset, size, self.occluders,  # an attack: its own shot
-                                     self.on_foot)
+                                     self.on_foot, self.system)
         takedown_frame = ride_frames + round(TAKEDOWN_AFTER * (segment.frames - ride_frames))
         for i in range(segment.frames):
             t = float(clock[min(i, len(clock) - 1)]) if i < ride_frames else float(trajectory[-1, 0])
@@ -455,7 +456,7 @@ class ReplayFilm:
         target = plan.target(point + [0, 0, 0.5], size)
         eye, look, fov = *self.rig.cut(eye_for(target, pose.facing_deg, plan), target), plan.fov_deg
         fight, fight_shot = (None, None) if action is None else fight_of(action, self.table.ruleset, size,
-                                                                         self.occluders, self.on_foot)
+                                                                         self.occluders, self.on_foot, self.system)
         if fight_shot is not None:
             eye, look, fov = fight_shot
             self.rig.cut(eye, look)

@@ -136,15 +136,20 @@ def test_TEN_COVER_an_attack_is_filmed_along_its_sight_line_in_the_systems_words
     """Clauses: TEN-COVER, TEN-SIZE. The video's fight view of every attack: the sight line from the
     attacker's eye (a figure on foot) to its target, labelled with the share seen and 10acity's own
     cover and attack modifier; an attack at a target partly behind hard cover reads "in partial
-    hard cover, -1" (one size smaller) and is drawn in the cover colour."""
+    hard cover, -1 to attack" (one size smaller) and is drawn in the cover colour; a figure its
+    stress puts down is UNCONSCIOUS (TEN-STRESS), not the gang rules' OUT OF ACTION."""
     from entropy3d.scene.rulesfile import load_ruleset
+    from entropy3d.systems import find_system
     from entropy3d.video.fight import COVER_COLOUR, fight_view, label_text, line_colour
 
     ruleset = load_ruleset()
     figures = frozenset(played.header.initial.models)
-    views = [(action, fight_view(action.attack, ruleset, figures))
+    system = find_system("tenacity_tactics")
+    views = [(action, fight_view(action.attack, ruleset, figures, system))
              for activation in played.activations for action in activation.actions if action.attack]
     assert views and all(view is not None and view.attacker == action.action.model_id for action, view in views)
     action, view = next((a, v) for a, v in views if v.cover == "partial hard")
-    assert label_text(view).endswith("% visible - in partial hard cover, -1 to hit")
+    assert label_text(view).endswith("% visible - in partial hard cover, -1 to attack")
     assert line_colour(view) == COVER_COLOUR and view.target == action.action.target
+    downed = [view for _, view in views if view.taken_out]
+    assert downed and all(view.banner == "UNCONSCIOUS" for view in downed)

@@ -1,0 +1,99 @@
+"""What the engines of systems that play their own game share, each decided once: a die, the
+turn's outcome of who goes first, sides taking turns one model at a time, and a figure's walk
+checked against the table.
+
+Pure like the rules engine: the table is asked through :class:`FigureTable` (the game layer's
+:class:`~entropy3d.game.tableview.TableView` answers it), dice come from the injected
+``numpy.random.Generator``. Lengths in inches.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Mapping, Protocol, Sequence
+
+import numpy as np
+
+from entropy3d.errors import IllegalPlanError
+from entropy3d.geometry import Pose, normalize_deg
+from entropy3d.rules.plan import Pivot, Straight, parse_plan
+from entropy3d.rules.planner import PlannedMove
+from entropy3d.rules.speeds import DistanceBand
+from entropy3d.rules.state import ModelState, State
+from entropy3d.rules.walking import trace_walk
+from entropy3d.systems.facts import Sighting
+
+
+class FigureTable(Protocol):
+    """What an engine asks the table (tests fake it)."""
+
+    def figure_walk_met(self, path: np.ndarray, level: float) -> tuple[str, str, float] | None:
+        """What a figure walking ``path`` (N, 2 inches) at ``level`` meets first: (piece id, ``wall``
+        or ``drop``, inches along), or None when the way is clear."""
+
+    def off_table(self, points: np.ndarray, margin: float = 0.0) -> np.ndarray:
+        """Mask of the points outside the table."""
+
+    def sightings(self, state: State, viewer: str, viewer_pose: Pose | None = None) -> list[Sighting]:
+        """What ``viewer`` sees of every enemy model in play (the LOS engine)."""
+
+
+@dataclasses.dataclass(frozen=True)
+class TurnStart:
+    """Who goes first this turn: the rolls (one pair a round, rolled again on a tie as the
+    system says) and the side that goes first."""
+
+    rolls: tuple[tuple[int, int], ...]
+    first: str
+
+
+def roll_die(rng: np.random.Generator, sides: int = 6) -> int:
+    """One die of ``sides`` faces."""
+    return int(rng.integers(1, sides + 1))
+
+
+def sides_of(state: State) -> list[str]:
+    """The sides (gang ids) in the order the scene gives their models."""
+    return list(dict.fromkeys(m.gang for m in state.models.values()))
+
+
+def taking_turns(first: str, chosen: Mapping[str, Sequence[str]]) -> list[str]:
+    """The sides take turns, one model each, ``first`` first; a side with none left lets the
+    others go on. ``chosen``: each side's models in its player's order."""
+    queues = {side: list(ids) for side, ids in chosen.items()}
+    turn = [first] + [side for side in queues if side != first]
+    order = []
+    while any(queues.values()):
+        for side in turn:
+            if queues[side]:
+                order.append(queues[side].pop(0))
+    return order
+
+
+def checked_walk(model: ModelState, plan, most_in: float, spacing_in: float, table: FigureTable | None,
+                 clause: str, *, figure: str, noun: str, who: str, not_played: str) -> PlannedMove:
+    """A figure's walk checked: straights and pivots (``plan``, text or parsed) of at most
+    ``most_in`` inches, traced every ``spacing_in``, on the table and on the figure's level,
+    clear of walls and drops; else :class:`IllegalPlanError` naming ``clause``. Words of the
+    refusals: ``figure`` ("fighter"), ``noun`` ("move", "walk"), ``who`` (the figure's allowance: "the 4\\" a move takes
+    Dreg") and ``not_played`` (what the system leaves out: "climbing and gaps")."""
+    plan = parse_plan(plan) if isinstance(plan, str) else plan
+    if plan is None or not plan.walking or any(not isinstance(s, (Straight, Pivot)) for s in plan.segments):
+        raise IllegalPlanError(clause, f"a {figure} {'moves' if noun == 'move' else 'walks'} in straights and "
+                                       "pivots: 'walk: pivot left 45, straight 3'")
+    path, headings, length = trace_walk(plan, model.pose, spacing_in)
+    if length > most_in + 1e-6:
+        raise IllegalPlanError(clause, f"too far: {length:g}\" is over {who}")
+    if table is not None:
+        if table.off_table(path).any():
+            raise IllegalPlanError(clause, f"the {noun} leaves the table")
+        met = table.figure_walk_met(path, model.pose.z)
+        if met is not None:
+            piece, kind, at_in = met
+            what = "meets" if kind == "wall" else "steps off the edge of"
+            raise IllegalPlanError(clause, f"the {noun} {what} '{piece}' {at_in:.1f}\" along it; "
+                                           f"{not_played} are not played")
+    end = Pose(float(path[-1, 0]), float(path[-1, 1]), normalize_deg(float(headings[-1])), model.pose.z)
+    return PlannedMove(plan=plan, speed=0, start_pose=model.pose, end_pose=end, path=path, headings_deg=headings,
+                       length_in=length, band=DistanceBand(0.0, most_in, (clause,)), stress=0, tests=(),
+                       clauses=(clause,), attacks_allowed=0)
