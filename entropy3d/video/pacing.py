@@ -54,12 +54,14 @@ def is_headline_shot(event: Event) -> bool:
 
 @dataclass(frozen=True)
 class SystemPace:
-    """The pace of a system's own game: ``names`` to say who, ``ruleset`` and ``on_foot`` (model
-    ids) to find each attack's sight line label (:func:`~entropy3d.video.fight.fight_view`)."""
+    """The pace of a system's own game: ``names`` to say who, ``ruleset``, ``on_foot`` (model ids)
+    and ``system`` (the :class:`~entropy3d.systems.base.GameSystem`, for its words) to find each
+    attack's sight line label as drawn (:func:`~entropy3d.video.fight.fight_view`)."""
 
     names: words.Names
     ruleset: object
     on_foot: Collection[str] = frozenset()
+    system: object = None
 
     def lines(self, events: Iterable[Event], own: Event | None = None,
               verb: str = "shoots") -> tuple[tuple[str, str], ...]:
@@ -83,7 +85,7 @@ class SystemPace:
 
     def label(self, action) -> str:
         """The sight line's label of the action's attack ("" when it made none to film)."""
-        view = fight_view(action.attack, self.ruleset, self.on_foot)
+        view = fight_view(action.attack, self.ruleset, self.on_foot, self.system)
         return "" if view is None else label_text(view)
 
     def action_lines(self, events, action) -> tuple[tuple[str, str], ...]:
@@ -91,7 +93,7 @@ class SystemPace:
         attacked (then its shot's headline is) or it is the End Phase's (the fighter's own doing
         is over; only decisive results there, a gang bottling out, are large)."""
         own = action.events[0] if action.events and not action.attack and action.action.kind != END else None
-        view = fight_view(action.attack, self.ruleset, self.on_foot)
+        view = fight_view(action.attack, self.ruleset, self.on_foot, self.system)
         return self.lines(events, own, "shoots" if view is None or view.gun else "attacks")
 
     def reading_s(self, lines, label: str, read_cps: float, min_read_s: float, quiet: bool = False) -> float:
@@ -134,10 +136,11 @@ class SystemPace:
 def system_pace(replay: Replay, table) -> SystemPace | None:
     """The pace of a game whose system plays its own rules (``table``: its scene); None for
     Entropy City's."""
-    if not find_system(table.spec.system).plays():
+    system = find_system(table.spec.system)
+    if not system.plays():
         return None
     on_foot = frozenset(m.id for m in replay.header.initial.models.values() if m.on_foot)
-    return SystemPace(words.Names.of_table(table), table.ruleset, on_foot)
+    return SystemPace(words.Names.of_table(table), table.ruleset, on_foot, system)
 
 
 def system_scoring(state: State, names: words.Names, mission: str) -> list[tuple[str, str]]:

@@ -176,6 +176,31 @@ def test_SW_CHASE_points_scored_are_large_print_once_per_model():
     assert "Orlocks score 1 for Vex" in out[0][1]
 
 
+def test_TEN_ATTACK_a_skirmish_is_paced_by_the_same_rules_with_its_own_label_words():
+    """Clause: TEN-ATTACK, TEN-COVER. The 10acity skirmish's video is paced the same way: each
+    attack is held while its headline and its sight line's label, in 10acity's words ("to
+    attack"), are read at 12 characters a second; the turn's actions take at most 0.7 of the
+    every-sentence pacing."""
+    scene = ROOT / "scenes" / "systems" / "rooftop_skirmish.yaml"
+    replay = play_game(scene, seed=7, turns=1, producer="geometric")
+    table = load_scene(scene)
+    names, pace = replay_names(replay, table), system_pace(replay, table)
+    segments = plan_segments(replay, NORMAL, names, pace)
+    attacks = 0
+    for segment in (s for s in segments if s.kind == "action"):
+        activation = replay.activations[segment.activation]
+        action = activation.actions[segment.action]
+        label = pace.label(action)
+        if not label:
+            continue
+        attacks += 1
+        assert label.endswith("to attack")
+        large = [s for s, _ in pace.action_lines(action_events(activation, segment.action), action) if s]
+        assert segment.frames / NORMAL.fps >= (sum(map(len, large)) + len(label)) / 12.0 - 1.0 / NORMAL.fps
+    assert attacks >= 3
+    assert seconds(segments) <= 0.7 * seconds(plan_segments(replay, NORMAL, names))
+
+
 def test_an_entropy_city_game_keeps_its_every_sentence_pacing():
     """Entropy City's video is paced as before: it has no system pace, so every sentence is read."""
     assert system_pace(None, load_scene(ROOT / "scenes" / "crossroads.yaml")) is None
