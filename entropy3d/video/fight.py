@@ -126,12 +126,13 @@ def line_colour(view: FightView) -> str:
 
 
 def label_text(view: FightView) -> str:
-    """"pistol: 63% visible - in cover" for a shot ("autogun: 63% visible - in partial cover, -1 to
-    hit" in a system that names its cover), "chain: in reach" for a melee attack."""
+    """"pistol: 63% visible - in cover" for a shot ("63% visible - in partial cover, -1 to hit" in a
+    system that names its cover: its headline and small print name the weapon, and every word on
+    the line is read before the video moves on), "chain: in reach" for a melee attack."""
     if view.gun:
         share = view.visible or 0.0
         if view.cover_words:
-            return f"{view.weapon}: {share:.0%} visible - {view.cover_words}"
+            return f"{share:.0%} visible - {view.cover_words}"
         return f"{view.weapon}: {share:.0%} visible" + (" - in cover" if share < 1.0 - 1e-6 else "")
     return f"{view.weapon}: in reach"
 

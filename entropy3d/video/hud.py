@@ -20,6 +20,8 @@ MUTED = (170, 174, 180)
 GOOD = (120, 220, 120)
 BAD = (240, 90, 80)
 ACCENT = (255, 211, 26)
+#: the HUD shows the newest this many (sentence, detail) lines
+HUD_LINES = 3
 
 
 def rgb(colour: str) -> tuple[int, int, int]:
@@ -214,8 +216,9 @@ def hud_overlay(info: HudInfo, width: int, height: int) -> Overlay:
         box_w = width - pad - left
         say, fine = font(int(21 * unit), True), font(int(15 * unit))
         rows: list[tuple[str, object, tuple, int]] = []  # text, font, colour, height
-        for sentence, detail in info.lines[-3:]:
-            bad = any(w in sentence for w in ("crashes", "busts", "BUST", "out of the game", "fails"))
+        for sentence, detail in info.lines[-HUD_LINES:]:
+            bad = any(w in sentence for w in ("crashes", "busts", "BUST", "out of the game", "fails", "OUT OF ACTION",
+                                              "BOTTLE OUT"))
             rows += [(line, say, BAD if bad else TEXT, int(27 * unit))
                      for line in (_wrap(sentence, say, box_w - 2 * pad, measure) if sentence else ())]
             rows += [(line, fine, MUTED, int(20 * unit)) for line in _wrap(detail, fine, box_w - 2 * pad, measure)]

@@ -36,6 +36,7 @@ from entropy3d.video.director import (
 from entropy3d.video.encode import write_gif, write_mp4
 from entropy3d.video.fight import TAKEDOWN_AFTER, draw_fight, fight_of, stage_fight
 from entropy3d.video.jumpshot import ProfileInset, flight_window, inset_box, ride_clock, with_inset
+from entropy3d.video.pacing import QUIET_RATE, SystemPace, decisive, end_card, system_pace, system_scoring
 
 FORMATS = (".mp4", ".gif")
 MISSION_NAMES = {"turf_war": "Turf War", "lovers_point_brawl": "Lovers Point Brawl", "gang_fight": "Gang Fight",
@@ -133,9 +134,12 @@ def reading_s(events, options: VideoOptions, names: words.Names) -> float:
     return max(options.min_read_s, words.reading_chars(events, names) / options.read_cps)
 
 
-def plan_segments(replay: Replay, options: VideoOptions, names: words.Names | None = None) -> list[Segment]:
+def plan_segments(replay: Replay, options: VideoOptions, names: words.Names | None = None,
+                  pace: SystemPace | None = None) -> list[Segment]:
     """Every segment of the video in order (their frame counts sum to the video's length): every
-    activation gets at least one, skipped activations and busts before a ride included."""
+    activation gets at least one, skipped activations and busts before a ride included. ``pace``:
+    a system's own game (:func:`system_pace`), held for its large print only, quiet moves sped up;
+    None for Entropy City, every sentence read."""
     fps = options.fps
     names = names if names is not None else words.Names()
     segments = [Segment("title", round(options.title_s * fps))]
@@ -146,21 +150,31 @@ def plan_segments(replay: Replay, options: VideoOptions, names: words.Names | No
             segments.append(Segment("turn", round(options.turn_s * fps), turn=activation.turn))
             shown_turns.add(activation.turn)
         if not activation.actions:
-            read = reading_s(activation.events, options, names)
+            read = (reading_s(activation.events, options, names) if pace is None else
+                    pace.reading_s(pace.lines(activation.events), "", options.read_cps, options.min_read_s))
             segments.append(Segment("skipped", round(max(read, options.hold_s) * fps), k, -1, activation.turn))
             continue
         for j, action in enumerate(activation.actions):
             events = action_events(activation, j)
-            key = any(words.is_key_moment(e) for e in events)
-            rate = options.key_rate if key else 1.0
+            if pace is None:
+                key = any(words.is_key_moment(e) for e in events)
+                rate, read = options.key_rate if key else 1.0, reading_s(events, options, names)
+            else:
+                key = any(decisive(e) for e in events)
+                quiet = pace.quiet(events, action)
+                rate = options.key_rate if key else QUIET_RATE if quiet else 1.0
+                read = pace.reading_s(pace.action_lines(events, action), pace.label(action), options.read_cps,
+                                      options.min_read_s, quiet)
             ride_s = min(float(action.trajectory[-1, 0]), options.max_action_s) if len(action.trajectory) else 0.0
             flight = filmed_flight(action, events, ride_s)
             ride_frames = len(ride_clock(ride_s, rate, flight, options.flight_rate, fps))
             hold = options.hold_s + (options.key_hold_s if key else 0.0)
-            total_s = max(ride_frames / fps + hold, reading_s(events, options, names))
+            total_s = max(ride_frames / fps + hold, read)
             segments.append(Segment("action", max(ride_frames + 1, round(total_s * fps)), k, j, activation.turn,
                                     ride_frames, rate, flight))
-    segments.append(Segment("end", round(options.end_s * fps)))
+    end_s = options.end_s if pace is None else max(options.end_s, pace.end_reading_s(replay, MISSION_NAMES,
+                                                                                     options.read_cps))
+    segments.append(Segment("end", round(end_s * fps)))
     return segments
 
 
@@ -182,8 +196,11 @@ def replay_names(replay: Replay, table=None) -> words.Names:
 
 
 def count_frames(replay: Replay, options: VideoOptions, names: words.Names | None = None) -> int:
-    names = names if names is not None else replay_names(replay)
-    return sum(s.frames for s in plan_segments(replay, options, names))
+    from entropy3d.scene import load_scene
+
+    table = load_scene(replay.header.scene)
+    names = names if names is not None else replay_names(replay, table)
+    return sum(s.frames for s in plan_segments(replay, options, names, system_pace(replay, table)))
 
 
 def video_duration_s(replay: Replay, options: VideoOptions) -> float:
@@ -217,7 +234,9 @@ class ReplayFilm:
         self.colours = {g: spec.colour for g, spec in self.table.spec.gangs.items()}
         eye, look = overview_eye(self.table.width, self.table.depth)
         self.rig = CameraRig(eye, look)
-        self.segments = plan_segments(replay, options, self.words)
+        #: a system's own game is held for its large print only (None: Entropy City's, every sentence read)
+        self.pace = system_pace(replay, self.table)
+        self.segments = plan_segments(replay, options, self.words, self.pace)
         #: per frame showing a bike: (segment index, eye, look, fov, the bike's x, y, z), for the framing test
         self.shots: list[tuple[int, np.ndarray, np.ndarray, float, np.ndarray]] = []
 
@@ -397,7 +416,7 @@ class ReplayFilm:
             if fighting:
                 frame = draw_fight(frame, fight, self.renderer.project, fight.taken_out and i >= takedown_frame,
                                    None if jump is None else jump[2])
-            frame = hud.draw_hud(frame, self._hud(activation, action, bike, heading, t, holding))
+            frame = hud.draw_hud(frame, self._revealed(self._hud(activation, action, bike, heading, t, holding), i))
             yield frame if jump is None else with_inset(frame, jump[1].at(t), jump[2])
         self.renderer.clear_overlays()
 
@@ -455,9 +474,17 @@ class ReplayFilm:
                 info = self._skipped_hud(activation, bike, heading)
             else:
                 info = self._hud(activation, action, bike, heading, 0.0, i >= segment.frames // 3)
-            yield hud.draw_hud(shown, info)
+            yield hud.draw_hud(shown, self._revealed(info, i))
         if fight is not None:
             self.renderer.clear_overlays()
+
+    def _revealed(self, info: hud.HudInfo, i: int) -> hud.HudInfo:
+        """``info`` as frame ``i`` of its segment shows it: a system's own game reveals more large
+        lines than the HUD keeps one by one (:meth:`SystemPace.revealed`)."""
+        if self.pace is None:
+            return info
+        return dataclasses.replace(info, lines=self.pace.revealed(info.lines, i / self.options.fps,
+                                                                  self.options.read_cps))
 
     def _bike_line(self, bike, speed: int, stress: int, wounds: int, status: str, conditions=()) -> hud.BikeLine:
         if self.own_game:
@@ -468,7 +495,8 @@ class ReplayFilm:
 
     def _skipped_hud(self, activation, bike, heading: str) -> hud.HudInfo:
         now = activation.state_after.model(bike.id)
-        lines = tuple(words.lines(activation.events, self.words)) or (
+        said = words.lines(activation.events, self.words) if self.pace is None else self.pace.lines(activation.events)
+        lines = tuple(said) or (
             (f"{self.words.rider(bike.id)} skips this activation ({now.status.replace('_', ' ')})", ""),)
         line = self._bike_line(bike, now.speed, now.stress, now.wounds, "skips")
         return hud.HudInfo(heading, line, "", lines, self._score(activation.state_after))
@@ -485,7 +513,8 @@ class ReplayFilm:
             status = "skips"
         line = self._bike_line(bike, action.speed, stress, now.wounds, status, now.conditions)
         score = self._score(activation.state_after if holding else activation.state_before)
-        return hud.HudInfo(heading, line, action.plan, tuple(words.lines(shown, self.words)), score)
+        said = words.lines(shown, self.words) if self.pace is None else self.pace.action_lines(shown, action)
+        return hud.HudInfo(heading, line, action.plan, tuple(said), score)
 
     def _after_action(self, segment: Segment) -> State:
         activation = self.replay.activations[segment.activation]
@@ -498,19 +527,14 @@ class ReplayFilm:
         return activation.state_before
 
     def _end(self, segment: Segment, state: State) -> Iterator[np.ndarray]:
-        end = self.replay.end
         if self.own_game:  # a game system's own mission: its points as they stand
-            scoring = [("", MISSION_NAMES.get(state.mission, state.mission))] + [
-                (g, f"{self.words.gang(g)}  {int(state.score.get(g, 0)):+d} VP") for g in self.table.spec.gangs]
+            scoring = system_scoring(state, self.words, MISSION_NAMES.get(state.mission, state.mission))
         else:
             scoring = score_lines(self.replay, self.table.ruleset, self.words, state)
-        lines = tuple(text for _, text in scoring)
         colours = tuple(self.colours.get(g, "") if g else "" for g, _ in scoring)
-        winner = self.gang_names.get(end.winner, end.winner) if end is not None and end.winner else ""
-        title = f"{winner} win" if winner else "A draw"
-        reason = (f"game over: {self.words.named(end.reason)}",) if end is not None else ()
+        title, lines = end_card(self.replay, self.words, scoring)
         for frame in self._overview_frames(segment.frames, 18.0):
-            yield hud.draw_card(frame, title, lines + reason, colours)
+            yield hud.draw_card(frame, title, lines, colours)
 
 
 class _StillCamera:

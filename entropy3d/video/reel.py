@@ -25,6 +25,7 @@ from entropy3d.video.movie import (
     VideoOptions,
     plan_segments,
     replay_names,
+    system_pace,
 )
 
 
@@ -40,20 +41,20 @@ class ReelGame:
     reasons: tuple[str, ...]
 
 
-def highlight_segments(game: ReelGame, options: VideoOptions, names) -> list[Segment]:
+def highlight_segments(game: ReelGame, options: VideoOptions, names, pace=None) -> list[Segment]:
     """The replay's video segments cut to the game's chosen activations (less their skipped
     actions, a remount's pause, when the activation has anything else to show), its title and its
-    end."""
+    end. ``pace``: a system's own game's (:func:`~entropy3d.video.movie.system_pace`), else None."""
     from entropy3d.rules.transition import SKIP
 
     activations = game.replay.activations
-    chosen = [s for s in plan_segments(game.replay, options, names)
+    chosen = [s for s in plan_segments(game.replay, options, names, pace)
               if s.kind in ("action", "skipped") and s.activation in set(game.activations)]
     lively = {s.activation for s in chosen
               if s.kind == "action" and activations[s.activation].actions[s.action].action.kind != SKIP}
     shown = [s for s in chosen if s.activation not in lively or s.kind != "action"
              or activations[s.activation].actions[s.action].action.kind != SKIP]
-    segments = plan_segments(game.replay, options, names)
+    segments = plan_segments(game.replay, options, names, pace)
     return [segments[0], *shown, segments[-1]]
 
 
@@ -63,7 +64,7 @@ class _HighlightFilm(ReplayFilm):
     def __init__(self, game: ReelGame, of: int, options: VideoOptions):
         super().__init__(game.replay, options)
         self.game, self.of = game, of
-        self.segments = highlight_segments(game, options, self.words)
+        self.segments = highlight_segments(game, options, self.words, self.pace)
 
     def _title(self, segment: Segment, state) -> Iterator[np.ndarray]:
         header = self.replay.header
@@ -74,12 +75,20 @@ class _HighlightFilm(ReplayFilm):
             yield hud.draw_card(frame, f"Highlight {self.game.rank} of {self.of}", lines)
 
 
+def _words_and_pace(game: ReelGame):
+    """The names and the pace (None for Entropy City) of a reel game's scene."""
+    from entropy3d.scene import load_scene
+
+    table = load_scene(game.replay.header.scene)
+    return replay_names(game.replay, table), system_pace(game.replay, table)
+
+
 class _Reel:
     """The frames of every game's film in turn (each film is opened only while it plays)."""
 
     def __init__(self, games: list[ReelGame], options: VideoOptions):
         self.games, self.options = games, options
-        self.segments = [s for game in games for s in highlight_segments(game, options, replay_names(game.replay))]
+        self.segments = [s for game in games for s in highlight_segments(game, options, *_words_and_pace(game))]
 
     def frames(self) -> Iterator[np.ndarray]:
         for game in self.games:

@@ -290,6 +290,19 @@ def reading_chars(events: Iterable[Event], names: Names) -> int:
     return sum(len(s) for s, _ in lines(events, names))
 
 
+def headline(event: Event, names: Names, verb: str = "shoots") -> str:
+    """A shot in the fewest words a stranger needs ("Lyra shoots Skab: 2 hits", "...: missed"):
+    who, at whom and what came of it, for a video's large print; the weapon, the cover and the
+    dice stay in the small print and on the sight line's label. ``verb``: "attacks" for a blow."""
+    figures = event.figures
+    target = names.rider(str(figures.get("target") or event.piece or ""))
+    if "hit" not in figures:  # no roll to report (no target found): the whole sentence
+        return sentence(event, names)
+    hits = figures.get("hits")
+    result = "missed" if not figures["hit"] else f"{hits} hit{'s' if hits != 1 else ''}" if hits else "hit"
+    return f"{names.rider(event.model)} {verb} {target}: {result}"
+
+
 def found_text(event: Event, names: Names) -> str:
     """What the producer found, with the piece it names by id given its readable name."""
     found = event.found

@@ -1,0 +1,159 @@
+"""How long a game system that plays its own game (a gang battle, a car chase, a skirmish) holds
+each action on screen, and which of its lines a stranger must read.
+
+Entropy City's video reads every sentence of an action at the pace's characters a second. A
+system's own game says much more per action (a gang shot: the shot with its dice, the ammo
+check, the pinning, the wound, the injury dice, the score), so read that way its video ran
+about 6 minutes for 3 turns. Here its lines are split: large print, held until read, for what a
+stranger needs to follow the game (a shot as "Lyra shoots Skab: 2 hits" beside its sight line's
+label; each fighter's first decisive result: Out of Action, a gang bottling out, points scored,
+a crash; an action's own event when it is not an attack, e.g. a walk), and one line of small
+print, not waited for, with the full sentences and dice for whoever pauses. A quiet move (a
+walk with nothing decisive) plays at :data:`QUIET_RATE`. Everything is read off the events'
+kinds and figures that every playing system shares (``shot`` with ``target`` and ``hit``;
+``taken_out``, ``out_of_action``, ``bottled``; ``score`` with ``points``), so no system is named
+here. Seconds throughout.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Collection, Iterable, Mapping
+
+from entropy3d.game.replay import Replay
+from entropy3d.rules.event import Event
+from entropy3d.rules.state import State
+from entropy3d.rules.transition import END
+from entropy3d.systems import find_system
+from entropy3d.video import words
+from entropy3d.video.fight import fight_view, label_text
+from entropy3d.video.hud import HUD_LINES
+
+#: how many times faster than it happened a quiet move (nothing decisive, no attack) is played
+QUIET_RATE = 2.0
+#: the least an action with nothing a stranger must read is held: its small print flashes by
+QUIET_HOLD_S = 1.0
+#: figures that make an event a result a stranger must read: a fighter gone, a gang bottled out
+DECISIVE_FIGURES = ("taken_out", "out_of_action", "bottled")
+
+
+def decisive(event: Event) -> bool:
+    """A result a stranger must read: a fighter taken out or Out of Action, a gang bottling out,
+    points scored (a car getting away), or a key moment other than an attack's harm (a crash, a
+    ride off the table, a jump). Points scored for a fighter already said to be out are not said
+    again (:meth:`SystemPace.lines` keeps each model's first decisive line)."""
+    return (any(bool(event.figures.get(k)) for k in DECISIVE_FIGURES)
+            or (event.kind == "score" and bool(event.figures.get("points")))
+            or (event.kind != "attack" and words.is_key_moment(event)))
+
+
+def is_headline_shot(event: Event) -> bool:
+    """A shot with a result to tell (its ``target`` and ``hit`` figures)."""
+    return event.kind == "shot" and "hit" in event.figures and "target" in event.figures
+
+
+@dataclass(frozen=True)
+class SystemPace:
+    """The pace of a system's own game: ``names`` to say who, ``ruleset``, ``on_foot`` (model ids)
+    and ``system`` (the :class:`~entropy3d.systems.base.GameSystem`, for its words) to find each
+    attack's sight line label as drawn (:func:`~entropy3d.video.fight.fight_view`)."""
+
+    names: words.Names
+    ruleset: object
+    on_foot: Collection[str] = frozenset()
+    system: object = None
+
+    def lines(self, events: Iterable[Event], own: Event | None = None,
+              verb: str = "shoots") -> tuple[tuple[str, str], ...]:
+        """The HUD's (sentence, detail) lines of ``events``: first one line of small print (every
+        sentence not in large print, joined), then the large print in order (each shot's
+        headline over its full sentence, each fighter's first decisive result, ``own``). The HUD
+        keeps the newest lines, so the small print is the first to give way."""
+        large, small, out = [], [], set()
+        for event in events:
+            full = words.sentence(event, self.names)
+            if is_headline_shot(event):
+                large.append((words.headline(event, self.names, verb), full))
+            elif decisive(event) and event.model not in out:
+                out.add(event.model)
+                large.append((full, words.detail(event)))
+            elif own is not None and event == own:
+                large.append((full, words.detail(event)))
+            else:
+                small.append(full)
+        return ((("", "; ".join(small)),) if small else ()) + tuple(large)
+
+    def label(self, action) -> str:
+        """The sight line's label of the action's attack ("" when it made none to film)."""
+        view = fight_view(action.attack, self.ruleset, self.on_foot, self.system)
+        return "" if view is None else label_text(view)
+
+    def action_lines(self, events, action) -> tuple[tuple[str, str], ...]:
+        """The lines of an action's ``events``: its own first event is large print unless it
+        attacked (then its shot's headline is) or it is the End Phase's (the fighter's own doing
+        is over; only decisive results there, a gang bottling out, are large)."""
+        own = action.events[0] if action.events and not action.attack and action.action.kind != END else None
+        view = fight_view(action.attack, self.ruleset, self.on_foot, self.system)
+        return self.lines(events, own, "shoots" if view is None or view.gun else "attacks")
+
+    def reading_s(self, lines, label: str, read_cps: float, min_read_s: float, quiet: bool = False) -> float:
+        """Seconds to read the large print of ``lines`` and the sight line's ``label`` at
+        ``read_cps``; at least ``min_read_s``, or :data:`QUIET_HOLD_S` when there is nothing to
+        read or the action is ``quiet`` (a walk's one short line needs no more than its reading)."""
+        chars = sum(len(sentence) for sentence, _ in lines) + len(label)
+        return max(QUIET_HOLD_S if quiet or not chars else min_read_s, chars / read_cps)
+
+    def revealed(self, lines, seconds: float, read_cps: float) -> tuple[tuple[str, str], ...]:
+        """``lines`` as the HUD shows them ``seconds`` into their segment: all at once when its
+        newest :data:`~entropy3d.video.hud.HUD_LINES` hold every large line (three fighters
+        fleeing); else each large line once those before it are read at ``read_cps``, so each
+        stays among the newest long enough to be read (the segment lasts their whole reading)."""
+        if sum(1 for sentence, _ in lines if sentence) <= HUD_LINES:
+            return tuple(lines)
+        shown, start = [], 0.0
+        for sentence, detail in lines:
+            if sentence:
+                if start > seconds:
+                    break
+                start += len(sentence) / read_cps
+            shown.append((sentence, detail))
+        return tuple(shown)
+
+    def end_reading_s(self, replay: Replay, mission_names: Mapping[str, str], read_cps: float) -> float:
+        """Seconds to read the end card (:func:`end_card`) at ``read_cps``; ``mission_names``: the
+        missions' names by id."""
+        final = replay.end.state if replay.end is not None else (
+            replay.activations[-1].state_after if replay.activations else replay.header.initial)
+        scoring = system_scoring(final, self.names, mission_names.get(final.mission, final.mission))
+        title, lines = end_card(replay, self.names, scoring)
+        return sum(len(text) for text in (title, *lines)) / read_cps
+
+    def quiet(self, events, action) -> bool:
+        """A move with nothing decisive and no attack: played at :data:`QUIET_RATE`."""
+        return not action.attack and len(action.trajectory) > 0 and not any(decisive(e) for e in events)
+
+
+def system_pace(replay: Replay, table) -> SystemPace | None:
+    """The pace of a game whose system plays its own rules (``table``: its scene); None for
+    Entropy City's."""
+    system = find_system(table.spec.system)
+    if not system.plays():
+        return None
+    on_foot = frozenset(m.id for m in replay.header.initial.models.values() if m.on_foot)
+    return SystemPace(words.Names.of_table(table), table.ruleset, on_foot, system)
+
+
+def system_scoring(state: State, names: words.Names, mission: str) -> list[tuple[str, str]]:
+    """A game system's own mission on the end card, as (gang id or "", text): its name
+    (``mission``), then each gang's points as they stand."""
+    return [("", mission)] + [
+        (g, f"{names.gang(g)}  {int(state.score.get(g, 0)):+d} VP") for g in names.gangs]
+
+
+def end_card(replay: Replay, names: words.Names, scoring) -> tuple[str, tuple[str, ...]]:
+    """The end card's title ("Orlocks win", "A draw") and lines: the ``scoring`` texts, then why
+    the game ended."""
+    end = replay.end
+    winner = names.gang(end.winner) if end is not None and end.winner else ""
+    reason = (f"game over: {names.named(end.reason)}",) if end is not None else ()
+    return (f"{winner} win" if winner else "A draw"), tuple(text for _, text in scoring) + reason
