@@ -37,7 +37,15 @@ from entropy3d.rules.speeds import DistanceBand
 from entropy3d.rules.state import ESCAPED, OUT, ModelState, State, Wreck
 from entropy3d.rules.transition import ACTIVATE, END, MOVE, Action
 from entropy3d.systems.facts import RideReading
-from entropy3d.systems.skirmish import TurnStart, most_points, roll_die, side_without_models, sides_of, taking_turns
+from entropy3d.systems.skirmish import (
+    TurnStart,
+    most_points,
+    roll_die,
+    roll_for_first,
+    side_without_models,
+    sides_of,
+    taking_turns,
+)
 
 if TYPE_CHECKING:
     from entropy3d.systems.chase_vehicles import ChaseVehicles, VehicleStats
@@ -118,14 +126,8 @@ class ChaseEngine:
     def start_turn(self, state: State, rng: np.random.Generator, previous: str | None) -> TurnStart:
         """SW-TURN: the first two sides each roll the initiative die, the higher activates first;
         a tie is rolled again."""
-        gangs = self.gangs(state)
-        sides = self.rules.turn.initiative_die
-        rolls = []
-        while True:
-            roll = (roll_die(rng, sides), roll_die(rng, sides))
-            rolls.append(roll)
-            if roll[0] != roll[1]:
-                return TurnStart(tuple(rolls), gangs[0] if roll[0] > roll[1] else gangs[1])
+        die = self.rules.turn.initiative_die
+        return roll_for_first(self.gangs(state), lambda: (roll_die(rng, die), roll_die(rng, die)))
 
     def ready(self, state: State, gang: str) -> list[str]:
         """SW-TURN: the vehicles of ``gang`` still in the chase."""

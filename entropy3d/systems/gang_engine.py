@@ -34,7 +34,15 @@ from entropy3d.rules.planner import PlannedMove
 from entropy3d.rules.state import OUT, ModelState, State
 from entropy3d.rules.transition import ACTIVATE, ATTACK, END, MOVE, Action
 from entropy3d.systems.facts import Sighting
-from entropy3d.systems.skirmish import FigureTable, TurnStart, checked_walk, roll_die, sides_of, taking_turns
+from entropy3d.systems.skirmish import (
+    FigureTable,
+    TurnStart,
+    checked_walk,
+    roll_die,
+    roll_for_first,
+    sides_of,
+    taking_turns,
+)
 
 if TYPE_CHECKING:
     from entropy3d.systems.gang_battle import FighterProfile, GangBattle
@@ -83,15 +91,9 @@ class GangEngine:
         """GANG-TURN, Priority Phase: each player rolls a die; the higher has priority; on a tie
         the player who had it passes it (``previous``; a first-round tie is rolled again)."""
         gangs = self.gangs(state)
-        sides = self.rules.priority.die_sides
-        rolls = []
-        while True:
-            roll = (roll_die(rng, sides), roll_die(rng, sides))
-            rolls.append(roll)
-            if roll[0] != roll[1]:
-                return TurnStart(tuple(rolls), gangs[0] if roll[0] > roll[1] else gangs[1])
-            if previous is not None:
-                return TurnStart(tuple(rolls), gangs[1] if previous == gangs[0] else gangs[0])
+        die = self.rules.priority.die_sides
+        passed = None if previous is None else (gangs[1] if previous == gangs[0] else gangs[0])
+        return roll_for_first(gangs, lambda: (roll_die(rng, die), roll_die(rng, die)), passed)
 
     def ready(self, state: State, gang: str) -> list[str]:
         """GANG-TURN: the fighters of ``gang`` given a Ready marker (every one in play)."""

@@ -10,7 +10,7 @@ Pure like the rules engine: the table is asked through :class:`FigureTable` (the
 from __future__ import annotations
 
 import dataclasses
-from typing import Mapping, Protocol, Sequence
+from typing import Callable, Mapping, Protocol, Sequence
 
 import numpy as np
 
@@ -50,6 +50,21 @@ class TurnStart:
 def roll_die(rng: np.random.Generator, sides: int = 6) -> int:
     """One die of ``sides`` faces."""
     return int(rng.integers(1, sides + 1))
+
+
+def roll_for_first(sides: Sequence[str], roll: Callable[[], tuple[int, int]],
+                   tie_winner: str | None = None) -> TurnStart:
+    """Who goes first: the first two ``sides`` roll (``roll`` gives both results) until one is
+    higher, and that side goes first; ``tie_winner``, when given, takes a first-round tie instead
+    of a second roll."""
+    rolls = []
+    while True:
+        pair = roll()
+        rolls.append(pair)
+        if pair[0] != pair[1]:
+            return TurnStart(tuple(rolls), sides[0] if pair[0] > pair[1] else sides[1])
+        if tie_winner is not None:
+            return TurnStart(tuple(rolls), tie_winner)
 
 
 def sides_of(state: State) -> list[str]:

@@ -47,6 +47,7 @@ from entropy3d.systems.skirmish import (
     checked_walk,
     most_points,
     roll_die,
+    roll_for_first,
     side_without_models,
     sides_of,
 )
@@ -138,18 +139,13 @@ class TenacityEngine:
         highest kept, plus its rank); the side with the highest result goes first; a tie between
         the sides' best is rolled again. ``previous`` (who went first last turn) plays no part."""
         gangs = self.gangs(state)
-        sides = self.rules.dice.hero_die
-        rolls = []
-        while True:
-            best = []
-            for gang in gangs[:2]:
-                results = [roll_pool(rng, self.figures[m.id].perception_dice, 0, sides)[1]
-                           + self.figures[m.id].perception_rank
-                           for m in state.models.values() if m.gang == gang and m.in_play]
-                best.append(max(results, default=0))
-            rolls.append((best[0], best[1]))
-            if best[0] != best[1]:
-                return TurnStart(tuple(rolls), gangs[0] if best[0] > best[1] else gangs[1])
+
+        def best(gang: str) -> int:
+            return max((roll_pool(rng, self.figures[m.id].perception_dice, 0, self.rules.dice.hero_die)[1]
+                        + self.figures[m.id].perception_rank
+                        for m in state.models.values() if m.gang == gang and m.in_play), default=0)
+
+        return roll_for_first(gangs, lambda: (best(gangs[0]), best(gangs[1])))
 
     def ready(self, state: State, gang: str) -> list[str]:
         """TEN-TURN: the figures of ``gang`` that take a turn this round (every one conscious)."""
