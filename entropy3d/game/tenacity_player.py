@@ -15,7 +15,6 @@ import math
 
 import numpy as np
 
-from entropy3d.game.gang_player import PIVOTS_DEG, SHARES, _bearing_to, _pivot
 from entropy3d.game.side_player import SidePlayer
 from entropy3d.game.system_game import SystemView
 from entropy3d.rules.transition import ATTACK, MOVE, Action
@@ -67,29 +66,6 @@ class TenacityPlayer(SidePlayer):
         return any(s.target == model.id and s.visible_fraction > 0
                    for e in enemies for s in view.table.sightings(state, e.id))
 
-    def _plans(self, view: SystemView, most_in: float) -> list[str]:
-        """Walks worth trying: turning on the spot to the nearest enemy, then setting off every way
-        for each share of ``most_in`` and turning to face the nearest enemy from where it ends."""
-        model = view.model
-        enemies = [m for m in view.state.models.values() if m.gang != model.gang and m.in_play]
-        if not enemies:
-            return []
-        nearest_now = min(enemies, key=lambda e: float(np.hypot(*(e.pose.xy - model.pose.xy))))
-        turn_only = _pivot(_bearing_to(model.pose, nearest_now.pose.xy))
-        plans = [f"walk: {turn_only}"] if turn_only else []
-        for pivot in PIVOTS_DEG:
-            for share in SHARES:
-                inches = math.floor(most_in * share)  # a plan's straights are whole inches
-                if inches <= 0:
-                    continue
-                heading = math.radians(model.pose.facing_deg + pivot)
-                end = model.pose.xy + inches * np.array([math.cos(heading), math.sin(heading)])
-                nearest = min(enemies, key=lambda e: float(np.hypot(*(e.pose.xy - end))))
-                offset = math.degrees(math.atan2(nearest.pose.y - end[1], nearest.pose.x - end[0]))
-                face = _pivot((offset - (model.pose.facing_deg + pivot) + 180.0) % 360.0 - 180.0)
-                plans.append("walk: " + ", ".join(p for p in (_pivot(pivot), f"straight {inches:g}", face) if p))
-        return plans
-
     def _walk_to_attack(self, view: SystemView) -> Action | None:
         """A walk from which the engine would let it attack, the best attack first, then the
         closest to an enemy; with none, a walk that closes on the nearest enemy."""
@@ -97,7 +73,7 @@ class TenacityPlayer(SidePlayer):
         enemies = [m for m in view.state.models.values() if m.gang != model.gang and m.in_play]
         most = engine.figures[model.id].move_spaces * engine.rules.sizes.space_in
         best, best_score = None, -math.inf
-        for plan in self._plans(view, most):
+        for plan in self.walks_to_face(view, most):
             checked = self._legal(view, Action.ride(model.id, plan))
             if checked is None:
                 continue
