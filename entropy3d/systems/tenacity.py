@@ -47,6 +47,8 @@ class CoverRules(SystemData):
 class ElevationRules(SystemData):
     min_levels: int = Field(ge=1)
     perception_advantage_dice: int = Field(ge=0)
+    small_object_max_in: float = Field(gt=0, description="an obstacle an elevated viewer looks over rises at most "
+                                                         "this far above the target's ground, inches (TEN-ELEV)")
 
 
 class DiceRules(SystemData):
@@ -226,8 +228,10 @@ class TenacityTactics(GameSystem):
         """TEN-COVER with TEN-ELEV: what is in the way, without the obstacles an elevated viewer
         looks over; none when too little is hidden, complete when too little is seen."""
         rules = self.rules.cover
+        small = self.rules.elevation.small_object_max_in
         denied = tuple(blocker for blocker, top in zip(sighting.blockers, sighting.blocker_tops_in)
-                       if self.elevated(sighting) and top < sighting.viewer_z_in)
+                       if self.elevated(sighting) and top < sighting.viewer_z_in
+                       and top - sighting.target_z_in <= small)
         counted = [material for blocker, material in zip(sighting.blockers, sighting.blocker_surfaces)
                    if blocker not in denied]
         if not counted or 1 - sighting.visible_fraction < rules.min_hidden:

@@ -106,6 +106,17 @@ def test_TEN_ELEV_the_high_ground_looks_over_low_obstacles(ten):
     assert ten.cover(level).extent == "partial" and ten.perception_dice(level) == 0
 
 
+def test_TEN_ELEV_a_building_is_no_small_object_the_high_ground_looks_over(ten):
+    """Clause: TEN-ELEV. 002 "Elevation": the high ground sees over "small objects" and "into the
+    trenches". From a 6.3" tower (level 3) at a street target (level 0): a 1.8" crate stack is a
+    small object (no cover), but a two-storey block 4.2" tall is not (DECISION: at most one
+    storey, 2.1", above the target's ground): the target hidden behind it keeps its cover."""
+    crates = seen(0.7, ["crates"], ["wood"], [1.8], viewer_z=6.3, levels=(3, 0))
+    assert ten.cover(crates).extent == "none" and ten.cover(crates).denied == ("crates",)
+    block = seen(0.3, ["block"], ["concrete"], [4.2], viewer_z=6.3, levels=(3, 0))
+    assert ten.cover(block) == Cover("partial", True, ())
+
+
 @pytest.fixture(scope="module")
 def skirmish():
     table = load_scene(SCENE)
@@ -135,6 +146,8 @@ def test_TEN_ELEV_from_the_tower_the_barrier_gives_no_cover(skirmish):
     assert "roof_barrier" in runner.blockers and runner.viewer_level - runner.target_level == 1
     assert ten.cover(runner).extent == "none" and "roof_barrier" in ten.cover(runner).denied
     assert ten.perception_dice(runner) == 1
+    scout = seen_[("sniper", "scout")]  # in the street behind the works: a building, no small object
+    assert "works_west" in scout.blockers and ten.cover(scout).hard and not ten.cover(scout).denied
 
 
 def test_los_all_prints_the_tenacity_verdicts():
