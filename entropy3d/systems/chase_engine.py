@@ -39,6 +39,7 @@ from entropy3d.rules.transition import ACTIVATE, END, MOVE, Action
 from entropy3d.systems.facts import RideReading
 from entropy3d.systems.skirmish import (
     TurnStart,
+    game_start,
     most_points,
     roll_die,
     roll_for_first,
@@ -117,8 +118,7 @@ class ChaseEngine:
         wounds = self.rules.damage.wounds
         models = {model_id: model.but(wounds=wounds[self.vehicles[model_id].scale], stress=0, conditions=())
                   for model_id, model in table_state.models.items()}
-        return dataclasses.replace(table_state, mission=self.rules.mission.name, models=models,
-                                   score={g: 0 for g in dict.fromkeys(m.gang for m in models.values())})
+        return game_start(table_state, self.rules.mission.name, models)
 
     def gangs(self, state: State) -> list[str]:
         return sides_of(state)

@@ -38,6 +38,7 @@ from entropy3d.systems.skirmish import (
     FigureTable,
     TurnStart,
     checked_walk,
+    game_start,
     roll_die,
     roll_for_first,
     sides_of,
@@ -80,9 +81,7 @@ class GangEngine:
         models = {model_id: model.but(wounds=self.fighters[model_id].wounds, stress=0,
                                       conditions=(PRONE,) if model_id in self.prone_at_start else ())
                   for model_id, model in table_state.models.items()}
-        gangs = list(dict.fromkeys(m.gang for m in models.values()))
-        return dataclasses.replace(table_state, mission=self.rules.mission.name, models=models,
-                                   score={g: 0 for g in gangs})
+        return game_start(table_state, self.rules.mission.name, models)
 
     def gangs(self, state: State) -> list[str]:
         return sides_of(state)

@@ -47,6 +47,13 @@ class TurnStart:
     first: str
 
 
+def game_start(table_state: State, mission: str, models: Mapping[str, ModelState]) -> State:
+    """The table's starting state as a system's game: its ``models`` (as the system sets them
+    up), its mission's name and every side on no points."""
+    return dataclasses.replace(table_state, mission=mission, models=dict(models),
+                               score={side: 0 for side in dict.fromkeys(m.gang for m in models.values())})
+
+
 def roll_die(rng: np.random.Generator, sides: int = 6) -> int:
     """One die of ``sides`` faces."""
     return int(rng.integers(1, sides + 1))

@@ -45,6 +45,7 @@ from entropy3d.systems.skirmish import (
     FigureTable,
     TurnStart,
     checked_walk,
+    game_start,
     most_points,
     roll_die,
     roll_for_first,
@@ -128,8 +129,7 @@ class TenacityEngine:
                                       max_stress=self.figures[model_id].max_stress,
                                       conditions=(PRONE,) if model_id in self.prone_at_start else ())
                   for model_id, model in table_state.models.items()}
-        return dataclasses.replace(table_state, mission=self.rules.mission.name, models=models,
-                                   score={g: 0 for g in dict.fromkeys(m.gang for m in models.values())})
+        return game_start(table_state, self.rules.mission.name, models)
 
     def gangs(self, state: State) -> list[str]:
         return sides_of(state)
