@@ -24,8 +24,8 @@ SPELT = {"lamp": "street lamp", "flats": "flats", "wreck": "wreck"}
 
 def piece_name(piece_id: str) -> str:
     """A readable name for a scenery id: "lamp_ne" -> "the north-east street lamp",
-    "corner_flats" -> "the corner flats", "warehouse_b" -> "warehouse B", "bin_2" -> "bin 2"."""
-    words = [w for w in piece_id.replace("-", "_").split("_") if w]
+    "corner_flats" -> "the corner flats", "warehouse_b" -> "warehouse B", "bin_2" and "bin2" -> "bin 2"."""
+    words = [w for w in re.split(r"[-_]|(?<=[a-z])(?=[0-9]+$)", piece_id) if w]
     if not words:
         return piece_id
     where = [COMPASS[w] for w in words if w in COMPASS]

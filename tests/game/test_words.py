@@ -15,6 +15,7 @@ def test_scenery_ids_read_as_names():
     assert piece_name("corner_flats") == "the corner flats"
     assert piece_name("warehouse_b") == "warehouse B"
     assert piece_name("bin_2") == "bin 2"
+    assert piece_name("bench1") == "bench 1"
     assert NAMES.thing("hades_1") == "Brakes" and NAMES.rider_of_gang("hades_3") == "Ash (Hades MC)"
 
 
