@@ -18,6 +18,8 @@ from entropy3d.activation.story import RideStory
 AROUND_IN = 5.0
 #: the smallest stretch of table (inches) the panel shows, so a short ride keeps its context
 MIN_SIDE_IN = 22.0
+#: pixels at the panel's top kept for its title: no grid number is written there
+TITLE_BAND_PX = 30
 LABELLED_KINDS = ("building", "platform", "ramp", "destructible", "mesh", "block")
 
 
@@ -37,6 +39,8 @@ def ride_region(story: RideStory, width_in: float, depth_in: float, aspect: floa
         size[1] = size[0] / aspect
     lo = np.minimum(np.maximum(centre - size / 2, [-1.0, -1.0]), np.maximum([width_in + 1, depth_in + 1] - size,
                                                                              -1.0))
+    # the table's edge never pushes a point of the ride out (a landing the rules put off the table)
+    lo = np.minimum(np.maximum(lo, points.max(axis=0) + 1.0 - size), points.min(axis=0) - 1.0)
     return (float(lo[0]), float(lo[1]), float(lo[0] + size[0]), float(lo[1] + size[1]))
 
 
@@ -54,8 +58,8 @@ def _grid(draw, canvas: Canvas, width_in: float, depth_in: float) -> None:
         strong = y % 6 == 0
         draw.line(canvas.px([(max(0, x0), y), (min(width_in, x1), y)]),
                   fill=(110, 110, 120) if strong else (62, 62, 70), width=1)
-        if strong:
-            (_, cy), = canvas.px([(x0, y)])
+        (_, cy), = canvas.px([(x0, y)])
+        if strong and cy > TITLE_BAND_PX:
             draw.text((3, cy - 14), f"{y}\"", fill=(200, 200, 205), font=font(12))
 
 
