@@ -124,10 +124,12 @@ def _dot(draw, centre, colour, radius: int = MARK_RADIUS_PX) -> None:
     draw.ellipse([x - radius, y - radius, x + radius, y + radius], fill=colour)
 
 
-def _label(draw, at, text: str, colour=TEXT_COLOUR, above: bool = True, within: tuple[int, int] | None = None
-           ) -> None:
+def _label(draw, at, text: str, colour=TEXT_COLOUR, above: bool = True, within: tuple[int, int] | None = None,
+           taken: list[tuple[float, float, float, float]] | None = None) -> None:
     """``text`` centred above (or below) ``at``, in a lighter tint of ``colour``: a mark's own
-    colour stays on the mark alone, so the mark can be found by its colour."""
+    colour stays on the mark alone, so the mark can be found by its colour. A label that would
+    cover one in ``taken`` (boxes in pixels) goes to the mark's other side, else beside the one
+    it meets; its own box joins ``taken``."""
     colour = tuple(int(c + 0.45 * (255 - c)) for c in colour)
     face = font(14)
     x, y = at
@@ -135,7 +137,22 @@ def _label(draw, at, text: str, colour=TEXT_COLOUR, above: bool = True, within: 
     left = x - width / 2
     if within is not None:
         left = min(max(left, within[0] + 2), within[1] - width - 2)
-    draw.text((left, y - 24 if above else y + 9), text, fill=colour, font=face)
+
+    def box(left: float, above: bool) -> tuple[float, float, float, float]:
+        top = y - 24 if above else y + 9
+        return (left, top, left + width, top + 18)
+
+    def meets(candidate) -> tuple[float, float, float, float] | None:
+        return next((other for other in taken or () if candidate[0] < other[2] and other[0] < candidate[2]
+                     and candidate[1] < other[3] and other[1] < candidate[3]), None)
+
+    placed = box(left, above)
+    if meets(placed) is not None:
+        flipped = box(left, not above)
+        placed = flipped if meets(flipped) is None else box(meets(placed)[2] + 6, above)
+    draw.text(placed[:2], text, fill=colour, font=face)
+    if taken is not None:
+        taken.append(placed)
 
 
 def draw_profile(draw: ImageDraw.ImageDraw, geometry, story: RideStory, key: ColourKey,
@@ -210,6 +227,7 @@ def _draw_ride(draw, story: RideStory, key: ColourKey, axes: ProfileAxes) -> Non
     ex, ey = axes.px(end_distance, story.end.z)
     if landing is None or landing.carry_in <= 0:
         draw.rectangle([ex - 5, ey - 5, ex + 5, ey + 5], outline=key.colour("end"), width=3)
+    taken: list[tuple[float, float, float, float]] = []
     for name in ("take-off", "peak", "touchdown"):
         moment = moments.get(name)
         if moment is None:
@@ -218,4 +236,4 @@ def _draw_ride(draw, story: RideStory, key: ColourKey, axes: ProfileAxes) -> Non
         _dot(draw, centre, key.colour(name))
         text = {"take-off": f"take-off {moment.xyz[2]:.1f}\"", "peak": f"peak {moment.xyz[2]:.1f}\"",
                 "touchdown": f"touchdown {moment.distance_in:.1f}\""}[name]
-        _label(draw, centre, text, key.colour(name), above=name != "touchdown")
+        _label(draw, centre, text, key.colour(name), above=name != "touchdown", taken=taken)
