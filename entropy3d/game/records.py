@@ -156,6 +156,16 @@ class ActivationRecord:
                    State.from_json(data["state_before"]), State.from_json(data["state_after"]))
 
 
+def action_events(activation: ActivationRecord, index: int) -> tuple[Event, ...]:
+    """Everything a person should read during action ``index`` of ``activation``, in order: the
+    activation's start events (before its first action), the action's events, the scene's other
+    game system's rulings on the ride and the attack's events. The video, the share page and the
+    viewer all tell an action with these."""
+    action = activation.actions[index]
+    attack = tuple(Event.from_json(e) for e in (action.attack or {}).get("events", ()))
+    return (activation.events if index == 0 else ()) + tuple(action.events) + tuple(action.rulings) + attack
+
+
 @dataclass(frozen=True, eq=False)
 class EndRecord:
     """The end of the game: why it ended, the score and the winner ("" for a draw)."""

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from entropy3d.game.records import action_events
 from entropy3d.game.replay import Replay
 from entropy3d.geometry import Pose
 from entropy3d.rules.combat import shot_in_sight
@@ -55,7 +56,7 @@ def replay_steps(replay: Replay, table: Table, geometry: TableGeometry) -> list[
             "model": active,
             "title": (f"Turn {activation.turn} - {names.rider_of_gang(active)}, action {action.index + 1}: "
                       f"{action.plan}"),
-            "lines": [list(pair) for pair in lines(action.events, names)],
+            "lines": [list(pair) for pair in lines(action_events(activation, step.action), names)],
             "poses": {model_id: pose_list(pose) for model_id, pose in poses.items()},
             "hidden": sorted(hidden),
             "trajectory": thinned(action.trajectory).tolist(),

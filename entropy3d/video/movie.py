@@ -18,6 +18,7 @@ from typing import Callable, Iterator
 
 import numpy as np
 
+from entropy3d.game.records import action_events
 from entropy3d.game.replay import Replay
 from entropy3d.geometry import Pose
 from entropy3d.outputs import AtomicFile
@@ -116,17 +117,6 @@ class Segment:
     ride_frames: int = 0
     rate: float = 1.0
     flight: tuple[float, float] | None = None
-
-
-def action_events(activation, index: int) -> tuple:
-    """Everything a person should read during action ``index`` of ``activation``: the
-    activation's start events (before its first action), the action's events, the scene's other
-    game system's rulings on the ride and the attack's events."""
-    from entropy3d.rules.event import Event
-
-    action = activation.actions[index]
-    attack = tuple(Event.from_json(e) for e in (action.attack or {}).get("events", ()))
-    return (activation.events if index == 0 else ()) + tuple(action.events) + tuple(action.rulings) + attack
 
 
 def reading_s(events, options: VideoOptions, names: words.Names) -> float:

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from entropy3d.game.records import action_events
 from entropy3d.game.replay import Replay
 from entropy3d.geometry import Pose, arc_points
 from entropy3d.rules.planner import template_radius
@@ -117,7 +118,8 @@ class Timeline:
         action = activation.actions[step.action]
         lines = [f"turn {activation.turn}, {activation.model_id}, action {action.index + 1}: {action.plan}  "
                  f"({self.index + 1}/{len(self.steps)}, t {self.t:.2f}s)"]
-        lines += [e.text for e in action.events if e.t_s <= self.t or e.kind in ("move", "test")][-3:]
+        lines += [e.text for e in action_events(activation, step.action)
+                  if e.t_s <= self.t or e.kind in ("move", "test")][-3:]
         return "\n".join(lines)
 
 

@@ -116,3 +116,26 @@ def test_EC_ACT_ATTACK_a_shot_marks_where_the_shooter_fired_from():
     assert colour_pixels(marked[around], line_colour(shot)) > 30
     melee = dataclasses.replace(shot, weapon="chain", gun=False, visible=None)
     assert colour_pixels(draw_fight(blank, melee, pixels_of, takedown=False)[around], line_colour(melee)) == 0
+
+
+def test_EC_WOUND_the_shared_page_and_the_viewer_tell_the_shot_with_its_action(takedown_replay):
+    """Clause: EC-WOUND: the words of a shot after a move (its attack record's events) are read on
+    the shared page's timeline and in the viewer's caption of that action, as on the video."""
+    from entropy3d.rules.event import Event
+    from entropy3d.scene import load_scene
+    from entropy3d.scene.build import build_table_geometry
+    from entropy3d.share.steps import replay_steps
+    from entropy3d.video.words import Names, sentence
+    from entropy3d.viewer.timeline import Timeline
+
+    k, j, action, _ = first_takedown(takedown_replay)
+    table = load_scene(takedown_replay.header.scene)
+    timeline = Timeline(takedown_replay, takedown_replay.header.initial)
+    index = next(n for n, step in enumerate(timeline.steps) if (step.activation, step.action) == (k, j))
+    shot = [Event.from_json(e) for e in action.attack["events"]]
+    page_lines = replay_steps(takedown_replay, table, build_table_geometry(table))[index]["lines"]
+    names = Names.of_table(table)
+    assert [sentence(e, names) for e in shot if sentence(e, names)] == \
+        [line[0] for line in page_lines[-len(shot):] if line[0]]
+    timeline.index, timeline.t = index, 1e9
+    assert shot[-1].text in timeline.caption()

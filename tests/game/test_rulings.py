@@ -9,11 +9,11 @@ from pathlib import Path
 
 import pytest
 
+from entropy3d.game.records import action_events
 from entropy3d.game.replay import read_replay
 from entropy3d.game.session import play_game, replay_bytes
 from entropy3d.resources import bundled_dir
 from entropy3d.scene import load_scene
-from entropy3d.video.movie import action_events
 from entropy3d.video.words import Names, sentence
 
 FALL_SCENE = bundled_dir("scenes") / "systems" / "rooftop_fall.yaml"
@@ -65,6 +65,32 @@ def test_rulings_are_kept_by_the_replay_and_read_on_the_video(fall_game, tmp_pat
     events = action_events(*next((activation, activation.actions.index(action))
                                  for activation, action, _ in _rulings(again)))
     assert any(event.kind == "ruling" for event in events)
+
+
+def test_the_share_page_and_the_viewer_tell_the_rulings_with_the_action(fall_game):
+    """REF-FALL, REF-ELEV: a ruling read on the video is read on the shared page's timeline and
+    in the viewer's caption of the same action too."""
+    from entropy3d.scene.build import build_table_geometry
+    from entropy3d.share.steps import replay_steps
+    from entropy3d.viewer.timeline import Timeline
+
+    table = load_scene(FALL_SCENE)
+    names = Names.of_table(table)
+    entries = replay_steps(fall_game, table, build_table_geometry(table))
+    timeline = Timeline(fall_game, fall_game.header.initial)
+    assert len(entries) == len(timeline.steps)
+    told = 0
+    for index, step in enumerate(timeline.steps):
+        rulings = fall_game.activations[step.activation].actions[step.action].rulings
+        page_sentences = [line[0] for line in entries[index]["lines"]]
+        timeline.index, timeline.t = index, 1e9
+        caption = timeline.caption()
+        for ruling in rulings:
+            told += 1
+            assert sentence(ruling, names) in page_sentences
+        if rulings:
+            assert rulings[-1].text in caption, caption
+    assert told, "the game's rides were ruled on"
 
 
 def test_an_entropy_city_game_has_no_rulings_and_no_rulings_key():

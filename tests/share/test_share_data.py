@@ -11,6 +11,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from entropy3d.game.records import action_events
 from entropy3d.game.session import play_game
 from entropy3d.scene import load_scene
 from entropy3d.scene.build import build_table_geometry
@@ -59,7 +60,11 @@ def test_every_ridden_action_is_a_step_ending_where_the_rules_left_the_bike(game
         assert entry["after"] == pytest.approx([after.x, after.y, after.z, after.facing_deg], abs=1e-3)
         trajectory = np.asarray(entry["trajectory"])
         assert trajectory[0, 0] == 0.0 and trajectory[-1, 0] == pytest.approx(action.trajectory[-1, 0], abs=1e-3)
-        assert entry["lines"] == [list(pair) for pair in lines(action.events, names)]
+        told = action_events(activation, step.action)
+        assert entry["lines"] == [list(pair) for pair in lines(told, names)]
+        attack = (action.attack or {}).get("events", ())
+        assert len(told) == len(action.events) + len(action.rulings) + len(attack) + (
+            len(activation.events) if step.action == 0 else 0), "the attack's words are told with its action"
         assert action.plan in entry["title"] and names.rider(activation.model_id) in entry["title"]
         for sight in entry["sight"]:  # EC-LOS-1: only rivals, seen from where the bike ended
             assert table.model(sight["target"]).gang != table.model(activation.model_id).gang
