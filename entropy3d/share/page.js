@@ -351,8 +351,13 @@
   function redraw() { if (!pending) { pending = true; requestAnimationFrame(render); } }
   function resize() {
     renderer.setSize(view.clientWidth, view.clientHeight, false);
+    const atHome = orbit.distance === home.distance && orbit.target.equals(home.target) &&
+                   orbit.yaw === home.yaw && orbit.pitch === home.pitch;
     camera.aspect = view.clientWidth / Math.max(1, view.clientHeight);
     camera.updateProjectionMatrix();
+    // a narrow view backs off until the table's width fits (1.42: the widest aspect it fits at 1.5 sizes)
+    home.distance = 1.5 * size * Math.max(1, 1.42 / camera.aspect);
+    if (atHome) orbit.distance = home.distance;
     placeCamera();
   }
   window.addEventListener("resize", resize);
@@ -361,6 +366,7 @@
   window.entropy3dShare = { frames: 0, steps: steps.length, goTo: goTo, topDown: topDown, screenOf: screenOf,
                             index: () => timeline.index, renderNow: render };
   document.getElementById("name").textContent = data.name;
+  document.body.classList.toggle("replay", steps.length > 0);
   applyToggles();
   resize();
   goTo(-1, false);

@@ -172,6 +172,24 @@ def test_replay_page_steps_a_bike_across_the_screen(pages, browser, tmp_path):
     assert console_errors(browser) == []
 
 
+def _tags_under_the_story(driver) -> list[str]:
+    """The riders' name tags that the action's words cover (the words stand beside the table)."""
+    return driver.execute_script(
+        "const s = document.getElementById('story').getBoundingClientRect();"
+        "return [...document.querySelectorAll('.tag')].filter(t => t.style.display !== 'none').filter(t => {"
+        "  const r = t.getBoundingClientRect();"
+        "  return r.left < s.right && s.left < r.right && r.top < s.bottom && s.top < r.bottom;"
+        "}).map(t => t.textContent)")
+
+
+def test_the_words_cover_no_rider_at_any_step(pages, browser):
+    open_page(browser, pages["replay"])
+    for index in range(-1, browser.execute_script("return window.entropy3dShare.steps")):
+        browser.execute_script(f"window.entropy3dShare.goTo({index}, false)")
+        settle(browser)
+        assert _tags_under_the_story(browser) == [], f"at step {index} the action's words cover a rider"
+
+
 def test_scene_page_shows_the_table_without_a_timeline(pages, browser, tmp_path):
     open_page(browser, pages["scene"])
     picture = screenshot(browser, tmp_path / "table.png")
