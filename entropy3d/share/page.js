@@ -112,9 +112,16 @@
   function topDown() {
     if (saved) { Object.assign(orbit, saved); saved = null; placeCamera(); return; }
     saved = { target: orbit.target.clone(), distance: orbit.distance, yaw: orbit.yaw, pitch: orbit.pitch };
-    const tan = Math.tan(THREE.MathUtils.degToRad(camera.fov / 2));  // fit the whole table top, with a margin
-    const fit = 1.1 * Math.max(table.depth, table.width / camera.aspect) / (2 * tan) + table.top;
-    Object.assign(orbit, { target: new THREE.Vector3(table.width / 2, table.depth / 2, 0), distance: fit,
+    // fit the whole table top, with a margin, in the band between the title and the bar
+    const tan = Math.tan(THREE.MathUtils.degToRad(camera.fov / 2));
+    const height = Math.max(1, view.clientHeight);
+    const above = Math.min(document.getElementById("top").getBoundingClientRect().bottom, height / 3);
+    const below = Math.max(document.getElementById("bar").getBoundingClientRect().top, 2 * height / 3);
+    const band = below - above;
+    const fit = 1.1 * Math.max(table.depth * height / band, table.width / camera.aspect) / (2 * tan) + table.top;
+    const inchesPerPixel = 2 * tan * (fit - table.top) / height;
+    const north = ((above + below) / 2 - height / 2) * inchesPerPixel;  // the band's middle, not the view's
+    Object.assign(orbit, { target: new THREE.Vector3(table.width / 2, table.depth / 2 + north, 0), distance: fit,
                            yaw: 0, pitch: 89.9 });
     placeCamera();
   }
@@ -336,6 +343,12 @@
     screen.copy(mini.group.position).project(camera);
     return [(screen.x + 1) / 2 * view.clientWidth, (1 - screen.y) / 2 * view.clientHeight];
   }
+  function tableCorners() {  // where the table top's four corners are on screen, CSS pixels
+    return [[0, 0], [table.width, 0], [table.width, table.depth], [0, table.depth]].map(([x, y]) => {
+      screen.set(x, y, table.top).project(camera);
+      return [(screen.x + 1) / 2 * view.clientWidth, (1 - screen.y) / 2 * view.clientHeight];
+    });
+  }
   function render() {
     pending = false;
     renderer.render(scene, camera);
@@ -364,6 +377,7 @@
 
   // what a test (or a curious reader in the console) can ask the page
   window.entropy3dShare = { frames: 0, steps: steps.length, goTo: goTo, topDown: topDown, screenOf: screenOf,
+                            tableCorners: tableCorners,
                             index: () => timeline.index, renderNow: render };
   document.getElementById("name").textContent = data.name;
   document.body.classList.toggle("replay", steps.length > 0);

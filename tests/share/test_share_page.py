@@ -162,6 +162,11 @@ def test_replay_page_steps_a_bike_across_the_screen(pages, browser, tmp_path):
     assert_not_blank(top)
     top_xy = browser.execute_script(f"return window.entropy3dShare.screenOf('{bike}')")
     assert np.hypot(top_xy[0] - after_xy[0], top_xy[1] - after_xy[1]) > 5, "the top-down key did not move the view"
+    band = browser.execute_script("return [document.getElementById('top').getBoundingClientRect().bottom,"
+                                  " document.getElementById('bar').getBoundingClientRect().top]")
+    corners = np.array(browser.execute_script("return window.entropy3dShare.tableCorners()"))
+    assert band[0] <= corners[:, 1].min() and corners[:, 1].max() <= band[1], \
+        f"the top-down view puts the table's corners at rows {corners[:, 1]}, outside the band {band}"
 
     browser.find_element("id", "play").click()
     time.sleep(1.0)
