@@ -17,7 +17,8 @@ import yaml
 from entropy3d.resources import bundled_dir
 from tests.export.conftest import ROOT, validate_gltf
 
-SCENES = sorted((ROOT / "scenes").glob("*.yaml"))
+#: every bundled table: the Entropy City ones and the other systems' (scenes/systems)
+SCENES = sorted((ROOT / "scenes").glob("*.yaml")) + sorted((ROOT / "scenes" / "systems").glob("*.yaml"))
 RULES = yaml.safe_load((ROOT / "rules" / "entropy_city.yaml").read_text(encoding="utf-8"))
 
 
@@ -70,7 +71,7 @@ def test_every_bundled_scene_passes_the_khronos_validator(scene_glbs):
 def test_EC_BASE_reimported_table_and_bases_are_at_the_physical_size(scene_glbs, scene):
     from entropy3d.scene import load_scene
 
-    table = load_scene(ROOT / "scenes" / f"{scene}.yaml")
+    table = load_scene(next(s for s in SCENES if s.stem == scene))
     imported = trimesh.load_scene(str(scene_glbs[scene]))
     ground = imported.geometry[imported.graph["table"][1]]
     transform = imported.graph["table"][0]
@@ -80,15 +81,19 @@ def test_EC_BASE_reimported_table_and_bases_are_at_the_physical_size(scene_glbs,
     assert bounds[1][2] - bounds[0][2] == pytest.approx(table.depth * 0.0254, abs=1e-5)
     assert bounds[1][1] == pytest.approx(0.0, abs=1e-6)  # the table top, with everything above it
     assert imported.bounds[1][1] > 0.05
-    oval = RULES["bases"]["oval"]
-    model = next(m for m in table.models if RULES["bike_types"][m.bike]["base"] == "oval")
-    base = imported.geometry[imported.graph[f"model {model.id}/base"][1]]
-    length, thickness, width = base.extents
-    assert length == pytest.approx(oval["length_mm"] / 1000, abs=1e-4)
-    assert width == pytest.approx(oval["width_mm"] / 1000, abs=1e-4)
-    where = imported.graph[f"model {model.id}"][0][:3, 3]
-    assert where[0] == pytest.approx(model.position[0] * 0.0254, abs=1e-5)
-    assert where[2] == pytest.approx(-model.position[1] * 0.0254, abs=1e-5)
+    for model in table.models:  # EC-BASE: 75 x 42 mm ovals, 70 mm rounds; figures on foot on 25 mm
+        if model.on_foot:
+            length = width = RULES["on_foot"]["base_diameter_mm"]
+        else:
+            base_rules = RULES["bases"][RULES["bike_types"][model.bike]["base"]]
+            length = base_rules.get("length_mm", base_rules.get("diameter_mm"))
+            width = base_rules.get("width_mm", base_rules.get("diameter_mm"))
+        base = imported.geometry[imported.graph[f"model {model.id}/base"][1]]
+        along, _, across = base.extents
+        assert (along, across) == pytest.approx((length / 1000, width / 1000), abs=1e-4), model.id
+        where = imported.graph[f"model {model.id}"][0][:3, 3]
+        assert where[0] == pytest.approx(model.position[0] * 0.0254, abs=1e-5)
+        assert where[2] == pytest.approx(-model.position[1] * 0.0254, abs=1e-5)
 
 
 def test_buildings_stand_up_and_keep_their_footprint(scene_glbs):
