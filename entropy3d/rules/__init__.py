@@ -13,15 +13,32 @@ destructibles, jumps, the cliff edge), :mod:`.combat` (melee geometry, chicken, 
 :mod:`.transition` (``check`` apart from ``resolve``; :mod:`.riding` resolves a ridden move).
 """
 
-from entropy3d.rules.dice import Outcome, PushState, TestRoll, judge, resolve_bust, roll_test
-from entropy3d.rules.odds import Odds, exact_odds
-from entropy3d.rules.opposed import OpposedResult, opposed_test
-from entropy3d.rules.plan import Plan, parse_plan
-from entropy3d.rules.planner import PlannedMove, RequiredTest, TableProbe, plan_move
-from entropy3d.rules.ruleset import Ruleset
-from entropy3d.rules.speeds import activation_order, check_speed_change, distance_band
-from entropy3d.rules.state import ModelState, State
-from entropy3d.rules.transition import Action, check, resolve
+import importlib
+
+#: each public name -> the module that defines it; imported on first use (PEP 562), so that a
+#: command needing only the ruleset (``validate``, ``los``) does not import the whole engine
+_HOMES = {
+    "Outcome": "dice", "PushState": "dice", "TestRoll": "dice", "judge": "dice", "resolve_bust": "dice",
+    "roll_test": "dice", "Odds": "odds", "exact_odds": "odds", "OpposedResult": "opposed",
+    "opposed_test": "opposed", "Plan": "plan", "parse_plan": "plan", "PlannedMove": "planner",
+    "RequiredTest": "planner", "TableProbe": "planner", "plan_move": "planner", "Ruleset": "ruleset",
+    "activation_order": "speeds", "check_speed_change": "speeds", "distance_band": "speeds",
+    "ModelState": "state", "State": "state", "Action": "transition", "check": "transition",
+    "resolve": "transition",
+}
+
+
+def __getattr__(name: str):
+    if name not in _HOMES:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(f"{__name__}.{_HOMES[name]}"), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *_HOMES})
+
 
 __all__ = [
     "Action", "ModelState", "Odds", "OpposedResult", "Outcome", "Plan", "PlannedMove", "PushState", "RequiredTest",

@@ -13,7 +13,8 @@ from pydantic import BaseModel, ConfigDict, Field
 
 
 class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True, strict=True, allow_inf_nan=False)
+    # validators built when first used, as rulesdata.Strict's
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=True, allow_inf_nan=False, defer_build=True)
 
 
 #: the plan actions a model on foot could be given; ``move`` is a walk (``walk: straight 3``)

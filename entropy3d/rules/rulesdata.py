@@ -33,9 +33,12 @@ T = TypeVar("T")
 
 class Strict(BaseModel):
     """Base of every rules-data model: unknown keys are errors and values are not coerced
-    ("1" is not a number, 0 is not a boolean) and every number is finite (no .nan or .inf)."""
+    ("1" is not a number, 0 is not a boolean) and every number is finite (no .nan or .inf).
+    Validators are built when first used (``defer_build``): validating a whole rules file builds
+    its nested models in one pass, where building each one at import cost start-up (issue 17)."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True, strict=True, populate_by_name=True, allow_inf_nan=False)
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=True, populate_by_name=True, allow_inf_nan=False,
+                              defer_build=True)
 
 
 class ScaleSpec(Strict):

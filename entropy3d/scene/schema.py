@@ -30,9 +30,10 @@ TerrainName = Annotated[str, Field(description="a terrain type from the rules da
 
 class Strict(BaseModel):
     """Base of every scene model: unknown keys are errors, values are not coerced loosely, and
-    every number is finite (``.nan``, ``.inf`` and ``'1e999'`` are refused)."""
+    every number is finite (``.nan``, ``.inf`` and ``'1e999'`` are refused). Validators are built
+    when first used (``defer_build``, as :class:`entropy3d.rules.rulesdata.Strict`)."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True, allow_inf_nan=False)
+    model_config = ConfigDict(extra="forbid", frozen=True, allow_inf_nan=False, defer_build=True)
 
 
 class Area(Strict):

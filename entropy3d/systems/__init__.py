@@ -1,24 +1,24 @@
 """Game systems as plug-ins, registered by name (python-chess style: ``find_system("gang_battle")``).
 
 Each system is a :class:`~entropy3d.systems.base.GameSystem` subclass in a module of its own,
-with its rules data in ``rules/<rules_file>.yaml``. Adding one: write the module, add it to
-:data:`SYSTEMS` below, write its rules data and its clause tests. Nothing in the physics, line of
+with its rules data in ``rules/<rules_file>.yaml``. Adding one: write the module, add its name and
+``"module:Class"`` to :data:`SYSTEMS` below (imported when first looked up), write its rules data and
+its clause tests. Nothing in the physics, line of
 sight, scene or render packages changes.
 """
 
 from __future__ import annotations
 
 from entropy3d.systems.base import GameSystem, Registry, UnknownSystemError
-from entropy3d.systems.chase_vehicles import ChaseVehicles
-from entropy3d.systems.entropy_city import EntropyCity
-from entropy3d.systems.gang_battle import GangBattle
-from entropy3d.systems.reference_cards import ReferenceCards
-from entropy3d.systems.tenacity import TenacityTactics
 
-#: every registered game system; the first is the default of a scene's ``system:``
-SYSTEMS = Registry([EntropyCity, ChaseVehicles, TenacityTactics, GangBattle, ReferenceCards])
+#: every registered game system by name; the first is the default of a scene's ``system:``
+SYSTEMS = Registry({"entropy_city": "entropy3d.systems.entropy_city:EntropyCity",
+                    "chase_vehicles": "entropy3d.systems.chase_vehicles:ChaseVehicles",
+                    "tenacity_tactics": "entropy3d.systems.tenacity:TenacityTactics",
+                    "gang_battle": "entropy3d.systems.gang_battle:GangBattle",
+                    "reference_cards": "entropy3d.systems.reference_cards:ReferenceCards"})
 
-DEFAULT_SYSTEM = EntropyCity.name
+DEFAULT_SYSTEM = SYSTEMS.names[0]
 
 
 def find_system(name: str) -> type[GameSystem]:

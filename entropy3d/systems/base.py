@@ -40,6 +40,21 @@ class UnknownSystemError(ValueError):
     """No game system is registered under that name; the message lists those that are."""
 
 
+class Imported:
+    """A class attribute that is ``"module:attribute"`` (or a whole ``"module"``), imported when
+    read, neither bound nor copied: the class gives the very object the module holds. A system
+    names its engine this way when importing the engine costs start-up time that a command
+    reading only the scene's system (``validate``, ``los``) would pay for nothing (issue 17)."""
+
+    def __init__(self, path: str):
+        self.path = path
+
+    def __get__(self, instance, owner=None):
+        module, _, attribute = self.path.partition(":")
+        found = importlib.import_module(module)
+        return getattr(found, attribute) if attribute else found
+
+
 class GameSystem:
     """One game system. Subclasses set the class attributes and override the deciders they serve.
 
@@ -178,18 +193,23 @@ def validated(schema: type[BaseModel], data: Any, source: str, error: type = Rul
 
 
 class Registry:
-    """The registered systems, in the order they were added."""
+    """The registered systems, in the order they were added: a class, or the ``"module:Class"``
+    path of one, imported when first looked up (a command reads the scene's own system, and
+    importing all five costs start-up time; issue 17)."""
 
-    def __init__(self, systems: Sequence[type[GameSystem]] = ()):
-        self._systems: dict[str, type[GameSystem]] = {}
-        for system in systems:
-            self.add(system)
+    def __init__(self, systems: Mapping[str, type[GameSystem] | str]):
+        self._systems: dict[str, type[GameSystem] | str] = {}
+        for name, system in systems.items():
+            self._add(name, system)
 
     def add(self, system: type[GameSystem]) -> type[GameSystem]:
         """Register a system class (usable as a class decorator)."""
-        if system.name in self._systems:
-            raise ValueError(f"a game system named {system.name!r} is already registered")
-        self._systems[system.name] = system
+        return self._add(system.name, system)
+
+    def _add(self, name: str, system):
+        if name in self._systems:
+            raise ValueError(f"a game system named {name!r} is already registered")
+        self._systems[name] = system
         return system
 
     @property
@@ -197,15 +217,22 @@ class Registry:
         return tuple(self._systems)
 
     def __iter__(self):
-        return iter(self._systems.values())
+        return iter([self.find(name) for name in self._systems])
 
     def find(self, name: str) -> type[GameSystem]:
         """The system class registered as ``name``; UnknownSystemError lists the names there are."""
         try:
-            return self._systems[name]
+            system = self._systems[name]
         except (KeyError, TypeError):
             raise UnknownSystemError(f"unknown game system {name!r}; use one of {', '.join(self._systems)} "
                                      "(`entropy3d systems` lists them)") from None
+        if isinstance(system, str):
+            module, attribute = system.split(":")
+            system = getattr(importlib.import_module(module), attribute)
+            if system.name != name:
+                raise ValueError(f"{self._systems[name]} is registered as {name!r} but names itself {system.name!r}")
+            self._systems[name] = system
+        return system
 
 
 class SystemRules(SystemData):

@@ -9,13 +9,11 @@ system. The players are imported when asked for, because they read the table (sc
 
 from __future__ import annotations
 
-from typing import Any, Callable, ClassVar, Mapping
+from typing import Any, ClassVar, Mapping
 
-from entropy3d.rules import missions
 from entropy3d.rules.rulesdata import RulesSpec
 from entropy3d.rules.ruleset import Ruleset
-from entropy3d.rules.transition import check, resolve
-from entropy3d.systems.base import GameSystem
+from entropy3d.systems.base import GameSystem, Imported
 
 
 class EntropyCity(GameSystem):
@@ -44,10 +42,11 @@ class EntropyCity(GameSystem):
     rules_file = "entropy_city"
     rules_schema = RulesSpec
 
-    #: the one legality check and the one transition of the one path (DEVELOPERS.md)
-    check: ClassVar[Callable] = staticmethod(check)
-    resolve: ClassVar[Callable] = staticmethod(resolve)
-    missions: ClassVar[Any] = missions
+    #: the one legality check and the one transition of the one path (DEVELOPERS.md), and the
+    #: missions; imported when first used, so reading a scene does not import the whole engine
+    check = Imported("entropy3d.rules.transition:check")
+    resolve = Imported("entropy3d.rules.transition:resolve")
+    missions = Imported("entropy3d.rules.missions")
     #: "module:attribute" of the player factories, imported when asked for (they read the table)
     PLAYERS: ClassVar[Mapping[str, str]] = {"auto": "entropy3d.game.players:AutoPlayer",
                                             "demo": "entropy3d.game.players:demo_players",

@@ -17,6 +17,7 @@ from entropy3d.scene import load_scene
 from entropy3d.scene.systemrules import load_system_file, system_of
 from entropy3d.scene.yamlsource import read_yaml_with_lines
 from entropy3d.systems import SYSTEMS, UnknownSystemError, find_system, system_names
+from entropy3d.systems.base import Registry
 from entropy3d.systems.entropy_city import EntropyCity
 
 REPO = Path(__file__).parents[2]
@@ -106,3 +107,12 @@ def test_systems_command_lists_each_system_with_what_it_serves():
     for system in SYSTEMS:
         assert f"{system.name}: {system.title}" in result.output
         assert all(clause in result.output for clause in system.clauses)
+
+
+def test_a_system_registered_by_path_is_imported_when_looked_up_and_must_bear_that_name():
+    registry = Registry({"gang_battle": "entropy3d.systems.gang_battle:GangBattle",
+                         "misnamed": "entropy3d.systems.tenacity:TenacityTactics"})
+    assert registry.names == ("gang_battle", "misnamed")
+    assert registry.find("gang_battle").name == "gang_battle"
+    with pytest.raises(ValueError, match="registered as 'misnamed' but names itself 'tenacity_tactics'"):
+        registry.find("misnamed")
