@@ -102,6 +102,8 @@ class Cursor:
                 k += 1
             (ax, ay), (bx, by) = self.points[k], self.points[k + 1]
             self.headings.append(math.atan2(by - ay, bx - ax))
+        #: per segment: its heading as a unit 3-vector (cos, sin, 0), for :meth:`direction_at`
+        self.directions = [(math.cos(heading), math.sin(heading), 0.0) for heading in self.headings]
 
     def _segment(self, s: float) -> int:
         k = bisect.bisect_right(self.lengths, s) - 1
@@ -154,6 +156,10 @@ class Cursor:
     def heading_at(self, s: float) -> float:
         """Heading in radians of the segment at ``s`` (skipping zero-length ones)."""
         return self.headings[self._segment(min(max(s, 0.0), self.total))]
+
+    def direction_at(self, s: float) -> tuple[float, float, float]:
+        """(cos, sin, 0) of :meth:`heading_at`: the path's direction at ``s`` in the table's plane."""
+        return self.directions[self._segment(min(max(s, 0.0), self.total))]
 
 
 def _distance_along(segment: tuple, x: float, y: float) -> tuple[float, float]:

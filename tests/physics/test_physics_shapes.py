@@ -1,6 +1,7 @@
 """Pure helpers of the physics package: polyline arithmetic, collision pieces, the bike hull."""
 
 import bisect
+import math
 
 import numpy as np
 import pytest
@@ -71,6 +72,7 @@ def test_cursor_agrees_with_the_array_functions():
     for s in np.linspace(0.0, lengths[-1], 17):
         assert cursor.point_at(s) == pytest.approx(tuple(polyline.point_at(points, lengths, s)))
         assert np.degrees(cursor.heading_at(s)) == pytest.approx(polyline.heading_at(points, lengths, s))
+        assert cursor.direction_at(s) == (math.cos(cursor.heading_at(s)), math.sin(cursor.heading_at(s)), 0.0)
         xy = polyline.point_at(points, lengths, s) + rng.normal(0.0, 0.05, size=2)
         assert cursor.project(*xy, s) == pytest.approx(polyline.project(points, lengths, xy, s, window=2.0))
 
