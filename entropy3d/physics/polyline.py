@@ -126,7 +126,7 @@ class Cursor:
         end = 0 if end < 0 else end if end < last else last
         if first > end:
             return s_from
-        start = self._segment(s_from)
+        start = bisect.bisect_right(lengths, s_from) - 1  # the segment at s_from, within the window
         start = first if start < first else end if start > end else start
         segments, reach = self.segments, self.reach
         best, best_s = _distance_along(segments[start], x, y)

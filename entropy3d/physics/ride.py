@@ -139,30 +139,27 @@ class _Rider:
     """The bike body's state in the units the controller needs (metres, float tuples; inches for
     the path), read once a physics step."""
 
-    __slots__ = ("world", "body", "bottom_local", "to_in", "position", "rotation", "velocity", "bottom",
+    __slots__ = ("world", "body", "client", "bottom_local", "to_in", "position", "rotation", "velocity", "bottom",
                  "xy_in", "z_in")
 
     def __init__(self, world: PhysicsWorld, body: int):
-        self.world, self.body = world, body
+        self.world, self.body, self.client = world, body, world.client
         self.bottom_local = tuple(float(v) for v in world.bike_bottoms[body])
         self.to_in = 1.0 / world.scale.metres_per_inch
         self.read()
 
     def read(self) -> None:
-        body, c = self.body, self.world.client
+        body, c = self.body, self.client
         # the client id passed by position, as in the ride loop (parsing its keyword costs ~0.13 us)
         position, orientation = pybullet.getBasePositionAndOrientation(body, c)
-        self.position = position
-        r = self.rotation = pybullet.getMatrixFromQuaternion(orientation)
-        self.velocity = pybullet.getBaseVelocity(body, c)[0]
+        r = pybullet.getMatrixFromQuaternion(orientation)
+        self.position, self.rotation, self.velocity = position, r, pybullet.getBaseVelocity(body, c)[0]
         b0, b1, b2 = self.bottom_local
         x = position[0] + r[0] * b0 + r[1] * b1 + r[2] * b2
         y = position[1] + r[3] * b0 + r[4] * b1 + r[5] * b2
         z = position[2] + r[6] * b0 + r[7] * b1 + r[8] * b2
-        self.bottom = (x, y, z)
         to_in = self.to_in
-        self.xy_in = (x * to_in, y * to_in)
-        self.z_in = z * to_in
+        self.bottom, self.xy_in, self.z_in = (x, y, z), (x * to_in, y * to_in), z * to_in
 
     @property
     def up(self) -> tuple[float, float, float]:
