@@ -106,6 +106,10 @@ class Cursor:
         self.directions = [(math.cos(heading), math.sin(heading), 0.0) for heading in self.headings]
 
     def _segment(self, s: float) -> int:
+        """The segment at ``s`` clamped to the path (no min/max calls: this runs every physics step)."""
+        total = self.total
+        s = 0.0 if 0.0 > s else s  # max(s, 0.0), NaN kept as max keeps it
+        s = total if total < s else s  # min(s, total)
         k = bisect.bisect_right(self.lengths, s) - 1
         if k < 0:
             k = 0
@@ -146,20 +150,23 @@ class Cursor:
         return best_s
 
     def point_at(self, s: float) -> tuple[float, float]:
-        s = min(max(s, 0.0), self.total)
-        k = self._segment(s)
-        span = self.lengths[k + 1] - self.lengths[k]
-        f = 0.0 if span <= 0 else (s - self.lengths[k]) / span
-        (ax, ay), (bx, by) = self.points[k], self.points[k + 1]
-        return ax + f * (bx - ax), ay + f * (by - ay)
+        total, lengths, last = self.total, self.lengths, self.last_segment
+        s = 0.0 if 0.0 > s else s  # clamped as in _segment
+        s = total if total < s else s
+        k = bisect.bisect_right(lengths, s) - 1
+        k = 0 if k < 0 else k if k < last else last
+        ax, ay, dx, dy, _, along, _ = self.segments[k]  # dx, dy: the segment's end minus its start
+        span = lengths[k + 1] - along
+        f = 0.0 if span <= 0 else (s - along) / span
+        return ax + f * dx, ay + f * dy
 
     def heading_at(self, s: float) -> float:
         """Heading in radians of the segment at ``s`` (skipping zero-length ones)."""
-        return self.headings[self._segment(min(max(s, 0.0), self.total))]
+        return self.headings[self._segment(s)]
 
     def direction_at(self, s: float) -> tuple[float, float, float]:
         """(cos, sin, 0) of :meth:`heading_at`: the path's direction at ``s`` in the table's plane."""
-        return self.directions[self._segment(min(max(s, 0.0), self.total))]
+        return self.directions[self._segment(s)]
 
 
 def _distance_along(segment: tuple, x: float, y: float) -> tuple[float, float]:
