@@ -53,10 +53,6 @@ def _cross(a, b) -> tuple[float, float, float]:
     return (a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0])
 
 
-def _scaled(v, k: float) -> tuple[float, float, float]:
-    return (v[0] * k, v[1] * k, v[2] * k)
-
-
 # The controller runs every physics step on single 3-vectors and 3x3 matrices, where numpy's
 # per-call cost is many times the arithmetic: vectors are float tuples and matrices are row-major
 # 9-tuples (as ``getMatrixFromQuaternion`` gives them).
