@@ -9,7 +9,8 @@ on the way in, with the rules' :class:`~entropy3d.units.TableScale`. Design deci
   ride, so they are built once; every ride removes the bodies the last ride placed (last first, so
   the statics keep their places in Bullet's object arrays) and places the bikes and debris anew,
   in one fixed order, from shapes made once (debris the last ride left exactly as placed stays, up
-  to the first piece it disturbed: those bodies are what a new world would have there, and
+  to the first piece it disturbed, and after all of it the static models placed from the same
+  models, up to the first that changed: those bodies are what a new world would have there, and
   creating bodies is most of what placing costs). A ride is the same bits in a world just built and in
   one that rode anything before (``tests/physics/test_living_world.py``). What Bullet keeps
   between rides is its broadphase bookkeeping (the tree's shape, when a pair no longer
