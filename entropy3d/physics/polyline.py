@@ -54,12 +54,20 @@ def project(points: np.ndarray, lengths: np.ndarray, xy: np.ndarray, s_from: flo
 
 
 def resample(points: np.ndarray, spacing: float) -> np.ndarray:
-    """The polyline with vertices no further apart than ``spacing`` (its corners kept)."""
-    out = [points[:1]]
-    for p, q in zip(points[:-1], points[1:]):
-        n = max(1, int(np.ceil(np.hypot(*(q - p)) / spacing)))
-        out.append(p + (q - p) * (np.arange(1, n + 1) / n)[:, None])  # p + (q - p) * (i / n), i = 1..n
-    return np.concatenate(out)
+    """The polyline with vertices no further apart than ``spacing`` (its corners kept): a segment
+    p -> q of n pieces gets the points p + (q - p) * (i / n), i = 1..n, all segments at once."""
+    points = np.asarray(points, float)
+    start, step = points[:-1], points[1:] - points[:-1]
+    pieces = np.maximum(1, np.ceil(np.hypot(step[:, 0], step[:, 1]) / spacing).astype(int))
+    segment = np.repeat(np.arange(len(start)), pieces)
+    i = np.arange(1, len(segment) + 1) - np.repeat(np.cumsum(pieces) - pieces, pieces)
+    fraction = i / pieces[segment]
+    return np.concatenate([points[:1], start[segment] + step[segment] * fraction[:, None]])
+
+
+#: a segment is skipped by :meth:`Cursor.project` only when it lies this much (relative and
+#: absolute, inches) further than the nearest found so far: far above the rounding of the sums
+PRUNE_MARGIN = 1e-9
 
 
 class Cursor:
@@ -78,53 +86,100 @@ class Cursor:
         self.last_segment = len(self.points) - 2
         #: per segment: (start x, start y, dx, dy, squared length, distance along at its start, length)
         self.segments = []
+        #: per segment: (midpoint x, midpoint y, half its length widened by the margin), for pruning
+        self.reach = []
         for k in range(len(self.points) - 1):
             (ax, ay), (bx, by) = self.points[k], self.points[k + 1]
             dx, dy = bx - ax, by - ay
             span = dx * dx + dy * dy
             self.segments.append((ax, ay, dx, dy, span, self.lengths[k], span ** 0.5))
+            self.reach.append((ax + 0.5 * dx, ay + 0.5 * dy,
+                               0.5 * span ** 0.5 * (1.0 + PRUNE_MARGIN) + PRUNE_MARGIN))
+        #: per segment: the heading (radians) :meth:`heading_at` gives on it (zero-length ones skipped)
+        self.headings = []
+        for k in range(len(self.points) - 1):
+            while k < self.last_segment and self.lengths[k + 1] - self.lengths[k] <= 0:
+                k += 1
+            (ax, ay), (bx, by) = self.points[k], self.points[k + 1]
+            self.headings.append(math.atan2(by - ay, bx - ax))
+        #: per segment: its heading as a unit 3-vector (cos, sin, 0), for :meth:`direction_at`
+        self.directions = [(math.cos(heading), math.sin(heading), 0.0) for heading in self.headings]
 
     def _segment(self, s: float) -> int:
+        """The segment at ``s`` clamped to the path (no min/max calls: this runs every physics step)."""
+        total = self.total
+        s = 0.0 if 0.0 > s else s  # max(s, 0.0), NaN kept as max keeps it
+        s = total if total < s else s  # min(s, total)
         k = bisect.bisect_right(self.lengths, s) - 1
         if k < 0:
             k = 0
         return k if k < self.last_segment else self.last_segment
 
     def project(self, x: float, y: float, s_from: float, window: float = 2.0) -> float:
-        """Like :func:`project`, over the segments overlapping [s_from - 1, s_from + window]."""
+        """Like :func:`project`, over the segments overlapping [s_from - 1, s_from + window].
+
+        The same bits as scanning them in order (the first of equally near segments wins), with
+        less work: the segment at ``s_from``, where the point most likely is, is measured first,
+        and then every segment whose midpoint is further from the point than its half length and
+        the nearest distance found so far (and :data:`PRUNE_MARGIN`) is skipped unmeasured: it
+        cannot be nearer."""
         lengths, last = self.lengths, self.last_segment
         first = bisect.bisect_right(lengths, s_from - 1.0) - 1
         end = bisect.bisect_right(lengths, s_from + window) - 1
         first = 0 if first < 0 else first if first < last else last
         end = 0 if end < 0 else end if end < last else last
-        best, best_s = float("inf"), s_from
-        for ax, ay, dx, dy, span, along, length in self.segments[first:end + 1]:
-            if span <= 0:
-                t = 0.0
-            else:  # clamped to the segment (no min/max calls: this runs every physics step)
-                t = ((x - ax) * dx + (y - ay) * dy) / span
-                if t < 0.0:
-                    t = 0.0
-                elif t > 1.0:
-                    t = 1.0
-            ex, ey = ax + t * dx - x, ay + t * dy - y
-            distance = ex * ex + ey * ey
-            if distance < best:
-                best, best_s = distance, along + t * length
+        if first > end:
+            return s_from
+        start = bisect.bisect_right(lengths, s_from) - 1  # the segment at s_from, within the window
+        start = first if start < first else end if start > end else start
+        segments, reach = self.segments, self.reach
+        best, best_s = _distance_along(segments[start], x, y)
+        best_k = start
+        if not best < math.inf:  # not a number: as the scan, keep s_from
+            best, best_s, best_k = math.inf, s_from, end + 1
+        radius = math.sqrt(best) * (1.0 + PRUNE_MARGIN)
+        for k in range(first, end + 1):
+            mx, my, half = reach[k]
+            ex, ey, r = x - mx, y - my, radius + half
+            if k == start or ex * ex + ey * ey > r * r:
+                continue
+            distance, along = _distance_along(segments[k], x, y)
+            if distance < best or (distance == best and k < best_k):
+                best, best_s, best_k = distance, along, k
+                radius = math.sqrt(best) * (1.0 + PRUNE_MARGIN)
         return best_s
 
     def point_at(self, s: float) -> tuple[float, float]:
-        s = min(max(s, 0.0), self.total)
-        k = self._segment(s)
-        span = self.lengths[k + 1] - self.lengths[k]
-        f = 0.0 if span <= 0 else (s - self.lengths[k]) / span
-        (ax, ay), (bx, by) = self.points[k], self.points[k + 1]
-        return ax + f * (bx - ax), ay + f * (by - ay)
+        total, lengths, last = self.total, self.lengths, self.last_segment
+        s = 0.0 if 0.0 > s else s  # clamped as in _segment
+        s = total if total < s else s
+        k = bisect.bisect_right(lengths, s) - 1
+        k = 0 if k < 0 else k if k < last else last
+        ax, ay, dx, dy, _, along, _ = self.segments[k]  # dx, dy: the segment's end minus its start
+        span = lengths[k + 1] - along
+        f = 0.0 if span <= 0 else (s - along) / span
+        return ax + f * dx, ay + f * dy
 
     def heading_at(self, s: float) -> float:
         """Heading in radians of the segment at ``s`` (skipping zero-length ones)."""
-        k = self._segment(min(max(s, 0.0), self.total))
-        while k < len(self.points) - 2 and self.lengths[k + 1] - self.lengths[k] <= 0:
-            k += 1
-        (ax, ay), (bx, by) = self.points[k], self.points[k + 1]
-        return math.atan2(by - ay, bx - ax)
+        return self.headings[self._segment(s)]
+
+    def direction_at(self, s: float) -> tuple[float, float, float]:
+        """(cos, sin, 0) of :meth:`heading_at`: the path's direction at ``s`` in the table's plane."""
+        return self.directions[self._segment(s)]
+
+
+def _distance_along(segment: tuple, x: float, y: float) -> tuple[float, float]:
+    """(squared distance, distance along the path) of the point of ``segment`` (a
+    :attr:`Cursor.segments` entry) nearest (x, y)."""
+    ax, ay, dx, dy, span, along, length = segment
+    if span <= 0:
+        t = 0.0
+    else:  # clamped to the segment (no min/max calls: this runs every physics step)
+        t = ((x - ax) * dx + (y - ay) * dy) / span
+        if t < 0.0:
+            t = 0.0
+        elif t > 1.0:
+            t = 1.0
+    ex, ey = ax + t * dx - x, ay + t * dy - y
+    return ex * ex + ey * ey, along + t * length

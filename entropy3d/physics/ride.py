@@ -53,10 +53,6 @@ def _cross(a, b) -> tuple[float, float, float]:
     return (a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0])
 
 
-def _scaled(v, k: float) -> tuple[float, float, float]:
-    return (v[0] * k, v[1] * k, v[2] * k)
-
-
 # The controller runs every physics step on single 3-vectors and 3x3 matrices, where numpy's
 # per-call cost is many times the arithmetic: vectors are float tuples and matrices are row-major
 # 9-tuples (as ``getMatrixFromQuaternion`` gives them).
@@ -137,26 +133,29 @@ def _scenery_moves(world: PhysicsWorld, start, destroyed: set[int]) -> tuple[Deb
 
 class _Rider:
     """The bike body's state in the units the controller needs (metres, float tuples; inches for
-    the path)."""
+    the path), read once a physics step."""
+
+    __slots__ = ("world", "body", "client", "bottom_local", "to_in", "position", "rotation", "velocity", "bottom",
+                 "xy_in", "z_in")
 
     def __init__(self, world: PhysicsWorld, body: int):
-        self.world, self.body = world, body
+        self.world, self.body, self.client = world, body, world.client
         self.bottom_local = tuple(float(v) for v in world.bike_bottoms[body])
         self.to_in = 1.0 / world.scale.metres_per_inch
         self.read()
 
     def read(self) -> None:
-        c = self.world.client
-        position, orientation = pybullet.getBasePositionAndOrientation(self.body, physicsClientId=c)
-        self.position = position
-        r = self.rotation = pybullet.getMatrixFromQuaternion(orientation)
-        self.velocity = pybullet.getBaseVelocity(self.body, physicsClientId=c)[0]
-        b = self.bottom_local
-        self.bottom = (position[0] + r[0] * b[0] + r[1] * b[1] + r[2] * b[2],
-                       position[1] + r[3] * b[0] + r[4] * b[1] + r[5] * b[2],
-                       position[2] + r[6] * b[0] + r[7] * b[1] + r[8] * b[2])
-        self.xy_in = (self.bottom[0] * self.to_in, self.bottom[1] * self.to_in)
-        self.z_in = self.bottom[2] * self.to_in
+        body, c = self.body, self.client
+        # the client id passed by position, as in the ride loop (parsing its keyword costs ~0.13 us)
+        position, orientation = pybullet.getBasePositionAndOrientation(body, c)
+        r = pybullet.getMatrixFromQuaternion(orientation)
+        self.position, self.rotation, self.velocity = position, r, pybullet.getBaseVelocity(body, c)[0]
+        b0, b1, b2 = self.bottom_local
+        x = position[0] + r[0] * b0 + r[1] * b1 + r[2] * b2
+        y = position[1] + r[3] * b0 + r[4] * b1 + r[5] * b2
+        z = position[2] + r[6] * b0 + r[7] * b1 + r[8] * b2
+        to_in = self.to_in
+        self.bottom, self.xy_in, self.z_in = (x, y, z), (x * to_in, y * to_in), z * to_in
 
     @property
     def up(self) -> tuple[float, float, float]:
@@ -202,9 +201,8 @@ def ride(world: PhysicsWorld, bike_id: str, path_in: np.ndarray, speed_in_s: flo
     flights: list[Airborne] = []
     trajectory = [(0.0, *bike.xy_in, bike.z_in, bike.facing_deg)]
     progress = track.project(*bike.xy_in, 0.0)
-    # (t, progress, xy, z, speed) at the last step with the wheels down
-    last_ground = (0.0, progress, bike.xy_in, bike.z_in, _norm(bike.velocity) * to_in,
-                   None, "air" if in_air else "ground")
+    # (t, progress, xy, z, velocity in m/s, piece, kind) at the last step with the wheels down
+    last_ground = (0.0, progress, bike.xy_in, bike.z_in, bike.velocity, None, "air" if in_air else "ground")
     air_steps = int(np.ceil(MIN_FLIGHT_S / dt)) if in_air else 0
     carried_over = in_air  # until its first landing
     commanded = bike.velocity  # the velocity given at the last step (contacts then zero what hits)
@@ -212,15 +210,28 @@ def ride(world: PhysicsWorld, bike_id: str, path_in: np.ndarray, speed_in_s: flo
     outcome, left_table, steps, t = "stalled", None, 0, 0.0
     travelled = 0.0
     last_xy = bike.xy_in
+    # hoisted out of the loop, which runs every physics step; in it PyBullet's functions are
+    # given the client id by position (parsing a keyword costs ~0.13 us a call, 4 calls a step)
+    slice_end, limit_end = slice_s - 1e-9, limit_s - 1e-9
+    width_in, depth_in = world.table_width_in, world.table_depth_in
+    contact_points, reset_velocity = pybullet.getContactPoints, pybullet.resetBaseVelocity
+    step_simulation = pybullet.stepSimulation
+    any_body, any_link = -1, -2  # getContactPoints' bodyB and link indices: all of them
 
     while True:
-        support_normals, crash, support, support_force = [], None, None, -1.0
+        crash, support, support_force = None, None, -1.0
+        grounded = False
+        nx, ny, nz = 0.0, 0.0, 0.0  # the support normals, each scaled by its force, summed
         # in the order the bodies were added: PyBullet lists them in the order of its contact
-        # manifolds, which depends on what the world did before this ride (see world.py)
-        points = pybullet.getContactPoints(bodyA=body, physicsClientId=client)
+        # manifolds, which depends on what the world did before this ride (see world.py); points
+        # all on one body (most steps: the ground) are in that order already
+        points = contact_points(body, any_body, any_link, any_link, client)
         if len(points) > 1:
-            points = sorted(points, key=lambda point: order.get(point[2], -1))
-        bottom, up = bike.bottom, bike.up
+            first_body = points[0][2]
+            for point in points:
+                if point[2] != first_body:
+                    points = sorted(points, key=lambda point: order.get(point[2], -1))
+                    break
         for point in points:
             other, distance = point[2], point[8]
             info = bodies.get(other)
@@ -233,17 +244,21 @@ def ride(world: PhysicsWorld, bike_id: str, path_in: np.ndarray, speed_in_s: flo
                 if other not in debris_contact:
                     debris_contact[other] = _contact(info, "debris", t, on_bike, progress, bike, normal, to_in)
                 continue
+            force = point[9]
             if normal[2] > SUPPORT_NORMAL_Z:
                 if carried_over and _dot(bike.velocity, normal) > SEPARATING_MPS:
                     continue  # a bike carried over in the air, still rising, has not landed
-                support_normals.append(_scaled(normal, max(point[9], 1e-6)))
-                if point[9] > support_force:
-                    support, support_force = info, point[9]
-            elif (crash is None and info.kind != "floor" and -_dot(commanded, normal) > APPROACH_MPS
-                  and _dot((on_bike[0] - bottom[0], on_bike[1] - bottom[1], on_bike[2] - bottom[2]), up)
-                  > world.step_height_m):  # above the bike's step height
-                crash = _contact(info, "crash", t, on_bike, progress, bike, normal, to_in)
-                crash = _with_impulse(crash, point[9] * dt)
+                weight = 1e-6 if 1e-6 > force else force  # max(force, 1e-6), NaN kept as max keeps it
+                nx, ny, nz = nx + normal[0] * weight, ny + normal[1] * weight, nz + normal[2] * weight
+                grounded = True
+                if force > support_force:
+                    support, support_force = info, force
+            elif crash is None and info.kind != "floor" and -_dot(commanded, normal) > APPROACH_MPS:
+                bottom = bike.bottom
+                if (_dot((on_bike[0] - bottom[0], on_bike[1] - bottom[1], on_bike[2] - bottom[2]), bike.up)
+                        > world.step_height_m):  # above the bike's step height
+                    crash = _contact(info, "crash", t, on_bike, progress, bike, normal, to_in)
+                    crash = _with_impulse(crash, force * dt)
         for other, impulse in debris_impulse.items():
             if other in destroyed:
                 continue
@@ -252,51 +267,48 @@ def ride(world: PhysicsWorld, bike_id: str, path_in: np.ndarray, speed_in_s: flo
             if impulse > debris_mass[other] * world.break_delta_v_mps_per_risk * (world.bodies[other].risk or 1):
                 destroyed.add(other)
                 world.remove_body(other)
-        grounded = bool(support_normals)
         carried_over = carried_over and not grounded
         if crash is not None:
             contacts.append(crash)
             outcome = "crashed"
             break
 
+        x_in, y_in = xy_in = bike.xy_in
+        z_in = bike.z_in
         if grounded:
             if air_steps * dt >= MIN_FLIGHT_S:
-                flights.append(_flight(last_ground, t, bike, flight_max_z, landed=True))
+                flights.append(_flight(last_ground, t, bike, flight_max_z, to_in, landed=True))
             air_steps = 0
-            progress = track.project(*bike.xy_in, progress)
-            speed_now = _norm(bike.velocity) * to_in
-            last_ground = (t, progress, bike.xy_in, bike.z_in, speed_now, support.piece_id, support.kind)
-            flight_max_z = bike.z_in
+            progress = track.project(x_in, y_in, progress)
+            last_ground = (t, progress, xy_in, z_in, bike.velocity, support.piece_id, support.kind)
+            flight_max_z = z_in
             if progress >= total - 0.02:
                 outcome = "completed"
                 break
         else:
             air_steps += 1
-            flight_max_z = max(flight_max_z, bike.z_in)
-            progress = max(progress, track.project(*bike.xy_in, progress, window=total))
+            flight_max_z = max(flight_max_z, z_in)
+            progress = max(progress, track.project(x_in, y_in, progress, window=total))
 
-        edge = world.edge_crossed(*bike.xy_in)
-        if edge is not None:
-            left_table = left_table or edge
-            if world.edges.get(edge) != "cliff" or bike.z_in < -OVER_EDGE_DROP_IN:
-                outcome = "left_table"
-                break
-        if t >= slice_s - 1e-9 and air_steps * dt >= MIN_FLIGHT_S and left_table is None:
+        if not (0 <= x_in <= width_in and 0 <= y_in <= depth_in):
+            edge = world.edge_crossed(x_in, y_in)
+            if edge is not None:
+                left_table = left_table or edge
+                if world.edges.get(edge) != "cliff" or z_in < -OVER_EDGE_DROP_IN:
+                    outcome = "left_table"
+                    break
+        if t >= slice_end and air_steps * dt >= MIN_FLIGHT_S and left_table is None:
             outcome = "airborne"
             break
-        if t >= limit_s - 1e-9:
+        if t >= limit_end:
             outcome = "left_table" if left_table else "stalled"
             break
 
         if grounded and left_table is None:
-            nx, ny, nz = 0.0, 0.0, 0.0
-            for n in support_normals:
-                nx, ny, nz = nx + n[0], ny + n[1], nz + n[2]
             k = 1.0 / math.sqrt(nx * nx + ny * ny + nz * nz)
             nx, ny, nz = nx * k, ny * k, nz * k
-            normal = (nx, ny, nz)
             tx, ty = track.point_at(min(progress + LOOKAHEAD_IN, total))
-            dx, dy, dz = (tx - bike.xy_in[0]) * to_m, (ty - bike.xy_in[1]) * to_m, 0.0
+            dx, dy, dz = (tx - x_in) * to_m, (ty - y_in) * to_m, 0.0
             if math.sqrt(dx * dx + dy * dy + dz * dz) < 1e-9:
                 facing = math.radians(bike.facing_deg)
                 dx, dy, dz = math.cos(facing), math.sin(facing), 0.0
@@ -304,32 +316,32 @@ def ride(world: PhysicsWorld, bike_id: str, path_in: np.ndarray, speed_in_s: flo
             ax, ay, az = dx - across * nx, dy - across * ny, dz - across * nz
             k = speed_m / math.sqrt(ax * ax + ay * ay + az * az)
             velocity = (ax * k, ay * k, az * k)
-            tangent = track.heading_at(progress)
-            face = _rotation_to((math.cos(tangent), math.sin(tangent), 0.0), normal)
+            face = _rotation_to(track.direction_at(progress), (nx, ny, nz))
             spin = _angular_velocity(bike.rotation, face, TURN_TIME_S)
-            pybullet.resetBaseVelocity(body, velocity, spin, physicsClientId=client)
+            reset_velocity(body, velocity, spin, client)
             commanded = velocity
         else:
             commanded = bike.velocity
             level = _rotation_to(bike.forward, (0.0, 0.0, 1.0))
             spin = _angular_velocity(bike.rotation, level, 5 * TURN_TIME_S)
-            pybullet.resetBaseVelocity(body, bike.velocity, spin, physicsClientId=client)
+            reset_velocity(body, bike.velocity, spin, client)
 
-        world.step()
+        step_simulation(client)
         steps += 1
         t = steps * dt
         bike.read()
-        if not (math.isfinite(bike.position[0]) and math.isfinite(bike.position[1])
-                and math.isfinite(bike.position[2])):
+        position = bike.position
+        if not (math.isfinite(position[0]) and math.isfinite(position[1]) and math.isfinite(position[2])):
             raise FloatingPointError(f"bike {bike_id} left the numbers at t={t:.4f}s")
+        xy_in = bike.xy_in
         if grounded:
-            travelled += math.hypot(bike.xy_in[0] - last_xy[0], bike.xy_in[1] - last_xy[1])
-        last_xy = bike.xy_in
+            travelled += math.hypot(xy_in[0] - last_xy[0], xy_in[1] - last_xy[1])
+        last_xy = xy_in
         if steps % RECORD_EVERY == 0:
-            trajectory.append((t, *bike.xy_in, bike.z_in, bike.facing_deg))
+            trajectory.append((t, *xy_in, bike.z_in, bike.facing_deg))
 
     if air_steps * dt >= MIN_FLIGHT_S:
-        flights.append(_flight(last_ground, t, bike, flight_max_z, landed=False))
+        flights.append(_flight(last_ground, t, bike, flight_max_z, to_in, landed=False))
     if trajectory[-1][0] != t:
         trajectory.append((t, *bike.xy_in, bike.z_in, bike.facing_deg))
     end_velocity = tuple(float(v) * to_in for v in bike.velocity)
@@ -346,16 +358,19 @@ def ride(world: PhysicsWorld, bike_id: str, path_in: np.ndarray, speed_in_s: flo
 def _settle(world: PhysicsWorld, body: int, keep_velocity: bool) -> int:
     """Let knocked debris come to rest (it sleeps, so this costs what still moves); the bike is
     held where the ride left it. Returns the physics steps it took."""
-    position, orientation = pybullet.getBasePositionAndOrientation(body, physicsClientId=world.client)
-    velocity = pybullet.getBaseVelocity(body, physicsClientId=world.client)
+    client = world.client
+    position, orientation = pybullet.getBasePositionAndOrientation(body, physicsClientId=client)
+    velocity = pybullet.getBaseVelocity(body, physicsClientId=client)
     steps = int(SETTLE_S * world.hz)
-    for _ in range(steps):
-        pybullet.resetBasePositionAndOrientation(body, position, orientation, physicsClientId=world.client)
-        pybullet.resetBaseVelocity(body, [0, 0, 0], [0, 0, 0], physicsClientId=world.client)
-        world.step()
-    pybullet.resetBasePositionAndOrientation(body, position, orientation, physicsClientId=world.client)
+    reset_pose, reset_velocity = pybullet.resetBasePositionAndOrientation, pybullet.resetBaseVelocity
+    step_simulation, still = pybullet.stepSimulation, (0.0, 0.0, 0.0)
+    for _ in range(steps):  # the client id by position, as in the ride loop
+        reset_pose(body, position, orientation, client)
+        reset_velocity(body, still, still, client)
+        step_simulation(client)
+    reset_pose(body, position, orientation, physicsClientId=client)
     if keep_velocity:
-        pybullet.resetBaseVelocity(body, *velocity, physicsClientId=world.client)
+        reset_velocity(body, *velocity, physicsClientId=client)
     return steps
 
 
@@ -372,8 +387,9 @@ def _with_impulse(contact: Touch, impulse: float) -> Touch:
     return dataclasses.replace(contact, impulse=float(contact.impulse + impulse))
 
 
-def _flight(last_ground, t: float, bike: _Rider, max_z: float, landed: bool) -> Airborne:
-    launch_t, launch_progress, launch_xy, launch_z, launch_speed, from_piece, from_kind = last_ground
+def _flight(last_ground, t: float, bike: _Rider, max_z: float, to_in: float, landed: bool) -> Airborne:
+    launch_t, launch_progress, launch_xy, launch_z, launch_velocity, from_piece, from_kind = last_ground
+    launch_speed = _norm(launch_velocity) * to_in
     return Airborne(from_piece, from_kind, float(launch_t), float(t) if landed else None, float(launch_progress),
                   (float(launch_xy[0]), float(launch_xy[1])),
                   (float(bike.xy_in[0]), float(bike.xy_in[1])) if landed else None,

@@ -9,7 +9,8 @@ on the way in, with the rules' :class:`~entropy3d.units.TableScale`. Design deci
   ride, so they are built once; every ride removes the bodies the last ride placed (last first, so
   the statics keep their places in Bullet's object arrays) and places the bikes and debris anew,
   in one fixed order, from shapes made once (debris the last ride left exactly as placed stays, up
-  to the first piece it disturbed: those bodies are what a new world would have there, and
+  to the first piece it disturbed, and after all of it the static models placed from the same
+  models, up to the first that changed: those bodies are what a new world would have there, and
   creating bodies is most of what placing costs). A ride is the same bits in a world just built and in
   one that rode anything before (``tests/physics/test_living_world.py``). What Bullet keeps
   between rides is its broadphase bookkeeping (the tree's shape, when a pair no longer
@@ -128,6 +129,8 @@ class PhysicsWorld:
     """a destructible's (position, orientation) in metres by (piece id, spot), computed once"""
     resting: dict[int, tuple] = field(default_factory=dict)
     """per destructible placed asleep: (its spot, its pose as PyBullet read it back, bit for bit)"""
+    models: dict[int, tuple] = field(default_factory=dict)
+    """per miniature's body: what it was placed from (:func:`_model_key`)"""
 
     @property
     def dt(self) -> float:
@@ -180,6 +183,7 @@ class PhysicsWorld:
         self.placed.remove(body)
         self.bike_bottoms.pop(body, None)
         self.resting.pop(body, None)
+        self.models.pop(body, None)
         if self.bike_ids.get(info.piece_id) == body:
             del self.bike_ids[info.piece_id]
 
@@ -190,9 +194,10 @@ class PhysicsWorld:
         the ``rider``, dynamic.
 
         What the last ride placed is taken out, the last placed first, except the destructibles
-        it left exactly as placed (:meth:`_untouched`) up to the first that it did not: those are
-        the bodies a new world would have in the same places, and creating a body is most of what
-        placing costs."""
+        it left exactly as placed (:meth:`_untouched`) up to the first that it did not, and, when it
+        left them all, the static models after them placed from the same models up to the first
+        that is not (a static body never moves): those are the bodies a new world would have in
+        the same places, and creating a body is most of what placing costs."""
         scenery = scenery or {}
         wanted = [(debris, spot) for debris in self.recipe.debris
                   if not (spot := scenery.get(debris.info.piece_id, ScenerySpot())).removed]
@@ -201,11 +206,17 @@ class PhysicsWorld:
             if self.bodies[body].piece_id != debris.info.piece_id or not self._untouched(body, spot):
                 break
             keep += 1
-        for body in reversed(self.placed[keep:]):
+        kept_others = 0
+        if keep == len(wanted):
+            for other, body in zip(others, self.placed[keep:]):
+                if self.models.get(body) != _model_key(other, self.bike_height_in, dynamic=False):
+                    break
+                kept_others += 1
+        for body in reversed(self.placed[keep + kept_others:]):
             self.remove_body(body)
         for debris, spot in wanted[keep:]:
             _add_dynamic(self, debris, spot, self.terrain_friction.get(debris.info.terrain or "", 0.8))
-        for other in others:
+        for other in others[kept_others:]:
             add_bike(self, other, self.bike_height_in, dynamic=False)
         if rider is not None:
             add_bike(self, rider, self.bike_height_in, dynamic=True)
@@ -503,7 +514,15 @@ def add_bike(world: PhysicsWorld, bike: BikeBody, height_in: float, *, dynamic: 
     world.add_body(body, BodyInfo(bike.id, bike.kind, None, dynamic), placed=True)
     world.bike_ids[bike.id] = body
     world.bike_bottoms[body] = -centre
+    world.models[body] = _model_key(bike, height_in, dynamic=dynamic)
     return body
+
+
+def _model_key(bike: BikeBody, height_in: float, *, dynamic: bool) -> tuple:
+    """What a miniature's body is made from, its floats as exact bits (``==`` takes -0.0 for 0.0)."""
+    pose = bike.pose
+    return (bike.id, bike.kind, dynamic, _bits(bike.base.length, bike.base.width, height_in, pose.x, pose.y, pose.z,
+                                               pose.facing_deg, *bike.velocity_in_s))
 
 
 def bike_height_in(bike_height: float, rider_height: float) -> float:

@@ -167,5 +167,34 @@ def test_crates_a_ride_left_untouched_stay_and_the_rides_are_the_same_bits(debri
         living.close()
     crates = [f"c{k}" for k in range(1, 9)]
     # after the first ride knocked c1 nothing is kept; after the third's c3, c1 and c2; after the
-    # last's c8, c1 to c7; after a ride that knocked nothing, all eight
-    assert kept[1] == [] and kept[2] == crates[:2] and kept[3] == crates[:7] and kept[4] == crates
+    # last's c8, c1 to c7; after a ride that knocked nothing, all eight, and with them the other
+    # models (the same rider rides again)
+    assert kept[1] == [] and kept[2] == crates[:2] and kept[3] == crates[:7]
+    assert kept[4] == crates + ["first", "last", "third"]
+
+
+def test_models_a_ride_left_in_place_stay_and_the_rides_are_the_same_bits(proving_ground, start):
+    """When a ride left every crate as placed, the other models placed from the same models (same
+    pose to the bit) keep their bodies, up to the first that changed, and the rider is placed
+    anew; every ride still comes out as in a new world."""
+    ruleset = proving_ground.ruleset
+    smasher = start.model("smasher")
+    moved = start.with_model(smasher.but(pose=dataclasses.replace(smasher.pose, y=smasher.pose.y + 1.0)))
+    cases = [("crasher", start), ("crasher", start), ("jumper", start), ("jumper", moved)]
+    fresh = []
+    for model, state in cases:
+        producer = PhysicsProducer(proving_ground.table, proving_ground.geometry, rides_per_process=None)
+        fresh.append(bits(ride(producer, ruleset, state, model, "s3: straight 16")))
+        producer.close()
+    living = PhysicsProducer(proving_ground.table, proving_ground.geometry, rides_per_process=None)
+    try:
+        kept = []
+        for (model, state), expected in zip(cases, fresh):
+            before = placed_order(living._world)
+            assert bits(ride(living, ruleset, state, model, "s3: straight 16")) == expected, model
+            after = placed_order(living._world)
+            kept.append(sorted(piece for piece, added in before.items() if after.get(piece) == added))
+    finally:
+        living.close()
+    # the bench first (left untouched by both riders), then the others in the state's order
+    assert kept == [[], ["bench1", "jumper", "scraper", "smasher"], ["bench1"], ["bench1", "crasher", "scraper"]]

@@ -1,5 +1,8 @@
 """Pure helpers of the physics package: polyline arithmetic, collision pieces, the bike hull."""
 
+import bisect
+import math
+
 import numpy as np
 import pytest
 import trimesh
@@ -69,8 +72,60 @@ def test_cursor_agrees_with_the_array_functions():
     for s in np.linspace(0.0, lengths[-1], 17):
         assert cursor.point_at(s) == pytest.approx(tuple(polyline.point_at(points, lengths, s)))
         assert np.degrees(cursor.heading_at(s)) == pytest.approx(polyline.heading_at(points, lengths, s))
+        assert cursor.direction_at(s) == (math.cos(cursor.heading_at(s)), math.sin(cursor.heading_at(s)), 0.0)
         xy = polyline.point_at(points, lengths, s) + rng.normal(0.0, 0.05, size=2)
         assert cursor.project(*xy, s) == pytest.approx(polyline.project(points, lengths, xy, s, window=2.0))
+
+
+
+def _scanned(cursor: polyline.Cursor, x: float, y: float, s_from: float, window: float) -> float:
+    """Cursor.project as a plain scan, in order, of every segment in its window (first nearest wins)."""
+    lengths, last = cursor.lengths, cursor.last_segment
+    first = min(max(bisect.bisect_right(lengths, s_from - 1.0) - 1, 0), last)
+    end = min(max(bisect.bisect_right(lengths, s_from + window) - 1, 0), last)
+    best, best_s = float("inf"), s_from
+    for ax, ay, dx, dy, span, along, length in cursor.segments[first:end + 1]:
+        t = 0.0 if span <= 0 else min(max(((x - ax) * dx + (y - ay) * dy) / span, 0.0), 1.0)
+        ex, ey = ax + t * dx - x, ay + t * dy - y
+        if ex * ex + ey * ey < best:
+            best, best_s = ex * ex + ey * ey, along + t * length
+    return best_s
+
+
+@pytest.mark.parametrize("path", ["wander", "straight_doubled", "spiral", "closed_corner"])
+def test_cursor_projection_skipping_far_segments_gives_the_scans_bits(path):
+    """The ride's progress is the same bits whether far segments are skipped or scanned: on paths
+    with repeated points (ties between segments), crossing themselves, and points on vertices."""
+    rng = np.random.default_rng(17)
+    if path == "wander":
+        points = np.cumsum(rng.uniform(-1.0, 1.0, size=(25, 2)), axis=0)
+    elif path == "straight_doubled":
+        points = np.repeat(np.column_stack([np.linspace(0.0, 10.0, 41), np.full(41, 22.7)]), 2, axis=0)
+    elif path == "spiral":
+        a = np.linspace(0.0, 4.0 * np.pi, 60)
+        points = np.column_stack([2.0 * np.cos(a) + 0.05 * a, 2.0 * np.sin(a)])
+    else:
+        points = polyline.resample(np.array([[0.0, 0.0], [3.0, 0.0], [3.0, 0.0], [3.0, 3.0], [0.0, 0.0]]), 0.5)
+    cursor = polyline.Cursor(points)
+    skipped_some = False
+    for _ in range(300):
+        s = float(rng.uniform(-1.0, cursor.total + 1.0))
+        near = np.array(cursor.point_at(s))
+        for xy in (near, near + rng.normal(0.0, float(rng.choice([1e-9, 0.05, 2.0])), 2),
+                   np.array(cursor.points[rng.integers(len(cursor.points))])):
+            for window in (2.0, 0.5, cursor.total):
+                x, y = float(xy[0]), float(xy[1])
+                assert cursor.project(x, y, s, window) == _scanned(cursor, x, y, s, window), (x, y, s, window)
+                skipped_some |= window == cursor.total
+    assert skipped_some
+
+
+def test_cursor_projection_equally_near_segments_the_first_wins():
+    """From the centre of three sides of a square every side is 1" away, bit for bit: the first
+    side in the window wins, as in a scan, though the projection measures the one at ``s_from`` first."""
+    cursor = polyline.Cursor(np.array([[0.0, 0.0], [2.0, 0.0], [2.0, 2.0], [0.0, 2.0]]))
+    assert cursor.project(1.0, 1.0, 2.5) == _scanned(cursor, 1.0, 1.0, 2.5, 2.0) == 1.0
+    assert cursor.project(1.0, 1.0, 4.5) == _scanned(cursor, 1.0, 1.0, 4.5, 2.0) == 3.0
 
 
 def _textured_tile(relief_in: float) -> trimesh.Trimesh:
