@@ -116,7 +116,8 @@
     const tan = Math.tan(THREE.MathUtils.degToRad(camera.fov / 2));
     const height = Math.max(1, view.clientHeight);
     const above = Math.min(document.getElementById("top").getBoundingClientRect().bottom, height / 3);
-    const below = Math.max(document.getElementById("bar").getBoundingClientRect().top, 2 * height / 3);
+    const below = Math.max(Math.min(document.getElementById("bar").getBoundingClientRect().top, height),
+                           2 * height / 3);
     const band = below - above;
     const fit = 1.1 * Math.max(table.depth * height / band, table.width / camera.aspect) / (2 * tan) + table.top;
     const inchesPerPixel = 2 * tan * (fit - table.top) / height;
@@ -363,6 +364,7 @@
   }
   function redraw() { if (!pending) { pending = true; requestAnimationFrame(render); } }
   function resize() {
+    document.body.style.setProperty("--bar", document.getElementById("bar").offsetHeight + "px");
     renderer.setSize(view.clientWidth, view.clientHeight, false);
     const atHome = orbit.distance === home.distance && orbit.target.equals(home.target) &&
                    orbit.yaw === home.yaw && orbit.pitch === home.pitch;

@@ -187,12 +187,18 @@ def _tags_under_the_story(driver) -> list[str]:
         "}).map(t => t.textContent)")
 
 
-def test_the_words_cover_no_rider_at_any_step(pages, browser):
-    open_page(browser, pages["replay"])
-    for index in range(-1, browser.execute_script("return window.entropy3dShare.steps")):
-        browser.execute_script(f"window.entropy3dShare.goTo({index}, false)")
-        settle(browser)
-        assert _tags_under_the_story(browser) == [], f"at step {index} the action's words cover a rider"
+@pytest.mark.parametrize("window", [WINDOW, (420, 860)], ids=["desktop", "phone"])
+def test_the_words_cover_no_rider_at_any_step(pages, browser, window):
+    """Beside the table on a wide window, under it on a phone's."""
+    browser.set_window_size(*window)
+    try:
+        open_page(browser, pages["replay"])
+        for index in range(-1, browser.execute_script("return window.entropy3dShare.steps")):
+            browser.execute_script(f"window.entropy3dShare.goTo({index}, false)")
+            settle(browser)
+            assert _tags_under_the_story(browser) == [], f"at step {index} the action's words cover a rider"
+    finally:
+        browser.set_window_size(*WINDOW)
 
 
 def test_scene_page_shows_the_table_without_a_timeline(pages, browser, tmp_path):
