@@ -17,7 +17,6 @@ from typing import Callable
 
 import numpy as np
 
-from entropy3d.errors import SceneError
 from entropy3d.game.loop import Game
 from entropy3d.game.players import demo_players
 from entropy3d.game.records import ActivationRecord, EndRecord, TurnRecord
@@ -108,17 +107,11 @@ def setup_game(scene: str | Path | None, *, seed: int | None = None, turns: int 
 def system_game(system, table, geometry, producer: Producer, dice: np.random.Generator, turns: int):
     """A game of the scene's own system (``system:``, one that
     :meth:`~entropy3d.systems.base.GameSystem.plays`): its engine over the scene's models'
-    ``stats:`` (checked against its rules data first) and its automatic player for each gang."""
+    ``stats:`` and its automatic player for each gang."""
     from entropy3d.game.system_game import SystemGame
     from entropy3d.scene.systemrules import model_stats
 
-    stats = model_stats(table, system)
-    problems = system.stats_rules_problems(stats)
-    if problems:
-        index = {model.id: i for i, model in enumerate(table.models)}
-        raise SceneError(table.source, [(f"models[{index[model]}].stats.{key}", None, message)
-                                        for model, key, message in problems])
-    engine = system.engine(stats)
+    engine = system.engine(model_stats(table, system))  # the stats were checked against the rules data on loading
     auto = system.player("auto")
     players = {gang: auto(gang, engine) for gang in table.spec.gangs}
     return SystemGame(table, geometry, producer, engine, players, dice, turns=turns)

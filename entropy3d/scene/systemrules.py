@@ -35,6 +35,14 @@ def system_problems(spec, lines: dict[str, int]) -> list[Problem]:
             where = f"models[{i}].stats" + (f".{path}" if path and not path.startswith("[") else path)
             problems.append((where, line_of(lines, where), f"{message} ({system.title} stats, "
                                                            f"system: {system.name})"))
+    if not problems and system.stats_rules_problems is not GameSystem.stats_rules_problems:
+        # names the stats give that only the system's rules data knows (a weapon of its `weapons:`)
+        loaded = load_system(system.name)
+        index = {model.id: i for i, model in enumerate(spec.models)}
+        for model_id, key, message in loaded.stats_rules_problems({m.id: loaded.stats_of(m.stats)
+                                                                    for m in spec.models}):
+            where = f"models[{index[model_id]}].stats.{key}"
+            problems.append((where, line_of(lines, where), message))
     return problems
 
 

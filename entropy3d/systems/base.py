@@ -192,6 +192,32 @@ def validated(schema: type[BaseModel], data: Any, source: str, error: type = Rul
         raise error(source, validation_problems(failure, schema, data)) from None
 
 
+class ArmedFigures:
+    """For a system whose models' scene ``stats:`` lay over a default profile of its rules data
+    (``default_profile``, the key of that profile) and name a weapon of its rules data's
+    ``weapons:``: the gang battle's fighters and 10acity's figures. Mixed into a
+    :class:`GameSystem`."""
+
+    #: the rules data's key of the profile every model starts from ("fighter", "figure")
+    default_profile: str
+
+    def profile(self, stats):
+        """A model's numbers: its scene ``stats:`` over the rules data's default profile.
+        Raises ValueError naming an unknown weapon."""
+        given = {k: v for k, v in stats.model_dump().items() if v is not None and k != "prone"}
+        profile = getattr(self.rules, self.default_profile).model_copy(update=given)
+        if profile.weapon not in self.rules.weapons:
+            raise ValueError(f"weapon {profile.weapon!r} is not in rules/{self.rules_file}.yaml weapons: "
+                             f"{', '.join(self.rules.weapons)}")
+        return profile
+
+    def stats_rules_problems(self, stats: Mapping[str, Any]) -> list[tuple[str, str, str]]:
+        """A ``weapon:`` that is not in the rules data's ``weapons:``."""
+        return [(model, "weapon", f"unknown weapon {given.weapon!r}; use one of {', '.join(self.rules.weapons)} "
+                                  f"(rules/{self.rules_file}.yaml weapons)")
+                for model, given in stats.items() if given.weapon not in (None, *self.rules.weapons)]
+
+
 class Registry:
     """The registered systems, in the order they were added: a class, or the ``"module:Class"``
     path of one, imported when first looked up (a command reads the scene's own system, and

@@ -17,7 +17,7 @@ from typing import Annotated, Any, Collection, Literal, Mapping, Sequence
 from pydantic import Field, model_validator
 
 from entropy3d.rules.event import Event
-from entropy3d.systems.base import GameSystem, SystemData, SystemRules
+from entropy3d.systems.base import ArmedFigures, GameSystem, SystemData, SystemRules
 from entropy3d.systems.facts import Sighting
 
 Fraction = Annotated[float, Field(ge=0, le=1)]
@@ -167,7 +167,7 @@ class FighterStats(SystemData):
     prone: bool = Field(False, description="starts Prone & Pinned: in cover, it cannot be targeted (GANG-ARC)")
 
 
-class GangBattle(GameSystem):
+class GangBattle(ArmedFigures, GameSystem):
     """Gang-skirmish battle rules: target priority and cover from the table's line of sight."""
 
     name = "gang_battle"
@@ -181,24 +181,9 @@ class GangBattle(GameSystem):
     rules_schema = GangRules
     stats_schema = FighterStats
     rules: GangRules
+    default_profile = "fighter"
     #: "module:attribute" of the player factories, imported when asked for (they read the table)
     PLAYERS = {"auto": "entropy3d.game.gang_player:GangPlayer"}
-
-    def profile(self, stats: FighterStats) -> FighterProfile:
-        """A fighter's characteristics: its scene ``stats:`` over the rules data's ``fighter:``.
-        Raises ValueError naming an unknown weapon."""
-        given = {k: v for k, v in stats.model_dump().items() if v is not None and k != "prone"}
-        profile = self.rules.fighter.model_copy(update=given)
-        if profile.weapon not in self.rules.weapons:
-            raise ValueError(f"weapon {profile.weapon!r} is not in rules/gang_battle.yaml weapons: "
-                             f"{', '.join(self.rules.weapons)}")
-        return profile
-
-    def stats_rules_problems(self, stats: Mapping[str, FighterStats]) -> list[tuple[str, str, str]]:
-        """A ``weapon:`` that is not in the rules data's ``weapons:``."""
-        return [(model, "weapon", f"unknown weapon {given.weapon!r}; use one of {', '.join(self.rules.weapons)} "
-                                  "(rules/gang_battle.yaml weapons)")
-                for model, given in stats.items() if given.weapon not in (None, *self.rules.weapons)]
 
     def engine(self, stats: Mapping[str, FighterStats]):
         """The game's engine for fighters with these ``stats:`` (model id -> stats): check,

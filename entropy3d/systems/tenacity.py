@@ -22,7 +22,7 @@ from typing import Any, Literal, Mapping, Sequence
 from pydantic import Field, model_validator
 
 from entropy3d.rules.event import Event
-from entropy3d.systems.base import GameSystem, SystemData, SystemRules
+from entropy3d.systems.base import ArmedFigures, GameSystem, SystemData, SystemRules
 from entropy3d.systems.facts import Sighting
 
 
@@ -163,7 +163,7 @@ class Attack:
     damage_factor: float
 
 
-class TenacityTactics(GameSystem):
+class TenacityTactics(ArmedFigures, GameSystem):
     """10acity Tactics' cover, sizes and elevation on the physical table."""
 
     name = "tenacity_tactics"
@@ -179,24 +179,9 @@ class TenacityTactics(GameSystem):
     rules_schema = TenacityRules
     stats_schema = FigureStats
     rules: TenacityRules
+    default_profile = "figure"
     #: "module:attribute" of the player factories, imported when asked for (they read the table)
     PLAYERS = {"auto": "entropy3d.game.tenacity_player:TenacityPlayer"}
-
-    def profile(self, stats: FigureStats) -> FigureProfile:
-        """A figure's numbers: its scene ``stats:`` over the rules data's ``figure:``. Raises
-        ValueError naming an unknown weapon."""
-        given = {k: v for k, v in stats.model_dump().items() if v is not None and k != "prone"}
-        profile = self.rules.figure.model_copy(update=given)
-        if profile.weapon not in self.rules.weapons:
-            raise ValueError(f"weapon {profile.weapon!r} is not in rules/tenacity_tactics.yaml weapons: "
-                             f"{', '.join(self.rules.weapons)}")
-        return profile
-
-    def stats_rules_problems(self, stats: Mapping[str, FigureStats]) -> list[tuple[str, str, str]]:
-        """A ``weapon:`` that is not in the rules data's ``weapons:``."""
-        return [(model, "weapon", f"unknown weapon {given.weapon!r}; use one of {', '.join(self.rules.weapons)} "
-                                  "(rules/tenacity_tactics.yaml weapons)")
-                for model, given in stats.items() if given.weapon not in (None, *self.rules.weapons)]
 
     def engine(self, stats: Mapping[str, FigureStats]):
         """The skirmish's engine for figures with these ``stats:`` (model id -> stats): check,

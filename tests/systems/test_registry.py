@@ -116,3 +116,22 @@ def test_a_system_registered_by_path_is_imported_when_looked_up_and_must_bear_th
     assert registry.find("gang_battle").name == "gang_battle"
     with pytest.raises(ValueError, match="registered as 'misnamed' but names itself 'tenacity_tactics'"):
         registry.find("misnamed")
+
+
+@pytest.mark.parametrize("scene, weapon, rules_file", [("gang_fight", "stub_gun", "gang_battle"),
+                                                        ("rooftop_skirmish", "rifle", "tenacity_tactics")])
+def test_a_weapon_the_rules_data_lacks_is_refused_with_its_key_path_and_the_weapons_there_are(
+        tmp_path, scene, weapon, rules_file):
+    """The gang battle's fighters and 10acity's figures name a weapon of their rules data."""
+    source = REPO / "scenes" / "systems" / f"{scene}.yaml"
+    text = source.read_text(encoding="utf-8")
+    assert f"weapon: {weapon}}}" in text
+    path = tmp_path / f"{scene}.yaml"
+    path.write_text(text.replace(f"weapon: {weapon}}}", "weapon: railgun}", 1).replace("../../", str(REPO) + "/"),
+                    encoding="utf-8")
+    with pytest.raises(SceneError) as caught:
+        load_scene(path)
+    [(key, line, message)] = caught.value.problems
+    assert key.endswith(".stats.weapon") and line == text[:text.index(f"weapon: {weapon}}}")].count("\n") + 1
+    assert message.startswith("unknown weapon 'railgun'; use one of ")
+    assert f"(rules/{rules_file}.yaml weapons)" in message
