@@ -16,7 +16,7 @@ import numpy as np
 import shapely
 import trimesh
 
-from entropy3d.geometry import BaseShape, Pose
+from entropy3d.geometry import BaseShape, Pose, poses_to_table
 from entropy3d.los.losrules import LosRules
 from entropy3d.los.rays import (
     boxes_touching,
@@ -329,9 +329,9 @@ def sight_lines(pairs: list[tuple[int, int]], poses: list[Pose], bases: list[Bas
     """
     if not len(pairs):
         return np.zeros((0, 2, 2)), np.zeros(0, dtype=np.int64)
-    front = np.stack([base.front_half_outline(pose, rules.viewer_edge_samples) for pose, base in zip(poses, bases)])
-    edge = np.stack([base.outline(pose, rules.target_edge_samples) for pose, base in zip(poses, bases)])
-    centres = np.array([pose.xy for pose in poses])
+    front = poses_to_table(poses, np.stack([base.local_front_half(rules.viewer_edge_samples) for base in bases]))
+    edge = poses_to_table(poses, np.stack([base.local_outline(rules.target_edge_samples) for base in bases]))
+    centres = np.array([(pose.x, pose.y) for pose in poses], float)
     forwards = np.array([pose.forward for pose in poses])
     viewers, targets = np.array(pairs, dtype=np.int64).reshape(-1, 2).T
     ahead = np.einsum("psj,pj->ps", edge[targets] - centres[viewers][:, None], forwards[viewers]) > 1e-9
@@ -400,8 +400,10 @@ def top_down_batch(pairs: list[tuple[int, int]], poses: list[Pose], bases: list[
             rules, footprints.size_class[None, :], footprints.bottom[None, :], footprints.top[None, :],
             z[viewer], z[target], eye_z[viewer], eye_z[target],
             standing[viewer[:, 0]] | standing[target[:, 0]])                       # (P, R)
-        starts, deltas = lines[:, 0], lines[:, 1] - lines[:, 0]
-        pair_low, pair_high = group_boxes(starts, lines[:, 1], counts)
+        # contiguous copies: rows gathered from strided views of ``lines`` cost several times more
+        starts, ends = np.ascontiguousarray(lines[:, 0]), np.ascontiguousarray(lines[:, 1])
+        deltas = ends - starts
+        pair_low, pair_high = group_boxes(starts, ends, counts)
         # a pair's lines lie within the capsule from base centre to base centre as wide as the
         # larger base: a row far from it blocks none of them
         centres = np.array([pose.xy for pose in poses])
@@ -425,9 +427,9 @@ def top_down_batch(pairs: list[tuple[int, int]], poses: list[Pose], bases: list[
             near = group_rows(first[candidates], counts[candidates])
             near = near[segment_box_hits_inverse(starts[near], inverse[near], low, high)]
             if ellipses[row] is not None:
-                sure, undecided = ellipse_sides(starts[near], lines[near, 1], ellipses[row])
+                sure, undecided = ellipse_sides(starts[near], ends[near], ellipses[row])
             else:
-                sure = surely_touching(starts[near], lines[near, 1], (low + high) / 2, normals, offsets)
+                sure = surely_touching(starts[near], ends[near], (low + high) / 2, normals, offsets)
                 undecided = ~sure
             rest = near[undecided]
             # a row's largest pieces first (lines touching one are done), its others later
@@ -490,7 +492,7 @@ def base_outlines(bases: Sequence[BaseShape], poses: Sequence[Pose]) -> list[Bas
     all at once (a base edge simplified is one convex ring; any other falls back to it)."""
     if not len(bases):
         return []
-    polygons = shapely.polygons(np.stack([base.outline(pose) for base, pose in zip(bases, poses)]))
+    polygons = shapely.polygons(poses_to_table(poses, np.stack([base.local_outline() for base in bases])))
     simple = shapely.simplify(polygons, CONVEX_TOLERANCE_IN, preserve_topology=True)
     area = shapely.area(simple)
     convex = (shapely.get_type_id(simple) == shapely.GeometryType.POLYGON) & (area > 0) & (
