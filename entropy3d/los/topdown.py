@@ -24,6 +24,7 @@ from entropy3d.los.rays import (
     group_boxes,
     group_rows,
     segment_box_hits_inverse,
+    take_rows,
 )
 
 #: inches: outlines are simplified this much before being cut into convex pieces
@@ -137,7 +138,7 @@ def segments_touch_convex(starts: np.ndarray, deltas: np.ndarray, normals: np.nd
         if not len(left):
             break
         normal_x, normal_y = piece_normals[:, 0:1], piece_normals[:, 1:2]
-        s, d = starts[left], deltas[left]
+        s, d = take_rows(starts, left), take_rows(deltas, left)
         numerators = piece_offsets[:, None] - (s[:, 0] * normal_x + s[:, 1] * normal_y)
         denominators = d[:, 0] * normal_x + d[:, 1] * normal_y
         with np.errstate(divide="ignore", invalid="ignore"):
@@ -240,11 +241,12 @@ def segments_touch_rows(starts: np.ndarray, deltas: np.ndarray, rows: np.ndarray
             piece = group_rows(firsts[part], counts[part])
             segment = np.repeat(left[part], counts[part])
             with np.errstate(divide="ignore"):
-                inverse = 1.0 / deltas[segment]
-            boxed = segment_box_hits_inverse(starts[segment], inverse, blocks.low[g][piece], blocks.high[g][piece])
+                inverse = 1.0 / take_rows(deltas, segment)
+            boxed = segment_box_hits_inverse(take_rows(starts, segment), inverse, take_rows(blocks.low[g], piece),
+                                             take_rows(blocks.high[g], piece))
             piece, segment = piece[boxed], segment[boxed]
-            hit = segments_touch_pieces(starts[segment], deltas[segment], blocks.normals[g][piece],
-                                        blocks.offsets[g][piece])
+            hit = segments_touch_pieces(take_rows(starts, segment), take_rows(deltas, segment),
+                                        take_rows(blocks.normals[g], piece), take_rows(blocks.offsets[g], piece))
             touched[segment[hit]] = True
     return touched
 
@@ -425,15 +427,17 @@ def top_down_batch(pairs: list[tuple[int, int]], poses: list[Pose], bases: list[
             _, low, high, normals, offsets = footprints.convex[row]
             candidates = np.flatnonzero(blocks[:, row])
             near = group_rows(first[candidates], counts[candidates])
-            near = near[segment_box_hits_inverse(starts[near], inverse[near], low, high)]
+            near = near[segment_box_hits_inverse(take_rows(starts, near), take_rows(inverse, near), low, high)]
+            near_starts, near_ends = take_rows(starts, near), take_rows(ends, near)
             if ellipses[row] is not None:
-                sure, undecided = ellipse_sides(starts[near], ends[near], ellipses[row])
+                sure, undecided = ellipse_sides(near_starts, near_ends, ellipses[row])
             else:
-                sure = surely_touching(starts[near], ends[near], (low + high) / 2, normals, offsets)
+                sure = surely_touching(near_starts, near_ends, (low + high) / 2, normals, offsets)
                 undecided = ~sure
             rest = near[undecided]
             # a row's largest pieces first (lines touching one are done), its others later
-            hit = segments_touch_convex(starts[rest], deltas[rest], normals[:FIRST_PIECES], offsets[:FIRST_PIECES])
+            hit = segments_touch_convex(take_rows(starts, rest), take_rows(deltas, rest), normals[:FIRST_PIECES],
+                                        offsets[:FIRST_PIECES])
             sure_lines.append(np.concatenate([near[sure], rest[hit]]))
             sure_rows.append(np.full(len(sure_lines[-1]), row))
             if len(normals) > FIRST_PIECES:
@@ -442,8 +446,9 @@ def top_down_batch(pairs: list[tuple[int, int]], poses: list[Pose], bases: list[
         rest = np.concatenate([np.zeros(0, dtype=np.int64), *rest_lines])
         rest_row = np.concatenate([np.zeros(0, dtype=np.int64), *rest_rows])
         deferred = np.unique(rest_row)
-        exact = segments_touch_rows(starts[rest], deltas[rest], np.searchsorted(deferred, rest_row),
-                                    _convex_blocks(footprints, deferred), FIRST_PIECES)
+        exact = segments_touch_rows(take_rows(starts, rest), take_rows(deltas, rest),
+                                    np.searchsorted(deferred, rest_row), _convex_blocks(footprints, deferred),
+                                    FIRST_PIECES)
         touched = np.concatenate([np.zeros(0, dtype=np.int64), *sure_lines, rest[exact]])
         touched_row = np.concatenate([np.zeros(0, dtype=np.int64), *sure_rows, rest_row[exact]])
         blocked[touched] = True

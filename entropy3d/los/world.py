@@ -35,6 +35,7 @@ from entropy3d.los.rays import (
     group_rows,
     segment_box_hits_inverse,
     segment_convex_entry,
+    take_rows,
 )
 from entropy3d.los.results import LosResult, SightGeometry, TopDownVerdict, TrueVerdict
 from entropy3d.los.topdown import (
@@ -365,8 +366,8 @@ class LosWorld:
         t, owner = self.static_caster.first_hits(starts, ends)
         if near_destructibles is None:
             near_destructibles = np.arange(len(starts))
-        t_dynamic, owner_dynamic = self.dynamic_caster.first_hits(starts[near_destructibles],
-                                                                  ends[near_destructibles])
+        t_dynamic, owner_dynamic = self.dynamic_caster.first_hits(take_rows(starts, near_destructibles),
+                                                                  take_rows(ends, near_destructibles))
         nearer = t_dynamic < t[near_destructibles]
         t[near_destructibles[nearer]] = t_dynamic[nearer]
         owner[near_destructibles[nearer]] = owner_dynamic[nearer]
@@ -386,8 +387,10 @@ class LosWorld:
             rows = near[index]
             if skip is not None:
                 rows = rows[~(skip[rows] == index).any(axis=1)]
-            row_starts = starts[rows]
-            row_deltas = ends[rows] - row_starts
+            if not len(rows):  # most miniatures are near no ray of the batch
+                continue
+            row_starts = take_rows(starts, rows)
+            row_deltas = take_rows(ends, rows) - row_starts
             with np.errstate(divide="ignore"):
                 row_inverse = 1.0 / row_deltas
             if boxes_first:
@@ -395,13 +398,13 @@ class LosWorld:
                 # keep nearly all); skipping it changes no answer, as a segment meeting a part's
                 # box meets the miniature's (it holds them; the slab test is monotone in corners)
                 kept = segment_box_hits_inverse(row_starts, row_inverse, mini.low, mini.high)
-                rows, row_starts = rows[kept], row_starts[kept]
-                row_deltas, row_inverse = row_deltas[kept], row_inverse[kept]
+                rows, row_starts = rows[kept], take_rows(row_starts, kept)
+                row_deltas, row_inverse = take_rows(row_deltas, kept), take_rows(row_inverse, kept)
             entry = np.full(len(rows), np.inf)
             for (_, normals, offsets), (low, high) in zip(mini.parts, mini.part_boxes):
                 close = np.flatnonzero(segment_box_hits_inverse(row_starts, row_inverse, low, high))
                 entry[close] = np.minimum(entry[close], segment_convex_entry(
-                    row_starts[close], row_deltas[close], normals, offsets))
+                    take_rows(row_starts, close), take_rows(row_deltas, close), normals, offsets))
             closer = entry < t[rows]
             t[rows[closer]] = entry[closer]
             owner[rows[closer]] = pieces + index
@@ -449,7 +452,7 @@ class LosWorld:
         cast_pair = pair_of_ray[cast]
         # rows of a few pairs repeated, and a mask: cheaper than gathering rows by index
         eyes = np.repeat(pair_eyes, np.bincount(cast_pair, minlength=len(index_pairs)), axis=0)
-        cast_ends = ends[in_front]
+        cast_ends = take_rows(ends, in_front)
         reach = cast_ends - eyes
         lengths = np.sqrt(np.einsum("ij,ij->i", reach, reach))
         reach *= (RAY_END_GAP_IN / np.maximum(lengths, 1e-9))[:, None]
