@@ -344,7 +344,7 @@ def sight_lines(pairs: list[tuple[int, int]], poses: list[Pose], bases: list[Bas
     per_front = np.repeat(kept, front.shape[1])
     lines = np.empty((int(counts.sum()), 2, 2))
     lines[:, 0] = np.repeat(front[viewers].reshape(-1, 2), per_front, axis=0)
-    lines[:, 1] = ends[group_rows(np.repeat(np.cumsum(kept) - kept, front.shape[1]), per_front)]
+    lines[:, 1] = take_rows(ends, group_rows(np.repeat(np.cumsum(kept) - kept, front.shape[1]), per_front))
     return lines, counts
 
 

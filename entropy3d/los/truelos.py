@@ -20,6 +20,8 @@ PAIRS_PER_CHUNK = 32
 #: cells: a box's window in a ray grid is widened this much past its corners' slopes, far more
 #: than the rounding of a slope (about 1e-13 of a cell) and far less than a cell
 CELL_MARGIN = 1e-3
+#: (8, 3) which corner of a box each of its 8 corners is: 1 the high side, 0 the low side, per axis
+BOX_CORNERS = np.stack(np.meshgrid([0, 1], [0, 1], [0, 1], indexing="ij"), axis=-1).reshape(8, 3)
 
 
 def view_frames(eyes: np.ndarray, centres: np.ndarray) -> np.ndarray:
@@ -110,10 +112,10 @@ def _silhouette_rays(eyes, normals, near, far, grid: int, windows: tuple):
             with np.errstate(divide="ignore", invalid="ignore"):
                 np.divide(to_near[:, k, q, None, None], denominators, out=near_t)
                 np.divide(to_far[:, k, q, None, None], denominators, out=far_t)
-            np.maximum(t_enter, np.minimum(near_t, far_t), out=t_enter)
-            np.minimum(t_exit, np.maximum(near_t, far_t), out=t_exit)
+            np.maximum(t_enter, np.minimum(near_t, far_t, out=denominators), out=t_enter)
+            np.minimum(t_exit, np.maximum(near_t, far_t, out=near_t), out=t_exit)
         nearer = (t_enter <= t_exit) & (t_enter < t)   # ties go to the part listed first
-        t[nearer] = t_enter[nearer]
+        np.copyto(t, t_enter, where=nearer)
         part[nearer] = k
     hit = np.isfinite(t) & seen[:, None, None]
     pair, row, column = np.nonzero(hit)
@@ -153,8 +155,7 @@ def grid_rows_near(eyes: np.ndarray, vertices: np.ndarray, grid: int, box_low: n
     when the caller has them already.
     """
     frames, target_depth, low, high = windows or view_windows(eyes, vertices)
-    corners = np.stack(np.meshgrid([0, 1], [0, 1], [0, 1], indexing="ij"), axis=-1).reshape(8, 3)
-    points = np.where(corners[:, None], box_high[None], box_low[None])           # (8, M, 3)
+    points = np.where(BOX_CORNERS[:, None], box_high[None], box_low[None])       # (8, M, 3)
     # (8, P, M) coordinates in each pair's frame, corners first: reductions over the corners
     # run row against row, not along a short last axis
     offsets = [points[:, None, :, j] - eyes[None, :, j, None] for j in range(3)]
@@ -231,7 +232,7 @@ def rays_near_boxes(pair_eyes: np.ndarray, target_vertices: np.ndarray, grid: in
     """
     pairs = len(pair_eyes)
     row_of_cell = np.full((pairs, grid * grid), -1, dtype=np.int64)
-    row_of_cell[pair_of_row, cell_of_row] = np.arange(len(pair_of_row))
+    np.put(row_of_cell, pair_of_row * (grid * grid) + cell_of_row, np.arange(len(pair_of_row)))
     row_first, row_last, column_first, column_last = grid_rows_near(
         pair_eyes, target_vertices, grid, low, high, windows)                    # (P, M) each
     rows_n = np.maximum(row_last - row_first + 1, 0)

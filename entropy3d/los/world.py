@@ -472,7 +472,8 @@ class LosWorld:
         owner_names = self._owner_names(mini_list)
         owners = len(owner_names)
         blocked_by = [[] for _ in index_pairs]
-        for key in np.unique(pair_of_ray[stopped] * owners + (hit_owner[stopped] - NO_HIT)).tolist():
+        keys = np.take(pair_of_ray, stopped) * owners + (np.take(hit_owner, stopped) - NO_HIT)
+        for key in np.flatnonzero(np.bincount(keys, minlength=len(index_pairs) * owners)).tolist():
             blocked_by[key // owners].append(str(owner_names[key % owners]))
 
         # who blocks each pair's top-down lines, and how many are clear
