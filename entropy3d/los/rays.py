@@ -32,10 +32,9 @@ def take_rows(array: np.ndarray, index: np.ndarray) -> np.ndarray:
     """``array[index]`` along the first axis, ``index`` integers or a boolean mask: the same
     values through ``np.take`` / ``np.compress``, several times faster than numpy's fancy
     indexing of arrays with more than one axis (the LOS batches gather (N, 2) and (N, 3) rows)."""
-    index = np.asarray(index)
     if index.dtype == bool:
-        return np.compress(index, array, axis=0)
-    return np.take(array, index, axis=0)
+        return array.compress(index, axis=0)
+    return array.take(index, axis=0)
 
 
 def _no_hits_yet(starts, ends):
