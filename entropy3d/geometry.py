@@ -7,8 +7,10 @@ Conventions (used everywhere in entropy3d):
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass
+from typing import Sequence
 
 import numpy as np
 
@@ -91,20 +93,44 @@ class BaseShape:
 
     def outline(self, pose: Pose, samples: int = 48) -> np.ndarray:
         """The base edge as (samples, 2) table points, counter-clockwise from the front."""
-        t = np.linspace(0.0, 2.0 * math.pi, samples, endpoint=False)
-        local = np.stack([0.5 * self.length * np.cos(t), 0.5 * self.width * np.sin(t)], axis=1)
-        return pose.to_table(local)
+        return pose.to_table(self.local_outline(samples))
 
     def front_half_outline(self, pose: Pose, samples: int = 25) -> np.ndarray:
         """The front half of the base edge (from the left side through the nose to the right side)."""
-        t = np.linspace(-0.5 * math.pi, 0.5 * math.pi, samples)
-        local = np.stack([0.5 * self.length * np.cos(t), 0.5 * self.width * np.sin(t)], axis=1)
-        return pose.to_table(local)
+        return pose.to_table(self.local_front_half(samples))
+
+    def local_outline(self, samples: int = 48) -> np.ndarray:
+        """:meth:`outline` in the base's own frame (forward, left), read-only; computed once."""
+        return _ellipse_points(self.length, self.width, 0.0, 2.0 * math.pi, samples, False)
+
+    def local_front_half(self, samples: int = 25) -> np.ndarray:
+        """:meth:`front_half_outline` in the base's own frame (forward, left), read-only; computed once."""
+        return _ellipse_points(self.length, self.width, -0.5 * math.pi, 0.5 * math.pi, samples, True)
 
     def contains(self, pose: Pose, points: np.ndarray) -> np.ndarray:
         """Boolean mask of table points (N, 2) inside the base."""
         local = pose.to_local(points)
         return (local[:, 0] / (0.5 * self.length)) ** 2 + (local[:, 1] / (0.5 * self.width)) ** 2 <= 1.0
+
+
+@functools.lru_cache(maxsize=256)
+def _ellipse_points(length: float, width: float, start: float, stop: float, samples: int,
+                    endpoint: bool) -> np.ndarray:
+    """Points of the ellipse ``length`` by ``width`` (inches) at evenly spaced parameter angles
+    from ``start`` to ``stop`` radians, (samples, 2), read-only (shared by every caller)."""
+    t = np.linspace(start, stop, samples, endpoint=endpoint)
+    points = np.stack([0.5 * length * np.cos(t), 0.5 * width * np.sin(t)], axis=1)
+    points.flags.writeable = False
+    return points
+
+
+def poses_to_table(poses: Sequence[Pose], local: np.ndarray) -> np.ndarray:
+    """:meth:`Pose.to_table` of many poses at once, the same arithmetic: ``local`` (M, N, 2),
+    pose m's points in its own frame (forward, left); returns (M, N, 2) table points."""
+    xy = np.array([(pose.x, pose.y) for pose in poses], float).reshape(-1, 1, 2)
+    forward = np.array([pose.forward for pose in poses]).reshape(-1, 1, 2)
+    left = np.array([pose.left for pose in poses]).reshape(-1, 1, 2)
+    return xy + local[:, :, :1] * forward + local[:, :, 1:2] * left
 
 
 def arc_points(start: Pose, radius: float, length: float, left: bool,

@@ -28,6 +28,15 @@ except ImportError:  # pragma: no cover - exercised only where embreex is missin
 NO_HIT = -1
 
 
+def take_rows(array: np.ndarray, index: np.ndarray) -> np.ndarray:
+    """``array[index]`` along the first axis, ``index`` integers or a boolean mask: the same
+    values through ``np.take`` / ``np.compress``, several times faster than numpy's fancy
+    indexing of arrays with more than one axis (the LOS batches gather (N, 2) and (N, 3) rows)."""
+    if index.dtype == bool:
+        return array.compress(index, axis=0)
+    return array.take(index, axis=0)
+
+
 def _no_hits_yet(starts, ends):
     """Segments as float arrays, with per-segment results that say "no hit" (t = inf, owner -1)."""
     starts, ends = _as_segments(starts, ends)

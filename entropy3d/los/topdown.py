@@ -16,7 +16,7 @@ import numpy as np
 import shapely
 import trimesh
 
-from entropy3d.geometry import BaseShape, Pose
+from entropy3d.geometry import BaseShape, Pose, poses_to_table
 from entropy3d.los.losrules import LosRules
 from entropy3d.los.rays import (
     boxes_touching,
@@ -24,6 +24,7 @@ from entropy3d.los.rays import (
     group_boxes,
     group_rows,
     segment_box_hits_inverse,
+    take_rows,
 )
 
 #: inches: outlines are simplified this much before being cut into convex pieces
@@ -137,7 +138,7 @@ def segments_touch_convex(starts: np.ndarray, deltas: np.ndarray, normals: np.nd
         if not len(left):
             break
         normal_x, normal_y = piece_normals[:, 0:1], piece_normals[:, 1:2]
-        s, d = starts[left], deltas[left]
+        s, d = take_rows(starts, left), take_rows(deltas, left)
         numerators = piece_offsets[:, None] - (s[:, 0] * normal_x + s[:, 1] * normal_y)
         denominators = d[:, 0] * normal_x + d[:, 1] * normal_y
         with np.errstate(divide="ignore", invalid="ignore"):
@@ -240,11 +241,12 @@ def segments_touch_rows(starts: np.ndarray, deltas: np.ndarray, rows: np.ndarray
             piece = group_rows(firsts[part], counts[part])
             segment = np.repeat(left[part], counts[part])
             with np.errstate(divide="ignore"):
-                inverse = 1.0 / deltas[segment]
-            boxed = segment_box_hits_inverse(starts[segment], inverse, blocks.low[g][piece], blocks.high[g][piece])
+                inverse = 1.0 / take_rows(deltas, segment)
+            boxed = segment_box_hits_inverse(take_rows(starts, segment), inverse, take_rows(blocks.low[g], piece),
+                                             take_rows(blocks.high[g], piece))
             piece, segment = piece[boxed], segment[boxed]
-            hit = segments_touch_pieces(starts[segment], deltas[segment], blocks.normals[g][piece],
-                                        blocks.offsets[g][piece])
+            hit = segments_touch_pieces(take_rows(starts, segment), take_rows(deltas, segment),
+                                        take_rows(blocks.normals[g], piece), take_rows(blocks.offsets[g], piece))
             touched[segment[hit]] = True
     return touched
 
@@ -329,9 +331,9 @@ def sight_lines(pairs: list[tuple[int, int]], poses: list[Pose], bases: list[Bas
     """
     if not len(pairs):
         return np.zeros((0, 2, 2)), np.zeros(0, dtype=np.int64)
-    front = np.stack([base.front_half_outline(pose, rules.viewer_edge_samples) for pose, base in zip(poses, bases)])
-    edge = np.stack([base.outline(pose, rules.target_edge_samples) for pose, base in zip(poses, bases)])
-    centres = np.array([pose.xy for pose in poses])
+    front = poses_to_table(poses, np.stack([base.local_front_half(rules.viewer_edge_samples) for base in bases]))
+    edge = poses_to_table(poses, np.stack([base.local_outline(rules.target_edge_samples) for base in bases]))
+    centres = np.array([(pose.x, pose.y) for pose in poses], float)
     forwards = np.array([pose.forward for pose in poses])
     viewers, targets = np.array(pairs, dtype=np.int64).reshape(-1, 2).T
     ahead = np.einsum("psj,pj->ps", edge[targets] - centres[viewers][:, None], forwards[viewers]) > 1e-9
@@ -342,7 +344,7 @@ def sight_lines(pairs: list[tuple[int, int]], poses: list[Pose], bases: list[Bas
     per_front = np.repeat(kept, front.shape[1])
     lines = np.empty((int(counts.sum()), 2, 2))
     lines[:, 0] = np.repeat(front[viewers].reshape(-1, 2), per_front, axis=0)
-    lines[:, 1] = ends[group_rows(np.repeat(np.cumsum(kept) - kept, front.shape[1]), per_front)]
+    lines[:, 1] = take_rows(ends, group_rows(np.repeat(np.cumsum(kept) - kept, front.shape[1]), per_front))
     return lines, counts
 
 
@@ -400,8 +402,10 @@ def top_down_batch(pairs: list[tuple[int, int]], poses: list[Pose], bases: list[
             rules, footprints.size_class[None, :], footprints.bottom[None, :], footprints.top[None, :],
             z[viewer], z[target], eye_z[viewer], eye_z[target],
             standing[viewer[:, 0]] | standing[target[:, 0]])                       # (P, R)
-        starts, deltas = lines[:, 0], lines[:, 1] - lines[:, 0]
-        pair_low, pair_high = group_boxes(starts, lines[:, 1], counts)
+        # contiguous copies: rows gathered from strided views of ``lines`` cost several times more
+        starts, ends = np.ascontiguousarray(lines[:, 0]), np.ascontiguousarray(lines[:, 1])
+        deltas = ends - starts
+        pair_low, pair_high = group_boxes(starts, ends, counts)
         # a pair's lines lie within the capsule from base centre to base centre as wide as the
         # larger base: a row far from it blocks none of them
         centres = np.array([pose.xy for pose in poses])
@@ -423,15 +427,17 @@ def top_down_batch(pairs: list[tuple[int, int]], poses: list[Pose], bases: list[
             _, low, high, normals, offsets = footprints.convex[row]
             candidates = np.flatnonzero(blocks[:, row])
             near = group_rows(first[candidates], counts[candidates])
-            near = near[segment_box_hits_inverse(starts[near], inverse[near], low, high)]
+            near = near[segment_box_hits_inverse(take_rows(starts, near), take_rows(inverse, near), low, high)]
+            near_starts, near_ends = take_rows(starts, near), take_rows(ends, near)
             if ellipses[row] is not None:
-                sure, undecided = ellipse_sides(starts[near], lines[near, 1], ellipses[row])
+                sure, undecided = ellipse_sides(near_starts, near_ends, ellipses[row])
             else:
-                sure = surely_touching(starts[near], lines[near, 1], (low + high) / 2, normals, offsets)
+                sure = surely_touching(near_starts, near_ends, (low + high) / 2, normals, offsets)
                 undecided = ~sure
             rest = near[undecided]
             # a row's largest pieces first (lines touching one are done), its others later
-            hit = segments_touch_convex(starts[rest], deltas[rest], normals[:FIRST_PIECES], offsets[:FIRST_PIECES])
+            hit = segments_touch_convex(take_rows(starts, rest), take_rows(deltas, rest), normals[:FIRST_PIECES],
+                                        offsets[:FIRST_PIECES])
             sure_lines.append(np.concatenate([near[sure], rest[hit]]))
             sure_rows.append(np.full(len(sure_lines[-1]), row))
             if len(normals) > FIRST_PIECES:
@@ -440,8 +446,9 @@ def top_down_batch(pairs: list[tuple[int, int]], poses: list[Pose], bases: list[
         rest = np.concatenate([np.zeros(0, dtype=np.int64), *rest_lines])
         rest_row = np.concatenate([np.zeros(0, dtype=np.int64), *rest_rows])
         deferred = np.unique(rest_row)
-        exact = segments_touch_rows(starts[rest], deltas[rest], np.searchsorted(deferred, rest_row),
-                                    _convex_blocks(footprints, deferred), FIRST_PIECES)
+        exact = segments_touch_rows(take_rows(starts, rest), take_rows(deltas, rest),
+                                    np.searchsorted(deferred, rest_row), _convex_blocks(footprints, deferred),
+                                    FIRST_PIECES)
         touched = np.concatenate([np.zeros(0, dtype=np.int64), *sure_lines, rest[exact]])
         touched_row = np.concatenate([np.zeros(0, dtype=np.int64), *sure_rows, rest_row[exact]])
         blocked[touched] = True
@@ -490,7 +497,7 @@ def base_outlines(bases: Sequence[BaseShape], poses: Sequence[Pose]) -> list[Bas
     all at once (a base edge simplified is one convex ring; any other falls back to it)."""
     if not len(bases):
         return []
-    polygons = shapely.polygons(np.stack([base.outline(pose) for base, pose in zip(bases, poses)]))
+    polygons = shapely.polygons(poses_to_table(poses, np.stack([base.local_outline() for base in bases])))
     simple = shapely.simplify(polygons, CONVEX_TOLERANCE_IN, preserve_topology=True)
     area = shapely.area(simple)
     convex = (shapely.get_type_id(simple) == shapely.GeometryType.POLYGON) & (area > 0) & (

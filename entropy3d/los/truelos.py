@@ -20,6 +20,8 @@ PAIRS_PER_CHUNK = 32
 #: cells: a box's window in a ray grid is widened this much past its corners' slopes, far more
 #: than the rounding of a slope (about 1e-13 of a cell) and far less than a cell
 CELL_MARGIN = 1e-3
+#: (8, 3) which corner of a box each of its 8 corners is: 1 the high side, 0 the low side, per axis
+BOX_CORNERS = np.stack(np.meshgrid([0, 1], [0, 1], [0, 1], indexing="ij"), axis=-1).reshape(8, 3)
 
 
 def view_frames(eyes: np.ndarray, centres: np.ndarray) -> np.ndarray:
@@ -110,22 +112,24 @@ def _silhouette_rays(eyes, normals, near, far, grid: int, windows: tuple):
             with np.errstate(divide="ignore", invalid="ignore"):
                 np.divide(to_near[:, k, q, None, None], denominators, out=near_t)
                 np.divide(to_far[:, k, q, None, None], denominators, out=far_t)
-            np.maximum(t_enter, np.minimum(near_t, far_t), out=t_enter)
-            np.minimum(t_exit, np.maximum(near_t, far_t), out=t_exit)
+            np.maximum(t_enter, np.minimum(near_t, far_t, out=denominators), out=t_enter)
+            np.minimum(t_exit, np.maximum(near_t, far_t, out=near_t), out=t_exit)
         nearer = (t_enter <= t_exit) & (t_enter < t)   # ties go to the part listed first
-        t[nearer] = t_enter[nearer]
+        np.copyto(t, t_enter, where=nearer)
         part[nearer] = k
-    hit = np.isfinite(t) & seen[:, None, None]
-    pair, row, column = np.nonzero(hit)
+    # the hits as flat indices into the (P, G, G) grids: taken out of each grid by np.take,
+    # cheaper than boolean masks and np.nonzero of three axes
+    hit = np.flatnonzero(np.isfinite(t) & seen[:, None, None])
+    pair, cell = np.divmod(hit, grid * grid)
     # ends = eye + t * (forward + a right + b up) * scale, coordinate by coordinate on the whole
     # grid (the direction is a sum of a row and a column term), then the hits taken out
-    ends = np.empty((len(pair), 3))
+    ends = np.empty((len(hit), 3))
     with np.errstate(invalid="ignore"):
         for j in range(3):
             direction = ((frames[:, 0, j, None] + a * frames[:, 1, j, None])[:, :, None]
                          + (b * frames[:, 2, j, None])[:, None, :]) * scale[:, None, None]
-            ends[:, j] = (eyes[:, j, None, None] + t * direction)[hit]
-    return ends, part[hit], row * grid + column, np.bincount(pair, minlength=len(eyes))
+            ends[:, j] = (eyes[:, j, None, None] + t * direction).take(hit)
+    return ends, part.take(hit), cell, np.bincount(pair, minlength=len(eyes))
 
 
 def view_windows(eyes: np.ndarray, vertices: np.ndarray):
@@ -140,7 +144,8 @@ def view_windows(eyes: np.ndarray, vertices: np.ndarray):
 
 
 def grid_rows_near(eyes: np.ndarray, vertices: np.ndarray, grid: int, box_low: np.ndarray,
-                   box_high: np.ndarray, windows: tuple | None = None
+                   box_high: np.ndarray, windows: tuple | None = None,
+                   which: tuple[np.ndarray, np.ndarray] | None = None
                    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Which cells of each pair's ray grid may pass through each of M boxes, as index ranges.
 
@@ -150,22 +155,30 @@ def grid_rows_near(eyes: np.ndarray, vertices: np.ndarray, grid: int, box_low: n
     seen inside the window of its corners' slopes, widened by ``CELL_MARGIN`` for rounding; a box
     reaching behind the eye inside the slopes its sideways extent allows; a box wholly behind the
     eye or beyond the target none. ``windows``: :func:`view_windows` of the eyes and vertices
-    when the caller has them already.
+    when the caller has them already. ``which``: only these (K,) pairs and (K,) boxes, side by
+    side: (K,) answers, each the same as its (pair, box) of the (P, M) ones.
     """
     frames, target_depth, low, high = windows or view_windows(eyes, vertices)
-    corners = np.stack(np.meshgrid([0, 1], [0, 1], [0, 1], indexing="ij"), axis=-1).reshape(8, 3)
-    points = np.where(corners[:, None], box_high[None], box_low[None])           # (8, M, 3)
-    # (8, P, M) coordinates in each pair's frame, corners first: reductions over the corners
-    # run row against row, not along a short last axis
-    offsets = [points[:, None, :, j] - eyes[None, :, j, None] for j in range(3)]
-    depth, right, up = (sum(offsets[j] * frames[None, :, axis, j, None] for j in range(3)) for axis in range(3))
+    if which is None:
+        pair, box = (index.ravel() for index in np.meshgrid(np.arange(len(eyes)), np.arange(len(box_low)),
+                                                            indexing="ij"))
+        answers = grid_rows_near(eyes, vertices, grid, box_low, box_high, windows, (pair, box))
+        return tuple(answer.reshape(len(eyes), len(box_low)) for answer in answers)
+    pair, box = which
+    eyes, frames, low, high = (item.take(pair, axis=0) for item in (eyes, frames, low, high))
+    target_far = target_depth.max(axis=1).take(pair)
+    points = np.where(BOX_CORNERS[:, None], box_high.take(box, axis=0)[None], box_low.take(box, axis=0)[None])
+    # (8, K) coordinates in each pair's frame, corners first: reductions over the corners run
+    # row against row, not along a short last axis
+    offsets = [points[:, :, j] - eyes[None, :, j] for j in range(3)]
+    depth, right, up = (sum(offsets[j] * frames[None, :, axis, j] for j in range(3)) for axis in range(3))
     ahead = depth > 1e-6
-    in_front = np.all(ahead, axis=0)                                              # (P, M)
+    in_front = np.all(ahead, axis=0)                                              # (K,)
     safe_depth = np.where(ahead, depth, 1.0)
     # a box reaching behind the eye: a ray meets it at a depth d in (0, farthest], where a point
     # whose sideways offset is at least lateral_low > 0 has a slope of at least lateral_low /
     # farthest (and likewise below a negative lateral_high); any other side is unbounded
-    farthest = depth.max(axis=0)                                                  # (P, M)
+    farthest = depth.max(axis=0)                                                  # (K,)
     reaching = farthest > 1e-6
     divisor = np.where(reaching, farthest, 1.0)
     slope_low, slope_high = [], []
@@ -176,16 +189,16 @@ def grid_rows_near(eyes: np.ndarray, vertices: np.ndarray, grid: int, box_low: n
                                   np.where(lateral_low > 0, lateral_low / divisor, -np.inf)))
         slope_high.append(np.where(in_front, slope.max(axis=0),
                                    np.where(lateral_high < 0, lateral_high / divisor, np.inf)))
-    slope_low, slope_high = np.stack(slope_low, axis=-1), np.stack(slope_high, axis=-1)   # (P, M, 2)
+    slope_low, slope_high = np.stack(slope_low, axis=-1), np.stack(slope_high, axis=-1)   # (K, 2)
     reaching = reaching[..., None]
-    span = np.where(high - low > 0, high - low, 1.0)[:, None]                    # (P, 1, 2)
-    first = np.floor((slope_low - low[:, None]) / span * grid - 0.5 - CELL_MARGIN)
-    last = np.ceil((slope_high - low[:, None]) / span * grid - 0.5 + CELL_MARGIN)
-    windowed = (reaching & np.all(high - low > 0, axis=1)[:, None, None])          # else: the whole grid
+    span = np.where(high - low > 0, high - low, 1.0)                             # (K, 2)
+    first = np.floor((slope_low - low) / span * grid - 0.5 - CELL_MARGIN)
+    last = np.ceil((slope_high - low) / span * grid - 0.5 + CELL_MARGIN)
+    windowed = (reaching & np.all(high - low > 0, axis=1)[:, None])                # else: the whole grid
     first = np.where(windowed, np.clip(first, 0, grid), 0).astype(np.int64)
     last = np.where(windowed, np.clip(last, -1, grid - 1), grid - 1).astype(np.int64)
     # the rays end on the target: a box wholly behind the eye or beyond the target meets none
-    beyond = depth.min(axis=0) > 1.001 * target_depth.max(axis=1)[:, None] + 1e-6
+    beyond = depth.min(axis=0) > 1.001 * target_far + 1e-6
     last[np.all(depth < -1e-6, axis=0) | beyond] = -1
     return first[..., 0], last[..., 0], first[..., 1], last[..., 1]
 
@@ -231,23 +244,24 @@ def rays_near_boxes(pair_eyes: np.ndarray, target_vertices: np.ndarray, grid: in
     """
     pairs = len(pair_eyes)
     row_of_cell = np.full((pairs, grid * grid), -1, dtype=np.int64)
-    row_of_cell[pair_of_row, cell_of_row] = np.arange(len(pair_of_row))
+    np.put(row_of_cell, pair_of_row * (grid * grid) + cell_of_row, np.arange(len(pair_of_row)))
+    box, pair = np.nonzero(np.ones((len(low), pairs), bool) if skipped is None else ~skipped.T)  # by box, then pair
+    # the windows of those (pair, box) only
     row_first, row_last, column_first, column_last = grid_rows_near(
-        pair_eyes, target_vertices, grid, low, high, windows)                    # (P, M) each
+        pair_eyes, target_vertices, grid, low, high, windows, (pair, box))       # (K,) each
     rows_n = np.maximum(row_last - row_first + 1, 0)
     columns_n = np.maximum(column_last - column_first + 1, 0)
-    wanted = rows_n * columns_n > 0
-    if skipped is not None:
-        wanted &= ~skipped
-    box, pair = np.nonzero(wanted.T)   # ordered by box, then pair
+    wanted = np.flatnonzero(rows_n * columns_n > 0)
+    box, pair, row_first, column_first = box[wanted], pair[wanted], row_first[wanted], column_first[wanted]
+    rows_n, columns_n = rows_n[wanted], columns_n[wanted]
     # a window is rows_n runs of columns_n cells side by side in row_of_cell: expand runs, not
     # cells (no division per cell)
-    window_rows = rows_n[pair, box]
+    window_rows = rows_n
     window = np.repeat(np.arange(len(box)), window_rows)
     grid_row = (np.arange(len(window)) - np.repeat(np.cumsum(window_rows) - window_rows, window_rows)
-                + row_first[pair, box][window])
-    run_length = columns_n[pair, box][window]
-    flat = group_rows(pair[window] * (grid * grid) + grid_row * grid + column_first[pair, box][window], run_length)
+                + row_first[window])
+    run_length = columns_n[window]
+    flat = group_rows(pair[window] * (grid * grid) + grid_row * grid + column_first[window], run_length)
     rows = row_of_cell.ravel()[flat]
     owner = np.repeat(box[window], run_length)[rows >= 0]
     return rows[rows >= 0], owner

@@ -35,6 +35,7 @@ from entropy3d.los.rays import (
     group_rows,
     segment_box_hits_inverse,
     segment_convex_entry,
+    take_rows,
 )
 from entropy3d.los.results import LosResult, SightGeometry, TopDownVerdict, TrueVerdict
 from entropy3d.los.topdown import (
@@ -195,29 +196,46 @@ def home_poses(table: Table, geometry: TableGeometry) -> dict[str, Pose]:
 def rays_near_miniatures(pair_eyes: np.ndarray, target_vertices: np.ndarray, grid: int,
                          pairs: Sequence[tuple[int, int]], minis: Sequence[Miniature], pair_of_row: np.ndarray,
                          cell_of_row: np.ndarray, boxes: tuple[np.ndarray, np.ndarray] | None = None,
-                         windows: tuple | None = None):
+                         windows: tuple | None = None, more_boxes: tuple[np.ndarray, np.ndarray] | None = None):
     """Per miniature, the rows of the cast silhouette rays that may meet it (pair by pair): the rays
     of each pair's grid inside the window the miniature's box covers seen from the pair's eye
     (:func:`~entropy3d.los.truelos.grid_rows_near`); never the pair's own viewer or target.
 
     ``pair_of_row`` and ``cell_of_row`` say which pair and grid cell each cast ray is. With
     ``boxes`` (low, high (B, 3)), also the rows that may meet any of them (sorted, unique), as
-    a second answer: one pass over the grids for both.
+    a second answer, and with ``more_boxes`` too, the rows that may meet any of those as a
+    third: one pass over the grids for all.
     """
-    extra = boxes if boxes is not None else (np.zeros((0, 3)), np.zeros((0, 3)))
+    groups = [group for group in (boxes, more_boxes) if group is not None]
+    extra = (np.concatenate([np.zeros((0, 3))] + [low for low, _ in groups]),
+             np.concatenate([np.zeros((0, 3))] + [high for _, high in groups]))
     if not len(pairs):
         answer = [np.zeros(0, dtype=np.int64) for _ in minis]
-        return answer if boxes is None else (answer, np.zeros(0, dtype=np.int64))
+        return answer if boxes is None else (answer, *(np.zeros(0, dtype=np.int64) for _ in groups))
     skipped = np.zeros((len(pairs), len(minis) + len(extra[0])), bool)
     skipped[np.arange(len(pairs)), [v for v, _ in pairs]] = True
     skipped[np.arange(len(pairs)), [t for _, t in pairs]] = True
     low = np.concatenate([np.array([m.low for m in minis]).reshape(-1, 3), extra[0]])
     high = np.concatenate([np.array([m.high for m in minis]).reshape(-1, 3), extra[1]])
+    # a pair's rays run from its eye to its target's solids, inside the box of both: the boxes it
+    # does not touch are near none of them (the ground under the bases, most buildings)
+    skipped |= ~boxes_touching(np.minimum(pair_eyes, target_vertices.min(axis=1)),
+                               np.maximum(pair_eyes, target_vertices.max(axis=1)), low, high)
     rows, owner = rays_near_boxes(pair_eyes, target_vertices, grid, low, high, pair_of_row, cell_of_row, skipped,
                                   windows)
     split = np.searchsorted(owner, len(minis))
     near = np.split(rows[:split], np.cumsum(np.bincount(owner[:split], minlength=len(minis)))[:-1])
-    return near if boxes is None else (near, np.unique(rows[split:]))
+    if boxes is None:
+        return near
+    answers = []
+    first = len(minis)
+    for low, _ in groups:
+        span = slice(np.searchsorted(owner, first), np.searchsorted(owner, first + len(low)))
+        near_group = np.zeros(len(pair_of_row), bool)   # a mask, not np.unique: sorted, unique, cheaper
+        near_group[rows[span]] = True
+        answers.append(np.flatnonzero(near_group))
+        first += len(low)
+    return (near, *answers)
 
 
 class LosWorld:
@@ -250,6 +268,8 @@ class LosWorld:
         self.dynamic_caster = self._caster([p.mesh for p in dynamic], range(offset, offset + len(dynamic)))
         corners = np.array([p.mesh.bounds for p in dynamic], float).reshape(-1, 2, 3)
         self._dynamic_boxes = (corners[:, 0] - PIECE_BOX_MARGIN_IN, corners[:, 1] + PIECE_BOX_MARGIN_IN)
+        corners = np.array([p.mesh.bounds for p in static], float).reshape(-1, 2, 3)
+        self._static_boxes = (corners[:, 0] - PIECE_BOX_MARGIN_IN, corners[:, 1] + PIECE_BOX_MARGIN_IN)
         if static_footprints is None:
             static_footprints = [_footprint_entry(k, p) for k, p in enumerate(static) if p.size_class > 0]
         self._static_footprints = static_footprints
@@ -355,18 +375,25 @@ class LosWorld:
 
     def _first_hits(self, starts, ends, minis: Sequence[Miniature], skip: np.ndarray | None,
                     counts: np.ndarray | None, near: Sequence[np.ndarray] | None,
-                    near_destructibles: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+                    near_destructibles: np.ndarray | None = None,
+                    near_static: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
         """:meth:`cast` with the hit as an owner index: a piece's index in ``self.pieces``, or
         ``len(self.pieces)`` plus the miniature's index in ``minis``, or NO_HIT.
-        ``near_destructibles`` optionally lists the only segments (indices) that may meet a
-        destructible piece: the others skip their engine."""
+        ``near_destructibles`` and ``near_static`` optionally list the only segments (indices)
+        that may meet a destructible piece, or a static one: the others skip that engine."""
         starts = np.asarray(starts, float).reshape(-1, 3)
         ends = np.asarray(ends, float).reshape(-1, 3)
-        t, owner = self.static_caster.first_hits(starts, ends)
+        if near_static is None:
+            t, owner = self.static_caster.first_hits(starts, ends)
+        else:
+            t = np.full(len(starts), np.inf)
+            owner = np.full(len(starts), NO_HIT, dtype=np.int64)
+            t[near_static], owner[near_static] = self.static_caster.first_hits(take_rows(starts, near_static),
+                                                                               take_rows(ends, near_static))
         if near_destructibles is None:
             near_destructibles = np.arange(len(starts))
-        t_dynamic, owner_dynamic = self.dynamic_caster.first_hits(starts[near_destructibles],
-                                                                  ends[near_destructibles])
+        t_dynamic, owner_dynamic = self.dynamic_caster.first_hits(take_rows(starts, near_destructibles),
+                                                                  take_rows(ends, near_destructibles))
         nearer = t_dynamic < t[near_destructibles]
         t[near_destructibles[nearer]] = t_dynamic[nearer]
         owner[near_destructibles[nearer]] = owner_dynamic[nearer]
@@ -386,8 +413,10 @@ class LosWorld:
             rows = near[index]
             if skip is not None:
                 rows = rows[~(skip[rows] == index).any(axis=1)]
-            row_starts = starts[rows]
-            row_deltas = ends[rows] - row_starts
+            if not len(rows):  # most miniatures are near no ray of the batch
+                continue
+            row_starts = take_rows(starts, rows)
+            row_deltas = take_rows(ends, rows) - row_starts
             with np.errstate(divide="ignore"):
                 row_inverse = 1.0 / row_deltas
             if boxes_first:
@@ -395,13 +424,13 @@ class LosWorld:
                 # keep nearly all); skipping it changes no answer, as a segment meeting a part's
                 # box meets the miniature's (it holds them; the slab test is monotone in corners)
                 kept = segment_box_hits_inverse(row_starts, row_inverse, mini.low, mini.high)
-                rows, row_starts = rows[kept], row_starts[kept]
-                row_deltas, row_inverse = row_deltas[kept], row_inverse[kept]
+                rows, row_starts = rows[kept], take_rows(row_starts, kept)
+                row_deltas, row_inverse = take_rows(row_deltas, kept), take_rows(row_inverse, kept)
             entry = np.full(len(rows), np.inf)
             for (_, normals, offsets), (low, high) in zip(mini.parts, mini.part_boxes):
                 close = np.flatnonzero(segment_box_hits_inverse(row_starts, row_inverse, low, high))
                 entry[close] = np.minimum(entry[close], segment_convex_entry(
-                    row_starts[close], row_deltas[close], normals, offsets))
+                    take_rows(row_starts, close), take_rows(row_deltas, close), normals, offsets))
             closer = entry < t[rows]
             t[rows[closer]] = entry[closer]
             owner[rows[closer]] = pieces + index
@@ -447,8 +476,9 @@ class LosWorld:
                     + (ends[:, 1] - centres[1].take(pair_of_ray)) * forwards[1].take(pair_of_ray)) > 0
         cast = np.flatnonzero(in_front)
         cast_pair = pair_of_ray[cast]
-        eyes = pair_eyes[cast_pair]
-        cast_ends = ends[cast]
+        # rows of a few pairs repeated, and a mask: cheaper than gathering rows by index
+        eyes = np.repeat(pair_eyes, np.bincount(cast_pair, minlength=len(index_pairs)), axis=0)
+        cast_ends = take_rows(ends, in_front)
         reach = cast_ends - eyes
         lengths = np.sqrt(np.einsum("ij,ij->i", reach, reach))
         reach *= (RAY_END_GAP_IN / np.maximum(lengths, 1e-9))[:, None]
@@ -456,10 +486,12 @@ class LosWorld:
         t = np.full(len(ends), np.inf)
         hit_owner = np.full(len(ends), NO_HIT, dtype=np.int64)
         # near never holds a pair's own viewer or target, so no ray needs a skip list
-        near, near_destructibles = rays_near_miniatures(pair_eyes, target_vertices, self.rules.silhouette_grid,
-                                                        index_pairs, mini_list, cast_pair, cells[cast],
-                                                        self._dynamic_boxes, windows)
-        t[cast], hit_owner[cast] = self._first_hits(eyes, stops, mini_list, None, None, near, near_destructibles)
+        # the rays no piece's box (widened past Embree's float32 rounding) comes near skip its engine
+        near, near_destructibles, near_static = rays_near_miniatures(
+            pair_eyes, target_vertices, self.rules.silhouette_grid, index_pairs, mini_list, cast_pair, cells[cast],
+            self._dynamic_boxes, windows, self._static_boxes)
+        t[cast], hit_owner[cast] = self._first_hits(eyes, stops, mini_list, None, None, near, near_destructibles,
+                                                    near_static)
         reached = ~np.isfinite(t) & in_front
 
         numbers = true_verdicts_numbers(pair_of_ray, parts, reached, len(index_pairs), self.rules)
@@ -468,7 +500,8 @@ class LosWorld:
         owner_names = self._owner_names(mini_list)
         owners = len(owner_names)
         blocked_by = [[] for _ in index_pairs]
-        for key in np.unique(pair_of_ray[stopped] * owners + (hit_owner[stopped] - NO_HIT)).tolist():
+        keys = np.take(pair_of_ray, stopped) * owners + (np.take(hit_owner, stopped) - NO_HIT)
+        for key in np.flatnonzero(np.bincount(keys, minlength=len(index_pairs) * owners)).tolist():
             blocked_by[key // owners].append(str(owner_names[key % owners]))
 
         # who blocks each pair's top-down lines, and how many are clear
