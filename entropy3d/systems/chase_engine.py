@@ -16,8 +16,10 @@ Every rule of a single ride is :class:`~entropy3d.systems.chase_vehicles.ChaseVe
 (SW-VEH-1 and SW-VEH-2 in ``judge_move``, SW-RAM in ``judge_impacts``); this engine plays them in
 turn order (SW-TURN), applies their outcomes to the one game state (the vehicle ends 12" along
 its ride on a failed roll, rams deal damage) and adds vehicle damage and wrecks (SW-DMG) and the
-getaway (SW-CHASE). What the state keeps: ``wounds`` (Wounds the vehicle may still take),
-``status`` (``out`` when Wrecked, ``escaped`` off the table), ``actions_taken``. Pure like the
+getaway (SW-CHASE) and Critical Hits (SW-CRIT). What the state keeps: ``wounds`` (Wounds the
+vehicle may still take), ``status`` (``out`` when Wrecked, ``escaped`` off the table),
+``actions_taken``, and a ``conditions`` entry per lasting Critical Hit (:data:`TRACTION_HIT`,
+:data:`LOCOMOTION_HIT`). Pure like the
 rules engine: dice come from the injected ``numpy.random.Generator``. Lengths are table inches.
 """
 
@@ -50,6 +52,9 @@ from entropy3d.systems.skirmish import (
 
 if TYPE_CHECKING:
     from entropy3d.systems.chase_vehicles import ChaseVehicles, VehicleStats
+
+#: conditions a Critical Hit leaves (SW-CRIT), one entry per hit: Handling -1, Top Speed -10%
+TRACTION_HIT, LOCOMOTION_HIT = "traction hit", "locomotion hit"
 
 
 def trace_drive(segments, pose: Pose, radius_in: Mapping[str, float], spacing: float
@@ -191,11 +196,13 @@ class ChaseEngine:
         if plan is None or not plan.driven or any(not isinstance(s, (Straight, Turn)) for s in plan.segments):
             raise IllegalPlanError("SW-VEH-1", "a vehicle drives straights and turns: "
                                    "'drive: straight 10, left tight 3'")
-        driving, most = self.rules.driving, self.rules.tabletop.max_move_in
+        driving, most = self.rules.driving, self.top_speed_in(model)
         path, headings, length = trace_drive(plan.segments, model.pose, driving.turn_radius_in,
                                              driving.path_spacing_in)
         if length > most + 1e-6:
-            raise IllegalPlanError("SW-VEH-1", f"too far: {length:g}\" is over the {most:g}\" a vehicle moves")
+            slowed = (f" (its Top Speed after {model.conditions.count(LOCOMOTION_HIT)} Locomotion hit(s), SW-CRIT)"
+                      if most < self.rules.tabletop.max_move_in else "")
+            raise IllegalPlanError("SW-VEH-1", f"too far: {length:g}\" is over the {most:g}\" it drives{slowed}")
         end = Pose(float(path[-1, 0]), float(path[-1, 1]), normalize_deg(float(headings[-1])), model.pose.z)
         # the band's max is the drive itself: the producer rides it in one activation's time
         return PlannedMove(plan=plan, speed=0, start_pose=model.pose, end_pose=end, path=path, headings_deg=headings,
@@ -216,10 +223,21 @@ class ChaseEngine:
         return self._drive(state, model.but(actions_taken=model.actions_taken + 1), reading, rng)
 
     def handling(self, model: ModelState) -> int:
-        """SW-DMG: "Each Wound reduces a vehicle's Handling by 1 (to a maximum of -4)"."""
+        """SW-DMG: "Each Wound reduces a vehicle's Handling by 1 (to a maximum of -4)"; SW-CRIT:
+        a Guidance/Traction hit "Reduce Handling by one each time this occurs (to a maximum penalty
+        of -4)", the same -4 for both."""
         damage = self.rules.damage
         taken = damage.wounds[self.vehicles[model.id].scale] - model.wounds
-        return max(damage.max_handling_penalty, damage.handling_per_wound * taken)
+        return max(damage.max_handling_penalty,
+                   damage.handling_per_wound * taken - model.conditions.count(TRACTION_HIT))
+
+    def top_speed_in(self, model: ModelState) -> float:
+        """SW-CRIT: the most the vehicle drives in an activation (inches), 10% less for each
+        Locomotion hit, never under 60% (rules data ``critical_hits``), rounded down to 0.1"."""
+        crits = self.rules.critical_hits
+        hits = model.conditions.count(LOCOMOTION_HIT)
+        share = max(crits.min_top_speed, 1.0 - crits.top_speed_per_locomotion_hit * hits)
+        return float(np.floor(round(self.rules.tabletop.max_move_in * share * 10, 6)) / 10)
 
     def _drive(self, state: State, model: ModelState, reading: RideReading,
                rng: np.random.Generator) -> tuple[State, list[Event]]:
@@ -237,9 +255,8 @@ class ChaseEngine:
             # DECISION (rules data driving.back_from_wall_in): it stands back from the wall it ran into
             end, _ = pose_along(facts.trajectory, max(0.0, stopped_in - self.rules.driving.back_from_wall_in))
         state = state.with_model(model.but(pose=end))
-        row = verdict.out_of_control
-        if row is not None and row.collision:
-            state, found = self._collision_wounds(state, model.id, row, rng)
+        if verdict.out_of_control is not None:
+            state, found = self._out_of_control(state, model.id, verdict.out_of_control, rng)
             events += found
         rams = [i for i in reading.impacts if i.what == "contact" and i.piece in state.models
                 and state.model(i.piece).in_play and (cut_t is None or i.t_s <= cut_t)]
@@ -283,8 +300,10 @@ class ChaseEngine:
                         figures={"dice": dice, "damage": damage, "toughness": toughness, "wounds": wounds})]
         if damage < toughness:
             return state, events
-        if wounds:
+        if wounds:  # "Each raise ... causes a Wound and one roll on the Vehicle Critical Hits table"
             state, found = self._wound(state, target_id, wounds, "SW-DMG")
+            events += found
+            state, found = self._critical_hit(state, target_id, rng)
             events += found
         if not state.model(target_id).in_play:
             return state, events
@@ -297,18 +316,36 @@ class ChaseEngine:
             return state, events
         crash, row = self.system.out_of_control_event(target_id, rng, by, 0.0, "SW-DMG")
         events.append(crash)
-        if row.collision:
-            state, found = self._collision_wounds(state, target_id, row, rng)
+        state, found = self._out_of_control(state, target_id, row, rng)
+        return state, events + found
+
+    def _out_of_control(self, state: State, model_id: str, row, rng: np.random.Generator
+                        ) -> tuple[State, list[Event]]:
+        """SW-VEH-2 with SW-DMG: the row's Wounds (a Major Collision's d4, a Minor Collision's one;
+        no further Out of Control roll: "Damage caused by an Out of Control roll doesn't trigger
+        another"), then its Critical Hit (SW-CRIT: a Major or Minor Collision, a Glitch)."""
+        events: list[Event] = []
+        wounds = (roll_die(rng, row.wound_die) if row.wound_die else row.wounds) if row.collision else 0
+        if wounds:
+            state, events = self._wound(state, model_id, wounds, "SW-VEH-2")
+        if row.critical_hit:
+            state, found = self._critical_hit(state, model_id, rng)
             events += found
         return state, events
 
-    def _collision_wounds(self, state: State, model_id: str, row, rng: np.random.Generator
-                          ) -> tuple[State, list[Event]]:
-        """SW-VEH-2 with SW-DMG: the row's Wounds (a Major Collision's d4, a Minor Collision's one;
-        no further Out of Control roll: "Damage caused by an Out of Control roll doesn't trigger
-        another")."""
-        wounds = roll_die(rng, row.wound_die) if row.wound_die else row.wounds
-        return self._wound(state, model_id, wounds, "SW-VEH-2") if wounds else (state, [])
+    def _critical_hit(self, state: State, model_id: str, rng: np.random.Generator) -> tuple[State, list[Event]]:
+        """SW-CRIT: one roll on the Vehicle Critical Hits table; a Traction or Locomotion hit stays
+        with the vehicle. A vehicle already Wrecked rolls none."""
+        model = state.model(model_id)
+        if not model.in_play:
+            return state, []
+        event, row = self.system.critical_hit_event(model_id, rng)
+        if row.hit == "none":
+            return state, [event]
+        model = model.but(conditions=model.conditions + (TRACTION_HIT if row.hit == "traction" else LOCOMOTION_HIT,))
+        now = (f"Handling {self.handling(model):+d}" if row.hit == "traction"
+               else f"Top Speed {self.top_speed_in(model):g}\" an activation")
+        return state.with_model(model), [dataclasses.replace(event, rules=f"{event.rules} Now {now}.")]
 
     def _wound(self, state: State, model_id: str, wounds: int, clause: str) -> tuple[State, list[Event]]:
         """SW-DMG: ``wounds`` taken; one past those its Scale takes wrecks it: out of the chase, a

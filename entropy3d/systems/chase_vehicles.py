@@ -54,6 +54,21 @@ class OutOfControlRow(SystemData):
     effect: str
     wounds: int = Field(0, ge=0, description="Wounds the vehicle takes (SW-DMG)")
     wound_die: int = Field(0, ge=0, description="or one die of these sides of Wounds (0: none)")
+    critical_hit: bool = Field(False, description="it also rolls on the Vehicle Critical Hits table (SW-CRIT)")
+
+
+class CriticalHitRow(SystemData):
+    low: int = Field(ge=2, le=12)
+    high: int = Field(ge=2, le=12)
+    hit: Literal["none", "traction", "locomotion"] = Field(
+        description="what the vehicle keeps: Handling -1 (traction), Top Speed -10% (locomotion) or nothing")
+    effect: str
+
+
+class CriticalHitRules(SystemData):
+    top_speed_per_locomotion_hit: float = Field(gt=0, lt=1, description="share of Top Speed a Locomotion hit takes")
+    min_top_speed: float = Field(gt=0, le=1, description="the least share of Top Speed left")
+    table: list[CriticalHitRow]
 
 
 class SpeedBand(SystemData):
@@ -110,13 +125,15 @@ class ChaseRules(SystemRules):
     driving: DrivingRules
     turn: TurnRules
     damage: DamageRules
+    critical_hits: CriticalHitRules
     mission: MissionRules
 
     @model_validator(mode="after")
-    def _table_covers_2d6(self):
-        covered = sorted(n for row in self.out_of_control for n in range(row.low, row.high + 1))
-        if covered != list(range(2, 13)):
-            raise ValueError(f"out_of_control must cover each 2d6 total 2-12 once (covers {covered})")
+    def _tables_cover_2d6(self):
+        for name, rows in (("out_of_control", self.out_of_control), ("critical_hits.table", self.critical_hits.table)):
+            covered = sorted(n for row in rows for n in range(row.low, row.high + 1))
+            if covered != list(range(2, 13)):
+                raise ValueError(f"{name} must cover each 2d6 total 2-12 once (covers {covered})")
         return self
 
 
@@ -175,7 +192,7 @@ class ChaseVehicles(GameSystem):
     out_banner = "WRECKED"
     seed = "001"
     clause_prefix = "SW-"
-    clauses = ("SW-VEH-1", "SW-VEH-2", "SW-RAM", "SW-TURN", "SW-DMG", "SW-CHASE")
+    clauses = ("SW-VEH-1", "SW-VEH-2", "SW-RAM", "SW-TURN", "SW-DMG", "SW-CRIT", "SW-CHASE")
     rules_file = "chase_vehicles"
     rules_schema = ChaseRules
     stats_schema = VehicleStats
@@ -289,6 +306,13 @@ class ChaseVehicles(GameSystem):
         return (Event("crash" if row.collision else "test", model, result, clauses=clauses,
                       piece=obstacle if row.collision else None,
                       figures={"out_of_control": sum(dice), "collision": row.collision}), row)
+
+    def critical_hit_event(self, model: str, rng: np.random.Generator) -> tuple[Event, CriticalHitRow]:
+        """SW-CRIT: the 2d6 on the Vehicle Critical Hits table."""
+        dice = (int(rng.integers(1, 7)), int(rng.integers(1, 7)))
+        row = next(r for r in self.rules.critical_hits.table if r.low <= sum(dice) <= r.high)
+        return (Event("condition", model, f"Critical Hit, 2d6 {dice[0]}+{dice[1]} = {sum(dice)}: {row.effect}",
+                      clauses=("SW-CRIT",), figures={"critical_hit": sum(dice), "hit": row.hit}), row)
 
     def judge_impacts(self, impacts: Sequence[Impact], stats: Mapping[str, Any]) -> list[Event]:
         """SW-RAM for each ride that ran into another vehicle."""

@@ -15,7 +15,7 @@ from entropy3d.rules.plan import parse_plan
 from entropy3d.rules.state import ESCAPED, OUT, RIDING, ModelState, State
 from entropy3d.rules.transition import ACTIVATE, MOVE, Action
 from entropy3d.scene.systemrules import load_system
-from entropy3d.systems.chase_engine import pose_along, trace_drive
+from entropy3d.systems.chase_engine import LOCOMOTION_HIT, TRACTION_HIT, pose_along, trace_drive
 from entropy3d.systems.chase_vehicles import VehicleStats
 from entropy3d.systems.facts import Impact, RiddenMove, RideReading
 
@@ -140,25 +140,61 @@ def test_SW_VEH_1_a_drive_is_straights_and_turns_traced_on_the_turn_radii(chase)
 # -- SW-VEH-2 ----------------------------------------------------------------------------------
 
 def test_SW_VEH_2_a_critical_failure_minor_collision_into_the_nearest_obstacle(chase):
-    """Clauses: SW-VEH-2, SW-DMG. "A Critical Failure means the vehicle goes Out of Control ... If
-    that indicates a collision, the GM can move it into the nearest obstacle"; "3-4 Minor
-    Collision: The vehicle takes a Wound and a Critical Hit." Both dice 1, then 2d6 1+2 = 3: a
-    Wound, into the lamp the table found 2.5" away."""
+    """Clauses: SW-VEH-2, SW-DMG, SW-CRIT. "A Critical Failure means the vehicle goes Out of
+    Control ... If that indicates a collision, the GM can move it into the nearest obstacle";
+    "3-4 Minor Collision: The vehicle takes a Wound and a Critical Hit." Both dice 1, then 2d6
+    1+2 = 3: a Wound, into the lamp the table found 2.5" away; the Critical Hit's 2d6 2+1 = 3,
+    "Guidance/Traction ... Reduce Handling by one each time this occurs (to a maximum penalty of
+    -4)": Handling -1 for the Wound and -1 for the wheels, -2."""
     car = vehicle("car", "law")
     engine, state = game(chase, [car], {"car": VehicleStats()})
     after, events = drive(engine, state, "car", "drive: straight 16",
                           lambda _: reading("car", straight_ride(car, 16.0), nearest_obstacle="lamp",
-                                            nearest_obstacle_in=2.5), ScriptedDice(1, 1, 1, 2))
+                                            nearest_obstacle_in=2.5), ScriptedDice(1, 1, 1, 2, 2, 1))
     crash = next(e for e in events if e.kind == "crash")
     assert crash.clauses == ("SW-VEH-2",) and crash.piece == "lamp" and "Minor Collision" in crash.rules
     assert 'nearest obstacle, lamp (2.5" away)' in crash.rules
     assert after.model("car").wounds == 2 and after.model("car").status == RIDING
+    [critical] = [e for e in events if "SW-CRIT" in e.clauses]
+    assert critical.rules.startswith("Critical Hit, 2d6 2+1 = 3: Guidance/Traction") and "Handling -2" in critical.rules
+    assert after.model("car").conditions == (TRACTION_HIT,) and engine.handling(after.model("car")) == -2
+
+
+def test_SW_CRIT_locomotion_hits_take_top_speed_to_60_percent_and_handling_stops_at_minus_4(chase):
+    """Clause: SW-CRIT. "Locomotion: ... Top Speed is reduced by 10% each time this occurs (to a
+    minimum of 60% Top Speed)"; "Guidance/Traction: ... Reduce Handling by one each time this
+    occurs (to a maximum penalty of -4)". A vehicle's Top Speed on the table is its 24" drive:
+    one hit 21.6", two 19.2", five or more 14.4"; a drive past it is refused."""
+    car = vehicle("car", "law")
+    engine, state = game(chase, [car], {"car": VehicleStats()})
+    model = state.model("car")
+    assert [engine.top_speed_in(model.but(conditions=(LOCOMOTION_HIT,) * n)) for n in (0, 1, 2, 5, 9)] == \
+        [24.0, 21.6, 19.2, 14.4, 14.4]
+    slowed = state.with_model(model.but(conditions=(LOCOMOTION_HIT,)))
+    with pytest.raises(IllegalPlanError, match=r'22" is over the 21.6" it drives.*SW-CRIT'):
+        engine.check(slowed, Action.ride("car", "drive: straight 22"))
+    engine.check(slowed, Action.ride("car", "drive: straight 21"))
+    assert engine.handling(model.but(wounds=1, conditions=(TRACTION_HIT,) * 3)) == -4
+
+
+def test_SW_CRIT_a_glitch_rolls_a_critical_hit_and_a_weapon_hit_without_a_weapon_leaves_nothing(chase):
+    """Clause: SW-CRIT. "6-8 Chassis: The vehicle suffers a hit in the body with no special
+    effects"; these vehicles carry no weapon ("If there is no weapon, this is a Chassis hit
+    instead", 11). A Glitch (Out of Control 12) "suffers a Critical Hit": 2d6 5+6 = 11, nothing kept."""
+    car = vehicle("car", "law")
+    engine, state = game(chase, [car], {"car": VehicleStats()})
+    after, events = drive(engine, state, "car", "drive: straight 16",
+                          lambda _: reading("car", straight_ride(car, 16.0)), ScriptedDice(1, 1, 6, 6, 5, 6))
+    [critical] = [e for e in events if "SW-CRIT" in e.clauses]
+    assert "Glitch" in next(e for e in events if "SW-VEH-2" in e.clauses).rules
+    assert critical.rules.startswith("Critical Hit, 2d6 5+6 = 11: Weapon") and after.model("car").conditions == ()
 
 
 def test_SW_VEH_2_a_major_collision_d4_wounds_wreck_the_car(chase):
-    """Clauses: SW-VEH-2, SW-DMG, SW-CHASE. "2 Major Collision: ... It takes d4 Wounds"; "Vehicles
-    take three Wounds before they're Wrecked"; "A wrecked land vehicle can't move". 2d6 1+1, d4
-    4: four Wounds on a Normal car: Wrecked, left on the table as a wreck, the runners score."""
+    """Clauses: SW-VEH-2, SW-DMG, SW-CHASE, SW-CRIT. "2 Major Collision: ... It takes d4 Wounds";
+    "Vehicles take three Wounds before they're Wrecked"; "A wrecked land vehicle can't move". 2d6
+    1+1, d4 4: four Wounds on a Normal car: Wrecked, left on the table as a wreck, the runners
+    score; the wreck rolls no Critical Hit (the dice run out if it did)."""
     car, van = vehicle("car", "law"), vehicle("van", "runners", 30.0, 30.0)
     engine, state = game(chase, [car, van], {"car": VehicleStats(), "van": VehicleStats(flees=True)})
     after, events = drive(engine, state, "car", "drive: straight 16",
@@ -166,6 +202,7 @@ def test_SW_VEH_2_a_major_collision_d4_wounds_wreck_the_car(chase):
     assert after.model("car").status == OUT and [w.model_id for w in after.wrecks] == ["car"]
     assert after.score == {"law": 0, "runners": 1}
     assert any("Wrecked" in e.rules and "SW-DMG" in e.clauses for e in events)
+    assert not any("SW-CRIT" in e.clauses for e in events)
     with pytest.raises(IllegalPlanError, match="can.t move.*SW-DMG"):
         engine.check(after, Action.ride("car", "drive: straight 2"))
 
@@ -180,7 +217,9 @@ def test_SW_RAM_and_SW_DMG_a_ram_damages_both_by_scale_toughness_and_measured_sp
     The Toughness 12 cruiser runs into the Toughness 5 van at 13 m/s (29 MPH, no speed dice): 4d6
     3+3+2+1 = 9 against 5: one raise, a Wound; the van's roll 1 and wild 3 at Handling -1 fails:
     Out of Control, 2d6 2+1 = 3, a Minor Collision into the cruiser: a second Wound. The van's
-    2d6 6+6 = 12 equal the cruiser's Toughness: no Wound, a roll (4 and 2) it keeps control with."""
+    2d6 6+6 = 12 equal the cruiser's Toughness: no Wound, a roll (4 and 2) it keeps control with.
+    SW-CRIT: "Each raise ... causes a Wound and one roll on the Vehicle Critical Hits table": 4+1 =
+    5, Locomotion (Top Speed 21.6"); the Minor Collision's "Critical Hit": 3+3 = 6, Chassis."""
     law, van = vehicle("law", "law"), vehicle("van", "runners", 19.0, 10.0)
     stats = {"law": VehicleStats(toughness=12), "van": VehicleStats(toughness=5, flees=True)}
     engine, state = game(chase, [law, van], stats)
@@ -188,7 +227,7 @@ def test_SW_RAM_and_SW_DMG_a_ram_damages_both_by_scale_toughness_and_measured_sp
     ram = Impact("law", "contact", "van", "miniature", 13.0, t_s=1.5)
     after, events = drive(engine, state, "law", "drive: straight 14",
                           lambda _: RideReading(ride, RiddenMove("law", 8.0), (ram,)),
-                          ScriptedDice(3, 3, 2, 1, 6, 6, 1, 3, 2, 1, 4, 2))
+                          ScriptedDice(3, 3, 2, 1, 6, 6, 4, 1, 1, 3, 2, 1, 3, 3, 4, 2))
     [rammed] = [e for e in events if "SW-RAM" in e.clauses]
     assert (rammed.figures["attacker_d6"], rammed.figures["defender_d6"]) == (4, 2)
     assert after.model("van").wounds == 1 and after.model("law").wounds == 3
@@ -196,6 +235,8 @@ def test_SW_RAM_and_SW_DMG_a_ram_damages_both_by_scale_toughness_and_measured_sp
     assert crash.piece == "law" and crash.clauses == ("SW-DMG", "SW-VEH-2")
     kept = [e for e in events if e.model == "law" and e.figures.get("outcome") == "success"]
     assert kept and "keeps control" in kept[0].rules
+    assert [e.figures["hit"] for e in events if "SW-CRIT" in e.clauses] == ["locomotion", "none"]
+    assert after.model("van").conditions == (LOCOMOTION_HIT,) and engine.top_speed_in(after.model("van")) == 21.6
 
 
 def test_SW_DMG_damage_under_the_toughness_does_nothing(chase):
