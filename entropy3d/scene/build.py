@@ -196,12 +196,26 @@ class TableGeometry:
         (:meth:`surface_stacks`), with :func:`level_below` taken for every point at once (a ride's
         ground profile asks for hundreds of points)."""
         points = np.atleast_2d(np.asarray(points_xy, float))
-        ray_index, heights = self._downward_hits(points, static_only)
         below = np.broadcast_to(np.asarray(below, float), (len(points),))
-        under = np.flatnonzero(heights < below[ray_index])
-        rays, first = np.unique(ray_index[under], return_index=True)
         out = np.zeros(len(points))
-        out[rays] = heights[under[first]]
+        # Most points' answer is the first surface a ray from above meets (a ride's ground
+        # profile is mostly open ground): one cast each (a fifth of the multi-hit walk's work)
+        # answers them, the hit found as the walk finds it first (the same bits), and a ray that
+        # meets nothing has no level (0); only points whose first surface is at or above
+        # ``below`` walk every level.
+        mesh = self._static_surface_mesh if static_only else self._surface_mesh[0]
+        origins = np.column_stack([points, np.full(len(points), float(mesh.bounds[1][2]) + 1.0)])
+        directions = np.tile([0.0, 0.0, -1.0], (len(points), 1))
+        _, first_ray, first_hit = mesh.ray.intersects_id(origins, directions, multiple_hits=False,
+                                                         return_locations=True)
+        low = first_hit[:, 2] < below[first_ray]
+        out[first_ray[low]] = first_hit[low, 2]
+        rest = first_ray[~low]
+        if len(rest):
+            ray_index, heights = self._downward_hits(points[rest], static_only)
+            under = np.flatnonzero(heights < below[rest][ray_index])
+            rays, first = np.unique(ray_index[under], return_index=True)
+            out[rest[rays]] = heights[under[first]]
         return out
 
     def surface_terrain(self, point_xy, below: float = 1000.0) -> str | None:
