@@ -80,7 +80,7 @@ class SystemPace:
             elif own is not None and event == own:
                 large.append((full, words.detail(event)))
             else:
-                small.append(full)
+                small.append(full.rstrip("."))  # one sentence's full stop would stand before the "; "
         return ((("", "; ".join(small)),) if small else ()) + tuple(large)
 
     def label(self, action) -> str:
