@@ -43,6 +43,7 @@ from entropy3d.systems.skirmish import (
     TurnStart,
     game_start,
     most_points,
+    others_score,
     roll_die,
     roll_for_first,
     side_without_models,
@@ -367,16 +368,7 @@ class ChaseEngine:
     def _wrecked(self, state: State, model: ModelState) -> tuple[State, list[Event]]:
         """A wrecked vehicle stays on the table as an obstacle; each other side scores (SW-CHASE)."""
         state = dataclasses.replace(state, wrecks=state.wrecks + (Wreck(f"wreck_{model.id}", model.id, model.pose),))
-        return self._score_others(state, model, self.rules.mission.wreck_points, "Wrecked")
-
-    def _score_others(self, state: State, model: ModelState, points: int, why: str) -> tuple[State, list[Event]]:
-        events = []
-        for gang in self.gangs(state):
-            if gang != model.gang and points:
-                state = state.add_score(gang, points)
-                events.append(Event("score", model.id, f"{gang} scores {points} for {model.id} {why}",
-                                    clauses=("SW-CHASE",), figures={"gang": gang, "points": points}))
-        return state, events
+        return others_score(state, model, self.rules.mission.wreck_points, "Wrecked", "SW-CHASE")
 
     def _off_the_table(self, state: State, model_id: str, edge: str, kind: str | None
                        ) -> tuple[State, list[Event]]:

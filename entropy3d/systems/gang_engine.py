@@ -39,6 +39,7 @@ from entropy3d.systems.skirmish import (
     TurnStart,
     checked_walk,
     game_start,
+    others_score,
     roll_die,
     roll_for_first,
     sides_of,
@@ -451,13 +452,7 @@ class GangEngine:
 
     def _score_out_of_action(self, state: State, fighter: ModelState) -> tuple[State, list[Event]]:
         """The mission: every other gang scores ``out_of_action_points`` for a fighter gone Out of Action."""
-        points, events = self.rules.mission.out_of_action_points, []
-        for gang in self.gangs(state):
-            if gang != fighter.gang and points:
-                state = state.add_score(gang, points)
-                events.append(Event("score", fighter.id, f"{gang} scores {points} for {fighter.id} Out of Action",
-                                    clauses=("GANG-INJURY",), figures={"gang": gang, "points": points}))
-        return state, events
+        return others_score(state, fighter, self.rules.mission.out_of_action_points, "Out of Action", "GANG-INJURY")
 
 
 def _without(conditions: tuple[str, ...], name: str) -> tuple[str, ...]:

@@ -16,6 +16,7 @@ import numpy as np
 
 from entropy3d.errors import IllegalPlanError
 from entropy3d.geometry import Pose, normalize_deg
+from entropy3d.rules.event import Event
 from entropy3d.rules.plan import Pivot, Straight, parse_plan
 from entropy3d.rules.planner import PlannedMove
 from entropy3d.rules.speeds import DistanceBand
@@ -77,6 +78,18 @@ def roll_for_first(sides: Sequence[str], roll: Callable[[], tuple[int, int]],
 def sides_of(state: State) -> list[str]:
     """The sides (gang ids) in the order the scene gives their models."""
     return list(dict.fromkeys(m.gang for m in state.models.values()))
+
+
+def others_score(state: State, model: ModelState, points: int, why: str, clause: str) -> tuple[State, list[Event]]:
+    """Every side but ``model``'s scores ``points`` for it (``why``: what befell it, "Wrecked",
+    "unconscious"): the missions that reward taking an enemy out."""
+    events = []
+    for side in sides_of(state):
+        if side != model.gang and points:
+            state = state.add_score(side, points)
+            events.append(Event("score", model.id, f"{side} scores {points} for {model.id} {why}", clauses=(clause,),
+                                figures={"gang": side, "points": points}))
+    return state, events
 
 
 def most_points(state: State) -> str:

@@ -47,6 +47,7 @@ from entropy3d.systems.skirmish import (
     checked_walk,
     game_start,
     most_points,
+    others_score,
     roll_die,
     roll_for_first,
     side_without_models,
@@ -447,10 +448,5 @@ class TenacityEngine:
         events.append(Event("condition", target_id, f"is over its {target.max_stress} stress with no wound left: "
                             "falls unconscious, out of the skirmish", clauses=("TEN-STRESS",),
                             figures={"wounds_left": 0, "out_of_action": True}))
-        points = self.rules.mission.unconscious_points
-        for gang in self.gangs(state):
-            if gang != target.gang and points:
-                state = state.add_score(gang, points)
-                events.append(Event("score", target_id, f"{gang} scores {points} for {target_id} unconscious",
-                                    clauses=("TEN-STRESS",), figures={"gang": gang, "points": points}))
-        return state, events
+        state, scored = others_score(state, target, self.rules.mission.unconscious_points, "unconscious", "TEN-STRESS")
+        return state, events + scored
