@@ -143,6 +143,7 @@ class GeometricProducer:
             flights.append(flight)
             if land_k is None:
                 s_stop = min(s_end, total)
+                edge = self.probe.edge_crossed(np.atleast_2d(rows[-1][1:3]))  # it flew off the table
                 break
             k, z = land_k, float(flight.land_z)
             prev_s, prev_z = float(lengths[k]), z

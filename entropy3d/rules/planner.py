@@ -41,8 +41,9 @@ class TableProbe(Protocol):
         """For every curb the path crosses, in order: the angle in degrees (0-90) between path and
         curb, the curb's piece id and the inches along the path."""
 
-    def building_entered(self, path: np.ndarray) -> tuple[str, float] | None:
-        """The first building the path enters (its id, inches along the path), or None."""
+    def building_entered(self, path: np.ndarray, level: float = 0.0) -> tuple[str, float] | None:
+        """The first building the path, ridden from ``level`` (inches), runs into below its roof
+        (its id, inches along the path), or None."""
 
 
 @dataclass(frozen=True)
@@ -155,7 +156,7 @@ def plan_move(plan: Plan | str, pose: Pose, bike_type: str, speed_before: int, r
 
     sand_used = False
     if table is not None:
-        stress_sand, sand_used = _table_checks(table, path, terrain, bike_type, sand_free_available,
+        stress_sand, sand_used = _table_checks(table, path, pose.z, terrain, bike_type, sand_free_available,
                                                ruleset, clauses)
         stress += stress_sand
 
@@ -315,10 +316,11 @@ def _turn_cost(turn: Turn, bike_type: str, speed: int, terrain: set[str], rulese
     return instant, tests
 
 
-def _table_checks(table: TableProbe, path: np.ndarray, terrain: set[str], bike_type: str,
+def _table_checks(table: TableProbe, path: np.ndarray, level: float, terrain: set[str], bike_type: str,
                   sand_free_available: bool, ruleset: Ruleset, clauses: list[str]) -> tuple[int, bool]:
-    """Buildings, curbs, dangerous terrain and sand; returns (sand stress, free sand used)."""
-    entered = table.building_entered(path)
+    """Buildings (ridden into from ``level``, the start's, inches), curbs, dangerous terrain and
+    sand; returns (sand stress, free sand used)."""
+    entered = table.building_entered(path, level)
     if entered is not None:
         raise IllegalPlanError("EC-TER-BUILDING", f"a bike cannot enter a building: the path enters "
                                f"'{entered[0]}' {entered[1]:.1f}\" along it")

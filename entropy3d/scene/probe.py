@@ -18,6 +18,7 @@ import shapely
 from shapely.geometry import LineString
 
 from entropy3d.geometry import Pose
+from entropy3d.scene.build import level_below
 from entropy3d.scene.footprints import Footprint, footprints_of
 
 #: how far (inches) past the end of a path the level under it is reported, for jumps landing beyond it
@@ -201,20 +202,39 @@ class SceneProbe:
         """Angle (0-90 degrees) between the path and each curb it crosses (:meth:`curb_crossings`)."""
         return [angle for angle, _, _ in self.curb_crossings(path)]
 
-    def building_entered(self, path: np.ndarray) -> tuple[str, float] | None:
-        """The first building the path enters and how many inches along the path, or None."""
+    def building_entered(self, path: np.ndarray, level: float = 0.0) -> tuple[str, float] | None:
+        """The first building the path runs into and how many inches along the path, or None.
+
+        A bike riding the path from ``level`` (inches, the level it starts on) runs into a
+        building where it comes into the building's footprint from more than a step below its
+        roof. Arriving at the roof's height (up a ramp that leads onto it, off a deck level with
+        it, or starting on the roof) it rides onto the roof: a multi-level table's rooftops."""
         path = np.atleast_2d(np.asarray(path, float))
         lengths = np.concatenate([[0.0], np.cumsum(np.hypot(*np.diff(path, axis=0).T))])
+        met = [(footprint, inside) for footprint in self.footprints if footprint.kind == "building"
+               for inside in [self._inside(footprint, path)] if inside.any()]
+        if not met:
+            return None
+        last = max(int(np.flatnonzero(inside)[-1]) for _, inside in met)
+        levels = self._levels_along(path[:last + 1], level)
         first = None
-        for footprint in self.footprints:
-            if footprint.kind != "building":
-                continue
-            inside = self._inside(footprint, path)
-            if inside.any():
-                k = int(np.argmax(inside))
-                if first is None or lengths[k] < first[1]:
-                    first = (footprint.piece_id, float(lengths[k]))
+        for footprint, inside in met:
+            comes_in = np.flatnonzero(inside & ~np.concatenate([[False], inside[:-1]]))
+            into = [k for k in comes_in if footprint.top > (level if k == 0 else levels[k - 1]) + self.step_height_in]
+            if into and (first is None or lengths[into[0]] < first[1]):
+                first = (footprint.piece_id, float(lengths[into[0]]))
         return first
+
+    def _levels_along(self, path: np.ndarray, level: float) -> np.ndarray:
+        """The static level (inches) a bike starting on ``level`` rides at each point of ``path``,
+        point by point: the highest surface at most a step above where it was (it climbs a ramp,
+        keeps to a deck, drops off an edge)."""
+        stacks = self._surfaces.surface_stacks(path, static_only=True)
+        levels = np.empty(len(path))
+        for k, stack in enumerate(stacks):
+            level = level_below(stack, level + self.step_height_in + 1e-9)
+            levels[k] = level
+        return levels
 
     def walk_met(self, path: np.ndarray, level: float, clearance: float) -> tuple[str, str, float] | None:
         """What a figure on foot walking ``path`` (N, 2 inches) at ``level`` meets first: (piece id,
@@ -244,9 +264,9 @@ class SceneProbe:
         at_in, piece, kind = min(met)
         return piece, kind, at_in
 
-    def enters_building(self, path: np.ndarray) -> bool:
-        """Whether any point of the path lies inside a building's footprint."""
-        return self.building_entered(path) is not None
+    def enters_building(self, path: np.ndarray, level: float = 0.0) -> bool:
+        """Whether the path, ridden from ``level``, runs into a building (:meth:`building_entered`)."""
+        return self.building_entered(path, level) is not None
 
     def closest_solid(self, path: np.ndarray, level: float, within: float = 0.0
                       ) -> tuple[str, float, float] | None:

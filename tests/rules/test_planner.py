@@ -43,7 +43,7 @@ class FakeTable:
     def curb_crossings(self, path):
         return [(angle, "block", 1.0) for angle in self.curbs]
 
-    def building_entered(self, path):
+    def building_entered(self, path, level=0.0):
         return ("shop", 2.0) if self.building else None
 
 

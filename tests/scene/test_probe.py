@@ -124,3 +124,52 @@ def test_probe_needs_no_physics_or_renderer():
             "print(sorted(m for m in sys.modules if m.split('.')[0] in ('pybullet', 'panda3d', 'direct')))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=REPO, check=True)
     assert out.stdout.strip() == "[]"
+
+
+@pytest.fixture(scope="module")
+def highway():
+    """scenes/ruined_highway.yaml: market_ramp (x 42-46, y 2-14) climbs 4" onto the market's roof
+    (40-48 x 14-24, two storeys of 2"); highway_east's deck (28-41 x 30-35) runs at 4" onto the
+    depot's roof (41-48 x 28-40); komodo_1 starts on the depot roof."""
+    table = load_scene(REPO / "scenes" / "ruined_highway.yaml")
+    return table, SceneProbe.from_table(table)
+
+
+def test_EC_TER_BUILDING_a_bike_rides_onto_a_roof_at_its_height_and_into_the_wall_below_it(highway):
+    """Clause: EC-TER-BUILDING ("A bike cannot be taken inside of a building"), EC-JUMP-1: a bike
+    runs into a building where it comes into its footprint from more than a step below the roof;
+    up a ramp that leads onto the roof, or off a deck level with it, it rides onto the roof."""
+    _, probe = highway
+    assert probe.building_entered(_segment((44.0, 1.0), (44.0, 20.0), 77), 0.0) is None  # up the ramp
+    assert probe.building_entered(_segment((39.0, 18.0), (44.0, 18.0)), 0.0)[0] == "market"  # the wall
+    assert probe.building_entered(_segment((38.0, 32.5), (43.0, 32.5)), 4.0) is None  # deck onto roof
+    assert probe.building_entered(_segment((38.0, 32.5), (43.0, 32.5)), 0.0)[0] == "depot"  # under the deck
+    assert probe.building_entered(_segment((44.5, 34.0), (44.5, 30.0)), 4.0) is None  # along the roof
+
+
+def test_EC_TER_BUILDING_the_rider_on_the_depot_roof_may_ride_off_it_onto_the_highway(highway):
+    """Clause: EC-TER-BUILDING. Viper starts on the depot's roof (4"); riding west onto the
+    highway deck was refused as "entering" the depot it stands on."""
+    table, probe = highway
+    viper = table.initial_state().model("komodo_1")
+    move = plan_move("s2: straight 10", viper.pose, viper.bike_type, 2, table.ruleset, table=probe)
+    assert move.end_pose.x == pytest.approx(34.5) and move.end_pose.z == pytest.approx(4.0)
+
+
+def test_EC_COL_EDGE_a_flight_off_the_table_leaves_it_in_the_geometric_producer_too(highway):
+    """Clause: EC-COL-EDGE, EC-JUMP-2: Pip (komodo_4) rides off the garage's roof, whose north edge
+    is the table's, and flies over the table's north edge: the geometric producer reports the edge
+    (as physics does), not a bike still in the air beyond the table."""
+    import dataclasses
+
+    from entropy3d.geometric import GeometricProducer
+    from entropy3d.rules.transition import Action, check
+
+    table, probe = highway
+    geometry = build_table_geometry(table)
+    state = dataclasses.replace(table.initial_state(geometry.surface_height), turn=2)
+    action = check(state, Action.ride("komodo_4", "s2: straight 5, right medium 5"), table.ruleset, probe)
+    facts = GeometricProducer(table, geometry, probe).ride(state, action)
+    assert [f.from_piece for f in facts.flights] == ["garage"] and facts.flights[0].land_xy is None
+    assert (facts.edge, facts.edge_kind, facts.completed) == ("north", "open", False)
+    assert facts.trajectory[-1, 2] > table.spec.table.depth

@@ -14,6 +14,11 @@ Where they may differ, and why (each difference met must be one of these, or the
   what it touches; the geometric base is the oval and never deflects.
 - ``crash position``: both crash into the same thing, but where the ride stopped differs by up to
   two inches (physics slides along what it glances before the contact counts).
+- ``turning flight``: both leave the ground and the planned path turns (more than 15 degrees)
+  after the earlier take-off: in the air, physics flies straight on, while the geometric producer
+  carries the bike along the planned path, so where it comes down (or whether it flies off the
+  table) differs. A known simplification of the geometric producer (a straight flight there is
+  the next step).
 A jump event with no air time (a speed-1 hop, EC-JUMP-1) decides nothing and is not compared.
 """
 
@@ -94,6 +99,21 @@ def passes_near(state, facts, piece_id: str, probe, ruleset, model_id: str, with
     return any(shapely.dwithin(outline, shapely.points(points), reach).any() for outline in outlines)
 
 
+#: degrees the planned path must turn after a take-off for a flight to count as turning
+TURNING_FLIGHT_DEG = 15.0
+
+
+def turns_after_take_off(action, physical, geometric) -> bool:
+    """Whether both producers flew and the planned path turns after the earlier take-off."""
+    if not (physical.flights and geometric.flights):
+        return False
+    move = action.move
+    lengths = np.concatenate([[0.0], np.cumsum(np.hypot(*np.diff(move.path, axis=0).T))])
+    launch = min(physical.flights[0].launch_progress_in, geometric.flights[0].launch_progress_in)
+    after = np.asarray(move.headings_deg, float)[lengths >= launch]
+    return len(after) > 1 and float(np.ptp(np.unwrap(np.radians(after)))) > np.radians(TURNING_FLIGHT_DEG)
+
+
 def explain(state, action, physical, geometric, p_events, g_events, probe, ruleset) -> str | None:
     """Which documented difference (module docstring) explains a disagreement, or None."""
     p_crash, g_crash = crash_of(p_events), crash_of(g_events)
@@ -108,7 +128,7 @@ def explain(state, action, physical, geometric, p_events, g_events, probe, rules
                                                               or p_crash.piece != g_crash.piece):
             if passes_near(state, other_facts, crash.piece, probe, ruleset, action.model_id):
                 return "hull"
-    return None
+    return "turning flight" if turns_after_take_off(action, physical, geometric) else None
 
 
 @pytest.fixture(scope="module", params=SCENES, ids=lambda p: p.stem)
