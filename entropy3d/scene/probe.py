@@ -264,10 +264,6 @@ class SceneProbe:
         at_in, piece, kind = min(met)
         return piece, kind, at_in
 
-    def enters_building(self, path: np.ndarray, level: float = 0.0) -> bool:
-        """Whether the path, ridden from ``level``, runs into a building (:meth:`building_entered`)."""
-        return self.building_entered(path, level) is not None
-
     def closest_solid(self, path: np.ndarray, level: float, within: float = 0.0
                       ) -> tuple[str, float, float] | None:
         """The solid piece (wall, pillar, railing, scenery) the path comes nearest at ``level``:

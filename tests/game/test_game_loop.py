@@ -112,7 +112,7 @@ def test_long_automatic_game_stays_finite_and_out_of_walls(small_table_path):
                 assert np.isfinite([bike.pose.x, bike.pose.y, bike.pose.z, bike.pose.facing_deg]).all()
                 assert 0 <= bike.stress <= 30 and bike.wounds >= 0
                 if bike.status != OUT:
-                    assert not probe.enters_building(bike.pose.xy[None, :])
+                    assert probe.building_entered(bike.pose.xy[None, :], bike.pose.z) is None
 
 
 def test_scripted_game_follows_the_script(small_table_path, tmp_path):

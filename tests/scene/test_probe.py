@@ -50,10 +50,10 @@ def test_curb_crossing_angle_is_measured_against_the_block_edge(probe):
 
 def test_a_path_into_a_building_is_seen_and_one_beside_it_is_not(probe):
     """Clause: EC-TER-BUILDING. The tower (2-8 x 2-8) is entered; a path just outside is not."""
-    assert probe.enters_building(_segment((5.0, 10.0), (5.0, 6.0)))
-    assert not probe.enters_building(_segment((8.5, 10.0), (8.5, 1.5)))
-    assert probe.enters_building(np.array([16.0, 3.5]))  # lshape, a single point
-    assert not probe.enters_building(np.array([[18.0, 7.0]]))  # the notch of the L
+    assert probe.building_entered(_segment((5.0, 10.0), (5.0, 6.0)))[0] == "tower"
+    assert probe.building_entered(_segment((8.5, 10.0), (8.5, 1.5))) is None
+    assert probe.building_entered(np.array([16.0, 3.5]))[0] == "lshape"  # a single point
+    assert probe.building_entered(np.array([[18.0, 7.0]])) is None  # the notch of the L
 
 
 def test_terrain_along_names_every_surface_the_path_rides_over(probe):
