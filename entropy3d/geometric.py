@@ -18,7 +18,7 @@ import math
 import numpy as np
 import shapely
 
-from entropy3d.geometry import Pose
+from entropy3d.geometry import Pose, progress_lookup
 from entropy3d.rules.combat import base_gap_in
 from entropy3d.rules.facts import Contact, Facts, Flight, SceneryHit
 from entropy3d.rules.riding import full_distance_in
@@ -38,6 +38,8 @@ GRAVITY_MPS2 = 9.81
 FLIGHT_DT_S = 1.0 / 120.0
 #: a flying base this close above a level (inches) has come down on it
 TOUCHDOWN_IN = 0.05
+#: inches between the points under a flight where the levels are found
+LINE_SPACING_IN = 0.25
 
 
 class GeometricProducer:
@@ -96,6 +98,7 @@ class GeometricProducer:
         others = models_in_the_way(state, model.id, ruleset)
         g_in = GRAVITY_MPS2 / ruleset.scale.metres_per_inch
         level_at = self._levels(path, lengths, headings)
+        progress_at = progress_lookup(path)
 
         z = float(model.pose.z)
         rows: list[tuple] = []  # trajectory rows: t, x, y, z, heading
@@ -138,8 +141,9 @@ class GeometricProducer:
                 k += 1
                 continue
             along_v, up_v, piece, kind, drop = launch
-            flight, land_k, s_end = self._fly(path, lengths, headings, k, prev_z if kind != "air" else z, along_v,
-                                              up_v, t, g_in, slice_s, rows, along, piece, kind, drop, level_at)
+            flight, land_k, s_end = self._fly(path, lengths, k, flight_heading(model, k, heading),
+                                              prev_z if kind != "air" else z, along_v, up_v, t, g_in, slice_s,
+                                              rows, along, piece, kind, drop, progress_at)
             flights.append(flight)
             if land_k is None:
                 s_stop = min(s_end, total)
@@ -263,43 +267,56 @@ class GeometricProducer:
         best = min(under, key=lambda f: (f.kind != "ramp", abs(f.top - level)))
         return best.piece_id, best.kind
 
-    def _fly(self, path, lengths, headings, k, z, v_along, v_up, t, g_in, slice_s, rows, along, from_piece,
-             from_kind, drop_in, level_at):
-        """A ballistic arc from path point ``k`` (straight on past the path's end), appending its
-        rows; returns the flight, the path index it lands at (None: it lands past the end or is
-        still flying when the activation's time runs out) and the distance it got to."""
+    def _fly(self, path, lengths, k, heading_deg, z, v_along, v_up, t, g_in, slice_s, rows, along, from_piece,
+             from_kind, drop_in, progress_at):
+        """A ballistic arc from path point ``k`` straight on along ``heading_deg`` (degrees): with its
+        wheels off the ground a bike has no control, so it does not follow the path's turns (as
+        physics flies it). Appends its rows; returns the flight, the path index it rides on from
+        (the point of the path after the take-off nearest to where it came down; None: it came
+        down past the path's end, or is still flying when the activation's time runs out) and
+        the distance along the path it got to."""
         total = float(lengths[-1])
-        s0 = float(lengths[k])
-        s, height, vz, time = s0, z, v_up, t
+        start = np.asarray(path[k], float)
+        direction = np.array([math.cos(math.radians(heading_deg)), math.sin(math.radians(heading_deg))])
+        reach = v_along * (max(slice_s - t, 0.0) + FLIGHT_DT_S)
+        flown = np.arange(0.0, reach + LINE_SPACING_IN, LINE_SPACING_IN)
+        line = start + flown[:, None] * direction
+        level_at = self._levels(line, flown, np.full(len(line), heading_deg))
+        distance, height, vz, time = 0.0, z, v_up, t
         top = z
-        heading_end = math.radians(float(headings[-1]))
         while True:
-            s += v_along * FLIGHT_DT_S
+            distance += v_along * FLIGHT_DT_S
             vz -= g_in * FLIGHT_DT_S
             height += vz * FLIGHT_DT_S
             time += FLIGHT_DT_S
             top = max(top, height)
-            if s <= total:
-                j = int(np.clip(np.searchsorted(lengths, s), 0, len(path) - 1))
-                xy, heading = path[j], float(headings[j])
-            else:
-                xy = path[-1] + (s - total) * np.array([math.cos(heading_end), math.sin(heading_end)])
-                heading = float(headings[-1])
-            ground = level_at(s, below=height + TOUCHDOWN_IN)
+            xy = start + distance * direction
+            ground = level_at(distance, below=height + TOUCHDOWN_IN)
             landed = height <= ground and vz < 0
             if landed:
                 height = ground
-            rows.append((time, float(xy[0]), float(xy[1]), float(height), heading))
-            along.append(s)
+            rows.append((time, float(xy[0]), float(xy[1]), float(height), float(heading_deg)))
+            along.append(float(progress_at(xy)[0]))
             if landed or time >= slice_s or self.probe.off_table(np.atleast_2d(xy)).any():
                 break
-        flight = Flight(from_piece, from_kind, s0, t, (float(path[k][0]), float(path[k][1])), float(z),
+        s = along[-1]
+        flight = Flight(from_piece, from_kind, float(lengths[k]), t, (float(start[0]), float(start[1])), float(z),
                         float(math.hypot(v_along, v_up)), drop_in=float(drop_in), rise_in=max(0.0, top - z),
                         land_progress_in=s if landed else None, land_t_s=time if landed else None,
                         land_xy=(float(xy[0]), float(xy[1])) if landed else None, land_z=height if landed else None)
-        if landed and s <= total:
-            return flight, int(np.clip(np.searchsorted(lengths, s), 0, len(path) - 1)), s
+        if landed and s <= total and k + 1 < len(path):  # on from a point past the take-off's: it moves on
+            return flight, k + 1 + int(np.argmin(np.hypot(*(path[k + 1:] - xy).T))), s
         return flight, None, (total if landed else s)
+
+
+def flight_heading(model, k: int, heading_deg: float) -> float:
+    """The heading a flight goes straight on along, degrees: a bike carried over in the air from
+    its last activation keeps its velocity's; one leaving the ground, the path's where it leaves."""
+    if model.air is not None and k == 0:
+        vx, vy, _ = model.air.velocity_in_s
+        if math.hypot(vx, vy) > 1e-9:
+            return math.degrees(math.atan2(vy, vx))
+    return heading_deg
 
 
 def walk(state: State, action: Action, probe: SceneProbe, geometry) -> Facts:

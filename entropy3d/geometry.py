@@ -164,3 +164,27 @@ def densify(a: np.ndarray, b: np.ndarray, spacing: float = 0.25) -> np.ndarray:
     n = max(1, int(math.ceil(float(np.linalg.norm(b - a)) / spacing)))
     t = np.linspace(0.0, 1.0, n + 1)[:, None]
     return a + t * (b - a)
+
+
+def progress_lookup(path: np.ndarray):
+    """A function mapping (N, 2) table points to their distance along ``path`` (inches): the
+    distance of the nearest path point, or past the end along the path's last direction (where
+    a bike that rode or flew on beyond the path is). Both fact producers measure where a flight
+    came down with it."""
+    path = np.asarray(path, float)
+    steps = np.hypot(*np.diff(path, axis=0).T) if len(path) > 1 else np.zeros(0)
+    lengths = np.concatenate([[0.0], np.cumsum(steps)])
+    direction = path[-1] - path[-2] if len(path) > 1 else np.array([1.0, 0.0])
+    direction = direction / max(float(np.linalg.norm(direction)), 1e-9)
+
+    def lookup(points: np.ndarray) -> np.ndarray:
+        points = np.atleast_2d(np.asarray(points, float))
+        distance = np.linalg.norm(points[:, None, :] - path[None, :, :], axis=2)
+        nearest = np.argmin(distance, axis=1)
+        along = lengths[nearest]
+        beyond = points @ direction - path[-1] @ direction
+        past = (nearest == len(path) - 1) & (beyond > 0)
+        along[past] = lengths[-1] + beyond[past]
+        return along
+
+    return lookup

@@ -15,7 +15,7 @@ import time
 
 import numpy as np
 
-from entropy3d.geometry import Pose
+from entropy3d.geometry import Pose, progress_lookup
 from entropy3d.physics.record import RideRecord
 from entropy3d.physics.ride import ride
 from entropy3d.physics.world import BikeBody, PhysicsWorld, build_table_world
@@ -127,7 +127,7 @@ def to_facts(found: RideRecord, move, geometry, state: State, edges: dict, base_
     highest under that half base (and one step of the ground profile's sampling), so riding off a
     2" deck is a 2" drop, as the geometric producer (which follows the centre) finds it."""
     trajectory = np.asarray(found.trajectory, float)
-    progress_at = _progress_lookup(move.path, trajectory)
+    progress_at = progress_lookup(move.path)
     contacts, scenery = [], []
     for contact in found.contacts:
         if contact.role == "crash":
@@ -173,27 +173,6 @@ def _highest_level(ground: np.ndarray, start: float, end: float) -> float:
 def _level(ground: np.ndarray, distance: float) -> float:
     k = int(np.clip(np.searchsorted(ground[:, 0], distance), 0, len(ground) - 1))
     return float(ground[k, 3])
-
-
-def _progress_lookup(path: np.ndarray, trajectory: np.ndarray):
-    """A function mapping (N, 2) points to their distance along ``path`` extended straight on."""
-    path = np.asarray(path, float)
-    steps = np.hypot(*np.diff(path, axis=0).T) if len(path) > 1 else np.zeros(0)
-    lengths = np.concatenate([[0.0], np.cumsum(steps)])
-    direction = path[-1] - path[-2] if len(path) > 1 else np.array([1.0, 0.0])
-    direction = direction / max(float(np.linalg.norm(direction)), 1e-9)
-
-    def lookup(points: np.ndarray) -> np.ndarray:
-        points = np.atleast_2d(np.asarray(points, float))
-        distance = np.linalg.norm(points[:, None, :] - path[None, :, :], axis=2)
-        nearest = np.argmin(distance, axis=1)
-        along = lengths[nearest]
-        beyond = points @ direction - path[-1] @ direction
-        past = (nearest == len(path) - 1) & (beyond > 0)
-        along[past] = lengths[-1] + beyond[past]
-        return along
-
-    return lookup
 
 
 def private_mb(pid: int) -> float | None:

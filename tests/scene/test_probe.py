@@ -154,22 +154,3 @@ def test_EC_TER_BUILDING_the_rider_on_the_depot_roof_may_ride_off_it_onto_the_hi
     viper = table.initial_state().model("komodo_1")
     move = plan_move("s2: straight 10", viper.pose, viper.bike_type, 2, table.ruleset, table=probe)
     assert move.end_pose.x == pytest.approx(34.5) and move.end_pose.z == pytest.approx(4.0)
-
-
-def test_EC_COL_EDGE_a_flight_off_the_table_leaves_it_in_the_geometric_producer_too(highway):
-    """Clause: EC-COL-EDGE, EC-JUMP-2: Pip (komodo_4) rides off the garage's roof, whose north edge
-    is the table's, and flies over the table's north edge: the geometric producer reports the edge
-    (as physics does), not a bike still in the air beyond the table."""
-    import dataclasses
-
-    from entropy3d.geometric import GeometricProducer
-    from entropy3d.rules.transition import Action, check
-
-    table, probe = highway
-    geometry = build_table_geometry(table)
-    state = dataclasses.replace(table.initial_state(geometry.surface_height), turn=2)
-    action = check(state, Action.ride("komodo_4", "s2: straight 5, right medium 5"), table.ruleset, probe)
-    facts = GeometricProducer(table, geometry, probe).ride(state, action)
-    assert [f.from_piece for f in facts.flights] == ["garage"] and facts.flights[0].land_xy is None
-    assert (facts.edge, facts.edge_kind, facts.completed) == ("north", "open", False)
-    assert facts.trajectory[-1, 2] > table.spec.table.depth

@@ -15,10 +15,9 @@ Where they may differ, and why (each difference met must be one of these, or the
 - ``crash position``: both crash into the same thing, but where the ride stopped differs by up to
   two inches (physics slides along what it glances before the contact counts).
 - ``turning flight``: both leave the ground and the planned path turns (more than 15 degrees)
-  after the earlier take-off: in the air, physics flies straight on, while the geometric producer
-  carries the bike along the planned path, so where it comes down (or whether it flies off the
-  table) differs. A known simplification of the geometric producer (a straight flight there is
-  the next step).
+  after the earlier take-off. In the air both fly straight on from where they left, but physics
+  steers toward a point ahead on the path (it cuts a turn) and leaves the ground at another point
+  and heading than the path's, so where it comes down (or whether it flies off the table) differs.
 A jump event with no air time (a speed-1 hop, EC-JUMP-1) decides nothing and is not compared.
 """
 
