@@ -45,8 +45,8 @@ def test_EC_COL_EDGE_a_flight_off_the_table_leaves_it_in_the_geometric_producer_
     assert facts.trajectory[-1, 2] > deck[0].spec.table.depth
 
 
-def test_EC_JUMP_1_a_flight_goes_straight_on_where_the_planned_path_turns(deck):
-    """Clause: EC-JUMP-1: runner leaves the deck's east end as the wide turn at the end of its
+def test_a_flight_goes_straight_on_where_the_planned_path_turns(deck):
+    """A fact of the ride, no rule (physics flies so too): runner leaves the deck's east end as the wide turn at the end of its
     move begins; in the air it flies straight on along its heading at the take-off, every flight
     point on that line, while the planned path turns on by more than 20 degrees."""
     action, facts = ride(deck, "runner", "s3: straight 6, left wide 6")
