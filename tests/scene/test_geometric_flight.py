@@ -46,9 +46,10 @@ def test_EC_COL_EDGE_a_flight_off_the_table_leaves_it_in_the_geometric_producer_
 
 
 def test_a_flight_goes_straight_on_where_the_planned_path_turns(deck):
-    """A fact of the ride, no rule (physics flies so too): runner leaves the deck's east end as the wide turn at the end of its
-    move begins; in the air it flies straight on along its heading at the take-off, every flight
-    point on that line, while the planned path turns on by more than 20 degrees."""
+    """A fact of the ride, not a rule (physics flies so too): runner leaves the deck's east end
+    as the wide turn at the end of its move begins; in the air it flies straight on along its
+    heading at the take-off, every flight point on that line, while the planned path turns on by
+    more than 20 degrees."""
     action, facts = ride(deck, "runner", "s3: straight 6, left wide 6")
     [flight] = facts.flights
     launch_t, (x0, y0) = flight.launch_t_s, flight.launch_xy
