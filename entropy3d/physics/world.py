@@ -218,11 +218,17 @@ class PhysicsWorld:
         del self.placed[keep:]
         for debris, spot in wanted[keep:]:
             _add_dynamic(self, debris, spot, self.terrain_friction.get(debris.info.terrain or "", 0.8))
+        # until a body is placed anew, a staying model added after those placed so far is in its place
+        in_place = keep == len(wanted)
         for other, body in zip(others, stay):
             if body is None:
                 add_bike(self, other, self.bike_height_in, dynamic=False)
+                in_place = False
+            elif in_place and (not self.placed or self.order[body] > self.order[self.placed[-1]]):
+                self.placed.append(body)
             else:
                 self._put_back(body)
+                in_place = False
         if rider is not None:
             add_bike(self, rider, self.bike_height_in, dynamic=True)
         return self
