@@ -64,8 +64,7 @@ EDGE_NAMES = ("south", "north", "west", "east")
 PROXY_MIN_FACES = 10_000
 #: ... when the hull strays no more than this from the drawn surface, inches (0.5 mm: print texture)
 PROXY_TOLERANCE_IN = 0.02
-#: Bullet's broadphase filter of a static body (``btBroadphaseProxy::StaticFilter``, and a mask of
-#: everything but static bodies), which ``btDiscreteDynamicsWorld::addRigidBody`` gives it
+#: a static body's broadphase group and mask (``btDiscreteDynamicsWorld::addRigidBody``'s)
 STATIC_FILTER_GROUP, STATIC_FILTER_MASK = 2, -1 ^ 2
 
 
@@ -218,8 +217,7 @@ class PhysicsWorld:
         del self.placed[keep:]
         for debris, spot in wanted[keep:]:
             _add_dynamic(self, debris, spot, self.terrain_friction.get(debris.info.terrain or "", 0.8))
-        # until a body is placed anew, a staying model added after those placed so far is in its place
-        in_place = keep == len(wanted)
+        in_place = keep == len(wanted)  # until a body is placed anew, one added after the last is in place
         for other, body in zip(others, stay):
             if body is None:
                 add_bike(self, other, self.bike_height_in, dynamic=False)
@@ -234,17 +232,16 @@ class PhysicsWorld:
         return self
 
     def _put_back(self, body: int) -> None:
-        """Give a static model's body the place in the order it would have in a new world: last.
+        """Give a static model's body the place in the order a new world would give it: last.
 
         Bullet orders contact pairs and manifolds by their bodies' broadphase proxy ids, which
-        increase in the order bodies were added; ``setCollisionFilterGroupMask`` (with the static
-        group and mask the body has) makes the server destroy the body's proxy, with its pairs and
-        manifolds, and create a new one with the next id, as creating the body would
-        (``btCollisionWorld::refreshBroadphaseProxy``); ~2 us against ~60 us for a new body. The
-        body keeps its slot in Bullet's object array: a static body's slot orders no computation
-        (static bodies are in no simulation island and never integrated), while a dynamic body's
-        does, and a dynamic body keeps state no call resets (its world inertia tensor), so only
-        static ones are put back."""
+        grow in the order bodies were added; ``setCollisionFilterGroupMask`` (with the group and
+        mask a static body has) destroys the body's proxy, pairs and manifolds and creates a new
+        proxy with the next id, as a new body would (``btCollisionWorld::refreshBroadphaseProxy``):
+        ~2 us, a new body ~60 us. The body keeps its slot in Bullet's object arrays, which order
+        nothing done to a static body (it is never integrated, in no island); a dynamic body's slot
+        orders its integration, and it keeps state no call resets (its world inertia tensor and
+        interpolation transform), so dynamic bodies are created anew."""
         pybullet.setCollisionFilterGroupMask(body, -1, STATIC_FILTER_GROUP, STATIC_FILTER_MASK,
                                              physicsClientId=self.client)
         self.order[body] = self.added
