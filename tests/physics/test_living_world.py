@@ -141,7 +141,7 @@ ROW_RIDES = [("first", "s2: straight 12", "c1"), ("third", "s2: straight 12", "c
 
 @pytest.fixture
 def created(monkeypatch) -> list[str]:
-    """The pieces and models a world created bodies for (a world put back, or kept, the others)."""
+    """The pieces and models whose bodies the worlds created (:func:`kept_riding` clears it per ride)."""
     made = []
     add_body = PhysicsWorld.add_body
 
@@ -223,9 +223,9 @@ def test_models_a_ride_left_in_place_stay_and_the_rides_are_the_same_bits(provin
 
 def test_a_model_put_back_comes_after_the_crates_placed_anew(debris_rows, created):
     """A static model that stays is put back after the crates placed anew, as a new world adds it:
-    here the rider pushes c1 into 'clear' and touches both in the same steps, so the order Bullet
-    solves their contacts in (by broadphase proxy, oldest first) shows in the bits. The second
-    ride places c1 (knocked by the first) anew and keeps 'clear'."""
+    here the rider knocks c1 and runs into 'clear', touching both in the same steps, so the order
+    Bullet solves their contacts in (by broadphase proxy, oldest first) shows in the bits. The
+    second ride places c1 (knocked by the first) anew and keeps 'clear'."""
     table, geometry, start = debris_rows
     first, clear = start.model("first"), start.model("clear")
     state = start.with_model(first.but(pose=dataclasses.replace(first.pose, x=11.0))).with_model(
@@ -241,5 +241,30 @@ def test_a_model_put_back_comes_after_the_crates_placed_anew(debris_rows, create
         found, kept = kept_riding(living, table.ruleset, state, "first", "s2: straight 8", created)
         assert "clear" in kept and "c1" not in kept
         assert bits(found) == expected
+    finally:
+        living.close()
+
+
+def test_random_rides_are_the_same_bits_as_in_a_new_world(debris_rows):
+    """Seeded random sequences of rides (crates knocked or not, models moved between rides, a
+    model put back after a crate placed anew) in one world, each the same bits as in a new one."""
+    table, geometry, start = debris_rows
+    first, clear = start.model("first"), start.model("clear")
+    beside = start.with_model(first.but(pose=dataclasses.replace(first.pose, x=11.0))).with_model(
+        clear.but(pose=dataclasses.replace(clear.pose, x=15.78, y=11.5)))
+    moved = start.with_model(clear.but(pose=dataclasses.replace(clear.pose, y=26.0)))
+    cases = [(state, model, plan) for state in (start, moved) for model, plan, _ in ROW_RIDES]
+    cases += [(beside, "first", "s2: straight 8")] * 4  # often after a ride that knocked c1
+    fresh = []
+    for state, model, plan in cases:
+        producer = PhysicsProducer(table, geometry, rides_per_process=None)
+        fresh.append(bits(ride(producer, table.ruleset, state, model, plan)))
+        producer.close()
+    rng = np.random.default_rng(17)
+    living = PhysicsProducer(table, geometry, rides_per_process=None)
+    try:
+        for k in rng.integers(len(cases), size=40):
+            state, model, plan = cases[k]
+            assert bits(ride(living, table.ruleset, state, model, plan)) == fresh[k], (model, k)
     finally:
         living.close()
