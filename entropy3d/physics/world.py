@@ -9,8 +9,8 @@ on the way in, with the rules' :class:`~entropy3d.units.TableScale`. Design deci
   ride, so they are built once; every ride removes the bodies the last ride placed (last first, so
   the statics keep their places in Bullet's object arrays) and places the bikes and debris anew,
   in one fixed order, from shapes made once (debris the last ride left exactly as placed stays, up
-  to the first piece it disturbed, and after all of it the static models placed from the same
-  models, up to the first that changed: those bodies are what a new world would have there, and
+  to the first piece it disturbed, and so do the static models placed from the same models, put
+  back in their place in the order: those bodies are what a new world would have there, and
   creating bodies is most of what placing costs). A ride is the same bits in a world just built and in
   one that rode anything before (``tests/physics/test_living_world.py``). What Bullet keeps
   between rides is its broadphase bookkeeping (the tree's shape, when a pair no longer
@@ -64,6 +64,8 @@ EDGE_NAMES = ("south", "north", "west", "east")
 PROXY_MIN_FACES = 10_000
 #: ... when the hull strays no more than this from the drawn surface, inches (0.5 mm: print texture)
 PROXY_TOLERANCE_IN = 0.02
+#: a static body's broadphase group and mask (``btDiscreteDynamicsWorld::addRigidBody``'s)
+STATIC_FILTER_GROUP, STATIC_FILTER_MASK = 2, -1 ^ 2
 
 
 @dataclass(frozen=True)
@@ -194,10 +196,10 @@ class PhysicsWorld:
         the ``rider``, dynamic.
 
         What the last ride placed is taken out, the last placed first, except the destructibles
-        it left exactly as placed (:meth:`_untouched`) up to the first that it did not, and, when it
-        left them all, the static models after them placed from the same models up to the first
-        that is not (a static body never moves): those are the bodies a new world would have in
-        the same places, and creating a body is most of what placing costs."""
+        it left exactly as placed (:meth:`_untouched`) up to the first that it did not, and the
+        static models placed from the same models (a static body never moves): those are the
+        bodies a new world would have, and creating a body is most of what placing costs. A
+        static model that stays is put back in its place in the order (:meth:`_put_back`)."""
         scenery = scenery or {}
         wanted = [(debris, spot) for debris in self.recipe.debris
                   if not (spot := scenery.get(debris.info.piece_id, ScenerySpot())).removed]
@@ -206,21 +208,45 @@ class PhysicsWorld:
             if self.bodies[body].piece_id != debris.info.piece_id or not self._untouched(body, spot):
                 break
             keep += 1
-        kept_others = 0
-        if keep == len(wanted):
-            for other, body in zip(others, self.placed[keep:]):
-                if self.models.get(body) != _model_key(other, self.bike_height_in, dynamic=False):
-                    break
-                kept_others += 1
-        for body in reversed(self.placed[keep + kept_others:]):
-            self.remove_body(body)
+        static_models = {self.models[body]: body for body in self.placed[keep:] if body in self.models}
+        stay = [static_models.get(_model_key(other, self.bike_height_in, dynamic=False)) for other in others]
+        staying = set(stay) - {None}
+        for body in reversed(self.placed[keep:]):
+            if body not in staying:
+                self.remove_body(body)
+        del self.placed[keep:]
         for debris, spot in wanted[keep:]:
             _add_dynamic(self, debris, spot, self.terrain_friction.get(debris.info.terrain or "", 0.8))
-        for other in others[kept_others:]:
-            add_bike(self, other, self.bike_height_in, dynamic=False)
+        in_place = keep == len(wanted)  # until a body is placed anew, one added after the last is in place
+        for other, body in zip(others, stay):
+            if body is None:
+                add_bike(self, other, self.bike_height_in, dynamic=False)
+                in_place = False
+            elif in_place and (not self.placed or self.order[body] > self.order[self.placed[-1]]):
+                self.placed.append(body)
+            else:
+                self._put_back(body)
+                in_place = False
         if rider is not None:
             add_bike(self, rider, self.bike_height_in, dynamic=True)
         return self
+
+    def _put_back(self, body: int) -> None:
+        """Give a static model's body the place in the order a new world would give it: last.
+
+        Bullet orders contact pairs and manifolds by their bodies' broadphase proxy ids, which
+        grow in the order bodies were added; ``setCollisionFilterGroupMask`` (with the group and
+        mask a static body has) destroys the body's proxy, pairs and manifolds and creates a new
+        proxy with the next id, as a new body would (``btCollisionWorld::refreshBroadphaseProxy``):
+        ~2 us, a new body ~60 us. The body keeps its slot in Bullet's object arrays, which order
+        nothing done to a static body (it is never integrated, in no island); a dynamic body's slot
+        orders its integration, and it keeps state no call resets (its world inertia tensor and
+        interpolation transform), so dynamic bodies are created anew."""
+        pybullet.setCollisionFilterGroupMask(body, -1, STATIC_FILTER_GROUP, STATIC_FILTER_MASK,
+                                             physicsClientId=self.client)
+        self.order[body] = self.added
+        self.added += 1
+        self.placed.append(body)
 
     def _untouched(self, body: int, spot: ScenerySpot) -> bool:
         """Whether a destructible is as it was placed at ``spot``: placed asleep there and still at

@@ -15,6 +15,7 @@ import pytest
 from entropy3d.physics.engine import pybullet
 from entropy3d.physics.producer import PhysicsProducer
 from entropy3d.physics.record import RideRecord
+from entropy3d.physics.world import PhysicsWorld
 from entropy3d.rules.scenery import ScenerySpot
 from entropy3d.rules.transition import Action, check
 from entropy3d.scene import load_scene
@@ -138,11 +139,31 @@ ROW_RIDES = [("first", "s2: straight 12", "c1"), ("third", "s2: straight 12", "c
              ("last", "s2: straight 12", "c8"), ("clear", "s2: straight 12", None)]
 
 
-def placed_order(world) -> dict[str, int]:
-    return {world.bodies[body].piece_id: world.order[body] for body in world.placed} if world else {}
+@pytest.fixture
+def created(monkeypatch) -> list[str]:
+    """The pieces and models whose bodies the worlds created (:func:`kept_riding` clears it per ride)."""
+    made = []
+    add_body = PhysicsWorld.add_body
+
+    def counting(world, body, info, *, placed):
+        made.append(info.piece_id)
+        add_body(world, body, info, placed=placed)
+
+    monkeypatch.setattr(PhysicsWorld, "add_body", counting)
+    return made
 
 
-def test_crates_a_ride_left_untouched_stay_and_the_rides_are_the_same_bits(debris_rows):
+def kept_riding(producer, ruleset, state, model, plan, created) -> tuple[RideRecord, list[str]]:
+    """A ride and what it rode with that the ride before placed: its pieces and models placed
+    without creating their bodies anew (PyBullet reuses the ids of removed bodies: ids cannot tell)."""
+    created.clear()
+    found = ride(producer, ruleset, state, model, plan)
+    world = producer._world
+    placed = [world.bodies[body].piece_id for body in world.placed]
+    return found, sorted(piece for piece in placed if piece not in created)
+
+
+def test_crates_a_ride_left_untouched_stay_and_the_rides_are_the_same_bits(debris_rows, created):
     """The world keeps the crates placed before the first one a ride disturbed (creating a body is
     most of what placing costs) and places that one and all after it anew; every ride still comes
     out as in a new world, whichever crate the rides before it knocked."""
@@ -158,25 +179,25 @@ def test_crates_a_ride_left_untouched_stay_and_the_rides_are_the_same_bits(debri
     try:
         kept = []
         for model, plan, _ in ROW_RIDES + ROW_RIDES[::-1] + ROW_RIDES:
-            # a body keeps its place in the order it was added; PyBullet reuses the ids of removed bodies
-            before = placed_order(living._world)
-            assert bits(ride(living, table.ruleset, start, model, plan)) == fresh[model], model
-            after = placed_order(living._world)
-            kept.append(sorted(piece for piece, added in before.items() if after.get(piece) == added))
+            found, kept_now = kept_riding(living, table.ruleset, start, model, plan, created)
+            assert bits(found) == fresh[model], model
+            kept.append(kept_now)
     finally:
         living.close()
     crates = [f"c{k}" for k in range(1, 9)]
-    # after the first ride knocked c1 nothing is kept; after the third's c3, c1 and c2; after the
-    # last's c8, c1 to c7; after a ride that knocked nothing, all eight, and with them the other
-    # models (the same rider rides again)
-    assert kept[1] == [] and kept[2] == crates[:2] and kept[3] == crates[:7]
+    # after the first ride knocked c1 no crate is kept; after the third's c3, c1 and c2; after the
+    # last's c8, c1 to c7; after a ride that knocked nothing, all eight; and every model static in
+    # both rides (neither the rider before nor the rider now) stays
+    assert kept[1] == ["clear", "last"]
+    assert kept[2] == crates[:2] + ["clear", "first"]
+    assert kept[3] == crates[:7] + ["first", "third"]
     assert kept[4] == crates + ["first", "last", "third"]
 
 
-def test_models_a_ride_left_in_place_stay_and_the_rides_are_the_same_bits(proving_ground, start):
-    """When a ride left every crate as placed, the other models placed from the same models (same
-    pose to the bit) keep their bodies, up to the first that changed, and the rider is placed
-    anew; every ride still comes out as in a new world."""
+def test_models_a_ride_left_in_place_stay_and_the_rides_are_the_same_bits(proving_ground, start, created):
+    """The other models placed from the same models (same pose to the bit) as static models in the
+    ride before keep their bodies, the rider is placed anew; every ride still comes out as in a new
+    world."""
     ruleset = proving_ground.ruleset
     smasher = start.model("smasher")
     moved = start.with_model(smasher.but(pose=dataclasses.replace(smasher.pose, y=smasher.pose.y + 1.0)))
@@ -190,11 +211,60 @@ def test_models_a_ride_left_in_place_stay_and_the_rides_are_the_same_bits(provin
     try:
         kept = []
         for (model, state), expected in zip(cases, fresh):
-            before = placed_order(living._world)
-            assert bits(ride(living, ruleset, state, model, "s3: straight 16")) == expected, model
-            after = placed_order(living._world)
-            kept.append(sorted(piece for piece, added in before.items() if after.get(piece) == added))
+            found, kept_now = kept_riding(living, ruleset, state, model, "s3: straight 16", created)
+            assert bits(found) == expected, model
+            kept.append(kept_now)
     finally:
         living.close()
-    # the bench first (left untouched by both riders), then the others in the state's order
-    assert kept == [[], ["bench1", "jumper", "scraper", "smasher"], ["bench1"], ["bench1", "crasher", "scraper"]]
+    # the bench (left untouched by both riders) and the models static in both rides, not moved
+    assert kept == [[], ["bench1", "jumper", "scraper", "smasher"], ["bench1", "scraper", "smasher"],
+                    ["bench1", "crasher", "scraper"]]
+
+
+def test_a_model_put_back_comes_after_the_crates_placed_anew(debris_rows, created):
+    """A static model that stays is put back after the crates placed anew, as a new world adds it:
+    here the rider knocks c1 and runs into 'clear', touching both in the same steps, so the order
+    Bullet solves their contacts in (by broadphase proxy, oldest first) shows in the bits. The
+    second ride places c1 (knocked by the first) anew and keeps 'clear'."""
+    table, geometry, start = debris_rows
+    first, clear = start.model("first"), start.model("clear")
+    state = start.with_model(first.but(pose=dataclasses.replace(first.pose, x=11.0))).with_model(
+        clear.but(pose=dataclasses.replace(clear.pose, x=15.78, y=11.5)))
+    producer = PhysicsProducer(table, geometry, rides_per_process=None)
+    expected = bits(ride(producer, table.ruleset, state, "first", "s2: straight 8"))
+    producer.close()
+    living = PhysicsProducer(table, geometry, rides_per_process=None)
+    try:
+        found, _ = kept_riding(living, table.ruleset, state, "first", "s2: straight 8", created)
+        assert bits(found) == expected and found.outcome == "crashed"
+        assert [m.piece_id for m in found.scenery] == ["c1"] and "clear" in created
+        found, kept = kept_riding(living, table.ruleset, state, "first", "s2: straight 8", created)
+        assert "clear" in kept and "c1" not in kept
+        assert bits(found) == expected
+    finally:
+        living.close()
+
+
+def test_random_rides_are_the_same_bits_as_in_a_new_world(debris_rows):
+    """Seeded random sequences of rides (crates knocked or not, models moved between rides, a
+    model put back after a crate placed anew) in one world, each the same bits as in a new one."""
+    table, geometry, start = debris_rows
+    first, clear = start.model("first"), start.model("clear")
+    beside = start.with_model(first.but(pose=dataclasses.replace(first.pose, x=11.0))).with_model(
+        clear.but(pose=dataclasses.replace(clear.pose, x=15.78, y=11.5)))
+    moved = start.with_model(clear.but(pose=dataclasses.replace(clear.pose, y=26.0)))
+    cases = [(state, model, plan) for state in (start, moved) for model, plan, _ in ROW_RIDES]
+    cases += [(beside, "first", "s2: straight 8")] * 4  # often after a ride that knocked c1
+    fresh = []
+    for state, model, plan in cases:
+        producer = PhysicsProducer(table, geometry, rides_per_process=None)
+        fresh.append(bits(ride(producer, table.ruleset, state, model, plan)))
+        producer.close()
+    rng = np.random.default_rng(17)
+    living = PhysicsProducer(table, geometry, rides_per_process=None)
+    try:
+        for k in rng.integers(len(cases), size=40):
+            state, model, plan = cases[k]
+            assert bits(ride(living, table.ruleset, state, model, plan)) == fresh[k], (model, k)
+    finally:
+        living.close()
