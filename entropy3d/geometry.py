@@ -167,23 +167,29 @@ def densify(a: np.ndarray, b: np.ndarray, spacing: float = 0.25) -> np.ndarray:
 
 
 def progress_lookup(path: np.ndarray):
-    """A function mapping (N, 2) table points to their distance along ``path`` (inches): the
-    distance of the nearest path point, or past the end along the path's last direction (where
-    a bike that rode or flew on beyond the path is). Both fact producers measure where a flight
-    came down with it."""
+    """A function mapping (N, 2) table points to their distance along ``path`` (inches): that of
+    the path's nearest point (on a segment, not only at its ends), or past the end along the
+    path's last direction (where a bike that rode or flew on beyond the path is). Both fact
+    producers measure where a ride's points and a flight's landing are along the path with it."""
     path = np.asarray(path, float)
-    steps = np.hypot(*np.diff(path, axis=0).T) if len(path) > 1 else np.zeros(0)
-    lengths = np.concatenate([[0.0], np.cumsum(steps)])
-    direction = path[-1] - path[-2] if len(path) > 1 else np.array([1.0, 0.0])
+    starts, steps = path[:-1], np.diff(path, axis=0)
+    spans = np.einsum("ij,ij->i", steps, steps)
+    lengths = np.concatenate([[0.0], np.cumsum(np.sqrt(spans))])
+    direction = steps[-1] if len(path) > 1 else np.array([1.0, 0.0])
     direction = direction / max(float(np.linalg.norm(direction)), 1e-9)
 
     def lookup(points: np.ndarray) -> np.ndarray:
         points = np.atleast_2d(np.asarray(points, float))
-        distance = np.linalg.norm(points[:, None, :] - path[None, :, :], axis=2)
+        if len(path) < 2:
+            return np.zeros(len(points))
+        offset = points[:, None, :] - starts[None, :, :]
+        t = np.clip(np.einsum("mnk,nk->mn", offset, steps) / np.where(spans > 0, spans, 1.0), 0.0, 1.0)
+        distance = np.linalg.norm(offset - t[:, :, None] * steps[None, :, :], axis=2)
         nearest = np.argmin(distance, axis=1)
-        along = lengths[nearest]
+        rows = np.arange(len(points))
+        along = lengths[nearest] + t[rows, nearest] * (lengths[nearest + 1] - lengths[nearest])
         beyond = points @ direction - path[-1] @ direction
-        past = (nearest == len(path) - 1) & (beyond > 0)
+        past = (nearest == len(starts) - 1) & (t[rows, nearest] >= 1.0) & (beyond > 0)
         along[past] = lengths[-1] + beyond[past]
         return along
 

@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 
 from entropy3d.geometric import GeometricProducer
+from entropy3d.geometry import progress_lookup
 from entropy3d.rules.transition import Action, check
 from entropy3d.scene import load_scene
 from entropy3d.scene.build import build_table_geometry
@@ -61,3 +62,12 @@ def test_a_flight_goes_straight_on_where_the_planned_path_turns(deck):
     assert np.abs(across).max() < 1e-9
     assert float(action.move.headings_deg[-1]) - heading > 20.0
     assert in_air[-1, 3] < flight.launch_z  # it comes down from the deck
+
+
+def test_distance_along_the_path_is_measured_at_the_foot_of_a_points_perpendicular():
+    """Both producers measure where a ride's points and a flight's landing are along the path
+    with :func:`progress_lookup`: beside a segment, at the foot of the perpendicular (not the
+    nearest path point), past the end along the last direction, and never before the start."""
+    lookup = progress_lookup(np.array([[0.0, 0.0], [10.0, 0.0], [10.0, 10.0]]))
+    found = lookup(np.array([[3.3, 1.0], [10.5, 4.2], [10.0, 14.0], [-2.0, 0.5]]))
+    assert found == pytest.approx([3.3, 14.2, 24.0, 0.0])
