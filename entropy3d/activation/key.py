@@ -12,17 +12,17 @@ from PIL import ImageDraw
 
 from entropy3d.fonts import font
 
-#: name -> (RGB, what it means), in legend order
+#: name -> (RGB, what it means), in legend order; ``{producer}`` names who rode it (physics or geometric)
 KEY: dict[str, tuple[tuple[int, int, int], str]] = {
     "template": ((70, 110, 170), "turning template (the plan, a base wide)"),
     "planned": ((235, 235, 235), "planned path (dashed)"),
     "ridden": ((40, 150, 255), "ridden on the wheels"),
-    "flight": ((255, 130, 20), "in the air (physics)"),
+    "flight": ((255, 130, 20), "in the air ({producer})"),
     "take-off": ((0, 170, 90), "take-off"),
     "peak": ((230, 60, 230), "peak of the flight"),
-    "touchdown": ((0, 225, 235), "touchdown (physics)"),
+    "touchdown": ((0, 225, 235), "touchdown ({producer})"),
     "rules landing": ((255, 215, 0), "rules' landing, EC-JUMP-4 distance"),
-    "snap": ((255, 240, 150), "snap from physics to the rules' place"),
+    "snap": ((255, 240, 150), "snap from {producer} to the rules' place"),
     "end": ((120, 255, 60), "end: where the rules leave the bike"),
     "contact": ((255, 40, 80), "contact: ran into something solid"),
     "smashed": ((180, 120, 255), "went through a destructible"),
@@ -34,9 +34,11 @@ KEY: dict[str, tuple[tuple[int, int, int], str]] = {
 
 
 class ColourKey:
-    """Hands out the key's colours and remembers which were used, in legend order."""
+    """Hands out the key's colours and remembers which were used, in legend order; ``producer``
+    (the facts' ``physics`` or ``geometric``) is named where a meaning says who found it."""
 
-    def __init__(self):
+    def __init__(self, producer: str = "physics"):
+        self.producer = producer
         self.used: list[str] = []
 
     def colour(self, name: str) -> tuple[int, int, int]:
@@ -48,7 +50,7 @@ class ColourKey:
 
     def entries(self) -> list[tuple[str, tuple[int, int, int], str]]:
         """(name, colour, meaning) of every entry used, in :data:`KEY` order."""
-        return [(name, *KEY[name]) for name in KEY if name in self.used]
+        return [(name, KEY[name][0], KEY[name][1].format(producer=self.producer)) for name in KEY if name in self.used]
 
     def draw_legend(self, draw: ImageDraw.ImageDraw, box: tuple[int, int, int, int], text=(235, 235, 235)) -> int:
         """Swatch and meaning of every entry used, in columns filling ``box`` (left, top, right,

@@ -90,7 +90,7 @@ def draw_picture(table, geometry, story: RideStory, names=None, cliff_edges=(), 
     """Draw the whole picture in memory."""
     from entropy3d.render.ride_still import render_ride_still
 
-    key = ColourKey()
+    key = ColourKey(story.facts.producer)
     still = ride_still(story, key)
     started = time.perf_counter()
     still_w, still_h = STILL_BOX[2] - STILL_BOX[0], STILL_BOX[3] - STILL_BOX[1]

@@ -57,8 +57,8 @@ class ProfileInset:
 
         self.story = RideStory.from_record(activation, index, table.ruleset)
         base = Image.new("RGB", size, (30, 32, 38))
-        self.axes = draw_profile(ImageDraw.Draw(base), geometry, self.story, ColourKey(), (0, 0, size[0] - 1,
-                                                                                           size[1] - 1))
+        self.axes = draw_profile(ImageDraw.Draw(base), geometry, self.story, ColourKey(self.story.facts.producer),
+                                 (0, 0, size[0] - 1, size[1] - 1))
         self.base = base
         trajectory = self.story.trajectory
         self.times, self.distances, self.heights = trajectory[:, 0], self.story.distances, trajectory[:, 3]

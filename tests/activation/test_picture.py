@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 from PIL import Image
 
-from entropy3d.activation.key import KEY
+from entropy3d.activation.key import KEY, ColourKey
 from entropy3d.activation.picture import PROFILE_BOX, STILL_BOX, TOPDOWN_BOX, colours_in, draw_picture
 from entropy3d.activation.story import RideStory, distances_along
 from entropy3d.game.step import activation
@@ -204,3 +204,17 @@ def test_EC_DEST_2_destructible_smash_is_marked_where_the_bike_went_through():
 def test_the_picture_is_a_readable_size():
     image: Image.Image = case("ramp jump").picture.image
     assert image.size[0] == 1680 and 1100 < image.size[1] < 1300
+
+
+def test_the_key_names_the_producer_that_rode_the_flight():
+    """A geometric ride's picture says its flight and snap are the geometric producer's, not
+    physics' (the key named physics whoever rode)."""
+    for producer in ("physics", "geometric"):
+        key = ColourKey(producer)
+        for name in ("flight", "touchdown", "snap", "ridden"):
+            key.colour(name)
+        meanings = {name: meaning for name, _, meaning in key.entries()}
+        assert meanings["flight"] == f"in the air ({producer})"
+        assert meanings["touchdown"] == f"touchdown ({producer})"
+        assert meanings["snap"] == f"snap from {producer} to the rules' place"
+        assert meanings["ridden"] == "ridden on the wheels"
