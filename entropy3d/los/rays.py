@@ -31,7 +31,12 @@ NO_HIT = -1
 def take_rows(array: np.ndarray, index: np.ndarray) -> np.ndarray:
     """``array[index]`` along the first axis, ``index`` integers or a boolean mask: the same
     values through ``np.take`` / ``np.compress``, several times faster than numpy's fancy
-    indexing of arrays with more than one axis (the LOS batches gather (N, 2) and (N, 3) rows)."""
+    indexing of arrays with more than one axis (the LOS batches gather (N, 2) and (N, 3) rows).
+    A column-major (N, k) array gives a column-major answer, gathered column by column: its
+    columns stay contiguous, so arithmetic on ``array[:, j]`` runs several times faster."""
+    if array.ndim == 2 and array.flags.f_contiguous and not array.flags.c_contiguous:
+        columns = array.T
+        return (columns.compress(index, axis=1) if index.dtype == bool else columns.take(index, axis=1)).T
     if index.dtype == bool:
         return array.compress(index, axis=0)
     return array.take(index, axis=0)

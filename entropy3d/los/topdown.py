@@ -402,8 +402,9 @@ def top_down_batch(pairs: list[tuple[int, int]], poses: list[Pose], bases: list[
             rules, footprints.size_class[None, :], footprints.bottom[None, :], footprints.top[None, :],
             z[viewer], z[target], eye_z[viewer], eye_z[target],
             standing[viewer[:, 0]] | standing[target[:, 0]])                       # (P, R)
-        # contiguous copies: rows gathered from strided views of ``lines`` cost several times more
-        starts, ends = np.ascontiguousarray(lines[:, 0]), np.ascontiguousarray(lines[:, 1])
+        # column-major copies: rows gathered from strided views of ``lines`` cost several times
+        # more, and the tests below run along contiguous x and y columns (take_rows keeps them so)
+        starts, ends = np.asfortranarray(lines[:, 0]), np.asfortranarray(lines[:, 1])
         deltas = ends - starts
         pair_low, pair_high = group_boxes(starts, ends, counts)
         # a pair's lines lie within the capsule from base centre to base centre as wide as the

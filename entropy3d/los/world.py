@@ -415,8 +415,9 @@ class LosWorld:
                 rows = rows[~(skip[rows] == index).any(axis=1)]
             if not len(rows):  # most miniatures are near no ray of the batch
                 continue
-            row_starts = take_rows(starts, rows)
-            row_deltas = take_rows(ends, rows) - row_starts
+            # column-major: the box and plane tests run along contiguous columns (take_rows keeps it)
+            row_starts = np.asfortranarray(take_rows(starts, rows))
+            row_deltas = np.asfortranarray(take_rows(ends, rows)) - row_starts
             with np.errstate(divide="ignore"):
                 row_inverse = 1.0 / row_deltas
             if boxes_first:
