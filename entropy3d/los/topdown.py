@@ -297,6 +297,27 @@ def base_ellipse(pose: Pose, base: BaseShape, normals: np.ndarray, offsets: np.n
     return centre, cos, sin, half_length, half_width, inner
 
 
+def base_ellipses(poses: Sequence[Pose], bases: Sequence[BaseShape], normals: np.ndarray,
+                  offsets: np.ndarray) -> list[tuple]:
+    """:func:`base_ellipse` of M bases whose outlines are one convex piece of K edges each,
+    (M, K, 2) normals and (M, K) offsets, all at once. Rounding may differ from
+    :func:`base_ellipse` in the last bit, far inside the margin of :func:`ellipse_sides`."""
+    turns = np.radians([pose.facing_deg for pose in poses])[:, None]
+    cos, sin = np.cos(turns), np.sin(turns)
+    centres = np.array([(pose.x, pose.y) for pose in poses], float).reshape(-1, 2)
+    half_length = np.array([base.length for base in bases], float)[:, None] / 2
+    half_width = np.array([base.width for base in bases], float)[:, None] / 2
+    along = normals[..., 0] * cos + normals[..., 1] * sin
+    across = -normals[..., 0] * sin + normals[..., 1] * cos
+    scaled = np.hypot(along * half_length, across * half_width)
+    used = scaled > 0
+    reach = offsets - (normals[..., 0] * centres[:, :1] + normals[..., 1] * centres[:, 1:])
+    inner = np.where(used, reach / np.where(used, scaled, 1.0), np.inf).min(axis=1)
+    return [(centre, c, s, length, width, value) for centre, c, s, length, width, value in zip(
+        centres, cos[:, 0].tolist(), sin[:, 0].tolist(), half_length[:, 0].tolist(), half_width[:, 0].tolist(),
+        inner.tolist())]
+
+
 def ellipse_sides(starts: np.ndarray, ends: np.ndarray, ellipse: tuple,
                   margin: float = 1e-9) -> tuple[np.ndarray, np.ndarray]:
     """(N,) masks of the segments that surely touch a base outline (they pass inside its inner
@@ -506,19 +527,21 @@ def base_outlines(bases: Sequence[BaseShape], poses: Sequence[Pose]) -> list[Bas
     exteriors = shapely.get_exterior_ring(simple)
     rings = np.split(shapely.get_coordinates(exteriors), np.cumsum(shapely.get_num_coordinates(exteriors))[:-1])
     corners = shapely.bounds(polygons)
-    planes = {}
+    planes, ellipses = {}, {}
     for size in {len(ring) for ring, ok in zip(rings, convex) if ok}:
         members = [k for k, ring in enumerate(rings) if convex[k] and len(ring) == size]
         batch = same_length_rings_planes(np.stack([rings[k][:-1] for k in members]))
         planes.update(zip(members, batch or [rings_planes([rings[k][:-1]]) for k in members]))
+        ellipses.update(zip(members, base_ellipses(
+            [poses[k] for k in members], [bases[k] for k in members],
+            np.concatenate([planes[k][0] for k in members]), np.concatenate([planes[k][1] for k in members]))))
     outlines = []
     for k, (base, pose) in enumerate(zip(bases, poses)):
         if not convex[k]:
             outlines.append(base_outline(base, pose))
             continue
         normals, offsets = planes[k]
-        outlines.append(BaseOutline(polygons[k], corners[k, :2], corners[k, 2:], normals, offsets,
-                                    base_ellipse(pose, base, normals, offsets)))
+        outlines.append(BaseOutline(polygons[k], corners[k, :2], corners[k, 2:], normals, offsets, ellipses[k]))
     return outlines
 
 

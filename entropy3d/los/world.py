@@ -119,27 +119,41 @@ def miniature_parts(base: BaseShape, table: Table, on_foot: bool = False
 
 def make_miniature(model_id: str, base: BaseShape, pose: Pose, table: Table, rules: LosRules,
                    local: tuple | None = None, outline: BaseOutline | None = None) -> Miniature:
-    """The LOS view of one miniature: its base shape's :func:`miniature_parts` (``local``, built
-    here when not given) turned to its facing and moved to where it stands; ``outline``: its
-    :func:`base_outline` when built already."""
+    """The LOS view of one miniature: :func:`make_miniatures` of one."""
+    return make_miniatures([model_id], base, [pose], table, rules, local,
+                           [outline or base_outline(base, pose)])[0]
+
+
+def make_miniatures(model_ids: Sequence[str], base: BaseShape, poses: Sequence[Pose], table: Table,
+                    rules: LosRules, local: tuple | None, outlines: Sequence[BaseOutline]) -> list[Miniature]:
+    """The LOS view of miniatures on one base shape: its :func:`miniature_parts` (``local``,
+    built here when not given) turned to each one's facing and moved to where it stands, all at
+    once (one stacked matmul per part, the same arithmetic as one by one); ``outlines``: their
+    :func:`base_outline`."""
     local_parts, local_top, (slab_normals, near, far) = local or miniature_parts(base, table)
-    turn = math.radians(pose.facing_deg)
-    c, s = math.cos(turn), math.sin(turn)
-    rotation = np.array([[c, -s, 0.0], [s, c, 0.0], [0.0, 0.0, 1.0]])
-    where = np.array([pose.x, pose.y, pose.z])
-    parts = []
+    turns = [math.radians(pose.facing_deg) for pose in poses]
+    rotations_t = np.array([[[c, s, 0.0], [-s, c, 0.0], [0.0, 0.0, 1.0]]      # (M, 3, 3) rotations, transposed
+                            for c, s in zip(map(math.cos, turns), map(math.sin, turns))]).reshape(-1, 3, 3)
+    where = np.array([[pose.x, pose.y, pose.z] for pose in poses], float).reshape(-1, 3)
+    placed = []
     for vertices, normals, offsets in local_parts:
-        turned = normals @ rotation.T
-        parts.append((vertices @ rotation.T + where, turned, offsets + turned @ where))
-    parts = tuple(parts)
-    vertices = np.concatenate([p[0] for p in parts])
-    lo, hi = vertices.min(axis=0), vertices.max(axis=0)
-    top = pose.z + local_top
-    slab_normals = slab_normals @ rotation.T
-    shift = slab_normals @ where
-    return Miniature(model_id, pose, base, parts, (slab_normals, near + shift, far - shift),
-                     np.array([pose.x, pose.y, top - rules.eye_below_rider_top_in]), float(hi[2]), lo, hi,
-                     tuple((v.min(axis=0), v.max(axis=0)) for v, _, _ in parts), outline or base_outline(base, pose))
+        turned = normals @ rotations_t
+        placed.append((vertices @ rotations_t + where[:, None], turned, offsets + (turned @ where[:, :, None])[..., 0]))
+    everything = np.concatenate([vertices for vertices, _, _ in placed], axis=1)
+    lows, highs = everything.min(axis=1), everything.max(axis=1)
+    part_lows = [vertices.min(axis=1) for vertices, _, _ in placed]
+    part_highs = [vertices.max(axis=1) for vertices, _, _ in placed]
+    slab_normals = slab_normals @ rotations_t[:, None]
+    shifts = (slab_normals @ where[:, None, :, None])[..., 0]
+    minis = []
+    for m, (model_id, pose, outline) in enumerate(zip(model_ids, poses, outlines)):
+        top = pose.z + local_top
+        minis.append(Miniature(
+            model_id, pose, base, tuple((v[m], n[m], o[m]) for v, n, o in placed),
+            (slab_normals[m], near + shifts[m], far - shifts[m]),
+            np.array([pose.x, pose.y, top - rules.eye_below_rider_top_in]), float(highs[m, 2]), lows[m], highs[m],
+            tuple((low[m], high[m]) for low, high in zip(part_lows, part_highs)), outline))
+    return minis
 
 
 def piece_footprint(piece: Piece):
@@ -339,11 +353,16 @@ class LosWorld:
         if len(self._miniature_cache) + len(missing) > MINIATURE_CACHE_SIZE:
             self._miniature_cache.clear()
         outlines = base_outlines([base for _, _, base, _ in missing], [pose for _, pose, _, _ in missing])
-        for (model_id, pose, base, on_foot), outline in zip(missing, outlines):
+        shapes: dict[tuple[BaseShape, bool], list[int]] = {}
+        for k, (_, _, base, on_foot) in enumerate(missing):
+            shapes.setdefault((base, on_foot), []).append(k)
+        for (base, on_foot), members in shapes.items():
             if (base, on_foot) not in self._local_miniatures:
                 self._local_miniatures[(base, on_foot)] = miniature_parts(base, self.table, on_foot)
-            self._miniature_cache[(model_id, pose)] = make_miniature(
-                model_id, base, pose, self.table, self.rules, self._local_miniatures[(base, on_foot)], outline)
+            placed = make_miniatures([missing[k][0] for k in members], base, [missing[k][1] for k in members],
+                                     self.table, self.rules, self._local_miniatures[(base, on_foot)],
+                                     [outlines[k] for k in members])
+            self._miniature_cache.update(((missing[k][0], missing[k][1]), mini) for k, mini in zip(members, placed))
         minis = {}
         for model_id, pose in chosen.items():
             if pose is None:
