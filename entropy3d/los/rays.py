@@ -86,8 +86,9 @@ class EmbreeCaster:
         starts, ends, t, owner = _no_hits_yet(starts, ends)
         if len(starts) == 0 or self.size == 0:
             return t, owner
-        origins = (starts - self._origin).astype(np.float32)
-        directions = (ends - starts).astype(np.float32)
+        # C order whatever the caller's layout: Embree reads rows of three floats
+        origins = np.ascontiguousarray(starts - self._origin, dtype=np.float32)
+        directions = np.ascontiguousarray(ends - starts, dtype=np.float32)
         result = self._scene.run(origins, directions, dists=np.ones(len(starts), np.float32), output=1)
         geometry = np.asarray(result["geomID"], dtype=np.int64)
         hit = geometry >= 0
