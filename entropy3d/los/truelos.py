@@ -84,7 +84,10 @@ def silhouette_rays(eyes: np.ndarray, vertices: np.ndarray, normals: np.ndarray,
     if not chunks:
         empty = np.zeros(0, dtype=np.int64)
         return np.zeros((0, 3)), empty, empty, empty
-    return tuple(np.concatenate(column) for column in zip(*chunks))
+    ends, parts, cells, counts = zip(*chunks)
+    # the ends stay column-major (concatenated as columns)
+    return (np.concatenate([chunk.T for chunk in ends], axis=1).T, np.concatenate(parts), np.concatenate(cells),
+            np.concatenate(counts))
 
 
 def _silhouette_rays(eyes, normals, near, far, grid: int, windows: tuple):
