@@ -168,13 +168,9 @@ def piece_footprint(piece: Piece):
 
 
 def _footprint_entry(index: int, piece: Piece):
-    """(piece index, outline, (normals, offsets) of its convex pieces, largest first, (low, high)
-    corners of their boxes)."""
+    """(piece index, outline, (normals, offsets) of its convex pieces, largest first)."""
     outline = piece_footprint(piece)
-    rings = largest_first(convex_rings(outline))
-    corners = (np.array([ring.min(axis=0) for ring in rings]).reshape(-1, 2),
-               np.array([ring.max(axis=0) for ring in rings]).reshape(-1, 2))
-    return index, outline, rings_planes(rings), corners
+    return index, outline, rings_planes(largest_first(convex_rings(outline)))
 
 
 def _objects(items: list) -> np.ndarray:
@@ -290,8 +286,7 @@ class LosWorld:
         self._pieces_footprints_built = None
         entries = static_footprints + [
             _footprint_entry(offset + k, p) for k, p in enumerate(dynamic) if p.size_class > 0]
-        self._piece_footprints = [entry[:3] for entry in entries]
-        self._piece_boxes = [entry[3] for entry in entries]
+        self._piece_footprints = entries
 
     def __repr__(self) -> str:
         return (f"LosWorld({self.table.name!r}, {len(self.static_pieces)} static + "
@@ -574,8 +569,7 @@ class LosWorld:
                 miniature=np.full(len(pieces), -1, dtype=np.int64),
                 convex=tuple((row, *outline_corners(outline), *convex_parts)
                              for row, (_, outline, convex_parts) in enumerate(self._piece_footprints)),
-                ellipses=(None,) * len(pieces),
-                piece_boxes=tuple(self._piece_boxes))
+                ellipses=(None,) * len(pieces))
         return self._pieces_footprints_built
 
     def _footprints(self, minis: Sequence[Miniature]) -> Footprints:
@@ -592,6 +586,5 @@ class LosWorld:
             convex=pieces.convex + tuple((rows + index, o.low, o.high, o.normals, o.offsets)
                                          for index, o in enumerate(outlines)),
             ellipses=pieces.ellipses + tuple(o.ellipse for o in outlines),
-            piece_boxes=pieces.piece_boxes + (None,) * len(outlines),
         )
 
