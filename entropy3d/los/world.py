@@ -207,9 +207,10 @@ def rays_near_miniatures(pair_eyes: np.ndarray, target_vertices: np.ndarray, gri
                          pairs: Sequence[tuple[int, int]], minis: Sequence[Miniature], pair_of_row: np.ndarray,
                          cell_of_row: np.ndarray, boxes: tuple[np.ndarray, np.ndarray] | None = None,
                          windows: tuple | None = None, more_boxes: tuple[np.ndarray, np.ndarray] | None = None):
-    """Per miniature, the rows of the cast silhouette rays that may meet it (pair by pair): the rays
-    of each pair's grid inside the window the miniature's box covers seen from the pair's eye
-    (:func:`~entropy3d.los.truelos.grid_rows_near`); never the pair's own viewer or target.
+    """Per miniature, per part of it (bike, rider, base), the rows of the cast silhouette rays that
+    may meet that part (pair by pair): the rays of each pair's grid inside the window the part's
+    box covers seen from the pair's eye (:func:`~entropy3d.los.truelos.grid_rows_near`); never
+    the pair's own viewer or target.
 
     ``pair_of_row`` and ``cell_of_row`` say which pair and grid cell each cast ray is. With
     ``boxes`` (low, high (B, 3)), also the rows that may meet any of them (sorted, unique), as
@@ -222,23 +223,27 @@ def rays_near_miniatures(pair_eyes: np.ndarray, target_vertices: np.ndarray, gri
     if not len(pairs):
         answer = [np.zeros(0, dtype=np.int64) for _ in minis]
         return answer if boxes is None else (answer, *(np.zeros(0, dtype=np.int64) for _ in groups))
-    skipped = np.zeros((len(pairs), len(minis) + len(extra[0])), bool)
-    skipped[np.arange(len(pairs)), [v for v, _ in pairs]] = True
-    skipped[np.arange(len(pairs)), [t for _, t in pairs]] = True
-    low = np.concatenate([np.array([m.low for m in minis]).reshape(-1, 3), extra[0]])
-    high = np.concatenate([np.array([m.high for m in minis]).reshape(-1, 3), extra[1]])
+    # one box per miniature's part (bike, rider, base): the rays near a part need no box test
+    parts = len(minis[0].part_boxes) if len(minis) else 0
+    skipped = np.zeros((len(pairs), len(minis) * parts + len(extra[0])), bool)
+    for part in range(parts):
+        skipped[np.arange(len(pairs)), [v * parts + part for v, _ in pairs]] = True
+        skipped[np.arange(len(pairs)), [t * parts + part for _, t in pairs]] = True
+    low = np.concatenate([np.array([box[0] for m in minis for box in m.part_boxes]).reshape(-1, 3), extra[0]])
+    high = np.concatenate([np.array([box[1] for m in minis for box in m.part_boxes]).reshape(-1, 3), extra[1]])
     # a pair's rays run from its eye to its target's solids, inside the box of both: the boxes it
     # does not touch are near none of them (the ground under the bases, most buildings)
     skipped |= ~boxes_touching(np.minimum(pair_eyes, target_vertices.min(axis=1)),
                                np.maximum(pair_eyes, target_vertices.max(axis=1)), low, high)
     rows, owner = rays_near_boxes(pair_eyes, target_vertices, grid, low, high, pair_of_row, cell_of_row, skipped,
                                   windows)
-    split = np.searchsorted(owner, len(minis))
-    near = np.split(rows[:split], np.cumsum(np.bincount(owner[:split], minlength=len(minis)))[:-1])
+    split = np.searchsorted(owner, len(minis) * parts)
+    near = np.split(rows[:split], np.cumsum(np.bincount(owner[:split], minlength=len(minis) * parts))[:-1])
+    near = [tuple(near[index * parts:(index + 1) * parts]) for index in range(len(minis))]
     if boxes is None:
         return near
     answers = []
-    first = len(minis)
+    first = len(minis) * parts
     for low, _ in groups:
         span = slice(np.searchsorted(owner, first), np.searchsorted(owner, first + len(low)))
         near_group = np.zeros(len(pair_of_row), bool)   # a mask, not np.unique: sorted, unique, cheaper
@@ -369,13 +374,14 @@ class LosWorld:
     # ------------------------------------------------------------------------------- queries
 
     def cast(self, starts, ends, minis: Sequence[Miniature] = (), skip: np.ndarray | None = None,
-             counts: np.ndarray | None = None, near: Sequence[np.ndarray] | None = None):
+             counts: np.ndarray | None = None, near: Sequence[tuple[np.ndarray, ...]] | None = None):
         """First hit of each segment against the pieces and ``minis``.
 
         ``skip`` (N, k) lists, per segment, indices into ``minis`` it must ignore (-1 pads).
         ``counts`` optionally groups consecutive segments (a pair's rays) so that a miniature is
         only tested against the groups whose bounding box it touches. ``near`` instead gives, per
-        miniature, the segments (indices) that may meet it, every other one missing it.
+        miniature, per part of it (bike, rider, base), the segments (indices) that may meet that
+        part, every other one missing it.
         Returns ``(t, names)``: fraction along the segment of the first hit (inf: clear) and the
         id of what it hit ('' when clear).
         """
@@ -388,7 +394,7 @@ class LosWorld:
         return np.array([""] + [p.id for p in self.pieces] + [m.id for m in minis], dtype=object)
 
     def _first_hits(self, starts, ends, minis: Sequence[Miniature], skip: np.ndarray | None,
-                    counts: np.ndarray | None, near: Sequence[np.ndarray] | None,
+                    counts: np.ndarray | None, near: Sequence[tuple[np.ndarray, ...]] | None,
                     near_destructibles: np.ndarray | None = None,
                     near_static: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
         """:meth:`cast` with the hit as an owner index: a piece's index in ``self.pieces``, or
@@ -414,42 +420,43 @@ class LosWorld:
         pieces = len(self.pieces)
         if counts is None:
             counts = np.array([len(starts)])
-        boxes_first = near is None
         if near is None:
             # which groups' boxes each miniature's box touches, all at once: a miniature is tested
-            # against the rays of those groups only, so the work follows the rays near it
+            # against the rays of those groups only, so the work follows the rays near it; then
+            # each part against the rays that meet its box
             group_low, group_high = group_boxes(starts, ends, counts)
             touching = boxes_touching(group_low, group_high, np.array([m.low for m in minis]).reshape(-1, 3),
                                       np.array([m.high for m in minis]).reshape(-1, 3))
             first = np.concatenate([[0], np.cumsum(counts)[:-1]]).astype(np.int64)
-            near = [group_rows(first[touching[:, k]], counts[touching[:, k]]) for k in range(len(minis))]
+            near = [self._rows_near_parts(starts, ends, group_rows(first[touching[:, k]], counts[touching[:, k]]),
+                                          mini) for k, mini in enumerate(minis)]
         for index, mini in enumerate(minis):
-            rows = near[index]
-            if skip is not None:
-                rows = rows[~(skip[rows] == index).any(axis=1)]
-            if not len(rows):  # most miniatures are near no ray of the batch
-                continue
-            # column-major: the box and plane tests run along contiguous columns (take_rows keeps it)
-            row_starts = np.asfortranarray(take_rows(starts, rows))
-            row_deltas = np.asfortranarray(take_rows(ends, rows)) - row_starts
-            with np.errstate(divide="ignore"):
-                row_inverse = 1.0 / row_deltas
-            if boxes_first:
-                # only when the rows are not its grid windows (those hug the box: the test would
-                # keep nearly all); skipping it changes no answer, as a segment meeting a part's
-                # box meets the miniature's (it holds them; the slab test is monotone in corners)
-                kept = segment_box_hits_inverse(row_starts, row_inverse, mini.low, mini.high)
-                rows, row_starts = rows[kept], take_rows(row_starts, kept)
-                row_deltas, row_inverse = take_rows(row_deltas, kept), take_rows(row_inverse, kept)
-            entry = np.full(len(rows), np.inf)
-            for (_, normals, offsets), (low, high) in zip(mini.parts, mini.part_boxes):
-                close = np.flatnonzero(segment_box_hits_inverse(row_starts, row_inverse, low, high))
-                entry[close] = np.minimum(entry[close], segment_convex_entry(
-                    take_rows(row_starts, close), take_rows(row_deltas, close), normals, offsets))
-            closer = entry < t[rows]
-            t[rows[closer]] = entry[closer]
-            owner[rows[closer]] = pieces + index
+            for (_, normals, offsets), rows in zip(mini.parts, near[index]):
+                if skip is not None:
+                    rows = rows[~(skip[rows] == index).any(axis=1)]
+                if not len(rows):  # most miniatures are near no ray of the batch
+                    continue
+                # column-major: the plane tests run along contiguous columns (take_rows keeps it)
+                row_starts = np.asfortranarray(take_rows(starts, rows))
+                entry = segment_convex_entry(row_starts, np.asfortranarray(take_rows(ends, rows)) - row_starts,
+                                             normals, offsets)
+                closer = entry < t[rows]
+                t[rows[closer]] = entry[closer]
+                owner[rows[closer]] = pieces + index
         return t, owner
+
+    @staticmethod
+    def _rows_near_parts(starts: np.ndarray, ends: np.ndarray, rows: np.ndarray, mini: Miniature) -> tuple:
+        """Of ``rows``, per part of ``mini``, those whose segment meets the part's box; none when
+        the segment misses the miniature's box (it holds the parts' boxes; the slab test is
+        monotone in corners)."""
+        row_starts = np.asfortranarray(take_rows(starts, rows))
+        with np.errstate(divide="ignore"):
+            row_inverse = 1.0 / (np.asfortranarray(take_rows(ends, rows)) - row_starts)
+        kept = segment_box_hits_inverse(row_starts, row_inverse, mini.low, mini.high)
+        rows, row_starts, row_inverse = rows[kept], take_rows(row_starts, kept), take_rows(row_inverse, kept)
+        return tuple(rows[segment_box_hits_inverse(row_starts, row_inverse, low, high)]
+                     for low, high in mini.part_boxes)
 
     def line_of_sight(self, viewer: str, target: str, poses: Mapping[str, Pose | None] | None = None) -> LosResult:
         """Both verdicts for ``viewer`` looking at ``target`` (model ids) at ``poses``."""
