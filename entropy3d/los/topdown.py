@@ -121,43 +121,19 @@ def largest_first(rings: list[np.ndarray]) -> list[np.ndarray]:
     return [rings[k] for k in sorted(range(len(rings)), key=lambda k: -areas[k])]
 
 
-def segments_touch_convex(starts: np.ndarray, deltas: np.ndarray, normals: np.ndarray,
-                          offsets: np.ndarray) -> np.ndarray:
-    """(N,) True where segment n touches any of the Q convex pieces (Cyrus-Beck, all segments at
-    once, piece by piece: a segment found touching one piece is not tested against the rest).
-
-    Arrays are (edges, segments), so the reductions over a piece's few edges run along the
-    first axis (row against row), not along a short last axis.
-    """
-    touched = np.zeros(len(starts), bool)
-    left = np.arange(len(starts))
-    for piece_normals, piece_offsets in zip(normals, offsets):
-        if not len(left):
-            break
-        normal_x, normal_y = piece_normals[:, 0:1], piece_normals[:, 1:2]
-        s, d = take_rows(starts, left), take_rows(deltas, left)
-        numerators = piece_offsets[:, None] - (s[:, 0] * normal_x + s[:, 1] * normal_y)
-        denominators = d[:, 0] * normal_x + d[:, 1] * normal_y
-        with np.errstate(divide="ignore", invalid="ignore"):
-            ratio = numerators / denominators
-        t_enter = np.where(denominators < 0, ratio, 0.0).max(axis=0)
-        t_exit = np.where(denominators > 0, ratio, 1.0).min(axis=0)
-        outside = ((denominators == 0) & (numerators < 0)).any(axis=0)
-        hit = (t_enter <= t_exit) & ~outside
-        touched[left[hit]] = True
-        left = left[~hit]
-    return touched
-
-
-#: (piece, edge, segment) tests done at once by :func:`segments_touch_any`: arrays of a few MB
+#: (piece, edge, segment) tests done at once by :func:`segments_touch_convex`: arrays of a few MB
 EDGE_TESTS_PER_CHUNK = 262144
 
 
-def segments_touch_any(starts: np.ndarray, deltas: np.ndarray, normals: np.ndarray,
-                       offsets: np.ndarray) -> np.ndarray:
-    """(N,) True where segment n touches any of the Q convex pieces: the arithmetic of
-    :func:`segments_touch_convex`, every piece at once ((Q, E, N) arrays, segments in chunks):
-    fewer numpy calls than piece by piece, for the few segments a row's largest pieces left."""
+def segments_touch_convex(starts: np.ndarray, deltas: np.ndarray, normals: np.ndarray,
+                          offsets: np.ndarray) -> np.ndarray:
+    """(N,) True where segment n touches any of the Q convex pieces (Cyrus-Beck, every piece at
+    once: (Q, E, N) arrays, segments in chunks; fewer numpy calls than piece by piece, which
+    costs more than the arithmetic for the few pieces and lines of a row).
+
+    The reductions over a piece's few edges run along the middle axis (row against row), not
+    along a short last axis.
+    """
     touched = np.zeros(len(starts), bool)
     normal_x, normal_y = normals[:, :, 0:1], normals[:, :, 1:2]                  # (Q, E, 1)
     step = max(1, EDGE_TESTS_PER_CHUNK // max(1, normals.shape[0] * normals.shape[1]))
@@ -377,6 +353,8 @@ def top_down_batch(pairs: list[tuple[int, int]], poses: list[Pose], bases: list[
             candidates = np.flatnonzero(blocks[:, row])
             near = group_rows(first[candidates], counts[candidates])
             near = near[segment_box_hits_inverse(take_rows(starts, near), take_rows(inverse, near), low, high)]
+            if not len(near):  # common: its box is near the pairs' bases but crossed by no line
+                continue
             near_starts, near_ends = take_rows(starts, near), take_rows(ends, near)
             if ellipses[row] is not None:
                 sure, undecided = ellipse_sides(near_starts, near_ends, ellipses[row])
@@ -394,8 +372,8 @@ def top_down_batch(pairs: list[tuple[int, int]], poses: list[Pose], bases: list[
                 rest_rows.append(row)
         for rest, row in zip(rest_lines, rest_rows):
             _, _, _, normals, offsets = footprints.convex[row]
-            hit = segments_touch_any(take_rows(starts, rest), take_rows(deltas, rest), normals[FIRST_PIECES:],
-                                     offsets[FIRST_PIECES:])
+            hit = segments_touch_convex(take_rows(starts, rest), take_rows(deltas, rest), normals[FIRST_PIECES:],
+                                        offsets[FIRST_PIECES:])
             sure_lines.append(rest[hit])
             sure_rows.append(np.full(len(sure_lines[-1]), row))
         touched = np.concatenate([np.zeros(0, dtype=np.int64), *sure_lines])
