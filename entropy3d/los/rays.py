@@ -220,7 +220,11 @@ def boxes_overlap(low: np.ndarray, high: np.ndarray, other_low: np.ndarray, othe
 
 def boxes_touching(low: np.ndarray, high: np.ndarray, other_low: np.ndarray, other_high: np.ndarray) -> np.ndarray:
     """(G, M) True where box g overlaps box m of the others: :func:`boxes_overlap` for many boxes."""
-    return np.all((low[:, None] <= other_high[None]) & (high[:, None] >= other_low[None]), axis=2)
+    # axis by axis on (G, M) arrays: numpy's reduce along a short last axis is several times slower
+    touching = (low[:, 0, None] <= other_high[:, 0]) & (high[:, 0, None] >= other_low[:, 0])
+    for axis in range(1, low.shape[1]):
+        touching &= (low[:, axis, None] <= other_high[:, axis]) & (high[:, axis, None] >= other_low[:, axis])
+    return touching
 
 
 def group_rows(first: np.ndarray, counts: np.ndarray) -> np.ndarray:
