@@ -109,9 +109,10 @@ def los_row(scene: str, bikes: int, repeat: int, rng: np.random.Generator) -> Lo
         return world.all_pairs()
 
     results = run()
-    starts = np.concatenate([np.broadcast_to(r.geometry.eye, r.geometry.ray_ends.shape)
-                             for r in results.values()])
-    ends = np.concatenate([r.geometry.ray_ends for r in results.values()])
+    # C order, as an engine wants its rays (the ray ends are kept column-major)
+    starts = np.ascontiguousarray(np.concatenate([np.broadcast_to(r.geometry.eye, r.geometry.ray_ends.shape)
+                                                  for r in results.values()]))
+    ends = np.ascontiguousarray(np.concatenate([r.geometry.ray_ends for r in results.values()]))
 
     def raw():
         world.static_caster.first_hits(starts, ends)

@@ -31,7 +31,12 @@ NO_HIT = -1
 def take_rows(array: np.ndarray, index: np.ndarray) -> np.ndarray:
     """``array[index]`` along the first axis, ``index`` integers or a boolean mask: the same
     values through ``np.take`` / ``np.compress``, several times faster than numpy's fancy
-    indexing of arrays with more than one axis (the LOS batches gather (N, 2) and (N, 3) rows)."""
+    indexing of arrays with more than one axis (the LOS batches gather (N, 2) and (N, 3) rows).
+    A column-major (N, k) array gives a column-major answer, gathered column by column: its
+    columns stay contiguous, so arithmetic on ``array[:, j]`` runs several times faster."""
+    if array.ndim == 2 and array.flags.f_contiguous and not array.flags.c_contiguous:
+        columns = array.T
+        return (columns.compress(index, axis=1) if index.dtype == bool else columns.take(index, axis=1)).T
     if index.dtype == bool:
         return array.compress(index, axis=0)
     return array.take(index, axis=0)
@@ -81,8 +86,9 @@ class EmbreeCaster:
         starts, ends, t, owner = _no_hits_yet(starts, ends)
         if len(starts) == 0 or self.size == 0:
             return t, owner
-        origins = (starts - self._origin).astype(np.float32)
-        directions = (ends - starts).astype(np.float32)
+        # C order whatever the caller's layout: Embree reads rows of three floats
+        origins = np.ascontiguousarray(starts - self._origin, dtype=np.float32)
+        directions = np.ascontiguousarray(ends - starts, dtype=np.float32)
         result = self._scene.run(origins, directions, dists=np.ones(len(starts), np.float32), output=1)
         geometry = np.asarray(result["geomID"], dtype=np.int64)
         hit = geometry >= 0
@@ -214,7 +220,11 @@ def boxes_overlap(low: np.ndarray, high: np.ndarray, other_low: np.ndarray, othe
 
 def boxes_touching(low: np.ndarray, high: np.ndarray, other_low: np.ndarray, other_high: np.ndarray) -> np.ndarray:
     """(G, M) True where box g overlaps box m of the others: :func:`boxes_overlap` for many boxes."""
-    return np.all((low[:, None] <= other_high[None]) & (high[:, None] >= other_low[None]), axis=2)
+    # axis by axis on (G, M) arrays: numpy's reduce along a short last axis is several times slower
+    touching = (low[:, 0, None] <= other_high[:, 0]) & (high[:, 0, None] >= other_low[:, 0])
+    for axis in range(1, low.shape[1]):
+        touching &= (low[:, axis, None] <= other_high[:, axis]) & (high[:, axis, None] >= other_low[:, axis])
+    return touching
 
 
 def group_rows(first: np.ndarray, counts: np.ndarray) -> np.ndarray:

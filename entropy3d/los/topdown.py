@@ -52,9 +52,6 @@ class Footprints:
     ellipses: tuple = ()
     """Per row, for a miniature's base: the ellipse its outline is inscribed in (:func:`base_ellipse`),
     else None; empty: none known."""
-    piece_boxes: tuple = ()
-    """Per row, its convex pieces' boxes as (Q, 2) low and high corners, or None: unknown (every
-    piece is tested exactly); empty: none known."""
 
 
 def convex_outlines(polygon, tolerance: float = CONVEX_TOLERANCE_IN) -> tuple[np.ndarray, np.ndarray]:
@@ -124,131 +121,37 @@ def largest_first(rings: list[np.ndarray]) -> list[np.ndarray]:
     return [rings[k] for k in sorted(range(len(rings)), key=lambda k: -areas[k])]
 
 
+#: (piece, edge, segment) tests done at once by :func:`segments_touch_convex`: arrays of a few MB
+EDGE_TESTS_PER_CHUNK = 262144
+
+
 def segments_touch_convex(starts: np.ndarray, deltas: np.ndarray, normals: np.ndarray,
                           offsets: np.ndarray) -> np.ndarray:
-    """(N,) True where segment n touches any of the Q convex pieces (Cyrus-Beck, all segments at
-    once, piece by piece: a segment found touching one piece is not tested against the rest).
+    """(N,) True where segment n touches any of the Q convex pieces (Cyrus-Beck, every piece at
+    once: (Q, E, N) arrays, segments in chunks; fewer numpy calls than piece by piece, which
+    costs more than the arithmetic for the few pieces and lines of a row).
 
-    Arrays are (edges, segments), so the reductions over a piece's few edges run along the
-    first axis (row against row), not along a short last axis.
+    The reductions over a piece's few edges run along the middle axis (row against row), not
+    along a short last axis.
     """
     touched = np.zeros(len(starts), bool)
-    left = np.arange(len(starts))
-    for piece_normals, piece_offsets in zip(normals, offsets):
-        if not len(left):
-            break
-        normal_x, normal_y = piece_normals[:, 0:1], piece_normals[:, 1:2]
-        s, d = take_rows(starts, left), take_rows(deltas, left)
-        numerators = piece_offsets[:, None] - (s[:, 0] * normal_x + s[:, 1] * normal_y)
+    normal_x, normal_y = normals[:, :, 0:1], normals[:, :, 1:2]                  # (Q, E, 1)
+    step = max(1, EDGE_TESTS_PER_CHUNK // max(1, normals.shape[0] * normals.shape[1]))
+    for k in range(0, len(starts), step):
+        s, d = starts[k:k + step], deltas[k:k + step]
+        numerators = offsets[:, :, None] - (s[:, 0] * normal_x + s[:, 1] * normal_y)
         denominators = d[:, 0] * normal_x + d[:, 1] * normal_y
         with np.errstate(divide="ignore", invalid="ignore"):
             ratio = numerators / denominators
-        t_enter = np.where(denominators < 0, ratio, 0.0).max(axis=0)
-        t_exit = np.where(denominators > 0, ratio, 1.0).min(axis=0)
-        outside = ((denominators == 0) & (numerators < 0)).any(axis=0)
-        hit = (t_enter <= t_exit) & ~outside
-        touched[left[hit]] = True
-        left = left[~hit]
+        t_enter = np.where(denominators < 0, ratio, 0.0).max(axis=1)
+        t_exit = np.where(denominators > 0, ratio, 1.0).min(axis=1)
+        outside = ((denominators == 0) & (numerators < 0)).any(axis=1)
+        touched[k:k + step] = ((t_enter <= t_exit) & ~outside).any(axis=0)
     return touched
 
 
-def segments_touch_pieces(starts: np.ndarray, deltas: np.ndarray, normals: np.ndarray,
-                          offsets: np.ndarray) -> np.ndarray:
-    """(N,) True where segment n touches convex piece n: ``normals`` (N, E, 2), ``offsets``
-    (N, E); the arithmetic of :func:`segments_touch_convex`, one piece per segment."""
-    normal_x, normal_y = normals[:, :, 0].T, normals[:, :, 1].T                  # (E, N)
-    numerators = offsets.T - (starts[:, 0] * normal_x + starts[:, 1] * normal_y)
-    denominators = deltas[:, 0] * normal_x + deltas[:, 1] * normal_y
-    with np.errstate(divide="ignore", invalid="ignore"):
-        ratio = numerators / denominators
-    t_enter = np.where(denominators < 0, ratio, 0.0).max(axis=0)
-    t_exit = np.where(denominators > 0, ratio, 1.0).min(axis=0)
-    outside = ((denominators == 0) & (numerators < 0)).any(axis=0)
-    return (t_enter <= t_exit) & ~outside
-
-
-#: (segment, piece) tests done at once by :func:`segments_touch_rows`: arrays of a few MB
-PIECE_TESTS_PER_BLOCK = 65536
-#: outlines with more edges than this share one block, padded with edges that never clip
-FEW_EDGES = 4
 #: a row's largest pieces, tested first against every line near it, before the rest at once
 FIRST_PIECES = 3
-#: inches: a piece's box is widened this much before lines that miss it skip its exact test,
-#: far more than the rounding of the exact test (about 1e-14 in on a 48 in table)
-PIECE_BOX_MARGIN_IN = 1e-9
-
-
-@dataclass(frozen=True, eq=False)
-class ConvexBlocks:
-    """Every footprint row's convex pieces in a few blocks of equal edge count, so that the
-    segments near many rows are tested in one go: block g holds ``normals[g]`` (pieces, E, 2),
-    ``offsets[g]`` (pieces, E) and the pieces' boxes ``low[g]``, ``high[g]`` (pieces, 2),
-    widened by ``PIECE_BOX_MARGIN_IN``; row r's ``count[r]`` pieces start at ``first[r]`` of
-    block ``block[r]``."""
-
-    normals: tuple[np.ndarray, ...]
-    offsets: tuple[np.ndarray, ...]
-    low: tuple[np.ndarray, ...]
-    high: tuple[np.ndarray, ...]
-    block: np.ndarray
-    first: np.ndarray
-    count: np.ndarray
-
-
-def convex_blocks(rows) -> ConvexBlocks:
-    """:class:`ConvexBlocks` of rows of (normals (Q, E, 2), offsets (Q, E), low (Q, 2), high
-    (Q, 2)): convex pieces (:func:`convex_outlines`) and their boxes; one block per edge count up
-    to ``FEW_EDGES``, one for the rest."""
-    edges = [normals.shape[1] for normals, _, _, _ in rows]
-    many = max([e for e in edges if e > FEW_EDGES], default=FEW_EDGES + 1)
-    width = [e if e <= FEW_EDGES else many for e in edges]
-    sizes = sorted(set(width))
-    block = np.array([sizes.index(w) for w in width], dtype=np.int64)
-    count = np.array([len(normals) for normals, _, _, _ in rows], dtype=np.int64)
-    first = np.zeros(len(rows), dtype=np.int64)
-    columns = []
-    for g, size in enumerate(sizes):
-        members = np.flatnonzero(block == g)
-        first[members] = np.cumsum(count[members]) - count[members]
-        pieces = int(count[members].sum())
-        normals, offsets = np.zeros((pieces, size, 2)), np.ones((pieces, size))  # padding: 0 . p <= 1
-        low, high = np.zeros((pieces, 2)), np.zeros((pieces, 2))
-        for r in members.tolist():
-            row_normals, row_offsets, row_low, row_high = rows[r]
-            span = slice(first[r], first[r] + count[r])
-            normals[span, :row_normals.shape[1]], offsets[span, :row_normals.shape[1]] = row_normals, row_offsets
-            low[span], high[span] = row_low - PIECE_BOX_MARGIN_IN, row_high + PIECE_BOX_MARGIN_IN
-        columns.append((normals, offsets, low, high))
-    return ConvexBlocks(*(tuple(column) for column in zip(*columns)) if columns else ((),) * 4,
-                        block, first, count)
-
-
-def segments_touch_rows(starts: np.ndarray, deltas: np.ndarray, rows: np.ndarray, blocks: ConvexBlocks,
-                        skipped: int = 0) -> np.ndarray:
-    """(N,) True where segment n touches any convex piece of footprint row ``rows[n]`` but its
-    first ``skipped``: the answer of :func:`segments_touch_convex`, every (segment, piece) at
-    once, the exact test only where the segment meets the piece's widened box."""
-    touched = np.zeros(len(starts), bool)
-    for g in range(len(blocks.normals)):
-        left = np.flatnonzero((blocks.block[rows] == g) & (blocks.count[rows] > skipped))
-        if not len(left):
-            continue
-        counts = blocks.count[rows[left]] - skipped
-        firsts = blocks.first[rows[left]] + skipped
-        step = max(1, PIECE_TESTS_PER_BLOCK // int(counts.max()))
-        for k in range(0, len(left), step):
-            part = slice(k, k + step)
-            piece = group_rows(firsts[part], counts[part])
-            segment = np.repeat(left[part], counts[part])
-            with np.errstate(divide="ignore"):
-                inverse = 1.0 / take_rows(deltas, segment)
-            boxed = segment_box_hits_inverse(take_rows(starts, segment), inverse, take_rows(blocks.low[g], piece),
-                                             take_rows(blocks.high[g], piece))
-            piece, segment = piece[boxed], segment[boxed]
-            hit = segments_touch_pieces(take_rows(starts, segment), take_rows(deltas, segment),
-                                        take_rows(blocks.normals[g], piece), take_rows(blocks.offsets[g], piece))
-            touched[segment[hit]] = True
-    return touched
 
 
 def surely_touching(starts: np.ndarray, ends: np.ndarray, centre: np.ndarray, normals: np.ndarray,
@@ -295,6 +198,27 @@ def base_ellipse(pose: Pose, base: BaseShape, normals: np.ndarray, offsets: np.n
     used = scaled > 0
     inner = float(np.min((offsets - normals @ centre)[used] / scaled[used]))
     return centre, cos, sin, half_length, half_width, inner
+
+
+def base_ellipses(poses: Sequence[Pose], bases: Sequence[BaseShape], normals: np.ndarray,
+                  offsets: np.ndarray) -> list[tuple]:
+    """:func:`base_ellipse` of M bases whose outlines are one convex piece of K edges each,
+    (M, K, 2) normals and (M, K) offsets, all at once. Rounding may differ from
+    :func:`base_ellipse` in the last bit, far inside the margin of :func:`ellipse_sides`."""
+    turns = np.radians([pose.facing_deg for pose in poses])[:, None]
+    cos, sin = np.cos(turns), np.sin(turns)
+    centres = np.array([(pose.x, pose.y) for pose in poses], float).reshape(-1, 2)
+    half_length = np.array([base.length for base in bases], float)[:, None] / 2
+    half_width = np.array([base.width for base in bases], float)[:, None] / 2
+    along = normals[..., 0] * cos + normals[..., 1] * sin
+    across = -normals[..., 0] * sin + normals[..., 1] * cos
+    scaled = np.hypot(along * half_length, across * half_width)
+    used = scaled > 0
+    reach = offsets - (normals[..., 0] * centres[:, :1] + normals[..., 1] * centres[:, 1:])
+    inner = np.where(used, reach / np.where(used, scaled, 1.0), np.inf).min(axis=1)
+    return [(centre, c, s, length, width, value) for centre, c, s, length, width, value in zip(
+        centres, cos[:, 0].tolist(), sin[:, 0].tolist(), half_length[:, 0].tolist(), half_width[:, 0].tolist(),
+        inner.tolist())]
 
 
 def ellipse_sides(starts: np.ndarray, ends: np.ndarray, ellipse: tuple,
@@ -402,8 +326,9 @@ def top_down_batch(pairs: list[tuple[int, int]], poses: list[Pose], bases: list[
             rules, footprints.size_class[None, :], footprints.bottom[None, :], footprints.top[None, :],
             z[viewer], z[target], eye_z[viewer], eye_z[target],
             standing[viewer[:, 0]] | standing[target[:, 0]])                       # (P, R)
-        # contiguous copies: rows gathered from strided views of ``lines`` cost several times more
-        starts, ends = np.ascontiguousarray(lines[:, 0]), np.ascontiguousarray(lines[:, 1])
+        # column-major copies: rows gathered from strided views of ``lines`` cost several times
+        # more, and the tests below run along contiguous x and y columns (take_rows keeps them so)
+        starts, ends = np.asfortranarray(lines[:, 0]), np.asfortranarray(lines[:, 1])
         deltas = ends - starts
         pair_low, pair_high = group_boxes(starts, ends, counts)
         # a pair's lines lie within the capsule from base centre to base centre as wide as the
@@ -420,7 +345,7 @@ def top_down_batch(pairs: list[tuple[int, int]], poses: list[Pose], bases: list[
             inverse = 1.0 / deltas
         # row by row, the lines of the pairs it may block that cross its box: the cheap sure
         # answers there (a base's ellipses, a one-piece outline's inner circle), the exact test
-        # of the rest afterwards, every row's at once
+        # of the rest against its largest pieces, then what is left against its other pieces
         sure_lines, sure_rows, rest_lines, rest_rows = [], [], [], []
         ellipses = footprints.ellipses or (None,) * len(footprints.convex)
         for row in np.flatnonzero(blocks.any(axis=0)).tolist():
@@ -428,6 +353,8 @@ def top_down_batch(pairs: list[tuple[int, int]], poses: list[Pose], bases: list[
             candidates = np.flatnonzero(blocks[:, row])
             near = group_rows(first[candidates], counts[candidates])
             near = near[segment_box_hits_inverse(take_rows(starts, near), take_rows(inverse, near), low, high)]
+            if not len(near):  # common: its box is near the pairs' bases but crossed by no line
+                continue
             near_starts, near_ends = take_rows(starts, near), take_rows(ends, near)
             if ellipses[row] is not None:
                 sure, undecided = ellipse_sides(near_starts, near_ends, ellipses[row])
@@ -442,29 +369,18 @@ def top_down_batch(pairs: list[tuple[int, int]], poses: list[Pose], bases: list[
             sure_rows.append(np.full(len(sure_lines[-1]), row))
             if len(normals) > FIRST_PIECES:
                 rest_lines.append(rest[~hit])
-                rest_rows.append(np.full(len(rest_lines[-1]), row))
-        rest = np.concatenate([np.zeros(0, dtype=np.int64), *rest_lines])
-        rest_row = np.concatenate([np.zeros(0, dtype=np.int64), *rest_rows])
-        deferred = np.unique(rest_row)
-        exact = segments_touch_rows(take_rows(starts, rest), take_rows(deltas, rest),
-                                    np.searchsorted(deferred, rest_row), _convex_blocks(footprints, deferred),
-                                    FIRST_PIECES)
-        touched = np.concatenate([np.zeros(0, dtype=np.int64), *sure_lines, rest[exact]])
-        touched_row = np.concatenate([np.zeros(0, dtype=np.int64), *sure_rows, rest_row[exact]])
+                rest_rows.append(row)
+        for rest, row in zip(rest_lines, rest_rows):
+            _, _, _, normals, offsets = footprints.convex[row]
+            hit = segments_touch_convex(take_rows(starts, rest), take_rows(deltas, rest), normals[FIRST_PIECES:],
+                                        offsets[FIRST_PIECES:])
+            sure_lines.append(rest[hit])
+            sure_rows.append(np.full(len(sure_lines[-1]), row))
+        touched = np.concatenate([np.zeros(0, dtype=np.int64), *sure_lines])
+        touched_row = np.concatenate([np.zeros(0, dtype=np.int64), *sure_rows])
         blocked[touched] = True
         blocker_of_pair[pair_of_line[touched], touched_row] = True
     return lines, ~blocked, counts, blocker_of_pair
-
-
-def _convex_blocks(footprints: Footprints, rows: np.ndarray) -> ConvexBlocks:
-    """The :class:`ConvexBlocks` of some footprint rows (rows without piece boxes: unbounded)."""
-    boxes = footprints.piece_boxes or (None,) * len(footprints.convex)
-    blocks = []
-    for row in rows.tolist():
-        _, _, _, normals, offsets = footprints.convex[row]
-        box = boxes[row] or (np.full((len(normals), 2), -np.inf), np.full((len(normals), 2), np.inf))
-        blocks.append((normals, offsets, *box))
-    return convex_blocks(blocks)
 
 
 @dataclass(frozen=True, eq=False)
@@ -505,19 +421,21 @@ def base_outlines(bases: Sequence[BaseShape], poses: Sequence[Pose]) -> list[Bas
     exteriors = shapely.get_exterior_ring(simple)
     rings = np.split(shapely.get_coordinates(exteriors), np.cumsum(shapely.get_num_coordinates(exteriors))[:-1])
     corners = shapely.bounds(polygons)
-    planes = {}
+    planes, ellipses = {}, {}
     for size in {len(ring) for ring, ok in zip(rings, convex) if ok}:
         members = [k for k, ring in enumerate(rings) if convex[k] and len(ring) == size]
         batch = same_length_rings_planes(np.stack([rings[k][:-1] for k in members]))
         planes.update(zip(members, batch or [rings_planes([rings[k][:-1]]) for k in members]))
+        ellipses.update(zip(members, base_ellipses(
+            [poses[k] for k in members], [bases[k] for k in members],
+            np.concatenate([planes[k][0] for k in members]), np.concatenate([planes[k][1] for k in members]))))
     outlines = []
     for k, (base, pose) in enumerate(zip(bases, poses)):
         if not convex[k]:
             outlines.append(base_outline(base, pose))
             continue
         normals, offsets = planes[k]
-        outlines.append(BaseOutline(polygons[k], corners[k, :2], corners[k, 2:], normals, offsets,
-                                    base_ellipse(pose, base, normals, offsets)))
+        outlines.append(BaseOutline(polygons[k], corners[k, :2], corners[k, 2:], normals, offsets, ellipses[k]))
     return outlines
 
 

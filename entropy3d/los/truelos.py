@@ -84,7 +84,10 @@ def silhouette_rays(eyes: np.ndarray, vertices: np.ndarray, normals: np.ndarray,
     if not chunks:
         empty = np.zeros(0, dtype=np.int64)
         return np.zeros((0, 3)), empty, empty, empty
-    return tuple(np.concatenate(column) for column in zip(*chunks))
+    ends, parts, cells, counts = zip(*chunks)
+    # the ends stay column-major (concatenated as columns)
+    return (np.concatenate([chunk.T for chunk in ends], axis=1).T, np.concatenate(parts), np.concatenate(cells),
+            np.concatenate(counts))
 
 
 def _silhouette_rays(eyes, normals, near, far, grid: int, windows: tuple):
@@ -119,17 +122,22 @@ def _silhouette_rays(eyes, normals, near, far, grid: int, windows: tuple):
         part[nearer] = k
     # the hits as flat indices into the (P, G, G) grids: taken out of each grid by np.take,
     # cheaper than boolean masks and np.nonzero of three axes
-    hit = np.flatnonzero(np.isfinite(t) & seen[:, None, None])
-    pair, cell = np.divmod(hit, grid * grid)
-    # ends = eye + t * (forward + a right + b up) * scale, coordinate by coordinate on the whole
-    # grid (the direction is a sum of a row and a column term), then the hits taken out
-    ends = np.empty((len(hit), 3))
-    with np.errstate(invalid="ignore"):
-        for j in range(3):
-            direction = ((frames[:, 0, j, None] + a * frames[:, 1, j, None])[:, :, None]
-                         + (b * frames[:, 2, j, None])[:, None, :]) * scale[:, None, None]
-            ends[:, j] = (eyes[:, j, None, None] + t * direction).take(hit)
-    return ends, part.take(hit), cell, np.bincount(pair, minlength=len(eyes))
+    hitting = np.isfinite(t) & seen[:, None, None]
+    hit = np.flatnonzero(hitting)
+    # hits come pair after pair: the pair of each is a run, and its cell the rest (no division)
+    counts = np.count_nonzero(hitting.reshape(len(eyes), -1), axis=1)
+    pair = np.repeat(np.arange(len(eyes)), counts)
+    cell = hit - pair * (grid * grid)
+    # ends = eye + t * (forward + a right + b up) * scale, coordinate by coordinate: the direction
+    # on the whole grid (a sum of a row and a column term), then the rest at the hits only, in
+    # column-major order (the caller reads the ends column by column)
+    t_hit = t.take(hit)
+    ends = np.empty((len(hit), 3), order="F")
+    for j in range(3):
+        direction = ((frames[:, 0, j, None] + a * frames[:, 1, j, None])[:, :, None]
+                     + (b * frames[:, 2, j, None])[:, None, :]) * scale[:, None, None]
+        np.add(eyes[:, j].take(pair), t_hit * direction.take(hit), out=ends[:, j])
+    return ends, part.take(hit), cell, counts
 
 
 def view_windows(eyes: np.ndarray, vertices: np.ndarray):

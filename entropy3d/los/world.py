@@ -119,27 +119,41 @@ def miniature_parts(base: BaseShape, table: Table, on_foot: bool = False
 
 def make_miniature(model_id: str, base: BaseShape, pose: Pose, table: Table, rules: LosRules,
                    local: tuple | None = None, outline: BaseOutline | None = None) -> Miniature:
-    """The LOS view of one miniature: its base shape's :func:`miniature_parts` (``local``, built
-    here when not given) turned to its facing and moved to where it stands; ``outline``: its
-    :func:`base_outline` when built already."""
+    """The LOS view of one miniature: :func:`make_miniatures` of one."""
+    return make_miniatures([model_id], base, [pose], table, rules, local,
+                           [outline or base_outline(base, pose)])[0]
+
+
+def make_miniatures(model_ids: Sequence[str], base: BaseShape, poses: Sequence[Pose], table: Table,
+                    rules: LosRules, local: tuple | None, outlines: Sequence[BaseOutline]) -> list[Miniature]:
+    """The LOS view of miniatures on one base shape: its :func:`miniature_parts` (``local``,
+    built here when not given) turned to each one's facing and moved to where it stands, all at
+    once (one stacked matmul per part, the same arithmetic as one by one); ``outlines``: their
+    :func:`base_outline`."""
     local_parts, local_top, (slab_normals, near, far) = local or miniature_parts(base, table)
-    turn = math.radians(pose.facing_deg)
-    c, s = math.cos(turn), math.sin(turn)
-    rotation = np.array([[c, -s, 0.0], [s, c, 0.0], [0.0, 0.0, 1.0]])
-    where = np.array([pose.x, pose.y, pose.z])
-    parts = []
+    turns = [math.radians(pose.facing_deg) for pose in poses]
+    rotations_t = np.array([[[c, s, 0.0], [-s, c, 0.0], [0.0, 0.0, 1.0]]      # (M, 3, 3) rotations, transposed
+                            for c, s in zip(map(math.cos, turns), map(math.sin, turns))]).reshape(-1, 3, 3)
+    where = np.array([[pose.x, pose.y, pose.z] for pose in poses], float).reshape(-1, 3)
+    placed = []
     for vertices, normals, offsets in local_parts:
-        turned = normals @ rotation.T
-        parts.append((vertices @ rotation.T + where, turned, offsets + turned @ where))
-    parts = tuple(parts)
-    vertices = np.concatenate([p[0] for p in parts])
-    lo, hi = vertices.min(axis=0), vertices.max(axis=0)
-    top = pose.z + local_top
-    slab_normals = slab_normals @ rotation.T
-    shift = slab_normals @ where
-    return Miniature(model_id, pose, base, parts, (slab_normals, near + shift, far - shift),
-                     np.array([pose.x, pose.y, top - rules.eye_below_rider_top_in]), float(hi[2]), lo, hi,
-                     tuple((v.min(axis=0), v.max(axis=0)) for v, _, _ in parts), outline or base_outline(base, pose))
+        turned = normals @ rotations_t
+        placed.append((vertices @ rotations_t + where[:, None], turned, offsets + (turned @ where[:, :, None])[..., 0]))
+    everything = np.concatenate([vertices for vertices, _, _ in placed], axis=1)
+    lows, highs = everything.min(axis=1), everything.max(axis=1)
+    part_lows = [vertices.min(axis=1) for vertices, _, _ in placed]
+    part_highs = [vertices.max(axis=1) for vertices, _, _ in placed]
+    slab_normals = slab_normals @ rotations_t[:, None]
+    shifts = (slab_normals @ where[:, None, :, None])[..., 0]
+    minis = []
+    for m, (model_id, pose, outline) in enumerate(zip(model_ids, poses, outlines)):
+        top = pose.z + local_top
+        minis.append(Miniature(
+            model_id, pose, base, tuple((v[m], n[m], o[m]) for v, n, o in placed),
+            (slab_normals[m], near + shifts[m], far - shifts[m]),
+            np.array([pose.x, pose.y, top - rules.eye_below_rider_top_in]), float(highs[m, 2]), lows[m], highs[m],
+            tuple((low[m], high[m]) for low, high in zip(part_lows, part_highs)), outline))
+    return minis
 
 
 def piece_footprint(piece: Piece):
@@ -154,13 +168,9 @@ def piece_footprint(piece: Piece):
 
 
 def _footprint_entry(index: int, piece: Piece):
-    """(piece index, outline, (normals, offsets) of its convex pieces, largest first, (low, high)
-    corners of their boxes)."""
+    """(piece index, outline, (normals, offsets) of its convex pieces, largest first)."""
     outline = piece_footprint(piece)
-    rings = largest_first(convex_rings(outline))
-    corners = (np.array([ring.min(axis=0) for ring in rings]).reshape(-1, 2),
-               np.array([ring.max(axis=0) for ring in rings]).reshape(-1, 2))
-    return index, outline, rings_planes(rings), corners
+    return index, outline, rings_planes(largest_first(convex_rings(outline)))
 
 
 def _objects(items: list) -> np.ndarray:
@@ -197,9 +207,10 @@ def rays_near_miniatures(pair_eyes: np.ndarray, target_vertices: np.ndarray, gri
                          pairs: Sequence[tuple[int, int]], minis: Sequence[Miniature], pair_of_row: np.ndarray,
                          cell_of_row: np.ndarray, boxes: tuple[np.ndarray, np.ndarray] | None = None,
                          windows: tuple | None = None, more_boxes: tuple[np.ndarray, np.ndarray] | None = None):
-    """Per miniature, the rows of the cast silhouette rays that may meet it (pair by pair): the rays
-    of each pair's grid inside the window the miniature's box covers seen from the pair's eye
-    (:func:`~entropy3d.los.truelos.grid_rows_near`); never the pair's own viewer or target.
+    """Per miniature, per part of it (bike, rider, base), the rows of the cast silhouette rays that
+    may meet that part (pair by pair): the rays of each pair's grid inside the window the part's
+    box covers seen from the pair's eye (:func:`~entropy3d.los.truelos.grid_rows_near`); never
+    the pair's own viewer or target.
 
     ``pair_of_row`` and ``cell_of_row`` say which pair and grid cell each cast ray is. With
     ``boxes`` (low, high (B, 3)), also the rows that may meet any of them (sorted, unique), as
@@ -212,23 +223,27 @@ def rays_near_miniatures(pair_eyes: np.ndarray, target_vertices: np.ndarray, gri
     if not len(pairs):
         answer = [np.zeros(0, dtype=np.int64) for _ in minis]
         return answer if boxes is None else (answer, *(np.zeros(0, dtype=np.int64) for _ in groups))
-    skipped = np.zeros((len(pairs), len(minis) + len(extra[0])), bool)
-    skipped[np.arange(len(pairs)), [v for v, _ in pairs]] = True
-    skipped[np.arange(len(pairs)), [t for _, t in pairs]] = True
-    low = np.concatenate([np.array([m.low for m in minis]).reshape(-1, 3), extra[0]])
-    high = np.concatenate([np.array([m.high for m in minis]).reshape(-1, 3), extra[1]])
+    # one box per miniature's part (bike, rider, base): the rays near a part need no box test
+    parts = len(minis[0].part_boxes) if len(minis) else 0
+    skipped = np.zeros((len(pairs), len(minis) * parts + len(extra[0])), bool)
+    for part in range(parts):
+        skipped[np.arange(len(pairs)), [v * parts + part for v, _ in pairs]] = True
+        skipped[np.arange(len(pairs)), [t * parts + part for _, t in pairs]] = True
+    low = np.concatenate([np.array([box[0] for m in minis for box in m.part_boxes]).reshape(-1, 3), extra[0]])
+    high = np.concatenate([np.array([box[1] for m in minis for box in m.part_boxes]).reshape(-1, 3), extra[1]])
     # a pair's rays run from its eye to its target's solids, inside the box of both: the boxes it
     # does not touch are near none of them (the ground under the bases, most buildings)
     skipped |= ~boxes_touching(np.minimum(pair_eyes, target_vertices.min(axis=1)),
                                np.maximum(pair_eyes, target_vertices.max(axis=1)), low, high)
     rows, owner = rays_near_boxes(pair_eyes, target_vertices, grid, low, high, pair_of_row, cell_of_row, skipped,
                                   windows)
-    split = np.searchsorted(owner, len(minis))
-    near = np.split(rows[:split], np.cumsum(np.bincount(owner[:split], minlength=len(minis)))[:-1])
+    split = np.searchsorted(owner, len(minis) * parts)
+    near = np.split(rows[:split], np.cumsum(np.bincount(owner[:split], minlength=len(minis) * parts))[:-1])
+    near = [tuple(near[index * parts:(index + 1) * parts]) for index in range(len(minis))]
     if boxes is None:
         return near
     answers = []
-    first = len(minis)
+    first = len(minis) * parts
     for low, _ in groups:
         span = slice(np.searchsorted(owner, first), np.searchsorted(owner, first + len(low)))
         near_group = np.zeros(len(pair_of_row), bool)   # a mask, not np.unique: sorted, unique, cheaper
@@ -276,8 +291,7 @@ class LosWorld:
         self._pieces_footprints_built = None
         entries = static_footprints + [
             _footprint_entry(offset + k, p) for k, p in enumerate(dynamic) if p.size_class > 0]
-        self._piece_footprints = [entry[:3] for entry in entries]
-        self._piece_boxes = [entry[3] for entry in entries]
+        self._piece_footprints = entries
 
     def __repr__(self) -> str:
         return (f"LosWorld({self.table.name!r}, {len(self.static_pieces)} static + "
@@ -339,11 +353,16 @@ class LosWorld:
         if len(self._miniature_cache) + len(missing) > MINIATURE_CACHE_SIZE:
             self._miniature_cache.clear()
         outlines = base_outlines([base for _, _, base, _ in missing], [pose for _, pose, _, _ in missing])
-        for (model_id, pose, base, on_foot), outline in zip(missing, outlines):
+        shapes: dict[tuple[BaseShape, bool], list[int]] = {}
+        for k, (_, _, base, on_foot) in enumerate(missing):
+            shapes.setdefault((base, on_foot), []).append(k)
+        for (base, on_foot), members in shapes.items():
             if (base, on_foot) not in self._local_miniatures:
                 self._local_miniatures[(base, on_foot)] = miniature_parts(base, self.table, on_foot)
-            self._miniature_cache[(model_id, pose)] = make_miniature(
-                model_id, base, pose, self.table, self.rules, self._local_miniatures[(base, on_foot)], outline)
+            placed = make_miniatures([missing[k][0] for k in members], base, [missing[k][1] for k in members],
+                                     self.table, self.rules, self._local_miniatures[(base, on_foot)],
+                                     [outlines[k] for k in members])
+            self._miniature_cache.update(((missing[k][0], missing[k][1]), mini) for k, mini in zip(members, placed))
         minis = {}
         for model_id, pose in chosen.items():
             if pose is None:
@@ -355,13 +374,14 @@ class LosWorld:
     # ------------------------------------------------------------------------------- queries
 
     def cast(self, starts, ends, minis: Sequence[Miniature] = (), skip: np.ndarray | None = None,
-             counts: np.ndarray | None = None, near: Sequence[np.ndarray] | None = None):
+             counts: np.ndarray | None = None, near: Sequence[tuple[np.ndarray, ...]] | None = None):
         """First hit of each segment against the pieces and ``minis``.
 
         ``skip`` (N, k) lists, per segment, indices into ``minis`` it must ignore (-1 pads).
         ``counts`` optionally groups consecutive segments (a pair's rays) so that a miniature is
         only tested against the groups whose bounding box it touches. ``near`` instead gives, per
-        miniature, the segments (indices) that may meet it, every other one missing it.
+        miniature, per part of it (bike, rider, base), the segments (indices) that may meet that
+        part, every other one missing it.
         Returns ``(t, names)``: fraction along the segment of the first hit (inf: clear) and the
         id of what it hit ('' when clear).
         """
@@ -374,7 +394,7 @@ class LosWorld:
         return np.array([""] + [p.id for p in self.pieces] + [m.id for m in minis], dtype=object)
 
     def _first_hits(self, starts, ends, minis: Sequence[Miniature], skip: np.ndarray | None,
-                    counts: np.ndarray | None, near: Sequence[np.ndarray] | None,
+                    counts: np.ndarray | None, near: Sequence[tuple[np.ndarray, ...]] | None,
                     near_destructibles: np.ndarray | None = None,
                     near_static: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
         """:meth:`cast` with the hit as an owner index: a piece's index in ``self.pieces``, or
@@ -400,41 +420,43 @@ class LosWorld:
         pieces = len(self.pieces)
         if counts is None:
             counts = np.array([len(starts)])
-        boxes_first = near is None
         if near is None:
             # which groups' boxes each miniature's box touches, all at once: a miniature is tested
-            # against the rays of those groups only, so the work follows the rays near it
+            # against the rays of those groups only, so the work follows the rays near it; then
+            # each part against the rays that meet its box
             group_low, group_high = group_boxes(starts, ends, counts)
             touching = boxes_touching(group_low, group_high, np.array([m.low for m in minis]).reshape(-1, 3),
                                       np.array([m.high for m in minis]).reshape(-1, 3))
             first = np.concatenate([[0], np.cumsum(counts)[:-1]]).astype(np.int64)
-            near = [group_rows(first[touching[:, k]], counts[touching[:, k]]) for k in range(len(minis))]
+            near = [self._rows_near_parts(starts, ends, group_rows(first[touching[:, k]], counts[touching[:, k]]),
+                                          mini) for k, mini in enumerate(minis)]
         for index, mini in enumerate(minis):
-            rows = near[index]
-            if skip is not None:
-                rows = rows[~(skip[rows] == index).any(axis=1)]
-            if not len(rows):  # most miniatures are near no ray of the batch
-                continue
-            row_starts = take_rows(starts, rows)
-            row_deltas = take_rows(ends, rows) - row_starts
-            with np.errstate(divide="ignore"):
-                row_inverse = 1.0 / row_deltas
-            if boxes_first:
-                # only when the rows are not its grid windows (those hug the box: the test would
-                # keep nearly all); skipping it changes no answer, as a segment meeting a part's
-                # box meets the miniature's (it holds them; the slab test is monotone in corners)
-                kept = segment_box_hits_inverse(row_starts, row_inverse, mini.low, mini.high)
-                rows, row_starts = rows[kept], take_rows(row_starts, kept)
-                row_deltas, row_inverse = take_rows(row_deltas, kept), take_rows(row_inverse, kept)
-            entry = np.full(len(rows), np.inf)
-            for (_, normals, offsets), (low, high) in zip(mini.parts, mini.part_boxes):
-                close = np.flatnonzero(segment_box_hits_inverse(row_starts, row_inverse, low, high))
-                entry[close] = np.minimum(entry[close], segment_convex_entry(
-                    take_rows(row_starts, close), take_rows(row_deltas, close), normals, offsets))
-            closer = entry < t[rows]
-            t[rows[closer]] = entry[closer]
-            owner[rows[closer]] = pieces + index
+            for (_, normals, offsets), rows in zip(mini.parts, near[index]):
+                if skip is not None:
+                    rows = rows[~(skip[rows] == index).any(axis=1)]
+                if not len(rows):  # most miniatures are near no ray of the batch
+                    continue
+                # column-major: the plane tests run along contiguous columns (take_rows keeps it)
+                row_starts = np.asfortranarray(take_rows(starts, rows))
+                entry = segment_convex_entry(row_starts, np.asfortranarray(take_rows(ends, rows)) - row_starts,
+                                             normals, offsets)
+                closer = entry < t[rows]
+                t[rows[closer]] = entry[closer]
+                owner[rows[closer]] = pieces + index
         return t, owner
+
+    @staticmethod
+    def _rows_near_parts(starts: np.ndarray, ends: np.ndarray, rows: np.ndarray, mini: Miniature) -> tuple:
+        """Of ``rows``, per part of ``mini``, those whose segment meets the part's box; none when
+        the segment misses the miniature's box (it holds the parts' boxes; the slab test is
+        monotone in corners)."""
+        row_starts = np.asfortranarray(take_rows(starts, rows))
+        with np.errstate(divide="ignore"):
+            row_inverse = 1.0 / (np.asfortranarray(take_rows(ends, rows)) - row_starts)
+        kept = segment_box_hits_inverse(row_starts, row_inverse, mini.low, mini.high)
+        rows, row_starts, row_inverse = rows[kept], take_rows(row_starts, kept), take_rows(row_inverse, kept)
+        return tuple(rows[segment_box_hits_inverse(row_starts, row_inverse, low, high)]
+                     for low, high in mini.part_boxes)
 
     def line_of_sight(self, viewer: str, target: str, poses: Mapping[str, Pose | None] | None = None) -> LosResult:
         """Both verdicts for ``viewer`` looking at ``target`` (model ids) at ``poses``."""
@@ -476,13 +498,16 @@ class LosWorld:
                     + (ends[:, 1] - centres[1].take(pair_of_ray)) * forwards[1].take(pair_of_ray)) > 0
         cast = np.flatnonzero(in_front)
         cast_pair = pair_of_ray[cast]
-        # rows of a few pairs repeated, and a mask: cheaper than gathering rows by index
-        eyes = np.repeat(pair_eyes, np.bincount(cast_pair, minlength=len(index_pairs)), axis=0)
+        # rows of a few pairs repeated, and a mask: cheaper than gathering rows by index; all
+        # column-major like the ends, so that the arithmetic runs along contiguous columns
+        eyes = np.repeat(pair_eyes.T, np.bincount(cast_pair, minlength=len(index_pairs)), axis=1).T
         cast_ends = take_rows(ends, in_front)
         reach = cast_ends - eyes
-        lengths = np.sqrt(np.einsum("ij,ij->i", reach, reach))
+        x, y, z = reach.T
+        lengths = np.sqrt((x * x + z * z) + y * y)  # the sum in einsum's order: the same bits as before
         reach *= (RAY_END_GAP_IN / np.maximum(lengths, 1e-9))[:, None]
-        stops = cast_ends - reach
+        stops = np.subtract(cast_ends, reach, out=reach)  # in place: a ray array less at the peak
+        del cast_ends, x, y, z
         t = np.full(len(ends), np.inf)
         hit_owner = np.full(len(ends), NO_HIT, dtype=np.int64)
         # near never holds a pair's own viewer or target, so no ray needs a skip list
@@ -552,8 +577,7 @@ class LosWorld:
                 miniature=np.full(len(pieces), -1, dtype=np.int64),
                 convex=tuple((row, *outline_corners(outline), *convex_parts)
                              for row, (_, outline, convex_parts) in enumerate(self._piece_footprints)),
-                ellipses=(None,) * len(pieces),
-                piece_boxes=tuple(self._piece_boxes))
+                ellipses=(None,) * len(pieces))
         return self._pieces_footprints_built
 
     def _footprints(self, minis: Sequence[Miniature]) -> Footprints:
@@ -570,6 +594,5 @@ class LosWorld:
             convex=pieces.convex + tuple((rows + index, o.low, o.high, o.normals, o.offsets)
                                          for index, o in enumerate(outlines)),
             ellipses=pieces.ellipses + tuple(o.ellipse for o in outlines),
-            piece_boxes=pieces.piece_boxes + (None,) * len(outlines),
         )
 
