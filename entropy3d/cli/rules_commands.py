@@ -88,7 +88,7 @@ TIGHT_IN = 0.5
 def plan(
     scene: Path = typer.Argument(..., help="scene YAML file"),
     plan_text: str = typer.Argument(..., metavar="PLAN", help='e.g. "s3: straight 6, right wide 7"'),
-    model: str = typer.Option(..., "--model", help="id of the model that moves"),
+    model: str = typer.Option(..., "--model", "-m", help="id of the model that moves"),
     action_index: int = typer.Option(0, "--action", min=0, max=1, help="0: first action, 1: second"),
     first_action: bool = typer.Option(False, "--first-action-of-game",
                                       help="the first action of turn 1 (speed 1 only)"),

@@ -51,6 +51,13 @@ def test_plan_prints_length_end_pose_stress_and_tests():
     assert "facing 90.0 deg" in result.output and "TN 14, +2 stress on fail" in result.output
 
 
+def test_plan_takes_the_model_as_m_as_activate_does():
+    """``-m`` is ``--model`` in plan too (activate and act take it; plan refused it)."""
+    short, long = run("plan", str(TABLE), "-m", "p1", "s3: straight 12"), run("plan", str(TABLE), "--model", "p1",
+                                                                                "s3: straight 12")
+    assert short.exit_code == 0 and short.output == long.output, short.output
+
+
 def test_plan_reads_terrain_from_the_scene():
     """Clause: EC-TER-GRASS. The turn is on the lawn: +1 stress and +1 on a failed test."""
     result = run("plan", str(TABLE), "--model", "g1", "s3: straight 6, left wide 7")
