@@ -4,11 +4,13 @@ with no dynamics and no physics engine, and reports :class:`~entropy3d.rules.fac
 It is the tabletop way of moving a miniature, made exact: the base follows its planned path on
 the level it stands on, climbing what is no higher than a step (``ride.step_height_in``) and
 ramps; where the level under it falls away (a ramp's lip, a deck's edge) it flies a ballistic
-arc with the depicted world's gravity at its speed's velocity until it comes down; where the
-front of its base meets a wall, another model or a destructible it reports a contact. It is
-fast (no world to build) and needs no display or engine, so tests, the viewer's previews and
-sweeps can use it. What it cannot see: debris knocked about, a bike deflected by a glancing hit.
-All lengths are table inches, times seconds.
+arc with the depicted world's gravity at its speed's velocity, straight on along its heading
+(no control in the air), until it comes down, and rides on from the path's point nearest
+there; where the front of its base meets a wall, another model or a destructible it reports a
+contact. It is fast (no world to build) and needs no display or engine, so tests, the viewer's
+previews and sweeps can use it. What it cannot see: debris knocked about, a bike deflected by
+a glancing hit, a base still carried by its rear past a level's edge (its centre leaves first
+here). All lengths are table inches, times seconds.
 """
 
 from __future__ import annotations
