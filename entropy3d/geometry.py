@@ -172,24 +172,27 @@ def progress_lookup(path: np.ndarray):
     path's last direction (where a bike that rode or flew on beyond the path is). Both fact
     producers measure where a ride's points and a flight's landing are along the path with it."""
     path = np.asarray(path, float)
-    starts, steps = path[:-1], np.diff(path, axis=0)
-    spans = np.einsum("ij,ij->i", steps, steps)
+    start_x, start_y = path[:-1, 0], path[:-1, 1]
+    step_x, step_y = np.diff(path[:, 0]), np.diff(path[:, 1])
+    spans = step_x * step_x + step_y * step_y
+    inverse_spans = np.divide(1.0, spans, out=np.zeros_like(spans), where=spans > 0)
     lengths = np.concatenate([[0.0], np.cumsum(np.sqrt(spans))])
-    direction = steps[-1] if len(path) > 1 else np.array([1.0, 0.0])
+    direction = path[-1] - path[-2] if len(path) > 1 else np.array([1.0, 0.0])
     direction = direction / max(float(np.linalg.norm(direction)), 1e-9)
 
     def lookup(points: np.ndarray) -> np.ndarray:
         points = np.atleast_2d(np.asarray(points, float))
         if len(path) < 2:
             return np.zeros(len(points))
-        offset = points[:, None, :] - starts[None, :, :]
-        t = np.clip(np.einsum("mnk,nk->mn", offset, steps) / np.where(spans > 0, spans, 1.0), 0.0, 1.0)
-        distance = np.linalg.norm(offset - t[:, :, None] * steps[None, :, :], axis=2)
-        nearest = np.argmin(distance, axis=1)
-        rows = np.arange(len(points))
-        along = lengths[nearest] + t[rows, nearest] * (lengths[nearest + 1] - lengths[nearest])
+        offset_x = points[:, 0:1] - start_x
+        offset_y = points[:, 1:2] - start_y
+        t = np.clip((offset_x * step_x + offset_y * step_y) * inverse_spans, 0.0, 1.0)
+        gap_x, gap_y = offset_x - t * step_x, offset_y - t * step_y
+        nearest = np.argmin(gap_x * gap_x + gap_y * gap_y, axis=1)
+        fraction = t[np.arange(len(points)), nearest]
+        along = lengths[nearest] + fraction * (lengths[nearest + 1] - lengths[nearest])
         beyond = points @ direction - path[-1] @ direction
-        past = (nearest == len(starts) - 1) & (t[rows, nearest] >= 1.0) & (beyond > 0)
+        past = (nearest == len(path) - 2) & (fraction >= 1.0) & (beyond > 0)
         along[past] = lengths[-1] + beyond[past]
         return along
 
