@@ -231,7 +231,8 @@ def stage_fight(renderer, view: FightView, i: int, start: int, takedown: int) ->
 def draw_fight(frame: np.ndarray, view: FightView, pixels_of, takedown: bool, avoid=None) -> np.ndarray:
     """``frame`` with the attack's label beside the line's middle (``pixels_of``: table points (N,
     3) to pixel (column, row), the renderer's ``project``) and, for a takedown, its banner.
-    avoid: (left, top, width, height) of a box the label must not cover (a jump's inset)."""
+    avoid: (left, top, width, height) of a box the label and the banner must not cover (a jump's
+    inset)."""
     height, width = frame.shape[:2]
     unit = height / 720.0
     image = Image.fromarray(np.asarray(frame, dtype=np.uint8))
@@ -278,8 +279,12 @@ def draw_fight(frame: np.ndarray, view: FightView, pixels_of, takedown: bool, av
         words = view.banner
         text_w = draw.textlength(words, font=big)
         y = int(0.095 * height)
-        draw.rectangle((0, y - int(8 * unit), width, y + int(70 * unit)), fill=(12, 14, 18, 150))
-        draw.text(((width - text_w) / 2, y), words, font=big, fill=TAKEDOWN_RGB)
+        band = (y - int(8 * unit), y + int(70 * unit))
+        x = (width - text_w) / 2
+        if avoid is not None and avoid[1] < band[1] and avoid[1] + avoid[3] > band[0]:
+            x = min(x, max(int(10 * unit), (avoid[0] - text_w) / 2))  # centred left of the inset
+        draw.rectangle((0, band[0], width, band[1]), fill=(12, 14, 18, 150))
+        draw.text((x, y), words, font=big, fill=TAKEDOWN_RGB)
     return np.asarray(image)
 
 

@@ -118,6 +118,29 @@ def test_EC_ACT_ATTACK_a_shot_marks_where_the_shooter_fired_from():
     assert colour_pixels(draw_fight(blank, melee, pixels_of, takedown=False)[around], line_colour(melee)) == 0
 
 
+def test_EC_WOUND_the_takedown_banner_stands_clear_of_a_jumps_inset():
+    """Clause: EC-WOUND: a rider taken out in a jump's shot: its banner is centred in the frame,
+    or left of the jump's profile inset where the inset would cover its last letters."""
+    from entropy3d.video.fight import FightView, draw_fight
+    from entropy3d.video.jumpshot import inset_box
+
+    def pixels_of(points):  # table inches to pixels of a 1280x720 frame, 20 px an inch
+        return np.asarray(points)[:, :2] * 20.0
+
+    shot = FightView("scale", "ash", "shotgun", True, np.array([10.0, 30.0, 1.0]), np.array([30.0, 28.0, 1.0]),
+                     0.66, True, True, None)
+    blank = np.zeros((720, 1280, 3), np.uint8)
+    left, top, w, h = box = inset_box((1280, 720))
+    under_inset = (slice(top, top + h), slice(left, left + w))
+    plain = draw_fight(blank, shot, pixels_of, takedown=True)
+    beside = draw_fight(blank, shot, pixels_of, takedown=True, avoid=box)
+    assert colour_pixels(plain[under_inset], TAKEDOWN_RGB) > 50  # centred, the inset would cover it
+    assert colour_pixels(beside[under_inset], TAKEDOWN_RGB) == 0
+    banner_band = slice(0, 200)  # the whole banner, moved or not
+    assert colour_pixels(beside[banner_band], TAKEDOWN_RGB) == pytest.approx(
+        colour_pixels(plain[banner_band], TAKEDOWN_RGB), rel=0.05)
+
+
 def test_EC_WOUND_the_shared_page_and_the_viewer_tell_the_shot_with_its_action(takedown_replay):
     """Clause: EC-WOUND: the words of a shot after a move (its attack record's events) are read on
     the shared page's timeline and in the viewer's caption of that action, as on the video."""
