@@ -166,17 +166,38 @@ def densify(a: np.ndarray, b: np.ndarray, spacing: float = 0.25) -> np.ndarray:
     return a + t * (b - a)
 
 
+class PathFeet:
+    """Where points fall on a polyline ``path`` (N, 2), inches: for each point and each segment,
+    the foot of the point's perpendicular on it (clamped to the segment), as its squared gap to
+    the point and its distance along the path. The path's sums are made once; points are asked
+    in batches, by x and y columns (no (M, N, 2) arrays)."""
+
+    def __init__(self, path: np.ndarray):
+        self.path = path = np.asarray(path, float).reshape(-1, 2)
+        self.start_x, self.start_y = path[:-1, 0], path[:-1, 1]
+        self.step_x, self.step_y = np.diff(path[:, 0]), np.diff(path[:, 1])
+        spans = self.step_x * self.step_x + self.step_y * self.step_y
+        self.inverse_spans = np.divide(1.0, spans, out=np.zeros_like(spans), where=spans > 0)
+        self.lengths = np.concatenate([[0.0], np.cumsum(np.sqrt(spans))])
+
+    def feet(self, points: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(M, N - 1) squared gaps, distances along the path and fractions along each segment."""
+        points = np.atleast_2d(np.asarray(points, float))
+        offset_x = points[:, 0:1] - self.start_x
+        offset_y = points[:, 1:2] - self.start_y
+        t = np.clip((offset_x * self.step_x + offset_y * self.step_y) * self.inverse_spans, 0.0, 1.0)
+        gap_x, gap_y = offset_x - t * self.step_x, offset_y - t * self.step_y
+        lengths = self.lengths
+        return gap_x * gap_x + gap_y * gap_y, lengths[:-1] + t * (lengths[1:] - lengths[:-1]), t
+
+
 def progress_lookup(path: np.ndarray):
     """A function mapping (N, 2) table points to their distance along ``path`` (inches): that of
     the path's nearest point (on a segment, not only at its ends), or past the end along the
     path's last direction (where a bike that rode or flew on beyond the path is). Both fact
     producers measure where a ride's points and a flight's landing are along the path with it."""
-    path = np.asarray(path, float)
-    start_x, start_y = path[:-1, 0], path[:-1, 1]
-    step_x, step_y = np.diff(path[:, 0]), np.diff(path[:, 1])
-    spans = step_x * step_x + step_y * step_y
-    inverse_spans = np.divide(1.0, spans, out=np.zeros_like(spans), where=spans > 0)
-    lengths = np.concatenate([[0.0], np.cumsum(np.sqrt(spans))])
+    along_path = PathFeet(path)
+    path = along_path.path
     direction = path[-1] - path[-2] if len(path) > 1 else np.array([1.0, 0.0])
     direction = direction / max(float(np.linalg.norm(direction)), 1e-9)
 
@@ -184,16 +205,13 @@ def progress_lookup(path: np.ndarray):
         points = np.atleast_2d(np.asarray(points, float))
         if len(path) < 2:
             return np.zeros(len(points))
-        offset_x = points[:, 0:1] - start_x
-        offset_y = points[:, 1:2] - start_y
-        t = np.clip((offset_x * step_x + offset_y * step_y) * inverse_spans, 0.0, 1.0)
-        gap_x, gap_y = offset_x - t * step_x, offset_y - t * step_y
-        nearest = np.argmin(gap_x * gap_x + gap_y * gap_y, axis=1)
-        fraction = t[np.arange(len(points)), nearest]
-        along = lengths[nearest] + fraction * (lengths[nearest + 1] - lengths[nearest])
+        gaps, distances, fractions = along_path.feet(points)
+        nearest = np.argmin(gaps, axis=1)
+        rows = np.arange(len(points))
+        along = distances[rows, nearest]
         beyond = points @ direction - path[-1] @ direction
-        past = (nearest == len(path) - 2) & (fraction >= 1.0) & (beyond > 0)
-        along[past] = lengths[-1] + beyond[past]
+        past = (nearest == len(path) - 2) & (fractions[rows, nearest] >= 1.0) & (beyond > 0)
+        along[past] = along_path.lengths[-1] + beyond[past]
         return along
 
     return lookup

@@ -15,7 +15,7 @@ from typing import Sequence
 
 import numpy as np
 
-from entropy3d.geometry import BaseShape, Pose
+from entropy3d.geometry import BaseShape, PathFeet, Pose
 from entropy3d.rules.event import Event
 from entropy3d.rules.facts import Facts
 
@@ -58,20 +58,11 @@ def distances_along(path: np.ndarray, points_xy: np.ndarray) -> np.ndarray:
         return np.zeros(len(points))
     direction = path[-1] - path[-2]
     direction = direction / max(float(np.linalg.norm(direction)), 1e-9)
-    extended = np.vstack([path, path[-1] + 1000.0 * direction])
-    a, b = extended[:-1], extended[1:]
-    d = b - a
-    span = np.einsum("ij,ij->i", d, d)
-    lengths = np.concatenate([[0.0], np.cumsum(np.sqrt(span))])
+    gaps, alongs, _ = PathFeet(np.vstack([path, path[-1] + 1000.0 * direction])).feet(points)
     out, reached = np.zeros(len(points)), 0.0
-    for k, xy in enumerate(points):
-        t = np.clip(np.einsum("ij,ij->i", xy - a, d) / np.where(span > 0, span, 1.0), 0.0, 1.0)
-        nearest = a + t[:, None] * d
-        gap = np.hypot(*(nearest - xy).T)
-        along = lengths[:-1] + t * np.sqrt(span)
-        gap = np.where(along < reached - 2.0, np.inf, gap)
-        j = int(np.argmin(gap))
-        out[k] = reached = float(along[j])
+    for k in range(len(points)):
+        j = int(np.argmin(np.where(alongs[k] < reached - 2.0, np.inf, gaps[k])))
+        out[k] = reached = float(alongs[k, j])
     return out
 
 
