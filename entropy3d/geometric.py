@@ -286,6 +286,7 @@ class GeometricProducer:
         level_at = self._levels(line, flown, np.full(len(line), heading_deg))
         distance, height, vz, time = 0.0, z, v_up, t
         top = z
+        first_row = len(rows)
         while True:
             distance += v_along * FLIGHT_DT_S
             vz -= g_in * FLIGHT_DT_S
@@ -298,9 +299,9 @@ class GeometricProducer:
             if landed:
                 height = ground
             rows.append((time, float(xy[0]), float(xy[1]), float(height), float(heading_deg)))
-            along.append(float(progress_at(xy)[0]))
             if landed or time >= slice_s or self.probe.off_table(np.atleast_2d(xy)).any():
                 break
+        along.extend(progress_at(np.array([row[1:3] for row in rows[first_row:]])).tolist())  # all at once
         s = along[-1]
         flight = Flight(from_piece, from_kind, float(lengths[k]), t, (float(start[0]), float(start[1])), float(z),
                         float(math.hypot(v_along, v_up)), drop_in=float(drop_in), rise_in=max(0.0, top - z),
