@@ -90,22 +90,30 @@ def plausibility_problems(table, geometry) -> tuple[list[Finding], list[Finding]
         piece = geometry.pieces[owner]
         return f"{piece.kind} '{piece.id}' {_where(piece, span)}"
 
+    # Every vertical line any check needs is cast in one batch of rays (a ray's hits do not
+    # depend on the others in its batch), then handed out model by model and crate by crate.
+    models, destructibles = table.models, table.spec.destructibles
+    without_z = [i for i, model in enumerate(models) if len(model.position) != 3]
+    stacks = dict(zip(without_z, geometry.surface_stacks([models[i].position[:2] for i in without_z],
+                                                         static_only=True) if without_z else []))
+    heights = [float(model.position[2]) if len(model.position) == 3
+               else float(stacks[i][0]) if len(stacks[i]) else 0.0 for i, model in enumerate(models)]
+    outlines = [table.base_of(model).outline(Pose(model.position[0], model.position[1], model.facing, z), samples=16)
+                for model, z in zip(models, heights)]
+    crate_bounds = [geometry.pieces[index[item.id]].mesh.bounds for item in destructibles]
+    samples = ([_samples(outline, model.position) for model, outline in zip(models, outlines)]
+               + [_samples(np.array([[lo[0], lo[1]], [hi[0], lo[1]], [hi[0], hi[1]], [lo[0], hi[1]]]), item.position)
+                  for item, (lo, hi) in zip(destructibles, crate_bounds)])
+    all_spans = solid_spans(geometry, np.vstack(samples)) if samples else []
+    ends = np.cumsum([len(points) for points in samples])
+    spans_of = [all_spans[end - len(points):end] for points, end in zip(samples, ends)]
+    ground = [p for p in geometry.pieces if p.kind in GROUND_KINDS]
+
     bases = []
-    for i, model in enumerate(table.models):
+    for i, (model, z, outline, spans) in enumerate(zip(models, heights, outlines, spans_of)):
         path = f"models[{i}].position"
         x, y = model.position[0], model.position[1]
-        ground = [p for p in geometry.pieces if p.kind in GROUND_KINDS]
-        given_z = len(model.position) == 3
-        if given_z:
-            z = float(model.position[2])
-        else:
-            stack = geometry.surface_stacks([(x, y)], static_only=True)[0]
-            z = float(stack[0]) if len(stack) else 0.0
-        shape = table.base_of(model)
-        pose = Pose(x, y, model.facing, z)
-        outline = shape.outline(pose, samples=16)
-        spans = solid_spans(geometry, _samples(outline, (x, y)))
-        if not given_z:
+        if i in stacks:
             low = max([0.0] + [float(p.mesh.bounds[1][2]) for p in ground
                                 if p.kind == "block" and p.mesh.bounds[0][0] <= x <= p.mesh.bounds[1][0]
                                 and p.mesh.bounds[0][1] <= y <= p.mesh.bounds[1][1]])
@@ -151,11 +159,7 @@ def plausibility_problems(table, geometry) -> tuple[list[Finding], list[Finding]
                                f"overlaps {first.id}'s at ({_fmt(first.position[0])}, {_fmt(first.position[1])}): "
                                "move one of them so the bases do not touch"))
 
-    for i, item in enumerate(table.spec.destructibles):
-        piece = geometry.pieces[index[item.id]]
-        lo, hi = piece.mesh.bounds
-        corners = np.array([[lo[0], lo[1]], [hi[0], lo[1]], [hi[0], hi[1]], [lo[0], hi[1]]])
-        spans = solid_spans(geometry, _samples(corners, item.position))
+    for i, (item, (lo, hi), spans) in enumerate(zip(destructibles, crate_bounds, spans_of[len(models):])):
         for owner, (bottom, top) in _inside(spans, lo[2] + step, hi[2], solid).items():
             errors.append((f"destructibles[{i}].position",
                            f"destructible '{item.id}' at ({_fmt(item.position[0])}, {_fmt(item.position[1])}) is "
