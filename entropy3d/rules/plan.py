@@ -167,12 +167,11 @@ def parse_plan(text: str) -> Plan:
         i += 1
         return tok
 
-    def choice(options: tuple[str, ...], what: str) -> str:
-        tok = take("word", what)
-        word = tok.text.lower()
-        if word not in options:
-            raise PlanError(text, tok.col, f"expected {what} ({'|'.join(options)}), got {tok.text!r}")
-        return word
+    def choice(options: tuple[str, ...], what: str, hint: str = "") -> str:
+        tok = peek()
+        if tok is not None and tok.kind != "bad" and (tok.kind != "word" or tok.text.lower() not in options):
+            raise PlanError(text, tok.col, f"expected {what} ({'|'.join(options)}), got {tok.text!r}{hint}")
+        return take("word", f"{what} ({'|'.join(options)})").text.lower()
 
     def number(what: str, whole: bool) -> float:
         tok = take("num", what)
@@ -211,7 +210,9 @@ def parse_plan(text: str) -> Plan:
         if kind == "straight":
             segments.append(Straight(number("straight inches", whole=True)))
         elif kind in SIDES:
-            template = choice(TEMPLATES, "a template")
+            template = choice(TEMPLATES, "a template",
+                              f"; a turn is whole inches along a template (EC-TMPL-1), e.g. '{kind} wide 6'"
+                              f"; a turn by degrees is a stoppie's 'pivot {kind} 90' (EC-ACT-STOPPIE)")
             segments.append(Turn(kind, template, number("inches along the template", whole=True)))
         elif kind == "weave":
             side = choice(SIDES, "a side")

@@ -43,6 +43,19 @@ def test_parse_errors_name_the_column(text, column, words):
     assert err.value.column == column and words in err.value.message
 
 
+def test_EC_TMPL_1_a_turn_by_degrees_is_refused_with_the_choices_and_the_forms_that_mean_it():
+    # "left 45" reads as degrees to a newcomer: the refusal lists the templates, gives a turn along
+    # one and says a turn by degrees is a stoppie's pivot; a word that is no segment lists the segments
+    with pytest.raises(PlanError) as err:
+        parse_plan("s3: straight 10, left 45, straight 8")
+    assert err.value.column == 23
+    assert "(tight|medium|wide), got '45'" in err.value.message
+    assert "'left wide 6'" in err.value.message and "'pivot left 90'" in err.value.message
+    with pytest.raises(PlanError) as err:
+        parse_plan("s3: 10")
+    assert err.value.column == 5 and "a segment (straight|left|right|weave|pivot), got '10'" in err.value.message
+
+
 def test_repr_is_the_text():
     assert repr(parse_plan("focus s2: straight 12")) == "Plan('focus s2: straight 12')"
 
