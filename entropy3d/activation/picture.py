@@ -107,13 +107,15 @@ def draw_picture(table, geometry, story: RideStory, names=None, cliff_edges=(), 
     image.paste(still_image, STILL_BOX[:2])
     image.paste(topdown, TOPDOWN_BOX[:2])
     draw = ImageDraw.Draw(image)
-    axes = draw_profile(draw, geometry, story, key, PROFILE_BOX)
+    axes = draw_profile(draw, geometry, story, key, PROFILE_BOX, names)
     heading, outcome = title_lines(story, names)
     draw.text((14, 8), heading, fill=(235, 235, 235), font=font(22, bold=True))
     draw.text((14, 40), outcome, fill=key.colour("rules landing") if story.rules_landing() else (255, 255, 255),
               font=font(21))
-    draw.text((14, LEGEND_TOP), "Key (all three panels):", fill=(235, 235, 235), font=font(15, bold=True))
-    key.draw_legend(draw, (200, LEGEND_TOP, WIDTH - 10, image.size[1]))
+    key_title, key_font = "Key (all three panels):", font(15, bold=True)
+    draw.text((14, LEGEND_TOP), key_title, fill=(235, 235, 235), font=key_font)
+    key.draw_legend(draw, (max(200, round(14 + draw.textlength(key_title, font=key_font) + 16)), LEGEND_TOP,
+                           WIDTH - 10, image.size[1]))
     return Picture(image, axes, key.entries(), (heading, outcome), still_s)
 
 

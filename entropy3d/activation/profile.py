@@ -18,6 +18,7 @@ from PIL import ImageDraw
 from entropy3d.activation.key import ColourKey, font
 from entropy3d.activation.story import RideStory, distances_along
 from entropy3d.scene.probe import points_along
+from entropy3d.video.words import Names
 
 AXIS_COLOUR = (150, 150, 160)
 TEXT_COLOUR = (235, 235, 235)
@@ -156,8 +157,11 @@ def _label(draw, at, text: str, colour=TEXT_COLOUR, above: bool = True, within: 
 
 
 def draw_profile(draw: ImageDraw.ImageDraw, geometry, story: RideStory, key: ColourKey,
-                 box: tuple[int, int, int, int]) -> ProfileAxes:
-    """Draw the profile into ``box`` (left, top, right, bottom) pixels; returns its axes."""
+                 box: tuple[int, int, int, int], names: Names | None = None) -> ProfileAxes:
+    """Draw the profile into ``box`` (left, top, right, bottom) pixels; returns its axes. What the
+    bike hit or smashed is named as the title line names it (``names``: a rider by name, scenery
+    by a name read off its id)."""
+    names = names or Names()
     axes = profile_axes(story, box)
     left, top, right, bottom = box
     draw.rectangle(box, fill=PANEL_COLOUR)
@@ -186,11 +190,11 @@ def draw_profile(draw: ImageDraw.ImageDraw, geometry, story: RideStory, key: Col
         draw.line([(column, row_high), (column, row_low)], fill=section)
     draw.rectangle([axes.left, axes.top, plot_right, plot_bottom], outline=AXIS_COLOUR)
 
-    _draw_ride(draw, story, key, axes)
+    _draw_ride(draw, story, key, axes, names)
     return axes
 
 
-def _draw_ride(draw, story: RideStory, key: ColourKey, axes: ProfileAxes) -> None:
+def _draw_ride(draw, story: RideStory, key: ColourKey, axes: ProfileAxes, names: Names) -> None:
     trajectory, distances = story.trajectory, story.distances
     points = axes.px(distances, trajectory[:, 3])
     airborne = story.airborne_rows()
@@ -202,13 +206,13 @@ def _draw_ride(draw, story: RideStory, key: ColourKey, axes: ProfileAxes) -> Non
         z = float(np.interp(hit.t_s, trajectory[:, 0], trajectory[:, 3]))
         centre = axes.px(hit.progress_in, z + 0.6)
         draw.regular_polygon((*centre, 8), 3, rotation=180, fill=key.colour("smashed"))
-        _label(draw, centre, "through " + hit.piece_id, key.colour("smashed"))
+        _label(draw, centre, "through " + names.thing(hit.piece_id), key.colour("smashed"))
     for contact in story.facts.contacts:
         x, y = axes.px(contact.progress_in, contact.point[2] + 0.3)
         colour = key.colour("contact")
         draw.line([(x - 7, y - 7), (x + 7, y + 7)], fill=colour, width=3)
         draw.line([(x - 7, y + 7), (x + 7, y - 7)], fill=colour, width=3)
-        _label(draw, (x, y), f"hit {contact.piece_id}", colour)
+        _label(draw, (x, y), f"hit {names.thing(contact.piece_id)}", colour)
 
     landing = story.rules_landing()
     moments = {m.name: m for m in story.moments()}

@@ -13,6 +13,8 @@ import math
 import numpy as np
 from PIL import Image, ImageDraw
 
+from entropy3d.video.words import Names
+
 #: the inset's share of the frame's width and height, and its top edge as a share of the height
 INSET_SHARE = (0.38, 0.22)
 INSET_TOP_SHARE = 0.13
@@ -58,7 +60,7 @@ class ProfileInset:
         self.story = RideStory.from_record(activation, index, table.ruleset)
         base = Image.new("RGB", size, (30, 32, 38))
         self.axes = draw_profile(ImageDraw.Draw(base), geometry, self.story, ColourKey(self.story.facts.producer),
-                                 (0, 0, size[0] - 1, size[1] - 1))
+                                 (0, 0, size[0] - 1, size[1] - 1), Names.of_table(table))
         self.base = base
         trajectory = self.story.trajectory
         self.times, self.distances, self.heights = trajectory[:, 0], self.story.distances, trajectory[:, 3]

@@ -9,10 +9,19 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from PIL import Image
+from PIL import Image, ImageDraw
 
+from entropy3d.activation import profile
 from entropy3d.activation.key import KEY, ColourKey
-from entropy3d.activation.picture import PROFILE_BOX, STILL_BOX, TOPDOWN_BOX, colours_in, draw_picture
+from entropy3d.activation.picture import (
+    BACKGROUND,
+    LEGEND_TOP,
+    PROFILE_BOX,
+    STILL_BOX,
+    TOPDOWN_BOX,
+    colours_in,
+    draw_picture,
+)
 from entropy3d.activation.story import RideStory, distances_along
 from entropy3d.game.step import activation
 from entropy3d.geometry import Pose
@@ -199,6 +208,29 @@ def test_EC_DEST_2_destructible_smash_is_marked_where_the_bike_went_through():
     end = smash.story.end
     end_column, end_row = axes.px(distances_along(smash.story.path, [end.xy])[0], end.z)
     assert np.allclose(smash.centre("end"), (end_column, end_row), atol=TOLERANCE_PX)
+
+
+def test_the_profile_names_what_was_smashed_as_the_title_does(monkeypatch):
+    """Clause: EC-DEST-2. The smash mark's label reads "through bench 1", as the outcome line
+    names scenery, not the scene id "bench1" (the two disagreed in one picture)."""
+    smash = case("destructible smash")
+    labels: list[str] = []
+    drawing = profile._label
+    monkeypatch.setattr(profile, "_label", lambda draw, at, text, *args, **kwargs:
+                        labels.append(text) or drawing(draw, at, text, *args, **kwargs))
+    canvas = Image.new("RGB", (PROFILE_BOX[2] - PROFILE_BOX[0] + 1, PROFILE_BOX[3] - PROFILE_BOX[1] + 1))
+    profile.draw_profile(ImageDraw.Draw(canvas), smash.geometry, smash.story, ColourKey("physics"),
+                         (0, 0, canvas.size[0] - 1, canvas.size[1] - 1), Names.of_table(smash.table))
+    assert "through bench 1" in labels and not any("bench1" in label for label in labels)
+
+
+def test_the_keys_first_swatch_stands_clear_of_its_title():
+    """The key's title and its first swatch touched ("panels):" ran into the square)."""
+    pixels = case("ramp jump").pixels[LEGEND_TOP:LEGEND_TOP + 20]
+    first = case("ramp jump").picture.legend[0][1]
+    swatch_columns = np.nonzero(np.all(pixels == first, axis=2).any(axis=0))[0]
+    outline = swatch_columns.min() - 1  # the swatch's black outline
+    assert np.all(pixels[:, outline - 12:outline] == BACKGROUND)
 
 
 def test_the_picture_is_a_readable_size():
