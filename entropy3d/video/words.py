@@ -124,12 +124,15 @@ def sentence(event: Event, names: Names) -> str:
             return text + f" - survives{_stress(event.stress_change)}, {after}"
         return text + " - crashes"
     if kind == "bust":
-        out = figures["out_of_game"] if "out_of_game" in figures else not (rolls and rolls[-1].succeeded)
+        remount = rolls[-1] if rolls else None  # none when the lost wound was the last (EC-DICE-4)
+        out = figures["out_of_game"] if "out_of_game" in figures else not (remount and remount.succeeded)
         if out:
-            return f"{who} busts and is out of the game"
+            failed = f": fails to remount ({dice(remount)})" if remount and not remount.succeeded else ""
+            return f"{who} busts and is out of the game{failed}"
         left = figures.get("wounds_after")
         wounds = f" ({left} left)" if left is not None else ""
-        return f"{who} busts: -1 wound{wounds}, skips next action"
+        mounted = f", remounts ({dice(remount)})" if remount else ""
+        return f"{who} busts: -1 wound{wounds}{mounted}, skips next action"
     if kind == "destructible":
         if not rolls:
             return f"{who} is too slow to smash through {names.thing(event.piece)}: it stops the bike"

@@ -38,7 +38,15 @@ def test_a_bust_and_a_skip_name_the_rider():
     remount = TestRoll((10, 7), 0, 15, 15, 17, Outcome.SUCCESS, 0)
     bust = Event("bust", "hades_1", "bust ...", clauses=("EC-DICE-4",), rolls=(remount,),
                  figures={"wounds_after": 2, "out_of_game": False})
-    assert sentence(bust, NAMES) == "Brakes busts: -1 wound (2 left), skips next action"
+    assert sentence(bust, NAMES) == "Brakes busts: -1 wound (2 left), remounts (needs 15, rolls 17), skips next action"
+    # the remount roll is named: under "busts" a bare "TN 15 ... passes" read as if the bust had passed
+    fall = TestRoll((3, 4), 0, 16, 16, 7, Outcome.FAIL, 0)
+    thrown = Event("bust", "hades_1", "bust ...", clauses=("EC-DICE-4",), rolls=(fall,),
+                   figures={"wounds_after": 1, "out_of_game": True})
+    assert sentence(thrown, NAMES) == "Brakes busts and is out of the game: fails to remount (needs 16, rolls 7)"
+    last = Event("bust", "hades_1", "bust ...", clauses=("EC-DICE-4",),
+                 figures={"wounds_after": 0, "out_of_game": True})
+    assert sentence(last, NAMES) == "Brakes busts and is out of the game"
     skip = Event("skip", "hades_1", "remounting ...", clauses=("EC-DICE-4",))
     assert sentence(skip, NAMES) == "Brakes is remounting after a bust: skips this action"
 
