@@ -28,3 +28,23 @@ def test_EC_MEL_1_and_EC_GUN_2_attack_command_says_tn_odds_or_the_clause(tmp_pat
     assert "Traceback" not in out_of_range.stderr
     bad = run(str(scene), "--attacker", "ash", "--target", "rat", "--weapon", "bazooka")
     assert bad.returncode == 1 and "bazooka" in bad.stderr and "Traceback" not in bad.stderr
+
+
+def test_riders_are_called_by_name_with_the_id_the_command_takes(tmp_path):
+    """A rider with a name is "Ash (hades_3)" in the verdict and by name in the refusal's reason
+    and the sight line (the command printed only ids)."""
+    scene = tmp_path / "named.yaml"
+    scene.write_text(
+        "name: Named\ntable: {width: 48, depth: 48}\n"
+        "gangs: {a: {name: A, colour: '#ff0000'}, b: {name: B, colour: '#0000ff'}}\n"
+        "models:\n"
+        "  - {id: hades_3, gang: a, bike: police, position: [10, 11.8], facing: 0, speed: 1,"
+        " rider: {name: Ash, weapon: chain}}\n"
+        "  - {id: komodo_1, gang: b, bike: police, position: [10, 10], facing: 0, speed: 1, rider: {name: Viper}}\n"
+        "  - {id: cop, gang: a, bike: police, position: [10, 0.5], facing: 90, speed: 1, rider: {gun: pistol}}\n"
+        "  - {id: far, gang: b, bike: police, position: [10, 40], facing: 0, speed: 1, rider: {name: Fang}}\n")
+    ok = run(str(scene), "--attacker", "hades_3", "--target", "komodo_1")
+    assert ok.returncode == 0, ok.stderr
+    assert "Ash (hades_3) can attack Viper (komodo_1) with chain" in ok.stdout and "against Viper's dodge" in ok.stdout
+    refused = run(str(scene), "--attacker", "cop", "--target", "far")
+    assert refused.returncode == 1 and "cop cannot attack Fang (far) with pistol: Fang is " in refused.stderr

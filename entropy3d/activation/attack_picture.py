@@ -32,13 +32,16 @@ OTHER_RGB = (200, 200, 210)
 AROUND_IN = 5.0
 #: the most pixels an inch is drawn at (two bases side by side still fill the map)
 MAX_PX_PER_IN = 60.0
+#: inches of the world beyond the table's edge the map may show (a cliff edge stays in sight)
+PAST_EDGE_IN = 1.0
 
 
 @dataclass(frozen=True)
 class AttackScene:
-    """What the picture shows. attacker, target: (id, pose, base, colour "#rrggbb"). others: the
-    other riders as (id, pose, base). weapon, kind: chicken, melee or gun. reach_in: the melee
-    weapon's reach or the gun's range (inches), None for chicken. visible: the share of the
+    """What the picture shows. attacker, target: (name, pose, base, colour "#rrggbb"). others: the
+    other riders as (name, pose, base); a rider's name is its id when it has none. weapon, kind:
+    chicken, melee or gun. reach_in: the melee weapon's reach or the gun's range (inches), None
+    for chicken. visible: the share of the
     target the attacker sees (a shot), else None; rays: (N, 2) end points of the sight rays
     on the target and whether each is seen, or None. allowed: the rules allow it; lines: the
     verdict in words (first line the headline)."""
@@ -66,14 +69,22 @@ def sight_rgb(visible: float | None, need: float = 0.25) -> tuple[int, int, int]
 
 
 def map_region(scene: AttackScene, width_in: float, depth_in: float) -> tuple[float, float, float, float]:
-    """A square of table (x0, y0, x1, y1 inches) holding both riders with room around them."""
+    """A square of table (x0, y0, x1, y1 inches) holding both riders with room around them, moved
+    onto the table where it would reach more than PAST_EDGE_IN past an edge (riders at the edge
+    left half the map dark), or centred on the table where it is the larger."""
     points = np.array([scene.attacker[1].xy, scene.target[1].xy])
     centre = points.mean(axis=0)
     apart = float(np.hypot(*(points[1] - points[0])))
     half = 0.5 * apart + AROUND_IN + 0.5 * max(scene.attacker[2].length, scene.target[2].length)
     if scene.kind == "melee" and scene.reach_in is not None:
         half = max(half, scene.reach_in + scene.attacker[2].length + 1.0)
-    return (centre[0] - half, centre[1] - half, centre[0] + half, centre[1] + half)
+    low = []
+    for middle, size in zip(centre, (width_in, depth_in)):
+        if 2 * half >= size + 2 * PAST_EDGE_IN:
+            low.append(size / 2 - half)
+        else:
+            low.append(min(max(middle - half, -PAST_EDGE_IN), size + PAST_EDGE_IN - 2 * half))
+    return (low[0], low[1], low[0] + 2 * half, low[1] + 2 * half)
 
 
 def draw_attack(geometry, scenery, scene: AttackScene, need: float = 0.25) -> Image.Image:
@@ -86,9 +97,8 @@ def draw_attack(geometry, scenery, scene: AttackScene, need: float = 0.25) -> Im
     picture = drawn.crop((0, 0, MAP_PX, MAP_PX))  # the map alone: nothing spills onto the panel
     draw = ImageDraw.Draw(picture, "RGBA")
     label = font(17, bold=True)
-    for model_id, pose, base in scene.others:
+    for _, pose, base in scene.others:
         draw_base(draw, canvas, base, pose, OTHER_RGB, width=2)
-        _tag(draw, canvas, pose, model_id, OTHER_RGB, font(14))
     a_id, a_pose, a_base, a_colour = scene.attacker
     t_id, t_pose, t_base, t_colour = scene.target
     if scene.kind == "melee" and scene.reach_in is not None:
@@ -112,8 +122,11 @@ def draw_attack(geometry, scenery, scene: AttackScene, need: float = 0.25) -> Im
         draw.line(canvas.px([a_pose.xy, t_pose.xy]), fill=REACH_RGB + (200,), width=2)
     draw_base(draw, canvas, a_base, a_pose, _rgb(a_colour), width=4)
     draw_base(draw, canvas, t_base, t_pose, _rgb(t_colour), width=4)
-    _tag(draw, canvas, a_pose, f"{a_id} (attacker{_up(a_pose)})", _rgb(a_colour), label)
-    _tag(draw, canvas, t_pose, f"{t_id} (target{_up(t_pose)})", _rgb(t_colour), label)
+    taken: list[tuple[float, float, float, float]] = []
+    _tag(draw, canvas, a_pose, f"{a_id} (attacker{_up(a_pose)})", _rgb(a_colour), label, taken)
+    _tag(draw, canvas, t_pose, f"{t_id} (target{_up(t_pose)})", _rgb(t_colour), label, taken)
+    for name, pose, _ in scene.others:
+        _tag(draw, canvas, pose, name, OTHER_RGB, font(14), taken)
     if scene.kind == "gun":
         middle = 0.5 * (a_pose.xy + t_pose.xy)
         (mx, my), = canvas.px([middle])
@@ -134,14 +147,21 @@ def _up(pose: Pose) -> str:
     return f", {pose.z:.1f}\" up" if pose.z > 0.5 else ""
 
 
-def _tag(draw, canvas, pose: Pose, text: str, colour, face) -> None:
+def _tag(draw, canvas, pose: Pose, text: str, colour, face, taken: list) -> None:
+    """Name a rider below and right of its base, unless the words would cover a name already in
+    ``taken`` (pixel boxes; the attacker's and target's come first) or the rider is off the map."""
     (x, y), = canvas.px([pose.xy])
     if not (0 <= x <= MAP_PX and 0 <= y <= MAP_PX):
-        return  # a rider off the map is not named at its edge
-    width = draw.textlength(text, font=face)
-    left = x + 10 if x + 10 + width < MAP_PX - 6 else x - 10 - width  # kept inside the map
+        return
+    left, top, right, bottom = draw.textbbox((0, 0), text, font=face, stroke_width=2)
+    width = right - left
+    left = max(6, x + 10 if x + 10 + width < MAP_PX - 6 else x - 10 - width)  # kept inside the map
+    box = (left, y + 12 + top, left + width, y + 12 + bottom)
+    if any(box[0] < b[2] and b[0] < box[2] and box[1] < b[3] and b[1] < box[3] for b in taken):
+        return
+    taken.append(box)
     dark = 0.3 * colour[0] + 0.59 * colour[1] + 0.11 * colour[2] < 100  # a dark gang colour: a light outline
-    draw.text((max(6, left), y + 12), text, font=face, fill=colour, stroke_width=2,
+    draw.text((left, y + 12), text, font=face, fill=colour, stroke_width=2,
               stroke_fill=(235, 235, 235) if dark else (0, 0, 0))
 
 

@@ -37,6 +37,7 @@ def attack(
     from entropy3d.rules.transition import Action, check
     from entropy3d.scene import load_scene
     from entropy3d.scene.build import build_table_geometry
+    from entropy3d.video.words import Names
 
     if png is not None:
         check_output_path(png, (".png",))
@@ -53,21 +54,27 @@ def attack(
         kind = weapon_kind(weapon, ruleset)
     except ValueError as error:
         raise fail(f"error: --weapon: {error}") from None
+    names = Names.of_table(table)
+
+    def called(model_id: str) -> str:
+        """"Ash (hades_3)": the rider by name, with the id the command takes."""
+        return model_id if names.rider(model_id) == model_id else f"{names.rider(model_id)} ({model_id})"
+
     view = TableView(table, geometry)
     refusal = None
     try:
         check(state, Action.attack(attacker, target, weapon), ruleset, view)
     except IllegalPlanError as refused:
-        refusal = f"{attacker} cannot attack {target} with {weapon}: {refused}"
-    lines = [f"{attacker} can attack {target} with {weapon} ({kind})"]
+        refusal = f"{called(attacker)} cannot attack {called(target)} with {weapon}: {names.named(str(refused))}"
+    lines = [f"{called(attacker)} can attack {called(target)} with {weapon} ({kind})"]
     sight = view.sight(state, attacker, target, raider.pose) if kind == "gun" else None
     if sight is not None:
         need = float(ruleset.data("shooting.min_visible_fraction"))
         cover = (", too little to shoot (EC-COVER-1)" if sight.visible_fraction < need - 1e-9
                  else ", in cover (EC-COVER-1)" if sight.visible_fraction < 1.0 - 1e-6 else "")
         reach = ruleset.scale.inches(float(ruleset.data(f"guns.{weapon}.range_m")))
-        lines.append(f"  sight     {sight.visible_fraction:.0%} of {target} visible, {sight.distance_in:.1f}\" away "
-                     f"(range {reach:.1f}\"){cover}")
+        lines.append(f"  sight     {sight.visible_fraction:.0%} of {names.rider(target)} visible, "
+                     f"{sight.distance_in:.1f}\" away (range {reach:.1f}\"){cover}")
     if kind == "chicken" and refusal is None:
         tn = int(ruleset.data("chicken.tn"))
         odds = exact_odds(tn, raider.stress, ruleset, max_stress=raider.max_stress)
@@ -77,11 +84,11 @@ def attack(
         odds = (shot_odds(state, attacker, target, weapon, ruleset) if kind == "gun"
                 else melee_odds(state, attacker, target, weapon, DODGE, ruleset))
         lines += [f"  TN        {odds.tn}",
-                  f"  odds      {float(odds.hit):.1%} to hit against {target}'s dodge (EC-DICE-2), "
+                  f"  odds      {float(odds.hit):.1%} to hit against {names.rider(target)}'s dodge (EC-DICE-2), "
                   f"{float(odds.headshot):.1%} a headshot; {float(odds.attacker_bust):.1%} to bust"]
     if png is not None:
         shown = [refusal] + lines[1:] if refusal is not None else lines
-        _draw(png, table, geometry, state, view, attacker, target, weapon, kind, shown, refusal is None)
+        _draw(png, table, geometry, state, view, attacker, target, weapon, kind, shown, refusal is None, names)
     if refusal is not None:
         raise fail(refusal)
     for line in lines:
@@ -91,7 +98,7 @@ def attack(
 
 
 def _draw(png: Path, table, geometry, state, view, attacker: str, target: str, weapon: str, kind: str,
-          lines: list[str], allowed: bool) -> None:
+          lines: list[str], allowed: bool, names) -> None:
     """Draw the attack (:mod:`entropy3d.activation.attack_picture`) and write it atomically."""
     import io
 
@@ -103,7 +110,7 @@ def _draw(png: Path, table, geometry, state, view, attacker: str, target: str, w
 
     def who(model_id: str):
         model = state.model(model_id)
-        return (model_id, model.pose, ruleset.base_for(model.bike_type), table.gang_colour(model.gang))
+        return (names.rider(model_id), model.pose, ruleset.base_for(model.bike_type), table.gang_colour(model.gang))
 
     reach = rays = visible = None
     if kind == "melee":
@@ -113,7 +120,7 @@ def _draw(png: Path, table, geometry, state, view, attacker: str, target: str, w
         result = view.los.line_of_sight(attacker, target, sight_poses(state))
         visible = float(result.true_los.visible_fraction)
         rays = (result.geometry.ray_ends, result.geometry.rays_visible)
-    others = tuple((m.id, m.pose, ruleset.base_for(m.bike_type)) for m in state.models.values()
+    others = tuple((names.rider(m.id), m.pose, ruleset.base_for(m.bike_type)) for m in state.models.values()
                    if m.in_play and m.id not in (attacker, target))
     picture = draw_attack(geometry, state.scenery, AttackScene(
         who(attacker), who(target), others, weapon, kind, reach, visible, rays, allowed, tuple(lines)),

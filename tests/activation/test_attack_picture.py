@@ -14,9 +14,13 @@ from entropy3d.activation.attack_picture import (
     COVER_RGB,
     HIDDEN_RGB,
     MAP_PX,
+    PAST_EDGE_IN,
     REACH_RGB,
     REFUSED_RGB,
+    AttackScene,
+    map_region,
 )
+from entropy3d.geometry import BaseShape, Pose
 
 DUEL = (
     "name: Duel\ntable: {width: 48, depth: 48}\n"
@@ -80,3 +84,23 @@ def test_a_bad_png_name_writes_nothing(tmp_path):
     bad = run(str(scene), "--attacker", "ash", "--target", "rat", "--png", str(tmp_path / "melee.jpg"))
     assert bad.returncode == 1 and ".png" in bad.stderr and "Traceback" not in bad.stderr
     assert sorted(p.name for p in tmp_path.iterdir()) == ["duel.yaml"]
+
+
+def test_the_map_stays_on_the_table_around_riders_at_its_edge():
+    """Two riders 42" apart along the south edge (Lovers Point's start): the square around them
+    was centred on them, so half the map was the dark below the table. It keeps to the table
+    (at most PAST_EDGE_IN beyond an edge), and where it is larger than the table it is centred
+    on it; a close pair in mid-table keeps its square around them."""
+    base = BaseShape(1.5, 0.75)
+
+    def scene(a, b):
+        return AttackScene(("Brakes", Pose(*a, 90.0), base, "#ff0000"), ("Viper", Pose(*b, 90.0), base, "#00ff00"),
+                           (), "chain", "melee", 2.0, None, None, False, ("refused",))
+
+    x0, y0, x1, y1 = map_region(scene((2.0, 4.2), (44.0, 4.2)), 48.0, 48.0)
+    assert x1 - x0 == y1 - y0 > 48.0 + 2 * PAST_EDGE_IN
+    assert (x0 + x1) / 2 == 24.0 and (y0 + y1) / 2 == 24.0
+    x0, y0, x1, y1 = map_region(scene((2.0, 4.2), (12.0, 4.2)), 48.0, 48.0)
+    assert y0 == -PAST_EDGE_IN and x0 == -PAST_EDGE_IN and x1 - x0 == y1 - y0 >= 10.0 + 2 * 5.0
+    x0, y0, x1, y1 = map_region(scene((20.0, 20.0), (24.0, 23.0)), 48.0, 48.0)
+    assert (x0 + x1) / 2 == 22.0 and (y0 + y1) / 2 == 21.5
