@@ -17,6 +17,7 @@ from PIL import Image, ImageDraw
 
 from entropy3d.activation.drawing import Canvas, dashed, draw_base, table_image
 from entropy3d.activation.key import font
+from entropy3d.fonts import covered_by
 from entropy3d.geometry import BaseShape, Pose
 
 MAP_PX = 760
@@ -157,7 +158,7 @@ def _tag(draw, canvas, pose: Pose, text: str, colour, face, taken: list) -> None
     width = right - left
     left = max(6, x + 10 if x + 10 + width < MAP_PX - 6 else x - 10 - width)  # kept inside the map
     box = (left, y + 12 + top, left + width, y + 12 + bottom)
-    if any(box[0] < b[2] and b[0] < box[2] and box[1] < b[3] and b[1] < box[3] for b in taken):
+    if covered_by(box, taken):
         return
     taken.append(box)
     dark = 0.3 * colour[0] + 0.59 * colour[1] + 0.11 * colour[2] < 100  # a dark gang colour: a light outline

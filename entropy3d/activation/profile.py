@@ -17,6 +17,7 @@ from PIL import ImageDraw
 
 from entropy3d.activation.key import ColourKey, font
 from entropy3d.activation.story import RideStory, distances_along
+from entropy3d.fonts import covered_by
 from entropy3d.scene.probe import points_along
 from entropy3d.video.words import Names
 
@@ -143,14 +144,10 @@ def _label(draw, at, text: str, colour=TEXT_COLOUR, above: bool = True, within: 
         top = y - 24 if above else y + 9
         return (left, top, left + width, top + 18)
 
-    def meets(candidate) -> tuple[float, float, float, float] | None:
-        return next((other for other in taken or () if candidate[0] < other[2] and other[0] < candidate[2]
-                     and candidate[1] < other[3] and other[1] < candidate[3]), None)
-
     placed = box(left, above)
-    if meets(placed) is not None:
+    if (met := covered_by(placed, taken or ())) is not None:
         flipped = box(left, not above)
-        placed = flipped if meets(flipped) is None else box(meets(placed)[2] + 6, above)
+        placed = flipped if covered_by(flipped, taken or ()) is None else box(met[2] + 6, above)
     draw.text(placed[:2], text, fill=colour, font=face)
     if taken is not None:
         taken.append(placed)

@@ -13,6 +13,7 @@ from shapely.geometry import LineString
 from entropy3d.activation.drawing import Canvas, cross, dashed, draw_base, table_image
 from entropy3d.activation.key import ColourKey, font
 from entropy3d.activation.story import RideStory
+from entropy3d.fonts import covered_by
 
 #: inches of table shown around the ride (and its landing) on each side, at least
 AROUND_IN = 5.0
@@ -99,7 +100,7 @@ def _labels(draw, canvas: Canvas, geometry, scenery) -> None:
         width = draw.textlength(name, font=face)
         left = min(max(cx - width / 2, 2), canvas.size[0] - width - 2)
         box = (left - 2, cy - 9, left + width + 2, cy + 9)
-        if any(box[0] < b[2] and b[0] < box[2] and box[1] < b[3] and b[1] < box[3] for b in written):
+        if covered_by(box, written):
             continue
         written.append(box)
         draw.text((left, cy - 7), name, fill=(255, 255, 255), font=face, stroke_width=2, stroke_fill=(0, 0, 0))

@@ -99,6 +99,9 @@ def eye_view(world, result, size: tuple[int, int], backend: str | None):
     from entropy3d.render.cameras import CameraView
     from entropy3d.render.renderer import TableRenderer
 
+    def called(model_id: str) -> str:
+        return world.table.model(model_id).rider.name or model_id
+
     minis = world.miniatures()
     target = minis[result.target]
     eye = result.geometry.eye
@@ -108,8 +111,8 @@ def eye_view(world, result, size: tuple[int, int], backend: str | None):
     try:
         with TableRenderer(world.table, size, geometry=world.geometry, backend=backend, grid=False,
                            camera=CameraView(tuple(eye), tuple(centre), fov),
-                           title=f"{result.viewer}'s eye: {100 * result.true_los.visible_fraction:.0f}% of "
-                                 f"{result.target} visible") as renderer:
+                           title=f"{called(result.viewer)}'s eye: {100 * result.true_los.visible_fraction:.0f}% "
+                                 f"of {called(result.target)} visible") as renderer:
             renderer.show_model(result.viewer, False)
             image = renderer.render_to_array()
             pixels = renderer.project(result.geometry.ray_ends)

@@ -8,8 +8,9 @@ when clear and red when blocked; the true-LOS rays' end points on the target are
 from __future__ import annotations
 
 import numpy as np
-from PIL import Image, ImageDraw, ImageFont
+from PIL import Image, ImageDraw
 
+from entropy3d.fonts import covered_by, font
 from entropy3d.los.results import LosResult
 from entropy3d.los.world import LosWorld, Miniature, piece_footprint
 from entropy3d.rules.combat import shot_in_sight
@@ -78,7 +79,9 @@ def draw_top_down(world: LosWorld, result: LosResult | None = None, minis: dict[
             for start, end in geometry.lines[geometry.lines_clear == want]:
                 draw.line(canvas.px([start, end]), fill=(*(CLEAR if want else BLOCKED), 70), width=1)
 
-    font = ImageFont.load_default()
+    def name(model_id: str) -> str:
+        return table.model(model_id).rider.name or model_id
+
     for model_id, mini in minis.items():
         model = table.model(model_id)
         colour = _rgb(table.gang_colour(model.gang))
@@ -86,8 +89,19 @@ def draw_top_down(world: LosWorld, result: LosResult | None = None, minis: dict[
         draw.polygon(canvas.px(outline), fill=(*colour, 255), outline=(250, 250, 250, 255))
         nose = mini.pose.xy + mini.pose.forward * mini.base.length * 0.5
         draw.line(canvas.px([mini.pose.xy, nose]), fill=(250, 250, 250, 255), width=2)
-        x, y = canvas.px([mini.pose.xy])[0]
-        draw.text((x + 4, y - 18), model_id, fill=(255, 255, 255, 255), font=font)
+    # riders named beside their bases, the viewer and target first; a name that would cover
+    # one already written is left out
+    first = [i for i in (result.viewer, result.target) if i in minis] if result is not None else []
+    taken: list[tuple[float, float, float, float]] = []
+    label = font(13)
+    for model_id in first + [i for i in minis if i not in first]:
+        x, y = canvas.px([minis[model_id].pose.xy])[0]
+        left, top, right, bottom = draw.textbbox((x + 6, y - 20), name(model_id), font=label, stroke_width=2)
+        if covered_by((left, top, right, bottom), taken):
+            continue
+        taken.append((left, top, right, bottom))
+        draw.text((x + 6, y - 20), name(model_id), fill=(255, 255, 255, 255), font=label, stroke_width=2,
+                  stroke_fill=(0, 0, 0, 255))
 
     if result is not None:
         geometry = result.geometry
@@ -96,9 +110,9 @@ def draw_top_down(world: LosWorld, result: LosResult | None = None, minis: dict[
             draw.point((x, y), fill=(*(CLEAR if visible else BLOCKED), 255))
         td, tl = result.top_down, result.true_los
         shoots = shot_in_sight(tl.visible_fraction, tl.bike_seen, table.ruleset)  # EC-COVER-1, the rules' call
-        title = title or (f"{result.viewer} -> {result.target}: top-down "
+        title = title or (f"{name(result.viewer)} -> {name(result.target)}: top-down "
                           f"{'VISIBLE' if td.visible else 'BLOCKED'} ({td.clear_lines}/{td.lines} lines), "
                           f"true LOS {100 * tl.visible_fraction:.0f}% visible"
                           f"{', cover' if tl.cover else ''}, {'can shoot' if shoots else 'no shot'}")
-    draw.text((canvas.margin, 8), title or table.name, fill=(235, 235, 235, 255), font=font)
+    draw.text((canvas.margin, 6), title or table.name, fill=(235, 235, 235, 255), font=font(15, bold=True))
     return canvas.image
