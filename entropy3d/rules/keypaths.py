@@ -38,7 +38,7 @@ def _unwrap(annotation: Any) -> Any:
             return annotation
 
 
-def _keys_allowed_at(model: type[BaseModel], loc: tuple) -> list[str]:
+def keys_allowed_at(model: type[BaseModel], loc: tuple) -> list[str]:
     """The keys a mapping at ``loc`` (inside ``model``) may have, as written in the file."""
     node: Any = model
     for part in loc:
@@ -84,7 +84,7 @@ def validation_problems(error: ValidationError, model: type[BaseModel], data: An
         message = item["msg"].removeprefix("Value error, ")
         if item["type"] == "extra_forbidden":
             key = str(loc[-1])
-            message = f"unknown key {key!r}; {did_you_mean(key, _keys_allowed_at(model, loc[:-1]))}"
+            message = f"unknown key {key!r}; {did_you_mean(key, keys_allowed_at(model, loc[:-1]))}"
         elif item["type"] == "missing":
             message = "required key is missing"
         elif item["type"] == "finite_number":

@@ -17,6 +17,7 @@ from pydantic import ValidationError
 from entropy3d.errors import MeshError, SceneError
 from entropy3d.resources import bundled_dir
 from entropy3d.rules.conditions import CONDITIONS
+from entropy3d.rules.keypaths import did_you_mean, keys_allowed_at
 from entropy3d.rules.ruleset import Ruleset
 from entropy3d.scene.rulesfile import load_ruleset
 from entropy3d.scene.schema import IDENTIFIER_PATTERN, RIDER_STATS, SceneSpec
@@ -40,7 +41,9 @@ def _schema_problems(error: ValidationError, lines: dict[str, int]) -> list[Prob
         path = key_path(loc)
         message = item["msg"].removeprefix("Value error, ")
         if item["type"] == "extra_forbidden":
-            message = "unknown key (check the spelling; `entropy3d schema` lists the allowed keys)"
+            key = str(loc[-1])
+            message = (f"unknown key {key!r}; {did_you_mean(key, keys_allowed_at(SceneSpec, loc[:-1]))} "
+                       "(`entropy3d schema` lists every allowed key)")
         elif item["type"] == "missing":
             message = "required key is missing"
         elif item["type"] == "string_pattern_mismatch" and item.get("ctx", {}).get("pattern") == IDENTIFIER_PATTERN:

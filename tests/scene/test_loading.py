@@ -75,7 +75,20 @@ def test_unknown_key_is_rejected_not_ignored(tmp_path):
           - {id: b1, rect: [1, 1, 4, 4], storeys: 2, storys: 3}
         """)
     [(key, line, message)] = problems_of(path)
-    assert key == "buildings[0].storys" and line == 3 and "unknown key" in message
+    assert key == "buildings[0].storys" and line == 3 and "unknown key 'storys'; did you mean 'storeys'?" in message
+
+
+def test_a_misspelt_key_in_a_list_item_or_at_the_top_gets_the_closest_allowed_key(tmp_path):
+    """The fix is named wherever the key stands: in a list's item and at the scene's top level."""
+    path = write_scene(tmp_path, """\
+        name: Bad
+        misson: turf_war
+        destructibles:
+          - {id: crate_1, kind: crate, position: [4, 4], facng: 30}
+        """)
+    problems = {key: message for key, _, message in problems_of(path)}
+    assert "did you mean 'mission'?" in problems["misson"]
+    assert "did you mean 'facing'?" in problems["destructibles[0].facng"]
 
 
 def test_unknown_terrain_lists_the_allowed_ones(tmp_path):
