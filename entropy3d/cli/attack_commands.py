@@ -46,7 +46,7 @@ def attack(
     state = dataclasses.replace(table.initial_state(geometry.surface_height), turn=2)
     for who in (attacker, target):
         if who not in state.models:
-            raise fail(f"error: {scene}: no model {who!r}; models: {', '.join(state.models)}")
+            raise fail(f"error: {scene}: {table.no_model(who)}")
     raider = state.model(attacker)
     weapon = weapon or raider.gun or raider.weapon
     ruleset = table.ruleset

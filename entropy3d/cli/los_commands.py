@@ -193,7 +193,7 @@ def los(
     ids = [m.id for m in table.models]
     for label, model_id in (("VIEWER", viewer), ("TARGET", target)):
         if model_id is not None and model_id not in ids:
-            raise fail(f"error: {label} {model_id!r} is not a model of {scene}; models: {', '.join(ids) or '(none)'}")
+            raise fail(f"error: {scene}: {label}: {table.no_model(model_id)}")
     if viewer is not None and viewer == target:
         raise fail(f"error: VIEWER and TARGET are both {viewer!r}; a model does not look at itself")
     if every_pair and len(ids) < 2:

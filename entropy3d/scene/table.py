@@ -6,6 +6,7 @@ lives apart and starts from ``table.models``.
 
 from __future__ import annotations
 
+import difflib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -53,12 +54,24 @@ class Table:
         return self.spec.models
 
     def model(self, model_id: str) -> Model:
-        """The miniature with this id; KeyError lists the ids there are."""
+        """The miniature with this id; KeyError says :meth:`no_model`."""
         for model in self.spec.models:
             if model.id == model_id:
                 return model
-        raise KeyError(f"no model {model_id!r} in {self.source.name}; models: "
-                       + ", ".join(m.id for m in self.spec.models))
+        raise KeyError(self.no_model(model_id))
+
+    def no_model(self, model_id: str) -> str:
+        """Why ``model_id`` names no miniature, with the fix: commands take ids, and a rider's
+        name given instead ("Viper") is pointed at its model's id, a misspelt id at the closest;
+        then every id with its rider's name."""
+        riders = [m for m in self.spec.models if (m.rider.name or "").casefold() == model_id.casefold()]
+        if riders:
+            hint = "; ".join(f"{m.rider.name} is model {m.id}" for m in riders) + ": give the model's id"
+        else:
+            close = difflib.get_close_matches(model_id, [m.id for m in self.spec.models], n=1, cutoff=0.6)
+            hint = f"did you mean {close[0]!r}?" if close else "give one of the ids"
+        every = ", ".join(f"{m.id} ({m.rider.name})" if m.rider.name else m.id for m in self.spec.models)
+        return f"no model {model_id!r} in {self.source.name}; {hint} (models: {every or 'none'})"
 
     def base_of(self, model: Model) -> BaseShape:
         """The base of a miniature, inches (EC-BASE)."""

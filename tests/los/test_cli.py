@@ -58,7 +58,7 @@ def test_matrix_text_marks_back_half_and_shots(tmp_path):
 def test_bad_arguments_fail_cleanly(tmp_path):
     path = street(tmp_path)
     cases = [
-        (("los", path, "v", "x"), "TARGET 'x' is not a model"),
+        (("los", path, "v", "x"), "TARGET: no model 'x'"),
         (("los", path, "v"), "give two model ids"),
         (("los", path, "v", "t", "--all"), "not both"),
         (("los", path, "v", "v"), "does not look at itself"),

@@ -300,3 +300,14 @@ def test_EC_TRAP_carried_traps_are_checked_by_name(tmp_path):
     assert list(found) == ["models[0].rider.traps[1]"]
     assert "unknown trap 'landmine'" in found["models[0].rider.traps[1]"] and "spike_strip" in found[
         "models[0].rider.traps[1]"]
+
+
+def test_a_rider_s_name_or_a_misspelt_id_given_for_a_model_points_at_the_id():
+    """Commands take model ids; a newcomer types the rider's name from the screen ("Viper") or
+    drops the underscore: the refusal names the id to give, then every id with its rider."""
+    table = load_scene(Path(__file__).resolve().parents[2] / "scenes" / "crossroads.yaml")
+    said = table.no_model("viper")
+    assert "Viper is model komodo_1: give the model's id" in said and "komodo_1 (Viper)" in said
+    assert "did you mean 'komodo_1'?" in table.no_model("komodo1")
+    with pytest.raises(KeyError, match="did you mean 'hades_3'"):
+        table.model("hades3")
