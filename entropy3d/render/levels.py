@@ -136,6 +136,7 @@ def draw_levels(table, geometry, path: str | Path, px_per_in: float = 16.0) -> l
     ramps = {ramp.id: ramp for ramp in table.spec.ramps}
     for ramp_id, low, high, foot, top in leads:
         _ramp_slope(draw, px, ramps[ramp_id], low, high, foot.colour, (top or foot).colour if top else RAMP_RGB)
+    (map_left, _), (map_right, _) = px([(0.0, 0.0), (table.width, 0.0)])
     for ramp_id, low, high, foot, top in leads:
         a, b = px([low, high])
         draw.line([a, b], fill=RAMP_RGB, width=3)
@@ -150,8 +151,14 @@ def draw_levels(table, geometry, path: str | Path, px_per_in: float = 16.0) -> l
         middle = (np.asarray(a) + np.asarray(b)) / 2
         anchor = middle + (half + 8) * (side if side[1] > 0 or (side[1] == 0 and side[0] > 0) else -side)
         width = draw.textlength(label, font=face)
-        x = anchor[0] - width / 2 if abs(direction[0]) > abs(direction[1]) else anchor[0] + (0 if side[0] >= 0
-                                                                                            else -width)
+        if abs(direction[0]) > abs(direction[1]):
+            x = anchor[0] - width / 2
+        else:  # beside an up-and-down ramp, on the side where the words stay on the map
+            outward = 1.0 if side[0] >= 0 else -1.0
+            x = anchor[0] if outward > 0 else anchor[0] - width
+            if not map_left <= x <= map_right - width:
+                x = middle[0] - outward * (half + 8) - (width if outward > 0 else 0)
+        x = min(max(x, map_left + 2), map_right - width - 2)
         draw.text((x, anchor[1] - 8), label, fill=(255, 255, 255), font=face, stroke_width=2, stroke_fill=(0, 0, 0))
 
     draw.text((MARGIN_PX, 8), f"{table.name}: walkable levels from above", fill=(235, 235, 235), font=font(20, True))

@@ -44,3 +44,27 @@ def test_render_levels_writes_the_map_with_every_level_colour(tmp_path):
     for level in table_levels(build_table_geometry(table)):
         found = np.all(map_part == level.colour, axis=2).sum()
         assert found > 400, f"{level.name} is in the legend but hardly on the map ({found} px)"
+
+
+def test_every_ramp_label_stays_on_the_map(tmp_path, monkeypatch):
+    """A label beside the market ramp (at the table's east edge) ran past the map into the
+    legend's column; each ramp's words now stand within the map's width."""
+    from PIL import ImageDraw
+
+    from entropy3d.render.levels import MARGIN_PX, draw_levels
+
+    table = load_scene(RUINED_HIGHWAY)
+    geometry = build_table_geometry(table)
+    boxes: dict[str, tuple] = {}
+    text = ImageDraw.ImageDraw.text
+
+    def recorded(self, xy, words, *args, **kwargs):
+        boxes[words] = self.textbbox(xy, words, font=kwargs.get("font"))
+        return text(self, xy, words, *args, **kwargs)
+
+    monkeypatch.setattr(ImageDraw.ImageDraw, "text", recorded)
+    draw_levels(table, geometry, tmp_path / "levels.png")
+    labels = {words: box for words, box in boxes.items() if words.split(":")[0] in {r.id for r in table.spec.ramps}}
+    assert len(labels) == len(table.spec.ramps) == 3
+    for words, (left, _, right, _) in labels.items():
+        assert MARGIN_PX <= left and right <= MARGIN_PX + 16.0 * table.width, words
