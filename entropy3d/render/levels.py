@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
+import shapely
 from PIL import Image, ImageDraw
 
 from entropy3d.fonts import font
@@ -116,8 +117,13 @@ def draw_levels(table, geometry, path: str | Path, px_per_in: float = 16.0) -> l
         points = np.atleast_2d(np.asarray(points, float))
         return [(MARGIN_PX + x * px_per_in, MARGIN_PX + 30 + (depth - y) * px_per_in) for x, y in points[:, :2]]
 
-    for footprint in sorted(footprints_of(geometry), key=lambda f: f.top):
-        piece = geometry.by_id(footprint.piece_id)
+    # a piece's convex parts are filled, then the outline of their union drawn (the parts' own
+    # edges drew seams across an L-shaped sidewalk); pieces lowest first, so a roof covers a street
+    parts: dict[str, list] = {}
+    for footprint in footprints_of(geometry):
+        parts.setdefault(footprint.piece_id, []).append(footprint)
+    for piece_id, pieces_parts in sorted(parts.items(), key=lambda item: max(f.top for f in item[1])):
+        piece = geometry.by_id(piece_id)
         if piece.kind == "ramp":
             colour = next(lead[3].colour for lead in leads if lead[0] == piece.id)
         elif piece.kind in OBSTACLE_KINDS:
@@ -125,8 +131,13 @@ def draw_levels(table, geometry, path: str | Path, px_per_in: float = 16.0) -> l
         else:
             level = level_of(levels, piece)
             colour = level.colour if level is not None else OBSTACLE_RGB
-        outline = np.asarray(footprint.outline.exterior.coords)
-        draw.polygon(px(outline), fill=colour, outline=(0, 0, 0) if piece.kind in LEVEL_KINDS else None)
+        for footprint in pieces_parts:
+            draw.polygon(px(np.asarray(footprint.outline.exterior.coords)), fill=colour)
+        if piece.kind in LEVEL_KINDS:
+            union = shapely.union_all([footprint.outline for footprint in pieces_parts])
+            for polygon in getattr(union, "geoms", [union]):
+                for ring in [polygon.exterior, *polygon.interiors]:
+                    draw.line(px(np.asarray(ring.coords)), fill=(0, 0, 0), width=1)
     for x in range(0, int(width) + 1, 6):
         draw.text(px([(x, 0)])[0], f"{x}\"", fill=(180, 180, 186), font=font(12))
     for y in range(6, int(depth) + 1, 6):

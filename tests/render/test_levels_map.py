@@ -68,3 +68,18 @@ def test_every_ramp_label_stays_on_the_map(tmp_path, monkeypatch):
     assert len(labels) == len(table.spec.ramps) == 3
     for words, (left, _, right, _) in labels.items():
         assert MARGIN_PX <= left and right <= MARGIN_PX + 16.0 * table.width, words
+
+
+def test_a_concave_piece_is_drawn_without_seams_across_it(tmp_path):
+    """The crossroads' park sidewalk is an L: its convex parts' own edges drew black seams across
+    the band; only the L's outline is drawn, so a row through the band's middle is all curb."""
+    from entropy3d.render.levels import MARGIN_PX, draw_levels
+
+    crossroads = load_scene(bundled_dir("scenes") / "crossroads.yaml")
+    geometry = build_table_geometry(crossroads)
+    levels = draw_levels(crossroads, geometry, tmp_path / "levels.png")
+    pixels = np.asarray(Image.open(tmp_path / "levels.png").convert("RGB"))
+    curb = next(level for level in levels if "park_sidewalk" in level.pieces)
+    row = int(round(MARGIN_PX + 30 + (crossroads.depth - 27.125) * 16.0))  # y 26.5..27.75: the south arm
+    band = pixels[row, int(MARGIN_PX + 29.0 * 16):int(MARGIN_PX + 47.0 * 16)]
+    assert np.all(band == curb.colour)
