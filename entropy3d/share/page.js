@@ -84,7 +84,11 @@
     const tag = document.createElement("div");
     tag.className = "tag";
     tag.textContent = model.name;
-    tag.style.color = model.colour;
+    // the name in the gang's colour lightened halfway to white (Hades' dark red on the dark tag
+    // was hard to read), the gang's own colour as the tag's edge
+    const light = model.colour.match(/[0-9a-f]{2}/gi).map(h => Math.round(parseInt(h, 16) * 0.5 + 127.5));
+    tag.style.color = "rgb(" + light.join(", ") + ")";
+    tag.style.borderLeft = "3px solid " + model.colour;
     view.appendChild(tag);
     miniatures[model.id] = { group: group, tag: tag };
   }

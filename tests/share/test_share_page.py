@@ -254,3 +254,24 @@ def test_the_mouse_orbits_pans_and_zooms(pages, browser, tmp_path):
     assert np.hypot(*(zoomed - centre)) > np.hypot(*(panned - centre)) + 10, "the wheel did not zoom in"
     screenshot(browser, tmp_path / "moved-camera.png")
     assert console_errors(browser) == []
+
+
+def _contrast(rgb_text: str) -> float:
+    """WCAG contrast ratio of a CSS rgb() colour against black (the tag's dark backing)."""
+    channels = [int(v) / 255 for v in re.findall(r"\d+", rgb_text)[:3]]
+    linear = [c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4 for c in channels]
+    luminance = 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
+    return (luminance + 0.05) / 0.05
+
+
+def test_every_riders_name_tag_is_readable(pages, browser):
+    """Hades' dark red names on the dark tags were hard to read: every tag's words stand at
+    least 4.5:1 (WCAG AA) against the tag's black backing, with the gang's own colour as its edge."""
+    open_page(browser, pages["scene"])
+    tags = browser.execute_script("return [...document.querySelectorAll('.tag')].map(t => "
+                                  "[t.textContent, getComputedStyle(t).color, getComputedStyle(t).borderLeftColor])")
+    gangs = {m["name"]: m["colour"] for m in page_data(pages["scene"])["miniatures"]["models"]}
+    assert len(tags) == len(gangs) >= 10
+    for name, colour, edge in tags:
+        assert _contrast(colour) >= 4.5, f"{name}'s tag ({colour}) is hard to read"
+        assert [int(v) for v in re.findall(r"\d+", edge)[:3]] == [int(gangs[name][k:k + 2], 16) for k in (1, 3, 5)]
