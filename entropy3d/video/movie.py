@@ -498,11 +498,13 @@ class ReplayFilm:
         start = activation.events if action is activation.actions[0] else ()
         shown = [e for e in action_events(activation, action.index if action in activation.actions else 0)
                  if holding or e in start or e.kind in ("move", "test") or e.t_s <= t]
-        status = now.status if holding else ("in the air" if bike.air is not None else "riding")
-        if action.action.kind == "skip":
-            status = "skips"
+        status = "skips" if action.action.kind == "skip" else now.status if holding else (
+            "in the air" if bike.air is not None else "riding")
         line = self._bike_line(bike, action.speed, stress, now.wounds, status, now.conditions)
-        score = self._score(activation.state_after if holding else activation.state_before)
+        # the replay keeps the activation's final score only: shown once no later action holds a key moment
+        later = activation.actions[activation.actions.index(action) + 1:] if action in activation.actions else ()
+        settled = holding and not any(words.is_key_moment(e) for step in later for e in step.events)
+        score = self._score(activation.state_after if settled else activation.state_before)
         said = words.lines(shown, self.words) if self.pace is None else self.pace.action_lines(shown, action)
         return hud.HudInfo(heading, line, action.plan, tuple(said), score)
 

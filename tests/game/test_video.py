@@ -129,3 +129,38 @@ def test_rendering_a_replay_never_runs_physics(physics_replay, tmp_path):
 
     with Image.open(out) as gif:
         assert gif.n_frames > 5
+
+
+def test_EC_DICE_4_the_score_changes_on_screen_only_after_what_changed_it(tmp_path):
+    """Clause: EC-DICE-4. The replay keeps an activation's final score; a bust in the second
+    action showed its lost point from the first action's hold. The first action's hold shows the
+    score before the activation when a later action holds a key moment (the bust), the last
+    action's hold the score after it; a takedown in the first action with nothing after it shows
+    at once."""
+    from entropy3d.video import words
+
+    path = tmp_path / "game.jsonl"
+    play_game(None, seed=4, turns=1, producer="geometric", replay_path=path)
+    replay = read_replay(path)
+    film = ReplayFilm(replay, SMALL)
+    try:
+        checked = {"later": 0, "at once": 0}
+        for activation in replay.activations:
+            if activation.state_after.score == activation.state_before.score or len(activation.actions) < 2:
+                continue
+            bike = activation.state_before.model(activation.model_id)
+            first, last = activation.actions[0], activation.actions[-1]
+            scores = {g: int(p) for g, p in activation.state_after.score.items()}
+            shown_last = film._hud(activation, last, bike, "", 0.0, True).score
+            assert {film.gang_names[g]: p for g, p in scores.items()} == {n: p for n, _, p in shown_last}
+            shown_first = {n: p for n, _, p in film._hud(activation, first, bike, "", 0.0, True).score}
+            if any(words.is_key_moment(e) for step in activation.actions[1:] for e in step.events):
+                checked["later"] += 1
+                before = {film.gang_names[g]: int(p) for g, p in activation.state_before.score.items()}
+                assert shown_first == before, f"{activation.model_id}'s point shown before it was lost or won"
+            else:
+                checked["at once"] += 1
+                assert shown_first == {film.gang_names[g]: p for g, p in scores.items()}
+        assert checked["later"] >= 1, "no activation whose score changed in a later action: the check ran on nothing"
+    finally:
+        film.close()
