@@ -100,9 +100,14 @@ def _angular_velocity(current, target, time_constant: float) -> tuple[float, flo
 
 
 def _debris_start(world: PhysicsWorld) -> dict[int, tuple[BodyInfo, tuple, tuple]]:
-    """Every destructible's pose before the ride, as PyBullet gives it (position, quaternion)."""
+    """Every destructible's pose before the ride, as PyBullet gives it (position, quaternion).
+
+    Destructibles are all among the bodies :meth:`PhysicsWorld.place` placed (in the order of
+    :attr:`PhysicsWorld.bodies`), so the hundreds of static bodies are not walked."""
     start = {}
-    for body, info in world.bodies.items():
+    bodies = world.bodies
+    for body in world.placed:
+        info = bodies[body]
         if info.dynamic and info.kind != "bike":
             start[body] = (info, *pybullet.getBasePositionAndOrientation(body, physicsClientId=world.client))
     return start
