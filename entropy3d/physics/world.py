@@ -47,6 +47,7 @@ import trimesh
 
 from entropy3d.geometry import BaseShape, Pose
 from entropy3d.physics.engine import pybullet
+from entropy3d.physics.mass import debris_mass_kg, mass_properties, principal_frame, quaternion_of
 from entropy3d.rules.scenery import ScenerySpot
 from entropy3d.scene.build import Piece, TableGeometry
 from entropy3d.scene.miniature import BASE_THICKNESS_IN
@@ -56,7 +57,6 @@ from entropy3d.units import TableScale
 GRAVITY = 9.81  #: m/s^2
 STEP_HZ = 240  #: fixed physics steps per second
 BIKE_MASS_KG = 300.0  #: bike and rider
-DEBRIS_DENSITY_PER_RISK = 60.0  #: kg/m^3 of a destructible's solid volume per risk level
 DECAL_KINDS = ("zone", "road")
 CATCH_FLOOR_DEPTH_M = 40.0  #: debris that falls off the table settles on a floor this far down
 EDGE_NAMES = ("south", "north", "west", "east")
@@ -390,9 +390,9 @@ def _debris_shape(piece: Piece, metres: float) -> _DebrisShape:
     hull_m = hull.copy()
     hull_m.apply_scale(metres)
     mass = debris_mass_kg(hull_m.volume, piece.risk or 1)
-    centre, inertia = _mass_properties(hull_m, mass)
+    centre, inertia = mass_properties(hull_m, mass)
     # the body frame is the principal frame, so the inertia is exactly diagonal in it
-    moments, axes = _principal_frame(inertia)
+    moments, axes = principal_frame(inertia)
     local = (np.asarray(hull_m.vertices) - centre) @ axes
     return _DebrisShape(BodyInfo(piece.id, piece.kind, piece.terrain, True, piece.risk), local.tolist(), centre, axes,
                         moments, mass, hull.bounds.mean(axis=0), 0.4 * float(np.min(hull_m.extents)))
@@ -435,35 +435,6 @@ def _add_static(world: PhysicsWorld, shape: _StaticShape, friction: float) -> No
     world.add_body(body, shape.info, placed=False)
 
 
-def _mass_properties(mesh_m: trimesh.Trimesh, mass: float) -> tuple[np.ndarray, np.ndarray]:
-    """(centre of mass, inertia tensor about it) of a solid ``mesh_m`` (metres) of ``mass`` kg.
-
-    PyBullet would give a mesh body a bounding-box inertia about the mesh origin instead."""
-    mesh_m = mesh_m.copy()
-    mesh_m.density = mass / max(mesh_m.volume, 1e-9)
-    return np.asarray(mesh_m.center_mass), np.asarray(mesh_m.moment_inertia)
-
-
-def _principal_frame(inertia: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """(principal moments, right-handed principal axes as matrix columns)."""
-    moments, axes = np.linalg.eigh(inertia)
-    if np.linalg.det(axes) < 0:
-        axes[:, 2] *= -1
-    return np.maximum(moments, 1e-6), axes
-
-
-def _quaternion_of(matrix: np.ndarray) -> list[float]:
-    rotation = np.eye(4)
-    rotation[:3, :3] = matrix
-    w, x, y, z = trimesh.transformations.quaternion_from_matrix(rotation)
-    return [x, y, z, w]
-
-
-def debris_mass_kg(volume_m3: float, risk: int) -> float:
-    """Mass of a destructible: risk 1 (a chair) is light, risk 3 (a table) heavy (EC-DEST-1)."""
-    return float(volume_m3 * DEBRIS_DENSITY_PER_RISK * max(1, risk))
-
-
 def _add_dynamic(world: PhysicsWorld, shape: _DebrisShape, spot: ScenerySpot, friction: float) -> None:
     """A destructible where ``spot`` says it stands. One that has not moved stands where the scene
     put it, resting, so it starts asleep (it wakes when something touches it); a moved one may
@@ -475,7 +446,7 @@ def _add_dynamic(world: PhysicsWorld, shape: _DebrisShape, spot: ScenerySpot, fr
         rz = np.array([[np.cos(turn), -np.sin(turn), 0.0], [np.sin(turn), np.cos(turn), 0.0], [0.0, 0.0, 1.0]])
         pivot_m = shape.pivot_in * metres
         centre = rz @ (shape.centre_m - pivot_m) + pivot_m + np.array([spot.dx, spot.dy, 0.0]) * metres
-        world.poses[key] = (centre.tolist(), _quaternion_of(rz @ shape.axes))
+        world.poses[key] = (centre.tolist(), quaternion_of(rz @ shape.axes))
     position, orientation = world.poses[key]
     collision = world.shape(("debris", shape.info.piece_id), lambda: pybullet.createCollisionShape(
         pybullet.GEOM_MESH, vertices=shape.local_m, physicsClientId=world.client))
@@ -510,7 +481,7 @@ def bike_shape(base: BaseShape, height_in: float, scale: TableScale) -> _BikeSha
     key = (base, float(height_in), float(scale.metres_per_inch))
     if key not in _BIKE_SHAPES:
         vertices = bike_hull(base, height_in, scale)
-        centre, inertia = _mass_properties(trimesh.convex.convex_hull(vertices), BIKE_MASS_KG)
+        centre, inertia = mass_properties(trimesh.convex.convex_hull(vertices), BIKE_MASS_KG)
         _BIKE_SHAPES[key] = _BikeShape((vertices - centre).tolist(), centre, np.diag(inertia).copy())
     return _BIKE_SHAPES[key]
 
