@@ -9,9 +9,10 @@ on the way in, with the rules' :class:`~entropy3d.units.TableScale`. Design deci
   ride, so they are built once; every ride removes the bodies the last ride placed (last first, so
   the statics keep their places in Bullet's object arrays) and places the bikes and debris anew,
   in one fixed order, from shapes made once (debris the last ride left exactly as placed stays, up
-  to the first piece it disturbed, and so do the static models placed from the same models, put
-  back in their place in the order: those bodies are what a new world would have there, and
-  creating bodies is most of what placing costs). A ride is the same bits in a world just built and in
+  to the first piece it disturbed; resting debris after that is put back on its own bodies; the
+  static models placed from the same models stay, put back in their place in the order: those
+  bodies are what a new world would have there, and creating bodies is most of what placing
+  costs). A ride is the same bits in a world just built and in
   one that rode anything before (``tests/physics/test_living_world.py``). What Bullet keeps
   between rides is its broadphase bookkeeping (the tree's shape, when a pair no longer
   overlapping is dropped): with ``deterministicOverlappingPairs=1`` pairs and manifolds are
@@ -61,8 +62,9 @@ BIKE_MASS_KG = 300.0  #: bike and rider
 DECAL_KINDS = ("zone", "road")
 CATCH_FLOOR_DEPTH_M = 40.0  #: debris that falls off the table settles on a floor this far down
 EDGE_NAMES = ("south", "north", "west", "east")
-#: a static body's broadphase group and mask (``btDiscreteDynamicsWorld::addRigidBody``'s)
+#: a static and a dynamic body's broadphase group and mask (``btDiscreteDynamicsWorld::addRigidBody``'s)
 STATIC_FILTER_GROUP, STATIC_FILTER_MASK = 2, -1 ^ 2
+DYNAMIC_FILTER_GROUP, DYNAMIC_FILTER_MASK = 1, -1
 
 
 @dataclass(frozen=True)
@@ -193,10 +195,12 @@ class PhysicsWorld:
         the ``rider``, dynamic.
 
         What the last ride placed is taken out, the last placed first, except the destructibles
-        it left exactly as placed (:meth:`_untouched`) up to the first that it did not, and the
-        static models placed from the same models (a static body never moves): those are the
-        bodies a new world would have, and creating a body is most of what placing costs. A
-        static model that stays is put back in its place in the order (:meth:`_put_back`)."""
+        it left exactly as placed (:meth:`_untouched`) up to the first that it did not, the
+        resting destructibles after those that still have their bodies in their places, put back
+        where they rest (:func:`_restore_resting`), and the static models placed from the same
+        models (a static body never moves): those are the bodies a new world would have, and
+        creating a body is most of what placing costs. A static model that stays is put back in
+        its place in the order (:meth:`_put_back`)."""
         scenery = scenery or {}
         wanted = [(debris, spot) for debris in self.recipe.debris
                   if not (spot := scenery.get(debris.info.piece_id, ScenerySpot())).removed]
@@ -205,15 +209,24 @@ class PhysicsWorld:
             if self.bodies[body].piece_id != debris.info.piece_id or not self._untouched(body, spot):
                 break
             keep += 1
-        static_models = {self.models[body]: body for body in self.placed[keep:] if body in self.models}
+        restore = keep
+        for (debris, spot), body in zip(wanted[keep:], self.placed[keep:]):
+            if self.bodies[body].piece_id != debris.info.piece_id or spot != ScenerySpot():
+                break
+            restore += 1
+        restored = self.placed[keep:restore]
+        static_models = {self.models[body]: body for body in self.placed[restore:] if body in self.models}
         stay = [static_models.get(_model_key(other, self.bike_height_in, dynamic=False)) for other in others]
         staying = set(stay) - {None}
-        for body in reversed(self.placed[keep:]):
+        for body in reversed(self.placed[restore:]):
             if body not in staying:
                 self.remove_body(body)
         del self.placed[keep:]
-        for debris, spot in wanted[keep:]:
-            _add_dynamic(self, debris, spot, self.terrain_friction.get(debris.info.terrain or "", 0.8))
+        friction = self.terrain_friction
+        for (debris, _), body in zip(wanted[keep:restore], restored):
+            _restore_resting(self, body, debris, friction.get(debris.info.terrain or "", 0.8))
+        for debris, spot in wanted[restore:]:
+            _add_dynamic(self, debris, spot, friction.get(debris.info.terrain or "", 0.8))
         in_place = keep == len(wanted)  # until a body is placed anew, one added after the last is in place
         for other, body in zip(others, stay):
             if body is None:
@@ -228,19 +241,18 @@ class PhysicsWorld:
             add_bike(self, rider, self.bike_height_in, dynamic=True)
         return self
 
-    def _put_back(self, body: int) -> None:
-        """Give a static model's body the place in the order a new world would give it: last.
+    def _put_back(self, body: int, group: int = STATIC_FILTER_GROUP, mask: int = STATIC_FILTER_MASK) -> None:
+        """Give a body the place in the order a new world would give it: last. ``group`` and
+        ``mask``: the broadphase group and mask a new body of its kind has (static by default).
 
         Bullet orders contact pairs and manifolds by their bodies' broadphase proxy ids, which
-        grow in the order bodies were added; ``setCollisionFilterGroupMask`` (with the group and
-        mask a static body has) destroys the body's proxy, pairs and manifolds and creates a new
-        proxy with the next id, as a new body would (``btCollisionWorld::refreshBroadphaseProxy``):
-        ~2 us, a new body ~60 us. The body keeps its slot in Bullet's object arrays, which order
-        nothing done to a static body (it is never integrated, in no island); a dynamic body's slot
-        orders its integration, and it keeps state no call resets (its world inertia tensor and
-        interpolation transform), so dynamic bodies are created anew."""
-        pybullet.setCollisionFilterGroupMask(body, -1, STATIC_FILTER_GROUP, STATIC_FILTER_MASK,
-                                             physicsClientId=self.client)
+        grow in the order bodies were added; ``setCollisionFilterGroupMask`` destroys the body's
+        proxy, pairs and manifolds and creates a new proxy with the next id, as a new body would
+        (``btCollisionWorld::refreshBroadphaseProxy``): ~2 us, a new body ~60 us. The body keeps
+        its slot in Bullet's object arrays, which order nothing done to a static body (it is never
+        integrated, in no island); a dynamic body's slot orders its integration and islands, so a
+        destructible keeps its body only in the slot a new world gives it (:func:`_restore_resting`)."""
+        pybullet.setCollisionFilterGroupMask(body, -1, group, mask, physicsClientId=self.client)
         self.order[body] = self.added
         self.added += 1
         self.placed.append(body)
@@ -395,28 +407,63 @@ def _add_static(world: PhysicsWorld, shape: _StaticShape, friction: float) -> No
     world.add_body(body, shape.info, placed=False)
 
 
-def _add_dynamic(world: PhysicsWorld, shape: _DebrisShape, spot: ScenerySpot, friction: float) -> None:
-    """A destructible where ``spot`` says it stands. One that has not moved stands where the scene
-    put it, resting, so it starts asleep (it wakes when something touches it); a moved one may
-    hang over an edge or lie across a lower level, so it starts awake and finds its rest."""
+def _debris_pose(world: PhysicsWorld, shape: _DebrisShape, spot: ScenerySpot) -> tuple[list, list]:
+    """A destructible's (position, orientation quaternion) in metres where ``spot`` says it
+    stands, computed once per spot (most debris stands where it stood last ride)."""
     key = (shape.info.piece_id, spot)
-    if key not in world.poses:  # most debris stands where it stood last ride
+    if key not in world.poses:
         metres = world.scale.metres_per_inch
         turn = np.radians(spot.turn_deg)
         rz = np.array([[np.cos(turn), -np.sin(turn), 0.0], [np.sin(turn), np.cos(turn), 0.0], [0.0, 0.0, 1.0]])
         pivot_m = shape.pivot_in * metres
         centre = rz @ (shape.centre_m - pivot_m) + pivot_m + np.array([spot.dx, spot.dy, 0.0]) * metres
         world.poses[key] = (centre.tolist(), quaternion_of(rz @ shape.axes))
-    position, orientation = world.poses[key]
+    return world.poses[key]
+
+
+def _add_dynamic(world: PhysicsWorld, shape: _DebrisShape, spot: ScenerySpot, friction: float) -> None:
+    """A destructible where ``spot`` says it stands. One that has not moved stands where the scene
+    put it, resting, so it starts asleep (it wakes when something touches it); a moved one may
+    hang over an edge or lie across a lower level, so it starts awake and finds its rest."""
+    position, orientation = _debris_pose(world, shape, spot)
     collision = world.shape(("debris", shape.info.piece_id), lambda: pybullet.createCollisionShape(
         pybullet.GEOM_MESH, vertices=shape.local_m, physicsClientId=world.client))
     body = pybullet.createMultiBody(shape.mass, collision, basePosition=position, baseOrientation=orientation,
                                     useMaximalCoordinates=True, physicsClientId=world.client)
+    world.add_body(body, shape.info, placed=True)
+    _debris_dynamics(world, body, shape, spot, friction)
+
+
+def _restore_resting(world: PhysicsWorld, body: int, shape: _DebrisShape, friction: float) -> None:
+    """Put a destructible's body back where the scene stands it, resting, as :func:`_add_dynamic`
+    would create it there: ~10 us against ~65 us for a new body (a ride that wakes one crate
+    would otherwise create it and every crate after it anew, for their slots).
+
+    Its slot in Bullet's arrays is the one a new world gives it (every destructible before it
+    kept its body); its pose, velocity, dynamics and sleep are set as a new body's are, and a new
+    broadphase proxy (:meth:`PhysicsWorld._put_back`) drops its pairs and manifolds. What no
+    PyBullet call resets (its world inertia tensor, its interpolation transform) is left as the
+    last ride left it: that this makes no difference to a body that starts asleep is shown by
+    trial, not by Bullet's source: rides into crates knocked before, in seeded random orders, the
+    same bits as in a new world (``tests/physics/test_living_world.py``) and the golden
+    transforms unchanged. A body placed awake at a moved spot did differ (it falls in its first
+    step), so it is created anew."""
+    position, orientation = _debris_pose(world, shape, ScenerySpot())
+    pybullet.resetBasePositionAndOrientation(body, position, orientation, physicsClientId=world.client)
+    pybullet.resetBaseVelocity(body, [0.0, 0.0, 0.0], [0.0, 0.0, 0.0], physicsClientId=world.client)
+    _debris_dynamics(world, body, shape, ScenerySpot(), friction)
+    world._put_back(body, DYNAMIC_FILTER_GROUP, DYNAMIC_FILTER_MASK)
+
+
+def _debris_dynamics(world: PhysicsWorld, body: int, shape: _DebrisShape, spot: ScenerySpot,
+                     friction: float) -> None:
+    """A destructible body's dynamics (asleep when resting where the scene put it, awake when
+    moved), and a resting one's pose as PyBullet reads it back, bit for bit (:meth:`PhysicsWorld._untouched`)."""
     resting = spot == ScenerySpot()
     _set_dynamics(world.client, body, friction, ccd_radius=shape.ccd_radius_m, mass=shape.mass,
                   inertia_diagonal=shape.moments,
                   activation=pybullet.ACTIVATION_STATE_SLEEP if resting else pybullet.ACTIVATION_STATE_ENABLE_SLEEPING)
-    world.add_body(body, shape.info, placed=True)
+    world.resting.pop(body, None)
     if resting:
         placed_at = pybullet.getBasePositionAndOrientation(body, physicsClientId=world.client)
         world.resting[body] = (spot, _bits(*placed_at[0], *placed_at[1]))
