@@ -80,8 +80,9 @@ class Cursor:
     """
 
     def __init__(self, points: np.ndarray):
-        self.points = [(float(x), float(y)) for x, y in points]
-        self.lengths = [float(v) for v in cumulative_lengths(np.asarray(points, float))]
+        points = np.asarray(points, float)
+        self.points = [(x, y) for x, y in points.tolist()]  # Python floats, converted in one call
+        self.lengths = cumulative_lengths(points).tolist()
         self.total = self.lengths[-1]
         self.last_segment = len(self.points) - 2
         #: per segment: (start x, start y, dx, dy, squared length, distance along at its start, length)

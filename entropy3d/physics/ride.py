@@ -100,9 +100,14 @@ def _angular_velocity(current, target, time_constant: float) -> tuple[float, flo
 
 
 def _debris_start(world: PhysicsWorld) -> dict[int, tuple[BodyInfo, tuple, tuple]]:
-    """Every destructible's pose before the ride, as PyBullet gives it (position, quaternion)."""
+    """Every destructible's pose before the ride, as PyBullet gives it (position, quaternion).
+
+    Destructibles are all among the bodies :meth:`PhysicsWorld.place` placed (in the order of
+    :attr:`PhysicsWorld.bodies`), so the hundreds of static bodies are not walked."""
     start = {}
-    for body, info in world.bodies.items():
+    bodies = world.bodies
+    for body in world.placed:
+        info = bodies[body]
         if info.dynamic and info.kind != "bike":
             start[body] = (info, *pybullet.getBasePositionAndOrientation(body, physicsClientId=world.client))
     return start
@@ -217,6 +222,13 @@ def ride(world: PhysicsWorld, bike_id: str, path_in: np.ndarray, speed_in_s: flo
     contact_points, reset_velocity = pybullet.getContactPoints, pybullet.resetBaseVelocity
     step_simulation = pybullet.stepSimulation
     any_body, any_link = -1, -2  # getContactPoints' bodyB and link indices: all of them
+    # the module's constants and the bound methods the loop calls, as locals (a global or an
+    # attribute lookup costs more than a local's, a few dozen of them a step)
+    touch_distance_m, support_normal_z, separating_mps, approach_mps = (
+        TOUCH_DISTANCE_M, SUPPORT_NORMAL_Z, SEPARATING_MPS, APPROACH_MPS)
+    min_flight_s, lookahead_in, turn_time_s, record_every = MIN_FLIGHT_S, LOOKAHEAD_IN, TURN_TIME_S, RECORD_EVERY
+    project, point_at, direction_at, read = track.project, track.point_at, track.direction_at, bike.read
+    sqrt, isfinite, body_info = math.sqrt, math.isfinite, bodies.get
 
     while True:
         crash, support, support_force = None, None, -1.0
@@ -234,8 +246,8 @@ def ride(world: PhysicsWorld, bike_id: str, path_in: np.ndarray, speed_in_s: flo
                     break
         for point in points:
             other, distance = point[2], point[8]
-            info = bodies.get(other)
-            if info is None or distance > TOUCH_DISTANCE_M:
+            info = body_info(other)
+            if info is None or distance > touch_distance_m:
                 continue
             normal = point[7]  # on the other body, pointing at the bike
             on_bike = point[5]
@@ -245,15 +257,15 @@ def ride(world: PhysicsWorld, bike_id: str, path_in: np.ndarray, speed_in_s: flo
                     debris_contact[other] = _contact(info, "debris", t, on_bike, progress, bike, normal, to_in)
                 continue
             force = point[9]
-            if normal[2] > SUPPORT_NORMAL_Z:
-                if carried_over and _dot(bike.velocity, normal) > SEPARATING_MPS:
+            if normal[2] > support_normal_z:
+                if carried_over and _dot(bike.velocity, normal) > separating_mps:
                     continue  # a bike carried over in the air, still rising, has not landed
                 weight = 1e-6 if 1e-6 > force else force  # max(force, 1e-6), NaN kept as max keeps it
                 nx, ny, nz = nx + normal[0] * weight, ny + normal[1] * weight, nz + normal[2] * weight
                 grounded = True
                 if force > support_force:
                     support, support_force = info, force
-            elif crash is None and info.kind != "floor" and -_dot(commanded, normal) > APPROACH_MPS:
+            elif crash is None and info.kind != "floor" and -_dot(commanded, normal) > approach_mps:
                 bottom = bike.bottom
                 if (_dot((on_bike[0] - bottom[0], on_bike[1] - bottom[1], on_bike[2] - bottom[2]), bike.up)
                         > world.step_height_m):  # above the bike's step height
@@ -276,10 +288,10 @@ def ride(world: PhysicsWorld, bike_id: str, path_in: np.ndarray, speed_in_s: flo
         x_in, y_in = xy_in = bike.xy_in
         z_in = bike.z_in
         if grounded:
-            if air_steps * dt >= MIN_FLIGHT_S:
+            if air_steps and air_steps * dt >= min_flight_s:
                 flights.append(_flight(last_ground, t, bike, flight_max_z, to_in, landed=True))
             air_steps = 0
-            progress = track.project(x_in, y_in, progress)
+            progress = project(x_in, y_in, progress)
             last_ground = (t, progress, xy_in, z_in, bike.velocity, support.piece_id, support.kind)
             flight_max_z = z_in
             if progress >= total - 0.02:
@@ -288,7 +300,7 @@ def ride(world: PhysicsWorld, bike_id: str, path_in: np.ndarray, speed_in_s: flo
         else:
             air_steps += 1
             flight_max_z = max(flight_max_z, z_in)
-            progress = max(progress, track.project(x_in, y_in, progress, window=total))
+            progress = max(progress, project(x_in, y_in, progress, window=total))
 
         if not (0 <= x_in <= width_in and 0 <= y_in <= depth_in):
             edge = world.edge_crossed(x_in, y_in)
@@ -297,7 +309,7 @@ def ride(world: PhysicsWorld, bike_id: str, path_in: np.ndarray, speed_in_s: flo
                 if world.edges.get(edge) != "cliff" or z_in < -OVER_EDGE_DROP_IN:
                     outcome = "left_table"
                     break
-        if t >= slice_end and air_steps * dt >= MIN_FLIGHT_S and left_table is None:
+        if t >= slice_end and air_steps * dt >= min_flight_s and left_table is None:
             outcome = "airborne"
             break
         if t >= limit_end:
@@ -305,39 +317,40 @@ def ride(world: PhysicsWorld, bike_id: str, path_in: np.ndarray, speed_in_s: flo
             break
 
         if grounded and left_table is None:
-            k = 1.0 / math.sqrt(nx * nx + ny * ny + nz * nz)
+            k = 1.0 / sqrt(nx * nx + ny * ny + nz * nz)
             nx, ny, nz = nx * k, ny * k, nz * k
-            tx, ty = track.point_at(min(progress + LOOKAHEAD_IN, total))
+            ahead = progress + lookahead_in
+            tx, ty = point_at(total if total < ahead else ahead)  # min(ahead, total)
             dx, dy, dz = (tx - x_in) * to_m, (ty - y_in) * to_m, 0.0
-            if math.sqrt(dx * dx + dy * dy + dz * dz) < 1e-9:
+            if sqrt(dx * dx + dy * dy + dz * dz) < 1e-9:
                 facing = math.radians(bike.facing_deg)
                 dx, dy, dz = math.cos(facing), math.sin(facing), 0.0
             across = dx * nx + dy * ny + dz * nz
             ax, ay, az = dx - across * nx, dy - across * ny, dz - across * nz
-            k = speed_m / math.sqrt(ax * ax + ay * ay + az * az)
+            k = speed_m / sqrt(ax * ax + ay * ay + az * az)
             velocity = (ax * k, ay * k, az * k)
-            face = _rotation_to(track.direction_at(progress), (nx, ny, nz))
-            spin = _angular_velocity(bike.rotation, face, TURN_TIME_S)
+            face = _rotation_to(direction_at(progress), (nx, ny, nz))
+            spin = _angular_velocity(bike.rotation, face, turn_time_s)
             reset_velocity(body, velocity, spin, client)
             commanded = velocity
         else:
             commanded = bike.velocity
             level = _rotation_to(bike.forward, (0.0, 0.0, 1.0))
-            spin = _angular_velocity(bike.rotation, level, 5 * TURN_TIME_S)
+            spin = _angular_velocity(bike.rotation, level, 5 * turn_time_s)
             reset_velocity(body, bike.velocity, spin, client)
 
         step_simulation(client)
         steps += 1
         t = steps * dt
-        bike.read()
+        read()
         position = bike.position
-        if not (math.isfinite(position[0]) and math.isfinite(position[1]) and math.isfinite(position[2])):
+        if not (isfinite(position[0]) and isfinite(position[1]) and isfinite(position[2])):
             raise FloatingPointError(f"bike {bike_id} left the numbers at t={t:.4f}s")
         xy_in = bike.xy_in
         if grounded:
             travelled += math.hypot(xy_in[0] - last_xy[0], xy_in[1] - last_xy[1])
         last_xy = xy_in
-        if steps % RECORD_EVERY == 0:
+        if steps % record_every == 0:
             trajectory.append((t, *xy_in, bike.z_in, bike.facing_deg))
 
     if air_steps * dt >= MIN_FLIGHT_S:

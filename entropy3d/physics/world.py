@@ -9,9 +9,10 @@ on the way in, with the rules' :class:`~entropy3d.units.TableScale`. Design deci
   ride, so they are built once; every ride removes the bodies the last ride placed (last first, so
   the statics keep their places in Bullet's object arrays) and places the bikes and debris anew,
   in one fixed order, from shapes made once (debris the last ride left exactly as placed stays, up
-  to the first piece it disturbed, and so do the static models placed from the same models, put
-  back in their place in the order: those bodies are what a new world would have there, and
-  creating bodies is most of what placing costs). A ride is the same bits in a world just built and in
+  to the first piece it disturbed; resting debris after that is put back on its own bodies; the
+  static models placed from the same models stay, put back in their place in the order: those
+  bodies are what a new world would have there, and creating bodies is most of what placing
+  costs). A ride is the same bits in a world just built and in
   one that rode anything before (``tests/physics/test_living_world.py``). What Bullet keeps
   between rides is its broadphase bookkeeping (the tree's shape, when a pair no longer
   overlapping is dropped): with ``deterministicOverlappingPairs=1`` pairs and manifolds are
@@ -47,6 +48,8 @@ import trimesh
 
 from entropy3d.geometry import BaseShape, Pose
 from entropy3d.physics.engine import pybullet
+from entropy3d.physics.hulls import convex_pieces
+from entropy3d.physics.mass import debris_mass_kg, mass_properties, principal_frame, quaternion_of
 from entropy3d.rules.scenery import ScenerySpot
 from entropy3d.scene.build import Piece, TableGeometry
 from entropy3d.scene.miniature import BASE_THICKNESS_IN
@@ -56,16 +59,12 @@ from entropy3d.units import TableScale
 GRAVITY = 9.81  #: m/s^2
 STEP_HZ = 240  #: fixed physics steps per second
 BIKE_MASS_KG = 300.0  #: bike and rider
-DEBRIS_DENSITY_PER_RISK = 60.0  #: kg/m^3 of a destructible's solid volume per risk level
 DECAL_KINDS = ("zone", "road")
 CATCH_FLOOR_DEPTH_M = 40.0  #: debris that falls off the table settles on a floor this far down
 EDGE_NAMES = ("south", "north", "west", "east")
-#: a component with this many triangles or more is a detailed print: it may ride as its hull ...
-PROXY_MIN_FACES = 10_000
-#: ... when the hull strays no more than this from the drawn surface, inches (0.5 mm: print texture)
-PROXY_TOLERANCE_IN = 0.02
-#: a static body's broadphase group and mask (``btDiscreteDynamicsWorld::addRigidBody``'s)
+#: a static and a dynamic body's broadphase group and mask (``btDiscreteDynamicsWorld::addRigidBody``'s)
 STATIC_FILTER_GROUP, STATIC_FILTER_MASK = 2, -1 ^ 2
+DYNAMIC_FILTER_GROUP, DYNAMIC_FILTER_MASK = 1, -1
 
 
 @dataclass(frozen=True)
@@ -196,10 +195,12 @@ class PhysicsWorld:
         the ``rider``, dynamic.
 
         What the last ride placed is taken out, the last placed first, except the destructibles
-        it left exactly as placed (:meth:`_untouched`) up to the first that it did not, and the
-        static models placed from the same models (a static body never moves): those are the
-        bodies a new world would have, and creating a body is most of what placing costs. A
-        static model that stays is put back in its place in the order (:meth:`_put_back`)."""
+        it left exactly as placed (:meth:`_untouched`) up to the first that it did not, the
+        resting destructibles after those that still have their bodies in their places, put back
+        where they rest (:func:`_restore_resting`), and the static models placed from the same
+        models (a static body never moves): those are the bodies a new world would have, and
+        creating a body is most of what placing costs. A static model that stays is put back in
+        its place in the order (:meth:`_put_back`)."""
         scenery = scenery or {}
         wanted = [(debris, spot) for debris in self.recipe.debris
                   if not (spot := scenery.get(debris.info.piece_id, ScenerySpot())).removed]
@@ -208,15 +209,24 @@ class PhysicsWorld:
             if self.bodies[body].piece_id != debris.info.piece_id or not self._untouched(body, spot):
                 break
             keep += 1
-        static_models = {self.models[body]: body for body in self.placed[keep:] if body in self.models}
+        restore = keep
+        for (debris, spot), body in zip(wanted[keep:], self.placed[keep:]):
+            if self.bodies[body].piece_id != debris.info.piece_id or spot != ScenerySpot():
+                break
+            restore += 1
+        restored = self.placed[keep:restore]
+        static_models = {self.models[body]: body for body in self.placed[restore:] if body in self.models}
         stay = [static_models.get(_model_key(other, self.bike_height_in, dynamic=False)) for other in others]
         staying = set(stay) - {None}
-        for body in reversed(self.placed[keep:]):
+        for body in reversed(self.placed[restore:]):
             if body not in staying:
                 self.remove_body(body)
         del self.placed[keep:]
-        for debris, spot in wanted[keep:]:
-            _add_dynamic(self, debris, spot, self.terrain_friction.get(debris.info.terrain or "", 0.8))
+        friction = self.terrain_friction
+        for (debris, _), body in zip(wanted[keep:restore], restored):
+            _restore_resting(self, body, debris, friction.get(debris.info.terrain or "", 0.8))
+        for debris, spot in wanted[restore:]:
+            _add_dynamic(self, debris, spot, friction.get(debris.info.terrain or "", 0.8))
         in_place = keep == len(wanted)  # until a body is placed anew, one added after the last is in place
         for other, body in zip(others, stay):
             if body is None:
@@ -231,19 +241,18 @@ class PhysicsWorld:
             add_bike(self, rider, self.bike_height_in, dynamic=True)
         return self
 
-    def _put_back(self, body: int) -> None:
-        """Give a static model's body the place in the order a new world would give it: last.
+    def _put_back(self, body: int, group: int = STATIC_FILTER_GROUP, mask: int = STATIC_FILTER_MASK) -> None:
+        """Give a body the place in the order a new world would give it: last. ``group`` and
+        ``mask``: the broadphase group and mask a new body of its kind has (static by default).
 
         Bullet orders contact pairs and manifolds by their bodies' broadphase proxy ids, which
-        grow in the order bodies were added; ``setCollisionFilterGroupMask`` (with the group and
-        mask a static body has) destroys the body's proxy, pairs and manifolds and creates a new
-        proxy with the next id, as a new body would (``btCollisionWorld::refreshBroadphaseProxy``):
-        ~2 us, a new body ~60 us. The body keeps its slot in Bullet's object arrays, which order
-        nothing done to a static body (it is never integrated, in no island); a dynamic body's slot
-        orders its integration, and it keeps state no call resets (its world inertia tensor and
-        interpolation transform), so dynamic bodies are created anew."""
-        pybullet.setCollisionFilterGroupMask(body, -1, STATIC_FILTER_GROUP, STATIC_FILTER_MASK,
-                                             physicsClientId=self.client)
+        grow in the order bodies were added; ``setCollisionFilterGroupMask`` destroys the body's
+        proxy, pairs and manifolds and creates a new proxy with the next id, as a new body would
+        (``btCollisionWorld::refreshBroadphaseProxy``): ~2 us, a new body ~60 us. The body keeps
+        its slot in Bullet's object arrays, which order nothing done to a static body (it is never
+        integrated, in no island); a dynamic body's slot orders its integration and islands, so a
+        destructible keeps its body only in the slot a new world gives it (:func:`_restore_resting`)."""
+        pybullet.setCollisionFilterGroupMask(body, -1, group, mask, physicsClientId=self.client)
         self.order[body] = self.added
         self.added += 1
         self.placed.append(body)
@@ -348,51 +357,14 @@ class _Recipe:
 _RECIPES: "weakref.WeakKeyDictionary[TableGeometry, dict[float, _Recipe]]" = weakref.WeakKeyDictionary()
 
 
-def hull_deviation_in(component: trimesh.Trimesh, hull: trimesh.Trimesh, samples: int = 2000) -> float:
-    """How far the convex ``hull`` strays from the drawn ``component``, inches: the largest
-    distance to the component's surface of the hull's face centres and of ``samples`` points
-    spread evenly over the hull (seeded: the same answer in every process)."""
-    points = np.vstack([hull.triangles_center, trimesh.sample.sample_surface_even(hull, samples, seed=0)[0]])
-    _, distances, _ = trimesh.proximity.closest_point(component, points)
-    return float(np.max(distances))
-
-
-def convex_pieces(part: trimesh.Trimesh) -> list[tuple[np.ndarray, np.ndarray | None]]:
-    """A static part as collision pieces (vertices, faces or None when convex).
-
-    Imported meshes often are several convex solids in one file (a trunk and a canopy, a wreck's
-    body and cab): each connected component that fills its convex hull becomes that hull; so does a
-    detailed one (``PROXY_MIN_FACES`` or more) whose hull strays no more than ``PROXY_TOLERANCE_IN``
-    from it (a 3D-printed tile's surface texture), a collision proxy that costs no more to ride over
-    than its shape needs; a truly concave component stays a triangle mesh (smoothed with
-    ``GEOM_CONCAVE_INTERNAL_EDGE``)."""
-    if part.is_convex:
-        return [(np.asarray(part.vertices), None)]
-    out = []
-    for component in part.split(only_watertight=False):
-        if len(component.vertices) < 4:
-            continue  # a stray sliver (scene loading drops these; a part made in code may not)
-        try:
-            hull = component.convex_hull
-        except Exception:  # qhull on a flat component: it has no volume to collide with
-            continue
-        if component.is_watertight and hull.volume > 0 and component.volume >= 0.97 * hull.volume:
-            out.append((np.asarray(hull.vertices), None))
-        elif len(component.faces) >= PROXY_MIN_FACES and hull_deviation_in(component, hull) <= PROXY_TOLERANCE_IN:
-            out.append((np.asarray(hull.vertices), None))  # a detailed print rides as its shape
-        else:
-            out.append((np.asarray(component.vertices), np.asarray(component.faces)))
-    return out
-
-
 def _debris_shape(piece: Piece, metres: float) -> _DebrisShape:
     hull = trimesh.util.concatenate(list(piece.parts)).convex_hull
     hull_m = hull.copy()
     hull_m.apply_scale(metres)
     mass = debris_mass_kg(hull_m.volume, piece.risk or 1)
-    centre, inertia = _mass_properties(hull_m, mass)
+    centre, inertia = mass_properties(hull_m, mass)
     # the body frame is the principal frame, so the inertia is exactly diagonal in it
-    moments, axes = _principal_frame(inertia)
+    moments, axes = principal_frame(inertia)
     local = (np.asarray(hull_m.vertices) - centre) @ axes
     return _DebrisShape(BodyInfo(piece.id, piece.kind, piece.terrain, True, piece.risk), local.tolist(), centre, axes,
                         moments, mass, hull.bounds.mean(axis=0), 0.4 * float(np.min(hull_m.extents)))
@@ -435,57 +407,63 @@ def _add_static(world: PhysicsWorld, shape: _StaticShape, friction: float) -> No
     world.add_body(body, shape.info, placed=False)
 
 
-def _mass_properties(mesh_m: trimesh.Trimesh, mass: float) -> tuple[np.ndarray, np.ndarray]:
-    """(centre of mass, inertia tensor about it) of a solid ``mesh_m`` (metres) of ``mass`` kg.
-
-    PyBullet would give a mesh body a bounding-box inertia about the mesh origin instead."""
-    mesh_m = mesh_m.copy()
-    mesh_m.density = mass / max(mesh_m.volume, 1e-9)
-    return np.asarray(mesh_m.center_mass), np.asarray(mesh_m.moment_inertia)
-
-
-def _principal_frame(inertia: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """(principal moments, right-handed principal axes as matrix columns)."""
-    moments, axes = np.linalg.eigh(inertia)
-    if np.linalg.det(axes) < 0:
-        axes[:, 2] *= -1
-    return np.maximum(moments, 1e-6), axes
-
-
-def _quaternion_of(matrix: np.ndarray) -> list[float]:
-    rotation = np.eye(4)
-    rotation[:3, :3] = matrix
-    w, x, y, z = trimesh.transformations.quaternion_from_matrix(rotation)
-    return [x, y, z, w]
-
-
-def debris_mass_kg(volume_m3: float, risk: int) -> float:
-    """Mass of a destructible: risk 1 (a chair) is light, risk 3 (a table) heavy (EC-DEST-1)."""
-    return float(volume_m3 * DEBRIS_DENSITY_PER_RISK * max(1, risk))
+def _debris_pose(world: PhysicsWorld, shape: _DebrisShape, spot: ScenerySpot) -> tuple[list, list]:
+    """A destructible's (position, orientation quaternion) in metres where ``spot`` says it
+    stands, computed once per spot (most debris stands where it stood last ride)."""
+    key = (shape.info.piece_id, spot)
+    if key not in world.poses:
+        metres = world.scale.metres_per_inch
+        turn = np.radians(spot.turn_deg)
+        rz = np.array([[np.cos(turn), -np.sin(turn), 0.0], [np.sin(turn), np.cos(turn), 0.0], [0.0, 0.0, 1.0]])
+        pivot_m = shape.pivot_in * metres
+        centre = rz @ (shape.centre_m - pivot_m) + pivot_m + np.array([spot.dx, spot.dy, 0.0]) * metres
+        world.poses[key] = (centre.tolist(), quaternion_of(rz @ shape.axes))
+    return world.poses[key]
 
 
 def _add_dynamic(world: PhysicsWorld, shape: _DebrisShape, spot: ScenerySpot, friction: float) -> None:
     """A destructible where ``spot`` says it stands. One that has not moved stands where the scene
     put it, resting, so it starts asleep (it wakes when something touches it); a moved one may
     hang over an edge or lie across a lower level, so it starts awake and finds its rest."""
-    key = (shape.info.piece_id, spot)
-    if key not in world.poses:  # most debris stands where it stood last ride
-        metres = world.scale.metres_per_inch
-        turn = np.radians(spot.turn_deg)
-        rz = np.array([[np.cos(turn), -np.sin(turn), 0.0], [np.sin(turn), np.cos(turn), 0.0], [0.0, 0.0, 1.0]])
-        pivot_m = shape.pivot_in * metres
-        centre = rz @ (shape.centre_m - pivot_m) + pivot_m + np.array([spot.dx, spot.dy, 0.0]) * metres
-        world.poses[key] = (centre.tolist(), _quaternion_of(rz @ shape.axes))
-    position, orientation = world.poses[key]
+    position, orientation = _debris_pose(world, shape, spot)
     collision = world.shape(("debris", shape.info.piece_id), lambda: pybullet.createCollisionShape(
         pybullet.GEOM_MESH, vertices=shape.local_m, physicsClientId=world.client))
     body = pybullet.createMultiBody(shape.mass, collision, basePosition=position, baseOrientation=orientation,
                                     useMaximalCoordinates=True, physicsClientId=world.client)
+    world.add_body(body, shape.info, placed=True)
+    _debris_dynamics(world, body, shape, spot, friction)
+
+
+def _restore_resting(world: PhysicsWorld, body: int, shape: _DebrisShape, friction: float) -> None:
+    """Put a destructible's body back where the scene stands it, resting, as :func:`_add_dynamic`
+    would create it there: ~10 us against ~65 us for a new body (a ride that wakes one crate
+    would otherwise create it and every crate after it anew, for their slots).
+
+    Its slot in Bullet's arrays is the one a new world gives it (every destructible before it
+    kept its body); its pose, velocity, dynamics and sleep are set as a new body's are, and a new
+    broadphase proxy (:meth:`PhysicsWorld._put_back`) drops its pairs and manifolds. What no
+    PyBullet call resets (its world inertia tensor, its interpolation transform) is left as the
+    last ride left it: that this makes no difference to a body that starts asleep is shown by
+    trial, not by Bullet's source: rides into crates knocked before, in seeded random orders, the
+    same bits as in a new world (``tests/physics/test_living_world.py``) and the golden
+    transforms unchanged. A body placed awake at a moved spot did differ (it falls in its first
+    step), so it is created anew."""
+    position, orientation = _debris_pose(world, shape, ScenerySpot())
+    pybullet.resetBasePositionAndOrientation(body, position, orientation, physicsClientId=world.client)
+    pybullet.resetBaseVelocity(body, [0.0, 0.0, 0.0], [0.0, 0.0, 0.0], physicsClientId=world.client)
+    _debris_dynamics(world, body, shape, ScenerySpot(), friction)
+    world._put_back(body, DYNAMIC_FILTER_GROUP, DYNAMIC_FILTER_MASK)
+
+
+def _debris_dynamics(world: PhysicsWorld, body: int, shape: _DebrisShape, spot: ScenerySpot,
+                     friction: float) -> None:
+    """A destructible body's dynamics (asleep when resting where the scene put it, awake when
+    moved), and a resting one's pose as PyBullet reads it back, bit for bit (:meth:`PhysicsWorld._untouched`)."""
     resting = spot == ScenerySpot()
     _set_dynamics(world.client, body, friction, ccd_radius=shape.ccd_radius_m, mass=shape.mass,
                   inertia_diagonal=shape.moments,
                   activation=pybullet.ACTIVATION_STATE_SLEEP if resting else pybullet.ACTIVATION_STATE_ENABLE_SLEEPING)
-    world.add_body(body, shape.info, placed=True)
+    world.resting.pop(body, None)
     if resting:
         placed_at = pybullet.getBasePositionAndOrientation(body, physicsClientId=world.client)
         world.resting[body] = (spot, _bits(*placed_at[0], *placed_at[1]))
@@ -510,7 +488,7 @@ def bike_shape(base: BaseShape, height_in: float, scale: TableScale) -> _BikeSha
     key = (base, float(height_in), float(scale.metres_per_inch))
     if key not in _BIKE_SHAPES:
         vertices = bike_hull(base, height_in, scale)
-        centre, inertia = _mass_properties(trimesh.convex.convex_hull(vertices), BIKE_MASS_KG)
+        centre, inertia = mass_properties(trimesh.convex.convex_hull(vertices), BIKE_MASS_KG)
         _BIKE_SHAPES[key] = _BikeShape((vertices - centre).tolist(), centre, np.diag(inertia).copy())
     return _BIKE_SHAPES[key]
 

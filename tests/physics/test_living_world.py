@@ -12,6 +12,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from entropy3d.physics import world as physics_world
 from entropy3d.physics.engine import pybullet
 from entropy3d.physics.producer import PhysicsProducer
 from entropy3d.physics.record import RideRecord
@@ -153,20 +154,38 @@ def created(monkeypatch) -> list[str]:
     return made
 
 
-def kept_riding(producer, ruleset, state, model, plan, created) -> tuple[RideRecord, list[str]]:
+@pytest.fixture
+def restored(monkeypatch) -> list[str]:
+    """The destructibles whose bodies the worlds put back where they rest (:func:`kept_riding` clears it)."""
+    put_back = []
+    restore = physics_world._restore_resting
+
+    def counting(world, body, shape, friction):
+        put_back.append(shape.info.piece_id)
+        restore(world, body, shape, friction)
+
+    monkeypatch.setattr(physics_world, "_restore_resting", counting)
+    return put_back
+
+
+def kept_riding(producer, ruleset, state, model, plan, created, *also_clear) -> tuple[RideRecord, list[str]]:
     """A ride and what it rode with that the ride before placed: its pieces and models placed
-    without creating their bodies anew (PyBullet reuses the ids of removed bodies: ids cannot tell)."""
+    without creating their bodies anew (PyBullet reuses the ids of removed bodies: ids cannot tell).
+    ``also_clear``: other per-ride records (:func:`restored`), cleared before the ride."""
     created.clear()
+    for more in also_clear:
+        more.clear()
     found = ride(producer, ruleset, state, model, plan)
     world = producer._world
     placed = [world.bodies[body].piece_id for body in world.placed]
     return found, sorted(piece for piece in placed if piece not in created)
 
 
-def test_crates_a_ride_left_untouched_stay_and_the_rides_are_the_same_bits(debris_rows, created):
+def test_crates_a_ride_left_untouched_stay_and_the_rides_are_the_same_bits(debris_rows, created, restored):
     """The world keeps the crates placed before the first one a ride disturbed (creating a body is
-    most of what placing costs) and places that one and all after it anew; every ride still comes
-    out as in a new world, whichever crate the rides before it knocked."""
+    most of what placing costs) and puts that one and all after it back on their bodies where they
+    rest; every ride still comes out as in a new world, whichever crate the rides before it knocked
+    (the rides of the second and third rounds knock crates put back so)."""
     table, geometry, start = debris_rows
     fresh = {}
     for model, plan, knocked in ROW_RIDES:
@@ -177,21 +196,22 @@ def test_crates_a_ride_left_untouched_stay_and_the_rides_are_the_same_bits(debri
         producer.close()
     living = PhysicsProducer(table, geometry, rides_per_process=None)
     try:
-        kept = []
+        kept, put_back = [], []
         for model, plan, _ in ROW_RIDES + ROW_RIDES[::-1] + ROW_RIDES:
-            found, kept_now = kept_riding(living, table.ruleset, start, model, plan, created)
+            found, kept_now = kept_riding(living, table.ruleset, start, model, plan, created, restored)
             assert bits(found) == fresh[model], model
             kept.append(kept_now)
+            put_back.append(sorted(restored))
     finally:
         living.close()
     crates = [f"c{k}" for k in range(1, 9)]
-    # after the first ride knocked c1 no crate is kept; after the third's c3, c1 and c2; after the
-    # last's c8, c1 to c7; after a ride that knocked nothing, all eight; and every model static in
-    # both rides (neither the rider before nor the rider now) stays
-    assert kept[1] == ["clear", "last"]
-    assert kept[2] == crates[:2] + ["clear", "first"]
-    assert kept[3] == crates[:7] + ["first", "third"]
-    assert kept[4] == crates + ["first", "last", "third"]
+    # no crate is created anew after the first ride; after the first ride knocked c1, c1 to c8
+    # are put back where they rest; after the third's c3, c3 to c8; after the last's c8, c8; after
+    # a ride that knocked nothing, none; and every model static in both rides (neither the rider
+    # before nor the rider now) stays
+    assert kept[1:5] == [crates + ["clear", "last"], crates + ["clear", "first"], crates + ["first", "third"],
+                         crates + ["first", "last", "third"]]
+    assert put_back[1:5] == [crates, crates[2:], crates[7:], []]
 
 
 def test_models_a_ride_left_in_place_stay_and_the_rides_are_the_same_bits(proving_ground, start, created):
@@ -221,11 +241,11 @@ def test_models_a_ride_left_in_place_stay_and_the_rides_are_the_same_bits(provin
                     ["bench1", "crasher", "scraper"]]
 
 
-def test_a_model_put_back_comes_after_the_crates_placed_anew(debris_rows, created):
+def test_a_model_put_back_comes_after_the_crates_placed_anew(debris_rows, created, restored):
     """A static model that stays is put back after the crates placed anew, as a new world adds it:
     here the rider knocks c1 and runs into 'clear', touching both in the same steps, so the order
     Bullet solves their contacts in (by broadphase proxy, oldest first) shows in the bits. The
-    second ride places c1 (knocked by the first) anew and keeps 'clear'."""
+    second ride puts c1 (knocked by the first) back where it rests and keeps 'clear'."""
     table, geometry, start = debris_rows
     first, clear = start.model("first"), start.model("clear")
     state = start.with_model(first.but(pose=dataclasses.replace(first.pose, x=11.0))).with_model(
@@ -238,8 +258,8 @@ def test_a_model_put_back_comes_after_the_crates_placed_anew(debris_rows, create
         found, _ = kept_riding(living, table.ruleset, state, "first", "s2: straight 8", created)
         assert bits(found) == expected and found.outcome == "crashed"
         assert [m.piece_id for m in found.scenery] == ["c1"] and "clear" in created
-        found, kept = kept_riding(living, table.ruleset, state, "first", "s2: straight 8", created)
-        assert "clear" in kept and "c1" not in kept
+        found, kept = kept_riding(living, table.ruleset, state, "first", "s2: straight 8", created, restored)
+        assert "clear" in kept and "c1" in restored
         assert bits(found) == expected
     finally:
         living.close()

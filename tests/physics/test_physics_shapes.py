@@ -142,7 +142,7 @@ def _textured_tile(relief_in: float) -> trimesh.Trimesh:
 def test_a_detailed_print_within_tolerance_rides_as_its_hull_and_a_grooved_one_stays_a_mesh():
     """Collision proxy (issue 17): a tile with 0.4 mm of texture becomes one convex hull that
     strays at most PROXY_TOLERANCE_IN from the drawn mesh; 3 mm grooves are shape, not texture."""
-    from entropy3d.physics.world import PROXY_MIN_FACES, PROXY_TOLERANCE_IN, hull_deviation_in
+    from entropy3d.physics.hulls import PROXY_MIN_FACES, PROXY_TOLERANCE_IN, hull_deviation_in
 
     textured, grooved = _textured_tile(0.016), _textured_tile(0.12)
     assert len(textured.faces) >= PROXY_MIN_FACES and not textured.is_convex and textured.is_watertight

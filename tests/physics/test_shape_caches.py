@@ -5,7 +5,8 @@ import numpy as np
 
 from entropy3d.physics import BikeBody
 from entropy3d.physics import world as physics_world
-from entropy3d.physics.world import BIKE_MASS_KG, _mass_properties, bike_hull, bike_shape
+from entropy3d.physics.mass import mass_properties
+from entropy3d.physics.world import BIKE_MASS_KG, bike_hull, bike_shape
 
 
 def _ride_smasher_through_the_bench(ground):
@@ -23,7 +24,7 @@ def test_cached_bike_shape_is_the_hull_and_mass_computed_afresh(proving_ground):
     model = proving_ground.table.model("smasher")
     base, scale = proving_ground.table.base_of(model), proving_ground.ruleset.scale
     vertices = bike_hull(base, 2.5, scale)
-    centre, inertia = _mass_properties(trimesh.convex.convex_hull(vertices), BIKE_MASS_KG)
+    centre, inertia = mass_properties(trimesh.convex.convex_hull(vertices), BIKE_MASS_KG)
     cached = bike_shape(base, 2.5, scale)
     assert cached is bike_shape(base, 2.5, scale), "the second ask is the cache"
     assert np.array_equal(np.asarray(cached.local_m), vertices - centre)
