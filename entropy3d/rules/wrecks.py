@@ -61,11 +61,11 @@ def place_wrecks(before: State, after: State, ruleset: Ruleset, table: WreckChec
             continue
         if model.on_foot:  # DECISION: a figure on foot has no bike to leave as a wreck
             events.append(Event("wreck", model.id, "taken out on foot: no bike, no wreck (EC-WOUND)",
-                                clauses=("EC-WOUND",)))
+                                clauses=("EC-WOUND",), figures={"no_wreck": "on_foot"}))
             continue
         if table is not None and bool(table.off_table(model.pose.xy[None, :])[0]):
             events.append(Event("wreck", model.id, "out over the table's edge: no wreck on the table (EC-WOUND)",
-                                clauses=("EC-WOUND",)))
+                                clauses=("EC-WOUND",), figures={"no_wreck": "off_table"}))
             continue
         pose, why = choose_wreck_pose(after, model, ruleset, table)
         wreck = Wreck(wreck_id(model.id), model.id, pose)

@@ -197,6 +197,8 @@ def sentence(event: Event, names: Names) -> str:
     if kind == "ruling":  # another rulebook's word on the same ride (entropy3d.game.judging)
         return f"{figures.get('system', 'other rules')}: {event.rules.replace(event.model, who)}"
     if kind == "wreck":
+        if figures.get("no_wreck") == "on_foot":
+            return f"{who} is out of the game: on foot, no bike to leave as a wreck"
         if "wreck" not in figures:
             return f"{who} is gone over the edge: no wreck on the table"
         moved = float(figures.get("moved_in", 0.0))

@@ -62,3 +62,14 @@ def test_an_attack_and_its_hit_in_plain_words():
     hit = Event("attack", "hades_1", "...", piece="hades_3",
                 figures={"wounds_lost": 1, "headshot": False, "taken_out": False})
     assert sentence(hit, NAMES) == "Brakes is hit by Ash: -1 wound" and is_key_moment(hit)
+
+
+def test_EC_WOUND_a_figure_on_foot_taken_out_is_not_said_to_go_over_the_edge():
+    """Clause: EC-WOUND. The sniper shot on a roof had no wreck because it is on foot: the video
+    said "is gone over the edge"; a rider whose base is off the table still goes over it."""
+    on_foot = Event("wreck", "hades_3", "taken out on foot ...", clauses=("EC-WOUND",),
+                    figures={"no_wreck": "on_foot"})
+    assert sentence(on_foot, NAMES) == "Ash is out of the game: on foot, no bike to leave as a wreck"
+    over = Event("wreck", "hades_1", "out over the table's edge ...", clauses=("EC-WOUND",),
+                 figures={"no_wreck": "off_table"})
+    assert sentence(over, NAMES) == "Brakes is gone over the edge: no wreck on the table"

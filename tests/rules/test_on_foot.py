@@ -183,7 +183,8 @@ def test_EC_GUN_1_EC_COVER_1_a_model_on_foot_is_shot_like_a_rider(rules, dice):
     out, events = resolve(state, check(state, shot, rules, SeeingTable(Sight(0.6, True, 10.0))), None,
                           dice([9, 9, 2, 3]), rules)
     assert out.model("f1").status == "out" and not out.wrecks  # DECISION: no bike, no wreck (EC-WOUND)
-    assert any(e.kind == "wreck" and "no wreck" in e.rules for e in events)
+    [wreck] = [e for e in events if e.kind == "wreck"]
+    assert "no wreck" in wreck.rules and wreck.figures == {"no_wreck": "on_foot"}
 
 
 def test_EC_MEL_1_a_model_on_foot_strikes_and_is_struck_but_plays_no_chicken(rules, dice):
