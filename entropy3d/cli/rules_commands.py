@@ -15,7 +15,8 @@ POLICY_HELP = "push-your-luck policy: sit-at-tn (push while below the TN), risk-
 @app.command()
 @clean_errors
 def odds(
-    tn: int = typer.Option(..., "--tn", help="target number of the test"),
+    target: Optional[int] = typer.Argument(None, metavar="TN", help="target number of the test (or --tn)"),
+    tn: Optional[int] = typer.Option(None, "--tn", help="target number of the test"),
     stress: int = typer.Option(0, "--stress", min=0, help="the rider's current stress"),
     policy: str = typer.Option("sit-at-tn", "--policy", help=POLICY_HELP),
     max_stress: Optional[int] = typer.Option(None, "--max-stress", help="the rider's max stress "
@@ -36,6 +37,11 @@ def odds(
     from entropy3d.rules.odds import exact_odds
     from entropy3d.scene import load_ruleset
 
+    if tn is None and target is None:
+        raise fail("error: give the target number: `entropy3d odds 14` or `entropy3d odds --tn 14`", 2)
+    if tn is not None and target is not None and tn != target:
+        raise fail(f"error: two target numbers ({target} and --tn {tn}); give one", 2)
+    tn = tn if tn is not None else target
     for name, value in (("--policy", policy), ("--against-policy", against_policy)):
         if value not in POLICY_NAMES:
             raise fail(f"error: unknown {name} {value!r}; use one of {', '.join(POLICY_NAMES)}", 2)

@@ -123,3 +123,15 @@ def test_EC_DICE_2_odds_command_takes_opposed_tests():
     assert f"{wins.numerator}/{wins.denominator}" in out.output and "attacker wins" in out.output
     bad = CliRunner().invoke(app, ["odds", "--tn", "15", "--against-stress", "1", "--kind", "duel"])
     assert bad.exit_code == 2 and "melee, dodge, gun" in bad.output and "Traceback" not in bad.output
+
+
+def test_EC_DICE_1_odds_takes_the_tn_as_it_is_said():
+    """Clause: EC-DICE-1. `entropy3d odds 14` as a player says it gives what `--tn 14` gives; no TN,
+    or two different ones, is a usage error that says how to write it."""
+    said = run("odds", "14", "--stress", "3")
+    assert said.exit_code == 0 and said.output == run("odds", "--tn", "14", "--stress", "3").output
+    assert "TN 14, stress 3" in said.output
+    none = run("odds")
+    assert none.exit_code == 2 and "entropy3d odds 14" in none.output and "Traceback" not in none.output
+    two = run("odds", "14", "--tn", "15")
+    assert two.exit_code == 2 and "two target numbers" in two.output
