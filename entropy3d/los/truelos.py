@@ -9,14 +9,16 @@ Sampling the silhouette (not the surface) makes an open view exactly 100% visibl
 
 from __future__ import annotations
 
+from typing import Sequence
+
 import numpy as np
 
 from entropy3d.los.losrules import LosRules
-from entropy3d.los.rays import group_rows
+from entropy3d.los.rays import boxes_touching, group_rows
 
 BIKE, RIDER = 0, 1
 #: pairs whose rays are clipped together: (pairs x rays) arrays small enough to stay in cache
-PAIRS_PER_CHUNK = 32
+PAIRS_PER_CHUNK = 16
 #: cells: a box's window in a ray grid is widened this much past its corners' slopes, far more
 #: than the rounding of a slope (about 1e-13 of a cell) and far less than a cell
 CELL_MARGIN = 1e-3
@@ -104,7 +106,7 @@ def _silhouette_rays(eyes, normals, near, far, grid: int, windows: tuple):
     to_near, to_far = near - inward, -far - inward   # the eye is inside a slab: to_near >= 0 >= to_far
     shape = (len(eyes), grid, grid)
     t = np.full(shape, np.inf)                      # entry into the nearest part
-    part = np.zeros(shape, dtype=np.int64)
+    part = np.zeros(shape, dtype=np.int8)           # bike or rider: a byte, not eight
     denominators, near_t, far_t = np.empty(shape), np.empty(shape), np.empty(shape)
     for k in range(normals.shape[1]):  # slab clipping (Cyrus-Beck by opposite plane pairs)
         t_enter = np.zeros(shape)
@@ -240,36 +242,106 @@ def true_verdicts_numbers(pair_of_ray: np.ndarray, part: np.ndarray, visible: np
     return numbers
 
 
-def rays_near_boxes(pair_eyes: np.ndarray, target_vertices: np.ndarray, grid: int, low: np.ndarray,
-                    high: np.ndarray, pair_of_row: np.ndarray, cell_of_row: np.ndarray,
-                    skipped: np.ndarray | None = None, windows: tuple | None = None) -> tuple[np.ndarray, np.ndarray]:
-    """The cast silhouette rays that may meet each of M boxes (``low``, ``high`` (M, 3)), as
-    (rows, box) ordered by box, then pair, then grid cell: the rays of each pair's grid inside the
-    window the box covers seen from the pair's eye (:func:`grid_rows_near`),
-    except where ``skipped`` (P, M) is True.
-
-    ``pair_of_row`` and ``cell_of_row`` say which pair and grid cell each cast ray is.
-    """
-    pairs = len(pair_eyes)
-    row_of_cell = np.full((pairs, grid * grid), -1, dtype=np.int64)
-    np.put(row_of_cell, pair_of_row * (grid * grid) + cell_of_row, np.arange(len(pair_of_row)))
-    box, pair = np.nonzero(np.ones((len(low), pairs), bool) if skipped is None else ~skipped.T)  # by box, then pair
-    # the windows of those (pair, box) only
+def box_windows(pair_eyes: np.ndarray, target_vertices: np.ndarray, grid: int, low: np.ndarray,
+                high: np.ndarray, skipped: np.ndarray, windows: tuple | None = None) -> tuple[np.ndarray, ...]:
+    """The windows of M boxes (``low``, ``high`` (M, 3)) on the pairs' ray grids
+    (:func:`grid_rows_near`) that hold a cell, except where ``skipped`` (P, M) is True: (K,) box,
+    pair, first and last row, first and last column, ordered by box, then pair."""
+    box, pair = np.nonzero(~skipped.T)                                           # by box, then pair
     row_first, row_last, column_first, column_last = grid_rows_near(
-        pair_eyes, target_vertices, grid, low, high, windows, (pair, box))       # (K,) each
-    rows_n = np.maximum(row_last - row_first + 1, 0)
-    columns_n = np.maximum(column_last - column_first + 1, 0)
-    wanted = np.flatnonzero(rows_n * columns_n > 0)
-    box, pair, row_first, column_first = box[wanted], pair[wanted], row_first[wanted], column_first[wanted]
-    rows_n, columns_n = rows_n[wanted], columns_n[wanted]
+        pair_eyes, target_vertices, grid, low, high, windows, (pair, box))
+    wanted = np.flatnonzero((row_last >= row_first) & (column_last >= column_first))
+    return tuple(item.take(wanted) for item in (box, pair, row_first, row_last, column_first, column_last))
+
+
+def rows_in_windows(windows: tuple[np.ndarray, ...], boxes: int, grid: int,
+                    row_of_cell: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The cast rays inside each box's :func:`box_windows` (of ``boxes`` boxes), cell by cell:
+    the rows ordered by box, then pair, then grid cell, and (``boxes``,) how many each box has.
+    ``row_of_cell`` (P * grid * grid,) is the row of the ray cast through each pair's cell, -1
+    where none is."""
+    box, pair, row_first, row_last, column_first, column_last = windows
+    rows_n, columns_n = row_last - row_first + 1, column_last - column_first + 1
     # a window is rows_n runs of columns_n cells side by side in row_of_cell: expand runs, not
     # cells (no division per cell)
-    window_rows = rows_n
-    window = np.repeat(np.arange(len(box)), window_rows)
-    grid_row = (np.arange(len(window)) - np.repeat(np.cumsum(window_rows) - window_rows, window_rows)
-                + row_first[window])
-    run_length = columns_n[window]
-    flat = group_rows(pair[window] * (grid * grid) + grid_row * grid + column_first[window], run_length)
-    rows = row_of_cell.ravel()[flat]
-    owner = np.repeat(box[window], run_length)[rows >= 0]
-    return rows[rows >= 0], owner
+    window = np.repeat(np.arange(len(box)), rows_n)
+    grid_row = np.arange(len(window)) - np.repeat(np.cumsum(rows_n) - rows_n, rows_n) + row_first[window]
+    flat = group_rows(pair[window] * (grid * grid) + grid_row * grid + column_first[window], columns_n[window])
+    rows = row_of_cell.take(flat)
+    kept = rows >= 0
+    # the windows come box by box, so each box's cells are one span of ``flat``: it ends where
+    # the windows of the boxes up to it end
+    cells_before = np.concatenate([[0], np.cumsum(rows_n * columns_n)])
+    box_ends = cells_before.take(np.searchsorted(box, np.arange(boxes), side="right"))
+    kept_before = np.concatenate([[0], np.cumsum(kept)])
+    return rows.compress(kept), np.diff(kept_before.take(box_ends), prepend=0)
+
+
+def rows_in_any_window(windows: tuple[np.ndarray, ...], pairs: int, grid: int, cell_of_row: np.ndarray) -> np.ndarray:
+    """The cast rays inside any of :func:`box_windows` (sorted, unique), never expanded cell by
+    cell: each window adds one at its first cell and takes it away past its last row and its
+    last column, so running sums down the rows and along the columns of each pair's grid count
+    the windows holding each cell. ``cell_of_row``: each ray's pair * grid * grid + cell."""
+    _, pair, row_first, row_last, column_first, column_last = windows
+    side = grid + 1
+    corner = pair * (side * side)
+    holding = np.zeros(pairs * side * side, dtype=np.int32)
+    np.add.at(holding, np.concatenate([corner + row_first * side + column_first,
+                                       corner + (row_last + 1) * side + column_last + 1]), 1)
+    np.add.at(holding, np.concatenate([corner + row_first * side + column_last + 1,
+                                       corner + (row_last + 1) * side + column_first]), -1)
+    holding = holding.reshape(pairs, side, side)
+    np.cumsum(holding, axis=1, out=holding)
+    np.cumsum(holding, axis=2, out=holding)
+    return np.flatnonzero(holding[:, :grid, :grid].reshape(-1).take(cell_of_row) > 0)
+
+
+def rays_near_miniatures(pair_eyes: np.ndarray, target_vertices: np.ndarray, grid: int,
+                         pairs: Sequence[tuple[int, int]], minis: Sequence, pair_of_row: np.ndarray,
+                         cell_of_row: np.ndarray, boxes: tuple[np.ndarray, np.ndarray] | None = None,
+                         windows: tuple | None = None, more_boxes: tuple[np.ndarray, np.ndarray] | None = None):
+    """Per miniature (:class:`~entropy3d.los.world.Miniature`), per part of it (bike, rider,
+    base), the rows of the cast silhouette rays that may meet that part (pair by pair): the rays
+    of each pair's grid inside the window the part's box covers seen from the pair's eye
+    (:func:`grid_rows_near`); never the pair's own viewer or target.
+
+    ``pair_of_row`` and ``cell_of_row`` say which pair and grid cell each cast ray is. With
+    ``boxes`` (low, high (B, 3)), also the rows that may meet any of them (sorted, unique), as
+    a second answer, and with ``more_boxes`` too, the rows that may meet any of those as a
+    third: one pass over the grids for all.
+    """
+    groups = [group for group in (boxes, more_boxes) if group is not None]
+    extra = (np.concatenate([np.zeros((0, 3))] + [low for low, _ in groups]),
+             np.concatenate([np.zeros((0, 3))] + [high for _, high in groups]))
+    if not len(pairs):
+        answer = [np.zeros(0, dtype=np.int64) for _ in minis]
+        return answer if boxes is None else (answer, *(np.zeros(0, dtype=np.int64) for _ in groups))
+    # one box per miniature's part (bike, rider, base): the rays near a part need no box test
+    parts = len(minis[0].part_boxes) if len(minis) else 0
+    skipped = np.zeros((len(pairs), len(minis) * parts + len(extra[0])), bool)
+    for part in range(parts):
+        skipped[np.arange(len(pairs)), [v * parts + part for v, _ in pairs]] = True
+        skipped[np.arange(len(pairs)), [t * parts + part for _, t in pairs]] = True
+    low = np.concatenate([np.array([box[0] for m in minis for box in m.part_boxes]).reshape(-1, 3), extra[0]])
+    high = np.concatenate([np.array([box[1] for m in minis for box in m.part_boxes]).reshape(-1, 3), extra[1]])
+    # a pair's rays run from its eye to its target's solids, inside the box of both: the boxes it
+    # does not touch are near none of them (the ground under the bases, most buildings)
+    skipped |= ~boxes_touching(np.minimum(pair_eyes, target_vertices.min(axis=1)),
+                               np.maximum(pair_eyes, target_vertices.max(axis=1)), low, high)
+    found = box_windows(pair_eyes, target_vertices, grid, low, high, skipped, windows)
+    flat_cell = pair_of_row * (grid * grid)
+    flat_cell += cell_of_row
+    row_of_cell = np.full(len(pairs) * grid * grid, -1, dtype=np.int64)
+    row_of_cell[flat_cell] = np.arange(len(pair_of_row))
+    first = len(minis) * parts
+    ends = np.searchsorted(found[0], np.cumsum([first] + [len(low) for low, _ in groups])).tolist()
+    rows, per_box = rows_in_windows(tuple(item[:ends[0]] for item in found), first, grid, row_of_cell)
+    del row_of_cell
+    bounds = np.concatenate([[0], np.cumsum(per_box)]).tolist()   # box b's rows: bounds[b] to bounds[b + 1]
+    near = [tuple(rows[bounds[box]:bounds[box + 1]] for box in range(index * parts, (index + 1) * parts))
+            for index in range(len(minis))]
+    if boxes is None:
+        return near
+    # a group's rays are a union: painted on the grids, not listed box by box
+    return (near, *(rows_in_any_window(tuple(item[begin:end] for item in found), len(pairs), grid, flat_cell)
+                    for begin, end in zip(ends, ends[1:])))
