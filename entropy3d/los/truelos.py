@@ -279,21 +279,22 @@ def rows_in_windows(windows: tuple[np.ndarray, ...], boxes: int, grid: int,
 
 def rows_in_any_window(windows: tuple[np.ndarray, ...], pairs: int, grid: int, cell_of_row: np.ndarray) -> np.ndarray:
     """The cast rays inside any of :func:`box_windows` (sorted, unique), never expanded cell by
-    cell: each window adds one at its first cell and takes it away past its last row and its
-    last column, so running sums down the rows and along the columns of each pair's grid count
-    the windows holding each cell. ``cell_of_row``: each ray's pair * grid * grid + cell."""
+    cell: each row of a window adds one at its first column and takes it away past its last, so
+    a running sum along each pair's grid, row after row, counts the windows holding each cell
+    (a grid row has one spare column, where the runs ending at its last column take theirs away).
+    ``cell_of_row``: each ray's pair * grid * grid + cell."""
     _, pair, row_first, row_last, column_first, column_last = windows
-    side = grid + 1
-    corner = pair * (side * side)
-    holding = np.zeros(pairs * side * side, dtype=np.int32)
-    np.add.at(holding, np.concatenate([corner + row_first * side + column_first,
-                                       corner + (row_last + 1) * side + column_last + 1]), 1)
-    np.add.at(holding, np.concatenate([corner + row_first * side + column_last + 1,
-                                       corner + (row_last + 1) * side + column_first]), -1)
-    holding = holding.reshape(pairs, side, side)
-    np.cumsum(holding, axis=1, out=holding)
-    np.cumsum(holding, axis=2, out=holding)
-    return np.flatnonzero(holding[:, :grid, :grid].reshape(-1).take(cell_of_row) > 0)
+    if not len(pair):
+        return np.zeros(0, dtype=np.int64)
+    rows_n = row_last - row_first + 1
+    window = np.repeat(np.arange(len(pair)), rows_n)
+    grid_row = np.arange(len(window)) - np.repeat(np.cumsum(rows_n) - rows_n, rows_n) + row_first[window]
+    run_first = (pair[window] * grid + grid_row) * (grid + 1) + column_first[window]
+    holding = np.zeros(pairs * grid * (grid + 1), dtype=np.int32)
+    np.add.at(holding, run_first, 1)
+    np.add.at(holding, run_first + (column_last - column_first + 1)[window], -1)
+    np.cumsum(holding, out=holding)
+    return np.flatnonzero(holding.reshape(pairs * grid, grid + 1)[:, :grid].reshape(-1).take(cell_of_row) > 0)
 
 
 def rays_near_miniatures(pair_eyes: np.ndarray, target_vertices: np.ndarray, grid: int,
