@@ -349,25 +349,33 @@ class LosWorld:
 
     def _first_hits(self, starts, ends, minis: Sequence[Miniature], skip: np.ndarray | None,
                     counts: np.ndarray | None, near: Sequence[tuple[np.ndarray, ...]] | None,
-                    near_destructibles: np.ndarray | None = None,
-                    near_static: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+                    near_destructibles: np.ndarray | None = None, near_static: np.ndarray | None = None,
+                    start_of: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
         """:meth:`cast` with the hit as an owner index: a piece's index in ``self.pieces``, or
         ``len(self.pieces)`` plus the miniature's index in ``minis``, or NO_HIT.
         ``near_destructibles`` and ``near_static`` optionally list the only segments (indices)
-        that may meet a destructible piece, or a static one: the others skip that engine."""
+        that may meet a destructible piece, or a static one: the others skip that engine.
+        ``start_of`` optionally says which row of ``starts`` each segment starts at (a pair's
+        rays share its eye: no array of starts as long as the rays is built)."""
         starts = np.asarray(starts, float).reshape(-1, 3)
         ends = np.asarray(ends, float).reshape(-1, 3)
+        if start_of is not None and (near is None or near_static is None or near_destructibles is None):
+            starts, start_of = take_rows(starts, start_of), None
+
+        def starts_of(rows: np.ndarray) -> np.ndarray:
+            return take_rows(starts, rows if start_of is None else start_of.take(rows))
+
         if near_static is None:
             t, owner = self.static_caster.first_hits(starts, ends)
         else:
-            t = np.full(len(starts), np.inf)
-            owner = np.full(len(starts), NO_HIT, dtype=np.int64)
+            t = np.full(len(ends), np.inf)
+            owner = np.full(len(ends), NO_HIT, dtype=np.int64)
             for begin in range(0, len(near_static), RAYS_PER_CAST):
                 rows = near_static[begin:begin + RAYS_PER_CAST]
-                t[rows], owner[rows] = self.static_caster.first_hits(take_rows(starts, rows), take_rows(ends, rows))
+                t[rows], owner[rows] = self.static_caster.first_hits(starts_of(rows), take_rows(ends, rows))
         if near_destructibles is None:
-            near_destructibles = np.arange(len(starts))
-        t_dynamic, owner_dynamic = self.dynamic_caster.first_hits(take_rows(starts, near_destructibles),
+            near_destructibles = np.arange(len(ends))
+        t_dynamic, owner_dynamic = self.dynamic_caster.first_hits(starts_of(near_destructibles),
                                                                   take_rows(ends, near_destructibles))
         nearer = t_dynamic < t[near_destructibles]
         t[near_destructibles[nearer]] = t_dynamic[nearer]
@@ -392,7 +400,7 @@ class LosWorld:
                 if not len(rows):  # most miniatures are near no ray of the batch
                     continue
                 # column-major: the plane tests run along contiguous columns (take_rows keeps it)
-                row_starts = np.asfortranarray(take_rows(starts, rows))
+                row_starts = np.asfortranarray(starts_of(rows))
                 entry = segment_convex_entry(row_starts, np.asfortranarray(take_rows(ends, rows)) - row_starts,
                                              normals, offsets)
                 closer = entry < t[rows]
@@ -466,12 +474,14 @@ class LosWorld:
         row_of_cast = np.cumsum(tested) - 1     # a cast ray's row among the tested ones
         casting = in_front.copy()
         casting[in_front] = tested
-        # rows of a few pairs repeated, and a mask: cheaper than gathering rows by index; all
-        # column-major like the ends, so that the arithmetic runs along contiguous columns
-        eyes = np.repeat(pair_eyes.T, np.bincount(cast_pair.compress(tested), minlength=len(index_pairs)), axis=1).T
+        # the rays' starts are their pairs' eyes, never repeated ray by ray; the arithmetic runs
+        # column by column (the ends are column-major)
+        start_of = cast_pair.compress(tested)
         del cast_pair, tested
         cast_ends = take_rows(ends, casting)
-        reach = cast_ends - eyes
+        reach = np.empty_like(cast_ends)
+        for j in range(3):
+            np.subtract(cast_ends[:, j], pair_eyes[:, j].take(start_of), out=reach[:, j])
         x, y, z = reach.T
         lengths = np.sqrt((x * x + z * z) + y * y)  # the sum in einsum's order: the same bits as before
         reach *= (RAY_END_GAP_IN / np.maximum(lengths, 1e-9, out=lengths))[:, None]
@@ -480,9 +490,9 @@ class LosWorld:
         near, near_destructibles, near_static = ([tuple(row_of_cast.take(rows) for rows in parts) for parts in near],
                                                  row_of_cast.take(near_destructibles), row_of_cast.take(near_static))
         del row_of_cast
-        t, hit_owner = self._first_hits(eyes, stops, mini_list, None, None, near, near_destructibles,
-                                        near_static)     # of the rays cast, in order
-        del eyes, stops
+        t, hit_owner = self._first_hits(np.asfortranarray(pair_eyes), stops, mini_list, None, None, near,
+                                        near_destructibles, near_static, start_of)     # of the rays cast, in order
+        del stops
         hit = np.isfinite(t)
         reached = in_front.copy()
         reached[casting] = ~hit
