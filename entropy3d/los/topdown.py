@@ -121,8 +121,8 @@ def largest_first(rings: list[np.ndarray]) -> list[np.ndarray]:
     return [rings[k] for k in sorted(range(len(rings)), key=lambda k: -areas[k])]
 
 
-#: (piece, edge, segment) tests done at once by :func:`segments_touch_convex`: arrays of a few MB
-EDGE_TESTS_PER_CHUNK = 262144
+#: (piece, edge, segment) tests done at once by :func:`segments_touch_convex`: arrays of half a MB
+EDGE_TESTS_PER_CHUNK = 65536
 
 
 def segments_touch_convex(starts: np.ndarray, deltas: np.ndarray, normals: np.ndarray,

@@ -88,7 +88,7 @@ def silhouette_rays(eyes: np.ndarray, vertices: np.ndarray, normals: np.ndarray,
     # the ends and cells written chunk by chunk into their final arrays (no chunks of them to
     # join: about 3 MB less at 8 bikes), the ends column-major (the caller reads them by column)
     rays = sum(len(hit) for _, hit, _, _ in hits)
-    ends, cells = np.empty((rays, 3), order="F"), np.empty(rays, dtype=np.int64)
+    ends, cells = np.empty((rays, 3), order="F"), np.empty(rays, dtype=np.int32)   # a cell < grid * grid
     first = 0
     for chunk, (t_hit, hit, _, counts) in zip(chunks, hits):
         rows = slice(first, first + len(hit))
@@ -121,10 +121,11 @@ def _silhouette_hits(eyes, normals, near, far, grid: int, windows: tuple):
     shape = (len(eyes), grid, grid)
     t = np.full(shape, np.inf)                      # entry into the nearest part
     part = np.zeros(shape, dtype=np.int8)           # bike or rider: a byte, not eight
-    denominators, near_t, far_t = np.empty(shape), np.empty(shape), np.empty(shape)
+    # the work arrays, allocated once for every part and slab
+    denominators, near_t, far_t, t_enter, t_exit = (np.empty(shape) for _ in range(5))
     for k in range(normals.shape[1]):  # slab clipping (Cyrus-Beck by opposite plane pairs)
-        t_enter = np.zeros(shape)
-        t_exit = np.ones(shape)
+        t_enter.fill(0.0)
+        t_exit.fill(1.0)
         for q in range(normals.shape[2]):
             np.add((along[0, :, k, q, None] + a * along[1, :, k, q, None])[:, :, None],
                    (b * along[2, :, k, q, None])[:, None, :], out=denominators)
@@ -153,11 +154,16 @@ def _ray_ends(eyes, grid: int, windows: tuple, t_hit, hit, counts, ends, cells) 
     pair = np.repeat(np.arange(len(eyes)), counts)
     np.subtract(hit, pair * (grid * grid), out=cells)
     # ends = eye + t * (forward + a right + b up) * scale, coordinate by coordinate: the direction
-    # on the whole grid (a sum of a row and a column term), then the rest at the hits only
+    # on the whole grid (a sum of a row and a column term), then the rest at the hits only; in
+    # place where the same arithmetic allows (fewer arrays at the query's peak)
     for j in range(3):
-        direction = ((frames[:, 0, j, None] + a * frames[:, 1, j, None])[:, :, None]
-                     + (b * frames[:, 2, j, None])[:, None, :]) * scale[:, None, None]
-        np.add(eyes[:, j].take(pair), t_hit * direction.take(hit), out=ends[:, j])
+        direction = np.add((frames[:, 0, j, None] + a * frames[:, 1, j, None])[:, :, None],
+                           (b * frames[:, 2, j, None])[:, None, :])
+        direction *= scale[:, None, None]
+        along = direction.take(hit)
+        del direction
+        along *= t_hit
+        np.add(eyes[:, j].take(pair), along, out=ends[:, j])
 
 
 def view_windows(eyes: np.ndarray, vertices: np.ndarray):
@@ -350,8 +356,8 @@ def rays_near_miniatures(pair_eyes: np.ndarray, target_vertices: np.ndarray, gri
     found = box_windows(pair_eyes, target_vertices, grid, low, high, skipped, windows)
     flat_cell = pair_of_row * (grid * grid)
     flat_cell += cell_of_row
-    row_of_cell = np.full(len(pairs) * grid * grid, -1, dtype=np.int64)
-    row_of_cell[flat_cell] = np.arange(len(pair_of_row))
+    row_of_cell = np.full(len(pairs) * grid * grid, -1, dtype=np.int32)     # fewer rows than 2**31
+    row_of_cell[flat_cell] = np.arange(len(pair_of_row), dtype=np.int32)
     first = len(minis) * parts
     ends = np.searchsorted(found[0], np.cumsum([first] + [len(low) for low, _ in groups])).tolist()
     rows, per_box = rows_in_windows(tuple(item[:ends[0]] for item in found), first, grid, row_of_cell)
