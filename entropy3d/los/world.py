@@ -72,7 +72,7 @@ PIECE_BOX_MARGIN_IN = 1e-3
 #: miniatures kept built, keyed by (model id, pose): a game state's poses are asked many times
 MINIATURE_CACHE_SIZE = 512
 #: rays handed to the static engine at once: their copies and its answers (about 150 bytes a ray)
-#: stay near a megabyte, so a query's peak memory stays low; glibc gives freed memory back to the
+#: stay under a megabyte, so a query's peak memory stays low; glibc gives freed memory back to the
 #: system past a few MB at the top of the heap, and the next query page-faults it in again
 RAYS_PER_CAST = 4096
 
