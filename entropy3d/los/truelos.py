@@ -83,10 +83,10 @@ def silhouette_rays(eyes: np.ndarray, vertices: np.ndarray, normals: np.ndarray,
     hits = [_silhouette_hits(eyes[chunk], normals[chunk], near[chunk], far[chunk], grid,
                              tuple(item[chunk] for item in windows)) for chunk in chunks]
     if not hits:
-        empty = np.zeros(0, dtype=np.int64)
-        return np.zeros((0, 3)), empty, empty, empty
+        return np.zeros((0, 3)), np.zeros(0, np.int8), np.zeros(0, np.int32), np.zeros(0, np.int64)
     # the ends and cells written chunk by chunk into their final arrays (no chunks of them to
-    # join: about 3 MB less at 8 bikes), the ends column-major (the caller reads them by column)
+    # join: a copy of the ends less at the peak), the ends column-major (the caller reads them
+    # by column)
     rays = sum(len(hit) for _, hit, _, _ in hits)
     ends, cells = np.empty((rays, 3), order="F"), np.empty(rays, dtype=np.int32)   # a cell < grid * grid
     first = 0

@@ -461,8 +461,8 @@ class LosWorld:
             pair_eyes, target_vertices, self.rules.silhouette_grid, index_pairs, mini_list, cast_pair,
             cells.compress(in_front), self._dynamic_boxes, windows, self._static_boxes)
         del cells
-        # a ray near no solid reaches its target: only the others (about half) get a start and a
-        # stop, a third less memory at the query's peak
+        # a ray near no solid reaches its target: only the others get a start and a stop (two
+        # thirds of the rays cast at 8 bikes on crossroads)
         tested = np.zeros(len(cast_pair), bool)
         for rows in (near_static, near_destructibles, *(rows for parts in near for rows in parts)):
             tested[rows] = True
@@ -482,6 +482,7 @@ class LosWorld:
         reach *= (RAY_END_GAP_IN / np.maximum(lengths, 1e-9, out=lengths))[:, None]
         stops = np.subtract(cast_ends, reach, out=reach)  # in place: a ray array less at the peak
         del cast_ends, x, y, z, lengths
+        # the same rays, as rows among the tested ones
         near, near_destructibles, near_static = ([tuple(row_of_cast.take(rows) for rows in parts) for parts in near],
                                                  row_of_cast.take(near_destructibles), row_of_cast.take(near_static))
         del row_of_cast
@@ -504,7 +505,7 @@ class LosWorld:
         del t, hit_owner, hit, stopped, keys, casting, pair_of_ray, near, near_static, near_destructibles, start_of
 
         # top-down after true LOS, when only the rays' answers are kept: its work arrays never
-        # stack on the rays' (the query's peak of memory is a third lower)
+        # stack on the rays' (a lower peak of memory: glibc keeps it for the next query)
         lines, clear, line_counts, blocker_of_pair = top_down_batch(
             index_pairs, [m.pose for m in mini_list], [m.base for m in mini_list],
             np.array([m.eye[2] for m in mini_list]), self._footprints(mini_list), self.rules)
