@@ -121,8 +121,8 @@ def largest_first(rings: list[np.ndarray]) -> list[np.ndarray]:
     return [rings[k] for k in sorted(range(len(rings)), key=lambda k: -areas[k])]
 
 
-#: (piece, edge, segment) tests done at once by :func:`segments_touch_convex`: arrays of a few MB
-EDGE_TESTS_PER_CHUNK = 262144
+#: (piece, edge, segment) tests done at once by :func:`segments_touch_convex`: arrays of half a MB
+EDGE_TESTS_PER_CHUNK = 65536
 
 
 def segments_touch_convex(starts: np.ndarray, deltas: np.ndarray, normals: np.ndarray,
@@ -312,7 +312,6 @@ def top_down_batch(pairs: list[tuple[int, int]], poses: list[Pose], bases: list[
     """
     z = np.array([pose.z for pose in poses])
     lines, counts = sight_lines(pairs, poses, bases, rules)
-    pair_of_line = np.repeat(np.arange(len(pairs)), counts)
     blocked = np.zeros(len(lines), bool)
     blocker_of_pair = np.zeros((len(pairs), len(footprints.convex)), bool)
     if len(lines) and len(footprints.polygons):
@@ -329,7 +328,6 @@ def top_down_batch(pairs: list[tuple[int, int]], poses: list[Pose], bases: list[
         # column-major copies: rows gathered from strided views of ``lines`` cost several times
         # more, and the tests below run along contiguous x and y columns (take_rows keeps them so)
         starts, ends = np.asfortranarray(lines[:, 0]), np.asfortranarray(lines[:, 1])
-        deltas = ends - starts
         pair_low, pair_high = group_boxes(starts, ends, counts)
         # a pair's lines lie within the capsule from base centre to base centre as wide as the
         # larger base: a row far from it blocks none of them
@@ -341,8 +339,10 @@ def top_down_batch(pairs: list[tuple[int, int]], poses: list[Pose], bases: list[
                                     np.maximum(reach[viewer[:, 0]], reach[target[:, 0]]), row_low, row_high)
         blocks &= boxes_touching(pair_low, pair_high, row_low, row_high)
         first = np.cumsum(counts) - counts
+        # 1 / deltas, in place (a row's deltas are taken when its lines are tested)
+        inverse = ends - starts
         with np.errstate(divide="ignore"):
-            inverse = 1.0 / deltas
+            np.divide(1.0, inverse, out=inverse)
         # row by row, the lines of the pairs it may block that cross its box: the cheap sure
         # answers there (a base's ellipses, a one-piece outline's inner circle), the exact test
         # of the rest against its largest pieces, then what is left against its other pieces
@@ -363,7 +363,8 @@ def top_down_batch(pairs: list[tuple[int, int]], poses: list[Pose], bases: list[
                 undecided = ~sure
             rest = near[undecided]
             # a row's largest pieces first (lines touching one are done), its others later
-            hit = segments_touch_convex(take_rows(starts, rest), take_rows(deltas, rest), normals[:FIRST_PIECES],
+            rest_starts = take_rows(starts, rest)
+            hit = segments_touch_convex(rest_starts, take_rows(ends, rest) - rest_starts, normals[:FIRST_PIECES],
                                         offsets[:FIRST_PIECES])
             sure_lines.append(np.concatenate([near[sure], rest[hit]]))
             sure_rows.append(np.full(len(sure_lines[-1]), row))
@@ -372,13 +373,15 @@ def top_down_batch(pairs: list[tuple[int, int]], poses: list[Pose], bases: list[
                 rest_rows.append(row)
         for rest, row in zip(rest_lines, rest_rows):
             _, _, _, normals, offsets = footprints.convex[row]
-            hit = segments_touch_convex(take_rows(starts, rest), take_rows(deltas, rest), normals[FIRST_PIECES:],
+            rest_starts = take_rows(starts, rest)
+            hit = segments_touch_convex(rest_starts, take_rows(ends, rest) - rest_starts, normals[FIRST_PIECES:],
                                         offsets[FIRST_PIECES:])
             sure_lines.append(rest[hit])
             sure_rows.append(np.full(len(sure_lines[-1]), row))
         touched = np.concatenate([np.zeros(0, dtype=np.int64), *sure_lines])
         touched_row = np.concatenate([np.zeros(0, dtype=np.int64), *sure_rows])
         blocked[touched] = True
+        pair_of_line = np.repeat(np.arange(len(pairs)), counts)
         blocker_of_pair[pair_of_line[touched], touched_row] = True
     return lines, ~blocked, counts, blocker_of_pair
 

@@ -9,10 +9,12 @@ Sampling the silhouette (not the surface) makes an open view exactly 100% visibl
 
 from __future__ import annotations
 
+from typing import Sequence
+
 import numpy as np
 
 from entropy3d.los.losrules import LosRules
-from entropy3d.los.rays import group_rows
+from entropy3d.los.rays import boxes_touching, group_rows
 
 BIKE, RIDER = 0, 1
 #: pairs whose rays are clipped together: (pairs x rays) arrays small enough to stay in cache
@@ -77,26 +79,40 @@ def silhouette_rays(eyes: np.ndarray, vertices: np.ndarray, normals: np.ndarray,
     """
     eyes = np.asarray(eyes, float).reshape(-1, 3)
     windows = windows or view_windows(eyes, vertices)
-    chunks = [_silhouette_rays(eyes[k:k + PAIRS_PER_CHUNK], normals[k:k + PAIRS_PER_CHUNK],
-                               near[k:k + PAIRS_PER_CHUNK], far[k:k + PAIRS_PER_CHUNK], grid,
-                               tuple(item[k:k + PAIRS_PER_CHUNK] for item in windows))
-              for k in range(0, len(eyes), PAIRS_PER_CHUNK)]
-    if not chunks:
-        empty = np.zeros(0, dtype=np.int64)
-        return np.zeros((0, 3)), empty, empty, empty
-    ends, parts, cells, counts = zip(*chunks)
-    # the ends stay column-major (concatenated as columns)
-    return (np.concatenate([chunk.T for chunk in ends], axis=1).T, np.concatenate(parts), np.concatenate(cells),
-            np.concatenate(counts))
+    chunks = [slice(k, k + PAIRS_PER_CHUNK) for k in range(0, len(eyes), PAIRS_PER_CHUNK)]
+    hits = [_silhouette_hits(eyes[chunk], normals[chunk], near[chunk], far[chunk], grid,
+                             tuple(item[chunk] for item in windows)) for chunk in chunks]
+    if not hits:
+        return np.zeros((0, 3)), np.zeros(0, np.int8), np.zeros(0, np.int32), np.zeros(0, np.int64)
+    # the ends and cells written chunk by chunk into their final arrays (no chunks of them to
+    # join: a copy of the ends less at the peak), the ends column-major (the caller reads them
+    # by column)
+    rays = sum(len(hit) for _, hit, _, _ in hits)
+    ends, cells = np.empty((rays, 3), order="F"), np.empty(rays, dtype=np.int32)   # a cell < grid * grid
+    first = 0
+    for chunk, (t_hit, hit, _, counts) in zip(chunks, hits):
+        rows = slice(first, first + len(hit))
+        _ray_ends(eyes[chunk], grid, tuple(item[chunk] for item in windows), t_hit, hit, counts, ends[rows],
+                  cells[rows])
+        first += len(hit)
+    return ends, np.concatenate([part for _, _, part, _ in hits]), cells, np.concatenate([c for *_, c in hits])
 
 
-def _silhouette_rays(eyes, normals, near, far, grid: int, windows: tuple):
-    frames, depth, low, high = windows
-    seen = np.all(depth > 1e-6, axis=1)            # the eye is not inside or beside the target
+def _grid_slopes(grid: int, depth: np.ndarray, low: np.ndarray, high: np.ndarray):
+    """(P, G) slopes right and up of the grid's cells, and (P,) how far the rays reach (past the
+    target's far side)."""
     cells = (np.arange(grid) + 0.5) / grid
     a = low[:, 0:1] + cells * (high - low)[:, 0:1]    # (P, G) slopes right
     b = low[:, 1:2] + cells * (high - low)[:, 1:2]    # (P, G) slopes up
-    scale = 1.01 * depth.max(axis=1)                 # the rays reach past the target's far side
+    return a, b, 1.01 * depth.max(axis=1)
+
+
+def _silhouette_hits(eyes, normals, near, far, grid: int, windows: tuple):
+    """Of each pair's grid, the rays that hit the target: (R,) t along the ray of the hit, flat
+    index into the (P, G, G) grids, part hit, and (P,) how many each pair has."""
+    frames, depth, low, high = windows
+    seen = np.all(depth > 1e-6, axis=1)            # the eye is not inside or beside the target
+    a, b, scale = _grid_slopes(grid, depth, low, high)
     # a ray's direction is forward + a right + b up, so its dot product with a slab normal n is
     # n.forward + a n.right + b n.up: one (P, G, G) sum per slab, no (P, R, 3) array
     along = np.einsum("pksj,pij->ipks", normals, frames) * scale[:, None, None]   # (3, P, K, S)
@@ -104,11 +120,12 @@ def _silhouette_rays(eyes, normals, near, far, grid: int, windows: tuple):
     to_near, to_far = near - inward, -far - inward   # the eye is inside a slab: to_near >= 0 >= to_far
     shape = (len(eyes), grid, grid)
     t = np.full(shape, np.inf)                      # entry into the nearest part
-    part = np.zeros(shape, dtype=np.int64)
-    denominators, near_t, far_t = np.empty(shape), np.empty(shape), np.empty(shape)
+    part = np.zeros(shape, dtype=np.int8)           # bike or rider: a byte, not eight
+    # the work arrays, allocated once for every part and slab
+    denominators, near_t, far_t, t_enter, t_exit = (np.empty(shape) for _ in range(5))
     for k in range(normals.shape[1]):  # slab clipping (Cyrus-Beck by opposite plane pairs)
-        t_enter = np.zeros(shape)
-        t_exit = np.ones(shape)
+        t_enter.fill(0.0)
+        t_exit.fill(1.0)
         for q in range(normals.shape[2]):
             np.add((along[0, :, k, q, None] + a * along[1, :, k, q, None])[:, :, None],
                    (b * along[2, :, k, q, None])[:, None, :], out=denominators)
@@ -124,20 +141,29 @@ def _silhouette_rays(eyes, normals, near, far, grid: int, windows: tuple):
     # cheaper than boolean masks and np.nonzero of three axes
     hitting = np.isfinite(t) & seen[:, None, None]
     hit = np.flatnonzero(hitting)
-    # hits come pair after pair: the pair of each is a run, and its cell the rest (no division)
     counts = np.count_nonzero(hitting.reshape(len(eyes), -1), axis=1)
+    return t.take(hit), hit, part.take(hit), counts
+
+
+def _ray_ends(eyes, grid: int, windows: tuple, t_hit, hit, counts, ends, cells) -> None:
+    """Where :func:`_silhouette_hits`' rays meet the target, into ``ends`` (R, 3), and their
+    cells (numbered row by row) into ``cells`` (R,)."""
+    frames, depth, low, high = windows
+    a, b, scale = _grid_slopes(grid, depth, low, high)
+    # hits come pair after pair: the pair of each is a run, and its cell the rest (no division)
     pair = np.repeat(np.arange(len(eyes)), counts)
-    cell = hit - pair * (grid * grid)
+    np.subtract(hit, pair * (grid * grid), out=cells)
     # ends = eye + t * (forward + a right + b up) * scale, coordinate by coordinate: the direction
-    # on the whole grid (a sum of a row and a column term), then the rest at the hits only, in
-    # column-major order (the caller reads the ends column by column)
-    t_hit = t.take(hit)
-    ends = np.empty((len(hit), 3), order="F")
+    # on the whole grid (a sum of a row and a column term), then the rest at the hits only; in
+    # place where the same arithmetic allows (fewer arrays at the query's peak)
     for j in range(3):
-        direction = ((frames[:, 0, j, None] + a * frames[:, 1, j, None])[:, :, None]
-                     + (b * frames[:, 2, j, None])[:, None, :]) * scale[:, None, None]
-        np.add(eyes[:, j].take(pair), t_hit * direction.take(hit), out=ends[:, j])
-    return ends, part.take(hit), cell, counts
+        direction = np.add((frames[:, 0, j, None] + a * frames[:, 1, j, None])[:, :, None],
+                           (b * frames[:, 2, j, None])[:, None, :])
+        direction *= scale[:, None, None]
+        along = direction.take(hit)
+        del direction
+        along *= t_hit
+        np.add(eyes[:, j].take(pair), along, out=ends[:, j])
 
 
 def view_windows(eyes: np.ndarray, vertices: np.ndarray):
@@ -240,36 +266,107 @@ def true_verdicts_numbers(pair_of_ray: np.ndarray, part: np.ndarray, visible: np
     return numbers
 
 
-def rays_near_boxes(pair_eyes: np.ndarray, target_vertices: np.ndarray, grid: int, low: np.ndarray,
-                    high: np.ndarray, pair_of_row: np.ndarray, cell_of_row: np.ndarray,
-                    skipped: np.ndarray | None = None, windows: tuple | None = None) -> tuple[np.ndarray, np.ndarray]:
-    """The cast silhouette rays that may meet each of M boxes (``low``, ``high`` (M, 3)), as
-    (rows, box) ordered by box, then pair, then grid cell: the rays of each pair's grid inside the
-    window the box covers seen from the pair's eye (:func:`grid_rows_near`),
-    except where ``skipped`` (P, M) is True.
-
-    ``pair_of_row`` and ``cell_of_row`` say which pair and grid cell each cast ray is.
-    """
-    pairs = len(pair_eyes)
-    row_of_cell = np.full((pairs, grid * grid), -1, dtype=np.int64)
-    np.put(row_of_cell, pair_of_row * (grid * grid) + cell_of_row, np.arange(len(pair_of_row)))
-    box, pair = np.nonzero(np.ones((len(low), pairs), bool) if skipped is None else ~skipped.T)  # by box, then pair
-    # the windows of those (pair, box) only
+def box_windows(pair_eyes: np.ndarray, target_vertices: np.ndarray, grid: int, low: np.ndarray,
+                high: np.ndarray, skipped: np.ndarray, windows: tuple | None = None) -> tuple[np.ndarray, ...]:
+    """The windows of M boxes (``low``, ``high`` (M, 3)) on the pairs' ray grids
+    (:func:`grid_rows_near`) that hold a cell, except where ``skipped`` (P, M) is True: (K,) box,
+    pair, first and last row, first and last column, ordered by box, then pair."""
+    box, pair = np.nonzero(~skipped.T)                                           # by box, then pair
     row_first, row_last, column_first, column_last = grid_rows_near(
-        pair_eyes, target_vertices, grid, low, high, windows, (pair, box))       # (K,) each
-    rows_n = np.maximum(row_last - row_first + 1, 0)
-    columns_n = np.maximum(column_last - column_first + 1, 0)
-    wanted = np.flatnonzero(rows_n * columns_n > 0)
-    box, pair, row_first, column_first = box[wanted], pair[wanted], row_first[wanted], column_first[wanted]
-    rows_n, columns_n = rows_n[wanted], columns_n[wanted]
+        pair_eyes, target_vertices, grid, low, high, windows, (pair, box))
+    wanted = np.flatnonzero((row_last >= row_first) & (column_last >= column_first))
+    return tuple(item.take(wanted) for item in (box, pair, row_first, row_last, column_first, column_last))
+
+
+def rows_in_windows(windows: tuple[np.ndarray, ...], boxes: int, grid: int,
+                    row_of_cell: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The cast rays inside each box's :func:`box_windows` (of ``boxes`` boxes), cell by cell:
+    the rows ordered by box, then pair, then grid cell, and (``boxes``,) how many each box has.
+    ``row_of_cell`` (P * grid * grid,) is the row of the ray cast through each pair's cell, -1
+    where none is."""
+    box, pair, row_first, row_last, column_first, column_last = windows
+    rows_n, columns_n = row_last - row_first + 1, column_last - column_first + 1
     # a window is rows_n runs of columns_n cells side by side in row_of_cell: expand runs, not
     # cells (no division per cell)
-    window_rows = rows_n
-    window = np.repeat(np.arange(len(box)), window_rows)
-    grid_row = (np.arange(len(window)) - np.repeat(np.cumsum(window_rows) - window_rows, window_rows)
-                + row_first[window])
-    run_length = columns_n[window]
-    flat = group_rows(pair[window] * (grid * grid) + grid_row * grid + column_first[window], run_length)
-    rows = row_of_cell.ravel()[flat]
-    owner = np.repeat(box[window], run_length)[rows >= 0]
-    return rows[rows >= 0], owner
+    window = np.repeat(np.arange(len(box)), rows_n)
+    grid_row = np.arange(len(window)) - np.repeat(np.cumsum(rows_n) - rows_n, rows_n) + row_first[window]
+    flat = group_rows(pair[window] * (grid * grid) + grid_row * grid + column_first[window], columns_n[window])
+    rows = row_of_cell.take(flat)
+    kept = rows >= 0
+    # the windows come box by box, so each box's cells are one span of ``flat``: it ends where
+    # the windows of the boxes up to it end
+    cells_before = np.concatenate([[0], np.cumsum(rows_n * columns_n)])
+    box_ends = cells_before.take(np.searchsorted(box, np.arange(boxes), side="right"))
+    kept_before = np.concatenate([[0], np.cumsum(kept)])
+    return rows.compress(kept), np.diff(kept_before.take(box_ends), prepend=0)
+
+
+def rows_in_any_window(windows: tuple[np.ndarray, ...], pairs: int, grid: int, cell_of_row: np.ndarray) -> np.ndarray:
+    """The cast rays inside any of :func:`box_windows` (sorted, unique), never expanded cell by
+    cell: each row of a window adds one at its first column and takes it away past its last, so
+    a running sum along each pair's grid, row after row, counts the windows holding each cell
+    (a grid row has one spare column, where the runs ending at its last column take theirs away).
+    ``cell_of_row``: each ray's pair * grid * grid + cell."""
+    _, pair, row_first, row_last, column_first, column_last = windows
+    if not len(pair):
+        return np.zeros(0, dtype=np.int64)
+    rows_n = row_last - row_first + 1
+    window = np.repeat(np.arange(len(pair)), rows_n)
+    grid_row = np.arange(len(window)) - np.repeat(np.cumsum(rows_n) - rows_n, rows_n) + row_first[window]
+    run_first = (pair[window] * grid + grid_row) * (grid + 1) + column_first[window]
+    holding = np.zeros(pairs * grid * (grid + 1), dtype=np.int32)
+    np.add.at(holding, run_first, 1)
+    np.add.at(holding, run_first + (column_last - column_first + 1)[window], -1)
+    np.cumsum(holding, out=holding)
+    return np.flatnonzero(holding.reshape(pairs * grid, grid + 1)[:, :grid].reshape(-1).take(cell_of_row) > 0)
+
+
+def rays_near_miniatures(pair_eyes: np.ndarray, target_vertices: np.ndarray, grid: int,
+                         pairs: Sequence[tuple[int, int]], minis: Sequence, pair_of_row: np.ndarray,
+                         cell_of_row: np.ndarray, boxes: tuple[np.ndarray, np.ndarray] | None = None,
+                         windows: tuple | None = None, more_boxes: tuple[np.ndarray, np.ndarray] | None = None):
+    """Per miniature (:class:`~entropy3d.los.world.Miniature`), per part of it (bike, rider,
+    base), the rows of the cast silhouette rays that may meet that part (pair by pair): the rays
+    of each pair's grid inside the window the part's box covers seen from the pair's eye
+    (:func:`grid_rows_near`); never the pair's own viewer or target.
+
+    ``pair_of_row`` and ``cell_of_row`` say which pair and grid cell each cast ray is. With
+    ``boxes`` (low, high (B, 3)), also the rows that may meet any of them (sorted, unique), as
+    a second answer, and with ``more_boxes`` too, the rows that may meet any of those as a
+    third: one pass over the grids for all.
+    """
+    groups = [group for group in (boxes, more_boxes) if group is not None]
+    extra = (np.concatenate([np.zeros((0, 3))] + [low for low, _ in groups]),
+             np.concatenate([np.zeros((0, 3))] + [high for _, high in groups]))
+    if not len(pairs):
+        answer = [np.zeros(0, dtype=np.int64) for _ in minis]
+        return answer if boxes is None else (answer, *(np.zeros(0, dtype=np.int64) for _ in groups))
+    # one box per miniature's part (bike, rider, base): the rays near a part need no box test
+    parts = len(minis[0].part_boxes) if len(minis) else 0
+    skipped = np.zeros((len(pairs), len(minis) * parts + len(extra[0])), bool)
+    for part in range(parts):
+        skipped[np.arange(len(pairs)), [v * parts + part for v, _ in pairs]] = True
+        skipped[np.arange(len(pairs)), [t * parts + part for _, t in pairs]] = True
+    low = np.concatenate([np.array([box[0] for m in minis for box in m.part_boxes]).reshape(-1, 3), extra[0]])
+    high = np.concatenate([np.array([box[1] for m in minis for box in m.part_boxes]).reshape(-1, 3), extra[1]])
+    # a pair's rays run from its eye to its target's solids, inside the box of both: the boxes it
+    # does not touch are near none of them (the ground under the bases, most buildings)
+    skipped |= ~boxes_touching(np.minimum(pair_eyes, target_vertices.min(axis=1)),
+                               np.maximum(pair_eyes, target_vertices.max(axis=1)), low, high)
+    found = box_windows(pair_eyes, target_vertices, grid, low, high, skipped, windows)
+    flat_cell = pair_of_row * (grid * grid)
+    flat_cell += cell_of_row
+    row_of_cell = np.full(len(pairs) * grid * grid, -1, dtype=np.int32)     # fewer rows than 2**31
+    row_of_cell[flat_cell] = np.arange(len(pair_of_row), dtype=np.int32)
+    first = len(minis) * parts
+    ends = np.searchsorted(found[0], np.cumsum([first] + [len(low) for low, _ in groups])).tolist()
+    rows, per_box = rows_in_windows(tuple(item[:ends[0]] for item in found), first, grid, row_of_cell)
+    del row_of_cell
+    bounds = np.concatenate([[0], np.cumsum(per_box)]).tolist()   # box b's rows: bounds[b] to bounds[b + 1]
+    near = [tuple(rows[bounds[box]:bounds[box + 1]] for box in range(index * parts, (index + 1) * parts))
+            for index in range(len(minis))]
+    if boxes is None:
+        return near
+    # a group's rays are a union: painted on the grids, not listed box by box
+    return (near, *(rows_in_any_window(tuple(item[begin:end] for item in found), len(pairs), grid, flat_cell)
+                    for begin, end in zip(ends, ends[1:])))

@@ -50,7 +50,7 @@ from entropy3d.los.topdown import (
     top_down_batch,
 )
 from entropy3d.los.truelos import (
-    rays_near_boxes,
+    rays_near_miniatures,
     silhouette_rays,
     slab_planes,
     true_verdicts_numbers,
@@ -71,6 +71,10 @@ RAY_END_GAP_IN = 1e-4
 PIECE_BOX_MARGIN_IN = 1e-3
 #: miniatures kept built, keyed by (model id, pose): a game state's poses are asked many times
 MINIATURE_CACHE_SIZE = 512
+#: rays handed to the static engine at once: their copies and its answers (about 150 bytes a ray)
+#: stay under a megabyte, so a query's peak memory stays low; glibc gives freed memory back to the
+#: system past a few MB at the top of the heap, and the next query page-faults it in again
+RAYS_PER_CAST = 4096
 
 
 @dataclass(frozen=True, eq=False)
@@ -201,56 +205,6 @@ def home_poses(table: Table, geometry: TableGeometry) -> dict[str, Pose]:
     for item in table.spec.meshes:
         homes[item.id] = Pose(item.position[0], item.position[1], item.rotation[2], item.position[2])
     return homes
-
-
-def rays_near_miniatures(pair_eyes: np.ndarray, target_vertices: np.ndarray, grid: int,
-                         pairs: Sequence[tuple[int, int]], minis: Sequence[Miniature], pair_of_row: np.ndarray,
-                         cell_of_row: np.ndarray, boxes: tuple[np.ndarray, np.ndarray] | None = None,
-                         windows: tuple | None = None, more_boxes: tuple[np.ndarray, np.ndarray] | None = None):
-    """Per miniature, per part of it (bike, rider, base), the rows of the cast silhouette rays that
-    may meet that part (pair by pair): the rays of each pair's grid inside the window the part's
-    box covers seen from the pair's eye (:func:`~entropy3d.los.truelos.grid_rows_near`); never
-    the pair's own viewer or target.
-
-    ``pair_of_row`` and ``cell_of_row`` say which pair and grid cell each cast ray is. With
-    ``boxes`` (low, high (B, 3)), also the rows that may meet any of them (sorted, unique), as
-    a second answer, and with ``more_boxes`` too, the rows that may meet any of those as a
-    third: one pass over the grids for all.
-    """
-    groups = [group for group in (boxes, more_boxes) if group is not None]
-    extra = (np.concatenate([np.zeros((0, 3))] + [low for low, _ in groups]),
-             np.concatenate([np.zeros((0, 3))] + [high for _, high in groups]))
-    if not len(pairs):
-        answer = [np.zeros(0, dtype=np.int64) for _ in minis]
-        return answer if boxes is None else (answer, *(np.zeros(0, dtype=np.int64) for _ in groups))
-    # one box per miniature's part (bike, rider, base): the rays near a part need no box test
-    parts = len(minis[0].part_boxes) if len(minis) else 0
-    skipped = np.zeros((len(pairs), len(minis) * parts + len(extra[0])), bool)
-    for part in range(parts):
-        skipped[np.arange(len(pairs)), [v * parts + part for v, _ in pairs]] = True
-        skipped[np.arange(len(pairs)), [t * parts + part for _, t in pairs]] = True
-    low = np.concatenate([np.array([box[0] for m in minis for box in m.part_boxes]).reshape(-1, 3), extra[0]])
-    high = np.concatenate([np.array([box[1] for m in minis for box in m.part_boxes]).reshape(-1, 3), extra[1]])
-    # a pair's rays run from its eye to its target's solids, inside the box of both: the boxes it
-    # does not touch are near none of them (the ground under the bases, most buildings)
-    skipped |= ~boxes_touching(np.minimum(pair_eyes, target_vertices.min(axis=1)),
-                               np.maximum(pair_eyes, target_vertices.max(axis=1)), low, high)
-    rows, owner = rays_near_boxes(pair_eyes, target_vertices, grid, low, high, pair_of_row, cell_of_row, skipped,
-                                  windows)
-    split = np.searchsorted(owner, len(minis) * parts)
-    near = np.split(rows[:split], np.cumsum(np.bincount(owner[:split], minlength=len(minis) * parts))[:-1])
-    near = [tuple(near[index * parts:(index + 1) * parts]) for index in range(len(minis))]
-    if boxes is None:
-        return near
-    answers = []
-    first = len(minis) * parts
-    for low, _ in groups:
-        span = slice(np.searchsorted(owner, first), np.searchsorted(owner, first + len(low)))
-        near_group = np.zeros(len(pair_of_row), bool)   # a mask, not np.unique: sorted, unique, cheaper
-        near_group[rows[span]] = True
-        answers.append(np.flatnonzero(near_group))
-        first += len(low)
-    return (near, *answers)
 
 
 class LosWorld:
@@ -395,24 +349,33 @@ class LosWorld:
 
     def _first_hits(self, starts, ends, minis: Sequence[Miniature], skip: np.ndarray | None,
                     counts: np.ndarray | None, near: Sequence[tuple[np.ndarray, ...]] | None,
-                    near_destructibles: np.ndarray | None = None,
-                    near_static: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+                    near_destructibles: np.ndarray | None = None, near_static: np.ndarray | None = None,
+                    start_of: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
         """:meth:`cast` with the hit as an owner index: a piece's index in ``self.pieces``, or
         ``len(self.pieces)`` plus the miniature's index in ``minis``, or NO_HIT.
         ``near_destructibles`` and ``near_static`` optionally list the only segments (indices)
-        that may meet a destructible piece, or a static one: the others skip that engine."""
+        that may meet a destructible piece, or a static one: the others skip that engine.
+        ``start_of`` optionally says which row of ``starts`` each segment starts at (a pair's
+        rays share its eye: no array of starts as long as the rays is built)."""
         starts = np.asarray(starts, float).reshape(-1, 3)
         ends = np.asarray(ends, float).reshape(-1, 3)
+        if start_of is not None and (near is None or near_static is None or near_destructibles is None):
+            starts, start_of = take_rows(starts, start_of), None
+
+        def starts_of(rows: np.ndarray) -> np.ndarray:
+            return take_rows(starts, rows if start_of is None else start_of.take(rows))
+
         if near_static is None:
             t, owner = self.static_caster.first_hits(starts, ends)
         else:
-            t = np.full(len(starts), np.inf)
-            owner = np.full(len(starts), NO_HIT, dtype=np.int64)
-            t[near_static], owner[near_static] = self.static_caster.first_hits(take_rows(starts, near_static),
-                                                                               take_rows(ends, near_static))
+            t = np.full(len(ends), np.inf)
+            owner = np.full(len(ends), NO_HIT, dtype=np.int64)
+            for begin in range(0, len(near_static), RAYS_PER_CAST):
+                rows = near_static[begin:begin + RAYS_PER_CAST]
+                t[rows], owner[rows] = self.static_caster.first_hits(starts_of(rows), take_rows(ends, rows))
         if near_destructibles is None:
-            near_destructibles = np.arange(len(starts))
-        t_dynamic, owner_dynamic = self.dynamic_caster.first_hits(take_rows(starts, near_destructibles),
+            near_destructibles = np.arange(len(ends))
+        t_dynamic, owner_dynamic = self.dynamic_caster.first_hits(starts_of(near_destructibles),
                                                                   take_rows(ends, near_destructibles))
         nearer = t_dynamic < t[near_destructibles]
         t[near_destructibles[nearer]] = t_dynamic[nearer]
@@ -437,7 +400,7 @@ class LosWorld:
                 if not len(rows):  # most miniatures are near no ray of the batch
                     continue
                 # column-major: the plane tests run along contiguous columns (take_rows keeps it)
-                row_starts = np.asfortranarray(take_rows(starts, rows))
+                row_starts = np.asfortranarray(starts_of(rows))
                 entry = segment_convex_entry(row_starts, np.asfortranarray(take_rows(ends, rows)) - row_starts,
                                              normals, offsets)
                 closer = entry < t[rows]
@@ -477,11 +440,6 @@ class LosWorld:
             raise KeyError(f"model {model_id!r} is off the table (its pose is None)")
         index_pairs = [(order[a], order[b]) for a, b in pairs]
         mini_list = [minis[i] for i in ids]
-        lines, clear, line_counts, blocker_of_pair = top_down_batch(
-            index_pairs, [m.pose for m in mini_list], [m.base for m in mini_list],
-            np.array([m.eye[2] for m in mini_list]), self._footprints(mini_list), self.rules)
-        footprint_names = [self.pieces[k].id for k, _, _ in self._piece_footprints] + ids
-
         pair_eyes = np.array([mini_list[v].eye for v, _ in index_pairs]).reshape(-1, 3)
         targets = np.array([t for _, t in index_pairs], dtype=np.int64)
         target_vertices = np.array([np.concatenate([m.parts[0][0], m.parts[1][0]]) for m in mini_list])[targets]
@@ -496,39 +454,62 @@ class LosWorld:
         forwards = np.array([m.pose.forward for m in mini_list]).reshape(-1, 2)[viewers].T
         in_front = ((ends[:, 0] - centres[0].take(pair_of_ray)) * forwards[0].take(pair_of_ray)
                     + (ends[:, 1] - centres[1].take(pair_of_ray)) * forwards[1].take(pair_of_ray)) > 0
-        cast = np.flatnonzero(in_front)
-        cast_pair = pair_of_ray[cast]
-        # rows of a few pairs repeated, and a mask: cheaper than gathering rows by index; all
-        # column-major like the ends, so that the arithmetic runs along contiguous columns
-        eyes = np.repeat(pair_eyes.T, np.bincount(cast_pair, minlength=len(index_pairs)), axis=1).T
-        cast_ends = take_rows(ends, in_front)
-        reach = cast_ends - eyes
-        x, y, z = reach.T
-        lengths = np.sqrt((x * x + z * z) + y * y)  # the sum in einsum's order: the same bits as before
-        reach *= (RAY_END_GAP_IN / np.maximum(lengths, 1e-9))[:, None]
-        stops = np.subtract(cast_ends, reach, out=reach)  # in place: a ray array less at the peak
-        del cast_ends, x, y, z
-        t = np.full(len(ends), np.inf)
-        hit_owner = np.full(len(ends), NO_HIT, dtype=np.int64)
+        cast_pair = pair_of_ray.compress(in_front)
         # near never holds a pair's own viewer or target, so no ray needs a skip list
         # the rays no piece's box (widened past Embree's float32 rounding) comes near skip its engine
         near, near_destructibles, near_static = rays_near_miniatures(
-            pair_eyes, target_vertices, self.rules.silhouette_grid, index_pairs, mini_list, cast_pair, cells[cast],
-            self._dynamic_boxes, windows, self._static_boxes)
-        t[cast], hit_owner[cast] = self._first_hits(eyes, stops, mini_list, None, None, near, near_destructibles,
-                                                    near_static)
-        reached = ~np.isfinite(t) & in_front
+            pair_eyes, target_vertices, self.rules.silhouette_grid, index_pairs, mini_list, cast_pair,
+            cells.compress(in_front), self._dynamic_boxes, windows, self._static_boxes)
+        del cells
+        # a ray near no solid reaches its target: only the others get a start and a stop (two
+        # thirds of the rays cast at 8 bikes on crossroads)
+        tested = np.zeros(len(cast_pair), bool)
+        for rows in (near_static, near_destructibles, *(rows for parts in near for rows in parts)):
+            tested[rows] = True
+        row_of_cast = np.cumsum(tested) - 1     # a cast ray's row among the tested ones
+        casting = in_front.copy()
+        casting[in_front] = tested
+        # the rays' starts are their pairs' eyes, never repeated ray by ray; the arithmetic runs
+        # column by column (the ends are column-major)
+        start_of = cast_pair.compress(tested)
+        del cast_pair, tested
+        cast_ends = take_rows(ends, casting)
+        reach = np.empty_like(cast_ends)
+        for j in range(3):
+            np.subtract(cast_ends[:, j], pair_eyes[:, j].take(start_of), out=reach[:, j])
+        x, y, z = reach.T
+        lengths = np.sqrt((x * x + z * z) + y * y)  # the sum in einsum's order: the same bits as before
+        reach *= (RAY_END_GAP_IN / np.maximum(lengths, 1e-9, out=lengths))[:, None]
+        stops = np.subtract(cast_ends, reach, out=reach)  # in place: a ray array less at the peak
+        del cast_ends, x, y, z, lengths
+        # the same rays, as rows among the tested ones
+        near, near_destructibles, near_static = ([tuple(row_of_cast.take(rows) for rows in parts) for parts in near],
+                                                 row_of_cast.take(near_destructibles), row_of_cast.take(near_static))
+        del row_of_cast
+        t, hit_owner = self._first_hits(np.asfortranarray(pair_eyes), stops, mini_list, None, None, near,
+                                        near_destructibles, near_static, start_of)     # of the rays cast, in order
+        del stops, reach
+        hit = np.isfinite(t)
+        reached = in_front.copy()
+        reached[casting] = ~hit
 
         numbers = true_verdicts_numbers(pair_of_ray, parts, reached, len(index_pairs), self.rules)
         # who blocks each pair's rays: unique (pair, name) among the rays that hit something
-        stopped = np.flatnonzero(np.isfinite(t))
+        stopped = np.flatnonzero(casting).compress(hit)
         owner_names = self._owner_names(mini_list)
         owners = len(owner_names)
         blocked_by = [[] for _ in index_pairs]
-        keys = np.take(pair_of_ray, stopped) * owners + (np.take(hit_owner, stopped) - NO_HIT)
+        keys = np.take(pair_of_ray, stopped) * owners + (hit_owner.compress(hit) - NO_HIT)
         for key in np.flatnonzero(np.bincount(keys, minlength=len(index_pairs) * owners)).tolist():
             blocked_by[key // owners].append(str(owner_names[key % owners]))
+        del t, hit_owner, hit, stopped, keys, casting, pair_of_ray, near, near_static, near_destructibles, start_of
 
+        # top-down after true LOS, when only the rays' answers are kept: its work arrays never
+        # stack on the rays' (a lower peak of memory: glibc keeps it for the next query)
+        lines, clear, line_counts, blocker_of_pair = top_down_batch(
+            index_pairs, [m.pose for m in mini_list], [m.base for m in mini_list],
+            np.array([m.eye[2] for m in mini_list]), self._footprints(mini_list), self.rules)
+        footprint_names = [self.pieces[k].id for k, _, _ in self._piece_footprints] + ids
         # who blocks each pair's top-down lines, and how many are clear
         top_blockers = [[] for _ in index_pairs]
         for pair, row in zip(*(column.tolist() for column in np.nonzero(blocker_of_pair))):
