@@ -54,7 +54,9 @@ def pair_report(result, scene_name: str, ruleset, names=None) -> str:
         f"({td.clear_lines}/{td.lines} lines clear"
         + (", target behind the viewer: no lines out of the back half, EC-LOS-2)" if td.lines == 0 else ")"),
         f"  true LOS (EC-LOS-4):        {100 * tl.visible_fraction:.0f}% of bike and rider visible "
-        f"(bike {100 * tl.bike_fraction:.0f}%, bike seen: {_yes(tl.bike_seen)}; {tl.rays} rays)",
+        f"(bike {100 * tl.bike_fraction:.0f}%, bike seen: {_yes(tl.bike_seen)}; {tl.rays} rays"
+        + (f", {tl.behind_words(names.rider(result.viewer) if names else result.viewer)})" if tl.rays_behind
+           else ")"),
         f"  cover (EC-COVER-1):         {_yes(tl.cover)}",
         f"  can shoot (EC-COVER-1):     {_yes(can_shoot(result, ruleset))}",
         f"  blocking pieces:            {', '.join(blockers) if blockers else '-'}",
@@ -112,7 +114,9 @@ def eye_view(world, result, size: tuple[int, int], backend: str | None):
         with TableRenderer(world.table, size, geometry=world.geometry, backend=backend, grid=False,
                            camera=CameraView(tuple(eye), tuple(centre), fov),
                            title=f"{called(result.viewer)}'s eye: {100 * result.true_los.visible_fraction:.0f}% "
-                                 f"of {called(result.target)} visible") as renderer:
+                                 f"of {called(result.target)} visible" + (
+                                     f" ({result.true_los.behind_words(called(result.viewer))})"
+                                     if result.true_los.rays_behind else "")) as renderer:
             renderer.show_model(result.viewer, False)
             image = renderer.render_to_array()
             pixels = renderer.project(result.geometry.ray_ends)

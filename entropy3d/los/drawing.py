@@ -113,6 +113,11 @@ def draw_top_down(world: LosWorld, result: LosResult | None = None, minis: dict[
         title = title or (f"{name(result.viewer)} -> {name(result.target)}: top-down "
                           f"{'VISIBLE' if td.visible else 'BLOCKED'} ({td.clear_lines}/{td.lines} lines), "
                           f"true LOS {100 * tl.visible_fraction:.0f}% visible"
+                          f"{f' ({tl.behind_words(name(result.viewer))})' if tl.rays_behind == tl.rays else ''}"
                           f"{', cover' if tl.cover else ''}, {'can shoot' if shoots else 'no shot'}")
-    draw.text((canvas.margin, 6), title or table.name, fill=(235, 235, 235, 255), font=font(15, bold=True))
+    title = title or table.name
+    size = 15  # the largest size at which the title fits the panel
+    while size > 10 and draw.textlength(title, font=font(size, bold=True)) > canvas.image.width - 2 * canvas.margin:
+        size -= 1
+    draw.text((canvas.margin, 6), title, fill=(235, 235, 235, 255), font=font(size, bold=True))
     return canvas.image

@@ -46,6 +46,16 @@ class TrueVerdict:
     """Rays that sampled the target's silhouette."""
     blockers: tuple[str, ...]
     """Ids of the pieces and miniatures that stop at least one ray, sorted."""
+    rays_behind: int = 0
+    """Of ``rays``, those to points behind the viewer's base centre line, which see nothing
+    (EC-LOS-2: no sight out of the back half of the base): why a target in plain view from the
+    eye can be 0% visible."""
+
+    def behind_words(self, viewer: str) -> str:
+        """How many rays end behind the viewer's front half: "all behind Brakes's front half,
+        EC-LOS-2", "362 of them behind ..." (``viewer``: how to call the viewer)."""
+        share = "all" if self.rays_behind == self.rays else f"{self.rays_behind} of them"
+        return f"{share} behind {viewer}'s front half, EC-LOS-2"
 
     def __repr__(self) -> str:
         flags = [name for name, on in (("bike seen", self.bike_seen), ("cover", self.cover)) if on]
@@ -94,7 +104,7 @@ class LosResult:
             "true_los": {"visible_percent": round(100 * tl.visible_fraction, 1),
                          "bike_visible_percent": round(100 * tl.bike_fraction, 1),
                          "bike_seen": tl.bike_seen, "cover": tl.cover,
-                         "rays": tl.rays, "blockers": list(tl.blockers)},
+                         "rays": tl.rays, "rays_behind_viewer": tl.rays_behind, "blockers": list(tl.blockers)},
         }
 
 

@@ -237,15 +237,19 @@ def grid_rows_near(eyes: np.ndarray, vertices: np.ndarray, grid: int, box_low: n
     return first[..., 0], last[..., 0], first[..., 1], last[..., 1]
 
 
-def true_verdict_numbers(part: np.ndarray, visible: np.ndarray, rules: LosRules) -> dict:
+def true_verdict_numbers(part: np.ndarray, visible: np.ndarray, rules: LosRules,
+                         behind: np.ndarray | None = None) -> dict:
     """The numbers of a :class:`~entropy3d.los.results.TrueVerdict` from per-ray outcomes."""
-    return true_verdicts_numbers(np.zeros(len(part), dtype=np.int64), part, visible, 1, rules)[0]
+    return true_verdicts_numbers(np.zeros(len(part), dtype=np.int64), part, visible, 1, rules, behind)[0]
 
 
 def true_verdicts_numbers(pair_of_ray: np.ndarray, part: np.ndarray, visible: np.ndarray, pairs: int,
-                          rules: LosRules) -> list[dict]:
-    """:func:`true_verdict_numbers` of many pairs at once; ``pair_of_ray`` says whose each ray is."""
+                          rules: LosRules, behind: np.ndarray | None = None) -> list[dict]:
+    """:func:`true_verdict_numbers` of many pairs at once; ``pair_of_ray`` says whose each ray is,
+    ``behind`` which rays end behind the viewer's front half (EC-LOS-2), counted for the verdict."""
     rays = np.bincount(pair_of_ray, minlength=pairs)
+    behind_rays = (np.bincount(pair_of_ray[behind], minlength=pairs) if behind is not None
+                   else np.zeros(pairs, dtype=np.int64))
     on_bike = part == BIKE
     bike_rays = np.bincount(pair_of_ray[on_bike], minlength=pairs)
     seen = np.bincount(pair_of_ray[visible], minlength=pairs)
@@ -254,7 +258,8 @@ def true_verdicts_numbers(pair_of_ray: np.ndarray, part: np.ndarray, visible: np
         fractions = np.where(rays > 0, seen / rays, 0.0)
         bike_fractions = np.where(bike_rays > 0, bike_seen_rays / bike_rays, 0.0)
     numbers = []
-    for fraction, bike_fraction, count in zip(fractions.tolist(), bike_fractions.tolist(), rays.tolist()):
+    for fraction, bike_fraction, count, back in zip(fractions.tolist(), bike_fractions.tolist(), rays.tolist(),
+                                                    behind_rays.tolist()):
         bike_seen = bike_fraction >= rules.bike_seen_min and bike_fraction > 0.0
         numbers.append({
             "visible_fraction": fraction,
@@ -262,6 +267,7 @@ def true_verdicts_numbers(pair_of_ray: np.ndarray, part: np.ndarray, visible: np
             "bike_seen": bike_seen,
             "cover": fraction > 0.0 and (1.0 - fraction) >= rules.cover_min_hidden,
             "rays": count,
+            "rays_behind": back,
         })
     return numbers
 

@@ -493,7 +493,7 @@ class LosWorld:
         reached = in_front.copy()
         reached[casting] = ~hit
 
-        numbers = true_verdicts_numbers(pair_of_ray, parts, reached, len(index_pairs), self.rules)
+        numbers = true_verdicts_numbers(pair_of_ray, parts, reached, len(index_pairs), self.rules, ~in_front)
         # who blocks each pair's rays: unique (pair, name) among the rays that hit something
         stopped = np.flatnonzero(casting).compress(hit)
         owner_names = self._owner_names(mini_list)

@@ -3,6 +3,7 @@ marked only at another gang."""
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 
@@ -23,3 +24,16 @@ def test_matrix_names_riders_and_marks_shots_only_at_enemies():
     for name in hades:
         assert "*" not in rows[name][:4], f"{name} is marked as able to shoot its own gang"
     assert "*" in rows["Brakes"][4:] and "*" in rows["Viper"][:4]
+
+
+def test_EC_LOS_2_a_target_behind_the_viewers_front_half_is_said_to_be_so():
+    """Clause: EC-LOS-2. On Lovers Point Brakes faces north and Tombstone stands just behind his
+    shoulder: top-down sees the front of Tombstone's base, but every ray to his bike and rider ends
+    behind Brakes's front half, so true LOS is 0% with nothing blocking. The verdict counts those
+    rays and the report says why; Viper, due east, is half behind."""
+    lovers_point = SCENE.parent / "lovers_point.yaml"
+    behind = CliRunner().invoke(app, ["los", str(lovers_point), "hades_1", "hades_2"]).output
+    assert "0% of bike and rider visible" in behind and "all behind Brakes's front half, EC-LOS-2" in behind
+    side = json.loads(CliRunner().invoke(app, ["los", str(lovers_point), "hades_1", "komodo_1", "--json"]).output)
+    true_los = side["true_los"]
+    assert 0 < true_los["rays_behind_viewer"] < true_los["rays"] and true_los["visible_percent"] > 0

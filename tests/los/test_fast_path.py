@@ -109,7 +109,7 @@ def reference_true_los(world: LosWorld, minis: list, v: int, t: int) -> TrueVerd
             hit_t[closer], names[closer] = entry[closer], mini.id
     visible = ~np.isfinite(hit_t) & in_front
     blockers = tuple(sorted(set(names[in_front & np.isfinite(hit_t)])))
-    return TrueVerdict(**true_verdict_numbers(part, visible, world.rules), blockers=blockers)
+    return TrueVerdict(**true_verdict_numbers(part, visible, world.rules, ~in_front), blockers=blockers)
 
 
 @pytest.mark.parametrize("scene", SCENES)
