@@ -193,7 +193,12 @@ def sentence(event: Event, names: Names) -> str:
     if kind in ("shot", "score") or (kind == "condition" and ("bottled" in figures or "fled" in figures)):
         return _gang_sentence(event, names)
     if kind == "condition":
-        return f"{who}: {event.rules.replace(event.model, who)}"
+        said = event.rules.replace(event.model, who)
+        first = said.split(" ", 1)[0]
+        if said.startswith(who) or (first.islower() and first.endswith("s") and not first.endswith(":")):
+            # "Brakes is bleeding", "Skab is hit: drops Prone & Pinned", "Kyra stands up"
+            return said if said.startswith(who) else f"{who} {said}"
+        return f"{who}: {said}"  # "Skab: Cool check 4+3 needing 8+: ..."
     if kind == "ruling":  # another rulebook's word on the same ride (entropy3d.game.judging)
         return f"{figures.get('system', 'other rules')}: {event.rules.replace(event.model, who)}"
     if kind == "wreck":

@@ -73,3 +73,17 @@ def test_EC_WOUND_a_figure_on_foot_taken_out_is_not_said_to_go_over_the_edge():
     over = Event("wreck", "hades_1", "out over the table's edge ...", clauses=("EC-WOUND",),
                  figures={"no_wreck": "off_table"})
     assert sentence(over, NAMES) == "Brakes is gone over the edge: no wreck on the table"
+
+
+def test_a_condition_reads_as_a_sentence_whatever_its_rules_text_starts_with():
+    """A condition's text that goes on from the model ("is hit: drops Prone & Pinned") read
+    "Skab: is hit: ...", and one that names the model read "Brakes: Brakes is bleeding"; a text
+    that is a noun phrase keeps the colon ("Ash: Cool check ...")."""
+    def said(model: str, text: str) -> str:
+        return sentence(Event("condition", model, text), NAMES)
+
+    assert said("hades_3", "is hit: drops Prone & Pinned") == "Ash is hit: drops Prone & Pinned"
+    assert said("hades_3", "stands up: no longer Prone & Pinned") == "Ash stands up: no longer Prone & Pinned"
+    assert said("hades_1", "hades_1 is bleeding: +1 stress") == "Brakes is bleeding: +1 stress"
+    assert said("hades_3", "Cool check 4+3 needing 8+: passes") == "Ash: Cool check 4+3 needing 8+: passes"
+    assert said("hades_1", "burning: +1 stress") == "Brakes: burning: +1 stress"

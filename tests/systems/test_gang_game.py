@@ -145,7 +145,7 @@ def test_act_plays_one_activation_in_the_gang_battle_engine():
     done = runner.invoke(app, ["act", str(SCENE), "-m", "orlock_3", "-a", "stand up", "-a", "shoot", "--seed", "4",
                                "--producer", "geometric"])
     assert done.exit_code == 0, done.output
-    assert "Dreg: stands up: no longer Prone & Pinned\n    GANG-PIN" in done.output  # riders by name
+    assert "Dreg stands up: no longer Prone & Pinned\n    GANG-PIN" in done.output  # riders by name
     assert "Dreg shoots Lyra with the autogun (in the open, +0 to hit)" in done.output
     assert "escher_1" not in done.output and "line of sight: Lyra 100% visible" in done.output
     moved = runner.invoke(app, ["act", str(SCENE), "-m", "orlock_4", "-a", "walk: pivot left 90, straight 5",
