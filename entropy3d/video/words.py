@@ -193,12 +193,7 @@ def sentence(event: Event, names: Names) -> str:
     if kind in ("shot", "score") or (kind == "condition" and ("bottled" in figures or "fled" in figures)):
         return _gang_sentence(event, names)
     if kind == "condition":
-        said = event.rules.replace(event.model, who)
-        first = said.split(" ", 1)[0]
-        if said.startswith(who) or (first.islower() and first.endswith("s") and not first.endswith(":")):
-            # "Brakes is bleeding", "Skab is hit: drops Prone & Pinned", "Kyra stands up"
-            return said if said.startswith(who) else f"{who} {said}"
-        return f"{who}: {said}"  # "Skab: Cool check 4+3 needing 8+: ..."
+        return _about(event, who)
     if kind == "ruling":  # another rulebook's word on the same ride (entropy3d.game.judging)
         return f"{figures.get('system', 'other rules')}: {event.rules.replace(event.model, who)}"
     if kind == "wreck":
@@ -209,7 +204,20 @@ def sentence(event: Event, names: Names) -> str:
         moved = float(figures.get("moved_in", 0.0))
         where = "where it fell" if moved < 0.05 else f"{moved:.0f}\" away, where the rivals want it"
         return f"{who} is taken out: the wreck stays on the table {where}"
-    return f"{who}: {event.rules}"
+    return _about(event, who)
+
+
+def _about(event: Event, who: str) -> str:
+    """An event's own rules text as a sentence about ``who``: "Brakes is bleeding", "Skab is hit:
+    drops Prone & Pinned", "Pip lays a molotov at ..." where the text names the model or goes on
+    from it; "Skab: Cool check 4+3 needing 8+: ..." where it is a noun phrase."""
+    said = event.rules.replace(event.model, who) if event.model else event.rules
+    first = said.split(" ", 1)[0]
+    if said.startswith(who):
+        return said
+    if first.islower() and first.endswith("s") and not first.endswith(":"):
+        return f"{who} {said}"
+    return f"{who}: {said}"
 
 
 def _gang_sentence(event: Event, names: Names) -> str:

@@ -87,3 +87,14 @@ def test_a_condition_reads_as_a_sentence_whatever_its_rules_text_starts_with():
     assert said("hades_1", "hades_1 is bleeding: +1 stress") == "Brakes is bleeding: +1 stress"
     assert said("hades_3", "Cool check 4+3 needing 8+: passes") == "Ash: Cool check 4+3 needing 8+: passes"
     assert said("hades_1", "burning: +1 stress") == "Brakes: burning: +1 stress"
+
+
+def test_EC_TRAP_a_trap_reads_as_a_sentence_and_never_shows_an_id():
+    """Clause: EC-TRAP. Any other event's text went on after "Pip: " as written, ids and all:
+    "Pip: lays a molotov ...", "Brakes: hades_1 is out of the game"."""
+    def said(model: str, text: str) -> str:
+        return sentence(Event("trap", model, text), NAMES)
+
+    assert said("hades_3", "lays a molotov at (25.4, 38.7)") == "Ash lays a molotov at (25.4, 38.7)"
+    assert said("hades_1", "hades_1 is out of the game") == "Brakes is out of the game"
+    assert said("hades_3", "the molotov at (25.4, 38.7) goes off") == "Ash: the molotov at (25.4, 38.7) goes off"
