@@ -14,6 +14,7 @@ import numpy as np
 from PIL import Image, ImageDraw
 from scipy.spatial import ConvexHull
 
+from entropy3d.fonts import font
 from entropy3d.game.step import Step
 from entropy3d.geometry import BaseShape, Pose
 from entropy3d.outputs import AtomicFile
@@ -152,21 +153,41 @@ def _overlay(image, canvas, steps: Sequence[Step], ruleset, upto_t: float | None
         draw_base(draw, canvas, base, final, END_COLOUR)
 
 
+#: pixels of the GIF's title band: who rides, and which action is on the table
+GIF_TITLE_PX = 44
+
+
 def draw_gif(path, geometry, results: Sequence[Step], ruleset, px_per_in: float = 10.0,
-             fps: int = 15, cliff_edges=()) -> None:
-    """Animated top-down GIF of the ride at depicted speed, ending on the snapped result."""
+             fps: int = 15, cliff_edges=(), rider: str = "") -> None:
+    """Animated top-down GIF of the ride at depicted speed, ending on the snapped result, under a
+    title band naming ``rider`` and the action being ridden (a GIF passed around alone says who
+    and what)."""
     moves = results[0].before.scenery if results else {}
     background, canvas = table_image(geometry, moves, px_per_in, cliff_edges)
-    total = sum(float(r.trajectory[-1, 0]) for r in results if len(r.trajectory))
+    ends = np.cumsum([float(r.trajectory[-1, 0]) if len(r.trajectory) else 0.0 for r in results])
+    moves = [k for k, r in enumerate(results) if r.action.plan is not None]  # the player's actions
     frames = []
-    for t in np.arange(0.0, total + 1e-9, 1.0 / fps):
+    for t in np.arange(0.0, float(ends[-1]) + 1e-9 if len(ends) else 0.0, 1.0 / fps):
         frame = background.copy()
         _overlay(frame, canvas, results, ruleset, float(t))
-        frames.append(frame)
+        riding = int(np.searchsorted(ends, t, side="right"))
+        number = max(1, sum(1 for k in moves if k <= riding))
+        plan = results[moves[number - 1]].action.plan if moves else ""
+        frames.append(_titled(frame, rider, f"action {number} of {len(moves)}: {plan}"))
     final, _ = table_image(geometry, results[-1].after.scenery if results else {}, px_per_in, cliff_edges)
     _overlay(final, canvas, results, ruleset, None)
-    frames.append(final)
+    frames.append(_titled(final, rider, "the end: where the rules leave the bike (yellow)"))
     durations = [int(1000 / fps)] * (len(frames) - 1) + [2000]
     with AtomicFile(path) as pending:
         frames[0].save(pending.temporary, format="GIF", save_all=True, append_images=frames[1:], duration=durations,
                        loop=0)
+
+
+def _titled(frame: Image.Image, rider: str, line: str) -> Image.Image:
+    """``frame`` under a band of GIF_TITLE_PX pixels: ``rider`` in bold, then ``line``."""
+    titled = Image.new("RGB", (frame.width, frame.height + GIF_TITLE_PX), (18, 19, 23))
+    titled.paste(frame, (0, GIF_TITLE_PX))
+    draw = ImageDraw.Draw(titled)
+    draw.text((8, 4), rider, fill=(235, 235, 235), font=font(15, bold=True))
+    draw.text((8, 23), line, fill=(200, 200, 210), font=font(13))
+    return titled

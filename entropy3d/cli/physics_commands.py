@@ -99,5 +99,5 @@ def activate(
     if gif_out is not None:
         from entropy3d.activation.drawing import draw_gif
 
-        draw_gif(gif_out, geometry, steps, table.ruleset, cliff_edges=cliffs)
+        draw_gif(gif_out, geometry, steps, table.ruleset, cliff_edges=cliffs, rider=names.rider_of_gang(model))
         typer.echo(f"wrote {gif_out}")

@@ -228,6 +228,28 @@ def test_gif_is_drawn(proving_ground, physics, start, tmp_path):
     assert last.std() > 10, "not a blank frame"
 
 
+def test_the_gif_says_who_rides_and_which_action(proving_ground, physics, start, tmp_path, monkeypatch):
+    """A GIF passed around alone said nothing of who rode what: every frame carries a title band,
+    the rider and the action on the table ("action 1 of 1: s3: straight 16"), the last frame the end."""
+    from PIL import Image, ImageDraw
+
+    from entropy3d.activation.drawing import GIF_TITLE_PX, draw_gif
+
+    steps = run(proving_ground, physics, start, "jumper", ["s3: straight 16"])
+    written: list[str] = []
+    text = ImageDraw.ImageDraw.text
+    monkeypatch.setattr(ImageDraw.ImageDraw, "text", lambda self, xy, words, *a, **k: written.append(words)
+                        or text(self, xy, words, *a, **k))
+    draw_gif(tmp_path / "a.gif", proving_ground.geometry, steps, proving_ground.ruleset, px_per_in=4,
+             rider="Jumper (Testers)")
+    gif = Image.open(tmp_path / "a.gif")
+    band = np.asarray(gif.convert("RGB"))[:GIF_TITLE_PX]
+    assert (np.abs(band.astype(int) - (18, 19, 23)).max(axis=2) < 8).mean() > 0.8, "no dark title band on top"
+    assert written.count("Jumper (Testers)") == gif.n_frames
+    assert written.count("action 1 of 1: s3: straight 16") == gif.n_frames - 1
+    assert written[-1].startswith("the end")
+
+
 @pytest.fixture(scope="module")
 def ruined_highway():
     from entropy3d.resources import bundled_dir
