@@ -8,14 +8,18 @@ def run(*args):
     return subprocess.run([sys.executable, "-m", "entropy3d.cli", "attack", *args], capture_output=True, text=True)
 
 
+def duel(tmp_path, models: str):
+    """A bare 48" table with gangs a and b and ``models`` (YAML list items): the scene's path."""
+    scene = tmp_path / "duel.yaml"
+    scene.write_text("name: Duel\ntable: {width: 48, depth: 48}\n"
+                     "gangs: {a: {name: A, colour: '#ff0000'}, b: {name: B, colour: '#0000ff'}}\nmodels:\n" + models)
+    return scene
+
+
 def test_EC_MEL_1_and_EC_GUN_2_attack_command_says_tn_odds_or_the_clause(tmp_path):
     """Clause: EC-MEL-1, EC-GUN-2, EC-COVER-1: side by side a chain is in reach (TN 14, the
     exact opposed odds of hitting through the dodge); a pistol 40" away is out of its 35.2" range; refusals exit 1."""
-    scene = tmp_path / "duel.yaml"
-    scene.write_text(
-        "name: Duel\ntable: {width: 48, depth: 48}\n"
-        "gangs: {a: {name: A, colour: '#ff0000'}, b: {name: B, colour: '#0000ff'}}\n"
-        "models:\n"
+    scene = duel(tmp_path,
         "  - {id: ash, gang: a, bike: police, position: [10, 11.8], facing: 0, speed: 1, rider: {weapon: chain}}\n"
         "  - {id: rat, gang: b, bike: police, position: [10, 10], facing: 0, speed: 1}\n"
         "  - {id: far, gang: b, bike: police, position: [10, 40], facing: 0, speed: 1, rider: {gun: pistol}}\n"
@@ -33,11 +37,7 @@ def test_EC_MEL_1_and_EC_GUN_2_attack_command_says_tn_odds_or_the_clause(tmp_pat
 def test_riders_are_called_by_name_with_the_id_the_command_takes(tmp_path):
     """A rider with a name is "Ash (hades_3)" in the verdict and by name in the refusal's reason
     and the sight line (the command printed only ids)."""
-    scene = tmp_path / "named.yaml"
-    scene.write_text(
-        "name: Named\ntable: {width: 48, depth: 48}\n"
-        "gangs: {a: {name: A, colour: '#ff0000'}, b: {name: B, colour: '#0000ff'}}\n"
-        "models:\n"
+    scene = duel(tmp_path,
         "  - {id: hades_3, gang: a, bike: police, position: [10, 11.8], facing: 0, speed: 1,"
         " rider: {name: Ash, weapon: chain}}\n"
         "  - {id: komodo_1, gang: b, bike: police, position: [10, 10], facing: 0, speed: 1, rider: {name: Viper}}\n"

@@ -55,10 +55,7 @@ def attack(
     except ValueError as error:
         raise fail(f"error: --weapon: {error}") from None
     names = Names.of_table(table)
-
-    def called(model_id: str) -> str:
-        """"Ash (hades_3)": the rider by name, with the id the command takes."""
-        return model_id if names.rider(model_id) == model_id else f"{names.rider(model_id)} ({model_id})"
+    called = names.rider_and_id
 
     view = TableView(table, geometry)
     refusal = None

@@ -40,9 +40,7 @@ def pair_report(result, scene_name: str, ruleset, names=None) -> str:
     gives riders and pieces by name (ids in brackets); ``ruleset`` decides the shot (EC-COVER-1)."""
     td, tl = result.top_down, result.true_los
 
-    def who(model_id: str) -> str:
-        name = names.rider(model_id) if names is not None else model_id
-        return model_id if name == model_id else f"{name} ({model_id})"
+    who = names.rider_and_id if names is not None else str
 
     def thing(piece_id: str) -> str:
         return names.thing(piece_id) if names is not None else piece_id
@@ -100,10 +98,9 @@ def eye_view(world, result, size: tuple[int, int], backend: str | None):
     from entropy3d.render.backend import BackendUnavailable
     from entropy3d.render.cameras import CameraView
     from entropy3d.render.renderer import TableRenderer
+    from entropy3d.video.words import Names
 
-    def called(model_id: str) -> str:
-        return world.table.model(model_id).rider.name or model_id
-
+    called = Names.of_table(world.table).rider
     minis = world.miniatures()
     target = minis[result.target]
     eye = result.geometry.eye

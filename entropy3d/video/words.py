@@ -61,6 +61,12 @@ class Names:
     def gang(self, gang_id: str) -> str:
         return self.gangs.get(gang_id, gang_id)
 
+    def rider_and_id(self, model_id: str) -> str:
+        """"Ash (hades_3)": the rider by name with the id a command takes; the id alone when the
+        rider has no name."""
+        name = self.rider(model_id)
+        return model_id if name == model_id else f"{name} ({model_id})"
+
     def rider_of_gang(self, model_id: str) -> str:
         """"Ash (Hades MC)"."""
         gang = self.gang_of.get(model_id)
