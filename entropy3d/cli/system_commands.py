@@ -119,7 +119,7 @@ def act(
     rng = np.random.default_rng(seed)
     view = TableView(table, geometry)
     rides = make_producer(producer, table, geometry)
-    from entropy3d.video.words import Names, plain_lines
+    from entropy3d.video.words import Names, conditions_words, plain_lines
 
     names = Names.of_table(table)
     typer.echo(f"{table.name}: {names.rider_of_gang(model)} ({model}, {system.title}), seed {seed}, "
@@ -136,5 +136,5 @@ def act(
         rides.close()
     after = state.model(model)
     typer.echo(f"{names.rider(model)}: {'in play' if after.in_play else 'Out of Action'}, wounds {after.wounds}, "
-               f"{', '.join(after.conditions) or 'no conditions'}, at ({after.pose.x:.2f}, {after.pose.y:.2f}) "
-               f"facing {after.pose.facing_deg:.0f}°")
+               f"{conditions_words(after.conditions, engine.condition_words)}, "
+               f"at ({after.pose.x:.2f}, {after.pose.y:.2f}) facing {after.pose.facing_deg:.0f}°")

@@ -143,8 +143,9 @@ class GameSystem:
     def engine(self, stats: Mapping[str, Any]):
         """Its game's engine for the scene's models (model id -> validated ``stats:``): an object
         with ``initial_state``, ``gangs``, ``start_turn``, ``ready``, ``activation_order``,
-        ``action_phase``, ``check``, ``resolve``, ``end_turn``, ``game_over`` and ``winner`` on the one game state
-        (see :class:`~entropy3d.systems.gang_engine.GangEngine`, the first)."""
+        ``action_phase``, ``check``, ``resolve``, ``end_turn``, ``game_over`` and ``winner`` on the one game state,
+        and ``condition_words`` (condition id -> the rulebook's words, for people) (see
+        :class:`~entropy3d.systems.gang_engine.GangEngine`, the first)."""
         raise NotImplementedError(f"{self.title} decides from the table's facts but plays no game of its own yet")
 
     # Deciders: what the system makes of the table's facts. A system serves those it overrides.

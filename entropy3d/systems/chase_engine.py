@@ -111,6 +111,8 @@ class ChaseEngine:
 
     #: resolve reads a move's ride as the table sees it (a RideReading), not the bare facts
     reads_rides = True
+    #: the conditions in people's words (its critical hits are named so already)
+    condition_words = {TRACTION_HIT: TRACTION_HIT, LOCOMOTION_HIT: LOCOMOTION_HIT}
 
     def __init__(self, system: "ChaseVehicles", vehicles: Mapping[str, "VehicleStats"]):
         self.system, self.rules = system, system.rules

@@ -54,6 +54,9 @@ SHOOT = ATTACK  #: a shot is the one state's attack action, its target found by 
 PRONE, SERIOUSLY_INJURED, FLESH_WOUND, OUT_OF_AMMO = "prone", "seriously_injured", "flesh_wound", "out_of_ammo"
 #: the condition every fighter of a gang that failed a bottle check carries (GANG-BOTTLE)
 BOTTLED = "bottled"
+#: the conditions in the rulebook's words (003 "Status & Conditions"), for people
+CONDITION_WORDS = {PRONE: "Prone & Pinned", SERIOUSLY_INJURED: "Seriously Injured", FLESH_WOUND: "flesh wound",
+                   OUT_OF_AMMO: "Out of Ammo", BOTTLED: "bottled out"}
 
 #: action kind -> (action points, Basic: not repeated in an activation); 003 "Actions"
 COSTS = {MOVE: (1, False), CRAWL: (2, False), SHOOT: (1, True), STAND_UP: (1, True), RELOAD: (1, False)}
@@ -68,6 +71,8 @@ class GangEngine:
     system: the :class:`~entropy3d.systems.gang_battle.GangBattle` with its rules data.
     fighters: model id -> its characteristics. prone_at_start: ids of those that start Prone.
     """
+
+    condition_words = CONDITION_WORDS
 
     def __init__(self, system: "GangBattle", fighters: Mapping[str, "FighterProfile"], prone_at_start=frozenset()):
         self.system, self.rules = system, system.rules

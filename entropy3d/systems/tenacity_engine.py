@@ -59,6 +59,8 @@ if TYPE_CHECKING:
 
 DEFEND, GO_PRONE, STAND_UP = "defend", "go_prone", "stand_up"
 PRONE, DEFENDING = "prone", "defending"
+#: the conditions in people's words
+CONDITION_WORDS = {PRONE: "prone", DEFENDING: "on full defensive"}
 MOVEMENT, ACTION, INTERACTION = "movement", "action", "interaction"
 #: markers in ``basic_taken``: it has had its turn this round; its side goes second (TEN-TURN)
 ACTIVATED, SECOND_SIDE = "activated", "second_side"
@@ -115,6 +117,8 @@ class TenacityEngine:
     system: the :class:`~entropy3d.systems.tenacity.TenacityTactics` with its rules data.
     figures: model id -> its numbers. prone_at_start: ids of those that start prone.
     """
+
+    condition_words = CONDITION_WORDS
 
     def __init__(self, system: "TenacityTactics", figures: Mapping[str, "FigureProfile"], prone_at_start=frozenset()):
         self.system, self.rules = system, system.rules

@@ -280,14 +280,40 @@ def _tenacity_sentence(event: Event, names: Names) -> str:
 
 def detail(event: Event) -> str:
     """The dice detail under the sentence: clauses and each roll ("EC-COL-HEAD: TN 20, 2+2+5+8
-    + stress 0 = 17, failed"); "" when nothing was rolled and no clause applied."""
+    + stress 0 = 17, failed"), a gang fighter's wound and save rolls ("wound 5 needing 4+, save 2
+    needing 5+: unsaved", GANG-WOUND); "" when nothing was rolled and no clause applied."""
     parts = [", ".join(event.clauses)] if event.clauses else []
     for roll in event.rolls:
         tn = f"TN {roll.tn}" + (f" (TN {roll.effective_tn} at max stress)" if roll.tn != roll.effective_tn else "")
         tn = tn + ": " if roll.tn else ""  # an opposed roll with no TN of its own only has to beat the other
         parts.append(f"{tn}{'+'.join(map(str, roll.dice))} + stress {roll.stress} = {roll.total}, "
                      f"{VERDICTS[roll.outcome]}")
+    for hit in event.figures.get("rolls", ()):
+        if isinstance(hit, Mapping) and "wound" in hit:
+            parts.append(_wound_words(hit))
     return "; ".join(parts)
+
+
+def _wound_words(hit: Mapping) -> str:
+    """One hit's wound roll and armour save (GANG-WOUND): "wound 2 needing 4+: no wound", "wound
+    5 needing 4+, save 6 needing 5+: saved", "wound 6 needing 2+, no save: unsaved"."""
+    words = f"wound {hit['wound']} needing {hit['wound_needed']}+"
+    if hit["wound"] < hit["wound_needed"]:
+        return f"{words}: no wound"
+    if hit.get("save") is None:
+        return f"{words}, no save: unsaved"
+    return f"{words}, save {hit['save']} needing {hit['save_needed']}+: {'unsaved' if hit['unsaved'] else 'saved'}"
+
+
+def conditions_words(conditions: Iterable[str], words: Mapping[str, str]) -> str:
+    """A model's conditions for people: each in ``words`` (condition id -> the rulebook's words,
+    a game engine's ``condition_words``; else the id with spaces), repeats counted ("Out of Ammo,
+    2 x flesh wound"); "no conditions" when it has none."""
+    counts: dict[str, int] = {}
+    for condition in conditions:
+        counts[condition] = counts.get(condition, 0) + 1
+    return ", ".join((f"{n} x " if n > 1 else "") + words.get(c, c.replace("_", " "))
+                     for c, n in counts.items()) or "no conditions"
 
 
 def is_key_moment(event: Event) -> bool:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from entropy3d.rules.dice import Outcome, TestRoll
 from entropy3d.rules.event import Event
-from entropy3d.video.words import Names, detail, is_key_moment, piece_name, plain_lines, sentence
+from entropy3d.video.words import Names, conditions_words, detail, is_key_moment, piece_name, plain_lines, sentence
 
 NAMES = Names({"hades_3": "Ash", "hades_1": "Brakes"}, {"hades": "Hades MC"}, {"hades_3": "hades", "hades_1": "hades"})
 
@@ -62,6 +62,30 @@ def test_an_attack_and_its_hit_in_plain_words():
     hit = Event("attack", "hades_1", "...", piece="hades_3",
                 figures={"wounds_lost": 1, "headshot": False, "taken_out": False})
     assert sentence(hit, NAMES) == "Brakes is hit by Ash: -1 wound" and is_key_moment(hit)
+
+
+def test_GANG_WOUND_the_small_print_gives_each_hits_wound_roll_and_save():
+    """Clause: GANG-WOUND. A gang fighter hit without harm said "no harm" and nothing of the dice:
+    the small print gives each hit's wound roll and armour save, as the rulebook orders them."""
+    rolls = [{"wound": 2, "wound_needed": 4, "save": None, "save_needed": 6, "unsaved": False},
+             {"wound": 5, "wound_needed": 4, "save": 6, "save_needed": 5, "unsaved": False},
+             {"wound": 4, "wound_needed": 4, "save": 3, "save_needed": 5, "unsaved": True},
+             {"wound": 6, "wound_needed": 2, "save": None, "save_needed": 7, "unsaved": True}]
+    hit = Event("attack", "hades_1", "takes 2 wounds (...)", clauses=("GANG-WOUND",), piece="hades_3",
+                figures={"wounds_lost": 2, "rolls": rolls, "taken_out": False})
+    assert sentence(hit, NAMES) == "Brakes is hit by Ash: -2 wounds"
+    assert detail(hit) == ("GANG-WOUND; wound 2 needing 4+: no wound; wound 5 needing 4+, save 6 needing 5+: saved; "
+                           "wound 4 needing 4+, save 3 needing 5+: unsaved; wound 6 needing 2+, no save: unsaved")
+
+
+def test_GANG_PIN_conditions_in_the_rulebooks_words_repeats_counted():
+    """Clause: GANG-PIN, GANG-INJURY. The ``act`` state line gave condition ids ("out_of_ammo"):
+    they are the engine's words, repeats counted; an id it has no words for reads with spaces."""
+    from entropy3d.systems.gang_engine import CONDITION_WORDS
+
+    conditions = ("prone", "flesh_wound", "out_of_ammo", "flesh_wound", "on_fire")
+    assert conditions_words(conditions, CONDITION_WORDS) == "Prone & Pinned, 2 x flesh wound, Out of Ammo, on fire"
+    assert conditions_words((), CONDITION_WORDS) == "no conditions"
 
 
 def test_EC_WOUND_a_figure_on_foot_taken_out_is_not_said_to_go_over_the_edge():

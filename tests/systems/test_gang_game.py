@@ -148,6 +148,15 @@ def test_act_plays_one_activation_in_the_gang_battle_engine():
     assert "Dreg stands up: no longer Prone & Pinned\n    GANG-PIN" in done.output  # riders by name
     assert "Dreg shoots Lyra with the autogun (in the open, +0 to hit)" in done.output
     assert "escher_1" not in done.output and "line of sight: Lyra 100% visible" in done.output
+    # GANG-WOUND: the small print under the hit gives each hit's wound roll and armour save
+    hits = int(re.search(r"needing 4\+: (\d) hits", done.output).group(1))
+    small_print = done.output.split("Lyra is hit by Dreg: ")[1].splitlines()[1].strip()
+    rolls = re.findall(r"wound (\d) needing (\d)\+(?:, save (\d) needing (\d)\+: (saved|unsaved)|: no wound)",
+                       small_print)
+    assert small_print.startswith("GANG-WOUND; ") and len(rolls) == hits == 3, small_print
+    for wound, needed, save, save_needed, verdict in rolls:
+        assert (int(wound) >= int(needed)) == bool(save)
+        assert not save or (verdict == "saved") == (int(save) >= int(save_needed))
     moved = runner.invoke(app, ["act", str(SCENE), "-m", "orlock_4", "-a", "walk: pivot left 90, straight 5",
                                 "--seed", "4", "--producer", "geometric"])
     assert moved.exit_code == 0 and "Krug walks 5\" on foot\n    geometric: walked 5.0\"; GANG-MOVE" in moved.output
@@ -155,6 +164,11 @@ def test_act_plays_one_activation_in_the_gang_battle_engine():
     refused = runner.invoke(app, ["act", str(SCENE), "-m", "orlock_4", "-a", "walk: straight 9", "--producer",
                                   "geometric"])
     assert refused.exit_code == 1 and "(GANG-MOVE)" in refused.output and "Traceback" not in refused.output
+    # the state line gives conditions in the rulebook's words, not as ids (GANG-AMMO)
+    empty = runner.invoke(app, ["act", str(SCENE), "-m", "orlock_3", "-a", "stand up", "-a", "shoot", "--seed", "3",
+                                "--producer", "geometric"])
+    assert "Firepower 1: Ammo check" in empty.output and "is Out of Ammo" in empty.output
+    assert "Dreg: in play, wounds 1, Out of Ammo, at" in empty.output and "out_of_ammo" not in empty.output
     other = runner.invoke(app, ["act", str(SCENE.parents[1] / "crossroads.yaml"), "-m", "h1", "-a", "shoot"])
     assert other.exit_code == 1 and "entropy3d activate" in other.output
 
