@@ -183,7 +183,8 @@ def _edge_marks(table: Table) -> list[Mark]:
 
 
 def _model_marks(table: Table, geometry: TableGeometry) -> list[Mark]:
-    """Every miniature's base at its starting pose, in its gang's colour, with a facing nose."""
+    """Every miniature's base at its starting pose, in its gang's colour, with a facing nose,
+    labelled with its rider's name (who stands there, as the players call them), then its id."""
     marks = []
     state = table.initial_state(geometry.surface_height)
     for model in state.models.values():
@@ -195,7 +196,9 @@ def _model_marks(table: Table, geometry: TableGeometry) -> list[Mark]:
         marks.append(Mark("arrow", nose, stroke=INK, width_pt=0.8))
         gang = table.spec.gangs[model.gang].name
         below = model.pose.to_table(np.array([[0.0, 0.0]]))[0] - np.array([0.0, 0.5 * base.width + 0.25])
-        marks.append(Mark("text", np.array([below]), lines=(model.id, f"{gang}, {model.bike_type}"), size_pt=6.0))
+        rider = table.model(model.id).rider.name or model.id
+        marks.append(Mark("text", np.array([below]), lines=(rider, f"{model.id}: {gang}, {model.bike_type}"),
+                          size_pt=6.0))
     return marks
 
 

@@ -36,6 +36,8 @@ CUT_COLOUR = "#505050"
 MARK_PT = 14.0
 #: room for the overview's title and notes above its map
 OVERVIEW_HEADER_PT = 1.1 * 72
+#: the overview's page numbers and labels (ids), points
+OVERVIEW_PAGE_NUMBER_PT, OVERVIEW_LABEL_PT = 9.0, 4.0
 
 
 @dataclass(frozen=True)
@@ -73,13 +75,11 @@ def tiles(width_in: float, depth_in: float, paper: str) -> list[Tile]:
     return result
 
 
-def _draw_marks(pen, plan: TablePlan, to_page, kinds: tuple[str, ...], window: Tile | None = None,
-                small_labels: bool = False) -> None:
+def _draw_marks(pen, plan: TablePlan, to_page, kinds: tuple[str, ...], window: Tile | None = None) -> None:
     """The plan's marks of ``kinds`` through ``to_page`` (inches -> points).
 
     window: the tile a page shows: marks wholly outside it are left out, a label is drawn only
     on the page its anchor is on, moved inside the tile so that no cut goes through it.
-    small_labels: only each label's first line (the id), small, for the overview.
     """
     for mark in plan.marks:
         if mark.kind not in kinds:
@@ -97,12 +97,29 @@ def _draw_marks(pen, plan: TablePlan, to_page, kinds: tuple[str, ...], window: T
             pen.line(points, mark.stroke, mark.width_pt, mark.dash)
             pen.area(arrow_head(points, mark.width_pt), mark.stroke, None)
         elif mark.kind == "text":
-            lines = mark.lines[:1] if small_labels else mark.lines
-            size = 4.0 if small_labels else mark.size_pt
             (x, y), = points
             if window is not None:
-                x, y = _inside(x, y, lines, size, to_page(np.array([[window.x0, window.y0], [window.x1, window.y1]])))
-            pen.text(x, y, lines, size, mark.stroke or INK)
+                x, y = _inside(x, y, mark.lines, mark.size_pt,
+                               to_page(np.array([[window.x0, window.y0], [window.x1, window.y1]])))
+            pen.text(x, y, mark.lines, mark.size_pt, mark.stroke or INK)
+
+
+def _clear_of(x: float, y: float, lines: tuple[str, ...], size_pt: float, taken: list,
+              within: np.ndarray) -> tuple[float, float]:
+    """Where to centre a label near (x, y) so that its box overlaps none of the ``taken`` boxes
+    (left, bottom, width, height; points) and stays inside the rectangle ``within`` (corners):
+    there, or a step above, below, left or right of it, the nearest that is clear; there when
+    none is (the overview is a guide: every label is on its 1:1 page too)."""
+    _, _, width, height = text_box(x, y, lines, size_pt)
+    (x_min, y_min), (x_max, y_max) = within
+    for dx, dy in ((0, 0), (0, 1), (0, -1), (0, 2), (0, -2), (-1, 0), (1, 0), (-1, 1), (1, 1), (-1, -1), (1, -1)):
+        cx, cy = x + dx * (width / 2 + 1), y + dy * (height + 0.5)
+        left, bottom = cx - width / 2, cy - height / 2
+        if left < x_min or bottom < y_min or left + width > x_max or bottom + height > y_max:
+            continue
+        if all(left >= l + w or left + width <= l or bottom >= b + h or bottom + height <= b for l, b, w, h in taken):
+            return cx, cy
+    return x, y
 
 
 def _inside(x: float, y: float, lines: tuple[str, ...], size_pt: float, corners: np.ndarray) -> tuple[float, float]:
@@ -192,13 +209,26 @@ def draw_overview_page(pen, plan: TablePlan, layout: list[Tile], page_size: tupl
         points = np.atleast_2d(np.asarray(points, float))
         return np.column_stack([MARGIN_PT + points[:, 0] * scale, bottom + points[:, 1] * scale])
 
-    for kinds in (("area",), ("line", "arrow"), ("text",)):
-        _draw_marks(pen, plan, to_page, kinds, small_labels=True)
+    for kinds in (("area",), ("line", "arrow")):
+        _draw_marks(pen, plan, to_page, kinds)
+    taken = []  # the boxes of the words on the map so far: no label is written over another
     for tile in layout:
         corners = to_page(np.array([[tile.x0, tile.y0], [tile.x1, tile.y0], [tile.x1, tile.y1], [tile.x0, tile.y1]]))
         pen.area(corners, None, "#1f4e9a", 0.8, (4, 2))
-        (x, y), = to_page(np.array([[(tile.x0 + tile.x1) / 2, (tile.y0 + tile.y1) / 2]]))
-        pen.text(x, y, (f"{tile.number}",), 11.0, "#1f4e9a")
+        # the page number in the tile's north-west corner, where it hides the fewest labels
+        (x, y), = to_page(np.array([[tile.x0, tile.y1]]))
+        _, _, number_width, number_height = text_box(x, y, (f"{tile.number}",), OVERVIEW_PAGE_NUMBER_PT)
+        x, y = x + number_width / 2 + 1, y - number_height / 2 - 1
+        pen.text(x, y, (f"{tile.number}",), OVERVIEW_PAGE_NUMBER_PT, "#1f4e9a")
+        taken.append(text_box(x, y, (f"{tile.number}",), OVERVIEW_PAGE_NUMBER_PT))
+    whole_map = to_page(np.array([[0.0, 0.0], [plan.width, plan.depth]]))
+    for mark in plan.marks:
+        if mark.kind == "text":
+            (x, y), = to_page(mark.points)
+            x, y = _inside(x, y, mark.lines[:1], OVERVIEW_LABEL_PT, whole_map)
+            x, y = _clear_of(x, y, mark.lines[:1], OVERVIEW_LABEL_PT, taken, whole_map)
+            pen.text(x, y, mark.lines[:1], OVERVIEW_LABEL_PT, mark.stroke or INK)
+            taken.append(text_box(x, y, mark.lines[:1], OVERVIEW_LABEL_PT))
     across, up = tile_size_in(paper)
     top = page_height - MARGIN_PT
     pen.text(MARGIN_PT, top - 14, (f"{plan.name}: table plan",), 16.0, INK, halo=False, anchor="start")
@@ -209,8 +239,8 @@ def draw_overview_page(pen, plan: TablePlan, layout: list[Tile], page_size: tupl
              "no 'fit to page'.",
              "Check a page: its grid squares measure 1 inch (25.4 mm). Cut on the dashed lines, lay the pages "
              "edge to edge,",
-             "matching the corner crosses and the 'joins page N' notes. Labels: id, what it is, its height and "
-             "its level (top above the table).")
+             "matching the corner crosses and the 'joins page N' notes. Labels: id (a starting base: its rider), "
+             "what it is, its height and level.")
     for k, line in enumerate(notes):
         pen.text(MARGIN_PT, top - 34 - 11 * k, (line,), 7.5, INK, halo=False, anchor="start")
     columns = 2

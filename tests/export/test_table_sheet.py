@@ -92,6 +92,42 @@ def test_labels_name_heights_levels_risk_and_the_cliff_EC_COL_EDGE_EC_DEST_1(pla
     assert 'high, level 2.52"' in text  # the diner: 0.12" curb + one 2.4" storey
 
 
+def overlapping_words(page) -> list[tuple[str, str]]:
+    """Pairs of words written over each other on a PDF page (their boxes overlap by more than
+    a quarter point each way)."""
+    words = page.extract_words()
+    return [(a["text"], b["text"]) for k, a in enumerate(words) for b in words[k + 1:]
+            if min(a["x1"], b["x1"]) - max(a["x0"], b["x0"]) > 0.25
+            and min(a["bottom"], b["bottom"]) - max(a["top"], b["top"]) > 0.25]
+
+
+@pytest.mark.parametrize("scene", ["lovers_point", "crossroads", "ruined_highway"])
+def test_the_overview_writes_no_label_or_page_number_over_another(scene, tmp_path):
+    """Page 1 shrinks the table 0.15:1: its page numbers stood in the middle of each tile, over
+    the labels there ("3" over "town_west"), and labels of pieces side by side over each other
+    ("police_barricade", "police_barrier"). Page numbers sit in the tiles' corners; a label
+    that would cover another moves beside it."""
+    output = tmp_path / f"{scene}.pdf"
+    assert sheet(ROOT / "scenes" / f"{scene}.yaml", "-o", output).returncode == 0
+    with pdfplumber.open(output) as pdf:
+        overview = pdf.pages[0]
+        assert overlapping_words(overview) == []
+        text = overview.extract_text()
+    for number in range(2, 2 + len(pdf.pages) - 1):
+        assert str(number) in text.split()
+
+
+def test_starting_bases_are_labelled_with_their_riders(plan_pdf):
+    """Players call their miniatures by the riders' names: a starting base says "Sgt Kane", then
+    "police_1: City Police, police" on its 1:1 page (the overview: the name)."""
+    _, path = plan_pdf
+    with pdfplumber.open(path) as pdf:
+        overview = pdf.pages[0].extract_text()
+        pages = "\n".join(page.extract_text() for page in pdf.pages[1:])
+    assert "Sgt Kane" in overview and "Brakes" in overview and "hades_1" not in overview
+    assert "Sgt Kane" in pages and "police_1: City Police, police" in pages
+
+
 def test_pages_render_to_pictures_with_something_on_them(plan_pdf, tmp_path):
     _, path = plan_pdf
     assert shutil.which("pdftoppm"), "pdftoppm (Debian poppler-utils) is missing: run tools/system_deps"
