@@ -65,6 +65,7 @@ EDGE_NAMES = ("south", "north", "west", "east")
 #: a static and a dynamic body's broadphase group and mask (``btDiscreteDynamicsWorld::addRigidBody``'s)
 STATIC_FILTER_GROUP, STATIC_FILTER_MASK = 2, -1 ^ 2
 DYNAMIC_FILTER_GROUP, DYNAMIC_FILTER_MASK = 1, -1
+_HOME = ScenerySpot()  #: where the scene put a destructible (one instance: placing compares every one with it)
 
 
 @dataclass(frozen=True)
@@ -205,7 +206,7 @@ class PhysicsWorld:
         its place in the order (:meth:`_put_back`)."""
         scenery = scenery or {}
         wanted = [(debris, spot) for debris in self.recipe.debris
-                  if not (spot := scenery.get(debris.info.piece_id, ScenerySpot())).removed]
+                  if not (spot := scenery.get(debris.info.piece_id, _HOME)).removed]
         keep = 0
         for (debris, spot), body in zip(wanted, self.placed):
             if self.bodies[body].piece_id != debris.info.piece_id or not self._untouched(body, spot):
@@ -213,7 +214,7 @@ class PhysicsWorld:
             keep += 1
         restore = keep
         for (debris, spot), body in zip(wanted[keep:], self.placed[keep:]):
-            if self.bodies[body].piece_id != debris.info.piece_id or spot != ScenerySpot():
+            if self.bodies[body].piece_id != debris.info.piece_id or spot != _HOME:
                 break
             restore += 1
         restored = self.placed[keep:restore]
@@ -344,7 +345,8 @@ class _DebrisShape:
     """hull vertices in the principal frame, as the list PyBullet takes"""
     centre_m: np.ndarray
     axes: np.ndarray
-    moments: np.ndarray
+    moments: tuple[float, float, float]
+    """its principal moments of inertia, kg m^2, as Python floats (PyBullet takes them every placing)"""
     mass: float
     pivot_in: np.ndarray
     ccd_radius_m: float
@@ -369,7 +371,8 @@ def _debris_shape(piece: Piece, metres: float) -> _DebrisShape:
     moments, axes = principal_frame(inertia)
     local = (np.asarray(hull_m.vertices) - centre) @ axes
     return _DebrisShape(BodyInfo(piece.id, piece.kind, piece.terrain, True, piece.risk), local.tolist(), centre, axes,
-                        moments, mass, hull.bounds.mean(axis=0), 0.4 * float(np.min(hull_m.extents)))
+                        tuple(np.asarray(moments, float).tolist()), mass, hull.bounds.mean(axis=0),
+                        0.4 * float(np.min(hull_m.extents)))
 
 
 def _recipe(geometry: TableGeometry, metres: float) -> _Recipe:
@@ -450,10 +453,10 @@ def _restore_resting(world: PhysicsWorld, body: int, shape: _DebrisShape, fricti
     same bits as in a new world (``tests/physics/test_living_world.py``) and the golden
     transforms unchanged. A body placed awake at a moved spot did differ (it falls in its first
     step), so it is created anew."""
-    position, orientation = _debris_pose(world, shape, ScenerySpot())
+    position, orientation = _debris_pose(world, shape, _HOME)
     pybullet.resetBasePositionAndOrientation(body, position, orientation, physicsClientId=world.client)
     pybullet.resetBaseVelocity(body, [0.0, 0.0, 0.0], [0.0, 0.0, 0.0], physicsClientId=world.client)
-    _debris_dynamics(world, body, shape, ScenerySpot(), friction, world.rest_bits.get(shape.info.piece_id))
+    _debris_dynamics(world, body, shape, _HOME, friction, world.rest_bits.get(shape.info.piece_id))
     world.rest_bits[shape.info.piece_id] = world.resting[body][1]
     world._put_back(body, DYNAMIC_FILTER_GROUP, DYNAMIC_FILTER_MASK)
 
@@ -464,7 +467,7 @@ def _debris_dynamics(world: PhysicsWorld, body: int, shape: _DebrisShape, spot: 
     moved), and a resting one's pose as PyBullet reads it back, bit for bit (:meth:`PhysicsWorld._untouched`).
     read_back: those bits where known, as every reset to the same pose reads back the same (one
     call and ~1-2 us less per crate put back; wrong bits would only put it back once more)."""
-    resting = spot == ScenerySpot()
+    resting = spot == _HOME
     _set_dynamics(world.client, body, friction, ccd_radius=shape.ccd_radius_m, mass=shape.mass,
                   inertia_diagonal=shape.moments,
                   activation=pybullet.ACTIVATION_STATE_SLEEP if resting else pybullet.ACTIVATION_STATE_ENABLE_SLEEPING)
