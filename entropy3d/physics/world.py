@@ -132,7 +132,8 @@ class PhysicsWorld:
     resting: dict[int, tuple] = field(default_factory=dict)
     """per destructible placed asleep: (its spot, its pose as PyBullet read it back, bit for bit)"""
     rest_bits: dict[str, bytes] = field(default_factory=dict)
-    """per destructible put back where it rests (:func:`_restore_resting`): its pose read back, bit for bit"""
+    """per destructible put back where it rests (:func:`_restore_resting`): its pose read back, bit
+    for bit (wrong bits would only put it back once more, :meth:`_untouched`)"""
     models: dict[int, tuple] = field(default_factory=dict)
     """per miniature's body: what it was placed from (:func:`_model_key`)"""
 
@@ -227,7 +228,7 @@ class PhysicsWorld:
         del self.placed[keep:]
         friction = self.terrain_friction
         for (debris, _), body in zip(wanted[keep:restore], restored):
-            _restore_resting(self, body, debris, friction.get(debris.info.terrain or "", 0.8))
+            _restore_resting(self, body, debris)
         for debris, spot in wanted[restore:]:
             _add_dynamic(self, debris, spot, friction.get(debris.info.terrain or "", 0.8))
         in_place = keep == len(wanted)  # until a body is placed anew, one added after the last is in place
@@ -439,13 +440,16 @@ def _add_dynamic(world: PhysicsWorld, shape: _DebrisShape, spot: ScenerySpot, fr
     _debris_dynamics(world, body, shape, spot, friction)
 
 
-def _restore_resting(world: PhysicsWorld, body: int, shape: _DebrisShape, friction: float) -> None:
+def _restore_resting(world: PhysicsWorld, body: int, shape: _DebrisShape) -> None:
     """Put a destructible's body back where the scene stands it, resting, as :func:`_add_dynamic`
     would create it there: ~10 us against ~65 us for a new body (a ride that wakes one crate
     would otherwise create it and every crate after it anew, for their slots).
 
     Its slot in Bullet's arrays is the one a new world gives it (every destructible before it
-    kept its body); its pose, velocity, dynamics and sleep are set as a new body's are, and a new
+    kept its body); its pose, velocity and sleep are set as a new body's are (its other dynamics,
+    friction, mass, inertia and CCD, are the piece's wherever it stands and no ride changes them:
+    setting them again cost ~3 us a crate), its pose's bits read back are those of the last time
+    it was put back (every reset to the same pose reads back the same), and a new
     broadphase proxy (:meth:`PhysicsWorld._put_back`) drops its pairs and manifolds. What no
     PyBullet call resets (its world inertia tensor, its interpolation transform) is left as the
     last ride left it: that this makes no difference to a body that starts asleep is shown by
@@ -456,27 +460,27 @@ def _restore_resting(world: PhysicsWorld, body: int, shape: _DebrisShape, fricti
     position, orientation = _debris_pose(world, shape, _HOME)
     pybullet.resetBasePositionAndOrientation(body, position, orientation, physicsClientId=world.client)
     pybullet.resetBaseVelocity(body, [0.0, 0.0, 0.0], [0.0, 0.0, 0.0], physicsClientId=world.client)
-    _debris_dynamics(world, body, shape, _HOME, friction, world.rest_bits.get(shape.info.piece_id))
-    world.rest_bits[shape.info.piece_id] = world.resting[body][1]
+    pybullet.changeDynamics(body, -1, activationState=pybullet.ACTIVATION_STATE_SLEEP, physicsClientId=world.client)
+    read_back = world.rest_bits.get(shape.info.piece_id)
+    if read_back is None:
+        placed_at = pybullet.getBasePositionAndOrientation(body, physicsClientId=world.client)
+        read_back = world.rest_bits[shape.info.piece_id] = _bits(*placed_at[0], *placed_at[1])
+    world.resting[body] = (_HOME, read_back)
     world._put_back(body, DYNAMIC_FILTER_GROUP, DYNAMIC_FILTER_MASK)
 
 
 def _debris_dynamics(world: PhysicsWorld, body: int, shape: _DebrisShape, spot: ScenerySpot,
-                     friction: float, read_back: bytes | None = None) -> None:
+                     friction: float) -> None:
     """A destructible body's dynamics (asleep when resting where the scene put it, awake when
-    moved), and a resting one's pose as PyBullet reads it back, bit for bit (:meth:`PhysicsWorld._untouched`).
-    read_back: those bits where known, as every reset to the same pose reads back the same (one
-    call and ~1-2 us less per crate put back; wrong bits would only put it back once more)."""
+    moved), and a resting one's pose as PyBullet reads it back, bit for bit (:meth:`PhysicsWorld._untouched`)."""
     resting = spot == _HOME
     _set_dynamics(world.client, body, friction, ccd_radius=shape.ccd_radius_m, mass=shape.mass,
                   inertia_diagonal=shape.moments,
                   activation=pybullet.ACTIVATION_STATE_SLEEP if resting else pybullet.ACTIVATION_STATE_ENABLE_SLEEPING)
     world.resting.pop(body, None)
     if resting:
-        if read_back is None:
-            placed_at = pybullet.getBasePositionAndOrientation(body, physicsClientId=world.client)
-            read_back = _bits(*placed_at[0], *placed_at[1])
-        world.resting[body] = (spot, read_back)
+        placed_at = pybullet.getBasePositionAndOrientation(body, physicsClientId=world.client)
+        world.resting[body] = (spot, _bits(*placed_at[0], *placed_at[1]))
 
 
 @dataclass(frozen=True, eq=False)
