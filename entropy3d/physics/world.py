@@ -65,6 +65,7 @@ EDGE_NAMES = ("south", "north", "west", "east")
 #: a static and a dynamic body's broadphase group and mask (``btDiscreteDynamicsWorld::addRigidBody``'s)
 STATIC_FILTER_GROUP, STATIC_FILTER_MASK = 2, -1 ^ 2
 DYNAMIC_FILTER_GROUP, DYNAMIC_FILTER_MASK = 1, -1
+_HOME = ScenerySpot()  #: where the scene put a destructible (one instance: placing compares every one with it)
 
 
 @dataclass(frozen=True)
@@ -130,6 +131,9 @@ class PhysicsWorld:
     """a destructible's (position, orientation) in metres by (piece id, spot), computed once"""
     resting: dict[int, tuple] = field(default_factory=dict)
     """per destructible placed asleep: (its spot, its pose as PyBullet read it back, bit for bit)"""
+    rest_bits: dict[str, bytes] = field(default_factory=dict)
+    """per destructible put back where it rests (:func:`_restore_resting`): its pose read back, bit
+    for bit (wrong bits would only put it back once more, :meth:`_untouched`)"""
     models: dict[int, tuple] = field(default_factory=dict)
     """per miniature's body: what it was placed from (:func:`_model_key`)"""
 
@@ -203,7 +207,7 @@ class PhysicsWorld:
         its place in the order (:meth:`_put_back`)."""
         scenery = scenery or {}
         wanted = [(debris, spot) for debris in self.recipe.debris
-                  if not (spot := scenery.get(debris.info.piece_id, ScenerySpot())).removed]
+                  if not (spot := scenery.get(debris.info.piece_id, _HOME)).removed]
         keep = 0
         for (debris, spot), body in zip(wanted, self.placed):
             if self.bodies[body].piece_id != debris.info.piece_id or not self._untouched(body, spot):
@@ -211,7 +215,7 @@ class PhysicsWorld:
             keep += 1
         restore = keep
         for (debris, spot), body in zip(wanted[keep:], self.placed[keep:]):
-            if self.bodies[body].piece_id != debris.info.piece_id or spot != ScenerySpot():
+            if self.bodies[body].piece_id != debris.info.piece_id or spot != _HOME:
                 break
             restore += 1
         restored = self.placed[keep:restore]
@@ -224,7 +228,7 @@ class PhysicsWorld:
         del self.placed[keep:]
         friction = self.terrain_friction
         for (debris, _), body in zip(wanted[keep:restore], restored):
-            _restore_resting(self, body, debris, friction.get(debris.info.terrain or "", 0.8))
+            _restore_resting(self, body, debris)
         for debris, spot in wanted[restore:]:
             _add_dynamic(self, debris, spot, friction.get(debris.info.terrain or "", 0.8))
         in_place = keep == len(wanted)  # until a body is placed anew, one added after the last is in place
@@ -342,7 +346,8 @@ class _DebrisShape:
     """hull vertices in the principal frame, as the list PyBullet takes"""
     centre_m: np.ndarray
     axes: np.ndarray
-    moments: np.ndarray
+    moments: tuple[float, float, float]
+    """its principal moments of inertia, kg m^2, as Python floats (PyBullet takes them every placing)"""
     mass: float
     pivot_in: np.ndarray
     ccd_radius_m: float
@@ -367,7 +372,8 @@ def _debris_shape(piece: Piece, metres: float) -> _DebrisShape:
     moments, axes = principal_frame(inertia)
     local = (np.asarray(hull_m.vertices) - centre) @ axes
     return _DebrisShape(BodyInfo(piece.id, piece.kind, piece.terrain, True, piece.risk), local.tolist(), centre, axes,
-                        moments, mass, hull.bounds.mean(axis=0), 0.4 * float(np.min(hull_m.extents)))
+                        tuple(np.asarray(moments, float).tolist()), mass, hull.bounds.mean(axis=0),
+                        0.4 * float(np.min(hull_m.extents)))
 
 
 def _recipe(geometry: TableGeometry, metres: float) -> _Recipe:
@@ -434,13 +440,16 @@ def _add_dynamic(world: PhysicsWorld, shape: _DebrisShape, spot: ScenerySpot, fr
     _debris_dynamics(world, body, shape, spot, friction)
 
 
-def _restore_resting(world: PhysicsWorld, body: int, shape: _DebrisShape, friction: float) -> None:
+def _restore_resting(world: PhysicsWorld, body: int, shape: _DebrisShape) -> None:
     """Put a destructible's body back where the scene stands it, resting, as :func:`_add_dynamic`
     would create it there: ~10 us against ~65 us for a new body (a ride that wakes one crate
     would otherwise create it and every crate after it anew, for their slots).
 
     Its slot in Bullet's arrays is the one a new world gives it (every destructible before it
-    kept its body); its pose, velocity, dynamics and sleep are set as a new body's are, and a new
+    kept its body); its pose, velocity and sleep are set as a new body's are (its other dynamics,
+    friction, mass, inertia and CCD, are the piece's wherever it stands and no ride changes them:
+    setting them again cost ~3 us a crate), its pose's bits read back are those of the last time
+    it was put back (every reset to the same pose reads back the same), and a new
     broadphase proxy (:meth:`PhysicsWorld._put_back`) drops its pairs and manifolds. What no
     PyBullet call resets (its world inertia tensor, its interpolation transform) is left as the
     last ride left it: that this makes no difference to a body that starts asleep is shown by
@@ -448,10 +457,15 @@ def _restore_resting(world: PhysicsWorld, body: int, shape: _DebrisShape, fricti
     same bits as in a new world (``tests/physics/test_living_world.py``) and the golden
     transforms unchanged. A body placed awake at a moved spot did differ (it falls in its first
     step), so it is created anew."""
-    position, orientation = _debris_pose(world, shape, ScenerySpot())
+    position, orientation = _debris_pose(world, shape, _HOME)
     pybullet.resetBasePositionAndOrientation(body, position, orientation, physicsClientId=world.client)
     pybullet.resetBaseVelocity(body, [0.0, 0.0, 0.0], [0.0, 0.0, 0.0], physicsClientId=world.client)
-    _debris_dynamics(world, body, shape, ScenerySpot(), friction)
+    pybullet.changeDynamics(body, -1, activationState=pybullet.ACTIVATION_STATE_SLEEP, physicsClientId=world.client)
+    read_back = world.rest_bits.get(shape.info.piece_id)
+    if read_back is None:
+        placed_at = pybullet.getBasePositionAndOrientation(body, physicsClientId=world.client)
+        read_back = world.rest_bits[shape.info.piece_id] = _bits(*placed_at[0], *placed_at[1])
+    world.resting[body] = (_HOME, read_back)
     world._put_back(body, DYNAMIC_FILTER_GROUP, DYNAMIC_FILTER_MASK)
 
 
@@ -459,7 +473,7 @@ def _debris_dynamics(world: PhysicsWorld, body: int, shape: _DebrisShape, spot: 
                      friction: float) -> None:
     """A destructible body's dynamics (asleep when resting where the scene put it, awake when
     moved), and a resting one's pose as PyBullet reads it back, bit for bit (:meth:`PhysicsWorld._untouched`)."""
-    resting = spot == ScenerySpot()
+    resting = spot == _HOME
     _set_dynamics(world.client, body, friction, ccd_radius=shape.ccd_radius_m, mass=shape.mass,
                   inertia_diagonal=shape.moments,
                   activation=pybullet.ACTIVATION_STATE_SLEEP if resting else pybullet.ACTIVATION_STATE_ENABLE_SLEEPING)

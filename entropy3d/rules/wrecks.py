@@ -56,8 +56,10 @@ def place_wrecks(before: State, after: State, ruleset: Ruleset, table: WreckChec
     events: list[Event] = []
     wrecked = {w.model_id for w in after.wrecks}
     for model in after.models.values():
+        if model.status != OUT:  # most models, every action: asked first
+            continue
         was = before.models.get(model.id)
-        if was is None or not was.in_play or model.status != OUT or model.id in wrecked:
+        if was is None or not was.in_play or model.id in wrecked:
             continue
         if model.on_foot:  # DECISION: a figure on foot has no bike to leave as a wreck
             events.append(Event("wreck", model.id, "taken out on foot: no bike, no wreck (EC-WOUND)",

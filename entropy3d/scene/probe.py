@@ -95,7 +95,9 @@ def models_in_the_way(state, model_id: str, ruleset) -> list:
     riding = [(other, ruleset.base_for(other.bike_type)) for other in state.models.values()
               if other.id != model.id and other.in_play]
     for other, other_base in riding + [(wreck, wreck_base(state, wreck, ruleset)) for wreck in state.wrecks]:
-        near = float(np.hypot(*(other.pose.xy - model.pose.xy))) < 0.5 * (base.length + other_base.length) + touching
+        # the same float operations as on the poses' xy arrays, without making the arrays
+        gap = float(np.hypot(other.pose.x - model.pose.x, other.pose.y - model.pose.y))
+        near = gap < 0.5 * (base.length + other_base.length) + touching
         if near and base_gap_in(model.pose, base, other.pose, other_base) <= touching:
             continue
         out.append((other, other_base))

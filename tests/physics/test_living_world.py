@@ -160,9 +160,9 @@ def restored(monkeypatch) -> list[str]:
     put_back = []
     restore = physics_world._restore_resting
 
-    def counting(world, body, shape, friction):
+    def counting(world, body, shape):
         put_back.append(shape.info.piece_id)
-        restore(world, body, shape, friction)
+        restore(world, body, shape)
 
     monkeypatch.setattr(physics_world, "_restore_resting", counting)
     return put_back

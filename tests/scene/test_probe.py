@@ -154,3 +154,25 @@ def test_EC_TER_BUILDING_the_rider_on_the_depot_roof_may_ride_off_it_onto_the_hi
     viper = table.initial_state().model("komodo_1")
     move = plan_move("s2: straight 10", viper.pose, viper.bike_type, 2, table.ruleset, table=probe)
     assert move.end_pose.x == pytest.approx(34.5) and move.end_pose.z == pytest.approx(4.0)
+
+
+@pytest.mark.parametrize("scene", ["crossroads", "lovers_point"])
+def test_first_hits_are_trimesh_intersects_id_to_the_bit(scene):
+    """``TableGeometry._first_hits`` (under every ground profile) is trimesh's first-hit cast,
+    reached directly for speed: the same rays hit, at the same points to the bit, on and off the
+    table, with and without the destructibles."""
+    from entropy3d.resources import bundled_dir
+    from entropy3d.scene.build import build_table_geometry
+
+    geometry = build_table_geometry(load_scene(bundled_dir("scenes") / f"{scene}.yaml"))
+    rng = np.random.default_rng(7)
+    points = np.column_stack([rng.uniform(-3, geometry.width + 3, 2000), rng.uniform(-3, geometry.depth + 3, 2000)])
+    for static_only in (False, True):
+        mesh = geometry._static_surface_mesh if static_only else geometry._surface_mesh[0]
+        origins = np.column_stack([points, np.full(len(points), float(mesh.bounds[1][2]) + 1.0)])
+        _, rays, hits = mesh.ray.intersects_id(origins, np.tile([0.0, 0.0, -1.0], (len(points), 1)),
+                                              multiple_hits=False, return_locations=True)
+        found_rays, found_hits = geometry._first_hits(points, static_only)
+        assert 0 < len(rays) < len(points)  # some rays miss: they leave the table
+        assert np.array_equal(found_rays, rays)
+        assert found_hits.tobytes() == hits.tobytes()
