@@ -421,9 +421,8 @@ def base_outlines(bases: Sequence[BaseShape], poses: Sequence[Pose]) -> list[Bas
     # convex, so any subset of its corners is too and cannot cross itself (the same corners as
     # with preserve_topology on 6,000 random poses of three base shapes)
     simple = shapely.simplify(polygons, CONVEX_TOLERANCE_IN, preserve_topology=False)
-    area = shapely.area(simple)
-    convex = (shapely.get_type_id(simple) == shapely.GeometryType.POLYGON) & (area > 0) & (
-        shapely.area(shapely.convex_hull(simple)) - area <= 1e-9 * np.maximum(1.0, area))
+    # corners kept in order from a convex ring make a convex ring: only a collapsed one falls back
+    convex = (shapely.get_type_id(simple) == shapely.GeometryType.POLYGON) & (shapely.area(simple) > 0)
     exteriors = shapely.get_exterior_ring(simple)
     rings = np.split(shapely.get_coordinates(exteriors), np.cumsum(shapely.get_num_coordinates(exteriors))[:-1])
     corners = shapely.bounds(polygons)
