@@ -86,6 +86,23 @@ def test_check_changes_nothing_and_resolve_leaves_its_input_alone(rules):
     assert state.model("k1").pose == Pose(10, 10, 0)
 
 
+def test_EC_DICE_1_a_model_changed_is_a_new_value_as_dataclasses_replace_makes_it():
+    """Clause: EC-DICE-1 (states are values). ``ModelState.but`` copies fields without
+    ``dataclasses.replace`` (a rules action copies a model several times): its copy equals
+    replace's for every field, leaves the original alone, refuses a name that is no field, and
+    the class keeps nothing that a plain copy of its fields would carry over stale."""
+    original = model(conditions=("wet",), air=None)
+    for field in dataclasses.fields(ModelState):
+        value = getattr(model(model_id="k2", wounds=1, stress=4, speed=5, pose=Pose(3, 4, 90)), field.name)
+        changed = original.but(**{field.name: value})
+        assert changed == dataclasses.replace(original, **{field.name: value}) and type(changed) is ModelState
+        assert getattr(changed, field.name) == value and original == model(conditions=("wet",), air=None)
+    with pytest.raises(TypeError, match="no field woundz"):
+        original.but(woundz=2)
+    assert not hasattr(ModelState, "__post_init__")
+    assert set(vars(original)) == {f.name for f in dataclasses.fields(ModelState)}
+
+
 def test_EC_ACT_GUNGHO_takes_the_whole_activation(rules):
     """Clause: EC-ACT-GUNGHO."""
     state, _ = take(state_of(model()), Action.ride("k1", "gungho s3: straight 32"), rules)
