@@ -148,7 +148,10 @@ def sentence(event: Event, names: Names) -> str:
                 + _stress(event.stress_change))
     if kind == "jump":
         if "carry_in" in figures:
-            return f"{who} is still in the air: lands {figures['carry_in']:.0f}\" into the next action"
+            carry = float(figures["carry_in"])
+            # under half an inch, whole inches would say "lands 0\" into the next action"
+            return (f"{who} is still in the air: lands {carry:.0f}\" into the next action" if carry >= 0.5
+                    else f"{who} is still in the air: lands as the next action starts")
         if event.piece is not None:
             return f"{who} flies over {names.thing(event.piece)}"
         if figures.get("air_time"):
@@ -188,14 +191,7 @@ def sentence(event: Event, names: Names) -> str:
             return f"{who} {role}{_stress(event.stress_change)}"
         return "nobody flinches"
     if kind == "skip":
-        clauses = set(event.clauses)
-        if "EC-STOP-RECOVER" in clauses:
-            return f"{who} sits still and recovers: stress back to 0"
-        if "EC-STOPPED" in clauses:
-            return f"{who} is stopped after a crash: skips this activation"
-        if "EC-DICE-4" in clauses:
-            return f"{who} is remounting after a bust: skips this action"
-        return f"{who} skips"
+        return _skip_sentence(event, who)
     if kind in ("shot", "score") or (kind == "condition" and ("bottled" in figures or "fled" in figures)):
         return _gang_sentence(event, names)
     if kind == "condition":
@@ -211,6 +207,33 @@ def sentence(event: Event, names: Names) -> str:
         where = "where it fell" if moved < 0.05 else f"{moved:.0f}\" away, where the rivals want it"
         return f"{who} is taken out: the wreck stays on the table {where}"
     return _about(event, who)
+
+
+def _skip_sentence(event: Event, who: str) -> str:
+    """A stop and what it costs, by why the rider stops (its clauses): a stop to recover
+    (EC-ACT-STOP), a trap laid (EC-ACT-LAYTRAP), overwatch or a reload (EC-GUN-STOPPED), the
+    activation a stopped rider then skips (EC-STOPPED) and what it recovers there
+    (EC-STOP-RECOVER), a remount after a bust (EC-DICE-4)."""
+    clauses = set(event.clauses)
+    if "EC-JUMP-2" in clauses:
+        return f"{who} is still in the air: no {'trap' if 'EC-ACT-LAYTRAP' in clauses else 'stop'}"
+    if "EC-ACT-STOP" in clauses:
+        return f"{who} stops to recover: skips the next action and activation"
+    if "EC-ACT-LAYTRAP" in clauses:
+        return f"{who} stops to lay the trap: skips the next activation"
+    if "EC-GUN-STOPPED" in clauses:
+        if "ammo" in event.figures:
+            return f"{who} stops to reload ({event.figures['ammo']} shots): skips the next activation"
+        if "EC-STOPPED" in clauses:
+            return f"{who} goes on overwatch: shoots the first enemy in range, skips the next activation"
+        return f"{who} stays on overwatch for one more activation"
+    if "EC-STOP-RECOVER" in clauses:
+        return f"{who} sits still and recovers{_stress(event.stress_change)}"
+    if "EC-STOPPED" in clauses:
+        return f"{who} is stopped: skips this activation"
+    if "EC-DICE-4" in clauses:
+        return f"{who} is remounting after a bust: skips this action"
+    return f"{who} skips"
 
 
 def _about(event: Event, who: str) -> str:

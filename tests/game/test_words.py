@@ -64,6 +64,43 @@ def test_an_attack_and_its_hit_in_plain_words():
     assert sentence(hit, NAMES) == "Brakes is hit by Ash: -1 wound" and is_key_moment(hit)
 
 
+def test_EC_JUMP_4_a_flight_carried_over_says_where_it_lands():
+    """Clause: EC-JUMP-4. A jump still in the air at the end of an action lands in the next one:
+    the default demo said "lands 0\" into the next action" of a landing 0.3" into it."""
+    def carried(inches):
+        return sentence(Event("jump", "hades_1", "...", clauses=("EC-JUMP-4",), figures={"carry_in": inches}),
+                        NAMES)
+    assert carried(4.4) == "Brakes is still in the air: lands 4\" into the next action"
+    assert carried(0.3) == "Brakes is still in the air: lands as the next action starts"
+
+
+def test_EC_STOPPED_a_stop_says_why_the_rider_stopped():
+    """Clause: EC-STOPPED, EC-ACT-STOP, EC-ACT-LAYTRAP, EC-GUN-STOPPED, EC-STOP-RECOVER. The default
+    demo said "Ash is stopped after a crash" of a rider going on overwatch, and of Pip laying a
+    molotov: a stop says why the rider stopped and what it skips; the activation skipped later
+    says only that it is stopped; the recovery gives the stress it sheds."""
+    said = [sentence(Event("skip", "hades_3", "...", clauses=clauses, figures=figures, stress_change=change), NAMES)
+            for clauses, figures, change in [
+                (("EC-GUN-STOPPED", "EC-STOPPED"), {}, 0),
+                (("EC-GUN-STOPPED", "EC-STOPPED"), {"ammo": 6}, 0),
+                (("EC-GUN-STOPPED",), {}, 0),
+                (("EC-ACT-LAYTRAP", "EC-STOPPED"), {}, 0),
+                (("EC-ACT-STOP", "EC-STOP-RECOVER", "EC-STOPPED"), {}, 0),
+                (("EC-ACT-LAYTRAP", "EC-JUMP-2"), {}, 0),
+                (("EC-STOP-RECOVER",), {}, -7),
+                (("EC-STOPPED",), {}, 0)]]
+    assert said == [
+        "Ash goes on overwatch: shoots the first enemy in range, skips the next activation",
+        "Ash stops to reload (6 shots): skips the next activation",
+        "Ash stays on overwatch for one more activation",
+        "Ash stops to lay the trap: skips the next activation",
+        "Ash stops to recover: skips the next action and activation",
+        "Ash is still in the air: no trap",
+        "Ash sits still and recovers, -7 stress",
+        "Ash is stopped: skips this activation"]
+    assert not any("crash" in words for words in said)
+
+
 def test_GANG_WOUND_the_small_print_gives_each_hits_wound_roll_and_save():
     """Clause: GANG-WOUND. A gang fighter hit without harm said "no harm" and nothing of the dice:
     the small print gives each hit's wound roll and armour save, as the rulebook orders them."""
