@@ -122,6 +122,16 @@ def fit_view(points: np.ndarray, azimuth_deg: float, elevation_deg: float, fov_d
 #: eye height of the ``low`` camera, inches: about a rider's head (~3 m depicted), whatever the table
 LOW_EYE_HEIGHT = 2.2
 LOW_FOV_DEG = 50.0
+#: inches: the ``low`` camera stands this far outside the play area, over the table's wooden frame
+#: (0.9 in wide): from further out the table's own sides filled a third of the frame
+LOW_EYE_OUTSET = 0.45
+#: inches between the places round the table the ``low`` camera chooses from
+LOW_PLACE_SPACING = 6.0
+#: inches: a miniature nearer the eye than this (across the table) is cut by the frame whatever the aim
+LOW_TOO_NEAR = 3.5
+#: inches: the corners of the box a miniature stands in, about its focus point (0.8 in over its
+#: base): a bike's length each way, from its base to over its rider's head
+LOW_MINIATURE_BOX = np.array([(x, y, z) for x in (-1.3, 1.3) for y in (-1.3, 1.3) for z in (-0.8, 1.2)])
 
 
 def _unblocked(eye: np.ndarray, points: np.ndarray, occluders: trimesh.Trimesh | None) -> np.ndarray:
@@ -141,31 +151,54 @@ def _unblocked(eye: np.ndarray, points: np.ndarray, occluders: trimesh.Trimesh |
 
 def low_view(width: float, depth: float, focus: np.ndarray, occluders: trimesh.Trimesh | None,
              aspect: float = 16 / 9, groups: list[np.ndarray] | None = None) -> CameraView:
-    """A street-level view from just off the table edge: of 8 places round the table, aimed at the
-    centre of all ``focus`` points (the miniatures) or of one of ``groups`` (index arrays into
-    ``focus``, e.g. each gang), the one that shows the most miniatures in frame and unblocked,
-    then the closest to what it aims at (more dramatic).
+    """A street-level view from the table's edge: of the places round the table
+    (:func:`low_places`), aimed at the centre of all ``focus`` points (the miniatures) or of one
+    of ``groups`` (index arrays into ``focus``, e.g. each gang), the one that shows the most
+    miniatures whole and unblocked, then the closest to what it aims at (more dramatic).
 
-    Ties go to the earliest candidate, starting from the south-west corner, so the choice is
-    deterministic.
+    A miniature is whole in frame when the box it stands in (``LOW_MINIATURE_BOX`` about its
+    ``focus`` point) is; one cut by the frame's edge counts half when its centre is in frame (a
+    close-up), against the place when only a sliver of it shows or it stands nearer the eye than
+    ``LOW_TOO_NEAR``. Ties go to the earliest place, from the south-west corner anticlockwise,
+    so the choice is deterministic.
     """
     focus = np.atleast_2d(np.asarray(focus, float))
     targets = [focus.mean(axis=0)] + [focus[g].mean(axis=0) for g in (groups or []) if len(g)]
-    off = 3.0
-    places = [(-off, -off), (width / 2, -off), (width + off, -off), (width + off, depth / 2),
-              (width + off, depth + off), (width / 2, depth + off), (-off, depth + off), (-off, depth / 2)]
+    corners = (focus[:, None] + LOW_MINIATURE_BOX).reshape(-1, 3)
     best, best_score = None, -np.inf
-    for x, y in places:
+    for x, y in low_places(width, depth):
         eye = np.array([x, y, LOW_EYE_HEIGHT])
         seen = _unblocked(eye, focus, occluders)
+        too_near = np.hypot(focus[:, 0] - x, focus[:, 1] - y) < LOW_TOO_NEAR
         for centre in targets:
             view = CameraView(tuple(eye), (float(centre[0]), float(centre[1]), 0.6), LOW_FOV_DEG)
-            ndc = project(view, focus, aspect)
-            in_frame = np.all(np.abs(np.nan_to_num(ndc, nan=9.0)) <= 0.95, axis=1)
-            score = float(np.sum(seen & in_frame)) - 0.001 * float(np.linalg.norm(centre[:2] - eye[:2]))
+            corners_in = _in_frame(view, corners, aspect).reshape(len(focus), -1)
+            whole, shown = corners_in.all(axis=1), corners_in.any(axis=1)
+            close_up = shown & ~whole & _in_frame(view, focus, aspect) & ~too_near
+            spoilt = (shown & ~whole & ~close_up) | too_near
+            score = float(np.sum(seen & whole & ~too_near) + 0.5 * np.sum(seen & close_up) - np.sum(spoilt)) \
+                - 0.001 * float(np.linalg.norm(centre[:2] - eye[:2]))
             if score > best_score:
                 best, best_score = view, score
     return best
+
+
+def low_places(width: float, depth: float) -> list[tuple[float, float]]:
+    """Where the ``low`` camera may stand (x, y inches): round the table ``LOW_EYE_OUTSET``
+    outside its edge, about ``LOW_PLACE_SPACING`` apart, from the south-west corner anticlockwise."""
+    off = LOW_EYE_OUTSET
+    x0, y0, x1, y1 = -off, -off, width + off, depth + off
+    corners = [(x0, y0), (x1, y0), (x1, y1), (x0, y1)]
+    places = []
+    for (ax, ay), (bx, by) in zip(corners, corners[1:] + corners[:1]):
+        count = max(1, round(math.hypot(bx - ax, by - ay) / LOW_PLACE_SPACING))
+        places += [(ax + (bx - ax) * k / count, ay + (by - ay) * k / count) for k in range(count)]
+    return places
+
+
+def _in_frame(view: CameraView, points: np.ndarray, aspect: float) -> np.ndarray:
+    """Mask of ``points`` (N, 3) inside the frame, a 5% margin in (behind the eye: outside)."""
+    return np.all(np.abs(np.nan_to_num(project(view, points, aspect), nan=9.0)) <= 0.95, axis=1)
 
 
 def preset_view(name: str, width: float, depth: float, extent: np.ndarray, aspect: float,

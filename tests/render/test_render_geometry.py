@@ -95,6 +95,36 @@ def test_low_view_avoids_a_wall_between_eye_and_miniatures():
     assert open_view.position[1] < 0  # unobstructed: the first candidate, south-west
 
 
+def test_low_view_stands_on_the_table_frame_not_outside_the_table():
+    """From 3 in outside the edge (the old places), the table's own sides and frame filled the
+    bottom third of the street-level frame; the eye now stands over the 0.9 in wooden frame."""
+    from entropy3d.render.table_scene import FRAME_WIDTH
+
+    rng = np.random.default_rng(7)
+    for _ in range(20):
+        focus = np.column_stack([rng.uniform(3, 45, (6, 2)), np.full(6, 0.8)])
+        view = preset_view("low", 48, 48, box_corners((0, 0, 0), (48, 48, 8)), 16 / 9, focus, None)
+        x, y, z = view.position
+        outside = max(-x, -y, x - 48, y - 48)
+        assert 0 < outside < FRAME_WIDTH, f"{view} is not over the table's frame"
+        assert z < 3.0
+
+
+def test_low_view_keeps_clear_of_a_miniature_beside_its_eye():
+    """A bike 1 in inside the south-west corner (where the first place is) would stand in the
+    eye's face, cut by the frame: the camera stands elsewhere and shows every bike whole or its
+    centre at least."""
+    from entropy3d.render.cameras import LOW_MINIATURE_BOX, LOW_TOO_NEAR, project
+
+    focus = np.array([[1.0, 1.0, 0.8], [24.0, 24.0, 0.8], [26.0, 22.0, 0.8], [22.0, 27.0, 0.8]])
+    view = preset_view("low", 48, 48, box_corners((0, 0, 0), (48, 48, 8)), 16 / 9, focus, None)
+    assert np.hypot(*(focus[:, :2] - view.position[:2]).T).min() >= LOW_TOO_NEAR, view
+    centres = project(view, focus, 16 / 9)
+    assert np.all(np.abs(centres) <= 0.95), f"{view}: a bike's centre is out of frame: {centres}"
+    boxes = project(view, (focus[:, None] + LOW_MINIATURE_BOX).reshape(-1, 3), 16 / 9)
+    assert np.isfinite(boxes).all(), f"{view}: a bike stands behind the eye"
+
+
 def test_unknown_preset_is_an_error():
     with pytest.raises(ValueError, match="iso, overview, low"):
         preset_view("drone", 48, 48, box_corners((0, 0, 0), (48, 48, 1)), 1.5)
