@@ -3,8 +3,8 @@
 
 Every piece is its outline from above (the union of its convex parts' footprints,
 :func:`entropy3d.scene.footprints.piece_footprints`) with a label: its id, what it is, its own
-height and its level (the height of its top above the table, the level a bike rides on there);
-ramps carry an arrow up the slope, destructibles their risk (EC-DEST-1), miniatures their base
+height and, where a bike rides on it, its level (the height of its top above the table; other
+pieces give their top); ramps carry an arrow up the slope, destructibles their risk (EC-DEST-1), miniatures their base
 at the starting pose with a facing nose. Cliff edges (EC-COL-EDGE) are a hazard band; in Lovers
 Point Brawl the cliff is also the gangs' deployment edge (rulebook "Mission Types"). Scenes name
 no other deployment zone: every gang's starting bases are drawn where the scene puts them.
@@ -21,7 +21,7 @@ from shapely.geometry import Polygon
 
 from entropy3d.export import hex_rgb
 from entropy3d.rules.missions import LOVERS_POINT
-from entropy3d.scene.build import TableGeometry
+from entropy3d.scene.build import RIDDEN_KINDS, TableGeometry
 from entropy3d.scene.footprints import piece_footprints
 from entropy3d.scene.table import Table
 
@@ -118,10 +118,11 @@ def terrain_words(table: Table, name: str) -> str:
 
 
 def piece_lines(piece, table: Table) -> tuple[str, ...]:
-    """The label of a piece: id, what it is, height and level (its top above the table)."""
+    """The label of a piece: id, what it is, height and level (its top above the table) when a
+    bike rides on it, else its top (a lamp's or a crate's top is no level)."""
     spec = table.spec
     bottom, top = float(piece.mesh.bounds[0][2]), piece.top
-    height_level = f"{_inches(top - bottom)} high, level {_inches(top)}"
+    height_level = f"{_inches(top - bottom)} high, {'level' if piece.kind in RIDDEN_KINDS else 'top'} {_inches(top)}"
     what = piece.kind
     if piece.kind == "building":
         building = next(b for b in spec.buildings if b.id == piece.id)

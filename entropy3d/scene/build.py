@@ -42,6 +42,10 @@ RAILING_HEIGHT = 0.5
 RAILING_THICKNESS = 0.15
 
 
+#: the kinds of piece a bike rides on: their top is a level of the table; a lamp's or a crate's is not
+RIDDEN_KINDS = ("ground", "zone", "road", "block", "building", "platform", "ramp")
+
+
 @dataclass(frozen=True, eq=False)
 class Piece:
     """One piece of the table.

@@ -92,6 +92,27 @@ def test_labels_name_heights_levels_risk_and_the_cliff_EC_COL_EDGE_EC_DEST_1(pla
     assert 'high, level 2.52"' in text  # the diner: 0.12" curb + one 2.4" storey
 
 
+def test_a_piece_no_bike_rides_on_gives_its_top_not_a_level(tmp_path):
+    """A tree's or a crate's top is no level a bike can reach: the tile pages called it one."""
+    from entropy3d.export.plan import piece_lines
+    from entropy3d.resources import bundled_dir
+    from entropy3d.scene import load_scene
+    from entropy3d.scene.build import RIDDEN_KINDS, build_table_geometry
+
+    table = load_scene(bundled_dir("scenes") / "crossroads.yaml")
+    kinds = set()
+    for piece in build_table_geometry(table).pieces:
+        if piece.kind == "zone":
+            continue
+        height = piece_lines(piece, table)[-1]
+        kinds.add(piece.kind)
+        if piece.kind in RIDDEN_KINDS:
+            assert ", level " in height, (piece.id, height)
+        else:
+            assert ", top " in height and "level" not in height, (piece.id, height)
+    assert {"building", "destructible"} <= kinds and kinds - set(RIDDEN_KINDS), kinds
+
+
 def overlapping_words(page) -> list[tuple[str, str]]:
     """Pairs of words written over each other on a PDF page (their boxes overlap by more than
     a quarter point each way)."""
