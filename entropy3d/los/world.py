@@ -44,6 +44,7 @@ from entropy3d.los.topdown import (
     base_outline,
     base_outlines,
     convex_rings,
+    inner_box,
     largest_first,
     outline_corners,
     rings_planes,
@@ -550,15 +551,17 @@ class LosWorld:
         """The pieces' rows of :meth:`_footprints`, built once per set of pieces."""
         if self._pieces_footprints_built is None:
             pieces = [self.pieces[k] for k, _, _ in self._piece_footprints]
+            convex = tuple((row, *outline_corners(outline), *convex_parts)
+                           for row, (_, outline, convex_parts) in enumerate(self._piece_footprints))
             self._pieces_footprints_built = Footprints(
                 polygons=_objects([polygon for _, polygon, _ in self._piece_footprints]),
                 size_class=np.array([p.size_class for p in pieces], dtype=np.int64),
                 bottom=np.array([float(p.mesh.bounds[0][2]) for p in pieces], dtype=float),
                 top=np.array([p.top for p in pieces], dtype=float),
                 miniature=np.full(len(pieces), -1, dtype=np.int64),
-                convex=tuple((row, *outline_corners(outline), *convex_parts)
-                             for row, (_, outline, convex_parts) in enumerate(self._piece_footprints)),
-                ellipses=(None,) * len(pieces))
+                convex=convex,
+                ellipses=(None,) * len(pieces),
+                inner_boxes=tuple(inner_box(*entry[1:]) for entry in convex))
         return self._pieces_footprints_built
 
     def _footprints(self, minis: Sequence[Miniature]) -> Footprints:
@@ -575,5 +578,6 @@ class LosWorld:
             convex=pieces.convex + tuple((rows + index, o.low, o.high, o.normals, o.offsets)
                                          for index, o in enumerate(outlines)),
             ellipses=pieces.ellipses + tuple(o.ellipse for o in outlines),
+            inner_boxes=pieces.inner_boxes + (None,) * len(minis),
         )
 
