@@ -269,6 +269,15 @@
       row("", "sight to " + data.names[sight.target] + ": top-down " + (sight.visible ? "clear" : "blocked")
         + ", true LOS " + sight.percent + "% visible" + (sight.can_shoot ? ", can shoot" : ""));
     }
+    if (data.end && step && timeline.index === steps.length - 1) {  // the last action: how the game ended
+      const end = document.createElement("div");
+      end.className = "end";
+      const title = document.createElement("b");
+      title.textContent = "Game over: " + data.end.title;
+      end.append(title);
+      lines.append(end);
+      for (const line of data.end.lines) row(line, "");
+    }
     document.getElementById("counter").textContent = (timeline.index + 1) + " / " + steps.length;
     document.getElementById("slider").value = timeline.index + 1;
   }

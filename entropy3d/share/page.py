@@ -19,7 +19,7 @@ HERE = Path(__file__).parent
 
 def page_data(table, geometry, replay=None) -> dict:
     """Everything the page draws, as JSON-able data (see :mod:`entropy3d.share.payload`)."""
-    from entropy3d.share.steps import replay_steps, template_lines
+    from entropy3d.share.steps import replay_end, replay_steps, template_lines
 
     bounds = geometry.bounds()
     packer = MeshPacker(float(abs(bounds).max()))
@@ -30,7 +30,8 @@ def page_data(table, geometry, replay=None) -> dict:
             "names": {m.id: m.rider.name or m.id for m in table.models},
             "start": {m.id: pose_list(m.pose) for m in start.models.values() if m.in_play},
             "templates": template_lines(table),
-            "steps": replay_steps(replay, table, geometry) if replay is not None else []}
+            "steps": replay_steps(replay, table, geometry) if replay is not None else [],
+            "end": replay_end(replay, table) if replay is not None else None}
 
 
 def page_html(data: dict) -> str:

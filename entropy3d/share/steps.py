@@ -3,7 +3,8 @@
 Each entry holds where every bike stands as the action starts, the active bike's trajectory and
 where the rules left it (``model_after``), the action's words (title, plain-words sentences and
 their dice detail, clauses), the turning templates laid at its start (EC-TMPL-1) and the sight
-lines from where it ended to every rival (EC-LOS-1: top-down verdict, true-LOS % visible).
+lines from where it ended to every rival (EC-LOS-1: top-down verdict, true-LOS % visible). The
+last one also shows how the game ended (:func:`replay_end`).
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from entropy3d.rules.combat import shot_in_sight
 from entropy3d.scene.build import TableGeometry
 from entropy3d.scene.table import Table
 from entropy3d.share.payload import DECIMALS, pose_list, thinned
+from entropy3d.video.ending import result_card
 from entropy3d.video.words import Names, lines
 from entropy3d.viewer.timeline import Timeline, template_polylines
 
@@ -67,6 +69,15 @@ def replay_steps(replay: Replay, table: Table, geometry: TableGeometry) -> list[
             "sight": _sight_lines(sight, end_poses, active, gang),
         })
     return entries
+
+
+def replay_end(replay: Replay, table: Table) -> dict | None:
+    """How the game ended, shown with its last action: the demo video's end card (title, lines
+    and the gang each line is about); None for a replay that stops before the game's end."""
+    if replay.end is None:
+        return None
+    title, card, gangs = result_card(replay, table, Names.of_table(table))
+    return {"title": title, "lines": list(card), "gangs": list(gangs)}
 
 
 def _sight_lines(sight, poses: dict[str, Pose], viewer: str, gang: dict[str, str]) -> list[dict]:

@@ -35,13 +35,12 @@ from entropy3d.video.director import (
     shot_fails,
 )
 from entropy3d.video.encode import write_gif, write_mp4
+from entropy3d.video.ending import MISSION_NAMES, result_card
 from entropy3d.video.fight import TAKEDOWN_AFTER, draw_fight, fight_of, stage_fight
 from entropy3d.video.jumpshot import ProfileInset, flight_window, inset_box, ride_clock, with_inset
-from entropy3d.video.pacing import QUIET_RATE, SystemPace, decisive, end_card, system_pace, system_scoring
+from entropy3d.video.pacing import QUIET_RATE, SystemPace, decisive, system_pace
 
 FORMATS = (".mp4", ".gif")
-MISSION_NAMES = {"turf_war": "Turf War", "lovers_point_brawl": "Lovers Point Brawl", "gang_fight": "Gang Fight",
-                 "getaway": "The Getaway"}
 
 
 #: reading speed of each --pace: characters a second, the shortest an action is held, the playback
@@ -519,12 +518,8 @@ class ReplayFilm:
         return activation.state_before
 
     def _end(self, segment: Segment, state: State) -> Iterator[np.ndarray]:
-        if self.own_game:  # a game system's own mission: its points as they stand
-            scoring = system_scoring(state, self.words, MISSION_NAMES.get(state.mission, state.mission))
-        else:
-            scoring = score_lines(self.replay, self.table.ruleset, self.words, state)
-        colours = tuple(self.colours.get(g, "") if g else "" for g, _ in scoring)
-        title, lines = end_card(self.replay, self.words, scoring)
+        title, lines, gangs = result_card(self.replay, self.table, self.words, state, self.own_game)
+        colours = tuple(self.colours.get(g, "") if g else "" for g in gangs)
         for frame in self._overview_frames(segment.frames, 18.0):
             yield hud.draw_card(frame, title, lines, colours)
 
@@ -545,37 +540,6 @@ class _StillCamera:
         picture = renderer.render_to_array()
         self.last = (np.array(eye), np.array(look), picture)
         return picture
-
-
-def score_lines(replay: Replay, ruleset, names: words.Names, state: State) -> list[tuple[str, str]]:
-    """The end card's explanation of the score: the mission's scoring line, then per gang its
-    points and what earned them ("Hades MC  -3 VP: 3 busts x -1"), as (gang id or "", text)."""
-    from entropy3d.rules.missions import LOVERS_POINT, TURF_WAR
-
-    mission = LOVERS_POINT if state.mission == LOVERS_POINT else TURF_WAR
-    points = dict(ruleset.data(f"missions.{mission}"))
-    labels = {"bust": "bust", "taken_out": "rider taken out", "escaped": "escape"}
-    rule = ", ".join(f"{p:+d} VP per {labels.get(k, k)}" for k, p in points.items())
-    rows = [("", f"{MISSION_NAMES.get(mission, mission)}: {rule}")]
-    gang_of = {m.id: m.gang for m in replay.header.initial.models.values()}
-    events = [e for a in replay.activations for e in (a.events if not a.actions else ())] + [
-        e for a in replay.activations for action in a.actions for e in action_events(a, action.index)]
-    for gang in sorted({m.gang for m in replay.header.initial.models.values()}):
-        score = int(state.score.get(gang, 0))
-        counts = {"bust": sum(1 for e in events if e.kind == "bust" and gang_of.get(e.model) == gang),
-                  "escaped": sum(1 for e in events if e.kind == "left_table" and gang_of.get(e.model) == gang)}
-        parts, rest = [], score
-        for key in ("bust", "escaped"):
-            if points.get(key) and counts[key]:
-                parts.append(f"{counts[key]} {labels[key]}{'s' if counts[key] != 1 else ''} x {points[key]:+d}")
-                rest -= counts[key] * points[key]
-        if rest and points.get("taken_out") and rest % points["taken_out"] == 0:
-            taken = rest // points["taken_out"]
-            parts.append(f"{taken} rider{'s' if taken != 1 else ''} taken out x {points['taken_out']:+d}")
-        elif rest:
-            parts.append(f"other {rest:+d}")
-        rows.append((gang, f"{names.gang(gang)}  {score:+d} VP" + (f": {', '.join(parts)}" if parts else "")))
-    return rows
 
 
 def render_video(replay: Replay, output: str | Path, options: VideoOptions = VideoOptions(), *,

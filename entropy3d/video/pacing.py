@@ -22,10 +22,10 @@ from typing import Collection, Iterable, Mapping
 
 from entropy3d.game.replay import Replay
 from entropy3d.rules.event import Event
-from entropy3d.rules.state import State
 from entropy3d.rules.transition import END
 from entropy3d.systems import find_system
 from entropy3d.video import words
+from entropy3d.video.ending import end_card, system_scoring
 from entropy3d.video.fight import fight_view, label_text
 from entropy3d.video.hud import HUD_LINES
 
@@ -143,17 +143,3 @@ def system_pace(replay: Replay, table) -> SystemPace | None:
     return SystemPace(words.Names.of_table(table), table.ruleset, on_foot, system)
 
 
-def system_scoring(state: State, names: words.Names, mission: str) -> list[tuple[str, str]]:
-    """A game system's own mission on the end card, as (gang id or "", text): its name
-    (``mission``), then each gang's points as they stand."""
-    return [("", mission)] + [
-        (g, f"{names.gang(g)}  {int(state.score.get(g, 0)):+d} VP") for g in names.gangs]
-
-
-def end_card(replay: Replay, names: words.Names, scoring) -> tuple[str, tuple[str, ...]]:
-    """The end card's title ("Orlocks win", "A draw") and lines: the ``scoring`` texts, then why
-    the game ended."""
-    end = replay.end
-    winner = names.gang(end.winner) if end is not None and end.winner else ""
-    reason = (f"game over: {names.named(end.reason)}",) if end is not None else ()
-    return (f"{winner} win" if winner else "A draw"), tuple(text for _, text in scoring) + reason

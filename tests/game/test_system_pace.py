@@ -13,8 +13,9 @@ from entropy3d.game.session import play_game
 from entropy3d.rules.event import Event
 from entropy3d.scene import load_scene
 from entropy3d.video import VideoOptions, words
-from entropy3d.video.movie import MISSION_NAMES, action_events, plan_segments, replay_names, system_pace
-from entropy3d.video.pacing import QUIET_RATE, SystemPace, end_card, system_scoring
+from entropy3d.video.ending import MISSION_NAMES, end_card, system_scoring
+from entropy3d.video.movie import action_events, plan_segments, replay_names, system_pace
+from entropy3d.video.pacing import QUIET_RATE, SystemPace
 from entropy3d.video.words import Names, headline
 
 ROOT = Path(__file__).parents[2]

@@ -201,6 +201,35 @@ def test_the_words_cover_no_rider_at_any_step(pages, browser, window):
         browser.set_window_size(*WINDOW)
 
 
+def test_the_last_action_says_how_the_game_ended(pages, browser):
+    """A stranger opening a shared game learns who won: with the last action the words show the
+    demo video's end card (the winner, each gang's points, why the game ended); before it, not."""
+    from entropy3d.game.replay import read_replay
+    from entropy3d.scene import load_scene
+    from entropy3d.video.words import Names
+
+    page = pages["replay"]
+    end = read_replay(page.parent / "game.jsonl").end
+    assert end is not None
+    names = Names.of_table(load_scene(ROOT / "scenes" / "crossroads.yaml"))
+    card = page_data(page)["end"]
+    assert card["title"] == (f"{names.gang(end.winner)} win" if end.winner else "A draw")
+    for gang, points in end.state.score.items():
+        assert any(line.startswith(f"{names.gang(gang)}  {int(points):+d} VP") for line in card["lines"]), card
+    assert card["lines"][-1].startswith("game over: ")
+
+    open_page(browser, page)
+    last = browser.execute_script("return window.entropy3dShare.steps") - 1
+    browser.execute_script(f"window.entropy3dShare.goTo({last - 1}, true)")
+    settle(browser)
+    assert "Game over" not in browser.find_element("id", "story").text
+    browser.find_element("id", "next").click()
+    settle(browser)
+    story = " ".join(browser.find_element("id", "story").text.split())  # HTML folds runs of spaces
+    assert f"Game over: {card['title']}" in story
+    assert all(" ".join(line.split()) in story for line in card["lines"]), story
+
+
 def test_scene_page_shows_the_table_without_a_timeline(pages, browser, tmp_path):
     open_page(browser, pages["scene"])
     picture = screenshot(browser, tmp_path / "table.png")
