@@ -110,7 +110,8 @@ def sentence(event: Event, names: Names) -> str:
     if event.clauses and all(c.startswith("SW-") for c in event.clauses):
         return f"{who}: {names.named(event.rules)}"  # the chase rules word their events for people
     if kind == "move" and figures.get("walked"):
-        return f"{who} walks {figures.get('length_in', 0):g}\" on foot"
+        walked = figures.get("length_in", 0)
+        return f"{who} walks {walked:g}\" on foot" if walked >= 0.05 else f"{who} turns on the spot, on foot"
     if kind == "move":
         return f"{who} rides {figures.get('length_in', 0):g}\" at speed {figures.get('speed', 0)}" + _stress(
             event.stress_change)
@@ -189,7 +190,13 @@ def sentence(event: Event, names: Names) -> str:
         if "winner" in figures:
             role = "wins" if figures["winner"] == event.model else "flinches"
             return f"{who} {role}{_stress(event.stress_change)}"
-        return "nobody flinches"
+        if figures.get("overwatch"):
+            at = float(figures.get("at_in", 0.0))
+            when = f'{at:.0f}" into its move' if at >= 0.5 else "as it sets off"
+            return f"{who}, on overwatch, opens fire: {other} comes into range and sight {when}"
+        if "EC-MEL-CHICKEN" in event.clauses:
+            return "nobody flinches"
+        return _about(event, who)
     if kind == "skip":
         return _skip_sentence(event, who)
     if kind in ("shot", "score") or (kind == "condition" and ("bottled" in figures or "fled" in figures)):

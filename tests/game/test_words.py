@@ -159,3 +159,25 @@ def test_EC_TRAP_a_trap_reads_as_a_sentence_and_never_shows_an_id():
     assert said("hades_3", "lays a molotov at (25.4, 38.7)") == "Ash lays a molotov at (25.4, 38.7)"
     assert said("hades_1", "hades_1 is out of the game") == "Brakes is out of the game"
     assert said("hades_3", "the molotov at (25.4, 38.7) goes off") == "Ash: the molotov at (25.4, 38.7) goes off"
+
+
+def test_EC_GUN_STOPPED_an_overwatch_shot_says_who_fired_and_why():
+    """Clause: EC-GUN-STOPPED, EC-MEL-CHICKEN. A rider on overwatch firing at the first enemy that
+    comes into range and sight was told as "nobody flinches" (the words of a game of chicken no
+    one lost): the shared page of a seed-7 game said so of Ash shooting Hawk."""
+    def trigger(at_in):
+        return sentence(Event("attack", "hades_3", "...", clauses=("EC-GUN-STOPPED",), piece="hades_1",
+                              figures={"overwatch": True, "at_in": at_in}), NAMES)
+    assert trigger(0.0) == "Ash, on overwatch, opens fire: Brakes comes into range and sight as it sets off"
+    assert trigger(3.4) == 'Ash, on overwatch, opens fire: Brakes comes into range and sight 3" into its move'
+    chicken = Event("attack", "hades_3", "nobody flinches", clauses=("EC-MEL-CHICKEN",))
+    assert sentence(chicken, NAMES) == "nobody flinches"
+
+
+def test_EC_FOOT_MOVE_a_pivot_on_foot_is_a_turn_not_a_walk_of_nothing():
+    """Clause: EC-FOOT-MOVE. A rider on foot pivoting where it stands was told "walks 0\" on foot"."""
+    def walked(inches):
+        return sentence(Event("move", "hades_3", "...", clauses=("EC-FOOT-MOVE",),
+                              figures={"length_in": inches, "speed": 0, "walked": True}), NAMES)
+    assert walked(0.0) == "Ash turns on the spot, on foot"
+    assert walked(2.5) == 'Ash walks 2.5" on foot'
