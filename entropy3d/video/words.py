@@ -158,8 +158,10 @@ def sentence(event: Event, names: Names) -> str:
         if figures.get("air_time"):
             return f"{who} jumps: lands {figures['landing_in'] - figures['launch_in']:.0f}\" from take-off"
         return f"{who} bumps off the ramp: too slow for air time"
-    if kind == "landing":
-        return f"{who} comes down {figures.get('landing_in', 0):.0f}\" on"
+    if kind == "landing":  # a jump carried over from the last action (EC-JUMP-4)
+        landing = figures.get("landing_in", 0.0)
+        return f"{who} lands from its jump " + (f"{landing:.0f}\" into this action" if landing >= 0.5
+                                                 else "as this action starts")
     if kind == "rest":
         if "inside_in" in figures:
             return f"{who} is put back clear of {names.thing(event.piece)}"

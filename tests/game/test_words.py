@@ -72,6 +72,12 @@ def test_EC_JUMP_4_a_flight_carried_over_says_where_it_lands():
                         NAMES)
     assert carried(4.4) == "Brakes is still in the air: lands 4\" into the next action"
     assert carried(0.3) == "Brakes is still in the air: lands as the next action starts"
+    # and the next action says so when it comes: the default demo said "Pip comes down 0\" on"
+    def landed(inches):
+        return sentence(Event("landing", "hades_1", "...", clauses=("EC-JUMP-2", "EC-JUMP-4"),
+                              figures={"landing_in": inches}), NAMES)
+    assert landed(5.2) == "Brakes lands from its jump 5\" into this action"
+    assert landed(0.3) == "Brakes lands from its jump as this action starts"
 
 
 def test_EC_STOPPED_a_stop_says_why_the_rider_stopped():
