@@ -47,7 +47,7 @@ class SightLabel:
 
     def text(self, name: str) -> str:
         shot = "can shoot" if self.can_shoot else "no shot"
-        return f"{name}: {self.visible_percent:.0f}% {'cover, ' if self.cover else ''}{shot}"
+        return f"{name}: {self.visible_percent:.0f}% visible{' (cover)' if self.cover else ''}, {shot}"
 
     def to_dict(self) -> dict:
         return {"target": self.target, "visible_percent": self.visible_percent, "cover": self.cover,

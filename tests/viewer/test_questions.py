@@ -88,6 +88,18 @@ def test_EC_LOS_4_EC_COVER_1_sight_labels_are_the_los_engines_verdicts(crossroad
     assert any(label.can_shoot for label in start_labels) and not any(label.can_shoot for label in in_the_street)
 
 
+def test_EC_COVER_1_a_sight_label_says_what_is_visible_not_a_percent_of_cover():
+    """Clause: EC-COVER-1. "Hawk: 92% cover, can shoot" read as 92% hidden (no shot under the 25%
+    rule) of a rider 92% visible and in cover: the percent is what is visible, and says so."""
+    from entropy3d.viewer.questions import SightLabel
+
+    def text(percent, cover, can_shoot):
+        return SightLabel("komodo_5", percent, cover, can_shoot, True, ()).text("Hawk")
+    assert text(92.0, True, True) == "Hawk: 92% visible (cover), can shoot"
+    assert text(100.0, False, True) == "Hawk: 100% visible, can shoot"
+    assert text(12.0, True, False) == "Hawk: 12% visible (cover), no shot"
+
+
 def test_panel_names_the_rider_and_its_numbers(crossroads):
     questions, state, _ = crossroads
     model = state.models["komodo_2"]
