@@ -66,24 +66,36 @@ def build_report(store) -> str:
     by_scene: dict[str, list[dict]] = defaultdict(list)
     for game in games:
         by_scene[game["scene"]].append(game)
+    tables = {scene: _read_scene(scene) for scene in by_scene}
     for scene, scene_games in by_scene.items():
-        parts.append(_scene_section(connection, scene, scene_games))
+        parts.append(_scene_section(connection, scene, scene_games, *tables[scene]))
     parts.append(_bike_section(connection))
-    parts.append(_top_section(games))
+    parts.append(_top_section(games, {scene: _gang_names(table) for scene, (table, _) in tables.items()}))
     return PAGE.format(body="\n".join(parts))
 
 
-def _scene_section(connection, scene: str, games: list[dict]) -> str:
+def _read_scene(scene: str) -> tuple:
+    """(the scene's table, None), or (None, why it cannot be read here): the report still shows the
+    stored figures, by gang id."""
     from entropy3d.scene import load_scene
 
-    name = games[0]["scene_name"]
     try:
-        table = load_scene(scene)
+        return load_scene(scene), None
     except (OSError, ValueError) as error:
-        table = None
-        missing = f"<p class=note>no heat map: the scene cannot be read here ({html.escape(str(error))})</p>"
+        return None, str(error)
+
+
+def _gang_names(table) -> dict[str, str]:
+    """Gang id -> the scene's name for the gang (none when the scene cannot be read)."""
+    return {g: spec.name for g, spec in table.spec.gangs.items()} if table is not None else {}
+
+
+def _scene_section(connection, scene: str, games: list[dict], table, error: str | None) -> str:
+    name = games[0]["scene_name"]
+    if table is None:
+        missing = f"<p class=note>no heat map: the scene cannot be read here ({html.escape(error or '')})</p>"
     gangs = list(table.spec.gangs) if table is not None else sorted({g for game in games for g in _score(game)})
-    gang_names = {g: spec.name for g, spec in table.spec.gangs.items()} if table is not None else {}
+    gang_names = _gang_names(table)
     colours = {g: spec.colour for g, spec in table.spec.gangs.items()} if table is not None else {}
     bars = []
     for k, gang in enumerate(gangs):
@@ -141,7 +153,7 @@ def _averages(games: list[dict]) -> str:
     for key, label in AVERAGED:
         values = np.array([g[key] for g in games], float)
         rows.append(f"<tr><td>{label}</td><td>{values.mean():.2f}</td><td>{values.std():.2f}</td>"
-                    f"<td>{values.min():g}</td><td>{values.max():g}</td></tr>")
+                    f"<td>{_figure(values.min())}</td><td>{_figure(values.max())}</td></tr>")
     return ("<table><tr><th></th><th>mean</th><th>sd</th><th>min</th><th>max</th></tr>" + "".join(rows)
             + "</table>")
 
@@ -194,6 +206,11 @@ def _titled(pixels: np.ndarray, title: str) -> str:
     return base64.b64encode(out.getvalue()).decode("ascii")
 
 
+def _figure(value: float) -> str:
+    """A count as a whole number, anything else to two decimals ("1.42", not "1.4167")."""
+    return f"{value:.0f}" if float(value).is_integer() else f"{value:.2f}"
+
+
 def _bike_section(connection) -> str:
     rows = _rows(connection, "SELECT bike_type, status, COUNT(*) AS n, SUM(takedowns) AS takedowns, "
                              "SUM(crashes) AS crashes, SUM(busts) AS busts, SUM(jumps) AS jumps "
@@ -210,7 +227,7 @@ def _bike_section(connection) -> str:
     svg = [f'<svg width="{width}" height="{row_h * len(bikes) + 30}" class=chart>']
     for k, (name, bike) in enumerate(sorted(bikes.items())):
         y, x = k * row_h + 6, float(left)
-        svg.append(f'<text x="{left - 8}" y="{y + 15}" class=label>{html.escape(name)}</text>')
+        svg.append(f'<text x="{left - 8}" y="{y + 15}" class=label>{html.escape(name.replace("_", " "))}</text>')
         for status, colour in STATUS_COLOURS.items():
             share = bike["status"].get(status, 0) / bike["n"]
             if share > 0:
@@ -225,7 +242,7 @@ def _bike_section(connection) -> str:
              "<th>busts / game</th><th>jumps / game</th></tr>"]
     for name, bike in sorted(bikes.items()):
         n = bike["n"]
-        table.append(f"<tr><td>{html.escape(name)}</td><td>{n}</td>"
+        table.append(f"<tr><td>{html.escape(name.replace('_', ' '))}</td><td>{n}</td>"
                      + "".join(f"<td>{bike[key] / n:.2f}</td>" for key in ("takedowns", "crashes", "busts", "jumps"))
                      + "</tr>")
     table.append("</table>")
@@ -233,19 +250,23 @@ def _bike_section(connection) -> str:
             + f"<p class=note>{legend}</p>" + "".join(table) + "</section>")
 
 
-def _top_section(games: list[dict], count: int = 10) -> str:
+def _top_section(games: list[dict], gang_names: dict[str, dict[str, str]], count: int = 10) -> str:
+    """The ``count`` most dramatic games, winners and points by the gangs' names in their scene
+    (``gang_names``: per scene, gang id -> name)."""
     top = sorted(games, key=lambda g: (-g["drama"], g["scene"], g["seed"]))[:count]
     rows = ["<table><tr><th>drama</th><th>scene</th><th>seed</th><th>winner</th><th>score</th><th>takedowns</th>"
             "<th>jumps</th><th>crashes</th><th>replay</th><th>play it again</th></tr>"]
     for g in top:
-        score = ", ".join(f"{k} {v:+d}" for k, v in _score(g).items())
+        names = gang_names.get(g["scene"], {})
+        score = ", ".join(f"{names.get(k, k)} {v:+d}" for k, v in _score(g).items())
         command = (f"entropy3d demo {g['scene']} --seed {g['seed']} --turns {g['turns']} "
                    f"--producer {g['producer']}")
         rows.append(f"<tr><td>{g['drama']:.1f}</td><td>{html.escape(g['scene_name'])}</td><td>{g['seed']}</td>"
-                    f"<td>{html.escape(g['winner'] or 'draw')}</td><td>{html.escape(score)}</td>"
+                    f"<td>{html.escape(names.get(g['winner'], g['winner']) if g['winner'] else 'draw')}</td>"
+                    f"<td>{html.escape(score)}</td>"
                     f"<td>{g['takedowns']}</td><td>{g['jumps']}</td><td>{g['crashes']}</td>"
                     f"<td><a href=\"{html.escape(g['replay'])}\">{html.escape(Path(g['replay']).name)}</a></td>"
-                    f"<td><code>{html.escape(command)}</code></td></tr>")
+                    f"<td class=command><code>{html.escape(command)}</code></td></tr>")
     rows.append("</table>")
     return "<section><h2>The most dramatic games</h2>" + "".join(rows) + "</section>"
 
@@ -263,7 +284,7 @@ td:first-child, th:first-child {{ text-align: left; }}
 .chart .label {{ text-anchor: end; }} .chart .axis {{ text-anchor: middle; fill: #999; }}
 .chart .inbar {{ fill: #fff; font-size: 12px; }}
 .heat img {{ margin: 0 .6em .6em 0; max-width: 32%; }}
-code {{ font-size: 85%; color: #bbb; }} a {{ color: #8ab4f8; }}
+code {{ font-size: 85%; color: #bbb; }} a {{ color: #8ab4f8; }} td.command {{ text-align: left; }}
 </style></head><body>
 {body}
 </body></html>

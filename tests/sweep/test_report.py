@@ -17,6 +17,8 @@ import pytest
 
 from entropy3d.sweep.report import wilson
 
+TABLE = Path(__file__).resolve().parents[1] / "data" / "small_table.yaml"  # the sweep fixture's table
+
 
 def test_wilson_interval_matches_its_closed_forms():
     # no successes: the upper bound is z^2 / (n + z^2); half the trials: symmetric about 0.5
@@ -54,4 +56,29 @@ def test_the_report_pictures_every_scene_of_the_sweep(killed_sweep, tmp_path):
     red = (pixels[..., 0] > 180) & (pixels[..., 1] < 110) & (pixels[..., 2] < 110)
     assert (red.sum() > 50) == (takedowns > 0)
     for bike in bikes:
-        assert f">{bike}<" in text
+        assert f">{bike.replace('_', ' ')}<" in text  # "on foot", not "on_foot"
+
+
+def test_the_report_names_gangs_and_rounds_its_figures(killed_sweep, tmp_path):
+    """A designer reads gangs by name ("Hades MC +2", not "hades +2") in the most dramatic games,
+    and the per-game table's figures to two decimals at most (its max read "1.4167")."""
+    from entropy3d.scene import load_scene
+    from entropy3d.sweep.report import build_report
+    from entropy3d.sweep.store import ResultStore
+
+    folder = killed_sweep[0]
+    names = {g: spec.name for g, spec in load_scene(TABLE).spec.gangs.items()}
+    assert any(name != gang for gang, name in names.items())
+    with ResultStore(folder) as store:
+        text = build_report(store)
+    with sqlite3.connect(folder / "sweep.sqlite") as connection:
+        winners = {w for (w,) in connection.execute("SELECT winner FROM games") if w}
+    top = text[text.index("The most dramatic games"):]
+    for gang in winners:
+        assert f"<td>{names[gang]}</td>" in top
+    for gang, name in names.items():
+        if name != gang:
+            assert f"<td>{gang}</td>" not in top and f"{gang} +" not in top and f"{gang} -" not in top
+    per_game = text[text.index("<h3>Per game</h3>"):text.index("<h3>Where it happened</h3>")]
+    figures = re.findall(r"<td>(-?[0-9.]+)</td>", per_game)
+    assert figures and all(len(f.partition(".")[2]) <= 2 for f in figures), figures
