@@ -164,7 +164,7 @@ def low_view(width: float, depth: float, focus: np.ndarray, occluders: trimesh.T
     """
     focus = np.atleast_2d(np.asarray(focus, float))
     targets = [focus.mean(axis=0)] + [focus[g].mean(axis=0) for g in (groups or []) if len(g)]
-    corners = (focus[:, None] + LOW_MINIATURE_BOX).reshape(-1, 3)
+    boxes = (focus[:, None] + LOW_MINIATURE_BOX).reshape(-1, 3)  # each miniature's box, 8 corners
     best, best_score = None, -np.inf
     for x, y in low_places(width, depth):
         eye = np.array([x, y, LOW_EYE_HEIGHT])
@@ -172,7 +172,7 @@ def low_view(width: float, depth: float, focus: np.ndarray, occluders: trimesh.T
         too_near = np.hypot(focus[:, 0] - x, focus[:, 1] - y) < LOW_TOO_NEAR
         for centre in targets:
             view = CameraView(tuple(eye), (float(centre[0]), float(centre[1]), 0.6), LOW_FOV_DEG)
-            corners_in = _in_frame(view, corners, aspect).reshape(len(focus), -1)
+            corners_in = _in_frame(view, boxes, aspect).reshape(len(focus), -1)
             whole, shown = corners_in.all(axis=1), corners_in.any(axis=1)
             close_up = shown & ~whole & _in_frame(view, focus, aspect) & ~too_near
             spoilt = (shown & ~whole & ~close_up) | too_near
