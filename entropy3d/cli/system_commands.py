@@ -57,11 +57,15 @@ def sight_events(table, world, results=None) -> list:
 def system_sight_lines(table, world, results=None) -> str:
     """The lines ``entropy3d los SCENE --all`` adds under its matrix: what the scene's game
     system makes of what each model sees (:func:`sight_events`); "" when it decides nothing."""
+    from entropy3d.video.words import Names
+
     decided = sight_events(table, world, results)
     if not decided:
         return ""
+    names = Names.of_table(table)
     return (f"\n{table.spec.system} rules, each model at the other gangs:\n"
-            + "".join(f"  {event.model}: {event.text}  ({', '.join(event.clauses)})\n" for event in decided))
+            + "".join(f"  {names.rider(event.model)}: {names.named_all(event.text)}  ({', '.join(event.clauses)})\n"
+                      for event in decided))
 
 
 @app.command()

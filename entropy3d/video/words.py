@@ -39,21 +39,33 @@ def piece_name(piece_id: str) -> str:
     return "the " + " ".join(where + rest)
 
 
+def _whole_ids(ids: Iterable[str]) -> str:
+    """A pattern matching any of ``ids`` as a whole word (not inside a longer id: "bin" not in
+    "bin_2"), the longest first."""
+    return r"(?<![\w-])(" + "|".join(re.escape(i) for i in sorted(ids, key=len, reverse=True)) + r")(?![\w-])"
+
+
 @dataclass(frozen=True)
 class Names:
     """Ids to names: ``riders`` maps a model id to its rider's name, ``gangs`` a gang id to its
-    name, ``gang_of`` a model id to its gang id. Anything else is scenery (:func:`piece_name`)."""
+    name, ``gang_of`` a model id to its gang id, ``pieces`` the ids of the scene's scenery (each
+    read by :func:`piece_name`). Anything else is scenery too (:func:`piece_name`)."""
 
     riders: Mapping[str, str] = field(default_factory=dict)
     gangs: Mapping[str, str] = field(default_factory=dict)
     gang_of: Mapping[str, str] = field(default_factory=dict)
+    pieces: tuple[str, ...] = ()
 
     @classmethod
     def of_table(cls, table) -> "Names":
-        """The names of a loaded scene's riders and gangs (a rider without a name keeps its id)."""
+        """The names of a loaded scene's riders and gangs (a rider without a name keeps its id)
+        and the ids of its scenery."""
+        spec = table.spec
+        pieces = tuple(piece.id for group in (spec.blocks, spec.buildings, spec.platforms, spec.ramps,
+                                              spec.destructibles, spec.meshes) for piece in group)
         return cls({m.id: (m.rider.name or m.id) for m in table.models},
-                   {g: spec.name for g, spec in table.spec.gangs.items()},
-                   {m.id: m.gang for m in table.models})
+                   {g: gang.name for g, gang in spec.gangs.items()},
+                   {m.id: m.gang for m in table.models}, pieces)
 
     def rider(self, model_id: str) -> str:
         return self.riders.get(model_id, model_id)
@@ -78,8 +90,16 @@ class Names:
         ids = {**{m: self.rider(m) for m in self.riders}, **{g: self.gang(g) for g in self.gangs}}
         if not ids:
             return text
-        pattern = r"(?<![\w-])(" + "|".join(re.escape(i) for i in sorted(ids, key=len, reverse=True)) + r")(?![\w-])"
-        return re.sub(pattern, lambda m: ids[m.group(1)], text)
+        return re.sub(_whole_ids(ids), lambda m: ids[m.group(1)], text)
+
+    def named_all(self, text: str) -> str:
+        """``text`` with every whole model or gang id given its name (:meth:`named`) and every
+        scenery id of the scene its readable name ("past roof_barrier" -> "past the roof
+        barrier"): a game system's own words, which name what they speak of by id."""
+        text = self.named(text)
+        if not self.pieces:
+            return text
+        return re.sub(_whole_ids(self.pieces), lambda m: piece_name(m.group(1)), text)
 
     def thing(self, piece_id: str | None) -> str:
         """A rider's name, or a scenery piece's readable name."""
@@ -108,7 +128,7 @@ def sentence(event: Event, names: Names) -> str:
     who = names.rider(event.model)
     kind, figures, rolls = event.kind, event.figures, event.rolls
     if event.clauses and all(c.startswith("SW-") for c in event.clauses):
-        return f"{who}: {names.named(event.rules)}"  # the chase rules word their events for people
+        return f"{who}: {names.named_all(event.rules)}"  # the chase rules word their events for people
     if kind == "move" and figures.get("walked"):
         return f"{who} walks {figures.get('length_in', 0):g}\" on foot"
     if kind == "move":

@@ -159,3 +159,17 @@ def test_EC_TRAP_a_trap_reads_as_a_sentence_and_never_shows_an_id():
     assert said("hades_3", "lays a molotov at (25.4, 38.7)") == "Ash lays a molotov at (25.4, 38.7)"
     assert said("hades_1", "hades_1 is out of the game") == "Brakes is out of the game"
     assert said("hades_3", "the molotov at (25.4, 38.7) goes off") == "Ash: the molotov at (25.4, 38.7) goes off"
+
+
+def test_a_systems_own_words_name_riders_and_scenery():
+    """A game system's rules text names what it speaks of by id (SW-VEH-2's "Moved into the
+    nearest obstacle, corner_flats", REF-COLL's "to brick and yard_wreck"): a player reads names.
+    An id inside a longer one (bin in bin_2) is left alone."""
+    names = Names({"brick": "Brick"}, {}, {}, ("yard_wreck", "corner_flats", "bin", "bin_2"))
+    assert names.named_all("hit yard_wreck (metal): damage to brick and yard_wreck") == (
+        "hit the yard wreck (metal): damage to Brick and the yard wreck")
+    assert names.named_all("Moved into the nearest obstacle, corner_flats (2.5\" away); bin_2") == (
+        "Moved into the nearest obstacle, the corner flats (2.5\" away); bin 2")
+    sw = Event("crash", "brick", "Out of Control: Moved into the nearest obstacle, corner_flats",
+               clauses=("SW-VEH-2",), piece="corner_flats")
+    assert sentence(sw, names) == "Brick: Out of Control: Moved into the nearest obstacle, the corner flats"

@@ -133,14 +133,14 @@ def test_SW_VEH_1_and_2_through_act_on_the_car_chase():
     """Clauses: SW-VEH-1, SW-VEH-2. The interceptor drives 16" down main street (the geometric
     producer rides it): seed 1 passes the roll, seed 11 fails it (it stands 12" along), seed 688
     rolls both 1s and 1+3 on the Out of Control table: a Minor Collision into corner_flats, the
-    nearest obstacle to where it ended, and a Wound."""
+    nearest obstacle to where it ended (named as a player reads it: the corner flats), and a Wound."""
     plan = ["act", str(SCENE), "-m", "interceptor", "-a", "drive: straight 16", "--producer", "geometric", "--seed"]
     assert "maneuvering roll at +0" in run(*plan, "1") and "the move stands" in run(*plan, "1")
     failed = run(*plan, "11")
     assert 'it moves only 12"' in failed and "at (15.00, 23.00)" in failed
     crashed = run(*plan, "688")
     assert "critical failure" in crashed and "Minor Collision" in crashed
-    assert "Moved into the nearest obstacle, corner_flats" in crashed and "wounds 2" in crashed
+    assert "Moved into the nearest obstacle, the corner flats" in crashed and "wounds 2" in crashed
 
 
 def test_SW_VEH_1_ruins_and_a_tight_turn_through_act():
