@@ -404,9 +404,19 @@ def found_text(event: Event, names: Names) -> str:
     return found
 
 
+def dice_untold(event: Event) -> bool:
+    """A 10acity attack or its stress (TEN-ATTACK): its sentence keeps the totals and the faces
+    rolled, but only the rules' own words say which face was kept, the skill rank, a natural
+    10's extra hero die and the impact dice ("attack 9 (of 8,10,9) +1 -1 = 9 v defence 10 (of
+    6,10,10) +1 +10 (critical) = 21")."""
+    return "TEN-ATTACK" in event.clauses and event.kind in ("shot", "attack") and bool(event.rules)
+
+
 def plain_lines(event: Event, names: Names) -> list[str]:
-    """An event for a terminal: the sentence, then what the table showed and the dice, indented."""
+    """An event for a terminal: the sentence, then what the table showed and the dice, indented
+    (where the sentence leaves dice untold, the rules' own words with every die)."""
     head = sentence(event, names)
     small = "; ".join(part for part in ((f"{event.producer or 'table'}: {found_text(event, names)}"
                                          if event.found else ""), detail(event)) if part)
-    return [head] + ([f"  {small}"] if small else [])
+    lines = [head] + ([f"  {small}"] if small else [])
+    return lines + ([f"  rules: {names.named_all(event.rules)}"] if dice_untold(event) else [])
