@@ -397,11 +397,12 @@ def headline(event: Event, names: Names, verb: str = "shoots") -> str:
 
 
 def found_text(event: Event, names: Names) -> str:
-    """What the producer found, with the piece it names by id given its readable name."""
+    """What the producer found, with the piece it names by id given its readable name, and the
+    other riders and scenery it names ("past roof_barrier" in a sight line) by name too."""
     found = event.found
     if event.piece:
         found = found.replace(f"'{event.piece}'", names.thing(event.piece))
-    return found
+    return names.named_all(found)
 
 
 def dice_untold(event: Event) -> bool:

@@ -5,7 +5,16 @@ from __future__ import annotations
 
 from entropy3d.rules.dice import Outcome, TestRoll
 from entropy3d.rules.event import Event
-from entropy3d.video.words import Names, conditions_words, detail, is_key_moment, piece_name, plain_lines, sentence
+from entropy3d.video.words import (
+    Names,
+    conditions_words,
+    detail,
+    found_text,
+    is_key_moment,
+    piece_name,
+    plain_lines,
+    sentence,
+)
 
 NAMES = Names({"hades_3": "Ash", "hades_1": "Brakes"}, {"hades": "Hades MC"}, {"hades_3": "hades", "hades_1": "hades"})
 
@@ -173,3 +182,12 @@ def test_a_systems_own_words_name_riders_and_scenery():
     sw = Event("crash", "brick", "Out of Control: Moved into the nearest obstacle, corner_flats",
                clauses=("SW-VEH-2",), piece="corner_flats")
     assert sentence(sw, names) == "Brick: Out of Control: Moved into the nearest obstacle, the corner flats"
+
+
+def test_what_the_table_found_names_what_it_saw_past():
+    """Clause: TEN-COVER. A sight line's finding names the target and what it was seen past by
+    id ("runner 79% visible ... past roof_barrier"); the terminal reads names."""
+    names = Names({"runner": "Runner"}, {}, {}, ("roof_barrier",))
+    event = Event("shot", "guard", "attacks runner ...", "runner 79% visible, 8.5\" away past roof_barrier",
+                  "line of sight", ("TEN-COVER",), piece="runner")
+    assert found_text(event, names) == "Runner 79% visible, 8.5\" away past the roof barrier"
