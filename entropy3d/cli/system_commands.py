@@ -123,7 +123,7 @@ def act(
     rng = np.random.default_rng(seed)
     view = TableView(table, geometry)
     rides = make_producer(producer, table, geometry)
-    from entropy3d.video.words import Names, conditions_words, plain_lines
+    from entropy3d.video.words import Names, conditions_words, heading_words, plain_lines, status_words
 
     names = Names.of_table(table)
     typer.echo(f"{table.name}: {names.rider_of_gang(model)} ({model}, {system.title}), seed {seed}, "
@@ -139,6 +139,6 @@ def act(
     finally:
         rides.close()
     after = state.model(model)
-    typer.echo(f"{names.rider(model)}: {'in play' if after.in_play else 'Out of Action'}, wounds {after.wounds}, "
+    typer.echo(f"{names.rider(model)}: {status_words(after.status, system.out_banner)}, wounds {after.wounds}, "
                f"{conditions_words(after.conditions, engine.condition_words)}, "
-               f"at ({after.pose.x:.2f}, {after.pose.y:.2f}) facing {after.pose.facing_deg:.0f}°")
+               f"at ({after.pose.x:.2f}, {after.pose.y:.2f}) facing {heading_words(after.pose.facing_deg)}")

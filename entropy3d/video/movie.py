@@ -478,7 +478,7 @@ class ReplayFilm:
 
     def _bike_line(self, bike, speed: int, stress: int, wounds: int, status: str, conditions=()) -> hud.BikeLine:
         if self.own_game:
-            status = {"riding": "in play", "out": "out of action"}.get(status, status)
+            status = words.status_words(status, self.system.out_banner)
         return hud.BikeLine(bike.id, self.words.rider_of_gang(bike.id), self.colours.get(bike.gang, "#ffffff"),
                             speed, stress, bike.max_stress, wounds, status, tuple(conditions),
                             figure_only=self.own_game)

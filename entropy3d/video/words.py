@@ -348,6 +348,19 @@ def _wound_words(hit: Mapping) -> str:
     return f"{words}, save {hit['save']} needing {hit['save_needed']}+: {'unsaved' if hit['unsaved'] else 'saved'}"
 
 
+def status_words(status: str, out_banner: str = "OUT OF ACTION") -> str:
+    """A model's status for people: "in play", "off the table" (it rode or drove off an open
+    edge: a getaway, not a loss), or the game system's own word for one that is out
+    (``out_banner``: "wrecked" in a chase, "unconscious" in 10acity, "out of action")."""
+    return {"riding": "in play", "escaped": "off the table", "out": out_banner.lower()}.get(
+        status, status.replace("_", " "))
+
+
+def heading_words(facing_deg: float) -> str:
+    """A heading in whole degrees, 0-359 ("0°", never "360°" for a heading a hair under 360)."""
+    return f"{round(facing_deg) % 360}°"
+
+
 def conditions_words(conditions: Iterable[str], words: Mapping[str, str]) -> str:
     """A model's conditions for people: each in ``words`` (condition id -> the rulebook's words,
     a game engine's ``condition_words``; else the id with spaces), repeats counted ("Out of Ammo,

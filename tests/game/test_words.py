@@ -191,3 +191,14 @@ def test_what_the_table_found_names_what_it_saw_past():
     event = Event("shot", "guard", "attacks runner ...", "runner 79% visible, 8.5\" away past roof_barrier",
                   "line of sight", ("TEN-COVER",), piece="runner")
     assert found_text(event, names) == "Runner 79% visible, 8.5\" away past the roof barrier"
+
+
+def test_status_and_heading_words():
+    """A model's status in each system's words (SW-CHASE: a vehicle off the table got away, a
+    Wrecked one is wrecked; TEN-STRESS: unconscious), and a heading a hair under 360° reads 0°."""
+    from entropy3d.video.words import heading_words, status_words
+
+    assert status_words("escaped", "WRECKED") == "off the table"
+    assert status_words("out", "WRECKED") == "wrecked" and status_words("out", "UNCONSCIOUS") == "unconscious"
+    assert status_words("riding") == "in play" and status_words("out") == "out of action"
+    assert heading_words(359.9996) == "0°" and heading_words(359.4) == "359°" and heading_words(90.2) == "90°"

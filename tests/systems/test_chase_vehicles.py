@@ -163,3 +163,19 @@ def test_activate_sends_a_chase_to_act():
     """The chase plays its own game: `activate` (Entropy City's riding) points at `act`."""
     result = CliRunner().invoke(app, ["activate", str(SCENE), "-m", "rammer", "-p", "s3: straight 14"])
     assert result.exit_code != 0 and "entropy3d act" in result.output
+
+
+def test_SW_CHASE_act_says_a_runner_off_the_table_got_away(tmp_path):
+    """Clause: SW-CHASE. The runner on main street drives 12" east off the open edge: it gets
+    away (its side scores), and act's last line says it is off the table, not Out of Action; its
+    heading reads 0°, never 360°."""
+    models = Path(__file__).parents[2] / "models"
+    text = SCENE.read_text(encoding="utf-8").replace("../../models/", f"{models.as_posix()}/")
+    text = text.replace("position: [37, 11.25], facing: 0, speed: 2", "position: [40, 24], facing: 0, speed: 2")
+    scene = tmp_path / "getaway.yaml"
+    scene.write_text(text, encoding="utf-8")
+    out = run("act", str(scene), "-m", "runner", "-a", "drive: straight 12", "--seed", "3")  # physics: 359.99...°
+    assert "it gets away" in out
+    last = out.strip().splitlines()[-1]
+    assert last.startswith("Runner: off the table,") and "Out of Action" not in last, last
+    assert last.endswith("facing 0°"), last
