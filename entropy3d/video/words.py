@@ -278,6 +278,8 @@ def _gang_sentence(event: Event, names: Names) -> str:
         rolled = "+".join(map(str, figures.get("dice", ())))
         hits = int(figures.get("hits", 0))
         verdict = f"{hits} hit{'s' if hits != 1 else ''}" if figures.get("hit") else "missed"
+        if figures.get("hit") and "firepower" in figures:  # the die that says how many hits (GANG-AMMO)
+            verdict += f" (Firepower {figures['firepower']})"
         return (f"{who} shoots {names.rider(figures.get('target', ''))} with the {figures.get('weapon', 'gun')} "
                 f"({where}, {int(figures.get('to_hit_modifier', 0)):+d} to hit): rolled {rolled} needing "
                 f"{figures.get('roll_needed')}+: {verdict}")

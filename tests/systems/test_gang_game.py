@@ -149,7 +149,8 @@ def test_act_plays_one_activation_in_the_gang_battle_engine():
     assert "Dreg shoots Lyra with the autogun (in the open, +0 to hit)" in done.output
     assert "escher_1" not in done.output and "line of sight: Lyra 100% visible" in done.output
     # GANG-WOUND: the small print under the hit gives each hit's wound roll and armour save
-    hits = int(re.search(r"needing 4\+: (\d) hits", done.output).group(1))
+    # GANG-AMMO: the Firepower die says how many hits ("'6' = 3 hits"): told beside them
+    hits = int(re.search(r"needing 4\+: (\d) hits \(Firepower 6\)", done.output).group(1))
     small_print = done.output.split("Lyra is hit by Dreg: ")[1].splitlines()[1].strip()
     rolls = re.findall(r"wound (\d) needing (\d)\+(?:, save (\d) needing (\d)\+: (saved|unsaved)|: no wound)",
                        small_print)
