@@ -37,7 +37,7 @@ from entropy3d.video.director import (
 from entropy3d.video.encode import write_gif, write_mp4
 from entropy3d.video.fight import TAKEDOWN_AFTER, draw_fight, fight_of, stage_fight
 from entropy3d.video.jumpshot import ProfileInset, flight_window, inset_box, ride_clock, with_inset
-from entropy3d.video.pacing import QUIET_RATE, SystemPace, decisive, end_card, system_pace, system_scoring
+from entropy3d.video.pacing import QUIET_RATE, SystemPace, decisive, end_card, shown_by, system_pace, system_scoring
 
 FORMATS = (".mp4", ".gif")
 MISSION_NAMES = {"turf_war": "Turf War", "lovers_point_brawl": "Lovers Point Brawl", "gang_fight": "Gang Fight",
@@ -496,8 +496,8 @@ class ReplayFilm:
         now = state.model(bike.id)
         stress = action.stress_after if holding else action.stress_before
         start = activation.events if action is activation.actions[0] else ()
-        shown = [e for e in action_events(activation, action.index if action in activation.actions else 0)
-                 if holding or e in start or e.kind in ("move", "test") or e.t_s <= t]
+        events = action_events(activation, action.index if action in activation.actions else 0)
+        shown = list(events) if holding else shown_by(events, t, start)
         status = "skips" if action.action.kind == "skip" else now.status if holding else (
             "in the air" if bike.air is not None else "riding")
         line = self._bike_line(bike, action.speed, stress, now.wounds, status, now.conditions)

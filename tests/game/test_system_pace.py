@@ -204,3 +204,23 @@ def test_TEN_ATTACK_a_skirmish_is_paced_by_the_same_rules_with_its_own_label_wor
 def test_an_entropy_city_game_keeps_its_every_sentence_pacing():
     """Entropy City's video is paced as before: it has no system pace, so every sentence is read."""
     assert system_pace(None, load_scene(ROOT / "scenes" / "crossroads.yaml")) is None
+
+
+def test_SW_RAM_what_came_of_a_ram_is_not_told_before_the_ram_is_seen():
+    """Clauses: SW-RAM, SW-DMG. The chase's ram is timed at the contact (1.1 s into the ride);
+    the damage, the Wound and the maneuvering roll it calls carry no time of their own. The HUD
+    showed them from the ride's first frame, the van's Wound before the interceptor reached it;
+    now they wait for the ram. The maneuvering roll of the drive itself (a test, untimed, before
+    the ram) shows at once, as does the activation's start."""
+    from entropy3d.video.pacing import shown_by
+
+    start = Event("test", "interceptor", "lead roll", clauses=("SW-TURN",))
+    drive = Event("test", "interceptor", "over 12\": maneuvering roll", clauses=("SW-VEH-1",))
+    ram = Event("crash", "interceptor", "ram: interceptor deals 4d6, van deals 2d6", clauses=("SW-RAM",), t_s=1.1)
+    damage = Event("attack", "van", "takes 12 damage from interceptor", clauses=("SW-DMG",))
+    wound = Event("condition", "van", "1 Wound: 2 left", clauses=("SW-DMG",))
+    control = Event("test", "van", "damage equals its Toughness or more: maneuvering roll", clauses=("SW-DMG",))
+    events = (start, drive, ram, damage, wound, control)
+    assert shown_by(events, 0.0, (start,)) == [start, drive]
+    assert shown_by(events, 1.0, (start,)) == [start, drive]
+    assert shown_by(events, 1.1, (start,)) == list(events)
