@@ -24,9 +24,25 @@ ACCENT = (255, 211, 26)
 HUD_LINES = 3
 
 
+#: the least brightness (0-1, perceived: 0.299 R + 0.587 G + 0.114 B) of text in a gang colour
+#: on the dark panel; a darker gang colour (the Highway Patrol's #2c3e50) is lifted towards white
+MIN_TEXT_BRIGHTNESS = 0.55
+
+
 def rgb(colour: str) -> tuple[int, int, int]:
     colour = colour.lstrip("#")
     return tuple(int(colour[k:k + 2], 16) for k in (0, 2, 4))
+
+
+def text_rgb(colour: str) -> tuple[int, int, int]:
+    """A gang colour as text on the dark panel: itself when bright enough to read, else mixed
+    with white just enough to reach :data:`MIN_TEXT_BRIGHTNESS` (its hue kept)."""
+    red, green, blue = rgb(colour)
+    brightness = (0.299 * red + 0.587 * green + 0.114 * blue) / 255
+    if brightness >= MIN_TEXT_BRIGHTNESS:
+        return red, green, blue
+    towards_white = (MIN_TEXT_BRIGHTNESS - brightness) / (1 - brightness)
+    return tuple(round(c + (255 - c) * towards_white) for c in (red, green, blue))
 
 
 @dataclass(frozen=True)
@@ -256,6 +272,6 @@ def card_overlay(title: str, lines: tuple[str, ...], colours: tuple[str, ...], w
     y += int(96 * unit)
     for k, line in enumerate(lines):
         colour = colours[k] if k < len(colours) else ""
-        items.append(("text", (width // 2, y), line, small, TEXT if not colour else rgb(colour), "ma"))
+        items.append(("text", (width // 2, y), line, small, TEXT if not colour else text_rgb(colour), "ma"))
         y += int(42 * unit)
     return make_overlay((width, height), [(0, top, width, min(height, bottom))], items)

@@ -224,3 +224,20 @@ def test_SW_RAM_what_came_of_a_ram_is_not_told_before_the_ram_is_seen():
     assert shown_by(events, 0.0, (start,)) == [start, drive]
     assert shown_by(events, 1.0, (start,)) == [start, drive]
     assert shown_by(events, 1.1, (start,)) == list(events)
+
+
+def test_SW_CHASE_the_end_card_reads_a_dark_gang_colour():
+    """Clause: SW-CHASE. The chase's end card gives each side's points in its gang colour; the
+    Highway Patrol's #2c3e50 on the darkened panel was all but invisible ("Highway Patrol +0
+    VP"). A dark gang colour is lifted towards white (its hue kept); a bright one is left."""
+    import numpy as np
+
+    from entropy3d.video.hud import draw_card, text_rgb
+
+    assert text_rgb("#e67e22") == (0xE6, 0x7E, 0x22)
+    lifted = text_rgb("#2c3e50")
+    assert 0.299 * lifted[0] + 0.587 * lifted[1] + 0.114 * lifted[2] >= 0.55 * 255 - 1
+    assert lifted[0] < lifted[1] < lifted[2]  # still a blue
+    card = draw_card(np.zeros((360, 640, 3), np.uint8), "Runners win", ("Highway Patrol  +0 VP",), ("#2c3e50",))
+    line = card[int(360 * 0.34 + 96 * 0.5):int(360 * 0.34 + 96 * 0.5 + 20)]
+    assert line.max(axis=2).max() >= 140, "the line's brightest ink"
