@@ -24,7 +24,7 @@ from entropy3d.geometry import Pose
 from entropy3d.outputs import AtomicFile
 from entropy3d.rules.state import State
 from entropy3d.systems import find_system
-from entropy3d.video import hud, words
+from entropy3d.video import hud, pacing, words
 from entropy3d.video.director import (
     CameraRig,
     eye_for,
@@ -493,7 +493,7 @@ class ReplayFilm:
 
     def _hud(self, activation, action, bike, heading: str, t: float, holding: bool) -> hud.HudInfo:
         state = activation.state_after if holding and action is activation.actions[-1] else activation.state_before
-        now = state.model(bike.id)
+        now = (pacing.seen_model(activation, action, holding) if self.own_game else None) or state.model(bike.id)
         stress = action.stress_after if holding else action.stress_before
         start = activation.events if action is activation.actions[0] else ()
         events = action_events(activation, action.index if action in activation.actions else 0)

@@ -22,7 +22,7 @@ from typing import Collection, Iterable, Mapping, Sequence
 
 from entropy3d.game.replay import Replay
 from entropy3d.rules.event import Event
-from entropy3d.rules.state import State
+from entropy3d.rules.state import ModelState, State
 from entropy3d.rules.transition import END
 from entropy3d.systems import find_system
 from entropy3d.video import words
@@ -50,6 +50,15 @@ def shown_by(events: Sequence[Event], t: float, always: Collection[Event] = ()) 
         if event in always or (event.kind in ("move", "test") and not follows) or reached <= t:
             shown.append(event)
     return shown
+
+
+def seen_model(activation, action, holding: bool) -> ModelState | None:
+    """The activating model as a viewer knows it during ``action`` of ``activation`` (after it
+    when ``holding``): as the last action before it left it (a figure that stood up in its first
+    action is no longer prone while it shoots in its third); None before its first action."""
+    actions = activation.actions
+    done = actions[:actions.index(action) + (1 if holding else 0)] if action in actions else ()
+    return next((step.model_after for step in reversed(done) if step.model_after is not None), None)
 
 
 def decisive(event: Event) -> bool:

@@ -157,3 +157,19 @@ def test_TEN_COVER_an_attack_is_filmed_along_its_sight_line_in_the_systems_words
     assert line_colour(view) == COVER_COLOUR and view.target == action.action.target
     downed = [view for _, view in views if view.taken_out]
     assert downed and all(view.banner == "UNCONSCIOUS" for view in downed)
+
+
+def test_TEN_PRONE_the_video_shows_a_figure_stood_up_as_standing_while_it_shoots(played):
+    """Clause: TEN-PRONE. In turn 3 Guard starts prone, stands up, walks and attacks: the video's
+    panel showed PRONE through the walk and the attack (the activation's starting state); the
+    figure as the viewer knows it during each action is as the action before left it."""
+    from entropy3d.video.pacing import seen_model
+
+    [guard] = [a for a in played.activations if a.turn == 3 and a.model_id == "guard"]
+    assert [step.action.kind for step in guard.actions] == ["stand_up", "move", "attack"]
+    assert "prone" in guard.state_before.model("guard").conditions
+    stand, walk, attack = guard.actions
+    assert seen_model(guard, stand, holding=False) is None  # nothing done yet: the starting state
+    assert "prone" not in seen_model(guard, stand, holding=True).conditions
+    assert "prone" not in seen_model(guard, walk, holding=False).conditions
+    assert "prone" not in seen_model(guard, attack, holding=False).conditions
