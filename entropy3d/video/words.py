@@ -195,8 +195,12 @@ def sentence(event: Event, names: Names) -> str:
             return f"{who} attacks {other} with the {figures['weapon']}: {dice(rolls[0])} - {verdict}{saved}"
         if "wounds_lost" in figures:
             lost = int(figures["wounds_lost"])
+            # GANG-INJURY: an unsaved hit on a fighter with no wound left rolls an injury die instead
+            unsaved = sum(1 for hit in figures.get("rolls", ()) if isinstance(hit, Mapping) and hit.get("unsaved"))
             harm = "a headshot" if figures.get("headshot") else (
-                f"-{lost} wound{'s' if lost != 1 else ''}" if lost else "no harm")
+                f"-{lost} wound{'s' if lost != 1 else ''}" if lost else
+                f"no wound left to lose: {unsaved} unsaved hit{'s' if unsaved != 1 else ''}, "
+                f"{'an injury die' if unsaved == 1 else 'injury dice'}" if unsaved else "no harm")
             gone = "OUT OF ACTION" if any(c.startswith("GANG-") for c in event.clauses) else "out of the game"
             out = f", {gone}" if figures.get("taken_out") else ""
             return f"{who} is hit by {other}: {harm}{out}{_stress(event.stress_change)}"

@@ -202,3 +202,18 @@ def test_status_and_heading_words():
     assert status_words("out", "WRECKED") == "wrecked" and status_words("out", "UNCONSCIOUS") == "unconscious"
     assert status_words("riding") == "in play" and status_words("out") == "out of action"
     assert heading_words(359.9996) == "0°" and heading_words(359.4) == "359°" and heading_words(90.2) == "90°"
+
+
+def test_GANG_INJURY_an_unsaved_hit_on_a_fighter_with_no_wound_left_is_not_no_harm():
+    """Clause: GANG-INJURY. "If a fighter gets reduced to '0' then roll an Injury die. Any
+    additional damage gets rolled as additional Injury dice." Harl's third hit on Vex (no wound
+    left) goes unsaved: an injury die follows (Seriously Injured), so the hit did harm."""
+    names = Names({"escher_2": "Vex", "orlock_5": "Harl"})
+    rolls = [{"wound": 2, "wound_needed": 3, "save": None, "save_needed": 6, "unsaved": False},
+             {"wound": 5, "wound_needed": 3, "save": 4, "save_needed": 6, "unsaved": True}]
+    hit = Event("attack", "escher_2", "takes 1 wound (...)", clauses=("GANG-WOUND",), piece="orlock_5",
+                figures={"rolls": rolls, "taken_out": False, "wounds_lost": 0})
+    assert sentence(hit, names) == "Vex is hit by Harl: no wound left to lose: 1 unsaved hit, an injury die"
+    saved = Event("attack", "escher_2", "takes no wound (...)", clauses=("GANG-WOUND",), piece="orlock_5",
+                  figures={"rolls": rolls[:1], "taken_out": False, "wounds_lost": 0})
+    assert sentence(saved, names) == "Vex is hit by Harl: no harm"
