@@ -101,6 +101,7 @@ def act(
     producer's move, the LOS engine's sight), resolved; one line per event."""
     import numpy as np
 
+    from entropy3d.errors import IllegalPlanError
     from entropy3d.game.session import PRODUCERS, make_producer
     from entropy3d.game.system_game import record_events, take
     from entropy3d.game.tableview import TableView
@@ -136,6 +137,8 @@ def act(
             for event in record_events(record):
                 for line in plain_lines(event, names):  # the sentence, then what the table showed and the clauses
                     typer.echo(f"  {names.named(line)}")
+    except IllegalPlanError as refused:  # the engine names figures by id; the player knows them by name
+        raise IllegalPlanError(refused.clause, names.named_all(refused.message)) from None
     finally:
         rides.close()
     after = state.model(model)

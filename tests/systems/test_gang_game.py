@@ -193,3 +193,17 @@ def test_GANG_BOTTLE_a_bottled_gang_fights_on_making_cool_checks_each_turn(playe
         for check in checks:
             assert check.figures["fled"] == (sum(check.figures["dice"]) < check.figures["needed"])
             assert (first.state_before.model(check.model).status == OUT) == check.figures["fled"]
+
+
+def test_GANG_PIN_act_refuses_a_prone_fighter_by_name():
+    """Clause: GANG-PIN. Dreg (orlock_3) starts Prone & Pinned: a shot is refused naming the
+    clause and Dreg by name, as every other line of `act` names him, not as orlock_3."""
+    from typer.testing import CliRunner
+
+    from entropy3d.cli import app
+
+    refused = CliRunner().invoke(app, ["act", str(SCENE), "-m", "orlock_3", "-a", "shoot", "--seed", "1",
+                                       "--producer", "geometric"])
+    assert refused.exit_code == 1 and "Traceback" not in refused.output
+    assert "error: Dreg is Prone & Pinned" in refused.output and "(GANG-PIN)" in refused.output, refused.output
+    assert "orlock_3 is" not in refused.output
