@@ -54,6 +54,21 @@ def sight_events(table, world, results=None) -> list:
                                                            and gang[s.target] != gang[model.id]], stats)]
 
 
+def other_rules_note(table) -> str:
+    """The line `los --all` prints under its matrix on a scene of another game system: the marks
+    are Entropy City's sight rules (a rider's front half, the bike seen, 25% to shoot), which
+    that system does not play; "" on an Entropy City scene."""
+    from entropy3d.scene.systemrules import system_of
+
+    if table.spec.system == "entropy_city":
+        return ""
+    system = system_of(table)
+    decides = ("its own rulings on what each model sees are below" if system.reads_sight
+               else "it decides nothing from sight")
+    return (f"\nThe marks above are Entropy City's sight rules (EC-LOS, EC-COVER-1); this scene plays "
+            f"{system.title} (system: {system.name}): {decides}.\n")
+
+
 def system_sight_lines(table, world, results=None) -> str:
     """The lines ``entropy3d los SCENE --all`` adds under its matrix: what the scene's game
     system makes of what each model sees (:func:`sight_events`); "" when it decides nothing."""

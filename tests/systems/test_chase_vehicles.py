@@ -179,3 +179,14 @@ def test_SW_CHASE_act_says_a_runner_off_the_table_got_away(tmp_path):
     last = out.strip().splitlines()[-1]
     assert last.startswith("Runner: off the table,") and "Out of Action" not in last, last
     assert last.endswith("facing 0°"), last
+
+
+def test_los_all_on_a_chase_says_its_marks_are_entropy_citys():
+    """Clause: SW-VEH-1 (the chase decides nothing from sight). `los --all` on the car chase
+    draws Entropy City's sight marks (a rider's front half, '*' can shoot at 25%); a chase player
+    is told they are Entropy City's and that the chase rules decide nothing from them."""
+    out = run("los", str(SCENE), "--all")
+    assert ("The marks above are Entropy City's sight rules (EC-LOS, EC-COVER-1); this scene plays Chase & vehicle "
+            "rules (system: chase_vehicles): it decides nothing from sight.") in out
+    crossroads = run("los", str(SCENE.parents[1] / "crossroads.yaml"), "--all")
+    assert "The marks above" not in crossroads
