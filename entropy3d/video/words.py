@@ -95,10 +95,12 @@ class Names:
     def named_all(self, text: str) -> str:
         """``text`` with every whole model or gang id given its name (:meth:`named`) and every
         scenery id of the scene its readable name ("past roof_barrier" -> "past the roof
-        barrier"): a game system's own words, which name what they speak of by id."""
+        barrier", "left 'rail_bridge'" -> "left the rail bridge"): a game system's own words and a
+        producer's findings, which name what they speak of by id."""
         text = self.named(text)
         if not self.pieces:
             return text
+        text = re.sub("'" + _whole_ids(self.pieces) + "'", lambda m: piece_name(m.group(1)), text)
         return re.sub(_whole_ids(self.pieces), lambda m: piece_name(m.group(1)), text)
 
     def thing(self, piece_id: str | None) -> str:

@@ -177,6 +177,7 @@ def test_a_systems_own_words_name_riders_and_scenery():
     names = Names({"brick": "Brick"}, {}, {}, ("yard_wreck", "corner_flats", "bin", "bin_2"))
     assert names.named_all("hit yard_wreck (metal): damage to brick and yard_wreck") == (
         "hit the yard wreck (metal): damage to Brick and the yard wreck")
+    assert names.named_all("left 'corner_flats' at 2.7\"") == "left the corner flats at 2.7\""
     assert names.named_all("Moved into the nearest obstacle, corner_flats (2.5\" away); bin_2") == (
         "Moved into the nearest obstacle, the corner flats (2.5\" away); bin 2")
     sw = Event("crash", "brick", "Out of Control: Moved into the nearest obstacle, corner_flats",
