@@ -83,6 +83,17 @@ def system_sight_lines(table, world, results=None) -> str:
                       for event in decided))
 
 
+def untold_contacts(record, events, names) -> list[str]:
+    """What the ride ran into that no event of the system speaks of (a chase's drive stopped by
+    a building it ran into: no rule of the seed, so no event), so a player reading a drive of
+    3.8" out of 12" knows why: one line per piece, from the producer's facts."""
+    spoken = {event.piece for event in events}
+    contacts = record.facts.contacts if record.facts is not None else ()
+    return [f"{names.rider(record.action.model_id)} runs into {names.thing(contact.piece_id)} "
+            f"{contact.progress_in:.1f}\" along and stops short of it"
+            for contact in contacts if contact.kind != "model" and contact.piece_id not in spoken]
+
+
 @app.command()
 @clean_errors
 def systems(as_json: bool = typer.Option(False, "--json", help="print JSON instead of text")) -> None:
@@ -149,9 +160,12 @@ def act(
         for index, text in enumerate(action):
             state, record = take(engine, state, index, engine.parse_action(model, text), rides, view, rng)
             typer.echo(text)
-            for event in record_events(record):
+            events = record_events(record)
+            for event in events:
                 for line in plain_lines(event, names):  # the sentence, then what the table showed and the clauses
                     typer.echo(f"  {names.named(line)}")
+            for line in untold_contacts(record, events, names):
+                typer.echo(f"  {line}")
     except IllegalPlanError as refused:  # the engine names figures by id; the player knows them by name
         raise IllegalPlanError(refused.clause, names.named_all(refused.message)) from None
     finally:

@@ -190,3 +190,11 @@ def test_los_all_on_a_chase_says_its_marks_are_entropy_citys():
             "rules (system: chase_vehicles): it decides nothing from sight.") in out
     crossroads = run("los", str(SCENE.parents[1] / "crossroads.yaml"), "--all")
     assert "The marks above" not in crossroads
+
+
+def test_SW_VEH_1_act_says_what_stopped_a_drive_short():
+    """Clause: SW-VEH-1 ("without having to ... worry about crashing into obstacles": no rule
+    and so no event). The runner's 12" drive east along dock street ends 5.5" along, against the
+    jersey barrier; act said only 'rode 5.5"'. The table's fact is told: what it ran into, where."""
+    out = run("act", str(SCENE), "-m", "runner", "-a", "drive: straight 12", "--seed", "3", "--producer", "geometric")
+    assert 'Runner runs into the dock barrier 5.5" along and stops short of it' in out, out
