@@ -171,6 +171,8 @@ def act(
     finally:
         rides.close()
     after = state.model(model)
-    typer.echo(f"{names.rider(model)}: {status_words(after.status, system.out_banner)}, wounds {after.wounds}, "
+    # wounds it may still take: a chase's "1 Wound: 2 left" ends "2 wounds left", never "wounds 2"
+    typer.echo(f"{names.rider(model)}: {status_words(after.status, system.out_banner)}, "
+               f"{after.wounds} wound{'' if after.wounds == 1 else 's'} left, "
                f"{conditions_words(after.conditions, engine.condition_words)}, "
                f"at ({after.pose.x:.2f}, {after.pose.y:.2f}) facing {heading_words(after.pose.facing_deg)}")

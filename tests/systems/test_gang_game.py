@@ -161,7 +161,7 @@ def test_act_plays_one_activation_in_the_gang_battle_engine():
     moved = runner.invoke(app, ["act", str(SCENE), "-m", "orlock_4", "-a", "walk: pivot left 90, straight 5",
                                 "--seed", "4", "--producer", "geometric"])
     assert moved.exit_code == 0 and "Krug walks 5\" on foot\n    geometric: walked 5.0\"; GANG-MOVE" in moved.output
-    assert "Krug: in play, wounds 1, no conditions, at (34.87, 16.58) facing 280°" in moved.output
+    assert "Krug: in play, 1 wound left, no conditions, at (34.87, 16.58) facing 280°" in moved.output
     refused = runner.invoke(app, ["act", str(SCENE), "-m", "orlock_4", "-a", "walk: straight 9", "--producer",
                                   "geometric"])
     assert refused.exit_code == 1 and "(GANG-MOVE)" in refused.output and "Traceback" not in refused.output
@@ -169,7 +169,7 @@ def test_act_plays_one_activation_in_the_gang_battle_engine():
     empty = runner.invoke(app, ["act", str(SCENE), "-m", "orlock_3", "-a", "stand up", "-a", "shoot", "--seed", "3",
                                 "--producer", "geometric"])
     assert "Firepower 1: Ammo check" in empty.output and "is Out of Ammo" in empty.output
-    assert "Dreg: in play, wounds 1, Out of Ammo, at" in empty.output and "out_of_ammo" not in empty.output
+    assert "Dreg: in play, 1 wound left, Out of Ammo, at" in empty.output and "out_of_ammo" not in empty.output
     other = runner.invoke(app, ["act", str(SCENE.parents[1] / "crossroads.yaml"), "-m", "h1", "-a", "shoot"])
     assert other.exit_code == 1 and "entropy3d activate" in other.output
 
