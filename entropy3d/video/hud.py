@@ -34,6 +34,15 @@ def rgb(colour: str) -> tuple[int, int, int]:
     return tuple(int(colour[k:k + 2], 16) for k in (0, 2, 4))
 
 
+def vitals_words(bike: "BikeLine") -> str:
+    """A bike's speed and wounds ("speed 2   wounds 3"); a figure of a system's own game has no
+    speed and counts the wounds it may still take ("2 wounds left": a chase's "wounds 2" after
+    "1 Wound: 2 left" reads as two Wounds taken)."""
+    if bike.figure_only:
+        return f"{bike.wounds} wound{'' if bike.wounds == 1 else 's'} left"
+    return f"speed {bike.speed}   wounds {bike.wounds}"
+
+
 def text_rgb(colour: str) -> tuple[int, int, int]:
     """A gang colour as text on the dark panel: itself when bright enough to read, else mixed
     with white just enough to reach :data:`MIN_TEXT_BRIGHTNESS` (its hue kept)."""
@@ -203,9 +212,7 @@ def hud_overlay(info: HudInfo, width: int, height: int) -> Overlay:
         texts.append(("text", (x + int(28 * unit), y + int((26 - size) * unit * 0.6)), f"{bike.name}",
                       font(int(size * unit), True), TEXT, None))
         y += int(38 * unit)
-        speed = "" if bike.figure_only else f"speed {bike.speed}   "
-        texts.append(("text", (x, y), f"{speed}wounds {bike.wounds}   {bike.status.replace('_', ' ')}",
-                      small, TEXT, None))
+        texts.append(("text", (x, y), f"{vitals_words(bike)}   {bike.status.replace('_', ' ')}", small, TEXT, None))
         y += int(30 * unit)
         if not bike.figure_only:  # a figure of a game system's own rules has no stress
             texts.append(("text", (x, y), "stress", small, TEXT, None))

@@ -241,3 +241,16 @@ def test_SW_CHASE_the_end_card_reads_a_dark_gang_colour():
     card = draw_card(np.zeros((360, 640, 3), np.uint8), "Runners win", ("Highway Patrol  +0 VP",), ("#2c3e50",))
     line = card[int(360 * 0.34 + 96 * 0.5):int(360 * 0.34 + 96 * 0.5 + 20)]
     assert line.max(axis=2).max() >= 140, "the line's brightest ink"
+
+
+def test_SW_DMG_a_system_figures_panel_counts_wounds_left():
+    """Clause: SW-DMG. A chase vehicle's panel after "1 Wound: 2 left" reads "2 wounds left", not
+    "wounds 2" (two Wounds taken, to a chase player); an Entropy City bike keeps its speed line."""
+    from entropy3d.video.hud import BikeLine, vitals_words
+
+    van = BikeLine("van", "Van (Runners)", "#e67e22", 0, 0, 0, 2, "in play", (), figure_only=True)
+    assert vitals_words(van) == "2 wounds left"
+    assert vitals_words(BikeLine("van", "Van", "#e67e22", 0, 0, 0, 1, "in play", (), figure_only=True)) == (
+        "1 wound left")
+    bike = BikeLine("h1", "Ash (Hades MC)", "#c0392b", 2, 1, 6, 3, "riding", ())
+    assert vitals_words(bike) == "speed 2   wounds 3"
