@@ -281,14 +281,16 @@ def _gang_sentence(event: Event, names: Names) -> str:
     if event.kind == "shot":
         cover = figures.get("cover", "none")
         where = "in the open" if cover == "none" else f"in {cover} cover"
-        rolled = "+".join(map(str, figures.get("dice", ())))
+        dice = list(figures.get("dice", ()))
+        # GANG-SHOOT's improbable shot: a 6, then a second roll at the fighter's BS (never a sum)
+        rolled = f"{dice[0] if dice else ''} needing {figures.get('roll_needed')}+" + (
+            f" (improbable: a 6, then {dice[1]} at its BS)" if len(dice) == 2 else "")
         hits = int(figures.get("hits", 0))
         verdict = f"{hits} hit{'s' if hits != 1 else ''}" if figures.get("hit") else "missed"
         if figures.get("hit") and "firepower" in figures:  # the die that says how many hits (GANG-AMMO)
             verdict += f" (Firepower {figures['firepower']})"
         return (f"{who} shoots {names.rider(figures.get('target', ''))} with the {figures.get('weapon', 'gun')} "
-                f"({where}, {int(figures.get('to_hit_modifier', 0)):+d} to hit): rolled {rolled} needing "
-                f"{figures.get('roll_needed')}+: {verdict}")
+                f"({where}, {int(figures.get('to_hit_modifier', 0)):+d} to hit): rolled {rolled}: {verdict}")
     if event.kind == "score":
         return f"{names.gang(figures.get('gang', ''))} score {figures.get('points', 0)} for {who} Out of Action"
     if "bottled" in figures:

@@ -218,3 +218,15 @@ def test_GANG_INJURY_an_unsaved_hit_on_a_fighter_with_no_wound_left_is_not_no_ha
     saved = Event("attack", "escher_2", "takes no wound (...)", clauses=("GANG-WOUND",), piece="orlock_5",
                   figures={"rolls": rolls[:1], "taken_out": False, "wounds_lost": 0})
     assert sentence(saved, names) == "Vex is hit by Harl: no harm"
+
+
+def test_GANG_SHOOT_an_improbable_shot_reads_as_two_rolls_not_a_sum():
+    """Clause: GANG-SHOOT. "If a shot is modified past 6+ then it becomes an improbable shot.
+    Roll to hit and on a '6' roll you can roll again with unmodified fighter BS." Its two dice
+    read "rolled 6 needing 7+ (improbable: a 6, then 4 at its BS)", never "rolled 6+4" (a 10)."""
+    names = Names({"orlock_1": "Gorg", "escher_2": "Vex"})
+    shot = Event("shot", "orlock_1", "shoots escher_2 ... rolled 6+4 needing 7+ then BS", clauses=("GANG-SHOOT",),
+                 figures={"target": "escher_2", "weapon": "autogun", "cover": "full", "to_hit_modifier": -2,
+                          "roll_needed": 7, "dice": [6, 4], "hit": True, "hits": 1, "firepower": 2})
+    assert sentence(shot, names) == ("Gorg shoots Vex with the autogun (in full cover, -2 to hit): rolled 6 needing 7+ "
+                                     "(improbable: a 6, then 4 at its BS): 1 hit (Firepower 2)")
