@@ -99,7 +99,9 @@ def demo(
     pace: str = typer.Option("normal", "--pace", help=PACE_HELP),
 ) -> None:
     """Play a short game with automatic players and render it to a video: the scene's game system
-    (`system:`, Entropy City by default; a gang_battle scene plays gang battle rules)."""
+    (`system:`, Entropy City by default; gang_battle, tenacity_tactics and chase_vehicles scenes
+    play their own rules; on a reference_cards scene Entropy City is played and the cards rule on
+    its rides). `entropy3d systems` lists them."""
     from entropy3d.game import PRODUCERS, play_game
     from entropy3d.game.records import ActivationRecord
 

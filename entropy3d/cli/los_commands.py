@@ -9,7 +9,7 @@ from typing import Optional
 import typer
 
 from entropy3d.cli.app import SCENE_GEOMETRY_MODULES, app, clean_errors, fail, import_for_command
-from entropy3d.cli.system_commands import system_sight_lines
+from entropy3d.cli.system_commands import other_rules_note, system_sight_lines
 
 LEGEND = ("cell: T = top-down LOS (EC-LOS-1..3), - = none; % of bike and rider visible (EC-LOS-4); "
           "* = can shoot an enemy (EC-COVER-1: bike seen, >= 25% visible; never marked at the rider's own gang).\n"
@@ -211,7 +211,7 @@ def los(
             typer.echo(matrix_report(results, ids, table.name, table.ruleset,
                                      {m.id: m.rider.name or m.id for m in table.models},
                                      {m.id: m.gang for m in table.models}))
-            typer.echo(decided, nl=False)
+            typer.echo(other_rules_note(table) + decided, nl=False)
         return
 
     result = world.line_of_sight(viewer, target)

@@ -77,7 +77,7 @@ def activate(
     judge = RideJudge.of(table, geometry)
     # the system's own tests roll from a stream of their own, so Entropy City's dice are unchanged
     for event in judge.events(model, steps, np.random.default_rng([seed, 1])) if judge is not None else ():
-        typer.echo(f"  {table.spec.system} rules: {event.text}  ({', '.join(event.clauses)})")
+        typer.echo(f"  {table.spec.system} rules: {names.named_all(event.text)}  ({', '.join(event.clauses)})")
     if json_out is not None:
         from entropy3d.outputs import write_atomic
 

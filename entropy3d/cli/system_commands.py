@@ -54,14 +54,44 @@ def sight_events(table, world, results=None) -> list:
                                                            and gang[s.target] != gang[model.id]], stats)]
 
 
+def other_rules_note(table) -> str:
+    """The line `los --all` prints under its matrix on a scene of another game system: the marks
+    are Entropy City's sight rules (a rider's front half, the bike seen, 25% to shoot), which
+    that system does not play; "" on an Entropy City scene."""
+    from entropy3d.scene.systemrules import system_of
+
+    if table.spec.system == "entropy_city":
+        return ""
+    system = system_of(table)
+    decides = ("its own rulings on what each model sees are below" if system.reads_sight
+               else "it decides nothing from sight")
+    return (f"\nThe marks above are Entropy City's sight rules (EC-LOS, EC-COVER-1); this scene plays "
+            f"{system.title} (system: {system.name}): {decides}.\n")
+
+
 def system_sight_lines(table, world, results=None) -> str:
     """The lines ``entropy3d los SCENE --all`` adds under its matrix: what the scene's game
     system makes of what each model sees (:func:`sight_events`); "" when it decides nothing."""
+    from entropy3d.video.words import Names
+
     decided = sight_events(table, world, results)
     if not decided:
         return ""
+    names = Names.of_table(table)
     return (f"\n{table.spec.system} rules, each model at the other gangs:\n"
-            + "".join(f"  {event.model}: {event.text}  ({', '.join(event.clauses)})\n" for event in decided))
+            + "".join(f"  {names.rider(event.model)}: {names.named_all(event.text)}  ({', '.join(event.clauses)})\n"
+                      for event in decided))
+
+
+def untold_contacts(record, events, names) -> list[str]:
+    """What the ride ran into that no event of the system speaks of (a chase's drive stopped by
+    a building it ran into: no rule of the seed, so no event), so a player reading a drive of
+    3.8" out of 12" knows why: one line per piece, from the producer's facts."""
+    spoken = {event.piece for event in events}
+    contacts = record.facts.contacts if record.facts is not None else ()
+    return [f"{names.rider(record.action.model_id)} runs into {names.thing(contact.piece_id)} "
+            f"{contact.progress_in:.1f}\" along and stops short of it"
+            for contact in contacts if contact.kind != "model" and contact.piece_id not in spoken]
 
 
 @app.command()
@@ -97,6 +127,7 @@ def act(
     producer's move, the LOS engine's sight), resolved; one line per event."""
     import numpy as np
 
+    from entropy3d.errors import IllegalPlanError
     from entropy3d.game.session import PRODUCERS, make_producer
     from entropy3d.game.system_game import record_events, take
     from entropy3d.game.tableview import TableView
@@ -119,7 +150,7 @@ def act(
     rng = np.random.default_rng(seed)
     view = TableView(table, geometry)
     rides = make_producer(producer, table, geometry)
-    from entropy3d.video.words import Names, conditions_words, plain_lines
+    from entropy3d.video.words import Names, conditions_words, heading_words, plain_lines, status_words
 
     names = Names.of_table(table)
     typer.echo(f"{table.name}: {names.rider_of_gang(model)} ({model}, {system.title}), seed {seed}, "
@@ -129,12 +160,19 @@ def act(
         for index, text in enumerate(action):
             state, record = take(engine, state, index, engine.parse_action(model, text), rides, view, rng)
             typer.echo(text)
-            for event in record_events(record):
+            events = record_events(record)
+            for event in events:
                 for line in plain_lines(event, names):  # the sentence, then what the table showed and the clauses
                     typer.echo(f"  {names.named(line)}")
+            for line in untold_contacts(record, events, names):
+                typer.echo(f"  {line}")
+    except IllegalPlanError as refused:  # the engine names figures by id; the player knows them by name
+        raise IllegalPlanError(refused.clause, names.named_all(refused.message)) from None
     finally:
         rides.close()
     after = state.model(model)
-    typer.echo(f"{names.rider(model)}: {'in play' if after.in_play else 'Out of Action'}, wounds {after.wounds}, "
+    # wounds it may still take: a chase's "1 Wound: 2 left" ends "2 wounds left", never "wounds 2"
+    typer.echo(f"{names.rider(model)}: {status_words(after.status, system.out_banner)}, "
+               f"{after.wounds} wound{'' if after.wounds == 1 else 's'} left, "
                f"{conditions_words(after.conditions, engine.condition_words)}, "
-               f"at ({after.pose.x:.2f}, {after.pose.y:.2f}) facing {after.pose.facing_deg:.0f}°")
+               f"at ({after.pose.x:.2f}, {after.pose.y:.2f}) facing {heading_words(after.pose.facing_deg)}")

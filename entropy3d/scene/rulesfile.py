@@ -58,7 +58,16 @@ def build_from_file(source: Path, build: Callable[[Mapping[str, Any], str], T],
 
 @functools.lru_cache(maxsize=8)
 def _load_cached(path: str) -> Ruleset:
-    return build_from_file(Path(path), Ruleset.from_mapping)
+    source = Path(path)
+    data, lines = read = read_rules_file(source)
+    other = data.get("game_system")
+    if other is not None and other != "entropy_city":
+        # another game system's rules data would fail every Entropy City key; say what it is instead
+        raise RulesDataError(source, [("game_system", line_of(lines, "game_system"),
+                                       f"this is rules data of the {other!r} game system, not Entropy City's; "
+                                       f"give Entropy City's rules data (the bundled rules/entropy_city.yaml, or "
+                                       f"leave the option out); `entropy3d validate {source.name}` checks this file")])
+    return build_from_file(source, Ruleset.from_mapping, read)
 
 
 def load_ruleset(path: str | Path | None = None) -> Ruleset:

@@ -24,9 +24,34 @@ ACCENT = (255, 211, 26)
 HUD_LINES = 3
 
 
+#: the least brightness (0-1, perceived: 0.299 R + 0.587 G + 0.114 B) of text in a gang colour
+#: on the dark panel; a darker gang colour (the Highway Patrol's #2c3e50) is lifted towards white
+MIN_TEXT_BRIGHTNESS = 0.55
+
+
 def rgb(colour: str) -> tuple[int, int, int]:
     colour = colour.lstrip("#")
     return tuple(int(colour[k:k + 2], 16) for k in (0, 2, 4))
+
+
+def vitals_words(bike: "BikeLine") -> str:
+    """A bike's speed and wounds ("speed 2   wounds 3"); a figure of a system's own game has no
+    speed and counts the wounds it may still take ("2 wounds left": a chase's "wounds 2" after
+    "1 Wound: 2 left" reads as two Wounds taken)."""
+    if bike.figure_only:
+        return f"{bike.wounds} wound{'' if bike.wounds == 1 else 's'} left"
+    return f"speed {bike.speed}   wounds {bike.wounds}"
+
+
+def text_rgb(colour: str) -> tuple[int, int, int]:
+    """A gang colour as text on the dark panel: itself when bright enough to read, else mixed
+    with white just enough to reach :data:`MIN_TEXT_BRIGHTNESS` (its hue kept)."""
+    red, green, blue = rgb(colour)
+    brightness = (0.299 * red + 0.587 * green + 0.114 * blue) / 255
+    if brightness >= MIN_TEXT_BRIGHTNESS:
+        return red, green, blue
+    towards_white = (MIN_TEXT_BRIGHTNESS - brightness) / (1 - brightness)
+    return tuple(round(c + (255 - c) * towards_white) for c in (red, green, blue))
 
 
 @dataclass(frozen=True)
@@ -187,9 +212,7 @@ def hud_overlay(info: HudInfo, width: int, height: int) -> Overlay:
         texts.append(("text", (x + int(28 * unit), y + int((26 - size) * unit * 0.6)), f"{bike.name}",
                       font(int(size * unit), True), TEXT, None))
         y += int(38 * unit)
-        speed = "" if bike.figure_only else f"speed {bike.speed}   "
-        texts.append(("text", (x, y), f"{speed}wounds {bike.wounds}   {bike.status.replace('_', ' ')}",
-                      small, TEXT, None))
+        texts.append(("text", (x, y), f"{vitals_words(bike)}   {bike.status.replace('_', ' ')}", small, TEXT, None))
         y += int(30 * unit)
         if not bike.figure_only:  # a figure of a game system's own rules has no stress
             texts.append(("text", (x, y), "stress", small, TEXT, None))
@@ -256,6 +279,6 @@ def card_overlay(title: str, lines: tuple[str, ...], colours: tuple[str, ...], w
     y += int(96 * unit)
     for k, line in enumerate(lines):
         colour = colours[k] if k < len(colours) else ""
-        items.append(("text", (width // 2, y), line, small, TEXT if not colour else rgb(colour), "ma"))
+        items.append(("text", (width // 2, y), line, small, TEXT if not colour else text_rgb(colour), "ma"))
         y += int(42 * unit)
     return make_overlay((width, height), [(0, top, width, min(height, bottom))], items)

@@ -24,7 +24,7 @@ from entropy3d.geometry import Pose
 from entropy3d.outputs import AtomicFile
 from entropy3d.rules.state import State
 from entropy3d.systems import find_system
-from entropy3d.video import hud, words
+from entropy3d.video import hud, pacing, words
 from entropy3d.video.director import (
     CameraRig,
     eye_for,
@@ -38,7 +38,7 @@ from entropy3d.video.encode import write_gif, write_mp4
 from entropy3d.video.ending import MISSION_NAMES, result_card
 from entropy3d.video.fight import TAKEDOWN_AFTER, draw_fight, fight_of, stage_fight
 from entropy3d.video.jumpshot import ProfileInset, flight_window, inset_box, ride_clock, with_inset
-from entropy3d.video.pacing import QUIET_RATE, SystemPace, decisive, system_pace
+from entropy3d.video.pacing import QUIET_RATE, SystemPace, decisive, shown_by, system_pace
 
 FORMATS = (".mp4", ".gif")
 
@@ -477,7 +477,7 @@ class ReplayFilm:
 
     def _bike_line(self, bike, speed: int, stress: int, wounds: int, status: str, conditions=()) -> hud.BikeLine:
         if self.own_game:
-            status = {"riding": "in play", "out": "out of action"}.get(status, status)
+            status = words.status_words(status, self.system.out_banner)
         return hud.BikeLine(bike.id, self.words.rider_of_gang(bike.id), self.colours.get(bike.gang, "#ffffff"),
                             speed, stress, bike.max_stress, wounds, status, tuple(conditions),
                             figure_only=self.own_game)
@@ -492,11 +492,11 @@ class ReplayFilm:
 
     def _hud(self, activation, action, bike, heading: str, t: float, holding: bool) -> hud.HudInfo:
         state = activation.state_after if holding and action is activation.actions[-1] else activation.state_before
-        now = state.model(bike.id)
+        now = (pacing.seen_model(activation, action, holding) if self.own_game else None) or state.model(bike.id)
         stress = action.stress_after if holding else action.stress_before
         start = activation.events if action is activation.actions[0] else ()
-        shown = [e for e in action_events(activation, action.index if action in activation.actions else 0)
-                 if holding or e in start or e.kind in ("move", "test") or e.t_s <= t]
+        events = action_events(activation, action.index if action in activation.actions else 0)
+        shown = list(events) if holding else shown_by(events, t, start)
         status = "skips" if action.action.kind == "skip" else now.status if holding else (
             "in the air" if bike.air is not None else "riding")
         line = self._bike_line(bike, action.speed, stress, now.wounds, status, now.conditions)

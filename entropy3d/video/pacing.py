@@ -18,10 +18,11 @@ here. Seconds throughout.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Collection, Iterable, Mapping
+from typing import Collection, Iterable, Mapping, Sequence
 
 from entropy3d.game.replay import Replay
 from entropy3d.rules.event import Event
+from entropy3d.rules.state import ModelState
 from entropy3d.rules.transition import END
 from entropy3d.systems import find_system
 from entropy3d.video import words
@@ -35,6 +36,30 @@ QUIET_RATE = 2.0
 QUIET_HOLD_S = 1.0
 #: figures that make an event a result a stranger must read: a fighter gone, a gang bottled out
 DECISIVE_FIGURES = ("taken_out", "out_of_action", "bottled")
+
+
+def shown_by(events: Sequence[Event], t: float, always: Collection[Event] = ()) -> list[Event]:
+    """The ``events`` of an action a viewer has seen ``t`` seconds into its ride: each once the
+    ride reaches its time (``t_s``); a move or a test at once (read as the ride starts), and
+    those in ``always`` (the activation's start). An event with no time of its own after one
+    timed later (a ram's damage, Wounds and Critical Hit after the contact, a bust after a
+    crash) waits for that one: what came of a crash is not told before the crash is seen."""
+    shown, reached = [], 0.0
+    for event in events:
+        follows = reached > event.t_s
+        reached = max(reached, event.t_s)
+        if event in always or (event.kind in ("move", "test") and not follows) or reached <= t:
+            shown.append(event)
+    return shown
+
+
+def seen_model(activation, action, holding: bool) -> ModelState | None:
+    """The activating model as a viewer knows it during ``action`` of ``activation`` (after it
+    when ``holding``): as the last action before it left it (a figure that stood up in its first
+    action is no longer prone while it shoots in its third); None before its first action."""
+    actions = activation.actions
+    done = actions[:actions.index(action) + (1 if holding else 0)] if action in actions else ()
+    return next((step.model_after for step in reversed(done) if step.model_after is not None), None)
 
 
 def decisive(event: Event) -> bool:

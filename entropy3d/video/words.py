@@ -39,21 +39,33 @@ def piece_name(piece_id: str) -> str:
     return "the " + " ".join(where + rest)
 
 
+def _whole_ids(ids: Iterable[str]) -> str:
+    """A pattern matching any of ``ids`` as a whole word (not inside a longer id: "bin" not in
+    "bin_2"), the longest first."""
+    return r"(?<![\w-])(" + "|".join(re.escape(i) for i in sorted(ids, key=len, reverse=True)) + r")(?![\w-])"
+
+
 @dataclass(frozen=True)
 class Names:
     """Ids to names: ``riders`` maps a model id to its rider's name, ``gangs`` a gang id to its
-    name, ``gang_of`` a model id to its gang id. Anything else is scenery (:func:`piece_name`)."""
+    name, ``gang_of`` a model id to its gang id, ``pieces`` the ids of the scene's scenery (each
+    read by :func:`piece_name`). Anything else is scenery too (:func:`piece_name`)."""
 
     riders: Mapping[str, str] = field(default_factory=dict)
     gangs: Mapping[str, str] = field(default_factory=dict)
     gang_of: Mapping[str, str] = field(default_factory=dict)
+    pieces: tuple[str, ...] = ()
 
     @classmethod
     def of_table(cls, table) -> "Names":
-        """The names of a loaded scene's riders and gangs (a rider without a name keeps its id)."""
+        """The names of a loaded scene's riders and gangs (a rider without a name keeps its id)
+        and the ids of its scenery."""
+        spec = table.spec
+        pieces = tuple(piece.id for group in (spec.blocks, spec.buildings, spec.platforms, spec.ramps,
+                                              spec.destructibles, spec.meshes) for piece in group)
         return cls({m.id: (m.rider.name or m.id) for m in table.models},
-                   {g: spec.name for g, spec in table.spec.gangs.items()},
-                   {m.id: m.gang for m in table.models})
+                   {g: gang.name for g, gang in spec.gangs.items()},
+                   {m.id: m.gang for m in table.models}, pieces)
 
     def rider(self, model_id: str) -> str:
         return self.riders.get(model_id, model_id)
@@ -78,8 +90,18 @@ class Names:
         ids = {**{m: self.rider(m) for m in self.riders}, **{g: self.gang(g) for g in self.gangs}}
         if not ids:
             return text
-        pattern = r"(?<![\w-])(" + "|".join(re.escape(i) for i in sorted(ids, key=len, reverse=True)) + r")(?![\w-])"
-        return re.sub(pattern, lambda m: ids[m.group(1)], text)
+        return re.sub(_whole_ids(ids), lambda m: ids[m.group(1)], text)
+
+    def named_all(self, text: str) -> str:
+        """``text`` with every whole model or gang id given its name (:meth:`named`) and every
+        scenery id of the scene its readable name ("past roof_barrier" -> "past the roof
+        barrier", "left 'rail_bridge'" -> "left the rail bridge"): a game system's own words and a
+        producer's findings, which name what they speak of by id."""
+        text = self.named(text)
+        if not self.pieces:
+            return text
+        text = re.sub("'" + _whole_ids(self.pieces) + "'", lambda m: piece_name(m.group(1)), text)
+        return re.sub(_whole_ids(self.pieces), lambda m: piece_name(m.group(1)), text)
 
     def thing(self, piece_id: str | None) -> str:
         """A rider's name, or a scenery piece's readable name."""
@@ -108,7 +130,7 @@ def sentence(event: Event, names: Names) -> str:
     who = names.rider(event.model)
     kind, figures, rolls = event.kind, event.figures, event.rolls
     if event.clauses and all(c.startswith("SW-") for c in event.clauses):
-        return f"{who}: {names.named(event.rules)}"  # the chase rules word their events for people
+        return f"{who}: {names.named_all(event.rules)}"  # the chase rules word their events for people
     if kind == "move" and figures.get("walked"):
         walked = figures.get("length_in", 0)
         return f"{who} walks {walked:g}\" on foot" if walked >= 0.05 else f"{who} turns on the spot, on foot"
@@ -178,8 +200,12 @@ def sentence(event: Event, names: Names) -> str:
             return f"{who} attacks {other} with the {figures['weapon']}: {dice(rolls[0])} - {verdict}{saved}"
         if "wounds_lost" in figures:
             lost = int(figures["wounds_lost"])
+            # GANG-INJURY: an unsaved hit on a fighter with no wound left rolls an injury die instead
+            unsaved = sum(1 for hit in figures.get("rolls", ()) if isinstance(hit, Mapping) and hit.get("unsaved"))
             harm = "a headshot" if figures.get("headshot") else (
-                f"-{lost} wound{'s' if lost != 1 else ''}" if lost else "no harm")
+                f"-{lost} wound{'s' if lost != 1 else ''}" if lost else
+                f"no wound left to lose: {unsaved} unsaved hit{'s' if unsaved != 1 else ''}, "
+                f"{'an injury die' if unsaved == 1 else 'injury dice'}" if unsaved else "no harm")
             gone = "OUT OF ACTION" if any(c.startswith("GANG-") for c in event.clauses) else "out of the game"
             out = f", {gone}" if figures.get("taken_out") else ""
             return f"{who} is hit by {other}: {harm}{out}{_stress(event.stress_change)}"
@@ -264,12 +290,16 @@ def _gang_sentence(event: Event, names: Names) -> str:
     if event.kind == "shot":
         cover = figures.get("cover", "none")
         where = "in the open" if cover == "none" else f"in {cover} cover"
-        rolled = "+".join(map(str, figures.get("dice", ())))
+        dice = list(figures.get("dice", ()))
+        # GANG-SHOOT's improbable shot: a 6, then a second roll at the fighter's BS (never a sum)
+        rolled = f"{dice[0] if dice else ''} needing {figures.get('roll_needed')}+" + (
+            f" (improbable: a 6, then {dice[1]} at its BS)" if len(dice) == 2 else "")
         hits = int(figures.get("hits", 0))
         verdict = f"{hits} hit{'s' if hits != 1 else ''}" if figures.get("hit") else "missed"
+        if figures.get("hit") and "firepower" in figures:  # the die that says how many hits (GANG-AMMO)
+            verdict += f" (Firepower {figures['firepower']})"
         return (f"{who} shoots {names.rider(figures.get('target', ''))} with the {figures.get('weapon', 'gun')} "
-                f"({where}, {int(figures.get('to_hit_modifier', 0)):+d} to hit): rolled {rolled} needing "
-                f"{figures.get('roll_needed')}+: {verdict}")
+                f"({where}, {int(figures.get('to_hit_modifier', 0)):+d} to hit): rolled {rolled}: {verdict}")
     if event.kind == "score":
         return f"{names.gang(figures.get('gang', ''))} score {figures.get('points', 0)} for {who} Out of Action"
     if "bottled" in figures:
@@ -337,6 +367,19 @@ def _wound_words(hit: Mapping) -> str:
     return f"{words}, save {hit['save']} needing {hit['save_needed']}+: {'unsaved' if hit['unsaved'] else 'saved'}"
 
 
+def status_words(status: str, out_banner: str = "OUT OF ACTION") -> str:
+    """A model's status for people: "in play", "off the table" (it rode or drove off an open
+    edge: a getaway, not a loss), or the game system's own word for one that is out
+    (``out_banner``: "wrecked" in a chase, "unconscious" in 10acity, "out of action")."""
+    return {"riding": "in play", "escaped": "off the table", "out": out_banner.lower()}.get(
+        status, status.replace("_", " "))
+
+
+def heading_words(facing_deg: float) -> str:
+    """A heading in whole degrees, 0-359 ("0°", never "360°" for a heading a hair under 360)."""
+    return f"{round(facing_deg) % 360}°"
+
+
 def conditions_words(conditions: Iterable[str], words: Mapping[str, str]) -> str:
     """A model's conditions for people: each in ``words`` (condition id -> the rulebook's words,
     a game engine's ``condition_words``; else the id with spaces), repeats counted ("Out of Ammo,
@@ -386,16 +429,27 @@ def headline(event: Event, names: Names, verb: str = "shoots") -> str:
 
 
 def found_text(event: Event, names: Names) -> str:
-    """What the producer found, with the piece it names by id given its readable name."""
+    """What the producer found, with the piece it names by id given its readable name, and the
+    other riders and scenery it names ("past roof_barrier" in a sight line) by name too."""
     found = event.found
     if event.piece:
         found = found.replace(f"'{event.piece}'", names.thing(event.piece))
-    return found
+    return names.named_all(found)
+
+
+def dice_untold(event: Event) -> bool:
+    """A 10acity attack or its stress (TEN-ATTACK): its sentence keeps the totals and the faces
+    rolled, but only the rules' own words say which face was kept, the skill rank, a natural
+    10's extra hero die and the impact dice ("attack 9 (of 8,10,9) +1 -1 = 9 v defence 10 (of
+    6,10,10) +1 +10 (critical) = 21")."""
+    return "TEN-ATTACK" in event.clauses and event.kind in ("shot", "attack") and bool(event.rules)
 
 
 def plain_lines(event: Event, names: Names) -> list[str]:
-    """An event for a terminal: the sentence, then what the table showed and the dice, indented."""
+    """An event for a terminal: the sentence, then what the table showed and the dice, indented
+    (where the sentence leaves dice untold, the rules' own words with every die)."""
     head = sentence(event, names)
     small = "; ".join(part for part in ((f"{event.producer or 'table'}: {found_text(event, names)}"
                                          if event.found else ""), detail(event)) if part)
-    return [head] + ([f"  {small}"] if small else [])
+    lines = [head] + ([f"  {small}"] if small else [])
+    return lines + ([f"  rules: {names.named_all(event.rules)}"] if dice_untold(event) else [])

@@ -205,3 +205,53 @@ def test_TEN_ATTACK_a_skirmish_is_paced_by_the_same_rules_with_its_own_label_wor
 def test_an_entropy_city_game_keeps_its_every_sentence_pacing():
     """Entropy City's video is paced as before: it has no system pace, so every sentence is read."""
     assert system_pace(None, load_scene(ROOT / "scenes" / "crossroads.yaml")) is None
+
+
+def test_SW_RAM_what_came_of_a_ram_is_not_told_before_the_ram_is_seen():
+    """Clauses: SW-RAM, SW-DMG. The chase's ram is timed at the contact (1.1 s into the ride);
+    the damage, the Wound and the maneuvering roll it calls carry no time of their own. The HUD
+    showed them from the ride's first frame, the van's Wound before the interceptor reached it;
+    now they wait for the ram. The maneuvering roll of the drive itself (a test, untimed, before
+    the ram) shows at once, as does the activation's start."""
+    from entropy3d.video.pacing import shown_by
+
+    start = Event("test", "interceptor", "lead roll", clauses=("SW-TURN",))
+    drive = Event("test", "interceptor", "over 12\": maneuvering roll", clauses=("SW-VEH-1",))
+    ram = Event("crash", "interceptor", "ram: interceptor deals 4d6, van deals 2d6", clauses=("SW-RAM",), t_s=1.1)
+    damage = Event("attack", "van", "takes 12 damage from interceptor", clauses=("SW-DMG",))
+    wound = Event("condition", "van", "1 Wound: 2 left", clauses=("SW-DMG",))
+    control = Event("test", "van", "damage equals its Toughness or more: maneuvering roll", clauses=("SW-DMG",))
+    events = (start, drive, ram, damage, wound, control)
+    assert shown_by(events, 0.0, (start,)) == [start, drive]
+    assert shown_by(events, 1.0, (start,)) == [start, drive]
+    assert shown_by(events, 1.1, (start,)) == list(events)
+
+
+def test_SW_CHASE_the_end_card_reads_a_dark_gang_colour():
+    """Clause: SW-CHASE. The chase's end card gives each side's points in its gang colour; the
+    Highway Patrol's #2c3e50 on the darkened panel was all but invisible ("Highway Patrol +0
+    VP"). A dark gang colour is lifted towards white (its hue kept); a bright one is left."""
+    import numpy as np
+
+    from entropy3d.video.hud import draw_card, text_rgb
+
+    assert text_rgb("#e67e22") == (0xE6, 0x7E, 0x22)
+    lifted = text_rgb("#2c3e50")
+    assert 0.299 * lifted[0] + 0.587 * lifted[1] + 0.114 * lifted[2] >= 0.55 * 255 - 1
+    assert lifted[0] < lifted[1] < lifted[2]  # still a blue
+    card = draw_card(np.zeros((360, 640, 3), np.uint8), "Runners win", ("Highway Patrol  +0 VP",), ("#2c3e50",))
+    line = card[int(360 * 0.34 + 96 * 0.5):int(360 * 0.34 + 96 * 0.5 + 20)]
+    assert line.max(axis=2).max() >= 140, "the line's brightest ink"
+
+
+def test_SW_DMG_a_system_figures_panel_counts_wounds_left():
+    """Clause: SW-DMG. A chase vehicle's panel after "1 Wound: 2 left" reads "2 wounds left", not
+    "wounds 2" (two Wounds taken, to a chase player); an Entropy City bike keeps its speed line."""
+    from entropy3d.video.hud import BikeLine, vitals_words
+
+    van = BikeLine("van", "Van (Runners)", "#e67e22", 0, 0, 0, 2, "in play", (), figure_only=True)
+    assert vitals_words(van) == "2 wounds left"
+    assert vitals_words(BikeLine("van", "Van", "#e67e22", 0, 0, 0, 1, "in play", (), figure_only=True)) == (
+        "1 wound left")
+    bike = BikeLine("h1", "Ash (Hades MC)", "#c0392b", 2, 1, 6, 3, "riding", ())
+    assert vitals_words(bike) == "speed 2   wounds 3"

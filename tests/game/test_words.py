@@ -5,7 +5,16 @@ from __future__ import annotations
 
 from entropy3d.rules.dice import Outcome, TestRoll
 from entropy3d.rules.event import Event
-from entropy3d.video.words import Names, conditions_words, detail, is_key_moment, piece_name, plain_lines, sentence
+from entropy3d.video.words import (
+    Names,
+    conditions_words,
+    detail,
+    found_text,
+    is_key_moment,
+    piece_name,
+    plain_lines,
+    sentence,
+)
 
 NAMES = Names({"hades_3": "Ash", "hades_1": "Brakes"}, {"hades": "Hades MC"}, {"hades_3": "hades", "hades_1": "hades"})
 
@@ -187,3 +196,65 @@ def test_EC_FOOT_MOVE_a_pivot_on_foot_is_a_turn_not_a_walk_of_nothing():
                               figures={"length_in": inches, "speed": 0, "walked": True}), NAMES)
     assert walked(0.0) == "Ash turns on the spot, on foot"
     assert walked(2.5) == 'Ash walks 2.5" on foot'
+
+
+def test_a_systems_own_words_name_riders_and_scenery():
+    """A game system's rules text names what it speaks of by id (SW-VEH-2's "Moved into the
+    nearest obstacle, corner_flats", REF-COLL's "to brick and yard_wreck"): a player reads names.
+    An id inside a longer one (bin in bin_2) is left alone."""
+    names = Names({"brick": "Brick"}, {}, {}, ("yard_wreck", "corner_flats", "bin", "bin_2"))
+    assert names.named_all("hit yard_wreck (metal): damage to brick and yard_wreck") == (
+        "hit the yard wreck (metal): damage to Brick and the yard wreck")
+    assert names.named_all("left 'corner_flats' at 2.7\"") == "left the corner flats at 2.7\""
+    assert names.named_all("Moved into the nearest obstacle, corner_flats (2.5\" away); bin_2") == (
+        "Moved into the nearest obstacle, the corner flats (2.5\" away); bin 2")
+    sw = Event("crash", "brick", "Out of Control: Moved into the nearest obstacle, corner_flats",
+               clauses=("SW-VEH-2",), piece="corner_flats")
+    assert sentence(sw, names) == "Brick: Out of Control: Moved into the nearest obstacle, the corner flats"
+
+
+def test_what_the_table_found_names_what_it_saw_past():
+    """Clause: TEN-COVER. A sight line's finding names the target and what it was seen past by
+    id ("runner 79% visible ... past roof_barrier"); the terminal reads names."""
+    names = Names({"runner": "Runner"}, {}, {}, ("roof_barrier",))
+    event = Event("shot", "guard", "attacks runner ...", "runner 79% visible, 8.5\" away past roof_barrier",
+                  "line of sight", ("TEN-COVER",), piece="runner")
+    assert found_text(event, names) == "Runner 79% visible, 8.5\" away past the roof barrier"
+
+
+def test_status_and_heading_words():
+    """A model's status in each system's words (SW-CHASE: a vehicle off the table got away, a
+    Wrecked one is wrecked; TEN-STRESS: unconscious), and a heading a hair under 360° reads 0°."""
+    from entropy3d.video.words import heading_words, status_words
+
+    assert status_words("escaped", "WRECKED") == "off the table"
+    assert status_words("out", "WRECKED") == "wrecked" and status_words("out", "UNCONSCIOUS") == "unconscious"
+    assert status_words("riding") == "in play" and status_words("out") == "out of action"
+    assert heading_words(359.9996) == "0°" and heading_words(359.4) == "359°" and heading_words(90.2) == "90°"
+
+
+def test_GANG_INJURY_an_unsaved_hit_on_a_fighter_with_no_wound_left_is_not_no_harm():
+    """Clause: GANG-INJURY. "If a fighter gets reduced to '0' then roll an Injury die. Any
+    additional damage gets rolled as additional Injury dice." Harl's third hit on Vex (no wound
+    left) goes unsaved: an injury die follows (Seriously Injured), so the hit did harm."""
+    names = Names({"escher_2": "Vex", "orlock_5": "Harl"})
+    rolls = [{"wound": 2, "wound_needed": 3, "save": None, "save_needed": 6, "unsaved": False},
+             {"wound": 5, "wound_needed": 3, "save": 4, "save_needed": 6, "unsaved": True}]
+    hit = Event("attack", "escher_2", "takes 1 wound (...)", clauses=("GANG-WOUND",), piece="orlock_5",
+                figures={"rolls": rolls, "taken_out": False, "wounds_lost": 0})
+    assert sentence(hit, names) == "Vex is hit by Harl: no wound left to lose: 1 unsaved hit, an injury die"
+    saved = Event("attack", "escher_2", "takes no wound (...)", clauses=("GANG-WOUND",), piece="orlock_5",
+                  figures={"rolls": rolls[:1], "taken_out": False, "wounds_lost": 0})
+    assert sentence(saved, names) == "Vex is hit by Harl: no harm"
+
+
+def test_GANG_SHOOT_an_improbable_shot_reads_as_two_rolls_not_a_sum():
+    """Clause: GANG-SHOOT. "If a shot is modified past 6+ then it becomes an improbable shot.
+    Roll to hit and on a '6' roll you can roll again with unmodified fighter BS." Its two dice
+    read "rolled 6 needing 7+ (improbable: a 6, then 4 at its BS)", never "rolled 6+4" (a 10)."""
+    names = Names({"orlock_1": "Gorg", "escher_2": "Vex"})
+    shot = Event("shot", "orlock_1", "shoots escher_2 ... rolled 6+4 needing 7+ then BS", clauses=("GANG-SHOOT",),
+                 figures={"target": "escher_2", "weapon": "autogun", "cover": "full", "to_hit_modifier": -2,
+                          "roll_needed": 7, "dice": [6, 4], "hit": True, "hits": 1, "firepower": 2})
+    assert sentence(shot, names) == ("Gorg shoots Vex with the autogun (in full cover, -2 to hit): rolled 6 needing 7+ "
+                                     "(improbable: a 6, then 4 at its BS): 1 hit (Firepower 2)")

@@ -135,3 +135,14 @@ def test_EC_DICE_1_odds_takes_the_tn_as_it_is_said():
     assert none.exit_code == 2 and "entropy3d odds 14" in none.output and "Traceback" not in none.output
     two = run("odds", "14", "--tn", "15")
     assert two.exit_code == 2 and "two target numbers" in two.output
+
+
+def test_odds_given_another_systems_rules_data_says_what_it_is():
+    """`odds` computes Entropy City's d10 tests (EC-DICE-1): given a chase's rules data
+    (`game_system: chase_vehicles`) it says which system the file is for and the fix, in one
+    problem at the line of `game_system:`, not 50 Entropy City keys missing."""
+    chase = Path(__file__).parents[2] / "rules" / "chase_vehicles.yaml"
+    result = CliRunner().invoke(app, ["odds", "12", "--rules", str(chase)])
+    assert result.exit_code == 1 and "Traceback" not in result.output
+    assert "1 problem(s)" in result.output and "line 5, game_system:" in result.output, result.output
+    assert "'chase_vehicles' game system" in result.output and "rules/entropy_city.yaml" in result.output

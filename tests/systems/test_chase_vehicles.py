@@ -133,14 +133,15 @@ def test_SW_VEH_1_and_2_through_act_on_the_car_chase():
     """Clauses: SW-VEH-1, SW-VEH-2. The interceptor drives 16" down main street (the geometric
     producer rides it): seed 1 passes the roll, seed 11 fails it (it stands 12" along), seed 688
     rolls both 1s and 1+3 on the Out of Control table: a Minor Collision into corner_flats, the
-    nearest obstacle to where it ended, and a Wound."""
+    nearest obstacle to where it ended (named as a player reads it: the corner flats), and a Wound."""
     plan = ["act", str(SCENE), "-m", "interceptor", "-a", "drive: straight 16", "--producer", "geometric", "--seed"]
     assert "maneuvering roll at +0" in run(*plan, "1") and "the move stands" in run(*plan, "1")
     failed = run(*plan, "11")
     assert 'it moves only 12"' in failed and "at (15.00, 23.00)" in failed
     crashed = run(*plan, "688")
     assert "critical failure" in crashed and "Minor Collision" in crashed
-    assert "Moved into the nearest obstacle, corner_flats" in crashed and "wounds 2" in crashed
+    # SW-DMG: one Wound taken of three: "2 wounds left" (a chase player reads "wounds 2" as two taken)
+    assert "Moved into the nearest obstacle, the corner flats" in crashed and "2 wounds left" in crashed
 
 
 def test_SW_VEH_1_ruins_and_a_tight_turn_through_act():
@@ -163,3 +164,38 @@ def test_activate_sends_a_chase_to_act():
     """The chase plays its own game: `activate` (Entropy City's riding) points at `act`."""
     result = CliRunner().invoke(app, ["activate", str(SCENE), "-m", "rammer", "-p", "s3: straight 14"])
     assert result.exit_code != 0 and "entropy3d act" in result.output
+
+
+def test_SW_CHASE_act_says_a_runner_off_the_table_got_away(tmp_path):
+    """Clause: SW-CHASE. The runner on main street drives 12" east off the open edge: it gets
+    away (its side scores), and act's last line says it is off the table, not Out of Action; its
+    heading reads 0°, never 360°."""
+    models = Path(__file__).parents[2] / "models"
+    text = SCENE.read_text(encoding="utf-8").replace("../../models/", f"{models.as_posix()}/")
+    text = text.replace("position: [37, 11.25], facing: 0, speed: 2", "position: [40, 24], facing: 0, speed: 2")
+    scene = tmp_path / "getaway.yaml"
+    scene.write_text(text, encoding="utf-8")
+    out = run("act", str(scene), "-m", "runner", "-a", "drive: straight 12", "--seed", "3")  # physics: 359.99...°
+    assert "it gets away" in out
+    last = out.strip().splitlines()[-1]
+    assert last.startswith("Runner: off the table,") and "Out of Action" not in last, last
+    assert last.endswith("facing 0°"), last
+
+
+def test_los_all_on_a_chase_says_its_marks_are_entropy_citys():
+    """Clause: SW-VEH-1 (the chase decides nothing from sight). `los --all` on the car chase
+    draws Entropy City's sight marks (a rider's front half, '*' can shoot at 25%); a chase player
+    is told they are Entropy City's and that the chase rules decide nothing from them."""
+    out = run("los", str(SCENE), "--all")
+    assert ("The marks above are Entropy City's sight rules (EC-LOS, EC-COVER-1); this scene plays Chase & vehicle "
+            "rules (system: chase_vehicles): it decides nothing from sight.") in out
+    crossroads = run("los", str(SCENE.parents[1] / "crossroads.yaml"), "--all")
+    assert "The marks above" not in crossroads
+
+
+def test_SW_VEH_1_act_says_what_stopped_a_drive_short():
+    """Clause: SW-VEH-1 ("without having to ... worry about crashing into obstacles": no rule
+    and so no event). The runner's 12" drive east along dock street ends 5.5" along, against the
+    jersey barrier; act said only 'rode 5.5"'. The table's fact is told: what it ran into, where."""
+    out = run("act", str(SCENE), "-m", "runner", "-a", "drive: straight 12", "--seed", "3", "--producer", "geometric")
+    assert 'Runner runs into the dock barrier 5.5" along and stops short of it' in out, out

@@ -149,7 +149,8 @@ def test_act_plays_one_activation_in_the_gang_battle_engine():
     assert "Dreg shoots Lyra with the autogun (in the open, +0 to hit)" in done.output
     assert "escher_1" not in done.output and "line of sight: Lyra 100% visible" in done.output
     # GANG-WOUND: the small print under the hit gives each hit's wound roll and armour save
-    hits = int(re.search(r"needing 4\+: (\d) hits", done.output).group(1))
+    # GANG-AMMO: the Firepower die says how many hits ("'6' = 3 hits"): told beside them
+    hits = int(re.search(r"needing 4\+: (\d) hits \(Firepower 6\)", done.output).group(1))
     small_print = done.output.split("Lyra is hit by Dreg: ")[1].splitlines()[1].strip()
     rolls = re.findall(r"wound (\d) needing (\d)\+(?:, save (\d) needing (\d)\+: (saved|unsaved)|: no wound)",
                        small_print)
@@ -160,7 +161,7 @@ def test_act_plays_one_activation_in_the_gang_battle_engine():
     moved = runner.invoke(app, ["act", str(SCENE), "-m", "orlock_4", "-a", "walk: pivot left 90, straight 5",
                                 "--seed", "4", "--producer", "geometric"])
     assert moved.exit_code == 0 and "Krug walks 5\" on foot\n    geometric: walked 5.0\"; GANG-MOVE" in moved.output
-    assert "Krug: in play, wounds 1, no conditions, at (34.87, 16.58) facing 280°" in moved.output
+    assert "Krug: in play, 1 wound left, no conditions, at (34.87, 16.58) facing 280°" in moved.output
     refused = runner.invoke(app, ["act", str(SCENE), "-m", "orlock_4", "-a", "walk: straight 9", "--producer",
                                   "geometric"])
     assert refused.exit_code == 1 and "(GANG-MOVE)" in refused.output and "Traceback" not in refused.output
@@ -168,7 +169,7 @@ def test_act_plays_one_activation_in_the_gang_battle_engine():
     empty = runner.invoke(app, ["act", str(SCENE), "-m", "orlock_3", "-a", "stand up", "-a", "shoot", "--seed", "3",
                                 "--producer", "geometric"])
     assert "Firepower 1: Ammo check" in empty.output and "is Out of Ammo" in empty.output
-    assert "Dreg: in play, wounds 1, Out of Ammo, at" in empty.output and "out_of_ammo" not in empty.output
+    assert "Dreg: in play, 1 wound left, Out of Ammo, at" in empty.output and "out_of_ammo" not in empty.output
     other = runner.invoke(app, ["act", str(SCENE.parents[1] / "crossroads.yaml"), "-m", "h1", "-a", "shoot"])
     assert other.exit_code == 1 and "entropy3d activate" in other.output
 
@@ -192,3 +193,17 @@ def test_GANG_BOTTLE_a_bottled_gang_fights_on_making_cool_checks_each_turn(playe
         for check in checks:
             assert check.figures["fled"] == (sum(check.figures["dice"]) < check.figures["needed"])
             assert (first.state_before.model(check.model).status == OUT) == check.figures["fled"]
+
+
+def test_GANG_PIN_act_refuses_a_prone_fighter_by_name():
+    """Clause: GANG-PIN. Dreg (orlock_3) starts Prone & Pinned: a shot is refused naming the
+    clause and Dreg by name, as every other line of `act` names him, not as orlock_3."""
+    from typer.testing import CliRunner
+
+    from entropy3d.cli import app
+
+    refused = CliRunner().invoke(app, ["act", str(SCENE), "-m", "orlock_3", "-a", "shoot", "--seed", "1",
+                                       "--producer", "geometric"])
+    assert refused.exit_code == 1 and "Traceback" not in refused.output
+    assert "error: Dreg is Prone & Pinned" in refused.output and "(GANG-PIN)" in refused.output, refused.output
+    assert "orlock_3 is" not in refused.output

@@ -55,13 +55,14 @@ def test_GANG_ARC_a_prone_fighter_behind_cover_is_passed_over(fight):
 
 
 def test_los_all_reports_each_fighters_target_and_roll():
-    """Clauses: GANG-ARC, GANG-COVER through the command line."""
+    """Clauses: GANG-ARC, GANG-COVER through the command line, the fighters by name (Lyra is
+    escher_1, Skab orlock_2, Gorg orlock_1, Vex escher_2) as `act` names them."""
     result = CliRunner().invoke(app, ["los", str(SCENE), "--all"])
     assert result.exit_code == 0, result.output
     assert "gang_battle rules" in result.output
-    assert "escher_1: line of sight: orlock_2 100% visible" in result.output
-    assert ("orlock_1: line of sight: escher_2 94% visible, 14.5\" away at 21° off the facing -> rules: shoots "
-            "escher_2, the closest in the front arc; partial cover -1 to hit: hits on 5+") in result.output
+    assert "Lyra: line of sight: Skab 100% visible" in result.output
+    assert ("Gorg: line of sight: Vex 94% visible, 14.5\" away at 21° off the facing -> rules: shoots "
+            "Vex, the closest in the front arc; partial cover -1 to hit: hits on 5+") in result.output
 
 
 def test_sightings_name_what_blocks_its_material_and_top_and_the_bases(fight):

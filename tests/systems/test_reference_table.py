@@ -63,10 +63,13 @@ def test_REF_FALL_off_the_bridge_through_activate():
 
 def test_REF_COLL_into_the_wreck_at_the_measured_speed_through_activate():
     """Clause: REF-COLL. Brick (body 4x2) rides at the wrecked car: the force is the body times
-    the card speed of the impact speed the physics measured times metal's 10."""
+    the card speed of the impact speed the physics measured times metal's 10; the rider and the
+    car are named as a player knows them (Brick, the yard wreck), not by id."""
     out = run("activate", str(SCENE), "-m", "brick", "-p", "s2: straight 10", "--seed", "1")
-    hit = re.search(r"hit yard_wreck \(metal\) at ([0-9.]+) kph.* force 4x2 x (\dx\d) x 10 \(metal\) = (\dx\d)", out)
+    hit = re.search(r"hit the yard wreck \(metal\) at ([0-9.]+) kph.* force 4x2 x (\dx\d) x 10 \(metal\) = (\dx\d)",
+                    out)
     assert hit, out
+    assert "to Brick and the yard wreck" in out
     from entropy3d.systems.reference_cards import CardNumber
 
     assert hit.group(2) == str(CardNumber.of(float(hit.group(1))))
@@ -75,7 +78,7 @@ def test_REF_COLL_into_the_wreck_at_the_measured_speed_through_activate():
 
 def test_REF_ELEV_levels_in_los_all():
     """Clause: REF-ELEV. Spotter on the bridge (level 2) sees Climber at the ramp's foot (level 0):
-    range +2 and combat Level +1 to Spotter."""
+    range +2 and combat Level +1 to Spotter, each named as a player knows it."""
     out = run("los", str(SCENE), "--all")
-    assert ("spotter: line of sight: climber on level 0, spotter on level 2 -> rules: range +2; "
-            "combat Level +1 to spotter, the higher") in out
+    assert ("Spotter: line of sight: Climber on level 0, Spotter on level 2 -> rules: range +2; "
+            "combat Level +1 to Spotter, the higher") in out

@@ -135,3 +135,13 @@ def test_a_weapon_the_rules_data_lacks_is_refused_with_its_key_path_and_the_weap
     assert key.endswith(".stats.weapon") and line == text[:text.index(f"weapon: {weapon}}}")].count("\n") + 1
     assert message.startswith("unknown weapon 'railgun'; use one of ")
     assert f"(rules/{rules_file}.yaml weapons)" in message
+
+
+def test_demo_help_names_every_system_that_plays_its_own_game():
+    """`demo --help` says which scenes play their own rules: every registered system that plays
+    (the chase and the 10acity skirmish too, not only the gang battle) is named."""
+    from entropy3d.scene.systemrules import load_system
+
+    text = " ".join(CliRunner().invoke(app, ["demo", "--help"]).output.split())
+    playing = [name for name in system_names() if name != "entropy_city" and load_system(name).plays()]
+    assert playing and all(name in text for name in playing), (playing, text)

@@ -151,9 +151,10 @@ def test_TEN_ELEV_from_the_tower_the_barrier_gives_no_cover(skirmish):
 
 
 def test_los_all_prints_the_tenacity_verdicts():
-    """Clauses: TEN-COVER, TEN-SIZE, TEN-ELEV through the command line."""
+    """Clauses: TEN-COVER, TEN-SIZE, TEN-ELEV through the command line, figures and scenery by
+    name (Guard, Runner, the roof barrier), not by id."""
     result = CliRunner().invoke(app, ["los", str(SCENE), "--all"])
     assert result.exit_code == 0, result.output
     assert "tenacity_tactics rules" in result.output
-    assert ("guard: line of sight: runner 79% visible past roof_barrier (concrete) -> rules: partial hard cover: "
+    assert ("Guard: line of sight: Runner 79% visible past the roof barrier (concrete) -> rules: partial hard cover: "
             "one size smaller; size -1 step(s): attack -1, 1 disadvantage die, damage x2") in result.output

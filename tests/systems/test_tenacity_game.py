@@ -113,7 +113,8 @@ def test_act_takes_one_turn_in_the_tenacity_engine():
     """Clauses: TEN-ATTACK, TEN-COVER, TEN-TURN through ``entropy3d act``, the system's own move
     command: Guard attacks Runner past the concrete barrier (partial hard cover: one size smaller,
     -1 and a disadvantage die: seed 4 rolls 8,10,9, the 10 set aside, 9 + 1 - 1 = 9) against
-    Runner's Reaction (3 dice: 6,10,10, 10 + 1 and a natural 10's hero die 10 = 21), named by name;
+    Runner's Reaction (3 dice: 6,10,10, 10 + 1 and a natural 10's hero die 10 = 21), named by name,
+    the kept faces, ranks and the critical's die told in the rules' own words under the sentence;
     a second attack in the same turn is refused naming TEN-TURN; a walk past the movement speed is
     refused naming TEN-MOVE."""
     runner = CliRunner()
@@ -122,6 +123,9 @@ def test_act_takes_one_turn_in_the_tenacity_engine():
     assert done.exit_code == 0, done.output
     assert ("Guard attacks Runner with the pistol (in partial hard cover, -1 to attack): 9 (dice 8,10,9) v 21 "
             "(dice 6,10,10) - misses") in done.output
+    # the kept faces, the ranks and the natural 10's hero die: 21 is no sum of the faces shown
+    assert "rules: attacks Runner with the pistol" in done.output
+    assert "attack 9 (of 8,10,9) +1 -1 = 9 v defence 10 (of 6,10,10) +1 +10 (critical) = 21: misses" in done.output
     said = [line for line in done.output.splitlines() if line.startswith("  ")]  # the events, not the echo
     assert not [line for line in said if "runner" in line] and "TEN-COVER" in done.output
     twice = runner.invoke(app, ["act", str(SCENE), "-m", "guard", "-a", "attack runner", "-a", "attack runner",
@@ -153,3 +157,19 @@ def test_TEN_COVER_an_attack_is_filmed_along_its_sight_line_in_the_systems_words
     assert line_colour(view) == COVER_COLOUR and view.target == action.action.target
     downed = [view for _, view in views if view.taken_out]
     assert downed and all(view.banner == "UNCONSCIOUS" for view in downed)
+
+
+def test_TEN_PRONE_the_video_shows_a_figure_stood_up_as_standing_while_it_shoots(played):
+    """Clause: TEN-PRONE. In turn 3 Guard starts prone, stands up, walks and attacks: the video's
+    panel showed PRONE through the walk and the attack (the activation's starting state); the
+    figure as the viewer knows it during each action is as the action before left it."""
+    from entropy3d.video.pacing import seen_model
+
+    [guard] = [a for a in played.activations if a.turn == 3 and a.model_id == "guard"]
+    assert [step.action.kind for step in guard.actions] == ["stand_up", "move", "attack"]
+    assert "prone" in guard.state_before.model("guard").conditions
+    stand, walk, attack = guard.actions
+    assert seen_model(guard, stand, holding=False) is None  # nothing done yet: the starting state
+    assert "prone" not in seen_model(guard, stand, holding=True).conditions
+    assert "prone" not in seen_model(guard, walk, holding=False).conditions
+    assert "prone" not in seen_model(guard, attack, holding=False).conditions
