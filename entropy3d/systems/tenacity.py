@@ -152,8 +152,9 @@ class Cover:
 class Attack:
     """What the rules make of attacking one target: ``allowed`` (False: no direct attack),
     ``blind_on`` (the d10 roll a blind attack through soft cover needs, else None), the size
-    steps (target's effective size less the attacker's), the attack modifier, the advantage dice
-    (negative: disadvantage) and the damage factor."""
+    steps (target's effective size to hit, cover counted, less the attacker's), the attack
+    modifier, the advantage dice (negative: disadvantage) and the damage factor (of the sizes
+    alone)."""
 
     allowed: bool
     blind_on: int | None
@@ -227,17 +228,21 @@ class TenacityTactics(ArmedFigures, GameSystem):
     def attack(self, sighting: Sighting) -> Attack:
         """TEN-COVER and TEN-SIZE: completely behind hard cover, no direct attack; completely
         behind soft cover, only a blind attack; partly behind hard cover, the target counts
-        ``partial_hard_size_steps`` smaller; then +1 and an advantage die per step larger (damage
-        halved per step), -1 and a disadvantage die per step smaller (damage doubled)."""
+        ``partial_hard_size_steps`` smaller to hit; then +1 and an advantage die per step larger,
+        -1 and a disadvantage die per step smaller. The damage is halved per step the target is
+        larger, doubled per step smaller, by the sizes alone: hard cover's bonus "as if you were a
+        creature one step smaller" is "an additional advantage die and a +1 to skill rolls to
+        defend", never the target taking double damage for its cover."""
         rules, sizes = self.rules.cover, self.rules.sizes
         cover = self.cover(sighting)
-        steps = self.size_step(sighting.target_base_in) - self.size_step(sighting.viewer_base_in)
+        size_steps = self.size_step(sighting.target_base_in) - self.size_step(sighting.viewer_base_in)
+        steps = size_steps
         if cover.extent == "partial" and cover.hard:
             steps -= rules.partial_hard_size_steps
         allowed = not (cover.extent == "complete" and cover.hard)
         blind = rules.blind_attack_finds_on if cover.extent == "complete" and not cover.hard else None
         return Attack(allowed, blind, steps, steps * sizes.attack_per_step, steps * sizes.dice_per_step,
-                      sizes.damage_factor_per_step ** -steps)
+                      sizes.damage_factor_per_step ** -size_steps)
 
     def perception_dice(self, sighting: Sighting) -> int:
         """TEN-ELEV: advantage dice to the viewer's perception checks from its height."""

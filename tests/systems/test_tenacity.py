@@ -74,10 +74,11 @@ def test_TEN_COVER_completely_behind_soft_cover_only_a_blind_attack(ten):
 def test_TEN_COVER_partial_hard_cover_counts_one_size_smaller(ten):
     """Clause: TEN-COVER. "If partially behind the cover, it makes you a smaller target, giving you
     a bonus as if you were a creature one step smaller": two bikes (both 2x2), the target 60% seen
-    past metal, counts 1x1: attack -1, a disadvantage die, damage x2. A wall the table gives no
-    material is hard."""
+    past metal, counts 1x1 to hit: attack -1, a disadvantage die. The bonus "is an additional
+    advantage die and a +1 to skill rolls to defend": its damage stays that of two 2x2 bikes (x1),
+    never doubled for being behind cover. A wall the table gives no material is hard."""
     attack = ten.attack(seen(0.6, ["wreck"], ["metal"], [1.0]))
-    assert (attack.size_steps, attack.attack_modifier, attack.advantage_dice, attack.damage_factor) == (-1, -1, -1, 2.0)
+    assert (attack.size_steps, attack.attack_modifier, attack.advantage_dice, attack.damage_factor) == (-1, -1, -1, 1.0)
     assert ten.attack(seen(0.6, ["pillar"], [None], [4.0])).size_steps == -1
 
 
@@ -157,4 +158,4 @@ def test_los_all_prints_the_tenacity_verdicts():
     assert result.exit_code == 0, result.output
     assert "tenacity_tactics rules" in result.output
     assert ("Guard: line of sight: Runner 79% visible past the roof barrier (concrete) -> rules: partial hard cover: "
-            "one size smaller; size -1 step(s): attack -1, 1 disadvantage die, damage x2") in result.output
+            "one size smaller; size -1 step(s): attack -1, 1 disadvantage die, damage x1") in result.output

@@ -161,14 +161,14 @@ def test_TEN_COVER_partial_hard_cover_makes_the_attack_one_size_down(ten):
     giving you a bonus as if you were a creature one step smaller than your current size, which is
     an additional advantage die and a +1": 60% seen past concrete, the attack is -1 with a
     disadvantage die: 9,4,6 keeps 6, + 1 - 1 = 6 against 5 + 1 = 6: a miss; its damage would be
-    doubled."""
+    that of its size, not doubled for the cover."""
     engine, state = skirmish(ten, [figure("r", "reds"), figure("b", "blues", 8.0)])
     table = Table([seen(visible=0.6, blockers=["wall"], surfaces=["concrete"], tops=[3.0])])
     _, events = attack(engine, state, table, Dice(9, 4, 6, 5, 2))
     shot = shot_of(events)
     assert shot.figures["cover"] == "partial hard" and shot.figures["to_hit_modifier"] == -1
     assert shot.figures["attacker_advantage"] == -1 and shot.figures["attack"] == 6 and not shot.figures["hit"]
-    assert shot.figures["damage_factor"] == 2.0
+    assert shot.figures["damage_factor"] == 1.0
 
 
 def test_TEN_COVER_completely_behind_hard_cover_cannot_be_attacked(ten):

@@ -64,11 +64,12 @@ def test_the_skirmish_is_played_by_the_tenacity_engine_and_ends(played):
 
 def test_a_long_skirmish_ends_when_a_side_has_no_figure_conscious():
     """Clause: TEN-STRESS. The mission (DECISION): the skirmish ends when a side has no figure
-    conscious. Seed 3 given 20 turns: the Blues' last figure falls unconscious in turn 12; the Reds,
-    who knocked out three and lost one, win 3 - 1. The same seed plays the same bytes."""
+    conscious. Seed 3 given 20 turns: the Blues' last figure falls unconscious in turn 13; the Reds,
+    who knocked out three and lost two, win 3 - 2 (turn 12 and 3 - 1 while partial hard cover
+    wrongly doubled the damage a figure behind it took). The same seed plays the same bytes."""
     long = play_game(SCENE, seed=3, turns=20, producer="geometric")
-    assert long.end.reason == "blues has no figure conscious" and long.end.turns_played == 12
-    assert long.end.score == {"reds": 3, "blues": 1} and long.end.winner == "reds"
+    assert long.end.reason == "blues has no figure conscious" and long.end.turns_played == 13
+    assert long.end.score == {"reds": 3, "blues": 2} and long.end.winner == "reds"
     assert replay_bytes(play_game(SCENE, seed=3, turns=20, producer="geometric")) == replay_bytes(long)
 
 
