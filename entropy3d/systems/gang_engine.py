@@ -111,15 +111,13 @@ class GangEngine:
         return taking_turns(first, chosen)
 
     def end_turn(self, state: State, rng: np.random.Generator) -> tuple[State, list[Event], list[str]]:
-        """GANG-RECOVERY then GANG-BOTTLE, the End Phase: (state, events, gangs that bottled out and
-        withdraw, ending the fight). A gang that bottles out under ``bottled_gang: cool_checks``
-        stays on the table, its fighters marked ``bottled``: :meth:`cool_checks` from the next turn."""
+        """GANG-BOTTLE then GANG-RECOVERY, the End Phase in the seed's order ("Bottle Check", then
+        "Recovery Test": a fighter Seriously Injured this turn counts towards the bottle check
+        before its recovery roll can make it a flesh wound): (state, events, gangs that bottled
+        out and withdraw, ending the fight). A gang that bottles out under ``bottled_gang:
+        cool_checks`` stays on the table, its fighters marked ``bottled``: :meth:`cool_checks`
+        from the next turn."""
         events: list[Event] = []
-        if self.rules.recovery.enabled:
-            for model in list(state.models.values()):
-                if model.in_play and SERIOUSLY_INJURED in model.conditions:
-                    state, found = self._recover(state, model, rng)
-                    events += found
         withdrawn = []
         withdraw = self.rules.bottle.bottled_gang == "withdraw"
         for gang in self.gangs(state):
@@ -140,6 +138,11 @@ class GangEngine:
             elif out:
                 for model in crew:
                     state = state.with_model(model.but(conditions=model.conditions + (BOTTLED,)))
+        if self.rules.recovery.enabled:
+            for model in list(state.models.values()):
+                if model.in_play and SERIOUSLY_INJURED in model.conditions:
+                    state, found = self._recover(state, model, rng)
+                    events += found
         return state, events, withdrawn
 
     def action_phase(self, state: State, rng: np.random.Generator) -> tuple[State, list[Event]]:

@@ -293,15 +293,17 @@ def test_GANG_INJURY_further_damage_rolls_more_dice_and_flesh_wounds_cost_toughn
 def test_GANG_RECOVERY_seriously_injured_fighters_roll_in_the_end_phase(gang, die, still_injured, status):
     """Clause: GANG-RECOVERY. "Make a Recovery roll for each Seriously Injured fighter ... On '1-2'
     it is Flesh Wound and fighter becomes Prone & Pinned. ... '3-5' remains Seriously Injured. '6'
-    fighter is Out of Action." (The bottle check after it rolls too: the Orlocks' 1, holding.)"""
+    fighter is Out of Action." The End Phase lists the Bottle Check first: the Orlocks' check (a 1)
+    counts the fighter down before its recovery roll, whatever that roll makes of it."""
     models = [fighter("o", "orlock", wounds=0, conditions=(PRONE, SERIOUSLY_INJURED)), fighter("o2", "orlock"),
               fighter("o3", "orlock"), fighter("e", "escher")]
     engine, state = game(gang, models)
-    after, events, bottled = engine.end_turn(state, Dice(die, 1))
+    after, events, bottled = engine.end_turn(state, Dice(1, die))
     model = after.model("o")
     assert (SERIOUSLY_INJURED in model.conditions) == still_injured and model.status == status
     assert PRONE in model.conditions and bottled == []
-    assert events[0].clauses == ("GANG-RECOVERY",)
+    assert [event.clauses for event in events][:2] == [("GANG-BOTTLE",), ("GANG-RECOVERY",)]
+    assert events[0].figures["down"] == 1 and events[0].figures["die"] == 1
 
 
 def test_GANG_BOTTLE_one_d6_plus_the_fighters_down_against_the_starting_crew(gang):
