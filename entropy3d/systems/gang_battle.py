@@ -242,8 +242,13 @@ class GangBattle(ArmedFigures, GameSystem):
 
     def judge_sightings(self, viewer: str, sightings: Sequence[Sighting],
                         stats: Mapping[str, Any]) -> list[Event]:
-        """One event: whom ``viewer`` must shoot (GANG-ARC) and what the cover costs (GANG-COVER)."""
+        """One event: whom ``viewer`` must shoot (GANG-ARC) and what the cover costs (GANG-COVER);
+        a fighter lying Prone & Pinned takes no aimed shot (GANG-PIN: it "can only perform Stand
+        Up, Crawl, Blind Fire, or Reload"; Blind Fire is not played here)."""
         mine = [s for s in sightings if s.viewer == viewer]
+        if stats[viewer].prone:
+            return [Event("attack", viewer, "Prone & Pinned: no aimed shot; it may stand up, crawl or reload "
+                          "(Blind Fire is not played here)", producer="line of sight", clauses=("GANG-PIN",))]
         target = self.priority_target(mine, {model for model, given in stats.items() if given.prone})
         if target is None:
             found = ", ".join(f"{s.target} {100 * s.visible_fraction:.0f}% visible at {s.bearing_deg:.0f}°"

@@ -248,7 +248,7 @@ class GangEngine:
             raise IllegalPlanError("GANG-INJURY", f"{model.id} is Prone & Seriously Injured: it may only crawl")
         if PRONE in model.conditions and action.kind not in PRONE_MAY:
             raise IllegalPlanError("GANG-PIN", f"{model.id} is Prone & Pinned: it may "
-                                   f"{', '.join(PRONE_MAY).replace('_', ' ')}")
+                                   f"{', '.join(PRONE_MAY).replace('_', ' ')} (Blind Fire is not played here)")
         if action.kind == STAND_UP and PRONE not in model.conditions:
             raise IllegalPlanError("GANG-PIN", f"{model.id} is already standing")
         if action.kind == RELOAD and OUT_OF_AMMO not in model.conditions:

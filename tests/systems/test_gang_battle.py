@@ -105,3 +105,13 @@ def test_GANG_ARC_and_COVER_in_the_event_the_los_command_prints(gang):
     assert event.piece == "near" and event.figures["cover"] == "partial"
     assert "hits on 4+" in event.rules and "partial cover -1 to hit" in event.rules
     assert event.clauses == ("GANG-ARC", "GANG-COVER")
+
+
+def test_GANG_PIN_a_prone_fighter_takes_no_aimed_shot(gang):
+    """Clause: GANG-PIN. "Prone & Pinned: Fighter can only perform Stand Up (Basic), Crawl
+    (Double), Blind Fire (Double), or Reload (Simple) Actions": `los --all` said the prone Dreg
+    "shoots Lyra, the closest in the front arc"."""
+    sightings = [seen("near", 10, 30, 0.8), seen("far", 12, 0, 1.0)]
+    [event] = gang.judge_sightings("shooter", sightings, {"shooter": PRONE, "near": STANDING, "far": STANDING})
+    assert event.clauses == ("GANG-PIN",) and event.piece is None and "no aimed shot" in event.rules
+    assert "shoots" not in event.rules
