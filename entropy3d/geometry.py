@@ -91,6 +91,29 @@ class BaseShape:
     def is_round(self) -> bool:
         return math.isclose(self.length, self.width)
 
+    def reach(self, pose: Pose, direction: np.ndarray) -> float:
+        """Inches: how far the base edge reaches from its centre towards the unit table vector
+        ``direction`` (the ellipse's support: a line square to ``direction`` that far out touches
+        it)."""
+        along, across = float(np.dot(direction, pose.forward)), float(np.dot(direction, pose.left))
+        return math.hypot(0.5 * self.length * along, 0.5 * self.width * across)
+
+    def moved_to_touch(self, pose: Pose, point) -> Pose:
+        """``pose`` moved straight towards the table point ``point`` (heading kept) until the base
+        edge reaches the line through ``point`` square to the move: the base touches what
+        ``point`` is the nearest point of, from ``pose``'s centre, without crossing into it (a
+        convex piece lies beyond that line). Already there or past it: ``pose`` unchanged."""
+        offset = np.asarray(point, float) - pose.xy
+        distance = float(np.hypot(*offset))
+        if distance <= 0.0:
+            return pose
+        direction = offset / distance
+        travel = distance - self.reach(pose, direction)
+        if travel <= 0.0:
+            return pose
+        xy = pose.xy + travel * direction
+        return Pose(float(xy[0]), float(xy[1]), pose.facing_deg, pose.z)
+
     def outline(self, pose: Pose, samples: int = 48) -> np.ndarray:
         """The base edge as (samples, 2) table points, counter-clockwise from the front."""
         return pose.to_table(self.local_outline(samples))

@@ -13,7 +13,7 @@ from typing import Mapping, Sequence
 
 import numpy as np
 
-from entropy3d.geometry import Pose
+from entropy3d.geometry import BaseShape, Pose
 from entropy3d.rules.facts import Facts
 from entropy3d.systems.facts import MINIATURE_SURFACE, Impact, LevelChange, RiddenMove, Sighting
 from entropy3d.units import TableScale
@@ -104,11 +104,11 @@ def impacts(model: str, facts: Facts, scale: TableScale, geometry) -> list[Impac
     return sorted(found, key=lambda impact: impact.t_s)
 
 
-def ridden_move(model: str, facts: Facts, probe) -> RiddenMove:
+def ridden_move(model: str, facts: Facts, probe, base: BaseShape | None = None) -> RiddenMove:
     """A ride's :class:`~entropy3d.systems.facts.RiddenMove`: how far, over which terrain (the
     :class:`~entropy3d.scene.probe.SceneProbe`'s surfaces under the ridden trajectory at its
     starting level), how it turned, what it went through or ran into, and the solid piece
-    nearest its end."""
+    nearest its end (with ``base``, the model's: where it would stand moved into that piece)."""
     rows = np.asarray(facts.trajectory, float)
     if len(rows) < 2:
         return RiddenMove(model, float(facts.progress_in))
@@ -121,9 +121,12 @@ def ridden_move(model: str, facts: Facts, probe) -> RiddenMove:
             terrain[name] = terrain.get(name, 0.0) + float(step)
     end = rows[-1]
     nearest = probe.closest_solid(end[None, 1:3], float(end[3]))
+    touching = None
+    if nearest is not None and base is not None:
+        touching = base.moved_to_touch(facts.end_pose, probe.nearest_solid_point(facts.end_pose.xy, float(end[3])))
     return RiddenMove(
         model, float(facts.progress_in),
         tuple(sorted(((k, round(v, 4)) for k, v in terrain.items()), key=lambda item: -item[1])),
         tuple((float(a), float(h)) for a, h in zip(along, rows[:, 4])),
         tuple(hit.piece_id for hit in facts.scenery), tuple(contact.piece_id for contact in facts.contacts),
-        None if nearest is None else nearest[0], None if nearest is None else float(nearest[1]))
+        None if nearest is None else nearest[0], None if nearest is None else float(nearest[1]), touching)

@@ -85,5 +85,5 @@ class TableView(SceneProbe):
         from entropy3d.systems.facts import RideReading
         from entropy3d.tablefacts import impacts, ridden_move
 
-        return RideReading(facts, ridden_move(model_id, facts, self),
+        return RideReading(facts, ridden_move(model_id, facts, self, self.table.base_of(self.table.model(model_id))),
                            tuple(impacts(model_id, facts, self.table.ruleset.scale, self.geometry)))

@@ -283,6 +283,20 @@ class SceneProbe:
                 best = (footprint.piece_id, float(gaps.min()), float(lengths[k]))
         return best
 
+    def nearest_solid_point(self, xy, level: float) -> tuple[float, float] | None:
+        """The point (x, y inches) of the solid piece nearest ``xy`` at ``level`` (the piece
+        :meth:`closest_solid` names) nearest ``xy``; None if none."""
+        point = shapely.Point(*np.asarray(xy, float)[:2])
+        best = None
+        for footprint in self.solid_footprints(level):
+            gap = shapely.distance(footprint.outline, point)
+            if best is None or gap < best[0]:
+                best = (gap, footprint.outline)
+        if best is None:
+            return None
+        x, y = shapely.shortest_line(best[1], point).coords[0]
+        return float(x), float(y)
+
     def edge_crossed(self, path: np.ndarray) -> tuple[str, str] | None:
         """The first table edge the path leaves the table over and its kind (open or cliff)."""
         path = np.atleast_2d(np.asarray(path, float))

@@ -259,6 +259,10 @@ class ChaseEngine:
             end, _ = pose_along(facts.trajectory, max(0.0, stopped_in - self.rules.driving.back_from_wall_in))
         state = state.with_model(model.but(pose=end))
         if verdict.out_of_control is not None:
+            into = reading.move.nearest_obstacle_pose
+            if verdict.out_of_control.collision and into is not None:
+                # SW-VEH-2: "the GM can move it into the nearest obstacle": it stands touching it
+                state = state.with_model(state.model(model.id).but(pose=into))
             state, found = self._out_of_control(state, model.id, verdict.out_of_control, rng)
             events += found
         rams = [i for i in reading.impacts if i.what == "contact" and i.piece in state.models

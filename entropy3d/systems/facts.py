@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from entropy3d.geometry import Pose
 from entropy3d.rules.facts import Facts
 
 #: the surface of an :class:`Impact` with another miniature (a bike and its rider)
@@ -102,7 +103,9 @@ class RiddenMove:
     ride, heading) samples of the ride, for how sharply it turned. scenery: destructible pieces
     it went through. contacts: pieces or models it ran into. nearest_obstacle /
     nearest_obstacle_in: the solid piece nearest to where it ended and how far from its base
-    centre (None when the table has none at its level).
+    centre (None when the table has none at its level). nearest_obstacle_pose: where it would
+    stand moved straight into that piece, its base touching it, its heading kept (None when
+    the table has none, or the base was not given).
     """
 
     model: str
@@ -113,6 +116,7 @@ class RiddenMove:
     contacts: tuple[str, ...] = ()
     nearest_obstacle: str | None = None
     nearest_obstacle_in: float | None = None
+    nearest_obstacle_pose: Pose | None = None
 
     def turned_deg(self, within_in: float) -> float:
         """The largest change of heading (degrees) over any stretch of ``within_in`` inches."""

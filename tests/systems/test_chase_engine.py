@@ -148,12 +148,15 @@ def test_SW_VEH_2_a_critical_failure_minor_collision_into_the_nearest_obstacle(c
     -4)": Handling -1 for the Wound and -1 for the wheels, -2."""
     car = vehicle("car", "law")
     engine, state = game(chase, [car], {"car": VehicleStats()})
+    into = Pose(27.0, 12.0, 0.0)  # where the table says the car stands moved into the lamp
     after, events = drive(engine, state, "car", "drive: straight 16",
                           lambda _: reading("car", straight_ride(car, 16.0), nearest_obstacle="lamp",
-                                            nearest_obstacle_in=2.5), ScriptedDice(1, 1, 1, 2, 2, 1))
+                                            nearest_obstacle_in=2.5, nearest_obstacle_pose=into),
+                          ScriptedDice(1, 1, 1, 2, 2, 1))
     crash = next(e for e in events if e.kind == "crash")
     assert crash.clauses == ("SW-VEH-2",) and crash.piece == "lamp" and "Minor Collision" in crash.rules
     assert 'nearest obstacle, lamp (2.5" away)' in crash.rules
+    assert after.model("car").pose == into  # it said moved into the lamp, and the car stayed where it was
     assert after.model("car").wounds == 2 and after.model("car").status == RIDING
     [critical] = [e for e in events if "SW-CRIT" in e.clauses]
     assert critical.rules.startswith("Critical Hit, 2d6 2+1 = 3: Guidance/Traction") and "Handling -2" in critical.rules
@@ -323,3 +326,16 @@ def test_an_entropy_city_bike_does_not_take_a_drive_plan():
 
     with pytest.raises(IllegalPlanError, match="s2: straight 6.*EC-MOVE-1"):
         plan_move("drive: straight 4", Pose(10, 10, 0), "cruiser", 1, load_ruleset())
+
+
+def test_SW_VEH_2_out_of_control_without_a_collision_stays_where_the_drive_ended(chase):
+    """Clause: SW-VEH-2. Out of Control 2d6 3+4 = 7, "Distracted": no collision, so the car is not
+    moved into the nearest obstacle; it stands where its drive ended (x=26)."""
+    car = vehicle("car", "law")
+    engine, state = game(chase, [car], {"car": VehicleStats()})
+    after, events = drive(engine, state, "car", "drive: straight 16",
+                          lambda _: reading("car", straight_ride(car, 16.0), nearest_obstacle="lamp",
+                                            nearest_obstacle_in=2.5, nearest_obstacle_pose=Pose(27.0, 12.0, 0.0)),
+                          ScriptedDice(1, 1, 3, 4))
+    assert any("Distracted" in e.rules for e in events)
+    assert after.model("car").pose.x == pytest.approx(26.0) and after.model("car").pose.y == car.pose.y

@@ -115,3 +115,38 @@ def test_the_chase_is_told_with_names_never_ids(played):
     said = [sentence for sentence, _ in lines(events_of(played), Names.of_table(load_scene(SCENE))) if sentence]
     assert said and any("maneuvering roll" in s or "no maneuvering roll" in s for s in said)
     assert not [s for s in said if re.search(r"\b(interceptor|rammer|van|runner|law|runners)\b", s)]
+
+
+def test_SW_VEH_2_moved_into_the_nearest_obstacle_the_base_touches_it_without_crossing():
+    """Clause: SW-VEH-2. "If that indicates a collision, the GM can move it into the nearest
+    obstacle": seed 688's Out of Control said the Interceptor moved into the corner flats 2.5"
+    away, and it stayed where it was. The table now gives where it stands moved into the nearest
+    obstacle: its heading kept, its base edge touching the piece (within the 48-point outline's
+    sampling) and not inside it, from several ends of drives across the bundled chase table."""
+    import shapely
+
+    from entropy3d.game.tableview import TableView
+    from entropy3d.geometry import Pose
+    from entropy3d.rules.facts import Facts
+    from entropy3d.scene import load_scene
+    from entropy3d.scene.build import build_table_geometry
+
+    table = load_scene(SCENE)
+    view = TableView(table, build_table_geometry(table))
+    model = table.models[0]
+    base = table.base_of(model)
+    checked = 0
+    for x, y, facing in [(19.0, 23.0, 0.0), (10.0, 30.0, 45.0), (30.0, 12.0, 200.0), (24.0, 40.0, 300.0)]:
+        end = Pose(x, y, facing, 0.0)
+        rows = np.array([[0.0, x - 1.0, y, 0.0, facing], [1.0, x, y, 0.0, facing]])
+        move = view.read_ride(model.id, Facts("geometric", 1.0, 1.0, True, rows, end_pose=end)).move
+        if move.nearest_obstacle is None or move.nearest_obstacle_in <= base.length / 2:
+            continue
+        into = move.nearest_obstacle_pose
+        assert into.facing_deg == facing and (into.x, into.y) != (x, y)
+        outline = shapely.Polygon(base.outline(into))
+        piece = next(f.outline for f in view.solid_footprints(0.0) if f.piece_id == move.nearest_obstacle)
+        assert shapely.distance(outline, piece) < 0.02, (end, into)
+        assert shapely.intersection(outline, piece).area < 1e-6, (end, into)
+        checked += 1
+    assert checked >= 2
