@@ -72,11 +72,11 @@ def other_rules_note(table) -> str:
 def system_sight_lines(table, world, results=None) -> str:
     """The lines ``entropy3d los SCENE --all`` adds under its matrix: what the scene's game
     system makes of what each model sees (:func:`sight_events`); "" when it decides nothing."""
-    from entropy3d.video.words import Names
-
     decided = sight_events(table, world, results)
     if not decided:
         return ""
+    from entropy3d.video.words import Names  # imports the video package (~0.07 s): only when needed
+
     names = Names.of_table(table)
     return (f"\n{table.spec.system} rules, each model at the other gangs:\n"
             + "".join(f"  {names.rider(event.model)}: {names.named_all(event.text)}  ({', '.join(event.clauses)})\n"
