@@ -29,8 +29,11 @@ OPENINGS = (("", 0), ("left wide 7", 7), ("right wide 7", 7), ("left medium 5", 
 DISTANCES = (12, 16, 20, 24)
 #: score a drive loses for each inch past the free move (the maneuvering roll's risk)
 RISK_PER_INCH = 0.15
-#: score a drive loses for each inch of it a wall would stop (it would sit against the wall)
-BLOCKED_PER_INCH = 1.0
+#: score a drive loses for each inch of it a wall would stop (it would sit against the wall):
+#: more than an inch nearer the target gains, so a pursuer does not drive into a building to end
+#: nearer its quarry (at 1.0, 32 of 96 drives of 8 seeded 4-turn chases ran into scenery; at 2.0,
+#: 7 of 91, as at 3.0 and 5.0)
+BLOCKED_PER_INCH = 2.0
 #: drives tried from where a drive would end, to see how much room it leaves to drive on
 #: (a pocket between walls is a trap however near the edge or the target it is)
 ROOM_PROBES = ("drive: straight 12", "drive: left medium 5, straight 7", "drive: right medium 5, straight 7")
