@@ -137,6 +137,11 @@ def label_text(view: FightView) -> str:
     return f"{view.weapon}: in reach"
 
 
+#: how much of the frame may show the void beyond the table, as shares of the director's limit
+#: (:func:`~entropy3d.video.director.shot_fails`), in the order tried: a fight with a figure at
+#: the table's edge (1.5" in) passed no shot at the usual share, and the ride's own camera then
+#: left the target out of frame; a little more void beats a fight half off the screen
+VOID_HEADROOMS = (0.75, 2.5)
 #: the fight camera's heights, as shares of its reach, in the order tried: riders from the usual
 #: heights; figures on foot, smaller and upright, from lower first (seen from high up they shrink)
 RIDER_LIFTS, FIGURE_LIFTS = (0.8, 1.15, 1.6, 2.4, 3.5), (0.45, 0.6, 0.8, 1.15, 1.6, 2.4, 3.5)
@@ -164,29 +169,32 @@ def fight_camera(view: FightView, table_size: tuple[float, float], occluders=Non
     if np.dot(0.5 * np.asarray(table_size, float) - look[:2], side) < 0:
         side = -side  # first from the side over the table's middle, not off its edge
     line = sight_polyline(view, 7)
-    best, best_score = None, math.inf
     seen = np.vstack([line, *[np.asarray(point, float)[None, :] for point in keep]])
-    for scale in (1.0, 1.35, 0.75, 0.6):
-        reach = max(9.0, 0.95 * span) * scale
-        for lift in lifts:
-            for turn_deg in (0.0, 30.0, -30.0, 60.0, -60.0, 90.0, -90.0, 180.0, 150.0, -150.0, 120.0, -120.0):
-                turn = math.radians(turn_deg)
-                offset = np.array([side[0] * math.cos(turn) - side[1] * math.sin(turn),
-                                   side[0] * math.sin(turn) + side[1] * math.cos(turn)]) * reach
-                eye = np.array([look[0] + offset[0], look[1] + offset[1], look[2] + lift * reach])
-                aim = look - [0.0, 0.0, math.tan(math.radians(LOOK_BELOW_DEG)) * reach * (1.0 + lift * lift)]
-                heights = project(eye, aim, FIGHT_FOV_DEG, np.array([a, b, *feet]))[:, 1]
-                if (not np.all((heights > CLEAR_BAND_Y[0]) & (heights < CLEAR_BAND_Y[1]))
-                        or any(shot_fails(eye, aim, FIGHT_FOV_DEG, point, table_size, occluders)
-                               for point in (a, b, *keep))):
-                    continue
-                hidden = blocked(occluders, np.repeat(eye[None, :], len(seen), axis=0), seen)
-                score = 10.0 * (hidden[0] + hidden[len(line) - 1]) + hidden.sum()
-                if score == 0:
-                    return eye, aim, FIGHT_FOV_DEG
-                if score < best_score:
-                    best, best_score = (eye, aim, FIGHT_FOV_DEG), score
-    return best
+    for headroom in VOID_HEADROOMS:
+        best, best_score = None, math.inf
+        for scale in (1.0, 1.35, 0.75, 0.6):
+            reach = max(9.0, 0.95 * span) * scale
+            for lift in lifts:
+                for turn_deg in (0.0, 30.0, -30.0, 60.0, -60.0, 90.0, -90.0, 180.0, 150.0, -150.0, 120.0, -120.0):
+                    turn = math.radians(turn_deg)
+                    offset = np.array([side[0] * math.cos(turn) - side[1] * math.sin(turn),
+                                       side[0] * math.sin(turn) + side[1] * math.cos(turn)]) * reach
+                    eye = np.array([look[0] + offset[0], look[1] + offset[1], look[2] + lift * reach])
+                    aim = look - [0.0, 0.0, math.tan(math.radians(LOOK_BELOW_DEG)) * reach * (1.0 + lift * lift)]
+                    heights = project(eye, aim, FIGHT_FOV_DEG, np.array([a, b, *feet]))[:, 1]
+                    if (not np.all((heights > CLEAR_BAND_Y[0]) & (heights < CLEAR_BAND_Y[1]))
+                            or any(shot_fails(eye, aim, FIGHT_FOV_DEG, point, table_size, occluders, headroom)
+                                   for point in (a, b, *keep))):
+                        continue
+                    hidden = blocked(occluders, np.repeat(eye[None, :], len(seen), axis=0), seen)
+                    score = 10.0 * (hidden[0] + hidden[len(line) - 1]) + hidden.sum()
+                    if score == 0:
+                        return eye, aim, FIGHT_FOV_DEG
+                    if score < best_score:
+                        best, best_score = (eye, aim, FIGHT_FOV_DEG), score
+        if best is not None:
+            return best
+    return None
 
 
 def fight_of(action, ruleset, table_size: tuple[float, float], occluders=None, on_foot: Collection[str] = (),

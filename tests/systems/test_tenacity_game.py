@@ -174,3 +174,38 @@ def test_TEN_PRONE_the_video_shows_a_figure_stood_up_as_standing_while_it_shoots
     assert "prone" not in seen_model(guard, stand, holding=True).conditions
     assert "prone" not in seen_model(guard, walk, holding=False).conditions
     assert "prone" not in seen_model(guard, attack, holding=False).conditions
+
+
+def test_TEN_ATTACK_every_shot_is_filmed_with_both_figures_in_frame():
+    """Clause: TEN-ATTACK. The demo of seed 7 filmed the Lookout's and the Scout's rifle shots with
+    the ride's camera, their target out of frame or under the panels: the Lookout stands 1.5" from
+    the table's edge, and no fight camera kept the void beyond it under the usual share. Every shot
+    now gets a fight camera with both figures inside the frame, over the HUD's panels."""
+    import numpy as np
+
+    from entropy3d.scene import load_scene
+    from entropy3d.scene.build import build_table_geometry
+    from entropy3d.systems import find_system
+    from entropy3d.video.director import occluder_mesh, project
+    from entropy3d.video.fight import CLEAR_BAND_Y, fight_of
+
+    replay = play_game(SCENE, seed=7, turns=2, producer="geometric")
+    table = load_scene(SCENE)
+    occluders = occluder_mesh(build_table_geometry(table))
+    on_foot = {m.id for m in replay.header.initial.models.values() if m.on_foot}
+    shots = 0
+    for activation in replay.activations:
+        for action in activation.actions:
+            if action.attack is None:
+                continue
+            view, camera = fight_of(action, table.ruleset, (table.width, table.depth), occluders, on_foot,
+                                    find_system(table.spec.system))
+            if view is None:
+                continue
+            shots += 1
+            assert camera is not None, f"no fight camera for {view.attacker}'s shot at {view.target}"
+            eye, look, fov = camera
+            points = project(eye, look, fov, np.array([view.shooter, view.aim]))
+            assert np.all(np.abs(points[:, 0]) < 0.95), (view.attacker, points)
+            assert np.all((points[:, 1] > CLEAR_BAND_Y[0]) & (points[:, 1] < CLEAR_BAND_Y[1])), (view.attacker, points)
+    assert shots >= 6
