@@ -22,7 +22,7 @@ from entropy3d.geometry import Pose
 from entropy3d.rules.event import Event
 from entropy3d.rules.state import pose_from_json
 from entropy3d.scene.miniature import BASE_THICKNESS_IN, SADDLE_FRACTION
-from entropy3d.video.director import blocked, project, shot_fails
+from entropy3d.video.director import blocked, pose_at, project, shot_fails
 
 #: the sight line's colour when the shot is clear (half or more visible) and when in cover: apart
 #: from every gang colour and the ride's yellow plan
@@ -115,14 +115,49 @@ def fight_view(attack, ruleset, on_foot: Collection[str] = (), system=None) -> F
         cover)
 
 
+def overwatch_view(activation, action, ruleset, on_foot: Collection[str] = ()) -> FightView | None:
+    """The :class:`FightView` of the overwatch shot fired at the model riding ``action`` of
+    ``activation`` (EC-GUN-STOPPED: a stopped rider on overwatch shoots the first enemy that comes
+    into range and sight), from where the watcher waits to where the rider was when it came into
+    sight; None when no overwatch shot was fired at it. The replay keeps no share seen for it:
+    its label names the overwatch instead (:func:`label_text`)."""
+    events = list(action.events)
+    trigger = next((e for e in events if e.kind == "attack" and e.figures.get("overwatch")), None)
+    if trigger is None or trigger.model not in activation.state_before.models:
+        return None
+    after = events[events.index(trigger) + 1:]
+    shot = next((e for e in after if e.kind == "attack" and e.model == trigger.model and "weapon" in e.figures), None)
+    if shot is None:
+        return None
+    watcher, mover = activation.state_before.model(trigger.model), activation.model_id
+    ridden = np.asarray(action.trajectory, float)
+    if len(ridden):
+        x, y, z, _ = pose_at(ridden, trigger.t_s)
+    else:  # it did not move: where the action left it
+        stood = (action.model_after or activation.state_before.model(mover)).pose
+        x, y, z = stood.x, stood.y, stood.z
+    wreck = next((e for e in after if e.kind == "wreck" and e.model == mover and "wreck" in e.figures), None)
+    return FightView(
+        watcher.id, mover, str(shot.figures["weapon"]), True,
+        np.array([watcher.pose.x, watcher.pose.y, watcher.pose.z + eye_and_middle(ruleset, watcher.id in on_foot)[0]]),
+        np.array([x, y, z + eye_and_middle(ruleset, mover in on_foot)[1]]), None, bool(shot.figures.get("hit")),
+        any(e.model == mover and bool(e.figures.get("taken_out")) for e in after) or wreck is not None,
+        None if wreck is None else Pose(float(wreck.figures["x"]), float(wreck.figures["y"]),
+                                        float(wreck.figures["facing_deg"]), float(wreck.figures["z"])),
+        cover_words="on overwatch")
+
+
 def line_colour(view: FightView) -> str:
     """Melee red; a shot clear of cover blue, in cover amber (by the system's own cover when it
-    names one, else by the share seen)."""
+    names one, else by the share seen; an overwatch shot, whose share the replay does not keep,
+    blue)."""
     if not view.gun:
         return MELEE_COLOUR
     if view.cover:
         return CLEAR_COLOUR if view.cover == "none" else COVER_COLOUR
-    return CLEAR_COLOUR if (view.visible or 0.0) >= 0.5 else COVER_COLOUR
+    if view.visible is None:
+        return CLEAR_COLOUR
+    return CLEAR_COLOUR if view.visible >= 0.5 else COVER_COLOUR
 
 
 def label_text(view: FightView) -> str:
@@ -130,7 +165,9 @@ def label_text(view: FightView) -> str:
     system that names its cover: its headline and small print name the weapon, and every word on
     the line is read before the video moves on), "chain: in reach" for a melee attack."""
     if view.gun:
-        share = view.visible or 0.0
+        if view.visible is None:  # an overwatch shot (:func:`overwatch_view`)
+            return f"{view.weapon}: {view.cover_words}"
+        share = view.visible
         if view.cover_words:
             return f"{share:.0%} visible - {view.cover_words}"
         return f"{view.weapon}: {share:.0%} visible" + (" - in cover" if share < 1.0 - 1e-6 else "")
@@ -198,11 +235,15 @@ def fight_camera(view: FightView, table_size: tuple[float, float], occluders=Non
 
 
 def fight_of(action, ruleset, table_size: tuple[float, float], occluders=None, on_foot: Collection[str] = (),
-             system=None):
+             system=None, activation=None):
     """(:class:`FightView`, its :func:`fight_camera` keeping in frame where the attacker ended its
     ride and the wreck of a takedown) of a replay's action record; (None, None) when it made no
-    attack to show. ``on_foot``: ids of the models on foot. ``system``: the game system, for its words."""
+    attack to show. ``on_foot``: ids of the models on foot. ``system``: the game system, for its
+    words. ``activation``: the action's activation record, to show an overwatch shot fired at
+    the rider when it made no attack of its own (:func:`overwatch_view`)."""
     view = fight_view(action.attack, ruleset, on_foot, system)
+    if view is None and activation is not None:  # no attack of its own: a shot at it from overwatch
+        view = overwatch_view(activation, action, ruleset, on_foot)
     if view is None:
         return None, None
     after, ridden = action.model_after, np.asarray(action.trajectory, float)

@@ -371,7 +371,7 @@ class ReplayFilm:
         clock = ride_clock(ride_s, segment.rate, segment.flight, self.options.flight_rate, fps)
         jump = self._jump_shot(activation, segment, trajectory, ride_s)
         fight, fight_shot = fight_of(action, self.table.ruleset, size, self.occluders,  # an attack: its own shot
-                                     self.on_foot, self.system)
+                                     self.on_foot, self.system, activation)
         takedown_frame = ride_frames + round(TAKEDOWN_AFTER * (segment.frames - ride_frames))
         for i in range(segment.frames):
             t = float(clock[min(i, len(clock) - 1)]) if i < ride_frames else float(trajectory[-1, 0])
@@ -445,7 +445,8 @@ class ReplayFilm:
         target = plan.target(point + [0, 0, 0.5], size)
         eye, look, fov = *self.rig.cut(eye_for(target, pose.facing_deg, plan), target), plan.fov_deg
         fight, fight_shot = (None, None) if action is None else fight_of(action, self.table.ruleset, size,
-                                                                         self.occluders, self.on_foot, self.system)
+                                                                         self.occluders, self.on_foot, self.system,
+                                                                         activation)
         if fight_shot is not None:
             eye, look, fov = fight_shot
             self.rig.cut(eye, look)

@@ -162,3 +162,36 @@ def test_EC_WOUND_the_shared_page_and_the_viewer_tell_the_shot_with_its_action(t
         [line[0] for line in page_lines[-len(shot):] if line[0]]
     timeline.index, timeline.t = index, 1e9
     assert shot[-1].text in timeline.caption()
+
+
+@pytest.mark.parametrize("seed,hit", [(1, False), (7, True)])
+def test_EC_GUN_STOPPED_an_overwatch_shot_is_filmed_as_a_fight(seed, hit):
+    """Clause: EC-GUN-STOPPED. Ash on overwatch shoots Hawk as Hawk comes into range and sight: the
+    shot is Ash's, made during Hawk's action, so the video filmed it with Hawk's own camera and no
+    sight line (the default demo's headshot). It is now a fight: from where Ash waits to where Hawk
+    was, "pistol: on overwatch", framed with both in the picture. Seed 1's Hawk does not move at
+    all (an action with no trajectory) and is missed; seed 7's walks and is taken out."""
+    from entropy3d.scene import load_scene
+    from entropy3d.scene.build import build_table_geometry
+    from entropy3d.video.director import occluder_mesh, project
+    from entropy3d.video.fight import fight_of, label_text
+
+    replay = play_game(None, seed=seed, turns=1, producer="geometric")
+    table = load_scene(replay.header.scene)
+    occluders = occluder_mesh(build_table_geometry(table))
+    on_foot = {m.id for m in replay.header.initial.models.values() if m.on_foot}
+    found = [(activation, action) for activation in replay.activations for action in activation.actions
+             if action.attack is None and any(e.figures.get("overwatch") for e in action.events)]
+    assert found, "no overwatch shot in this game"
+    for activation, action in found:
+        assert fight_of(action, table.ruleset, (table.width, table.depth), occluders, on_foot)[0] is None
+        view, camera = fight_of(action, table.ruleset, (table.width, table.depth), occluders, on_foot, None,
+                                activation)
+        watcher = activation.state_before.model(view.attacker)
+        assert view.target == activation.model_id and watcher.overwatch_push is not None
+        assert view.shooter[:2] == pytest.approx([watcher.pose.x, watcher.pose.y])
+        assert view.gun and view.hit == hit and view.taken_out == hit
+        assert label_text(view) == f"{view.weapon}: on overwatch"
+        assert camera is not None
+        points = project(*camera, np.array([view.shooter, view.aim]))
+        assert np.all(np.abs(points) < 1.0), points
