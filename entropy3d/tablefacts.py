@@ -120,10 +120,8 @@ def ridden_move(model: str, facts: Facts, probe, base: BaseShape | None = None) 
         if name:
             terrain[name] = terrain.get(name, 0.0) + float(step)
     end = rows[-1]
-    nearest = probe.closest_solid(end[None, 1:3], float(end[3]))
-    touching = None
-    if nearest is not None and base is not None:
-        touching = base.moved_to_touch(facts.end_pose, probe.nearest_solid_point(facts.end_pose.xy, float(end[3])))
+    nearest = probe.nearest_solid(end[1:3], float(end[3]))
+    touching = None if nearest is None or base is None else base.moved_to_touch(facts.end_pose, nearest[2])
     return RiddenMove(
         model, float(facts.progress_in),
         tuple(sorted(((k, round(v, 4)) for k, v in terrain.items()), key=lambda item: -item[1])),

@@ -283,19 +283,20 @@ class SceneProbe:
                 best = (footprint.piece_id, float(gaps.min()), float(lengths[k]))
         return best
 
-    def nearest_solid_point(self, xy, level: float) -> tuple[float, float] | None:
-        """The point (x, y inches) of the solid piece nearest ``xy`` at ``level`` (the piece
-        :meth:`closest_solid` names) nearest ``xy``; None if none."""
+    def nearest_solid(self, xy, level: float) -> tuple[str, float, tuple[float, float]] | None:
+        """The solid piece nearest the point ``xy`` at ``level`` (as :meth:`closest_solid` finds it
+        for a one-point path): its id, the distance (inches) and its point nearest ``xy``; None if
+        none."""
         point = shapely.Point(*np.asarray(xy, float)[:2])
         best = None
         for footprint in self.solid_footprints(level):
-            gap = shapely.distance(footprint.outline, point)
-            if best is None or gap < best[0]:
-                best = (gap, footprint.outline)
+            gap = float(shapely.distance(footprint.outline, point))
+            if best is None or gap < best[1]:
+                best = (footprint, gap)
         if best is None:
             return None
-        x, y = shapely.shortest_line(best[1], point).coords[0]
-        return float(x), float(y)
+        x, y = shapely.shortest_line(best[0].outline, point).coords[0]
+        return best[0].piece_id, best[1], (float(x), float(y))
 
     def edge_crossed(self, path: np.ndarray) -> tuple[str, str] | None:
         """The first table edge the path leaves the table over and its kind (open or cliff)."""
