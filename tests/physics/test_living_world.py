@@ -39,12 +39,12 @@ def start(proving_ground):
 
 
 def rides(start):
-    """(name, state, model, plan): a knocked bench (settling after the ride), a bench broken at
+    """(name, state, model, plan): the heavy bench knocked (settling after the ride), the light one broken at
     speed 3 (removed mid-ride), head-on and side-on crashes into a bank, a jump across the gap,
     and the bench hit where an earlier ride left it (it starts awake)."""
     fast = start.with_model(start.model("smasher").but(speed=3))
     moved = start.with_scenery({"bench1": ScenerySpot(dx=0.5, turn_deg=10.0)})
-    return [("bench knocked", start, "smasher", "s2: straight 12"),
+    return [("bench knocked", start, "shover", "s2: straight 12"),
             ("bench broken", fast, "smasher", "s3: straight 16"),
             ("head-on crash", start, "crasher", "s3: straight 16"),
             ("jump", start, "jumper", "s3: straight 16"),
@@ -236,9 +236,10 @@ def test_models_a_ride_left_in_place_stay_and_the_rides_are_the_same_bits(provin
             kept.append(kept_now)
     finally:
         living.close()
-    # the bench (left untouched by both riders) and the models static in both rides, not moved
-    assert kept == [[], ["bench1", "jumper", "scraper", "smasher"], ["bench1", "scraper", "smasher"],
-                    ["bench1", "crasher", "scraper"]]
+    # the benches (left untouched by both riders) and the models static in both rides, not moved
+    assert kept == [[], ["bench1", "heavy_bench", "jumper", "scraper", "shover", "smasher"],
+                    ["bench1", "heavy_bench", "scraper", "shover", "smasher"],
+                    ["bench1", "crasher", "heavy_bench", "scraper", "shover"]]
 
 
 def test_a_model_put_back_comes_after_the_crates_placed_anew(debris_rows, created, restored):
