@@ -238,3 +238,23 @@ def progress_lookup(path: np.ndarray):
         return along
 
     return lookup
+
+
+def matrix_product(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """``a @ b`` (``a``: ... x K, ``b``: K x M) as a sum of elementwise products in a fixed order.
+
+    A BLAS product rounds by the kernel OpenBLAS picks for the CPU (Haswell, AVX-512...), and
+    ``numpy.linalg`` likewise, so a shape built with them has other last bits on another machine,
+    and a ride that grazes it can end otherwise: the same seed must play the same game anywhere.
+    Elementwise products and sums round the same on every CPU."""
+    a, b = np.asarray(a, float), np.asarray(b, float)
+    out = a[..., 0:1] * b[0]
+    for k in range(1, b.shape[0]):
+        out = out + a[..., k:k + 1] * b[k]
+    return out
+
+
+def transform_points(points: np.ndarray, matrix: np.ndarray) -> np.ndarray:
+    """``points`` (N x 3) moved by the 4x4 homogeneous ``matrix``, rounding as :func:`matrix_product`."""
+    matrix = np.asarray(matrix, float)
+    return matrix_product(points, matrix[:3, :3].T) + matrix[:3, 3]

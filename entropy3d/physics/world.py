@@ -46,7 +46,7 @@ from typing import Mapping, Sequence
 import numpy as np
 import trimesh
 
-from entropy3d.geometry import BaseShape, Pose
+from entropy3d.geometry import BaseShape, Pose, matrix_product
 from entropy3d.physics.engine import pybullet
 from entropy3d.physics.hulls import convex_pieces
 from entropy3d.physics.mass import debris_mass_kg, mass_properties, principal_frame, quaternion_of
@@ -366,11 +366,17 @@ def _debris_shape(piece: Piece, metres: float) -> _DebrisShape:
     hull = trimesh.util.concatenate(list(piece.parts)).convex_hull
     hull_m = hull.copy()
     hull_m.apply_scale(metres)
+    # integrated about a point near the piece, not the table's corner metres away: about the
+    # corner, the parallel-axis shift cancels all but ~11 digits of the inertia, and which
+    # digits survive depends on the CPU's vector width
+    near = hull_m.bounds.mean(axis=0)
+    hull_m.apply_translation(-near)
     mass = debris_mass_kg(hull_m.volume, piece.risk or 1)
-    centre, inertia = mass_properties(hull_m, mass)
+    centre_near, inertia = mass_properties(hull_m, mass)
     # the body frame is the principal frame, so the inertia is exactly diagonal in it
     moments, axes = principal_frame(inertia)
-    local = (np.asarray(hull_m.vertices) - centre) @ axes
+    local = matrix_product(np.asarray(hull_m.vertices) - centre_near, axes)
+    centre = centre_near + near
     return _DebrisShape(BodyInfo(piece.id, piece.kind, piece.terrain, True, piece.risk), local.tolist(), centre, axes,
                         tuple(np.asarray(moments, float).tolist()), mass, hull.bounds.mean(axis=0),
                         0.4 * float(np.min(hull_m.extents)))
@@ -422,8 +428,8 @@ def _debris_pose(world: PhysicsWorld, shape: _DebrisShape, spot: ScenerySpot) ->
         turn = np.radians(spot.turn_deg)
         rz = np.array([[np.cos(turn), -np.sin(turn), 0.0], [np.sin(turn), np.cos(turn), 0.0], [0.0, 0.0, 1.0]])
         pivot_m = shape.pivot_in * metres
-        centre = rz @ (shape.centre_m - pivot_m) + pivot_m + np.array([spot.dx, spot.dy, 0.0]) * metres
-        world.poses[key] = (centre.tolist(), quaternion_of(rz @ shape.axes))
+        centre = matrix_product(shape.centre_m - pivot_m, rz.T) + pivot_m + np.array([spot.dx, spot.dy, 0.0]) * metres
+        world.poses[key] = (centre.tolist(), quaternion_of(matrix_product(rz, shape.axes)))
     return world.poses[key]
 
 

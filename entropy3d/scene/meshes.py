@@ -12,6 +12,7 @@ import numpy as np
 import trimesh
 
 from entropy3d.errors import MeshError
+from entropy3d.geometry import matrix_product, transform_points
 from entropy3d.scene.schema import MeshPiece
 from entropy3d.units import INCHES_PER_UNIT
 
@@ -80,7 +81,7 @@ def _read_mesh_file(path: Path, notes: list[str]) -> trimesh.Trimesh:
             if sum(len(f) for f in faces) + len(geometry.faces) > MAX_TRIANGLES:
                 raise MeshError(path, [("", None, f"mesh file {path.name!r} holds more than {MAX_TRIANGLES:,} "
                                                   "triangles (the limit); decimate it in a mesh editor first")])
-            vertices.append(trimesh.transform_points(np.asarray(geometry.vertices, float), transform))
+            vertices.append(transform_points(geometry.vertices, transform))
             faces.append(np.asarray(geometry.faces) + count)
             count += len(geometry.vertices)
     except MeshError:
@@ -139,12 +140,12 @@ def placement_matrix(piece: MeshPiece, up: str) -> np.ndarray:
     """4x4 transform from file coordinates to table inches: axes, units, scale, rotation, position."""
     matrix = np.eye(4)
     if up == "y":
-        matrix = _Y_UP_TO_Z_UP @ matrix
+        matrix = matrix_product(_Y_UP_TO_Z_UP, matrix)
     scale = np.broadcast_to(np.asarray(piece.scale, dtype=float), (3,)) * INCHES_PER_UNIT[piece.units]
-    matrix = np.diag([*scale, 1.0]) @ matrix
+    matrix = matrix_product(np.diag([*scale, 1.0]), matrix)
     rx, ry, rz = np.radians(piece.rotation)
     rotation = trimesh.transformations.euler_matrix(rx, ry, rz, axes="sxyz")
-    matrix = rotation @ matrix
+    matrix = matrix_product(rotation, matrix)
     matrix[:3, 3] += np.asarray(piece.position, dtype=float)
     return matrix
 
@@ -154,7 +155,10 @@ def load_mesh_piece(piece: MeshPiece, path: Path, notes: list[str] | None = None
     made on the way (stray parts dropped) are appended to ``notes``."""
     mesh = read_mesh_file(path, notes)
     up = piece.up or ("y" if path.suffix.lower() in _Y_UP_SUFFIXES else "z")
-    mesh.apply_transform(placement_matrix(piece, up))
+    matrix = placement_matrix(piece, up)
+    mirrored = np.linalg.det(matrix[:3, :3]) < 0  # a mirroring scale turns the faces inside out
+    mesh = trimesh.Trimesh(transform_points(mesh.vertices, matrix),
+                           np.ascontiguousarray(np.fliplr(mesh.faces)) if mirrored else mesh.faces, process=False)
     extents = mesh.extents
     if np.any(extents <= 0) and np.count_nonzero(extents) < 2:
         raise MeshError(path, [("", None, f"mesh file {path.name!r} is degenerate (extents {extents})")])
