@@ -10,6 +10,7 @@ import re
 import shlex
 import subprocess
 import sys
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -18,6 +19,8 @@ ROOT = Path(__file__).resolve().parents[1]
 README = ROOT / "README.md"
 RENDERS = {"demo", "replay-render", "render", "highlights"}
 TINY = "128x72"
+#: files a README example writes and later ones read: the demo's replay, the sweep's results
+LANE_FILES = ("demo.jsonl", "results/")
 
 
 def command_examples(text: str) -> list[str]:
@@ -79,15 +82,48 @@ def test_readme_has_runnable_examples():
     assert {"demo", "plan", "odds", "activate", "los", "replay-render", "replay-check"} <= names, names
 
 
-def test_every_readme_command_example_succeeds(tmp_path):
-    for folder in ("scenes", "rules", "models"):
-        (tmp_path / folder).symlink_to(ROOT / folder)
+def lanes(commands: list[str]) -> dict[str, list[str]]:
+    """The commands split into lanes that share no file: those reading or writing the demo's
+    replay, those of the sweep's results, and the rest, each lane in the README's order."""
+    split: dict[str, list[str]] = {}
+    for command in commands:
+        lane = next((name for name in LANE_FILES if name in command), "table")
+        split.setdefault(lane, []).append(command)
+    return split
+
+
+def _run_lane(folder: Path, commands: list[str]) -> list[str]:
+    """Run ``commands`` one after the other in ``folder``; what failed, with its output."""
+    folder.mkdir()
+    for name in ("scenes", "rules", "models"):
+        (folder / name).symlink_to(ROOT / name)
     env = dict(os.environ, PYTHONPATH=str(ROOT), COLUMNS="100")
-    for command in command_examples(README.read_text()):
+    failed = []
+    for command in commands:
         args = tiny(shlex.split(command)[1:])
-        result = subprocess.run([sys.executable, "-m", "entropy3d", *args], cwd=tmp_path, env=env,
+        result = subprocess.run([sys.executable, "-m", "entropy3d", *args], cwd=folder, env=env,
                                 capture_output=True, text=True, timeout=600)
-        assert result.returncode == 0, f"README example failed: {command}\n{result.stdout}\n{result.stderr}"
+        if result.returncode != 0:
+            failed.append(f"README example failed: {command}\n{result.stdout}\n{result.stderr}")
+    return failed
+
+
+def test_readme_commands_split_into_lanes_that_keep_their_order():
+    commands = command_examples(README.read_text())
+    split = lanes(commands)
+    assert set(split) == {"table", *LANE_FILES}, "the demo's replay and the sweep's results each have a lane"
+    assert sorted(c for lane in split.values() for c in lane) == sorted(commands)
+    for lane in split.values():
+        assert lane == [c for c in commands if c in lane], "a lane keeps the README's order"
+
+
+def test_every_readme_command_example_succeeds(tmp_path):
+    """Each lane in its own folder, the lanes side by side (the suite runs on two cores)."""
+    split = lanes(command_examples(README.read_text()))
+    with ThreadPoolExecutor(max_workers=len(split)) as pool:
+        failures = pool.map(lambda item: _run_lane(tmp_path / item[0].strip("/."), item[1]), split.items())
+        failed = [failure for lane in failures for failure in lane]
+    assert not failed, "\n\n".join(failed)
 
 
 @pytest.mark.parametrize("doc", ["README.md", "DEVELOPERS.md"])
