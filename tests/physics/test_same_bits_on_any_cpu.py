@@ -5,8 +5,8 @@ CPU: the same seed must play the same game on another machine.
 and numpy's sums by the widest vector unit it dispatches to. A bench's hit-or-smash outcome
 turned on those bits (an AVX-512 machine smashed what a Haswell kernel only knocked along). The
 subprocesses below force the oldest kernels (OpenBLAS's SSE4 ``Nehalem``, numpy's baseline
-loops); on the code before this test, 25 of the 25 bundled debris shapes differed under the
-first and 1 under the second.
+loops); on the code before this test, all 25 debris shapes of the bundled tables and the proving
+ground differed under the first and 1 under the second.
 """
 
 import os
