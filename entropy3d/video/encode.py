@@ -13,6 +13,8 @@ from typing import TYPE_CHECKING, Callable, Iterable
 
 import numpy as np
 
+from entropy3d.video.hud import LaidFrame, pixels_of
+
 if TYPE_CHECKING:
     from entropy3d.video.movie import VideoOptions
 
@@ -24,10 +26,11 @@ X264_PRESET = "veryfast"
 FRAMES_IN_FLIGHT = 8
 
 
-def write_mp4(frames: Iterable[np.ndarray], path: Path, options: VideoOptions, total: int,
+def write_mp4(frames: Iterable[np.ndarray | LaidFrame], path: Path, options: VideoOptions, total: int,
               progress: Callable[[int, int], None] | None) -> None:
-    """Encode ``frames`` ((H, W, 3) uint8 at ``options.size``) as H.264 into ``path``; drawing and
-    encoding overlap (a feeder thread), so both cores work. progress: (frames done, total)."""
+    """Encode ``frames`` ((H, W, 3) uint8 at ``options.size``, or a HUD still to be laid on) as
+    H.264 into ``path``; drawing and encoding overlap, so both cores work: a feeder thread lays
+    each frame's HUD on and hands it to ffmpeg. progress: (frames done, total)."""
     import imageio_ffmpeg
 
     width, height = options.size
@@ -41,13 +44,14 @@ def write_mp4(frames: Iterable[np.ndarray], path: Path, options: VideoOptions, t
     failures: list[BaseException] = []
 
     def feed_encoder() -> None:
-        """Hand frames to ffmpeg on this thread, so that drawing the next frame never waits on
-        the pipe; after a failure, keep taking frames so the drawing side is never stuck."""
+        """Lay each frame's HUD on and hand it to ffmpeg on this thread, so that drawing the next
+        frame never waits on either; after a failure, keep taking frames so the drawing side is
+        never stuck."""
         while (frame := pending.get()) is not None:
             if failures:
                 continue
             try:
-                writer.send(frame)
+                writer.send(np.ascontiguousarray(pixels_of(frame)))
             except BaseException as error:  # re-raised on the drawing thread
                 failures.append(error)
 
@@ -57,7 +61,7 @@ def write_mp4(frames: Iterable[np.ndarray], path: Path, options: VideoOptions, t
         for k, frame in enumerate(frames, start=1):
             if failures:
                 break
-            pending.put(np.ascontiguousarray(frame))  # every frame is a new array: no copy needed
+            pending.put(frame)
             if progress is not None:
                 progress(k, total)
     finally:
@@ -68,7 +72,7 @@ def write_mp4(frames: Iterable[np.ndarray], path: Path, options: VideoOptions, t
         raise failures[0]
 
 
-def write_gif(frames: Iterable[np.ndarray], path: Path, options: VideoOptions, total: int,
+def write_gif(frames: Iterable[np.ndarray | LaidFrame], path: Path, options: VideoOptions, total: int,
               progress: Callable[[int, int], None] | None) -> None:
     """Write every ``options.fps / options.gif_fps``-th of ``frames`` as a looping GIF (128 colours)."""
     from PIL import Image
@@ -77,7 +81,7 @@ def write_gif(frames: Iterable[np.ndarray], path: Path, options: VideoOptions, t
     images = []
     for k, frame in enumerate(frames, start=1):
         if (k - 1) % step == 0:
-            images.append(Image.fromarray(frame).quantize(colors=128, method=Image.Quantize.MEDIANCUT))
+            images.append(Image.fromarray(pixels_of(frame)).quantize(colors=128, method=Image.Quantize.MEDIANCUT))
         if progress is not None:
             progress(k, total)
     images[0].save(path, format="GIF", save_all=True, append_images=images[1:], loop=0,

@@ -269,6 +269,13 @@ class ReplayFilm:
     # -- frames ---------------------------------------------------------------------------------
 
     def frames(self) -> Iterator[np.ndarray]:
+        """Every frame of the film in order, finished: (height, width, 3) uint8 arrays."""
+        return (hud.pixels_of(frame) for frame in self.laid_frames())
+
+    def laid_frames(self) -> Iterator[np.ndarray | hud.LaidFrame]:
+        """Every frame of the film in order, a HUD or card still to be laid on (a
+        :class:`~entropy3d.video.hud.LaidFrame`, which the MP4 encoder's thread finishes) or
+        an array."""
         state = self.replay.header.initial
         self.show_state(state)
         shown = -1
@@ -327,7 +334,7 @@ class ReplayFilm:
                  f"{MISSION_NAMES.get(mission, mission)}  -  {header.turns} turns  -  seed {header.seed}",
                  f"{find_system(self.table.spec.system).title}  |  entropy3d")
         for frame in self._overview_frames(segment.frames, 24.0):
-            yield hud.draw_card(frame, header.scene_name, lines)
+            yield hud.card_frame(frame, header.scene_name, lines)
 
     def _turn_card(self, segment: Segment, state: State) -> Iterator[np.ndarray]:
         turn = next(t for t in self.replay.turns if t.turn == segment.turn)
@@ -337,7 +344,7 @@ class ReplayFilm:
                  f"roll-off {a} v {b}: {first} chooses to go first (EC-TURN-1)",
                  "order: " + ", ".join(self.names.get(m, m) for m in turn.order[:8]))
         for frame in self._overview_frames(segment.frames, 6.0):
-            yield hud.draw_card(frame, f"Turn {turn.turn} of {self.replay.header.turns}", lines, darken=0.4)
+            yield hud.card_frame(frame, f"Turn {turn.turn} of {self.replay.header.turns}", lines, darken=0.4)
 
     def _heading(self, activation, action) -> str:
         order = [a.model_id for a in self.replay.activations if a.turn == activation.turn]
@@ -405,8 +412,8 @@ class ReplayFilm:
             if fighting:
                 frame = draw_fight(frame, fight, self.renderer.project, fight.taken_out and i >= takedown_frame,
                                    None if jump is None else jump[2])
-            frame = hud.draw_hud(frame, self._revealed(self._hud(activation, action, bike, heading, t, holding), i))
-            yield frame if jump is None else with_inset(frame, jump[1].at(t), jump[2])
+            frame = hud.hud_frame(frame, self._revealed(self._hud(activation, action, bike, heading, t, holding), i))
+            yield frame if jump is None else with_inset(frame.pixels(), jump[1].at(t), jump[2])
         self.renderer.clear_overlays()
 
     def _jump_shot(self, activation, segment: Segment, trajectory: np.ndarray, ride_s: float):
@@ -464,7 +471,7 @@ class ReplayFilm:
                 info = self._skipped_hud(activation, bike, heading)
             else:
                 info = self._hud(activation, action, bike, heading, 0.0, i >= segment.frames // 3)
-            yield hud.draw_hud(shown, self._revealed(info, i))
+            yield hud.hud_frame(shown, self._revealed(info, i))
         if fight is not None:
             self.renderer.clear_overlays()
 
@@ -522,7 +529,7 @@ class ReplayFilm:
         title, lines, gangs = result_card(self.replay, self.table, self.words, state, self.own_game)
         colours = tuple(self.colours.get(g, "") if g else "" for g in gangs)
         for frame in self._overview_frames(segment.frames, 18.0):
-            yield hud.draw_card(frame, title, lines, colours)
+            yield hud.card_frame(frame, title, lines, colours)
 
 
 class _StillCamera:
@@ -557,9 +564,9 @@ def render_video(replay: Replay, output: str | Path, options: VideoOptions = Vid
     try:
         with AtomicFile(output) as pending:
             if output.suffix.lower() == ".mp4":
-                write_mp4(film.frames(), pending.temporary, options, total, progress)
+                write_mp4(film.laid_frames(), pending.temporary, options, total, progress)
             else:
-                write_gif(film.frames(), pending.temporary, options, total, progress)
+                write_gif(film.laid_frames(), pending.temporary, options, total, progress)
     finally:
         film.close()
     return output

@@ -72,7 +72,7 @@ class _HighlightFilm(ReplayFilm):
         lines = (f"{header.scene_name}  -  {gangs}  -  seed {header.seed}",
                  *self.game.reasons, f"drama {self.game.drama:.1f}")
         for frame in self._overview_frames(segment.frames, 24.0):
-            yield hud.draw_card(frame, f"Highlight {self.game.rank} of {self.of}", lines)
+            yield hud.card_frame(frame, f"Highlight {self.game.rank} of {self.of}", lines)
 
 
 def _words_and_pace(game: ReelGame):
@@ -90,11 +90,11 @@ class _Reel:
         self.games, self.options = games, options
         self.segments = [s for game in games for s in highlight_segments(game, options, *_words_and_pace(game))]
 
-    def frames(self) -> Iterator[np.ndarray]:
+    def laid_frames(self) -> Iterator[np.ndarray | hud.LaidFrame]:
         for game in self.games:
             film = _HighlightFilm(game, len(self.games), self.options)
             try:
-                yield from film.frames()
+                yield from film.laid_frames()
             finally:
                 film.close()
 
@@ -112,7 +112,7 @@ def render_reel(games: list[ReelGame], output: str | Path, options: VideoOptions
     total = sum(s.frames for s in reel.segments)
     with AtomicFile(output) as pending:
         if output.suffix.lower() == ".mp4":
-            write_mp4(reel.frames(), pending.temporary, options, total, progress)
+            write_mp4(reel.laid_frames(), pending.temporary, options, total, progress)
         else:
-            write_gif(reel.frames(), pending.temporary, options, total, progress)
+            write_gif(reel.laid_frames(), pending.temporary, options, total, progress)
     return output, total

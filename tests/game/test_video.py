@@ -80,6 +80,29 @@ def test_mp4_frames_are_the_films_frames_in_order(physics_replay, tmp_path):
     assert in_order < 8.0 and in_order < 0.5 * shifted, (in_order, shifted)
 
 
+def test_the_hud_is_laid_on_by_the_encoders_thread_while_the_next_picture_renders(physics_replay, tmp_path,
+                                                                                  monkeypatch):
+    """Issue 17: the HUD and the cards (numpy, which leaves the GIL) are laid on by the thread
+    that feeds the encoder, not by the drawing thread, so they cost the drawing side nothing. The
+    frames themselves are checked against the film's by the test above."""
+    import threading
+
+    from entropy3d.video import hud
+
+    threads = []
+    lay_on = hud.Overlay.lay_on
+
+    def recording(overlay, pixels):
+        threads.append(threading.current_thread().name)
+        return lay_on(overlay, pixels)
+
+    monkeypatch.setattr(hud.Overlay, "lay_on", recording)
+    replay = read_replay(physics_replay)
+    render_video(replay, tmp_path / "game.mp4", SMALL)
+    assert len(threads) == count_frames(replay, SMALL)  # every frame has a HUD or a card
+    assert set(threads) == {"mp4-encoder-feed"}, sorted(set(threads))
+
+
 def test_a_failure_while_drawing_writes_nothing_and_stops_the_encoder_feed(physics_replay, tmp_path, monkeypatch):
     import threading
 
@@ -87,8 +110,8 @@ def test_a_failure_while_drawing_writes_nothing_and_stops_the_encoder_feed(physi
         yield from list(original(self))[:3]
         raise RuntimeError("drawing failed")
 
-    original = ReplayFilm.frames
-    monkeypatch.setattr(ReplayFilm, "frames", broken_frames)
+    original = ReplayFilm.laid_frames
+    monkeypatch.setattr(ReplayFilm, "laid_frames", broken_frames)
     with pytest.raises(RuntimeError, match="drawing failed"):
         render_video(read_replay(physics_replay), tmp_path / "game.mp4", SMALL)
     assert list(tmp_path.iterdir()) == []

@@ -32,3 +32,15 @@ def test_closed_buffers_are_reused_and_live_targets_do_not_draw_each_other():
     finally:
         red.close()
         blue.close()
+
+
+def test_a_frame_read_back_is_pandas_own_rgb_conversion_top_row_first(renderer):
+    """The read-back (issue 17: three channel copies in place of Panda3D's conversion, half its
+    time) gives the bytes of ``get_ram_image_as("RGB")``, bottom row last, on a real table frame."""
+    image = renderer.target.render()
+    texture = renderer.target.texture
+    converted = np.frombuffer(memoryview(texture.get_ram_image_as("RGB")), np.uint8)
+    converted = converted.reshape(texture.get_y_size(), texture.get_x_size(), 3)[::-1]
+    assert image.std() > 20  # a table, not a flat colour: a swapped channel or a flipped row shows
+    assert np.array_equal(image, converted)
+    assert not np.array_equal(image, converted[::-1]) and not np.array_equal(image, converted[..., ::-1])
