@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Callable, Iterable
 
 import numpy as np
 
-from entropy3d.video.hud import LaidFrame, pixels_of
+from entropy3d.video.hud import LaidFrame, finished
 
 if TYPE_CHECKING:
     from entropy3d.video.movie import VideoOptions
@@ -51,7 +51,7 @@ def write_mp4(frames: Iterable[np.ndarray | LaidFrame], path: Path, options: Vid
             if failures:
                 continue
             try:
-                writer.send(np.ascontiguousarray(pixels_of(frame)))
+                writer.send(np.ascontiguousarray(finished(frame)))
             except BaseException as error:  # re-raised on the drawing thread
                 failures.append(error)
 
@@ -81,7 +81,7 @@ def write_gif(frames: Iterable[np.ndarray | LaidFrame], path: Path, options: Vid
     images = []
     for k, frame in enumerate(frames, start=1):
         if (k - 1) % step == 0:
-            images.append(Image.fromarray(pixels_of(frame)).quantize(colors=128, method=Image.Quantize.MEDIANCUT))
+            images.append(Image.fromarray(finished(frame)).quantize(colors=128, method=Image.Quantize.MEDIANCUT))
         if progress is not None:
             progress(k, total)
     images[0].save(path, format="GIF", save_all=True, append_images=images[1:], loop=0,

@@ -187,7 +187,7 @@ class LaidFrame:
         return pixels
 
 
-def pixels_of(frame: np.ndarray | LaidFrame) -> np.ndarray:
+def finished(frame: np.ndarray | LaidFrame) -> np.ndarray:
     """A film's frame as pixels: a :class:`LaidFrame` finished, an array as it is."""
     return frame.pixels() if isinstance(frame, LaidFrame) else frame
 

@@ -270,7 +270,7 @@ class ReplayFilm:
 
     def frames(self) -> Iterator[np.ndarray]:
         """Every frame of the film in order, finished: (height, width, 3) uint8 arrays."""
-        return (hud.pixels_of(frame) for frame in self.laid_frames())
+        return (hud.finished(frame) for frame in self.laid_frames())
 
     def laid_frames(self) -> Iterator[np.ndarray | hud.LaidFrame]:
         """Every frame of the film in order, a HUD or card still to be laid on (a
