@@ -24,6 +24,15 @@ from entropy3d.rules.ruleset import Ruleset
 from entropy3d.rules.state import OUT, ModelState, State, Trap
 
 
+def trap_words(kind: str) -> str:
+    """A trap kind of the rules data as words with its article: "a molotov", "an explosive",
+    "caltrops" (a plural takes none)."""
+    name = kind.replace("_", " ")
+    if name.endswith("s"):
+        return name
+    return f"{'an' if name[0] in 'aeiou' else 'a'} {name}"
+
+
 def lay(state: State, layer: ModelState, at: Pose, rng: np.random.Generator, ruleset: Ruleset
         ) -> tuple[State, ModelState, list[Event]]:
     """The layer's first carried trap is put down at ``at`` (EC-ACT-LAYTRAP, EC-TRAP); an explosive
@@ -38,10 +47,11 @@ def lay(state: State, layer: ModelState, at: Pose, rng: np.random.Generator, rul
         fuse = int(rng.integers(low, high + 1))
     trap = Trap(f"{layer.id}-{kind}-{len(state.traps) + 1}", kind, round(at.x, 4), round(at.y, 4),
                 round(at.facing_deg, 4), layer.id, fuse)
-    text = f"lays a {kind.replace('_', ' ')} at ({at.x:.1f}, {at.y:.1f})" + (
+    text = f"lays {trap_words(kind)} at ({at.x:.1f}, {at.y:.1f})" + (
         f", fused for {fuse} activation{'s' if fuse != 1 else ''}" if fuse else "")
+    figures = {"trap": kind, **({"fuse": fuse} if fuse else {})}
     return (dataclasses.replace(state, traps=state.traps + (trap,)), layer.but(traps_carried=rest),
-            [Event("trap", layer.id, text, clauses=("EC-ACT-LAYTRAP", "EC-TRAP"), piece=trap.id)])
+            [Event("trap", layer.id, text, clauses=("EC-ACT-LAYTRAP", "EC-TRAP"), piece=trap.id, figures=figures)])
 
 
 def distance_to(trap: Trap, points: np.ndarray, ruleset: Ruleset) -> np.ndarray:
@@ -104,7 +114,9 @@ def spring(state: State, model_id: str, trap: Trap, push: str, rng: np.random.Ge
     else:
         text += " - through unharmed"
     events.insert(0, Event("trap", model.id, text, clauses=("EC-TRAP",), rolls=rolls, piece=trap.id,
-                           stress_change=model.stress - state.model(model_id).stress))
+                           stress_change=model.stress - state.model(model_id).stress,
+                           figures={"trap": trap.kind, "laid_by": trap.laid_by,
+                                    "wounds_lost": state.model(model_id).wounds - model.wounds}))
     if model.wounds <= 0 and model.in_play:
         model = model.but(wounds=0, status=OUT, air=None)
         events.append(Event("trap", model.id, f"{model.id} is out of the game", clauses=("EC-TRAP", "EC-WOUND"),
@@ -128,7 +140,7 @@ def burn_fuses(state: State, layer_id: str, ruleset: Ruleset) -> tuple[State, li
             continue
         spec = ruleset.data(f"traps.{trap.kind}")
         events.append(Event("trap", layer_id, f"the {trap.kind} at ({trap.x:.1f}, {trap.y:.1f}) goes off",
-                            clauses=("EC-TRAP",), piece=trap.id))
+                            clauses=("EC-TRAP",), piece=trap.id, figures={"trap": trap.kind, "went_off": True}))
         for model in state.models.values():
             if not model.in_play or float(distance_to(trap, [model.pose.xy], ruleset)[0]) > 0.0:
                 continue

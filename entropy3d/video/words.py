@@ -15,6 +15,7 @@ from typing import Iterable, Mapping
 
 from entropy3d.rules.dice import Outcome, TestRoll
 from entropy3d.rules.event import Event
+from entropy3d.rules.traps import trap_words
 
 COMPASS = {"n": "north", "s": "south", "e": "east", "w": "west", "ne": "north-east", "nw": "north-west",
            "se": "south-east", "sw": "south-west"}
@@ -241,7 +242,29 @@ def sentence(event: Event, names: Names) -> str:
         moved = float(figures.get("moved_in", 0.0))
         where = "where it fell" if moved < 0.05 else f"{moved:.0f}\" away, where the rivals want it"
         return f"{who} is taken out: the wreck stays on the table {where}"
+    if kind == "trap" and "trap" in figures:
+        return _trap_sentence(event, names)
     return _about(event, who)
+
+
+def _trap_sentence(event: Event, names: Names) -> str:
+    """A trap laid, ridden over or gone off (EC-ACT-LAYTRAP, EC-TRAP), riders by name and no
+    table coordinates: the rules' text says where in inches, for players placing the token."""
+    who, figures = names.rider(event.model), event.figures
+    if "EC-ACT-LAYTRAP" in event.clauses:
+        fuse = figures.get("fuse")
+        fused = f", fused for {fuse} activation{'s' if fuse != 1 else ''}" if fuse else ""
+        return f"{who} lays {trap_words(figures['trap'])} behind it{fused}"
+    name = figures["trap"].replace("_", " ")
+    if figures.get("went_off"):
+        return f"{who}'s {name} goes off"
+    text = f"{who} rides over {names.rider(figures.get('laid_by', ''))}'s {name}"
+    if event.rolls:
+        text += f": {dice(event.rolls[0])} - {VERDICTS[event.rolls[0].outcome]}"
+    lost = int(figures.get("wounds_lost", 0))
+    harm = [f"{event.stress_change:+d} stress"] * bool(event.stress_change) + [f"-{lost} wound"] * bool(lost)
+    harmed = not event.rolls or not event.rolls[0].succeeded
+    return text + (f", {', '.join(harm)}" if harm else "" if harmed else ", unharmed")
 
 
 def _skip_sentence(event: Event, who: str) -> str:

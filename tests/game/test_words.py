@@ -171,9 +171,34 @@ def test_EC_TRAP_a_trap_reads_as_a_sentence_and_never_shows_an_id():
     def said(model: str, text: str) -> str:
         return sentence(Event("trap", model, text), NAMES)
 
-    assert said("hades_3", "lays a molotov at (25.4, 38.7)") == "Ash lays a molotov at (25.4, 38.7)"
     assert said("hades_1", "hades_1 is out of the game") == "Brakes is out of the game"
-    assert said("hades_3", "the molotov at (25.4, 38.7) goes off") == "Ash: the molotov at (25.4, 38.7) goes off"
+    assert said("hades_1", "caught in the blast: +3 stress, -1 wound") == "Brakes: caught in the blast: +3 stress, -1 wound"
+
+
+def test_EC_ACT_LAYTRAP_EC_TRAP_a_trap_is_told_by_who_laid_it_with_no_ids_and_no_coordinates():
+    """Clause: EC-ACT-LAYTRAP, EC-TRAP. The video said "Brakes rides over hades_3's caltrops" (the
+    layer by id), "Ash lays a caltrops at (4.4, 25.2)" and "the explosive at (4.4, 25.2) goes off":
+    the words now come from the event's figures; the rules' text keeps the inches for players."""
+    laid = Event("trap", "hades_3", "lays caltrops at (4.4, 25.2)", clauses=("EC-ACT-LAYTRAP", "EC-TRAP"),
+                 figures={"trap": "caltrops"})
+    assert sentence(laid, NAMES) == "Ash lays caltrops behind it"
+    fused = Event("trap", "hades_3", "...", clauses=("EC-ACT-LAYTRAP", "EC-TRAP"),
+                  figures={"trap": "explosive", "fuse": 2})
+    assert sentence(fused, NAMES) == "Ash lays an explosive behind it, fused for 2 activations"
+    failed = TestRoll((3, 4), 0, 14, 14, 7, Outcome.FAIL, 0)
+    ridden = Event("trap", "hades_1", "rides over hades_3's caltrops: ...", clauses=("EC-TRAP",), rolls=(failed,),
+                   stress_change=2, figures={"trap": "caltrops", "laid_by": "hades_3", "wounds_lost": 0})
+    assert sentence(ridden, NAMES) == "Brakes rides over Ash's caltrops: needs 14, rolls 7 - fails, +2 stress"
+    passed = TestRoll((9, 8), 0, 16, 16, 17, Outcome.SUCCESS, 0)
+    through = Event("trap", "hades_1", "...", clauses=("EC-TRAP",), rolls=(passed,),
+                    figures={"trap": "spike_strip", "laid_by": "hades_3", "wounds_lost": 0})
+    assert sentence(through, NAMES) == "Brakes rides over Ash's spike strip: needs 16, rolls 17 - passes, unharmed"
+    fire = Event("trap", "hades_1", "...", clauses=("EC-TRAP",),
+                 figures={"trap": "molotov", "laid_by": "hades_3", "wounds_lost": 0})
+    assert sentence(fire, NAMES) == "Brakes rides over Ash's molotov"  # its fire is the next event's
+    blast = Event("trap", "hades_3", "the explosive at (4.4, 25.2) goes off", clauses=("EC-TRAP",),
+                  figures={"trap": "explosive", "went_off": True})
+    assert sentence(blast, NAMES) == "Ash's explosive goes off"
 
 
 def test_EC_GUN_STOPPED_an_overwatch_shot_says_who_fired_and_why():

@@ -25,7 +25,8 @@ def test_EC_ACT_LAYTRAP_the_trap_goes_down_where_the_last_action_started(rules):
     (trap,) = state.traps
     assert (trap.kind, trap.x, trap.y, trap.heading_deg, trap.laid_by) == ("spike_strip", 14.0, 10.0, 0.0, "k1")
     assert state.model("k1").traps_carried == ("caltrops",)  # the next one it carries
-    assert any(e.kind == "trap" and "EC-ACT-LAYTRAP" in e.clauses for e in events)
+    (laying,) = [e for e in events if e.kind == "trap" and "EC-ACT-LAYTRAP" in e.clauses]
+    assert laying.rules == "lays a spike strip at (14.0, 10.0)" and laying.figures == {"trap": "spike_strip"}
     assert State.from_json(state.to_json()) == state  # the token is part of the one JSON form
 
 
@@ -37,7 +38,9 @@ def test_EC_TRAP_a_spike_strip_bites_a_rider_that_fails_its_test(rules, dice):
     spec = rules.data("traps.spike_strip")
     failed, events = take(state, Action.ride("h1", "s2: straight 10", "never"), rules, rng=dice([2, 3]))
     assert failed.model("h1").wounds == 2 and failed.model("h1").stress == int(spec["stress"])
-    assert any(e.kind == "trap" and "TN 16" in e.rules for e in events)
+    (ridden,) = [e for e in events if e.kind == "trap" and "TN 16" in e.rules]
+    assert ridden.rules.startswith("rides over k1's spike strip")  # the layer's id: the rules' JSON keeps ids
+    assert ridden.figures == {"trap": "spike_strip", "laid_by": "k1", "wounds_lost": 1}  # the words' figures
     passed, _ = take(state, Action.ride("h1", "s2: straight 10", "never"), rules, rng=dice([9, 8]))
     assert passed.model("h1").wounds == 3 and len(passed.traps) == 1  # a strip stays
     on_it = failed.with_model(failed.model("h1").but(pose=Pose(14, 10.5, 270)))
@@ -67,3 +70,13 @@ def test_EC_TRAP_an_explosive_goes_off_after_its_layers_activations(rules):
     assert not near.traps and any("goes off" in e.rules for e in events)
     assert near.model("h1").wounds == 2  # 1.4" from it
     assert near.model("k1").wounds == 3  # the layer rode on 4" past it, out of the 3" blast
+
+
+def test_EC_ACT_LAYTRAP_a_trap_is_named_with_its_article(rules):
+    """The rules' text said "lays a caltrops" and "lays a explosive"."""
+    from entropy3d.rules.traps import trap_words
+
+    assert [trap_words(kind) for kind in ("caltrops", "explosive", "molotov", "spike_strip")] == [
+        "caltrops", "an explosive", "a molotov", "a spike strip"]
+    state, events = laid(rules, "caltrops")
+    assert [e.rules for e in events if e.kind == "trap"] == ["lays caltrops at (14.0, 10.0)"]
