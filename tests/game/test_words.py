@@ -172,7 +172,8 @@ def test_EC_TRAP_a_trap_reads_as_a_sentence_and_never_shows_an_id():
         return sentence(Event("trap", model, text), NAMES)
 
     assert said("hades_1", "hades_1 is out of the game") == "Brakes is out of the game"
-    assert said("hades_1", "caught in the blast: +3 stress, -1 wound") == "Brakes: caught in the blast: +3 stress, -1 wound"
+    blast = "caught in the blast: +3 stress, -1 wound"
+    assert said("hades_1", blast) == f"Brakes: {blast}"
 
 
 def test_EC_ACT_LAYTRAP_EC_TRAP_a_trap_is_told_by_who_laid_it_with_no_ids_and_no_coordinates():
