@@ -9,6 +9,7 @@ every frame the eye and the look-at point follow the bike, smoothed so the pictu
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from dataclasses import dataclass
 
@@ -38,6 +39,10 @@ EDGE_REACH = 16.0  #: a bike nearer an edge than this (inches) is framed off-cen
 #: how far around the bike (share of the camera distance) the foreground must be clear
 FOREGROUND_SHARE = 0.22
 SMOOTHING = 0.18  #: share of the way to the target the camera moves each frame (at 30 fps)
+#: degrees above the horizon of a camera craned up over a rider a building hid (:func:`craned_up`)
+CRANE_ELEVATION_DEG = 80.0
+#: inches to either side of a rider that a wall must also hide for it to count as hidden
+HIDDEN_SPREAD_IN = 1.0
 
 
 @dataclass(frozen=True)
@@ -102,6 +107,25 @@ def blocked(mesh: trimesh.Trimesh | None, eyes: np.ndarray, targets: np.ndarray)
         distances = np.linalg.norm(locations - origins[index], axis=1)
         hidden[index[distances < lengths[index] - 0.3]] = True
     return hidden
+
+
+def rider_hidden(mesh: trimesh.Trimesh | None, eye: np.ndarray, bike: np.ndarray) -> bool:
+    """True when occluders stand between ``eye`` and a bike at ``bike`` (x, y, z inches): its
+    rider's middle (0.6 inches up, as the director aims) and both its ends across the line of
+    sight (:data:`HIDDEN_SPREAD_IN` to either side) are all cut off. A lamp post or a sign in
+    front of the rider hides one of them, a wall all three."""
+    eye, middle = np.asarray(eye, float), np.asarray(bike, float)[:3] + [0.0, 0.0, 0.6]
+    toward = eye[:2] - middle[:2]
+    side = np.array([-toward[1], toward[0], 0.0]) / max(float(np.linalg.norm(toward)), 1e-9)
+    points = np.array([middle, middle + HIDDEN_SPREAD_IN * side, middle - HIDDEN_SPREAD_IN * side])
+    return bool(blocked(mesh, np.repeat(eye[None], 3, axis=0), points).all())
+
+
+def craned_up(plan: CameraPlan) -> CameraPlan:
+    """``plan`` raised to look down on the bike from :data:`CRANE_ELEVATION_DEG`, where no wall
+    beside it stands in the way: the camera of a chase whose planned eye, checked at a few
+    points of the ride only, turned out to have a building between it and the rider."""
+    return dataclasses.replace(plan, elevation_deg=max(plan.elevation_deg, CRANE_ELEVATION_DEG))
 
 
 def clear_view(mesh: trimesh.Trimesh | None, eyes: np.ndarray, targets: np.ndarray) -> bool:

@@ -27,11 +27,13 @@ from entropy3d.systems import find_system
 from entropy3d.video import hud, pacing, words
 from entropy3d.video.director import (
     CameraRig,
+    craned_up,
     eye_for,
     occluder_mesh,
     overview_eye,
     plan_camera,
     pose_at,
+    rider_hidden,
     shot_fails,
 )
 from entropy3d.video.encode import write_gif, write_mp4
@@ -397,6 +399,13 @@ class ReplayFilm:
             if jump is None:
                 target = plan.target(np.array([x, y, z + 0.5]), size)
                 eye, look = self.rig.follow(eye_for(target, h, plan), target, self.options.fps)
+                if rider_hidden(self.occluders, eye, np.array([x, y, z])):
+                    # the plan was checked at a few points of the ride, and the camera lags it:
+                    # a wall came between them (a tight turn in a street); look from the planned
+                    # eye, or crane up over the rider for the rest of the action when that too is hidden
+                    if rider_hidden(self.occluders, eye_for(target, h, plan), np.array([x, y, z])):
+                        plan = craned_up(plan)
+                    eye, look = self.rig.cut(eye_for(target, h, plan), target)
                 fov = plan.fov_deg
             else:
                 eye, look, fov = jump[0]
@@ -419,7 +428,7 @@ class ReplayFilm:
     def _jump_shot(self, activation, segment: Segment, trajectory: np.ndarray, ride_s: float):
         """For a filmed flight: the fixed side camera (eye, look, fov) framing the ride, the profile
         inset and its box in the frame; None for any other ride, or when no side view keeps the
-        bike in frame over the table (the chase camera films it then)."""
+        bike in frame over the table and in sight (the chase camera films it then)."""
         if segment.flight is None:
             return None
         from entropy3d.render.ride_still import side_view
@@ -431,7 +440,8 @@ class ReplayFilm:
                  for elevation in SIDE_ELEVATIONS_DEG for right in (False, True))
         for view in views:  # the lowest side view that frames the bike over the table, not the void
             eye, look = np.array(view.position), np.array(view.look_at)
-            if not any(shot_fails(eye, look, view.fov_deg, point, size, self.occluders) for point in checks):
+            if not any(shot_fails(eye, look, view.fov_deg, point, size, self.occluders)
+                       or rider_hidden(self.occluders, eye, point) for point in checks):
                 break
         else:
             return None
