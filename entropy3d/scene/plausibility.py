@@ -36,18 +36,39 @@ def _where(piece, span=None) -> str:
     return f"({_fmt(lo[0])}..{_fmt(hi[0])}, {_fmt(lo[1])}..{_fmt(hi[1])}{heights})"
 
 
-def solid_spans(geometry, points: np.ndarray) -> list[list[tuple[int, float, float]]]:
-    """Per point, the (piece index, bottom, top) spans of every solid piece on the vertical line
-    through it: crossings of a downward ray through the whole table, paired from the top."""
+def downward_crossings(geometry, points: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(height, point index, piece index) of every surface a straight-down ray through the whole
+    table (static pieces and destructibles) crosses at each (x, y) of ``points``, inches: one
+    batch of rays, one Embree scene, for every vertical line the checks need."""
+    if len(points) == 0:
+        return np.empty(0), np.empty(0, int), np.empty(0, int)
     mesh, owners = geometry._surface_mesh
     top = float(mesh.bounds[1][2]) + 1.0
     origins = np.column_stack([points, np.full(len(points), top)])
     directions = np.tile([0.0, 0.0, -1.0], (len(points), 1))
     locations, rays, faces = mesh.ray.intersects_location(origins, directions, multiple_hits=True)
+    return locations[:, 2], rays, owners[faces]
+
+
+def highest_static(geometry, count: int, crossings) -> np.ndarray:
+    """Per point of :func:`downward_crossings` (``count`` of them), the height of the highest
+    static surface under it (what a position without z stands on; destructibles move, so they are
+    no level), NaN where there is none."""
+    heights, rays, owners = crossings
+    static = ~np.array([piece.dynamic for piece in geometry.pieces], bool)[owners]
+    highest = np.full(count, -np.inf)
+    np.maximum.at(highest, rays[static], heights[static])
+    return np.where(np.isinf(highest), np.nan, highest)
+
+
+def solid_spans(geometry, points: np.ndarray, crossings=None) -> list[list[tuple[int, float, float]]]:
+    """Per point, the (piece index, bottom, top) spans of every solid piece on the vertical line
+    through it: the crossings (:func:`downward_crossings`, cast here unless given) paired from the top."""
+    crossing_z, rays, owners = crossings if crossings is not None else downward_crossings(geometry, points)
     spans: list[list[tuple[int, float, float]]] = [[] for _ in points]
     hits: dict[tuple[int, int], list[float]] = {}
-    for z, ray, face in zip(locations[:, 2], rays, faces):
-        owner = int(owners[face])
+    for z, ray, owner in zip(crossing_z, rays, owners):
+        owner = int(owner)
         if geometry.pieces[owner].kind in SOLID_KINDS or geometry.pieces[owner].kind == "destructible":
             hits.setdefault((int(ray), owner), []).append(float(z))
     for (ray, owner), heights in hits.items():
@@ -94,26 +115,27 @@ def plausibility_problems(table, geometry) -> tuple[list[Finding], list[Finding]
     # depend on the others in its batch), then handed out model by model and crate by crate.
     models, destructibles = table.models, table.spec.destructibles
     without_z = [i for i, model in enumerate(models) if len(model.position) != 3]
-    stacks = dict(zip(without_z, geometry.surface_stacks([models[i].position[:2] for i in without_z],
-                                                         static_only=True) if without_z else []))
-    heights = [float(model.position[2]) if len(model.position) == 3
-               else float(stacks[i][0]) if len(stacks[i]) else 0.0 for i, model in enumerate(models)]
-    outlines = [table.base_of(model).outline(Pose(model.position[0], model.position[1], model.facing, z), samples=16)
-                for model, z in zip(models, heights)]
+    outlines = [table.base_of(model).outline(Pose(model.position[0], model.position[1], model.facing), samples=16)
+                for model in models]
     crate_bounds = [geometry.pieces[index[item.id]].mesh.bounds for item in destructibles]
     samples = ([_samples(outline, model.position) for model, outline in zip(models, outlines)]
                + [_samples(np.array([[lo[0], lo[1]], [hi[0], lo[1]], [hi[0], hi[1]], [lo[0], hi[1]]]), item.position)
                   for item, (lo, hi) in zip(destructibles, crate_bounds)])
-    all_spans = solid_spans(geometry, np.vstack(samples)) if samples else []
-    ends = np.cumsum([len(points) for points in samples])
-    spans_of = [all_spans[end - len(points):end] for points, end in zip(samples, ends)]
+    points = np.vstack([np.array([models[i].position[:2] for i in without_z], float).reshape(-1, 2), *samples])
+    crossings = downward_crossings(geometry, points)
+    standing = dict(zip(without_z, highest_static(geometry, len(points), crossings)))
+    heights = [float(model.position[2]) if len(model.position) == 3
+               else 0.0 if np.isnan(standing[i]) else float(standing[i]) for i, model in enumerate(models)]
+    all_spans = solid_spans(geometry, points, crossings)[len(without_z):]
+    ends = np.cumsum([len(group) for group in samples])
+    spans_of = [all_spans[end - len(group):end] for group, end in zip(samples, ends)]
     ground = [p for p in geometry.pieces if p.kind in GROUND_KINDS]
 
     bases = []
     for i, (model, z, outline, spans) in enumerate(zip(models, heights, outlines, spans_of)):
         path = f"models[{i}].position"
         x, y = model.position[0], model.position[1]
-        if i in stacks:
+        if i in standing:
             low = max([0.0] + [float(p.mesh.bounds[1][2]) for p in ground
                                 if p.kind == "block" and p.mesh.bounds[0][0] <= x <= p.mesh.bounds[1][0]
                                 and p.mesh.bounds[0][1] <= y <= p.mesh.bounds[1][1]])
