@@ -71,6 +71,8 @@ def _read_mesh_file(path: Path, notes: list[str]) -> trimesh.Trimesh:
                                           f"{', '.join(sorted(set(FORMATS.values())))}")])
     try:
         options = {"skip_materials": True} if suffix in (".glb", ".gltf") else {}
+        if suffix == ".stl":
+            options = {"process": False}  # welded below, as trimesh would, faster
         scene = trimesh.load_scene(str(path), **options)
         vertices, faces, count = [], [], 0
         for node in scene.graph.nodes_geometry:
@@ -78,6 +80,8 @@ def _read_mesh_file(path: Path, notes: list[str]) -> trimesh.Trimesh:
             geometry = scene.geometry.get(name)
             if not isinstance(geometry, trimesh.Trimesh) or len(geometry.faces) == 0:
                 continue
+            if suffix == ".stl":
+                geometry = welded(geometry)
             if sum(len(f) for f in faces) + len(geometry.faces) > MAX_TRIANGLES:
                 raise MeshError(path, [("", None, f"mesh file {path.name!r} holds more than {MAX_TRIANGLES:,} "
                                                   "triangles (the limit); decimate it in a mesh editor first")])
@@ -98,6 +102,51 @@ def _read_mesh_file(path: Path, notes: list[str]) -> trimesh.Trimesh:
     return _solid_components(mesh, path, notes)
 
 
+def welded(mesh: trimesh.Trimesh) -> trimesh.Trimesh:
+    """An STL file's triangles, read unprocessed (every corner of every triangle its own vertex),
+    processed as ``trimesh.Trimesh(process=True)`` does it: faces with a non-finite corner dropped,
+    then corners at the same place (to trimesh's ``tol.merge``) made one vertex, kept in order of
+    first use. The same vertices and faces to the bit, with trimesh's grouping of rows replaced by
+    :func:`unique_rows_in_order`: trimesh sorting those 24-byte rows was 0.28 s of the 0.30 s read
+    of a 200k-triangle print. STL has no UV coordinates or vertex normals to keep corners apart."""
+    vertices, faces = np.asarray(mesh.vertices), np.asarray(mesh.faces)
+    finite = np.isfinite(vertices).all(axis=1)
+    if not finite.all():
+        faces = faces[finite[faces].all(axis=1)]
+    referenced = np.zeros(len(vertices), dtype=bool)
+    referenced[faces] = True
+    digits = trimesh.util.decimal_to_digits(trimesh.tol.merge)
+    first, inverse_of_referenced = unique_rows_in_order((vertices[referenced] * 10**digits).round().astype(np.int64))
+    inverse = np.zeros(len(vertices), dtype=np.int64)
+    inverse[referenced] = inverse_of_referenced
+    return trimesh.Trimesh(vertices[np.flatnonzero(referenced)[first]], inverse[faces], process=False)
+
+
+def _mixed(values: np.ndarray) -> np.ndarray:
+    """splitmix64's finaliser over uint64 ``values``: every input bit moves every output bit."""
+    values = (values ^ (values >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    values = (values ^ (values >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    return values ^ (values >> np.uint64(31))
+
+
+def unique_rows_in_order(rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(index of each distinct row's first occurrence, in order; for each row, its distinct row's
+    position in that list): ``trimesh.grouping.unique_rows(rows, keep_order=True)`` for (N, K)
+    int64 ``rows``, found by sorting one 64-bit hash per row. Rows that share a hash but differ
+    (never seen: one pair in ~1e8 at a million rows) are caught, and trimesh's own grouping answers."""
+    as_bits = np.ascontiguousarray(rows).view(np.uint64)
+    hashes = _mixed(as_bits[:, 0])
+    for column in range(1, as_bits.shape[1]):
+        hashes = _mixed(hashes ^ as_bits[:, column])
+    _, first, inverse = np.unique(hashes, return_index=True, return_inverse=True)
+    if not np.array_equal(rows[first][inverse], rows):
+        return trimesh.grouping.unique_rows(rows, keep_order=True)
+    order = np.argsort(first)
+    rank = np.empty_like(order)
+    rank[order] = np.arange(len(order))
+    return first[order], rank[inverse.reshape(-1)]
+
+
 def _is_flat(vertices: np.ndarray) -> bool:
     """True when the points lie in a plane or on a line (no volume)."""
     centred = vertices - vertices.mean(axis=0)
@@ -111,9 +160,28 @@ def _is_flat(vertices: np.ndarray) -> bool:
     return bool(thickness[-1] <= FLAT_RATIO * max(thickness[0], 1e-300) or len(vertices) < 4)
 
 
+def face_components(faces: np.ndarray, vertex_count: int) -> np.ndarray:
+    """A component label per face: faces joined through edges that exactly two faces share, as
+    ``trimesh.graph.connected_component_labels(mesh.face_adjacency)`` groups them (an edge of three
+    or more faces joins none of them). Edges are found by sorting one int64 key per edge, not
+    trimesh's rows of vertex pairs: 0.01 s instead of 0.09 s on a 200k-triangle print."""
+    from scipy.sparse import coo_matrix
+    from scipy.sparse.csgraph import connected_components
+
+    ends = np.sort(faces[:, [0, 1, 1, 2, 2, 0]].reshape(-1, 2), axis=1).astype(np.int64)
+    keys = ends[:, 0] * vertex_count + ends[:, 1]
+    order = np.argsort(keys, kind="stable")
+    keys = keys[order]
+    starts = np.flatnonzero(np.r_[True, keys[1:] != keys[:-1]])
+    shared_by_two = starts[np.diff(np.r_[starts, len(keys)]) == 2]
+    first, second = order[shared_by_two] // 3, order[shared_by_two + 1] // 3
+    graph = coo_matrix((np.ones(len(first), bool), (first, second)), shape=(len(faces), len(faces)))
+    return connected_components(graph, directed=False)[1]
+
+
 def _solid_components(mesh: trimesh.Trimesh, path: Path, notes: list[str] | None) -> trimesh.Trimesh:
     """``mesh`` without its stray components (fewer than 4 vertices, or flat); refused if none is left."""
-    labels = trimesh.graph.connected_component_labels(mesh.face_adjacency, node_count=len(mesh.faces))
+    labels = face_components(np.asarray(mesh.faces), len(mesh.vertices))
     keep = np.zeros(len(mesh.faces), bool)
     dropped = 0
     for label in np.unique(labels):

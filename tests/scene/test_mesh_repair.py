@@ -4,6 +4,7 @@ refused, geometry only (no textures copied), unsupported formats named with thos
 from __future__ import annotations
 
 import os
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -89,3 +90,62 @@ def test_a_mesh_file_read_again_comes_from_the_cache_as_its_own_copy_with_its_no
     trimesh.creation.box(extents=(20, 20, 20)).export(path)
     os.utime(path, ns=(path.stat().st_atime_ns, path.stat().st_mtime_ns + 10**9))
     assert read_mesh_file(path).bounds[1][0] == pytest.approx(10.0)
+
+
+def _soup_stl(path, triangles) -> str:
+    """An STL file of ``triangles`` (N, 3, 3), every corner written out as STL stores it."""
+    trimesh.Trimesh(**trimesh.triangles.to_kwargs(np.asarray(triangles, float)), process=False).export(path)
+    return str(path)
+
+
+def test_an_stl_is_welded_as_trimesh_processes_it(tmp_path):
+    """The fast weld gives trimesh's own vertices and faces to the bit: a cobbled tile of 20k
+    triangles, and a soup with -0.0 beside 0.0, corners within trimesh's merge tolerance (1e-8),
+    a corner just outside it and a face with a NaN corner (dropped)."""
+    from entropy3d.scene.meshes import welded
+
+    u = np.linspace(0.0, 30.0, 71)
+    x, y = np.meshgrid(u, u, indexing="ij")
+    z = 0.3 * np.sin(x) * np.cos(1.3 * y)
+    grid = np.column_stack([x.ravel(), y.ravel(), z.ravel()])
+    index = np.arange(len(grid)).reshape(71, 71)
+    a, b, c, d = index[:-1, :-1].ravel(), index[1:, :-1].ravel(), index[1:, 1:].ravel(), index[:-1, 1:].ravel()
+    tile = grid[np.vstack([np.column_stack([a, b, c]), np.column_stack([a, c, d])])]
+    soup = [[[0, 0, 0], [1, 0, 0], [0, 1, 0]], [[-0.0, 0, 0], [0, 1, 0], [0, 0, 1 + 1e-12]],
+            [[1, 0, 0], [0, 1, 0], [0, 0, 1 + 3e-8]], [[np.nan, 0, 0], [1, 0, 0], [0, 0, 1]]]
+    for triangles in (tile, soup):
+        path = _soup_stl(tmp_path / "soup.stl", triangles)
+        theirs = next(iter(trimesh.load_scene(path).geometry.values()))
+        ours = welded(next(iter(trimesh.load_scene(path, process=False).geometry.values())))
+        assert len(ours.vertices) < len(triangles) * 3
+        assert np.array_equal(ours.vertices, theirs.vertices) and np.array_equal(ours.faces, theirs.faces)
+
+
+def test_rows_sharing_a_hash_are_still_told_apart(monkeypatch):
+    """Rows that differ but hash alike (forced here: every row one hash) fall back to trimesh's grouping."""
+    from entropy3d.scene import meshes
+
+    rows = np.array([[1, 2, 3], [4, 5, 6], [1, 2, 3], [7, 8, 9], [4, 5, 6]], np.int64)
+    assert [list(part) for part in meshes.unique_rows_in_order(rows)] == [[0, 1, 3], [0, 1, 0, 2, 1]]
+    monkeypatch.setattr(meshes, "_mixed", lambda values: np.zeros_like(values))
+    assert [list(part) for part in meshes.unique_rows_in_order(rows)] == [[0, 1, 3], [0, 1, 0, 2, 1]]
+
+
+def test_face_components_group_faces_as_trimesh_does():
+    """Components through edges two faces share: three boxes (two overlapping, sharing no edge),
+    a fan of three triangles on one edge (which joins none of them), a bowtie meeting at one
+    corner, and the bundled police bike's parts; the same partition as trimesh's labels."""
+    from entropy3d.scene.meshes import face_components
+
+    boxes = trimesh.util.concatenate([trimesh.creation.box(), trimesh.creation.icosphere().apply_translation([3, 0, 0]),
+                                      trimesh.creation.box().apply_translation([0.5, 0.5, 0.5])])
+    fan = trimesh.Trimesh([[0, 0, 0], [1, 0, 0], [0, 1, 0], [0, -1, 0], [0, 0, 1], [2, 1, 0], [2, -1, 0]],
+                          [[0, 1, 2], [1, 0, 3], [0, 1, 4], [1, 5, 6]], process=False)
+    bike_file = Path(__file__).resolve().parents[2] / "models" / "bike_police.glb"
+    bike = next(iter(trimesh.load_scene(bike_file).geometry.values()))
+    for mesh, count in ((boxes, 3), (fan, 4), (bike, None)):
+        theirs = trimesh.graph.connected_component_labels(mesh.face_adjacency, node_count=len(mesh.faces))
+        ours = face_components(np.asarray(mesh.faces), len(mesh.vertices))
+        pairs = {(int(a), int(b)) for a, b in zip(theirs, ours)}
+        assert len(pairs) == len(set(theirs.tolist())) == len(set(ours.tolist()))
+        assert count is None or len(pairs) == count
