@@ -80,10 +80,10 @@ def _read_mesh_file(path: Path, notes: list[str]) -> trimesh.Trimesh:
         for node in scene.graph.nodes_geometry:
             transform, name = scene.graph[node]
             geometry = scene.geometry.get(name)
+            if isinstance(geometry, trimesh.Trimesh) and suffix == ".stl":
+                geometry = welded(geometry)
             if not isinstance(geometry, trimesh.Trimesh) or len(geometry.faces) == 0:
                 continue
-            if suffix == ".stl":
-                geometry = welded(geometry)
             if sum(len(f) for f in faces) + len(geometry.faces) > MAX_TRIANGLES:
                 raise MeshError(path, [("", None, f"mesh file {path.name!r} holds more than {MAX_TRIANGLES:,} "
                                                   "triangles (the limit); decimate it in a mesh editor first")])

@@ -149,3 +149,11 @@ def test_face_components_group_faces_as_trimesh_does():
         pairs = {(int(a), int(b)) for a, b in zip(theirs, ours)}
         assert len(pairs) == len(set(theirs.tolist())) == len(set(ours.tolist()))
         assert count is None or len(pairs) == count
+
+
+def test_an_stl_of_only_non_finite_corners_holds_no_triangles(tmp_path):
+    """Every corner NaN: welding drops every face, and the file is refused as holding no
+    triangles (as trimesh's processing left it), not as flat."""
+    path = _soup_stl(tmp_path / "nan.stl", np.full((2, 3, 3), np.nan))
+    with pytest.raises(MeshError, match="holds no triangles"):
+        read_mesh_file(Path(path))
