@@ -54,16 +54,25 @@ def test_bike_scraping_along_a_wall_hits_it_side_on(proving_ground):
 def test_bench_hit_at_speed_2_is_knocked_along(proving_ground):
     """Clause: EC-DEST-2 (physics side): a speed-2 ride through a bench moves the bench.
 
-    The heavy (risk-2) bench: the hit's impulse is about 0.6 of what breaks it. The light one
-    takes about 1.0 of it at speed 2, so whether it broke there was decided by the last bits of
-    the contact solver (an AVX-512 machine smashed it, a Haswell one knocked it along); no test
-    stands on that edge."""
+    The heavy (risk-2) bench: the hit gives it 18.3 m/s, 0.57 of the 32 m/s that breaks it."""
     facts = proving_ground.ride("shover", [[4, 42], [16, 42]], 12)
     assert facts.outcome == "completed"
     hits = [c for c in facts.contacts if c.piece_id == "heavy_bench"]
     assert len(hits) == 1 and hits[0].role == "debris" and hits[0].impulse > 0
     (moved,) = [m for m in facts.scenery if m.piece_id == "heavy_bench"]
     assert moved.dx > 2.0 and not moved.destroyed
+
+
+def test_EC_DEST_2_a_speed_1_ride_knocks_the_light_bench_and_does_not_break_it(proving_ground):
+    """Clause: EC-DEST-2 (physics side): at 8" an activation, the most speed 1 rides, the light
+    (risk-1) bench is knocked along, not smashed: the hit gives it 14.1 m/s of the 16 a risk-1
+    piece breaks at. (Summed, the solver's contact impulse over the bench's mass came to 20.6 m/s,
+    and the crawling bike smashed it.)"""
+    facts = proving_ground.ride("smasher", [[4, 20], [22, 20]], 8)
+    (hit,) = [c for c in facts.contacts if c.piece_id == "bench1"]
+    assert hit.role == "debris" and hit.impulse > 0
+    (moved,) = [m for m in facts.scenery if m.piece_id == "bench1"]
+    assert not moved.destroyed and moved.dx > 2.0
 
 
 def test_bench_hit_at_speed_3_is_smashed(proving_ground):
