@@ -187,3 +187,42 @@ def test_camera_blend_goes_from_one_view_to_the_other():
     assert a.blend(b, 0.0) == a and b == a.blend(b, 1.0)
     middle = a.blend(b, 0.5)
     assert middle.position == (5.0, -5.0, 15.0) and middle.look_at == (10.0, 5.0, 1.0) and middle.fov_deg == 50.0
+
+
+def test_raised_shadows_leave_out_only_casters_whose_shadow_cannot_reach_the_top():
+    """Each raised top is shaded by the parts whose stretched plan box reaches it, not by every
+    taller part: on crossroads the shadows are the same regions as with every taller part cast
+    onto every top (the oracle below), top by top."""
+    from entropy3d.render.shadows import FLAT_KINDS, RECEIVER_KINDS, cast_shadow, table_shadows, top_outline
+    from entropy3d.render.table_scene import SUN_DIRECTION
+    from entropy3d.resources import default_scene
+    from entropy3d.scene import load_scene
+    from entropy3d.scene.build import build_table_geometry
+
+    geometry = build_table_geometry(load_scene(default_scene()))
+    solids = [p for p in geometry.pieces if p.kind not in FLAT_KINDS and not p.dynamic]
+    every = []
+    for receiver in solids:
+        casters = [part for p in solids if p is not receiver and p.top > receiver.top + 0.05 for part in p.parts]
+        if receiver.kind in RECEIVER_KINDS and casters:
+            shade = cast_shadow(casters, SUN_DIRECTION, receiver.top).intersection(top_outline(receiver.mesh))
+            if shade.area > 1e-4:
+                every.append((receiver.top, shade))
+    drawn = table_shadows(geometry, SUN_DIRECTION)[1:]  # after the ground's
+    assert len(every) >= 5 and [height for height, _ in drawn] == [height for height, _ in every]
+    for (_, ours), (_, oracle) in zip(drawn, every):
+        assert ours.symmetric_difference(oracle).area < 1e-9
+
+
+def test_a_shadow_reaches_only_away_from_the_sun():
+    """A 4" tall box on x, y 10..12 lit from the south-east (45 degrees up): its shadow on the
+    ground stretches 2.83" west and north, so it reaches a top at x 7.5..8.5, y 13..14 but not
+    one further out, nor one to the south-east; on a plane at its top it stays on its own box."""
+    from entropy3d.render.shadows import _shadow_reaches
+
+    sun = np.array([0.5, -0.5, np.sqrt(0.5)])  # towards the sun: east, south and up
+    bounds = np.array([[10.0, 10.0, 0.0], [12.0, 12.0, 4.0]])
+    assert _shadow_reaches(bounds, 0.0, sun, (7.5, 13.0), (8.5, 14.0))
+    assert not _shadow_reaches(bounds, 0.0, sun, (5.0, 16.0), (6.0, 17.0))
+    assert not _shadow_reaches(bounds, 0.0, sun, (15.0, 7.0), (16.0, 8.0))
+    assert not _shadow_reaches(bounds, 4.0, sun, (7.5, 13.0), (8.5, 14.0))
