@@ -218,11 +218,11 @@ def test_a_shadow_reaches_only_away_from_the_sun():
     """A 4" tall box on x, y 10..12 lit from the south-east (45 degrees up): its shadow on the
     ground stretches 2.83" west and north, so it reaches a top at x 7.5..8.5, y 13..14 but not
     one further out, nor one to the south-east; on a plane at its top it stays on its own box."""
-    from entropy3d.render.shadows import _shadow_reaches
+    from entropy3d.render.shadows import shadow_reaches
 
     sun = np.array([0.5, -0.5, np.sqrt(0.5)])  # towards the sun: east, south and up
     bounds = np.array([[10.0, 10.0, 0.0], [12.0, 12.0, 4.0]])
-    assert _shadow_reaches(bounds, 0.0, sun, (7.5, 13.0), (8.5, 14.0))
-    assert not _shadow_reaches(bounds, 0.0, sun, (5.0, 16.0), (6.0, 17.0))
-    assert not _shadow_reaches(bounds, 0.0, sun, (15.0, 7.0), (16.0, 8.0))
-    assert not _shadow_reaches(bounds, 4.0, sun, (7.5, 13.0), (8.5, 14.0))
+    assert shadow_reaches(bounds, 0.0, sun, [(7.5, 13.0), (8.5, 14.0)])
+    assert not shadow_reaches(bounds, 0.0, sun, [(5.0, 16.0), (6.0, 17.0)])
+    assert not shadow_reaches(bounds, 0.0, sun, [(15.0, 7.0), (16.0, 8.0)])
+    assert not shadow_reaches(bounds, 4.0, sun, [(7.5, 13.0), (8.5, 14.0)])
