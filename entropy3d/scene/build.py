@@ -174,14 +174,30 @@ class TableGeometry:
     def _static_surface_mesh(self) -> trimesh.Trimesh:
         return trimesh.util.concatenate([p.mesh for p in self.static_pieces])
 
-    def _downward_hits(self, points: np.ndarray, static_only: bool) -> tuple[np.ndarray, np.ndarray]:
-        """(ray index, height) of every surface hit by one downward ray per point, by ray and
-        highest first within a ray."""
-        mesh = self._static_surface_mesh if static_only else self._surface_mesh[0]
+    @staticmethod
+    def _cast_down(mesh: trimesh.Trimesh, points: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(hit points, ray index, face) of every surface of ``mesh`` that a ray straight down
+        from above it crosses at each (x, y) of ``points``, inches."""
         top = float(mesh.bounds[1][2]) + 1.0
         origins = np.column_stack([points, np.full(len(points), top)])
         directions = np.tile([0.0, 0.0, -1.0], (len(points), 1))
-        locations, ray_index, _ = mesh.ray.intersects_location(origins, directions, multiple_hits=True)
+        return mesh.ray.intersects_location(origins, directions, multiple_hits=True)
+
+    def downward_crossings(self, points: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(height, point index, piece index) of every surface, static or destructible, that a
+        ray straight down crosses at each (x, y) of ``points``, inches: one batch of rays through
+        one Embree scene, for callers that need to know whose surface each crossing is."""
+        if len(points) == 0:
+            return np.empty(0), np.empty(0, int), np.empty(0, int)
+        mesh, owners = self._surface_mesh
+        locations, rays, faces = self._cast_down(mesh, points)
+        return locations[:, 2], rays, owners[faces]
+
+    def _downward_hits(self, points: np.ndarray, static_only: bool) -> tuple[np.ndarray, np.ndarray]:
+        """(ray index, height) of every surface hit by one downward ray per point, by ray and
+        highest first within a ray."""
+        locations, ray_index, _ = self._cast_down(self._static_surface_mesh if static_only else self._surface_mesh[0],
+                                                  points)
         order = np.lexsort((-locations[:, 2], ray_index))
         return ray_index[order], locations[order, 2]
 

@@ -36,22 +36,8 @@ def _where(piece, span=None) -> str:
     return f"({_fmt(lo[0])}..{_fmt(hi[0])}, {_fmt(lo[1])}..{_fmt(hi[1])}{heights})"
 
 
-def downward_crossings(geometry, points: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """(height, point index, piece index) of every surface a straight-down ray through the whole
-    table (static pieces and destructibles) crosses at each (x, y) of ``points``, inches: one
-    batch of rays, one Embree scene, for every vertical line the checks need."""
-    if len(points) == 0:
-        return np.empty(0), np.empty(0, int), np.empty(0, int)
-    mesh, owners = geometry._surface_mesh
-    top = float(mesh.bounds[1][2]) + 1.0
-    origins = np.column_stack([points, np.full(len(points), top)])
-    directions = np.tile([0.0, 0.0, -1.0], (len(points), 1))
-    locations, rays, faces = mesh.ray.intersects_location(origins, directions, multiple_hits=True)
-    return locations[:, 2], rays, owners[faces]
-
-
 def highest_static(geometry, count: int, crossings) -> np.ndarray:
-    """Per point of :func:`downward_crossings` (``count`` of them), the height of the highest
+    """Per point of ``TableGeometry.downward_crossings`` (``count`` of them), the height of the highest
     static surface under it (what a position without z stands on; destructibles move, so they are
     no level), NaN where there is none."""
     heights, rays, owners = crossings
@@ -63,8 +49,9 @@ def highest_static(geometry, count: int, crossings) -> np.ndarray:
 
 def solid_spans(geometry, points: np.ndarray, crossings=None) -> list[list[tuple[int, float, float]]]:
     """Per point, the (piece index, bottom, top) spans of every solid piece on the vertical line
-    through it: the crossings (:func:`downward_crossings`, cast here unless given) paired from the top."""
-    crossing_z, rays, owners = crossings if crossings is not None else downward_crossings(geometry, points)
+    through it: the crossings (``TableGeometry.downward_crossings``, cast here unless given) paired
+    from the top."""
+    crossing_z, rays, owners = crossings if crossings is not None else geometry.downward_crossings(points)
     spans: list[list[tuple[int, float, float]]] = [[] for _ in points]
     hits: dict[tuple[int, int], list[float]] = {}
     for z, ray, owner in zip(crossing_z, rays, owners):
@@ -122,7 +109,7 @@ def plausibility_problems(table, geometry) -> tuple[list[Finding], list[Finding]
                + [_samples(np.array([[lo[0], lo[1]], [hi[0], lo[1]], [hi[0], hi[1]], [lo[0], hi[1]]]), item.position)
                   for item, (lo, hi) in zip(destructibles, crate_bounds)])
     points = np.vstack([np.array([models[i].position[:2] for i in without_z], float).reshape(-1, 2), *samples])
-    crossings = downward_crossings(geometry, points)
+    crossings = geometry.downward_crossings(points)
     standing = dict(zip(without_z, highest_static(geometry, len(points), crossings)))
     heights = [float(model.position[2]) if len(model.position) == 3
                else 0.0 if np.isnan(standing[i]) else float(standing[i]) for i, model in enumerate(models)]
