@@ -13,6 +13,7 @@ import numpy as np
 from shapely.geometry import Polygon
 
 from entropy3d.geometry import Pose
+from entropy3d.units import INCHES_PER_UNIT, LENGTH_UNITS
 
 #: kinds of piece a base or a destructible cannot stand inside
 SOLID_KINDS = ("building", "platform", "pillar", "railing", "mesh")
@@ -22,6 +23,12 @@ GROUND_KINDS = ("ground", "zone", "road", "block")
 TOLERANCE_IN = 0.02
 #: base overlaps smaller than this (square inches) are touching, not overlapping
 OVERLAP_AREA_IN2 = 0.01
+#: a mesh whose plan, as placed, is more than this many times the table's longer side was read in
+#: the wrong ``units`` (a car modelled in millimetres and declared ``m`` is 3,000 inches long)
+MESH_TOO_BIG_TABLES = 2.0
+#: inches: a mesh whose largest side is smaller than this was most likely read in the wrong
+#: ``units`` too (a car modelled in metres and declared ``mm`` is 0.08 inches long)
+MESH_TOO_SMALL_IN = 0.1
 
 Finding = tuple[str, str]
 
@@ -34,6 +41,38 @@ def _where(piece, span=None) -> str:
     lo, hi = piece.mesh.bounds
     heights = f", z {_fmt(span[0])}..{_fmt(span[1])}" if span is not None else ""
     return f"({_fmt(lo[0])}..{_fmt(hi[0])}, {_fmt(lo[1])}..{_fmt(hi[1])}{heights})"
+
+
+def _size(extent) -> str:
+    return " x ".join(_fmt(v) for v in extent)
+
+
+def misscaled_meshes(table, geometry) -> dict[int, tuple[bool, Finding]]:
+    """Mesh pieces whose size says their ``units`` are wrong: piece index -> (an error, not a
+    warning; the finding). Too big is an error (the mesh buries the table); too small a warning
+    (a designer may mean a pebble). The message gives the sizes in every other unit, so the
+    right one can be picked without opening the file."""
+    index = {piece.id: k for k, piece in enumerate(geometry.pieces)}
+    longer_side = max(table.width, table.depth)
+    found = {}
+    for i, spec in enumerate(table.spec.meshes):
+        if spec.id not in index:
+            continue
+        lo, hi = geometry.pieces[index[spec.id]].mesh.bounds
+        extent = hi - lo
+        too_big = max(extent[0], extent[1]) > MESH_TOO_BIG_TABLES * longer_side
+        if not too_big and max(extent) >= MESH_TOO_SMALL_IN:
+            continue
+        now = INCHES_PER_UNIT[spec.units]
+        others = ", ".join(f"{unit} {_size(extent * INCHES_PER_UNIT[unit] / now)}"
+                           for unit in LENGTH_UNITS if unit != spec.units)
+        size = (f"more than {_fmt(MESH_TOO_BIG_TABLES)} times the {_fmt(table.width)}x{_fmt(table.depth)} inch table"
+                if too_big else f"smaller than {_fmt(MESH_TOO_SMALL_IN)} inch")
+        found[index[spec.id]] = (too_big, (
+            f"meshes[{i}].units",
+            f"mesh '{spec.id}' is {_size(extent)} inches as placed with units: {spec.units}, {size}: check "
+            f"`units` (the same file in {others} inches) and `scale`"))
+    return found
 
 
 def highest_static(geometry, count: int, crossings) -> np.ndarray:
@@ -91,8 +130,14 @@ def plausibility_problems(table, geometry) -> tuple[list[Finding], list[Finding]
     step = float(ruleset.data("ride.step_height_in"))
     bike_height = ruleset.bike_height_in + ruleset.rider_height_in
     index = {piece.id: k for k, piece in enumerate(geometry.pieces)}
-    solid = {k for k, p in enumerate(geometry.pieces) if p.kind in SOLID_KINDS and not p.dynamic}
-    debris = {k for k, p in enumerate(geometry.pieces) if p.dynamic}
+    # a mesh in the wrong units is reported as such, and nothing is said to be inside it (its
+    # size is wrong, so where things stand against it means nothing)
+    misscaled = misscaled_meshes(table, geometry)
+    for is_error, finding in misscaled.values():
+        (errors if is_error else warnings).append(finding)
+    solid = {k for k, p in enumerate(geometry.pieces)
+             if p.kind in SOLID_KINDS and not p.dynamic and k not in misscaled}
+    debris = {k for k, p in enumerate(geometry.pieces) if p.dynamic and k not in misscaled}
 
     def describe(owner: int, span=None) -> str:
         piece = geometry.pieces[owner]
@@ -178,7 +223,7 @@ def plausibility_problems(table, geometry) -> tuple[list[Finding], list[Finding]
     width, depth = table.width, table.depth
     for section in ("zones", "blocks", "buildings", "platforms", "ramps", "meshes"):
         for i, spec in enumerate(getattr(table.spec, section)):
-            if spec.id not in index:
+            if spec.id not in index or index[spec.id] in misscaled:
                 continue
             lo, hi = geometry.pieces[index[spec.id]].mesh.bounds
             text = f"'{spec.id}' (x {_fmt(lo[0])}..{_fmt(hi[0])}, y {_fmt(lo[1])}..{_fmt(hi[1])})"

@@ -93,3 +93,37 @@ def test_cli_prints_the_warning_and_exits_0(tmp_path):
     result = subprocess.run([sys.executable, "-m", "entropy3d", "validate", str(scene(tmp_path, text))],
                             capture_output=True, text=True, timeout=60)
     assert result.returncode == 0 and "warning: line 6, models[0].position" in result.stderr
+
+
+def _sizes(message: str, label: str) -> list[float]:
+    """The 'a x b x c' triple that follows ``label`` in a message."""
+    after = message.split(label, 1)[1].strip()
+    return [float(v) for v in after.split(" inches")[0].split(",")[0].split(" x ")]
+
+
+def test_mesh_read_in_the_wrong_units_is_refused_with_its_size_in_every_unit(tmp_path):
+    # a car modelled in millimetres, declared in metres: 3,000 inches long on a 48" table; the bike
+    # "inside" it is not reported (where things stand against a mesh of the wrong size means nothing)
+    wreck = ROOT / "models" / "car_wreck.glb"
+    path = scene(tmp_path, f"meshes:\n  - {{id: wreck, file: {wreck}, units: m, position: [24, 24, 0]}}\n"
+                           "models:\n" + bike("a", "[30, 24]"))
+    (where, line, message), = problems(path)
+    assert (where, line) == ("meshes[0].units", 4) and "with units: m" in message
+    placed, as_mm = _sizes(message, "is "), _sizes(message, "same file in mm")
+    assert max(placed[:2]) > 2 * 48
+    assert as_mm == pytest.approx([v / 1000 for v in placed], rel=1e-3)
+
+
+def test_mesh_far_smaller_than_a_base_is_a_warning_naming_its_units(tmp_path):
+    bench = ROOT / "models" / "bench.glb"
+    path = scene(tmp_path, f"meshes:\n  - {{id: pebble, file: {bench}, units: mm, scale: 0.001, "
+                           "position: [24, 24, 0]}\n")
+    (where, line, message), = [note for note in load_scene(path).notes if "units" in note[2]]
+    assert (where, line) == ("meshes[0].units", 4) and "smaller than 0.1 inch" in message
+    placed, as_m = _sizes(message, "is "), _sizes(message, ", m ")
+    assert max(placed) < 0.1 and as_m == pytest.approx([v * 1000 for v in placed], rel=1e-3)
+
+
+def test_bundled_meshes_are_not_taken_for_wrong_units():
+    for name in ("crossroads", "lovers_point", "ruined_highway"):
+        assert not [note for note in load_scene(ROOT / "scenes" / f"{name}.yaml").notes if "`units`" in note[2]]
