@@ -14,13 +14,14 @@ from entropy3d.errors import EntropyError
 
 
 @app.command()
-def validate(files: List[Path] = typer.Argument(..., help="scene or rules data YAML files")) -> None:
+def validate(files: List[Path] = typer.Argument(..., help="scene, rules data or game script YAML files")) -> None:
     """Check scene files and rules data files; each file is reported, and the exit code is 0 when
     all are valid, 1 with every problem (file, line, key path, fix) otherwise.
 
     A file is rules data by its top-level keys: game rules (rules/entropy_city.yaml) have any of
     speeds, bike_types, bike_rules or turn_templates; line-of-sight rules (rules/los.yaml) any of
-    sees_over, top_down or true_los. Any other file is checked as a scene.
+    sees_over, top_down or true_los. A game script (``demo --script``) has ``activations`` and no
+    ``name``: it is checked against the scene it plays on. Any other file is checked as a scene.
     """
     failed = 0
     for path in files:
@@ -61,6 +62,10 @@ def _validate_one(path: Path) -> tuple[str, list[str]]:
 
         build_from_file(path, LosRules.from_mapping, read)
         return "line-of-sight rules data", []
+    if isinstance(read[0], dict) and "activations" in read[0] and "name" not in read[0]:
+        from entropy3d.game.script import check_script_file
+
+        return check_script_file(path), []
     if isinstance(read[0], dict) and "game_system" in read[0]:
         from entropy3d.scene.systemrules import load_system_file
 

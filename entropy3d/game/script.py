@@ -22,12 +22,14 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Literal, Optional, Sequence
 
-import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from entropy3d.errors import IllegalPlanError, InputError, PlanError
 from entropy3d.game.players import ActionView, AttackOption, AutoPlayer
 from entropy3d.rules.dice import Policy, policy_named
+from entropy3d.rules.keypaths import did_you_mean
+from entropy3d.rules.plan import parse_plan
+from entropy3d.scene.yamlsource import line_of, read_yaml_with_lines
 
 
 class ScriptError(InputError):
@@ -70,19 +72,86 @@ class GameScript(BaseModel):
     activations: list[ScriptedActivation] = Field(default_factory=list)
 
 
-def load_script(path: str | Path) -> tuple[GameScript, Path]:
-    """Read and validate a script; returns it and its resolved path."""
+def load_script(path: str | Path) -> tuple[GameScript, Path, dict[str, int]]:
+    """Read and validate a script; returns it, its resolved path and the line of each key path
+    (for :func:`script_problems`). Refused with the line, key path and fix: bad YAML, duplicate
+    keys, unknown keys (with the closest allowed one), values of the wrong type."""
+    from entropy3d.scene.loading import schema_problems
+
     path = Path(path)
+    data, lines = read_yaml_with_lines(path, ScriptError)
     try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
-    except yaml.YAMLError as error:
-        mark = getattr(error, "problem_mark", None)
-        raise ScriptError(path, [("", mark.line + 1 if mark else None, f"not valid YAML: {error}")]) from None
-    try:
-        return GameScript.model_validate(data or {}), path.resolve()
+        return GameScript.model_validate(data or {}), path.resolve(), lines
     except ValidationError as error:
-        problems = [(".".join(str(p) for p in e["loc"]), None, e["msg"]) for e in error.errors()]
-        raise ScriptError(path, problems) from None
+        raise ScriptError(path, schema_problems(error, lines, GameScript)) from None
+
+
+def attack_parts(attack: str) -> tuple[str, str]:
+    """``TARGET [with WEAPON]`` as (target, weapon); weapon '' when not named."""
+    target, _, weapon = (part.strip() for part in attack.partition(" with "))
+    return target, weapon
+
+
+def script_problems(script: GameScript, lines: dict[str, int], table, turns: int) -> list[tuple[str, int | None, str]]:
+    """What a script asks that its game cannot give, found before the game is played, each with
+    its key path, line and fix: a model not in the scene, a turn past the last of ``turns`` (the
+    script's own, else the scene's; a shorter game asked for on the command line just stops
+    earlier), one model's
+    activation in a turn given twice, a plan that does not parse, an attack on a model not there
+    (or on itself) or with a weapon the rules do not know. Any of them would otherwise be passed
+    over while the automatic players play on. Whether a plan is legal where the model then
+    stands is the rules' question when the game gets there."""
+    ids = [model.id for model in table.models]
+    weapons = ["chicken", *table.ruleset.data("weapons"), *table.ruleset.data("guns")]
+    problems: list[tuple[str, int | None, str]] = []
+    first_of: dict[tuple[int, str], int] = {}
+
+    def add(where: str, message: str) -> None:
+        problems.append((where, line_of(lines, where), message))
+
+    for k, entry in enumerate(script.activations):
+        at = f"activations[{k}]"
+        if entry.model not in ids:
+            add(f"{at}.model",
+                f"no model {entry.model!r} in the scene {table.name!r}; {did_you_mean(entry.model, ids)}")
+        if entry.turn > turns:
+            add(f"{at}.turn", f"turn {entry.turn} is after the game's last ({turns}): set `turns: {entry.turn}` "
+                              "in the script, or move the entry")
+        if (entry.turn, entry.model) in first_of:
+            add(at, f"{entry.model}'s activation in turn {entry.turn} is given again (first at "
+                    f"activations[{first_of[entry.turn, entry.model]}]): give its plans in one entry")
+        first_of.setdefault((entry.turn, entry.model), k)
+        for a, text in enumerate(entry.plans):
+            try:
+                parse_plan(text)
+            except PlanError as error:
+                add(f"{at}.plans[{a}]", str(error))
+        if entry.attack:
+            target, weapon = attack_parts(entry.attack)
+            if target == entry.model:
+                add(f"{at}.attack", f"{entry.model} cannot attack itself: name another model")
+            elif target not in ids:
+                add(f"{at}.attack", f"no model {target!r} to attack in the scene {table.name!r}; "
+                                    f"{did_you_mean(target, ids)}")
+            if weapon and weapon not in weapons:
+                add(f"{at}.attack", f"no weapon {weapon!r} in the rules; {did_you_mean(weapon, weapons)}")
+    return problems
+
+
+def check_script_file(path: Path) -> str:
+    """Validate a script and :func:`script_problems` against the scene it plays on (its own, else
+    the bundled default scene, as ``demo --script`` picks it); a one-line summary, or ScriptError."""
+    from entropy3d.resources import default_scene
+    from entropy3d.scene import load_scene
+
+    script, resolved, lines = load_script(path)
+    scene = scene_of(script, resolved) or default_scene()
+    table = load_scene(scene)
+    turns = script.turns if script.turns is not None else table.spec.turns
+    problems = script_problems(script, lines, table, turns)
+    if problems:
+        raise ScriptError(path, problems)
+    return f"game script, {len(script.activations)} activation(s) on {table.name} over {turns} turn(s)"
 
 
 def scene_of(script: GameScript, script_path: Path) -> Path | None:
@@ -99,9 +168,11 @@ class ScriptedPlayer:
 
     may_be_cornered = False
 
-    def __init__(self, script: GameScript, source: Path, ruleset, fallback: AutoPlayer | None):
+    def __init__(self, script: GameScript, source: Path, ruleset, fallback: AutoPlayer | None,
+                 lines: dict[str, int] | None = None):
         self.script = script
         self.source = source
+        self.lines = lines or {}  # key path -> line, for errors
         self.fallback = fallback
         self.push = script.push
         self.policy: Policy = policy_named(script.push, ruleset)
@@ -125,7 +196,8 @@ class ScriptedPlayer:
         try:
             view.check(text)
         except (PlanError, IllegalPlanError) as error:
-            raise ScriptError(self.source, [(f"activations.{index}.plans.{view.action_index}", None,
+            where = f"activations[{index}].plans[{view.action_index}]"
+            raise ScriptError(self.source, [(where, line_of(self.lines, where),
                                              f"{text!r} for {view.model.id} at {view.model.pose!r}, speed "
                                              f"{view.model.speed}: {error}")]) from None
         return text
@@ -142,5 +214,5 @@ class ScriptedPlayer:
             return self.fallback.choose_attack(view, options) if self.fallback is not None else None
         if not found[1].attack:
             return None
-        target, _, weapon = (part.strip() for part in found[1].attack.partition(" with "))
+        target, weapon = attack_parts(found[1].attack)
         return next((o for o in options if o.target == target and (not weapon or o.kind == weapon)), None)

@@ -21,7 +21,7 @@ from entropy3d.game.loop import Game
 from entropy3d.game.players import demo_players
 from entropy3d.game.records import ActivationRecord, EndRecord, TurnRecord
 from entropy3d.game.replay import Replay, ReplayError, ReplayHeader, ReplayWriter, encode, read_replay
-from entropy3d.game.script import ScriptedPlayer, ScriptError, load_script, scene_of
+from entropy3d.game.script import ScriptedPlayer, ScriptError, load_script, scene_of, script_problems
 from entropy3d.game.step import Producer
 
 PRODUCERS = ("physics", "geometric")
@@ -62,7 +62,7 @@ def setup_game(scene: str | Path | None, *, seed: int | None = None, turns: int 
     from entropy3d.scene import load_scene
     from entropy3d.scene.build import build_table_geometry
 
-    game_script, script_path = load_script(script) if script is not None else (None, None)
+    game_script, script_path, script_lines = load_script(script) if script is not None else (None, None, {})
     if scene is None and game_script is not None:
         scene = scene_of(game_script, script_path)
     scene = Path(scene) if scene is not None else default_scene()
@@ -94,7 +94,13 @@ def setup_game(scene: str | Path | None, *, seed: int | None = None, turns: int 
                            lookahead=GeometricProducer(table, geometry, margin_in=LOOKAHEAD_MARGIN_IN),
                            confirm=riding if producer == "physics" else None)
     if game_script is not None:
-        players = {gang: ScriptedPlayer(game_script, script_path, table.ruleset, auto)
+        # against the script's own length: a shorter game asked for (--turns) just stops earlier
+        script_turns = game_script.turns if game_script.turns is not None else table.spec.turns
+        problems = script_problems(game_script, script_lines, table, script_turns)
+        if problems:
+            riding.close()
+            raise ScriptError(script_path, problems)
+        players = {gang: ScriptedPlayer(game_script, script_path, table.ruleset, auto, script_lines)
                    for gang, auto in players.items()}
     game = Game(table, geometry, riding, players, np.random.default_rng(dice_seed),
                 turns=turns)

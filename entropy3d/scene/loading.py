@@ -33,7 +33,10 @@ TERRAIN_KEYS = (("zones", "terrain"), ("blocks", "surface"), ("roads", "surface"
                 ("meshes", "surface"))
 
 
-def _schema_problems(error: ValidationError, lines: dict[str, int]) -> list[Problem]:
+def schema_problems(error: ValidationError, lines: dict[str, int], model=SceneSpec) -> list[Problem]:
+    """A pydantic validation error of a YAML file's ``model`` (a scene by default) as problems
+    with key path, line and fix: an unknown key with the closest allowed one, a missing key, a
+    name that is not plain, a number that is not finite, the value found otherwise."""
     problems = []
     for item in error.errors():
         loc = tuple(part for part in item["loc"] if not (isinstance(part, str) and "[" in part
@@ -42,8 +45,9 @@ def _schema_problems(error: ValidationError, lines: dict[str, int]) -> list[Prob
         message = item["msg"].removeprefix("Value error, ")
         if item["type"] == "extra_forbidden":
             key = str(loc[-1])
-            message = (f"unknown key {key!r}; {did_you_mean(key, keys_allowed_at(SceneSpec, loc[:-1]))} "
-                       "(`entropy3d schema` lists every allowed key)")
+            message = f"unknown key {key!r}; {did_you_mean(key, keys_allowed_at(model, loc[:-1]))}"
+            if model is SceneSpec:
+                message += " (`entropy3d schema` lists every allowed key)"
         elif item["type"] == "missing":
             message = "required key is missing"
         elif item["type"] == "string_pattern_mismatch" and item.get("ctx", {}).get("pattern") == IDENTIFIER_PATTERN:
@@ -224,7 +228,7 @@ def load_scene(path: str | Path, *, load_meshes: bool = True,
     try:
         spec = SceneSpec.model_validate(data)
     except ValidationError as error:
-        raise SceneError(source, _schema_problems(error, lines)) from None
+        raise SceneError(source, schema_problems(error, lines)) from None
     too_large = _magnitude_problems(spec.model_dump(), lines)
     if too_large:
         raise SceneError(source, too_large)

@@ -133,7 +133,7 @@ def test_scripted_illegal_plan_names_the_entry_and_clause(small_table_path, tmp_
     with pytest.raises(ScriptError) as error:
         play_game(None, seed=1, producer="geometric", script=script)
     text = str(error.value)
-    assert "bad.yaml" in text and "activations.0.plans.0" in text and "EC-TURN-4" in text
+    assert "bad.yaml" in text and "line 4, activations[0].plans[0]" in text and "EC-TURN-4" in text
 
 
 def test_script_with_unknown_key_is_rejected(tmp_path):
@@ -211,7 +211,7 @@ def test_bundled_scripts_play(script):
     scripted = {(a.turn, a.model_id) for a in replay.activations if a.actions}
     from entropy3d.game.script import load_script
 
-    game_script, _ = load_script(script)
+    game_script, _, _ = load_script(script)
     assert {(e.turn, e.model) for e in game_script.activations} <= scripted
     for entry in game_script.activations:
         played = next(a for a in replay.activations if (a.turn, a.model_id) == (entry.turn, entry.model))
