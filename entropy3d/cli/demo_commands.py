@@ -65,11 +65,15 @@ def _progress():
                     transient=False)
 
 
+def _check_pace(pace: str) -> None:
+    """Refuse a pace before anything is played or read (the video is the last step)."""
+    if pace not in PACES:
+        raise fail(f"error: --pace {pace!r}: use one of {', '.join(PACES)}")
+
+
 def _render(replay, output: Path, size, fps: int, supersample: int, pace: str, progress) -> float:
     from entropy3d.video import VideoOptions, count_frames, render_video
 
-    if pace not in PACES:
-        raise fail(f"error: --pace {pace!r}: use one of {', '.join(PACES)}")
     options = VideoOptions(size=size, fps=fps, supersample=supersample).paced(pace)
     total = count_frames(replay, options)
     task = progress.add_task(f"rendering {output.name}", total=total)
@@ -84,7 +88,7 @@ def demo(
     scene: Optional[Path] = typer.Argument(None, help="scene YAML file (default: the bundled crossroads)"),
     turns: Optional[int] = typer.Option(None, "--turns", "-t", min=1, max=200,
                                         help=f"turns to play [default: {DEMO_TURNS}, or the script's]"),
-    seed: Optional[int] = typer.Option(None, "--seed",
+    seed: Optional[int] = typer.Option(None, "--seed", min=0,
                                        help=f"seed of the dice and the automatic players [default: {DEMO_SEED}, "
                                             "or the script's]"),
     out: Path = typer.Option(Path("demo.mp4"), "--out", "-o", help="video to write: .mp4 (H.264) or .gif"),
@@ -110,14 +114,20 @@ def demo(
         seed = DEMO_SEED if seed is None else seed
     if producer not in PRODUCERS:
         raise fail(f"error: --producer {producer!r}: use one of {', '.join(PRODUCERS)}")
+    _check_pace(pace)
     video_size = _size(size, out)
     _output(out, (".mp4", ".gif"), "--out")
     if replay is not None:
         _output(replay, (".jsonl",), "--replay")
-    if scene is not None:
+    # a bad scene or script is reported on its own, before any progress bar starts
+    if script is not None:
+        from entropy3d.game.script import check_script_file
+
+        check_script_file(script, scene)
+    elif scene is not None:
         from entropy3d.scene import load_scene
 
-        load_scene(scene)  # a bad scene is reported on its own, before any progress bar starts
+        load_scene(scene)
     with _progress() as progress:
         playing = progress.add_task("playing", total=None)
         started = time.perf_counter()
@@ -159,6 +169,7 @@ def replay_render(
 
     if (action is None) != (png is None):
         raise fail("error: --action N and --png FILE go together: the picture of the replay's Nth action")
+    _check_pace(pace)
     if png is not None:
         _output(png, (".png",), "--png")
         _picture(read_replay(replay), action, png)

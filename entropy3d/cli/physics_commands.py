@@ -17,7 +17,7 @@ def activate(
     model: str = typer.Option(..., "--model", "-m", help="id of the model that activates"),
     plan: List[str] = typer.Option(..., "--plan", "-p",
                                    help="an action's plan, e.g. \"s3: straight 16\"; repeat for the second action"),
-    seed: Optional[int] = typer.Option(None, "--seed", help="dice seed (default: a fresh one, printed)"),
+    seed: Optional[int] = typer.Option(None, "--seed", min=0, help="dice seed (default: a fresh one, printed)"),
     turn: int = typer.Option(2, "--turn", min=1, help="game turn (1 forces speed 1 for the first action)"),
     policy: str = typer.Option("sit-at-tn", "--policy", help="push-your-luck policy: sit-at-tn, risk-aware, never"),
     producer: str = typer.Option("physics", "--producer",

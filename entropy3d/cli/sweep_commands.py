@@ -26,7 +26,7 @@ def _need_dask() -> None:
 def sweep(
     scenes: List[Path] = typer.Argument(..., help="scene YAML files; each plays --games games"),
     games: int = typer.Option(..., "--games", "-n", min=1, help="games per scene"),
-    seed: int = typer.Option(0, "--seed", help="seed of the first game; game k of a scene plays seed + k"),
+    seed: int = typer.Option(0, "--seed", min=0, help="seed of the first game; game k of a scene plays seed + k"),
     turns: int = typer.Option(3, "--turns", "-t", min=1, max=200, help="turns per game"),
     producer: str = typer.Option("physics", "--producer",
                                  help="who rides the moves: physics (PyBullet) or geometric (no physics)"),
@@ -109,10 +109,9 @@ def highlights(
 ) -> None:
     """Render the most dramatic games of a sweep (their best moments, with title cards) into one
     reel, from the stored replays: nothing is played again."""
-    from entropy3d.cli.demo_commands import PACES, _output, _progress, _size
+    from entropy3d.cli.demo_commands import _check_pace, _output, _progress, _size
 
-    if pace not in PACES:
-        raise fail(f"error: --pace {pace!r}: use one of {', '.join(PACES)}")
+    _check_pace(pace)
     video_size = _size(size, out)
     _output(out, (".mp4", ".gif"), "--out")
     from entropy3d.game.replay import read_replay

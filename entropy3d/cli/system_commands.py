@@ -118,7 +118,7 @@ def act(
     action: List[str] = typer.Option(..., "--action", "-a",
                                      help="an action in the system's words, e.g. \"walk: straight 3\", "
                                           "\"shoot\" or \"drive: straight 16\"; repeat for the next"),
-    seed: Optional[int] = typer.Option(None, "--seed", help="dice seed (default: a fresh one, printed)"),
+    seed: Optional[int] = typer.Option(None, "--seed", min=0, help="dice seed (default: a fresh one, printed)"),
     producer: str = typer.Option("physics", "--producer",
                                  help="who moves the model: physics (PyBullet) or geometric (footprints and levels)"),
 ) -> None:

@@ -139,6 +139,9 @@ def read_replay(path: str | Path) -> Replay:
                 raise ValueError(f"unknown record type {kind!r}")
         except (ValueError, KeyError, TypeError, AttributeError, IndexError, RecursionError) as error:
             what = f"missing key {error}" if isinstance(error, KeyError) else str(error)
+            if isinstance(error, json.JSONDecodeError):
+                what = (f"not JSON ({error}); a replay is JSON lines written by `entropy3d demo --replay FILE`"
+                        if number == 1 else f"not JSON ({error}): the replay is damaged here")
             raise ReplayError(path, [(f"record {number}", number, what)]) from None
     return Replay(header, tuple(turns), tuple(activations), end)
 

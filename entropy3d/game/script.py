@@ -65,7 +65,7 @@ class GameScript(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
     scene: Optional[str] = Field(None, description="scene file, relative to the script")
-    seed: Optional[int] = None
+    seed: Optional[int] = Field(None, ge=0, description="the dice and the automatic players")
     turns: Optional[int] = Field(None, ge=1, le=200)
     fallback: Literal["auto", "error"] = "auto"
     push: Literal["sit-at-tn", "risk-aware", "never"] = Field("sit-at-tn", description="push-your-luck policy")
@@ -138,14 +138,15 @@ def script_problems(script: GameScript, lines: dict[str, int], table, turns: int
     return problems
 
 
-def check_script_file(path: Path) -> str:
-    """Validate a script and :func:`script_problems` against the scene it plays on (its own, else
-    the bundled default scene, as ``demo --script`` picks it); a one-line summary, or ScriptError."""
+def check_script_file(path: Path, scene: Path | None = None) -> str:
+    """Validate a script and :func:`script_problems` against the scene it plays on (``scene``, else
+    its own, else the bundled default scene, as ``demo --script`` picks it); a one-line summary,
+    or ScriptError."""
     from entropy3d.resources import default_scene
     from entropy3d.scene import load_scene
 
     script, resolved, lines = load_script(path)
-    scene = scene_of(script, resolved) or default_scene()
+    scene = scene or scene_of(script, resolved) or default_scene()
     table = load_scene(scene)
     turns = script.turns if script.turns is not None else table.spec.turns
     problems = script_problems(script, lines, table, turns)
