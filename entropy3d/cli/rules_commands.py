@@ -19,7 +19,7 @@ def odds(
     tn: Optional[int] = typer.Option(None, "--tn", help="target number of the test"),
     stress: int = typer.Option(0, "--stress", min=0, help="the rider's current stress"),
     policy: str = typer.Option("sit-at-tn", "--policy", help=POLICY_HELP),
-    max_stress: Optional[int] = typer.Option(None, "--max-stress", help="the rider's max stress "
+    max_stress: Optional[int] = typer.Option(None, "--max-stress", min=1, max=21, help="the rider's max stress "
                                              "(default: the rules' value)"),
     rules: Optional[Path] = typer.Option(None, "--rules", help="rules data file (default: bundled)"),
     exact: bool = typer.Option(False, "--exact", help="also print each probability as an exact fraction"),

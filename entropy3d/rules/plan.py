@@ -146,6 +146,11 @@ def _tokens(text: str) -> list[_Tok]:
     return toks
 
 
+#: the largest number a plan may hold: a table is a few feet and a turn a few hundred degrees, and
+#: far larger numbers would be taken as paths of billions of points
+MAX_PLAN_NUMBER = 10_000
+
+
 def parse_plan(text: str) -> Plan:
     """Parse one action's plan; raise PlanError(column) on bad input."""
     toks = _tokens(text)
@@ -178,6 +183,9 @@ def parse_plan(text: str) -> Plan:
         value = float(tok.text)
         if value <= 0:
             raise PlanError(text, tok.col, f"{what} must be > 0, got {tok.text}")
+        if value > MAX_PLAN_NUMBER:
+            raise PlanError(text, tok.col, f"{what} must be at most {MAX_PLAN_NUMBER:,}, got {tok.text}: "
+                                           "a plan's numbers are inches or degrees")
         if whole and not value.is_integer():
             raise PlanError(text, tok.col, f"{what} must be whole inches, got {tok.text}")
         return value

@@ -203,7 +203,7 @@ def test_same_scene_plan_and_seed_give_byte_identical_json_in_two_processes(tmp_
     assert outputs[0] == outputs[1] and b'"destructible"' in outputs[0]
 
 
-def test_cli_reports_bad_model_and_plan_without_traceback(tmp_path):
+def test_EC_TURN_3_cli_reports_bad_model_plan_and_plan_count_without_traceback(tmp_path):
     scene = str(DATA / "proving_ground.yaml")
     bad_model = subprocess.run([sys.executable, "-m", "entropy3d.cli", "activate", scene, "--model", "nobody",
                                 "--plan", "s2: straight 12"], capture_output=True, text=True)
@@ -212,6 +212,12 @@ def test_cli_reports_bad_model_and_plan_without_traceback(tmp_path):
                                "--plan", "s2: sideways 12", "--json", str(tmp_path / "x.json")],
                               capture_output=True, text=True)
     assert bad_plan.returncode == 1 and "column" in bad_plan.stderr and "Traceback" not in bad_plan.stderr
+    assert not (tmp_path / "x.json").exists()
+    # EC-TURN-3: two actions; a third plan was silently dropped
+    three = subprocess.run([sys.executable, "-m", "entropy3d.cli", "activate", scene, "--model", "smasher",
+                            *["--plan", "s2: straight 4"] * 3, "--json", str(tmp_path / "x.json")],
+                           capture_output=True, text=True)
+    assert three.returncode == 1 and "an activation has 2 actions (EC-TURN-3)" in three.stderr
     assert not (tmp_path / "x.json").exists()
 
 

@@ -43,6 +43,11 @@ def test_odds_rejects_an_unknown_policy():
     assert result.exit_code == 2 and "sit-at-tn" in result.output
 
 
+def test_EC_DICE_7_odds_refuses_a_max_stress_below_1():
+    result = run("odds", "--tn", "14", "--max-stress", "-1")
+    assert result.exit_code == 2 and "--max-stress" in result.output
+
+
 def test_plan_prints_length_end_pose_stress_and_tests():
     """Clause: EC-TMPL-2. Speed 3 on a wide template costs a TN 14 test, +2 on a fail."""
     result = run("plan", str(TABLE), "--model", "p1", "s3: straight 6, left wide 7")

@@ -36,6 +36,9 @@ def test_examples_parse():
     ("move: straight 6", 5, "speed"),
     ("s9: straight 3", 1, "s1, s2 or s3"),
     ("gungho s0: straight 3", 8, "s1, s2 or s3"),
+    # a number far past any table: refused by the parser, not taken as a path of 1e20 points
+    ("s2: straight 99999999999999999999", 14, "at most 10,000"),
+    ("stoppie s2: straight 7, pivot left 20000", 36, "at most 10,000"),
 ])
 def test_parse_errors_name_the_column(text, column, words):
     with pytest.raises(PlanError) as err:
