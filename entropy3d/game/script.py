@@ -94,13 +94,19 @@ def attack_parts(attack: str) -> tuple[str, str]:
 
 def script_problems(script: GameScript, lines: dict[str, int], table, turns: int) -> list[tuple[str, int | None, str]]:
     """What a script asks that its game cannot give, found before the game is played, each with
-    its key path, line and fix: a model not in the scene, a turn past the last of ``turns`` (the
+    its key path, line and fix: a scene that plays a game system of its own (the script's plans
+    are Entropy City's), a model not in the scene, a turn past the last of ``turns`` (the
     script's own, else the scene's; a shorter game asked for on the command line just stops
     earlier), one model's
     activation in a turn given twice, a plan that does not parse, an attack on a model not there
     (or on itself) or with a weapon the rules do not know. Any of them would otherwise be passed
     over while the automatic players play on. Whether a plan is legal where the model then
     stands is the rules' question when the game gets there."""
+    from entropy3d.scene.systemrules import system_of
+
+    if system_of(table).plays():
+        return [("", None, f"a script plays Entropy City plans; the scene {table.name!r} is a {table.spec.system} "
+                           "game, played by its automatic players: leave out the script")]
     ids = [model.id for model in table.models]
     weapons = ["chicken", *table.ruleset.data("weapons"), *table.ruleset.data("guns")]
     problems: list[tuple[str, int | None, str]] = []

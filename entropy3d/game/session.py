@@ -77,14 +77,15 @@ def setup_game(scene: str | Path | None, *, seed: int | None = None, turns: int 
     from entropy3d.geometric import GeometricProducer
     from entropy3d.scene.systemrules import system_of
 
+    if game_script is not None:
+        # against the script's own length: a shorter game asked for (--turns) just stops earlier
+        script_turns = game_script.turns if game_script.turns is not None else table.spec.turns
+        problems = script_problems(game_script, script_lines, table, script_turns)
+        if problems:
+            raise ScriptError(script_path, problems)
     riding = make_producer(producer, table, geometry, physics_in_process)
     system = system_of(table)
     if system.plays():
-        if game_script is not None:
-            riding.close()
-            raise ScriptError(script_path, [("", None, f"a script plays Entropy City plans; the scene {scene} is "
-                                            f"a {table.spec.system} game, played by its automatic players: "
-                                            "leave out --script")])
         game = system_game(system, table, geometry, riding, np.random.default_rng(dice_seed), turns)
         header = ReplayHeader(scene=str(scene), scene_name=table.name, seed=int(seed), turns=turns, producer=producer,
                               players="auto", initial=game.state, scene_sha256=file_sha256(scene),
@@ -94,12 +95,6 @@ def setup_game(scene: str | Path | None, *, seed: int | None = None, turns: int 
                            lookahead=GeometricProducer(table, geometry, margin_in=LOOKAHEAD_MARGIN_IN),
                            confirm=riding if producer == "physics" else None)
     if game_script is not None:
-        # against the script's own length: a shorter game asked for (--turns) just stops earlier
-        script_turns = game_script.turns if game_script.turns is not None else table.spec.turns
-        problems = script_problems(game_script, script_lines, table, script_turns)
-        if problems:
-            riding.close()
-            raise ScriptError(script_path, problems)
         players = {gang: ScriptedPlayer(game_script, script_path, table.ruleset, auto, script_lines)
                    for gang, auto in players.items()}
     game = Game(table, geometry, riding, players, np.random.default_rng(dice_seed),

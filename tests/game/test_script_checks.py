@@ -72,3 +72,10 @@ def test_validate_checks_a_script_against_the_scene_it_plays_on(small_table_path
     assert result.returncode == 1
     assert f"{bundled}: ok (game script, 5 activation(s) on Crossroads over 2 turn(s))" in result.stdout
     assert "line 4, activations[0].model: no model 'h2'" in result.stderr
+
+
+def test_a_script_on_a_scene_of_another_game_system_is_refused(tmp_path):
+    gang_fight = ROOT / "scenes" / "systems" / "gang_fight.yaml"
+    script = write_script(tmp_path, gang_fight, "  - {turn: 1, model: orlock_1, plans: ['s1: straight 3']}\n")
+    (where, line, message), = refused(script, tmp_path)
+    assert (where, line) == ("", None) and "gang_battle game" in message and "leave out the script" in message
