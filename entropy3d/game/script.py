@@ -92,23 +92,24 @@ def attack_parts(attack: str) -> tuple[str, str]:
     return target, weapon
 
 
-def script_problems(script: GameScript, lines: dict[str, int], table, turns: int) -> list[tuple[str, int | None, str]]:
+def script_problems(script: GameScript, lines: dict[str, int], table) -> list[tuple[str, int | None, str]]:
     """What a script asks that its game cannot give, found before the game is played, each with
     its key path, line and fix: a scene that plays a game system of its own (the script's plans
-    are Entropy City's), a model not in the scene, a turn past the last of ``turns`` (the
-    script's own, else the scene's; a shorter game asked for on the command line just stops
-    earlier), one model's
-    activation in a turn given twice, a plan that does not parse, an attack on a model not there
-    (or on itself) or with a weapon the rules do not know. Any of them would otherwise be passed
-    over while the automatic players play on. Whether a plan is legal where the model then
-    stands is the rules' question when the game gets there."""
+    are Entropy City's), a model not in the scene, a turn after the script's last (its
+    ``turns:``, else the scene's; a shorter game asked for on the command line just stops
+    earlier), one model's activation in a turn given twice, a plan that does not parse, an attack
+    on a model not there (or on itself) or with a weapon the rules do not know. Any of them would
+    otherwise be passed over while the automatic players play on. Whether a plan is legal where
+    the model then stands is the rules' question when the game gets there."""
     from entropy3d.scene.systemrules import system_of
 
     if system_of(table).plays():
         return [("", None, f"a script plays Entropy City plans; the scene {table.name!r} is a {table.spec.system} "
                            "game, played by its automatic players: leave out the script")]
+    from entropy3d.rules.attacks import weapon_kind
+
     ids = [model.id for model in table.models]
-    weapons = ["chicken", *table.ruleset.data("weapons"), *table.ruleset.data("guns")]
+    turns = script_turns(script, table)
     problems: list[tuple[str, int | None, str]] = []
     first_of: dict[tuple[int, str], int] = {}
 
@@ -139,9 +140,17 @@ def script_problems(script: GameScript, lines: dict[str, int], table, turns: int
             elif target not in ids:
                 add(f"{at}.attack", f"no model {target!r} to attack in the scene {table.name!r}; "
                                     f"{did_you_mean(target, ids)}")
-            if weapon and weapon not in weapons:
-                add(f"{at}.attack", f"no weapon {weapon!r} in the rules; {did_you_mean(weapon, weapons)}")
+            if weapon:
+                try:
+                    weapon_kind(weapon, table.ruleset)
+                except ValueError as error:
+                    add(f"{at}.attack", str(error))
     return problems
+
+
+def script_turns(script: GameScript, table) -> int:
+    """The turns a script is written for: its own ``turns:``, else its scene's."""
+    return script.turns if script.turns is not None else table.spec.turns
 
 
 def check_script_file(path: Path, scene: Path | None = None) -> str:
@@ -154,11 +163,11 @@ def check_script_file(path: Path, scene: Path | None = None) -> str:
     script, resolved, lines = load_script(path)
     scene = scene or scene_of(script, resolved) or default_scene()
     table = load_scene(scene)
-    turns = script.turns if script.turns is not None else table.spec.turns
-    problems = script_problems(script, lines, table, turns)
+    problems = script_problems(script, lines, table)
     if problems:
         raise ScriptError(path, problems)
-    return f"game script, {len(script.activations)} activation(s) on {table.name} over {turns} turn(s)"
+    return (f"game script, {len(script.activations)} activation(s) on {table.name} over "
+            f"{script_turns(script, table)} turn(s)")
 
 
 def scene_of(script: GameScript, script_path: Path) -> Path | None:

@@ -78,9 +78,7 @@ def setup_game(scene: str | Path | None, *, seed: int | None = None, turns: int 
     from entropy3d.scene.systemrules import system_of
 
     if game_script is not None:
-        # against the script's own length: a shorter game asked for (--turns) just stops earlier
-        script_turns = game_script.turns if game_script.turns is not None else table.spec.turns
-        problems = script_problems(game_script, script_lines, table, script_turns)
+        problems = script_problems(game_script, script_lines, table)
         if problems:
             raise ScriptError(script_path, problems)
     riding = make_producer(producer, table, geometry, physics_in_process)
