@@ -57,10 +57,6 @@ def activate(
         raise fail(f"error: {scene}: its models play {system.title} (`system: {system.name}`), whose moves "
                    f"`activate` (Entropy City's riding) cannot take; use its own command: "
                    f"`entropy3d act {scene} --model ID --action ...` (`entropy3d act --help`)")
-    per_activation = int(table.ruleset.data("turn.actions_per_activation"))
-    if len(plan) > per_activation:
-        raise fail(f"error: {len(plan)} --plan given; an activation has {per_activation} actions (EC-TURN-3): "
-                   f"give at most {per_activation}")
     seed = activation_seed(table, scene, model, seed)
     geometry = build_table_geometry(table)
     state = dataclasses.replace(table.initial_state(geometry.surface_height), turn=turn)

@@ -79,9 +79,12 @@ def activation(state: State, model_id: str, plans: Sequence[str], ruleset: Rules
                producer: Producer, table: TableChecks | None = None, push: str = "sit-at-tn") -> list[Step]:
     """One model's activation: it starts, then ``plans`` are taken in order while it has actions
     (an action it must skip is skipped first), then it ends. Raises IllegalPlanError for a
-    refused plan."""
-    steps = [take(state, Action.activate(model_id), ruleset, rng, producer)]
+    refused plan, and for more plans than an activation has actions (EC-TURN-3)."""
     per_activation = int(ruleset.data("turn.actions_per_activation"))
+    if len(plans) > per_activation:
+        raise IllegalPlanError("EC-TURN-3", f"{len(plans)} plans given; an activation has {per_activation} "
+                                            f"actions: give at most {per_activation}")
+    steps = [take(state, Action.activate(model_id), ruleset, rng, producer)]
     for plan in plans:
         model = steps[-1].after.model(model_id)
         while model.in_play and model.skip_next_action and model.actions_taken < per_activation:

@@ -217,7 +217,7 @@ def test_EC_TURN_3_cli_reports_bad_model_plan_and_plan_count_without_traceback(t
     three = subprocess.run([sys.executable, "-m", "entropy3d.cli", "activate", scene, "--model", "smasher",
                             *["--plan", "s2: straight 4"] * 3, "--json", str(tmp_path / "x.json")],
                            capture_output=True, text=True)
-    assert three.returncode == 1 and "an activation has 2 actions (EC-TURN-3)" in three.stderr
+    assert three.returncode == 1 and "an activation has 2 actions: give at most 2 (EC-TURN-3)" in three.stderr
     assert not (tmp_path / "x.json").exists()
 
 
