@@ -105,7 +105,7 @@ def script_problems(script: GameScript, lines: dict[str, int], table) -> list[tu
 
     if system_of(table).plays():
         return [("", None, f"a script plays Entropy City plans; the scene {table.name!r} is a {table.spec.system} "
-                           "game, played by its automatic players: leave out the script")]
+                           "game, played by its automatic players: play it without the script (leave out --script)")]
     from entropy3d.rules.attacks import weapon_kind
 
     ids = [model.id for model in table.models]

@@ -79,4 +79,4 @@ def test_a_script_on_a_scene_of_another_game_system_is_refused(tmp_path):
     gang_fight = ROOT / "scenes" / "systems" / "gang_fight.yaml"
     script = write_script(tmp_path, gang_fight, "  - {turn: 1, model: orlock_1, plans: ['s1: straight 3']}\n")
     (where, line, message), = refused(script, tmp_path)
-    assert (where, line) == ("", None) and "gang_battle game" in message and "leave out the script" in message
+    assert (where, line) == ("", None) and "gang_battle game" in message and "leave out --script" in message
