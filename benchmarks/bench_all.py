@@ -67,7 +67,7 @@ def main() -> None:
             if args.json:
                 print(json.dumps({key: row[key] for key in KEYS}), flush=True)
             else:
-                print(f"{row['row']:<42}{row['value']:>10.2f} {row['unit']:<8}floor {row['floor']:>9.2f}  "
+                print(f"{row['row']:<42}{row['value']:>10.2f} {row['unit']:<9} floor {row['floor']:>9.2f}  "
                       f"ratio {row['ratio']:>6.2f}  target {row['target']}: {'met' if row['met'] else 'NOT met'}",
                       flush=True)
 
