@@ -48,3 +48,16 @@ def test_riders_are_called_by_name_with_the_id_the_command_takes(tmp_path):
     assert "Ash (hades_3) can attack Viper (komodo_1) with chain" in ok.stdout and "against Viper's dodge" in ok.stdout
     refused = run(str(scene), "--attacker", "cop", "--target", "far")
     assert refused.returncode == 1 and "cop cannot attack Fang (far) with pistol: Fang is " in refused.stderr
+
+
+def test_EC_GUN_2_the_sniper_rifles_unlimited_range_is_said_and_drawn(tmp_path):
+    """Clause: EC-GUN-2 (the sniper rifle, ``range_m: null``): a shot 40" away is in range; the
+    command says "range unlimited" and draws the picture without a range circle. The command
+    computed the range itself and ended in float(None)'s traceback."""
+    scene = duel(tmp_path,
+        "  - {id: eye, gang: a, on_foot: true, position: [10, 2], facing: 90, rider: {gun: sniper_rifle}}\n"
+        "  - {id: far, gang: b, bike: police, position: [10, 42], facing: 0, speed: 1}\n")
+    png = tmp_path / "shot.png"
+    ok = run(str(scene), "--attacker", "eye", "--target", "far", "--png", str(png))
+    assert ok.returncode == 0, ok.stderr
+    assert "40.0\" away (range unlimited)" in ok.stdout and png.stat().st_size > 10_000

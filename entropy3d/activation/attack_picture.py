@@ -42,7 +42,7 @@ class AttackScene:
     """What the picture shows. attacker, target: (name, pose, base, colour "#rrggbb"). others: the
     other riders as (name, pose, base); a rider's name is its id when it has none. weapon, kind:
     chicken, melee or gun. reach_in: the melee weapon's reach or the gun's range (inches), None
-    for chicken. visible: the share of the
+    for chicken and for a gun of unlimited range (the sniper rifle). visible: the share of the
     target the attacker sees (a shot), else None; rays: (N, 2) end points of the sight rays
     on the target and whether each is seen, or None. allowed: the rules allow it; lines: the
     verdict in words (first line the headline)."""
@@ -190,8 +190,8 @@ def _panel(draw, scene: AttackScene) -> None:
     y += 16
     key = [("attacker's reach", REACH_RGB)] if scene.kind == "melee" else []
     if scene.kind == "gun":
-        key += [("gun's range (where it falls in the map)", REACH_RGB),
-                ("sight line: half or more visible", CLEAR_RGB), ("in cover (a shot needs 25%)", COVER_RGB),
+        key += [("gun's range (where it falls in the map)", REACH_RGB)] if scene.reach_in is not None else []
+        key += [("sight line: half or more visible", CLEAR_RGB), ("in cover (a shot needs 25%)", COVER_RGB),
                 ("too little visible to shoot", HIDDEN_RGB), ("dots: rays seen / blocked", MUTED)]
     small = font(15)
     for words, colour in key:

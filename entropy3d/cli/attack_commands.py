@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 from typing import Optional
 
@@ -33,6 +34,7 @@ def attack(
     from entropy3d.outputs import check_output_path
     from entropy3d.rules.attack_odds import melee_odds, shot_odds
     from entropy3d.rules.attacks import DODGE, weapon_kind
+    from entropy3d.rules.combat import gun_range_in
     from entropy3d.rules.odds import exact_odds
     from entropy3d.rules.transition import Action, check
     from entropy3d.scene import load_scene
@@ -69,9 +71,10 @@ def attack(
         need = float(ruleset.data("shooting.min_visible_fraction"))
         cover = (", too little to shoot (EC-COVER-1)" if sight.visible_fraction < need - 1e-9
                  else ", in cover (EC-COVER-1)" if sight.visible_fraction < 1.0 - 1e-6 else "")
-        reach = ruleset.scale.inches(float(ruleset.data(f"guns.{weapon}.range_m")))
+        reach = gun_range_in(weapon, ruleset)
+        in_range = "unlimited" if math.isinf(reach) else f"{reach:.1f}\""
         lines.append(f"  sight     {sight.visible_fraction:.0%} of {names.rider(target)} visible, "
-                     f"{sight.distance_in:.1f}\" away (range {reach:.1f}\"){cover}")
+                     f"{sight.distance_in:.1f}\" away (range {in_range}){cover}")
     if kind == "chicken" and refusal is None:
         tn = int(ruleset.data("chicken.tn"))
         odds = exact_odds(tn, raider.stress, ruleset, max_stress=raider.max_stress)
@@ -102,6 +105,7 @@ def _draw(png: Path, table, geometry, state, view, attacker: str, target: str, w
     from entropy3d.activation.attack_picture import AttackScene, draw_attack
     from entropy3d.game.tableview import sight_poses
     from entropy3d.outputs import write_atomic
+    from entropy3d.rules.combat import gun_range_in
 
     ruleset = table.ruleset
 
@@ -113,7 +117,8 @@ def _draw(png: Path, table, geometry, state, view, attacker: str, target: str, w
     if kind == "melee":
         reach = float(ruleset.data(f"weapons.{weapon}.reach_in"))
     elif kind == "gun":
-        reach = ruleset.scale.inches(float(ruleset.data(f"guns.{weapon}.range_m")))
+        reach = gun_range_in(weapon, ruleset)
+        reach = None if math.isinf(reach) else reach  # the sniper rifle's unlimited range: no circle
         result = view.los.line_of_sight(attacker, target, sight_poses(state))
         visible = float(result.true_los.visible_fraction)
         rays = (result.geometry.ray_ends, result.geometry.rays_visible)

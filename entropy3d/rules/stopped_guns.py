@@ -38,6 +38,7 @@ import numpy as np
 from entropy3d.errors import IllegalPlanError
 from entropy3d.geometry import Pose
 from entropy3d.rules.attacks import check_attack, resolve_shot
+from entropy3d.rules.combat import gun_range_in
 from entropy3d.rules.event import Event
 from entropy3d.rules.facts import Facts, Sight
 from entropy3d.rules.ruleset import Ruleset
@@ -139,7 +140,7 @@ def first_shot(state: State, watcher: ModelState, mover_id: str, trajectory: np.
     legal, EC-GUN-2, EC-COVER-1): (inches along, seconds, the mover's pose there, the state with
     the mover there), or None. airborne: stretches of the ride (inches along) the rules had it in
     the air, where a shot at it is harder (EC-JUMP-3)."""
-    reach = ruleset.scale.inches(float(ruleset.data(f"guns.{watcher.gun}.range_m")))
+    reach = gun_range_in(watcher.gun, ruleset)
     mover = state.model(mover_id)
     for progress, t_s, pose in ride_points(trajectory):
         if math.hypot(pose.x - watcher.pose.x, pose.y - watcher.pose.y) > reach:
