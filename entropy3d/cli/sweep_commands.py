@@ -51,7 +51,10 @@ def sweep(
     stems: dict[str, Path] = {}
     for scene in scenes:
         other = stems.setdefault(scene.stem, scene)
-        if other != scene:
+        if other is not scene and other.resolve() == scene.resolve():
+            raise fail(f"error: scene {scene} is given twice; give each scene once (--games sets how many "
+                       "games each plays)")
+        if other is not scene:
             raise fail(f"error: scenes {other} and {scene} have the same file name, so their replays would "
                        "share names in the results folder; copy one under another name")
     if out.exists() and not out.is_dir():

@@ -160,7 +160,7 @@ def test_the_sweep_command_writes_what_demo_writes_for_the_same_seed(tmp_path):
     assert again.returncode == 0 and "nothing to play" in again.stdout
 
 
-def test_sweep_refuses_a_bad_scheduler_address_and_two_scenes_of_one_name(tmp_path):
+def test_sweep_refuses_a_bad_scheduler_address_two_scenes_of_one_name_and_one_scene_twice(tmp_path):
     env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2])}
     command = [sys.executable, "-m", "entropy3d", "sweep"]
     bad = subprocess.run([*command, TABLE, "--games", "1", "--scheduler", "localhost:8786"],
@@ -171,3 +171,9 @@ def test_sweep_refuses_a_bad_scheduler_address_and_two_scenes_of_one_name(tmp_pa
     clash = subprocess.run([*command, TABLE, str(twin), "--games", "1"], capture_output=True, text=True, env=env,
                            timeout=60)
     assert clash.returncode == 1 and "same file name" in clash.stderr
+    # the same scene twice (its games would be the same rows: the store refused them with a traceback)
+    twice = subprocess.run([*command, TABLE, str(Path(TABLE).parent / ".." / "data" / Path(TABLE).name), "--games",
+                            "1", "--out", str(tmp_path / "results")], capture_output=True, text=True, env=env,
+                           timeout=60)
+    assert twice.returncode == 1 and "is given twice" in twice.stderr and "Traceback" not in twice.stderr
+    assert not (tmp_path / "results").exists()
