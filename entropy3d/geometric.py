@@ -112,9 +112,12 @@ class GeometricProducer:
         s_stop = 0.0
         prev_s, prev_z = 0.0, z
         k = 0
+        # (seconds, inches along) the ground ride goes on from: the start, then each landing (a
+        # flight covers the path at its own pace: timed from the start, the clock would go back)
+        from_t, from_s = 0.0, 0.0
         while k < len(path):
             s, xy, heading = float(lengths[k]), path[k], float(headings[k])
-            t = s / speed
+            t = from_t + (s - from_s) / speed
             launch = None  # (speed along, speed up, piece left, its kind, drop) when it leaves the ground
             if model.air is not None and k == 0:
                 vx, vy, vz = model.air.velocity_in_s
@@ -153,6 +156,7 @@ class GeometricProducer:
                 break
             k, z = land_k, float(flight.land_z)
             prev_s, prev_z = float(lengths[k]), z
+            from_t, from_s = float(flight.land_t_s), prev_s
         completed = not contacts and edge is None and s_stop >= total - 1e-6
         if not rows:
             rows, along = [(0.0, *map(float, model.pose.xy), z, model.pose.facing_deg)], [0.0]
