@@ -53,9 +53,10 @@ def _output(path: Path, suffixes: tuple[str, ...], option: str) -> Path:
 
 def game_table(game):
     """The scene a played game or replay was played on."""
+    from entropy3d.game.replay import scene_file
     from entropy3d.scene import load_scene
 
-    return load_scene(game.header.scene)
+    return load_scene(scene_file(game))
 
 
 def _progress():

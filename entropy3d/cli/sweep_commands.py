@@ -117,7 +117,7 @@ def highlights(
     _check_pace(pace)
     video_size = _size(size, out)
     _output(out, (".mp4", ".gif"), "--out")
-    from entropy3d.game.replay import read_replay
+    from entropy3d.game.replay import read_replay, scene_file
     from entropy3d.sweep.store import ResultStore
     from entropy3d.sweep.summary import drama_reasons
     from entropy3d.video import VideoOptions
@@ -135,7 +135,7 @@ def highlights(
             if replay.header.scene not in names:
                 from entropy3d.scene import load_scene
 
-                names[replay.header.scene] = Names.of_table(load_scene(replay.header.scene))
+                names[replay.header.scene] = Names.of_table(load_scene(scene_file(replay)))
             chosen = store.best_activations(row, moments) or (len(replay.activations) - 1,)
             games.append(ReelGame(replay, rank, float(row["drama"]), chosen,
                                   drama_reasons(row, names[replay.header.scene].gang)))

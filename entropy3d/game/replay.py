@@ -12,6 +12,7 @@ is complete: an error or Ctrl-C leaves no half file.
 
 from __future__ import annotations
 
+import hashlib
 import json
 from dataclasses import dataclass
 from pathlib import Path
@@ -73,6 +74,38 @@ class Replay:
     turns: tuple[TurnRecord, ...]
     activations: tuple[ActivationRecord, ...]
     end: EndRecord | None
+    #: the file it was read from (None: a game just played)
+    source: Path | None = None
+
+
+def file_sha256(path: str | Path) -> str:
+    return hashlib.sha256(Path(path).read_bytes()).hexdigest()
+
+
+def scene_file(replay: Replay) -> Path:
+    """The scene file ``replay`` was played on.
+
+    The path its header names, as given when it was played (relative to the folder it was played
+    in), where that file is there. Otherwise a file of the same name and the same bytes (the
+    header's SHA-256) beside the replay file, or among the bundled scenes: a replay sent from
+    another machine, or played in another folder, names a path that is not here. Raises
+    ReplayError, naming where it looked, when none is found."""
+    from entropy3d.resources import bundled_dir
+
+    header = replay.header
+    named = Path(header.scene)
+    if named.is_file():
+        return named
+    places = ([replay.source.parent / named.name] if replay.source is not None else []) + \
+        [bundled_dir("scenes") / named.name]
+    for candidate in places:
+        if candidate.is_file() and (not header.scene_sha256 or file_sha256(candidate) == header.scene_sha256):
+            return candidate
+    where = " or ".join(str(place) for place in places)
+    raise ReplayError(replay.source or "replay", [(
+        "header.scene", 1, f"the scene this game was played on, {header.scene}, is not there, nor is a file "
+        f"{named.name} with the same bytes at {where}; put the scene file back at {header.scene} or beside "
+        "the replay")])
 
 
 def encode(record) -> str:
@@ -143,7 +176,7 @@ def read_replay(path: str | Path) -> Replay:
                 what = (f"not JSON ({error}); a replay is JSON lines written by `entropy3d demo --replay FILE`"
                         if number == 1 else f"not JSON ({error}): the replay is damaged here")
             raise ReplayError(path, [(f"record {number}", number, what)]) from None
-    return Replay(header, tuple(turns), tuple(activations), end)
+    return Replay(header, tuple(turns), tuple(activations), end, path)
 
 
 def load_source(source: str | Path | None):
@@ -157,6 +190,6 @@ def load_source(source: str | Path | None):
     replay = None
     if path.suffix.lower() == ".jsonl":
         replay = read_replay(path)
-        path = Path(replay.header.scene)
+        path = scene_file(replay)
     table = load_scene(path)
     return table, build_table_geometry(table), replay

@@ -9,6 +9,7 @@ game again from its header and returns the bytes it would write, to prove determ
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import hashlib
 import io
@@ -20,7 +21,16 @@ import numpy as np
 from entropy3d.game.loop import Game
 from entropy3d.game.players import demo_players
 from entropy3d.game.records import ActivationRecord, EndRecord, TurnRecord
-from entropy3d.game.replay import Replay, ReplayError, ReplayHeader, ReplayWriter, encode, read_replay
+from entropy3d.game.replay import (
+    Replay,
+    ReplayError,
+    ReplayHeader,
+    ReplayWriter,
+    encode,
+    file_sha256,
+    read_replay,
+    scene_file,
+)
 from entropy3d.game.script import ScriptedPlayer, ScriptError, load_script, scene_of, script_problems
 from entropy3d.game.step import Producer
 
@@ -174,10 +184,6 @@ def _order_key(replay: Replay):
     return lambda record: positions[id(record)]
 
 
-def file_sha256(path: str | Path) -> str:
-    return hashlib.sha256(Path(path).read_bytes()).hexdigest()
-
-
 @functools.cache
 def engine_sha256() -> str:
     """Digest of every entropy3d source file and the bundled rules data (what plays a game)."""
@@ -200,13 +206,15 @@ def resimulate(path: str | Path) -> tuple[bool, bytes]:
     path = Path(path)
     old = read_replay(path)
     header = old.header
-    if header.scene_sha256 and Path(header.scene).exists() and file_sha256(header.scene) != header.scene_sha256:
-        raise ReplayError(path, [("header.scene_sha256", 1, f"the scene {header.scene} changed since this replay "
+    scene = scene_file(old)
+    if header.scene_sha256 and file_sha256(scene) != header.scene_sha256:
+        raise ReplayError(path, [("header.scene_sha256", 1, f"the scene {scene} changed since this replay "
                                   "was written; it can be rendered, not played again")])
     if header.engine_sha256 and header.engine_sha256 != engine_sha256():
         raise ReplayError(path, [("header.engine_sha256", 1, "this replay was played by a different version of "
                                   "entropy3d or its rules data; it can be rendered, not played again byte for byte")])
     script = header.players.split(":", 1)[1] if header.players.startswith("script:") else None
-    again = play_game(header.scene, seed=header.seed, turns=header.turns, producer=header.producer, script=script)
-    new = replay_bytes(again)
+    again = play_game(scene, seed=header.seed, turns=header.turns, producer=header.producer, script=script)
+    # played from where the scene is now: the header names it as the replay does
+    new = replay_bytes(dataclasses.replace(again, header=dataclasses.replace(again.header, scene=header.scene)))
     return new == path.read_bytes(), new

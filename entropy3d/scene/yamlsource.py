@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 from typing import Any
@@ -128,6 +129,20 @@ def _check_expansion(root: yaml.Node) -> None:
                    "anchor's content; write the values out or use fewer aliases")
 
 
+def _json_lines(text: str) -> str | None:
+    """What a file of JSON lines (YAML cannot parse more than one JSON object) says it is, from
+    its first line's ``format`` and ``scene``, or None when its first line is not a JSON object."""
+    try:
+        first = json.loads(text.lstrip().split("\n", 1)[0])
+    except ValueError:
+        return None
+    if not isinstance(first, dict):
+        return None
+    said = [f"{key} {first[key]!r}" for key in ("format", "scene") if isinstance(first.get(key), str)]
+    return ("not YAML but JSON lines" + (f" (its first line says {', '.join(said)})" if said else "")
+            + "; give a YAML file here" + (", such as that scene" if "scene" in first else ""))
+
+
 def read_yaml_with_lines(path: Path, error_class=SceneError) -> tuple[Any, dict[str, int]]:
     """Parse a YAML file strictly; return the data and a map from key path to 1-based line number.
 
@@ -164,6 +179,9 @@ def read_yaml_with_lines(path: Path, error_class=SceneError) -> tuple[Any, dict[
         mark = getattr(error, "problem_mark", None)
         line = mark.line + 1 if mark is not None else None
         problem = getattr(error, "problem", None) or str(error)
+        json_lines = _json_lines(text)
+        if json_lines is not None:
+            raise error_class(path, [("", 1, json_lines)]) from None
         raise error_class(path, [("", line, f"not valid YAML: {problem}")]) from None
     except (RecursionError, ValueError, TypeError, OverflowError) as error:
         raise error_class(path, [("", None, f"not valid YAML: {type(error).__name__}: {error}")]) from None

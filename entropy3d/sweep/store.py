@@ -190,8 +190,8 @@ class ResultStore:
         """The replay already in the folder for ``job`` when it is a whole game played as ``job`` asks
         by this version of entropy3d on the scene as it is now (a sweep stopped after writing it but
         before its row); None when there is none or it cannot be trusted (then the game is played)."""
-        from entropy3d.game.replay import ReplayError, read_replay
-        from entropy3d.game.session import engine_sha256, file_sha256
+        from entropy3d.game.replay import ReplayError, file_sha256, read_replay
+        from entropy3d.game.session import engine_sha256
 
         path = self.replay_path(job)
         if not path.is_file():

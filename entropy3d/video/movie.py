@@ -19,7 +19,7 @@ from typing import Callable, Iterator
 import numpy as np
 
 from entropy3d.game.records import action_events
-from entropy3d.game.replay import Replay
+from entropy3d.game.replay import Replay, scene_file
 from entropy3d.geometry import Pose
 from entropy3d.outputs import AtomicFile
 from entropy3d.rules.state import State
@@ -183,13 +183,13 @@ def replay_names(replay: Replay, table=None) -> words.Names:
     """The rider and gang names of the replay's scene (``table``, else loaded from the header)."""
     from entropy3d.scene import load_scene
 
-    return words.Names.of_table(table if table is not None else load_scene(replay.header.scene))
+    return words.Names.of_table(table if table is not None else load_scene(scene_file(replay)))
 
 
 def count_frames(replay: Replay, options: VideoOptions, names: words.Names | None = None) -> int:
     from entropy3d.scene import load_scene
 
-    table = load_scene(replay.header.scene)
+    table = load_scene(scene_file(replay))
     names = names if names is not None else replay_names(replay, table)
     return sum(s.frames for s in plan_segments(replay, options, names, system_pace(replay, table)))
 
@@ -209,7 +209,7 @@ class ReplayFilm:
 
         self.replay = replay
         self.options = options
-        self.table = table if table is not None else load_scene(replay.header.scene)
+        self.table = table if table is not None else load_scene(scene_file(replay))
         self.geometry = geometry if geometry is not None else build_table_geometry(self.table)
         self.renderer = TableRenderer(self.table, options.size, geometry=self.geometry, title="",
                                       supersample=options.supersample, backend=options.backend)

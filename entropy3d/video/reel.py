@@ -77,9 +77,10 @@ class _HighlightFilm(ReplayFilm):
 
 def _words_and_pace(game: ReelGame):
     """The names and the pace (None for Entropy City) of a reel game's scene."""
+    from entropy3d.game.replay import scene_file
     from entropy3d.scene import load_scene
 
-    table = load_scene(game.replay.header.scene)
+    table = load_scene(scene_file(game.replay))
     return replay_names(game.replay, table), system_pace(game.replay, table)
 
 

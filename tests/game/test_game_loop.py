@@ -10,9 +10,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from entropy3d.game.replay import ReplayError, ReplayWriter, read_replay
+from entropy3d.game.replay import ReplayError, ReplayWriter, load_source, read_replay, scene_file
 from entropy3d.game.script import ScriptError
 from entropy3d.game.session import play_game, replay_bytes, resimulate
+from entropy3d.resources import bundled_dir
 from entropy3d.rules import missions
 from entropy3d.rules.state import ESCAPED, OUT, ModelState, State
 from entropy3d.scene import load_scene
@@ -256,3 +257,38 @@ def test_EC_ACT_ATTACK_a_script_names_its_attack_target_and_weapon(ruleset, tmp_
     assert chosen("h1") == ("chicken", "h1")
     assert chosen("h2 with pistol") == ("pistol", "h2")
     assert chosen("h2 with chain") is None
+
+
+def test_a_replay_finds_its_scene_where_it_moved_and_says_where_it_looked(small_table_path, tmp_path):
+    """A replay names its scene as given when it was played. Sent elsewhere, or its scene moved,
+    a file of the same name and bytes beside the replay (or among the bundled scenes) is its
+    scene, and it plays again byte for byte; a file of that name with other bytes is not."""
+    played, kept = tmp_path / "played", tmp_path / "kept"
+    played.mkdir()
+    kept.mkdir()
+    scene = played / "arena.yaml"
+    scene.write_bytes(small_table_path.read_bytes())
+    path = kept / "game.jsonl"
+    _play(scene, turns=1, replay_path=path)
+    scene.unlink()
+    with pytest.raises(ReplayError, match=r"header\.scene.*arena\.yaml.*is not there.*put the scene file back"):
+        scene_file(read_replay(path))
+    (kept / "arena.yaml").write_text(small_table_path.read_text() + "\n# edited\n")
+    with pytest.raises(ReplayError, match="with the same bytes"):
+        scene_file(read_replay(path))
+    (kept / "arena.yaml").write_bytes(small_table_path.read_bytes())
+    assert scene_file(read_replay(path)) == kept / "arena.yaml"
+    identical, _ = resimulate(path)
+    assert identical
+
+
+def test_a_replay_of_a_bundled_scene_made_elsewhere_finds_the_bundled_scene(tmp_path):
+    path = tmp_path / "r.jsonl"
+    play_game(None, seed=2, turns=1, producer="geometric", replay_path=path)
+    lines = path.read_text().splitlines()
+    header = json.loads(lines[0])
+    path.write_text("\n".join([json.dumps(dict(header, scene="/home/someone/entropy3d/scenes/crossroads.yaml"),
+                                          sort_keys=True, separators=(",", ":"))] + lines[1:]) + "\n")
+    assert scene_file(read_replay(path)) == bundled_dir("scenes") / "crossroads.yaml"
+    table, _, replay = load_source(path)
+    assert table.spec.name == header["scene_name"] and replay.source == path

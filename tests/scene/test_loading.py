@@ -179,6 +179,21 @@ def test_yaml_syntax_error_reports_the_line(tmp_path):
     assert line == 2 and "not valid YAML" in message
 
 
+def test_a_replay_given_for_a_scene_is_named_with_the_scene_it_was_played_on(tmp_path):
+    """JSON lines parse as YAML no further than their second line; the error says what the file
+    is instead (a replay, from its header) and which scene to give."""
+    path = tmp_path / "game.jsonl"
+    path.write_text('{"format":"entropy3d-replay","scene":"scenes/crossroads.yaml","type":"header"}\n'
+                    '{"type":"turn"}\n')
+    [(key, line, message)] = problems_of(path)
+    assert (key, line) == ("", 1)
+    assert "JSON lines" in message and "'entropy3d-replay'" in message and "'scenes/crossroads.yaml'" in message
+    assert "such as that scene" in message
+    path.write_text('{"a": 1}\n{"b": 2}\n')
+    [(_, _, message)] = problems_of(path)
+    assert message == "not YAML but JSON lines; give a YAML file here"
+
+
 def test_millimetre_stl_lands_at_the_right_size(tmp_path):
     """A 3D-print STL of 50 x 20 x 30 mm placed with `units: mm` is 50/25.4 inches long."""
     part = trimesh.creation.box(extents=[50, 20, 30])
