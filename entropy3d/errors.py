@@ -61,9 +61,11 @@ class PlanError(EntropyError, ValueError):
 
 
 class IllegalPlanError(EntropyError, ValueError):
-    """A plan that parses but the rules refuse; ``clause`` is the rulebook clause id."""
+    """A plan that parses but the rules refuse; ``clause`` is the rulebook clause id; ``action``
+    which of an activation's plans it is (1-based; None: not said), for the player's message."""
 
-    def __init__(self, clause: str, message: str):
+    def __init__(self, clause: str, message: str, action: int | None = None):
         self.clause = clause
         self.message = message
+        self.action = action
         super().__init__(f"{message} ({clause})")

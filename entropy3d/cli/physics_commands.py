@@ -35,6 +35,7 @@ def activate(
     import numpy as np
 
     from entropy3d.activation.report import dumps, report_json, report_lines
+    from entropy3d.errors import IllegalPlanError
     from entropy3d.game.session import PRODUCERS, make_producer
     from entropy3d.game.step import activation
     from entropy3d.rules.dice import POLICY_NAMES
@@ -64,6 +65,10 @@ def activate(
     try:
         steps = activation(state, model, plan, table.ruleset, np.random.default_rng(seed), rides,
                            SceneProbe.from_table(table, geometry), push=policy)
+    except IllegalPlanError as refused:
+        if refused.action is None:
+            raise
+        raise fail(f"error: --plan {refused.action} {plan[refused.action - 1]!r}: {refused}") from None
     finally:
         rides.close()
     from entropy3d.video.words import Names, plain_lines

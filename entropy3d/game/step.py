@@ -79,20 +79,23 @@ def activation(state: State, model_id: str, plans: Sequence[str], ruleset: Rules
                producer: Producer, table: TableChecks | None = None, push: str = "sit-at-tn") -> list[Step]:
     """One model's activation: it starts, then ``plans`` are taken in order while it has actions
     (an action it must skip is skipped first), then it ends. Raises IllegalPlanError for a
-    refused plan, and for more plans than an activation has actions (EC-TURN-3)."""
+    refused plan (its ``action``: which plan), and for more plans than an activation has actions (EC-TURN-3)."""
     per_activation = int(ruleset.data("turn.actions_per_activation"))
     if len(plans) > per_activation:
         raise IllegalPlanError("EC-TURN-3", f"{len(plans)} plans given; an activation has {per_activation} "
                                             f"actions: give at most {per_activation}")
     steps = [take(state, Action.activate(model_id), ruleset, rng, producer)]
-    for plan in plans:
+    for number, plan in enumerate(plans, start=1):
         model = steps[-1].after.model(model_id)
         while model.in_play and model.skip_next_action and model.actions_taken < per_activation:
             steps.append(take(steps[-1].after, Action.skip(model_id), ruleset, rng, producer))
             model = steps[-1].after.model(model_id)
         if not model.in_play or model.actions_taken >= per_activation:
             break
-        steps += take_action(steps[-1].after, Action.ride(model_id, plan, push), ruleset, rng, producer, table)
+        try:
+            steps += take_action(steps[-1].after, Action.ride(model_id, plan, push), ruleset, rng, producer, table)
+        except IllegalPlanError as refused:
+            raise IllegalPlanError(refused.clause, refused.message, action=number) from None
     if steps[-1].after.model(model_id).in_play:
         steps.append(take(steps[-1].after, Action.end(model_id), ruleset, rng, producer, table))
     return steps

@@ -219,6 +219,13 @@ def test_EC_TURN_3_cli_reports_bad_model_plan_and_plan_count_without_traceback(t
                            capture_output=True, text=True)
     assert three.returncode == 1 and "an activation has 2 actions: give at most 2 (EC-TURN-3)" in three.stderr
     assert not (tmp_path / "x.json").exists()
+    # a refused plan is named by its place among the --plan options (here the second)
+    second = subprocess.run([sys.executable, "-m", "entropy3d.cli", "activate", scene, "--model", "jumper",
+                             "--plan", "s2: straight 8", "--plan", "s2: straight 40", "--producer", "geometric",
+                             "--seed", "1"],
+                            capture_output=True, text=True)
+    assert second.returncode == 1 and "Traceback" not in second.stderr
+    assert second.stderr.startswith("error: --plan 2 's2: straight 40': too long") and "(EC-SPD-2)" in second.stderr
 
 
 def test_gif_is_drawn(proving_ground, physics, start, tmp_path):
