@@ -21,6 +21,10 @@ AROUND_IN = 5.0
 MIN_SIDE_IN = 22.0
 #: pixels at the panel's top kept for its title: no grid number is written there
 TITLE_BAND_PX = 30
+#: pixels at the panel's bottom where the grid's x numbers are written
+GRID_NUMBERS_PX = 18
+#: half a piece label's height, pixels
+LABEL_HALF_PX = 9
 LABELLED_KINDS = ("building", "platform", "ramp", "destructible", "mesh", "block")
 
 
@@ -54,7 +58,7 @@ def _grid(draw, canvas: Canvas, width_in: float, depth_in: float) -> None:
                   fill=(110, 110, 120) if strong else (62, 62, 70), width=1)
         if strong:
             (cx, _), = canvas.px([(x, y0)])
-            draw.text((cx + 2, canvas.size[1] - 16), f"{x}\"", fill=(200, 200, 205), font=font(12))
+            draw.text((cx + 2, canvas.size[1] - GRID_NUMBERS_PX + 2), f"{x}\"", fill=(200, 200, 205), font=font(12))
     for y in range(max(0, int(np.ceil(y0))), int(min(depth_in, y1)) + 1):
         strong = y % 6 == 0
         draw.line(canvas.px([(max(0, x0), y), (min(width_in, x1), y)]),
@@ -64,10 +68,20 @@ def _grid(draw, canvas: Canvas, width_in: float, depth_in: float) -> None:
             draw.text((3, cy - 14), f"{y}\"", fill=(200, 200, 205), font=font(12))
 
 
-def _scale_bar(draw, canvas: Canvas) -> None:
+def _scale_bar_place(canvas: Canvas) -> tuple[int, float, float]:
+    """(inches long, left and bottom pixels of the bar) of the panel's scale bar."""
     length = 6 if canvas.region[2] - canvas.region[0] > 12 else 2
-    left, bottom = canvas.size[0] - 20 - length * canvas.scale, canvas.size[1] - 34
-    draw.rectangle([left - 6, bottom - 20, left + length * canvas.scale + 6, bottom + 8], fill=(20, 20, 24))
+    return length, canvas.size[0] - 20 - length * canvas.scale, canvas.size[1] - 34
+
+
+def _scale_bar_box(canvas: Canvas) -> tuple[float, float, float, float]:
+    length, left, bottom = _scale_bar_place(canvas)
+    return (left - 6, bottom - 20, left + length * canvas.scale + 6, bottom + 8)
+
+
+def _scale_bar(draw, canvas: Canvas) -> None:
+    length, left, bottom = _scale_bar_place(canvas)
+    draw.rectangle(list(_scale_bar_box(canvas)), fill=(20, 20, 24))
     draw.line([(left, bottom), (left + length * canvas.scale, bottom)], fill=(255, 255, 255), width=3)
     for k in range(length + 1):
         tick = left + k * canvas.scale
@@ -75,9 +89,12 @@ def _scale_bar(draw, canvas: Canvas) -> None:
     draw.text((left, bottom - 20), f"{length} inches", fill=(255, 255, 255), font=font(12))
 
 
-def _labels(draw, canvas: Canvas, geometry, scenery) -> None:
-    """Each named piece's id at the middle of its footprint, when that lies in the panel; higher
-    pieces first, and a label that would cover one already written is left out."""
+def label_places(canvas: Canvas, geometry, scenery, width_of) -> list[tuple[str, float, float]]:
+    """(name, left, middle) pixels of each named piece's label: at the middle of its footprint,
+    when that lies in the panel, moved inside it (clear of the title band at its top and the grid
+    numbers along its bottom) where the text would run over its edge; higher pieces first, and a
+    label that would cover the scale bar or one already placed is left out. ``width_of(text)``:
+    its pixel width."""
     placed: dict[str, list] = {}
     for piece in sorted(geometry.pieces, key=lambda p: -p.top):
         if piece.kind not in LABELLED_KINDS:
@@ -90,20 +107,28 @@ def _labels(draw, canvas: Canvas, geometry, scenery) -> None:
         lo, hi = piece.mesh.bounds[0][:2] + shift, piece.mesh.bounds[1][:2] + shift
         placed.setdefault(name, []).append((lo, hi))
     x0, y0, x1, y1 = canvas.region
-    written: list[tuple[float, float, float, float]] = []
-    face = font(13)
+    places: list[tuple[str, float, float]] = []
+    written: list[tuple[float, float, float, float]] = [_scale_bar_box(canvas)]
     for name, boxes in placed.items():
         centre = (np.min([b[0] for b in boxes], axis=0) + np.max([b[1] for b in boxes], axis=0)) / 2
         if not (x0 < centre[0] < x1 and y0 < centre[1] < y1):
             continue
         (cx, cy), = canvas.px([centre])
-        width = draw.textlength(name, font=face)
+        width = width_of(name)
         left = min(max(cx - width / 2, 2), canvas.size[0] - width - 2)
-        box = (left - 2, cy - 9, left + width + 2, cy + 9)
+        middle = min(max(cy, TITLE_BAND_PX + LABEL_HALF_PX), canvas.size[1] - GRID_NUMBERS_PX - LABEL_HALF_PX)
+        box = (left - 2, middle - LABEL_HALF_PX, left + width + 2, middle + LABEL_HALF_PX)
         if covered_by(box, written):
             continue
         written.append(box)
-        draw.text((left, cy - 7), name, fill=(255, 255, 255), font=face, stroke_width=2, stroke_fill=(0, 0, 0))
+        places.append((name, left, middle))
+    return places
+
+
+def _labels(draw, canvas: Canvas, geometry, scenery) -> None:
+    face = font(13)
+    for name, left, middle in label_places(canvas, geometry, scenery, lambda text: draw.textlength(text, font=face)):
+        draw.text((left, middle - 7), name, fill=(255, 255, 255), font=face, stroke_width=2, stroke_fill=(0, 0, 0))
 
 
 def draw_topdown(geometry, story: RideStory, key: ColourKey, size: tuple[int, int], cliff_edges=()) -> Image.Image:

@@ -250,3 +250,34 @@ def test_the_key_names_the_producer_that_rode_the_flight():
         assert meanings["touchdown"] == f"touchdown ({producer})"
         assert meanings["snap"] == f"snap from {producer} to the rules' place"
         assert meanings["ridden"] == "ridden on the wheels"
+
+
+def test_piece_labels_stay_inside_the_top_down_panel_clear_of_its_title_grid_numbers_and_scale_bar():
+    """A piece whose middle is just inside the panel's edge keeps its label, moved inside: not
+    cut by the edge, written over the grid's numbers or the title, or over the scale bar."""
+    from entropy3d.activation.drawing import Canvas
+    from entropy3d.activation.topdown import (
+        GRID_NUMBERS_PX,
+        LABEL_HALF_PX,
+        TITLE_BAND_PX,
+        _scale_bar_box,
+        label_places,
+    )
+
+    table = load_scene(ROOT / "scenes" / "ruined_highway.yaml")
+    geometry = build_table_geometry(table)
+    wreck = next(p for p in geometry.pieces if p.id.split("/")[0] == "sand_car_wreck")
+    middle = (wreck.mesh.bounds[0][:2] + wreck.mesh.bounds[1][:2]) / 2
+    width_of = lambda text: 7.0 * len(text)  # noqa: E731
+    for region, kept in (((middle[0] - 10, middle[1] - 0.05, middle[0] + 20, middle[1] + 20), True),  # bottom
+                         ((middle[0] - 10, middle[1] - 20, middle[0] + 20, middle[1] + 0.05), True),  # top
+                         ((middle[0] - 26, middle[1] - 2, middle[0] + 4, middle[1] + 18), False)):  # on the bar
+        canvas = Canvas(geometry.width, geometry.depth, 20.0, region)
+        places = label_places(canvas, geometry, {}, width_of)
+        assert ("sand_car_wreck" in [name for name, _, _ in places]) == kept
+        bar = _scale_bar_box(canvas)
+        for name, left, mid in places:
+            assert 0 <= left and left + width_of(name) <= canvas.size[0]
+            assert TITLE_BAND_PX <= mid - LABEL_HALF_PX and mid + LABEL_HALF_PX <= canvas.size[1] - GRID_NUMBERS_PX
+            assert not (left < bar[2] and bar[0] < left + width_of(name) and mid - LABEL_HALF_PX < bar[3]
+                        and bar[1] < mid + LABEL_HALF_PX), f"{name} over the scale bar"
