@@ -58,6 +58,16 @@ def full_distance_in(move: PlannedMove, ruleset: Ruleset) -> float:
     return move.band.max * (float(ruleset.data("actions.gungho.distance_multiplier")) if gungho else 1.0)
 
 
+#: inches: a flight that came down this near height 0 came down on the table top (a base sinks a
+#: hair into what it lands on, and roads and curbs stand a hundredth of an inch proud)
+TABLE_TOP_IN = 0.05
+
+
+def _level_words(z_in: float) -> str:
+    """Where physics says a flight came down: the table top, or the height of the level."""
+    return "the table top" if abs(z_in) < TABLE_TOP_IN else f"the {z_in:.1f}\" level"
+
+
 @dataclass
 class _Ride:
     """The model's numbers while the rules walk through one ride's facts."""
@@ -221,7 +231,7 @@ class _Ride:
         air_s = (flight.land_t_s if flight.landed else facts.trajectory[-1, 0]) - flight.launch_t_s
         found = (f"left {'the ramp' if flight.from_kind == 'ramp' else repr(flight.from_piece or 'the ground')} "
                  f"at {flight.launch_progress_in:.1f}\", {air_s:.2f}s in the air, {flight.rise_in:.2f}\" up"
-                 + (f", came down at {flight.land_progress_in:.1f}\" on the {flight.land_z:.2f}\" level"
+                 + (f", came down at {flight.land_progress_in:.1f}\" on {_level_words(flight.land_z)}"
                     if flight.landed else ", still in the air"))
         if not takes_off(flight.from_kind, flight.drop_in, self.ruleset):
             return None  # a bump off a curb is no jump (EC-JUMP-1)

@@ -264,11 +264,16 @@ def test_EC_JUMP_4_and_EC_JUMP_2_a_ramp_flight_lands_at_the_launch_speeds_maximu
     17": past the end of a 12" move, so it is in the air with 5" to fly, and its next action lands
     it. The report line gives the physical and the rules' landing together."""
     ramp = Flight("kicker", "ramp", 5.0, 0.6, (15.0, 10.0), 1.0, 8.0, drop_in=1.0, rise_in=0.4,
-                  land_progress_in=11.0, land_t_s=1.3, land_xy=(21.0, 10.0), land_z=0.0)
+                  land_progress_in=11.0, land_t_s=1.3, land_xy=(21.0, 10.0), land_z=-0.012)
     state = begin(state_of(model(speed=2)), "k1", rules)
     after, events = take(state, Action.ride("k1", "s2: straight 12"), rules, flights=[ramp])
     (jump,) = [e for e in events if e.kind == "jump" and e.figures.get("air_time")]
-    assert jump.figures["landing_in"] == 17 and "came down at 11.0" in jump.text and "lands 12\"" in jump.text
+    assert jump.figures["landing_in"] == 17 and "lands 12\"" in jump.text
+    # the base sank a hair into the table as it came down: that is the table top, not a level
+    assert "came down at 11.0\" on the table top" in jump.text
+    roof = dataclasses.replace(ramp, land_z=4.013)
+    _, events = take(state, Action.ride("k1", "s2: straight 12"), rules, flights=[roof])
+    assert "came down at 11.0\" on the 4.0\" level" in next(e for e in events if e.kind == "jump").text
     rider = after.model("k1")
     assert rider.air is not None and rider.air.carry_in == pytest.approx(5.0) and rider.air.speed == 2
     landed, events = take(after, Action.ride("k1", "s2: straight 8"), rules)
