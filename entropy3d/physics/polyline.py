@@ -1,14 +1,17 @@
-"""Arc-length arithmetic on a 2D polyline (the intended path of a move), pure numpy.
+"""Arc-length arithmetic on a 2D polyline (the intended path of a move): numpy, and the
+:class:`Cursor` the ride's controller asks every physics step, whose queries run in C
+(``_rideloop.Track``).
 
 Units are whatever the points are in (table inches throughout entropy3d).
 """
 
 from __future__ import annotations
 
-import bisect
 import math
 
 import numpy as np
+
+from entropy3d.physics import _rideloop
 
 
 def cumulative_lengths(points: np.ndarray) -> np.ndarray:
@@ -73,10 +76,10 @@ PRUNE_MARGIN = 1e-9
 class Cursor:
     """Fast arc-length queries near a moving point, for a controller that asks every physics step.
 
-    Plain Python floats over a short window of segments: numpy's per-call overhead is larger than
-    the work on the handful of segments a bike can reach in one step. Each segment's start,
-    direction, squared length and length are computed once, by the same float operations a
-    query would do, so a query gives the same bits as computing them on the spot.
+    Each segment's start, direction, squared length and length are computed once here, by the
+    same float operations a query would do, so a query gives the same bits as computing them on
+    the spot; the queries run in C over a short window of segments (numpy's per-call overhead is
+    larger than the work on the handful of segments a bike can reach in one step).
     """
 
     def __init__(self, points: np.ndarray):
@@ -106,15 +109,8 @@ class Cursor:
         #: per segment: its heading as a unit 3-vector (cos, sin, 0), for :meth:`direction_at`
         self.directions = [(math.cos(heading), math.sin(heading), 0.0) for heading in self.headings]
 
-    def _segment(self, s: float) -> int:
-        """The segment at ``s`` clamped to the path (no min/max calls: this runs every physics step)."""
-        total = self.total
-        s = 0.0 if 0.0 > s else s  # max(s, 0.0), NaN kept as max keeps it
-        s = total if total < s else s  # min(s, total)
-        k = bisect.bisect_right(self.lengths, s) - 1
-        if k < 0:
-            k = 0
-        return k if k < self.last_segment else self.last_segment
+        #: the queries below, in C (physics/_rideloop.c: the ride's loop asks them every step)
+        self.track = _rideloop.Track(self.lengths, self.segments, self.reach, self.directions, PRUNE_MARGIN)
 
     def project(self, x: float, y: float, s_from: float, window: float = 2.0) -> float:
         """Like :func:`project`, over the segments overlapping [s_from - 1, s_from + window].
@@ -124,63 +120,16 @@ class Cursor:
         and then every segment whose midpoint is further from the point than its half length and
         the nearest distance found so far (and :data:`PRUNE_MARGIN`) is skipped unmeasured: it
         cannot be nearer."""
-        lengths, last = self.lengths, self.last_segment
-        first = bisect.bisect_right(lengths, s_from - 1.0) - 1
-        end = bisect.bisect_right(lengths, s_from + window) - 1
-        first = 0 if first < 0 else first if first < last else last
-        end = 0 if end < 0 else end if end < last else last
-        if first > end:
-            return s_from
-        start = bisect.bisect_right(lengths, s_from) - 1  # the segment at s_from, within the window
-        start = first if start < first else end if start > end else start
-        segments, reach = self.segments, self.reach
-        best, best_s = _distance_along(segments[start], x, y)
-        best_k = start
-        if not best < math.inf:  # not a number: as the scan, keep s_from
-            best, best_s, best_k = math.inf, s_from, end + 1
-        radius = math.sqrt(best) * (1.0 + PRUNE_MARGIN)
-        for k in range(first, end + 1):
-            mx, my, half = reach[k]
-            ex, ey, r = x - mx, y - my, radius + half
-            if k == start or ex * ex + ey * ey > r * r:
-                continue
-            distance, along = _distance_along(segments[k], x, y)
-            if distance < best or (distance == best and k < best_k):
-                best, best_s, best_k = distance, along, k
-                radius = math.sqrt(best) * (1.0 + PRUNE_MARGIN)
-        return best_s
+        return self.track.project(x, y, s_from, window)
 
     def point_at(self, s: float) -> tuple[float, float]:
-        total, lengths, last = self.total, self.lengths, self.last_segment
-        s = 0.0 if 0.0 > s else s  # clamped as in _segment
-        s = total if total < s else s
-        k = bisect.bisect_right(lengths, s) - 1
-        k = 0 if k < 0 else k if k < last else last
-        ax, ay, dx, dy, _, along, _ = self.segments[k]  # dx, dy: the segment's end minus its start
-        span = lengths[k + 1] - along
-        f = 0.0 if span <= 0 else (s - along) / span
-        return ax + f * dx, ay + f * dy
+        """The point at distance ``s`` along the path (clamped to its ends)."""
+        return self.track.point_at(s)
 
     def heading_at(self, s: float) -> float:
         """Heading in radians of the segment at ``s`` (skipping zero-length ones)."""
-        return self.headings[self._segment(s)]
+        return self.headings[self.track.segment(s)]
 
     def direction_at(self, s: float) -> tuple[float, float, float]:
         """(cos, sin, 0) of :meth:`heading_at`: the path's direction at ``s`` in the table's plane."""
-        return self.directions[self._segment(s)]
-
-
-def _distance_along(segment: tuple, x: float, y: float) -> tuple[float, float]:
-    """(squared distance, distance along the path) of the point of ``segment`` (a
-    :attr:`Cursor.segments` entry) nearest (x, y)."""
-    ax, ay, dx, dy, span, along, length = segment
-    if span <= 0:
-        t = 0.0
-    else:  # clamped to the segment (no min/max calls: this runs every physics step)
-        t = ((x - ax) * dx + (y - ay) * dy) / span
-        if t < 0.0:
-            t = 0.0
-        elif t > 1.0:
-            t = 1.0
-    ex, ey = ax + t * dx - x, ay + t * dy - y
-    return ex * ex + ey * ey, along + t * length
+        return self.directions[self.track.segment(s)]

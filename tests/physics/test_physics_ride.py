@@ -1,5 +1,6 @@
 """Riding single activations through PyBullet worlds built from fixture tables."""
 
+import importlib
 import math
 
 import numpy as np
@@ -146,3 +147,23 @@ def test_a_bike_starting_against_a_wall_rides_away_without_crashing(proving_grou
     """Clause: EC-COL-1: only an impact is a crash; leaving a wall one touches is not."""
     facts = proving_ground.ride("crasher", path, 12, pose=pose)
     assert facts.outcome == "completed" and facts.first_crash is None
+
+
+def test_a_bike_driven_out_of_the_numbers_is_named_and_the_ride_raises(flat):
+    """The ride's loop (C) raises what the Python did: a bike whose position is no longer finite
+    ends the ride with FloatingPointError naming it and the time, not a crash of the process."""
+    with pytest.raises(FloatingPointError, match=r"bike flyer left the numbers at t=0\.\d{4}s"):
+        flat.ride("flyer", [[4, 24], [20, 24]], float("inf"))
+
+
+def test_an_error_in_a_ride_callback_comes_back_as_itself(proving_ground, monkeypatch):
+    """What the loop asks of Python (a touch, a flight, an edge) may raise; the loop hands the
+    error back unchanged (EC-COL-HEAD's crash is where the bank ride asks for its touch)."""
+    ride_module = importlib.import_module("entropy3d.physics.ride")  # the package re-exports ride()
+
+    def refuse(*args, **kwargs):
+        raise LookupError("no touch for you")
+
+    monkeypatch.setattr(ride_module, "_contact", refuse)
+    with pytest.raises(LookupError, match="no touch for you"):
+        proving_ground.ride("crasher", [[18, 8], [34, 8]], 16)
