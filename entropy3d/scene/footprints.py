@@ -33,6 +33,8 @@ class Footprint:
     """Lowest z of the part (inches)."""
     top: float
     """Highest z of the part (inches)."""
+    plan_box: tuple[float, float, float, float]
+    """The outline's (min x, min y, max x, max y), inches: shapely computes it anew at every ask."""
 
 
 def plan_outline(points, min_area: float = FLAT_AREA_IN2) -> Polygon | None:
@@ -78,7 +80,8 @@ def piece_footprints(piece) -> list[Footprint]:
         outline = plan_outline(vertices)
         if outline is not None:
             footprints.append(Footprint(piece.id, piece.kind, piece.terrain, outline,
-                                        float(vertices[:, 2].min()), float(vertices[:, 2].max())))
+                                        float(vertices[:, 2].min()), float(vertices[:, 2].max()),
+                                        tuple(float(v) for v in outline.bounds)))
     return footprints
 
 

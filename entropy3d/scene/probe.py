@@ -327,9 +327,21 @@ class SceneProbe:
         inches (see :meth:`solid_footprints`)."""
         points = np.atleast_2d(np.asarray(points, float))
         hit = np.zeros(len(points), bool)
+        if not len(points):
+            return hit
+        low, high = points.min(axis=0), points.max(axis=0)
+        # a footprint whose box lies further than the clearance from the points' box (widened by
+        # far more than rounding) is within it of none of them: the players ask this thousands of
+        # times a game, with a table of footprints and a handful of points near one spot
+        reach = clearance * (1.0 + 1e-9) + 1e-9
+        geometries = None
         for footprint in self.solid_footprints(level, kinds_ignored):
+            x0, y0, x1, y1 = footprint.plan_box
+            if x0 - reach > high[0] or x1 + reach < low[0] or y0 - reach > high[1] or y1 + reach < low[1]:
+                continue
             if clearance > 0:
-                hit |= shapely.dwithin(footprint.outline, shapely.points(points), clearance)
+                geometries = shapely.points(points) if geometries is None else geometries
+                hit |= shapely.dwithin(footprint.outline, geometries, clearance)
             else:
                 hit |= self._inside(footprint, points)
         return hit

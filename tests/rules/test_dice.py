@@ -8,12 +8,12 @@ import pytest
 from entropy3d.rules.dice import (
     DiceRules,
     Outcome,
+    RiskAware,
     judge,
     never_push,
     policy_named,
     remount_tn,
     resolve_bust,
-    risk_aware,
     roll_test,
     sit_at_tn,
 )
@@ -115,7 +115,7 @@ def test_EC_DICE_5_policies_decide_pushing(rules, dice):
     assert roll_test(18, 0, dice([5, 5]), rules, never_push).dice == (5, 5)
     assert roll_test(18, 0, dice([5, 5, 4, 6]), rules, sit_at_tn).dice == (5, 5, 4, 6)
     # at 16 the next die busts with 5/10 > 0.3: risk-aware sits
-    assert roll_test(18, 0, dice([8, 8]), rules, risk_aware(0.3)).dice == (8, 8)
+    assert roll_test(18, 0, dice([8, 8]), rules, RiskAware(0.3)).dice == (8, 8)
     assert policy_named("risk-aware", rules)(_state(16, 18)) is False
     assert policy_named("sit-at-tn", rules)(_state(16, 18)) is True
     with pytest.raises(ValueError):

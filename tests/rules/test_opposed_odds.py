@@ -11,7 +11,7 @@ import pytest
 from entropy3d.geometry import Pose
 from entropy3d.rules.attack_odds import melee_odds, shot_odds
 from entropy3d.rules.attacks import resolve_melee, resolve_shot
-from entropy3d.rules.dice import never_push, risk_aware
+from entropy3d.rules.dice import RiskAware, never_push
 from entropy3d.rules.odds import Side, exact_opposed
 from entropy3d.rules.opposed import opposed_test
 from entropy3d.rules.state import ModelState, State
@@ -58,9 +58,9 @@ def grouped(ends):
 
 
 CASES = [
-    ("melee", Side(15, 6, risk_aware(0.0)), Side(0, 7, risk_aware(0.2))),
-    ("gun", Side(13, 9, risk_aware(0.2)), Side(0, 8, never_push)),
-    ("melee", Side(14, 9, never_push, max_stress=10), Side(16, 10, risk_aware(0.1), max_stress=10)),
+    ("melee", Side(15, 6, RiskAware(0.0)), Side(0, 7, RiskAware(0.2))),
+    ("gun", Side(13, 9, RiskAware(0.2)), Side(0, 8, never_push)),
+    ("melee", Side(14, 9, never_push, max_stress=10), Side(16, 10, RiskAware(0.1), max_stress=10)),
 ]
 
 
@@ -130,3 +130,21 @@ def test_EC_GUN_2_shot_odds_match_brute_force_through_the_rolled_shot(rules):
                                                                    "never", tape, rules)[1]))
     assert abs(float(odds.hit) - sum(p for (hit, _), p in brute.items() if hit)) < 1e-9
     assert abs(float(odds.headshot) - sum(p for (_, head), p in brute.items() if head)) < 1e-9
+
+
+def test_EC_DICE_5_the_same_sides_named_twice_are_enumerated_once(rules):
+    """The risk-aware policy is a value: two players naming it give equal policies, so the exact
+    opposed odds of the same attack asked again (as the game loop asks every option) come from the
+    cache, and equal to the first answer. With a closure per naming, every ask was enumerated anew."""
+    from entropy3d.rules.dice import policy_named
+    from entropy3d.rules.odds import _exact_opposed
+
+    def ask():
+        return exact_opposed("gun", Side(13, 4, policy_named("risk-aware", rules)),
+                             Side(0, 5, policy_named("risk-aware", rules)), rules)
+
+    assert policy_named("risk-aware", rules) == policy_named("risk-aware", rules)
+    first = ask()
+    hits = _exact_opposed.cache_info().hits
+    assert ask() == first
+    assert _exact_opposed.cache_info().hits == hits + 1

@@ -176,3 +176,30 @@ def test_first_hits_are_trimesh_intersects_id_to_the_bit(scene):
         assert 0 < len(rays) < len(points)  # some rays miss: they leave the table
         assert np.array_equal(found_rays, rays)
         assert found_hits.tobytes() == hits.tobytes()
+
+
+@pytest.mark.parametrize("clearance", [0.0, 0.05, 0.5, 2.0])
+def test_blocked_skips_only_footprints_out_of_reach(probe, clearance):
+    """``blocked`` leaves out a footprint whose plan box lies beyond the clearance from the points;
+    what it finds is what testing every solid footprint finds, for points scattered over the table,
+    on the tower's walls and corners, and exactly the clearance away from them."""
+    import shapely
+
+    rng = np.random.default_rng(5)
+    corners = np.array([[2.0, 2.0], [8.0, 2.0], [8.0, 8.0], [2.0, 8.0]])
+    near = np.concatenate([corners, corners + [clearance, 0.0], corners - [0.0, clearance],
+                           [[5.0, 8.0 + clearance], [8.0 + clearance, 5.0], [5.0, 5.0], [1.0 - clearance, 5.0]]])
+    # the box skipped is the points' own: each point near the tower is asked alone too
+    groups = [rng.uniform(-1.0, 25.0, size=(40, 2)), near, np.empty((0, 2))] + [point[None] for point in near]
+    found_any = False
+    for points in groups:
+        for level in (0.0, 0.12):
+            want = np.zeros(len(points), bool)
+            for footprint in probe.solid_footprints(level):
+                if clearance > 0:
+                    want |= shapely.dwithin(footprint.outline, shapely.points(points), clearance)
+                else:
+                    want |= shapely.contains_xy(footprint.outline, points[:, 0], points[:, 1])
+            assert np.array_equal(probe.blocked(points, level, clearance=clearance), want), (points, level)
+            found_any |= bool(want.any())
+    assert found_any
