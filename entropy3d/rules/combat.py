@@ -21,8 +21,10 @@ def base_gap_in(a_pose: Pose, a_base: BaseShape, b_pose: Pose, b_base: BaseShape
     b = b_base.outline(b_pose, samples)
     if a_base.contains(a_pose, b).any() or b_base.contains(b_pose, a).any():
         return 0.0
-    d = np.linalg.norm(a[:, None, :] - b[None, :, :], axis=2)
-    return float(d.min())
+    # the nearest pair's squared distance, then its root: the same bits as the least of every
+    # pair's distance (the root is monotone and correctly rounded), without 32,400 roots a call
+    dx, dy = a[:, 0, None] - b[None, :, 0], a[:, 1, None] - b[None, :, 1]
+    return float(np.sqrt((dx * dx + dy * dy).min()))
 
 
 def beside_fraction(attacker: Pose, a_base: BaseShape, target: Pose, t_base: BaseShape) -> float:
