@@ -71,12 +71,19 @@ typedef struct {
 } Track;
 
 static void
-Track_dealloc(Track *self)
+track_free_arrays(Track *self)
 {
     PyMem_Free(self->lengths);
     PyMem_Free(self->segments);
     PyMem_Free(self->reach);
     PyMem_Free(self->directions);
+    self->lengths = self->segments = self->reach = self->directions = NULL;
+}
+
+static void
+Track_dealloc(Track *self)
+{
+    track_free_arrays(self);
     Py_TYPE(self)->tp_free((PyObject *)self);
 }
 
@@ -157,10 +164,7 @@ Track_init(Track *self, PyObject *args, PyObject *kwds)
         PyMem_Free(r);
         return -1;
     }
-    PyMem_Free(self->lengths);
-    PyMem_Free(self->segments);
-    PyMem_Free(self->reach);
-    PyMem_Free(self->directions);
+    track_free_arrays(self);
     self->lengths = l;
     self->segments = s;
     self->reach = r;
