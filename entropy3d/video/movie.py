@@ -383,7 +383,8 @@ class ReplayFilm:
                                      self.on_foot, self.system, activation)
         takedown_frame = ride_frames + round(TAKEDOWN_AFTER * (segment.frames - ride_frames))
         for i in range(segment.frames):
-            t = float(clock[min(i, len(clock) - 1)]) if i < ride_frames else float(trajectory[-1, 0])
+            # a ride stopped where it began (a wall 0.2" ahead) has one point and no clock: it holds there
+            t = float(clock[min(i, len(clock) - 1)]) if i < ride_frames and len(clock) else float(trajectory[-1, 0])
             x, y, z, h = pose_at(trajectory, t)
             if i >= ride_frames and action.model_after is not None:  # where the rules put it
                 x, y, z, h = (action.model_after.pose.x, action.model_after.pose.y, action.model_after.pose.z,

@@ -118,6 +118,41 @@ def test_a_failure_while_drawing_writes_nothing_and_stops_the_encoder_feed(physi
     assert not [t for t in threading.enumerate() if t.name == "mp4-encoder-feed"]
 
 
+def test_a_crash_where_the_bike_stands_is_filmed_holding_there(tmp_path):
+    """A bike facing a barricade 0.2" ahead crashes before it moves: the geometric producer's
+    ride is one point at t=0 and has no clock. Its action is filmed holding the bike where it
+    stands (this once stopped the render with an IndexError)."""
+    import dataclasses
+
+    import imageio.v3 as iio
+
+    from entropy3d.resources import bundled_dir
+
+    script = tmp_path / "barricade.yaml"
+    script.write_text(f"scene: {bundled_dir('scenes') / 'lovers_point.yaml'}\nturns: 2\nfallback: auto\nactivations:\n"
+                      '  - {turn: 1, model: police_1, plans: ["s1: straight 6"]}\n'  # 1" then the barricade
+                      '  - {turn: 2, model: police_1, plans: ["s1: straight 6"]}\n')  # the barricade at once
+    replay = play_game(None, seed=1, producer="geometric", script=script)
+    standing = [k for k, a in enumerate(replay.activations) if a.model_id == "police_1" and a.turn == 2]
+    activation = replay.activations[standing[0]]
+    assert len(activation.actions[0].trajectory) == 1, "no longer a one-point ride: restage the crash"
+    assert "crash" in [e.kind for e in activation.actions[0].events]
+    one = dataclasses.replace(replay, activations=[activation])
+    film = ReplayFilm(one, SMALL)
+    try:
+        frames = list(film.frames())
+    finally:
+        film.close()
+    assert len(frames) == count_frames(one, SMALL)
+    stand = activation.actions[0].trajectory[0, 1:4]
+    action = next(i for i, segment in enumerate(film.segments) if segment.kind == "action")
+    filmed = [bike for index, *_, bike in film.shots if index == action]
+    assert len(filmed) == film.segments[action].frames
+    assert np.allclose(filmed[0], stand), (filmed[0], stand)  # the crash, where the bike stands
+    out = render_video(one, tmp_path / "crash.mp4", SMALL)
+    assert len(list(iio.imiter(out))) == len(frames)
+
+
 def test_bad_video_name_writes_nothing(physics_replay, tmp_path):
     with pytest.raises(ValueError, match=".mp4 or .gif"):
         render_video(read_replay(physics_replay), tmp_path / "game.avi", SMALL)
