@@ -258,3 +258,38 @@ def transform_points(points: np.ndarray, matrix: np.ndarray) -> np.ndarray:
     """``points`` (N x 3) moved by the 4x4 homogeneous ``matrix``, rounding as :func:`matrix_product`."""
     matrix = np.asarray(matrix, float)
     return matrix_product(points, matrix[:3, :3].T) + matrix[:3, 3]
+
+
+def _cross(a, b) -> np.ndarray:
+    """``np.cross`` of two 3-vectors: the same products and differences in the same order, so the
+    same bits, for a twentieth of its cost (the video director asks for tens of thousands)."""
+    a0, a1, a2 = (float(v) for v in a)
+    b0, b1, b2 = (float(v) for v in b)
+    return np.array([a1 * b2 - a2 * b1, a2 * b0 - a0 * b2, a0 * b1 - a1 * b0])
+
+
+def camera_axes(eye: np.ndarray, look: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Unit forward, right and up vectors (table frame) of a camera at ``eye`` looking at
+    ``look``, level (right has no z); looking straight down, +y is up in the frame."""
+    forward = look - eye
+    forward = forward / np.linalg.norm(forward)
+    right = _cross(forward, (0.0, 0.0, 1.0))
+    if np.linalg.norm(right) < 1e-6:
+        right = np.array([1.0, 0.0, 0.0])
+    right = right / np.linalg.norm(right)
+    return forward, right, _cross(right, forward)
+
+
+def project_points(eye, look, fov_deg: float, points: np.ndarray, aspect: float) -> np.ndarray:
+    """Table points (N, 3) seen by a camera at ``eye`` looking at ``look`` (inches; ``fov_deg``
+    vertical, ``aspect`` width over height) to normalised frame coordinates (N, 2): x right and
+    y up, -1..1 inside the frame; NaN behind the eye."""
+    eye, look = np.asarray(eye, float), np.asarray(look, float)
+    forward, right, up = camera_axes(eye, look)
+    rel = np.atleast_2d(points) - eye
+    depth = rel @ forward
+    tan_v = math.tan(math.radians(fov_deg) / 2)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        result = np.column_stack([(rel @ right) / depth / (tan_v * aspect), (rel @ up) / depth / tan_v])
+    result[depth <= 1e-6] = np.nan
+    return result

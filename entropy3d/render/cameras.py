@@ -13,6 +13,8 @@ from dataclasses import dataclass
 import numpy as np
 import trimesh
 
+from entropy3d.geometry import camera_axes, project_points
+
 #: the built-in views, in the order ``--camera`` lists them
 PRESETS = ("iso", "overview", "low")
 DEFAULT_CAMERA = "iso"
@@ -41,30 +43,10 @@ class CameraView:
                           float(self.fov_deg + (other.fov_deg - self.fov_deg) * t))
 
 
-def _basis(position: np.ndarray, look_at: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    forward = look_at - position
-    forward = forward / np.linalg.norm(forward)
-    right = np.cross(forward, [0.0, 0.0, 1.0])
-    if np.linalg.norm(right) < 1e-6:  # looking straight down: +y is up in the frame
-        right = np.array([1.0, 0.0, 0.0])
-    right = right / np.linalg.norm(right)
-    return forward, right, np.cross(right, forward)
-
-
 def project(view: CameraView, points: np.ndarray, aspect: float) -> np.ndarray:
     """Table points (N, 3) to normalised frame coordinates (N, 2): x right, y up, both in [-1, 1]
     inside the frame. Points behind the eye get NaN."""
-    position, look_at = np.asarray(view.position, float), np.asarray(view.look_at, float)
-    forward, right, up = _basis(position, look_at)
-    rel = np.atleast_2d(points) - position
-    depth = rel @ forward
-    tan_v = math.tan(math.radians(view.fov_deg) / 2)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        x = (rel @ right) / depth / (tan_v * aspect)
-        y = (rel @ up) / depth / tan_v
-    result = np.column_stack([x, y])
-    result[depth <= 1e-6] = np.nan
-    return result
+    return project_points(view.position, view.look_at, view.fov_deg, points, aspect)
 
 
 def to_pixels(ndc: np.ndarray, width: int, height: int) -> np.ndarray:
@@ -112,7 +94,7 @@ def fit_view(points: np.ndarray, azimuth_deg: float, elevation_deg: float, fov_d
         view = CameraView(tuple(target + distance * direction), tuple(target), fov_deg)
         ndc = project(view, corners, aspect)
         centre = (ndc.min(axis=0) + ndc.max(axis=0)) / 2
-        _, right, up = _basis(np.asarray(view.position), target)
+        _, right, up = camera_axes(np.asarray(view.position), target)
         target = target + distance * tan_v * (centre[0] * aspect * right + centre[1] * up)
     distance = closest()
     position = target + distance * direction

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 import numpy as np
 from panda3d.core import TransparencyAttrib
 
+from entropy3d.geometry import camera_axes
 from entropy3d.render.cameras import CameraView, box_corners, fit_view
 from entropy3d.render.miniatures import build_miniature_node
 from entropy3d.render.nodes import unlit_node
@@ -67,10 +68,7 @@ def side_view(points: np.ndarray, aspect: float, fov_deg: float = 40.0,
     view = fit_view(corners, azimuth, elevation_deg, band_fov, aspect / half, margin=0.9)
     # tilt the eye so that the band's middle (not the frame's) looks at the ride
     eye, look = np.asarray(view.position), np.asarray(view.look_at)
-    forward = (look - eye) / np.linalg.norm(look - eye)
-    right = np.cross(forward, [0.0, 0.0, 1.0])
-    right /= max(float(np.linalg.norm(right)), 1e-9)
-    up = np.cross(right, forward)
+    forward, _, up = camera_axes(eye, look)
     tilt = -math.atan(centre * tan_frame)
     turned = forward * math.cos(tilt) + up * math.sin(tilt)
     distance = float(np.linalg.norm(look - eye))

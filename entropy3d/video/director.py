@@ -16,6 +16,8 @@ from dataclasses import dataclass
 import numpy as np
 import trimesh
 
+from entropy3d.geometry import camera_axes, project_points
+
 #: (distance in inches, elevation in degrees) of each camera style
 STYLES = {"drone": (22.0, 52.0), "chase": (11.0, 24.0), "wide": (34.0, 58.0)}
 #: a shot fails when the bike's box comes nearer a frame edge than this share of the half-frame,
@@ -155,18 +157,7 @@ def bike_box(point) -> np.ndarray:
 def project(eye, look, fov_deg: float, points: np.ndarray, aspect: float = ASPECT) -> np.ndarray:
     """Table points (N, 3) to frame coordinates (N, 2), x right and y up, -1..1 inside the
     frame (``fov_deg`` vertical); NaN behind the eye."""
-    eye, look = np.asarray(eye, float), np.asarray(look, float)
-    forward = (look - eye) / np.linalg.norm(look - eye)
-    right = np.cross(forward, [0.0, 0.0, 1.0])
-    right = right / max(float(np.linalg.norm(right)), 1e-9)
-    up = np.cross(right, forward)
-    rel = np.atleast_2d(points) - eye
-    depth = rel @ forward
-    tan_v = math.tan(math.radians(fov_deg) / 2)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        result = np.column_stack([(rel @ right) / depth / (tan_v * aspect), (rel @ up) / depth / tan_v])
-    result[depth <= 1e-6] = np.nan
-    return result
+    return project_points(eye, look, fov_deg, points, aspect)
 
 
 def in_frame(eye, look, fov_deg: float, point, aspect: float = ASPECT, margin: float = FRAME_MARGIN) -> bool:
@@ -180,10 +171,7 @@ def off_table_share(eye, look, fov_deg: float, table_size: tuple[float, float], 
     """The share of the frame that shows the void beyond the table: rays through a grid of the
     frame that meet the ground plane outside the table (or never) and hit no raised piece."""
     eye, look = np.asarray(eye, float), np.asarray(look, float)
-    forward = (look - eye) / np.linalg.norm(look - eye)
-    right = np.cross(forward, [0.0, 0.0, 1.0])
-    right = right / max(float(np.linalg.norm(right)), 1e-9)
-    up = np.cross(right, forward)
+    forward, right, up = camera_axes(eye, look)
     tan_v = math.tan(math.radians(fov_deg) / 2)
     cols, rows = grid
     u = (np.arange(cols) + 0.5) / cols * 2 - 1
@@ -244,9 +232,16 @@ def plan_camera(mesh, trajectory: np.ndarray, style: str, table_size: tuple[floa
 def _search(mesh, samples: np.ndarray, style: str, elevation: float, plans, table_size, margin: float,
             grid: tuple[int, int]) -> tuple[CameraPlan, bool, float]:
     """The first of ``plans`` (distance, shift, lift, azimuth) with nothing blocked and every
-    sample framed (judged on ``grid``), else the least blocked: (plan, clean, score)."""
+    sample framed (judged on ``grid``), else the least blocked: (plan, clean, score).
+
+    A candidate that cannot beat the best so far is dropped as soon as its score shows it (the
+    score only grows as failed frames are counted), and one whose eyes and looks are those of a
+    candidate already judged (a shift that moves nothing, for a bike far from the edges) is not
+    judged again: it would score the same and the first of equals wins. The choice is the same
+    as judging every candidate in full, for a fraction of the framing tests."""
     targets = samples[:, 1:4] + np.array([0.0, 0.0, 0.6])
     best, best_score = None, math.inf
+    judged = set()
     for distance, shift, lift, azimuth in plans:
         if shift and table_size is None:
             continue
@@ -256,17 +251,26 @@ def _search(mesh, samples: np.ndarray, style: str, elevation: float, plans, tabl
         eyes = np.array([eye_for(t, h, plan) for t, h in zip(looks, samples[:, 4])])
         if table_size is not None and not _over_table(eyes, table_size, margin):
             continue
+        seen = (distance, lift, eyes.tobytes(), looks.tobytes())
+        if seen in judged:
+            continue
+        judged.add(seen)
         points = [sight_targets(t, e, radius) for t, e in zip(targets, eyes)]
         per_target = len(points[0])
         hidden = blocked(mesh, np.repeat(eyes, per_target, axis=0), np.vstack(points))
         hidden = hidden.reshape(len(eyes), per_target)
         score = 10.0 * hidden[:, 0].sum() + hidden[:, 1:].sum() + lift / 100.0
-        if table_size is not None:  # the framing rule: bike inside with a margin, little void
-            fails = sum(shot_fails(e, look, plan.fov_deg, t - [0.0, 0.0, 0.6], table_size, mesh, grid=grid)
-                        for e, look, t in zip(eyes, looks, targets))
+        clean = not hidden.any()
+        if table_size is not None and (clean or score < best_score):  # the framing rule
+            fails = 0
+            for e, look, t in zip(eyes, looks, targets):
+                if shot_fails(e, look, plan.fov_deg, t - [0.0, 0.0, 0.6], table_size, mesh, grid=grid):
+                    fails += 1
+                    if score + 5.0 * fails >= best_score:
+                        break
             score += 5.0 * fails
-            hidden = np.column_stack([hidden, np.full(len(eyes), fails > 0)])
-        if not hidden.any():
+            clean = clean and not fails
+        if clean:
             return plan, True, score
         if score < best_score:
             best, best_score = plan, score
