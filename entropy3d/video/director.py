@@ -10,6 +10,7 @@ every frame the eye and the look-at point follow the bike, smoothed so the pictu
 from __future__ import annotations
 
 import dataclasses
+import functools
 import math
 from dataclasses import dataclass
 
@@ -139,12 +140,12 @@ def sight_targets(bike: np.ndarray, eye: np.ndarray, radius: float) -> np.ndarra
     """The points a shot must see around a bike at ``bike``: the bike itself, then the ground
     ``radius`` inches in front of it toward the camera and to either side (the lower half and
     the flanks of the frame), so a roof just under the line of sight still counts as blocking."""
-    toward = np.asarray(eye, float)[:2] - np.asarray(bike, float)[:2]
-    toward = toward / max(float(np.linalg.norm(toward)), 1e-9)
-    side = np.array([-toward[1], toward[0]])
-    ground = np.asarray(bike, float) - np.array([0.0, 0.0, 0.5])
-    offsets = [toward, 0.7 * toward + 0.7 * side, 0.7 * toward - 0.7 * side]
-    return np.vstack([bike] + [ground + np.array([*(radius * o), 0.0]) for o in offsets])
+    (x, y, z), (eye_x, eye_y) = (float(v) for v in bike[:3]), (float(v) for v in eye[:2])
+    length = max(float(np.linalg.norm(np.array([eye_x - x, eye_y - y]))), 1e-9)
+    ahead, aside = (eye_x - x) / length, (eye_y - y) / length  # toward the camera
+    offsets = ((ahead, aside), (0.7 * ahead + 0.7 * -aside, 0.7 * aside + 0.7 * ahead),
+               (0.7 * ahead - 0.7 * -aside, 0.7 * aside - 0.7 * ahead))
+    return np.array([(x, y, z)] + [(x + radius * dx, y + radius * dy, z - 0.5) for dx, dy in offsets])
 
 
 def bike_box(point) -> np.ndarray:
@@ -166,6 +167,19 @@ def in_frame(eye, look, fov_deg: float, point, aspect: float = ASPECT, margin: f
     return bool(np.all(np.isfinite(corners)) and np.all(np.abs(corners) <= 1.0 - margin))
 
 
+@functools.lru_cache(maxsize=4)
+def _frame_grid(grid: tuple[int, int]) -> tuple[np.ndarray, np.ndarray]:
+    """The frame coordinates (-1..1) of the middles of a (columns, rows) grid's cells, as two
+    (columns * rows, 1) columns: across, then up."""
+    cols, rows = grid
+    u = (np.arange(cols) + 0.5) / cols * 2 - 1
+    v = (np.arange(rows) + 0.5) / rows * 2 - 1
+    uu, vv = np.meshgrid(u, v)
+    across, upward = uu.reshape(-1, 1), vv.reshape(-1, 1)
+    across.flags.writeable = upward.flags.writeable = False
+    return across, upward
+
+
 def off_table_share(eye, look, fov_deg: float, table_size: tuple[float, float], mesh=None,
                     aspect: float = ASPECT, grid: tuple[int, int] = (32, 18)) -> float:
     """The share of the frame that shows the void beyond the table: rays through a grid of the
@@ -173,12 +187,8 @@ def off_table_share(eye, look, fov_deg: float, table_size: tuple[float, float], 
     eye, look = np.asarray(eye, float), np.asarray(look, float)
     forward, right, up = camera_axes(eye, look)
     tan_v = math.tan(math.radians(fov_deg) / 2)
-    cols, rows = grid
-    u = (np.arange(cols) + 0.5) / cols * 2 - 1
-    v = (np.arange(rows) + 0.5) / rows * 2 - 1
-    uu, vv = np.meshgrid(u, v)
-    directions = (forward[None, :] + uu.reshape(-1, 1) * tan_v * aspect * right[None, :]
-                  + vv.reshape(-1, 1) * tan_v * up[None, :])
+    across, upward = _frame_grid(grid)
+    directions = forward[None, :] + across * tan_v * aspect * right[None, :] + upward * tan_v * up[None, :]
     directions = directions / np.linalg.norm(directions, axis=1, keepdims=True)
     width, depth = table_size
     with np.errstate(divide="ignore", invalid="ignore"):
