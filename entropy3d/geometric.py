@@ -78,7 +78,7 @@ class GeometricProducer:
         stacks = self.geometry.surface_stacks(points, static_only=True)
 
         def level(distance: float, below: float) -> float:
-            k = int(np.clip(np.searchsorted(along, distance - 1e-9), 0, len(along) - 1))
+            k = min(max(int(np.searchsorted(along, distance - 1e-9)), 0), len(along) - 1)
             return level_below(stacks[k], below)
 
         return level
@@ -188,7 +188,11 @@ class GeometricProducer:
         front = corners[0]
         if k == 0:
             return None  # a bike that starts touching something and rides away does not hit it
+        low, high = corners.min(axis=0), corners.max(axis=0)
         for footprint in self.probe.solid_footprints(level, kinds_ignored=("destructible",)):
+            x0, y0, x1, y1 = footprint.plan_box
+            if x0 > high[0] or x1 < low[0] or y0 > high[1] or y1 < low[1]:
+                continue  # no corner lies in the outline's box, so none in the outline
             inside = shapely.contains_xy(footprint.outline, corners[:, 0], corners[:, 1])
             if inside.any():
                 j = int(np.argmax(inside))
@@ -249,15 +253,22 @@ class GeometricProducer:
         """Destructibles the base runs into (each once)."""
         front = pose.xy + 0.5 * base.length * pose.forward
         done = {h.piece_id for h in hits}
+        reach = 0.3 * base.width
+        near = reach * (1.0 + 1e-9) + 1e-9  # the box test's reach, wider than rounding
         for footprint in self.destructibles:
             if footprint.piece_id in done:
                 continue
             spot = state.scenery.get(footprint.piece_id)
             if spot is not None and spot.removed:
                 continue
+            dx, dy = (spot.dx, spot.dy) if spot is not None else (0.0, 0.0)
+            x0, y0, x1, y1 = footprint.plan_box
+            if (x0 + dx - near > front[0] or x1 + dx + near < front[0] or y0 + dy - near > front[1]
+                    or y1 + dy + near < front[1]):
+                continue  # farther than the reach from the outline's box, so from the outline
             outline = footprint.outline if spot is None else shapely.affinity.translate(footprint.outline, spot.dx,
                                                                                        spot.dy)
-            if shapely.dwithin(outline, shapely.Point(front), 0.3 * base.width):
+            if shapely.dwithin(outline, shapely.Point(front), reach):
                 piece = self.geometry.by_id(footprint.piece_id)
                 side = piece_side(self.geometry, piece.id, (spot.dx, spot.dy) if spot else (0.0, 0.0), pose)
                 hits.append(SceneryHit(piece.id, int(piece.risk or 1), s, t, pose.facing_deg % 360.0, side))
