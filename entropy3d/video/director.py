@@ -25,6 +25,8 @@ STYLES = {"drone": (22.0, 52.0), "chase": (11.0, 24.0), "wide": (34.0, 58.0)}
 #: or when more than OFF_TABLE_LIMIT of the frame shows the void beyond the table
 FRAME_MARGIN = 0.08
 OFF_TABLE_LIMIT = 0.10
+#: share of OFF_TABLE_LIMIT a sampled frame may show: frames between the samples vary
+HEADROOM = 0.75
 #: half-size of the box around a bike that must stay in frame (x, y, and its height), inches
 BIKE_BOX = (1.2, 1.2, 1.4)
 ASPECT = 16 / 9
@@ -184,6 +186,24 @@ def off_table_share(eye, look, fov_deg: float, table_size: tuple[float, float], 
                     aspect: float = ASPECT, grid: tuple[int, int] = (32, 18)) -> float:
     """The share of the frame that shows the void beyond the table: rays through a grid of the
     frame that meet the ground plane outside the table (or never) and hit no raised piece."""
+    eye, directions, off = _ground_void(eye, look, fov_deg, table_size, aspect, grid)
+    return float(_past_the_pieces(mesh, eye, directions, off).mean())
+
+
+def too_much_void(eye, look, fov_deg: float, table_size: tuple[float, float], mesh, limit: float,
+                  aspect: float = ASPECT, grid: tuple[int, int] = (32, 18)) -> bool:
+    """Whether :func:`off_table_share` exceeds ``limit``; no ray is cast at the pieces when the
+    ground alone keeps the share within it (a piece in the way can only lower the share)."""
+    eye, directions, off = _ground_void(eye, look, fov_deg, table_size, aspect, grid)
+    if not float(off.mean()) > limit:
+        return False
+    return float(_past_the_pieces(mesh, eye, directions, off).mean()) > limit
+
+
+def _ground_void(eye, look, fov_deg: float, table_size: tuple[float, float], aspect: float,
+                 grid: tuple[int, int]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The eye, the unit directions of the rays through the grid's cells and which of them meet
+    the ground plane outside the table (or never)."""
     eye, look = np.asarray(eye, float), np.asarray(look, float)
     forward, right, up = camera_axes(eye, look)
     tan_v = math.tan(math.radians(fov_deg) / 2)
@@ -195,20 +215,25 @@ def off_table_share(eye, look, fov_deg: float, table_size: tuple[float, float], 
         t = -eye[2] / directions[:, 2]
     hit = eye[None, :2] + t[:, None] * directions[:, :2]
     on_table = (t > 0) & (hit[:, 0] >= 0) & (hit[:, 0] <= width) & (hit[:, 1] >= 0) & (hit[:, 1] <= depth)
-    off = ~on_table
+    return eye, directions, ~on_table
+
+
+def _past_the_pieces(mesh, eye: np.ndarray, directions: np.ndarray, off: np.ndarray) -> np.ndarray:
+    """``off`` without the rays that hit a raised piece of ``mesh`` (a copy)."""
+    off = off.copy()
     if mesh is not None and off.any():
         index = np.flatnonzero(off)
         hits = mesh.ray.intersects_any(np.repeat(eye[None, :], len(index), axis=0), directions[index])
         off[index[hits]] = False
-    return float(off.mean())
+    return off
 
 
-def shot_fails(eye, look, fov_deg: float, point, table_size, mesh=None, headroom: float = 0.75,
+def shot_fails(eye, look, fov_deg: float, point, table_size, mesh=None, headroom: float = HEADROOM,
                grid: tuple[int, int] = (16, 9)) -> bool:
     """A frame the rule refuses: the bike near an edge, or too much void beyond the table (checked
     on a coarse grid against ``headroom`` of the limit, since frames between samples vary)."""
     return (not in_frame(eye, look, fov_deg, point, margin=FRAME_MARGIN * 1.5)
-            or off_table_share(eye, look, fov_deg, table_size, mesh, grid=grid) > OFF_TABLE_LIMIT * headroom)
+            or too_much_void(eye, look, fov_deg, table_size, mesh, OFF_TABLE_LIMIT * headroom, grid=grid))
 
 
 def plan_camera(mesh, trajectory: np.ndarray, style: str, table_size: tuple[float, float] | None = None,
@@ -228,21 +253,24 @@ def plan_camera(mesh, trajectory: np.ndarray, style: str, table_size: tuple[floa
     samples = trajectory[np.linspace(0, len(trajectory) - 1, min(6, len(trajectory))).astype(int)]
     plans = ((base_distance * k, shift, lift, azimuth) for k in DISTANCE_STEPS for shift in SHIFT_STEPS
              for lift in ELEVATION_STEPS for azimuth in AZIMUTH_TRIES)
-    plan, clean, score = _search(mesh, samples, style, elevation, plans, table_size, margin, (16, 9))
+    sights: dict = {}  # the blocked sight lines of each camera judged: the same on either grid
+    plan, clean, score = _search(mesh, samples, style, elevation, plans, table_size, margin, (16, 9), sights)
     if clean or table_size is None:
         return plan
     # nothing framed it cleanly (a bike riding off from right beside an edge, where one row of the
     # coarse grid is already too much void): closer shots judged on the frame's own grid
     plans = ((base_distance * k, shift, lift, azimuth) for k in DISTANCE_STEPS + EDGE_DISTANCE_STEPS
              for shift in SHIFT_STEPS for lift in ELEVATION_STEPS for azimuth in AZIMUTH_TRIES)
-    edge_plan, edge_clean, edge_score = _search(mesh, samples, style, elevation, plans, table_size, margin, (32, 18))
+    edge_plan, edge_clean, edge_score = _search(mesh, samples, style, elevation, plans, table_size, margin, (32, 18),
+                                                sights)
     return edge_plan if edge_clean or edge_score < score else plan
 
 
 def _search(mesh, samples: np.ndarray, style: str, elevation: float, plans, table_size, margin: float,
-            grid: tuple[int, int]) -> tuple[CameraPlan, bool, float]:
+            grid: tuple[int, int], sights: dict) -> tuple[CameraPlan, bool, float]:
     """The first of ``plans`` (distance, shift, lift, azimuth) with nothing blocked and every
-    sample framed (judged on ``grid``), else the least blocked: (plan, clean, score).
+    sample framed (judged on ``grid``), else the least blocked: (plan, clean, score). ``sights``
+    keeps each camera's blocked sight lines for the next search of the same action.
 
     A candidate that cannot beat the best so far is dropped as soon as its score shows it (the
     score only grows as failed frames are counted), and one whose eyes and looks are those of a
@@ -250,6 +278,8 @@ def _search(mesh, samples: np.ndarray, style: str, elevation: float, plans, tabl
     judged again: it would score the same and the first of equals wins. The choice is the same
     as judging every candidate in full, for a fraction of the framing tests."""
     targets = samples[:, 1:4] + np.array([0.0, 0.0, 0.6])
+    bikes = [t - [0.0, 0.0, 0.6] for t in targets]
+    order = list(range(len(samples)))  # the frames' framing tests, the last to fail first
     best, best_score = None, math.inf
     judged = set()
     for distance, shift, lift, azimuth in plans:
@@ -265,19 +295,17 @@ def _search(mesh, samples: np.ndarray, style: str, elevation: float, plans, tabl
         if seen in judged:
             continue
         judged.add(seen)
-        points = [sight_targets(t, e, radius) for t, e in zip(targets, eyes)]
-        per_target = len(points[0])
-        hidden = blocked(mesh, np.repeat(eyes, per_target, axis=0), np.vstack(points))
-        hidden = hidden.reshape(len(eyes), per_target)
+        hidden = sights.get(seen)
+        if hidden is None:
+            points = [sight_targets(t, e, radius) for t, e in zip(targets, eyes)]
+            per_target = len(points[0])
+            hidden = blocked(mesh, np.repeat(eyes, per_target, axis=0), np.vstack(points))
+            hidden = sights[seen] = hidden.reshape(len(eyes), per_target)
         score = 10.0 * hidden[:, 0].sum() + hidden[:, 1:].sum() + lift / 100.0
         clean = not hidden.any()
         if table_size is not None and (clean or score < best_score):  # the framing rule
-            fails = 0
-            for e, look, t in zip(eyes, looks, targets):
-                if shot_fails(e, look, plan.fov_deg, t - [0.0, 0.0, 0.6], table_size, mesh, grid=grid):
-                    fails += 1
-                    if score + 5.0 * fails >= best_score:
-                        break
+            fails = _framing_fails(eyes, looks, bikes, plan.fov_deg, table_size, mesh, grid, order,
+                                   lambda fails, score=score, best=best_score: score + 5.0 * fails >= best)
             score += 5.0 * fails
             clean = clean and not fails
         if clean:
@@ -285,6 +313,30 @@ def _search(mesh, samples: np.ndarray, style: str, elevation: float, plans, tabl
         if score < best_score:
             best, best_score = plan, score
     return best or CameraPlan(style, 0.0, 80.0, STYLES[style][0]), False, best_score
+
+
+def _framing_fails(eyes, looks, bikes, fov_deg: float, table_size, mesh, grid: tuple[int, int], order: list[int],
+                   enough) -> int:
+    """How many of the frames (eye, look, bike at each sample) fail the framing rule of
+    :func:`shot_fails`, counted until ``enough(count)``: the cheap in-frame test on every frame
+    first, then the void's share on the others, in ``order``, which a failing frame moves to the
+    front (the same frame tends to fail the next camera too)."""
+    fails, framed = 0, []
+    for i in order:
+        if in_frame(eyes[i], looks[i], fov_deg, bikes[i], margin=FRAME_MARGIN * 1.5):
+            framed.append(i)
+        else:
+            fails += 1
+    if fails and enough(fails):
+        return fails
+    for i in framed:
+        if too_much_void(eyes[i], looks[i], fov_deg, table_size, mesh, OFF_TABLE_LIMIT * HEADROOM, grid=grid):
+            fails += 1
+            order.remove(i)
+            order.insert(0, i)
+            if enough(fails):
+                break
+    return fails
 
 
 def _over_table(eyes: np.ndarray, table_size: tuple[float, float], margin: float) -> bool:

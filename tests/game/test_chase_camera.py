@@ -10,15 +10,25 @@ import trimesh
 from entropy3d.scene import load_scene
 from entropy3d.scene.build import build_table_geometry
 from entropy3d.video.director import (
+    AZIMUTH_TRIES,
+    DISTANCE_STEPS,
+    EDGE_DISTANCE_STEPS,
+    ELEVATION_STEPS,
     FOREGROUND_SHARE,
+    HEADROOM,
+    OFF_TABLE_LIMIT,
+    SHIFT_STEPS,
     STYLES,
     CameraPlan,
     blocked,
     clear_view,
     eye_for,
     occluder_mesh,
+    off_table_share,
     plan_camera,
+    shot_fails,
     sight_targets,
+    too_much_void,
 )
 
 
@@ -86,3 +96,71 @@ def test_the_same_ride_always_gets_the_same_camera(small_table):
     first = plan_camera(mesh, ride, "chase", (table.width, table.depth))
     again = plan_camera(mesh.copy(), ride.copy(), "chase", (table.width, table.depth))
     assert first == again
+
+
+def exhaustive_plan(mesh, trajectory: np.ndarray, style: str, table_size, margin: float = 3.0) -> CameraPlan:
+    """The director's choice made the slow way, as it was before issue 17: every candidate judged
+    in full (every sight line, every sample's framing test) in the try order."""
+    base_distance, elevation = STYLES[style]
+    samples = trajectory[np.linspace(0, len(trajectory) - 1, min(6, len(trajectory))).astype(int)]
+    targets = samples[:, 1:4] + np.array([0.0, 0.0, 0.6])
+
+    def search(distances, grid):
+        best, best_score = None, np.inf
+        for k in distances:
+            for shift in SHIFT_STEPS:
+                for lift in ELEVATION_STEPS:
+                    for azimuth in AZIMUTH_TRIES:
+                        distance = base_distance * k
+                        plan = CameraPlan(style, azimuth, min(80.0, elevation + lift), distance, shift_in=shift)
+                        looks = np.array([plan.target(t, table_size) for t in targets])
+                        eyes = np.array([eye_for(t, h, plan) for t, h in zip(looks, samples[:, 4])])
+                        if not (np.all((eyes[:, :2] >= -margin) & (eyes[:, :2] <= np.array(table_size) + margin))):
+                            continue
+                        points = np.vstack([sight_targets(t, e, FOREGROUND_SHARE * distance)
+                                            for t, e in zip(targets, eyes)])
+                        hidden = blocked(mesh, np.repeat(eyes, 4, axis=0), points).reshape(len(eyes), 4)
+                        fails = sum(shot_fails(e, look, plan.fov_deg, t - [0.0, 0.0, 0.6], table_size, mesh,
+                                               grid=grid) for e, look, t in zip(eyes, looks, targets))
+                        score = 10.0 * hidden[:, 0].sum() + hidden[:, 1:].sum() + lift / 100.0 + 5.0 * fails
+                        if not hidden.any() and not fails:
+                            return plan, True, score
+                        if score < best_score:
+                            best, best_score = plan, score
+        return best, False, best_score
+
+    plan, clean, score = search(DISTANCE_STEPS, (16, 9))
+    if clean:
+        return plan
+    edge_plan, edge_clean, edge_score = search(DISTANCE_STEPS + EDGE_DISTANCE_STEPS, (32, 18))
+    return edge_plan if edge_clean or edge_score < score else plan
+
+
+@pytest.mark.parametrize("start, heading, style", [((10.5, 5.0), 0.0, "chase"), ((3.0, 20.0), 90.0, "drone"),
+                                                   ((12.0, 12.0), 225.0, "drone")])
+def test_the_quick_search_chooses_what_judging_every_camera_in_full_chooses(small_table, start, heading, style):
+    """Issue 17: the director skips cameras that repeat one already judged and stops judging one
+    that can no longer win; on the small table, where few cameras frame a ride cleanly and the
+    search runs long, it still picks the camera the full search picks."""
+    table, mesh = small_table
+    ride = straight_ride(start, heading, 4.0)
+    size = (table.width, table.depth)
+    assert plan_camera(mesh, ride, style, size) == exhaustive_plan(mesh, ride, style, size)
+
+
+def test_the_void_test_casts_no_ray_it_does_not_need_and_answers_as_the_share_does(small_table):
+    """too_much_void skips the rays at the pieces when the ground alone keeps the void within the
+    limit; for cameras all over and around the small table it answers as the share does."""
+    table, mesh = small_table
+    size = (table.width, table.depth)
+    rng = np.random.default_rng(17)
+    answers = []
+    for _ in range(300):
+        look = np.array([*rng.uniform(0.0, size), 0.5])
+        eye = look + np.array([*rng.normal(0.0, 4.0, 2), rng.uniform(2.0, 8.0)])
+        for grid in ((16, 9), (32, 18)):
+            share = off_table_share(eye, look, 50.0, size, mesh, grid=grid)
+            assert too_much_void(eye, look, 50.0, size, mesh, OFF_TABLE_LIMIT * HEADROOM, grid=grid) == (
+                share > OFF_TABLE_LIMIT * HEADROOM)
+            answers.append(share > OFF_TABLE_LIMIT * HEADROOM)
+    assert 0.1 < np.mean(answers) < 0.9, "the cameras should land on both sides of the limit"
