@@ -9,8 +9,10 @@ every frame the eye and the look-at point follow the bike, smoothed so the pictu
 
 from __future__ import annotations
 
+import collections
 import dataclasses
 import functools
+import hashlib
 import math
 from dataclasses import dataclass
 
@@ -236,8 +238,30 @@ def shot_fails(eye, look, fov_deg: float, point, table_size, mesh=None, headroom
             or too_much_void(eye, look, fov_deg, table_size, mesh, OFF_TABLE_LIMIT * headroom, grid=grid))
 
 
+#: plans already made, by table and ride (:func:`plan_camera`); a plan is a few numbers
+_PLANS: collections.OrderedDict = collections.OrderedDict()
+PLANS_KEPT = 1024
+
+
 def plan_camera(mesh, trajectory: np.ndarray, style: str, table_size: tuple[float, float] | None = None,
                 margin: float = 3.0) -> CameraPlan:
+    """:func:`search_camera`'s plan, remembered for the same occluders, ride, style, table and
+    margin: a replay filmed again in the same process (a second video, a still of one action, a
+    highlight reel) is not searched again, and the search's answer depends on nothing else."""
+    key = (None if mesh is None else hashlib.blake2b(np.ascontiguousarray(mesh.vertices).tobytes()
+                                                     + np.ascontiguousarray(mesh.faces).tobytes()).digest(),
+           trajectory.shape, np.ascontiguousarray(trajectory, float).tobytes(), style,
+           None if table_size is None else tuple(map(float, table_size)), float(margin))
+    plan = _PLANS.get(key)
+    if plan is None:
+        plan = _PLANS[key] = search_camera(mesh, trajectory, style, table_size, margin)
+        while len(_PLANS) > PLANS_KEPT:
+            _PLANS.popitem(last=False)
+    return plan
+
+
+def search_camera(mesh, trajectory: np.ndarray, style: str, table_size: tuple[float, float] | None = None,
+                  margin: float = 3.0) -> CameraPlan:
     """The camera for one action, chosen once so the shot never flickers: its style and the
     azimuth/elevation that best sees the bike all along ``trajectory`` (rows t, x, y, z,
     heading). Each candidate is scored by its sight segments blocked by the static occluders:

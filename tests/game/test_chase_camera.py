@@ -26,6 +26,7 @@ from entropy3d.video.director import (
     occluder_mesh,
     off_table_share,
     plan_camera,
+    search_camera,
     shot_fails,
     sight_targets,
     too_much_void,
@@ -93,9 +94,9 @@ def test_the_same_ride_always_gets_the_same_camera(small_table):
     """Replays render deterministically: the plan depends only on the ride and the table."""
     table, mesh = small_table
     ride = straight_ride((10.5, 5.0), 0.0, 3.0)
-    first = plan_camera(mesh, ride, "chase", (table.width, table.depth))
-    again = plan_camera(mesh.copy(), ride.copy(), "chase", (table.width, table.depth))
-    assert first == again
+    first = search_camera(mesh, ride, "chase", (table.width, table.depth))
+    again = search_camera(mesh.copy(), ride.copy(), "chase", (table.width, table.depth))
+    assert first == again == plan_camera(mesh, ride, "chase", (table.width, table.depth))
 
 
 def exhaustive_plan(mesh, trajectory: np.ndarray, style: str, table_size, margin: float = 3.0) -> CameraPlan:
@@ -145,7 +146,7 @@ def test_the_quick_search_chooses_what_judging_every_camera_in_full_chooses(smal
     table, mesh = small_table
     ride = straight_ride(start, heading, 4.0)
     size = (table.width, table.depth)
-    assert plan_camera(mesh, ride, style, size) == exhaustive_plan(mesh, ride, style, size)
+    assert search_camera(mesh, ride, style, size) == exhaustive_plan(mesh, ride, style, size)
 
 
 def test_the_void_test_casts_no_ray_it_does_not_need_and_answers_as_the_share_does(small_table):
@@ -164,3 +165,24 @@ def test_the_void_test_casts_no_ray_it_does_not_need_and_answers_as_the_share_do
                 share > OFF_TABLE_LIMIT * HEADROOM)
             answers.append(share > OFF_TABLE_LIMIT * HEADROOM)
     assert 0.1 < np.mean(answers) < 0.9, "the cameras should land on both sides of the limit"
+
+
+def test_a_plan_is_remembered_for_the_same_table_and_ride_only(small_table, monkeypatch):
+    """plan_camera searches once per occluders, ride, style and table: filming a replay again
+    costs no second search, and any change in what the search reads is searched afresh."""
+    from entropy3d.video import director
+
+    table, mesh = small_table
+    searched = []
+    search = director.search_camera
+    monkeypatch.setattr(director, "search_camera", lambda *args: searched.append(args) or search(*args))
+    monkeypatch.setattr(director, "_PLANS", type(director._PLANS)())
+    ride, size = straight_ride((14.0, 6.0), 90.0, 3.0), (table.width, table.depth)
+    first = plan_camera(mesh, ride, "drone", size)
+    assert plan_camera(mesh.copy(), ride.copy(), "drone", size) == first and len(searched) == 1
+    moved = mesh.copy()
+    moved.apply_translation((0.5, 0.0, 0.0))
+    for args in ((moved, ride, "drone", size), (mesh, ride + [0.0, 0.1, 0.0, 0.0, 0.0], "drone", size),
+                 (mesh, ride, "chase", size), (mesh, ride, "drone", (30.0, 24.0))):
+        plan_camera(*args)
+    assert len(searched) == 5
