@@ -234,8 +234,18 @@ def shot_fails(eye, look, fov_deg: float, point, table_size, mesh=None, headroom
                grid: tuple[int, int] = (16, 9)) -> bool:
     """A frame the rule refuses: the bike near an edge, or too much void beyond the table (checked
     on a coarse grid against ``headroom`` of the limit, since frames between samples vary)."""
-    return (not in_frame(eye, look, fov_deg, point, margin=FRAME_MARGIN * 1.5)
-            or too_much_void(eye, look, fov_deg, table_size, mesh, OFF_TABLE_LIMIT * headroom, grid=grid))
+    return (not _bike_well_in(eye, look, fov_deg, point)
+            or _void_refused(eye, look, fov_deg, table_size, mesh, headroom, grid))
+
+
+def _bike_well_in(eye, look, fov_deg: float, point) -> bool:
+    """The first half of :func:`shot_fails`' rule: the bike inside the frame with a wider margin."""
+    return in_frame(eye, look, fov_deg, point, margin=FRAME_MARGIN * 1.5)
+
+
+def _void_refused(eye, look, fov_deg: float, table_size, mesh, headroom: float, grid: tuple[int, int]) -> bool:
+    """The second half of :func:`shot_fails`' rule: more void than ``headroom`` of the limit."""
+    return too_much_void(eye, look, fov_deg, table_size, mesh, OFF_TABLE_LIMIT * headroom, grid=grid)
 
 
 #: plans already made, by table and ride (:func:`plan_camera`); a plan is a few numbers
@@ -347,14 +357,14 @@ def _framing_fails(eyes, looks, bikes, fov_deg: float, table_size, mesh, grid: t
     front (the same frame tends to fail the next camera too)."""
     fails, framed = 0, []
     for i in order:
-        if in_frame(eyes[i], looks[i], fov_deg, bikes[i], margin=FRAME_MARGIN * 1.5):
+        if _bike_well_in(eyes[i], looks[i], fov_deg, bikes[i]):
             framed.append(i)
         else:
             fails += 1
     if fails and enough(fails):
         return fails
     for i in framed:
-        if too_much_void(eyes[i], looks[i], fov_deg, table_size, mesh, OFF_TABLE_LIMIT * HEADROOM, grid=grid):
+        if _void_refused(eyes[i], looks[i], fov_deg, table_size, mesh, HEADROOM, grid):
             fails += 1
             order.remove(i)
             order.insert(0, i)
