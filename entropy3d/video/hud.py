@@ -151,6 +151,15 @@ def _runs(mask: np.ndarray) -> list[tuple[int, int]]:
     return list(zip(edges[0::2].tolist(), edges[1::2].tolist()))
 
 
+def _clipped(text: str, face, width: int, draw: ImageDraw.ImageDraw) -> str:
+    """``text`` cut to ``width`` pixels, ending in "..." when cut."""
+    if draw.textlength(text, font=face) <= width:
+        return text
+    while text and draw.textlength(text + "...", font=face) > width:
+        text = text[:-1]
+    return text.rstrip(" ,") + "..."
+
+
 def _wrap(text: str, face, width: int, draw: ImageDraw.ImageDraw) -> list[str]:
     words, lines, current = text.split(), [], ""
     for word in words:
@@ -258,11 +267,18 @@ def hud_overlay(info: HudInfo, width: int, height: int) -> Overlay:
             texts.append(("text", (bar_x + bar_w // 2, y + int(2 * unit)), f"{bike.stress}/{bike.max_stress}", tiny,
                           TEXT, "ma"))
             y += int(30 * unit)
-        if info.plan:
-            texts.append(("text", (x, y), info.plan, tiny, ACCENT, None))
-        if bike.conditions:
-            said = ", ".join(c.replace("_", " ") for c in bike.conditions).upper()  # OUT OF AMMO, PRONE
+        said = ", ".join(c.replace("_", " ") for c in bike.conditions).upper()  # OUT OF AMMO, PRONE
+        if said:
             texts.append(("text", (box[2] - pad, y), said, tiny, BAD, "ra"))
+        if info.plan:  # wrapped in the panel, beside the conditions; what does not fit ends in "..."
+            room = box[2] - pad - x - (int(measure.textlength(said, font=tiny)) + pad if said else 0)
+            line_h = int(18 * unit)
+            rows = max(1, (box[3] - int(4 * unit) - y) // line_h)
+            lines = _wrap(info.plan, tiny, room, measure)
+            if len(lines) > rows:
+                lines = lines[:rows - 1] + [_clipped(" ".join(lines[rows - 1:]), tiny, room, measure)]
+            for k, line in enumerate(lines):
+                texts.append(("text", (x, y + k * line_h), line, tiny, ACCENT, None))
 
     if info.lines:
         left = pad + int(345 * unit)

@@ -99,6 +99,24 @@ def test_EC_COND_the_rider_panel_shows_conditions():
     assert colour_pixels(bleeding[panel], hud.BAD) > colour_pixels(plain[panel], hud.BAD) + 20
 
 
+def test_a_long_plan_wraps_inside_the_riders_panel():
+    """A chicane's plan ran out of the rider's panel across the sentences beside it (seen in the
+    default demo at 720p); it wraps inside the panel, and what does not fit ends in "..."."""
+    frame = np.full((720, 1280, 3), 90, np.uint8)
+    line = hud.BikeLine("h2", "Tombstone (Hades MC)", "#c0392b", 1, 0, 10, 3, "riding")
+    plan = "chicane s1: left tight 3, straight 1, left tight 3"
+    drawn = hud.draw_hud(frame, hud.HudInfo("Turn 1/3", line, plan))
+    panel_right = 14 + 330  # pad + the panel's width at 720p
+    rows = np.flatnonzero((np.abs(drawn[:, :panel_right].astype(int) - hud.ACCENT).max(axis=2) < 40).any(axis=1))
+    assert colour_pixels(drawn[:, :panel_right], hud.ACCENT) > 100
+    assert colour_pixels(drawn[:, panel_right:], hud.ACCENT) == 0, "the plan runs out of its panel"
+    assert rows.max() - rows.min() > 25, "a plan this long takes two lines"
+    longer = hud.draw_hud(frame, hud.HudInfo("Turn 1/3", dataclasses.replace(line, conditions=("out_of_ammo",)),
+                                             plan + ", straight 4, right wide 2, straight 6, left tight 1"))
+    assert colour_pixels(longer[:, panel_right:], hud.ACCENT) == 0
+    assert colour_pixels(longer[:, panel_right:], hud.BAD) == 0
+
+
 def test_EC_ACT_ATTACK_a_shot_marks_where_the_shooter_fired_from():
     """Clause: EC-ACT-ATTACK: an attack may come at any point of the move, so the shooter has
     often ridden on when the picture holds; a ring in the line's colour marks the firing point
