@@ -188,45 +188,55 @@ def off_table_share(eye, look, fov_deg: float, table_size: tuple[float, float], 
                     aspect: float = ASPECT, grid: tuple[int, int] = (32, 18)) -> float:
     """The share of the frame that shows the void beyond the table: rays through a grid of the
     frame that meet the ground plane outside the table (or never) and hit no raised piece."""
-    eye, directions, off = _ground_void(eye, look, fov_deg, table_size, aspect, grid)
-    return float(_past_the_pieces(mesh, eye, directions, off).mean())
+    eyes, directions, off = _ground_void([eye], [look], fov_deg, table_size, aspect, grid)
+    return float(_past_the_pieces(mesh, eyes, directions, off)[0].mean())
 
 
 def too_much_void(eye, look, fov_deg: float, table_size: tuple[float, float], mesh, limit: float,
                   aspect: float = ASPECT, grid: tuple[int, int] = (32, 18)) -> bool:
     """Whether :func:`off_table_share` exceeds ``limit``; no ray is cast at the pieces when the
     ground alone keeps the share within it (a piece in the way can only lower the share)."""
-    eye, directions, off = _ground_void(eye, look, fov_deg, table_size, aspect, grid)
-    if not float(off.mean()) > limit:
-        return False
-    return float(_past_the_pieces(mesh, eye, directions, off).mean()) > limit
+    return bool(_too_much_void([eye], [look], fov_deg, table_size, mesh, limit, aspect, grid)[0])
 
 
-def _ground_void(eye, look, fov_deg: float, table_size: tuple[float, float], aspect: float,
+def _too_much_void(eyes, looks, fov_deg: float, table_size, mesh, limit: float, aspect: float,
+                   grid: tuple[int, int]) -> np.ndarray:
+    """:func:`too_much_void` of several cameras at once (the rays at the pieces in one batch)."""
+    eyes, directions, off = _ground_void(eyes, looks, fov_deg, table_size, aspect, grid)
+    over = np.array([float(row.mean()) > limit for row in off])
+    if over.any():
+        off = _past_the_pieces(mesh, eyes[over], directions[over], off[over])
+        over[over] = [float(row.mean()) > limit for row in off]
+    return over
+
+
+def _ground_void(eyes, looks, fov_deg: float, table_size: tuple[float, float], aspect: float,
                  grid: tuple[int, int]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """The eye, the unit directions of the rays through the grid's cells and which of them meet
-    the ground plane outside the table (or never)."""
-    eye, look = np.asarray(eye, float), np.asarray(look, float)
-    forward, right, up = camera_axes(eye, look)
+    """Per camera (eyes and looks (K, 3)): the eye, the unit directions (K, N, 3) of the rays
+    through the grid's N cells and which of them (K, N) meet the ground plane outside the table
+    (or never). Each camera's figures are computed as they would be alone, to the bit."""
+    eyes, looks = np.asarray(eyes, float).reshape(-1, 3), np.asarray(looks, float).reshape(-1, 3)
+    forward, right, up = (np.array(axis) for axis in zip(*(camera_axes(e, k) for e, k in zip(eyes, looks))))
     tan_v = math.tan(math.radians(fov_deg) / 2)
     across, upward = _frame_grid(grid)
-    directions = forward[None, :] + across * tan_v * aspect * right[None, :] + upward * tan_v * up[None, :]
-    directions = directions / np.linalg.norm(directions, axis=1, keepdims=True)
+    directions = (forward[:, None, :] + (across * tan_v * aspect)[None] * right[:, None, :]
+                  + (upward * tan_v)[None] * up[:, None, :])
+    directions = directions / np.linalg.norm(directions, axis=2, keepdims=True)
     width, depth = table_size
     with np.errstate(divide="ignore", invalid="ignore"):
-        t = -eye[2] / directions[:, 2]
-    hit = eye[None, :2] + t[:, None] * directions[:, :2]
-    on_table = (t > 0) & (hit[:, 0] >= 0) & (hit[:, 0] <= width) & (hit[:, 1] >= 0) & (hit[:, 1] <= depth)
-    return eye, directions, ~on_table
+        t = -eyes[:, None, 2] / directions[..., 2]
+    hit = eyes[:, None, :2] + t[..., None] * directions[..., :2]
+    on_table = (t > 0) & (hit[..., 0] >= 0) & (hit[..., 0] <= width) & (hit[..., 1] >= 0) & (hit[..., 1] <= depth)
+    return eyes, directions, ~on_table
 
 
-def _past_the_pieces(mesh, eye: np.ndarray, directions: np.ndarray, off: np.ndarray) -> np.ndarray:
-    """``off`` without the rays that hit a raised piece of ``mesh`` (a copy)."""
+def _past_the_pieces(mesh, eyes: np.ndarray, directions: np.ndarray, off: np.ndarray) -> np.ndarray:
+    """``off`` (K, N) without the rays that hit a raised piece of ``mesh`` (a copy)."""
     off = off.copy()
     if mesh is not None and off.any():
-        index = np.flatnonzero(off)
-        hits = mesh.ray.intersects_any(np.repeat(eye[None, :], len(index), axis=0), directions[index])
-        off[index[hits]] = False
+        camera, cell = np.nonzero(off)
+        hits = mesh.ray.intersects_any(eyes[camera], directions[camera, cell])
+        off[camera[hits], cell[hits]] = False
     return off
 
 
@@ -306,14 +316,13 @@ def _search(mesh, samples: np.ndarray, style: str, elevation: float, plans, tabl
     sample framed (judged on ``grid``), else the least blocked: (plan, clean, score). ``sights``
     keeps each camera's blocked sight lines for the next search of the same action.
 
-    A candidate that cannot beat the best so far is dropped as soon as its score shows it (the
-    score only grows as failed frames are counted), and one whose eyes and looks are those of a
+    A candidate whose sight lines alone score no better than the best so far is not framed at all
+    (the framing rule only adds to a score), and one whose eyes and looks are those of a
     candidate already judged (a shift that moves nothing, for a bike far from the edges) is not
     judged again: it would score the same and the first of equals wins. The choice is the same
     as judging every candidate in full, for a fraction of the framing tests."""
     targets = samples[:, 1:4] + np.array([0.0, 0.0, 0.6])
     bikes = [t - [0.0, 0.0, 0.6] for t in targets]
-    order = list(range(len(samples)))  # the frames' framing tests, the last to fail first
     best, best_score = None, math.inf
     judged = set()
     for distance, shift, lift, azimuth in plans:
@@ -338,8 +347,7 @@ def _search(mesh, samples: np.ndarray, style: str, elevation: float, plans, tabl
         score = 10.0 * hidden[:, 0].sum() + hidden[:, 1:].sum() + lift / 100.0
         clean = not hidden.any()
         if table_size is not None and (clean or score < best_score):  # the framing rule
-            fails = _framing_fails(eyes, looks, bikes, plan.fov_deg, table_size, mesh, grid, order,
-                                   lambda fails, score=score, best=best_score: score + 5.0 * fails >= best)
+            fails = _framing_fails(eyes, looks, bikes, plan.fov_deg, table_size, mesh, grid)
             score += 5.0 * fails
             clean = clean and not fails
         if clean:
@@ -349,27 +357,15 @@ def _search(mesh, samples: np.ndarray, style: str, elevation: float, plans, tabl
     return best or CameraPlan(style, 0.0, 80.0, STYLES[style][0]), False, best_score
 
 
-def _framing_fails(eyes, looks, bikes, fov_deg: float, table_size, mesh, grid: tuple[int, int], order: list[int],
-                   enough) -> int:
+def _framing_fails(eyes, looks, bikes, fov_deg: float, table_size, mesh, grid: tuple[int, int]) -> int:
     """How many of the frames (eye, look, bike at each sample) fail the framing rule of
-    :func:`shot_fails`, counted until ``enough(count)``: the cheap in-frame test on every frame
-    first, then the void's share on the others, in ``order``, which a failing frame moves to the
-    front (the same frame tends to fail the next camera too)."""
-    fails, framed = 0, []
-    for i in order:
-        if _bike_well_in(eyes[i], looks[i], fov_deg, bikes[i]):
-            framed.append(i)
-        else:
-            fails += 1
-    if fails and enough(fails):
-        return fails
-    for i in framed:
-        if _void_refused(eyes[i], looks[i], fov_deg, table_size, mesh, HEADROOM, grid):
-            fails += 1
-            order.remove(i)
-            order.insert(0, i)
-            if enough(fails):
-                break
+    :func:`shot_fails`: the cheap in-frame test on every frame, then the void's share on the
+    others, all at once."""
+    framed = [i for i in range(len(eyes)) if _bike_well_in(eyes[i], looks[i], fov_deg, bikes[i])]
+    fails = len(eyes) - len(framed)
+    if framed:
+        fails += int(_too_much_void(eyes[framed], looks[framed], fov_deg, table_size, mesh,
+                                    OFF_TABLE_LIMIT * HEADROOM, ASPECT, grid).sum())
     return fails
 
 
