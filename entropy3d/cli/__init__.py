@@ -37,13 +37,40 @@ class Terminated(SystemExit):
     """SIGTERM or SIGHUP, raised as an exit (code 128 + the signal's number)."""
 
 
+REDELIVERY_S = 0.01
+"""How long a deferred stop waits before it is sent again (an import or a finaliser ends first), s."""
+
+
 def _terminated(signum, frame) -> None:
     """SIGTERM (and SIGHUP) as an exception, so output files being written are removed
-    (:class:`~entropy3d.outputs.AtomicFile`) and worker processes stopped, as on Ctrl-C."""
+    (:class:`~entropy3d.outputs.AtomicFile`) and worker processes stopped, as on Ctrl-C.
+
+    Not while a module is being imported: libraries guard their optional imports with
+    ``except BaseException`` and keep the error in place of the module (trimesh's
+    ``ExceptionWrapper``), so a stop raised there was swallowed and the import failed further on
+    with a ``TypeError`` and a traceback (``activate --gif`` stopped at its ``import trimesh``: 2 of
+    400 runs of tools/fault_report.py). The stop is sent again once the import is done."""
+    if _importing(frame):
+        _send_again(signum)
+        return
     signal.signal(signum, signal.SIG_IGN)
     stop = Terminated(128 + signum)
     refuse_commits(stop)
     raise stop
+
+
+def _importing(frame) -> bool:
+    """Whether ``frame`` runs inside an import (a frame of importlib's bootstrap is below it)."""
+    while frame is not None:
+        if frame.f_code.co_filename.startswith("<frozen importlib."):
+            return True
+        frame = frame.f_back
+    return False
+
+
+def _send_again(signum: int) -> None:
+    """Send ``signum`` to this process again from a thread, :data:`REDELIVERY_S` from now."""
+    threading.Timer(REDELIVERY_S, os.kill, (os.getpid(), signum)).start()
 
 
 @contextlib.contextmanager
@@ -64,8 +91,7 @@ def termination_handled():
         if isinstance(unraisable.exc_value, Terminated):
             signum = int(unraisable.exc_value.code) - 128
             signal.signal(signum, _terminated)
-            # sent again from a thread a moment later, when the finaliser has returned
-            threading.Timer(0.01, os.kill, (os.getpid(), signum)).start()
+            _send_again(signum)  # a moment later, when the finaliser has returned
             return
         previous_hook(unraisable)
 

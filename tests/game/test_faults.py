@@ -72,7 +72,7 @@ def test_sigterm_at_a_moment_of_a_command_leaves_nothing_behind(name, moment, tm
     duration = _clean_seconds(name)
     found = faults.interrupt_once(name, moment * duration, tmp_path)
     assert (found["temp_files"], found["orphans"], found["partial_outputs"], found["traceback"], found["hung"]) \
-        == ([], [], [], False, False), found
+        == ([], [], [], False, False), f"{ {k: v for k, v in found.items() if k != 'stderr'} }\n{found['stderr']}"
 
 
 @functools.cache
@@ -132,3 +132,26 @@ def test_a_sigterm_swallowed_by_a_library_still_writes_no_output(tmp_path):
                           "    print('committed')\n")
     assert done.returncode == 128 + signal.SIGTERM and "committed" not in done.stdout, (done.stdout, done.stderr)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["swallowing.py"]
+
+
+def test_a_sigterm_landing_in_an_import_stops_the_process_once_the_import_is_done(tmp_path):
+    """trimesh guards its optional imports with ``except BaseException`` and keeps the error in
+    place of the module: a SIGTERM landing in ``import trimesh`` was swallowed there and the import
+    failed on with a ``TypeError`` and a traceback, exit 1 (tools/fault_report.py, ``activate --gif``,
+    2 runs in 400). The stop waits for the import to end, then stops the process (exit 143)."""
+    (tmp_path / "guarded.py").write_text("import os, signal, time\n"
+                                         "try:\n"
+                                         "    os.kill(os.getpid(), signal.SIGTERM)\n"
+                                         "    time.sleep(0.2)\n"
+                                         "    SWALLOWED = False\n"
+                                         "except BaseException:\n"
+                                         "    SWALLOWED = True\n")
+    done = run_terminated(tmp_path / "importing.py",
+                          f"import sys\nsys.path.insert(0, {str(tmp_path)!r})\n"
+                          "WITH\n"
+                          "    import guarded\n"
+                          "    print('swallowed' if guarded.SWALLOWED else 'imported', flush=True)\n"
+                          "    time.sleep(2)\n"
+                          "    print('ran on')\n")
+    assert (done.returncode, done.stdout) == (128 + signal.SIGTERM, "imported\n"), (done.stdout, done.stderr)
+    assert "Traceback" not in done.stderr
