@@ -52,6 +52,11 @@ def refuse_commits(stop: BaseException | None) -> None:
     _stop_requested = stop
 
 
+def stop_requested() -> BaseException | None:
+    """The stop :func:`refuse_commits` was given, if any."""
+    return _stop_requested
+
+
 @atexit.register
 def _remove_pending() -> None:
     for temporary in list(_PENDING):

@@ -28,7 +28,7 @@ from entropy3d.cli import (
     sweep_commands,  # noqa: F401  (registers commands)
 )
 from entropy3d.cli.app import app
-from entropy3d.outputs import refuse_commits
+from entropy3d.outputs import refuse_commits, stop_requested
 
 __all__ = ["app", "main"]
 
@@ -115,8 +115,16 @@ def main(argv: list[str] | None = None) -> int:
             app(args=argv, prog_name="entropy3d", standalone_mode=True)
         except SystemExit as exit_:
             code = exit_.code
-            return code if isinstance(code, int) else (0 if code is None else 1)
-    return 0
+            code = code if isinstance(code, int) else (0 if code is None else 1)
+        except BaseException:
+            if stop_requested() is None:
+                raise
+            code = 1
+        stop = stop_requested()
+    # a library may turn the stop into an error of its own (pydantic-core builds a validator in
+    # Rust and reports the exception raised inside as a SchemaError; 1 of 400 `activate --gif`
+    # runs): after a stop the process exits as stopped, with no traceback
+    return code if stop is None else stop.code
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -155,3 +155,26 @@ def test_a_sigterm_landing_in_an_import_stops_the_process_once_the_import_is_don
                           "    print('ran on')\n")
     assert (done.returncode, done.stdout) == (128 + signal.SIGTERM, "imported\n"), (done.stdout, done.stderr)
     assert "Traceback" not in done.stderr
+
+
+@pytest.mark.parametrize("after", ["raise RuntimeError(f'SchemaError: {error}')", "pass"])
+def test_a_sigterm_a_library_turns_into_its_own_error_exits_as_stopped(tmp_path, after):
+    """pydantic-core builds its validators in Rust and reports an exception raised inside as a
+    ``SchemaError``: a SIGTERM landing there came out as that error's traceback, exit 1
+    (tools/fault_report.py, ``activate --gif``, 1 run in 400). Whatever a library makes of the stop,
+    raising its own error or swallowing it, the command exits 143 with no traceback."""
+    script = tmp_path / "wrapping.py"
+    script.write_text("import os, signal, sys, time\n"
+                      "import entropy3d.cli as cli\n"
+                      "def library(args, prog_name, standalone_mode):\n"
+                      "    try:\n"
+                      "        os.kill(os.getpid(), signal.SIGTERM)\n"
+                      "        time.sleep(1)\n"
+                      "    except BaseException as error:\n"
+                      f"        {after}\n"
+                      "    print('ran on', flush=True)\n"
+                      "cli.app = library\n"
+                      "sys.exit(cli.main([]))\n")
+    done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 128 + signal.SIGTERM and "Traceback" not in done.stderr, (done.stdout, done.stderr)
+    assert done.stdout == ("ran on\n" if after == "pass" else ""), done.stdout
