@@ -285,11 +285,20 @@ def project_points(eye, look, fov_deg: float, points: np.ndarray, aspect: float)
     vertical, ``aspect`` width over height) to normalised frame coordinates (N, 2): x right and
     y up, -1..1 inside the frame; NaN behind the eye."""
     eye, look = np.asarray(eye, float), np.asarray(look, float)
-    forward, right, up = camera_axes(eye, look)
-    rel = np.atleast_2d(points) - eye
-    depth = rel @ forward
+    axes = [axis[None] for axis in camera_axes(eye, look)]
+    return project_on_axes(eye[None], axes, fov_deg, np.atleast_2d(points)[None], aspect)[0]
+
+
+def project_on_axes(eyes: np.ndarray, axes, fov_deg: float, points: np.ndarray, aspect: float) -> np.ndarray:
+    """:func:`project_points` of K cameras at once, their axes given (forward, right and up, each
+    (K, 3), from :func:`camera_axes`): each camera's points (K, N, 3) to frame coordinates
+    (K, N, 2), the same bits as one camera at a time (one matrix-vector product a camera)."""
+    forward, right, up = (np.asarray(axis, float)[:, :, None] for axis in axes)
+    rel = points - np.asarray(eyes, float)[:, None, :]
+    depth = (rel @ forward)[..., 0]
     tan_v = math.tan(math.radians(fov_deg) / 2)
     with np.errstate(divide="ignore", invalid="ignore"):
-        result = np.column_stack([(rel @ right) / depth / (tan_v * aspect), (rel @ up) / depth / tan_v])
+        result = np.stack([(rel @ right)[..., 0] / depth / (tan_v * aspect), (rel @ up)[..., 0] / depth / tan_v],
+                          axis=-1)
     result[depth <= 1e-6] = np.nan
     return result

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 import numpy as np
 import trimesh
 
-from entropy3d.geometry import camera_axes, project_points
+from entropy3d.geometry import camera_axes, project_on_axes, project_points
 
 #: (distance in inches, elevation in degrees) of each camera style
 STYLES = {"drone": (22.0, 52.0), "chase": (11.0, 24.0), "wide": (34.0, 58.0)}
@@ -27,6 +27,8 @@ STYLES = {"drone": (22.0, 52.0), "chase": (11.0, 24.0), "wide": (34.0, 58.0)}
 #: or when more than OFF_TABLE_LIMIT of the frame shows the void beyond the table
 FRAME_MARGIN = 0.08
 OFF_TABLE_LIMIT = 0.10
+#: the margin the director's search asks of a sampled frame (the frames between samples vary)
+WELL_IN_MARGIN = FRAME_MARGIN * 1.5
 #: share of OFF_TABLE_LIMIT a sampled frame may show: frames between the samples vary
 HEADROOM = 0.75
 #: half-size of the box around a bike that must stay in frame (x, y, and its height), inches
@@ -154,9 +156,16 @@ def sight_targets(bike: np.ndarray, eye: np.ndarray, radius: float) -> np.ndarra
 
 def bike_box(point) -> np.ndarray:
     """The 8 corners of the box a bike standing at ``point`` (x, y, z inches) fills."""
-    x, y, z = (float(v) for v in point[:3])
-    dx, dy, dz = BIKE_BOX
-    return np.array([[x + a, y + b, z + c] for a in (-dx, dx) for b in (-dy, dy) for c in (0.0, dz)])
+    return bike_boxes(np.asarray(point, float)[None, :3])[0]
+
+
+def bike_boxes(points: np.ndarray) -> np.ndarray:
+    """:func:`bike_box` of K bikes (K, 3): (K, 8, 3)."""
+    return points[:, None, :3] + _BIKE_BOX_CORNERS
+
+
+_BIKE_BOX_CORNERS = np.array([[a, b, c] for a in (-BIKE_BOX[0], BIKE_BOX[0]) for b in (-BIKE_BOX[1], BIKE_BOX[1])
+                              for c in (0.0, BIKE_BOX[2])])
 
 
 def project(eye, look, fov_deg: float, points: np.ndarray, aspect: float = ASPECT) -> np.ndarray:
@@ -167,8 +176,20 @@ def project(eye, look, fov_deg: float, points: np.ndarray, aspect: float = ASPEC
 
 def in_frame(eye, look, fov_deg: float, point, aspect: float = ASPECT, margin: float = FRAME_MARGIN) -> bool:
     """True when the bike at ``point`` lies inside the frame with ``margin`` to spare."""
-    corners = project(eye, look, fov_deg, bike_box(point), aspect)
-    return bool(np.all(np.isfinite(corners)) and np.all(np.abs(corners) <= 1.0 - margin))
+    eye = np.asarray(eye, float)
+    axes = [axis[None] for axis in camera_axes(eye, np.asarray(look, float))]
+    return bool(_in_frames(eye[None], axes, fov_deg, np.asarray(point, float)[None], aspect, margin)[0])
+
+
+def _in_frames(eyes, axes, fov_deg: float, bikes: np.ndarray, aspect: float, margin: float) -> np.ndarray:
+    """:func:`in_frame` of K cameras (eyes and their axes, :func:`_axes_of`) and K bikes: (K,) bools."""
+    corners = project_on_axes(eyes, axes, fov_deg, bike_boxes(bikes), aspect)
+    return np.isfinite(corners).all(axis=(1, 2)) & (np.abs(corners) <= 1.0 - margin).all(axis=(1, 2))
+
+
+def _axes_of(eyes: np.ndarray, looks: np.ndarray) -> list[np.ndarray]:
+    """The forward, right and up vectors (each (K, 3)) of K cameras (:func:`camera_axes`)."""
+    return [np.array(axis) for axis in zip(*(camera_axes(e, k) for e, k in zip(eyes, looks)))]
 
 
 @functools.lru_cache(maxsize=4)
@@ -188,7 +209,8 @@ def off_table_share(eye, look, fov_deg: float, table_size: tuple[float, float], 
                     aspect: float = ASPECT, grid: tuple[int, int] = (32, 18)) -> float:
     """The share of the frame that shows the void beyond the table: rays through a grid of the
     frame that meet the ground plane outside the table (or never) and hit no raised piece."""
-    eyes, directions, off = _ground_void([eye], [look], fov_deg, table_size, aspect, grid)
+    eyes, looks = np.asarray(eye, float).reshape(1, 3), np.asarray(look, float).reshape(1, 3)
+    directions, off = _ground_void(eyes, _axes_of(eyes, looks), fov_deg, table_size, aspect, grid)
     return float(_past_the_pieces(mesh, eyes, directions, off)[0].mean())
 
 
@@ -196,27 +218,28 @@ def too_much_void(eye, look, fov_deg: float, table_size: tuple[float, float], me
                   aspect: float = ASPECT, grid: tuple[int, int] = (32, 18)) -> bool:
     """Whether :func:`off_table_share` exceeds ``limit``; no ray is cast at the pieces when the
     ground alone keeps the share within it (a piece in the way can only lower the share)."""
-    return bool(_too_much_void([eye], [look], fov_deg, table_size, mesh, limit, aspect, grid)[0])
+    eyes, looks = np.asarray(eye, float).reshape(1, 3), np.asarray(look, float).reshape(1, 3)
+    return bool(_too_much_void(eyes, _axes_of(eyes, looks), fov_deg, table_size, mesh, limit, aspect, grid)[0])
 
 
-def _too_much_void(eyes, looks, fov_deg: float, table_size, mesh, limit: float, aspect: float,
+def _too_much_void(eyes, axes, fov_deg: float, table_size, mesh, limit: float, aspect: float,
                    grid: tuple[int, int]) -> np.ndarray:
-    """:func:`too_much_void` of several cameras at once (the rays at the pieces in one batch)."""
-    eyes, directions, off = _ground_void(eyes, looks, fov_deg, table_size, aspect, grid)
-    over = np.array([float(row.mean()) > limit for row in off])
+    """:func:`too_much_void` of several cameras at once (eyes (K, 3) and their axes,
+    :func:`_axes_of`; the rays at the pieces in one batch)."""
+    directions, off = _ground_void(eyes, axes, fov_deg, table_size, aspect, grid)
+    over = off.mean(axis=1) > limit  # a share of whole cells: the same sum in any order
     if over.any():
         off = _past_the_pieces(mesh, eyes[over], directions[over], off[over])
-        over[over] = [float(row.mean()) > limit for row in off]
+        over[over] = off.mean(axis=1) > limit
     return over
 
 
-def _ground_void(eyes, looks, fov_deg: float, table_size: tuple[float, float], aspect: float,
-                 grid: tuple[int, int]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Per camera (eyes and looks (K, 3)): the eye, the unit directions (K, N, 3) of the rays
-    through the grid's N cells and which of them (K, N) meet the ground plane outside the table
-    (or never). Each camera's figures are computed as they would be alone, to the bit."""
-    eyes, looks = np.asarray(eyes, float).reshape(-1, 3), np.asarray(looks, float).reshape(-1, 3)
-    forward, right, up = (np.array(axis) for axis in zip(*(camera_axes(e, k) for e, k in zip(eyes, looks))))
+def _ground_void(eyes: np.ndarray, axes, fov_deg: float, table_size: tuple[float, float], aspect: float,
+                 grid: tuple[int, int]) -> tuple[np.ndarray, np.ndarray]:
+    """Per camera (eyes (K, 3) and their axes, :func:`_axes_of`): the unit directions (K, N, 3)
+    of the rays through the grid's N cells and which of them (K, N) meet the ground plane outside
+    the table (or never). Each camera's figures are computed as they would be alone, to the bit."""
+    forward, right, up = axes
     tan_v = math.tan(math.radians(fov_deg) / 2)
     across, upward = _frame_grid(grid)
     directions = (forward[:, None, :] + (across * tan_v * aspect)[None] * right[:, None, :]
@@ -227,7 +250,7 @@ def _ground_void(eyes, looks, fov_deg: float, table_size: tuple[float, float], a
         t = -eyes[:, None, 2] / directions[..., 2]
     hit = eyes[:, None, :2] + t[..., None] * directions[..., :2]
     on_table = (t > 0) & (hit[..., 0] >= 0) & (hit[..., 0] <= width) & (hit[..., 1] >= 0) & (hit[..., 1] <= depth)
-    return eyes, directions, ~on_table
+    return directions, ~on_table
 
 
 def _past_the_pieces(mesh, eyes: np.ndarray, directions: np.ndarray, off: np.ndarray) -> np.ndarray:
@@ -250,7 +273,7 @@ def shot_fails(eye, look, fov_deg: float, point, table_size, mesh=None, headroom
 
 def _bike_well_in(eye, look, fov_deg: float, point) -> bool:
     """The first half of :func:`shot_fails`' rule: the bike inside the frame with a wider margin."""
-    return in_frame(eye, look, fov_deg, point, margin=FRAME_MARGIN * 1.5)
+    return in_frame(eye, look, fov_deg, point, margin=WELL_IN_MARGIN)
 
 
 def _void_refused(eye, look, fov_deg: float, table_size, mesh, headroom: float, grid: tuple[int, int]) -> bool:
@@ -322,7 +345,7 @@ def _search(mesh, samples: np.ndarray, style: str, elevation: float, plans, tabl
     judged again: it would score the same and the first of equals wins. The choice is the same
     as judging every candidate in full, for a fraction of the framing tests."""
     targets = samples[:, 1:4] + np.array([0.0, 0.0, 0.6])
-    bikes = [t - [0.0, 0.0, 0.6] for t in targets]
+    bikes = np.array([t - [0.0, 0.0, 0.6] for t in targets])
     best, best_score = None, math.inf
     judged = set()
     for distance, shift, lift, azimuth in plans:
@@ -361,10 +384,11 @@ def _framing_fails(eyes, looks, bikes, fov_deg: float, table_size, mesh, grid: t
     """How many of the frames (eye, look, bike at each sample) fail the framing rule of
     :func:`shot_fails`: the cheap in-frame test on every frame, then the void's share on the
     others, all at once."""
-    framed = [i for i in range(len(eyes)) if _bike_well_in(eyes[i], looks[i], fov_deg, bikes[i])]
-    fails = len(eyes) - len(framed)
-    if framed:
-        fails += int(_too_much_void(eyes[framed], looks[framed], fov_deg, table_size, mesh,
+    axes = _axes_of(eyes, looks)
+    framed = _in_frames(eyes, axes, fov_deg, bikes, ASPECT, WELL_IN_MARGIN)
+    fails = int((~framed).sum())
+    if framed.any():
+        fails += int(_too_much_void(eyes[framed], [axis[framed] for axis in axes], fov_deg, table_size, mesh,
                                     OFF_TABLE_LIMIT * HEADROOM, ASPECT, grid).sum())
     return fails
 
