@@ -110,6 +110,7 @@ def main(argv: list[str] | None = None) -> int:
     # trimesh warns with a traceback when it falls back from a fast path (even when the cause was
     # our own SIGTERM); a user gets our errors, not a library's internal retries
     logging.getLogger("trimesh").setLevel(logging.ERROR)
+    code = 0
     with termination_handled():
         try:
             app(args=argv, prog_name="entropy3d", standalone_mode=True)

@@ -178,3 +178,11 @@ def test_a_sigterm_a_library_turns_into_its_own_error_exits_as_stopped(tmp_path,
     done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=60)
     assert done.returncode == 128 + signal.SIGTERM and "Traceback" not in done.stderr, (done.stdout, done.stderr)
     assert done.stdout == ("ran on\n" if after == "pass" else ""), done.stdout
+
+
+def test_main_returns_0_when_the_command_returns_without_an_exit(monkeypatch):
+    """With no stop asked for, a command that returns (rather than exiting) succeeds."""
+    import entropy3d.cli as cli
+
+    monkeypatch.setattr(cli, "app", lambda args, prog_name, standalone_mode: None)
+    assert cli.main([]) == 0
