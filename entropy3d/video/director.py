@@ -154,13 +154,9 @@ def sight_targets(bike: np.ndarray, eye: np.ndarray, radius: float) -> np.ndarra
     return np.array([(x, y, z)] + [(x + radius * dx, y + radius * dy, z - 0.5) for dx, dy in offsets])
 
 
-def bike_box(point) -> np.ndarray:
-    """The 8 corners of the box a bike standing at ``point`` (x, y, z inches) fills."""
-    return bike_boxes(np.asarray(point, float)[None, :3])[0]
-
-
 def bike_boxes(points: np.ndarray) -> np.ndarray:
-    """:func:`bike_box` of K bikes (K, 3): (K, 8, 3)."""
+    """The 8 corners of the box each of K bikes standing at ``points`` (K, 3; x, y, z inches)
+    fills: (K, 8, 3)."""
     return points[:, None, :3] + _BIKE_BOX_CORNERS
 
 
