@@ -120,7 +120,6 @@ def main(argv: list[str] | None = None) -> int:
         except BaseException:
             if stop_requested() is None:
                 raise
-            code = 1
         stop = stop_requested()
     # a library may turn the stop into an error of its own (pydantic-core builds a validator in
     # Rust and reports the exception raised inside as a SchemaError; 1 of 400 `activate --gif`
