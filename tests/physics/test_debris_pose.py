@@ -44,3 +44,24 @@ def test_a_turned_destructible_stands_turned_about_its_centre(turn_deg):
     assert abs(orientation[3]) < 0.99, "the body frame is turned against the table's (the case under test)"
     placed_m = np.asarray(local_m) @ rotation.T + position
     assert np.allclose(placed_m, expected_m, atol=1e-6)
+
+
+def test_a_stop_raised_as_disconnect_returns_leaves_a_world_closed(monkeypatch):
+    """A SIGTERM is raised in Python just after a C call returns: landing after PyBullet's
+    ``disconnect`` in ``close``, it left the world marked open, and the producer's finaliser closed
+    it again and printed PyBullet's "Not connected to physics server" traceback (the fault test
+    of ``demo``, once in CI). A second close after that does nothing."""
+    table = load_scene(Path(__file__).resolve().parents[2] / "tests" / "data" / "small_table.yaml")
+    world = build_table_world(table, build_table_geometry(table))
+    real_disconnect = world_module.pybullet.disconnect
+
+    def disconnect_then_stopped(**kwargs):
+        real_disconnect(**kwargs)
+        raise SystemExit(143)
+
+    monkeypatch.setattr(world_module.pybullet, "disconnect", disconnect_then_stopped)
+    with pytest.raises(SystemExit):
+        world.close()
+    monkeypatch.setattr(world_module.pybullet, "disconnect", real_disconnect)
+    world.close()  # raised pybullet.error: Not connected to physics server
+    assert world.client == -1
