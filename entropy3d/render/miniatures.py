@@ -20,16 +20,25 @@ import numpy as np
 from panda3d.core import NodePath
 
 from entropy3d.errors import MeshError
-from entropy3d.geometry import Pose
+from entropy3d.geometry import BaseShape, Pose
 from entropy3d.render.nodes import flat_normals, lit_triangles_node, mesh_node, shaded_triangles
 from entropy3d.render.shapes import colour_rgb
-from entropy3d.scene.miniature import BASE_THICKNESS_IN, bike_model_colour_parts, figure_colour_parts, miniature_shape
+from entropy3d.rules.ruleset import Ruleset
+from entropy3d.scene.miniature import (
+    BASE_THICKNESS_IN,
+    base_disc,
+    bike_model_colour_parts,
+    figure_colour_parts,
+    miniature_shape,
+)
 from entropy3d.scene.schema import Model
 from entropy3d.scene.table import Table
 
 RIDER_RGB = colour_rgb("#2c2a2e")
 NOSE_RGB = colour_rgb("#f4f1e8")
 SMOOTH_DEG = 35.0
+#: bases and figures on foot are smoothed across edges sharper than this (degrees)
+BASE_SMOOTH_DEG = 40.0
 #: a wreck (EC-WOUND) is its miniature burnt out: colours scaled to a sooty grey (r, g, b, a)...
 WRECK_COLOUR_SCALE = (0.32, 0.30, 0.29, 1.0)
 #: ...and lying over on its side this far (degrees about its long axis)
@@ -59,6 +68,28 @@ def bike_part_arrays(bike_type: str) -> tuple[tuple[str, tuple | None, np.ndarra
     return tuple(pieces)
 
 
+@functools.lru_cache(maxsize=32)
+def base_arrays(base: BaseShape) -> tuple[np.ndarray, np.ndarray]:
+    """The base disc of ``base`` at the origin, facing +x, as drawable (triangles, normals).
+    Cached by shape: a table's miniatures share a few bases, and smoothing a disc's normals was
+    most of the time it took to build a miniature."""
+    return shaded_triangles(base_disc(base, Pose(0.0, 0.0, 0.0, 0.0)), BASE_SMOOTH_DEG)
+
+
+_FIGURE_PARTS: dict[tuple[float, bool], tuple[tuple[str, tuple | None, np.ndarray, np.ndarray], ...]] = {}
+
+
+def figure_part_arrays(ruleset: Ruleset, armed: bool) -> tuple[tuple[str, tuple | None, np.ndarray, np.ndarray], ...]:
+    """A figure on foot (:func:`figure_colour_parts`) as drawable pieces ``(name, rgb, triangles,
+    normals)``, the form of :func:`bike_part_arrays`; cached by the figure's height (inches), the
+    only thing of the rules data its shape depends on, and whether it is armed."""
+    key = (float(ruleset.figure_height_in), bool(armed))
+    if key not in _FIGURE_PARTS:
+        _FIGURE_PARTS[key] = tuple((name, rgb, *shaded_triangles(mesh, BASE_SMOOTH_DEG))
+                                   for name, rgb, mesh in figure_colour_parts(ruleset, armed=armed))
+    return _FIGURE_PARTS[key]
+
+
 def _nose_triangles(length: float, width: float, z: float) -> np.ndarray:
     """A small arrow head at the front of the base, showing the facing from above."""
     tip = np.array([0.5 * length - 0.04, 0.0, z])
@@ -72,20 +103,19 @@ def build_miniature_node(table: Table, model: Model, use_models: bool = True) ->
     simple solids even when a bike model exists."""
     gang_rgb = colour_rgb(table.gang_colour(model.gang))
     base = table.base_of(model)
-    local = miniature_shape(base, Pose(0.0, 0.0, 0.0, 0.0), table.ruleset, model.on_foot)
     root = NodePath(f"model:{model.id}")
-    mesh_node("base", local.base, darker(gang_rgb, 0.6), smooth_angle_deg=40.0).reparent_to(root)
+    lit_triangles_node("base", *base_arrays(base), darker(gang_rgb, 0.6)).reparent_to(root)
     nose = _nose_triangles(base.length, base.width, BASE_THICKNESS_IN + 0.004)
     lit_triangles_node("nose", nose, flat_normals(nose), NOSE_RGB).reparent_to(root)
 
     pieces = bike_part_arrays(model.bike) if use_models and not model.on_foot else None
     if model.on_foot:
-        for name, rgb, mesh in figure_colour_parts(table.ruleset, armed=model.rider.gun is not None):
-            mesh_node(name, mesh, gang_rgb if rgb is None else rgb, smooth_angle_deg=40.0).reparent_to(root)
-    elif pieces is not None:
+        pieces = figure_part_arrays(table.ruleset, armed=model.rider.gun is not None)
+    if pieces is not None:
         for name, rgb, triangles, normals in pieces:
             lit_triangles_node(name, triangles, normals, gang_rgb if rgb is None else rgb).reparent_to(root)
     else:
+        local = miniature_shape(base, Pose(0.0, 0.0, 0.0, 0.0), table.ruleset)
         mesh_node("bike", local.bike, gang_rgb).reparent_to(root)
         mesh_node("rider", local.rider, RIDER_RGB).reparent_to(root)
     return root

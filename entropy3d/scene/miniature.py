@@ -54,14 +54,21 @@ class MiniatureShape:
         return trimesh.util.concatenate([self.bike, self.rider])
 
 
-def miniature_shape(base: BaseShape, pose: Pose, ruleset: Ruleset, on_foot: bool = False) -> MiniatureShape:
-    """The bike, rider and base of a miniature standing at ``pose`` (z = surface height); with
-    ``on_foot`` the body, head and base of a figure on foot."""
+def base_disc(base: BaseShape, pose: Pose) -> trimesh.Trimesh:
+    """The flat base of a miniature standing at ``pose`` (its bottom at ``pose.z``), table inches:
+    an elliptic disc ``BASE_THICKNESS_IN`` thick, ``base.length`` along the facing."""
     disc = trimesh.creation.cylinder(radius=0.5, height=BASE_THICKNESS_IN, sections=32)
     disc.apply_scale((base.length, base.width, 1.0))
     disc.apply_transform(trimesh.transformations.rotation_matrix(
         pose.facing_deg * 3.141592653589793 / 180.0, [0, 0, 1]))
     disc.apply_translation((pose.x, pose.y, pose.z + BASE_THICKNESS_IN / 2))
+    return disc
+
+
+def miniature_shape(base: BaseShape, pose: Pose, ruleset: Ruleset, on_foot: bool = False) -> MiniatureShape:
+    """The bike, rider and base of a miniature standing at ``pose`` (z = surface height); with
+    ``on_foot`` the body, head and base of a figure on foot."""
+    disc = base_disc(base, pose)
     top = pose.z + BASE_THICKNESS_IN
     if on_foot:
         shoulders = SHOULDER_FRACTION * ruleset.figure_height_in

@@ -226,3 +226,23 @@ def test_a_shadow_reaches_only_away_from_the_sun():
     assert not shadow_reaches(bounds, 0.0, sun, [(5.0, 16.0), (6.0, 17.0)])
     assert not shadow_reaches(bounds, 0.0, sun, [(15.0, 7.0), (16.0, 8.0)])
     assert not shadow_reaches(bounds, 4.0, sun, [(7.5, 13.0), (8.5, 14.0)])
+
+
+@pytest.mark.parametrize("length, width", [(1.0, 1.0), (1.6, 0.9), (2.36, 1.18)])
+def test_a_drawn_base_is_the_base_sight_lines_and_physics_use(length, width):
+    """Bases are drawn from a cache by shape; each is the disc of ``miniature_shape`` (what line
+    of sight and physics use) at the origin, to the bit, whatever was drawn before it."""
+    from entropy3d.geometry import BaseShape, Pose
+    from entropy3d.render.miniatures import BASE_SMOOTH_DEG, base_arrays
+    from entropy3d.render.nodes import shaded_triangles
+    from entropy3d.scene.miniature import miniature_shape
+    from entropy3d.scene.rulesfile import load_ruleset
+
+    base = BaseShape(length, width)
+    disc = miniature_shape(base, Pose(0.0, 0.0, 0.0, 0.0), load_ruleset()).base
+    expected = shaded_triangles(disc, BASE_SMOOTH_DEG)
+    for _ in range(2):
+        drawn = base_arrays(base)
+        assert all(np.array_equal(a, b) for a, b in zip(drawn, expected))
+    extent = drawn[0].reshape(-1, 3).max(axis=0) - drawn[0].reshape(-1, 3).min(axis=0)
+    assert extent[:2] == pytest.approx([length, width])

@@ -45,3 +45,22 @@ def test_figures_on_foot_show_their_gang_colour_on_the_roof_and_in_the_street(fo
             pose = renderer.model_poses[model_id]
             pixel = renderer.project([(pose.x, pose.y, pose.z + 0.12 + 0.7)])[0]
             assert colour_near(image, pixel, "#c0392b", radius=5), f"{model_id} at {pixel}"
+
+
+def test_figures_of_different_heights_are_drawn_at_their_own_heights(foot_table):
+    """The drawn figure is cached by its height in the rules data (``on_foot.height_mm``) and
+    whether it is armed: a taller figure from other rules data in the same process is drawn
+    taller, not as the first one drawn."""
+    from entropy3d.render.miniatures import figure_part_arrays
+    from entropy3d.rules.ruleset import Ruleset
+
+    ruleset = foot_table.ruleset
+    spec = ruleset.spec
+    taller = Ruleset.from_spec(spec.model_copy(update={"on_foot": spec.on_foot.model_copy(
+        update={"height_mm": spec.on_foot.height_mm + 10.0})}))
+    for rules in (ruleset, taller, ruleset):
+        for armed in (False, True):
+            pieces = figure_part_arrays(rules, armed)
+            assert [name for name, *_ in pieces] == list(figure_model(rules, armed))
+            top = max(float(triangles[..., 2].max()) for _, _, triangles, _ in pieces)
+            assert top == pytest.approx(BASE_THICKNESS_IN + rules.figure_height_in)
