@@ -138,6 +138,31 @@ def destructible_mesh(item: Destructible) -> trimesh.Trimesh:
     return oriented_box(item.position, length, width, height, item.facing, item.base_height)
 
 
+#: a piece with this many triangles or more (a detailed 3D print) is cast in an Embree scene of its
+#: own, built at the first ray over its plan box: building a scene costs ~1 s per million
+#: triangles (embreex copies them one by one), so a print no ray passes over costs none, and the
+#: rest of the table's scene stays small
+OWN_RAY_SCENE_MIN_FACES = 20_000
+#: inches: crossings of one downward ray this close are one surface (coinciding faces of two pieces)
+COINCIDENT_IN = 1e-4
+#: inches: a downward ray this far outside a piece's plan box may still be reported on its edge
+PLAN_BOX_MARGIN_IN = 1e-6
+
+
+def _near_on_the_same_ray(rays: np.ndarray, heights: np.ndarray, other_rays: np.ndarray,
+                          other_heights: np.ndarray) -> np.ndarray:
+    """Per crossing (``rays``, ``heights``), whether one of the other crossings on its ray lies
+    within ``COINCIDENT_IN`` of it."""
+    order = np.argsort(other_rays, kind="stable")
+    sorted_rays, sorted_heights = other_rays[order], other_heights[order]
+    first = np.searchsorted(sorted_rays, rays, side="left")
+    counts = np.searchsorted(sorted_rays, rays, side="right") - first
+    owner = np.repeat(np.arange(len(rays)), counts)
+    index = np.repeat(first - np.cumsum(counts) + counts, counts) + np.arange(int(counts.sum()))
+    near = np.abs(sorted_heights[index] - heights[owner]) <= COINCIDENT_IN
+    return np.bincount(owner[near], minlength=len(rays)) > 0
+
+
 def level_below(stack: np.ndarray, below: float) -> float:
     """The highest height of ``stack`` (highest first) strictly under ``below``, else 0."""
     under = stack[stack < below]
@@ -165,62 +190,104 @@ class TableGeometry:
         return tuple(p for p in self.pieces if not p.dynamic)
 
     @cached_property
-    def _surface_mesh(self) -> tuple[trimesh.Trimesh, np.ndarray]:
-        meshes = [p.mesh for p in self.pieces]
-        owners = np.concatenate([np.full(len(m.faces), i) for i, m in enumerate(meshes)])
-        return trimesh.util.concatenate(meshes), owners
+    def _cast_alone(self) -> tuple[int, ...]:
+        """Indices of the pieces cast in an Embree scene of their own (``OWN_RAY_SCENE_MIN_FACES``)."""
+        return tuple(k for k, piece in enumerate(self.pieces) if len(piece.mesh.faces) >= OWN_RAY_SCENE_MIN_FACES)
 
     @cached_property
-    def _static_surface_mesh(self) -> trimesh.Trimesh:
-        return trimesh.util.concatenate([p.mesh for p in self.static_pieces])
+    def _together_meshes(self) -> dict[bool, tuple[trimesh.Trimesh, np.ndarray]]:
+        """Per ``static_only``, filled at its first cast: every piece not cast alone (and no
+        destructible, with ``static_only``) as one mesh, and the index in ``pieces`` of the piece
+        of each of its faces."""
+        return {}
+
+    def _together(self, static_only: bool) -> tuple[trimesh.Trimesh, np.ndarray]:
+        if static_only not in self._together_meshes:
+            chosen = [k for k, piece in enumerate(self.pieces)
+                      if k not in self._cast_alone and not (static_only and piece.dynamic)]
+            meshes = [self.pieces[k].mesh for k in chosen]
+            owners = np.concatenate([np.full(len(m.faces), k) for k, m in zip(chosen, meshes)])
+            self._together_meshes[static_only] = (trimesh.util.concatenate(meshes), owners)
+        return self._together_meshes[static_only]
+
+    def _alone(self, static_only: bool) -> list[int]:
+        return [k for k in self._cast_alone if not (static_only and self.pieces[k].dynamic)]
+
+    def _cast_top(self, static_only: bool) -> float:
+        """Inches: where downward rays start, 1 inch over the highest piece they may meet."""
+        return max(piece.top for piece in self.pieces if not (static_only and piece.dynamic)) + 1.0
+
+    def _under(self, k: int, points: np.ndarray) -> np.ndarray:
+        """Indices of the (x, y) ``points`` over the plan box of piece ``k``: the only downward rays
+        that can meet it."""
+        lo, hi = self.pieces[k].mesh.bounds[:, :2]
+        return np.flatnonzero(np.all((points >= lo - PLAN_BOX_MARGIN_IN) & (points <= hi + PLAN_BOX_MARGIN_IN), axis=1))
 
     @staticmethod
-    def _cast_down(mesh: trimesh.Trimesh, points: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    def _cast_down(mesh: trimesh.Trimesh, points: np.ndarray, top: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """(hit points, ray index, face) of every surface of ``mesh`` that a ray straight down
-        from above it crosses at each (x, y) of ``points``, inches."""
-        top = float(mesh.bounds[1][2]) + 1.0
+        from ``top`` crosses at each (x, y) of ``points``, inches."""
         origins = np.column_stack([points, np.full(len(points), top)])
         directions = np.tile([0.0, 0.0, -1.0], (len(points), 1))
         return mesh.ray.intersects_location(origins, directions, multiple_hits=True)
 
+    def _crossings(self, points: np.ndarray, static_only: bool, top: float | None = None
+                   ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(height, point index, piece index) of every surface a ray straight down from ``top``
+        (default: over the whole table) crosses at each (x, y) of ``points``, inches.
+
+        One Embree scene holds every piece but the detailed prints, each of which has its own,
+        built at the first ray over its plan box. Within one scene, coinciding surfaces (a
+        print's bottom on the ground) give one crossing; across scenes the rule is the same, and
+        the crossing kept is the other piece's, not the print's."""
+        top = self._cast_top(static_only) if top is None else top
+        mesh, owners = self._together(static_only)
+        locations, rays, faces = self._cast_down(mesh, points, top)
+        heights, owners = locations[:, 2], owners[faces]
+        for k in self._alone(static_only):
+            under = self._under(k, points)
+            if len(under) == 0:
+                continue
+            alone_locations, alone_rays, _ = self._cast_down(self.pieces[k].mesh, points[under], top)
+            alone_rays, alone_heights = under[alone_rays], alone_locations[:, 2]
+            new = ~_near_on_the_same_ray(alone_rays, alone_heights, rays, heights)
+            heights = np.concatenate([heights, alone_heights[new]])
+            rays = np.concatenate([rays, alone_rays[new]])
+            owners = np.concatenate([owners, np.full(int(new.sum()), k)])
+        return heights, rays, owners
+
     def downward_crossings(self, points: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """(height, point index, piece index) of every surface, static or destructible, that a
-        ray straight down crosses at each (x, y) of ``points``, inches: one batch of rays through
-        one Embree scene, for callers that need to know whose surface each crossing is."""
+        ray straight down crosses at each (x, y) of ``points``, inches: one batch of rays, for
+        callers that need to know whose surface each crossing is."""
         if len(points) == 0:
             return np.empty(0), np.empty(0, int), np.empty(0, int)
-        mesh, owners = self._surface_mesh
-        locations, rays, faces = self._cast_down(mesh, points)
-        return locations[:, 2], rays, owners[faces]
+        return self._crossings(np.asarray(points, float), static_only=False)
 
     def _downward_hits(self, points: np.ndarray, static_only: bool) -> tuple[np.ndarray, np.ndarray]:
         """(ray index, height) of every surface hit by one downward ray per point, by ray and
         highest first within a ray."""
-        locations, ray_index, _ = self._cast_down(self._static_surface_mesh if static_only else self._surface_mesh[0],
-                                                  points)
-        order = np.lexsort((-locations[:, 2], ray_index))
-        return ray_index[order], locations[order, 2]
+        heights, ray_index, _ = self._crossings(points, static_only)
+        order = np.lexsort((-heights, ray_index))
+        return ray_index[order], heights[order]
 
     @cached_property
-    def _first_hit_casts(self) -> dict[bool, tuple]:
-        """Per ``static_only``, filled at its first cast: (mesh, its top + 1 inch, its Embree scene
-        or None, the first corner and the normal of every face), taken once per table for
-        :meth:`_first_hits`."""
+    def _first_hit_casts(self) -> dict[tuple[bool, int | None], tuple]:
+        """Per (``static_only``, piece cast alone or None for the rest), filled at its first cast:
+        (mesh, its Embree scene or None, the first corner and the normal of every face), taken
+        once per table for :meth:`_first_hits`."""
         return {}
 
-    def _first_hits(self, points: np.ndarray, static_only: bool) -> tuple[np.ndarray, np.ndarray]:
-        """(ray index, hit point in inches) of the first surface under each (x, y) point that has
-        one, rays cast straight down from above the table: trimesh's ``intersects_id`` with one hit
-        and its locations, to the bit (its Embree query, then its plane intersection of the hit
-        faces' planes, on the same arrays), without its set-up for many hits, which was ~2/3 of its
-        ~70 us for a ride's ground profile (200 rays)."""
+    def _first_hits_of(self, key: tuple[bool, int | None], points: np.ndarray, top: float
+                       ) -> tuple[np.ndarray, np.ndarray]:
+        """(ray index, hit point) of the first surface under each point, in one scene (``key``)."""
         casts = self._first_hit_casts
-        if static_only not in casts:
-            mesh = self._static_surface_mesh if static_only else self._surface_mesh[0]
-            casts[static_only] = (mesh, float(mesh.bounds[1][2]) + 1.0,
-                                  getattr(mesh.ray, "_scene", None),  # trimesh's Embree scene; None without embreex
-                                  mesh.triangles[:, 0, :], mesh.face_normals)
-        mesh, top, scene, corners, normals = casts[static_only]
+        if key not in casts:
+            static_only, alone = key
+            mesh = self._together(static_only)[0] if alone is None else self.pieces[alone].mesh
+            casts[key] = (mesh, getattr(mesh.ray, "_scene", None),  # trimesh's Embree scene; None without embreex
+                          mesh.triangles[:, 0, :], mesh.face_normals)
+        mesh, scene, corners, normals = casts[key]
         origins = np.column_stack([points, np.full(len(points), top)])
         directions = np.tile([0.0, 0.0, -1.0], (len(points), 1))  # unit already, as trimesh makes them
         if scene is None:
@@ -232,6 +299,28 @@ class TableGeometry:
         hits, valid = trimesh.intersections.planes_lines(plane_origins=corners[faces], plane_normals=normals[faces],
                                                         line_origins=origins[rays], line_directions=directions[rays])
         return rays[valid], hits
+
+    def _first_hits(self, points: np.ndarray, static_only: bool) -> tuple[np.ndarray, np.ndarray]:
+        """(ray index, hit point in inches) of the first surface under each (x, y) point that has
+        one, rays cast straight down from above the table: trimesh's ``intersects_id`` with one hit
+        and its locations, to the bit (its Embree query, then its plane intersection of the hit
+        faces' planes, on the same arrays), without its set-up for many hits, which was ~2/3 of its
+        ~70 us for a ride's ground profile (200 rays). A print cast alone is met first where it is
+        higher than the rest by more than ``COINCIDENT_IN`` (the rule of :meth:`_crossings`)."""
+        top = self._cast_top(static_only)
+        rays, hits = self._first_hits_of((static_only, None), points, top)
+        alone = [(k, under) for k in self._alone(static_only) if len(under := self._under(k, points))]
+        if not alone:
+            return rays, hits
+        best = np.full((len(points), 3), np.nan)
+        best[rays] = hits
+        for k, under in alone:
+            alone_rays, alone_hits = self._first_hits_of((static_only, k), points[under], top)
+            alone_rays = under[alone_rays]
+            higher = ~(alone_hits[:, 2] <= best[alone_rays, 2] + COINCIDENT_IN)  # NaN: nothing met yet
+            best[alone_rays[higher]] = alone_hits[higher]
+        rays = np.flatnonzero(~np.isnan(best[:, 2]))
+        return rays, best[rays]
 
     def surface_stacks(self, points_xy, static_only: bool = False) -> list[np.ndarray]:
         """Every surface height (inches) under each (x, y) point, highest first: one downward ray
@@ -268,14 +357,10 @@ class TableGeometry:
 
     def surface_terrain(self, point_xy, below: float = 1000.0) -> str | None:
         """Terrain name of the highest surface under one (x, y) point."""
-        mesh, owners = self._surface_mesh
-        origin = np.array([[point_xy[0], point_xy[1], below]])
-        locations, _, faces = mesh.ray.intersects_location(origin, np.array([[0.0, 0.0, -1.0]]),
-                                                          multiple_hits=True)
-        if len(locations) == 0:
+        heights, _, owners = self._crossings(np.array([point_xy[:2]], float), static_only=False, top=below)
+        if len(heights) == 0:
             return None
-        best = int(np.argmax(locations[:, 2]))
-        return self.pieces[int(owners[faces[best]])].terrain
+        return self.pieces[int(owners[int(np.argmax(heights))])].terrain
 
     def bounds(self) -> np.ndarray:
         """[[x_min, y_min, z_min], [x_max, y_max, z_max]] over every piece."""

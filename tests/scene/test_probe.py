@@ -168,7 +168,7 @@ def test_first_hits_are_trimesh_intersects_id_to_the_bit(scene):
     rng = np.random.default_rng(7)
     points = np.column_stack([rng.uniform(-3, geometry.width + 3, 2000), rng.uniform(-3, geometry.depth + 3, 2000)])
     for static_only in (False, True):
-        mesh = geometry._static_surface_mesh if static_only else geometry._surface_mesh[0]
+        mesh = geometry._together(static_only)[0]  # no print cast alone on a bundled table
         origins = np.column_stack([points, np.full(len(points), float(mesh.bounds[1][2]) + 1.0)])
         _, rays, hits = mesh.ray.intersects_id(origins, np.tile([0.0, 0.0, -1.0], (len(points), 1)),
                                               multiple_hits=False, return_locations=True)
