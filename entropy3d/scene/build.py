@@ -213,9 +213,12 @@ class TableGeometry:
     def _alone(self, static_only: bool) -> list[int]:
         return [k for k in self._cast_alone if not (static_only and self.pieces[k].dynamic)]
 
-    def _cast_top(self, static_only: bool) -> float:
-        """Inches: where downward rays start, 1 inch over the highest piece they may meet."""
-        return max(piece.top for piece in self.pieces if not (static_only and piece.dynamic)) + 1.0
+    @cached_property
+    def _cast_tops(self) -> dict[bool, float]:
+        """Per ``static_only``, inches: where downward rays start, 1 inch over the highest piece
+        they may meet (taken once: a ride's ground profile asks every few steps)."""
+        return {static_only: max(piece.top for piece in self.pieces if not (static_only and piece.dynamic)) + 1.0
+                for static_only in (False, True)}
 
     def _under(self, k: int, points: np.ndarray) -> np.ndarray:
         """Indices of the (x, y) ``points`` over the plan box of piece ``k``: the only downward rays
@@ -240,7 +243,7 @@ class TableGeometry:
         built at the first ray over its plan box. Within one scene, coinciding surfaces (a
         print's bottom on the ground) give one crossing; across scenes the rule is the same, and
         the crossing kept is the other piece's, not the print's."""
-        top = self._cast_top(static_only) if top is None else top
+        top = self._cast_tops[static_only] if top is None else top
         mesh, owners = self._together(static_only)
         locations, rays, faces = self._cast_down(mesh, points, top)
         heights, owners = locations[:, 2], owners[faces]
@@ -307,7 +310,7 @@ class TableGeometry:
         faces' planes, on the same arrays), without its set-up for many hits, which was ~2/3 of its
         ~70 us for a ride's ground profile (200 rays). A print cast alone is met first where it is
         higher than the rest by more than ``COINCIDENT_IN`` (the rule of :meth:`_crossings`)."""
-        top = self._cast_top(static_only)
+        top = self._cast_tops[static_only]
         rays, hits = self._first_hits_of((static_only, None), points, top)
         alone = [(k, under) for k in self._alone(static_only) if len(under := self._under(k, points))]
         if not alone:
