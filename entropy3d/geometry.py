@@ -260,24 +260,37 @@ def transform_points(points: np.ndarray, matrix: np.ndarray) -> np.ndarray:
     return matrix_product(points, matrix[:3, :3].T) + matrix[:3, 3]
 
 
-def _cross(a, b) -> np.ndarray:
-    """``np.cross`` of two 3-vectors: the same products and differences in the same order, so the
-    same bits, for a twentieth of its cost (the video director asks for tens of thousands)."""
-    a0, a1, a2 = (float(v) for v in a)
-    b0, b1, b2 = (float(v) for v in b)
-    return np.array([a1 * b2 - a2 * b1, a2 * b0 - a0 * b2, a0 * b1 - a1 * b0])
-
-
 def camera_axes(eye: np.ndarray, look: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Unit forward, right and up vectors (table frame) of a camera at ``eye`` looking at
     ``look``, level (right has no z); looking straight down, +y is up in the frame."""
-    forward = look - eye
-    forward = forward / np.linalg.norm(forward)
-    right = _cross(forward, (0.0, 0.0, 1.0))
-    if np.linalg.norm(right) < 1e-6:
-        right = np.array([1.0, 0.0, 0.0])
-    right = right / np.linalg.norm(right)
-    return forward, right, _cross(right, forward)
+    forward, right, up = camera_axes_of(np.asarray(eye, float)[None], np.asarray(look, float)[None])
+    return forward[0], right[0], up[0]
+
+
+def camera_axes_of(eyes: np.ndarray, looks: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """:func:`camera_axes` of K cameras at ``eyes`` looking at ``looks`` (each (K, 3)): forward,
+    right and up, each (K, 3). Row by row the same products, sums and quotients as one camera
+    alone, so the same bits whatever K (the video director judges thousands of frames)."""
+    forward = looks - eyes
+    forward = forward / _row_norms(forward)[:, None]
+    right = _cross_rows(forward, np.array([0.0, 0.0, 1.0]))
+    level = _row_norms(right) < 1e-6  # looking straight down
+    right[level] = [1.0, 0.0, 0.0]
+    right = right / _row_norms(right)[:, None]
+    return forward, right, _cross_rows(right, forward)
+
+
+def _row_norms(rows: np.ndarray) -> np.ndarray:
+    """The length of each 3-vector row: sqrt((x*x + y*y) + z*z), as ``np.linalg.norm`` of one."""
+    return np.sqrt(rows[:, 0] * rows[:, 0] + rows[:, 1] * rows[:, 1] + rows[:, 2] * rows[:, 2])
+
+
+def _cross_rows(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """``np.cross`` of 3-vector rows ``a`` (K, 3) and ``b`` (K, 3) or (3,): the same products and
+    differences in the same order."""
+    a0, a1, a2 = a[:, 0], a[:, 1], a[:, 2]
+    b0, b1, b2 = b[..., 0], b[..., 1], b[..., 2]
+    return np.column_stack([a1 * b2 - a2 * b1, a2 * b0 - a0 * b2, a0 * b1 - a1 * b0])
 
 
 def project_points(eye, look, fov_deg: float, points: np.ndarray, aspect: float) -> np.ndarray:

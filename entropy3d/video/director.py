@@ -19,7 +19,7 @@ from dataclasses import dataclass
 import numpy as np
 import trimesh
 
-from entropy3d.geometry import camera_axes, project_on_axes, project_points
+from entropy3d.geometry import camera_axes, camera_axes_of, project_on_axes, project_points
 
 #: (distance in inches, elevation in degrees) of each camera style
 STYLES = {"drone": (22.0, 52.0), "chase": (11.0, 24.0), "wide": (34.0, 58.0)}
@@ -94,11 +94,17 @@ def occluder_mesh(geometry) -> trimesh.Trimesh | None:
 
 def eye_for(point: np.ndarray, heading_deg: float, plan: CameraPlan) -> np.ndarray:
     """The eye position of ``plan`` around a bike at ``point`` facing ``heading_deg``."""
-    azimuth = math.radians(heading_deg + 180.0 + plan.azimuth_deg)
-    elevation = math.radians(plan.elevation_deg)
-    offset = np.array([math.cos(azimuth) * math.cos(elevation), math.sin(azimuth) * math.cos(elevation),
-                       math.sin(elevation)]) * plan.distance_in
-    return np.asarray(point, float) + offset
+    direction = _eye_direction(heading_deg, plan.azimuth_deg, plan.elevation_deg)
+    return np.asarray(point, float) + direction * plan.distance_in
+
+
+def _eye_direction(heading_deg: float, azimuth_deg: float, elevation_deg: float) -> np.ndarray:
+    """The unit vector from a bike facing ``heading_deg`` to the eye of a camera at
+    ``azimuth_deg`` (180 is straight behind) and ``elevation_deg``."""
+    azimuth = math.radians(heading_deg + 180.0 + azimuth_deg)
+    elevation = math.radians(elevation_deg)
+    return np.array([math.cos(azimuth) * math.cos(elevation), math.sin(azimuth) * math.cos(elevation),
+                     math.sin(elevation)])
 
 
 def blocked(mesh: trimesh.Trimesh | None, eyes: np.ndarray, targets: np.ndarray) -> np.ndarray:
@@ -142,16 +148,19 @@ def clear_view(mesh: trimesh.Trimesh | None, eyes: np.ndarray, targets: np.ndarr
     return not bool(blocked(mesh, eyes, targets).any())
 
 
-def sight_targets(bike: np.ndarray, eye: np.ndarray, radius: float) -> np.ndarray:
-    """The points a shot must see around a bike at ``bike``: the bike itself, then the ground
-    ``radius`` inches in front of it toward the camera and to either side (the lower half and
-    the flanks of the frame), so a roof just under the line of sight still counts as blocking."""
-    (x, y, z), (eye_x, eye_y) = (float(v) for v in bike[:3]), (float(v) for v in eye[:2])
-    length = max(float(np.linalg.norm(np.array([eye_x - x, eye_y - y]))), 1e-9)
-    ahead, aside = (eye_x - x) / length, (eye_y - y) / length  # toward the camera
+def sight_targets(bikes: np.ndarray, eyes: np.ndarray, radius) -> np.ndarray:
+    """The points (K, 4, 3) a shot must see around each of K bikes at ``bikes`` (K, 3) from its
+    eye in ``eyes`` (K, 3): the bike itself, then the ground ``radius`` inches (one, or one per
+    bike) in front of it toward the camera and to either side (the lower half and the flanks of
+    the frame), so a roof just under the line of sight still counts as blocking."""
+    x, y, z = bikes[:, 0], bikes[:, 1], bikes[:, 2]
+    toward_x, toward_y = eyes[:, 0] - x, eyes[:, 1] - y
+    length = np.maximum(np.sqrt(toward_x * toward_x + toward_y * toward_y), 1e-9)
+    ahead, aside = toward_x / length, toward_y / length  # toward the camera
     offsets = ((ahead, aside), (0.7 * ahead + 0.7 * -aside, 0.7 * aside + 0.7 * ahead),
                (0.7 * ahead - 0.7 * -aside, 0.7 * aside - 0.7 * ahead))
-    return np.array([(x, y, z)] + [(x + radius * dx, y + radius * dy, z - 0.5) for dx, dy in offsets])
+    ground = [np.column_stack([x + radius * dx, y + radius * dy, z - 0.5]) for dx, dy in offsets]
+    return np.stack([np.column_stack([x, y, z])] + ground, axis=1)
 
 
 def bike_boxes(points: np.ndarray) -> np.ndarray:
@@ -185,7 +194,7 @@ def _in_frames(eyes, axes, fov_deg: float, bikes: np.ndarray, aspect: float, mar
 
 def _axes_of(eyes: np.ndarray, looks: np.ndarray) -> list[np.ndarray]:
     """The forward, right and up vectors (each (K, 3)) of K cameras (:func:`camera_axes`)."""
-    return [np.array(axis) for axis in zip(*(camera_axes(e, k) for e, k in zip(eyes, looks)))]
+    return list(camera_axes_of(eyes, looks))
 
 
 @functools.lru_cache(maxsize=4)
@@ -342,27 +351,11 @@ def _search(mesh, samples: np.ndarray, style: str, elevation: float, plans, tabl
     as judging every candidate in full, for a fraction of the framing tests."""
     targets = samples[:, 1:4] + np.array([0.0, 0.0, 0.6])
     bikes = np.array([t - [0.0, 0.0, 0.6] for t in targets])
+    cameras = _cameras(plans, style, elevation, targets, samples[:, 4], table_size, margin)
+    _judge_sights(mesh, targets, [camera for camera in cameras if camera[0] not in sights], sights)
     best, best_score = None, math.inf
-    judged = set()
-    for distance, shift, lift, azimuth in plans:
-        if shift and table_size is None:
-            continue
-        radius = FOREGROUND_SHARE * distance
-        plan = CameraPlan(style, azimuth, min(80.0, elevation + lift), distance, shift_in=shift)
-        looks = np.array([plan.target(t, table_size) for t in targets])
-        eyes = np.array([eye_for(t, h, plan) for t, h in zip(looks, samples[:, 4])])
-        if table_size is not None and not _over_table(eyes, table_size, margin):
-            continue
-        seen = (distance, lift, eyes.tobytes(), looks.tobytes())
-        if seen in judged:
-            continue
-        judged.add(seen)
-        hidden = sights.get(seen)
-        if hidden is None:
-            points = [sight_targets(t, e, radius) for t, e in zip(targets, eyes)]
-            per_target = len(points[0])
-            hidden = blocked(mesh, np.repeat(eyes, per_target, axis=0), np.vstack(points))
-            hidden = sights[seen] = hidden.reshape(len(eyes), per_target)
+    for seen, plan, lift, looks, eyes in cameras:
+        hidden = sights[seen]
         score = 10.0 * hidden[:, 0].sum() + hidden[:, 1:].sum() + lift / 100.0
         clean = not hidden.any()
         if table_size is not None and (clean or score < best_score):  # the framing rule
@@ -374,6 +367,50 @@ def _search(mesh, samples: np.ndarray, style: str, elevation: float, plans, tabl
         if score < best_score:
             best, best_score = plan, score
     return best or CameraPlan(style, 0.0, 80.0, STYLES[style][0]), False, best_score
+
+
+def _cameras(plans, style: str, elevation: float, targets: np.ndarray, headings: np.ndarray, table_size,
+             margin: float) -> list[tuple[tuple, CameraPlan, float, np.ndarray, np.ndarray]]:
+    """The cameras of ``plans`` a search judges, in its order: ``(seen, plan, lift, looks,
+    eyes)`` of each whose eyes stay over the table, but for one whose eyes and looks repeat an
+    earlier one's (``seen``: its distance, lift, eyes and looks)."""
+    cameras, judged = [], set()
+    looks_of: dict[float, np.ndarray] = {}  # where the camera looks depends on the shift alone
+    directions_of: dict[tuple[float, float], np.ndarray] = {}
+    for distance, shift, lift, azimuth in plans:
+        if shift and table_size is None:
+            continue
+        plan = CameraPlan(style, azimuth, min(80.0, elevation + lift), distance, shift_in=shift)
+        if shift not in looks_of:
+            looks_of[shift] = np.array([plan.target(t, table_size) for t in targets])
+        looks = looks_of[shift]
+        key = (plan.azimuth_deg, plan.elevation_deg)
+        if key not in directions_of:
+            directions_of[key] = np.array([_eye_direction(h, *key) for h in headings])
+        eyes = looks + directions_of[key] * plan.distance_in  # eye_for of every sample, to the bit
+        if table_size is not None and not _over_table(eyes, table_size, margin):
+            continue
+        seen = (distance, lift, eyes.tobytes(), looks.tobytes())
+        if seen in judged:
+            continue
+        judged.add(seen)
+        cameras.append((seen, plan, lift, looks, eyes))
+    return cameras
+
+
+def _judge_sights(mesh, targets: np.ndarray, cameras, sights: dict) -> None:
+    """Cast every sight line of ``cameras`` (:func:`_cameras`) in one batch: into ``sights``, per
+    camera, which of its :func:`sight_targets` are hidden from its eye, (samples, 4) bools. A
+    ray's verdict does not depend on the others in its batch."""
+    if not cameras:
+        return
+    eyes = np.concatenate([eyes for *_, eyes in cameras])
+    radii = np.repeat([FOREGROUND_SHARE * plan.distance_in for _, plan, *_ in cameras], len(targets))
+    points = sight_targets(np.tile(targets, (len(cameras), 1)), eyes, radii)
+    per_target = points.shape[1]
+    hidden = blocked(mesh, np.repeat(eyes, per_target, axis=0), points.reshape(-1, 3))
+    for (seen, *_), verdicts in zip(cameras, hidden.reshape(len(cameras), len(targets), per_target)):
+        sights[seen] = verdicts
 
 
 def _framing_fails(eyes, looks, bikes, fov_deg: float, table_size, mesh, grid: tuple[int, int]) -> int:

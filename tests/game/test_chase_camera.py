@@ -81,12 +81,12 @@ def test_a_roof_filling_the_foreground_counts_as_blocking():
     roof.apply_translation((20.0, 24.0 - horizontal / 2 - 4.0, 3.0))
     assert clear_view(roof, default_eyes, bikes), "the roof should sit under the sight line"
     radius = FOREGROUND_SHARE * distance
-    foreground = np.vstack([sight_targets(b, e, radius) for b, e in zip(bikes, default_eyes)])
+    foreground = sight_targets(bikes, default_eyes, radius).reshape(-1, 3)
     assert blocked(roof, np.repeat(default_eyes, 4, axis=0), foreground).any()
 
     plan = plan_camera(roof, ride, "drone", (48.0, 48.0))
     eyes, bikes = eyes_and_bikes(plan, ride, (48.0, 48.0))
-    targets = np.vstack([sight_targets(b, e, radius) for b, e in zip(bikes, eyes)])
+    targets = sight_targets(bikes, eyes, radius).reshape(-1, 3)
     assert not blocked(roof, np.repeat(eyes, 4, axis=0), targets).any()
 
 
@@ -118,8 +118,7 @@ def exhaustive_plan(mesh, trajectory: np.ndarray, style: str, table_size, margin
                         eyes = np.array([eye_for(t, h, plan) for t, h in zip(looks, samples[:, 4])])
                         if not (np.all((eyes[:, :2] >= -margin) & (eyes[:, :2] <= np.array(table_size) + margin))):
                             continue
-                        points = np.vstack([sight_targets(t, e, FOREGROUND_SHARE * distance)
-                                            for t, e in zip(targets, eyes)])
+                        points = sight_targets(targets, eyes, FOREGROUND_SHARE * distance).reshape(-1, 3)
                         hidden = blocked(mesh, np.repeat(eyes, 4, axis=0), points).reshape(len(eyes), 4)
                         fails = sum(shot_fails(e, look, plan.fov_deg, t - [0.0, 0.0, 0.6], table_size, mesh,
                                                grid=grid) for e, look, t in zip(eyes, looks, targets))
