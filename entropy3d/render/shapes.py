@@ -62,28 +62,29 @@ def grid_strips(width: float, depth: float, spacing: float, line_width: float, z
 
 
 def tube_triangles(points: np.ndarray, width: float) -> np.ndarray:
-    """A polyline (N, 3) as a chain of square-section boxes ``width`` across, visible from anywhere."""
+    """A polyline (N, 3) as a chain of square-section boxes ``width`` across, visible from anywhere:
+    per segment (none shorter than 1e-9 inches), its four sides then its two caps, each quad as
+    two triangles (:func:`quad_triangles`)."""
     points = np.asarray(points, float)
     if points.ndim != 2 or points.shape[1] != 3 or len(points) < 2:
         raise ValueError("a polyline needs at least two (x, y, z) points")
-    triangles = []
-    half = width / 2
-    for p, q in zip(points[:-1], points[1:]):
-        axis = q - p
-        length = np.linalg.norm(axis)
-        if length < 1e-9:
-            continue
-        axis = axis / length
-        helper = np.array([0.0, 0.0, 1.0]) if abs(axis[2]) < 0.9 else np.array([1.0, 0.0, 0.0])
-        u = np.cross(axis, helper)
-        u /= np.linalg.norm(u)
-        v = np.cross(axis, u)
-        ring = np.array([u + v, -u + v, -u - v, u - v]) * half
-        a, b = p + ring, q + ring
-        sides = [[a[k], a[(k + 1) % 4], b[(k + 1) % 4], b[k]] for k in range(4)]
-        caps = [[a[3], a[2], a[1], a[0]], [b[0], b[1], b[2], b[3]]]
-        triangles.append(quad_triangles(np.array(sides + caps)))
-    return np.concatenate(triangles) if triangles else np.zeros((0, 3, 3))
+    axis = points[1:] - points[:-1]
+    length = np.linalg.norm(axis, axis=1)
+    kept = length >= 1e-9
+    if not kept.any():
+        return np.zeros((0, 3, 3))
+    starts, ends, axis = points[:-1][kept], points[1:][kept], axis[kept] / length[kept, None]
+    helper = np.where((np.abs(axis[:, 2]) < 0.9)[:, None], [0.0, 0.0, 1.0], [1.0, 0.0, 0.0])
+    u = np.cross(axis, helper)
+    u /= np.linalg.norm(u, axis=1)[:, None]
+    v = np.cross(axis, u)
+    ring = np.stack([u + v, -u + v, -u - v, u - v], axis=1) * (width / 2)  # (S, 4, 3)
+    a, b = starts[:, None] + ring, ends[:, None] + ring
+    after = [1, 2, 3, 0]
+    sides = np.stack([a, a[:, after], b[:, after], b], axis=2)  # (S, 4 sides, 4 corners, 3)
+    caps = np.stack([a[:, ::-1], b], axis=1)  # (S, 2, 4, 3)
+    quads = np.concatenate([sides, caps], axis=1)  # (S, 6, 4, 3)
+    return np.concatenate([quads[:, :, [0, 1, 2]], quads[:, :, [0, 2, 3]]], axis=1).reshape(-1, 3, 3)
 
 
 def dashed_centre_line(points: np.ndarray, dash: float, gap: float, width: float, z: float) -> np.ndarray:

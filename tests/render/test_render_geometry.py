@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections import Counter
+
 import numpy as np
 import pytest
 
@@ -38,6 +40,12 @@ def test_tube_is_closed_and_follows_the_polyline():
     # square section 0.2 across: 0.1 either side of the centre line, across each segment
     assert np.allclose(lo[:2], [0.0, -0.1], atol=1e-9) and np.isclose(hi[0], 4.1)
     assert 3.0 < hi[1] <= 3.1 and np.isclose(lo[2], 0.9) and 2.0 < hi[2] <= 2.1
+    for box in triangles.reshape(2, 12, 3, 3):  # each segment's box is closed: every edge met twice
+        edges = Counter(tuple(sorted(map(tuple, corners.round(9)))) for triangle in box
+                        for corners in (triangle[[0, 1]], triangle[[1, 2]], triangle[[2, 0]]))
+        assert set(edges.values()) == {2}
+    repeated = np.insert(points, 1, points[1], axis=0)  # a point twice: no segment between them
+    assert np.array_equal(shapes.tube_triangles(repeated, 0.2), triangles)
     with pytest.raises(ValueError, match="two"):
         shapes.tube_triangles(points[:1], 0.2)
 
