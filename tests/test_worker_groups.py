@@ -16,3 +16,11 @@ def test_every_test_file_has_one_group_and_no_two_files_outside_the_sweep_share_
     files = sorted(Path(TESTS).rglob("test_*.py"))
     groups = [worker_group(path) for path in files if "sweep" not in path.parts]
     assert len(files) > 100 and len(groups) == len(set(groups))
+
+
+def test_the_longest_groups_are_named_by_groups_that_exist():
+    """LONGEST_FIRST names groups the suite has (a renamed file would silently lose its place)."""
+    from tests.conftest import LONGEST_FIRST
+
+    groups = {worker_group(path) for path in Path(TESTS).rglob("test_*.py")}
+    assert len(LONGEST_FIRST) == len(set(LONGEST_FIRST)) and set(LONGEST_FIRST) <= groups
