@@ -254,3 +254,19 @@ def test_a_drawn_base_is_the_base_sight_lines_and_physics_use(length, width):
         assert all(np.array_equal(a, b) for a, b in zip(drawn, expected))
     extent = drawn[0].reshape(-1, 3).max(axis=0) - drawn[0].reshape(-1, 3).min(axis=0)
     assert extent[:2] == pytest.approx([length, width])
+
+
+def test_the_axes_of_many_cameras_are_each_cameras_own_to_the_bit():
+    """``camera_axes_of`` (the director's batches) gives every camera the axes ``camera_axes``
+    gives it alone, to the bit: anywhere, looking straight down, and nearly so."""
+    from entropy3d.geometry import camera_axes, camera_axes_of
+
+    rng = np.random.default_rng(5)
+    eyes, looks = rng.normal(0.0, 30.0, (3000, 3)), rng.normal(0.0, 30.0, (3000, 3))
+    looks[:200] = eyes[:200] * [1.0, 1.0, 0.0]  # straight down
+    looks[200:400, :2] = eyes[200:400, :2] + 1e-9  # all but straight down
+    batch = camera_axes_of(eyes, looks)
+    for k in range(len(eyes)):
+        alone = camera_axes(eyes[k], looks[k])
+        assert all(a.tobytes() == b[k].tobytes() for a, b in zip(alone, batch)), k
+    assert np.array_equal(batch[1][:200], np.tile([1.0, 0.0, 0.0], (200, 1)))
