@@ -47,6 +47,8 @@ SHIFT_STEPS = (0.0, 5.0, 9.0, 2.5, 3.5)
 EDGE_REACH = 16.0  #: a bike nearer an edge than this (inches) is framed off-centre by a shifted shot
 #: how far around the bike (share of the camera distance) the foreground must be clear
 FOREGROUND_SHARE = 0.22
+#: cameras a search frames at once (a few past the last it needs, in one batch of arrays)
+FRAMING_BATCH = 48
 SMOOTHING = 0.18  #: share of the way to the target the camera moves each frame (at 30 fps)
 #: degrees above the horizon of a camera craned up over a rider a building hid (:func:`craned_up`)
 CRANE_ELEVATION_DEG = 80.0
@@ -354,12 +356,16 @@ def _search(mesh, samples: np.ndarray, style: str, elevation: float, plans, tabl
     cameras = _cameras(plans, style, elevation, targets, samples[:, 4], table_size, margin)
     _judge_sights(mesh, targets, [camera for camera in cameras if camera[0] not in sights], sights)
     best, best_score = None, math.inf
-    for seen, plan, lift, looks, eyes in cameras:
+    fails_of: dict[int, int] = {}  # framed a batch at a time, from the first camera that needs it
+    for k, (seen, plan, lift, *_) in enumerate(cameras):
         hidden = sights[seen]
         score = 10.0 * hidden[:, 0].sum() + hidden[:, 1:].sum() + lift / 100.0
         clean = not hidden.any()
         if table_size is not None and (clean or score < best_score):  # the framing rule
-            fails = _framing_fails(eyes, looks, bikes, plan.fov_deg, table_size, mesh, grid)
+            if k not in fails_of:
+                batch = cameras[k:k + FRAMING_BATCH]
+                fails_of.update(zip(range(k, k + len(batch)), _framing_fails(batch, bikes, table_size, mesh, grid)))
+            fails = fails_of[k]
             score += 5.0 * fails
             clean = clean and not fails
         if clean:
@@ -413,17 +419,23 @@ def _judge_sights(mesh, targets: np.ndarray, cameras, sights: dict) -> None:
         sights[seen] = verdicts
 
 
-def _framing_fails(eyes, looks, bikes, fov_deg: float, table_size, mesh, grid: tuple[int, int]) -> int:
-    """How many of the frames (eye, look, bike at each sample) fail the framing rule of
-    :func:`shot_fails`: the cheap in-frame test on every frame, then the void's share on the
-    others, all at once."""
+def _framing_fails(cameras, bikes: np.ndarray, table_size, mesh, grid: tuple[int, int]) -> list[int]:
+    """Per camera of ``cameras`` (:func:`_cameras`, of one style: one field of view), how many
+    of its frames (eye, look, bike at each sample) fail the framing rule of :func:`shot_fails`:
+    the cheap in-frame test on every frame, then the void's share on the others, every camera's
+    frames at once. A frame's verdict is the one it gets alone."""
+    eyes = np.concatenate([eyes for *_, eyes in cameras])
+    looks = np.concatenate([looks for *_, looks, _ in cameras])
+    camera_of = np.repeat(np.arange(len(cameras)), len(bikes))
+    fov_deg = cameras[0][1].fov_deg
     axes = _axes_of(eyes, looks)
-    framed = _in_frames(eyes, axes, fov_deg, bikes, ASPECT, WELL_IN_MARGIN)
-    fails = int((~framed).sum())
+    framed = _in_frames(eyes, axes, fov_deg, np.tile(bikes, (len(cameras), 1)), ASPECT, WELL_IN_MARGIN)
+    fails = np.bincount(camera_of[~framed], minlength=len(cameras))
     if framed.any():
-        fails += int(_too_much_void(eyes[framed], [axis[framed] for axis in axes], fov_deg, table_size, mesh,
-                                    OFF_TABLE_LIMIT * HEADROOM, ASPECT, grid).sum())
-    return fails
+        void = _too_much_void(eyes[framed], [axis[framed] for axis in axes], fov_deg, table_size, mesh,
+                              OFF_TABLE_LIMIT * HEADROOM, ASPECT, grid)
+        fails += np.bincount(camera_of[framed][void], minlength=len(cameras))
+    return fails.tolist()
 
 
 def _over_table(eyes: np.ndarray, table_size: tuple[float, float], margin: float) -> bool:
