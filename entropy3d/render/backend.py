@@ -39,6 +39,11 @@ BACKENDS = ("tiny", "gl", "auto")
 #: environment variable that overrides the default backend (``tiny``)
 BACKEND_ENV = "ENTROPY3D_RENDER_BACKEND"
 _MODULES = {"tiny": "p3tinydisplay", "gl": "p3headlessgl"}
+#: the pipe asked of a module by type, where its default would open the X display: the software
+#: module's default (TinyXGraphicsPipe) opens DISPLAY, or ":0.0" when it is unset, so a render
+#: beside an X server (the viewer tests' Xvfb) held a connection to it, and Xlib ends a process
+#: whose X server goes away ("X fatal error")
+_OFFSCREEN_PIPES = {"tiny": "TinyOffscreenGraphicsPipe"}
 
 _PRC = """
 audio-library-name null
@@ -66,7 +71,11 @@ def _configure() -> None:
 @functools.cache
 def _pipe(backend: str) -> GraphicsPipe:
     _configure()
-    pipe = GraphicsPipeSelection.get_global_ptr().make_module_pipe(_MODULES[backend])
+    selection = GraphicsPipeSelection.get_global_ptr()
+    if backend in _OFFSCREEN_PIPES:
+        pipe = selection.make_pipe(_OFFSCREEN_PIPES[backend], _MODULES[backend])
+    else:
+        pipe = selection.make_module_pipe(_MODULES[backend])
     if pipe is None:
         raise BackendUnavailable(f"display module {_MODULES[backend]} could not be loaded")
     return pipe
