@@ -189,14 +189,9 @@ def in_frame(eye, look, fov_deg: float, point, aspect: float = ASPECT, margin: f
 
 
 def _in_frames(eyes, axes, fov_deg: float, bikes: np.ndarray, aspect: float, margin: float) -> np.ndarray:
-    """:func:`in_frame` of K cameras (eyes and their axes, :func:`_axes_of`) and K bikes: (K,) bools."""
+    """:func:`in_frame` of K cameras (eyes and their axes, :func:`camera_axes_of`) and K bikes: (K,) bools."""
     corners = project_on_axes(eyes, axes, fov_deg, bike_boxes(bikes), aspect)
     return np.isfinite(corners).all(axis=(1, 2)) & (np.abs(corners) <= 1.0 - margin).all(axis=(1, 2))
-
-
-def _axes_of(eyes: np.ndarray, looks: np.ndarray) -> list[np.ndarray]:
-    """The forward, right and up vectors (each (K, 3)) of K cameras (:func:`camera_axes`)."""
-    return list(camera_axes_of(eyes, looks))
 
 
 @functools.lru_cache(maxsize=4)
@@ -217,7 +212,7 @@ def off_table_share(eye, look, fov_deg: float, table_size: tuple[float, float], 
     """The share of the frame that shows the void beyond the table: rays through a grid of the
     frame that meet the ground plane outside the table (or never) and hit no raised piece."""
     eyes, looks = np.asarray(eye, float).reshape(1, 3), np.asarray(look, float).reshape(1, 3)
-    directions, off = _ground_void(eyes, _axes_of(eyes, looks), fov_deg, table_size, aspect, grid)
+    directions, off = _ground_void(eyes, camera_axes_of(eyes, looks), fov_deg, table_size, aspect, grid)
     return float(_past_the_pieces(mesh, eyes, directions, off)[0].mean())
 
 
@@ -226,13 +221,13 @@ def too_much_void(eye, look, fov_deg: float, table_size: tuple[float, float], me
     """Whether :func:`off_table_share` exceeds ``limit``; no ray is cast at the pieces when the
     ground alone keeps the share within it (a piece in the way can only lower the share)."""
     eyes, looks = np.asarray(eye, float).reshape(1, 3), np.asarray(look, float).reshape(1, 3)
-    return bool(_too_much_void(eyes, _axes_of(eyes, looks), fov_deg, table_size, mesh, limit, aspect, grid)[0])
+    return bool(_too_much_void(eyes, camera_axes_of(eyes, looks), fov_deg, table_size, mesh, limit, aspect, grid)[0])
 
 
 def _too_much_void(eyes, axes, fov_deg: float, table_size, mesh, limit: float, aspect: float,
                    grid: tuple[int, int]) -> np.ndarray:
     """:func:`too_much_void` of several cameras at once (eyes (K, 3) and their axes,
-    :func:`_axes_of`; the rays at the pieces in one batch)."""
+    :func:`camera_axes_of`; the rays at the pieces in one batch)."""
     directions, off = _ground_void(eyes, axes, fov_deg, table_size, aspect, grid)
     over = off.mean(axis=1) > limit  # a share of whole cells: the same sum in any order
     if over.any():
@@ -243,7 +238,7 @@ def _too_much_void(eyes, axes, fov_deg: float, table_size, mesh, limit: float, a
 
 def _ground_void(eyes: np.ndarray, axes, fov_deg: float, table_size: tuple[float, float], aspect: float,
                  grid: tuple[int, int]) -> tuple[np.ndarray, np.ndarray]:
-    """Per camera (eyes (K, 3) and their axes, :func:`_axes_of`): the unit directions (K, N, 3)
+    """Per camera (eyes (K, 3) and their axes, :func:`camera_axes_of`): the unit directions (K, N, 3)
     of the rays through the grid's N cells and which of them (K, N) meet the ground plane outside
     the table (or never). Each camera's figures are computed as they would be alone, to the bit."""
     forward, right, up = axes
@@ -428,7 +423,7 @@ def _framing_fails(cameras, bikes: np.ndarray, table_size, mesh, grid: tuple[int
     looks = np.concatenate([looks for *_, looks, _ in cameras])
     camera_of = np.repeat(np.arange(len(cameras)), len(bikes))
     fov_deg = cameras[0][1].fov_deg
-    axes = _axes_of(eyes, looks)
+    axes = camera_axes_of(eyes, looks)
     framed = _in_frames(eyes, axes, fov_deg, np.tile(bikes, (len(cameras), 1)), ASPECT, WELL_IN_MARGIN)
     fails = np.bincount(camera_of[~framed], minlength=len(cameras))
     if framed.any():
