@@ -99,15 +99,24 @@ def _panel(pixels: np.ndarray, box) -> None:
     """Darken a box of the frame in place (a translucent panel, drawn with numpy in 16-bit
     integers: Pillow's full-frame alpha compositing costs more than the 3D render at 720p)."""
     x0, y0, x1, y1 = (int(round(v)) for v in box)
-    region = pixels[max(0, y0):y1, max(0, x0):x1]
-    region[...] = (region.astype(np.uint16) * _PANEL_KEEP + _PANEL_ADD) // 255
+    region = _rows(pixels[max(0, y0):y1, max(0, x0):x1])
+    region[...] = (region.astype(np.uint16) * _PANEL_KEEP + np.tile(_PANEL_ADD, region.shape[1] // 3)) // 255
+
+
+def _rows(region: np.ndarray) -> np.ndarray:
+    """A (h, w, 3) box of a frame as a (h, w * 3) view: numpy's loops over a row of a few thousand
+    values run about 4x faster than over the 3 channels of each pixel (issue 17). Raises where the
+    box cannot be viewed so (a frame not C-contiguous), rather than write to a copy."""
+    return region.reshape(region.shape[0], region.shape[1] * 3, copy=False)
 
 
 @dataclass(frozen=True, eq=False)
 class Overlay:
     """What a HUD or a card lays over a frame, drawn once and laid on every frame that shows
-    the same thing: translucent panels, then text and chips as (y0, y1, x0, x1, ink, coverage)
-    regions, where ink is 255 x the colour already weighted by coverage, plus 127 for rounding."""
+    the same thing: translucent panels, then text and chips as (y0, y1, x0, x1, ink, uncovered)
+    regions, each (y1 - y0, 3 (x1 - x0)) uint16 with the channels side by side along a row: ink is
+    255 x the colour already weighted by coverage, plus 127 for rounding, and uncovered is 255 minus
+    the coverage."""
 
     panels: tuple
     regions: tuple
@@ -116,9 +125,9 @@ class Overlay:
         """Draw this overlay onto ``pixels`` (height, width, 3) uint8, in place."""
         for box in self.panels:
             _panel(pixels, box)
-        for y0, y1, x0, x1, ink, coverage in self.regions:
-            region = pixels[y0:y1, x0:x1]
-            region[...] = (region * (255 - coverage) + ink) // 255
+        for y0, y1, x0, x1, ink, uncovered in self.regions:
+            region = _rows(pixels[y0:y1, x0:x1])
+            region[...] = (region * uncovered + ink) // 255
 
 
 def make_overlay(size: tuple[int, int], panels: list, items: list) -> Overlay:
@@ -140,8 +149,8 @@ def make_overlay(size: tuple[int, int], panels: list, items: list) -> Overlay:
     regions = []
     for y0, y1 in _runs(covered.any(axis=1)):
         for x0, x1 in _runs(covered[y0:y1].any(axis=0)):
-            regions.append((y0, y1, x0, x1, ink_pixels[y0:y1, x0:x1] * 255 + 127,
-                            covered[y0:y1, x0:x1, None]))
+            regions.append((y0, y1, x0, x1, _rows(ink_pixels[y0:y1, x0:x1] * 255 + 127),
+                            np.repeat(255 - covered[y0:y1, x0:x1], 3, axis=1)))
     return Overlay(tuple(panels), tuple(regions))
 
 

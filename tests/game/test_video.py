@@ -222,3 +222,41 @@ def test_EC_DICE_4_the_score_changes_on_screen_only_after_what_changed_it(tmp_pa
         assert checked["later"] >= 1, "no activation whose score changed in a later action: the check ran on nothing"
     finally:
         film.close()
+
+
+def test_an_overlay_lays_panels_and_text_on_as_alpha_over_the_frame():
+    """The HUD's integer compositing (rows of channels side by side) against a float reference of
+    the same drawing: a translucent panel over the frame, then text weighted by its coverage."""
+    from PIL import Image, ImageDraw
+
+    from entropy3d.video import hud
+
+    size, box = (160, 90), (10, 20, 130, 70)
+    item = ("text", (20, 30), "Raven 14\"", hud.font(24, True), hud.TEXT, None)
+    overlay = hud.make_overlay(size, [box], [item])
+    frame = np.random.default_rng(5).integers(0, 256, (90, 160, 3), dtype=np.uint8)
+    pixels = frame.copy()
+    overlay.lay_on(pixels)
+
+    coverage = Image.new("L", size)
+    ImageDraw.Draw(coverage).text(item[1], item[2], font=item[3], fill=255)
+    alpha = np.asarray(coverage, float)[..., None] / 255.0
+    expected = frame.astype(float)
+    panel_alpha = hud.PANEL[3] / 255.0
+    expected[20:70, 10:130] = expected[20:70, 10:130] * (1 - panel_alpha) + np.array(hud.PANEL[:3]) * panel_alpha
+    expected = expected * (1 - alpha) + np.array(hud.TEXT) * alpha
+    assert (alpha > 0.99).sum() > 50  # the text is there
+    # three roundings of half a level at most: the panel, Pillow's antialiased ink, the text over it
+    assert np.abs(pixels.astype(float) - expected).max() <= 1.5
+    assert not np.array_equal(pixels, frame)
+
+
+def test_an_overlay_refuses_a_frame_it_cannot_write_in_place():
+    """A frame whose rows cannot be viewed as one run of channels (here, a mirrored view) raises
+    rather than have the HUD drawn onto a copy that is then thrown away."""
+    from entropy3d.video import hud
+
+    overlay = hud.make_overlay((64, 32), [(0, 0, 40, 20)], [])
+    frame = np.zeros((32, 64, 3), np.uint8)[:, ::-1]
+    with pytest.raises(ValueError):
+        overlay.lay_on(frame)
