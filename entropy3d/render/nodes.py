@@ -14,6 +14,7 @@ import numpy as np
 import trimesh
 from panda3d.core import (
     Geom,
+    GeomEnums,
     GeomNode,
     GeomTriangles,
     GeomVertexData,
@@ -29,16 +30,53 @@ _UNLIT = np.dtype([("position", np.float32, 3), ("colour", np.uint8, 4)])
 
 
 def _geom_node(name: str, vertex_format, records: np.ndarray) -> NodePath:
+    """A node of one Geom: ``records`` (3 per triangle, in order) stored once per distinct vertex
+    and drawn through an index. The software rasteriser lights and transforms every stored vertex
+    each frame, and a smooth bike part or a building's wall shares each corner among several
+    triangles: a table frame drew 25-35% faster, to the same pixels (issue 17)."""
+    vertices, index = shared_vertices(records)
     data = GeomVertexData(name, vertex_format, Geom.UH_static)
-    data.unclean_set_num_rows(len(records))
-    memoryview(data.modify_array(0)).cast("B")[:] = records.tobytes()
+    data.unclean_set_num_rows(len(vertices))
+    memoryview(data.modify_array(0)).cast("B")[:] = vertices.tobytes()
     triangles = GeomTriangles(Geom.UH_static)
-    triangles.add_next_vertices(len(records))
+    wide = len(vertices) > 0xFFFF
+    triangles.set_index_type(GeomEnums.NT_uint32 if wide else GeomEnums.NT_uint16)
+    corners = triangles.modify_vertices()
+    corners.unclean_set_num_rows(len(index))
+    memoryview(corners).cast("B")[:] = index.astype(np.uint32 if wide else np.uint16).tobytes()
     geom = Geom(data)
     geom.add_primitive(triangles)
     node = GeomNode(name)
     node.add_geom(geom)
     return NodePath(node)
+
+
+def shared_vertices(records: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``records`` (a structured array whose items are whole 64-bit words) as (distinct records,
+    index into them with one entry per record): equal bytes, equal vertex. Grouped by a 64-bit
+    hash of each record's words, as sorting the records themselves took ~1 s for a million; a
+    hash collision (every record is checked against its group's) keeps every record apart."""
+    count = len(records)
+    if count == 0:
+        return records, np.zeros(0, np.int64)
+    words = records.view(np.uint64).reshape(count, -1)
+    digest = np.full(count, 0xCBF29CE484222325, np.uint64)
+    for column in words.T:  # FNV-1a over the words
+        digest ^= column
+        digest *= np.uint64(0x100000001B3)
+    order = np.argsort(digest)
+    ordered = digest[order]
+    starts = np.empty(count, bool)
+    starts[0] = True
+    np.not_equal(ordered[1:], ordered[:-1], out=starts[1:])
+    if starts.all():  # distinct hashes: distinct records (a flat-shaded print shares few corners)
+        return records, np.arange(count)
+    index = np.empty(count, np.int64)
+    index[order] = np.cumsum(starts) - 1
+    distinct = np.take(words, order[starts], axis=0)
+    if not np.array_equal(np.take(distinct, index, axis=0), words):
+        return records, np.arange(count)
+    return distinct.view(records.dtype).reshape(-1), index
 
 
 def material(rgb, shininess: float = 0.0) -> Material:
