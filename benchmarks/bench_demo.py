@@ -11,7 +11,7 @@
 
 ``video_rows`` is issue 17's video row for ``bench_all.py``: wall seconds to render and encode a
 short replay (one activation of a seeded game) per second of video at 720p, against the floor of
-the same run: a bare 720p frame of the table renderer plus an x264 veryfast encode of it, per
+the same run: a bare 720p frame of the table renderer plus an x264 encode of it at the video's preset, per
 second of video.
 """
 
@@ -112,8 +112,10 @@ def video(turns: int, seed: int, size: tuple[int, int]) -> None:
 def frame_floor_s(options, frames: int = 30) -> float:
     """Wall seconds per video second of the bare work: ``frames`` table frames with the bikes
     moving (TableRenderer.render_to_array, the video's size, supersampling and backend) plus
-    encoding them with x264 veryfast, times the video's frames per second."""
+    encoding them with x264 at the video's preset, times the video's frames per second."""
     import imageio_ffmpeg
+
+    from entropy3d.video.encode import X264_PRESET
 
     from entropy3d.render import TableRenderer
     from entropy3d.resources import default_scene
@@ -136,7 +138,7 @@ def frame_floor_s(options, frames: int = 30) -> float:
     with tempfile.TemporaryDirectory() as folder:
         writer = imageio_ffmpeg.write_frames(str(Path(folder) / "floor.mp4"), size, fps=options.fps, codec="libx264",
                                              pix_fmt_out="yuv420p", quality=None, macro_block_size=1,
-                                             ffmpeg_log_level="error", output_params=["-preset", "veryfast"])
+                                             ffmpeg_log_level="error", output_params=["-preset", X264_PRESET])
         writer.send(None)
         started = time.perf_counter()
         for frame in rendered:

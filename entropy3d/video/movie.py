@@ -94,7 +94,7 @@ class VideoOptions:
     flight_rate: float = PACES["normal"]["flight_rate"]
     supersample: int = 1
     backend: str | None = None
-    crf: int = 28
+    crf: int = 32
 
     def paced(self, pace: str) -> "VideoOptions":
         """These options at a named pace of :data:`PACES`."""
