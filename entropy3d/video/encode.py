@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Callable, Iterable
 
 import numpy as np
 
-from entropy3d.video.hud import LaidFrame, finished
+from entropy3d.video.hud import HeldFrames, LaidFrame
 
 if TYPE_CHECKING:
     from entropy3d.video.movie import VideoOptions
@@ -48,11 +48,12 @@ def write_mp4(frames: Iterable[np.ndarray | LaidFrame], path: Path, options: Vid
         """Lay each frame's HUD on and hand it to ffmpeg on this thread, so that drawing the next
         frame never waits on either; after a failure, keep taking frames so the drawing side is
         never stuck."""
+        finish = HeldFrames()
         while (frame := pending.get()) is not None:
             if failures:
                 continue
             try:
-                writer.send(np.ascontiguousarray(finished(frame)))
+                writer.send(np.ascontiguousarray(finish(frame)))
             except BaseException as error:  # re-raised on the drawing thread
                 failures.append(error)
 
@@ -79,10 +80,10 @@ def write_gif(frames: Iterable[np.ndarray | LaidFrame], path: Path, options: Vid
     from PIL import Image
 
     step = max(1, round(options.fps / options.gif_fps))
-    images = []
+    finish, images = HeldFrames(), []
     for k, frame in enumerate(frames, start=1):
         if (k - 1) % step == 0:
-            images.append(Image.fromarray(finished(frame)).quantize(colors=128, method=Image.Quantize.MEDIANCUT))
+            images.append(Image.fromarray(finish(frame)).quantize(colors=128, method=Image.Quantize.MEDIANCUT))
         if progress is not None:
             progress(k, total)
     images[0].save(path, format="GIF", save_all=True, append_images=images[1:], loop=0,

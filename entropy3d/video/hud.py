@@ -186,14 +186,16 @@ def _wrap(text: str, face, width: int, draw: ImageDraw.ImageDraw) -> list[str]:
 @dataclass(frozen=True, eq=False)
 class LaidFrame:
     """A rendered picture and what is still to be laid over it: a card's darkening (``keep``
-    256ths of each value) and an overlay. A film yields these, and the MP4 encoder's feeder thread
-    lays them on (:meth:`pixels`) while the next picture renders: numpy and Panda3D both leave
-    the GIL, so the two cores work at once (issue 17: 3.7 ms a 720p frame moved off the drawing
-    thread). ``picture`` is never written to (a held shot shares it between frames)."""
+    256ths of each value), an overlay, and an inset picture pasted over both at its (left, top,
+    width, height) box (a jump's profile). A film yields these, and the MP4 encoder's feeder
+    thread lays them on (:meth:`pixels`) while the next picture renders: numpy, Pillow and Panda3D
+    all leave the GIL, so the two cores work at once (issue 17: 3.7 ms a 720p frame moved off the
+    drawing thread). ``picture`` is never written to (a held shot shares it between frames)."""
 
     picture: np.ndarray
     overlay: Overlay
     keep: int | None = None
+    inset: tuple[Image.Image, tuple[int, int, int, int]] | None = None
 
     def pixels(self) -> np.ndarray:
         """The finished frame (a new (height, width, 3) uint8 array)."""
@@ -202,12 +204,44 @@ class LaidFrame:
         else:  # 16-bit integers: a quarter of the time of float32
             pixels = ((self.picture.astype(np.uint16) * self.keep) >> 8).astype(np.uint8)
         self.overlay.lay_on(pixels)
+        if self.inset is not None:
+            paste_inset(pixels, *self.inset)
         return pixels
+
+
+def paste_inset(pixels: np.ndarray, inset: Image.Image, box: tuple[int, int, int, int]) -> None:
+    """Paste ``inset``, scaled to ``box`` (left, top, width, height), over ``pixels`` in place,
+    framed by a thin light border."""
+    left, top, w, h = box
+    pixels[top - 2:top + h + 2, left - 2:left + w + 2] = 200
+    pixels[top:top + h, left:left + w] = np.asarray(inset.resize((w, h)).convert("RGB"))
 
 
 def finished(frame: np.ndarray | LaidFrame) -> np.ndarray:
     """A film's frame as pixels: a :class:`LaidFrame` finished, an array as it is."""
     return frame.pixels() if isinstance(frame, LaidFrame) else frame
+
+
+class HeldFrames:
+    """Finishes a film's frames in order for a reader that never writes to them (an encoder): a
+    held shot (the same picture under the same overlay, darkening and no inset as the frame
+    before) gives the frame before's pixels again instead of laying the same HUD on a new copy."""
+
+    def __init__(self):
+        self._last: tuple[LaidFrame, np.ndarray] | None = None
+
+    def __call__(self, frame: np.ndarray | LaidFrame) -> np.ndarray:
+        if not isinstance(frame, LaidFrame):
+            self._last = None
+            return frame
+        if self._last is not None:
+            before, pixels = self._last
+            if (frame.inset is None and before.inset is None and frame.picture is before.picture
+                    and frame.overlay is before.overlay and frame.keep == before.keep):
+                return pixels
+        pixels = frame.pixels()
+        self._last = (frame, pixels)
+        return pixels
 
 
 def hud_frame(frame: np.ndarray, info: HudInfo) -> LaidFrame:

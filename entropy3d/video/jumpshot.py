@@ -1,6 +1,6 @@
 """A jump in the video: a fixed camera from the side, slow motion through the flight, and the
 ride's profile (height against distance along the path) as an inset with the bike's dot moving
-along it.
+along it (laid on each frame by :class:`~entropy3d.video.hud.LaidFrame`).
 
 Everything is read from the replay's action record (its facts' flight and trajectory), never
 re-simulated. Times are depicted seconds of the ride, lengths table inches.
@@ -82,12 +82,3 @@ def inset_box(frame_size: tuple[int, int]) -> tuple[int, int, int, int]:
     w, h = int(width * INSET_SHARE[0]), int(height * INSET_SHARE[1])
     pad = max(4, int(14 * height / 720))
     return width - w - pad, int(height * INSET_TOP_SHARE), w, h
-
-
-def with_inset(frame: np.ndarray, inset: Image.Image, box: tuple[int, int, int, int]) -> np.ndarray:
-    """``frame`` with ``inset`` pasted at ``box`` (a new array), framed by a thin light border."""
-    left, top, w, h = box
-    pixels = np.array(frame, dtype=np.uint8, copy=True)
-    pixels[top - 2:top + h + 2, left - 2:left + w + 2] = 200
-    pixels[top:top + h, left:left + w] = np.asarray(inset.resize((w, h)).convert("RGB"))
-    return pixels

@@ -39,7 +39,7 @@ from entropy3d.video.director import (
 from entropy3d.video.encode import write_gif, write_mp4
 from entropy3d.video.ending import MISSION_NAMES, result_card
 from entropy3d.video.fight import TAKEDOWN_AFTER, draw_fight, fight_of, stage_fight
-from entropy3d.video.jumpshot import ProfileInset, flight_window, inset_box, ride_clock, with_inset
+from entropy3d.video.jumpshot import ProfileInset, flight_window, inset_box, ride_clock
 from entropy3d.video.pacing import QUIET_RATE, SystemPace, decisive, shown_by, system_pace
 
 FORMATS = (".mp4", ".gif")
@@ -423,7 +423,7 @@ class ReplayFilm:
                 frame = draw_fight(frame, fight, self.renderer.project, fight.taken_out and i >= takedown_frame,
                                    None if jump is None else jump[2])
             frame = hud.hud_frame(frame, self._revealed(self._hud(activation, action, bike, heading, t, holding), i))
-            yield frame if jump is None else with_inset(frame.pixels(), jump[1].at(t), jump[2])
+            yield frame if jump is None else dataclasses.replace(frame, inset=(jump[1].at(t), jump[2]))
         self.renderer.clear_overlays()
 
     def _jump_shot(self, activation, segment: Segment, trajectory: np.ndarray, ride_s: float):

@@ -9,6 +9,7 @@ import pytest
 from entropy3d.game import play_game
 from entropy3d.render.cameras import CameraView, project
 from entropy3d.resources import bundled_dir
+from entropy3d.video import hud
 from entropy3d.video.jumpshot import inset_box, ride_clock
 from entropy3d.video.movie import INSET_CLEAR_BAND, ReplayFilm, VideoOptions
 
@@ -48,7 +49,7 @@ def test_a_jump_is_filmed_from_the_side_in_slow_motion_with_the_profile_inset(ki
         flight = action.facts.flights[0]
         assert segment.flight[0] == pytest.approx(flight.launch_t_s)
         film.show_state(activation.state_before)
-        frames = list(film._action(segment))
+        frames = [hud.finished(frame) for frame in film._action(segment)]
         assert len(frames) == segment.frames
         shots = [shot for shot in film.shots if shot[0] == index]
         eyes = {tuple(np.round(eye, 6)) for _, eye, _, _, _ in shots}

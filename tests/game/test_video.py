@@ -83,8 +83,9 @@ def test_mp4_frames_are_the_films_frames_in_order(physics_replay, tmp_path):
 def test_the_hud_is_laid_on_by_the_encoders_thread_while_the_next_picture_renders(physics_replay, tmp_path,
                                                                                   monkeypatch):
     """Issue 17: the HUD and the cards (numpy, which leaves the GIL) are laid on by the thread
-    that feeds the encoder, not by the drawing thread, so they cost the drawing side nothing. The
-    frames themselves are checked against the film's by the test above."""
+    that feeds the encoder, not by the drawing thread, so they cost the drawing side nothing; a
+    held shot (the same picture and HUD as the frame before) is laid on once. The frames
+    themselves are checked against the film's by the test above."""
     import threading
 
     from entropy3d.video import hud
@@ -99,8 +100,17 @@ def test_the_hud_is_laid_on_by_the_encoders_thread_while_the_next_picture_render
     monkeypatch.setattr(hud.Overlay, "lay_on", recording)
     replay = read_replay(physics_replay)
     render_video(replay, tmp_path / "game.mp4", SMALL)
-    assert len(threads) == count_frames(replay, SMALL)  # every frame has a HUD or a card
     assert set(threads) == {"mp4-encoder-feed"}, sorted(set(threads))
+    film = ReplayFilm(replay, SMALL)
+    try:
+        frames = list(film.laid_frames())
+    finally:
+        film.close()
+    assert all(isinstance(f, hud.LaidFrame) for f in frames)  # every frame has a HUD or a card
+    held = sum(f.inset is None and b.inset is None and f.picture is b.picture and f.overlay is b.overlay
+               and f.keep == b.keep for b, f in zip(frames, frames[1:]))
+    assert held > 0
+    assert len(threads) == len(frames) - held
 
 
 def test_a_failure_while_drawing_writes_nothing_and_stops_the_encoder_feed(physics_replay, tmp_path, monkeypatch):
@@ -249,6 +259,29 @@ def test_an_overlay_lays_panels_and_text_on_as_alpha_over_the_frame():
     # three roundings of half a level at most: the panel, Pillow's antialiased ink, the text over it
     assert np.abs(pixels.astype(float) - expected).max() <= 1.5
     assert not np.array_equal(pixels, frame)
+
+
+def test_a_held_frame_is_finished_once_and_a_changed_one_again():
+    """HeldFrames gives the frame before's pixels for the same picture under the same HUD, and
+    finishes anew when the picture, the HUD or the darkening changes, or an inset is pasted."""
+    from PIL import Image
+
+    from entropy3d.video import hud
+
+    picture = np.full((36, 64, 3), 90, np.uint8)
+    overlay = hud.make_overlay((64, 36), [(0, 0, 30, 20)], [])
+    other = hud.make_overlay((64, 36), [(30, 10, 64, 36)], [])
+    finish = hud.HeldFrames()
+    first = finish(hud.LaidFrame(picture, overlay))
+    assert finish(hud.LaidFrame(picture, overlay)) is first
+    changed = [hud.LaidFrame(picture.copy(), overlay), hud.LaidFrame(picture, other),
+               hud.LaidFrame(picture, overlay, keep=128),
+               hud.LaidFrame(picture, overlay, inset=(Image.new("RGB", (8, 8), (255, 0, 0)), (40, 10, 8, 8)))]
+    for frame in changed:
+        finish(hud.LaidFrame(picture, overlay))
+        pixels = finish(frame)
+        assert pixels is not first and np.array_equal(pixels, frame.pixels())
+    assert not np.array_equal(finish(changed[1]), first)
 
 
 def test_an_overlay_refuses_a_frame_it_cannot_write_in_place():
