@@ -166,14 +166,12 @@ class OffscreenTarget:
     def clear_colour(self, rgb) -> None:
         self.buffer.set_clear_color(LColor(rgb[0], rgb[1], rgb[2], 1.0))
 
-    def add_layer(self, camera: NodePath, sort: int, clear_depth: bool = True):
-        """A full-frame display region drawn by ``camera``; higher ``sort`` draws later (on top)."""
+    def add_layer(self, camera: NodePath, sort: int):
+        """A full-frame display region drawn by ``camera``; higher ``sort`` draws later (on top).
+        It clears nothing: the buffer clears colour and depth as each frame starts."""
         region = self.buffer.make_display_region()
         region.set_sort(sort)
         region.set_camera(camera)
-        if clear_depth:
-            region.set_clear_depth_active(True)
-            region.set_clear_depth(1.0)
         self._regions.append(region)
         return region
 

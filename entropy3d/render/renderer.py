@@ -129,6 +129,8 @@ class TableRenderer:
 
         self._lens = PerspectiveLens()
         self._camera = self.scene.attach_new_node(Camera("camera", self._lens))
+        # no depth clear of its own: the buffer's, as the frame starts, holds, as the backdrop
+        # writes no depth (a second fill of the depth buffer was 3% of a frame, issue 17)
         self.target.add_layer(self._camera, sort=1)
 
         self._hud = self._flat_layer("hud", sort=2)
@@ -168,7 +170,8 @@ class TableRenderer:
             self.scene.set_light(light)
 
     def _flat_layer(self, name: str, sort: int) -> tuple[NodePath, NodePath]:
-        """A 2D layer over the whole frame: x from -aspect to aspect, z from -1 to 1."""
+        """A 2D layer over the whole frame: x from -aspect to aspect, z from -1 to 1; drawn in
+        order, without depth, so it clears none."""
         root = NodePath(name)
         root.set_depth_test(False)
         root.set_depth_write(False)
