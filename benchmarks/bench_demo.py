@@ -115,12 +115,11 @@ def frame_floor_s(options, frames: int = 30) -> float:
     encoding them with x264 at the video's preset, times the video's frames per second."""
     import imageio_ffmpeg
 
-    from entropy3d.video.encode import X264_PRESET
-
     from entropy3d.render import TableRenderer
     from entropy3d.resources import default_scene
     from entropy3d.scene import load_scene
     from entropy3d.scene.build import build_table_geometry
+    from entropy3d.video.encode import X264_PRESET
 
     table = load_scene(default_scene())
     rendered = []

