@@ -17,20 +17,17 @@ import shapely
 import trimesh
 
 from entropy3d.geometry import BaseShape, Pose, poses_to_table
+from entropy3d.los._toplines import lines_blocked
 from entropy3d.los.losrules import LosRules
-from entropy3d.los.rays import (
-    boxes_touching,
-    capsules_touching,
-    group_boxes,
-    group_rows,
-    segment_box_hits_inverse,
-    take_rows,
-)
+from entropy3d.los.rays import boxes_touching, capsules_touching, group_boxes, group_rows, take_rows
 
 #: inches: outlines are simplified this much before being cut into convex pieces
 CONVEX_TOLERANCE_IN = 0.01
 #: inches: a piece whose top is this close to a model's surface is what it stands on
 STAND_TOLERANCE_IN = 0.05
+#: what keeps the cheap sure answers of :func:`lines_blocked` clear of rounding: inches inside an
+#: inner box or circle, unit-disc lengths inside or outside a base's ellipses
+SURE_MARGIN = 1e-9
 
 
 @dataclass(frozen=True, eq=False)
@@ -124,66 +121,12 @@ def largest_first(rings: list[np.ndarray]) -> list[np.ndarray]:
     return [rings[k] for k in sorted(range(len(rings)), key=lambda k: -areas[k])]
 
 
-#: (piece, edge, segment) tests done at once by :func:`segments_touch_convex`: arrays of half a MB
-EDGE_TESTS_PER_CHUNK = 65536
-
-
-def segments_touch_convex(starts: np.ndarray, deltas: np.ndarray, normals: np.ndarray,
-                          offsets: np.ndarray) -> np.ndarray:
-    """(N,) True where segment n touches any of the Q convex pieces (Cyrus-Beck, every piece at
-    once: (Q, E, N) arrays, segments in chunks; fewer numpy calls than piece by piece, which
-    costs more than the arithmetic for the few pieces and lines of a row).
-
-    The reductions over a piece's few edges run along the middle axis (row against row), not
-    along a short last axis.
-    """
-    touched = np.zeros(len(starts), bool)
-    normal_x, normal_y = normals[:, :, 0:1], normals[:, :, 1:2]                  # (Q, E, 1)
-    step = max(1, EDGE_TESTS_PER_CHUNK // max(1, normals.shape[0] * normals.shape[1]))
-    for k in range(0, len(starts), step):
-        s, d = starts[k:k + step], deltas[k:k + step]
-        numerators = offsets[:, :, None] - (s[:, 0] * normal_x + s[:, 1] * normal_y)
-        denominators = d[:, 0] * normal_x + d[:, 1] * normal_y
-        with np.errstate(divide="ignore", invalid="ignore"):
-            ratio = numerators / denominators
-        t_enter = np.where(denominators < 0, ratio, 0.0).max(axis=1)
-        t_exit = np.where(denominators > 0, ratio, 1.0).min(axis=1)
-        outside = ((denominators == 0) & (numerators < 0)).any(axis=1)
-        touched[k:k + step] = ((t_enter <= t_exit) & ~outside).any(axis=0)
-    return touched
-
-
-#: a row's largest pieces, tested first against every line near it, before the rest at once
-FIRST_PIECES = 3
-
-
-def surely_touching(starts: np.ndarray, ends: np.ndarray, centre: np.ndarray, normals: np.ndarray,
-                    offsets: np.ndarray, margin: float = 1e-9) -> np.ndarray:
-    """(N,) True where a segment passes well inside a one-piece convex outline: within the
-    largest circle about ``centre`` that the outline holds, less ``margin`` inches. A cheap
-    first answer that :func:`segments_touch_convex` would give too; False says nothing."""
-    return passes_within(starts, ends, centre, inner_radius(centre, normals, offsets), margin)
-
-
 def inner_radius(centre: np.ndarray, normals: np.ndarray, offsets: np.ndarray) -> float:
     """Inches: the largest circle about ``centre`` that a one-piece convex outline holds (nan
-    when the outline has several pieces: :func:`passes_within` then decides nothing)."""
+    when the outline has several pieces: no line is then sure to touch it by that circle)."""
     if len(normals) != 1:
         return np.nan
     return float(np.min(offsets[0] - normals[0] @ centre))
-
-
-def passes_within(starts: np.ndarray, ends: np.ndarray, centre: np.ndarray, inner, margin: float = 1e-9) -> np.ndarray:
-    """(N,) True where a segment passes within ``inner`` less ``margin`` inches of ``centre``
-    (one centre and radius, or one per segment: (N, 2) and (N,); a nan radius: never)."""
-    # squared distance of the centre to each segment, coordinate by coordinate ((N,) arrays)
-    ax, ay = starts[:, 0] - centre[..., 0], starts[:, 1] - centre[..., 1]
-    dx, dy = ends[:, 0] - starts[:, 0], ends[:, 1] - starts[:, 1]
-    length2 = dx * dx + dy * dy
-    along = np.clip(-(ax * dx + ay * dy) / np.where(length2 > 0, length2, 1.0), 0.0, 1.0)
-    cx, cy = ax + along * dx, ay + along * dy
-    reach = inner - margin
-    return (cx * cx + cy * cy < reach * reach) & (reach > 0)
 
 
 def inner_box(low: np.ndarray, high: np.ndarray, normals: np.ndarray, offsets: np.ndarray,
@@ -191,7 +134,7 @@ def inner_box(low: np.ndarray, high: np.ndarray, normals: np.ndarray, offsets: n
     """When an outline (convex pieces ``normals``, ``offsets``) is exactly its bounding box
     ``low``-``high`` (one rectangle square to the table): that box shrunk by ``margin`` inches
     each way, inside which a segment surely touches the outline (the slab test of a segment
-    against a box costs a third of :func:`segments_touch_convex`); else None."""
+    against a box costs a fraction of the test against its edges); else None."""
     if normals.shape[:2] != (1, 4):
         return None
     sides = {(1.0, 0.0): high[0], (-1.0, 0.0): -low[0], (0.0, 1.0): high[1], (0.0, -1.0): -low[1]}
@@ -222,7 +165,8 @@ def base_ellipses(poses: Sequence[Pose], bases: Sequence[BaseShape], normals: np
                   offsets: np.ndarray) -> list[tuple]:
     """:func:`base_ellipse` of M bases whose outlines are one convex piece of K edges each,
     (M, K, 2) normals and (M, K) offsets, all at once. Rounding may differ from
-    :func:`base_ellipse` in the last bit, far inside the margin of :func:`ellipse_sides`."""
+    :func:`base_ellipse` in the last bit, far inside the margin (``SURE_MARGIN``) of the ellipse test
+    of :func:`lines_blocked`."""
     turns = np.radians([pose.facing_deg for pose in poses])[:, None]
     cos, sin = np.cos(turns), np.sin(turns)
     centres = np.array([(pose.x, pose.y) for pose in poses], float).reshape(-1, 2)
@@ -237,28 +181,6 @@ def base_ellipses(poses: Sequence[Pose], bases: Sequence[BaseShape], normals: np
     return [(centre, c, s, length, width, value) for centre, c, s, length, width, value in zip(
         centres, cos[:, 0].tolist(), sin[:, 0].tolist(), half_length[:, 0].tolist(), half_width[:, 0].tolist(),
         inner.tolist())]
-
-
-def ellipse_sides(starts: np.ndarray, ends: np.ndarray, ellipse: tuple,
-                  margin: float = 1e-9) -> tuple[np.ndarray, np.ndarray]:
-    """(N,) masks of the segments that surely touch a base outline (they pass inside its inner
-    ellipse) and of those left undecided (they pass between the two ellipses); the rest surely
-    miss it (they stay outside the edge ellipse, which holds the outline). ``margin`` in
-    unit-disc lengths keeps both answers clear of rounding. ``ellipse`` is one
-    :func:`base_ellipse`, or the same six items with one value (centre: one row) per segment."""
-    centre, cos, sin, half_length, half_width, inner = ellipse
-    ax, ay = starts[:, 0] - centre[..., 0], starts[:, 1] - centre[..., 1]
-    bx, by = ends[:, 0] - centre[..., 0], ends[:, 1] - centre[..., 1]
-    a_along, a_across = (ax * cos + ay * sin) / half_length, (-ax * sin + ay * cos) / half_width
-    b_along, b_across = (bx * cos + by * sin) / half_length, (-bx * sin + by * cos) / half_width
-    dx, dy = b_along - a_along, b_across - a_across
-    length2 = dx * dx + dy * dy
-    along = np.clip(-(a_along * dx + a_across * dy) / np.where(length2 > 0, length2, 1.0), 0.0, 1.0)
-    cx, cy = a_along + along * dx, a_across + along * dy
-    distance2 = cx * cx + cy * cy
-    inside = inner - margin
-    sure = (distance2 < inside * inside) & (inside > 0)
-    return sure, ~sure & (distance2 <= (1.0 + margin) ** 2)
 
 
 def sight_lines(pairs: list[tuple[int, int]], poses: list[Pose], bases: list[BaseShape],
@@ -357,61 +279,53 @@ def top_down_batch(pairs: list[tuple[int, int]], poses: list[Pose], bases: list[
                                     np.maximum(reach[viewer[:, 0]], reach[target[:, 0]]), row_low, row_high)
         blocks &= boxes_touching(pair_low, pair_high, row_low, row_high)
         first = np.cumsum(counts) - counts
-        # 1 / deltas, in place (a row's deltas are taken when its lines are tested)
-        inverse = ends - starts
-        with np.errstate(divide="ignore"):
-            np.divide(1.0, inverse, out=inverse)
-        # row by row, the lines of the pairs it may block that cross its box: the cheap sure
-        # answers there (a base's ellipses, a one-piece outline's inner circle), the exact test
-        # of the rest against its largest pieces, then what is left against its other pieces
-        sure_lines, sure_rows, rest_lines, rest_rows = [], [], [], []
-        ellipses = footprints.ellipses or (None,) * len(footprints.convex)
-        inner_boxes = footprints.inner_boxes or (None,) * len(footprints.convex)
-        for row in np.flatnonzero(blocks.any(axis=0)).tolist():
-            _, low, high, normals, offsets = footprints.convex[row]
-            candidates = np.flatnonzero(blocks[:, row])
-            near = group_rows(first[candidates], counts[candidates])
-            near_starts, near_inverse = take_rows(starts, near), take_rows(inverse, near)
-            crossing = segment_box_hits_inverse(near_starts, near_inverse, low, high)
-            near = near[crossing]
-            if not len(near):  # common: its box is near the pairs' bases but crossed by no line
-                continue
-            near_starts = take_rows(near_starts, crossing)
-            if inner_boxes[row] is not None:
-                sure = segment_box_hits_inverse(near_starts, take_rows(near_inverse, crossing), *inner_boxes[row])
-                undecided = ~sure
-            elif ellipses[row] is not None:
-                sure, undecided = ellipse_sides(near_starts, take_rows(ends, near), ellipses[row])
-            else:
-                sure = surely_touching(near_starts, take_rows(ends, near), (low + high) / 2, normals, offsets)
-                undecided = ~sure
-            rest = near[undecided]
-            # a row's largest pieces first (lines touching one are done), its others later
-            if len(rest):
-                rest_starts = take_rows(starts, rest)
-                hit = segments_touch_convex(rest_starts, take_rows(ends, rest) - rest_starts, normals[:FIRST_PIECES],
-                                            offsets[:FIRST_PIECES])
-            else:  # every line near a box was surely in it
-                hit = np.zeros(0, bool)
-            sure_lines.append(np.concatenate([near[sure], rest[hit]]))
-            sure_rows.append(np.full(len(sure_lines[-1]), row))
-            if len(normals) > FIRST_PIECES:
-                rest_lines.append(rest[~hit])
-                rest_rows.append(row)
-        for rest, row in zip(rest_lines, rest_rows):
-            _, _, _, normals, offsets = footprints.convex[row]
-            rest_starts = take_rows(starts, rest)
-            hit = segments_touch_convex(rest_starts, take_rows(ends, rest) - rest_starts, normals[FIRST_PIECES:],
-                                        offsets[FIRST_PIECES:])
-            sure_lines.append(rest[hit])
-            sure_rows.append(np.full(len(sure_lines[-1]), row))
-        touched = np.concatenate([np.zeros(0, dtype=np.int64), *sure_lines])
-        touched_row = np.concatenate([np.zeros(0, dtype=np.int64), *sure_rows])
-        blocked[touched] = True
-        pair_of_line = np.repeat(np.arange(len(pairs)), counts)
-        blocker_of_pair[pair_of_line[touched], touched_row] = True
+        # every line of the pairs each row may block, against the row's box, its cheap sure
+        # answers (a base's ellipses, a square outline's inner box, a one-piece outline's inner
+        # circle), then its convex pieces (:func:`lines_blocked`)
+        rows = np.flatnonzero(blocks.any(axis=0))
+        lines_blocked(np.ascontiguousarray(blocks).view(np.uint8), rows, first, counts,
+                      *(np.ascontiguousarray(lines[:, end, axis]) for end in (0, 1) for axis in (0, 1)),
+                      *row_tests(footprints, rows), blocked.view(np.uint8), blocker_of_pair.view(np.uint8),
+                      SURE_MARGIN)
     return lines, ~blocked, counts, blocker_of_pair
 
+
+
+def row_tests(footprints: Footprints, rows: np.ndarray) -> tuple[np.ndarray, ...]:
+    """What :func:`lines_blocked` (``los/_toplines.c``) reads of each footprint row of ``rows``:
+    (K, 4) boxes (low x, y, high x, y); (K,) the kind of sure answer it has, 0 an inner box
+    (:func:`inner_box`), 1 a base's ellipses (:func:`base_ellipse`), 2 an inner circle about its
+    box's centre (:func:`inner_radius`, nan: none); (K, 8) the values of that answer (the inner
+    box's corners; the ellipse's centre x, y, cos, sin, half length, half width and inner scale;
+    the circle's centre x, y and radius); and its convex pieces (:func:`convex_outlines`) as
+    (K,) first edge, pieces and edges per piece into (T, 2) normals and (T,) offsets."""
+    count = len(rows)
+    boxes, values = np.empty((count, 4)), np.full((count, 8), np.nan)
+    kinds, edge_first, pieces, edges = (np.empty(count, np.int64) for _ in range(4))
+    inner_boxes = footprints.inner_boxes or (None,) * len(footprints.convex)
+    ellipses = footprints.ellipses or (None,) * len(footprints.convex)
+    normals_of, offsets_of, total = [], [], 0
+    for k, row in enumerate(rows.tolist()):
+        _, low, high, normals, offsets = footprints.convex[row]
+        boxes[k, :2], boxes[k, 2:] = low, high
+        if inner_boxes[row] is not None:
+            kinds[k] = 0
+            values[k, :2], values[k, 2:4] = inner_boxes[row]
+        elif ellipses[row] is not None:
+            centre, *numbers = ellipses[row]
+            kinds[k] = 1
+            values[k, :2], values[k, 2:7] = centre, numbers
+        else:
+            centre = (low + high) / 2
+            kinds[k] = 2
+            values[k, :2], values[k, 2] = centre, inner_radius(centre, normals, offsets)
+        edge_first[k], (pieces[k], edges[k]) = total, normals.shape[:2]
+        total += normals.shape[0] * normals.shape[1]
+        normals_of.append(normals.reshape(-1, 2))
+        offsets_of.append(offsets.reshape(-1))
+    return (boxes, kinds, values, edge_first, pieces, edges,
+            np.ascontiguousarray(np.concatenate(normals_of or [np.zeros((0, 2))]), dtype=float),
+            np.ascontiguousarray(np.concatenate(offsets_of or [np.zeros(0)]), dtype=float))
 
 @dataclass(frozen=True, eq=False)
 class BaseOutline:

@@ -6,7 +6,8 @@ import numpy as np
 import shapely
 
 from entropy3d.geometry import BaseShape, Pose
-from entropy3d.los.topdown import base_ellipse, convex_outlines, ellipse_sides, segments_touch_convex
+from entropy3d.los.topdown import base_ellipse, convex_outlines
+from tests.los.topdown_reference import ellipse_sides, segments_touch_convex
 
 
 def test_lines_sure_to_touch_or_miss_a_base_do_so_exactly():

@@ -7,7 +7,8 @@ import numpy as np
 import shapely
 
 from entropy3d.los.rays import segment_box_hits_inverse
-from entropy3d.los.topdown import convex_outlines, inner_box, segments_touch_convex
+from entropy3d.los.topdown import convex_outlines, inner_box
+from tests.los.topdown_reference import segments_touch_convex
 
 
 def _outline(polygon):
