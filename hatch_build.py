@@ -1,5 +1,6 @@
 """Builds the C modules when pip installs the package: the ride's loop
-(``entropy3d/physics/_rideloop.c``) and the top-down LOS lines' tests (``entropy3d/los/_toplines.c``).
+(``entropy3d/physics/_rideloop.c``), the top-down LOS lines' tests (``entropy3d/los/_toplines.c``)
+and true LOS's ray grids (``entropy3d/los/_silhouettes.c``).
 
 Hatchling runs this hook for the wheel and for ``pip install -e .``; setuptools' ``build_ext``
 compiles each file in place beside its source with the interpreter's own compiler settings, so an
@@ -19,7 +20,8 @@ from hatchling.builders.hooks.plugin.interface import BuildHookInterface
 
 #: (module, source) of each C module
 MODULES = (("entropy3d.physics._rideloop", "entropy3d/physics/_rideloop.c"),
-           ("entropy3d.los._toplines", "entropy3d/los/_toplines.c"))
+           ("entropy3d.los._toplines", "entropy3d/los/_toplines.c"),
+           ("entropy3d.los._silhouettes", "entropy3d/los/_silhouettes.c"))
 FLAGS = ["-O2", "-ffp-contract=off", "-fno-fast-math", "-std=c99", "-Wall"]
 
 

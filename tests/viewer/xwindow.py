@@ -1,5 +1,5 @@
-"""A real X window for the viewer tests and benchmark: Xvfb on a free display (it picks the
-number itself, ``-displayfd``), `entropy3d view` started on it, xdotool's synthetic clicks and keys,
+"""A real X window for the viewer tests and benchmark: Xvfb on a free display of the process's
+own range (:class:`Xvfb`), `entropy3d view` started on it, xdotool's synthetic clicks and keys,
 and screenshots of the X screen (Pillow's ImageGrab over XCB).
 
 :class:`ViewerWindow` also reads the viewer's ``--state-file`` (what the window shows, written
@@ -20,6 +20,9 @@ import numpy as np
 
 from entropy3d.viewer.drawing import pixel_of_point
 
+#: the displays Xvfb is started on: process k (its pid modulo DISPLAY_RANGES) tries its own
+#: DISPLAYS_PER_PROCESS numbers from FIRST_DISPLAY + k * DISPLAYS_PER_PROCESS
+FIRST_DISPLAY, DISPLAY_RANGES, DISPLAYS_PER_PROCESS = 100, 1000, 8
 #: seconds to wait for Xvfb, the window, or a change to show
 TIMEOUT_S = 120.0
 
@@ -29,19 +32,29 @@ def missing_tools() -> list[str]:
 
 
 class Xvfb:
-    """An X server in memory on a display it chose; stopped on exit."""
+    """An X server in memory on a display of this process's own range; stopped on exit.
+
+    Not ``-displayfd`` alone, which takes the lowest free display: two test workers then take
+    turns on the same number, and one worker's server, exiting, can remove the socket of the
+    next server on that number (seen once in CI: "Could not open display :0"). Each process
+    starts from a number of its own and goes on past displays that are taken (Xvfb refuses a
+    display whose server is running, and says nothing on ``-displayfd``)."""
 
     def __init__(self, size: str = "1280x720x24"):
-        read, write = os.pipe()
-        self.process = subprocess.Popen(["Xvfb", "-displayfd", str(write), "-screen", "0", size, "-nolisten", "tcp"],
-                                        pass_fds=(write,), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        os.close(write)
-        with os.fdopen(read) as answer:
-            number = answer.readline().strip()
-        if not number:
-            self.process.kill()
-            raise RuntimeError("Xvfb did not start")
-        self.display = f":{number}"
+        first = FIRST_DISPLAY + (os.getpid() % DISPLAY_RANGES) * DISPLAYS_PER_PROCESS
+        for number in range(first, first + DISPLAYS_PER_PROCESS):
+            read, write = os.pipe()
+            process = subprocess.Popen(["Xvfb", f":{number}", "-displayfd", str(write), "-screen", "0", size,
+                                        "-nolisten", "tcp"],
+                                       pass_fds=(write,), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            os.close(write)
+            with os.fdopen(read) as answer:
+                said = answer.readline().strip()
+            if said:
+                self.process, self.display = process, f":{said}"
+                return
+            process.wait(timeout=TIMEOUT_S)
+        raise RuntimeError(f"Xvfb did not start on any of displays :{first} to :{first + DISPLAYS_PER_PROCESS - 1}")
 
     def close(self) -> None:
         self.process.terminate()
