@@ -63,25 +63,28 @@ release(Buffer *buffers, int count)
             PyBuffer_Release(&buffers[k].view);
 }
 
-/* clip_grid(along, to_near, to_far, a, b, parts, slabs, t, part)
+/* clip_grid(along, to_near, to_far, a, b, parts, slabs, seen, t_hit, hit, part, counts) -> R
  *
  * For P pairs of a G x G grid: along (3, P, K, S) a ray direction's dot products with the K parts'
  * S slab normals (forward, right, up terms, scaled); to_near, to_far (P, K, S) the slabs' offsets
- * from the eye; a, b (P, G) the cells' slopes right and up. Writes t (P, G, G), where each ray
- * enters the nearest part (inf: none), and part (P, G, G) int8, which part that is (ties to the
- * part listed first). */
+ * from the eye; a, b (P, G) the cells' slopes right and up; seen (P,) bytes, 0 where the pair's
+ * eye is inside or beside its target (its rays hit nothing). Writes, for the R rays that enter a
+ * part, pair after pair and cell after cell: t_hit where along the ray it enters the nearest
+ * part, hit its flat index into the (P, G, G) grids, part which part (int8, ties to the part
+ * listed first); and counts (P,) how many each pair has. t_hit, hit and part hold P * G * G. */
 static PyObject *
 clip_grid(PyObject *module, PyObject *args)
 {
-    PyObject *o[7];
+    PyObject *o[10];
     Py_ssize_t K, S;
-    if (!PyArg_ParseTuple(args, "OOOOOnnOO:clip_grid", &o[0], &o[1], &o[2], &o[3], &o[4], &K, &S, &o[5], &o[6]))
+    if (!PyArg_ParseTuple(args, "OOOOOnnOOOOO:clip_grid", &o[0], &o[1], &o[2], &o[3], &o[4], &K, &S, &o[5], &o[6],
+                          &o[7], &o[8], &o[9]))
         return NULL;
-    Buffer b[7];
+    Buffer b[10];
     memset(b, 0, sizeof b);
     PyObject *result = NULL;
-    if (K < 0 || S < 0) {
-        PyErr_SetString(PyExc_ValueError, "parts and slabs must not be negative");
+    if (K < 0 || S < 0 || K > 127) {
+        PyErr_SetString(PyExc_ValueError, "parts must be 0 to 127 and slabs not negative");
         goto done;
     }
     if (!take(o[3], &b[3], 8, -1, 0, "a"))
@@ -93,21 +96,27 @@ clip_grid(PyObject *module, PyObject *args)
     }
     Py_ssize_t P = K * S ? b[1].view.len / (8 * K * S) : 0;
     Py_ssize_t G = P ? b[3].view.len / (8 * P) : 0;
+    Py_ssize_t cells = P * G * G;
     if ((P && b[3].view.len != 8 * P * G) || !take(o[0], &b[0], 8, 3 * P * K * S, 0, "along")
         || !take(o[2], &b[2], 8, P * K * S, 0, "to_far") || !take(o[4], &b[4], 8, P * G, 0, "b")
-        || !take(o[5], &b[5], 8, P * G * G, 1, "t") || !take(o[6], &b[6], 1, P * G * G, 1, "part")) {
+        || !take(o[5], &b[5], 1, P, 0, "seen") || !take(o[6], &b[6], 8, cells, 1, "t_hit")
+        || !take(o[7], &b[7], 8, cells, 1, "hit") || !take(o[8], &b[8], 1, cells, 1, "part")
+        || !take(o[9], &b[9], 8, P, 1, "counts")) {
         if (!PyErr_Occurred())
             PyErr_SetString(PyExc_ValueError, "a: expected (pairs, grid)");
         goto done;
     }
     const double *along = b[0].view.buf, *to_near = b[1].view.buf, *to_far = b[2].view.buf;
     const double *slope_a = b[3].view.buf, *slope_b = b[4].view.buf;
-    double *t = b[5].view.buf;
-    int8_t *part = b[6].view.buf;
-    Py_ssize_t plane = P * K * S;
+    const uint8_t *seen = b[5].view.buf;
+    double *t_hit = b[6].view.buf;
+    int64_t *hit = b[7].view.buf, *counts = b[9].view.buf;
+    int8_t *part = b[8].view.buf;
+    Py_ssize_t plane = P * K * S, found = 0;
     Py_BEGIN_ALLOW_THREADS
     for (Py_ssize_t p = 0; p < P; p++) {
-        for (Py_ssize_t i = 0; i < G; i++) {
+        Py_ssize_t before = found;
+        for (Py_ssize_t i = 0; i < G && seen[p]; i++) {
             double a = slope_a[p * G + i];
             for (Py_ssize_t j = 0; j < G; j++) {
                 double b_ = slope_b[p * G + j];
@@ -127,15 +136,20 @@ clip_grid(PyObject *module, PyObject *args)
                         which = (int8_t)k;
                     }
                 }
-                t[(p * G + i) * G + j] = nearest;
-                part[(p * G + i) * G + j] = which;
+                if (isfinite(nearest)) {
+                    t_hit[found] = nearest;
+                    hit[found] = (p * G + i) * G + j;
+                    part[found] = which;
+                    found++;
+                }
             }
         }
+        counts[p] = found - before;
     }
     Py_END_ALLOW_THREADS
-    result = Py_NewRef(Py_None);
+    result = PyLong_FromSsize_t(found);
 done:
-    release(b, 7);
+    release(b, 10);
     return result;
 }
 
@@ -181,9 +195,23 @@ ray_ends(PyObject *module, PyObject *args)
         }
     }
     Py_BEGIN_ALLOW_THREADS
+    /* the hits come pair after pair and cell after cell: the pair, row and column are followed
+     * along them (a division per ray cost a third of this loop); a step back is divided out */
+    Py_ssize_t p = 0, i = 0, row_start = 0;
     for (Py_ssize_t r = 0; r < R; r++) {
-        Py_ssize_t p = hit[r] / (G * G), cell = hit[r] - p * (G * G);
-        Py_ssize_t i = cell / G, j = cell - i * G;
+        if (hit[r] < row_start) {
+            p = hit[r] / (G * G);
+            i = (hit[r] - p * (G * G)) / G;
+            row_start = p * (G * G) + i * G;
+        }
+        while (hit[r] >= row_start + G) {
+            row_start += G;
+            if (++i == G) {
+                i = 0;
+                p++;
+            }
+        }
+        Py_ssize_t cell = i * G + (hit[r] - row_start), j = hit[r] - row_start;
         const double *frame = frames + 9 * p;
         cells[r] = (int32_t)cell;
         for (int axis = 0; axis < 3; axis++) {
@@ -202,8 +230,8 @@ done:
 
 static PyMethodDef methods[] = {
     {"clip_grid", clip_grid, METH_VARARGS,
-     "clip_grid(along, to_near, to_far, a, b, parts, slabs, t, part): where each ray of each pair's grid "
-     "first enters the target, and which part (truelos.py says more)."},
+     "clip_grid(along, to_near, to_far, a, b, parts, slabs, seen, t_hit, hit, part, counts) -> R: the rays "
+     "of each pair's grid that enter the target, where and which part (truelos.py says more)."},
     {"ray_ends", ray_ends, METH_VARARGS,
      "ray_ends(hit, t_hit, frames, a, b, scale, eyes, x, y, z, cells): the rays' ends and cells."},
     {NULL, NULL, 0, NULL},

@@ -119,17 +119,12 @@ def _silhouette_hits(eyes, normals, near, far, grid: int, windows: tuple):
     along = np.einsum("pksj,pij->ipks", normals, frames) * scale[:, None, None]   # (3, P, K, S)
     inward = np.einsum("pksj,pj->pks", normals, eyes)
     to_near, to_far = near - inward, -far - inward   # the eye is inside a slab: to_near >= 0 >= to_far
-    shape = (len(eyes), grid, grid)
-    t = np.empty(shape)                             # entry into the nearest part
-    part = np.empty(shape, dtype=np.int8)           # bike or rider: a byte, not eight
-    clip_grid(*(np.ascontiguousarray(item, dtype=float) for item in (along, to_near, to_far, a, b)),
-              normals.shape[1], normals.shape[2], t, part)
-    # the hits as flat indices into the (P, G, G) grids: taken out of each grid by np.take,
-    # cheaper than boolean masks and np.nonzero of three axes
-    hitting = np.isfinite(t) & seen[:, None, None]
-    hit = np.flatnonzero(hitting)
-    counts = np.count_nonzero(hitting.reshape(len(eyes), -1), axis=1)
-    return t.take(hit), hit, part.take(hit), counts
+    cells = len(eyes) * grid * grid
+    t_hit, hit, part, counts = np.empty(cells), np.empty(cells, np.int64), np.empty(cells, np.int8), np.empty(
+        len(eyes), np.int64)
+    found = clip_grid(*(np.ascontiguousarray(item, dtype=float) for item in (along, to_near, to_far, a, b)),
+                      normals.shape[1], normals.shape[2], seen.view(np.uint8), t_hit, hit, part, counts)
+    return t_hit[:found], hit[:found], part[:found], counts
 
 
 def _ray_ends(eyes, grid: int, windows: tuple, t_hit, hit, ends, cells) -> None:

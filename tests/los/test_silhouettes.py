@@ -59,12 +59,16 @@ def test_the_grids_refuse_arrays_that_do_not_fit():
     along = np.zeros((3, pairs, parts, slabs))
     near, far = np.ones((pairs, parts, slabs)), np.ones((pairs, parts, slabs))
     a, b = np.zeros((pairs, grid)), np.zeros((pairs, grid))
-    t, part = np.zeros((pairs, grid, grid)), np.zeros((pairs, grid, grid), np.int8)
-    clip_grid(along, near, far, a, b, parts, slabs, t, part)
+    seen = np.ones(pairs, np.uint8)
+    cells = pairs * grid * grid
+    answers = [np.zeros(cells), np.zeros(cells, np.int64), np.zeros(cells, np.int8), np.zeros(pairs, np.int64)]
+    assert clip_grid(along, near, far, a, b, parts, slabs, seen, *answers) == 0   # no slab faces the rays
     with pytest.raises(ValueError, match="expected"):
-        clip_grid(along, near, far, a, b, parts, slabs, t[:1], part)
+        clip_grid(along, near, far, a, b, parts, slabs, seen, answers[0][:-1], *answers[1:])
     with pytest.raises(ValueError, match="expected"):
-        clip_grid(np.ascontiguousarray(along[:, :1]), near, far, a, b, parts, slabs, t, part)
+        clip_grid(np.ascontiguousarray(along[:, :1]), near, far, a, b, parts, slabs, seen, *answers)
+    with pytest.raises(ValueError, match="expected"):
+        clip_grid(along, near, far, a, b, parts, slabs, seen[:1], *answers)
     frames, scale, eyes = np.zeros((pairs, 3, 3)), np.ones(pairs), np.zeros((pairs, 3))
     x, y, z, cells = np.zeros(3), np.zeros(3), np.zeros(3), np.zeros(3, np.int32)
     with pytest.raises(ValueError, match="outside the grids"):
