@@ -265,8 +265,7 @@ def top_down_batch(pairs: list[tuple[int, int]], poses: list[Pose], bases: list[
             rules, footprints.size_class[None, :], footprints.bottom[None, :], footprints.top[None, :],
             z[viewer], z[target], eye_z[viewer], eye_z[target],
             standing[viewer[:, 0]] | standing[target[:, 0]])                       # (P, R)
-        # column-major copies: rows gathered from strided views of ``lines`` cost several times
-        # more, and the tests below run along contiguous x and y columns (take_rows keeps them so)
+        # column-major copies: the pairs' boxes are reduced along contiguous x and y columns
         starts, ends = np.asfortranarray(lines[:, 0]), np.asfortranarray(lines[:, 1])
         pair_low, pair_high = group_boxes(starts, ends, counts)
         # a pair's lines lie within the capsule from base centre to base centre as wide as the
@@ -282,8 +281,9 @@ def top_down_batch(pairs: list[tuple[int, int]], poses: list[Pose], bases: list[
         # every line of the pairs each row may block, against the row's box, its cheap sure
         # answers (a base's ellipses, a square outline's inner box, a one-piece outline's inner
         # circle), then its convex pieces (:func:`lines_blocked`)
-        rows = np.flatnonzero(blocks.any(axis=0))
-        lines_blocked(np.ascontiguousarray(blocks).view(np.uint8), rows, first, counts,
+        rows = np.flatnonzero(blocks.any(axis=0)).astype(np.int64, copy=False)
+        lines_blocked(np.ascontiguousarray(blocks).view(np.uint8), rows, first.astype(np.int64, copy=False),
+                      counts.astype(np.int64, copy=False),
                       *(np.ascontiguousarray(lines[:, end, axis]) for end in (0, 1) for axis in (0, 1)),
                       *row_tests(footprints, rows), blocked.view(np.uint8), blocker_of_pair.view(np.uint8),
                       SURE_MARGIN)
