@@ -18,14 +18,14 @@ from pathlib import Path
 
 from hatchling.builders.hooks.plugin.interface import BuildHookInterface
 
-#: (module, source) of each C module
-MODULES = (("entropy3d.physics._rideloop", "entropy3d/physics/_rideloop.c"),
-           ("entropy3d.los._toplines", "entropy3d/los/_toplines.c"),
-           ("entropy3d.los._silhouettes", "entropy3d/los/_silhouettes.c"))
+#: (module, source, headers it includes) of each C module
+MODULES = (("entropy3d.physics._rideloop", "entropy3d/physics/_rideloop.c", []),
+           ("entropy3d.los._toplines", "entropy3d/los/_toplines.c", ["entropy3d/los/_numpy_rules.h"]),
+           ("entropy3d.los._silhouettes", "entropy3d/los/_silhouettes.c", ["entropy3d/los/_numpy_rules.h"]))
 FLAGS = ["-O2", "-ffp-contract=off", "-fno-fast-math", "-std=c99", "-Wall"]
 
 
-class RideLoopBuildHook(BuildHookInterface):
+class CModulesBuildHook(BuildHookInterface):
     PLUGIN_NAME = "custom"
 
     def initialize(self, version: str, build_data: dict) -> None:
@@ -33,7 +33,8 @@ class RideLoopBuildHook(BuildHookInterface):
         from setuptools.command.build_ext import build_ext
 
         root = Path(self.root)
-        extensions = [Extension(module, [source], extra_compile_args=FLAGS) for module, source in MODULES]
+        extensions = [Extension(module, [source], depends=headers, extra_compile_args=FLAGS)
+                      for module, source, headers in MODULES]
         distribution = Distribution({"name": "entropy3d", "ext_modules": extensions})
         distribution.src_root = str(root)
         command = build_ext(distribution)
@@ -43,6 +44,6 @@ class RideLoopBuildHook(BuildHookInterface):
         command.run()
         build_data["pure_python"] = False
         build_data["infer_tag"] = True
-        for module, _ in MODULES:
+        for module, _, _ in MODULES:
             built = Path(command.get_ext_fullpath(module)).resolve().relative_to(root)
             build_data["artifacts"].append(built.as_posix())

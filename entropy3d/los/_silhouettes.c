@@ -14,54 +14,9 @@
  * This module imports nothing and allocates nothing: it reads the caller's arrays and writes
  * into the ones it is given for its answers.
  */
-#define PY_SSIZE_T_CLEAN
-#include <Python.h>
-#include <math.h>
+#include "_numpy_rules.h"
 #include <stdint.h>
 #include <string.h>
-
-static double
-np_maximum(double a, double b)
-{
-    if (isnan(a) || isnan(b))
-        return NAN;
-    return a > b ? a : b;
-}
-
-static double
-np_minimum(double a, double b)
-{
-    if (isnan(a) || isnan(b))
-        return NAN;
-    return a < b ? a : b;
-}
-
-typedef struct {
-    Py_buffer view;
-    int held;
-} Buffer;
-
-static int
-take(PyObject *object, Buffer *buffer, Py_ssize_t itemsize, Py_ssize_t count, int writable, const char *name)
-{
-    if (PyObject_GetBuffer(object, &buffer->view, PyBUF_C_CONTIGUOUS | (writable ? PyBUF_WRITABLE : 0)) < 0)
-        return 0;
-    buffer->held = 1;
-    if (buffer->view.itemsize != itemsize || (count >= 0 && buffer->view.len != count * itemsize)) {
-        PyErr_Format(PyExc_ValueError, "%s: expected %zd items of %zd bytes, got %zd bytes in items of %zd",
-                     name, count, itemsize, buffer->view.len, buffer->view.itemsize);
-        return 0;
-    }
-    return 1;
-}
-
-static void
-release(Buffer *buffers, int count)
-{
-    for (int k = 0; k < count; k++)
-        if (buffers[k].held)
-            PyBuffer_Release(&buffers[k].view);
-}
 
 /* clip_grid(along, to_near, to_far, a, b, parts, slabs, seen, t_hit, hit, part, counts) -> R
  *
@@ -89,12 +44,12 @@ clip_grid(PyObject *module, PyObject *args)
     }
     if (!take(o[3], &b[3], 8, -1, 0, "a"))
         goto done;
-    if (!take(o[1], &b[1], 8, -1, 0, "to_near") || (K * S && b[1].view.len % (8 * K * S))) {
+    if (!take(o[1], &b[1], 8, -1, 0, "to_near") || (K * S != 0 && b[1].view.len % (8 * K * S))) {
         if (!PyErr_Occurred())
             PyErr_SetString(PyExc_ValueError, "to_near: expected (pairs, parts, slabs)");
         goto done;
     }
-    Py_ssize_t P = K * S ? b[1].view.len / (8 * K * S) : 0;
+    Py_ssize_t P = K * S != 0 ? b[1].view.len / (8 * K * S) : 0;
     Py_ssize_t G = P ? b[3].view.len / (8 * P) : 0;
     Py_ssize_t cells = P * G * G;
     if ((P && b[3].view.len != 8 * P * G) || !take(o[0], &b[0], 8, 3 * P * K * S, 0, "along")

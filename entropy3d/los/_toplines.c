@@ -5,8 +5,9 @@
  * the ~3 ms. Here each test is a few dozen flops.
  *
  * Why the same answers as numpy: every test below is the numpy expression it replaces
- * (los/topdown.py's segment_box_hits_inverse, ellipse_sides, passes_within and
- * segments_touch_convex, as they were used row by row in top_down_batch), in the same order of
+ * (los/rays.py's segment_box_hits_inverse; los/topdown.py's ellipse_sides, passes_within and
+ * segments_touch_convex, kept in tests/los/topdown_reference.py, as top_down_batch used them
+ * row by row), in the same order of
  * operations on IEEE doubles, with numpy's NaN rules (np.maximum and np.minimum keep a NaN,
  * np.fmin and np.fmax skip one). The build turns off fused multiply-adds (-ffp-contract=off).
  * tests/los/test_toplines.py holds it to numpy's answers; tests/los/test_verdicts_kept.py to
@@ -15,28 +16,9 @@
  * This module imports nothing and allocates nothing: it reads the caller's arrays and sets
  * flags in two of them.
  */
-#define PY_SSIZE_T_CLEAN
-#include <Python.h>
-#include <math.h>
+#include "_numpy_rules.h"
 #include <stdint.h>
 #include <string.h>
-
-/* np.maximum / np.minimum: a NaN on either side gives NaN */
-static double
-np_maximum(double a, double b)
-{
-    if (isnan(a) || isnan(b))
-        return NAN;
-    return a > b ? a : b;
-}
-
-static double
-np_minimum(double a, double b)
-{
-    if (isnan(a) || isnan(b))
-        return NAN;
-    return a < b ? a : b;
-}
 
 /* np.clip(x, 0, 1): np.minimum(np.maximum(x, 0), 1) */
 static double
@@ -117,25 +99,6 @@ touches_convex(double sx, double sy, double dx, double dy, const double *normals
             return 1;
     }
     return 0;
-}
-
-typedef struct {
-    Py_buffer view;
-    int held;
-} Buffer;
-
-static int
-take(PyObject *object, Buffer *buffer, Py_ssize_t itemsize, Py_ssize_t count, int writable, const char *name)
-{
-    if (PyObject_GetBuffer(object, &buffer->view, PyBUF_C_CONTIGUOUS | (writable ? PyBUF_WRITABLE : 0)) < 0)
-        return 0;
-    buffer->held = 1;
-    if (buffer->view.itemsize != itemsize || (count >= 0 && buffer->view.len != count * itemsize)) {
-        PyErr_Format(PyExc_ValueError, "%s: expected %zd items of %zd bytes, got %zd bytes in items of %zd",
-                     name, count, itemsize, buffer->view.len, buffer->view.itemsize);
-        return 0;
-    }
-    return 1;
 }
 
 #define ARGUMENTS 18
@@ -228,9 +191,7 @@ lines_blocked(PyObject *module, PyObject *args)
     Py_END_ALLOW_THREADS
     result = Py_NewRef(Py_None);
 done:
-    for (int k = 0; k < ARGUMENTS; k++)
-        if (b[k].held)
-            PyBuffer_Release(&b[k].view);
+    release(b, ARGUMENTS);
     return result;
 }
 

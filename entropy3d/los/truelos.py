@@ -108,20 +108,30 @@ def _grid_slopes(grid: int, depth: np.ndarray, low: np.ndarray, high: np.ndarray
     return a, b, 1.01 * depth.max(axis=1)
 
 
-def _silhouette_hits(eyes, normals, near, far, grid: int, windows: tuple):
-    """Of each pair's grid, the rays that hit the target: (R,) t along the ray of the hit, flat
-    index into the (P, G, G) grids, part hit, and (P,) how many each pair has."""
+def slab_terms(eyes, normals, near, far, grid: int, windows: tuple):
+    """What clipping a grid's rays against the targets' slabs reads, per pair: (P,) whether the
+    eye is clear of the target (not inside or beside it), the (P, G) slopes right and up of the
+    grid's cells, (3, P, K, S) the dot products of a ray's forward, right and up terms with each
+    slab normal (scaled by the rays' reach), and (P, K, S) the slabs' near and far offsets from
+    the eye."""
     frames, depth, low, high = windows
-    seen = np.all(depth > 1e-6, axis=1)            # the eye is not inside or beside the target
+    seen = np.all(depth > 1e-6, axis=1)
     a, b, scale = _grid_slopes(grid, depth, low, high)
     # a ray's direction is forward + a right + b up, so its dot product with a slab normal n is
-    # n.forward + a n.right + b n.up: three terms per slab, the grid's cells clipped in C
+    # n.forward + a n.right + b n.up: three terms per slab
     along = np.einsum("pksj,pij->ipks", normals, frames) * scale[:, None, None]   # (3, P, K, S)
     inward = np.einsum("pksj,pj->pks", normals, eyes)
     to_near, to_far = near - inward, -far - inward   # the eye is inside a slab: to_near >= 0 >= to_far
+    return seen, a, b, along, to_near, to_far
+
+
+def _silhouette_hits(eyes, normals, near, far, grid: int, windows: tuple):
+    """Of each pair's grid, the rays that hit the target: (R,) t along the ray of the hit, flat
+    index into the (P, G, G) grids, part hit, and (P,) how many each pair has (clipped in C)."""
+    seen, a, b, along, to_near, to_far = slab_terms(eyes, normals, near, far, grid, windows)
     cells = len(eyes) * grid * grid
-    t_hit, hit, part, counts = np.empty(cells), np.empty(cells, np.int64), np.empty(cells, np.int8), np.empty(
-        len(eyes), np.int64)
+    t_hit, hit, part = np.empty(cells), np.empty(cells, np.int64), np.empty(cells, np.int8)
+    counts = np.empty(len(eyes), np.int64)
     found = clip_grid(*(np.ascontiguousarray(item, dtype=float) for item in (along, to_near, to_far, a, b)),
                       normals.shape[1], normals.shape[2], seen.view(np.uint8), t_hit, hit, part, counts)
     return t_hit[:found], hit[:found], part[:found], counts

@@ -5,20 +5,13 @@ from __future__ import annotations
 
 import numpy as np
 
-from entropy3d.los.truelos import _grid_slopes
+from entropy3d.los.truelos import _grid_slopes, slab_terms
 
 
 def silhouette_hits_reference(eyes, normals, near, far, grid: int, windows: tuple):
     """Of each pair's grid, the rays that hit the target: (R,) t along the ray of the hit, flat
     index into the (P, G, G) grids, part hit, and (P,) how many each pair has."""
-    frames, depth, low, high = windows
-    seen = np.all(depth > 1e-6, axis=1)            # the eye is not inside or beside the target
-    a, b, scale = _grid_slopes(grid, depth, low, high)
-    # a ray's direction is forward + a right + b up, so its dot product with a slab normal n is
-    # n.forward + a n.right + b n.up: one (P, G, G) sum per slab, no (P, R, 3) array
-    along = np.einsum("pksj,pij->ipks", normals, frames) * scale[:, None, None]   # (3, P, K, S)
-    inward = np.einsum("pksj,pj->pks", normals, eyes)
-    to_near, to_far = near - inward, -far - inward   # the eye is inside a slab: to_near >= 0 >= to_far
+    seen, a, b, along, to_near, to_far = slab_terms(eyes, normals, near, far, grid, windows)
     shape = (len(eyes), grid, grid)
     t = np.full(shape, np.inf)                      # entry into the nearest part
     part = np.zeros(shape, dtype=np.int8)           # bike or rider: a byte, not eight
