@@ -6,7 +6,8 @@
  * took another 1 ms, computed over the whole grid to be read at its hits.
  *
  * Why the same bits as numpy: each expression below is the numpy one it replaces
- * (los/truelos.py's _silhouette_hits and _ray_ends as they were), in the same order of
+ * (los/truelos.py's _silhouette_hits and _ray_ends as they were, kept in
+ * tests/los/silhouettes_reference.py), in the same order of
  * operations on IEEE doubles, with numpy's NaN rules (np.maximum and np.minimum keep a NaN). The
  * build turns off fused multiply-adds (-ffp-contract=off). tests/los/test_silhouettes.py holds
  * it to that numpy; tests/los/test_verdicts_kept.py to every verdict on the bundled scenes.
