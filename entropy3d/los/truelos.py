@@ -300,9 +300,10 @@ def rows_in_any_window(windows: tuple[np.ndarray, ...], pairs: int, grid: int, c
     window = np.repeat(np.arange(len(pair)), rows_n)
     grid_row = np.arange(len(window)) - np.repeat(np.cumsum(rows_n) - rows_n, rows_n) + row_first[window]
     run_first = (pair[window] * grid + grid_row) * (grid + 1) + column_first[window]
-    holding = np.zeros(pairs * grid * (grid + 1), dtype=np.int32)
-    np.add.at(holding, run_first, 1)
-    np.add.at(holding, run_first + (column_last - column_first + 1)[window], -1)
+    # counted by bincount, several times faster than np.add.at on a grid of ~60,000 slots
+    slots = pairs * grid * (grid + 1)
+    holding = np.bincount(run_first, minlength=slots)
+    holding -= np.bincount(run_first + (column_last - column_first + 1)[window], minlength=slots)
     np.cumsum(holding, out=holding)
     return np.flatnonzero(holding.reshape(pairs * grid, grid + 1)[:, :grid].reshape(-1).take(cell_of_row) > 0)
 
@@ -330,9 +331,10 @@ def rays_near_miniatures(pair_eyes: np.ndarray, target_vertices: np.ndarray, gri
     # one box per miniature's part (bike, rider, base): the rays near a part need no box test
     parts = len(minis[0].part_boxes) if len(minis) else 0
     skipped = np.zeros((len(pairs), len(minis) * parts + len(extra[0])), bool)
+    each_pair, (viewers, targets) = np.arange(len(pairs)), np.array(pairs, dtype=np.int64).reshape(-1, 2).T
     for part in range(parts):
-        skipped[np.arange(len(pairs)), [v * parts + part for v, _ in pairs]] = True
-        skipped[np.arange(len(pairs)), [t * parts + part for _, t in pairs]] = True
+        skipped[each_pair, viewers * parts + part] = True
+        skipped[each_pair, targets * parts + part] = True
     low = np.concatenate([np.array([box[0] for m in minis for box in m.part_boxes]).reshape(-1, 3), extra[0]])
     high = np.concatenate([np.array([box[1] for m in minis for box in m.part_boxes]).reshape(-1, 3), extra[1]])
     # a pair's rays run from its eye to its target's solids, inside the box of both: the boxes it
