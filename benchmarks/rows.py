@@ -33,6 +33,23 @@ def medians_ms(run, repeat: int, at_least: int = MIN_REPEAT) -> tuple[float, flo
     return 1000.0 * statistics.median(cpu), 1000.0 * statistics.median(wall)
 
 
+def medians_in_turn_ms(run, floor, repeat: int) -> tuple[float, float, float]:
+    """Median CPU and wall milliseconds of ``run`` and median CPU milliseconds of ``floor``, their
+    calls taken in turn, ``repeat`` of each (at least MIN_REPEAT): this machine's speed drifts by
+    up to a third within a minute, and a figure and its floor taken in turn see the same drift,
+    where two blocks of calls one after the other may not."""
+    cpu, wall, floors = [], [], []
+    for _ in range(max(repeat, MIN_REPEAT)):
+        started_cpu, started_wall = time.process_time(), time.perf_counter()
+        run()
+        cpu.append(time.process_time() - started_cpu)
+        wall.append(time.perf_counter() - started_wall)
+        started_cpu = time.process_time()
+        floor()
+        floors.append(time.process_time() - started_cpu)
+    return tuple(1000.0 * statistics.median(times) for times in (cpu, wall, floors))
+
+
 def row(name: str, value: float, floor: float, target: str, unit: str, met: bool) -> dict:
     """One row with the keys bench_all.py prints; ratio is value / floor."""
     return {"row": name, "value": round(value, 3), "floor": round(floor, 3), "ratio": round(value / floor, 2),
