@@ -13,7 +13,7 @@ from typing import Sequence
 
 import numpy as np
 
-from entropy3d.los._silhouettes import clip_grid, ray_ends
+from entropy3d.los._silhouettes import clip_grid, ray_ends, ray_stops, rays_in_front
 from entropy3d.los.losrules import LosRules
 from entropy3d.los.rays import boxes_touching, group_rows
 
@@ -144,6 +144,28 @@ def _ray_ends(eyes, grid: int, windows: tuple, t_hit, hit, ends, cells) -> None:
     a, b, scale = _grid_slopes(grid, depth, low, high)
     ray_ends(hit, np.ascontiguousarray(t_hit, dtype=float), np.ascontiguousarray(frames, dtype=float), a, b, scale,
              np.ascontiguousarray(eyes, dtype=float), ends[:, 0], ends[:, 1], ends[:, 2], cells)
+
+
+def rays_ahead(ends: np.ndarray, counts: np.ndarray, centres: np.ndarray, forwards: np.ndarray) -> np.ndarray:
+    """(R,) whether each ray's end (R, 3, column-major) lies strictly in front of its viewer's base
+    centre line (EC-LOS-2: a rider sees nothing out of the back half of its base), the rays pair
+    after pair, ``counts`` (P,) of them per pair, whose viewers stand at ``centres`` facing
+    ``forwards`` ((P, 2) each, inches and unit vectors)."""
+    ahead = np.empty(len(ends), dtype=bool)
+    rays_in_front(ends[:, 0], ends[:, 1], np.ascontiguousarray(counts, dtype=np.int64),
+                  *(np.ascontiguousarray(column, dtype=float) for column in (*centres.T, *forwards.T)), ahead)
+    return ahead
+
+
+def stops_short(ends: np.ndarray, rows: np.ndarray, eyes: np.ndarray, start_of: np.ndarray, gap: float) -> np.ndarray:
+    """(M, 3, column-major) where the rays ``rows`` of ``ends`` (R, 3, column-major), cast from
+    ``eyes`` (Q, 3) at ``start_of`` (M,), stop: ``gap`` inches short of their ends, so that a ray
+    is not stopped by the surface it was aimed at."""
+    stops = np.empty((len(rows), 3), order="F")
+    ray_stops(ends[:, 0], ends[:, 1], ends[:, 2], np.ascontiguousarray(rows, dtype=np.int64),
+              np.ascontiguousarray(eyes, dtype=float), np.ascontiguousarray(start_of, dtype=np.int64), float(gap),
+              stops[:, 0], stops[:, 1], stops[:, 2])
+    return stops
 
 
 def view_windows(eyes: np.ndarray, vertices: np.ndarray):

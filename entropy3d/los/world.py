@@ -51,9 +51,11 @@ from entropy3d.los.topdown import (
     top_down_batch,
 )
 from entropy3d.los.truelos import (
+    rays_ahead,
     rays_near_miniatures,
     silhouette_rays,
     slab_planes,
+    stops_short,
     true_verdicts_numbers,
     view_windows,
 )
@@ -451,10 +453,8 @@ class LosWorld:
         pair_of_ray = np.repeat(np.arange(len(index_pairs)), counts)
         # EC-LOS-2: a ray to a point behind the viewer's base centre line sees nothing; skip it
         viewers = np.array([v for v, _ in index_pairs], dtype=np.int64)
-        centres = np.array([m.pose.xy for m in mini_list]).reshape(-1, 2)[viewers].T    # (2, P)
-        forwards = np.array([m.pose.forward for m in mini_list]).reshape(-1, 2)[viewers].T
-        in_front = ((ends[:, 0] - centres[0].take(pair_of_ray)) * forwards[0].take(pair_of_ray)
-                    + (ends[:, 1] - centres[1].take(pair_of_ray)) * forwards[1].take(pair_of_ray)) > 0
+        in_front = rays_ahead(ends, counts, np.array([m.pose.xy for m in mini_list]).reshape(-1, 2)[viewers],
+                              np.array([m.pose.forward for m in mini_list]).reshape(-1, 2)[viewers])
         cast_pair = pair_of_ray.compress(in_front)
         # near never holds a pair's own viewer or target, so no ray needs a skip list
         # the rays no piece's box (widened past Embree's float32 rounding) comes near skip its engine
@@ -474,22 +474,14 @@ class LosWorld:
         # column by column (the ends are column-major)
         start_of = cast_pair.compress(tested)
         del cast_pair, tested
-        cast_ends = take_rows(ends, casting)
-        reach = np.empty_like(cast_ends)
-        for j in range(3):
-            np.subtract(cast_ends[:, j], pair_eyes[:, j].take(start_of), out=reach[:, j])
-        x, y, z = reach.T
-        lengths = np.sqrt((x * x + z * z) + y * y)  # the sum in einsum's order: the same bits as before
-        reach *= (RAY_END_GAP_IN / np.maximum(lengths, 1e-9, out=lengths))[:, None]
-        stops = np.subtract(cast_ends, reach, out=reach)  # in place: a ray array less at the peak
-        del cast_ends, x, y, z, lengths
+        stops = stops_short(ends, np.flatnonzero(casting), pair_eyes, start_of, RAY_END_GAP_IN)
         # the same rays, as rows among the tested ones
         near, near_destructibles, near_static = ([tuple(row_of_cast.take(rows) for rows in parts) for parts in near],
                                                  row_of_cast.take(near_destructibles), row_of_cast.take(near_static))
         del row_of_cast
         t, hit_owner = self._first_hits(np.asfortranarray(pair_eyes), stops, mini_list, None, None, near,
                                         near_destructibles, near_static, start_of)     # of the rays cast, in order
-        del stops, reach
+        del stops
         hit = np.isfinite(t)
         reached = in_front.copy()
         reached[casting] = ~hit

@@ -58,3 +58,25 @@ def ray_ends_reference(eyes, grid: int, windows: tuple, t_hit, hit, counts, ends
         del direction
         along *= t_hit
         np.add(eyes[:, j].take(pair), along, out=ends[:, j])
+
+
+def rays_ahead_reference(ends, counts, centres, forwards):
+    """Whether each ray's end lies strictly in front of its viewer's base centre line (EC-LOS-2),
+    as ``LosWorld.all_pairs`` computed it in numpy."""
+    pair_of_ray = np.repeat(np.arange(len(counts)), counts)
+    centres, forwards = centres.T, forwards.T
+    return ((ends[:, 0] - centres[0].take(pair_of_ray)) * forwards[0].take(pair_of_ray)
+            + (ends[:, 1] - centres[1].take(pair_of_ray)) * forwards[1].take(pair_of_ray)) > 0
+
+
+def stops_short_reference(ends, casting, eyes, start_of, gap):
+    """Where the rays ``casting`` (a mask) stop, ``gap`` short of their ends, as
+    ``LosWorld.all_pairs`` computed it in numpy."""
+    cast_ends = np.asfortranarray(ends[casting])
+    reach = np.empty_like(cast_ends)
+    for j in range(3):
+        np.subtract(cast_ends[:, j], eyes[:, j].take(start_of), out=reach[:, j])
+    x, y, z = reach.T
+    lengths = np.sqrt((x * x + z * z) + y * y)
+    reach *= (gap / np.maximum(lengths, 1e-9, out=lengths))[:, None]
+    return np.subtract(cast_ends, reach, out=reach)

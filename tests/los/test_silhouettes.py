@@ -8,10 +8,26 @@ import numpy as np
 import pytest
 
 from entropy3d.los import LosWorld
-from entropy3d.los.truelos import _ray_ends, _silhouette_hits, clip_grid, ray_ends, view_windows
+from entropy3d.los.truelos import (
+    _ray_ends,
+    _silhouette_hits,
+    clip_grid,
+    ray_ends,
+    ray_stops,
+    rays_ahead,
+    rays_in_front,
+    silhouette_rays,
+    stops_short,
+    view_windows,
+)
 from entropy3d.resources import bundled_dir
 from entropy3d.scene import load_scene
-from tests.los.silhouettes_reference import ray_ends_reference, silhouette_hits_reference
+from tests.los.silhouettes_reference import (
+    ray_ends_reference,
+    rays_ahead_reference,
+    silhouette_hits_reference,
+    stops_short_reference,
+)
 from tests.los.test_verdicts_kept import scattered_poses
 
 
@@ -76,3 +92,62 @@ def test_the_grids_refuse_arrays_that_do_not_fit():
     with pytest.raises(ValueError, match="expected"):
         ray_ends(np.array([0, 5, 7]), np.ones(3), frames, a, b, scale, eyes, x, y, z, cells[:2])
     assert not x.any() and not cells.any()
+
+
+def same_bits(a: np.ndarray, b: np.ndarray) -> bool:
+    return a.shape == b.shape and np.array_equal(np.ascontiguousarray(a).view(np.uint64),
+                                                 np.ascontiguousarray(b).view(np.uint64))
+
+
+@pytest.mark.parametrize("scene", ["crossroads", "lovers_point", "ruined_highway"])
+def test_which_rays_look_ahead_and_where_they_stop_are_numpys_to_the_bit_EC_LOS_2(scene):
+    """Clause: EC-LOS-2 - every ray of every pair at the scene's start and two scatters: whether
+    its end is in front of the viewer's base centre line, and where a ray cast stops short of its
+    end, bit for bit as numpy had them (and a ray of no length, or with no number, as numpy)."""
+    world = LosWorld(load_scene(bundled_dir("scenes") / f"{scene}.yaml"))
+    rng = np.random.default_rng(4)
+    rays = 0
+    for poses in [world.start_poses(), scattered_poses(world, rng), scattered_poses(world, rng)]:
+        minis = list(world.miniatures(poses).values())
+        pairs = [(v, t) for v in range(len(minis)) for t in range(len(minis)) if v != t]
+        viewers = np.array([v for v, _ in pairs])
+        eyes, slabs, windows = pair_inputs(world, poses)
+        targets = np.array([t for _, t in pairs])
+        vertices = np.array([np.concatenate([m.parts[0][0], m.parts[1][0]]) for m in minis])[targets]
+        ends, _, _, counts = silhouette_rays(eyes, vertices, *slabs, world.rules.silhouette_grid, windows)
+        ends[:3] = [eyes[0], [np.nan, 1.0, 2.0], [1.0, np.inf, 0.5]]  # no length, no number
+        centres = np.array([m.pose.xy for m in minis])[viewers]
+        forwards = np.array([m.pose.forward for m in minis])[viewers]
+        ahead = rays_ahead(ends, counts, centres, forwards)
+        with np.errstate(invalid="ignore"):  # the rays with no number
+            assert np.array_equal(ahead, rays_ahead_reference(ends, counts, centres, forwards))
+        casting = ahead & (rng.random(len(ends)) < 0.7)
+        casting[:3] = True
+        start_of = np.repeat(np.arange(len(pairs)), counts)[casting]
+        stops = stops_short(ends, np.flatnonzero(casting), eyes, start_of, 1e-4)
+        assert stops.flags.f_contiguous
+        with np.errstate(invalid="ignore"):
+            assert same_bits(stops, stops_short_reference(ends, casting, eyes, start_of, 1e-4))
+        rays += len(ends)
+    assert rays > 20_000
+
+
+def test_looking_ahead_and_stopping_refuse_arrays_that_do_not_fit():
+    """Counts that do not add up to the rays, a row or an eye outside the arrays, or an answer of
+    the wrong size are errors, never a read or a write outside the arrays."""
+    x, y, z = np.zeros(4), np.zeros(4), np.zeros(4)
+    one = np.zeros(2)
+    ahead = np.zeros(4, bool)
+    rays_in_front(x, y, np.array([1, 3]), one, one, one, one, ahead)
+    for counts in ([1, 2], [3, 3], [-1, 5]):
+        with pytest.raises(ValueError, match="counts"):
+            rays_in_front(x, y, np.array(counts), one, one, one, one, ahead)
+    with pytest.raises(ValueError, match="expected"):
+        rays_in_front(x, y, np.array([1, 3]), one, one, one, one, ahead[:3])
+    eyes, stops = np.zeros((2, 3)), [np.full(2, 7.0) for _ in range(3)]
+    for rows, start_of in (([0, 4], [0, 1]), ([0, -1], [0, 1]), ([0, 1], [0, 2])):
+        with pytest.raises(ValueError, match="outside the arrays"):
+            ray_stops(x, y, z, np.array(rows), eyes, np.array(start_of), 1e-4, *stops)
+    with pytest.raises(ValueError, match="expected"):
+        ray_stops(x, y, z, np.array([0, 1]), eyes, np.array([0, 1]), 1e-4, stops[0][:1], *stops[1:])
+    assert all((stop == 7.0).all() for stop in stops)
