@@ -28,14 +28,13 @@ from tests.los.silhouettes_reference import (
     silhouette_hits_reference,
     stops_short_reference,
 )
-from tests.los.test_verdicts_kept import scattered_poses
+from tests.los.test_verdicts_kept import compared_states, miniatures_and_pairs
 
 
 def pair_inputs(world: LosWorld, poses) -> tuple:
     """The eyes, slabs and windows of every ordered pair of miniatures at ``poses``, as
     ``LosWorld.all_pairs`` hands them to the grids."""
-    minis = list(world.miniatures(poses).values())
-    pairs = [(v, t) for v in range(len(minis)) for t in range(len(minis)) if v != t]
+    minis, pairs = miniatures_and_pairs(world, poses)
     eyes = np.array([minis[v].eye for v, _ in pairs]).reshape(-1, 3)
     targets = np.array([t for _, t in pairs], dtype=np.int64)
     vertices = np.array([np.concatenate([m.parts[0][0], m.parts[1][0]]) for m in minis])[targets]
@@ -49,9 +48,8 @@ def test_the_grids_meet_the_targets_where_numpy_did_to_the_bit_EC_LOS_4(scene):
     (eyes on roofs, in buildings, beside targets): the same t, part, end and cell, bit for bit."""
     world = LosWorld(load_scene(bundled_dir("scenes") / f"{scene}.yaml"))
     grid = world.rules.silhouette_grid
-    rng = np.random.default_rng(9)
     rays = 0
-    for poses in [world.start_poses(), scattered_poses(world, rng), scattered_poses(world, rng)]:
+    for poses in compared_states(world, 9):
         eyes, slabs, windows = pair_inputs(world, poses)
         ours = _silhouette_hits(eyes, *slabs, grid, windows)
         reference = silhouette_hits_reference(eyes, *slabs, grid, windows)
@@ -107,14 +105,11 @@ def test_which_rays_look_ahead_and_where_they_stop_are_numpys_to_the_bit_EC_LOS_
     world = LosWorld(load_scene(bundled_dir("scenes") / f"{scene}.yaml"))
     rng = np.random.default_rng(4)
     rays = 0
-    for poses in [world.start_poses(), scattered_poses(world, rng), scattered_poses(world, rng)]:
-        minis = list(world.miniatures(poses).values())
-        pairs = [(v, t) for v in range(len(minis)) for t in range(len(minis)) if v != t]
+    for poses in compared_states(world, 4):
+        minis, pairs = miniatures_and_pairs(world, poses)
         viewers = np.array([v for v, _ in pairs])
         eyes, slabs, windows = pair_inputs(world, poses)
-        targets = np.array([t for _, t in pairs])
-        vertices = np.array([np.concatenate([m.parts[0][0], m.parts[1][0]]) for m in minis])[targets]
-        ends, _, _, counts = silhouette_rays(eyes, vertices, *slabs, world.rules.silhouette_grid, windows)
+        ends, _, _, counts = silhouette_rays(eyes, None, *slabs, world.rules.silhouette_grid, windows)  # windows given
         ends[:3] = [eyes[0], [np.nan, 1.0, 2.0], [1.0, np.inf, 0.5]]  # no length, no number
         centres = np.array([m.pose.xy for m in minis])[viewers]
         forwards = np.array([m.pose.forward for m in minis])[viewers]

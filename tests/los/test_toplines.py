@@ -21,7 +21,7 @@ from entropy3d.los.topdown import (
 )
 from entropy3d.resources import bundled_dir
 from entropy3d.scene import load_scene
-from tests.los.test_verdicts_kept import scattered_poses
+from tests.los.test_verdicts_kept import compared_states, miniatures_and_pairs
 from tests.los.topdown_reference import lines_blocked_reference
 
 
@@ -48,11 +48,9 @@ def test_the_c_tests_block_the_lines_numpy_blocked_on_the_bundled_scenes_EC_LOS_
     pieces' and the bases'), at the scene's start and two scatters: the same lines blocked, and
     the same rows blocking each pair, as the numpy row-by-row tests."""
     world = LosWorld(load_scene(bundled_dir("scenes") / f"{scene}.yaml"))
-    rng = np.random.default_rng(3)
     compared = 0
-    for poses in [world.start_poses(), scattered_poses(world, rng), scattered_poses(world, rng)]:
-        minis = list(world.miniatures(poses).values())
-        pairs = [(a, b) for a in range(len(minis)) for b in range(len(minis)) if a != b]
+    for poses in compared_states(world, 3):
+        minis, pairs = miniatures_and_pairs(world, poses)
         lines, counts = sight_lines(pairs, [m.pose for m in minis], [m.base for m in minis], world.rules)
         footprints = world._footprints(minis)
         blocks = np.ones((len(pairs), len(footprints.convex)), bool)   # every row may block every pair

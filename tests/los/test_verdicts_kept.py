@@ -44,6 +44,19 @@ def scattered_poses(world: LosWorld, rng: np.random.Generator) -> dict[str, Pose
     return {i: Pose(float(p[0]), float(p[1]), float(f), float(h)) for i, p, f, h in zip(ids, xy, facing, z)}
 
 
+def compared_states(world: LosWorld, seed: int) -> list[dict[str, Pose]]:
+    """The states the C modules are held to their numpy in: the scene's start and two scatters."""
+    rng = np.random.default_rng(seed)
+    return [world.start_poses(), scattered_poses(world, rng), scattered_poses(world, rng)]
+
+
+def miniatures_and_pairs(world: LosWorld, poses: dict[str, Pose]) -> tuple[list, list[tuple[int, int]]]:
+    """The miniatures at ``poses`` in the scene's order, and every ordered (viewer, target) pair of
+    them by index, as ``LosWorld.all_pairs`` takes them."""
+    minis = list(world.miniatures(poses).values())
+    return minis, [(v, t) for v in range(len(minis)) for t in range(len(minis)) if v != t]
+
+
 def pose_record(pose: Pose) -> list[float]:
     return [pose.x, pose.y, pose.facing_deg, pose.z]
 

@@ -188,8 +188,9 @@ def test_hull_corners_are_trimeshs_convex_hull_corners_on_every_bundled_mesh():
     assert len(solids) > 100
     for points in solids + clouds:
         corners, volume = hull_corners(points)
-        hull = trimesh.convex.convex_hull(points)
+        with np.errstate(invalid="ignore"):  # trimesh divides by a flat hull's volume, 0, for its centre
+            hull = trimesh.convex.convex_hull(points)
+            assert volume == pytest.approx(hull.volume, rel=1e-9, abs=1e-12)
         assert np.array_equal(corners, hull.vertices)
-        assert volume == pytest.approx(hull.volume, rel=1e-9, abs=1e-12)
     assert volume == 0.0
 
