@@ -470,8 +470,7 @@ class LosWorld:
         row_of_cast = np.cumsum(tested) - 1     # a cast ray's row among the tested ones
         casting = in_front.copy()
         casting[in_front] = tested
-        # the rays' starts are their pairs' eyes, never repeated ray by ray; the arithmetic runs
-        # column by column (the ends are column-major)
+        # the rays' starts are their pairs' eyes, never repeated ray by ray
         start_of = cast_pair.compress(tested)
         del cast_pair, tested
         stops = stops_short(ends, np.flatnonzero(casting), pair_eyes, start_of, RAY_END_GAP_IN)
