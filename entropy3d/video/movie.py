@@ -412,18 +412,22 @@ class ReplayFilm:
                 eye, look, fov = jump[0]
                 self.rig.cut(eye, look)
             staged = fighting and stage_fight(self.renderer, fight, i, ride_frames, takedown_frame)
-            if fighting and fight_shot is not None:
+            # a shot filmed by its own camera: that camera frames shooter and target, not the band
+            # a jump's camera keeps clear of the profile inset, so the inset goes (it hid the target)
+            own_shot = fighting and fight_shot is not None
+            if own_shot:
                 eye, look, fov = fight_shot
                 self.rig.cut(eye, look)
             self._look(eye, look, fov)
             frame = still.frame(self.renderer, eye, look, moving=i <= ride_frames + 2 or staged)
             self.shots.append((self.segments.index(segment), eye.copy(), look.copy(), fov,
                                np.array([x, y, z], float)))
+            inset = None if jump is None or own_shot else jump
             if fighting:
                 frame = draw_fight(frame, fight, self.renderer.project, fight.taken_out and i >= takedown_frame,
-                                   None if jump is None else jump[2])
+                                   None if inset is None else inset[2])
             frame = hud.hud_frame(frame, self._revealed(self._hud(activation, action, bike, heading, t, holding), i))
-            yield frame if jump is None else dataclasses.replace(frame, inset=(jump[1].at(t), jump[2]))
+            yield frame if inset is None else dataclasses.replace(frame, inset=(inset[1].at(t), inset[2]))
         self.renderer.clear_overlays()
 
     def _jump_shot(self, activation, segment: Segment, trajectory: np.ndarray, ride_s: float):

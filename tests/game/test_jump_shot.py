@@ -65,3 +65,37 @@ def test_a_jump_is_filmed_from_the_side_in_slow_motion_with_the_profile_inset(ki
         assert np.abs(first - later).sum() > 0, "the bike's dot moves along the profile"
     finally:
         film.close()
+
+
+def test_EC_COVER_1_a_shot_after_a_jump_is_filmed_without_the_profile_inset_over_its_target():
+    """Clause: EC-COVER-1 (the shot and its target are shown). The default demo (seed 7) jumps
+    and shoots in one action in its second turn: the profile inset is pasted while the bike rides,
+    and taken away once the shot's own camera films the shot. That camera frames shooter and
+    target, not the band the jump's camera keeps clear of the inset, and the inset covered the
+    target (the default demo at 2:32)."""
+    from entropy3d.video.fight import fight_of
+
+    replay = play_game(seed=7, turns=2, physics_in_process=True)
+    film = ReplayFilm(replay, VideoOptions(size=SIZE, fps=5, max_action_s=0.6))
+    try:
+        size = (film.table.width, film.table.depth)
+        checked = 0
+        for segment in film.segments:
+            if segment.kind != "action":
+                continue
+            activation = replay.activations[segment.activation]
+            action = activation.actions[segment.action]
+            ride_s = min(float(action.trajectory[-1, 0]), film.options.max_action_s)
+            if film._jump_shot(activation, segment, action.trajectory, ride_s) is None:
+                continue
+            fight, own_shot = fight_of(action, film.table.ruleset, size, film.occluders, film.on_foot, film.system,
+                                       activation)
+            film.show_state(activation.state_before)
+            frames = list(film._action(segment))
+            assert all(frame.inset is not None for frame in frames[:segment.ride_frames]), "the jump's profile"
+            if fight is not None and own_shot is not None:
+                assert all(frame.inset is None for frame in frames[segment.ride_frames:])
+                checked += 1
+        assert checked, "no jump was followed by a shot with its own camera"
+    finally:
+        film.close()
