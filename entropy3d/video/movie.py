@@ -422,12 +422,12 @@ class ReplayFilm:
             frame = still.frame(self.renderer, eye, look, moving=i <= ride_frames + 2 or staged)
             self.shots.append((self.segments.index(segment), eye.copy(), look.copy(), fov,
                                np.array([x, y, z], float)))
-            inset = None if jump is None or own_shot else jump
+            profile = None if jump is None or own_shot else jump[1:]   # the jump's inset and its box
             if fighting:
                 frame = draw_fight(frame, fight, self.renderer.project, fight.taken_out and i >= takedown_frame,
-                                   None if inset is None else inset[2])
+                                   None if profile is None else profile[1])
             frame = hud.hud_frame(frame, self._revealed(self._hud(activation, action, bike, heading, t, holding), i))
-            yield frame if inset is None else dataclasses.replace(frame, inset=(inset[1].at(t), inset[2]))
+            yield frame if profile is None else dataclasses.replace(frame, inset=(profile[0].at(t), profile[1]))
         self.renderer.clear_overlays()
 
     def _jump_shot(self, activation, segment: Segment, trajectory: np.ndarray, ride_s: float):
