@@ -5,10 +5,13 @@ needed. Lit geometry carries positions and normals and takes its colour from a
 :class:`~panda3d.core.Material`, not from vertex colours: the software rasteriser
 (``p3tinydisplay``) multiplies lit vertex colours in twice (a colour c comes out as c*c), while a
 material comes out right in both backends. Unlit overlays (grid, text backing, backdrop) use
-vertex colours, which both backends draw as given.
+vertex colours, which both backends draw as given; so does geometry that never moves, whose light
+is baked into its vertex colours (:func:`baked_triangles_node`, :mod:`.lighting`).
 """
 
 from __future__ import annotations
+
+import functools
 
 import numpy as np
 import trimesh
@@ -17,16 +20,31 @@ from panda3d.core import (
     GeomEnums,
     GeomNode,
     GeomTriangles,
+    GeomVertexArrayFormat,
     GeomVertexData,
     GeomVertexFormat,
+    InternalName,
     LColor,
     Material,
     NodePath,
     TransparencyAttrib,
 )
 
+from entropy3d.render.lighting import lit_colours
+
 _LIT = np.dtype([("position", np.float32, 3), ("normal", np.float32, 3)])
 _UNLIT = np.dtype([("position", np.float32, 3), ("colour", np.uint8, 4)])
+#: a baked vertex: its lit colour kept in floats, as the lighting computes it, not rounded to bytes
+_BAKED = np.dtype([("position", np.float32, 3), ("colour", np.float32, 3)])
+
+
+@functools.cache
+def _baked_format() -> GeomVertexFormat:
+    """Position and an RGB colour, both float32, the layout of :data:`_BAKED`."""
+    columns = GeomVertexArrayFormat()
+    columns.add_column(InternalName.get_vertex(), 3, GeomEnums.NT_float32, GeomEnums.C_point)
+    columns.add_column(InternalName.get_color(), 3, GeomEnums.NT_float32, GeomEnums.C_color)
+    return GeomVertexFormat.register_format(GeomVertexFormat(columns))
 
 
 def _geom_node(name: str, vertex_format, records: np.ndarray) -> NodePath:
@@ -103,6 +121,19 @@ def lit_triangles_node(name: str, triangles: np.ndarray, normals: np.ndarray, rg
     return node
 
 
+def baked_triangles_node(name: str, triangles: np.ndarray, normals: np.ndarray, rgb) -> NodePath:
+    """Triangles (N, 3, 3) with per-corner normals (N, 3, 3), of one matte colour, that never
+    move: lit once, here, by :func:`~entropy3d.render.lighting.lit_colours`, and drawn unlit. They
+    draw as :func:`lit_triangles_node` would draw them under :func:`~entropy3d.render.lighting.add_lights`,
+    and cost the rasteriser no lighting per frame."""
+    records = np.empty(len(np.asarray(triangles).reshape(-1, 3)), _BAKED)
+    records["position"] = np.asarray(triangles, np.float32).reshape(-1, 3)
+    records["colour"] = lit_colours(normals, rgb)
+    node = _geom_node(name, _baked_format(), records)
+    node.set_light_off(1)
+    return node
+
+
 def flat_normals(triangles: np.ndarray) -> np.ndarray:
     """Per-corner normals (N, 3, 3) equal to each triangle's face normal."""
     triangles = np.asarray(triangles, float)
@@ -112,14 +143,16 @@ def flat_normals(triangles: np.ndarray) -> np.ndarray:
     return np.repeat(normal[:, None, :], 3, axis=1)
 
 
-def mesh_node(name: str, mesh: trimesh.Trimesh, rgb, smooth_angle_deg: float = 0.0) -> NodePath:
-    """A trimesh (table inches, z up) as a lit node of one colour.
+def mesh_node(name: str, mesh: trimesh.Trimesh, rgb, smooth_angle_deg: float = 0.0, baked: bool = False) -> NodePath:
+    """A trimesh (table inches, z up) as a lit node of one colour; ``baked``: its light baked in
+    (:func:`baked_triangles_node`), for a mesh that never moves.
 
     Faces are flat-shaded so that walls, roofs and ramps of different orientation read clearly
     different under the sun; ``smooth_angle_deg`` > 0 smooths across edges sharper than that
     angle is not (for round things: barrels, base discs, bike models).
     """
-    return lit_triangles_node(name, *shaded_triangles(mesh, smooth_angle_deg), rgb)
+    return (baked_triangles_node if baked else lit_triangles_node)(name, *shaded_triangles(mesh, smooth_angle_deg),
+                                                                   rgb)
 
 
 def shaded_triangles(mesh: trimesh.Trimesh, smooth_angle_deg: float = 0.0) -> tuple[np.ndarray, np.ndarray]:

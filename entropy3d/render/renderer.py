@@ -15,9 +15,7 @@ from pathlib import Path
 import numpy as np
 import trimesh
 from panda3d.core import (
-    AmbientLight,
     Camera,
-    DirectionalLight,
     LMatrix4f,
     NodePath,
     OrthographicLens,
@@ -32,10 +30,11 @@ from entropy3d.outputs import AtomicFile
 from entropy3d.render import cameras
 from entropy3d.render.backend import OffscreenTarget, resolve_backend
 from entropy3d.render.cameras import CameraView
+from entropy3d.render.lighting import add_lights
 from entropy3d.render.miniatures import WRECK_COLOUR_SCALE, WRECK_LEAN_DEG, build_miniature_node
 from entropy3d.render.nodes import gradient_card, unlit_node
 from entropy3d.render.shapes import colour_rgb, tube_triangles
-from entropy3d.render.table_scene import CLIFF_BOTTOM, FRAME_WIDTH, SUN_DIRECTION, GridStyle, build_table_node
+from entropy3d.render.table_scene import CLIFF_BOTTOM, FRAME_WIDTH, GridStyle, build_table_node
 from entropy3d.scene.build import TableGeometry, build_table_geometry
 from entropy3d.scene.table import Table
 
@@ -109,7 +108,7 @@ class TableRenderer:
                                                         GridStyle() if grid else None, shadows,
                                                         self.backend)
         table_node.reparent_to(self.scene)
-        self._add_lights()
+        self._lights = add_lights(self.scene)
         self.overlays = self.scene.attach_new_node("overlays")
         self._overlay_nodes: dict[str, NodePath] = {}
 
@@ -148,27 +147,6 @@ class TableRenderer:
         self.view = self.set_camera(camera)
 
     # ----------------------------------------------------------------- scene set-up
-    def _add_lights(self) -> None:
-        """Sun, a cool fill from the opposite side and ambient light.
-
-        The lights live in a graph of their own: a light inside the scene would make the scene's
-        light state point back at the scene, a reference cycle Panda3D never frees (~2 MB per
-        renderer).
-        """
-        self._lights = NodePath("lights")
-        sun = DirectionalLight("sun")
-        sun.set_color((0.78, 0.75, 0.70, 1))
-        sun_node = self._lights.attach_new_node(sun)
-        sun_node.look_at(Point3(*(-SUN_DIRECTION)))
-        fill = DirectionalLight("fill")
-        fill.set_color((0.12, 0.14, 0.18, 1))
-        fill_node = self._lights.attach_new_node(fill)
-        fill_node.look_at(Point3(*np.array([-0.6, 0.5, -0.6])))
-        ambient = AmbientLight("ambient")
-        ambient.set_color((0.36, 0.37, 0.40, 1))
-        for light in (sun_node, fill_node, self._lights.attach_new_node(ambient)):
-            self.scene.set_light(light)
-
     def _flat_layer(self, name: str, sort: int) -> tuple[NodePath, NodePath]:
         """A 2D layer over the whole frame: x from -aspect to aspect, z from -1 to 1; drawn in
         order, without depth, so it clears none."""
@@ -279,9 +257,12 @@ class TableRenderer:
 
     def set_piece_transform(self, piece_id: str, matrix: np.ndarray) -> None:
         """Move a table piece (a destructible knocked about) by a 4x4 transform in inches,
-        applied to its mesh as built."""
+        applied to its mesh as built. Only destructibles move: every other piece carries its
+        light baked in (:mod:`.lighting`), which would not turn with it."""
         if piece_id not in self.piece_nodes:
             raise KeyError(f"no piece {piece_id!r}; pieces: {', '.join(self.piece_nodes)}")
+        if not self.geometry.by_id(piece_id).dynamic:
+            raise ValueError(f"piece {piece_id!r} is not destructible scenery: it never moves")
         self.piece_nodes[piece_id].set_mat(_panda_matrix(matrix))
 
     def add_polyline(self, points, colour: str = "#ffd31a", width: float = 0.08, name: str | None = None) -> str:

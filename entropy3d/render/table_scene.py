@@ -17,15 +17,13 @@ from panda3d.core import DepthTestAttrib, DepthWriteAttrib, NodePath, RenderAttr
 
 from entropy3d.render import shapes
 from entropy3d.render.facades import building_windows
-from entropy3d.render.nodes import flat_normals, lit_triangles_node, mesh_node, unlit_node
+from entropy3d.render.lighting import SUN_DIRECTION
+from entropy3d.render.nodes import baked_triangles_node, flat_normals, mesh_node, unlit_node
 from entropy3d.render.shadows import polygon_triangles, table_shadows
 from entropy3d.render.shapes import colour_rgb
 from entropy3d.scene.build import TableGeometry
 from entropy3d.scene.schema import SceneSpec
 
-#: direction towards the sun (x, y, z), from the south-east and high: roofs are brightest, south
-#: walls half lit, west walls in shade, so every orientation reads differently in the iso view
-SUN_DIRECTION = np.array([0.45, -0.35, 0.82]) / np.linalg.norm([0.45, -0.35, 0.82])
 #: ground-layer kinds, drawn in this order before anything else
 GROUND_KINDS = ("ground", "road", "zone")
 FRAME_WIDTH = 0.9
@@ -121,14 +119,15 @@ def build_table_node(spec: SceneSpec, geometry: TableGeometry, grid: GridStyle |
     (tiny or gl) picks the ground layers' depth state (:func:`ground_layer_state`).
 
     Piece nodes are kept apart (not flattened together) so a renderer can move destructible
-    scenery that physics knocked about.
+    scenery that physics knocked about. Everything else never moves and carries its light baked
+    in (:mod:`.lighting`); destructibles are lit as they turn.
     """
     root = NodePath("table")
     pieces: dict[str, NodePath] = {}
     layer = ground_layer_state(backend)
     for piece in geometry.pieces:
         smooth = 40.0 if piece.kind == "destructible" else 0.0
-        node = mesh_node(piece.id, piece.mesh, colour_rgb(piece.colour), smooth)
+        node = mesh_node(piece.id, piece.mesh, colour_rgb(piece.colour), smooth, baked=not piece.dynamic)
         if piece.kind in GROUND_KINDS:
             _ground_layer(node, GROUND_KINDS.index(piece.kind), layer)
         node.reparent_to(root)
@@ -138,14 +137,14 @@ def build_table_node(spec: SceneSpec, geometry: TableGeometry, grid: GridStyle |
     windows = [w for w in windows if len(w)]
     if windows:
         triangles = np.concatenate(windows)
-        lit_triangles_node("windows", triangles, flat_normals(triangles), colour_rgb(WINDOW_COLOUR)).reparent_to(root)
+        baked_triangles_node("windows", triangles, flat_normals(triangles), colour_rgb(WINDOW_COLOUR)).reparent_to(root)
 
     width, depth = geometry.width, geometry.depth
     edges = dict(spec.table.edges)
     wood, cliff = frame_meshes(width, depth, edges)
-    mesh_node("frame", trimesh.util.concatenate(wood), colour_rgb(FRAME_COLOUR)).reparent_to(root)
+    mesh_node("frame", trimesh.util.concatenate(wood), colour_rgb(FRAME_COLOUR), baked=True).reparent_to(root)
     if cliff:
-        mesh_node("cliff", trimesh.util.concatenate(cliff), colour_rgb(CLIFF_COLOUR)).reparent_to(root)
+        mesh_node("cliff", trimesh.util.concatenate(cliff), colour_rgb(CLIFF_COLOUR), baked=True).reparent_to(root)
 
     markings = [shapes.dashed_centre_line(road.points, 1.0, 0.8, 0.12, 0.0)
                 for road in spec.roads if road.markings]

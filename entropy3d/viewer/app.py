@@ -122,10 +122,11 @@ class Viewer(ViewerOverlays):
     def __init__(self, base, table, geometry, replay, state_file: str | Path | None = None):
         from direct.gui.OnscreenText import OnscreenText
         from direct.showbase.DirectObject import DirectObject
-        from panda3d.core import AmbientLight, DirectionalLight, Point3, TextNode
+        from panda3d.core import TextNode
 
+        from entropy3d.render.lighting import add_lights
         from entropy3d.render.miniatures import build_miniature_node
-        from entropy3d.render.table_scene import SUN_DIRECTION, GridStyle, build_table_node
+        from entropy3d.render.table_scene import GridStyle, build_table_node
         from entropy3d.viewer.drawing import LineBatch, ScreenLabels
         from entropy3d.viewer.questions import TableQuestions
         from entropy3d.viewer.timeline import Timeline
@@ -142,13 +143,7 @@ class Viewer(ViewerOverlays):
             node = build_miniature_node(table, model)
             node.reparentTo(base.render)
             self.models[model.id] = node
-        sun = base.render.attachNewNode(DirectionalLight("sun"))
-        sun.node().setColor((0.78, 0.75, 0.70, 1))
-        sun.lookAt(Point3(*(-SUN_DIRECTION)))
-        ambient = base.render.attachNewNode(AmbientLight("ambient"))
-        ambient.node().setColor((0.4, 0.41, 0.44, 1))
-        base.render.setLight(sun)
-        base.render.setLight(ambient)
+        self.lights = add_lights(base.render)  # the miniatures' (the table's own is baked into it)
         self.overlay_root = base.render.attachNewNode("overlays")
         self.lines = LineBatch()
         self.labels = ScreenLabels(base)

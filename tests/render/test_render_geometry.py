@@ -153,8 +153,8 @@ def test_cast_shadow_of_a_box_stretches_away_from_the_sun():
 
 
 def test_small_table_shadows_fall_on_the_ground_and_on_the_towers_block(small_table):
+    from entropy3d.render.lighting import SUN_DIRECTION
     from entropy3d.render.shadows import table_shadows, top_outline
-    from entropy3d.render.table_scene import SUN_DIRECTION
     from entropy3d.scene.build import build_table_geometry
 
     geometry = build_table_geometry(small_table)
@@ -201,8 +201,8 @@ def test_raised_shadows_leave_out_only_casters_whose_shadow_cannot_reach_the_top
     """Each raised top is shaded by the parts whose stretched plan box reaches it, not by every
     taller part: on crossroads the shadows are the same regions as with every taller part cast
     onto every top (the oracle below), top by top."""
+    from entropy3d.render.lighting import SUN_DIRECTION
     from entropy3d.render.shadows import FLAT_KINDS, RECEIVER_KINDS, cast_shadow, table_shadows, top_outline
-    from entropy3d.render.table_scene import SUN_DIRECTION
     from entropy3d.resources import default_scene
     from entropy3d.scene import load_scene
     from entropy3d.scene.build import build_table_geometry
