@@ -122,13 +122,19 @@ def lit_triangles_node(name: str, triangles: np.ndarray, normals: np.ndarray, rg
 
 
 def baked_triangles_node(name: str, triangles: np.ndarray, normals: np.ndarray, rgb) -> NodePath:
-    """Triangles (N, 3, 3) with per-corner normals (N, 3, 3), of one matte colour, that never
-    move: lit once, here, by :func:`~entropy3d.render.lighting.lit_colours`, and drawn unlit. They
-    draw as :func:`lit_triangles_node` would draw them under :func:`~entropy3d.render.lighting.add_lights`,
+    """Triangles (N, 3, 3) of one matte colour that never move, with per-corner normals (N, 3, 3)
+    or, flat-shaded, one normal per face (N, 3): lit once, here, by
+    :func:`~entropy3d.render.lighting.lit_colours`, and drawn unlit. They draw as
+    :func:`lit_triangles_node` would draw them under :func:`~entropy3d.render.lighting.add_lights`,
     and cost the rasteriser no lighting per frame."""
-    records = np.empty(len(np.asarray(triangles).reshape(-1, 3)), _BAKED)
-    records["position"] = np.asarray(triangles, np.float32).reshape(-1, 3)
-    records["colour"] = lit_colours(normals, rgb)
+    triangles = np.asarray(triangles, np.float32).reshape(-1, 3, 3)
+    normals = np.asarray(normals)
+    records = np.empty(3 * len(triangles), _BAKED)
+    records["position"] = triangles.reshape(-1, 3)
+    if normals.shape == (len(triangles), 3):  # a face's corners share its colour: light each face once
+        records["colour"].reshape(-1, 3, 3)[:] = lit_colours(normals, rgb)[:, None, :]
+    else:
+        records["colour"] = lit_colours(normals, rgb)
     node = _geom_node(name, _baked_format(), records)
     node.set_light_off(1)
     return node
@@ -151,6 +157,8 @@ def mesh_node(name: str, mesh: trimesh.Trimesh, rgb, smooth_angle_deg: float = 0
     different under the sun; ``smooth_angle_deg`` > 0 smooths across edges sharper than that
     angle is not (for round things: barrels, base discs, bike models).
     """
+    if baked and smooth_angle_deg <= 0:
+        return baked_triangles_node(name, mesh.triangles, mesh.face_normals, rgb)
     return (baked_triangles_node if baked else lit_triangles_node)(name, *shaded_triangles(mesh, smooth_angle_deg),
                                                                    rgb)
 
