@@ -80,3 +80,18 @@ def test_only_destructible_scenery_moves(renderer, small_table):
     moving = next((p for p in geometry.pieces if p.dynamic), None)
     if moving is not None:
         renderer.set_piece_transform(moving.id, np.eye(4))
+
+
+def test_a_flat_mesh_lit_face_by_face_stores_what_its_corners_lit_one_by_one_store():
+    mesh = trimesh.creation.icosphere(subdivisions=2, radius=1.4)
+    rgb = (0.62, 0.48, 0.33)
+    by_face = baked_triangles_node("by-face", mesh.triangles, mesh.face_normals, rgb)
+    by_corner = baked_triangles_node("by-corner", *shaded_triangles(mesh), rgb)
+
+    def stored(node):
+        geom = node.node().get_geom(0)
+        return (bytes(geom.get_vertex_data().get_array(0).get_handle().get_data()),
+                bytes(geom.get_primitive(0).get_vertices().get_handle().get_data()))
+
+    vertices, corners = stored(by_face)
+    assert len(vertices) > 0 and (vertices, corners) == stored(by_corner)
