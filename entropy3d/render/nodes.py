@@ -157,10 +157,11 @@ def mesh_node(name: str, mesh: trimesh.Trimesh, rgb, smooth_angle_deg: float = 0
     different under the sun; ``smooth_angle_deg`` > 0 smooths across edges sharper than that
     angle is not (for round things: barrels, base discs, bike models).
     """
-    if baked and smooth_angle_deg <= 0:
+    if not baked:
+        return lit_triangles_node(name, *shaded_triangles(mesh, smooth_angle_deg), rgb)
+    if smooth_angle_deg <= 0:  # flat: a face's corners share its normal
         return baked_triangles_node(name, mesh.triangles, mesh.face_normals, rgb)
-    return (baked_triangles_node if baked else lit_triangles_node)(name, *shaded_triangles(mesh, smooth_angle_deg),
-                                                                   rgb)
+    return baked_triangles_node(name, *shaded_triangles(mesh, smooth_angle_deg), rgb)
 
 
 def shaded_triangles(mesh: trimesh.Trimesh, smooth_angle_deg: float = 0.0) -> tuple[np.ndarray, np.ndarray]:

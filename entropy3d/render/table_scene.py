@@ -137,8 +137,8 @@ def build_table_node(spec: SceneSpec, geometry: TableGeometry, grid: GridStyle |
     windows = [w for w in windows if len(w)]
     if windows:
         triangles = np.concatenate(windows)
-        baked = baked_triangles_node("windows", triangles, flat_normals(triangles)[:, 0], colour_rgb(WINDOW_COLOUR))
-        baked.reparent_to(root)
+        panes = baked_triangles_node("windows", triangles, flat_normals(triangles)[:, 0], colour_rgb(WINDOW_COLOUR))
+        panes.reparent_to(root)
 
     width, depth = geometry.width, geometry.depth
     edges = dict(spec.table.edges)
