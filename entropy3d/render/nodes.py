@@ -34,16 +34,19 @@ from entropy3d.render.lighting import lit_colours
 
 _LIT = np.dtype([("position", np.float32, 3), ("normal", np.float32, 3)])
 _UNLIT = np.dtype([("position", np.float32, 3), ("colour", np.uint8, 4)])
-#: a baked vertex: its lit colour kept in floats, as the lighting computes it, not rounded to bytes
-_BAKED = np.dtype([("position", np.float32, 3), ("colour", np.float32, 3)])
+#: a baked vertex: its lit colour kept in floats, as the lighting computes it (bytes would round a
+#: sixth of a lit sphere's pixels one level off); RGBA, as every unlit vertex has an alpha, so that
+#: flattening a table (the viewer) into one vertex format keeps its shadows' and grid's alpha; the
+#: position homogeneous (w = 1), which makes a vertex whole 64-bit words (:func:`shared_vertices`)
+_BAKED = np.dtype([("position", np.float32, 4), ("colour", np.float32, 4)])
 
 
 @functools.cache
 def _baked_format() -> GeomVertexFormat:
-    """Position and an RGB colour, both float32, the layout of :data:`_BAKED`."""
+    """Position and an RGBA colour, float32, the layout of :data:`_BAKED`."""
     columns = GeomVertexArrayFormat()
-    columns.add_column(InternalName.get_vertex(), 3, GeomEnums.NT_float32, GeomEnums.C_point)
-    columns.add_column(InternalName.get_color(), 3, GeomEnums.NT_float32, GeomEnums.C_color)
+    columns.add_column(InternalName.get_vertex(), 4, GeomEnums.NT_float32, GeomEnums.C_point)
+    columns.add_column(InternalName.get_color(), 4, GeomEnums.NT_float32, GeomEnums.C_color)
     return GeomVertexFormat.register_format(GeomVertexFormat(columns))
 
 
@@ -130,11 +133,12 @@ def baked_triangles_node(name: str, triangles: np.ndarray, normals: np.ndarray, 
     triangles = np.asarray(triangles, np.float32).reshape(-1, 3, 3)
     normals = np.asarray(normals)
     records = np.empty(3 * len(triangles), _BAKED)
-    records["position"] = triangles.reshape(-1, 3)
+    records["position"][:, :3] = triangles.reshape(-1, 3)
+    records["position"][:, 3] = records["colour"][:, 3] = 1.0
     if normals.shape == (len(triangles), 3):  # a face's corners share its colour: light each face once
-        records["colour"].reshape(-1, 3, 3)[:] = lit_colours(normals, rgb)[:, None, :]
+        records["colour"].reshape(-1, 3, 4)[:, :, :3] = lit_colours(normals, rgb)[:, None, :]
     else:
-        records["colour"] = lit_colours(normals, rgb)
+        records["colour"][:, :3] = lit_colours(normals, rgb)
     node = _geom_node(name, _baked_format(), records)
     node.set_light_off(1)
     return node

@@ -95,3 +95,31 @@ def test_a_flat_mesh_lit_face_by_face_stores_what_its_corners_lit_one_by_one_sto
 
     vertices, corners = stored(by_face)
     assert len(vertices) > 0 and (vertices, corners) == stored(by_corner)
+
+
+def test_a_flattened_table_keeps_its_shadows_and_grid_see_through(small_table):
+    """The viewer flattens the table it never moves into few batches, one vertex format for all:
+    the baked pieces' format must keep the overlays' alpha (an RGB one made every shadow black)."""
+    from panda3d.core import GeomVertexReader, TransparencyAttrib
+
+    from entropy3d.render.table_scene import GridStyle, build_table_node
+    from entropy3d.scene.build import build_table_geometry
+
+    table_node, _ = build_table_node(small_table.spec, build_table_geometry(small_table), GridStyle(), True)
+    table_node.flatten_strong()
+    alphas = []
+    for geom_path in table_node.find_all_matches("**/+GeomNode"):
+        geom_node = geom_path.node()
+        for index in range(geom_node.get_num_geoms()):
+            state = geom_path.get_net_state().compose(geom_node.get_geom_state(index))
+            attrib = state.get_attrib(TransparencyAttrib)
+            if attrib is None or attrib.get_mode() == TransparencyAttrib.M_none:
+                continue
+            geom = geom_node.get_geom(index)
+            reader = GeomVertexReader(geom.get_vertex_data(), "color")  # shared by the batches: read
+            for primitive in geom.get_primitives():                     # the corners this one draws
+                for corner in range(primitive.get_num_vertices()):
+                    reader.set_row(primitive.get_vertex(corner))
+                    alphas.append(reader.get_data4()[3])
+    assert len(alphas) > 100  # the shadows and the grid are there, and see-through
+    assert max(alphas) < 0.5
