@@ -19,8 +19,8 @@ from panda3d.core import AmbientLight, DirectionalLight, NodePath, Point3
 #: walls half lit, west walls in shade, so every orientation reads differently in the iso view
 SUN_DIRECTION = np.array([0.45, -0.35, 0.82]) / np.linalg.norm([0.45, -0.35, 0.82])
 SUN_RGB = (0.78, 0.75, 0.70)
-#: direction towards the fill light: from the sun's side (south-east) but lower, so that walls
-#: facing it stand out from roofs the sun lights as brightly
+#: direction towards the fill light: from the sun's side (south-east) but lower, so it lifts the
+#: walls facing south-east a little more than the roofs
 FILL_DIRECTION = np.array([0.6, -0.5, 0.6]) / np.linalg.norm([0.6, -0.5, 0.6])
 FILL_RGB = (0.12, 0.14, 0.18)
 AMBIENT_RGB = (0.36, 0.37, 0.40)
