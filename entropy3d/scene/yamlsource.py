@@ -48,10 +48,30 @@ class _Refused(Exception):
 def _check_depth(text: str) -> tuple[bool, int]:
     """Refuse nesting deeper than MAX_DEPTH before composing (PyYAML composes recursively).
     Returns whether the text has an alias and how many nodes it writes out (aliases not counted):
-    without an alias, that count is what it expands to."""
+    without an alias, that count is what it expands to.
+
+    Some libyaml builds (the one in PyYAML 6.0.4's wheels) stop at a nesting limit of their own,
+    in their own words and before the parser has handed over a single deep event, since the
+    scanner reads flow brackets ahead. So when the fast parser fails, the text is walked again with
+    PyYAML's pure-Python parser, which has no such limit: a file nested too deep is refused with
+    our limit and its line whichever PyYAML is installed; any other fault is reported in the fast
+    parser's words, as before."""
+    try:
+        return _walk_depth(text, _LOADER)
+    except yaml.YAMLError:
+        if _LOADER is yaml.SafeLoader:
+            raise
+        try:
+            _walk_depth(text, yaml.SafeLoader)  # raises _Refused where the nesting is too deep
+        except yaml.YAMLError:
+            pass
+        raise
+
+
+def _walk_depth(text: str, loader: type) -> tuple[bool, int]:
     depth = nodes = 0
     aliased = False
-    for event in yaml.parse(text, Loader=_LOADER):
+    for event in yaml.parse(text, Loader=loader):
         if isinstance(event, (yaml.MappingStartEvent, yaml.SequenceStartEvent)):
             nodes += 1
             depth += 1
