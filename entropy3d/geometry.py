@@ -272,12 +272,20 @@ def camera_axes(eye: np.ndarray, look: np.ndarray) -> tuple[np.ndarray, np.ndarr
     """Unit forward, right and up vectors (table frame) of a camera at ``eye`` looking at
     ``look``, level (right has no z); looking straight down, +y is up in the frame."""
     forward = look - eye
-    forward = forward / np.linalg.norm(forward)
+    forward = forward / _norm(forward)
     right = _cross(forward, (0.0, 0.0, 1.0))
-    if np.linalg.norm(right) < 1e-6:
+    if _norm(right) < 1e-6:
         right = np.array([1.0, 0.0, 0.0])
-    right = right / np.linalg.norm(right)
+    right = right / _norm(right)
     return forward, right, _cross(right, forward)
+
+
+def _norm(vector) -> float:
+    """The length of a 3-vector: sqrt((x*x + y*y) + z*z), in that order, as :func:`_row_norms`
+    takes it. ``np.linalg.norm`` is BLAS's dot product, whose rounding depends on the CPU kernel
+    OpenBLAS picks (an FMA kernel gave 274 of 2,600 cameras other bits than the rows' sum)."""
+    x, y, z = (float(v) for v in vector)
+    return math.sqrt((x * x + y * y) + z * z)
 
 
 def camera_axes_of(eyes: np.ndarray, looks: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

@@ -5,16 +5,16 @@ tools/relock would leave a fresh machine testing something else than what a user
 from __future__ import annotations
 
 import re
-import tomllib
 from pathlib import Path
 
+import tomllib
 from packaging.requirements import Requirement
 from packaging.utils import canonicalize_name
 
 ROOT = Path(__file__).resolve().parents[1]
 LOCK = ROOT / "requirements-test.txt"
 #: what pip-compile writes under a package that pyproject.toml asks for itself
-FROM_PYPROJECT = re.compile(r"entropy3d \(pyproject\.toml[^)]*\)")
+FROM_PYPROJECT = re.compile(r"entropy3d \(pyproject\.toml(::build-system\.requires)?\)")
 
 
 def locked(text: str) -> dict[str, tuple[str, int, list[str]]]:

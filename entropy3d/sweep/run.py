@@ -54,6 +54,12 @@ def _worker_name() -> str:
         return f"pid {os.getpid()}"
 
 
+#: the scheduler's HTTP server without the dashboard, on a port the system picks: with
+#: ``dashboard_address=None`` alone, Dask still serves its health and metrics pages on 8787 and,
+#: that port taken (a second sweep, a notebook), warns and moves to another
+NO_DASHBOARD = {"dashboard": False, "dashboard_address": "127.0.0.1:0"}
+
+
 @contextlib.contextmanager
 def dask_client(scheduler: str | None = None, workers: int | None = None) -> Iterator:
     """A Dask client: to ``scheduler`` (``tcp://HOST:PORT``) when given, else to a ``LocalCluster``
@@ -77,7 +83,8 @@ def dask_client(scheduler: str | None = None, workers: int | None = None) -> Ite
     with dask.config.set({"distributed.worker.daemon": False,
                           "distributed.nanny.pre-spawn-environ.MALLOC_TRIM_THRESHOLD_": None}), \
             LocalCluster(n_workers=workers or os.cpu_count() or 1, threads_per_worker=1, processes=True,
-                         host="127.0.0.1", dashboard_address=None, silence_logs=logging.ERROR) as cluster, \
+                         host="127.0.0.1", dashboard_address=None, silence_logs=logging.ERROR,
+                         scheduler_kwargs=NO_DASHBOARD) as cluster, \
             Client(cluster) as client:
         yield client
 
