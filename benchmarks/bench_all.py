@@ -45,6 +45,7 @@ ROW_SOURCES: dict[str, Callable[[bool], list[dict]]] = {
     "activation": lambda quick: bench_physics.activation_rows(repeats(quick)),
     "los": los_rows,
     "video": lambda quick: bench_demo.video_rows(repeats(quick)),
+    "film": lambda quick: bench_demo.film_rows(1 if quick else 3),
     "imported-mesh": lambda quick: bench_physics.imported_mesh_rows(repeats(quick)),
     "setup": lambda quick: bench_render.setup_rows(repeats(quick)),
     "commands": lambda quick: bench_commands.command_rows(repeats(quick)),

@@ -15,8 +15,12 @@ from entropy3d.cli.app import app, clean_errors, fail
 DEMO_SEED = 7
 DEMO_TURNS = 3
 PACES = ("fast", "normal", "slow")  # entropy3d.video.movie.PACES, named here so --help needs no import
-PACE_HELP = ("how long each action stays on screen: fast, normal (text readable at 12 characters a second, "
-             "key moments in slow motion) or slow")
+PACE_HELP = ("with --cut full, how long each action stays on screen: fast, normal (text readable at 12 "
+             "characters a second, key moments in slow motion) or slow")
+CUTS = ("short", "full")  # entropy3d.video.cut.CUTS
+CUT_HELP = ("short: the key moments in plain words, 60-90 s for a 3-turn game; full: every action with its "
+            "dice and clauses")
+GRID_HELP = "draw the inch grid on the table (for analysis; a film shows the table as painted)"
 
 
 #: the smallest video whose captions (the HUD's fonts scale with the height) can be drawn
@@ -66,16 +70,21 @@ def _progress():
                     transient=False)
 
 
-def _check_pace(pace: str) -> None:
-    """Refuse a pace before anything is played or read (the video is the last step)."""
+def _check_pace(pace: str, cut: str = "full") -> None:
+    """Refuse a pace or a cut before anything is played or read (the video is the last step)."""
     if pace not in PACES:
         raise fail(f"error: --pace {pace!r}: use one of {', '.join(PACES)}")
+    if cut not in CUTS:
+        raise fail(f"error: --cut {cut!r}: use one of {', '.join(CUTS)}")
 
 
-def _render(replay, output: Path, size, fps: int, supersample: int, pace: str, progress) -> float:
+def _render(replay, output: Path, size, fps: int, supersample: int, pace: str, progress, cut: str = "short",
+            grid: bool = False) -> float:
     from entropy3d.video import VideoOptions, count_frames, render_video
+    from entropy3d.video.cut import short_kbps
 
-    options = VideoOptions(size=size, fps=fps, supersample=supersample).paced(pace)
+    options = VideoOptions(size=size, fps=fps, supersample=supersample, cut=cut, grid=grid,
+                           max_kbps=short_kbps(size) if cut == "short" else None).paced(pace)
     total = count_frames(replay, options)
     task = progress.add_task(f"rendering {output.name}", total=total)
     started = time.perf_counter()
@@ -102,6 +111,8 @@ def demo(
                                  help="who rides the moves: physics (PyBullet) or geometric (footprints, no physics)"),
     smooth: bool = typer.Option(False, "--smooth", help="anti-aliased frames (about 8x slower)"),
     pace: str = typer.Option("normal", "--pace", help=PACE_HELP),
+    cut: str = typer.Option("short", "--cut", help=CUT_HELP),
+    grid: bool = typer.Option(False, "--grid", help=GRID_HELP),
 ) -> None:
     """Play a short game with automatic players and render it to a video: the scene's game system
     (`system:`, Entropy City by default; gang_battle, tenacity_tactics and chase_vehicles scenes
@@ -115,7 +126,7 @@ def demo(
         seed = DEMO_SEED if seed is None else seed
     if producer not in PRODUCERS:
         raise fail(f"error: --producer {producer!r}: use one of {', '.join(PRODUCERS)}")
-    _check_pace(pace)
+    _check_pace(pace, cut)
     video_size = _size(size, out)
     _output(out, (".mp4", ".gif"), "--out")
     if replay is not None:
@@ -136,7 +147,7 @@ def demo(
                          on_record=lambda r: progress.advance(playing) if isinstance(r, ActivationRecord) else None)
         progress.update(playing, total=len(game.activations), completed=len(game.activations))
         played = time.perf_counter() - started
-        rendered = _render(game, out, video_size, fps, 2 if smooth else 1, pace, progress)
+        rendered = _render(game, out, video_size, fps, 2 if smooth else 1, pace, progress, cut, grid)
     end = game.end
     from entropy3d.video.words import Names
 
@@ -158,6 +169,8 @@ def replay_render(
     fps: int = typer.Option(30, "--fps", min=5, max=60, help="frames per second"),
     smooth: bool = typer.Option(False, "--smooth", help="anti-aliased frames (about 8x slower)"),
     pace: str = typer.Option("normal", "--pace", help=PACE_HELP),
+    cut: str = typer.Option("short", "--cut", help=CUT_HELP),
+    grid: bool = typer.Option(False, "--grid", help=GRID_HELP),
     action: Optional[int] = typer.Option(None, "--action", min=1,
                                          help="with --png: the replay's Nth action (counting every action of "
                                               "every activation from 1)"),
@@ -170,7 +183,7 @@ def replay_render(
 
     if (action is None) != (png is None):
         raise fail("error: --action N and --png FILE go together: the picture of the replay's Nth action")
-    _check_pace(pace)
+    _check_pace(pace, cut)
     if png is not None:
         _output(png, (".png",), "--png")
         _picture(read_replay(replay), action, png)
@@ -179,7 +192,7 @@ def replay_render(
     _output(out, (".mp4", ".gif"), "--out")
     game = read_replay(replay)
     with _progress() as progress:
-        rendered = _render(game, out, video_size, fps, 2 if smooth else 1, pace, progress)
+        rendered = _render(game, out, video_size, fps, 2 if smooth else 1, pace, progress, cut, grid)
     typer.echo(f"rendered {out} in {rendered:.1f} s")
 
 

@@ -105,7 +105,7 @@ def summarize(replay) -> GameSummary:
     attacks = 0
     air_time = 0.0
     for number, activation in enumerate(replay.activations):
-        found, attacked, air = _activation_moments(number, activation)
+        found, attacked, air = activation_moments(number, activation)
         moments += found
         attacks += attacked
         air_time += air
@@ -124,7 +124,7 @@ def summarize(replay) -> GameSummary:
                        round(closeness, 4), round(drama, 4), tuple(moments), _riders(replay, moments))
 
 
-def _activation_moments(number: int, activation) -> tuple[list[Moment], int, float]:
+def activation_moments(number: int, activation) -> tuple[list[Moment], int, float]:
     """(moments, attacks made, seconds in the air on jumps) of one activation."""
     moments: list[Moment] = []
     attacks = 0

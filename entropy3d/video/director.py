@@ -467,6 +467,16 @@ class CameraRig:
         return self.eye, self.look
 
 
+def drifted(eye: np.ndarray, look: np.ndarray, degrees: float) -> np.ndarray:
+    """``eye`` turned ``degrees`` counter-clockwise about the vertical through ``look`` (a held
+    shot's slow drift)."""
+    angle = math.radians(degrees)
+    offset = np.asarray(eye, float) - np.asarray(look, float)
+    turned = np.array([offset[0] * math.cos(angle) - offset[1] * math.sin(angle),
+                       offset[0] * math.sin(angle) + offset[1] * math.cos(angle), offset[2]])
+    return np.asarray(look, float) + turned
+
+
 def pose_at(trajectory: np.ndarray, t: float) -> np.ndarray:
     """(x, y, z, heading) on a trajectory at time ``t`` (clamped), headings unwrapped."""
     times = trajectory[:, 0]

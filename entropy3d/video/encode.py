@@ -47,7 +47,7 @@ def write_mp4(frames: Iterable[np.ndarray | LaidFrame], path: Path, options: Vid
                                          ffmpeg_log_level="error",
                                          output_params=["-crf", str(options.crf), "-preset", X264_PRESET, "-tune",
                                                         "animation", "-threads", str(X264_THREADS),
-                                                        "-movflags", "+faststart"])
+                                                        *_rate_cap(options), "-movflags", "+faststart"])
     writer.send(None)
     pending: queue.Queue = queue.Queue(maxsize=FRAMES_IN_FLIGHT)
     failures: list[BaseException] = []
@@ -80,6 +80,15 @@ def write_mp4(frames: Iterable[np.ndarray | LaidFrame], path: Path, options: Vid
         writer.close()
     if failures:
         raise failures[0]
+
+
+def _rate_cap(options: VideoOptions) -> list[str]:
+    """x264's rate cap (VBV) when the options set one: the picture keeps crf's quality wherever
+    that fits under ``max_kbps``, and only the busiest seconds are coarser, so a film's size has a
+    bound (seconds x max_kbps) whatever moves in it. The buffer holds two seconds."""
+    if options.max_kbps is None:
+        return []
+    return ["-maxrate", f"{options.max_kbps}k", "-bufsize", f"{2 * options.max_kbps}k"]
 
 
 def write_gif(frames: Iterable[np.ndarray | LaidFrame], path: Path, options: VideoOptions, total: int,

@@ -80,7 +80,8 @@ class HudInfo:
     heading: top line ("Turn 2 of 3 - activation 3/8"). active: the active bike, or None.
     plan: the action's plan text. lines: (sentence, detail) per event, newest last: the plain
     words drawn large, the dice and clauses under them, smaller (see :mod:`entropy3d.video.words`).
-    score: (gang name, colour, points) per gang.
+    score: (gang name, colour, points) per gang. caption: one line in large print, centred at the
+    bottom (the short cut's words, :mod:`entropy3d.video.cut`), red when ``caption_bad``.
     """
 
     heading: str
@@ -88,6 +89,8 @@ class HudInfo:
     plan: str = ""
     lines: tuple[tuple[str, str], ...] = ()
     score: tuple[tuple[str, str, int], ...] = field(default_factory=tuple)
+    caption: str = ""
+    caption_bad: bool = False
 
 
 #: a panel's darkening in integers: (value x (255 - alpha) + colour x alpha + 127) // 255
@@ -342,6 +345,20 @@ def hud_overlay(info: HudInfo, width: int, height: int) -> Overlay:
         for line, face, colour, line_h in rows:
             texts.append(("text", (left + pad, y), line, face, colour, None))
             y += line_h
+
+    if info.caption:
+        size = 34
+        while size > 22 and measure.textlength(info.caption, font=font(int(size * unit), True)) > width - 6 * pad:
+            size -= 2  # a long line shrinks to fit one line before it is cut
+        face = font(int(size * unit), True)
+        line = _clipped(info.caption, face, width - 6 * pad, measure)
+        text_w = measure.textlength(line, font=face)
+        bottom = height - int(3 * pad)
+        box = (int((width - text_w) / 2 - 1.5 * pad), bottom - int(56 * unit),
+               int((width + text_w) / 2 + 1.5 * pad), bottom)
+        boxes.append(box)
+        texts.append(("text", (width // 2, box[1] + int(10 * unit)), line, face, BAD if info.caption_bad else TEXT,
+                      "ma"))
 
     return make_overlay((width, height), boxes, texts)
 

@@ -28,6 +28,7 @@ from entropy3d.video import hud, pacing, words
 from entropy3d.video.director import (
     CameraRig,
     craned_up,
+    drifted,
     eye_for,
     occluder_mesh,
     overview_eye,
@@ -76,7 +77,10 @@ class VideoOptions:
     ``flight_rate``, filmed from the side with the profile as an inset (see :data:`PACES`).
     supersample: anti-aliasing factor of the software renderer (1 is fast, 2 is smooth and ~8x
     slower). backend: render backend. crf: H.264 constant rate factor (higher is smaller) at
-    :data:`~entropy3d.video.encode.X264_PRESET`.
+    :data:`~entropy3d.video.encode.X264_PRESET`. cut: "full" (every action, its dice and clauses)
+    or "short" (the key moments in plain words, :mod:`entropy3d.video.cut`). grid: the inch grid
+    on the table, for analysis (a film for people shows the table as painted). max_kbps: the MP4's
+    bit rate cap (kilobits a second; None: crf alone decides), which bounds the file's size.
     """
 
     size: tuple[int, int] = (1280, 720)
@@ -95,6 +99,9 @@ class VideoOptions:
     supersample: int = 1
     backend: str | None = None
     crf: int = 32
+    cut: str = "full"
+    grid: bool = False
+    max_kbps: int | None = None
 
     def paced(self, pace: str) -> "VideoOptions":
         """These options at a named pace of :data:`PACES`."""
@@ -188,9 +195,12 @@ def replay_names(replay: Replay, table=None) -> words.Names:
 
 def count_frames(replay: Replay, options: VideoOptions, names: words.Names | None = None) -> int:
     from entropy3d.scene import load_scene
+    from entropy3d.video.cut import short_segments
 
     table = load_scene(scene_file(replay))
     names = names if names is not None else replay_names(replay, table)
+    if options.cut == "short":
+        return sum(s.frames for s in short_segments(replay, options, names))
     return sum(s.frames for s in plan_segments(replay, options, names, system_pace(replay, table)))
 
 
@@ -200,7 +210,12 @@ def video_duration_s(replay: Replay, options: VideoOptions) -> float:
 
 
 class ReplayFilm:
-    """Draws the frames of one replay; iterate :meth:`frames` for (H, W, 3) uint8 images."""
+    """Draws the frames of one replay; iterate :meth:`frames` for (H, W, 3) uint8 images.
+
+    hold_drift_deg_s: degrees a second the camera turns about what it looks at while a shot is
+    held (0: a held shot is one still picture, drawn once)."""
+
+    hold_drift_deg_s = 0.0
 
     def __init__(self, replay: Replay, options: VideoOptions = VideoOptions(), table=None, geometry=None):
         from entropy3d.render.renderer import TableRenderer
@@ -212,7 +227,7 @@ class ReplayFilm:
         self.table = table if table is not None else load_scene(scene_file(replay))
         self.geometry = geometry if geometry is not None else build_table_geometry(self.table)
         self.renderer = TableRenderer(self.table, options.size, geometry=self.geometry, title="",
-                                      supersample=options.supersample, backend=options.backend)
+                                      supersample=options.supersample, backend=options.backend, grid=options.grid)
         self.occluders = occluder_mesh(self.geometry)
         self.words = replay_names(replay, self.table)
         #: a game of a system that plays its own rules (gang battle): its figures have no speed or stress
@@ -418,8 +433,11 @@ class ReplayFilm:
             if own_shot:
                 eye, look, fov = fight_shot
                 self.rig.cut(eye, look)
+            if holding and self.hold_drift_deg_s:
+                eye = drifted(eye, look, self.hold_drift_deg_s * (i - ride_frames + 1) / fps)
             self._look(eye, look, fov)
-            frame = still.frame(self.renderer, eye, look, moving=i <= ride_frames + 2 or staged)
+            frame = still.frame(self.renderer, eye, look,
+                                moving=i <= ride_frames + 2 or staged or bool(self.hold_drift_deg_s))
             self.shots.append((self.segments.index(segment), eye.copy(), look.copy(), fov,
                                np.array([x, y, z], float)))
             profile = None if jump is None or own_shot else jump[1:]   # the jump's inset and its box
@@ -478,7 +496,12 @@ class ReplayFilm:
         frame = self.renderer.render_to_array()
         heading = self._heading(activation, action)
         takedown_frame = round(TAKEDOWN_AFTER * segment.frames)
+        held_eye = eye
         for i in range(segment.frames):
+            if self.hold_drift_deg_s:  # the camera drifts round the model: not a still picture
+                eye = drifted(held_eye, look, self.hold_drift_deg_s * (i + 1) / self.options.fps)
+                self._look(eye, look, fov)
+                frame = self.renderer.render_to_array()
             self.shots.append((self.segments.index(segment), eye.copy(), look.copy(), fov, point))
             shown = frame if fight is None else draw_fight(frame, fight, self.renderer.project,
                                                            fight.taken_out and i >= takedown_frame)
@@ -574,7 +597,9 @@ def render_video(replay: Replay, output: str | Path, options: VideoOptions = Vid
     output = Path(output)
     if output.suffix.lower() not in FORMATS:
         raise ValueError(f"video output must end in {' or '.join(FORMATS)}, got {output.name!r}")
-    film = ReplayFilm(replay, options, table, geometry)
+    from entropy3d.video.cut import film_of
+
+    film = film_of(replay, options, table, geometry)
     total = sum(s.frames for s in film.segments)
     try:
         with AtomicFile(output) as pending:

@@ -1,0 +1,276 @@
+"""The short cut: the film a stranger watches (``entropy3d demo``'s default, ``--cut short``).
+
+The full film (:class:`~entropy3d.video.movie.ReplayFilm`, ``--cut full``) shows every action of
+the game with its dice and clauses, held until every sentence can be read: 4 min 49 s for the
+default 3-turn demo, half of it still pictures. The short cut keeps, within :data:`SHORT_S`:
+
+- an establishing shot of the table (the camera orbits it under the title);
+- the activations with the most drama, by the sweep's own moments and weights
+  (:func:`entropy3d.sweep.summary.activation_moments`: takedowns, jumps, crashes, smashes, hits,
+  busts, air time), then, while the film is shorter than ``SHORT_S[0]``, the longest rides left,
+  all in the order they were played, each action one plain line (:func:`caption`) that appears
+  when its moment is on screen, never before;
+- the end card.
+
+A held shot is never a still picture: the camera keeps drifting round what it looks at
+(:data:`HOLD_DRIFT_DEG_S`), so a film has no freeze but its cards' text. It decides nothing:
+everything it shows was recorded in the replay.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Iterable, Iterator, Sequence
+
+import numpy as np
+
+from entropy3d.game.records import action_events
+from entropy3d.game.replay import Replay
+from entropy3d.rules.event import Event
+from entropy3d.sweep.summary import AIR_SECOND, activation_moments
+from entropy3d.video import hud, words
+from entropy3d.video.jumpshot import ride_clock
+from entropy3d.video.movie import ReplayFilm, Segment, VideoOptions, filmed_flight
+
+#: the cuts a film can be made in
+CUTS = ("short", "full")
+#: the short cut's length (seconds, title and end card included): at least, at most; and the
+#: length it fills to with plain rides when the dramatic ones come to less
+SHORT_S = (60.0, 90.0)
+SHORT_AIM_S = 72.0
+#: seconds of the establishing shot under the title
+ESTABLISHING_S = 4.0
+#: a caption's reading speed (characters a second) and the least time it stays up (seconds)
+CAPTION_CPS = 15.0
+MIN_CAPTION_S = 1.6
+#: seconds a plain ride is held after it ends, and a key moment (crash, jump, hit...)
+PLAIN_HOLD_S = 0.3
+KEY_HOLD_S = 1.0
+#: degrees a second the camera drifts round what it looks at while a shot is held
+HOLD_DRIFT_DEG_S = 4.0
+#: the short cut's bit rate cap at 1280x720 (kilobits a second): 90 s of it is 9.6 MB, under
+#: Discord's 10 MB; another size scales it by the square root of its pixels (1080p: 1,275 kbit/s,
+#: 14.3 MB)
+SHORT_KBPS_720P = 850
+#: which event an action's caption tells, most telling first
+_TOLD = ("wreck", "cliff_edge", "left_table", "crash", "bust", "jump", "landing", "destructible", "attack", "move")
+
+
+@dataclass(frozen=True)
+class Caption:
+    """The one line an action is told in, the ride time (seconds) it may appear at, whether it
+    tells of harm (drawn red), and whether it tells an attack, which the film shows once the
+    ride has ended (from the move's best point, EC-ACT-ATTACK), so it appears only then."""
+
+    text: str
+    t_s: float
+    bad: bool = False
+    after_ride: bool = False
+
+
+def _rank(event: Event) -> float:
+    if event.kind == "shot":  # a system's own shot (the gang fight): "Lyra shoots Skab: 2 hits"
+        return _TOLD.index("crash") - 0.5
+    if event.kind == "attack" and any(event.figures.get(k) for k in words.HARM):
+        return _TOLD.index("crash")  # a hit tells as much as a crash
+    if event.kind == "jump" and not event.figures.get("air_time") and event.piece is None:
+        return len(_TOLD)  # a bump off a ramp with no air time: the ride tells it
+    return _TOLD.index(event.kind) if event.kind in _TOLD else len(_TOLD)
+
+
+def caption(events: Sequence[Event], names: words.Names) -> Caption | None:
+    """The action in one line a stranger follows, no dice and no clauses ("Ash hits the lamp post
+    head-on and crashes"): its most telling event (:data:`_TOLD`), at that event's time; None
+    for an action with nothing to tell (a skip)."""
+    told = sorted((e for e in events if _rank(e) < len(_TOLD)), key=_rank)
+    if not told:
+        return None
+    event = told[0]
+    said = _told(event, events, names)
+    # an event with no time of its own after one timed later waits for that one (a wreck after
+    # the crash that made it): as pacing.shown_by does
+    at = max(e.t_s for e in events[:events.index(event) + 1])
+    # an attack's words wait for the ride's end, where the film stages it; a wreck too, unless
+    # the model's own crash, bust or fall made it
+    fell = any(e.kind in ("crash", "bust", "cliff_edge") and e.model == event.model for e in events)
+    attack = (any(e.kind in ("attack", "shot") for e in events) and event.kind in ("attack", "shot", "wreck")
+              and not fell)
+    return Caption(said.text, at, said.bad, attack)
+
+
+def _told(event: Event, events: Sequence[Event], names: words.Names) -> Caption:
+    who, figures = names.rider_of_gang(event.model), event.figures
+    kind = event.kind
+    if kind == "wreck" or (kind == "attack" and figures.get("taken_out")):
+        hitter = next((e for e in events if e.kind == "attack" and e.model != event.model and e.rolls), None)
+        by = f" by {names.rider(hitter.model)}" if hitter is not None else ""
+        return Caption(f"{who} is taken out{by}", event.t_s, True)
+    if kind == "cliff_edge":
+        return Caption(f"{who} rides over the edge and falls", event.t_s, True)
+    if kind == "left_table":
+        return Caption(f"{who} rides off the table and escapes", event.t_s)
+    if kind == "crash":
+        how = "head-on" if figures.get("kind") == "head_on" else "side-on"
+        after = "and rides it out" if figures.get("survived") else "and crashes"
+        return Caption(f"{who} hits {names.thing(event.piece)} {how} {after}", event.t_s, not figures.get("survived"))
+    if kind == "bust":
+        out = figures.get("out_of_game", False)
+        return Caption(f"{who} loses control" + (" and is out of the game" if out else " and goes down"),
+                       event.t_s, True)
+    if kind == "jump":
+        if event.piece is not None:
+            return Caption(f"{who} flies over {names.thing(event.piece)}", event.t_s)
+        if "carry_in" in figures:
+            return Caption(f"{who} takes off and is still flying", event.t_s)
+        # the rules' distance (EC-JUMP-4), which the picture's flight need not match: said so
+        return Caption(f"{who} jumps: {figures['landing_in'] - figures['launch_in']:.0f}\" by the rules", event.t_s)
+    if kind == "landing":
+        return Caption(f"{who} lands the jump", event.t_s)
+    if kind == "destructible":
+        thing = names.thing(event.piece)
+        if not event.rolls:
+            return Caption(f"{who} is stopped by {thing}", event.t_s)
+        did = "smashes through" if event.rolls[0].succeeded else "is thrown off line by"
+        return Caption(f"{who} {did} {thing}", event.t_s)
+    if kind == "shot":
+        return Caption(words.headline(event, names), event.t_s, bool(figures.get("hit")))
+    if kind == "attack":
+        return _attack_caption(event, events, names)
+    walked = figures.get("walked")
+    length = figures.get("length_in", 0)
+    return Caption(f"{who} {'walks' if walked else 'rides'} {length:.0f}\"" if length >= 0.5
+                   else f"{who} turns on the spot", 0.0)
+
+
+def _attack_caption(event: Event, events: Sequence[Event], names: words.Names) -> Caption:
+    """An attack told from the attacker's side: who attacks whom with what, and what came of it."""
+    attacker = next((e for e in events if e.kind == "attack" and "weapon" in e.figures), None)
+    if attacker is None:
+        return Caption(words.sentence(event, names), event.t_s, bool(event.figures.get("hit")))
+    target = names.rider(attacker.piece) if attacker.piece else "a rival"
+    weapon = str(attacker.figures["weapon"]).replace("_", " ")
+    hurt = next((e for e in events if e.kind == "attack" and e.figures.get("wounds_lost")), None)
+    result = (f"{target} loses {hurt.figures['wounds_lost']} wound{'s' if hurt.figures['wounds_lost'] != 1 else ''}"
+              if hurt is not None else "hits" if attacker.figures.get("hit") else "misses")
+    verb = f"attacks {target} with the {weapon}"
+    return Caption(f"{names.rider(attacker.model)} {verb}: {result}", attacker.t_s, hurt is not None)
+
+
+def reading_s(said: Caption | None) -> float:
+    return 0.0 if said is None else max(MIN_CAPTION_S, len(said.text) / CAPTION_CPS)
+
+
+def action_segment(replay: Replay, k: int, j: int, options: VideoOptions, names: words.Names) -> Segment | None:
+    """Action ``j`` of activation ``k`` as the short cut plays it: its ride (a key moment in slow
+    motion, a jump's flight slower still), then held until its caption has been up long enough
+    to read; None for an action with nothing to show (no ride, no attack, nothing told)."""
+    activation = replay.activations[k]
+    action = activation.actions[j]
+    events = action_events(activation, j)
+    said = caption(events, names)
+    ridden = len(action.trajectory) > 1 and float(action.trajectory[-1, 0]) > 0
+    if not ridden and said is None:
+        return None
+    fps = options.fps
+    key = any(words.is_key_moment(e) for e in events)
+    rate = options.key_rate if key else 1.0
+    ride_s = min(float(action.trajectory[-1, 0]), options.max_action_s) if len(action.trajectory) else 0.0
+    flight = filmed_flight(action, events, ride_s)
+    clock = ride_clock(ride_s, rate, flight, options.flight_rate, fps)
+    ride_frames = len(clock)
+    appears = (int(np.searchsorted(clock, said.t_s)) if said is not None and len(clock) and not said.after_ride
+               else ride_frames)
+    hold = KEY_HOLD_S if key else PLAIN_HOLD_S
+    frames = max(ride_frames + round(hold * fps), appears + round(reading_s(said) * fps), 1)
+    return Segment("action", frames, k, j, activation.turn, ride_frames, rate, flight)
+
+
+def short_segments(replay: Replay, options: VideoOptions, names: words.Names) -> list[Segment]:
+    """The short cut's segments: the establishing shot, the chosen actions in play order, the end
+    card (see the module docstring)."""
+    fps = options.fps
+    title, end = Segment("title", round(ESTABLISHING_S * fps)), Segment("end", round(options.end_s * fps))
+    room = SHORT_S[1] * fps - title.frames - end.frames
+    wanted = SHORT_AIM_S * fps - title.frames - end.frames
+    shown: dict[int, list[Segment]] = {}
+    drama: dict[int, float] = {}
+    for k, activation in enumerate(replay.activations):
+        segments = [s for j in range(len(activation.actions))
+                    if (s := action_segment(replay, k, j, options, names)) is not None]
+        if segments:
+            shown[k] = segments
+            moments, _, air = activation_moments(k, activation)
+            drama[k] = sum(m.drama for m in moments) + AIR_SECOND * air
+    length = {k: sum(s.frames for s in segments) for k, segments in shown.items()}
+    ride = {k: sum(s.ride_frames for s in segments) for k, segments in shown.items()}
+    chosen: set[int] = set()
+    used = 0
+    for k in sorted((k for k in shown if drama[k] > 0), key=lambda k: (-drama[k], k)):
+        if used + length[k] <= room:
+            chosen.add(k)
+            used += length[k]
+    for k in sorted((k for k in shown if k not in chosen), key=lambda k: (-ride[k], k)):
+        if used >= wanted:
+            break
+        if used + length[k] <= room:
+            chosen.add(k)
+            used += length[k]
+    return [title, *(s for k in sorted(chosen) for s in shown[k]), end]
+
+
+class ShortFilm(ReplayFilm):
+    """A replay's short cut (see the module docstring): the full film's cameras, rides and fight
+    staging over the chosen actions, one caption line in place of the full HUD's panels, and a
+    camera that drifts while a shot is held."""
+
+    hold_drift_deg_s = HOLD_DRIFT_DEG_S
+
+    def __init__(self, replay: Replay, options: VideoOptions = VideoOptions(), table=None, geometry=None):
+        super().__init__(replay, options, table, geometry)
+        self.segments = short_segments(replay, options, self.words)
+
+    def _title(self, segment: Segment, state) -> Iterator[np.ndarray]:
+        from entropy3d.systems import find_system
+        from entropy3d.video.ending import MISSION_NAMES
+
+        header = self.replay.header
+        mission = header.initial.mission
+        lines = (" vs ".join(self.gang_names[g] for g in self.table.spec.gangs),
+                 f"{MISSION_NAMES.get(mission, mission)}  -  {header.turns} turns",
+                 f"{find_system(self.table.spec.system).title}  |  entropy3d")
+        frames = segment.frames
+        for i, frame in enumerate(self._overview_frames(frames, 40.0)):
+            # the table alone first, then the title over it
+            yield frame if i < frames // 3 else hud.card_frame(frame, header.scene_name, lines, darken=0.35)
+
+    def _hud(self, activation, action, bike, heading: str, t: float, holding: bool) -> hud.HudInfo:
+        events = action_events(activation, action.index if action in activation.actions else 0)
+        said = caption(events, self.words)
+        shown = said is not None and (holding or (t >= said.t_s and not said.after_ride))
+        if said is not None and said.after_ride and not shown and len(action.trajectory) > 1:
+            # the ride an attack is made from: who it is, until the attack is shown
+            said = Caption(f"{self.words.rider_of_gang(activation.model_id)} "
+                           f"{'walks' if activation.model_id in self.on_foot else 'rides'}", t)
+            shown = True
+        later = activation.actions[activation.actions.index(action) + 1:] if action in activation.actions else ()
+        settled = holding and not any(words.is_key_moment(e) for step in later for e in step.events)
+        score = self._score(activation.state_after if settled else activation.state_before)
+        return hud.HudInfo(f"Turn {activation.turn} of {self.replay.header.turns}", None, score=score,
+                           caption=said.text if shown else "", caption_bad=shown and said.bad)
+
+
+def short_kbps(size: tuple[int, int]) -> int:
+    """The short cut's bit rate cap for frames of ``size`` pixels (see :data:`SHORT_KBPS_720P`)."""
+    return round(SHORT_KBPS_720P * math.sqrt(size[0] * size[1] / (1280 * 720)))
+
+
+def film_of(replay: Replay, options: VideoOptions, table=None, geometry=None) -> ReplayFilm:
+    """The film of ``replay`` in the options' cut (one of :data:`CUTS`)."""
+    if options.cut not in CUTS:
+        raise ValueError(f"cut must be one of {', '.join(CUTS)}, got {options.cut!r}")
+    return (ShortFilm if options.cut == "short" else ReplayFilm)(replay, options, table, geometry)
+
+
+def film_seconds(segments: Iterable[Segment], fps: int) -> float:
+    return sum(s.frames for s in segments) / fps

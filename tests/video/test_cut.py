@@ -1,0 +1,133 @@
+"""The short cut (entropy3d.video.cut, issue 43): the default demo comes to a minute or a minute
+and a half, a rendered short film has no still stretch of 2 s beyond a tenth of its length
+(ffmpeg's freezedetect, as a viewer's eye would), and its one-line captions appear with what they
+tell, never before: a crash once the ride has reached it, an attack once the ride is over."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+
+import pytest
+
+from entropy3d.cli.demo_commands import DEMO_SEED, DEMO_TURNS
+from entropy3d.game import play_game
+from entropy3d.game.records import action_events
+from entropy3d.game.replay import read_replay
+from entropy3d.video.cut import SHORT_S, ShortFilm, caption, short_kbps, short_segments
+from entropy3d.video.jumpshot import ride_clock
+from entropy3d.video.movie import VideoOptions, render_video, replay_names
+
+#: freezedetect's settings in the issue: -60 dB of noise, 2 s or longer
+FREEZE = "freezedetect=n=-60dB:d=2"
+
+
+@pytest.fixture(scope="module")
+def default_demo(tmp_path_factory):
+    """The game `entropy3d demo` plays by default (crossroads, seed 7, 3 turns, physics)."""
+    path = tmp_path_factory.mktemp("demo") / "demo.jsonl"
+    play_game(None, seed=DEMO_SEED, turns=DEMO_TURNS, producer="physics", replay_path=path)
+    return read_replay(path)
+
+
+def test_the_default_demo_cuts_to_a_minute_to_a_minute_and_a_half(default_demo):
+    options = VideoOptions(cut="short")
+    segments = short_segments(default_demo, options, replay_names(default_demo))
+    seconds = sum(s.frames for s in segments) / options.fps
+    assert SHORT_S[0] <= seconds <= SHORT_S[1]
+    assert [s.kind for s in segments[:1] + segments[-1:]] == ["title", "end"]
+    shown = [s.activation for s in segments if s.kind == "action"]
+    assert shown == sorted(shown)  # in the order they were played
+    # every takedown of the game is in the cut
+    taken_out = {k for k, a in enumerate(default_demo.activations)
+                 if any(m.in_play and not a.state_after.model(m.id).in_play for m in a.state_before.models.values())}
+    assert taken_out and taken_out <= set(shown)
+
+
+def frozen_seconds(path) -> tuple[float, float]:
+    """(seconds frozen, seconds in all) of a video by ffmpeg's freezedetect."""
+    import imageio_ffmpeg
+
+    result = subprocess.run([imageio_ffmpeg.get_ffmpeg_exe(), "-hide_banner", "-i", str(path), "-vf", FREEZE,
+                             "-map", "0:v", "-f", "null", "-"], capture_output=True, text=True, check=True)
+    frozen = sum(float(d) for d in re.findall(r"freeze_duration: ([\d.]+)", result.stderr))
+    # a freeze still open at the end has no duration line: count it to the end
+    starts = re.findall(r"freeze_start: ([\d.]+)", result.stderr)
+    hours, minutes, seconds = re.search(r"Duration: (\d+):(\d+):([\d.]+)", result.stderr).groups()
+    total = int(hours) * 3600 + int(minutes) * 60 + float(seconds)
+    if len(starts) > len(re.findall(r"freeze_end", result.stderr)):
+        frozen += total - float(starts[-1])
+    return frozen, total
+
+
+def test_a_short_film_is_frozen_for_at_most_a_tenth_of_its_length(default_demo, tmp_path):
+    path = render_video(default_demo, tmp_path / "short.mp4", VideoOptions(size=(320, 180), cut="short"))
+    frozen, total = frozen_seconds(path)
+    assert SHORT_S[0] - 1 <= total <= SHORT_S[1] + 1
+    assert frozen <= 0.1 * total, f"{frozen:.1f} s of {total:.1f} s frozen"
+
+
+def test_the_short_cut_bit_rate_keeps_90_seconds_under_10_mb_at_720p_and_15_at_1080p():
+    assert short_kbps((1280, 720)) * SHORT_S[1] / 8 / 1000 < 10.0
+    assert short_kbps((1920, 1080)) * SHORT_S[1] / 8 / 1000 < 15.0
+
+
+def test_a_caption_appears_with_its_moment_never_before(default_demo):
+    """Frame by frame, as ShortFilm draws an action: a caption telling of a crash shows only once
+    the ride has reached the crash, one telling of an attack only once the ride is over."""
+    options = VideoOptions(size=(96, 54), cut="short")
+    film = ShortFilm(default_demo, options)
+    told = {"crash": 0, "attack": 0}
+    try:
+        for segment in film.segments:
+            if segment.kind != "action":
+                continue
+            activation = default_demo.activations[segment.activation]
+            action = activation.actions[segment.action]
+            events = action_events(activation, segment.action)
+            said = caption(events, film.words)
+            ride_s = min(float(action.trajectory[-1, 0]), options.max_action_s) if len(action.trajectory) else 0.0
+            clock = ride_clock(ride_s, segment.rate, segment.flight, options.flight_rate, options.fps)
+            crash_t = min((e.t_s for e in events if e.kind == "crash"), default=None)
+            bike = activation.state_before.model(activation.model_id)
+            for i in range(segment.frames):
+                holding = i >= segment.ride_frames
+                t = float(clock[min(i, len(clock) - 1)]) if not holding and len(clock) else ride_s
+                shown = film._hud(activation, action, bike, "", t, holding).caption
+                if said is not None and said.after_ride and shown == said.text:
+                    assert holding, (segment, i, shown)
+                    told["attack"] += 1
+                elif said is not None and said.after_ride:  # the ride it is made from: who rides
+                    assert not holding and shown.startswith(film.words.rider_of_gang(bike.id)), shown
+                if shown and crash_t is not None and "hits" in shown and "head-on" in shown + "side-on":
+                    assert holding or t >= crash_t - 1e-9, (segment, i, t, crash_t, shown)
+                    told["crash"] += 1
+            assert said is None or film._hud(activation, action, bike, "", ride_s, True).caption == said.text
+    finally:
+        film.close()
+    assert told["crash"] and told["attack"]  # the default demo has both: the checks ran
+
+
+def test_a_taken_out_caption_names_a_model_the_replay_takes_out(default_demo):
+    names = replay_names(default_demo)
+    seen = 0
+    for activation in default_demo.activations:
+        for j in range(len(activation.actions)):
+            said = caption(action_events(activation, j), names)
+            if said is None or "is taken out" not in said.text:
+                continue
+            seen += 1
+            out = [m for m in activation.state_before.models.values()
+                   if m.in_play and not activation.state_after.model(m.id).in_play]
+            assert any(said.text.startswith(names.rider_of_gang(m.id)) for m in out), said.text
+    assert seen >= 2
+
+
+def test_the_cut_flag_is_checked_before_anything_is_played(tmp_path):
+    from typer.testing import CliRunner
+
+    from entropy3d.cli import app
+
+    result = CliRunner().invoke(app, ["demo", "--cut", "trailer", "--out", str(tmp_path / "x.mp4")])
+    assert result.exit_code != 0 and "--cut 'trailer': use one of short, full" in result.output
+    assert not list(tmp_path.iterdir())
