@@ -253,11 +253,23 @@ class ShortFilm(ReplayFilm):
             said = Caption(f"{self.words.rider_of_gang(activation.model_id)} "
                            f"{'walks' if activation.model_id in self.on_foot else 'rides'}", t)
             shown = True
-        later = activation.actions[activation.actions.index(action) + 1:] if action in activation.actions else ()
-        settled = holding and not any(words.is_key_moment(e) for step in later for e in step.events)
-        score = self._score(activation.state_after if settled else activation.state_before)
+        score = self._score(activation.state_after if self._scored(activation, action, holding)
+                            else activation.state_before)
         return hud.HudInfo(f"Turn {activation.turn} of {self.replay.header.turns}", None, score=score,
                            caption=said.text if shown else "", caption_bad=shown and said.bad)
+
+    @staticmethod
+    def _scored(activation, action, holding: bool) -> bool:
+        """Whether the activation's score change is on screen by ``action`` (after it when
+        ``holding``): the replay keeps the activation's final score only, shown from the end of
+        its last action with a key moment (a takedown, a bust...) and kept for the actions after
+        it, so the scoreboard changes once (the full cut's showed the old score again while a
+        later action rode: Hades -1, +0, -1)."""
+        keys = [j for j, step in enumerate(activation.actions)
+                if any(words.is_key_moment(e) or e.kind in ("score", "shot") for e in action_events(activation, j))]
+        index = activation.actions.index(action) if action in activation.actions else 0
+        last = keys[-1] if keys else -1
+        return index > last or (index == last and holding)
 
 
 def short_kbps(size: tuple[int, int]) -> int:

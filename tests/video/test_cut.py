@@ -78,6 +78,7 @@ def test_a_caption_appears_with_its_moment_never_before(default_demo):
     options = VideoOptions(size=(96, 54), cut="short")
     film = ShortFilm(default_demo, options)
     told = {"crash": 0, "attack": 0}
+    scores = []
     try:
         for segment in film.segments:
             if segment.kind != "action":
@@ -93,7 +94,9 @@ def test_a_caption_appears_with_its_moment_never_before(default_demo):
             for i in range(segment.frames):
                 holding = i >= segment.ride_frames
                 t = float(clock[min(i, len(clock) - 1)]) if not holding and len(clock) else ride_s
-                shown = film._hud(activation, action, bike, "", t, holding).caption
+                info = film._hud(activation, action, bike, "", t, holding)
+                shown = info.caption
+                scores.append(info.score)
                 if said is not None and said.after_ride and shown == said.text:
                     assert holding, (segment, i, shown)
                     told["attack"] += 1
@@ -106,6 +109,11 @@ def test_a_caption_appears_with_its_moment_never_before(default_demo):
     finally:
         film.close()
     assert told["crash"] and told["attack"]  # the default demo has both: the checks ran
+    # the scoreboard changes once per activation that scored, and never flickers back
+    runs = [scores[0]] + [b for a, b in zip(scores, scores[1:]) if a != b]
+    scored = sum(1 for a in default_demo.activations if a.state_after.score != a.state_before.score)
+    assert 1 < len(runs) <= scored + 1
+    assert len(set(runs)) == len(runs), runs
 
 
 def test_a_taken_out_caption_names_a_model_the_replay_takes_out(default_demo):
