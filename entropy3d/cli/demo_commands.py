@@ -21,6 +21,12 @@ CUTS = ("short", "full")  # entropy3d.video.cut.CUTS
 CUT_HELP = ("short: the key moments in plain words, 60-90 s for a 3-turn game; full: every action with its "
             "dice and clauses")
 GRID_HELP = "draw the inch grid on the table (for analysis; a film shows the table as painted)"
+#: --for: where the film is posted, and the frame it is made in (always the short cut: at most
+#: 90 s, under X's 2:20 for a free account, and its bit rate cap keeps 90 s at 720p under
+#: Discord's 10 MB, at 1080p under 15 MB; entropy3d.video.cut)
+POSTS = {"x": (1280, 720), "discord": (1280, 720), "youtube": (1920, 1080), "vertical": (1080, 1920)}
+POST_HELP = ("where the film goes: x (720p, at most 2:20), discord (720p, under 10 MB), youtube (1080p) or "
+             "vertical (1080x1920, the acting model kept in frame); the short cut, at its frame size")
 
 
 #: the smallest video whose captions (the HUD's fonts scale with the height) can be drawn
@@ -70,6 +76,21 @@ def _progress():
                     transient=False)
 
 
+def _film_size(post: str | None, size: str | None, cut: str, out: Path) -> tuple[int, int]:
+    """The frame size of --for (which makes the short cut), else of --size or the default."""
+    if post is None:
+        return _size(size, out)
+    if post not in POSTS:
+        raise fail(f"error: --for {post!r}: use one of {', '.join(POSTS)}")
+    if size is not None:
+        raise fail(f"error: --for {post} sets the size ({'x'.join(map(str, POSTS[post]))}); leave out --size")
+    if cut != "short":
+        raise fail(f"error: --for {post} makes the short cut; leave out --cut {cut}")
+    if out.suffix.lower() != ".mp4":
+        raise fail(f"error: --for {post} makes an MP4; name the --out file *.mp4")
+    return POSTS[post]
+
+
 def _check_pace(pace: str, cut: str = "full") -> None:
     """Refuse a pace or a cut before anything is played or read (the video is the last step)."""
     if pace not in PACES:
@@ -113,6 +134,7 @@ def demo(
     pace: str = typer.Option("normal", "--pace", help=PACE_HELP),
     cut: str = typer.Option("short", "--cut", help=CUT_HELP),
     grid: bool = typer.Option(False, "--grid", help=GRID_HELP),
+    post: Optional[str] = typer.Option(None, "--for", help=POST_HELP),
 ) -> None:
     """Play a short game with automatic players and render it to a video: the scene's game system
     (`system:`, Entropy City by default; gang_battle, tenacity_tactics and chase_vehicles scenes
@@ -127,7 +149,7 @@ def demo(
     if producer not in PRODUCERS:
         raise fail(f"error: --producer {producer!r}: use one of {', '.join(PRODUCERS)}")
     _check_pace(pace, cut)
-    video_size = _size(size, out)
+    video_size = _film_size(post, size, cut, out)
     _output(out, (".mp4", ".gif"), "--out")
     if replay is not None:
         _output(replay, (".jsonl",), "--replay")
@@ -171,6 +193,7 @@ def replay_render(
     pace: str = typer.Option("normal", "--pace", help=PACE_HELP),
     cut: str = typer.Option("short", "--cut", help=CUT_HELP),
     grid: bool = typer.Option(False, "--grid", help=GRID_HELP),
+    post: Optional[str] = typer.Option(None, "--for", help=POST_HELP),
     action: Optional[int] = typer.Option(None, "--action", min=1,
                                          help="with --png: the replay's Nth action (counting every action of "
                                               "every activation from 1)"),
@@ -188,7 +211,7 @@ def replay_render(
         _output(png, (".png",), "--png")
         _picture(read_replay(replay), action, png)
         return
-    video_size = _size(size, out)
+    video_size = _film_size(post, size, cut, out)
     _output(out, (".mp4", ".gif"), "--out")
     game = read_replay(replay)
     with _progress() as progress:

@@ -29,6 +29,13 @@ HUD_LINES = 3
 MIN_TEXT_BRIGHTNESS = 0.55
 
 
+def text_unit(width: int, height: int) -> float:
+    """Pixels per point of the HUD's and cards' sizes (drawn for 1280x720): by the height, but
+    by the width in a portrait frame (1080x1920: 1.27, where the height would give 2.67 and
+    titles wider than the frame)."""
+    return min(height / 720.0, width / 850.0)
+
+
 def rgb(colour: str) -> tuple[int, int, int]:
     colour = colour.lstrip("#")
     return tuple(int(colour[k:k + 2], 16) for k in (0, 2, 4))
@@ -261,7 +268,7 @@ def draw_hud(frame: np.ndarray, info: HudInfo) -> np.ndarray:
 def hud_overlay(info: HudInfo, width: int, height: int) -> Overlay:
     """The HUD of ``info`` on a frame of ``width`` x ``height`` pixels, drawn once: a video shows
     the same HUD for many frames."""
-    unit = height / 720.0
+    unit = text_unit(width, height)
     boxes, texts = [], []  # panels are darkened first, then the text is drawn over them
     measure = ImageDraw.Draw(Image.new("RGB", (1, 1)))
     pad = int(14 * unit)
@@ -381,7 +388,7 @@ def draw_card(frame: np.ndarray, title: str, lines: tuple[str, ...] = (), colour
 @functools.lru_cache(maxsize=8)
 def card_overlay(title: str, lines: tuple[str, ...], colours: tuple[str, ...], width: int, height: int) -> Overlay:
     """A card's panel and text on a frame of ``width`` x ``height`` pixels, drawn once."""
-    unit = height / 720.0
+    unit = text_unit(width, height)
     top, bottom = int(height * 0.30), int(height * 0.34 + (110 + 42 * len(lines)) * unit)
     big, small = font(int(64 * unit), True), font(int(28 * unit))
     y = int(height * 0.34)

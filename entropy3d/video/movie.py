@@ -30,6 +30,7 @@ from entropy3d.video.director import (
     craned_up,
     drifted,
     eye_for,
+    kept_in_width,
     occluder_mesh,
     overview_eye,
     plan_camera,
@@ -274,10 +275,15 @@ class ReplayFilm:
             matrix[:2, 3] = centre[:2] - matrix[:2, :2] @ centre[:2] + np.array([move.dx, move.dy])
             self.renderer.set_piece_transform(piece_id, matrix)
 
-    def _look(self, eye, look, fov: float = 50.0) -> None:
+    def _look(self, eye, look, fov: float = 50.0, subject=None) -> np.ndarray:
+        """Point the camera; returns where it looks. In a portrait frame the director's 16:9
+        shot is turned as needed to keep ``subject`` (the acting model, inches) in the width."""
         from entropy3d.render.cameras import CameraView
 
+        if subject is not None and self.renderer.aspect < 1.0:
+            look = kept_in_width(eye, look, fov, subject, self.renderer.aspect)
         self.renderer.set_camera(CameraView(tuple(map(float, eye)), tuple(map(float, look)), fov))
+        return np.asarray(look, float)
 
     def _score(self, state: State) -> tuple[tuple[str, str, int], ...]:
         return tuple((self.gang_names.get(g, g), self.colours.get(g, "#ffffff"), int(state.score.get(g, 0)))
@@ -435,7 +441,7 @@ class ReplayFilm:
                 self.rig.cut(eye, look)
             if holding and self.hold_drift_deg_s:
                 eye = drifted(eye, look, self.hold_drift_deg_s * (i - ride_frames + 1) / fps)
-            self._look(eye, look, fov)
+            look = self._look(eye, look, fov, np.array([x, y, z], float))
             frame = still.frame(self.renderer, eye, look,
                                 moving=i <= ride_frames + 2 or staged or bool(self.hold_drift_deg_s))
             self.shots.append((self.segments.index(segment), eye.copy(), look.copy(), fov,
@@ -492,7 +498,7 @@ class ReplayFilm:
             self.rig.cut(eye, look)
         if fight is not None:
             stage_fight(self.renderer, fight, 0, 0, -1)
-        self._look(eye, look, fov)
+        shown_look = self._look(eye, look, fov, point)
         frame = self.renderer.render_to_array()
         heading = self._heading(activation, action)
         takedown_frame = round(TAKEDOWN_AFTER * segment.frames)
@@ -500,9 +506,9 @@ class ReplayFilm:
         for i in range(segment.frames):
             if self.hold_drift_deg_s:  # the camera drifts round the model: not a still picture
                 eye = drifted(held_eye, look, self.hold_drift_deg_s * (i + 1) / self.options.fps)
-                self._look(eye, look, fov)
+                shown_look = self._look(eye, look, fov, point)
                 frame = self.renderer.render_to_array()
-            self.shots.append((self.segments.index(segment), eye.copy(), look.copy(), fov, point))
+            self.shots.append((self.segments.index(segment), eye.copy(), shown_look.copy(), fov, point))
             shown = frame if fight is None else draw_fight(frame, fight, self.renderer.project,
                                                            fight.taken_out and i >= takedown_frame)
             if action is None:

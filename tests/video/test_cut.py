@@ -60,11 +60,49 @@ def frozen_seconds(path) -> tuple[float, float]:
     return frozen, total
 
 
-def test_a_short_film_is_frozen_for_at_most_a_tenth_of_its_length(default_demo, tmp_path):
-    path = render_video(default_demo, tmp_path / "short.mp4", VideoOptions(size=(320, 180), cut="short"))
+def test_a_short_film_is_frozen_for_at_most_a_tenth_of_its_length_and_keeps_its_bit_rate(default_demo, tmp_path):
+    size = (640, 360)
+    path = render_video(default_demo, tmp_path / "short.mp4",
+                        VideoOptions(size=size, cut="short", max_kbps=short_kbps(size)))
     frozen, total = frozen_seconds(path)
     assert SHORT_S[0] - 1 <= total <= SHORT_S[1] + 1
     assert frozen <= 0.1 * total, f"{frozen:.1f} s of {total:.1f} s frozen"
+    # the cap that keeps --for discord under 10 MB holds on the file: its mean bit rate is under it
+    kbps = path.stat().st_size * 8 / 1000 / total
+    assert kbps <= 1.05 * short_kbps(size), kbps
+
+
+def test_a_vertical_cut_keeps_the_acting_model_in_every_frame(default_demo):
+    """--for vertical (1080x1920): the director plans 16:9 shots; in portrait each frame is turned
+    to keep the acting model in the width (280 of 1,890 frames lost it before)."""
+    from entropy3d.geometry import project_points
+
+    size = (108, 192)
+    film = ShortFilm(default_demo, VideoOptions(size=size, cut="short"))
+    try:
+        for _ in film.laid_frames():
+            pass
+    finally:
+        film.close()
+    assert len(film.shots) > 1000
+    for _, eye, look, fov, model in film.shots:
+        x, y = project_points(eye, look, fov, model[None], size[0] / size[1])[0]
+        assert abs(x) <= 0.95 and abs(y) <= 0.95, (x, y)
+
+
+@pytest.mark.parametrize("args, said", [
+    (["--for", "tiktok"], "--for 'tiktok': use one of x, discord, youtube, vertical"),
+    (["--for", "discord", "--size", "640x360"], "--for discord sets the size (1280x720); leave out --size"),
+    (["--for", "x", "--cut", "full"], "--for x makes the short cut; leave out --cut full"),
+])
+def test_for_refuses_what_it_cannot_post_before_anything_is_played(tmp_path, args, said):
+    from typer.testing import CliRunner
+
+    from entropy3d.cli import app
+
+    result = CliRunner().invoke(app, ["demo", *args, "--out", str(tmp_path / "x.mp4")])
+    assert result.exit_code != 0 and said in result.output, result.output
+    assert not list(tmp_path.iterdir())
 
 
 def test_the_short_cut_bit_rate_keeps_90_seconds_under_10_mb_at_720p_and_15_at_1080p():
