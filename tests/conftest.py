@@ -17,13 +17,13 @@ from pathlib import Path
 import pytest
 
 #: folders of ``tests/`` whose files all run on one worker, as they share costly session fixtures
-ONE_WORKER_FOLDERS = ("sweep",)
+ONE_WORKER_FOLDERS = ("sweep", "video")
 
 TESTS = Path(__file__).resolve().parent
 
 #: the groups that take 45 s or more of a two-core run (``--durations=0``, 2026-11-29), longest
 #: first: longest-processing-time-first leaves the workers' loads within a short group's time
-LONGEST_FIRST = ("test_readme.py", "sweep", "game/test_demo_cli.py", "systems/test_chase_game.py",
+LONGEST_FIRST = ("test_readme.py", "sweep", "video", "game/test_demo_cli.py", "systems/test_chase_game.py",
                  "share/test_share_page.py", "game/test_game_loop.py", "rules/test_opposed_odds.py",
                  "game/test_faults.py", "viewer/test_window.py", "game/test_video_framing.py")
 

@@ -100,12 +100,12 @@ def _check_pace(pace: str, cut: str = "full") -> None:
 
 
 def _render(replay, output: Path, size, fps: int, supersample: int, pace: str, progress, cut: str = "short",
-            grid: bool = False) -> float:
+            grid: bool = False, sound: bool = True) -> float:
     from entropy3d.video import VideoOptions, count_frames, render_video
     from entropy3d.video.cut import short_kbps
 
     options = VideoOptions(size=size, fps=fps, supersample=supersample, cut=cut, grid=grid,
-                           max_kbps=short_kbps(size) if cut == "short" else None).paced(pace)
+                           max_kbps=short_kbps(size) if cut == "short" else None, sound=sound).paced(pace)
     total = count_frames(replay, options)
     task = progress.add_task(f"rendering {output.name}", total=total)
     started = time.perf_counter()
@@ -135,6 +135,7 @@ def demo(
     cut: str = typer.Option("short", "--cut", help=CUT_HELP),
     grid: bool = typer.Option(False, "--grid", help=GRID_HELP),
     post: Optional[str] = typer.Option(None, "--for", help=POST_HELP),
+    no_sound: bool = typer.Option(False, "--no-sound", help="no sound track (an MP4 has one by default)"),
 ) -> None:
     """Play a short game with automatic players and render it to a video: the scene's game system
     (`system:`, Entropy City by default; gang_battle, tenacity_tactics and chase_vehicles scenes
@@ -169,7 +170,8 @@ def demo(
                          on_record=lambda r: progress.advance(playing) if isinstance(r, ActivationRecord) else None)
         progress.update(playing, total=len(game.activations), completed=len(game.activations))
         played = time.perf_counter() - started
-        rendered = _render(game, out, video_size, fps, 2 if smooth else 1, pace, progress, cut, grid)
+        rendered = _render(game, out, video_size, fps, 2 if smooth else 1, pace, progress, cut, grid,
+                           not no_sound)
     end = game.end
     from entropy3d.video.words import Names
 
@@ -194,6 +196,7 @@ def replay_render(
     cut: str = typer.Option("short", "--cut", help=CUT_HELP),
     grid: bool = typer.Option(False, "--grid", help=GRID_HELP),
     post: Optional[str] = typer.Option(None, "--for", help=POST_HELP),
+    no_sound: bool = typer.Option(False, "--no-sound", help="no sound track (an MP4 has one by default)"),
     action: Optional[int] = typer.Option(None, "--action", min=1,
                                          help="with --png: the replay's Nth action (counting every action of "
                                               "every activation from 1)"),
@@ -215,7 +218,8 @@ def replay_render(
     _output(out, (".mp4", ".gif"), "--out")
     game = read_replay(replay)
     with _progress() as progress:
-        rendered = _render(game, out, video_size, fps, 2 if smooth else 1, pace, progress, cut, grid)
+        rendered = _render(game, out, video_size, fps, 2 if smooth else 1, pace, progress, cut, grid,
+                           not no_sound)
     typer.echo(f"rendered {out} in {rendered:.1f} s")
 
 

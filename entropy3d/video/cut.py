@@ -49,10 +49,10 @@ PLAIN_HOLD_S = 0.3
 KEY_HOLD_S = 1.0
 #: degrees a second the camera drifts round what it looks at while a shot is held
 HOLD_DRIFT_DEG_S = 4.0
-#: the short cut's bit rate cap at 1280x720 (kilobits a second): 90 s of it is 9.6 MB, under
-#: Discord's 10 MB; another size scales it by the square root of its pixels (1080p: 1,275 kbit/s,
-#: 14.3 MB)
-SHORT_KBPS_720P = 850
+#: the short cut's picture bit rate cap at 1280x720 (kilobits a second): 90 s of it and of the
+#: sound track (:data:`entropy3d.video.sound.AAC_KBPS`, 64) is 9.5 MB, under Discord's 10 MB;
+#: another size scales it by the square root of its pixels (1080p: 1,170 kbit/s, 13.9 MB)
+SHORT_KBPS_720P = 780
 #: which event an action's caption tells, most telling first
 _TOLD = ("wreck", "cliff_edge", "left_table", "crash", "bust", "jump", "landing", "destructible", "attack", "move")
 

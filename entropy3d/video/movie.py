@@ -82,6 +82,7 @@ class VideoOptions:
     or "short" (the key moments in plain words, :mod:`entropy3d.video.cut`). grid: the inch grid
     on the table, for analysis (a film for people shows the table as painted). max_kbps: the MP4's
     bit rate cap (kilobits a second; None: crf alone decides), which bounds the file's size.
+    sound: an MP4 gets the synthesised sound track (:mod:`entropy3d.video.sound`), AAC.
     """
 
     size: tuple[int, int] = (1280, 720)
@@ -103,6 +104,7 @@ class VideoOptions:
     cut: str = "full"
     grid: bool = False
     max_kbps: int | None = None
+    sound: bool = False
 
     def paced(self, pace: str) -> "VideoOptions":
         """These options at a named pace of :data:`PACES`."""
@@ -609,10 +611,28 @@ def render_video(replay: Replay, output: str | Path, options: VideoOptions = Vid
     total = sum(s.frames for s in film.segments)
     try:
         with AtomicFile(output) as pending:
-            if output.suffix.lower() == ".mp4":
+            if output.suffix.lower() == ".mp4" and options.sound:
+                _write_mp4_with_sound(film, pending.temporary, total, progress)
+            elif output.suffix.lower() == ".mp4":
                 write_mp4(film.laid_frames(), pending.temporary, options, total, progress)
             else:
                 write_gif(film.laid_frames(), pending.temporary, options, total, progress)
     finally:
         film.close()
     return output
+
+
+def _write_mp4_with_sound(film: ReplayFilm, path: Path, total: int, progress) -> None:
+    """The film's pictures and its sound track (synthesised from the same segments) into
+    ``path``: each first to a temporary file beside it, then muxed; both are removed however it
+    ends."""
+    from entropy3d.video import sound
+
+    picture, track = AtomicFile(path.with_name(path.stem + ".picture.mp4")), AtomicFile(path.with_suffix(".wav"))
+    try:
+        write_mp4(film.laid_frames(), picture.temporary, film.options, total, progress)
+        sound.write_wav(sound.film_track(film), track.temporary)
+        sound.mux(picture.temporary, track.temporary, path)
+    finally:
+        picture.abort()
+        track.abort()
