@@ -164,15 +164,17 @@ def line_colour(view: FightView) -> str:
 def label_text(view: FightView) -> str:
     """"pistol: 63% visible - in cover" for a shot ("63% visible - in partial cover, -1 to hit" in a
     system that names its cover: its headline and small print name the weapon, and every word on
-    the line is read before the video moves on), "chain: in reach" for a melee attack."""
+    the line is read before the video moves on), "chain: in reach" for a melee attack. A weapon
+    is named in words ("sniper rifle"), not by its rules-data id."""
+    weapon = view.weapon.replace("_", " ")
     if view.gun:
         if view.visible is None:  # an overwatch shot (:func:`overwatch_view`)
-            return f"{view.weapon}: {view.cover_words}"
+            return f"{weapon}: {view.cover_words}"
         share = view.visible
         if view.cover_words:
             return f"{share:.0%} visible - {view.cover_words}"
-        return f"{view.weapon}: {share:.0%} visible" + (" - in cover" if share < 1.0 - 1e-6 else "")
-    return f"{view.weapon}: in reach"
+        return f"{weapon}: {share:.0%} visible" + (" - in cover" if share < 1.0 - 1e-6 else "")
+    return f"{weapon}: in reach"
 
 
 #: how much of the frame may show the void beyond the table, as shares of the director's limit

@@ -69,8 +69,9 @@ class _HighlightFilm(ReplayFilm):
     def _title(self, segment: Segment, state) -> Iterator[np.ndarray]:
         header = self.replay.header
         gangs = " vs ".join(self.gang_names[g] for g in self.table.spec.gangs)
-        lines = (f"{header.scene_name}  -  {gangs}  -  seed {header.seed}",
-                 *self.game.reasons, f"drama {self.game.drama:.1f}")
+        # what a stranger follows: the table, the gangs and why the game was picked (its seed and
+        # drama score are the report's, not the film's)
+        lines = (f"{header.scene_name}  -  {gangs}", *self.game.reasons)
         for frame in self._overview_frames(segment.frames, 24.0):
             yield hud.card_frame(frame, f"Highlight {self.game.rank} of {self.of}", lines)
 

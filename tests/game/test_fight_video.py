@@ -209,7 +209,17 @@ def test_EC_GUN_STOPPED_an_overwatch_shot_is_filmed_as_a_fight(seed, hit):
         assert view.target == activation.model_id and watcher.overwatch_push is not None
         assert view.shooter[:2] == pytest.approx([watcher.pose.x, watcher.pose.y])
         assert view.gun and view.hit == hit and view.taken_out == hit
-        assert label_text(view) == f"{view.weapon}: on overwatch"
+        assert label_text(view) == f"{view.weapon.replace('_', ' ')}: on overwatch"
         assert camera is not None
         points = project(*camera, np.array([view.shooter, view.aim]))
         assert np.all(np.abs(points) < 1.0), points
+
+
+def test_a_sight_lines_label_names_the_weapon_in_words_not_by_its_id():
+    """EC-GUN-2: the sniper rifle's label reads "sniper rifle", as a player says it (the
+    highlights reel showed the rules-data id "sniper_rifle")."""
+    from entropy3d.video.fight import FightView, label_text
+
+    shot = FightView("eye", "rat", "sniper_rifle", True, np.array([10.0, 2.0, 1.0]), np.array([40.0, 30.0, 1.0]),
+                     0.75, True, False, None)
+    assert label_text(shot) == "sniper rifle: 75% visible - in cover"
