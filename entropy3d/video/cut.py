@@ -49,6 +49,8 @@ PLAIN_HOLD_S = 0.3
 KEY_HOLD_S = 1.0
 #: degrees a second the camera drifts round what it looks at while a shot is held
 HOLD_DRIFT_DEG_S = 4.0
+#: how far above a model's base its name plate stands (inches): over a rider's head
+PLATE_HEIGHT_IN = 2.2
 #: the short cut's picture bit rate cap at 1280x720 (kilobits a second): 90 s of it and of the
 #: sound track (:data:`entropy3d.video.sound.AAC_KBPS`, 64) is 9.5 MB, under Discord's 10 MB;
 #: another size scales it by the square root of its pixels (1080p: 1,170 kbit/s, 13.9 MB)
@@ -257,6 +259,20 @@ class ShortFilm(ReplayFilm):
                             else activation.state_before)
         return hud.HudInfo(f"Turn {activation.turn} of {self.replay.header.turns}", None, score=score,
                            caption=said.text if shown else "", caption_bad=shown and said.bad)
+
+    def _plates(self, frame: np.ndarray, activation, at: np.ndarray, fight) -> np.ndarray:
+        """A name plate over the acting model (at ``at``, inches) and, while an attack is shown,
+        over its target: who is who, without the full cut's panels."""
+        plates = [(at, activation.model_id)]
+        if fight is not None and fight.target in activation.state_before.models:
+            target = activation.state_before.model(fight.target).pose
+            plates.append((np.array([target.x, target.y, target.z]), fight.target))
+        points = np.array([point + [0.0, 0.0, PLATE_HEIGHT_IN] for point, _ in plates])
+        pixels = self.renderer.project(points)
+        shown = [(float(px), float(py), self.names.get(model, model),
+                  self.colours.get(activation.state_before.model(model).gang, "#ffffff"))
+                 for (px, py), (_, model) in zip(pixels, plates) if np.isfinite(px) and np.isfinite(py)]
+        return hud.draw_plates(frame, shown) if shown else frame
 
     @staticmethod
     def _scored(activation, action, holding: bool) -> bool:

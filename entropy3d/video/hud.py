@@ -370,6 +370,27 @@ def hud_overlay(info: HudInfo, width: int, height: int) -> Overlay:
     return make_overlay((width, height), boxes, texts)
 
 
+def draw_plates(frame: np.ndarray, plates: list[tuple[float, float, str, str]]) -> np.ndarray:
+    """``frame`` (a new array) with a name plate centred over each (column, row) pixel: the name
+    on a dark plate with its gang's colour as a bar under it. A plate whose point is off the
+    frame is drawn at the frame's edge, so a name is never lost."""
+    height, width = frame.shape[:2]
+    unit = text_unit(width, height)
+    face = font(max(8, int(20 * unit)), True)
+    image = Image.fromarray(np.asarray(frame, dtype=np.uint8))
+    draw = ImageDraw.Draw(image, "RGBA")
+    pad, bar = max(2, int(6 * unit)), max(1, int(4 * unit))
+    for column, row, name, colour in plates:
+        left, top, right, bottom = draw.textbbox((0, 0), name, font=face)
+        w, h = right - left + 2 * pad, bottom - top + 2 * pad
+        x = min(max(int(column - w / 2), 0), width - w)
+        y = min(max(int(row - h - bar), 0), height - h - bar)
+        draw.rectangle((x, y, x + w, y + h), fill=(12, 14, 18, 200))
+        draw.rectangle((x, y + h, x + w, y + h + bar), fill=rgb(colour) + (255,))
+        draw.text((x + pad - left, y + pad - top), name, font=face, fill=TEXT)
+    return np.asarray(image)
+
+
 def card_frame(frame: np.ndarray, title: str, lines: tuple[str, ...] = (), colours: tuple[str, ...] = (),
                darken: float = 0.55) -> LaidFrame:
     """A title card to be laid over the frame, darkened by ``darken``: a big title and centred

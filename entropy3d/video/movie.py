@@ -452,6 +452,7 @@ class ReplayFilm:
             if fighting:
                 frame = draw_fight(frame, fight, self.renderer.project, fight.taken_out and i >= takedown_frame,
                                    None if profile is None else profile[1])
+            frame = self._plates(frame, activation, np.array([x, y, z], float), fight if fighting else None)
             frame = hud.hud_frame(frame, self._revealed(self._hud(activation, action, bike, heading, t, holding), i))
             yield frame if profile is None else dataclasses.replace(frame, inset=(profile[0].at(t), profile[1]))
         self.renderer.clear_overlays()
@@ -513,6 +514,7 @@ class ReplayFilm:
             self.shots.append((self.segments.index(segment), eye.copy(), shown_look.copy(), fov, point))
             shown = frame if fight is None else draw_fight(frame, fight, self.renderer.project,
                                                            fight.taken_out and i >= takedown_frame)
+            shown = self._plates(shown, activation, point, fight)
             if action is None:
                 info = self._skipped_hud(activation, bike, heading)
             else:
@@ -520,6 +522,11 @@ class ReplayFilm:
             yield hud.hud_frame(shown, self._revealed(info, i))
         if fight is not None:
             self.renderer.clear_overlays()
+
+    def _plates(self, frame: np.ndarray, activation, at: np.ndarray, fight) -> np.ndarray:
+        """The frame with name plates over the models it names; the full cut names them in its
+        panels instead, so it draws none."""
+        return frame
 
     def _revealed(self, info: hud.HudInfo, i: int) -> hud.HudInfo:
         """``info`` as frame ``i`` of its segment shows it: a system's own game reveals more large

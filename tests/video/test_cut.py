@@ -168,3 +168,27 @@ def test_the_cut_flag_is_checked_before_anything_is_played(tmp_path):
     result = CliRunner().invoke(app, ["demo", "--cut", "trailer", "--out", str(tmp_path / "x.mp4")])
     assert result.exit_code != 0 and "--cut 'trailer': use one of short, full" in result.output
     assert not list(tmp_path.iterdir())
+
+
+def test_every_action_frame_names_its_acting_model_over_it_and_an_attacks_target(default_demo, monkeypatch):
+    """Who is who: each frame of an action carries a name plate with the acting rider's name over
+    where the model stands, and while an attack is shown, another over its target."""
+    from entropy3d.video import hud
+
+    drawn = []
+    real = hud.draw_plates
+    monkeypatch.setattr(hud, "draw_plates", lambda frame, plates: drawn.append(plates) or real(frame, plates))
+    film = ShortFilm(default_demo, VideoOptions(size=(192, 108), cut="short"))
+    try:
+        action_frames = 0
+        for segment in film.segments:
+            if segment.kind == "action":
+                action_frames += segment.frames
+        for _ in film.laid_frames():
+            pass
+    finally:
+        film.close()
+    assert len(drawn) == action_frames
+    names = set(film.names.values())
+    assert all(plates and plates[0][2] in names for plates in drawn)
+    assert sum(1 for plates in drawn if len(plates) == 2) > film.options.fps  # attacks name their targets
