@@ -43,6 +43,10 @@ BASE_SMOOTH_DEG = 40.0
 WRECK_COLOUR_SCALE = (0.32, 0.30, 0.29, 1.0)
 #: ...and lying over on its side this far (degrees about its long axis)
 WRECK_LEAN_DEG = 24.0
+#: a taken-out figure that leaves no wreck lies on its side: rolled this far about its facing,
+#: raised this much (inches, half a 25 mm base) so its base stays above the ground
+DOWN_ROLL_DEG = 80.0
+DOWN_RAISE_IN = 0.5
 
 
 def darker(rgb, amount: float) -> np.ndarray:

@@ -31,7 +31,13 @@ from entropy3d.render import cameras
 from entropy3d.render.backend import OffscreenTarget, resolve_backend
 from entropy3d.render.cameras import CameraView
 from entropy3d.render.lighting import add_lights
-from entropy3d.render.miniatures import WRECK_COLOUR_SCALE, WRECK_LEAN_DEG, build_miniature_node
+from entropy3d.render.miniatures import (
+    DOWN_RAISE_IN,
+    DOWN_ROLL_DEG,
+    WRECK_COLOUR_SCALE,
+    WRECK_LEAN_DEG,
+    build_miniature_node,
+)
 from entropy3d.render.nodes import gradient_card, unlit_node
 from entropy3d.render.shapes import colour_rgb, tube_triangles
 from entropy3d.render.table_scene import CLIFF_BOTTOM, FRAME_WIDTH, GridStyle, build_table_node
@@ -245,6 +251,19 @@ class TableRenderer:
         node.set_hpr(pose.facing_deg, WRECK_LEAN_DEG, 0)
         node.set_color_scale(*WRECK_COLOUR_SCALE)
         self.model_poses[model_id] = pose
+
+    def lay_down(self, model_id: str, share: float = 1.0) -> None:
+        """Lay a taken-out miniature that leaves no wreck (a figure on foot) on its side where it
+        stands, ``share`` of the way down (0 standing, 1 lying: a fall drawn frame by frame):
+        rolled up to :data:`DOWN_ROLL_DEG` about its facing, raised up to its base's half width
+        so the base stays above the ground, greyed once down; :meth:`place_model` stands it up."""
+        node = self._model_node(model_id)
+        pose = self.model_poses[model_id]
+        node.show()
+        node.set_pos(pose.x, pose.y, pose.z + DOWN_RAISE_IN * share)
+        node.set_hpr(pose.facing_deg, 0, DOWN_ROLL_DEG * share)
+        if share >= 1.0:
+            node.set_color_scale(*WRECK_COLOUR_SCALE)
 
     def set_model_transform(self, model_id: str, matrix: np.ndarray) -> None:
         """Set a miniature's full 4x4 transform (inches; e.g. a bike tumbling in physics)."""

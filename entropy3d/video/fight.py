@@ -266,16 +266,24 @@ def sight_polyline(view: FightView, samples: int = 24) -> np.ndarray:
     return view.shooter[None, :] * (1.0 - t) + view.aim[None, :] * t
 
 
+#: frames a taken-out figure on foot takes to fall over (0.4 s at 30 fps)
+FALL_FRAMES = 12
+
+
 def stage_fight(renderer, view: FightView, i: int, start: int, takedown: int) -> bool:
     """Set the table for frame ``i`` of an attack's hold (from ``start``): the sight line (or
-    reach) drawn, then from ``takedown`` the target's wreck where it was placed (EC-WOUND);
-    True when the picture changed."""
+    reach) drawn, then from ``takedown`` the target's wreck where it was placed (EC-WOUND), or
+    the target lying where it stood when it leaves none; True when the picture changed."""
     if i == start:
         renderer.clear_overlays()  # the ride's plan and trail give way to the attack's line
         renderer.add_polyline(sight_polyline(view), colour=line_colour(view), width=0.07, name="sight")
         return True
     if i == takedown and view.wreck is not None:
         renderer.place_wreck(view.target, view.wreck)
+        return True
+    if view.taken_out and view.wreck is None and 0 <= takedown <= i < takedown + FALL_FRAMES:
+        # no wreck (a figure on foot): it falls where it stood, faster as it goes
+        renderer.lay_down(view.target, ((i - takedown + 1) / FALL_FRAMES) ** 2)
         return True
     return False
 

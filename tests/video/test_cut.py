@@ -192,3 +192,41 @@ def test_every_action_frame_names_its_acting_model_over_it_and_an_attacks_target
     names = set(film.names.values())
     assert all(plates and plates[0][2] in names for plates in drawn)
     assert sum(1 for plates in drawn if len(plates) == 2) > film.options.fps  # attacks name their targets
+
+
+def test_every_takedown_shows_the_model_down_or_as_its_wreck_before_its_action_ends(default_demo):
+    """EC-WOUND: a rider taken out is left as its wreck; a figure on foot (the snipers, who leave
+    none) falls over where it stood, so no "taken out" model stays standing."""
+    film = ShortFilm(default_demo, VideoOptions(size=(96, 54), cut="short"))
+    down: dict[str, list[int]] = {}
+    frame = 0
+    renderer = film.renderer
+    lay_down, place_wreck = renderer.lay_down, renderer.place_wreck
+
+    def laid(model_id, share=1.0):
+        if share >= 1.0:
+            down.setdefault(model_id, []).append(frame)
+        lay_down(model_id, share)
+
+    def wrecked(model_id, pose):
+        down.setdefault(model_id, []).append(frame)
+        place_wreck(model_id, pose)
+
+    renderer.lay_down, renderer.place_wreck = laid, wrecked
+    try:
+        for _ in film.laid_frames():
+            frame += 1
+    finally:
+        film.close()
+    start, checked = 0, 0
+    for segment in film.segments:
+        if segment.kind == "action":
+            activation = default_demo.activations[segment.activation]
+            said = caption(action_events(activation, segment.action), film.words)
+            if said is not None and " is taken out" in said.text:
+                model = next(m for m in activation.state_before.models
+                             if said.text.startswith(film.words.rider_of_gang(m)))
+                assert any(start <= f < start + segment.frames for f in down.get(model, ())), said.text
+                checked += 1
+        start += segment.frames
+    assert checked >= 3
