@@ -9,6 +9,7 @@ maximum distance, doubled for gung-ho, over the rules' seconds per activation).
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import signal
 import time
@@ -18,6 +19,7 @@ import numpy as np
 from entropy3d.geometry import Pose, progress_lookup
 from entropy3d.physics.record import RideRecord
 from entropy3d.physics.ride import ride
+from entropy3d.physics.tumble import speed_before, tumble
 from entropy3d.physics.world import BikeBody, PhysicsWorld, build_table_world
 from entropy3d.rules.facts import Contact, Facts, Flight, SceneryHit
 from entropy3d.rules.riding import full_distance_in
@@ -115,8 +117,17 @@ class PhysicsProducer:
         world = self._world.place(rider=rider, others=others, scenery=state.scenery)
         found = ride(world, model.id, move.path, speed, in_air=model.air is not None)
         self.last_ride = found
-        return to_facts(found, move, self.geometry, state, dict(self.table.spec.table.edges),
-                        self.ruleset.base_for(model.bike_type).length)
+        facts = to_facts(found, move, self.geometry, state, dict(self.table.spec.table.edges),
+                         self.ruleset.base_for(model.bike_type).length)
+        crash = facts.first_contact
+        if crash is None:
+            return facts
+        at = Pose(float(np.interp(crash.t_s, facts.trajectory[:, 0], facts.trajectory[:, 1])),
+                  float(np.interp(crash.t_s, facts.trajectory[:, 0], facts.trajectory[:, 2])), crash.heading_deg,
+                  float(np.interp(crash.t_s, facts.trajectory[:, 0], facts.trajectory[:, 3])))
+        fall = tumble(rider.base, self._world.bike_height_in, self.ruleset.scale, at,
+                      speed_before(facts.trajectory, crash.t_s), crash.into_deg)
+        return dataclasses.replace(facts, tumble=fall)
 
 
 def to_facts(found: RideRecord, move, geometry, state: State, edges: dict, base_length_in: float = 0.0) -> Facts:

@@ -127,6 +127,9 @@ class Facts:
     end_pose / end_velocity_in_s: where the bike physically ended. ground: (M, 4) rows of
     distance along the path (extended straight on past its end), x, y and the level of the
     highest static surface there under the bike's height (where a jump may come down).
+    tumble: after a crash contact, the bike's fall as physics continues it from the contact
+    (rows t_s after the contact, x, y, z inches, orientation quaternion x, y, z, w), for the
+    film; None when there was no crash or the producer has no dynamics. No rule reads it.
     """
 
     producer: str
@@ -142,6 +145,7 @@ class Facts:
     end_pose: Pose = Pose(0.0, 0.0)
     end_velocity_in_s: tuple[float, float, float] = (0.0, 0.0, 0.0)
     ground: np.ndarray = field(repr=False, default_factory=lambda: np.zeros((0, 4)))
+    tumble: np.ndarray | None = field(repr=False, default=None)
 
     def __repr__(self) -> str:
         return (f"Facts({self.producer}: {self.progress_in:.2f}/{self.path_length_in:.2f}\", "
@@ -164,7 +168,9 @@ class Facts:
                 "flights": [plain(dataclasses.asdict(f)) for f in self.flights],
                 "edge": self.edge, "edge_kind": self.edge_kind,
                 "end_pose": plain([self.end_pose.x, self.end_pose.y, self.end_pose.z, self.end_pose.facing_deg]),
-                "end_velocity_in_s": plain(self.end_velocity_in_s)}
+                "end_velocity_in_s": plain(self.end_velocity_in_s)} | (
+            {} if self.tumble is None else  # only a crash's facts carry it: other replays keep their bytes
+            {"tumble": [[round(float(v), 4) + 0.0 for v in row] for row in np.asarray(self.tumble)]})
 
     @classmethod
     def from_json(cls, data: Mapping) -> "Facts":
@@ -177,7 +183,8 @@ class Facts:
                    tuple(Contact(**tuples(c)) for c in data["contacts"]),
                    tuple(SceneryHit(**tuples(h)) for h in data["scenery"]),
                    tuple(Flight(**tuples(f)) for f in data["flights"]), data["edge"], data["edge_kind"],
-                   Pose(x, y, facing, z), tuple(data["end_velocity_in_s"]))
+                   Pose(x, y, facing, z), tuple(data["end_velocity_in_s"]),
+                   tumble=None if data.get("tumble") is None else np.asarray(data["tumble"], float).reshape(-1, 8))
 
     def level_at(self, distance_in: float) -> tuple[np.ndarray, float]:
         """(x, y) and ground level at ``distance_in`` along the path (extended straight on)."""

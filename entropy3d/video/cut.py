@@ -31,7 +31,7 @@ from entropy3d.rules.event import Event
 from entropy3d.sweep.summary import AIR_SECOND, activation_moments
 from entropy3d.video import hud, words
 from entropy3d.video.jumpshot import ride_clock
-from entropy3d.video.movie import ReplayFilm, Segment, VideoOptions, filmed_flight
+from entropy3d.video.movie import ReplayFilm, Segment, VideoOptions, falling_frames, filmed_flight
 
 #: the cuts a film can be made in
 CUTS = ("short", "full")
@@ -184,7 +184,8 @@ def action_segment(replay: Replay, k: int, j: int, options: VideoOptions, names:
     appears = (int(np.searchsorted(clock, said.t_s)) if said is not None and len(clock) and not said.after_ride
                else ride_frames)
     hold = KEY_HOLD_S if key else PLAIN_HOLD_S
-    frames = max(ride_frames + round(hold * fps), appears + round(reading_s(said) * fps), 1)
+    falling = falling_frames(action, events, rate, fps)  # a crashed bike's fall, after the ride
+    frames = max(ride_frames + falling + round(hold * fps), appears + round(reading_s(said) * fps), 1)
     return Segment("action", frames, k, j, activation.turn, ride_frames, rate, flight)
 
 

@@ -170,13 +170,50 @@ def plan_segments(replay: Replay, options: VideoOptions, names: words.Names | No
             flight = filmed_flight(action, events, ride_s)
             ride_frames = len(ride_clock(ride_s, rate, flight, options.flight_rate, fps))
             hold = options.hold_s + (options.key_hold_s if key else 0.0)
-            total_s = max(ride_frames / fps + hold, read)
+            total_s = max(ride_frames / fps + hold + falling_frames(action, events, rate, fps) / fps, read)
             segments.append(Segment("action", max(ride_frames + 1, round(total_s * fps)), k, j, activation.turn,
                                     ride_frames, rate, flight))
     end_s = options.end_s if pace is None else max(options.end_s, pace.end_reading_s(replay, MISSION_NAMES,
                                                                                      options.read_cps))
     segments.append(Segment("end", round(end_s * fps)))
     return segments
+
+
+#: the slowest a crashed bike's fall is played (a key moment's half speed would hold it 3.2 s)
+FALL_RATE = 0.6
+
+
+def fall_of(action, events) -> np.ndarray | None:
+    """The fall the film shows after a ride: physics' tumble from the crash contact
+    (``Facts.tumble``) when the rules did not let the rider ride the crash out (a crash, a bust);
+    None for a survived crash (it "rides it out": the picture must not say otherwise), for a
+    producer with no dynamics, or for no crash at all."""
+    tumble = action.facts.tumble if action.facts is not None else None
+    if tumble is None or not any(e.kind in ("crash", "bust") for e in events):
+        return None
+    if any(e.kind == "crash" and e.figures.get("survived") for e in events):
+        return None
+    return tumble
+
+
+def falling_frames(action, events, rate: float, fps: int) -> int:
+    """Frames the fall (:func:`fall_of`) plays over after the ride, at ``rate`` but no slower
+    than :data:`FALL_RATE`; 0 when there is none."""
+    tumble = fall_of(action, events)
+    return 0 if tumble is None else math.ceil(float(tumble[-1, 0]) / max(rate, FALL_RATE) * fps)
+
+
+def tumble_matrix(tumble: np.ndarray, t_s: float) -> np.ndarray:
+    """The miniature's 4x4 transform (inches) ``t_s`` seconds into its tumble: the nearest
+    recorded row (60 a second)."""
+    row = tumble[int(np.clip(np.searchsorted(tumble[:, 0], t_s), 0, len(tumble) - 1))]
+    x, y, z, w = row[4:8]
+    matrix = np.eye(4)
+    matrix[:3, :3] = [[1 - 2 * (y * y + z * z), 2 * (x * y - z * w), 2 * (x * z + y * w)],
+                      [2 * (x * y + z * w), 1 - 2 * (x * x + z * z), 2 * (y * z - x * w)],
+                      [2 * (x * z - y * w), 2 * (y * z + x * w), 1 - 2 * (x * x + y * y)]]
+    matrix[:3, 3] = row[1:4]
+    return matrix
 
 
 def filmed_flight(action, events, ride_s: float) -> tuple[float, float] | None:
@@ -405,6 +442,8 @@ class ReplayFilm:
         fight, fight_shot = fight_of(action, self.table.ruleset, size, self.occluders,  # an attack: its own shot
                                      self.on_foot, self.system, activation)
         takedown_frame = ride_frames + round(TAKEDOWN_AFTER * (segment.frames - ride_frames))
+        fall = fall_of(action, action_events(activation, segment.action))
+        fall_frames = falling_frames(action, action_events(activation, segment.action), segment.rate, fps)
         for i in range(segment.frames):
             # a ride stopped where it began (a wall 0.2" ahead) has one point and no clock: it holds there
             t = float(clock[min(i, len(clock) - 1)]) if i < ride_frames and len(clock) else float(trajectory[-1, 0])
@@ -412,7 +451,13 @@ class ReplayFilm:
             if i >= ride_frames and action.model_after is not None:  # where the rules put it
                 x, y, z, h = (action.model_after.pose.x, action.model_after.pose.y, action.model_after.pose.z,
                               action.model_after.pose.facing_deg)
-            self.renderer.place_model(bike.id, Pose(float(x), float(y), float(h) % 360.0, float(z)))
+            falling = fall is not None and ride_frames <= i < ride_frames + fall_frames
+            if falling:  # knocked off its wheels: physics' fall from the contact, then the rules' pose
+                matrix = tumble_matrix(fall, (i - ride_frames) / fps * max(segment.rate, FALL_RATE))
+                self.renderer.set_model_transform(bike.id, matrix)
+                x, y, z = matrix[:3, 3]
+            else:
+                self.renderer.place_model(bike.id, Pose(float(x), float(y), float(h) % 360.0, float(z)))
             holding = i >= ride_frames
             fighting = fight is not None and holding
             done = trajectory[trajectory[:, 0] <= t]
@@ -445,7 +490,7 @@ class ReplayFilm:
                 eye = drifted(eye, look, self.hold_drift_deg_s * (i - ride_frames + 1) / fps)
             look = self._look(eye, look, fov, np.array([x, y, z], float))
             frame = still.frame(self.renderer, eye, look,
-                                moving=i <= ride_frames + 2 or staged or bool(self.hold_drift_deg_s))
+                                moving=i <= ride_frames + 2 or staged or falling or bool(self.hold_drift_deg_s))
             self.shots.append((self.segments.index(segment), eye.copy(), look.copy(), fov,
                                np.array([x, y, z], float)))
             profile = None if jump is None or own_shot else jump[1:]   # the jump's inset and its box

@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 import subprocess
 
+import numpy as np
 import pytest
 
 from entropy3d.game.records import action_events
@@ -230,3 +231,49 @@ def test_every_takedown_shows_the_model_down_or_as_its_wreck_before_its_action_e
                 checked += 1
         start += segment.frames
     assert checked >= 3
+
+
+def test_every_crash_shows_the_bike_off_its_wheels_before_the_rules_pose(default_demo):
+    """EC-COL-HEAD: a crash the rider does not ride out is filmed as physics continues it from
+    the contact (Facts.tumble): in its frames the bike's up axis leans more than 45 degrees
+    before the film stands it at the rules' pose; a crash ridden out shows no fall."""
+    film = ShortFilm(default_demo, VideoOptions(size=(96, 54), cut="short"))
+    leaning: list[tuple[int, str, float]] = []
+    placed: list[tuple[int, str]] = []
+    frame = 0
+    renderer = film.renderer
+    transform, place = renderer.set_model_transform, renderer.place_model
+
+    def transformed(model_id, matrix):
+        leaning.append((frame, model_id, float(np.degrees(np.arccos(np.clip(matrix[2, 2], -1, 1))))))
+        transform(model_id, matrix)
+
+    def placed_at(model_id, pose):
+        placed.append((frame, model_id))
+        place(model_id, pose)
+
+    renderer.set_model_transform, renderer.place_model = transformed, placed_at
+    try:
+        for _ in film.laid_frames():
+            frame += 1
+    finally:
+        film.close()
+    start, falls, ridden_out = 0, 0, 0
+    for segment in film.segments:
+        if segment.kind == "action":
+            activation = default_demo.activations[segment.activation]
+            events = action_events(activation, segment.action)
+            crashes = [e for e in events if e.kind == "crash"]
+            model = activation.model_id
+            inside = [(f, tilt) for f, m, tilt in leaning if m == model and start <= f < start + segment.frames]
+            if crashes and not any(e.figures.get("survived") for e in crashes):
+                over = [f for f, tilt in inside if tilt > 45.0]
+                assert over, (segment, max((t for _, t in inside), default=None))
+                # and then the rules' pose: the model is stood where the rules put it after the fall
+                assert any(f > max(over) and m == model for f, m in placed if f < start + segment.frames)
+                falls += 1
+            elif crashes:
+                assert not inside
+                ridden_out += 1
+        start += segment.frames
+    assert falls >= 1 and ridden_out >= 1
