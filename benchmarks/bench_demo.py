@@ -147,28 +147,37 @@ def frame_floor_s(options, frames: int = 30) -> float:
     return (render_s + encode_s) / frames * options.fps
 
 
+def _timed(replay, options, seconds: float, repeat: int) -> tuple[float, float]:
+    """(median wall seconds per video second of ``repeat`` renders of ``replay``, median of
+    :func:`frame_floor_s` measured after each render: the same spells of the machine)."""
+    import statistics
+
+    from entropy3d.video import render_video
+
+    values, floors = [], []
+    for _ in range(repeat):
+        with tempfile.TemporaryDirectory() as folder:
+            started = time.perf_counter()
+            render_video(replay, Path(folder) / "film.mp4", options)
+            values.append((time.perf_counter() - started) / seconds)
+        floors.append(frame_floor_s(options))
+    return statistics.median(values), statistics.median(floors)
+
+
 def video_rows(repeat: int = 5, size: tuple[int, int] = (1280, 720), seed: int = 7) -> list[dict]:
     """Issue 17's video row: render + encode wall seconds per video second, median of ``repeat``
     renders of the first activation of a seeded game, against :func:`frame_floor_s` measured
     between the renders (same run)."""
     import dataclasses
-    import statistics
 
     from entropy3d.game import play_game
-    from entropy3d.video import VideoOptions, render_video, video_duration_s
+    from entropy3d.video import VideoOptions, video_duration_s
 
     replay = play_game(None, seed=seed, turns=1, producer="geometric")
     replay = dataclasses.replace(replay, activations=replay.activations[:1])
     options = VideoOptions(size=size)
     seconds = video_duration_s(replay, options)
-    values, floors = [], []
-    for _ in range(max(repeat, MIN_REPEAT)):
-        with tempfile.TemporaryDirectory() as folder:
-            started = time.perf_counter()
-            render_video(replay, Path(folder) / "demo.mp4", options)
-            values.append((time.perf_counter() - started) / seconds)
-        floors.append(frame_floor_s(options))
-    value, floor = statistics.median(values), statistics.median(floors)
+    value, floor = _timed(replay, options, seconds, max(repeat, MIN_REPEAT))
     return [row(f"demo video {size[0]}x{size[1]} ({seconds:.0f} s clip)", value, floor,
                 "<= 0.7 wall s per video second", "wall s/s", value <= 0.7)]
 
@@ -178,23 +187,15 @@ def film_rows(repeat: int = 3, size: tuple[int, int] = (1280, 720), seed: int = 
     default: every held shot drawn again as the camera drifts, no frame reused) per film second,
     of a seeded one-turn game, median of ``repeat``, against :func:`frame_floor_s` measured
     between the renders (same run). Target: 1.5."""
-    import statistics
 
     from entropy3d.game import play_game
-    from entropy3d.video import VideoOptions, render_video, video_duration_s
+    from entropy3d.video import VideoOptions, video_duration_s
     from entropy3d.video.cut import short_kbps
 
     replay = play_game(None, seed=seed, turns=1, producer="geometric")
     options = VideoOptions(size=size, cut="short", max_kbps=short_kbps(size))
     seconds = video_duration_s(replay, options)
-    values, floors = [], []
-    for _ in range(max(repeat, 1)):
-        with tempfile.TemporaryDirectory() as folder:
-            started = time.perf_counter()
-            render_video(replay, Path(folder) / "film.mp4", options)
-            values.append((time.perf_counter() - started) / seconds)
-        floors.append(frame_floor_s(options))
-    value, floor = statistics.median(values), statistics.median(floors)
+    value, floor = _timed(replay, options, seconds, max(repeat, 1))
     return [row(f"short film {size[0]}x{size[1]} ({seconds:.0f} s, 1 turn)", value, floor,
                 "<= 1.5 wall s per film second", "wall s/s", value <= 1.5)]
 

@@ -195,30 +195,35 @@ def test_every_action_frame_names_its_acting_model_over_it_and_an_attacks_target
     assert sum(1 for plates in drawn if len(plates) == 2) > film.options.fps  # attacks name their targets
 
 
-def test_every_takedown_shows_the_model_down_or_as_its_wreck_before_its_action_ends(default_demo):
-    """EC-WOUND: a rider taken out is left as its wreck; a figure on foot (the snipers, who leave
-    none) falls over where it stood, so no "taken out" model stays standing."""
-    film = ShortFilm(default_demo, VideoOptions(size=(96, 54), cut="short"))
-    down: dict[str, list[int]] = {}
+def filmed_calls(replay, *methods: str):
+    """The default short cut drawn at a tiny size, each call of the renderer's ``methods``
+    recorded with the frame it was made for: (the film, closed; {method: [(frame, args)]})."""
+    film = ShortFilm(replay, VideoOptions(size=(96, 54), cut="short"))
+    calls: dict[str, list] = {name: [] for name in methods}
     frame = 0
-    renderer = film.renderer
-    lay_down, place_wreck = renderer.lay_down, renderer.place_wreck
 
-    def laid(model_id, share=1.0):
-        if share >= 1.0:
-            down.setdefault(model_id, []).append(frame)
-        lay_down(model_id, share)
+    def recording(name, real):
+        def recorded(*args):
+            calls[name].append((frame, args))
+            return real(*args)
+        return recorded
 
-    def wrecked(model_id, pose):
-        down.setdefault(model_id, []).append(frame)
-        place_wreck(model_id, pose)
-
-    renderer.lay_down, renderer.place_wreck = laid, wrecked
+    for name in methods:
+        setattr(film.renderer, name, recording(name, getattr(film.renderer, name)))
     try:
         for _ in film.laid_frames():
             frame += 1
     finally:
         film.close()
+    return film, calls
+
+
+def test_every_takedown_shows_the_model_down_or_as_its_wreck_before_its_action_ends(default_demo):
+    """EC-WOUND: a rider taken out is left as its wreck; a figure on foot (the snipers, who leave
+    none) falls over where it stood, so no "taken out" model stays standing."""
+    film, calls = filmed_calls(default_demo, "lay_down", "place_wreck")
+    down = [(frame, args[0]) for frame, args in calls["place_wreck"]]
+    down += [(frame, args[0]) for frame, args in calls["lay_down"] if len(args) < 2 or args[1] >= 1.0]
     start, checked = 0, 0
     for segment in film.segments:
         if segment.kind == "action":
@@ -227,7 +232,7 @@ def test_every_takedown_shows_the_model_down_or_as_its_wreck_before_its_action_e
             if said is not None and " is taken out" in said.text:
                 model = next(m for m in activation.state_before.models
                              if said.text.startswith(film.words.rider_of_gang(m)))
-                assert any(start <= f < start + segment.frames for f in down.get(model, ())), said.text
+                assert any(start <= f < start + segment.frames and m == model for f, m in down), said.text
                 checked += 1
         start += segment.frames
     assert checked >= 3
@@ -237,27 +242,10 @@ def test_every_crash_shows_the_bike_off_its_wheels_before_the_rules_pose(default
     """EC-COL-HEAD: a crash the rider does not ride out is filmed as physics continues it from
     the contact (Facts.tumble): in its frames the bike's up axis leans more than 45 degrees
     before the film stands it at the rules' pose; a crash ridden out shows no fall."""
-    film = ShortFilm(default_demo, VideoOptions(size=(96, 54), cut="short"))
-    leaning: list[tuple[int, str, float]] = []
-    placed: list[tuple[int, str]] = []
-    frame = 0
-    renderer = film.renderer
-    transform, place = renderer.set_model_transform, renderer.place_model
-
-    def transformed(model_id, matrix):
-        leaning.append((frame, model_id, float(np.degrees(np.arccos(np.clip(matrix[2, 2], -1, 1))))))
-        transform(model_id, matrix)
-
-    def placed_at(model_id, pose):
-        placed.append((frame, model_id))
-        place(model_id, pose)
-
-    renderer.set_model_transform, renderer.place_model = transformed, placed_at
-    try:
-        for _ in film.laid_frames():
-            frame += 1
-    finally:
-        film.close()
+    film, calls = filmed_calls(default_demo, "set_model_transform", "place_model")
+    leaning = [(frame, model, float(np.degrees(np.arccos(np.clip(matrix[2, 2], -1, 1)))))
+               for frame, (model, matrix) in calls["set_model_transform"]]
+    placed = [(frame, args[0]) for frame, args in calls["place_model"]]
     start, falls, ridden_out = 0, 0, 0
     for segment in film.segments:
         if segment.kind == "action":
