@@ -30,8 +30,9 @@ from entropy3d.game.replay import Replay
 from entropy3d.rules.event import Event
 from entropy3d.sweep.summary import AIR_SECOND, activation_moments
 from entropy3d.video import hud, words
+from entropy3d.video.fall import falling_frames
 from entropy3d.video.jumpshot import ride_clock
-from entropy3d.video.movie import ReplayFilm, Segment, VideoOptions, falling_frames, filmed_flight
+from entropy3d.video.movie import ReplayFilm, Segment, VideoOptions, filmed_flight
 
 #: the cuts a film can be made in
 CUTS = ("short", "full")

@@ -13,15 +13,13 @@ from __future__ import annotations
 import dataclasses
 import math
 from dataclasses import dataclass
-from pathlib import Path
-from typing import Callable, Iterator
+from typing import Iterator
 
 import numpy as np
 
 from entropy3d.game.records import action_events
 from entropy3d.game.replay import Replay, scene_file
 from entropy3d.geometry import Pose
-from entropy3d.outputs import AtomicFile
 from entropy3d.rules.state import State
 from entropy3d.systems import find_system
 from entropy3d.video import hud, pacing, words
@@ -38,8 +36,8 @@ from entropy3d.video.director import (
     rider_hidden,
     shot_fails,
 )
-from entropy3d.video.encode import write_gif, write_mp4
 from entropy3d.video.ending import MISSION_NAMES, result_card
+from entropy3d.video.fall import FALL_RATE, fall_of, falling_frames, tumble_matrix
 from entropy3d.video.fight import TAKEDOWN_AFTER, draw_fight, fight_of, stage_fight
 from entropy3d.video.jumpshot import ProfileInset, flight_window, inset_box, ride_clock
 from entropy3d.video.pacing import QUIET_RATE, SystemPace, decisive, shown_by, system_pace
@@ -177,43 +175,6 @@ def plan_segments(replay: Replay, options: VideoOptions, names: words.Names | No
                                                                                      options.read_cps))
     segments.append(Segment("end", round(end_s * fps)))
     return segments
-
-
-#: the slowest a crashed bike's fall is played (a key moment's half speed would hold it 3.2 s)
-FALL_RATE = 0.6
-
-
-def fall_of(action, events) -> np.ndarray | None:
-    """The fall the film shows after a ride: physics' tumble from the crash contact
-    (``Facts.tumble``) when the rules did not let the rider ride the crash out (a crash, a bust);
-    None for a survived crash (it "rides it out": the picture must not say otherwise), for a
-    producer with no dynamics, or for no crash at all."""
-    tumble = action.facts.tumble if action.facts is not None else None
-    if tumble is None or not any(e.kind in ("crash", "bust") for e in events):
-        return None
-    if any(e.kind == "crash" and e.figures.get("survived") for e in events):
-        return None
-    return tumble
-
-
-def falling_frames(action, events, rate: float, fps: int) -> int:
-    """Frames the fall (:func:`fall_of`) plays over after the ride, at ``rate`` but no slower
-    than :data:`FALL_RATE`; 0 when there is none."""
-    tumble = fall_of(action, events)
-    return 0 if tumble is None else math.ceil(float(tumble[-1, 0]) / max(rate, FALL_RATE) * fps)
-
-
-def tumble_matrix(tumble: np.ndarray, t_s: float) -> np.ndarray:
-    """The miniature's 4x4 transform (inches) ``t_s`` seconds into its tumble: the nearest
-    recorded row (60 a second)."""
-    row = tumble[int(np.clip(np.searchsorted(tumble[:, 0], t_s), 0, len(tumble) - 1))]
-    x, y, z, w = row[4:8]
-    matrix = np.eye(4)
-    matrix[:3, :3] = [[1 - 2 * (y * y + z * z), 2 * (x * y - z * w), 2 * (x * z + y * w)],
-                      [2 * (x * y + z * w), 1 - 2 * (x * x + z * z), 2 * (y * z - x * w)],
-                      [2 * (x * z - y * w), 2 * (y * z + x * w), 1 - 2 * (x * x + y * y)]]
-    matrix[:3, 3] = row[1:4]
-    return matrix
 
 
 def filmed_flight(action, events, ride_s: float) -> tuple[float, float] | None:
@@ -648,45 +609,3 @@ class _StillCamera:
         picture = renderer.render_to_array()
         self.last = (np.array(eye), np.array(look), picture)
         return picture
-
-
-def render_video(replay: Replay, output: str | Path, options: VideoOptions = VideoOptions(), *,
-                 progress: Callable[[int, int], None] | None = None, table=None, geometry=None) -> Path:
-    """Render ``replay`` into ``output`` (.mp4 or .gif) atomically; returns the path.
-
-    progress: called with (frames done, frames in total) after every frame.
-    """
-    output = Path(output)
-    if output.suffix.lower() not in FORMATS:
-        raise ValueError(f"video output must end in {' or '.join(FORMATS)}, got {output.name!r}")
-    from entropy3d.video.cut import film_of
-
-    film = film_of(replay, options, table, geometry)
-    total = sum(s.frames for s in film.segments)
-    try:
-        with AtomicFile(output) as pending:
-            if output.suffix.lower() == ".mp4" and options.sound:
-                _write_mp4_with_sound(film, pending.temporary, total, progress)
-            elif output.suffix.lower() == ".mp4":
-                write_mp4(film.laid_frames(), pending.temporary, options, total, progress)
-            else:
-                write_gif(film.laid_frames(), pending.temporary, options, total, progress)
-    finally:
-        film.close()
-    return output
-
-
-def _write_mp4_with_sound(film: ReplayFilm, path: Path, total: int, progress) -> None:
-    """The film's pictures and its sound track (synthesised from the same segments) into
-    ``path``: each first to a temporary file beside it, then muxed; both are removed however it
-    ends."""
-    from entropy3d.video import sound
-
-    picture, track = AtomicFile(path.with_name(path.stem + ".picture.mp4")), AtomicFile(path.with_suffix(".wav"))
-    try:
-        write_mp4(film.laid_frames(), picture.temporary, film.options, total, progress)
-        sound.write_wav(sound.film_track(film), track.temporary)
-        sound.mux(picture.temporary, track.temporary, path)
-    finally:
-        picture.abort()
-        track.abort()

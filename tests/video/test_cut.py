@@ -14,7 +14,8 @@ import pytest
 from entropy3d.game.records import action_events
 from entropy3d.video.cut import SHORT_S, ShortFilm, caption, short_kbps, short_segments
 from entropy3d.video.jumpshot import ride_clock
-from entropy3d.video.movie import VideoOptions, render_video, replay_names
+from entropy3d.video.movie import VideoOptions, replay_names
+from entropy3d.video.writing import render_video
 
 #: freezedetect's settings in the issue: -60 dB of noise, 2 s or longer
 FREEZE = "freezedetect=n=-60dB:d=2"
