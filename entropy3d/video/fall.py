@@ -11,6 +11,9 @@ import numpy as np
 
 #: the slowest a crashed bike's fall is played (a key moment's half speed would hold it 3.2 s)
 FALL_RATE = 0.6
+#: how much narrower the view grows as a fall starts (a third of its frames): the ride's camera
+#: frames the whole move, where a bike going down is a few pixels
+FALL_ZOOM = 0.45
 
 
 def fall_of(action, events) -> np.ndarray | None:

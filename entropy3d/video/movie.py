@@ -37,7 +37,7 @@ from entropy3d.video.director import (
     shot_fails,
 )
 from entropy3d.video.ending import MISSION_NAMES, result_card
-from entropy3d.video.fall import FALL_RATE, fall_of, falling_frames, tumble_matrix
+from entropy3d.video.fall import FALL_RATE, FALL_ZOOM, fall_of, falling_frames, tumble_matrix
 from entropy3d.video.fight import TAKEDOWN_AFTER, draw_fight, fight_of, stage_fight
 from entropy3d.video.jumpshot import ProfileInset, flight_window, inset_box, ride_clock
 from entropy3d.video.pacing import QUIET_RATE, SystemPace, decisive, shown_by, system_pace
@@ -449,6 +449,8 @@ class ReplayFilm:
                 self.rig.cut(eye, look)
             if holding and self.hold_drift_deg_s:
                 eye = drifted(eye, look, self.hold_drift_deg_s * (i - ride_frames + 1) / fps)
+            if fall is not None and holding and not own_shot:  # the camera closes in on the crash
+                fov *= 1.0 - FALL_ZOOM * min(1.0, (i - ride_frames) / max(1, fall_frames // 3))
             look = self._look(eye, look, fov, np.array([x, y, z], float))
             frame = still.frame(self.renderer, eye, look,
                                 moving=i <= ride_frames + 2 or staged or falling or bool(self.hold_drift_deg_s))
