@@ -172,35 +172,15 @@ def test_the_cut_flag_is_checked_before_anything_is_played(tmp_path):
     assert not list(tmp_path.iterdir())
 
 
-def test_every_action_frame_names_its_acting_model_over_it_and_an_attacks_target(default_demo, monkeypatch):
-    """Who is who: each frame of an action carries a name plate with the acting rider's name over
-    where the model stands, and while an attack is shown, another over its target."""
+@pytest.fixture(scope="module")
+def filmed(default_demo):
+    """The default demo's short cut drawn once at a tiny size, with what it asked the renderer
+    and the HUD to do, frame by frame: (the film, closed; {call: [(frame, args)]})."""
     from entropy3d.video import hud
 
-    drawn = []
-    real = hud.draw_plates
-    monkeypatch.setattr(hud, "draw_plates", lambda frame, plates: drawn.append(plates) or real(frame, plates))
     film = ShortFilm(default_demo, VideoOptions(size=(192, 108), cut="short"))
-    try:
-        action_frames = 0
-        for segment in film.segments:
-            if segment.kind == "action":
-                action_frames += segment.frames
-        for _ in film.laid_frames():
-            pass
-    finally:
-        film.close()
-    assert len(drawn) == action_frames
-    names = set(film.names.values())
-    assert all(plates and plates[0][2] in names for plates in drawn)
-    assert sum(1 for plates in drawn if len(plates) == 2) > film.options.fps  # attacks name their targets
-
-
-def filmed_calls(replay, *methods: str):
-    """The default short cut drawn at a tiny size, each call of the renderer's ``methods``
-    recorded with the frame it was made for: (the film, closed; {method: [(frame, args)]})."""
-    film = ShortFilm(replay, VideoOptions(size=(96, 54), cut="short"))
-    calls: dict[str, list] = {name: [] for name in methods}
+    methods = ("lay_down", "place_wreck", "set_model_transform", "place_model")
+    calls: dict[str, list] = {name: [] for name in (*methods, "draw_plates")}
     frame = 0
 
     def recording(name, real):
@@ -211,18 +191,54 @@ def filmed_calls(replay, *methods: str):
 
     for name in methods:
         setattr(film.renderer, name, recording(name, getattr(film.renderer, name)))
+    real_plates = hud.draw_plates
+    hud.draw_plates = recording("draw_plates", real_plates)
     try:
         for _ in film.laid_frames():
             frame += 1
     finally:
+        hud.draw_plates = real_plates
         film.close()
     return film, calls
 
 
-def test_every_takedown_shows_the_model_down_or_as_its_wreck_before_its_action_ends(default_demo):
+def test_every_action_frame_names_its_acting_model_over_it_and_an_attacks_target(filmed):
+    """Who is who: each frame of an action carries a name plate with the acting rider's name over
+    where the model stands, and while an attack is shown, another over its target."""
+    film, calls = filmed
+    drawn = [args[1] for _, args in calls["draw_plates"]]
+    assert len(drawn) == sum(s.frames for s in film.segments if s.kind == "action")
+    names = set(film.names.values())
+    assert all(plates and plates[0][2] in names for plates in drawn)
+    assert sum(1 for plates in drawn if len(plates) == 2) > film.options.fps  # attacks name their targets
+
+
+def test_a_jump_is_on_screen_for_its_whole_flight(filmed, default_demo):
+    """EC-JUMP-1: every frame of a flight the cut shows keeps the bike inside the picture."""
+    from entropy3d.geometry import project_points
+
+    film, _ = filmed
+    aspect = film.options.size[0] / film.options.size[1]
+    flown = 0
+    for k, segment in enumerate(film.segments):
+        if segment.kind != "action" or segment.flight is None:
+            continue
+        trajectory = default_demo.activations[segment.activation].actions[segment.action].trajectory
+        shots = [shot for shot in film.shots if shot[0] == k][:segment.ride_frames]
+        clock = ride_clock(min(float(trajectory[-1, 0]), film.options.max_action_s), segment.rate, segment.flight,
+                           film.options.flight_rate, film.options.fps)
+        for (_, eye, look, fov, bike), t in zip(shots, clock):
+            if segment.flight[0] <= t <= segment.flight[1]:
+                x, y = project_points(eye, look, fov, bike[None], aspect)[0]
+                assert abs(x) <= 1.0 and abs(y) <= 1.0, (segment, t, x, y)
+                flown += 1
+    assert flown > film.options.fps  # the default demo's cut has three jumps
+
+
+def test_every_takedown_shows_the_model_down_or_as_its_wreck_before_its_action_ends(filmed, default_demo):
     """EC-WOUND: a rider taken out is left as its wreck; a figure on foot (the snipers, who leave
     none) falls over where it stood, so no "taken out" model stays standing."""
-    film, calls = filmed_calls(default_demo, "lay_down", "place_wreck")
+    film, calls = filmed
     down = [(frame, args[0]) for frame, args in calls["place_wreck"]]
     down += [(frame, args[0]) for frame, args in calls["lay_down"] if len(args) < 2 or args[1] >= 1.0]
     start, checked = 0, 0
@@ -239,11 +255,11 @@ def test_every_takedown_shows_the_model_down_or_as_its_wreck_before_its_action_e
     assert checked >= 3
 
 
-def test_every_crash_shows_the_bike_off_its_wheels_before_the_rules_pose(default_demo):
+def test_every_crash_shows_the_bike_off_its_wheels_before_the_rules_pose(filmed, default_demo):
     """EC-COL-HEAD: a crash the rider does not ride out is filmed as physics continues it from
     the contact (Facts.tumble): in its frames the bike's up axis leans more than 45 degrees
     before the film stands it at the rules' pose; a crash ridden out shows no fall."""
-    film, calls = filmed_calls(default_demo, "set_model_transform", "place_model")
+    film, calls = filmed
     leaning = [(frame, model, float(np.degrees(np.arccos(np.clip(matrix[2, 2], -1, 1)))))
                for frame, (model, matrix) in calls["set_model_transform"]]
     placed = [(frame, args[0]) for frame, args in calls["place_model"]]
