@@ -118,9 +118,8 @@ def _told(event: Event, events: Sequence[Event], names: words.Names) -> Caption:
         after = "and rides it out" if figures.get("survived") else "and crashes"
         return Caption(f"{who} hits {names.thing(event.piece)} {how} {after}", event.t_s, not figures.get("survived"))
     if kind == "bust":
-        out = figures.get("out_of_game", False)
-        return Caption(f"{who} loses control" + (" and is out of the game" if out else " and goes down"),
-                       event.t_s, True)
+        then = " and is out of the game" if words.bust_out(event) else " and goes down"
+        return Caption(f"{who} loses control{then}", event.t_s, True)
     if kind == "jump":
         if event.piece is not None:
             return Caption(f"{who} flies over {names.thing(event.piece)}", event.t_s)

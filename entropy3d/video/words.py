@@ -155,8 +155,7 @@ def sentence(event: Event, names: Names) -> str:
         return text + " - crashes"
     if kind == "bust":
         remount = rolls[-1] if rolls else None  # none when the lost wound was the last (EC-DICE-4)
-        out = figures["out_of_game"] if "out_of_game" in figures else not (remount and remount.succeeded)
-        if out:
+        if bust_out(event):
             failed = f": fails to remount ({dice(remount)})" if remount and not remount.succeeded else ""
             return f"{who} busts and is out of the game{failed}"
         left = figures.get("wounds_after")
@@ -245,6 +244,15 @@ def sentence(event: Event, names: Names) -> str:
     if kind == "trap" and "trap" in figures:
         return _trap_sentence(event, names)
     return _about(event, who)
+
+
+def bust_out(event: Event) -> bool:
+    """Whether a bust event took its rider out of the game, as the rules' record says (EC-DICE-4:
+    a failed remount, or no wound left to lose)."""
+    remount = event.rolls[-1] if event.rolls else None
+    if "out_of_game" in event.figures:
+        return bool(event.figures["out_of_game"])
+    return not (remount and remount.succeeded)
 
 
 def _trap_sentence(event: Event, names: Names) -> str:
