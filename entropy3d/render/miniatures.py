@@ -47,6 +47,8 @@ WRECK_LEAN_DEG = 24.0
 #: raised this much (inches, half a 25 mm base) so its base stays above the ground
 DOWN_ROLL_DEG = 80.0
 DOWN_RAISE_IN = 0.5
+#: a ghost (the rules' pose beside the physical one) is drawn at this opacity
+GHOST_ALPHA = 0.4
 
 
 def darker(rgb, amount: float) -> np.ndarray:

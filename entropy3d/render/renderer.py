@@ -22,6 +22,7 @@ from panda3d.core import (
     PerspectiveLens,
     Point3,
     TextNode,
+    TransparencyAttrib,
 )
 from PIL import Image
 
@@ -34,6 +35,7 @@ from entropy3d.render.lighting import add_lights
 from entropy3d.render.miniatures import (
     DOWN_RAISE_IN,
     DOWN_ROLL_DEG,
+    GHOST_ALPHA,
     WRECK_COLOUR_SCALE,
     WRECK_LEAN_DEG,
     build_miniature_node,
@@ -120,6 +122,7 @@ class TableRenderer:
 
         self.model_nodes: dict[str, NodePath] = {}
         self.model_poses: dict[str, Pose] = {}
+        self._ghosts: dict[str, NodePath] = {}
         starts = self.geometry.surface_height([m.position[:2] for m in table.models]) if table.models else []
         for model, surface in zip(table.models, starts):
             node = build_miniature_node(table, model, bike_models)
@@ -251,6 +254,23 @@ class TableRenderer:
         node.set_hpr(pose.facing_deg, WRECK_LEAN_DEG, 0)
         node.set_color_scale(*WRECK_COLOUR_SCALE)
         self.model_poses[model_id] = pose
+
+    def show_ghost(self, model_id: str, pose: Pose | None) -> None:
+        """A see-through copy of a miniature standing at ``pose`` (where the rules put it, beside
+        where physics left it: the rules' snap made visible); None hides it."""
+        ghost = self._ghosts.get(model_id)
+        if pose is None:
+            if ghost is not None:
+                ghost.hide()
+            return
+        if ghost is None:
+            ghost = self._ghosts[model_id] = self._model_node(model_id).copy_to(self.scene)
+            ghost.set_transparency(TransparencyAttrib.M_alpha)
+        ghost.show()
+        ghost.set_pos(pose.x, pose.y, pose.z)
+        ghost.set_hpr(pose.facing_deg, 0, 0)
+        ghost.clear_color_scale()
+        ghost.set_alpha_scale(GHOST_ALPHA)
 
     def lay_down(self, model_id: str, share: float = 1.0) -> None:
         """Lay a taken-out miniature that leaves no wreck (a figure on foot) on its side where it

@@ -14,6 +14,9 @@ FALL_RATE = 0.6
 #: how much narrower the view grows as a fall starts (a third of its frames): the ride's camera
 #: frames the whole move, where a bike going down is a few pixels
 FALL_ZOOM = 0.45
+#: seconds the fallen bike and a ghost at the rules' pose stand side by side before the film
+#: stands the bike where the rules put it
+SNAP_S = 0.7
 
 
 def fall_of(action, events) -> np.ndarray | None:
@@ -29,11 +32,16 @@ def fall_of(action, events) -> np.ndarray | None:
     return tumble
 
 
+def playback_frames(tumble: np.ndarray, rate: float, fps: int) -> int:
+    """Frames a fall plays over, at ``rate`` but no slower than :data:`FALL_RATE`."""
+    return math.ceil(float(tumble[-1, 0]) / max(rate, FALL_RATE) * fps)
+
+
 def falling_frames(action, events, rate: float, fps: int) -> int:
-    """Frames the fall (:func:`fall_of`) plays over after the ride, at ``rate`` but no slower
-    than :data:`FALL_RATE`; 0 when there is none."""
+    """Frames the fall (:func:`fall_of`) takes after the ride: its playback, then
+    :data:`SNAP_S` with the fallen bike and the rules' pose side by side; 0 when there is none."""
     tumble = fall_of(action, events)
-    return 0 if tumble is None else math.ceil(float(tumble[-1, 0]) / max(rate, FALL_RATE) * fps)
+    return 0 if tumble is None else playback_frames(tumble, rate, fps) + round(SNAP_S * fps)
 
 
 def tumble_matrix(tumble: np.ndarray, t_s: float) -> np.ndarray:

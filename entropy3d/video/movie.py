@@ -37,7 +37,7 @@ from entropy3d.video.director import (
     shot_fails,
 )
 from entropy3d.video.ending import MISSION_NAMES, result_card
-from entropy3d.video.fall import FALL_RATE, FALL_ZOOM, fall_of, falling_frames, tumble_matrix
+from entropy3d.video.fall import FALL_RATE, FALL_ZOOM, fall_of, falling_frames, playback_frames, tumble_matrix
 from entropy3d.video.fight import TAKEDOWN_AFTER, draw_fight, fight_of, stage_fight
 from entropy3d.video.jumpshot import ProfileInset, flight_window, inset_box, ride_clock
 from entropy3d.video.pacing import QUIET_RATE, SystemPace, decisive, shown_by, system_pace
@@ -405,6 +405,8 @@ class ReplayFilm:
         takedown_frame = ride_frames + round(TAKEDOWN_AFTER * (segment.frames - ride_frames))
         fall = fall_of(action, action_events(activation, segment.action))
         fall_frames = falling_frames(action, action_events(activation, segment.action), segment.rate, fps)
+        played = 0 if fall is None else playback_frames(fall, segment.rate, fps)
+        rules_pose = action.model_after.pose if action.model_after is not None else None
         for i in range(segment.frames):
             # a ride stopped where it began (a wall 0.2" ahead) has one point and no clock: it holds there
             t = float(clock[min(i, len(clock) - 1)]) if i < ride_frames and len(clock) else float(trajectory[-1, 0])
@@ -413,12 +415,17 @@ class ReplayFilm:
                 x, y, z, h = (action.model_after.pose.x, action.model_after.pose.y, action.model_after.pose.z,
                               action.model_after.pose.facing_deg)
             falling = fall is not None and ride_frames <= i < ride_frames + fall_frames
-            if falling:  # knocked off its wheels: physics' fall from the contact, then the rules' pose
-                matrix = tumble_matrix(fall, (i - ride_frames) / fps * max(segment.rate, FALL_RATE))
+            if falling:  # knocked off its wheels: physics' fall from the contact, the rules' pose as a
+                # ghost beside it, then the bike stood where the rules put it
+                played_s = min(i - ride_frames, played) / fps * max(segment.rate, FALL_RATE)
+                matrix = tumble_matrix(fall, played_s)
                 self.renderer.set_model_transform(bike.id, matrix)
+                self.renderer.show_ghost(bike.id, rules_pose)
                 x, y, z = matrix[:3, 3]
             else:
                 self.renderer.place_model(bike.id, Pose(float(x), float(y), float(h) % 360.0, float(z)))
+                if fall is not None:
+                    self.renderer.show_ghost(bike.id, None)
             holding = i >= ride_frames
             fighting = fight is not None and holding
             done = trajectory[trajectory[:, 0] <= t]
@@ -464,6 +471,7 @@ class ReplayFilm:
             frame = hud.hud_frame(frame, self._revealed(self._hud(activation, action, bike, heading, t, holding), i))
             yield frame if profile is None else dataclasses.replace(frame, inset=(profile[0].at(t), profile[1]))
         self.renderer.clear_overlays()
+        self.renderer.show_ghost(bike.id, None)
 
     def _jump_shot(self, activation, segment: Segment, trajectory: np.ndarray, ride_s: float):
         """For a filmed flight: the fixed side camera (eye, look, fov) framing the ride, the profile

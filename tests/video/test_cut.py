@@ -179,7 +179,7 @@ def filmed(default_demo):
     from entropy3d.video import hud
 
     film = ShortFilm(default_demo, VideoOptions(size=(192, 108), cut="short"))
-    methods = ("lay_down", "place_wreck", "set_model_transform", "place_model")
+    methods = ("lay_down", "place_wreck", "set_model_transform", "place_model", "show_ghost")
     calls: dict[str, list] = {name: [] for name in (*methods, "draw_plates")}
     frame = 0
 
@@ -257,8 +257,9 @@ def test_every_takedown_shows_the_model_down_or_as_its_wreck_before_its_action_e
 
 def test_every_crash_shows_the_bike_off_its_wheels_before_the_rules_pose(filmed, default_demo):
     """EC-COL-HEAD: a crash the rider does not ride out is filmed as physics continues it from
-    the contact (Facts.tumble): in its frames the bike's up axis leans more than 45 degrees
-    before the film stands it at the rules' pose; a crash ridden out shows no fall."""
+    the contact (Facts.tumble): in its frames the bike's up axis leans more than 45 degrees, a
+    ghost stands at the rules' pose beside it, and then the film stands it there; a crash ridden
+    out shows no fall."""
     film, calls = filmed
     leaning = [(frame, model, float(np.degrees(np.arccos(np.clip(matrix[2, 2], -1, 1)))))
                for frame, (model, matrix) in calls["set_model_transform"]]
@@ -274,7 +275,9 @@ def test_every_crash_shows_the_bike_off_its_wheels_before_the_rules_pose(filmed,
             if crashes and not any(e.figures.get("survived") for e in crashes):
                 over = [f for f, tilt in inside if tilt > 45.0]
                 assert over, (segment, max((t for _, t in inside), default=None))
-                # and then the rules' pose: the model is stood where the rules put it after the fall
+                # the rules' pose beside it as a ghost, then the model stood there after the fall
+                rules = activation.actions[segment.action].model_after.pose
+                assert any(args == (model, rules) for f, args in calls["show_ghost"] if f in over)
                 assert any(f > max(over) and m == model for f, m in placed if f < start + segment.frames)
                 falls += 1
             elif crashes:
