@@ -232,6 +232,15 @@ class ShortFilm(ReplayFilm):
     def __init__(self, replay: Replay, options: VideoOptions = VideoOptions(), table=None, geometry=None):
         super().__init__(replay, options, table, geometry)
         self.segments = short_segments(replay, options, self.words)
+        #: each action's caption, by (activation, action): the HUD asks for it every frame
+        self._captions: dict[tuple[int, int], Caption | None] = {}
+
+    def _caption(self, activation, action) -> Caption | None:
+        index = action.index if action in activation.actions else 0
+        key = (id(activation), index)
+        if key not in self._captions:
+            self._captions[key] = caption(action_events(activation, index), self.words)
+        return self._captions[key]
 
     def _title(self, segment: Segment, state) -> Iterator[np.ndarray]:
         from entropy3d.systems import find_system
@@ -248,8 +257,7 @@ class ShortFilm(ReplayFilm):
             yield frame if i < frames // 3 else hud.card_frame(frame, header.scene_name, lines, darken=0.35)
 
     def _hud(self, activation, action, bike, heading: str, t: float, holding: bool) -> hud.HudInfo:
-        events = action_events(activation, action.index if action in activation.actions else 0)
-        said = caption(events, self.words)
+        said = self._caption(activation, action)
         shown = said is not None and (holding or (t >= said.t_s and not said.after_ride))
         if said is not None and said.after_ride and not shown and len(action.trajectory) > 1:
             # the ride an attack is made from: who it is, until the attack is shown

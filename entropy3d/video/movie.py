@@ -403,8 +403,9 @@ class ReplayFilm:
         fight, fight_shot = fight_of(action, self.table.ruleset, size, self.occluders,  # an attack: its own shot
                                      self.on_foot, self.system, activation)
         takedown_frame = ride_frames + round(TAKEDOWN_AFTER * (segment.frames - ride_frames))
-        fall = fall_of(action, action_events(activation, segment.action))
-        fall_frames = falling_frames(action, action_events(activation, segment.action), segment.rate, fps)
+        told = action_events(activation, segment.action)
+        fall = fall_of(action, told)
+        fall_frames = falling_frames(action, told, segment.rate, fps)
         played = 0 if fall is None else playback_frames(fall, segment.rate, fps)
         rules_pose = action.model_after.pose if action.model_after is not None else None
         for i in range(segment.frames):
