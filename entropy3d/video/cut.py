@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Iterable, Iterator, Sequence
+from typing import Iterator, Sequence
 
 import numpy as np
 
@@ -159,7 +159,8 @@ def _attack_caption(event: Event, events: Sequence[Event], names: words.Names) -
     return Caption(f"{names.rider(attacker.model)} {verb}: {result}", attacker.t_s, hurt is not None)
 
 
-def reading_s(said: Caption | None) -> float:
+def caption_reading_s(said: Caption | None) -> float:
+    """Seconds a caption stays up to be read at :data:`CAPTION_CPS` (0 for none)."""
     return 0.0 if said is None else max(MIN_CAPTION_S, len(said.text) / CAPTION_CPS)
 
 
@@ -185,7 +186,7 @@ def action_segment(replay: Replay, k: int, j: int, options: VideoOptions, names:
                else ride_frames)
     hold = KEY_HOLD_S if key else PLAIN_HOLD_S
     falling = falling_frames(action, events, rate, fps)  # a crashed bike's fall, after the ride
-    frames = max(ride_frames + falling + round(hold * fps), appears + round(reading_s(said) * fps), 1)
+    frames = max(ride_frames + falling + round(hold * fps), appears + round(caption_reading_s(said) * fps), 1)
     return Segment("action", frames, k, j, activation.turn, ride_frames, rate, flight)
 
 
@@ -307,7 +308,3 @@ def film_of(replay: Replay, options: VideoOptions, table=None, geometry=None) ->
     if options.cut not in CUTS:
         raise ValueError(f"cut must be one of {', '.join(CUTS)}, got {options.cut!r}")
     return (ShortFilm if options.cut == "short" else ReplayFilm)(replay, options, table, geometry)
-
-
-def film_seconds(segments: Iterable[Segment], fps: int) -> float:
-    return sum(s.frames for s in segments) / fps

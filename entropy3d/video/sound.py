@@ -37,10 +37,6 @@ HUM, ENGINE, IMPACT, CRACK, BOOM, THUD = 0.04, 0.16, 0.7, 0.5, 0.8, 0.35
 NOISE_SEED = 43
 
 
-def _noise(count: int, rng: np.random.Generator) -> np.ndarray:
-    return rng.standard_normal(count)
-
-
 def _decay(count: int, seconds: float) -> np.ndarray:
     return np.exp(-np.arange(count) / (seconds * RATE))
 
@@ -59,17 +55,18 @@ def _burst(kind: str, rng: np.random.Generator) -> np.ndarray:
         count = int(0.7 * RATE)
         t = np.arange(count) / RATE
         thump = np.sin(2 * math.pi * 55.0 * t) * _decay(count, 0.12)
-        grind = _lowpass(_noise(count, rng), 2500.0) * _decay(count, 0.25) * 3.0
+        grind = _lowpass(rng.standard_normal(count), 2500.0) * _decay(count, 0.25) * 3.0
         return IMPACT * np.clip(thump + grind, -1, 1)
     if kind == "crack":
         count = int(0.35 * RATE)
-        return CRACK * np.clip(_noise(count, rng) * _decay(count, 0.03) + _lowpass(_noise(count, rng), 400.0)
-                               * _decay(count, 0.12) * 4.0, -1, 1)
+        snap = rng.standard_normal(count) * _decay(count, 0.03)
+        body = _lowpass(rng.standard_normal(count), 400.0) * _decay(count, 0.12) * 4.0
+        return CRACK * np.clip(snap + body, -1, 1)
     if kind == "boom":
         count = int(1.2 * RATE)
         t = np.arange(count) / RATE
         body = np.sin(2 * math.pi * (38.0 - 10.0 * t) * t) * _decay(count, 0.35)
-        return BOOM * np.clip(body + _lowpass(_noise(count, rng), 300.0) * _decay(count, 0.4) * 4.0, -1, 1)
+        return BOOM * np.clip(body + _lowpass(rng.standard_normal(count), 300.0) * _decay(count, 0.4) * 4.0, -1, 1)
     count = int(0.3 * RATE)  # thud
     t = np.arange(count) / RATE
     return THUD * np.sin(2 * math.pi * 70.0 * t) * _decay(count, 0.07)
