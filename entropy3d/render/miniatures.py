@@ -1,13 +1,14 @@
-"""Miniatures as Panda3D nodes: a base, a bike in its gang's colour, a rider, a facing mark (a
-figure on foot: :func:`~entropy3d.scene.miniature.figure_model` on its round base).
+"""Miniatures as Panda3D nodes: a base (slate top, gang-coloured rim), a bike in its gang's
+colour, a rider, a facing mark (a figure on foot: :func:`~entropy3d.scene.miniature.figure_model`
+on its round base).
 
 Each miniature is built once in its own frame (base centre at the origin, facing +x, standing on
 z = 0) so that moving it for an animation is one transform: position (x, y, z) and heading
 (Panda3D's H is counter-clockwise about +z, like ``Pose.facing_deg``).
 
 The bundled bike meshes (:func:`entropy3d.scene.miniature.load_bike_model`, already in table
-inches, z up) are drawn when the file exists: the ``bike`` bodywork in the gang colour, the base
-in a dark shade of it, the rest in its authored colours. Without a file the solids of
+inches, z up) are drawn when the file exists: the ``bike`` bodywork in the gang colour, the base's
+rim in it too, the rest in its authored colours. Without a file the solids of
 :func:`~entropy3d.scene.miniature.miniature_shape` are drawn, which are also what line of sight and
 physics use.
 """
@@ -35,6 +36,9 @@ from entropy3d.scene.schema import Model
 from entropy3d.scene.table import Table
 
 RIDER_RGB = colour_rgb("#2c2a2e")
+#: a base is painted as a hobbyist paints one: its top a neutral dark slate that no terrain or gang
+#: shares, its rim in the gang's colour (which side a model is on still reads from any angle)
+BASE_TOP_RGB = colour_rgb("#45413c")
 NOSE_RGB = colour_rgb("#f4f1e8")
 SMOOTH_DEG = 35.0
 #: bases and figures on foot are smoothed across edges sharper than this (degrees)
@@ -49,11 +53,6 @@ DOWN_ROLL_DEG = 80.0
 DOWN_RAISE_IN = 0.5
 #: a ghost (the rules' pose beside the physical one) is drawn at this opacity
 GHOST_ALPHA = 0.4
-
-
-def darker(rgb, amount: float) -> np.ndarray:
-    """``rgb`` mixed towards black by ``amount`` (0..1)."""
-    return np.asarray(rgb, float) * (1.0 - amount)
 
 
 @functools.lru_cache(maxsize=32)
@@ -110,7 +109,11 @@ def build_miniature_node(table: Table, model: Model, use_models: bool = True) ->
     gang_rgb = colour_rgb(table.gang_colour(model.gang))
     base = table.base_of(model)
     root = NodePath(f"model:{model.id}")
-    lit_triangles_node("base", *base_arrays(base), darker(gang_rgb, 0.6)).reparent_to(root)
+    base_node = root.attach_new_node("base")
+    triangles, normals = base_arrays(base)
+    rim = np.abs(normals[:, :, 2]).mean(axis=1) < 0.5
+    lit_triangles_node("top", triangles[~rim], normals[~rim], BASE_TOP_RGB).reparent_to(base_node)
+    lit_triangles_node("rim", triangles[rim], normals[rim], gang_rgb).reparent_to(base_node)
     nose = _nose_triangles(base.length, base.width, BASE_THICKNESS_IN + 0.004)
     lit_triangles_node("nose", nose, flat_normals(nose), NOSE_RGB).reparent_to(root)
 

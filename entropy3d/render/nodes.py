@@ -27,6 +27,8 @@ from panda3d.core import (
     LColor,
     Material,
     NodePath,
+    SamplerState,
+    Texture,
     TransparencyAttrib,
 )
 
@@ -39,6 +41,8 @@ _UNLIT = np.dtype([("position", np.float32, 3), ("colour", np.uint8, 4)])
 #: flattening a table (the viewer) into one vertex format keeps its shadows' and grid's alpha; the
 #: position homogeneous (w = 1), which makes a vertex whole 64-bit words (:func:`shared_vertices`)
 _BAKED = np.dtype([("position", np.float32, 4), ("colour", np.float32, 4)])
+#: a baked vertex that also samples a texture (the table's paint, :mod:`.paint`)
+_PAINTED = np.dtype([("position", np.float32, 4), ("colour", np.float32, 4), ("texcoord", np.float32, 2)])
 
 
 @functools.cache
@@ -47,6 +51,16 @@ def _baked_format() -> GeomVertexFormat:
     columns = GeomVertexArrayFormat()
     columns.add_column(InternalName.get_vertex(), 4, GeomEnums.NT_float32, GeomEnums.C_point)
     columns.add_column(InternalName.get_color(), 4, GeomEnums.NT_float32, GeomEnums.C_color)
+    return GeomVertexFormat.register_format(GeomVertexFormat(columns))
+
+
+@functools.cache
+def _painted_format() -> GeomVertexFormat:
+    """:func:`_baked_format` and a texture coordinate, the layout of :data:`_PAINTED`."""
+    columns = GeomVertexArrayFormat()
+    columns.add_column(InternalName.get_vertex(), 4, GeomEnums.NT_float32, GeomEnums.C_point)
+    columns.add_column(InternalName.get_color(), 4, GeomEnums.NT_float32, GeomEnums.C_color)
+    columns.add_column(InternalName.get_texcoord(), 2, GeomEnums.NT_float32, GeomEnums.C_texcoord)
     return GeomVertexFormat.register_format(GeomVertexFormat(columns))
 
 
@@ -124,12 +138,14 @@ def lit_triangles_node(name: str, triangles: np.ndarray, normals: np.ndarray, rg
     return node
 
 
-def baked_triangles_node(name: str, triangles: np.ndarray, normals: np.ndarray, rgb) -> NodePath:
+def baked_triangles_node(name: str, triangles: np.ndarray, normals: np.ndarray, rgb,
+                         shade: np.ndarray | None = None) -> NodePath:
     """Triangles (N, 3, 3) of one matte colour that never move, with per-corner normals (N, 3, 3)
     or, flat-shaded, one normal per face (N, 3): lit once, here, by
     :func:`~entropy3d.render.lighting.lit_colours`, and drawn unlit. They draw as
     :func:`lit_triangles_node` would draw them under :func:`~entropy3d.render.lighting.add_lights`,
-    and cost the rasteriser no lighting per frame."""
+    and cost the rasteriser no lighting per frame. ``shade`` (N, 3), if given, scales each
+    corner's light (ambient occlusion at a wall's foot, :func:`~entropy3d.render.paint.wall_shade`)."""
     triangles = np.asarray(triangles, np.float32).reshape(-1, 3, 3)
     normals = np.asarray(normals)
     records = np.empty(3 * len(triangles), _BAKED)
@@ -139,9 +155,43 @@ def baked_triangles_node(name: str, triangles: np.ndarray, normals: np.ndarray, 
         records["colour"].reshape(-1, 3, 4)[:, :, :3] = lit_colours(normals, rgb)[:, None, :]
     else:
         records["colour"][:, :3] = lit_colours(normals, rgb)
+    if shade is not None:
+        records["colour"][:, :3] *= np.asarray(shade, np.float32).reshape(-1, 1)
     node = _geom_node(name, _baked_format(), records)
     node.set_light_off(1)
     return node
+
+
+def painted_triangles_node(name: str, triangles: np.ndarray, normals: np.ndarray, texcoords: np.ndarray,
+                           texture: Texture) -> NodePath:
+    """Flat triangles (N, 3, 3) that never move, one normal per face (N, 3), painted by
+    ``texture`` at per-corner ``texcoords`` (N, 3, 2): their light baked into vertex colours as
+    :func:`baked_triangles_node` bakes a white surface's, their colour from the texture, the two
+    multiplied (the rasteriser's modulate mode)."""
+    triangles = np.asarray(triangles, np.float32).reshape(-1, 3, 3)
+    records = np.empty(3 * len(triangles), _PAINTED)
+    records["position"][:, :3] = triangles.reshape(-1, 3)
+    records["position"][:, 3] = records["colour"][:, 3] = 1.0
+    records["colour"].reshape(-1, 3, 4)[:, :, :3] = lit_colours(normals, (1.0, 1.0, 1.0))[:, None, :]
+    records["texcoord"] = np.asarray(texcoords, np.float32).reshape(-1, 2)
+    node = _geom_node(name, _painted_format(), records)
+    node.set_light_off(1)
+    node.set_texture(texture)
+    return node
+
+
+def image_texture(name: str, image: np.ndarray) -> Texture:
+    """An (rows, columns, 3) uint8 image, row 0 at the bottom (texture coordinate v = 0), as a
+    mipmapped texture: trilinear far off (no shimmer on a distant road), bilinear close up."""
+    rows, columns = image.shape[:2]
+    texture = Texture(name)
+    texture.setup_2d_texture(columns, rows, Texture.T_unsigned_byte, Texture.F_rgb)
+    texture.set_ram_image_as(np.ascontiguousarray(image).tobytes(), "RGB")
+    texture.set_minfilter(SamplerState.FT_linear_mipmap_linear)
+    texture.set_magfilter(SamplerState.FT_linear)
+    texture.set_wrap_u(SamplerState.WM_clamp)
+    texture.set_wrap_v(SamplerState.WM_clamp)
+    return texture
 
 
 def flat_normals(triangles: np.ndarray) -> np.ndarray:
@@ -193,6 +243,31 @@ def unlit_node(name: str, triangles: np.ndarray, rgba, double_sided: bool = Fals
         node.set_depth_write(False)
     if double_sided:
         node.set_two_sided(True)
+    return node
+
+
+def soft_disc_node(name: str, rgb, alpha: float, core: float = 0.55, segments: int = 28) -> NodePath:
+    """A flat disc of radius 1 on z = 0 facing up, ``rgb`` at opacity ``alpha`` out to ``core``
+    of its radius, fading to clear at its edge (a contact shadow: scale it to a base's size)."""
+    angles = np.linspace(0.0, 2 * np.pi, segments, endpoint=False)
+    ring = np.column_stack([np.cos(angles), np.sin(angles), np.zeros(segments)])
+    inner, outer = ring * core, ring
+    nxt = np.roll(np.arange(segments), -1)
+    centre = np.zeros((segments, 3))
+    corners = np.concatenate([  # the core as a fan, the fade as a band of quads
+        np.stack([centre, inner, inner[nxt]], axis=1),
+        np.stack([inner, outer, outer[nxt]], axis=1),
+        np.stack([inner, outer[nxt], inner[nxt]], axis=1)])
+    opacity = np.concatenate([np.full((segments, 3), alpha), np.tile([alpha, 0.0, 0.0], (segments, 1)),
+                              np.tile([alpha, 0.0, alpha], (segments, 1))])
+    records = np.empty(corners.shape[0] * 3, _UNLIT)
+    records["position"] = corners.reshape(-1, 3)
+    colour = np.column_stack([np.tile(np.asarray(rgb, float)[:3], (len(records), 1)), opacity.reshape(-1)])
+    records["colour"] = np.round(np.clip(colour, 0, 1) * 255).astype(np.uint8)
+    node = _geom_node(name, GeomVertexFormat.get_v3c4(), records)
+    node.set_light_off(1)
+    node.set_transparency(TransparencyAttrib.M_alpha)
+    node.set_depth_write(False)
     return node
 
 

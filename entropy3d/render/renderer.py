@@ -40,13 +40,21 @@ from entropy3d.render.miniatures import (
     WRECK_LEAN_DEG,
     build_miniature_node,
 )
-from entropy3d.render.nodes import gradient_card, unlit_node
+from entropy3d.render.nodes import gradient_card, soft_disc_node, unlit_node
+from entropy3d.render.paint import paint_table, texels_for
 from entropy3d.render.shapes import colour_rgb, tube_triangles
 from entropy3d.render.table_scene import CLIFF_BOTTOM, FRAME_WIDTH, GridStyle, build_table_node
 from entropy3d.scene.build import TableGeometry, build_table_geometry
 from entropy3d.scene.table import Table
 
 MAX_SIDE = 4096
+#: a miniature's contact shadow on a painted table: its opacity under a standing model, its size
+#: as a multiple of the base's, how high (inches) a model flies for it to fade to half, and how
+#: far (inches) it floats over the surface to win the depth test
+CONTACT_SHADOW_ALPHA = 0.6
+CONTACT_SHADOW_SPREAD = 1.5
+CONTACT_SHADOW_FADE_IN = 2.0
+CONTACT_SHADOW_LIFT_IN = 0.03
 SKY_TOP, SKY_BOTTOM = colour_rgb("#dfe3e8"), colour_rgb("#8d949c")
 
 
@@ -86,12 +94,16 @@ class TableRenderer:
     ``backend``: ``tiny`` (software, default), ``gl`` (headless EGL) or ``auto``; see
     :mod:`entropy3d.render.backend`. ``supersample``: draw this many times larger and average
     down, which anti-aliases the software rasteriser (default 2 while that stays within 4096 px).
+    ``painted``: the table painted (:mod:`.paint`: materials, soft shadows, ambient occlusion,
+    baked once per table); False draws it in flat colours, the look before (a benchmark's floor).
+    The paint carries the shadows, so ``shadows=False`` draws flat colours too.
     """
 
     def __init__(self, table: Table, size: tuple[int, int] = (1280, 720), *,
                  geometry: TableGeometry | None = None, camera: str | CameraView = cameras.DEFAULT_CAMERA,
                  grid: bool = True, shadows: bool = True, title: str | None = None,
-                 backend: str | None = None, supersample: int | None = None, bike_models: bool = True):
+                 backend: str | None = None, supersample: int | None = None, bike_models: bool = True,
+                 painted: bool = True):
         check_size(size)
         self.table = table
         self.size = (int(size[0]), int(size[1]))
@@ -104,17 +116,21 @@ class TableRenderer:
                                       self.size[1] * self.supersample)
         self.aspect = self.size[0] / self.size[1]
         try:
-            self._build(table, camera, grid, shadows, title, bike_models)
+            self._build(table, camera, grid, shadows, title, bike_models, painted)
         except BaseException:
             self.close()
             raise
 
-    def _build(self, table: Table, camera, grid: bool, shadows: bool, title: str | None, bike_models: bool):
+    def _build(self, table: Table, camera, grid: bool, shadows: bool, title: str | None, bike_models: bool,
+               painted: bool):
         """The scene graph, the three layers (backdrop, table, caption) and the first camera."""
         self.scene = NodePath("scene")
+        paint = None
+        if painted and shadows:
+            paint = paint_table(table.spec, self.geometry, texels_for(max(self.size) * self.supersample))
         table_node, self.piece_nodes = build_table_node(table.spec, self.geometry,
                                                         GridStyle() if grid else None, shadows,
-                                                        self.backend)
+                                                        self.backend, paint)
         table_node.reparent_to(self.scene)
         self._lights = add_lights(self.scene)
         self.overlays = self.scene.attach_new_node("overlays")
@@ -123,11 +139,18 @@ class TableRenderer:
         self.model_nodes: dict[str, NodePath] = {}
         self.model_poses: dict[str, Pose] = {}
         self._ghosts: dict[str, NodePath] = {}
+        self._contact_shadows: dict[str, NodePath] = {}
         starts = self.geometry.surface_height([m.position[:2] for m in table.models]) if table.models else []
         for model, surface in zip(table.models, starts):
             node = build_miniature_node(table, model, bike_models)
             node.reparent_to(self.scene)
             self.model_nodes[model.id] = node
+            if painted:
+                base = table.base_of(model)
+                shadow = soft_disc_node(f"contact-shadow:{model.id}", (0.0, 0.0, 0.0), CONTACT_SHADOW_ALPHA)
+                shadow.set_python_tag("base", (base.length, base.width))
+                shadow.reparent_to(self.scene)
+                self._contact_shadows[model.id] = shadow
             self.place_model(model.id, table.start_pose(model, float(surface)))
 
         self._backdrop = self._flat_layer("backdrop", sort=0)
@@ -244,6 +267,25 @@ class TableRenderer:
         node.set_hpr(pose.facing_deg, 0, 0)
         node.clear_color_scale()
         self.model_poses[model_id] = pose
+        self._cast_contact_shadow(model_id, pose.x, pose.y, pose.z, pose.facing_deg)
+
+    def _cast_contact_shadow(self, model_id: str, x: float, y: float, z: float, facing_deg: float) -> None:
+        """Lay a miniature's contact shadow on the static surface under (x, y) below ``z``
+        (inches): as wide as its base (:data:`CONTACT_SHADOW_SPREAD`) while it stands there,
+        paler and wider the higher it flies, so a jump's height reads off the ground."""
+        shadow = self._contact_shadows.get(model_id)
+        if shadow is None:
+            return
+        ground = float(self.geometry.surface_height([(x, y)], below=z + 0.05, static_only=True)[0])
+        height = max(z - ground, 0.0)
+        fade = 1.0 / (1.0 + height / CONTACT_SHADOW_FADE_IN)
+        length, width = shadow.get_python_tag("base")
+        spread = CONTACT_SHADOW_SPREAD * (1.0 + 0.35 * (1.0 - fade))
+        shadow.show()
+        shadow.set_pos(x, y, ground + CONTACT_SHADOW_LIFT_IN)
+        shadow.set_hpr(facing_deg, 0, 0)
+        shadow.set_scale(0.5 * length * spread, 0.5 * width * spread, 1.0)
+        shadow.set_alpha_scale(fade)
 
     def place_wreck(self, model_id: str, pose: Pose) -> None:
         """Show a taken-out rider's miniature as its wreck at ``pose`` (EC-WOUND: scenery from
@@ -254,6 +296,7 @@ class TableRenderer:
         node.set_hpr(pose.facing_deg, WRECK_LEAN_DEG, 0)
         node.set_color_scale(*WRECK_COLOUR_SCALE)
         self.model_poses[model_id] = pose
+        self._cast_contact_shadow(model_id, pose.x, pose.y, pose.z, pose.facing_deg)
 
     def show_ghost(self, model_id: str, pose: Pose | None) -> None:
         """A see-through copy of a miniature standing at ``pose`` (where the rules put it, beside
@@ -288,11 +331,16 @@ class TableRenderer:
     def set_model_transform(self, model_id: str, matrix: np.ndarray) -> None:
         """Set a miniature's full 4x4 transform (inches; e.g. a bike tumbling in physics)."""
         self._model_node(model_id).set_mat(_panda_matrix(matrix))
+        facing = math.degrees(math.atan2(matrix[1, 0], matrix[0, 0]))
+        self._cast_contact_shadow(model_id, float(matrix[0, 3]), float(matrix[1, 3]), float(matrix[2, 3]), facing)
 
     def show_model(self, model_id: str, visible: bool = True) -> None:
-        """Show or hide a miniature (e.g. once it is out of the game)."""
+        """Show or hide a miniature (e.g. once it is out of the game), its contact shadow with it."""
         node = self._model_node(model_id)
         node.show() if visible else node.hide()
+        shadow = self._contact_shadows.get(model_id)
+        if shadow is not None:
+            shadow.show() if visible else shadow.hide()
 
     def set_piece_transform(self, piece_id: str, matrix: np.ndarray) -> None:
         """Move a table piece (a destructible knocked about) by a 4x4 transform in inches,

@@ -18,10 +18,18 @@ from panda3d.core import DepthTestAttrib, DepthWriteAttrib, NodePath, RenderAttr
 from entropy3d.render import shapes
 from entropy3d.render.facades import building_windows
 from entropy3d.render.lighting import SUN_DIRECTION
-from entropy3d.render.nodes import baked_triangles_node, flat_normals, mesh_node, unlit_node
+from entropy3d.render.nodes import (
+    baked_triangles_node,
+    flat_normals,
+    image_texture,
+    mesh_node,
+    painted_triangles_node,
+    unlit_node,
+)
+from entropy3d.render.paint import UP_NORMAL_Z, TablePaint, cut_walls, layer_of, wall_shade
 from entropy3d.render.shadows import polygon_triangles, table_shadows
 from entropy3d.render.shapes import colour_rgb
-from entropy3d.scene.build import TableGeometry
+from entropy3d.scene.build import Piece, TableGeometry
 from entropy3d.scene.schema import SceneSpec
 
 #: ground-layer kinds, drawn in this order before anything else
@@ -113,10 +121,30 @@ def frame_box(lo, hi) -> trimesh.Trimesh:
     return trimesh.Trimesh(triangles.reshape(-1, 3), np.arange(len(triangles) * 3).reshape(-1, 3), process=False)
 
 
+def painted_piece_node(piece: Piece, paint: TablePaint, texture, geometry: TableGeometry) -> NodePath:
+    """A static piece of a painted kind: its tops textured from ``paint``, its walls in its plain
+    colour, darkening towards their foot (:func:`~entropy3d.render.paint.wall_shade`)."""
+    node = NodePath(piece.id)
+    up = piece.mesh.face_normals[:, 2] > UP_NORMAL_Z
+    if up.any():
+        tops = piece.mesh.triangles[up]
+        texcoords = paint.texcoords(tops.reshape(-1, 3)).reshape(-1, 3, 2)
+        painted_triangles_node("tops", tops, piece.mesh.face_normals[up], texcoords, texture).reparent_to(node)
+    if (~up).any():
+        walls = cut_walls(piece.mesh.triangles[~up])
+        normals = flat_normals(walls)[:, 0]
+        baked_triangles_node("walls", walls, normals, colour_rgb(piece.colour),
+                             shade=wall_shade(walls, normals, geometry)).reparent_to(node)
+    return node
+
+
 def build_table_node(spec: SceneSpec, geometry: TableGeometry, grid: GridStyle | None = GridStyle(),
-                     shadows: bool = True, backend: str = "tiny") -> tuple[NodePath, dict[str, NodePath]]:
+                     shadows: bool = True, backend: str = "tiny",
+                     paint: TablePaint | None = None) -> tuple[NodePath, dict[str, NodePath]]:
     """The whole static table under one node, and each piece's node by piece id; ``backend``
-    (tiny or gl) picks the ground layers' depth state (:func:`ground_layer_state`).
+    (tiny or gl) picks the ground layers' depth state (:func:`ground_layer_state`). With
+    ``paint`` (:func:`~entropy3d.render.paint.paint_table`) the ground, roads, blocks, roofs,
+    decks and ramps are drawn painted, and the shadows and road markings come with the paint.
 
     Piece nodes are kept apart (not flattened together) so a renderer can move destructible
     scenery that physics knocked about. Everything else never moves and carries its light baked
@@ -125,9 +153,14 @@ def build_table_node(spec: SceneSpec, geometry: TableGeometry, grid: GridStyle |
     root = NodePath("table")
     pieces: dict[str, NodePath] = {}
     layer = ground_layer_state(backend)
+    textures = {} if paint is None else {name: image_texture(f"paint-{name}", getattr(paint, name))
+                                         for name in ("ground", "raised")}
     for piece in geometry.pieces:
-        smooth = 40.0 if piece.kind == "destructible" else 0.0
-        node = mesh_node(piece.id, piece.mesh, colour_rgb(piece.colour), smooth, baked=not piece.dynamic)
+        if paint is not None and layer_of(piece) is not None:
+            node = painted_piece_node(piece, paint, textures[layer_of(piece)], geometry)
+        else:
+            smooth = 40.0 if piece.kind == "destructible" else 0.0
+            node = mesh_node(piece.id, piece.mesh, colour_rgb(piece.colour), smooth, baked=not piece.dynamic)
         if piece.kind in GROUND_KINDS:
             _ground_layer(node, GROUND_KINDS.index(piece.kind), layer)
         node.reparent_to(root)
@@ -148,13 +181,13 @@ def build_table_node(spec: SceneSpec, geometry: TableGeometry, grid: GridStyle |
         mesh_node("cliff", trimesh.util.concatenate(cliff), colour_rgb(CLIFF_COLOUR), baked=True).reparent_to(root)
 
     markings = [shapes.dashed_centre_line(road.points, 1.0, 0.8, 0.12, 0.0)
-                for road in spec.roads if road.markings]
+                for road in spec.roads if road.markings and paint is None]
     markings = [m for m in markings if len(m)]
     if markings:
         node = unlit_node("road-markings", np.concatenate(markings), (*colour_rgb(MARKING_COLOUR), 1.0))
         _ground_layer(node, 3, layer).reparent_to(root)
 
-    if shadows:
+    if shadows and paint is None:  # painted, the table carries its shadows in its paint
         for height, shade in table_shadows(geometry, SUN_DIRECTION):
             triangles = polygon_triangles(shade, height + (0.0 if height == 0.0 else RAISED_SHADOW_LIFT))
             if not len(triangles):

@@ -25,7 +25,7 @@ HUD_LINES = 3
 
 
 #: the least brightness (0-1, perceived: 0.299 R + 0.587 G + 0.114 B) of text in a gang colour
-#: on the dark panel; a darker gang colour (the Highway Patrol's #2c3e50) is lifted towards white
+#: on the dark panel; a dark gang colour (navy #2c3e50) is lifted towards white
 MIN_TEXT_BRIGHTNESS = 0.55
 
 
