@@ -9,6 +9,7 @@ from typing import List, Optional
 import typer
 
 from entropy3d.cli.app import app, clean_errors, fail
+from entropy3d.cli.demo_commands import SUPERSAMPLE
 
 SWEEP_PRODUCERS = ("physics", "geometric")  # entropy3d.game.PRODUCERS, named here so --help needs no import
 
@@ -139,7 +140,7 @@ def highlights(
             chosen = store.best_activations(row, moments) or (len(replay.activations) - 1,)
             games.append(ReelGame(replay, rank, float(row["drama"]), chosen,
                                   drama_reasons(row, names[replay.header.scene].gang)))
-    options = VideoOptions(size=video_size, fps=fps).paced(pace)
+    options = VideoOptions(size=video_size, fps=fps, supersample=SUPERSAMPLE).paced(pace)
     with _progress() as progress:
         task = progress.add_task(f"rendering {out.name}", total=None)
         started = time.perf_counter()

@@ -74,8 +74,9 @@ class VideoOptions:
     ``min_read_s``. key_rate, key_hold_s: a key moment (crash, bust, jump, ride off the table) is
     played at ``key_rate`` times speed and held ``key_hold_s`` longer; a jump's flight is played at
     ``flight_rate``, filmed from the side with the profile as an inset (see :data:`PACES`).
-    supersample: anti-aliasing factor of the software renderer (1 is fast, 2 is smooth and ~8x
-    slower). backend: render backend. crf: H.264 constant rate factor (higher is smaller) at
+    supersample: anti-aliasing factor of the software renderer (1: none, fastest; 1.5: the
+    demo's default, ~1.8x a plain frame's drawing; 2: finest, ~3.8x). backend: render backend.
+    crf: H.264 constant rate factor (higher is smaller) at
     :data:`~entropy3d.video.encode.X264_PRESET`. cut: "full" (every action, its dice and clauses)
     or "short" (the key moments in plain words, :mod:`entropy3d.video.cut`). grid: the inch grid
     on the table, for analysis (a film for people shows the table as painted). max_kbps: the MP4's
@@ -96,7 +97,7 @@ class VideoOptions:
     key_rate: float = PACES["normal"]["key_rate"]
     key_hold_s: float = PACES["normal"]["key_hold_s"]
     flight_rate: float = PACES["normal"]["flight_rate"]
-    supersample: int = 1
+    supersample: float = 1
     backend: str | None = None
     crf: int = 32
     cut: str = "full"

@@ -153,3 +153,28 @@ def lab_distance(first: str, second: str) -> float:
                      7.787 * xyz / (0.95047, 1.0, 1.08883) + 16 / 116)
         return np.array([116 * f[1] - 16, 500 * (f[0] - f[1]), 200 * (f[1] - f[2])])
     return float(np.linalg.norm(lab(first) - lab(second)))
+
+
+@pytest.mark.parametrize("shape, size", [((1080, 1920, 3), (1280, 720)), ((541, 721, 3), (481, 361))])
+def test_box_downsampling_in_two_bands_gives_the_bytes_of_one_pass(shape, size):
+    from PIL import Image
+
+    from entropy3d.render.renderer import box_downsample
+
+    image = (np.random.default_rng(3).random(shape) * 255).astype(np.uint8)
+    whole = np.asarray(Image.fromarray(image).resize(size, Image.BOX))
+    assert np.array_equal(box_downsample(image, size), whole)
+
+
+def test_a_renderer_supersamples_one_and_a_half_times_and_refuses_other_fractions(small_table):
+    """Issue 43's anti-aliased edges: 1.5x1.5 samples a pixel, the film's default; the frame
+    comes out at the size asked, its building edges with in-between shades a plain frame lacks."""
+    from entropy3d.render import TableRenderer
+
+    with TableRenderer(small_table, (240, 160), backend="tiny", supersample=1.5) as smooth, \
+            TableRenderer(small_table, (240, 160), backend="tiny", supersample=1) as plain:
+        smooth_image, plain_image = smooth.render_to_array(), plain.render_to_array()
+    assert smooth_image.shape == plain_image.shape == (160, 240, 3)
+    assert len(np.unique(smooth_image.reshape(-1, 3), axis=0)) > 1.2 * len(np.unique(plain_image.reshape(-1, 3), axis=0))
+    with pytest.raises(ValueError, match="whole number from 1, or 1.5"):
+        TableRenderer(small_table, (240, 160), backend="tiny", supersample=1.3)

@@ -85,6 +85,7 @@ def test_a_vertical_cut_keeps_the_acting_model_in_every_frame(default_demo):
     (["--for", "tiktok"], "--for 'tiktok': use one of x, discord, youtube, vertical"),
     (["--for", "discord", "--size", "640x360"], "--for discord sets the size (1280x720); leave out --size"),
     (["--for", "x", "--cut", "full"], "--for x makes the short cut; leave out --cut full"),
+    (["--smooth", "--draft"], "--smooth and --draft contradict each other"),
 ])
 def test_for_refuses_what_it_cannot_post_before_anything_is_played(tmp_path, args, said):
     from typer.testing import CliRunner
