@@ -19,12 +19,13 @@ import numpy as np
 from entropy3d.geometry import Pose, progress_lookup
 from entropy3d.physics.record import RideRecord
 from entropy3d.physics.ride import ride
-from entropy3d.physics.tumble import speed_before, tumble
+from entropy3d.physics.tumble import speed_before, thrown_rider, tumble
 from entropy3d.physics.world import BikeBody, PhysicsWorld, build_table_world
 from entropy3d.rules.facts import Contact, Facts, Flight, SceneryHit
 from entropy3d.rules.riding import full_distance_in
 from entropy3d.rules.state import State
 from entropy3d.rules.transition import Action
+from entropy3d.scene.miniature import miniature_shape
 from entropy3d.scene.probe import GROUND_STEP_IN, ground_profile, models_in_the_way, obstacle_kind, piece_side
 
 
@@ -125,9 +126,18 @@ class PhysicsProducer:
         at = Pose(float(np.interp(crash.t_s, facts.trajectory[:, 0], facts.trajectory[:, 1])),
                   float(np.interp(crash.t_s, facts.trajectory[:, 0], facts.trajectory[:, 2])), crash.heading_deg,
                   float(np.interp(crash.t_s, facts.trajectory[:, 0], facts.trajectory[:, 3])))
-        fall = tumble(rider.base, self._world.bike_height_in, self.ruleset.scale, at,
-                      speed_before(facts.trajectory, crash.t_s), crash.into_deg)
-        return dataclasses.replace(facts, tumble=fall)
+        before = speed_before(facts.trajectory, crash.t_s)
+        fall = tumble(rider.base, self._world.bike_height_in, self.ruleset.scale, at, before, crash.into_deg)
+        seat = miniature_shape(rider.base, Pose(0.0, 0.0, 0.0, 0.0), self.ruleset).rider.bounds
+        thrown = thrown_rider(seat, self.ruleset.scale, at, before, crash.into_deg, crash.point[:2],
+                              self._obstacle_height_in(crash, at.z))
+        return dataclasses.replace(facts, tumble=fall, thrown=thrown)
+
+    def _obstacle_height_in(self, crash: Contact, floor_z: float) -> float:
+        """How tall (inches) what the ride ran into stands over the level the bike was on: a
+        piece of the table its top, another model or its wreck a bike's height."""
+        piece = next((p for p in self.geometry.pieces if p.id == crash.piece_id), None)
+        return self._world.bike_height_in if piece is None else piece.top - floor_z
 
 
 def to_facts(found: RideRecord, move, geometry, state: State, edges: dict, base_length_in: float = 0.0) -> Facts:

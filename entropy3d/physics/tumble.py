@@ -18,6 +18,15 @@ and nothing else), so the table's world, and so every later ride and replay byte
 Rows are recorded every :data:`RECORD_EVERY` steps for :data:`TUMBLE_S` seconds: t (seconds
 after the contact), x, y, z of the base's bottom centre (inches) and the bike's orientation
 quaternion (x, y, z, w). Deterministic: a fresh world, fixed steps, no randomness.
+
+The rider is thrown (:func:`thrown_rider`) in a world of his own too (so the bike's fall is the
+same bytes with or without him): his body a box (the rider's solid of
+:func:`~entropy3d.scene.miniature.miniature_shape`, :data:`RIDER_MASS_KG`) leaving the seat with
+the bike's speed before the contact, less what the obstacle took (:data:`RIDER_CARRY` of the speed
+into it carries on), over the bars (:data:`RIDER_LIFT` of it upwards, pitching head first at
+:data:`RIDER_PITCH_PER_MPS`), into a wall as tall as what the bike hit: a low obstacle he clears,
+a building he meets and drops at. DECISION, as the bike's spin: the share carried and the lift
+model the seat letting go, which the ride does not resolve; the flight and the landing are Bullet's.
 """
 
 from __future__ import annotations
@@ -44,6 +53,18 @@ ROLL_SHARE = 0.45
 #: the floor's friction (asphalt under a sliding bike) and its bounce
 FLOOR_FRICTION = 0.6
 FLOOR_RESTITUTION = 0.1
+#: the thrown rider: mass (kg, with his gear), the share of the speed into the obstacle he keeps,
+#: the lift over the bars (a share of it), his head-first spin per m/s into it, the ground's grip
+#: on a sliding body
+RIDER_MASS_KG = 85.0
+RIDER_CARRY = 0.7
+RIDER_LIFT = 0.3
+RIDER_PITCH_PER_MPS = 0.35
+RIDER_FRICTION = 0.8
+#: the wall standing for what the bike hit: its thickness and width (inches) and its greatest height
+OBSTACLE_THICKNESS_IN = 0.5
+OBSTACLE_WIDTH_IN = 3.0
+OBSTACLE_MAX_HEIGHT_IN = 12.0
 #: columns of a tumble array
 TUMBLE_COLUMNS = ("t_s", "x_in", "y_in", "z_in", "qx", "qy", "qz", "qw")
 
@@ -74,10 +95,7 @@ def _simulate(client: int, base: BaseShape, height_in: float, scale: TableScale,
     pybullet.setGravity(0.0, 0.0, -9.81, physicsClientId=client)
     pybullet.setTimeStep(STEP_S, physicsClientId=client)
     floor_z = scale.metres(pose.z)
-    floor = pybullet.createCollisionShape(pybullet.GEOM_PLANE, physicsClientId=client)
-    ground = pybullet.createMultiBody(0.0, floor, basePosition=[0.0, 0.0, floor_z], physicsClientId=client)
-    pybullet.changeDynamics(ground, -1, lateralFriction=FLOOR_FRICTION, restitution=FLOOR_RESTITUTION,
-                            physicsClientId=client)
+    _floor(client, floor_z, FLOOR_FRICTION)
     shape = bike_shape(base, height_in, scale)
     hull = pybullet.createCollisionShape(pybullet.GEOM_MESH, vertices=shape.local_m, physicsClientId=client)
     yaw = math.radians(pose.facing_deg)
@@ -96,13 +114,81 @@ def _simulate(client: int, base: BaseShape, height_in: float, scale: TableScale,
     pitch_axis = np.cross([0.0, 0.0, 1.0], into)
     spin = PITCH_PER_MPS * towards * (pitch_axis + ROLL_SHARE * into)
     pybullet.resetBaseVelocity(body, velocity.tolist(), spin.tolist(), physicsClientId=client)
+    return _record(client, body, np.asarray(shape.centre, float), scale)
+
+
+def thrown_rider(rider_bounds_in, scale: TableScale, pose: Pose, velocity_in_s, into_deg: float,
+                 contact_xy_in, obstacle_height_in: float) -> np.ndarray:
+    """The rider of a bike standing at ``pose`` and moving at ``velocity_in_s`` when it hit
+    something ``obstacle_height_in`` tall at ``contact_xy_in``, lying ``into_deg`` from it, thrown
+    off (see the module docstring): (K, 8) rows of :data:`TUMBLE_COLUMNS` giving the frame the
+    rider's body moves by (at t = 0 the bike's frame: a miniature's rider part drawn in it
+    moves as the body does). ``rider_bounds_in``: the rider's box in the miniature's frame
+    ((low x, y, z), (high x, y, z)), inches."""
+    client = pybullet.connect(pybullet.DIRECT)
+    try:
+        return _throw(client, np.asarray(rider_bounds_in, float), scale, pose, np.asarray(velocity_in_s, float),
+                      into_deg, np.asarray(contact_xy_in, float)[:2], obstacle_height_in)
+    finally:
+        pybullet.disconnect(client)
+
+
+def _floor(client: int, floor_z: float, friction: float) -> int:
+    plane = pybullet.createCollisionShape(pybullet.GEOM_PLANE, physicsClientId=client)
+    ground = pybullet.createMultiBody(0.0, plane, basePosition=[0.0, 0.0, floor_z], physicsClientId=client)
+    pybullet.changeDynamics(ground, -1, lateralFriction=friction, restitution=FLOOR_RESTITUTION,
+                            physicsClientId=client)
+    return ground
+
+
+def _throw(client: int, bounds: np.ndarray, scale: TableScale, pose: Pose, velocity_in_s: np.ndarray,
+           into_deg: float, contact_xy: np.ndarray, obstacle_height_in: float) -> np.ndarray:
+    pybullet.setGravity(0.0, 0.0, -9.81, physicsClientId=client)
+    pybullet.setTimeStep(STEP_S, physicsClientId=client)
+    floor_z = scale.metres(pose.z)
+    _floor(client, floor_z, RIDER_FRICTION)
+    into_rad = math.radians(into_deg)
+    into = np.array([math.cos(into_rad), math.sin(into_rad), 0.0])
+    height = min(max(obstacle_height_in, 0.1), OBSTACLE_MAX_HEIGHT_IN)
+    wall = pybullet.createCollisionShape(
+        pybullet.GEOM_BOX, halfExtents=[scale.metres(OBSTACLE_THICKNESS_IN) / 2, scale.metres(OBSTACLE_WIDTH_IN) / 2,
+                                        scale.metres(height) / 2], physicsClientId=client)
+    middle = contact_xy + into[:2] * OBSTACLE_THICKNESS_IN / 2
+    pybullet.createMultiBody(0.0, wall, basePosition=[scale.metres(middle[0]), scale.metres(middle[1]),
+                                                      floor_z + scale.metres(height) / 2],
+                             baseOrientation=[0.0, 0.0, math.sin(into_rad / 2), math.cos(into_rad / 2)],
+                             physicsClientId=client)
+
+    low, high = bounds * scale.metres_per_inch
+    centre = (low + high) / 2
+    box = pybullet.createCollisionShape(pybullet.GEOM_BOX, halfExtents=((high - low) / 2).tolist(),
+                                        physicsClientId=client)
+    yaw = math.radians(pose.facing_deg)
+    turn = np.array([[math.cos(yaw), -math.sin(yaw), 0.0], [math.sin(yaw), math.cos(yaw), 0.0], [0.0, 0.0, 1.0]])
+    bottom = np.array([scale.metres(pose.x), scale.metres(pose.y), floor_z])
+    body = pybullet.createMultiBody(RIDER_MASS_KG, box, basePosition=(bottom + turn @ centre).tolist(),
+                                    baseOrientation=[0.0, 0.0, math.sin(yaw / 2), math.cos(yaw / 2)],
+                                    physicsClientId=client)
+    pybullet.changeDynamics(body, -1, lateralFriction=RIDER_FRICTION, restitution=FLOOR_RESTITUTION,
+                            linearDamping=0.05, angularDamping=0.3, physicsClientId=client)
+    velocity = np.array([scale.metres(v) for v in velocity_in_s])
+    towards = max(0.0, float(velocity @ into))
+    velocity = velocity - (1.0 - RIDER_CARRY) * towards * into + np.array([0.0, 0.0, RIDER_LIFT * towards])
+    spin = RIDER_PITCH_PER_MPS * towards * np.cross([0.0, 0.0, 1.0], into)
+    pybullet.resetBaseVelocity(body, velocity.tolist(), spin.tolist(), physicsClientId=client)
+    return _record(client, body, centre, scale)
+
+
+def _record(client: int, body: int, centre_m: np.ndarray, scale: TableScale) -> np.ndarray:
+    """Step the world :data:`TUMBLE_S` seconds, recording ``body``'s frame (its origin
+    ``centre_m`` behind its centre of mass) every :data:`RECORD_EVERY` steps, in inches."""
     rows = []
     steps = round(TUMBLE_S / STEP_S)
     for step in range(steps + 1):
         if step % RECORD_EVERY == 0:
             position, orientation = pybullet.getBasePositionAndOrientation(body, physicsClientId=client)
             rotation = np.asarray(pybullet.getMatrixFromQuaternion(orientation)).reshape(3, 3)
-            origin = (np.asarray(position) - rotation @ shape.centre) / scale.metres_per_inch
+            origin = (np.asarray(position) - rotation @ centre_m) / scale.metres_per_inch
             rows.append([step * STEP_S, *origin, *orientation])
         if step < steps:
             pybullet.stepSimulation(physicsClientId=client)

@@ -120,11 +120,13 @@ def build_miniature_node(table: Table, model: Model, use_models: bool = True) ->
     pieces = bike_part_arrays(model.bike) if use_models and not model.on_foot else None
     if model.on_foot:
         pieces = figure_part_arrays(table.ruleset, armed=model.rider.gun is not None)
+    rider = root.attach_new_node("rider")  # its parts move together when he is thrown off
     if pieces is not None:
         for name, rgb, triangles, normals in pieces:
-            lit_triangles_node(name, triangles, normals, gang_rgb if rgb is None else rgb).reparent_to(root)
+            node = lit_triangles_node(name, triangles, normals, gang_rgb if rgb is None else rgb)
+            node.reparent_to(rider if name == "rider" and not model.on_foot else root)
     else:
         local = miniature_shape(base, Pose(0.0, 0.0, 0.0, 0.0), table.ruleset)
         mesh_node("bike", local.bike, gang_rgb).reparent_to(root)
-        mesh_node("rider", local.rider, RIDER_RGB).reparent_to(root)
+        mesh_node("rider", local.rider, RIDER_RGB).reparent_to(rider)
     return root

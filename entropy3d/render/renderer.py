@@ -273,6 +273,7 @@ class TableRenderer:
         node.set_pos(pose.x, pose.y, pose.z)
         node.set_hpr(pose.facing_deg, 0, 0)
         node.clear_color_scale()
+        node.find("rider").clear_transform()
         self.model_poses[model_id] = pose
         self._cast_contact_shadow(model_id, pose.x, pose.y, pose.z, pose.facing_deg)
 
@@ -316,6 +317,7 @@ class TableRenderer:
         if ghost is None:
             ghost = self._ghosts[model_id] = self._model_node(model_id).copy_to(self.scene)
             ghost.set_transparency(TransparencyAttrib.M_alpha)
+            ghost.find("rider").clear_transform()  # the rules' pose has him in the seat
         ghost.show()
         ghost.set_pos(pose.x, pose.y, pose.z)
         ghost.set_hpr(pose.facing_deg, 0, 0)
@@ -340,6 +342,17 @@ class TableRenderer:
         self._model_node(model_id).set_mat(_panda_matrix(matrix))
         facing = math.degrees(math.atan2(matrix[1, 0], matrix[0, 0]))
         self._cast_contact_shadow(model_id, float(matrix[0, 3]), float(matrix[1, 3]), float(matrix[2, 3]), facing)
+
+    def throw_rider(self, model_id: str, matrix: np.ndarray | None) -> None:
+        """Put a miniature's rider where the 4x4 transform ``matrix`` (inches, the frame his
+        body moves by: :func:`entropy3d.physics.tumble.thrown_rider`) puts him, off his bike
+        wherever the bike is; None (or :meth:`place_model`) seats him again."""
+        node = self._model_node(model_id)
+        rider = node.find("rider")
+        if matrix is None:
+            rider.clear_transform()
+            return
+        rider.set_mat(self.scene, _panda_matrix(matrix))
 
     def show_model(self, model_id: str, visible: bool = True) -> None:
         """Show or hide a miniature (e.g. once it is out of the game), its contact shadow with it."""

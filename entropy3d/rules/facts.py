@@ -130,6 +130,8 @@ class Facts:
     tumble: after a crash contact, the bike's fall as physics continues it from the contact
     (rows t_s after the contact, x, y, z inches, orientation quaternion x, y, z, w), for the
     film; None when there was no crash or the producer has no dynamics. No rule reads it.
+    thrown: with ``tumble``, the rider thrown off (the same columns: the frame his body moves
+    by, the bike's frame at the contact; :func:`entropy3d.physics.tumble.thrown_rider`).
     """
 
     producer: str
@@ -146,6 +148,7 @@ class Facts:
     end_velocity_in_s: tuple[float, float, float] = (0.0, 0.0, 0.0)
     ground: np.ndarray = field(repr=False, default_factory=lambda: np.zeros((0, 4)))
     tumble: np.ndarray | None = field(repr=False, default=None)
+    thrown: np.ndarray | None = field(repr=False, default=None)
 
     def __repr__(self) -> str:
         return (f"Facts({self.producer}: {self.progress_in:.2f}/{self.path_length_in:.2f}\", "
@@ -170,7 +173,9 @@ class Facts:
                 "end_pose": plain([self.end_pose.x, self.end_pose.y, self.end_pose.z, self.end_pose.facing_deg]),
                 "end_velocity_in_s": plain(self.end_velocity_in_s)} | (
             {} if self.tumble is None else  # only a crash's facts carry it: other replays keep their bytes
-            {"tumble": [[round(float(v), 4) + 0.0 for v in row] for row in np.asarray(self.tumble)]})
+            {"tumble": [[round(float(v), 4) + 0.0 for v in row] for row in np.asarray(self.tumble)]}) | (
+            {} if self.thrown is None else
+            {"thrown": [[round(float(v), 4) + 0.0 for v in row] for row in np.asarray(self.thrown)]})
 
     @classmethod
     def from_json(cls, data: Mapping) -> "Facts":
@@ -184,7 +189,8 @@ class Facts:
                    tuple(SceneryHit(**tuples(h)) for h in data["scenery"]),
                    tuple(Flight(**tuples(f)) for f in data["flights"]), data["edge"], data["edge_kind"],
                    Pose(x, y, facing, z), tuple(data["end_velocity_in_s"]),
-                   tumble=None if data.get("tumble") is None else np.asarray(data["tumble"], float).reshape(-1, 8))
+                   tumble=None if data.get("tumble") is None else np.asarray(data["tumble"], float).reshape(-1, 8),
+                   thrown=None if data.get("thrown") is None else np.asarray(data["thrown"], float).reshape(-1, 8))
 
     def level_at(self, distance_in: float) -> tuple[np.ndarray, float]:
         """(x, y) and ground level at ``distance_in`` along the path (extended straight on)."""

@@ -422,6 +422,8 @@ class ReplayFilm:
                 played_s = min(i - ride_frames, played) / fps * max(segment.rate, FALL_RATE)
                 matrix = tumble_matrix(fall, played_s)
                 self.renderer.set_model_transform(bike.id, matrix)
+                if action.facts.thrown is not None:  # the rider thrown off, as physics threw him
+                    self.renderer.throw_rider(bike.id, tumble_matrix(action.facts.thrown, played_s))
                 self.renderer.show_ghost(bike.id, rules_pose)
                 x, y, z = matrix[:3, 3]
             else:

@@ -180,7 +180,7 @@ def filmed(default_demo):
     from entropy3d.video import hud
 
     film = ShortFilm(default_demo, VideoOptions(size=(192, 108), cut="short"))
-    methods = ("lay_down", "place_wreck", "set_model_transform", "place_model", "show_ghost")
+    methods = ("lay_down", "place_wreck", "set_model_transform", "place_model", "show_ghost", "throw_rider")
     calls: dict[str, list] = {name: [] for name in (*methods, "draw_plates")}
     frame = 0
 
@@ -259,9 +259,13 @@ def test_every_takedown_shows_the_model_down_or_as_its_wreck_before_its_action_e
 def test_every_crash_shows_the_bike_off_its_wheels_before_the_rules_pose(filmed, default_demo):
     """EC-COL-HEAD: a crash the rider does not ride out is filmed as physics continues it from
     the contact (Facts.tumble): in its frames the bike's up axis leans more than 45 degrees, a
-    ghost stands at the rules' pose beside it, and then the film stands it there; a crash ridden
-    out shows no fall."""
+    ghost stands at the rules' pose beside it, and then the film stands it there; the rider is
+    thrown off (Facts.thrown), an inch or more from where the bike lies; a crash ridden out shows
+    no fall."""
     film, calls = filmed
+    bike_at = {(frame, model): matrix[:3, 3] for frame, (model, matrix) in calls["set_model_transform"]}
+    thrown = [(frame, model, float(np.linalg.norm(matrix[:3, 3] - bike_at[frame, model])))
+              for frame, (model, matrix) in calls["throw_rider"] if matrix is not None]
     leaning = [(frame, model, float(np.degrees(np.arccos(np.clip(matrix[2, 2], -1, 1)))))
                for frame, (model, matrix) in calls["set_model_transform"]]
     placed = [(frame, args[0]) for frame, args in calls["place_model"]]
@@ -280,6 +284,7 @@ def test_every_crash_shows_the_bike_off_its_wheels_before_the_rules_pose(filmed,
                 rules = activation.actions[segment.action].model_after.pose
                 assert any(args == (model, rules) for f, args in calls["show_ghost"] if f in over)
                 assert any(f > max(over) and m == model for f, m in placed if f < start + segment.frames)
+                assert max(apart for f, m, apart in thrown if m == model and f in over) > 1.0
                 falls += 1
             elif crashes:
                 assert not inside
