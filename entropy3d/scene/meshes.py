@@ -101,16 +101,19 @@ def _read_mesh_file(path: Path, notes: list[str]) -> trimesh.Trimesh:
     mesh = trimesh.Trimesh(np.vstack(vertices), np.vstack(faces), process=False)
     if not np.all(np.isfinite(mesh.vertices)):
         raise MeshError(path, [("", None, f"mesh file {path.name!r} has non-finite vertices")])
+    if suffix != ".stl":  # corners kept apart for a UV seam or a face's own normal are one point of
+        mesh = welded(mesh)  # the solid: unwelded, every triangle was a flat part of its own (issue 49)
     return _solid_components(mesh, path, notes)
 
 
 def welded(mesh: trimesh.Trimesh) -> trimesh.Trimesh:
-    """An STL file's triangles, read unprocessed (every corner of every triangle its own vertex),
-    processed as ``trimesh.Trimesh(process=True)`` does it: faces with a non-finite corner dropped,
-    then corners at the same place (to trimesh's ``tol.merge``) made one vertex, kept in order of
-    first use. The same vertices and faces to the bit, with trimesh's grouping of rows replaced by
-    :func:`unique_rows_in_order`: trimesh sorting those 24-byte rows was 0.28 s of the 0.30 s read
-    of a 200k-triangle print. STL has no UV coordinates or vertex normals to keep corners apart."""
+    """A mesh's triangles with corners at one place made one vertex: an STL file's read
+    unprocessed (every corner of every triangle its own vertex), or any file's whose exporter kept
+    corners apart for UV seams or per-face normals, processed as ``trimesh.Trimesh(process=True)``
+    does it: faces with a non-finite corner dropped, then corners at the same place (to trimesh's
+    ``tol.merge``) made one vertex, kept in order of first use. The same vertices and faces to the
+    bit, with trimesh's grouping of rows replaced by :func:`unique_rows_in_order`: trimesh sorting
+    those 24-byte rows was 0.28 s of the 0.30 s read of a 200k-triangle print."""
     vertices, faces = np.asarray(mesh.vertices), np.asarray(mesh.faces)
     finite = np.isfinite(vertices).all(axis=1)
     if not finite.all():

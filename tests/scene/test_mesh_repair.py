@@ -157,3 +157,28 @@ def test_an_stl_of_only_non_finite_corners_holds_no_triangles(tmp_path):
     path = _soup_stl(tmp_path / "nan.stl", np.full((2, 3, 3), np.nan))
     with pytest.raises(MeshError, match="holds no triangles"):
         read_mesh_file(Path(path))
+
+
+@pytest.mark.parametrize("suffix", ["glb", "obj", "ply"])
+def test_a_closed_solid_whose_corners_are_not_shared_is_accepted(tmp_path, suffix):
+    """Issue 49, F1: exporters keep a corner apart for each face that meets it (flat shading,
+    per-face normals, UV seams); such a 40 mm cube is a solid, not 12 flat triangles."""
+    cube = trimesh.creation.box(extents=[40, 40, 40])
+    cube.unmerge_vertices()
+    corners = np.tile([[0.0, 0.0], [1.0, 0.0], [1.0, 1.0]], (12, 1))  # each face its own UVs, as a texture atlas has
+    cube.visual = trimesh.visual.TextureVisuals(uv=corners, image=Image.new("RGB", (4, 4), (200, 80, 40)))
+    assert len(cube.vertices) == 36
+    cube.export(tmp_path / f"cube.{suffix}")
+    table = load_scene(scene_with(tmp_path, f"cube.{suffix}"))
+    assert not table.notes
+    loaded = table.meshes["m"]
+    assert len(loaded.vertices) == 8 and loaded.is_volume
+    assert np.allclose(loaded.extents, 40 / 25.4)
+
+
+def test_a_flat_square_with_unshared_corners_is_still_refused_as_flat(tmp_path):
+    square = trimesh.Trimesh([[0, 0, 0], [20, 0, 0], [20, 20, 0], [0, 0, 0], [20, 20, 0], [0, 20, 0]],
+                             [[0, 1, 2], [3, 4, 5]], process=False)
+    square.export(tmp_path / "square.glb")
+    with pytest.raises(MeshError, match="is flat"):
+        read_mesh_file(tmp_path / "square.glb")
