@@ -106,3 +106,11 @@ def test_make_models_rewrites_the_bundled_files_byte_for_byte(tmp_path):
     assert {path.name for path in written} == {path.name for path in MODELS.iterdir() if path.is_file()}
     for path in written:
         assert path.read_bytes() == (MODELS / path.name).read_bytes(), f"{path.name} is stale: rerun the tool"
+
+
+
+def test_lovers_point_loads_its_kicker_ramp_without_a_warning(lovers_point):
+    """Issue 49: the bundled lovers_point warned about its own kicker_ramp.glb on every validate
+    (the deck's painted stripe was a flat quad, dropped as a stray part); now it is 0.3 mm thick.
+    (ruined_wall.glb's touching bricks still give a note elsewhere: see the session note.)"""
+    assert lovers_point.notes == []
