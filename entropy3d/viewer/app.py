@@ -331,9 +331,14 @@ class Viewer(ViewerOverlays):
         self.refresh()
 
     def _seek_from_slider(self) -> None:
+        """The slider moved: seek, unless it stands at the action the timeline is at. Its value
+        is compared as an action, not as a float: Panda3D keeps it in single precision (3e-9 to
+        3e-8 off a step's fraction), so comparing floats found every refresh's own setValue a
+        move, and seek, refresh and setValue called each other for good (issue 47: a replay
+        froze at its second action)."""
         steps = len(self.timeline.steps)
         fraction = float(self.slider["value"])
-        if steps < 2 or abs(fraction - max(0, self.timeline.index) / (steps - 1)) < 1e-9:
+        if steps < 2 or self.timeline.index_at(fraction) == max(0, self.timeline.index):
             return  # the slider only shows where the timeline is (refresh set it)
         self.timeline.seek(fraction)
         self.what_if.clear()

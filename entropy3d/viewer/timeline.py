@@ -103,10 +103,14 @@ class Timeline:
         step = self.step
         return self.start if step is None else self.replay.activations[step.activation].state_before
 
+    def index_at(self, fraction: float) -> int:
+        """The action ``fraction`` (0-1) of the way along the replay, to the nearest."""
+        return int(round(float(np.clip(fraction, 0.0, 1.0)) * max(len(self.steps) - 1, 0)))
+
     def seek(self, fraction: float) -> None:
         """Jump to the start of the action ``fraction`` (0-1) of the way along the replay."""
         if self.steps:
-            self.index = int(round(float(np.clip(fraction, 0.0, 1.0)) * (len(self.steps) - 1)))
+            self.index = self.index_at(fraction)
             self.t = 0.0
 
     def caption(self) -> str:

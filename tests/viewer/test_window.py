@@ -221,6 +221,39 @@ def replay_file(tmp_path_factory):
     return path
 
 
+@pytest.fixture(scope="module")
+def crossroads_replay(tmp_path_factory):
+    """A turn on the default table: 16 actions, so a step's slider fraction (k / 15) is no binary
+    fraction and single precision keeps it 3e-9 to 3e-8 off (the small table's 5 steps, k / 4,
+    are exact, and never froze)."""
+    from entropy3d.game import play_game
+
+    path = tmp_path_factory.mktemp("replay") / "crossroads.jsonl"
+    play_game(None, seed=7, turns=1, producer="geometric", replay_path=path)
+    return path
+
+
+def test_a_replay_steps_through_every_action_and_seeks_anywhere_on_its_slider(xvfb, tmp_path, crossroads_replay):
+    """Issue 47: a replay froze for good at its second action (the slider's own refresh taken for
+    a move, for ever). n steps through every action; dragging the thumb from the end to the middle
+    seeks there; the window still answers keys afterwards."""
+    window = ViewerWindow(xvfb, tmp_path / "shown.json", source=str(crossroads_replay))
+    try:
+        steps = window.state["steps"]
+        assert steps >= 4 and (steps - 1) & (steps - 2)  # k / (steps - 1) not all binary fractions
+        for k in range(steps):
+            window.key("n")
+            window.wait(lambda s, k=k: s["step"] == k)
+        width, height = window.state["window"]
+        x_at, y = (lambda value: int(width / 2 + (2 * value - 1) * 0.58 * height / 2)), int(0.9 * height)
+        window.drag((x_at(1.0), y), (x_at(0.5), y))
+        middle = window.wait(lambda s: 0 < s["step"] < steps - 1)
+        window.key("n")
+        window.wait(lambda s: s["step"] == middle["step"] + 1)
+    finally:
+        window.close()
+
+
 def test_replay_controls_step_speed_follow_and_slider(xvfb, tmp_path, replay_file):
     """n steps to an action (a ring marks the active model), . and , change the play speed, f
     follows the active model, and dragging the timeline slider's thumb seeks."""
