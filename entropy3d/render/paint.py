@@ -49,6 +49,8 @@ PAINTED_KINDS = ("ground", "road", "zone", "block", "building", "platform", "ram
 UP_NORMAL_Z = 0.5
 #: tops at most this high (inches) are painted in the ground image, higher ones in the raised one
 LOW_TOP_IN = 0.5
+#: the ground, roads and zones lie at most this high (inches): road markings are painted there
+FLAT_TOP_IN = 0.05
 #: the images' side in pixels: a power of two (the rasteriser's textures), from 256 to this
 MAX_TEXELS = 2048
 #: texels across the table per pixel of the frame's longer side: 1.6 keeps a road's grain crisp
@@ -145,12 +147,17 @@ class _Canvas:
     def texels_per_inch(self) -> float:
         return float(self.scale.min())
 
+    def pixels(self, points) -> list[tuple[float, float]]:
+        """Points (N, >= 2) inches as PIL's pixel coordinates: PIL puts whole numbers at texel
+        centres, where a texture samples texel k over [k, k + 1), so half a texel back."""
+        return [tuple(p) for p in np.asarray(points, float)[:, :2] * self.scale - 0.5]
+
     def mask(self, polygons_xy) -> np.ndarray:
         """A bool (texels, texels) mask of the filled polygons (each (N, 2) inches)."""
         image = Image.new("1", (self.size, self.size), 0)
         draw = ImageDraw.Draw(image)
         for polygon in polygons_xy:
-            draw.polygon([tuple(p) for p in np.asarray(polygon, float)[:, :2] * self.scale], fill=1)
+            draw.polygon(self.pixels(polygon), fill=1)
         return np.asarray(image, bool)
 
     def window(self, polygons_xy) -> tuple[slice, slice]:
@@ -167,7 +174,7 @@ class _Canvas:
         draw = ImageDraw.Draw(image)
         offset = np.array([cols.start, rows.start], float)
         for polygon in polygons_xy:
-            draw.polygon([tuple(p) for p in np.asarray(polygon, float)[:, :2] * self.scale - offset], fill=1)
+            draw.polygon([(x - offset[0], y - offset[1]) for x, y in self.pixels(polygon)], fill=1)
         return np.asarray(image, bool)
 
     def shape_mask(self, shape) -> np.ndarray:
@@ -177,9 +184,9 @@ class _Canvas:
         for polygon in getattr(shape, "geoms", [shape]):
             if polygon.is_empty or not hasattr(polygon, "exterior"):
                 continue
-            draw.polygon([tuple(p) for p in np.asarray(polygon.exterior.coords) * self.scale], fill=1)
+            draw.polygon(self.pixels(np.asarray(polygon.exterior.coords)), fill=1)
             for hole in polygon.interiors:
-                draw.polygon([tuple(p) for p in np.asarray(hole.coords) * self.scale], fill=0)
+                draw.polygon(self.pixels(np.asarray(hole.coords)), fill=0)
         return np.asarray(image, bool)
 
 
@@ -355,8 +362,8 @@ def _bake(spec: SceneSpec, geometry: TableGeometry, texels: int) -> TablePaint:
     ground = canvases["ground"]
     markings = [shapes.dashed_centre_line(road.points, 1.0, 0.8, 0.12, 0.0) for road in spec.roads if road.markings]
     dashes = [tri[:, :2] for m in markings for tri in m]
-    if dashes:
-        painted = ground.mask(dashes) & ~np.isnan(ground.height)
+    if dashes:  # on the road's level only: a kerb or a kicker across a centre line hides its dashes
+        painted = ground.mask(dashes) & (np.nan_to_num(ground.height, nan=9.0) <= FLAT_TOP_IN)
         ground.rgb[painted] = MARKING_RGB * (0.9 + 0.1 * noise["grain"][painted, None])
 
     coarse = _Canvas(max(texels // AO_COARSENING, 64), width, depth)
@@ -365,8 +372,21 @@ def _bake(spec: SceneSpec, geometry: TableGeometry, texels: int) -> TablePaint:
     for canvas in canvases.values():
         _darken_by_occlusion(canvas, occluders)
         _shade_by_sun(canvas, shadows)
+    for canvas in canvases.values():
+        _fill_unpainted(canvas)
     return TablePaint(*(np.round(np.clip(canvases[k].rgb, 0, 1) * 255).astype(np.uint8) for k in ("ground", "raised")),
                       width=width, depth=depth)
+
+
+def _fill_unpainted(canvas: _Canvas) -> None:
+    """Give every texel no top was painted on the colour of the nearest painted one: a texture
+    is sampled between texels and averaged into its smaller copies (mipmaps), so black around a
+    roof would bleed into its edges, the more the farther the camera."""
+    empty = np.isnan(canvas.height)
+    if empty.all() or not empty.any():
+        return
+    nearest = ndimage.distance_transform_edt(empty, return_distances=False, return_indices=True)
+    canvas.rgb[:] = canvas.rgb[nearest[0], nearest[1]]
 
 
 

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import functools
 import math
+import os
+import threading
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -118,6 +120,8 @@ class TableRenderer:
             supersample = 2 if 2 * max(self.size) <= MAX_SIDE else 1
         if supersample not in SUPERSAMPLES and not (float(supersample).is_integer() and supersample >= 1):
             raise ValueError(f"supersample must be a whole number from 1, or 1.5; got {supersample}")
+        while supersample > 1 and round(max(self.size) * supersample) > MAX_SIDE:
+            supersample = 1.5 if supersample > 1.5 else 1  # a 4K frame is drawn as large as a buffer goes
         self.supersample = float(supersample) if supersample == 1.5 else int(supersample)
         self.target = OffscreenTarget(self.backend, round(self.size[0] * self.supersample),
                                       round(self.size[1] * self.supersample))
@@ -152,7 +156,7 @@ class TableRenderer:
             node = build_miniature_node(table, model, bike_models)
             node.reparent_to(self.scene)
             self.model_nodes[model.id] = node
-            if painted:
+            if paint is not None:
                 base = table.base_of(model)
                 shadow = soft_disc_node(f"contact-shadow:{model.id}", (0.0, 0.0, 0.0), CONTACT_SHADOW_ALPHA)
                 shadow.set_python_tag("base", (base.length, base.width))
@@ -289,7 +293,7 @@ class TableRenderer:
         fade = 1.0 / (1.0 + height / CONTACT_SHADOW_FADE_IN)
         length, width = shadow.get_python_tag("base")
         spread = CONTACT_SHADOW_SPREAD * (1.0 + 0.35 * (1.0 - fade))
-        shadow.show()
+        shadow.show() if not self._model_node(model_id).is_hidden() else shadow.hide()
         shadow.set_pos(x, y, ground + CONTACT_SHADOW_LIFT_IN)
         shadow.set_hpr(facing_deg, 0, 0)
         shadow.set_scale(0.5 * length * spread, 0.5 * width * spread, 1.0)
@@ -303,6 +307,7 @@ class TableRenderer:
         node.set_pos(pose.x, pose.y, pose.z)
         node.set_hpr(pose.facing_deg, WRECK_LEAN_DEG, 0)
         node.set_color_scale(*WRECK_COLOUR_SCALE)
+        node.find("rider").clear_transform()  # a wreck is the whole miniature, its rider with it
         self.model_poses[model_id] = pose
         self._cast_contact_shadow(model_id, pose.x, pose.y, pose.z, pose.facing_deg)
 
@@ -426,9 +431,19 @@ class TableRenderer:
         self.close()
 
 
-@functools.cache
+_BAND_WORKERS: list[ThreadPoolExecutor] = []
+_BAND_LOCK = threading.Lock()
+
+
 def _band_workers() -> ThreadPoolExecutor:
-    return ThreadPoolExecutor(max_workers=2, thread_name_prefix="entropy3d-downsample")
+    """The process's two downsampling threads, started on first use (a forked child starts its own)."""
+    with _BAND_LOCK:
+        if not _BAND_WORKERS:
+            _BAND_WORKERS.append(ThreadPoolExecutor(max_workers=2, thread_name_prefix="entropy3d-downsample"))
+        return _BAND_WORKERS[0]
+
+
+os.register_at_fork(after_in_child=_BAND_WORKERS.clear)
 
 
 def box_downsample(image: np.ndarray, size: tuple[int, int]) -> np.ndarray:

@@ -83,5 +83,7 @@ def test_a_rider_is_thrown_over_a_low_obstacle_and_lands_beyond_it():
 def test_a_rider_thrown_into_a_building_meets_its_wall_and_drops():
     rows = throw(8.0)
     contact_x = 10.0 + BASE.length / 2
-    assert body_centres(rows)[:, 0].max() < contact_x  # his body never passes the wall
+    centres = body_centres(rows)
+    assert contact_x - 0.7 < centres[:, 0].max() < contact_x  # he reaches the wall, never passes it
+    assert centres[-1, 2] < seat_bounds().mean(axis=0)[2] - 0.3  # and ends lower than his seat
     assert throw(8.0).tobytes() == rows.tobytes()
