@@ -426,12 +426,12 @@ def truck_wreck() -> dict[str, list]:
 def kicker_ramp() -> dict[str, list]:
     """A steel jump kicker 76 x 64 mm rising 25 mm along +x (3 x 2.5 x 1 inch)."""
     deck = [hull([(-38, 32, 0), (38, 32, 0), (38, 32, 25.4), (38, 32, 23.8)], "#7c828a")]
-    stripe = [(35, 29, 24.2), (37.8, 29, 25.5), (37.8, 10, 25.5), (35, 10, 24.2)]  # painted on the deck...
-    stripes = [hull(stripe + [(x, y, z + 0.3) for x, y, z in stripe], "#d6a01e")]  # ...0.3 mm thick: a solid
+    # no painted stripe on the deck: a flat quad, dropped at every load as a stray part (with a
+    # warning), and a mesh piece is drawn in its one colour anyway
     sides = [hull([(-38, y - 0.6, 0), (-38, y + 0.6, 0), (38, y - 0.6, 0), (38, y + 0.6, 0),
                    (38, y - 0.6, 26.4), (38, y + 0.6, 26.4), (-38, y - 0.6, 1.0), (-38, y + 0.6, 1.0)],
                   "#4b5057", mirror=False) for y in (31.6, -31.6)]
-    return {"deck": deck + stripes, "frame": sides}
+    return {"deck": deck, "frame": sides}
 
 
 def park_tree() -> dict[str, list]:

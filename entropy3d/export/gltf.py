@@ -51,11 +51,16 @@ TABLE_TO_GLTF = np.array([[1.0, 0.0, 0.0, 0.0],
                           [0.0, 0.0, 0.0, 1.0]]) @ np.diag([METRES_PER_TABLE_INCH] * 3 + [1.0])
 
 RIDER_COLOUR = (0.17, 0.16, 0.18)
-#: how much darker than its gang's colour a base is (as the renderer draws it)
+#: how much darker than its gang's colour a base is (the films paint a slate top with a gang rim;
+#: a glTF base is one material, so it keeps the shade that says whose it is)
 BASE_SHADE = 0.4
 #: group nodes; a space is never in a scene id, so these never clash with a piece's node
 PIECES, SCENERY, MINIATURES = "table pieces", "destructible scenery", "miniature models"
 
+
+#: an authored mesh is smoothed across edges whose faces meet at less than this (degrees) and
+#: split at sharper ones, as the renderer shades the bike models (render/miniatures.SMOOTH_DEG)
+SMOOTH_DEG = 35.0
 
 def model_node(model_id: str) -> str:
     """The node name of a miniature (apart from piece ids, which may be the same words)."""
@@ -87,11 +92,14 @@ def _in_gltf(mesh: trimesh.Trimesh, material: PBRMaterial, offset_in=(0.0, 0.0, 
              flat: bool = True) -> trimesh.Trimesh:
     """A copy of ``mesh`` (table inches) moved by ``-offset_in``, in glTF axes and metres.
     flat: every face its own vertices, so that boxes and prisms shade flat (shared corners would
-    average the normals of faces at right angles)."""
+    average the normals of faces at right angles); else smooth within :data:`SMOOTH_DEG`."""
     mesh = trimesh.Trimesh(vertices=np.asarray(mesh.vertices) - np.asarray(offset_in, float),
                            faces=mesh.faces, process=False)
     if flat:
         mesh.unmerge_vertices()
+    else:  # smooth, but corners split where faces meet sharper than the renderer smooths: a welded
+        # mesh's thin part shares corners between faces back to back, whose normals would cancel
+        mesh = trimesh.graph.smooth_shade(mesh, angle=np.radians(SMOOTH_DEG), facet_minarea=None)
     mesh.apply_transform(TABLE_TO_GLTF)
     mesh.visual = trimesh.visual.TextureVisuals(material=material)
     return mesh

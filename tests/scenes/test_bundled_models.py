@@ -111,6 +111,6 @@ def test_make_models_rewrites_the_bundled_files_byte_for_byte(tmp_path):
 
 def test_lovers_point_loads_its_kicker_ramp_without_a_warning(lovers_point):
     """Issue 49: the bundled lovers_point warned about its own kicker_ramp.glb on every validate
-    (the deck's painted stripe was a flat quad, dropped as a stray part); now it is 0.3 mm thick.
+    (the deck's painted stripe was a flat quad, dropped as a stray part); the stripe is gone.
     (ruined_wall.glb's touching bricks still give a note elsewhere: see the session note.)"""
     assert lovers_point.notes == []
