@@ -122,7 +122,7 @@ GAME_COLUMNS = ("scene_name", "winner", "score", "end_reason", "turns_played", "
 
 
 class ResultsFolderError(EntropyError, ValueError):
-    """A results folder that holds no sweep."""
+    """A results folder that holds no sweep, or that cannot be made."""
 
 
 class ResultStore:
@@ -139,8 +139,12 @@ class ResultStore:
     def __init__(self, folder: str | Path):
         self.folder = Path(folder)
         if self.folder.exists() and not self.folder.is_dir():
-            raise NotADirectoryError(f"results folder {self.folder} is a file; give a folder")
-        (self.folder / REPLAYS).mkdir(parents=True, exist_ok=True)
+            raise ResultsFolderError(f"{self.folder}: a file, not a folder; give --out a folder (made if missing)")
+        try:
+            (self.folder / REPLAYS).mkdir(parents=True, exist_ok=True)
+        except OSError as error:  # a parent that is a file (/dev/null/results), no permission, a full disk
+            raise ResultsFolderError(f"{self.folder}: the results folder cannot be made here "
+                                     f"({error.strerror}); give --out a folder you can write") from None
         self.database = self.folder / DATABASE
         self.connection = sqlite3.connect(self.database)
         self.connection.executescript(SCHEMA)
