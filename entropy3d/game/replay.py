@@ -136,6 +136,12 @@ def write_replay(path: str | Path, header: ReplayHeader, records: Iterable) -> P
     return Path(path)
 
 
+def _not_a_number(word: str):
+    """JSON's reader takes NaN and Infinity, which no replay writes (its writer refuses them):
+    a replay holding one was edited or damaged, and a pose at NaN breaks every picture of it."""
+    raise ValueError(f"{word} is not a number a replay holds; the replay was edited or damaged here")
+
+
 def read_replay(path: str | Path) -> Replay:
     """Read and check a replay file; raises ReplayError naming the line and the problem."""
     path = Path(path)
@@ -152,7 +158,7 @@ def read_replay(path: str | Path) -> Replay:
     turns, activations, end = [], [], None
     for number, line in enumerate(lines, start=1):
         try:
-            data = json.loads(line)
+            data = json.loads(line, parse_constant=_not_a_number)
             if not isinstance(data, dict):
                 raise ValueError(f"a record must be a JSON object, not {type(data).__name__}")
             kind = data.get("type")

@@ -4,6 +4,7 @@ replays and impossible sizes are clean errors."""
 from __future__ import annotations
 
 import functools
+import re
 import signal
 import subprocess
 import sys
@@ -55,6 +56,32 @@ def test_non_object_replay_line_is_a_clean_error(tmp_path):
     bad.write_text("[1, 2]\n")
     with pytest.raises(ReplayError, match="JSON object"):
         read_replay(bad)
+
+
+@pytest.mark.parametrize("word", ["NaN", "Infinity", "-Infinity"])
+def test_a_replay_holding_nan_or_infinity_is_refused_where_it_is_read(small_table_path, tmp_path, word):
+    """Issue 49, item 2: `share` on a replay whose initial pose held NaN gave a traceback, and
+    `replay-render` took it silently; a replay's writer never writes one, so its reader refuses it,
+    naming the record, for every command that reads a replay."""
+    from entropy3d.game import play_game
+    from entropy3d.game.replay import ReplayError, read_replay
+
+    good = tmp_path / "good.jsonl"
+    play_game(small_table_path, seed=1, turns=1, producer="geometric", replay_path=good)
+    lines = good.read_text().splitlines()
+    header = re.sub(r'"pose":\[[-0-9.e]+', f'"pose":[{word}', lines[0], count=1)  # a model's x
+    assert header != lines[0]
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text("\n".join([header, *lines[1:]]) + "\n")
+    with pytest.raises(ReplayError, match=f"record 1.*{word.lstrip('-')} is not a number a replay holds"):
+        read_replay(bad)
+    for command in (["share", str(bad), "-o", str(tmp_path / "page.html")],
+                    ["replay-render", str(bad), "-o", str(tmp_path / "film.mp4"), "--size", "96x54"]):
+        done = subprocess.run([sys.executable, "-m", "entropy3d", *command], capture_output=True, text=True,
+                              timeout=120)
+        assert done.returncode == 1 and "is not a number a replay holds" in done.stderr, done.stderr[-800:]
+        assert "Traceback" not in done.stderr
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["bad.jsonl", "good.jsonl"]
 
 
 def test_demo_too_small_size_is_a_clean_error(small_table_path, tmp_path):
