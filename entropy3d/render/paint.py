@@ -120,19 +120,19 @@ def layer_of(piece: Piece) -> str | None:
 
 #: the last few tables' paint, by (scene, size, texels): a film, its stills and a highlight reel
 #: of one table bake it once
-_BAKED: OrderedDict[tuple, TablePaint] = OrderedDict()
-_BAKED_KEPT = 4
+_PAINTS: OrderedDict[tuple, TablePaint] = OrderedDict()
+_PAINTS_KEPT = 4
 
 
 def paint_table(spec: SceneSpec, geometry: TableGeometry, texels: int) -> TablePaint:
-    """The table's paint at ``texels`` x ``texels`` per image (cached, see :data:`_BAKED`)."""
+    """The table's paint at ``texels`` x ``texels`` per image (cached, see :data:`_PAINTS`)."""
     key = (spec.model_dump_json(), geometry.width, geometry.depth, len(geometry.pieces), texels)
-    if key not in _BAKED:
-        _BAKED[key] = _bake(spec, geometry, texels)
-        while len(_BAKED) > _BAKED_KEPT:
-            _BAKED.popitem(last=False)
-    _BAKED.move_to_end(key)
-    return _BAKED[key]
+    if key not in _PAINTS:
+        _PAINTS[key] = _bake(spec, geometry, texels)
+        while len(_PAINTS) > _PAINTS_KEPT:
+            _PAINTS.popitem(last=False)
+    _PAINTS.move_to_end(key)
+    return _PAINTS[key]
 
 
 class _Canvas:
