@@ -69,3 +69,44 @@ class IllegalPlanError(EntropyError, ValueError):
         self.message = message
         self.action = action
         super().__init__(f"{message} ({clause})")
+
+
+class OutputPathError(EntropyError, ValueError):
+    """An output path that cannot be written."""
+
+
+class GeometryError(EntropyError, ValueError):
+    """A piece whose shape cannot be built; ``key_path`` names it in the scene (e.g. ``meshes[2]``)."""
+
+    def __init__(self, key_path: str, message: str):
+        self.key_path = key_path
+        self.message = message
+        super().__init__(f"{key_path}: {message}")
+
+
+class LibraryUnavailable(EntropyError, RuntimeError):
+    """The installed trimesh does not carry the three.js build a shared page needs."""
+
+
+class ReplayError(InputError):
+    """A replay file that cannot be read, or whose scene changed since it was written."""
+
+
+class ScriptError(InputError):
+    """A scripted-game YAML file that does not validate or asks for an illegal plan."""
+
+
+class DisplayUnavailable(EntropyError, RuntimeError):
+    """No display to open a window on."""
+
+
+class UnknownSystemError(EntropyError, ValueError):
+    """No game system is registered under that name; the message lists those that are."""
+
+
+class ResultsFolderError(EntropyError, ValueError):
+    """A results folder that holds no sweep, or that cannot be made."""
+
+
+class BackendUnavailable(EntropyError, RuntimeError):
+    """A display module that cannot make an offscreen buffer on this machine."""

@@ -338,3 +338,13 @@ def project_on_axes(eyes: np.ndarray, axes, fov_deg: float, points: np.ndarray, 
                           axis=-1)
     result[depth <= 1e-6] = np.nan
     return result
+
+
+def pose_at(trajectory: np.ndarray, t: float) -> np.ndarray:
+    """(x, y, z, heading) on a trajectory of (K, 5) rows ``t, x, y, z, heading`` (seconds, inches,
+    degrees) at time ``t`` (clamped to its ends), headings unwrapped so a turn through 0 degrees
+    does not swing the long way round."""
+    times = trajectory[:, 0]
+    headings = np.degrees(np.unwrap(np.radians(trajectory[:, 4])))
+    columns = [np.interp(t, times, trajectory[:, k]) for k in (1, 2, 3)]
+    return np.array(columns + [float(np.interp(t, times, headings))])

@@ -17,11 +17,7 @@ import threading
 from pathlib import Path
 from typing import IO
 
-from entropy3d.errors import EntropyError
-
-
-class OutputPathError(EntropyError, ValueError):
-    """An output path that cannot be written."""
+from entropy3d.errors import OutputPathError
 
 
 def check_output_path(path: str | Path, suffixes: tuple[str, ...]) -> Path:

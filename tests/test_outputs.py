@@ -7,7 +7,8 @@ import stat
 
 import pytest
 
-from entropy3d.outputs import AtomicFile, OutputPathError, check_output_path, public_mode, write_atomic
+from entropy3d.errors import OutputPathError
+from entropy3d.outputs import AtomicFile, check_output_path, public_mode, write_atomic
 
 
 @pytest.fixture

@@ -48,7 +48,7 @@ class Picture:
 
 def title_lines(story: RideStory, names=None) -> tuple[str, str]:
     """Who rode what ("Magpie (Mutiny), mutiny_3: s3: straight 16, action 1") and what came of it."""
-    from entropy3d.video.words import Names
+    from entropy3d.systems.words import Names
 
     names = names or Names()
     who = names.rider_of_gang(story.model_id)

@@ -19,7 +19,7 @@ from entropy3d.activation.key import ColourKey, font
 from entropy3d.activation.story import RideStory, distances_along
 from entropy3d.fonts import covered_by
 from entropy3d.scene.probe import points_along
-from entropy3d.video.words import Names
+from entropy3d.systems.words import Names
 
 AXIS_COLOUR = (150, 150, 160)
 TEXT_COLOUR = (235, 235, 235)

@@ -52,7 +52,7 @@ def report_lines(steps: Sequence[Step], name: Callable[[str], str] = str,
     """One line per action and per event ("physics: ... -> rules: ..."), and a closing line per
     ridden move: how far the producer got and where the rules put the model. ``name`` gives the
     name a person reads for a model id; ``describe`` (event -> lines), when given, replaces each
-    event's line (the command line passes plain words, :mod:`entropy3d.video.words`)."""
+    event's line (the command line passes plain words, :mod:`entropy3d.systems.words`)."""
     lines = []
     for step in steps:
         action = step.action

@@ -197,7 +197,7 @@ class RideStory:
     def outcome(self, names=None) -> str:
         """The outcome in plain words: "Air Time: lands next activation, 3.8" short of the landing
         point", "Jump: lands 16" from take-off", "crashes into ...", or how far it rode."""
-        from entropy3d.video.words import Names, sentence
+        from entropy3d.systems.words import Names, sentence
 
         names = names or Names()
         landing = self.rules_landing()

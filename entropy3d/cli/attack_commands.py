@@ -39,7 +39,7 @@ def attack(
     from entropy3d.rules.transition import Action, check
     from entropy3d.scene import load_scene
     from entropy3d.scene.build import build_table_geometry
-    from entropy3d.video.words import Names
+    from entropy3d.systems.words import Names
 
     if png is not None:
         check_output_path(png, (".png",))

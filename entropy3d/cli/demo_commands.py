@@ -187,7 +187,7 @@ def demo(
         rendered = _render(game, out, video_size, fps, supersample, pace, progress, cut, grid,
                            not no_sound)
     end = game.end
-    from entropy3d.video.words import Names
+    from entropy3d.systems.words import Names
 
     names = Names.of_table(game_table(game))
     typer.echo(f"{game.header.scene_name}: {end.turns_played} turn(s), {len(game.activations)} activations, "
@@ -244,7 +244,7 @@ def _picture(game, number: int, png: Path) -> None:
     from entropy3d.activation.picture import draw_picture, write_picture
     from entropy3d.activation.story import RideStory
     from entropy3d.scene.build import build_table_geometry
-    from entropy3d.video.words import Names
+    from entropy3d.systems.words import Names
 
     actions = [(activation, k) for activation in game.activations for k in range(len(activation.actions))]
     if number > len(actions):

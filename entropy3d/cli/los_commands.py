@@ -36,7 +36,7 @@ def with_shot(result, ruleset) -> dict:
 
 
 def pair_report(result, scene_name: str, ruleset, names=None) -> str:
-    """The text ``entropy3d los SCENE A B`` prints; ``names`` (a :class:`~entropy3d.video.words.Names`)
+    """The text ``entropy3d los SCENE A B`` prints; ``names`` (a :class:`~entropy3d.systems.words.Names`)
     gives riders and pieces by name (ids in brackets); ``ruleset`` decides the shot (EC-COVER-1)."""
     td, tl = result.top_down, result.true_los
 
@@ -95,10 +95,10 @@ def eye_view(world, result, size: tuple[int, int], backend: str | None):
     import numpy as np
     from PIL import ImageDraw
 
-    from entropy3d.render.backend import BackendUnavailable
+    from entropy3d.errors import BackendUnavailable
     from entropy3d.render.cameras import CameraView
     from entropy3d.render.renderer import TableRenderer
-    from entropy3d.video.words import Names
+    from entropy3d.systems.words import Names
 
     called = Names.of_table(world.table).rider
     minis = world.miniatures()
@@ -218,7 +218,7 @@ def los(
     if as_json:
         typer.echo(json.dumps({"scene": table.name, **with_shot(result, table.ruleset)}, indent=2))
     else:
-        from entropy3d.video.words import Names
+        from entropy3d.systems.words import Names
 
         typer.echo(pair_report(result, table.name, table.ruleset, Names.of_table(table)))
     if png is not None:

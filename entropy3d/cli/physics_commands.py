@@ -71,7 +71,7 @@ def activate(
         raise fail(f"error: --plan {refused.action} {plan[refused.action - 1]!r}: {refused}") from None
     finally:
         rides.close()
-    from entropy3d.video.words import Names, plain_lines
+    from entropy3d.systems.words import Names, plain_lines
 
     names = Names.of_table(table)
     typer.echo(f"{table.name}: {names.rider_of_gang(model)} ({model}), seed {seed}, {producer} producer")

@@ -41,8 +41,8 @@ def render(
     if not folder.is_dir():
         raise fail(f"error: --output {output}: folder {folder} does not exist; create it first")
 
+    from entropy3d.errors import BackendUnavailable
     from entropy3d.render import cameras
-    from entropy3d.render.backend import BackendUnavailable
     from entropy3d.render.renderer import TableRenderer
     from entropy3d.scene import load_scene
 

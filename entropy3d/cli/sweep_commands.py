@@ -121,9 +121,9 @@ def highlights(
     from entropy3d.game.replay import read_replay, scene_file
     from entropy3d.sweep.store import ResultStore
     from entropy3d.sweep.summary import drama_reasons
+    from entropy3d.systems.words import Names
     from entropy3d.video import VideoOptions
     from entropy3d.video.reel import ReelGame, render_reel
-    from entropy3d.video.words import Names
 
     names: dict[str, Names] = {}
     games = []

@@ -75,7 +75,7 @@ def system_sight_lines(table, world, results=None) -> str:
     decided = sight_events(table, world, results)
     if not decided:
         return ""
-    from entropy3d.video.words import Names  # imports the video package (~0.07 s): only when needed
+    from entropy3d.systems.words import Names  # imports the video package (~0.07 s): only when needed
 
     names = Names.of_table(table)
     return (f"\n{table.spec.system} rules, each model at the other gangs:\n"
@@ -150,7 +150,7 @@ def act(
     rng = np.random.default_rng(seed)
     view = TableView(table, geometry)
     rides = make_producer(producer, table, geometry)
-    from entropy3d.video.words import Names, conditions_words, heading_words, plain_lines, status_words
+    from entropy3d.systems.words import Names, conditions_words, heading_words, plain_lines, status_words
 
     names = Names.of_table(table)
     typer.echo(f"{table.name}: {names.rider_of_gang(model)} ({model}, {system.title}), seed {seed}, "

@@ -18,17 +18,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterable, Mapping
 
-from entropy3d.errors import InputError
+from entropy3d.errors import ReplayError
 from entropy3d.game.records import ActivationRecord, EndRecord, TurnRecord
 from entropy3d.outputs import AtomicFile
 from entropy3d.rules.state import State
 
 FORMAT = "entropy3d-replay"
 VERSION = 2
-
-
-class ReplayError(InputError):
-    """A replay file that cannot be read, or whose scene changed since it was written."""
 
 
 @dataclass(frozen=True)

@@ -24,16 +24,12 @@ from typing import Literal, Optional, Sequence
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
-from entropy3d.errors import IllegalPlanError, InputError, PlanError
+from entropy3d.errors import IllegalPlanError, PlanError, ScriptError
 from entropy3d.game.players import ActionView, AttackOption, AutoPlayer
 from entropy3d.rules.dice import Policy, policy_named
 from entropy3d.rules.keypaths import did_you_mean
 from entropy3d.rules.plan import parse_plan
 from entropy3d.scene.yamlsource import line_of, read_yaml_with_lines
-
-
-class ScriptError(InputError):
-    """A scripted-game YAML file that does not validate or asks for an illegal plan."""
 
 
 class ScriptedActivation(BaseModel):

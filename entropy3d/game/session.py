@@ -18,6 +18,7 @@ from typing import Callable
 
 import numpy as np
 
+from entropy3d.errors import ScriptError
 from entropy3d.game.loop import Game
 from entropy3d.game.players import demo_players
 from entropy3d.game.records import ActivationRecord, EndRecord, TurnRecord
@@ -31,7 +32,7 @@ from entropy3d.game.replay import (
     read_replay,
     scene_file,
 )
-from entropy3d.game.script import ScriptedPlayer, ScriptError, load_script, scene_of, script_problems
+from entropy3d.game.script import ScriptedPlayer, load_script, scene_of, script_problems
 from entropy3d.game.step import Producer
 
 PRODUCERS = ("physics", "geometric")

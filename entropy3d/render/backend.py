@@ -35,6 +35,8 @@ from panda3d.core import (
     loadPrcFileData,
 )
 
+from entropy3d.errors import BackendUnavailable
+
 BACKENDS = ("tiny", "gl", "auto")
 #: environment variable that overrides the default backend (``tiny``)
 BACKEND_ENV = "ENTROPY3D_RENDER_BACKEND"
@@ -57,10 +59,6 @@ notify-level-glxdisplay fatal
 
 #: closed buffers (with their frame textures) by (backend, width, height), for reuse
 _POOL: dict[tuple[str, int, int], list] = {}
-
-
-class BackendUnavailable(RuntimeError):
-    """A display module that cannot make an offscreen buffer on this machine."""
 
 
 @functools.cache

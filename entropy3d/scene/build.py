@@ -19,7 +19,7 @@ import numpy as np
 import trimesh
 from shapely.geometry import Polygon
 
-from entropy3d.errors import EntropyError
+from entropy3d.errors import GeometryError
 from entropy3d.rules.ruleset import Ruleset
 from entropy3d.scene.schema import Area, Destructible
 from entropy3d.scene.table import Table
@@ -369,15 +369,6 @@ class TableGeometry:
         """[[x_min, y_min, z_min], [x_max, y_max, z_max]] over every piece."""
         corners = np.array([p.mesh.bounds for p in self.pieces])
         return np.array([corners[:, 0].min(axis=0), corners[:, 1].max(axis=0)])
-
-
-class GeometryError(EntropyError, ValueError):
-    """A piece whose shape cannot be built; ``key_path`` names it in the scene (e.g. ``meshes[2]``)."""
-
-    def __init__(self, key_path: str, message: str):
-        self.key_path = key_path
-        self.message = message
-        super().__init__(f"{key_path}: {message}")
 
 
 @contextmanager

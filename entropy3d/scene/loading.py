@@ -290,7 +290,8 @@ def load_scene(path: str | Path, *, load_meshes: bool = True,
 def _check_plausible(table: Table, source: Path, lines: dict[str, int]) -> None:
     """Build the table's geometry and check it is physically possible (:mod:`.plausibility`):
     errors raise SceneError, warnings go to ``table.notes``."""
-    from entropy3d.scene.build import GeometryError, build_table_geometry
+    from entropy3d.errors import GeometryError
+    from entropy3d.scene.build import build_table_geometry
     from entropy3d.scene.plausibility import plausibility_problems
 
     try:

@@ -10,11 +10,11 @@ import functools
 from pathlib import Path
 from typing import Any, Mapping
 
-from entropy3d.errors import RulesDataError
+from entropy3d.errors import RulesDataError, UnknownSystemError
 from entropy3d.resources import rules_file
 from entropy3d.scene.rulesfile import build_from_file
 from entropy3d.scene.yamlsource import line_of
-from entropy3d.systems import DEFAULT_SYSTEM, UnknownSystemError, find_system, system_names
+from entropy3d.systems import DEFAULT_SYSTEM, find_system, system_names
 from entropy3d.systems.base import GameSystem
 
 Problem = tuple[str, "int | None", str]

@@ -15,17 +15,13 @@ import io
 import zipfile
 from functools import lru_cache
 
-from entropy3d.errors import EntropyError
+from entropy3d.errors import LibraryUnavailable
 
 #: where trimesh keeps its offline viewer page (a path inside trimesh's ``resources``)
 TEMPLATE_ZIP = "templates/viewer.zip"
 #: the license header the three.js build starts with, and the statement its UMD wrapper ends with
 LIBRARY_START = "/**\n * @license\n * Copyright 2010-"
 LIBRARY_END = 'Object.defineProperty(t,"__esModule",{value:!0})}));'
-
-
-class LibraryUnavailable(EntropyError, RuntimeError):
-    """The installed trimesh does not carry the three.js build a shared page needs."""
 
 
 @lru_cache(maxsize=1)

@@ -2,7 +2,7 @@
 replay, one entry per ridden action (poses, trajectory, words, templates, sight lines).
 
 Everything is computed here, in Python, from the same code the viewer and the video use (the
-table geometry, :class:`~entropy3d.viewer.timeline.Timeline`, the plain-words formatter, the
+table geometry, :class:`~entropy3d.game.timeline.Timeline`, the plain-words formatter, the
 turning templates, the LOS engine); the page's JavaScript only draws and interpolates. Lengths are
 table inches (x right, y away, z up), headings degrees counter-clockwise from +x, times seconds.
 

@@ -13,14 +13,14 @@ import numpy as np
 
 from entropy3d.game.records import action_events
 from entropy3d.game.replay import Replay
+from entropy3d.game.timeline import Timeline, template_polylines
 from entropy3d.geometry import Pose
 from entropy3d.rules.combat import shot_in_sight
 from entropy3d.scene.build import TableGeometry
 from entropy3d.scene.table import Table
 from entropy3d.share.payload import DECIMALS, pose_list, thinned
+from entropy3d.systems.words import Names, lines
 from entropy3d.video.ending import result_card
-from entropy3d.video.words import Names, lines
-from entropy3d.viewer.timeline import Timeline, template_polylines
 
 
 def _points(points: np.ndarray) -> list[list[float]]:

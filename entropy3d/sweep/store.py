@@ -27,7 +27,7 @@ import sqlite3
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from entropy3d.errors import EntropyError
+from entropy3d.errors import ResultsFolderError
 from entropy3d.outputs import write_atomic
 from entropy3d.sweep.summary import GameSummary
 
@@ -121,10 +121,6 @@ GAME_COLUMNS = ("scene_name", "winner", "score", "end_reason", "turns_played", "
                 "jumps", "air_time_s", "crashes", "busts", "destructibles_smashed", "margin", "closeness", "drama")
 
 
-class ResultsFolderError(EntropyError, ValueError):
-    """A results folder that holds no sweep, or that cannot be made."""
-
-
 class ResultStore:
     """The results folder (created when missing); see the module docstring."""
 
@@ -194,7 +190,8 @@ class ResultStore:
         """The replay already in the folder for ``job`` when it is a whole game played as ``job`` asks
         by this version of entropy3d on the scene as it is now (a sweep stopped after writing it but
         before its row); None when there is none or it cannot be trusted (then the game is played)."""
-        from entropy3d.game.replay import ReplayError, file_sha256, read_replay
+        from entropy3d.errors import ReplayError
+        from entropy3d.game.replay import file_sha256, read_replay
         from entropy3d.game.session import engine_sha256
 
         path = self.replay_path(job)

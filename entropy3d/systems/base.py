@@ -18,7 +18,7 @@ from typing import Any, Callable, ClassVar, Mapping, Sequence
 import numpy as np
 from pydantic import BaseModel, ConfigDict, ValidationError
 
-from entropy3d.errors import RulesDataError
+from entropy3d.errors import RulesDataError, UnknownSystemError
 from entropy3d.rules.event import Event
 from entropy3d.rules.keypaths import Problem, validation_problems
 from entropy3d.systems.facts import Impact, LevelChange, RiddenMove, Sighting
@@ -34,10 +34,6 @@ class SystemData(BaseModel):
 
 class NoStats(SystemData):
     """A system whose models carry no stats of their own (``stats:`` must be empty)."""
-
-
-class UnknownSystemError(ValueError):
-    """No game system is registered under that name; the message lists those that are."""
 
 
 class Imported:
@@ -84,6 +80,9 @@ class GameSystem:
     """The schema of its rules data (rejects unknown keys)."""
     stats_schema: ClassVar[type[BaseModel]] = NoStats
     """The schema of a model's ``stats:`` in a scene of this system."""
+    #: its words for one of its events, ``sentence(event, names) -> str``: Entropy City's shared
+    #: sentences unless it words its own (a rulebook's sentences module beside its engine)
+    sentence = Imported("entropy3d.rules.sentences:sentence")
     PLAYERS: ClassVar[Mapping[str, str]] = {}
     """Its players: kind -> "module:attribute" of the class or factory, imported when asked for
     (players read the table, a layer above the systems)."""
@@ -119,6 +118,18 @@ class GameSystem:
         """One model's validated stats (defaults filled in)."""
         return cls.stats_schema.model_validate(dict(stats))
 
+    @staticmethod
+    def roll_details(event: Event) -> list[str]:
+        """Its own words for rolls an event keeps in its figures (a gang fighter's wound and save),
+        for the dice detail under the sentence; none by default."""
+        return []
+
+    @staticmethod
+    def dice_untold(event: Event) -> bool:
+        """Whether the sentence of ``event`` leaves dice untold that the rules' own words give (so a
+        terminal prints those words too); no by default."""
+        return False
+
     @classmethod
     def player(cls, kind: str) -> Callable:
         """The player class or factory ``kind`` (``auto``, ...)."""
@@ -130,10 +141,16 @@ class GameSystem:
     # Playing: a system that plays its own game on the shared table overrides :meth:`engine`;
     # `entropy3d demo` on a scene of it then plays it (entropy3d.game.system_game).
 
+    #: ``"module:attribute"`` of what builds its game's engine, called with the system and the
+    #: scene's stats (model id -> validated ``stats:``); None for a system that only decides. Named
+    #: by path as the registry names systems: the engine module imports the system (its rulings and
+    #: data), never the other way round, and a command that only reads a scene does not import it.
+    ENGINE: ClassVar[str | None] = None
+
     @classmethod
     def plays(cls) -> bool:
-        """It plays a game of its own (overrides :meth:`engine`) rather than deciding only."""
-        return cls.engine is not GameSystem.engine
+        """It plays a game of its own (names its :attr:`ENGINE`) rather than deciding only."""
+        return cls.ENGINE is not None
 
     def stats_rules_problems(self, stats: Mapping[str, Any]) -> list[tuple[str, str, str]]:
         """Problems ``(model id, stats key, message)`` of the scene's validated ``stats:`` against
@@ -146,7 +163,10 @@ class GameSystem:
         ``action_phase``, ``check``, ``resolve``, ``end_turn``, ``game_over`` and ``winner`` on the one game state,
         and ``condition_words`` (condition id -> the rulebook's words, for people) (see
         :class:`~entropy3d.systems.gang_engine.GangEngine`, the first)."""
-        raise NotImplementedError(f"{self.title} decides from the table's facts but plays no game of its own yet")
+        if self.ENGINE is None:
+            raise NotImplementedError(f"{self.title} decides from the table's facts but plays no game of its own yet")
+        module, attribute = self.ENGINE.split(":")
+        return getattr(importlib.import_module(module), attribute)(self, stats)
 
     # Deciders: what the system makes of the table's facts. A system serves those it overrides.
 

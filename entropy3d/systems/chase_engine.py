@@ -26,7 +26,7 @@ rules engine: dice come from the injected ``numpy.random.Generator``. Lengths ar
 from __future__ import annotations
 
 import dataclasses
-from typing import TYPE_CHECKING, Mapping, Sequence
+from typing import Mapping, Sequence
 
 import numpy as np
 
@@ -38,6 +38,7 @@ from entropy3d.rules.planner import PlannedMove
 from entropy3d.rules.speeds import DistanceBand
 from entropy3d.rules.state import ESCAPED, OUT, ModelState, State, Wreck
 from entropy3d.rules.transition import ACTIVATE, END, MOVE, Action
+from entropy3d.systems.chase_vehicles import ChaseVehicles, VehicleStats
 from entropy3d.systems.facts import RideReading
 from entropy3d.systems.skirmish import (
     TurnStart,
@@ -50,9 +51,6 @@ from entropy3d.systems.skirmish import (
     sides_of,
     taking_turns,
 )
-
-if TYPE_CHECKING:
-    from entropy3d.systems.chase_vehicles import ChaseVehicles, VehicleStats
 
 #: conditions a Critical Hit leaves (SW-CRIT), one entry per hit: Handling -1, Top Speed -10%
 TRACTION_HIT, LOCOMOTION_HIT = "traction hit", "locomotion hit"
@@ -114,7 +112,7 @@ class ChaseEngine:
     #: the conditions in people's words (its critical hits are named so already)
     condition_words = {TRACTION_HIT: TRACTION_HIT, LOCOMOTION_HIT: LOCOMOTION_HIT}
 
-    def __init__(self, system: "ChaseVehicles", vehicles: Mapping[str, "VehicleStats"]):
+    def __init__(self, system: ChaseVehicles, vehicles: Mapping[str, VehicleStats]):
         self.system, self.rules = system, system.rules
         self.vehicles = dict(vehicles)
 

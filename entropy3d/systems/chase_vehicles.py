@@ -197,15 +197,15 @@ class ChaseVehicles(GameSystem):
     rules_schema = ChaseRules
     stats_schema = VehicleStats
     rules: ChaseRules
+    ENGINE = "entropy3d.systems.chase_engine:ChaseEngine"
     #: "module:attribute" of the player factories, imported when asked for (they read the table)
     PLAYERS = {"auto": "entropy3d.game.chase_player:ChasePlayer"}
 
-    def engine(self, stats: Mapping[str, VehicleStats]):
-        """The chase played on the table for vehicles with these ``stats:`` (model id -> stats):
-        :class:`~entropy3d.systems.chase_engine.ChaseEngine`."""
-        from entropy3d.systems.chase_engine import ChaseEngine
-
-        return ChaseEngine(self, stats)
+    @staticmethod
+    def sentence(event: Event, names) -> str:
+        """The chase's rules word their events for people: the driver by name, then those words with
+        every id in them named."""
+        return f"{names.rider(event.model)}: {names.named_all(event.rules)}"
 
     def penalty(self, move: RiddenMove) -> tuple[int, list[str]]:
         """SW-VEH-1: the maneuvering penalty for what the ride met (-1 per kind, -1 more past the

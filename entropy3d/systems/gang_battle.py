@@ -17,7 +17,7 @@ from typing import Annotated, Any, Collection, Literal, Mapping, Sequence
 from pydantic import Field, model_validator
 
 from entropy3d.rules.event import Event
-from entropy3d.systems.base import ArmedFigures, GameSystem, SystemData, SystemRules
+from entropy3d.systems.base import ArmedFigures, GameSystem, Imported, SystemData, SystemRules
 from entropy3d.systems.facts import Sighting
 
 Fraction = Annotated[float, Field(ge=0, le=1)]
@@ -182,16 +182,12 @@ class GangBattle(ArmedFigures, GameSystem):
     stats_schema = FighterStats
     rules: GangRules
     default_profile = "fighter"
+    #: its words and its engine, beside it (GameSystem.sentence, GameSystem.ENGINE)
+    sentence = Imported("entropy3d.systems.gang_sentences:sentence")
+    roll_details = Imported("entropy3d.systems.gang_sentences:roll_details")
+    ENGINE = "entropy3d.systems.gang_engine:engine_for"
     #: "module:attribute" of the player factories, imported when asked for (they read the table)
     PLAYERS = {"auto": "entropy3d.game.gang_player:GangPlayer"}
-
-    def engine(self, stats: Mapping[str, FighterStats]):
-        """The game's engine for fighters with these ``stats:`` (model id -> stats): check,
-        resolve, the turn's phases and the mission (:class:`~entropy3d.systems.gang_engine.GangEngine`)."""
-        from entropy3d.systems.gang_engine import GangEngine
-
-        return GangEngine(self, {model: self.profile(given) for model, given in stats.items()},
-                          frozenset(model for model, given in stats.items() if given.prone))
 
     def in_vision_arc(self, sighting: Sighting) -> bool:
         """GANG-ARC: the target's base centre lies within the front vision arc (half its width

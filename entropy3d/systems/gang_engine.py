@@ -22,7 +22,7 @@ and ``bottled`` (its gang failed a bottle check, GANG-BOTTLE), ``actions_taken``
 from __future__ import annotations
 
 import dataclasses
-from typing import TYPE_CHECKING, Mapping, Sequence
+from typing import Mapping, Sequence
 
 import numpy as np
 
@@ -34,6 +34,7 @@ from entropy3d.rules.planner import PlannedMove
 from entropy3d.rules.state import OUT, ModelState, State
 from entropy3d.rules.transition import ACTIVATE, ATTACK, END, MOVE, Action
 from entropy3d.systems.facts import Sighting
+from entropy3d.systems.gang_battle import FighterProfile, GangBattle
 from entropy3d.systems.skirmish import (
     FigureTable,
     TurnStart,
@@ -45,9 +46,6 @@ from entropy3d.systems.skirmish import (
     sides_of,
     taking_turns,
 )
-
-if TYPE_CHECKING:
-    from entropy3d.systems.gang_battle import FighterProfile, GangBattle
 
 CRAWL, STAND_UP, RELOAD = "crawl", "stand_up", "reload"
 SHOOT = ATTACK  #: a shot is the one state's attack action, its target found by the rules (GANG-ARC)
@@ -74,7 +72,7 @@ class GangEngine:
 
     condition_words = CONDITION_WORDS
 
-    def __init__(self, system: "GangBattle", fighters: Mapping[str, "FighterProfile"], prone_at_start=frozenset()):
+    def __init__(self, system: GangBattle, fighters: Mapping[str, FighterProfile], prone_at_start=frozenset()):
         self.system, self.rules = system, system.rules
         self.fighters = dict(fighters)
         self.prone_at_start = frozenset(prone_at_start)
@@ -465,3 +463,11 @@ class GangEngine:
 
 def _without(conditions: tuple[str, ...], name: str) -> tuple[str, ...]:
     return tuple(c for c in conditions if c != name)
+
+
+def engine_for(system: GangBattle, stats: Mapping) -> GangEngine:
+    """The game's engine for fighters with these scene ``stats:`` (model id -> validated stats):
+    each one's profile (its stats over the rules data's default), those that start prone.
+    :attr:`GangBattle.ENGINE <entropy3d.systems.base.GameSystem.ENGINE>` names it."""
+    return GangEngine(system, {model: system.profile(given) for model, given in stats.items()},
+                      frozenset(model for model, given in stats.items() if given.prone))

@@ -151,6 +151,17 @@ class ReferenceCards(GameSystem):
     stats_schema = BodyStats
     rules: ReferenceRules
 
+    @staticmethod
+    def sentence(event: Event, names) -> str:
+        """A ruling of the cards on a ride of another rulebook's game (:mod:`entropy3d.game.judging`):
+        whose rules speak, then their words with the model by name."""
+        if event.kind != "ruling":
+            from entropy3d.rules.sentences import sentence
+
+            return sentence(event, names)
+        who = names.rider(event.model)
+        return f"{event.figures.get('system', 'other rules')}: {event.rules.replace(event.model, who)}"
+
     def multiple(self, surface: str | None) -> tuple[str, int]:
         """The card material of a table surface (a terrain name, ``miniature``, or a card
         material itself) and its multiple; a surface the rules data does not name is

@@ -22,7 +22,7 @@ from typing import Any, Literal, Mapping, Sequence
 from pydantic import Field, model_validator
 
 from entropy3d.rules.event import Event
-from entropy3d.systems.base import ArmedFigures, GameSystem, SystemData, SystemRules
+from entropy3d.systems.base import ArmedFigures, GameSystem, Imported, SystemData, SystemRules
 from entropy3d.systems.facts import Sighting
 
 
@@ -181,17 +181,12 @@ class TenacityTactics(ArmedFigures, GameSystem):
     stats_schema = FigureStats
     rules: TenacityRules
     default_profile = "figure"
+    #: its words and its engine, beside it (GameSystem.sentence, GameSystem.ENGINE)
+    sentence = Imported("entropy3d.systems.tenacity_sentences:sentence")
+    dice_untold = Imported("entropy3d.systems.tenacity_sentences:dice_untold")
+    ENGINE = "entropy3d.systems.tenacity_engine:engine_for"
     #: "module:attribute" of the player factories, imported when asked for (they read the table)
     PLAYERS = {"auto": "entropy3d.game.tenacity_player:TenacityPlayer"}
-
-    def engine(self, stats: Mapping[str, FigureStats]):
-        """The skirmish's engine for figures with these ``stats:`` (model id -> stats): check,
-        resolve, the turn's phases and the mission
-        (:class:`~entropy3d.systems.tenacity_engine.TenacityEngine`)."""
-        from entropy3d.systems.tenacity_engine import TenacityEngine
-
-        return TenacityEngine(self, {model: self.profile(given) for model, given in stats.items()},
-                              frozenset(model for model, given in stats.items() if given.prone))
 
     def size_step(self, base_in: tuple[float, float]) -> int:
         """TEN-SIZE: the step of a footprint (an elliptical base ``(length, width)``, inches):

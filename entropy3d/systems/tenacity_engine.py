@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
-from typing import TYPE_CHECKING, Mapping, Sequence
+from typing import Mapping, Sequence
 
 import numpy as np
 
@@ -53,9 +53,7 @@ from entropy3d.systems.skirmish import (
     side_without_models,
     sides_of,
 )
-
-if TYPE_CHECKING:
-    from entropy3d.systems.tenacity import Attack, FigureProfile, TenacityTactics
+from entropy3d.systems.tenacity import Attack, FigureProfile, TenacityTactics
 
 DEFEND, GO_PRONE, STAND_UP = "defend", "go_prone", "stand_up"
 PRONE, DEFENDING = "prone", "defending"
@@ -120,7 +118,7 @@ class TenacityEngine:
 
     condition_words = CONDITION_WORDS
 
-    def __init__(self, system: "TenacityTactics", figures: Mapping[str, "FigureProfile"], prone_at_start=frozenset()):
+    def __init__(self, system: TenacityTactics, figures: Mapping[str, FigureProfile], prone_at_start=frozenset()):
         self.system, self.rules = system, system.rules
         self.figures = dict(figures)
         self.prone_at_start = frozenset(prone_at_start)
@@ -252,7 +250,7 @@ class TenacityEngine:
             return False, f"{sighting.target} is out of sight: turn to face it (a walk's pivot)"
         return True, ""
 
-    def targets(self, state: State, attacker: str, sightings: Sequence[Sighting]) -> list[tuple[Sighting, "Attack"]]:
+    def targets(self, state: State, attacker: str, sightings: Sequence[Sighting]) -> list[tuple[Sighting, Attack]]:
         """The targets ``attacker`` may attack among ``sightings`` with what the rules make of
         each (:meth:`TenacityTactics.attack`), closest first."""
         weapon = self.figures[attacker].weapon
@@ -329,7 +327,7 @@ class TenacityEngine:
                              figures={"walked": True, "length_in": round(length, 1)})]
 
     def advantage_dice(self, state: State, attacker: ModelState, sighting: Sighting,
-                    attack: "Attack") -> tuple[int, int, list[str]]:
+                    attack: Attack) -> tuple[int, int, list[str]]:
         """(attacker's net advantage dice, defender's, the reasons) of an attack: TEN-SIZE's dice
         (:meth:`TenacityTactics.attack`), the second side's die (TEN-TURN), a prone target's
         (TEN-PRONE: the defender's from a distance, the attacker's directly next to it) and a
@@ -454,3 +452,11 @@ class TenacityEngine:
                             figures={"wounds_left": 0, "out_of_action": True}))
         state, scored = others_score(state, target, self.rules.mission.unconscious_points, "unconscious", "TEN-STRESS")
         return state, events + scored
+
+
+def engine_for(system: TenacityTactics, stats: Mapping) -> TenacityEngine:
+    """The game's engine for figures with these scene ``stats:`` (model id -> validated stats):
+    each one's profile (its stats over the rules data's default), those that start prone.
+    :attr:`TenacityTactics.ENGINE <entropy3d.systems.base.GameSystem.ENGINE>` names it."""
+    return TenacityEngine(system, {model: system.profile(given) for model, given in stats.items()},
+                          frozenset(model for model, given in stats.items() if given.prone))

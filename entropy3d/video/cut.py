@@ -26,13 +26,15 @@ from typing import Iterator, Sequence
 import numpy as np
 
 from entropy3d.game.records import action_events
-from entropy3d.game.replay import Replay
+from entropy3d.game.replay import Replay, scene_file
 from entropy3d.rules.event import Event
 from entropy3d.sweep.summary import AIR_SECOND, activation_moments
-from entropy3d.video import hud, words
+from entropy3d.systems import words
+from entropy3d.video import hud
 from entropy3d.video.fall import falling_frames
 from entropy3d.video.jumpshot import ride_clock
-from entropy3d.video.movie import ReplayFilm, Segment, VideoOptions, filmed_flight
+from entropy3d.video.movie import ReplayFilm, Segment, VideoOptions, filmed_flight, plan_segments, replay_names
+from entropy3d.video.pacing import system_pace
 
 #: the cuts a film can be made in
 CUTS = ("short", "full")
@@ -308,3 +310,20 @@ def film_of(replay: Replay, options: VideoOptions, table=None, geometry=None) ->
     if options.cut not in CUTS:
         raise ValueError(f"cut must be one of {', '.join(CUTS)}, got {options.cut!r}")
     return (ShortFilm if options.cut == "short" else ReplayFilm)(replay, options, table, geometry)
+
+
+def count_frames(replay: Replay, options: VideoOptions, names: words.Names | None = None) -> int:
+    """Frames of the film of ``replay`` in ``options``' cut (short: :func:`short_segments`; full:
+    every action)."""
+    from entropy3d.scene import load_scene
+
+    table = load_scene(scene_file(replay))
+    names = names if names is not None else replay_names(replay, table)
+    if options.cut == "short":
+        return sum(s.frames for s in short_segments(replay, options, names))
+    return sum(s.frames for s in plan_segments(replay, options, names, system_pace(replay, table)))
+
+
+def video_duration_s(replay: Replay, options: VideoOptions) -> float:
+    """Seconds of video the replay makes."""
+    return count_frames(replay, options) / options.fps

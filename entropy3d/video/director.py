@@ -496,11 +496,3 @@ def drifted(eye: np.ndarray, look: np.ndarray, degrees: float) -> np.ndarray:
     turned = np.array([offset[0] * math.cos(angle) - offset[1] * math.sin(angle),
                        offset[0] * math.sin(angle) + offset[1] * math.cos(angle), offset[2]])
     return np.asarray(look, float) + turned
-
-
-def pose_at(trajectory: np.ndarray, t: float) -> np.ndarray:
-    """(x, y, z, heading) on a trajectory at time ``t`` (clamped), headings unwrapped."""
-    times = trajectory[:, 0]
-    headings = np.degrees(np.unwrap(np.radians(trajectory[:, 4])))
-    columns = [np.interp(t, times, trajectory[:, k]) for k in (1, 2, 3)]
-    return np.array(columns + [float(np.interp(t, times, headings))])

@@ -10,7 +10,7 @@ from __future__ import annotations
 from entropy3d.game.records import action_events
 from entropy3d.game.replay import Replay
 from entropy3d.rules.state import State
-from entropy3d.video import words
+from entropy3d.systems import words
 
 MISSION_NAMES = {"turf_war": "Turf War", "lovers_point_brawl": "Lovers Point Brawl", "gang_fight": "Gang Fight",
                  "getaway": "The Getaway"}

@@ -86,7 +86,7 @@ class HudInfo:
 
     heading: top line ("Turn 2 of 3 - activation 3/8"). active: the active bike, or None.
     plan: the action's plan text. lines: (sentence, detail) per event, newest last: the plain
-    words drawn large, the dice and clauses under them, smaller (see :mod:`entropy3d.video.words`).
+    words drawn large, the dice and clauses under them, smaller (see :mod:`entropy3d.systems.words`).
     score: (gang name, colour, points) per gang. caption: one line in large print, centred at the
     bottom (the short cut's words, :mod:`entropy3d.video.cut`), red when ``caption_bad``.
     """

@@ -13,7 +13,7 @@ import math
 import numpy as np
 from PIL import Image, ImageDraw
 
-from entropy3d.video.words import Names
+from entropy3d.systems.words import Names
 
 #: the inset's share of the frame's width and height, and its top edge as a share of the height
 INSET_SHARE = (0.38, 0.22)

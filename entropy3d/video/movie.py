@@ -19,10 +19,10 @@ import numpy as np
 
 from entropy3d.game.records import action_events
 from entropy3d.game.replay import Replay, scene_file
-from entropy3d.geometry import Pose
+from entropy3d.geometry import Pose, pose_at
 from entropy3d.rules.state import State
-from entropy3d.systems import find_system
-from entropy3d.video import hud, pacing, words
+from entropy3d.systems import find_system, words
+from entropy3d.video import hud, pacing
 from entropy3d.video.director import (
     CameraRig,
     craned_up,
@@ -32,7 +32,6 @@ from entropy3d.video.director import (
     occluder_mesh,
     overview_eye,
     plan_camera,
-    pose_at,
     rider_hidden,
     shot_fails,
 )
@@ -193,22 +192,6 @@ def replay_names(replay: Replay, table=None) -> words.Names:
     from entropy3d.scene import load_scene
 
     return words.Names.of_table(table if table is not None else load_scene(scene_file(replay)))
-
-
-def count_frames(replay: Replay, options: VideoOptions, names: words.Names | None = None) -> int:
-    from entropy3d.scene import load_scene
-    from entropy3d.video.cut import short_segments
-
-    table = load_scene(scene_file(replay))
-    names = names if names is not None else replay_names(replay, table)
-    if options.cut == "short":
-        return sum(s.frames for s in short_segments(replay, options, names))
-    return sum(s.frames for s in plan_segments(replay, options, names, system_pace(replay, table)))
-
-
-def video_duration_s(replay: Replay, options: VideoOptions) -> float:
-    """Seconds of video the replay makes."""
-    return count_frames(replay, options) / options.fps
 
 
 class ReplayFilm:

@@ -24,8 +24,7 @@ from entropy3d.game.replay import Replay
 from entropy3d.rules.event import Event
 from entropy3d.rules.state import ModelState
 from entropy3d.rules.transition import END
-from entropy3d.systems import find_system
-from entropy3d.video import words
+from entropy3d.systems import find_system, words
 from entropy3d.video.ending import end_card, system_scoring
 from entropy3d.video.fight import fight_view, label_text
 from entropy3d.video.hud import HUD_LINES

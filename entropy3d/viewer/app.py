@@ -30,7 +30,7 @@ from pathlib import Path
 
 import numpy as np
 
-from entropy3d.errors import EntropyError
+from entropy3d.errors import DisplayUnavailable
 from entropy3d.geometry import Pose
 from entropy3d.viewer.overlays import ViewerOverlays
 
@@ -46,10 +46,6 @@ IDLE_SLEEP_S = 1 / 60
 FIT_EXTENT = 0.8
 #: play speeds offered by , and . (replay seconds per second)
 PLAY_SPEEDS = (0.25, 0.5, 1.0, 2.0, 4.0)
-
-
-class DisplayUnavailable(EntropyError, RuntimeError):
-    """No display to open a window on."""
 
 
 def display_problem() -> str:
@@ -124,12 +120,12 @@ class Viewer(ViewerOverlays):
         from direct.showbase.DirectObject import DirectObject
         from panda3d.core import TextNode
 
+        from entropy3d.game.timeline import Timeline
         from entropy3d.render.lighting import add_lights
         from entropy3d.render.miniatures import build_miniature_node
         from entropy3d.render.table_scene import GridStyle, build_table_node
         from entropy3d.viewer.drawing import LineBatch, ScreenLabels
         from entropy3d.viewer.questions import TableQuestions
-        from entropy3d.viewer.timeline import Timeline
 
         self.base, self.table, self.geometry = base, table, geometry
         self.state_file = Path(state_file) if state_file is not None else None

@@ -32,8 +32,8 @@ class ViewerOverlays:
         self.lines.add([ring_points((pose.x, pose.y, pose.z), max(base.length, base.width) / 2 + 0.35)], colour, 4.0)
 
     def _draw_overlays(self, poses: dict[str, Pose], focus: str) -> None:
+        from entropy3d.game.timeline import ruler_polyline, template_polylines
         from entropy3d.viewer.drawing import CAN_SHOOT, NO_SHOT, RULER
-        from entropy3d.viewer.timeline import ruler_polyline, template_polylines
 
         pose = poses[focus]
         if self.show["t"]:

@@ -83,7 +83,7 @@ class TableQuestions:
 
     def __init__(self, table, geometry):
         from entropy3d.los import LosWorld
-        from entropy3d.video.words import Names
+        from entropy3d.systems.words import Names
 
         self.table, self.geometry = table, geometry
         self.world = LosWorld(table, geometry)

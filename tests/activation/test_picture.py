@@ -29,7 +29,7 @@ from entropy3d.physics.producer import PhysicsProducer
 from entropy3d.scene import load_scene
 from entropy3d.scene.build import build_table_geometry
 from entropy3d.scene.probe import SceneProbe
-from entropy3d.video.words import Names
+from entropy3d.systems.words import Names
 
 ROOT = Path(__file__).resolve().parents[2]
 PROVING_GROUND = ROOT / "tests" / "physics" / "data" / "proving_ground.yaml"

@@ -16,7 +16,7 @@ from entropy3d.activation.story import RideStory
 from entropy3d.game import play_game, read_replay
 from entropy3d.scene import load_scene
 from entropy3d.scene.build import build_table_geometry
-from entropy3d.video.words import Names
+from entropy3d.systems.words import Names
 
 PROVING_GROUND = Path(__file__).resolve().parents[1] / "physics" / "data" / "proving_ground.yaml"
 

@@ -50,7 +50,8 @@ def test_non_utf8_replay_is_a_clean_error(tmp_path):
 
 
 def test_non_object_replay_line_is_a_clean_error(tmp_path):
-    from entropy3d.game.replay import ReplayError, read_replay
+    from entropy3d.errors import ReplayError
+    from entropy3d.game.replay import read_replay
 
     bad = tmp_path / "list.jsonl"
     bad.write_text("[1, 2]\n")
@@ -63,8 +64,9 @@ def test_a_replay_holding_nan_or_infinity_is_refused_where_it_is_read(small_tabl
     """Issue 49, item 2: `share` on a replay whose initial pose held NaN gave a traceback, and
     `replay-render` took it silently; a replay's writer never writes one, so its reader refuses it,
     naming the record, for every command that reads a replay."""
+    from entropy3d.errors import ReplayError
     from entropy3d.game import play_game
-    from entropy3d.game.replay import ReplayError, read_replay
+    from entropy3d.game.replay import read_replay
 
     good = tmp_path / "good.jsonl"
     play_game(small_table_path, seed=1, turns=1, producer="geometric", replay_path=good)

@@ -162,12 +162,12 @@ def test_EC_WOUND_the_takedown_banner_stands_clear_of_a_jumps_inset():
 def test_EC_WOUND_the_shared_page_and_the_viewer_tell_the_shot_with_its_action(takedown_replay):
     """Clause: EC-WOUND: the words of a shot after a move (its attack record's events) are read on
     the shared page's timeline and in the viewer's caption of that action, as on the video."""
+    from entropy3d.game.timeline import Timeline
     from entropy3d.rules.event import Event
     from entropy3d.scene import load_scene
     from entropy3d.scene.build import build_table_geometry
     from entropy3d.share.steps import replay_steps
-    from entropy3d.video.words import Names, sentence
-    from entropy3d.viewer.timeline import Timeline
+    from entropy3d.systems.words import Names, sentence
 
     k, j, action, _ = first_takedown(takedown_replay)
     table = load_scene(takedown_replay.header.scene)

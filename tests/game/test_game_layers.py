@@ -29,5 +29,5 @@ def test_game_package_imports_no_engine():
 
 
 def test_video_package_imports_no_physics():
-    names = loaded("entropy3d.video", "entropy3d.viewer.timeline")
+    names = loaded("entropy3d.video", "entropy3d.game.timeline")
     assert "pybullet" not in names and "entropy3d.physics" not in names

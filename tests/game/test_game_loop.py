@@ -10,8 +10,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from entropy3d.game.replay import ReplayError, ReplayWriter, load_source, read_replay, scene_file
-from entropy3d.game.script import ScriptError
+from entropy3d.errors import ReplayError, ScriptError
+from entropy3d.game.replay import ReplayWriter, load_source, read_replay, scene_file
 from entropy3d.game.session import play_game, replay_bytes, resimulate
 from entropy3d.resources import bundled_dir
 from entropy3d.rules import missions

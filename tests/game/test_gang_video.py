@@ -14,6 +14,7 @@ from entropy3d.rules.event import Event
 from entropy3d.rules.state import pose_from_json
 from entropy3d.scene.miniature import BASE_THICKNESS_IN
 from entropy3d.scene.rulesfile import load_ruleset
+from entropy3d.systems.words import Names, lines
 from entropy3d.video import VideoOptions
 from entropy3d.video.fight import (
     COVER_COLOUR,
@@ -24,7 +25,6 @@ from entropy3d.video.fight import (
     sight_polyline,
 )
 from entropy3d.video.movie import ReplayFilm
-from entropy3d.video.words import Names, lines
 
 SCENE = Path(__file__).parents[2] / "scenes" / "systems" / "gang_fight.yaml"
 OPTIONS = VideoOptions(size=(480, 270), fps=4, title_s=0.25, turn_s=0.25, hold_s=0.5, end_s=0.25, max_action_s=0.5,
@@ -127,7 +127,8 @@ def test_GANG_BOTTLE_gangs_and_fighters_are_named_on_screen_and_in_the_end_reaso
               figures={"gang": "escher", "die": 4, "down": 2, "crew": 5, "bottled": True}),
         Event("condition", "escher_1", "Cool check ...", clauses=("GANG-BOTTLE",),
               figures={"dice": [2, 3], "needed": 7, "fled": True, "out_of_action": True}),
-        Event("score", "escher_1", "orlock scores 1 ...", figures={"gang": "orlock", "points": 1})]
+        Event("score", "escher_1", "orlock scores 1 ...", clauses=("GANG-INJURY",),
+              figures={"gang": "orlock", "points": 1})]
     said = [sentence for sentence, _ in lines(events, names)]
     assert said == ["Gorg shoots Lyra with the autogun (in partial cover, -1 to hit): rolled 5 needing 5+: 2 hits",
                     "Eschers bottle check: 4 + 2 down > 5 in the crew: BOTTLE OUT",

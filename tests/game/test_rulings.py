@@ -14,7 +14,7 @@ from entropy3d.game.replay import read_replay
 from entropy3d.game.session import play_game, replay_bytes
 from entropy3d.resources import bundled_dir
 from entropy3d.scene import load_scene
-from entropy3d.video.words import Names, sentence
+from entropy3d.systems.words import Names, sentence
 
 FALL_SCENE = bundled_dir("scenes") / "systems" / "rooftop_fall.yaml"
 
@@ -70,9 +70,9 @@ def test_rulings_are_kept_by_the_replay_and_read_on_the_video(fall_game, tmp_pat
 def test_the_share_page_and_the_viewer_tell_the_rulings_with_the_action(fall_game):
     """REF-FALL, REF-ELEV: a ruling read on the video is read on the shared page's timeline and
     in the viewer's caption of the same action too."""
+    from entropy3d.game.timeline import Timeline
     from entropy3d.scene.build import build_table_geometry
     from entropy3d.share.steps import replay_steps
-    from entropy3d.viewer.timeline import Timeline
 
     table = load_scene(FALL_SCENE)
     names = Names.of_table(table)

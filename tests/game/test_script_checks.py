@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from entropy3d.game.script import ScriptError
+from entropy3d.errors import ScriptError
 from entropy3d.game.session import play_game
 
 ROOT = Path(__file__).resolve().parents[2]

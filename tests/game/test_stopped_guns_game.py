@@ -6,8 +6,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from entropy3d.errors import ScriptError
 from entropy3d.game.players import ActionView, AutoPlayer
-from entropy3d.game.script import ScriptError, load_script
+from entropy3d.game.script import load_script
 from entropy3d.game.session import play_game, replay_bytes
 from entropy3d.geometry import Pose
 from entropy3d.scene import load_scene

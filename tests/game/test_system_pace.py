@@ -12,11 +12,12 @@ import pytest
 from entropy3d.game.session import play_game
 from entropy3d.rules.event import Event
 from entropy3d.scene import load_scene
-from entropy3d.video import VideoOptions, words
+from entropy3d.systems import words
+from entropy3d.systems.words import Names, headline
+from entropy3d.video import VideoOptions
 from entropy3d.video.ending import MISSION_NAMES, end_card, system_scoring
 from entropy3d.video.movie import action_events, plan_segments, replay_names, system_pace
 from entropy3d.video.pacing import QUIET_RATE, SystemPace
-from entropy3d.video.words import Names, headline
 
 ROOT = Path(__file__).parents[2]
 SCENE = ROOT / "scenes" / "systems" / "gang_fight.yaml"
@@ -122,7 +123,8 @@ def test_GANG_BOTTLE_every_fighter_fleeing_stays_in_the_hud_and_the_rest_is_smal
                      figures={"dice": [1, 2], "needed": 7, "fled": fled, "out_of_action": fled})
 
     def score(model: str) -> Event:
-        return Event("score", model, "score", figures={"gang": "orlock", "points": 1})
+        # as the gang engine scores a fighter gone Out of Action (GangEngine._score_out_of_action)
+        return Event("score", model, "score", clauses=("GANG-INJURY",), figures={"gang": "orlock", "points": 1})
 
     pace = SystemPace(names, None)
     lines = pace.lines([cool("e1", True), score("e1"), cool("e2", False), cool("e3", True), score("e3"),
@@ -172,7 +174,8 @@ def test_SW_CHASE_points_scored_are_large_print_once_per_model():
     assert away[0] == ("", words.sentence(gets_away, names))
     out = pace.lines([Event("attack", "e1", "takes 1 wound", clauses=("GANG-WOUND",),
                             figures={"wounds_lost": 1, "taken_out": True}),
-                      Event("score", "e1", "orlock scores 1", figures={"gang": "orlock", "points": 1})])
+                      Event("score", "e1", "orlock scores 1", clauses=("GANG-INJURY",),
+                            figures={"gang": "orlock", "points": 1})])
     assert [s for s, _ in out if s] == ["Vex is hit by a rival: -1 wound, OUT OF ACTION"]
     assert "Orlocks score 1 for Vex" in out[0][1]
 

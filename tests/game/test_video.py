@@ -205,7 +205,7 @@ def test_EC_DICE_4_the_score_changes_on_screen_only_after_what_changed_it(tmp_pa
     score before the activation when a later action holds a key moment (the bust), the last
     action's hold the score after it; a takedown in the first action with nothing after it shows
     at once."""
-    from entropy3d.video import words
+    from entropy3d.systems import words
 
     path = tmp_path / "game.jsonl"
     play_game(None, seed=4, turns=1, producer="geometric", replay_path=path)

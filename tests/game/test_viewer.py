@@ -10,9 +10,9 @@ import numpy as np
 import pytest
 
 from entropy3d.game import play_game
+from entropy3d.game.timeline import Timeline, ruler_polyline, template_polylines
 from entropy3d.geometry import Pose
 from entropy3d.scene import load_scene
-from entropy3d.viewer.timeline import Timeline, ruler_polyline, template_polylines
 
 
 @pytest.fixture(scope="module")

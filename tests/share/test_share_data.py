@@ -13,12 +13,12 @@ import pytest
 
 from entropy3d.game.records import action_events
 from entropy3d.game.session import play_game
+from entropy3d.game.timeline import Timeline
 from entropy3d.scene import load_scene
 from entropy3d.scene.build import build_table_geometry
 from entropy3d.share import page_data, page_html
 from entropy3d.share.payload import MeshPacker
-from entropy3d.video.words import Names, lines
-from entropy3d.viewer.timeline import Timeline
+from entropy3d.systems.words import Names, lines
 
 SMALL_TABLE = Path(__file__).resolve().parents[1] / "data" / "small_table.yaml"
 

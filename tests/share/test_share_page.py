@@ -206,7 +206,7 @@ def test_the_last_action_says_how_the_game_ended(pages, browser):
     demo video's end card (the winner, each gang's points, why the game ended); before it, not."""
     from entropy3d.game.replay import read_replay
     from entropy3d.scene import load_scene
-    from entropy3d.video.words import Names
+    from entropy3d.systems.words import Names
 
     page = pages["replay"]
     end = read_replay(page.parent / "game.jsonl").end

@@ -9,8 +9,9 @@ import pytest
 from typer.testing import CliRunner
 
 from entropy3d.cli import app
+from entropy3d.errors import ResultsFolderError
 from entropy3d.resources import default_scene
-from entropy3d.sweep.store import ResultsFolderError, ResultStore
+from entropy3d.sweep.store import ResultStore
 
 
 @pytest.mark.parametrize("under", ["/dev/null", "a file"])

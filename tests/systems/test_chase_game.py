@@ -112,7 +112,7 @@ def test_the_chase_is_told_with_names_never_ids(played):
     """Clauses: SW-VEH-1, SW-CHASE. What the video and `act` print of the chase's events names the
     vehicles and sides (Rammer, Highway Patrol), never their ids, and keeps the rules' words."""
     from entropy3d.scene import load_scene
-    from entropy3d.video.words import Names, lines
+    from entropy3d.systems.words import Names, lines
 
     said = [sentence for sentence, _ in lines(events_of(played), Names.of_table(load_scene(SCENE))) if sentence]
     assert said and any("maneuvering roll" in s or "no maneuvering roll" in s for s in said)

@@ -11,12 +11,12 @@ from typer.testing import CliRunner
 
 from entropy3d.cli import app
 from entropy3d.cli.system_commands import clause_ids
-from entropy3d.errors import RulesDataError, SceneError
+from entropy3d.errors import RulesDataError, SceneError, UnknownSystemError
 from entropy3d.rules import transition
 from entropy3d.scene import load_scene
 from entropy3d.scene.systemrules import load_system_file, system_of
 from entropy3d.scene.yamlsource import read_yaml_with_lines
-from entropy3d.systems import SYSTEMS, UnknownSystemError, find_system, system_names
+from entropy3d.systems import SYSTEMS, find_system, system_names
 from entropy3d.systems.base import Registry
 from entropy3d.systems.entropy_city import EntropyCity
 

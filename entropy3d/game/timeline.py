@@ -14,10 +14,9 @@ import numpy as np
 
 from entropy3d.game.records import action_events
 from entropy3d.game.replay import Replay
-from entropy3d.geometry import Pose, arc_points
+from entropy3d.geometry import Pose, arc_points, pose_at
 from entropy3d.rules.planner import template_radius
 from entropy3d.rules.state import State
-from entropy3d.video.director import pose_at
 
 
 @dataclass(frozen=True)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from entropy3d.rules.dice import Outcome, TestRoll
 from entropy3d.rules.event import Event
-from entropy3d.video.words import (
+from entropy3d.systems.words import (
     Names,
     conditions_words,
     detail,
@@ -251,7 +251,7 @@ def test_what_the_table_found_names_what_it_saw_past():
 def test_status_and_heading_words():
     """A model's status in each system's words (SW-CHASE: a vehicle off the table got away, a
     Wrecked one is wrecked; TEN-STRESS: unconscious), and a heading a hair under 360° reads 0°."""
-    from entropy3d.video.words import heading_words, status_words
+    from entropy3d.systems.words import heading_words, status_words
 
     assert status_words("escaped", "WRECKED") == "off the table"
     assert status_words("out", "WRECKED") == "wrecked" and status_words("out", "UNCONSCIOUS") == "unconscious"

@@ -1,0 +1,62 @@
+"""The gang battle's words for its events (GANG-*): a shot, a score, a bottle check, a Cool check,
+a wound roll and its save; anything else in Entropy City's shared sentences, a fighter taken out
+being OUT OF ACTION."""
+
+from __future__ import annotations
+
+from typing import Mapping
+
+from entropy3d.rules.event import Event
+from entropy3d.rules.sentences import Names
+from entropy3d.rules.sentences import sentence as shared_sentence
+
+
+def sentence(event: Event, names: Names) -> str:
+    """The event in plain words, fighters and gangs by name."""
+    figures = event.figures
+    if event.kind in ("shot", "score") or (event.kind == "condition" and ("bottled" in figures or "fled" in figures)):
+        return _gang_sentence(event, names)
+    return shared_sentence(event, names, out_words="OUT OF ACTION")
+
+
+def roll_details(event: Event) -> list[str]:
+    """Each hit's wound roll and armour save, for the dice detail under the sentence."""
+    return [wound_words(hit) for hit in event.figures.get("rolls", ()) if isinstance(hit, Mapping) and "wound" in hit]
+
+
+def _gang_sentence(event: Event, names: Names) -> str:
+    """A gang battle's shot, score, bottle check or Cool check (GANG-*), gangs and fighters by name."""
+    who, figures = names.rider(event.model), event.figures
+    if event.kind == "shot":
+        cover = figures.get("cover", "none")
+        where = "in the open" if cover == "none" else f"in {cover} cover"
+        dice = list(figures.get("dice", ()))
+        # GANG-SHOOT's improbable shot: a 6, then a second roll at the fighter's BS (never a sum)
+        rolled = f"{dice[0] if dice else ''} needing {figures.get('roll_needed')}+" + (
+            f" (improbable: a 6, then {dice[1]} at its BS)" if len(dice) == 2 else "")
+        hits = int(figures.get("hits", 0))
+        verdict = f"{hits} hit{'s' if hits != 1 else ''}" if figures.get("hit") else "missed"
+        if figures.get("hit") and "firepower" in figures:  # the die that says how many hits (GANG-AMMO)
+            verdict += f" (Firepower {figures['firepower']})"
+        return (f"{who} shoots {names.rider(figures.get('target', ''))} with the {figures.get('weapon', 'gun')} "
+                f"({where}, {int(figures.get('to_hit_modifier', 0)):+d} to hit): rolled {rolled}: {verdict}")
+    if event.kind == "score":
+        return f"{names.gang(figures.get('gang', ''))} score {figures.get('points', 0)} for {who} Out of Action"
+    if "bottled" in figures:
+        out = bool(figures["bottled"])
+        return (f"{names.gang(figures['gang'])} bottle check: {figures['die']} + {figures['down']} down "
+                f"{'>' if out else '<='} {figures['crew']} in the crew: " + ("BOTTLE OUT" if out else "hold"))
+    rolled = "+".join(map(str, figures.get("dice", ())))
+    return (f"{who}: Cool check {rolled} needing {figures.get('needed')}+ - "
+            + ("fails and flees: OUT OF ACTION" if figures["fled"] else "holds its nerve"))
+
+
+def wound_words(hit: Mapping) -> str:
+    """One hit's wound roll and armour save (GANG-WOUND): "wound 2 needing 4+: no wound", "wound
+    5 needing 4+, save 6 needing 5+: saved", "wound 6 needing 2+, no save: unsaved"."""
+    words = f"wound {hit['wound']} needing {hit['wound_needed']}+"
+    if hit["wound"] < hit["wound_needed"]:
+        return f"{words}: no wound"
+    if hit.get("save") is None:
+        return f"{words}, no save: unsaved"
+    return f"{words}, save {hit['save']} needing {hit['save_needed']}+: {'unsaved' if hit['unsaved'] else 'saved'}"
