@@ -5,7 +5,9 @@ activates first; models activate by speed, players alternating (EC-TURN-2,
 :func:`~entropy3d.rules.speeds.activation_order`); an activation has two actions (EC-TURN-3).
 Every action goes the one path (:mod:`entropy3d.game.step`): the player's plan is checked by
 the rules against the table, a producer (physics or geometric) rides it, and the rules resolve
-what it found. After the move the player may attack a rival in reach. Nothing here decides a
+what it found. After the move the player may attack a rival in reach when the rules give it the
+chance (:func:`~entropy3d.rules.attacks.attack_chance`; the shot in a skipped activation after a
+reload and remaining on overwatch, :mod:`~entropy3d.rules.stopped_guns`). Nothing here decides a
 rule itself; it sequences them and keeps the :class:`~entropy3d.rules.state.State`.
 
 All randomness comes from one injected ``numpy.random.Generator`` (the dice) plus the players'
@@ -29,9 +31,10 @@ from entropy3d.game.tableview import TableView
 from entropy3d.geometry import Pose
 from entropy3d.rules import missions
 from entropy3d.rules.attack_odds import melee_odds, shot_odds
-from entropy3d.rules.attacks import DODGE, weapon_kind
+from entropy3d.rules.attacks import DODGE, FOCUSSED, attack_chance, weapon_kind
 from entropy3d.rules.speeds import Activator, activation_order, roll_off
-from entropy3d.rules.state import RIDING, ModelState, State, pose_to_json
+from entropy3d.rules.state import ModelState, State, pose_to_json
+from entropy3d.rules.stopped_guns import may_remain, may_shoot_while_reloading
 from entropy3d.rules.transition import Action, check
 
 Record = TurnRecord | ActivationRecord | EndRecord
@@ -111,8 +114,7 @@ class Game:
         actions: list[ActionRecord] = []
         attacked = False
         model = self.state.model(model_id)
-        if model.reloading and any("EC-STOPPED" in e.clauses for e in start.events) and model.ammo > 0:
-            # the skipped activation after a reload may take a shot (EC-GUN-STOPPED)
+        if may_shoot_while_reloading(model, start.events):
             shot = self._attack(ActionView(self.state, model, 0, self.probe, self.ruleset), player, model)
             if shot is not None:
                 attacked = True
@@ -127,9 +129,8 @@ class Game:
                 continue
             view = ActionView(self.state, model, index, self.probe, self.ruleset)
             remain = getattr(player, "remain_on_overwatch", None)
-            if model.overwatch_push is not None and not model.overwatch_renewed and index == 0 and remain is not None \
-                    and remain(view):
-                actions.append(_record(index, self._take(Action.watch(model_id))))  # EC-GUN-STOPPED
+            if remain is not None and may_remain(model) and remain(view):
+                actions.append(_record(index, self._take(Action.watch(model_id))))
                 continue
             records, attacked = self._action(view, player, attacked)
             actions += records
@@ -158,12 +159,9 @@ class Game:
             records = [dataclasses.replace(record, rulings=self.judge.rulings(model.id, [step], self.judge_rng))
                        if step.ridden else record for record, step in zip(records, steps)]
         after = self.state.model(model.id)
-        moved = steps[0].action.move
-        focussed = after.stopped and moved.plan.action == "stop" and after.gun is not None and after.ammo > 0
-        if not attacked and after.status == RIDING and (focussed or (not after.stopped and moved.attacks_allowed > 0)) \
-                and not any(e.kind in ("bust", "crash") for s in steps for e in s.events):
-            # a rider that stopped with a gun may take a focussed shot instead of recovering (EC-GUN-STOPPED)
-            attack = self._attack(view, player, after, None if focussed else steps[-1].trajectory)
+        chance = attack_chance(after, steps[0].action.move, [e for s in steps for e in s.events], attacked)
+        if chance is not None:
+            attack = self._attack(view, player, after, None if chance == FOCUSSED else steps[-1].trajectory)
             if attack is not None:
                 attacked = True
                 last = records[-1]

@@ -13,7 +13,7 @@ and Embree, which reading ``rules/los.yaml`` (``entropy3d validate``) does not n
 """
 
 from entropy3d.los.losrules import LosRules, load_los_rules
-from entropy3d.los.results import LosResult, SightGeometry, TopDownVerdict, TrueVerdict, in_sight, may_target
+from entropy3d.los.results import LosResult, SightGeometry, TopDownVerdict, TrueVerdict
 
 #: names of :mod:`entropy3d.los.world`, imported when first asked for (PEP 562)
 _WORLD_NAMES = ("LosWorld", "Miniature")
@@ -27,4 +27,4 @@ def __getattr__(name: str):
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 __all__ = ["LosResult", "LosRules", "LosWorld", "Miniature", "SightGeometry", "TopDownVerdict",
-           "TrueVerdict", "in_sight", "load_los_rules", "may_target"]
+           "TrueVerdict", "load_los_rules"]

@@ -6,9 +6,6 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from entropy3d.rules.combat import shot_in_sight
-from entropy3d.rules.ruleset import Ruleset
-
 
 @dataclass(frozen=True)
 class TopDownVerdict:
@@ -107,19 +104,3 @@ class LosResult:
                          "rays": tl.rays, "rays_behind_viewer": tl.rays_behind, "blockers": list(tl.blockers)},
         }
 
-
-def in_sight(result: LosResult) -> bool:
-    """The target is in line of sight: the viewer's eye sees its bike itself (EC-LOS-4)."""
-    return result.true_los.bike_seen
-
-
-def may_target(now: LosResult, at_activation_start: LosResult, stealth: bool, ruleset: Ruleset) -> bool:
-    """Whether the viewer may shoot the target now: the rules allow a shot at what it sees
-    (EC-COVER-1, decided by :func:`entropy3d.rules.combat.shot_in_sight`) and, for a Stealth
-    target, it was also in sight at the start of the activation (EC-STEALTH)."""
-    if now.viewer != at_activation_start.viewer or now.target != at_activation_start.target:
-        raise ValueError(f"results of different pairs: {now.viewer}->{now.target} and "
-                         f"{at_activation_start.viewer}->{at_activation_start.target}")
-    seen = now.true_los
-    allowed = shot_in_sight(seen.visible_fraction, seen.bike_seen, ruleset)
-    return allowed and (not stealth or in_sight(at_activation_start))

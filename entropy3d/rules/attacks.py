@@ -16,7 +16,7 @@ made and stress is applied"; a player never adds it to bust), never in a surpris
 from __future__ import annotations
 
 import dataclasses
-from typing import Callable
+from typing import Callable, Sequence
 
 import numpy as np
 
@@ -40,8 +40,9 @@ from entropy3d.rules.dice import DiceRules, Outcome, TestRoll, policy_named, res
 from entropy3d.rules.event import Event, roll_text
 from entropy3d.rules.facts import Sight
 from entropy3d.rules.opposed import decide, opposed_test
+from entropy3d.rules.planner import PlannedMove
 from entropy3d.rules.ruleset import Ruleset
-from entropy3d.rules.state import OUT, ModelState, State
+from entropy3d.rules.state import OUT, RIDING, ModelState, State
 
 CHICKEN = "chicken"
 DODGE, ATTACK_BACK = "dodge", "attack"
@@ -141,6 +142,27 @@ def _bust(state: State, model_id: str, push: str, by_gang: str | None, rng: np.r
 
 
 # -- melee and guns --------------------------------------------------------------------------------
+
+
+#: how a rider may attack after an action (:func:`attack_chance`): from any point along the move
+#: it rode (EC-ACT-ATTACK), or a focussed shot where it stopped (EC-GUN-STOPPED)
+ALONG_THE_MOVE, FOCUSSED = "along the move", "focussed"
+
+
+def attack_chance(after: ModelState, move: PlannedMove, events: Sequence[Event], attacked: bool) -> str | None:
+    """Whether, and how, a rider may attack after an action's move (EC-ACT-ATTACK): one attack an
+    activation (``attacked``: it made one already), none by a rider who busted or crashed in the
+    action or who is out; a focussed shot (:data:`FOCUSSED`) by one that stopped (the ``stop``
+    action) with a shot in its gun (EC-GUN-STOPPED); else an attack along the move
+    (:data:`ALONG_THE_MOVE`) when the move allows one (``move.attacks_allowed``) and the rider did
+    not stop. None: no attack."""
+    if attacked or after.status != RIDING or any(event.kind in ("bust", "crash") for event in events):
+        return None
+    if after.stopped and move.plan.action == "stop" and after.gun is not None and after.ammo > 0:
+        return FOCUSSED
+    if not after.stopped and move.attacks_allowed > 0:
+        return ALONG_THE_MOVE
+    return None
 
 
 def weapon_kind(weapon: str, ruleset: Ruleset) -> str:

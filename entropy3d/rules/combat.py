@@ -11,6 +11,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from entropy3d.geometry import BaseShape, Pose, angle_between_deg
+from entropy3d.rules.facts import Sight
 from entropy3d.rules.ruleset import Ruleset
 
 
@@ -146,6 +147,15 @@ def shot_in_sight(visible_fraction: float, bike_seen: bool, ruleset: Ruleset) ->
     motorcycle and rider must be visible"; EC-LOS-4: the bike itself, not a limb). The LOS engine
     measures both (:class:`~entropy3d.rules.facts.Sight`); this is the one place that decides."""
     return bike_seen and visible_fraction >= float(ruleset.data("shooting.min_visible_fraction")) - 1e-9
+
+
+def may_shoot(now: Sight, at_activation_start: Sight, stealth: bool, ruleset: Ruleset) -> bool:
+    """Whether a shooter may shoot a target it sees now (:func:`shot_in_sight`, EC-COVER-1); a
+    Stealth target only if the shooter also saw it, its bike itself (EC-LOS-4), when the
+    activation started (EC-STEALTH). ``now`` and ``at_activation_start``: what the LOS engine
+    measured (anything with ``visible_fraction`` and ``bike_seen``)."""
+    allowed = shot_in_sight(now.visible_fraction, now.bike_seen, ruleset)
+    return allowed and (not stealth or bool(at_activation_start.bike_seen))
 
 
 def gun_range_in(gun: str, ruleset: Ruleset) -> float:

@@ -24,8 +24,8 @@ skipped activation, the speed of the target is to be added to the TN."
 
 - DECISION: the rulebook gives no spare ammunition: a reload fills the gun to its load (rules
   data ``guns.<gun>.ammo``).
-- The shot in the skipped activation is offered by the game loop like any attack; its TN is a
-  stopped shooter's (``gun_tn`` at speed 0) plus the target's speed (``shot_tn``).
+- The shot in the skipped activation (:func:`may_shoot_while_reloading`) is offered like any
+  attack; its TN is a stopped shooter's (``gun_tn`` at speed 0) plus the target's speed (``shot_tn``).
 """
 
 from __future__ import annotations
@@ -89,6 +89,23 @@ def check_remain(model: ModelState) -> None:
         raise IllegalPlanError("EC-GUN-STOPPED", f"{model.id} has remained on overwatch once already")
     if model.actions_taken:
         raise IllegalPlanError("EC-GUN-STOPPED", "remaining on overwatch costs the whole activation")
+
+
+def may_remain(model: ModelState) -> bool:
+    """Whether the rider may spend this activation remaining on overwatch (:func:`check_remain`
+    allows it): the game offers its player the choice only then."""
+    try:
+        check_remain(model)
+    except IllegalPlanError:
+        return False
+    return True
+
+
+def may_shoot_while_reloading(model: ModelState, start_events: Sequence[Event]) -> bool:
+    """Whether the rider may take a shot now: this is the activation it skips after a reload (its
+    start skipped it, EC-STOPPED) and its gun holds a shot (EC-GUN-STOPPED: "they may choose to
+    make a non focused shot during their skipped activation")."""
+    return model.reloading and model.ammo > 0 and any("EC-STOPPED" in event.clauses for event in start_events)
 
 
 def remain(state: State, model_id: str, ruleset: Ruleset) -> tuple[State, list[Event]]:

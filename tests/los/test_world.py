@@ -7,8 +7,9 @@ import pytest
 
 from entropy3d.errors import RulesDataError
 from entropy3d.geometry import Pose
-from entropy3d.los import LosRules, in_sight, load_los_rules, may_target
+from entropy3d.los import LosRules, load_los_rules
 from entropy3d.los.topdown import piece_blocks
+from entropy3d.rules.combat import may_shoot
 from tests.los.conftest import street
 from tests.los.shooting import shoots
 
@@ -135,12 +136,11 @@ def test_stealth_target_needs_sight_at_the_start_of_the_activation(tmp_path, wor
     world = world_of(street(tmp_path, buildings=[{"id": "bank", "rect": [10, 9, 13, 15], "storeys": 3}]))
     at_start = world.line_of_sight("v", "t")
     now = world.line_of_sight("v", "t", poses={"t": Pose(20, 20, 90)})
-    assert not in_sight(at_start) and shoots(now)
-    assert may_target(now, at_start, stealth=False, ruleset=world.table.ruleset)
-    assert not may_target(now, at_start, stealth=True, ruleset=world.table.ruleset)
-    assert may_target(now, now, stealth=True, ruleset=world.table.ruleset)
-    with pytest.raises(ValueError, match="different pairs"):
-        may_target(now, world.line_of_sight("t", "v"), stealth=True, ruleset=world.table.ruleset)
+    assert not at_start.true_los.bike_seen and shoots(now)
+    rules = world.table.ruleset
+    assert may_shoot(now.true_los, at_start.true_los, stealth=False, ruleset=rules)
+    assert not may_shoot(now.true_los, at_start.true_los, stealth=True, ruleset=rules)
+    assert may_shoot(now.true_los, now.true_los, stealth=True, ruleset=rules)
 
 
 def test_los_imports_no_physics_or_renderer():

@@ -202,3 +202,48 @@ def test_EC_GUN_STOPPED_an_overwatch_shot_at_a_rider_still_in_the_air_is_harder(
     shot = next(e for e in events if "tn" in e.figures)
     assert shot.figures["tn"] == 18 and shot.figures["hit"]
     assert after.model("h1").air is None and after.model("h1").wounds == 2
+
+
+def test_EC_ACT_ATTACK_EC_GUN_STOPPED_the_chance_to_attack_after_a_move(rules):
+    """Clause: EC-ACT-ATTACK, EC-GUN-STOPPED. One attack an activation, along a move that allows
+    one; none after a bust or a crash in the action, none by a rider out of play; a rider that
+    stops with a loaded gun has a focussed shot instead, and one with an empty gun or none has no
+    attack at all (it stopped, so it attacks along no move)."""
+    from entropy3d.rules.attacks import ALONG_THE_MOVE, FOCUSSED, attack_chance
+    from entropy3d.rules.event import Event
+    from entropy3d.rules.planner import plan_move
+
+    riding = rider("k1", "komodo", Pose(10, 10, 0), gun="pistol", ammo=2)
+    ride = plan_move("s2: straight 10", riding.pose, riding.bike_type, 2, rules)
+    assert ride.attacks_allowed == 1
+    assert attack_chance(riding, ride, [], attacked=False) == ALONG_THE_MOVE
+    assert attack_chance(riding, ride, [], attacked=True) is None
+    for kind in ("bust", "crash"):
+        assert attack_chance(riding, ride, [Event("test", "k1", ""), Event(kind, "k1", "")], attacked=False) is None
+    assert attack_chance(riding.but(status="out"), ride, [], attacked=False) is None
+    stop = plan_move("stop s2: straight 8", riding.pose, riding.bike_type, 2, rules)
+    stopped = riding.but(stopped=True, speed=0)
+    assert attack_chance(stopped, stop, [], attacked=False) == FOCUSSED
+    assert attack_chance(stopped.but(ammo=0), stop, [], attacked=False) is None
+    assert attack_chance(stopped.but(gun=None, ammo=0), stop, [], attacked=False) is None
+    assert attack_chance(stopped, stop, [], attacked=True) is None
+
+
+def test_EC_GUN_STOPPED_who_may_shoot_while_reloading_or_remain_on_overwatch(rules):
+    """Clause: EC-GUN-STOPPED, EC-STOPPED. The shot after a reload belongs to the activation the
+    rider skips (its start says EC-STOPPED) and needs a shot in the gun; remaining on overwatch
+    is offered once, at the start of an activation."""
+    from entropy3d.rules.event import Event
+    from entropy3d.rules.stopped_guns import may_remain, may_shoot_while_reloading
+
+    skipped = [Event("skip", "k1", "is stopped", clauses=("EC-STOPPED",))]
+    reloaded = rider("k1", "komodo", Pose(10, 10, 0), gun="pistol", ammo=2, reloading=True, stopped=True, speed=0)
+    assert may_shoot_while_reloading(reloaded, skipped)
+    assert not may_shoot_while_reloading(reloaded, [])  # an activation it plays: it rides instead
+    assert not may_shoot_while_reloading(reloaded.but(ammo=0), skipped)
+    assert not may_shoot_while_reloading(reloaded.but(reloading=False), skipped)
+    watching = rider("k1", "komodo", Pose(10, 10, 0), gun="pistol", ammo=2, overwatch_push="sit-at-tn")
+    assert may_remain(watching)
+    assert not may_remain(watching.but(overwatch_renewed=True))
+    assert not may_remain(watching.but(actions_taken=1))
+    assert not may_remain(watching.but(overwatch_push=None))
