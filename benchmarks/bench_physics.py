@@ -38,6 +38,7 @@ from entropy3d.game.step import activation
 from entropy3d.physics import BikeBody, build_table_world, ride
 from entropy3d.physics.producer import PhysicsProducer
 from entropy3d.resources import bundled_dir
+from entropy3d.rules.engine import EntropyCityEngine
 from entropy3d.rules.speeds import distance_band
 from entropy3d.rules.transition import Action, check
 from entropy3d.scene import load_scene
@@ -74,7 +75,7 @@ def bench_scene(path: Path) -> list[tuple[float, ...]]:
         plan = f"s{bike.speed}: straight {int(distance_band(bike.bike_type, bike.speed, table.ruleset).max)}"
         for _ in range(REPEATS):
             t0 = time.perf_counter()
-            activation(state, bike.id, [plan], table.ruleset, np.random.default_rng(0), producer)
+            activation(EntropyCityEngine(table.ruleset), state, bike.id, [plan], np.random.default_rng(0), producer)
             t_activation = time.perf_counter() - t0
 
             move = check(state, Action.ride(bike.id, plan), table.ruleset).move
@@ -141,7 +142,8 @@ def activation_row(table: Table, debris: int, repeat: int) -> dict:
     producer = PhysicsProducer(table, geometry, rides_per_process=None)
 
     def run():
-        activation(state, ACTIVATION_RIDER, [ACTIVATION_PLAN], table.ruleset, np.random.default_rng(0), producer)
+        activation(EntropyCityEngine(table.ruleset), state, ACTIVATION_RIDER, [ACTIVATION_PLAN],
+                   np.random.default_rng(0), producer)
 
     run()  # collision shapes are prepared once per table, as in a game
     # every step the ride took, with the steps held while the debris it knocked settled

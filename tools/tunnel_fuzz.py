@@ -88,6 +88,7 @@ class Table:
     def ride(self, rng) -> dict:
         """One fast ride at a solid; the counts of what went wrong (all 0 when nothing did)."""
         from entropy3d.game.step import take_action
+        from entropy3d.rules.engine import EntropyCityEngine
         from entropy3d.rules.transition import Action
 
         found = self.start_towards(rng)
@@ -101,7 +102,8 @@ class Table:
         plan = f"{'gungho ' if gungho else ''}s3: straight {full * (2 if gungho else 1):g}"
         state = self.state.with_model(self.state.model(self.rider).but(pose=pose, speed=3))
         action = dataclasses.replace(Action.ride(self.rider, plan, "never"), unavoidable=True)
-        steps = take_action(state, action, self.table.ruleset, rng, self.physics, self.probe)
+        steps = take_action(EntropyCityEngine(self.table.ruleset, self.probe), state, action, rng, self.physics,
+                            self.probe)
         counts = {"rides": 1, "pass_throughs": 0, "snaps_into_solids": 0, "floating_rests": 0, "crashes": 0,
                   "rests_said": 0}
         for step in steps:

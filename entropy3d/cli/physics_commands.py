@@ -39,6 +39,7 @@ def activate(
     from entropy3d.game.session import PRODUCERS, make_producer
     from entropy3d.game.step import activation
     from entropy3d.rules.dice import POLICY_NAMES
+    from entropy3d.rules.engine import EntropyCityEngine
     from entropy3d.scene import load_scene
     from entropy3d.scene.build import build_table_geometry
     from entropy3d.scene.probe import SceneProbe
@@ -63,8 +64,9 @@ def activate(
     state = dataclasses.replace(table.initial_state(geometry.surface_height), turn=turn)
     rides = make_producer(producer, table, geometry)
     try:
-        steps = activation(state, model, plan, table.ruleset, np.random.default_rng(seed), rides,
-                           SceneProbe.from_table(table, geometry), push=policy)
+        probe = SceneProbe.from_table(table, geometry)
+        steps = activation(EntropyCityEngine(table.ruleset, probe), state, model, plan, np.random.default_rng(seed),
+                           rides, probe, push=policy)
     except IllegalPlanError as refused:
         if refused.action is None:
             raise

@@ -129,7 +129,8 @@ def act(
 
     from entropy3d.errors import IllegalPlanError
     from entropy3d.game.session import PRODUCERS, make_producer
-    from entropy3d.game.system_game import record_events, take
+    from entropy3d.game.step import take
+    from entropy3d.game.system_game import action_record, record_events
     from entropy3d.game.tableview import TableView
     from entropy3d.rules.transition import Action
     from entropy3d.scene import load_scene
@@ -158,7 +159,8 @@ def act(
     try:
         state, _ = engine.resolve(state, engine.check(state, Action.activate(model)), None, rng)
         for index, text in enumerate(action):
-            state, record = take(engine, state, index, engine.parse_action(model, text), rides, view, rng)
+            step = take(engine, state, engine.parse_action(model, text), rng, rides, view)
+            state, record = step.after, action_record(index, step)
             typer.echo(text)
             events = record_events(record)
             for event in events:

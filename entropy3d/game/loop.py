@@ -32,10 +32,11 @@ from entropy3d.geometry import Pose
 from entropy3d.rules import missions
 from entropy3d.rules.attack_odds import melee_odds, shot_odds
 from entropy3d.rules.attacks import DODGE, FOCUSSED, attack_chance, weapon_kind
+from entropy3d.rules.engine import EntropyCityEngine
 from entropy3d.rules.speeds import Activator, activation_order, roll_off
 from entropy3d.rules.state import ModelState, State, pose_to_json
 from entropy3d.rules.stopped_guns import may_remain, may_shoot_while_reloading
-from entropy3d.rules.transition import Action, check
+from entropy3d.rules.transition import Action
 
 Record = TurnRecord | ActivationRecord | EndRecord
 
@@ -53,6 +54,7 @@ class Game:
         self.table = table
         self.ruleset = table.ruleset
         self.probe = TableView(table, geometry)
+        self.engine = EntropyCityEngine(self.ruleset, self.probe)
         self.producer = producer
         self.players = dict(players)
         self.rng = rng
@@ -99,7 +101,7 @@ class Game:
     # -- activations ---------------------------------------------------------------------------
 
     def _take(self, action: Action) -> Step:
-        step = take(self.state, action, self.ruleset, self.rng, self.producer, self.probe)
+        step = take(self.engine, self.state, action, self.rng, self.producer, self.probe)
         self.state = step.after
         return step
 
@@ -146,12 +148,12 @@ class Game:
         plan = player.choose_plan(view)
         action = Action.ride(model.id, plan, player.push)
         try:
-            steps = take_action(self.state, action, self.ruleset, self.rng, self.producer, self.probe)
+            steps = take_action(self.engine, self.state, action, self.rng, self.producer, self.probe)
         except IllegalPlanError:
             if not getattr(player, "may_be_cornered", False):
                 raise
             # every path is blocked: the impact cannot be avoided, the ride decides (EC-COL-1)
-            steps = take_action(self.state, dataclasses.replace(action, unavoidable=True), self.ruleset, self.rng,
+            steps = take_action(self.engine, self.state, dataclasses.replace(action, unavoidable=True), self.rng,
                                 self.producer, self.probe)
         self.state = steps[-1].after
         records = [_record(view.action_index, step) for step in steps]
@@ -175,7 +177,6 @@ class Game:
         """The attacks the rules allow the attacker now, from the best point of its last ridden
         move (EC-ACT-ATTACK): chicken, its melee weapon, its gun (EC-MEL-*, EC-GUN-*), each with
         its exact odds against the target's player pushing its own way (``push``: the attacker's)."""
-        ruleset = self.ruleset
         poses = _poses_along(ridden, attacker.pose)
         weapons = ["chicken", attacker.weapon] + ([attacker.gun] if attacker.gun and attacker.ammo > 0 else [])
         options = []
@@ -196,7 +197,7 @@ class Game:
                     try:
                         action = Action.attack(attacker.id, target.id, weapon, from_pose=None if weapon == "chicken"
                                                else pose)
-                        check(self.state, action, ruleset, self.probe)
+                        self.engine.check(self.state, action, self.probe)
                     except IllegalPlanError:
                         continue
                     options.append(self._option(action, push))

@@ -1,24 +1,28 @@
-"""Taking actions along the one path: check, then a producer's facts, then resolve.
+"""Taking actions along the one path, in any rulebook: check, then the table's facts, then resolve.
 
-:func:`take` is what every caller runs for one action (the ``activate`` command, the game loop
-for automatic and scripted players, the viewer); :func:`take_action` also rides any move the
-rules force on the model afterwards (EC-DEST-3); :func:`activation` runs one model's activation.
-A producer is anything with ``ride(state, action) -> Facts`` (physics or geometric).
+:func:`take` is what every caller runs for one action (the ``activate`` and ``act`` commands, both
+game loops for automatic and scripted players, the viewer), whichever rulebook's engine decides it
+(:class:`~entropy3d.rules.engine.EntropyCityEngine`, the gang battle's, 10acity's, the chase's):
+the engine checks the action against the table, the table gives the facts the engine reads (a
+producer's ride of a move; the LOS engine's sighting of a shot's target for an engine that
+``reads_sight``; the table's reading of a ride for one that ``reads_rides``), and the engine
+resolves it. :func:`take_action` also rides any move the rules force on the model afterwards
+(EC-DEST-3); :func:`activation` runs one Entropy City rider's activation. A producer is anything
+with ``ride(state, action) -> Facts`` (physics or geometric).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Protocol, Sequence
+from typing import Any, Protocol, Sequence
 
 import numpy as np
 
 from entropy3d.errors import IllegalPlanError
 from entropy3d.rules.event import Event
 from entropy3d.rules.facts import Facts
-from entropy3d.rules.ruleset import Ruleset
 from entropy3d.rules.state import State
-from entropy3d.rules.transition import FORCED, MOVE, Action, TableChecks, check, resolve
+from entropy3d.rules.transition import ATTACK, Action
 
 
 class Producer(Protocol):
@@ -33,16 +37,35 @@ class Producer(Protocol):
         """Release what the producer holds (a worker process)."""
 
 
+class Engine(Protocol):
+    """A rulebook's rules on one table, as the one path walks them."""
+
+    reads_sight: bool
+    """It resolves an attack from the LOS engine's sighting of its target (``table.sightings``)."""
+    reads_rides: bool
+    """It resolves a ride from the table's reading of it (``table.read_ride``), not the bare facts."""
+
+    def check(self, state: State, action: Action, table: Any = None) -> Action:
+        """The action checked (with its move or its target), or IllegalPlanError naming the clause."""
+
+    def resolve(self, state: State, action: Action, facts: Any, rng: np.random.Generator
+                ) -> tuple[State, Sequence[Event]]:
+        """The next state and its events, from a checked action, its facts and the dice."""
+
+
 @dataclass(frozen=True, eq=False)
 class Step:
-    """One action taken: the checked action, what the producer found (None for actions that ride
-    nothing), the rules' events and the states before and after."""
+    """One action taken: the checked action, what the producer found riding it (None for actions
+    that ride nothing), what the engine read (``reading``: the sighting of a shot's target, the
+    table's reading of a ride, or the bare facts), the rules' events and the states before and
+    after."""
 
     action: Action
     facts: Facts | None
     events: tuple[Event, ...]
     before: State
     after: State
+    reading: Any = None
 
     @property
     def ridden(self) -> bool:
@@ -55,50 +78,61 @@ class Step:
         return np.asarray(self.facts.trajectory, float) if self.ridden else np.zeros((0, 5))
 
 
-def take(state: State, action: Action, ruleset: Ruleset, rng: np.random.Generator, producer: Producer,
-         table: TableChecks | None = None) -> Step:
-    """Check ``action`` against ``table`` (IllegalPlanError when refused), have ``producer`` ride
-    it, and resolve it with ``rng`` (``table`` also says where the bike may rest)."""
-    checked = check(state, action, ruleset, table)
-    facts = producer.ride(state, checked) if checked.kind in (MOVE, FORCED) else None
-    after, events = resolve(state, checked, facts, rng, ruleset, table)
-    return Step(checked, facts, tuple(events), state, after)
+def take(engine: Engine, state: State, action: Action, rng: np.random.Generator, producer: Producer,
+         table=None) -> Step:
+    """Check ``action`` against ``table`` (IllegalPlanError when refused), give the engine the facts
+    it reads (``producer`` rides a move), and resolve it with ``rng``. ``table``: asked by the
+    check (curbs, buildings, sight) and for the facts an engine that ``reads_sight`` or
+    ``reads_rides`` needs; None checks against no table."""
+    checked = engine.check(state, action, table)
+    facts = None
+    if checked.kind == ATTACK and engine.reads_sight:
+        reading = next(s for s in table.sightings(state, checked.model_id) if s.target == checked.target)
+    elif checked.move is not None:
+        facts = producer.ride(state, checked)
+        reading = table.read_ride(checked.model_id, facts) if engine.reads_rides else facts
+    else:
+        reading = None
+    after, events = engine.resolve(state, checked, reading, rng)
+    return Step(checked, facts, tuple(events), state, after, reading)
 
 
-def take_action(state: State, action: Action, ruleset: Ruleset, rng: np.random.Generator, producer: Producer,
-                table: TableChecks | None = None) -> list[Step]:
+def take_action(engine: Engine, state: State, action: Action, rng: np.random.Generator, producer: Producer,
+                table=None) -> list[Step]:
     """:func:`take`, then every move the rules force on the model after it (EC-DEST-3)."""
-    steps = [take(state, action, ruleset, rng, producer, table)]
+    steps = [take(engine, state, action, rng, producer, table)]
     while (forced := steps[-1].after.model(action.model_id).forced_move) is not None:
-        steps.append(take(steps[-1].after, Action.forced(action.model_id, forced, action.push), ruleset, rng,
+        steps.append(take(engine, steps[-1].after, Action.forced(action.model_id, forced, action.push), rng,
                           producer, table))
     return steps
 
 
-def activation(state: State, model_id: str, plans: Sequence[str], ruleset: Ruleset, rng: np.random.Generator,
-               producer: Producer, table: TableChecks | None = None, push: str = "sit-at-tn") -> list[Step]:
-    """One model's activation: it starts, then ``plans`` are taken in order while it has actions
-    (an action it must skip is skipped first), then it ends. Raises IllegalPlanError for a
-    refused plan (its ``action``: which plan), and for more plans than an activation has actions (EC-TURN-3)."""
-    per_activation = int(ruleset.data("turn.actions_per_activation"))
+def activation(engine: Engine, state: State, model_id: str, plans: Sequence[str], rng: np.random.Generator,
+               producer: Producer, table=None, push: str = "sit-at-tn") -> list[Step]:
+    """One Entropy City rider's activation (``engine``: an
+    :class:`~entropy3d.rules.engine.EntropyCityEngine`): it starts, then ``plans`` are taken in
+    order while it has actions (an action it must skip is skipped first), then it ends. Raises
+    IllegalPlanError for a refused plan (its ``action``: which plan), and for more plans than an
+    activation has actions (EC-TURN-3)."""
+    per_activation = int(engine.ruleset.data("turn.actions_per_activation"))
     if len(plans) > per_activation:
         raise IllegalPlanError("EC-TURN-3", f"{len(plans)} plans given; an activation has {per_activation} "
                                             f"actions: give at most {per_activation}")
-    steps = [take(state, Action.activate(model_id), ruleset, rng, producer)]
+    steps = [take(engine, state, Action.activate(model_id), rng, producer, table)]
     for number, plan in enumerate(plans, start=1):
         model = steps[-1].after.model(model_id)
         while model.in_play and model.skip_next_action and model.actions_taken < per_activation:
-            steps.append(take(steps[-1].after, Action.skip(model_id), ruleset, rng, producer))
+            steps.append(take(engine, steps[-1].after, Action.skip(model_id), rng, producer, table))
             model = steps[-1].after.model(model_id)
         if not model.in_play or model.actions_taken >= per_activation:
             break
         try:
-            steps += take_action(steps[-1].after, Action.ride(model_id, plan, push), ruleset, rng, producer, table)
+            steps += take_action(engine, steps[-1].after, Action.ride(model_id, plan, push), rng, producer, table)
         except IllegalPlanError as refused:
             raise IllegalPlanError(refused.clause, refused.message, action=number) from None
     if steps[-1].after.model(model_id).in_play:
-        steps.append(take(steps[-1].after, Action.end(model_id), ruleset, rng, producer, table))
+        steps.append(take(engine, steps[-1].after, Action.end(model_id), rng, producer, table))
     return steps
 
 
-__all__ = ["IllegalPlanError", "Producer", "Step", "activation", "take", "take_action"]
+__all__ = ["Engine", "IllegalPlanError", "Producer", "Step", "activation", "take", "take_action"]

@@ -5,9 +5,9 @@ A playing system gives an *engine* (:meth:`GameSystem.engine`, e.g.
 :class:`~entropy3d.systems.gang_engine.GangEngine`) with ``initial_state``, ``start_turn``,
 ``ready``, ``activation_order``, ``action_phase``, ``check``, ``resolve``, ``end_turn``, ``game_over`` and
 ``winner``; its players choose the order of their fighters and each action. Every action goes
-the one path: the engine checks it against the table (:class:`~entropy3d.game.tableview.TableView`),
-a producer rides a move (its facts) or the LOS engine shows a shot's target (its sighting), and
-the engine resolves it. Nothing here decides a rule: it sequences the engine's phases and keeps
+the one path, :func:`~entropy3d.game.step.take` as for Entropy City: the engine checks it against
+the table (:class:`~entropy3d.game.tableview.TableView`), a producer rides a move (its facts) or
+the LOS engine shows a shot's target (its sighting), and the engine resolves it. Nothing here decides a rule: it sequences the engine's phases and keeps
 the :class:`~entropy3d.rules.state.State`. Randomness: the injected dice ``rng`` and the players'.
 """
 
@@ -20,7 +20,7 @@ from typing import Iterator, Mapping, Protocol, Sequence
 import numpy as np
 
 from entropy3d.game.records import ActionRecord, ActivationRecord, EndRecord, TurnRecord
-from entropy3d.game.step import Producer
+from entropy3d.game.step import Producer, Step, take
 from entropy3d.game.tableview import TableView
 from entropy3d.rules.state import ModelState, State, pose_to_json
 from entropy3d.rules.transition import ATTACK, Action
@@ -123,36 +123,29 @@ first activation's start events; the End Phase's events are the last activation'
         return ActivationRecord(turn, model_id, model.gang, opening, tuple(actions), before, self.state)
 
     def _take(self, index: int, action: Action) -> ActionRecord:
-        self.state, record = take(self.engine, self.state, index, action, self.producer, self.probe, self.rng)
-        return record
+        step = take(self.engine, self.state, action, self.rng, self.producer, self.probe)
+        self.state = step.after
+        return action_record(index, step)
 
 
-def take(engine, state: State, index: int, action: Action, producer: Producer, table: TableView,
-         rng: np.random.Generator) -> tuple[State, ActionRecord]:
-    """One action along the one path: the engine checks it (IllegalPlanError naming the clause),
-    the table gives its facts (a producer's ride of a move, read by the table for an engine that
-    ``reads_rides``; the LOS engine's sighting of a shot's target), the engine resolves it.
-    Returns the new state and the action's record."""
-    checked = engine.check(state, action, table)
+def action_record(index: int, step: Step) -> ActionRecord:
+    """The replay's record of one action a playing system took (:func:`~entropy3d.game.step.take`):
+    a shot keeps its events in an ``attack`` entry with where both stood and what the LOS engine
+    showed the shooter; any other action its events and the facts of its ride."""
+    checked, state, after = step.action, step.before, step.after
     if checked.kind == ATTACK:
-        sighting = next(s for s in table.sightings(state, checked.model_id) if s.target == checked.target)
-        after, events = engine.resolve(state, checked, sighting, rng)
+        events = step.events
         attack = {"kind": checked.weapon, "attacker": checked.model_id, "target": checked.target,
                   "events": [e.to_json() for e in events], "text": "; ".join(e.rules for e in events),
                   "clauses": sorted({c for e in events for c in e.clauses}),
                   "from_pose": pose_to_json(state.model(checked.model_id).pose),
                   "target_pose": pose_to_json(state.model(checked.target).pose),
-                  "visible": round(float(sighting.visible_fraction), 4)}
-        return after, ActionRecord(index, checked, np.zeros((0, 2)), None, (), attack,
-                                   model_after=after.model(checked.model_id))
-    facts = producer.ride(state, checked) if checked.move is not None else None
-    # an engine that `reads_rides` gets the table's reading of the ride (RideReading), not the bare facts
-    read = table.read_ride(checked.model_id, facts) if facts is not None and getattr(engine, "reads_rides", False) \
-        else facts
-    after, events = engine.resolve(state, checked, read, rng)
-    return after, ActionRecord(index, checked, np.zeros((0, 2)) if checked.move is None else checked.move.path,
-                               facts, tuple(events), ridden=facts is not None,
-                               model_after=after.model(checked.model_id))
+                  "visible": round(float(step.reading.visible_fraction), 4)}
+        return ActionRecord(index, checked, np.zeros((0, 2)), None, (), attack,
+                            model_after=after.model(checked.model_id))
+    return ActionRecord(index, checked, np.zeros((0, 2)) if checked.move is None else checked.move.path,
+                        step.facts, step.events, ridden=step.facts is not None,
+                        model_after=after.model(checked.model_id))
 
 
 def record_events(record: ActionRecord) -> list:

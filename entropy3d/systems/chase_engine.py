@@ -109,6 +109,7 @@ class ChaseEngine:
 
     #: resolve reads a move's ride as the table sees it (a RideReading), not the bare facts
     reads_rides = True
+    reads_sight = False  # it has no shot: a ram is a drive's contact
     #: the conditions in people's words (its critical hits are named so already)
     condition_words = {TRACTION_HIT: TRACTION_HIT, LOCOMOTION_HIT: LOCOMOTION_HIT}
 

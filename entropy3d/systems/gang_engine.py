@@ -70,6 +70,11 @@ class GangEngine:
     fighters: model id -> its characteristics. prone_at_start: ids of those that start Prone.
     """
 
+    #: the one path hands :meth:`resolve` the LOS engine's sighting of a shot's target, and the bare
+    #: facts of a walk (:func:`entropy3d.game.step.take`)
+    reads_sight = True
+    reads_rides = False
+
     condition_words = CONDITION_WORDS
 
     def __init__(self, system: GangBattle, fighters: Mapping[str, FighterProfile], prone_at_start=frozenset()):

@@ -116,6 +116,11 @@ class TenacityEngine:
     figures: model id -> its numbers. prone_at_start: ids of those that start prone.
     """
 
+    #: the one path hands :meth:`resolve` the LOS engine's sighting of a shot's target, and the bare
+    #: facts of a walk (:func:`entropy3d.game.step.take`)
+    reads_sight = True
+    reads_rides = False
+
     condition_words = CONDITION_WORDS
 
     def __init__(self, system: TenacityTactics, figures: Mapping[str, FigureProfile], prone_at_start=frozenset()):

@@ -80,5 +80,7 @@ def preview_plan(state: State, model_id: str, text: str, ruleset, probe) -> Plan
 def ride_plan(state: State, model_id: str, text: str, ruleset, producer, probe, seed: int):
     """Ride ``text`` as one activation of ``model_id`` (the one path), dice from ``seed``; the steps."""
     from entropy3d.game.step import activation
+    from entropy3d.rules.engine import EntropyCityEngine
 
-    return activation(state, model_id, [text], ruleset, np.random.default_rng(seed), producer, probe)
+    return activation(EntropyCityEngine(ruleset, probe), state, model_id, [text], np.random.default_rng(seed),
+                      producer, probe)

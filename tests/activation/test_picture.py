@@ -26,6 +26,7 @@ from entropy3d.activation.story import RideStory, distances_along
 from entropy3d.game.step import activation
 from entropy3d.geometry import Pose
 from entropy3d.physics.producer import PhysicsProducer
+from entropy3d.rules.engine import EntropyCityEngine
 from entropy3d.scene import load_scene
 from entropy3d.scene.build import build_table_geometry
 from entropy3d.scene.probe import SceneProbe
@@ -60,8 +61,9 @@ class Drawn:
             state = state.with_model(state.model(model).but(pose=Pose(x, y, facing, z), speed=speed))
         producer = PhysicsProducer(self.table, self.geometry, rides_per_process=None)
         try:
-            self.steps = activation(state, model, [plan], self.table.ruleset, np.random.default_rng(3), producer,
-                                    SceneProbe.from_table(self.table, self.geometry))
+            probe = SceneProbe.from_table(self.table, self.geometry)
+            self.steps = activation(EntropyCityEngine(self.table.ruleset, probe), state, model, [plan],
+                                    np.random.default_rng(3), producer, probe)
         finally:
             producer.close()
         self.story = RideStory.from_steps(self.steps, model, self.table.ruleset)

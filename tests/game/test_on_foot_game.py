@@ -14,6 +14,7 @@ from entropy3d.game.step import take
 from entropy3d.game.tableview import TableView
 from entropy3d.geometric import GeometricProducer
 from entropy3d.geometry import Pose
+from entropy3d.rules.engine import EntropyCityEngine
 from entropy3d.rules.transition import Action
 from entropy3d.scene import load_scene
 from entropy3d.scene.build import build_table_geometry
@@ -68,8 +69,8 @@ def test_EC_FOOT_MOVE_both_producers_walk_a_model_on_foot_the_same_way(table_par
     state = table.initial_state(geometry.surface_height)
     brawler = state.model("brawler")
     state = state.with_model(brawler.but(pose=Pose(11, 8.6, 180, 0.0)))
-    steps = [take(state, Action.ride("brawler", "walk: straight 4"), table.ruleset, np.random.default_rng(0),
-                  producer, view)
+    steps = [take(EntropyCityEngine(table.ruleset, view), state, Action.ride("brawler", "walk: straight 4"),
+                  np.random.default_rng(0), producer, view)
              for producer in (GeometricProducer(table, geometry, view), PhysicsProducer(table, geometry, None))]
     ridden = [np.asarray(step.facts.trajectory) for step in steps]
     assert np.array_equal(ridden[0], ridden[1]) and not steps[1].facts.contacts
@@ -83,7 +84,7 @@ def test_EC_COL_HEAD_a_bike_ridden_into_a_model_on_foot_crashes_and_the_figure_s
     table, geometry, view = table_parts
     state = table.initial_state(geometry.surface_height)
     state = state.with_model(state.model("k1").but(pose=Pose(17, 12, 180, 0.0)))
-    step = take(state, Action.ride("k1", "s1: straight 8", unavoidable=True), table.ruleset,
+    step = take(EntropyCityEngine(table.ruleset, view), state, Action.ride("k1", "s1: straight 8", unavoidable=True),
                 np.random.default_rng(2), GeometricProducer(table, geometry, view), view)
     crash = [e for e in step.events if e.kind == "crash"]
     assert crash and crash[0].piece == "brawler" and "EC-COL-HEAD" in crash[0].clauses

@@ -14,6 +14,7 @@ from entropy3d.geometric import GeometricProducer
 from entropy3d.geometry import Pose
 from entropy3d.physics.producer import PhysicsProducer
 from entropy3d.resources import bundled_dir
+from entropy3d.rules.engine import EntropyCityEngine
 from entropy3d.scene import load_scene
 from entropy3d.scene.build import build_table_geometry
 from entropy3d.scene.probe import SceneProbe
@@ -31,8 +32,9 @@ class Setup:
         self.producers = {name: make(self.table, self.geometry) for name, make in PRODUCERS.items()}
 
     def run(self, producer, state, model_id, plans, seed=1, push="sit-at-tn", table=True):
-        return activation(state, model_id, plans, self.table.ruleset, np.random.default_rng(seed),
-                          self.producers[producer], self.probe if table else None, push)
+        probe = self.probe if table else None
+        return activation(EntropyCityEngine(self.table.ruleset, probe), state, model_id, plans,
+                          np.random.default_rng(seed), self.producers[producer], probe, push)
 
     def placed(self, model_id, x, y, facing, **changes):
         z = float(self.geometry.surface_height([[x, y]])[0])

@@ -13,6 +13,7 @@ from entropy3d.activation.report import dumps, report_json
 from entropy3d.errors import IllegalPlanError
 from entropy3d.game.step import activation
 from entropy3d.physics.producer import PhysicsProducer
+from entropy3d.rules.engine import EntropyCityEngine
 from entropy3d.rules.transition import Action, check
 from entropy3d.scene.probe import SceneProbe
 
@@ -31,7 +32,8 @@ def physics(proving_ground):
 
 def run(ground, producer, state, model_id, plans, seed=7, push="sit-at-tn", table=True):
     probe = SceneProbe.from_table(ground.table, ground.geometry) if table else None
-    return activation(state, model_id, plans, ground.ruleset, np.random.default_rng(seed), producer, probe, push)
+    return activation(EntropyCityEngine(ground.ruleset, probe), state, model_id, plans, np.random.default_rng(seed),
+                      producer, probe, push)
 
 
 def events(steps, kind):
@@ -280,7 +282,8 @@ def test_ruined_highway_speed3_jump_clears_the_gap_onto_the_east_deck(ruined_hig
     on highway_east's deck level (4"), the level physics found there."""
     table, geometry, state, physics = ruined_highway
     fast = with_model(state, "mutiny_3", speed=3)
-    steps = activation(fast, "mutiny_3", ["s3: straight 16"], table.ruleset, np.random.default_rng(5), physics)
+    steps = activation(EntropyCityEngine(table.ruleset), fast, "mutiny_3", ["s3: straight 16"],
+                       np.random.default_rng(5), physics)
     (jump,) = [e for e in events(steps, "jump") if e.figures.get("air_time")]
     east = geometry.by_id("highway_east")
     assert east.mesh.bounds[0][0] <= jump.figures["landing_xy"][0] <= east.mesh.bounds[1][0]
@@ -292,7 +295,8 @@ def test_ruined_highway_speed1_attempt_gets_no_air_time(ruined_highway):
     """Clause: EC-JUMP-1: a speed 1 ride off the kicker is no jump; it ends in the gap below."""
     table, geometry, state, physics = ruined_highway
     slow = with_model(state, "mutiny_3", speed=1)
-    steps = activation(slow, "mutiny_3", ["s1: straight 8"], table.ruleset, np.random.default_rng(5), physics)
+    steps = activation(EntropyCityEngine(table.ruleset), slow, "mutiny_3", ["s1: straight 8"],
+                       np.random.default_rng(5), physics)
     assert all(e.figures["air_time"] is False for e in events(steps, "jump"))
     after = steps[-1].after.model("mutiny_3")
     assert after.air is None and after.pose.z < 1.0, "not on the far deck"

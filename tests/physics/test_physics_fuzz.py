@@ -155,6 +155,7 @@ def test_random_plans_ridden_through_activations_stay_out_of_geometry(proving_gr
 
     from entropy3d.game.step import activation
     from entropy3d.physics.producer import PhysicsProducer
+    from entropy3d.rules.engine import EntropyCityEngine
 
     rng = np.random.default_rng(2000 + case)
     speed, gungho = 1 + case % 3, case >= 5
@@ -164,7 +165,7 @@ def test_random_plans_ridden_through_activations_stay_out_of_geometry(proving_gr
     plan = random_plan(rng, speed, gungho)
     # never pushing, a stress-free rider cannot bust on the plan's own test, so every plan is ridden
     physics = PhysicsProducer(proving_ground.table, proving_ground.geometry, rides_per_process=None)
-    steps = activation(state, "crasher", [plan], proving_ground.ruleset, rng, physics, push="never")
+    steps = activation(EntropyCityEngine(proving_ground.ruleset), state, "crasher", [plan], rng, physics, push="never")
     result = steps[1]
     assert result.ridden, plan
     trajectory = result.trajectory
