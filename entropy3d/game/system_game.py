@@ -7,8 +7,9 @@ A playing system gives an *engine* (:meth:`GameSystem.engine`, e.g.
 ``winner``; its players choose the order of their fighters and each action. Every action goes
 the one path, :func:`~entropy3d.game.step.take` as for Entropy City: the engine checks it against
 the table (:class:`~entropy3d.game.tableview.TableView`), a producer rides a move (its facts) or
-the LOS engine shows a shot's target (its sighting), and the engine resolves it. Nothing here decides a rule: it sequences the engine's phases and keeps
-the :class:`~entropy3d.rules.state.State`. Randomness: the injected dice ``rng`` and the players'.
+the LOS engine shows a shot's target (its sighting), and the engine resolves it. Nothing here
+decides a rule: it sequences the engine's phases and keeps the
+:class:`~entropy3d.rules.state.State`. Randomness: the injected dice ``rng`` and the players'.
 """
 
 from __future__ import annotations
