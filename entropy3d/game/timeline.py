@@ -1,7 +1,7 @@
 """What the viewer shows at each moment, and the overlays it can draw: pure Python and numpy, no
 window, so it is tested headless.
 
-A :class:`Timeline` walks a replay action by action (``next``/``previous``/``advance``) and says
+A :class:`Timeline` walks a replay action by action (:func:`is_step`) (``next``/``previous``/``advance``) and says
 where every bike stands; without a replay it holds the scene's starting poses. Overlay helpers
 return polylines in table inches: turning templates (EC-TMPL-1) and an inch ruler.
 """
@@ -17,6 +17,17 @@ from entropy3d.game.replay import Replay
 from entropy3d.geometry import Pose, arc_points, pose_at
 from entropy3d.rules.planner import template_radius
 from entropy3d.rules.state import State
+
+#: the actions a timeline passes over: an activation's start and end (bookkeeping) and an action
+#: the model had to pass (remounting after a bust, a stopped activation)
+PASSED = ("activate", "end", "skip")
+
+
+def is_step(action) -> bool:
+    """Whether a replay's action (an :class:`~entropy3d.game.records.ActionRecord`) is a step of
+    the timeline: every action a model took, ridden or not (a shot, a tag, a bust before the bike
+    moved), and any ride (a move the rules forced on it)."""
+    return action.action.kind not in PASSED or bool(len(action.trajectory))
 
 
 @dataclass(frozen=True)
@@ -37,7 +48,7 @@ class Timeline:
         if replay is not None:
             for k, activation in enumerate(replay.activations):
                 for j, action in enumerate(activation.actions):
-                    if action.plan and len(action.trajectory):
+                    if is_step(action):
                         self.steps.append(Step(k, j))
         self.index = -1  # -1: before the first action (the starting poses)
         self.t = 0.0
@@ -50,7 +61,8 @@ class Timeline:
         step = self.step
         if step is None:
             return 0.0
-        return float(self.replay.activations[step.activation].actions[step.action].trajectory[-1, 0])
+        trajectory = self.replay.activations[step.activation].actions[step.action].trajectory
+        return float(trajectory[-1, 0]) if len(trajectory) else 0.0
 
     def next(self) -> None:
         """Jump to the start of the next action (stays on the last one)."""
@@ -92,8 +104,9 @@ class Timeline:
             if earlier.model_after is not None:
                 poses[activation.model_id] = earlier.model_after.pose
         action = activation.actions[step.action]
-        x, y, z, h = pose_at(action.trajectory, self.t)
-        poses[activation.model_id] = Pose(float(x), float(y), float(h) % 360.0, float(z))
+        if len(action.trajectory):  # else it acts where its earlier actions left it (a shot, a tag)
+            x, y, z, h = pose_at(action.trajectory, self.t)
+            poses[activation.model_id] = Pose(float(x), float(y), float(h) % 360.0, float(z))
         hidden = {b.id for b in state.models.values() if not b.in_play}
         return poses, hidden, activation.model_id
 

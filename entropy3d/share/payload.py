@@ -126,7 +126,9 @@ def pose_list(pose: Pose) -> list[float]:
 def thinned(trajectory: np.ndarray) -> np.ndarray:
     """A trajectory (t, x, y, z, heading rows) with at most :data:`SAMPLES_PER_SECOND` rows a second,
     its first and last rows kept, headings unwrapped so the page can interpolate them."""
-    rows = np.array(trajectory, float)
+    rows = np.array(trajectory, float).reshape(-1, 5)
+    if not len(rows):  # an action that rides nothing (a shot, a tag): the page stands the model at its pose
+        return rows
     rows[:, 4] = np.degrees(np.unwrap(np.radians(rows[:, 4])))
     slots = np.floor(rows[:, 0] * SAMPLES_PER_SECOND)
     keep = np.r_[True, slots[1:] != slots[:-1]]

@@ -35,7 +35,8 @@ def template_lines(table: Table) -> list:
 
 
 def replay_steps(replay: Replay, table: Table, geometry: TableGeometry) -> list[dict]:
-    """Every ridden action of ``replay`` in order, as the page's timeline entries."""
+    """Every action of ``replay`` a model took (:func:`~entropy3d.game.timeline.is_step`: its rides,
+    its shots, a rulebook's own actions) in order, as the page's timeline entries."""
     from entropy3d.los import LosWorld
 
     names = Names.of_table(table)
@@ -57,7 +58,7 @@ def replay_steps(replay: Replay, table: Table, geometry: TableGeometry) -> list[
         entries.append({
             "model": active,
             "title": (f"Turn {activation.turn} - {names.rider_of_gang(active)}, action {action.index + 1}: "
-                      f"{action.plan}"),
+                      f"{action.plan or action.action.kind.replace('_', ' ')}"),
             "lines": [list(pair) for pair in lines(action_events(activation, step.action), names)],
             "poses": {model_id: pose_list(pose) for model_id, pose in poses.items()},
             "hidden": sorted(hidden),

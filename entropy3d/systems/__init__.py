@@ -12,11 +12,13 @@ from __future__ import annotations
 from entropy3d.systems.base import GameSystem, Registry, UnknownSystemError
 
 #: every registered game system by name; the first is the default of a scene's ``system:``
-SYSTEMS = Registry({"entropy_city": "entropy3d.systems.entropy_city:EntropyCity",
-                    "chase_vehicles": "entropy3d.systems.chase_vehicles:ChaseVehicles",
-                    "tenacity_tactics": "entropy3d.systems.tenacity:TenacityTactics",
-                    "gang_battle": "entropy3d.systems.gang_battle:GangBattle",
-                    "reference_cards": "entropy3d.systems.reference_cards:ReferenceCards"})
+SYSTEMS = Registry({
+    "entropy_city": "entropy3d.systems.entropy_city:EntropyCity",
+    "chase_vehicles": "entropy3d.systems.chase_vehicles:ChaseVehicles",
+    "tenacity_tactics": "entropy3d.systems.tenacity:TenacityTactics",
+    "gang_battle": "entropy3d.systems.gang_battle:GangBattle",
+    "reference_cards": "entropy3d.systems.reference_cards:ReferenceCards",
+})
 
 DEFAULT_SYSTEM = SYSTEMS.names[0]
 

@@ -34,7 +34,7 @@ from entropy3d.video import hud
 from entropy3d.video.fall import falling_frames
 from entropy3d.video.jumpshot import ride_clock
 from entropy3d.video.movie import ReplayFilm, Segment, VideoOptions, filmed_flight, plan_segments, replay_names
-from entropy3d.video.pacing import system_pace
+from entropy3d.video.pacing import decisive, system_pace
 
 #: the cuts a film can be made in
 CUTS = ("short", "full")
@@ -81,6 +81,8 @@ def _rank(event: Event) -> float:
         return _TOLD.index("crash")  # a hit tells as much as a crash
     if event.kind == "jump" and not event.figures.get("air_time") and event.piece is None:
         return len(_TOLD)  # a bump off a ramp with no air time: the ride tells it
+    if event.kind not in _TOLD and decisive(event):
+        return _TOLD.index("crash")  # a rulebook's own result (a tag, a fighter fleeing): its own words tell it
     return _TOLD.index(event.kind) if event.kind in _TOLD else len(_TOLD)
 
 
@@ -141,6 +143,8 @@ def _told(event: Event, events: Sequence[Event], names: words.Names) -> Caption:
         return Caption(words.headline(event, names), event.t_s, bool(figures.get("hit")))
     if kind == "attack":
         return _attack_caption(event, events, names)
+    if kind not in _TOLD:  # ranked by decisive(): its rulebook's sentence, red when someone is taken out
+        return Caption(words.sentence(event, names), event.t_s, any(figures.get(k) for k in words.HARM))
     walked = figures.get("walked")
     length = figures.get("length_in", 0)
     return Caption(f"{who} {'walks' if walked else 'rides'} {length:.0f}\"" if length >= 0.5

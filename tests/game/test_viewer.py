@@ -22,8 +22,9 @@ def replay_file(small_table_path, tmp_path_factory):
     return path
 
 
-def test_timeline_steps_through_every_ridden_action(replay_file):
+def test_timeline_steps_through_every_action_a_model_took(replay_file):
     from entropy3d.game import read_replay
+    from entropy3d.game.timeline import Step, is_step
 
     replay = read_replay(replay_file)
     timeline = Timeline(replay, replay.header.initial)
@@ -35,10 +36,19 @@ def test_timeline_steps_through_every_ridden_action(replay_file):
         seen.append(timeline.step)
         poses, _, active = timeline.poses()
         activation = replay.activations[timeline.step.activation]
-        start = activation.actions[timeline.step.action].trajectory[0]
+        action = activation.actions[timeline.step.action]
+        # a ride starts where its trajectory starts; an action that rides nothing where the model stood
+        earlier = [a.model_after.pose for a in activation.actions[:timeline.step.action] if a.model_after is not None]
+        start = action.trajectory[0, 1:3] if len(action.trajectory) else \
+            (earlier[-1] if earlier else activation.state_before.model(active).pose).xy
         assert active == activation.model_id
-        assert np.allclose([poses[active].x, poses[active].y], start[1:3], atol=1e-6)
+        assert np.allclose([poses[active].x, poses[active].y], start, atol=1e-6)
     assert len(seen) == len(timeline.steps) > 0
+    # every action but an activation's start and end and an action the model had to pass
+    assert seen == [Step(k, j) for k, activation in enumerate(replay.activations)
+                    for j, action in enumerate(activation.actions)
+                    if action.action.kind not in ("activate", "end", "skip") or len(action.trajectory)]
+    assert all(is_step(replay.activations[s.activation].actions[s.action]) for s in seen)
     end = timeline.duration()
     assert timeline.advance(end + 1.0) is False and timeline.t == pytest.approx(end)
     timeline.previous()

@@ -80,3 +80,26 @@ def test_a_table_page_has_no_timeline_and_a_json_block_that_cannot_end_its_scrip
     block = html.split('id="entropy3d-data">', 1)[1].split("</script>", 1)[0]
     assert json.loads(block)["name"] == "</script><b>"
     assert "<title>&lt;/script&gt;&lt;b&gt;</title>" in html
+
+
+def test_GANG_SHOOT_a_shot_that_rides_nothing_is_a_step_of_the_page_with_its_words():
+    """Clause: GANG-SHOOT. A gang fighter's shot is an action of its own that rides nothing: the
+    page steps to it (it stood where it shot) and tells it in the rulebook's words, as it does
+    every walk; only an activation's start and end are passed over."""
+    from entropy3d.share.steps import replay_steps
+
+    scene = Path(__file__).resolve().parents[2] / "scenes" / "systems" / "gang_fight.yaml"
+    replay = play_game(scene, seed=7, turns=2, producer="geometric")
+    table = load_scene(scene)
+    steps = replay_steps(replay, table, build_table_geometry(table))
+    names = Names.of_table(table)
+    taken = [(activation, k) for activation in replay.activations for k, action in enumerate(activation.actions)
+             if action.action.kind != "end"]
+    shots = [(activation, k) for activation, k in taken if activation.actions[k].action.kind == "attack"]
+    assert shots and len(steps) == len(taken)
+    told = [step for step in steps if step["title"].endswith(": attack")]
+    assert len(told) == len(shots) and all(not step["trajectory"] for step in told)
+    for step, (activation, k) in zip(told, shots):
+        assert step["lines"] == [list(pair) for pair in lines(action_events(activation, k), names)]
+        stood = activation.actions[k].model_after.pose
+        assert " shoots " in step["lines"][0][0] and step["after"][:2] == pytest.approx([stood.x, stood.y], abs=1e-3)
