@@ -151,9 +151,8 @@ def demo(
     no_sound: bool = typer.Option(False, "--no-sound", help="no sound track (an MP4 has one by default)"),
 ) -> None:
     """Play a short game with automatic players and render it to a video: the scene's game system
-    (`system:`, Entropy City by default; gang_battle, tenacity_tactics and chase_vehicles scenes
-    play their own rules; on a reference_cards scene Entropy City is played and the cards rule on
-    its rides). `entropy3d systems` lists them."""
+    (`system:`, Entropy City by default) when it plays a game of its own, else Entropy City with
+    the system ruling on its rides (reference_cards). `entropy3d systems` says which play."""
     from entropy3d.game import PRODUCERS, play_game
     from entropy3d.game.records import ActivationRecord
 

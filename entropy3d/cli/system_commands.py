@@ -25,13 +25,15 @@ def clause_ids() -> list[str]:
 
 
 def systems_summary() -> list[dict]:
-    """Per registered system: name, title, seed document, rules data file, the clauses it serves
-    and those of its prefix in rules/clauses.md it does not (yet)."""
-    from entropy3d.systems import SYSTEMS
+    """Per registered system: name, title, seed document, rules data file, whether `entropy3d demo`
+    plays a game of it on its scenes (Entropy City, and every system with an engine of its own),
+    the clauses it serves and those of its prefix in rules/clauses.md it does not (yet)."""
+    from entropy3d.systems import DEFAULT_SYSTEM, SYSTEMS
 
     ids = clause_ids()
     return [{"name": system.name, "title": system.title, "seed": system.seed,
-             "rules": f"rules/{system.rules_file}.yaml", "serves": list(system.clauses),
+             "rules": f"rules/{system.rules_file}.yaml", "plays": system.name == DEFAULT_SYSTEM or system.plays(),
+             "serves": list(system.clauses),
              "not_served": [c for c in ids if c.startswith(system.clause_prefix) and c not in system.clauses]}
             for system in SYSTEMS]
 
@@ -105,6 +107,8 @@ def systems(as_json: bool = typer.Option(False, "--json", help="print JSON inste
         return
     for entry in summary:
         typer.echo(f"{entry['name']}: {entry['title']} (seed {entry['seed']}, {entry['rules']})")
+        typer.echo("  `entropy3d demo` on its scenes plays its game" if entry["plays"] else
+                   "  decides from Entropy City's game on its scenes (it plays no game of its own)")
         typer.echo(f"  serves ({len(entry['serves'])}): {', '.join(entry['serves'])}")
         if entry["not_served"]:
             typer.echo(f"  not yet ({len(entry['not_served'])}): {', '.join(entry['not_served'])}")

@@ -137,11 +137,19 @@ def test_a_weapon_the_rules_data_lacks_is_refused_with_its_key_path_and_the_weap
     assert f"(rules/{rules_file}.yaml weapons)" in message
 
 
-def test_demo_help_names_every_system_that_plays_its_own_game():
-    """`demo --help` says which scenes play their own rules: every registered system that plays
-    (the chase and the 10acity skirmish too, not only the gang battle) is named."""
+def test_demo_help_points_to_the_systems_command_which_says_which_play():
+    """`demo --help` names no system by hand (a new rulebook changes no command's help); `entropy3d
+    systems` says of each whether demo plays its game: Entropy City and every system with an engine,
+    and not the reference cards, which rule on Entropy City's rides."""
     from entropy3d.scene.systemrules import load_system
 
-    text = " ".join(CliRunner().invoke(app, ["demo", "--help"]).output.split())
-    playing = [name for name in system_names() if name != "entropy_city" and load_system(name).plays()]
-    assert playing and all(name in text for name in playing), (playing, text)
+    help_text = " ".join(CliRunner().invoke(app, ["demo", "--help"]).output.split())
+    assert "`entropy3d systems` says which play" in help_text
+    playing = [name for name in system_names() if name == "entropy_city" or load_system(name).plays()]
+    assert {"entropy_city", "gang_battle", "tenacity_tactics", "chase_vehicles"} <= set(playing)
+    assert "reference_cards" not in playing
+    lines = CliRunner().invoke(app, ["systems"]).output.splitlines()
+    for name in system_names():
+        said = lines[lines.index(next(line for line in lines if line.startswith(f"{name}:"))) + 1].strip()
+        assert said.startswith("`entropy3d demo` on its scenes plays its game" if name in playing
+                               else "decides from Entropy City's game"), (name, said)
