@@ -18,6 +18,7 @@ SYSTEMS = Registry({
     "tenacity_tactics": "entropy3d.systems.tenacity:TenacityTactics",
     "gang_battle": "entropy3d.systems.gang_battle:GangBattle",
     "reference_cards": "entropy3d.systems.reference_cards:ReferenceCards",
+    "tag": "entropy3d.systems.tag:Tag",
 })
 
 DEFAULT_SYSTEM = SYSTEMS.names[0]
