@@ -16,11 +16,11 @@ import sys
 import threading
 
 from entropy3d.cli import (
+    activation_commands,  # noqa: F401  (registers commands)
     attack_commands,  # noqa: F401  (registers commands)
     demo_commands,  # noqa: F401  (registers commands)
     export_commands,  # noqa: F401  (registers commands)
     los_commands,  # noqa: F401  (registers commands)
-    physics_commands,  # noqa: F401  (registers commands)
     render_commands,  # noqa: F401  (registers commands)
     rules_commands,  # noqa: F401  (registers commands)
     scene_commands,  # noqa: F401  (registers commands)

@@ -1,16 +1,14 @@
-"""``entropy3d systems``: the registered game systems and the clauses each serves; ``entropy3d act``:
-one activation in the scene's own game system."""
+"""``entropy3d systems``: the registered game systems and the clauses each serves; what the other
+commands tell of a scene's own system (its sight decisions)."""
 
 from __future__ import annotations
 
 import json
 import re
-from pathlib import Path
-from typing import List, Optional
 
 import typer
 
-from entropy3d.cli.app import activation_seed, app, clean_errors, fail
+from entropy3d.cli.app import app, clean_errors
 
 #: a clause row of rules/clauses.md: "| GANG-COVER | Partial cover -1 to hit, full cover -2. |"
 CLAUSE_ROW = re.compile(r"^\| ([A-Z]+-[A-Z0-9-]+) \| (.*) \|\s*$")
@@ -85,17 +83,6 @@ def system_sight_lines(table, world, results=None) -> str:
                       for event in decided))
 
 
-def untold_contacts(record, events, names) -> list[str]:
-    """What the ride ran into that no event of the system speaks of (a chase's drive stopped by
-    a building it ran into: no rule of the seed, so no event), so a player reading a drive of
-    3.8" out of 12" knows why: one line per piece, from the producer's facts."""
-    spoken = {event.piece for event in events}
-    contacts = record.facts.contacts if record.facts is not None else ()
-    return [f"{names.rider(record.action.model_id)} runs into {names.thing(contact.piece_id)} "
-            f"{contact.progress_in:.1f}\" along and stops short of it"
-            for contact in contacts if contact.kind != "model" and contact.piece_id not in spoken]
-
-
 @app.command()
 @clean_errors
 def systems(as_json: bool = typer.Option(False, "--json", help="print JSON instead of text")) -> None:
@@ -112,73 +99,3 @@ def systems(as_json: bool = typer.Option(False, "--json", help="print JSON inste
         typer.echo(f"  serves ({len(entry['serves'])}): {', '.join(entry['serves'])}")
         if entry["not_served"]:
             typer.echo(f"  not yet ({len(entry['not_served'])}): {', '.join(entry['not_served'])}")
-
-
-@app.command()
-@clean_errors
-def act(
-    scene: Path = typer.Argument(..., help="scene YAML file of a game system that plays (e.g. gang_battle)"),
-    model: str = typer.Option(..., "--model", "-m", help="id of the model that activates"),
-    action: List[str] = typer.Option(..., "--action", "-a",
-                                     help="an action in the system's words, e.g. \"walk: straight 3\", "
-                                          "\"shoot\" or \"drive: straight 16\"; repeat for the next"),
-    seed: Optional[int] = typer.Option(None, "--seed", min=0, help="dice seed (default: a fresh one, printed)"),
-    producer: str = typer.Option("physics", "--producer",
-                                 help="who moves the model: physics (PyBullet) or geometric (footprints and levels)"),
-) -> None:
-    """One activation in the scene's own game system (its `system:`; `entropy3d activate` plays
-    Entropy City's): each action checked by the system's engine, the table's facts (the
-    producer's move, the LOS engine's sight), resolved; one line per event."""
-    import numpy as np
-
-    from entropy3d.errors import IllegalPlanError
-    from entropy3d.game.session import PRODUCERS, make_producer
-    from entropy3d.game.step import take
-    from entropy3d.game.system_game import action_record, record_events
-    from entropy3d.game.tableview import TableView
-    from entropy3d.rules.transition import Action
-    from entropy3d.scene import load_scene
-    from entropy3d.scene.build import build_table_geometry
-    from entropy3d.scene.systemrules import model_stats, system_of
-
-    if producer not in PRODUCERS:
-        raise fail(f"error: --producer {producer!r} is not one of {', '.join(PRODUCERS)}")
-    table = load_scene(scene)
-    system = system_of(table)
-    if not system.plays():
-        raise fail(f"error: {scene}: its system {system.name} plays no game of its own; "
-                   "`entropy3d activate` rides Entropy City plans on it")
-    seed = activation_seed(table, scene, model, seed)
-    geometry = build_table_geometry(table)
-    engine = system.engine(model_stats(table, system))
-    state = engine.initial_state(table.initial_state(geometry.surface_height))
-    rng = np.random.default_rng(seed)
-    view = TableView(table, geometry)
-    rides = make_producer(producer, table, geometry)
-    from entropy3d.systems.words import Names, conditions_words, heading_words, plain_lines, status_words
-
-    names = Names.of_table(table)
-    typer.echo(f"{table.name}: {names.rider_of_gang(model)} ({model}, {system.title}), seed {seed}, "
-               f"{producer} producer")
-    try:
-        state, _ = engine.resolve(state, engine.check(state, Action.activate(model)), None, rng)
-        for index, text in enumerate(action):
-            step = take(engine, state, engine.parse_action(model, text), rng, rides, view)
-            state, record = step.after, action_record(index, step)
-            typer.echo(text)
-            events = record_events(record)
-            for event in events:
-                for line in plain_lines(event, names):  # the sentence, then what the table showed and the clauses
-                    typer.echo(f"  {names.named(line)}")
-            for line in untold_contacts(record, events, names):
-                typer.echo(f"  {line}")
-    except IllegalPlanError as refused:  # the engine names figures by id; the player knows them by name
-        raise IllegalPlanError(refused.clause, names.named_all(refused.message)) from None
-    finally:
-        rides.close()
-    after = state.model(model)
-    # wounds it may still take: a chase's "1 Wound: 2 left" ends "2 wounds left", never "wounds 2"
-    typer.echo(f"{names.rider(model)}: {status_words(after.status, system.out_banner)}, "
-               f"{after.wounds} wound{'' if after.wounds == 1 else 's'} left, "
-               f"{conditions_words(after.conditions, engine.condition_words)}, "
-               f"at ({after.pose.x:.2f}, {after.pose.y:.2f}) facing {heading_words(after.pose.facing_deg)}")

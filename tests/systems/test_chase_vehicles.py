@@ -160,10 +160,20 @@ def test_SW_RAM_through_act():
     assert "ram: Rammer deals 4d6, Van deals 2d6" in out and "against Toughness 5" in out
 
 
-def test_activate_sends_a_chase_to_act():
-    """The chase plays its own game: `activate` (Entropy City's riding) points at `act`."""
-    result = CliRunner().invoke(app, ["activate", str(SCENE), "-m", "rammer", "-p", "s3: straight 14"])
-    assert result.exit_code != 0 and "entropy3d act" in result.output
+def test_SW_VEH_1_activate_and_act_are_one_command_in_the_chase():
+    """Clause: SW-VEH-1. One command for any rulebook (issue 44): `activate -p` drives a chase's
+    vehicle in the chase's words exactly as `act -a` does; Entropy City's plan is refused by the
+    chase's own engine, and Entropy City's riding options are refused by name."""
+    runner = CliRunner()
+    drive = ["-m", "runner", "--seed", "3", "--producer", "geometric"]
+    by_activate = runner.invoke(app, ["activate", str(SCENE), "-p", "drive: straight 12", *drive])
+    by_act = runner.invoke(app, ["act", str(SCENE), "-a", "drive: straight 12", *drive])
+    assert by_activate.exit_code == by_act.exit_code == 0, by_activate.output
+    assert by_activate.output == by_act.output and "drive: straight 12" in by_act.output
+    bike_plan = runner.invoke(app, ["activate", str(SCENE), "-m", "rammer", "-p", "s3: straight 14"])
+    assert bike_plan.exit_code == 1 and "drive:" in bike_plan.output and "Traceback" not in bike_plan.output
+    riding = runner.invoke(app, ["activate", str(SCENE), "-m", "rammer", "-p", "drive: straight 14", "--png", "a.png"])
+    assert riding.exit_code == 1 and "--png: Entropy City's riding only" in riding.output
 
 
 def test_SW_CHASE_act_says_a_runner_off_the_table_got_away(tmp_path):

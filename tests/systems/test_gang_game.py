@@ -104,14 +104,20 @@ def test_a_script_is_refused_on_a_gang_fight_with_the_fix(tmp_path):
     assert "gang_battle" in done.stderr and "--script" in done.stderr
 
 
-def test_activate_refuses_a_gang_fight_and_names_the_command_that_plays_it():
-    """``activate`` rides Entropy City plans; on a scene whose system plays its own game it says
-    so and names that system's command (``act``) instead of riding a bike plan with a fighter."""
-    done = subprocess.run([sys.executable, "-m", "entropy3d", "activate", str(SCENE), "-m", "orlock_1",
+def test_GANG_MOVE_activate_walks_a_fighter_in_the_gang_battles_words():
+    """Clause: GANG-MOVE. ``activate`` is the one command for any rulebook (issue 44): on a gang
+    fight its plans are the fighter's actions in the gang battle's words, checked by its engine;
+    a bike's plan is refused by that engine, cleanly, naming the actions there are."""
+    done = subprocess.run([sys.executable, "-m", "entropy3d", "activate", str(SCENE), "-m", "orlock_4",
+                           "-p", "walk: pivot left 90, straight 5", "--producer", "geometric", "--seed", "2"],
+                          capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr
+    assert "walked 5.0\"; GANG-MOVE" in done.stdout and "Krug: in play" in done.stdout
+    bike = subprocess.run([sys.executable, "-m", "entropy3d", "activate", str(SCENE), "-m", "orlock_1",
                            "-p", "s1: straight 3", "--producer", "geometric"], capture_output=True, text=True,
                           timeout=600)
-    assert done.returncode == 1 and "Traceback" not in done.stderr and not done.stdout
-    assert "gang_battle" in done.stderr and "entropy3d act" in done.stderr
+    assert bike.returncode == 1 and "Traceback" not in bike.stderr
+    assert "unknown action 's1: straight 3'" in bike.stderr and "(GANG-TURN)" in bike.stderr
 
 
 def test_a_weapon_the_rules_data_lacks_names_the_model_and_the_choices(tmp_path):
@@ -170,8 +176,10 @@ def test_act_plays_one_activation_in_the_gang_battle_engine():
                                 "--producer", "geometric"])
     assert "Firepower 1: Ammo check" in empty.output and "is Out of Ammo" in empty.output
     assert "Dreg: in play, 1 wound left, Out of Ammo, at" in empty.output and "out_of_ammo" not in empty.output
-    other = runner.invoke(app, ["act", str(SCENE.parents[1] / "crossroads.yaml"), "-m", "h1", "-a", "shoot"])
-    assert other.exit_code == 1 and "entropy3d activate" in other.output
+    # the same command rides Entropy City on its tables: `act` is `activate`'s other name
+    other = runner.invoke(app, ["act", str(SCENE.parents[1] / "crossroads.yaml"), "-m", "hades_1", "-a",
+                                "s1: straight 6", "--producer", "geometric", "--seed", "1"])
+    assert other.exit_code == 0 and "rides 6" in other.output, other.output
 
 
 def test_GANG_BOTTLE_a_bottled_gang_fights_on_making_cool_checks_each_turn(played):
