@@ -34,11 +34,9 @@ from entropy3d.game.replay import (
 )
 from entropy3d.game.script import ScriptedPlayer, load_script, scene_of, script_problems
 from entropy3d.game.step import Producer
+from entropy3d.game.tableview import LOOKAHEAD_MARGIN_IN
 
 PRODUCERS = ("physics", "geometric")
-#: room (inches) the automatic players keep from walls when they look ahead: physics rides a box
-#: around the oval base, about this much wider at its corners
-LOOKAHEAD_MARGIN_IN = 0.3
 
 
 def make_producer(name: str, table, geometry, physics_in_process: bool = False) -> Producer:

@@ -2,7 +2,7 @@
 shared table and into the same records, replay file and video as :class:`~entropy3d.game.loop.Game`.
 
 A playing system gives an *engine* (:meth:`GameSystem.engine`, e.g.
-:class:`~entropy3d.systems.gang_engine.GangEngine`) with ``initial_state``, ``start_turn``,
+:class:`~entropy3d.systems.gang_battle.engine.GangEngine`) with ``initial_state``, ``start_turn``,
 ``ready``, ``activation_order``, ``action_phase``, ``check``, ``resolve``, ``end_turn``, ``game_over`` and
 ``winner``; its players choose the order of their fighters and each action. Every action goes
 the one path, :func:`~entropy3d.game.step.take` as for Entropy City: the engine checks it against
@@ -15,37 +15,16 @@ decides a rule: it sequences the engine's phases and keeps the
 from __future__ import annotations
 
 import dataclasses
-from dataclasses import dataclass
-from typing import Iterator, Mapping, Protocol, Sequence
+from typing import Iterator, Mapping
 
 import numpy as np
 
 from entropy3d.game.records import ActionRecord, ActivationRecord, EndRecord, TurnRecord
 from entropy3d.game.step import Producer, Step, take
 from entropy3d.game.tableview import TableView
-from entropy3d.rules.state import ModelState, State, pose_to_json
+from entropy3d.rules.state import State, pose_to_json
 from entropy3d.rules.transition import ATTACK, Action
-
-
-@dataclass(frozen=True)
-class SystemView:
-    """What a player sees when it chooses: the state, its model, the engine and the table."""
-
-    state: State
-    model: ModelState
-    engine: object
-    table: TableView
-
-
-class SystemPlayer(Protocol):
-    gang: str
-
-    def order(self, state: State, ready: Sequence[str], table: TableView) -> list[str]:
-        """Its ready fighters in the order it will activate them this turn."""
-
-    def choose_action(self, view: SystemView) -> Action | None:
-        """The next action of ``view.model`` (legal: the engine checks it), or None to end its
-        activation."""
+from entropy3d.systems.base import SystemPlayer, SystemView
 
 
 class SystemGame:

@@ -13,6 +13,10 @@ from entropy3d.rules.facts import Sight
 from entropy3d.rules.state import State
 from entropy3d.scene.probe import SceneProbe
 
+#: room (inches) the automatic players keep from walls when they look ahead: physics rides a box
+#: around the oval base, about this much wider at its corners
+LOOKAHEAD_MARGIN_IN = 0.3
+
 
 def sight_poses(state: State) -> dict[str, Pose | None]:
     """Where line of sight sees each model: a riding one where it stands; one taken out as its
@@ -32,6 +36,7 @@ class TableView(SceneProbe):
         super().__init__(geometry, {r.id: r.heading for r in table.spec.ramps}, dict(table.spec.table.edges))
         self.table, self.geometry = table, geometry
         self._los = None
+        self._lookahead = None
 
     @property
     def los(self):
@@ -41,6 +46,16 @@ class TableView(SceneProbe):
 
             self._los = LosWorld(self.table, self.geometry)
         return self._los
+
+    def lookahead(self):
+        """A geometric producer over this table that a player rides candidate moves with before it
+        chooses (keeping :data:`LOOKAHEAD_MARGIN_IN` from walls); built on first use. It decides
+        nothing: the game's own producer rides the move chosen."""
+        if self._lookahead is None:
+            from entropy3d.geometric import GeometricProducer
+
+            self._lookahead = GeometricProducer(self.table, self.geometry, margin_in=LOOKAHEAD_MARGIN_IN)
+        return self._lookahead
 
     def sight(self, state: State, viewer: str, target: str, viewer_pose: Pose) -> Sight:
         """What ``viewer`` standing at ``viewer_pose`` sees of ``target`` now: the true-LOS visible

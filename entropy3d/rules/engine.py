@@ -1,6 +1,6 @@
 """Entropy City behind the one engine protocol every rulebook keeps (issue 44).
 
-The other rulebooks' engines (:class:`~entropy3d.systems.gang_engine.GangEngine` and its
+The other rulebooks' engines (:class:`~entropy3d.systems.gang_battle.engine.GangEngine` and its
 siblings) are objects with ``check(state, action, table)`` and ``resolve(state, action, facts,
 rng)``; :func:`entropy3d.game.step.take` walks any of them along the one path (check, then the
 table's facts, then resolve). This is Entropy City's: the one :func:`~entropy3d.rules.transition.check`

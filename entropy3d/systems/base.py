@@ -13,7 +13,8 @@ layer reads ``rules/<rules_file>.yaml`` and validates it with :attr:`GameSystem.
 from __future__ import annotations
 
 import importlib
-from typing import Any, Callable, ClassVar, Mapping, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Callable, ClassVar, Mapping, Protocol, Sequence
 
 import numpy as np
 from pydantic import BaseModel, ConfigDict, ValidationError
@@ -21,7 +22,11 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 from entropy3d.errors import RulesDataError, UnknownSystemError
 from entropy3d.rules.event import Event
 from entropy3d.rules.keypaths import Problem, validation_problems
+from entropy3d.rules.state import ModelState, State
 from entropy3d.systems.facts import Impact, LevelChange, RiddenMove, Sighting
+
+if TYPE_CHECKING:  # the move engine is not imported to read a scene's system (validate, los)
+    from entropy3d.rules.transition import Action
 
 
 class SystemData(BaseModel):
@@ -162,7 +167,7 @@ class GameSystem:
         with ``initial_state``, ``gangs``, ``start_turn``, ``ready``, ``activation_order``,
         ``action_phase``, ``check``, ``resolve``, ``end_turn``, ``game_over`` and ``winner`` on the one game state,
         and ``condition_words`` (condition id -> the rulebook's words, for people) (see
-        :class:`~entropy3d.systems.gang_engine.GangEngine`, the first)."""
+        :class:`~entropy3d.systems.gang_battle.engine.GangEngine`, the first)."""
         if self.ENGINE is None:
             raise NotImplementedError(f"{self.title} decides from the table's facts but plays no game of its own yet")
         module, attribute = self.ENGINE.split(":")
@@ -287,3 +292,28 @@ class SystemRules(SystemData):
     which is how ``entropy3d validate`` knows which schema checks it."""
 
     game_system: str
+
+
+@dataclass(frozen=True)
+class SystemView:
+    """What a rulebook's player sees when it chooses: the state, its model, the engine and the
+    table (the game's :class:`~entropy3d.game.tableview.TableView`: ``sightings``,
+    ``figure_walk_met``, ``off_table``, ``lookahead``)."""
+
+    state: State
+    model: ModelState
+    engine: Any
+    table: Any
+
+
+class SystemPlayer(Protocol):
+    """A rulebook's automatic player (:attr:`GameSystem.PLAYERS`), made as ``Player(gang, engine)``."""
+
+    gang: str
+
+    def order(self, state: State, ready: Sequence[str], table: Any) -> list[str]:
+        """Its ready models in the order it will activate them this turn."""
+
+    def choose_action(self, view: SystemView) -> Action | None:
+        """The next action of ``view.model`` (legal: the engine checks it), or None to end its
+        activation."""

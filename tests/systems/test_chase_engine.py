@@ -1,4 +1,4 @@
-"""The chase played on the table (seed 001, :class:`~entropy3d.systems.chase_engine.ChaseEngine`),
+"""The chase played on the table (seed 001, :class:`~entropy3d.systems.chase_vehicles.engine.ChaseEngine`),
 hand-worked on plain ride readings with scripted dice: the drive and its maneuvering roll
 (SW-VEH-1), Out of Control (SW-VEH-2), rams (SW-RAM), vehicle damage and wrecks (SW-DMG), the
 turn (SW-TURN) and the getaway (SW-CHASE)."""
@@ -15,8 +15,8 @@ from entropy3d.rules.plan import parse_plan
 from entropy3d.rules.state import ESCAPED, OUT, RIDING, ModelState, State
 from entropy3d.rules.transition import ACTIVATE, MOVE, Action
 from entropy3d.scene.systemrules import load_system
-from entropy3d.systems.chase_engine import LOCOMOTION_HIT, TRACTION_HIT, pose_along, trace_drive
 from entropy3d.systems.chase_vehicles import VehicleStats
+from entropy3d.systems.chase_vehicles.engine import LOCOMOTION_HIT, TRACTION_HIT, pose_along, trace_drive
 from entropy3d.systems.facts import Impact, RiddenMove, RideReading
 
 

@@ -15,7 +15,7 @@ from entropy3d.rules.transition import ATTACK, Action
 from entropy3d.scene.systemrules import load_system
 from entropy3d.systems.facts import Sighting
 from entropy3d.systems.gang_battle import FighterStats
-from entropy3d.systems.gang_engine import (
+from entropy3d.systems.gang_battle.engine import (
     BOTTLED,
     CRAWL,
     FLESH_WOUND,

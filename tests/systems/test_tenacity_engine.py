@@ -17,7 +17,7 @@ from entropy3d.rules.transition import ATTACK, Action
 from entropy3d.scene.systemrules import load_system
 from entropy3d.systems.facts import Sighting
 from entropy3d.systems.tenacity import FigureStats
-from entropy3d.systems.tenacity_engine import (
+from entropy3d.systems.tenacity.engine import (
     ACTIVATED,
     DEFEND,
     DEFENDING,

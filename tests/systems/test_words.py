@@ -133,7 +133,7 @@ def test_GANG_WOUND_the_small_print_gives_each_hits_wound_roll_and_save():
 def test_GANG_PIN_conditions_in_the_rulebooks_words_repeats_counted():
     """Clause: GANG-PIN, GANG-INJURY. The ``act`` state line gave condition ids ("out_of_ammo"):
     they are the engine's words, repeats counted; an id it has no words for reads with spaces."""
-    from entropy3d.systems.gang_engine import CONDITION_WORDS
+    from entropy3d.systems.gang_battle.engine import CONDITION_WORDS
 
     conditions = ("prone", "flesh_wound", "out_of_ammo", "flesh_wound", "on_fire")
     assert conditions_words(conditions, CONDITION_WORDS) == "Prone & Pinned, 2 x flesh wound, Out of Ammo, on fire"

@@ -15,10 +15,10 @@ import math
 
 import numpy as np
 
-from entropy3d.game.side_player import SidePlayer
-from entropy3d.game.system_game import SystemView
 from entropy3d.rules.transition import ATTACK, MOVE, Action
-from entropy3d.systems.tenacity_engine import ACTION, DEFEND, GO_PRONE, INTERACTION, MOVEMENT, PRONE, STAND_UP
+from entropy3d.systems.base import SystemView
+from entropy3d.systems.side_player import SidePlayer
+from entropy3d.systems.tenacity.engine import ACTION, DEFEND, GO_PRONE, INTERACTION, MOVEMENT, PRONE, STAND_UP
 
 
 def attack_edge(attack) -> float:

@@ -197,9 +197,9 @@ class ChaseVehicles(GameSystem):
     rules_schema = ChaseRules
     stats_schema = VehicleStats
     rules: ChaseRules
-    ENGINE = "entropy3d.systems.chase_engine:ChaseEngine"
+    ENGINE = "entropy3d.systems.chase_vehicles.engine:ChaseEngine"
     #: "module:attribute" of the player factories, imported when asked for (they read the table)
-    PLAYERS = {"auto": "entropy3d.game.chase_player:ChasePlayer"}
+    PLAYERS = {"auto": "entropy3d.systems.chase_vehicles.player:ChasePlayer"}
 
     @staticmethod
     def sentence(event: Event, names) -> str:

@@ -6,7 +6,7 @@ prone fighter in cover cannot be targeted. GANG-COVER: partial cover -1 to hit, 
 decided from the share of the target the shooter's eye reaches (the LOS engine's true LOS). The
 rest of the game (priority, actions, moves, the shooting process from the to-hit roll to the
 injury dice, recovery and bottle checks: GANG-TURN ... GANG-BOTTLE) is
-:class:`~entropy3d.systems.gang_engine.GangEngine`, built by :meth:`GangBattle.engine`. The
+:class:`~entropy3d.systems.gang_battle.engine.GangEngine`, built by :meth:`GangBattle.engine`. The
 numbers and their seed passages are in ``rules/gang_battle.yaml``.
 """
 
@@ -183,11 +183,11 @@ class GangBattle(ArmedFigures, GameSystem):
     rules: GangRules
     default_profile = "fighter"
     #: its words and its engine, beside it (GameSystem.sentence, GameSystem.ENGINE)
-    sentence = Imported("entropy3d.systems.gang_sentences:sentence")
-    roll_details = Imported("entropy3d.systems.gang_sentences:roll_details")
-    ENGINE = "entropy3d.systems.gang_engine:engine_for"
+    sentence = Imported("entropy3d.systems.gang_battle.sentences:sentence")
+    roll_details = Imported("entropy3d.systems.gang_battle.sentences:roll_details")
+    ENGINE = "entropy3d.systems.gang_battle.engine:engine_for"
     #: "module:attribute" of the player factories, imported when asked for (they read the table)
-    PLAYERS = {"auto": "entropy3d.game.gang_player:GangPlayer"}
+    PLAYERS = {"auto": "entropy3d.systems.gang_battle.player:GangPlayer"}
 
     def in_vision_arc(self, sighting: Sighting) -> bool:
         """GANG-ARC: the target's base centre lies within the front vision arc (half its width

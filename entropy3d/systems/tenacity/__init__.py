@@ -8,7 +8,7 @@ halved per step, a smaller one the reverse. TEN-ELEV: a higher viewer gets an ad
 perception and denies cover behind obstacles lower than the ground it stands on. The skirmish
 itself (group initiative and the action economy, walks, the d10 pool attack against the
 defender's Reaction, stress and wounds, prone and full defensive: TEN-TURN ... TEN-STRESS) is
-:class:`~entropy3d.systems.tenacity_engine.TenacityEngine`, built by :meth:`TenacityTactics.engine`;
+:class:`~entropy3d.systems.tenacity.engine.TenacityEngine`, built by :meth:`TenacityTactics.engine`;
 its attacks read the cover, size and elevation decided here. Every number and material is in
 ``rules/tenacity_tactics.yaml``.
 """
@@ -182,11 +182,11 @@ class TenacityTactics(ArmedFigures, GameSystem):
     rules: TenacityRules
     default_profile = "figure"
     #: its words and its engine, beside it (GameSystem.sentence, GameSystem.ENGINE)
-    sentence = Imported("entropy3d.systems.tenacity_sentences:sentence")
-    dice_untold = Imported("entropy3d.systems.tenacity_sentences:dice_untold")
-    ENGINE = "entropy3d.systems.tenacity_engine:engine_for"
+    sentence = Imported("entropy3d.systems.tenacity.sentences:sentence")
+    dice_untold = Imported("entropy3d.systems.tenacity.sentences:dice_untold")
+    ENGINE = "entropy3d.systems.tenacity.engine:engine_for"
     #: "module:attribute" of the player factories, imported when asked for (they read the table)
-    PLAYERS = {"auto": "entropy3d.game.tenacity_player:TenacityPlayer"}
+    PLAYERS = {"auto": "entropy3d.systems.tenacity.player:TenacityPlayer"}
 
     def size_step(self, base_in: tuple[float, float]) -> int:
         """TEN-SIZE: the step of a footprint (an elliptical base ``(length, width)``, inches):

@@ -18,9 +18,9 @@ import math
 import numpy as np
 
 from entropy3d.errors import IllegalPlanError
-from entropy3d.game.side_player import SidePlayer
-from entropy3d.game.system_game import SystemView
 from entropy3d.rules.transition import MOVE, Action
+from entropy3d.systems.base import SystemView
+from entropy3d.systems.side_player import SidePlayer
 
 #: the turns a drive may start with: (text, inches the turn takes)
 OPENINGS = (("", 0), ("left wide 7", 7), ("right wide 7", 7), ("left medium 5", 5), ("right medium 5", 5),
@@ -60,13 +60,10 @@ class ChasePlayer(SidePlayer):
         return found
 
     def _lookahead(self, view: SystemView):
-        """A geometric producer over the table, to ride candidate drives before choosing (as the
-        Entropy City players look ahead); built on first use."""
+        """The table's look-ahead producer, to ride candidate drives before choosing (as the
+        Entropy City players look ahead)."""
         if self._look is None:
-            from entropy3d.game.session import LOOKAHEAD_MARGIN_IN
-            from entropy3d.geometric import GeometricProducer
-
-            self._look = GeometricProducer(view.table.table, view.table.geometry, margin_in=LOOKAHEAD_MARGIN_IN)
+            self._look = view.table.lookahead()
         return self._look
 
     def choose_action(self, view: SystemView) -> Action | None:

@@ -14,10 +14,10 @@ import math
 
 import numpy as np
 
-from entropy3d.game.side_player import SidePlayer
-from entropy3d.game.system_game import SystemView
 from entropy3d.rules.transition import ATTACK, MOVE, Action
-from entropy3d.systems.gang_engine import CRAWL, OUT_OF_AMMO, PRONE, RELOAD, SERIOUSLY_INJURED, STAND_UP
+from entropy3d.systems.base import SystemView
+from entropy3d.systems.gang_battle.engine import CRAWL, OUT_OF_AMMO, PRONE, RELOAD, SERIOUSLY_INJURED, STAND_UP
+from entropy3d.systems.side_player import SidePlayer
 
 
 class GangPlayer(SidePlayer):
