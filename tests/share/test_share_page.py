@@ -57,8 +57,9 @@ def page_data(page: Path) -> dict:
     return json.loads(block.group(1))
 
 
-@pytest.fixture(scope="module")
-def browser(tmp_path_factory):
+def start_browser(profile: Path):
+    """Headless Chromium (Debian's, driven by its chromedriver) with its profile in ``profile``,
+    logging the page's console; the caller quits it."""
     from selenium import webdriver
     from selenium.webdriver.chrome.service import Service
 
@@ -68,9 +69,14 @@ def browser(tmp_path_factory):
     options.binary_location = str(CHROMIUM)
     for flag in FLAGS:
         options.add_argument(flag)
-    options.add_argument(f"--user-data-dir={tmp_path_factory.mktemp('chromium-profile')}")
+    options.add_argument(f"--user-data-dir={profile}")
     options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-    driver = webdriver.Chrome(options=options, service=Service(str(CHROMEDRIVER)))
+    return webdriver.Chrome(options=options, service=Service(str(CHROMEDRIVER)))
+
+
+@pytest.fixture(scope="module")
+def browser(tmp_path_factory):
+    driver = start_browser(tmp_path_factory.mktemp("chromium-profile"))
     try:
         yield driver
     finally:

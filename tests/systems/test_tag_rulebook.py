@@ -149,23 +149,14 @@ def test_TAG_TAG_the_film_tells_the_tag_in_the_rulebooks_words(game, tmp_path):
 def test_TAG_TAG_the_share_page_steps_to_the_tag_in_a_real_browser(game, tmp_path):
     """Clause: TAG-TAG. `entropy3d share` as a user runs it; headless Chromium draws it, steps
     to the tag with the page's own button and logs no error."""
-    from tests.share.test_share_page import CHROMEDRIVER, CHROMIUM, FLAGS, console_errors, open_page, page_data, share
+    from tests.share.test_share_page import console_errors, open_page, page_data, share, start_browser
 
     _, path = game
     page = share(path, tmp_path / "tag.html")
     steps = page_data(page)["steps"]
     [told] = [s for s in steps if s["title"].endswith("action 1: tag")]
     assert told["lines"][0][0] == "Ash tags Cal: rolled 4 needing 4+ - TAGGED, out of the game"
-    from selenium import webdriver
-    from selenium.webdriver.chrome.service import Service
-
-    options = webdriver.ChromeOptions()
-    options.binary_location = str(CHROMIUM)
-    for flag in FLAGS:
-        options.add_argument(flag)
-    options.add_argument(f"--user-data-dir={tmp_path / 'profile'}")
-    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-    driver = webdriver.Chrome(options=options, service=Service(str(CHROMEDRIVER)))
+    driver = start_browser(tmp_path / "profile")
     try:
         open_page(driver, page)
         for _ in range(steps.index(told) + 1):
