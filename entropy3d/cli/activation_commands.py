@@ -35,6 +35,14 @@ def activate(
     per event. In Entropy City an action is a plan ("s3: straight 16"), ridden; in a rulebook that
     plays its own game, an action in its words ("walk: straight 3", "shoot", "drive: straight
     16"). `act` is the same command, its actions given with --action."""
+    _take_activation(scene, model, plan, seed, turn, policy, producer, json_out, png_out, gif_out, "--plan")
+
+
+def _take_activation(scene: Path, model: str, plan: List[str], seed: Optional[int], turn: int, policy: str,
+                     producer: str, json_out: Optional[Path], png_out: Optional[Path], gif_out: Optional[Path],
+                     option: str) -> None:
+    """The one activation both commands take; ``option``: how the user gave the actions (``--plan``
+    or ``--action``), for the message of a refused one."""
     import dataclasses
 
     import numpy as np
@@ -79,7 +87,7 @@ def activate(
     except IllegalPlanError as refused:
         if refused.action is None:
             raise
-        raise fail(f"error: --plan {refused.action} {plan[refused.action - 1]!r}: {refused}") from None
+        raise fail(f"error: {option} {refused.action} {plan[refused.action - 1]!r}: {refused}") from None
     finally:
         rides.close()
     from entropy3d.systems.words import Names, plain_lines
@@ -134,7 +142,7 @@ def act(
 ) -> None:
     """`entropy3d activate` under its other name, its actions given with --action (-a): one
     activation of a model in the scene's own rulebook."""
-    activate(scene, model, action, seed, 2, "sit-at-tn", producer, None, None, None)
+    _take_activation(scene, model, action, seed, 2, "sit-at-tn", producer, None, None, None, "--action")
 
 
 def untold_contacts(record, events, names) -> list[str]:

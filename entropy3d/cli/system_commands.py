@@ -75,7 +75,7 @@ def system_sight_lines(table, world, results=None) -> str:
     decided = sight_events(table, world, results)
     if not decided:
         return ""
-    from entropy3d.systems.words import Names  # imports the video package (~0.07 s): only when needed
+    from entropy3d.systems.words import Names  # imports every registered system: only when needed
 
     names = Names.of_table(table)
     return (f"\n{table.spec.system} rules, each model at the other gangs:\n"

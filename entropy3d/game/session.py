@@ -191,8 +191,9 @@ def engine_sha256() -> str:
     package = Path(__file__).resolve().parents[1]
     digest = hashlib.sha256()
     files = sorted(package.rglob("*.py")) + sorted(bundled_dir("rules").glob("*.yaml"))
-    for path in files:
-        digest.update(path.name.encode())
+    for path in files:  # by path, not name: several rulebooks' folders hold an engine.py
+        root = path.parents[1] if path.suffix == ".yaml" else package.parent  # "rules/x.yaml", "entropy3d/..."
+        digest.update(path.relative_to(root).as_posix().encode())
         digest.update(path.read_bytes())
     return digest.hexdigest()
 

@@ -119,8 +119,9 @@ def action_record(index: int, step: Step) -> ActionRecord:
                   "events": [e.to_json() for e in events], "text": "; ".join(e.rules for e in events),
                   "clauses": sorted({c for e in events for c in e.clauses}),
                   "from_pose": pose_to_json(state.model(checked.model_id).pose),
-                  "target_pose": pose_to_json(state.model(checked.target).pose),
-                  "visible": round(float(step.reading.visible_fraction), 4)}
+                  "target_pose": pose_to_json(state.model(checked.target).pose)}
+        if step.reading is not None:  # the LOS engine's sighting of the target (an engine that reads_sight)
+            attack["visible"] = round(float(step.reading.visible_fraction), 4)
         return ActionRecord(index, checked, np.zeros((0, 2)), None, (), attack,
                             model_after=after.model(checked.model_id))
     return ActionRecord(index, checked, np.zeros((0, 2)) if checked.move is None else checked.move.path,

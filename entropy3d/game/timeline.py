@@ -32,7 +32,8 @@ def is_step(action) -> bool:
 
 @dataclass(frozen=True)
 class Step:
-    """One ridden action of a replay: indexes into ``replay.activations`` and its actions."""
+    """One step of a replay (an action :func:`is_step` keeps): indexes into ``replay.activations``
+    and its actions."""
 
     activation: int
     action: int
@@ -132,7 +133,8 @@ class Timeline:
                                            if self.steps else "")
         activation = self.replay.activations[step.activation]
         action = activation.actions[step.action]
-        lines = [f"turn {activation.turn}, {activation.model_id}, action {action.index + 1}: {action.plan}  "
+        what = action.plan or action.action.kind.replace("_", " ")  # a shot, a tag: its kind
+        lines = [f"turn {activation.turn}, {activation.model_id}, action {action.index + 1}: {what}  "
                  f"({self.index + 1}/{len(self.steps)}, t {self.t:.2f}s)"]
         lines += [e.text for e in action_events(activation, step.action)
                   if e.t_s <= self.t or e.kind in ("move", "test")][-3:]

@@ -1,10 +1,10 @@
 """Game systems as plug-ins, registered by name (python-chess style: ``find_system("gang_battle")``).
 
-Each system is a :class:`~entropy3d.systems.base.GameSystem` subclass in a module of its own,
-with its rules data in ``rules/<rules_file>.yaml``. Adding one: write the module, add its name and
-``"module:Class"`` to :data:`SYSTEMS` below (imported when first looked up), write its rules data and
-its clause tests. Nothing in the physics, line of
-sight, scene or render packages changes.
+Each system is a :class:`~entropy3d.systems.base.GameSystem` subclass, in a folder of its own when
+it plays a game (its engine, player and words beside it: ``tag/``, ``gang_battle/``), with its
+rules data in ``rules/<rules_file>.yaml``. Adding one (``docs/new-rulebook.md``): write the folder
+and the rules data, add one line to :data:`SYSTEMS` below (``"name": "module:Class"``, imported
+when first looked up) and its clause tests. Nothing else changes.
 """
 
 from __future__ import annotations

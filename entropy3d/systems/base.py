@@ -143,8 +143,8 @@ class GameSystem:
         module, attribute = cls.PLAYERS[kind].split(":")
         return getattr(importlib.import_module(module), attribute)
 
-    # Playing: a system that plays its own game on the shared table overrides :meth:`engine`;
-    # `entropy3d demo` on a scene of it then plays it (entropy3d.game.system_game).
+    # Playing: a system that plays its own game on the shared table names its ENGINE; `entropy3d
+    # demo` on a scene of it then plays it (entropy3d.game.system_game; docs/new-rulebook.md).
 
     #: ``"module:attribute"`` of what builds its game's engine, called with the system and the
     #: scene's stats (model id -> validated ``stats:``); None for a system that only decides. Named

@@ -1,10 +1,11 @@
 """Entropy City (seed 000) as the first registered game system.
 
-A wrapper, not a move: the rules stay in :mod:`entropy3d.rules` (the one ``check`` and
-``resolve`` of :mod:`entropy3d.rules.transition`, the ruleset of ``rules/entropy_city.yaml``,
-the missions) and the players in :mod:`entropy3d.game.players`; this class names them so that
-the registry, the scene's ``system:`` and ``entropy3d systems`` see Entropy City like any other
-system. The players are imported when asked for, because they read the table (scene layer).
+A wrapper, not a move: the rules stay in :mod:`entropy3d.rules` (its engine,
+:class:`~entropy3d.rules.engine.EntropyCityEngine`, over the one ``check`` and ``resolve`` of
+:mod:`entropy3d.rules.transition`, the ruleset of ``rules/entropy_city.yaml``, the missions) and
+the players in :mod:`entropy3d.game.players`; this class names them so that the registry, the
+scene's ``system:`` and ``entropy3d systems`` see Entropy City like any other system. The
+players are imported when asked for, because they read the table (scene layer).
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from typing import Any, ClassVar, Mapping
 
 from entropy3d.rules.rulesdata import RulesSpec
 from entropy3d.rules.ruleset import Ruleset
-from entropy3d.systems.base import GameSystem, Imported
+from entropy3d.systems.base import GameSystem
 
 
 class EntropyCity(GameSystem):
@@ -42,11 +43,6 @@ class EntropyCity(GameSystem):
     rules_file = "entropy_city"
     rules_schema = RulesSpec
 
-    #: the one legality check and the one transition of the one path (DEVELOPERS.md), and the
-    #: missions; imported when first used, so reading a scene does not import the whole engine
-    check = Imported("entropy3d.rules.transition:check")
-    resolve = Imported("entropy3d.rules.transition:resolve")
-    missions = Imported("entropy3d.rules.missions")
     #: "module:attribute" of the player factories, imported when asked for (they read the table)
     PLAYERS: ClassVar[Mapping[str, str]] = {"auto": "entropy3d.game.players:AutoPlayer",
                                             "demo": "entropy3d.game.players:demo_players",

@@ -10,7 +10,6 @@ keeps the ids. Pure Python: no engine imports.
 
 from __future__ import annotations
 
-from functools import lru_cache
 from typing import Iterable, Mapping
 
 from entropy3d.rules.event import Event
@@ -18,19 +17,15 @@ from entropy3d.rules.sentences import HARM, VERDICTS, Names, bust_out, dice, pie
 from entropy3d.systems import DEFAULT_SYSTEM, SYSTEMS, GameSystem
 
 
-@lru_cache(maxsize=256)
-def _rulebook_of(clauses: tuple[str, ...]) -> type[GameSystem]:
-    default = SYSTEMS.find(DEFAULT_SYSTEM)
-    for system in SYSTEMS:
-        if system is not default and any(clause.startswith(system.clause_prefix) for clause in clauses):
-            return system
-    return default
-
-
 def rulebook_of(event: Event) -> type[GameSystem]:
     """The game system whose words tell ``event``: the first whose clause prefix one of its clauses
-    carries, else the default system (Entropy City)."""
-    return _rulebook_of(tuple(event.clauses))
+    carries, else the default system (Entropy City). Asked of the registry each time, so a system
+    registered later (``SYSTEMS.add``) is found too; the first call imports every system (~30 ms)."""
+    default = SYSTEMS.find(DEFAULT_SYSTEM)
+    for system in SYSTEMS:
+        if system is not default and any(clause.startswith(system.clause_prefix) for clause in event.clauses):
+            return system
+    return default
 
 
 def sentence(event: Event, names: Names) -> str:

@@ -12,7 +12,6 @@ from typer.testing import CliRunner
 from entropy3d.cli import app
 from entropy3d.cli.system_commands import clause_ids
 from entropy3d.errors import RulesDataError, SceneError, UnknownSystemError
-from entropy3d.rules import transition
 from entropy3d.scene import load_scene
 from entropy3d.scene.systemrules import load_system_file, system_of
 from entropy3d.scene.yamlsource import read_yaml_with_lines
@@ -43,12 +42,11 @@ def test_systems_are_found_by_name_and_an_unknown_name_lists_them():
         find_system("chess")
 
 
-def test_entropy_city_wraps_the_one_check_and_resolve_and_the_table_ruleset():
+def test_entropy_city_wraps_the_table_ruleset_and_names_its_players():
     table = load_scene(SMALL)
     assert table.spec.system == "entropy_city"
     system = system_of(table)
     assert isinstance(system, EntropyCity) and system.rules is table.ruleset
-    assert system.check is transition.check and system.resolve is transition.resolve
     from entropy3d.game.players import AutoPlayer, demo_players
     from entropy3d.game.script import ScriptedPlayer
 
