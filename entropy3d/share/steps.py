@@ -15,7 +15,6 @@ from entropy3d.game.records import action_events
 from entropy3d.game.replay import Replay
 from entropy3d.game.timeline import Timeline, template_polylines
 from entropy3d.geometry import Pose
-from entropy3d.rules.combat import shot_in_sight
 from entropy3d.scene.build import TableGeometry
 from entropy3d.scene.table import Table
 from entropy3d.share.payload import DECIMALS, pose_list, thinned
@@ -38,10 +37,12 @@ def replay_steps(replay: Replay, table: Table, geometry: TableGeometry) -> list[
     """Every action of ``replay`` a model took (:func:`~entropy3d.game.timeline.is_step`: its rides,
     its shots, a rulebook's own actions) in order, as the page's timeline entries."""
     from entropy3d.los import LosWorld
+    from entropy3d.scene.systemrules import system_of
 
     names = Names.of_table(table)
     gang = {m.id: m.gang for m in table.models}
     sight = LosWorld(table, geometry)
+    rulebook = system_of(table)
     timeline = Timeline(replay, replay.header.initial)
     entries = []
     for index in range(len(timeline.steps)):
@@ -67,7 +68,7 @@ def replay_steps(replay: Replay, table: Table, geometry: TableGeometry) -> list[
             "out": after is not None and not after.in_play,
             "scenery": {piece: [spot.dx, spot.dy, spot.turn_deg, spot.removed]
                         for piece, spot in activation.state_before.scenery.items()},
-            "sight": _sight_lines(sight, end_poses, active, gang),
+            "sight": _sight_lines(sight, end_poses, active, gang, rulebook),
         })
     return entries
 
@@ -81,8 +82,10 @@ def replay_end(replay: Replay, table: Table) -> dict | None:
     return {"title": title, "lines": list(card), "gangs": list(gangs)}
 
 
-def _sight_lines(sight, poses: dict[str, Pose], viewer: str, gang: dict[str, str]) -> list[dict]:
-    """From ``viewer`` (if still in play) to every rival in play: both verdicts, eye to eye."""
+def _sight_lines(sight, poses: dict[str, Pose], viewer: str, gang: dict[str, str], rulebook) -> list[dict]:
+    """From ``viewer`` (if still in play) to every rival in play: both verdicts, eye to eye, and
+    whether the scene's rulebook lets it shoot from that sight (None when its rules do not say
+    from sight alone: the page then claims nothing)."""
     if viewer not in poses:
         return []
     rivals = [m for m in poses if gang[m] != gang[viewer]]
@@ -95,8 +98,8 @@ def _sight_lines(sight, poses: dict[str, Pose], viewer: str, gang: dict[str, str
         a, b = poses[viewer], poses[target]
         out.append({"target": target, "visible": bool(result.top_down.visible),
                     "percent": round(100 * float(result.true_los.visible_fraction), 1),
-                    "can_shoot": shot_in_sight(result.true_los.visible_fraction, result.true_los.bike_seen,
-                                               sight.table.ruleset),
+                    "can_shoot": rulebook.shot_allowed(float(result.true_los.visible_fraction),
+                                                       bool(result.true_los.bike_seen)),
                     "from": [round(a.x, DECIMALS), round(a.y, DECIMALS), round(a.z + 1.0, DECIMALS)],
                     "to": [round(b.x, DECIMALS), round(b.y, DECIMALS), round(b.z + 1.0, DECIMALS)]})
     return out

@@ -50,6 +50,12 @@ class EntropyCity(GameSystem):
 
     rules: Ruleset
 
+    def shot_allowed(self, visible_fraction: float, bike_seen: bool) -> bool | None:
+        """EC-COVER-1 and EC-LOS-4 (:func:`~entropy3d.rules.combat.shot_in_sight`)."""
+        from entropy3d.rules.combat import shot_in_sight
+
+        return shot_in_sight(visible_fraction, bike_seen, self.rules)
+
     @classmethod
     def from_mapping(cls, data: Mapping[str, Any], source: str = "<rules>") -> "EntropyCity":
         return cls(Ruleset.from_mapping(data, source))

@@ -103,3 +103,25 @@ def test_GANG_SHOOT_a_shot_that_rides_nothing_is_a_step_of_the_page_with_its_wor
         assert step["lines"] == [list(pair) for pair in lines(action_events(activation, k), names)]
         stood = activation.actions[k].model_after.pose
         assert " shoots " in step["lines"][0][0] and step["after"][:2] == pytest.approx([stood.x, stood.y], abs=1e-3)
+
+
+def test_EC_COVER_1_the_page_says_can_shoot_by_the_scenes_rulebook_and_claims_nothing_for_one_without_it(game):
+    """Clause: EC-COVER-1, TAG-TAG. On an Entropy City table a sight line's "can shoot" is
+    Entropy City's verdict on what the LOS engine measured (25% seen, the bike itself); on a Tag
+    table (a rulebook with no shot) the page claims no shot at all, where it used to print
+    Entropy City's verdict for runners."""
+    from entropy3d.rules.combat import shot_in_sight
+    from entropy3d.share.steps import replay_steps
+
+    table, geometry, replay = game
+    lines = [line for step in replay_steps(replay, table, geometry) for line in step["sight"]]
+    assert lines and {line["can_shoot"] for line in lines} == {True, False}
+    for line in lines:  # the page rounds the percentage: the verdict is the rules' on the unrounded share
+        assert line["can_shoot"] == shot_in_sight(line["percent"] / 100, line["percent"] > 0, table.ruleset) or \
+            abs(line["percent"] - 25.0) < 0.1
+    yard = Path(__file__).resolve().parents[1] / "data" / "tag_yard.yaml"
+    tag_table = load_scene(yard)
+    tag_game = play_game(yard, seed=7, turns=3, producer="geometric")
+    tag_lines = [line for step in replay_steps(tag_game, tag_table, build_table_geometry(tag_table))
+                 for line in step["sight"]]
+    assert tag_lines and all(line["can_shoot"] is None for line in tag_lines)
