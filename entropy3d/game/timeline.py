@@ -30,6 +30,22 @@ def is_step(action) -> bool:
     return action.action.kind not in PASSED or bool(len(action.trajectory))
 
 
+def taken_out_by(activation, index: int) -> tuple[str, ...]:
+    """The other models action ``index`` of ``activation`` (an
+    :class:`~entropy3d.game.records.ActivationRecord`) takes out of the game: those in play when the
+    activation started and out when it ended, each at the first of its actions whose events name
+    it (as the model, the piece or the target: a shot, a tag), else at its last action."""
+    before, after = activation.state_before, activation.state_after
+    gone = [m for m, model in before.models.items()
+            if m != activation.model_id and model.in_play and m in after.models and not after.model(m).in_play]
+    last = len(activation.actions) - 1
+
+    def named(model_id: str, j: int) -> bool:
+        return any(model_id in (e.model, e.piece, e.figures.get("target")) for e in action_events(activation, j))
+
+    return tuple(sorted(m for m in gone if next((j for j in range(last + 1) if named(m, j)), last) == index))
+
+
 @dataclass(frozen=True)
 class Step:
     """One step of a replay (an action :func:`is_step` keeps): indexes into ``replay.activations``
@@ -101,6 +117,9 @@ class Timeline:
         activation = self.replay.activations[step.activation]
         state = activation.state_before
         poses = {b.id: b.pose for b in state.models.values() if b.in_play}
+        gone = {m for j in range(step.action) for m in taken_out_by(activation, j)}  # by its earlier actions
+        for model_id in gone:
+            poses.pop(model_id, None)
         for earlier in activation.actions[:step.action]:
             if earlier.model_after is not None:
                 poses[activation.model_id] = earlier.model_after.pose
@@ -108,7 +127,7 @@ class Timeline:
         if len(action.trajectory):  # else it acts where its earlier actions left it (a shot, a tag)
             x, y, z, h = pose_at(action.trajectory, self.t)
             poses[activation.model_id] = Pose(float(x), float(y), float(h) % 360.0, float(z))
-        hidden = {b.id for b in state.models.values() if not b.in_play}
+        hidden = {b.id for b in state.models.values() if not b.in_play} | gone
         return poses, hidden, activation.model_id
 
     def state(self) -> State:

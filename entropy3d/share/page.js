@@ -291,6 +291,7 @@
     const ended = timeline.t >= duration(step);
     if (ended && step.out) miniatures[step.model].group.visible = false;
     else place(step.model, poseAt(step, timeline.t));
+    if (ended) for (const id of step.taken_out || []) miniatures[id].group.visible = false;  // shot, tagged
     placeScenery(step.scenery);
     if (timeline.drawn !== timeline.index) { drawOverlays(step); text(step); timeline.drawn = timeline.index; }
     redraw();
@@ -393,7 +394,8 @@
   // what a test (or a curious reader in the console) can ask the page
   window.entropy3dShare = { frames: 0, steps: steps.length, goTo: goTo, topDown: topDown, screenOf: screenOf,
                             tableCorners: tableCorners,
-                            index: () => timeline.index, renderNow: render };
+                            index: () => timeline.index, renderNow: render,
+                            shown: (id) => miniatures[id].group.visible };
   document.getElementById("name").textContent = data.name;
   document.body.classList.toggle("replay", steps.length > 0);
   applyToggles();

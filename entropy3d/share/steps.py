@@ -13,7 +13,7 @@ import numpy as np
 
 from entropy3d.game.records import action_events
 from entropy3d.game.replay import Replay
-from entropy3d.game.timeline import Timeline, template_polylines
+from entropy3d.game.timeline import Timeline, taken_out_by, template_polylines
 from entropy3d.geometry import Pose
 from entropy3d.scene.build import TableGeometry
 from entropy3d.scene.table import Table
@@ -56,6 +56,9 @@ def replay_steps(replay: Replay, table: Table, geometry: TableGeometry) -> list[
         end_poses = {**poses, active: end}
         if after is not None and not after.in_play:
             end_poses.pop(active)
+        taken = taken_out_by(activation, step.action)
+        for model_id in taken:  # no sight line to a model this action took out
+            end_poses.pop(model_id, None)
         entries.append({
             "model": active,
             "title": (f"Turn {activation.turn} - {names.rider_of_gang(active)}, action {action.index + 1}: "
@@ -66,6 +69,7 @@ def replay_steps(replay: Replay, table: Table, geometry: TableGeometry) -> list[
             "trajectory": thinned(action.trajectory).tolist(),
             "after": pose_list(end),
             "out": after is not None and not after.in_play,
+            "taken_out": list(taken),
             "scenery": {piece: [spot.dx, spot.dy, spot.turn_deg, spot.removed]
                         for piece, spot in activation.state_before.scenery.items()},
             "sight": _sight_lines(sight, end_poses, active, gang, rulebook),

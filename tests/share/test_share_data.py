@@ -125,3 +125,26 @@ def test_EC_COVER_1_the_page_says_can_shoot_by_the_scenes_rulebook_and_claims_no
     tag_lines = [line for step in replay_steps(tag_game, tag_table, build_table_geometry(tag_table))
                  for line in step["sight"]]
     assert tag_lines and all(line["can_shoot"] is None for line in tag_lines)
+
+
+def test_TAG_TAG_a_model_taken_out_leaves_the_page_when_the_action_that_took_it_out_ends():
+    """Clause: TAG-TAG, GANG-INJURY. The step of the action that takes a model out names it
+    (``taken_out``, which the page hides at the step's end), draws no sight line to it, and no
+    later step stands it on the table: Cal, tagged in turn 3, was drawn and offered as a target
+    until the next activation."""
+    from entropy3d.game.timeline import taken_out_by
+    from entropy3d.share.steps import replay_steps
+
+    yard = Path(__file__).resolve().parents[1] / "data" / "tag_yard.yaml"
+    table = load_scene(yard)
+    steps = replay_steps(play_game(yard, seed=7, turns=3, producer="geometric"), table, build_table_geometry(table))
+    [at] = [k for k, step in enumerate(steps) if step["taken_out"]]
+    assert steps[at]["taken_out"] == ["blue_1"] and steps[at]["title"].endswith(": tag")
+    assert "blue_1" not in {line["target"] for line in steps[at]["sight"]}
+    assert all("blue_1" not in step["poses"] for step in steps[at + 1:])
+    # on a gang fight every model a step names as taken out is out when its activation ends
+    scene = Path(__file__).resolve().parents[2] / "scenes" / "systems" / "gang_fight.yaml"
+    replay = play_game(scene, seed=7, turns=2, producer="geometric")
+    named = [(activation, m) for activation in replay.activations for j in range(len(activation.actions))
+             for m in taken_out_by(activation, j)]
+    assert named and all(not activation.state_after.model(m).in_play for activation, m in named)

@@ -163,6 +163,9 @@ def test_TAG_TAG_the_share_page_steps_to_the_tag_in_a_real_browser(game, tmp_pat
             driver.find_element("id", "next").click()
         shown = driver.execute_script("return document.body.innerText")
         assert "Ash tags Cal" in shown and not console_errors(driver)
+        # at the end of the tag, Cal (blue_1) is off the table and Ash still on it
+        assert driver.execute_script("return [window.entropy3dShare.shown('blue_1'), "
+                                     "window.entropy3dShare.shown('red_1')]") == [False, True]
     finally:
         driver.quit()
 
