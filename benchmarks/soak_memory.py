@@ -173,10 +173,9 @@ def soak(activations: int, rides_per_process: int | None, scenes: list[Path], wo
     """Play games back to back on ``scenes`` (each loaded once, as a long session would) with one
     physics producer per table until ``activations`` activations were played; yields
     (activations, seconds, :class:`TreeMemory`, :func:`game_heap_mb`) after every activation."""
-    from entropy3d.game.loop import Game
     from entropy3d.game.players import demo_players
     from entropy3d.game.records import ActivationRecord
-    from entropy3d.game.session import LOOKAHEAD_MARGIN_IN
+    from entropy3d.game.session import LOOKAHEAD_MARGIN_IN, entropy_city_game
     from entropy3d.geometric import GeometricProducer
     from entropy3d.physics.producer import PhysicsProducer
     from entropy3d.scene import load_scene
@@ -195,7 +194,7 @@ def soak(activations: int, rides_per_process: int | None, scenes: list[Path], wo
             table, geometry, physics, lookahead = tables[game_index % len(tables)]
             dice, choices = np.random.SeedSequence(game_index).spawn(2)
             players = demo_players(list(table.spec.gangs), table.ruleset, choices, lookahead=lookahead)
-            game = Game(table, geometry, physics, players, np.random.default_rng(dice), turns=6)
+            game = entropy_city_game(table, geometry, physics, players, np.random.default_rng(dice), turns=6)
             for record in game.play():
                 if isinstance(record, ActivationRecord):
                     played += 1

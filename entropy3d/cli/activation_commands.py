@@ -162,9 +162,9 @@ def _act_in_system(table, scene: Path, model: str, actions: List[str], seed: Opt
     import numpy as np
 
     from entropy3d.errors import IllegalPlanError
+    from entropy3d.game.loop import action_record, record_events
     from entropy3d.game.session import make_producer
     from entropy3d.game.step import take
-    from entropy3d.game.system_game import action_record, record_events
     from entropy3d.game.tableview import TableView
     from entropy3d.rules.transition import Action
     from entropy3d.scene.build import build_table_geometry

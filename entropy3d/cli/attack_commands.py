@@ -33,7 +33,7 @@ def attack(
     from entropy3d.game.tableview import TableView
     from entropy3d.outputs import check_output_path
     from entropy3d.rules.attack_odds import melee_odds, shot_odds
-    from entropy3d.rules.attacks import DODGE, weapon_kind
+    from entropy3d.rules.attacks import ALONG_THE_MOVE, DODGE, weapon_kind
     from entropy3d.rules.combat import gun_range_in
     from entropy3d.rules.odds import exact_odds
     from entropy3d.rules.transition import Action, check
@@ -49,7 +49,9 @@ def attack(
     for who in (attacker, target):
         if who not in state.models:
             raise fail(f"error: {scene}: {table.no_model(who)}")
-    raider = state.model(attacker)
+    # the question is whether it may attack having ridden to where it stands (EC-ACT-ATTACK)
+    raider = state.model(attacker).but(attack_chance=ALONG_THE_MOVE)
+    state = state.with_model(raider)
     weapon = weapon or raider.gun or raider.weapon
     ruleset = table.ruleset
     try:

@@ -1,4 +1,4 @@
-"""Whole games of Entropy City for demos: the game loop, automatic and scripted players, replays.
+"""Whole games of any rulebook: the one game loop, automatic and scripted players, replays.
 
 Public API:
 

@@ -38,7 +38,9 @@ class RideJudge:
         from entropy3d.scene.systemrules import system_of
 
         system = system_of(table)
-        return cls(table, geometry, system, probe) if system.reads_rides else None
+        # a rulebook that plays its own game decides its rides in its engine; one that only decides
+        # (the reference cards) judges the rides of the game played on its table
+        return cls(table, geometry, system, probe) if system.reads_rides and not system.plays() else None
 
     def events(self, model: str, steps: Sequence, rng: np.random.Generator) -> list[Event]:
         """What the system makes of ``model``'s ridden ``steps``: their impacts and falls

@@ -34,7 +34,7 @@ from entropy3d.game.replay import (
 )
 from entropy3d.game.script import ScriptedPlayer, load_script, scene_of, script_problems
 from entropy3d.game.step import Producer
-from entropy3d.game.tableview import LOOKAHEAD_MARGIN_IN
+from entropy3d.game.tableview import LOOKAHEAD_MARGIN_IN, TableView
 
 PRODUCERS = ("physics", "geometric")
 
@@ -92,37 +92,47 @@ def setup_game(scene: str | Path | None, *, seed: int | None = None, turns: int 
             raise ScriptError(script_path, problems)
     riding = make_producer(producer, table, geometry, physics_in_process)
     system = system_of(table)
+    dice = np.random.default_rng(dice_seed)
     if system.plays():
-        game = system_game(system, table, geometry, riding, np.random.default_rng(dice_seed), turns)
-        header = ReplayHeader(scene=str(scene), scene_name=table.name, seed=int(seed), turns=turns, producer=producer,
-                              players="auto", initial=game.state, scene_sha256=file_sha256(scene),
-                              engine_sha256=engine_sha256())
-        return game, header
-    players = demo_players(list(table.spec.gangs), table.ruleset, players_seed,
-                           lookahead=GeometricProducer(table, geometry, margin_in=LOOKAHEAD_MARGIN_IN),
-                           confirm=riding if producer == "physics" else None)
-    if game_script is not None:
-        players = {gang: ScriptedPlayer(game_script, script_path, table.ruleset, auto, script_lines)
-                   for gang, auto in players.items()}
-    game = Game(table, geometry, riding, players, np.random.default_rng(dice_seed),
-                turns=turns)
+        game = system_game(system, table, geometry, riding, dice, turns)
+    else:
+        choosers = demo_players(list(table.spec.gangs), table.ruleset, players_seed,
+                                lookahead=GeometricProducer(table, geometry, margin_in=LOOKAHEAD_MARGIN_IN),
+                                confirm=riding if producer == "physics" else None)
+        if game_script is not None:
+            choosers = {gang: ScriptedPlayer(game_script, script_path, table.ruleset, auto, script_lines)
+                        for gang, auto in choosers.items()}
+        game = entropy_city_game(table, geometry, riding, choosers, dice, turns)
     header = ReplayHeader(scene=str(scene), scene_name=table.name, seed=int(seed), turns=turns, producer=producer,
                           players="auto" if script is None else f"script:{script}", initial=game.state,
                           scene_sha256=file_sha256(scene), engine_sha256=engine_sha256())
     return game, header
 
 
-def system_game(system, table, geometry, producer: Producer, dice: np.random.Generator, turns: int):
+def entropy_city_game(table, geometry, producer: Producer, choosers, dice: np.random.Generator,
+                      turns: int | None = None) -> Game:
+    """A game of Entropy City on ``table``: its engine, asking the table where a ridden bike rests,
+    what a watcher sees and where a wreck lies, and each gang's player on the one loop from its
+    chooser (gang -> :class:`~entropy3d.game.players.AutoPlayer` or a scripted player)."""
+    from entropy3d.game.entropy_city_player import entropy_city_players
+    from entropy3d.rules.engine import EntropyCityEngine
+
+    view = TableView(table, geometry)
+    engine = EntropyCityEngine(table.ruleset, view, list(table.spec.gangs))
+    return Game(table, geometry, producer, engine, entropy_city_players(engine, choosers), dice, turns=turns,
+                view=view)
+
+
+def system_game(system, table, geometry, producer: Producer, dice: np.random.Generator, turns: int) -> Game:
     """A game of the scene's own system (``system:``, one that
     :meth:`~entropy3d.systems.base.GameSystem.plays`): its engine over the scene's models'
     ``stats:`` and its automatic player for each gang."""
-    from entropy3d.game.system_game import SystemGame
     from entropy3d.scene.systemrules import model_stats
 
     engine = system.engine(model_stats(table, system))  # the stats were checked against the rules data on loading
     auto = system.player("auto")
     players = {gang: auto(gang, engine) for gang in table.spec.gangs}
-    return SystemGame(table, geometry, producer, engine, players, dice, turns=turns)
+    return Game(table, geometry, producer, engine, players, dice, turns=turns)
 
 
 def play_game(scene: str | Path | None = None, *, seed: int | None = None, turns: int | None = None,

@@ -1,7 +1,7 @@
 """Taking actions along the one path, in any rulebook: check, then the table's facts, then resolve.
 
-:func:`take` is what every caller runs for one action (the ``activate`` and ``act`` commands, both
-game loops for automatic and scripted players, the viewer), whichever rulebook's engine decides it
+:func:`take` is what every caller runs for one action (the ``activate`` and ``act`` commands, the
+one game loop for automatic and scripted players, the viewer), whichever rulebook's engine decides it
 (:class:`~entropy3d.rules.engine.EntropyCityEngine`, the gang battle's, 10acity's, the chase's):
 the engine checks the action against the table, the table gives the facts the engine reads (a
 producer's ride of a move; the LOS engine's sighting of a shot's target for an engine that

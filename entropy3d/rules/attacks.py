@@ -144,9 +144,10 @@ def _bust(state: State, model_id: str, push: str, by_gang: str | None, rng: np.r
 # -- melee and guns --------------------------------------------------------------------------------
 
 
-#: how a rider may attack after an action (:func:`attack_chance`): from any point along the move
-#: it rode (EC-ACT-ATTACK), or a focussed shot where it stopped (EC-GUN-STOPPED)
-ALONG_THE_MOVE, FOCUSSED = "along the move", "focussed"
+#: how a rider may attack now (``ModelState.attack_chance``, :func:`attack_chance`): from any point
+#: along the move it rode (EC-ACT-ATTACK), a focussed shot where it stopped, or a shot in the
+#: activation it skips after a reload (EC-GUN-STOPPED)
+ALONG_THE_MOVE, FOCUSSED, WHILE_RELOADING = "along the move", "focussed", "while reloading"
 
 
 def attack_chance(after: ModelState, move: PlannedMove, events: Sequence[Event], attacked: bool) -> str | None:
@@ -163,6 +164,28 @@ def attack_chance(after: ModelState, move: PlannedMove, events: Sequence[Event],
     if not after.stopped and move.attacks_allowed > 0:
         return ALONG_THE_MOVE
     return None
+
+
+def chance_kept(chance: str | None, after: ModelState, events: Sequence[Event]) -> str | None:
+    """The attack a rider keeps through a move the rules force on it after its action's move
+    (EC-DEST-3): the one that move gave (``chance``), unless it busted, crashed or left the game in
+    the forced move, or the forced move changed whether it is stopped."""
+    if chance is None or after.status != RIDING or any(event.kind in ("bust", "crash") for event in events):
+        return None
+    return chance if after.stopped == (chance == FOCUSSED) else None
+
+
+def check_chance(attacker: ModelState) -> None:
+    """Whether the rules give ``attacker`` an attack now (``attack_chance``, set as its actions
+    resolve); raises IllegalPlanError naming the clause."""
+    if attacker.attack_chance is not None:
+        return
+    if attacker.attacks_made:
+        raise IllegalPlanError("EC-ACT-ATTACK", f"{attacker.id} has made its attack this activation: one an "
+                                                "activation")
+    raise IllegalPlanError("EC-ACT-ATTACK", f"{attacker.id} has no attack to make now: an attack comes after a move "
+                                            "it rode this activation, and not after a bust or a crash (a stopped "
+                                            "rider with a loaded gun takes a focussed shot, EC-GUN-STOPPED)")
 
 
 def weapon_kind(weapon: str, ruleset: Ruleset) -> str:

@@ -1,42 +1,100 @@
 """Entropy City behind the one engine protocol every rulebook keeps (issue 44).
 
 The other rulebooks' engines (:class:`~entropy3d.systems.gang_battle.engine.GangEngine` and its
-siblings) are objects with ``check(state, action, table)`` and ``resolve(state, action, facts,
-rng)``; :func:`entropy3d.game.step.take` walks any of them along the one path (check, then the
-table's facts, then resolve). This is Entropy City's: the one :func:`~entropy3d.rules.transition.check`
-and :func:`~entropy3d.rules.transition.resolve` with its validated ruleset bound once.
+siblings) are objects with the turn's phases (``start_turn``, ``activation_order``,
+``action_phase``, ``end_turn``), ``check(state, action, table)``, ``resolve(state, action,
+facts, rng)`` and the mission's end (``game_over``, ``winner``); :class:`entropy3d.game.loop.Game`
+plays any of them and :func:`entropy3d.game.step.take` walks each action along the one path
+(check, then the table's facts, then resolve). This is Entropy City's: the roll-off and the
+activation order by speed (EC-TURN-1, EC-TURN-2), the one :func:`~entropy3d.rules.transition.check`
+and :func:`~entropy3d.rules.transition.resolve` with its validated ruleset bound once, and the
+missions' scoring (:mod:`~entropy3d.rules.missions`).
 
 Not yet as the protocol wants it: its ``resolve`` still asks the table it was made with where a
 ridden bike may rest (:func:`~entropy3d.rules.rest.settle`), what a rider on overwatch sees of a
 ride (:func:`~entropy3d.rules.stopped_guns.react`) and where a wreck may lie
 (:func:`~entropy3d.rules.wrecks.place_wrecks`), where the other engines read all they need from
-the facts handed to them. Those three questions become facts the producer gives before resolve in
-the step after this one; the turn's phases, the players and the missions follow.
+the facts handed to them. Those three questions become facts the producer gives before resolve.
 """
 
 from __future__ import annotations
 
+from typing import Mapping, Sequence
+
 import numpy as np
 
+from entropy3d.rules import missions
 from entropy3d.rules.event import Event
 from entropy3d.rules.facts import Facts
 from entropy3d.rules.ruleset import Ruleset
-from entropy3d.rules.state import State
+from entropy3d.rules.speeds import Activator, activation_order, roll_off
+from entropy3d.rules.state import State, TurnStart
 from entropy3d.rules.transition import Action, TableChecks, check, resolve
 
 
 class EntropyCityEngine:
     """Entropy City's rules (``ruleset``) on one table (``table``, asked by :meth:`resolve`; None:
-    no table, so nothing settles, no watcher sees and wrecks stay where they fell)."""
+    no table, so nothing settles, no watcher sees and wrecks stay where they fell). ``gangs``: the
+    scene's gangs in its order (the roll-off's first die is the first gang's); empty: the order
+    their models come in."""
 
     #: what the one path hands :meth:`resolve` besides the producer's bare facts of a ride: nothing.
     #: Its attacks are checked against what the attacker sees (the table's ``sight``, EC-COVER-1)
     #: and resolved from the dice; its rides from the facts as the producer gives them.
     reads_sight = False
     reads_rides = False
+    #: its conditions are named in the rulebook's own words already (``bleeding``, ``stunned``)
+    condition_words: Mapping[str, str] = {}
 
-    def __init__(self, ruleset: Ruleset, table: TableChecks | None = None):
-        self.ruleset, self.table = ruleset, table
+    def __init__(self, ruleset: Ruleset, table: TableChecks | None = None, gangs: Sequence[str] = ()):
+        self.ruleset, self.table, self.gang_order = ruleset, table, tuple(gangs)
+
+    # -- the turn ------------------------------------------------------------------------------
+
+    def initial_state(self, table_state: State) -> State:
+        """The game's first state: the table's, as the scene sets the riders up."""
+        return table_state
+
+    def gangs(self, state: State) -> list[str]:
+        """The gangs with a model in the game's state, in the scene's order."""
+        present = dict.fromkeys(m.gang for m in state.models.values())
+        rank = {gang: k for k, gang in enumerate(self.gang_order)}
+        return sorted(present, key=lambda gang: rank.get(gang, len(rank)))
+
+    def start_turn(self, state: State, rng: np.random.Generator, previous: str | None = None) -> TurnStart:
+        """EC-TURN-1: both players roll off, ties rolled again; the winner goes first."""
+        gangs = self.gangs(state)
+        roll = roll_off(rng, self.ruleset)
+        return TurnStart(roll.rounds, gangs[roll.winner] if roll.winner < len(gangs) else gangs[0])
+
+    def action_phase(self, state: State, rng: np.random.Generator) -> tuple[State, list[Event]]:
+        """Entropy City has no phase before the activations: the state as it is, no events."""
+        return state, []
+
+    def ready(self, state: State, gang: str) -> list[str]:
+        """The models of ``gang`` in the game, in the scene's order."""
+        return [m.id for m in state.models.values() if m.gang == gang and m.in_play]
+
+    def activation_order(self, state: State, first: str, chosen: Mapping[str, Sequence[str]]) -> list[str]:
+        """EC-TURN-2: speed 3, then 2, then 1, then on foot; the gangs alternate, ``first``
+        first; within a gang's band, in the order its player chose (``chosen``: gang -> ids)."""
+        waiting = [Activator(m.id, m.gang, m.speed, m.on_foot)
+                   for ids in chosen.values() for m in (state.model(i) for i in ids)]
+        return activation_order(waiting, first, self.ruleset)
+
+    def end_turn(self, state: State, rng: np.random.Generator) -> tuple[State, list[Event], list[str]]:
+        """Entropy City has no end phase: the state as it is, no events, no gang gives up."""
+        return state, [], []
+
+    def game_over(self, state: State, bottled: Sequence[str] = ()) -> str:
+        """Why the mission is over now ("" while it goes on)."""
+        return missions.game_over(state)
+
+    def winner(self, state: State, bottled: Sequence[str] = ()) -> str:
+        """The gang with the most points, "" on a tie."""
+        return missions.winner(state)
+
+    # -- the one path --------------------------------------------------------------------------
 
     def check(self, state: State, action: Action, table: TableChecks | None = None) -> Action:
         """Whether ``action`` is legal now, asked of ``table``; returns it with its checked move.

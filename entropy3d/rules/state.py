@@ -75,6 +75,11 @@ class ModelState:
     basic_taken: the Basic actions it took this activation, which it may not repeat (a game
     system's, e.g. gang battle's Shoot, GANG-TURN); left out of the JSON form when empty, so a
     game that has none keeps its bytes.
+    attack_chance: the attack the rules allow it now, or None: after a move it rode, an attack
+    from any point along it; after a stop with a loaded gun, a focussed shot; in the activation it
+    skips after a reload, a shot (EC-ACT-ATTACK, EC-GUN-STOPPED; :mod:`entropy3d.rules.attacks`).
+    attacks_made: its attacks this activation (one an activation, EC-ACT-ATTACK). Both are
+    activation-scoped and left out of the JSON form at their defaults.
     """
 
     id: str
@@ -114,6 +119,8 @@ class ModelState:
     overwatch_renewed: bool = False
     reloading: bool = False
     basic_taken: tuple[str, ...] = ()
+    attack_chance: str | None = None
+    attacks_made: int = 0
 
     def __repr__(self) -> str:
         return (f"ModelState({self.id} {self.status} {self.pose!r} speed {self.speed} "
@@ -159,8 +166,9 @@ class ModelState:
         data["air"] = None if self.air is None else {
             "speed": self.air.speed, "carry_in": round(self.air.carry_in, 4),
             "velocity_in_s": [round(float(v), 4) for v in self.air.velocity_in_s]}
-        if not self.basic_taken:
-            del data["basic_taken"]
+        for name in _LEFT_OUT_AT_DEFAULT:
+            if data[name] == _MODEL_DEFAULTS[name]:
+                del data[name]
         return data
 
     @classmethod
@@ -174,8 +182,21 @@ class ModelState:
                                                               tuple(float(v) for v in air["velocity_in_s"]))})
 
 
+@dataclass(frozen=True)
+class TurnStart:
+    """Who goes first this turn, as any rulebook's engine says when a turn starts: the rolls (one
+    pair a round, rolled again on a tie as the rulebook says) and the side that goes first."""
+
+    rolls: tuple[tuple[int, int], ...]
+    first: str
+
+
 #: the names :meth:`ModelState.but` may change
 _MODEL_FIELDS = frozenset(f.name for f in dataclasses.fields(ModelState))
+_MODEL_DEFAULTS = {f.name: f.default for f in dataclasses.fields(ModelState)}
+#: fields added after replays were first written: left out of the JSON at their default, so the
+#: replay of a game that never sets them keeps its bytes
+_LEFT_OUT_AT_DEFAULT = ("basic_taken", "attack_chance", "attacks_made")
 
 
 @dataclass(frozen=True)

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
-from typing import Mapping, Protocol
+from typing import Any, Mapping, Protocol
 
 import numpy as np
 
@@ -36,7 +36,11 @@ from entropy3d.rules import conditions, stopped_guns, traps, wrecks
 from entropy3d.rules.attacks import (
     CHICKEN,
     DODGE,
+    WHILE_RELOADING,
+    attack_chance,
+    chance_kept,
     check_attack,
+    check_chance,
     resolve_chicken,
     resolve_melee,
     resolve_shot,
@@ -49,7 +53,7 @@ from entropy3d.rules.planner import PlannedMove, TableProbe, plan_forced_move, p
 from entropy3d.rules.rest import settle
 from entropy3d.rules.riding import resolve_move, resolve_skip
 from entropy3d.rules.ruleset import Ruleset
-from entropy3d.rules.state import OUT, State
+from entropy3d.rules.state import OUT, ModelState, State
 from entropy3d.rules.walking import WalkProbe, plan_walk
 
 ACTIVATE, MOVE, SKIP, FORCED, ATTACK, END, WATCH = "activate", "move", "skip", "forced", "attack", "end", "watch"
@@ -81,7 +85,9 @@ class Action:
     plan: the move's plan. push: the push-your-luck policy its player tests with (EC-DICE-5);
     defender_push: the target's player's, for an attack.
     unavoidable: every path was blocked, so the table does not refuse it and an impact is a
-    crash (EC-COL-1). move: the checked move, filled in by :func:`check`.
+    crash (EC-COL-1). move: the checked move, filled in by :func:`check`. sighting: what the
+    attacker saw of its target when a shot was checked (the LOS engine's, with its
+    ``visible_fraction``), filled in by :func:`check` for the record; not part of the JSON form.
     """
 
     kind: str
@@ -96,6 +102,7 @@ class Action:
     defence: str = DODGE
     shots: int = 1
     from_pose: Pose | None = None
+    sighting: Any = None
 
     def __repr__(self) -> str:
         return f"Action({self.kind} {self.model_id}{' ' + str(self.plan) if self.plan else ''})"
@@ -170,12 +177,16 @@ def check(state: State, action: Action, ruleset: Ruleset, table: TableChecks | N
     if action.kind in (ACTIVATE, END):
         return action
     if action.kind == ATTACK:
-        def see() -> Sight:
-            return table.sight(state, model.id, action.target, action.from_pose or model.pose)
+        seen: list[Sight] = []
 
+        def see() -> Sight:
+            seen.append(table.sight(state, model.id, action.target, action.from_pose or model.pose))
+            return seen[-1]
+
+        check_chance(model)
         check_attack(state, model.id, action.target, action.weapon, ruleset, action.from_pose,
                      see if table is not None else None, action.shots)
-        return action
+        return dataclasses.replace(action, sighting=seen[-1]) if seen else action
     if action.kind == WATCH:
         stopped_guns.check_remain(model)
         return action
@@ -245,7 +256,37 @@ def resolve(state: State, action: Action, facts: Facts | None, rng: np.random.Ge
 
 def _resolve(state: State, action: Action, facts: Facts | None, rng: np.random.Generator,
              ruleset: Ruleset, table: TableChecks | None) -> tuple[State, list[Event]]:
-    """:func:`resolve` before the wrecks are placed."""
+    """:func:`resolve` before the wrecks are placed, the actor's attack allowance kept
+    (:func:`_attack_allowance`)."""
+    after, events = _apply(state, action, facts, rng, ruleset, table)
+    return _attack_allowance(state.model(action.model_id), action, after, events), events
+
+
+def _attack_allowance(before: ModelState, action: Action, state: State, events: list[Event]) -> State:
+    """The attack the rules give the model after ``action`` (EC-ACT-ATTACK, EC-GUN-STOPPED): one an
+    activation, after a move it rode (an attack along it, or a focussed shot after a stop), kept
+    through a move forced on it, and a shot at the start of the activation it skips after a
+    reload; none after anything else, nor once it has attacked."""
+    model = state.model(before.id)
+    if action.kind == ACTIVATE:
+        reload_shot = stopped_guns.may_shoot_while_reloading(model, events)
+        model = model.but(attack_chance=WHILE_RELOADING if reload_shot else None, attacks_made=0)
+    elif action.kind == END:
+        model = model.but(attack_chance=None, attacks_made=0)
+    elif action.kind == ATTACK:
+        model = model.but(attack_chance=None, attacks_made=model.attacks_made + 1)
+    elif action.kind == MOVE:
+        model = model.but(attack_chance=attack_chance(model, action.move, events, model.attacks_made > 0))
+    elif action.kind == FORCED:
+        model = model.but(attack_chance=chance_kept(before.attack_chance, model, events))
+    else:
+        model = model.but(attack_chance=None)
+    return state.with_model(model)
+
+
+def _apply(state: State, action: Action, facts: Facts | None, rng: np.random.Generator,
+           ruleset: Ruleset, table: TableChecks | None) -> tuple[State, list[Event]]:
+    """What ``action`` does to the state, before the attack allowance and the wrecks."""
     model = state.model(action.model_id)
     if action.kind == ACTIVATE:
         return begin_activation(state, model.id, ruleset)

@@ -151,7 +151,7 @@ class GameSystem:
         return getattr(importlib.import_module(module), attribute)
 
     # Playing: a system that plays its own game on the shared table names its ENGINE; `entropy3d
-    # demo` on a scene of it then plays it (entropy3d.game.system_game; docs/new-rulebook.md).
+    # demo` on a scene of it then plays it (entropy3d.game.loop; docs/new-rulebook.md).
 
     #: ``"module:attribute"`` of what builds its game's engine, called with the system and the
     #: scene's stats (model id -> validated ``stats:``); None for a system that only decides. Named
@@ -303,14 +303,17 @@ class SystemRules(SystemData):
 
 @dataclass(frozen=True)
 class SystemView:
-    """What a rulebook's player sees when it chooses: the state, its model, the engine and the
+    """What a rulebook's player sees when it chooses: the state, its model, the engine, the
     table (the game's :class:`~entropy3d.game.tableview.TableView`: ``sightings``,
-    ``figure_walk_met``, ``off_table``, ``lookahead``)."""
+    ``figure_walk_met``, ``off_table``, ``lookahead``) and the steps its model took so far this
+    activation (``taken``, :class:`~entropy3d.game.step.Step`: its start first; the last ridden
+    one is where an attack along the move comes from)."""
 
     state: State
     model: ModelState
     engine: Any
     table: Any
+    taken: tuple = ()
 
 
 class SystemPlayer(Protocol):
@@ -323,4 +326,5 @@ class SystemPlayer(Protocol):
 
     def choose_action(self, view: SystemView) -> Action | None:
         """The next action of ``view.model`` (legal: the engine checks it), or None to end its
-        activation."""
+        activation. A player may also have ``refused(view, action, refusal) -> Action | None``:
+        another action when the rules refuse one it chose (None: the refusal stands)."""

@@ -20,7 +20,7 @@ from entropy3d.rules.event import Event
 from entropy3d.rules.plan import Pivot, Straight, parse_plan
 from entropy3d.rules.planner import PlannedMove
 from entropy3d.rules.speeds import DistanceBand
-from entropy3d.rules.state import ModelState, State
+from entropy3d.rules.state import ModelState, State, TurnStart
 from entropy3d.rules.walking import trace_walk
 from entropy3d.systems.facts import Sighting
 
@@ -37,15 +37,6 @@ class FigureTable(Protocol):
 
     def sightings(self, state: State, viewer: str, viewer_pose: Pose | None = None) -> list[Sighting]:
         """What ``viewer`` sees of every enemy model in play (the LOS engine)."""
-
-
-@dataclasses.dataclass(frozen=True)
-class TurnStart:
-    """Who goes first this turn: the rolls (one pair a round, rolled again on a tie as the
-    system says) and the side that goes first."""
-
-    rolls: tuple[tuple[int, int], ...]
-    first: str
 
 
 def game_start(table_state: State, mission: str, models: Mapping[str, ModelState]) -> State:

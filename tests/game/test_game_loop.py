@@ -292,3 +292,26 @@ def test_a_replay_of_a_bundled_scene_made_elsewhere_finds_the_bundled_scene(tmp_
     assert scene_file(read_replay(path)) == bundled_dir("scenes") / "crossroads.yaml"
     table, _, replay = load_source(path)
     assert table.spec.name == header["scene_name"] and replay.source == path
+
+
+@pytest.mark.parametrize("scene", ["tests/data/tag_yard.yaml", "scenes/systems/rooftop_skirmish.yaml",
+                                   "scenes/systems/gang_fight.yaml", "scenes/crossroads.yaml"])
+def test_one_loop_records_every_rulebook_alike(scene):
+    """Every rulebook plays on the one loop (game/loop.py) into the same records: an action's
+    stress before and after is its model's as the rules left it (10acity's figures take stress,
+    TEN-STRESS; the loop of the other rulebooks once wrote 0), an End Phase that did nothing
+    leaves no action behind (Tag's has none; it once added an empty ``end`` to every turn), and
+    an attack that spends no action of its own (Entropy City's, EC-ACT-ATTACK) is the ``attack``
+    of the ride it came from, where the other rulebooks' shots are actions of their own."""
+    replay = _play(Path(__file__).parents[2] / scene, seed=7, turns=3)
+    actions = [(activation, action) for activation in replay.activations for action in activation.actions]
+    assert actions
+    for activation, action in actions:
+        assert action.stress_after == action.model_after.stress, (activation.model_id, action.index)
+    if "tag_yard" in scene:
+        assert not any(action.action.kind == "end" for _, action in actions)
+    attacks = [action for _, action in actions if action.attack is not None]
+    if "crossroads" in scene or "gang_fight" in scene:
+        assert attacks, "no attack in the game: pick a seed that has one"
+    for action in attacks:
+        assert (action.action.kind == "attack") == ("crossroads" not in scene or action.facts is None)

@@ -7,8 +7,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from entropy3d.game.loop import action_record
 from entropy3d.game.step import take
-from entropy3d.game.system_game import action_record
 from entropy3d.rules.event import Event
 from entropy3d.rules.transition import ATTACK, Action
 from tests.rules.test_attacks import side_by_side

@@ -8,6 +8,7 @@ import pytest
 
 from entropy3d.errors import IllegalPlanError
 from entropy3d.geometry import Pose
+from entropy3d.rules.attacks import ALONG_THE_MOVE
 from entropy3d.rules.facts import Sight
 from entropy3d.rules.state import ModelState, State
 from entropy3d.rules.transition import Action, check, resolve
@@ -41,8 +42,14 @@ class Table:
         return None
 
 
+def armed(state, model_id, chance=ALONG_THE_MOVE):
+    """``state`` with ``model_id`` given an attack now, as the move it just rode would give it
+    (EC-ACT-ATTACK): what every attack below starts from."""
+    return state.with_model(state.model(model_id).but(attack_chance=chance))
+
+
 def attack(state, action, rules, dice, table=None):
-    return resolve(state, check(state, action, rules, table), None, dice, rules)
+    return resolve(state, check(armed(state, action.model_id), action, rules, table), None, dice, rules)
 
 
 def test_EC_WPN_and_EC_MEL_1_a_chain_reaches_2_inches_and_deals_2_stress(rules, dice):
@@ -54,14 +61,15 @@ def test_EC_WPN_and_EC_MEL_1_a_chain_reaches_2_inches_and_deals_2_stress(rules, 
     assert events[0].figures["tn"] == 14 and events[0].figures["hit"]
     far = side_by_side(2.5, weapon="chain")
     with pytest.raises(IllegalPlanError, match="reach"):
-        check(far, Action.attack("k1", "h1", "chain"), rules)
+        check(armed(far, "k1"), Action.attack("k1", "h1", "chain"), rules)
 
 
 def test_EC_MEL_1_a_weapon_must_be_carried(rules):
     """Clause: EC-WPN: a rider attacks with its own weapon (or its fists)."""
     with pytest.raises(IllegalPlanError, match="EC-WPN"):
-        check(side_by_side(0.3, weapon="chain"), Action.attack("k1", "h1", "lance"), rules)
-    assert check(side_by_side(0.0, weapon="chain"), Action.attack("k1", "h1", "punch"), rules).weapon == "punch"
+        check(armed(side_by_side(0.3, weapon="chain"), "k1"), Action.attack("k1", "h1", "lance"), rules)
+    punch = Action.attack("k1", "h1", "punch")
+    assert check(armed(side_by_side(0.0, weapon="chain"), "k1"), punch, rules).weapon == "punch"
 
 
 def test_EC_MEL_DEF_a_good_dodge_beats_the_attack(rules, dice):
@@ -81,7 +89,7 @@ def test_EC_MEL_DEF_attacking_back_hits_both_and_costs_the_next_attack(rules, di
     assert after.model("h1").stress == 2 and after.model("k1").stress == 3
     assert after.model("h1").no_attack_next_activation
     with pytest.raises(IllegalPlanError, match="EC-MEL-DEF"):
-        check(after, Action.attack("h1", "k1", "leadpipe"), rules)
+        check(armed(after, "h1"), Action.attack("h1", "k1", "leadpipe"), rules)
 
 
 def test_EC_MEL_2_from_behind_is_a_surprise(rules, dice):
@@ -142,22 +150,22 @@ def test_EC_GUN_1_EC_GUN_2_EC_COVER_1_a_shot_needs_a_quarter_in_sight(rules, dic
     state = side_by_side(8.0, gun="pistol", ammo=10)
     action = Action.attack("k1", "h1", "pistol", "never", "never")
     with pytest.raises(IllegalPlanError, match="EC-COVER-1"):
-        check(state, action, rules, Table(Sight(0.2, True, 9.0)))
-    checked = check(state, action, rules, Table(Sight(0.6, True, 9.0)))
+        check(armed(state, "k1"), action, rules, Table(Sight(0.2, True, 9.0)))
+    checked = check(armed(state, "k1"), action, rules, Table(Sight(0.6, True, 9.0)))
     after, events = resolve(state, checked, None, dice([9, 9, 8, 8]), rules)
     assert events[0].figures["tn"] == 18 and after.model("h1").wounds == 2 and after.model("k1").ammo == 9
     killed, _ = resolve(state, checked, None, dice([9, 9, 2, 3]), rules)
     assert killed.model("h1").status == "out"
     too_many = Action.attack("k1", "h1", "pistol", shots=3)
     with pytest.raises(IllegalPlanError, match="EC-GUN-SPLIT"):
-        check(state, too_many, rules, Table(Sight(0.6, True, 9.0)))
+        check(armed(state, "k1"), too_many, rules, Table(Sight(0.6, True, 9.0)))
 
 
 def test_EC_GUN_2_range_comes_from_metres_through_the_table_scale(rules):
     """Clause: EC-GUN-2: a pistol's 50 m is 50 / 1.42 = 35.2 inches of table."""
     state = side_by_side(40.0, gun="pistol", ammo=10)
     with pytest.raises(IllegalPlanError, match="35.2"):
-        check(state, Action.attack("k1", "h1", "pistol"), rules, Table(Sight(1.0, True, 41.0)))
+        check(armed(state, "k1"), Action.attack("k1", "h1", "pistol"), rules, Table(Sight(1.0, True, 41.0)))
 
 
 def test_EC_COND_STUN_minimum_distance_no_turns(rules):

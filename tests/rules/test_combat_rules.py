@@ -14,7 +14,7 @@ from entropy3d.rules.attacks import melee_setup, shot_tn
 from entropy3d.rules.conditions import become
 from entropy3d.rules.facts import Sight
 from entropy3d.rules.transition import Action, check, resolve
-from tests.rules.test_attacks import Table, attack, rider, side_by_side
+from tests.rules.test_attacks import Table, armed, attack, rider, side_by_side
 from tests.rules.test_transition import begin, model, state_of, take
 
 
@@ -25,7 +25,7 @@ def test_EC_ACT_ATTACK_an_attack_from_a_point_of_the_move_while_in_reach(rules, 
     beside = state.model("k1").pose
     ended = state.with_model(state.model("k1").but(pose=Pose(beside.x + 20, beside.y, 0)))
     with pytest.raises(IllegalPlanError, match="EC-MEL-1"):
-        check(ended, Action.attack("k1", "h1", "chain"), rules)
+        check(armed(ended, "k1"), Action.attack("k1", "h1", "chain"), rules)
     after, events = attack(ended, Action.attack("k1", "h1", "chain", "sit-at-tn", "never", from_pose=beside), rules,
                            dice([9, 9, 1, 2]))
     assert next(e for e in events if "hit" in e.figures).figures["hit"]
@@ -42,7 +42,7 @@ def test_EC_GUN_STOPPED_a_stopped_shooter_takes_a_focussed_shot_at_TN_16(rules):
     assert shot_tn(stopped, "k1", "h1", "pistol", 0, rules) == 16 != moving
     assert shot_tn(stopped, "k1", "h1", "pistol", 1, rules) == 17  # EC-GUN-SPLIT still adds +1
     table = Table(Sight(1.0, True, 10.0))
-    after, _ = resolve(stopped, check(stopped, Action.attack("k1", "h1", "pistol"), rules, table), None,
+    after, _ = resolve(stopped, check(armed(stopped, "k1"), Action.attack("k1", "h1", "pistol"), rules, table), None,
                        np.random.default_rng(3), rules)
     assert not after.model("k1").recovering and after.model("k1").ammo == 4
 

@@ -17,6 +17,7 @@ from entropy3d.rules.speeds import Activator, activation_order
 from entropy3d.rules.state import ModelState, State
 from entropy3d.rules.transition import Action, check, resolve
 from entropy3d.rules.walking import plan_walk
+from tests.rules.test_attacks import armed
 
 
 def model(model_id, gang, pose, bike_type="police", **changes) -> ModelState:
@@ -158,14 +159,14 @@ def test_EC_GUN_2_a_sniper_rifle_is_for_models_on_foot_only_and_has_no_range_lim
     state = game(sniper, target)
     seen = SeeingTable(Sight(1.0, True, 60.0))
     shot = Action.attack("f1", "k1", "sniper_rifle", "never", "never")
-    after, events = resolve(state, check(state, shot, rules, seen), None, dice([9, 8, 7, 8]), rules)
+    after, events = resolve(state, check(armed(state, "f1"), shot, rules, seen), None, dice([9, 8, 7, 8]), rules)
     assert events[0].figures["tn"] == 16
     assert after.model("k1").wounds == 1 and after.model("f1").ammo == 4
-    headshot, _ = resolve(state, check(state, shot, rules, seen), None, dice([9, 8, 5, 6]), rules)
+    headshot, _ = resolve(state, check(armed(state, "f1"), shot, rules, seen), None, dice([9, 8, 5, 6]), rules)
     assert headshot.model("k1").status == "out"
     biker = game(model("f1", "hades", Pose(0, 0, 0), "cruiser", gun="sniper_rifle", ammo=5), target)
     with pytest.raises(IllegalPlanError, match="EC-GUN-2.*|for models on foot only"):
-        check(biker, shot, rules, seen)
+        check(armed(biker, "f1"), shot, rules, seen)
 
 
 def test_EC_GUN_1_EC_COVER_1_a_model_on_foot_is_shot_like_a_rider(rules, dice):
@@ -176,11 +177,11 @@ def test_EC_GUN_1_EC_COVER_1_a_model_on_foot_is_shot_like_a_rider(rules, dice):
     state = game(shooter, model("f1", "hades", Pose(10, 0, 180), ON_FOOT))
     shot = Action.attack("k1", "f1", "pistol", "never", "never")
     with pytest.raises(IllegalPlanError, match="EC-COVER-1"):
-        check(state, shot, rules, SeeingTable(Sight(0.6, False, 10.0)))
-    after, events = resolve(state, check(state, shot, rules, SeeingTable(Sight(0.6, True, 10.0))), None,
+        check(armed(state, "k1"), shot, rules, SeeingTable(Sight(0.6, False, 10.0)))
+    after, events = resolve(state, check(armed(state, "k1"), shot, rules, SeeingTable(Sight(0.6, True, 10.0))), None,
                             dice([9, 9, 8, 8]), rules)
     assert events[0].figures["tn"] == 18 and after.model("f1").wounds == 2
-    out, events = resolve(state, check(state, shot, rules, SeeingTable(Sight(0.6, True, 10.0))), None,
+    out, events = resolve(state, check(armed(state, "k1"), shot, rules, SeeingTable(Sight(0.6, True, 10.0))), None,
                           dice([9, 9, 2, 3]), rules)
     assert out.model("f1").status == "out" and not out.wrecks  # DECISION: no bike, no wreck (EC-WOUND)
     [wreck] = [e for e in events if e.kind == "wreck"]
@@ -196,16 +197,16 @@ def test_EC_MEL_1_a_model_on_foot_strikes_and_is_struck_but_plays_no_chicken(rul
                    weapon="dagger")
     rider = model("k1", "komodo", Pose(10, 10, 0), "police", weapon="chain")
     state = game(walker, rider)
-    after, events = resolve(state, check(state, Action.attack("f1", "k1", "dagger", "never", "never"), rules),
-                            None, dice([9, 8, 2, 2]), rules)
+    stab = Action.attack("f1", "k1", "dagger", "never", "never")
+    after, events = resolve(state, check(armed(state, "f1"), stab, rules), None, dice([9, 8, 2, 2]), rules)
     assert events[0].figures["tn"] == 14
     assert after.model("k1").wounds == 2 and "bleeding" in after.model("k1").conditions
-    struck, _ = resolve(state, check(state, Action.attack("k1", "f1", "chain", "never", "never"), rules), None,
-                        dice([9, 8, 2, 2]), rules)
+    lash = Action.attack("k1", "f1", "chain", "never", "never")
+    struck, _ = resolve(state, check(armed(state, "k1"), lash, rules), None, dice([9, 8, 2, 2]), rules)
     assert struck.model("f1").stress == 2
     behind = state.with_model(walker.but(pose=Pose(10 - 0.5 * 75 / 25.4 - 0.1, walker.pose.y, 0)))
     with pytest.raises(IllegalPlanError, match="40% of the base is beside"):
-        check(behind, Action.attack("k1", "f1", "chain"), rules)  # DECISION: half the figure's base beside
+        check(armed(behind, "k1"), Action.attack("k1", "f1", "chain"), rules)  # DECISION: half the figure's base beside
     for attacker, target in (("f1", "k1"), ("k1", "f1")):
         with pytest.raises(IllegalPlanError, match="on foot: chicken"):
-            check(state, Action.attack(attacker, target, "chicken"), rules)
+            check(armed(state, attacker), Action.attack(attacker, target, "chicken"), rules)

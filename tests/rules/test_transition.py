@@ -14,9 +14,11 @@ import pytest
 
 from entropy3d.errors import IllegalPlanError
 from entropy3d.geometry import Pose
+from entropy3d.rules.attacks import ALONG_THE_MOVE, WHILE_RELOADING
 from entropy3d.rules.facts import Contact, Facts, Flight, SceneryHit
 from entropy3d.rules.state import ModelState, State
 from entropy3d.rules.transition import Action, check, resolve
+from tests.rules.test_attacks import armed
 
 
 def model(model_id="k1", bike_type="police", **changes) -> ModelState:
@@ -345,16 +347,44 @@ def test_EC_MEL_CHICKEN_is_checked_and_resolved_like_any_action(rules, dice):
     attacker = model("k1", pose=Pose(10, 10, 0))
     target = dataclasses.replace(model("h1", pose=Pose(12.9, 10, 180)), gang="hades")
     state = state_of(attacker, target)
-    action = check(state, Action.attack("k1", "h1", "chicken", "never", "never"), rules)
+    action = check(armed(state, "k1"), Action.attack("k1", "h1", "chicken", "never", "never"), rules)
     after, events = resolve(state, action, None, dice([9, 8, 5, 5]), rules)
     assert after.model("h1").stress == 3 and after.model("k1").stress == 1
     assert all("EC-MEL-CHICKEN" in e.clauses for e in events)
     far = state.with_model(target.but(pose=Pose(20, 10, 180)))
     with pytest.raises(IllegalPlanError, match="EC-MEL-CHICKEN"):
-        check(far, Action.attack("k1", "h1"), rules)
+        check(armed(far, "k1"), Action.attack("k1", "h1"), rules)
     behind = state.with_model(target.but(pose=Pose(12.9, 10, 0)))
     with pytest.raises(IllegalPlanError, match="EC-MEL-CHICKEN"):
-        check(behind, Action.attack("k1", "h1"), rules)
+        check(armed(behind, "k1"), Action.attack("k1", "h1"), rules)
+
+
+def test_EC_ACT_ATTACK_the_engine_gives_one_attack_an_activation_after_a_ridden_move(rules, dice):
+    """Clause: EC-ACT-ATTACK ("one attack at any point along the move"), EC-GUN-STOPPED. The engine
+    itself refuses an attack before the rider has ridden this activation, gives one after its move,
+    refuses a second, and takes it back when the activation ends; the activation a rider skips
+    after a reload starts with a shot, one that skips after a plain stop with none."""
+    chicken = Action.attack("k1", "h1", "chicken", "never", "never")
+    start = state_of(model("k1", pose=Pose(2, 10, 0), speed=2),
+                     dataclasses.replace(model("h1", pose=Pose(12.9, 10, 180)), gang="hades"))
+    state = begin(start, "k1", rules)
+    with pytest.raises(IllegalPlanError, match="no attack to make now") as refused:
+        check(state, chicken, rules)
+    assert refused.value.clause == "EC-ACT-ATTACK"
+    state, _ = take(state, Action.ride("k1", "s2: straight 8"), rules)  # ends nose to nose with h1
+    assert state.model("k1").attack_chance == ALONG_THE_MOVE
+    state, _ = resolve(state, check(state, chicken, rules), None, dice([9, 8, 5, 5]), rules)
+    assert (state.model("k1").attack_chance, state.model("k1").attacks_made) == (None, 1)
+    with pytest.raises(IllegalPlanError, match="made its attack this activation"):
+        check(state, chicken, rules)
+    state, _ = take(state, Action.ride("k1", "s2: straight 8"), rules)  # its second action: still no attack
+    assert state.model("k1").attack_chance is None
+    ended, _ = resolve(state, Action.end("k1"), None, np.random.default_rng(0), rules)
+    assert (ended.model("k1").attack_chance, ended.model("k1").attacks_made) == (None, 0)
+    skipping = dict(skip_next_activation=True, stopped=True, speed=0, gun="pistol", ammo=6)
+    reloaded = begin(start.with_model(start.model("k1").but(reloading=True, **skipping)), "k1", rules)
+    assert reloaded.model("k1").attack_chance == WHILE_RELOADING
+    assert begin(start.with_model(start.model("k1").but(**skipping)), "k1", rules).model("k1").attack_chance is None
 
 
 def test_EC_ACT_STOP_a_stop_that_ends_in_the_air_is_no_stop(rules):

@@ -13,6 +13,7 @@ from entropy3d.rules.facts import Sight
 from entropy3d.rules.state import ModelState, State, Wreck
 from entropy3d.rules.transition import Action, check, resolve
 from entropy3d.rules.wrecks import clear_spot, place_wrecks, wreck_spots
+from tests.rules.test_attacks import armed
 
 
 def rider(model_id, gang, pose, **changes) -> ModelState:
@@ -59,7 +60,7 @@ def shot_state(mate_pose: Pose | None = None) -> State:
 
 def shoot(state, rules, dice, table=None):
     action = Action.attack("k1", "h1", "pistol", "never", "never")
-    checked = check(state, action, rules, table or Table())
+    checked = check(armed(state, "k1"), action, rules, table or Table())
     return resolve(state, checked, None, dice([9, 9, 2, 3]), rules, table)
 
 

@@ -263,7 +263,7 @@ def test_SW_TURN_the_higher_die_activates_first_ties_rolled_again_then_sides_alt
                                                                                  "b": VehicleStats()})
     start = engine.start_turn(state, ScriptedDice(4, 4, 2, 5), None)
     assert start.rolls == ((4, 4), (2, 5)) and start.first == "runners"
-    assert engine.activation_order("runners", {"law": ["a", "c", "d"], "runners": ["b"]}) == ["b", "a", "c", "d"]
+    assert engine.activation_order(state, "runners", {"law": ["a", "c", "d"], "runners": ["b"]}) == ["b", "a", "c", "d"]
 
 
 def test_SW_CHASE_off_an_open_edge_a_runner_gets_away_and_the_chase_ends(chase):

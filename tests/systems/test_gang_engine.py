@@ -100,10 +100,10 @@ def test_GANG_TURN_priority_roll_and_the_tie_passing_priority(gang):
 def test_GANG_TURN_players_alternate_one_ready_fighter_each(gang):
     """Clause: GANG-TURN. "Taking turns each player activates one ready fighter." The Eschers have
     priority and one fighter: it goes, then the Orlocks' three one after another."""
-    engine, _ = game(gang, [fighter("o", "orlock"), fighter("e", "escher")])
-    assert engine.activation_order("escher", {"orlock": ["o1", "o2", "o3"], "escher": ["e1"]}) == \
+    engine, state = game(gang, [fighter("o", "orlock"), fighter("e", "escher")])
+    assert engine.activation_order(state, "escher", {"orlock": ["o1", "o2", "o3"], "escher": ["e1"]}) == \
         ["e1", "o1", "o2", "o3"]
-    assert engine.activation_order("orlock", {"orlock": ["o1", "o2"], "escher": ["e1", "e2"]}) == \
+    assert engine.activation_order(state, "orlock", {"orlock": ["o1", "o2"], "escher": ["e1", "e2"]}) == \
         ["o1", "e1", "o2", "e2"]
 
 

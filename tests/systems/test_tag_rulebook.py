@@ -64,7 +64,7 @@ def test_TAG_TURN_a_runner_has_one_action_and_an_activation_starts_afresh(yard):
     first = [engine.start_turn(state, np.random.default_rng(seed), None) for seed in range(20)]
     assert all(t.rolls[-1][0] != t.rolls[-1][1] and all(a == b for a, b in t.rolls[:-1]) for t in first)
     assert {t.first for t in first} == {"reds", "blues"}
-    assert engine.activation_order("blues", {"reds": ["red_1", "red_2"], "blues": ["blue_2"]}) == \
+    assert engine.activation_order(state, "blues", {"reds": ["red_1", "red_2"], "blues": ["blue_2"]}) == \
         ["blue_2", "red_1", "red_2"]
 
 

@@ -273,7 +273,7 @@ def test_TEN_TURN_group_initiative_the_best_perception_side_goes_first(ten):
     assert start.rolls == ((9, 7),) and start.first == "reds"
     again = engine.start_turn(state, Dice(3, 5, 2, 6, 1, 6, 1, 1, 1, 1, 2, 2), None)
     assert again.rolls == ((7, 7), (2, 3)) and again.first == "blues"
-    assert engine.activation_order("blues", {"reds": ["r", "r2"], "blues": ["b"]}) == ["b", "r", "r2"]
+    assert engine.activation_order(state, "blues", {"reds": ["r", "r2"], "blues": ["b"]}) == ["b", "r", "r2"]
 
 
 def test_TEN_TURN_the_side_going_second_has_an_advantage_die_on_its_action(ten):

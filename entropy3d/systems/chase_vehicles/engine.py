@@ -140,7 +140,7 @@ class ChaseEngine:
         """SW-TURN: the vehicles of ``gang`` still in the chase."""
         return [m.id for m in state.models.values() if m.gang == gang and m.in_play]
 
-    def activation_order(self, first: str, chosen: Mapping[str, Sequence[str]]) -> list[str]:
+    def activation_order(self, state: State, first: str, chosen: Mapping[str, Sequence[str]]) -> list[str]:
         """SW-TURN: the sides take turns, one vehicle each, ``first`` first; a side with none left
         lets the others go on. ``chosen``: each side's vehicles in its player's order."""
         return taking_turns(first, chosen)

@@ -107,7 +107,7 @@ class GangEngine:
         """GANG-TURN: the fighters of ``gang`` given a Ready marker (every one in play)."""
         return [m.id for m in state.models.values() if m.gang == gang and m.in_play]
 
-    def activation_order(self, first: str, chosen: Mapping[str, Sequence[str]]) -> list[str]:
+    def activation_order(self, state: State, first: str, chosen: Mapping[str, Sequence[str]]) -> list[str]:
         """GANG-TURN, Activation: "Taking turns each player activates one ready fighter", the
         player with priority first; ``chosen``: each gang's ready fighters in its player's order.
         A gang with none left lets the other go on."""

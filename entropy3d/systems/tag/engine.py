@@ -68,7 +68,7 @@ class TagEngine:
         """The runners of ``gang`` still in the game."""
         return [m.id for m in state.models.values() if m.gang == gang and m.in_play]
 
-    def activation_order(self, first: str, chosen: Mapping[str, Sequence[str]]) -> list[str]:
+    def activation_order(self, state: State, first: str, chosen: Mapping[str, Sequence[str]]) -> list[str]:
         """TAG-TURN: the sides take turns, one runner each, the first side first."""
         return taking_turns(first, chosen)
 

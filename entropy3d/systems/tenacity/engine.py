@@ -159,7 +159,7 @@ class TenacityEngine:
         """TEN-TURN: the figures of ``gang`` that take a turn this round (every one conscious)."""
         return [m.id for m in state.models.values() if m.gang == gang and m.in_play]
 
-    def activation_order(self, first: str, chosen: Mapping[str, Sequence[str]]) -> list[str]:
+    def activation_order(self, state: State, first: str, chosen: Mapping[str, Sequence[str]]) -> list[str]:
         """TEN-TURN, group initiative: the side that goes first, every figure in its player's
         order, then the other side's."""
         return list(chosen.get(first, ())) + [m for gang, ids in chosen.items() if gang != first for m in ids]

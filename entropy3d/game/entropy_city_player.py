@@ -1,0 +1,168 @@
+"""An Entropy City gang's player on the one game loop (:class:`~entropy3d.game.loop.Game`).
+
+Entropy City's choosers (:class:`~entropy3d.game.players.AutoPlayer`, the scripted player) answer
+three questions: which plan to ride, which of the attacks the rules allow to make, and whether
+to remain on overwatch. :class:`EntropyCityPlayer` asks them in the order an activation runs and
+hands the loop one action at a time, as every rulebook's player does: the attack the rules give
+the rider now (``ModelState.attack_chance``, set by the engine after a move, a stop or a reload),
+else the action it must skip, else remaining on overwatch, else a ride; None once its actions are
+spent. It decides no rule: the engine refuses what is not allowed, and the attacks it offers are
+those the engine's ``check`` accepts.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from typing import Mapping, Sequence
+
+import numpy as np
+
+from entropy3d.errors import IllegalPlanError
+from entropy3d.game.players import ActionView, AttackOption, Player
+from entropy3d.geometry import Pose
+from entropy3d.rules.attack_odds import melee_odds, shot_odds
+from entropy3d.rules.attacks import ALONG_THE_MOVE, DODGE, weapon_kind
+from entropy3d.rules.state import State
+from entropy3d.rules.stopped_guns import may_remain
+from entropy3d.rules.transition import MOVE, Action
+from entropy3d.systems.base import SystemView
+
+#: attacks are only looked for at rivals this close (inches): past every weapon's reach and beyond
+#: what the automatic players would shoot at (the rules check each attack exactly)
+MAX_ATTACK_IN = 40.0
+
+
+class EntropyCityPlayer:
+    """The player of ``gang``: ``chooser`` chooses its plans and attacks; ``engine`` is the game's
+    (:class:`~entropy3d.rules.engine.EntropyCityEngine`); ``pushes``: how each gang's player pushes
+    its luck (gang -> policy name), for a target's side of an attack."""
+
+    def __init__(self, gang: str, engine, chooser: Player, pushes: Mapping[str, str]):
+        self.gang, self.engine, self.chooser, self.pushes = gang, engine, chooser, dict(pushes)
+        self._declined: tuple[str, int, int] | None = None
+
+    @property
+    def push(self) -> str:
+        return self.chooser.push
+
+    def order(self, state: State, ready: Sequence[str], table) -> list[str]:
+        """Its riders as the scene lists them: the engine orders them by speed (EC-TURN-2)."""
+        return list(ready)
+
+    def choose_action(self, view: SystemView) -> Action | None:
+        state, model = view.state, view.model
+        ruleset = self.engine.ruleset
+        offer = (model.id, state.turn, len(view.taken))
+        if model.attack_chance is not None and self._declined != offer:
+            ride = _last(view.taken, lambda step: step.action.kind == MOVE)  # the action it attacks in
+            ridden = _last(view.taken, lambda step: step.action.move is not None)  # a forced move's after it
+            index = 0 if ride is None else ride.before.model(model.id).actions_taken
+            along = ridden.trajectory if ridden is not None and model.attack_chance == ALONG_THE_MOVE else None
+            attack = self._attack(ActionView(state, model, index, view.table, ruleset), along)
+            if attack is not None:
+                return attack
+            self._declined = offer
+        if model.actions_taken >= int(ruleset.data("turn.actions_per_activation")):
+            return None
+        if model.skip_next_action:
+            return Action.skip(model.id)
+        action_view = ActionView(state, model, model.actions_taken, view.table, ruleset)
+        remain = getattr(self.chooser, "remain_on_overwatch", None)
+        if remain is not None and may_remain(model) and remain(action_view):
+            return Action.watch(model.id)
+        return Action.ride(model.id, self.chooser.choose_plan(action_view), self.chooser.push)
+
+    def refused(self, view: SystemView, action: Action, refusal: IllegalPlanError) -> Action | None:
+        """A ride the table refuses when the chooser found every path blocked: the impact cannot be
+        avoided, so the ride decides (EC-COL-1); any other refusal stands."""
+        if action.kind == MOVE and getattr(self.chooser, "may_be_cornered", False):
+            return dataclasses.replace(action, unavoidable=True)
+        return None
+
+    # -- attacks ---------------------------------------------------------------------------------
+
+    def attack_options(self, view: ActionView, ridden: np.ndarray | None = None) -> list[AttackOption]:
+        """The attacks the rules allow the rider now, from any point of its last ridden move
+        (``ridden``: its trajectory rows; None: where it stands) (EC-ACT-ATTACK): chicken, its melee
+        weapon, its gun (EC-MEL-*, EC-GUN-*), each with its exact odds against the target's player
+        pushing its own way."""
+        state, attacker, table = view.state, view.model, view.probe
+        poses = _poses_along(ridden, attacker.pose)
+        weapons = ["chicken", attacker.weapon] + ([attacker.gun] if attacker.gun and attacker.ammo > 0 else [])
+        options = []
+        for target in state.models.values():
+            if target.gang == attacker.gang or not target.in_play:
+                continue
+            nearest = min(poses, key=lambda p: math.hypot(p.x - target.pose.x, p.y - target.pose.y))
+            if math.hypot(nearest.x - target.pose.x, nearest.y - target.pose.y) > MAX_ATTACK_IN:
+                continue
+            for weapon in weapons:
+                if weapon == "chicken":
+                    tries = [attacker.pose]
+                elif weapon == attacker.gun:
+                    tries = [poses[-1], poses[len(poses) // 2], poses[0]]  # each asks the LOS engine
+                else:
+                    tries = poses
+                for pose in tries:
+                    try:
+                        action = Action.attack(attacker.id, target.id, weapon, from_pose=None if weapon == "chicken"
+                                               else pose)
+                        self.engine.check(state, action, table)
+                    except IllegalPlanError:
+                        continue
+                    options.append(self._option(state, action))
+                    break
+        return options
+
+    def _option(self, state: State, action: Action) -> AttackOption:
+        """The option of a legal attack, with its TN and exact odds (the melee target dodging)."""
+        ruleset = self.engine.ruleset
+        target = state.model(action.target)
+        defender_push = self.pushes.get(target.gang, "sit-at-tn")
+        kind = weapon_kind(action.weapon, ruleset)
+        if kind == "chicken":
+            return AttackOption(action.weapon, target.id, int(ruleset.data("chicken.tn")), action.from_pose)
+        if kind == "gun":
+            odds = shot_odds(state, action.model_id, target.id, action.weapon, ruleset, push=self.push,
+                             defender_push=defender_push)
+        else:
+            odds = melee_odds(state, action.model_id, target.id, action.weapon, DODGE, ruleset, push=self.push,
+                              defender_push=defender_push, from_pose=action.from_pose)
+        return AttackOption(action.weapon, target.id, odds.tn, action.from_pose, odds, defender_push)
+
+    def _attack(self, view: ActionView, ridden: np.ndarray | None) -> Action | None:
+        """The attack its chooser picks among the options, or None."""
+        choice = self.chooser.choose_attack(view, self.attack_options(view, ridden))
+        if choice is None:
+            return None
+        defender_push = self.pushes.get(view.state.model(choice.target).gang, "sit-at-tn")
+        return Action.attack(view.model.id, choice.target, choice.kind, choice.push or self.push, defender_push,
+                             from_pose=choice.from_pose)
+
+
+def _last(taken: Sequence, which):
+    """The last step of ``taken`` for which ``which(step)`` holds, or None."""
+    return next((step for step in reversed(taken) if which(step)), None)
+
+
+def _poses_along(ridden: np.ndarray | None, end: Pose, every_in: float = 1.0) -> list[Pose]:
+    """Poses of the attacker along its last ridden move, about ``every_in`` apart, ending where it
+    stands (EC-ACT-ATTACK: an attack at any point along the move)."""
+    if ridden is None or len(ridden) < 2:
+        return [end]
+    steps = np.hypot(*np.diff(ridden[:, 1:3], axis=0).T)
+    along = np.concatenate([[0.0], np.cumsum(steps)])
+    marks = np.arange(0.0, along[-1], every_in)
+    picks = np.unique(np.searchsorted(along, marks).clip(0, len(ridden) - 1))
+    poses = [Pose(float(r[1]), float(r[2]), float(r[4]) % 360.0, float(r[3])) for r in ridden[picks]]
+    return poses + [end]
+
+
+def entropy_city_players(engine, choosers: Mapping[str, Player]) -> dict[str, EntropyCityPlayer]:
+    """Every gang's player on the one loop, from its chooser (gang -> chooser)."""
+    pushes = {gang: chooser.push for gang, chooser in choosers.items()}
+    return {gang: EntropyCityPlayer(gang, engine, chooser, pushes) for gang, chooser in choosers.items()}
+
+
+__all__ = ["EntropyCityPlayer", "MAX_ATTACK_IN", "entropy_city_players"]
