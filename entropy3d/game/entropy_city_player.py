@@ -22,7 +22,7 @@ from entropy3d.errors import IllegalPlanError
 from entropy3d.game.players import ActionView, AttackOption, Player
 from entropy3d.geometry import Pose
 from entropy3d.rules.attack_odds import melee_odds, shot_odds
-from entropy3d.rules.attacks import ALONG_THE_MOVE, DODGE, weapon_kind
+from entropy3d.rules.attacks import ALONG, DODGE, weapon_kind
 from entropy3d.rules.state import State
 from entropy3d.rules.stopped_guns import may_remain
 from entropy3d.rules.transition import MOVE, Action
@@ -58,7 +58,7 @@ class EntropyCityPlayer:
             ride = _last(view.taken, lambda step: step.action.kind == MOVE)  # the action it attacks in
             ridden = _last(view.taken, lambda step: step.action.move is not None)  # a forced move's after it
             index = 0 if ride is None else ride.before.model(model.id).actions_taken
-            along = ridden.trajectory if ridden is not None and model.attack_chance == ALONG_THE_MOVE else None
+            along = ridden.trajectory if ridden is not None and model.attack_chance in ALONG else None
             attack = self._attack(ActionView(state, model, index, view.table, ruleset), along)
             if attack is not None:
                 return attack

@@ -156,22 +156,30 @@ class Game:
         """``records`` with the records of one action's ``steps``: each keeps the action's index
         (the model's actions taken before it), a ridden step the judging rulebook's rulings; an
         attack that spends no action of its own (Entropy City's attack along its move,
-        EC-ACT-ATTACK) is the ``attack`` of the action before it."""
+        EC-ACT-ATTACK) belongs to the action before it: the first is that action's ``attack``,
+        more (gung-ho's, EC-ACT-GUNGHO) are records of their own with its index."""
         records = list(records)
-        index = steps[0].before.model(steps[0].action.model_id).actions_taken
+        first = steps[0]
+        index = first.before.model(first.action.model_id).actions_taken
+        if first.action.kind == ATTACK and records and _spends_no_action(first):
+            index = records[-1].index
         for step in steps:
             record = action_record(index, step)
             if step.ridden and self.judge is not None:
                 record = dataclasses.replace(record, rulings=self.judge.rulings(step.action.model_id, [step],
                                                                                  self.judge_rng))
-            model_id = step.action.model_id
-            free = step.after.model(model_id).actions_taken == step.before.model(model_id).actions_taken
-            if record.attack is not None and free and records and records[-1].attack is None:
-                now = step.after.model(model_id)
+            if record.attack is not None and _spends_no_action(step) and records and records[-1].attack is None:
+                now = step.after.model(step.action.model_id)
                 record = dataclasses.replace(records.pop(), attack=record.attack, stress_after=now.stress,
                                              model_after=now)
             records.append(record)
         return records
+
+
+def _spends_no_action(step: Step) -> bool:
+    """The step left its model's count of actions as it was (an Entropy City attack)."""
+    model_id = step.action.model_id
+    return step.after.model(model_id).actions_taken == step.before.model(model_id).actions_taken
 
 
 def action_record(index: int, step: Step) -> ActionRecord:

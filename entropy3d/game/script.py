@@ -20,7 +20,7 @@ is an error naming the script, the entry and the clause, never a silent substitu
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Literal, Optional, Sequence
+from typing import Literal, Optional, Sequence, Union
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
@@ -40,8 +40,10 @@ class ScriptedActivation(BaseModel):
     turn: int = Field(ge=1, description="1-based turn")
     model: str = Field(description="model id from the scene")
     plans: list[str] = Field(default_factory=list, max_length=2, description="one plan per action, in order")
-    attack: Optional[str] = Field(None, description="`TARGET [with WEAPON]`: the model to attack after the "
-                                  "move (with chicken, the melee weapon or the gun), if the rules allow it")
+    attack: Union[str, list[str], None] = Field(
+        None, description="`TARGET [with WEAPON]`: the model to attack after the move (with chicken, the melee "
+                          "weapon or the gun), if the rules allow it; a list for a gung-ho rider's attacks, in "
+                          "order (up to 4, EC-ACT-GUNGHO)")
     remain_on_overwatch: bool = Field(False, description="spend this activation remaining on overwatch, once "
                                       "(EC-GUN-STOPPED); then no plans")
 
@@ -53,6 +55,11 @@ class ScriptedActivation(BaseModel):
             raise ValueError("give plans, remain_on_overwatch: true, or (in the skipped activation after a "
                              "reload) an attack")
         return self
+
+    @property
+    def attacks(self) -> list[str]:
+        """Its attacks in order (``attack:`` one, or a list of them)."""
+        return [] if not self.attack else [self.attack] if isinstance(self.attack, str) else list(self.attack)
 
 
 class GameScript(BaseModel):
@@ -129,18 +136,22 @@ def script_problems(script: GameScript, lines: dict[str, int], table) -> list[tu
                 parse_plan(text)
             except PlanError as error:
                 add(f"{at}.plans[{a}]", str(error))
-        if entry.attack:
-            target, weapon = attack_parts(entry.attack)
+        most = int(table.ruleset.data("actions.gungho.max_attacks"))
+        if len(entry.attacks) > most:
+            add(f"{at}.attack", f"{len(entry.attacks)} attacks: an activation has one, gung-ho {most} at most "
+                                "(EC-ACT-ATTACK, EC-ACT-GUNGHO)")
+        for n, attack in enumerate(entry.attacks):
+            where = f"{at}.attack" if isinstance(entry.attack, str) else f"{at}.attack[{n}]"
+            target, weapon = attack_parts(attack)
             if target == entry.model:
-                add(f"{at}.attack", f"{entry.model} cannot attack itself: name another model")
+                add(where, f"{entry.model} cannot attack itself: name another model")
             elif target not in ids:
-                add(f"{at}.attack", f"no model {target!r} to attack in the scene {table.name!r}; "
-                                    f"{did_you_mean(target, ids)}")
+                add(where, f"no model {target!r} to attack in the scene {table.name!r}; {did_you_mean(target, ids)}")
             if weapon:
                 try:
                     weapon_kind(weapon, table.ruleset)
                 except ValueError as error:
-                    add(f"{at}.attack", str(error))
+                    add(where, str(error))
     return problems
 
 
@@ -224,7 +235,8 @@ class ScriptedPlayer:
         found = self._entry(view)
         if found is None:
             return self.fallback.choose_attack(view, options) if self.fallback is not None else None
-        if not found[1].attack:
+        attacks = found[1].attacks
+        if view.model.attacks_made >= len(attacks):  # each attack it was given once, in order
             return None
-        target, weapon = attack_parts(found[1].attack)
+        target, weapon = attack_parts(attacks[view.model.attacks_made])
         return next((o for o in options if o.target == target and (not weapon or o.kind == weapon)), None)

@@ -146,8 +146,11 @@ def _bust(state: State, model_id: str, push: str, by_gang: str | None, rng: np.r
 
 #: how a rider may attack now (``ModelState.attack_chance``, :func:`attack_chance`): from any point
 #: along the move it rode (EC-ACT-ATTACK), a focussed shot where it stopped, or a shot in the
-#: activation it skips after a reload (EC-GUN-STOPPED)
-ALONG_THE_MOVE, FOCUSSED, WHILE_RELOADING = "along the move", "focussed", "while reloading"
+#: activation it skips after a reload (EC-GUN-STOPPED); gung-ho's melee attacks along its move,
+#: up to four (EC-ACT-GUNGHO)
+ALONG_THE_MOVE, FOCUSSED, WHILE_RELOADING, GUNG_HO = "along the move", "focussed", "while reloading", "gung-ho"
+#: the chances whose attacks come from a point of the move just ridden
+ALONG = (ALONG_THE_MOVE, GUNG_HO)
 
 
 def attack_chance(after: ModelState, move: PlannedMove, events: Sequence[Event], attacked: bool) -> str | None:
@@ -162,8 +165,37 @@ def attack_chance(after: ModelState, move: PlannedMove, events: Sequence[Event],
     if after.stopped and move.plan.action == "stop" and after.gun is not None and after.ammo > 0:
         return FOCUSSED
     if not after.stopped and move.attacks_allowed > 0:
-        return ALONG_THE_MOVE
+        return GUNG_HO if move.plan.action == "gungho" else ALONG_THE_MOVE
     return None
+
+
+def chance_after_attack(before: ModelState, after: ModelState, events: Sequence[Event], ruleset: Ruleset
+                        ) -> str | None:
+    """The attack a rider has left after one (``before``/``after``: it around the attack): none,
+    but for gung-ho's, up to ``actions.gungho.max_attacks`` while it rides on unbusted
+    (EC-ACT-GUNGHO: "you have a maximum of 4 attacks")."""
+    if before.attack_chance != GUNG_HO or after.status != RIDING:
+        return None
+    if any(event.kind == "bust" and event.model == after.id for event in events):
+        return None
+    return GUNG_HO if before.attacks_made + 1 < int(ruleset.data("actions.gungho.max_attacks")) else None
+
+
+def gungho_cost(state: State, attacker_id: str, ruleset: Ruleset) -> tuple[State, list[Event]]:
+    """The stress of a gung-ho attack after the first, taken as it is made, before its dice
+    (EC-ACT-GUNGHO: "add 2 stress for every attack after the first"; DECISION: the cost of making
+    the attack, so it counts in that attack's own test)."""
+    from entropy3d.rules.combat import gungho_attack_stress
+
+    attacker = state.model(attacker_id)
+    number = attacker.attacks_made + 1
+    extra = gungho_attack_stress(number, ruleset) if attacker.attack_chance == GUNG_HO else 0
+    if not extra:
+        return state, []
+    limit = int(ruleset.data("actions.gungho.max_attacks"))
+    return state.with_model(attacker.but(stress=attacker.stress + extra)), [
+        Event("attack", attacker.id, f"gung-ho attack {number} of {limit}: +{extra} stress (EC-ACT-GUNGHO)",
+              clauses=("EC-ACT-GUNGHO",), stress_change=extra, figures={"attack_number": number})]
 
 
 def chance_kept(chance: str | None, after: ModelState, events: Sequence[Event]) -> str | None:
@@ -175,14 +207,17 @@ def chance_kept(chance: str | None, after: ModelState, events: Sequence[Event]) 
     return chance if after.stopped == (chance == FOCUSSED) else None
 
 
-def check_chance(attacker: ModelState) -> None:
-    """Whether the rules give ``attacker`` an attack now (``attack_chance``, set as its actions
-    resolve); raises IllegalPlanError naming the clause."""
+def check_chance(attacker: ModelState, kind: str | None) -> None:
+    """Whether the rules give ``attacker`` an attack of ``kind`` (chicken, melee or gun; None: not
+    known) now (``attack_chance``, set as its actions resolve); raises IllegalPlanError naming the
+    clause."""
+    if attacker.attack_chance == GUNG_HO and kind == "gun":
+        raise IllegalPlanError("EC-ACT-GUNGHO", f"{attacker.id} rode gung-ho: its attacks are melee attacks")
     if attacker.attack_chance is not None:
         return
     if attacker.attacks_made:
-        raise IllegalPlanError("EC-ACT-ATTACK", f"{attacker.id} has made its attack this activation: one an "
-                                                "activation")
+        raise IllegalPlanError("EC-ACT-ATTACK", f"{attacker.id} has made its attacks this activation: one an "
+                                                "activation (gung-ho: four, EC-ACT-GUNGHO)")
     raise IllegalPlanError("EC-ACT-ATTACK", f"{attacker.id} has no attack to make now: an attack comes after a move "
                                             "it rode this activation, and not after a bust or a crash (a stopped "
                                             "rider with a loaded gun takes a focussed shot, EC-GUN-STOPPED)")

@@ -38,9 +38,11 @@ from entropy3d.rules.attacks import (
     DODGE,
     WHILE_RELOADING,
     attack_chance,
+    chance_after_attack,
     chance_kept,
     check_attack,
     check_chance,
+    gungho_cost,
     resolve_chicken,
     resolve_melee,
     resolve_shot,
@@ -183,7 +185,11 @@ def check(state: State, action: Action, ruleset: Ruleset, table: TableChecks | N
             seen.append(table.sight(state, model.id, action.target, action.from_pose or model.pose))
             return seen[-1]
 
-        check_chance(model)
+        try:
+            kind = weapon_kind(action.weapon, ruleset)
+        except ValueError:
+            kind = None  # check_attack names the weapon it does not know
+        check_chance(model, kind)
         check_attack(state, model.id, action.target, action.weapon, ruleset, action.from_pose,
                      see if table is not None else None, action.shots)
         return dataclasses.replace(action, sighting=seen[-1]) if seen else action
@@ -259,10 +265,11 @@ def _resolve(state: State, action: Action, facts: Facts | None, rng: np.random.G
     """:func:`resolve` before the wrecks are placed, the actor's attack allowance kept
     (:func:`_attack_allowance`)."""
     after, events = _apply(state, action, facts, rng, ruleset, table)
-    return _attack_allowance(state.model(action.model_id), action, after, events), events
+    return _attack_allowance(state.model(action.model_id), action, after, events, ruleset), events
 
 
-def _attack_allowance(before: ModelState, action: Action, state: State, events: list[Event]) -> State:
+def _attack_allowance(before: ModelState, action: Action, state: State, events: list[Event], ruleset: Ruleset
+                      ) -> State:
     """The attack the rules give the model after ``action`` (EC-ACT-ATTACK, EC-GUN-STOPPED): one an
     activation, after a move it rode (an attack along it, or a focussed shot after a stop), kept
     through a move forced on it, and a shot at the start of the activation it skips after a
@@ -274,7 +281,8 @@ def _attack_allowance(before: ModelState, action: Action, state: State, events: 
     elif action.kind == END:
         model = model.but(attack_chance=None, attacks_made=0)
     elif action.kind == ATTACK:
-        model = model.but(attack_chance=None, attacks_made=model.attacks_made + 1)
+        model = model.but(attack_chance=chance_after_attack(before, model, events, ruleset),
+                          attacks_made=before.attacks_made + 1)
     elif action.kind == MOVE:
         model = model.but(attack_chance=attack_chance(model, action.move, events, model.attacks_made > 0))
     elif action.kind == FORCED:
@@ -297,14 +305,18 @@ def _apply(state: State, action: Action, facts: Facts | None, rng: np.random.Gen
     if action.kind == WATCH:
         return stopped_guns.remain(state, model.id, ruleset)
     if action.kind == ATTACK:
+        state, cost = gungho_cost(state, model.id, ruleset)
         kind = weapon_kind(action.weapon, ruleset)
         if kind == CHICKEN:
-            return resolve_chicken(state, model.id, action.target, action.push, action.defender_push, rng, ruleset)
-        if kind == "melee":
-            return resolve_melee(state, model.id, action.target, action.weapon, action.defence, action.push,
-                                 action.defender_push, rng, ruleset, action.from_pose)
-        return resolve_shot(state, model.id, action.target, action.weapon, action.shots, action.push,
-                            action.defender_push, rng, ruleset)
+            state, events = resolve_chicken(state, model.id, action.target, action.push, action.defender_push, rng,
+                                            ruleset)
+        elif kind == "melee":
+            state, events = resolve_melee(state, model.id, action.target, action.weapon, action.defence,
+                                          action.push, action.defender_push, rng, ruleset, action.from_pose)
+        else:
+            state, events = resolve_shot(state, model.id, action.target, action.weapon, action.shots, action.push,
+                                         action.defender_push, rng, ruleset)
+        return state, cost + events
     if action.move is None:
         raise ValueError(f"{action!r} was not checked: call check() first")
     state, events = resolve_move(state, model, action.move, action.push, facts, rng, ruleset,

@@ -246,7 +246,7 @@ def test_EC_ACT_ATTACK_a_script_names_its_attack_target_and_weapon(ruleset, tmp_
     from entropy3d.game.script import GameScript, ScriptedPlayer
 
     options = [AttackOption("chicken", "h1", 15), AttackOption("chain", "h1", 14), AttackOption("pistol", "h2", 13)]
-    view = SimpleNamespace(state=SimpleNamespace(turn=1), model=SimpleNamespace(id="k1"))
+    view = SimpleNamespace(state=SimpleNamespace(turn=1), model=SimpleNamespace(id="k1", attacks_made=0))
 
     def chosen(attack):
         script = GameScript(activations=[{"turn": 1, "model": "k1", "plans": ["s1: straight 6"], "attack": attack}])
@@ -315,3 +315,43 @@ def test_one_loop_records_every_rulebook_alike(scene):
         assert attacks, "no attack in the game: pick a seed that has one"
     for action in attacks:
         assert (action.action.kind == "attack") == ("crossroads" not in scene or action.facts is None)
+
+
+GUNG_HO_LANE = """
+name: Gung-ho lane
+table: {width: 30, depth: 14, ground: asphalt}
+roads:
+  - {id: lane, points: [[0, 7], [30, 7]], width: 10}
+gangs:
+  hades: {name: Hades MC, colour: "#c0392b"}
+  komodo: {name: Komodo, colour: "#27ae60"}
+models:
+  - {id: h1, gang: hades, bike: police, position: [3, 6], facing: 0, speed: 2, rider: {weapon: chain}}
+  - {id: k1, gang: komodo, bike: police, position: [10, 7.95], facing: 0, speed: 1}
+  - {id: k2, gang: komodo, bike: police, position: [12, 4.05], facing: 0, speed: 1}
+"""
+
+
+def test_EC_ACT_GUNGHO_a_script_makes_four_attacks_along_a_gung_ho_ride(tmp_path):
+    """Clause: EC-ACT-GUNGHO, through a scripted game: h1 rides gung-ho (double full movement at
+    speed 1, 16" on a police bike) between k1 and k2, whom it passes close by, and its script
+    names four chain attacks. All four are made from points of the ride, each after the first at
+    2 more stress (its record's stress before and after); all belong to the ride's action (index 0),
+    the first as the ride's ``attack``. A fifth named attack fails the script check."""
+    (tmp_path / "lane.yaml").write_text(GUNG_HO_LANE)
+    (tmp_path / "s.yaml").write_text(
+        "scene: lane.yaml\nseed: 1\nturns: 1\npush: never\nactivations:\n"
+        "  - {turn: 1, model: h1, plans: ['gungho s1: straight 16'], "
+        "attack: [k1 with chain, k2 with chain, k1 with chain, k2 with chain]}\n")
+    replay = _play(None, script=tmp_path / "s.yaml", turns=1)
+    h1 = next(a for a in replay.activations if a.model_id == "h1")
+    ride, *more = h1.actions
+    assert ride.plan == "gungho s1: straight 16" and ride.attack["target"] == "k1"
+    assert [(a.action.kind, a.attack["target"], a.index) for a in more] == [("attack", "k2", 0), ("attack", "k1", 0),
+                                                                             ("attack", "k2", 0)]
+    assert [(a.stress_before, a.stress_after) for a in more] == [(0, 2), (2, 4), (4, 6)]
+    # from the points of the ride beside them (k1 at x = 10, k2 at 12), not where it ended (x = 19)
+    assert all(a.attack["from_pose"][0] < 15 for a in h1.actions)
+    (tmp_path / "s.yaml").write_text((tmp_path / "s.yaml").read_text().replace("k2 with chain]", "k2, k1]"))
+    with pytest.raises(ScriptError, match="5 attacks: an activation has one, gung-ho 4 at most"):
+        _play(None, script=tmp_path / "s.yaml", turns=1)

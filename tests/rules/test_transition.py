@@ -14,7 +14,7 @@ import pytest
 
 from entropy3d.errors import IllegalPlanError
 from entropy3d.geometry import Pose
-from entropy3d.rules.attacks import ALONG_THE_MOVE, WHILE_RELOADING
+from entropy3d.rules.attacks import ALONG_THE_MOVE, GUNG_HO, WHILE_RELOADING
 from entropy3d.rules.facts import Contact, Facts, Flight, SceneryHit
 from entropy3d.rules.state import ModelState, State
 from entropy3d.rules.transition import Action, check, resolve
@@ -375,7 +375,7 @@ def test_EC_ACT_ATTACK_the_engine_gives_one_attack_an_activation_after_a_ridden_
     assert state.model("k1").attack_chance == ALONG_THE_MOVE
     state, _ = resolve(state, check(state, chicken, rules), None, dice([9, 8, 5, 5]), rules)
     assert (state.model("k1").attack_chance, state.model("k1").attacks_made) == (None, 1)
-    with pytest.raises(IllegalPlanError, match="made its attack this activation"):
+    with pytest.raises(IllegalPlanError, match="made its attacks this activation"):
         check(state, chicken, rules)
     state, _ = take(state, Action.ride("k1", "s2: straight 8"), rules)  # its second action: still no attack
     assert state.model("k1").attack_chance is None
@@ -385,6 +385,32 @@ def test_EC_ACT_ATTACK_the_engine_gives_one_attack_an_activation_after_a_ridden_
     reloaded = begin(start.with_model(start.model("k1").but(reloading=True, **skipping)), "k1", rules)
     assert reloaded.model("k1").attack_chance == WHILE_RELOADING
     assert begin(start.with_model(start.model("k1").but(**skipping)), "k1", rules).model("k1").attack_chance is None
+
+
+def test_EC_ACT_GUNGHO_four_melee_attacks_two_stress_each_after_the_first(rules, dice):
+    """Clause: EC-ACT-GUNGHO: "Where possible your rider may perform a melee attack on any enemy
+    rider prior to the end of your activation. Add 2 stress for every attack after the first, you
+    have a maximum of 4 attacks." After a gung-ho ride (24" at speed 2, the whole activation) the
+    engine gives k1 four chain attacks from the point of its move beside h1: stress 0, then +2 as
+    each later one is made (8 = 4+4 and its stress, so none busts); a fifth is refused, and a
+    gun is never a gung-ho attack."""
+    start = state_of(model("k1", pose=Pose(2, 10, 0), speed=2, weapon="chain", gun="pistol", ammo=5),
+                     dataclasses.replace(model("h1", pose=Pose(15, 10 + 42 / 25.4 + 0.3, 0)), gang="hades"))
+    state, _ = take(begin(start, "k1", rules), Action.ride("k1", "gungho s2: straight 24"), rules)
+    assert state.model("k1").attack_chance == GUNG_HO and state.model("k1").actions_taken == 2
+    with pytest.raises(IllegalPlanError, match="melee attacks") as refused:
+        check(state, Action.attack("k1", "h1", "pistol"), rules)
+    assert refused.value.clause == "EC-ACT-GUNGHO"
+    chain = Action.attack("k1", "h1", "chain", "never", "never", from_pose=Pose(15, 10, 0))
+    stress = []
+    for _ in range(4):
+        state, events = resolve(state, check(state, chain, rules), None, dice([4, 4, 1, 1]), rules)
+        stress.append(state.model("k1").stress)
+        assert any("EC-MEL-1" in e.clauses for e in events)
+    assert stress == [0, 2, 4, 6]
+    with pytest.raises(IllegalPlanError, match="gung-ho: four"):
+        check(state, chain, rules)
+    assert state.model("k1").attacks_made == 4
 
 
 def test_EC_ACT_STOP_a_stop_that_ends_in_the_air_is_no_stop(rules):
