@@ -265,7 +265,29 @@ def _resolve(state: State, action: Action, facts: Facts | None, rng: np.random.G
     """:func:`resolve` before the wrecks are placed, the actor's attack allowance kept
     (:func:`_attack_allowance`)."""
     after, events = _apply(state, action, facts, rng, ruleset, table)
-    return _attack_allowance(state.model(action.model_id), action, after, events, ruleset), events
+    before = state.model(action.model_id)
+    after = _only_moved(before, action, after, events)
+    return _attack_allowance(before, action, after, events, ruleset), events
+
+
+def _only_moved(before: ModelState, action: Action, state: State, events: list[Event]) -> State:
+    """EC-MOVE-3: "If a character only moves during their action without further complication
+    their TN when attacked increases by one until the beginning of the next activation." The
+    activation starts with it (unless it is one the model skips: a stopped model did not move); a
+    ride keeps it only as a plain move (DECISION: a complication is any other action, focus, a
+    stunt, a stop, a jump, gung-ho, or a bust or crash in the ride; the tests of riding a template
+    are part of moving); a skip, a watch, a forced move and an attack end it."""
+    model = state.model(before.id)
+    if action.kind == ACTIVATE:
+        keep = not any("EC-STOPPED" in e.clauses for e in events)  # the activation it skips, stopped
+    elif action.kind == MOVE:
+        troubled = any(e.kind in ("bust", "crash") and e.model == before.id for e in events)
+        keep = model.only_moved and action.move.plan.action == "move" and not troubled
+    elif action.kind == END:
+        keep = model.only_moved
+    else:
+        keep = False
+    return state if keep == model.only_moved else state.with_model(model.but(only_moved=keep))
 
 
 def _attack_allowance(before: ModelState, action: Action, state: State, events: list[Event], ruleset: Ruleset

@@ -413,6 +413,31 @@ def test_EC_ACT_GUNGHO_four_melee_attacks_two_stress_each_after_the_first(rules,
     assert state.model("k1").attacks_made == 4
 
 
+def test_EC_MOVE_3_only_a_plain_move_is_plus_1_to_hit_and_a_stopped_rider_is_minus_2(rules):
+    """Clause: EC-MOVE-3 ("If a character only moves during their action without further
+    complication their TN when attacked increases by one until the beginning of the next
+    activation"), EC-STOPPED (-2). A plain move keeps the +1 through the activation's end; focus,
+    a stop or a bust in the ride ends it; in the activation a stopped rider skips it has none, so
+    it is attacked at -2, not -1 (the +1 once stayed after anything but an attack)."""
+    from entropy3d.rules.attacks import target_tn
+
+    state = begin(state_of(model(speed=2), dataclasses.replace(model("h1", pose=Pose(10, 20, 0)), gang="hades")),
+                  "k1", rules)
+    moved, _ = take(state, Action.ride("k1", "s2: straight 10"), rules)
+    ended, _ = resolve(moved, Action.end("k1"), None, np.random.default_rng(0), rules)
+    assert ended.model("k1").only_moved
+    for plan in ("focus s2: straight 12", "stop s2: straight 8"):
+        assert not take(state, Action.ride("k1", plan), rules)[0].model("k1").only_moved, plan
+    busted, events = take(state, Action.ride("k1", "s2: straight 10"), rules, contacts=[
+        Contact("bank", "building", 5.0, 0.5, 0.0, 0.0, (15.0, 10.0, 0.0))], progress=5.0)
+    assert any(e.kind in ("bust", "crash") for e in events) and not busted.model("k1").only_moved
+    stopped, _ = take(state, Action.ride("k1", "stop s2: straight 8"), rules)
+    skipping = begin(resolve(stopped, Action.end("k1"), None, np.random.default_rng(0), rules)[0], "k1", rules)
+    target, attacker = skipping.model("k1"), skipping.model("h1")
+    assert target.stopped and not target.only_moved
+    assert target_tn(14, attacker, target, rules, ranged=False) == 12
+
+
 def test_EC_ACT_STOP_a_stop_that_ends_in_the_air_is_no_stop(rules):
     """Clause: EC-ACT-STOP, EC-JUMP-2: a stop whose minimum move runs over a ramp leaves the rider
     in the air; it cannot stop there (found in an automatic game: stopped at speed 0 with air time
