@@ -259,15 +259,15 @@ def check_attack(state: State, attacker_id: str, target_id: str, weapon: str, ru
     only once everything cheaper allows the shot).
     """
     kind = weapon_kind(weapon, ruleset)
+    attacker, target = state.model(attacker_id), state.model(target_id)
+    if attacker.no_attack_next_activation and attacker.in_play:
+        raise IllegalPlanError("EC-MEL-DEF", f"{attacker.id} attacked back in defence and may not attack now")
     if kind == CHICKEN:
         return check_chicken(state, attacker_id, target_id, ruleset)
-    attacker, target = state.model(attacker_id), state.model(target_id)
     if target.gang == attacker.gang:
         raise IllegalPlanError("EC-ACT-ATTACK", f"{target.id} rides for the same gang")
     if not (attacker.in_play and target.in_play):
         raise IllegalPlanError("EC-ACT-ATTACK", "both riders must be in the game")
-    if attacker.no_attack_next_activation:
-        raise IllegalPlanError("EC-MEL-DEF", f"{attacker.id} attacked back in defence and may not attack now")
     pose = from_pose or attacker.pose
     if kind == "melee":
         if attacker.stopped:
@@ -279,7 +279,7 @@ def check_attack(state: State, attacker_id: str, target_id: str, weapon: str, ru
                             attacker_airborne=attacker.air is not None, target_airborne=target.air is not None,
                             target_on_foot=target.on_foot)
         if not found.allowed:
-            raise IllegalPlanError(found.clauses[-1], found.reason)
+            raise IllegalPlanError(found.refused_by, found.reason)
         return
     if weapon != attacker.gun:
         raise IllegalPlanError("EC-GUN-2", f"{attacker.id} carries no {weapon}")
@@ -523,4 +523,6 @@ def resolve_shot(state: State, attacker_id: str, target_id: str, gun: str, shots
             events += more
         state, busts = _busts(state, duel, attacker, target, push, defender_push, rng, ruleset)
         events += busts
+        if duel.attacker.outcome is Outcome.BUST:
+            break  # DECISION: the shooter crashed (EC-DICE-4); its split shot's next shot is not fired
     return state, events

@@ -44,7 +44,8 @@ class MeleeCheck:
 
     allowed: all conditions hold. gap_in: edge-to-edge distance. reach_in: the weapon's reach.
     beside: share of the attacker's base beside the target. surprise: the attacker is behind the
-    target (EC-MEL-2). reason: why not, empty when allowed.
+    target (EC-MEL-2). reason: why not, empty when allowed; refused_by: the clause that refuses
+    it (EC-MEL-1 for reach and the half base beside, EC-JUMP-3 in the air), "" when allowed.
     """
 
     allowed: bool
@@ -54,6 +55,7 @@ class MeleeCheck:
     surprise: bool
     reason: str
     clauses: tuple[str, ...]
+    refused_by: str = ""
 
 
 def weapon_reach_in(weapon: str, ruleset: Ruleset) -> float:
@@ -83,15 +85,15 @@ def check_melee(attacker: Pose, a_base: BaseShape, target: Pose, t_base: BaseSha
         else beside_fraction(attacker, a_base, target, t_base)
     surprise = attacked_from_behind(attacker, target)
     clauses = ["EC-MEL-1"] + (["EC-MEL-2"] if surprise else [])
-    reason = ""
+    reason, refused_by = "", "EC-MEL-1"
     if target_airborne and not attacker_airborne:
-        reason = "an airborne rider can only be meleed by another launched rider"
+        reason, refused_by = "an airborne rider can only be meleed by another launched rider", "EC-JUMP-3"
         clauses.append("EC-JUMP-3")
     elif gap > reach + float(ruleset.data("melee.btb_tolerance_in")):
         reason = f"out of reach: {gap:.2f}\" apart, {weapon} reaches {reach:g}\""
     elif beside < float(ruleset.data("melee.beside_fraction")) - 1e-9:
         reason = f"only {beside:.0%} of the base is beside the target; half is needed"
-    return MeleeCheck(not reason, gap, reach, beside, surprise, reason, tuple(clauses))
+    return MeleeCheck(not reason, gap, reach, beside, surprise, reason, tuple(clauses), refused_by if reason else "")
 
 
 @dataclass(frozen=True)

@@ -351,6 +351,8 @@ class GunSpec(Strict):
     headshot_total: Optional[PosInt] = None
     ammo: PosInt
     split_shot: PosInt = 1
+    reloads: bool = Field(True, description="a stopped rider may reload it (EC-GUN-STOPPED); the pistol: "
+                                            "\"No reload\"")
 
 
 class ShootingSpec(Strict):

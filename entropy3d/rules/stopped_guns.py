@@ -57,14 +57,18 @@ class Sights(Protocol):
         ...
 
 
-def check_stopped_action(model: ModelState, action: str) -> None:
-    """Overwatch and reload are for a rider with a gun; overwatch needs a shot left (EC-GUN-STOPPED)."""
+def check_stopped_action(model: ModelState, action: str, ruleset: Ruleset) -> None:
+    """Overwatch and reload are for a rider with a gun; overwatch needs a shot left, and a gun with
+    no reload (the pistol, EC-GUN-2) cannot be reloaded (EC-GUN-STOPPED)."""
     if action not in (OVERWATCH, RELOAD):
         return
     if model.gun is None:
         raise IllegalPlanError("EC-GUN-STOPPED", f"{action} is a stopped action with a gun; {model.id} carries none")
     if action == OVERWATCH and model.ammo <= 0:
         raise IllegalPlanError("EC-GUN-STOPPED", f"{model.id}'s {model.gun} is empty: reload before overwatch")
+    if action == RELOAD and not ruleset.data(f"guns.{model.gun}.reloads"):
+        raise IllegalPlanError("EC-GUN-2", f"a {model.gun} has no reload: its {model.ammo} shots left are all "
+                                           f"{model.id} has")
 
 
 def stopped(model: ModelState, action: str, push: str, ruleset: Ruleset) -> tuple[ModelState, Event]:

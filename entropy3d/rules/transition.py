@@ -221,7 +221,7 @@ def check(state: State, action: Action, ruleset: Ruleset, table: TableChecks | N
     if model.air is not None and plan.speed != model.air.speed:
         raise IllegalPlanError("EC-JUMP-4", f"{model.id} is in the air: it lands at its launch speed "
                                f"{model.air.speed}")
-    stopped_guns.check_stopped_action(model, plan.action)
+    stopped_guns.check_stopped_action(model, plan.action, ruleset)
     stunned = "stunned" in model.conditions
     if stunned and (plan.action not in ("move",) + STOPS or any(isinstance(seg, Turn) for seg in plan.segments)):
         raise IllegalPlanError("EC-COND-STUN", f"{model.id} is stunned: its minimum distance, no turns")

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 from entropy3d.geometry import BaseShape, Pose
 from entropy3d.rules.conditions import become
-from entropy3d.rules.ruleset import Ruleset
+from entropy3d.rules.ruleset import ON_FOOT, Ruleset
 from entropy3d.rules.state import ModelState, State
 from entropy3d.scene.schema import Model, SceneSpec
 
@@ -106,7 +106,8 @@ class Table:
             rider = model.rider
             models.append(ModelState(
                 id=model.id, gang=model.gang, bike_type=model.bike_type, pose=self.start_pose(model, z),
-                speed=int(model.speed), stress=int(rider.stress), wounds=int(rider.wounds),
+                speed=int(model.speed), stopped=int(model.speed) == 0 and model.bike_type != ON_FOOT,
+                stress=int(rider.stress), wounds=int(rider.wounds),
                 max_stress=int(rider.max_stress), dodge=int(rider.dodge), protection=int(rider.protection),
                 weapon=rider.weapon or "punch", gun=rider.gun, traits=tuple(rider.traits.items()),
                 traps_carried=tuple(rider.traps),

@@ -34,16 +34,16 @@ activations:
   - {turn: 3, model: h1, plans: ["s1: straight 5", "s1: straight 5"]}
   - {turn: 3, model: k1, plans: ["reload s1: left tight 3, straight 2"]}
   - {turn: 4, model: h1, plans: ["s1: straight 5", "s1: straight 5"]}
-  - {turn: 4, model: k1, attack: h1 with pistol}
+  - {turn: 4, model: k1, attack: h1 with smg}
 """
 
 
 def test_EC_GUN_STOPPED_overwatch_and_reload_in_a_scripted_game(tmp_path):
-    """k1 stops on overwatch 5" on (a cruiser's minimum at speed 1); h1's next ride comes into its
-    pistol's range and the LOS engine's sight: k1 shoots in that ride's transition, at TN 16 + 1
+    """k1 stops on overwatch 5" on (a cruiser's minimum at speed 1) with its smg (a pistol has no
+    reload); h1's next ride comes into the smg's range and the LOS engine's sight: k1 shoots in that ride's transition, at TN 16 + 1
     (h1 only moving, EC-MOVE-3). k1 reloads in turn 3 (stopped, skipping turn 4), and in the
     skipped activation its scripted shot needs 16 + h1's speed 1 + 1 = 18. Same seed, same bytes."""
-    (tmp_path / "open.yaml").write_text(SCENE)
+    (tmp_path / "open.yaml").write_text(SCENE.replace("gun: pistol", "gun: smg"))
     (tmp_path / "script.yaml").write_text(SCRIPT)
     replay = play_game(None, seed=1, producer="geometric", script=tmp_path / "script.yaml")
     rides = [(a.turn, x) for a in replay.activations if a.model_id == "h1" for x in a.actions]
@@ -51,11 +51,11 @@ def test_EC_GUN_STOPPED_overwatch_and_reload_in_a_scripted_game(tmp_path):
     assert len(watched) == 1 and watched[0][1].model == "k1" and "EC-GUN-STOPPED" in watched[0][1].clauses
     turn, record = next((t, x) for t, x in rides if any(e.figures.get("overwatch") for e in x.events))
     shot = next(e for e in record.events if "tn" in e.figures)
-    assert shot.figures["tn"] == 17 and shot.figures["weapon"] == "pistol"
+    assert shot.figures["tn"] == 17 and shot.figures["weapon"] == "smg"
     skipped = next(a for a in replay.activations if a.model_id == "k1" and a.turn == 4)
     (reload_shot,) = skipped.actions
     first = reload_shot.attack["events"][0]
-    assert reload_shot.attack["kind"] == "pistol" and first["figures"]["tn"] == 18
+    assert reload_shot.attack["kind"] == "smg" and first["figures"]["tn"] == 18
     again = play_game(None, seed=1, producer="geometric", script=tmp_path / "script.yaml")
     assert replay_bytes(again) == replay_bytes(replay)
 

@@ -88,8 +88,9 @@ def test_EC_MEL_DEF_attacking_back_hits_both_and_costs_the_next_attack(rules, di
     after, events = attack(state, action, rules, dice([9, 8, 9, 6]))
     assert after.model("h1").stress == 2 and after.model("k1").stress == 3
     assert after.model("h1").no_attack_next_activation
-    with pytest.raises(IllegalPlanError, match="EC-MEL-DEF"):
-        check(armed(after, "h1"), Action.attack("h1", "k1", "leadpipe"), rules)
+    for weapon in ("leadpipe", "chicken"):  # chicken too: it once slipped past the check
+        with pytest.raises(IllegalPlanError, match="EC-MEL-DEF"):
+            check(armed(after, "h1"), Action.attack("h1", "k1", weapon), rules)
 
 
 def test_EC_MEL_2_from_behind_is_a_surprise(rules, dice):
@@ -100,6 +101,12 @@ def test_EC_MEL_2_from_behind_is_a_surprise(rules, dice):
     assert events[0].clauses == ("EC-MEL-2",)
     dodge = [e for e in events if "dodges" in e.rules][0]
     assert dodge.rolls[1].total == 9 + 7 + 3, "surprise stress, no dodge stat"
+    # from behind with a third of the base beside: refused by the half-base rule, EC-MEL-1 (it once
+    # named EC-MEL-2, the surprise, which allows an attack rather than refusing one)
+    behind = state.with_model(state.model("k1").but(pose=Pose(8.0, 10 + 42 / 25.4 + 0.1, 0), weapon="chain"))
+    with pytest.raises(IllegalPlanError, match="half is needed") as refused:
+        check(armed(behind, "k1"), Action.attack("k1", "h1", "chain"), rules)
+    assert refused.value.clause == "EC-MEL-1"
 
 
 def test_EC_WOUND_EC_COND_BLEED_a_dagger_cuts(rules, dice):
@@ -141,6 +148,19 @@ def test_EC_MOVE_3_and_EC_STOPPED_change_the_TN(rules):
     attacker, target = state.model("k1"), state.model("h1")
     assert target_tn(14, attacker, target.but(only_moved=True), rules, ranged=False) == 15
     assert target_tn(14, attacker, target.but(stopped=True), rules, ranged=False) == 12
+
+
+def test_EC_GUN_SPLIT_a_bust_on_the_first_shot_fires_no_second(rules, dice):
+    """Clause: EC-GUN-SPLIT, EC-DICE-4: a pistol's split shot is two shots, but a shooter whose
+    first shot busts (9 + 9 + stress 4 = 22) crashes (DECISION): though it survives the bust (the
+    crash roll of 7 keeps it on its bike) the second is not fired (it once was), and the gun spends
+    one round."""
+    state = armed(side_by_side(8.0, gun="pistol", ammo=10, stress=4), "k1")
+    split = check(state, Action.attack("k1", "h1", "pistol", "never", "never", shots=2), rules,
+                  Table(Sight(0.6, True, 9.0)))
+    after, events = resolve(state, split, None, dice([9, 9, 2, 3] + [7] * 12), rules)
+    assert [e.kind for e in events].count("attack") == 1 and any(e.kind == "bust" for e in events)
+    assert after.model("k1").in_play and after.model("k1").ammo == 9
 
 
 def test_EC_GUN_1_EC_GUN_2_EC_COVER_1_a_shot_needs_a_quarter_in_sight(rules, dice):

@@ -170,18 +170,23 @@ def test_EC_GUN_STOPPED_a_rider_on_overwatch_cannot_be_surprised(rules):
 
 
 def test_EC_GUN_STOPPED_reload_fills_the_gun_and_its_skipped_shot_adds_the_targets_speed(rules):
-    """A reload is a stop (minimum distance) that fills the pistol to its 10 shots; the shot in
-    the skipped activation needs the stopped TN 16 plus the target's speed: 16 + 3 = 19 at a
-    speed 3 target, where a focussed shot needs 16. Its next free activation ends it."""
-    state = side_by_side(10.0, gun="pistol", ammo=0, speed=1)
+    """A reload is a stop (minimum distance) that fills the smg to its 30 shots; the shot in the
+    skipped activation needs the stopped TN 16 plus the target's speed: 16 + 3 = 19 at a speed 3
+    target, where a focussed shot needs 16. Its next free activation ends it. The pistol has "No
+    reload" (EC-GUN-2): its reload is refused (it once refilled it)."""
+    state = side_by_side(10.0, gun="smg", ammo=0, speed=1)
     state = begin(state.with_model(state.model("h1").but(speed=3)), "k1", rules)
     after, events = take(state, Action.ride("k1", "reload s1: straight 4"), rules)
     k1 = after.model("k1")
-    assert (k1.ammo, k1.reloading, k1.stopped, k1.recovering, k1.skip_next_activation) == (10, True, True, False,
+    assert (k1.ammo, k1.reloading, k1.stopped, k1.recovering, k1.skip_next_activation) == (30, True, True, False,
                                                                                            True)
-    assert shot_tn(after, "k1", "h1", "pistol", 0, rules) == 19
+    assert shot_tn(after, "k1", "h1", "smg", 0, rules) == 19
     focussed = after.with_model(k1.but(reloading=False))
-    assert shot_tn(focussed, "k1", "h1", "pistol", 0, rules) == 16
+    assert shot_tn(focussed, "k1", "h1", "smg", 0, rules) == 16
+    pistol = state.with_model(state.model("k1").but(gun="pistol", ammo=3))
+    with pytest.raises(IllegalPlanError, match="a pistol has no reload") as refused:
+        check(pistol, Action.ride("k1", "reload s1: straight 4"), rules)
+    assert refused.value.clause == "EC-GUN-2"
     skipped = begin(after, "k1", rules)
     assert skipped.model("k1").reloading and skipped.model("k1").actions_taken == 2
     free = begin(skipped, "k1", rules)

@@ -326,3 +326,14 @@ def test_a_rider_s_name_or_a_misspelt_id_given_for_a_model_points_at_the_id():
     assert "did you mean 'komodo_1'?" in table.no_model("komodo1")
     with pytest.raises(KeyError, match="did you mean 'hades_3'"):
         table.model("hades3")
+
+
+def test_EC_STOPPED_a_model_set_up_at_speed_0_starts_stopped():
+    """Clause: EC-STOPPED. The scene schema says a speed of 0 is stopped: Lovers Point's police
+    line is set up at speed 0 (two of its three), so it starts with its stopped token (attacked at
+    TN -2 until it first activates), where the riders at speed 1-3 do not; it once started at
+    speed 0 unstopped."""
+    table = load_scene(Path(__file__).parents[2] / "scenes" / "lovers_point.yaml")
+    models = table.initial_state().models.values()
+    assert sorted(m.id for m in models if m.stopped) == ["police_1", "police_2"]
+    assert all(m.speed == 0 for m in models if m.stopped)
