@@ -157,7 +157,9 @@ class ActivationRecord:
 
 
 def action_events(activation: ActivationRecord, index: int) -> tuple[Event, ...]:
-    """Everything a person should read during action ``index`` of ``activation``, in order: the
+    """Everything a person should read during the ``index``-th record of ``activation.actions`` (its
+    place in the list, not its ``ActionRecord.index``: a forced move, or gung-ho's attacks after
+    the first, share their action's index), in order: the
     activation's start events (before its first action), the action's events, the scene's other
     game system's rulings on the ride and the attack's events. The video, the share page and the
     viewer all tell an action with these."""

@@ -488,6 +488,26 @@ def kept_in_width(eye, look, fov_deg: float, point, aspect: float, margin: float
     return np.asarray(eye, float) + turned
 
 
+def kept_in_height(eye, look, fov_deg: float, point, aspect: float, margin: float = 0.85) -> np.ndarray:
+    """Where a camera at ``eye`` looking at ``look`` should look so that ``point`` stays within
+    ``margin`` of the frame's half height: ``look`` tilted up or down about ``eye`` just enough, or
+    unchanged. A shot planned around a ride's middle can leave the rider at its end on the
+    frame's bottom edge (95% down in one frame of seed 10's short cut)."""
+    y = float(project_points(eye, look, fov_deg, np.asarray(point, float)[None], aspect)[0, 1])
+    if abs(y) <= margin:
+        return np.asarray(look, float)
+    offset = np.asarray(look, float) - np.asarray(eye, float)
+    to_point = np.asarray(point, float) - np.asarray(eye, float)
+    flat = max(float(np.hypot(offset[0], offset[1])), 1e-9)
+    pitch = math.atan2(offset[2], flat)
+    turn = math.atan2(to_point[2], float(np.hypot(to_point[0], to_point[1]))) - pitch
+    half = math.radians(fov_deg) / 2
+    turn *= 1.0 - margin * half / max(abs(turn), half * margin, 1e-9)
+    pitched, length = pitch + turn, float(np.linalg.norm(offset))
+    return np.asarray(eye, float) + length * np.array([offset[0] / flat * math.cos(pitched),
+                                                       offset[1] / flat * math.cos(pitched), math.sin(pitched)])
+
+
 def drifted(eye: np.ndarray, look: np.ndarray, degrees: float) -> np.ndarray:
     """``eye`` turned ``degrees`` counter-clockwise about the vertical through ``look`` (a held
     shot's slow drift)."""

@@ -49,7 +49,7 @@ def score_lines(replay: Replay, ruleset, names: words.Names, state: State) -> li
     rows = [("", f"{MISSION_NAMES.get(mission, mission)}: {rule}")]
     gang_of = {m.id: m.gang for m in replay.header.initial.models.values()}
     events = [e for a in replay.activations for e in (a.events if not a.actions else ())] + [
-        e for a in replay.activations for action in a.actions for e in action_events(a, action.index)]
+        e for a in replay.activations for j in range(len(a.actions)) for e in action_events(a, j)]
     for gang in sorted({m.gang for m in replay.header.initial.models.values()}):
         score = int(state.score.get(gang, 0))
         counts = {"bust": sum(1 for e in events if e.kind == "bust" and gang_of.get(e.model) == gang),

@@ -71,6 +71,9 @@ class FightView:
     banner: str = "TAKEN OUT"
     #: the cover the system's rules found ("none", "partial", "full"), or "" (the share decides)
     cover: str = ""
+    #: the attacker's own wreck when it busted in the attack and was taken out (EC-DICE-4, EC-WOUND),
+    #: placed with the target's at the takedown; None when it rides on
+    attacker_wreck: Pose | None = None
 
 
 def eye_and_middle(ruleset, on_foot: bool) -> tuple[float, float]:
@@ -104,6 +107,8 @@ def fight_view(attack, ruleset, on_foot: Collection[str] = (), system=None) -> F
                                      + f", {int(shot.figures['to_hit_modifier']):+d} "
                                      + (system.modifier_words if system is not None else "to hit"))
     out_of_action = any(bool(e.figures.get("out_of_action")) for e in events)
+    own = next((e for e in events if e.kind == "wreck" and e.model == attack["attacker"] and "wreck" in e.figures),
+               None)
     return FightView(
         attack["attacker"], attack["target"], str(attack["kind"]), "visible" in attack,
         np.array([shooter.x, shooter.y, shooter.z + eye]), np.array([target.x, target.y, target.z + middle]),
@@ -113,7 +118,8 @@ def fight_view(attack, ruleset, on_foot: Collection[str] = (), system=None) -> F
         None if wreck is None else Pose(float(wreck.figures["x"]), float(wreck.figures["y"]),
                                         float(wreck.figures["facing_deg"]), float(wreck.figures["z"])),
         words, (system.out_banner if system is not None else "OUT OF ACTION") if out_of_action else "TAKEN OUT",
-        cover)
+        cover, None if own is None else Pose(float(own.figures["x"]), float(own.figures["y"]),
+                                             float(own.figures["facing_deg"]), float(own.figures["z"])))
 
 
 def overwatch_view(activation, action, ruleset, on_foot: Collection[str] = ()) -> FightView | None:
@@ -278,8 +284,11 @@ def stage_fight(renderer, view: FightView, i: int, start: int, takedown: int) ->
         renderer.clear_overlays()  # the ride's plan and trail give way to the attack's line
         renderer.add_polyline(sight_polyline(view), colour=line_colour(view), width=0.07, name="sight")
         return True
-    if i == takedown and view.wreck is not None:
-        renderer.place_wreck(view.target, view.wreck)
+    if i == takedown and (view.wreck is not None or view.attacker_wreck is not None):
+        if view.wreck is not None:
+            renderer.place_wreck(view.target, view.wreck)
+        if view.attacker_wreck is not None:  # it busted in its own attack and is out: its wreck too
+            renderer.place_wreck(view.attacker, view.attacker_wreck)
         return True
     if view.taken_out and view.wreck is None and 0 <= takedown <= i < takedown + FALL_FRAMES:
         # no wreck (a figure on foot): it falls where it stood, faster as it goes

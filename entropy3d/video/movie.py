@@ -28,6 +28,7 @@ from entropy3d.video.director import (
     craned_up,
     drifted,
     eye_for,
+    kept_in_height,
     kept_in_width,
     occluder_mesh,
     overview_eye,
@@ -261,11 +262,14 @@ class ReplayFilm:
 
     def _look(self, eye, look, fov: float = 50.0, subject=None) -> np.ndarray:
         """Point the camera; returns where it looks. In a portrait frame the director's 16:9
-        shot is turned as needed to keep ``subject`` (the acting model, inches) in the width."""
+        shot is turned as needed to keep ``subject`` (the acting model, inches) in the width; in
+        any frame it is tilted as needed to keep it off the top and bottom edges."""
         from entropy3d.render.cameras import CameraView
 
         if subject is not None and self.renderer.aspect < 1.0:
             look = kept_in_width(eye, look, fov, subject, self.renderer.aspect)
+        if subject is not None:
+            look = kept_in_height(eye, look, fov, subject, self.renderer.aspect)
         self.renderer.set_camera(CameraView(tuple(map(float, eye)), tuple(map(float, look)), fov))
         return np.asarray(look, float)
 
@@ -561,11 +565,15 @@ class ReplayFilm:
         now = (pacing.seen_model(activation, action, holding) if self.own_game else None) or state.model(bike.id)
         stress = action.stress_after if holding else action.stress_before
         start = activation.events if action is activation.actions[0] else ()
-        events = action_events(activation, action.index if action in activation.actions else 0)
+        # by its place in the activation: a forced move or a second attack shares its action's index
+        events = action_events(activation, activation.actions.index(action) if action in activation.actions else 0)
         shown = list(events) if holding else shown_by(events, t, start)
         status = "skips" if action.action.kind == "skip" else now.status if holding else (
             "in the air" if bike.air is not None else "riding")
-        line = self._bike_line(bike, action.speed, stress, now.wounds, status, now.conditions)
+        # an attack or a skip declares no speed: the rider's, as the record leaves it
+        speed = action.speed if action.action.plan is not None or action.model_after is None \
+            else action.model_after.speed
+        line = self._bike_line(bike, speed, stress, now.wounds, status, now.conditions)
         # the replay keeps the activation's final score only: shown once no later action holds a key moment
         later = activation.actions[activation.actions.index(action) + 1:] if action in activation.actions else ()
         settled = holding and not any(words.is_key_moment(e) for step in later for e in step.events)

@@ -40,9 +40,10 @@ activations:
 
 def test_EC_GUN_STOPPED_overwatch_and_reload_in_a_scripted_game(tmp_path):
     """k1 stops on overwatch 5" on (a cruiser's minimum at speed 1) with its smg (a pistol has no
-    reload); h1's next ride comes into the smg's range and the LOS engine's sight: k1 shoots in that ride's transition, at TN 16 + 1
-    (h1 only moving, EC-MOVE-3). k1 reloads in turn 3 (stopped, skipping turn 4), and in the
-    skipped activation its scripted shot needs 16 + h1's speed 1 + 1 = 18. Same seed, same bytes."""
+    reload); h1's next ride comes into the smg's range and the LOS engine's sight: k1 shoots in
+    that ride's transition, at TN 16 + 1 (h1 only moving, EC-MOVE-3). k1 reloads in turn 3
+    (stopped, skipping turn 4), and in the skipped activation its scripted shot needs 16 + h1's
+    speed 1 + 1 = 18. Same seed, same bytes."""
     (tmp_path / "open.yaml").write_text(SCENE.replace("gun: pistol", "gun: smg"))
     (tmp_path / "script.yaml").write_text(SCRIPT)
     replay = play_game(None, seed=1, producer="geometric", script=tmp_path / "script.yaml")

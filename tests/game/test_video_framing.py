@@ -9,6 +9,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from entropy3d.cli.demo_commands import DEMO_SEED, DEMO_TURNS
 from entropy3d.game import play_game, read_replay
 from entropy3d.video import VideoOptions
 from entropy3d.video.director import FRAME_MARGIN, OFF_TABLE_LIMIT, in_frame, occluder_mesh, off_table_share
@@ -67,7 +68,7 @@ def test_the_active_bike_is_framed_in_every_frame(rendered):
 
 
 def test_the_rider_is_never_hidden_behind_a_building_in_the_default_demo(tmp_path):
-    """The README's demo (physics, seed 7, 3 turns) showed 1.5 s of a wall: Rat's tight right turn
+    """The README's demo (physics, seed 7 then, 3 turns) showed 1.5 s of a wall: Rat's tight right turn
     in a side street swung the lagging chase camera behind a building, and Pip's landing was
     filmed from a side view with a building in between (50 frames in 4 actions at this size).
     The chase camera now looks from its planned eye, or cranes up, when a wall hides the rider;
@@ -75,7 +76,7 @@ def test_the_rider_is_never_hidden_behind_a_building_in_the_default_demo(tmp_pat
     from entropy3d.video.director import rider_hidden
 
     path = tmp_path / "demo.jsonl"
-    play_game(SCENE, seed=7, turns=3, producer="physics", replay_path=path)
+    play_game(SCENE, seed=DEMO_SEED, turns=DEMO_TURNS, producer="physics", replay_path=path)
     film = ReplayFilm(read_replay(path), TINY)
     try:
         for _ in film.laid_frames():
