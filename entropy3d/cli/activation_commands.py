@@ -96,6 +96,10 @@ def _take_activation(scene: Path, model: str, plan: List[str], seed: Optional[in
     typer.echo(f"{table.name}: {names.rider_of_gang(model)} ({model}), seed {seed}, {producer} producer")
     for line in report_lines(steps, names.rider, lambda event: plain_lines(event, names)):
         typer.echo(line)
+    taken = sum(1 for step in steps if step.action.kind == "move")
+    for number in range(taken + 1, len(plan) + 1):  # the rider left the game before it (EC-DICE-4)
+        typer.echo(f"  {option} {number} {plan[number - 1]!r} not ridden: {names.rider(model)} is "
+                   f"{steps[-1].after.model(model).status.replace('_', ' ')}, out of the game")
     from entropy3d.game.judging import RideJudge
 
     judge = RideJudge.of(table, geometry)

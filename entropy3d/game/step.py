@@ -22,7 +22,7 @@ from entropy3d.errors import IllegalPlanError
 from entropy3d.rules.event import Event
 from entropy3d.rules.facts import Facts
 from entropy3d.rules.state import State
-from entropy3d.rules.transition import ATTACK, Action
+from entropy3d.rules.transition import ATTACK, MOVE, Action
 
 
 class Producer(Protocol):
@@ -112,8 +112,10 @@ def activation(engine: Engine, state: State, model_id: str, plans: Sequence[str]
     """One Entropy City rider's activation (``engine``: an
     :class:`~entropy3d.rules.engine.EntropyCityEngine`): it starts, then ``plans`` are taken in
     order while it has actions (an action it must skip is skipped first), then it ends. Raises
-    IllegalPlanError for a refused plan (its ``action``: which plan), and for more plans than an
-    activation has actions (EC-TURN-3)."""
+    IllegalPlanError for a refused plan (its ``action``: which plan), for more plans than an
+    activation has actions (EC-TURN-3), and for a plan given after one that spent the activation
+    (a stop, an overwatch, a gung-ho ride, a remount's skip). Plans after one that took the model
+    out of the game are not ridden: fewer ridden steps than plans say so."""
     per_activation = int(engine.ruleset.data("turn.actions_per_activation"))
     if len(plans) > per_activation:
         raise IllegalPlanError("EC-TURN-3", f"{len(plans)} plans given; an activation has {per_activation} "
@@ -124,8 +126,13 @@ def activation(engine: Engine, state: State, model_id: str, plans: Sequence[str]
         while model.in_play and model.skip_next_action and model.actions_taken < per_activation:
             steps.append(take(engine, steps[-1].after, Action.skip(model_id), rng, producer, table))
             model = steps[-1].after.model(model_id)
-        if not model.in_play or model.actions_taken >= per_activation:
+        if not model.in_play:
             break
+        if model.actions_taken >= per_activation:
+            spent = next(str(s.action.plan) for s in reversed(steps) if s.action.kind == MOVE) if number > 1 else ""
+            raise IllegalPlanError("EC-TURN-3", f"{model_id} has no action left for it: "
+                                   + (f"{spent!r} spent its activation" if spent else "it skips this activation"),
+                                   action=number)
         try:
             steps += take_action(engine, steps[-1].after, Action.ride(model_id, plan, push), rng, producer, table)
         except IllegalPlanError as refused:

@@ -57,3 +57,30 @@ def test_an_attack_gets_the_sighting_of_its_target_only_from_an_engine_that_read
     assert recorded["visible"] == 0.4375 and "visible" not in bare
     assert recorded["events"] == bare["events"] == [e.to_json() for e in unseen.events]
     assert bare["attacker"] == "k1" and bare["target"] == "h1" and bare["clauses"] == ["TOY-HIT"]
+
+
+def test_EC_TURN_3_a_plan_after_one_that_spent_the_activation_is_refused_by_name(small_table_path):
+    """`activate --plan "stop s1: straight 4" --plan "s1: straight 6"` rode the stop and dropped
+    the second plan without a word (issue 49): a stop spends the activation (EC-ACT-STOP), so
+    the second is refused, naming it (the plan's number) and the stop that spent it."""
+    import pytest
+
+    from entropy3d.errors import IllegalPlanError
+    from entropy3d.game.step import activation
+    from entropy3d.geometric import GeometricProducer
+    from entropy3d.rules.engine import EntropyCityEngine
+    from entropy3d.scene import load_scene
+    from entropy3d.scene.build import build_table_geometry
+    from entropy3d.scene.probe import SceneProbe
+
+    table = load_scene(small_table_path)
+    geometry = build_table_geometry(table)
+    state = table.initial_state(geometry.surface_height)
+    probe = SceneProbe.from_table(table, geometry)
+    engine, rides = EntropyCityEngine(table.ruleset, probe), GeometricProducer(table, geometry)
+    stopped = activation(engine, state, "h1", ["stop s1: straight 5"], np.random.default_rng(1), rides, probe)
+    assert stopped[-1].after.model("h1").stopped
+    with pytest.raises(IllegalPlanError, match="'stop s1: straight 5' spent its activation") as refused:
+        activation(engine, state, "h1", ["stop s1: straight 5", "s1: straight 6"], np.random.default_rng(1), rides,
+                   probe)
+    assert refused.value.action == 2
