@@ -17,8 +17,9 @@ def activate(
     scene: Path = typer.Argument(..., help="scene YAML file"),
     model: str = typer.Option(..., "--model", "-m", help="id of the model that activates"),
     plan: List[str] = typer.Option(..., "--plan", "-p",
-                                   help="an action: Entropy City's plan, e.g. \"s3: straight 16\", or the scene's "
-                                        "own rulebook's words, e.g. \"walk: straight 3\"; repeat for the next"),
+                                   help="an action: Entropy City's plan, e.g. \"s3: straight 16\", or its attack after "
+                                        "a move, \"attack TARGET with WEAPON\", or the scene's own rulebook's words, "
+                                        "e.g. \"walk: straight 3\"; repeat for the next"),
     seed: Optional[int] = typer.Option(None, "--seed", min=0, help="dice seed (default: a fresh one, printed)"),
     turn: int = typer.Option(2, "--turn", min=1, help="game turn (1 forces speed 1 for the first action)"),
     policy: str = typer.Option("sit-at-tn", "--policy", help="push-your-luck policy: sit-at-tn, risk-aware, never"),
@@ -96,7 +97,7 @@ def _take_activation(scene: Path, model: str, plan: List[str], seed: Optional[in
     typer.echo(f"{table.name}: {names.rider_of_gang(model)} ({model}), seed {seed}, {producer} producer")
     for line in report_lines(steps, names.rider, lambda event: plain_lines(event, names)):
         typer.echo(line)
-    taken = sum(1 for step in steps if step.action.kind == "move")
+    taken = sum(1 for step in steps if step.action.kind in ("move", "attack"))
     for number in range(taken + 1, len(plan) + 1):  # the rider left the game before it (EC-DICE-4)
         typer.echo(f"  {option} {number} {plan[number - 1]!r} not ridden: {names.rider(model)} is "
                    f"{steps[-1].after.model(model).status.replace('_', ' ')}, out of the game")

@@ -13,12 +13,14 @@ with ``ride(state, action) -> Facts`` (physics or geometric).
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 from typing import Any, Protocol, Sequence
 
 import numpy as np
 
 from entropy3d.errors import IllegalPlanError
+from entropy3d.geometry import Pose
 from entropy3d.rules.event import Event
 from entropy3d.rules.facts import Facts
 from entropy3d.rules.state import State
@@ -117,12 +119,28 @@ def activation(engine: Engine, state: State, model_id: str, plans: Sequence[str]
     (a stop, an overwatch, a gung-ho ride, a remount's skip). Plans after one that took the model
     out of the game are not ridden: fewer ridden steps than plans say so."""
     per_activation = int(engine.ruleset.data("turn.actions_per_activation"))
-    if len(plans) > per_activation:
-        raise IllegalPlanError("EC-TURN-3", f"{len(plans)} plans given; an activation has {per_activation} "
+    try:
+        asked = [engine.parse_action(model_id, plan, push) for plan in plans]
+    except IllegalPlanError as refused:
+        raise IllegalPlanError(refused.clause, refused.message,
+                               action=next(k for k, plan in enumerate(plans, start=1)
+                                           if not _parses(engine, model_id, plan))) from None
+    moves = sum(1 for action in asked if action.kind != ATTACK)
+    if moves > per_activation:
+        raise IllegalPlanError("EC-TURN-3", f"{moves} plans given; an activation has {per_activation} "
                                             f"actions: give at most {per_activation}")
     steps = [take(engine, state, Action.activate(model_id), rng, producer, table)]
-    for number, plan in enumerate(plans, start=1):
+    for number, asked_for in enumerate(asked, start=1):
         model = steps[-1].after.model(model_id)
+        if asked_for.kind == ATTACK:
+            if not model.in_play:
+                break
+            try:
+                steps.append(take(engine, steps[-1].after, _struck_from(engine, steps, asked_for, table), rng,
+                                  producer, table))
+            except IllegalPlanError as refused:
+                raise IllegalPlanError(refused.clause, refused.message, action=number) from None
+            continue
         while model.in_play and model.skip_next_action and model.actions_taken < per_activation:
             steps.append(take(engine, steps[-1].after, Action.skip(model_id), rng, producer, table))
             model = steps[-1].after.model(model_id)
@@ -134,12 +152,46 @@ def activation(engine: Engine, state: State, model_id: str, plans: Sequence[str]
                                    + (f"{spent!r} spent its activation" if spent else "it skips this activation"),
                                    action=number)
         try:
-            steps += take_action(engine, steps[-1].after, Action.ride(model_id, plan, push), rng, producer, table)
+            steps += take_action(engine, steps[-1].after, asked_for, rng, producer, table)
         except IllegalPlanError as refused:
             raise IllegalPlanError(refused.clause, refused.message, action=number) from None
     if steps[-1].after.model(model_id).in_play:
         steps.append(take(engine, steps[-1].after, Action.end(model_id), rng, producer, table))
     return steps
+
+
+def _parses(engine: Engine, model_id: str, text: str) -> bool:
+    try:
+        engine.parse_action(model_id, text)
+    except IllegalPlanError:
+        return False
+    return True
+
+
+def _struck_from(engine: Engine, steps: Sequence[Step], attack: Action, table) -> Action:
+    """``attack`` from the first point of the attacker's last ridden move (every inch along it, then
+    where it stands) from which the rules allow it (EC-ACT-ATTACK: "at any point along the move"),
+    the way a player would choose it; where it stands when none does (the check then says why)."""
+    import math
+
+    state = steps[-1].after
+    stands = state.model(attack.model_id).pose
+    ridden = next((s.trajectory for s in reversed(steps) if s.action.move is not None and s.ridden), None)
+    poses = []
+    if ridden is not None and len(ridden) > 1:
+        along = np.concatenate([[0.0], np.cumsum(np.hypot(*np.diff(ridden[:, 1:3], axis=0).T))])
+        picks = np.unique(np.searchsorted(along, np.arange(0.0, along[-1], 1.0)).clip(0, len(ridden) - 1))
+        poses = [Pose(float(r[1]), float(r[2]), float(r[4]) % 360.0, float(r[3])) for r in ridden[picks]]
+    for pose in poses:
+        if math.hypot(pose.x - stands.x, pose.y - stands.y) < 1e-6:
+            continue
+        candidate = dataclasses.replace(attack, from_pose=pose)
+        try:
+            engine.check(state, candidate, table)
+        except IllegalPlanError:
+            continue
+        return candidate
+    return attack
 
 
 __all__ = ["Engine", "IllegalPlanError", "Producer", "Step", "activation", "take", "take_action"]

@@ -23,6 +23,7 @@ from typing import Mapping, Sequence
 
 import numpy as np
 
+from entropy3d.errors import IllegalPlanError
 from entropy3d.rules import missions
 from entropy3d.rules.event import Event
 from entropy3d.rules.facts import Facts
@@ -95,6 +96,20 @@ class EntropyCityEngine:
         return missions.winner(state)
 
     # -- the one path --------------------------------------------------------------------------
+
+    def parse_action(self, model_id: str, text: str, push: str = "sit-at-tn") -> Action:
+        """An action from its text: a plan, ``"s3: straight 16"``, ``"stop s1: straight 3"``
+        (ridden with the push-your-luck policy ``push``), or ``"attack TARGET with WEAPON"``
+        (chicken, the rider's melee weapon or its gun; EC-ACT-ATTACK). PlanError for a plan that
+        does not parse; IllegalPlanError for an attack not said in full."""
+        words = text.split()
+        if words and words[0].lower() == "attack":
+            target, _, weapon = " ".join(words[1:]).partition(" with ")
+            if not target.strip() or not weapon.strip():
+                raise IllegalPlanError("EC-ACT-ATTACK", f"say whom and with what: 'attack TARGET with WEAPON' "
+                                                        f"(chicken, the rider's melee weapon or its gun), not {text!r}")
+            return Action.attack(model_id, target.strip(), weapon.strip(), push)
+        return Action.ride(model_id, text, push)
 
     def check(self, state: State, action: Action, table: TableChecks | None = None) -> Action:
         """Whether ``action`` is legal now, asked of ``table``; returns it with its checked move.

@@ -84,3 +84,39 @@ def test_EC_TURN_3_a_plan_after_one_that_spent_the_activation_is_refused_by_name
         activation(engine, state, "h1", ["stop s1: straight 5", "s1: straight 6"], np.random.default_rng(1), rides,
                    probe)
     assert refused.value.action == 2
+
+
+def test_EC_ACT_ATTACK_an_activation_takes_attacks_said_as_text_from_a_point_of_the_move(tmp_path):
+    """Clause: EC-ACT-ATTACK, EC-ACT-GUNGHO. `entropy3d act SCENE -m h1 -a "gungho s1: straight 16"
+    -a "attack k1 with chain" -a "attack k2 with chain"`: the engine reads an attack from its text,
+    and it is struck from the first point of the ride from which the rules allow it (beside k1 at
+    x ~ 10, beside k2 at x ~ 12; h1 ends at x = 19, out of reach of both); an attack the rules
+    refuse is refused by number, and one not said in full is too. Before, `act` on an Entropy City
+    table knew plans only ("attack" was no plan)."""
+    import pytest
+
+    from entropy3d.errors import IllegalPlanError
+    from entropy3d.game.step import activation
+    from entropy3d.geometric import GeometricProducer
+    from entropy3d.rules.engine import EntropyCityEngine
+    from entropy3d.scene import load_scene
+    from entropy3d.scene.build import build_table_geometry
+    from entropy3d.scene.probe import SceneProbe
+    from tests.game.test_game_loop import GUNG_HO_LANE
+
+    (tmp_path / "lane.yaml").write_text(GUNG_HO_LANE)
+    table = load_scene(tmp_path / "lane.yaml")
+    geometry = build_table_geometry(table)
+    state = table.initial_state(geometry.surface_height)
+    probe = SceneProbe.from_table(table, geometry)
+    engine, rides = EntropyCityEngine(table.ruleset, probe), GeometricProducer(table, geometry)
+    said = ["gungho s1: straight 16", "attack k1 with chain", "attack k2 with chain"]
+    steps = activation(engine, state, "h1", said, np.random.default_rng(3), rides, probe)
+    struck = [(s.action.target, round(s.action.from_pose.x)) for s in steps if s.action.kind == "attack"]
+    assert [target for target, _ in struck] == ["k1", "k2"] and all(x < 15 for _, x in struck), struck
+    with pytest.raises(IllegalPlanError, match="its attacks are melee attacks") as refused:
+        activation(engine, state, "h1", said + ["attack k1 with pistol"], np.random.default_rng(3), rides, probe)
+    assert refused.value.action == 4
+    with pytest.raises(IllegalPlanError, match="say whom and with what") as refused:
+        activation(engine, state, "h1", ["s2: straight 10", "attack k1"], np.random.default_rng(3), rides, probe)
+    assert refused.value.action == 2
