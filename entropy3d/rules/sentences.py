@@ -107,10 +107,15 @@ class Names:
         return re.sub(_whole_ids(self.pieces), lambda m: piece_name(m.group(1)), text)
 
     def thing(self, piece_id: str | None) -> str:
-        """A rider's name, or a scenery piece's readable name."""
+        """A rider's name, a wreck's as its rider's ("Tombstone's wreck", EC-WOUND; the wreck's id
+        is ``wreck_<model id>``), or a scenery piece's readable name."""
         if piece_id is None:
             return "something"
-        return self.riders[piece_id] if piece_id in self.riders else piece_name(piece_id)
+        if piece_id in self.riders:
+            return self.riders[piece_id]
+        if piece_id.startswith("wreck_") and piece_id[len("wreck_"):] in self.riders:
+            return f"{self.riders[piece_id[len('wreck_'):]]}'s wreck"
+        return piece_name(piece_id)
 
 
 #: figures of an attack event that make it a key moment

@@ -239,6 +239,16 @@ def test_a_systems_own_words_name_riders_and_scenery():
     assert sentence(sw, names) == "Brick: Out of Control: Moved into the nearest obstacle, the corner flats"
 
 
+def test_EC_WOUND_a_wreck_is_named_as_its_riders():
+    """Clause: EC-WOUND. A rider taken out is left as its wreck, scenery with the id
+    ``wreck_<model id>``; the default film said "Rat hits wreck hades 2 head-on": it says whose."""
+    crash = Event("crash", "hades_3", "hits wreck_hades_1 head-on", clauses=("EC-COL-HEAD",), piece="wreck_hades_1",
+                  figures={"kind": "head-on"})
+    assert NAMES.thing("wreck_hades_1") == "Brakes's wreck"
+    assert "Brakes's wreck" in sentence(crash, NAMES) and "wreck hades" not in sentence(crash, NAMES)
+    assert NAMES.thing("wreck_of_a_car") == "the wreck of a car"  # scenery named wreck_ is scenery
+
+
 def test_what_the_table_found_names_what_it_saw_past():
     """Clause: TEN-COVER. A sight line's finding names the target and what it was seen past by
     id ("runner 79% visible ... past roof_barrier"); the terminal reads names."""
