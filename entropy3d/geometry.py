@@ -348,3 +348,15 @@ def pose_at(trajectory: np.ndarray, t: float) -> np.ndarray:
     headings = np.degrees(np.unwrap(np.radians(trajectory[:, 4])))
     columns = [np.interp(t, times, trajectory[:, k]) for k in (1, 2, 3)]
     return np.array(columns + [float(np.interp(t, times, headings))])
+
+
+def poses_along(trajectory: np.ndarray | None, every_in: float = 1.0) -> list[Pose]:
+    """Poses on a ridden trajectory of (K, 5) rows ``t, x, y, z, heading`` (seconds, inches,
+    degrees) about ``every_in`` inches apart along it, from its start (the rows nearest each mark;
+    none for no trajectory). The points an attack along the move may be made from (EC-ACT-ATTACK)."""
+    if trajectory is None or len(trajectory) < 2:
+        return []
+    steps = np.hypot(*np.diff(trajectory[:, 1:3], axis=0).T)
+    along = np.concatenate([[0.0], np.cumsum(steps)])
+    picks = np.unique(np.searchsorted(along, np.arange(0.0, along[-1], every_in)).clip(0, len(trajectory) - 1))
+    return [Pose(float(r[1]), float(r[2]), float(r[4]) % 360.0, float(r[3])) for r in trajectory[picks]]

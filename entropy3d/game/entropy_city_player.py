@@ -20,7 +20,7 @@ import numpy as np
 
 from entropy3d.errors import IllegalPlanError
 from entropy3d.game.players import ActionView, AttackOption, Player
-from entropy3d.geometry import Pose
+from entropy3d.geometry import Pose, poses_along
 from entropy3d.rules.attack_odds import melee_odds, shot_odds
 from entropy3d.rules.attacks import ALONG, DODGE, weapon_kind
 from entropy3d.rules.state import State
@@ -146,17 +146,10 @@ def _last(taken: Sequence, which):
     return next((step for step in reversed(taken) if which(step)), None)
 
 
-def _poses_along(ridden: np.ndarray | None, end: Pose, every_in: float = 1.0) -> list[Pose]:
-    """Poses of the attacker along its last ridden move, about ``every_in`` apart, ending where it
-    stands (EC-ACT-ATTACK: an attack at any point along the move)."""
-    if ridden is None or len(ridden) < 2:
-        return [end]
-    steps = np.hypot(*np.diff(ridden[:, 1:3], axis=0).T)
-    along = np.concatenate([[0.0], np.cumsum(steps)])
-    marks = np.arange(0.0, along[-1], every_in)
-    picks = np.unique(np.searchsorted(along, marks).clip(0, len(ridden) - 1))
-    poses = [Pose(float(r[1]), float(r[2]), float(r[4]) % 360.0, float(r[3])) for r in ridden[picks]]
-    return poses + [end]
+def _poses_along(ridden: np.ndarray | None, end: Pose) -> list[Pose]:
+    """Poses of the attacker along its last ridden move, an inch apart, ending where it stands
+    (EC-ACT-ATTACK: an attack at any point along the move)."""
+    return poses_along(ridden) + [end]
 
 
 def entropy_city_players(engine, choosers: Mapping[str, Player]) -> dict[str, EntropyCityPlayer]:

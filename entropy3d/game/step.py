@@ -20,7 +20,7 @@ from typing import Any, Protocol, Sequence
 import numpy as np
 
 from entropy3d.errors import IllegalPlanError
-from entropy3d.geometry import Pose
+from entropy3d.geometry import poses_along
 from entropy3d.rules.event import Event
 from entropy3d.rules.facts import Facts
 from entropy3d.rules.state import State
@@ -177,12 +177,7 @@ def _struck_from(engine: Engine, steps: Sequence[Step], attack: Action, table) -
     state = steps[-1].after
     stands = state.model(attack.model_id).pose
     ridden = next((s.trajectory for s in reversed(steps) if s.action.move is not None and s.ridden), None)
-    poses = []
-    if ridden is not None and len(ridden) > 1:
-        along = np.concatenate([[0.0], np.cumsum(np.hypot(*np.diff(ridden[:, 1:3], axis=0).T))])
-        picks = np.unique(np.searchsorted(along, np.arange(0.0, along[-1], 1.0)).clip(0, len(ridden) - 1))
-        poses = [Pose(float(r[1]), float(r[2]), float(r[4]) % 360.0, float(r[3])) for r in ridden[picks]]
-    for pose in poses:
+    for pose in poses_along(ridden):
         if math.hypot(pose.x - stands.x, pose.y - stands.y) < 1e-6:
             continue
         candidate = dataclasses.replace(attack, from_pose=pose)
