@@ -21,13 +21,16 @@ from entropy3d.rules.traps import trap_words
 
 COMPASS = {"n": "north", "s": "south", "e": "east", "w": "west", "ne": "north-east", "nw": "north-west",
            "se": "south-east", "sw": "south-west"}
+#: compass words spelt out in an id ("rubble_wall_east"), read before the piece like the short ones
+COMPASS.update({word: word for word in ("north", "south", "east", "west")})
 #: words of scenery ids that read better spelt out
 SPELT = {"lamp": "street lamp", "flats": "flats", "wreck": "wreck"}
 
 
 def piece_name(piece_id: str) -> str:
     """A readable name for a scenery id: "lamp_ne" -> "the north-east street lamp",
-    "corner_flats" -> "the corner flats", "warehouse_b" -> "warehouse B", "bin_2" and "bin2" -> "bin 2"."""
+    "rubble_wall_east" -> "the east rubble wall", "corner_flats" -> "the corner flats",
+    "warehouse_b" -> "warehouse B", "bin_2" and "bin2" -> "bin 2"."""
     words = [w for w in re.split(r"[-_]|(?<=[a-z])(?=[0-9]+$)", piece_id) if w]
     if not words:
         return piece_id

@@ -22,6 +22,7 @@ NAMES = Names({"hades_3": "Ash", "hades_1": "Brakes"}, {"hades": "Hades MC"}, {"
 def test_scenery_ids_read_as_names():
     assert piece_name("lamp_ne") == "the north-east street lamp"
     assert piece_name("corner_flats") == "the corner flats"
+    assert piece_name("rubble_wall_east") == "the east rubble wall"  # the film said "the rubble wall east"
     assert piece_name("warehouse_b") == "warehouse B"
     assert piece_name("bin_2") == "bin 2"
     assert piece_name("bench1") == "bench 1"
