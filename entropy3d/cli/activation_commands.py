@@ -98,9 +98,11 @@ def _take_activation(scene: Path, model: str, plan: List[str], seed: Optional[in
     for line in report_lines(steps, names.rider, lambda event: plain_lines(event, names)):
         typer.echo(line)
     taken = sum(1 for step in steps if step.action.kind in ("move", "attack"))
-    for number in range(taken + 1, len(plan) + 1):  # the rider left the game before it (EC-DICE-4)
-        typer.echo(f"  {option} {number} {plan[number - 1]!r} not ridden: {names.rider(model)} is "
-                   f"{steps[-1].after.model(model).status.replace('_', ' ')}, out of the game")
+    last = steps[-1].after.model(model)
+    why = ("has no action left: its ride ended the activation" if last.in_play
+           else f"is {last.status.replace('_', ' ')}, out of the game")
+    for number in range(taken + 1, len(plan) + 1):  # the dice ended the activation before it
+        typer.echo(f"  {option} {number} {plan[number - 1]!r} not ridden: {names.rider(model)} {why}")
     from entropy3d.game.judging import RideJudge
 
     judge = RideJudge.of(table, geometry)

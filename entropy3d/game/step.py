@@ -116,8 +116,9 @@ def activation(engine: Engine, state: State, model_id: str, plans: Sequence[str]
     order while it has actions (an action it must skip is skipped first), then it ends. Raises
     IllegalPlanError for a refused plan (its ``action``: which plan), for more plans than an
     activation has actions (EC-TURN-3), and for a plan given after one that spent the activation
-    (a stop, an overwatch, a gung-ho ride, a remount's skip). Plans after one that took the model
-    out of the game are not ridden: fewer ridden steps than plans say so."""
+    (a stop, an overwatch, a gung-ho ride, a skipped activation). Plans after one whose dice ended
+    the activation (a head-on crash survived) or took the model out of the game are not ridden:
+    fewer ridden steps than plans say so."""
     per_activation = int(engine.ruleset.data("turn.actions_per_activation"))
     try:
         asked = [engine.parse_action(model_id, plan, push) for plan in plans]
@@ -147,10 +148,12 @@ def activation(engine: Engine, state: State, model_id: str, plans: Sequence[str]
         if not model.in_play:
             break
         if model.actions_taken >= per_activation:
-            spent = next(str(s.action.plan) for s in reversed(steps) if s.action.kind == MOVE) if number > 1 else ""
-            raise IllegalPlanError("EC-TURN-3", f"{model_id} has no action left for it: "
-                                   + (f"{spent!r} spent its activation" if spent else "it skips this activation"),
-                                   action=number)
+            spent = next((s.action.plan for s in reversed(steps) if s.action.kind == MOVE), None)
+            if spent is None or spent.action in SPENDS_THE_ACTIVATION:  # the plans given ask the impossible
+                raise IllegalPlanError("EC-TURN-3", f"{model_id} has no action left for it: "
+                                       + (f"'{spent}' spent its activation" if spent else "it skips this activation"),
+                                       action=number)
+            break  # the ride's dice ended it (a head-on crash survived, a stunned rider): not ridden
         try:
             steps += take_action(engine, steps[-1].after, asked_for, rng, producer, table)
         except IllegalPlanError as refused:
@@ -158,6 +161,10 @@ def activation(engine: Engine, state: State, model_id: str, plans: Sequence[str]
     if steps[-1].after.model(model_id).in_play:
         steps.append(take(engine, steps[-1].after, Action.end(model_id), rng, producer, table))
     return steps
+
+
+#: plans that spend the whole activation whatever the dice (EC-ACT-STOP, EC-GUN-STOPPED, EC-ACT-GUNGHO)
+SPENDS_THE_ACTIVATION = ("stop", "overwatch", "reload", "gungho")
 
 
 def _parses(engine: Engine, model_id: str, text: str) -> bool:
