@@ -161,8 +161,10 @@ class Game:
         records = list(records)
         first = steps[0]
         index = first.before.model(first.action.model_id).actions_taken
-        if first.action.kind == ATTACK and records and _spends_no_action(first):
-            index = records[-1].index
+        if first.action.kind == ATTACK and _spends_no_action(first):
+            # an attack of the action before it; the shot of an activation skipped after a reload
+            # (which begins with its actions spent) is its first
+            index = records[-1].index if records else 0
         for step in steps:
             record = action_record(index, step)
             if step.ridden and self.judge is not None:

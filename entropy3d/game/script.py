@@ -137,8 +137,9 @@ def script_problems(script: GameScript, lines: dict[str, int], table) -> list[tu
             except PlanError as error:
                 add(f"{at}.plans[{a}]", str(error))
         most = int(table.ruleset.data("actions.gungho.max_attacks"))
-        if len(entry.attacks) > most:
-            add(f"{at}.attack", f"{len(entry.attacks)} attacks: an activation has one, gung-ho {most} at most "
+        gungho = any(text.split() and text.split()[0] == "gungho" for text in entry.plans)
+        if len(entry.attacks) > (most if gungho else 1):
+            add(f"{at}.attack", f"{len(entry.attacks)} attacks: an activation has one, a gung-ho ride {most} at most "
                                 "(EC-ACT-ATTACK, EC-ACT-GUNGHO)")
         for n, attack in enumerate(entry.attacks):
             where = f"{at}.attack" if isinstance(entry.attack, str) else f"{at}.attack[{n}]"

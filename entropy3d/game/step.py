@@ -21,6 +21,7 @@ import numpy as np
 
 from entropy3d.errors import IllegalPlanError
 from entropy3d.geometry import poses_along
+from entropy3d.rules.attacks import ALONG, CHICKEN
 from entropy3d.rules.event import Event
 from entropy3d.rules.facts import Facts
 from entropy3d.rules.state import State
@@ -182,8 +183,11 @@ def _struck_from(engine: Engine, steps: Sequence[Step], attack: Action, table) -
     import math
 
     state = steps[-1].after
-    stands = state.model(attack.model_id).pose
+    attacker = state.model(attack.model_id)
+    stands = attacker.pose
     ridden = next((s.trajectory for s in reversed(steps) if s.action.move is not None and s.ridden), None)
+    if attacker.attack_chance not in ALONG or attack.weapon == CHICKEN:
+        return attack  # a focussed or reload shot where it stopped, chicken where it stands
     for pose in poses_along(ridden):
         if math.hypot(pose.x - stands.x, pose.y - stands.y) < 1e-6:
             continue

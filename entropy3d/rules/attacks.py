@@ -160,7 +160,7 @@ def attack_chance(after: ModelState, move: PlannedMove, events: Sequence[Event],
     action) with a shot in its gun (EC-GUN-STOPPED); else an attack along the move
     (:data:`ALONG_THE_MOVE`) when the move allows one (``move.attacks_allowed``) and the rider did
     not stop. None: no attack."""
-    if attacked or after.status != RIDING or any(event.kind in ("bust", "crash") for event in events):
+    if attacked or after.status != RIDING or _troubled(after.id, events):
         return None
     if after.stopped and move.plan.action == "stop" and after.gun is not None and after.ammo > 0:
         return FOCUSSED
@@ -202,17 +202,31 @@ def chance_kept(chance: str | None, after: ModelState, events: Sequence[Event]) 
     """The attack a rider keeps through a move the rules force on it after its action's move
     (EC-DEST-3): the one that move gave (``chance``), unless it busted, crashed or left the game in
     the forced move, or the forced move changed whether it is stopped."""
-    if chance is None or after.status != RIDING or any(event.kind in ("bust", "crash") for event in events):
+    if chance is None or after.status != RIDING or _troubled(after.id, events):
         return None
     return chance if after.stopped == (chance == FOCUSSED) else None
 
 
-def check_chance(attacker: ModelState, kind: str | None) -> None:
-    """Whether the rules give ``attacker`` an attack of ``kind`` (chicken, melee or gun; None: not
-    known) now (``attack_chance``, set as its actions resolve); raises IllegalPlanError naming the
-    clause."""
+def _troubled(model_id: str, events: Sequence[Event]) -> bool:
+    """The model itself busted or crashed in these events (a watcher busting its shot at it does
+    not count)."""
+    return any(event.kind in ("bust", "crash") and event.model == model_id for event in events)
+
+
+def check_chance(attacker: ModelState, kind: str, from_pose: Pose | None = None) -> None:
+    """Whether the rules give ``attacker`` an attack of ``kind`` (chicken, melee or gun) now
+    (``attack_chance``, set as its actions resolve), from ``from_pose`` (a point of its move; None:
+    where it stands); raises IllegalPlanError naming the clause."""
     if attacker.attack_chance == GUNG_HO and kind == "gun":
         raise IllegalPlanError("EC-ACT-GUNGHO", f"{attacker.id} rode gung-ho: its attacks are melee attacks")
+    moved = from_pose is not None and (abs(from_pose.x - attacker.pose.x) > 1e-6
+                                       or abs(from_pose.y - attacker.pose.y) > 1e-6)
+    if moved and attacker.attack_chance is not None and attacker.attack_chance not in ALONG:
+        raise IllegalPlanError("EC-GUN-STOPPED", f"{attacker.id}'s shot is taken where it stopped, not from a point "
+                                                 "of its move")
+    if moved and kind == CHICKEN:
+        raise IllegalPlanError("EC-MEL-CHICKEN", "chicken is played where the rider stands, not from a point of "
+                                                 "its move")
     if attacker.attack_chance is not None:
         return
     if attacker.attacks_made:

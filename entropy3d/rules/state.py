@@ -54,7 +54,8 @@ class ModelState:
     skip_next_action: a remount (EC-DICE-4) or a stop's recovery (EC-STOP-RECOVER).
     stopped: it carries a stopped token until it next activates (EC-STOPPED).
     recovering: it chose to recover when it stopped; its skipped activation recovers stress
-    (EC-STOP-RECOVER). only_moved: it only moved in its last activation (EC-MOVE-3).
+    (EC-STOP-RECOVER). only_moved: it has only moved since its activation began, or in its last
+    one (EC-MOVE-3: +1 to hit it until its next activation begins).
     no_attack_next_activation: it attacked back in defence (EC-MEL-DEF).
     stunt_set_up: its last action was a passed stunt; shocking: this action follows one, so its
     attack's TN is lowered (EC-ACT-STUNT).

@@ -185,11 +185,14 @@ def check(state: State, action: Action, ruleset: Ruleset, table: TableChecks | N
             seen.append(table.sight(state, model.id, action.target, action.from_pose or model.pose))
             return seen[-1]
 
+        if action.target not in state.models:
+            raise IllegalPlanError("EC-ACT-ATTACK", f"no model {action.target!r} to attack; models: "
+                                                    f"{', '.join(m for m in state.models if m != model.id)}")
         try:
             kind = weapon_kind(action.weapon, ruleset)
-        except ValueError:
-            kind = None  # check_attack names the weapon it does not know
-        check_chance(model, kind)
+        except ValueError as unknown:
+            raise IllegalPlanError("EC-WPN", str(unknown)) from None
+        check_chance(model, kind, action.from_pose)
         check_attack(state, model.id, action.target, action.weapon, ruleset, action.from_pose,
                      see if table is not None else None, action.shots)
         return dataclasses.replace(action, sighting=seen[-1]) if seen else action

@@ -243,7 +243,8 @@ class ShortFilm(ReplayFilm):
         self._captions: dict[tuple[int, int], Caption | None] = {}
 
     def _caption(self, activation, action) -> Caption | None:
-        index = action.index if action in activation.actions else 0
+        # by its place in the activation: a forced move or a later gung-ho attack shares its action's index
+        index = activation.actions.index(action) if action in activation.actions else 0
         key = (id(activation), index)
         if key not in self._captions:
             self._captions[key] = caption(action_events(activation, index), self.words)

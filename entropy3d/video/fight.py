@@ -1,7 +1,7 @@
 """The fight on screen: an attack's sight line (or reach) with the share of the target the
 shooter saw, a camera framing both riders, and a takedown's moment with the wreck it leaves.
 
-Everything comes from the replay: the attack record (:meth:`entropy3d.game.loop.Game._attack`
+Everything comes from the replay: the attack record (:func:`entropy3d.game.loop.action_record`
 keeps where both stood and, for a shot, the LOS engine's visible share) and its events (the
 ``wreck`` event says where the opponent placed the wreck, EC-WOUND). Pure numpy and Pillow;
 the frame is drawn by :class:`~entropy3d.render.renderer.TableRenderer`. Lengths are inches,

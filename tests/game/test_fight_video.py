@@ -182,13 +182,15 @@ def test_EC_WOUND_the_shared_page_and_the_viewer_tell_the_shot_with_its_action(t
     assert shot[-1].text in timeline.caption()
 
 
-@pytest.mark.parametrize("seed,hit", [(1, False), (7, True)])
+@pytest.mark.parametrize("seed,hit", [(8, False), (7, True), (20, True)])
 def test_EC_GUN_STOPPED_an_overwatch_shot_is_filmed_as_a_fight(seed, hit):
     """Clause: EC-GUN-STOPPED. Ash on overwatch shoots Hawk as Hawk comes into range and sight: the
     shot is Ash's, made during Hawk's action, so the video filmed it with Hawk's own camera and no
     sight line (the default demo's headshot). It is now a fight: from where Ash waits to where Hawk
-    was, "pistol: on overwatch", framed with both in the picture. Seed 1's Hawk does not move at
-    all (an action with no trajectory) and is missed; seed 7's walks and is taken out."""
+    was, "pistol: on overwatch", framed with both in the picture. Seed 7's Hawk walks and is taken
+    out; seed 8's Pip rides and is missed; seed 20's Pip does not move at all (an action with no
+    trajectory) and is taken out. (Seed 1's miss became an attack of the rider's own once a
+    watcher's bust no longer took the rider's attack away.)"""
     from entropy3d.scene import load_scene
     from entropy3d.scene.build import build_table_geometry
     from entropy3d.video.director import occluder_mesh, project

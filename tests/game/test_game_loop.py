@@ -353,5 +353,10 @@ def test_EC_ACT_GUNGHO_a_script_makes_four_attacks_along_a_gung_ho_ride(tmp_path
     # from the points of the ride beside them (k1 at x = 10, k2 at 12), not where it ended (x = 19)
     assert all(a.attack["from_pose"][0] < 15 for a in h1.actions)
     (tmp_path / "s.yaml").write_text((tmp_path / "s.yaml").read_text().replace("k2 with chain]", "k2, k1]"))
-    with pytest.raises(ScriptError, match="5 attacks: an activation has one, gung-ho 4 at most"):
+    with pytest.raises(ScriptError, match="5 attacks: an activation has one, a gung-ho ride 4 at most"):
+        _play(None, script=tmp_path / "s.yaml", turns=1)
+    # a list after a plain ride: one attack only (the rest were silently never made)
+    (tmp_path / "s.yaml").write_text((tmp_path / "s.yaml").read_text().replace("gungho s1: straight 16",
+                                                                               "s1: straight 8"))
+    with pytest.raises(ScriptError, match="5 attacks: an activation has one"):
         _play(None, script=tmp_path / "s.yaml", turns=1)

@@ -120,3 +120,35 @@ def test_EC_ACT_ATTACK_an_activation_takes_attacks_said_as_text_from_a_point_of_
     with pytest.raises(IllegalPlanError, match="say whom and with what") as refused:
         activation(engine, state, "h1", ["s2: straight 10", "attack k1"], np.random.default_rng(3), rides, probe)
     assert refused.value.action == 2
+
+
+def test_EC_GUN_STOPPED_a_focussed_shot_is_taken_where_the_rider_stopped(small_table_path):
+    """Clause: EC-GUN-STOPPED, EC-ACT-ATTACK. A stop's focussed shot is taken where the bike
+    stopped: the engine refuses it from a point of the stop's ride (the `act` command once struck
+    it from the ride's first point, where range and sight are other), and `act` takes it from
+    where the rider stands."""
+    import pytest
+
+    from entropy3d.errors import IllegalPlanError
+    from entropy3d.game.step import _struck_from, activation
+    from entropy3d.geometric import GeometricProducer
+    from entropy3d.geometry import Pose
+    from entropy3d.rules.engine import EntropyCityEngine
+    from entropy3d.scene import load_scene
+    from entropy3d.scene.build import build_table_geometry
+    from entropy3d.scene.probe import SceneProbe
+
+    table = load_scene(small_table_path)
+    geometry = build_table_geometry(table)
+    start = table.initial_state(geometry.surface_height)
+    start = start.with_model(start.model("h1").but(gun="shotgun", ammo=2))
+    probe = SceneProbe.from_table(table, geometry)
+    engine, rides = EntropyCityEngine(table.ruleset, probe), GeometricProducer(table, geometry)
+    steps = activation(engine, start, "h1", ["stop s1: straight 5"], np.random.default_rng(1), rides)[:-1]
+    stopped = steps[-1].after
+    assert stopped.model("h1").attack_chance == "focussed"
+    shot = Action.attack("h1", "k1", "shotgun")
+    assert _struck_from(engine, steps, shot, None).from_pose is None
+    with pytest.raises(IllegalPlanError, match="taken where it stopped") as refused:
+        engine.check(stopped, Action.attack("h1", "k1", "shotgun", from_pose=Pose(5.0, 11.0, 0.0)))
+    assert refused.value.clause == "EC-GUN-STOPPED"

@@ -57,6 +57,7 @@ def test_EC_GUN_STOPPED_overwatch_and_reload_in_a_scripted_game(tmp_path):
     (reload_shot,) = skipped.actions
     first = reload_shot.attack["events"][0]
     assert reload_shot.attack["kind"] == "smg" and first["figures"]["tn"] == 18
+    assert reload_shot.index == 0  # the skipped activation's one shot: its action 1 (it read as action 3)
     again = play_game(None, seed=1, producer="geometric", script=tmp_path / "script.yaml")
     assert replay_bytes(again) == replay_bytes(replay)
 

@@ -223,6 +223,8 @@ def test_EC_ACT_ATTACK_EC_GUN_STOPPED_the_chance_to_attack_after_a_move(rules):
     assert ride.attacks_allowed == 1
     assert attack_chance(riding, ride, [], attacked=False) == ALONG_THE_MOVE
     assert attack_chance(riding, ride, [], attacked=True) is None
+    # a watcher busting on its shot at the rider is the watcher's bust: the rider keeps its attack
+    assert attack_chance(riding, ride, [Event("bust", "h9", "bust (EC-DICE-4)")], attacked=False) == ALONG_THE_MOVE
     for kind in ("bust", "crash"):
         assert attack_chance(riding, ride, [Event("test", "k1", ""), Event(kind, "k1", "")], attacked=False) is None
     assert attack_chance(riding.but(status="out"), ride, [], attacked=False) is None

@@ -377,6 +377,11 @@ def test_EC_ACT_ATTACK_the_engine_gives_one_attack_an_activation_after_a_ridden_
     assert (state.model("k1").attack_chance, state.model("k1").attacks_made) == (None, 1)
     with pytest.raises(IllegalPlanError, match="made its attacks this activation"):
         check(state, chicken, rules)
+    for typo, clause in (("attack k9 with chicken", "EC-ACT-ATTACK"), ("attack h1 with banana", "EC-WPN")):
+        target, weapon = typo.split()[1], typo.split()[-1]  # a clean refusal, not a KeyError or ValueError
+        with pytest.raises(IllegalPlanError) as refused:
+            check(state, Action.attack("k1", target, weapon), rules)
+        assert refused.value.clause == clause
     state, _ = take(state, Action.ride("k1", "s2: straight 8"), rules)  # its second action: still no attack
     assert state.model("k1").attack_chance is None
     ended, _ = resolve(state, Action.end("k1"), None, np.random.default_rng(0), rules)
