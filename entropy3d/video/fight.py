@@ -280,21 +280,23 @@ def stage_fight(renderer, view: FightView, i: int, start: int, takedown: int) ->
     """Set the table for frame ``i`` of an attack's hold (from ``start``): the sight line (or
     reach) drawn, then from ``takedown`` the target's wreck where it was placed (EC-WOUND), or
     the target lying where it stood when it leaves none; True when the picture changed."""
+    changed = False
     if i == start:
         renderer.clear_overlays()  # the ride's plan and trail give way to the attack's line
         renderer.add_polyline(sight_polyline(view), colour=line_colour(view), width=0.07, name="sight")
-        return True
+        changed = True
+    # the takedown may fall on the hold's first frame (a short hold): the line and the wreck both
     if i == takedown and (view.wreck is not None or view.attacker_wreck is not None):
         if view.wreck is not None:
             renderer.place_wreck(view.target, view.wreck)
         if view.attacker_wreck is not None:  # it busted in its own attack and is out: its wreck too
             renderer.place_wreck(view.attacker, view.attacker_wreck)
-        return True
+        changed = True
     if view.taken_out and view.wreck is None and 0 <= takedown <= i < takedown + FALL_FRAMES:
         # no wreck (a figure on foot): it falls where it stood, faster as it goes
         renderer.lay_down(view.target, ((i - takedown + 1) / FALL_FRAMES) ** 2)
-        return True
-    return False
+        changed = True
+    return changed
 
 
 def draw_fight(frame: np.ndarray, view: FightView, pixels_of, takedown: bool, avoid=None) -> np.ndarray:

@@ -514,11 +514,13 @@ class ReplayFilm:
         takedown_frame = round(TAKEDOWN_AFTER * segment.frames)
         held_eye = eye
         for i in range(segment.frames):
+            # the takedown is staged as it happens (its wreck placed), whether or not the camera drifts
+            # (its line was drawn before the first frame: start -1 draws it no more)
+            staged = fight is not None and stage_fight(self.renderer, fight, i, -1, takedown_frame)
             if self.hold_drift_deg_s:  # the camera drifts round the model: not a still picture
                 eye = drifted(held_eye, look, self.hold_drift_deg_s * (i + 1) / self.options.fps)
                 shown_look = self._look(eye, look, fov, point)
-                if fight is not None:  # drawn again each frame, so the takedown is seen as it happens
-                    stage_fight(self.renderer, fight, i, 0, takedown_frame)
+            if self.hold_drift_deg_s or staged:
                 frame = self.renderer.render_to_array()
             self.shots.append((self.segments.index(segment), eye.copy(), shown_look.copy(), fov, point))
             shown = frame if fight is None else draw_fight(frame, fight, self.renderer.project,

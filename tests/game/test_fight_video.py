@@ -19,7 +19,9 @@ OPTIONS = VideoOptions(size=(480, 270), fps=5, title_s=0.2, turn_s=0.2, hold_s=0
 
 @pytest.fixture(scope="module")
 def takedown_replay(tmp_path_factory):
-    """Seed 1's first turn on the crossroads: Scale's shotgun takes Ash out with a headshot."""
+    """Seed 1's first turn on the crossroads: Hawk, on foot, pivots and takes Ash out with a sniper
+    rifle headshot where it stands (since 81cf4df; it was Scale's shotgun), a shot the full cut
+    filmed without ever placing Ash's wreck."""
     path = tmp_path_factory.mktemp("fight") / "game.jsonl"
     play_game(None, seed=1, turns=1, producer="geometric", replay_path=path)
     return read_replay(path)
