@@ -24,6 +24,7 @@ from entropy3d.geometry import poses_along
 from entropy3d.rules.attacks import ALONG, CHICKEN
 from entropy3d.rules.event import Event
 from entropy3d.rules.facts import Facts
+from entropy3d.rules.plan import SPENDS_THE_ACTIVATION
 from entropy3d.rules.state import State
 from entropy3d.rules.transition import ATTACK, MOVE, Action
 
@@ -162,10 +163,6 @@ def activation(engine: Engine, state: State, model_id: str, plans: Sequence[str]
     if steps[-1].after.model(model_id).in_play:
         steps.append(take(engine, steps[-1].after, Action.end(model_id), rng, producer, table))
     return steps
-
-
-#: plans that spend the whole activation whatever the dice (EC-ACT-STOP, EC-GUN-STOPPED, EC-ACT-GUNGHO)
-SPENDS_THE_ACTIVATION = ("stop", "overwatch", "reload", "gungho")
 
 
 def _parses(engine: Engine, model_id: str, text: str) -> bool:

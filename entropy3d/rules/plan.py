@@ -27,6 +27,9 @@ ACTIONS = ("move", "focus", "chicane", "gungho", "stoppie", "stop", "overwatch",
 #: the actions that stop the bike at its minimum distance for the rest of the activation and the next
 #: (EC-ACT-STOP, EC-STOPPED): recovering, or a stopped action with a gun (EC-GUN-STOPPED)
 STOPS = ("stop", "overwatch", "reload")
+#: plans that spend the whole activation whatever the dice: the stops (EC-ACT-STOP, EC-GUN-STOPPED)
+#: and gung-ho (EC-ACT-GUNGHO); :func:`entropy3d.rules.riding.resolve_move` spends it for them
+SPENDS_THE_ACTIVATION = STOPS + ("gungho",)
 SIDES = ("left", "right")
 TEMPLATES = ("tight", "medium", "wide")
 WALK = "walk"  #: written in place of the speed: the model walks on foot (:attr:`Plan.walking`)
