@@ -2,6 +2,6 @@
 
 import sys
 
-from entropy3d.cli import main
+from entropy3d.console import main
 
 sys.exit(main())

@@ -4,7 +4,9 @@ Everything entropy3d writes (replays, pictures, videos, reports, scenes) goes to
 beside the target, which is renamed into place only when complete; on any exception (including
 ``KeyboardInterrupt``) the temporary file is deleted and an older file at the target is left as it
 was. The finished file gets the mode a new file normally gets (0o666 less the umask), not the
-0o600 of a temporary file. Standard library only, so every layer may use it.
+0o600 of a temporary file. A process killed outright (SIGKILL) cannot clean up: the next write
+of the same target removes the temporary files it left. Standard library only, so every layer
+may use it.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from pathlib import Path
 from typing import IO
 
 from entropy3d.errors import OutputPathError
+from entropy3d.stops import STOPPING_SIGNALS, stop_requested
 
 
 def check_output_path(path: str | Path, suffixes: tuple[str, ...]) -> Path:
@@ -33,26 +36,6 @@ def check_output_path(path: str | Path, suffixes: tuple[str, ...]) -> Path:
 _PENDING: set[Path] = set()
 """Temporary files not yet committed or aborted; removed at interpreter exit whatever the path out."""
 
-_STOPPING_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
-
-_stop_requested: BaseException | None = None
-
-
-def refuse_commits(stop: BaseException | None) -> None:
-    """From now on every commit aborts and raises ``stop`` instead (None: commit again).
-
-    Called when the process is asked to stop (SIGTERM): the stop travels up as an exception, but a
-    library that catches ``BaseException`` (trimesh does, around its sparse vertex normals) can
-    swallow it and let the command run on to write its output. No output lands after a stop."""
-    global _stop_requested
-    _stop_requested = stop
-
-
-def stop_requested() -> BaseException | None:
-    """The stop :func:`refuse_commits` was given, if any."""
-    return _stop_requested
-
-
 @atexit.register
 def _remove_pending() -> None:
     for temporary in list(_PENDING):
@@ -62,12 +45,16 @@ def _remove_pending() -> None:
 
 def _make_temporary(target: Path) -> tuple[int, Path]:
     """mkstemp and registration with stopping signals held back, so a SIGTERM cannot land between
-    the file's creation and the record that it must be removed."""
+    the file's creation and the record that it must be removed. The name carries this process's
+    id, and the temporary files a killed process left beside the target go first
+    (:func:`remove_orphans`)."""
+    folder = target.parent.resolve()
+    remove_orphans(folder, target.name, target.suffix)
     held = threading.current_thread() is threading.main_thread()
     if held:
-        previous = signal.pthread_sigmask(signal.SIG_BLOCK, _STOPPING_SIGNALS)
+        previous = signal.pthread_sigmask(signal.SIG_BLOCK, STOPPING_SIGNALS)
     try:
-        handle, name = tempfile.mkstemp(dir=target.parent.resolve(), prefix=f".{target.name}.",
+        handle, name = tempfile.mkstemp(dir=folder, prefix=f".{target.name}.{os.getpid()}-",
                                         suffix=f".part{target.suffix}")
         temporary = Path(name)
         _PENDING.add(temporary)
@@ -75,6 +62,36 @@ def _make_temporary(target: Path) -> tuple[int, Path]:
         if held:
             signal.pthread_sigmask(signal.SIG_SETMASK, previous)
     return handle, temporary
+
+
+def remove_orphans(folder: Path, name: str, suffix: str) -> list[Path]:
+    """Remove the temporary files of target ``name`` in ``folder`` whose process is gone; the ones
+    removed. A process killed outright (SIGKILL, a power cut) cleans nothing up: its
+    ``.NAME.PID-XXXX.partSUFFIX`` stayed beside the replay (issue 49). A live process's file, or one
+    whose name holds no process id, is left alone."""
+    removed = []
+    head = f".{name}."
+    for found in folder.glob(f".{_glob_escaped(name)}.*-*.part{_glob_escaped(suffix)}"):
+        pid = found.name[len(head):].partition("-")[0]
+        if pid.isdigit() and not _running(int(pid)):
+            found.unlink(missing_ok=True)
+            removed.append(found)
+    return removed
+
+
+def _glob_escaped(text: str) -> str:
+    return "".join(f"[{c}]" if c in "*?[" else c for c in text)
+
+
+def _running(pid: int) -> bool:
+    """Whether a process ``pid`` exists (one of another user's counts)."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
 
 
 def public_mode() -> int:
@@ -87,7 +104,7 @@ def public_mode() -> int:
 class AtomicFile:
     """A temporary file beside ``target`` that becomes ``target`` on :meth:`commit`.
 
-    The temporary file is hidden (``.<name>.<random>.part<suffix>``) and keeps the target's
+    The temporary file is hidden (``.<name>.<pid>-<random>.part<suffix>``) and keeps the target's
     suffix, so tools that pick a format by the file name (ffmpeg, Pillow) can write to
     :attr:`temporary` directly. With ``mode`` (as for :func:`open`, e.g. ``"wb"``, or ``"w"`` with
     ``encoding=``), :attr:`stream` is the temporary file opened for writing; without, it is None.
@@ -120,9 +137,10 @@ class AtomicFile:
         """Close the stream, give the file the public mode and rename it onto the target."""
         if self._done:
             return self.target
-        if _stop_requested is not None:
+        stop = stop_requested()
+        if stop is not None:
             self.abort()
-            raise _stop_requested
+            raise stop
         try:
             if self.stream is not None:
                 self.stream.close()

@@ -23,7 +23,7 @@ PACKAGE = Path(__file__).resolve().parents[1] / "entropy3d"
 #: the layers, lowest first; a module may import from its own layer or a lower one. Within a
 #: layer, packages may import each other as long as no circle forms (the test below).
 LAYERS = (
-    ("pure helpers", {"errors", "units", "geometry", "outputs", "fonts", "resources"}),
+    ("pure helpers", {"errors", "units", "geometry", "outputs", "stops", "fonts", "resources"}),
     ("core types and Entropy City's rules", {"rules"}),
     ("rulebooks", {"systems"}),
     ("scene", {"scene"}),
@@ -32,7 +32,7 @@ LAYERS = (
     ("pictures, exports, sweeps", {"render", "activation", "export", "sweep"}),
     ("film", {"video"}),
     ("window and pages", {"viewer", "share"}),
-    ("commands", {"cli", "__main__", "__init__"}),
+    ("commands", {"cli", "console", "__main__", "__init__"}),
 )
 RANK = {package: rank for rank, (_, packages) in enumerate(LAYERS) for package in packages}
 

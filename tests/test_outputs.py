@@ -174,3 +174,30 @@ def test_a_committed_file_is_not_removed_at_exit(tmp_path):
     subprocess.run([sys.executable, "-c", code], check=True, timeout=60)
     assert [p.name for p in tmp_path.iterdir()] == ["game.jsonl"]
     assert target.read_text() == "whole"
+
+
+def test_the_temporary_a_killed_process_left_goes_when_the_target_is_written_again(tmp_path):
+    """Issue 49, item 3: a demo killed outright (SIGKILL) left its ``.d.jsonl...part.jsonl``
+    beside the replay for good. The next write of the same target removes it; the temporary file
+    of a process still running (this one's) and another target's stay."""
+    import signal
+    import subprocess
+    import sys
+    target = tmp_path / "d.jsonl"
+    code = ("import os, signal; from entropy3d.outputs import AtomicFile; "
+            f"pending = AtomicFile({str(target)!r}, 'w'); pending.stream.write('half'); pending.stream.flush(); "
+            "print(pending.temporary.name, flush=True); os.kill(os.getpid(), signal.SIGKILL)")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert done.returncode == -signal.SIGKILL
+    orphan = tmp_path / done.stdout.strip()
+    assert orphan.is_file() and orphan.name.startswith(".d.jsonl.") and orphan.name.endswith(".part.jsonl")
+    running = AtomicFile(target, "w")  # this process's own, not committed yet
+    other = AtomicFile(tmp_path / "e.jsonl", "w")
+    assert not orphan.exists()
+    assert running.temporary.is_file() and other.temporary.is_file()
+    with AtomicFile(target, "w") as again:
+        again.stream.write("whole")
+    assert running.temporary.is_file()
+    running.abort()
+    other.abort()
+    assert [p.name for p in tmp_path.iterdir()] == ["d.jsonl"]

@@ -8,12 +8,8 @@ exit code 1 (2 for usage errors), never a traceback.
 
 from __future__ import annotations
 
-import contextlib
 import logging
-import os
-import signal
 import sys
-import threading
 
 from entropy3d.cli import (
     activation_commands,  # noqa: F401  (registers commands)
@@ -28,81 +24,9 @@ from entropy3d.cli import (
     sweep_commands,  # noqa: F401  (registers commands)
 )
 from entropy3d.cli.app import app
-from entropy3d.outputs import refuse_commits, stop_requested
+from entropy3d.stops import Terminated, stop_requested, termination_handled
 
-__all__ = ["app", "main"]
-
-
-class Terminated(SystemExit):
-    """SIGTERM or SIGHUP, raised as an exit (code 128 + the signal's number)."""
-
-
-REDELIVERY_S = 0.01
-"""How long a deferred stop waits before it is sent again (an import or a finaliser ends first), s."""
-
-
-def _terminated(signum, frame) -> None:
-    """SIGTERM (and SIGHUP) as an exception, so output files being written are removed
-    (:class:`~entropy3d.outputs.AtomicFile`) and worker processes stopped, as on Ctrl-C.
-
-    Not while a module is being imported: libraries guard their optional imports with
-    ``except BaseException`` and keep the error in place of the module (trimesh's
-    ``ExceptionWrapper``), so a stop raised there was swallowed and the import failed further on
-    with a ``TypeError`` and a traceback (``activate --gif`` stopped at its ``import trimesh``: 2 of
-    400 runs of tools/fault_report.py). The stop is sent again once the import is done."""
-    if _importing(frame):
-        _send_again(signum)
-        return
-    signal.signal(signum, signal.SIG_IGN)
-    stop = Terminated(128 + signum)
-    refuse_commits(stop)
-    raise stop
-
-
-def _importing(frame) -> bool:
-    """Whether ``frame`` runs inside an import (a frame of importlib's bootstrap is below it)."""
-    while frame is not None:
-        if frame.f_code.co_filename.startswith("<frozen importlib."):
-            return True
-        frame = frame.f_back
-    return False
-
-
-def _send_again(signum: int) -> None:
-    """Send ``signum`` to this process again from a thread, :data:`REDELIVERY_S` from now."""
-    threading.Timer(REDELIVERY_S, os.kill, (os.getpid(), signum)).start()
-
-
-@contextlib.contextmanager
-def termination_handled():
-    """SIGTERM and SIGHUP raise :class:`Terminated` in the main thread while inside.
-
-    Python swallows an exception raised inside a finaliser (a ``__del__`` running at garbage
-    collection) and only prints it; a signal landing there would be lost and the process, now
-    ignoring the signal, would run on to the end. Such a swallowed termination is delivered again,
-    so it stops the process once the finaliser is done."""
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    handled = {signum: signal.signal(signum, _terminated) for signum in (signal.SIGTERM, signal.SIGHUP)}
-    previous_hook = sys.unraisablehook
-
-    def redeliver(unraisable) -> None:
-        if isinstance(unraisable.exc_value, Terminated):
-            signum = int(unraisable.exc_value.code) - 128
-            signal.signal(signum, _terminated)
-            _send_again(signum)  # a moment later, when the finaliser has returned
-            return
-        previous_hook(unraisable)
-
-    sys.unraisablehook = redeliver
-    try:
-        yield
-    finally:
-        sys.unraisablehook = previous_hook
-        refuse_commits(None)
-        for signum, previous in handled.items():
-            signal.signal(signum, previous)
+__all__ = ["Terminated", "app", "main", "termination_handled"]
 
 
 def main(argv: list[str] | None = None) -> int:
