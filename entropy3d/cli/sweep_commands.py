@@ -71,7 +71,7 @@ def sweep(
 
     jobs = sweep_jobs([str(s) for s in scenes], games, seed, turns, producer)
     with ResultStore(out) as store:
-        already = len({job.key for job in jobs} & store.finished())
+        already = jobs.count_among(store.finished())
         if already == len(jobs):
             typer.echo(f"all {already} game(s) already in {out}; nothing to play")
             return

@@ -19,11 +19,13 @@ or measured here.
 from __future__ import annotations
 
 import contextlib
+import itertools
 import logging
 import multiprocessing
 import os
 import time
 import uuid
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Callable, Iterable, Iterator
 
@@ -100,49 +102,113 @@ class SweepOutcome:
     failed: list[tuple[Job, str]] = field(default_factory=list)
 
 
-def sweep_jobs(scenes: Iterable[str], games: int, seed: int, turns: int, producer: str) -> list[Job]:
+class SweepJobs(Sequence[Job]):
+    """``games`` games per scene, seeds ``seed``, ``seed + 1``, ... (the same seeds on every scene),
+    made when asked for: a sweep of a billion games holds no list of a billion jobs (``--games
+    1000000000`` grew past 1.1 GB before its first game and printed nothing, issue 49)."""
+
+    def __init__(self, scenes: Iterable[str], games: int, seed: int, turns: int, producer: str):
+        self.scenes, self.games, self.seed, self.turns, self.producer = \
+            tuple(str(scene) for scene in scenes), int(games), int(seed), int(turns), producer
+
+    def __len__(self) -> int:
+        return len(self.scenes) * self.games
+
+    def __getitem__(self, index):
+        if isinstance(index, slice):
+            return [self[k] for k in range(*index.indices(len(self)))]
+        if not -len(self) <= index < len(self):
+            raise IndexError(f"job {index} of a sweep of {len(self)}")
+        scene, k = divmod(index % len(self), self.games)
+        return Job(self.scenes[scene], self.seed + k, self.turns, self.producer)
+
+    def __iter__(self) -> Iterator[Job]:
+        for scene in self.scenes:
+            for k in range(self.games):
+                yield Job(scene, self.seed + k, self.turns, self.producer)
+
+    def count_among(self, keys: Iterable[tuple[str, int, int, str]]) -> int:
+        """How many of these jobs' keys are in ``keys`` (the games a store holds), without
+        making the jobs."""
+        scenes, last = set(self.scenes), self.seed + self.games
+        return sum(1 for scene, seed, turns, producer in set(keys)
+                   if scene in scenes and self.seed <= seed < last and turns == self.turns
+                   and producer == self.producer)
+
+
+def sweep_jobs(scenes: Iterable[str], games: int, seed: int, turns: int, producer: str) -> SweepJobs:
     """``games`` games per scene, seeds ``seed``, ``seed + 1``, ... (the same seeds on every scene)."""
-    return [Job(str(scene), seed + k, turns, producer) for scene in scenes for k in range(games)]
+    return SweepJobs(scenes, games, seed, turns, producer)
 
 
-def run_sweep(jobs: list[Job], store: ResultStore, client, *,
-              on_result: Callable[[GameResult | None], None] | None = None) -> SweepOutcome:
+def in_flight(client) -> int:
+    """How many games a sweep keeps submitted to ``client``'s cluster at once: two for each of its
+    worker threads (one playing, one waiting, so no worker idles between games), at least four."""
+    return max(4, 2 * sum(client.nthreads().values()))
+
+
+def run_sweep(jobs: Iterable[Job], store: ResultStore, client, *,
+              on_result: Callable[[GameResult | None], None] | None = None,
+              window: int | None = None) -> SweepOutcome:
     """Play every job not yet in ``store`` on ``client``'s cluster, storing each as it comes back.
 
+    The jobs are taken as the cluster frees up, at most ``window`` games submitted at once
+    (default :func:`in_flight`), so memory does not grow with the number of games.
     on_result: called after each game is stored (with None for an adopted replay), for progress.
     """
     from distributed import as_completed
 
+    outcome = SweepOutcome()
+    todo = _to_play(jobs, store, outcome, on_result)
+    window = window or in_flight(client)
+    tag = uuid.uuid4().hex[:8]
+    futures: dict = {}
+    running = as_completed()
+
+    def submit_more() -> None:
+        for job in itertools.islice(todo, max(0, window - len(futures))):
+            future = client.submit(play_job, job, key=f"{job.name}-{tag}", pure=False)
+            futures[future] = job
+            running.add(future)
+
+    try:
+        submit_more()
+        for future in running:
+            job = futures.pop(future)
+            try:
+                result = future.result()
+            except Exception as error:  # a game that raised is reported and left for the next run
+                outcome.failed.append((job, f"{type(error).__name__}: {error}"))
+                continue
+            finally:
+                future.release()
+                submit_more()
+            store.add(result)
+            outcome.played += 1
+            if on_result is not None:
+                on_result(result)
+    finally:  # stopped (Ctrl-C, an error storing a game): the games submitted are not played on
+        if futures:
+            client.cancel(list(futures))
+    return outcome
+
+
+def _to_play(jobs: Iterable[Job], store: ResultStore, outcome: SweepOutcome,
+             on_result: Callable[[GameResult | None], None] | None) -> Iterator[Job]:
+    """The jobs still to play, one at a time: a stored game is counted as already there, a replay
+    an interrupted sweep left without its rows is adopted (its rows stored now)."""
     from entropy3d.sweep.summary import summarize
 
-    outcome = SweepOutcome()
     finished = store.finished()
-    pending = []
     for job in jobs:
         if job.key in finished:
             outcome.already += 1
             continue
         replay = store.adoptable(job)
         if replay is None:
-            pending.append(job)
+            yield job
             continue
         store.add_rows(job, summarize(replay), 0.0, "adopted")
         outcome.adopted += 1
         if on_result is not None:
             on_result(None)
-    tag = uuid.uuid4().hex[:8]
-    futures = {client.submit(play_job, job, key=f"{job.name}-{tag}", pure=False): job for job in pending}
-    for future in as_completed(futures):
-        job = futures.pop(future)
-        try:
-            result = future.result()
-        except Exception as error:  # a game that raised is reported and left for the next run
-            outcome.failed.append((job, f"{type(error).__name__}: {error}"))
-            continue
-        finally:
-            future.release()
-        store.add(result)
-        outcome.played += 1
-        if on_result is not None:
-            on_result(result)
-    return outcome

@@ -15,7 +15,7 @@ import pytest
 
 from entropy3d.game.replay import read_replay  # noqa: E402
 from entropy3d.game.session import play_game  # noqa: E402
-from entropy3d.sweep.run import play_job, run_sweep  # noqa: E402
+from entropy3d.sweep.run import play_job, run_sweep, sweep_jobs  # noqa: E402
 from entropy3d.sweep.store import Job, ResultStore  # noqa: E402
 from entropy3d.sweep.summary import AIR_SECOND, CLOSE_FINISH, LATE_TAKEDOWN, summarize  # noqa: E402
 
@@ -85,6 +85,41 @@ def test_a_resumed_sweep_plays_no_stored_game_and_replays_a_damaged_unstored_one
     assert (folder / lost_row.replay_name).read_bytes() == intact
     assert read_replay(damaged_path).end is not None
     assert len(_rows(folder, "SELECT seed FROM games")) == len(jobs)
+
+
+def test_a_billion_game_sweep_takes_its_games_as_the_cluster_frees_up(client, tmp_path):
+    """Issue 49, item 4: `sweep --games 1000000000` made every job first, grew past 1.1 GB and
+    printed nothing. The jobs are made as they are asked for, at most ``window`` games are on the
+    cluster at once, and stopping the sweep cancels the ones submitted."""
+    import tracemalloc
+
+    jobs = sweep_jobs([TABLE], 10**9, 7, 1, "geometric")
+    assert len(jobs) == 10**9 and (jobs[0].seed, jobs[-1].seed) == (7, 10**9 + 6)
+    with ResultStore(tmp_path) as store:
+        assert jobs.count_among(store.finished() | {(TABLE, 8, 1, "geometric"), (TABLE, 8, 2, "geometric"),
+                                                    (TABLE, 6, 1, "geometric")}) == 1
+    submitted, stored = [], []
+
+    class Enough(Exception):
+        pass
+
+    def stop_after_three(result) -> None:
+        stored.append(result.job.seed)
+        submitted.append(len(client.futures))
+        if len(stored) == 3:
+            raise Enough
+
+    tracemalloc.start()
+    try:
+        with ResultStore(tmp_path) as store, pytest.raises(Enough):
+            run_sweep(jobs, store, client, on_result=stop_after_three, window=2)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert sorted(stored) == sorted(set(stored)) and set(stored) <= set(range(7, 12))
+    assert max(submitted) <= 2, submitted
+    assert peak < 20e6, f"{peak / 1e6:.1f} MB"
+    assert len(_rows(tmp_path, "SELECT seed FROM games")) == 3
 
 
 def test_the_local_workers_keep_glibcs_own_trim_threshold(client):
