@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 import re
+import stat
 from pathlib import Path
 
 from pydantic import ValidationError
@@ -91,6 +92,21 @@ def resolve_asset(scene_path: Path, file: str) -> Path:
         return beside
     bundled = bundled_dir("models") / candidate.name
     return bundled if bundled.exists() else beside
+
+
+def not_a_file(path: Path) -> str | None:
+    """What is at ``path`` when it is there but is no regular file ("a named pipe", "a device",
+    "a folder"), after symbolic links; None when nothing is there. A FIFO or a link to /dev/zero
+    given as a mesh was "not found" (issue 49); reading one would wait forever or never end."""
+    try:
+        mode = path.stat().st_mode
+    except OSError:
+        return None
+    for test, kind in ((stat.S_ISDIR, "a folder"), (stat.S_ISFIFO, "a named pipe"), (stat.S_ISCHR, "a device"),
+                       (stat.S_ISBLK, "a device"), (stat.S_ISSOCK, "a socket")):
+        if test(mode):
+            return kind
+    return None
 
 
 def with_rider_defaults(spec: SceneSpec, ruleset: Ruleset) -> SceneSpec:
@@ -259,9 +275,11 @@ def load_scene(path: str | Path, *, load_meshes: bool = True,
     for i, mesh in enumerate(spec.meshes):
         resolved = resolve_asset(source, mesh.file)
         if not resolved.is_file():
+            kind = not_a_file(resolved)
             problems.append((f"meshes[{i}].file", line_of(lines, f"meshes[{i}].file"),
                              f"mesh file {mesh.file!r} not found (looked for {resolved}); paths are "
-                             "relative to the scene file"))
+                             "relative to the scene file" if kind is None else
+                             f"mesh file {mesh.file!r} ({resolved}) is {kind}, not a file; give a mesh file"))
         mesh_paths[mesh.id] = resolved
     if problems:
         raise SceneError(source, problems)

@@ -27,6 +27,11 @@ _Y_UP_TO_Z_UP = trimesh.transformations.rotation_matrix(np.pi / 2, [1, 0, 0])
 FORMATS = {".stl": "STL", ".obj": "OBJ", ".gltf": "glTF", ".glb": "GLB", ".ply": "PLY", ".off": "OFF"}
 #: triangles a mesh file may hold: about 100 MB of geometry, far more than any printed terrain piece
 MAX_TRIANGLES = 2_000_000
+#: bytes a mesh file may hold: MAX_TRIANGLES in the most verbose format that loads (an ASCII STL
+#: writes about 260 bytes a triangle); a larger file is refused before any of it is read
+MAX_MESH_BYTES = 300 * MAX_TRIANGLES
+#: a binary STL: an 80-byte header, the triangle count (uint32), then 50 bytes a triangle
+_STL_HEADER_BYTES, _STL_TRIANGLE_BYTES = 84, 50
 #: a component thinner than this fraction of its size is flat (a sheet, not a solid)
 FLAT_RATIO = 1e-6
 #: mesh files kept read in this process (a batch of scenes, a reloaded scene share their meshes)
@@ -69,8 +74,13 @@ def _read_mesh_file(path: Path, notes: list[str]) -> trimesh.Trimesh:
     """
     suffix = path.suffix.lower()
     if suffix not in FORMATS:
-        raise MeshError(path, [("", None, f"unsupported mesh format {suffix!r}; use "
-                                          f"{', '.join(sorted(set(FORMATS.values())))}")])
+        kind = "has no extension" if not suffix else f"ends in {path.suffix!r}, a format that does not load"
+        raise MeshError(path, [("", None, f"mesh file {str(path)!r} {kind}; give a file in one of "
+                                          f"{', '.join(sorted(set(FORMATS.values())))} "
+                                          f"({', '.join(sorted(FORMATS))})")])
+    too_big = size_problem(path, suffix)
+    if too_big:
+        raise MeshError(path, [("", None, too_big)])
     try:
         options = {"skip_materials": True} if suffix in (".glb", ".gltf") else {}
         if suffix == ".stl":
@@ -104,6 +114,30 @@ def _read_mesh_file(path: Path, notes: list[str]) -> trimesh.Trimesh:
     if suffix != ".stl":  # corners kept apart for a UV seam or a face's own normal are one point of
         mesh = welded(mesh)  # the solid: unwelded, every triangle was a flat part of its own (issue 49)
     return _solid_components(mesh, path, notes)
+
+
+def size_problem(path: Path, suffix: str) -> str | None:
+    """Why the mesh file at ``path`` is too big to read, judged from its size and, for an STL, its
+    header, before anything is allocated; None when it may be read. A 2 GB binary STL whose header
+    claimed 42.9 million triangles, or 2 GB of zeros named .stl (read as ASCII, as trimesh reads
+    an STL whose size does not match its header), ran for minutes with no answer (issue 49)."""
+    size = path.stat().st_size
+    if suffix == ".stl" and size >= _STL_HEADER_BYTES:
+        with open(path, "rb") as stream:
+            head = stream.read(_STL_HEADER_BYTES)
+        count = int.from_bytes(head[80:84], "little")
+        binary_size = _STL_HEADER_BYTES + _STL_TRIANGLE_BYTES * count
+        if size == binary_size and count > MAX_TRIANGLES:
+            return (f"mesh file {path.name!r} is a binary STL of {count:,} triangles, more than the "
+                    f"{MAX_TRIANGLES:,} a mesh may hold; decimate it in a mesh editor first")
+        if size != binary_size and not head.lstrip().lower().startswith(b"solid"):
+            return (f"mesh file {path.name!r} is no STL: not a binary one (its header says {count:,} triangles, "
+                    f"{binary_size:,} bytes, and the file holds {size:,}) nor an ASCII one (it does not start "
+                    "with 'solid'); export the piece again as STL")
+    if size > MAX_MESH_BYTES:
+        return (f"mesh file {path.name!r} holds {size:,} bytes, more than the {MAX_MESH_BYTES:,} a mesh file may "
+                f"(about {MAX_TRIANGLES:,} triangles); decimate it in a mesh editor first")
+    return None
 
 
 def welded(mesh: trimesh.Trimesh) -> trimesh.Trimesh:

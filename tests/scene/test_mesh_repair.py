@@ -182,3 +182,75 @@ def test_a_flat_square_with_unshared_corners_is_still_refused_as_flat(tmp_path):
     square.export(tmp_path / "square.glb")
     with pytest.raises(MeshError, match="is flat"):
         read_mesh_file(tmp_path / "square.glb")
+
+
+def _binary_stl_header(triangles: int) -> bytes:
+    return b"\0" * 80 + triangles.to_bytes(4, "little")
+
+
+@pytest.mark.parametrize("case", ["a sparse binary STL claiming 42.9 million triangles", "2 GB of zeros"])
+def test_a_mesh_too_big_to_read_is_refused_from_its_size_before_reading(tmp_path, case):
+    """Issue 49, item 4: a 2 GB sparse binary STL whose header claims 42.9 million triangles, and
+    2 GB of zeros named .stl, kept `validate` busy past 180 s with no answer. The header and the
+    file's size are judged first: refused at once, naming the file and the fix."""
+    path = tmp_path / "huge.stl"
+    if case.startswith("a sparse"):
+        count = 42_900_000
+        with open(path, "wb") as stream:
+            stream.write(_binary_stl_header(count))
+            stream.truncate(84 + 50 * count)  # sparse: no disk taken
+        said = "is a binary STL of 42,900,000 triangles, more than the 2,000,000 a mesh may hold; decimate it"
+    else:
+        with open(path, "wb") as stream:
+            stream.truncate(2 * 1024**3)
+        said = "is no STL: not a binary one (its header says 0 triangles, 84 bytes, and the file holds 2,147,483,648)"
+    with pytest.raises(SceneError) as refused:
+        load_scene(scene_with(tmp_path, "huge.stl"))
+    (where, line, message), = refused.value.problems
+    assert (where, line) == ("meshes[0].file", 3) and said in message, message
+
+
+def test_a_large_file_of_another_format_is_refused_by_its_size(tmp_path, monkeypatch):
+    from entropy3d.scene import meshes
+
+    trimesh.creation.box(extents=[20, 20, 20]).export(tmp_path / "m.obj")
+    size = (tmp_path / "m.obj").stat().st_size
+    monkeypatch.setattr(meshes, "MAX_MESH_BYTES", size - 1)
+    with pytest.raises(MeshError, match=f"mesh file 'm.obj' holds {size:,} bytes, more than the {size - 1:,} a mesh "):
+        read_mesh_file(tmp_path / "m.obj")
+    monkeypatch.setattr(meshes, "MAX_MESH_BYTES", size)
+    assert len(read_mesh_file(tmp_path / "m.obj").faces) == 12
+
+
+def test_an_stl_of_exactly_its_declared_size_and_an_ascii_stl_still_load(tmp_path):
+    box = trimesh.creation.box(extents=[20, 20, 20])
+    box.export(tmp_path / "binary.stl")
+    (tmp_path / "ascii.stl").write_text(trimesh.exchange.stl.export_stl_ascii(box))
+    for name in ("binary.stl", "ascii.stl"):
+        assert len(read_mesh_file(tmp_path / name).faces) == 12
+
+
+@pytest.mark.parametrize("kind", ["a named pipe", "a device", "a folder"])
+def test_a_mesh_path_that_is_no_file_says_what_is_there(tmp_path, kind):
+    """Issue 49, item 7: a FIFO or a link to /dev/zero as a mesh was "not found"."""
+    path = tmp_path / "m.stl"
+    if kind == "a named pipe":
+        os.mkfifo(path)
+    elif kind == "a device":
+        path.symlink_to("/dev/zero")
+    else:
+        path.mkdir()
+    with pytest.raises(SceneError) as refused:
+        load_scene(scene_with(tmp_path, "m.stl"))
+    (where, _, message), = refused.value.problems
+    assert where == "meshes[0].file" and f"is {kind}, not a file; give a mesh file" in message, message
+
+
+def test_a_mesh_file_with_no_extension_is_named_with_the_formats_that_load(tmp_path):
+    trimesh.creation.box(extents=[20, 20, 20]).export(tmp_path / "m.stl")
+    (tmp_path / "m.stl").rename(tmp_path / "m")
+    with pytest.raises(SceneError) as refused:
+        load_scene(scene_with(tmp_path, "m"))
+    (_, _, message), = refused.value.problems
+    assert f"mesh file {str(tmp_path / 'm')!r} has no extension; give a file in one of" in message
+    assert ".stl" in message and "GLB" in message
