@@ -259,13 +259,15 @@ class TableGeometry:
             owners = np.concatenate([owners, np.full(int(new.sum()), k)])
         return heights, rays, owners
 
-    def downward_crossings(self, points: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    def downward_crossings(self, points: np.ndarray, static_only: bool = False
+                           ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """(height, point index, piece index) of every surface, static or destructible, that a
         ray straight down crosses at each (x, y) of ``points``, inches: one batch of rays, for
-        callers that need to know whose surface each crossing is."""
+        callers that need to know whose surface each crossing is. static_only: the static pieces
+        alone (a crate standing on a roof hides the roof's coinciding surface from the rays)."""
         if len(points) == 0:
             return np.empty(0), np.empty(0, int), np.empty(0, int)
-        return self._crossings(np.asarray(points, float), static_only=False)
+        return self._crossings(np.asarray(points, float), static_only=static_only)
 
     def _downward_hits(self, points: np.ndarray, static_only: bool) -> tuple[np.ndarray, np.ndarray]:
         """(ray index, height) of every surface hit by one downward ray per point, by ray and

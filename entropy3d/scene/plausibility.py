@@ -21,6 +21,8 @@ SOLID_KINDS = ("building", "platform", "pillar", "railing", "mesh")
 GROUND_KINDS = ("ground", "zone", "road", "block")
 #: inches two things may overlap without counting (rounding in a scene file)
 TOLERANCE_IN = 0.02
+#: inches a model given a z, or a destructible, may stand above what is under it before it floats
+FLOAT_IN = 0.1
 #: base overlaps smaller than this (square inches) are touching, not overlapping
 OVERLAP_AREA_IN2 = 0.01
 #: a mesh whose plan, as placed, is more than this many times the table's longer side was read in
@@ -116,6 +118,51 @@ def _inside(spans, low: float, high: float, kinds) -> dict[int, tuple[float, flo
     return {owner: span for owner, span in found.items() if kinds is None or owner in kinds}
 
 
+def _support(crossings, rays: range, bottom: float, skip: int | None = None) -> tuple[float, int | None]:
+    """The highest surface under the points ``rays`` (indices into ``crossings``) at or below
+    ``bottom`` (inches, with :data:`TOLERANCE_IN`), and whose it is: the table's top (0, None)
+    where nothing is higher. ``skip``: a piece not to stand on (the thing itself)."""
+    heights, owners, on = crossings[0], crossings[2], np.isin(crossings[1], np.asarray(rays))
+    under = on & (heights <= bottom + TOLERANCE_IN) & (owners != (-1 if skip is None else skip))
+    if not under.any():
+        return 0.0, None
+    k = int(np.argmax(np.where(under, heights, -np.inf)))
+    return (float(heights[k]), int(owners[k])) if heights[k] > 0.0 else (0.0, None)
+
+
+def _standing_on(crossings, static_crossings, rays: range, bottom: float, skip: int | None = None
+                 ) -> tuple[float, int | None]:
+    """:func:`_support` among every piece (a crate on a crate) and among the static ones alone
+    (whose surfaces a crate standing on them hides from the rays of all pieces): the higher."""
+    return max(_support(crossings, rays, bottom, skip), _support(static_crossings, rays, bottom, skip),
+               key=lambda found: found[0])
+
+
+def overlapping_buildings(table) -> list[Finding]:
+    """Warnings for buildings whose plans overlap at the same heights: 10 buildings laid over each
+    other were accepted without a word (issue 49); line of sight, the levels map and the rules'
+    building footprints then count the overlap twice. One piece on another (a base_height at the
+    other's roof) does not overlap."""
+    from shapely.geometry import Polygon
+
+    buildings = table.spec.buildings
+    plans = [Polygon(building.corners()) for building in buildings]
+    found = []
+    for b in range(len(buildings)):
+        for a in range(b):
+            low, high = max(buildings[a].base_height, buildings[b].base_height), \
+                min(buildings[a].height, buildings[b].height)
+            if high - low <= TOLERANCE_IN or not plans[a].intersects(plans[b]):
+                continue
+            area = plans[a].intersection(plans[b]).area
+            if area > OVERLAP_AREA_IN2:
+                found.append((f"buildings[{b}]",
+                               f"building '{buildings[b].id}' overlaps building '{buildings[a].id}' ({_fmt(area)} "
+                               f"square inches of their plans, z {_fmt(low)}..{_fmt(high)}): join them into one "
+                               "polygon, or move one so they meet at a wall"))
+    return found
+
+
 def _samples(outline: np.ndarray, centre) -> np.ndarray:
     """The centre and the outline pulled in by 3% (a base touching a wall is not inside it)."""
     centre = np.asarray(centre, float)[:2]
@@ -160,6 +207,12 @@ def plausibility_problems(table, geometry) -> tuple[list[Finding], list[Finding]
                else 0.0 if np.isnan(standing[i]) else float(standing[i]) for i, model in enumerate(models)]
     all_spans = solid_spans(geometry, points, crossings)[len(without_z):]
     ends = np.cumsum([len(group) for group in samples])
+    rays_of = [range(len(without_z) + end - len(group), len(without_z) + end) for group, end in zip(samples, ends)]
+    placed = [k for k, model in enumerate(models) if len(model.position) == 3] + \
+        [len(models) + k for k in range(len(destructibles))]  # the things whose height the scene gives
+    on_static = geometry.downward_crossings(points[[r for k in placed for r in rays_of[k]]], static_only=True)
+    static_crossings = (on_static[0], np.array([r for k in placed for r in rays_of[k]], int)[on_static[1]]
+                        if len(on_static[1]) else on_static[1], on_static[2])
     spans_of = [all_spans[end - len(group):end] for group, end in zip(samples, ends)]
     ground = [p for p in geometry.pieces if p.kind in GROUND_KINDS]
 
@@ -190,6 +243,19 @@ def plausibility_problems(table, geometry) -> tuple[list[Finding], list[Finding]
                                          f"[{_fmt(x)}, {_fmt(y)}, {_fmt(top)}]"))
                     bases.append(None)
                     continue
+        if len(model.position) == 3 and z < -TOLERANCE_IN:
+            errors.append((path, f"{model.id} at ({_fmt(x)}, {_fmt(y)}, z {_fmt(z)}) is under the table (its top is "
+                                 f"z 0): leave z out to stand it on what is there, or give a z of 0 or more"))
+            bases.append(None)
+            continue
+        if len(model.position) == 3:
+            support, owner = _standing_on(crossings, static_crossings, rays_of[i], z)
+            if z - support > FLOAT_IN:
+                what = "the table" if owner is None else describe(owner)
+                warnings.append((path, f"{model.id} at ({_fmt(x)}, {_fmt(y)}, z {_fmt(z)}) floats "
+                                       f"{_fmt(z - support)}\" above {what} (top at z {_fmt(support)}) and drops "
+                                       f"there at its first ride: write [{_fmt(x)}, {_fmt(y)}, {_fmt(support)}], "
+                                       "or leave z out"))
         for owner, (bottom, top) in _inside(spans, z + step, z + bike_height, solid | debris).items():
             if owner in debris:
                 warnings.append((path, f"{model.id}'s base at ({_fmt(x)}, {_fmt(y)}) overlaps destructible "
@@ -214,11 +280,21 @@ def plausibility_problems(table, geometry) -> tuple[list[Finding], list[Finding]
                                "move one of them so the bases do not touch"))
 
     for i, (item, (lo, hi), spans) in enumerate(zip(destructibles, crate_bounds, spans_of[len(models):])):
-        for owner, (bottom, top) in _inside(spans, lo[2] + step, hi[2], solid).items():
+        # a crate sunk even 0.2" into a roof is inside it (a bike's step up a curb is no excuse here)
+        inside = _inside(spans, lo[2], hi[2], solid)
+        for owner, (bottom, top) in inside.items():
             errors.append((f"destructibles[{i}].position",
                            f"destructible '{item.id}' at ({_fmt(item.position[0])}, {_fmt(item.position[1])}) is "
                            f"inside {describe(owner, (bottom, top))}: move it, or stand it on top "
                            f"with base_height: {_fmt(top)}"))
+        support, owner = _standing_on(crossings, static_crossings, rays_of[len(models) + i], float(lo[2]),
+                                      skip=index[item.id])
+        if not inside and lo[2] - support > FLOAT_IN:
+            what = "the table" if owner is None else describe(owner)
+            warnings.append((f"destructibles[{i}].base_height",
+                             f"destructible '{item.id}' at ({_fmt(item.position[0])}, {_fmt(item.position[1])}) floats "
+                             f"{_fmt(lo[2] - support)}\" above {what} (top at z {_fmt(support)}) and falls there when "
+                             f"the game starts: write base_height: {_fmt(support)}"))
 
     width, depth = table.width, table.depth
     for section in ("zones", "blocks", "buildings", "platforms", "ramps", "meshes"):
@@ -238,4 +314,5 @@ def plausibility_problems(table, geometry) -> tuple[list[Finding], list[Finding]
                     or hi[1] > depth + TOLERANCE_IN:
                 warnings.append((path, f"{text} reaches past the edge of the {_fmt(width)}x{_fmt(depth)} inch "
                                        "table; bikes cannot ride there"))
+    warnings.extend(overlapping_buildings(table))
     return errors, warnings

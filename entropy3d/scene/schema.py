@@ -13,14 +13,28 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal, Optional, Union
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, field_validator, model_validator
 
 from entropy3d.rules.ruleset import ON_FOOT
 
-PositiveIn = Annotated[float, Field(gt=0, description="inches, > 0")]
-NonNegIn = Annotated[float, Field(ge=0, description="inches, >= 0")]
-Vec2 = tuple[float, float]
-Vec3 = tuple[float, float, float]
+
+def _no_yes_or_no(value):
+    """YAML reads ``true``, ``yes`` and ``on`` as booleans, and a boolean is an int to Python:
+    ``table.width: true`` was taken for a 1" table (issue 49). A number must be written as one."""
+    if isinstance(value, bool):
+        raise ValueError("a yes/no to YAML (it reads true, yes, on, false, no and off so), not a number: "
+                         "write the number")
+    return value
+
+
+#: a number in a scene: any int or float YAML reads, never a boolean
+Number = Annotated[float, BeforeValidator(_no_yes_or_no)]
+#: a whole number in a scene (storeys, risk, stats), never a boolean
+Count = Annotated[int, BeforeValidator(_no_yes_or_no)]
+PositiveIn = Annotated[Number, Field(gt=0, description="inches, > 0")]
+NonNegIn = Annotated[Number, Field(ge=0, description="inches, >= 0")]
+Vec2 = tuple[Number, Number]
+Vec3 = tuple[Number, Number, Number]
 #: what an id or a key naming a piece may be written with
 IDENTIFIER_PATTERN = r"^[A-Za-z0-9_\-]+$"
 Identifier = Annotated[str, Field(pattern=IDENTIFIER_PATTERN, min_length=1, max_length=64,
@@ -39,7 +53,7 @@ class Strict(BaseModel):
 class Area(Strict):
     """A flat outline on the table: exactly one of ``rect`` or ``polygon``."""
 
-    rect: Optional[tuple[float, float, float, float]] = Field(
+    rect: Optional[tuple[Number, Number, Number, Number]] = Field(
         None, description="[x_min, y_min, x_max, y_max] in inches")
     polygon: Optional[list[Vec2]] = Field(
         None, min_length=3, description="[[x, y], ...] corners in inches, in order")
@@ -110,10 +124,10 @@ class Building(Area):
     """A building: a solid block of storeys a bike cannot enter (EC-TER-BUILDING)."""
 
     id: Identifier
-    storeys: int = Field(ge=1, le=30)
+    storeys: Count = Field(ge=1, le=30)
     storey_height: PositiveIn = Field(2.1, description="inches per storey (~3 m depicted)")
     base_height: NonNegIn = Field(0.0, description="height of the ground it stands on, e.g. a block's curb")
-    size_class: int = Field(3, ge=1, le=3, description="EC-LOS-3 size class")
+    size_class: Count = Field(3, ge=1, le=3, description="EC-LOS-3 size class")
     roof_surface: TerrainName = "concrete"
     ruined: bool = False
     colour: Optional[str] = Field(None, pattern=r"^#[0-9a-fA-F]{6}$")
@@ -148,11 +162,11 @@ class Ramp(Strict):
 
     id: Identifier
     start: Vec2 = Field(description="centre of the low edge, inches")
-    heading: float = Field(description="direction up the ramp, degrees CCW from +x")
+    heading: Number = Field(description="direction up the ramp, degrees CCW from +x")
     length: PositiveIn
     width: PositiveIn
     rise: Optional[PositiveIn] = Field(None, description="height gained, inches (or give angle)")
-    angle: Optional[float] = Field(None, gt=0, lt=60, description="slope in degrees (or give rise)")
+    angle: Optional[Number] = Field(None, gt=0, lt=60, description="slope in degrees (or give rise)")
     base_height: NonNegIn = 0.0
     surface: TerrainName = "metal"
     colour: Optional[str] = Field(None, pattern=r"^#[0-9a-fA-F]{6}$",
@@ -181,8 +195,8 @@ class Destructible(Strict):
     id: Identifier
     kind: DestructibleKind
     position: Vec2 = Field(description="centre, inches")
-    facing: float = 0.0
-    risk: int = Field(ge=1, le=3, description="EC-DEST-1 risk level 1-3")
+    facing: Number = 0.0
+    risk: Count = Field(ge=1, le=3, description="EC-DEST-1 risk level 1-3")
     size: Optional[Vec3] = Field(None, description="[length, width, height] inches; a default per kind")
     base_height: NonNegIn = Field(0.0, description="height of what it stands on")
 
@@ -206,9 +220,9 @@ class MeshPiece(Strict):
     position: Vec3 = Field((0.0, 0.0, 0.0), description="where the mesh's origin goes, inches")
     rotation: Vec3 = Field((0.0, 0.0, 0.0), description="degrees about x, then y, then z")
     scale: Union[PositiveIn, tuple[PositiveIn, PositiveIn, PositiveIn]] = 1.0
-    size_class: int = Field(0, ge=0, le=3, description="EC-LOS-3; 0 = does not block top-down LOS")
+    size_class: Count = Field(0, ge=0, le=3, description="EC-LOS-3; 0 = does not block top-down LOS")
     surface: TerrainName = "concrete"
-    destructible_risk: Optional[int] = Field(None, ge=1, le=3, description="set to make it destructible")
+    destructible_risk: Optional[Count] = Field(None, ge=1, le=3, description="set to make it destructible")
     colour: Optional[str] = Field(None, pattern=r"^#[0-9a-fA-F]{6}$")
 
 
@@ -224,18 +238,18 @@ class Rider(Strict):
     (``rider_defaults``, and ``max_stress.default``), filled in by ``load_scene``."""
 
     name: Optional[str] = None
-    dodge: Optional[int] = Field(None, ge=0, le=5, description="default: rules data rider_defaults.dodge")
-    strength: Optional[int] = Field(None, ge=0, le=5, description="default: rules data rider_defaults.strength")
-    protection: Optional[int] = Field(None, ge=0, le=3,
+    dodge: Optional[Count] = Field(None, ge=0, le=5, description="default: rules data rider_defaults.dodge")
+    strength: Optional[Count] = Field(None, ge=0, le=5, description="default: rules data rider_defaults.strength")
+    protection: Optional[Count] = Field(None, ge=0, le=3,
                                       description="default: rules data rider_defaults.protection")
-    wounds: Optional[int] = Field(None, ge=1, le=5, description="default: rules data rider_defaults.wounds")
-    max_stress: Optional[int] = Field(None, ge=1, le=21, description="default: rules data max_stress.default")
-    stress: int = Field(0, ge=0, le=21)
+    wounds: Optional[Count] = Field(None, ge=1, le=5, description="default: rules data rider_defaults.wounds")
+    max_stress: Optional[Count] = Field(None, ge=1, le=21, description="default: rules data max_stress.default")
+    stress: Count = Field(0, ge=0, le=21)
     weapon: Optional[str] = Field(None, description="melee weapon from the rules data `weapons:` (EC-WPN); none: "
                                                     "the rider punches")
     gun: Optional[str] = Field(None, description="gun from the rules data `guns:` (EC-GUN-2)")
-    ammo: Optional[int] = Field(None, ge=0, le=99, description="shots carried; default: the gun's ammo")
-    traits: dict[str, Optional[int]] = Field(default_factory=dict, description="traits from the rules data "
+    ammo: Optional[Count] = Field(None, ge=0, le=99, description="shots carried; default: the gun's ammo")
+    traits: dict[str, Optional[Count]] = Field(default_factory=dict, description="traits from the rules data "
                                              "`traits:` (EC-TRAIT), each with its x or null: {psychotic: 6}")
     traps: list[str] = Field(default_factory=list, description="traps carried, laid in order with Lay Trap "
                              "(EC-TRAP): names from the rules data `traps:`")
@@ -252,8 +266,8 @@ class Model(Strict):
     on_foot: bool = Field(False, description="a gang member without a bike (rules data `on_foot:`): it walks, "
                                              "and may stand on a building's roof, one per building")
     position: Union[Vec2, Vec3] = Field(description="base centre [x, y] (z found from the table) or [x, y, z]")
-    facing: float = Field(description="degrees CCW from +x")
-    speed: int = Field(1, ge=0, le=3, description="0 = stopped; a model on foot has none (leave it out)")
+    facing: Number = Field(description="degrees CCW from +x")
+    speed: Count = Field(1, ge=0, le=3, description="0 = stopped; a model on foot has none (leave it out)")
     rider: Rider = Field(default_factory=Rider)
     stats: dict[str, Any] = Field(default_factory=dict, description="the scene's game system's own stats of this "
                                   "model, checked by that system's schema (`entropy3d systems`)")
@@ -288,7 +302,7 @@ class Camera(Strict):
 
     position: Vec3
     look_at: Vec3
-    fov: float = Field(50.0, gt=5, lt=150)
+    fov: Number = Field(50.0, gt=5, lt=150)
 
 
 class SceneSpec(Strict):
@@ -299,7 +313,7 @@ class SceneSpec(Strict):
     rules: str = Field("entropy_city", description="rules data: a bundled name or a path to a YAML file")
     system: str = Field("entropy_city", description="the game system played on this table (`entropy3d systems`)")
     mission: Literal["turf_war", "lovers_point_brawl", "package_run", "grab_n_go", "free_ride"] = "turf_war"
-    turns: int = Field(6, ge=1, le=200)
+    turns: Count = Field(6, ge=1, le=200)
     table: TableSpec = Field(default_factory=TableSpec)
     zones: list[Zone] = Field(default_factory=list)
     blocks: list[Block] = Field(default_factory=list)

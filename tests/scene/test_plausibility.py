@@ -127,3 +127,66 @@ def test_mesh_far_smaller_than_a_base_is_a_warning_naming_its_units(tmp_path):
 def test_bundled_meshes_are_not_taken_for_wrong_units():
     for name in ("crossroads", "lovers_point", "ruined_highway"):
         assert not [note for note in load_scene(ROOT / "scenes" / f"{name}.yaml").notes if "`units`" in note[2]]
+
+
+def test_a_bike_under_the_table_is_refused(tmp_path):
+    """Issue 49, item 5: a model at z -4.5 validated `ok`."""
+    (where, line, message), = problems(scene(tmp_path, "models:\n" + bike("a", "[30, 30, -4.5]")))
+    assert (where, line) == ("models[0].position", 4)
+    assert message == ("a at (30, 30, z -4.5) is under the table (its top is z 0): leave z out to stand it on what "
+                       "is there, or give a z of 0 or more")
+
+
+@pytest.mark.parametrize("z, floats", [("2.1", None), ("2.15", None), ("4", "floats 1.9\" above building 'shop'"),
+                                       ("1.9", "floats 1.9\" above the table")])
+def test_a_bike_given_a_z_above_what_is_under_it_floats(tmp_path, z, floats):
+    notes = load_scene(scene(tmp_path, SHOP + "models:\n" + bike("a", f"[{15 if z != '1.9' else 30}, 15, {z}]"))).notes
+    if floats is None:
+        assert notes == []
+    else:
+        (where, _, message), = notes
+        assert where == "models[0].position" and floats in message and "drops there at its first ride" in message
+
+
+@pytest.mark.parametrize("base_height, found", [
+    ("2.1", None),  # on the roof
+    ("4.0", ("destructibles[0].base_height", "floats 1.9\" above building 'shop' (10..20, 10..20) (top at z 2.1) "
+                                             "and falls there when the game starts: write base_height: 2.1")),
+    ("1.9", ("destructibles[0].position", "is inside building 'shop' (10..20, 10..20, z 0..2.1): move it, or "
+                                          "stand it on top with base_height: 2.1")),
+])
+def test_a_destructible_floating_above_a_roof_or_sunk_into_it_is_said(tmp_path, base_height, found):
+    """Issue 49, item 5: a crate 1.9" above a roof, or 0.2" inside it, was accepted."""
+    path = scene(tmp_path, SHOP + "destructibles:\n"
+                 f"  - {{id: crate, kind: crate, position: [12, 12], base_height: {base_height}, risk: 1}}\n")
+    if found is None:
+        assert load_scene(path).notes == []
+    elif found[0].endswith("base_height"):
+        (where, line, message), = load_scene(path).notes
+        assert (where, line) == (found[0], 6) and message.endswith(found[1]), message
+    else:
+        (where, line, message), = problems(path)
+        assert (where, line) == (found[0], 6) and message.endswith(found[1]), message
+
+
+def test_overlapping_buildings_are_a_warning_and_one_on_another_is_not(tmp_path):
+    """Issue 49, item 5: ten buildings laid over each other were accepted without a word."""
+    text = "buildings:\n" + "".join(f"  - {{id: b{k}, rect: [{10 + k}, 10, {20 + k}, 20], storeys: 1}}\n"
+                                    for k in range(3))
+    text += "  - {id: loft, rect: [10, 10, 20, 20], storeys: 1, base_height: 2.1}\n"  # on b0's roof
+    notes = load_scene(scene(tmp_path, text)).notes
+    assert [(where, message.split(" (")[0]) for where, _, message in notes] == [
+        ("buildings[1]", "building 'b1' overlaps building 'b0'"),
+        ("buildings[2]", "building 'b2' overlaps building 'b0'"),
+        ("buildings[2]", "building 'b2' overlaps building 'b1'")]
+    assert "(90 square inches of their plans, z 0..2.1): join them into one polygon" in notes[0][2]
+
+
+@pytest.mark.parametrize("where, text", [("table.width", "table: {width: true}\n"),
+                                         ("buildings[0].storeys", "buildings:\n  - {id: b, rect: [1, 1, 5, 5], "
+                                                                  "storeys: yes}\n"),
+                                         ("models[0].position[2]", "models:\n" + bike("a", "[30, 30, on]"))])
+def test_a_yes_or_no_where_a_number_goes_is_refused(tmp_path, where, text):
+    """Issue 49, item 5: `table.width: true` was read as a 1" table (a boolean is an int to Python)."""
+    said = {found: message for found, _, message in problems(scene(tmp_path, text))}
+    assert "a yes/no to YAML" in said[where] and "not a number: write the number" in said[where]
