@@ -229,15 +229,23 @@ def replay_render(
     supersample = supersample_of(smooth, draft)
     if png is not None:
         _output(png, (".png",), "--png")
-        _picture(read_replay(replay), action, png)
+        _picture(tell_if_cut_short(read_replay(replay)), action, png)
         return
     video_size = _film_size(post, size, cut, out)
     _output(out, (".mp4", ".gif"), "--out")
-    game = read_replay(replay)
+    game = tell_if_cut_short(read_replay(replay))
     with _progress() as progress:
         rendered = _render(game, out, video_size, fps, supersample, pace, progress, cut, grid,
                            not no_sound)
     typer.echo(f"rendered {out} in {rendered:.1f} s")
+
+
+def tell_if_cut_short(replay):
+    """``replay``, after a warning on stderr when it is cut short (no end record): its film and
+    pages show the game only as far as it goes."""
+    if replay is not None and replay.cut_short:
+        typer.echo(f"warning: {replay.cut_short_words()}", err=True)
+    return replay
 
 
 def _picture(game, number: int, png: Path) -> None:
@@ -271,10 +279,22 @@ def _picture(game, number: int, png: Path) -> None:
 @clean_errors
 def replay_check(replay: Path = typer.Argument(..., help="replay file to play again and compare")) -> None:
     """Play a replay's game again from its header and check the new replay is byte for byte the same."""
-    from entropy3d.game import resimulate
+    from entropy3d.game import read_replay, resimulate
 
-    identical, _ = resimulate(replay)
+    identical, again = resimulate(replay)
     if not identical:
+        old, held = replay.read_bytes(), read_replay(replay)
+        if held.cut_short:
+            header = held.header
+            script = f" --script {header.players[7:]}" if header.players.startswith("script:") else ""
+            if again.startswith(old):
+                raise fail(f"error: {replay} is cut short: it has no end record; its {len(old.splitlines())} "
+                           f"record(s) are the game played again, which goes on to {len(again.splitlines())}: "
+                           f"write it whole with `entropy3d demo {header.scene} --seed {header.seed} --turns "
+                           f"{header.turns} --producer {header.producer}{script} --replay {replay}`")
+            differs = next(k for k, (a, b) in enumerate(zip(old.splitlines(), again.splitlines()), 1) if a != b)
+            raise fail(f"error: {replay} is cut short (no end record) and its record {differs} differs from the "
+                       "game played again")
         raise fail(f"error: {replay}: playing the game again gave a different replay")
     typer.echo(f"{replay}: deterministic (same bytes when played again)")
 
@@ -305,6 +325,6 @@ def view(
 
         check_output_path(state_file, (".json",))
     try:
-        run_viewer(source, state_file=state_file, select=select)
+        run_viewer(source, state_file=state_file, select=select, on_replay=tell_if_cut_short)
     except KeyError as error:
         raise fail(f"error: --select: {error.args[0]}") from None

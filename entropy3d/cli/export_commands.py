@@ -24,11 +24,12 @@ def export(
     from entropy3d.outputs import check_output_path
 
     check_output_path(output, (".glb",))
+    from entropy3d.cli.demo_commands import tell_if_cut_short
     from entropy3d.export.gltf import export_glb
     from entropy3d.game.replay import load_source
 
     table, geometry, replay = load_source(source)
-    written = export_glb(table, geometry, output, replay)
+    written = export_glb(table, geometry, output, tell_if_cut_short(replay))
     what = f"{len(replay.activations)} activations animated" if replay is not None else "the starting positions"
     typer.echo(f"wrote {written} ({written.stat().st_size / 1e6:.1f} MB; {table.width:g}\" x {table.depth:g}\" "
                f"table = {table.width * 0.0254:.4f} m x {table.depth * 0.0254:.4f} m, {what})")

@@ -9,7 +9,7 @@ from typing import Optional
 import typer
 
 from entropy3d.cli.app import app, clean_errors
-from entropy3d.cli.demo_commands import _output
+from entropy3d.cli.demo_commands import _output, tell_if_cut_short
 
 
 @app.command()
@@ -28,6 +28,6 @@ def share(
     from entropy3d.share import write_share_page
 
     started = time.perf_counter()
-    written = write_share_page(source, output)
+    written = write_share_page(source, output, on_replay=tell_if_cut_short)
     size_kb = written.stat().st_size / 1024
     typer.echo(f"wrote {written} ({size_kb:.0f} KB, {time.perf_counter() - started:.1f} s): open it in a browser")

@@ -73,6 +73,19 @@ class Replay:
     #: the file it was read from (None: a game just played)
     source: Path | None = None
 
+    @property
+    def cut_short(self) -> bool:
+        """It has no end record: the game that wrote it stopped (was stopped, or its file was cut)
+        before the game's end. A writer always ends a whole game with one."""
+        return self.end is None
+
+    def cut_short_words(self) -> str:
+        """What a command tells of a replay that is :attr:`cut_short` (where it stops)."""
+        records = 1 + len(self.turns) + len(self.activations)
+        where = f"turn {self.activations[-1].turn}" if self.activations else "its start"
+        return (f"{self.source or 'the replay'} is cut short: its {records} record(s) stop in {where} with no end "
+                "record (the game that wrote it stopped before its end), so it shows the game only so far")
+
 
 def file_sha256(path: str | Path) -> str:
     return hashlib.sha256(Path(path).read_bytes()).hexdigest()

@@ -273,7 +273,7 @@
       const end = document.createElement("div");
       end.className = "end";
       const title = document.createElement("b");
-      title.textContent = "Game over: " + data.end.title;
+      title.textContent = (data.end.cut_short ? "" : "Game over: ") + data.end.title;
       end.append(title);
       lines.append(end);
       for (const line of data.end.lines) row(line, "");

@@ -50,9 +50,12 @@ def _escape(text: str) -> str:
     return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
 
 
-def write_share_page(source: str | Path | None, output: str | Path) -> Path:
-    """Write the page of a scene YAML or a replay .jsonl (None: the bundled scene) to ``output``."""
+def write_share_page(source: str | Path | None, output: str | Path, on_replay=None) -> Path:
+    """Write the page of a scene YAML or a replay .jsonl (None: the bundled scene) to ``output``.
+    on_replay: called with the replay read (None for a scene) before the page is made."""
     from entropy3d.game.replay import load_source
 
     table, geometry, replay = load_source(source)
+    if on_replay is not None:
+        on_replay(replay)
     return write_atomic(output, page_html(page_data(table, geometry, replay)).encode("utf-8"))

@@ -79,9 +79,12 @@ def replay_steps(replay: Replay, table: Table, geometry: TableGeometry) -> list[
 
 def replay_end(replay: Replay, table: Table) -> dict | None:
     """How the game ended, shown with its last action: the demo video's end card (title, lines
-    and the gang each line is about); None for a replay that stops before the game's end."""
-    if replay.end is None:
-        return None
+    and the gang each line is about); for a replay cut short (no end record), that it stops
+    there (``cut_short``), so a stranger does not take its last action for the game's end."""
+    if replay.cut_short:
+        where = f"turn {replay.activations[-1].turn}" if replay.activations else "its start"
+        return {"title": "The replay stops here, cut short", "cut_short": True, "gangs": [],
+                "lines": [f"Its end is missing: the game that wrote it stopped in {where}, before the game's end."]}
     title, card, gangs = result_card(replay, table, Names.of_table(table))
     return {"title": title, "lines": list(card), "gangs": list(gangs)}
 

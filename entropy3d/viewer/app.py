@@ -58,12 +58,13 @@ def display_problem() -> str:
 
 def run_viewer(source: str | Path | None = None, *, screenshot: str | Path | None = None,
                steps: int = 0, overlays: str = "", state_file: str | Path | None = None,
-               select: str | None = None) -> None:
+               select: str | None = None, on_replay=None) -> None:
     """Open the viewer on ``source``. With ``screenshot`` it draws offscreen instead (no display
     needed), after ``steps`` presses of n and the overlay keys in ``overlays`` (e.g. "ltr"), saves
     one frame there and returns. ``state_file``: after every change, write what the window shows
     there as JSON (selection, labels, measure, where models are drawn) for scripts and tests.
-    ``select``: a model id selected at the start."""
+    ``select``: a model id selected at the start. ``on_replay``: called with the replay read (None
+    for a scene) before the window opens."""
     if screenshot is None:
         problem = display_problem()
         if problem:
@@ -71,6 +72,8 @@ def run_viewer(source: str | Path | None = None, *, screenshot: str | Path | Non
     from entropy3d.game.replay import load_source
 
     table, geometry, replay = load_source(source)
+    if on_replay is not None:
+        on_replay(replay)
     if select is not None:
         table.model(select)  # a KeyError naming the models there are
     from panda3d.core import loadPrcFileData

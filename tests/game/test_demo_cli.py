@@ -56,3 +56,41 @@ def test_a_negative_seed_is_refused_by_every_command_that_takes_one(small_table_
         assert done.returncode == 2 and "'--seed'" in done.stderr and "greater than or equal to 0" in done.stderr, args
     done = run("validate", str(script))
     assert done.returncode == 1 and "line 2, seed: Input should be greater than or equal to 0" in done.stderr
+
+
+def test_a_replay_without_its_end_record_is_called_cut_short_by_every_command_that_reads_it(small_table_path,
+                                                                                            tmp_path):
+    """Issue 49, item 5: a replay whose end record is missing was rendered and shared without a
+    word, and replay-check called it "a different replay". Each command now says it is cut short
+    (and where); replay-check that its records are the game so far, and how to write it whole."""
+    from entropy3d.game import play_game
+    from entropy3d.game.replay import read_replay
+    from entropy3d.scene import load_scene
+    from entropy3d.share.steps import replay_end
+
+    whole = tmp_path / "whole.jsonl"
+    play_game(small_table_path, seed=1, turns=2, producer="geometric", replay_path=whole)
+    lines = whole.read_text().splitlines(keepends=True)
+    cut = tmp_path / "cut.jsonl"
+    cut.write_text("".join(lines[:-1]))
+    replay = read_replay(cut)
+    assert replay.cut_short and not read_replay(whole).cut_short
+    last_turn = replay.activations[-1].turn
+    said = f"warning: {cut} is cut short: its {len(lines) - 1} record(s) stop in turn {last_turn} with no end record"
+    for command in (["share", str(cut), "-o", str(tmp_path / "p.html")],
+                    ["export", str(cut), "-o", str(tmp_path / "g.glb")],
+                    ["replay-render", str(cut), "--out", str(tmp_path / "f.gif"), "--size", "128x72", "--fps", "5",
+                     "--draft"]):
+        done = run(*command)
+        assert done.returncode == 0 and said in done.stderr, (command, done.stderr)
+    done = run("share", str(whole), "-o", str(tmp_path / "whole.html"))
+    assert done.returncode == 0 and "cut short" not in done.stderr
+    check = run("replay-check", str(cut))
+    assert check.returncode == 1 and "different replay" not in check.stderr, check.stderr
+    assert (f"is cut short: it has no end record; its {len(lines) - 1} record(s) are the game played again, which "
+            f"goes on to {len(lines)}: write it whole with `entropy3d demo {small_table_path} --seed 1 --turns 2 "
+            f"--producer geometric --replay {cut}`") in check.stderr
+    card = replay_end(replay, load_scene(small_table_path))
+    assert card["cut_short"] and card["title"] == "The replay stops here, cut short"
+    assert card["lines"] == [f"Its end is missing: the game that wrote it stopped in turn {last_turn}, before the "
+                             "game's end."]
