@@ -6,7 +6,11 @@ the table) on the pose the rules left the model in, and corrects it with a ``res
 - A base inside a solid (a wall, a pillar, a deck's side: EC-TER-BUILDING, "a bike cannot enter
   a building"), as a jump's rules landing or a crash's physical stop can leave it, is moved back
   along the path it rode to the nearest point where the base is clear; if none is (a path that
-  scraped a wall all along), to the nearest clear spot around it.
+  scraped a wall all along), to the nearest clear spot around it; if none is there either, it
+  stays and the event says so. Clear: no solid under the base at its level, and no part of the
+  base more than a step (``ride.step_height_in``) above what is under it. A base perched on a low
+  piece it overhangs is not clear: a bike that physics rode over a 0.28" print was put "back
+  clear" onto the print, its base still over it (issue 49).
 - A bike not in the air (EC-JUMP-2 keeps a jump's model in the air legitimately) rests on the
   highest surface under its base centre that is not above it: a crash's physical stop in
   mid-air no longer leaves it floating.
@@ -45,6 +49,9 @@ class RestChecks(Protocol):
     def rest_level(self, xy: np.ndarray, z: float) -> float:
         """Height of the highest static surface under ``xy`` that a bike at height ``z`` rests on."""
 
+    def rest_levels(self, points: np.ndarray, z: float) -> np.ndarray:
+        """:meth:`rest_level` under each of the (N, 2) ``points``."""
+
 
 def settle(state: State, model_id: str, move: PlannedMove, facts: Facts, table: RestChecks, ruleset: Ruleset
            ) -> tuple[State, list[Event]]:
@@ -67,11 +74,18 @@ def settle(state: State, model_id: str, move: PlannedMove, facts: Facts, table: 
     piece = None
     if inside is not None:
         piece, depth = inside
-        rests_at, moved_in, along = _clear_pose_along(move, facts, rests_at, base, table)
-        how = "back along its path" if along else "to the nearest clear spot (no point of its path is clear)"
-        said.append(f"its base was {depth:.2f}\" inside '{piece}': moved {moved_in:.1f}\" {how} "
-                    f"to ({rests_at.x:.1f}, {rests_at.y:.1f}) on the {rests_at.z:.2f}\" level (EC-TER-BUILDING)")
-        figures.update(inside_in=depth, moved_in=moved_in, along_path=along)
+        step = float(ruleset.data("ride.step_height_in"))
+        found = _clear_pose_along(move, facts, rests_at, base, table, step)
+        if found is None:
+            said.append(f"its base is {depth:.2f}\" inside '{piece}' and no clear spot is on its path or within "
+                        f"{SEARCH_RADIUS_IN:g}\" of it: it stays where it stopped (EC-TER-BUILDING)")
+            figures.update(inside_in=depth, moved_in=0.0, along_path=False, clear=False)
+        else:
+            rests_at, moved_in, along = found
+            how = "back along its path" if along else "to the nearest clear spot (no point of its path is clear)"
+            said.append(f"its base was {depth:.2f}\" inside '{piece}': moved {moved_in:.1f}\" {how} "
+                        f"to ({rests_at.x:.1f}, {rests_at.y:.1f}) on the {rests_at.z:.2f}\" level (EC-TER-BUILDING)")
+            figures.update(inside_in=depth, moved_in=moved_in, along_path=along)
         clauses = ("EC-TER-BUILDING",)
     elif abs(pose.z - rests_at.z) > REST_TOLERANCE_IN:
         # DECISION: no clause says where a crashed bike lies; it lies on the surface under it.
@@ -86,12 +100,13 @@ def settle(state: State, model_id: str, move: PlannedMove, facts: Facts, table: 
     return state.with_model(model.but(pose=rests_at)), [event]
 
 
-def _clear_pose_along(move: PlannedMove, facts: Facts, pose: Pose, base, table: RestChecks
-                      ) -> tuple[Pose, float, bool]:
-    """The nearest pose back along the move's path from ``pose`` whose base is clear of solids at
-    the level it rode there (on a roof it rode off, the roof), how far back (inches) and True; when no
-    point of the path is clear (a path that scraped a wall all along), the nearest clear spot
-    around ``pose`` (:func:`_clear_pose_around`), how far and False."""
+def _clear_pose_along(move: PlannedMove, facts: Facts, pose: Pose, base, table: RestChecks, step: float
+                      ) -> tuple[Pose, float, bool] | None:
+    """The nearest pose back along the move's path from ``pose`` whose base is clear
+    (:func:`is_clear`) at the level it rode there (on a roof it rode off, the roof), how far back
+    (inches) and True; when no point of the path is clear (a path that scraped a wall all along),
+    the nearest clear spot around ``pose`` (:func:`_clear_pose_around`), how far and False; None
+    when there is none either."""
     path = np.asarray(move.path, float)
     steps = np.hypot(*np.diff(path, axis=0).T) if len(path) > 1 else np.zeros(0)
     lengths = np.concatenate([[0.0], np.cumsum(steps)])
@@ -100,25 +115,37 @@ def _clear_pose_along(move: PlannedMove, facts: Facts, pose: Pose, base, table: 
         ridden = facts.level_at(float(lengths[k]))[1] if len(facts.ground) else pose.z
         level = table.rest_level(path[k], ridden)
         candidate = Pose(float(path[k, 0]), float(path[k, 1]), normalize_deg(float(move.headings_deg[k])), level)
-        if table.solid_under_base(base.outline(candidate, samples=48), level) is None:
+        if is_clear(candidate, base, table, step):
             return candidate, float(lengths[nearest] - lengths[k]), True
-    around = _clear_pose_around(pose, base, table)
+    around = _clear_pose_around(pose, base, table, step)
+    if around is None:
+        return None
     return around, float(np.hypot(around.x - pose.x, around.y - pose.y)), False
+
+
+def is_clear(pose: Pose, base, table: RestChecks, step: float) -> bool:
+    """Whether a base at ``pose`` (its z the level it rests on) may rest there: no solid under it
+    at that level, and no point of its outline more than ``step`` (inches) above the surface under
+    that point (a base perched on a narrow piece, or half over a roof's edge, is not)."""
+    outline = base.outline(pose, samples=48)
+    if table.solid_under_base(outline, pose.z) is not None:
+        return False
+    return bool(np.all(pose.z - table.rest_levels(outline[::3], pose.z) <= step))
 
 
 #: how far (inches) and in how fine steps the last resort looks around a pose for a clear spot
 SEARCH_RADIUS_IN, SEARCH_STEP_IN, SEARCH_DIRECTIONS = 4.0, 0.1, 24
 
 
-def _clear_pose_around(pose: Pose, base, table: RestChecks) -> Pose:
+def _clear_pose_around(pose: Pose, base, table: RestChecks, step: float) -> Pose | None:
     """The nearest spot around ``pose`` (same heading, rings :data:`SEARCH_STEP_IN` apart) where the
-    base is clear; ``pose`` itself if none is within :data:`SEARCH_RADIUS_IN`."""
+    base is clear (:func:`is_clear`); None if none is within :data:`SEARCH_RADIUS_IN`."""
     angles = np.linspace(0.0, 2.0 * np.pi, SEARCH_DIRECTIONS, endpoint=False)
     for radius in np.arange(SEARCH_STEP_IN, SEARCH_RADIUS_IN + 1e-9, SEARCH_STEP_IN):
         for angle in angles:
             xy = pose.xy + radius * np.array([np.cos(angle), np.sin(angle)])
             level = table.rest_level(xy, pose.z)
             candidate = Pose(float(xy[0]), float(xy[1]), pose.facing_deg, level)
-            if table.solid_under_base(base.outline(candidate, samples=48), level) is None:
+            if is_clear(candidate, base, table, step):
                 return candidate
-    return pose
+    return None

@@ -380,6 +380,11 @@ class SceneProbe:
         point = np.asarray(xy, float).reshape(1, 2)
         return float(self._surfaces.surface_height(point, below=z + LEVEL_CLEARANCE_IN, static_only=True)[0])
 
+    def rest_levels(self, points: np.ndarray, z: float) -> np.ndarray:
+        """:meth:`rest_level` under each of the (N, 2) ``points`` (inches), in one cast."""
+        points = np.atleast_2d(np.asarray(points, float))
+        return self._surfaces.surface_height(points, below=z + LEVEL_CLEARANCE_IN, static_only=True)
+
     def touches(self, points: np.ndarray, kind: str) -> set[str]:
         """Ids of the pieces of ``kind`` (ramp, destructible, ...) under any of the points."""
         points = np.atleast_2d(np.asarray(points, float))

@@ -97,3 +97,63 @@ def test_after_a_jump_beside_a_building_no_base_is_inside_it_or_floating(cases, 
             continue
         assert _base_inside(cases, model) is None, step.events
         assert model.pose.z == pytest.approx(cases.probe.rest_level(model.pose.xy, model.pose.z), abs=0.1)
+
+
+@pytest.fixture
+def low_print(tmp_path):
+    """A 3D-printed door step 0.28" high and 1.18" deep across the road at x 11.4-12.6 (a mesh in
+    millimetres), and a cruiser riding east at y 10: the rules of issue 49's case."""
+    import trimesh
+
+    from entropy3d.scene import load_scene
+    from entropy3d.scene.probe import SceneProbe
+
+    trimesh.creation.box(extents=[30, 120, 7]).apply_translation([0, 0, 3.5]).export(tmp_path / "step.stl")
+    (tmp_path / "scene.yaml").write_text(
+        "name: t\ngangs: {hades: {name: Hades, colour: '#ff0000'}}\nmeshes:\n"
+        "  - {id: door_step, file: step.stl, units: mm, position: [12, 10, 0]}\n"
+        "models:\n  - {id: a, gang: hades, bike: cruiser, position: [4, 10], facing: 0, speed: 2}\n")
+    table = load_scene(tmp_path / "scene.yaml")
+    return table, SceneProbe.from_table(table)
+
+
+@pytest.mark.parametrize("end_x", [12.8, 13.2])
+def test_EC_TER_BUILDING_a_bike_put_back_from_a_low_print_is_clear_of_it_not_perched_on_it(low_print, end_x):
+    """Clause: EC-TER-BUILDING. Issue 49, item 6: physics rode a bike over a low print and
+    stopped it just past, its base 0.5" into the print's far side; the rules "put it back clear"
+    0.2" along its path, onto the print, its 2.95" base perched on the 1.18" step and still over
+    it. Clear is now clear: no solid under the base and no part of it more than a step above what
+    is under it, so it goes back before the print."""
+    import shapely
+
+    from entropy3d.rules.rest import is_clear
+
+    table, probe = low_print
+    state = table.initial_state()
+    model = state.model("a")
+    move = plan_move("s2: straight 9", model.pose, model.bike_type, 2, table.ruleset)
+    end = Pose(end_x, 10.0, 0.0, 0.0)
+    facts = Facts("physics", move.length_in, end_x - 4.0, False, np.zeros((0, 5)), end_pose=end)
+    after, (event,) = settle(state.with_model(model.but(pose=end)), "a", move, facts, probe, table.ruleset)
+    assert event.piece == "door_step" and event.figures["along_path"] and "back along its path" in event.rules
+    rests = after.model("a").pose
+    base = table.ruleset.base_for(model.bike_type)
+    step = [f for f in probe.footprints if f.piece_id == "door_step"][0]
+    assert shapely.Polygon(base.outline(rests, samples=48)).intersection(step.outline).area == 0.0
+    assert rests.z == 0.0 and rests.x < 11.4 - 1.4
+    assert is_clear(rests, base, probe, table.ruleset.data("ride.step_height_in"))
+    perched = Pose(12.0, 10.0, 0.0, 0.28)  # on the step: no solid under it at its level, yet not clear
+    assert probe.solid_under_base(base.outline(perched, samples=48), perched.z) is None
+    assert not is_clear(perched, base, probe, table.ruleset.data("ride.step_height_in"))
+
+
+def test_EC_TER_BUILDING_a_base_with_no_clear_spot_near_stays_and_the_event_says_so(cases):
+    """Clause: EC-TER-BUILDING. Issue 49, item 6: where no point of the path and no spot within 4"
+    is clear, the bike was "moved 0.0\" to the nearest clear spot" inside the wall. It stays, and
+    the event says that no clear spot was found."""
+    state, move, facts = _rode_to(cases, "jumper", Pose(28.0, 14.3, 0.0), "s2: straight 8", Pose(36.0, 14.3, 0.0))
+    assert _base_inside(cases, state.model("jumper"))[0] == "shop"
+    after, (event,) = settle(state, "jumper", move, facts, cases.probe, cases.table.ruleset)
+    assert event.piece == "shop" and event.figures["clear"] is False and event.figures["moved_in"] == 0.0
+    assert "no clear spot is on its path or within 4\" of it: it stays where it stopped" in event.rules
+    assert after.model("jumper").pose == state.model("jumper").pose
