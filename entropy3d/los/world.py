@@ -165,10 +165,15 @@ def make_miniatures(model_ids: Sequence[str], base: BaseShape, poses: Sequence[P
 
 def piece_footprint(piece: Piece):
     """A piece's outline seen from above (shapely): the union of its convex parts, or the
-    projected silhouette of a mesh file's triangles."""
+    projected silhouette of a mesh file's triangles; where that cannot be made (trimesh gives up
+    on odd meshes, and GEOS refuses the union of a self-intersecting scan's triangles with "side
+    location conflict", a traceback of `los` in issue 49), the outline of its corners."""
     if piece.kind == "mesh":
-        outline = projected(piece.mesh, normal=[0, 0, 1])
-        if outline is None or outline.is_empty or not outline.is_valid:  # trimesh gives up on odd meshes
+        try:
+            outline = projected(piece.mesh, normal=[0, 0, 1])
+        except (shapely.errors.GEOSException, ValueError):
+            outline = None
+        if outline is None or outline.is_empty or not outline.is_valid:
             outline = plan_outline(piece.mesh.vertices) or Polygon()
         return outline
     return shapely.union_all([footprint.outline for footprint in piece_footprints(piece)])

@@ -189,3 +189,31 @@ def test_closest_target_is_the_nearest_one_that_can_be_shot(tmp_path, world_of):
     assert world.closest_target("v") == "far"
     assert world.closest_target("v", poses={"hidden": Pose(14, 14, 90)}) == "hidden"  # out in the open
     assert world.closest_target("v", targets=["behind", "hidden"]) is None
+
+
+def test_a_mesh_whose_silhouette_geos_refuses_is_seen_by_the_outline_of_its_corners(tmp_path, monkeypatch):
+    """Issue 49, item 7: `los` past a scanned, self-intersecting mesh (a PLY scan) ended in a
+    GEOSException traceback ("side location conflict") where the mesh's silhouette was made. The
+    piece's footprint falls back to the outline of its corners, and line of sight is answered."""
+    import shapely
+    import trimesh
+
+    from entropy3d.los import world
+    from entropy3d.scene import load_scene
+
+    trimesh.creation.box(extents=[50, 50, 80]).export(tmp_path / "scan.ply")
+    (tmp_path / "scene.yaml").write_text(
+        "name: t\ngangs: {a: {name: A, colour: '#ff0000'}, b: {name: B, colour: '#0000ff'}}\n"
+        "meshes:\n  - {id: scan, file: scan.ply, units: mm, position: [20, 20, 0]}\n"
+        "models:\n  - {id: a1, gang: a, bike: cruiser, position: [10, 20], facing: 0}\n"
+        "  - {id: b1, gang: b, bike: cruiser, position: [30, 20], facing: 180}\n")
+    table = load_scene(tmp_path / "scene.yaml")
+
+    def refused(*args, **kwargs):
+        raise shapely.errors.GEOSException("TopologyException: side location conflict at 20 20")
+
+    monkeypatch.setattr(world, "projected", refused)
+    footprint = world.piece_footprint(next(p for p in world.LosWorld(table).geometry.pieces if p.id == "scan"))
+    assert footprint.bounds == pytest.approx((20 - 0.984, 20 - 0.984, 20 + 0.984, 20 + 0.984), abs=1e-3)
+    result = world.LosWorld(table).line_of_sight("a1", "b1")
+    assert "scan" in result.true_los.blockers and result.true_los.visible_fraction < 0.25
