@@ -9,6 +9,7 @@ import dataclasses
 import numpy as np
 import pytest
 
+from entropy3d.errors import IllegalPlanError
 from entropy3d.game.players import ActionView, AutoPlayer, candidate_plans, check_plans, ride_meets
 from entropy3d.game.session import LOOKAHEAD_MARGIN_IN
 from entropy3d.game.tableview import TableView
@@ -56,7 +57,7 @@ def test_beside_a_wall_the_player_rides_the_plan_physics_finds_clear(beside_corn
     for move in check_plans(view, candidate_plans(view)):
         try:
             legal.append((view.checked(move.plan), move))
-        except Exception:  # refused against the table (a curb, the building)
+        except IllegalPlanError:  # refused against the table (a curb, the building)
             continue
     assert legal and all(ride_meets(view, action, move, lookahead) is not None for action, move in legal)
     clear = {str(move.plan) for action, move in legal if ride_meets(view, action, move, physics) is None}

@@ -62,6 +62,8 @@ def test_bike_hull_is_the_base_outline_to_the_riders_head_in_metres():
 def test_heavier_risk_means_heavier_debris():
     """EC-DEST-1: a risk 3 piece is harder to knock about than a risk 1 piece of the same size."""
     assert debris_mass_kg(0.5, 3) == pytest.approx(3 * debris_mass_kg(0.5, 1))
+    # a crate of 0.5 m^3 at risk 1 weighs 30 kg: 60 kg/m^3 a risk level (the rules-free constant), not nothing
+    assert debris_mass_kg(0.5, 1) == pytest.approx(30.0)
 
 
 def test_cursor_agrees_with_the_array_functions():

@@ -54,7 +54,10 @@ def test_base_reaching_into_a_wall_is_refused(tmp_path):
 
 
 def test_bike_beside_a_building_is_accepted(tmp_path):
-    load_scene(scene(tmp_path, SHOP + "models:\n" + bike("h", "[8, 15]")))
+    """The cruiser's oval base (75 mm, 2.95" long, facing +x) at x 8 reaches x 9.48, short of the
+    shop's wall at x 10."""
+    table = load_scene(scene(tmp_path, SHOP + "models:\n" + bike("h", "[8, 15]")))
+    assert table.notes == [] and [m.id for m in table.models] == ["h"]
 
 
 def test_overlapping_bases_are_refused_naming_both(tmp_path):

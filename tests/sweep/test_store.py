@@ -26,3 +26,57 @@ def test_a_results_folder_that_cannot_be_made_is_refused_in_a_line(tmp_path, und
     assert result.exit_code != 0 and "the results folder cannot be made here" in result.output, result.output
     assert "Traceback" not in result.output
     assert sorted(p.name for p in tmp_path.iterdir()) == (["notes.txt"] if under == "a file" else [])
+
+
+@pytest.fixture
+def stored_game(tmp_path):
+    """A results folder holding one game's replay as a sweep stopped before its rows left it: a
+    copy of the small table (so the test may change it), its job, the store and the replay's lines."""
+    import shutil
+
+    from entropy3d.game.session import play_game
+    from entropy3d.sweep.store import Job
+
+    scene = tmp_path / "table.yaml"
+    shutil.copy(Path(__file__).resolve().parents[1] / "data" / "small_table.yaml", scene)
+    job = Job(str(scene), 4, 1, "geometric")
+    store = ResultStore(tmp_path / "results")
+    play_game(scene, seed=4, turns=1, producer="geometric", replay_path=store.replay_path(job))
+    yield scene, job, store, store.replay_path(job).read_text().splitlines(keepends=True)
+    store.close()
+
+
+def test_a_whole_replay_of_the_job_is_adopted(stored_game):
+    _, job, store, _ = stored_game
+    replay = store.adoptable(job)
+    assert replay is not None and replay.header.seed == 4 and replay.end is not None
+
+
+def test_a_replay_cut_short_at_a_record_boundary_is_not_adopted(stored_game):
+    """Issue 51: the sweep test's "damaged" replay is cut mid-line, which the reader refuses, so
+    dropping ``replay.end is None`` from ``adoptable`` survived; a replay cut between two records
+    reads, and only the end-record check keeps a game cut short out of the results."""
+    _, job, store, lines = stored_game
+    store.replay_path(job).write_text("".join(lines[:-1]))
+    assert store.adoptable(job) is None
+
+
+def test_a_replay_played_on_the_scene_as_it_was_is_not_adopted(stored_game):
+    """Issue 51: the ``scene_sha256`` check survived; the scene edited after the game was played
+    (one building moved, so its games differ) leaves the replay to be played again."""
+    scene, job, store, _ = stored_game
+    scene.write_text(scene.read_text().replace("rect: [2, 2, 8, 8]", "rect: [2, 3, 8, 9]"))
+    assert store.adoptable(job) is None
+
+
+def test_a_replay_played_by_other_code_is_not_adopted(stored_game):
+    """Issue 51: the ``engine_sha256`` check survived; a replay whose header names other code
+    (another version of entropy3d or its rules data) is played again."""
+    import json
+
+    _, job, store, lines = stored_game
+    header = json.loads(lines[0])
+    assert len(header["engine_sha256"]) == 64
+    header["engine_sha256"] = "0" * 64
+    store.replay_path(job).write_text(json.dumps(header, separators=(",", ":")) + "\n" + "".join(lines[1:]))
+    assert store.adoptable(job) is None

@@ -42,8 +42,9 @@ def test_a_worker_killed_mid_sweep_leaves_every_game_stored_exactly_once(killed_
 
 def test_each_row_is_its_stored_replay_summarized(killed_sweep):
     folder, jobs, _, _ = killed_sweep
-    for seed, winner, score, takedowns, jumps, drama, replay in _rows(
-            folder, "SELECT seed, winner, score, takedowns, jumps, drama, replay FROM games"):
+    rows = _rows(folder, "SELECT seed, winner, score, takedowns, jumps, drama, replay FROM games")
+    assert len(rows) == len(jobs)  # the loop below checks every game, not none
+    for seed, winner, score, takedowns, jumps, drama, replay in rows:
         game = read_replay(folder / replay)
         assert game.header.seed == seed and game.end is not None
         summary = summarize(game)
@@ -53,8 +54,10 @@ def test_each_row_is_its_stored_replay_summarized(killed_sweep):
 
 def test_drama_is_the_documented_sum_of_moments_air_time_and_closeness(killed_sweep):
     """Jumps are the flights the rules gave air time (EC-JUMP-1); takedowns the models out at the end."""
-    folder, _, _, _ = killed_sweep
-    for (replay,) in _rows(folder, "SELECT replay FROM games"):
+    folder, jobs, _, _ = killed_sweep
+    rows = _rows(folder, "SELECT replay FROM games")
+    assert len(rows) == len(jobs)  # the loop below checks every game, not none
+    for (replay,) in rows:
         game = read_replay(folder / replay)
         summary = summarize(game)
         out = {m for m, s in game.end.state.models.items() if s.status != "riding"}
