@@ -217,3 +217,29 @@ def test_a_mesh_whose_silhouette_geos_refuses_is_seen_by_the_outline_of_its_corn
     assert footprint.bounds == pytest.approx((20 - 0.984, 20 - 0.984, 20 + 0.984, 20 + 0.984), abs=1e-3)
     result = world.LosWorld(table).line_of_sight("a1", "b1")
     assert "scan" in result.true_los.blockers and result.true_los.visible_fraction < 0.25
+
+
+def test_a_piece_whose_underside_lies_between_the_two_eyes_blocks():
+    """EC-LOS-3, by hand (issue 51: `np.minimum` of the eyes in place of `np.maximum` was caught
+    only by a snapshot the code writes): the viewer on the street has its eye at 1", the target on
+    a 4" deck its eye at 5". A size-3 piece from 3" to 6" lies across the line: its underside is
+    above the viewer's eye but below the target's, so the line passes through it: it blocks. The
+    same piece raised to 5.5"-8" is above both eyes: the line passes under it."""
+    rules = load_los_rules()
+    blocks = piece_blocks(rules, np.array([3, 3]), np.array([3.0, 5.5]), np.array([6.0, 8.0]), 0.0, 4.0, 1.0, 5.0,
+                          np.array([False, False]))
+    assert blocks.tolist() == [True, False]
+
+
+@pytest.mark.parametrize("seen, cover", [(100, False), (99, False), (98, True), (97, True), (0, False)])
+def test_cover_is_a_share_hidden_of_at_least_the_rules_data_minimum(seen, cover):
+    """EC-COVER-1, by hand (issue 51: `>= cover_min_hidden` turned to `> 0` was caught only by a
+    snapshot): of 100 rays at the bike, 1 hidden (1%) is under rules/los.yaml's 2% and no cover;
+    2 or 3 hidden is cover; none seen is no sight at all, not cover."""
+    from entropy3d.los.truelos import BIKE, true_verdict_numbers
+
+    rules = load_los_rules()
+    assert rules.cover_min_hidden == 0.02
+    visible = np.arange(100) < seen
+    numbers = true_verdict_numbers(np.full(100, BIKE), visible, rules)
+    assert numbers["visible_fraction"] == seen / 100 and numbers["cover"] is cover

@@ -174,3 +174,20 @@ def test_EC_MEL_1_the_base_gap_is_the_nearest_pair_of_outline_points_to_the_bit(
         gaps.append(base_gap_in(a, a_base, b, b_base))
         assert gaps[-1] == want
     assert min(gaps) == 0.0 and max(gaps) > 1.0
+
+
+@pytest.mark.parametrize("visible, bike_seen, allowed", [
+    (0.25, True, True),   # "at least 25%": exactly a quarter is enough
+    (0.2499, True, False),
+    (0.50, True, True),
+    (0.24, True, False),
+    (0.90, False, False),  # EC-LOS-4: a limb seen but not the bike
+])
+def test_EC_COVER_1_EC_LOS_4_a_shot_needs_at_least_a_quarter_and_the_bike_itself(rules, visible, bike_seen, allowed):
+    """Clause: EC-COVER-1 ("At least 25% of the motorcycle and rider must be visible to attempt a
+    shot", seed 000), EC-LOS-4. The boundary by hand: 25% itself is allowed, 24.99% is not (issue
+    51: `>=` turned to `>`, and 0.25 turned to 0.50 in the rules data, both passed 102 tests)."""
+    from entropy3d.rules.combat import shot_in_sight
+
+    assert rules.data("shooting.min_visible_fraction") == 0.25
+    assert shot_in_sight(visible, bike_seen, rules) is allowed
