@@ -61,3 +61,22 @@ def test_EC_GUN_2_the_sniper_rifles_unlimited_range_is_said_and_drawn(tmp_path):
     ok = run(str(scene), "--attacker", "eye", "--target", "far", "--png", str(png))
     assert ok.returncode == 0, ok.stderr
     assert "40.0\" away (range unlimited)" in ok.stdout and png.stat().st_size > 10_000
+
+
+def test_EC_MEL_KICK_any_rider_may_kick_a_bike_beside_it_16_against_a_cruiser(tmp_path):
+    """Clause: EC-MEL-KICK, EC-BIKE-CRUISER: `attack --weapon kick` was "unknown weapon" (issue 45).
+    Side by side (police bases 42 mm wide: centres 1.65" apart), any rider kicks at TN 13, +3 at a
+    cruiser; a rider 3" off is out of a kick's base-to-base reach; --png draws it."""
+    scene = duel(tmp_path,
+        "  - {id: ash, gang: a, bike: police, position: [10, 11.66], facing: 0, speed: 1}\n"
+        "  - {id: rat, gang: b, bike: police, position: [10, 10], facing: 0, speed: 1}\n"
+        "  - {id: hog, gang: b, bike: cruiser, position: [10, 13.32], facing: 0, speed: 1}\n"
+        "  - {id: far, gang: b, bike: police, position: [30, 30], facing: 0, speed: 1}\n")
+    ok = run(str(scene), "--attacker", "ash", "--target", "rat", "--weapon", "kick", "--png", str(tmp_path / "k.png"))
+    assert ok.returncode == 0, ok.stderr
+    assert "can attack rat with kick (melee)" in ok.stdout and "TN        13" in ok.stdout
+    assert (tmp_path / "k.png").stat().st_size > 1000
+    cruiser = run(str(scene), "--attacker", "ash", "--target", "hog", "--weapon", "kick")
+    assert cruiser.returncode == 0 and "TN        16" in cruiser.stdout, cruiser.stderr
+    far = run(str(scene), "--attacker", "ash", "--target", "far", "--weapon", "kick")
+    assert far.returncode == 1 and "kick reaches 0\"" in far.stderr and "(EC-MEL-1)" in far.stderr

@@ -18,8 +18,8 @@ def attack(
     attacker: str = typer.Option(..., "--attacker", help="id of the attacking model"),
     target: str = typer.Option(..., "--target", help="id of the model attacked"),
     weapon: Optional[str] = typer.Option(None, "--weapon",
-                                         help="chicken, a melee weapon or a gun (default: the attacker's gun if it "
-                                              "has one, else its melee weapon)"),
+                                         help="chicken, kick, a melee weapon or a gun (default: the attacker's gun "
+                                              "if it has one, else its melee weapon)"),
     png: Optional[Path] = typer.Option(None, "--png", help="also draw the attack from above: both riders, the "
                                                            "reach or the sight line with the share visible, the "
                                                            "verdict, TN and odds"),
@@ -107,7 +107,7 @@ def _draw(png: Path, table, geometry, state, view, attacker: str, target: str, w
     from entropy3d.activation.attack_picture import AttackScene, draw_attack
     from entropy3d.game.tableview import sight_poses
     from entropy3d.outputs import write_atomic
-    from entropy3d.rules.combat import gun_range_in
+    from entropy3d.rules.combat import gun_range_in, weapon_reach_in
 
     ruleset = table.ruleset
 
@@ -117,7 +117,7 @@ def _draw(png: Path, table, geometry, state, view, attacker: str, target: str, w
 
     reach = rays = visible = None
     if kind == "melee":
-        reach = float(ruleset.data(f"weapons.{weapon}.reach_in"))
+        reach = weapon_reach_in(weapon, ruleset)
     elif kind == "gun":
         reach = gun_range_in(weapon, ruleset)
         reach = None if math.isinf(reach) else reach  # the sniper rifle's unlimited range: no circle

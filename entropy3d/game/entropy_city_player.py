@@ -23,6 +23,7 @@ from entropy3d.game.players import ActionView, AttackOption, Player
 from entropy3d.geometry import Pose, poses_along
 from entropy3d.rules.attack_odds import melee_odds, shot_odds
 from entropy3d.rules.attacks import ALONG, DODGE, weapon_kind
+from entropy3d.rules.kick import KICK
 from entropy3d.rules.state import State
 from entropy3d.rules.stopped_guns import may_remain
 from entropy3d.rules.transition import MOVE, Action
@@ -85,11 +86,13 @@ class EntropyCityPlayer:
     def attack_options(self, view: ActionView, ridden: np.ndarray | None = None) -> list[AttackOption]:
         """The attacks the rules allow the rider now, from any point of its last ridden move
         (``ridden``: its trajectory rows; None: where it stands) (EC-ACT-ATTACK): chicken, its melee
-        weapon, its gun (EC-MEL-*, EC-GUN-*), each with its exact odds against the target's player
-        pushing its own way."""
+        weapon, its gun (EC-MEL-*, EC-GUN-*), and a kick for a chooser that ``considers_kicks``
+        (EC-MEL-KICK: the scripted player; the automatic one does not kick yet), each with its exact
+        odds against the target's player pushing its own way."""
         state, attacker, table = view.state, view.model, view.probe
         poses = _poses_along(ridden, attacker.pose)
         weapons = ["chicken", attacker.weapon] + ([attacker.gun] if attacker.gun and attacker.ammo > 0 else [])
+        weapons += [KICK] if getattr(self.chooser, "considers_kicks", False) else []
         options = []
         for target in state.models.values():
             if target.gang == attacker.gang or not target.in_play:
@@ -138,7 +141,7 @@ class EntropyCityPlayer:
             return None
         defender_push = self.pushes.get(view.state.model(choice.target).gang, "sit-at-tn")
         return Action.attack(view.model.id, choice.target, choice.kind, choice.push or self.push, defender_push,
-                             from_pose=choice.from_pose)
+                             from_pose=choice.from_pose, kick=choice.kick)
 
 
 def _last(taken: Sequence, which):

@@ -26,6 +26,7 @@ from entropy3d.rules.attacks import DODGE
 from entropy3d.rules.combat import check_melee, gun_range_in
 from entropy3d.rules.dice import Policy, policy_named
 from entropy3d.rules.events import destructible_eligible
+from entropy3d.rules.kick import KickPlan
 from entropy3d.rules.odds import exact_odds
 from entropy3d.rules.planner import PlannedMove
 from entropy3d.rules.riding import full_distance_in
@@ -93,7 +94,8 @@ class AttackOption:
     ``tn`` the attacker's TN; ``from_pose`` the point of its ridden move it attacks from (None:
     where it stands); ``odds`` its exact odds against a dodging target (None for chicken), the
     target pushing per ``defender_push``; ``push``: how the attacker pushes in it (None: the
-    player's own way)."""
+    player's own way); ``kick``: for a kick, which bike it pushes how far (EC-MEL-KICK; None: the
+    target's, 3")."""
 
     kind: str
     target: str
@@ -102,6 +104,7 @@ class AttackOption:
     odds: AttackOdds | None = None
     defender_push: str = "sit-at-tn"
     push: str | None = None
+    kick: KickPlan | None = None
 
 
 class Player(Protocol):

@@ -19,6 +19,7 @@ is an error naming the script, the entry and the clause, never a silent substitu
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 from typing import Literal, Optional, Sequence, Union
 
@@ -28,6 +29,7 @@ from entropy3d.errors import IllegalPlanError, PlanError, ScriptError
 from entropy3d.game.players import ActionView, AttackOption, AutoPlayer
 from entropy3d.rules.dice import Policy, policy_named
 from entropy3d.rules.keypaths import did_you_mean
+from entropy3d.rules.kick import KICK, parse_kick
 from entropy3d.rules.plan import parse_plan
 from entropy3d.scene.yamlsource import line_of, read_yaml_with_lines
 
@@ -42,8 +44,8 @@ class ScriptedActivation(BaseModel):
     plans: list[str] = Field(default_factory=list, max_length=2, description="one plan per action, in order")
     attack: Union[str, list[str], None] = Field(
         None, description="`TARGET [with WEAPON]`: the model to attack after the move (with chicken, the melee "
-                          "weapon or the gun), if the rules allow it; a list for a gung-ho rider's attacks, in "
-                          "order (up to 4, EC-ACT-GUNGHO)")
+                          "weapon or the gun, or `kick [own] [push INCHES] [pivot DEGREES]`, EC-MEL-KICK), if the "
+                          "rules allow it; a list for a gung-ho rider's attacks, in order (up to 4, EC-ACT-GUNGHO)")
     remain_on_overwatch: bool = Field(False, description="spend this activation remaining on overwatch, once "
                                       "(EC-GUN-STOPPED); then no plans")
 
@@ -148,7 +150,12 @@ def script_problems(script: GameScript, lines: dict[str, int], table) -> list[tu
                 add(where, f"{entry.model} cannot attack itself: name another model")
             elif target not in ids:
                 add(where, f"no model {target!r} to attack in the scene {table.name!r}; {did_you_mean(target, ids)}")
-            if weapon:
+            if weapon and weapon.split()[0].lower() == KICK:
+                try:
+                    parse_kick(weapon.split())
+                except IllegalPlanError as error:
+                    add(where, error.message)
+            elif weapon:
                 try:
                     weapon_kind(weapon, table.ruleset)
                 except ValueError as error:
@@ -191,6 +198,8 @@ class ScriptedPlayer:
     """
 
     may_be_cornered = False
+    #: a script may kick (EC-MEL-KICK): the attacks offered to it include kicks
+    considers_kicks = True
 
     def __init__(self, script: GameScript, source: Path, ruleset, fallback: AutoPlayer | None,
                  lines: dict[str, int] | None = None):
@@ -234,10 +243,15 @@ class ScriptedPlayer:
 
     def choose_attack(self, view: ActionView, options: Sequence[AttackOption]) -> AttackOption | None:
         found = self._entry(view)
-        if found is None:
-            return self.fallback.choose_attack(view, options) if self.fallback is not None else None
+        if found is None:  # the automatic player does not kick yet: its games stay as they were
+            return self.fallback.choose_attack(view, [o for o in options if o.kind != KICK]) \
+                if self.fallback is not None else None
         attacks = found[1].attacks
         if view.model.attacks_made >= len(attacks):  # each attack it was given once, in order
             return None
         target, weapon = attack_parts(attacks[view.model.attacks_made])
+        if weapon.split() and weapon.split()[0].lower() == KICK:  # "kick [own] [push N] [pivot D]"
+            kick = parse_kick(weapon.split())
+            return next((dataclasses.replace(o, kick=kick) for o in options if o.target == target and o.kind == KICK),
+                        None)
         return next((o for o in options if o.target == target and (not weapon or o.kind == weapon)), None)

@@ -24,6 +24,7 @@ from entropy3d.errors import IllegalPlanError
 from entropy3d.geometry import Pose
 from entropy3d.rules import missions
 from entropy3d.rules.combat import (
+    KICK,
     attack_stress,
     attack_tn,
     base_gap_in,
@@ -39,6 +40,7 @@ from entropy3d.rules.conditions import BLEEDING, STUNNED, after_test, become, st
 from entropy3d.rules.dice import DiceRules, Outcome, TestRoll, policy_named, resolve_bust
 from entropy3d.rules.event import Event, roll_text
 from entropy3d.rules.facts import Sight
+from entropy3d.rules.kick import KickedTo, KickPlan, kick_tn
 from entropy3d.rules.opposed import decide, opposed_test
 from entropy3d.rules.planner import PlannedMove
 from entropy3d.rules.ruleset import Ruleset
@@ -241,21 +243,24 @@ def weapon_kind(weapon: str, ruleset: Ruleset) -> str:
     """``chicken``, ``melee`` or ``gun`` for an attack's weapon name; ValueError for others."""
     if weapon == CHICKEN:
         return CHICKEN
-    if weapon in ruleset.data("weapons"):
+    if weapon in ruleset.data("weapons") or weapon == KICK:
         return "melee"
     if weapon in ruleset.data("guns"):
         return "gun"
-    raise ValueError(f"unknown weapon {weapon!r}; use chicken, a melee weapon ({', '.join(ruleset.data('weapons'))}) "
-                     f"or a gun ({', '.join(ruleset.data('guns'))})")
+    raise ValueError(f"unknown weapon {weapon!r}; use chicken, kick, a melee weapon "
+                     f"({', '.join(ruleset.data('weapons'))}) or a gun ({', '.join(ruleset.data('guns'))})")
 
 
-def target_tn(base_tn: int, attacker: ModelState, target: ModelState, ruleset: Ruleset, *, ranged: bool) -> int:
+def target_tn(base_tn: int, attacker: ModelState, target: ModelState, ruleset: Ruleset, *, ranged: bool,
+              at_the_bike: bool = False) -> int:
     """The attacker's TN against ``target``: the weapon's TN with the target's protection (melee),
     +1 if it only moved (EC-MOVE-3), +1 on a trailbike (EC-BIKE-TRAIL), +1 airborne for a shot
     (EC-JUMP-3), -2 when it is stopped (EC-STOPPED), +3 when the attacker is stunned (EC-COND-STUN),
-    -2 after the attacker's passed stunt (EC-ACT-STUNT)."""
+    -2 after the attacker's passed stunt (EC-ACT-STUNT). ``at_the_bike``: a kick (EC-MEL-KICK),
+    which the rider's protection and dodginess do not change."""
     tn = attack_tn(base_tn, ruleset, protection=target.protection, target_only_moved=target.only_moved,
-                   target_bike=target.bike_type, target_airborne=target.air is not None, ranged=ranged)
+                   target_bike=target.bike_type, target_airborne=target.air is not None, ranged=ranged,
+                   at_the_bike=at_the_bike)
     if target.stopped:
         tn += int(ruleset.data("shooting.stopped_target_tn_mod"))
     tn += stun_tn_mod(attacker, ruleset)
@@ -265,7 +270,8 @@ def target_tn(base_tn: int, attacker: ModelState, target: ModelState, ruleset: R
 
 
 def check_attack(state: State, attacker_id: str, target_id: str, weapon: str, ruleset: Ruleset,
-                 from_pose: Pose | None = None, see: Callable[[], Sight] | None = None, shots: int = 1) -> None:
+                 from_pose: Pose | None = None, see: Callable[[], Sight] | None = None, shots: int = 1,
+                 kick: KickPlan | None = None) -> None:
     """Whether the attack is legal; raises IllegalPlanError naming the clause.
 
     from_pose: where along its ridden move the attacker strikes or shoots (EC-ACT-ATTACK; None:
@@ -286,8 +292,10 @@ def check_attack(state: State, attacker_id: str, target_id: str, weapon: str, ru
     if kind == "melee":
         if attacker.stopped:
             raise IllegalPlanError("EC-STOPPED", f"{attacker.id} is stopped and makes no melee attack")
-        if weapon != attacker.weapon and weapon != "punch":
+        if weapon not in (attacker.weapon, "punch", KICK):
             raise IllegalPlanError("EC-WPN", f"{attacker.id} carries {attacker.weapon}, not {weapon}")
+        if weapon == KICK:
+            kick_tn(state, attacker_id, target_id, kick or KickPlan(), ruleset)  # how far it may push and pivot
         found = check_melee(pose, ruleset.base_for(attacker.bike_type), target.pose,
                             ruleset.base_for(target.bike_type), weapon, ruleset,
                             attacker_airborne=attacker.air is not None, target_airborne=target.air is not None,
@@ -382,13 +390,27 @@ class MeleeSetup:
     dodge: int
 
 
+def melee_spec(weapon: str, ruleset: Ruleset) -> dict:
+    """A melee weapon's row of the rules data (EC-WPN); a kick's: no stress, no wound, no headshot
+    ("Kick Bike: TN 13, 0 stress/wounds", EC-MEL-KICK; its TN is :func:`~entropy3d.rules.kick.kick_tn`)."""
+    if weapon == KICK:
+        return {"reach_in": 0.0, "tn": int(ruleset.data("melee.kick.tn")), "stress": 0, "wounds": 0, "pierce": 0,
+                "bleed": False, "stun_on_crit": False, "headshot_total": None, "headshot_on_crit": False}
+    return ruleset.data(f"weapons.{weapon}")
+
+
 def melee_setup(state: State, attacker_id: str, target_id: str, weapon: str, defence: str, ruleset: Ruleset,
-                from_pose: Pose | None = None) -> MeleeSetup:
+                from_pose: Pose | None = None, kick: KickPlan | None = None) -> MeleeSetup:
     """The TNs, surprise and defence of a melee attack from ``from_pose`` (None: where it stands),
-    with the traits that change them (EC-TRAIT: Psychotic (x), Pillion (x))."""
+    with the traits that change them (EC-TRAIT: Psychotic (x), Pillion (x)); ``kick``: what a kick
+    pushes (its TN is the kicked bike's, EC-MEL-KICK)."""
     attacker, target = state.model(attacker_id), state.model(target_id)
-    spec = ruleset.data(f"weapons.{weapon}")
-    tn = target_tn(int(spec["tn"]), attacker, target, ruleset, ranged=False) - int(spec["pierce"])
+    spec = melee_spec(weapon, ruleset)
+    if weapon == KICK:
+        tn = target_tn(kick_tn(state, attacker_id, target_id, kick or KickPlan(), ruleset), attacker, target, ruleset,
+                       ranged=False, at_the_bike=True)
+    else:
+        tn = target_tn(int(spec["tn"]), attacker, target, ruleset, ranged=False) - int(spec["pierce"])
     psychotic, at_stress = attacker.trait("psychotic")
     if psychotic and attacker.stress >= int(at_stress):
         tn += int(ruleset.data("traits.psychotic.melee_tn_mod"))
@@ -411,7 +433,7 @@ def melee_outcome(setup: MeleeSetup, attacker_roll: TestRoll, defender_roll: Tes
     """(the defender's final roll, attacker hits, defender hits back, headshot) of a melee attack's
     rolls: a dodge adds the stat and must be beaten (EC-MEL-DEF, EC-DICE-2); attacking back, each
     side hits on its own TN; a headshot on the weapon's total or a natural 21 (EC-HEADSHOT)."""
-    spec = ruleset.data(f"weapons.{weapon}")
+    spec = melee_spec(weapon, ruleset)
     if setup.back:
         hits, hits_back = attacker_roll.succeeded, defender_roll.succeeded
     else:
@@ -425,12 +447,13 @@ def melee_outcome(setup: MeleeSetup, attacker_roll: TestRoll, defender_roll: Tes
 
 
 def resolve_melee(state: State, attacker_id: str, target_id: str, weapon: str, defence: str, push: str,
-                  defender_push: str, rng: np.random.Generator, ruleset: Ruleset, from_pose: Pose | None = None
-                  ) -> tuple[State, list[Event]]:
-    """A melee attack (EC-MEL-1, EC-MEL-2, EC-MEL-DEF, EC-WPN, EC-PIERCE, EC-HEADSHOT, EC-WOUND)."""
+                  defender_push: str, rng: np.random.Generator, ruleset: Ruleset, from_pose: Pose | None = None,
+                  kick: KickPlan | None = None, kicked_to: KickedTo | None = None) -> tuple[State, list[Event]]:
+    """A melee attack (EC-MEL-1, EC-MEL-2, EC-MEL-DEF, EC-WPN, EC-PIERCE, EC-HEADSHOT, EC-WOUND), or a
+    kick (EC-MEL-KICK: ``kick`` as declared, ``kicked_to`` where the table lets the bike go)."""
     attacker, target = state.model(attacker_id), state.model(target_id)
-    spec = ruleset.data(f"weapons.{weapon}")
-    setup = melee_setup(state, attacker_id, target_id, weapon, defence, ruleset, from_pose)
+    spec = melee_spec(weapon, ruleset)
+    setup = melee_setup(state, attacker_id, target_id, weapon, defence, ruleset, from_pose, kick)
     tn, back, surprise = setup.tn, setup.back, setup.surprise
     events: list[Event] = []
     if surprise:
@@ -446,7 +469,8 @@ def resolve_melee(state: State, attacker_id: str, target_id: str, weapon: str, d
     defender_roll, attacker_hits, target_hits, kill = melee_outcome(setup, duel.attacker, duel.defender, weapon,
                                                                     ruleset)
     hits = attacker_hits
-    clauses = ("EC-MEL-1", "EC-WPN", "EC-MEL-DEF", "EC-DICE-2") + (("EC-PIERCE",) if spec["pierce"] else ())
+    clauses = ("EC-MEL-1", "EC-MEL-KICK" if weapon == KICK else "EC-WPN", "EC-MEL-DEF", "EC-DICE-2") + (
+        ("EC-PIERCE",) if spec["pierce"] else ())
     how = "attacks back" if back else "dodges"
     if back:
         state = state.with_model(state.model(target.id).but(no_attack_next_activation=True))
@@ -456,7 +480,10 @@ def resolve_melee(state: State, attacker_id: str, target_id: str, weapon: str, d
                         + ("hit" if hits else "missed"), clauses=clauses, rolls=(duel.attacker, defender_roll),
                         piece=target.id, figures={"weapon": weapon, "tn": tn, "hit": hits, "defence": how}))
     state = state.with_model(_tested(state.model(attacker.id).but(only_moved=False), duel.attacker))
-    if attacker_hits:
+    if attacker_hits and weapon == KICK:
+        state, kicked = _kicked(state, attacker, target, kick or KickPlan(), kicked_to)
+        events.append(kicked)
+    elif attacker_hits:
         crit = duel.attacker.outcome is Outcome.CRIT
         state, more = _hit(state, attacker, target.id, stress=attack_stress(int(spec["stress"]), attacker.bike_type,
                                                                               attacker.speed, ruleset),
@@ -471,6 +498,32 @@ def resolve_melee(state: State, attacker_id: str, target_id: str, weapon: str, d
         events += more
     state, busts = _busts(state, duel, attacker, target, push, defender_push, rng, ruleset)
     return state, events + busts
+
+
+def _pose_list(pose: Pose) -> list[float]:
+    """[x, y, z, facing] rounded as a replay keeps a pose (inches, degrees)."""
+    return [round(v, 4) + 0.0 for v in (pose.x, pose.y, pose.z, pose.facing_deg)]
+
+
+def _kicked(state: State, attacker: ModelState, target: ModelState, kick: KickPlan, kicked_to: KickedTo | None
+            ) -> tuple[State, Event]:
+    """A landed kick moves the bike to where the table let it go (EC-MEL-KICK); no stress, no wound."""
+    if kicked_to is None:
+        raise ValueError("a kick was not checked: call check() first (it finds where the bike may go)")
+    moved = state.model(kicked_to.model_id)
+    whose = "its own bike" if kick.own else f"{target.id}'s bike"
+    said = [f"{attacker.id} kicks {whose} {kicked_to.pushed_in:.1f}\" away"]
+    if kicked_to.stopped_by is not None:
+        said.append(f"(of {kick.push_in:g}\": stopped by {kicked_to.stopped_by})")
+    if kicked_to.pivoted_deg:
+        said.append(f"and turns it {kicked_to.pivoted_deg:+.0f} degrees")
+    elif kicked_to.pivot_blocked is not None:
+        said.append(f"(no room to turn it: {kicked_to.pivot_blocked})")
+    event = Event("kick", moved.id, " ".join(said) + " (EC-MEL-KICK)", clauses=("EC-MEL-KICK",), piece=attacker.id,
+                  figures={"pushed_in": kicked_to.pushed_in, "asked_in": kick.push_in,
+                           "pivoted_deg": kicked_to.pivoted_deg, "own": kick.own, "stopped_by": kicked_to.stopped_by,
+                           "from_pose": _pose_list(moved.pose), "to_pose": _pose_list(kicked_to.pose)})
+    return state.with_model(moved.but(pose=kicked_to.pose)), event
 
 
 def shot_tn(state: State, attacker_id: str, target_id: str, gun: str, shot: int, ruleset: Ruleset) -> int:

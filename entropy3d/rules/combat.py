@@ -58,8 +58,15 @@ class MeleeCheck:
     refused_by: str = ""
 
 
+#: the kick (EC-MEL-KICK), a melee attack every rider has, with the punch, under "None: BTB"
+KICK = "kick"
+
+
 def weapon_reach_in(weapon: str, ruleset: Ruleset) -> float:
-    """A melee weapon's reach in inches (0 is base to base; EC-WPN, data ``weapons``)."""
+    """A melee weapon's reach in inches (0 is base to base; EC-WPN, data ``weapons``); a kick's is
+    the punch's, base to base ("None: BTB ... Kick Bike", EC-MEL-KICK)."""
+    if weapon == KICK:
+        weapon = "punch"
     weapons = ruleset.data("weapons")
     if weapon not in weapons:
         raise ValueError(f"unknown melee weapon {weapon!r}; use one of {', '.join(weapons)}")
@@ -177,10 +184,13 @@ def gun_tn(speed: int, ruleset: Ruleset) -> int:
 
 def attack_tn(base_tn: int, ruleset: Ruleset, *, protection: int = 0, target_only_moved: bool = False,
               target_bike: str | None = None, target_airborne: bool = False,
-              ranged: bool = False) -> int:
+              ranged: bool = False, at_the_bike: bool = False) -> int:
     """The TN to hit a rider: the weapon's TN + protection (melee) + 1 if the target only moved
     (EC-MOVE-3) + 1 against a trailbike rider (EC-BIKE-TRAIL) + the airborne penalty for ranged
-    attacks (EC-JUMP-3)."""
+    attacks (EC-JUMP-3). ``at_the_bike``: the attack is at the bike, not its rider (a kick,
+    EC-MEL-KICK): neither the rider's protection nor the trailbike rider's modifier counts."""
+    if at_the_bike:
+        protection, target_bike = 0, None
     tn = base_tn + (0 if ranged else protection)
     if target_only_moved:
         tn += int(ruleset.data("actions.only_moved_tn_mod"))

@@ -27,6 +27,7 @@ from entropy3d.errors import IllegalPlanError
 from entropy3d.rules import missions
 from entropy3d.rules.event import Event
 from entropy3d.rules.facts import Facts
+from entropy3d.rules.kick import KICK, parse_kick
 from entropy3d.rules.ruleset import Ruleset
 from entropy3d.rules.speeds import Activator, activation_order, roll_off
 from entropy3d.rules.state import State, TurnStart
@@ -100,14 +101,20 @@ class EntropyCityEngine:
     def parse_action(self, model_id: str, text: str, push: str = "sit-at-tn") -> Action:
         """An action from its text: a plan, ``"s3: straight 16"``, ``"stop s1: straight 3"``
         (ridden with the push-your-luck policy ``push``), or ``"attack TARGET with WEAPON"``
-        (chicken, the rider's melee weapon or its gun; EC-ACT-ATTACK). PlanError for a plan that
+        (chicken, the rider's melee weapon or its gun; EC-ACT-ATTACK), a kick saying which bike
+        goes how far (``"attack vex with kick push 2 pivot -30"``, ``"... with kick own"``;
+        EC-MEL-KICK). PlanError for a plan that
         does not parse; IllegalPlanError for an attack not said in full."""
         words = text.split()
         if words and words[0].lower() == "attack":
             target, _, weapon = " ".join(words[1:]).partition(" with ")
             if not target.strip() or not weapon.strip():
                 raise IllegalPlanError("EC-ACT-ATTACK", f"say whom and with what: 'attack TARGET with WEAPON' "
-                                                        f"(chicken, the rider's melee weapon or its gun), not {text!r}")
+                                                        f"(chicken, kick, the rider's melee weapon or its gun), "
+                                                        f"not {text!r}")
+            how = weapon.split()
+            if how[0].lower() == KICK:  # "kick [own] [push INCHES] [pivot DEGREES]" (EC-MEL-KICK)
+                return Action.attack(model_id, target.strip(), KICK, push, kick=parse_kick(how))
             return Action.attack(model_id, target.strip(), weapon.strip(), push)
         return Action.ride(model_id, text, push)
 

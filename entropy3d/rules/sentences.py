@@ -232,6 +232,8 @@ def sentence(event: Event, names: Names, out_words: str = "out of the game") -> 
         if "EC-MEL-CHICKEN" in event.clauses:
             return "nobody flinches"
         return about(event, who)
+    if kind == "kick":
+        return _kick_sentence(event, names)
     if kind == "skip":
         return _skip_sentence(event, who)
     if kind == "condition":
@@ -256,6 +258,19 @@ def bust_out(event: Event) -> bool:
     if "out_of_game" in event.figures:
         return bool(event.figures["out_of_game"])
     return not (remount and remount.succeeded)
+
+
+def _kick_sentence(event: Event, names: Names) -> str:
+    """A landed kick (EC-MEL-KICK): whose bike slid how far, what stopped it, how it turned."""
+    figures = event.figures
+    kicker = names.rider(event.piece) if event.piece else "a rival"
+    whose = "its own bike" if figures.get("own") else f"{names.rider(event.model)}'s bike"
+    words = f"{kicker} kicks {whose} {float(figures.get('pushed_in', 0.0)):.1f}\" away"
+    if figures.get("stopped_by"):
+        words += f", into {names.thing(figures['stopped_by'])}"
+    if figures.get("pivoted_deg"):
+        words += f", turning it {abs(float(figures['pivoted_deg'])):.0f} degrees"
+    return words
 
 
 def _trap_sentence(event: Event, names: Names) -> str:

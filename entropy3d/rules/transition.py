@@ -50,6 +50,7 @@ from entropy3d.rules.attacks import (
 )
 from entropy3d.rules.event import Event
 from entropy3d.rules.facts import Facts, Sight
+from entropy3d.rules.kick import KICK, KickChecks, KickedTo, KickPlan, kick_destination
 from entropy3d.rules.plan import STOPS, Plan, Turn, parse_plan
 from entropy3d.rules.planner import PlannedMove, TableProbe, plan_forced_move, plan_move
 from entropy3d.rules.rest import settle
@@ -62,7 +63,7 @@ ACTIVATE, MOVE, SKIP, FORCED, ATTACK, END, WATCH = "activate", "move", "skip", "
 KINDS = (ACTIVATE, MOVE, SKIP, FORCED, ATTACK, END, WATCH)
 
 
-class TableChecks(TableProbe, wrecks.WreckChecks, WalkProbe, Protocol):
+class TableChecks(TableProbe, wrecks.WreckChecks, WalkProbe, KickChecks, Protocol):
     """What :func:`check` asks the table beyond the planner's questions, and where :func:`resolve`
     lets a ridden bike rest."""
 
@@ -82,7 +83,9 @@ class Action:
     ``skip`` (an action it must pass: remounting, EC-DICE-4), ``forced`` (a move the rules
     force on it, ``ModelState.forced_move``) or ``attack`` (``target`` with ``weapon``: chicken,
     a melee weapon or a gun; from ``from_pose``, a point of its ridden move, EC-ACT-ATTACK;
-    ``defence``: dodge or attack back, EC-MEL-DEF; ``shots``: EC-GUN-SPLIT) or ``watch`` (it spends
+    ``defence``: dodge or attack back, EC-MEL-DEF; ``shots``: EC-GUN-SPLIT; ``kick``: which bike a
+    kick pushes how far, EC-MEL-KICK, and ``kicked_to``, filled in by :func:`check`: where the
+    table lets it go) or ``watch`` (it spends
     the activation remaining on overwatch, EC-GUN-STOPPED). model_id: the model.
     plan: the move's plan. push: the push-your-luck policy its player tests with (EC-DICE-5);
     defender_push: the target's player's, for an attack.
@@ -105,6 +108,8 @@ class Action:
     shots: int = 1
     from_pose: Pose | None = None
     sighting: Any = None
+    kick: KickPlan | None = None
+    kicked_to: KickedTo | None = None
 
     def __repr__(self) -> str:
         return f"Action({self.kind} {self.model_id}{' ' + str(self.plan) if self.plan else ''})"
@@ -133,10 +138,13 @@ class Action:
     @classmethod
     def attack(cls, model_id: str, target: str, weapon: str = CHICKEN, push: str = "sit-at-tn",
                defender_push: str = "sit-at-tn", *, defence: str = DODGE, shots: int = 1,
-               from_pose: Pose | None = None) -> "Action":
-        """An attack on ``target`` with ``weapon`` (chicken, a melee weapon or a gun)."""
+               from_pose: Pose | None = None, kick: KickPlan | None = None) -> "Action":
+        """An attack on ``target`` with ``weapon`` (chicken, kick, a melee weapon or a gun); a kick
+        pushes the target's bike 3" unless ``kick`` says otherwise (EC-MEL-KICK)."""
+        if weapon == KICK and kick is None:
+            kick = KickPlan()
         return cls(ATTACK, model_id, None, push, target=target, defender_push=defender_push, weapon=weapon,
-                   defence=defence, shots=shots, from_pose=from_pose)
+                   defence=defence, shots=shots, from_pose=from_pose, kick=kick)
 
     @classmethod
     def forced(cls, model_id: str, plan: str, push: str = "sit-at-tn") -> "Action":
@@ -151,6 +159,9 @@ class Action:
                         defence=self.defence, shots=self.shots,
                         from_pose=None if pose is None else [round(v, 4) + 0.0 for v in (pose.x, pose.y, pose.z,
                                                                                          pose.facing_deg)])
+            if self.kick is not None:  # only a kick's record has these keys: other replays keep their bytes
+                data.update(kick=self.kick.to_json(),
+                            kicked_to=None if self.kicked_to is None else self.kicked_to.to_json())
         return data
 
     @classmethod
@@ -161,7 +172,9 @@ class Action:
                    target=data.get("target"), defender_push=data.get("defender_push", "sit-at-tn"),
                    weapon=data.get("weapon", CHICKEN), defence=data.get("defence", DODGE),
                    shots=int(data.get("shots", 1)),
-                   from_pose=None if pose is None else Pose(pose[0], pose[1], pose[3], pose[2]))
+                   from_pose=None if pose is None else Pose(pose[0], pose[1], pose[3], pose[2]),
+                   kick=KickPlan.from_json(data["kick"]) if data.get("kick") else None,
+                   kicked_to=KickedTo.from_json(data["kicked_to"]) if data.get("kicked_to") else None)
 
 
 def check(state: State, action: Action, ruleset: Ruleset, table: TableChecks | None = None) -> Action:
@@ -194,7 +207,10 @@ def check(state: State, action: Action, ruleset: Ruleset, table: TableChecks | N
             raise IllegalPlanError("EC-WPN", str(unknown)) from None
         check_chance(model, kind, action.from_pose)
         check_attack(state, model.id, action.target, action.weapon, ruleset, action.from_pose,
-                     see if table is not None else None, action.shots)
+                     see if table is not None else None, action.shots, action.kick)
+        if action.weapon == KICK:
+            action = dataclasses.replace(action, kicked_to=kick_destination(
+                state, model.id, action.target, action.kick or KickPlan(), ruleset, table, action.from_pose))
         return dataclasses.replace(action, sighting=seen[-1]) if seen else action
     if action.kind == WATCH:
         stopped_guns.check_remain(model)
@@ -337,7 +353,8 @@ def _apply(state: State, action: Action, facts: Facts | None, rng: np.random.Gen
                                             ruleset)
         elif kind == "melee":
             state, events = resolve_melee(state, model.id, action.target, action.weapon, action.defence,
-                                          action.push, action.defender_push, rng, ruleset, action.from_pose)
+                                          action.push, action.defender_push, rng, ruleset, action.from_pose,
+                                          action.kick, action.kicked_to)
         else:
             state, events = resolve_shot(state, model.id, action.target, action.weapon, action.shots, action.push,
                                          action.defender_push, rng, ruleset)

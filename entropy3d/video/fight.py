@@ -74,6 +74,8 @@ class FightView:
     #: the attacker's own wreck when it busted in the attack and was taken out (EC-DICE-4, EC-WOUND),
     #: placed with the target's at the takedown; None when it rides on
     attacker_wreck: Pose | None = None
+    #: a landed kick (EC-MEL-KICK): the bike kicked, where it stood and where it slid to; None
+    kicked: tuple[str, Pose, Pose] | None = None
 
 
 def eye_and_middle(ruleset, on_foot: bool) -> tuple[float, float]:
@@ -109,6 +111,9 @@ def fight_view(attack, ruleset, on_foot: Collection[str] = (), system=None) -> F
     out_of_action = any(bool(e.figures.get("out_of_action")) for e in events)
     own = next((e for e in events if e.kind == "wreck" and e.model == attack["attacker"] and "wreck" in e.figures),
                None)
+    kick = next((e for e in events if e.kind == "kick" and "to_pose" in e.figures), None)
+    kicked = None if kick is None else (kick.model, pose_from_json(kick.figures["from_pose"]),
+                                        pose_from_json(kick.figures["to_pose"]))
     return FightView(
         attack["attacker"], attack["target"], str(attack["kind"]), "visible" in attack,
         np.array([shooter.x, shooter.y, shooter.z + eye]), np.array([target.x, target.y, target.z + middle]),
@@ -119,7 +124,8 @@ def fight_view(attack, ruleset, on_foot: Collection[str] = (), system=None) -> F
                                         float(wreck.figures["facing_deg"]), float(wreck.figures["z"])),
         words, (system.out_banner if system is not None else "OUT OF ACTION") if out_of_action else "TAKEN OUT",
         cover, None if own is None else Pose(float(own.figures["x"]), float(own.figures["y"]),
-                                             float(own.figures["facing_deg"]), float(own.figures["z"])))
+                                             float(own.figures["facing_deg"]), float(own.figures["z"])),
+        kicked)
 
 
 def overwatch_view(activation, action, ruleset, on_foot: Collection[str] = ()) -> FightView | None:
@@ -259,6 +265,9 @@ def fight_of(action, ruleset, table_size: tuple[float, float], occluders=None, o
     held = (() if after is None and len(ridden) == 0 else  # a shot from where it stood: the line's start
             (ridden[-1, 1:4],) if after is None else (np.array([after.pose.x, after.pose.y, after.pose.z]),))
     wreck = () if view.wreck is None else (np.array([view.wreck.x, view.wreck.y, view.wreck.z + 0.5]),)
+    if view.kicked is not None:  # where the kicked bike slides to stays in frame too
+        to = view.kicked[2]
+        wreck += (np.array([to.x, to.y, to.z + 0.5]),)
     if {view.attacker, view.target} <= set(on_foot):  # figures: from low down, whole over the panels
         eye, middle = eye_and_middle(ruleset, True)
         feet = (view.shooter - [0.0, 0.0, eye], view.aim - [0.0, 0.0, middle])
@@ -274,12 +283,24 @@ def sight_polyline(view: FightView, samples: int = 24) -> np.ndarray:
 
 #: frames a taken-out figure on foot takes to fall over (0.4 s at 30 fps)
 FALL_FRAMES = 12
+#: frames a kicked bike takes to slide where the kick sent it (0.6 s at 30 fps)
+KICK_FRAMES = 18
+
+
+def kicked_pose(start: Pose, end: Pose, share: float) -> Pose:
+    """The kicked bike ``share`` (0-1) of the way through its slide: fast at first, slowing as it
+    scrapes to a stop (ease-out), turning as it goes."""
+    eased = 1.0 - (1.0 - min(max(share, 0.0), 1.0)) ** 2
+    turn = (end.facing_deg - start.facing_deg + 180.0) % 360.0 - 180.0
+    return Pose(start.x + (end.x - start.x) * eased, start.y + (end.y - start.y) * eased,
+                (start.facing_deg + turn * eased) % 360.0, start.z + (end.z - start.z) * eased)
 
 
 def stage_fight(renderer, view: FightView, i: int, start: int, takedown: int) -> bool:
     """Set the table for frame ``i`` of an attack's hold (from ``start``): the sight line (or
     reach) drawn, then from ``takedown`` the target's wreck where it was placed (EC-WOUND), or
-    the target lying where it stood when it leaves none; True when the picture changed."""
+    the target lying where it stood when it leaves none, or a kicked bike sliding where the kick
+    sent it (EC-MEL-KICK); True when the picture changed."""
     changed = False
     if i == start:
         renderer.clear_overlays()  # the ride's plan and trail give way to the attack's line
@@ -291,6 +312,11 @@ def stage_fight(renderer, view: FightView, i: int, start: int, takedown: int) ->
             renderer.place_wreck(view.target, view.wreck)
         if view.attacker_wreck is not None:  # it busted in its own attack and is out: its wreck too
             renderer.place_wreck(view.attacker, view.attacker_wreck)
+        changed = True
+    if view.kicked is not None and view.hit and 0 <= takedown <= i < takedown + KICK_FRAMES:
+        # the kick lands at the takedown's moment: the bike slides where it went
+        model, start, end = view.kicked
+        renderer.place_model(model, kicked_pose(start, end, (i - takedown + 1) / KICK_FRAMES))
         changed = True
     if view.taken_out and view.wreck is None and 0 <= takedown <= i < takedown + FALL_FRAMES:
         # no wreck (a figure on foot): it falls where it stood, faster as it goes

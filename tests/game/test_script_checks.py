@@ -54,7 +54,7 @@ def test_every_problem_is_reported_at_once(small_table_path, tmp_path):
         ("activations[0].attack", 4), ("activations[1]", 5), ("activations[2].plans[0]", 6),
         ("activations[2].attack", 6), ("activations[3].attack", 7)]
     messages = [message for _, _, message in problems]
-    assert "unknown weapon 'bazooka'; use chicken, a melee weapon" in messages[0]
+    assert "unknown weapon 'bazooka'; use chicken, kick, a melee weapon" in messages[0]
     assert "first at activations[0]" in messages[1]
     assert "column 5" in messages[2] and "cannot attack itself" in messages[3] and "no model 'k9'" in messages[4]
 
