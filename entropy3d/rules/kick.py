@@ -27,7 +27,6 @@ from dataclasses import dataclass
 from typing import Protocol
 
 import numpy as np
-import shapely
 
 from entropy3d.errors import IllegalPlanError
 from entropy3d.geometry import Pose, normalize_deg
@@ -144,6 +143,8 @@ def kick_destination(state: State, attacker_id: str, target_id: str, kick: KickP
     kept, until the push is done or its base would meet a solid piece, another model or the table's
     edge (``table`` None: only the other models stop it), then pivoted if that overlaps nothing.
     ``from_pose``: where along its move the attacker kicked the target's bike from (EC-ACT-ATTACK)."""
+    import shapely  # the bases' overlaps; a rulebook importing the attacks reads no geometry engine
+
     kicked_id, other_id = (attacker_id, target_id) if kick.own else (target_id, attacker_id)
     kicked, other = state.model(kicked_id), state.model(other_id)
     kicker_at = from_pose if (from_pose is not None and not kick.own) else other.pose
