@@ -314,7 +314,10 @@ def stage_fight(renderer, view: FightView, i: int, start: int, takedown: int) ->
             renderer.place_wreck(view.attacker, view.attacker_wreck)
         changed = True
     if view.kicked is not None and view.hit and 0 <= takedown <= i < takedown + KICK_FRAMES:
-        # the kick lands at the takedown's moment: the bike slides where it went
+        # the kick lands at the takedown's moment: the bike slides where it went, and the reach
+        # line, which ended where it stood, goes with the contact
+        if i == takedown:
+            renderer.clear_overlays()
         model, start, end = view.kicked
         renderer.place_model(model, kicked_pose(start, end, (i - takedown + 1) / KICK_FRAMES))
         changed = True
