@@ -4,15 +4,16 @@ Everything entropy3d writes (replays, pictures, videos, reports, scenes) goes to
 beside the target, which is renamed into place only when complete; on any exception (including
 ``KeyboardInterrupt``) the temporary file is deleted and an older file at the target is left as it
 was. The finished file gets the mode a new file normally gets (0o666 less the umask), not the
-0o600 of a temporary file. A process killed outright (SIGKILL) cannot clean up: the next write
-of the same target removes the temporary files it left. Standard library only, so every layer
-may use it.
+0o600 of a temporary file. A process killed outright (SIGKILL) cannot clean up: the next process
+to write into the same folder removes the temporary files it left. Standard library only, so every
+layer may use it.
 """
 
 from __future__ import annotations
 
 import atexit
 import os
+import re
 import signal
 import tempfile
 import threading
@@ -46,10 +47,12 @@ def _remove_pending() -> None:
 def _make_temporary(target: Path) -> tuple[int, Path]:
     """mkstemp and registration with stopping signals held back, so a SIGTERM cannot land between
     the file's creation and the record that it must be removed. The name carries this process's
-    id, and the temporary files a killed process left beside the target go first
+    id; the first write into a folder removes the temporary files killed processes left there
     (:func:`remove_orphans`)."""
     folder = target.parent.resolve()
-    remove_orphans(folder, target.name, target.suffix)
+    if folder not in _SWEPT:
+        remove_orphans(folder)
+        _SWEPT.add(folder)
     held = threading.current_thread() is threading.main_thread()
     if held:
         previous = signal.pthread_sigmask(signal.SIG_BLOCK, STOPPING_SIGNALS)
@@ -64,23 +67,25 @@ def _make_temporary(target: Path) -> tuple[int, Path]:
     return handle, temporary
 
 
-def remove_orphans(folder: Path, name: str, suffix: str) -> list[Path]:
-    """Remove the temporary files of target ``name`` in ``folder`` whose process is gone; the ones
-    removed. A process killed outright (SIGKILL, a power cut) cleans nothing up: its
-    ``.NAME.PID-XXXX.partSUFFIX`` stayed beside the replay (issue 49). A live process's file, or one
-    whose name holds no process id, is left alone."""
+#: folders this process has removed killed processes' temporary files from: once each, not at every
+#: write (a sweep writes thousands of replays into one folder)
+_SWEPT: set[Path] = set()
+#: a temporary file's name: ``.NAME.PID-XXXXXXXX.partSUFFIX`` (mkstemp's eight random characters)
+_TEMPORARY_NAME = re.compile(r"^\..+\.(?P<pid>\d+)-[A-Za-z0-9_]{8}\.part")
+
+
+def remove_orphans(folder: Path) -> list[Path]:
+    """Remove the temporary files in ``folder`` whose process is gone; the ones removed. A process
+    killed outright (SIGKILL, a power cut) cleans nothing up: its ``.NAME.PID-XXXXXXXX.partSUFFIX``
+    stayed beside the replay (issue 49). A live process's file, and any name not of that form, is
+    left alone."""
     removed = []
-    head = f".{name}."
-    for found in folder.glob(f".{_glob_escaped(name)}.*-*.part{_glob_escaped(suffix)}"):
-        pid = found.name[len(head):].partition("-")[0]
-        if pid.isdigit() and not _running(int(pid)):
+    for found in folder.glob(".*.part*"):
+        named = _TEMPORARY_NAME.match(found.name)
+        if named is not None and not _running(int(named["pid"])):
             found.unlink(missing_ok=True)
             removed.append(found)
     return removed
-
-
-def _glob_escaped(text: str) -> str:
-    return "".join(f"[{c}]" if c in "*?[" else c for c in text)
 
 
 def _running(pid: int) -> bool:

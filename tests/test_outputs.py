@@ -176,10 +176,11 @@ def test_a_committed_file_is_not_removed_at_exit(tmp_path):
     assert target.read_text() == "whole"
 
 
-def test_the_temporary_a_killed_process_left_goes_when_the_target_is_written_again(tmp_path):
+def test_the_temporary_a_killed_process_left_goes_when_its_folder_is_written_again(tmp_path):
     """Issue 49, item 3: a demo killed outright (SIGKILL) left its ``.d.jsonl...part.jsonl``
-    beside the replay for good. The next write of the same target removes it; the temporary file
-    of a process still running (this one's) and another target's stay."""
+    beside the replay for good. The next process to write into the folder removes it (once: a
+    sweep writes thousands of replays into one folder); the temporary files of a process still
+    running (this one's) stay."""
     import signal
     import subprocess
     import sys
@@ -191,13 +192,14 @@ def test_the_temporary_a_killed_process_left_goes_when_the_target_is_written_aga
     assert done.returncode == -signal.SIGKILL
     orphan = tmp_path / done.stdout.strip()
     assert orphan.is_file() and orphan.name.startswith(".d.jsonl.") and orphan.name.endswith(".part.jsonl")
-    running = AtomicFile(target, "w")  # this process's own, not committed yet
-    other = AtomicFile(tmp_path / "e.jsonl", "w")
+    (tmp_path / ".notes.part.txt").write_text("a user's own file, no process id in its name")
+    running = AtomicFile(tmp_path / "e.jsonl", "w")  # this process's own, not committed yet: stays
     assert not orphan.exists()
+    other = AtomicFile(target, "w")
     assert running.temporary.is_file() and other.temporary.is_file()
     with AtomicFile(target, "w") as again:
         again.stream.write("whole")
     assert running.temporary.is_file()
     running.abort()
     other.abort()
-    assert [p.name for p in tmp_path.iterdir()] == ["d.jsonl"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == [".notes.part.txt", "d.jsonl"]
