@@ -25,7 +25,7 @@ from entropy3d.scene import load_scene
 from entropy3d.scene.build import build_table_geometry
 from entropy3d.scene.systemrules import model_stats, system_of
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 YARD = ROOT / "tests" / "data" / "tag_yard.yaml"
 
 

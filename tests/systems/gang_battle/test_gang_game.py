@@ -17,7 +17,7 @@ from entropy3d.game.session import play_game, replay_bytes
 from entropy3d.rules.event import Event
 from entropy3d.rules.state import OUT
 
-SCENE = Path(__file__).parents[2] / "scenes" / "systems" / "gang_fight.yaml"
+SCENE = Path(__file__).parents[3] / "scenes" / "systems" / "gang_fight.yaml"
 
 
 def events_of(replay) -> list[Event]:

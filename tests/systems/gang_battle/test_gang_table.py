@@ -15,7 +15,7 @@ from entropy3d.scene import load_scene
 from entropy3d.scene.systemrules import model_stats, system_of
 from entropy3d.tablefacts import bearing_deg, sightings
 
-SCENE = Path(__file__).parents[2] / "scenes" / "systems" / "gang_fight.yaml"
+SCENE = Path(__file__).parents[3] / "scenes" / "systems" / "gang_fight.yaml"
 
 
 @pytest.fixture(scope="module")

@@ -20,7 +20,7 @@ from entropy3d.game.session import play_game, replay_bytes
 from entropy3d.rules.event import Event
 from entropy3d.rules.state import OUT
 
-SCENE = Path(__file__).parents[2] / "scenes" / "systems" / "rooftop_skirmish.yaml"
+SCENE = Path(__file__).parents[3] / "scenes" / "systems" / "rooftop_skirmish.yaml"
 
 
 def events_of(replay) -> list[Event]:

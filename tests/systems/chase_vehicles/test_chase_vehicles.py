@@ -14,7 +14,7 @@ from entropy3d.scene.systemrules import load_system
 from entropy3d.systems.chase_vehicles import VehicleStats
 from entropy3d.systems.facts import Impact, RiddenMove
 
-SCENE = Path(__file__).parents[2] / "scenes" / "systems" / "car_chase.yaml"
+SCENE = Path(__file__).parents[3] / "scenes" / "systems" / "car_chase.yaml"
 
 
 class ScriptedDice:
@@ -180,7 +180,7 @@ def test_SW_CHASE_act_says_a_runner_off_the_table_got_away(tmp_path):
     """Clause: SW-CHASE. The runner on main street drives 12" east off the open edge: it gets
     away (its side scores), and act's last line says it is off the table, not Out of Action; its
     heading reads 0°, never 360°."""
-    models = Path(__file__).parents[2] / "models"
+    models = Path(__file__).parents[3] / "models"
     text = SCENE.read_text(encoding="utf-8").replace("../../models/", f"{models.as_posix()}/")
     text = text.replace("position: [37, 11.25], facing: 0, speed: 2", "position: [40, 24], facing: 0, speed: 2")
     scene = tmp_path / "getaway.yaml"

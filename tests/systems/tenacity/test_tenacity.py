@@ -17,7 +17,7 @@ from entropy3d.systems.facts import Sighting
 from entropy3d.systems.tenacity import Cover
 from entropy3d.tablefacts import sightings
 
-SCENE = Path(__file__).parents[2] / "scenes" / "systems" / "rooftop_skirmish.yaml"
+SCENE = Path(__file__).parents[3] / "scenes" / "systems" / "rooftop_skirmish.yaml"
 BIKE = (75 / 25.4, 42 / 25.4)  # the 75 x 42 mm oval base, inches
 
 
