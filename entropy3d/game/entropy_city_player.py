@@ -131,7 +131,7 @@ class EntropyCityPlayer:
                              defender_push=defender_push)
         else:
             odds = melee_odds(state, action.model_id, target.id, action.weapon, DODGE, ruleset, push=self.push,
-                              defender_push=defender_push, from_pose=action.from_pose)
+                              defender_push=defender_push, from_pose=action.from_pose, kick=action.kick)
         return AttackOption(action.weapon, target.id, odds.tn, action.from_pose, odds, defender_push)
 
     def _attack(self, view: ActionView, ridden: np.ndarray | None) -> Action | None:

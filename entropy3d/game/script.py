@@ -29,7 +29,7 @@ from entropy3d.errors import IllegalPlanError, PlanError, ScriptError
 from entropy3d.game.players import ActionView, AttackOption, AutoPlayer
 from entropy3d.rules.dice import Policy, policy_named
 from entropy3d.rules.keypaths import did_you_mean
-from entropy3d.rules.kick import KICK, parse_kick
+from entropy3d.rules.kick import KICK, kick_limits, parse_kick
 from entropy3d.rules.plan import parse_plan
 from entropy3d.scene.yamlsource import line_of, read_yaml_with_lines
 
@@ -152,7 +152,7 @@ def script_problems(script: GameScript, lines: dict[str, int], table) -> list[tu
                 add(where, f"no model {target!r} to attack in the scene {table.name!r}; {did_you_mean(target, ids)}")
             if weapon and weapon.split()[0].lower() == KICK:
                 try:
-                    parse_kick(weapon.split())
+                    kick_limits(parse_kick(weapon.split()), table.ruleset)
                 except IllegalPlanError as error:
                     add(where, error.message)
             elif weapon:

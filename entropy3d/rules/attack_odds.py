@@ -13,6 +13,7 @@ from entropy3d.geometry import Pose
 from entropy3d.rules.attacks import melee_outcome, melee_setup, shot_outcome, shot_tn
 from entropy3d.rules.combat import rider_dodge
 from entropy3d.rules.dice import Outcome, policy_named
+from entropy3d.rules.kick import KickPlan
 from entropy3d.rules.odds import Side, exact_opposed
 from entropy3d.rules.ruleset import Ruleset
 from entropy3d.rules.state import State
@@ -36,12 +37,13 @@ class AttackOdds:
 
 
 def melee_odds(state: State, attacker_id: str, target_id: str, weapon: str, defence: str, ruleset: Ruleset, *,
-               push: str = "sit-at-tn", defender_push: str = "sit-at-tn", from_pose: Pose | None = None
-               ) -> AttackOdds:
+               push: str = "sit-at-tn", defender_push: str = "sit-at-tn", from_pose: Pose | None = None,
+               kick: KickPlan | None = None) -> AttackOdds:
     """Exact odds of a melee attack as :func:`~entropy3d.rules.attacks.resolve_melee` rolls it
-    (EC-MEL-DEF, EC-MEL-2: a surprised target's stress is raised before it rolls)."""
+    (EC-MEL-DEF, EC-MEL-2: a surprised target's stress is raised before it rolls); ``kick``: which
+    bike a kick pushes (its TN depends on it, EC-MEL-KICK)."""
     attacker, target = state.model(attacker_id), state.model(target_id)
-    setup = melee_setup(state, attacker_id, target_id, weapon, defence, ruleset, from_pose)
+    setup = melee_setup(state, attacker_id, target_id, weapon, defence, ruleset, from_pose, kick)
     ends = exact_opposed("melee", Side(setup.tn, attacker.stress, policy_named(push, ruleset), attacker.max_stress),
                          Side(setup.defender_tn, target.stress + setup.surprise_stress,
                               policy_named(defender_push, ruleset), target.max_stress), ruleset)

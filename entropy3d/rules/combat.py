@@ -241,9 +241,9 @@ def check_kick(push_in: float, pivot_deg: float, kicked_bike: str, own_bike: boo
         tn += ruleset.bike_rules(kicked_bike).kick_tn_mod
     reason = ""
     if push_in > float(spec["max_push_in"]) + 1e-9:
-        reason = f"a kick pushes at most {spec['max_push_in']}\""
+        reason = f"a kick pushes at most {float(spec['max_push_in']):g}\""
     elif abs(pivot_deg) > float(spec["max_pivot_deg"]) + 1e-9:
-        reason = f"a kick pivots at most {spec['max_pivot_deg']} degrees"
+        reason = f"a kick pivots at most {float(spec['max_pivot_deg']):g} degrees"
     return KickCheck(tn, not reason, reason)
 
 

@@ -10,9 +10,11 @@ lands deals no stress and no wound: it moves the bike.
 
 DECISION: "away" is straight away from the other bike's centre, the kicked bike keeping its
 heading as it slides, then pivoting on its centre. The slide stops where its base would first
-overlap a solid piece at its level, another model's base or the table's edge (a kick does not
-push a bike through a wall or off the table: the rulebook gives it no damage to deal); a pivot
-that would overlap something is not made. Where the bike stops is worked out from the table when
+overlap a solid piece at its level more than it did, another model's base on its level, or where
+its centre would leave the table or the ground under it would rise or fall by more than a step
+(``ride.step_height_in``): a kick does not push a bike through a wall, off the table or off a
+deck, as the rulebook gives it no damage to deal; the bike follows the ground within a step (a
+curb). A pivot that would meet something is not made. Where the bike stops is worked out from the table when
 the kick is checked (:func:`kick_destination`), so resolving it asks the table nothing.
 
 The kick's TN is the rulebook's 13, +3 against an enemy cruiser, and the modifiers of any attack on
@@ -34,7 +36,7 @@ from entropy3d.rules.combat import KICK, check_kick
 from entropy3d.rules.ruleset import Ruleset
 from entropy3d.rules.state import State
 
-__all__ = ["KICK", "KickPlan", "KickedTo", "kick_destination", "kick_tn", "parse_kick"]
+__all__ = ["KICK", "KickPlan", "KickedTo", "kick_destination", "kick_limits", "kick_tn", "parse_kick"]
 
 #: inches the slide is walked in (a base stops within this of what it meets)
 SLIDE_STEP_IN = 0.05
@@ -93,11 +95,16 @@ def parse_kick(words: list[str]) -> KickPlan:
 def kick_tn(state: State, attacker_id: str, target_id: str, kick: KickPlan, ruleset: Ruleset) -> int:
     """The rulebook's TN of this kick before the attack's modifiers: 13, +3 kicking an enemy
     cruiser (EC-MEL-KICK, EC-BIKE-CRUISER). IllegalPlanError when it pushes or pivots too far."""
-    target = state.model(target_id)
-    found = check_kick(kick.push_in, kick.pivot_deg, target.bike_type, kick.own, ruleset)
+    kick_limits(kick, ruleset)
+    return check_kick(kick.push_in, kick.pivot_deg, state.model(target_id).bike_type, kick.own, ruleset).tn
+
+
+def kick_limits(kick: KickPlan, ruleset: Ruleset) -> None:
+    """IllegalPlanError (EC-MEL-KICK) when ``kick`` pushes more than 3" or pivots more than 45
+    degrees (rules data ``melee.kick``), whoever it is aimed at: a script is checked before it plays."""
+    found = check_kick(kick.push_in, kick.pivot_deg, "", True, ruleset)  # its own bike: no bike's TN asked
     if not found.allowed:
         raise IllegalPlanError("EC-MEL-KICK", found.reason)
-    return found.tn
 
 
 class KickChecks(Protocol):
@@ -108,6 +115,9 @@ class KickChecks(Protocol):
 
     def edge_crossed(self, path: np.ndarray) -> tuple[str, str] | None:
         """The first table edge ``path`` leaves the table over, and its kind."""
+
+    def rest_level(self, xy: np.ndarray, z: float) -> float:
+        """Height of the highest static surface under ``xy`` that a bike at height ``z`` rests on."""
 
 
 @dataclass(frozen=True)
@@ -154,33 +164,45 @@ def kick_destination(state: State, attacker_id: str, target_id: str, kick: KickP
     # bases centre on centre: away to the kicked bike's right (no direction is nearer "away")
     direction = away / length if length > 1e-9 else np.array([np.sin(np.radians(kicked.pose.facing_deg)),
                                                                -np.cos(np.radians(kicked.pose.facing_deg))])
+    level_band = float(ruleset.bike_height_in + ruleset.rider_height_in)  # riders on other levels pass by
     riders = {m.id: shapely.Polygon(ruleset.base_for(m.bike_type).outline(m.pose, samples=24))
-              for m in state.models.values() if m.in_play and m.id != kicked_id}
+              for m in state.models.values()
+              if m.in_play and m.id != kicked_id and abs(m.pose.z - kicked.pose.z) < level_band}
     for wreck in state.wrecks:
-        riders[f"{wreck.model_id}'s wreck"] = shapely.Polygon(
-            ruleset.base_for(state.model(wreck.model_id).bike_type).outline(wreck.pose, samples=24))
+        if abs(wreck.pose.z - kicked.pose.z) < level_band:
+            riders[f"{wreck.model_id}'s wreck"] = shapely.Polygon(
+                ruleset.base_for(state.model(wreck.model_id).bike_type).outline(wreck.pose, samples=24))
+    step = float(ruleset.data("ride.step_height_in"))
+    start = kicked.pose
+    start_shape = shapely.Polygon(base.outline(start, samples=24))
+    # what the bike already overlaps where it stands (a wall it was put against, another base) is
+    # in its way only when the kick pushes it further in
+    start_overlap = {who: start_shape.intersection(there).area for who, there in riders.items()}
+    start_solid = None if table is None else table.solid_under_base(base.outline(start, samples=24), start.z)
 
     def in_the_way(pose: Pose) -> str | None:
         outline = base.outline(pose, samples=24)
         if table is not None:
-            if table.edge_crossed(outline) is not None:
+            if table.edge_crossed(np.array([pose.xy])) is not None:
                 return "the table's edge"
             solid = table.solid_under_base(outline, pose.z)
-            if solid is not None:
+            if solid is not None and not (start_solid is not None and solid[0] == start_solid[0]
+                                          and solid[1] <= start_solid[1] + 1e-9):
                 return solid[0]
         shape = shapely.Polygon(outline)
         return next((who for who, there in riders.items()
                      if shape.intersection(there).area > start_overlap.get(who, 0.0) + BASES_TOUCH_IN2), None)
 
-    start = kicked.pose
-    start_shape = shapely.Polygon(base.outline(start, samples=24))
-    start_overlap = {who: start_shape.intersection(there).area for who, there in riders.items()}
     pose, pushed, stopped_by = start, 0.0, None
     steps = int(np.ceil(kick.push_in / SLIDE_STEP_IN - 1e-9))
     for k in range(1, steps + 1):
         distance = round(min(kick.push_in, k * SLIDE_STEP_IN), 6)  # 1.65, not 1.6500000000000001
-        candidate = Pose(start.x + float(direction[0]) * distance, start.y + float(direction[1]) * distance,
-                         start.facing_deg, start.z)
+        x, y = start.x + float(direction[0]) * distance, start.y + float(direction[1]) * distance
+        level = start.z if table is None else table.rest_level(np.array([x, y]), pose.z)
+        if abs(level - pose.z) > step + 1e-9:
+            stopped_by = "the edge of a drop" if level < pose.z else "a step up"
+            break
+        candidate = Pose(x, y, start.facing_deg, level)
         stopped_by = in_the_way(candidate)
         if stopped_by is not None:
             break

@@ -80,3 +80,20 @@ def test_a_script_on_a_scene_of_another_game_system_is_refused(tmp_path):
     script = write_script(tmp_path, gang_fight, "  - {turn: 1, model: orlock_1, plans: ['s1: straight 3']}\n")
     (where, line, message), = refused(script, tmp_path)
     assert (where, line) == ("", None) and "gang_battle game" in message and "leave out --script" in message
+
+
+def test_EC_MEL_KICK_a_kick_too_far_in_a_script_is_refused_before_the_game(tmp_path):
+    """Clause: EC-MEL-KICK: a kick of 5" or a 90-degree pivot is refused by the script's check, with
+    its key path and line, not halfway through the game (review of the first kick)."""
+    from entropy3d.game.session import setup_game
+
+    yard = Path(__file__).resolve().parents[1] / "data" / "kick_yard.yaml"
+    script = tmp_path / "kicks.yaml"
+    script.write_text(f"scene: {yard}\nactivations:\n"
+                      "  - {turn: 1, model: h1, plans: ['s1: straight 6'], attack: k1 with kick push 5}\n"
+                      "  - {turn: 2, model: h1, plans: ['s1: straight 6'], attack: k1 with kick pivot 90}\n")
+    with pytest.raises(ScriptError) as refused:
+        setup_game(None, script=script, producer="geometric")
+    said = {where: message for where, _, message in refused.value.problems}
+    assert 'a kick pushes at most 3"' in said["activations[0].attack"]
+    assert "a kick pivots at most 45 degrees" in said["activations[1].attack"]

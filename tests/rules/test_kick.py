@@ -173,3 +173,57 @@ def test_EC_MEL_KICK_a_scripted_game_reaches_the_kick_and_the_film_slides_the_bi
     assert end.y > start.y + 1.5 and math.isclose(end.x, 7.0, abs_tol=1e-6)
     halfway = kicked_pose(start, end, 0.5)
     assert start.y < halfway.y < end.y and kicked_pose(start, end, 1.0) == end
+
+
+@pytest.fixture(scope="module")
+def deck(tmp_path_factory):
+    """A 4" deck (x 2-14, y 2-8) on an open table: a, b on the deck; s on the street under its north
+    side, beside the table's west edge w (base overhanging the edge) and its kicker e."""
+    from entropy3d.game.tableview import TableView
+    from entropy3d.scene import load_scene
+    from entropy3d.scene.build import build_table_geometry
+
+    path = tmp_path_factory.mktemp("deck") / "deck.yaml"
+    path.write_text(
+        "name: Deck\ntable: {width: 24, depth: 24}\n"
+        "platforms:\n  - {id: deck, rect: [2, 2, 14, 8], height: 4}\n"
+        "gangs: {a: {name: A, colour: '#ff0000'}, b: {name: B, colour: '#0000ff'}}\nmodels:\n"
+        "  - {id: a, gang: a, bike: sportsbike, position: [10, 5.35, 4], facing: 0}\n"
+        "  - {id: b, gang: b, bike: sportsbike, position: [10, 7.0, 4], facing: 0}\n"
+        "  - {id: w, gang: b, bike: sportsbike, position: [0.5, 16, 0], facing: 90}\n"
+        "  - {id: e, gang: a, bike: sportsbike, position: [0.5, 18.96, 0], facing: 90}\n"
+        "  - {id: s, gang: b, bike: sportsbike, position: [18, 9.0, 0], facing: 180}\n"
+        "  - {id: t, gang: a, bike: sportsbike, position: [18, 10.65, 0], facing: 180}\n")
+    table = load_scene(path)
+    geometry = build_table_geometry(table)
+    return table, TableView(table, geometry), table.initial_state(geometry.surface_height)
+
+
+def test_EC_MEL_KICK_a_kick_does_not_push_a_bike_off_a_deck(deck):
+    """Clause: EC-MEL-KICK (review of the first kick: a bike kicked 3" off a 4" deck kept z 4 in the
+    air). b, kicked north from y 7 on a deck ending at y 8, stops where the ground under its centre
+    would drop by more than a step: within 1" and a step of 0.05", on the deck."""
+    table, view, state = deck
+    went = kick_destination(state, "a", "b", KickPlan(), table.ruleset, view)
+    assert went.stopped_by == "the edge of a drop" and went.pose.z == pytest.approx(4.0)
+    assert 0.95 <= went.pushed_in <= 1.0 and went.pose.y <= 8.0
+
+
+def test_EC_MEL_KICK_a_bike_overhanging_the_table_edge_may_still_be_kicked_along_it(deck):
+    """Clause: EC-MEL-KICK: w stands with its base 0.33" over the west edge (its centre on the table,
+    as the rules let a bike stand); e, north of it, kicks it 3" south, along the edge: it slides the
+    whole 3", where the first kick was "stopped by the table's edge" after 0"."""
+    table, view, state = deck
+    went = kick_destination(state, "e", "w", KickPlan(), table.ruleset, view)
+    assert went.stopped_by is None and went.pushed_in == pytest.approx(3.0)
+    assert (went.pose.x, went.pose.y) == pytest.approx((0.5, 13.0))
+
+
+def test_EC_MEL_KICK_a_rider_on_the_deck_above_does_not_stop_a_bike_on_the_street(deck):
+    """Clause: EC-MEL-KICK: s, on the street at y 9 just north of the deck, kicked 3" south by t
+    slides under the deck's edge towards a and b, who stand 4" above it: their bases are no
+    obstacle on its level; the deck's body (3.5-4") is above the bike, so the slide runs on."""
+    table, view, state = deck
+    under = state.with_model(state.model("a").but(pose=Pose(18.0, 7.2, 0.0, 4.0)))
+    went = kick_destination(under, "t", "s", KickPlan(), table.ruleset, None)
+    assert went.stopped_by is None and went.pushed_in == pytest.approx(3.0)
