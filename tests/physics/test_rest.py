@@ -160,3 +160,23 @@ def test_EC_TER_BUILDING_a_base_with_no_clear_spot_near_stays_and_the_event_says
     assert event.piece == "shop" and event.figures["clear"] is False and event.figures["moved_in"] == 0.0
     assert "no clear spot is on its path or within 4\" of it: it stays where it stopped" in event.rules
     assert after.model("jumper").pose == state.model("jumper").pose
+
+
+def test_a_bike_halfway_up_a_ramp_is_clear_though_its_ends_are_a_step_off_its_level():
+    """On review of issue 49's rule: a base along a 1:3 ramp has its ends 0.49" above and below its
+    centre's level, more than a step, and every put-back candidate on a ramp was refused as
+    "perched". On a ramp only solids count; off it, the step test stands."""
+    from entropy3d.rules.rest import is_clear
+    from entropy3d.scene import load_scene
+    from entropy3d.scene.probe import SceneProbe
+
+    # the crossroads' street_kicker: from (37, 25) heading 180 (west), 3" long, rising 1"
+    table = load_scene(ROOT / "scenes" / "crossroads.yaml")
+    probe = SceneProbe.from_table(table)
+    base = table.ruleset.base_for("sportsbike")
+    step = table.ruleset.data("ride.step_height_in")
+    halfway = Pose(35.5, 25.0, 180.0, probe.rest_level(np.array([35.5, 25.0]), 1.0))
+    assert halfway.z == pytest.approx(0.5, abs=0.02)
+    levels = probe.rest_levels(base.outline(halfway, samples=48), halfway.z)
+    assert levels.max() - levels.min() > 2 * step  # the slope under the base
+    assert is_clear(halfway, base, probe, step)
