@@ -57,7 +57,7 @@ def _make_temporary(target: Path) -> tuple[int, Path]:
     if held:
         previous = signal.pthread_sigmask(signal.SIG_BLOCK, STOPPING_SIGNALS)
     try:
-        handle, name = tempfile.mkstemp(dir=folder, prefix=f".{target.name}.{os.getpid()}-",
+        handle, name = tempfile.mkstemp(dir=folder, prefix=f".{target.name}.{_HOST}.{os.getpid()}-",
                                         suffix=f".part{target.suffix}")
         temporary = Path(name)
         _PENDING.add(temporary)
@@ -70,21 +70,29 @@ def _make_temporary(target: Path) -> tuple[int, Path]:
 #: folders this process has removed killed processes' temporary files from: once each, not at every
 #: write (a sweep writes thousands of replays into one folder)
 _SWEPT: set[Path] = set()
-#: a temporary file's name: ``.NAME.PID-XXXXXXXX.partSUFFIX`` (mkstemp's eight random characters)
-_TEMPORARY_NAME = re.compile(r"^\..+\.(?P<pid>\d+)-[A-Za-z0-9_]{8}\.part")
+#: this machine's name as a temporary file carries it: a process id means something on its own host
+#: only (a folder shared over NFS or with a container holds other hosts' files)
+_HOST = re.sub(r"[^A-Za-z0-9_]", "_", os.uname().nodename.split(".")[0]) or "host"
+#: a temporary file's name: ``.NAME.HOST.PID-XXXXXXXX.partSUFFIX`` (mkstemp's eight random characters)
+_TEMPORARY_NAME = re.compile(r"^\..+\.(?P<host>[A-Za-z0-9_]+)\.(?P<pid>\d+)-[A-Za-z0-9_]{8}\.part")
 
 
 def remove_orphans(folder: Path) -> list[Path]:
-    """Remove the temporary files in ``folder`` whose process is gone; the ones removed. A process
-    killed outright (SIGKILL, a power cut) cleans nothing up: its ``.NAME.PID-XXXXXXXX.partSUFFIX``
-    stayed beside the replay (issue 49). A live process's file, and any name not of that form, is
-    left alone."""
+    """Remove the temporary files in ``folder`` of this host's processes that are gone; the ones
+    removed. A process killed outright (SIGKILL, a power cut) cleans nothing up: its
+    ``.NAME.HOST.PID-XXXXXXXX.partSUFFIX`` stayed beside the replay (issue 49). A live process's
+    file, another host's, one this process may not remove and any name not of that form are left
+    alone: cleaning up never stops a write."""
     removed = []
     for found in folder.glob(".*.part*"):
         named = _TEMPORARY_NAME.match(found.name)
-        if named is not None and not _running(int(named["pid"])):
+        if named is None or named["host"] != _HOST or _running(int(named["pid"])):
+            continue
+        try:
             found.unlink(missing_ok=True)
-            removed.append(found)
+        except OSError:  # another user's file in a shared folder
+            continue
+        removed.append(found)
     return removed
 
 
@@ -109,7 +117,7 @@ def public_mode() -> int:
 class AtomicFile:
     """A temporary file beside ``target`` that becomes ``target`` on :meth:`commit`.
 
-    The temporary file is hidden (``.<name>.<pid>-<random>.part<suffix>``) and keeps the target's
+    The temporary file is hidden (``.<name>.<host>.<pid>-<random>.part<suffix>``) and keeps the target's
     suffix, so tools that pick a format by the file name (ffmpeg, Pillow) can write to
     :attr:`temporary` directly. With ``mode`` (as for :func:`open`, e.g. ``"wb"``, or ``"w"`` with
     ``encoding=``), :attr:`stream` is the temporary file opened for writing; without, it is None.

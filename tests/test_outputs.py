@@ -180,7 +180,7 @@ def test_the_temporary_a_killed_process_left_goes_when_its_folder_is_written_aga
     """Issue 49, item 3: a demo killed outright (SIGKILL) left its ``.d.jsonl...part.jsonl``
     beside the replay for good. The next process to write into the folder removes it (once: a
     sweep writes thousands of replays into one folder); the temporary files of a process still
-    running (this one's) stay."""
+    running (this one's), and another host's (a folder shared over NFS), stay."""
     import signal
     import subprocess
     import sys
@@ -193,6 +193,8 @@ def test_the_temporary_a_killed_process_left_goes_when_its_folder_is_written_aga
     orphan = tmp_path / done.stdout.strip()
     assert orphan.is_file() and orphan.name.startswith(".d.jsonl.") and orphan.name.endswith(".part.jsonl")
     (tmp_path / ".notes.part.txt").write_text("a user's own file, no process id in its name")
+    elsewhere = tmp_path / ".d.jsonl.another_host.2-abcdefgh.part.jsonl"  # a process id of another machine's
+    elsewhere.write_text("a writer on another host sharing the folder")
     running = AtomicFile(tmp_path / "e.jsonl", "w")  # this process's own, not committed yet: stays
     assert not orphan.exists()
     other = AtomicFile(target, "w")
@@ -202,4 +204,4 @@ def test_the_temporary_a_killed_process_left_goes_when_its_folder_is_written_aga
     assert running.temporary.is_file()
     running.abort()
     other.abort()
-    assert sorted(p.name for p in tmp_path.iterdir()) == [".notes.part.txt", "d.jsonl"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == [elsewhere.name, ".notes.part.txt", "d.jsonl"]

@@ -280,6 +280,7 @@ def _picture(game, number: int, png: Path) -> None:
 def replay_check(replay: Path = typer.Argument(..., help="replay file to play again and compare")) -> None:
     """Play a replay's game again from its header and check the new replay is byte for byte the same."""
     from entropy3d.game import read_replay, resimulate
+    from entropy3d.game.replay import scene_file
 
     identical, again = resimulate(replay)
     if not identical:
@@ -290,11 +291,12 @@ def replay_check(replay: Path = typer.Argument(..., help="replay file to play ag
             if again.startswith(old):
                 raise fail(f"error: {replay} is cut short: it has no end record; its {len(old.splitlines())} "
                            f"record(s) are the game played again, which goes on to {len(again.splitlines())}: "
-                           f"write it whole with `entropy3d demo {header.scene} --seed {header.seed} --turns "
+                           f"write it whole with `entropy3d demo {scene_file(held)} --seed {header.seed} --turns "
                            f"{header.turns} --producer {header.producer}{script} --replay {replay}`")
-            differs = next(k for k, (a, b) in enumerate(zip(old.splitlines(), again.splitlines()), 1) if a != b)
-            raise fail(f"error: {replay} is cut short (no end record) and its record {differs} differs from the "
-                       "game played again")
+            differs = next((k for k, (a, b) in enumerate(zip(old.splitlines(), again.splitlines()), 1) if a != b),
+                           None)  # none: the same lines written otherwise (other line ends)
+            where = f"its record {differs} differs" if differs is not None else "its bytes differ"
+            raise fail(f"error: {replay} is cut short (no end record) and {where} from the game played again")
         raise fail(f"error: {replay}: playing the game again gave a different replay")
     typer.echo(f"{replay}: deterministic (same bytes when played again)")
 

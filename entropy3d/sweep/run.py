@@ -153,20 +153,21 @@ def run_sweep(jobs: Iterable[Job], store: ResultStore, client, *,
     """Play every job not yet in ``store`` on ``client``'s cluster, storing each as it comes back.
 
     The jobs are taken as the cluster frees up, at most ``window`` games submitted at once
-    (default :func:`in_flight`), so memory does not grow with the number of games.
+    (default :func:`in_flight`, asked again as games come back: workers joining a scheduler's
+    cluster later get games too), so memory does not grow with the number of games.
     on_result: called after each game is stored (with None for an adopted replay), for progress.
     """
     from distributed import as_completed
 
     outcome = SweepOutcome()
     todo = _to_play(jobs, store, outcome, on_result)
-    window = window or in_flight(client)
     tag = uuid.uuid4().hex[:8]
     futures: dict = {}
     running = as_completed()
 
     def submit_more() -> None:
-        for job in itertools.islice(todo, max(0, window - len(futures))):
+        room = (window or in_flight(client)) - len(futures)
+        for job in itertools.islice(todo, max(0, room)):
             future = client.submit(play_job, job, key=f"{job.name}-{tag}", pure=False)
             futures[future] = job
             running.add(future)
@@ -179,14 +180,15 @@ def run_sweep(jobs: Iterable[Job], store: ResultStore, client, *,
                 result = future.result()
             except Exception as error:  # a game that raised is reported and left for the next run
                 outcome.failed.append((job, f"{type(error).__name__}: {error}"))
-                continue
+                result = None
             finally:
                 future.release()
-                submit_more()
-            store.add(result)
-            outcome.played += 1
-            if on_result is not None:
-                on_result(result)
+            if result is not None:
+                store.add(result)
+                outcome.played += 1
+                if on_result is not None:
+                    on_result(result)
+            submit_more()  # not in a finally: a stop submits and adopts nothing more
     finally:  # stopped (Ctrl-C, an error storing a game): the games submitted are not played on
         if futures:
             client.cancel(list(futures))

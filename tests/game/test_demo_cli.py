@@ -90,6 +90,11 @@ def test_a_replay_without_its_end_record_is_called_cut_short_by_every_command_th
     assert (f"is cut short: it has no end record; its {len(lines) - 1} record(s) are the game played again, which "
             f"goes on to {len(lines)}: write it whole with `entropy3d demo {small_table_path} --seed 1 --turns 2 "
             f"--producer geometric --replay {cut}`") in check.stderr
+    crlf = tmp_path / "cut_crlf.jsonl"  # the same records with other line ends: a review found a traceback here
+    crlf.write_bytes(b"".join(line.rstrip("\n").encode() + b"\r\n" for line in lines[:-1]))
+    check = run("replay-check", str(crlf))
+    assert check.returncode == 1 and "Traceback" not in check.stderr, check.stderr
+    assert "is cut short (no end record) and its bytes differ from the game played again" in check.stderr
     card = replay_end(replay, load_scene(small_table_path))
     assert card["cut_short"] and card["title"] == "The replay stops here, cut short"
     assert card["lines"] == [f"Its end is missing: the game that wrote it stopped in turn {last_turn}, before the "
