@@ -10,6 +10,7 @@ import sys
 import typer
 
 from entropy3d.errors import EntropyError
+from entropy3d.stops import stop_requested
 
 app = typer.Typer(
     name="entropy3d",
@@ -50,6 +51,9 @@ def clean_errors(handler):
         try:
             return handler(*args, **kwargs)
         except (EntropyError, FileNotFoundError, IsADirectoryError, PermissionError) as error:
+            stop = stop_requested()
+            if stop is not None:  # a stop a library turned into an error of ours (pydantic-core reports
+                raise stop from None  # the exception raised inside its validation as a failed match)
             raise fail(f"error: {error}") from None
 
     return wrapper
