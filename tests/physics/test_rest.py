@@ -163,7 +163,8 @@ def test_EC_TER_BUILDING_a_base_with_no_clear_spot_near_stays_and_the_event_says
 
 
 def test_a_bike_halfway_up_a_ramp_is_clear_though_its_ends_are_a_step_off_its_level():
-    """On review of issue 49's rule: a base along a 1:3 ramp has its ends 0.49" above and below its
+    """Clause: EC-TER-BUILDING (the put-back's "clear"), EC-JUMP-1 (ramps). On review of issue 49's
+    rule: a base along a 1:3 ramp has its ends 0.49" above and below its
     centre's level, more than a step, and every put-back candidate on a ramp was refused as
     "perched". On a ramp only solids count; off it, the step test stands."""
     from entropy3d.rules.rest import is_clear

@@ -54,6 +54,7 @@ def test_EC_MEL_KICK_a_kick_says_which_bike_how_far_and_how_it_turns(words, plan
 @pytest.mark.parametrize("words, said", [("kick push", "a kick is"), ("kick push far", "takes a number"),
                                          ("kick sideways", "a kick is"), ("kick push -1", "0 to 3")])
 def test_a_kick_said_wrong_is_refused_with_the_form(words, said):
+    """Clause: EC-MEL-KICK: push 0 to 3" and pivot, as numbers; anything else is refused with the form."""
     with pytest.raises(IllegalPlanError, match=said):
         parse_kick(words.split())
 
@@ -135,6 +136,7 @@ def test_EC_MEL_KICK_a_landed_kick_moves_the_bike_and_hurts_no_one(yard):
 
 
 def test_a_kick_keeps_its_plan_and_where_it_went_through_the_replay_json(yard):
+    """Clause: EC-MEL-KICK: the declared kick and where the table let the bike go survive a replay."""
     _, view, state, engine = yard
     action = engine.check(_armed(state, Pose(7.0, 10.35, 0.0)),
                           engine.parse_action("h1", "attack k1 with kick own push 1 pivot -10"), view)
