@@ -80,3 +80,19 @@ def test_a_replay_played_by_other_code_is_not_adopted(stored_game):
     header["engine_sha256"] = "0" * 64
     store.replay_path(job).write_text(json.dumps(header, separators=(",", ":")) + "\n" + "".join(lines[1:]))
     assert store.adoptable(job) is None
+
+
+@pytest.mark.parametrize("field, value", [("seed", 5), ("turns", 2), ("producer", "physics"),
+                                          ("players", "script:plays.yaml")])
+def test_a_replay_of_another_game_in_the_jobs_place_is_not_adopted(stored_game, field, value):
+    """The mutation tool's survivor in ``adoptable`` (``!= job.key and players != "auto"``): a file
+    in the job's place whose header names another seed, length or producer, or a scripted game,
+    is not the job's game and is played again, whatever its other fields say."""
+    import json
+
+    _, job, store, lines = stored_game
+    header = json.loads(lines[0])
+    assert header[field] != value
+    header[field] = value
+    store.replay_path(job).write_text(json.dumps(header, separators=(",", ":")) + "\n" + "".join(lines[1:]))
+    assert store.adoptable(job) is None
