@@ -173,13 +173,16 @@ def soak(activations: int, rides_per_process: int | None, scenes: list[Path], wo
     """Play games back to back on ``scenes`` (each loaded once, as a long session would) with one
     physics producer per table until ``activations`` activations were played; yields
     (activations, seconds, :class:`TreeMemory`, :func:`game_heap_mb`) after every activation."""
+    from entropy3d.game.entropy_city_player import entropy_city_players
+    from entropy3d.game.loop import Game
     from entropy3d.game.players import demo_players
     from entropy3d.game.records import ActivationRecord
-    from entropy3d.game.session import LOOKAHEAD_MARGIN_IN, entropy_city_game
+    from entropy3d.game.tableview import LOOKAHEAD_MARGIN_IN, TableView
     from entropy3d.geometric import GeometricProducer
     from entropy3d.physics.producer import PhysicsProducer
     from entropy3d.scene import load_scene
     from entropy3d.scene.build import build_table_geometry
+    from entropy3d.scene.systemrules import system_of
 
     tables = []
     for scene in scenes:
@@ -193,8 +196,12 @@ def soak(activations: int, rides_per_process: int | None, scenes: list[Path], wo
         while played < activations:
             table, geometry, physics, lookahead = tables[game_index % len(tables)]
             dice, choices = np.random.SeedSequence(game_index).spawn(2)
-            players = demo_players(list(table.spec.gangs), table.ruleset, choices, lookahead=lookahead)
-            game = entropy_city_game(table, geometry, physics, players, np.random.default_rng(dice), turns=6)
+            # the demo's players without its confirming ride: the look-ahead alone, as the soak always played
+            choosers = demo_players(list(table.spec.gangs), table.ruleset, choices, lookahead=lookahead)
+            view = TableView(table, geometry)
+            engine = system_of(table).engine({}, table=view, gangs=list(table.spec.gangs))
+            game = Game(table, geometry, physics, engine, entropy_city_players(engine, choosers),
+                        np.random.default_rng(dice), turns=6, view=view)
             for record in game.play():
                 if isinstance(record, ActivationRecord):
                     played += 1

@@ -69,7 +69,7 @@ def _take_activation(scene: Path, model: str, plan: List[str], seed: Optional[in
     from entropy3d.scene.systemrules import system_of
 
     system = system_of(table)
-    if system.plays():
+    if not system_of(table, played=True).riders:
         riding_only = [option for option, given in (("--turn", turn != 2), ("--policy", policy != "sit-at-tn"),
                                                     ("--json", json_out), ("--png", png_out), ("--gif", gif_out))
                        if given]

@@ -24,13 +24,13 @@ def clause_ids() -> list[str]:
 
 def systems_summary() -> list[dict]:
     """Per registered system: name, title, seed document, rules data file, whether `entropy3d demo`
-    plays a game of it on its scenes (Entropy City, and every system with an engine of its own),
+    plays a game of it on its scenes (every system with an engine of its own),
     the clauses it serves and those of its prefix in rules/clauses.md it does not (yet)."""
-    from entropy3d.systems import DEFAULT_SYSTEM, SYSTEMS
+    from entropy3d.systems import SYSTEMS
 
     ids = clause_ids()
     return [{"name": system.name, "title": system.title, "seed": system.seed,
-             "rules": f"rules/{system.rules_file}.yaml", "plays": system.name == DEFAULT_SYSTEM or system.plays(),
+             "rules": f"rules/{system.rules_file}.yaml", "plays": system.plays(),
              "serves": list(system.clauses),
              "not_served": [c for c in ids if c.startswith(system.clause_prefix) and c not in system.clauses]}
             for system in SYSTEMS]

@@ -161,4 +161,26 @@ def entropy_city_players(engine, choosers: Mapping[str, Player]) -> dict[str, En
     return {gang: EntropyCityPlayer(gang, engine, chooser, pushes) for gang, chooser in choosers.items()}
 
 
-__all__ = ["EntropyCityPlayer", "MAX_ATTACK_IN", "entropy_city_players"]
+def seat_players(system, engine, seating) -> dict[str, EntropyCityPlayer]:
+    """Entropy City's seating (:attr:`~entropy3d.systems.base.GameSystem.SEATING`): each gang an
+    automatic player with its own character (:func:`~entropy3d.game.players.demo_players`) that
+    rides its best plans through a geometric look-ahead first and, in a physics game, once more
+    through the game's producer; where a script plays (``seating.script``), its activations, the
+    automatic player filling in what it leaves out."""
+    from entropy3d.game.players import demo_players
+    from entropy3d.game.tableview import LOOKAHEAD_MARGIN_IN
+    from entropy3d.geometric import GeometricProducer
+
+    table = seating.table
+    choosers = demo_players(list(table.spec.gangs), system.rules, seating.seed,
+                            lookahead=GeometricProducer(table, seating.geometry, margin_in=LOOKAHEAD_MARGIN_IN),
+                            confirm=seating.riding if seating.producer == "physics" else None)
+    if seating.script is not None:
+        from entropy3d.game.script import ScriptedPlayer
+
+        choosers = {gang: ScriptedPlayer(seating.script, seating.script_path, system.rules, auto, seating.script_lines)
+                    for gang, auto in choosers.items()}
+    return entropy_city_players(engine, choosers)
+
+
+__all__ = ["EntropyCityPlayer", "MAX_ATTACK_IN", "entropy_city_players", "seat_players"]

@@ -108,7 +108,7 @@ def script_problems(script: GameScript, lines: dict[str, int], table) -> list[tu
     the model then stands is the rules' question when the game gets there."""
     from entropy3d.scene.systemrules import system_of
 
-    if system_of(table).plays():
+    if not system_of(table, played=True).scripted:
         return [("", None, f"a script plays Entropy City plans; the scene {table.name!r} is a {table.spec.system} "
                            "game, played by its automatic players: play it without the script (leave out --script)")]
     from entropy3d.rules.attacks import weapon_kind

@@ -20,7 +20,6 @@ import numpy as np
 
 from entropy3d.errors import ScriptError
 from entropy3d.game.loop import Game
-from entropy3d.game.players import demo_players
 from entropy3d.game.records import ActivationRecord, EndRecord, TurnRecord
 from entropy3d.game.replay import (
     Replay,
@@ -32,9 +31,10 @@ from entropy3d.game.replay import (
     read_replay,
     scene_file,
 )
-from entropy3d.game.script import ScriptedPlayer, load_script, scene_of, script_problems
+from entropy3d.game.script import load_script, scene_of, script_problems
+from entropy3d.game.seating import Seating
 from entropy3d.game.step import Producer
-from entropy3d.game.tableview import LOOKAHEAD_MARGIN_IN, TableView
+from entropy3d.game.tableview import TableView
 
 PRODUCERS = ("physics", "geometric")
 
@@ -83,56 +83,36 @@ def setup_game(scene: str | Path | None, *, seed: int | None = None, turns: int 
     if seed is None:
         seed = game_script.seed if game_script is not None and game_script.seed is not None else 0
     dice_seed, players_seed = np.random.SeedSequence(seed).spawn(2)
-    from entropy3d.geometric import GeometricProducer
     from entropy3d.scene.systemrules import system_of
 
+    system = system_of(table, played=True)
     if game_script is not None:
         problems = script_problems(game_script, script_lines, table)
         if problems:
             raise ScriptError(script_path, problems)
     riding = make_producer(producer, table, geometry, physics_in_process)
-    system = system_of(table)
-    dice = np.random.default_rng(dice_seed)
-    if system.plays():
-        game = system_game(system, table, geometry, riding, dice, turns)
-    else:
-        choosers = demo_players(list(table.spec.gangs), table.ruleset, players_seed,
-                                lookahead=GeometricProducer(table, geometry, margin_in=LOOKAHEAD_MARGIN_IN),
-                                confirm=riding if producer == "physics" else None)
-        if game_script is not None:
-            choosers = {gang: ScriptedPlayer(game_script, script_path, table.ruleset, auto, script_lines)
-                        for gang, auto in choosers.items()}
-        game = entropy_city_game(table, geometry, riding, choosers, dice, turns)
+    seating = Seating(table, geometry, riding, producer, players_seed, game_script, script_path, script_lines)
+    game = system_game(system, table, geometry, riding, seating, np.random.default_rng(dice_seed), turns)
     header = ReplayHeader(scene=str(scene), scene_name=table.name, seed=int(seed), turns=turns, producer=producer,
                           players="auto" if script is None else f"script:{script}", initial=game.state,
                           scene_sha256=file_sha256(scene), engine_sha256=engine_sha256())
     return game, header
 
 
-def entropy_city_game(table, geometry, producer: Producer, choosers, dice: np.random.Generator,
-                      turns: int | None = None) -> Game:
-    """A game of Entropy City on ``table``: its engine, asking the table where a ridden bike rests,
-    what a watcher sees and where a wreck lies, and each gang's player on the one loop from its
-    chooser (gang -> :class:`~entropy3d.game.players.AutoPlayer` or a scripted player)."""
-    from entropy3d.game.entropy_city_player import entropy_city_players
-    from entropy3d.rules.engine import EntropyCityEngine
-
-    view = TableView(table, geometry)
-    engine = EntropyCityEngine(table.ruleset, view, list(table.spec.gangs))
-    return Game(table, geometry, producer, engine, entropy_city_players(engine, choosers), dice, turns=turns,
-                view=view)
-
-
-def system_game(system, table, geometry, producer: Producer, dice: np.random.Generator, turns: int) -> Game:
-    """A game of the scene's own system (``system:``, one that
-    :meth:`~entropy3d.systems.base.GameSystem.plays`): its engine over the scene's models'
-    ``stats:`` and its automatic player for each gang."""
+def system_game(system, table, geometry, producer: Producer, seating: Seating, dice: np.random.Generator,
+                turns: int | None = None) -> Game:
+    """A game of ``system`` (the rulebook played on the scene, :func:`~entropy3d.scene.systemrules.system_of`
+    with ``played``) on the one loop: its engine over the
+    scene's models' ``stats:`` (with the table's view, for an engine that still asks the table)
+    and the players its seating gives each gang."""
     from entropy3d.scene.systemrules import model_stats
 
-    engine = system.engine(model_stats(table, system))  # the stats were checked against the rules data on loading
-    auto = system.player("auto")
-    players = {gang: auto(gang, engine) for gang in table.spec.gangs}
-    return Game(table, geometry, producer, engine, players, dice, turns=turns)
+    view = TableView(table, geometry)
+    # the stats were checked against the rules data on loading; they are the scene's rulebook's, so
+    # the rulebook played on the table of one that only judges (the reference cards) gets none
+    stats = model_stats(table, system) if system.name == table.spec.system else {}
+    engine = system.engine(stats, table=view, gangs=list(table.spec.gangs))
+    return Game(table, geometry, producer, engine, system.seat_players(engine, seating), dice, turns=turns, view=view)
 
 
 def play_game(scene: str | Path | None = None, *, seed: int | None = None, turns: int | None = None,

@@ -14,7 +14,7 @@ from entropy3d.errors import RulesDataError, UnknownSystemError
 from entropy3d.resources import rules_file
 from entropy3d.scene.rulesfile import build_from_file
 from entropy3d.scene.yamlsource import line_of
-from entropy3d.systems import DEFAULT_SYSTEM, find_system, system_names
+from entropy3d.systems import DEFAULT_SYSTEM, find_system, played_system, system_names
 from entropy3d.systems.base import GameSystem
 
 Problem = tuple[str, "int | None", str]
@@ -69,10 +69,12 @@ def load_system_file(source: Path, read: tuple[dict, dict[str, int]]) -> GameSys
     return build_from_file(source, system.from_mapping, read)
 
 
-def system_of(table) -> GameSystem:
+def system_of(table, played: bool = False) -> GameSystem:
     """The game system of a loaded table, with its rules data. Entropy City's rules data is the
-    table's own ruleset (the scene's ``rules:``)."""
-    system = find_system(table.spec.system)
+    table's own ruleset (the scene's ``rules:``). played: the rulebook whose game is played there
+    instead (:func:`~entropy3d.systems.played_system`: the default one on the table of a system
+    that only decides)."""
+    system = played_system(table.spec.system) if played else find_system(table.spec.system)
     if system.rules_schema is type(table.ruleset.spec):
         return system(table.ruleset)
     return load_system(system.name)

@@ -29,9 +29,18 @@ def find_system(name: str) -> type[GameSystem]:
     return SYSTEMS.find(name)
 
 
+def played_system(name: str) -> type[GameSystem]:
+    """The rulebook whose game is played on a scene of system ``name``: that system when it plays
+    a game of its own, else the default one (:data:`DEFAULT_SYSTEM`, Entropy City), whose game a
+    system that only decides (the reference cards) judges as it goes."""
+    system = find_system(name)
+    return system if system.plays() else find_system(DEFAULT_SYSTEM)
+
+
 def system_names() -> tuple[str, ...]:
     """The names a scene's ``system:`` may take, in registration order."""
     return SYSTEMS.names
 
 
-__all__ = ["DEFAULT_SYSTEM", "SYSTEMS", "GameSystem", "UnknownSystemError", "find_system", "system_names"]
+__all__ = ["DEFAULT_SYSTEM", "SYSTEMS", "GameSystem", "UnknownSystemError", "find_system", "played_system",
+           "system_names"]

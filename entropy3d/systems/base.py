@@ -150,14 +150,27 @@ class GameSystem:
         module, attribute = cls.PLAYERS[kind].split(":")
         return getattr(importlib.import_module(module), attribute)
 
-    # Playing: a system that plays its own game on the shared table names its ENGINE; `entropy3d
-    # demo` on a scene of it then plays it (entropy3d.game.loop; docs/new-rulebook.md).
+    # Playing: a system that plays its own game on the shared table names its ENGINE and how its
+    # players are seated; `entropy3d demo` on a scene of it then plays it, every rulebook on the one
+    # loop (entropy3d.game.loop, entropy3d.game.session; docs/new-rulebook.md).
 
     #: ``"module:attribute"`` of what builds its game's engine, called with the system and the
     #: scene's stats (model id -> validated ``stats:``); None for a system that only decides. Named
     #: by path as the registry names systems: the engine module imports the system (its rulings and
     #: data), never the other way round, and a command that only reads a scene does not import it.
     ENGINE: ClassVar[str | None] = None
+    #: ``"module:attribute"`` of what seats its players, ``seat(system, engine, seating) -> {gang:
+    #: player}`` (:class:`entropy3d.game.seating.Seating` says what a seating may use): by
+    #: default each gang gets its :attr:`PLAYERS` ``auto`` player, made as ``auto(gang, engine)``.
+    SEATING: ClassVar[str] = "entropy3d.game.seating:seat_automatic_players"
+    #: a game script (``--script``, docs/scripts.md) may play its gangs' activations
+    scripted: ClassVar[bool] = False
+    #: its models are riders on bikes with a speed and stress, riding plans under a push-your-luck
+    #: policy (Entropy City's): ``activate`` takes the ride's own options (--turn, --policy, the ride's
+    #: pictures), the film shows their speed dials and reads out every sentence, and the end card
+    #: explains their points. Other rulebooks' figures are filmed by their large print and scored by
+    #: their engine's points.
+    riders: ClassVar[bool] = False
 
     @classmethod
     def plays(cls) -> bool:
@@ -169,16 +182,24 @@ class GameSystem:
         this system's rules data (a name its rules data does not have); none by default."""
         return []
 
-    def engine(self, stats: Mapping[str, Any]):
+    def engine(self, stats: Mapping[str, Any], table: Any = None, gangs: Sequence[str] = ()):
         """Its game's engine for the scene's models (model id -> validated ``stats:``): an object
         with ``initial_state``, ``gangs``, ``start_turn``, ``ready``, ``activation_order``,
         ``action_phase``, ``check``, ``resolve``, ``end_turn``, ``game_over`` and ``winner`` on the one game state,
         and ``condition_words`` (condition id -> the rulebook's words, for people) (see
-        :class:`~entropy3d.systems.gang_battle.engine.GangEngine`, the first)."""
+        :class:`~entropy3d.systems.gang_battle.engine.GangEngine`, the first). ``table``: the
+        table's view, for an engine whose ``resolve`` still asks the table (Entropy City's, until
+        where a bike settles, what a watcher sees and where a wreck lies come as facts); ``gangs``:
+        the scene's gangs in its order. Engines that read all they need from the facts ignore both."""
         if self.ENGINE is None:
             raise NotImplementedError(f"{self.title} decides from the table's facts but plays no game of its own yet")
         module, attribute = self.ENGINE.split(":")
         return getattr(importlib.import_module(module), attribute)(self, stats)
+
+    def seat_players(self, engine, seating) -> dict[str, Any]:
+        """Its players, gang -> player, for a game of ``engine`` (:attr:`SEATING` does it)."""
+        module, attribute = self.SEATING.split(":")
+        return getattr(importlib.import_module(module), attribute)(self, engine, seating)
 
     # Deciders: what the system makes of the table's facts. A system serves those it overrides.
 

@@ -10,7 +10,7 @@ players are imported when asked for, because they read the table (scene layer).
 
 from __future__ import annotations
 
-from typing import Any, ClassVar, Mapping
+from typing import Any, ClassVar, Mapping, Sequence
 
 from entropy3d.rules.rulesdata import RulesSpec
 from entropy3d.rules.ruleset import Ruleset
@@ -47,8 +47,21 @@ class EntropyCity(GameSystem):
     PLAYERS: ClassVar[Mapping[str, str]] = {"auto": "entropy3d.game.players:AutoPlayer",
                                             "demo": "entropy3d.game.players:demo_players",
                                             "scripted": "entropy3d.game.script:ScriptedPlayer"}
+    #: its engine (built by :meth:`engine` from the ruleset and the table) and its seating
+    ENGINE = "entropy3d.rules.engine:EntropyCityEngine"
+    SEATING = "entropy3d.game.entropy_city_player:seat_players"
+    scripted = True
+    riders = True
 
     rules: Ruleset
+
+    def engine(self, stats: Mapping[str, Any], table: Any = None, gangs: Sequence[str] = ()):
+        """Its engine over its ruleset; ``table`` answers where a ridden bike settles, what a
+        watcher sees and where a wreck lies (None: nothing settles, no watcher sees, wrecks lie
+        where they fell). Its riders carry no ``stats:``."""
+        from entropy3d.rules.engine import EntropyCityEngine
+
+        return EntropyCityEngine(self.rules, table, gangs)
 
     def shot_allowed(self, visible_fraction: float, bike_seen: bool) -> bool | None:
         """EC-COVER-1 and EC-LOS-4 (:func:`~entropy3d.rules.combat.shot_in_sight`)."""

@@ -17,22 +17,23 @@ MISSION_NAMES = {"turf_war": "Turf War", "lovers_point_brawl": "Lovers Point Bra
 
 
 def result_card(replay: Replay, table, names: words.Names, state: State | None = None,
-                own_game: bool | None = None) -> tuple[str, tuple[str, ...], tuple[str, ...]]:
+                riders: bool | None = None) -> tuple[str, tuple[str, ...], tuple[str, ...]]:
     """The end card of ``replay`` on ``table`` (its scene): title, lines, and per line the gang
     it is about ('' for none, so a page or a frame can colour it). ``state``: the score as it
-    stands (default: the game's last state); ``own_game``: whether the scene's game system plays
-    its own rules (default: asked of the system)."""
-    from entropy3d.systems import find_system
+    stands (default: the game's last state); ``riders``: whether the scene's rulebook is one of
+    riders, whose points the card explains (default: asked of the rulebook,
+    :attr:`~entropy3d.systems.base.GameSystem.riders`); else its engine's points as they stand."""
+    from entropy3d.systems import played_system
 
     if state is None:
         state = replay.end.state if replay.end is not None else (
             replay.activations[-1].state_after if replay.activations else replay.header.initial)
-    if own_game is None:
-        own_game = find_system(table.spec.system).plays()
-    if own_game:  # a game system's own mission: its points as they stand
-        scoring = system_scoring(state, names, MISSION_NAMES.get(state.mission, state.mission))
-    else:
+    if riders is None:
+        riders = played_system(table.spec.system).riders
+    if riders:
         scoring = score_lines(replay, table.ruleset, names, state)
+    else:  # the rulebook's own mission: its points as they stand
+        scoring = system_scoring(state, names, MISSION_NAMES.get(state.mission, state.mission))
     title, lines = end_card(replay, names, scoring)
     return title, lines, tuple(gang for gang, _ in scoring) + ("",) * (len(lines) - len(scoring))
 

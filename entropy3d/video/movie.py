@@ -21,7 +21,7 @@ from entropy3d.game.records import action_events
 from entropy3d.game.replay import Replay, scene_file
 from entropy3d.geometry import Pose, pose_at
 from entropy3d.rules.state import State
-from entropy3d.systems import find_system, words
+from entropy3d.systems import find_system, played_system, words
 from entropy3d.video import hud, pacing
 from entropy3d.video.director import (
     CameraRig,
@@ -216,9 +216,9 @@ class ReplayFilm:
                                       supersample=options.supersample, backend=options.backend, grid=options.grid)
         self.occluders = occluder_mesh(self.geometry)
         self.words = replay_names(replay, self.table)
-        #: a game of a system that plays its own rules (gang battle): its figures have no speed or stress
         self.system = find_system(self.table.spec.system)
-        self.own_game = self.system.plays()
+        #: a game of riders (Entropy City's) shows speed and stress; another rulebook's figures have none
+        self.riders = played_system(self.table.spec.system).riders
         self.names = dict(self.words.riders)
         self.gang_names = dict(self.words.gangs)
         #: the models on foot: a sight line starts at a standing figure's eye, not a rider's
@@ -351,7 +351,7 @@ class ReplayFilm:
         turn = next(t for t in self.replay.turns if t.turn == segment.turn)
         first = self.gang_names.get(turn.first_player, turn.first_player)
         a, b = turn.roll_off[-1]
-        lines = (f"{self.system.first_roll_words} {a} v {b}: {first} activate first" if self.own_game else
+        lines = (f"{self.system.first_roll_words} {a} v {b}: {first} activate first" if not self.riders else
                  f"roll-off {a} v {b}: {first} chooses to go first (EC-TURN-1)",
                  "order: " + ", ".join(self.names.get(m, m) for m in turn.order[:8]))
         for frame in self._overview_frames(segment.frames, 6.0):
@@ -548,11 +548,11 @@ class ReplayFilm:
                                                                   self.options.read_cps))
 
     def _bike_line(self, bike, speed: int, stress: int, wounds: int, status: str, conditions=()) -> hud.BikeLine:
-        if self.own_game:
+        if not self.riders:
             status = words.status_words(status, self.system.out_banner)
         return hud.BikeLine(bike.id, self.words.rider_of_gang(bike.id), self.colours.get(bike.gang, "#ffffff"),
                             speed, stress, bike.max_stress, wounds, status, tuple(conditions),
-                            figure_only=self.own_game)
+                            figure_only=not self.riders)
 
     def _skipped_hud(self, activation, bike, heading: str) -> hud.HudInfo:
         now = activation.state_after.model(bike.id)
@@ -564,7 +564,7 @@ class ReplayFilm:
 
     def _hud(self, activation, action, bike, heading: str, t: float, holding: bool) -> hud.HudInfo:
         state = activation.state_after if holding and action is activation.actions[-1] else activation.state_before
-        now = (pacing.seen_model(activation, action, holding) if self.own_game else None) or state.model(bike.id)
+        now = (pacing.seen_model(activation, action, holding) if not self.riders else None) or state.model(bike.id)
         stress = action.stress_after if holding else action.stress_before
         start = activation.events if action is activation.actions[0] else ()
         # by its place in the activation: a forced move or a second attack shares its action's index
@@ -594,7 +594,7 @@ class ReplayFilm:
         return activation.state_before
 
     def _end(self, segment: Segment, state: State) -> Iterator[np.ndarray]:
-        title, lines, gangs = result_card(self.replay, self.table, self.words, state, self.own_game)
+        title, lines, gangs = result_card(self.replay, self.table, self.words, state, self.riders)
         colours = tuple(self.colours.get(g, "") if g else "" for g in gangs)
         for frame in self._overview_frames(segment.frames, 18.0):
             yield hud.card_frame(frame, title, lines, colours)

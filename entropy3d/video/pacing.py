@@ -24,7 +24,7 @@ from entropy3d.game.replay import Replay
 from entropy3d.rules.event import Event
 from entropy3d.rules.state import ModelState
 from entropy3d.rules.transition import END
-from entropy3d.systems import find_system, words
+from entropy3d.systems import played_system, words
 from entropy3d.video.ending import end_card, system_scoring
 from entropy3d.video.fight import fight_view, label_text
 from entropy3d.video.hud import HUD_LINES
@@ -158,10 +158,10 @@ class SystemPace:
 
 
 def system_pace(replay: Replay, table) -> SystemPace | None:
-    """The pace of a game whose system plays its own rules (``table``: its scene); None for
-    Entropy City's."""
-    system = find_system(table.spec.system)
-    if not system.plays():
+    """The pace of a game of figures held for their large print (``table``: its scene); None for
+    a game of riders (:attr:`~entropy3d.systems.base.GameSystem.riders`), every sentence read."""
+    system = played_system(table.spec.system)
+    if system.riders:
         return None
     on_foot = frozenset(m.id for m in replay.header.initial.models.values() if m.on_foot)
     return SystemPace(words.Names.of_table(table), table.ruleset, on_foot, system)

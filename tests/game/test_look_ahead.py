@@ -11,8 +11,7 @@ import pytest
 
 from entropy3d.errors import IllegalPlanError
 from entropy3d.game.players import ActionView, AutoPlayer, candidate_plans, check_plans, ride_meets
-from entropy3d.game.session import LOOKAHEAD_MARGIN_IN
-from entropy3d.game.tableview import TableView
+from entropy3d.game.tableview import LOOKAHEAD_MARGIN_IN, TableView
 from entropy3d.geometric import GeometricProducer
 from entropy3d.geometry import Pose
 from entropy3d.physics.producer import PhysicsProducer
