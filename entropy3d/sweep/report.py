@@ -66,7 +66,7 @@ def build_report(store) -> str:
     by_scene: dict[str, list[dict]] = defaultdict(list)
     for game in games:
         by_scene[game["scene"]].append(game)
-    tables = {scene: _read_scene(scene) for scene in by_scene}
+    tables = {scene: _read_scene(store, scene) for scene in by_scene}
     for scene, scene_games in by_scene.items():
         parts.append(_scene_section(connection, scene, scene_games, *tables[scene]))
     parts.append(_bike_section(connection))
@@ -74,13 +74,14 @@ def build_report(store) -> str:
     return PAGE.format(body="\n".join(parts))
 
 
-def _read_scene(scene: str) -> tuple:
+def _read_scene(store, scene: str) -> tuple:
     """(the scene's table, None), or (None, why it cannot be read here): the report still shows the
-    stored figures, by gang id."""
+    stored figures, by gang id. The scene is found as the store finds it from any folder
+    (:meth:`~entropy3d.sweep.store.ResultStore.scene_file`)."""
     from entropy3d.scene import load_scene
 
     try:
-        return load_scene(scene), None
+        return load_scene(store.scene_file(scene)), None
     except (OSError, ValueError) as error:
         return None, str(error)
 

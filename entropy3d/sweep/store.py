@@ -77,6 +77,11 @@ CREATE TABLE IF NOT EXISTS moments (
     drama REAL NOT NULL
 );
 CREATE INDEX IF NOT EXISTS moments_game ON moments (scene, seed, turns, producer);
+CREATE TABLE IF NOT EXISTS scenes (
+    scene TEXT PRIMARY KEY,           -- the scene file as the sweep was given it (the games' key)
+    path TEXT NOT NULL,               -- the file it named, absolute: a report run from another folder finds it
+    sha256 TEXT NOT NULL              -- its bytes when the first game on it was stored
+);
 """
 
 
@@ -144,6 +149,8 @@ class ResultStore:
         self.database = self.folder / DATABASE
         self.connection = sqlite3.connect(self.database)
         self.connection.executescript(SCHEMA)
+        #: scenes whose file this store has recorded (``scenes`` table) in this process
+        self._scenes_known: set[str] = set()
 
     def close(self) -> None:
         self.connection.close()
@@ -157,6 +164,24 @@ class ResultStore:
     def finished(self) -> set[tuple[str, int, int, str]]:
         """The keys of every game with a row (played and stored)."""
         return {tuple(row) for row in self.connection.execute("SELECT scene, seed, turns, producer FROM games")}
+
+    def scene_file(self, scene: str) -> Path:
+        """The file of the sweep's ``scene`` (as its games name it), from any folder: the file the
+        sweep recorded when its bytes are unchanged, the path as given from here, else where a
+        stored replay of it finds its scene (:func:`~entropy3d.game.replay.scene_file`: beside the
+        replays or among the bundled scenes, by name and bytes). ReplayError when none is found,
+        naming where it looked."""
+        from entropy3d.game.replay import file_sha256, read_replay, scene_file
+
+        recorded = self.connection.execute("SELECT path, sha256 FROM scenes WHERE scene = ?", (scene,)).fetchone()
+        if recorded is not None and Path(recorded[0]).is_file() and file_sha256(recorded[0]) == recorded[1]:
+            return Path(recorded[0])
+        if Path(scene).is_file():
+            return Path(scene)
+        game = self.connection.execute("SELECT replay FROM games WHERE scene = ? LIMIT 1", (scene,)).fetchone()
+        if game is None:
+            raise FileNotFoundError(f"no game of {scene} is stored")
+        return scene_file(read_replay(self.folder / game[0]))
 
     def replay_path(self, job: Job) -> Path:
         return self.folder / job.replay_name
@@ -174,7 +199,15 @@ class ResultStore:
         columns = ["scene", "seed", "turns", "producer", *GAME_COLUMNS, "replay", "played_s", "worker"]
         values = {**row, "scene": key[0], "seed": key[1], "turns": key[2], "producer": key[3],
                   "replay": job.replay_name, "played_s": round(played_s, 3), "worker": worker}
+        scene_row = None
+        if key[0] not in self._scenes_known:
+            from entropy3d.game.replay import file_sha256
+
+            scene_row = (key[0], str(Path(key[0]).resolve()), file_sha256(key[0]))
+            self._scenes_known.add(key[0])
         with self.connection:
+            if scene_row is not None:
+                self.connection.execute("INSERT OR IGNORE INTO scenes VALUES (?, ?, ?)", scene_row)
             self.connection.execute(f"INSERT INTO games ({', '.join(columns)}) "
                                     f"VALUES ({', '.join(':' + c for c in columns)})", values)
             self.connection.executemany(

@@ -82,3 +82,28 @@ def test_the_report_names_gangs_and_rounds_its_figures(killed_sweep, tmp_path):
     per_game = text[text.index("<h3>Per game</h3>"):text.index("<h3>Where it happened</h3>")]
     figures = re.findall(r"<td>(-?[0-9.]+)</td>", per_game)
     assert figures and all(len(f.partition(".")[2]) <= 2 for f in figures), figures
+
+
+def test_a_report_run_from_another_folder_keeps_its_heat_maps_and_the_gangs_names(tmp_path):
+    """Issue 48: a sweep given its scene by a relative path, reported from another folder, lost its
+    heat maps ("the scene cannot be read here") and named the gangs by id; the results remember
+    the file the sweep played (its absolute path and bytes)."""
+    import shutil
+
+    played, elsewhere = tmp_path / "played", tmp_path / "elsewhere"
+    played.mkdir()
+    elsewhere.mkdir()
+    shutil.copy(TABLE, played / "table.yaml")
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2])}
+    swept = subprocess.run([sys.executable, "-m", "entropy3d", "sweep", "table.yaml", "--games", "2", "--turns", "2",
+                            "--producer", "geometric", "--workers", "1", "--out", "results"],
+                           cwd=played, capture_output=True, text=True, env=env, timeout=300)
+    assert swept.returncode == 0, swept.stderr
+    reported = subprocess.run([sys.executable, "-m", "entropy3d", "report", str(Path("..") / "played" / "results"),
+                               "--out", "report.html"], cwd=elsewhere, capture_output=True, text=True, env=env,
+                              timeout=120)
+    assert reported.returncode == 0, reported.stderr
+    text = (elsewhere / "report.html").read_text()
+    assert "no heat map" not in text
+    assert len(re.findall(r'src="data:image/png;base64,', text)) == 3  # takedowns, crashes, jumps
+    assert ">Hades MC<" in text and ">Komodo<" in text  # the win-rate bars, by the scene's names
