@@ -1,0 +1,127 @@
+"""A game's summary (entropy3d.sweep.summary) counted again from the replay's own records, with no
+cluster: the sweep's rows, the report and the highlights all read these figures. (Issue 51: its
+mutants could be checked only through the sweep's cluster tests, whose fixture a mutation run
+cannot afford per mutant.)"""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+
+from entropy3d.game import play_game
+from entropy3d.rules.state import RIDING
+from entropy3d.sweep.summary import (
+    AIR_SECOND,
+    CLOSE_FINISH,
+    DRAMA_WEIGHTS,
+    LATE_TAKEDOWN,
+    summarize,
+)
+
+
+@pytest.fixture(scope="module")
+def game():
+    """Four turns on the default table (geometric, seed 1): takedowns, a jump, crashes, busts and
+    attacks all happen in it."""
+    return play_game(None, seed=1, turns=4, producer="geometric")
+
+
+def events_of(replay, kind: str) -> list:
+    """Every event of ``kind`` the rules decided in the game: an action's own, and those of the
+    attack it made (kept as plain data on the action)."""
+    found = [e for a in replay.activations for action in a.actions for e in action.events if e.kind == kind]
+    found += [e for a in replay.activations for action in a.actions for e in (action.attack or {}).get("events", ())
+              if e.get("kind") == kind]
+    return found
+
+
+def test_the_counts_are_the_replays_events(game):
+    summary = summarize(game)
+    crashes = events_of(game, "crash")
+    jumps = [e for e in events_of(game, "jump") if e.figures.get("air_time")]
+    busts = events_of(game, "bust")
+    assert crashes and jumps and busts  # the game has each (else the counts below prove little)
+    assert (summary.crashes, summary.jumps, summary.busts) == (len(crashes), len(jumps), len(busts))
+    assert summary.attacks == sum(1 for a in game.activations for action in a.actions if action.attack is not None) > 0
+    assert summary.activations == len(game.activations)
+    assert summary.destructibles_smashed == sum(1 for e in events_of(game, "destructible") if "risk" in e.figures)
+
+
+def test_the_result_is_the_end_records(game):
+    summary = summarize(game)
+    end = game.end
+    assert (summary.winner, summary.score, summary.end_reason, summary.turns_played) == (
+        end.winner, end.score, end.reason, end.turns_played)
+    first, second = sorted(end.score.values(), reverse=True)[:2]
+    assert summary.margin == first - second > 0
+    assert summary.closeness == pytest.approx(1 / (1 + first - second), abs=1e-4)
+    assert summary.scene_name == game.header.scene_name == "Crossroads"
+
+
+def test_takedowns_are_the_riders_out_at_the_end_credited_to_a_rival_who_activated(game):
+    summary = summarize(game)
+    start, end = game.header.initial, game.end.state
+    out = {m for m, model in end.models.items() if start.model(m).status == RIDING and model.status != RIDING}
+    assert summary.takedowns == len(out) > 0
+    takedowns = [m for m in summary.moments if m.kind == "takedown"]
+    assert {m.model for m in takedowns} == out
+    for moment in takedowns:
+        activation = game.activations[moment.activation]
+        rival = start.model(activation.model_id).gang != start.model(moment.model).gang
+        assert moment.credited == (activation.model_id if rival else "")
+        assert activation.state_before.model(moment.model).status == RIDING != activation.state_after.model(
+            moment.model).status
+        pose = end.model(moment.model).pose
+        assert (moment.x_in, moment.y_in) == (round(pose.x, 3), round(pose.y, 3))
+    credited = {model: sum(1 for m in takedowns if m.credited == model) for model in end.models}
+    assert {r.model: r.takedowns for r in summary.riders} == credited
+
+
+def test_each_riders_outcome_is_its_end_state_and_its_own_moments(game):
+    summary = summarize(game)
+    end = game.end.state
+    assert [r.model for r in summary.riders] == sorted(end.models)
+    for rider in summary.riders:
+        model = end.model(rider.model)
+        assert (rider.gang, rider.bike_type, rider.status) == (model.gang, model.bike_type, model.status)
+        own = [m for m in summary.moments if m.model == rider.model]
+        assert (rider.crashes, rider.busts, rider.jumps) == tuple(
+            sum(1 for m in own if m.kind == kind) for kind in ("crash", "bust", "jump"))
+    assert sum(r.crashes for r in summary.riders) == summary.crashes
+
+
+def test_a_moment_is_where_the_bike_was_when_it_happened(game):
+    """A crash or a jump lies on the ridden trajectory at its event's time (within the straight
+    segment between two trajectory rows); its drama points are its kind's weight."""
+    import numpy as np
+
+    summary = summarize(game)
+    ridden = [m for m in summary.moments if m.kind in ("crash", "jump")]
+    assert ridden
+    for moment in ridden:
+        activation = game.activations[moment.activation]
+        rows = np.concatenate([action.trajectory for action in activation.actions if len(action.trajectory)])
+        gap = np.hypot(rows[:, 1] - moment.x_in, rows[:, 2] - moment.y_in).min()
+        step = np.hypot(*np.diff(rows[:, 1:3], axis=0).T).max(initial=0.0)
+        assert gap <= step / 2 + 1e-3
+    assert all(m.drama == DRAMA_WEIGHTS[m.kind] for m in summary.moments)
+
+
+def test_drama_is_the_documented_sum(game):
+    summary = summarize(game)
+    late = sum(1 for m in summary.moments if m.kind == "takedown" and m.turn == game.end.turns_played)
+    expected = (sum(DRAMA_WEIGHTS[m.kind] for m in summary.moments) + LATE_TAKEDOWN * late
+                + AIR_SECOND * summary.air_time_s + CLOSE_FINISH / (1 + summary.margin))
+    assert summary.drama == pytest.approx(expected, abs=1e-3)
+    # a flight still in the air when the ride's trajectory ends counts to that end
+    air = [(f.land_t_s if f.land_t_s is not None else float(action.trajectory[-1, 0])) - f.launch_t_s
+           for a in game.activations for action in a.actions if action.facts is not None
+           and any(e.kind == "jump" and e.figures.get("air_time") for e in action.events)
+           for f in action.facts.flights]
+    assert summary.air_time_s == pytest.approx(sum(air), abs=1e-3) and summary.air_time_s > 0
+
+
+def test_a_replay_without_its_end_is_not_summarized(game):
+    with pytest.raises(ValueError, match="no end record"):
+        summarize(dataclasses.replace(game, end=None))
