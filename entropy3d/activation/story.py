@@ -195,14 +195,16 @@ class RideStory:
                             float(jump.figures.get("landing_level_in", self.end.z)), carry)
 
     def outcome(self, names=None) -> str:
-        """The outcome in plain words: "Air Time: lands next activation, 3.8" short of the landing
-        point", "Jump: lands 16" from take-off", "crashes into ...", or how far it rode."""
+        """The outcome in plain words: "Air Time: 3.8" still to fly, lands in its next activation",
+        "Jump: lands 16" from take-off", "crashes into ...", or how far it rode. (A flight the rules
+        carry over, EC-JUMP-4, is still in the air: "short of the landing point" read as a jump that
+        fell short.)"""
         from entropy3d.systems.words import Names, sentence
 
         names = names or Names()
         landing = self.rules_landing()
         if landing is not None and landing.carry_in > 0:
-            return f"Air Time: lands next activation, {landing.carry_in:.1f}\" short of the landing point"
+            return f"Air Time: {landing.carry_in:.1f}\" still to fly, lands in its next activation"
         for kind in ("crash", "cliff_edge", "left_table", "bust", "destructible"):
             event = next((e for e in self.events if e.kind == kind), None)
             if event is not None:

@@ -179,7 +179,7 @@ def test_EC_JUMP_4_roof_landing_comes_down_on_the_roof_and_the_rules_land_it_on_
     assert landing.level_in == pytest.approx(2.0)
     _assert_rules_landing(roof, landing.distance_in, landing.level_in)
     carry = next(e.figures["carry_in"] for s in roof.steps for e in s.events if "carry_in" in e.figures)
-    assert f"{carry:.1f}\" short of the landing point" in roof.picture.title[1]
+    assert f"{carry:.1f}\" still to fly, lands in its next activation" in roof.picture.title[1]
     assert roof.picture.title[1].startswith("Air Time")
 
 
