@@ -21,6 +21,7 @@ seconds. Materials are glTF PBR (``baseColorFactor``, not metallic) in each piec
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import numpy as np
@@ -81,6 +82,15 @@ def heading_quaternions(headings_deg) -> np.ndarray:
     half = np.radians(np.asarray(headings_deg, float)) / 2.0
     zeros = np.zeros_like(half)
     return np.column_stack([zeros, np.sin(half), zeros, np.cos(half)])
+
+
+def material_name(piece) -> str:
+    """What a piece's material is called: a surface by its terrain ("asphalt", "concrete"); a
+    mesh or a destructible by what it is, its id without the number that tells copies apart
+    ("park_tree" for park_tree_3; a tree's riding terrain, concrete, says nothing of its look)."""
+    if piece.kind == "mesh" or piece.dynamic:
+        return re.sub(r"_\d+$", "", piece.id.split("/")[0])
+    return piece.terrain or piece.kind
 
 
 def _material(name: str, rgb) -> PBRMaterial:
@@ -145,7 +155,7 @@ def build_scene(table: Table, geometry: TableGeometry, state: State) -> tuple[tr
         scene.graph.update(frame_from=scene.graph.base_frame, frame_to=group)
     placements: dict[str, dict] = {}
     for piece in geometry.pieces:
-        material = _material(f"{piece.terrain or piece.kind} {piece.colour}", hex_rgb(piece.colour))
+        material = _material(f"{material_name(piece)} {piece.colour}", hex_rgb(piece.colour))
         flat = piece.kind != "mesh"  # a user's mesh keeps its own (smooth) shading
         if piece.dynamic:
             centre = _scenery_centre(geometry, piece.id)

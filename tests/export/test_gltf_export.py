@@ -96,6 +96,17 @@ def test_EC_BASE_reimported_table_and_bases_are_at_the_physical_size(scene_glbs,
         assert where[2] == pytest.approx(-model.position[1] * 0.0254, abs=1e-5)
 
 
+def test_materials_are_named_for_what_they_cover(scene_glbs):
+    """Issue 48: the park trees' material was named "concrete #4a7a35" (their riding terrain). A
+    mesh or a destructible is named by what it is, a surface by its terrain."""
+    tree, _ = read_glb(scene_glbs["crossroads"])
+    names = {node["name"]: tree["materials"][tree["meshes"][node["mesh"]]["primitives"][0]["material"]]["name"]
+             for node in tree["nodes"] if "mesh" in node}
+    assert names["park_tree_1"] == "park_tree #4a7a35"
+    assert names["main_street"].startswith("asphalt #")
+    assert not any(name.startswith("concrete") for node, name in names.items() if node.startswith("park_tree"))
+
+
 def test_buildings_stand_up_and_keep_their_footprint(scene_glbs):
     from entropy3d.scene import load_scene
 
