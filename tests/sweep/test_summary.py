@@ -22,9 +22,9 @@ from entropy3d.sweep.summary import (
 
 @pytest.fixture(scope="module")
 def game():
-    """Four turns on the default table (geometric, seed 1): takedowns, a jump, crashes, busts and
+    """Two turns on the default table (geometric, seed 1): takedowns, a jump, crashes, busts and
     attacks all happen in it."""
-    return play_game(None, seed=1, turns=4, producer="geometric")
+    return play_game(None, seed=1, turns=2, producer="geometric")
 
 
 def events_of(replay, kind: str) -> list:
