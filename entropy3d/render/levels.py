@@ -91,6 +91,60 @@ def ramp_leads(spec_ramps, geometry, levels: list[Level]) -> list[tuple]:
     return out
 
 
+#: room (inches) between a ramp and its label, and between a label and the map's edge
+LABEL_GAP_IN = 0.3
+#: a raised piece the ramp overlaps by more than this (square inches) is what it stands on
+OWN_GROUND_SQ_IN = 0.05
+
+
+def ramp_label(ramp_id: str, foot: Level, top: Level | None) -> str:
+    """What a ramp's label says: where it leads, or that it is a kicker."""
+    return f"{ramp_id}: {foot.name} up to {top.name}" if top is not None else f"{ramp_id}: kicker (jump)"
+
+
+def place_ramp_labels(table, geometry, leads, size_in) -> dict[str, tuple[float, float, float, float]]:
+    """Where each ramp's label lies on the map: ramp id -> its box (x0, y0, x1, y1) in table inches.
+
+    ``size_in(text) -> (width, height)`` in inches. Each label is tried beside the ramp (either
+    side) and beyond either end, kept on the table, and the spot taken that covers least of the
+    raised pieces (roofs, decks, other ramps, scenery) and of the labels already placed, then is
+    nearest the ramp: a label laid over a roof next to its ramp read as that roof's (the market
+    ramp's on Ruined Highway sat over the warehouse, its centre 9" from the ramp)."""
+    ramps = {ramp.id: ramp for ramp in table.spec.ramps}
+    raised = [f for f in footprints_of(geometry) if f.top > SAME_LEVEL_IN and f.kind not in GROUND_KINDS]
+    placed: dict[str, tuple[float, float, float, float]] = {}
+    for ramp_id, low, high, foot, top in leads:
+        width, height = size_in(ramp_label(ramp_id, foot, top))
+        along = np.subtract(high, low) / max(1e-9, float(np.hypot(*np.subtract(high, low))))
+        side = np.array([-along[1], along[0]])
+        half_width = ramps[ramp_id].width / 2
+
+        reach_side = abs(side[0]) * width / 2 + abs(side[1]) * height / 2  # half the box along ``side``
+        reach_along = abs(along[0]) * width / 2 + abs(along[1]) * height / 2
+        middle = (np.asarray(low) + np.asarray(high)) / 2
+        centres = [middle + sign * side * (half_width + LABEL_GAP_IN + reach_side) for sign in (1, -1)]
+        centres += [np.asarray(low) - along * (LABEL_GAP_IN + reach_along),
+                    np.asarray(high) + along * (LABEL_GAP_IN + reach_along)]
+        ramp_outline = shapely.union_all([f.outline for f in footprints_of(geometry) if f.piece_id == ramp_id])
+        # what the ramp stands on (a kicker on a deck) is its own ground, not another piece
+        others = [f.outline for f in raised if f.piece_id != ramp_id
+                  and f.outline.intersection(ramp_outline).area <= OWN_GROUND_SQ_IN]
+        others += [shapely.box(*box) for box in placed.values()]
+        spots = [_label_spot(centre, width, height, table, others, ramp_outline) for centre in centres]
+        placed[ramp_id] = min(spots, key=lambda spot: spot[:2])[2]
+    return placed
+
+
+def _label_spot(centre, width: float, height: float, table, others, ramp_outline) -> tuple:
+    """A label box of ``width`` x ``height`` inches centred at ``centre``, moved onto the table:
+    (the area of ``others`` it covers, its distance from the ramp, the box (x0, y0, x1, y1))."""
+    x = float(np.clip(centre[0] - width / 2, LABEL_GAP_IN, max(LABEL_GAP_IN, table.width - width - LABEL_GAP_IN)))
+    y = float(np.clip(centre[1] - height / 2, LABEL_GAP_IN, max(LABEL_GAP_IN, table.depth - height - LABEL_GAP_IN)))
+    box = shapely.box(x, y, x + width, y + height)
+    return sum(box.intersection(other).area for other in others), box.distance(ramp_outline), \
+        (x, y, x + width, y + height)
+
+
 def _ramp_slope(draw, px, ramp, low, high, foot_rgb, top_rgb, bands: int = 10) -> None:
     """The ramp's footprint in bands shading from its foot's level colour to its top's."""
     forward = (high - low) / max(1e-9, float(np.linalg.norm(high - low)))
@@ -147,7 +201,9 @@ def draw_levels(table, geometry, path: str | Path, px_per_in: float = 16.0) -> l
     ramps = {ramp.id: ramp for ramp in table.spec.ramps}
     for ramp_id, low, high, foot, top in leads:
         _ramp_slope(draw, px, ramps[ramp_id], low, high, foot.colour, (top or foot).colour if top else RAMP_RGB)
-    (map_left, _), (map_right, _) = px([(0.0, 0.0), (table.width, 0.0)])
+    face = font(13)
+    labels = place_ramp_labels(table, geometry, leads,
+                               lambda text: (draw.textlength(text, font=face) / px_per_in, 16 / px_per_in))
     for ramp_id, low, high, foot, top in leads:
         a, b = px([low, high])
         draw.line([a, b], fill=RAMP_RGB, width=3)
@@ -156,21 +212,10 @@ def draw_levels(table, geometry, path: str | Path, px_per_in: float = 16.0) -> l
         tip = np.asarray(b)
         draw.polygon([tuple(tip), tuple(tip - 14 * direction + 8 * side), tuple(tip - 14 * direction - 8 * side)],
                      fill=RAMP_RGB)
-        label = f"{ramp_id}: {foot.name} up to {top.name}" if top is not None else f"{ramp_id}: kicker (jump)"
-        face = font(13)
-        half = ramps[ramp_id].width / 2 * px_per_in + 6
-        middle = (np.asarray(a) + np.asarray(b)) / 2
-        anchor = middle + (half + 8) * (side if side[1] > 0 or (side[1] == 0 and side[0] > 0) else -side)
-        width = draw.textlength(label, font=face)
-        if abs(direction[0]) > abs(direction[1]):
-            x = anchor[0] - width / 2
-        else:  # beside an up-and-down ramp, on the side where the words stay on the map
-            outward = 1.0 if side[0] >= 0 else -1.0
-            x = anchor[0] if outward > 0 else anchor[0] - width
-            if not map_left <= x <= map_right - width:
-                x = middle[0] - outward * (half + 8) - (width if outward > 0 else 0)
-        x = min(max(x, map_left + 2), map_right - width - 2)
-        draw.text((x, anchor[1] - 8), label, fill=(255, 255, 255), font=face, stroke_width=2, stroke_fill=(0, 0, 0))
+        x0, _, _, y1 = labels[ramp_id]
+        (x, y), = px([(x0, y1)])
+        draw.text((x, y), ramp_label(ramp_id, foot, top), fill=(255, 255, 255), font=face, stroke_width=2,
+                  stroke_fill=(0, 0, 0))
 
     draw.text((MARGIN_PX, 8), f"{table.name}: walkable levels from above", fill=(235, 235, 235), font=font(20, True))
     left = size[0] - legend_w + 10

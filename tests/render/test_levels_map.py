@@ -83,3 +83,45 @@ def test_a_concave_piece_is_drawn_without_seams_across_it(tmp_path):
     row = int(round(MARGIN_PX + 30 + (crossroads.depth - 27.125) * 16.0))  # y 26.5..27.75: the south arm
     band = pixels[row, int(MARGIN_PX + 29.0 * 16):int(MARGIN_PX + 47.0 * 16)]
     assert np.all(band == curb.colour)
+
+
+def test_each_ramps_label_lies_beside_its_ramp_and_over_no_raised_piece(tmp_path, monkeypatch):
+    """Issue 48: the market ramp's label sat over the roof-3 warehouse, its centre ~9" from the
+    ramp, and read as the warehouse's. On every bundled table each ramp's words, as drawn, lie
+    within 3" of the ramp's footprint and cover no roof or deck but the one the ramp stands on (a
+    kicker on a deck; a railing along a deck's edge may run under the words)."""
+    import shapely
+    from PIL import ImageDraw
+
+    from entropy3d.render.levels import MARGIN_PX, draw_levels
+    from entropy3d.scene.footprints import footprints_of
+
+    text = ImageDraw.ImageDraw.text
+    boxes: dict[str, tuple] = {}
+
+    def recorded(self, xy, words, *args, **kwargs):
+        boxes[words] = self.textbbox(xy, words, font=kwargs.get("font"))
+        return text(self, xy, words, *args, **kwargs)
+
+    monkeypatch.setattr(ImageDraw.ImageDraw, "text", recorded)
+    checked = 0
+    for scene in sorted(bundled_dir("scenes").glob("*.yaml")):
+        table = load_scene(scene)
+        geometry = build_table_geometry(table)
+        boxes.clear()
+        draw_levels(table, geometry, tmp_path / "levels.png")
+        footprints = footprints_of(geometry)
+        for ramp in table.spec.ramps:
+            words, (left, top, right, bottom) = next((w, b) for w, b in boxes.items() if w.startswith(ramp.id + ":"))
+            # the map's pixels back to table inches (16 px an inch, y up from the map's foot)
+            x0, x1 = (left - MARGIN_PX) / 16.0, (right - MARGIN_PX) / 16.0
+            y0, y1 = table.depth - (bottom - MARGIN_PX - 30) / 16.0, table.depth - (top - MARGIN_PX - 30) / 16.0
+            label = shapely.box(x0, y0, x1, y1)
+            ramp_outline = shapely.union_all([f.outline for f in footprints if f.piece_id == ramp.id])
+            assert label.distance(ramp_outline) <= 3.0, (scene.name, words)
+            covered = [f.piece_id for f in footprints if f.kind in ("building", "platform") and f.piece_id != ramp.id
+                       and label.intersection(f.outline).area > 0.05
+                       and f.outline.intersection(ramp_outline).area < 0.05]  # not what it stands on
+            assert not covered, (scene.name, words, covered)
+            checked += 1
+    assert checked == 4  # crossroads' kicker and ruined highway's three (lovers point's kicker is a mesh)
