@@ -44,7 +44,7 @@ CLOSE_FINISH = 4.0
 class Moment:
     """One thing worth watching: kind (see the module docstring), the turn, the activation's index
     in the replay (0-based, for the highlights reel), the model it happened to, the model credited
-    (takedowns; "" for none), where on the table (inches) and its drama points."""
+    (takedowns; "" for none), where on the table (inches, to 0.001") and its drama points."""
 
     kind: str
     turn: int

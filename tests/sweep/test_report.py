@@ -27,6 +27,10 @@ def test_wilson_interval_matches_its_closed_forms():
     rate, low, high = wilson(50, 100)
     assert rate == 0.5 and low == pytest.approx(0.4038, abs=1e-4) and high == pytest.approx(1 - low)
     assert wilson(6, 6)[2] == 1.0 and wilson(0, 0) == (0.0, 0.0, 1.0)
+    # all wins in 16 games: the closed form's centre + half rounds to 1.0000000000000002, and the
+    # interval stays inside 0..1 (the mutation tool's survivor: a clamp at 2 instead of 1)
+    assert wilson(16, 16)[2] == 1.0 and all(0.0 <= wilson(k, n)[1] <= wilson(k, n)[2] <= 1.0
+                                           for n in range(1, 60) for k in range(n + 1))
 
 
 def test_the_report_pictures_every_scene_of_the_sweep(killed_sweep, tmp_path):

@@ -108,6 +108,19 @@ def test_a_moment_is_where_the_bike_was_when_it_happened(game):
     assert all(m.drama == DRAMA_WEIGHTS[m.kind] for m in summary.moments)
 
 
+def test_every_moment_names_its_turn_and_only_a_takedown_is_credited(game):
+    """The mutation tool's survivors: a moment's turn is its activation's; only a takedown names a
+    rider credited with it; where a moment lies is kept to a thousandth of an inch."""
+    summary = summarize(game)
+    for moment in summary.moments:
+        assert moment.turn == game.activations[moment.activation].turn
+        if moment.kind != "takedown":
+            assert moment.credited == ""
+        assert all(abs(v * 1000 - round(v * 1000)) < 1e-6 for v in (moment.x_in, moment.y_in))
+    assert any(m.kind != "takedown" for m in summary.moments)
+    assert any(abs(m.x_in * 100 - round(m.x_in * 100)) > 1e-6 for m in summary.moments)  # not coarser either
+
+
 def test_drama_is_the_documented_sum(game):
     summary = summarize(game)
     late = sum(1 for m in summary.moments if m.kind == "takedown" and m.turn == game.end.turns_played)
