@@ -199,7 +199,7 @@ def soak(activations: int, rides_per_process: int | None, scenes: list[Path], wo
             # the demo's players without its confirming ride: the look-ahead alone, as the soak always played
             choosers = demo_players(list(table.spec.gangs), table.ruleset, choices, lookahead=lookahead)
             view = TableView(table, geometry)
-            engine = system_of(table).engine({}, table=view, gangs=list(table.spec.gangs))
+            engine = system_of(table, played=True).engine({}, table=view, gangs=list(table.spec.gangs))
             game = Game(table, geometry, physics, engine, entropy_city_players(engine, choosers),
                         np.random.default_rng(dice), turns=6, view=view)
             for record in game.play():

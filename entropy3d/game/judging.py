@@ -21,7 +21,8 @@ from entropy3d.rules.event import Event
 
 class RideJudge:
     """The scene's game system reading ridden steps (:meth:`of` gives None for a system that
-    decides nothing from a ride, such as Entropy City itself)."""
+    decides nothing from a ride, and for one that plays its own game, Entropy City among them,
+    whose engine decides its rides)."""
 
     def __init__(self, table, geometry, system, probe=None):
         from entropy3d.los.losrules import load_los_rules

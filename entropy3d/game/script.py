@@ -99,8 +99,8 @@ def attack_parts(attack: str) -> tuple[str, str]:
 
 def script_problems(script: GameScript, lines: dict[str, int], table) -> list[tuple[str, int | None, str]]:
     """What a script asks that its game cannot give, found before the game is played, each with
-    its key path, line and fix: a scene that plays a game system of its own (the script's plans
-    are Entropy City's), a model not in the scene, a turn after the script's last (its
+    its key path, line and fix: a scene whose rulebook takes no script (``scripted``; the script's
+    plans are Entropy City's), a model not in the scene, a turn after the script's last (its
     ``turns:``, else the scene's; a shorter game asked for on the command line just stops
     earlier), one model's activation in a turn given twice, a plan that does not parse, an attack
     on a model not there (or on itself) or with a weapon the rules do not know. Any of them would

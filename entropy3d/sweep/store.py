@@ -148,7 +148,13 @@ class ResultStore:
                                      f"({error.strerror}); give --out a folder you can write") from None
         self.database = self.folder / DATABASE
         self.connection = sqlite3.connect(self.database)
-        self.connection.executescript(SCHEMA)
+        try:
+            self.connection.executescript(SCHEMA)
+        except sqlite3.OperationalError as error:
+            # a folder of an older version (no scenes table) that may not be written: read as it is
+            if "readonly" not in str(error):
+                raise ResultsFolderError(f"{self.database}: {error}; give --out a folder of a sweep, or a new one") \
+                    from None
         #: scenes whose file this store has recorded (``scenes`` table) in this process
         self._scenes_known: set[str] = set()
 
@@ -170,10 +176,14 @@ class ResultStore:
         sweep recorded when its bytes are unchanged, the path as given from here, else where a
         stored replay of it finds its scene (:func:`~entropy3d.game.replay.scene_file`: beside the
         replays or among the bundled scenes, by name and bytes). ReplayError when none is found,
-        naming where it looked."""
+        naming where it looked; FileNotFoundError when no game of it is stored. A results folder
+        made before the store recorded its scenes has no ``scenes`` rows: the other ways stand."""
         from entropy3d.game.replay import file_sha256, read_replay, scene_file
 
-        recorded = self.connection.execute("SELECT path, sha256 FROM scenes WHERE scene = ?", (scene,)).fetchone()
+        try:
+            recorded = self.connection.execute("SELECT path, sha256 FROM scenes WHERE scene = ?", (scene,)).fetchone()
+        except sqlite3.OperationalError:  # a read-only folder of an older version: no scenes table
+            recorded = None
         if recorded is not None and Path(recorded[0]).is_file() and file_sha256(recorded[0]) == recorded[1]:
             return Path(recorded[0])
         if Path(scene).is_file():
@@ -204,7 +214,6 @@ class ResultStore:
             from entropy3d.game.replay import file_sha256
 
             scene_row = (key[0], str(Path(key[0]).resolve()), file_sha256(key[0]))
-            self._scenes_known.add(key[0])
         with self.connection:
             if scene_row is not None:
                 self.connection.execute("INSERT OR IGNORE INTO scenes VALUES (?, ?, ?)", scene_row)
@@ -218,6 +227,7 @@ class ResultStore:
                 "INSERT INTO moments VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 [(*key, m["kind"], m["turn"], m["activation"], m["model"], m["credited"], m["x_in"], m["y_in"],
                   m["drama"]) for m in moments])
+        self._scenes_known.add(key[0])  # once its row is in (a failed transaction leaves it to the next game)
 
     def adoptable(self, job: Job):
         """The replay already in the folder for ``job`` when it is a whole game played as ``job`` asks

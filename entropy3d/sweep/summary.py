@@ -137,8 +137,9 @@ def activation_moments(number: int, activation) -> tuple[list[Moment], int, floa
 
     for action in activation.actions:
         trajectory = action.trajectory
-        end_pose = action.model_after.pose if action.model_after is not None else None
-        here = (end_pose.x, end_pose.y) if end_pose is not None else (0.0, 0.0)
+        # where the rider stood after the action (one that moved no model: where the activation left it)
+        end_pose = (action.model_after or activation.state_after.model(owner)).pose
+        here = (end_pose.x, end_pose.y)
         for event in action.events:
             at = _position_at(trajectory, event.t_s, here)
             if event.kind == "crash":

@@ -47,7 +47,9 @@ class EntropyCity(GameSystem):
     PLAYERS: ClassVar[Mapping[str, str]] = {"auto": "entropy3d.game.players:AutoPlayer",
                                             "demo": "entropy3d.game.players:demo_players",
                                             "scripted": "entropy3d.game.script:ScriptedPlayer"}
-    #: its engine (built by :meth:`engine` from the ruleset and the table) and its seating
+    #: its engine and its seating. The engine is built by :meth:`engine` from the ruleset and the
+    #: table's view (its resolve still asks the table), not called as ``ENGINE(system, stats)``:
+    #: here ``ENGINE`` names the class and marks that Entropy City plays (:meth:`plays`)
     ENGINE = "entropy3d.rules.engine:EntropyCityEngine"
     SEATING = "entropy3d.game.entropy_city_player:seat_players"
     scripted = True

@@ -32,9 +32,11 @@ def test_n_steps_one_action_at_a_time_and_stays_on_the_last():
 def test_previous_steps_back_to_the_starting_poses_and_no_further():
     timeline = sixteen_steps()
     timeline.index = 2
-    for expected in (1, 0, -1, -1):
+    # each step back starts its action from the beginning; at the starting poses nothing moves
+    for expected in ((1, 0.0), (0, 0.0), (-1, 0.0), (-1, 1.5)):
+        timeline.t = 1.5
         timeline.previous()
-        assert timeline.index == expected
+        assert (timeline.index, timeline.t) == expected
     assert timeline.step is None
 
 

@@ -27,6 +27,8 @@ def test_fast_rides_at_trees_never_end_in_a_trunk_unreported():
     a park tree with no contact. 20 fast rides at the trees of Crossroads and Lovers Point: none
     ends with the base over a trunk's material without the facts reporting that tree (an overlap
     with a reported tree is the base being larger than the bike; the rules put it clear)."""
+    aimed = {f.piece_id for f in tunnel.Table(tunnel.ROOT / "scenes" / "crossroads.yaml", "tree").targets}
+    assert aimed == {f"park_tree_{k}" for k in range(1, 6)}  # the word, not street_car_wreck's letters
     totals = tunnel.run(20, seed=11, tables=("scenes/crossroads.yaml", "scenes/lovers_point.yaml"), aim_at="tree")
     assert totals["rides"] == 20 and totals["crashes"] > 5
     assert {fault: totals[fault] for fault in tunnel.FAULTS} == dict.fromkeys(tunnel.FAULTS, 0), totals["examples"]
@@ -36,7 +38,7 @@ def test_the_silent_overlap_check_can_fail():
     """A ride that physics left with the base centred on park_tree_1's trunk at (44, 40) and no
     contact is a silent overlap with that tree, deeper than a third of an inch (the base is about
     1" wide and the trunk's section fills its middle); reporting the contact clears it, and so does
-    ending 4" east of the tree, on open ground."""
+    ending 2.5" east of the trunk, clear of it."""
     from entropy3d.geometry import Pose
     from entropy3d.rules.facts import Contact, Facts
 

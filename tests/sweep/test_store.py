@@ -96,3 +96,36 @@ def test_a_replay_of_another_game_in_the_jobs_place_is_not_adopted(stored_game, 
     header[field] = value
     store.replay_path(job).write_text(json.dumps(header, separators=(",", ":")) + "\n" + "".join(lines[1:]))
     assert store.adoptable(job) is None
+
+
+def test_the_scene_of_a_sweep_is_found_from_another_folder(tmp_path, monkeypatch):
+    """Issue 48: the report lost its heat maps when run from another folder than the sweep's. The
+    store remembers the file a relative scene path named; without that record (a results folder
+    of an older version) the scene is found as a replay finds its own, beside the replays; and
+    when it is nowhere, the error names where it looked."""
+    import shutil
+
+    from entropy3d.errors import ReplayError
+    from entropy3d.game.replay import read_replay
+    from entropy3d.game.session import play_game
+    from entropy3d.sweep.store import Job
+    from entropy3d.sweep.summary import summarize
+
+    played, elsewhere = tmp_path / "played", tmp_path / "elsewhere"
+    played.mkdir()
+    elsewhere.mkdir()
+    shutil.copy(Path(__file__).resolve().parents[1] / "data" / "small_table.yaml", played / "table.yaml")
+    monkeypatch.chdir(played)
+    job = Job("table.yaml", 3, 1, "geometric")
+    with ResultStore(played / "results") as store:
+        play_game("table.yaml", seed=3, turns=1, producer="geometric", replay_path=store.replay_path(job))
+        store.add_rows(job, summarize(read_replay(store.replay_path(job))), 1.0, "here")
+    monkeypatch.chdir(elsewhere)
+    with ResultStore.existing(played / "results") as store:
+        assert store.scene_file("table.yaml") == played / "table.yaml"
+        with store.connection:
+            store.connection.execute("DELETE FROM scenes")
+        with pytest.raises(ReplayError, match="table.yaml"):
+            store.scene_file("table.yaml")
+        shutil.copy(played / "table.yaml", store.replay_path(job).parent / "table.yaml")
+        assert store.scene_file("table.yaml") == store.replay_path(job).parent / "table.yaml"

@@ -22,9 +22,9 @@ from entropy3d.sweep.summary import (
 
 @pytest.fixture(scope="module")
 def game():
-    """Two turns on the default table (geometric, seed 1): takedowns, a jump, crashes, busts and
-    attacks all happen in it."""
-    return play_game(None, seed=1, turns=2, producer="geometric")
+    """Two turns on the default table (geometric, seed 12): takedowns, a jump, crashes, busts (two
+    of them in attacks) and attacks all happen in it."""
+    return play_game(None, seed=12, turns=2, producer="geometric")
 
 
 def events_of(replay, kind: str) -> list:
@@ -92,19 +92,28 @@ def test_each_riders_outcome_is_its_end_state_and_its_own_moments(game):
 
 
 def test_a_moment_is_where_the_bike_was_when_it_happened(game):
-    """A crash or a jump lies on the ridden trajectory at its event's time (within the straight
-    segment between two trajectory rows); its drama points are its kind's weight."""
+    """A crash or a jump lies on its action's ridden trajectory at its event's time; a bust in an
+    attack where the attacker stood after it; a takedown where the model taken out last stood.
+    Each scores its kind's weight."""
     import numpy as np
 
     summary = summarize(game)
-    ridden = [m for m in summary.moments if m.kind in ("crash", "jump")]
-    assert ridden
-    for moment in ridden:
-        activation = game.activations[moment.activation]
-        rows = np.concatenate([action.trajectory for action in activation.actions if len(action.trajectory)])
-        gap = np.hypot(rows[:, 1] - moment.x_in, rows[:, 2] - moment.y_in).min()
-        step = np.hypot(*np.diff(rows[:, 1:3], axis=0).T).max(initial=0.0)
-        assert gap <= step / 2 + 1e-3
+    expected = []
+    for number, activation in enumerate(game.activations):
+        for action in activation.actions:
+            rows = action.trajectory
+            for event in action.events:
+                if event.kind in ("crash", "jump") and (event.kind == "crash" or event.figures.get("air_time")):
+                    x, y = (np.interp(event.t_s, rows[:, 0], rows[:, i]) for i in (1, 2))
+                    expected.append((event.kind, number, round(float(x), 3), round(float(y), 3)))
+            for event in (action.attack or {}).get("events", ()):
+                if event.get("kind") == "bust":
+                    pose = action.model_after.pose
+                    expected.append(("bust", number, round(pose.x, 3), round(pose.y, 3)))
+    found = [(m.kind, m.activation, m.x_in, m.y_in) for m in summary.moments]
+    assert sum(kind == "bust" for kind, *_ in expected) == 2  # the two attacks that bust
+    for moment in expected:
+        assert moment in found
     assert all(m.drama == DRAMA_WEIGHTS[m.kind] for m in summary.moments)
 
 
