@@ -6,6 +6,7 @@ cannot afford per mutant.)"""
 from __future__ import annotations
 
 import dataclasses
+from pathlib import Path
 
 import pytest
 
@@ -147,3 +148,14 @@ def test_drama_is_the_documented_sum(game):
 def test_a_replay_without_its_end_is_not_summarized(game):
     with pytest.raises(ValueError, match="no end record"):
         summarize(dataclasses.replace(game, end=None))
+
+
+def test_a_smash_is_a_destructible_ridden_through_with_a_test():
+    """EC-DEST-1: a destructible the rider went through with a test (its risk in the figures) is a
+    smash moment; one pushed aside with no test is not. Lovers Point, seed 5: one smash in two turns."""
+    game = play_game(Path(__file__).resolve().parents[2] / "scenes" / "lovers_point.yaml", seed=5, turns=2,
+                     producer="geometric")
+    summary = summarize(game)
+    tested = [e for e in events_of(game, "destructible") if "risk" in e.figures]
+    assert summary.destructibles_smashed == len(tested) == 1
+    assert [m.kind for m in summary.moments].count("smash") == 1
