@@ -56,7 +56,7 @@ CREATE TABLE IF NOT EXISTS games (
     margin INTEGER NOT NULL,          -- points between the winner and the next gang
     closeness REAL NOT NULL,          -- 1 / (1 + margin)
     drama REAL NOT NULL,              -- entropy3d.sweep.summary: weighted moments + close finish
-    played_s REAL NOT NULL,           -- wall-clock seconds the game took on its worker
+    played_s REAL NOT NULL,           -- wall-clock seconds the game took on its worker, to the millisecond
     worker TEXT NOT NULL,             -- where it was played
     PRIMARY KEY (scene, seed, turns, producer)
 );
@@ -150,7 +150,7 @@ class ResultStore:
         self.connection = sqlite3.connect(self.database)
         try:
             self.connection.executescript(SCHEMA)
-        except sqlite3.OperationalError as error:
+        except sqlite3.DatabaseError as error:  # not a database; or one that may not be written
             # a folder of an older version (no scenes table) that may not be written: read as it is
             if "readonly" not in str(error):
                 raise ResultsFolderError(f"{self.database}: {error}; give --out a folder of a sweep, or a new one") \

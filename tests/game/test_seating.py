@@ -13,7 +13,7 @@ from entropy3d.game.seating import Seating
 from entropy3d.geometric import GeometricProducer
 from entropy3d.scene import load_scene
 from entropy3d.scene.build import build_table_geometry
-from entropy3d.scene.systemrules import model_stats, system_of
+from entropy3d.scene.systemrules import system_of
 
 SCENES = Path(__file__).resolve().parents[2] / "scenes"
 #: scene -> (the rulebook played there, the class of the players its seating gives)
@@ -29,17 +29,24 @@ PLAYED = {
 
 @pytest.mark.parametrize("scene", sorted(PLAYED))
 def test_each_rulebook_seats_its_own_player_at_every_gang(scene):
+    """The session's one set-up (``system_game``) gives each gang the player of the rulebook
+    played on the table, from that rulebook's seating."""
+    from entropy3d.game.session import system_game
+
     table = load_scene(SCENES / scene)
     geometry = build_table_geometry(table)
     system = system_of(table, played=True)
-    stats = model_stats(table, system) if system.name == table.spec.system else {}
-    engine = system.engine(stats, gangs=list(table.spec.gangs))
-    seating = Seating(table, geometry, GeometricProducer(table, geometry), "geometric", np.random.SeedSequence(3))
-    players = system.seat_players(engine, seating)
+    riding = GeometricProducer(table, geometry)
+    seating = Seating(table, geometry, riding, "geometric", np.random.SeedSequence(3))
+    game = system_game(system, table, geometry, riding, seating, np.random.default_rng(3), turns=1)
     rulebook, player = PLAYED[scene]
     assert system.name == rulebook
-    assert sorted(players) == sorted(table.spec.gangs)
-    assert {type(p).__name__ for p in players.values()} == {player}
+    assert sorted(game.players) == sorted(table.spec.gangs)
+    assert {type(p).__name__ for p in game.players.values()} == {player}
+    if rulebook == "entropy_city":  # its characters: each gang's chooser rides a look-ahead first
+        choosers = [p.chooser for p in game.players.values()]
+        assert all(type(c).__name__ == "AutoPlayer" and c.lookahead is not None for c in choosers)
+        assert len({(c.aggression, c.daring) for c in choosers}) == len(choosers)
 
 
 def test_a_script_is_seated_only_where_the_rulebook_takes_scripts():

@@ -3,6 +3,7 @@ any game is played (issue 49, item 2: a NotADirectoryError traceback)."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -117,9 +118,18 @@ def test_the_scene_of_a_sweep_is_found_from_another_folder(tmp_path, monkeypatch
     shutil.copy(Path(__file__).resolve().parents[1] / "data" / "small_table.yaml", played / "table.yaml")
     monkeypatch.chdir(played)
     job = Job("table.yaml", 3, 1, "geometric")
+    other = Job("table.yaml", 4, 1, "geometric")
     with ResultStore(played / "results") as store:
-        play_game("table.yaml", seed=3, turns=1, producer="geometric", replay_path=store.replay_path(job))
-        store.add_rows(job, summarize(read_replay(store.replay_path(job))), 1.0, "here")
+        for game in (job, other):  # two games of one scene: its file recorded once
+            play_game("table.yaml", seed=game.seed, turns=1, producer="geometric", replay_path=store.replay_path(game))
+            store.add_rows(game, summarize(read_replay(store.replay_path(game))), 1.23456, "here")
+        assert store.scene_file("table.yaml") == played / "table.yaml"  # the file recorded
+        rows = store.connection.execute("SELECT seed, turns, producer, played_s FROM games ORDER BY seed").fetchall()
+        assert rows == [(3, 1, "geometric", 1.235), (4, 1, "geometric", 1.235)]  # played_s to the millisecond
+        (score,) = store.connection.execute("SELECT score FROM games WHERE seed = 3").fetchone()
+        assert json.loads(score) == summarize(read_replay(store.replay_path(job))).score
+        assert store.connection.execute("SELECT scene, path FROM scenes").fetchall() == [
+            ("table.yaml", str(played / "table.yaml"))]
     monkeypatch.chdir(elsewhere)
     with ResultStore.existing(played / "results") as store:
         assert store.scene_file("table.yaml") == played / "table.yaml"
@@ -127,5 +137,44 @@ def test_the_scene_of_a_sweep_is_found_from_another_folder(tmp_path, monkeypatch
             store.connection.execute("DELETE FROM scenes")
         with pytest.raises(ReplayError, match="table.yaml"):
             store.scene_file("table.yaml")
+        monkeypatch.chdir(played)
+        assert store.scene_file("table.yaml") == Path("table.yaml")  # with no record: the path as given, here
+        monkeypatch.chdir(elsewhere)
         shutil.copy(played / "table.yaml", store.replay_path(job).parent / "table.yaml")
         assert store.scene_file("table.yaml") == store.replay_path(job).parent / "table.yaml"
+        with pytest.raises(FileNotFoundError, match="no game of other.yaml is stored"):
+            store.scene_file("other.yaml")
+
+
+def test_an_older_results_folder_that_may_not_be_written_is_read_as_it_is(stored_game, monkeypatch):
+    """A folder of a version before the scenes table, opened read-only (a copy one may not write):
+    the store reads it, and finds its scenes the other ways; a file that is no database is refused
+    in a line naming it."""
+    import sqlite3
+
+    scene, job, store, _ = stored_game
+    from entropy3d.game.replay import read_replay
+    from entropy3d.sweep.summary import summarize
+
+    store.add_rows(job, summarize(read_replay(store.replay_path(job))), 1.0, "here")
+    with store.connection:
+        store.connection.execute("DROP TABLE scenes")
+    store.close()
+    connect = sqlite3.connect
+    monkeypatch.setattr(sqlite3, "connect", lambda path: connect(f"file:{path}?mode=ro", uri=True))
+    with ResultStore.existing(store.folder) as old:
+        assert old.finished() == {job.key}
+        assert old.scene_file(job.scene) == Path(job.scene)
+    monkeypatch.setattr(sqlite3, "connect", connect)
+    (store.folder / "sweep.sqlite").write_bytes(b"not a database at all" * 100)
+    with pytest.raises(ResultsFolderError, match="sweep.sqlite: file is not a database; give --out a folder of a"):
+        ResultStore.existing(store.folder)
+
+
+def test_a_folder_with_no_sweep_and_a_file_for_a_folder_are_refused_with_the_fix(tmp_path):
+    with pytest.raises(ResultsFolderError, match="no sweep.sqlite here; give the --out folder of "
+                                                 "`entropy3d sweep SCENE --games N --out FOLDER`"):
+        ResultStore.existing(tmp_path)
+    (tmp_path / "results").write_text("a file")
+    with pytest.raises(ResultsFolderError, match="a file, not a folder; give --out a folder"):
+        ResultStore(tmp_path / "results")
