@@ -1,0 +1,318 @@
+#!/usr/bin/env python3
+"""Mutation testing (issue 51): does the suite catch a wrong line in the code that decides games?
+
+mutmut (https://mutmut.readthedocs.io) changes one thing at a time in a copy of the sources (a
+flipped comparison, a changed constant, a dropped call) and runs the tests that reach the changed
+function; a mutant the tests still pass is a *survivor*: a place where a bug would go unseen, or a
+change that cannot alter behaviour (an *equivalent* mutant, such as SQL written in lower case).
+
+    pip install --require-hashes --no-deps -r requirements-mutation.txt   # once, after the test lock
+    python tools/mutation.py sweep replay            # the targets below; all when none is named
+    python tools/mutation.py rules --files entropy3d/rules/combat.py   # part of a target
+    python tools/mutation.py sweep --report-only     # the figures of a run stopped part way
+
+It runs on demand, not in CI (hours for every target on two cores). Each target mutates its
+files in ``build/mutation/TARGET/`` (a copy of the checkout's tracked files and its built
+extensions; a rerun after a change picks up where mutmut's own cache allows), runs mutmut with
+the target's tests, and writes its figures to ``docs/mutation.json`` and ``docs/mutation.md``:
+per file the mutants killed (a test failed, or ran past mutmut's time limit), survived, and not
+reached by any of the target's tests, the score killed / (killed + survived), and each survivor's
+change with the reason it is equivalent (``tools/mutation_equivalent.yaml``) or "to kill".
+"""
+
+from __future__ import annotations
+
+import argparse
+import fnmatch
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import yaml
+
+ROOT = Path(__file__).resolve().parents[1]
+#: target -> (the files it mutates, as globs; the tests that may kill them). The sweep's cluster
+#: tests are left out: each mutant's forked test process would start the session's 10-game sweep on
+#: a LocalCluster again (tens of seconds, and mutmut times a test without its fixtures), so what
+#: only a cluster reaches (the scheduling in run.py, the report's pictures) shows as unreached.
+TARGETS = {
+    "sweep": (["entropy3d/sweep/*.py"], ["tests/sweep/test_store.py", "tests/sweep/test_summary.py",
+                                         "tests/sweep/test_report.py::test_wilson_interval_matches_its_closed_forms"]),
+    "replay": (["entropy3d/game/replay.py"],
+               ["tests/game/test_faults.py", "tests/game/test_game_loop.py", "tests/sweep/test_store.py"]),
+    "los": (["entropy3d/los/*.py"], ["tests/los"]),
+    "rules": (["entropy3d/rules/*.py"], ["tests/rules"]),
+    "engines": (["entropy3d/systems/*/engine.py"], ["tests/systems"]),
+}
+EQUIVALENT = ROOT / "tools" / "mutation_equivalent.yaml"
+FIGURES = ROOT / "docs" / "mutation.json"
+REPORT = ROOT / "docs" / "mutation.md"
+#: mutmut's words for what happened to a mutant -> ours ("suspicious": the tests ended in a way
+#: mutmut did not expect, a crash of pytest or a signal; looked at by hand, neither killed nor survived)
+OUTCOMES = {"killed": "killed", "timeout": "killed", "caught by type check": "killed", "segfault": "killed",
+            "survived": "survived", "suspicious": "suspicious", "no tests": "unreached", "skipped": "unreached",
+            "not checked": "unchecked", "check was interrupted by user": "unchecked"}
+COLUMNS = ("killed", "survived", "suspicious", "unreached", "unchecked")
+#: scratch files that are mutmut's, not the checkout's (never removed by :func:`mirror`)
+MUTMUT_OWN = ("mutants",)
+
+
+def git(*args: str) -> str:
+    done = subprocess.run(["git", *args], cwd=ROOT, capture_output=True, text=True)
+    if done.returncode != 0:
+        raise SystemExit(f"tools/mutation.py runs in a git checkout of entropy3d: git {args[0]} said "
+                         f"{done.stderr.strip()}")
+    return done.stdout
+
+
+def mirror(scratch: Path) -> str:
+    """Make ``scratch`` hold the checkout as it is: its files (tracked, or new and not ignored)
+    and built extensions, unchanged ones kept (mutmut's cache of results stays valid for the
+    functions that did not change), those gone from the checkout removed. Files mutmut copied
+    into its ``mutants/`` and does not mutate (tests, data, extensions, the page's scripts) are
+    brought up to date there too: it copies them only once. Returns what was copied, as ``git
+    describe --always --dirty`` names it."""
+    files = {name for name in git("ls-files", "-z", "--cached", "--others", "--exclude-standard").split("\0")
+             if name and (ROOT / name).is_file()}
+    files |= {str(path.relative_to(ROOT)) for path in (ROOT / "entropy3d").rglob("*.so")}
+    mutants = scratch / "mutants"
+    for name in sorted(files):
+        source, target = ROOT / name, scratch / name
+        if not (target.exists() and target.read_bytes() == source.read_bytes()):
+            target.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(source, target)
+        copied = mutants / name
+        if not name.endswith(".py") or not name.startswith("entropy3d/"):  # mutmut rewrites the package's .py
+            if copied.exists() and copied.read_bytes() != source.read_bytes():
+                shutil.copy2(source, copied)
+    for place in (scratch, mutants):
+        if not place.is_dir():
+            continue
+        for path in sorted(place.rglob("*")):
+            name = str(path.relative_to(place))
+            if path.is_file() and name.split("/")[0] not in MUTMUT_OWN and "__pycache__" not in name \
+                    and not name.startswith("mutmut") and not name.endswith(".meta") and name not in files:
+                path.unlink()
+    return git("describe", "--always", "--dirty").strip()
+
+
+def configure(scratch: Path, files: list[str], tests: list[str]) -> None:
+    """The copy's pyproject.toml with a ``[tool.mutmut]`` section for this target."""
+    pyproject = scratch / "pyproject.toml"
+    text = re.sub(r"\n\[tool\.mutmut\][^\[]*", "\n", pyproject.read_text())
+    settings = {
+        "source_paths": ["entropy3d"],
+        "only_mutate": files,
+        "also_copy": ["rules", "scenes", "models", "tools", "benchmarks"],
+        "pytest_add_cli_args_test_selection": tests,
+        "pytest_add_cli_args": ["-p", "no:cacheprovider", "-q", "-p", "no:xdist"],
+        # a test process forked from one that started Dask's threads may hang: fork from a clean server
+        "process_isolation": "forkserver",
+        # mutmut allows a test 15 x its own time, fixtures not counted: a module fixture that plays a
+        # game (seconds) needs the constant
+        "timeout_constant": 60.0,
+    }
+    lines = ["", "[tool.mutmut]"] + [f"{key} = {json.dumps(value)}" for key, value in settings.items()]
+    pyproject.write_text(text.rstrip("\n") + "\n" + "\n".join(lines) + "\n")
+
+
+def mutmut(scratch: Path, *args: str, capture: bool = True) -> str:
+    done = subprocess.run([sys.executable, "-m", "mutmut", *args], cwd=scratch, text=True, capture_output=capture)
+    if done.returncode != 0:
+        said = (done.stderr or "")[-2000:]
+        raise SystemExit(f"mutmut {' '.join(args)} failed in {scratch} (exit {done.returncode}):\n{said}")
+    return done.stdout if capture else ""
+
+
+def source_file(mutant: str) -> str:
+    """``entropy3d.sweep.store.xǁResultStoreǁadd__mutmut_3`` -> ``entropy3d/sweep/store.py``."""
+    found = re.match(r"^(.*?)\.x(ǁ|_)", mutant)
+    dotted = found[1] if found else mutant.rsplit(".", 1)[0]
+    return dotted.replace(".", "/") + ".py"
+
+
+def changed_lines(diff: str) -> tuple[str, str]:
+    """The line a mutant takes out and the one it puts in, stripped (several joined by ' / ')."""
+    body = [line for line in diff.splitlines() if not line.startswith(("---", "+++", "#"))]
+    old = " / ".join(line[1:].strip() for line in body if line.startswith("-"))
+    new = " / ".join(line[1:].strip() for line in body if line.startswith("+"))
+    return old, new
+
+
+#: rules an entry of the equivalents may name instead of one change: ``sql-case``, a change of
+#: letter case only inside a line that runs SQL (its keywords and SQLite's names ignore case)
+RULES = {"sql-case": lambda old, new: old != new and old.lower() == new.lower()
+         and any(word in old.upper() for word in ("SELECT ", "INSERT ", "CREATE ", "DELETE ", "UPDATE "))}
+
+
+def equivalents() -> list[dict]:
+    """The survivors reviewed as equivalent: each ``{file, old, new, why}`` (one change) or
+    ``{file, rule, why}`` (every change a rule of :data:`RULES` describes)."""
+    if not EQUIVALENT.exists():
+        return []
+    try:
+        entries = yaml.safe_load(EQUIVALENT.read_text()) or []
+    except yaml.YAMLError as error:
+        raise SystemExit(f"{EQUIVALENT.relative_to(ROOT)} is not YAML ({error}); quote an old or new line "
+                         "that holds a colon") from None
+    for k, entry in enumerate(entries):
+        by_rule = isinstance(entry, dict) and "rule" in entry
+        wanted = ("file", "rule", "why") if by_rule else ("file", "old", "new", "why")
+        missing = [key for key in wanted if not isinstance(entry, dict) or key not in entry]
+        if missing or (isinstance(entry, dict) and "rule" in entry and entry["rule"] not in RULES):
+            raise SystemExit(f"{EQUIVALENT.relative_to(ROOT)}: entry {k} lacks {', '.join(missing) or 'a known rule'}; "
+                             "each survivor reviewed as equivalent gives file, old and new (as `mutmut show` prints "
+                             f"them) or a rule ({', '.join(RULES)}), and why")
+    return entries
+
+
+def why_equivalent(file: str, old: str, new: str, known: list[dict]) -> str | None:
+    for entry in known:
+        if entry["file"] != file:
+            continue
+        if "rule" in entry and RULES[entry["rule"]](old, new):
+            return entry["why"]
+        if "rule" not in entry and entry["old"].strip() == old and entry["new"].strip() == new:
+            return entry["why"]
+    return None
+
+
+def run_target(name: str, files: list[str], tests: list[str], max_children: int, run: bool = True) -> dict:
+    """Mutate ``files`` against ``tests`` in the target's scratch copy (``run``), then read what
+    mutmut found there, a run stopped part way included (its mutants not yet run counted so)."""
+    scratch = ROOT / "build" / "mutation" / name
+    seconds = 0.0
+    stamp = scratch / "mirrored"
+    if run:
+        scratch.mkdir(parents=True, exist_ok=True)
+        stamp.write_text(mirror(scratch))
+        configure(scratch, files, tests)
+        started = time.monotonic()
+        mutmut(scratch, "run", "--max-children", str(max_children), capture=False)
+        # mutmut keeps a verdict until the mutated function changes: a survivor, or a mutant no
+        # test reached, is tried again by name so that a test written since gets its chance
+        again = [mutant for mutant, status in statuses(scratch) if status in ("survived", "no tests", "suspicious")]
+        for start in range(0, len(again), 200):
+            mutmut(scratch, "run", "--max-children", str(max_children), *again[start:start + 200], capture=False)
+        seconds = time.monotonic() - started
+    elif not (scratch / "mutants").is_dir():
+        raise SystemExit(f"no mutation run of {name} to report: {scratch} has none (run it first)")
+    known = equivalents()
+    per_file: dict[str, dict] = {}
+    for mutant, status in statuses(scratch):
+        file = source_file(mutant)
+        if not any(fnmatch.fnmatch(file, pattern) for pattern in files):
+            continue
+        counts = per_file.setdefault(file, dict.fromkeys(COLUMNS, 0) | {"survivors": []})
+        outcome = OUTCOMES.get(status)
+        if outcome is None:
+            print(f"warning: mutmut says {status!r} of {mutant}, a verdict this tool does not know; "
+                  "counted as suspicious", file=sys.stderr)
+            outcome = "suspicious"
+        counts[outcome] += 1
+        if outcome in ("survived", "suspicious"):
+            old, new = changed_lines(mutmut(scratch, "show", mutant))
+            counts["survivors"].append({"mutant": mutant, "old": old, "new": new, "status": status,
+                                        "equivalent": why_equivalent(file, old, new, known)})
+    return {"files": per_file, "tests": tests, "seconds": round(seconds),
+            "when": time.strftime("%Y-%m-%d %H:%M", time.gmtime()),
+            "commit": stamp.read_text().strip() if stamp.exists() else "unknown"}
+
+
+def statuses(scratch: Path) -> list[tuple[str, str]]:
+    """(mutant, mutmut's verdict) of every mutant in the scratch copy."""
+    found = []
+    for line in mutmut(scratch, "results", "--all", "true").splitlines():
+        mutant, _, status = line.strip().rpartition(": ")
+        if mutant:
+            found.append((mutant, status))
+    return found
+
+
+def stopped_part_way(counts: dict) -> bool:
+    return counts["unchecked"] > 0
+
+
+def score(counts: dict) -> str:
+    tried = counts["killed"] + counts["survived"]
+    return f"{100.0 * counts['killed'] / tried:.1f}%" if tried else "-"
+
+
+def report(figures: dict) -> str:
+    lines = ["# Mutation testing", "",
+             "Written by `python tools/mutation.py` (issue 51): per file the one-line mutants mutmut made, killed "
+             "by a test (or timed out), survived, and reached by no test of the target; score = killed / "
+             "(killed + survived). Each survivor is either equivalent (the reason, from "
+             "`tools/mutation_equivalent.yaml`) or a test to write.", ""]
+    for target, result in sorted(figures.items()):
+        lines += [f"## {target}", "",
+                  f"Tests: {', '.join(result['tests'])}. Mutants of {result['commit']}, read on {result['when']} "
+                  f"UTC" + (f" after a run of {result['seconds']} s" if result["seconds"] else "") + ".", "",
+                  "| file | killed | survived | suspicious | unreached | not yet run | score |",
+                  "| --- | ---: | ---: | ---: | ---: | ---: | ---: |"]
+        total = dict.fromkeys(COLUMNS, 0)
+        for file, counts in sorted(result["files"].items()):
+            lines.append(f"| `{file}` | " + " | ".join(str(counts.get(key, 0)) for key in COLUMNS)
+                         + f" | {score(counts)} |")
+            for key in total:
+                total[key] += counts.get(key, 0)
+        lines += ["| all | " + " | ".join(str(total[key]) for key in COLUMNS) + f" | {score(total)} |", ""]
+        if stopped_part_way(total):
+            lines += ["The run stopped part way: its mutants 'not yet run' have no verdict.", ""]
+        for _, counts in sorted(result["files"].items()):
+            for survivor in counts["survivors"]:
+                verdict = (f"equivalent: {survivor['equivalent']}" if survivor["equivalent"] else
+                           "**suspicious: look at it by hand**" if survivor.get("status") == "suspicious" else
+                           "**to kill**")
+                lines.append(f"- `{survivor['mutant']}`: `{survivor['old']}` -> `{survivor['new']}`: {verdict}")
+        lines.append("")
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("targets", nargs="*", metavar="TARGET",
+                        help=f"what to mutate: {', '.join(TARGETS)} (default: all)")
+    parser.add_argument("--files", nargs="+", metavar="FILE", help="only these files of the target")
+    parser.add_argument("--max-children", type=int, default=os.cpu_count() or 1)
+    parser.add_argument("--report-only", action="store_true",
+                        help="write the figures of the last run (stopped part way or not) without running")
+    args = parser.parse_args(argv)
+    unknown = [name for name in args.targets if name not in TARGETS]
+    if unknown:
+        parser.error(f"no target {', '.join(unknown)}; the targets: {', '.join(TARGETS)}")
+    try:
+        import mutmut  # noqa: F401
+    except ImportError:
+        parser.error("mutmut is not installed: pip install --require-hashes --no-deps -r requirements-mutation.txt")
+    figures = json.loads(FIGURES.read_text()) if FIGURES.exists() else {}
+    asked = [os.path.relpath(Path(f).resolve(), ROOT) for f in args.files or []]
+    owned = {name: [f for f in asked if any(fnmatch.fnmatch(f, pattern) for pattern in TARGETS[name][0])]
+             for name in TARGETS}
+    stray = [f for f in asked if not any(f in found for found in owned.values())]
+    if stray:
+        parser.error(f"no target mutates {', '.join(stray)}; the targets' files: "
+                     + "; ".join(f"{name} {' '.join(files)}" for name, (files, _) in TARGETS.items()))
+    for name in args.targets or [name for name in TARGETS if not asked or owned[name]]:
+        files, tests = TARGETS[name]
+        if asked:
+            files = owned[name]
+            if not files:
+                parser.error(f"none of {', '.join(asked)} belongs to target {name!r} ({', '.join(TARGETS[name][0])})")
+        result = run_target(name, files, tests, args.max_children, run=not args.report_only)
+        if args.files and name in figures:  # a part of the target: the other files' figures stand
+            result["files"] = figures[name]["files"] | result["files"]
+        figures[name] = result
+        FIGURES.write_text(json.dumps(figures, indent=1, sort_keys=True) + "\n")
+        REPORT.write_text(report(figures))
+        print(f"{name}: " + ", ".join(f"{file} {score(counts)}" for file, counts in sorted(result["files"].items())))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
