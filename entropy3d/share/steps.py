@@ -72,7 +72,8 @@ def replay_steps(replay: Replay, table: Table, geometry: TableGeometry) -> list[
             "taken_out": list(taken),
             "scenery": {piece: [spot.dx, spot.dy, spot.turn_deg, spot.removed]
                         for piece, spot in activation.state_before.scenery.items()},
-            "sight": _sight_lines(sight, end_poses, active, gang, rulebook),
+            "sight": _sight_lines(sight, end_poses, active, gang, rulebook,
+                                  after if after is not None else activation.state_before.model(active)),
         })
     return entries
 
@@ -89,10 +90,12 @@ def replay_end(replay: Replay, table: Table) -> dict | None:
     return {"title": title, "lines": list(card), "gangs": list(gangs)}
 
 
-def _sight_lines(sight, poses: dict[str, Pose], viewer: str, gang: dict[str, str], rulebook) -> list[dict]:
+def _sight_lines(sight, poses: dict[str, Pose], viewer: str, gang: dict[str, str], rulebook,
+                 shooter=None) -> list[dict]:
     """From ``viewer`` (if still in play) to every rival in play: both verdicts, eye to eye, and
-    whether the scene's rulebook lets it shoot from that sight (None when its rules do not say
-    from sight alone: the page then claims nothing)."""
+    whether the scene's rulebook lets it shoot from that sight with what it carries (``shooter``:
+    its state as the action ends; None when its rules do not say from sight alone: the page then
+    claims nothing)."""
     if viewer not in poses:
         return []
     rivals = [m for m in poses if gang[m] != gang[viewer]]
@@ -106,7 +109,7 @@ def _sight_lines(sight, poses: dict[str, Pose], viewer: str, gang: dict[str, str
         out.append({"target": target, "visible": bool(result.top_down.visible),
                     "percent": round(100 * float(result.true_los.visible_fraction), 1),
                     "can_shoot": rulebook.shot_allowed(float(result.true_los.visible_fraction),
-                                                       bool(result.true_los.bike_seen)),
+                                                       bool(result.true_los.bike_seen), shooter),
                     "from": [round(a.x, DECIMALS), round(a.y, DECIMALS), round(a.z + 1.0, DECIMALS)],
                     "to": [round(b.x, DECIMALS), round(b.y, DECIMALS), round(b.z + 1.0, DECIMALS)]})
     return out

@@ -129,9 +129,10 @@ class GameSystem:
         for the dice detail under the sentence; none by default."""
         return []
 
-    def shot_allowed(self, visible_fraction: float, bike_seen: bool) -> bool | None:
+    def shot_allowed(self, visible_fraction: float, bike_seen: bool, shooter: Any = None) -> bool | None:
         """Whether its rules let a model shoot another it sees this much of (``visible_fraction``,
         0-1, and whether the body itself is seen), for a page or a window that labels sight lines;
+        ``shooter``: the shooting model's state, whose weapons the rules may ask (None: not asked);
         None: its rules say nothing of it from sight alone (no shots, or a shot that needs more than
         the sight: a target priority, an arc, a range)."""
         return None

@@ -65,10 +65,13 @@ class EntropyCity(GameSystem):
 
         return EntropyCityEngine(self.rules, table, gangs)
 
-    def shot_allowed(self, visible_fraction: float, bike_seen: bool) -> bool | None:
-        """EC-COVER-1 and EC-LOS-4 (:func:`~entropy3d.rules.combat.shot_in_sight`)."""
+    def shot_allowed(self, visible_fraction: float, bike_seen: bool, shooter: Any = None) -> bool | None:
+        """EC-COVER-1 and EC-LOS-4 (:func:`~entropy3d.rules.combat.shot_in_sight`); and EC-GUN-2:
+        a shooter with no gun (a chain, a punch) or no shot left in it has no shot, whatever it sees."""
         from entropy3d.rules.combat import shot_in_sight
 
+        if shooter is not None and (shooter.gun is None or shooter.ammo <= 0):
+            return False
         return shot_in_sight(visible_fraction, bike_seen, self.rules)
 
     @classmethod

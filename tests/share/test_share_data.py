@@ -105,20 +105,27 @@ def test_GANG_SHOOT_a_shot_that_rides_nothing_is_a_step_of_the_page_with_its_wor
         assert " shoots " in step["lines"][0][0] and step["after"][:2] == pytest.approx([stood.x, stood.y], abs=1e-3)
 
 
-def test_EC_COVER_1_the_page_says_can_shoot_by_the_scenes_rulebook_and_claims_nothing_for_one_without_it(game):
-    """Clause: EC-COVER-1, TAG-TAG. On an Entropy City table a sight line's "can shoot" is
-    Entropy City's verdict on what the LOS engine measured (25% seen, the bike itself); on a Tag
-    table (a rulebook with no shot) the page claims no shot at all, where it used to print
-    Entropy City's verdict for runners."""
+def test_EC_COVER_1_the_page_says_can_shoot_by_the_scenes_rulebook_and_claims_nothing_for_one_without_it():
+    """Clause: EC-COVER-1, EC-GUN-2, TAG-TAG. On an Entropy City table a sight line's "can shoot"
+    is Entropy City's verdict on what the LOS engine measured (25% seen, the bike itself) for a
+    rider with a loaded gun, and never for one with none (a chain, a punch: issue 48 found them
+    listed "can shoot"); on a Tag table (a rulebook with no shot) the page claims no shot at all,
+    where it used to print Entropy City's verdict for runners."""
     from entropy3d.rules.combat import shot_in_sight
     from entropy3d.share.steps import replay_steps
 
-    table, geometry, replay = game
-    lines = [line for step in replay_steps(replay, table, geometry) for line in step["sight"]]
-    assert lines and {line["can_shoot"] for line in lines} == {True, False}
-    for line in lines:  # the page rounds the percentage: the verdict is the rules' on the unrounded share
-        assert line["can_shoot"] == shot_in_sight(line["percent"] / 100, line["percent"] > 0, table.ruleset) or \
-            abs(line["percent"] - 25.0) < 0.1
+    crossroads = Path(__file__).resolve().parents[2] / "scenes" / "crossroads.yaml"
+    table = load_scene(crossroads)
+    replay = play_game(crossroads, seed=7, turns=1, producer="geometric")
+    gunned = {model.id for model in table.models if model.rider.gun is not None}
+    steps = replay_steps(replay, table, build_table_geometry(table))
+    armed = [line for step in steps if step["model"] in gunned for line in step["sight"]]
+    unarmed = [line for step in steps if step["model"] not in gunned for line in step["sight"]]
+    assert unarmed and not any(line["can_shoot"] for line in unarmed)
+    assert armed and {line["can_shoot"] for line in armed} == {True, False}
+    for line in armed:  # a shot needs 25% seen (the page rounds the percentage) and the bike itself (EC-LOS-4)
+        if line["can_shoot"]:
+            assert shot_in_sight(line["percent"] / 100, True, table.ruleset) or abs(line["percent"] - 25.0) < 0.1
     yard = Path(__file__).resolve().parents[1] / "data" / "tag_yard.yaml"
     tag_table = load_scene(yard)
     tag_game = play_game(yard, seed=7, turns=3, producer="geometric")
