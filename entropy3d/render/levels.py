@@ -145,6 +145,28 @@ def _label_spot(centre, width: float, height: float, table, others, ramp_outline
         (x, y, x + width, y + height)
 
 
+def _name_piece(draw, px, piece_id: str, outline, px_per_in: float) -> None:
+    """A roof's or a deck's id written inside its outline: across the horizontal chord through
+    its centre (through a point inside it, for an L), in the largest of 13, 11 and 9 px that fits
+    the chord; left out when none fits (a piece a few inches across)."""
+    if outline.is_empty:
+        return
+    point = outline.centroid if outline.contains(outline.centroid) else outline.representative_point()
+    left, _, right, _ = outline.bounds
+    chord = outline.intersection(shapely.LineString([(left - 1.0, point.y), (right + 1.0, point.y)]))
+    pieces = [line for line in getattr(chord, "geoms", [chord]) if line.length > 0 and line.distance(point) < 1e-6]
+    if not pieces:
+        return
+    (x0, _), (x1, _) = pieces[0].coords[0], pieces[0].coords[-1]
+    for size in (13, 11, 9):
+        face = font(size)
+        width = draw.textlength(piece_id, font=face)
+        if width + 8 <= abs(x1 - x0) * px_per_in:
+            (x, y), = px([((x0 + x1) / 2, point.y)])
+            draw.text((x - width / 2, y - size / 2 - 1), piece_id, fill=(20, 20, 24), font=face)
+            return
+
+
 def _ramp_slope(draw, px, ramp, low, high, foot_rgb, top_rgb, bands: int = 10) -> None:
     """The ramp's footprint in bands shading from its foot's level colour to its top's."""
     forward = (high - low) / max(1e-9, float(np.linalg.norm(high - low)))
@@ -174,6 +196,7 @@ def draw_levels(table, geometry, path: str | Path, px_per_in: float = 16.0) -> l
     # a piece's convex parts are filled, then the outline of their union drawn (the parts' own
     # edges drew seams across an L-shaped sidewalk); pieces lowest first, so a roof covers a street
     parts: dict[str, list] = {}
+    names: list[tuple[str, object]] = []  # roofs and decks, named once drawn (over every fill)
     for footprint in footprints_of(geometry):
         parts.setdefault(footprint.piece_id, []).append(footprint)
     for piece_id, pieces_parts in sorted(parts.items(), key=lambda item: max(f.top for f in item[1])):
@@ -192,6 +215,12 @@ def draw_levels(table, geometry, path: str | Path, px_per_in: float = 16.0) -> l
             for polygon in getattr(union, "geoms", [union]):
                 for ring in [polygon.exterior, *polygon.interiors]:
                     draw.line(px(np.asarray(ring.coords)), fill=(0, 0, 0), width=1)
+            if piece.kind != "block":
+                names.append((piece.id, union))
+    ramp_ids = {ramp.id for ramp in table.spec.ramps}
+    ramps_drawn = shapely.union_all([f.outline for f in footprints_of(geometry) if f.piece_id in ramp_ids])
+    for piece_id, outline in names:  # on the part of a deck no ramp's slope is drawn over
+        _name_piece(draw, px, piece_id, outline.difference(ramps_drawn), px_per_in)
     for x in range(0, int(width) + 1, 6):
         draw.text(px([(x, 0)])[0], f"{x}\"", fill=(180, 180, 186), font=font(12))
     for y in range(6, int(depth) + 1, 6):
