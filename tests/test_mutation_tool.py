@@ -66,3 +66,23 @@ def test_files_no_target_mutates_are_refused_before_anything_runs(files, message
     with pytest.raises(SystemExit):
         mutation.main(["sweep", "--files", *files] if "combat" in files[0] else ["--files", *files])
     assert message in capsys.readouterr().err
+
+
+def test_a_file_mutmut_copied_unmutated_is_forgotten_so_its_mutants_are_made(tmp_path):
+    """mutmut makes a file's mutants only when its source changed: a file an earlier run of other
+    files copied plain (or whose verdicts are gone) would have none, and the run failed with
+    "Unable to force test failures". The tool removes such copies, and always the map of which
+    tests reach which function, so that tests written since are found."""
+    sweep = tmp_path / "mutants" / "entropy3d" / "sweep"
+    sweep.mkdir(parents=True)
+    (sweep / "store.py").write_text("def add(): pass\n")  # plain: made by a run of other files
+    (sweep / "store.py.meta").write_text("{}")
+    (sweep / "summary.py").write_text("def x_summarize__mutmut_1(): pass\n")  # mutated, verdicts lost
+    (sweep / "report.py").write_text("def x_wilson__mutmut_1(): pass\n")  # mutated, with its verdicts
+    (sweep / "report.py.meta").write_text("{}")
+    (sweep / "run.py").write_text("def run(): pass\n")  # not in this run's files: left alone
+    (tmp_path / "mutants" / "mutmut-stats.json").write_text("{}")
+    mutation.forget_unmutated(tmp_path, ["entropy3d/sweep/store.py", "entropy3d/sweep/summary.py",
+                                         "entropy3d/sweep/report.py"])
+    assert sorted(p.name for p in sweep.iterdir()) == ["report.py", "report.py.meta", "run.py"]
+    assert not (tmp_path / "mutants" / "mutmut-stats.json").exists()

@@ -101,6 +101,25 @@ def mirror(scratch: Path) -> str:
     return git("describe", "--always", "--dirty").strip()
 
 
+def forget_unmutated(scratch: Path, files: list[str]) -> None:
+    """Remove from mutmut's copy each file of this run that an earlier run of the target copied
+    without mutating it (a run of other files of the target), with its verdicts and mutmut's map
+    of which tests reach which function: mutmut makes a file's mutants only when its source
+    changed, and maps tests only to functions mutated when it ran them, so such a file kept no
+    mutants ("Unable to force test failures") or, mutated anew, every one "no tests"."""
+    mutants = scratch / "mutants"
+    for path in sorted(ROOT.glob("entropy3d/**/*.py")):
+        name = str(path.relative_to(ROOT))
+        copied = mutants / name
+        if any(fnmatch.fnmatch(name, pattern) for pattern in files) and copied.exists() and (
+                "__mutmut_" not in copied.read_text(errors="replace") or not Path(f"{copied}.meta").exists()):
+            copied.unlink()
+            Path(f"{copied}.meta").unlink(missing_ok=True)
+    # which tests reach which function, mapped afresh each run (seconds): a test written since, or
+    # a function mutated now and not then, is otherwise left "no tests"
+    (mutants / "mutmut-stats.json").unlink(missing_ok=True)
+
+
 def configure(scratch: Path, files: list[str], tests: list[str]) -> None:
     """The copy's pyproject.toml with a ``[tool.mutmut]`` section for this target."""
     pyproject = scratch / "pyproject.toml"
@@ -191,6 +210,7 @@ def run_target(name: str, files: list[str], tests: list[str], max_children: int,
     if run:
         scratch.mkdir(parents=True, exist_ok=True)
         stamp.write_text(mirror(scratch))
+        forget_unmutated(scratch, files)
         configure(scratch, files, tests)
         started = time.monotonic()
         mutmut(scratch, "run", "--max-children", str(max_children), capture=False)
