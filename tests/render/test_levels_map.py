@@ -7,6 +7,7 @@ import subprocess
 import sys
 
 import numpy as np
+import pytest
 from PIL import Image
 
 from entropy3d.render.levels import ramp_leads, table_levels
@@ -15,6 +16,22 @@ from entropy3d.scene import load_scene
 from entropy3d.scene.build import build_table_geometry
 
 RUINED_HIGHWAY = bundled_dir("scenes") / "ruined_highway.yaml"
+
+
+@pytest.fixture
+def drawn_text(monkeypatch) -> dict[str, tuple]:
+    """Every text the map draws from now on -> its box in the picture (pixels), read as drawn."""
+    from PIL import ImageDraw
+
+    text = ImageDraw.ImageDraw.text
+    boxes: dict[str, tuple] = {}
+
+    def recorded(self, xy, words, *args, **kwargs):
+        boxes[words] = self.textbbox(xy, words, font=kwargs.get("font"))
+        return text(self, xy, words, *args, **kwargs)
+
+    monkeypatch.setattr(ImageDraw.ImageDraw, "text", recorded)
+    return boxes
 
 
 def test_levels_of_the_ruined_highway_and_where_its_ramps_lead():
@@ -46,23 +63,15 @@ def test_render_levels_writes_the_map_with_every_level_colour(tmp_path):
         assert found > 400, f"{level.name} is in the legend but hardly on the map ({found} px)"
 
 
-def test_every_ramp_label_stays_on_the_map(tmp_path, monkeypatch):
+def test_every_ramp_label_stays_on_the_map(tmp_path, drawn_text):
     """A label beside the market ramp (at the table's east edge) ran past the map into the
     legend's column; each ramp's words now stand within the map's width."""
-    from PIL import ImageDraw
 
     from entropy3d.render.levels import MARGIN_PX, draw_levels
 
     table = load_scene(RUINED_HIGHWAY)
     geometry = build_table_geometry(table)
-    boxes: dict[str, tuple] = {}
-    text = ImageDraw.ImageDraw.text
-
-    def recorded(self, xy, words, *args, **kwargs):
-        boxes[words] = self.textbbox(xy, words, font=kwargs.get("font"))
-        return text(self, xy, words, *args, **kwargs)
-
-    monkeypatch.setattr(ImageDraw.ImageDraw, "text", recorded)
+    boxes = drawn_text
     draw_levels(table, geometry, tmp_path / "levels.png")
     labels = {words: box for words, box in boxes.items() if words.split(":")[0] in {r.id for r in table.spec.ramps}}
     assert len(labels) == len(table.spec.ramps) == 3
@@ -85,25 +94,17 @@ def test_a_concave_piece_is_drawn_without_seams_across_it(tmp_path):
     assert np.all(band == curb.colour)
 
 
-def test_each_ramps_label_lies_beside_its_ramp_and_over_no_raised_piece(tmp_path, monkeypatch):
+def test_each_ramps_label_lies_beside_its_ramp_and_over_no_raised_piece(tmp_path, drawn_text):
     """Issue 48: the market ramp's label sat over the roof-3 warehouse, its centre ~9" from the
     ramp, and read as the warehouse's. On every bundled table each ramp's words, as drawn, lie
     within 3" of the ramp's footprint and cover no roof or deck but the one the ramp stands on (a
     kicker on a deck; a railing along a deck's edge may run under the words)."""
     import shapely
-    from PIL import ImageDraw
 
     from entropy3d.render.levels import MARGIN_PX, draw_levels
     from entropy3d.scene.footprints import footprints_of
 
-    text = ImageDraw.ImageDraw.text
-    boxes: dict[str, tuple] = {}
-
-    def recorded(self, xy, words, *args, **kwargs):
-        boxes[words] = self.textbbox(xy, words, font=kwargs.get("font"))
-        return text(self, xy, words, *args, **kwargs)
-
-    monkeypatch.setattr(ImageDraw.ImageDraw, "text", recorded)
+    boxes = drawn_text
     checked = 0
     for scene in sorted(bundled_dir("scenes").glob("*.yaml")):
         table = load_scene(scene)
@@ -127,25 +128,17 @@ def test_each_ramps_label_lies_beside_its_ramp_and_over_no_raised_piece(tmp_path
     assert checked == 4  # crossroads' kicker and ruined highway's three (lovers point's kicker is a mesh)
 
 
-def test_each_roof_and_deck_is_named_on_itself(tmp_path, monkeypatch):
+def test_each_roof_and_deck_is_named_on_itself(tmp_path, drawn_text):
     """Issue 48: the levels map left roofs unnamed (the legend names levels, not pieces). Each
     building and deck of the bundled tables has its id written inside its own outline, clear of
     the ramps drawn over a deck; one under 4" across (the 3" bridges between the depot and the
     garage and market) may go unnamed, its id being wider than it is."""
     import shapely
-    from PIL import ImageDraw
 
     from entropy3d.render.levels import MARGIN_PX, draw_levels
     from entropy3d.scene.footprints import footprints_of
 
-    text = ImageDraw.ImageDraw.text
-    boxes: dict[str, tuple] = {}
-
-    def recorded(self, xy, words, *args, **kwargs):
-        boxes[words] = self.textbbox(xy, words, font=kwargs.get("font"))
-        return text(self, xy, words, *args, **kwargs)
-
-    monkeypatch.setattr(ImageDraw.ImageDraw, "text", recorded)
+    boxes = drawn_text
     for scene in ("crossroads.yaml", "ruined_highway.yaml"):
         table = load_scene(bundled_dir("scenes") / scene)
         geometry = build_table_geometry(table)
