@@ -305,6 +305,8 @@ def check_attack(state: State, attacker_id: str, target_id: str, weapon: str, ru
         return
     if weapon != attacker.gun:
         raise IllegalPlanError("EC-GUN-2", f"{attacker.id} carries no {weapon}")
+    if attacker.ammo <= 0:
+        raise IllegalPlanError("EC-GUN-2", f"{attacker.id}'s {weapon} has no shots left")
     split = int(ruleset.data(f"guns.{weapon}.split_shot"))
     if not 1 <= shots <= min(split, attacker.ammo):
         raise IllegalPlanError("EC-GUN-SPLIT", f"{attacker.id} may fire 1-{min(split, attacker.ammo)} shots "

@@ -270,6 +270,12 @@ class State:
     def with_model(self, model: ModelState) -> "State":
         return dataclasses.replace(self, models={**self.models, model.id: model})
 
+    def with_poses(self, poses: Mapping[str, Pose]) -> "State":
+        """The state with the models of ``poses`` standing there (a what-if: a model dragged in
+        the viewer, or where an action left it); the others as they are."""
+        return dataclasses.replace(self, models={i: m.but(pose=poses[i]) if i in poses else m
+                                                 for i, m in self.models.items()})
+
     def with_scenery(self, moves: Mapping[str, ScenerySpot]) -> "State":
         return dataclasses.replace(self, scenery={**self.scenery, **moves})
 

@@ -267,7 +267,8 @@
     for (const [sentence, detail] of step ? step.lines : []) row(sentence, detail);
     for (const sight of step ? step.sight : []) {
       row("", "sight to " + data.names[sight.target] + ": top-down " + (sight.visible ? "clear" : "blocked")
-        + ", true LOS " + sight.percent + "% visible" + (sight.can_shoot ? ", can shoot" : ""));
+        + ", true LOS " + sight.percent + "% visible"
+        + (sight.can_shoot ? ", can shoot" : sight.no_shot ? ", no shot: " + sight.no_shot : ""));
     }
     if (data.end && step && timeline.index === steps.length - 1) {  // the last action: how the game ended
       const end = document.createElement("div");

@@ -73,7 +73,7 @@ def replay_steps(replay: Replay, table: Table, geometry: TableGeometry) -> list[
             "scenery": {piece: [spot.dx, spot.dy, spot.turn_deg, spot.removed]
                         for piece, spot in activation.state_before.scenery.items()},
             "sight": _sight_lines(sight, end_poses, active, gang, rulebook,
-                                  after if after is not None else activation.state_before.model(active)),
+                                  _as_the_action_ends(activation, after, end_poses), names),
         })
     return entries
 
@@ -90,12 +90,23 @@ def replay_end(replay: Replay, table: Table) -> dict | None:
     return {"title": title, "lines": list(card), "gangs": list(gangs)}
 
 
-def _sight_lines(sight, poses: dict[str, Pose], viewer: str, gang: dict[str, str], rulebook,
-                 shooter=None) -> list[dict]:
+def _as_the_action_ends(activation, after, poses: dict[str, Pose]):
+    """The game's state as an action ends, as far as a shot from its end is concerned: the
+    activation's state before with the active model as the action left it and every model where
+    it stands then (``poses``)."""
+    state = activation.state_before
+    if after is not None:
+        state = state.with_model(after)
+    return state.with_poses(poses)
+
+
+def _sight_lines(sight, poses: dict[str, Pose], viewer: str, gang: dict[str, str], rulebook, state,
+                 names: Names) -> list[dict]:
     """From ``viewer`` (if still in play) to every rival in play: both verdicts, eye to eye, and
-    whether the scene's rulebook lets it shoot from that sight with what it carries (``shooter``:
-    its state as the action ends; None when its rules do not say from sight alone: the page then
-    claims nothing)."""
+    whether the scene's rulebook lets it shoot from there with what it carries (``state``: the
+    game as the action ends, models at ``poses``; ``can_shoot`` None when its rules do not say
+    from sight alone: the page then claims nothing), and if not why (``no_shot``, models by
+    their ``names``)."""
     if viewer not in poses:
         return []
     rivals = [m for m in poses if gang[m] != gang[viewer]]
@@ -106,10 +117,10 @@ def _sight_lines(sight, poses: dict[str, Pose], viewer: str, gang: dict[str, str
     out = []
     for (_, target), result in results.items():
         a, b = poses[viewer], poses[target]
+        verdict = rulebook.shot_verdict(state, viewer, target, result.true_los)
         out.append({"target": target, "visible": bool(result.top_down.visible),
                     "percent": round(100 * float(result.true_los.visible_fraction), 1),
-                    "can_shoot": rulebook.shot_allowed(float(result.true_los.visible_fraction),
-                                                       bool(result.true_los.bike_seen), shooter),
+                    "can_shoot": verdict.allowed, "no_shot": names.named(verdict.why_not()),
                     "from": [round(a.x, DECIMALS), round(a.y, DECIMALS), round(a.z + 1.0, DECIMALS)],
                     "to": [round(b.x, DECIMALS), round(b.y, DECIMALS), round(b.z + 1.0, DECIMALS)]})
     return out

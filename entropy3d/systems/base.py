@@ -29,6 +29,22 @@ if TYPE_CHECKING:  # the move engine is not imported to read a scene's system (v
     from entropy3d.rules.transition import Action
 
 
+@dataclass(frozen=True)
+class ShotVerdict:
+    """A rulebook's answer to "may this model shoot that one from here" (:meth:`GameSystem.shot_verdict`)."""
+
+    allowed: bool | None
+    """None: its rules do not say from the sight and the models alone."""
+    clause: str = ""
+    """The clause that refuses the shot ("" when allowed or not said)."""
+    reason: str = ""
+    """Why not, in the rules' words ("" when allowed or not said)."""
+
+    def why_not(self) -> str:
+        """"REASON (CLAUSE)" of a refused shot; "" when allowed or not said."""
+        return f"{self.reason} ({self.clause})" if self.allowed is False else ""
+
+
 class SystemData(BaseModel):
     """Base of every system's rules-data and stats schema: unknown keys are errors, values are
     not coerced and every number is finite. Each schema's validator is built when first used
@@ -129,13 +145,14 @@ class GameSystem:
         for the dice detail under the sentence; none by default."""
         return []
 
-    def shot_allowed(self, visible_fraction: float, bike_seen: bool, shooter: Any = None) -> bool | None:
-        """Whether its rules let a model shoot another it sees this much of (``visible_fraction``,
-        0-1, and whether the body itself is seen), for a page or a window that labels sight lines;
-        ``shooter``: the shooting model's state, whose weapons the rules may ask (None: not asked);
-        None: its rules say nothing of it from sight alone (no shots, or a shot that needs more than
-        the sight: a target priority, an arc, a range)."""
-        return None
+    def shot_verdict(self, state: State, shooter: str, target: str, sight: Any) -> "ShotVerdict":
+        """Whether its rules let ``shooter`` shoot ``target`` now, with what it carries, from
+        where the models stand in ``state`` (a what-if state puts them where a user dragged them),
+        seeing this much of it (``sight``: the LOS engine's true verdict, with
+        ``visible_fraction`` and ``bike_seen``), and if not why: for a page or a window that labels
+        sight lines. By default its rules say nothing of it from sight alone (no shots, or a shot
+        that needs more than the sight: a target priority, an arc)."""
+        return ShotVerdict(None)
 
     @staticmethod
     def dice_untold(event: Event) -> bool:

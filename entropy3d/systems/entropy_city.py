@@ -14,7 +14,7 @@ from typing import Any, ClassVar, Mapping, Sequence
 
 from entropy3d.rules.rulesdata import RulesSpec
 from entropy3d.rules.ruleset import Ruleset
-from entropy3d.systems.base import GameSystem
+from entropy3d.systems.base import GameSystem, ShotVerdict
 
 
 class EntropyCity(GameSystem):
@@ -65,14 +65,24 @@ class EntropyCity(GameSystem):
 
         return EntropyCityEngine(self.rules, table, gangs)
 
-    def shot_allowed(self, visible_fraction: float, bike_seen: bool, shooter: Any = None) -> bool | None:
-        """EC-COVER-1 and EC-LOS-4 (:func:`~entropy3d.rules.combat.shot_in_sight`); and EC-GUN-2:
-        a shooter with no gun (a chain, a punch) or no shot left in it has no shot, whatever it sees."""
-        from entropy3d.rules.combat import shot_in_sight
+    def shot_verdict(self, state, shooter: str, target: str, sight) -> ShotVerdict:
+        """Its gun attack's own check (:func:`~entropy3d.rules.attacks.check_attack`, the one
+        that refuses a declared shot) with the shooter's gun, from where both stand in ``state``
+        and with what it sees (``sight``): EC-GUN-2 (a gun to shoot, a shot left in it, the
+        gun's range), EC-COVER-1 and EC-LOS-4 (25% of bike and rider, the bike itself), EC-MEL-DEF.
+        Not whether it has an attack to make at this moment of its activation (EC-ACT-ATTACK):
+        the question is what the sight and the loadout allow."""
+        from entropy3d.errors import IllegalPlanError
+        from entropy3d.rules.attacks import check_attack
 
-        if shooter is not None and (shooter.gun is None or shooter.ammo <= 0):
-            return False
-        return shot_in_sight(visible_fraction, bike_seen, self.rules)
+        gun = state.model(shooter).gun
+        if gun is None:
+            return ShotVerdict(False, "EC-GUN-2", f"{shooter} carries no gun")
+        try:
+            check_attack(state, shooter, target, gun, self.rules, see=lambda: sight)
+        except IllegalPlanError as refused:
+            return ShotVerdict(False, refused.clause, refused.message)
+        return ShotVerdict(True)
 
     @classmethod
     def from_mapping(cls, data: Mapping[str, Any], source: str = "<rules>") -> "EntropyCity":

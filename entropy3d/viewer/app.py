@@ -4,7 +4,9 @@ Keys and mouse (also shown in the window, h toggles them):
 
 - click a model: select it (a ring and a panel: name, gang, bike, speed, stress, wounds,
   conditions, loadout) and see its sight of every enemy labelled (% visible, cover, can shoot;
-  green can shoot, red not: EC-LOS-4, EC-COVER-1); Tab cycles the models; Esc clears
+  green can shoot, red not: EC-LOS-4, EC-COVER-1; a shot is the rulebook's verdict with what the
+  rider carries, its gun's range and shots left, EC-GUN-2, and the panel says why not);
+  Tab cycles the models; Esc clears
 - click an enemy of the selected model: its ray fan and the pieces in the way
 - drag the selected model: try it elsewhere (it stands on the surface under the mouse);
   [ and ] turn it 15 degrees; u undoes the last try

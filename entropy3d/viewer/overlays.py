@@ -43,7 +43,7 @@ class ViewerOverlays:
         if self.show["r"]:
             self.lines.add(ruler_polyline(pose), RULER, 2.0)
         if self.show["l"] and self.selected is None:
-            labels, _ = self.questions.sight(focus, poses)
+            labels, _ = self.questions.sight(focus, poses, self.timeline.state())
             for label in labels:
                 self._sight_line(poses[focus], poses[label.target], CAN_SHOOT if label.can_shoot else NO_SHOT)
 
@@ -60,7 +60,7 @@ class ViewerOverlays:
             return
         pose = poses[self.selected]
         self._ring(self.selected, pose, SELECTED)
-        self.sight_labels, self.sight_results = self.questions.sight(self.selected, poses)
+        self.sight_labels, self.sight_results = self.questions.sight(self.selected, poses, self.timeline.state())
         names = self.questions.names
         lines = [self.questions.panel(self.timeline.state().models[self.selected],
                                       self.table.model(self.selected).rider)]
@@ -84,7 +84,11 @@ class ViewerOverlays:
             self.lines.add_segments(segments, colours)
             label = next(s for s in self.sight_labels if s.target == self.target)
             lines.append(f"{names.rider(self.target)}: {label.visible_percent:.0f}% visible, "
-                         f"cover {'yes' if label.cover else 'no'}, can shoot {'yes' if label.can_shoot else 'no'}")
+                         f"cover {'yes' if label.cover else 'no'}, can shoot {'yes' if label.can_shoot else 'no'}"
+                         + (f" ({result.true_los.behind_words(names.rider(self.selected))})"
+                            if result.true_los.rays_behind else ""))
+            if label.no_shot:
+                lines.append(f"no shot: {label.no_shot}")
             lines.append(f"in the way: {', '.join(names.thing(b) for b in label.blockers) or 'nothing'}")
         self._set_text(self.panel, "\n".join(lines))
 

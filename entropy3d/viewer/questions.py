@@ -15,7 +15,6 @@ from typing import Mapping
 import numpy as np
 
 from entropy3d.geometry import Pose
-from entropy3d.rules.combat import shot_in_sight
 from entropy3d.scene.build import level_below
 
 #: inches: a point the mouse ray meets stands on the highest surface at most this far above it, so
@@ -36,7 +35,8 @@ class Hit:
 
 @dataclass(frozen=True)
 class SightLabel:
-    """The selected rider's sight of one enemy, as `entropy3d los` gives it (EC-LOS-4, EC-COVER-1)."""
+    """The selected rider's sight of one enemy, as `entropy3d los` gives it (EC-LOS-4, EC-COVER-1),
+    and the rulebook's verdict on a shot with what the rider carries from where both stand."""
 
     target: str
     visible_percent: float
@@ -44,15 +44,21 @@ class SightLabel:
     can_shoot: bool
     top_down_visible: bool
     blockers: tuple[str, ...]
+    no_shot: str = ""
+    """Why there is no shot, models by name, with its clause ("" when it can shoot, or when the
+    rulebook does not say from sight alone)."""
+    behind: bool = False
+    """The target is wholly behind the viewer's front half (EC-LOS-2): it sees none of it."""
 
     def text(self, name: str) -> str:
         shot = "can shoot" if self.can_shoot else "no shot"
-        return f"{name}: {self.visible_percent:.0f}% visible{' (cover)' if self.cover else ''}, {shot}"
+        where = ", behind its front half (EC-LOS-2)" if self.behind else ""
+        return f"{name}: {self.visible_percent:.0f}% visible{' (cover)' if self.cover else ''}{where}, {shot}"
 
     def to_dict(self) -> dict:
         return {"target": self.target, "visible_percent": self.visible_percent, "cover": self.cover,
-                "can_shoot": self.can_shoot, "top_down_visible": self.top_down_visible,
-                "blockers": list(self.blockers)}
+                "can_shoot": self.can_shoot, "no_shot": self.no_shot, "behind": self.behind,
+                "top_down_visible": self.top_down_visible, "blockers": list(self.blockers)}
 
 
 @dataclass(frozen=True)
@@ -83,12 +89,15 @@ class TableQuestions:
 
     def __init__(self, table, geometry):
         from entropy3d.los import LosWorld
+        from entropy3d.scene.systemrules import system_of
         from entropy3d.systems.words import Names
 
         self.table, self.geometry = table, geometry
         self.world = LosWorld(table, geometry)
         self.names = Names.of_table(table)
         self.gang_of = {m.id: m.gang for m in table.models}
+        #: the scene's rulebook: it says whether a sight is a shot (:meth:`GameSystem.shot_verdict`)
+        self.rulebook = system_of(table)
 
     def pick(self, start, end, poses: Mapping[str, Pose], models: bool = True) -> Hit | None:
         """First model (unless ``models`` is False) or piece along the mouse ray from ``start`` to
@@ -114,18 +123,24 @@ class TableQuestions:
     def enemies(self, model_id: str, poses: Mapping[str, Pose]) -> list[str]:
         return [m for m in poses if m in self.gang_of and self.gang_of[m] != self.gang_of[model_id]]
 
-    def sight(self, viewer: str, poses: Mapping[str, Pose], targets: list[str] | None = None):
+    def sight(self, viewer: str, poses: Mapping[str, Pose], state, targets: list[str] | None = None):
         """(labels, results) for ``viewer`` looking at every enemy in play (or ``targets``): the
-        LOS engine's answer with everyone at ``poses``, the one `entropy3d los` prints."""
+        LOS engine's answer with everyone at ``poses``, the one `entropy3d los` prints, and the
+        rulebook's verdict on a shot with what ``viewer`` carries in ``state`` (the game's state
+        at the replay's moment; the models stand at ``poses``)."""
         targets = self.enemies(viewer, poses) if targets is None else targets
         if not targets:
             return [], {}
         results = self.world.all_pairs(dict(poses), [(viewer, t) for t in targets])
-        ruleset = self.world.table.ruleset
-        labels = [SightLabel(t, round(100 * r.true_los.visible_fraction, 1), r.true_los.cover,
-                             shot_in_sight(r.true_los.visible_fraction, r.true_los.bike_seen, ruleset),
-                             r.top_down.visible, tuple(sorted(set(r.top_down.blockers) | set(r.true_los.blockers))))
-                  for (_, t), r in results.items()]
+        posed = state.with_poses(poses)
+        labels = []
+        for (_, t), r in results.items():
+            verdict = self.rulebook.shot_verdict(posed, viewer, t, r.true_los)
+            labels.append(SightLabel(t, round(100 * r.true_los.visible_fraction, 1), r.true_los.cover,
+                                     bool(verdict.allowed), r.top_down.visible,
+                                     tuple(sorted(set(r.top_down.blockers) | set(r.true_los.blockers))),
+                                     self.names.named(verdict.why_not()),
+                                     r.true_los.rays > 0 and r.true_los.rays_behind == r.true_los.rays))
         return labels, {t: r for (_, t), r in results.items()}
 
     def measure(self, start, end) -> Measure:

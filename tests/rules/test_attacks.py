@@ -181,6 +181,14 @@ def test_EC_GUN_1_EC_GUN_2_EC_COVER_1_a_shot_needs_a_quarter_in_sight(rules, dic
         check(armed(state, "k1"), too_many, rules, Table(Sight(0.6, True, 9.0)))
 
 
+def test_EC_GUN_2_an_empty_gun_is_refused_as_empty(rules):
+    """Clause: EC-GUN-2 ("ammo is tracked"): a pistol with no round left is refused as empty,
+    not as a split shot of "1-0 shots" (EC-GUN-SPLIT), which is how a shot with none was told."""
+    state = side_by_side(8.0, gun="pistol", ammo=0)
+    with pytest.raises(IllegalPlanError, match=r"k1's pistol has no shots left \(EC-GUN-2\)"):
+        check(armed(state, "k1"), Action.attack("k1", "h1", "pistol"), rules, Table(Sight(1.0, True, 9.0)))
+
+
 def test_EC_GUN_2_range_comes_from_metres_through_the_table_scale(rules):
     """Clause: EC-GUN-2: a pistol's 50 m is 50 / 1.42 = 35.2 inches of table."""
     state = side_by_side(40.0, gun="pistol", ammo=10)

@@ -123,9 +123,19 @@ def test_EC_COVER_1_the_page_says_can_shoot_by_the_scenes_rulebook_and_claims_no
     unarmed = [line for step in steps if step["model"] not in gunned for line in step["sight"]]
     assert unarmed and not any(line["can_shoot"] for line in unarmed)
     assert armed and {line["can_shoot"] for line in armed} == {True, False}
-    for line in armed:  # a shot needs 25% seen (the page rounds the percentage) and the bike itself (EC-LOS-4)
-        if line["can_shoot"]:
-            assert shot_in_sight(line["percent"] / 100, True, table.ruleset) or abs(line["percent"] - 25.0) < 0.1
+    # a shot needs 25% seen (the page rounds the percentage), the bike itself (EC-LOS-4) and the
+    # target in the gun's range: the rulebook's metres at 1.42 m to the inch (EC-GUN-2)
+    reach = {m.id: {"pistol": 50, "shotgun": 60, "sniper_rifle": float("inf")}[m.rider.gun] / 1.42
+             for m in table.models if m.rider.gun is not None}
+    for step in steps:
+        for line in step["sight"] if step["model"] in gunned else ():
+            away = float(np.hypot(*np.subtract(line["from"][:2], line["to"][:2])))
+            if line["can_shoot"]:
+                assert shot_in_sight(line["percent"] / 100, True, table.ruleset) or abs(line["percent"] - 25.0) < 0.1
+                assert away <= reach[step["model"]] + 0.01, (step["title"], line)
+            else:
+                assert line["no_shot"].endswith(("(EC-GUN-2)", "(EC-COVER-1)", "(EC-MEL-DEF)")), line
+    assert all(line["no_shot"].endswith("carries no gun (EC-GUN-2)") for line in unarmed)
     yard = Path(__file__).resolve().parents[1] / "data" / "tag_yard.yaml"
     tag_table = load_scene(yard)
     tag_game = play_game(yard, seed=7, turns=3, producer="geometric")

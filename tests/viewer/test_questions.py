@@ -71,21 +71,60 @@ def test_measure_from_a_roof_to_the_street_counts_the_drop(crossroads):
 
 
 def test_EC_LOS_4_EC_COVER_1_sight_labels_are_the_los_engines_verdicts(crossroads):
-    """Clauses EC-LOS-4, EC-COVER-1: the labels carry the LOS engine's % visible, cover, can shoot."""
-    questions, _, poses = crossroads
-    moved = {**poses, "komodo_1": Pose(32.0, 11.25, 200.0, 0.01)}
+    """Clauses EC-LOS-4, EC-COVER-1, EC-GUN-2: the labels carry the LOS engine's % visible and
+    cover, and "can shoot" where the sight allows a shot and the target is in the gun's range.
+    Scale (komodo_2) carries a shotgun: 60 m at 1.42 m to the inch is 42.25" of table."""
+    questions, state, poses = crossroads
+    reach = 60 / 1.42
+    moved = {**poses, "komodo_2": Pose(32.0, 11.25, 200.0, 0.01)}
     for at in (poses, moved):
-        labels, results = questions.sight("komodo_1", at)
+        labels, results = questions.sight("komodo_2", at, state)
         assert {label.target for label in labels} == {"hades_1", "hades_2", "hades_3", "hades_4", "hades_5"}
         for label in labels:
-            truth = questions.world.line_of_sight("komodo_1", label.target, at)
+            truth = questions.world.line_of_sight("komodo_2", label.target, at)
             assert label.visible_percent == round(100 * truth.true_los.visible_fraction, 1)
-            assert (label.cover, label.can_shoot) == (truth.true_los.cover, shoots(truth))
+            away = np.hypot(at["komodo_2"].x - at[label.target].x, at["komodo_2"].y - at[label.target].y)
+            assert (label.cover, label.can_shoot) == (truth.true_los.cover, shoots(truth) and away <= reach)
+            assert bool(label.no_shot) == (not label.can_shoot)
             assert results[label.target].true_los == truth.true_los
-    start_labels, _ = questions.sight("komodo_1", poses)
-    moved_labels, _ = questions.sight("komodo_1", moved)
+    start_labels, _ = questions.sight("komodo_2", poses, state)
+    moved_labels, _ = questions.sight("komodo_2", moved, state)
     in_the_street = [label for label in moved_labels if label.target != "hades_5"]  # hades_5: on a roof
     assert any(label.can_shoot for label in start_labels) and not any(label.can_shoot for label in in_the_street)
+
+
+def test_EC_GUN_2_a_rider_without_a_gun_in_range_or_a_shot_left_has_none_and_is_told_why(crossroads):
+    """Clause: EC-GUN-2 (issue 47: riders with no gun, a chain or a sword, were labelled "can
+    shoot"). Viper (komodo_1) carries a sword: no shot at anyone, though Brakes is 100% in sight.
+    Scale's shotgun reaches 42.25" (60 m / 1.42): Ash, 81% in sight at 42.5", is out of range,
+    Brakes at 34.6" is not. Scale with no shot left shoots nobody."""
+    questions, state, poses = crossroads
+    viper = {label.target: label for label in questions.sight("komodo_1", poses, state)[0]}
+    assert viper["hades_1"].visible_percent == 100.0 and not any(label.can_shoot for label in viper.values())
+    assert {label.no_shot for label in viper.values()} == {"Viper carries no gun (EC-GUN-2)"}
+    assert viper["hades_1"].text("Brakes") == "Brakes: 100% visible, no shot"
+    scale = {label.target: label for label in questions.sight("komodo_2", poses, state)[0]}
+    assert scale["hades_3"].visible_percent > 25 and not scale["hades_3"].can_shoot
+    assert scale["hades_3"].no_shot == 'Ash is 42.5" away; a shotgun reaches 42.3" (60 m) (EC-GUN-2)'
+    assert scale["hades_1"].can_shoot and scale["hades_1"].no_shot == ""
+    empty = state.with_model(state.model("komodo_2").but(ammo=0))
+    dry = questions.sight("komodo_2", poses, empty)[0]
+    assert not any(label.can_shoot for label in dry)
+    assert {label.no_shot for label in dry} >= {"Scale's shotgun has no shots left (EC-GUN-2)"}
+
+
+def test_EC_LOS_2_a_label_says_a_target_is_behind_the_front_half(crossroads):
+    """Clause: EC-LOS-2 (issue 47: after turning a model an enemy read "0% visible, no shot" with
+    no word why). Scale turned to face east, away from every Hades rider to its west: each is
+    wholly behind its front half, and its label says so."""
+    questions, state, poses = crossroads
+    turned = {**poses, "komodo_2": Pose(poses["komodo_2"].x, poses["komodo_2"].y, 0.0, poses["komodo_2"].z)}
+    labels = questions.sight("komodo_2", turned, state)[0]
+    west = [label for label in labels if poses[label.target].x < poses["komodo_2"].x - 5]
+    assert west and all(label.behind and label.visible_percent == 0 and not label.can_shoot for label in west)
+    assert "behind its front half (EC-LOS-2)" in west[0].text("x")
+    facing = questions.sight("komodo_2", poses, state)[0]
+    assert not any(label.behind for label in facing)
 
 
 def test_EC_COVER_1_a_sight_label_says_what_is_visible_not_a_percent_of_cover():
