@@ -156,6 +156,8 @@ class Viewer(ViewerOverlays):
         self.selected: str | None = None
         self.target: str | None = None
         self.what_if: dict[str, Pose] = {}
+        #: why a tried model cannot stand where it is (model id -> words; TableQuestions.standing_problems)
+        self.standing: dict[str, str] = {}
         self.undo: list[tuple[str | None, Pose | None]] = []  # (model, pose before) or (None, None): a ride
         self.ridden: list[tuple[object, list[str]]] = []  # (state after, event lines) of each plan ridden here
         self.plan_entry = None
@@ -434,13 +436,17 @@ class Viewer(ViewerOverlays):
                 self.undo.pop()  # a click, not a move: nothing to undo
         self._drag = None
 
-    def poses(self) -> dict[str, Pose]:
-        """Where every model in play stands now: the timeline's (or the last plan ridden here)
-        with the tried ones."""
+    def start_poses(self) -> dict[str, Pose]:
+        """Where every model in play stands before any try: the timeline's, or the last plan
+        ridden here."""
         if self.ridden:
-            poses = {m.id: m.pose for m in self.ridden[-1][0].models.values() if m.in_play}
-        else:
-            poses, _, _ = self.timeline.poses()
+            return {m.id: m.pose for m in self.ridden[-1][0].models.values() if m.in_play}
+        poses, _, _ = self.timeline.poses()
+        return poses
+
+    def poses(self) -> dict[str, Pose]:
+        """Where every model in play stands now: :meth:`start_poses` with the tried ones."""
+        poses = self.start_poses()
         return {**poses, **{k: v for k, v in self.what_if.items() if k in poses}}
 
     def game_state(self):
@@ -590,6 +596,7 @@ class Viewer(ViewerOverlays):
             self._ring(active, poses[active], ACTIVE)
             if self.follow:
                 self.centre = np.array([poses[active].x, poses[active].y, poses[active].z])
+        self._draw_tries(poses)
         self._draw_selection(poses)
         self._draw_measure()
         self._draw_plan(poses)
@@ -602,7 +609,8 @@ class Viewer(ViewerOverlays):
         if self.ridden:
             caption += "\nridden here (u undoes): " + "; ".join(self.ridden[-1][1][-3:])
         if self.what_if:
-            caption += "\nwhat if: " + ", ".join(sorted(self.what_if)) + " moved (u undoes)"
+            caption += "\nwhat if: " + ", ".join(self.questions.names.rider(m) for m in sorted(self.what_if)) + \
+                " moved (u undoes)"
         self._set_text(self.caption, caption)
         self.dirty = True
         self._place_camera()

@@ -14,6 +14,8 @@ SELECTED = (1.0, 0.9, 0.2, 1.0)
 ACTIVE = (1.0, 1.0, 1.0, 1.0)
 RULER = (1.0, 1.0, 1.0, 1.0)
 TARGETED = (0.3, 0.8, 1.0, 1.0)
+#: a tried model's start
+GHOST = (0.75, 0.75, 0.75, 0.8)
 
 
 def on_top(node) -> None:

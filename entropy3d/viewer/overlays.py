@@ -10,6 +10,7 @@ here. Lines are gathered in the viewer's :class:`~entropy3d.viewer.drawing.LineB
 from __future__ import annotations
 
 import json
+import re
 
 import numpy as np
 
@@ -24,12 +25,12 @@ class ViewerOverlays:
         if widget.getText() != text:  # a text made again costs a slower frame
             widget.setText(text)
 
-    def _ring(self, model_id: str, pose: Pose, colour) -> None:
-        """A ring around a model's base on the ground under it."""
+    def _ring(self, model_id: str, pose: Pose, colour, margin: float = 0.35) -> None:
+        """A ring around a model's base on the ground under it, ``margin`` inches out."""
         from entropy3d.viewer.drawing import ring_points
 
         base = self.table.base_of(self.table.model(model_id))
-        self.lines.add([ring_points((pose.x, pose.y, pose.z), max(base.length, base.width) / 2 + 0.35)], colour, 4.0)
+        self.lines.add([ring_points((pose.x, pose.y, pose.z), max(base.length, base.width) / 2 + margin)], colour, 4.0)
 
     def _draw_overlays(self, poses: dict[str, Pose], focus: str) -> None:
         from entropy3d.game.timeline import ruler_polyline, template_polylines
@@ -46,6 +47,31 @@ class ViewerOverlays:
             labels, _ = self.questions.sight(focus, poses, self.timeline.state())
             for label in labels:
                 self._sight_line(poses[focus], poses[label.target], CAN_SHOOT if label.can_shoot else NO_SHOT)
+
+    def _draw_tries(self, poses: dict[str, Pose]) -> None:
+        """Each tried model's start ghosted (a grey ring and a line to where it is tried) and,
+        where it cannot stand, a red ring and the reason (:attr:`standing`)."""
+        from entropy3d.viewer.drawing import GHOST, NO_SHOT
+
+        start = self.start_poses()
+        tried = [model_id for model_id in self.what_if if model_id in poses and model_id in start]
+        self.standing = self.questions.standing_problems(poses, tried)
+        for model_id in tried:
+            was, now = start[model_id], poses[model_id]
+            self._ring(model_id, was, GHOST)
+            self.lines.add([np.array([[was.x, was.y, was.z + 0.2], [now.x, now.y, now.z + 0.2]])], GHOST, 2.0)
+            if model_id in self.standing:  # the reason in full is in the panel and the state file
+                self._ring(model_id, now, NO_SHOT, margin=0.8)
+                clauses = re.findall(r"\((EC-[A-Z-]+)\)", self.standing[model_id])
+                self.labels.add("cannot stand here" + (f" ({', '.join(clauses)})" if clauses else ""),
+                                (now.x, now.y, now.z + 3.4), NO_SHOT)
+
+    def moved_words(self, model_id: str) -> str:
+        """How far a tried model is from its start: "moved 7.2\" (level 0.0\" -> 6.4\")"."""
+        was, now = self.start_poses()[model_id], self.poses()[model_id]
+        flat = float(np.hypot(now.x - was.x, now.y - was.y))
+        level = f" (level {was.z:.1f}\" -> {now.z:.1f}\")" if abs(now.z - was.z) > 0.05 else ""
+        return f"moved {flat:.1f}\" from its start{level}, turned to {now.facing_deg:.0f} deg"
 
     def _sight_line(self, a: Pose, b: Pose, colour, thickness: float = 3.0) -> None:
         self.lines.add([np.array([[a.x, a.y, a.z + 1.0], [b.x, b.y, b.z + 1.0]])], colour, thickness)
@@ -65,6 +91,10 @@ class ViewerOverlays:
         lines = [self.questions.panel(self.timeline.state().models[self.selected],
                                       self.table.model(self.selected).rider)]
         lines.append(f"at ({pose.x:.1f}, {pose.y:.1f})\", level {pose.z:.1f}\", facing {pose.facing_deg:.0f} deg")
+        if self.selected in self.what_if and self.selected in self.start_poses():
+            lines.append(self.moved_words(self.selected))
+        if self.selected in self.standing:
+            lines.append(f"cannot stand here: {self.standing[self.selected]}")
         seen = [label for label in self.sight_labels if label.can_shoot]
         lines.append(f"can shoot: {', '.join(names.rider(s.target) for s in seen) or 'nobody'}")
         for label in self.sight_labels:
@@ -147,6 +177,8 @@ class ViewerOverlays:
             "poses": {i: [round(p.x, 4), round(p.y, 4), round(p.z, 4), round(p.facing_deg, 4)]
                       for i, p in poses.items()},
             "what_if": sorted(self.what_if),
+            "standing": dict(self.standing),
+            "moved": {i: self.moved_words(i) for i in sorted(self.what_if) if i in poses and i in self.start_poses()},
             "labels": [label.to_dict() for label in self.sight_labels],
             "measure": self.measure.to_dict() if self.measure is not None else None,
             "measuring": len(self.measuring) if self.measuring is not None else None,

@@ -143,6 +143,63 @@ class TableQuestions:
                                      r.true_los.rays > 0 and r.true_los.rays_behind == r.true_los.rays))
         return labels, {t: r for (_, t), r in results.items()}
 
+    def standing_problems(self, poses: Mapping[str, Pose], tried) -> dict[str, str]:
+        """Why each model of ``tried`` (ids) cannot stand where ``poses`` puts it, in words with
+        the clause or the fix ({} when every one can): off the table; a base inside a solid or
+        over another base (the checks `entropy3d validate` runs on a scene's starting positions,
+        :func:`~entropy3d.scene.plausibility.plausibility_problems`, on the table as tried); a
+        base hanging over a drop deeper than a curb; a bike on a building's roof (EC-TER-BUILDING:
+        a bike does not enter a building, and only a figure on foot stands on one, EC-FOOT-DEPLOY).
+        ``poses``: every model in play."""
+        import dataclasses
+        import re
+
+        from entropy3d.scene.plausibility import plausibility_problems
+
+        table = self.table
+        problems: dict[str, list[str]] = {model_id: [] for model_id in tried if model_id in poses}
+        for model_id in problems:
+            pose = poses[model_id]
+            if not (0 <= pose.x <= table.width and 0 <= pose.y <= table.depth):
+                problems[model_id].append(f"off the {table.width:g}x{table.depth:g} inch table")
+        if not problems:
+            return {}
+        in_play = [m for m in table.models if m.id in poses and not problems.get(m.id)]
+        moved = [m.model_copy(update={"position": (poses[m.id].x, poses[m.id].y, poses[m.id].z),
+                                      "facing": poses[m.id].facing_deg}) for m in in_play]
+        tried_table = dataclasses.replace(table, spec=table.spec.model_copy(update={"models": moved}))
+        errors, _ = plausibility_problems(tried_table, self.geometry)
+        for path, message in errors:
+            if not path.startswith("models["):
+                continue
+            said = re.sub(r"\b[a-z]+ '([^']+)'", lambda found: self.names.thing(found.group(1)),
+                          message.split(": move")[0])  # "building 'offices'" -> "the offices"
+            for model_id in problems:
+                if re.search(rf"(?<![\w]){re.escape(model_id)}(?![\w])", said):
+                    problems[model_id].append(self.names.named(said.replace(f"{model_id} at", "at", 1)))
+        step = float(table.ruleset.data("ride.step_height_in"))
+        for model_id, found in problems.items():
+            if found:
+                continue
+            pose, model = poses[model_id], table.model(model_id)
+            outline = table.base_of(model).outline(pose, samples=16)
+            under = self.geometry.surface_height(outline, below=pose.z + SURFACE_SLACK_IN)
+            if float(pose.z - under.min()) > step:
+                found.append(f"its base hangs {float(pose.z - under.min()):.1f}\" over an edge")
+            standing_on = self._piece_under(pose)
+            if standing_on is not None and standing_on.kind == "building" and not model.on_foot:
+                found.append(f"a bike on the roof of {self.names.thing(standing_on.id)}, {pose.z:.1f}\" up: a "
+                             "bike does not enter a building (EC-TER-BUILDING)")
+        return {model_id: "; ".join(found) for model_id, found in problems.items() if found}
+
+    def _piece_under(self, pose: Pose):
+        """The piece whose surface ``pose`` stands on (None: the table top)."""
+        heights, _, owners = self.geometry.downward_crossings(np.array([[pose.x, pose.y]]))
+        near = np.abs(heights - pose.z) <= SURFACE_SLACK_IN
+        if not near.any() or pose.z <= SURFACE_SLACK_IN:
+            return None
+        return self.geometry.pieces[int(owners[np.argmax(near)])]
+
     def measure(self, start, end) -> Measure:
         """Straight and along-the-ground distances from ``start`` to ``end`` (points on the table)."""
         start, end = np.asarray(start, float), np.asarray(end, float)

@@ -156,3 +156,30 @@ def test_ruler_ticks_every_inch_and_pixels_from_the_matrix():
     identity_like = np.eye(4)
     assert np.allclose(pixel_of_point(identity_like, (200, 100), (0, 0, 0)), [100, 50])
     assert np.allclose(pixel_of_point(identity_like, (200, 100), (1, 1, 0)), [200, 0])
+
+
+def test_EC_TER_BUILDING_a_tried_position_says_why_a_model_cannot_stand_there(crossroads):
+    """Clauses EC-TER-BUILDING, EC-FOOT-DEPLOY, EC-BASE (issue 47: a what-if drag accepted a bike
+    off the table at x = -27.5, on a 6.4" roof and half over a roof edge without a word). The
+    offices are the box x 27.5-37.5, y 14.5-20.5, 6.4" high (scenes/crossroads.yaml); a
+    sportsbike's base is 75 x 42 mm, 2.95" x 1.65"."""
+    questions, _, poses = crossroads
+    roof = float(questions.geometry.surface_height([OFFICES_CENTRE])[0])
+
+    def why(model_id, pose):
+        return questions.standing_problems({**poses, model_id: pose}, [model_id]).get(model_id, "")
+
+    assert why("komodo_1", Pose(-27.5, 20.0, 0.0, 0.0)) == "off the 48x48 inch table"
+    # centre 0.1" west of the wall, facing east: the front of the base is 1.4" inside the offices
+    assert "inside the offices" in why("komodo_1", Pose(27.4, 17.5, 0.0, 0.01))
+    on_roof = why("komodo_1", Pose(*OFFICES_CENTRE, 0.0, roof))
+    assert on_roof == (f'a bike on the roof of the offices, {roof:.1f}" up: '
+                       'a bike does not enter a building (EC-TER-BUILDING)')
+    # on the roof with its centre 0.5" in from the west wall: the rear of the base is over the street
+    street = float(questions.geometry.surface_height([(26.6, 17.5)])[0])  # the pavement by the wall, 0.12"
+    assert f'its base hangs {roof - street:.1f}" over an edge' in why("komodo_1", Pose(28.0, 17.5, 0.0, roof))
+    assert why("hades_5", Pose(*OFFICES_CENTRE, 0.0, roof)) == ""  # a figure on foot stands on a roof
+    scale = poses["komodo_2"]
+    assert "overlaps" in why("komodo_1", Pose(scale.x, scale.y + 0.5, 180.0, scale.z))
+    assert why("komodo_1", Pose(24.0, 11.25, 0.0, 0.01)) == ""  # the open street
+    assert questions.standing_problems(poses, list(poses)) == {}  # the scene's own start is legal

@@ -133,6 +133,37 @@ def test_EC_LOS_4_click_selects_and_drag_behind_the_corner_agrees_with_los_cli(w
     window.wait(lambda s: s["poses"]["komodo_1"] == moved["poses"]["komodo_1"])
 
 
+def test_EC_TER_BUILDING_drags_onto_a_roof_off_the_table_and_into_a_wall_are_flagged(window, tmp_path):
+    """Clauses EC-TER-BUILDING, EC-BASE (issue 47's acceptance: a drag into a building, off the
+    table and onto an unreachable roof, each flagged with its reason). In top-down view, Viper
+    (komodo_1, a bike) is dropped on the offices' roof (x 27.5-37.5, y 14.5-20.5), then 3" off
+    the table's west edge, then on the pavement with its rear in the offices' west wall; each time
+    the window says why it cannot stand there, ghosts its start and says how far it moved; the
+    open street clears the flag."""
+    window.key("v")
+    window.wait(lambda s: s["camera"]["pitch"] > 89)
+    window.click(window.pixel_of_model("komodo_1"))
+    start = window.wait(lambda s: s["selected"] == "komodo_1")["poses"]["komodo_1"]
+    before = shot(window, "09-before-the-roof", tmp_path)
+    at = window.pixel_of_model("komodo_1")
+    cases = (((32.5, 17.5, 6.42), "a bike on the roof of the offices"), ((-3.0, 30.0, 0.0), "off the 48x48 inch table"),
+             ((27.3, 17.5, 0.12), "inside the offices"), ((24.0, 11.25, 0.0), None))
+    for k, (point, reason) in enumerate(cases):
+        window.drag(at, window.pixel_of(point))
+        shown = window.wait(lambda s, x=point[0], y=point[1]: "komodo_1" in s["what_if"]
+                            and np.hypot(s["poses"]["komodo_1"][0] - x, s["poses"]["komodo_1"][1] - y) < 1.0)
+        pose = shown["poses"]["komodo_1"]
+        assert shown["moved"]["komodo_1"].startswith(f"moved {np.hypot(pose[0] - start[0], pose[1] - start[1]):.1f}\"")
+        if reason is None:
+            assert "komodo_1" not in shown["standing"], shown["standing"]
+        else:
+            assert reason in shown["standing"]["komodo_1"], shown["standing"]
+        if k == 0:
+            flagged = shot(window, "10-a-bike-on-the-roof", tmp_path)
+            assert changed_pixels(before, flagged) > 300, "no flag drawn"
+        at = window.pixel_of(point)
+
+
 def test_click_an_enemy_shows_its_ray_fan_and_tab_cycles(window, tmp_path):
     window.key("Tab")
     first = window.wait(lambda s: s["selected"] is not None)["selected"]
