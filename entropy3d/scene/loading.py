@@ -149,7 +149,7 @@ def _reference_problems(spec: SceneSpec, ruleset: Ruleset, lines: dict[str, int]
                 seen[piece.id] = path
 
     width, depth = spec.table.width, spec.table.depth
-    problems += _on_foot_problems(spec, ruleset, lines)
+    problems += on_foot_problems(spec, ruleset, lines)
     for i, model in enumerate(spec.models):
         if not model.on_foot and model.bike not in ruleset.bike_types:
             report(f"models[{i}].bike",
@@ -201,7 +201,7 @@ def _reference_problems(spec: SceneSpec, ruleset: Ruleset, lines: dict[str, int]
     return problems
 
 
-def _on_foot_problems(spec: SceneSpec, ruleset: Ruleset, lines: dict[str, int]) -> list[Problem]:
+def on_foot_problems(spec: SceneSpec, ruleset: Ruleset, lines: dict[str, int]) -> list[Problem]:
     """Models on foot inside a building's footprint stand on its roof ("can be deployed within a
     building one on foot per building only"): at most ``on_foot.per_building`` in each
     (EC-FOOT-DEPLOY)."""

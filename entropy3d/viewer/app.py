@@ -14,6 +14,7 @@ Keys and mouse (also shown in the window, h toggles them):
 - left-drag elsewhere orbit, right-drag pan, wheel/+/- zoom, arrows orbit, c centre, v top-down
 - replay: space play/pause, n/p next/previous action, home start, , and . play speed,
   f follow the active model; the slider at the bottom seeks
+- s saves the table as it stands (tries, facings, speeds) as a scene file in the current folder
 - l sight lines of the active model, t turning templates (EC-TMPL-1), r inch ruler; q quit
 
 The window draws only when something changed (idle, it draws nothing). The table and miniatures
@@ -36,9 +37,10 @@ from entropy3d.errors import DisplayUnavailable
 from entropy3d.geometry import Pose
 from entropy3d.viewer.overlays import ViewerOverlays
 
-HELP = ("click: select / target   drag model: what if   [ ]: turn   e: type a plan   u: undo   Tab: next model   "
-        "Esc: clear   m: measure\ndrag: orbit   right-drag: pan   wheel/+/-: zoom   c: centre   v: top-down   "
-        "space: play   n/p: step   , .: speed   f: follow   l t r: sight lines, templates, ruler   h: help   q: quit")
+HELP = ("click: select / target   drag model: what if   [ ]: turn   e: type a plan   u: undo   s: save the table   "
+        "Tab: next model   Esc: clear   m: measure\n"
+        "drag: orbit   right-drag: pan   wheel/+/-: zoom   c: centre   v: top-down   space: play   n/p: step   "
+        ", .: speed   f: follow   l t r: sight lines, templates, ruler   h: help   q: quit")
 #: degrees one press of [ or ] turns the selected model
 TURN_STEP_DEG = 15.0
 #: seconds the window sleeps between looks at the mouse and keys while nothing changes
@@ -158,6 +160,9 @@ class Viewer(ViewerOverlays):
         self.what_if: dict[str, Pose] = {}
         #: why a tried model cannot stand where it is (model id -> words; TableQuestions.standing_problems)
         self.standing: dict[str, str] = {}
+        #: the scene files written with s (the table as it stands), in the folder the viewer was started in
+        self.saved: list[Path] = []
+        self.save_refused = ""
         self.undo: list[tuple[str | None, Pose | None]] = []  # (model, pose before) or (None, None): a ride
         self.ridden: list[tuple[object, list[str]]] = []  # (state after, event lines) of each plan ridden here
         self.plan_entry = None
@@ -283,6 +288,7 @@ class Viewer(ViewerOverlays):
         accept("]", self._turn, [-TURN_STEP_DEG])
         accept("u", self._undo)
         accept("e", self._open_plan)
+        accept("s", self._save)
         accept(",", self._change_speed, [-1])
         accept(".", self._change_speed, [1])
         accept("wheel_up", self._zoom, [0.9])
@@ -457,6 +463,26 @@ class Viewer(ViewerOverlays):
                 state = state.with_model(state.model(model_id).but(pose=pose))
         return state
 
+    def _save(self) -> None:
+        """Write the table as it stands (tries, facings, the game's speeds, stress and conditions)
+        as a scene file in the current folder, ``SCENE-tried.yaml`` (``-tried-2``... when taken),
+        which `entropy3d validate` and `entropy3d view` read. A try where its model cannot
+        stand (:attr:`standing`) is refused, as validate would refuse the file."""
+        from entropy3d.outputs import write_atomic
+        from entropy3d.scene.saving import free_path, scene_as_it_stands
+
+        self.changed_at = time.perf_counter()
+        if self.standing:
+            self.save_refused = "; ".join(f"{self.questions.names.rider(m)} cannot stand where it is tried"
+                                          for m in sorted(self.standing))
+            self.refresh()
+            return
+        path = free_path(Path.cwd(), self.table.source.stem)
+        write_atomic(path, scene_as_it_stands(self.table, self.game_state(), self.poses(), path).encode())
+        self.saved.append(path)
+        self.save_refused = ""
+        self.refresh()
+
     # -- plans -----------------------------------------------------------------------------------
 
     def _open_plan(self) -> None:
@@ -608,6 +634,10 @@ class Viewer(ViewerOverlays):
                 self.slider.setValue(max(0, self.timeline.index) / (len(self.timeline.steps) - 1))
         if self.ridden:
             caption += "\nridden here (u undoes): " + "; ".join(self.ridden[-1][1][-3:])
+        if self.save_refused:
+            caption += f"\nnot saved: {self.save_refused} (u undoes the try)"
+        elif self.saved:
+            caption += f"\nsaved the table to {self.saved[-1]} (entropy3d view {self.saved[-1].name} opens it)"
         if self.what_if:
             caption += "\nwhat if: " + ", ".join(self.questions.names.rider(m) for m in sorted(self.what_if)) + \
                 " moved (u undoes)"

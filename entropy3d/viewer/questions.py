@@ -154,6 +154,7 @@ class TableQuestions:
         import dataclasses
         import re
 
+        from entropy3d.scene.loading import on_foot_problems
         from entropy3d.scene.plausibility import plausibility_problems
 
         table = self.table
@@ -169,11 +170,12 @@ class TableQuestions:
                                       "facing": poses[m.id].facing_deg}) for m in in_play]
         tried_table = dataclasses.replace(table, spec=table.spec.model_copy(update={"models": moved}))
         errors, _ = plausibility_problems(tried_table, self.geometry)
+        errors += [(path, message) for path, _, message in on_foot_problems(tried_table.spec, table.ruleset, {})]
         for path, message in errors:
             if not path.startswith("models["):
                 continue
             said = re.sub(r"\b[a-z]+ '([^']+)'", lambda found: self.names.thing(found.group(1)),
-                          message.split(": move")[0])  # "building 'offices'" -> "the offices"
+                          re.split(r": move|; put it", message)[0])  # "building 'offices'" -> "the offices"
             for model_id in problems:
                 if re.search(rf"(?<![\w]){re.escape(model_id)}(?![\w])", said):
                     problems[model_id].append(self.names.named(said.replace(f"{model_id} at", "at", 1)))

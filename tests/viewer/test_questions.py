@@ -178,7 +178,11 @@ def test_EC_TER_BUILDING_a_tried_position_says_why_a_model_cannot_stand_there(cr
     # on the roof with its centre 0.5" in from the west wall: the rear of the base is over the street
     street = float(questions.geometry.surface_height([(26.6, 17.5)])[0])  # the pavement by the wall, 0.12"
     assert f'its base hangs {roof - street:.1f}" over an edge' in why("komodo_1", Pose(28.0, 17.5, 0.0, roof))
-    assert why("hades_5", Pose(*OFFICES_CENTRE, 0.0, roof)) == ""  # a figure on foot stands on a roof
+    # a figure on foot stands on a roof, one a building: Hawk (komodo_5) is on the offices already
+    assert why("hades_5", Pose(*OFFICES_CENTRE, 0.0, roof)).startswith(
+        "Hawk is on foot in the offices, which already holds Deadeye: one on foot per building (EC-FOOT-DEPLOY")
+    shops = float(questions.geometry.surface_height([(16.75, 6.25)])[0])  # the shops' roof: nobody on it
+    assert why("hades_5", Pose(16.75, 6.25, 0.0, shops)) == "" and shops > 3.0
     scale = poses["komodo_2"]
     assert "overlaps" in why("komodo_1", Pose(scale.x, scale.y + 0.5, 180.0, scale.z))
     assert why("komodo_1", Pose(24.0, 11.25, 0.0, 0.01)) == ""  # the open street

@@ -164,6 +164,58 @@ def test_EC_TER_BUILDING_drags_onto_a_roof_off_the_table_and_into_a_wall_are_fla
         at = window.pixel_of(point)
 
 
+def test_EC_FOOT_DEPLOY_a_tried_table_saved_and_opened_again_stands_as_it_was(xvfb, window, tmp_path):
+    """Clauses EC-FOOT-DEPLOY, EC-SPD-1 (issue 47's acceptance: saving and reloading a tried
+    table). Viper is dragged into the open street and turned 15 degrees, Deadeye (on foot) onto
+    the shops' roof (the offices' holds Hawk already, and a roof holds one figure); s writes
+    the table as it stands to crossroads-tried.yaml in the folder the viewer runs in;
+    `entropy3d validate` accepts it and a viewer opened on it stands every model where the
+    first showed it. A try where its model cannot stand (a bike on the roof) is not
+    saved: the file would not validate."""
+    window.key("v")
+    window.wait(lambda s: s["camera"]["pitch"] > 89)
+    window.click(window.pixel_of_model("komodo_1"))
+    window.wait(lambda s: s["selected"] == "komodo_1")
+    window.drag(window.pixel_of_model("komodo_1"), window.pixel_of((24.0, 11.25, 0.0)))
+    window.wait(lambda s: "komodo_1" in s["what_if"])
+    window.key("bracketleft")
+    window.wait(lambda s: abs(s["poses"]["komodo_1"][3] - 195.0) < 1e-6)
+    window.key("Escape")
+    window.click(window.pixel_of_model("hades_5"))
+    window.wait(lambda s: s["selected"] == "hades_5")
+    window.drag(window.pixel_of_model("hades_5"), window.pixel_of((16.75, 6.25, 4.4)))  # the shops' roof
+    tried = window.wait(lambda s: "hades_5" in s["what_if"] and s["poses"]["hades_5"][2] > 3.0)
+    assert tried["standing"] == {}
+    window.key("s")
+    saved = window.wait(lambda s: s["saved"])
+    path = Path(saved["saved"][0])
+    assert path == tmp_path / "crossroads-tried.yaml" and path.is_file()
+    done = subprocess.run([sys.executable, "-m", "entropy3d", "validate", str(path)], capture_output=True, text=True,
+                          timeout=600)
+    assert done.returncode == 0, done.stdout + done.stderr
+    written = {m["id"]: m for m in yaml.safe_load(path.read_text())["models"]}
+    assert written["komodo_1"]["facing"] == 195.0 and written["komodo_1"]["speed"] == 2
+    assert "speed" not in written["hades_5"] and written["hades_5"]["position"][2] > 3.0
+
+    window.key("Escape")
+    window.wait(lambda s: s["selected"] is None)
+    window.click(window.pixel_of_model("komodo_2"))
+    window.wait(lambda s: s["selected"] == "komodo_2")
+    window.drag(window.pixel_of_model("komodo_2"), window.pixel_of((32.5, 17.5, 6.42)))
+    window.wait(lambda s: "komodo_2" in s["standing"])
+    window.key("s")
+    refused = window.wait(lambda s: s["save_refused"])
+    assert refused["saved"] == saved["saved"] and "Scale cannot stand where it is tried" in refused["save_refused"]
+
+    (tmp_path / "again").mkdir()
+    again = ViewerWindow(xvfb, tmp_path / "again" / "shown.json", str(path))
+    try:
+        for model_id, pose in tried["poses"].items():
+            assert again.state["poses"][model_id] == pytest.approx(pose, abs=1e-3), model_id
+    finally:
+        again.close()
+
+
 def test_click_an_enemy_shows_its_ray_fan_and_tab_cycles(window, tmp_path):
     window.key("Tab")
     first = window.wait(lambda s: s["selected"] is not None)["selected"]

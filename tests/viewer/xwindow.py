@@ -70,7 +70,9 @@ class ViewerWindow:
         self.state_file.unlink(missing_ok=True)
         command = [sys.executable, "-m", "entropy3d", "view", *([source] if source else []),
                    "--state-file", str(state_file), *extra]
-        self.process = subprocess.Popen(command, env=self.env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        # started in the state file's folder: what the window saves (s) lands there, not in the checkout
+        self.process = subprocess.Popen(command, env=self.env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                        cwd=self.state_file.parent)
         self.window = self._wait_for_window()
         self.state = self.wait(lambda s: s["frames_drawn"] > 0)
 
