@@ -16,6 +16,10 @@ RULER = (1.0, 1.0, 1.0, 1.0)
 TARGETED = (0.3, 0.8, 1.0, 1.0)
 #: a tried model's start
 GHOST = (0.75, 0.75, 0.75, 0.8)
+#: the selected model's front half (EC-LOS-2)
+FRONT_ARC = (0.55, 0.85, 1.0, 0.9)
+#: inches: how far the front half is drawn out from a selected model
+FRONT_ARC_IN = 8.0
 
 
 def on_top(node) -> None:
@@ -37,9 +41,10 @@ class LineBatch:
         """Polylines ((N, 3) inches each) ``thickness`` pixels wide; ``top``: over the scenery."""
         self.groups.setdefault((thickness, top), []).extend((np.asarray(p, float), colour) for p in polylines)
 
-    def add_segments(self, segments, colours, thickness: float = 1.0) -> None:
-        """Straight segments ((S, 2, 3) inches), each in its own colour, over the scenery."""
-        self.groups.setdefault((thickness, True), []).extend(zip(np.asarray(segments, float), colours))
+    def add_segments(self, segments, colours, thickness: float = 1.0, top: bool = True) -> None:
+        """Straight segments ((S, 2, 3) inches), each in its own colour; ``top``: over the scenery
+        (else hidden where the scenery is in front, as a ray through a wall is)."""
+        self.groups.setdefault((thickness, top), []).extend(zip(np.asarray(segments, float), colours))
 
     def build(self, parent) -> None:
         from panda3d.core import LineSegs
@@ -63,6 +68,17 @@ def ring_points(centre, radius: float) -> np.ndarray:
     turn = np.linspace(0.0, 2 * math.pi, 49)
     return np.column_stack([centre[0] + radius * np.cos(turn), centre[1] + radius * np.sin(turn),
                             np.full(len(turn), centre[2] + 0.05)])
+
+
+def front_half_points(pose, radius: float = FRONT_ARC_IN) -> np.ndarray:
+    """The front half a model sees out of (EC-LOS-2), drawn on the ground: the half circle of
+    ``radius`` inches in front of its base's centre, closed by the line across the centre at right
+    angles to its facing, (34, 3) inches."""
+    heading = math.radians(pose.facing_deg)
+    turn = np.linspace(heading - math.pi / 2, heading + math.pi / 2, 33)
+    points = np.column_stack([pose.x + radius * np.cos(turn), pose.y + radius * np.sin(turn)])
+    points = np.vstack([points, points[:1]])
+    return np.column_stack([points, np.full(len(points), pose.z + 0.06)])
 
 
 def ruler_ticks(profile_start, profile_end, lift: float = 0.15) -> tuple[list, list[tuple[int, np.ndarray]]]:

@@ -78,7 +78,7 @@ class ViewerOverlays:
 
     def _draw_selection(self, poses: dict[str, Pose]) -> None:
         """The selected model's ring, panel and sight of every enemy; the target's ray fan."""
-        from entropy3d.viewer.drawing import CAN_SHOOT, NO_SHOT, SELECTED, TARGETED
+        from entropy3d.viewer.drawing import CAN_SHOOT, FRONT_ARC, NO_SHOT, SELECTED, TARGETED, front_half_points
 
         self.sight_labels, self.sight_results = [], {}
         if self.selected is None:
@@ -86,6 +86,7 @@ class ViewerOverlays:
             return
         pose = poses[self.selected]
         self._ring(self.selected, pose, SELECTED)
+        self.lines.add([front_half_points(pose)], FRONT_ARC, 2.0, top=False)  # what it sees out of (EC-LOS-2)
         self.sight_labels, self.sight_results = self.questions.sight(self.selected, poses, self.timeline.state())
         names = self.questions.names
         lines = [self.questions.panel(self.timeline.state().models[self.selected],
@@ -106,12 +107,17 @@ class ViewerOverlays:
         if self.target is not None and self.target in self.sight_results:
             result = self.sight_results[self.target]
             self._ring(self.target, poses[self.target], TARGETED)
+            # the ray fan, hidden where the scenery stands in front (a ray through a wall is not
+            # drawn past it), blocked rays drawn after the clear ones; the target's seen part dotted
             geometry = result.geometry
             step = max(1, len(geometry.ray_ends) // 200)
-            ends = geometry.ray_ends[::step]
+            ends, seen = geometry.ray_ends[::step], np.asarray(geometry.rays_visible[::step], bool)
             segments = np.stack([np.broadcast_to(geometry.eye, ends.shape), ends], axis=1)
-            colours = [CAN_SHOOT if seen else NO_SHOT for seen in geometry.rays_visible[::step]]
-            self.lines.add_segments(segments, colours)
+            self.lines.add_segments(segments[seen], [CAN_SHOOT] * int(seen.sum()), 2.0, top=False)
+            self.lines.add_segments(segments[~seen], [NO_SHOT] * int((~seen).sum()), 2.5, top=False)
+            dots = np.concatenate([np.stack([ends[seen] - offset, ends[seen] + offset], axis=1)
+                                   for offset in np.eye(3) * 0.08]) if seen.any() else np.zeros((0, 2, 3))
+            self.lines.add_segments(dots, [CAN_SHOOT] * len(dots), 3.0)
             label = next(s for s in self.sight_labels if s.target == self.target)
             lines.append(f"{names.rider(self.target)}: {label.visible_percent:.0f}% visible, "
                          f"cover {'yes' if label.cover else 'no'}, can shoot {'yes' if label.can_shoot else 'no'}"
