@@ -7,10 +7,12 @@ Keys and mouse (also shown in the window, h toggles them):
   green can shoot, red not: EC-LOS-4, EC-COVER-1; a shot is the rulebook's verdict with what the
   rider carries, its gun's range and shots left, EC-GUN-2, and the panel says why not);
   Tab cycles the models; Esc clears
-- click an enemy of the selected model: its ray fan and the pieces in the way
+- click an enemy of the selected model: its ray fan and the pieces in the way; click it again
+  to select it
 - drag the selected model: try it elsewhere (it stands on the surface under the mouse);
   [ and ] turn it 15 degrees; u undoes the last try
-- m then two clicks: measure (straight and along the ground, inches; levels at both ends)
+- m then two clicks: measure (straight and along the ground, inches; levels at both ends; between
+  two models from base edge to base edge first)
 - left-drag elsewhere orbit, right-drag pan, wheel/+/- zoom, arrows orbit, c centre, v top-down
 - replay: space play/pause, n/p next/previous action, home start, , and . play speed,
   f follow the active model; the slider at the bottom seeks
@@ -169,6 +171,10 @@ class Viewer(ViewerOverlays):
         self.plan_preview = None
         self._riding = None  # (producer, probe), made on the first plan
         self.measuring: list[np.ndarray] | None = None
+        #: the model each measured point is on (None: a point of the table)
+        self.measured_models: list[str | None] = []
+        #: a word to the user about the last key that could not act (shown in the caption)
+        self.notice = ""
         self.measure = None
         self.sight_labels, self.sight_results = [], {}
         self.changed_at = None  # perf_counter of the input that led to the next drawn change
@@ -362,7 +368,7 @@ class Viewer(ViewerOverlays):
 
     def select(self, model_id: str | None) -> None:
         """Select a model (None: nothing) and ask what it sees."""
-        self.selected, self.target = model_id, None
+        self.selected, self.target, self.notice = model_id, None, ""
         self.refresh()
 
     def clear(self) -> None:
@@ -399,7 +405,7 @@ class Viewer(ViewerOverlays):
             self.refresh()
 
     def _start_measure(self) -> None:
-        self.measuring, self.measure = [], None
+        self.measuring, self.measure, self.measured_models = [], None, []
         self.refresh()
 
     def _press_left(self) -> None:
@@ -415,14 +421,17 @@ class Viewer(ViewerOverlays):
                          if hit.what in poses else hit.point.copy())
                 point[2] = point[2] if hit.what in poses else self.questions.level_at(point)
                 self.measuring.append(point)
+                self.measured_models.append(hit.what if hit.what in poses else None)
                 if len(self.measuring) == 2:
-                    self.measure = self.questions.measure(*self.measuring)
+                    both = tuple(self.measured_models) if None not in self.measured_models else None
+                    self.measure = self.questions.measure(*self.measuring, models=both, poses=poses)
                     self.measuring = None
                 self.refresh()
             return
         if hit is not None and hit.what in poses:
-            if self.selected is not None and hit.what in self.questions.enemies(self.selected, poses):
-                self.target = None if self.target == hit.what else hit.what
+            if (self.selected is not None and hit.what != self.target
+                    and hit.what in self.questions.enemies(self.selected, poses)):
+                self.target = hit.what  # an enemy's first click shows its ray fan; a second selects it
                 self.refresh()
                 return
             if hit.what != self.selected:
@@ -487,7 +496,11 @@ class Viewer(ViewerOverlays):
 
     def _open_plan(self) -> None:
         """A line to type a plan for the selected model in; every key previews it."""
-        if self.selected is None or self.plan_entry is not None:
+        if self.selected is None:
+            self.notice = "e types a plan for the selected model: click a model first"
+            self.refresh()
+            return
+        if self.plan_entry is not None:
             return
         from direct.gui.DirectEntry import DirectEntry
 
@@ -634,6 +647,8 @@ class Viewer(ViewerOverlays):
                 self.slider.setValue(max(0, self.timeline.index) / (len(self.timeline.steps) - 1))
         if self.ridden:
             caption += "\nridden here (u undoes): " + "; ".join(self.ridden[-1][1][-3:])
+        if self.notice:
+            caption += f"\n{self.notice}"
         if self.save_refused:
             caption += f"\nnot saved: {self.save_refused} (u undoes the try)"
         elif self.saved:

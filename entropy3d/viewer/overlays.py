@@ -185,6 +185,7 @@ class ViewerOverlays:
             "what_if": sorted(self.what_if),
             "standing": dict(self.standing),
             "saved": [str(path) for path in self.saved], "save_refused": self.save_refused,
+            "notice": self.notice,
             "moved": {i: self.moved_words(i) for i in sorted(self.what_if) if i in poses and i in self.start_poses()},
             "labels": [label.to_dict() for label in self.sight_labels],
             "measure": self.measure.to_dict() if self.measure is not None else None,

@@ -74,14 +74,20 @@ class Measure:
     down each level on the way (a roof to the street counts the drop)."""
     profile: np.ndarray
     """(N, 3) that path."""
+    edge_in: float | None = None
+    """Between two models: from base edge to base edge, seen from above (how a tabletop player
+    measures, and so first in the text); None between points of the table."""
 
     def text(self) -> str:
-        return (f"measure: {self.straight_in:.1f}\" straight, {self.ground_in:.1f}\" along the ground; "
+        edges = (f"{self.edge_in:.1f}\" base edge to base edge, centre to centre " if self.edge_in is not None
+                 else "")
+        return (f"measure: {edges}{self.straight_in:.1f}\" straight, {self.ground_in:.1f}\" along the ground; "
                 f"levels {self.start[2]:.1f}\" -> {self.end[2]:.1f}\"")
 
     def to_dict(self) -> dict:
         return {"start": [round(float(v), 3) for v in self.start], "end": [round(float(v), 3) for v in self.end],
-                "straight_in": round(self.straight_in, 3), "ground_in": round(self.ground_in, 3)}
+                "straight_in": round(self.straight_in, 3), "ground_in": round(self.ground_in, 3),
+                "edge_in": None if self.edge_in is None else round(self.edge_in, 3)}
 
 
 class TableQuestions:
@@ -202,8 +208,11 @@ class TableQuestions:
             return None
         return self.geometry.pieces[int(owners[np.argmax(near)])]
 
-    def measure(self, start, end) -> Measure:
-        """Straight and along-the-ground distances from ``start`` to ``end`` (points on the table)."""
+    def measure(self, start, end, models: tuple[str, str] | None = None, poses: Mapping[str, Pose] | None = None
+                ) -> Measure:
+        """Straight and along-the-ground distances from ``start`` to ``end`` (points on the table);
+        between two ``models`` (ids, standing at ``poses``; ``start`` and ``end`` their centres)
+        also from base edge to base edge, seen from above."""
         start, end = np.asarray(start, float), np.asarray(end, float)
         flat = float(np.linalg.norm(end[:2] - start[:2]))
         count = max(2, int(math.ceil(flat / GROUND_SAMPLE_IN)) + 1)
@@ -212,7 +221,13 @@ class TableQuestions:
         heights[0], heights[-1] = start[2], end[2]
         profile = np.column_stack([xy, heights])
         ground = float(np.linalg.norm(np.diff(profile, axis=0), axis=1).sum())
-        return Measure(start, end, float(np.linalg.norm(end - start)), ground, profile)
+        edge = None
+        if models is not None:
+            from shapely import Polygon
+
+            a, b = (Polygon(self.table.base_of(self.table.model(m)).outline(poses[m], samples=48)) for m in models)
+            edge = float(a.distance(b))
+        return Measure(start, end, float(np.linalg.norm(end - start)), ground, profile, edge)
 
     def panel(self, model, loadout) -> str:
         """The selection panel: who the rider is and its numbers (``model``: a

@@ -70,6 +70,22 @@ def test_measure_from_a_roof_to_the_street_counts_the_drop(crossroads):
     assert "12.0\" straight" in flat_measure.text()
 
 
+def test_EC_BASE_between_two_models_the_measure_is_base_edge_to_base_edge_first(crossroads):
+    """Clause: EC-BASE (75 x 42 mm ovals: 2.953" long). Two sportsbikes nose to tail 10" apart
+    centre to centre along x are 10 - 2.953 = 7.05" apart base edge to base edge; side by side
+    5" apart, 5 - 42 mm (1.654") = 3.35"."""
+    questions, _, poses = crossroads
+    at = {**poses, "komodo_1": Pose(10.0, 10.0, 0.0, 0.0), "komodo_2": Pose(20.0, 10.0, 0.0, 0.0)}
+    start, end = np.array([10.0, 10.0, 0.0]), np.array([20.0, 10.0, 0.0])
+    measure = questions.measure(start, end, models=("komodo_1", "komodo_2"), poses=at)
+    assert measure.edge_in == pytest.approx(10.0 - 75 / 25.4, abs=0.01) and measure.straight_in == pytest.approx(10.0)
+    assert measure.text().startswith('measure: 7.0" base edge to base edge, centre to centre 10.0" straight')
+    abreast = {**at, "komodo_2": Pose(10.0, 15.0, 0.0, 0.0)}
+    side = questions.measure(start, np.array([10.0, 15.0, 0.0]), models=("komodo_1", "komodo_2"), poses=abreast)
+    assert side.edge_in == pytest.approx(5.0 - 42 / 25.4, abs=0.01)
+    assert questions.measure(start, end).edge_in is None
+
+
 def test_EC_LOS_4_EC_COVER_1_sight_labels_are_the_los_engines_verdicts(crossroads):
     """Clauses EC-LOS-4, EC-COVER-1, EC-GUN-2: the labels carry the LOS engine's % visible and
     cover, and "can shoot" where the sight allows a shot and the target is in the gun's range.

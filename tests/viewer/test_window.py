@@ -232,6 +232,13 @@ def test_click_an_enemy_shows_its_ray_fan_and_tab_cycles(window, tmp_path):
     after = shot(window, "06-hades_2-ray-fan", tmp_path)
     assert targeted["selected"] == "komodo_1"
     assert changed_pixels(before, after) > 300, "no ray fan drawn"
+    window.click(window.pixel_of_model("hades_2"))  # a second click selects it (issue 47: Esc was needed first)
+    window.wait(lambda s: s["selected"] == "hades_2" and s["target"] is None)
+    window.key("Escape")
+    window.wait(lambda s: s["selected"] is None)
+    window.key("e")  # with nothing selected: told what to do (issue 47: it did nothing)
+    told = window.wait(lambda s: s["notice"])
+    assert told["notice"] == "e types a plan for the selected model: click a model first" and not told["plan_open"]
 
 
 def test_measure_two_points_in_inches(window, tmp_path):
@@ -249,6 +256,17 @@ def test_measure_two_points_in_inches(window, tmp_path):
     assert measured["straight_in"] == pytest.approx(12.0, abs=0.5)
     assert measured["ground_in"] >= measured["straight_in"] - 1e-9
     assert changed_pixels(before, after) > 100, "no ruler drawn"
+    assert measured["edge_in"] is None  # two points of the table
+    window.key("m")
+    window.wait(lambda s: s["measuring"] == 0)
+    window.click(window.pixel_of_model("komodo_1"))
+    window.wait(lambda s: s["measuring"] == 1)
+    window.click(window.pixel_of_model("komodo_2"))
+    between = window.wait(lambda s: s["measure"] is not None and s["measure"]["edge_in"] is not None)["measure"]
+    # Viper (39, 22.7) and Scale (44, 25.3), both facing west: 5.64" centre to centre, less the two
+    # half bases along the line between them (EC-BASE ovals): edge to edge is under it by 1.7-3"
+    assert between["straight_in"] == pytest.approx(np.hypot(5.0, 2.6), abs=0.01)
+    assert 1.65 < between["straight_in"] - between["edge_in"] < 2.96
 
 
 def test_quiet_when_idle_zoom_and_resize(window, tmp_path):
