@@ -15,7 +15,12 @@ motion to the drawn frame (``response_ms``) is printed beside.
 Then it releases, waits 1 s, and measures the viewer process's CPU over ``--idle`` seconds (user
 + system, /proc), beside the X server's over the same seconds (the floor: what a window costs).
 
-Targets (issue 16): drag to labels <= 100 ms median; idle CPU <= 5%.
+Launch (issue 47): from starting `entropy3d view` on the default table until its state file says
+a frame is drawn, ``--launches`` times; the floor is a bare Panda3D window (ShowBase, one frame
+drawn, a file written) started the same way on the same X server, in the same run.
+
+Targets (issues 16, 47): drag to labels <= 100 ms median; launch to the first frame <= 3 s
+median; idle CPU <= 5%.
 """
 
 from __future__ import annotations
@@ -46,15 +51,50 @@ def round_trip(window: ViewerWindow, xdotool_args: tuple[str, ...], changed) -> 
     return 1000.0 * (time.perf_counter() - started)
 
 
+#: the floor of a launch: a Panda3D window that draws one frame and says so, nothing of ours imported
+BARE_WINDOW = """
+import sys
+from direct.showbase.ShowBase import ShowBase
+base = ShowBase()
+base.graphicsEngine.renderFrame()
+base.graphicsEngine.renderFrame()
+open(sys.argv[1], "w").write("drawn")
+"""
+
+
+def launch_seconds(server: Xvfb, folder: Path, runs: int) -> tuple[list[float], list[float]]:
+    """(the viewer's, the bare window's) seconds from start to the first drawn frame, ``runs`` each."""
+    import subprocess
+
+    viewer, bare = [], []
+    for k in range(runs):
+        started = time.perf_counter()
+        window = ViewerWindow(server, folder / f"launch-{k}.json")
+        viewer.append(time.perf_counter() - started)
+        window.close()
+        flag = folder / f"bare-{k}.txt"
+        started = time.perf_counter()
+        process = subprocess.Popen([sys.executable, "-c", BARE_WINDOW, str(flag)], env={**os.environ,
+                                                                                       "DISPLAY": server.display})
+        while not flag.exists() and process.poll() is None:
+            time.sleep(0.005)
+        bare.append(time.perf_counter() - started)
+        process.kill()
+        process.wait()
+    return viewer, bare
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--moves", type=int, default=40)
     parser.add_argument("--idle", type=float, default=10.0)
+    parser.add_argument("--launches", type=int, default=5)
     args = parser.parse_args(argv)
     server = Xvfb()
     window = None
     try:
         with tempfile.TemporaryDirectory() as folder:
+            launches, bare = launch_seconds(server, Path(folder), args.launches)
             window = ViewerWindow(server, Path(folder) / "shown.json", extra=("--select", "komodo_1"))
             floor = []
             for _ in range(args.moves // 2):
@@ -88,6 +128,10 @@ def main(argv=None) -> int:
           f"(p90 {sorted(drags)[int(0.9 * len(drags))]:.1f} ms; inside the window {statistics.median(inside):.1f} ms)")
     print(f"floor, a key that asks nothing (median of {len(floor)}): {base:.1f} ms;  ratio {figure / base:.2f}")
     print(f"target <= 100 ms: {'met' if figure <= 100 else 'MISSED'}")
+    launch, launch_floor = statistics.median(launches), statistics.median(bare)
+    print(f"launch -> first frame drawn (median of {len(launches)}): {launch:.2f} s;  floor, a bare Panda3D "
+          f"window: {launch_floor:.2f} s;  ratio {launch / launch_floor:.2f};  target <= 3 s: "
+          f"{'met' if launch <= 3.0 else 'MISSED'}")
     print(f"idle CPU over {args.idle:.0f} s: viewer {100 * viewer_cpu / args.idle:.1f}%  "
           f"(floor, the X server: {100 * server_cpu / args.idle:.1f}%);  target <= 5%: "
           f"{'met' if viewer_cpu / args.idle <= 0.05 else 'MISSED'}")
