@@ -166,7 +166,8 @@ def seat_players(system, engine, seating) -> dict[str, EntropyCityPlayer]:
     automatic player with its own character (:func:`~entropy3d.game.players.demo_players`) that
     rides its best plans through a geometric look-ahead first and, in a physics game, once more
     through the game's producer; where a script plays (``seating.script``), its activations, the
-    automatic player filling in what it leaves out."""
+    automatic player filling in what it leaves out; a gang a person plays (``seating.hands``),
+    that person's answers (:class:`~entropy3d.game.hand.HandChooser`)."""
     from entropy3d.game.players import demo_players
     from entropy3d.game.tableview import LOOKAHEAD_MARGIN_IN
     from entropy3d.geometric import GeometricProducer
@@ -180,6 +181,13 @@ def seat_players(system, engine, seating) -> dict[str, EntropyCityPlayer]:
 
         choosers = {gang: ScriptedPlayer(seating.script, seating.script_path, system.rules, auto, seating.script_lines)
                     for gang, auto in choosers.items()}
+    if seating.hands:
+        from entropy3d.game.hand import HandChooser
+
+        def check(state, model_id, text):
+            engine.check(state, Action.ride(model_id, text), engine.table)
+
+        choosers = {**choosers, **{gang: HandChooser(seat, check) for gang, seat in seating.hands.items()}}
     return entropy_city_players(engine, choosers)
 
 

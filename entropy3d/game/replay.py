@@ -32,7 +32,8 @@ class ReplayHeader:
     """What a game was played with.
 
     scene: the scene file as given. scene_name: its name. seed: the game's seed. turns: turns
-    asked for. producer: ``physics`` or ``geometric``. players: ``auto`` or ``script:<path>``.
+    asked for. producer: ``physics`` or ``geometric``. players: ``auto``, ``script:<path>`` or
+    ``hand:<gang>,...`` (gangs a person played, in the viewer).
     initial: the state before turn 1. scene_sha256: digest of the scene file's bytes, so a
     re-simulation can tell a changed scene from a broken promise of determinism.
     engine_sha256: digest of the entropy3d code and rules data that played it, for the same

@@ -23,7 +23,9 @@ class Seating:
     every action; a player may ride a plan through it once more before choosing it); producer:
     its name (``physics`` or ``geometric``). seed: the players' own seed sequence, spawned from the
     game's seed beside the dice's, so the players' choices never move the dice. script, script_path,
-    script_lines: a loaded game script, its file and its lines (None, None, {} when none plays)."""
+    script_lines: a loaded game script, its file and its lines (None, None, {} when none plays).
+    hands: gang -> the :class:`~entropy3d.game.hand.HandSeat` of a person playing it ({}: the
+    rulebook's own players at every gang)."""
 
     table: Any
     geometry: Any
@@ -33,9 +35,16 @@ class Seating:
     script: Any = None
     script_path: Path | None = None
     script_lines: Mapping = field(default_factory=dict)
+    hands: Mapping[str, Any] = field(default_factory=dict)
 
 
 def seat_automatic_players(system, engine, seating: Seating) -> dict[str, Any]:
-    """Each gang of the scene played by the rulebook's automatic player, ``auto(gang, engine)``."""
+    """Each gang of the scene played by the rulebook's automatic player, ``auto(gang, engine)``.
+    A gang to be played by hand is refused: this seating has no player a person answers through."""
+    if seating.hands:
+        from entropy3d.errors import EntropyError
+
+        raise EntropyError(f"{system.title} cannot be played by hand yet: its gangs are played by its automatic "
+                           f"player (play {', '.join(seating.hands)} in an Entropy City scene, or leave --play out)")
     auto = system.player("auto")
     return {gang: auto(gang, engine) for gang in seating.table.spec.gangs}

@@ -60,12 +60,14 @@ def make_producer(name: str, table, geometry, physics_in_process: bool = False) 
 
 def setup_game(scene: str | Path | None, *, seed: int | None = None, turns: int | None = None,
                producer: str = "physics", script: str | Path | None = None,
-               physics_in_process: bool = False) -> tuple[Game, ReplayHeader]:
+               physics_in_process: bool = False, hands=None) -> tuple[Game, ReplayHeader]:
     """A ready-to-play game and the replay header that describes it.
 
     scene: a scene file (None: the script's scene, else the bundled default scene).
     seed: the dice and the automatic players (None: the script's, else 0). turns: None takes the
-    script's, then the scene's. physics_in_process: see :func:`make_producer`.
+    script's, then the scene's. physics_in_process: see :func:`make_producer`. hands: gang -> the
+    :class:`~entropy3d.game.hand.HandSeat` of a person playing it (the header's players say
+    ``hand:GANG,...``: such a game is rendered, never played again).
     """
     from entropy3d.resources import default_scene
     from entropy3d.scene import load_scene
@@ -91,10 +93,15 @@ def setup_game(scene: str | Path | None, *, seed: int | None = None, turns: int 
         if problems:
             raise ScriptError(script_path, problems)
     riding = make_producer(producer, table, geometry, physics_in_process)
-    seating = Seating(table, geometry, riding, producer, players_seed, game_script, script_path, script_lines)
+    hands = dict(hands or {})
+    unknown = sorted(set(hands) - set(table.spec.gangs))
+    if unknown:
+        raise ValueError(f"no gang {', '.join(unknown)} in {scene}; its gangs: {', '.join(table.spec.gangs)}")
+    seating = Seating(table, geometry, riding, producer, players_seed, game_script, script_path, script_lines, hands)
     game = system_game(system, table, geometry, riding, seating, np.random.default_rng(dice_seed), turns)
+    players = f"hand:{','.join(hands)}" if hands else "auto" if script is None else f"script:{script}"
     header = ReplayHeader(scene=str(scene), scene_name=table.name, seed=int(seed), turns=turns, producer=producer,
-                          players="auto" if script is None else f"script:{script}", initial=game.state,
+                          players=players, initial=game.state,
                           scene_sha256=file_sha256(scene), engine_sha256=engine_sha256())
     return game, header
 
@@ -203,6 +210,9 @@ def resimulate(path: str | Path) -> tuple[bool, bytes]:
     if header.engine_sha256 and header.engine_sha256 != engine_sha256():
         raise ReplayError(path, [("header.engine_sha256", 1, "this replay was played by a different version of "
                                   "entropy3d or its rules data; it can be rendered, not played again byte for byte")])
+    if header.players.startswith("hand:"):
+        raise ReplayError(path, [("header.players", 1, f"this game was played by hand ({header.players}); it can be "
+                                  "rendered, not played again")])
     script = header.players.split(":", 1)[1] if header.players.startswith("script:") else None
     again = play_game(scene, seed=header.seed, turns=header.turns, producer=header.producer, script=script)
     # played from where the scene is now: the header names it as the replay does

@@ -1,0 +1,135 @@
+"""A gang played by a person: the game loop asks, a window (or any front end) answers.
+
+The one loop (:class:`~entropy3d.game.loop.Game`) asks its players synchronously. A person answers
+from another thread (the viewer's window keeps drawing meanwhile): :class:`HandSeat` is the bridge,
+one per gang played by hand. The loop's thread calls :meth:`HandSeat.ask`, which posts a
+:class:`Question` and waits; the window reads :attr:`HandSeat.question`, shows it, checks what is
+typed with the rules' own ``check`` and calls :meth:`HandSeat.answer`. :meth:`HandSeat.close`
+ends a game a person walks away from: the waiting question is answered by :class:`GameLeft`.
+
+Entropy City's rider is played by :class:`HandChooser`, a chooser of
+:class:`~entropy3d.game.entropy_city_player.EntropyCityPlayer` as the automatic and the scripted
+ones are: the plan of each action, which of the attacks the rules offer (or none), and whether
+to remain on overwatch. It decides no rule: the engine refuses what is not allowed, and a refused
+plan is asked again with the refusal.
+"""
+
+from __future__ import annotations
+
+import queue
+import threading
+from dataclasses import dataclass, field
+from typing import Sequence
+
+from entropy3d.errors import EntropyError, IllegalPlanError
+from entropy3d.rules.state import State
+
+
+class GameLeft(EntropyError):
+    """The person playing a gang closed the game before it ended."""
+
+
+@dataclass(frozen=True)
+class Question:
+    """What the game asks the person playing a gang.
+
+    kind: ``plan`` (the plan of the model's action ``index``, 0-based), ``attack`` (one of
+    ``options``, or none) or ``overwatch`` (remain on it, yes or no). model_id: whose. state: the
+    game as it stands when asked (a plan is checked against it). refusal: why the last answer was
+    refused ("" for none)."""
+
+    kind: str
+    model_id: str
+    index: int
+    state: State = field(repr=False)
+    options: tuple[str, ...] = ()
+    refusal: str = ""
+
+    def prompt(self, rider: str) -> str:
+        """The question in words (``rider``: the model's name)."""
+        said = {"plan": f"{rider}, action {self.index + 1}: type a plan (e.g. s2: straight 8), Enter rides it",
+                "attack": f"{rider} may attack: type 1-{len(self.options)} or Enter for none",
+                "overwatch": f"{rider} is on overwatch: y remains on it, n rides"}[self.kind]
+        return f"{said}  (refused: {self.refusal})" if self.refusal else said
+
+
+class HandSeat:
+    """The questions of one gang's person, asked from the game's thread and answered from another."""
+
+    def __init__(self, gang: str):
+        self.gang = gang
+        self._question: Question | None = None
+        self._answers: queue.Queue[str | None] = queue.Queue()
+        self._lock = threading.Lock()
+
+    @property
+    def question(self) -> Question | None:
+        """What waits for an answer now (None: nothing)."""
+        with self._lock:
+            return self._question
+
+    def ask(self, question: Question) -> str:
+        """Post ``question`` and wait for its answer (GameLeft when the seat is closed)."""
+        with self._lock:
+            self._question = question
+        answer = self._answers.get()
+        if answer is None:
+            raise GameLeft(f"the person playing {self.gang} left the game")
+        return answer
+
+    def answer(self, text: str) -> bool:
+        """Answer the question that waits (from the window's thread); False when none does. The
+        question is taken down at once, so a window looking again before the game's thread has
+        read the answer does not answer it twice."""
+        with self._lock:
+            if self._question is None:
+                return False
+            self._question = None
+            self._answers.put(str(text))
+        return True
+
+    def close(self) -> None:
+        """End the game for a question waiting now or asked later."""
+        self._answers.put(None)
+
+
+class HandChooser:
+    """Entropy City's chooser for a gang played through ``seat``; ``push`` its push-your-luck
+    policy (EC-DICE-5). ``check(state, model_id, text)`` raises IllegalPlanError (or any
+    EntropyError) for a plan the rules refuse, so the person is asked again with the reason."""
+
+    considers_kicks = False
+
+    def __init__(self, seat: HandSeat, check, push: str = "sit-at-tn"):
+        self.seat, self.check, self.push = seat, check, push
+
+    def choose_plan(self, view) -> str:
+        refusal = ""
+        while True:
+            asked = Question("plan", view.model.id, view.action_index, view.state, refusal=refusal)
+            text = self.seat.ask(asked).strip()
+            try:
+                self.check(view.state, view.model.id, text)
+            except (IllegalPlanError, EntropyError) as refused:
+                refusal = str(refused).splitlines()[0]
+                continue
+            return text
+
+    def choose_attack(self, view, options: Sequence) -> object | None:
+        if not options:
+            return None
+        words = tuple(f"{option.kind} at {option.target}" + (f", TN {option.tn}" if option.tn else "")
+                      for option in options)
+        refusal = ""
+        while True:
+            asked = Question("attack", view.model.id, view.action_index, view.state, words, refusal)
+            text = self.seat.ask(asked).strip()
+            if not text:
+                return None
+            if text.isdigit() and 1 <= int(text) <= len(options):
+                return options[int(text) - 1]
+            refusal = f"{text!r} is not one of 1-{len(options)}"
+
+    def remain_on_overwatch(self, view) -> bool:
+        text = self.seat.ask(Question("overwatch", view.model.id, view.action_index, view.state)).strip().lower()
+        return text.startswith("y")

@@ -1,0 +1,84 @@
+"""A game played in the viewer, headless: a person's gang answered from another thread, the
+automatic player at the other, the game written as a replay the share page reads."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from entropy3d.cli import app
+from entropy3d.game.replay import ReplayError, read_replay
+from entropy3d.game.session import resimulate
+from entropy3d.viewer.playing import LiveGame
+
+SMALL_TABLE = Path(__file__).resolve().parents[1] / "data" / "small_table.yaml"
+
+
+def answer_all(live: LiveGame, plans: list[str], seen: list) -> None:
+    """Answer every question until the game ends: the plans in turn, no attack, no overwatch."""
+    deadline = time.monotonic() + 300
+    while not live.done and time.monotonic() < deadline:
+        asked = live.question()
+        if asked is None:
+            time.sleep(0.01)
+            continue
+        _, question = asked
+        seen.append(question)
+        if question.kind == "plan":
+            live.answer(plans.pop(0) if plans else "s1: straight 1")
+        else:
+            live.answer("" if question.kind == "attack" else "n")
+    assert live.done
+
+
+def test_EC_TURN_4_a_hand_played_gang_is_asked_its_plans_and_a_refused_plan_again(tmp_path):
+    """Clauses EC-TURN-4, EC-TER-BUILDING, EC-DICE-4 (issue 47: play a game in the viewer, one
+    side by hand). On the small table Hades' cruiser (h1, at (4, 11) facing east) is played by
+    hand for 2 turns, Komodo by the automatic player (seed 3, the geometric producer: the same
+    game every time). Its first plan, at speed 3 on the game's first action, is refused (EC-TURN-4:
+    speed 1) and asked again with the refusal; turn 1 rides 5" twice. In turn 2 a right turn into
+    the L-shaped building is refused (EC-TER-BUILDING) and asked again; the 5" ridden instead hits
+    Komodo's quad, a bust, and the remount skips its second action (EC-DICE-4): no question. The
+    replay says who played, holds the plans typed, and is read by `share`."""
+    live = LiveGame(SMALL_TABLE, ["hades"], seed=3, turns=2, folder=tmp_path)
+    seen: list = []
+    answer_all(live, ["s3: straight 12", "s1: straight 5", "s1: straight 5", "s1: right tight 3, straight 2",
+                      "s1: straight 5"], seen)
+    assert not live.error, live.error
+    plans = [q for q in seen if q.kind == "plan"]
+    assert [(q.model_id, q.index) for q in plans] == [("h1", 0), ("h1", 0), ("h1", 1), ("h1", 0), ("h1", 0)]
+    assert [q.refusal.split("(")[-1] for q in plans if q.refusal] == ["EC-TURN-4)", "EC-TER-BUILDING)"]
+    replay = read_replay(live.replay_path)
+    assert live.replay_path == tmp_path / "small_table-played-3.jsonl"
+    assert replay.header.players == "hand:hades" and replay.end is not None
+    ridden = [(activation.turn, action.action.kind, str(action.plan or "")) for activation in replay.activations
+              if activation.model_id == "h1" for action in activation.actions]
+    assert ridden == [(1, "move", "s1: straight 5"), (1, "move", "s1: straight 5"), (2, "move", "s1: straight 5"),
+                      (2, "skip", "")]
+    with pytest.raises(ReplayError, match="played by hand"):
+        resimulate(live.replay_path)
+    page = tmp_path / "played.html"
+    result = CliRunner().invoke(app, ["share", str(live.replay_path), "-o", str(page)])
+    assert result.exit_code == 0, result.output
+    assert page.stat().st_size > 10_000
+
+
+def test_a_game_left_before_its_end_is_written_cut_short(tmp_path):
+    """Closing the window while a question waits ends the game: what was played is a replay cut
+    short (no end record), which the share page reads and says so."""
+    live = LiveGame(SMALL_TABLE, ["komodo", "hades"], seed=1, turns=3, folder=tmp_path)
+    deadline = time.monotonic() + 120
+    while live.question() is None and time.monotonic() < deadline:
+        time.sleep(0.01)
+    first = live.question()[1]
+    assert live.answer("s1: straight 5") and not live.answer("s1: straight 5")  # taken down once answered
+    while (live.question() is None or live.question()[1] is first) and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert live.question() is not None and not live.done
+    live.close()
+    assert live.done and not live.error, live.error
+    replay = read_replay(live.replay_path)
+    assert replay.end is None and replay.header.players == "hand:komodo,hades"
