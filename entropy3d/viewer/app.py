@@ -64,13 +64,16 @@ def display_problem() -> str:
 
 def run_viewer(source: str | Path | None = None, *, screenshot: str | Path | None = None,
                steps: int = 0, overlays: str = "", state_file: str | Path | None = None,
-               select: str | None = None, on_replay=None) -> None:
+               select: str | None = None, on_replay=None, play: tuple[str, ...] = (), seed: int = 0,
+               turns: int | None = None) -> None:
     """Open the viewer on ``source``. With ``screenshot`` it draws offscreen instead (no display
     needed), after ``steps`` presses of n and the overlay keys in ``overlays`` (e.g. "ltr"), saves
     one frame there and returns. ``state_file``: after every change, write what the window shows
     there as JSON (selection, labels, measure, where models are drawn) for scripts and tests.
     ``select``: a model id selected at the start. ``on_replay``: called with the replay read (None
-    for a scene) before the window opens."""
+    for a scene) before the window opens. ``play``: gangs a person plays in a game of the scene
+    (the others by the automatic players; dice from ``seed``, ``turns`` turns: the scene's when
+    None), written as a replay in the current folder (:class:`~entropy3d.viewer.playing.LiveGame`)."""
     if screenshot is None:
         problem = display_problem()
         if problem:
@@ -78,6 +81,13 @@ def run_viewer(source: str | Path | None = None, *, screenshot: str | Path | Non
     from entropy3d.game.replay import load_source
 
     table, geometry, replay = load_source(source)
+    live = None
+    if play:
+        from entropy3d.viewer.playing import LiveGame
+
+        if replay is not None:
+            raise ValueError("--play plays a scene: give a scene file, not a replay")
+        live = LiveGame(table.source, play, seed=seed, turns=turns)
     if on_replay is not None:
         on_replay(replay)
     if select is not None:
@@ -97,7 +107,7 @@ def run_viewer(source: str | Path | None = None, *, screenshot: str | Path | Non
         raise DisplayUnavailable(f"could not open a window: {error}") from None
     if base.win is None:
         raise DisplayUnavailable("could not open a window (no graphics pipe)")
-    viewer = Viewer(base, table, geometry, replay, state_file)
+    viewer = Viewer(base, table, geometry, replay, state_file, live)
     if select is not None:
         viewer.select(select)
     if screenshot is None:
@@ -124,7 +134,7 @@ class Viewer(ViewerOverlays):
     """The scene graph, the orbit camera, the replay timeline, the selection and its questions,
     and the overlays of one window."""
 
-    def __init__(self, base, table, geometry, replay, state_file: str | Path | None = None):
+    def __init__(self, base, table, geometry, replay, state_file: str | Path | None = None, live=None):
         from direct.gui.OnscreenText import OnscreenText
         from direct.showbase.DirectObject import DirectObject
         from panda3d.core import TextNode
@@ -164,6 +174,11 @@ class Viewer(ViewerOverlays):
         self.standing: dict[str, str] = {}
         #: the scene files written with s (the table as it stands), in the folder the viewer was started in
         self.saved: list[Path] = []
+        #: a game played here (:class:`~entropy3d.viewer.playing.LiveGame`; None: a table or a replay to explore)
+        self.live = live
+        self._live_seen: tuple | None = None
+        if live is not None:
+            base.finalExitCallbacks.append(live.close)  # q or the window closed: the game so far is written
         self.save_refused = ""
         self.undo: list[tuple[str | None, Pose | None]] = []  # (model, pose before) or (None, None): a ride
         self.ridden: list[tuple[object, list[str]]] = []  # (state after, event lines) of each plan ridden here
@@ -452,8 +467,10 @@ class Viewer(ViewerOverlays):
         self._drag = None
 
     def start_poses(self) -> dict[str, Pose]:
-        """Where every model in play stands before any try: the timeline's, or the last plan
-        ridden here."""
+        """Where every model in play stands before any try: the game's as it stands (a game
+        played here), the timeline's, or the last plan ridden here."""
+        if self.live is not None and not self.live.done:
+            return {m.id: m.pose for m in self.live.state().models.values() if m.in_play}
         if self.ridden:
             return {m.id: m.pose for m in self.ridden[-1][0].models.values() if m.in_play}
         poses, _, _ = self.timeline.poses()
@@ -466,7 +483,8 @@ class Viewer(ViewerOverlays):
 
     def game_state(self):
         """The game state now: the timeline's or the last ridden here, with the tried poses."""
-        state = self.ridden[-1][0] if self.ridden else self.timeline.state()
+        state = (self.live.state() if self.live is not None and not self.live.done
+                 else self.ridden[-1][0] if self.ridden else self.timeline.state())
         for model_id, pose in self.what_if.items():
             if model_id in state.models:
                 state = state.with_model(state.model(model_id).but(pose=pose))
@@ -528,9 +546,17 @@ class Viewer(ViewerOverlays):
         return self._riding
 
     def preview(self, text: str) -> None:
-        """Check ``text`` for the selected model where it stands now and show the answer."""
+        """Check ``text`` for the selected model where it stands now and show the answer (in a
+        game played here, against the game as it stands, when its question is a plan)."""
         from entropy3d.viewer.planning import preview_plan, preview_state
 
+        asked = self.live.question() if self.live is not None else None
+        if asked is not None:
+            question = asked[1]
+            self.plan_preview = (preview_plan(question.state, question.model_id, text, self.table.ruleset,
+                                              self._probe()[1]) if question.kind == "plan" and text.strip() else None)
+            self.refresh()
+            return
         state = preview_state(self.game_state(), self.timeline.step is None and not self.ridden)
         self.plan_preview = preview_plan(state, self.selected, text, self.table.ruleset, self._probe()[1])
         self.refresh()
@@ -540,6 +566,10 @@ class Viewer(ViewerOverlays):
         what happened; u undoes it. A refused plan stays open with its clause."""
         from entropy3d.viewer.planning import preview_state, ride_plan
 
+        if self.live is not None and self.live.question() is not None:
+            self.live.answer(text)  # the game checks it (a refused plan is asked again, with why)
+            self.close_plan()
+            return
         self.preview(text)
         if self.plan_preview.move is None:
             self.plan_entry["focus"] = 1
@@ -562,7 +592,47 @@ class Viewer(ViewerOverlays):
 
     # -- frame -----------------------------------------------------------------------------------
 
+    def _follow_live(self) -> None:
+        """A game played here: when its question or its records change, select the model asked
+        about and open the line to answer in; once it ends, its replay is the timeline."""
+        from entropy3d.game.timeline import Timeline
+
+        asked = self.live.question()
+        seen = (id(asked[1]) if asked else None, len(self.live.records), self.live.done)
+        if seen == self._live_seen:
+            return
+        self._live_seen = seen
+        self.changed_at = time.perf_counter()
+        if self.live.done:
+            self.close_plan()
+            self.timeline = Timeline(self.live.replay(), self.live.header.initial)
+            self.timeline.index = len(self.timeline.steps) - 1
+            self.timeline.t = self.timeline.duration()
+        elif asked is not None:
+            self.what_if.clear()
+            self.selected, self.target = asked[1].model_id, None
+            if self.plan_entry is None:
+                self._open_plan()
+        self.refresh()
+
+    def live_words(self) -> str:
+        """The caption's line of a game played here: whose move, or how it ended."""
+        if self.live is None:
+            return ""
+        if self.live.done:
+            end = self.live.replay().end
+            said = self.live.error or (end.reason if end is not None else "left before its end")
+            return f"game over: {said}; replay written to {self.live.replay_path}"
+        asked = self.live.question()
+        if asked is None:
+            return "the automatic players are playing..."
+        gang, question = asked
+        names = self.questions.names
+        return f"your move ({names.gang(gang)}): {question.prompt(names.rider(question.model_id))}"
+
     def _tick(self, task):
+        if self.live is not None:
+            self._follow_live()
         where = self._mouse()
         if self._drag is not None and where is not None and where != self._drag[1]:
             mode, last, pose = self._drag
@@ -640,13 +710,16 @@ class Viewer(ViewerOverlays):
         self._draw_measure()
         self._draw_plan(poses)
         self.lines.build(self.overlay_root)
-        caption = self.timeline.caption()
+        caption = (self.timeline.caption() if self.live is None or self.live.done else
+                   f"a game of {self.table.name}: turn {max(1, self.live.state().turn)} of {self.live.header.turns}")
         if self.timeline.steps:
             caption += f"\nplay speed x{self.speed:g}" + ("   following the active model" if self.follow else "")
             if self.slider is not None and len(self.timeline.steps) > 1:
                 self.slider.setValue(max(0, self.timeline.index) / (len(self.timeline.steps) - 1))
         if self.ridden:
             caption += "\nridden here (u undoes): " + "; ".join(self.ridden[-1][1][-3:])
+        if self.live is not None:
+            caption += f"\n{self.live_words()}"
         if self.notice:
             caption += f"\n{self.notice}"
         if self.save_refused:

@@ -157,6 +157,12 @@ class ViewerOverlays:
         if self.plan_entry is None or self.selected is None:
             return
         preview = self.plan_preview
+        asked = self.live.question() if self.live is not None else None
+        if asked is not None and asked[1].kind != "plan":
+            options = [f"  {k}. {option}" for k, option in enumerate(asked[1].options, start=1)]
+            self._set_text(self.panel, "\n".join([self.panel.getText(), asked[1].prompt(
+                self.questions.names.rider(asked[1].model_id)), *options]))
+            return
         if preview is None:
             self._set_text(self.panel, self.panel.getText() + "\ntype a plan, e.g. s2: straight 8, left medium 5")
             return
@@ -186,6 +192,7 @@ class ViewerOverlays:
             "standing": dict(self.standing),
             "saved": [str(path) for path in self.saved], "save_refused": self.save_refused,
             "notice": self.notice,
+            "live": self._live_shown(),
             "moved": {i: self.moved_words(i) for i in sorted(self.what_if) if i in poses and i in self.start_poses()},
             "labels": [label.to_dict() for label in self.sight_labels],
             "measure": self.measure.to_dict() if self.measure is not None else None,
@@ -203,6 +210,19 @@ class ViewerOverlays:
             "frames_drawn": self.frames_drawn,
             "response_ms": self.last_response_ms,
         }
+
+    def _live_shown(self) -> dict | None:
+        """A game played here, as plain data: the question waiting, how far it is, its replay."""
+        if self.live is None:
+            return None
+        asked = self.live.question()
+        question = None if asked is None else {
+            "gang": asked[0], "kind": asked[1].kind, "model": asked[1].model_id, "index": asked[1].index,
+            "options": list(asked[1].options), "refusal": asked[1].refusal}
+        return {"question": question, "answered": self.live.answered, "records": len(self.live.records),
+                "done": self.live.done,
+                "replay": str(self.live.replay_path) if self.live.replay_path else None, "error": self.live.error,
+                "words": self.live_words()}
 
     def _write_state(self) -> None:
         if self.state_file is not None:

@@ -31,8 +31,10 @@ class LiveGame:
 
         self.seats = {gang: HandSeat(gang) for gang in gangs}
         self.game, self.header = setup_game(scene, seed=seed, turns=turns, producer="geometric", hands=self.seats)
-        self.folder, self.seed = Path(folder), int(seed)
+        self.folder, self.seed = Path(folder).resolve(), int(seed)
         self.records: list = []
+        #: questions answered so far (a front end waits for the next question after this many)
+        self.answered = 0
         self.replay_path: Path | None = None
         self.error = ""
         self._lock = threading.Lock()
@@ -87,7 +89,10 @@ class LiveGame:
     def answer(self, text: str) -> bool:
         """Answer the question that waits; False when none does."""
         asked = self.question()
-        return asked is not None and self.seats[asked[0]].answer(text)
+        if asked is None or not self.seats[asked[0]].answer(text):
+            return False
+        self.answered += 1
+        return True
 
     def close(self) -> None:
         """Leave the game: the question waiting now (or the next) ends it; wait for its replay."""

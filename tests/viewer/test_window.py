@@ -18,6 +18,7 @@ import numpy as np
 import pytest
 import yaml
 
+from entropy3d.game.replay import read_replay
 from entropy3d.resources import bundled_dir, default_scene
 from tests.viewer.xwindow import ViewerWindow, Xvfb, missing_tools
 
@@ -214,6 +215,44 @@ def test_EC_FOOT_DEPLOY_a_tried_table_saved_and_opened_again_stands_as_it_was(xv
             assert again.state["poses"][model_id] == pytest.approx(pose, abs=1e-3), model_id
     finally:
         again.close()
+
+
+def test_EC_TURN_3_a_game_played_by_hand_in_the_window_two_activations(xvfb, tmp_path):
+    """Clauses EC-TURN-3, EC-TURN-4, EC-DICE-4 (issue 47's acceptance: a two-activation
+    hand-played game). `entropy3d view small_table.yaml --play hades --seed 3 --turns 2`: the
+    window asks Brakes' (h1) plans, each typed into the line that opens by itself and checked as
+    it is typed (a speed 3 plan on the game's first action shows its refusal, EC-TURN-4, before
+    Enter); Komodo plays itself. Turn 1 rides 5" twice (EC-TURN-3: two actions); turn 2's 5"
+    hits Komodo's quad, a bust, and the remount skips the second (EC-DICE-4): the game ends
+    after two activations of Brakes, and its replay is in the folder the viewer runs in."""
+    scene = Path(__file__).resolve().parents[1] / "data" / "small_table.yaml"
+    window = ViewerWindow(xvfb, tmp_path / "shown.json", str(scene),
+                          extra=("--play", "hades", "--seed", "3", "--turns", "2"))
+    try:
+        for k, plan in enumerate(["s1: straight 5", "s1: straight 5", "s1: straight 5"]):
+            asked = window.wait(lambda s, k=k: s["plan_open"] and s["live"]["question"] is not None
+                                and s["live"]["answered"] == k)
+            assert asked["live"]["question"]["model"] == "h1" and asked["selected"] == "h1"
+            if k == 0:
+                window.xdotool("type", "--window", window.window, "--delay", "40", "s3: straight 12")
+                refused = window.wait(lambda s: s["plan"] is not None and s["plan"]["text"] == "s3: straight 12")
+                assert refused["plan"]["clause"] == "EC-TURN-4"
+                shot(window, "14-your-move", tmp_path)
+                for _ in range(len("s3: straight 12")):
+                    window.key("BackSpace")
+            window.xdotool("type", "--window", window.window, "--delay", "40", plan)
+            window.wait(lambda s, plan=plan: s["plan"] is not None and s["plan"]["text"] == plan
+                        and s["plan"]["refusal"] is None)
+            window.key("Return")
+        ended = window.wait(lambda s: s["live"]["done"])
+        assert ended["live"]["error"] == "" and "game over: 2 turns played" in ended["live"]["words"]
+        assert ended["live"]["answered"] == 3
+        replay = read_replay(ended["live"]["replay"])
+        assert Path(ended["live"]["replay"]) == tmp_path / "small_table-played-3.jsonl"
+        brakes = [(a.turn, [x.action.kind for x in a.actions]) for a in replay.activations if a.model_id == "h1"]
+        assert brakes == [(1, ["move", "move"]), (2, ["move", "skip"])] and replay.header.players == "hand:hades"
+    finally:
+        window.close()
 
 
 def test_click_an_enemy_shows_its_ray_fan_and_tab_cycles(window, tmp_path):
