@@ -380,8 +380,9 @@ def crossroads_replay(tmp_path_factory):
 
 def test_a_replay_steps_through_every_action_and_seeks_anywhere_on_its_slider(xvfb, tmp_path, crossroads_replay):
     """Issue 47: a replay froze for good at its second action (the slider's own refresh taken for
-    a move, for ever). n steps through every action; dragging the thumb from the end to the middle
-    seeks there; the window still answers keys afterwards."""
+    a move, for ever). n steps through every action and p back through them; dragging the thumb
+    to the middle seeks there, the window still answers keys afterwards, and a click on the
+    slider beside the thumb pages it on an action at a time to the end."""
     window = ViewerWindow(xvfb, tmp_path / "shown.json", source=str(crossroads_replay))
     try:
         steps = window.state["steps"]
@@ -389,12 +390,18 @@ def test_a_replay_steps_through_every_action_and_seeks_anywhere_on_its_slider(xv
         for k in range(steps):
             window.key("n")
             window.wait(lambda s, k=k: s["step"] == k)
+        for k in range(steps - 2, -1, -1):  # and back, both ways
+            window.key("p")
+            window.wait(lambda s, k=k: s["step"] == k)
         width, height = window.state["window"]
         x_at, y = (lambda value: int(width / 2 + (2 * value - 1) * 0.58 * height / 2)), int(0.9 * height)
-        window.drag((x_at(1.0), y), (x_at(0.5), y))
+        window.drag((x_at(0.0), y), (x_at(0.5), y))
         middle = window.wait(lambda s: 0 < s["step"] < steps - 1)
         window.key("n")
         window.wait(lambda s: s["step"] == middle["step"] + 1)
+        for k in range(middle["step"] + 2, steps):  # the thumb paged along by a click beside it: every action
+            window.click((x_at(1.0) + 4, y))
+            window.wait(lambda s, k=k: s["step"] == k)
     finally:
         window.close()
 
