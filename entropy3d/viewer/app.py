@@ -13,7 +13,8 @@ Keys and mouse (also shown in the window, h toggles them):
   [ and ] turn it 15 degrees; u undoes the last try
 - m then two clicks: measure (straight and along the ground, inches; levels at both ends; between
   two models from base edge to base edge first)
-- left-drag elsewhere orbit, right-drag pan, wheel/+/- zoom, arrows orbit, c centre, v top-down
+- left-drag elsewhere orbit, right-drag pan, wheel/+/- zoom, arrows orbit, c centre (on the
+  target, else the selection), v top-down
 - replay: space play/pause, n/p next/previous action, home start, , and . play speed,
   f follow the active model; the slider at the bottom seeks
 - s saves the table as it stands (tries, facings, speeds) as a scene file in the current folder
@@ -256,8 +257,11 @@ class Viewer(ViewerOverlays):
         self.dirty = True
 
     def _centre(self) -> None:
-        poses, _, active = self.timeline.poses()
-        focus = self.selected or active
+        """c: the camera turns about the target (where its ray fan ends), else the selection, else
+        the active model, where they stand now (a try, a game played here)."""
+        _, _, active = self.timeline.poses()
+        poses = self.poses()
+        focus = self.target or self.selected or active
         self.centre = (np.array([poses[focus].x, poses[focus].y, poses[focus].z]) if focus in poses else
                        self._fitting_view()[0])
         self.dirty = True

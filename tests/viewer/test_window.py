@@ -213,6 +213,7 @@ def test_EC_FOOT_DEPLOY_a_tried_table_saved_and_opened_again_stands_as_it_was(xv
     try:
         for model_id, pose in tried["poses"].items():
             assert again.state["poses"][model_id] == pytest.approx(pose, abs=1e-3), model_id
+        shot(again, "16-saved-table-reloaded", tmp_path)
     finally:
         again.close()
 
