@@ -1,0 +1,127 @@
+"""Tag's engine at its edges, each expected value worked out by hand from rules/tag.yaml (move_in
+6", reach_in 1.5", tag_on 4, die_sides 6, points_per_tag 1): every refusal's clause and words,
+the reach at exactly 1.5", what a walk and a tag leave in the state and their events (issue 51:
+the mutation run of the engines found these unchecked: a refusal naming no clause, a tag at
+1.5" refused, a walk counting -1 actions, an event with no target all passed the tests)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from entropy3d.errors import IllegalPlanError
+from entropy3d.geometry import Pose
+from entropy3d.rules.facts import Facts
+from entropy3d.rules.state import OUT
+from entropy3d.rules.transition import ACTIVATE, Action
+from entropy3d.scene import load_scene
+from entropy3d.scene.build import build_table_geometry
+from entropy3d.scene.systemrules import model_stats, system_of
+
+YARD = Path(__file__).resolve().parents[2] / "data" / "tag_yard.yaml"
+
+
+@pytest.fixture(scope="module")
+def yard():
+    table = load_scene(YARD)
+    geometry = build_table_geometry(table)
+    system = system_of(table)
+    engine = system.engine(model_stats(table, system))
+    return engine, engine.initial_state(table.initial_state(geometry.surface_height))
+
+
+def facing(state, gap_in: float):
+    """Ash (red_1) at (10, 8) and Cal (blue_1) ``gap_in`` east of it, both in the game."""
+    state = state.with_model(state.model("red_1").but(pose=Pose(10.0, 8.0, 0.0)))
+    return state.with_model(state.model("blue_1").but(pose=Pose(10.0 + gap_in, 8.0, 180.0)))
+
+
+def refusal(engine, state, action) -> tuple[str, str]:
+    with pytest.raises(IllegalPlanError) as refused:
+        engine.check(state, action)
+    return refused.value.clause, refused.value.message
+
+
+def test_TAG_END_the_game_starts_on_the_tag_mission(yard):
+    """Clause: TAG-END. The mission is the rules data's ``mission: tag``."""
+    _, state = yard
+    assert state.mission == "tag"
+
+
+def test_TAG_TAG_TAG_TURN_TAG_END_every_refusal_names_its_clause_and_says_why(yard):
+    """Clauses TAG-TAG, TAG-TURN, TAG-END: the words of each refusal, as a player reads them."""
+    engine, state = yard
+    near = facing(state, 1.0)
+    assert refusal(engine, near, engine.parse_action("red_1", "tag red_2")) == (
+        "TAG-TAG", "'red_2' is not an enemy runner")
+    assert refusal(engine, near, engine.parse_action("red_1", "tag nobody")) == (
+        "TAG-TAG", "'nobody' is not an enemy runner")
+    gone = near.with_model(near.model("blue_1").but(status=OUT))
+    assert refusal(engine, gone, engine.parse_action("red_1", "tag blue_1")) == ("TAG-TAG", "blue_1 is already out")
+    assert refusal(engine, gone, engine.parse_action("blue_1", "walk: straight 1")) == (
+        "TAG-END", "blue_1 is out of the game")
+    done = near.with_model(near.model("red_1").but(actions_taken=1))
+    assert refusal(engine, done, engine.parse_action("red_1", "tag blue_1")) == (
+        "TAG-TURN", "red_1 has taken its one action this activation")
+    assert refusal(engine, near, Action("watch", "red_1")) == ("TAG-TURN", "a runner may walk or tag; not 'watch'")
+    with pytest.raises(IllegalPlanError) as unsaid:
+        engine.parse_action("red_1", "tag")
+    assert (unsaid.value.clause, unsaid.value.message) == ("TAG-TAG", "say whom to tag: 'tag RUNNER', not 'tag'")
+    assert refusal(engine, near, engine.parse_action("red_1", "walk: straight 7")) == (
+        "TAG-MOVE", 'too far: 7" is over the 6" red_1 walks')
+
+
+def test_TAG_TAG_a_tag_reaches_exactly_its_reach_and_no_further(yard):
+    """Clause: TAG-TAG ("within 1.5\""): 1.5" away is a tag; 1.51" is refused with the distance,
+    measured between base centres along both axes (1.2" east and 0.9" north is 1.5")."""
+    engine, state = yard
+    tag = engine.parse_action("red_1", "tag blue_1")
+    assert engine.check(facing(state, 1.5), tag) is tag
+    assert refusal(engine, facing(state, 1.51), tag) == ("TAG-TAG", 'blue_1 is 1.5" away: a tag reaches 1.5"')
+    diagonal = facing(state, 1.2)
+    diagonal = diagonal.with_model(diagonal.model("blue_1").but(pose=Pose(11.2, 8.9, 180.0)))
+    assert engine.check(diagonal, tag) is tag
+    further = diagonal.with_model(diagonal.model("blue_1").but(pose=Pose(11.2, 9.0, 180.0)))
+    assert refusal(engine, further, tag)[0] == "TAG-TAG"
+
+
+def test_TAG_MOVE_a_walk_is_checked_with_its_plan_and_leaves_one_action_taken(yard):
+    """Clause: TAG-MOVE: the checked walk keeps its plan; resolved, the runner stands where the
+    producer's walk ended, has taken 1 action, and the event says how far, to a tenth of an inch."""
+    engine, state = yard
+    walk = engine.parse_action("red_1", "walk: straight 4")
+    checked = engine.check(state, walk)
+    assert checked.plan == walk.plan and checked.move.length_in == pytest.approx(4.0)
+    end = Pose(6.14159, 8.0, 0.0)
+    facts = Facts("geometric", 4.0, 3.14159, False, np.zeros((0, 5)), end_pose=end)
+    after, events = engine.resolve(state, checked, facts, np.random.default_rng(0))
+    model = after.model("red_1")
+    assert model.pose == end and model.actions_taken == 1
+    (event,) = events
+    assert (event.kind, event.model) == ("move", "red_1")
+    assert event.text == 'geometric: walked 3.1" -> rules: walks 3.1" of its 6"'  # the producer's words, the rules'
+    assert (event.clauses, event.found, event.producer) == (("TAG-MOVE",), 'walked 3.1"', "geometric")
+    assert event.figures == {"walked": True, "length_in": 3.1}
+    started, _ = engine.resolve(after, Action(ACTIVATE, "red_1"), None, np.random.default_rng(0))
+    assert started.model("red_1").actions_taken == 0
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_TAG_TAG_a_tag_rolls_one_die_and_takes_out_on_4_or_more(yard, seed):
+    """Clauses TAG-TAG, TAG-END: a tag rolls one six-sided die (the generator's next integer in
+    1..6, drawn here from the same seed); 4, 5 or 6 takes the target out and scores 1 for the
+    tagger's side; the event names the target and says the roll."""
+    engine, state = yard
+    near = facing(state, 1.0)
+    die = int(np.random.default_rng(seed).integers(1, 7))
+    after, events = engine.resolve(near, engine.check(near, engine.parse_action("red_1", "tag blue_1")), None,
+                                   np.random.default_rng(seed))
+    tagged = die >= 4
+    event = events[0]
+    assert (event.kind, event.model, event.piece, event.clauses) == ("tag", "red_1", "blue_1", ("TAG-TAG",))
+    assert event.text == f"tags blue_1: rolled {die} needing 4+: " + ("tagged, out" if tagged else "missed")
+    assert event.figures == {"target": "blue_1", "die": die, "needed": 4, "taken_out": tagged}
+    assert after.model("blue_1").status == (OUT if tagged else near.model("blue_1").status)
+    assert after.score.get("reds", 0) == (1 if tagged else 0) and after.model("red_1").actions_taken == 1
