@@ -383,7 +383,7 @@ def test_a_replay_steps_through_every_action_and_seeks_anywhere_on_its_slider(xv
     """Issue 47: a replay froze for good at its second action (the slider's own refresh taken for
     a move, for ever). n steps through every action and p back through them; dragging the thumb
     to the middle seeks there, the window still answers keys afterwards, and a click on the
-    slider beside the thumb pages it on an action at a time to the end."""
+    slider beside the thumb pages it on an action at a time to the end, then back to the first."""
     window = ViewerWindow(xvfb, tmp_path / "shown.json", source=str(crossroads_replay))
     try:
         steps = window.state["steps"]
@@ -402,6 +402,9 @@ def test_a_replay_steps_through_every_action_and_seeks_anywhere_on_its_slider(xv
         window.wait(lambda s: s["step"] == middle["step"] + 1)
         for k in range(middle["step"] + 2, steps):  # the thumb paged along by a click beside it: every action
             window.click((x_at(1.0) + 4, y))
+            window.wait(lambda s, k=k: s["step"] == k)
+        for k in range(steps - 2, -1, -1):  # and paged back to the first
+            window.click((x_at(0.0) - 4, y))
             window.wait(lambda s, k=k: s["step"] == k)
     finally:
         window.close()
