@@ -714,8 +714,13 @@ class Viewer(ViewerOverlays):
         self._draw_measure()
         self._draw_plan(poses)
         self.lines.build(self.overlay_root)
-        caption = (self.timeline.caption() if self.live is None or self.live.done else
-                   f"a game of {self.table.name}: turn {max(1, self.live.state().turn)} of {self.live.header.turns}")
+        if self.live is not None and not self.live.done:
+            caption = f"a game of {self.table.name}: turn {max(1, self.live.state().turn)} of {self.live.header.turns}"
+        elif self.ridden:  # the timeline's moment no longer stands: the plans ridden here moved it on
+            caption = f"{len(self.ridden)} plan{'s' if len(self.ridden) != 1 else ''} ridden here from " + (
+                "the starting positions" if self.timeline.step is None else f"action {self.timeline.index + 1}")
+        else:
+            caption = self.timeline.caption()
         if self.timeline.steps:
             caption += f"\nplay speed x{self.speed:g}" + ("   following the active model" if self.follow else "")
             if self.slider is not None and len(self.timeline.steps) > 1:

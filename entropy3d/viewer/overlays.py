@@ -44,7 +44,7 @@ class ViewerOverlays:
         if self.show["r"]:
             self.lines.add(ruler_polyline(pose), RULER, 2.0)
         if self.show["l"] and self.selected is None:
-            labels, _ = self.questions.sight(focus, poses, self.timeline.state())
+            labels, _ = self.questions.sight(focus, poses, self.game_state())
             for label in labels:
                 self._sight_line(poses[focus], poses[label.target], CAN_SHOOT if label.can_shoot else NO_SHOT)
 
@@ -87,9 +87,9 @@ class ViewerOverlays:
         pose = poses[self.selected]
         self._ring(self.selected, pose, SELECTED)
         self.lines.add([front_half_points(pose)], FRONT_ARC, 2.0, top=False)  # what it sees out of (EC-LOS-2)
-        self.sight_labels, self.sight_results = self.questions.sight(self.selected, poses, self.timeline.state())
+        self.sight_labels, self.sight_results = self.questions.sight(self.selected, poses, self.game_state())
         names = self.questions.names
-        lines = [self.questions.panel(self.timeline.state().models[self.selected],
+        lines = [self.questions.panel(self.game_state().models[self.selected],
                                       self.table.model(self.selected).rider)]
         lines.append(f"at ({pose.x:.1f}, {pose.y:.1f})\", level {pose.z:.1f}\", facing {pose.facing_deg:.0f} deg")
         if self.selected in self.what_if and self.selected in self.start_poses():
@@ -166,6 +166,11 @@ class ViewerOverlays:
         if preview is None:
             self._set_text(self.panel, self.panel.getText() + "\ntype a plan, e.g. s2: straight 8, left medium 5")
             return
+        if preview.refused_path is not None:  # where the plan would run into what refused it
+            from entropy3d.viewer.drawing import NO_SHOT
+
+            path = np.asarray(preview.refused_path, float)
+            self.lines.add([np.column_stack([path, np.full(len(path), poses[self.selected].z + 0.15)])], NO_SHOT, 3.0)
         if preview.move is not None:
             z = poses[self.selected].z + 0.15
             path = np.column_stack([preview.move.path, np.full(len(preview.move.path), z)])

@@ -33,6 +33,9 @@ class PlanPreview:
     """The clause of a refusal (None for a notation error)."""
     odds: tuple[tuple[object, object], ...] = ()
     """(test, :class:`~entropy3d.rules.odds.Odds`) for each test the move costs."""
+    refused_path: object | None = None
+    """(N, 2) inches: the path of a plan only the table refuses (a wall, a curb, an edge on the
+    way), drawn so the user sees where it runs into what; None otherwise."""
 
     def lines(self) -> list[str]:
         if self.move is None:
@@ -53,6 +56,7 @@ class PlanPreview:
         end = self.move.end_pose if self.move is not None else None
         return {"text": self.text, "refusal": self.refusal, "clause": self.clause,
                 "end": [end.x, end.y, end.facing_deg] if end is not None else None,
+                "refused_path": self.refused_path is not None,
                 "tests": [{"tn": t.tn, "clause": t.clause, "success": float(o.success), "bust": float(o.bust)}
                           for t, o in self.odds]}
 
@@ -69,7 +73,11 @@ def preview_plan(state: State, model_id: str, text: str, ruleset, probe) -> Plan
     try:
         move = check(state, Action.ride(model_id, text), ruleset, probe).move
     except IllegalPlanError as error:
-        return PlanPreview(text, None, error.message, error.clause)
+        try:  # the plan on an empty table: a path when only the table refused it
+            path = check(state, Action.ride(model_id, text), ruleset, None).move.path
+        except EntropyError:
+            path = None
+        return PlanPreview(text, None, error.message, error.clause, refused_path=path)
     except EntropyError as error:
         return PlanPreview(text, None, str(error).splitlines()[0], None)
     stress = state.model(model_id).stress
