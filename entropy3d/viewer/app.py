@@ -332,6 +332,14 @@ class Viewer(ViewerOverlays):
         accept("window-event", self._window_changed)
 
     def _window_changed(self, window) -> None:
+        """A resized window: the caption, panel and help keep at least LABEL_MIN_PX-high text
+        (their scales are shares of half the window's shorter side, too small in a small window)."""
+        from entropy3d.viewer.drawing import LABEL_MIN_PX
+
+        shorter = min(self.base.win.getXSize(), self.base.win.getYSize())
+        least = LABEL_MIN_PX / max(shorter / 2, 1)
+        for text, scale in ((self.caption, 0.045), (self.panel, 0.042), (self.help, 0.033)):
+            text.setScale(max(scale, least * scale / 0.042))
         self.dirty = True
 
     def _toggle_help(self) -> None:

@@ -20,6 +20,8 @@ GHOST = (0.75, 0.75, 0.75, 0.8)
 FRONT_ARC = (0.55, 0.85, 1.0, 0.9)
 #: inches: how far the front half is drawn out from a selected model
 FRONT_ARC_IN = 8.0
+#: pixels: the least height of a label's text, whatever the window's size
+LABEL_MIN_PX = 13
 
 
 def on_top(node) -> None:
@@ -108,6 +110,9 @@ class ScreenLabels:
         self.base = base
         self.root = base.aspect2d.attachNewNode("labels")
         self.items: list[tuple[object, np.ndarray]] = []
+        self.leaders = None
+        #: (text, where drawn, the point it names) of the labels shown, each in -1..1 of the window
+        self.shown: list[tuple[str, tuple[float, float], tuple[float, float]]] = []
 
     def clear(self) -> None:
         for node, _ in self.items:
@@ -116,7 +121,9 @@ class ScreenLabels:
 
     def add(self, text: str, point, colour, scale: float = 0.038, background=(0, 0, 0, 0.55),
             give_way: bool = True) -> None:
-        """Pin ``text`` to ``point``; ``give_way``: moved down when it would cover a label."""
+        """Pin ``text`` to ``point``; ``give_way``: moved down when it would cover a label.
+        ``scale``: its height as a share of half the window's shorter side, never under
+        :data:`LABEL_MIN_PX` pixels (a small window keeps readable labels)."""
         from panda3d.core import TextNode
 
         label = TextNode("label")
@@ -129,29 +136,61 @@ class ScreenLabels:
         node = self.root.attachNewNode(label)
         node.setScale(scale)
         node.setPythonTag("give_way", give_way)
+        node.setPythonTag("scale", scale)
+        node.setPythonTag("colour", colour)
         self.items.append((node, np.asarray(point, float)))
 
     def place(self) -> None:
-        """Move every label to where its point is drawn now (hidden when behind the camera)."""
-        from panda3d.core import Point2, Point3
+        """Move every label to where its point is drawn now (hidden when behind the camera), in
+        a landscape or a portrait window alike, kept inside the window; a label moved away from its
+        point (to clear another, or the window's edge) gets a leader line back to it."""
+        from panda3d.core import LineSegs, Point2, Point3
 
         lens, camera = self.base.camLens, self.base.cam
         aspect = self.base.getAspectRatio()
+        # aspect2d spans [-aspect, aspect] x [-1, 1] in a landscape window, [-1, 1] x [-1/aspect,
+        # 1/aspect] in a portrait one (a label once stood at the wrong height in a portrait window)
+        x_span, y_span = (aspect, 1.0) if aspect >= 1 else (1.0, 1.0 / aspect)
+        shorter_px = min(self.base.win.getXSize(), self.base.win.getYSize())
+        least = LABEL_MIN_PX / (shorter_px / 2)  # the scale that draws LABEL_MIN_PX-high text
+        if self.leaders is not None:
+            self.leaders.removeNode()
+        leaders = LineSegs("leaders")
+        leaders.setThickness(1.5)
         placed: list[tuple[float, float, float, float]] = []  # (left, right, bottom, top) taken
+        self.shown = []
         for node, point in self.items:
             film = Point2()
             if not lens.project(camera.getRelativePoint(self.base.render, Point3(*point)), film):
                 node.hide()
                 continue
             node.show()
-            scale = node.getScale()[0]
+            scale = max(float(node.getPythonTag("scale")), least)
+            node.setScale(scale)
             half, height = node.node().getWidth() * scale / 2 + 0.01, 1.25 * scale
-            x, y = film[0] * aspect, film[1]
+            anchor_x, anchor_y = film[0] * x_span, film[1] * y_span
+            x = float(np.clip(anchor_x, -x_span + half, x_span - half))
+            y = float(np.clip(anchor_y, -y_span + height, y_span - height))
             if node.getPythonTag("give_way"):
                 while any(x - half < r and x + half > lo and y < t and y + height > b for lo, r, b, t in placed):
                     y -= height  # below the label already there, so none hides another
                 placed.append((x - half, x + half, y, y + height))
             node.setPos(x, 0, y)
+            if abs(x - anchor_x) > half or abs(y - anchor_y) > 1.5 * height:
+                leaders.setColor(*node.getPythonTag("colour"))
+                leaders.moveTo(anchor_x, 0, anchor_y)
+                leaders.drawTo(x, 0, y + height / 3)
+            self.shown.append((node.node().getText(), (x / x_span, y / y_span), (anchor_x / x_span, anchor_y / y_span)))
+        self.leaders = self.root.attachNewNode(leaders.create())
+
+    def pixels(self) -> list[dict]:
+        """Where each label shown is drawn and the point it names, window pixels (for the state file)."""
+        width, height = self.base.win.getXSize(), self.base.win.getYSize()
+
+        def px(xy):
+            return [round((xy[0] + 1) / 2 * width, 1), round((1 - xy[1]) / 2 * height, 1)]
+
+        return [{"text": text, "at": px(at), "anchor": px(anchor)} for text, at, anchor in self.shown]
 
 
 def pixels_of(base, points) -> np.ndarray:

@@ -200,6 +200,7 @@ class ViewerOverlays:
             "live": self._live_shown(),
             "moved": {i: self.moved_words(i) for i in sorted(self.what_if) if i in poses and i in self.start_poses()},
             "labels": [label.to_dict() for label in self.sight_labels],
+            "screen_labels": self.labels.pixels(),
             "measure": self.measure.to_dict() if self.measure is not None else None,
             "measuring": len(self.measuring) if self.measuring is not None else None,
             "plan": self.plan_preview.to_dict() if self.plan_preview is not None else None,

@@ -309,6 +309,25 @@ def test_measure_two_points_in_inches(window, tmp_path):
     assert 1.65 < between["straight_in"] - between["edge_in"] < 2.96
 
 
+def test_labels_stay_beside_their_models_and_inside_a_portrait_window(window, tmp_path):
+    """Issue 47: in a portrait window labels stood at the wrong height (placed by the landscape
+    window's spans), and labels could run off the window. Scale (komodo_2) is selected, its five
+    sight labels shown; in a 450 x 800 window each label is inside the window, and its text
+    centre within 60 px of the point it names (or tied to it by a leader line where it gave way)."""
+    window.click(window.pixel_of_model("komodo_2"))
+    window.wait(lambda s: s["selected"] == "komodo_2" and len(s["screen_labels"]) >= 5)
+    window.xdotool("windowsize", window.window, "450", "800")
+    tall = window.wait(lambda s: s["window"] == [450, 800] and len(s["screen_labels"]) >= 5)
+    shot(window, "17-portrait-labels", tmp_path)
+    near = 0
+    for label in tall["screen_labels"]:
+        (x, y), (ax, ay) = label["at"], label["anchor"]
+        assert 0 <= x <= 450 and 0 <= y <= 800, label
+        if 0 <= ax <= 450 and 0 <= ay <= 800:
+            near += abs(y - ay) < 60 and abs(x - ax) < 60
+    assert near >= 3, tall["screen_labels"]
+
+
 def test_quiet_when_idle_zoom_and_resize(window, tmp_path):
     """No frame is drawn without a change; + zooms; the caption keeps its corner on resize."""
     drawn = window.state["frames_drawn"]
