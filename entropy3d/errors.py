@@ -100,6 +100,11 @@ class DisplayUnavailable(EntropyError, RuntimeError):
     """No display to open a window on."""
 
 
+class ViewerUsageError(EntropyError, ValueError):
+    """A viewer option that does not fit what it opens: --select naming no model, --play with a
+    replay or a gang the scene does not have."""
+
+
 class UnknownSystemError(EntropyError, ValueError):
     """No game system is registered under that name; the message lists those that are."""
 

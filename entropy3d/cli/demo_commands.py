@@ -312,7 +312,7 @@ def view(
     play: Optional[list[str]] = typer.Option(None, "--play", help="play a game of the scene: this gang by hand "
                                              "(give it twice for both, hot seat), the others by the automatic "
                                              "players; the game is written as a replay in the current folder"),
-    seed: int = typer.Option(0, "--seed", help="with --play: the dice and the automatic players"),
+    seed: int = typer.Option(0, "--seed", min=0, help="with --play: the dice and the automatic players"),
     turns: Optional[int] = typer.Option(None, "--turns", min=1, help="with --play: turns to play (default: the "
                                                                       "scene's)"),
 ) -> None:
@@ -334,14 +334,7 @@ def view(
         check_output_path(state_file, (".json",))
     if not play and (seed != 0 or turns is not None):
         raise fail("error: --seed and --turns are for a game played here: give --play GANG too")
-    try:
-        run_viewer(source, state_file=state_file, select=select, on_replay=tell_if_cut_short,
-                   play=tuple(play or ()), seed=seed, turns=turns)
-    except KeyError as error:
-        raise fail(f"error: --select: {error.args[0]}") from None
-    except ValueError as error:
-        from entropy3d.errors import EntropyError
-
-        if isinstance(error, EntropyError):
-            raise  # a scene's or a rulebook's own error, said by clean_errors
-        raise fail(f"error: --play: {error}") from None
+    if play and source is not None and source.suffix == ".jsonl":
+        raise fail(f"error: --play plays a game of a scene: {source} is a replay; give a scene file")
+    run_viewer(source, state_file=state_file, select=select, on_replay=tell_if_cut_short,
+               play=tuple(play or ()), seed=seed, turns=turns)

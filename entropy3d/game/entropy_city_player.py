@@ -184,10 +184,7 @@ def seat_players(system, engine, seating) -> dict[str, EntropyCityPlayer]:
     if seating.hands:
         from entropy3d.game.hand import HandChooser
 
-        def check(state, model_id, text):
-            engine.check(state, Action.ride(model_id, text), engine.table)
-
-        choosers = {**choosers, **{gang: HandChooser(seat, check) for gang, seat in seating.hands.items()}}
+        choosers = {**choosers, **{gang: HandChooser(seat) for gang, seat in seating.hands.items()}}
     return entropy_city_players(engine, choosers)
 
 

@@ -61,6 +61,8 @@ class HandSeat:
         self._question: Question | None = None
         self._answers: queue.Queue[str | None] = queue.Queue()
         self._lock = threading.Lock()
+        #: questions asked so far (a front end tells a new question from the last by it)
+        self.asked = 0
 
     @property
     def question(self) -> Question | None:
@@ -72,6 +74,7 @@ class HandSeat:
         """Post ``question`` and wait for its answer (GameLeft when the seat is closed)."""
         with self._lock:
             self._question = question
+            self.asked += 1
         answer = self._answers.get()
         if answer is None:
             raise GameLeft(f"the person playing {self.gang} left the game")
@@ -94,14 +97,20 @@ class HandSeat:
 
 
 class HandChooser:
-    """Entropy City's chooser for a gang played through ``seat``; ``push`` its push-your-luck
-    policy (EC-DICE-5). ``check(state, model_id, text)`` raises IllegalPlanError (or any
-    EntropyError) for a plan the rules refuse, so the person is asked again with the reason."""
+    """Entropy City's chooser for a gang played through ``seat``: the plan of each action, checked
+    by the rules (with the table) before the game takes it, and asked again with the refusal; a
+    rider every one of whose paths the table refuses is cornered, and the plan typed is ridden
+    into what stops it (EC-COL-1), as the automatic player's is. It pushes its luck at the TN
+    (``sit-at-tn``, EC-DICE-5), makes no kick, and the melee defence is the rules' default; the
+    attacks offered are those the rules allow, by number, and Enter makes none."""
 
     considers_kicks = False
+    push = "sit-at-tn"
 
-    def __init__(self, seat: HandSeat, check, push: str = "sit-at-tn"):
-        self.seat, self.check, self.push = seat, check, push
+    def __init__(self, seat: HandSeat):
+        self.seat = seat
+        #: the plan just chosen is ridden into what the table refuses (EC-COL-1): every path is blocked
+        self.may_be_cornered = False
 
     def choose_plan(self, view) -> str:
         refusal = ""
@@ -109,17 +118,40 @@ class HandChooser:
             asked = Question("plan", view.model.id, view.action_index, view.state, refusal=refusal)
             text = self.seat.ask(asked).strip()
             try:
-                self.check(view.state, view.model.id, text)
+                view.check(text)
             except (IllegalPlanError, EntropyError) as refused:
+                if self._cornered(view, text):
+                    self.may_be_cornered = True
+                    return text
                 refusal = str(refused).splitlines()[0]
                 continue
+            self.may_be_cornered = False
             return text
+
+    @staticmethod
+    def _cornered(view, text: str) -> bool:
+        """``text`` passes the rules but the table refuses it, and so does every plan worth
+        considering (:func:`~entropy3d.game.players.candidate_plans`): no path is clear."""
+        from entropy3d.game.players import candidate_plans
+
+        try:
+            view.check(text, table=False)
+        except (IllegalPlanError, EntropyError):
+            return False
+        for plan in candidate_plans(view):
+            try:
+                view.check(plan)
+            except (IllegalPlanError, EntropyError):
+                continue
+            return False
+        return True
 
     def choose_attack(self, view, options: Sequence) -> object | None:
         if not options:
             return None
         words = tuple(f"{option.kind} at {option.target}" + (f", TN {option.tn}" if option.tn else "")
-                      for option in options)
+                      + (f", {float(option.odds.hit):.0%} to hit" if getattr(option.odds, "hit", None) is not None
+                         else "") for option in options)
         refusal = ""
         while True:
             asked = Question("attack", view.model.id, view.action_index, view.state, words, refusal)
@@ -131,5 +163,10 @@ class HandChooser:
             refusal = f"{text!r} is not one of 1-{len(options)}"
 
     def remain_on_overwatch(self, view) -> bool:
-        text = self.seat.ask(Question("overwatch", view.model.id, view.action_index, view.state)).strip().lower()
-        return text.startswith("y")
+        refusal = ""
+        while True:
+            asked = Question("overwatch", view.model.id, view.action_index, view.state, refusal=refusal)
+            text = self.seat.ask(asked).strip().lower()
+            if text in ("y", "yes", "n", "no"):
+                return text.startswith("y")
+            refusal = f"{text!r}: answer y or n"

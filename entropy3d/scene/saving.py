@@ -2,10 +2,12 @@
 
 The scene the table was loaded from is read again as plain data and only its models change: each
 model still in play stands where the game or a try put it (``[x, y, z]``, inches, and its facing in
-degrees), at its speed, with its stress and conditions as they are; a model out of the game is
-left out. Everything else (pieces, gangs, rules, cameras) is written as the scene had it, so
-`entropy3d validate` reads the file as it reads the scene, and loading it puts the table back as
-it stood. Comments of the scene are not kept (the file says where it came from instead).
+degrees), at its speed, with its stress, conditions, shots and traps carried as they are; a model
+out of the game is left out. Everything else (pieces, gangs, rules, cameras) is written as the
+scene had it, so `entropy3d validate` reads the file as it reads the scene. Not kept, because a
+scene has no place for them: wounds taken, traps laid on the table, wrecks, and destructibles
+moved or smashed (they stand where the scene put them). Comments of the scene are not kept (the
+file says where it came from instead).
 """
 
 from __future__ import annotations
@@ -44,6 +46,10 @@ def scene_as_it_stands(table, state, poses: Mapping[str, Pose], saved_to: Path) 
             rider["stress"] = int(model.stress)
         if model.conditions or "conditions" in rider:
             rider["conditions"] = list(model.conditions)
+        if model.gun is not None:
+            rider["ammo"] = int(model.ammo)  # shots spent stay spent
+        if model.traps_carried or "traps" in rider:
+            rider["traps"] = list(model.traps_carried)  # a trap laid is no longer carried
         if rider:
             entry["rider"] = rider
         models.append(entry)
@@ -55,7 +61,8 @@ def scene_as_it_stands(table, state, poses: Mapping[str, Pose], saved_to: Path) 
         if isinstance(rules, str) and Path(rules).suffix in (".yaml", ".yml"):  # a path, not a bundled name
             data["rules"] = _absolute(table.source, rules)
     header = (f"# {table.source.name} as it stood in `entropy3d view` (turn {state.turn}): "
-              "its models where they stood, at their speed, stress and conditions\n")
+              "its models where they stood, at their speed, stress, conditions, shots and traps (not kept: wounds "
+              "taken, traps laid, wrecks, scenery moved)\n")
     return header + yaml.safe_dump(data, sort_keys=False, allow_unicode=True, width=110)
 
 

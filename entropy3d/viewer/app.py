@@ -36,9 +36,10 @@ from pathlib import Path
 
 import numpy as np
 
-from entropy3d.errors import DisplayUnavailable
+from entropy3d.errors import DisplayUnavailable, EntropyError, ViewerUsageError
 from entropy3d.geometry import Pose
 from entropy3d.viewer.overlays import ViewerOverlays
+from entropy3d.viewer.typing_line import ViewerTyping
 
 HELP = ("click: select / target   drag model: what if   [ ]: turn   e: type a plan   u: undo   s: save the table   "
         "Tab: next model   Esc: clear   m: measure\n"
@@ -82,17 +83,25 @@ def run_viewer(source: str | Path | None = None, *, screenshot: str | Path | Non
     from entropy3d.game.replay import load_source
 
     table, geometry, replay = load_source(source)
+    if select is not None:
+        try:
+            table.model(select)
+        except KeyError as error:
+            raise ViewerUsageError(f"--select: {error.args[0]}") from None
     live = None
     if play:
         from entropy3d.viewer.playing import LiveGame
 
         if replay is not None:
-            raise ValueError("--play plays a scene: give a scene file, not a replay")
-        live = LiveGame(table.source, play, seed=seed, turns=turns)
+            raise ViewerUsageError("--play plays a game of a scene: give a scene file, not a replay")
+        try:
+            live = LiveGame(table.source, play, seed=seed, turns=turns)
+        except ValueError as error:
+            if isinstance(error, EntropyError):
+                raise
+            raise ViewerUsageError(f"--play: {error}") from None
     if on_replay is not None:
         on_replay(replay)
-    if select is not None:
-        table.model(select)  # a KeyError naming the models there are
     from panda3d.core import loadPrcFileData
 
     loadPrcFileData("entropy3d.viewer", f"window-title entropy3d - {table.name}\nwin-size 1280 720\n"
@@ -104,10 +113,14 @@ def run_viewer(source: str | Path | None = None, *, screenshot: str | Path | Non
 
     try:
         base = ShowBase(windowType="offscreen" if screenshot is not None else "onscreen")
+        if base.win is None:
+            raise DisplayUnavailable("could not open a window (no graphics pipe)")
     except Exception as error:  # Panda3D raises a bare Exception when no window opens
+        if live is not None:
+            live.close()  # the game started for the window stops (and writes what it played)
+        if isinstance(error, DisplayUnavailable):
+            raise
         raise DisplayUnavailable(f"could not open a window: {error}") from None
-    if base.win is None:
-        raise DisplayUnavailable("could not open a window (no graphics pipe)")
     viewer = Viewer(base, table, geometry, replay, state_file, live)
     if select is not None:
         viewer.select(select)
@@ -131,7 +144,7 @@ def pipe_backend(pipe) -> str:
     return "tiny" if "tiny" in pipe.get_type().get_name().lower() else "gl"
 
 
-class Viewer(ViewerOverlays):
+class Viewer(ViewerOverlays, ViewerTyping):
     """The scene graph, the orbit camera, the replay timeline, the selection and its questions,
     and the overlays of one window."""
 
@@ -179,7 +192,7 @@ class Viewer(ViewerOverlays):
         self.live = live
         self._live_seen: tuple | None = None
         if live is not None:
-            base.finalExitCallbacks.append(live.close)  # q or the window closed: the game so far is written
+            base.finalExitCallbacks.append(self._leave_game)  # q or the window closed: the game so far is written
         self.save_refused = ""
         self.undo: list[tuple[str | None, Pose | None]] = []  # (model, pose before) or (None, None): a ride
         self.ridden: list[tuple[object, list[str]]] = []  # (state after, event lines) of each plan ridden here
@@ -206,12 +219,7 @@ class Viewer(ViewerOverlays):
         self.help = OnscreenText(text=HELP, parent=base.a2dBottomCenter, pos=(0, 0.09), scale=0.033,
                                  fg=(1, 1, 1, 1), mayChange=True, shadow=(0, 0, 0, 0.8))
         self.slider = None
-        if self.timeline.steps:
-            from direct.gui.DirectSlider import DirectSlider
-
-            self.slider = DirectSlider(parent=base.a2dBottomCenter, pos=(0, 0, 0.2), scale=0.6, range=(0, 1),
-                                       value=0, pageSize=1 / max(1, len(self.timeline.steps) - 1),
-                                       command=self._seek_from_slider)
+        self._make_slider()
         self.events = DirectObject()
         self._bind()
         self.refresh()
@@ -372,6 +380,16 @@ class Viewer(ViewerOverlays):
         self.what_if.clear()
         self.refresh()
 
+    def _make_slider(self) -> None:
+        """The timeline's slider, for a replay (or a game played here once it ended)."""
+        if self.slider is not None or not self.timeline.steps:
+            return
+        from direct.gui.DirectSlider import DirectSlider
+
+        self.slider = DirectSlider(parent=self.base.a2dBottomCenter, pos=(0, 0, 0.2), scale=0.6, range=(0, 1),
+                                   value=1.0 if self.timeline.index > 0 else 0.0,
+                                   pageSize=1 / max(1, len(self.timeline.steps) - 1), command=self._seek_from_slider)
+
     def _seek_from_slider(self) -> None:
         """The slider moved: seek, unless it stands at the action the timeline is at. Its value
         is compared as an action, not as a float: Panda3D keeps it in single precision (3e-9 to
@@ -501,146 +519,6 @@ class Viewer(ViewerOverlays):
             if model_id in state.models:
                 state = state.with_model(state.model(model_id).but(pose=pose))
         return state
-
-    def _save(self) -> None:
-        """Write the table as it stands (tries, facings, the game's speeds, stress and conditions)
-        as a scene file in the current folder, ``SCENE-tried.yaml`` (``-tried-2``... when taken),
-        which `entropy3d validate` and `entropy3d view` read. A try where its model cannot
-        stand (:attr:`standing`) is refused, as validate would refuse the file."""
-        from entropy3d.outputs import write_atomic
-        from entropy3d.scene.saving import free_path, scene_as_it_stands
-
-        self.changed_at = time.perf_counter()
-        if self.standing:
-            self.save_refused = "; ".join(f"{self.questions.names.rider(m)} cannot stand where it is tried"
-                                          for m in sorted(self.standing))
-            self.refresh()
-            return
-        path = free_path(Path.cwd(), self.table.source.stem)
-        write_atomic(path, scene_as_it_stands(self.table, self.game_state(), self.poses(), path).encode())
-        self.saved.append(path)
-        self.save_refused = ""
-        self.refresh()
-
-    # -- plans -----------------------------------------------------------------------------------
-
-    def _open_plan(self) -> None:
-        """A line to type a plan for the selected model in; every key previews it."""
-        if self.selected is None:
-            self.notice = "e types a plan for the selected model: click a model first"
-            self.refresh()
-            return
-        if self.plan_entry is not None:
-            return
-        from direct.gui.DirectEntry import DirectEntry
-
-        self.plan_entry = DirectEntry(parent=self.base.a2dBottomLeft, pos=(0.05, 0, 0.3), scale=0.045, width=30,
-                                      initialText="", focus=1, command=self.ride_plan, numLines=1)
-        self.events.ignoreAll()  # typed letters are the plan, not commands
-        self.events.accept("escape", self.close_plan)
-        self.events.accept(self.plan_entry.guiItem.getTypeEvent(), self._typed)
-        self.events.accept(self.plan_entry.guiItem.getEraseEvent(), self._typed)
-        self.events.accept("window-event", self._window_changed)
-        self.plan_preview = None
-        self.refresh()
-
-    def _typed(self, *_) -> None:
-        self.changed_at = time.perf_counter()
-        self.preview(self.plan_entry.get())
-
-    def _probe(self):
-        if self._riding is None:
-            from entropy3d.game.session import make_producer
-            from entropy3d.game.tableview import TableView
-
-            # the table with its sight: a ride from a replay's state may pass a rider on overwatch
-            self._riding = (make_producer("geometric", self.table, self.geometry), TableView(self.table, self.geometry))
-        return self._riding
-
-    def preview(self, text: str) -> None:
-        """Check ``text`` for the selected model where it stands now and show the answer (in a
-        game played here, against the game as it stands, when its question is a plan)."""
-        from entropy3d.viewer.planning import preview_plan, preview_state
-
-        asked = self.live.question() if self.live is not None else None
-        if asked is not None:
-            question = asked[1]
-            self.plan_preview = (preview_plan(question.state, question.model_id, text, self.table.ruleset,
-                                              self._probe()[1]) if question.kind == "plan" and text.strip() else None)
-            self.refresh()
-            return
-        state = preview_state(self.game_state(), self.timeline.step is None and not self.ridden)
-        self.plan_preview = preview_plan(state, self.selected, text, self.table.ruleset, self._probe()[1])
-        self.refresh()
-
-    def ride_plan(self, text: str) -> None:
-        """Ride ``text`` for the selected model along the one path (geometric producer) and show
-        what happened; u undoes it. A refused plan stays open with its clause."""
-        from entropy3d.viewer.planning import preview_state, ride_plan
-
-        if self.live is not None and self.live.question() is not None:
-            self.live.answer(text)  # the game checks it (a refused plan is asked again, with why)
-            self.close_plan()
-            return
-        self.preview(text)
-        if self.plan_preview.move is None:
-            self.plan_entry["focus"] = 1
-            return
-        producer, probe = self._probe()
-        state = preview_state(self.game_state(), self.timeline.step is None and not self.ridden)
-        steps = ride_plan(state, self.selected, text, self.table.ruleset, producer, probe, seed=len(self.ridden) + 1)
-        self.what_if.pop(self.selected, None)
-        self.ridden.append((steps[-1].after, [event.text for step in steps for event in step.events]))
-        self.undo.append((None, None))
-        self.close_plan()
-
-    def close_plan(self) -> None:
-        if self.plan_entry is not None:
-            self.plan_entry.destroy()
-            self.plan_entry, self.plan_preview = None, None
-            self.events.ignoreAll()
-            self._bind()
-        self.refresh()
-
-    # -- frame -----------------------------------------------------------------------------------
-
-    def _follow_live(self) -> None:
-        """A game played here: when its question or its records change, select the model asked
-        about and open the line to answer in; once it ends, its replay is the timeline."""
-        from entropy3d.game.timeline import Timeline
-
-        asked = self.live.question()
-        seen = (id(asked[1]) if asked else None, len(self.live.records), self.live.done)
-        if seen == self._live_seen:
-            return
-        self._live_seen = seen
-        self.changed_at = time.perf_counter()
-        if self.live.done:
-            self.close_plan()
-            self.timeline = Timeline(self.live.replay(), self.live.header.initial)
-            self.timeline.index = len(self.timeline.steps) - 1
-            self.timeline.t = self.timeline.duration()
-        elif asked is not None:
-            self.what_if.clear()
-            self.selected, self.target = asked[1].model_id, None
-            if self.plan_entry is None:
-                self._open_plan()
-        self.refresh()
-
-    def live_words(self) -> str:
-        """The caption's line of a game played here: whose move, or how it ended."""
-        if self.live is None:
-            return ""
-        if self.live.done:
-            end = self.live.replay().end
-            said = self.live.error or (end.reason if end is not None else "left before its end")
-            return f"game over: {said}; replay written to {self.live.replay_path}"
-        asked = self.live.question()
-        if asked is None:
-            return "the automatic players are playing..."
-        gang, question = asked
-        names = self.questions.names
-        return f"your move ({names.gang(gang)}): {question.prompt(names.rider(question.model_id))}"
 
     def _tick(self, task):
         if self.live is not None:

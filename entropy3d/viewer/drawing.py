@@ -24,6 +24,11 @@ FRONT_ARC_IN = 8.0
 LABEL_MIN_PX = 13
 
 
+def shot_colour(can_shoot: bool | None) -> tuple:
+    """A sight line's colour: green can shoot, red no shot, grey where the rulebook has no shots."""
+    return CAN_SHOOT if can_shoot else NO_SHOT if can_shoot is False else GHOST
+
+
 def on_top(node) -> None:
     """Draw ``node`` over the scenery: no depth test, after everything else, unlit."""
     node.setDepthTest(False)

@@ -34,7 +34,7 @@ class ViewerOverlays:
 
     def _draw_overlays(self, poses: dict[str, Pose], focus: str) -> None:
         from entropy3d.game.timeline import ruler_polyline, template_polylines
-        from entropy3d.viewer.drawing import CAN_SHOOT, NO_SHOT, RULER
+        from entropy3d.viewer.drawing import RULER, shot_colour
 
         pose = poses[focus]
         if self.show["t"]:
@@ -46,7 +46,7 @@ class ViewerOverlays:
         if self.show["l"] and self.selected is None:
             labels, _ = self.questions.sight(focus, poses, self.game_state())
             for label in labels:
-                self._sight_line(poses[focus], poses[label.target], CAN_SHOOT if label.can_shoot else NO_SHOT)
+                self._sight_line(poses[focus], poses[label.target], shot_colour(label.can_shoot))
 
     def _draw_tries(self, poses: dict[str, Pose]) -> None:
         """Each tried model's start ghosted (a grey ring and a line to where it is tried) and,
@@ -78,7 +78,15 @@ class ViewerOverlays:
 
     def _draw_selection(self, poses: dict[str, Pose]) -> None:
         """The selected model's ring, panel and sight of every enemy; the target's ray fan."""
-        from entropy3d.viewer.drawing import CAN_SHOOT, FRONT_ARC, NO_SHOT, SELECTED, TARGETED, front_half_points
+        from entropy3d.viewer.drawing import (
+            CAN_SHOOT,
+            FRONT_ARC,
+            NO_SHOT,
+            SELECTED,
+            TARGETED,
+            front_half_points,
+            shot_colour,
+        )
 
         self.sight_labels, self.sight_results = [], {}
         if self.selected is None:
@@ -97,9 +105,10 @@ class ViewerOverlays:
         if self.selected in self.standing:
             lines.append(f"cannot stand here: {self.standing[self.selected]}")
         seen = [label for label in self.sight_labels if label.can_shoot]
-        lines.append(f"can shoot: {', '.join(names.rider(s.target) for s in seen) or 'nobody'}")
+        if any(label.can_shoot is not None for label in self.sight_labels):  # a rulebook with shots
+            lines.append(f"can shoot: {', '.join(names.rider(s.target) for s in seen) or 'nobody'}")
         for label in self.sight_labels:
-            colour = CAN_SHOOT if label.can_shoot else NO_SHOT
+            colour = shot_colour(label.can_shoot)
             target_pose = poses[label.target]
             self._sight_line(pose, target_pose, colour, 4.0 if label.target == self.target else 2.5)
             self.labels.add(label.text(names.rider(label.target)),
@@ -120,7 +129,8 @@ class ViewerOverlays:
             self.lines.add_segments(dots, [CAN_SHOOT] * len(dots), 3.0)
             label = next(s for s in self.sight_labels if s.target == self.target)
             lines.append(f"{names.rider(self.target)}: {label.visible_percent:.0f}% visible, "
-                         f"cover {'yes' if label.cover else 'no'}, can shoot {'yes' if label.can_shoot else 'no'}"
+                         f"cover {'yes' if label.cover else 'no'}"
+                         + ("" if label.can_shoot is None else f", can shoot {'yes' if label.can_shoot else 'no'}")
                          + (f" ({result.true_los.behind_words(names.rider(self.selected))})"
                             if result.true_los.rays_behind else ""))
             if label.no_shot:

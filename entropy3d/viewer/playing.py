@@ -38,6 +38,7 @@ class LiveGame:
         self.replay_path: Path | None = None
         self.error = ""
         self._lock = threading.Lock()
+        self._stop = threading.Event()
         self._done = threading.Event()
         self._thread = threading.Thread(target=self._play, name="entropy3d-live-game", daemon=True)
         self._thread.start()
@@ -47,6 +48,8 @@ class LiveGame:
             for record in self.game.play():
                 with self._lock:
                     self.records.append(record)
+                if self._stop.is_set():  # left while the automatic players played: stop at this record
+                    break
         except GameLeft:
             pass  # the window closed: the game so far is written, cut short
         except Exception as error:  # told in the window (and the state file), not lost in a thread
@@ -75,8 +78,10 @@ class LiveGame:
         """The game ended (or was left) and its replay is written (or the error said)."""
         return self._done.is_set()
 
-    def wait(self, timeout: float | None = None) -> bool:
-        return self._done.wait(timeout)
+    @property
+    def asked(self) -> int:
+        """Questions asked so far, every seat's: a new one since a front end last looked is a change."""
+        return sum(seat.asked for seat in self.seats.values())
 
     def question(self) -> tuple[str, Question] | None:
         """(gang, question) of the seat a person must answer now; None while the game plays on."""
@@ -94,11 +99,17 @@ class LiveGame:
         self.answered += 1
         return True
 
-    def close(self) -> None:
-        """Leave the game: the question waiting now (or the next) ends it; wait for its replay."""
+    def close(self) -> str:
+        """Leave the game: a question waiting now ends it, and so does the next record the
+        automatic players make; waits for the replay and says where it is (or why it is not)."""
+        self._stop.set()
         for seat in self.seats.values():
             seat.close()
-        self._done.wait(60.0)
+        if not self._done.wait(120.0):
+            return "the game did not stop within 2 minutes: no replay written"
+        if self.replay_path is None:
+            return f"no replay written: {self.error}"
+        return f"the game so far is in {self.replay_path}" + (f" ({self.error})" if self.error else "")
 
     def replay(self) -> Replay:
         """The game so far as a replay (its end once it ended)."""

@@ -41,7 +41,8 @@ class SightLabel:
     target: str
     visible_percent: float
     cover: bool
-    can_shoot: bool
+    can_shoot: bool | None
+    """None: the scene's rulebook says nothing of a shot from sight alone (no shots in it)."""
     top_down_visible: bool
     blockers: tuple[str, ...]
     no_shot: str = ""
@@ -51,9 +52,9 @@ class SightLabel:
     """The target is wholly behind the viewer's front half (EC-LOS-2): it sees none of it."""
 
     def text(self, name: str) -> str:
-        shot = "can shoot" if self.can_shoot else "no shot"
+        shot = "" if self.can_shoot is None else ", can shoot" if self.can_shoot else ", no shot"
         where = ", behind its front half (EC-LOS-2)" if self.behind else ""
-        return f"{name}: {self.visible_percent:.0f}% visible{' (cover)' if self.cover else ''}{where}, {shot}"
+        return f"{name}: {self.visible_percent:.0f}% visible{' (cover)' if self.cover else ''}{where}{shot}"
 
     def to_dict(self) -> dict:
         return {"target": self.target, "visible_percent": self.visible_percent, "cover": self.cover,
@@ -143,7 +144,7 @@ class TableQuestions:
         for (_, t), r in results.items():
             verdict = self.rulebook.shot_verdict(posed, viewer, t, r.true_los)
             labels.append(SightLabel(t, round(100 * r.true_los.visible_fraction, 1), r.true_los.cover,
-                                     bool(verdict.allowed), r.top_down.visible,
+                                     verdict.allowed, r.top_down.visible,
                                      tuple(sorted(set(r.top_down.blockers) | set(r.true_los.blockers))),
                                      self.names.named(verdict.why_not()),
                                      r.true_los.rays > 0 and r.true_los.rays_behind == r.true_los.rays))
@@ -171,7 +172,9 @@ class TableQuestions:
                 problems[model_id].append(f"off the {table.width:g}x{table.depth:g} inch table")
         if not problems:
             return {}
-        in_play = [m for m in table.models if m.id in poses and not problems.get(m.id)]
+        # the tried models last: a scene's check blames the later of two models that clash
+        in_play = sorted((m for m in table.models if m.id in poses and not problems.get(m.id)),
+                         key=lambda m: m.id in problems)
         moved = [m.model_copy(update={"position": (poses[m.id].x, poses[m.id].y, poses[m.id].z),
                                       "facing": poses[m.id].facing_deg}) for m in in_play]
         tried_table = dataclasses.replace(table, spec=table.spec.model_copy(update={"models": moved}))
@@ -190,15 +193,31 @@ class TableQuestions:
             if found:
                 continue
             pose, model = poses[model_id], table.model(model_id)
-            outline = table.base_of(model).outline(pose, samples=16)
-            under = self.geometry.surface_height(outline, below=pose.z + SURFACE_SLACK_IN)
-            if float(pose.z - under.min()) > step:
-                found.append(f"its base hangs {float(pose.z - under.min()):.1f}\" over an edge")
+            drop = self._edge_under(pose, table.base_of(model).outline(pose, samples=16), step)
+            if drop > step:
+                found.append(f"its base hangs {drop:.1f}\" over an edge")
             standing_on = self._piece_under(pose)
             if standing_on is not None and standing_on.kind == "building" and not model.on_foot:
                 found.append(f"a bike on the roof of {self.names.thing(standing_on.id)}, {pose.z:.1f}\" up: a "
                              "bike does not enter a building (EC-TER-BUILDING)")
         return {model_id: "; ".join(found) for model_id, found in problems.items() if found}
+
+    def _edge_under(self, pose: Pose, outline: np.ndarray, step: float) -> float:
+        """The deepest drop (inches) between neighbouring points 0.1" apart on the lines from the
+        base's centre out to its edge, the surface under each found from just above the one
+        before: a roof's edge under the base is a drop of the roof's height, while a ramp's slope
+        (a third of an inch over a base on a 1-in-3 ramp) is no drop at all."""
+        centre = np.array([pose.x, pose.y])
+        reach = float(np.max(np.linalg.norm(outline - centre, axis=1)))
+        count = max(2, int(np.ceil(reach / GROUND_SAMPLE_IN)) + 1)
+        fractions = np.linspace(0.0, 1.0, count)[:, None, None]
+        rays = centre + fractions * (outline - centre)[None]  # (count, points, 2): centre outwards
+        deepest, level = 0.0, np.full(len(outline), pose.z)
+        for ring in rays[1:]:
+            heights = self.geometry.surface_height(ring, below=level + step + SURFACE_SLACK_IN)
+            deepest = max(deepest, float(np.max(level - heights)))
+            level = heights
+        return deepest
 
     def _piece_under(self, pose: Pose):
         """The piece whose surface ``pose`` stands on (None: the table top)."""

@@ -24,15 +24,17 @@ def crossroads():
     return table, table.initial_state(geometry.surface_height)
 
 
-def test_EC_DICE_4_a_saved_table_loads_back_as_it_stood_from_another_folder(crossroads, tmp_path):
-    """Clauses EC-DICE-4, EC-COND-BLEED: Viper moved and turned, stopped (speed 0) with stress 4
-    and bleeding; Brakes out of the game (left off the table: it is not on it). Written into a
+def test_EC_GUN_2_a_saved_table_loads_back_as_it_stood_from_another_folder(crossroads, tmp_path):
+    """Clauses EC-GUN-2, EC-COND-BLEED, EC-TRAP: Viper moved and turned, stopped (speed 0) with
+    stress 4 and bleeding; Scale with one shot left of two; Pip still carrying its molotov; Brakes
+    out of the game (left off the table: it is not on it). Written into a
     folder that is not the scene's, its mesh paths ("../models/car_wreck.glb", relative to
     scenes/) are written absolute; loaded back, every other model stands where it started and
     Viper where it was tried."""
     table, state = crossroads
     state = state.with_model(state.model("komodo_1").but(speed=0, stress=4, conditions=("bleeding",)))
     state = state.with_model(state.model("hades_1").but(status="out"))
+    state = state.with_model(state.model("komodo_2").but(ammo=1))  # Scale fired one of its shotgun's 2
     poses = {m.id: m.pose for m in state.models.values() if m.in_play}
     poses["komodo_1"] = Pose(24.0, 11.25, 195.0, 0.01)
     path = free_path(tmp_path, "crossroads")
@@ -48,6 +50,7 @@ def test_EC_DICE_4_a_saved_table_loads_back_as_it_stood_from_another_folder(cros
     viper = again["komodo_1"]
     assert tuple(viper.position) == (24.0, 11.25, 0.01) and viper.facing == 195.0 and viper.speed == 0
     assert viper.rider.stress == 4 and viper.rider.conditions == ["bleeding"]
+    assert again["komodo_2"].rider.ammo == 1 and again["komodo_3"].rider.traps == ["molotov"]
     for model_id, pose in poses.items():
         if model_id != "komodo_1":
             assert tuple(again[model_id].position) == pytest.approx((pose.x, pose.y, pose.z), abs=1e-3)

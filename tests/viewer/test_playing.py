@@ -82,3 +82,24 @@ def test_a_game_left_before_its_end_is_written_cut_short(tmp_path):
     assert live.done and not live.error, live.error
     replay = read_replay(live.replay_path)
     assert replay.end is None and replay.header.players == "hand:komodo,hades"
+
+
+def test_a_game_that_cannot_be_played_by_hand_is_refused_clearly(tmp_path):
+    """--play of a gang the scene does not have, or of a rulebook with no hand player yet (Tag),
+    is refused with the reason; `view` refuses --play of a replay and --seed without --play before
+    anything loads."""
+    from entropy3d.errors import EntropyError
+
+    with pytest.raises(ValueError, match="no gang nobody in .*small_table.yaml; its gangs: hades, komodo"):
+        LiveGame(SMALL_TABLE, ["nobody"], folder=tmp_path)
+    yard = SMALL_TABLE.parent / "tag_yard.yaml"
+    with pytest.raises(EntropyError, match="cannot be played by hand yet"):
+        LiveGame(yard, ["reds"], folder=tmp_path)
+    runner = CliRunner()
+    replay = tmp_path / "game.jsonl"
+    replay.write_text("{}\n")
+    refused = runner.invoke(app, ["view", str(replay), "--play", "hades"])
+    assert refused.exit_code == 1 and "--play plays a game of a scene" in refused.output
+    seeded = runner.invoke(app, ["view", str(SMALL_TABLE), "--seed", "3"])
+    assert seeded.exit_code == 1 and "give --play GANG too" in seeded.output
+    assert list(tmp_path.glob("*-played-*.jsonl")) == []
