@@ -80,8 +80,8 @@ class Measure:
     measures, and so first in the text); None between points of the table."""
 
     def text(self) -> str:
-        edges = (f"{self.edge_in:.1f}\" base edge to base edge, centre to centre " if self.edge_in is not None
-                 else "")
+        edges = (f"{self.edge_in:.1f}\" base edge to base edge; centre to centre (a gun's range, EC-GUN-2) "
+                 if self.edge_in is not None else "")
         return (f"measure: {edges}{self.straight_in:.1f}\" straight, {self.ground_in:.1f}\" along the ground; "
                 f"levels {self.start[2]:.1f}\" -> {self.end[2]:.1f}\"")
 

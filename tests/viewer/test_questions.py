@@ -79,7 +79,8 @@ def test_EC_BASE_between_two_models_the_measure_is_base_edge_to_base_edge_first(
     start, end = np.array([10.0, 10.0, 0.0]), np.array([20.0, 10.0, 0.0])
     measure = questions.measure(start, end, models=("komodo_1", "komodo_2"), poses=at)
     assert measure.edge_in == pytest.approx(10.0 - 75 / 25.4, abs=0.01) and measure.straight_in == pytest.approx(10.0)
-    assert measure.text().startswith('measure: 7.0" base edge to base edge, centre to centre 10.0" straight')
+    assert measure.text().startswith('measure: 7.0" base edge to base edge; centre to centre (a gun\'s range, '
+                                     'EC-GUN-2) 10.0" straight')
     abreast = {**at, "komodo_2": Pose(10.0, 15.0, 0.0, 0.0)}
     side = questions.measure(start, np.array([10.0, 15.0, 0.0]), models=("komodo_1", "komodo_2"), poses=abreast)
     assert side.edge_in == pytest.approx(5.0 - 42 / 25.4, abs=0.01)

@@ -315,7 +315,11 @@ def test_labels_stay_beside_their_models_and_inside_a_portrait_window(window, tm
     sight labels shown; in a 450 x 800 window each label is inside the window, and its text
     centre within 60 px of the point it names (or tied to it by a leader line where it gave way)."""
     window.click(window.pixel_of_model("komodo_2"))
-    window.wait(lambda s: s["selected"] == "komodo_2" and len(s["screen_labels"]) >= 5)
+    scale = window.wait(lambda s: s["selected"] == "komodo_2" and len(s["screen_labels"]) >= 5)
+    # Scale carries a shotgun (42.25" of range): Brakes in the open at 34.6" is a shot, Ash 81%
+    # in sight at 42.5" is not (EC-GUN-2), as the LOS engine and the rulebook say
+    shots = {label["target"]: (label["can_shoot"], label["no_shot"]) for label in scale["labels"]}
+    assert shots["hades_1"] == (True, "") and shots["hades_3"][0] is False and "reaches 42.3" in shots["hades_3"][1]
     window.xdotool("windowsize", window.window, "450", "800")
     tall = window.wait(lambda s: s["window"] == [450, 800] and len(s["screen_labels"]) >= 5)
     shot(window, "17-portrait-labels", tmp_path)
