@@ -125,3 +125,55 @@ def test_TAG_TAG_a_tag_rolls_one_die_and_takes_out_on_4_or_more(yard, seed):
     assert event.figures == {"target": "blue_1", "die": die, "needed": 4, "taken_out": tagged}
     assert after.model("blue_1").status == (OUT if tagged else near.model("blue_1").status)
     assert after.score.get("reds", 0) == (1 if tagged else 0) and after.model("red_1").actions_taken == 1
+
+
+def test_TAG_MOVE_a_walk_into_the_shed_or_round_a_template_is_refused_in_the_runners_words(yard):
+    """Clause: TAG-MOVE: Tag plays no climbing or jumping, and a runner walks straights and pivots
+    only. Ash put at (8, 12) facing east walks into the shed (x 10-14, y 9-15)."""
+    from entropy3d.game.tableview import TableView
+
+    engine, state = yard
+    table = load_scene(YARD)
+    view = TableView(table, build_table_geometry(table))
+    by_the_shed = state.with_model(state.model("red_1").but(pose=Pose(8.0, 12.0, 0.0)))
+    with pytest.raises(IllegalPlanError, match=r"^the walk meets 'shed' [0-9.]+\" along it; climbing and jumping "
+                                               r"are not played \(TAG-MOVE\)$"):
+        engine.check(by_the_shed, engine.parse_action("red_1", "walk: straight 5"), view)
+    with pytest.raises(IllegalPlanError, match=r"^a runner walks in straights and pivots: "):
+        engine.check(state, engine.parse_action("red_1", "s1: left tight 3"), view)
+
+
+def test_TAG_END_a_tag_that_takes_a_runner_out_scores_for_the_other_side_and_says_so(yard):
+    """Clause: TAG-END: the tagger's side scores ``points_per_tag`` (1) for the runner it tagged."""
+    engine, state = yard
+    near = facing(state, 1.0)
+    seed = next(s for s in range(50) if int(np.random.default_rng(s).integers(1, 7)) >= 4)
+    _, events = engine.resolve(near, engine.check(near, engine.parse_action("red_1", "tag blue_1")), None,
+                               np.random.default_rng(seed))
+    score = events[1]
+    assert (score.kind, score.model, score.text, score.clauses) == (
+        "score", "blue_1", "reds scores 1 for blue_1 tagged", ("TAG-END",))
+    assert score.figures == {"gang": "reds", "points": 1}
+
+
+def test_TAG_TURN_the_dice_have_the_rules_datas_sides(yard):
+    """Clause: TAG-TURN, TAG-TAG: rules data with 20-sided dice roll 1-20 for the first turn and
+    for a tag (the bundled 6 hides a die rolled with the default sides)."""
+    import yaml
+
+    from entropy3d.systems.tag import Tag
+
+    data = yaml.safe_load((Path(__file__).resolve().parents[3] / "rules" / "tag.yaml").read_text())
+    engine, state = yard
+    twenty = Tag.from_mapping({**data, "die_sides": 20}).engine({})
+    near = facing(state, 1.0)
+    rolls = set()
+    for seed in range(40):
+        _, events = twenty.resolve(near, twenty.check(near, twenty.parse_action("red_1", "tag blue_1")), None,
+                                   np.random.default_rng(seed))
+        rolls.add(events[0].figures["die"])
+        assert events[0].figures["die"] == int(np.random.default_rng(seed).integers(1, 21))
+    assert max(rolls) > 6
+    firsts = {roll for seed in range(40) for pair in twenty.start_turn(state, np.random.default_rng(seed), None).rolls
+              for roll in pair}
+    assert max(firsts) > 6 and min(firsts) >= 1
