@@ -16,20 +16,6 @@ from entropy3d.geometry import Pose
 from entropy3d.rules.facts import Facts
 from entropy3d.rules.state import OUT
 from entropy3d.rules.transition import ACTIVATE, Action
-from entropy3d.scene import load_scene
-from entropy3d.scene.build import build_table_geometry
-from entropy3d.scene.systemrules import model_stats, system_of
-
-YARD = Path(__file__).resolve().parents[2] / "data" / "tag_yard.yaml"
-
-
-@pytest.fixture(scope="module")
-def yard():
-    table = load_scene(YARD)
-    geometry = build_table_geometry(table)
-    system = system_of(table)
-    engine = system.engine(model_stats(table, system))
-    return engine, engine.initial_state(table.initial_state(geometry.surface_height))
 
 
 def facing(state, gap_in: float):
@@ -46,13 +32,13 @@ def refusal(engine, state, action) -> tuple[str, str]:
 
 def test_TAG_END_the_game_starts_on_the_tag_mission(yard):
     """Clause: TAG-END. The mission is the rules data's ``mission: tag``."""
-    _, state = yard
+    _, _, _, state = yard
     assert state.mission == "tag"
 
 
 def test_TAG_TAG_TAG_TURN_TAG_END_every_refusal_names_its_clause_and_says_why(yard):
     """Clauses TAG-TAG, TAG-TURN, TAG-END: the words of each refusal, as a player reads them."""
-    engine, state = yard
+    _, _, engine, state = yard
     near = facing(state, 1.0)
     assert refusal(engine, near, engine.parse_action("red_1", "tag red_2")) == (
         "TAG-TAG", "'red_2' is not an enemy runner")
@@ -76,7 +62,7 @@ def test_TAG_TAG_TAG_TURN_TAG_END_every_refusal_names_its_clause_and_says_why(ya
 def test_TAG_TAG_a_tag_reaches_exactly_its_reach_and_no_further(yard):
     """Clause: TAG-TAG ("within 1.5\""): 1.5" away is a tag; 1.51" is refused with the distance,
     measured between base centres along both axes (1.2" east and 0.9" north is 1.5")."""
-    engine, state = yard
+    _, _, engine, state = yard
     tag = engine.parse_action("red_1", "tag blue_1")
     assert engine.check(facing(state, 1.5), tag) is tag
     assert refusal(engine, facing(state, 1.51), tag) == ("TAG-TAG", 'blue_1 is 1.5" away: a tag reaches 1.5"')
@@ -90,7 +76,7 @@ def test_TAG_TAG_a_tag_reaches_exactly_its_reach_and_no_further(yard):
 def test_TAG_MOVE_a_walk_is_checked_with_its_plan_and_leaves_one_action_taken(yard):
     """Clause: TAG-MOVE: the checked walk keeps its plan; resolved, the runner stands where the
     producer's walk ended, has taken 1 action, and the event says how far, to a tenth of an inch."""
-    engine, state = yard
+    _, _, engine, state = yard
     walk = engine.parse_action("red_1", "walk: straight 4")
     checked = engine.check(state, walk)
     assert checked.plan == walk.plan and checked.move.length_in == pytest.approx(4.0)
@@ -113,7 +99,7 @@ def test_TAG_TAG_a_tag_rolls_one_die_and_takes_out_on_4_or_more(yard, seed):
     """Clauses TAG-TAG, TAG-END: a tag rolls one six-sided die (the generator's next integer in
     1..6, drawn here from the same seed); 4, 5 or 6 takes the target out and scores 1 for the
     tagger's side; the event names the target and says the roll."""
-    engine, state = yard
+    _, _, engine, state = yard
     near = facing(state, 1.0)
     die = int(np.random.default_rng(seed).integers(1, 7))
     after, events = engine.resolve(near, engine.check(near, engine.parse_action("red_1", "tag blue_1")), None,
@@ -132,9 +118,8 @@ def test_TAG_MOVE_a_walk_into_the_shed_or_round_a_template_is_refused_in_the_run
     only. Ash put at (8, 12) facing east walks into the shed (x 10-14, y 9-15)."""
     from entropy3d.game.tableview import TableView
 
-    engine, state = yard
-    table = load_scene(YARD)
-    view = TableView(table, build_table_geometry(table))
+    table, geometry, engine, state = yard
+    view = TableView(table, geometry)
     by_the_shed = state.with_model(state.model("red_1").but(pose=Pose(8.0, 12.0, 0.0)))
     with pytest.raises(IllegalPlanError, match=r"^the walk meets 'shed' [0-9.]+\" along it; climbing and jumping "
                                                r"are not played \(TAG-MOVE\)$"):
@@ -145,7 +130,7 @@ def test_TAG_MOVE_a_walk_into_the_shed_or_round_a_template_is_refused_in_the_run
 
 def test_TAG_END_a_tag_that_takes_a_runner_out_scores_for_the_other_side_and_says_so(yard):
     """Clause: TAG-END: the tagger's side scores ``points_per_tag`` (1) for the runner it tagged."""
-    engine, state = yard
+    _, _, engine, state = yard
     near = facing(state, 1.0)
     seed = next(s for s in range(50) if int(np.random.default_rng(s).integers(1, 7)) >= 4)
     _, events = engine.resolve(near, engine.check(near, engine.parse_action("red_1", "tag blue_1")), None,
@@ -164,7 +149,7 @@ def test_TAG_TURN_the_dice_have_the_rules_datas_sides(yard):
     from entropy3d.systems.tag import Tag
 
     data = yaml.safe_load((Path(__file__).resolve().parents[3] / "rules" / "tag.yaml").read_text())
-    engine, state = yard
+    _, _, engine, state = yard
     twenty = Tag.from_mapping({**data, "die_sides": 20}).engine({})
     near = facing(state, 1.0)
     rolls = set()

@@ -21,21 +21,9 @@ from entropy3d.game.session import play_game, resimulate
 from entropy3d.geometry import Pose
 from entropy3d.rules.state import OUT
 from entropy3d.rules.transition import ACTIVATE, MOVE, Action
-from entropy3d.scene import load_scene
-from entropy3d.scene.build import build_table_geometry
-from entropy3d.scene.systemrules import model_stats, system_of
 
 ROOT = Path(__file__).resolve().parents[3]
 YARD = ROOT / "tests" / "data" / "tag_yard.yaml"
-
-
-@pytest.fixture(scope="module")
-def yard():
-    table = load_scene(YARD)
-    geometry = build_table_geometry(table)
-    system = system_of(table)
-    engine = system.engine(model_stats(table, system))
-    return table, geometry, engine, engine.initial_state(table.initial_state(geometry.surface_height))
 
 
 @pytest.fixture(scope="module")
