@@ -265,11 +265,16 @@
       lines.append(div);
     };
     for (const [sentence, detail] of step ? step.lines : []) row(sentence, detail);
-    for (const sight of step ? step.sight : []) {
+    const sights = step ? step.sight : [];
+    // one reason for every line (a rider with no gun): said once, under them, not on each
+    const shared = sights.length > 1 && sights.every((s) => s.no_shot && s.no_shot === sights[0].no_shot)
+      ? sights[0].no_shot : "";
+    for (const sight of sights) {
       row("", "sight to " + data.names[sight.target] + ": top-down " + (sight.visible ? "clear" : "blocked")
         + ", true LOS " + sight.percent + "% visible"
-        + (sight.can_shoot ? ", can shoot" : sight.no_shot ? ", no shot: " + sight.no_shot : ""));
+        + (sight.can_shoot ? ", can shoot" : sight.no_shot && !shared ? ", no shot: " + sight.no_shot : ""));
     }
+    if (shared) row("", "no shot at any: " + shared);
     if (data.end && step && timeline.index === steps.length - 1) {  // the last action: how the game ended
       const end = document.createElement("div");
       end.className = "end";

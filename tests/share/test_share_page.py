@@ -310,3 +310,26 @@ def test_every_riders_name_tag_is_readable(pages, browser):
     for name, colour, edge in tags:
         assert _contrast(colour) >= 4.5, f"{name}'s tag ({colour}) is hard to read"
         assert [int(v) for v in re.findall(r"\d+", edge)[:3]] == [int(gangs[name][k:k + 2], 16) for k in (1, 3, 5)]
+
+
+def test_EC_GUN_2_the_page_says_why_there_is_no_shot_once_when_one_reason_holds_for_all(pages, browser):
+    """Clause: EC-GUN-2. Each step's sight lines say "can shoot" or why not, in the rulebook's
+    words; a reason every line shares (a rider with no gun) is said once under them rather than
+    on each line (Brakes, with a chain, read "no shot: Brakes carries no gun" five times)."""
+    data = page_data(pages["replay"])
+    open_page(browser, pages["replay"])
+    browser.execute_script("window.entropy3dShare.goTo(0, false)")
+    said_once = 0
+    for index, step in enumerate(data["steps"]):
+        browser.execute_script(f"window.entropy3dShare.goTo({index}, false)")
+        text = browser.find_element("id", "lines").text
+        reasons = {line["no_shot"] for line in step["sight"]}
+        if len(step["sight"]) > 1 and len(reasons) == 1 and "" not in reasons:
+            (reason,) = reasons
+            assert f"no shot at any: {reason}" in text and text.count(reason) == 1, (index, text)
+            said_once += 1
+        else:
+            for line in step["sight"]:
+                if line["no_shot"]:
+                    assert f"no shot: {line['no_shot']}" in text, (index, line, text)
+    assert said_once, "no step whose sight lines share one reason"
