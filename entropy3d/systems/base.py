@@ -154,6 +154,13 @@ class GameSystem:
         that needs more than the sight: a target priority, an arc)."""
         return ShotVerdict(None)
 
+    def standing_refusals(self, on_foot: bool, roof: tuple[str, float] | None, drop_in: float) -> list[str]:
+        """Why its rules let no model stand where a user tried one (the viewer's what-if), from
+        what the table says of the spot: whether the model is on foot, the building whose roof it
+        stands on (its name and the roof's height, inches; None: not on a roof) and the deepest
+        drop under its base (inches); none by default (a scene's own checks still apply)."""
+        return []
+
     @staticmethod
     def dice_untold(event: Event) -> bool:
         """Whether the sentence of ``event`` leaves dice untold that the rules' own words give (so a

@@ -84,6 +84,18 @@ class EntropyCity(GameSystem):
             return ShotVerdict(False, refused.clause, refused.message)
         return ShotVerdict(True)
 
+    def standing_refusals(self, on_foot: bool, roof: tuple[str, float] | None, drop_in: float) -> list[str]:
+        """A base hanging over a drop deeper than a bike steps up (``ride.step_height_in``), and a
+        bike on a building's roof (EC-TER-BUILDING: a bike does not enter a building; a figure on
+        foot stands on one, EC-FOOT-DEPLOY)."""
+        found = []
+        if drop_in > float(self.rules.data("ride.step_height_in")):
+            found.append(f"its base hangs {drop_in:.1f}\" over an edge")
+        if roof is not None and not on_foot:
+            found.append(f"a bike on the roof of {roof[0]}, {roof[1]:.1f}\" up: a bike does not enter a building "
+                         "(EC-TER-BUILDING)")
+        return found
+
     @classmethod
     def from_mapping(cls, data: Mapping[str, Any], source: str = "<rules>") -> "EntropyCity":
         return cls(Ruleset.from_mapping(data, source))

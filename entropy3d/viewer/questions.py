@@ -154,9 +154,11 @@ class TableQuestions:
         """Why each model of ``tried`` (ids) cannot stand where ``poses`` puts it, in words with
         the clause or the fix ({} when every one can): off the table; a base inside a solid or
         over another base (the checks `entropy3d validate` runs on a scene's starting positions,
-        :func:`~entropy3d.scene.plausibility.plausibility_problems`, on the table as tried); a
-        base hanging over a drop deeper than a curb; a bike on a building's roof (EC-TER-BUILDING:
-        a bike does not enter a building, and only a figure on foot stands on one, EC-FOOT-DEPLOY).
+        :func:`~entropy3d.scene.plausibility.plausibility_problems`, on the table as tried, and
+        more figures on foot on a roof than it holds, EC-FOOT-DEPLOY); then what the scene's
+        rulebook refuses of the spot, told the deepest drop under the base and the roof it stands
+        on (:meth:`~entropy3d.systems.base.GameSystem.standing_refusals`; Entropy City's: a base
+        over a drop deeper than a curb, a bike on a building's roof, EC-TER-BUILDING).
         ``poses``: every model in play."""
         import dataclasses
         import re
@@ -188,18 +190,16 @@ class TableQuestions:
             for model_id in problems:
                 if re.search(rf"(?<![\w]){re.escape(model_id)}(?![\w])", said):
                     problems[model_id].append(self.names.named(said.replace(f"{model_id} at", "at", 1)))
-        step = float(table.ruleset.data("ride.step_height_in"))
+        step = float(table.ruleset.data("ride.step_height_in"))  # how far up the surface is followed
         for model_id, found in problems.items():
             if found:
                 continue
             pose, model = poses[model_id], table.model(model_id)
             drop = self._edge_under(pose, table.base_of(model).outline(pose, samples=16), step)
-            if drop > step:
-                found.append(f"its base hangs {drop:.1f}\" over an edge")
             standing_on = self._piece_under(pose)
-            if standing_on is not None and standing_on.kind == "building" and not model.on_foot:
-                found.append(f"a bike on the roof of {self.names.thing(standing_on.id)}, {pose.z:.1f}\" up: a "
-                             "bike does not enter a building (EC-TER-BUILDING)")
+            roof = ((self.names.thing(standing_on.id), pose.z)
+                    if standing_on is not None and standing_on.kind == "building" else None)
+            found += self.rulebook.standing_refusals(model.on_foot, roof, drop)  # the rules decide, not the viewer
         return {model_id: "; ".join(found) for model_id, found in problems.items() if found}
 
     def _edge_under(self, pose: Pose, outline: np.ndarray, step: float) -> float:
