@@ -12,6 +12,9 @@ Every game also ends when fewer than two gangs have a model on the table.
 
 from __future__ import annotations
 
+from typing import Callable, Iterable, Mapping
+
+from entropy3d.rules.event import Event
 from entropy3d.rules.ruleset import Ruleset
 from entropy3d.rules.state import ModelState, State
 
@@ -64,3 +67,39 @@ def winner(state: State) -> str:
     best = max(state.score.values())
     leaders = [g for g, s in state.score.items() if s == best]
     return leaders[0] if len(leaders) == 1 else ""
+
+
+#: what each scoring key of ``missions:`` counts, for people
+SCORED = {"bust": "bust", "taken_out": "rider taken out", "escaped": "escape"}
+
+
+def score_explanation(state: State, events: Iterable[Event], gang_of: Mapping[str, str], ruleset: Ruleset,
+                      mission_title: str, gang_name: Callable[[str], str]) -> list[tuple[str, str]]:
+    """The score ``state`` holds explained, as (gang id or "", text) rows: the mission's scoring
+    line ("Turf War: +1 VP per rider taken out, -1 VP per bust"), then per gang (in id order) its
+    points and what earned them ("Hades MC  -3 VP: 3 busts x -1"), counted from the game's
+    ``events`` (``gang_of``: model id -> gang); points no counted event explains are said as
+    "other". ``mission_title``: the scored mission's name; ``gang_name``: a gang's name by id."""
+    points = dict(_points(state, ruleset))
+    rule = ", ".join(f"{p:+d} VP per {SCORED.get(k, k)}" for k, p in points.items())
+    rows = [("", f"{mission_title}: {rule}")]
+    counted = {"bust": {}, "escaped": {}}
+    for event in events:
+        key = "bust" if event.kind == "bust" else "escaped" if event.kind == "left_table" else None
+        if key is not None and event.model in gang_of:
+            counted[key][gang_of[event.model]] = counted[key].get(gang_of[event.model], 0) + 1
+    for gang in sorted(set(gang_of.values())):
+        score = int(state.score.get(gang, 0))
+        parts, rest = [], score
+        for key in ("bust", "escaped"):
+            count = counted[key].get(gang, 0)
+            if points.get(key) and count:
+                parts.append(f"{count} {SCORED[key]}{'s' if count != 1 else ''} x {points[key]:+d}")
+                rest -= count * points[key]
+        if rest and points.get("taken_out") and rest % points["taken_out"] == 0 and rest // points["taken_out"] > 0:
+            taken = rest // points["taken_out"]
+            parts.append(f"{taken} rider{'s' if taken != 1 else ''} taken out x {points['taken_out']:+d}")
+        elif rest:
+            parts.append(f"other {rest:+d}")
+        rows.append((gang, f"{gang_name(gang)}  {score:+d} VP" + (f": {', '.join(parts)}" if parts else "")))
+    return rows

@@ -97,6 +97,8 @@ class GameSystem:
     """an attack's modifier on the sight line's label ("in partial cover, -1 to hit")"""
     out_banner: ClassVar[str] = "OUT OF ACTION"
     """the banner over a figure its rules put out of the game"""
+    mission_names: ClassVar[Mapping[str, str]] = {}
+    """its missions' names for people where the id in title case is not the name ("getaway": "The Getaway")"""
     rules_schema: ClassVar[type[BaseModel]]
     """The schema of its rules data (rejects unknown keys)."""
     stats_schema: ClassVar[type[BaseModel]] = NoStats
@@ -160,6 +162,28 @@ class GameSystem:
         stands on (its name and the roof's height, inches; None: not on a roof) and the deepest
         drop under its base (inches); none by default (a scene's own checks still apply)."""
         return []
+
+    @classmethod
+    def mission_title(cls, mission: str) -> str:
+        """The name of its mission ``mission`` (the id its state carries) for a title or an end card."""
+        return cls.mission_names.get(mission, mission.replace("_", " ").title())
+
+    @classmethod
+    def first_roll_line(cls, rolls: tuple[int, int], first: str) -> str:
+        """The turn card's line for the roll that decided who goes first: the last ``rolls`` (the
+        first side's, the other's) and the side that won it, by name (``first``)."""
+        return f"{cls.first_roll_words} {rolls[0]} v {rolls[1]}: {first} activate first"
+
+    @classmethod
+    def score_lines(cls, state: State, events: Sequence[Event], gang_of: Mapping[str, str], names,
+                    rules: Any = None) -> list[tuple[str, str]]:
+        """The end card's account of the score ``state`` holds, as (gang id or "", text) rows:
+        by default its mission's name, then each side's points as they stand (``names``:
+        :class:`~entropy3d.systems.words.Names`). A rulebook whose points come from counted events
+        explains them from the game's ``events`` (every event of the game in order; ``gang_of``:
+        model id -> its gang) and its ``rules`` (its rules data)."""
+        return [("", cls.mission_title(state.mission))] + [
+            (g, f"{names.gang(g)}  {int(state.score.get(g, 0)):+d} VP") for g in names.gangs]
 
     @staticmethod
     def dice_untold(event: Event) -> bool:

@@ -65,6 +65,22 @@ class EntropyCity(GameSystem):
 
         return EntropyCityEngine(self.rules, table, gangs)
 
+    @classmethod
+    def first_roll_line(cls, rolls: tuple[int, int], first: str) -> str:
+        """The roll-off's winner chooses who goes first (EC-TURN-1)."""
+        return f"roll-off {rolls[0]} v {rolls[1]}: {first} chooses to go first (EC-TURN-1)"
+
+    @classmethod
+    def score_lines(cls, state, events, gang_of, names, rules=None) -> list[tuple[str, str]]:
+        """Its points explained by what earned them: busts, escapes, riders taken out
+        (:func:`~entropy3d.rules.missions.score_explanation`; ``rules``: the
+        :class:`~entropy3d.rules.ruleset.Ruleset`). A mission the rulebook does not write is
+        scored, and named, as Turf War."""
+        from entropy3d.rules.missions import LOVERS_POINT, TURF_WAR, score_explanation
+
+        scored = LOVERS_POINT if state.mission == LOVERS_POINT else TURF_WAR
+        return score_explanation(state, events, gang_of, rules, cls.mission_title(scored), names.gang)
+
     def shot_verdict(self, state, shooter: str, target: str, sight) -> ShotVerdict:
         """Its gun attack's own check (:func:`~entropy3d.rules.attacks.check_attack`, the one
         that refuses a declared shot) with the shooter's gun, from where both stand in ``state``

@@ -251,13 +251,12 @@ class ShortFilm(ReplayFilm):
         return self._captions[key]
 
     def _title(self, segment: Segment, state) -> Iterator[np.ndarray]:
-        from entropy3d.systems import find_system
-        from entropy3d.video.ending import MISSION_NAMES
+        from entropy3d.systems import find_system, played_system
 
         header = self.replay.header
         mission = header.initial.mission
         lines = (" vs ".join(self.gang_names[g] for g in self.table.spec.gangs),
-                 f"{MISSION_NAMES.get(mission, mission)}  -  {header.turns} turns",
+                 f"{played_system(self.table.spec.system).mission_title(mission)}  -  {header.turns} turns",
                  f"{find_system(self.table.spec.system).title}  |  entropy3d")
         frames = segment.frames
         for i, frame in enumerate(self._overview_frames(frames, 40.0)):

@@ -36,7 +36,7 @@ from entropy3d.video.director import (
     rider_hidden,
     shot_fails,
 )
-from entropy3d.video.ending import MISSION_NAMES, result_card
+from entropy3d.video.ending import result_card
 from entropy3d.video.fall import FALL_RATE, FALL_ZOOM, fall_of, falling_frames, playback_frames, tumble_matrix
 from entropy3d.video.fight import TAKEDOWN_AFTER, draw_fight, fight_of, stage_fight
 from entropy3d.video.jumpshot import ProfileInset, flight_window, inset_box, ride_clock
@@ -172,8 +172,7 @@ def plan_segments(replay: Replay, options: VideoOptions, names: words.Names | No
             total_s = max(ride_frames / fps + hold + falling_frames(action, events, rate, fps) / fps, read)
             segments.append(Segment("action", max(ride_frames + 1, round(total_s * fps)), k, j, activation.turn,
                                     ride_frames, rate, flight))
-    end_s = options.end_s if pace is None else max(options.end_s, pace.end_reading_s(replay, MISSION_NAMES,
-                                                                                     options.read_cps))
+    end_s = options.end_s if pace is None else max(options.end_s, pace.end_reading_s(replay, options.read_cps))
     segments.append(Segment("end", round(end_s * fps)))
     return segments
 
@@ -218,7 +217,9 @@ class ReplayFilm:
         self.words = replay_names(replay, self.table)
         self.system = find_system(self.table.spec.system)
         #: a game of riders (Entropy City's) shows speed and stress; another rulebook's figures have none
-        self.riders = played_system(self.table.spec.system).riders
+        #: the rulebook whose game this is (the scene's own, or the one it judges: reference cards)
+        self.played = played_system(self.table.spec.system)
+        self.riders = self.played.riders
         self.names = dict(self.words.riders)
         self.gang_names = dict(self.words.gangs)
         #: the models on foot: a sight line starts at a standing figure's eye, not a rider's
@@ -342,7 +343,7 @@ class ReplayFilm:
         gangs = list(self.table.spec.gangs)
         mission = header.initial.mission
         lines = (" vs ".join(self.gang_names[g] for g in gangs),
-                 f"{MISSION_NAMES.get(mission, mission)}  -  {header.turns} turns  -  seed {header.seed}",
+                 f"{self.played.mission_title(mission)}  -  {header.turns} turns  -  seed {header.seed}",
                  f"{find_system(self.table.spec.system).title}  |  entropy3d")
         for frame in self._overview_frames(segment.frames, 24.0):
             yield hud.card_frame(frame, header.scene_name, lines)
@@ -351,8 +352,7 @@ class ReplayFilm:
         turn = next(t for t in self.replay.turns if t.turn == segment.turn)
         first = self.gang_names.get(turn.first_player, turn.first_player)
         a, b = turn.roll_off[-1]
-        lines = (f"{self.system.first_roll_words} {a} v {b}: {first} activate first" if not self.riders else
-                 f"roll-off {a} v {b}: {first} chooses to go first (EC-TURN-1)",
+        lines = (self.played.first_roll_line((a, b), first),
                  "order: " + ", ".join(self.names.get(m, m) for m in turn.order[:8]))
         for frame in self._overview_frames(segment.frames, 6.0):
             yield hud.card_frame(frame, f"Turn {turn.turn} of {self.replay.header.turns}", lines, darken=0.4)
@@ -594,7 +594,7 @@ class ReplayFilm:
         return activation.state_before
 
     def _end(self, segment: Segment, state: State) -> Iterator[np.ndarray]:
-        title, lines, gangs = result_card(self.replay, self.table, self.words, state, self.riders)
+        title, lines, gangs = result_card(self.replay, self.table, self.words, state)
         colours = tuple(self.colours.get(g, "") if g else "" for g in gangs)
         for frame in self._overview_frames(segment.frames, 18.0):
             yield hud.card_frame(frame, title, lines, colours)

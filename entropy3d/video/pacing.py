@@ -18,14 +18,14 @@ here. Seconds throughout.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Collection, Iterable, Mapping, Sequence
+from typing import Collection, Iterable, Sequence
 
 from entropy3d.game.replay import Replay
 from entropy3d.rules.event import Event
 from entropy3d.rules.state import ModelState
 from entropy3d.rules.transition import END
 from entropy3d.systems import played_system, words
-from entropy3d.video.ending import end_card, system_scoring
+from entropy3d.video.ending import end_card, game_events
 from entropy3d.video.fight import fight_view, label_text
 from entropy3d.video.hud import HUD_LINES
 
@@ -143,12 +143,12 @@ class SystemPace:
             shown.append((sentence, detail))
         return tuple(shown)
 
-    def end_reading_s(self, replay: Replay, mission_names: Mapping[str, str], read_cps: float) -> float:
-        """Seconds to read the end card (:func:`end_card`) at ``read_cps``; ``mission_names``: the
-        missions' names by id."""
+    def end_reading_s(self, replay: Replay, read_cps: float) -> float:
+        """Seconds to read the end card (:func:`end_card`, the score as the rulebook says it) at ``read_cps``."""
         final = replay.end.state if replay.end is not None else (
             replay.activations[-1].state_after if replay.activations else replay.header.initial)
-        scoring = system_scoring(final, self.names, mission_names.get(final.mission, final.mission))
+        gang_of = {m.id: m.gang for m in replay.header.initial.models.values()}
+        scoring = self.system.score_lines(final, game_events(replay), gang_of, self.names, self.ruleset)
         title, lines = end_card(replay, self.names, scoring)
         return sum(len(text) for text in (title, *lines)) / read_cps
 

@@ -151,3 +151,31 @@ def test_demo_help_points_to_the_systems_command_which_says_which_play():
         said = lines[lines.index(next(line for line in lines if line.startswith(f"{name}:"))) + 1].strip()
         assert said.startswith("`entropy3d demo` on its scenes plays its game" if name in playing
                                else "decides from Entropy City's game"), (name, said)
+
+
+@pytest.mark.parametrize("system, mission, title", [("gang_battle", "gang_fight", "Gang Fight"),
+                                                    ("chase_vehicles", "getaway", "The Getaway"),
+                                                    ("tag", "tag", "Tag"),
+                                                    ("entropy_city", "lovers_point_brawl", "Lovers Point Brawl")])
+def test_each_rulebook_names_its_missions_and_its_first_roll_on_the_cards(system, mission, title):
+    """The film's title card and end card take a mission's name and the turn card its first roll
+    from the rulebook played, not from a table of every rulebook's words in the film: the id in
+    title case unless the rulebook names it (the chase's "The Getaway"); the roll in the
+    rulebook's words (Entropy City's roll-off winner chooses, EC-TURN-1)."""
+    rulebook = find_system(system)
+    assert rulebook.mission_title(mission) == title
+    line = rulebook.first_roll_line((5, 3), "Komodo")
+    assert line.startswith(f"{rulebook.first_roll_words} 5 v 3: Komodo")
+    assert ("chooses to go first (EC-TURN-1)" in line) == (system == "entropy_city")
+
+
+def test_a_rulebook_without_its_own_account_of_the_score_says_its_mission_and_each_sides_points():
+    """By default the end card says the mission and each side's points as they stand, in the
+    sides' order (the Tag yard's red side ahead on 2)."""
+    from entropy3d.rules.state import State
+    from entropy3d.systems.words import Names
+
+    names = Names(gangs={"red": "Red side", "blue": "Blue side"})
+    state = State(turn=4, mission="tag", models={}, score={"red": 2})
+    assert find_system("tag").score_lines(state, [], {}, names) == [
+        ("", "Tag"), ("red", "Red side  +2 VP"), ("blue", "Blue side  +0 VP")]

@@ -189,6 +189,7 @@ class ChaseVehicles(GameSystem):
     name = "chase_vehicles"
     title = "Chase & vehicle rules"
     first_roll_words = "lead roll"
+    mission_names = {"getaway": "The Getaway"}
     out_banner = "WRECKED"
     seed = "001"
     clause_prefix = "SW-"
