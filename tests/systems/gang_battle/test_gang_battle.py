@@ -6,14 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from entropy3d.scene.systemrules import load_system
 from entropy3d.systems.facts import Sighting
 from entropy3d.systems.gang_battle import FighterStats
-
-
-@pytest.fixture(scope="module")
-def gang():
-    return load_system("gang_battle")
 
 
 def seen(target: str, distance: float, bearing: float, visible: float, viewer: str = "shooter") -> Sighting:

@@ -12,7 +12,6 @@ from entropy3d.geometry import Pose
 from entropy3d.rules.facts import Facts
 from entropy3d.rules.state import OUT, ModelState, State
 from entropy3d.rules.transition import ATTACK, Action
-from entropy3d.scene.systemrules import load_system
 from entropy3d.systems.facts import Sighting
 from entropy3d.systems.gang_battle import FighterStats
 from entropy3d.systems.gang_battle.engine import (
@@ -54,11 +53,6 @@ class Table:
 
     def off_table(self, points, margin=0.0):
         return np.zeros(len(np.atleast_2d(points)), bool)
-
-
-@pytest.fixture(scope="module")
-def gang():
-    return load_system("gang_battle")
 
 
 def fighter(model_id: str, gang: str, x: float = 0.0, y: float = 0.0, facing: float = 0.0, **changes) -> ModelState:

@@ -12,18 +12,13 @@ from typer.testing import CliRunner
 from entropy3d.cli import app
 from entropy3d.los import LosWorld
 from entropy3d.scene import load_scene
-from entropy3d.scene.systemrules import load_system, system_of
+from entropy3d.scene.systemrules import system_of
 from entropy3d.systems.facts import Sighting
 from entropy3d.systems.tenacity import Cover
 from entropy3d.tablefacts import sightings
 
 SCENE = Path(__file__).parents[3] / "scenes" / "systems" / "rooftop_skirmish.yaml"
 BIKE = (75 / 25.4, 42 / 25.4)  # the 75 x 42 mm oval base, inches
-
-
-@pytest.fixture(scope="module")
-def ten():
-    return load_system("tenacity_tactics")
 
 
 def seen(visible: float, blockers=(), surfaces=(), tops=(), viewer_z=0.0, levels=(0, 0),
