@@ -44,6 +44,13 @@ CAREFUL = ("never", "risk-aware")
 #: (before the odds): worth more than a gun in range (6), since such a pass is rare among the plans
 #: it weighs and melee is what a weapon-carrying rider is for
 MELEE_PASS_POINTS = 14.0
+#: Package Run (EC-MISSION-PACKAGE): points a carrier gets for each inch a move takes it nearer
+#: the edge it rides for (more than the 0.8 an inch a rider gets for closing on a rival), and for
+#: a move that rides off that edge and delivers
+PACKAGE_PULL = 4.0
+PACKAGE_DELIVERED = 120.0
+#: inches from its edge within which a carrier no longer minds having no room ahead: its next move rides off
+PACKAGE_HOME_IN = 12.0
 
 
 @dataclass(frozen=True, eq=False)
@@ -352,15 +359,20 @@ class AutoPlayer:
         rivals = [b for b in view.state.models.values() if b.in_play and b.gang != bike.gang]
         friends = [b for b in view.state.models.values() if b.in_play and b.gang == bike.gang and b.id != bike.id]
         end = move.end_pose
+        carrying = bike.carries_package
         if rivals:
-            nearest = min(rivals, key=lambda r: float(np.hypot(*(r.pose.xy - bike.pose.xy))))
+            # a defender of Package Run rides at the packages (EC-MISSION-PACKAGE); a carrier rides
+            # for its edge, not at the rivals
+            targets = [r for r in rivals if r.carries_package] or rivals
+            nearest = min(targets, key=lambda r: float(np.hypot(*(r.pose.xy - bike.pose.xy))))
             gap = float(np.hypot(*(nearest.pose.xy - end.xy)))
-            score -= self.aggression * 0.8 * gap
-            if gap < 3.0:
-                score += 6.0 * self.aggression
-            if move.attacks_allowed > 0:
-                score += self.aggression * self._attack_chances(view, rivals, move)
-            score += self.aggression * _set_up_chances(bike, rivals, move, view.action_index, self.ruleset)
+            if not carrying:  # a carrier takes an attack on its way (choose_attack), it does not hunt one
+                score -= self.aggression * 0.8 * gap
+                if gap < 3.0:
+                    score += 6.0 * self.aggression
+                if move.attacks_allowed > 0:
+                    score += self.aggression * self._attack_chances(view, rivals, move)
+                score += self.aggression * _set_up_chances(bike, rivals, move, view.action_index, self.ruleset)
         clearance = 0.5 * self.ruleset.base_for(bike.bike_type).width + 0.45
         along = np.concatenate([[0.0], np.cumsum(np.hypot(*np.diff(path, axis=0).T))])
         later = along >= min(1.5, 0.5 * along[-1])  # a bike leaving a wall it touches starts next to it
@@ -369,11 +381,19 @@ class AutoPlayer:
         if blocked.any():
             first = int(np.argmax(blocked))
             score -= 30.0 + 2.0 * (len(path) - first)
+        delivers = carrying and (probe.edge_crossed(move.path) or ("", ""))[0] == bike.package_to
+        if carrying:  # every inch nearer its edge, and most of all riding off it
+            score += PACKAGE_PULL * (_to_edge(bike.pose.xy, bike.package_to, probe)
+                                     - _to_edge(end.xy, bike.package_to, probe))
+            score += PACKAGE_DELIVERED if delivers else 0.0
         off = probe.off_table(path, margin=0.6)
-        if off.any():
-            score -= 60.0
-        score -= 3.0 * float(probe.off_table(end.xy[None, :], margin=3.0)[0])
-        score -= _boxed_in(end, move.speed, bike, probe, self.ruleset)
+        if off.any() and not delivers:  # a carrier off another edge drops its package
+            score -= 60.0 + (PACKAGE_DELIVERED if carrying else 0.0)
+        if not carrying:
+            score -= 3.0 * float(probe.off_table(end.xy[None, :], margin=3.0)[0])
+        near_home = carrying and _to_edge(end.xy, bike.package_to, probe) < PACKAGE_HOME_IN
+        if not near_home:  # a carrier this near its edge rides off it next, whatever is beside it
+            score -= _boxed_in(end, move.speed, bike, probe, self.ruleset)
         own = self.ruleset.base_for(bike.bike_type)
         ahead = path[min(len(path) - 1, max(1, len(path) // 6)):]
         ahead = np.vstack([ahead, end.xy + 0.5 * own.length * end.forward])  # the nose where it stops
@@ -500,17 +520,26 @@ class AutoPlayer:
         return self._melee[key]
 
 
+def _to_edge(xy: np.ndarray, edge: str, probe) -> float:
+    """Inches from ``xy`` to the table edge ``edge`` (north, south, east, west) of ``probe``'s table."""
+    x, y = float(xy[0]), float(xy[1])
+    return {"west": x, "east": probe.width - x, "south": y, "north": probe.depth - y}[edge]
+
+
 def _boxed_in(end: Pose, speed: int, model: ModelState, probe, ruleset: Ruleset) -> float:
     """Points off for ending where the next move has no room: something solid within the next
     action's minimum distance straight ahead, to both sides of it, and (less) where a tight turn
-    would take it (a look one action ahead: a rider nose to a wall at speed 1 has no way out)."""
+    would take it (a look one action ahead: a rider nose to a wall at speed 1 has no way out).
+    The edge a package carrier rides for is its way out, not a wall."""
+    home = model.package_to if model.carries_package else None
     reach = distance_band(model.bike_type, max(1, speed - 1), ruleset).min + 1.0
     clearance = 0.5 * ruleset.base_for(model.bike_type).width
     points = 0.0
     for turn, cost in ((-70.0, 5.0), (-35.0, 10.0), (0.0, 10.0), (35.0, 10.0), (70.0, 5.0)):
         heading = math.radians(end.facing_deg + turn)
         ahead = end.xy + np.outer(np.linspace(1.0, reach, 6), [math.cos(heading), math.sin(heading)])
-        if probe.blocked(ahead, end.z, clearance=clearance).any() or probe.off_table(ahead, margin=0.5).any():
+        off = probe.off_table(ahead, margin=0.5).any() and (home is None or _to_edge(ahead[-1], home, probe) > 0.5)
+        if off or probe.blocked(ahead, end.z, clearance=clearance).any():
             points += cost
     return points
 

@@ -5,6 +5,12 @@ Turf War: "one point for each character you actively take out, lose a point for 
 Lovers Point Brawl: "one point for every enemy taken out, two points for every friendly model
 that escapes"; the deployment edge is a cliff (EC-COL-EDGE). A model escapes by riding off an
 open table edge.
+Package Run (EC-MISSION-PACKAGE): "One player selects three riders each is holding a package,
+their mission is to reach the enemy table edge ... Three packages, two worth a single VP the last
+is worth 3 VP." A carrier riding off that edge delivers its package (its VP to its gang); one
+that busts, is taken out or leaves by another edge drops it (DECISION: its VP to the defenders:
+the rulebook plays a round per side and compares the runners' totals; one game is one round here,
+and the defenders' points are what they stopped). It ends when no package is left in play.
 DECISION: the other missions of the scene schema are not written missions in the rulebook
 ("more vague ideas"); they are scored as Turf War.
 Every game also ends when fewer than two gangs have a model on the table.
@@ -12,19 +18,26 @@ Every game also ends when fewer than two gangs have a model on the table.
 
 from __future__ import annotations
 
-from typing import Callable, Iterable, Mapping
+from typing import Callable, Iterable, Mapping, Sequence
 
 from entropy3d.rules.event import Event
 from entropy3d.rules.ruleset import Ruleset
-from entropy3d.rules.state import ModelState, State
+from entropy3d.rules.state import ESCAPED, RIDING, ModelState, State
 
 TURF_WAR = "turf_war"
 LOVERS_POINT = "lovers_point_brawl"
+PACKAGE_RUN = "package_run"
+#: the missions the rulebook gives scoring for; any other is scored as Turf War
+SCORED_MISSIONS = (TURF_WAR, LOVERS_POINT, PACKAGE_RUN)
+
+
+def scored_as(mission: str) -> str:
+    """The mission whose scoring ``mission`` is played with: its own, or Turf War's."""
+    return mission if mission in SCORED_MISSIONS else TURF_WAR
 
 
 def _points(state: State, ruleset: Ruleset) -> dict:
-    scored = LOVERS_POINT if state.mission == LOVERS_POINT else TURF_WAR
-    return ruleset.data(f"missions.{scored}")
+    return ruleset.data(f"missions.{scored_as(state.mission)}")
 
 
 def score_bust(state: State, model: ModelState, ruleset: Ruleset) -> State:
@@ -36,7 +49,9 @@ def score_bust(state: State, model: ModelState, ruleset: Ruleset) -> State:
 def score_taken_out(state: State, victim: ModelState, by_gang: str | None, ruleset: Ruleset) -> State:
     """A model out of the game. Turf War: a point to the gang that actively took it out.
     Lovers Point Brawl: a point to every enemy gang, however it went."""
-    points = int(_points(state, ruleset)["taken_out"])
+    points = int(_points(state, ruleset).get("taken_out", 0))
+    if not points:
+        return state
     if state.mission == LOVERS_POINT:
         for gang in sorted({m.gang for m in state.models.values()} - {victim.gang}):
             state = state.add_score(gang, points)
@@ -52,20 +67,71 @@ def score_escaped(state: State, model: ModelState, ruleset: Ruleset) -> State:
     return state.add_score(model.gang, points) if points else state
 
 
+def carry_packages(state: State, events: Sequence[Event]) -> tuple[State, list[Event]]:
+    """Package Run after an action (EC-MISSION-PACKAGE): each package whose carrier rode off its
+    edge in ``events`` is delivered, its VP to the carrier's gang; each whose carrier is out of the
+    game or left by another edge is dropped, its VP to every other gang. A carrier that busted in
+    them keeps its package, its value now known ("only revealed when either busting or completing
+    their run"), and is marked for a tie (:func:`winner`). A score event says each."""
+    if state.mission != PACKAGE_RUN:
+        return state, []
+    said = []
+    for model in list(state.models.values()):
+        if not model.carries_package:
+            continue
+        if any(e.kind == "bust" and e.model == model.id for e in events) and not model.package_busted:
+            model = model.but(package_busted=True)
+            state = state.with_model(model)
+        left = next((e for e in events if e.kind == "left_table" and e.model == model.id), None)
+        edge = left.figures.get("edge") if left is not None else None
+        if model.status == ESCAPED and edge == model.package_to:
+            gangs, fate, why = [model.gang], "delivered", f"over the {edge} edge"
+        elif model.status == ESCAPED:
+            gangs, fate, why = _others(state, model), "dropped", f"off the {edge} edge, not the {model.package_to}"
+        elif model.status != RIDING:
+            gangs, fate, why = _others(state, model), "dropped", "out of the game"
+        else:
+            continue
+        for gang in gangs:
+            state = state.add_score(gang, model.package)
+        text = (f"delivers its package {why}: {model.gang} +{model.package} VP" if fate == "delivered" else
+                f"drops its {model.package} VP package ({why}): {', '.join(gangs)} +{model.package} VP")
+        said.append(Event("score", model.id, text, clauses=("EC-MISSION-PACKAGE",),
+                          figures={"package": model.package, "delivered": fate == "delivered", "gangs": gangs}))
+        state = state.with_model(model.but(package_fate=fate))
+    return state, said
+
+
+def _others(state: State, model: ModelState) -> list[str]:
+    return sorted({m.gang for m in state.models.values()} - {model.gang})
+
+
 def game_over(state: State) -> str:
     """Why the game is over now ("" while it goes on)."""
     gangs = state.gangs_in_play()
-    if len(gangs) < 2:
+    carried = any(m.carries_package for m in state.models.values())
+    if state.mission == PACKAGE_RUN and not carried:
+        return "no package left in play"
+    if len(gangs) < 2 and not (state.mission == PACKAGE_RUN and carried):  # the runners may ride on alone
         return "only one gang left on the table" if gangs else "no model left on the table"
     return ""
 
 
 def winner(state: State) -> str:
-    """The gang with the most points, "" on a tie."""
+    """The gang with the most points, "" on a tie. Package Run breaks a tie as the rulebook says:
+    "Should the game result in a tie players should remove busted package carriers from their
+    total" (the VP delivered by carriers that busted on the way come off the runners' points)."""
     if not state.score:
         return ""
-    best = max(state.score.values())
-    leaders = [g for g, s in state.score.items() if s == best]
+    score = dict(state.score)
+    best = max(score.values())
+    leaders = [g for g, s in score.items() if s == best]
+    if len(leaders) > 1 and state.mission == PACKAGE_RUN:
+        for model in state.models.values():
+            if model.package_fate == "delivered" and model.package_busted:
+                score[model.gang] -= model.package
+        best = max(score[g] for g in leaders)
+        leaders = [g for g in leaders if score[g] == best]
     return leaders[0] if len(leaders) == 1 else ""
 
 
@@ -80,6 +146,8 @@ def score_explanation(state: State, events: Iterable[Event], gang_of: Mapping[st
     points and what earned them ("Hades MC  -3 VP: 3 busts x -1"), counted from the game's
     ``events`` (``gang_of``: model id -> gang); points no counted event explains are said as
     "other". ``mission_title``: the scored mission's name; ``gang_name``: a gang's name by id."""
+    if state.mission == PACKAGE_RUN:
+        return _package_explanation(state, events, gang_of, ruleset, mission_title, gang_name)
     points = dict(_points(state, ruleset))
     rule = ", ".join(f"{p:+d} VP per {SCORED.get(k, k)}" for k, p in points.items())
     rows = [("", f"{mission_title}: {rule}")]
@@ -101,5 +169,28 @@ def score_explanation(state: State, events: Iterable[Event], gang_of: Mapping[st
             parts.append(f"{taken} rider{'s' if taken != 1 else ''} taken out x {points['taken_out']:+d}")
         elif rest:
             parts.append(f"other {rest:+d}")
+        rows.append((gang, f"{gang_name(gang)}  {score:+d} VP" + (f": {', '.join(parts)}" if parts else "")))
+    return rows
+
+
+def _package_explanation(state: State, events: Iterable[Event], gang_of: Mapping[str, str], ruleset: Ruleset,
+                         mission_title: str, gang_name: Callable[[str], str]) -> list[tuple[str, str]]:
+    """Package Run's card: the packages and what scores them, then per gang the packages it
+    delivered and those it stopped, with their VP (EC-MISSION-PACKAGE)."""
+    values = [int(v) for v in ruleset.data("missions.package_run.packages")]
+    worth = ", ".join(str(v) for v in values[:-1]) + f" and {values[-1]}" if len(values) > 1 else str(values[0])
+    rows = [("", f"{mission_title}: packages of {worth} VP; delivered score for the runners, dropped "
+                 "for the defenders")]
+    delivered: dict[str, list[int]] = {}
+    stopped: dict[str, list[int]] = {}
+    for event in events:
+        if event.kind == "score" and "package" in event.figures:
+            into = delivered if event.figures.get("delivered") else stopped
+            for gang in event.figures.get("gangs", ()):
+                into.setdefault(gang, []).append(int(event.figures["package"]))
+    for gang in sorted(set(gang_of.values())):
+        parts = [f"{len(vps)} {what} ({' + '.join(map(str, vps))})"
+                 for what, vps in (("delivered", delivered.get(gang, [])), ("stopped", stopped.get(gang, []))) if vps]
+        score = int(state.score.get(gang, 0))
         rows.append((gang, f"{gang_name(gang)}  {score:+d} VP" + (f": {', '.join(parts)}" if parts else "")))
     return rows

@@ -444,9 +444,15 @@ class LoversPointScoring(Strict):
     escaped: int
 
 
+class PackageRunScoring(Strict):
+    packages: list[PosInt] = Field(min_length=1, description="the VP of each package the runners carry "
+                                                                  "(EC-MISSION-PACKAGE)")
+
+
 class MissionsSpec(Strict):
     turf_war: TurfWarScoring
     lovers_point_brawl: LoversPointScoring
+    package_run: PackageRunScoring
 
 
 class RiderDefaults(Strict):

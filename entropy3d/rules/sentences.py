@@ -200,6 +200,11 @@ def sentence(event: Event, names: Names, out_words: str = "out of the game") -> 
         return f"{who} rides over the cliff: out of the game"
     if kind == "left_table":
         return f"{who} rides off the table and escapes"
+    if kind == "score" and "package" in figures:  # EC-MISSION-PACKAGE
+        value, gangs = int(figures["package"]), " and ".join(names.gang(g) for g in figures.get("gangs", ()))
+        if figures.get("delivered"):
+            return f"{who} delivers a {value} VP package: +{value} VP to {gangs}"
+        return f"{who} drops a {value} VP package: +{value} VP to {gangs}"
     if kind == "attack":
         other = names.rider(event.piece) if event.piece else "a rival"
         if "weapon" in figures and rolls:

@@ -81,6 +81,10 @@ class ModelState:
     skips after a reload, a shot (EC-ACT-ATTACK, EC-GUN-STOPPED; :mod:`entropy3d.rules.attacks`).
     attacks_made: its attacks this activation (one an activation, EC-ACT-ATTACK). Both are
     activation-scoped and left out of the JSON form at their defaults.
+    package: the VP of the package it set out with (Package Run, EC-MISSION-PACKAGE), 0 for none;
+    package_to: the table edge it rides for with it; package_busted: it busted while carrying it
+    (its value is revealed, and a tie takes it off the runners' total); package_fate: None while
+    it carries it, then ``delivered`` or ``dropped``. Left out of the JSON form at their defaults.
     """
 
     id: str
@@ -122,6 +126,15 @@ class ModelState:
     basic_taken: tuple[str, ...] = ()
     attack_chance: str | None = None
     attacks_made: int = 0
+    package: int = 0
+    package_to: str | None = None
+    package_busted: bool = False
+    package_fate: str | None = None
+
+    @property
+    def carries_package(self) -> bool:
+        """It still carries its package (Package Run)."""
+        return bool(self.package) and self.package_fate is None
 
     def __repr__(self) -> str:
         return (f"ModelState({self.id} {self.status} {self.pose!r} speed {self.speed} "
@@ -197,7 +210,8 @@ _MODEL_FIELDS = frozenset(f.name for f in dataclasses.fields(ModelState))
 _MODEL_DEFAULTS = {f.name: f.default for f in dataclasses.fields(ModelState)}
 #: fields added after replays were first written: left out of the JSON at their default, so the
 #: replay of a game that never sets them keeps its bytes
-_LEFT_OUT_AT_DEFAULT = ("basic_taken", "attack_chance", "attacks_made")
+_LEFT_OUT_AT_DEFAULT = ("basic_taken", "attack_chance", "attacks_made", "package", "package_to",
+                        "package_busted", "package_fate")
 
 
 @dataclass(frozen=True)

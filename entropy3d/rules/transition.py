@@ -32,7 +32,7 @@ import numpy as np
 
 from entropy3d.errors import IllegalPlanError
 from entropy3d.geometry import Pose
-from entropy3d.rules import conditions, stopped_guns, traps, wrecks
+from entropy3d.rules import conditions, missions, stopped_guns, traps, wrecks
 from entropy3d.rules.attacks import (
     CHICKEN,
     DODGE,
@@ -276,7 +276,8 @@ def resolve(state: State, action: Action, facts: Facts | None, rng: np.random.Ge
     """
     after, events = _resolve(state, action, facts, rng, ruleset, table)
     after, placed = wrecks.place_wrecks(state, after, ruleset, table)
-    return after, events + placed
+    after, scored = missions.carry_packages(after, events)  # EC-MISSION-PACKAGE
+    return after, events + placed + scored
 
 
 def _resolve(state: State, action: Action, facts: Facts | None, rng: np.random.Generator,

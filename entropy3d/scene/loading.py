@@ -198,6 +198,38 @@ def _reference_problems(spec: SceneSpec, ruleset: Ruleset, lines: dict[str, int]
         x, y = item.position
         if not (0 <= x <= width and 0 <= y <= depth):
             report(f"destructibles[{i}].position", f"({x}, {y}) is off the {width}x{depth} inch table")
+    if spec.package_run is not None:
+        problems += package_run_problems(spec, ruleset, lines)
+    return problems
+
+
+def package_run_problems(spec: SceneSpec, ruleset: Ruleset, lines: dict[str, int]) -> list[Problem]:
+    """Package Run's set-up against the scene and the rules data (EC-MISSION-PACKAGE): every
+    carrier a rider of the scene, all of one gang; the packages' VP the rules data's; the edge
+    an open one."""
+    setup, problems = spec.package_run, []
+    models = {model.id: model for model in spec.models}
+    for model_id in setup.carriers:
+        where = f"package_run.carriers.{model_id}"
+        if model_id not in models:
+            problems.append((where, line_of(lines, where), f"no model {model_id!r} in the scene; its models: "
+                             f"{', '.join(models) or '(none)'}"))
+        elif models[model_id].on_foot:
+            problems.append((where, line_of(lines, where), f"{model_id} is on foot: a package is carried by a "
+                             "rider (\"selects three riders\", EC-MISSION-PACKAGE)"))
+    gangs = sorted({models[m].gang for m in setup.carriers if m in models})
+    if len(gangs) > 1:
+        problems.append(("package_run.carriers", line_of(lines, "package_run.carriers"),
+                         f"the carriers are of {' and '.join(gangs)}: one gang runs the packages (EC-MISSION-PACKAGE)"))
+    wanted = sorted(int(v) for v in ruleset.data("missions.package_run.packages"))
+    if sorted(setup.carriers.values()) != wanted:
+        problems.append(("package_run.carriers", line_of(lines, "package_run.carriers"),
+                         f"packages worth {sorted(setup.carriers.values())} VP; the rules data's are {wanted} "
+                         "(missions.package_run.packages): give one carrier each (EC-MISSION-PACKAGE)"))
+    if spec.table.edges.get(setup.to, "open") != "open":
+        problems.append(("package_run.to", line_of(lines, "package_run.to"),
+                         f"the {setup.to} edge is a {spec.table.edges[setup.to]}: packages are delivered over an "
+                         "open edge (EC-MISSION-PACKAGE)"))
     return problems
 
 

@@ -305,6 +305,16 @@ class Camera(Strict):
     fov: Number = Field(50.0, gt=5, lt=150)
 
 
+class PackageRun(Strict):
+    """Package Run's set-up (EC-MISSION-PACKAGE): who carries which package, and the enemy table
+    edge they ride for."""
+
+    to: Literal["north", "south", "east", "west"] = Field(description="the enemy table edge the carriers ride "
+                                                                      "off to deliver their packages")
+    carriers: dict[Identifier, Count] = Field(min_length=1, description="model id -> the VP of the package it "
+                                                                        "carries (the rules data's packages)")
+
+
 class SceneSpec(Strict):
     """A whole scene file."""
 
@@ -326,3 +336,15 @@ class SceneSpec(Strict):
     gangs: dict[Identifier, Gang] = Field(default_factory=dict)
     models: list[Model] = Field(default_factory=list)
     cameras: dict[Identifier, Camera] = Field(default_factory=dict)
+    package_run: Optional[PackageRun] = Field(None, description="mission: package_run only: the carriers and "
+                                                                "the edge they ride for (EC-MISSION-PACKAGE)")
+
+    @model_validator(mode="after")
+    def _mission_set_up(self):
+        if self.mission == "package_run" and self.package_run is None:
+            raise ValueError("mission: package_run needs its set-up: add `package_run: {to: EDGE, carriers: "
+                             "{MODEL: VP, ...}}` (EC-MISSION-PACKAGE)")
+        if self.package_run is not None and self.mission != "package_run":
+            raise ValueError(f"`package_run:` sets up mission: package_run, not {self.mission}: remove it "
+                             "or set `mission: package_run`")
+        return self

@@ -114,5 +114,8 @@ class Table:
                 ammo=0 if rider.gun is None else int(rider.ammo if rider.ammo is not None
                                                      else self.ruleset.data(f"guns.{rider.gun}.ammo"))))
         models = [self._with_conditions(m, spec.rider.conditions) for m, spec in zip(models, self.models)]
+        if self.spec.package_run is not None:  # EC-MISSION-PACKAGE: the carriers set out with their packages
+            carried, to = self.spec.package_run.carriers, self.spec.package_run.to
+            models = [m.but(package=int(carried[m.id]), package_to=to) if m.id in carried else m for m in models]
         return State(turn=0, mission=self.spec.mission, models={m.id: m for m in models}, scenery={},
                      score={g: 0 for g in self.spec.gangs})

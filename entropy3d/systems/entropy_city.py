@@ -39,6 +39,7 @@ class EntropyCity(GameSystem):
         "EC-WPN", "EC-PIERCE", "EC-HEADSHOT", "EC-WOUND", "EC-GUN-2", "EC-GUN-SPLIT", "EC-GUN-STOPPED",
         "EC-STOPPED", "EC-STOP-RECOVER", "EC-COND-BURN", "EC-COND-WET", "EC-COND-BLEED", "EC-COND-STUN",
         "EC-TRAP", "EC-TRAIT", "EC-ACT-STUNT", "EC-FOOT-MOVE", "EC-FOOT-DEPLOY", "EC-FOOT-ACT",
+        "EC-MISSION-PACKAGE",
     )
     rules_file = "entropy_city"
     rules_schema = RulesSpec
@@ -76,10 +77,10 @@ class EntropyCity(GameSystem):
         (:func:`~entropy3d.rules.missions.score_explanation`; ``rules``: the
         :class:`~entropy3d.rules.ruleset.Ruleset`). A mission the rulebook does not write is
         scored, and named, as Turf War."""
-        from entropy3d.rules.missions import LOVERS_POINT, TURF_WAR, score_explanation
+        from entropy3d.rules.missions import score_explanation, scored_as
 
-        scored = LOVERS_POINT if state.mission == LOVERS_POINT else TURF_WAR
-        return score_explanation(state, events, gang_of, rules, cls.mission_title(scored), names.gang)
+        return score_explanation(state, events, gang_of, rules, cls.mission_title(scored_as(state.mission)),
+                                 names.gang)
 
     def shot_verdict(self, state, shooter: str, target: str, sight) -> ShotVerdict:
         """Its gun attack's own check (:func:`~entropy3d.rules.attacks.check_attack`, the one

@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
+from entropy3d.geometry import Pose
+from entropy3d.rules import missions
 from entropy3d.rules.event import Event
-from entropy3d.rules.state import State
+from entropy3d.rules.state import ModelState, State
 from entropy3d.systems import find_system
 from entropy3d.systems.words import Names
 
@@ -40,8 +44,108 @@ def test_EC_COL_EDGE_lovers_point_explains_escapes_and_what_no_event_explains(ru
 
 
 def test_EC_DICE_4_a_mission_the_rulebook_does_not_write_is_scored_and_named_as_turf_war(rules):
-    """Clause: EC-DICE-4. The scene schema's vaguer missions (package_run, ...) score as Turf War,
+    """Clause: EC-DICE-4. The scene schema's vaguer missions (grab_n_go, ...) score as Turf War,
     and the card says so rather than naming a scoring rule that does not exist."""
-    state = State(turn=1, mission="package_run", models={}, score={"hades": -1})
+    state = State(turn=1, mission="grab_n_go", models={}, score={"hades": -1})
     rows = find_system("entropy_city").score_lines(state, [Event("bust", "ash", "busts")], GANG_OF, NAMES, rules)
     assert rows[0][1].startswith("Turf War: ") and rows[1] == ("hades", "Hades MC  -1 VP: 1 bust x -1")
+
+
+# -- Package Run (EC-MISSION-PACKAGE) ------------------------------------------------------------
+
+PACKAGE_YARD = Path(__file__).resolve().parents[1] / "data" / "package_yard.yaml"
+
+
+def carrier(model_id: str, gang: str, value: int, **changes) -> ModelState:
+    return ModelState(model_id, gang, "sportsbike", Pose(10.0, 10.0, 0.0, 180.0), 1, 0, 3, 21,
+                      package=value, package_to="west").but(**changes)
+
+
+def package_state(*models: ModelState) -> State:
+    return State(turn=1, mission="package_run", models={m.id: m for m in models}, score={"hades": 0, "komodo": 0})
+
+
+def left(model_id: str, edge: str) -> Event:
+    return Event("left_table", model_id, "off an open edge: it leaves the table", figures={"edge": edge})
+
+
+def test_EC_MISSION_PACKAGE_a_carrier_off_its_edge_delivers_and_off_another_drops():
+    """Clause: EC-MISSION-PACKAGE. Riding off the enemy edge (west) delivers the package: its VP
+    to the carrier's gang, said in a score event; off any other edge the package is dropped: its
+    VP to the defenders (DECISION). Either way it is carried no more."""
+    state = package_state(carrier("k1", "komodo", 3, status="escaped"), carrier("k2", "komodo", 1, status="escaped"),
+                          carrier("h1", "hades", 0))
+    after, said = missions.carry_packages(state, [left("k1", "west"), left("k2", "north")])
+    assert after.score == {"hades": 1, "komodo": 3}
+    assert [(e.model, e.figures["delivered"], e.figures["gangs"]) for e in said] == [
+        ("k1", True, ["komodo"]), ("k2", False, ["hades"])]
+    assert said[1].rules == "drops its 1 VP package (off the north edge, not the west): hades +1 VP"
+    assert not after.model("k1").carries_package and after.model("k1").package_fate == "delivered"
+    assert after.model("k2").package_fate == "dropped"
+
+
+def test_EC_MISSION_PACKAGE_a_carrier_out_of_the_game_drops_and_a_bust_only_reveals():
+    """Clause: EC-MISSION-PACKAGE, EC-DICE-4. A carrier taken out drops its package (the
+    defenders score it); one that busts and rides on keeps it, marked for the tie-break ("only
+    revealed when either busting or completing their run"), and nobody scores."""
+    state = package_state(carrier("k1", "komodo", 3, status="out"), carrier("k2", "komodo", 1),
+                          carrier("h1", "hades", 0))
+    bust = Event("bust", "k2", "bust (EC-DICE-4): loses a wound (2 left), back on, skips its next action")
+    after, said = missions.carry_packages(state, [bust])
+    assert after.score == {"hades": 3, "komodo": 0}
+    assert [e.model for e in said] == ["k1"] and "out of the game" in said[0].rules
+    assert after.model("k2").carries_package and after.model("k2").package_busted
+    turf = State(1, "turf_war", state.models)
+    assert missions.carry_packages(turf, [bust]) == (turf, [])  # another mission carries no packages
+
+
+def test_EC_MISSION_PACKAGE_the_game_ends_with_no_package_in_play_and_the_runners_ride_on_alone():
+    """Clause: EC-MISSION-PACKAGE. The game ends when no package is left in play; while one is,
+    the runners ride on even with no defender left (the one-gang-left end waits for them)."""
+    carrying = package_state(carrier("k1", "komodo", 3), carrier("h1", "hades", 0, status="out"))
+    assert missions.game_over(carrying) == ""
+    done = package_state(carrier("k1", "komodo", 3, package_fate="delivered", status="escaped"),
+                         carrier("h1", "hades", 0))
+    assert missions.game_over(done) == "no package left in play"
+    assert missions.game_over(State(1, "turf_war", carrying.models)) == "only one gang left on the table"
+
+
+def test_EC_MISSION_PACKAGE_a_tie_takes_packages_delivered_by_busted_carriers_off_the_runners_total():
+    """Clause: EC-MISSION-PACKAGE. "Should the game result in a tie players should remove busted
+    package carriers from their total": 1 VP each, but the runners' 1 came with a carrier that
+    busted on the way, so the defenders win; without the bust it is a draw."""
+    busted = carrier("k1", "komodo", 1, package_fate="delivered", package_busted=True, status="escaped")
+    state = State(6, "package_run", {"k1": busted, "k2": carrier("k2", "komodo", 1, package_fate="dropped")},
+                  score={"hades": 1, "komodo": 1})
+    assert missions.winner(state) == "hades"
+    clean = State(6, "package_run", {"k1": busted.but(package_busted=False)}, score={"hades": 1, "komodo": 1})
+    assert missions.winner(clean) == ""
+
+
+def test_EC_MISSION_PACKAGE_a_scripted_package_run_is_scored_as_worked_out_by_hand(tmp_path):
+    """Clause: EC-MISSION-PACKAGE. The package yard (tests/data/package_yard.yaml, west edge
+    Hades MC's), one turn, straight rides only (no template, no dice):
+    - k_fast (3 VP) at x 4 facing west rides 6": over the west edge, delivered: Komodo +3;
+    - k_lost (1 VP) at x 20 facing east rides 6": over the east edge, dropped: Hades MC +1;
+    - k_slow (1 VP) rides 12" south, still carrying when the turn ends; h1 rides 12" north.
+    Komodo 3, Hades MC 1: Komodo win; the end card says which packages scored for whom."""
+    from entropy3d.game.session import play_game
+    from entropy3d.scene import load_scene
+    from entropy3d.video.ending import result_card
+
+    script = tmp_path / "run.yaml"
+    script.write_text(f"scene: {PACKAGE_YARD}\nturns: 1\nfallback: error\nactivations:\n"
+                      "  - {turn: 1, model: k_fast, plans: ['s1: straight 6']}\n"
+                      "  - {turn: 1, model: k_lost, plans: ['s1: straight 6']}\n"
+                      "  - {turn: 1, model: k_slow, plans: ['s1: straight 6', 's1: straight 6']}\n"
+                      "  - {turn: 1, model: h1, plans: ['s1: straight 6', 's1: straight 6']}\n")
+    replay = play_game(None, seed=1, producer="geometric", script=script)
+    assert replay.end.score == {"hades": 1, "komodo": 3} and replay.end.winner == "komodo"
+    final = replay.end.state
+    assert [m.package_fate for m in (final.model("k_fast"), final.model("k_lost"), final.model("k_slow"))] == [
+        "delivered", "dropped", None]
+    table = load_scene(PACKAGE_YARD)
+    title, lines, _ = result_card(replay, table, Names.of_table(table))
+    assert title == "Komodo win"
+    assert lines[:3] == ("Package Run: packages of 1, 1 and 3 VP; delivered score for the runners, dropped for "
+                         "the defenders", "Hades MC  +1 VP: 1 stopped (1)", "Komodo  +3 VP: 1 delivered (3)")

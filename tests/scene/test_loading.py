@@ -337,3 +337,32 @@ def test_EC_STOPPED_a_model_set_up_at_speed_0_starts_stopped():
     models = table.initial_state().models.values()
     assert sorted(m.id for m in models if m.stopped) == ["police_1", "police_2"]
     assert all(m.speed == 0 for m in models if m.stopped)
+
+
+def test_EC_MISSION_PACKAGE_a_package_run_set_up_wrong_is_refused_with_its_key_path_line_and_fix(tmp_path):
+    """Clause: EC-MISSION-PACKAGE. Package Run's set-up is checked against the scene and the rules
+    data: a carrier that is no model, carriers of two gangs, packages not the rules data's 1, 1
+    and 3 VP, the edge a cliff; the mission without its set-up, and the set-up without the mission."""
+    path = write_scene(tmp_path, """\
+        name: Bad run
+        mission: package_run
+        package_run:
+          to: south
+          carriers: {k1: 2, h1: 1, ghost: 1}
+        table: {width: 24, depth: 24, edges: {south: cliff}}
+        gangs: {h: {name: H, colour: "#ff0000"}, k: {name: K, colour: "#00ff00"}}
+        models:
+          - {id: k1, gang: k, bike: cruiser, position: [20, 12], facing: 180}
+          - {id: h1, gang: h, bike: cruiser, position: [4, 12], facing: 0}
+        """)
+    found = problems_of(path)
+    assert ("package_run.carriers.ghost", 5, "no model 'ghost' in the scene; its models: k1, h1") in found
+    said = [message for key, line, message in found if key == "package_run.carriers" and line == 5]
+    assert any("the carriers are of h and k: one gang runs the packages" in message for message in said)
+    assert any("packages worth [1, 1, 2] VP; the rules data's are [1, 1, 3]" in message for message in said)
+    assert any(key == "package_run.to" and line == 4 and "the south edge is a cliff" in message
+               for key, line, message in found)
+    missing = write_scene(tmp_path, "name: No set-up\nmission: package_run\n", "missing.yaml")
+    assert any("needs its set-up: add `package_run:" in message for _, _, message in problems_of(missing))
+    stray = write_scene(tmp_path, "name: Stray\npackage_run: {to: west, carriers: {a: 1}}\n", "stray.yaml")
+    assert any("remove it or set `mission: package_run`" in message for _, _, message in problems_of(stray))
