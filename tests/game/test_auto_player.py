@@ -73,3 +73,31 @@ def _legal(view, plan) -> bool:
     except Exception:
         return False
     return True
+
+
+def test_EC_MISSION_PACKAGE_a_carrier_rides_off_its_edge_and_keeps_off_the_others():
+    """Clause: EC-MISSION-PACKAGE. On the package yard (tests/data/package_yard.yaml, the west
+    edge to deliver to), the automatic carrier 4" from the west edge and facing it rides off it
+    (before it knew the mission, riding off any edge cost it 60 points and it never did); the one
+    4" from the east edge and facing it keeps its package on the table. The rules check both."""
+    import dataclasses
+
+    from entropy3d.rules.transition import Action, check
+    from entropy3d.scene import load_scene
+    from entropy3d.scene.build import build_table_geometry
+    from entropy3d.scene.probe import SceneProbe
+    from tests.rules.test_missions import PACKAGE_YARD
+
+    table = load_scene(PACKAGE_YARD)
+    geometry = build_table_geometry(table)
+    probe = SceneProbe.from_table(table, geometry)
+    state = dataclasses.replace(table.initial_state(geometry.surface_height), turn=2)
+    for seed in range(3):
+        player = AutoPlayer(np.random.default_rng(seed), table.ruleset)
+        ridden = {}
+        for carrier in ("k_fast", "k_lost"):
+            plan = player.choose_plan(ActionView(state, state.model(carrier), 0, probe, table.ruleset))
+            move = check(state, Action.ride(carrier, plan), table.ruleset, probe).move
+            ridden[carrier] = probe.edge_crossed(move.path)
+        assert ridden["k_fast"] == ("west", "open"), (seed, ridden)
+        assert ridden["k_lost"] is None, (seed, ridden)
