@@ -33,7 +33,7 @@ SMALL_TABLE = ROOT / "tests" / "data" / "small_table.yaml"
 #: name -> (arguments after ``entropy3d``, with {out} for the output directory; output files and
 #: their kinds)
 COMMANDS = {
-    "demo": (["demo", str(SMALL_TABLE), "--turns", "2", "--seed", "3", "--producer", "physics", "--out",
+    "demo": (["demo", str(SMALL_TABLE), "--turns", "1", "--seed", "3", "--producer", "physics", "--out",
               "{out}/d.gif", "--replay", "{out}/d.jsonl", "--size", "128x72", "--fps", "5"],
              {"d.gif": "image", "d.jsonl": "replay"}),
     "activate --gif": (["activate", str(SMALL_TABLE), "-m", "h1", "-p", "s2: straight 10", "--seed", "1",
