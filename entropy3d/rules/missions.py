@@ -179,8 +179,8 @@ def _package_explanation(state: State, events: Iterable[Event], gang_of: Mapping
     delivered and those it stopped, with their VP (EC-MISSION-PACKAGE)."""
     values = [int(v) for v in ruleset.data("missions.package_run.packages")]
     worth = ", ".join(str(v) for v in values[:-1]) + f" and {values[-1]}" if len(values) > 1 else str(values[0])
-    rows = [("", f"{mission_title}: packages of {worth} VP; delivered score for the runners, dropped "
-                 "for the defenders")]
+    rows = [("", f"{mission_title}: packages of {worth} VP"),
+            ("", "delivered score for the runners, dropped for the defenders")]
     delivered: dict[str, list[int]] = {}
     stopped: dict[str, list[int]] = {}
     for event in events:

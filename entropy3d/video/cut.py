@@ -116,6 +116,10 @@ def _told(event: Event, events: Sequence[Event], names: words.Names) -> Caption:
     if kind == "cliff_edge":
         return Caption(f"{who} rides over the edge and falls", event.t_s, True)
     if kind == "left_table":
+        # a mission may score the ride off (a package delivered or dropped): the rulebook's words
+        scored = next((e for e in events if e.kind == "score" and e.model == event.model), None)
+        if scored is not None:
+            return Caption(words.sentence(scored, names), event.t_s, not scored.figures.get("delivered", True))
         return Caption(f"{who} rides off the table and escapes", event.t_s)
     if kind == "crash":
         how = "head-on" if figures.get("kind") == "head_on" else "side-on"

@@ -147,5 +147,5 @@ def test_EC_MISSION_PACKAGE_a_scripted_package_run_is_scored_as_worked_out_by_ha
     table = load_scene(PACKAGE_YARD)
     title, lines, _ = result_card(replay, table, Names.of_table(table))
     assert title == "Komodo win"
-    assert lines[:3] == ("Package Run: packages of 1, 1 and 3 VP; delivered score for the runners, dropped for "
+    assert lines[:4] == ("Package Run: packages of 1, 1 and 3 VP", "delivered score for the runners, dropped for "
                          "the defenders", "Hades MC  +1 VP: 1 stopped (1)", "Komodo  +3 VP: 1 delivered (3)")

@@ -294,3 +294,23 @@ def test_every_crash_shows_the_bike_off_its_wheels_before_the_rules_pose(filmed,
                 ridden_out += 1
         start += segment.frames
     assert falls >= 1 and ridden_out >= 1
+
+
+def test_EC_MISSION_PACKAGE_a_ride_off_the_table_that_delivers_a_package_is_captioned_so():
+    """Clause: EC-MISSION-PACKAGE. The short cut's caption of a carrier riding off the table says
+    what the mission made of it in the rulebook's words (the package delivered, or dropped off
+    the wrong edge, a bad moment), not "escapes"; a ride off with no package still escapes."""
+    from entropy3d.rules.event import Event
+    from entropy3d.systems.words import Names
+
+    names = Names(riders={"k1": "Viper"}, gangs={"komodo": "Komodo", "hades": "Hades MC"}, gang_of={"k1": "komodo"})
+    off = Event("left_table", "k1", "off an open edge: it leaves the table", t_s=2.0, figures={"edge": "west"})
+    delivered = Event("score", "k1", "delivers its package over the west edge: komodo +3 VP",
+                      clauses=("EC-MISSION-PACKAGE",), figures={"package": 3, "delivered": True, "gangs": ["komodo"]})
+    said = caption([off, delivered], names)
+    assert (said.text, said.t_s, said.bad) == ("Viper delivers a 3 VP package: +3 VP to Komodo", 2.0, False)
+    dropped = Event("score", "k1", "drops its 1 VP package (off the north edge, not the west): hades +1 VP",
+                    clauses=("EC-MISSION-PACKAGE",), figures={"package": 1, "delivered": False, "gangs": ["hades"]})
+    said = caption([off, dropped], names)
+    assert (said.text, said.bad) == ("Viper drops a 1 VP package: +1 VP to Hades MC", True)
+    assert caption([off], names).text == "Viper (Komodo) rides off the table and escapes"
