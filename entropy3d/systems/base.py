@@ -185,6 +185,12 @@ class GameSystem:
         return [("", cls.mission_title(state.mission))] + [
             (g, f"{names.gang(g)}  {int(state.score.get(g, 0)):+d} VP") for g in names.gangs]
 
+    @classmethod
+    def plate_note(cls, model: ModelState) -> str:
+        """A word the film's name plate adds to a model's name for what its mission gives it to
+        carry or be (Entropy City's package carriers); none by default."""
+        return ""
+
     @staticmethod
     def dice_untold(event: Event) -> bool:
         """Whether the sentence of ``event`` leaves dice untold that the rules' own words give (so a

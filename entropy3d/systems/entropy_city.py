@@ -82,6 +82,11 @@ class EntropyCity(GameSystem):
         return score_explanation(state, events, gang_of, rules, cls.mission_title(scored_as(state.mission)),
                                  names.gang)
 
+    @classmethod
+    def plate_note(cls, model) -> str:
+        """A Package Run carrier is known to carry one (its value is hidden, EC-MISSION-PACKAGE)."""
+        return "package" if model.carries_package else ""
+
     def shot_verdict(self, state, shooter: str, target: str, sight) -> ShotVerdict:
         """Its gun attack's own check (:func:`~entropy3d.rules.attacks.check_attack`, the one
         that refuses a declared shot) with the shooter's gun, from where both stand in ``state``

@@ -280,6 +280,11 @@ class ShortFilm(ReplayFilm):
         return hud.HudInfo(f"Turn {activation.turn} of {self.replay.header.turns}", None, score=score,
                            caption=said.text if shown else "", caption_bad=shown and said.bad)
 
+    def _plate_name(self, model) -> str:
+        """The model's name, and what its mission has it carry in the rulebook's word ("Viper, package")."""
+        note = self.played.plate_note(model)
+        return f"{self.names.get(model.id, model.id)}{', ' + note if note else ''}"
+
     def _plates(self, frame: np.ndarray, activation, at: np.ndarray, fight) -> np.ndarray:
         """A name plate over the acting model (at ``at``, inches) and, while an attack is shown,
         over its target: who is who, without the full cut's panels."""
@@ -289,7 +294,7 @@ class ShortFilm(ReplayFilm):
             plates.append((np.array([target.x, target.y, target.z]), fight.target))
         points = np.array([point + [0.0, 0.0, PLATE_HEIGHT_IN] for point, _ in plates])
         pixels = self.renderer.project(points)
-        shown = [(float(px), float(py), self.names.get(model, model),
+        shown = [(float(px), float(py), self._plate_name(activation.state_before.model(model)),
                   self.colours.get(activation.state_before.model(model).gang, "#ffffff"))
                  for (px, py), (_, model) in zip(pixels, plates) if np.isfinite(px) and np.isfinite(py)]
         return hud.draw_plates(frame, shown) if shown else frame

@@ -149,3 +149,14 @@ def test_EC_MISSION_PACKAGE_a_scripted_package_run_is_scored_as_worked_out_by_ha
     assert title == "Komodo win"
     assert lines[:4] == ("Package Run: packages of 1, 1 and 3 VP", "delivered score for the runners, dropped for "
                          "the defenders", "Hades MC  +1 VP: 1 stopped (1)", "Komodo  +3 VP: 1 delivered (3)")
+
+
+def test_EC_MISSION_PACKAGE_the_film_names_a_carrier_as_one_while_it_carries():
+    """Clause: EC-MISSION-PACKAGE. "Package runners must declare which bikes are holding a
+    package": the film's name plate says "package" beside a carrier's name while it carries one
+    (not its value, which is hidden), and nothing once delivered or dropped, or for another rider."""
+    rulebook = find_system("entropy_city")
+    assert rulebook.plate_note(carrier("k1", "komodo", 3)) == "package"
+    assert rulebook.plate_note(carrier("k1", "komodo", 3, package_fate="delivered")) == ""
+    assert rulebook.plate_note(carrier("h1", "hades", 0)) == ""
+    assert find_system("tag").plate_note(carrier("k1", "komodo", 3)) == ""
