@@ -8,9 +8,12 @@ open table edge.
 Package Run (EC-MISSION-PACKAGE): "One player selects three riders each is holding a package,
 their mission is to reach the enemy table edge ... Three packages, two worth a single VP the last
 is worth 3 VP." A carrier riding off that edge delivers its package (its VP to its gang); one
-that busts, is taken out or leaves by another edge drops it (DECISION: its VP to the defenders:
-the rulebook plays a round per side and compares the runners' totals; one game is one round here,
-and the defenders' points are what they stopped). It ends when no package is left in play.
+taken out or leaving by another edge drops it (DECISION: its VP to the defenders: the rulebook
+plays a round per side and compares the runners' totals; one game is one round here, and the
+defenders' points are what they stopped). A bust reveals the package's value ("only revealed
+when either busting or completing their run") and does not drop it (DECISION); in a tie the VP
+of packages delivered by busted carriers come off the runners' total. It ends when no package
+is left in play.
 DECISION: the other missions of the scene schema are not written missions in the rulebook
 ("more vague ideas"); they are scored as Turf War.
 Every game also ends when fewer than two gangs have a model on the table.
@@ -82,12 +85,16 @@ def carry_packages(state: State, events: Sequence[Event]) -> tuple[State, list[E
         if any(e.kind == "bust" and e.model == model.id for e in events) and not model.package_busted:
             model = model.but(package_busted=True)
             state = state.with_model(model)
+            said.append(Event("score", model.id, f"busts carrying the {model.package} VP package: its value is "
+                              "known", clauses=("EC-MISSION-PACKAGE",),
+                              figures={"package": model.package, "revealed": True, "gangs": []}))
         left = next((e for e in events if e.kind == "left_table" and e.model == model.id), None)
         edge = left.figures.get("edge") if left is not None else None
         if model.status == ESCAPED and edge == model.package_to:
             gangs, fate, why = [model.gang], "delivered", f"over the {edge} edge"
-        elif model.status == ESCAPED:
-            gangs, fate, why = _others(state, model), "dropped", f"off the {edge} edge, not the {model.package_to}"
+        elif model.status == ESCAPED:  # off another edge (or, were no edge said, off the table)
+            where = f"the {edge} edge" if edge else "the table"
+            gangs, fate, why = _others(state, model), "dropped", f"off {where}, not the {model.package_to} edge"
         elif model.status != RIDING:
             gangs, fate, why = _others(state, model), "dropped", "out of the game"
         else:
@@ -180,17 +187,25 @@ def _package_explanation(state: State, events: Iterable[Event], gang_of: Mapping
     values = [int(v) for v in ruleset.data("missions.package_run.packages")]
     worth = ", ".join(str(v) for v in values[:-1]) + f" and {values[-1]}" if len(values) > 1 else str(values[0])
     rows = [("", f"{mission_title}: packages of {worth} VP"),
-            ("", "delivered score for the runners, dropped for the defenders")]
-    delivered: dict[str, list[int]] = {}
-    stopped: dict[str, list[int]] = {}
+            ("", "a package delivered scores for the runners, one dropped for the defenders")]
+    delivered: dict[str, list[str]] = {}
+    stopped: dict[str, list[str]] = {}
     for event in events:
-        if event.kind == "score" and "package" in event.figures:
+        if event.kind == "score" and "package" in event.figures and not event.figures.get("revealed"):
             into = delivered if event.figures.get("delivered") else stopped
+            busted = into is delivered and state.models.get(event.model, None) is not None \
+                and state.models[event.model].package_busted
             for gang in event.figures.get("gangs", ()):
-                into.setdefault(gang, []).append(int(event.figures["package"]))
+                into.setdefault(gang, []).append(f"{int(event.figures['package'])}{' busted' if busted else ''}")
     for gang in sorted(set(gang_of.values())):
-        parts = [f"{len(vps)} {what} ({' + '.join(map(str, vps))})"
+        parts = [f"{len(vps)} {what} ({' + '.join(vps)})"
                  for what, vps in (("delivered", delivered.get(gang, [])), ("stopped", stopped.get(gang, []))) if vps]
         score = int(state.score.get(gang, 0))
         rows.append((gang, f"{gang_name(gang)}  {score:+d} VP" + (f": {', '.join(parts)}" if parts else "")))
+    riding = sum(1 for m in state.models.values() if m.carries_package)
+    if riding:
+        rows.append(("", f"{riding} package{'s' if riding != 1 else ''} still in play, scoring for nobody"))
+    scores = sorted(state.score.values())
+    if len(scores) > 1 and scores[-1] == scores[-2] and winner(state):
+        rows.append(("", "tie broken: packages delivered by carriers that busted come off the runners' total"))
     return rows

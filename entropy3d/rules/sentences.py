@@ -202,6 +202,8 @@ def sentence(event: Event, names: Names, out_words: str = "out of the game") -> 
         return f"{who} rides off the table and escapes"
     if kind == "score" and "package" in figures:  # EC-MISSION-PACKAGE
         value, gangs = int(figures["package"]), " and ".join(names.gang(g) for g in figures.get("gangs", ()))
+        if figures.get("revealed"):
+            return f"{who} busts carrying a {value} VP package: its value is known"
         if figures.get("delivered"):
             return f"{who} delivers a {value} VP package: +{value} VP to {gangs}"
         return f"{who} drops a {value} VP package: +{value} VP to {gangs}"

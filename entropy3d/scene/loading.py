@@ -198,7 +198,13 @@ def _reference_problems(spec: SceneSpec, ruleset: Ruleset, lines: dict[str, int]
         x, y = item.position
         if not (0 <= x <= width and 0 <= y <= depth):
             report(f"destructibles[{i}].position", f"({x}, {y}) is off the {width}x{depth} inch table")
-    if spec.package_run is not None:
+    if spec.mission == "package_run" and spec.package_run is None:
+        report("mission", "mission: package_run needs its set-up: add `package_run: {to: EDGE, carriers: "
+                          "{MODEL: VP, ...}}` (EC-MISSION-PACKAGE)")
+    if spec.package_run is not None and spec.mission != "package_run":
+        report("package_run", f"`package_run:` sets up mission: package_run, not {spec.mission}: remove it "
+                              "or set `mission: package_run`")
+    elif spec.package_run is not None:
         problems += package_run_problems(spec, ruleset, lines)
     return problems
 
@@ -226,6 +232,18 @@ def package_run_problems(spec: SceneSpec, ruleset: Ruleset, lines: dict[str, int
         problems.append(("package_run.carriers", line_of(lines, "package_run.carriers"),
                          f"packages worth {sorted(setup.carriers.values())} VP; the rules data's are {wanted} "
                          "(missions.package_run.packages): give one carrier each (EC-MISSION-PACKAGE)"))
+    if len(spec.gangs) != 2:
+        problems.append(("gangs", line_of(lines, "gangs"), f"Package Run is played by two gangs, the runners and "
+                         f"the defenders; this scene has {len(spec.gangs)} (EC-MISSION-PACKAGE)"))
+    starts = [models[m].position[:2] for m in setup.carriers if m in models]
+    if starts:  # the enemy edge is across the table: the carriers set out, on average, on the far half
+        x, y = (sum(p[k] for p in starts) / len(starts) for k in (0, 1))
+        width, depth = spec.table.width, spec.table.depth
+        if {"west": x < width / 2, "east": x > width / 2, "south": y < depth / 2, "north": y > depth / 2}[setup.to]:
+            problems.append(("package_run.to", line_of(lines, "package_run.to"),
+                             f"the carriers set out on the {setup.to} half of the table (their mean at ({x:.1f}, "
+                             f"{y:.1f})): the enemy edge is across the table; give the edge the defenders hold, "
+                             "or set the carriers up on the far half (EC-MISSION-PACKAGE)"))
     if spec.table.edges.get(setup.to, "open") != "open":
         problems.append(("package_run.to", line_of(lines, "package_run.to"),
                          f"the {setup.to} edge is a {spec.table.edges[setup.to]}: packages are delivered over an "

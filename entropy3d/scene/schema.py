@@ -338,13 +338,3 @@ class SceneSpec(Strict):
     cameras: dict[Identifier, Camera] = Field(default_factory=dict)
     package_run: Optional[PackageRun] = Field(None, description="mission: package_run only: the carriers and "
                                                                 "the edge they ride for (EC-MISSION-PACKAGE)")
-
-    @model_validator(mode="after")
-    def _mission_set_up(self):
-        if self.mission == "package_run" and self.package_run is None:
-            raise ValueError("mission: package_run needs its set-up: add `package_run: {to: EDGE, carriers: "
-                             "{MODEL: VP, ...}}` (EC-MISSION-PACKAGE)")
-        if self.package_run is not None and self.mission != "package_run":
-            raise ValueError(f"`package_run:` sets up mission: package_run, not {self.mission}: remove it "
-                             "or set `mission: package_run`")
-        return self

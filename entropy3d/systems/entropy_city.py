@@ -55,6 +55,7 @@ class EntropyCity(GameSystem):
     SEATING = "entropy3d.game.entropy_city_player:seat_players"
     scripted = True
     riders = True
+    mission_names = {"grab_n_go": "Grab n Go"}
 
     rules: Ruleset
 

@@ -117,7 +117,8 @@ def _told(event: Event, events: Sequence[Event], names: words.Names) -> Caption:
         return Caption(f"{who} rides over the edge and falls", event.t_s, True)
     if kind == "left_table":
         # a mission may score the ride off (a package delivered or dropped): the rulebook's words
-        scored = next((e for e in events if e.kind == "score" and e.model == event.model), None)
+        scored = next((e for e in events if e.kind == "score" and e.model == event.model
+                       and "delivered" in e.figures), None)
         if scored is not None:
             return Caption(words.sentence(scored, names), event.t_s, not scored.figures.get("delivered", True))
         return Caption(f"{who} rides off the table and escapes", event.t_s)

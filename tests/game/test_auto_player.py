@@ -101,3 +101,34 @@ def test_EC_MISSION_PACKAGE_a_carrier_rides_off_its_edge_and_keeps_off_the_other
             ridden[carrier] = probe.edge_crossed(move.path)
         assert ridden["k_fast"] == ("west", "open"), (seed, ridden)
         assert ridden["k_lost"] is None, (seed, ridden)
+
+
+def test_EC_MISSION_PACKAGE_a_defender_rides_at_the_carrier_not_the_nearer_rider():
+    """Clause: EC-MISSION-PACKAGE. On the package yard a defender facing north, a Komodo rider 5"
+    to its east and another 13" to its north-west: when the far one carries a package the
+    defender's move ends nearer it than when neither carries (then it rides at the nearer)."""
+    import dataclasses
+
+    from entropy3d.rules.transition import Action, check
+    from entropy3d.scene import load_scene
+    from entropy3d.scene.build import build_table_geometry
+    from entropy3d.scene.probe import SceneProbe
+    from tests.rules.test_missions import PACKAGE_YARD
+
+    table = load_scene(PACKAGE_YARD)
+    geometry = build_table_geometry(table)
+    probe = SceneProbe.from_table(table, geometry)
+    start = dataclasses.replace(table.initial_state(geometry.surface_height), turn=2)
+    defender = start.model("h1").but(pose=Pose(12, 6, 0, 90))
+    near = start.model("k_lost").but(pose=Pose(17, 8, 0, 180), package=0, package_to=None)
+    far = start.model("k_slow").but(pose=Pose(6, 18, 0, 0))
+    carrying = dataclasses.replace(start, models={m.id: m for m in (defender, near, far)})
+    plain = dataclasses.replace(carrying, models={**carrying.models, "k_slow": far.but(package=0, package_to=None)})
+    for seed in range(3):
+        ends = []
+        for state in (carrying, plain):
+            player = AutoPlayer(np.random.default_rng(seed), table.ruleset)
+            plan = player.choose_plan(ActionView(state, state.model("h1"), 0, probe, table.ruleset))
+            end = check(state, Action.ride("h1", plan), table.ruleset, probe).move.end_pose
+            ends.append(float(np.hypot(end.x - far.pose.x, end.y - far.pose.y)))
+        assert ends[0] < ends[1] - 1.0, (seed, ends)

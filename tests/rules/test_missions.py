@@ -10,6 +10,7 @@ from entropy3d.rules.event import Event
 from entropy3d.rules.state import ModelState, State
 from entropy3d.systems import find_system
 from entropy3d.systems.words import Names
+from tests.rules.conftest import load_rules
 
 NAMES = Names(riders={"viper": "Viper", "rat": "Rat"}, gangs={"hades": "Hades MC", "komodo": "Komodo"})
 GANG_OF = {"viper": "komodo", "scale": "komodo", "rat": "hades", "ash": "hades"}
@@ -79,7 +80,7 @@ def test_EC_MISSION_PACKAGE_a_carrier_off_its_edge_delivers_and_off_another_drop
     assert after.score == {"hades": 1, "komodo": 3}
     assert [(e.model, e.figures["delivered"], e.figures["gangs"]) for e in said] == [
         ("k1", True, ["komodo"]), ("k2", False, ["hades"])]
-    assert said[1].rules == "drops its 1 VP package (off the north edge, not the west): hades +1 VP"
+    assert said[1].rules == "drops its 1 VP package (off the north edge, not the west edge): hades +1 VP"
     assert not after.model("k1").carries_package and after.model("k1").package_fate == "delivered"
     assert after.model("k2").package_fate == "dropped"
 
@@ -87,14 +88,16 @@ def test_EC_MISSION_PACKAGE_a_carrier_off_its_edge_delivers_and_off_another_drop
 def test_EC_MISSION_PACKAGE_a_carrier_out_of_the_game_drops_and_a_bust_only_reveals():
     """Clause: EC-MISSION-PACKAGE, EC-DICE-4. A carrier taken out drops its package (the
     defenders score it); one that busts and rides on keeps it, marked for the tie-break ("only
-    revealed when either busting or completing their run"), and nobody scores."""
+    revealed when either busting or completing their run": an event says its value), and nobody
+    scores."""
     state = package_state(carrier("k1", "komodo", 3, status="out"), carrier("k2", "komodo", 1),
                           carrier("h1", "hades", 0))
     bust = Event("bust", "k2", "bust (EC-DICE-4): loses a wound (2 left), back on, skips its next action")
     after, said = missions.carry_packages(state, [bust])
     assert after.score == {"hades": 3, "komodo": 0}
-    assert [e.model for e in said] == ["k1"] and "out of the game" in said[0].rules
+    assert [e.model for e in said] == ["k1", "k2"] and "out of the game" in said[0].rules
     assert after.model("k2").carries_package and after.model("k2").package_busted
+    assert [e.rules for e in said if e.model == "k2"] == ["busts carrying the 1 VP package: its value is known"]
     turf = State(1, "turf_war", state.models)
     assert missions.carry_packages(turf, [bust]) == (turf, [])  # another mission carries no packages
 
@@ -120,6 +123,14 @@ def test_EC_MISSION_PACKAGE_a_tie_takes_packages_delivered_by_busted_carriers_of
     assert missions.winner(state) == "hades"
     clean = State(6, "package_run", {"k1": busted.but(package_busted=False)}, score={"hades": 1, "komodo": 1})
     assert missions.winner(clean) == ""
+    # the end card says the delivery was a busted carrier's and why the tie went the defenders' way
+    events = [Event("score", "k1", "delivers", figures={"package": 1, "delivered": True, "gangs": ["komodo"]}),
+              Event("score", "k2", "drops", figures={"package": 1, "delivered": False, "gangs": ["hades"]})]
+    rows = find_system("entropy_city").score_lines(state, events, GANG_OF | {"k1": "komodo", "k2": "komodo"},
+                                                   NAMES, load_rules())
+    assert rows[2:] == [("hades", "Hades MC  +1 VP: 1 stopped (1)"),
+                        ("komodo", "Komodo  +1 VP: 1 delivered (1 busted)"),
+                        ("", "tie broken: packages delivered by carriers that busted come off the runners' total")]
 
 
 def test_EC_MISSION_PACKAGE_a_scripted_package_run_is_scored_as_worked_out_by_hand(tmp_path):
@@ -128,6 +139,7 @@ def test_EC_MISSION_PACKAGE_a_scripted_package_run_is_scored_as_worked_out_by_ha
     - k_fast (3 VP) at x 4 facing west rides 6": over the west edge, delivered: Komodo +3;
     - k_lost (1 VP) at x 20 facing east rides 6": over the east edge, dropped: Hades MC +1;
     - k_slow (1 VP) rides 12" south, still carrying when the turn ends; h1 rides 12" north.
+    (The carriers set out with their mean on the east half, as a package run's must.)
     Komodo 3, Hades MC 1: Komodo win; the end card says which packages scored for whom."""
     from entropy3d.game.session import play_game
     from entropy3d.scene import load_scene
@@ -147,8 +159,10 @@ def test_EC_MISSION_PACKAGE_a_scripted_package_run_is_scored_as_worked_out_by_ha
     table = load_scene(PACKAGE_YARD)
     title, lines, _ = result_card(replay, table, Names.of_table(table))
     assert title == "Komodo win"
-    assert lines[:4] == ("Package Run: packages of 1, 1 and 3 VP", "delivered score for the runners, dropped for "
-                         "the defenders", "Hades MC  +1 VP: 1 stopped (1)", "Komodo  +3 VP: 1 delivered (3)")
+    assert lines[:5] == ("Package Run: packages of 1, 1 and 3 VP",
+                         "a package delivered scores for the runners, one dropped for the defenders",
+                         "Hades MC  +1 VP: 1 stopped (1)", "Komodo  +3 VP: 1 delivered (3)",
+                         "1 package still in play, scoring for nobody")
 
 
 def test_EC_MISSION_PACKAGE_the_film_names_a_carrier_as_one_while_it_carries():

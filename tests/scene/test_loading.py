@@ -363,6 +363,33 @@ def test_EC_MISSION_PACKAGE_a_package_run_set_up_wrong_is_refused_with_its_key_p
     assert any(key == "package_run.to" and line == 4 and "the south edge is a cliff" in message
                for key, line, message in found)
     missing = write_scene(tmp_path, "name: No set-up\nmission: package_run\n", "missing.yaml")
-    assert any("needs its set-up: add `package_run:" in message for _, _, message in problems_of(missing))
+    assert any(key == "mission" and line == 2 and "needs its set-up: add `package_run:" in message
+               for key, line, message in problems_of(missing))
     stray = write_scene(tmp_path, "name: Stray\npackage_run: {to: west, carriers: {a: 1}}\n", "stray.yaml")
-    assert any("remove it or set `mission: package_run`" in message for _, _, message in problems_of(stray))
+    assert any(key == "package_run" and line == 2 and "remove it or set `mission: package_run`" in message
+               for key, line, message in problems_of(stray))
+
+
+def test_EC_MISSION_PACKAGE_a_package_run_is_two_gangs_and_the_carriers_ride_across_the_table(tmp_path):
+    """Clause: EC-MISSION-PACKAGE. "reach the enemy table edge": carriers set out on the half of
+    the table its edge is on would deliver on their first move, and a third gang would score
+    every dropped package too; both are refused with the key, the line and the fix."""
+    path = write_scene(tmp_path, """\
+        name: Wrong way
+        mission: package_run
+        package_run:
+          to: west
+          carriers: {k1: 3, k2: 1, k3: 1}
+        table: {width: 24, depth: 24}
+        gangs: {h: {name: H, colour: "#ff0000"}, k: {name: K, colour: "#00ff00"}, x: {name: X, colour: "#0000ff"}}
+        models:
+          - {id: k1, gang: k, bike: cruiser, position: [3, 6], facing: 180}
+          - {id: k2, gang: k, bike: cruiser, position: [3, 12], facing: 180}
+          - {id: k3, gang: k, bike: cruiser, position: [3, 18], facing: 180}
+          - {id: h1, gang: h, bike: cruiser, position: [20, 12], facing: 0}
+        """)
+    found = problems_of(path)
+    assert ("gangs", 7, "Package Run is played by two gangs, the runners and the defenders; this scene has 3 "
+            "(EC-MISSION-PACKAGE)") in found
+    assert any(key == "package_run.to" and line == 4 and "the carriers set out on the west half of the table "
+               "(their mean at (3.0, 12.0))" in message for key, line, message in found)
