@@ -212,5 +212,7 @@ def drama_reasons(row, gang_name=lambda gang: gang) -> tuple[str, ...]:
         finish = "a draw"
     else:
         margin = row["margin"]
-        finish = f"{gang_name(row['winner'])} win by {margin} point{'s' if margin != 1 else ''}"
+        # level on points, the rulebook's tie-break decided it (a package run's busted carriers)
+        finish = (f"{gang_name(row['winner'])} win on the tie-break" if not margin else
+                  f"{gang_name(row['winner'])} win by {margin} point{'s' if margin != 1 else ''}")
     return tuple(line for line in (happened, finish) if line)

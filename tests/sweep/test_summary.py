@@ -17,6 +17,7 @@ from entropy3d.sweep.summary import (
     CLOSE_FINISH,
     DRAMA_WEIGHTS,
     LATE_TAKEDOWN,
+    drama_reasons,
     summarize,
 )
 
@@ -159,3 +160,14 @@ def test_a_smash_is_a_destructible_ridden_through_with_a_test():
     tested = [e for e in events_of(game, "destructible") if "risk" in e.figures]
     assert summary.destructibles_smashed == len(tested) == 1
     assert [m.kind for m in summary.moments].count("smash") == 1
+
+
+def test_EC_MISSION_PACKAGE_a_game_won_level_on_points_is_said_won_on_the_tie_break():
+    """Clause: EC-MISSION-PACKAGE. A package run level on points goes to the defenders when the
+    runners' VP came with a busted carrier: the highlights' card says the tie-break decided it,
+    not "win by 0 points"; a draw and a margin read as before."""
+    row = {"takedowns": 2, "jumps": 0, "crashes": 0, "destructibles_smashed": 0, "busts": 1, "air_time_s": 0.0,
+           "winner": "hades", "margin": 0}
+    assert drama_reasons(row, {"hades": "Hades MC"}.get) == ("2 takedowns, 1 bust", "Hades MC win on the tie-break")
+    assert drama_reasons({**row, "margin": 2}, {"hades": "Hades MC"}.get)[1] == "Hades MC win by 2 points"
+    assert drama_reasons({**row, "winner": ""})[1] == "a draw"
