@@ -50,3 +50,14 @@ def test_schema_is_json_schema_with_terrain_enum(tmp_path):
     assert "lava" not in zone["properties"]["terrain"]["enum"]
     assert "gravel" in zone["properties"]["terrain"]["enum"]
     assert zone["additionalProperties"] is False
+
+
+def test_EC_MISSION_PACKAGE_info_says_who_carries_which_package_to_which_edge():
+    """Clause: EC-MISSION-PACKAGE. "Package runners must declare which bikes are holding a
+    package at the start of the game": `info` says them, and the edge, in words and in its JSON."""
+    said = run("info", str(DATA / "package_yard.yaml"))
+    assert said.returncode == 0
+    assert "packages, for the west edge: k_fast 3 VP, k_lost 1 VP, k_slow 1 VP" in said.stdout
+    summary = json.loads(run("info", str(DATA / "package_yard.yaml"), "--json").stdout)
+    assert summary["package_run"] == {"to": "west", "carriers": {"k_fast": 3, "k_lost": 1, "k_slow": 1}}
+    assert "package_run" not in json.loads(run("info", str(DATA / "small_table.yaml"), "--json").stdout)

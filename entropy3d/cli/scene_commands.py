@@ -121,6 +121,7 @@ def scene_summary(path: Path) -> dict:
                       **{mid: int(len(mesh.faces)) for mid, mesh in table.meshes.items()}},
         "gangs": {gid: gang.name for gid, gang in spec.gangs.items()},
         "models": models,
+        **({"package_run": spec.package_run.model_dump()} if spec.package_run is not None else {}),
     }
 
 
@@ -140,6 +141,10 @@ def info(scene: Path = typer.Argument(..., help="scene YAML file"),
     typer.echo("pieces: " + ", ".join(f"{n} {k}" for k, n in sorted(summary["pieces"].items())))
     typer.echo("levels (inches): " + ", ".join(f"{h:g}" for h in summary["levels_in"]))
     typer.echo(f"triangles: {summary['triangles']['total']}")
+    if "package_run" in summary:  # EC-MISSION-PACKAGE: who carries which package, and where to
+        setup = summary["package_run"]
+        typer.echo(f"packages, for the {setup['to']} edge: "
+                   + ", ".join(f"{model} {vp} VP" for model, vp in setup["carriers"].items()))
     typer.echo(f"models ({len(summary['models'])}):")
     for m in summary["models"]:
         x, y, z = m["position_in"]
