@@ -529,17 +529,14 @@ def _to_edge(xy: np.ndarray, edge: str, probe) -> float:
 def _boxed_in(end: Pose, speed: int, model: ModelState, probe, ruleset: Ruleset) -> float:
     """Points off for ending where the next move has no room: something solid within the next
     action's minimum distance straight ahead, to both sides of it, and (less) where a tight turn
-    would take it (a look one action ahead: a rider nose to a wall at speed 1 has no way out).
-    The edge a package carrier rides for is its way out, not a wall."""
-    home = model.package_to if model.carries_package else None
+    would take it (a look one action ahead: a rider nose to a wall at speed 1 has no way out)."""
     reach = distance_band(model.bike_type, max(1, speed - 1), ruleset).min + 1.0
     clearance = 0.5 * ruleset.base_for(model.bike_type).width
     points = 0.0
     for turn, cost in ((-70.0, 5.0), (-35.0, 10.0), (0.0, 10.0), (35.0, 10.0), (70.0, 5.0)):
         heading = math.radians(end.facing_deg + turn)
         ahead = end.xy + np.outer(np.linspace(1.0, reach, 6), [math.cos(heading), math.sin(heading)])
-        off = probe.off_table(ahead, margin=0.5).any() and (home is None or _to_edge(ahead[-1], home, probe) > 0.5)
-        if off or probe.blocked(ahead, end.z, clearance=clearance).any():
+        if probe.blocked(ahead, end.z, clearance=clearance).any() or probe.off_table(ahead, margin=0.5).any():
             points += cost
     return points
 
