@@ -21,6 +21,7 @@ Every game also ends when fewer than two gangs have a model on the table.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Callable, Iterable, Mapping, Sequence
 
 from entropy3d.rules.event import Event
@@ -68,6 +69,56 @@ def score_escaped(state: State, model: ModelState, ruleset: Ruleset) -> State:
     """A model that rode off an open edge: two points in Lovers Point Brawl."""
     points = int(_points(state, ruleset).get("escaped", 0))
     return state.add_score(model.gang, points) if points else state
+
+
+@dataclass(frozen=True)
+class Carrier:
+    """A Package Run carrier as a scene sets it up: its gang, whether it is on foot and where it
+    starts (table inches)."""
+
+    gang: str
+    on_foot: bool
+    x: float
+    y: float
+
+
+def package_run_set_up_problems(to: str, packages: Sequence[int], carriers: Mapping[str, Carrier],
+                                gangs: Sequence[str], edge_kind: str, width: float, depth: float,
+                                ruleset: Ruleset) -> list[tuple[str, str]]:
+    """What the rulebook refuses in a Package Run set-up, as (scene key path, message): a carrier
+    on foot ("selects three riders"), carriers of two gangs, packages other than the rules data's,
+    other than two gangs (the runners and the defenders), carriers setting out (on average) on the
+    half of the table their edge is on (DECISION: "the enemy table edge" is across the table) and
+    an edge that is not open. ``to``: the edge; ``packages``: every package's VP as the set-up
+    gives them; ``carriers``: those of its carriers the scene has; ``edge_kind``: what the table makes of it;
+    ``width``, ``depth``: the table, inches."""
+    problems = [(f"package_run.carriers.{model_id}", f"{model_id} is on foot: a package is carried by a rider "
+                 "(\"selects three riders\", EC-MISSION-PACKAGE)") for model_id, c in carriers.items() if c.on_foot]
+    running = sorted({c.gang for c in carriers.values()})
+    if len(running) > 1:
+        problems.append(("package_run.carriers", f"the carriers are of {' and '.join(running)}: one gang runs the "
+                                                 "packages (EC-MISSION-PACKAGE)"))
+    wanted = sorted(int(v) for v in ruleset.data("missions.package_run.packages"))
+    given = sorted(int(v) for v in packages)
+    if given != wanted:
+        problems.append(("package_run.carriers", f"packages worth {given} VP; the rules data's are {wanted} "
+                                                 "(missions.package_run.packages): give one carrier each "
+                                                 "(EC-MISSION-PACKAGE)"))
+    if len(gangs) != 2:
+        problems.append(("gangs", f"Package Run is played by two gangs, the runners and the defenders; this scene "
+                                  f"has {len(gangs)} (EC-MISSION-PACKAGE)"))
+    if carriers:
+        x = sum(c.x for c in carriers.values()) / len(carriers)
+        y = sum(c.y for c in carriers.values()) / len(carriers)
+        if {"west": x < width / 2, "east": x > width / 2, "south": y < depth / 2, "north": y > depth / 2}[to]:
+            problems.append(("package_run.to", f"the carriers set out on the {to} half of the table (their mean at "
+                                               f"({x:.1f}, {y:.1f})): the enemy edge is across the table; give the "
+                                               "edge the defenders hold, or set the carriers up on the far half "
+                                               "(EC-MISSION-PACKAGE)"))
+    if edge_kind != "open":
+        problems.append(("package_run.to", f"the {to} edge is a {edge_kind}: packages are delivered over an open "
+                                           "edge (EC-MISSION-PACKAGE)"))
+    return problems
 
 
 def carry_packages(state: State, events: Sequence[Event]) -> tuple[State, list[Event]]:

@@ -210,45 +210,24 @@ def _reference_problems(spec: SceneSpec, ruleset: Ruleset, lines: dict[str, int]
 
 
 def package_run_problems(spec: SceneSpec, ruleset: Ruleset, lines: dict[str, int]) -> list[Problem]:
-    """Package Run's set-up against the scene and the rules data (EC-MISSION-PACKAGE): every
-    carrier a rider of the scene, all of one gang; the packages' VP the rules data's; the edge
-    an open one."""
+    """Package Run's set-up (EC-MISSION-PACKAGE): every carrier a model of the scene, then what the
+    rulebook asks of the set-up (:func:`entropy3d.rules.missions.package_run_set_up_problems`),
+    each with the line of its key path."""
+    from entropy3d.rules.missions import Carrier, package_run_set_up_problems
+
     setup, problems = spec.package_run, []
     models = {model.id: model for model in spec.models}
     for model_id in setup.carriers:
-        where = f"package_run.carriers.{model_id}"
         if model_id not in models:
+            where = f"package_run.carriers.{model_id}"
             problems.append((where, line_of(lines, where), f"no model {model_id!r} in the scene; its models: "
                              f"{', '.join(models) or '(none)'}"))
-        elif models[model_id].on_foot:
-            problems.append((where, line_of(lines, where), f"{model_id} is on foot: a package is carried by a "
-                             "rider (\"selects three riders\", EC-MISSION-PACKAGE)"))
-    gangs = sorted({models[m].gang for m in setup.carriers if m in models})
-    if len(gangs) > 1:
-        problems.append(("package_run.carriers", line_of(lines, "package_run.carriers"),
-                         f"the carriers are of {' and '.join(gangs)}: one gang runs the packages (EC-MISSION-PACKAGE)"))
-    wanted = sorted(int(v) for v in ruleset.data("missions.package_run.packages"))
-    if sorted(setup.carriers.values()) != wanted:
-        problems.append(("package_run.carriers", line_of(lines, "package_run.carriers"),
-                         f"packages worth {sorted(setup.carriers.values())} VP; the rules data's are {wanted} "
-                         "(missions.package_run.packages): give one carrier each (EC-MISSION-PACKAGE)"))
-    if len(spec.gangs) != 2:
-        problems.append(("gangs", line_of(lines, "gangs"), f"Package Run is played by two gangs, the runners and "
-                         f"the defenders; this scene has {len(spec.gangs)} (EC-MISSION-PACKAGE)"))
-    starts = [models[m].position[:2] for m in setup.carriers if m in models]
-    if starts:  # the enemy edge is across the table: the carriers set out, on average, on the far half
-        x, y = (sum(p[k] for p in starts) / len(starts) for k in (0, 1))
-        width, depth = spec.table.width, spec.table.depth
-        if {"west": x < width / 2, "east": x > width / 2, "south": y < depth / 2, "north": y > depth / 2}[setup.to]:
-            problems.append(("package_run.to", line_of(lines, "package_run.to"),
-                             f"the carriers set out on the {setup.to} half of the table (their mean at ({x:.1f}, "
-                             f"{y:.1f})): the enemy edge is across the table; give the edge the defenders hold, "
-                             "or set the carriers up on the far half (EC-MISSION-PACKAGE)"))
-    if spec.table.edges.get(setup.to, "open") != "open":
-        problems.append(("package_run.to", line_of(lines, "package_run.to"),
-                         f"the {setup.to} edge is a {spec.table.edges[setup.to]}: packages are delivered over an "
-                         "open edge (EC-MISSION-PACKAGE)"))
-    return problems
+    carriers = {m: Carrier(models[m].gang, models[m].on_foot, float(models[m].position[0]),
+                           float(models[m].position[1])) for m in setup.carriers if m in models}
+    said = package_run_set_up_problems(setup.to, list(setup.carriers.values()), carriers, list(spec.gangs),
+                                       spec.table.edges.get(setup.to, "open"), spec.table.width, spec.table.depth,
+                                       ruleset)
+    return problems + [(key, line_of(lines, key), message) for key, message in said]
 
 
 def on_foot_problems(spec: SceneSpec, ruleset: Ruleset, lines: dict[str, int]) -> list[Problem]:
