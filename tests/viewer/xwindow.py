@@ -111,6 +111,26 @@ class ViewerWindow:
                 raise TimeoutError(f"the window did not show the change; last state: {state}")
             time.sleep(poll)
 
+    def settle(self, quiet_s: float = 1.0, timeout: float = TIMEOUT_S) -> dict:
+        """The shown state once no frame has been drawn for ``quiet_s`` seconds: what an earlier
+        input set going (a resize, a relayout of the labels) has finished. A window that keeps
+        drawing never settles (TimeoutError after ``timeout`` s)."""
+        deadline = time.monotonic() + timeout
+        last, since = None, time.monotonic()
+        while time.monotonic() < deadline:
+            try:
+                state = self.read()
+            except (FileNotFoundError, json.JSONDecodeError):
+                state = None
+            drawn = None if state is None else state["frames_drawn"]
+            if drawn != last:
+                last, since = drawn, time.monotonic()
+            elif drawn is not None and time.monotonic() - since >= quiet_s:
+                self.state = state
+                return state
+            time.sleep(0.05)
+        raise TimeoutError(f"the window kept drawing for {timeout} s; last frames_drawn: {last}")
+
     def pixel_of(self, point) -> tuple[int, int]:
         """Window pixel where the table point (inches) is drawn now."""
         x, y = pixel_of_point(self.state["table_to_clip"], self.state["window"], point)
