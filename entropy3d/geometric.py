@@ -35,8 +35,8 @@ from entropy3d.scene.probe import (
     obstacle_kind,
     piece_side,
 )
+from entropy3d.units import GRAVITY_M_S2
 
-GRAVITY_MPS2 = 9.81
 FLIGHT_DT_S = 1.0 / 120.0
 #: a flying base this close above a level (inches) has come down on it
 TOUCHDOWN_IN = 0.05
@@ -98,7 +98,7 @@ class GeometricProducer:
         slice_s = ruleset.scale.seconds_per_activation
         base = ruleset.base_for(model.bike_type)
         others = models_in_the_way(state, model.id, ruleset)
-        g_in = GRAVITY_MPS2 / ruleset.scale.metres_per_inch
+        g_in = GRAVITY_M_S2 / ruleset.scale.metres_per_inch
         level_at = self._levels(path, lengths, headings)
         progress_at = progress_lookup(path)
 

@@ -16,7 +16,7 @@ import numpy as np
 from entropy3d.geometry import BaseShape, Pose
 from entropy3d.rules.facts import Facts
 from entropy3d.systems.facts import MINIATURE_SURFACE, Impact, LevelChange, RiddenMove, Sighting
-from entropy3d.units import TableScale
+from entropy3d.units import GRAVITY_M_S2, TableScale
 
 #: inches above a landing's height from which the surface it came down on is looked for
 LANDING_PROBE_ABOVE_IN = 0.25
@@ -69,9 +69,13 @@ def sightings(world, poses: Mapping[str, Pose | None] | None = None,
 
 def speed_before_in_s(trajectory: np.ndarray, t_s: float) -> float:
     """Speed over the ground and up or down (inches per second) over the last trajectory step
-    ending at or before ``t_s``; 0 when the ride has fewer than two samples by then."""
+    that ends before ``t_s``, the time of an impact: the step that holds the impact is already
+    slowed by it (a bike at 40 kph read 13.5 kph from it). An impact in the ride's first step
+    reads that step; 0 when the ride has fewer than two samples by then."""
     rows = np.asarray(trajectory, float)
-    k = int(np.searchsorted(rows[:, 0], t_s, side="right")) - 1
+    k = int(np.searchsorted(rows[:, 0], t_s, side="left")) - 1
+    if k < 1:
+        k = int(np.searchsorted(rows[:, 0], t_s, side="right")) - 1
     if k < 1:
         return 0.0
     step = rows[k, 1:4] - rows[k - 1, 1:4]
@@ -79,13 +83,19 @@ def speed_before_in_s(trajectory: np.ndarray, t_s: float) -> float:
     return float(np.linalg.norm(step) / dt) if dt > 0 else 0.0
 
 
-def impacts(model: str, facts: Facts, scale: TableScale, geometry) -> list[Impact]:
+def impacts(model: str, facts: Facts, scale: TableScale, geometry, stood_z_in: float | None = None) -> list[Impact]:
     """The ride's contacts and landings as impacts in depicted metres and seconds, in time order.
 
     geometry: the :class:`~entropy3d.scene.build.TableGeometry` whose pieces' terrains are the
     materials hit (None where a piece has none: the system decides; another miniature is
     :data:`MINIATURE_SURFACE`). A landing's fall height is from the top of the
-    flight (its launch height plus its rise) down to where it came down."""
+    flight (its launch height plus its rise) down to where it came down.
+
+    stood_z_in: where the game stood the model (inches) when its ride ended in the air (the
+    state after the ride): a flight still in the air then comes down there, at the end of the
+    ride, at its last speed plus what the rest of the drop adds under gravity. Without it such a
+    flight is left out. A flight that began in the air is the end of one that left a surface in
+    an earlier ride, and was a fall there: it is no second fall."""
     terrain = {piece.id: piece.terrain for piece in geometry.pieces}
     found = []
     for contact in facts.contacts:
@@ -94,14 +104,31 @@ def impacts(model: str, facts: Facts, scale: TableScale, geometry) -> list[Impac
                             scale.metres(speed_before_in_s(facts.trajectory, contact.t_s)),
                             angle_deg=contact.angle_deg, t_s=contact.t_s))
     for flight in facts.flights:
-        if not flight.landed:
+        if flight.from_kind == "air":
             continue
-        drop_in = flight.launch_z + flight.rise_in - flight.land_z
-        surface = geometry.surface_terrain(flight.land_xy, below=flight.land_z + LANDING_PROBE_ABOVE_IN)
-        found.append(Impact(model, "fall", None, surface,
-                            scale.metres(speed_before_in_s(facts.trajectory, flight.land_t_s)),
-                            drop_m=scale.metres(max(drop_in, 0.0)), t_s=flight.land_t_s))
+        if flight.landed:
+            land_xy, land_z, t_s = flight.land_xy, flight.land_z, flight.land_t_s
+            speed_m_s = scale.metres(speed_before_in_s(facts.trajectory, t_s))
+        elif stood_z_in is not None:
+            land_xy, land_z, speed_m_s, t_s = _still_flying(facts.trajectory, stood_z_in, scale)
+        else:
+            continue
+        drop_in = flight.launch_z + flight.rise_in - land_z
+        surface = geometry.surface_terrain(land_xy, below=land_z + LANDING_PROBE_ABOVE_IN)
+        found.append(Impact(model, "fall", None, surface, speed_m_s, drop_m=scale.metres(max(drop_in, 0.0)), t_s=t_s))
     return sorted(found, key=lambda impact: impact.t_s)
+
+
+def _still_flying(trajectory: np.ndarray, stood_z_in: float, scale: TableScale):
+    """Where, how fast (m/s) and when a ride that ended in the air comes down at ``stood_z_in``:
+    below its last point, at its last speed with the rest of the drop's fall added
+    (v^2 = v_end^2 + 2 g h), at the ride's last time."""
+    rows = np.asarray(trajectory, float)
+    end = rows[-1]
+    v_end_m_s = scale.metres(speed_before_in_s(rows, float(end[0]) + 1.0))
+    rest_m = scale.metres(max(float(end[3]) - stood_z_in, 0.0))
+    speed_m_s = math.sqrt(v_end_m_s ** 2 + 2.0 * GRAVITY_M_S2 * rest_m)
+    return (float(end[1]), float(end[2])), stood_z_in, speed_m_s, float(end[0])
 
 
 def ridden_move(model: str, facts: Facts, probe, base: BaseShape | None = None) -> RiddenMove:

@@ -10,6 +10,10 @@ from __future__ import annotations
 
 MM_PER_INCH = 25.4
 
+#: gravity of the depicted world, metres per second squared (both producers fly with it; a fall's
+#: speed at landing is worked out with it)
+GRAVITY_M_S2 = 9.81
+
 #: inches per one unit of each length unit a mesh file may declare
 INCHES_PER_UNIT: dict[str, float] = {
     "mm": 1.0 / MM_PER_INCH,

@@ -52,7 +52,8 @@ class RideJudge:
 
         ridden = [step for step in steps if step.ridden]
         found = [impact for step in ridden
-                 for impact in impacts(model, step.facts, self.table.ruleset.scale, self.geometry)]
+                 for impact in impacts(model, step.facts, self.table.ruleset.scale, self.geometry,
+                                       stood_z_in=step.after.model(model).pose.z)]
         changes = [level_change(model, step.before.model(model).pose.z, step.after.model(model).pose.z,
                                 self.storey_in) for step in ridden]
         moves = [ridden_move(model, step.facts, self.probe) for step in ridden]

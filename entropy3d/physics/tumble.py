@@ -38,7 +38,7 @@ import numpy as np
 from entropy3d.geometry import BaseShape, Pose
 from entropy3d.physics.engine import pybullet
 from entropy3d.physics.world import BIKE_MASS_KG, bike_shape
-from entropy3d.units import TableScale
+from entropy3d.units import GRAVITY_M_S2, TableScale
 
 #: seconds of tumble simulated after the contact, at the world's 240 Hz, recorded at 60 Hz
 TUMBLE_S = 1.6
@@ -92,7 +92,7 @@ def tumble(base: BaseShape, height_in: float, scale: TableScale, pose: Pose, vel
 
 def _simulate(client: int, base: BaseShape, height_in: float, scale: TableScale, pose: Pose,
               velocity_in_s: np.ndarray, into_deg: float) -> np.ndarray:
-    pybullet.setGravity(0.0, 0.0, -9.81, physicsClientId=client)
+    pybullet.setGravity(0.0, 0.0, -GRAVITY_M_S2, physicsClientId=client)
     pybullet.setTimeStep(STEP_S, physicsClientId=client)
     floor_z = scale.metres(pose.z)
     _floor(client, floor_z, FLOOR_FRICTION)
@@ -143,7 +143,7 @@ def _floor(client: int, floor_z: float, friction: float) -> int:
 
 def _throw(client: int, bounds: np.ndarray, scale: TableScale, pose: Pose, velocity_in_s: np.ndarray,
            into_deg: float, contact_xy: np.ndarray, obstacle_height_in: float) -> np.ndarray:
-    pybullet.setGravity(0.0, 0.0, -9.81, physicsClientId=client)
+    pybullet.setGravity(0.0, 0.0, -GRAVITY_M_S2, physicsClientId=client)
     pybullet.setTimeStep(STEP_S, physicsClientId=client)
     floor_z = scale.metres(pose.z)
     _floor(client, floor_z, RIDER_FRICTION)

@@ -54,9 +54,8 @@ from entropy3d.rules.scenery import ScenerySpot
 from entropy3d.scene.build import Piece, TableGeometry
 from entropy3d.scene.miniature import BASE_THICKNESS_IN
 from entropy3d.scene.table import Table
-from entropy3d.units import TableScale
+from entropy3d.units import GRAVITY_M_S2, TableScale
 
-GRAVITY = 9.81  #: m/s^2
 STEP_HZ = 240  #: fixed physics steps per second
 BIKE_MASS_KG = 300.0  #: bike and rider
 DECAL_KINDS = ("zone", "road")
@@ -570,7 +569,7 @@ def build_world(geometry: TableGeometry, scale: TableScale, terrain_friction: Ma
     """
     client = pybullet.connect(pybullet.DIRECT)
     pybullet.resetSimulation(physicsClientId=client)
-    pybullet.setGravity(0.0, 0.0, -GRAVITY, physicsClientId=client)
+    pybullet.setGravity(0.0, 0.0, -GRAVITY_M_S2, physicsClientId=client)
     pybullet.setPhysicsEngineParameter(fixedTimeStep=1.0 / hz, numSubSteps=0, numSolverIterations=50,
                                        deterministicOverlappingPairs=1, solverResidualThreshold=0.0,
                                        physicsClientId=client)

@@ -80,6 +80,7 @@ class FallRow(SystemData):
 
 class FallingRules(SystemData):
     speeds: list[FallRow] = Field(min_length=1, description="REF-FALL: speed by height, heights rising")
+    row_slack: float = Field(ge=0, lt=1, description="share under a row's height that still reaches the row")
 
     @model_validator(mode="after")
     def _rising(self):
@@ -196,9 +197,11 @@ class ReferenceCards(GameSystem):
         return HeadOn(lighter, change, multiple, CardNumber.product(bodies[lighter], change, multiple))
 
     def fall_speed(self, height_m: float) -> CardNumber | None:
-        """REF-FALL: the speed (kph card number) of the highest row of the card not above
-        ``height_m``; None under the first row (a step, not a fall)."""
-        rows = [row for row in self.rules.falling.speeds if row.height_m <= height_m * (1 + CUT_SLACK)]
+        """REF-FALL: the speed (kph card number) of the highest row of the card ``height_m``
+        reaches (within the rules data's ``row_slack`` under it: a storey of the table, 2.98 m, is
+        the card's 3 m row); None under the first row (a step, not a fall)."""
+        reach = 1.0 - self.rules.falling.row_slack
+        rows = [row for row in self.rules.falling.speeds if row.height_m * reach <= height_m * (1 + CUT_SLACK)]
         return CardNumber.of(rows[-1].speed_kph) if rows else None
 
     def move_change(self, change: LevelChange) -> int:
@@ -239,7 +242,9 @@ class ReferenceCards(GameSystem):
                                                    "multiple": multiple, "drop_m": impact.drop_m})]
         speed = self.speed(impact.speed_m_s)
         found = f"hit {impact.piece} ({impact.surface or 'no terrain'}) at {kph:.1f} kph, {impact.angle_deg:.0f}° off"
-        if impact.piece in stats:
+        if impact.piece in stats and impact.other_speed_m_s > 0:
+            # "Collision: Headon": "when 2 moving things strike each other"; a model standing still
+            # is hit as the card "Collision" says, by the mover's body and speed
             other = stats[impact.piece].body_number
             _, mine = self.multiple(MINIATURE_SURFACE)
             _, theirs = self.multiple(impact.surface)

@@ -8,7 +8,7 @@ import pytest
 
 from entropy3d.geometry import Pose
 from entropy3d.physics import BikeBody, build_table_world
-from entropy3d.physics.world import GRAVITY
+from entropy3d.units import GRAVITY_M_S2 as GRAVITY
 
 
 def test_speed3_jump_clears_the_gap_and_lands_on_the_far_deck(proving_ground):

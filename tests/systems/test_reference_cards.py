@@ -4,6 +4,8 @@ own samples; the rules data is the bundled ``rules/reference_cards.yaml``."""
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 
 from entropy3d.scene.systemrules import load_system
@@ -80,12 +82,15 @@ def test_REF_COLL_HEAD_bodies_of_equal_scale(cards):
     assert worked.force == N("6x4")
 
 
-@pytest.mark.parametrize("height_m,speed", [(1, "1x1"), (3, "3x1"), (5.9, "3x1"), (10, "5x1"), (30, "7x1"),
+@pytest.mark.parametrize("height_m,speed", [(1, "1x1"), (0.96, "1x1"), (2.98, "3x1"), (2.8, "1x1"), (3, "3x1"),
+                                            (5.9, "3x1"), (10, "5x1"), (30, "7x1"),
                                             (100, "1x2"), (300, "2x2"), (1000, "2x2")])
 def test_REF_FALL_speed_by_height(cards, height_m, speed):
     """Clause: REF-FALL. Card "Falling": "1m/3ft - Speed: 1x1 (10kph) ... 3m - 3x1 ... 10m - 5x1
     ... 30m - 7x1 ... 100m - 1x2 (150kph) ... 300m/1000ft - Speed: 2x2 (200kph/120mph) Terminal
-    Velocity"; between rows, the row below (rules/reference_cards.yaml)."""
+    Velocity"; between rows, the row below; within 5% under a row, that row (the rows are round
+    heights: a storey of the table, 2.98 m, is the 3 m row, not the 1 m one; issue 46)
+    (rules/reference_cards.yaml)."""
     assert cards.fall_speed(height_m) == N(speed)
 
 
@@ -114,18 +119,30 @@ def test_REF_COLL_a_ride_into_scenery_uses_the_measured_speed(cards):
     assert event.figures["force"] == "2x5" and "to brick and wreck" in event.rules
 
 
-def test_REF_COLL_HEAD_a_ride_into_a_standing_model(cards):
-    """Clause: REF-COLL-HEAD. A 3x2 bike at 60 kph straight into a standing 8x1 fighter (another
-    miniature: metal both): the fighter is L, scales unequal, SpeedL2 = SpeedH = 60, SpeedLChg =
-    0 + 60 = 6x1; Force = 8x1 * 6x1 * (10+1) = 48x2 * 11 = 528x2 = 5x4. 60° off it is angled, the
-    softer multiple alone: 8x1 * 6x1 * 10 = 4x4."""
+def test_REF_COLL_a_ride_into_a_standing_model_is_a_plain_collision(cards):
+    """Clause: REF-COLL. "Collision: Headon" is "when 2 moving things strike each other": a 3x2 bike
+    at 40 kph into a parked 3x2 bike is the card "Collision", the rider's body and speed and the
+    miniature's multiple (metal, 10): 3x2 * 4x1 * 10 = 12x3 * 10 = 1x5, damage to both (issue 46:
+    the head-on formula with equal bodies and a still target gave a change of speed 0, "0x0")."""
+    stats = {"bike": BodyStats(body="3x2"), "parked": BodyStats(body="3x2")}
+    [event] = cards.judge_impacts([Impact("bike", "contact", "parked", "miniature", 40 / 3.6)], stats)
+    assert event.clauses == ("REF-COLL",) and event.figures["force"] == "1x5"
+    assert "to bike and parked" in event.rules
+
+
+def test_REF_COLL_HEAD_a_ride_into_a_model_moving_towards_it(cards):
+    """Clause: REF-COLL-HEAD. A 3x2 bike at 60 kph straight into an 8x1 fighter running at it at
+    10 kph (another miniature: metal both): the fighter is L, scales unequal, SpeedL2 = SpeedH =
+    60, SpeedLChg = 10 + 60 = 7x1; Force = 8x1 * 7x1 * (10+1) = 56x2 * 11 = 616x2 = 6x4. 60° off
+    it is angled, the softer multiple alone: 8x1 * 7x1 * 10 = 5x4."""
     stats = {"bike": BodyStats(body="3x2"), "fighter": BodyStats(body="8x1")}
-    [event] = cards.judge_impacts([Impact("bike", "contact", "fighter", "miniature", 60 / 3.6)], stats)
-    assert event.figures["lighter"] == "fighter" and event.figures["force"] == "5x4"
+    running = Impact("bike", "contact", "fighter", "miniature", 60 / 3.6, other_speed_m_s=10 / 3.6)
+    [event] = cards.judge_impacts([running], stats)
+    assert event.clauses == ("REF-COLL-HEAD",)
+    assert event.figures["lighter"] == "fighter" and event.figures["force"] == "6x4"
     assert not event.figures["angled"]
-    [event] = cards.judge_impacts([Impact("bike", "contact", "fighter", "miniature", 60 / 3.6, angle_deg=60)],
-                                  stats)
-    assert event.figures["angled"] and event.figures["force"] == "4x4"
+    [event] = cards.judge_impacts([dataclasses.replace(running, angle_deg=60)], stats)
+    assert event.figures["angled"] and event.figures["force"] == "5x4"
 
 
 def test_REF_ELEV_climbing_costs_move_and_descending_gives_it(cards):
