@@ -129,7 +129,11 @@ class GeometricProducer:
                     break
                 pose = Pose(float(xy[0]), float(xy[1]), heading, z)
                 before = Pose(float(path[k - 1][0]), float(path[k - 1][1]), float(headings[k - 1]), z) if k else pose
-                contact = self._contact(pose, base, z, others, s, t, k, level_at, before)
+                # climbing, the front of the base is higher than its centre by the slope over half
+                # its length: a ramp's top meets a deck level with it, not the deck's side
+                climb = max(0.0, (z - prev_z) / (s - prev_s)) if s > prev_s else 0.0
+                contact = self._contact(pose, base, z, others, s, t, k, level_at, before,
+                                        nose_level=z + climb * 0.5 * base.length)
                 if contact is not None:
                     contacts.append(contact)
                     break
@@ -176,9 +180,10 @@ class GeometricProducer:
     # -- what the base meets ---------------------------------------------------------------------
 
     def _contact(self, pose: Pose, base, level: float, others, s: float, t: float, k: int, level_at,
-                 previous: Pose) -> Contact | None:
+                 previous: Pose, nose_level: float | None = None) -> Contact | None:
         """The first solid thing the front of the base runs into at this point (coming from
-        ``previous``), if any."""
+        ``previous``), if any. ``nose_level``: the height (inches) of the ground under the front
+        of the base, where walls are looked for (``level``, the centre's, when not given)."""
         def nose(at: Pose) -> np.ndarray:
             front = at.xy + (0.5 * base.length + self.margin_in) * at.forward
             side = 0.45 * base.width + self.margin_in
@@ -189,7 +194,8 @@ class GeometricProducer:
         if k == 0:
             return None  # a bike that starts touching something and rides away does not hit it
         low, high = corners.min(axis=0), corners.max(axis=0)
-        for footprint in self.probe.solid_footprints(level, kinds_ignored=("destructible",)):
+        for footprint in self.probe.solid_footprints(level if nose_level is None else nose_level,
+                                                     kinds_ignored=("destructible",)):
             x0, y0, x1, y1 = footprint.plan_box
             if x0 > high[0] or x1 < low[0] or y0 > high[1] or y1 < low[1]:
                 continue  # no corner lies in the outline's box, so none in the outline

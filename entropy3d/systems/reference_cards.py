@@ -233,13 +233,14 @@ class ReferenceCards(GameSystem):
             found = f"came down {impact.drop_m:.1f} m onto {impact.surface or 'the table'} at {kph:.1f} kph"
             if speed is None:
                 return [Event("landing", impact.model, f"a drop under {self.rules.falling.speeds[0].height_m:g} m "
-                              "is a step, not a fall", found=found, clauses=("REF-FALL",), t_s=impact.t_s)]
+                              "is a step, not a fall", found=found, clauses=("REF-FALL",), t_s=impact.t_s,
+                              figures={"drop_m": impact.drop_m, "kph": kph})]
             force = self.collision_force(body, speed, multiple)
             return [Event("landing", impact.model,
                           f"a fall is a collision at {speed} kph: force {body} x {speed} x {multiple} ({material}) "
                           f"= {force}: damage {force} [Bash]", found=found, clauses=("REF-FALL", "REF-COLL"),
                           t_s=impact.t_s, figures={"force": str(force), "speed": str(speed), "body": str(body),
-                                                   "multiple": multiple, "drop_m": impact.drop_m})]
+                                                   "multiple": multiple, "drop_m": impact.drop_m, "kph": kph})]
         speed = self.speed(impact.speed_m_s)
         found = f"hit {impact.piece} ({impact.surface or 'no terrain'}) at {kph:.1f} kph, {impact.angle_deg:.0f}° off"
         if impact.piece in stats and impact.other_speed_m_s > 0:
@@ -258,14 +259,14 @@ class ReferenceCards(GameSystem):
                           f"{worked.force}: "
                           f"damage {worked.force} [Bash] to both", found=found, piece=impact.piece,
                           clauses=("REF-COLL-HEAD",), t_s=impact.t_s,
-                          figures={"force": str(worked.force), "lighter": lighter, "angled": angled})]
+                          figures={"force": str(worked.force), "lighter": lighter, "angled": angled, "kph": kph})]
         material, multiple = self.multiple(impact.surface)
         force = self.collision_force(body, speed, multiple)
         return [Event("crash", impact.model,
                       f"collision force {body} x {speed} x {multiple} ({material}) = {force}: damage {force} [Bash] "
                       f"to {impact.model} and {impact.piece}", found=found, piece=impact.piece, clauses=("REF-COLL",),
                       t_s=impact.t_s, figures={"force": str(force), "speed": str(speed), "body": str(body),
-                                               "multiple": multiple, "material": material})]
+                                               "multiple": multiple, "material": material, "kph": kph})]
 
     def judge_level_changes(self, changes: Sequence[LevelChange], stats: Mapping[str, Any]) -> list[Event]:
         events = []
