@@ -61,3 +61,13 @@ def test_EC_MISSION_PACKAGE_info_says_who_carries_which_package_to_which_edge():
     summary = json.loads(run("info", str(DATA / "package_yard.yaml"), "--json").stdout)
     assert summary["package_run"] == {"to": "west", "carriers": {"k_fast": 3, "k_lost": 1, "k_slow": 1}}
     assert "package_run" not in json.loads(run("info", str(DATA / "small_table.yaml"), "--json").stdout)
+
+
+def test_EC_MISSION_VIP_info_says_each_gangs_vip():
+    """Clause: EC-MISSION-VIP. "Each player publicly declares a VIP": `info` says them, in words and
+    in its JSON."""
+    said = run("info", str(DATA / "vip_yard.yaml"))
+    assert said.returncode == 0 and "VIPs: hades h_vip, komodo k_vip" in said.stdout
+    summary = json.loads(run("info", str(DATA / "vip_yard.yaml"), "--json").stdout)
+    assert summary["vip_takedown"] == {"vips": {"hades": "h_vip", "komodo": "k_vip"}}
+    assert "vip_takedown" not in json.loads(run("info", str(DATA / "small_table.yaml"), "--json").stdout)

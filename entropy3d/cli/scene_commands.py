@@ -122,6 +122,7 @@ def scene_summary(path: Path) -> dict:
         "gangs": {gid: gang.name for gid, gang in spec.gangs.items()},
         "models": models,
         **({"package_run": spec.package_run.model_dump()} if spec.package_run is not None else {}),
+        **({"vip_takedown": spec.vip_takedown.model_dump()} if spec.vip_takedown is not None else {}),
     }
 
 
@@ -145,6 +146,8 @@ def info(scene: Path = typer.Argument(..., help="scene YAML file"),
         setup = summary["package_run"]
         typer.echo(f"packages, for the {setup['to']} edge: "
                    + ", ".join(f"{model} {vp} VP" for model, vp in setup["carriers"].items()))
+    if "vip_takedown" in summary:  # EC-MISSION-VIP: each gang's declared VIP
+        typer.echo("VIPs: " + ", ".join(f"{gang} {model}" for gang, model in summary["vip_takedown"]["vips"].items()))
     typer.echo(f"models ({len(summary['models'])}):")
     for m in summary["models"]:
         x, y, z = m["position_in"]

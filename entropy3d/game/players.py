@@ -51,6 +51,8 @@ PACKAGE_PULL = 4.0
 PACKAGE_DELIVERED = 120.0
 #: inches from its edge within which a carrier no longer minds having no room ahead: its next move rides off
 PACKAGE_HOME_IN = 12.0
+#: VIP Takedown (EC-MISSION-VIP): how much more a VIP values harm done to the enemy VIP
+VIP_HUNT = 2.5
 
 
 @dataclass(frozen=True, eq=False)
@@ -362,8 +364,8 @@ class AutoPlayer:
         carrying = bike.carries_package
         if rivals:
             # a defender of Package Run rides at the packages (EC-MISSION-PACKAGE); a carrier rides
-            # for its edge, not at the rivals
-            targets = [r for r in rivals if r.carries_package] or rivals
+            # for its edge, not at the rivals; a VIP hunts the enemy VIP (EC-MISSION-VIP)
+            targets = [r for r in rivals if r.carries_package or (bike.vip and r.vip)] or rivals
             nearest = min(targets, key=lambda r: float(np.hypot(*(r.pose.xy - bike.pose.xy))))
             gap = float(np.hypot(*(nearest.pose.xy - end.xy)))
             if not carrying:  # a carrier takes an attack on its way (choose_attack), it does not hunt one
@@ -449,8 +451,9 @@ class AutoPlayer:
             if option.odds is None:
                 odds = exact_odds(option.tn, model.stress, ruleset, self.policy, model.max_stress)
                 return float(odds.success) * harm - float(odds.bust) * bust_cost
-            wounds_left = view.state.model(option.target).wounds
-            return (float(option.odds.hit) * harm + float(option.odds.headshot) * 4.0 * wounds_left
+            target = view.state.model(option.target)
+            hunt = VIP_HUNT if model.vip and target.vip else 1.0  # the takedown is the mission
+            return (hunt * (float(option.odds.hit) * harm + float(option.odds.headshot) * 4.0 * target.wounds)
                     - float(option.odds.attacker_bust) * bust_cost)
 
         weighed = [(worth(o), -o.tn, o.target, k, o) for k, o in enumerate(options)]

@@ -14,6 +14,7 @@ defenders' points are what they stopped). A bust reveals the package's value ("o
 when either busting or completing their run") and does not drop it (DECISION); in a tie the VP
 of packages delivered by busted carriers come off the runners' total. It ends when no package
 is left in play.
+VIP Takedown (EC-MISSION-VIP): :mod:`entropy3d.rules.vip`; it ends when a VIP takes the other out.
 DECISION: the other missions of the scene schema are not written missions in the rulebook
 ("more vague ideas"); they are scored as Turf War.
 Every game also ends when fewer than two gangs have a model on the table.
@@ -27,12 +28,13 @@ from typing import Callable, Iterable, Mapping, Sequence
 from entropy3d.rules.event import Event
 from entropy3d.rules.ruleset import Ruleset
 from entropy3d.rules.state import ESCAPED, RIDING, ModelState, State
+from entropy3d.rules.vip import VIP_TAKEDOWN, last_vips_standing, taken_down, vip_explanation
 
 TURF_WAR = "turf_war"
 LOVERS_POINT = "lovers_point_brawl"
 PACKAGE_RUN = "package_run"
 #: the missions the rulebook gives scoring for; any other is scored as Turf War
-SCORED_MISSIONS = (TURF_WAR, LOVERS_POINT, PACKAGE_RUN)
+SCORED_MISSIONS = (TURF_WAR, LOVERS_POINT, PACKAGE_RUN, VIP_TAKEDOWN)
 
 
 def scored_as(mission: str) -> str:
@@ -170,6 +172,9 @@ def game_over(state: State) -> str:
     carried = any(m.carries_package for m in state.models.values())
     if state.mission == PACKAGE_RUN and not carried:
         return "no package left in play"
+    down = taken_down(state) if state.mission == VIP_TAKEDOWN else None
+    if down is not None:
+        return f"a VIP took the other out ({down.vip_taken_by} took out {down.id})"
     if len(gangs) < 2 and not (state.mission == PACKAGE_RUN and carried):  # the runners may ride on alone
         return "only one gang left on the table" if gangs else "no model left on the table"
     return ""
@@ -178,7 +183,8 @@ def game_over(state: State) -> str:
 def winner(state: State) -> str:
     """The gang with the most points, "" on a tie. Package Run breaks a tie as the rulebook says:
     "Should the game result in a tie players should remove busted package carriers from their
-    total" (the VP delivered by carriers that busted on the way come off the runners' points)."""
+    total" (the VP delivered by carriers that busted on the way come off the runners' points).
+    VIP Takedown breaks a tie by the VIPs still in play (:func:`~entropy3d.rules.vip.last_vips_standing`)."""
     if not state.score:
         return ""
     score = dict(state.score)
@@ -190,6 +196,8 @@ def winner(state: State) -> str:
                 score[model.gang] -= model.package
         best = max(score[g] for g in leaders)
         leaders = [g for g in leaders if score[g] == best]
+    if len(leaders) > 1 and state.mission == VIP_TAKEDOWN:
+        leaders = last_vips_standing(state, leaders)
     return leaders[0] if len(leaders) == 1 else ""
 
 
@@ -198,14 +206,18 @@ SCORED = {"bust": "bust", "taken_out": "rider taken out", "escaped": "escape"}
 
 
 def score_explanation(state: State, events: Iterable[Event], gang_of: Mapping[str, str], ruleset: Ruleset,
-                      mission_title: str, gang_name: Callable[[str], str]) -> list[tuple[str, str]]:
+                      mission_title: str, gang_name: Callable[[str], str],
+                      rider_name: Callable[[str], str] = str) -> list[tuple[str, str]]:
     """The score ``state`` holds explained, as (gang id or "", text) rows: the mission's scoring
     line ("Turf War: +1 VP per rider taken out, -1 VP per bust"), then per gang (in id order) its
     points and what earned them ("Hades MC  -3 VP: 3 busts x -1"), counted from the game's
     ``events`` (``gang_of``: model id -> gang); points no counted event explains are said as
-    "other". ``mission_title``: the scored mission's name; ``gang_name``: a gang's name by id."""
+    "other". ``mission_title``: the scored mission's name; ``gang_name``, ``rider_name``: a gang's
+    and a model's names by id."""
     if state.mission == PACKAGE_RUN:
         return _package_explanation(state, events, gang_of, ruleset, mission_title, gang_name)
+    if state.mission == VIP_TAKEDOWN:
+        return vip_explanation(state, events, gang_of, ruleset, mission_title, gang_name, rider_name)
     points = dict(_points(state, ruleset))
     rule = ", ".join(f"{p:+d} VP per {SCORED.get(k, k)}" for k, p in points.items())
     rows = [("", f"{mission_title}: {rule}")]

@@ -449,10 +449,15 @@ class PackageRunScoring(Strict):
                                                                   "(EC-MISSION-PACKAGE)")
 
 
+class VipTakedownScoring(Strict):
+    takedown: PosInt = Field(description="VP for a VIP that takes the enemy VIP out (EC-MISSION-VIP)")
+
+
 class MissionsSpec(Strict):
     turf_war: TurfWarScoring
     lovers_point_brawl: LoversPointScoring
     package_run: PackageRunScoring
+    vip_takedown: VipTakedownScoring
 
 
 class RiderDefaults(Strict):

@@ -207,6 +207,12 @@ def sentence(event: Event, names: Names, out_words: str = "out of the game") -> 
         if figures.get("delivered"):
             return f"{who} delivers a {value} VP package: +{value} VP to {gangs}"
         return f"{who} drops a {value} VP package: +{value} VP to {gangs}"
+    if kind == "score" and "vip" in figures:  # EC-MISSION-VIP
+        if figures["vip"] == "taken down":
+            taker = names.rider(figures["by"])
+            return f"VIP takedown: {taker} takes out the VIP {who}, +1 VP to {names.gang(figures['gangs'][0])}" \
+                if figures.get("gangs") else f"VIP takedown: {taker} takes out the VIP {who}"
+        return f"{who} takes over as VIP from {names.rider(figures['from'])}"
     if kind == "attack":
         other = names.rider(event.piece) if event.piece else "a rival"
         if "weapon" in figures and rolls:

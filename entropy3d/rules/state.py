@@ -85,6 +85,9 @@ class ModelState:
     package_to: the table edge it rides for with it; package_busted: it busted while carrying it
     (its value is revealed, and a tie takes it off the runners' total); package_fate: None while
     it carries it, then ``delivered`` or ``dropped``. Left out of the JSON form at their defaults.
+    vip: it is (or was, while out of the game) its gang's VIP (VIP Takedown, EC-MISSION-VIP);
+    vip_taken_by: the enemy VIP that took it out (the mission won). Left out of the JSON at their
+    defaults.
     """
 
     id: str
@@ -130,6 +133,8 @@ class ModelState:
     package_to: str | None = None
     package_busted: bool = False
     package_fate: str | None = None
+    vip: bool = False
+    vip_taken_by: str | None = None
 
     @property
     def carries_package(self) -> bool:
@@ -211,7 +216,7 @@ _MODEL_DEFAULTS = {f.name: f.default for f in dataclasses.fields(ModelState)}
 #: fields added after replays were first written: left out of the JSON at their default, so the
 #: replay of a game that never sets them keeps its bytes
 _LEFT_OUT_AT_DEFAULT = ("basic_taken", "attack_chance", "attacks_made", "package", "package_to",
-                        "package_busted", "package_fate")
+                        "package_busted", "package_fate", "vip", "vip_taken_by")
 
 
 @dataclass(frozen=True)

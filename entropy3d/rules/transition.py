@@ -57,6 +57,7 @@ from entropy3d.rules.rest import settle
 from entropy3d.rules.riding import resolve_move, resolve_skip
 from entropy3d.rules.ruleset import Ruleset
 from entropy3d.rules.state import OUT, ModelState, State
+from entropy3d.rules.vip import take_down_vips
 from entropy3d.rules.walking import WalkProbe, plan_walk
 
 ACTIVATE, MOVE, SKIP, FORCED, ATTACK, END, WATCH = "activate", "move", "skip", "forced", "attack", "end", "watch"
@@ -277,7 +278,8 @@ def resolve(state: State, action: Action, facts: Facts | None, rng: np.random.Ge
     after, events = _resolve(state, action, facts, rng, ruleset, table)
     after, placed = wrecks.place_wrecks(state, after, ruleset, table)
     after, scored = missions.carry_packages(after, events)  # EC-MISSION-PACKAGE
-    return after, events + placed + scored
+    after, taken = take_down_vips(state, after, action.model_id, events, ruleset)  # EC-MISSION-VIP
+    return after, events + placed + scored + taken
 
 
 def _resolve(state: State, action: Action, facts: Facts | None, rng: np.random.Generator,

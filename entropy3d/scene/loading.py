@@ -206,7 +206,32 @@ def _reference_problems(spec: SceneSpec, ruleset: Ruleset, lines: dict[str, int]
                               "or set `mission: package_run`")
     elif spec.package_run is not None:
         problems += package_run_problems(spec, ruleset, lines)
+    if spec.mission == "vip_takedown" and spec.vip_takedown is None:
+        report("mission", "mission: vip_takedown needs its set-up: add `vip_takedown: {vips: {GANG: MODEL, ...}}` "
+                          "(EC-MISSION-VIP)")
+    if spec.vip_takedown is not None and spec.mission != "vip_takedown":
+        report("vip_takedown", f"`vip_takedown:` sets up mission: vip_takedown, not {spec.mission}: remove it "
+                               "or set `mission: vip_takedown`")
+    elif spec.vip_takedown is not None:
+        problems += vip_problems(spec, lines)
     return problems
+
+
+def vip_problems(spec: SceneSpec, lines: dict[str, int]) -> list[Problem]:
+    """VIP Takedown's set-up (EC-MISSION-VIP): every VIP a model of the scene, then what the
+    rulebook asks of the set-up (:func:`entropy3d.rules.vip.vip_set_up_problems`), each with the
+    line of its key path."""
+    from entropy3d.rules.vip import vip_set_up_problems
+
+    problems = []
+    gang_of = {model.id: model.gang for model in spec.models}
+    for gang, model_id in spec.vip_takedown.vips.items():
+        if model_id not in gang_of:
+            where = f"vip_takedown.vips.{gang}"
+            problems.append((where, line_of(lines, where), f"no model {model_id!r} in the scene; its models: "
+                             f"{', '.join(gang_of) or '(none)'}"))
+    said = vip_set_up_problems(spec.vip_takedown.vips, gang_of, list(spec.gangs))
+    return problems + [(key, line_of(lines, key), message) for key, message in said]
 
 
 def package_run_problems(spec: SceneSpec, ruleset: Ruleset, lines: dict[str, int]) -> list[Problem]:

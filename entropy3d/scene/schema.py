@@ -315,6 +315,12 @@ class PackageRun(Strict):
                                                                         "carries (the rules data's packages)")
 
 
+class VipTakedown(Strict):
+    """VIP Takedown's set-up (EC-MISSION-VIP): the VIP each gang publicly declares."""
+
+    vips: dict[Identifier, Identifier] = Field(min_length=1, description="gang id -> the model id of its VIP")
+
+
 class SceneSpec(Strict):
     """A whole scene file."""
 
@@ -322,7 +328,8 @@ class SceneSpec(Strict):
     description: str = ""
     rules: str = Field("entropy_city", description="rules data: a bundled name or a path to a YAML file")
     system: str = Field("entropy_city", description="the game system played on this table (`entropy3d systems`)")
-    mission: Literal["turf_war", "lovers_point_brawl", "package_run", "grab_n_go", "free_ride"] = "turf_war"
+    mission: Literal["turf_war", "lovers_point_brawl", "package_run", "vip_takedown", "grab_n_go",
+                     "free_ride"] = "turf_war"
     turns: Count = Field(6, ge=1, le=200)
     table: TableSpec = Field(default_factory=TableSpec)
     zones: list[Zone] = Field(default_factory=list)
@@ -338,3 +345,5 @@ class SceneSpec(Strict):
     cameras: dict[Identifier, Camera] = Field(default_factory=dict)
     package_run: Optional[PackageRun] = Field(None, description="mission: package_run only: the carriers and "
                                                                 "the edge they ride for (EC-MISSION-PACKAGE)")
+    vip_takedown: Optional[VipTakedown] = Field(None, description="mission: vip_takedown only: each gang's VIP "
+                                                                  "(EC-MISSION-VIP)")

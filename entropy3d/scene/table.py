@@ -117,5 +117,8 @@ class Table:
         if self.spec.package_run is not None:  # EC-MISSION-PACKAGE: the carriers set out with their packages
             carried, to = self.spec.package_run.carriers, self.spec.package_run.to
             models = [m.but(package=int(carried[m.id]), package_to=to) if m.id in carried else m for m in models]
+        if self.spec.vip_takedown is not None:  # EC-MISSION-VIP: each gang's declared VIP
+            declared = set(self.spec.vip_takedown.vips.values())
+            models = [m.but(vip=True) if m.id in declared else m for m in models]
         return State(turn=0, mission=self.spec.mission, models={m.id: m for m in models}, scenery={},
                      score={g: 0 for g in self.spec.gangs})

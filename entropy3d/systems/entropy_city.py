@@ -55,7 +55,7 @@ class EntropyCity(GameSystem):
     SEATING = "entropy3d.game.entropy_city_player:seat_players"
     scripted = True
     riders = True
-    mission_names = {"grab_n_go": "Grab n Go"}
+    mission_names = {"grab_n_go": "Grab n Go", "vip_takedown": "VIP Takedown"}
 
     rules: Ruleset
 
@@ -81,12 +81,13 @@ class EntropyCity(GameSystem):
         from entropy3d.rules.missions import score_explanation, scored_as
 
         return score_explanation(state, events, gang_of, rules, cls.mission_title(scored_as(state.mission)),
-                                 names.gang)
+                                 names.gang, names.rider)
 
     @classmethod
     def plate_note(cls, model) -> str:
-        """A Package Run carrier is known to carry one (its value is hidden, EC-MISSION-PACKAGE)."""
-        return "package" if model.carries_package else ""
+        """A Package Run carrier is known to carry one (its value is hidden, EC-MISSION-PACKAGE); a
+        VIP is declared in public (EC-MISSION-VIP)."""
+        return "package" if model.carries_package else "VIP" if model.vip and model.in_play else ""
 
     def shot_verdict(self, state, shooter: str, target: str, sight) -> ShotVerdict:
         """Its gun attack's own check (:func:`~entropy3d.rules.attacks.check_attack`, the one

@@ -393,3 +393,33 @@ def test_EC_MISSION_PACKAGE_a_package_run_is_two_gangs_and_the_carriers_ride_acr
             "(EC-MISSION-PACKAGE)") in found
     assert any(key == "package_run.to" and line == 4 and "the carriers set out on the west half of the table "
                "(their mean at (3.0, 12.0))" in message for key, line, message in found)
+
+
+def test_EC_MISSION_VIP_a_vip_takedown_set_up_wrong_is_refused_with_its_key_path_line_and_fix(tmp_path):
+    """Clause: EC-MISSION-VIP. "Each player publicly declares a VIP": the set-up is checked against
+    the scene: a VIP that is no model, one riding for another gang, a gang the scene lacks, a gang
+    with no VIP; the mission without its set-up, and the set-up without the mission."""
+    path = write_scene(tmp_path, """\
+        name: Bad VIPs
+        mission: vip_takedown
+        vip_takedown:
+          vips: {k: h1, x: ghost}
+        table: {width: 24, depth: 24}
+        gangs: {h: {name: H, colour: "#ff0000"}, k: {name: K, colour: "#00ff00"}}
+        models:
+          - {id: k1, gang: k, bike: cruiser, position: [20, 12], facing: 180}
+          - {id: h1, gang: h, bike: cruiser, position: [4, 12], facing: 0}
+        """)
+    found = problems_of(path)
+    assert ("vip_takedown.vips.x", 4, "no model 'ghost' in the scene; its models: k1, h1") in found
+    assert ("vip_takedown.vips.k", 4, "h1 rides for h, not k: a gang declares one of its own (EC-MISSION-VIP)") \
+        in found
+    assert ("vip_takedown.vips.x", 4, "no gang 'x' in the scene; its gangs: h, k (EC-MISSION-VIP)") in found
+    assert any(key == "vip_takedown.vips" and line == 4 and "h declares no VIP: add `h: MODEL`" in message
+               for key, line, message in found)
+    missing = write_scene(tmp_path, "name: No set-up\nmission: vip_takedown\n", "missing.yaml")
+    assert any(key == "mission" and line == 2 and "needs its set-up: add `vip_takedown:" in message
+               for key, line, message in problems_of(missing))
+    stray = write_scene(tmp_path, "name: Stray\nvip_takedown: {vips: {a: b}}\n", "stray.yaml")
+    assert any(key == "vip_takedown" and line == 2 and "remove it or set `mission: vip_takedown`" in message
+               for key, line, message in problems_of(stray))
