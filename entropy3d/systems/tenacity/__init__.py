@@ -5,7 +5,8 @@ attack, partly in the way counts the target one size smaller; soft cover hides (
 a blind attack) but does not stop attacks. TEN-SIZE: size steps double (1x1, 2x2, 4x4), found
 from the bases' footprints; attacking a larger size +1 and an advantage die per step with damage
 halved per step, a smaller one the reverse. TEN-ELEV: a higher viewer gets an advantage die to
-perception and denies cover behind obstacles lower than the ground it stands on. The skirmish
+perception (its initiative Perception over an enemy below it, a blind attack's find roll) and
+denies cover behind obstacles lower than the ground it stands on. The skirmish
 itself (group initiative and the action economy, walks, the d10 pool attack against the
 defender's Reaction, stress and wounds, prone and full defensive: TEN-TURN ... TEN-STRESS) is
 :class:`~entropy3d.systems.tenacity.engine.TenacityEngine`, built by :meth:`TenacityTactics.engine`;
@@ -195,9 +196,14 @@ class TenacityTactics(ArmedFigures, GameSystem):
         side = math.sqrt(math.pi / 4 * base_in[0] * base_in[1]) / self.rules.sizes.space_in
         return int(round(math.log2(side)))
 
+    def above(self, level: int, other_level: int) -> bool:
+        """TEN-ELEV: standing on storey ``level`` is an elevated position over a figure on storey
+        ``other_level``: at least ``min_levels`` storeys above it."""
+        return level - other_level >= self.rules.elevation.min_levels
+
     def elevated(self, sighting: Sighting) -> bool:
         """TEN-ELEV: the viewer stands at least ``min_levels`` storeys above the target."""
-        return sighting.viewer_level - sighting.target_level >= self.rules.elevation.min_levels
+        return self.above(sighting.viewer_level, sighting.target_level)
 
     def is_hard(self, material: str | None) -> bool:
         """TEN-COVER: a material that stops an attack (rules data ``hard``/``soft``)."""
@@ -242,6 +248,13 @@ class TenacityTactics(ArmedFigures, GameSystem):
     def perception_dice(self, sighting: Sighting) -> int:
         """TEN-ELEV: advantage dice to the viewer's perception checks from its height."""
         return self.rules.elevation.perception_advantage_dice if self.elevated(sighting) else 0
+
+    def initiative_perception_dice(self, level: int, enemy_levels: Sequence[int]) -> int:
+        """TEN-ELEV with TEN-TURN: advantage dice to a figure's initiative Perception (the
+        perception check every turn rolls) when it stands in an elevated position over an enemy
+        figure in play, any of ``enemy_levels`` (storeys); 0 otherwise."""
+        elevated = any(self.above(level, other) for other in enemy_levels)
+        return self.rules.elevation.perception_advantage_dice if elevated else 0
 
     def judge_sightings(self, viewer: str, sightings: Sequence[Sighting], stats: Mapping[str, Any]) -> list[Event]:
         """One event per target ``viewer`` sees at least partly or has completely behind cover."""

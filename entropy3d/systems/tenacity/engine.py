@@ -16,7 +16,9 @@ dice (d4, summed) plus the weapon's bonus as stress. What the table does to it i
 :class:`~entropy3d.systems.tenacity.TenacityTactics`: :meth:`~TenacityTactics.attack` (TEN-COVER:
 no attack through complete hard cover, a blind attack into complete soft cover, partial hard cover
 one size smaller; TEN-SIZE: the size steps' modifier, dice and damage factor; TEN-ELEV: cover
-behind low obstacles denied) and :meth:`~TenacityTactics.perception_dice` (TEN-ELEV). Pure like the
+behind low obstacles denied) and :meth:`~TenacityTactics.perception_dice` (TEN-ELEV, the blind
+attack's find roll); the initiative Perception of a figure above an enemy rolls TEN-ELEV's
+advantage die (:meth:`~TenacityTactics.initiative_perception_dice`). Pure like the
 rules engine: the table is asked through :class:`FigureTable`, dice come from the injected
 ``numpy.random.Generator``. What the engine keeps in the one :class:`~entropy3d.rules.state.State`:
 ``stress`` and ``wounds`` (TEN-STRESS), status ``out`` for an unconscious figure, ``conditions``
@@ -34,6 +36,7 @@ from typing import Mapping, Sequence
 import numpy as np
 
 from entropy3d.errors import IllegalPlanError
+from entropy3d.los.losrules import load_los_rules
 from entropy3d.rules.event import Event
 from entropy3d.rules.facts import Facts
 from entropy3d.rules.plan import parse_plan
@@ -54,6 +57,7 @@ from entropy3d.systems.skirmish import (
     sides_of,
 )
 from entropy3d.systems.tenacity import Attack, FigureProfile, TenacityTactics
+from entropy3d.tablefacts import level_of
 
 DEFEND, GO_PRONE, STAND_UP = "defend", "go_prone", "stand_up"
 PRONE, DEFENDING = "prone", "defending"
@@ -113,7 +117,9 @@ class TenacityEngine:
     """The 10acity skirmish for one scene's figures.
 
     system: the :class:`~entropy3d.systems.tenacity.TenacityTactics` with its rules data.
-    figures: model id -> its numbers. prone_at_start: ids of those that start prone.
+    figures: model id -> its numbers. prone_at_start: ids of those that start prone. storey_in:
+    the height of a storey, inches (``level_height_in`` of rules/los.yaml, the storeys of the
+    table's sightings): a figure's level is the height it stands at in storeys.
     """
 
     #: the one path hands :meth:`resolve` the LOS engine's sighting of a shot's target, and the bare
@@ -123,10 +129,12 @@ class TenacityEngine:
 
     condition_words = CONDITION_WORDS
 
-    def __init__(self, system: TenacityTactics, figures: Mapping[str, FigureProfile], prone_at_start=frozenset()):
+    def __init__(self, system: TenacityTactics, figures: Mapping[str, FigureProfile], prone_at_start=frozenset(),
+                 storey_in: float | None = None):
         self.system, self.rules = system, system.rules
         self.figures = dict(figures)
         self.prone_at_start = frozenset(prone_at_start)
+        self.storey_in = float(storey_in if storey_in is not None else load_los_rules().level_height_in)
 
     # -- the game's start and turns --------------------------------------------------------------
 
@@ -142,14 +150,29 @@ class TenacityEngine:
     def gangs(self, state: State) -> list[str]:
         return sides_of(state)
 
+    def level(self, model: ModelState) -> int:
+        """The storey a figure stands on (its height in storeys, rounded, as the sightings')."""
+        return level_of(model.pose.z, self.storey_in)
+
+    def initiative_advantage(self, state: State, model: ModelState) -> tuple[int, list[str]]:
+        """TEN-ELEV on TEN-TURN's initiative Perception: (advantage dice, the enemy figures in play
+        it stands in an elevated position over) (:meth:`TenacityTactics.initiative_perception_dice`)."""
+        enemies = [m for m in state.models.values() if m.gang != model.gang and m.in_play]
+        dice = self.system.initiative_perception_dice(self.level(model), [self.level(m) for m in enemies])
+        below = [m.id for m in enemies if self.system.above(self.level(model), self.level(m))] if dice else []
+        return dice, below
+
     def start_turn(self, state: State, rng: np.random.Generator, previous: str | None) -> TurnStart:
         """TEN-TURN, group initiative: every figure in play rolls its Perception (hero dice, the
-        highest kept, plus its rank); the side with the highest result goes first; a tie between
-        the sides' best is rolled again. ``previous`` (who went first last turn) plays no part."""
+        highest kept, plus its rank), with TEN-ELEV's advantage die when it stands in an elevated
+        position over an enemy (:meth:`initiative_advantage`); the side with the highest result
+        goes first; a tie between the sides' best is rolled again. ``previous`` (who went first
+        last turn) plays no part."""
         gangs = self.gangs(state)
+        advantage = {m.id: self.initiative_advantage(state, m)[0] for m in state.models.values() if m.in_play}
 
         def best(gang: str) -> int:
-            return max((roll_pool(rng, self.figures[m.id].perception_dice, 0, self.rules.dice.hero_die)[1]
+            return max((roll_pool(rng, self.figures[m.id].perception_dice, advantage[m.id], self.rules.dice.hero_die)[1]
                         + self.figures[m.id].perception_rank
                         for m in state.models.values() if m.gang == gang and m.in_play), default=0)
 

@@ -224,6 +224,22 @@ def test_TEN_TURN_the_side_going_second_has_an_advantage_die_on_its_action(ten):
     assert "TEN-TURN" in shot_of(events).clauses
 
 
+def test_TEN_ELEV_a_figure_above_an_enemy_rolls_its_initiative_perception_with_an_advantage_die(ten):
+    """Clauses: TEN-ELEV, TEN-TURN. 002 "Elevation": "Being in an elevated position gives an
+    advantage die to perception checks"; "Initiative": "the characters involved in the scene all
+    roll the skill that makes the most sense, usually this is the Reaction or Perception skill".
+    The red figure stands on a roof (4.2", storey 2), the blue in the street: its Perception rolls
+    2 dice and an advantage die, 1,2,9 keeps 9 (+1 = 10) against the blue's 4,6 (+1 = 7): the reds
+    go first. On the street the same dice give the red 1,2 (3) and the blue 9,4 (10)."""
+    roof = figure("r", "reds").but(pose=Pose(0.0, 0.0, 0.0, 4.2))
+    engine, state = skirmish(ten, [roof, figure("b", "blues", 8.0)])
+    start = engine.start_turn(state, Dice(1, 2, 9, 4, 6), None)
+    assert (start.rolls, start.first) == (((10, 7),), "reds")
+    engine, level = skirmish(ten, [figure("r", "reds"), figure("b", "blues", 8.0)])
+    start = engine.start_turn(level, Dice(1, 2, 9, 4, 6), None)
+    assert (start.rolls, start.first) == (((3, 10),), "blues")
+
+
 # -- TEN-MOVE ------------------------------------------------------------------------------------
 
 def test_TEN_MOVE_a_walk_up_to_the_movement_speed_clear_of_walls(ten):

@@ -34,8 +34,9 @@ def events_of(replay) -> list[Event]:
 
 @pytest.fixture(scope="module")
 def played():
-    """Seed 2's three turns: Runner is knocked unconscious, the Reds win 1 - 0."""
-    return play_game(SCENE, seed=2, turns=3, producer="geometric")
+    """Seed 7's three turns: Runner is knocked unconscious, the Reds win 1 - 0 (seed 2 told this
+    story until the initiative Perception rolled TEN-ELEV's advantage die)."""
+    return play_game(SCENE, seed=7, turns=3, producer="geometric")
 
 
 def test_the_skirmish_is_played_by_the_tenacity_engine_and_ends(played):
@@ -64,12 +65,13 @@ def test_the_skirmish_is_played_by_the_tenacity_engine_and_ends(played):
 
 def test_a_long_skirmish_ends_when_a_side_has_no_figure_conscious():
     """Clause: TEN-STRESS. The mission (DECISION): the skirmish ends when a side has no figure
-    conscious. Seed 3 given 20 turns: the Blues' last figure falls unconscious in turn 13; the Reds,
-    who knocked out three and lost two, win 3 - 2 (turn 12 and 3 - 1 while partial hard cover
+    conscious. Seed 3 given 20 turns: the Blues' last figure falls unconscious in turn 11; the Reds,
+    who knocked out three and lost one, win 3 - 1 (turn 13 and 3 - 2 while the initiative
+    Perception rolled no TEN-ELEV advantage die; turn 12 and 3 - 1 while partial hard cover
     wrongly doubled the damage a figure behind it took). The same seed plays the same bytes."""
     long = play_game(SCENE, seed=3, turns=20, producer="geometric")
-    assert long.end.reason == "blues has no figure conscious" and long.end.turns_played == 13
-    assert long.end.score == {"reds": 3, "blues": 2} and long.end.winner == "reds"
+    assert long.end.reason == "blues has no figure conscious" and long.end.turns_played == 11
+    assert long.end.score == {"reds": 3, "blues": 1} and long.end.winner == "reds"
     assert replay_bytes(play_game(SCENE, seed=3, turns=20, producer="geometric")) == replay_bytes(long)
 
 
@@ -86,7 +88,7 @@ def test_walks_are_walked_by_the_shared_producer(played):
 
 def test_same_seed_same_bytes_another_seed_another_game(played):
     """Determinism: the dice and the players come from the seed only."""
-    again = play_game(SCENE, seed=2, turns=3, producer="geometric")
+    again = play_game(SCENE, seed=7, turns=3, producer="geometric")
     assert replay_bytes(again) == replay_bytes(played)
     other = play_game(SCENE, seed=1, turns=3, producer="geometric")
     assert replay_bytes(other) != replay_bytes(played)
