@@ -188,8 +188,18 @@ class TenacityEngine:
         return list(chosen.get(first, ())) + [m for gang, ids in chosen.items() if gang != first for m in ids]
 
     def action_phase(self, state: State, rng: np.random.Generator) -> tuple[State, list[Event]]:
-        """Nothing happens before the first figure's turn: no events."""
-        return state, []
+        """Nothing happens before the first figure's turn; the turn opens by saying which figures
+        rolled their initiative Perception (:meth:`start_turn`, on this same state) with TEN-ELEV's
+        advantage die, and over whom. Rolls nothing."""
+        events = []
+        for model in state.models.values():
+            dice, below = self.initiative_advantage(state, model) if model.in_play else (0, [])
+            if dice:
+                events.append(Event("condition", model.id, (
+                    f"stands higher than {', '.join(below)} (storey {self.level(model)}): its initiative "
+                    f"Perception rolled with {_dice_words(dice)}"), clauses=("TEN-TURN", "TEN-ELEV"),
+                    figures={"initiative_advantage": dice, "level": self.level(model), "above": below}))
+        return state, events
 
     def end_turn(self, state: State, rng: np.random.Generator) -> tuple[State, list[Event], list[str]]:
         """The round is over: every figure's turn is to come again (its used parts cleared). No

@@ -1,5 +1,6 @@
 """10acity's words for its events (TEN-*): an attack and its dice, stress, a wound marked to stay
-conscious, a figure falling unconscious, a score; a move in Entropy City's shared sentences."""
+conscious, a figure falling unconscious, a score, the initiative's advantage die from above; a
+move in Entropy City's shared sentences."""
 
 from __future__ import annotations
 
@@ -43,6 +44,10 @@ def _tenacity_sentence(event: Event, names: Names) -> str:
                 f"needing {figures.get('needed')}+ - " + ("finds it" if figures["found"] else "does not find it"))
     if event.kind == "attack" and "damage" in figures:
         return f"{who} takes {figures['damage']} stress" + (": UNCONSCIOUS" if figures.get("taken_out") else "")
+    if event.kind == "condition" and "initiative_advantage" in figures:
+        count = int(figures["initiative_advantage"])
+        return (f"{who} stands higher than {', '.join(names.rider(m) for m in figures.get('above', ()))}: "
+                f"its initiative Perception rolled with {count} advantage {'die' if count == 1 else 'dice'}")
     if event.kind == "condition" and "wounds_left" in figures:
         if figures.get("out_of_action"):
             return f"{who} falls UNCONSCIOUS: out of the skirmish"

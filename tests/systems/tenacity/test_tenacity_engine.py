@@ -12,6 +12,7 @@ import pytest
 from entropy3d.errors import IllegalPlanError
 from entropy3d.geometry import Pose
 from entropy3d.rules.facts import Facts
+from entropy3d.rules.sentences import Names
 from entropy3d.rules.state import OUT, State
 from entropy3d.rules.transition import ATTACK, Action
 from entropy3d.systems.tenacity import FigureStats
@@ -238,6 +239,29 @@ def test_TEN_ELEV_a_figure_above_an_enemy_rolls_its_initiative_perception_with_a
     engine, level = skirmish(ten, [figure("r", "reds"), figure("b", "blues", 8.0)])
     start = engine.start_turn(level, Dice(1, 2, 9, 4, 6), None)
     assert (start.rolls, start.first) == (((3, 10),), "blues")
+
+
+def test_TEN_ELEV_the_initiative_die_is_over_an_enemy_in_play_and_the_turn_opens_saying_so(ten):
+    """Clauses: TEN-ELEV, TEN-TURN. DECISION (rules data elevation): a figure's initiative
+    Perception has the advantage die when it stands at least a storey above an enemy figure in
+    play. The red on the roof is level with one blue figure and above an unconscious one: 2 dice
+    (5,3 and 2,7: 6 v 8, the blues first). Once the blue on the roof walks down to the street, the
+    red rolls 3 and the turn opens saying so, with the storey and the enemy below it."""
+    roof = figure("r", "reds").but(pose=Pose(0.0, 0.0, 0.0, 4.2))
+    level = figure("b", "blues", 8.0).but(pose=Pose(8.0, 0.0, 0.0, 4.2))
+    engine, state = skirmish(ten, [roof, level, figure("b2", "blues", 4.0, status=OUT)])
+    start = engine.start_turn(state, Dice(5, 3, 2, 7), None)
+    assert (start.rolls, start.first) == (((6, 8),), "blues")
+    assert engine.action_phase(state, Dice()) == (state, [])
+    down = state.with_model(state.model("b").but(pose=Pose(8.0, 0.0)))
+    dice = Dice(5, 3, 1, 2, 7)
+    assert engine.start_turn(down, dice, None).rolls == ((6, 8),) and len(dice.sides) == 5
+    _, opening = engine.action_phase(down, Dice())
+    assert [(e.kind, e.model, e.clauses, e.figures) for e in opening] == [
+        ("condition", "r", ("TEN-TURN", "TEN-ELEV"), {"initiative_advantage": 1, "level": 2, "above": ["b"]})]
+    assert opening[0].rules == "stands higher than b (storey 2): its initiative Perception rolled with 1 advantage die"
+    assert ten.sentence(opening[0], Names(riders={"r": "Red", "b": "Blue"})) == (
+        "Red stands higher than Blue: its initiative Perception rolled with 1 advantage die")
 
 
 # -- TEN-MOVE ------------------------------------------------------------------------------------

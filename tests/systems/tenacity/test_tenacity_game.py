@@ -94,6 +94,26 @@ def test_same_seed_same_bytes_another_seed_another_game(played):
     assert replay_bytes(other) != replay_bytes(played)
 
 
+def test_TEN_ELEV_on_the_rooftops_a_figure_above_an_enemy_rolls_initiative_with_an_advantage_die(played):
+    """Clauses: TEN-ELEV, TEN-TURN. "Being in an elevated position gives an advantage die to
+    perception checks": Sniper on the tower (storey 3), Guard and Runner on the works (2) and
+    Spotter on the shed (1) each stand above an enemy in the street; Lookout and Scout stand in it.
+    The first turn's initiative rolls their Perception with one more die each: 6 figures of 2
+    Perception dice and 4 advantage dice, 16 dice (scripted 1s: the Reds 1 + 1, the Blues 1 +
+    Spotter's rank 2). The game's first turn opens saying who rolled the die."""
+    from entropy3d.game.session import setup_game
+    from tests.systems.tenacity.conftest import Dice
+
+    game, _ = setup_game(SCENE, seed=7, producer="geometric")
+    dice = Dice(*[1] * 16)
+    start = game.engine.start_turn(game.state, dice, None)
+    assert len(dice.sides) == 16 and not dice.faces and (start.rolls, start.first) == (((2, 3),), "blues")
+    first = next(a for a in played.activations if a.turn == 1)
+    elevated = [e for e in first.events if "TEN-ELEV" in e.clauses]
+    assert sorted(e.model for e in elevated) == ["guard", "runner", "sniper", "spotter"]
+    assert all(e.figures["initiative_advantage"] == 1 for e in elevated)
+
+
 def test_demo_plays_the_skirmish_renders_it_and_replay_check_passes(tmp_path):
     """``entropy3d demo`` on the rooftop skirmish plays 10acity (not Entropy City) into a video and
     a replay, and ``replay-check`` plays it again in another process to the same bytes."""
