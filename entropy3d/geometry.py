@@ -360,3 +360,9 @@ def poses_along(trajectory: np.ndarray | None, every_in: float = 1.0) -> list[Po
     along = np.concatenate([[0.0], np.cumsum(steps)])
     picks = np.unique(np.searchsorted(along, np.arange(0.0, along[-1], every_in)).clip(0, len(trajectory) - 1))
     return [Pose(float(r[1]), float(r[2]), float(r[4]) % 360.0, float(r[3])) for r in trajectory[picks]]
+
+
+def storey_of(z_in: float, storey_in: float) -> int:
+    """A height (inches) in storeys of ``storey_in`` inches, rounded to the nearest: the level a
+    model stands on, as the table's sightings and a rulebook's elevation rules count it."""
+    return int(round(z_in / storey_in))

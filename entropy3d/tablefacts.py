@@ -13,7 +13,7 @@ from typing import Mapping, Sequence
 
 import numpy as np
 
-from entropy3d.geometry import BaseShape, Pose
+from entropy3d.geometry import BaseShape, Pose, storey_of
 from entropy3d.rules.facts import Facts
 from entropy3d.systems.facts import MINIATURE_SURFACE, Impact, LevelChange, RiddenMove, Sighting
 from entropy3d.units import GRAVITY_M_S2, TableScale
@@ -31,15 +31,10 @@ def bearing_deg(pose: Pose, point_xy) -> float:
     return math.degrees(math.acos(along))
 
 
-def level_of(z_in: float, storey_in: float) -> int:
-    """A height (inches) in storeys of ``storey_in`` inches, rounded to the nearest."""
-    return int(round(z_in / storey_in))
-
-
 def level_change(model: str, from_z_in: float, to_z_in: float, storey_in: float) -> LevelChange:
     """The storeys a move started and ended on, from the heights (inches) of the surfaces under
     the model before and after it (the game state's poses)."""
-    return LevelChange(model, level_of(from_z_in, storey_in), level_of(to_z_in, storey_in))
+    return LevelChange(model, storey_of(from_z_in, storey_in), storey_of(to_z_in, storey_in))
 
 
 def sightings(world, poses: Mapping[str, Pose | None] | None = None,
@@ -59,7 +54,7 @@ def sightings(world, poses: Mapping[str, Pose | None] | None = None,
         found.append(Sighting(
             viewer, target, float(np.linalg.norm(b.xy - a.xy)), bearing_deg(a, b.xy),
             float(result.true_los.visible_fraction), float(a.z), float(b.z),
-            level_of(a.z, storey), level_of(b.z, storey), blockers,
+            storey_of(a.z, storey), storey_of(b.z, storey), blockers,
             tuple(pieces[k].terrain if k in pieces else MINIATURE_SURFACE for k in blockers),
             tuple(float(pieces[k].top) if k in pieces else float(minis[k].top) for k in blockers),
             (minis[viewer].base.length, minis[viewer].base.width),

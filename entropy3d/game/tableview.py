@@ -39,6 +39,14 @@ class TableView(SceneProbe):
         self._lookahead = None
 
     @property
+    def storey_in(self) -> float:
+        """The height of one storey of the table, inches (rules/los.yaml ``level_height_in``):
+        the levels the sightings count and a rulebook's elevation rules read."""
+        from entropy3d.los.losrules import load_los_rules
+
+        return float(load_los_rules().level_height_in)
+
+    @property
     def los(self):
         """The LOS engine, built on first use (a game without guns never needs it)."""
         if self._los is None:

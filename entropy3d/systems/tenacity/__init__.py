@@ -196,6 +196,13 @@ class TenacityTactics(ArmedFigures, GameSystem):
         side = math.sqrt(math.pi / 4 * base_in[0] * base_in[1]) / self.rules.sizes.space_in
         return int(round(math.log2(side)))
 
+    def engine(self, stats: Mapping[str, Any], table: Any = None, gangs: Sequence[str] = ()):
+        """Its engine (:func:`~entropy3d.systems.tenacity.engine.engine_for`), with the storey
+        height of ``table``'s view (TEN-ELEV's levels; without a table no turn is played)."""
+        built = super().engine(stats, table, gangs)
+        built.storey_in = None if table is None else float(table.storey_in)
+        return built
+
     def above(self, level: int, other_level: int) -> bool:
         """TEN-ELEV: standing on storey ``level`` is an elevated position over a figure on storey
         ``other_level``: at least ``min_levels`` storeys above it."""

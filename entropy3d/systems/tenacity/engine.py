@@ -36,7 +36,7 @@ from typing import Mapping, Sequence
 import numpy as np
 
 from entropy3d.errors import IllegalPlanError
-from entropy3d.los.losrules import load_los_rules
+from entropy3d.geometry import storey_of
 from entropy3d.rules.event import Event
 from entropy3d.rules.facts import Facts
 from entropy3d.rules.plan import parse_plan
@@ -57,7 +57,6 @@ from entropy3d.systems.skirmish import (
     sides_of,
 )
 from entropy3d.systems.tenacity import Attack, FigureProfile, TenacityTactics
-from entropy3d.tablefacts import level_of
 
 DEFEND, GO_PRONE, STAND_UP = "defend", "go_prone", "stand_up"
 PRONE, DEFENDING = "prone", "defending"
@@ -118,8 +117,10 @@ class TenacityEngine:
 
     system: the :class:`~entropy3d.systems.tenacity.TenacityTactics` with its rules data.
     figures: model id -> its numbers. prone_at_start: ids of those that start prone. storey_in:
-    the height of a storey, inches (``level_height_in`` of rules/los.yaml, the storeys of the
-    table's sightings): a figure's level is the height it stands at in storeys.
+    the height of a storey of the table, inches (the table's view says it: ``level_height_in`` of
+    rules/los.yaml, the storeys of the table's sightings): a figure's level is the height it
+    stands at in storeys. An engine built without it (one activation, no turn) rolls no
+    initiative.
     """
 
     #: the one path hands :meth:`resolve` the LOS engine's sighting of a shot's target, and the bare
@@ -134,7 +135,7 @@ class TenacityEngine:
         self.system, self.rules = system, system.rules
         self.figures = dict(figures)
         self.prone_at_start = frozenset(prone_at_start)
-        self.storey_in = float(storey_in if storey_in is not None else load_los_rules().level_height_in)
+        self.storey_in = storey_in
 
     # -- the game's start and turns --------------------------------------------------------------
 
@@ -152,7 +153,9 @@ class TenacityEngine:
 
     def level(self, model: ModelState) -> int:
         """The storey a figure stands on (its height in storeys, rounded, as the sightings')."""
-        return level_of(model.pose.z, self.storey_in)
+        if self.storey_in is None:
+            raise ValueError("this 10acity engine was built without the table's storey height: it plays no turn")
+        return storey_of(model.pose.z, self.storey_in)
 
     def initiative_advantage(self, state: State, model: ModelState) -> tuple[int, list[str]]:
         """TEN-ELEV on TEN-TURN's initiative Perception: (advantage dice, the enemy figures in play
@@ -492,9 +495,10 @@ class TenacityEngine:
         return state, events + scored
 
 
-def engine_for(system: TenacityTactics, stats: Mapping) -> TenacityEngine:
+def engine_for(system: TenacityTactics, stats: Mapping, storey_in: float | None = None) -> TenacityEngine:
     """The game's engine for figures with these scene ``stats:`` (model id -> validated stats):
-    each one's profile (its stats over the rules data's default), those that start prone.
+    each one's profile (its stats over the rules data's default), those that start prone, the
+    table's storey height (inches; None: no turn is played).
     :attr:`TenacityTactics.ENGINE <entropy3d.systems.base.GameSystem.ENGINE>` names it."""
     return TenacityEngine(system, {model: system.profile(given) for model, given in stats.items()},
-                          frozenset(model for model, given in stats.items() if given.prone))
+                          frozenset(model for model, given in stats.items() if given.prone), storey_in)

@@ -52,6 +52,9 @@ class Table:
     """A fake table: what each figure sees, and a wall or nothing in a walk's way (``off``: every
     point of a walk is off the table)."""
 
+    #: a storey of the table, inches (the bundled rules/los.yaml ``level_height_in``): TEN-ELEV's levels
+    storey_in = 2.1
+
     def __init__(self, sightings=(), wall=None, off=False):
         self._sightings, self.wall, self.off = list(sightings), wall, off
 
@@ -72,7 +75,7 @@ def figure(model_id: str, gang: str, x: float = 0.0, y: float = 0.0, **changes) 
 
 def skirmish(system, models, stats=None):
     stats = {m.id: FigureStats() for m in models} | (stats or {})
-    engine = system.engine(stats)
+    engine = system.engine(stats, Table())
     state = State(1, "skirmish", {m.id: m for m in models}, score={"reds": 0, "blues": 0})
     for model in models:  # each figure's turn has begun
         state, _ = engine.resolve(state, Action.activate(model.id), None, Dice())
