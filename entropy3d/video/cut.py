@@ -109,10 +109,16 @@ def caption(events: Sequence[Event], names: words.Names) -> Caption | None:
 def _told(event: Event, events: Sequence[Event], names: words.Names) -> Caption:
     who, figures = names.rider_of_gang(event.model), event.figures
     kind = event.kind
+    # a VIP out (VIP Takedown): the takedown in the rulebook's words, or who takes the part over
+    vip = next((e for e in events if e.kind == "score" and "vip" in e.figures
+                and event.model in (e.model, e.figures.get("from"))), None)
+    then = f": {names.rider(vip.model)} takes over as VIP" if vip is not None and vip.model != event.model else ""
     if kind == "wreck" or (kind == "attack" and figures.get("taken_out")):
+        if vip is not None and vip.figures["vip"] == "taken down":
+            return Caption(words.sentence(vip, names), event.t_s, True)
         hitter = next((e for e in events if e.kind == "attack" and e.model != event.model and e.rolls), None)
         by = f" by {names.rider(hitter.model)}" if hitter is not None else ""
-        return Caption(f"{who} is taken out{by}", event.t_s, True)
+        return Caption(f"{who} is taken out{by}{then}", event.t_s, True)
     if kind == "cliff_edge":
         return Caption(f"{who} rides over the edge and falls", event.t_s, True)
     if kind == "left_table":
@@ -121,14 +127,14 @@ def _told(event: Event, events: Sequence[Event], names: words.Names) -> Caption:
                        and "delivered" in e.figures), None)
         if scored is not None:
             return Caption(words.sentence(scored, names), event.t_s, not scored.figures.get("delivered", True))
-        return Caption(f"{who} rides off the table and escapes", event.t_s)
+        return Caption(f"{who} rides off the table and escapes{then}", event.t_s)
     if kind == "crash":
         how = "head-on" if figures.get("kind") == "head_on" else "side-on"
         after = "and rides it out" if figures.get("survived") else "and crashes"
         return Caption(f"{who} hits {names.thing(event.piece)} {how} {after}", event.t_s, not figures.get("survived"))
     if kind == "bust":
-        then = " and is out of the game" if words.bust_out(event) else " and goes down"
-        return Caption(f"{who} loses control{then}", event.t_s, True)
+        out = " and is out of the game" if words.bust_out(event) else " and goes down"
+        return Caption(f"{who} loses control{out}{then}", event.t_s, True)
     if kind == "jump":
         if event.piece is not None:
             return Caption(f"{who} flies over {names.thing(event.piece)}", event.t_s)

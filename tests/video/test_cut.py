@@ -314,3 +314,28 @@ def test_EC_MISSION_PACKAGE_a_ride_off_the_table_that_delivers_a_package_is_capt
     said = caption([off, dropped], names)
     assert (said.text, said.bad) == ("Viper drops a 1 VP package: +1 VP to Hades MC", True)
     assert caption([off], names).text == "Viper (Komodo) rides off the table and escapes"
+
+
+def test_EC_MISSION_VIP_a_vip_taken_out_is_captioned_as_the_takedown_or_with_who_takes_over():
+    """Clause: EC-MISSION-VIP. The short cut's caption of a VIP taken out says what the mission
+    made of it: the takedown in the rulebook's words when the other VIP did it, else who takes
+    the part over ("the closest friendly character replaces them immediately"); a rider who is
+    no VIP is just taken out."""
+    from entropy3d.rules.event import Event
+    from entropy3d.systems.words import Names
+
+    names = Names(riders={"k1": "Viper", "h1": "Brakes", "h2": "Rat", "k2": "Scale"},
+                  gangs={"komodo": "Komodo", "hades": "Hades MC"},
+                  gang_of={"k1": "komodo", "k2": "komodo", "h1": "hades", "h2": "hades"})
+    blow = Event("attack", "k1", "attacks h1 with the sword", piece="h1", rolls=(), t_s=1.0)
+    hit = Event("attack", "h1", "k1 hits h1: -1 wound, taken out", piece="k1", t_s=1.5,
+                figures={"wounds_lost": 1, "taken_out": True})
+    down = Event("score", "h1", "the hades VIP is taken out by the komodo VIP k1", piece="k1",
+                 figures={"vip": "taken down", "by": "k1", "gangs": ["komodo"]})
+    said = caption([blow, hit, down], names)
+    assert (said.text, said.t_s, said.bad) == ("VIP takedown: Viper takes out the VIP Brakes, +1 VP to Komodo",
+                                              1.5, True)
+    over = Event("score", "h2", "takes over as the hades VIP", piece="h1",
+                 figures={"vip": "takes over", "from": "h1", "gangs": []})
+    assert caption([hit, over], names).text == "Brakes (Hades MC) is taken out: Rat takes over as VIP"
+    assert caption([hit], names).text == "Brakes (Hades MC) is taken out"
