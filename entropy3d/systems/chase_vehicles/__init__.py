@@ -4,8 +4,9 @@ SW-VEH-1: a vehicle moves 12" freely; further (up to 24") it needs a maneuvering
 for difficult ground, tight turns and hazards met on the ride; failure moves it only 12".
 SW-VEH-2: a Critical Failure sends it Out of Control (the 2d6 table); a collision result moves
 it into the nearest obstacle the table finds. SW-RAM: each side of a ram deals its Scale's dice,
-+d6 to the tougher (+2d6 twice as tough), +d6 to both at 60-120 MPH (+2d6 over 120) of the
-impact speed the physics measured. Every number and table is in ``rules/chase_vehicles.yaml``.
++d6 to the tougher (+2d6 twice as tough), +d6 to both when the attacker's Top Speed (its
+``top_speed_mph`` stat) is 60-120 MPH (+2d6 over 120); the impact speed the physics measured is
+told as a fact. Every number and table is in ``rules/chase_vehicles.yaml``.
 """
 
 from __future__ import annotations
@@ -72,8 +73,22 @@ class CriticalHitRules(SystemData):
 
 
 class SpeedBand(SystemData):
-    from_mph: float = Field(gt=0)
+    """SW-RAM: the dice to both sides of a ram from the attacker's Top Speed, MPH: from
+    ``from_mph`` on (inclusive), or strictly ``over_mph``; exactly one of the two."""
+
+    from_mph: float | None = Field(None, gt=0, description="the band's least Top Speed, MPH, itself included")
+    over_mph: float | None = Field(None, gt=0, description="the Top Speed the band is over, MPH, itself excluded")
     dice: int = Field(ge=0)
+
+    @model_validator(mode="after")
+    def _one_bound(self):
+        if (self.from_mph is None) == (self.over_mph is None):
+            raise ValueError("a speed band gives from_mph or over_mph, not both or neither")
+        return self
+
+    def holds(self, mph: float) -> bool:
+        """Whether a Top Speed of ``mph`` is in the band."""
+        return mph >= self.from_mph if self.from_mph is not None else mph > self.over_mph
 
 
 class RamRules(SystemData):
@@ -81,6 +96,7 @@ class RamRules(SystemData):
     tougher_dice: int = Field(ge=0)
     twice_as_tough_dice: int = Field(ge=0)
     speed_bands: list[SpeedBand]
+    default_top_speed_mph: float = Field(gt=0, description="the Top Speed of a vehicle whose stats give none, MPH")
 
 
 class DrivingRules(SystemData):
@@ -144,6 +160,8 @@ class VehicleStats(SystemData):
     scale: Scale = Field("normal", description="SW-RAM: small, normal, large, huge or gargantuan")
     toughness: int = Field(8, ge=1, le=60, description="SW-RAM: the vehicle's Toughness")
     flees: bool = Field(False, description="SW-CHASE: it tries to get away off an open table edge")
+    top_speed_mph: float | None = Field(None, gt=0, le=2000, description=(
+        "SW-RAM: the vehicle's Top Speed, MPH (None: the rules data's ram.default_top_speed_mph)"))
 
 
 @dataclass(frozen=True)
@@ -244,12 +262,19 @@ class ChaseVehicles(GameSystem):
         """SW-VEH-2: the row of the Out of Control table for a 2d6 total."""
         return next(row for row in self.rules.out_of_control if row.low <= total <= row.high)
 
-    def ram_dice(self, attacker: VehicleStats, defender: VehicleStats, speed_mph: float) -> tuple[int, int]:
+    def top_speed_mph(self, vehicle: VehicleStats) -> float:
+        """SW-RAM: the vehicle's Top Speed (MPH): its stats', else the rules data's default."""
+        return vehicle.top_speed_mph if vehicle.top_speed_mph is not None else self.rules.ram.default_top_speed_mph
+
+    def ram_dice(self, attacker: VehicleStats, defender: VehicleStats,
+                 top_speed_mph: float | None = None) -> tuple[int, int]:
         """SW-RAM: the d6s the attacker and the defender each deal: Scale, +1 (+2) to the side
-        whose Toughness is higher (twice as high), and the speed band's dice to both."""
+        whose Toughness is higher (twice as high), and to both the dice of the speed band the
+        attacker's Top Speed (MPH; ``top_speed_mph``, else its stats') is in: "+d6 to both sides
+        if the attacker's Top Speed is between 60 and 120 MPH; +2d6 if it's over 120 MPH"."""
         ram = self.rules.ram
-        bands = [band.dice for band in ram.speed_bands if speed_mph >= band.from_mph]
-        speed = max(bands, default=0)
+        mph = self.top_speed_mph(attacker) if top_speed_mph is None else top_speed_mph
+        speed = max((band.dice for band in ram.speed_bands if band.holds(mph)), default=0)
 
         def tougher(mine: int, theirs: int) -> int:
             return ram.twice_as_tough_dice if mine >= 2 * theirs else ram.tougher_dice if mine > theirs else 0
@@ -315,16 +340,24 @@ class ChaseVehicles(GameSystem):
         return (Event("condition", model, f"Critical Hit, 2d6 {dice[0]}+{dice[1]} = {sum(dice)}: {row.effect}",
                       clauses=("SW-CRIT",), figures={"critical_hit": sum(dice), "hit": row.hit}), row)
 
-    def judge_impacts(self, impacts: Sequence[Impact], stats: Mapping[str, Any]) -> list[Event]:
-        """SW-RAM for each ride that ran into another vehicle."""
+    def judge_impacts(self, impacts: Sequence[Impact], stats: Mapping[str, Any],
+                      top_speeds_mph: Mapping[str, float] | None = None) -> list[Event]:
+        """SW-RAM for each ride that ran into another vehicle: the dice from the Scales, the
+        Toughnesses and the attacker's Top Speed (``top_speeds_mph``: model id -> its Top Speed
+        now, MPH, e.g. after Locomotion hits; else its stats'). The impact speed the physics
+        measured is a fact of the event (``mph``), not a rule's number."""
         events = []
         for impact in impacts:
             if impact.what != "contact" or impact.piece not in stats:
                 continue
             mph = impact.speed_m_s * MPH_PER_M_S
-            mine, theirs = self.ram_dice(stats[impact.model], stats[impact.piece], mph)
-            events.append(Event("crash", impact.model, f"ram: {impact.model} deals {mine}d6, {impact.piece} deals "
-                                f"{theirs}d6", found=f"ran into {impact.piece} at {mph:.0f} MPH", piece=impact.piece,
+            attacker = stats[impact.model]
+            top = (top_speeds_mph or {}).get(impact.model, self.top_speed_mph(attacker))
+            mine, theirs = self.ram_dice(attacker, stats[impact.piece], top)
+            events.append(Event("crash", impact.model, f"ram at a Top Speed of {top:g} MPH: {impact.model} deals "
+                                f"{mine}d6, {impact.piece} deals {theirs}d6",
+                                found=f"ran into {impact.piece} at {mph:.0f} MPH", piece=impact.piece,
                                 clauses=("SW-RAM",), t_s=impact.t_s,
-                                figures={"attacker_d6": mine, "defender_d6": theirs, "mph": mph}))
+                                figures={"attacker_d6": mine, "defender_d6": theirs, "mph": mph,
+                                         "top_speed_mph": top}))
         return events

@@ -233,13 +233,23 @@ class ChaseEngine:
         return max(damage.max_handling_penalty,
                    damage.handling_per_wound * taken - model.conditions.count(TRACTION_HIT))
 
+    def _top_speed_share(self, model: ModelState) -> float:
+        """SW-CRIT: the share of its Top Speed a vehicle keeps: 10% less for each Locomotion hit,
+        never under 60% (rules data ``critical_hits``)."""
+        crits = self.rules.critical_hits
+        hits = model.conditions.count(LOCOMOTION_HIT)
+        return max(crits.min_top_speed, 1.0 - crits.top_speed_per_locomotion_hit * hits)
+
     def top_speed_in(self, model: ModelState) -> float:
         """SW-CRIT: the most the vehicle drives in an activation (inches), 10% less for each
         Locomotion hit, never under 60% (rules data ``critical_hits``), rounded down to 0.1"."""
-        crits = self.rules.critical_hits
-        hits = model.conditions.count(LOCOMOTION_HIT)
-        share = max(crits.min_top_speed, 1.0 - crits.top_speed_per_locomotion_hit * hits)
-        return float(np.floor(round(self.rules.tabletop.max_move_in * share * 10, 6)) / 10)
+        return float(np.floor(round(self.rules.tabletop.max_move_in * self._top_speed_share(model) * 10, 6)) / 10)
+
+    def top_speed_mph(self, model: ModelState) -> float:
+        """SW-RAM with SW-CRIT: the vehicle's Top Speed now (MPH): its stats' (or the rules data's
+        default), less its Locomotion hits' share as :meth:`top_speed_in`, rounded down to 0.1 MPH."""
+        mph = self.system.top_speed_mph(self.vehicles[model.id])
+        return float(np.floor(round(mph * self._top_speed_share(model) * 10, 6)) / 10)
 
     def _drive(self, state: State, model: ModelState, reading: RideReading,
                rng: np.random.Generator) -> tuple[State, list[Event]]:
@@ -278,8 +288,10 @@ class ChaseEngine:
 
     def _ram(self, state: State, impact, rng: np.random.Generator) -> tuple[State, list[Event]]:
         """SW-RAM: the contact settles the opposed roll (the ram hit); each side rolls the d6s
-        :meth:`ChaseVehicles.judge_impacts` gives it against the other's Toughness (SW-DMG)."""
-        [ram] = self.system.judge_impacts([impact], self.vehicles)
+        :meth:`ChaseVehicles.judge_impacts` gives it (the speed dice from the attacker's Top Speed
+        now, :meth:`top_speed_mph`) against the other's Toughness (SW-DMG)."""
+        [ram] = self.system.judge_impacts([impact], self.vehicles,
+                                          {impact.model: self.top_speed_mph(state.model(impact.model))})
         attacker, defender = impact.model, impact.piece
         to_defender = [roll_die(rng, 6) for _ in range(ram.figures["attacker_d6"])]
         to_attacker = [roll_die(rng, 6) for _ in range(ram.figures["defender_d6"])]

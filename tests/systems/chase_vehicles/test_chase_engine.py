@@ -212,23 +212,24 @@ def test_SW_VEH_2_a_major_collision_d4_wounds_wreck_the_car(chase):
 
 # -- SW-RAM and SW-DMG -------------------------------------------------------------------------
 
-def test_SW_RAM_and_SW_DMG_a_ram_damages_both_by_scale_toughness_and_measured_speed(chase):
+def test_SW_RAM_and_SW_DMG_a_ram_damages_both_by_scale_toughness_and_top_speed(chase):
     """Clauses: SW-RAM, SW-DMG. RAM: "*both* participants cause the following damage to the other:
     Scale ... Normal (2d6) ... Toughness: +d6 if the vehicle's Toughness is higher than his foe's;
     +2d6 if Toughness is twice as high." DAMAGE: "if damage equals or exceeds their Toughness ...
     the driver must make a maneuvering roll or go Out of Control"; "Each raise ... causes a Wound".
-    The Toughness 12 cruiser runs into the Toughness 5 van at 13 m/s (29 MPH, no speed dice): 4d6
+    The Toughness 12 cruiser, Top Speed 55 MPH (under 60: no speed dice), drives 10" and runs into
+    the Toughness 5 van at 13 m/s (29 MPH measured, a fact only): 4d6
     3+3+2+1 = 9 against 5: one raise, a Wound; the van's roll 1 and wild 3 at Handling -1 fails:
     Out of Control, 2d6 2+1 = 3, a Minor Collision into the cruiser: a second Wound. The van's
     2d6 6+6 = 12 equal the cruiser's Toughness: no Wound, a roll (4 and 2) it keeps control with.
     SW-CRIT: "Each raise ... causes a Wound and one roll on the Vehicle Critical Hits table": 4+1 =
     5, Locomotion (Top Speed 21.6"); the Minor Collision's "Critical Hit": 3+3 = 6, Chassis."""
     law, van = vehicle("law", "law"), vehicle("van", "runners", 19.0, 10.0)
-    stats = {"law": VehicleStats(toughness=12), "van": VehicleStats(toughness=5, flees=True)}
+    stats = {"law": VehicleStats(toughness=12, top_speed_mph=55), "van": VehicleStats(toughness=5, flees=True)}
     engine, state = game(chase, [law, van], stats)
     ride = straight_ride(law, 8.0)
     ram = Impact("law", "contact", "van", "miniature", 13.0, t_s=1.5)
-    after, events = drive(engine, state, "law", "drive: straight 14",
+    after, events = drive(engine, state, "law", "drive: straight 10",
                           lambda _: RideReading(ride, RiddenMove("law", 8.0), (ram,)),
                           ScriptedDice(3, 3, 2, 1, 6, 6, 4, 1, 1, 3, 2, 1, 3, 3, 4, 2))
     [rammed] = [e for e in events if "SW-RAM" in e.clauses]
@@ -243,9 +244,11 @@ def test_SW_RAM_and_SW_DMG_a_ram_damages_both_by_scale_toughness_and_measured_sp
 
 
 def test_SW_DMG_damage_under_the_toughness_does_nothing(chase):
-    """Clause: SW-DMG. Damage below the Toughness: no Wound and no roll (no die is left to roll)."""
+    """Clause: SW-DMG. Damage below the Toughness: no Wound and no roll (no die is left to roll).
+    The rammer's Top Speed, 50 MPH, adds no speed dice (SW-RAM): 2d6 each."""
     law, van = vehicle("law", "law"), vehicle("van", "runners", 19.0, 10.0)
-    engine, state = game(chase, [law, van], {"law": VehicleStats(toughness=8), "van": VehicleStats(toughness=8)})
+    engine, state = game(chase, [law, van], {"law": VehicleStats(toughness=8, top_speed_mph=50),
+                                             "van": VehicleStats(toughness=8)})
     ram = Impact("law", "contact", "van", "miniature", 10.0, t_s=1.0)
     after, events = drive(engine, state, "law", "drive: straight 10",
                           lambda _: RideReading(straight_ride(law, 8.0), RiddenMove("law", 8.0), (ram,)),
@@ -339,3 +342,23 @@ def test_SW_VEH_2_out_of_control_without_a_collision_stays_where_the_drive_ended
                           ScriptedDice(1, 1, 3, 4))
     assert any("Distracted" in e.rules for e in events)
     assert after.model("car").pose.x == pytest.approx(26.0) and after.model("car").pose.y == car.pose.y
+
+
+def test_SW_RAM_speed_dice_from_the_attackers_top_speed_not_the_impact_speed(chase):
+    """Clauses: SW-RAM, SW-CRIT. "Speed: +d6 to both sides if the attacker's Top Speed is between
+    60 and 120 MPH; +2d6 if it's over 120 MPH"; "Locomotion: ... Top Speed is reduced by 10% each
+    time". An interceptor of Top Speed 130 MPH rams a car at 13 m/s (29 MPH measured, kept in the
+    event as a fact): 2d6 + 2d6 to each side, 4d6 each (all 1s: 4 damage, under Toughness 8). With
+    one Locomotion hit its Top Speed is 117 MPH: +d6, 3d6 each."""
+    law, car = vehicle("law", "law"), vehicle("car", "runners", 19.0, 10.0)
+    stats = {"law": VehicleStats(toughness=8, top_speed_mph=130), "car": VehicleStats(toughness=8)}
+    ram = Impact("law", "contact", "car", "miniature", 13.0, t_s=1.0)
+    for conditions, top, dice in (((), 130.0, 4), ((LOCOMOTION_HIT,), 117.0, 3)):
+        engine, state = game(chase, [law.but(conditions=conditions), car], stats)
+        after, events = drive(engine, state, "law", "drive: straight 10",
+                              lambda _: RideReading(straight_ride(law, 8.0), RiddenMove("law", 8.0), (ram,)),
+                              ScriptedDice(*[1] * (2 * dice)))
+        [rammed] = [e for e in events if "SW-RAM" in e.clauses]
+        assert (rammed.figures["attacker_d6"], rammed.figures["defender_d6"]) == (dice, dice)
+        assert rammed.figures["top_speed_mph"] == top and rammed.figures["mph"] == pytest.approx(29.08, abs=0.01)
+        assert f"Top Speed of {top:g} MPH" in rammed.rules and "at 29 MPH" in rammed.found

@@ -107,13 +107,23 @@ def test_SW_RAM_scale_toughness_and_speed(chase):
     assert chase.ram_dice(car, truck, 30.0) == (2, 5)
 
 
-def test_SW_RAM_from_the_measured_impact(chase):
-    """Clause: SW-RAM. A ride that ran into another vehicle at 31.3 m/s (70 MPH) is a ram at that
-    speed; a ride into scenery is none."""
-    stats = {"a": VehicleStats(scale="small", toughness=6), "b": VehicleStats(scale="small", toughness=6)}
+def test_SW_RAM_speed_dice_from_the_top_speed_the_impact_speed_a_fact(chase):
+    """Clause: SW-RAM. "+d6 to both sides if the attacker's Top Speed is between 60 and 120 MPH;
+    +2d6 if it's over 120 MPH": the attacker's Top Speed (stats ``top_speed_mph``; none given: the
+    rules data's default_top_speed_mph, 100) sets the dice, not the 31.3 m/s (70 MPH) the ride hit
+    at, which the event keeps as a fact. 60 and 120 are in the first band, 120.1 is over 120; a
+    ride into scenery is no ram. Small v small: 1d6 each before the speed dice."""
+    stats = {"a": VehicleStats(scale="small", toughness=6, top_speed_mph=130),
+             "b": VehicleStats(scale="small", toughness=6)}
     [ram] = chase.judge_impacts([Impact("a", "contact", "b", "miniature", 70 / 2.2369362920544),
                                  Impact("a", "contact", "wall", "concrete", 20.0)], stats)
-    assert (ram.figures["attacker_d6"], ram.figures["defender_d6"]) == (2, 2)
+    assert (ram.figures["attacker_d6"], ram.figures["defender_d6"]) == (3, 3)
+    assert ram.figures["mph"] == pytest.approx(70.0) and ram.figures["top_speed_mph"] == 130
+    [by_b] = chase.judge_impacts([Impact("b", "contact", "a", "miniature", 5.0)], stats)
+    assert chase.top_speed_mph(stats["b"]) == chase.rules.ram.default_top_speed_mph == 100
+    assert (by_b.figures["attacker_d6"], by_b.figures["defender_d6"]) == (2, 2)
+    small = VehicleStats(scale="small", toughness=6)
+    assert [chase.ram_dice(small, small, mph)[0] for mph in (59.9, 60.0, 120.0, 120.1)] == [1, 2, 2, 3]
 
 
 def test_ridden_move_turn_within_a_stretch():
@@ -152,12 +162,13 @@ def test_SW_VEH_1_ruins_and_a_tight_turn_through_act():
 
 
 def test_SW_RAM_through_act():
-    """Clauses: SW-RAM, SW-DMG. The rammer (Normal, Toughness 12) drives into the van (Normal,
-    Toughness 5) and the physics measures the impact, slower than 60 MPH at this table's scale:
-    2d6 + 2d6 (twice as tough) = 4d6 against 2d6, then each side's damage against the other's
-    Toughness."""
+    """Clauses: SW-RAM, SW-DMG. The rammer (Normal, Toughness 12, Top Speed 110 MPH) drives into
+    the van (Normal, Toughness 5); the physics measures the impact (slower than 60 MPH at this
+    table's scale, told as a fact): 2d6 + 2d6 (twice as tough) + d6 (Top Speed 60-120 MPH) = 5d6
+    against 2d6 + d6 = 3d6, then each side's damage against the other's Toughness."""
     out = run("act", str(SCENE), "-m", "rammer", "-a", "drive: straight 14", "--seed", "1")
-    assert "ram: Rammer deals 4d6, Van deals 2d6" in out and "against Toughness 5" in out
+    assert "ram at a Top Speed of 110 MPH: Rammer deals 5d6, Van deals 3d6" in out and "against Toughness 5" in out
+    assert "ran into Van at 30 MPH" in out
 
 
 def test_SW_VEH_1_activate_and_act_are_one_command_in_the_chase():
