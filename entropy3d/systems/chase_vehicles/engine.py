@@ -253,14 +253,15 @@ class ChaseEngine:
 
     def _drive(self, state: State, model: ModelState, reading: RideReading,
                rng: np.random.Generator) -> tuple[State, list[Event]]:
-        """SW-VEH-1 and SW-VEH-2 on the ride (a failed roll leaves the vehicle where it had come
-        ``free_move_in``; a collision result costs its Wounds), then its rams (SW-RAM, SW-DMG),
-        then the table edge it drove over (SW-CHASE)."""
+        """SW-VEH-1 and SW-VEH-2 on the ride (a failed roll, a critical failure too, leaves the
+        vehicle where it had come ``free_move_in`` along the ride; a collision result costs its
+        Wounds), then its rams (SW-RAM, SW-DMG), then the table edge it drove over (SW-CHASE)."""
         facts, free = reading.facts, self.rules.tabletop.free_move_in
         verdict = self.system.judge_move(reading.move, self.vehicles[model.id], rng, self.handling(model))
         events = list(verdict.events)
         end, cut_t = facts.end_pose, None
-        if verdict.outcome == "failure":
+        # "Failure means the vehicle moves only 12"": a Critical Failure is a failure too
+        if verdict.outcome in ("failure", "critical failure"):
             end, cut_t = pose_along(facts.trajectory, free)
         stopped_in = ground_in(facts.trajectory)
         if any(c.kind != "model" for c in facts.contacts) and (cut_t is None or stopped_in <= free):

@@ -331,17 +331,30 @@ def test_an_entropy_city_bike_does_not_take_a_drive_plan():
         plan_move("drive: straight 4", Pose(10, 10, 0), "cruiser", 1, load_ruleset())
 
 
-def test_SW_VEH_2_out_of_control_without_a_collision_stays_where_the_drive_ended(chase):
-    """Clause: SW-VEH-2. Out of Control 2d6 3+4 = 7, "Distracted": no collision, so the car is not
-    moved into the nearest obstacle; it stands where its drive ended (x=26)."""
+def test_SW_VEH_2_a_critical_failure_is_a_failure_it_moves_only_12_inches(chase):
+    """Clauses: SW-VEH-1, SW-VEH-2, SW-CHASE. "Failure means the vehicle moves only 12". A
+    Critical Failure means the vehicle goes Out of Control": a Critical Failure is a failure, so
+    the car stands 12" along its 16" ride (x=22, not x=26 where the ride ended), then the table:
+    2d6 3+4 = 7, "Distracted", no collision, so it is not moved into the nearest obstacle. A
+    fleeing van whose 16" ride crossed the open east edge does not get away on a Critical
+    Failure (it stood 12" along, on the table), as on a plain failure."""
     car = vehicle("car", "law")
     engine, state = game(chase, [car], {"car": VehicleStats()})
     after, events = drive(engine, state, "car", "drive: straight 16",
                           lambda _: reading("car", straight_ride(car, 16.0), nearest_obstacle="lamp",
                                             nearest_obstacle_in=2.5, nearest_obstacle_pose=Pose(27.0, 12.0, 0.0)),
                           ScriptedDice(1, 1, 3, 4))
+    assert events[0].figures["outcome"] == "critical failure"
     assert any("Distracted" in e.rules for e in events)
-    assert after.model("car").pose.x == pytest.approx(26.0) and after.model("car").pose.y == car.pose.y
+    assert after.model("car").pose.x == pytest.approx(10.0 + engine.rules.tabletop.free_move_in)
+    assert after.model("car").pose.y == car.pose.y
+    van = vehicle("van", "runners")
+    engine, state = game(chase, [van], {"van": VehicleStats(flees=True)})
+    over_the_edge = straight_ride(van, 16.0, edge="east", edge_kind="open")
+    after, events = drive(engine, state, "van", "drive: straight 16", lambda _: reading("van", over_the_edge),
+                          ScriptedDice(1, 1, 3, 4))
+    assert after.model("van").in_play and after.model("van").pose.x == pytest.approx(22.0)
+    assert after.score == {"runners": 0} and not any("SW-CHASE" in e.clauses for e in events)
 
 
 def test_SW_RAM_speed_dice_from_the_attackers_top_speed_not_the_impact_speed(chase):

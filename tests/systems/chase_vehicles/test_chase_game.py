@@ -19,6 +19,8 @@ from entropy3d.game.replay import read_replay
 from entropy3d.game.session import play_game, replay_bytes
 from entropy3d.rules.event import Event
 from entropy3d.rules.state import ESCAPED, OUT
+from entropy3d.scene.systemrules import load_system
+from entropy3d.systems.chase_vehicles.engine import ground_in, pose_along
 
 SCENE = Path(__file__).parents[3] / "scenes" / "systems" / "car_chase.yaml"
 
@@ -64,15 +66,22 @@ def test_drives_are_ridden_as_bodies_by_the_shared_producer(played):
     """Clause: SW-VEH-1. Every drive is a `drive:` plan of at most 24" that the producer rode as a
     vehicle's body (its facts are the producer's, the model is not a figure on foot), and the
     vehicle ends where the rules put it: where the ride ended (1" back from a wall it ran into), or
-    12" along it after a failed roll."""
+    12" along it after a failed roll, a critical failure too (SW-VEH-2; unless an Out of Control
+    collision moved it into the nearest obstacle)."""
     drives = [a for activation in played.activations for a in activation.actions if a.action.kind == "move"]
+    free = load_system("chase_vehicles").rules.tabletop.free_move_in
     assert drives
     for action in drives:
         assert action.plan.startswith("drive: ") and action.ridden and action.facts.producer == "geometric"
         assert not played.header.initial.model(action.action.model_id).on_foot
         assert action.facts.path_length_in <= 24.0 + 1e-6
-        failed = any(e.figures.get("outcome") == "failure" for e in action.events)
-        if failed or not action.model_after.in_play:
+        failed = any(e.figures.get("outcome") in ("failure", "critical failure") for e in action.events)
+        if not action.model_after.in_play or any(e.figures.get("collision") for e in action.events):
+            continue
+        if failed:
+            if ground_in(action.facts.trajectory) > free:
+                twelve, _ = pose_along(action.facts.trajectory, free)
+                assert float(np.hypot(*(action.model_after.pose.xy - twelve.xy))) == pytest.approx(0.0, abs=1e-6)
             continue
         gap = float(np.hypot(*(action.model_after.pose.xy - action.facts.end_pose.xy)))
         walled = any(c.kind != "model" for c in action.facts.contacts)
