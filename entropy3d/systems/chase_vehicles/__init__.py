@@ -288,15 +288,21 @@ class ChaseVehicles(GameSystem):
         return [event for move in moves for event in self.judge_move(move, stats[move.model], rng).events]
 
     def judge_move(self, move: RiddenMove, vehicle: VehicleStats, rng: np.random.Generator,
-                   handling: int = 0) -> MoveVerdict:
-        """SW-VEH-1: past the free move a maneuvering roll at the ride's penalty plus the
-        vehicle's ``handling`` (SW-DMG, 0 or less); SW-VEH-2: a critical failure goes Out of Control."""
+                   handling: int = 0, declared_in: float | None = None) -> MoveVerdict:
+        """SW-VEH-1: a move declared past the free move makes a maneuvering roll at the ride's
+        penalty plus the vehicle's ``handling`` (SW-DMG, 0 or less); SW-VEH-2: a critical failure
+        goes Out of Control. ``declared_in``: the inches the driver declared ("If a driver wants
+        to go faster ... he ... must make a maneuvering roll"), owed even when something stopped
+        the ride sooner; None: the inches ridden (``move.distance_in``)."""
         rules = self.rules.tabletop
+        wanted = move.distance_in if declared_in is None else declared_in
         found = f'rode {move.distance_in:.1f}"'
-        if move.distance_in <= rules.free_move_in:
+        if declared_in is not None and declared_in - move.distance_in > 0.5:  # stopped short, e.g. by a wall
+            found += f' of the {declared_in:g}" declared'
+        if wanted <= rules.free_move_in:
             return MoveVerdict((Event("move", move.model, f'within {rules.free_move_in:g}": no maneuvering roll',
                                       found=found, clauses=("SW-VEH-1",)),), "free")
-        if move.distance_in > rules.max_move_in:
+        if wanted > rules.max_move_in:
             return MoveVerdict((Event("move", move.model, f'over the {rules.max_move_in:g}" a vehicle may move',
                                       found=found, clauses=("SW-VEH-1",)),), "over")
         penalty, reasons = self.penalty(move)

@@ -222,7 +222,8 @@ class ChaseEngine:
             return state.with_model(model.but(actions_taken=0)), []
         if action.kind == END:
             return state, []
-        return self._drive(state, model.but(actions_taken=model.actions_taken + 1), reading, rng)
+        declared = action.move.length_in if action.move is not None else None
+        return self._drive(state, model.but(actions_taken=model.actions_taken + 1), reading, rng, declared)
 
     def handling(self, model: ModelState) -> int:
         """SW-DMG: "Each Wound reduces a vehicle's Handling by 1 (to a maximum of -4)"; SW-CRIT:
@@ -252,19 +253,22 @@ class ChaseEngine:
         return float(np.floor(round(mph * self._top_speed_share(model) * 10, 6)) / 10)
 
     def _drive(self, state: State, model: ModelState, reading: RideReading,
-               rng: np.random.Generator) -> tuple[State, list[Event]]:
-        """SW-VEH-1 and SW-VEH-2 on the ride (a failed roll, a critical failure too, leaves the
-        vehicle where it had come ``free_move_in`` along the ride; a collision result costs its
-        Wounds), then its rams (SW-RAM, SW-DMG), then the table edge it drove over (SW-CHASE)."""
+               rng: np.random.Generator, declared_in: float | None = None) -> tuple[State, list[Event]]:
+        """SW-VEH-1 and SW-VEH-2 on the ride (the roll is owed for ``declared_in``, the inches the
+        drive was declared; a failed roll, a critical failure too, leaves the vehicle where it had
+        come ``free_move_in`` along the ride; a collision result costs its Wounds), then its rams
+        (SW-RAM, SW-DMG), then the table edge it drove over (SW-CHASE)."""
         facts, free = reading.facts, self.rules.tabletop.free_move_in
-        verdict = self.system.judge_move(reading.move, self.vehicles[model.id], rng, self.handling(model))
+        verdict = self.system.judge_move(reading.move, self.vehicles[model.id], rng, self.handling(model),
+                                         declared_in)
         events = list(verdict.events)
         end, cut_t = facts.end_pose, None
-        # "Failure means the vehicle moves only 12"": a Critical Failure is a failure too
-        if verdict.outcome in ("failure", "critical failure"):
-            end, cut_t = pose_along(facts.trajectory, free)
         stopped_in = ground_in(facts.trajectory)
-        if any(c.kind != "model" for c in facts.contacts) and (cut_t is None or stopped_in <= free):
+        # "Failure means the vehicle moves only 12"": a Critical Failure is a failure too; a ride
+        # that stopped within 12" (a wall, the table's edge) stands where it stopped
+        if verdict.outcome in ("failure", "critical failure") and stopped_in > free:
+            end, cut_t = pose_along(facts.trajectory, free)
+        if any(c.kind != "model" for c in facts.contacts) and cut_t is None:
             # DECISION (rules data driving.back_from_wall_in): it stands back from the wall it ran into
             end, _ = pose_along(facts.trajectory, max(0.0, stopped_in - self.rules.driving.back_from_wall_in))
         state = state.with_model(model.but(pose=end))

@@ -357,6 +357,25 @@ def test_SW_VEH_2_a_critical_failure_is_a_failure_it_moves_only_12_inches(chase)
     assert after.score == {"runners": 0} and not any("SW-CHASE" in e.clauses for e in events)
 
 
+def test_SW_VEH_1_the_roll_is_owed_for_the_distance_declared_when_a_wall_stops_the_ride_sooner(chase):
+    """Clause: SW-VEH-1. "If a driver wants to go faster, up to 24" per turn ... he ... must make a
+    maneuvering roll": a 16" drive that shops' wall stops 8" along still rolls for the 16" the
+    driver declared. d6 5 and wild 2 pass TN 4; 2 and 3 fail ("moves only 12"): it stopped
+    sooner, so either way it stands 1" back from the wall (x=17, driving.back_from_wall_in)."""
+    from entropy3d.rules.facts import Contact
+
+    car = vehicle("car", "law")
+    wall = Contact("shops", "building", 8.0, 1.5, 0.0, 0.0, (18.0, 10.0, 0.0))
+    engine, state = game(chase, [car], {"car": VehicleStats()})
+    stopped = straight_ride(car, 8.0, contacts=(wall,))
+    for dice, outcome in (((5, 2), "success"), ((2, 3), "failure")):
+        after, events = drive(engine, state, "car", "drive: straight 16", lambda _: reading("car", stopped),
+                              ScriptedDice(*dice))
+        assert events[0].clauses == ("SW-VEH-1",) and events[0].figures.get("outcome") == outcome
+        assert events[0].found == 'rode 8.0" of the 16" declared'
+        assert after.model("car").pose.x == pytest.approx(18.0 - engine.rules.driving.back_from_wall_in)
+
+
 def test_SW_RAM_speed_dice_from_the_attackers_top_speed_not_the_impact_speed(chase):
     """Clauses: SW-RAM, SW-CRIT. "Speed: +d6 to both sides if the attacker's Top Speed is between
     60 and 120 MPH; +2d6 if it's over 120 MPH"; "Locomotion: ... Top Speed is reduced by 10% each
