@@ -320,6 +320,8 @@ class ChaseVehicles(GameSystem):
                                       found=found, clauses=("SW-VEH-1",), figures=figures),), roll.outcome)
         crash, row = self.out_of_control_event(move.model, rng, move.nearest_obstacle, move.nearest_obstacle_in,
                                                "SW-VEH-2")
+        # a Critical Failure is a failure: "Failure means the vehicle moves only 12""
+        text += f': it moves only {rules.free_move_in:g}" and goes Out of Control'
         return MoveVerdict((Event("test", move.model, text, found=found, clauses=("SW-VEH-1",), figures=figures),
                             crash), roll.outcome, row)
 

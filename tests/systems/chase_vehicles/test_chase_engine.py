@@ -345,6 +345,7 @@ def test_SW_VEH_2_a_critical_failure_is_a_failure_it_moves_only_12_inches(chase)
                                             nearest_obstacle_in=2.5, nearest_obstacle_pose=Pose(27.0, 12.0, 0.0)),
                           ScriptedDice(1, 1, 3, 4))
     assert events[0].figures["outcome"] == "critical failure"
+    assert events[0].rules.endswith('critical failure: it moves only 12" and goes Out of Control')
     assert any("Distracted" in e.rules for e in events)
     assert after.model("car").pose.x == pytest.approx(10.0 + engine.rules.tabletop.free_move_in)
     assert after.model("car").pose.y == car.pose.y
