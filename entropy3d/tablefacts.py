@@ -8,12 +8,13 @@ facts, so a new system changes nothing here.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from typing import Mapping, Sequence
 
 import numpy as np
 
-from entropy3d.geometry import BaseShape, Pose, storey_of
+from entropy3d.geometry import BaseShape, Pose, normalize_deg, storey_of
 from entropy3d.rules.facts import Facts
 from entropy3d.systems.facts import MINIATURE_SURFACE, Impact, LevelChange, RiddenMove, Sighting
 from entropy3d.units import GRAVITY_M_S2, TableScale
@@ -124,6 +125,25 @@ def _still_flying(trajectory: np.ndarray, stood_z_in: float, scale: TableScale):
     rest_m = scale.metres(max(float(end[3]) - stood_z_in, 0.0))
     speed_m_s = math.sqrt(v_end_m_s ** 2 + 2.0 * GRAVITY_M_S2 * rest_m)
     return (float(end[1]), float(end[2])), stood_z_in, speed_m_s, float(end[0])
+
+
+def ride_cut(facts: Facts, inches: float) -> Facts | None:
+    """The ride of ``facts`` as far as ``inches`` over the ground (table inches): its trajectory
+    up to there (the last row between two ridden rows), ending there, having run into nothing;
+    None when the ride never went further than ``inches``."""
+    rows = np.asarray(facts.trajectory, float)
+    if len(rows) < 2:
+        return None
+    along = np.concatenate([[0.0], np.cumsum(np.hypot(*np.diff(rows[:, 1:3], axis=0).T))])
+    if along[-1] <= inches:
+        return None
+    k = max(int(np.searchsorted(along, inches)), 1)
+    share = (inches - along[k - 1]) / max(along[k] - along[k - 1], 1e-9)
+    last = rows[k - 1] + share * (rows[k] - rows[k - 1])
+    cut = np.vstack([rows[:k], last[None, :]])
+    end = Pose(float(last[1]), float(last[2]), normalize_deg(float(last[4])), float(last[3]))
+    return dataclasses.replace(facts, progress_in=float(inches), completed=False, trajectory=cut, contacts=(),
+                               scenery=(), flights=(), edge=None, edge_kind=None, end_pose=end)
 
 
 def ridden_move(model: str, facts: Facts, probe, base: BaseShape | None = None) -> RiddenMove:

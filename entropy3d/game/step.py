@@ -94,7 +94,9 @@ def take(engine: Engine, state: State, action: Action, rng: np.random.Generator,
         reading = next(s for s in table.sightings(state, checked.model_id) if s.target == checked.target)
     elif checked.move is not None:
         facts = producer.ride(state, checked)
-        reading = table.read_ride(checked.model_id, facts) if engine.reads_rides else facts
+        # an engine may name where a rule can stop a ride short (``ride_stop_in``, inches)
+        reading = (table.read_ride(checked.model_id, facts, getattr(engine, "ride_stop_in", None))
+                   if engine.reads_rides else facts)
     else:
         reading = None
     after, events = engine.resolve(state, checked, reading, rng)

@@ -101,12 +101,16 @@ class TableView(SceneProbe):
         the clearance), the wall or drop a walk of ``path`` at ``level`` meets first, or None."""
         return self.walk_met(path, level, 0.5 * self.table.ruleset.base_for("on_foot").width)
 
-    def read_ride(self, model_id: str, facts):
+    def read_ride(self, model_id: str, facts, stop_in: float | None = None):
         """A ride of ``model_id`` as a game system's engine reads it
         (:class:`~entropy3d.systems.facts.RideReading`): the facts, the ridden move over this
-        table (terrain, turns, the nearest obstacle) and its impacts."""
+        table (terrain, turns, the nearest obstacle) and its impacts; with ``stop_in`` (inches),
+        the ride read as far as that too (``stopped``: the nearest obstacle from there)."""
         from entropy3d.systems.facts import RideReading
-        from entropy3d.tablefacts import impacts, ridden_move
+        from entropy3d.tablefacts import impacts, ridden_move, ride_cut
 
-        return RideReading(facts, ridden_move(model_id, facts, self, self.table.base_of(self.table.model(model_id))),
-                           tuple(impacts(model_id, facts, self.table.ruleset.scale, self.geometry)))
+        base = self.table.base_of(self.table.model(model_id))
+        cut = None if stop_in is None else ride_cut(facts, stop_in)
+        return RideReading(facts, ridden_move(model_id, facts, self, base),
+                           tuple(impacts(model_id, facts, self.table.ruleset.scale, self.geometry)),
+                           None if cut is None else ridden_move(model_id, cut, self, base))

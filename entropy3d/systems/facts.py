@@ -134,8 +134,12 @@ class RiddenMove:
 class RideReading:
     """One ride as a game system's engine reads it: the producer's ``facts``, the ``move`` as the
     table saw it and the ``impacts`` of the ride, in time order (:meth:`TableView.read_ride
-    <entropy3d.game.tableview.TableView.read_ride>` reads them)."""
+    <entropy3d.game.tableview.TableView.read_ride>` reads them). ``stopped``: the ride read only
+    as far as the engine's ``ride_stop_in`` (table inches over the ground: where a rule may stop
+    it short, the chase's 12" after a failed roll), so its nearest obstacle is the one to where
+    it would then stand; None when the engine names no such point or the ride did not pass it."""
 
     facts: Facts
     move: RiddenMove
     impacts: tuple[Impact, ...] = ()
+    stopped: RiddenMove | None = None

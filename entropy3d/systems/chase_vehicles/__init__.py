@@ -288,12 +288,15 @@ class ChaseVehicles(GameSystem):
         return [event for move in moves for event in self.judge_move(move, stats[move.model], rng).events]
 
     def judge_move(self, move: RiddenMove, vehicle: VehicleStats, rng: np.random.Generator,
-                   handling: int = 0, declared_in: float | None = None) -> MoveVerdict:
+                   handling: int = 0, declared_in: float | None = None,
+                   stopped: RiddenMove | None = None) -> MoveVerdict:
         """SW-VEH-1: a move declared past the free move makes a maneuvering roll at the ride's
         penalty plus the vehicle's ``handling`` (SW-DMG, 0 or less); SW-VEH-2: a critical failure
         goes Out of Control. ``declared_in``: the inches the driver declared ("If a driver wants
         to go faster ... he ... must make a maneuvering roll"), owed even when something stopped
-        the ride sooner; None: the inches ridden (``move.distance_in``)."""
+        the ride sooner; None: the inches ridden (``move.distance_in``). ``stopped``: the ride read
+        only as far as the free move, where a Critical Failure leaves the vehicle: the Out of
+        Control collision goes into the obstacle nearest to there (None: nearest the ride's end)."""
         rules = self.rules.tabletop
         wanted = move.distance_in if declared_in is None else declared_in
         found = f'rode {move.distance_in:.1f}"'
@@ -318,7 +321,8 @@ class ChaseVehicles(GameSystem):
         if roll.outcome == "failure":
             return MoveVerdict((Event("test", move.model, text + f': it moves only {rules.free_move_in:g}"',
                                       found=found, clauses=("SW-VEH-1",), figures=figures),), roll.outcome)
-        crash, row = self.out_of_control_event(move.model, rng, move.nearest_obstacle, move.nearest_obstacle_in,
+        at = move if stopped is None else stopped
+        crash, row = self.out_of_control_event(move.model, rng, at.nearest_obstacle, at.nearest_obstacle_in,
                                                "SW-VEH-2")
         # a Critical Failure is a failure: "Failure means the vehicle moves only 12""
         text += f': it moves only {rules.free_move_in:g}" and goes Out of Control'

@@ -117,6 +117,12 @@ class ChaseEngine:
         self.system, self.rules = system, system.rules
         self.vehicles = dict(vehicles)
 
+    @property
+    def ride_stop_in(self) -> float:
+        """SW-VEH-1: where a failed roll stops a ride (inches, "moves only 12""): the table reads
+        the ride as far as that too (:attr:`RideReading.stopped`), for its nearest obstacle."""
+        return self.rules.tabletop.free_move_in
+
     # -- the game's start and turns --------------------------------------------------------------
 
     def initial_state(self, table_state: State) -> State:
@@ -260,7 +266,7 @@ class ChaseEngine:
         (SW-RAM, SW-DMG), then the table edge it drove over (SW-CHASE)."""
         facts, free = reading.facts, self.rules.tabletop.free_move_in
         verdict = self.system.judge_move(reading.move, self.vehicles[model.id], rng, self.handling(model),
-                                         declared_in)
+                                         declared_in, reading.stopped)
         events = list(verdict.events)
         end, cut_t = facts.end_pose, None
         stopped_in = ground_in(facts.trajectory)
@@ -273,7 +279,9 @@ class ChaseEngine:
             end, _ = pose_along(facts.trajectory, max(0.0, stopped_in - self.rules.driving.back_from_wall_in))
         state = state.with_model(model.but(pose=end))
         if verdict.out_of_control is not None:
-            into = reading.move.nearest_obstacle_pose
+            # the obstacle nearest to where it stands: 12" along when the failure stopped it there
+            into = (reading.stopped if cut_t is not None and reading.stopped is not None
+                    else reading.move).nearest_obstacle_pose
             if verdict.out_of_control.collision and into is not None:
                 # SW-VEH-2: "the GM can move it into the nearest obstacle": it stands touching it
                 state = state.with_model(state.model(model.id).but(pose=into))

@@ -395,3 +395,28 @@ def test_SW_RAM_speed_dice_from_the_attackers_top_speed_not_the_impact_speed(cha
         assert (rammed.figures["attacker_d6"], rammed.figures["defender_d6"]) == (dice, dice)
         assert rammed.figures["top_speed_mph"] == top and rammed.figures["mph"] == pytest.approx(29.08, abs=0.01)
         assert f"Top Speed of {top:g} MPH" in rammed.rules and "at 29 MPH" in rammed.found
+
+
+def test_SW_VEH_2_a_critical_failure_collides_with_the_obstacle_nearest_where_it_stopped(chase):
+    """Clauses: SW-VEH-1, SW-VEH-2. "Failure means the vehicle moves only 12"" and "If that
+    indicates a collision, the GM can move it into the nearest obstacle": the car stands 12" along
+    its 16" ride (x=22), so the obstacle is the one nearest to there, the hydrant 1.5" away (the
+    table's reading of the ride as far as the engine's ride_stop_in), not the lamp nearest the
+    ride's end. Both dice 1, then 2d6 1+2 = 3, a Minor Collision; its Critical Hit 2d6 3+3 = 6."""
+    car = vehicle("car", "law")
+    engine, state = game(chase, [car], {"car": VehicleStats()})
+    assert engine.ride_stop_in == engine.rules.tabletop.free_move_in
+    hydrant = Pose(22.5, 11.5, 0.0)  # where the table says the car stands moved into the hydrant
+    ride = straight_ride(car, 16.0)
+
+    def read(_):
+        return RideReading(ride, RiddenMove("car", 16.0, nearest_obstacle="lamp", nearest_obstacle_in=2.5,
+                                            nearest_obstacle_pose=Pose(27.0, 12.0, 0.0)),
+                           stopped=RiddenMove("car", 12.0, nearest_obstacle="hydrant", nearest_obstacle_in=1.5,
+                                              nearest_obstacle_pose=hydrant))
+
+    after, events = drive(engine, state, "car", "drive: straight 16", read, ScriptedDice(1, 1, 1, 2, 3, 3))
+    crash = next(e for e in events if e.kind == "crash")
+    assert crash.piece == "hydrant" and 'nearest obstacle, hydrant (1.5" away)' in crash.rules
+    assert after.model("car").pose == hydrant and after.model("car").wounds == 2
+

@@ -133,6 +133,27 @@ def test_ridden_move_turn_within_a_stretch():
     assert move.turned_deg(4.0) == pytest.approx(80.0)
 
 
+def test_ride_cut_reads_a_ride_as_far_as_a_rule_stops_it():
+    """Clause: SW-VEH-1 ("Failure means the vehicle moves only 12""). A 16" ride along +x, a row an
+    inch, read as far as 12.5": it ends 12.5" along (between two rows), ran into nothing and is
+    not completed; a 10" ride is never cut at 12.5"."""
+    import numpy as np
+
+    from entropy3d.geometry import Pose
+    from entropy3d.rules.facts import Contact, Facts
+    from entropy3d.tablefacts import ride_cut
+
+    xs = np.arange(0.0, 16.5, 1.0)
+    rows = np.column_stack([xs / 16.0, 3.0 + xs, np.full_like(xs, 4.0), np.zeros_like(xs), np.zeros_like(xs)])
+    wall = Contact("shops", "building", 16.0, 1.0, 0.0, 0.0, (19.0, 4.0, 0.0))
+    facts = Facts("geometric", 16.0, 16.0, True, rows, contacts=(wall,), end_pose=Pose(19.0, 4.0, 0.0))
+    cut = ride_cut(facts, 12.5)
+    assert cut.end_pose.xy == pytest.approx([15.5, 4.0]) and cut.trajectory[-1, 1] == pytest.approx(15.5)
+    assert len(cut.trajectory) == 14 and cut.progress_in == 12.5 and not cut.completed and cut.contacts == ()
+    assert ride_cut(facts, 16.0) is None
+    assert ride_cut(Facts("geometric", 10.0, 10.0, True, rows[:11], end_pose=Pose(13.0, 4.0, 0.0)), 12.5) is None
+
+
 def run(*args: str) -> str:
     result = CliRunner().invoke(app, list(args))
     assert result.exit_code == 0, result.output
@@ -142,8 +163,10 @@ def run(*args: str) -> str:
 def test_SW_VEH_1_and_2_through_act_on_the_car_chase():
     """Clauses: SW-VEH-1, SW-VEH-2. The interceptor drives 16" down main street (the geometric
     producer rides it): seed 1 passes the roll, seed 11 fails it (it stands 12" along), seed 688
-    rolls both 1s and 1+3 on the Out of Control table: a Minor Collision into corner_flats, the
-    nearest obstacle to where it ended (named as a player reads it: the corner flats), and a Wound."""
+    rolls both 1s, a Critical Failure, so it too stands 12" along (x=15), and 1+3 on the Out of
+    Control table: a Minor Collision into the obstacle nearest to there, the street car wreck
+    1.5" away (named as a player reads it), not the corner flats nearest the 16" ride's end; a
+    Wound."""
     plan = ["act", str(SCENE), "-m", "interceptor", "-a", "drive: straight 16", "--producer", "geometric", "--seed"]
     assert "maneuvering roll at +0" in run(*plan, "1") and "the move stands" in run(*plan, "1")
     failed = run(*plan, "11")
@@ -151,7 +174,8 @@ def test_SW_VEH_1_and_2_through_act_on_the_car_chase():
     crashed = run(*plan, "688")
     assert "critical failure" in crashed and "Minor Collision" in crashed
     # SW-DMG: one Wound taken of three: "2 wounds left" (a chase player reads "wounds 2" as two taken)
-    assert "Moved into the nearest obstacle, the corner flats" in crashed and "2 wounds left" in crashed
+    assert 'it moves only 12" and goes Out of Control' in crashed
+    assert 'Moved into the nearest obstacle, the street car wreck (1.5" away)' in crashed and "2 wounds left" in crashed
 
 
 def test_SW_VEH_1_ruins_and_a_tight_turn_through_act():
