@@ -5,7 +5,8 @@ GANG-ARC: a fighter shoots the closest target in its front vision arc and line o
 prone fighter in cover cannot be targeted. GANG-COVER: partial cover -1 to hit, full cover -2,
 decided from the share of the target the shooter's eye reaches (the LOS engine's true LOS). The
 rest of the game (priority, actions, moves, the shooting process from the to-hit roll to the
-injury dice, recovery and bottle checks: GANG-TURN ... GANG-BOTTLE) is
+injury dice, recovery and bottle checks, Nerve tests, Broken fighters running for cover and
+their Rally tests: GANG-TURN ... GANG-RALLY) is
 :class:`~entropy3d.systems.gang_battle.engine.GangEngine`, built by :meth:`GangBattle.engine`. The
 numbers and their seed passages are in ``rules/gang_battle.yaml``.
 """
@@ -127,6 +128,30 @@ class BottleRules(SystemData):
     cool_dice: int = Field(ge=1, le=3, description="D6 rolled and added for a Cool check")
 
 
+class NerveRules(SystemData):
+    """GANG-NERVE: who takes a Nerve test, and its bonus (inches between base centres)."""
+
+    friend_within_in: float = Field(gt=0, description="a friend going down within this many inches calls the test")
+    bonus_within_in: float = Field(ge=0, description="Standing unbroken friends within this many inches add the bonus")
+    bonus_per_friend: int = Field(ge=0, description="added to the Cool check for each such friend")
+
+
+class BrokenRules(SystemData):
+    """GANG-BROKEN, GANG-RUN: a Broken fighter's Run for Cover and how the engine picks its way."""
+
+    run_dice: int = Field(ge=1, le=4, description="D6 rolled and added for the run's length, inches")
+    run_directions: int = Field(ge=4, le=64, description="directions evenly round a run may set off in")
+    run_shares: list[Annotated[float, Field(gt=0, le=1)]] = Field(
+        min_length=1, description="shares of the rolled length a run may take")
+
+
+class RallyRules(SystemData):
+    """GANG-RALLY: the End Phase's Rally test of a Broken fighter."""
+
+    bonus_within_in: float = Field(ge=0, description="Standing unbroken friends within this many inches add the bonus")
+    bonus_per_friend: int = Field(ge=0, description="added to the Cool check for each such friend")
+
+
 class GangRules(SystemRules):
     """``rules/gang_battle.yaml``."""
 
@@ -144,6 +169,9 @@ class GangRules(SystemRules):
     injury: InjuryRules
     recovery: RecoveryRules
     bottle: BottleRules
+    nerve: NerveRules
+    broken: BrokenRules
+    rally: RallyRules
 
     @model_validator(mode="after")
     def _default_weapon_exists(self):
@@ -176,7 +204,8 @@ class GangBattle(ArmedFigures, GameSystem):
     seed = "003"
     clause_prefix = "GANG-"
     clauses = ("GANG-ARC", "GANG-COVER", "GANG-TURN", "GANG-MOVE", "GANG-SHOOT", "GANG-PIN", "GANG-AMMO",
-               "GANG-WOUND", "GANG-INJURY", "GANG-RECOVERY", "GANG-BOTTLE")
+               "GANG-WOUND", "GANG-INJURY", "GANG-RECOVERY", "GANG-BOTTLE", "GANG-NERVE", "GANG-BROKEN",
+               "GANG-RUN", "GANG-RALLY")
     rules_file = "gang_battle"
     rules_schema = GangRules
     stats_schema = FighterStats
