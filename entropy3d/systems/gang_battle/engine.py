@@ -15,8 +15,10 @@ Pure like the rules engine: the table is asked through :class:`FigureTable` (the
 ``numpy.random.Generator``. What the engine keeps in the one :class:`~entropy3d.rules.state.State`:
 ``wounds`` (GANG-INJURY), ``status`` ``out`` for Out of Action, ``conditions`` ``prone`` (Prone &
 Pinned), ``seriously_injured``, ``flesh_wound`` (one per wound, -1 TOUGH each), ``out_of_ammo``
-and ``bottled`` (its gang failed a bottle check, GANG-BOTTLE), ``actions_taken`` and
-``basic_taken`` of the activation (GANG-TURN). Lengths are table inches.
+``bottled`` (its gang failed a bottle check, GANG-BOTTLE) and ``broken`` (a failed Nerve test,
+GANG-NERVE, :mod:`~entropy3d.systems.gang_battle.nerve`), ``forced_move`` (the length of a Broken
+fighter's Run for Cover rolled, as ``walk: straight N``, until it runs: GANG-RUN),
+``actions_taken`` and ``basic_taken`` of the activation (GANG-TURN). Lengths are table inches.
 """
 
 from __future__ import annotations
@@ -29,12 +31,21 @@ import numpy as np
 from entropy3d.errors import IllegalPlanError
 from entropy3d.rules.event import Event
 from entropy3d.rules.facts import Facts
-from entropy3d.rules.plan import parse_plan
+from entropy3d.rules.plan import Straight, parse_plan
 from entropy3d.rules.planner import PlannedMove
 from entropy3d.rules.state import OUT, ModelState, State
-from entropy3d.rules.transition import ACTIVATE, ATTACK, END, MOVE, Action
+from entropy3d.rules.transition import ACTIVATE, ATTACK, END, FORCED, MOVE, Action
 from entropy3d.systems.facts import Sighting
 from entropy3d.systems.gang_battle import FighterProfile, GangBattle
+from entropy3d.systems.gang_battle.nerve import (
+    BROKEN,
+    check_broken,
+    check_run_for_cover,
+    forced_run,
+    nerve_tests,
+    rally_tests,
+    run_route,
+)
 from entropy3d.systems.skirmish import (
     FigureTable,
     TurnStart,
@@ -47,17 +58,18 @@ from entropy3d.systems.skirmish import (
     taking_turns,
 )
 
-CRAWL, STAND_UP, RELOAD = "crawl", "stand_up", "reload"
+CRAWL, STAND_UP, RELOAD, RUN_FOR_COVER = "crawl", "stand_up", "reload", "run_for_cover"
 SHOOT = ATTACK  #: a shot is the one state's attack action, its target found by the rules (GANG-ARC)
 PRONE, SERIOUSLY_INJURED, FLESH_WOUND, OUT_OF_AMMO = "prone", "seriously_injured", "flesh_wound", "out_of_ammo"
 #: the condition every fighter of a gang that failed a bottle check carries (GANG-BOTTLE)
 BOTTLED = "bottled"
 #: the conditions in the rulebook's words (003 "Status & Conditions"), for people
 CONDITION_WORDS = {PRONE: "Prone & Pinned", SERIOUSLY_INJURED: "Seriously Injured", FLESH_WOUND: "flesh wound",
-                   OUT_OF_AMMO: "Out of Ammo", BOTTLED: "bottled out"}
+                   OUT_OF_AMMO: "Out of Ammo", BOTTLED: "bottled out", BROKEN: "Broken"}
 
 #: action kind -> (action points, Basic: not repeated in an activation); 003 "Actions"
-COSTS = {MOVE: (1, False), CRAWL: (2, False), SHOOT: (1, True), STAND_UP: (1, True), RELOAD: (1, False)}
+COSTS = {MOVE: (1, False), CRAWL: (2, False), SHOOT: (1, True), STAND_UP: (1, True), RELOAD: (1, False),
+         RUN_FOR_COVER: (2, False)}
 #: what a fighter lying Prone & Pinned, or Seriously Injured, may still do (003 "Status & Conditions")
 PRONE_MAY = (STAND_UP, CRAWL, RELOAD)
 INJURED_MAY = (CRAWL,)
@@ -114,9 +126,9 @@ class GangEngine:
         return taking_turns(first, chosen)
 
     def end_turn(self, state: State, rng: np.random.Generator) -> tuple[State, list[Event], list[str]]:
-        """GANG-BOTTLE then GANG-RECOVERY, the End Phase in the seed's order ("Bottle Check", then
-        "Recovery Test": a fighter Seriously Injured this turn counts towards the bottle check
-        before its recovery roll can make it a flesh wound): (state, events, gangs that bottled
+        """GANG-BOTTLE, GANG-RECOVERY then GANG-RALLY, the End Phase in the seed's order ("Bottle
+        Check", "Recovery Test", "Rally Test": a fighter Seriously Injured this turn counts towards
+        the bottle check before its recovery roll can make it a flesh wound): (state, events, gangs that bottled
         out and withdraw, ending the fight). A gang that bottles out under ``bottled_gang:
         cool_checks`` stays on the table, its fighters marked ``bottled``: :meth:`cool_checks`
         from the next turn."""
@@ -146,7 +158,8 @@ class GangEngine:
                 if model.in_play and SERIOUSLY_INJURED in model.conditions:
                     state, found = self._recover(state, model, rng)
                     events += found
-        return state, events, withdrawn
+        state, rallied = rally_tests(self, state, rng)
+        return state, events + rallied, withdrawn
 
     def action_phase(self, state: State, rng: np.random.Generator) -> tuple[State, list[Event]]:
         """What the Action Phase does before the first activation: the Cool checks (GANG-BOTTLE)."""
@@ -188,7 +201,7 @@ class GangEngine:
                                  clauses=("GANG-RECOVERY",), figures={"die": die, "result": result})]
         if result == "flesh_wound":
             model = model.but(conditions=_without(model.conditions, SERIOUSLY_INJURED))
-        state, events = self._injure(state.with_model(model), model.id, (die,), "", ("GANG-RECOVERY",))
+        state, events = self._injure(state.with_model(model), model.id, (die,), "", ("GANG-RECOVERY",), rng)
         return state, events
 
     def game_over(self, state: State, bottled: Sequence[str] = ()) -> str:
@@ -217,17 +230,17 @@ class GangEngine:
 
     def parse_action(self, model_id: str, text: str) -> Action:
         """An action from its text: ``walk: pivot left 45, straight 3`` (a Move), ``crawl walk:
-        straight 2`` (a Crawl), ``shoot``, ``stand up`` or ``reload``. PlanError for a bad walk,
-        IllegalPlanError (GANG-TURN) for anything else."""
+        straight 2`` (a Crawl), ``shoot``, ``stand up``, ``reload`` or ``run for cover``. PlanError for a
+        bad walk, IllegalPlanError (GANG-TURN) for anything else."""
         words = " ".join(text.lower().replace("_", " ").split())
         if words.startswith("walk:"):
             return Action(MOVE, model_id, parse_plan(text.strip()))
         if words.startswith("crawl "):
             return Action(CRAWL, model_id, parse_plan(text.strip()[len("crawl"):].strip()))
-        simple = {"shoot": SHOOT, "stand up": STAND_UP, "reload": RELOAD}
+        simple = {"shoot": SHOOT, "stand up": STAND_UP, "reload": RELOAD, "run for cover": RUN_FOR_COVER}
         if words not in simple:
             raise IllegalPlanError("GANG-TURN", f"unknown action {text!r}: use 'walk: straight 3', "
-                                   "'crawl walk: straight 2', 'shoot', 'stand up' or 'reload'")
+                                   "'crawl walk: straight 2', 'shoot', 'stand up', 'reload' or 'run for cover'")
         return Action(simple[words], model_id)
 
     def check(self, state: State, action: Action, table: FigureTable | None = None) -> Action:
@@ -239,6 +252,9 @@ class GangEngine:
             raise IllegalPlanError("GANG-INJURY", f"{model.id} is Out of Action")
         if action.kind in (ACTIVATE, END):
             return action
+        if action.kind == FORCED:
+            return self._check_run(state, model, action, table)
+        check_broken(model, action.kind, (RUN_FOR_COVER,))
         if action.kind not in COSTS:
             raise IllegalPlanError("GANG-TURN", f"a fighter may {', '.join(COSTS)}; not {action.kind!r}")
         cost, basic = COSTS[action.kind]
@@ -247,6 +263,9 @@ class GangEngine:
             raise IllegalPlanError("GANG-TURN", f"{action.kind} takes {cost} action(s); {model.id} has {left} left")
         if basic and action.kind in model.basic_taken:
             raise IllegalPlanError("GANG-TURN", f"{action.kind} is a Basic action: not twice in an activation")
+        if action.kind == RUN_FOR_COVER:
+            check_run_for_cover(model)
+            return action
         if SERIOUSLY_INJURED in model.conditions and action.kind not in INJURED_MAY:
             raise IllegalPlanError("GANG-INJURY", f"{model.id} is Prone & Seriously Injured: it may only crawl")
         if PRONE in model.conditions and action.kind not in PRONE_MAY:
@@ -270,6 +289,16 @@ class GangEngine:
         return checked_walk(model, action.plan, most, self.rules.movement.path_spacing_in, table, "GANG-MOVE",
                             figure="fighter", noun="move", who=f"the {most:g}\" a {how} takes {model.id}",
                             not_played="climbing and gaps")
+
+    def _check_run(self, state: State, model: ModelState, action: Action, table: FigureTable | None) -> Action:
+        """GANG-RUN: the run a Broken fighter rolled (``forced_move``: ``walk: straight N``, N its
+        2D6 inches), the way the engine picks for it (:func:`~.nerve.run_route`); no move when the
+        table leaves it none."""
+        if model.forced_move is None or action.plan is None or str(action.plan) != model.forced_move:
+            raise IllegalPlanError("GANG-RUN", f"{model.id} has no run for cover rolled")
+        length = sum(s.inches for s in action.plan.segments if isinstance(s, Straight))
+        move, _ = run_route(self, state, model, length, table)
+        return forced_run(action, move)
 
     def _check_shot(self, state: State, model: ModelState, action: Action, table: FigureTable | None) -> Action:
         if OUT_OF_AMMO in model.conditions:
@@ -303,6 +332,8 @@ class GangEngine:
             return state.with_model(model.but(actions_taken=0, basic_taken=())), []
         if action.kind == END:
             return state, []
+        if action.kind == FORCED:
+            return self._run(state, model, action, facts)
         cost, basic = COSTS[action.kind]
         spent = model.but(actions_taken=model.actions_taken + cost,
                           basic_taken=model.basic_taken + ((action.kind,) if basic else ()))
@@ -314,6 +345,8 @@ class GangEngine:
                 Event("condition", model.id, "stands up: no longer Prone & Pinned", clauses=("GANG-PIN",))]
         if action.kind == RELOAD:
             return self._reload(state, spent, rng)
+        if action.kind == RUN_FOR_COVER:
+            return self._roll_run(state, spent, rng)
         return self._shoot(state, spent, action, facts, rng)
 
     def _move(self, state: State, model: ModelState, action: Action, facts: Facts) -> tuple[State, list[Event]]:
@@ -325,6 +358,28 @@ class GangEngine:
         return moved, [Event("move", model.id, f"{how} {length:.1f}\" of its {action.move.band.max:g}\"",
                              found=f"walked {length:.1f}\"", producer=facts.producer, clauses=("GANG-MOVE",),
                              figures={"walked": True, "length_in": round(length, 1)})]
+
+    def _roll_run(self, state: State, model: ModelState, rng: np.random.Generator) -> tuple[State, list[Event]]:
+        """GANG-RUN: the Double action's 2D6 inches rolled; the run itself is the move the rules then
+        force on it (``forced_move``), the way the engine picks with the table (:meth:`_check_run`)."""
+        dice = [roll_die(rng) for _ in range(self.rules.broken.run_dice)]
+        return state.with_model(model.but(forced_move=f"walk: straight {sum(dice)}")), [
+            Event("condition", model.id, f"Broken: runs for cover {'+'.join(map(str, dice))} = {sum(dice)}\"",
+                  clauses=("GANG-BROKEN", "GANG-RUN"), figures={"run_dice": dice, "run_in": sum(dice)})]
+
+    def _run(self, state: State, model: ModelState, action: Action, facts: Facts | None) -> tuple[State, list[Event]]:
+        """GANG-RUN: the Broken fighter stands where its run ended (the producer's walk of the way
+        :meth:`_check_run` picked), or stays when there was none."""
+        model = model.but(forced_move=None)
+        if action.move is None or facts is None:
+            return state.with_model(model), [Event("move", model.id, "runs for cover: no way away from the enemies",
+                                                   clauses=("GANG-RUN",),
+                                                   figures={"walked": True, "length_in": 0.0, "run": True})]
+        length = float(facts.progress_in)
+        return state.with_model(model.but(pose=facts.end_pose)), [
+            Event("move", model.id, f"runs for cover {length:.1f}\" of its {action.move.band.max:g}\"",
+                  found=f"walked {length:.1f}\"", producer=facts.producer, clauses=("GANG-RUN",),
+                  figures={"walked": True, "length_in": round(length, 1), "run": True})]
 
     def _reload(self, state: State, model: ModelState, rng: np.random.Generator) -> tuple[State, list[Event]]:
         """GANG-AMMO: "Reload Simple: make an Ammo check. If passed, weapon is reloaded."""
@@ -428,18 +483,20 @@ class GangEngine:
                         figures={"wounds_lost": target.wounds - left, "rolls": rolls, "taken_out": False})]
         if injury_dice:
             state, found = self._injure(state, target_id, tuple(roll_die(rng) for _ in range(injury_dice)), by,
-                                        ("GANG-INJURY",))
+                                        ("GANG-INJURY",), rng)
             events[0] = dataclasses.replace(events[0], figures={**events[0].figures,
                                                                 "taken_out": not state.model(target_id).in_play})
             events += found
         return state, events
 
     def _injure(self, state: State, target_id: str, dice: tuple[int, ...], by: str,
-                clauses: tuple[str, ...]) -> tuple[State, list[Event]]:
+                clauses: tuple[str, ...], rng: np.random.Generator) -> tuple[State, list[Event]]:
         """GANG-INJURY: each die's result applied: a flesh wound (-1 TOUGH; Out of Action at
         ``out_at_toughness``), a serious injury (Prone & Seriously Injured), Out of Action
-        (off the table; the other gangs score, the mission)."""
+        (off the table; the other gangs score, the mission); a fighter that became Seriously
+        Injured or Out of Action calls its friends' Nerve tests (GANG-NERVE)."""
         target = state.model(target_id)
+        was_injured = SERIOUSLY_INJURED in target.conditions
         results = [self.rules.injury.dice[d - 1] for d in dice]
         conditions = target.conditions + (FLESH_WOUND,) * results.count("flesh_wound")
         if PRONE not in conditions:
@@ -459,6 +516,9 @@ class GangEngine:
         if out:
             state, scored = self._score_out_of_action(state, target)
             events += scored
+        if out or not was_injured and SERIOUSLY_INJURED in conditions:
+            state, tested = nerve_tests(self, state, target_id, worst, rng)
+            events += tested
         return state, events
 
     def _score_out_of_action(self, state: State, fighter: ModelState) -> tuple[State, list[Event]]:

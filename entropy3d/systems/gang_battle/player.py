@@ -1,6 +1,8 @@
 """A simple automatic player of the gang battle rules (seed 003).
 
-Each action it asks the engine what is legal (:meth:`GangEngine.check`) and picks: stand up when
+Each action it asks the engine what is legal (:meth:`GangEngine.check`) and picks: a Broken
+fighter runs for cover, its only action (GANG-BROKEN; the engine picks the way, GANG-RUN), or
+does nothing when the rules refuse it even that; otherwise stand up when
 pinned, reload when out of ammo, shoot when the rules give it a target (GANG-ARC picks whom),
 else move (straights and pivots up to its MVMT, ending faced at the nearest enemy) to where the
 LOS engine shows it a target, the easiest to hit first; a Seriously Injured fighter crawls
@@ -16,7 +18,16 @@ import numpy as np
 
 from entropy3d.rules.transition import ATTACK, MOVE, Action
 from entropy3d.systems.base import SystemView
-from entropy3d.systems.gang_battle.engine import CRAWL, OUT_OF_AMMO, PRONE, RELOAD, SERIOUSLY_INJURED, STAND_UP
+from entropy3d.systems.gang_battle.engine import (
+    BROKEN,
+    CRAWL,
+    OUT_OF_AMMO,
+    PRONE,
+    RELOAD,
+    RUN_FOR_COVER,
+    SERIOUSLY_INJURED,
+    STAND_UP,
+)
 from entropy3d.systems.side_player import SidePlayer
 
 
@@ -26,6 +37,9 @@ class GangPlayer(SidePlayer):
 
     def choose_action(self, view: SystemView) -> Action | None:
         model = view.model
+        if BROKEN in model.conditions:
+            run = Action(RUN_FOR_COVER, model.id)
+            return run if self._legal(view, run) is not None else None
         if SERIOUSLY_INJURED in model.conditions:
             return self._crawl_away(view)
         for simple in (Action(STAND_UP, model.id), Action(RELOAD, model.id), Action(ATTACK, model.id)):

@@ -288,9 +288,10 @@ def test_GANG_RECOVERY_seriously_injured_fighters_roll_in_the_end_phase(gang, di
     """Clause: GANG-RECOVERY. "Make a Recovery roll for each Seriously Injured fighter ... On '1-2'
     it is Flesh Wound and fighter becomes Prone & Pinned. ... '3-5' remains Seriously Injured. '6'
     fighter is Out of Action." The End Phase lists the Bottle Check first: the Orlocks' check (a 1)
-    counts the fighter down before its recovery roll, whatever that roll makes of it."""
-    models = [fighter("o", "orlock", wounds=0, conditions=(PRONE, SERIOUSLY_INJURED)), fighter("o2", "orlock"),
-              fighter("o3", "orlock"), fighter("e", "escher")]
+    counts the fighter down before its recovery roll, whatever that roll makes of it. Its friends
+    stand 20" off, beyond the Nerve test's 3" (GANG-NERVE)."""
+    models = [fighter("o", "orlock", wounds=0, conditions=(PRONE, SERIOUSLY_INJURED)), fighter("o2", "orlock", x=20),
+              fighter("o3", "orlock", x=20), fighter("e", "escher")]
     engine, state = game(gang, models)
     after, events, bottled = engine.end_turn(state, Dice(1, die))
     model = after.model("o")
