@@ -1,6 +1,6 @@
 """The gang battle's words for its events (GANG-*): a shot, a score, a bottle check, a Cool check,
-a wound roll and its save; anything else in Entropy City's shared sentences, a fighter taken out
-being OUT OF ACTION."""
+a Nerve test, a Rally test, a Run for Cover, a wound roll and its save; anything else in Entropy
+City's shared sentences, a fighter taken out being OUT OF ACTION."""
 
 from __future__ import annotations
 
@@ -14,6 +14,12 @@ from entropy3d.rules.sentences import sentence as shared_sentence
 def sentence(event: Event, names: Names) -> str:
     """The event in plain words, fighters and gangs by name."""
     figures = event.figures
+    if event.kind == "condition" and ("nerve" in figures or "rally" in figures):
+        return _nerve_sentence(event, names)
+    if event.kind == "move" and figures.get("run"):
+        walked = float(figures.get("length_in", 0.0))
+        who = names.rider(event.model)
+        return f"{who} runs for cover {walked:g}\"" if walked >= 0.05 else f"{who} finds no cover to run to"
     if event.kind in ("shot", "score") or (event.kind == "condition" and ("bottled" in figures or "fled" in figures)):
         return _gang_sentence(event, names)
     return shared_sentence(event, names, out_words="OUT OF ACTION")
@@ -49,6 +55,18 @@ def _gang_sentence(event: Event, names: Names) -> str:
     rolled = "+".join(map(str, figures.get("dice", ())))
     return (f"{who}: Cool check {rolled} needing {figures.get('needed')}+ - "
             + ("fails and flees: OUT OF ACTION" if figures["fled"] else "holds its nerve"))
+
+
+def _nerve_sentence(event: Event, names: Names) -> str:
+    """A Nerve test (GANG-NERVE) or a Rally test (GANG-RALLY), fighters by name."""
+    who, figures = names.rider(event.model), event.figures
+    bonus = int(figures.get("bonus", 0))
+    rolled = "+".join(map(str, figures.get("dice", ()))) + (f" +{bonus}" if bonus else "")
+    check = f"Cool check {rolled} needing {figures.get('needed')}+"
+    if "rally" in figures:
+        return f"{who}: Rally test, {check} - " + ("rallies" if figures["rallied"] else "stays BROKEN")
+    return (f"{who}: Nerve test as {names.rider(figures.get('fallen', ''))} goes "
+            f"{figures.get('fallen_as', 'down')}, {check} - " + ("BROKEN" if figures["broken"] else "holds"))
 
 
 def wound_words(hit: Mapping) -> str:

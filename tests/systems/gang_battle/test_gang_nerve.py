@@ -21,6 +21,7 @@ from entropy3d.systems.base import SystemView
 from entropy3d.systems.facts import Sighting
 from entropy3d.systems.gang_battle.engine import PRONE, SERIOUSLY_INJURED
 from entropy3d.systems.gang_battle.player import GangPlayer
+from entropy3d.systems.words import Names, lines
 from tests.systems.gang_battle.test_gang_engine import Dice, Table, fighter, game, shoot, sight
 
 BROKEN, RUN_FOR_COVER = "broken", "run_for_cover"
@@ -211,3 +212,26 @@ def nearest_enemy_in(state, model_id: str, pose) -> float:
     gang = state.model(model_id).gang
     return min(math.hypot(pose.x - m.pose.x, pose.y - m.pose.y) for m in state.models.values()
                if m.gang != gang and m.in_play)
+
+
+# -- the words -----------------------------------------------------------------------------------
+
+def test_GANG_NERVE_the_tests_and_the_run_in_plain_words_name_the_fighters(gang):
+    """Clauses: GANG-NERVE, GANG-RALLY, GANG-RUN. The HUD's sentences of the engine's own events
+    name the fighters, never by id: the Nerve test (who went down, the dice, the +1, the verdict),
+    the Rally test, and the run (its inches, or no cover to run to)."""
+    names = Names({"o": "Gorg", "o2": "Harl", "o3": "Vex", "e": "Lyra"}, {"orlock": "Orlocks", "escher": "Eschers"},
+                  {"o": "orlock", "o2": "orlock", "o3": "orlock", "e": "escher"})
+    models = [fighter("o", "orlock", wounds=0, conditions=(PRONE, SERIOUSLY_INJURED)), fighter("o2", "orlock", y=2),
+              fighter("o3", "orlock", y=4), fighter("e", "escher", x=40)]
+    engine, state = game(gang, models)
+    _, events, _ = engine.end_turn(state, Dice(1, 6, 2, 3, 3, 2))
+    said = [sentence for sentence, _ in lines([e for e in events if e.clauses[0] in ("GANG-NERVE", "GANG-RALLY")],
+                                              names)]
+    assert said == ["Harl: Nerve test as Gorg goes Out of Action, Cool check 2+3 +1 needing 7+ - BROKEN",
+                    "Harl: Rally test, Cool check 3+2 +1 needing 7+ - stays BROKEN"]
+    run = Event("move", "o2", "runs for cover", clauses=("GANG-RUN",),
+                figures={"walked": True, "length_in": 6.0, "run": True})
+    stayed = Event("move", "o2", "runs for cover", clauses=("GANG-RUN",),
+                   figures={"walked": True, "length_in": 0.0, "run": True})
+    assert [s for s, _ in lines([run, stayed], names)] == ["Harl runs for cover 6\"", "Harl finds no cover to run to"]
