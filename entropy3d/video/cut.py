@@ -156,6 +156,8 @@ def _told(event: Event, events: Sequence[Event], names: words.Names) -> Caption:
         return _attack_caption(event, events, names)
     if kind not in _TOLD:  # ranked by decisive(): its rulebook's sentence, red when someone is taken out
         return Caption(words.sentence(event, names), event.t_s, any(figures.get(k) for k in words.HARM))
+    if figures.get("run"):  # a move the rules force for a reason of their own (GANG-RUN): its rulebook's words
+        return Caption(words.sentence(event, names), 0.0)
     walked = figures.get("walked")
     length = figures.get("length_in", 0)
     return Caption(f"{who} {'walks' if walked else 'rides'} {length:.0f}\"" if length >= 0.5

@@ -22,6 +22,7 @@ from entropy3d.systems.facts import Sighting
 from entropy3d.systems.gang_battle.engine import PRONE, SERIOUSLY_INJURED
 from entropy3d.systems.gang_battle.player import GangPlayer
 from entropy3d.systems.words import Names, lines
+from entropy3d.video.cut import caption
 from tests.systems.gang_battle.test_gang_engine import Dice, Table, fighter, game, shoot, sight
 
 BROKEN, RUN_FOR_COVER = "broken", "run_for_cover"
@@ -235,3 +236,15 @@ def test_GANG_NERVE_the_tests_and_the_run_in_plain_words_name_the_fighters(gang)
     stayed = Event("move", "o2", "runs for cover", clauses=("GANG-RUN",),
                    figures={"walked": True, "length_in": 0.0, "run": True})
     assert [s for s, _ in lines([run, stayed], names)] == ["Harl runs for cover 6\"", "Harl finds no cover to run to"]
+
+
+def test_GANG_RUN_the_film_tells_a_run_for_cover_not_a_walk():
+    """Clause: GANG-RUN. The film's caption of a Broken fighter's run says it runs for cover (the
+    rulebook's words), not that it walks."""
+    names = Names({"o2": "Harl"}, {"orlock": "Orlocks"}, {"o2": "orlock"})
+    run = Event("move", "o2", "runs for cover 6.0\" of its 8\"", clauses=("GANG-RUN",),
+                figures={"walked": True, "length_in": 6.0, "run": True})
+    walk = Event("move", "o2", "moves 3.0\" of its 5\"", clauses=("GANG-MOVE",),
+                 figures={"walked": True, "length_in": 3.0})
+    assert caption([run], names).text == "Harl runs for cover 6\""
+    assert caption([walk], names).text == "Harl (Orlocks) walks 3\""
