@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
-from typing import TYPE_CHECKING
+from typing import Any, Mapping, Protocol
 
 import numpy as np
 
@@ -22,8 +22,15 @@ from entropy3d.rules.planner import PlannedMove
 from entropy3d.rules.state import ModelState, State
 from entropy3d.systems.skirmish import FigureTable, checked_walk, roll_die
 
-if TYPE_CHECKING:
-    from entropy3d.systems.gang_battle.engine import GangEngine
+
+class GangEngine(Protocol):
+    """What these rules read of :class:`~entropy3d.systems.gang_battle.engine.GangEngine` (named
+    here, not imported: the engine imports this module): its rules data, its fighters' numbers
+    (model id -> profile) and its system (sight and cover)."""
+
+    rules: Any
+    fighters: Mapping[str, Any]
+    system: Any
 
 BROKEN = "broken"
 PRONE, SERIOUSLY_INJURED = "prone", "seriously_injured"
