@@ -198,22 +198,19 @@ def _reference_problems(spec: SceneSpec, ruleset: Ruleset, lines: dict[str, int]
         x, y = item.position
         if not (0 <= x <= width and 0 <= y <= depth):
             report(f"destructibles[{i}].position", f"({x}, {y}) is off the {width}x{depth} inch table")
-    if spec.mission == "package_run" and spec.package_run is None:
-        report("mission", "mission: package_run needs its set-up: add `package_run: {to: EDGE, carriers: "
-                          "{MODEL: VP, ...}}` (EC-MISSION-PACKAGE)")
-    if spec.package_run is not None and spec.mission != "package_run":
-        report("package_run", f"`package_run:` sets up mission: package_run, not {spec.mission}: remove it "
-                              "or set `mission: package_run`")
-    elif spec.package_run is not None:
-        problems += package_run_problems(spec, ruleset, lines)
-    if spec.mission == "vip_takedown" and spec.vip_takedown is None:
-        report("mission", "mission: vip_takedown needs its set-up: add `vip_takedown: {vips: {GANG: MODEL, ...}}` "
-                          "(EC-MISSION-VIP)")
-    if spec.vip_takedown is not None and spec.mission != "vip_takedown":
-        report("vip_takedown", f"`vip_takedown:` sets up mission: vip_takedown, not {spec.mission}: remove it "
-                               "or set `mission: vip_takedown`")
-    elif spec.vip_takedown is not None:
-        problems += vip_problems(spec, lines)
+    # a mission with a set-up of its own: the set-up key is the mission's name
+    for mission, setup, form, clause, checked in (
+            ("package_run", spec.package_run, "{to: EDGE, carriers: {MODEL: VP, ...}}", "EC-MISSION-PACKAGE",
+             lambda: package_run_problems(spec, ruleset, lines)),
+            ("vip_takedown", spec.vip_takedown, "{vips: {GANG: MODEL, ...}}", "EC-MISSION-VIP",
+             lambda: vip_problems(spec, lines))):
+        if spec.mission == mission and setup is None:
+            report("mission", f"mission: {mission} needs its set-up: add `{mission}: {form}` ({clause})")
+        if setup is not None and spec.mission != mission:
+            report(mission, f"`{mission}:` sets up mission: {mission}, not {spec.mission}: remove it "
+                            f"or set `mission: {mission}`")
+        elif setup is not None:
+            problems += checked()
     return problems
 
 

@@ -342,7 +342,7 @@ def test_EC_STOPPED_a_model_set_up_at_speed_0_starts_stopped():
 def test_EC_MISSION_PACKAGE_a_package_run_set_up_wrong_is_refused_with_its_key_path_line_and_fix(tmp_path):
     """Clause: EC-MISSION-PACKAGE. Package Run's set-up is checked against the scene and the rules
     data: a carrier that is no model, carriers of two gangs, packages not the rules data's 1, 1
-    and 3 VP, the edge a cliff; the mission without its set-up, and the set-up without the mission."""
+    and 3 VP, the edge a cliff."""
     path = write_scene(tmp_path, """\
         name: Bad run
         mission: package_run
@@ -362,12 +362,6 @@ def test_EC_MISSION_PACKAGE_a_package_run_set_up_wrong_is_refused_with_its_key_p
     assert any("packages worth [1, 1, 2] VP; the rules data's are [1, 1, 3]" in message for message in said)
     assert any(key == "package_run.to" and line == 4 and "the south edge is a cliff" in message
                for key, line, message in found)
-    missing = write_scene(tmp_path, "name: No set-up\nmission: package_run\n", "missing.yaml")
-    assert any(key == "mission" and line == 2 and "needs its set-up: add `package_run:" in message
-               for key, line, message in problems_of(missing))
-    stray = write_scene(tmp_path, "name: Stray\npackage_run: {to: west, carriers: {a: 1}}\n", "stray.yaml")
-    assert any(key == "package_run" and line == 2 and "remove it or set `mission: package_run`" in message
-               for key, line, message in problems_of(stray))
 
 
 def test_EC_MISSION_PACKAGE_a_package_run_is_two_gangs_and_the_carriers_ride_across_the_table(tmp_path):
@@ -398,7 +392,7 @@ def test_EC_MISSION_PACKAGE_a_package_run_is_two_gangs_and_the_carriers_ride_acr
 def test_EC_MISSION_VIP_a_vip_takedown_set_up_wrong_is_refused_with_its_key_path_line_and_fix(tmp_path):
     """Clause: EC-MISSION-VIP. "Each player publicly declares a VIP": the set-up is checked against
     the scene: a VIP that is no model, one riding for another gang, a gang the scene lacks, a gang
-    with no VIP; the mission without its set-up, and the set-up without the mission."""
+    with no VIP."""
     path = write_scene(tmp_path, """\
         name: Bad VIPs
         mission: vip_takedown
@@ -417,9 +411,17 @@ def test_EC_MISSION_VIP_a_vip_takedown_set_up_wrong_is_refused_with_its_key_path
     assert ("vip_takedown.vips.x", 4, "no gang 'x' in the scene; its gangs: h, k (EC-MISSION-VIP)") in found
     assert any(key == "vip_takedown.vips" and line == 4 and "h declares no VIP: add `h: MODEL`" in message
                for key, line, message in found)
-    missing = write_scene(tmp_path, "name: No set-up\nmission: vip_takedown\n", "missing.yaml")
-    assert any(key == "mission" and line == 2 and "needs its set-up: add `vip_takedown:" in message
+
+
+@pytest.mark.parametrize("mission,setup", [("package_run", "{to: west, carriers: {a: 1}}"),
+                                           ("vip_takedown", "{vips: {a: b}}")])
+def test_EC_MISSION_PACKAGE_and_VIP_a_mission_and_its_set_up_come_together(tmp_path, mission, setup):
+    """Clauses: EC-MISSION-PACKAGE, EC-MISSION-VIP. A mission with a set-up of its own (Package
+    Run's carriers, VIP Takedown's VIPs) is refused without it, and the set-up without the mission,
+    each with the key, the line and the fix."""
+    missing = write_scene(tmp_path, f"name: No set-up\nmission: {mission}\n", "missing.yaml")
+    assert any(key == "mission" and line == 2 and f"needs its set-up: add `{mission}:" in message
                for key, line, message in problems_of(missing))
-    stray = write_scene(tmp_path, "name: Stray\nvip_takedown: {vips: {a: b}}\n", "stray.yaml")
-    assert any(key == "vip_takedown" and line == 2 and "remove it or set `mission: vip_takedown`" in message
+    stray = write_scene(tmp_path, f"name: Stray\n{mission}: {setup}\n", "stray.yaml")
+    assert any(key == mission and line == 2 and f"remove it or set `mission: {mission}`" in message
                for key, line, message in problems_of(stray))
