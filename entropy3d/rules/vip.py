@@ -117,7 +117,8 @@ def vip_explanation(state: State, events: Iterable[Event], gang_of: Mapping[str,
                     mission_title: str, gang_name: Callable[[str], str], rider_name: Callable[[str], str] = str
                     ) -> list[tuple[str, str]]:
     """VIP Takedown's card: the mission, then per gang its points and its VIPs in turn (the
-    declared one, then each who took over), then how it ended (EC-MISSION-VIP); models by
+    declared one, then each who took over), then, with no takedown (the game's end says a
+    takedown), that none happened and how a tie was broken (EC-MISSION-VIP); models by
     ``rider_name``, gangs by ``gang_name``."""
     points = int(ruleset.data("missions.vip_takedown.takedown"))
     rows = [("", f"{mission_title}: {points:+d} VP for the VIP that takes the other out")]
@@ -134,10 +135,8 @@ def vip_explanation(state: State, events: Iterable[Event], gang_of: Mapping[str,
         score = int(state.score.get(gang, 0))
         said = " then ".join(rider_name(m) for m in chain) if chain else "none"
         rows.append((gang, f"{gang_name(gang)}  {score:+d} VP: VIP {said}"))
-    down = taken_down(state)
-    if down is not None:
-        rows.append(("", f"{rider_name(down.id)} taken out by the other VIP, {rider_name(down.vip_taken_by)}"))
-        return rows
+    if taken_down(state) is not None:
+        return rows  # the game's end says who took whom out
     rows.append(("", "no VIP took the other out"))
     standing = last_vips_standing(state, sorted(set(gang_of.values())))
     if len(standing) < len(set(gang_of.values())):

@@ -113,15 +113,14 @@ def test_EC_MISSION_VIP_set_up_each_gang_declares_one_of_its_own():
 
 def test_EC_MISSION_VIP_the_end_card_says_the_vips_and_how_it_ended(rules):
     """Clause: EC-MISSION-VIP. The end card: the mission's rule, each gang's points and its VIPs in
-    turn (Ash then Brakes), and who took whom out."""
+    turn (Ash then Brakes); who took whom out is the game's end reason, not said twice."""
     before, after = yard(h_vip="out")
     state, said = take_down_vips(before, after, "h_vip", [Event("crash", "h_vip", "crashes")], rules)
     final = State(3, "vip_takedown", {**state.models, "h2": state.model("h2").but(status="out", vip_taken_by="k_vip")},
                   score={"hades": 0, "komodo": 1})
     rows = find_system("entropy_city").score_lines(final, said, GANG_OF, NAMES, rules)
     assert rows == [("", "VIP Takedown: +1 VP for the VIP that takes the other out"),
-                    ("hades", "Hades MC  +0 VP: VIP Ash then Brakes"), ("komodo", "Komodo  +1 VP: VIP Viper"),
-                    ("", "Brakes taken out by the other VIP, Viper")]
+                    ("hades", "Hades MC  +0 VP: VIP Ash then Brakes"), ("komodo", "Komodo  +1 VP: VIP Viper")]
 
 
 def test_EC_MISSION_VIP_with_no_takedown_the_gang_whose_vip_still_rides_wins(rules):
