@@ -79,7 +79,8 @@ def take_down_vips(before: State, after: State, actor: str, events: Sequence[Eve
             after = after.add_score(taker.gang, points).with_model(now.but(vip_taken_by=taker.id))
             said.append(Event("score", vip.id, f"the {vip.gang} VIP is taken out by the {taker.gang} VIP {taker.id}: "
                               f"{taker.gang} +{points} VP, the mission is done", clauses=("EC-MISSION-VIP",),
-                              piece=taker.id, figures={"vip": "taken down", "by": taker.id, "gangs": [taker.gang]}))
+                              piece=taker.id, figures={"vip": "taken down", "by": taker.id, "gangs": [taker.gang],
+                                                           "points": points}))
             continue
         heir = nearest_friend(after, now)
         if heir is None:

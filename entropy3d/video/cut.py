@@ -30,7 +30,7 @@ from entropy3d.game.replay import Replay, scene_file
 from entropy3d.rules.event import Event
 from entropy3d.sweep.summary import AIR_SECOND, activation_moments
 from entropy3d.systems import words
-from entropy3d.video import hud
+from entropy3d.video import hud, pacing
 from entropy3d.video.fall import falling_frames
 from entropy3d.video.jumpshot import ride_clock
 from entropy3d.video.movie import ReplayFilm, Segment, VideoOptions, filmed_flight, plan_segments, replay_names
@@ -284,8 +284,13 @@ class ShortFilm(ReplayFilm):
             said = Caption(f"{self.words.rider_of_gang(activation.model_id)} "
                            f"{'walks' if activation.model_id in self.on_foot else 'rides'}", t)
             shown = True
-        score = self._score(activation.state_after if self._scored(activation, action, holding)
-                            else activation.state_before)
+        if self._scored(activation, action, holding):
+            score = self._score(activation.state_after)
+        else:  # the score before, plus the points score events already told (a VIP takedown's +1)
+            index = activation.actions.index(action) if action in activation.actions else 0
+            events = action_events(activation, index)
+            score = self._score(activation.state_before, pacing.told_points(
+                activation, action, events if holding else pacing.shown_by(events, t)))
         return hud.HudInfo(f"Turn {activation.turn} of {self.replay.header.turns}", None, score=score,
                            caption=said.text if shown else "", caption_bad=shown and said.bad)
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 import dataclasses
 import math
 from dataclasses import dataclass
-from typing import Iterator
+from typing import Iterator, Mapping
 
 import numpy as np
 
@@ -274,9 +274,11 @@ class ReplayFilm:
         self.renderer.set_camera(CameraView(tuple(map(float, eye)), tuple(map(float, look)), fov))
         return np.asarray(look, float)
 
-    def _score(self, state: State) -> tuple[tuple[str, str, int], ...]:
-        return tuple((self.gang_names.get(g, g), self.colours.get(g, "#ffffff"), int(state.score.get(g, 0)))
-                     for g in self.table.spec.gangs)
+    def _score(self, state: State, gained: Mapping[str, int] | None = None) -> tuple[tuple[str, str, int], ...]:
+        """The HUD's score: ``state``'s, plus what score events already told gave (``gained``)."""
+        gained = gained or {}
+        return tuple((self.gang_names.get(g, g), self.colours.get(g, "#ffffff"),
+                      int(state.score.get(g, 0)) + int(gained.get(g, 0))) for g in self.table.spec.gangs)
 
     # -- frames ---------------------------------------------------------------------------------
 
@@ -579,7 +581,9 @@ class ReplayFilm:
         # the replay keeps the activation's final score only: shown once no later action holds a key moment
         later = activation.actions[activation.actions.index(action) + 1:] if action in activation.actions else ()
         settled = holding and not any(words.is_key_moment(e) for step in later for e in step.events)
-        score = self._score(activation.state_after if settled else activation.state_before)
+        # before that, plus the points score events already told (never +0 under "+1 VP to Komodo")
+        score = self._score(activation.state_after) if settled else self._score(
+            activation.state_before, pacing.told_points(activation, action, shown))
         said = words.lines(shown, self.words) if self.pace is None else self.pace.action_lines(shown, action)
         return hud.HudInfo(heading, line, action.plan, tuple(said), score)
 

@@ -20,6 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Collection, Iterable, Sequence
 
+from entropy3d.game.records import action_events
 from entropy3d.game.replay import Replay
 from entropy3d.rules.event import Event
 from entropy3d.rules.state import ModelState
@@ -35,6 +36,29 @@ QUIET_RATE = 2.0
 QUIET_HOLD_S = 1.0
 #: figures that make an event a result a stranger must read: a fighter gone, a gang bottled out
 DECISIVE_FIGURES = ("taken_out", "out_of_action", "bottled")
+
+
+def scored_points(events: Sequence[Event]) -> dict[str, int]:
+    """The points the rules' score events among ``events`` say they gave, per gang: their
+    ``points`` (a VIP takedown, a skirmish's side scoring), or a package delivered or dropped its
+    VP; a package only revealed gives none."""
+    gained: dict[str, int] = {}
+    for event in events:
+        if event.kind != "score" or event.figures.get("revealed"):
+            continue
+        points = event.figures.get("points", event.figures.get("package", 0))
+        gangs = event.figures.get("gangs", [event.figures["gang"]] if "gang" in event.figures else [])
+        for gang in gangs:
+            gained[gang] = gained.get(gang, 0) + int(points)
+    return gained
+
+
+def told_points(activation, action, shown: Sequence[Event]) -> dict[str, int]:
+    """What the viewer has been told of an activation's points while ``action`` plays (the replay
+    keeps only the activation's final score): :func:`scored_points` of the earlier actions'
+    events and of those of ``action`` ``shown`` so far."""
+    earlier = activation.actions.index(action) if action in activation.actions else 0
+    return scored_points([e for step in range(earlier) for e in action_events(activation, step)] + list(shown))
 
 
 def shown_by(events: Sequence[Event], t: float, always: Collection[Event] = ()) -> list[Event]:

@@ -339,3 +339,21 @@ def test_EC_MISSION_VIP_a_vip_taken_out_is_captioned_as_the_takedown_or_with_who
                  figures={"vip": "takes over", "from": "h1", "gangs": []})
     assert caption([hit, over], names).text == "Brakes (Hades MC) is taken out: Rat takes over as VIP"
     assert caption([hit], names).text == "Brakes (Hades MC) is taken out"
+
+
+def test_EC_MISSION_VIP_the_hud_score_counts_points_a_caption_has_told():
+    """Clause: EC-MISSION-VIP. The replay keeps an activation's final score only, and the HUD showed
+    the score from before the activation until its last key moment, so the takedown's caption
+    "+1 VP to Komodo" stood over "Komodo +0" (the demo of vip_takedown seed 10, issue-free
+    otherwise). The points the score events already told count: a takedown's ``points``, a
+    package's VP (not when only revealed), a skirmish side's ``points``."""
+    from entropy3d.rules.event import Event
+    from entropy3d.video.pacing import scored_points
+
+    takedown = Event("score", "h1", "taken down", figures={"vip": "taken down", "gangs": ["komodo"], "points": 1})
+    takeover = Event("score", "h2", "takes over", figures={"vip": "takes over", "from": "h1", "gangs": []})
+    delivered = Event("score", "k1", "delivers", figures={"package": 3, "delivered": True, "gangs": ["komodo"]})
+    revealed = Event("score", "k2", "busts", figures={"package": 1, "revealed": True, "gangs": []})
+    side = Event("score", "b1", "reds score 1", figures={"gang": "reds", "points": 1})
+    assert scored_points([takedown, takeover, delivered, revealed, side, Event("crash", "k1", "crashes")]) == {
+        "komodo": 4, "reds": 1}
