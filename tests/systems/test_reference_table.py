@@ -43,8 +43,9 @@ def test_impacts_speed_and_fall_height_in_depicted_metres():
     assert level_change("jet", 4.2, 0.0, 2.1).to_level == 0
 
 
-def test_impact_speed_is_read_before_the_impact_slowed_the_ride():
-    """Issue 46: the step that holds a contact is already slowed by it. A ride at 10"/s whose
+def test_REF_COLL_impact_speed_is_read_before_the_impact_slowed_the_ride():
+    """Clause: REF-COLL (its Speed is the impact's; issue 46): the step that holds a contact is
+    already slowed by it. A ride at 10"/s whose
     last step (0.2 to 0.3 s, the contact at 0.3 s) moved 0.2" reads 10"/s, not 2"/s; a contact
     in the first step reads that step."""
     trajectory = np.array([[0.0, 10.0, 20.0, 0.0, 0.0], [0.1, 11.0, 20.0, 0.0, 0.0],
