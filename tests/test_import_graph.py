@@ -29,7 +29,7 @@ LAYERS = (
     ("scene", {"scene"}),
     ("fact producers and line of sight", {"geometric", "physics", "los", "tablefacts"}),
     ("game loop and replays", {"game"}),
-    ("pictures, exports, sweeps", {"render", "activation", "export", "sweep"}),
+    ("pictures, exports, sweeps", {"look", "render", "activation", "export", "sweep"}),
     ("film", {"video"}),
     ("window and pages", {"viewer", "share"}),
     ("commands", {"cli", "console", "__main__", "__init__"}),

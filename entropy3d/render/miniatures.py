@@ -22,8 +22,8 @@ from panda3d.core import NodePath
 
 from entropy3d.errors import MeshError
 from entropy3d.geometry import BaseShape, Pose
+from entropy3d.look.shapes import colour_rgb
 from entropy3d.render.nodes import flat_normals, lit_triangles_node, mesh_node, shaded_triangles
-from entropy3d.render.shapes import colour_rgb
 from entropy3d.rules.ruleset import Ruleset
 from entropy3d.scene.miniature import (
     BASE_THICKNESS_IN,

@@ -32,7 +32,7 @@ from panda3d.core import (
     TransparencyAttrib,
 )
 
-from entropy3d.render.lighting import lit_colours
+from entropy3d.look.light import lit_colours
 
 _LIT = np.dtype([("position", np.float32, 3), ("normal", np.float32, 3)])
 _UNLIT = np.dtype([("position", np.float32, 3), ("colour", np.uint8, 4)])
@@ -145,7 +145,7 @@ def baked_triangles_node(name: str, triangles: np.ndarray, normals: np.ndarray, 
     :func:`~entropy3d.render.lighting.lit_colours`, and drawn unlit. They draw as
     :func:`lit_triangles_node` would draw them under :func:`~entropy3d.render.lighting.add_lights`,
     and cost the rasteriser no lighting per frame. ``shade`` (N, 3), if given, scales each
-    corner's light (ambient occlusion at a wall's foot, :func:`~entropy3d.render.paint.wall_shade`)."""
+    corner's light (ambient occlusion at a wall's foot, :func:`~entropy3d.look.paint.wall_shade`)."""
     triangles = np.asarray(triangles, np.float32).reshape(-1, 3, 3)
     normals = np.asarray(normals)
     records = np.empty(3 * len(triangles), _BAKED)

@@ -16,11 +16,11 @@ import numpy as np
 from panda3d.core import TransparencyAttrib
 
 from entropy3d.geometry import camera_axes
+from entropy3d.look.shapes import box_triangles
 from entropy3d.render.cameras import CameraView, box_corners, fit_view
 from entropy3d.render.miniatures import build_miniature_node
 from entropy3d.render.nodes import unlit_node
 from entropy3d.render.renderer import TableRenderer
-from entropy3d.render.shapes import box_triangles
 
 #: how far above its surface (inches) the path ribbon is drawn, so it reads over the table
 RIBBON_LIFT_IN = 0.06

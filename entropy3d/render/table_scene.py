@@ -15,9 +15,12 @@ import numpy as np
 import trimesh
 from panda3d.core import DepthTestAttrib, DepthWriteAttrib, NodePath, RenderAttrib, RenderState
 
-from entropy3d.render import shapes
-from entropy3d.render.facades import building_windows
-from entropy3d.render.lighting import SUN_DIRECTION
+from entropy3d.look import shapes
+from entropy3d.look.facades import building_windows
+from entropy3d.look.light import SUN_DIRECTION
+from entropy3d.look.paint import UP_NORMAL_Z, TablePaint, cut_walls, layer_of, wall_shade
+from entropy3d.look.shadows import polygon_triangles, table_shadows
+from entropy3d.look.shapes import colour_rgb
 from entropy3d.render.nodes import (
     baked_triangles_node,
     flat_normals,
@@ -26,9 +29,6 @@ from entropy3d.render.nodes import (
     painted_triangles_node,
     unlit_node,
 )
-from entropy3d.render.paint import UP_NORMAL_Z, TablePaint, cut_walls, layer_of, wall_shade
-from entropy3d.render.shadows import polygon_triangles, table_shadows
-from entropy3d.render.shapes import colour_rgb
 from entropy3d.scene.build import Piece, TableGeometry
 from entropy3d.scene.schema import SceneSpec
 
@@ -123,7 +123,7 @@ def frame_box(lo, hi) -> trimesh.Trimesh:
 
 def painted_piece_node(piece: Piece, paint: TablePaint, texture, geometry: TableGeometry) -> NodePath:
     """A static piece of a painted kind: its tops textured from ``paint``, its walls in its plain
-    colour, darkening towards their foot (:func:`~entropy3d.render.paint.wall_shade`)."""
+    colour, darkening towards their foot (:func:`~entropy3d.look.paint.wall_shade`)."""
     node = NodePath(piece.id)
     up = piece.mesh.face_normals[:, 2] > UP_NORMAL_Z
     if up.any():
@@ -143,7 +143,7 @@ def build_table_node(spec: SceneSpec, geometry: TableGeometry, grid: GridStyle |
                      paint: TablePaint | None = None) -> tuple[NodePath, dict[str, NodePath]]:
     """The whole static table under one node, and each piece's node by piece id; ``backend``
     (tiny or gl) picks the ground layers' depth state (:func:`ground_layer_state`). With
-    ``paint`` (:func:`~entropy3d.render.paint.paint_table`) the ground, roads, blocks, roofs,
+    ``paint`` (:func:`~entropy3d.look.paint.paint_table`) the ground, roads, blocks, roofs,
     decks and ramps are drawn painted, and the shadows and road markings come with the paint.
 
     Piece nodes are kept apart (not flattened together) so a renderer can move destructible

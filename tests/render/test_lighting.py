@@ -8,8 +8,9 @@ import pytest
 import trimesh
 from panda3d.core import Camera, NodePath, OrthographicLens
 
+from entropy3d.look.light import lit_colours
 from entropy3d.render.backend import OffscreenTarget
-from entropy3d.render.lighting import add_lights, lit_colours
+from entropy3d.render.lighting import add_lights
 from entropy3d.render.nodes import baked_triangles_node, lit_triangles_node, shaded_triangles
 
 #: pixels per unit of the orthographic camera
@@ -60,7 +61,7 @@ def test_a_baked_mesh_draws_the_pixels_the_lit_one_draws(rgb):
 
 
 def test_lit_colours_add_the_ambient_and_each_light_facing_the_normal_and_clamp():
-    from entropy3d.render.lighting import AMBIENT_RGB, FILL_DIRECTION, FILL_RGB, SUN_DIRECTION, SUN_RGB
+    from entropy3d.look.light import AMBIENT_RGB, FILL_DIRECTION, FILL_RGB, SUN_DIRECTION, SUN_RGB
 
     away = -(SUN_DIRECTION + FILL_DIRECTION) / np.linalg.norm(SUN_DIRECTION + FILL_DIRECTION)
     rgb = np.array([0.5, 0.4, 0.3])

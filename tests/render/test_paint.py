@@ -1,4 +1,4 @@
-"""The painted table (entropy3d.render.paint): materials near their rules colours, soft sun
+"""The painted table (entropy3d.look.paint, drawn by entropy3d.render): materials near their rules colours, soft sun
 shadows and ambient occlusion baked in, walls darkening at their foot, contact shadows under
 miniatures, gang colours apart from the terrain (issue 43, part 3)."""
 
@@ -10,9 +10,9 @@ import numpy as np
 import pytest
 
 from entropy3d.geometry import Pose
-from entropy3d.render import paint
-from entropy3d.render.paint import WALL_AO_STRENGTH, cut_walls, layer_of, paint_table, wall_shade
-from entropy3d.render.shapes import colour_rgb
+from entropy3d.look import paint
+from entropy3d.look.paint import WALL_AO_STRENGTH, cut_walls, layer_of, paint_table, wall_shade
+from entropy3d.look.shapes import colour_rgb
 from entropy3d.scene import load_scene
 from entropy3d.scene.build import build_table_geometry
 from tests.render.conftest import SMALL_TABLE, luminance
@@ -99,7 +99,7 @@ def test_another_process_paints_the_same_bytes(small_table, painted):
     import sys
 
     script = ("import hashlib; from entropy3d.scene import load_scene; "
-              "from entropy3d.scene.build import build_table_geometry; from entropy3d.render.paint import paint_table; "
+              "from entropy3d.scene.build import build_table_geometry; from entropy3d.look.paint import paint_table; "
               f"t = load_scene({str(SMALL_TABLE)!r}); p = paint_table(t.spec, build_table_geometry(t), {TEXELS}); "
               "print(hashlib.sha256(p.ground.tobytes() + p.raised.tobytes()).hexdigest())")
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=300)

@@ -7,7 +7,7 @@ from collections import Counter
 import numpy as np
 import pytest
 
-from entropy3d.render import shapes
+from entropy3d.look import shapes
 from entropy3d.render.cameras import CameraView, box_corners, fit_view, preset_view, project, to_pixels
 
 
@@ -141,7 +141,7 @@ def test_unknown_preset_is_an_error():
 def test_cast_shadow_of_a_box_stretches_away_from_the_sun():
     import trimesh
 
-    from entropy3d.render.shadows import cast_shadow
+    from entropy3d.look.shadows import cast_shadow
 
     box = trimesh.creation.box(extents=(2, 2, 4), transform=trimesh.transformations.translation_matrix((0, 0, 2)))
     sun = np.array([1.0, 0.0, 1.0]) / np.sqrt(2)  # 45 degrees up, from +x
@@ -153,8 +153,8 @@ def test_cast_shadow_of_a_box_stretches_away_from_the_sun():
 
 
 def test_small_table_shadows_fall_on_the_ground_and_on_the_towers_block(small_table):
-    from entropy3d.render.lighting import SUN_DIRECTION
-    from entropy3d.render.shadows import table_shadows, top_outline
+    from entropy3d.look.light import SUN_DIRECTION
+    from entropy3d.look.shadows import table_shadows, top_outline
     from entropy3d.scene.build import build_table_geometry
 
     geometry = build_table_geometry(small_table)
@@ -169,7 +169,7 @@ def test_small_table_shadows_fall_on_the_ground_and_on_the_towers_block(small_ta
 
 
 def test_windows_one_row_per_storey_facing_out_of_every_wall():
-    from entropy3d.render.facades import PROUD, building_windows
+    from entropy3d.look.facades import PROUD, building_windows
     from entropy3d.scene.schema import Building
 
     # a 6" x 3" block of 2 storeys, outline given clockwise on purpose
@@ -201,8 +201,8 @@ def test_raised_shadows_leave_out_only_casters_whose_shadow_cannot_reach_the_top
     """Each raised top is shaded by the parts whose stretched plan box reaches it, not by every
     taller part: on crossroads the shadows are the same regions as with every taller part cast
     onto every top (the oracle below), top by top."""
-    from entropy3d.render.lighting import SUN_DIRECTION
-    from entropy3d.render.shadows import FLAT_KINDS, RECEIVER_KINDS, cast_shadow, table_shadows, top_outline
+    from entropy3d.look.light import SUN_DIRECTION
+    from entropy3d.look.shadows import FLAT_KINDS, RECEIVER_KINDS, cast_shadow, table_shadows, top_outline
     from entropy3d.resources import default_scene
     from entropy3d.scene import load_scene
     from entropy3d.scene.build import build_table_geometry
@@ -226,7 +226,7 @@ def test_a_shadow_reaches_only_away_from_the_sun():
     """A 4" tall box on x, y 10..12 lit from the south-east (45 degrees up): its shadow on the
     ground stretches 2.83" west and north, so it reaches a top at x 7.5..8.5, y 13..14 but not
     one further out, nor one to the south-east; on a plane at its top it stays on its own box."""
-    from entropy3d.render.shadows import shadow_reaches
+    from entropy3d.look.shadows import shadow_reaches
 
     sun = np.array([0.5, -0.5, np.sqrt(0.5)])  # towards the sun: east, south and up
     bounds = np.array([[10.0, 10.0, 0.0], [12.0, 12.0, 4.0]])

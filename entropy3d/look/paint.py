@@ -34,10 +34,10 @@ import trimesh
 from PIL import Image, ImageDraw
 from scipy import ndimage
 
-from entropy3d.render import shapes
-from entropy3d.render.lighting import SUN_DIRECTION
-from entropy3d.render.shadows import FLAT_KINDS, table_shadows
-from entropy3d.render.shapes import colour_rgb
+from entropy3d.look import shapes
+from entropy3d.look.light import SUN_DIRECTION
+from entropy3d.look.shadows import FLAT_KINDS, table_shadows
+from entropy3d.look.shapes import colour_rgb
 from entropy3d.scene.build import Piece, TableGeometry
 from entropy3d.scene.footprints import plan_outline
 from entropy3d.scene.schema import SceneSpec

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from entropy3d.render.shapes import quad_triangles
+from entropy3d.look.shapes import quad_triangles
 from entropy3d.scene.schema import Building
 
 WINDOW_WIDTH = 0.45
