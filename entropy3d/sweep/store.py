@@ -69,7 +69,7 @@ CREATE TABLE IF NOT EXISTS riders (
 );
 CREATE TABLE IF NOT EXISTS moments (
     {_GAME_KEY},
-    kind TEXT NOT NULL,               -- takedown, crash, jump, bust, smash, hit
+    kind TEXT NOT NULL,               -- takedown, escape, crash, jump, bust, smash, hit
     turn INTEGER NOT NULL,
     activation INTEGER NOT NULL,      -- index of the activation in the replay, from 0
     model TEXT NOT NULL, credited TEXT NOT NULL,

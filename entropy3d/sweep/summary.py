@@ -6,9 +6,12 @@ count from the same records, so a figure means the same thing everywhere.
 
 Moments are the things worth watching, each where it happened on the table (inches):
 
-- ``takedown``: a model that was riding before an activation and is out of the game (or escaped
-  off an open edge) after it, at its last pose; credited to the activating model when it is
-  another gang's (its move or attack did it), to nobody when the model took itself out;
+- ``takedown``: a model that was riding before an activation and is out of the game after it, at
+  its last pose; credited to the activating model when it is another gang's (its move or attack
+  did it), to nobody when the model took itself out;
+- ``escape``: a model that rode off an open table edge in the activation (Lovers Point Brawl's
+  escape, Package Run's delivery), where it left: its own gang's feat, so no takedown and no
+  credit to anyone;
 - ``crash``: a crash the rules resolved (EC-COL-HEAD/SIDE), where the bike was when it hit;
 - ``jump``: a flight the rules gave air time (EC-JUMP-1), at its take-off;
 - ``bust``: a bust (EC-DICE-4), ridden or in an attack; ``smash``: a destructible the rider went
@@ -28,10 +31,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from entropy3d.rules.state import RIDING
+from entropy3d.rules.state import ESCAPED, RIDING
 
 #: drama points per moment kind (see the module docstring)
-DRAMA_WEIGHTS = {"takedown": 3.0, "jump": 2.0, "crash": 1.5, "smash": 1.0, "hit": 1.0, "bust": 0.5}
+DRAMA_WEIGHTS = {"takedown": 3.0, "escape": 2.0, "jump": 2.0, "crash": 1.5, "smash": 1.0, "hit": 1.0, "bust": 0.5}
 #: extra drama points per takedown in the last turn played (a finish decided late)
 LATE_TAKEDOWN = 2.0
 #: drama points per second a bike spent in the air on jumps
@@ -169,9 +172,12 @@ def activation_moments(number: int, activation) -> tuple[list[Moment], int, floa
     gang = before.model(owner).gang
     for model_id, model in after.models.items():
         was = before.models.get(model_id)
-        if was is not None and was.status == RIDING and model.status != RIDING:
-            credited = owner if model.gang != gang else ""
-            add("takedown", model_id, (model.pose.x, model.pose.y), credited)
+        if was is None or was.status != RIDING or model.status == RIDING:
+            continue
+        if model.status == ESCAPED:
+            add("escape", model_id, (model.pose.x, model.pose.y))
+        else:
+            add("takedown", model_id, (model.pose.x, model.pose.y), owner if model.gang != gang else "")
     return moments, attacks, air
 
 

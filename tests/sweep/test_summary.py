@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from entropy3d.game import play_game
-from entropy3d.rules.state import RIDING
+from entropy3d.rules.state import ESCAPED, RIDING
 from entropy3d.sweep.summary import (
     AIR_SECOND,
     CLOSE_FINISH,
@@ -171,3 +171,22 @@ def test_EC_MISSION_PACKAGE_a_game_won_level_on_points_is_said_won_on_the_tie_br
     assert drama_reasons(row, {"hades": "Hades MC"}.get) == ("2 takedowns, 1 bust", "Hades MC win on the tie-break")
     assert drama_reasons({**row, "margin": 2}, {"hades": "Hades MC"}.get)[1] == "Hades MC win by 2 points"
     assert drama_reasons({**row, "winner": ""})[1] == "a draw"
+
+
+def test_EC_MISSION_PACKAGE_an_escape_or_a_delivery_is_no_takedown():
+    """Package Run's delivery (EC-MISSION-PACKAGE) and Lovers Point Brawl's escape are the riding
+    gang's feat, not a rival's takedown: in the package yard's seed-0 game (geometric, 3 turns) all
+    three runners ride off the far edge and no model goes out, so the game has no takedown and
+    three escapes, each where its runner left the table (the old summary counted 3 takedowns)."""
+    game = play_game(Path(__file__).parents[1] / "data" / "package_yard.yaml", seed=0, turns=3,
+                     producer="geometric")
+    escaped = {m for m, model in game.end.state.models.items() if model.status == ESCAPED}
+    assert escaped == {"k_fast", "k_lost", "k_slow"}
+    summary = summarize(game)
+    assert summary.takedowns == 0
+    escapes = [m for m in summary.moments if m.kind == "escape"]
+    assert {m.model for m in escapes} == escaped and len(escapes) == 3
+    assert all(m.credited == "" and m.drama == DRAMA_WEIGHTS["escape"] for m in escapes)
+    for moment in escapes:
+        pose = game.end.state.model(moment.model).pose
+        assert (moment.x_in, moment.y_in) == (round(pose.x, 3), round(pose.y, 3))
