@@ -113,6 +113,11 @@ def _told(event: Event, events: Sequence[Event], names: words.Names) -> Caption:
     vip = next((e for e in events if e.kind == "score" and "vip" in e.figures
                 and event.model in (e.model, e.figures.get("from"))), None)
     then = f": {names.rider(vip.model)} takes over as VIP" if vip is not None and vip.model != event.model else ""
+    # a carrier out of the game drops its package (Package Run): the drop's VP said with the fall
+    dropped = next((e for e in events if e.kind == "score" and e.model == event.model and "package" in e.figures
+                    and "delivered" in e.figures and not e.figures["delivered"]), None)
+    if dropped is not None and event.kind != "left_table":
+        then += "; " + words.sentence(dropped, names)
     if kind == "wreck" or (kind == "attack" and figures.get("taken_out")):
         if vip is not None and vip.figures["vip"] == "taken down":
             return Caption(words.sentence(vip, names), event.t_s, True)

@@ -316,6 +316,27 @@ def test_EC_MISSION_PACKAGE_a_ride_off_the_table_that_delivers_a_package_is_capt
     assert caption([off], names).text == "Viper (Komodo) rides off the table and escapes"
 
 
+def test_EC_MISSION_PACKAGE_a_carrier_taken_out_is_captioned_with_the_package_it_drops():
+    """Clause: EC-MISSION-PACKAGE ("a carrier taken out ... drops it": its VP to the defenders). The
+    caption of a carrier taken out says the drop and whom it scores for, which the film's HUD
+    counts at that moment; a wreck (a crash or a bust) the same; a rider with no package is just
+    taken out. The old caption said only "Viper (Komodo) is taken out"."""
+    from entropy3d.rules.event import Event
+    from entropy3d.systems.words import Names
+
+    names = Names(riders={"k1": "Viper", "h1": "Brakes"}, gangs={"komodo": "Komodo", "hades": "Hades MC"},
+                  gang_of={"k1": "komodo", "h1": "hades"})
+    blow = Event("attack", "h1", "attacks k1 with the chain", piece="k1", rolls=(), t_s=1.0)
+    hit = Event("attack", "k1", "h1 hits k1: -1 wound, taken out", piece="h1", t_s=1.5,
+                figures={"wounds_lost": 1, "taken_out": True})
+    dropped = Event("score", "k1", "drops its 3 VP package (taken out): hades +3 VP",
+                    clauses=("EC-MISSION-PACKAGE",), figures={"package": 3, "delivered": False, "gangs": ["hades"]})
+    said = caption([blow, hit, dropped], names)
+    assert (said.text, said.t_s, said.bad) == (
+        "Viper (Komodo) is taken out; Viper drops a 3 VP package: +3 VP to Hades MC", 1.5, True)
+    assert caption([blow, hit], names).text == "Viper (Komodo) is taken out"
+
+
 def test_EC_MISSION_VIP_a_vip_taken_out_is_captioned_as_the_takedown_or_with_who_takes_over():
     """Clause: EC-MISSION-VIP. The short cut's caption of a VIP taken out says what the mission
     made of it: the takedown in the rulebook's words when the other VIP did it, else who takes
