@@ -8,6 +8,7 @@ The file is written atomically (:mod:`entropy3d.outputs`).
 
 from __future__ import annotations
 
+import math
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -16,8 +17,15 @@ import numpy as np
 from PIL import Image, ImageDraw
 
 from entropy3d.activation.key import ColourKey, font
-from entropy3d.activation.profile import ProfileAxes, draw_profile
-from entropy3d.activation.story import RideStory
+from entropy3d.activation.profile import (
+    MAGNIFIER_W,
+    ProfileAxes,
+    draw_magnified_flight,
+    draw_profile,
+    needs_magnifier,
+    profile_axes,
+)
+from entropy3d.activation.story import RideStory, distances_along
 from entropy3d.activation.topdown import draw_topdown
 from entropy3d.geometry import Pose
 from entropy3d.outputs import AtomicFile
@@ -57,6 +65,31 @@ def title_lines(story: RideStory, names=None) -> tuple[str, str]:
             story.outcome(names))
 
 
+#: the moments a ghost is kept for first, when two would stand on one another
+GHOST_PRIORITY = ("take-off", "touchdown", "end", "peak", "start")
+#: ghosts stand at least this many base lengths apart (a sportsbike's 1.75": 2.2")
+GHOST_SPACING_BASES = 1.25
+
+
+def spaced_ghosts(story: RideStory) -> list[tuple[str, Pose]]:
+    """The moments the 3D still shows the bike at, in order along the ride, as (name, pose with z
+    the bike's height): each moment's ghost but one that would stand within
+    :data:`GHOST_SPACING_BASES` base lengths of a ghost already kept (the moments kept first in
+    :data:`GHOST_PRIORITY`): take-off and peak 1.3" apart drew two bikes in one."""
+    moments = [(m.name, m.distance_in, Pose(m.xyz[0], m.xyz[1], m.heading_deg, m.xyz[2]))
+               for m in story.moments() if m.name != "end"]
+    end_distance = float(distances_along(story.path, [story.end.xy])[0])
+    moments.append(("end", end_distance, story.end))
+    spacing = GHOST_SPACING_BASES * story.base.length
+    kept: list[tuple[str, float, Pose]] = []
+    for name in GHOST_PRIORITY:
+        for moment in (m for m in moments if m[0] == name):
+            pose = moment[2]
+            if all(math.dist((pose.x, pose.y, pose.z), (k[2].x, k[2].y, k[2].z)) >= spacing for k in kept):
+                kept.append(moment)
+    return [(name, pose) for name, _, pose in sorted(kept, key=lambda m: m[1])]
+
+
 def ride_still(story: RideStory, key: ColourKey):
     """The 3D panel's content in the key's colours (:class:`~entropy3d.render.ride_still.RideStill`)."""
     from entropy3d.render.ride_still import RideStill
@@ -70,8 +103,7 @@ def ride_still(story: RideStory, key: ColourKey):
             if len(rows) > 1:
                 segments.append((rows, key.colour("flight" if airborne[start] else "ridden")))
             start = k
-    ghosts = [Pose(m.xyz[0], m.xyz[1], m.heading_deg, m.xyz[2]) for m in story.moments() if m.name != "end"]
-    ghosts.append(story.end)
+    ghosts = [pose for _, pose in spaced_ghosts(story)]
     marks = [(tuple(c.point), key.colour("contact")) for c in story.facts.contacts]
     snap = None
     landing = story.rules_landing()
@@ -88,7 +120,7 @@ def ride_still(story: RideStory, key: ColourKey):
 def draw_picture(table, geometry, story: RideStory, names=None, cliff_edges=(), backend: str | None = None
                  ) -> Picture:
     """Draw the whole picture in memory."""
-    from entropy3d.render.ride_still import render_ride_still
+    from entropy3d.render.ride_still import render_ride_still, ride_camera
 
     key = ColourKey(story.facts.producer)
     still = ride_still(story, key)
@@ -96,8 +128,9 @@ def draw_picture(table, geometry, story: RideStory, names=None, cliff_edges=(), 
     still_w, still_h = STILL_BOX[2] - STILL_BOX[0], STILL_BOX[3] - STILL_BOX[1]
     still_image = Image.fromarray(render_ride_still(table, geometry, still, (still_w, still_h), backend))
     still_s = time.perf_counter() - started
-    shown = ", ".join(m.name for m in story.moments())
-    ImageDraw.Draw(still_image).text((10, 8), f"3D: from the side, the bike at {shown}",
+    shown = ", ".join(name for name, _ in spaced_ghosts(story))
+    cut = " (what stood in front cut away)" if ride_camera(still, still_w / still_h, geometry)[1] else ""
+    ImageDraw.Draw(still_image).text((10, 8), f"3D: square onto its side{cut}, the bike at {shown}",
                                      fill=(255, 255, 255), font=font(17, bold=True), stroke_width=2,
                                      stroke_fill=(0, 0, 0))
 
@@ -107,7 +140,10 @@ def draw_picture(table, geometry, story: RideStory, names=None, cliff_edges=(), 
     image.paste(still_image, STILL_BOX[:2])
     image.paste(topdown, TOPDOWN_BOX[:2])
     draw = ImageDraw.Draw(image)
-    axes = draw_profile(draw, geometry, story, key, PROFILE_BOX, names)
+    magnified = needs_magnifier(story, profile_axes(story, PROFILE_BOX))
+    axes = draw_profile(draw, geometry, story, key, PROFILE_BOX, names, MAGNIFIER_W if magnified else 0)
+    if magnified:  # a short or low flight, seen beside the profile at its own scale
+        draw_magnified_flight(image, geometry, story, key, axes, PROFILE_BOX)
     heading, outcome = title_lines(story, names)
     draw.text((14, 8), heading, fill=(235, 235, 235), font=font(22, bold=True))
     draw.text((14, 40), outcome, fill=key.colour("rules landing") if story.rules_landing() else (255, 255, 255),

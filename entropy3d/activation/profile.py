@@ -13,7 +13,7 @@ import math
 from dataclasses import dataclass
 
 import numpy as np
-from PIL import ImageDraw
+from PIL import Image, ImageDraw
 
 from entropy3d.activation.key import ColourKey, font
 from entropy3d.activation.story import RideStory, distances_along
@@ -61,9 +61,10 @@ class ProfileAxes:
         return self.s_min + (column - self.left) / self.px_per_in_s
 
 
-def profile_axes(story: RideStory, box: tuple[int, int, int, int]) -> ProfileAxes:
+def profile_axes(story: RideStory, box: tuple[int, int, int, int], room_right: int = 0) -> ProfileAxes:
     """The axes that frame the whole ride, its rules' landing and the table under it in ``box``
-    (left, top, right, bottom) pixels, leaving room for tick labels."""
+    (left, top, right, bottom) pixels, leaving room for tick labels (and ``room_right`` pixels on
+    the right, for the magnified flight)."""
     distances = story.distances
     trajectory = story.trajectory
     far = [float(distances.max()), story.facts.path_length_in]
@@ -75,7 +76,8 @@ def profile_axes(story: RideStory, box: tuple[int, int, int, int]) -> ProfileAxe
     s_max = max(far) + 2.0
     z_max = math.ceil(max(heights) + 1.0)
     left, top, right, bottom = box
-    return ProfileAxes(left + 56, top + 34, right - left - 76, bottom - top - 80, -1.0, s_max, -0.5, float(z_max))
+    return ProfileAxes(left + 56, top + 34, right - left - 76 - room_right, bottom - top - 80, -1.0, s_max, -0.5,
+                       float(z_max))
 
 
 def _inside_any(points: np.ndarray, parts) -> np.ndarray:
@@ -154,12 +156,13 @@ def _label(draw, at, text: str, colour=TEXT_COLOUR, above: bool = True, within: 
 
 
 def draw_profile(draw: ImageDraw.ImageDraw, geometry, story: RideStory, key: ColourKey,
-                 box: tuple[int, int, int, int], names: Names | None = None) -> ProfileAxes:
-    """Draw the profile into ``box`` (left, top, right, bottom) pixels; returns its axes. What the
-    bike hit or smashed is named as the title line names it (``names``: a rider by name, scenery
-    by a name read off its id)."""
+                 box: tuple[int, int, int, int], names: Names | None = None, room_right: int = 0) -> ProfileAxes:
+    """Draw the profile into ``box`` (left, top, right, bottom) pixels, its plot ``room_right``
+    pixels short of the box's right (for :func:`draw_magnified_flight`); returns its axes. What
+    the bike hit or smashed is named as the title line names it (``names``: a rider by name,
+    scenery by a name read off its id)."""
     names = names or Names()
-    axes = profile_axes(story, box)
+    axes = profile_axes(story, box, room_right)
     left, top, right, bottom = box
     draw.rectangle(box, fill=PANEL_COLOUR)
     draw.text((left + 10, top + 6), "Profile: height over distance along the path (inches)", fill=TEXT_COLOUR,
@@ -238,3 +241,99 @@ def _draw_ride(draw, story: RideStory, key: ColourKey, axes: ProfileAxes, names:
         text = {"take-off": f"take-off {moment.xyz[2]:.1f}\"", "peak": f"peak {moment.xyz[2]:.1f}\"",
                 "touchdown": f"touchdown {moment.distance_in:.1f}\""}[name]
         _label(draw, centre, text, key.colour(name), above=name != "touchdown", taken=taken)
+
+
+#: a flight drawn less than this many pixels high (or long) in the profile is magnified beside it
+FLIGHT_SEEN_PX = 48
+#: width (pixels) the magnified flight takes right of the profile's plot
+MAGNIFIER_W = 440
+MAGNIFIER_FRAME = (200, 200, 210)
+
+
+def flight_extent(story: RideStory) -> tuple[float, float, float, float] | None:
+    """(first, last distance, lowest, highest height), inches, of the ride's rows in the air, or
+    None when it never left the ground."""
+    rows = np.flatnonzero(story.airborne_rows())
+    if not len(rows):
+        return None
+    s, z = story.distances[rows], story.trajectory[rows, 3]
+    return float(s.min()), float(s.max()), float(z.min()), float(z.max())
+
+
+def needs_magnifier(story: RideStory, axes: ProfileAxes) -> bool:
+    """Whether the flight, drawn on ``axes``, is under :data:`FLIGHT_SEEN_PX` high or long: a
+    0.11" hop off a kicker was a dozen pixels of arc."""
+    extent = flight_extent(story)
+    if extent is None:
+        return False
+    s0, s1, z0, z1 = extent
+    return (z1 - z0) * axes.px_per_in_z < FLIGHT_SEEN_PX or (s1 - s0) * axes.px_per_in_s < FLIGHT_SEEN_PX
+
+
+def _tick_step(span: float, most: int = 6) -> float:
+    """The smallest of 0.01, 0.02, 0.05, 0.1 ... inches giving at most ``most`` ticks over ``span``."""
+    for step in (0.01, 0.02, 0.05, 0.1, 0.2, 0.25, 0.5, 1.0, 2.0, 5.0):
+        if span / step <= most:
+            return step
+    return 10.0
+
+
+def draw_magnified_flight(image, geometry, story: RideStory, key: ColourKey, axes: ProfileAxes,
+                          box: tuple[int, int, int, int]) -> ProfileAxes | None:
+    """The flight magnified right of the profile's plot (in ``box``, the profile panel), with its
+    own inch ticks and how much it is magnified, and a frame round the part of the plot it
+    magnifies; returns its axes (pixels of ``image``), or None without a flight."""
+    extent = flight_extent(story)
+    if extent is None:
+        return None
+    s0, s1, z0, z1 = extent
+    pad_s, pad_z = max(0.3, 0.15 * (s1 - s0)), max(0.02, 0.25 * (z1 - z0))
+    left, top = axes.left + axes.width + 34, axes.top
+    right, bottom = box[2] - 12, axes.top + axes.height
+    plot = ProfileAxes(left + 58, top + 30, right - left - 70, bottom - top - 58, s0 - pad_s, s1 + pad_s,
+                       z0 - pad_z, z1 + 2.5 * pad_z)
+    draw = ImageDraw.Draw(image)
+    (x0, y0), (x1, y1) = axes.px([plot.s_min, plot.s_max], [plot.z_max, plot.z_min])
+    draw.rectangle([x0 - 2, y0 - 2, x1 + 2, y1 + 2], outline=MAGNIFIER_FRAME, width=1)
+    level = min(max((y0 + y1) / 2, top + 10), bottom - 10)
+    draw.line([(x1 + 2, (y0 + y1) / 2), (left, level)], fill=MAGNIFIER_FRAME, width=1)
+    draw.rectangle([left, top, right, bottom], fill=PANEL_COLOUR, outline=MAGNIFIER_FRAME)
+    zoom_z, zoom_s = plot.px_per_in_z / axes.px_per_in_z, plot.px_per_in_s / axes.px_per_in_s
+    draw.text((left + 8, top + 6), f"the flight magnified: heights x{zoom_z:.0f}, lengths x{zoom_s:.1f}",
+              fill=TEXT_COLOUR, font=font(14, bold=True))
+    step = _tick_step(plot.z_max - plot.z_min)
+    for z in np.arange(math.ceil(plot.z_min / step) * step, plot.z_max, step):
+        (_, row), = plot.px([plot.s_min], [z])
+        draw.line([(plot.left, row), (plot.left + plot.width, row)], fill=(48, 50, 58))
+        draw.text((plot.left - 52, row - 8), f"{z:.2f}\"", fill=AXIS_COLOUR, font=font(12))
+    step = _tick_step(plot.s_max - plot.s_min, 5)
+    for s in np.arange(math.ceil(plot.s_min / step) * step, plot.s_max, step):
+        (column, _), = plot.px([s], [plot.z_min])
+        draw.text((column - 10, plot.top + plot.height + 6), f"{s:g}\"", fill=AXIS_COLOUR, font=font(12))
+    # the data on a layer of the plot's own size, pasted in: what runs past the plot is cut off
+    layer = Image.new("RGB", (plot.width, plot.height), PANEL_COLOUR)
+    inner = ProfileAxes(0, 0, plot.width, plot.height, plot.s_min, plot.s_max, plot.z_min, plot.z_max)
+    for distance, low, high in table_section(geometry, story, inner):
+        (column, row_high), (_, row_low) = inner.px([distance, distance], [high, low])
+        ImageDraw.Draw(layer).line([(column, row_high), (column, row_low)], fill=key.colour("section"))
+    pen = ImageDraw.Draw(layer)
+    points, airborne = inner.px(story.distances, story.trajectory[:, 3]), story.airborne_rows()
+    for k in range(len(points) - 1):
+        colour = key.colour("flight" if airborne[k] and airborne[k + 1] else "ridden")
+        pen.line([tuple(points[k]), tuple(points[k + 1])], fill=colour, width=3)
+    moments = {m.name: m for m in story.moments()}
+    for name in ("take-off", "peak", "touchdown"):
+        if name in moments:
+            _dot(pen, inner.px(moments[name].distance_in, moments[name].xyz[2]), key.colour(name))
+    image.paste(layer, (plot.left, plot.top))
+    draw.rectangle([plot.left, plot.top, plot.left + plot.width, plot.top + plot.height], outline=AXIS_COLOUR)
+    taken: list[tuple[float, float, float, float]] = []
+    launch = moments.get("take-off")
+    for name in ("take-off", "peak", "touchdown"):
+        moment = moments.get(name)
+        if moment is None:
+            continue
+        rise = "" if launch is None or name == "take-off" else f" ({moment.xyz[2] - launch.xyz[2]:+.2f}\")"
+        _label(draw, plot.px(moment.distance_in, moment.xyz[2]), f"{name} {moment.xyz[2]:.2f}\"{rise}",
+               key.colour(name), above=name != "touchdown", within=(plot.left, plot.left + plot.width), taken=taken)
+    return plot

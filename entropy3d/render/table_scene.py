@@ -166,12 +166,12 @@ def build_table_node(spec: SceneSpec, geometry: TableGeometry, grid: GridStyle |
         node.reparent_to(root)
         pieces[piece.id] = node
 
-    windows = [building_windows(b) for b in spec.buildings]
-    windows = [w for w in windows if len(w)]
-    if windows:
-        triangles = np.concatenate(windows)
-        panes = baked_triangles_node("windows", triangles, flat_normals(triangles)[:, 0], colour_rgb(WINDOW_COLOUR))
-        panes.reparent_to(root)
+    for building in spec.buildings:  # under its building's node: a building cut away takes its windows
+        triangles = building_windows(building)
+        if len(triangles):
+            panes = baked_triangles_node("windows", triangles, flat_normals(triangles)[:, 0],
+                                         colour_rgb(WINDOW_COLOUR))
+            panes.reparent_to(pieces.get(building.id, root))
 
     width, depth = geometry.width, geometry.depth
     edges = dict(spec.table.edges)
