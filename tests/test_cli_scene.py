@@ -71,3 +71,15 @@ def test_EC_MISSION_VIP_info_says_each_gangs_vip():
     summary = json.loads(run("info", str(DATA / "vip_yard.yaml"), "--json").stdout)
     assert summary["vip_takedown"] == {"vips": {"hades": "h_vip", "komodo": "k_vip"}}
     assert "vip_takedown" not in json.loads(run("info", str(DATA / "small_table.yaml"), "--json").stdout)
+
+
+def test_EC_MISSION_GRAB_info_says_the_packages_and_each_gangs_exit():
+    """Clause: EC-MISSION-GRAB. `info` says where the packages lie and each gang's deployment edge
+    (its way home), in words and in its JSON."""
+    said = run("info", str(DATA / "grab_yard.yaml"))
+    assert said.returncode == 0
+    assert "packages: package_1 at (18, 12), package_2 at (15, 21), package_3 at (21, 3)" in said.stdout
+    assert "exits: hades west, komodo east" in said.stdout
+    summary = json.loads(run("info", str(DATA / "grab_yard.yaml"), "--json").stdout)
+    assert summary["grab_n_go"] == {"items": {"package_1": [18.0, 12.0], "package_2": [15.0, 21.0],
+                                              "package_3": [21.0, 3.0]}, "exits": {"hades": "west", "komodo": "east"}}

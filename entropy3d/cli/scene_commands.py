@@ -123,6 +123,8 @@ def scene_summary(path: Path) -> dict:
         "models": models,
         **({"package_run": spec.package_run.model_dump()} if spec.package_run is not None else {}),
         **({"vip_takedown": spec.vip_takedown.model_dump()} if spec.vip_takedown is not None else {}),
+        **({"grab_n_go": {"items": {i.id: [float(i.at[0]), float(i.at[1])] for i in spec.grab_n_go.items},
+                          "exits": dict(spec.grab_n_go.exits)}} if spec.grab_n_go is not None else {}),
     }
 
 
@@ -148,6 +150,10 @@ def info(scene: Path = typer.Argument(..., help="scene YAML file"),
                    + ", ".join(f"{model} {vp} VP" for model, vp in setup["carriers"].items()))
     if "vip_takedown" in summary:  # EC-MISSION-VIP: each gang's declared VIP
         typer.echo("VIPs: " + ", ".join(f"{gang} {model}" for gang, model in summary["vip_takedown"]["vips"].items()))
+    if "grab_n_go" in summary:  # EC-MISSION-GRAB: the packages on the table, each gang's way home
+        setup = summary["grab_n_go"]
+        typer.echo("packages: " + ", ".join(f"{item} at ({x:g}, {y:g})" for item, (x, y) in setup["items"].items()))
+        typer.echo("exits: " + ", ".join(f"{gang} {edge}" for gang, edge in setup["exits"].items()))
     typer.echo(f"models ({len(summary['models'])}):")
     for m in summary["models"]:
         x, y, z = m["position_in"]

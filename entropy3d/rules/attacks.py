@@ -121,12 +121,12 @@ def _busts(state: State, duel, attacker: ModelState, target: ModelState, push: s
     for roll, who, push_name, by_gang in ((duel.attacker, attacker, push, None),
                                           (duel.defender, target, defender_push, attacker.gang)):
         if roll.outcome is Outcome.BUST and state.model(who.id).in_play:
-            state, bust = _bust(state, who.id, push_name, by_gang, rng, ruleset)
+            state, bust = bust_sequence(state, who.id, push_name, by_gang, rng, ruleset)
             events.append(bust)
     return state, events
 
 
-def _bust(state: State, model_id: str, push: str, by_gang: str | None, rng: np.random.Generator,
+def bust_sequence(state: State, model_id: str, push: str, by_gang: str | None, rng: np.random.Generator,
           ruleset: Ruleset) -> tuple[State, Event]:
     """The crash sequence of a bust in an attack (EC-DICE-4), and the mission's points."""
     current: ModelState = state.model(model_id)

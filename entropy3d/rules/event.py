@@ -17,7 +17,7 @@ from entropy3d.rules.dice import Outcome, TestRoll
 
 #: event kinds, in the order a reader meets them
 KINDS = ("activation", "skip", "move", "test", "bust", "destructible", "jump", "landing", "crash",
-         "cliff_edge", "left_table", "rest", "attack", "kick", "score", "condition", "trap",
+         "cliff_edge", "left_table", "rest", "attack", "kick", "item", "score", "condition", "trap",
          "wreck", "ruling")
 
 

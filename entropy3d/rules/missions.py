@@ -15,6 +15,7 @@ when either busting or completing their run") and does not drop it (DECISION); i
 of packages delivered by busted carriers come off the runners' total. It ends when no package
 is left in play.
 VIP Takedown (EC-MISSION-VIP): :mod:`entropy3d.rules.vip`; it ends when a VIP takes the other out.
+Grab n Go (EC-MISSION-GRAB): :mod:`entropy3d.rules.grab`; it ends when no package is left in play.
 DECISION: the other missions of the scene schema are not written missions in the rulebook
 ("more vague ideas"); they are scored as Turf War.
 Every game also ends when fewer than two gangs have a model on the table.
@@ -26,6 +27,7 @@ from dataclasses import dataclass
 from typing import Callable, Iterable, Mapping, Sequence
 
 from entropy3d.rules.event import Event
+from entropy3d.rules.grab import GRAB_N_GO, grab_explanation, grab_game_over, items_in_play
 from entropy3d.rules.ruleset import Ruleset
 from entropy3d.rules.state import ESCAPED, RIDING, ModelState, State
 from entropy3d.rules.vip import VIP_TAKEDOWN, last_vips_standing, taken_down, vip_explanation
@@ -34,7 +36,7 @@ TURF_WAR = "turf_war"
 LOVERS_POINT = "lovers_point_brawl"
 PACKAGE_RUN = "package_run"
 #: the missions the rulebook gives scoring for; any other is scored as Turf War
-SCORED_MISSIONS = (TURF_WAR, LOVERS_POINT, PACKAGE_RUN, VIP_TAKEDOWN)
+SCORED_MISSIONS = (TURF_WAR, LOVERS_POINT, PACKAGE_RUN, VIP_TAKEDOWN, GRAB_N_GO)
 
 
 def scored_as(mission: str) -> str:
@@ -175,7 +177,11 @@ def game_over(state: State) -> str:
     down = taken_down(state) if state.mission == VIP_TAKEDOWN else None
     if down is not None:
         return f"a VIP took the other out ({down.vip_taken_by} took out {down.id})"
-    if len(gangs) < 2 and not (state.mission == PACKAGE_RUN and carried):  # the runners may ride on alone
+    if state.mission == GRAB_N_GO and grab_game_over(state):
+        return grab_game_over(state)
+    # the runners may ride on alone; so may the last gang while a package is left to grab
+    if len(gangs) < 2 and not (state.mission == PACKAGE_RUN and carried) \
+            and not (state.mission == GRAB_N_GO and gangs and items_in_play(state)):
         return "only one gang left on the table" if gangs else "no model left on the table"
     return ""
 
@@ -218,6 +224,8 @@ def score_explanation(state: State, events: Iterable[Event], gang_of: Mapping[st
         return _package_explanation(state, events, gang_of, ruleset, mission_title, gang_name)
     if state.mission == VIP_TAKEDOWN:
         return vip_explanation(state, events, gang_of, ruleset, mission_title, gang_name, rider_name)
+    if state.mission == GRAB_N_GO:
+        return grab_explanation(state, events, gang_of, ruleset, mission_title, gang_name, rider_name)
     points = dict(_points(state, ruleset))
     rule = ", ".join(f"{p:+d} VP per {SCORED.get(k, k)}" for k, p in points.items())
     rows = [("", f"{mission_title}: {rule}")]

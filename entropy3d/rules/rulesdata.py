@@ -238,11 +238,15 @@ class PickupSpec(Strict):
     stress: NonNegInt
     tn_per_bike_within: NonNegInt
     crowd_range_in: NonNeg
+    tn: PosInt = Field(description="the pickup test's TN before the crowd (EC-ACT-PICKUP; DECISION)")
 
 
 class PassSpec(Strict):
     range_in: NonNeg
     stress: NonNegInt
+    tn: PosInt = Field(description="the pass test's TN (EC-ACT-PASS; DECISION)")
+    odd_crashes: Literal["passer", "receiver"] = Field(description="whose bike crashes on an odd d10 after a "
+                                                                   "busted pass (EC-ACT-PASS; DECISION)")
 
 
 class StuntSpec(Strict):
@@ -453,11 +457,18 @@ class VipTakedownScoring(Strict):
     takedown: PosInt = Field(description="VP for a VIP that takes the enemy VIP out (EC-MISSION-VIP)")
 
 
+class GrabNGoScoring(Strict):
+    packages: PosInt = Field(description="packages on the table (EC-MISSION-GRAB)")
+    hold_actions: NonNegInt = Field(description="complete actions a package is held before it may escape")
+    escape: PosInt = Field(description="VP for each package carried off its holder's own deployment edge")
+
+
 class MissionsSpec(Strict):
     turf_war: TurfWarScoring
     lovers_point_brawl: LoversPointScoring
     package_run: PackageRunScoring
     vip_takedown: VipTakedownScoring
+    grab_n_go: GrabNGoScoring
 
 
 class RiderDefaults(Strict):

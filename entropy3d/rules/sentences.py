@@ -207,6 +207,11 @@ def sentence(event: Event, names: Names, out_words: str = "out of the game") -> 
         if figures.get("delivered"):
             return f"{who} delivers a {value} VP package: +{value} VP to {gangs}"
         return f"{who} drops a {value} VP package: +{value} VP to {gangs}"
+    if kind == "score" and "item" in figures:  # EC-MISSION-GRAB
+        gangs = " and ".join(names.gang(g) for g in figures.get("gangs", ()))
+        return f"{who} escapes with {names.thing(figures['item'])}: +1 VP to {gangs}"
+    if kind == "item":
+        return _item_sentence(event, names)
     if kind == "score" and "vip" in figures:  # EC-MISSION-VIP
         if figures["vip"] == "taken down":
             taker = names.rider(figures["by"])
@@ -284,6 +289,35 @@ def _kick_sentence(event: Event, names: Names) -> str:
     if figures.get("pivoted_deg"):
         words += f", turning it {abs(float(figures['pivoted_deg'])):.0f} degrees"
     return words
+
+
+def _item_sentence(event: Event, names: Names) -> str:
+    """A package picked up, missed, passed, fumbled, dropped, held or lost (EC-ACT-PICKUP,
+    EC-ACT-PASS, EC-MISSION-GRAB), riders and packages by name."""
+    who, figures = names.rider(event.model), event.figures
+    item, did = names.thing(figures.get("item")), figures.get("did")
+    roll = f": {dice(event.rolls[0])}" if event.rolls else ""
+    to = names.rider(figures.get("to", ""))
+    if did == "picked up":
+        return f"{who} picks up {item}{roll}{stress_words(event.stress_change)}"
+    if did == "missed":
+        verdict = " - BUST" if event.rolls and event.rolls[0].outcome is Outcome.BUST else " - misses"
+        return f"{who} grabs at {item}{roll}{verdict}"
+    if did == "passed":
+        return f"{who} passes {item} to {to}{roll}"
+    if did == "fumbled":
+        return f"{who} fumbles the pass to {to}{roll}: {item} drops"
+    if did == "busted":
+        crashed = names.rider(figures.get("crashes", ""))
+        return f"{who} busts passing {item} to {to}{roll}: the d10 rolls {figures.get('d10')}, {crashed} crashes"
+    if did == "dropped":
+        return f"{who} drops {item} where it went down"
+    if did == "held":
+        return f"{who} has held {item} {figures.get('held')} of {figures.get('need')} actions"
+    if did == "lost":
+        how = "too soon" if figures.get("too_soon") else "over another gang's edge"
+        return f"{who} carries {item} off the table {how}: it is lost"
+    return about(event, who)
 
 
 def _trap_sentence(event: Event, names: Names) -> str:

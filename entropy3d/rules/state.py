@@ -242,6 +242,36 @@ class Trap:
 
 
 @dataclass(frozen=True)
+class Item:
+    """A Grab n Go package (EC-MISSION-GRAB): id: the scene's; x, y: where it lies on the table
+    (inches) while no one carries it; carrier: the model id holding it, or None; held: the
+    carrier's complete actions since it got it (EC-MISSION-GRAB: "hold onto it for two complete
+    actions"); fate: None while in play, ``escaped`` (carried off its carrier's own deployment
+    edge) or ``lost`` (carried off the table any other way)."""
+
+    id: str
+    x: float
+    y: float
+    carrier: str | None = None
+    held: int = 0
+    fate: str | None = None
+
+    @property
+    def on_table(self) -> bool:
+        """It lies on the table for anyone to pick up (EC-ACT-PICKUP)."""
+        return self.carrier is None and self.fate is None
+
+    def to_json(self) -> dict:
+        return {"id": self.id, "x": round(self.x, 4) + 0.0, "y": round(self.y, 4) + 0.0, "carrier": self.carrier,
+                "held": self.held, "fate": self.fate}
+
+    @classmethod
+    def from_json(cls, data: Mapping) -> "Item":
+        return cls(str(data["id"]), float(data["x"]), float(data["y"]), data.get("carrier"), int(data.get("held", 0)),
+                   data.get("fate"))
+
+
+@dataclass(frozen=True)
 class Wreck:
     """What is left of a rider taken out (EC-WOUND): scenery from then on, which rides meet and
     sight lines are blocked by. id: ``wreck_<model id>``. model_id: the rider it was (its bike
@@ -267,6 +297,8 @@ class State:
     models: by model id, in scene order. scenery: destructibles that moved or broke, by piece id.
     score: victory points by gang id. traps: trap tokens on the table (EC-TRAP).
     wrecks: riders taken out, now scenery (EC-WOUND), in the order they were placed.
+    items: Grab n Go's packages (EC-MISSION-GRAB), in scene order; exits: gang id -> the table
+    edge of its deployment, which its holders leave by. Both left out of the JSON form when empty.
     """
 
     turn: int
@@ -276,6 +308,8 @@ class State:
     score: Mapping[str, int] = field(default_factory=dict)
     traps: tuple[Trap, ...] = ()
     wrecks: tuple[Wreck, ...] = ()
+    items: tuple[Item, ...] = ()
+    exits: Mapping[str, str] = field(default_factory=dict)
 
     def __repr__(self) -> str:
         return f"State(turn {self.turn}, {len(self.models)} models, {len(self.scenery)} moved pieces)"
@@ -301,6 +335,14 @@ class State:
     def add_score(self, gang: str, points: int) -> "State":
         return dataclasses.replace(self, score={**self.score, gang: self.score.get(gang, 0) + points})
 
+    def with_item(self, item: Item) -> "State":
+        """The state with ``item`` in place of the item of its id."""
+        return dataclasses.replace(self, items=tuple(item if i.id == item.id else i for i in self.items))
+
+    def item_held_by(self, model_id: str) -> Item | None:
+        """The item ``model_id`` carries (Grab n Go), or None."""
+        return next((i for i in self.items if i.carrier == model_id and i.fate is None), None)
+
     def gangs_in_play(self) -> list[str]:
         """Gangs that still have a model on the table, in scene order."""
         seen: list[str] = []
@@ -314,7 +356,9 @@ class State:
                 "models": [m.to_json() for m in self.models.values()],
                 "scenery": {k: dataclasses.asdict(v) for k, v in sorted(self.scenery.items())},
                 "score": dict(sorted(self.score.items())), "traps": [t.to_json() for t in self.traps],
-                **({"wrecks": [w.to_json() for w in self.wrecks]} if self.wrecks else {})}
+                **({"wrecks": [w.to_json() for w in self.wrecks]} if self.wrecks else {}),
+                **({"items": [i.to_json() for i in self.items]} if self.items else {}),
+                **({"exits": dict(sorted(self.exits.items()))} if self.exits else {})}
 
     @classmethod
     def from_json(cls, data: Mapping) -> "State":
@@ -323,7 +367,8 @@ class State:
                    scenery={k: ScenerySpot(**v) for k, v in data.get("scenery", {}).items()},
                    score=dict(data.get("score", {})),
                    traps=tuple(Trap.from_json(t) for t in data.get("traps", ())),
-                   wrecks=tuple(Wreck.from_json(w) for w in data.get("wrecks", ())))
+                   wrecks=tuple(Wreck.from_json(w) for w in data.get("wrecks", ())),
+                   items=tuple(Item.from_json(i) for i in data.get("items", ())), exits=dict(data.get("exits", {})))
 
 
 def pose_to_json(pose: Pose) -> list[float]:

@@ -32,8 +32,9 @@ import numpy as np
 
 from entropy3d.errors import IllegalPlanError
 from entropy3d.geometry import Pose
-from entropy3d.rules import conditions, missions, stopped_guns, traps, wrecks
+from entropy3d.rules import conditions, grab, items, missions, stopped_guns, traps, wrecks
 from entropy3d.rules.attacks import (
+    ATTACK_BACK,
     CHICKEN,
     DODGE,
     WHILE_RELOADING,
@@ -199,9 +200,14 @@ def check(state: State, action: Action, ruleset: Ruleset, table: TableChecks | N
             seen.append(table.sight(state, model.id, action.target, action.from_pose or model.pose))
             return seen[-1]
 
+        if action.weapon == items.PASS:  # in lieu of an attack (EC-ACT-PASS)
+            items.check_pass(state, model.id, action.target, action.from_pose, ruleset)
+            return action
         if action.target not in state.models:
             raise IllegalPlanError("EC-ACT-ATTACK", f"no model {action.target!r} to attack; models: "
                                                     f"{', '.join(m for m in state.models if m != model.id)}")
+        if state.items:  # EC-MISSION-GRAB: a holder makes no attack
+            grab.check_holder_attack(state, model.id, action.target, action.defence == ATTACK_BACK)
         try:
             kind = weapon_kind(action.weapon, ruleset)
         except ValueError as unknown:
@@ -276,10 +282,15 @@ def resolve(state: State, action: Action, facts: Facts | None, rng: np.random.Ge
     leaves the pose the ride gave, sees nothing and places wrecks without it.
     """
     after, events = _resolve(state, action, facts, rng, ruleset, table)
+    if action.kind in (MOVE, FORCED) and after.items:  # EC-ACT-PICKUP: a ride near an item tries for it
+        after, picked = items.pick_up(after, action.model_id, None if facts is None else facts.trajectory,
+                                       action.push, rng, ruleset)
+        events = events + picked
     after, placed = wrecks.place_wrecks(state, after, ruleset, table)
     after, scored = missions.carry_packages(after, events)  # EC-MISSION-PACKAGE
     after, taken = take_down_vips(state, after, action.model_id, events, ruleset)  # EC-MISSION-VIP
-    return after, events + placed + scored + taken
+    after, carried = grab.carry_items(state, after, action.kind, action.model_id, events, ruleset)  # EC-MISSION-GRAB
+    return after, events + placed + scored + taken + carried
 
 
 def _resolve(state: State, action: Action, facts: Facts | None, rng: np.random.Generator,
@@ -348,6 +359,9 @@ def _apply(state: State, action: Action, facts: Facts | None, rng: np.random.Gen
         return resolve_skip(state, model, ruleset)
     if action.kind == WATCH:
         return stopped_guns.remain(state, model.id, ruleset)
+    if action.kind == ATTACK and action.weapon == items.PASS:
+        return items.resolve_pass(state, model.id, action.target, action.from_pose, action.push,
+                                  action.defender_push, rng, ruleset)
     if action.kind == ATTACK:
         state, cost = gungho_cost(state, model.id, ruleset)
         kind = weapon_kind(action.weapon, ruleset)

@@ -203,7 +203,9 @@ def _reference_problems(spec: SceneSpec, ruleset: Ruleset, lines: dict[str, int]
             ("package_run", spec.package_run, "{to: EDGE, carriers: {MODEL: VP, ...}}", "EC-MISSION-PACKAGE",
              lambda: package_run_problems(spec, ruleset, lines)),
             ("vip_takedown", spec.vip_takedown, "{vips: {GANG: MODEL, ...}}", "EC-MISSION-VIP",
-             lambda: vip_problems(spec, lines))):
+             lambda: vip_problems(spec, lines)),
+            ("grab_n_go", spec.grab_n_go, "{items: [{id: ID, at: [X, Y]}, ...], exits: {GANG: EDGE, ...}}",
+             "EC-MISSION-GRAB", lambda: grab_problems(spec, ruleset, lines))):
         if spec.mission == mission and setup is None:
             report("mission", f"mission: {mission} needs its set-up: add `{mission}: {form}` ({clause})")
         if setup is not None and spec.mission != mission:
@@ -229,6 +231,46 @@ def vip_problems(spec: SceneSpec, lines: dict[str, int]) -> list[Problem]:
                              f"{', '.join(gang_of) or '(none)'}"))
     said = vip_set_up_problems(spec.vip_takedown.vips, gang_of, list(spec.gangs))
     return problems + [(key, line_of(lines, key), message) for key, message in said]
+
+
+def grab_problems(spec: SceneSpec, ruleset: Ruleset, lines: dict[str, int]) -> list[Problem]:
+    """Grab n Go's set-up (EC-MISSION-GRAB): what the rulebook asks of it
+    (:func:`entropy3d.rules.grab.grab_set_up_problems`), then the table's part: "terrain setup to
+    prevent a straight line possible from deployment to the packages" (DECISION: the straight line
+    from every rider's starting base centre to every package crosses a building's footprint; a
+    model on foot deploys on a roof and is not checked), and no package inside a building; each
+    with the line of its key path."""
+    from shapely import LineString, Point, Polygon
+
+    from entropy3d.rules.grab import grab_set_up_problems
+
+    setup = spec.grab_n_go
+    said = grab_set_up_problems([(i.id, float(i.at[0]), float(i.at[1])) for i in setup.items], setup.exits,
+                                list(spec.gangs), spec.table.edges, spec.table.width, spec.table.depth, ruleset)
+    problems = [(key, line_of(lines, key), message) for key, message in said]
+    footprints = {b.id: Polygon(b.corners()) for b in spec.buildings}
+    for k, item in enumerate(setup.items):
+        spot = Point(float(item.at[0]), float(item.at[1]))
+        if not (0 <= spot.x <= spec.table.width and 0 <= spot.y <= spec.table.depth):
+            continue  # off the table: said already
+        inside = next((bid for bid, shape in footprints.items() if shape.covers(spot)), None)
+        if inside is not None:
+            where = f"grab_n_go.items[{k}].at"
+            problems.append((where, line_of(lines, where), f"{item.id} lies inside building '{inside}': put it on "
+                             "the street, where a rider can ride within 1\" of it (EC-ACT-PICKUP)"))
+            continue
+        for model in spec.models:
+            if model.on_foot:
+                continue
+            line = LineString([(float(model.position[0]), float(model.position[1])), (spot.x, spot.y)])
+            if not any(line.crosses(shape) or line.within(shape) for shape in footprints.values()):
+                where = f"grab_n_go.items[{k}].at"
+                problems.append((where, line_of(lines, where), f"{model.id} has a straight line from where it "
+                                 f"deploys ({float(model.position[0]):g}, {float(model.position[1]):g}) to {item.id}: "
+                                 "\"terrain setup to prevent a straight line possible from deployment to the "
+                                 "packages\" (EC-MISSION-GRAB): put a building across it, or move the package"))
+                break
+    return problems
 
 
 def package_run_problems(spec: SceneSpec, ruleset: Ruleset, lines: dict[str, int]) -> list[Problem]:

@@ -321,6 +321,22 @@ class VipTakedown(Strict):
     vips: dict[Identifier, Identifier] = Field(min_length=1, description="gang id -> the model id of its VIP")
 
 
+class GrabItem(Strict):
+    """A Grab n Go package where the game starts (EC-MISSION-GRAB)."""
+
+    id: Identifier
+    at: Vec2 = Field(description="where it lies, [x, y] inches")
+
+
+class GrabNGo(Strict):
+    """Grab n Go's set-up (EC-MISSION-GRAB): the packages at the centre of the table, and each
+    gang's deployment edge, which its holders escape over."""
+
+    items: list[GrabItem] = Field(min_length=1, description="the packages (the rules data's number of them)")
+    exits: dict[Identifier, Literal["north", "south", "east", "west"]] = Field(
+        min_length=1, description="gang id -> the table edge it deployed from: its holders exit over it")
+
+
 class SceneSpec(Strict):
     """A whole scene file."""
 
@@ -347,3 +363,5 @@ class SceneSpec(Strict):
                                                                 "the edge they ride for (EC-MISSION-PACKAGE)")
     vip_takedown: Optional[VipTakedown] = Field(None, description="mission: vip_takedown only: each gang's VIP "
                                                                   "(EC-MISSION-VIP)")
+    grab_n_go: Optional[GrabNGo] = Field(None, description="mission: grab_n_go only: the packages and each gang's "
+                                                           "deployment edge (EC-MISSION-GRAB)")

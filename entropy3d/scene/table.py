@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 from entropy3d.geometry import BaseShape, Pose
 from entropy3d.rules.conditions import become
 from entropy3d.rules.ruleset import ON_FOOT, Ruleset
-from entropy3d.rules.state import ModelState, State
+from entropy3d.rules.state import Item, ModelState, State
 from entropy3d.scene.schema import Model, SceneSpec
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -120,5 +120,9 @@ class Table:
         if self.spec.vip_takedown is not None:  # EC-MISSION-VIP: each gang's declared VIP
             declared = set(self.spec.vip_takedown.vips.values())
             models = [m.but(vip=True) if m.id in declared else m for m in models]
+        grab = self.spec.grab_n_go  # EC-MISSION-GRAB: the packages on the table, each gang's way home
         return State(turn=0, mission=self.spec.mission, models={m.id: m for m in models}, scenery={},
-                     score={g: 0 for g in self.spec.gangs})
+                     score={g: 0 for g in self.spec.gangs},
+                     items=() if grab is None else tuple(Item(i.id, float(i.at[0]), float(i.at[1]))
+                                                         for i in grab.items),
+                     exits={} if grab is None else dict(grab.exits))

@@ -45,9 +45,9 @@ def test_EC_COL_EDGE_lovers_point_explains_escapes_and_what_no_event_explains(ru
 
 
 def test_EC_DICE_4_a_mission_the_rulebook_does_not_write_is_scored_and_named_as_turf_war(rules):
-    """Clause: EC-DICE-4. The scene schema's vaguer missions (grab_n_go, ...) score as Turf War,
-    and the card says so rather than naming a scoring rule that does not exist."""
-    state = State(turn=1, mission="grab_n_go", models={}, score={"hades": -1})
+    """Clause: EC-DICE-4. The scene schema's vaguer missions (free_ride) score as Turf War, and the
+    card says so rather than naming a scoring rule that does not exist."""
+    state = State(turn=1, mission="free_ride", models={}, score={"hades": -1})
     rows = find_system("entropy_city").score_lines(state, [Event("bust", "ash", "busts")], GANG_OF, NAMES, rules)
     assert rows[0][1].startswith("Turf War: ") and rows[1] == ("hades", "Hades MC  -1 VP: 1 bust x -1")
 

@@ -414,14 +414,61 @@ def test_EC_MISSION_VIP_a_vip_takedown_set_up_wrong_is_refused_with_its_key_path
 
 
 @pytest.mark.parametrize("mission,setup", [("package_run", "{to: west, carriers: {a: 1}}"),
-                                           ("vip_takedown", "{vips: {a: b}}")])
-def test_EC_MISSION_PACKAGE_and_VIP_a_mission_and_its_set_up_come_together(tmp_path, mission, setup):
-    """Clauses: EC-MISSION-PACKAGE, EC-MISSION-VIP. A mission with a set-up of its own (Package
-    Run's carriers, VIP Takedown's VIPs) is refused without it, and the set-up without the mission,
-    each with the key, the line and the fix."""
+                                           ("vip_takedown", "{vips: {a: b}}"),
+                                           ("grab_n_go", "{items: [{id: p, at: [1, 1]}], exits: {a: west}}")])
+def test_EC_MISSION_PACKAGE_VIP_and_GRAB_a_mission_and_its_set_up_come_together(tmp_path, mission, setup):
+    """Clauses: EC-MISSION-PACKAGE, EC-MISSION-VIP, EC-MISSION-GRAB. A mission with a set-up of its
+    own (Package Run's carriers, VIP Takedown's VIPs, Grab n Go's packages and exits) is refused
+    without it, and the set-up without the mission, each with the key, the line and the fix."""
     missing = write_scene(tmp_path, f"name: No set-up\nmission: {mission}\n", "missing.yaml")
     assert any(key == "mission" and line == 2 and f"needs its set-up: add `{mission}:" in message
                for key, line, message in problems_of(missing))
     stray = write_scene(tmp_path, f"name: Stray\n{mission}: {setup}\n", "stray.yaml")
     assert any(key == mission and line == 2 and f"remove it or set `mission: {mission}`" in message
                for key, line, message in problems_of(stray))
+
+
+def test_EC_MISSION_GRAB_a_grab_n_go_set_up_wrong_is_refused_with_its_key_path_line_and_fix(tmp_path):
+    """Clause: EC-MISSION-GRAB. "3 packages at the centre of the board, terrain setup to prevent a
+    straight line possible from deployment to the packages": two packages where the rules data
+    has three, one off the table, one inside a building, one a rider has a straight line to from
+    where it deploys; a gang with no exit edge. The bundled yard passes."""
+    path = write_scene(tmp_path, """\
+        name: Bad grab
+        mission: grab_n_go
+        grab_n_go:
+          items: [{id: p1, at: [30, 12]}, {id: p2, at: [12, 12]}]
+          exits: {h: west}
+        table: {width: 24, depth: 24}
+        buildings:
+          - {id: shed, rect: [10, 10, 14, 14], storeys: 1}
+        gangs: {h: {name: H, colour: "#ff0000"}, k: {name: K, colour: "#00ff00"}}
+        models:
+          - {id: h1, gang: h, bike: cruiser, position: [4, 4], facing: 0}
+          - {id: k1, gang: k, bike: cruiser, position: [20, 20], facing: 180}
+        """)
+    found = problems_of(path)
+    said = {key: message for key, _, message in found}
+    assert all(line == 4 for key, line, _ in found if key.startswith("grab_n_go.items"))
+    assert "2 packages; the rules data's are 3" in said["grab_n_go.items"]
+    assert "(30, 12) is off the 24x24 inch table" in said["grab_n_go.items[0].at"]
+    assert "p2 lies inside building 'shed'" in said["grab_n_go.items[1].at"]
+    assert "k has no deployment edge: add `k: EDGE`" in said["grab_n_go.exits"]
+    open_street = write_scene(tmp_path, """\
+        name: Straight line
+        mission: grab_n_go
+        grab_n_go:
+          items: [{id: p1, at: [12, 12]}, {id: p2, at: [12, 13]}, {id: p3, at: [12, 14]}]
+          exits: {h: west, k: east}
+        table: {width: 24, depth: 24}
+        gangs: {h: {name: H, colour: "#ff0000"}, k: {name: K, colour: "#00ff00"}}
+        models:
+          - {id: h1, gang: h, bike: cruiser, position: [4, 12], facing: 0}
+          - {id: k1, gang: k, bike: cruiser, position: [20, 12], facing: 180}
+        """, "open.yaml")
+    straight = [message for key, _, message in problems_of(open_street) if key == "grab_n_go.items[0].at"]
+    assert straight == ["h1 has a straight line from where it deploys (4, 12) to p1: \"terrain setup to prevent a "
+                        "straight line possible from deployment to the packages\" (EC-MISSION-GRAB): put a building "
+                        "across it, or move the package"]
+    yard = load_scene(Path(__file__).resolve().parents[1] / "data" / "grab_yard.yaml")
+    assert [item.id for item in yard.initial_state().items] == ["package_1", "package_2", "package_3"]
