@@ -23,6 +23,7 @@ from entropy3d.game.players import ActionView, AttackOption, Player
 from entropy3d.geometry import Pose, poses_along
 from entropy3d.rules.attack_odds import melee_odds, shot_odds
 from entropy3d.rules.attacks import ALONG, DODGE, weapon_kind
+from entropy3d.rules.items import PASS
 from entropy3d.rules.kick import KICK
 from entropy3d.rules.state import State
 from entropy3d.rules.stopped_guns import may_remain
@@ -91,6 +92,8 @@ class EntropyCityPlayer:
         odds against the target's player pushing its own way."""
         state, attacker, table = view.state, view.model, view.probe
         poses = _poses_along(ridden, attacker.pose)
+        if state.items and state.item_held_by(attacker.id) is not None:
+            return self._pass_options(state, attacker, poses, table)  # a holder makes no attack (EC-MISSION-GRAB)
         weapons = ["chicken", attacker.weapon] + ([attacker.gun] if attacker.gun and attacker.ammo > 0 else [])
         weapons += [KICK] if getattr(self.chooser, "considers_kicks", False) else []
         options = []
@@ -116,6 +119,24 @@ class EntropyCityPlayer:
                         continue
                     options.append(self._option(state, action))
                     break
+        return options
+
+    def _pass_options(self, state: State, holder, poses: Sequence[Pose], table) -> list[AttackOption]:
+        """The passes the rules allow a holder in lieu of its attack: to each friend in play, from
+        the first point of its move the engine's ``check`` accepts (EC-ACT-PASS), at the rules
+        data's TN."""
+        options = []
+        for friend in state.models.values():
+            if friend.gang != holder.gang or friend.id == holder.id or not friend.in_play:
+                continue
+            for pose in poses:
+                try:
+                    action = self.engine.check(state, Action.attack(holder.id, friend.id, PASS, from_pose=pose), table)
+                except IllegalPlanError:
+                    continue
+                options.append(AttackOption(PASS, friend.id, int(self.engine.ruleset.data("actions.pass.tn")),
+                                            action.from_pose))
+                break
         return options
 
     def _option(self, state: State, action: Action) -> AttackOption:

@@ -26,6 +26,7 @@ from entropy3d.rules.attacks import DODGE
 from entropy3d.rules.combat import check_melee, gun_range_in
 from entropy3d.rules.dice import Policy, policy_named
 from entropy3d.rules.events import destructible_eligible
+from entropy3d.rules.items import PASS, item_met
 from entropy3d.rules.kick import KickPlan
 from entropy3d.rules.odds import exact_odds
 from entropy3d.rules.planner import PlannedMove
@@ -53,6 +54,10 @@ PACKAGE_DELIVERED = 120.0
 PACKAGE_HOME_IN = 12.0
 #: VIP Takedown (EC-MISSION-VIP): how much more a VIP values harm done to the enemy VIP
 VIP_HUNT = 2.5
+#: Grab n Go (EC-MISSION-GRAB): points a rider holding nothing gets for each inch a move takes it
+#: nearer the nearest package on the table, and for a move that rides within reach of one (a pickup)
+ITEM_PULL = 3.0
+ITEM_REACHED = 40.0
 
 
 @dataclass(frozen=True, eq=False)
@@ -361,14 +366,25 @@ class AutoPlayer:
         rivals = [b for b in view.state.models.values() if b.in_play and b.gang != bike.gang]
         friends = [b for b in view.state.models.values() if b.in_play and b.gang == bike.gang and b.id != bike.id]
         end = move.end_pose
-        carrying = bike.carries_package
+        held = view.state.item_held_by(bike.id) if view.state.items else None
+        # a Package Run carrier rides for its edge; so does a Grab n Go holder, for its own (EC-MISSION-GRAB)
+        carrying = bike.carries_package or held is not None
+        home = bike.package_to if held is None else view.state.exits.get(bike.gang)
+        loose = [i for i in view.state.items if i.on_table] if held is None else []
+        if loose:  # every inch nearer the nearest package on the table, and most of all reaching one
+            start_gap = min(float(np.hypot(i.x - bike.pose.x, i.y - bike.pose.y)) for i in loose)
+            end_gap = min(float(np.hypot(i.x - end.x, i.y - end.y)) for i in loose)
+            score += ITEM_PULL * (start_gap - end_gap)
+            score += ITEM_REACHED if item_met(view.state, bike, move.path, self.ruleset) is not None else 0.0
         if rivals:
             # a defender of Package Run rides at the packages (EC-MISSION-PACKAGE); a carrier rides
             # for its edge, not at the rivals; a VIP hunts the enemy VIP (EC-MISSION-VIP)
-            targets = [r for r in rivals if r.carries_package or (bike.vip and r.vip)] or rivals
+            targets = [r for r in rivals if r.carries_package or (bike.vip and r.vip)
+                       or (view.state.items and view.state.item_held_by(r.id))] or rivals
             nearest = min(targets, key=lambda r: float(np.hypot(*(r.pose.xy - bike.pose.xy))))
             gap = float(np.hypot(*(nearest.pose.xy - end.xy)))
-            if not carrying:  # a carrier takes an attack on its way (choose_attack), it does not hunt one
+            if not carrying and not loose:  # a carrier takes an attack on its way (choose_attack), it does not
+                # hunt one; a rider going for a package on the table does not either
                 score -= self.aggression * 0.8 * gap
                 if gap < 3.0:
                     score += 6.0 * self.aggression
@@ -383,17 +399,18 @@ class AutoPlayer:
         if blocked.any():
             first = int(np.argmax(blocked))
             score -= 30.0 + 2.0 * (len(path) - first)
-        delivers = carrying and (probe.edge_crossed(move.path) or ("", ""))[0] == bike.package_to
+        # a holder escapes once it has held its package long enough (EC-MISSION-GRAB)
+        ready = held is None or held.held >= int(self.ruleset.data("missions.grab_n_go.hold_actions"))
+        delivers = carrying and ready and (probe.edge_crossed(move.path) or ("", ""))[0] == home
         if carrying:  # every inch nearer its edge, and most of all riding off it
-            score += PACKAGE_PULL * (_to_edge(bike.pose.xy, bike.package_to, probe)
-                                     - _to_edge(end.xy, bike.package_to, probe))
+            score += PACKAGE_PULL * (_to_edge(bike.pose.xy, home, probe) - _to_edge(end.xy, home, probe))
             score += PACKAGE_DELIVERED if delivers else 0.0
         off = probe.off_table(path, margin=0.6)
         if off.any() and not delivers:  # a carrier off another edge drops its package
             score -= 60.0 + (PACKAGE_DELIVERED if carrying else 0.0)
         if not carrying:
             score -= 3.0 * float(probe.off_table(end.xy[None, :], margin=3.0)[0])
-        near_home = carrying and _to_edge(end.xy, bike.package_to, probe) < PACKAGE_HOME_IN
+        near_home = carrying and _to_edge(end.xy, home, probe) < PACKAGE_HOME_IN
         if not near_home:  # a carrier this near its edge rides off it next, whatever is beside it
             score -= _boxed_in(end, move.speed, bike, probe, self.ruleset)
         own = self.ruleset.base_for(bike.bike_type)
@@ -447,6 +464,12 @@ class AutoPlayer:
         bust_cost = self._bust_cost(model)
 
         def worth(option: AttackOption) -> float:
+            if option.kind == PASS:  # EC-ACT-PASS: hand the package on only when holding it is a bust waiting
+                odds = exact_odds(option.tn, model.stress + int(ruleset.data("actions.pass.stress")), ruleset,
+                                  self.policy, model.max_stress)
+                friend = view.state.model(option.target)
+                at_risk = model.stress >= model.max_stress - 3 or model.wounds < friend.wounds
+                return (float(odds.success) * 8.0 - float(odds.bust) * bust_cost) if at_risk else -1.0
             harm = _harm(option.kind, ruleset)
             if option.odds is None:
                 odds = exact_odds(option.tn, model.stress, ruleset, self.policy, model.max_stress)

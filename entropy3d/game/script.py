@@ -28,6 +28,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_valida
 from entropy3d.errors import IllegalPlanError, PlanError, ScriptError
 from entropy3d.game.players import ActionView, AttackOption, AutoPlayer
 from entropy3d.rules.dice import Policy, policy_named
+from entropy3d.rules.items import PASS
 from entropy3d.rules.keypaths import did_you_mean
 from entropy3d.rules.kick import KICK, kick_limits, parse_kick
 from entropy3d.rules.plan import parse_plan
@@ -44,7 +45,8 @@ class ScriptedActivation(BaseModel):
     plans: list[str] = Field(default_factory=list, max_length=2, description="one plan per action, in order")
     attack: Union[str, list[str], None] = Field(
         None, description="`TARGET [with WEAPON]`: the model to attack after the move (with chicken, the melee "
-                          "weapon or the gun, or `kick [own] [push INCHES] [pivot DEGREES]`, EC-MEL-KICK), if the "
+                          "weapon or the gun, or `kick [own] [push INCHES] [pivot DEGREES]`, EC-MEL-KICK; "
+                          "`FRIEND with pass` passes a held item, EC-ACT-PASS), if the "
                           "rules allow it; a list for a gung-ho rider's attacks, in order (up to 4, EC-ACT-GUNGHO)")
     remain_on_overwatch: bool = Field(False, description="spend this activation remaining on overwatch, once "
                                       "(EC-GUN-STOPPED); then no plans")
@@ -155,7 +157,7 @@ def script_problems(script: GameScript, lines: dict[str, int], table) -> list[tu
                     kick_limits(parse_kick(weapon.split()), table.ruleset)
                 except IllegalPlanError as error:
                     add(where, error.message)
-            elif weapon:
+            elif weapon and weapon != PASS:  # a pass is made in lieu of the attack (EC-ACT-PASS)
                 try:
                     weapon_kind(weapon, table.ruleset)
                 except ValueError as error:

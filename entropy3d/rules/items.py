@@ -45,18 +45,18 @@ def pickup_reach_in(model: ModelState, ruleset: Ruleset) -> float:
     return 0.5 * ruleset.base_for(model.bike_type).width + float(ruleset.data("actions.pickup.range_in"))
 
 
-def item_met(state: State, model: ModelState, trajectory: np.ndarray, ruleset: Ruleset
+def item_met(state: State, model: ModelState, path_xy: np.ndarray, ruleset: Ruleset
              ) -> tuple[Item, int] | None:
-    """The first item on the table that ``model``'s ridden ``trajectory`` (rows t, x, y, z,
-    heading) comes within pickup reach of, with the row where it first does; None when it meets none."""
-    if len(trajectory) == 0:
+    """The first item on the table that ``model``'s path (``path_xy``: n x 2, inches) comes within
+    pickup reach of, with the index of the point where it first does; None when it meets none."""
+    if len(path_xy) == 0:
         return None
     reach = pickup_reach_in(model, ruleset)
     best: tuple[int, Item] | None = None
     for item in state.items:
         if not item.on_table:
             continue
-        near = np.flatnonzero(np.hypot(trajectory[:, 1] - item.x, trajectory[:, 2] - item.y) <= reach + 1e-9)
+        near = np.flatnonzero(np.hypot(path_xy[:, 0] - item.x, path_xy[:, 1] - item.y) <= reach + 1e-9)
         if near.size and (best is None or int(near[0]) < best[0]):
             best = (int(near[0]), item)
     return None if best is None else (best[1], best[0])
@@ -75,19 +75,19 @@ def bikes_crowding(state: State, model: ModelState, at: Pose, ruleset: Ruleset) 
 
 def pick_up(state: State, model_id: str, trajectory: np.ndarray | None, push: str, rng: np.random.Generator,
             ruleset: Ruleset) -> tuple[State, list[Event]]:
-    """The pickup a ride attempts (EC-ACT-PICKUP), after it is resolved (``trajectory``: the ride's
-    rows, t, x, y, z, heading, as the producer's facts give them; None: nothing ridden): a model of a Grab n Go
-    game still riding, on the ground and holding nothing, whose ride came within reach of an item
+    """The pickup a ride attempts (EC-ACT-PICKUP; "when driving": a rider, not a model on foot),
+    after it is resolved (``trajectory``: the ride's rows, t, x, y, z, heading, as the producer's
+    facts give them; None: nothing ridden): a model of a Grab n Go game still riding, on the ground and holding nothing, whose ride came within reach of an item
     on the table, tries for the first it met: +1 stress, then a test at ``actions.pickup.tn`` +1
     per bike crowding it there. Passed, it holds the item; failed, the item stays; busted, the
     crash sequence (EC-DICE-4). Either way no attack this action, and it did not only move
     (EC-MOVE-3)."""
     model = state.model(model_id)
-    if state.mission != GRAB_N_GO or trajectory is None or not model.in_play or model.air is not None \
+    if state.mission != GRAB_N_GO or trajectory is None or not model.in_play or model.on_foot or model.air is not None \
             or state.item_held_by(model_id) is not None:
         return state, []
     trajectory = np.asarray(trajectory, float)
-    met = item_met(state, model, trajectory, ruleset)
+    met = item_met(state, model, trajectory[:, 1:3], ruleset)
     if met is None:
         return state, []
     item, row = met

@@ -59,7 +59,8 @@ PLATE_HEIGHT_IN = 2.2
 #: another size scales it by the square root of its pixels (1080p: 1,170 kbit/s, 13.9 MB)
 SHORT_KBPS_720P = 780
 #: which event an action's caption tells, most telling first
-_TOLD = ("wreck", "cliff_edge", "left_table", "crash", "bust", "jump", "landing", "destructible", "attack", "move")
+_TOLD = ("wreck", "cliff_edge", "left_table", "crash", "bust", "item", "jump", "landing", "destructible", "attack",
+         "move")
 
 
 @dataclass(frozen=True)
@@ -79,11 +80,30 @@ def _rank(event: Event) -> float:
         return _TOLD.index("crash") - 0.5
     if event.kind == "attack" and any(event.figures.get(k) for k in words.HARM):
         return _TOLD.index("crash")  # a hit tells as much as a crash
+    if event.kind == "item" and event.figures.get("did") == "held":
+        return len(_TOLD)  # the count of a holder's actions (EC-MISSION-GRAB): the ride tells it
     if event.kind == "jump" and not event.figures.get("air_time") and event.piece is None:
         return len(_TOLD)  # a bump off a ramp with no air time: the ride tells it
     if event.kind not in _TOLD and decisive(event):
         return _TOLD.index("crash")  # a rulebook's own result (a tag, a fighter fleeing): its own words tell it
     return _TOLD.index(event.kind) if event.kind in _TOLD else len(_TOLD)
+
+
+def _item_caption(event: Event, who: str, names: words.Names) -> Caption:
+    """A package picked up, missed, passed or fumbled, or dropped by a holder going down (Grab n
+    Go: EC-ACT-PICKUP, EC-ACT-PASS, EC-MISSION-GRAB), in words without dice."""
+    figures = event.figures
+    item, did = names.thing(figures.get("item")), figures.get("did")
+    to = names.rider(figures.get("to", ""))
+    said = {"picked up": (f"{who} grabs {item}", False), "missed": (f"{who} reaches for {item} and misses", False),
+            "passed": (f"{who} passes {item} to {to}", False),
+            "fumbled": (f"{who} fumbles the pass to {to}: {item} drops", True),
+            "busted": (f"{who} loses control passing {item} to {to}: "
+                       f"{names.rider(figures.get('crashes', ''))} crashes", True),
+            "dropped": (f"{who} drops {item}", True)}.get(did)
+    if said is None:
+        return Caption(words.sentence(event, names), event.t_s)
+    return Caption(said[0], event.t_s, said[1])
 
 
 def caption(events: Sequence[Event], names: words.Names) -> Caption | None:
@@ -118,6 +138,11 @@ def _told(event: Event, events: Sequence[Event], names: words.Names) -> Caption:
                     and "delivered" in e.figures and not e.figures["delivered"]), None)
     if dropped is not None and event.kind != "left_table":
         then += "; " + words.sentence(dropped, names)
+    # a holder out of the game drops its package where it went down (Grab n Go)
+    fell = next((e for e in events if e.kind == "item" and e.model == event.model
+                 and e.figures.get("did") == "dropped"), None)
+    if fell is not None and kind != "item":
+        then += f"; {names.thing(fell.figures['item'])} drops"
     if kind == "wreck" or (kind == "attack" and figures.get("taken_out")):
         if vip is not None and vip.figures["vip"] == "taken down":
             return Caption(words.sentence(vip, names), event.t_s, True)
@@ -129,9 +154,13 @@ def _told(event: Event, events: Sequence[Event], names: words.Names) -> Caption:
     if kind == "left_table":
         # a mission may score the ride off (a package delivered or dropped): the rulebook's words
         scored = next((e for e in events if e.kind == "score" and e.model == event.model
-                       and "delivered" in e.figures), None)
+                       and ("delivered" in e.figures or e.figures.get("escaped"))), None)
         if scored is not None:
             return Caption(words.sentence(scored, names), event.t_s, not scored.figures.get("delivered", True))
+        lost = next((e for e in events if e.kind == "item" and e.model == event.model
+                     and e.figures.get("did") == "lost"), None)
+        if lost is not None:  # Grab n Go: off too soon, or by another gang's edge
+            return Caption(words.sentence(lost, names), event.t_s, True)
         return Caption(f"{who} rides off the table and escapes{then}", event.t_s)
     if kind == "crash":
         how = "head-on" if figures.get("kind") == "head_on" else "side-on"
@@ -140,6 +169,8 @@ def _told(event: Event, events: Sequence[Event], names: words.Names) -> Caption:
     if kind == "bust":
         out = " and is out of the game" if words.bust_out(event) else " and goes down"
         return Caption(f"{who} loses control{out}{then}", event.t_s, True)
+    if kind == "item":
+        return _item_caption(event, who, names)
     if kind == "jump":
         if event.piece is not None:
             return Caption(f"{who} flies over {names.thing(event.piece)}", event.t_s)

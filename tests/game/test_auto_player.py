@@ -132,3 +132,37 @@ def test_EC_MISSION_PACKAGE_a_defender_rides_at_the_carrier_not_the_nearer_rider
             end = check(state, Action.ride("h1", plan), table.ruleset, probe).move.end_pose
             ends.append(float(np.hypot(end.x - far.pose.x, end.y - far.pose.y)))
         assert ends[0] < ends[1] - 1.0, (seed, ends)
+
+
+def test_EC_MISSION_GRAB_riders_go_for_the_packages_and_holders_home_once_held_long_enough():
+    """Clause: EC-MISSION-GRAB. On the Grab yard (tests/data/grab_yard.yaml), Ash round the west
+    shed at (6, 21) facing east, package_2 9" ahead: the automatic player's move comes within
+    pickup reach of it (before it knew the mission it rode at Viper, or anywhere). Holding a
+    package 4" from its own west edge and facing it, Ash rides off once it has held it 2 complete
+    actions, and keeps it on the table after 1 (off too soon, it is lost)."""
+    import dataclasses
+
+    from entropy3d.rules.items import item_met
+    from entropy3d.rules.state import Item
+    from entropy3d.rules.transition import Action, check
+    from entropy3d.scene import load_scene
+    from entropy3d.scene.build import build_table_geometry
+    from entropy3d.scene.probe import SceneProbe
+    from tests.rules.test_grab import YARD
+
+    table = load_scene(YARD)
+    geometry = build_table_geometry(table)
+    probe = SceneProbe.from_table(table, geometry)
+    start = dataclasses.replace(table.initial_state(geometry.surface_height), turn=2)
+    rounding = start.with_model(start.model("h1").but(pose=Pose(6, 21, 0)))
+    home = start.with_model(start.model("h1").but(pose=Pose(4, 5, 180)))
+    for seed in range(3):
+        player = AutoPlayer(np.random.default_rng(seed), table.ruleset)
+        plan = player.choose_plan(ActionView(rounding, rounding.model("h1"), 0, probe, table.ruleset))
+        move = check(rounding, Action.ride("h1", plan), table.ruleset, probe).move
+        assert item_met(rounding, rounding.model("h1"), move.path, table.ruleset) is not None, (seed, plan)
+        for held, off in ((2, ("west", "open")), (1, None)):
+            state = home.with_item(Item("package_2", 4, 5, carrier="h1", held=held))
+            plan = player.choose_plan(ActionView(state, state.model("h1"), 0, probe, table.ruleset))
+            move = check(state, Action.ride("h1", plan), table.ruleset, probe).move
+            assert probe.edge_crossed(move.path) == off, (seed, held, plan)

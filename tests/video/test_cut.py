@@ -378,3 +378,30 @@ def test_EC_MISSION_VIP_the_hud_score_counts_points_a_caption_has_told():
     side = Event("score", "b1", "reds score 1", figures={"gang": "reds", "points": 1})
     assert scored_points([takedown, takeover, delivered, revealed, side, Event("crash", "k1", "crashes")]) == {
         "komodo": 4, "reds": 1}
+
+
+def test_EC_MISSION_GRAB_pickup_pass_and_escape_with_a_package_are_captioned():
+    """Clauses: EC-ACT-PICKUP, EC-ACT-PASS, EC-MISSION-GRAB. The short cut tells a pickup, a pass
+    and an escape with a package in words without dice ("Ash (Hades MC) grabs package 2"), a
+    holder going down with the package it drops, and not the count of a holder's actions."""
+    from entropy3d.rules.event import Event
+    from entropy3d.systems.words import Names
+
+    names = Names(riders={"h1": "Ash", "h2": "Brakes"}, gangs={"hades": "Hades MC"},
+                  gang_of={"h1": "hades", "h2": "hades"})
+    ride = Event("move", "h1", "s2: straight 10", t_s=0.0, figures={"length_in": 10, "speed": 2})
+    grabbed = Event("item", "h1", "picks up", t_s=1.2, figures={"item": "package_2", "did": "picked up"})
+    said = caption([ride, grabbed], names)
+    assert (said.text, said.t_s, said.bad) == ("Ash (Hades MC) grabs package 2", 1.2, False)
+    passed = Event("item", "h1", "passes", piece="h2", figures={"item": "package_2", "did": "passed", "to": "h2"})
+    assert caption([passed], names).text == "Ash (Hades MC) passes package 2 to Brakes"
+    held = Event("item", "h1", "held", figures={"item": "package_2", "did": "held", "held": 2, "need": 2})
+    assert caption([ride, held], names).text == "Ash (Hades MC) rides 10\""  # the ride, not the count
+    off = Event("left_table", "h1", "off", t_s=2.0, figures={"edge": "west"})
+    home = Event("score", "h1", "escapes", piece="package_2",
+                 figures={"item": "package_2", "escaped": True, "gangs": ["hades"]})
+    assert caption([ride, held, off, home], names).text == "Ash escapes with package 2: +1 VP to Hades MC"
+    crash = Event("bust", "h1", "bust", t_s=0.5, figures={"wounds_after": 0, "out_of_game": True})
+    drop = Event("item", "h1", "drops", figures={"item": "package_2", "did": "dropped"})
+    assert caption([ride, crash, drop], names).text == "Ash (Hades MC) loses control and is out of the game; " \
+                                                       "package 2 drops"
