@@ -74,7 +74,7 @@ def check_holder_attack(state: State, attacker_id: str, target_id: str | None, a
     held = state.item_held_by(attacker_id)
     if held is not None:
         raise IllegalPlanError("EC-MISSION-GRAB", f"{attacker_id} holds {held.id}: a rider holding a package cannot "
-                                                  "attack (it may pass it: `--weapon pass` to a friend within 1\")")
+                                                  "attack (it may pass it to a friend within 1\", EC-ACT-PASS)")
     if attacks_back and target_id is not None and state.item_held_by(target_id) is not None:
         raise IllegalPlanError("EC-MISSION-GRAB", f"{target_id} holds {state.item_held_by(target_id).id}: a rider "
                                                   "holding a package cannot attack back; it dodges")
