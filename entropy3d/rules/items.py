@@ -77,8 +77,9 @@ def pick_up(state: State, model_id: str, trajectory: np.ndarray | None, push: st
             ruleset: Ruleset) -> tuple[State, list[Event]]:
     """The pickup a ride attempts (EC-ACT-PICKUP; "when driving": a rider, not a model on foot),
     after it is resolved (``trajectory``: the ride's rows, t, x, y, z, heading, as the producer's
-    facts give them; None: nothing ridden): a model of a Grab n Go game still riding, on the ground and holding nothing, whose ride came within reach of an item
-    on the table, tries for the first it met: +1 stress, then a test at ``actions.pickup.tn`` +1
+    facts give them; None: nothing ridden): a model of a Grab n Go game still riding, on the
+    ground and holding nothing, whose ride came within reach of an item on the table, tries for
+    the first it met: +1 stress, then a test at ``actions.pickup.tn`` +1
     per bike crowding it there. Passed, it holds the item; failed, the item stays; busted, the
     crash sequence (EC-DICE-4). Either way no attack this action, and it did not only move
     (EC-MOVE-3)."""
