@@ -66,5 +66,7 @@ def sheet(
         typer.echo(f"wrote {output} (one {table.width:g}\" x {table.depth:g}\" sheet at 1:1)")
         return
     layout = write_pdf(plan, output, paper.lower())
-    typer.echo(f"wrote {output} ({len(layout) + 1} {paper.upper() if paper.lower() == 'a4' else 'Letter'} pages: "
-               f"an overview and {len(layout)} at 1:1; print at 100%)")
+    bare = f"; {len(layout.bare)} of bare ground left out" if layout.bare else ""
+    typer.echo(f"wrote {output} ({len(layout.tiles) + 1} {paper.upper() if paper.lower() == 'a4' else 'Letter'} pages: "
+               f"an overview and {len(layout.tiles)} at 1:1, {'landscape' if layout.landscape else 'portrait'}{bare}; "
+               "print at 100%)")

@@ -78,6 +78,17 @@ class PdfPen:
             path.lineTo(*point)
         self.canvas.drawPath(path, fill=0, stroke=1)
 
+    def segments(self, pairs, stroke="#000000", width_pt=0.5, dash=()):
+        """Separate straight strokes (hatch lines), each a pair of points, as one path."""
+        if not len(pairs):
+            return
+        self._style(None, stroke, width_pt, dash)
+        path = self.canvas.beginPath()
+        for start, end in pairs:
+            path.moveTo(*start)
+            path.lineTo(*end)
+        self.canvas.drawPath(path, fill=0, stroke=1)
+
     def text(self, x, y, lines, size_pt=7.0, colour="#000000", halo=True, anchor="middle"):
         left, bottom, width, height = text_box(x, y, lines, size_pt)
         if halo:
@@ -128,6 +139,12 @@ class SvgPen:
     def line(self, points, stroke="#000000", width_pt=0.5, dash=()):
         self.elements.append(f'<polyline points="{self._xy(points)}" fill="none"'
                              f'{self._stroke(stroke, width_pt, dash)}/>')
+
+    def segments(self, pairs, stroke="#000000", width_pt=0.5, dash=()):
+        if not len(pairs):
+            return
+        moves = " ".join(f"M{self._xy(start[None])}L{self._xy(end[None])}" for start, end in np.asarray(pairs, float))
+        self.elements.append(f'<path d="{moves}" fill="none"{self._stroke(stroke, width_pt, dash)}/>')
 
     def text(self, x, y, lines, size_pt=7.0, colour="#000000", halo=True, anchor="middle"):
         left, bottom, width, height = text_box(x, y, lines, size_pt)
