@@ -125,9 +125,9 @@ def test_each_ramps_label_lies_beside_its_ramp_and_over_no_raised_piece(tmp_path
                        and f.outline.intersection(ramp_outline).area < 0.05]  # not what it stands on
             assert not covered, (scene.name, words, covered)
             checked += 1
-    # the kickers of crossroads, its package run and its VIP takedown, ruined highway's three (lovers
-    # point's is a mesh)
-    assert checked == 6
+    # the kickers of crossroads, its package run, its VIP takedown and its Grab n Go, ruined
+    # highway's three (lovers point's is a mesh)
+    assert checked == 7
 
 
 def test_each_roof_and_deck_is_named_on_itself(tmp_path, drawn_text):
@@ -324,4 +324,4 @@ def test_each_landings_words_lie_beside_it_and_over_no_other_raised_piece(tmp_pa
                        and f.outline.intersection(outline).area < 0.05}
             assert not covered, (scene.name, landing_label(span), covered)
             checked += 1
-    assert checked == 8  # two speeds off each of the four bundled kickers drawn from YAML
+    assert checked == 10  # two speeds off each of the five bundled kickers drawn from YAML
