@@ -16,7 +16,14 @@ under ``miniature models`` with their
 origin at the centre of the base bottom, so that a replay's motion
 (:mod:`entropy3d.export.motion`) is one translation, one rotation about +Y and one visibility
 (scale 0 when off the table) per node: one animation named after the replay, in depicted
-seconds. Materials are glTF PBR (``baseColorFactor``, not metallic) in each piece's colour.
+seconds.
+
+The table looks as the film paints it (:mod:`entropy3d.export.painted`): a painted piece's node
+holds its tops, textured from the film's plan-view paint (road markings, materials' grain, soft
+shadows), with its walls (``ID/walls``) and a building's windows (``ID/windows``) as child nodes.
+Materials are matte glTF PBR named for what they cover: a painted top by its terrain and colour
+("asphalt #3b3d42"), walls by their piece's kind ("building walls #9c8f80"), "window glass", a
+mesh or destructible by what it is ("park_tree #4a7a35"), a miniature's parts by gang.
 """
 
 from __future__ import annotations
@@ -26,13 +33,21 @@ from pathlib import Path
 
 import numpy as np
 import trimesh
-from trimesh.visual.material import PBRMaterial
 
 from entropy3d.errors import MeshError
 from entropy3d.export import hex_rgb
 from entropy3d.export.motion import Motion, Track, replay_motion
+from entropy3d.export.painted import (
+    PAINT_TEXELS,
+    add_paint_textures,
+    is_painted,
+    matte,
+    painted_parts,
+    window_part,
+)
 from entropy3d.game.replay import Replay
 from entropy3d.geometry import Pose
+from entropy3d.look.paint import TablePaint, layer_of, paint_table
 from entropy3d.outputs import write_atomic
 from entropy3d.rules.ruleset import ON_FOOT
 from entropy3d.rules.scenery import ScenerySpot
@@ -93,12 +108,7 @@ def material_name(piece) -> str:
     return piece.terrain or piece.kind
 
 
-def _material(name: str, rgb) -> PBRMaterial:
-    rgba = [int(round(255 * float(c))) for c in rgb] + [255]
-    return PBRMaterial(name=name, baseColorFactor=rgba, metallicFactor=0.0, roughnessFactor=0.85)
-
-
-def _in_gltf(mesh: trimesh.Trimesh, material: PBRMaterial, offset_in=(0.0, 0.0, 0.0),
+def _in_gltf(mesh: trimesh.Trimesh, material, offset_in=(0.0, 0.0, 0.0),
              flat: bool = True) -> trimesh.Trimesh:
     """A copy of ``mesh`` (table inches) moved by ``-offset_in``, in glTF axes and metres.
     flat: every face its own vertices, so that boxes and prisms shade flat (shared corners would
@@ -129,7 +139,7 @@ def _miniature_parts(table: Table, bike_type: str, gang: str) -> list[tuple[str,
     on_foot = bike_type == ON_FOOT
     local = miniature_shape(table.ruleset.base_for(bike_type), Pose(0.0, 0.0), table.ruleset, on_foot)
     base_rgb = tuple(c * (1.0 - BASE_SHADE) for c in gang_rgb)
-    parts = [("base", _in_gltf(local.base, _material(f"{gang} base", base_rgb)))]
+    parts = [("base", _in_gltf(local.base, matte(f"{gang} base", base_rgb)))]
     try:
         coloured = figure_colour_parts(table.ruleset) if on_foot else bike_model_colour_parts(bike_type)
     except (MeshError, FileNotFoundError):  # no bundled model: the solids sight and physics use
@@ -137,7 +147,7 @@ def _miniature_parts(table: Table, bike_type: str, gang: str) -> list[tuple[str,
     for k, (name, rgb, mesh) in enumerate(coloured):
         colour = gang_rgb if rgb is None else rgb
         label = f"{gang} bodywork" if rgb is None else "#" + "".join(f"{round(255 * c):02x}" for c in colour)
-        parts.append((f"{name}{k}", _in_gltf(mesh, _material(label, colour), flat=False)))  # authored, smooth
+        parts.append((f"{name}{k}", _in_gltf(mesh, matte(label, colour), flat=False)))  # authored, smooth
     return parts
 
 
@@ -147,15 +157,34 @@ def _scenery_centre(geometry: TableGeometry, piece_id: str) -> np.ndarray:
     return geometry.by_id(piece_id).mesh.bounds.mean(axis=0)
 
 
-def build_scene(table: Table, geometry: TableGeometry, state: State) -> tuple[trimesh.Scene, dict[str, dict]]:
-    """The table and the miniatures of ``state`` as a trimesh scene in glTF axes and metres, and
-    the placement (translation, rotation, scale) of every node that a replay may move."""
+def _add_painted(scene: trimesh.Scene, piece, paint: TablePaint, geometry: TableGeometry) -> str | None:
+    """Add a painted piece: its tops in the node named by its id, its walls in ``ID/walls``
+    beneath it. Returns the name of the mesh of its tops, if it has any."""
+    parts = painted_parts(piece, f"{material_name(piece)} {piece.colour}", paint, geometry, TABLE_TO_GLTF)
+    for k, (part, mesh) in enumerate(parts):
+        node = piece.id if k == 0 else f"{piece.id}/{part}"
+        scene.add_geometry(mesh, node_name=node, geom_name=node, parent_node_name=PIECES if k == 0 else piece.id)
+    return piece.id if parts and parts[0][0] == "tops" else None
+
+
+def build_scene(table: Table, geometry: TableGeometry, state: State,
+                paint: TablePaint | None = None) -> tuple[trimesh.Scene, dict[str, dict], dict[str, str]]:
+    """The table and the miniatures of ``state`` as a trimesh scene in glTF axes and metres; the
+    placement (translation, rotation, scale) of every node that a replay may move; and, with
+    ``paint``, which image paints the tops in each painted mesh (mesh name -> "ground" or
+    "raised"; see :func:`~entropy3d.export.painted.add_paint_textures`)."""
     scene = trimesh.Scene()
     for group in (PIECES, SCENERY, MINIATURES):
         scene.graph.update(frame_from=scene.graph.base_frame, frame_to=group)
     placements: dict[str, dict] = {}
+    layers: dict[str, str] = {}
     for piece in geometry.pieces:
-        material = _material(f"{material_name(piece)} {piece.colour}", hex_rgb(piece.colour))
+        if paint is not None and is_painted(piece):
+            tops = _add_painted(scene, piece, paint, geometry)
+            if tops is not None:
+                layers[tops] = layer_of(piece)
+            continue
+        material = matte(f"{material_name(piece)} {piece.colour}", hex_rgb(piece.colour))
         flat = piece.kind != "mesh"  # a user's mesh keeps its own (smooth) shading
         if piece.dynamic:
             centre = _scenery_centre(geometry, piece.id)
@@ -166,6 +195,12 @@ def build_scene(table: Table, geometry: TableGeometry, state: State) -> tuple[tr
         else:
             scene.add_geometry(_in_gltf(piece.mesh, material, flat=flat), node_name=piece.id, geom_name=piece.id,
                                parent_node_name=PIECES)
+    for building in table.spec.buildings:
+        windows = window_part(building, TABLE_TO_GLTF)
+        if windows is not None:
+            parent = building.id if building.id in scene.graph.nodes else PIECES
+            scene.add_geometry(windows, node_name=f"{building.id}/windows", geom_name=f"{building.id}/windows",
+                               parent_node_name=parent)
     for model in state.models.values():
         node = model_node(model.id)
         scene.graph.update(frame_from=MINIATURES, frame_to=node)
@@ -174,7 +209,7 @@ def build_scene(table: Table, geometry: TableGeometry, state: State) -> tuple[tr
                                parent_node_name=node)
         pose = model.pose
         placements[node] = _placement((pose.x, pose.y, pose.z), pose.facing_deg, model.in_play)
-    return scene, placements
+    return scene, placements, layers
 
 
 class _Buffers:
@@ -209,10 +244,13 @@ def _channels(buffers: _Buffers, node: int, track: Track, samplers: list, channe
     channels.append({"sampler": len(samplers) - 1, "target": {"node": node, "path": "scale"}})
 
 
-def _finisher(placements: dict[str, dict], motion: Motion | None, name: str, extras: dict):
-    """trimesh's buffer post-processor: placements as node TRS, the motion as one animation."""
+def _finisher(placements: dict[str, dict], motion: Motion | None, name: str, extras: dict,
+              paint: TablePaint, layers: dict[str, str]):
+    """trimesh's buffer post-processor: the paint as the painted tops' textures, placements as
+    node TRS, the motion as one animation."""
 
     def finish(buffer_items, tree) -> None:
+        add_paint_textures(buffer_items, tree, paint, layers)
         index = {node.get("name"): k for k, node in enumerate(tree["nodes"])}
         for node_name, placement in placements.items():
             node = tree["nodes"][index[node_name]]
@@ -254,7 +292,8 @@ def glb_bytes(table: Table, geometry: TableGeometry, replay: Replay | None = Non
         state = replay.header.initial
         centres = {p.id: tuple(_scenery_centre(geometry, p.id)) for p in geometry.pieces if p.dynamic}
         motion = replay_motion(replay, centres)
-    scene, placements = build_scene(table, geometry, state)
+    paint = paint_table(table.spec, geometry, PAINT_TEXELS)
+    scene, placements, layers = build_scene(table, geometry, state, paint)
     scale = table.ruleset.spec.scale
     extras = {"entropy3d": {"scene": table.name, "units": "metres, the physical table: 1 table inch = 0.0254 m",
                             "table_in": [table.width, table.depth],
@@ -262,7 +301,8 @@ def glb_bytes(table: Table, geometry: TableGeometry, replay: Replay | None = Non
                             "animation": "depicted seconds" if motion is not None else None}}
     name = f"{table.name} (seed {replay.header.seed})" if replay is not None else table.name
     return trimesh.exchange.gltf.export_glb(scene, include_normals=True, tree_postprocessor=_set_view_targets,
-                                            buffer_postprocessor=_finisher(placements, motion, name, extras))
+                                            buffer_postprocessor=_finisher(placements, motion, name, extras,
+                                                                           paint, layers))
 
 
 def export_glb(table: Table, geometry: TableGeometry, path: str | Path, replay: Replay | None = None) -> Path:

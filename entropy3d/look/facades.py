@@ -19,6 +19,8 @@ WINDOW_SILL, WINDOW_HEAD = 0.35, 0.8
 """Bottom and top of a window as fractions of the storey height."""
 PROUD = 0.025
 """How far windows stand out of the wall, inches: enough for a coarse depth buffer."""
+WINDOW_COLOUR = "#2b3440"
+"""The glass: dark blue-grey, darker than any wall."""
 
 
 def _outline_ccw(corners) -> np.ndarray:

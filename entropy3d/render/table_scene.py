@@ -16,7 +16,7 @@ import trimesh
 from panda3d.core import DepthTestAttrib, DepthWriteAttrib, NodePath, RenderAttrib, RenderState
 
 from entropy3d.look import shapes
-from entropy3d.look.facades import building_windows
+from entropy3d.look.facades import WINDOW_COLOUR, building_windows
 from entropy3d.look.light import SUN_DIRECTION
 from entropy3d.look.paint import UP_NORMAL_Z, TablePaint, cut_walls, layer_of, wall_shade
 from entropy3d.look.shadows import polygon_triangles, table_shadows
@@ -43,7 +43,6 @@ FRAME_COLOUR = "#3b2f27"
 CLIFF_COLOUR = "#171514"
 HAZARD_RED, HAZARD_WHITE = "#c8281e", "#f2efe6"
 MARKING_COLOUR = "#e7d36b"
-WINDOW_COLOUR = "#2b3440"
 SHADOW_RGBA = (0.0, 0.02, 0.06, 0.32)
 #: shadows on raised tops float this far above them (inches) to win the depth test
 RAISED_SHADOW_LIFT = 0.015
