@@ -60,11 +60,109 @@ def scene_glbs(tmp_path_factory) -> dict:
     return files
 
 
-def test_every_bundled_scene_passes_the_khronos_validator(scene_glbs):
+def test_every_bundled_scene_passes_the_khronos_validator_with_its_paint(scene_glbs):
+    """Issue 48: the glTF was a blockout (no textures, no UVs). Every bundled table is clean in the
+    validator and carries its paint: each image the tops use embedded once, and every painted
+    piece's tops (the film paints them: look.paint.layer_of) with texture coordinates and a
+    material textured from the image of its layer."""
+    from entropy3d.look.paint import layer_of
+    from entropy3d.scene import load_scene
+    from entropy3d.scene.build import build_table_geometry
+
     reports = validate_gltf(*scene_glbs.values())
-    for name, report in zip(scene_glbs, reports):
+    for (name, path), report in zip(scene_glbs.items(), reports):
         issues = report["issues"]
         assert issues["numErrors"] == 0 and issues["numWarnings"] == 0, (name, issues["messages"][:5])
+        assert report["info"]["hasTextures"] and report["info"]["maxUVs"] == 1, name
+        tree, _ = read_glb(path)
+        geometry = build_table_geometry(load_scene(next(s for s in SCENES if s.stem == name)))
+        layers = {p.id: layer_of(p) for p in geometry.pieces if layer_of(p) is not None}
+        images = [image["name"] for image in tree["images"]]
+        assert sorted(images) == sorted(f"table paint ({layer})" for layer in set(layers.values())), name
+        nodes = {node["name"]: node for node in tree["nodes"]}
+        for piece_id, layer in layers.items():
+            primitive, = tree["meshes"][nodes[piece_id]["mesh"]]["primitives"]
+            assert "TEXCOORD_0" in primitive["attributes"], (name, piece_id)
+            texture = tree["materials"][primitive["material"]]["pbrMetallicRoughness"]["baseColorTexture"]
+            assert images[tree["textures"][texture["index"]]["source"]] == f"table paint ({layer})", (name, piece_id)
+
+
+def test_painted_tops_show_the_films_paint_and_its_road_markings(scene_glbs):
+    """The export paints with look.paint, never a second way: the embedded ground image is
+    paint_table's, and a texel sampled through main_street's texture coordinates (glTF's: v from
+    the image's top row) shows a centre-line dash exactly where paint_table puts one."""
+    from entropy3d.look.paint import paint_table
+    from entropy3d.scene import load_scene
+    from entropy3d.scene.build import build_table_geometry
+
+    imported = trimesh.load_scene(str(scene_glbs["crossroads"]))
+    transform, name = imported.graph["main_street"]
+    road = imported.geometry[name].copy()
+    road.apply_transform(transform)
+    assert getattr(road.visual, "uv", None) is not None and road.visual.material.baseColorTexture is not None
+    texture = np.asarray(road.visual.material.baseColorTexture.convert("RGB"), int)
+    n = texture.shape[0]
+    table = load_scene(ROOT / "scenes" / "crossroads.yaml")
+    paint = paint_table(table.spec, build_table_geometry(table), n)
+    assert texture.shape == paint.ground.shape
+    assert np.abs(texture[::-1] - paint.ground).mean() < 2.0  # the same picture, but for JPEG's rounding
+
+    street = next(r for r in table.spec.roads if r.id == "main_street")
+    (x0, y0), (x1, y1) = street.points[0], street.points[-1]
+    along = np.linspace(0.02, 0.98, 1500)[:, None]
+    plan = np.array([x0, y0]) + along * np.array([x1 - x0, y1 - y0])
+    points = np.column_stack([plan[:, 0] * 0.0254, np.full(len(plan), road.bounds[1][1]), -plan[:, 1] * 0.0254])
+    closest, _, faces = trimesh.proximity.closest_point(road, points)
+    assert np.abs(closest - points).max() < 1e-6  # every point is on the road's top
+    weights = trimesh.triangles.points_to_barycentric(road.triangles[faces], closest)
+    uv = np.einsum("nk,nkj->nj", weights, road.visual.uv[road.faces[faces]])
+    uv[:, 1] = 1.0 - uv[:, 1]  # trimesh keeps OpenGL's v (from the bottom); glTF's runs from the top
+    rows = np.floor(uv[:, 1] * texture.shape[0]).astype(int)
+    cols = np.floor(uv[:, 0] * texture.shape[1]).astype(int)
+    exported = texture[rows, cols]
+
+    painted_row, painted_col = (plan[:, 1] / table.depth * n).astype(int), (plan[:, 0] / table.width * n).astype(int)
+    assert (painted_row == n - 1 - rows).all() and (painted_col == cols).all()
+
+    def yellow(rgb):
+        rgb = np.asarray(rgb, int)
+        return rgb[..., 0] - rgb[..., 2] > 60  # the marking #e7d36b, not asphalt #3b3d42
+
+    near = np.stack([yellow(paint.ground[painted_row + dr, painted_col + dc])
+                     for dr in (-2, 0, 2) for dc in (-2, 0, 2)])
+    clear = near.all(axis=0) | ~near.any(axis=0)  # away from a dash's end, where JPEG blurs
+    marked = yellow(paint.ground[painted_row, painted_col])
+    assert marked[clear].sum() > 200 and (~marked[clear]).sum() > 200  # dashes and gaps along the street
+    assert (yellow(exported)[clear] == marked[clear]).all()
+
+
+def test_buildings_have_windows_proud_of_their_walls(scene_glbs):
+    """Issue 48: buildings were 12-triangle boxes. Each building has its window rows
+    (look.facades.building_windows) as its own node of window glass, standing just outside its
+    walls, between its foot and its roof."""
+    import shapely
+
+    from entropy3d.look.facades import PROUD, building_windows
+    from entropy3d.scene import load_scene
+
+    table = load_scene(ROOT / "scenes" / "crossroads.yaml")
+    tree, _ = read_glb(scene_glbs["crossroads"])
+    imported = trimesh.load_scene(str(scene_glbs["crossroads"]))
+    nodes = {node["name"]: node for node in tree["nodes"]}
+    for building in table.spec.buildings:
+        node = nodes[f"{building.id}/windows"]
+        assert nodes[building.id]["children"] and tree["nodes"].index(node) in nodes[building.id]["children"]
+        primitive, = tree["meshes"][node["mesh"]]["primitives"]
+        assert tree["materials"][primitive["material"]]["name"] == "window glass #2b3440"
+        transform, name = imported.graph[f"{building.id}/windows"]
+        panes = trimesh.transform_points(imported.geometry[name].vertices, transform)
+        assert len(imported.geometry[name].faces) == len(building_windows(building)) > 20
+        x, y, z = panes[:, 0] / 0.0254, -panes[:, 2] / 0.0254, panes[:, 1] / 0.0254
+        footprint = shapely.Polygon(building.corners())
+        outside = np.array([footprint.exterior.distance(shapely.Point(p)) for p in zip(x, y)])
+        assert not any(footprint.contains(shapely.Point(p)) for p in zip(x, y)), building.id
+        assert outside == pytest.approx(np.full(len(outside), PROUD), abs=1e-4), building.id
+        assert z.min() > building.base_height and z.max() < building.height, building.id
 
 
 @pytest.mark.parametrize("scene", [s.stem for s in SCENES])
@@ -104,7 +202,26 @@ def test_materials_are_named_for_what_they_cover(scene_glbs):
              for node in tree["nodes"] if "mesh" in node}
     assert names["park_tree_1"] == "park_tree #4a7a35"
     assert names["main_street"].startswith("asphalt #")
+    assert names["flats_tower/walls"] == "building walls #9c8f80" and names["flats_west/walls"] == "block kerb #9a9890"
+    assert names["flats_tower/windows"] == "window glass #2b3440"
     assert not any(name.startswith("concrete") for node, name in names.items() if node.startswith("park_tree"))
+
+
+def test_base_colours_are_linear_and_walls_darken_at_their_foot(scene_glbs):
+    """glTF's baseColorFactor and vertex colours are linear (glTF 2.0, 3.9.2): the scene's sRGB
+    "#4a7a35" tree green written as it is (0.29, 0.48, 0.21) showed pale. Walls carry the film's
+    shade at their foot (look.paint.wall_shade) as vertex colours: darker there than higher up."""
+    tree, _ = read_glb(scene_glbs["crossroads"])
+    srgb = np.array([0x4A, 0x7A, 0x35]) / 255
+    expected = np.where(srgb <= 0.04045, srgb / 12.92, ((srgb + 0.055) / 1.055) ** 2.4)
+    tree_green = next(m for m in tree["materials"] if m["name"] == "park_tree #4a7a35")
+    assert tree_green["pbrMetallicRoughness"]["baseColorFactor"][:3] == pytest.approx(expected, abs=0.6 / 255)
+
+    imported = trimesh.load_scene(str(scene_glbs["crossroads"]))
+    walls = imported.geometry[imported.graph["flats_tower/walls"][1]]
+    shade = np.asarray(walls.visual.vertex_attributes["color"], float)[:, 0] / 255
+    height = walls.vertices[:, 1] / 0.0254 - 0.12  # inches above the block it stands on
+    assert shade[height < 0.01].max() < 0.6 and shade[height > 2.0].min() > 0.99  # linear: 0.6 shows as 0.8
 
 
 def test_buildings_stand_up_and_keep_their_footprint(scene_glbs):
