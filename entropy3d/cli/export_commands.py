@@ -19,8 +19,9 @@ def export(
     output: Path = typer.Option(..., "--output", "-o", help="glTF binary file to write (.glb)"),
 ) -> None:
     """Write a table and its miniatures as glTF 2.0 (.glb) for Blender and web viewers: Y up, metres
-    at the physical table's size (a 48" table is 1.2192 m), PBR materials; a replay adds one
-    animation of the bikes and the scenery they knock about, in depicted seconds."""
+    at the physical table's size (a 48" table is 1.2192 m), painted as the film paints it (road
+    markings, materials, shadows as textures; windows); a replay adds one animation of the bikes
+    and the scenery they knock about, in depicted seconds."""
     from entropy3d.outputs import check_output_path
 
     check_output_path(output, (".glb",))
