@@ -94,8 +94,9 @@ def painted_parts(piece: Piece, name: str, paint: TablePaint, geometry: TableGeo
                                    texcoords=paint.texcoords(tops.reshape(-1, 3)))))
     if (~up).any():
         walls = cut_walls(piece.mesh.triangles[~up])
-        normals = trimesh.triangles.normals(walls)[0]
-        if len(walls) and len(normals) == len(walls):  # a sliver wall has no normal: none to shade
+        normals, valid = trimesh.triangles.normals(walls)
+        walls = walls[valid]  # a sliver the cut left has no area and no normal to shade it by
+        if len(walls):
             side = f"{piece.kind} {SIDE_WORDS.get(piece.kind, 'sides')} {piece.colour}"
             parts.append(("walls", soup(walls, matte(side, colour_rgb(piece.colour)), to_gltf,
                                         shade=wall_shade(walls, normals, geometry))))
