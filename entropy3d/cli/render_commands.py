@@ -26,6 +26,8 @@ def render(
         None, "--backend", help="tiny (software, default), gl (headless EGL) or auto (gl if it works)"),
     levels: bool = typer.Option(False, "--levels", help="draw the walkable levels from above instead: each "
                                                         "surface coloured by height level, ramps as arrows"),
+    legend: bool = typer.Option(True, "--legend/--no-legend", help="the gangs by name in their colours, top right"),
+    names: bool = typer.Option(True, "--names/--no-names", help="a name plate by each miniature"),
 ) -> None:
     """Render a scene's table and miniatures to a PNG image (or, with --levels, its map of levels)."""
     from entropy3d.render.renderer import parse_size
@@ -62,7 +64,7 @@ def render(
     started = time.perf_counter()
     try:
         with TableRenderer(table, (width, height), camera=camera, grid=grid, backend=backend) as renderer:
-            written = renderer.save_png(output)
+            written = renderer.save_png(output, legend, names)
             used = renderer.backend
     except (BackendUnavailable, ValueError) as error:
         raise fail(f"error: {error}") from None

@@ -1,8 +1,13 @@
 """Camera views of a table: the built-in ``overview``, ``iso`` and ``low``, and a scene's own.
 
 A :class:`CameraView` is a plain value (where the eye is, what it looks at, how wide it sees), so
-the demo-video work can interpolate between views. Built-in views are fitted to the table and the
-frame's aspect ratio so the whole table fills the frame whatever the table size.
+the demo-video work can interpolate between views. Built-in views are fitted to the frame's
+aspect ratio: ``overview`` to the whole table, ``iso`` and ``low`` to the miniatures.
+
+What a camera sees is judged here for the film's director and the stills alike: the raised
+pieces that can hide a miniature (:func:`occluder_mesh`), which sight lines they cut
+(:func:`blocked`), when a rider counts as hidden (:func:`rider_hidden`) and the box round a bike
+that must stay in frame (:func:`bike_boxes`).
 """
 
 from __future__ import annotations
@@ -18,6 +23,8 @@ from entropy3d.geometry import camera_axes, project_points
 #: the built-in views, in the order ``--camera`` lists them
 PRESETS = ("iso", "overview", "low")
 DEFAULT_CAMERA = "iso"
+#: inches over a miniature's base of its focus point (what the built-in views are given of each)
+FOCUS_LIFT_IN = 0.8
 
 
 @dataclass(frozen=True)
@@ -61,9 +68,13 @@ def box_corners(lo, hi) -> np.ndarray:
 
 
 def fit_view(points: np.ndarray, azimuth_deg: float, elevation_deg: float, fov_deg: float,
-             aspect: float, margin: float = 0.92) -> CameraView:
+             aspect: float, margin: float = 0.92, top: float | None = None) -> CameraView:
     """The closest view from a direction (``azimuth`` CCW from +x, ``elevation`` above the table)
-    that keeps all ``points`` (N, 3), inches, inside ``margin`` of the frame, centred."""
+    that keeps all ``points`` (N, 3), inches, inside ``margin`` of the frame, centred; given
+    ``top`` (frame height, -1 at the bottom, 1 at the top edge), under it instead: the band above
+    left for a caption."""
+    top = margin if top is None else top
+    middle = np.array([0.0, (top - margin) / 2])
     corners = np.atleast_2d(np.asarray(points, float))
     lo, hi = corners.min(axis=0), corners.max(axis=0)
     target = (lo + hi) / 2
@@ -73,7 +84,8 @@ def fit_view(points: np.ndarray, azimuth_deg: float, elevation_deg: float, fov_d
     def fits(distance: float) -> bool:
         view = CameraView(tuple(target + distance * direction), tuple(target), fov_deg)
         ndc = project(view, corners, aspect)
-        return bool(np.all(np.isfinite(ndc)) and np.all(np.abs(ndc) <= margin))
+        return bool(np.all(np.isfinite(ndc)) and np.all(np.abs(ndc[:, 0]) <= margin)
+                    and np.all(ndc[:, 1] >= -margin) and np.all(ndc[:, 1] <= top))
 
     def closest() -> float:
         near, far = 1e-3, 1.0
@@ -93,12 +105,144 @@ def fit_view(points: np.ndarray, azimuth_deg: float, elevation_deg: float, fov_d
         distance = closest()
         view = CameraView(tuple(target + distance * direction), tuple(target), fov_deg)
         ndc = project(view, corners, aspect)
-        centre = (ndc.min(axis=0) + ndc.max(axis=0)) / 2
+        centre = (ndc.min(axis=0) + ndc.max(axis=0)) / 2 - middle
         _, right, up = camera_axes(np.asarray(view.position), target)
         target = target + distance * tan_v * (centre[0] * aspect * right + centre[1] * up)
     distance = closest()
     position = target + distance * direction
     return CameraView(tuple(float(v) for v in position), tuple(float(v) for v in target), fov_deg)
+
+
+#: half-size of the box around a bike that must stay in frame (x, y, and its height), inches
+BIKE_BOX = (1.2, 1.2, 1.4)
+#: inches to either side of a rider that a wall must also hide for it to count as hidden
+HIDDEN_SPREAD_IN = 1.0
+#: inches over a miniature's base of the point a camera aims at (its rider's middle, as the film aims)
+RIDER_MIDDLE_IN = 0.6
+
+
+def occluder_mesh(geometry) -> trimesh.Trimesh | None:
+    """Every raised static piece in one mesh (what can hide a bike from the camera)."""
+    solids = [p.mesh for p in geometry.static_pieces if p.kind not in ("ground", "zone", "road")]
+    return trimesh.util.concatenate(solids) if solids else None
+
+
+def blocked(mesh: trimesh.Trimesh | None, eyes: np.ndarray, targets: np.ndarray) -> np.ndarray:
+    """Per segment, True when an occluder lies between the eye and its target (inches)."""
+    eyes, targets = np.atleast_2d(eyes), np.atleast_2d(targets)
+    hidden = np.zeros(len(eyes), bool)
+    if mesh is None or len(eyes) == 0:
+        return hidden
+    directions = eyes - targets
+    lengths = np.linalg.norm(directions, axis=1)
+    directions = directions / lengths[:, None]
+    origins = targets + directions * 0.3
+    locations, index, _ = mesh.ray.intersects_location(origins, directions, multiple_hits=False)
+    if len(index):
+        distances = np.linalg.norm(locations - origins[index], axis=1)
+        hidden[index[distances < lengths[index] - 0.3]] = True
+    return hidden
+
+
+def rider_sight_points(eye: np.ndarray, bike: np.ndarray) -> np.ndarray:
+    """The 3 points (3, 3) of a bike standing at ``bike`` (x, y, z inches) that an ``eye`` must
+    see: its rider's middle (:data:`RIDER_MIDDLE_IN` up), then both its ends across the line of
+    sight (:data:`HIDDEN_SPREAD_IN` to either side)."""
+    eye, middle = np.asarray(eye, float), np.asarray(bike, float)[:3] + [0.0, 0.0, RIDER_MIDDLE_IN]
+    toward = eye[:2] - middle[:2]
+    side = np.array([-toward[1], toward[0], 0.0]) / max(float(np.linalg.norm(toward)), 1e-9)
+    return np.array([middle, middle + HIDDEN_SPREAD_IN * side, middle - HIDDEN_SPREAD_IN * side])
+
+
+def rider_hidden(mesh: trimesh.Trimesh | None, eye: np.ndarray, bike: np.ndarray) -> bool:
+    """True when occluders stand between ``eye`` and a bike at ``bike`` (x, y, z inches): all 3
+    of its :func:`rider_sight_points` are cut off. A lamp post or a sign in front of the rider
+    hides one of them, a wall all three."""
+    eye = np.asarray(eye, float)
+    return bool(blocked(mesh, np.repeat(eye[None], 3, axis=0), rider_sight_points(eye, bike)).all())
+
+
+def bike_boxes(points: np.ndarray) -> np.ndarray:
+    """The 8 corners of the box each of K bikes standing at ``points`` (K, 3; x, y, z inches)
+    fills: (K, 8, 3)."""
+    return points[:, None, :3] + _BIKE_BOX_CORNERS
+
+
+_BIKE_BOX_CORNERS = np.array([[a, b, c] for a in (-BIKE_BOX[0], BIKE_BOX[0]) for b in (-BIKE_BOX[1], BIKE_BOX[1])
+                              for c in (0.0, BIKE_BOX[2])])
+
+
+#: the ``iso`` camera's directions, tried in this order: azimuths (degrees CCW from +x) from the
+#: south-west corner (the one view before issue 48), then the other corners; elevations above
+#: the table from the most three-dimensional (42) up to where the streets between 4-storey
+#: buildings show (66: a 4-storey wall, 6.4", hides 2.8" of street behind it, under a street's width)
+ISO_AZIMUTHS_DEG = (225.0, 315.0, 135.0, 45.0)
+ISO_ELEVATIONS_DEG = (42.0, 50.0, 58.0, 66.0)
+ISO_FOV_DEG = 35.0
+#: the share of the frame's height over the miniatures the ``iso`` camera leaves to the caption
+#: and the gang legend along the top edge (the caption's panel reaches 7.6% down a 1280x720 frame)
+ISO_CAPTION_BAND = 0.10
+#: inches of table kept in frame round the miniatures (the street a bike stands in, the next curb)
+ISO_CONTEXT_IN = 3.0
+#: the least share of the table's width and depth the ``iso`` camera frames, so that miniatures
+#: standing close together are seen on their table, not in a close-up
+ISO_LEAST_SHARE = 0.5
+#: a sight line to a rider's middle counts this many times one to either of its ends (the film's
+#: director weighs its sight lines to the bike as heavily against those to the ground beside it)
+MIDDLE_WEIGHT = 10.0
+
+
+def iso_framing(bases: np.ndarray, width: float, depth: float) -> np.ndarray:
+    """The points (N, 3) inches the ``iso`` camera keeps in frame: each miniature's box
+    (:func:`bike_boxes` about its base at ``bases`` (K, 3)) and the table round it
+    (:data:`ISO_CONTEXT_IN` each way, at its base's height, within the table); where those span
+    less than :data:`ISO_LEAST_SHARE` of the table's width or depth, the table round them is
+    stretched about their middle to that share."""
+    bases = np.atleast_2d(np.asarray(bases, float))
+    size = np.array([width, depth], float)
+    reach = np.array([(x, y, 0.0) for x in (-1, 1) for y in (-1, 1)]) * ISO_CONTEXT_IN
+    around = (bases[:, None, :] + reach).reshape(-1, 3)
+    around[:, :2] = np.clip(around[:, :2], 0.0, size)
+    low, high = around[:, :2].min(axis=0), around[:, :2].max(axis=0)
+    stretch = ISO_LEAST_SHARE * size / np.maximum(high - low, 1e-9)
+    middle = (low + high) / 2
+    around[:, :2] = np.clip(middle + (around[:, :2] - middle) * np.maximum(stretch, 1.0), 0.0, size)
+    return np.concatenate([bike_boxes(bases).reshape(-1, 3), around])
+
+
+def iso_view(bases: np.ndarray, width: float, depth: float, occluders: trimesh.Trimesh | None,
+             aspect: float) -> CameraView:
+    """The ``iso`` view of miniatures standing at ``bases`` (K, 3 inches) on a ``width`` x
+    ``depth`` table: a 3/4 view fitted to :func:`iso_framing` (every miniature in frame, as large
+    as that allows, under the caption's band :data:`ISO_CAPTION_BAND`). Its direction is the
+    film's director's rule: the first elevation of :data:`ISO_ELEVATIONS_DEG` (the lowest, the
+    most depth) from which some azimuth of :data:`ISO_AZIMUTHS_DEG` sees every rider unblocked
+    by ``occluders``, and of those azimuths the one that shows the smallest miniature largest (the first
+    of equals); when none does, the one that hides the least, a rider's middle counting
+    :data:`MIDDLE_WEIGHT` times either of its ends (:func:`rider_sight_points`), the first of
+    equals. Deterministic: the same table gives the same view."""
+    bases = np.atleast_2d(np.asarray(bases, float))
+    framing = iso_framing(bases, width, depth)
+    boxes = bike_boxes(bases)
+    best, best_score = None, math.inf
+    for elevation in ISO_ELEVATIONS_DEG:
+        clear, clear_size = None, -math.inf
+        for azimuth in ISO_AZIMUTHS_DEG:
+            view = fit_view(framing, azimuth, elevation, ISO_FOV_DEG, aspect, top=1.0 - 2.0 * ISO_CAPTION_BAND)
+            eye = np.asarray(view.position)
+            points = np.concatenate([rider_sight_points(eye, base) for base in bases])
+            hidden = blocked(occluders, np.repeat(eye[None], len(points), axis=0), points).reshape(-1, 3)
+            score = MIDDLE_WEIGHT * float(hidden[:, 0].sum()) + float(hidden[:, 1:].sum())
+            if score == 0.0:
+                corners = project(view, boxes.reshape(-1, 3), aspect).reshape(boxes.shape[0], -1, 2)
+                size = float(np.min(np.ptp(corners[..., 1], axis=1)))  # the smallest box's height in the frame
+                if size > clear_size:
+                    clear, clear_size = view, size
+            elif score < best_score:
+                best, best_score = view, score
+        if clear is not None:
+            return clear
+    return best
 
 
 #: eye height of the ``low`` camera, inches: about a rider's head (~3 m depicted), whatever the table
@@ -114,21 +258,6 @@ LOW_TOO_NEAR = 3.5
 #: inches: the corners of the box a miniature stands in, about its focus point (0.8 in over its
 #: base): a bike's length each way, from its base to over its rider's head
 LOW_MINIATURE_BOX = np.array([(x, y, z) for x in (-1.3, 1.3) for y in (-1.3, 1.3) for z in (-0.8, 1.2)])
-
-
-def _unblocked(eye: np.ndarray, points: np.ndarray, occluders: trimesh.Trimesh | None) -> np.ndarray:
-    """Mask of ``points`` (N, 3) that a straight line from ``eye`` reaches without hitting ``occluders``."""
-    seen = np.ones(len(points), bool)
-    if occluders is None or not len(occluders.faces):
-        return seen
-    rays = points - eye
-    distances = np.linalg.norm(rays, axis=1)
-    hits, ray_index, _ = occluders.ray.intersects_location(
-        np.repeat(eye[None], len(points), axis=0), rays / distances[:, None], multiple_hits=False)
-    for hit, index in zip(hits, ray_index):
-        if np.linalg.norm(hit - eye) < distances[index] - 0.3:
-            seen[index] = False
-    return seen
 
 
 def low_view(width: float, depth: float, focus: np.ndarray, occluders: trimesh.Trimesh | None,
@@ -150,7 +279,7 @@ def low_view(width: float, depth: float, focus: np.ndarray, occluders: trimesh.T
     best, best_score = None, -np.inf
     for x, y in low_places(width, depth):
         eye = np.array([x, y, LOW_EYE_HEIGHT])
-        seen = _unblocked(eye, focus, occluders)
+        seen = ~blocked(occluders, np.repeat(eye[None], len(focus), axis=0), focus)
         too_near = np.hypot(focus[:, 0] - x, focus[:, 1] - y) < LOW_TOO_NEAR
         for centre in targets:
             view = CameraView(tuple(eye), (float(centre[0]), float(centre[1]), 0.6), LOW_FOV_DEG)
@@ -187,16 +316,22 @@ def preset_view(name: str, width: float, depth: float, extent: np.ndarray, aspec
                 focus: np.ndarray | None = None, occluders: trimesh.Trimesh | None = None,
                 groups: list[np.ndarray] | None = None) -> CameraView:
     """A built-in view of a ``width`` x ``depth`` table; ``extent`` (N, 3) are the points that must
-    be in the frame (the table's and its pieces' corners), inches.
+    be in the frame (the table's and its pieces' corners), inches; ``focus`` (K, 3) the
+    miniatures' focus points (:data:`FOCUS_LIFT_IN` over their bases).
 
-    iso: a 3/4 view from the south-west corner, 45 degrees round and 42 degrees up.
+    iso: a 3/4 view of the miniatures that hides none of them behind ``occluders`` where it can
+    (see :func:`iso_view`); of a table without miniatures, the whole table from the south-west
+    corner, 45 degrees round and 42 degrees up.
     overview: from the south, 75 degrees up: nearly top-down, but walls still show.
     low: street level (see :func:`low_view`), aimed at ``focus`` (default the table centre) or
     one of its ``groups``.
     """
     extent = np.atleast_2d(np.asarray(extent, float))
     if name == "iso":
-        return fit_view(extent, 225.0, 42.0, 35.0, aspect)
+        if focus is None or len(focus) == 0:
+            return fit_view(extent, ISO_AZIMUTHS_DEG[0], ISO_ELEVATIONS_DEG[0], ISO_FOV_DEG, aspect)
+        bases = np.atleast_2d(np.asarray(focus, float)) - [0.0, 0.0, FOCUS_LIFT_IN]
+        return iso_view(bases, width, depth, occluders, aspect)
     if name == "overview":
         # tall towers may leave the top edge; the table itself must not
         flat = np.column_stack([extent[:, :2], np.minimum(extent[:, 2], 2.0)])

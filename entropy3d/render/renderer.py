@@ -16,7 +16,6 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import numpy as np
-import trimesh
 from panda3d.core import (
     Camera,
     LMatrix4f,
@@ -30,6 +29,7 @@ from panda3d.core import (
 from PIL import Image
 
 from entropy3d.geometry import Pose
+from entropy3d.look.labels import Plate, draw_legend, draw_name_plates
 from entropy3d.look.paint import paint_table, texels_for
 from entropy3d.look.shapes import colour_rgb, tube_triangles
 from entropy3d.outputs import AtomicFile
@@ -180,7 +180,7 @@ class TableRenderer:
         self._title.set_text_color(1, 1, 1, 1)
         self._title.set_card_color(0.05, 0.06, 0.08, 0.55)
         self._title.set_card_as_margin(0.4, 0.4, 0.25, 0.2)
-        title_node = self._hud[0].attach_new_node(self._title)
+        self._title_node = title_node = self._hud[0].attach_new_node(self._title)
         scale = 0.062 * min(1.0, self.aspect / 1.2)  # narrow (portrait) frames get smaller text
         title_node.set_scale(scale)
         title_node.set_pos(-self.aspect + scale, 0, 1.0 - 2 * scale)
@@ -213,13 +213,14 @@ class TableRenderer:
         """Look through a named camera (built-in or the scene's) or an explicit view."""
         if isinstance(camera, str):
             ids = list(self.model_poses)
-            focus = np.array([[p.x, p.y, p.z + 0.8] for p in self.model_poses.values()]).reshape(-1, 3)
+            focus = np.array([[p.x, p.y, p.z + cameras.FOCUS_LIFT_IN]
+                              for p in self.model_poses.values()]).reshape(-1, 3)
             gangs = {self.table.model(i).gang for i in ids}
             groups = [np.array([k for k, i in enumerate(ids) if self.table.model(i).gang == gang])
                       for gang in sorted(gangs)]
             camera = cameras.resolve_camera(camera, self.table.spec.cameras, self.table.width,
                                             self.table.depth, self._extent, self.aspect, focus,
-                                            self._occluders if camera == "low" else None, groups)
+                                            self._occluders if camera in ("low", "iso") else None, groups)
         position, target = np.asarray(camera.position, float), np.asarray(camera.look_at, float)
         if np.linalg.norm(target - position) < 1e-6:
             raise ValueError(f"{camera!r}: position and look_at are the same point")
@@ -244,9 +245,8 @@ class TableRenderer:
 
     @functools.cached_property
     def _occluders(self):
-        """Every raised static piece as one mesh, for the ``low`` camera's visibility test."""
-        solids = [p.mesh for p in self.geometry.static_pieces if p.kind not in ("ground", "zone", "road")]
-        return trimesh.util.concatenate(solids) if solids else None
+        """Every raised static piece as one mesh, for the ``low`` and ``iso`` cameras' visibility tests."""
+        return cameras.occluder_mesh(self.geometry)
 
     @functools.cached_property
     def _table_box(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -416,9 +416,54 @@ class TableRenderer:
             image = box_downsample(image, self.size)
         return image
 
-    def save_png(self, path: str | Path) -> Path:
-        """Render and write a PNG atomically (see :func:`write_png_atomic`)."""
-        return write_png_atomic(self.render_to_array(), path)
+    def save_png(self, path: str | Path, legend: bool = False, names: bool = False) -> Path:
+        """Render and write a PNG atomically (see :func:`write_png_atomic`); with ``legend`` and
+        ``names`` labelled as a still is (:meth:`labelled`)."""
+        image = self.render_to_array()
+        return write_png_atomic(self.labelled(image, legend, names) if legend or names else image, path)
+
+    def labelled(self, image: np.ndarray, legend: bool = True, names: bool = True) -> np.ndarray:
+        """``image``, this renderer's frame, as a new array with who is who written on it
+        (:mod:`entropy3d.look.labels`): with ``legend`` the scene's gangs by name in their colours
+        in the top-right corner, with ``names`` a name plate by each miniature shown in the
+        frame, the rider's name on its gang's colour; none over the caption, the legend, another
+        plate or a miniature where the frame has room."""
+        picture = Image.fromarray(np.asarray(image, dtype=np.uint8))
+        taken = [self._caption_box()] if self._title.get_text() else []
+        if legend and self.table.spec.gangs:
+            draw_legend(picture, [(gang.name, gang.colour) for gang in self.table.spec.gangs.values()], taken)
+        if names:
+            draw_name_plates(picture, self._plates(), taken)
+        return np.asarray(picture)
+
+    def _plates(self) -> list[Plate]:
+        """A name plate for each miniature shown whose middle is in the frame, with the box
+        (pixels) it fills: its base's reach each way, up to the height of a bike's box
+        (:data:`~entropy3d.render.cameras.BIKE_BOX`; a figure on foot is about as tall)."""
+        plates = []
+        for model_id, pose in self.model_poses.items():
+            if self.model_nodes[model_id].is_hidden():
+                continue
+            model = self.table.model(model_id)
+            base = self.table.base_of(model)
+            reach = max(base.length, base.width) / 2
+            corners = self.project(cameras.box_corners((pose.x - reach, pose.y - reach, pose.z),
+                                                       (pose.x + reach, pose.y + reach, pose.z + cameras.BIKE_BOX[2])))
+            middle = self.project([(pose.x, pose.y, pose.z + cameras.RIDER_MIDDLE_IN)])[0]
+            if not (np.all(np.isfinite(corners)) and 0 <= middle[0] < self.size[0] and 0 <= middle[1] < self.size[1]):
+                continue
+            plates.append(Plate(model.rider.name or model.id, self.table.gang_colour(model.gang),
+                                (*corners.min(axis=0), *corners.max(axis=0))))
+        return plates
+
+    def _caption_box(self) -> tuple[float, float, float, float]:
+        """The caption's panel in the picture: (left, top, right, bottom) pixels."""
+        left, right, bottom, top = self._title.get_card_actual()
+        scale, (x, _, z) = self._title_node.get_scale()[0], self._title_node.get_pos()
+        width, height = self.size
+        column = lambda across: (x + scale * across + self.aspect) / (2 * self.aspect) * width  # noqa: E731
+        row = lambda up: (1.0 - (z + scale * up)) / 2 * height  # noqa: E731
+        return column(left), row(top), column(right), row(bottom)
 
     def close(self) -> None:
         """Give the offscreen buffer back (to be reused); the renderer cannot draw after this."""
@@ -471,7 +516,9 @@ def _panda_matrix(matrix: np.ndarray) -> LMatrix4f:
 
 
 def render_table(table: Table, output: str | Path, camera: str = cameras.DEFAULT_CAMERA,
-                 size: tuple[int, int] = (1280, 720), grid: bool = True, backend: str | None = None) -> Path:
-    """Render ``table`` from ``camera`` into the PNG ``output``; returns the path written."""
+                 size: tuple[int, int] = (1280, 720), grid: bool = True, backend: str | None = None,
+                 legend: bool = True, names: bool = True) -> Path:
+    """Render ``table`` from ``camera`` into the PNG ``output``, with the gang legend and name
+    plates unless told not to (:meth:`TableRenderer.labelled`); returns the path written."""
     with TableRenderer(table, size, camera=camera, grid=grid, backend=backend) as renderer:
-        return renderer.save_png(output)
+        return renderer.save_png(output, legend, names)

@@ -21,6 +21,16 @@ import trimesh
 
 from entropy3d.geometry import camera_axes, camera_axes_of, project_on_axes, project_points
 
+# what hides a bike and the box that must stay in frame: the film's rules, shared with the stills
+from entropy3d.render.cameras import (  # noqa: F401 (BIKE_BOX, HIDDEN_SPREAD_IN, occluder_mesh: for callers)
+    BIKE_BOX,
+    HIDDEN_SPREAD_IN,
+    bike_boxes,
+    blocked,
+    occluder_mesh,
+    rider_hidden,
+)
+
 #: (distance in inches, elevation in degrees) of each camera style
 STYLES = {"drone": (22.0, 52.0), "chase": (11.0, 24.0), "wide": (34.0, 58.0)}
 #: a shot fails when the bike's box comes nearer a frame edge than this share of the half-frame,
@@ -31,8 +41,6 @@ OFF_TABLE_LIMIT = 0.10
 WELL_IN_MARGIN = FRAME_MARGIN * 1.5
 #: share of OFF_TABLE_LIMIT a sampled frame may show: frames between the samples vary
 HEADROOM = 0.75
-#: half-size of the box around a bike that must stay in frame (x, y, and its height), inches
-BIKE_BOX = (1.2, 1.2, 1.4)
 ASPECT = 16 / 9
 #: azimuths tried around "behind the bike", degrees
 AZIMUTH_TRIES = (0.0, 35.0, -35.0, 70.0, -70.0, 110.0, -110.0, 180.0)
@@ -52,8 +60,6 @@ FRAMING_BATCH = 48
 SMOOTHING = 0.18  #: share of the way to the target the camera moves each frame (at 30 fps)
 #: degrees above the horizon of a camera craned up over a rider a building hid (:func:`craned_up`)
 CRANE_ELEVATION_DEG = 80.0
-#: inches to either side of a rider that a wall must also hide for it to count as hidden
-HIDDEN_SPREAD_IN = 1.0
 
 
 @dataclass(frozen=True)
@@ -88,12 +94,6 @@ def framed_target(point, table_size: tuple[float, float], shift_in: float, reach
     return result
 
 
-def occluder_mesh(geometry) -> trimesh.Trimesh | None:
-    """Every raised static piece in one mesh (what can hide a bike from the camera)."""
-    solids = [p.mesh for p in geometry.static_pieces if p.kind not in ("ground", "zone", "road")]
-    return trimesh.util.concatenate(solids) if solids else None
-
-
 def eye_for(point: np.ndarray, heading_deg: float, plan: CameraPlan) -> np.ndarray:
     """The eye position of ``plan`` around a bike at ``point`` facing ``heading_deg``."""
     direction = _eye_direction(heading_deg, plan.azimuth_deg, plan.elevation_deg)
@@ -107,35 +107,6 @@ def _eye_direction(heading_deg: float, azimuth_deg: float, elevation_deg: float)
     elevation = math.radians(elevation_deg)
     return np.array([math.cos(azimuth) * math.cos(elevation), math.sin(azimuth) * math.cos(elevation),
                      math.sin(elevation)])
-
-
-def blocked(mesh: trimesh.Trimesh | None, eyes: np.ndarray, targets: np.ndarray) -> np.ndarray:
-    """Per segment, True when an occluder lies between the eye and its target (inches)."""
-    eyes, targets = np.atleast_2d(eyes), np.atleast_2d(targets)
-    hidden = np.zeros(len(eyes), bool)
-    if mesh is None or len(eyes) == 0:
-        return hidden
-    directions = eyes - targets
-    lengths = np.linalg.norm(directions, axis=1)
-    directions = directions / lengths[:, None]
-    origins = targets + directions * 0.3
-    locations, index, _ = mesh.ray.intersects_location(origins, directions, multiple_hits=False)
-    if len(index):
-        distances = np.linalg.norm(locations - origins[index], axis=1)
-        hidden[index[distances < lengths[index] - 0.3]] = True
-    return hidden
-
-
-def rider_hidden(mesh: trimesh.Trimesh | None, eye: np.ndarray, bike: np.ndarray) -> bool:
-    """True when occluders stand between ``eye`` and a bike at ``bike`` (x, y, z inches): its
-    rider's middle (0.6 inches up, as the director aims) and both its ends across the line of
-    sight (:data:`HIDDEN_SPREAD_IN` to either side) are all cut off. A lamp post or a sign in
-    front of the rider hides one of them, a wall all three."""
-    eye, middle = np.asarray(eye, float), np.asarray(bike, float)[:3] + [0.0, 0.0, 0.6]
-    toward = eye[:2] - middle[:2]
-    side = np.array([-toward[1], toward[0], 0.0]) / max(float(np.linalg.norm(toward)), 1e-9)
-    points = np.array([middle, middle + HIDDEN_SPREAD_IN * side, middle - HIDDEN_SPREAD_IN * side])
-    return bool(blocked(mesh, np.repeat(eye[None], 3, axis=0), points).all())
 
 
 def craned_up(plan: CameraPlan) -> CameraPlan:
@@ -163,16 +134,6 @@ def sight_targets(bikes: np.ndarray, eyes: np.ndarray, radius) -> np.ndarray:
                (0.7 * ahead - 0.7 * -aside, 0.7 * aside - 0.7 * ahead))
     ground = [np.column_stack([x + radius * dx, y + radius * dy, z - 0.5]) for dx, dy in offsets]
     return np.stack([np.column_stack([x, y, z])] + ground, axis=1)
-
-
-def bike_boxes(points: np.ndarray) -> np.ndarray:
-    """The 8 corners of the box each of K bikes standing at ``points`` (K, 3; x, y, z inches)
-    fills: (K, 8, 3)."""
-    return points[:, None, :3] + _BIKE_BOX_CORNERS
-
-
-_BIKE_BOX_CORNERS = np.array([[a, b, c] for a in (-BIKE_BOX[0], BIKE_BOX[0]) for b in (-BIKE_BOX[1], BIKE_BOX[1])
-                              for c in (0.0, BIKE_BOX[2])])
 
 
 def project(eye, look, fov_deg: float, points: np.ndarray, aspect: float = ASPECT) -> np.ndarray:

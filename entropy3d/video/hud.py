@@ -14,31 +14,23 @@ from PIL import Image, ImageDraw
 
 from entropy3d.fonts import font
 
+# the name plates and gang colours as text: shared with the stills of the table
+from entropy3d.look.labels import (  # noqa: F401 (MIN_TEXT_BRIGHTNESS, draw_plates, text_rgb: for callers)
+    MIN_TEXT_BRIGHTNESS,
+    TEXT,
+    draw_plates,
+    rgb,
+    text_rgb,
+    text_unit,
+)
+
 PANEL = (12, 14, 18, 190)
-TEXT = (240, 240, 236)
 MUTED = (170, 174, 180)
 GOOD = (120, 220, 120)
 BAD = (240, 90, 80)
 ACCENT = (255, 211, 26)
 #: the HUD shows the newest this many (sentence, detail) lines
 HUD_LINES = 3
-
-
-#: the least brightness (0-1, perceived: 0.299 R + 0.587 G + 0.114 B) of text in a gang colour
-#: on the dark panel; a dark gang colour (navy #2c3e50) is lifted towards white
-MIN_TEXT_BRIGHTNESS = 0.55
-
-
-def text_unit(width: int, height: int) -> float:
-    """Pixels per point of the HUD's and cards' sizes (drawn for 1280x720): by the height, but
-    by the width in a portrait frame (1080x1920: 1.27, where the height would give 2.67 and
-    titles wider than the frame)."""
-    return min(height / 720.0, width / 850.0)
-
-
-def rgb(colour: str) -> tuple[int, int, int]:
-    colour = colour.lstrip("#")
-    return tuple(int(colour[k:k + 2], 16) for k in (0, 2, 4))
 
 
 def vitals_words(bike: "BikeLine") -> str:
@@ -48,17 +40,6 @@ def vitals_words(bike: "BikeLine") -> str:
     if bike.figure_only:
         return f"{bike.wounds} wound{'' if bike.wounds == 1 else 's'} left"
     return f"speed {bike.speed}   wounds {bike.wounds}"
-
-
-def text_rgb(colour: str) -> tuple[int, int, int]:
-    """A gang colour as text on the dark panel: itself when bright enough to read, else mixed
-    with white just enough to reach :data:`MIN_TEXT_BRIGHTNESS` (its hue kept)."""
-    red, green, blue = rgb(colour)
-    brightness = (0.299 * red + 0.587 * green + 0.114 * blue) / 255
-    if brightness >= MIN_TEXT_BRIGHTNESS:
-        return red, green, blue
-    towards_white = (MIN_TEXT_BRIGHTNESS - brightness) / (1 - brightness)
-    return tuple(round(c + (255 - c) * towards_white) for c in (red, green, blue))
 
 
 @dataclass(frozen=True)
@@ -368,27 +349,6 @@ def hud_overlay(info: HudInfo, width: int, height: int) -> Overlay:
                       "ma"))
 
     return make_overlay((width, height), boxes, texts)
-
-
-def draw_plates(frame: np.ndarray, plates: list[tuple[float, float, str, str]]) -> np.ndarray:
-    """``frame`` (a new array) with a name plate centred over each (column, row) pixel: the name
-    on a dark plate with its gang's colour as a bar under it. A plate whose point is off the
-    frame is drawn at the frame's edge, so a name is never lost."""
-    height, width = frame.shape[:2]
-    unit = text_unit(width, height)
-    face = font(max(8, int(20 * unit)), True)
-    image = Image.fromarray(np.asarray(frame, dtype=np.uint8))
-    draw = ImageDraw.Draw(image, "RGBA")
-    pad, bar = max(2, int(6 * unit)), max(1, int(4 * unit))
-    for column, row, name, colour in plates:
-        left, top, right, bottom = draw.textbbox((0, 0), name, font=face)
-        w, h = right - left + 2 * pad, bottom - top + 2 * pad
-        x = min(max(int(column - w / 2), 0), width - w)
-        y = min(max(int(row - h - bar), 0), height - h - bar)
-        draw.rectangle((x, y, x + w, y + h), fill=(12, 14, 18, 200))
-        draw.rectangle((x, y + h, x + w, y + h + bar), fill=rgb(colour) + (255,))
-        draw.text((x + pad - left, y + pad - top), name, font=face, fill=TEXT)
-    return np.asarray(image)
 
 
 def card_frame(frame: np.ndarray, title: str, lines: tuple[str, ...] = (), colours: tuple[str, ...] = (),
