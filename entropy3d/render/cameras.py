@@ -71,42 +71,42 @@ def fit_view(points: np.ndarray, azimuth_deg: float, elevation_deg: float, fov_d
              aspect: float, margin: float = 0.92, top: float | None = None) -> CameraView:
     """The closest view from a direction (``azimuth`` CCW from +x, ``elevation`` above the table)
     that keeps all ``points`` (N, 3), inches, inside ``margin`` of the frame, centred; given
-    ``top`` (frame height, -1 at the bottom, 1 at the top edge), under it instead: the band above
-    left for a caption."""
+    ``top`` (frame height above the middle, 0 to 1, 1 the top edge), under it instead: the band
+    above left for a caption."""
     top = margin if top is None else top
+    if not 0.0 < top <= 1.0:
+        raise ValueError(f"top {top} must lie above the frame's middle: 0 < top <= 1")
     middle = np.array([0.0, (top - margin) / 2])
     corners = np.atleast_2d(np.asarray(points, float))
     lo, hi = corners.min(axis=0), corners.max(axis=0)
     target = (lo + hi) / 2
     az, el = math.radians(azimuth_deg), math.radians(elevation_deg)
     direction = np.array([math.cos(az) * math.cos(el), math.sin(az) * math.cos(el), math.sin(el)])
-
-    def fits(distance: float) -> bool:
-        view = CameraView(tuple(target + distance * direction), tuple(target), fov_deg)
-        ndc = project(view, corners, aspect)
-        return bool(np.all(np.isfinite(ndc)) and np.all(np.abs(ndc[:, 0]) <= margin)
-                    and np.all(ndc[:, 1] >= -margin) and np.all(ndc[:, 1] <= top))
+    # the camera's axes depend on its direction alone, not on how far back it stands
+    _, right, up = camera_axes(direction, np.zeros(3))
+    tan_v = math.tan(math.radians(fov_deg) / 2)
 
     def closest() -> float:
-        near, far = 1e-3, 1.0
-        while not fits(far):
-            far *= 2.0
-            if far > 1e6:
-                raise ValueError(f"cannot fit {len(corners)} points in a {fov_deg} degree view")
-        for _ in range(40):
-            middle = (near + far) / 2
-            near, far = (near, middle) if fits(middle) else (middle, far)
-        return far
+        """The least distance from ``target`` that frames every point: a point ``behind`` inches
+        nearer the eye than the target, ``across`` right of it and ``upward`` above it stands at
+        depth ``distance - behind`` and at ``across / (depth tan_h)`` across the frame, so each
+        bound of the frame asks for a distance of its own, and the farthest of those frames all."""
+        offsets = corners - target
+        behind, across, upward = offsets @ direction, offsets @ right, offsets @ up
+        needed = np.concatenate([behind + np.abs(across) / (margin * tan_v * aspect), behind + upward / (top * tan_v),
+                                 behind - upward / (margin * tan_v), behind + 1e-3])
+        distance = float(needed.max())
+        if not math.isfinite(distance):
+            raise ValueError(f"cannot fit {len(corners)} points in a {fov_deg} degree view")
+        return distance * (1.0 + 1e-9) + 1e-9  # on the frame's side of the bound, rounding and all
 
     # centre the bounds in the frame: shift the target by the projected bounds' off-centre,
     # then move in again; two rounds settle it
-    tan_v = math.tan(math.radians(fov_deg) / 2)
     for _ in range(3):
         distance = closest()
         view = CameraView(tuple(target + distance * direction), tuple(target), fov_deg)
         ndc = project(view, corners, aspect)
         centre = (ndc.min(axis=0) + ndc.max(axis=0)) / 2 - middle
-        _, right, up = camera_axes(np.asarray(view.position), target)
         target = target + distance * tan_v * (centre[0] * aspect * right + centre[1] * up)
     distance = closest()
     position = target + distance * direction
