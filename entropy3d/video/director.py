@@ -22,13 +22,9 @@ import trimesh
 from entropy3d.geometry import camera_axes, camera_axes_of, project_on_axes, project_points
 
 # what hides a bike and the box that must stay in frame: the film's rules, shared with the stills
-from entropy3d.render.cameras import (  # noqa: F401 (BIKE_BOX, HIDDEN_SPREAD_IN, occluder_mesh: for callers)
-    BIKE_BOX,
-    HIDDEN_SPREAD_IN,
+from entropy3d.render.cameras import (
     bike_boxes,
     blocked,
-    occluder_mesh,
-    rider_hidden,
 )
 
 #: (distance in inches, elevation in degrees) of each camera style

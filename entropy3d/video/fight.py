@@ -19,11 +19,12 @@ from PIL import Image, ImageDraw
 
 from entropy3d.fonts import font
 from entropy3d.geometry import Pose, pose_at
+from entropy3d.render.cameras import blocked
 from entropy3d.rules.event import Event
 from entropy3d.rules.state import pose_from_json
 from entropy3d.scene.miniature import BASE_THICKNESS_IN, SADDLE_FRACTION
 from entropy3d.video import hud
-from entropy3d.video.director import blocked, project, shot_fails
+from entropy3d.video.director import project, shot_fails
 
 #: the sight line's colour when the shot is clear (half or more visible) and when in cover: apart
 #: from every gang colour and the ride's yellow plan

@@ -15,10 +15,8 @@ from PIL import Image, ImageDraw
 from entropy3d.fonts import font
 
 # the name plates and gang colours as text: shared with the stills of the table
-from entropy3d.look.labels import (  # noqa: F401 (MIN_TEXT_BRIGHTNESS, draw_plates, text_rgb: for callers)
-    MIN_TEXT_BRIGHTNESS,
+from entropy3d.look.labels import (
     TEXT,
-    draw_plates,
     rgb,
     text_rgb,
     text_unit,

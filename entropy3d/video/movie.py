@@ -20,6 +20,7 @@ import numpy as np
 from entropy3d.game.records import action_events
 from entropy3d.game.replay import Replay, scene_file
 from entropy3d.geometry import Pose, pose_at
+from entropy3d.render.cameras import occluder_mesh, rider_hidden
 from entropy3d.rules.state import State
 from entropy3d.systems import find_system, played_system, words
 from entropy3d.video import hud, pacing
@@ -30,10 +31,8 @@ from entropy3d.video.director import (
     eye_for,
     kept_in_height,
     kept_in_width,
-    occluder_mesh,
     overview_eye,
     plan_camera,
-    rider_hidden,
     shot_fails,
 )
 from entropy3d.video.ending import result_card

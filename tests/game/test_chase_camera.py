@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 import trimesh
 
+from entropy3d.render.cameras import blocked, occluder_mesh
 from entropy3d.scene import load_scene
 from entropy3d.scene.build import build_table_geometry
 from entropy3d.video.director import (
@@ -20,10 +21,8 @@ from entropy3d.video.director import (
     SHIFT_STEPS,
     STYLES,
     CameraPlan,
-    blocked,
     clear_view,
     eye_for,
-    occluder_mesh,
     off_table_share,
     plan_camera,
     search_camera,

@@ -193,9 +193,10 @@ def test_EC_GUN_STOPPED_an_overwatch_shot_is_filmed_as_a_fight(seed, hit):
     out; seed 8's Pip rides and is missed; seed 20's Pip does not move at all (an action with no
     trajectory) and is taken out. (Seed 1's miss became an attack of the rider's own once a
     watcher's bust no longer took the rider's attack away.)"""
+    from entropy3d.render.cameras import occluder_mesh
     from entropy3d.scene import load_scene
     from entropy3d.scene.build import build_table_geometry
-    from entropy3d.video.director import occluder_mesh, project
+    from entropy3d.video.director import project
     from entropy3d.video.fight import fight_of, label_text
 
     replay = play_game(None, seed=seed, turns=1, producer="geometric")

@@ -141,9 +141,10 @@ def test_GANG_ARC_the_fight_camera_frames_both_figures_whole_over_the_hud_panels
     """Clause: GANG-ARC. Every shot of the turn gets the fight camera, and both figures on foot, from
     their feet to their eyes, stand inside the band over the HUD's panels and under the heading,
     large enough to read: at least 24 px tall in a 720-line frame, most of them over 45 px."""
+    from entropy3d.render.cameras import occluder_mesh
     from entropy3d.scene import load_scene
     from entropy3d.scene.build import build_table_geometry
-    from entropy3d.video.director import occluder_mesh, project
+    from entropy3d.video.director import project
     from entropy3d.video.fight import CLEAR_BAND_Y, eye_and_middle, fight_of
 
     table = load_scene(SCENE)

@@ -236,7 +236,8 @@ def test_SW_CHASE_the_end_card_reads_a_dark_gang_colour():
     VP"). A dark gang colour is lifted towards white (its hue kept); a bright one is left."""
     import numpy as np
 
-    from entropy3d.video.hud import draw_card, text_rgb
+    from entropy3d.look.labels import text_rgb
+    from entropy3d.video.hud import draw_card
 
     assert text_rgb("#e67e22") == (0xE6, 0x7E, 0x22)
     lifted = text_rgb("#2c3e50")

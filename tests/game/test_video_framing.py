@@ -11,8 +11,9 @@ import pytest
 
 from entropy3d.cli.demo_commands import DEMO_SEED, DEMO_TURNS
 from entropy3d.game import play_game, read_replay
+from entropy3d.render.cameras import occluder_mesh
 from entropy3d.video import VideoOptions
-from entropy3d.video.director import FRAME_MARGIN, OFF_TABLE_LIMIT, in_frame, occluder_mesh, off_table_share
+from entropy3d.video.director import FRAME_MARGIN, OFF_TABLE_LIMIT, in_frame, off_table_share
 from entropy3d.video.movie import ReplayFilm, action_events, reading_s
 
 SCENE = Path(__file__).resolve().parents[2] / "scenes" / "crossroads.yaml"
@@ -74,7 +75,7 @@ def test_the_rider_is_never_hidden_behind_a_building_in_the_default_demo(tmp_pat
     filmed from a side view with a building in between (50 frames in 4 actions at this size).
     The chase camera now looks from its planned eye, or cranes up, when a wall hides the rider;
     a side view that would hide it is not taken."""
-    from entropy3d.video.director import rider_hidden
+    from entropy3d.render.cameras import rider_hidden
 
     path = tmp_path / "demo.jsonl"
     play_game(SCENE, seed=DEMO_SEED, turns=DEMO_TURNS, producer="physics", replay_path=path)
@@ -97,7 +98,7 @@ def test_a_lamp_post_in_front_of_the_rider_does_not_hide_it_and_a_wall_does():
     crane the camera up, or refuse a good side view, for nothing."""
     import trimesh
 
-    from entropy3d.video.director import rider_hidden
+    from entropy3d.render.cameras import rider_hidden
 
     eye, bike = np.array([0.0, -10.0, 2.0]), np.array([0.0, 0.0, 0.0])
     post = trimesh.creation.box(extents=[0.3, 0.3, 6.0], transform=trimesh.transformations.translation_matrix(

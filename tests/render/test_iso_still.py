@@ -44,7 +44,8 @@ def test_the_iso_camera_frames_every_miniature_and_no_building_hides_one(scene):
     film's rules: each bike's box inside the frame with the film's margin (``in_frame``), and
     the sight line from the eye to its rider's middle cut by no raised piece (``blocked``)."""
     from entropy3d.render import TableRenderer
-    from entropy3d.video.director import FRAME_MARGIN, blocked, in_frame, occluder_mesh
+    from entropy3d.render.cameras import blocked, occluder_mesh
+    from entropy3d.video.director import FRAME_MARGIN, in_frame
 
     table = load_scene(SCENES / scene)
     with TableRenderer(table, (1280, 720), painted=False, supersample=1) as renderer:
@@ -85,8 +86,8 @@ def test_the_still_names_every_gang_in_its_colour_and_every_rider(tmp_path, draw
     """The legend writes each gang's name (the scene's, not its id) in its colour; a plate names
     each rider; no words overlap other words, and all stand inside the picture, in letters at
     least 10 pixels high (bold) even in a 640x360 still (20 in the default 1280x720)."""
+    from entropy3d.look.labels import text_rgb
     from entropy3d.render import render_table
-    from entropy3d.video.hud import text_rgb  # the film's gang colour as text on a dark panel
 
     table = load_scene(SCENES / "systems" / "rooftop_skirmish.yaml")
     size = (640, 360)

@@ -205,10 +205,11 @@ def test_TEN_ATTACK_every_shot_is_filmed_with_both_figures_in_frame():
     now gets a fight camera with both figures inside the frame, over the HUD's panels."""
     import numpy as np
 
+    from entropy3d.render.cameras import occluder_mesh
     from entropy3d.scene import load_scene
     from entropy3d.scene.build import build_table_geometry
     from entropy3d.systems import find_system
-    from entropy3d.video.director import occluder_mesh, project
+    from entropy3d.video.director import project
     from entropy3d.video.fight import CLEAR_BAND_Y, fight_of
 
     replay = play_game(SCENE, seed=7, turns=2, producer="geometric")
