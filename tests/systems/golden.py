@@ -102,11 +102,19 @@ class Yard:
 
     def play(self, case: Mapping):
         """(the state after, the events, the refusal or None, the dice) of the case's actions:
-        ``actor`` activates and takes ``plans`` in order, or ``end_turn`` runs the End Phase."""
+        ``actor`` activates and takes ``plans`` in order; or ``end_turn`` runs the End Phase; or
+        ``turn`` starts a turn (the Action Phase, then the roll for who goes first: ``rolls``, the
+        pairs rolled, and ``first``, the side that goes first; ``previous``, who went first last)."""
         dice = ScriptedDice(case.get("dice", []))
         state, events, refused = self.state_of(case), [], None
         if case.get("end_turn"):
             state, events, _ = self.engine.end_turn(state, dice)
+            return state, list(events), None, dice
+        if "turn" in case:  # the turn's start: the Action Phase's events, then who goes first
+            state, events = self.engine.action_phase(state, dice)
+            start = self.engine.start_turn(state, dice, case["turn"].get("previous"))
+            assert [list(pair) for pair in start.rolls] == case["turn"]["rolls"], start.rolls
+            assert start.first == case["turn"]["first"], start
             return state, list(events), None, dice
         actor = case["actor"]
         step = take(self.engine, state, Action.activate(actor), dice, self.producer, self.view)
