@@ -135,7 +135,7 @@ class Yard:
 def check_case(yard: Yard, case: Mapping[str, Any]) -> None:
     """Play ``case`` on ``yard`` and compare what the engine decided with the hand-worked
     expectation: every stated die rolled, the events in order (kind, model, clauses; the stated
-    figures and words), the refusal (its clause and words), the state after."""
+    figures, words and piece), the refusal (its clause and words), the state after."""
     state, events, refused, dice = yard.play(case)
     texts = [f"{e.kind} {e.model} {list(e.clauses)}: {e.rules} {dict(e.figures)}" for e in events]
     if "refused" in case:
@@ -146,21 +146,24 @@ def check_case(yard: Yard, case: Mapping[str, Any]) -> None:
         assert refused is None, f"refused {refused.clause}: {refused.message}"
     assert not dice.script, f"dice stated and not rolled: {dice.script}; rolled {dice.rolled}"
     expected = case.get("events", [])
-    assert [(e.kind, e.model, list(e.clauses)) for e in events] == \
-        [(x["kind"], x["model"], x["clauses"]) for x in expected], texts
+    got = [(e.kind, e.model, list(e.clauses)) for e in events]
+    wanted_events = [(x["kind"], x["model"], x["clauses"]) for x in expected]
+    assert got == wanted_events, f"events {got}, hand-worked {wanted_events}: {texts}"
     for event, wanted in zip(events, expected):
         for key, value in (wanted.get("figures") or {}).items():
             assert key in event.figures, (key, event.rules, dict(event.figures))
             got = event.figures[key]
             if isinstance(value, float):
-                assert got == pytest.approx(value, abs=0.05), (key, event.rules)
+                assert got == pytest.approx(value, abs=0.05), (key, got, value, event.rules)
             else:
                 assert _plain(got) == value, (key, event.rules, dict(event.figures))
         if "says" in wanted:
-            assert event.rules == wanted["says"]
+            assert event.rules == wanted["says"], f"said {event.rules!r}, hand-worked {wanted['says']!r}"
+        if "piece" in wanted:
+            assert event.piece == wanted["piece"], (event.piece, event.rules)
     for model_id, fields in (case.get("after") or {}).items():
         if model_id == "score":
-            assert dict(state.score) == fields
+            assert dict(state.score) == fields, (dict(state.score), fields)
             continue
         model = state.model(model_id)
         for key, value in fields.items():
