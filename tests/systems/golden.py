@@ -58,6 +58,9 @@ class ScriptedDice:
         return face
 
 
+TESTS = Path(__file__).parents[1]
+
+
 def load_cases(name: str) -> list[dict]:
     """The cases of ``tests/systems/data/golden_NAME.yaml``."""
     return yaml.safe_load((DATA / f"golden_{name}.yaml").read_text())
@@ -80,6 +83,15 @@ class Yard:
                                     gangs=list(self.table.spec.gangs))
         self.producer = GeometricProducer(self.table, self.geometry)
         self.first = self.engine.initial_state(self.table.initial_state(self.geometry.surface_height))
+
+    @classmethod
+    def of(cls, case: Mapping, default: Path, built: dict) -> "Yard":
+        """The yard a case is played on: its ``table:`` (a path under tests/), else ``default``;
+        each built once into ``built`` (path -> Yard)."""
+        path = TESTS / case["table"] if "table" in case else default
+        if path not in built:
+            built[path] = cls(path)
+        return built[path]
 
     def state_of(self, case: Mapping):
         """The first state with the case's ``state:`` changes (model id -> fields; ``pose``:
@@ -104,7 +116,8 @@ class Yard:
         """(the state after, the events, the refusal or None, the dice) of the case's actions:
         ``actor`` activates and takes ``plans`` in order; or ``end_turn`` runs the End Phase; or
         ``turn`` starts a turn (the Action Phase, then the roll for who goes first: ``rolls``, the
-        pairs rolled, and ``first``, the side that goes first; ``previous``, who went first last)."""
+        pairs rolled, ``first``, the side that goes first, ``ready``, gang -> the models it may
+        activate; ``previous``, who went first last)."""
         dice = ScriptedDice(case.get("dice", []))
         state, events, refused = self.state_of(case), [], None
         if case.get("end_turn"):
@@ -115,6 +128,8 @@ class Yard:
             start = self.engine.start_turn(state, dice, case["turn"].get("previous"))
             assert [list(pair) for pair in start.rolls] == case["turn"]["rolls"], start.rolls
             assert start.first == case["turn"]["first"], start
+            for gang, ready in case["turn"].get("ready", {}).items():
+                assert self.engine.ready(state, gang) == ready, (gang, self.engine.ready(state, gang))
             return state, list(events), None, dice
         actor = case["actor"]
         step = take(self.engine, state, Action.activate(actor), dice, self.producer, self.view)
@@ -135,7 +150,7 @@ class Yard:
 def check_case(yard: Yard, case: Mapping[str, Any]) -> None:
     """Play ``case`` on ``yard`` and compare what the engine decided with the hand-worked
     expectation: every stated die rolled, the events in order (kind, model, clauses; the stated
-    figures, words and piece), the refusal (its clause and words), the state after."""
+    figures, words, what was found and the piece), the refusal (its clause and words), the state after."""
     state, events, refused, dice = yard.play(case)
     texts = [f"{e.kind} {e.model} {list(e.clauses)}: {e.rules} {dict(e.figures)}" for e in events]
     if "refused" in case:
@@ -159,11 +174,18 @@ def check_case(yard: Yard, case: Mapping[str, Any]) -> None:
                 assert _plain(got) == value, (key, event.rules, dict(event.figures))
         if "says" in wanted:
             assert event.rules == wanted["says"], f"said {event.rules!r}, hand-worked {wanted['says']!r}"
+        if "found" in wanted:  # what the table showed, as the event says it
+            assert event.found == wanted["found"], (event.found, event.rules)
         if "piece" in wanted:
             assert event.piece == wanted["piece"], (event.piece, event.rules)
     for model_id, fields in (case.get("after") or {}).items():
         if model_id == "score":
             assert dict(state.score) == fields, (dict(state.score), fields)
+            continue
+        if model_id == "wrecks":  # [wreck id, the model it was, x, y] of each wreck on the table
+            assert [[w.id, w.model_id] for w in state.wrecks] == [wreck[:2] for wreck in fields], state.wrecks
+            for wreck, wanted in zip(state.wrecks, fields):
+                assert [wreck.pose.x, wreck.pose.y] == pytest.approx(wanted[2:], abs=0.05), wreck
             continue
         model = state.model(model_id)
         for key, value in fields.items():

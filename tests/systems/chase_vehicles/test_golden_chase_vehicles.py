@@ -16,8 +16,9 @@ CASES = load_cases("chase_vehicles")
 
 
 @pytest.fixture(scope="module")
-def yard():
-    return Yard(SCENE)
+def yards():
+    """Path -> the Yard built on it, for this module's cases."""
+    return {}
 
 
 def test_the_golden_file_has_eight_cases_or_more_each_naming_its_clauses():
@@ -27,8 +28,8 @@ def test_the_golden_file_has_eight_cases_or_more_each_naming_its_clauses():
 
 
 @pytest.mark.parametrize("case", CASES, ids=[case_id(case) for case in CASES])
-def test_SW_golden_rulings(yard, case):
+def test_SW_golden_rulings(yards, case):
     """Clauses: SW-VEH-1, SW-VEH-2, SW-RAM, SW-DMG, SW-CRIT, SW-CHASE, SW-TURN (each case names
     its own). The dice stated are the dice rolled, in order; the events, the refusal and the
     state after are the hand-worked ones."""
-    check_case(yard, case)
+    check_case(Yard.of(case, SCENE, yards), case)

@@ -15,8 +15,9 @@ CASES = load_cases("tenacity")
 
 
 @pytest.fixture(scope="module")
-def yard():
-    return Yard(SCENE)
+def yards():
+    """Path -> the Yard built on it, for this module's cases."""
+    return {}
 
 
 def test_the_golden_file_has_eight_cases_or_more_each_naming_its_clauses():
@@ -26,8 +27,8 @@ def test_the_golden_file_has_eight_cases_or_more_each_naming_its_clauses():
 
 
 @pytest.mark.parametrize("case", CASES, ids=[case_id(case) for case in CASES])
-def test_TEN_golden_rulings(yard, case):
+def test_TEN_golden_rulings(yards, case):
     """Clauses: TEN-TURN, TEN-ELEV, TEN-ATTACK, TEN-COVER, TEN-SIZE, TEN-STRESS, TEN-PRONE,
     TEN-DEFEND, TEN-MOVE (each case names its own). The dice stated are the dice rolled, in
     order; the events, the refusal and the state after are the hand-worked ones."""
-    check_case(yard, case)
+    check_case(Yard.of(case, SCENE, yards), case)
