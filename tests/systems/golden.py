@@ -114,7 +114,8 @@ class Yard:
 
     def play(self, case: Mapping):
         """(the state after, the events, the refusal or None, the dice) of the case's actions:
-        ``actor`` activates and takes ``plans`` in order; or ``end_turn`` runs the End Phase; or
+        ``actor`` activates and takes ``plans`` in order; or ``end_turn`` runs the End Phase, or
+        ``action_phase`` what comes before a turn's first activation; or
         ``turn`` starts a turn (the Action Phase, then the roll for who goes first: ``rolls``, the
         pairs rolled, ``first``, the side that goes first, ``ready``, gang -> the models it may
         activate; ``previous``, who went first last)."""
@@ -122,6 +123,9 @@ class Yard:
         state, events, refused = self.state_of(case), [], None
         if case.get("end_turn"):
             state, events, _ = self.engine.end_turn(state, dice)
+            return state, list(events), None, dice
+        if case.get("action_phase"):  # what happens before the turn's first activation
+            state, events = self.engine.action_phase(state, dice)
             return state, list(events), None, dice
         if "turn" in case:  # the turn's start: the Action Phase's events, then who goes first
             state, events = self.engine.action_phase(state, dice)
@@ -150,7 +154,7 @@ class Yard:
 def check_case(yard: Yard, case: Mapping[str, Any]) -> None:
     """Play ``case`` on ``yard`` and compare what the engine decided with the hand-worked
     expectation: every stated die rolled, the events in order (kind, model, clauses; the stated
-    figures, words, what was found and the piece), the refusal (its clause and words), the state after."""
+    figures, words, what was found, by whom and the piece), the refusal (its clause and words), the state after."""
     state, events, refused, dice = yard.play(case)
     texts = [f"{e.kind} {e.model} {list(e.clauses)}: {e.rules} {dict(e.figures)}" for e in events]
     if "refused" in case:
@@ -176,6 +180,8 @@ def check_case(yard: Yard, case: Mapping[str, Any]) -> None:
             assert event.rules == wanted["says"], f"said {event.rules!r}, hand-worked {wanted['says']!r}"
         if "found" in wanted:  # what the table showed, as the event says it
             assert event.found == wanted["found"], (event.found, event.rules)
+        if "producer" in wanted:
+            assert event.producer == wanted["producer"], (event.producer, event.rules)
         if "piece" in wanted:
             assert event.piece == wanted["piece"], (event.piece, event.rules)
     for model_id, fields in (case.get("after") or {}).items():
