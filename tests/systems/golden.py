@@ -136,18 +136,17 @@ class Yard:
                 assert self.engine.ready(state, gang) == ready, (gang, self.engine.ready(state, gang))
             return state, list(events), None, dice
         actor = case["actor"]
-        step = take(self.engine, state, Action.activate(actor), dice, self.producer, self.view)
-        state, events = step.after, list(step.events)
-        for plan in case["plans"]:
-            try:
+        try:  # its activation, then each plan; the first refusal ends the case
+            step = take(self.engine, state, Action.activate(actor), dice, self.producer, self.view)
+            state, events = step.after, list(step.events)
+            for plan in case["plans"]:
                 steps = take_action(self.engine, state, self.engine.parse_action(actor, plan), dice,
                                     self.producer, self.view)
-            except IllegalPlanError as refusal:
-                refused = refusal
-                break
-            for step in steps:
-                events += step.events
-            state = steps[-1].after
+                for step in steps:
+                    events += step.events
+                state = steps[-1].after
+        except IllegalPlanError as refusal:
+            refused = refusal
         return state, events, refused, dice
 
 
