@@ -9,5 +9,6 @@ turns these into a Panda3D scene), the glTF export and the share page (which mus
 - :mod:`.shadows` -- the sun's shadows of the table's pieces as plan polygons;
 - :mod:`.facades` -- window rows on building walls;
 - :mod:`.levels` -- the walkable levels (ground, curb, deck 1, roof 2 ...) and their colours;
+- :mod:`.frame` -- the table's body: its wooden frame, cliff walls and hazard bands;
 - :mod:`.shapes` -- triangle soups (strips, tubes, boxes, hazard stripes) in table inches.
 """

@@ -17,6 +17,17 @@ from panda3d.core import DepthTestAttrib, DepthWriteAttrib, NodePath, RenderAttr
 
 from entropy3d.look import shapes
 from entropy3d.look.facades import WINDOW_COLOUR, building_windows
+from entropy3d.look.frame import (  # noqa: F401 (the renderer and tests take the frame's sizes from here too)
+    CLIFF_BOTTOM,
+    CLIFF_COLOUR,
+    EDGES,
+    FRAME_COLOUR,
+    FRAME_WIDTH,
+    HAZARD_RED,
+    HAZARD_WHITE,
+    frame_meshes,
+    hazard_band,
+)
 from entropy3d.look.light import SUN_DIRECTION
 from entropy3d.look.paint import UP_NORMAL_Z, TablePaint, cut_walls, layer_of, wall_shade
 from entropy3d.look.shadows import polygon_triangles, table_shadows
@@ -34,22 +45,12 @@ from entropy3d.scene.schema import SceneSpec
 
 #: ground-layer kinds, drawn in this order before anything else
 GROUND_KINDS = ("ground", "road", "zone")
-FRAME_WIDTH = 0.9
-FRAME_LIP = 0.08
-TABLE_THICKNESS = 1.6
-#: how far a cliff edge's dark wall falls below the table top, inches
-CLIFF_BOTTOM = -TABLE_THICKNESS - 1.0
-FRAME_COLOUR = "#3b2f27"
-CLIFF_COLOUR = "#171514"
-HAZARD_RED, HAZARD_WHITE = "#c8281e", "#f2efe6"
 MARKING_COLOUR = "#e7d36b"
 SHADOW_RGBA = (0.0, 0.02, 0.06, 0.32)
 #: shadows on raised tops float this far above them (inches) to win the depth test
 RAISED_SHADOW_LIFT = 0.015
 GRID_FAINT_RGBA = (1.0, 1.0, 1.0, 0.16)
 GRID_STRONG_RGBA = (1.0, 1.0, 1.0, 0.42)
-
-_EDGES = ("south", "east", "north", "west")
 
 
 @dataclass(frozen=True)
@@ -81,43 +82,6 @@ def _ground_layer(node: NodePath, order: int, state: RenderState) -> NodePath:
     node.set_bin("background", order)
     node.set_state(node.get_state().compose(state))
     return node
-
-
-def edge_segment(edge: str, width: float, depth: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """(start, end, outward unit vector) of a table edge; south is y = 0, west is x = 0."""
-    corners = {"south": ((0, 0), (width, 0), (0, -1)), "east": ((width, 0), (width, depth), (1, 0)),
-               "north": ((width, depth), (0, depth), (0, 1)), "west": ((0, depth), (0, 0), (-1, 0))}
-    start, end, outward = corners[edge]
-    return np.array(start, float), np.array(end, float), np.array(outward, float)
-
-
-def frame_meshes(width: float, depth: float, edges: dict[str, str]) -> tuple[list, list]:
-    """The table's body and frame: a raised wooden lip along open edges; along ``cliff`` edges no
-    lip, the body cut flush and a dark wall falling below the table top. Returns (wooden boxes,
-    cliff boxes), trimeshes in inches."""
-    f, t = FRAME_WIDTH, 0.06
-    is_cliff = {edge: edges.get(edge) == "cliff" for edge in _EDGES}
-    body_lo = (0.0 if is_cliff["west"] else -f, 0.0 if is_cliff["south"] else -f, -TABLE_THICKNESS)
-    body_hi = (width if is_cliff["east"] else width + f, depth if is_cliff["north"] else depth + f, -0.5)
-    wood, cliff = [frame_box(body_lo, body_hi)], []
-    lips = {"south": ((-f, -f), (width + f, 0)), "north": ((-f, depth), (width + f, depth + f)),
-            "west": ((-f, 0), (0, depth)), "east": ((width, 0), (width + f, depth))}
-    walls = {"south": ((-f, -t), (width + f, 0)), "north": ((-f, depth), (width + f, depth + t)),
-             "west": ((-t, -f), (0, depth + f)), "east": ((width, -f), (width + t, depth + f))}
-    for edge in _EDGES:
-        if is_cliff[edge]:
-            (x0, y0), (x1, y1) = walls[edge]
-            cliff.append(frame_box((x0, y0, CLIFF_BOTTOM), (x1, y1, -0.005)))
-        else:
-            (x0, y0), (x1, y1) = lips[edge]
-            wood.append(frame_box((x0, y0, -0.5), (x1, y1, FRAME_LIP)))
-    return wood, cliff
-
-
-def frame_box(lo, hi) -> trimesh.Trimesh:
-    """An axis-aligned box as a trimesh with unshared corners (for flat shading)."""
-    triangles = shapes.box_triangles(lo, hi)
-    return trimesh.Trimesh(triangles.reshape(-1, 3), np.arange(len(triangles) * 3).reshape(-1, 3), process=False)
 
 
 def painted_piece_node(piece: Piece, paint: TablePaint, texture, geometry: TableGeometry) -> NodePath:
@@ -206,12 +170,10 @@ def build_table_node(spec: SceneSpec, geometry: TableGeometry, grid: GridStyle |
         if len(strong):
             _ground_layer(unlit_node("grid-strong", strong, GRID_STRONG_RGBA), 6, layer).reparent_to(root)
 
-    for edge in _EDGES:
+    for edge in EDGES:
         if edges.get(edge) != "cliff":
             continue
-        start, end, outward = edge_segment(edge, width, depth)
-        inset = -outward * 0.2
-        red, white = shapes.hazard_stripes(start + inset, end + inset, 0.4, 1.0, 0.0)
+        red, white = hazard_band(edge, width, depth)
         _ground_layer(unlit_node(f"cliff-{edge}-red", red, (*colour_rgb(HAZARD_RED), 1.0)), 7, layer).reparent_to(root)
         _ground_layer(unlit_node(f"cliff-{edge}-white", white, (*colour_rgb(HAZARD_WHITE), 1.0)),
                       7, layer).reparent_to(root)

@@ -5,7 +5,6 @@
   "use strict";
   const data = JSON.parse(document.getElementById("entropy3d-data").textContent);
   const steps = data.steps;
-  const SUN = new THREE.Vector3(0.45, -0.35, 0.82).normalize();
   const HOLD_S = 1.5;  // pause after each action while playing, to read its words
   const TEMPLATE_COLOURS = { tight: 0xff6650, medium: 0xffcc33, wide: 0x66e6ff };
 
@@ -15,47 +14,96 @@
     for (let i = 0; i < text.length; i++) out[i] = text.charCodeAt(i);
     return out.buffer;
   }
-  function geometry(packed) {
-    const quantised = new Int16Array(bytes(packed.positions));
+  function positionsOf(b64) {
+    const quantised = new Int16Array(bytes(b64));
     const positions = new Float32Array(quantised.length);
     for (let i = 0; i < quantised.length; i++) positions[i] = quantised[i] * data.q;
+    return positions;
+  }
+  function geometry(packed) {
     const shape = new THREE.BufferGeometry();
-    shape.setAttribute("position", new THREE.BufferAttribute(positions, 3));
+    shape.setAttribute("position", new THREE.BufferAttribute(positionsOf(packed.positions), 3));
     const indices = packed.wide ? new Uint32Array(bytes(packed.indices)) : new Uint16Array(bytes(packed.indices));
     shape.setIndex(new THREE.BufferAttribute(indices, 1));
     shape.computeBoundingSphere();
     return shape;
   }
-  function material(colour, extra) {
-    return new THREE.MeshStandardMaterial(Object.assign({ color: colour, flatShading: true, roughness: 0.85,
+  // triangles whose light is baked into their corners' colours (entropy3d/share/payload.py: the
+  // film's light, worked out once); ``painted``: texture coordinates from plan position, as the
+  // film maps its painted images (a point x, y inches samples x / width, y / depth)
+  function soup(packed, painted) {
+    const shape = new THREE.BufferGeometry();
+    const positions = positionsOf(packed.positions);
+    shape.setAttribute("position", new THREE.BufferAttribute(positions, 3));
+    shape.setAttribute("color", new THREE.BufferAttribute(new Uint8Array(bytes(packed.colours)), 3, true));
+    if (painted) {
+      const uv = new Float32Array(positions.length / 3 * 2);
+      for (let k = 0; k < uv.length / 2; k++) {
+        uv[2 * k] = positions[3 * k] / table.width;
+        uv[2 * k + 1] = positions[3 * k + 1] / table.depth;
+      }
+      shape.setAttribute("uv", new THREE.BufferAttribute(uv, 2));
+    }
+    shape.computeBoundingSphere();
+    return shape;
+  }
+  function material(colour, extra) {  // what moves or is not painted: lit by the film's lights
+    return new THREE.MeshStandardMaterial(Object.assign({ color: colour, flatShading: true, roughness: 1.0,
                                                           metalness: 0.0 }, extra || {}));
   }
 
+  const view = document.getElementById("view");
+  const renderer = new THREE.WebGLRenderer({ antialias: true, preserveDrawingBuffer: true });
+  renderer.setPixelRatio(window.devicePixelRatio || 1);
+  view.appendChild(renderer.domElement);
+
   const scene = new THREE.Scene();
   scene.background = new THREE.Color(0x2a2f36);
-  scene.add(new THREE.HemisphereLight(0xdde6ff, 0x3a3228, 0.75));
-  const sun = new THREE.DirectionalLight(0xffffff, 0.75);
-  sun.position.copy(SUN).multiplyScalar(100);
-  scene.add(sun);
+  // the film's sun, fill and ambient light (entropy3d/look/light.py), for what is lit as it moves
+  const rgb = (c) => new THREE.Color(c[0], c[1], c[2]);
+  scene.add(new THREE.AmbientLight(rgb(data.light.ambient), 1.0));
+  for (const name of ["sun", "fill"]) {
+    const lamp = new THREE.DirectionalLight(rgb(data.light[name].rgb), 1.0);
+    lamp.position.fromArray(data.light[name].direction).multiplyScalar(100);
+    scene.add(lamp);
+  }
 
   const table = data.table;
-  for (const layer of table.ground) {  // table-top layers a hair apart: drawn in order, offset in depth
+  // the table's paint, the film's two plan images: row 0 of each is y = 0 (so no flip)
+  const painting = [];
+  const paint = {};
+  for (const name of ["ground", "raised"]) {
+    const image = new Image();
+    const texture = new THREE.Texture(image);
+    texture.flipY = false;
+    texture.anisotropy = renderer.capabilities.getMaxAnisotropy();
+    painting.push(new Promise((resolve) => {
+      image.onload = () => { texture.needsUpdate = true; resolve(); };
+      image.onerror = () => resolve();  // drawn unpainted rather than not at all
+    }));
+    image.src = table.paint[name];
+    paint[name] = texture;
+  }
+  for (const name of ["ground", "raised"]) {
+    if (table.painted[name]) {
+      scene.add(new THREE.Mesh(soup(table.painted[name], true),
+                               new THREE.MeshBasicMaterial({ map: paint[name], vertexColors: true })));
+    }
+  }
+  if (table.baked) scene.add(new THREE.Mesh(soup(table.baked, false), new THREE.MeshBasicMaterial({ vertexColors: true })));
+  if (table.bands) {  // a cliff edge's hazard band, a hair over the ground
+    const bands = new THREE.Mesh(soup(table.bands, false), new THREE.MeshBasicMaterial({
+      vertexColors: true, polygonOffset: true, polygonOffsetFactor: -4, polygonOffsetUnits: -16 }));
+    bands.renderOrder = 4;
+    scene.add(bands);
+  }
+  for (const layer of table.ground) {  // unpainted table-top layers a hair apart: offset in depth
     const mesh = new THREE.Mesh(geometry(layer.mesh), material(layer.colour, {
       polygonOffset: true, polygonOffsetFactor: -layer.layer, polygonOffsetUnits: -4 * layer.layer }));
     mesh.renderOrder = layer.layer;
     scene.add(mesh);
   }
   for (const solid of table.solids) scene.add(new THREE.Mesh(geometry(solid.mesh), material(solid.colour)));
-  const CLIFF_BAND = 0.4;  // a red warning band this wide (inches) just inside each cliff edge
-  for (const edge of table.cliffs) {
-    const w = table.width, d = table.depth, b = CLIFF_BAND;
-    const [x0, y0, x1, y1] = { south: [0, 0, w, b], north: [0, d - b, w, d], west: [0, 0, b, d], east: [w - b, 0, w, d] }[edge];
-    const band = new THREE.Mesh(new THREE.PlaneGeometry(x1 - x0, y1 - y0), new THREE.MeshBasicMaterial({
-      color: 0xc8281e, polygonOffset: true, polygonOffsetFactor: -4, polygonOffsetUnits: -16 }));
-    band.position.set((x0 + x1) / 2, (y0 + y1) / 2, 0.03);
-    band.renderOrder = 4;
-    scene.add(band);
-  }
   const scenery = {};
   for (const piece of table.destructibles) {
     const pivot = new THREE.Group();  // turns about the piece's centre (EC-DEST-4 moves)
@@ -69,7 +117,6 @@
 
   // ---- miniatures ----------------------------------------------------------------------------
   const miniatures = {}, bikeShapes = {}, baseShapes = {};
-  const view = document.getElementById("view");
   for (const model of data.miniatures.models) {
     const group = new THREE.Group();
     const gang = new THREE.Color(model.colour);
@@ -94,40 +141,95 @@
   }
 
   // ---- camera: orbit about a target, z up ----------------------------------------------------
-  const renderer = new THREE.WebGLRenderer({ antialias: true, preserveDrawingBuffer: true });
-  renderer.setPixelRatio(window.devicePixelRatio || 1);
-  view.appendChild(renderer.domElement);
+  // one column (a phone upright), as page.html's style lays the page out
+  const COLUMN = window.matchMedia("(max-aspect-ratio: 1/1), (max-width: 599.98px)");
   const camera = new THREE.PerspectiveCamera(40, 1, 0.5, 2000);
   camera.up.set(0, 0, 1);
   const size = Math.max(table.width, table.depth);
-  // from the south, the table's near edge clear of the bar at the bottom of the page
-  const home = { target: new THREE.Vector3(table.width / 2, 0.42 * table.depth, 0), distance: 1.5 * size,
-                 yaw: 0, pitch: 50 };
-  const orbit = { target: home.target.clone(), distance: home.distance, yaw: home.yaw, pitch: home.pitch };
+  const hull = table.hull.map((p) => new THREE.Vector3(p[0], p[1], p[2]));  // around all of the table
+  // from the south, as a player stands at the table; on a phone upright a little higher, which
+  // shows the streets between the buildings and makes the table's picture taller in the tall screen
+  const HOME = { yaw: 0, pitch: 50, columnPitch: 60 };
+  const homePitch = () => (COLUMN.matches ? HOME.columnPitch : HOME.pitch);
+  const orbit = { target: new THREE.Vector3(table.width / 2, table.depth / 2, 0), distance: 1.5 * size,
+                  yaw: HOME.yaw, pitch: homePitch() };
+  let framed = "home";  // the view the page chose ("home", "top"), kept framed as the window changes; null once moved
   let saved = null;  // the view to go back to when leaving the top-down view
 
-  function placeCamera() {
+  function aim() {
     const yaw = THREE.MathUtils.degToRad(orbit.yaw), pitch = THREE.MathUtils.degToRad(orbit.pitch);
     camera.position.set(Math.sin(yaw) * Math.cos(pitch), -Math.cos(yaw) * Math.cos(pitch), Math.sin(pitch))
       .multiplyScalar(orbit.distance).add(orbit.target);
     camera.lookAt(orbit.target);
-    redraw();
+    camera.updateMatrixWorld();
+  }
+  function placeCamera() { aim(); redraw(); }
+  const screen = new THREE.Vector3();
+  function projected(point, width, height) {  // a point's place in a view width x height, pixels
+    screen.copy(point).project(camera);
+    return [(screen.x + 1) / 2 * width, (1 - screen.y) / 2 * height];
+  }
+  function hullBox(width, height) {  // the box on screen around the whole table, pixels
+    const box = { left: Infinity, top: Infinity, right: -Infinity, bottom: -Infinity };
+    for (const point of hull) {
+      const [x, y] = projected(point, width, height);
+      box.left = Math.min(box.left, x); box.right = Math.max(box.right, x);
+      box.top = Math.min(box.top, y); box.bottom = Math.max(box.bottom, y);
+    }
+    return box;
+  }
+  // the orbit that sees the whole table from (yaw, pitch) as large as it fits in ``rect`` (pixels
+  // of a view width x height), centred in it: the camera closes in or backs off and slides
+  // across the view until the table's box on screen fills the rect less a margin
+  function frame(yaw, pitch, rect, width, height) {
+    Object.assign(orbit, { target: new THREE.Vector3(table.width / 2, table.depth / 2, 0), distance: 1.5 * size,
+                           yaw: yaw, pitch: pitch });
+    const margin = Math.max(4, 0.015 * Math.min(rect.right - rect.left, rect.bottom - rect.top));
+    const wide = rect.right - rect.left - 2 * margin, high = rect.bottom - rect.top - 2 * margin;
+    const tan = Math.tan(THREE.MathUtils.degToRad(camera.fov / 2));
+    const right = new THREE.Vector3(), up = new THREE.Vector3();
+    for (let k = 0; k < 60; k++) {
+      aim();
+      const box = hullBox(width, height);
+      const scale = Math.max((box.right - box.left) / wide, (box.bottom - box.top) / high);
+      const dx = (box.left + box.right - rect.left - rect.right) / 2, dy = (box.top + box.bottom - rect.top - rect.bottom) / 2;
+      if (Math.abs(scale - 1) < 1e-4 && Math.abs(dx) < 0.05 && Math.abs(dy) < 0.05) break;
+      const inches = 2 * orbit.distance * tan / height;  // a pixel at the target's depth
+      right.setFromMatrixColumn(camera.matrixWorld, 0);
+      up.setFromMatrixColumn(camera.matrixWorld, 1);
+      orbit.target.addScaledVector(right, dx * inches).addScaledVector(up, -dy * inches);
+      orbit.distance *= scale;
+    }
+    // the same view, orbiting about the point of the table top at its middle
+    aim();
+    const ahead = camera.getWorldDirection(new THREE.Vector3());
+    if (ahead.z < -1e-3) {
+      const along = -orbit.target.z / ahead.z;
+      orbit.target.addScaledVector(ahead, along);
+      orbit.distance = Math.max(1, orbit.distance + along);
+    }
+  }
+  // the part of the view no panel covers: on a wide window the title stands over the view's top
+  // and the bar over its foot; in one column (a phone) nothing does
+  function freeRect() {
+    const v = view.getBoundingClientRect();
+    const title = document.getElementById("top").getBoundingClientRect();
+    const bar = document.getElementById("bar").getBoundingClientRect();
+    const across = (r) => r.width > 0 && r.left < v.right && v.left < r.right;
+    let top = 0, bottom = v.height;
+    if (across(title) && title.top < v.top + v.height / 3 && title.bottom > v.top) top = title.bottom - v.top;
+    if (across(bar) && bar.bottom > v.bottom - v.height / 3 && bar.top < v.bottom) bottom = bar.top - v.top;
+    return { left: 0, top: top, right: v.width, bottom: Math.max(bottom, top + 1) };
+  }
+  function reframe() {
+    const [yaw, pitch] = framed === "top" ? [0, 89.9] : [HOME.yaw, homePitch()];
+    frame(yaw, pitch, freeRect(), view.clientWidth, Math.max(1, view.clientHeight));
   }
   function topDown() {
-    if (saved) { Object.assign(orbit, saved); saved = null; placeCamera(); return; }
-    saved = { target: orbit.target.clone(), distance: orbit.distance, yaw: orbit.yaw, pitch: orbit.pitch };
-    // fit the whole table top, with a margin, in the band between the title and the bar
-    const tan = Math.tan(THREE.MathUtils.degToRad(camera.fov / 2));
-    const height = Math.max(1, view.clientHeight);
-    const above = Math.min(document.getElementById("top").getBoundingClientRect().bottom, height / 3);
-    const below = Math.max(Math.min(document.getElementById("bar").getBoundingClientRect().top, height),
-                           2 * height / 3);
-    const band = below - above;
-    const fit = 1.1 * Math.max(table.depth * height / band, table.width / camera.aspect) / (2 * tan) + table.top;
-    const inchesPerPixel = 2 * tan * (fit - table.top) / height;
-    const north = ((above + below) / 2 - height / 2) * inchesPerPixel;  // the band's middle, not the view's
-    Object.assign(orbit, { target: new THREE.Vector3(table.width / 2, table.depth / 2 + north, 0), distance: fit,
-                           yaw: 0, pitch: 89.9 });
+    if (saved) { Object.assign(orbit, saved); framed = saved.framed; saved = null; placeCamera(); return; }
+    saved = { target: orbit.target.clone(), distance: orbit.distance, yaw: orbit.yaw, pitch: orbit.pitch, framed: framed };
+    framed = "top";  // the whole table top from above, in the band between the title and the bar
+    reframe();
     placeCamera();
   }
   function pan(dx, dy) {
@@ -151,6 +253,7 @@
   canvas.addEventListener("contextmenu", (e) => e.preventDefault());
   canvas.addEventListener("pointerdown", (e) => {
     touches.set(e.pointerId, { x: e.clientX, y: e.clientY });
+    framed = null;
     drag = { x: e.clientX, y: e.clientY, pan: e.button === 2 || e.shiftKey };
     pinch = touches.size === 2 ? spread() : null;
     canvas.setPointerCapture(e.pointerId);
@@ -179,6 +282,8 @@
   });
   canvas.addEventListener("wheel", (e) => {
     e.preventDefault();
+    framed = null;
+    saved = null;
     zoom(Math.exp(e.deltaY * 0.001));
     placeCamera();
   }, { passive: false });
@@ -357,49 +462,97 @@
 
   // ---- drawing -------------------------------------------------------------------------------
   let pending = false;
-  const screen = new THREE.Vector3();
-  function screenOf(modelId) {  // where a miniature's base centre is on screen, CSS pixels
-    const mini = miniatures[modelId];
-    if (!mini.group.visible) return null;
-    screen.copy(mini.group.position).project(camera);
-    return [(screen.x + 1) / 2 * view.clientWidth, (1 - screen.y) / 2 * view.clientHeight];
+  let started = false;  // the first frame waits for the table's paint (its images decode a moment after)
+  function inView(point) {  // where a point is in the view, CSS pixels from its top left
+    return projected(point, view.clientWidth, view.clientHeight);
   }
-  function tableCorners() {  // where the table top's four corners are on screen, CSS pixels
-    return [[0, 0], [table.width, 0], [table.width, table.depth], [0, table.depth]].map(([x, y]) => {
-      screen.set(x, y, table.top).project(camera);
-      return [(screen.x + 1) / 2 * view.clientWidth, (1 - screen.y) / 2 * view.clientHeight];
-    });
+  function onPage(at) {  // a place in the view as the page's (the window's) CSS pixels
+    const v = view.getBoundingClientRect();
+    return [at[0] + v.left, at[1] + v.top];
+  }
+  function tagPlace(modelId) {
+    const mini = miniatures[modelId];
+    return mini.group.visible ? inView(mini.group.position) : null;
+  }
+  function screenOf(modelId) {  // where a miniature's base centre is on the page, CSS pixels
+    const at = tagPlace(modelId);
+    return at ? onPage(at) : null;
+  }
+  function tableCorners() {  // where the table top's four corners are on the page, CSS pixels
+    return [[0, 0], [table.width, 0], [table.width, table.depth], [0, table.depth]]
+      .map(([x, y]) => onPage(inView(new THREE.Vector3(x, y, 0))));
+  }
+  function tableBox() {  // the box around the whole table (frame and tallest roofs) on the page
+    const box = hullBox(view.clientWidth, view.clientHeight), v = view.getBoundingClientRect();
+    return { left: box.left + v.left, top: box.top + v.top, right: box.right + v.left, bottom: box.bottom + v.top };
   }
   function render() {
     pending = false;
     renderer.render(scene, camera);
     const active = steps[timeline.index] ? steps[timeline.index].model : null;
+    const shown = [];
     for (const [id, mini] of Object.entries(miniatures)) {
-      const at = screenOf(id);
+      const at = tagPlace(id);
       mini.tag.style.display = at ? "" : "none";
-      if (at) { mini.tag.style.left = at[0] + "px"; mini.tag.style.top = at[1] + "px"; }
       mini.tag.classList.toggle("active", id === active);
+      if (at) shown.push({ id: id, tag: mini.tag, at: at });
     }
+    placeTags(shown, active);
     window.entropy3dShare.frames++;
   }
-  function redraw() { if (!pending) { pending = true; requestAnimationFrame(render); } }
+  // name tags stand over their riders; where two would cover each other (riders side by side,
+  // a small screen) the one farther back steps up above the other: the active rider's first,
+  // then from the front of the table to its back
+  function placeTags(shown, active) {
+    const placed = [];
+    shown.sort((a, b) => (b.id === active) - (a.id === active) || b.at[1] - a.at[1]);
+    for (const item of shown) {
+      const w = item.tag.offsetWidth, h = item.tag.offsetHeight;
+      let top = item.at[1] - 1.3 * h;  // as the tag's style translates it (-50%, -130%)
+      const left = item.at[0] - w / 2;
+      for (let tries = 0; tries < placed.length; tries++) {
+        const under = placed.find((p) => left < p.left + p.w && p.left < left + w && top < p.top + p.h && p.top < top + h);
+        if (!under) break;
+        top = under.top - h - 1;
+      }
+      placed.push({ left: left, top: top, w: w, h: h });
+      item.tag.style.left = item.at[0] + "px";
+      item.tag.style.top = (top + 1.3 * h) + "px";
+    }
+  }
+  function redraw() { if (!pending && started) { pending = true; requestAnimationFrame(render); } }
+  // one column (a phone upright, see page.html): the table as wide as the view and as tall as its
+  // own shape seen from the home view needs, no more (the words below get the rest) and no less
+  // than it takes to be as wide as the screen
+  function tableHeight(width) {
+    camera.aspect = 1;
+    camera.updateProjectionMatrix();
+    const square = { left: 0, top: 0, right: 1000, bottom: 1000 };
+    frame(HOME.yaw, homePitch(), square, 1000, 1000);
+    const box = hullBox(1000, 1000);
+    const shape = (box.bottom - box.top) / Math.max(1, box.right - box.left);
+    const margin = Math.max(4, 0.015 * width);
+    return Math.round(Math.min(Math.max(shape * (width - 2 * margin) + 2 * margin, 0.45 * width),
+                               0.62 * window.innerHeight));
+  }
   function resize() {
+    const keep = { target: orbit.target.clone(), distance: orbit.distance, yaw: orbit.yaw, pitch: orbit.pitch };
     document.body.style.setProperty("--bar", document.getElementById("bar").offsetHeight + "px");
+    if (COLUMN.matches && steps.length) {
+      document.body.style.setProperty("--table-h", tableHeight(view.clientWidth) + "px");
+    }
     renderer.setSize(view.clientWidth, view.clientHeight, false);
-    const atHome = orbit.distance === home.distance && orbit.target.equals(home.target) &&
-                   orbit.yaw === home.yaw && orbit.pitch === home.pitch;
     camera.aspect = view.clientWidth / Math.max(1, view.clientHeight);
     camera.updateProjectionMatrix();
-    // a narrow view backs off until the table's width fits (1.42: the widest aspect it fits at 1.5 sizes)
-    home.distance = 1.5 * size * Math.max(1, 1.42 / camera.aspect);
-    if (atHome) orbit.distance = home.distance;
+    if (framed) reframe(); else Object.assign(orbit, keep);
     placeCamera();
   }
   window.addEventListener("resize", resize);
 
   // what a test (or a curious reader in the console) can ask the page
   window.entropy3dShare = { frames: 0, steps: steps.length, goTo: goTo, topDown: topDown, screenOf: screenOf,
-                            tableCorners: tableCorners,
+                            tableCorners: tableCorners, tableBox: tableBox, painted: false,
+                            project: (p) => onPage(inView(new THREE.Vector3(p[0], p[1], p[2]))),
                             index: () => timeline.index, renderNow: render,
                             shown: (id) => miniatures[id].group.visible };
   document.getElementById("name").textContent = data.name;
@@ -407,4 +560,9 @@
   applyToggles();
   resize();
   goTo(-1, false);
+  Promise.all(painting).then(() => {
+    window.entropy3dShare.painted = true;
+    started = true;
+    resize();
+  });
 })();

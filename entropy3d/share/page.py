@@ -1,8 +1,10 @@
 """One self-contained HTML page of a table or a replay: three.js, the data and our viewer inlined.
 
 The page fetches nothing when it opens (no server, no network): the library is the three.js
-build trimesh ships (:mod:`.library`), the table, the miniatures and the replay's actions are a
-JSON block (:mod:`.payload`, :mod:`.steps`), and ``page.js`` draws them. Written atomically.
+build trimesh ships (:mod:`.library`), the table (painted as the film paints it, its images as
+JPEG data), the miniatures and the replay's actions are a JSON block (:mod:`.payload`,
+:mod:`.steps`), and ``page.js`` draws them: beside the words on a wide window, in one column on a
+phone held upright (``page.html``). Written atomically.
 """
 
 from __future__ import annotations
@@ -12,7 +14,7 @@ from pathlib import Path
 
 from entropy3d.outputs import write_atomic
 from entropy3d.share.library import three_js
-from entropy3d.share.payload import MeshPacker, miniatures_payload, pose_list, table_payload
+from entropy3d.share.payload import MeshPacker, light_payload, miniatures_payload, pose_list, table_payload
 
 HERE = Path(__file__).parent
 
@@ -21,11 +23,10 @@ def page_data(table, geometry, replay=None) -> dict:
     """Everything the page draws, as JSON-able data (see :mod:`entropy3d.share.payload`)."""
     from entropy3d.share.steps import replay_end, replay_steps, template_lines
 
-    bounds = geometry.bounds()
-    packer = MeshPacker(float(abs(bounds).max()))
+    packer = MeshPacker.for_table(geometry)
     start = replay.header.initial if replay is not None else table.initial_state()
     name = table.name + (f" - replay, seed {replay.header.seed}" if replay is not None else "")
-    return {"name": name, "q": packer.q, "table": table_payload(table, geometry, packer),
+    return {"name": name, "q": packer.q, "table": table_payload(table, geometry, packer), "light": light_payload(),
             "miniatures": miniatures_payload(table, packer),
             "names": {m.id: m.rider.name or m.id for m in table.models},
             "start": {m.id: pose_list(m.pose) for m in start.models.values() if m.in_play},

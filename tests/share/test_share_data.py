@@ -5,11 +5,13 @@ words are the plain-words formatter's own."""
 from __future__ import annotations
 
 import base64
+import io
 import json
 from pathlib import Path
 
 import numpy as np
 import pytest
+from scipy.spatial import cKDTree
 
 from entropy3d.game.records import action_events
 from entropy3d.game.session import play_game
@@ -38,7 +40,7 @@ def unpack(packed: dict, q: float) -> tuple[np.ndarray, np.ndarray]:
 
 def test_meshes_keep_their_shape_within_half_a_quantum(game):
     table, geometry, _ = game
-    packer = MeshPacker(float(abs(geometry.bounds()).max()))
+    packer = MeshPacker.for_table(geometry)
     for piece in geometry.pieces:
         positions, faces = unpack(packer.pack(piece.mesh), packer.q)
         assert np.array_equal(faces, piece.mesh.faces)
@@ -165,3 +167,72 @@ def test_TAG_TAG_a_model_taken_out_leaves_the_page_when_the_action_that_took_it_
     named = [(activation, m) for activation in replay.activations for j in range(len(activation.actions))
              for m in taken_out_by(activation, j)]
     assert named and all(not activation.state_after.model(m).in_play for activation, m in named)
+
+
+def unpack_soup(packed: dict, q: float) -> tuple[np.ndarray, np.ndarray]:
+    """A baked soup's triangles (N, 3, 3) inches and corner colours (N, 3, 3) bytes."""
+    positions = np.frombuffer(base64.b64decode(packed["positions"]), "<i2").reshape(-1, 3, 3) * q
+    colours = np.frombuffer(base64.b64decode(packed["colours"]), np.uint8).reshape(-1, 3, 3)
+    return positions, colours
+
+
+def test_the_page_paints_the_table_with_the_films_paint_windows_and_frame():
+    """Issue 48: the page's table was plainer than the film's (no windows, no road markings, flat
+    colours). It now carries the film's own look, computed once by entropy3d.look: the two plan
+    images of paint_table (the same bake, as JPEG), every painted top to be textured from them,
+    the walls lit and darkened at their foot as the film bakes them, every building's windows and
+    the table's wooden frame."""
+    from PIL import Image
+
+    from entropy3d.look.facades import WINDOW_COLOUR, building_windows
+    from entropy3d.look.frame import FRAME_COLOUR, frame_meshes
+    from entropy3d.look.light import lit_colours
+    from entropy3d.look.paint import UP_NORMAL_Z, layer_of, paint_table
+    from entropy3d.look.shapes import colour_rgb
+    from entropy3d.share.payload import PAINT_TEXELS
+
+    table = load_scene(Path(__file__).resolve().parents[2] / "scenes" / "crossroads.yaml")
+    geometry = build_table_geometry(table)
+    data = page_data(table, geometry)
+    q, carried = data["q"], data["table"]
+    paint = paint_table(table.spec, geometry, PAINT_TEXELS)
+    for name in ("ground", "raised"):
+        head, _, body = carried["paint"][name].partition(",")
+        assert head == "data:image/jpeg;base64"
+        image = np.asarray(Image.open(io.BytesIO(base64.b64decode(body))).convert("RGB"), np.int16)
+        baked = getattr(paint, name).astype(np.int16)
+        assert image.shape == baked.shape == (PAINT_TEXELS, PAINT_TEXELS, 3)
+        assert np.abs(image - baked).mean() < 2.5, f"the page's {name} image is not the film's paint"
+
+    for layer in ("ground", "raised"):  # every top of a painted piece, in its layer's soup
+        tops, light = unpack_soup(carried["painted"][layer], q)
+        expected = sum(int((p.mesh.face_normals[:, 2] > UP_NORMAL_Z).sum()) for p in geometry.pieces
+                       if layer_of(p) == layer)
+        assert len(tops) == expected > 0
+        highest = tops[:, :, 2].max(axis=1)  # a ramp's top rises from the ground to a raised top
+        assert (highest <= 0.5 + q).all() if layer == "ground" else (highest > 0.5).all()
+        assert (light == 255).all() if layer == "ground" else (light > 200).all()  # lit, as white paint is
+    baked, colours = unpack_soup(carried["baked"], q)
+    soup = cKDTree(baked.reshape(-1, 9))
+
+    def carried_colours(triangles: np.ndarray) -> np.ndarray:
+        """The soup's corner colours of each of ``triangles``, which must all be in it."""
+        away, found = soup.query(np.asarray(triangles, float).reshape(-1, 9))
+        assert away.max() <= 2 * q, "a triangle of the film's table is missing from the page's"
+        return colours[found]
+
+    windows = np.concatenate([building_windows(b) for b in table.spec.buildings])
+    assert len(windows) > 1000
+    pane = np.round(lit_colours(np.array([[0.0, -1.0, 0.0]]), colour_rgb(WINDOW_COLOUR))[0] * 255)
+    south = windows[np.cross(windows[:, 1] - windows[:, 0], windows[:, 2] - windows[:, 0])[:, 1] < -1e-6]
+    carried_colours(windows)
+    assert np.abs(carried_colours(south) - pane).max() <= 1
+    wood, _ = frame_meshes(geometry.width, geometry.depth, dict(table.spec.table.edges))
+    lip = np.round(lit_colours(np.array([[0.0, 0.0, 1.0]]), colour_rgb(FRAME_COLOUR))[0] * 255)
+    for box in wood:
+        top = box.triangles[box.face_normals[:, 2] > 0.9]
+        assert np.abs(carried_colours(top) - lip).max() <= 1
+    # the camera frames the hull: it holds the frame's corners and the tallest roof
+    hull = np.asarray(carried["hull"])
+    assert hull[:, 2].max() == pytest.approx(geometry.bounds()[1][2], abs=0.01)
+    assert hull[:, 0].min() < 0 < geometry.width < hull[:, 0].max()

@@ -10,6 +10,7 @@ change the picture, that the page fetched nothing, and that the console shows no
 
 from __future__ import annotations
 
+import base64
 import io
 import json
 import os
@@ -333,3 +334,137 @@ def test_EC_GUN_2_the_page_says_why_there_is_no_shot_once_when_one_reason_holds_
                 if line["no_shot"]:
                     assert f"no shot: {line['no_shot']}" in text, (index, line, text)
     assert said_once, "no step whose sight lines share one reason"
+
+
+#: a phone held upright (CSS pixels) and its pixel ratio, as Chromium's device emulation gives them
+PHONE, PHONE_PIXEL_RATIO = (390, 844), 2
+#: the page's background behind the table (page.js: scene.background)
+BACKGROUND = np.array([0x2A, 0x2F, 0x36])
+
+
+def drawn_table(driver) -> tuple[dict, np.ndarray]:
+    """The box around what the WebGL canvas drew (everything not its background: the table, its
+    scenery and riders), in the page's CSS pixels, and the canvas's picture. Read from the canvas
+    itself, so no panel or name tag over it counts."""
+    settle(driver)
+    uri, rect = driver.execute_script(
+        "const c = document.querySelector('#view canvas'); const r = c.getBoundingClientRect();"
+        "return [c.toDataURL('image/png'), [r.left, r.top, r.width, r.height]]")
+    picture = np.asarray(Image.open(io.BytesIO(base64.b64decode(uri.split(",", 1)[1]))).convert("RGB"), np.int16)
+    drawn = np.abs(picture - BACKGROUND).sum(axis=2) > 24
+    rows, cols = np.flatnonzero(drawn.any(axis=1)), np.flatnonzero(drawn.any(axis=0))
+    assert len(rows) and len(cols), "the canvas drew nothing"
+    per_css = picture.shape[1] / rect[2]
+    box = {"left": rect[0] + cols[0] / per_css, "right": rect[0] + (cols[-1] + 1) / per_css,
+           "top": rect[1] + rows[0] / per_css, "bottom": rect[1] + (rows[-1] + 1) / per_css}
+    return box, picture
+
+
+def _overlaps(a: dict, b: dict) -> bool:
+    return a["left"] < b["right"] and b["left"] < a["right"] and a["top"] < b["bottom"] and b["top"] < a["bottom"]
+
+
+@pytest.mark.parametrize("which", ["replay", "scene"])
+def test_on_a_phone_the_table_fills_the_width_with_nothing_over_it(pages, browser, tmp_path, which):
+    """Issue 48: on a phone (390 x 844, upright) the table was ~295 x 190 px under the title panel,
+    over an empty band. The page now stands in one column: the title, the table as wide as the
+    screen, the action's words, the controls. Checked on the pixels the page drew (the canvas's own
+    picture, so no panel or name tag counts as table), against the page's own projection of the
+    table's corners, and on the screenshot a person sees."""
+    browser.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
+        "width": PHONE[0], "height": PHONE[1], "deviceScaleFactor": PHONE_PIXEL_RATIO, "mobile": True})
+    try:
+        open_page(browser, pages[which])
+        steps = browser.execute_script("return window.entropy3dShare.steps")
+        browser.execute_script(f"window.entropy3dShare.goTo({steps // 2 - 1}, true)")  # mid-game (-1: the table)
+        box, _ = drawn_table(browser)
+        shot = screenshot(browser, tmp_path / f"phone-{which}.png")
+        assert shot.shape[1] == PHONE[0] * PHONE_PIXEL_RATIO
+        width = box["right"] - box["left"]
+        assert width >= 0.9 * PHONE[0], f"the table is drawn {width:.0f} px wide on a {PHONE[0]} px phone"
+
+        panels = browser.execute_script(
+            "return Object.fromEntries(['top', 'story', 'bar'].map(id => [id, document.getElementById(id)])"
+            ".filter(([id, e]) => e.offsetParent !== null).map(([id, e]) => [id, e.getBoundingClientRect().toJSON()]))")
+        assert {"top", "bar"} <= set(panels) and ("story" in panels) == (which == "replay")
+        for name, panel in panels.items():
+            assert not _overlaps(panel, box), f"the {name} panel {panel} lies over the table drawn at {box}"
+        view = browser.execute_script("return document.getElementById('view').getBoundingClientRect().toJSON()")
+        if which == "replay":  # the table's picture is as tall as the table: no empty band above or below it
+            gaps = box["top"] - view["top"], view["bottom"] - box["bottom"]
+            assert max(gaps) < 0.04 * PHONE[1], f"empty bands of {gaps} px above and below the table"
+
+        # the page's own projection agrees with its pixels: the table top's corners lie in the drawn box
+        corners = np.array(browser.execute_script("return window.entropy3dShare.tableCorners()"))
+        assert (corners[:, 0] >= box["left"] - 2).all() and (corners[:, 0] <= box["right"] + 2).all()
+        assert (corners[:, 1] >= box["top"] - 2).all() and (corners[:, 1] <= box["bottom"] + 2).all()
+        assert corners[:, 0].max() - corners[:, 0].min() >= 0.8 * PHONE[0]
+        framed = browser.execute_script("return window.entropy3dShare.tableBox()")  # around the whole table
+        assert all(abs(framed[side] - box[side]) <= 3 for side in box), (framed, box)
+        # and the screenshot a person sees shows it as wide (rows of the table's box, name tags and all)
+        band = shot[int(box["top"] * PHONE_PIXEL_RATIO) + 1:int(box["bottom"] * PHONE_PIXEL_RATIO) - 1]
+        seen = np.flatnonzero((np.abs(band - BACKGROUND).sum(axis=2) > 24).any(axis=0)) / PHONE_PIXEL_RATIO
+        assert seen.max() - seen.min() >= 0.9 * PHONE[0]
+        assert abs(seen.min() - box["left"]) <= 2 and abs(seen.max() + 1 / PHONE_PIXEL_RATIO - box["right"]) <= 2
+        assert console_errors(browser) == []
+    finally:
+        browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+
+
+def canvas_picture(driver) -> np.ndarray:
+    """What the WebGL canvas drew (no panel or name tag), as (rows, columns, 3) ints."""
+    settle(driver)
+    uri = driver.execute_script("return document.querySelector('#view canvas').toDataURL('image/png')")
+    return np.asarray(Image.open(io.BytesIO(base64.b64decode(uri.split(",", 1)[1]))).convert("RGB"), np.int16)
+
+
+def test_the_browser_draws_the_films_markings_and_windows(pages, browser, tmp_path):
+    """Issue 48: the page's buildings had no windows and its roads no markings. In the browser,
+    the centre of every dash of the road markings not under a rider is drawn yellow (from above),
+    and the buildings' south windows are drawn in the panes' colour where the film draws them
+    (from the south, where a few stand behind other buildings)."""
+    from entropy3d.look import shapes
+    from entropy3d.look.facades import WINDOW_COLOUR, building_windows
+    from entropy3d.look.light import lit_colours
+    from entropy3d.look.shapes import colour_rgb
+    from entropy3d.scene import load_scene
+
+    table = load_scene(ROOT / "scenes" / "crossroads.yaml")
+    riders = np.array([[m.pose.x, m.pose.y] for m in table.initial_state().models.values()])
+    lines = [shapes.dashed_centre_line(road.points, 1.0, 0.8, 0.12, 0.0) for road in table.spec.roads if road.markings]
+    dashes = np.concatenate([line[:len(line) // 2, :, :2] for line in lines])  # each dash's first triangle
+    middles = (dashes[:, 0] + dashes[:, 2]) / 2
+    clear = np.min(np.linalg.norm(middles[:, None] - riders[None], axis=2), axis=1) > 2.5
+    dashes, middles = dashes[clear], middles[clear]
+    assert len(middles) > 30
+
+    open_page(browser, pages["scene"])
+    assert browser.execute_script("return window.entropy3dShare.painted")
+    browser.execute_script("window.entropy3dShare.topDown()")
+    above = canvas_picture(browser)
+    Image.fromarray(above.astype(np.uint8)).save(tmp_path / "top-down-canvas.png")
+    places = browser.execute_script("return arguments[0].map(p => window.entropy3dShare.project([p[0], p[1], 0]))",
+                                    middles.tolist())
+    # a dash is 0.12" wide, under two pixels here: the most yellow of the 3 x 3 pixels about its
+    # middle, yellow where red and green stand well over blue (asphalt is a cool grey)
+    yellowness = (np.minimum(above[..., 0], above[..., 1]) - above[..., 2]) / np.maximum(above.max(axis=2), 1)
+    drawn = np.array([yellowness[int(y) - 1:int(y) + 2, int(x) - 1:int(x) + 2].max() for x, y in places])
+    assert (drawn > 0.2).mean() > 0.9, f"only {(drawn > 0.2).sum()} of {len(drawn)} dashes drawn yellow"
+    across = dashes[:, 2] - dashes[:, 1]  # from a dash's side to its other: 0.6" that way is asphalt
+    beside = middles + 0.6 * across / np.linalg.norm(across, axis=1, keepdims=True)
+    places = browser.execute_script("return arguments[0].map(p => window.entropy3dShare.project([p[0], p[1], 0]))",
+                                    beside.tolist())
+    road = np.array([yellowness[int(y) - 1:int(y) + 2, int(x) - 1:int(x) + 2].max() for x, y in places])
+    assert (road < 0.1).mean() > 0.9, "the road beside the markings is drawn yellow too"
+
+    browser.execute_script("window.entropy3dShare.topDown()")  # back to the view from the south
+    south = canvas_picture(browser)
+    windows = np.concatenate([building_windows(b) for b in table.spec.buildings])
+    facing = np.cross(windows[:, 1] - windows[:, 0], windows[:, 2] - windows[:, 0])[:, 1] < -1e-6
+    centres = windows[facing].mean(axis=1)
+    places = browser.execute_script("return arguments[0].map(p => window.entropy3dShare.project(p))", centres.tolist())
+    pane = np.round(lit_colours(np.array([[0.0, -1.0, 0.0]]), colour_rgb(WINDOW_COLOUR))[0] * 255)
+    drawn = np.array([south[int(y), int(x)] for x, y in places])
+    seen = np.abs(drawn - pane).max(axis=1) < 30
+    assert len(drawn) > 100 and seen.mean() > 0.6, f"only {seen.sum()} of {len(drawn)} south windows drawn as panes"
+    assert console_errors(browser) == []
