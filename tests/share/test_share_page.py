@@ -468,3 +468,42 @@ def test_the_browser_draws_the_films_markings_and_windows(pages, browser, tmp_pa
     seen = np.abs(drawn - pane).max(axis=1) < 30
     assert len(drawn) > 100 and seen.mean() > 0.6, f"only {seen.sum()} of {len(drawn)} south windows drawn as panes"
     assert console_errors(browser) == []
+
+
+def test_no_step_shows_or_lists_a_model_out_of_the_game(browser, tmp_path):
+    """Issue 48's acceptance: at every step of a game with takedowns (crossroads, seed 7, two turns,
+    geometric: Deadeye, hades_5, is out in the first turn), the page neither draws, tags nor lists
+    as a target a model that the replay's own states have out of the game: out before the step's
+    activation began, or, once the activation's last step has ended, out after it. The states are
+    read from the replay, not from the page's data."""
+    from entropy3d.game.replay import read_replay
+    from entropy3d.game.timeline import Timeline
+
+    replay_path = tmp_path / "two_turns.jsonl"
+    play_game(None, seed=7, turns=2, producer="geometric", replay_path=replay_path)
+    page = share(replay_path, tmp_path / "two_turns.html")
+    replay = read_replay(replay_path)
+    rider = page_data(page)["names"]
+    steps = Timeline(replay, replay.header.initial).steps
+    open_page(browser, page)
+    assert browser.execute_script("return window.entropy3dShare.steps") == len(steps)
+    checked = 0
+    for k, step in enumerate(steps):
+        activation = replay.activations[step.activation]
+        last_of_activation = k + 1 == len(steps) or steps[k + 1].activation != step.activation
+        out = {m for m, model in activation.state_before.models.items() if not model.in_play}
+        if last_of_activation:
+            out |= {m for m, model in activation.state_after.models.items() if not model.in_play}
+        browser.execute_script(f"window.entropy3dShare.goTo({k}, true)")
+        settle(browser)
+        words = browser.execute_script("return document.getElementById('lines').innerText")
+        tags = set(browser.execute_script(
+            "return [...document.querySelectorAll('.tag')].filter(t => t.style.display !== 'none')"
+            ".map(t => t.textContent)"))
+        for model_id in out:
+            assert not browser.execute_script(f"return window.entropy3dShare.shown('{model_id}')"), (k, model_id)
+            name = rider.get(model_id, model_id)
+            assert f"sight to {name}:" not in words, (k, model_id, words)
+            assert not any(tag.startswith(name) for tag in tags), (k, model_id, tags)
+            checked += 1
+    assert checked >= 10  # Deadeye is out for most of the game: the checks ran
