@@ -29,6 +29,7 @@ from panda3d.core import (
 from PIL import Image
 
 from entropy3d.geometry import Pose
+from entropy3d.look.frame import CLIFF_BOTTOM, FRAME_WIDTH
 from entropy3d.look.labels import Plate, draw_legend, draw_name_plates
 from entropy3d.look.paint import paint_table, texels_for
 from entropy3d.look.shapes import colour_rgb, tube_triangles
@@ -46,7 +47,7 @@ from entropy3d.render.miniatures import (
     build_miniature_node,
 )
 from entropy3d.render.nodes import gradient_card, soft_disc_node, unlit_node
-from entropy3d.render.table_scene import CLIFF_BOTTOM, FRAME_WIDTH, GridStyle, build_table_node
+from entropy3d.render.table_scene import GridStyle, build_table_node
 from entropy3d.scene.build import TableGeometry, build_table_geometry
 from entropy3d.scene.table import Table
 

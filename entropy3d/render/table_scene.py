@@ -17,12 +17,10 @@ from panda3d.core import DepthTestAttrib, DepthWriteAttrib, NodePath, RenderAttr
 
 from entropy3d.look import shapes
 from entropy3d.look.facades import WINDOW_COLOUR, building_windows
-from entropy3d.look.frame import (  # noqa: F401 (the renderer and tests take the frame's sizes from here too)
-    CLIFF_BOTTOM,
+from entropy3d.look.frame import (
     CLIFF_COLOUR,
     EDGES,
     FRAME_COLOUR,
-    FRAME_WIDTH,
     HAZARD_RED,
     HAZARD_WHITE,
     frame_meshes,

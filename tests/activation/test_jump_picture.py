@@ -4,7 +4,6 @@ is magnified beside the profile, and the 3D panel's ghost bikes stand apart."""
 
 from __future__ import annotations
 
-import dataclasses
 import itertools
 import math
 
@@ -13,30 +12,13 @@ import pytest
 
 from entropy3d.activation.key import KEY, ColourKey
 from entropy3d.activation.picture import PROFILE_BOX, draw_picture, ride_still
-from entropy3d.activation.story import RideStory
-from entropy3d.game.step import activation
-from entropy3d.geometric import GeometricProducer
-from entropy3d.resources import bundled_dir
-from entropy3d.rules.engine import EntropyCityEngine
-from entropy3d.scene import load_scene
-from entropy3d.scene.build import build_table_geometry
-from entropy3d.scene.probe import SceneProbe
 from entropy3d.systems.words import Names
+from tests.activation import kicker
 
 
 @pytest.fixture(scope="module")
 def kicker_jump():
-    """(table, geometry, story) of komodo_2's "jump s2: straight 12" off the street kicker."""
-    table = load_scene(bundled_dir("scenes") / "crossroads.yaml")
-    geometry = build_table_geometry(table)
-    probe = SceneProbe.from_table(table, geometry)
-    state = dataclasses.replace(table.initial_state(geometry.surface_height), turn=2)
-    steps = activation(EntropyCityEngine(table.ruleset, probe), state, "komodo_2",
-                       ["s1: straight 3", "jump s2: straight 12"], np.random.default_rng(11),
-                       GeometricProducer(table, geometry, probe), probe)
-    story = RideStory.from_steps(steps, "komodo_2", table.ruleset)
-    assert story.flight is not None and story.flight.rise_in < 0.5, "not the low flight this test is about"
-    return table, geometry, story
+    return kicker.kicker_jump()
 
 
 def test_a_low_flight_is_drawn_at_least_a_hundred_pixels_high(kicker_jump):

@@ -106,7 +106,7 @@ def test_low_view_avoids_a_wall_between_eye_and_miniatures():
 def test_low_view_stands_on_the_table_frame_not_outside_the_table():
     """From 3 in outside the edge (the old places), the table's own sides and frame filled the
     bottom third of the street-level frame; the eye now stands over the 0.9 in wooden frame."""
-    from entropy3d.render.table_scene import FRAME_WIDTH
+    from entropy3d.look.frame import FRAME_WIDTH
 
     rng = np.random.default_rng(7)
     for _ in range(20):

@@ -2,22 +2,14 @@
 
 from __future__ import annotations
 
-import dataclasses
 import math
 
 import numpy as np
 
 from entropy3d.activation.key import ColourKey
 from entropy3d.activation.picture import STILL_BOX, ride_still
-from entropy3d.activation.story import RideStory
-from entropy3d.game.step import activation
-from entropy3d.geometric import GeometricProducer
 from entropy3d.render.ride_still import ride_camera
-from entropy3d.resources import bundled_dir
-from entropy3d.rules.engine import EntropyCityEngine
-from entropy3d.scene import load_scene
-from entropy3d.scene.build import build_table_geometry
-from entropy3d.scene.probe import SceneProbe
+from tests.activation.kicker import kicker_jump
 
 
 def test_the_3d_panel_looks_square_onto_the_rides_side_nearly_level_and_cuts_away_what_is_in_front():
@@ -26,14 +18,7 @@ def test_the_3d_panel_looks_square_onto_the_rides_side_nearly_level_and_cuts_awa
     (heading west along y 25.3) the camera looks level within 4 degrees, square onto the ride
     (its view's heading north or south within 1 degree), and what stands between it and the
     ride is cut away, but never the kicker the ride goes over."""
-    table = load_scene(bundled_dir("scenes") / "crossroads.yaml")
-    geometry = build_table_geometry(table)
-    probe = SceneProbe.from_table(table, geometry)
-    state = dataclasses.replace(table.initial_state(geometry.surface_height), turn=2)
-    steps = activation(EntropyCityEngine(table.ruleset, probe), state, "komodo_2",
-                       ["s1: straight 3", "jump s2: straight 12"], np.random.default_rng(11),
-                       GeometricProducer(table, geometry, probe), probe)
-    story = RideStory.from_steps(steps, "komodo_2", table.ruleset)
+    table, geometry, story = kicker_jump()
     still = ride_still(story, ColourKey(story.facts.producer))
     left, top, right, bottom = STILL_BOX
     view, hidden = ride_camera(still, (right - left) / (bottom - top), geometry)
