@@ -9,7 +9,7 @@ Conventions of every file written here:
   1.42 m of the depicted city). Scenes place them with ``units: mm``.
 * GLB files follow glTF's axis convention, **Y up** (the model's own +x stays +x, its height is
   +y, and its left side, +y in table terms, is -z). ``entropy3d.scene.meshes`` turns Y-up files
-  Z-up when it loads them, and :func:`entropy3d.scene.miniature.load_bike_model` gives a bike
+  Z-up when it loads them, and :func:`entropy3d.scene.miniature.load_model_file` gives a bike
   in table inches, Z up. Bikes face +x; every origin is on the ground at the centre of the
   model's footprint (bikes: the centre of the bottom of the base; the street lamp: the foot of
   its pole, its arm reaching over +x).
@@ -31,6 +31,12 @@ about ``bike_height_mm`` (20) above the base top and the rider's head about ``ri
 (24) above the saddle, so that the solids :func:`entropy3d.scene.miniature.miniature_shape`
 uses for sight lines and collisions stay close to what is drawn.
 
+Vehicle files (``vehicle_<kind>.glb`` for car, police_car and van: the rules data's ``vehicles:``)
+are built from that section's sizes (a car 4.5 x 1.8 x 1.45 m is 81 x 32 x 26 mm), in the plan
+:func:`entropy3d.scene.miniature.vehicle_plan` gives the solids sight lines use, with nodes
+``base`` (its oval base), ``body`` (bodywork and roof, tinted), ``trim`` (rubbing strip, lamps; a
+police car's white doors), ``windows``, ``wheels`` and, on a police car, ``lights``.
+
 Scenery files (GLB, one node per named part): ``bench``, ``cafe_set`` (table and four chairs),
 ``crate``, ``barrel``, ``jersey_barrier``, ``street_lamp``, ``ruined_wall``, ``car_wreck``
 (size class 1), ``truck_wreck`` (size class 2), ``kicker_ramp`` and ``park_tree``.
@@ -45,6 +51,8 @@ import numpy as np
 import trimesh
 
 from entropy3d.outputs import write_atomic
+from entropy3d.scene import load_ruleset
+from entropy3d.scene.miniature import vehicle_plan
 
 MODELS_DIR = Path(__file__).resolve().parent.parent / "models"
 BASE_THICKNESS = 0.12 * 25.4  # mm; the same 0.12" as entropy3d.scene.miniature
@@ -302,6 +310,68 @@ BIKES = {"sportsbike": sportsbike, "cruiser": cruiser, "trailbike": trailbike, "
          "scooter": scooter, "police": police}
 
 
+# --- vehicles (sized from the rules data's ``vehicles:``; {node name: parts}) --------------------
+
+GLASS, BUMPER, HEADLAMP, TAIL_LAMP = "#26313b", "#2a2b2e", "#f3e7b0", "#b3261e"
+
+
+def vehicle(kind: str) -> dict[str, list]:
+    """A car, police car or van of the rules data's ``vehicles:`` on its oval base: its bodywork
+    (``body``, tinted) in :func:`~entropy3d.scene.miniature.vehicle_plan` up to the waist, the
+    glasshouse (``windows``; a van's is glass in the cab only, its load box ``body``) under a
+    painted roof, bumpers and lamps (``trim``), four ``wheels`` and, on a police car, the light
+    bar and door stripes (``lights``, ``trim``)."""
+    ruleset = load_ruleset()
+    spec, to_mm = ruleset.spec.vehicles[kind], 25.4 / ruleset.scale.metres_per_inch
+    length, width, height, waist = (to_mm * v for v in (spec.length_m, spec.width_m, spec.height_m, spec.waist_m))
+    start, stop = (to_mm * v for v in spec.cabin_m)
+    van, police = kind == "van", kind == "police_car"
+
+    def ring(plan_length, plan_width, z, x=0.0):
+        plan = vehicle_plan(plan_length, plan_width, 32)
+        return np.column_stack([plan[:, 0] + x, plan[:, 1], np.full(len(plan), BT + z)])
+
+    clearance, roof = 0.2 * waist, 0.06 * height
+    body = [hull(np.vstack([ring(0.94 * length, 0.9 * width, clearance), ring(length, width, 0.45 * waist),
+                            ring(0.985 * length, 0.97 * width, waist)]), PAINT, mirror=False)]
+    rake = (0.0, 0.12) if van else (0.18, 0.3)  # rear window and windscreen leaning in, shares of the run
+    run, cabin_width = stop - start, to_mm * spec.cabin_width_m
+    top = (start + rake[0] * run, stop - rake[1] * run)
+    roof_ring = ring(top[1] - top[0], 0.94 * cabin_width, height - roof, 0.5 * sum(top))
+    glass = hull(np.vstack([ring(run, cabin_width, waist, 0.5 * (start + stop)), roof_ring]), GLASS, False)
+    body.append(hull(np.vstack([roof_ring, ring(top[1] - top[0] - 1.0, 0.92 * cabin_width, height,
+                                                0.5 * sum(top))]), PAINT, False))
+    windows = [glass]
+    if van:  # the load box is panels: glass only where the cab is, a little proud of them
+        cab = glass.slice_plane([stop - 0.3 * run, 0, 0], [1, 0, 0], cap=True)
+        cab.apply_scale((1.0, 1.015, 1.0))
+        windows = [paint(cab.slice_plane([0, 0, BT + waist + 1.0], [0, 0, 1], cap=True), GLASS)]
+        body.append(paint(glass, PAINT))
+
+    def nose(y):  # how far forward the plan reaches at y (mm): lamps sit on the bodywork
+        return 0.5 * length * (1.0 - (2.0 * abs(y) / width) ** 4) ** 0.25 - 0.4
+
+    # a dark rubbing strip round the bumpers and sills, the lamps front and back
+    trim = [hull(np.vstack([ring(length, width, z) for z in (0.22 * waist, 0.38 * waist)]), BUMPER, False)]
+    trim += [box((1.0, 0.12 * width, 0.1 * waist), (s * (nose(0.36 * width) - 0.1), y * 0.3 * width,
+                                                     BT + 0.6 * waist), HEADLAMP if s > 0 else TAIL_LAMP)
+             for s in (1, -1) for y in (1, -1)]
+    lights = []
+    if police:  # white doors and a blue-red light bar on the roof, as a highway patrol car
+        trim += [box((0.3 * length, 0.8, 0.45 * waist), (0.0, y * 0.5 * width, BT + 0.65 * waist), "#f4f4f4")
+                 for y in (1, -1)]
+        lights = [box((3.0, 0.3 * cabin_width, 1.6), (0.5 * sum(top), y * 0.17 * cabin_width, BT + height + 0.8),
+                      colour) for y, colour in ((1, "#1f4fff"), (-1, "#ff2020"))]
+    radius, tyre = to_mm * (0.36 if van else 0.33), to_mm * 0.22  # tyres of a real van and car, metres
+    wheels = []
+    for x in (0.29 * length, -0.29 * length):  # tyres tucked under the sills: nothing past the base
+        for y in (1, -1):
+            wheels += wheel(x, radius, tyre, y=y * (0.48 * width - 0.5 * tyre))
+    nodes = {"base": [oval_base(spec.base_length_mm, spec.base_width_mm)], "body": body, "trim": trim,
+             "windows": windows, "wheels": wheels}
+    return nodes | ({"lights": lights} if lights else {})
+
+
 # --- scenery (each returns {node name: parts}; origin at the centre of the footprint) -----------
 
 WOOD, DARK_WOOD, CONCRETE, RUST, SOOT = "#8a5a32", "#5e3d22", "#a3a097", "#7b4a2a", "#2e2a27"
@@ -510,6 +580,10 @@ def main(out_dir: Path = MODELS_DIR) -> list[Path]:
     for name, build in BIKES.items():
         path = out_dir / f"bike_{name}.glb"
         write_atomic(path, glb_bytes(build()))
+        written.append(path)
+    for kind in load_ruleset().vehicles:
+        path = out_dir / f"vehicle_{kind}.glb"
+        write_atomic(path, glb_bytes(vehicle(kind)))
         written.append(path)
     for name, build in SCENERY.items():
         path = out_dir / f"{name}.glb"

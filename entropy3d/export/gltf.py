@@ -49,11 +49,10 @@ from entropy3d.game.replay import Replay
 from entropy3d.geometry import Pose
 from entropy3d.look.paint import TablePaint, layer_of, paint_table
 from entropy3d.outputs import write_atomic
-from entropy3d.rules.ruleset import ON_FOOT
 from entropy3d.rules.scenery import ScenerySpot
 from entropy3d.rules.state import State
 from entropy3d.scene.build import TableGeometry
-from entropy3d.scene.miniature import bike_model_colour_parts, figure_colour_parts, miniature_shape
+from entropy3d.scene.miniature import miniature_colour_parts, miniature_shape
 from entropy3d.scene.table import Table
 from entropy3d.units import INCHES_PER_UNIT
 
@@ -136,12 +135,11 @@ def _miniature_parts(table: Table, bike_type: str, gang: str) -> list[tuple[str,
     """(name, mesh) parts of one miniature in its own frame (base bottom centre at the origin,
     facing +x), in glTF axes and metres."""
     gang_rgb = hex_rgb(table.gang_colour(gang))
-    on_foot = bike_type == ON_FOOT
-    local = miniature_shape(table.ruleset.base_for(bike_type), Pose(0.0, 0.0), table.ruleset, on_foot)
+    local = miniature_shape(table.ruleset.base_for(bike_type), Pose(0.0, 0.0), table.ruleset, bike_type)
     base_rgb = tuple(c * (1.0 - BASE_SHADE) for c in gang_rgb)
     parts = [("base", _in_gltf(local.base, matte(f"{gang} base", base_rgb)))]
     try:
-        coloured = figure_colour_parts(table.ruleset) if on_foot else bike_model_colour_parts(bike_type)
+        coloured = miniature_colour_parts(table.ruleset, bike_type)
     except (MeshError, FileNotFoundError):  # no bundled model: the solids sight and physics use
         coloured = [("bike", None, local.bike), ("rider", RIDER_COLOUR, local.rider)]
     for k, (name, rgb, mesh) in enumerate(coloured):

@@ -112,13 +112,14 @@ class Miniature:
 ConvexSolid = tuple[np.ndarray, np.ndarray, np.ndarray]
 
 
-def miniature_parts(base: BaseShape, table: Table, on_foot: bool = False
+def miniature_parts(base: BaseShape, table: Table, kind: str | None = None
                     ) -> tuple[tuple[ConvexSolid, ...], float, tuple]:
     """A miniature standing at the origin facing +x, from ``miniature_shape`` (scene layer): its
     convex solids bike, rider, base as (vertices, plane normals, plane offsets), the top of the
-    rider (a figure on foot: body, head, base and the top of its head) and the bike and rider as
-    slabs. Every miniature on one base shares these; :func:`make_miniature` places them."""
-    shape = miniature_shape(base, Pose(0.0, 0.0, 0.0, 0.0), table.ruleset, on_foot)
+    rider (a figure on foot: body, head, base and the top of its head; a vehicle: bodywork,
+    glasshouse, base and its roof) and the bike and rider as slabs. ``kind`` is the model's
+    ``bike_type``. Every miniature of one kind shares these; :func:`make_miniature` places them."""
+    shape = miniature_shape(base, Pose(0.0, 0.0, 0.0, 0.0), table.ruleset, kind)
     parts = tuple((np.asarray(mesh.vertices, float), *convex_planes(mesh))
                   for mesh in (shape.bike, shape.rider, shape.base))
     return parts, float(shape.rider.bounds[1][2]), slab_planes(parts[:2])
@@ -232,7 +233,7 @@ class LosWorld:
         solid = [p for p in self.geometry.pieces if p.kind not in DECAL_KINDS]
         self._originals = {piece.id: piece for piece in solid}
         self._miniature_cache: dict[tuple[str, Pose], Miniature] = {}
-        self._local_miniatures: dict[tuple[BaseShape, bool], tuple] = {}
+        self._local_miniatures: dict[tuple[BaseShape, str], tuple] = {}
         self._start_poses: dict[str, Pose] | None = None
         self._set_pieces(tuple(p for p in solid if not p.dynamic), tuple(p for p in solid if p.dynamic))
 
@@ -311,18 +312,18 @@ class LosWorld:
         for model_id, pose in chosen.items():
             model = self.table.model(model_id)  # a KeyError naming the models there are
             if pose is not None and (model_id, pose) not in self._miniature_cache:
-                missing.append((model_id, pose, self.table.base_of(model), model.on_foot))
+                missing.append((model_id, pose, self.table.base_of(model), model.bike_type))
         if len(self._miniature_cache) + len(missing) > MINIATURE_CACHE_SIZE:
             self._miniature_cache.clear()
         outlines = base_outlines([base for _, _, base, _ in missing], [pose for _, pose, _, _ in missing])
-        shapes: dict[tuple[BaseShape, bool], list[int]] = {}
-        for k, (_, _, base, on_foot) in enumerate(missing):
-            shapes.setdefault((base, on_foot), []).append(k)
-        for (base, on_foot), members in shapes.items():
-            if (base, on_foot) not in self._local_miniatures:
-                self._local_miniatures[(base, on_foot)] = miniature_parts(base, self.table, on_foot)
+        shapes: dict[tuple[BaseShape, str], list[int]] = {}
+        for k, (_, _, base, kind) in enumerate(missing):
+            shapes.setdefault((base, kind), []).append(k)
+        for (base, kind), members in shapes.items():
+            if (base, kind) not in self._local_miniatures:
+                self._local_miniatures[(base, kind)] = miniature_parts(base, self.table, kind)
             placed = make_miniatures([missing[k][0] for k in members], base, [missing[k][1] for k in members],
-                                     self.table, self.rules, self._local_miniatures[(base, on_foot)],
+                                     self.table, self.rules, self._local_miniatures[(base, kind)],
                                      [outlines[k] for k in members])
             self._miniature_cache.update(((missing[k][0], missing[k][1]), mini) for k, mini in zip(members, placed))
         minis = {}

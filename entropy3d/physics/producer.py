@@ -128,7 +128,7 @@ class PhysicsProducer:
                   float(np.interp(crash.t_s, facts.trajectory[:, 0], facts.trajectory[:, 3])))
         before = speed_before(facts.trajectory, crash.t_s)
         fall = tumble(rider.base, self._world.bike_height_in, self.ruleset.scale, at, before, crash.into_deg)
-        seat = miniature_shape(rider.base, Pose(0.0, 0.0, 0.0, 0.0), self.ruleset).rider.bounds
+        seat = miniature_shape(rider.base, Pose(0.0, 0.0, 0.0, 0.0), self.ruleset, model.bike_type).rider.bounds
         thrown = thrown_rider(seat, self.ruleset.scale, at, before, crash.into_deg, crash.point[:2],
                               self._obstacle_height_in(crash, at.z))
         return dataclasses.replace(facts, tumble=fall, thrown=thrown)

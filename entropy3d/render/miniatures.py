@@ -6,9 +6,9 @@ Each miniature is built once in its own frame (base centre at the origin, facing
 z = 0) so that moving it for an animation is one transform: position (x, y, z) and heading
 (Panda3D's H is counter-clockwise about +z, like ``Pose.facing_deg``).
 
-The bundled bike meshes (:func:`entropy3d.scene.miniature.load_bike_model`, already in table
-inches, z up) are drawn when the file exists: the ``bike`` bodywork in the gang colour, the base's
-rim in it too, the rest in its authored colours. Without a file the solids of
+The bundled bike and vehicle meshes (the file :func:`entropy3d.scene.miniature.miniature_model_path`
+chooses, already in table inches, z up) are drawn when the file exists: the bodywork in the gang
+colour, the base's rim in it too, the rest in its authored colours. Without a file the solids of
 :func:`~entropy3d.scene.miniature.miniature_shape` are drawn, which are also what line of sight and
 physics use.
 """
@@ -16,6 +16,7 @@ physics use.
 from __future__ import annotations
 
 import functools
+from pathlib import Path
 
 import numpy as np
 from panda3d.core import NodePath
@@ -28,9 +29,10 @@ from entropy3d.rules.ruleset import Ruleset
 from entropy3d.scene.miniature import (
     BASE_THICKNESS_IN,
     base_disc,
-    bike_model_colour_parts,
     figure_colour_parts,
+    miniature_model_path,
     miniature_shape,
+    model_file_colour_parts,
 )
 from entropy3d.scene.schema import Model
 from entropy3d.scene.table import Table
@@ -56,14 +58,14 @@ GHOST_ALPHA = 0.4
 
 
 @functools.lru_cache(maxsize=32)
-def bike_part_arrays(bike_type: str) -> tuple[tuple[str, tuple | None, np.ndarray, np.ndarray], ...] | None:
-    """The bundled bike model of ``bike_type`` (facing +x at the origin) as drawable pieces
-    ``(name, rgb, triangles, normals)``, one per authored colour; ``rgb`` None marks the bodywork
-    to paint in the gang colour. None when the model file is missing. Cached: smoothing the
+def model_part_arrays(path: Path) -> tuple[tuple[str, tuple | None, np.ndarray, np.ndarray], ...] | None:
+    """A bundled miniature mesh file (:func:`miniature_model_path`; facing +x at the origin) as
+    drawable pieces ``(name, rgb, triangles, normals)``, one per authored colour; ``rgb`` None marks
+    the bodywork to paint in the gang colour. None when the file is missing. Cached: smoothing the
     normals is the slow part of building a miniature.
     """
     try:
-        parts = bike_model_colour_parts(bike_type)
+        parts = model_file_colour_parts(path)
     except (MeshError, FileNotFoundError):
         return None
     pieces = []
@@ -86,7 +88,7 @@ _FIGURE_PARTS: dict[tuple[float, bool], tuple[tuple[str, tuple | None, np.ndarra
 
 def figure_part_arrays(ruleset: Ruleset, armed: bool) -> tuple[tuple[str, tuple | None, np.ndarray, np.ndarray], ...]:
     """A figure on foot (:func:`figure_colour_parts`) as drawable pieces ``(name, rgb, triangles,
-    normals)``, the form of :func:`bike_part_arrays`; cached by the figure's height (inches), the
+    normals)``, the form of :func:`model_part_arrays`; cached by the figure's height (inches), the
     only thing of the rules data its shape depends on, and whether it is armed."""
     key = (float(ruleset.figure_height_in), bool(armed))
     if key not in _FIGURE_PARTS:
@@ -117,8 +119,9 @@ def build_miniature_node(table: Table, model: Model, use_models: bool = True) ->
     nose = _nose_triangles(base.length, base.width, BASE_THICKNESS_IN + 0.004)
     lit_triangles_node("nose", nose, flat_normals(nose), NOSE_RGB).reparent_to(root)
 
-    pieces = bike_part_arrays(model.bike) if use_models and not model.on_foot else None
-    if model.on_foot:
+    path = miniature_model_path(table.ruleset, model.bike_type)
+    pieces = model_part_arrays(path) if use_models and path is not None else None
+    if path is None:  # a figure on foot
         pieces = figure_part_arrays(table.ruleset, armed=model.rider.gun is not None)
     rider = root.attach_new_node("rider")  # its parts move together when he is thrown off
     if pieces is not None:
@@ -126,7 +129,7 @@ def build_miniature_node(table: Table, model: Model, use_models: bool = True) ->
             node = lit_triangles_node(name, triangles, normals, gang_rgb if rgb is None else rgb)
             node.reparent_to(rider if name == "rider" and not model.on_foot else root)
     else:
-        local = miniature_shape(base, Pose(0.0, 0.0, 0.0, 0.0), table.ruleset)
+        local = miniature_shape(base, Pose(0.0, 0.0, 0.0, 0.0), table.ruleset, model.bike_type)
         mesh_node("bike", local.bike, gang_rgb).reparent_to(root)
         mesh_node("rider", local.rider, RIDER_RGB).reparent_to(rider)
     return root

@@ -18,6 +18,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_valida
 
 from entropy3d.rules.footdata import OnFootSpec
 from entropy3d.rules.keypaths import Problem, did_you_mean, validation_problems
+from entropy3d.rules.vehicledata import VehicleSpec
 
 Pos = Annotated[float, Field(gt=0)]
 NonNeg = Annotated[float, Field(ge=0)]
@@ -521,6 +522,8 @@ class RulesSpec(Strict):
     rider_defaults: RiderDefaults
     on_foot: OnFootSpec
     wreck: WreckSpec
+    vehicles: dict[str, VehicleSpec] = Field(default_factory=dict, description="cars and vans other rulebooks "
+                                             "drive on the table (a scene model's `vehicle:`); none in Entropy City")
 
 
 def reference_problems(spec: RulesSpec) -> list[Problem]:

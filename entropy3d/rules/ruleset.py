@@ -16,6 +16,7 @@ from typing import Any, Mapping
 from entropy3d.errors import RulesDataError
 from entropy3d.geometry import BaseShape
 from entropy3d.rules.rulesdata import BikeRules, RulesSpec, TerrainEffect, validate_rules
+from entropy3d.rules.vehicledata import VehicleKind
 from entropy3d.units import TableScale, mm_to_inches
 
 #: the ``bike_type`` of a miniature on foot ("On Foot": "A miniature that is not riding a
@@ -71,6 +72,8 @@ class Ruleset:
     size_classes: Mapping[int, str]
     spec: RulesSpec = field(repr=False, compare=False)
     raw: Mapping[str, Any] = field(repr=False, default_factory=dict)
+    vehicles: Mapping[str, VehicleKind] = field(default_factory=dict)
+    """the cars and vans of the rules data's ``vehicles:``, by kind (a model's ``bike_type`` names one)"""
 
     @property
     def terrain_names(self) -> tuple[str, ...]:
@@ -140,9 +143,12 @@ class Ruleset:
         return dataclasses.replace(self, spec=spec, raw=_plain(spec))
 
     def base_for(self, bike_type: str) -> BaseShape:
-        """The base of a bike type, or of a miniature on foot (:data:`ON_FOOT`), in inches (EC-BASE)."""
+        """The base of a bike type, of a miniature on foot (:data:`ON_FOOT`) or of a vehicle kind
+        (``vehicles:``), in inches (EC-BASE)."""
         if bike_type == ON_FOOT:
             return self.base_shapes[ON_FOOT]
+        if bike_type in self.vehicles:
+            return self.vehicles[bike_type].base
         return self.base_shapes[self.bike_types[bike_type].base]
 
     @property
@@ -178,9 +184,15 @@ class Ruleset:
         if ON_FOOT in spec.bike_types:
             raise RulesDataError(f"rules {spec.name!r}", [(f"bike_types.{ON_FOOT}", None, f"{ON_FOOT!r} names a "
                                  "miniature on foot (section on_foot:); give the bike type another name")])
+        for name in spec.vehicles:
+            if name == ON_FOOT or name in spec.bike_types:
+                raise RulesDataError(f"rules {spec.name!r}", [(f"vehicles.{name}", None, f"{name!r} already names "
+                                     f"{'a miniature on foot' if name == ON_FOOT else 'a bike type'}; give the "
+                                     "vehicle another name")])
+        scale = TableScale(spec.scale.metres_per_inch, spec.scale.seconds_per_activation)
         return cls(
             name=spec.name,
-            scale=TableScale(spec.scale.metres_per_inch, spec.scale.seconds_per_activation),
+            scale=scale,
             speeds=MappingProxyType({s: SpeedBand(max=float(b.max), min=float(b.min)) for s, b in spec.speeds.items()}),
             bike_types=MappingProxyType({
                 name: BikeType(name, b.base, MappingProxyType({k: float(v) for k, v in b.max_mod.items()}),
@@ -195,6 +207,8 @@ class Ruleset:
             size_classes=MappingProxyType(dict(spec.size_classes)),
             spec=spec,
             raw=_plain(spec),
+            vehicles=MappingProxyType({name: VehicleKind.from_spec(name, vehicle, scale)
+                                       for name, vehicle in spec.vehicles.items()}),
         )
 
 

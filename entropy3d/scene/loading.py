@@ -151,7 +151,10 @@ def _reference_problems(spec: SceneSpec, ruleset: Ruleset, lines: dict[str, int]
     width, depth = spec.table.width, spec.table.depth
     problems += on_foot_problems(spec, ruleset, lines)
     for i, model in enumerate(spec.models):
-        if not model.on_foot and model.bike not in ruleset.bike_types:
+        if model.vehicle is not None and model.vehicle not in ruleset.vehicles:
+            report(f"models[{i}].vehicle", f"unknown vehicle {model.vehicle!r}; use one of "
+                   f"{', '.join(ruleset.vehicles) or '(none: the rules data has no vehicles:)'}")
+        elif model.vehicle is None and not model.on_foot and model.bike not in ruleset.bike_types:
             report(f"models[{i}].bike",
                    f"unknown bike type {model.bike!r}; use one of {', '.join(ruleset.bike_type_names)}")
         weapons, guns = ruleset.data("weapons"), ruleset.data("guns")

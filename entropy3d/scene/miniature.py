@@ -1,12 +1,17 @@
-"""The shape of a miniature (bike and rider, or a figure on foot) in table inches, for sight
-lines and physics.
+"""The shape of a miniature (bike and rider, a car or van, or a figure on foot) in table inches,
+for sight lines and physics, and the mesh every picture draws of it.
 
 Simple solids sized from the rules data: the bike fills most of its base up to
 ``bike_height_in``; the rider sits from the saddle (three quarters of the bike's height) up to
-``rider_height_in`` above it. A figure on foot stands on its round base, ``figure_height_in``
-tall: a body (legs and torso) up to the shoulders and a head above it. Rendering draws the finer bundled meshes
-(:func:`load_bike_model`, authored by ``tools/make_models.py`` to the same sizes), but what is
-*seen* and *hit* is this shape.
+``rider_height_in`` above it. A vehicle (the rules data's ``vehicles:``) is its bodywork up to its
+waist and its glasshouse up to its roof (its mesh in the rounded plan :func:`vehicle_plan`). A figure on
+foot stands on its round base, ``figure_height_in`` tall: a body (legs and torso) up to the
+shoulders and a head above it. Pictures draw the finer bundled meshes (authored by
+``tools/make_models.py`` to the same sizes), but what is *seen* and *hit* is this shape.
+
+Which mesh a miniature shows is decided here and only here (:func:`miniature_model_path`,
+:func:`miniature_colour_parts`): the film, the stills, the viewer, the share page and the glTF
+export all draw what these give.
 """
 
 from __future__ import annotations
@@ -22,7 +27,8 @@ import trimesh
 from entropy3d.errors import MeshError
 from entropy3d.geometry import BaseShape, Pose
 from entropy3d.resources import bundled_dir
-from entropy3d.rules.ruleset import Ruleset
+from entropy3d.rules.ruleset import ON_FOOT, Ruleset
+from entropy3d.rules.vehicledata import VehicleKind
 from entropy3d.scene.build import oriented_box
 from entropy3d.units import INCHES_PER_UNIT
 
@@ -36,6 +42,13 @@ SHOULDER_FRACTION = 0.8
 BODY_WIDTH, BODY_DEPTH, HEAD_SIZE = 0.5, 0.3, 0.22
 #: node names of a bundled bike file; ``lights`` is only in the police bike
 BIKE_MODEL_NODES = ("base", "bike", "metal", "wheels", "rider", "lights")
+#: node names of a bundled vehicle file (``vehicle_<kind>.glb``); ``lights`` only on a police car
+VEHICLE_MODEL_NODES = ("base", "body", "trim", "windows", "wheels", "lights")
+#: the nodes of a bundled file painted in the gang's colour: a bike's bodywork, a vehicle's body
+PAINTED_NODES = ("bike", "body")
+#: the power of the superellipse a vehicle's plan is (2 an ellipse, larger ever squarer): 4 reads
+#: as a car's rounded rectangle from above and fits on its oval base (rules data ``vehicles:``)
+VEHICLE_PLAN_POWER = 4.0
 
 
 @dataclass(frozen=True, eq=False)
@@ -65,12 +78,41 @@ def base_disc(base: BaseShape, pose: Pose) -> trimesh.Trimesh:
     return disc
 
 
-def miniature_shape(base: BaseShape, pose: Pose, ruleset: Ruleset, on_foot: bool = False) -> MiniatureShape:
-    """The bike, rider and base of a miniature standing at ``pose`` (z = surface height); with
-    ``on_foot`` the body, head and base of a figure on foot."""
+def vehicle_plan(length: float, width: float, samples: int = 32) -> np.ndarray:
+    """A vehicle's outline seen from above, ``length`` along +x and ``width`` across (any unit),
+    centred on the origin: (samples, 2) points, counter-clockwise from the nose, of the
+    superellipse of power :data:`VEHICLE_PLAN_POWER` (a rectangle with rounded corners)."""
+    t = np.linspace(0.0, 2.0 * np.pi, samples, endpoint=False)
+    c, s = np.cos(t), np.sin(t)
+    power = 2.0 / VEHICLE_PLAN_POWER
+    return np.stack([0.5 * length * np.sign(c) * np.abs(c) ** power,
+                     0.5 * width * np.sign(s) * np.abs(s) ** power], axis=1)
+
+
+def _vehicle_solids(vehicle: VehicleKind, pose: Pose, top: float) -> tuple[trimesh.Trimesh, trimesh.Trimesh]:
+    """A vehicle's bodywork (its length and width up to the waist) and glasshouse (over its cabin
+    run and width, from the waist to the roof) as boxes at ``pose`` on a base whose top is at
+    ``top``: boxes, as a bike's and rider's solids are (sight lines take every miniature's solids
+    as two boxes of eight corners), so they reach the plan's rounded corners' bounding box."""
+    body = oriented_box((pose.x, pose.y), vehicle.length, vehicle.width, vehicle.waist, pose.facing_deg, top)
+    start, stop = vehicle.cabin
+    centre = pose.to_table(np.array([[0.5 * (start + stop), 0.0]]))[0]
+    cabin = oriented_box((float(centre[0]), float(centre[1])), stop - start, vehicle.cabin_width,
+                         vehicle.height - vehicle.waist, pose.facing_deg, top + vehicle.waist)
+    return body, cabin
+
+
+def miniature_shape(base: BaseShape, pose: Pose, ruleset: Ruleset, kind: str | None = None) -> MiniatureShape:
+    """The bike, rider and base of a miniature standing at ``pose`` (z = surface height). ``kind``
+    is its ``bike_type``: ``on_foot`` gives the body, head and base of a figure on foot; a kind of
+    the rules data's ``vehicles:`` its bodywork (as ``bike``), glasshouse (as ``rider``: the
+    driver's eye sits under its roof) and base; a bike type, or None, a bike and its rider."""
     disc = base_disc(base, pose)
     top = pose.z + BASE_THICKNESS_IN
-    if on_foot:
+    if kind in ruleset.vehicles:
+        body, cabin = _vehicle_solids(ruleset.vehicles[kind], pose, top)
+        return MiniatureShape(bike=body, rider=cabin, base=disc)
+    if kind == ON_FOOT:
         shoulders = SHOULDER_FRACTION * ruleset.figure_height_in
         body = oriented_box((pose.x, pose.y), BODY_DEPTH * base.length, BODY_WIDTH * base.width, shoulders,
                             pose.facing_deg, top)
@@ -124,19 +166,23 @@ FIGURE_COLOURS = {"legs": (0.2, 0.188, 0.173), "body": None, "head": (0.784, 0.6
 def figure_colour_parts(ruleset: Ruleset, armed: bool = False
                         ) -> list[tuple[str, tuple[float, float, float] | None, trimesh.Trimesh]]:
     """:func:`figure_model` as ``(name, rgb in 0..1 or None for the gang colour, mesh)`` pieces,
-    the form of :func:`bike_model_colour_parts`."""
+    the form of :func:`model_file_colour_parts`."""
     return [(name, FIGURE_COLOURS[name], mesh) for name, mesh in figure_model(ruleset, armed).items()]
 
 
-def bike_model_path(bike_type: str) -> Path:
-    """The bundled mesh file of a bike type (``models/bike_<type>.glb``)."""
-    return bundled_dir("models") / f"bike_{bike_type}.glb"
+def miniature_model_path(ruleset: Ruleset, kind: str) -> Path | None:
+    """The bundled mesh file a miniature of ``kind`` (its ``bike_type``) shows in every picture:
+    ``models/vehicle_<kind>.glb`` for a kind of the rules data's ``vehicles:``, else
+    ``models/bike_<kind>.glb``; None for a figure on foot, drawn from :func:`figure_model`."""
+    if kind == ON_FOOT:
+        return None
+    return bundled_dir("models") / (f"vehicle_{kind}.glb" if kind in ruleset.vehicles else f"bike_{kind}.glb")
 
 
 @lru_cache(maxsize=16)
-def _bike_model_inches(path: Path) -> tuple[tuple[str, trimesh.Trimesh], ...]:
+def _model_inches(path: Path) -> tuple[tuple[str, trimesh.Trimesh], ...]:
     if not path.is_file():
-        raise MeshError(path, [("", None, f"bike model {path.name!r} is missing; regenerate the bundled "
+        raise MeshError(path, [("", None, f"miniature model {path.name!r} is missing; regenerate the bundled "
                                           "models with `python tools/make_models.py`")])
     scene = trimesh.load_scene(str(path))
     # the files are glTF: Y up, millimetres at model scale -> Z up, table inches
@@ -151,19 +197,21 @@ def _bike_model_inches(path: Path) -> tuple[tuple[str, trimesh.Trimesh], ...]:
     return tuple(nodes)
 
 
-def load_bike_model(bike_type: str, pose: Pose | None = None) -> dict[str, trimesh.Trimesh]:
-    """The bundled bike-with-rider mesh of ``bike_type`` as named parts in table inches, Z up.
+def load_model_file(path: Path, pose: Pose | None = None) -> dict[str, trimesh.Trimesh]:
+    """A bundled miniature mesh file (:func:`miniature_model_path`) as named parts in table
+    inches, Z up.
 
-    Keys are node names (:data:`BIKE_MODEL_NODES`: ``bike`` is the bodywork to tint with the gang
-    colour). Without a pose the model faces +x with the centre of its base bottom at the origin;
-    with one it stands at ``pose`` (z = surface height). Faces carry the authored colours.
+    Keys are node names (:data:`BIKE_MODEL_NODES` or :data:`VEHICLE_MODEL_NODES`; those of
+    :data:`PAINTED_NODES` are the bodywork to tint with the gang colour). Without a pose the model
+    faces +x with the centre of its base bottom at the origin; with one it stands at ``pose``
+    (z = surface height). Faces carry the authored colours. Raises MeshError when it is missing.
     """
     placed = {}
     transform = None
     if pose is not None:
         transform = trimesh.transformations.rotation_matrix(math.radians(pose.facing_deg), [0, 0, 1])
         transform[:3, 3] = [pose.x, pose.y, pose.z]
-    for name, mesh in _bike_model_inches(bike_model_path(bike_type)):
+    for name, mesh in _model_inches(path):
         mesh = mesh.copy()
         if transform is not None:
             mesh.apply_transform(transform)
@@ -171,19 +219,28 @@ def load_bike_model(bike_type: str, pose: Pose | None = None) -> dict[str, trime
     return placed
 
 
-def bike_model_colour_parts(bike_type: str) -> list[tuple[str, tuple[float, float, float] | None, trimesh.Trimesh]]:
-    """The bundled bike model of ``bike_type`` (facing +x at the origin, table inches, z up) as
-    ``(node name, rgb in 0..1, mesh)`` pieces, one per authored colour; ``rgb`` None marks the
-    bodywork (``bike``), which is painted in the gang's colour. The ``base`` node is left out:
+def model_file_colour_parts(path: Path) -> list[tuple[str, tuple[float, float, float] | None, trimesh.Trimesh]]:
+    """A bundled miniature mesh file (facing +x at the origin, table inches, z up) as ``(node name,
+    rgb in 0..1, mesh)`` pieces, one per authored colour; ``rgb`` None marks the bodywork
+    (:data:`PAINTED_NODES`), which is painted in the gang's colour. The ``base`` node is left out:
     the base is drawn from the rules' base shape (:func:`miniature_shape`). Raises MeshError
-    when the model file is missing."""
+    when the file is missing."""
     pieces = []
-    for name, mesh in load_bike_model(bike_type).items():
+    for name, mesh in load_model_file(path).items():
         if name == "base":
             continue
         colours = np.asarray(mesh.visual.face_colors)[:, :3]
         unique, owner = np.unique(colours, axis=0, return_inverse=True)
-        groups = [(None, np.arange(len(mesh.faces)))] if name == "bike" else \
+        groups = [(None, np.arange(len(mesh.faces)))] if name in PAINTED_NODES else \
             [(tuple(rgb / 255.0), np.flatnonzero(owner.ravel() == k)) for k, rgb in enumerate(unique)]
         pieces += [(name, rgb, mesh.submesh([faces], append=True)) for rgb, faces in groups]
     return pieces
+
+
+def miniature_colour_parts(ruleset: Ruleset, kind: str, armed: bool = False
+                           ) -> list[tuple[str, tuple[float, float, float] | None, trimesh.Trimesh]]:
+    """What a miniature of ``kind`` (its ``bike_type``) looks like, in every picture: its bundled
+    mesh (:func:`model_file_colour_parts` of :func:`miniature_model_path`), or a figure on foot
+    (:func:`figure_colour_parts`, ``armed`` with its gun). Raises MeshError when a file is missing."""
+    path = miniature_model_path(ruleset, kind)
+    return figure_colour_parts(ruleset, armed) if path is None else model_file_colour_parts(path)

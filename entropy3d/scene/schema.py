@@ -263,6 +263,9 @@ class Model(Strict):
     id: Identifier
     gang: Identifier
     bike: Optional[BikeTypeName] = Field(None, description="the bike type; leave it out for a model on foot")
+    vehicle: Optional[str] = Field(None, description="a car or van instead of a bike: a kind from the rules data's "
+                                                     "`vehicles:` (car, police_car, van), for a game system that "
+                                                     "drives them (chase_vehicles)")
     on_foot: bool = Field(False, description="a gang member without a bike (rules data `on_foot:`): it walks, "
                                              "and may stand on a building's roof, one per building")
     position: Union[Vec2, Vec3] = Field(description="base centre [x, y] (z found from the table) or [x, y, z]")
@@ -280,16 +283,22 @@ class Model(Strict):
                 raise ValueError("a model on foot has no bike: remove `bike:` or `on_foot: true`")
             if data.get("on_foot") is True and "speed" in data:
                 raise ValueError("a model on foot has no speed: remove `speed:`")
-            if data.get("on_foot") is not True and "bike" not in data:
-                raise ValueError("give its `bike:` (a bike type from the rules data) or `on_foot: true`")
+            if "vehicle" in data and ("bike" in data or data.get("on_foot") is True):
+                raise ValueError("a model is one of a bike, a vehicle or a figure on foot: keep one of `bike:`, "
+                                 "`vehicle:` and `on_foot: true`")
+            if data.get("on_foot") is not True and "bike" not in data and "vehicle" not in data:
+                raise ValueError("give its `bike:` (a bike type from the rules data), its `vehicle:` (a car or van "
+                                 "from the rules data's `vehicles:`) or `on_foot: true`")
             if data.get("on_foot") is True:
                 data = {**data, "speed": 0}
         return data
 
     @property
     def bike_type(self) -> str:
-        """Its bike type, or ``on_foot`` (:data:`entropy3d.rules.ruleset.ON_FOOT`) for a model on foot."""
-        return ON_FOOT if self.on_foot else self.bike
+        """Its bike type, its vehicle kind (``vehicle:``), or ``on_foot``
+        (:data:`entropy3d.rules.ruleset.ON_FOOT`) for a model on foot: the name its base, its solids
+        and its mesh are found by (``Ruleset.base_for``, :mod:`entropy3d.scene.miniature`)."""
+        return ON_FOOT if self.on_foot else self.vehicle or self.bike
 
 
 class Gang(Strict):

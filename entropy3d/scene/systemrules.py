@@ -31,6 +31,10 @@ def system_problems(spec, lines: dict[str, int]) -> list[Problem]:
                  f"(default {DEFAULT_SYSTEM}; `entropy3d systems` says what each serves)")]
     problems = []
     for i, model in enumerate(spec.models):
+        if model.vehicle is not None and not system.drives_vehicles:
+            where = f"models[{i}].vehicle"
+            problems.append((where, line_of(lines, where), f"{system.title} (system: {system.name}) drives no cars or "
+                                                           "vans: give the model a `bike:` instead"))
         for path, _, message in system.stats_problems(model.stats):
             where = f"models[{i}].stats" + (f".{path}" if path and not path.startswith("[") else path)
             problems.append((where, line_of(lines, where), f"{message} ({system.title} stats, "

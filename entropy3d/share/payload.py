@@ -45,7 +45,7 @@ from entropy3d.look.frame import (
 from entropy3d.look.paint import UP_NORMAL_Z, cut_walls, layer_of, paint_table, wall_shade
 from entropy3d.look.shapes import colour_rgb
 from entropy3d.scene.build import TableGeometry
-from entropy3d.scene.miniature import figure_colour_parts, load_bike_model, miniature_shape
+from entropy3d.scene.miniature import miniature_colour_parts, miniature_shape
 from entropy3d.scene.table import Table
 
 #: piece kinds that lie on the table top, drawn in this order over each other (as the renderer does)
@@ -214,36 +214,22 @@ def miniatures_payload(table: Table, packer: MeshPacker) -> dict:
         base = table.base_of(model)
         base_key = f"{base.length:g}x{base.width:g}"
         if base_key not in bases:
-            disc = miniature_shape(base, Pose(0.0, 0.0, 0.0, 0.0), table.ruleset, model.on_foot).base
+            disc = miniature_shape(base, Pose(0.0, 0.0, 0.0, 0.0), table.ruleset, model.bike_type).base
             bases[base_key] = packer.pack(disc)
-        kind = model.bike if not model.on_foot else "on_foot" + ("_armed" if model.rider.gun else "")
+        armed = model.on_foot and model.rider.gun is not None
+        kind = model.bike_type + ("_armed" if armed else "")
         if kind not in kinds:
-            kinds[kind] = _figure_parts(table, model.rider.gun is not None, packer) if model.on_foot \
-                else _bike_parts(model.bike, packer)
+            kinds[kind] = _parts(table, model.bike_type, armed, packer)
         models.append({"id": model.id, "name": model.rider.name or model.id, "gang": model.gang,
                        "colour": table.gang_colour(model.gang), "bike": kind, "base": base_key})
     return {"bikes": kinds, "bases": bases, "models": models}
 
 
-def _figure_parts(table: Table, armed: bool, packer: MeshPacker) -> list[dict]:
-    """A figure on foot's parts (:func:`figure_colour_parts`), as :func:`_bike_parts` gives a bike's."""
+def _parts(table: Table, kind: str, armed: bool, packer: MeshPacker) -> list[dict]:
+    """A miniature's parts as every picture draws them (:func:`miniature_colour_parts`: its bike,
+    vehicle or figure on foot), ``colour`` None for the bodywork painted in the gang's colour."""
     return [{"part": name, "colour": None if rgb is None else "#%02x%02x%02x" % tuple(round(255 * c) for c in rgb),
-             "mesh": packer.pack(mesh)} for name, rgb, mesh in figure_colour_parts(table.ruleset, armed)]
-
-
-def _bike_parts(bike_type: str, packer: MeshPacker) -> list[dict]:
-    parts = []
-    for name, mesh in load_bike_model(bike_type).items():
-        if name == "base":  # the rules' base shape is drawn instead, in a shade of the gang colour
-            continue
-        colours = np.asarray(mesh.visual.face_colors)[:, :3]
-        unique, owner = np.unique(colours, axis=0, return_inverse=True)
-        groups = [(None, np.arange(len(mesh.faces)))] if name == "bike" else \
-            [("#%02x%02x%02x" % tuple(int(c) for c in rgb), np.flatnonzero(owner.ravel() == k))
-             for k, rgb in enumerate(unique)]
-        for colour, faces in groups:
-            parts.append({"part": name, "colour": colour, "mesh": packer.pack(mesh.submesh([faces], append=True))})
-    return parts
+             "mesh": packer.pack(mesh)} for name, rgb, mesh in miniature_colour_parts(table.ruleset, kind, armed)]
 
 
 def pose_list(pose: Pose) -> list[float]:

@@ -99,6 +99,9 @@ class GameSystem:
     """the banner over a figure its rules put out of the game"""
     mission_names: ClassVar[Mapping[str, str]] = {}
     """its missions' names for people where the id in title case is not the name ("getaway": "The Getaway")"""
+    drives_vehicles: ClassVar[bool] = False
+    """its game drives cars and vans (a scene model's ``vehicle:``, the table rules' ``vehicles:``)
+    as well as bikes; a system that does not refuses a scene with one"""
     rules_schema: ClassVar[type[BaseModel]]
     """The schema of its rules data (rejects unknown keys)."""
     stats_schema: ClassVar[type[BaseModel]] = NoStats

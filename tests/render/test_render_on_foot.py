@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 from entropy3d.geometry import Pose
+from entropy3d.rules.ruleset import ON_FOOT
 from entropy3d.scene import load_scene
 from entropy3d.scene.miniature import BASE_THICKNESS_IN, figure_model, miniature_shape
 from tests.render.conftest import colour_near
@@ -27,7 +28,7 @@ def test_the_drawn_figure_stays_inside_what_sight_lines_see(foot_table):
     and its head's top is the top of the solids line of sight and physics use."""
     ruleset = foot_table.ruleset
     base = ruleset.base_for("on_foot")
-    solids = miniature_shape(base, Pose(0.0, 0.0, 0.0, 0.0), ruleset, on_foot=True)
+    solids = miniature_shape(base, Pose(0.0, 0.0, 0.0, 0.0), ruleset, ON_FOOT)
     parts = figure_model(ruleset, armed=True)
     assert set(parts) == {"legs", "body", "head", "gun"} and "gun" not in figure_model(ruleset)
     every = np.vstack([mesh.vertices for mesh in parts.values()])

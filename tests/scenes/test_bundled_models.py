@@ -17,7 +17,7 @@ from entropy3d.geometry import Pose
 from entropy3d.resources import bundled_dir
 from entropy3d.scene import load_scene
 from entropy3d.scene.meshes import load_mesh_piece
-from entropy3d.scene.miniature import load_bike_model, miniature_shape
+from entropy3d.scene.miniature import load_model_file, miniature_model_path, miniature_shape
 from entropy3d.scene.schema import MeshPiece
 from entropy3d.units import MM_PER_INCH
 
@@ -71,7 +71,7 @@ def test_wreck_sizes_match_their_size_class():
 @pytest.mark.parametrize("bike", ["sportsbike", "cruiser", "trailbike", "quad", "scooter", "police"])
 def test_bike_model_has_named_nodes_and_matches_its_hit_shape(bike, lovers_point):
     ruleset = lovers_point.ruleset
-    nodes = load_bike_model(bike)
+    nodes = load_model_file(miniature_model_path(ruleset, bike))
     assert BIKE_NODES <= set(nodes)
     assert ("lights" in nodes) == (bike == "police")
     base = ruleset.base_for(bike)
@@ -87,9 +87,9 @@ def test_bike_model_has_named_nodes_and_matches_its_hit_shape(bike, lovers_point
     assert rider_low > nodes["wheels"].bounds[1][2], "the rider's head is above the wheels"
 
 
-def test_load_bike_model_at_a_pose_turns_and_lifts_it(lovers_point):
+def test_load_model_file_at_a_pose_turns_and_lifts_it(lovers_point):
     pose = Pose(10.0, 5.0, 90.0, 0.12)
-    nodes = load_bike_model("cruiser", pose)
+    nodes = load_model_file(miniature_model_path(lovers_point.ruleset, "cruiser"), pose)
     base = nodes["base"]
     assert base.extents[1] == pytest.approx(lovers_point.ruleset.base_for("cruiser").length, abs=0.01)
     np.testing.assert_allclose(base.bounds.mean(axis=0)[:2], [10.0, 5.0], atol=1e-6)

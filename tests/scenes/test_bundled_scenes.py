@@ -134,7 +134,7 @@ def test_no_bike_starts_inside_a_piece(name):
     solids = [(piece.id, hull) for piece in geometry.pieces if piece.kind not in DECALS
               for hull in convex_solids(piece)]
     for model, pose in start_poses(table, geometry):
-        shape = miniature_shape(table.base_of(model), pose, table.ruleset, model.on_foot)
+        shape = miniature_shape(table.base_of(model), pose, table.ruleset, model.bike_type)
         points = np.vstack([interior_points(shape.bike), interior_points(shape.rider),
                             interior_points(shape.base)])
         hit = [piece_id for piece_id, hull in solids if strictly_inside(hull, points).any()]

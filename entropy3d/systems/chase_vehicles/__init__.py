@@ -215,6 +215,8 @@ class ChaseVehicles(GameSystem):
     rules_file = "chase_vehicles"
     rules_schema = ChaseRules
     stats_schema = VehicleStats
+    #: "Vehicles on the Tabletop": its scenes drive cars and vans (`vehicle:`) beside bikes
+    drives_vehicles = True
     rules: ChaseRules
     ENGINE = "entropy3d.systems.chase_vehicles.engine:ChaseEngine"
     #: "module:attribute" of the player factories, imported when asked for (they read the table)

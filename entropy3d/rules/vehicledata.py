@@ -1,0 +1,77 @@
+"""The schema of the rules data's ``vehicles:`` section: the cars and vans other rulebooks drive on
+the shared table (seed 001's chase), and what each one is on the table.
+
+Kept apart from :mod:`entropy3d.rules.rulesdata` (which declares the rest of the file) as
+:mod:`entropy3d.rules.footdata` is. A vehicle is depicted in metres (its real size, turned into
+table inches by ``scale.metres_per_inch``) and stands on an oval base in millimetres at model
+scale, as a bike does (EC-BASE). Pure: pydantic and the geometry module only.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Annotated
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+from entropy3d.geometry import BaseShape
+from entropy3d.units import TableScale, mm_to_inches
+
+_Pos = Annotated[float, Field(gt=0)]
+
+
+class _Strict(BaseModel):
+    # validators built when first used, as rulesdata.Strict's
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=True, allow_inf_nan=False, defer_build=True)
+
+
+class VehicleSpec(_Strict):
+    """One kind of vehicle: the depicted vehicle (metres) and its base (millimetres at model scale)."""
+
+    length_m: _Pos = Field(description="the depicted vehicle bumper to bumper, metres")
+    width_m: _Pos = Field(description="its body's width (mirrors left out), metres")
+    height_m: _Pos = Field(description="ground to roof, metres")
+    waist_m: _Pos = Field(description="ground to the bottom of its windows (the bodywork's top), metres")
+    cabin_m: list[float] = Field(min_length=2, max_length=2,
+                                 description="where the glasshouse over the waist runs along the vehicle, "
+                                             "[from, to] metres from its centre, + forward")
+    cabin_width_m: _Pos = Field(description="the glasshouse's width at the waist (a car's windows lean in over "
+                                            "its doors, a van's load box hardly), metres")
+    base_length_mm: _Pos = Field(description="its oval base along the facing, millimetres (EC-BASE)")
+    base_width_mm: _Pos = Field(description="its oval base across, millimetres")
+
+    @model_validator(mode="after")
+    def _sizes(self):
+        if not self.cabin_width_m <= self.width_m:
+            raise ValueError("cabin_width_m must be at most width_m (the glasshouse sits on the body)")
+        if not self.waist_m < self.height_m:
+            raise ValueError("waist_m must be below height_m (the windows sit under the roof)")
+        start, stop = self.cabin_m
+        if not -0.5 * self.length_m <= start < stop <= 0.5 * self.length_m:
+            raise ValueError("cabin_m must be [from, to] with from < to, both within half of length_m "
+                             "of the centre")
+        return self
+
+
+@dataclass(frozen=True)
+class VehicleKind:
+    """A kind of vehicle on the table, in inches: the base it stands on, the size of the depicted
+    vehicle (``length``, ``width``, ``height`` above the base top), the bodywork's top (``waist``)
+    and the glasshouse's run along it (``cabin``: from, to, inches from the centre, + forward) and
+    width at the waist (``cabin_width``)."""
+
+    name: str
+    base: BaseShape
+    length: float
+    width: float
+    height: float
+    waist: float
+    cabin: tuple[float, float]
+    cabin_width: float
+
+    @classmethod
+    def from_spec(cls, name: str, spec: VehicleSpec, scale: TableScale) -> "VehicleKind":
+        inches = scale.inches
+        return cls(name, BaseShape(mm_to_inches(spec.base_length_mm), mm_to_inches(spec.base_width_mm)),
+                   inches(spec.length_m), inches(spec.width_m), inches(spec.height_m), inches(spec.waist_m),
+                   (inches(spec.cabin_m[0]), inches(spec.cabin_m[1])), inches(spec.cabin_width_m))
