@@ -27,6 +27,7 @@ import numpy as np
 
 from entropy3d.game.records import action_events
 from entropy3d.game.replay import Replay, scene_file
+from entropy3d.look import labels
 from entropy3d.rules.event import Event
 from entropy3d.sweep.summary import AIR_SECOND, activation_moments
 from entropy3d.systems import words
@@ -347,7 +348,7 @@ class ShortFilm(ReplayFilm):
         shown = [(float(px), float(py), self._plate_name(activation.state_before.model(model)),
                   self.colours.get(activation.state_before.model(model).gang, "#ffffff"))
                  for (px, py), (_, model) in zip(pixels, plates) if np.isfinite(px) and np.isfinite(py)]
-        return hud.draw_plates(frame, shown) if shown else frame
+        return labels.draw_plates(frame, shown) if shown else frame
 
     @staticmethod
     def _scored(activation, action, holding: bool) -> bool:

@@ -19,11 +19,11 @@ from PIL import Image, ImageDraw
 
 from entropy3d.fonts import font
 from entropy3d.geometry import Pose, pose_at
+from entropy3d.look.labels import text_unit
 from entropy3d.render.cameras import blocked
 from entropy3d.rules.event import Event
 from entropy3d.rules.state import pose_from_json
 from entropy3d.scene.miniature import BASE_THICKNESS_IN, SADDLE_FRACTION
-from entropy3d.video import hud
 from entropy3d.video.director import project, shot_fails
 
 #: the sight line's colour when the shot is clear (half or more visible) and when in cover: apart
@@ -335,7 +335,7 @@ def draw_fight(frame: np.ndarray, view: FightView, pixels_of, takedown: bool, av
     avoid: (left, top, width, height) of a box the label and the banner must not cover (a jump's
     inset)."""
     height, width = frame.shape[:2]
-    unit = hud.text_unit(width, height)
+    unit = text_unit(width, height)
     image = Image.fromarray(np.asarray(frame, dtype=np.uint8))
     draw = ImageDraw.Draw(image, "RGBA")
     face = font(int(24 * unit), True)

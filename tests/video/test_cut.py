@@ -180,7 +180,7 @@ def test_the_cut_flag_is_checked_before_anything_is_played(tmp_path):
 def filmed(default_demo):
     """The default demo's short cut drawn once at a tiny size, with what it asked the renderer
     and the HUD to do, frame by frame: (the film, closed; {call: [(frame, args)]})."""
-    from entropy3d.video import hud
+    from entropy3d.look import labels
 
     film = ShortFilm(default_demo, VideoOptions(size=(192, 108), cut="short"))
     methods = ("lay_down", "place_wreck", "set_model_transform", "place_model", "show_ghost", "throw_rider")
@@ -195,13 +195,13 @@ def filmed(default_demo):
 
     for name in methods:
         setattr(film.renderer, name, recording(name, getattr(film.renderer, name)))
-    real_plates = hud.draw_plates
-    hud.draw_plates = recording("draw_plates", real_plates)
+    real_plates = labels.draw_plates
+    labels.draw_plates = recording("draw_plates", real_plates)
     try:
         for _ in film.laid_frames():
             frame += 1
     finally:
-        hud.draw_plates = real_plates
+        labels.draw_plates = real_plates
         film.close()
     return film, calls
 
