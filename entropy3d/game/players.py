@@ -6,7 +6,8 @@ attacks or None. :class:`AutoPlayer` makes sensible, varied, cinematic choices f
 rides at rivals, takes ramps at speed, smashes through scenery, attacks in reach, avoids walls
 and table edges, and sometimes takes a risk; its randomness is an injected, seeded
 ``numpy.random.Generator``. Every plan it considers is checked by the rules engine
-(:func:`~entropy3d.rules.transition.check`); it never decides legality itself.
+(:func:`~entropy3d.rules.transition.check`); it never decides legality itself. What a mission
+asks of a rider (a package to carry or grab, a VIP to hunt) is :mod:`entropy3d.game.mission_goals`.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from typing import Protocol, Sequence
 import numpy as np
 
 from entropy3d.errors import IllegalPlanError
+from entropy3d.game.mission_goals import RiderGoal, hunt_weight, pass_worth
 from entropy3d.game.walkers import walk_plans, walk_score
 from entropy3d.geometry import BaseShape, Pose
 from entropy3d.rules.attack_odds import AttackOdds, melee_odds, shot_odds
@@ -26,7 +28,7 @@ from entropy3d.rules.attacks import DODGE
 from entropy3d.rules.combat import check_melee, gun_range_in
 from entropy3d.rules.dice import Policy, policy_named
 from entropy3d.rules.events import destructible_eligible
-from entropy3d.rules.items import PASS, item_met
+from entropy3d.rules.items import PASS
 from entropy3d.rules.kick import KickPlan
 from entropy3d.rules.odds import exact_odds
 from entropy3d.rules.planner import PlannedMove
@@ -45,19 +47,6 @@ CAREFUL = ("never", "risk-aware")
 #: (before the odds): worth more than a gun in range (6), since such a pass is rare among the plans
 #: it weighs and melee is what a weapon-carrying rider is for
 MELEE_PASS_POINTS = 14.0
-#: Package Run (EC-MISSION-PACKAGE): points a carrier gets for each inch a move takes it nearer
-#: the edge it rides for (more than the 0.8 an inch a rider gets for closing on a rival), and for
-#: a move that rides off that edge and delivers
-PACKAGE_PULL = 4.0
-PACKAGE_DELIVERED = 120.0
-#: inches from its edge within which a carrier no longer minds having no room ahead: its next move rides off
-PACKAGE_HOME_IN = 12.0
-#: VIP Takedown (EC-MISSION-VIP): how much more a VIP values harm done to the enemy VIP
-VIP_HUNT = 2.5
-#: Grab n Go (EC-MISSION-GRAB): points a rider holding nothing gets for each inch a move takes it
-#: nearer the nearest package on the table, and for a move that rides within reach of one (a pickup)
-ITEM_PULL = 3.0
-ITEM_REACHED = 40.0
 
 
 @dataclass(frozen=True, eq=False)
@@ -366,25 +355,16 @@ class AutoPlayer:
         rivals = [b for b in view.state.models.values() if b.in_play and b.gang != bike.gang]
         friends = [b for b in view.state.models.values() if b.in_play and b.gang == bike.gang and b.id != bike.id]
         end = move.end_pose
-        held = view.state.item_held_by(bike.id) if view.state.items else None
-        # a Package Run carrier rides for its edge; so does a Grab n Go holder, for its own (EC-MISSION-GRAB)
-        carrying = bike.carries_package or held is not None
-        home = bike.package_to if held is None else view.state.exits.get(bike.gang)
-        loose = [i for i in view.state.items if i.on_table] if held is None else []
-        if loose:  # every inch nearer the nearest package on the table, and most of all reaching one
-            start_gap = min(float(np.hypot(i.x - bike.pose.x, i.y - bike.pose.y)) for i in loose)
-            end_gap = min(float(np.hypot(i.x - end.x, i.y - end.y)) for i in loose)
-            score += ITEM_PULL * (start_gap - end_gap)
-            score += ITEM_REACHED if item_met(view.state, bike, move.path, self.ruleset) is not None else 0.0
+        goal = RiderGoal.of(view.state, bike, self.ruleset)  # what the mission asks of it (game.mission_goals)
+        score += goal.seek_points(view.state, bike, move, self.ruleset)
         if rivals:
             # a defender of Package Run rides at the packages (EC-MISSION-PACKAGE); a carrier rides
             # for its edge, not at the rivals; a VIP hunts the enemy VIP (EC-MISSION-VIP)
-            targets = [r for r in rivals if r.carries_package or (bike.vip and r.vip)
-                       or (view.state.items and view.state.item_held_by(r.id))] or rivals
-            nearest = min(targets, key=lambda r: float(np.hypot(*(r.pose.xy - bike.pose.xy))))
+            quarry = goal.quarry(view.state, bike, rivals)
+            nearest = min(quarry, key=lambda r: float(np.hypot(*(r.pose.xy - bike.pose.xy))))
             gap = float(np.hypot(*(nearest.pose.xy - end.xy)))
-            if not carrying and not loose:  # a carrier takes an attack on its way (choose_attack), it does not
-                # hunt one; a rider going for a package on the table does not either
+            if not goal.carrying and not goal.loose:  # a carrier takes an attack on its way (choose_attack),
+                # it does not hunt one; a rider going for a package on the table does not either
                 score -= self.aggression * 0.8 * gap
                 if gap < 3.0:
                     score += 6.0 * self.aggression
@@ -399,19 +379,15 @@ class AutoPlayer:
         if blocked.any():
             first = int(np.argmax(blocked))
             score -= 30.0 + 2.0 * (len(path) - first)
-        # a holder escapes once it has held its package long enough (EC-MISSION-GRAB)
-        ready = held is None or held.held >= int(self.ruleset.data("missions.grab_n_go.hold_actions"))
-        delivers = carrying and ready and (probe.edge_crossed(move.path) or ("", ""))[0] == home
-        if carrying:  # every inch nearer its edge, and most of all riding off it
-            score += PACKAGE_PULL * (_to_edge(bike.pose.xy, home, probe) - _to_edge(end.xy, home, probe))
-            score += PACKAGE_DELIVERED if delivers else 0.0
+        if goal.carrying:  # every inch nearer its edge, and most of all riding off it
+            for points in goal.home_points(bike, move, probe):
+                score += points
         off = probe.off_table(path, margin=0.6)
-        if off.any() and not delivers:  # a carrier off another edge drops its package
-            score -= 60.0 + (PACKAGE_DELIVERED if carrying else 0.0)
-        if not carrying:
+        if off.any() and not goal.delivers(move, probe):  # a carrier off another edge drops its package
+            score -= 60.0 + goal.off_edge_cost()
+        if not goal.carrying:
             score -= 3.0 * float(probe.off_table(end.xy[None, :], margin=3.0)[0])
-        near_home = carrying and _to_edge(end.xy, home, probe) < PACKAGE_HOME_IN
-        if not near_home:  # a carrier this near its edge rides off it next, whatever is beside it
+        if not goal.near_home(move, probe):  # a carrier this near its edge rides off it next, whatever is beside it
             score -= _boxed_in(end, move.speed, bike, probe, self.ruleset)
         own = self.ruleset.base_for(bike.bike_type)
         ahead = path[min(len(path) - 1, max(1, len(path) // 6)):]
@@ -465,17 +441,13 @@ class AutoPlayer:
 
         def worth(option: AttackOption) -> float:
             if option.kind == PASS:  # EC-ACT-PASS: hand the package on only when holding it is a bust waiting
-                odds = exact_odds(option.tn, model.stress + int(ruleset.data("actions.pass.stress")), ruleset,
-                                  self.policy, model.max_stress)
-                friend = view.state.model(option.target)
-                at_risk = model.stress >= model.max_stress - 3 or model.wounds < friend.wounds
-                return (float(odds.success) * 8.0 - float(odds.bust) * bust_cost) if at_risk else -1.0
+                return pass_worth(model, view.state.model(option.target), option.tn, self.policy, bust_cost, ruleset)
             harm = _harm(option.kind, ruleset)
             if option.odds is None:
                 odds = exact_odds(option.tn, model.stress, ruleset, self.policy, model.max_stress)
                 return float(odds.success) * harm - float(odds.bust) * bust_cost
             target = view.state.model(option.target)
-            hunt = VIP_HUNT if model.vip and target.vip else 1.0  # the takedown is the mission
+            hunt = hunt_weight(model, target)  # the takedown is a VIP's mission
             return (hunt * (float(option.odds.hit) * harm + float(option.odds.headshot) * 4.0 * target.wounds)
                     - float(option.odds.attacker_bust) * bust_cost)
 
@@ -544,12 +516,6 @@ class AutoPlayer:
             self._melee[key] = melee_odds(view.state, model.id, rival.id, model.weapon, DODGE, self.ruleset,
                                           push=self.push, from_pose=pose)
         return self._melee[key]
-
-
-def _to_edge(xy: np.ndarray, edge: str, probe) -> float:
-    """Inches from ``xy`` to the table edge ``edge`` (north, south, east, west) of ``probe``'s table."""
-    x, y = float(xy[0]), float(xy[1])
-    return {"west": x, "east": probe.width - x, "south": y, "north": probe.depth - y}[edge]
 
 
 def _boxed_in(end: Pose, speed: int, model: ModelState, probe, ruleset: Ruleset) -> float:
