@@ -40,6 +40,7 @@ from entropy3d.rules.conditions import BLEEDING, STUNNED, after_test, become, st
 from entropy3d.rules.dice import DiceRules, Outcome, TestRoll, policy_named, resolve_bust
 from entropy3d.rules.event import Event, roll_text
 from entropy3d.rules.facts import Sight
+from entropy3d.rules.grab import check_holder_attack
 from entropy3d.rules.kick import KickedTo, KickPlan, kick_tn
 from entropy3d.rules.opposed import decide, opposed_test
 from entropy3d.rules.planner import PlannedMove
@@ -280,6 +281,8 @@ def check_attack(state: State, attacker_id: str, target_id: str, weapon: str, ru
     """
     kind = weapon_kind(weapon, ruleset)
     attacker, target = state.model(attacker_id), state.model(target_id)
+    if state.items:  # every attack, the overwatch reaction's too: a holder makes none (EC-MISSION-GRAB)
+        check_holder_attack(state, attacker_id, target_id, attacks_back=False)
     if attacker.no_attack_next_activation and attacker.in_play:
         raise IllegalPlanError("EC-MEL-DEF", f"{attacker.id} attacked back in defence and may not attack now")
     if kind == CHICKEN:

@@ -206,8 +206,9 @@ def check(state: State, action: Action, ruleset: Ruleset, table: TableChecks | N
         if action.target not in state.models:
             raise IllegalPlanError("EC-ACT-ATTACK", f"no model {action.target!r} to attack; models: "
                                                     f"{', '.join(m for m in state.models if m != model.id)}")
-        if state.items:  # EC-MISSION-GRAB: a holder makes no attack
-            grab.check_holder_attack(state, model.id, action.target, action.defence == ATTACK_BACK)
+        if state.items and action.defence == ATTACK_BACK:  # nor attacks back (EC-MISSION-GRAB; check_attack
+            # refuses the holder's own attack)
+            grab.check_holder_attack(state, model.id, action.target, attacks_back=True)
         try:
             kind = weapon_kind(action.weapon, ruleset)
         except ValueError as unknown:

@@ -184,6 +184,24 @@ def test_EC_MISSION_GRAB_a_holder_makes_no_attack_nor_attacks_back(rules):
         check(state, Action.attack("k1", "h1", "punch", defence="attack"), rules)
 
 
+def test_EC_MISSION_GRAB_a_holder_on_overwatch_does_not_shoot(rules, dice):
+    """Clause: EC-MISSION-GRAB (with EC-GUN-STOPPED). "Characters holding a package cannot perform
+    attacks": Viper (k1) on overwatch with a pistol at (10, 10), Ash (h1) riding 12" west from
+    x = 50 into its 35.2" range in plain sight. Holding nothing, Viper shoots (the reaction's
+    event); holding package_2, it lets Ash ride by: no shot, its shot and its watch kept."""
+    from tests.rules.test_stopped_guns import SeeingTable, ride, watching
+
+    free = watching()
+    free = table(*free.models.values(), items=(Item("package_2", 30.0, 30.0),))
+    _, events = ride(free, "s2: straight 12", rules, dice([9, 8, 7, 8]), SeeingTable())
+    assert any(e.figures.get("overwatch") for e in events)  # the set-up draws the shot
+    holding = table(*free.models.values(), items=(Item("package_2", 10.0, 10.0, carrier="k1", held=1),))
+    after, events = ride(holding, "s2: straight 12", rules, dice([9, 8, 7, 8]), SeeingTable())
+    assert not any(e.figures.get("overwatch") or "tn" in e.figures for e in events)
+    assert after.model("h1").wounds == 3 and after.model("k1").ammo == 10
+    assert after.model("k1").overwatch_push == "never"
+
+
 def moved(state: State, model: ModelState) -> State:
     return state.with_model(model)
 
