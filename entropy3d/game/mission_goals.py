@@ -4,9 +4,13 @@ Package Run (EC-MISSION-PACKAGE): a carrier rides for the edge it delivers over;
 ride at the carriers. VIP Takedown (EC-MISSION-VIP): a VIP hunts the enemy VIP. Grab n Go
 (EC-MISSION-GRAB): a rider holding nothing rides for the nearest package on the table; a holder
 rides for its own edge and off it once it has held the package long enough, and hands it on only
-when holding it is a bust waiting (EC-ACT-PASS). The player weighs these beside what every rider
-wants (rivals, walls, speed, stress); nothing here decides a rule: the rules engine's
-:func:`~entropy3d.rules.transition.check` and :mod:`entropy3d.rules.grab` do. Lengths in inches.
+when holding it is a bust waiting (EC-ACT-PASS). On a Grab n Go table the ways are measured along
+open ground (:class:`~entropy3d.game.routes.RouteMap`), not as the crow flies: a chicane or a
+block of flats stands between a package and the edge; only a gang's riders nearest the loose
+packages ride for them, the others hunt the rival holders or the rivals nearest their own.
+The player weighs these beside what every rider wants (rivals, walls, speed, stress); nothing
+here decides a rule: the rules engine's :func:`~entropy3d.rules.transition.check` and
+:mod:`entropy3d.rules.grab` do. Lengths in inches.
 """
 
 from __future__ import annotations
@@ -15,6 +19,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from entropy3d.game.routes import RouteMap
 from entropy3d.rules.items import item_met
 from entropy3d.rules.odds import exact_odds
 from entropy3d.rules.planner import PlannedMove
@@ -34,6 +39,18 @@ VIP_HUNT = 2.5
 #: nearer the nearest package on the table, and for a move that rides within reach of one (a pickup)
 ITEM_PULL = 3.0
 ITEM_REACHED = 40.0
+#: Grab n Go: inches (along open ground) from its edge at which a holder that may not yet ride off
+#: waits out its held actions: far enough that its next move need not ride off, near enough that
+#: the move after it does (speed 1 and 2 ride 4-12")
+STAGE_IN = 10.0
+#: Grab n Go: how many of a gang's riders ride for the loose packages at most (the others hunt)
+CHASERS = 2
+#: Grab n Go: points off a holder gets for each inch a rival is nearer than this to where it ends
+HOLDER_SHY_IN = 6.0
+HOLDER_SHY = 1.5
+#: inches a rider's way along open ground (:class:`RouteMap`) keeps from walls beyond an oval
+#: base's half width: the look-ahead rides the plans exactly, the map only points the way
+ROUTE_MARGIN_IN = 0.1
 
 
 def to_edge(xy: np.ndarray, edge: str, probe) -> float:
@@ -54,34 +71,66 @@ class RiderGoal:
     home: str | None
     ready: bool
     loose: list[Item] = field(default_factory=list)
+    routes: RouteMap | None = None
+    """Grab n Go: the table's ways along open ground (None: straight lines, the other missions)."""
+    ready_next: bool = True
+    """Grab n Go: a holder may ride off its edge in its next action (this one completes its hold)."""
+    chasing: bool = False
+    """Grab n Go: the rider is one of its gang's :data:`CHASERS` nearest the loose packages."""
 
     @classmethod
-    def of(cls, state: State, bike: ModelState, ruleset: Ruleset) -> RiderGoal:
-        """The goal of ``bike`` in ``state``."""
+    def of(cls, state: State, bike: ModelState, ruleset: Ruleset, routes: RouteMap | None = None) -> RiderGoal:
+        """The goal of ``bike`` in ``state``; ``routes``: the table's ways for Grab n Go."""
         held = state.item_held_by(bike.id) if state.items else None
         # a Package Run carrier rides for its edge; so does a Grab n Go holder, for its own (EC-MISSION-GRAB)
         carrying = bike.carries_package or held is not None
         home = bike.package_to if held is None else state.exits.get(bike.gang)
-        ready = held is None or held.held >= int(ruleset.data("missions.grab_n_go.hold_actions"))
+        need = int(ruleset.data("missions.grab_n_go.hold_actions"))
+        ready = held is None or held.held >= need
         loose = [i for i in state.items if i.on_table] if held is None else []
-        return cls(carrying, home, ready, loose)
+        if routes is None or not state.items:
+            return cls(carrying, home, ready, loose)
+        ready_next = held is None or held.held + 1 >= need
+        return cls(carrying, home, ready, loose, routes, ready_next, bool(loose) and _chases(state, bike, routes))
 
     def seek_points(self, state: State, bike: ModelState, move: PlannedMove, ruleset: Ruleset) -> float:
         """Points for a move of a rider holding nothing: every inch nearer the nearest package on
-        the table, and most of all reaching one (a pickup, EC-ACT-PICKUP); 0 with none loose."""
+        the table (along open ground on a Grab n Go table, and only for its gang's chasers), and
+        most of all reaching one (a pickup, EC-ACT-PICKUP); 0 with none loose."""
         if not self.loose:
             return 0.0
         end = move.end_pose
+        reached = ITEM_REACHED if item_met(state, bike, move.path, ruleset) is not None else 0.0
+        if self.routes is not None:
+            if not self.chasing:
+                return 0.5 * reached  # a hunter takes a package in its way
+            spots = [(i.x, i.y) for i in self.loose]
+            start_gap, end_gap = self.routes.to_points(spots, bike.pose.xy), self.routes.to_points(spots, end.xy)
+            return ITEM_PULL * (start_gap - end_gap) + reached
         start_gap = min(float(np.hypot(i.x - bike.pose.x, i.y - bike.pose.y)) for i in self.loose)
         end_gap = min(float(np.hypot(i.x - end.x, i.y - end.y)) for i in self.loose)
         points = ITEM_PULL * (start_gap - end_gap)
-        return points + (ITEM_REACHED if item_met(state, bike, move.path, ruleset) is not None else 0.0)
+        return points + reached
+
+    @property
+    def hunts(self) -> bool:
+        """The rider rides at its quarry: it carries nothing and goes for no package."""
+        return not self.carrying and (not self.loose if self.routes is None else not self.chasing)
 
     def quarry(self, state: State, bike: ModelState, rivals: list[ModelState]) -> list[ModelState]:
         """The rivals the mission sends ``bike`` after: Package Run's carriers, the enemy VIP for a
-        VIP, Grab n Go's holders; every rival when there is none."""
-        return [r for r in rivals if r.carries_package or (bike.vip and r.vip)
-                or (state.items and state.item_held_by(r.id))] or rivals
+        VIP, Grab n Go's holders (and, with none, the rivals nearest a friend that holds one: it
+        rides to its holder's help); every rival when there is none."""
+        wanted = [r for r in rivals if r.carries_package or (bike.vip and r.vip)
+                  or (state.items and state.item_held_by(r.id))]
+        if wanted or self.routes is None:
+            return wanted or rivals
+        holders = [m for m in state.models.values() if m.in_play and m.gang == bike.gang and m.id != bike.id
+                   and state.item_held_by(m.id) is not None]
+        if not holders:
+            return rivals
+        threat = min(float(np.hypot(*(r.pose.xy - h.pose.xy))) for r in rivals for h in holders)
+        return [r for r in rivals if min(float(np.hypot(*(r.pose.xy - h.pose.xy))) for h in holders) <= threat + 1e-9]
 
     def delivers(self, move: PlannedMove, probe) -> bool:
         """Whether ``move`` rides a ready carrier off its own edge (a delivery, an escape)."""
@@ -92,6 +141,11 @@ class RiderGoal:
         (two terms, added in turn); (0, 0) for a rider carrying nothing."""
         if not self.carrying:
             return 0.0, 0.0
+        if self.routes is not None:  # along open ground, waiting out its hold STAGE_IN from the edge
+            stage = 0.0 if self.ready_next else STAGE_IN
+            start = abs(self.routes.to_edge(self.home, bike.pose.xy) - stage)
+            pull = PACKAGE_PULL * (start - abs(self.routes.to_edge(self.home, move.end_pose.xy) - stage))
+            return pull, (PACKAGE_DELIVERED if self.delivers(move, probe) else 0.0)
         pull = PACKAGE_PULL * (to_edge(bike.pose.xy, self.home, probe) - to_edge(move.end_pose.xy, self.home, probe))
         return pull, (PACKAGE_DELIVERED if self.delivers(move, probe) else 0.0)
 
@@ -102,8 +156,51 @@ class RiderGoal:
 
     def near_home(self, move: PlannedMove, probe) -> bool:
         """A carrier this near its edge rides off it next, whatever is beside it: it does not mind
-        having no room ahead."""
+        having no room ahead (a Grab n Go holder only once it may ride off next)."""
+        if self.routes is not None:
+            return self.carrying and self.ready_next and self.routes.to_edge(self.home, move.end_pose.xy) < \
+                PACKAGE_HOME_IN
         return self.carrying and to_edge(move.end_pose.xy, self.home, probe) < PACKAGE_HOME_IN
+
+    def shy_points(self, move: PlannedMove, rivals: list[ModelState]) -> float:
+        """Points off a Grab n Go holder ending a move near a rival: it cannot hit back (EC-MISSION-GRAB)."""
+        if self.routes is None or not self.carrying or not rivals:
+            return 0.0
+        gap = min(float(np.hypot(*(r.pose.xy - move.end_pose.xy))) for r in rivals)
+        return HOLDER_SHY * max(0.0, HOLDER_SHY_IN - gap)
+
+
+def _chases(state: State, bike: ModelState, routes: RouteMap) -> bool:
+    """Whether ``bike`` is one of its gang's :data:`CHASERS` riders (in play, riding, holding
+    nothing) nearest a loose package along open ground (ties: the scene's order)."""
+    spots = [(i.x, i.y) for i in state.items if i.on_table]
+    gang = [m for m in state.models.values() if m.in_play and not m.on_foot and m.gang == bike.gang
+            and state.item_held_by(m.id) is None]
+    nearest = sorted(gang, key=lambda m: routes.to_points(spots, m.pose.xy))
+    return bike.id in [m.id for m in nearest[:min(CHASERS, len(spots))]]
+
+
+class MissionGoals:
+    """One player's :class:`RiderGoal` of the rider it moves now, found once per action (the same
+    for every plan it weighs), with the table's :class:`RouteMap` on a Grab n Go table (built
+    once per table)."""
+
+    def __init__(self, ruleset: Ruleset):
+        self.ruleset = ruleset
+        self._routes: tuple = (None, None)
+        self._last: tuple = (None, None, None)
+
+    def of(self, state: State, model: ModelState, probe) -> RiderGoal:
+        """The goal of ``model`` in ``state`` on ``probe``'s table."""
+        if self._last[0] is not state or self._last[1] is not model:
+            routes = None
+            if state.items:
+                if self._routes[0] is not probe:  # a bike's half width and a margin
+                    clearance = 0.5 * self.ruleset.base_for("cruiser").width + ROUTE_MARGIN_IN
+                    self._routes = (probe, RouteMap(probe, clearance))
+                routes = self._routes[1]
+            self._last = (state, model, RiderGoal.of(state, model, self.ruleset, routes))
+        return self._last[2]
 
 
 def hunt_weight(model: ModelState, target: ModelState) -> float:
@@ -122,5 +219,5 @@ def pass_worth(model: ModelState, friend: ModelState, tn: int, policy, bust_cost
     return (float(odds.success) * 8.0 - float(odds.bust) * bust_cost) if at_risk else -1.0
 
 
-__all__ = ["ITEM_PULL", "ITEM_REACHED", "PACKAGE_DELIVERED", "PACKAGE_HOME_IN", "PACKAGE_PULL", "RiderGoal",
-           "VIP_HUNT", "hunt_weight", "pass_worth", "to_edge"]
+__all__ = ["CHASERS", "ITEM_PULL", "ITEM_REACHED", "MissionGoals", "PACKAGE_DELIVERED", "PACKAGE_HOME_IN",
+           "PACKAGE_PULL", "RiderGoal", "STAGE_IN", "VIP_HUNT", "hunt_weight", "pass_worth", "to_edge"]

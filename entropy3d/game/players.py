@@ -20,7 +20,7 @@ from typing import Protocol, Sequence
 import numpy as np
 
 from entropy3d.errors import IllegalPlanError
-from entropy3d.game.mission_goals import RiderGoal, hunt_weight, pass_worth
+from entropy3d.game.mission_goals import MissionGoals, RiderGoal, hunt_weight, pass_worth
 from entropy3d.game.walkers import walk_plans, walk_score
 from entropy3d.geometry import BaseShape, Pose
 from entropy3d.rules.attack_odds import AttackOdds, melee_odds, shot_odds
@@ -272,10 +272,17 @@ class AutoPlayer:
         self.policy = policy_named(self.push, self.ruleset)
         self._busts: dict = {}
         self._melee: dict = {}
+        self._goals = MissionGoals(self.ruleset)
+
+    def _goal(self, view: ActionView) -> RiderGoal:
+        """What the mission asks of the rider now (:mod:`entropy3d.game.mission_goals`)."""
+        return self._goals.of(view.state, view.model, view.probe)
 
     def choose_plan(self, view: ActionView) -> str:
         self.sights = {}
         moves = check_plans(view, candidate_plans(view))
+        if view.state.items and self._goal(view).carrying:  # a Grab n Go holder may turn for home (EC-MISSION-GRAB)
+            moves += check_plans(view, escape_plans(view))
         if not moves:
             raise IllegalPlanError("EC-MOVE-1", f"no legal plan found for {view.model.id}")
         look = self._first_clear(view, moves, self.looks)
@@ -355,7 +362,7 @@ class AutoPlayer:
         rivals = [b for b in view.state.models.values() if b.in_play and b.gang != bike.gang]
         friends = [b for b in view.state.models.values() if b.in_play and b.gang == bike.gang and b.id != bike.id]
         end = move.end_pose
-        goal = RiderGoal.of(view.state, bike, self.ruleset)  # what the mission asks of it (game.mission_goals)
+        goal = self._goal(view)  # what the mission asks of it (game.mission_goals)
         score += goal.seek_points(view.state, bike, move, self.ruleset)
         if rivals:
             # a defender of Package Run rides at the packages (EC-MISSION-PACKAGE); a carrier rides
@@ -363,8 +370,8 @@ class AutoPlayer:
             quarry = goal.quarry(view.state, bike, rivals)
             nearest = min(quarry, key=lambda r: float(np.hypot(*(r.pose.xy - bike.pose.xy))))
             gap = float(np.hypot(*(nearest.pose.xy - end.xy)))
-            if not goal.carrying and not goal.loose:  # a carrier takes an attack on its way (choose_attack),
-                # it does not hunt one; a rider going for a package on the table does not either
+            if goal.hunts:  # a carrier takes an attack on its way (choose_attack), it does not hunt
+                # one; a rider going for a package on the table does not either
                 score -= self.aggression * 0.8 * gap
                 if gap < 3.0:
                     score += 6.0 * self.aggression
@@ -387,6 +394,7 @@ class AutoPlayer:
             score -= 60.0 + goal.off_edge_cost()
         if not goal.carrying:
             score -= 3.0 * float(probe.off_table(end.xy[None, :], margin=3.0)[0])
+        score -= goal.shy_points(move, rivals)
         if not goal.near_home(move, probe):  # a carrier this near its edge rides off it next, whatever is beside it
             score -= _boxed_in(end, move.speed, bike, probe, self.ruleset)
         own = self.ruleset.base_for(bike.bike_type)
