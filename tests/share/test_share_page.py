@@ -471,8 +471,9 @@ def test_the_browser_draws_the_films_markings_and_windows(pages, browser, tmp_pa
 
 
 def test_no_step_shows_or_lists_a_model_out_of_the_game(browser, tmp_path):
-    """Issue 48's acceptance: at every step of a game with takedowns (crossroads, seed 7, two turns,
-    geometric: Deadeye, hades_5, is out in the first turn), the page neither draws, tags nor lists
+    """Issue 48's acceptance: at every step where a model can go out of a game with takedowns (each
+    activation's last and the next one's first; crossroads, seed 7, two turns, geometric: Deadeye,
+    hades_5, is out in the first turn), the page neither draws, tags nor lists
     as a target a model that the replay's own states have out of the game: out before the step's
     activation began, or, once the activation's last step has ended, out after it. The states are
     read from the replay, not from the page's data."""
@@ -488,9 +489,12 @@ def test_no_step_shows_or_lists_a_model_out_of_the_game(browser, tmp_path):
     open_page(browser, page)
     assert browser.execute_script("return window.entropy3dShare.steps") == len(steps)
     checked = 0
-    for k, step in enumerate(steps):
+    # where a model can go out: at each activation's last step, and the next activation's first
+    ends = [k for k in range(len(steps)) if k + 1 == len(steps) or steps[k + 1].activation != steps[k].activation]
+    for k in sorted(set(ends) | {k + 1 for k in ends if k + 1 < len(steps)}):
+        step = steps[k]
         activation = replay.activations[step.activation]
-        last_of_activation = k + 1 == len(steps) or steps[k + 1].activation != step.activation
+        last_of_activation = k in ends
         out = {m for m, model in activation.state_before.models.items() if not model.in_play}
         if last_of_activation:
             out |= {m for m, model in activation.state_after.models.items() if not model.in_play}
