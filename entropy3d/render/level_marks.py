@@ -85,8 +85,10 @@ class DropEdge:
 
 
 def bike_types_on(table) -> list[str]:
-    """The bike types ridden on ``table`` (every type of its rules when no model rides one)."""
-    ridden = sorted({model.bike_type for model in table.models if not model.on_foot})
+    """The bike types ridden on ``table`` (every type of its rules when no model rides one); a
+    chase's cars and vans are no bike and take no jump (EC-JUMP-4 gives bikes' distances)."""
+    ridden = sorted({model.bike_type for model in table.models
+                     if not model.on_foot and model.bike_type in table.ruleset.bike_types})
     return ridden or sorted(table.ruleset.bike_types)
 
 

@@ -10,7 +10,8 @@ import numpy as np
 import pytest
 from PIL import Image
 
-from entropy3d.render.levels import ramp_leads, table_levels
+from entropy3d.look.levels import table_levels
+from entropy3d.render.levels import ramp_leads
 from entropy3d.resources import bundled_dir
 from entropy3d.scene import load_scene
 from entropy3d.scene.build import build_table_geometry
@@ -61,6 +62,18 @@ def test_render_levels_writes_the_map_with_every_level_colour(tmp_path):
     for level in table_levels(build_table_geometry(table)):
         found = np.all(map_part == level.colour, axis=2).sum()
         assert found > 400, f"{level.name} is in the legend but hardly on the map ({found} px)"
+
+
+@pytest.mark.parametrize("scene", ["car_chase", "rooftop_skirmish"])
+def test_a_systems_table_with_cars_or_figures_on_foot_draws_its_levels_map(scene, tmp_path):
+    """The landings of a kicker are worked for the bikes on the table: a chase's cars and van are
+    no bike type (the map of scenes/systems/car_chase.yaml raised "unknown bike type
+    'police_car'"), and a skirmish's figures on foot ride nothing."""
+    from entropy3d.render.levels import draw_levels
+
+    table = load_scene(bundled_dir("scenes") / "systems" / f"{scene}.yaml")
+    draw_levels(table, build_table_geometry(table), tmp_path / "levels.png")
+    assert (tmp_path / "levels.png").stat().st_size > 10_000
 
 
 def test_every_ramp_label_stays_on_the_map(tmp_path, drawn_text):
