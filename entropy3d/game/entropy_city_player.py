@@ -23,7 +23,7 @@ from entropy3d.game.players import ActionView, AttackOption, Player
 from entropy3d.geometry import Pose, poses_along
 from entropy3d.rules.attack_odds import melee_odds, shot_odds
 from entropy3d.rules.attacks import ALONG, DODGE, weapon_kind
-from entropy3d.rules.items import PASS
+from entropy3d.rules.items import PASS, pass_test
 from entropy3d.rules.kick import KICK
 from entropy3d.rules.state import State
 from entropy3d.rules.stopped_guns import may_remain
@@ -134,7 +134,7 @@ class EntropyCityPlayer:
                     action = self.engine.check(state, Action.attack(holder.id, friend.id, PASS, from_pose=pose), table)
                 except IllegalPlanError:
                     continue
-                options.append(AttackOption(PASS, friend.id, int(self.engine.ruleset.data("actions.pass.tn")),
+                options.append(AttackOption(PASS, friend.id, pass_test(holder, self.engine.ruleset)[0],
                                             action.from_pose))
                 break
         return options

@@ -20,7 +20,8 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from entropy3d.game.routes import RouteMap
-from entropy3d.rules.items import item_met
+from entropy3d.rules.grab import held_long_enough
+from entropy3d.rules.items import item_met, pass_test
 from entropy3d.rules.odds import exact_odds
 from entropy3d.rules.planner import PlannedMove
 from entropy3d.rules.ruleset import Ruleset
@@ -85,12 +86,11 @@ class RiderGoal:
         # a Package Run carrier rides for its edge; so does a Grab n Go holder, for its own (EC-MISSION-GRAB)
         carrying = bike.carries_package or held is not None
         home = bike.package_to if held is None else state.exits.get(bike.gang)
-        need = int(ruleset.data("missions.grab_n_go.hold_actions"))
-        ready = held is None or held.held >= need
+        ready = held is None or held_long_enough(held.held, ruleset)
         loose = [i for i in state.items if i.on_table] if held is None else []
         if routes is None or not state.items:
             return cls(carrying, home, ready, loose)
-        ready_next = held is None or held.held + 1 >= need
+        ready_next = held is None or held_long_enough(held.held + 1, ruleset)
         return cls(carrying, home, ready, loose, routes, ready_next, bool(loose) and _chases(state, bike, routes))
 
     def seek_points(self, state: State, bike: ModelState, move: PlannedMove, ruleset: Ruleset) -> float:
@@ -195,8 +195,11 @@ class MissionGoals:
         if self._last[0] is not state or self._last[1] is not model:
             routes = None
             if state.items:
-                if self._routes[0] is not probe:  # a bike's half width and a margin
-                    clearance = 0.5 * self.ruleset.base_for("cruiser").width + ROUTE_MARGIN_IN
+                if self._routes[0] is not probe:  # the narrowest bike's half width and a margin: a
+                    # way only a narrow bike fits is still a way (the look-ahead rides every plan)
+                    narrowest = min(self.ruleset.base_for(m.bike_type).width for m in state.models.values()
+                                    if not m.on_foot)
+                    clearance = 0.5 * narrowest + ROUTE_MARGIN_IN
                     self._routes = (probe, RouteMap(probe, clearance))
                 routes = self._routes[1]
             self._last = (state, model, RiderGoal.of(state, model, self.ruleset, routes))
@@ -214,7 +217,7 @@ def pass_worth(model: ModelState, friend: ModelState, tn: int, policy, bust_cost
     pushing per ``policy``: its odds of success, less what busting costs (``bust_cost``, in
     stress), only when holding it is a bust waiting (the holder's stress near its limit, or more
     wounds on the friend); else less than nothing."""
-    odds = exact_odds(tn, model.stress + int(ruleset.data("actions.pass.stress")), ruleset, policy, model.max_stress)
+    odds = exact_odds(tn, pass_test(model, ruleset)[1], ruleset, policy, model.max_stress)
     at_risk = model.stress >= model.max_stress - 3 or model.wounds < friend.wounds
     return (float(odds.success) * 8.0 - float(odds.bust) * bust_cost) if at_risk else -1.0
 

@@ -80,6 +80,12 @@ def check_holder_attack(state: State, attacker_id: str, target_id: str | None, a
                                                   "holding a package cannot attack back; it dodges")
 
 
+def held_long_enough(held: int, ruleset: Ruleset) -> bool:
+    """Whether a package held ``held`` complete actions may escape with its holder over its own
+    edge (EC-MISSION-GRAB: "hold onto it for two complete actions then attempt to exit")."""
+    return held >= int(ruleset.data("missions.grab_n_go.hold_actions"))
+
+
 def carry_items(before: State, after: State, action_kind: str, actor: str, events: Sequence[Event],
                 ruleset: Ruleset) -> tuple[State, list[Event]]:
     """Grab n Go after ``actor``'s action of ``action_kind`` (EC-MISSION-GRAB): a holder that held
@@ -100,7 +106,7 @@ def carry_items(before: State, after: State, action_kind: str, actor: str, event
             left = next((e for e in events if e.kind == "left_table" and e.model == holder.id), None)
             edge = left.figures.get("edge") if left is not None else None
             home = after.exits.get(holder.gang)
-            if edge == home and item.held >= need:
+            if edge == home and held_long_enough(item.held, ruleset):
                 after = after.add_score(holder.gang, points).with_item(_moved(item, holder, fate="escaped"))
                 said.append(Event("score", holder.id, f"escapes over its own {home} edge with {item.id}, held "
                                   f"{item.held} complete actions: {holder.gang} +{points} VP",

@@ -154,6 +154,13 @@ def check_pass(state: State, passer_id: str, receiver_id: str, from_pose: Pose |
         raise IllegalPlanError("EC-ACT-PASS", reach.reason)
 
 
+def pass_test(passer: ModelState, ruleset: Ruleset) -> tuple[int, int]:
+    """(TN, stress before the dice) of ``passer``'s pass (EC-ACT-PASS: "Add 1 stress"): the rules
+    data's TN with a stunned rider's penalty, and its stress plus the pass's own."""
+    spec = ruleset.data("actions.pass")
+    return int(spec["tn"]) + stun_tn_mod(passer, ruleset), passer.stress + int(spec["stress"])
+
+
 def resolve_pass(state: State, passer_id: str, receiver_id: str, from_pose: Pose | None, push: str,
                  receiver_push: str, rng: np.random.Generator, ruleset: Ruleset) -> tuple[State, list[Event]]:
     """A checked pass (EC-ACT-PASS): +1 stress, then the passer's test at ``actions.pass.tn``.
@@ -166,8 +173,7 @@ def resolve_pass(state: State, passer_id: str, receiver_id: str, from_pose: Pose
     passer, receiver = state.model(passer_id), state.model(receiver_id)
     item = state.item_held_by(passer_id)
     pose = from_pose or passer.pose
-    tn = int(spec["tn"]) + stun_tn_mod(passer, ruleset)
-    stress = passer.stress + int(spec["stress"])
+    tn, stress = pass_test(passer, ruleset)
     policy = policy_named(push, ruleset)
     roll = roll_test(tn, stress, rng, ruleset, policy, passer.max_stress)
     after = after_test(passer.but(stress=max(0, stress + roll.stress_change)), roll.succeeded)
