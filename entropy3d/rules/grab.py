@@ -119,6 +119,12 @@ def carry_items(before: State, after: State, action_kind: str, actor: str, event
                 said.append(Event("item", holder.id, f"carries {item.id} off the table ({why}): the package is "
                                   "lost, scoring nobody", clauses=("EC-MISSION-GRAB",), piece=item.id,
                                   figures={"item": item.id, "did": "lost", "too_soon": edge == home}))
+        elif not holder.in_play and any(e.kind == "cliff_edge" and e.model == holder.id for e in events):
+            # over the cliff (EC-COL-EDGE) its package goes too: it would lie off the table, out of reach
+            after = after.with_item(_moved(item, holder, fate="lost"))
+            said.append(Event("item", holder.id, f"goes over the cliff edge with {item.id}: the package is lost, "
+                              "scoring nobody", clauses=("EC-MISSION-GRAB", "EC-COL-EDGE"), piece=item.id,
+                              figures={"item": item.id, "did": "lost", "too_soon": False, "cliff": True}))
         elif not holder.in_play:
             after = after.with_item(_moved(item, holder, carrier=None, held=0))
             said.append(Event("item", holder.id, f"is out of the game: drops {item.id} at ({holder.pose.x:.1f}, "

@@ -314,6 +314,8 @@ def _item_sentence(event: Event, names: Names) -> str:
         return f"{who} drops {item} where it went down"
     if did == "held":
         return f"{who} has held {item} {figures.get('held')} of {figures.get('need')} actions"
+    if did == "lost" and figures.get("cliff"):
+        return f"{who} goes over the cliff with {item}: it is lost"
     if did == "lost":
         how = "too soon" if figures.get("too_soon") else "over another gang's edge"
         return f"{who} carries {item} off the table {how}: it is lost"

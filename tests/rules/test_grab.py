@@ -250,6 +250,20 @@ def test_EC_MISSION_GRAB_a_holder_taken_out_drops_the_package_where_it_went_out(
     assert find_system("entropy_city").sentence(said, NAMES) == "Ash drops package 1 where it went down"
 
 
+def test_EC_MISSION_GRAB_a_holder_over_the_cliff_edge_loses_the_package_with_it(rules):
+    """Clause: EC-MISSION-GRAB, EC-COL-EDGE. Ash, holding package_1, rides over a cliff edge and is
+    out of the game past the table's edge (-2, 6): the package goes with it, lost to everyone; it
+    was dropped at Ash's pose off the table, where no one could reach it and the game, waiting for
+    the last package, could not end (found on review)."""
+    state = table(rider("h1", 1.0, 6.0), rider("k1", 30, 30), items=(Item("package_1", 9, 9, carrier="h1", held=1),))
+    out = moved(state, state.model("h1").but(status=OUT, pose=Pose(-2.0, 6.0, 180.0)))
+    over = Event("cliff_edge", "h1", "over the west cliff edge", clauses=("EC-COL-EDGE",))
+    after, [said] = carry_items(state, out, "move", "h1", [over], rules)
+    assert after.items[0].fate == "lost" and after.items[0].carrier is not None and said.figures["did"] == "lost"
+    assert not [item for item in after.items if item.on_table]
+    assert find_system("entropy_city").sentence(said, NAMES) == "Ash goes over the cliff with package 1: it is lost"
+
+
 def test_EC_MISSION_GRAB_set_up_three_packages_on_the_table_and_each_gang_an_open_edge(rules):
     """Clause: EC-MISSION-GRAB. "3 packages at the centre of the board ... exit via your own
     deployment": the rules data's 3 packages, each id once, on the table; every gang an edge of
