@@ -21,6 +21,7 @@ from typing import Callable, Iterable, Mapping, Sequence
 
 from entropy3d.errors import IllegalPlanError
 from entropy3d.rules.event import Event
+from entropy3d.rules.gang_set_up import per_gang_problems
 from entropy3d.rules.ruleset import Ruleset
 from entropy3d.rules.state import ESCAPED, Item, ModelState, State
 
@@ -51,19 +52,13 @@ def grab_set_up_problems(items: Sequence[tuple[str, float, float]], exits: Mappi
             problems.append((f"grab_n_go.items[{k}].at", f"({x:g}, {y:g}) is off the {width:g}x{depth:g} inch "
                                                          "table"))
     for gang, edge in exits.items():
-        if gang not in gangs:
-            problems.append((f"grab_n_go.exits.{gang}", f"no gang {gang!r} in the scene; its gangs: "
-                                                        f"{', '.join(gangs) or '(none)'} (EC-MISSION-GRAB)"))
-        elif edge_kinds.get(edge, "open") != "open":
+        if gang in gangs and edge_kinds.get(edge, "open") != "open":
             problems.append((f"grab_n_go.exits.{gang}", f"the {edge} edge is a {edge_kinds[edge]}: a package "
                                                         "escapes over an open edge (EC-MISSION-GRAB)"))
-    for gang in gangs:
-        if gang not in exits:
-            problems.append(("grab_n_go.exits", f"{gang} has no deployment edge: add `{gang}: EDGE` (its holders "
-                                                "\"exit via your own deployment\", EC-MISSION-GRAB)"))
-    if len(gangs) < 2:
-        problems.append(("gangs", f"Grab n Go is played by two or more gangs; this scene has {len(gangs)} "
-                                  "(EC-MISSION-GRAB)"))
+    problems += per_gang_problems(
+        exits, gangs, "grab_n_go.exits", "Grab n Go", "EC-MISSION-GRAB",
+        lambda gang: f"{gang} has no deployment edge: add `{gang}: EDGE` (its holders \"exit via your own "
+                     "deployment\", EC-MISSION-GRAB)")
     return problems
 
 

@@ -20,6 +20,7 @@ from typing import Callable, Iterable, Mapping, Sequence
 import numpy as np
 
 from entropy3d.rules.event import Event
+from entropy3d.rules.gang_set_up import per_gang_problems
 from entropy3d.rules.ruleset import Ruleset
 from entropy3d.rules.state import ModelState, State
 
@@ -34,19 +35,13 @@ def vip_set_up_problems(vips: Mapping[str, str], gang_of: Mapping[str, str], gan
     ``gang_of``: the scene's models' gangs (a VIP the scene lacks is the scene layer's to say)."""
     problems = []
     for gang, model_id in vips.items():
-        if gang not in gangs:
-            problems.append((f"vip_takedown.vips.{gang}", f"no gang {gang!r} in the scene; its gangs: "
-                                                          f"{', '.join(gangs) or '(none)'} (EC-MISSION-VIP)"))
-        elif model_id in gang_of and gang_of[model_id] != gang:
+        if gang in gangs and model_id in gang_of and gang_of[model_id] != gang:
             problems.append((f"vip_takedown.vips.{gang}", f"{model_id} rides for {gang_of[model_id]}, not {gang}: "
                                                           "a gang declares one of its own (EC-MISSION-VIP)"))
-    for gang in gangs:
-        if gang not in vips:
-            problems.append(("vip_takedown.vips", f"{gang} declares no VIP: add `{gang}: MODEL` (\"Each player "
-                                                  "publicly declares a VIP\", EC-MISSION-VIP)"))
-    if len(gangs) < 2:
-        problems.append(("gangs", f"VIP Takedown is played by two or more gangs; this scene has {len(gangs)} "
-                                  "(EC-MISSION-VIP)"))
+    problems += per_gang_problems(
+        vips, gangs, "vip_takedown.vips", "VIP Takedown", "EC-MISSION-VIP",
+        lambda gang: f"{gang} declares no VIP: add `{gang}: MODEL` (\"Each player publicly declares a VIP\", "
+                     "EC-MISSION-VIP)")
     return problems
 
 
