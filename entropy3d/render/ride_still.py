@@ -135,7 +135,7 @@ def _post(renderer: TableRenderer, name: str, xyz, rgb) -> None:
 def render_ride_still(table, geometry, still: RideStill, size: tuple[int, int], backend: str | None = None,
                       ) -> np.ndarray:
     """The still as an (height, width, 3) uint8 image."""
-    with TableRenderer(table, size, geometry=geometry, camera="iso", title="", backend=backend) as renderer:
+    with TableRenderer(table, size, geometry=geometry, title="", backend=backend) as renderer:
         for piece_id, offset in still.moved.items():
             if piece_id not in renderer.piece_nodes:
                 continue

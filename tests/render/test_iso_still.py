@@ -48,7 +48,7 @@ def test_the_iso_camera_frames_every_miniature_and_no_building_hides_one(scene):
     from entropy3d.video.director import FRAME_MARGIN, in_frame
 
     table = load_scene(SCENES / scene)
-    with TableRenderer(table, (1280, 720), painted=False, supersample=1) as renderer:
+    with TableRenderer(table, (1280, 720), camera="iso", painted=False, supersample=1) as renderer:
         view, poses = renderer.view, dict(renderer.model_poses)
         occluders = occluder_mesh(renderer.geometry)
     assert len(poses) == len(table.models) >= 4
@@ -69,7 +69,7 @@ def test_each_rooftop_figure_covers_enough_pixels_to_make_out():
     from entropy3d.render import TableRenderer
 
     table = load_scene(SCENES / "systems" / "rooftop_skirmish.yaml")
-    with TableRenderer(table, (1280, 720), supersample=1) as renderer:
+    with TableRenderer(table, (1280, 720), camera="iso", supersample=1) as renderer:
         full = renderer.render_to_array().astype(int)
         covered = {}
         for model_id, node in renderer.model_nodes.items():
