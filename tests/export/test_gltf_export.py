@@ -48,7 +48,7 @@ def accessor_values(tree: dict, binary: bytes, index: int) -> np.ndarray:
     return values.reshape(accessor["count"], width)
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")  # as a module fixture it was built twice in one run of this file, ~50 s each
 def scene_glbs(tmp_path_factory) -> dict:
     folder = tmp_path_factory.mktemp("glb")
     files = {}
