@@ -71,7 +71,7 @@ def test_shared_pages_need_no_renderer_or_physics():
     assert not loaded & {"pybullet", "panda3d", "direct"}
 
 
-@pytest.mark.parametrize("module", ["entropy3d.export.gltf", "entropy3d.export.sheet", "entropy3d.export.plan"])
+@pytest.mark.parametrize("module", ["entropy3d.export.gltf", "entropy3d.export.sheet", "entropy3d.export.plan_marks"])
 def test_export_reads_scenes_and_replays_without_renderer_or_physics(module):
     loaded = imported_top_level(module)
     assert not loaded & {"pybullet", "panda3d", "direct"}

@@ -26,7 +26,7 @@ from entropy3d.activation.profile import (
     profile_axes,
 )
 from entropy3d.activation.story import RideStory, distances_along
-from entropy3d.activation.topdown import draw_topdown
+from entropy3d.activation.topdown_panel import draw_topdown
 from entropy3d.geometry import Pose
 from entropy3d.outputs import AtomicFile
 

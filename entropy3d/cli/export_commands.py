@@ -55,7 +55,7 @@ def sheet(
     check_output_path(output, (".pdf", ".svg"))
     if scene.suffix.lower() == ".jsonl":
         raise fail(f"error: {scene}: a replay; the sheet draws a table: give the scene YAML its game was played on")
-    from entropy3d.export.plan import table_plan
+    from entropy3d.export.plan_marks import table_plan
     from entropy3d.export.sheet import write_pdf, write_svg
     from entropy3d.scene import load_scene
     from entropy3d.scene.build import build_table_geometry

@@ -138,7 +138,7 @@ def write_picture(world, result, output: Path, backend: str | None) -> bool:
 
     from PIL import Image
 
-    from entropy3d.los.drawing import draw_top_down
+    from entropy3d.los.verdict_picture import draw_top_down
     from entropy3d.outputs import write_atomic
 
     top = draw_top_down(world, result)

@@ -50,7 +50,7 @@ def render(
 
     table = load_scene(scene)
     if levels:
-        from entropy3d.render.levels import draw_levels
+        from entropy3d.render.levels_map import draw_levels
         from entropy3d.scene.build import build_table_geometry
 
         started = time.perf_counter()

@@ -28,7 +28,7 @@ import shapely
 from shapely.ops import polylabel
 
 from entropy3d.export.pens import PdfPen, SvgPen, arrow_head, text_box
-from entropy3d.export.plan import INK, Mark, TablePlan, hatch_segments
+from entropy3d.export.plan_marks import INK, Mark, TablePlan, hatch_segments
 from entropy3d.outputs import AtomicFile, write_atomic
 
 POINTS_PER_INCH = 72.0

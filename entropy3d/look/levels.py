@@ -1,6 +1,6 @@
 """The table's walkable levels (ground, curb, deck 1, roof 2 ...) and their colours: one naming
-for every picture that speaks of heights, the levels map (:mod:`entropy3d.render.levels`) and the
-printed table plan (:mod:`entropy3d.export.plan`), so a player reads "roof 3" on both.
+for every picture that speaks of heights, the levels map (:mod:`entropy3d.render.levels_map`) and the
+printed table plan (:mod:`entropy3d.export.plan_marks`), so a player reads "roof 3" on both.
 
 Levels are read off the built table (:func:`~entropy3d.scene.build.build_table_geometry`): the
 tops of the ground, curbs (blocks), decks (platforms) and roofs (buildings); heights within

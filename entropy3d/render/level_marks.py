@@ -93,7 +93,7 @@ def bike_types_on(table) -> list[str]:
 
 
 def landing_spans(table, leads) -> list[LandingSpan]:
-    """The rules' landings of every kicker among ``leads`` (:func:`~entropy3d.render.levels.ramp_leads`
+    """The rules' landings of every kicker among ``leads`` (:func:`~entropy3d.render.levels_map.ramp_leads`
     rows; a kicker's top leads to no level) at each speed with air time; none when the rules
     land a jump elsewhere (option ``jump_landing``: where it comes down) or have no jumps."""
     from entropy3d.rules.events import resolve_jump

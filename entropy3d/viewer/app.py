@@ -157,7 +157,7 @@ class Viewer(ViewerOverlays, ViewerTyping):
         from entropy3d.render.lighting import add_lights
         from entropy3d.render.miniatures import build_miniature_node
         from entropy3d.render.table_scene import GridStyle, build_table_node
-        from entropy3d.viewer.drawing import LineBatch, ScreenLabels
+        from entropy3d.viewer.marks import LineBatch, ScreenLabels
         from entropy3d.viewer.questions import TableQuestions
 
         self.base, self.table, self.geometry = base, table, geometry
@@ -342,7 +342,7 @@ class Viewer(ViewerOverlays, ViewerTyping):
     def _window_changed(self, window) -> None:
         """A resized window: the caption, panel and help keep at least LABEL_MIN_PX-high text
         (their scales are shares of half the window's shorter side, too small in a small window)."""
-        from entropy3d.viewer.drawing import LABEL_MIN_PX
+        from entropy3d.viewer.marks import LABEL_MIN_PX
 
         shorter = min(self.base.win.getXSize(), self.base.win.getYSize())
         least = LABEL_MIN_PX / max(shorter / 2, 1)
@@ -572,7 +572,7 @@ class Viewer(ViewerOverlays, ViewerTyping):
     def refresh(self) -> None:
         """Put every bike where the timeline and the tries say, ask the selection's questions
         again and redraw the overlays, caption and panel."""
-        from entropy3d.viewer.drawing import ACTIVE
+        from entropy3d.viewer.marks import ACTIVE
 
         poses = self.poses()
         _, hidden, active = self.timeline.poses()

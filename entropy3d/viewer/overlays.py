@@ -4,7 +4,7 @@
 active-model ring, and the plain-data account of the window (``shown``, the ``--state-file``).
 
 Every number comes from :class:`~entropy3d.viewer.questions.TableQuestions`; nothing is decided
-here. Lines are gathered in the viewer's :class:`~entropy3d.viewer.drawing.LineBatch`.
+here. Lines are gathered in the viewer's :class:`~entropy3d.viewer.marks.LineBatch`.
 """
 
 from __future__ import annotations
@@ -27,14 +27,14 @@ class ViewerOverlays:
 
     def _ring(self, model_id: str, pose: Pose, colour, margin: float = 0.35) -> None:
         """A ring around a model's base on the ground under it, ``margin`` inches out."""
-        from entropy3d.viewer.drawing import ring_points
+        from entropy3d.viewer.marks import ring_points
 
         base = self.table.base_of(self.table.model(model_id))
         self.lines.add([ring_points((pose.x, pose.y, pose.z), max(base.length, base.width) / 2 + margin)], colour, 4.0)
 
     def _draw_overlays(self, poses: dict[str, Pose], focus: str) -> None:
         from entropy3d.game.timeline import ruler_polyline, template_polylines
-        from entropy3d.viewer.drawing import RULER, shot_colour
+        from entropy3d.viewer.marks import RULER, shot_colour
 
         pose = poses[focus]
         if self.show["t"]:
@@ -51,7 +51,7 @@ class ViewerOverlays:
     def _draw_tries(self, poses: dict[str, Pose]) -> None:
         """Each tried model's start ghosted (a grey ring and a line to where it is tried) and,
         where it cannot stand, a red ring and the reason (:attr:`standing`)."""
-        from entropy3d.viewer.drawing import GHOST, NO_SHOT
+        from entropy3d.viewer.marks import GHOST, NO_SHOT
 
         start = self.start_poses()
         tried = [model_id for model_id in self.what_if if model_id in poses and model_id in start]
@@ -78,7 +78,7 @@ class ViewerOverlays:
 
     def _draw_selection(self, poses: dict[str, Pose]) -> None:
         """The selected model's ring, panel and sight of every enemy; the target's ray fan."""
-        from entropy3d.viewer.drawing import (
+        from entropy3d.viewer.marks import (
             CAN_SHOOT,
             FRONT_ARC,
             NO_SHOT,
@@ -139,7 +139,7 @@ class ViewerOverlays:
         self._set_text(self.panel, "\n".join(lines))
 
     def _draw_measure(self) -> None:
-        from entropy3d.viewer.drawing import RULER, pixels_of, ruler_ticks
+        from entropy3d.viewer.marks import RULER, pixels_of, ruler_ticks
 
         if self.measuring is not None:
             self._set_text(self.panel, f"measure: click {'the first' if not self.measuring else 'the second'} point"
@@ -162,7 +162,7 @@ class ViewerOverlays:
 
     def _draw_plan(self, poses: dict[str, Pose]) -> None:
         """The typed plan's path and end (a ghost ring), and the rules' answer in the panel."""
-        from entropy3d.viewer.drawing import TARGETED
+        from entropy3d.viewer.marks import TARGETED
 
         if self.plan_entry is None or self.selected is None:
             return
@@ -177,7 +177,7 @@ class ViewerOverlays:
             self._set_text(self.panel, self.panel.getText() + "\ntype a plan, e.g. s2: straight 8, left medium 5")
             return
         if preview.refused_path is not None:  # where the plan would run into what refused it
-            from entropy3d.viewer.drawing import NO_SHOT
+            from entropy3d.viewer.marks import NO_SHOT
 
             path = np.asarray(preview.refused_path, float)
             self.lines.add([np.column_stack([path, np.full(len(path), poses[self.selected].z + 0.15)])], NO_SHOT, 3.0)
@@ -193,7 +193,7 @@ class ViewerOverlays:
 
     def shown(self) -> dict:
         """What the window shows, as plain data (the ``state_file``)."""
-        from entropy3d.viewer.drawing import pixels_of, table_to_pixels_matrix
+        from entropy3d.viewer.marks import pixels_of, table_to_pixels_matrix
 
         poses = self.poses()
         ids = list(poses)

@@ -112,7 +112,7 @@ def test_labels_name_heights_levels_risk_and_the_cliff_EC_COL_EDGE_EC_DEST_1(pla
 
 def test_a_piece_no_bike_rides_on_gives_its_top_not_a_level(tmp_path):
     """A tree's or a crate's top is no level a bike can reach: the tile pages called it one."""
-    from entropy3d.export.plan import piece_lines
+    from entropy3d.export.plan_marks import piece_lines
     from entropy3d.resources import bundled_dir
     from entropy3d.scene import load_scene
     from entropy3d.scene.build import RIDDEN_KINDS, build_table_geometry
@@ -135,7 +135,7 @@ def test_a_piece_no_bike_rides_on_gives_its_top_not_a_level(tmp_path):
 def bundled_sheets(tmp_path_factory) -> dict[tuple[str, str], object]:
     """Every bundled scene's plan on A4 and on Letter, written once for the tests below (through
     the library: the command line's own run is tested above)."""
-    from entropy3d.export.plan import table_plan
+    from entropy3d.export.plan_marks import table_plan
     from entropy3d.export.sheet import write_pdf
     from entropy3d.scene import load_scene
     from entropy3d.scene.build import build_table_geometry

@@ -9,7 +9,7 @@ from PIL import ImageDraw
 
 from entropy3d.fonts import covered_by
 from entropy3d.los import LosWorld
-from entropy3d.los.drawing import draw_top_down
+from entropy3d.los.verdict_picture import draw_top_down
 from entropy3d.scene import load_scene
 
 LOVERS_POINT = Path(__file__).resolve().parents[2] / "scenes" / "lovers_point.yaml"

@@ -149,7 +149,7 @@ def test_los_imports_no_physics_or_renderer():
     import subprocess
     import sys
 
-    probe = ("import json, sys, entropy3d.los, entropy3d.los.drawing; "
+    probe = ("import json, sys, entropy3d.los, entropy3d.los.verdict_picture; "
              "print(json.dumps(sorted(m.split('.')[0] for m in sys.modules)))")
     loaded = set(json.loads(subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
                                            check=True).stdout))

@@ -11,7 +11,7 @@ import pytest
 from PIL import Image
 
 from entropy3d.look.levels import table_levels
-from entropy3d.render.levels import ramp_leads
+from entropy3d.render.levels_map import ramp_leads
 from entropy3d.resources import bundled_dir
 from entropy3d.scene import load_scene
 from entropy3d.scene.build import build_table_geometry
@@ -69,7 +69,7 @@ def test_a_systems_table_with_cars_or_figures_on_foot_draws_its_levels_map(scene
     """The landings of a kicker are worked for the bikes on the table: a chase's cars and van are
     no bike type (the map of scenes/systems/car_chase.yaml raised "unknown bike type
     'police_car'"), and a skirmish's figures on foot ride nothing."""
-    from entropy3d.render.levels import draw_levels
+    from entropy3d.render.levels_map import draw_levels
 
     table = load_scene(bundled_dir("scenes") / "systems" / f"{scene}.yaml")
     draw_levels(table, build_table_geometry(table), tmp_path / "levels.png")
@@ -80,7 +80,7 @@ def test_every_ramp_label_stays_on_the_map(tmp_path, drawn_text):
     """A label beside the market ramp (at the table's east edge) ran past the map into the
     legend's column; each ramp's words now stand within the map's width."""
 
-    from entropy3d.render.levels import MARGIN_PX, draw_levels
+    from entropy3d.render.levels_map import MARGIN_PX, draw_levels
 
     table = load_scene(RUINED_HIGHWAY)
     geometry = build_table_geometry(table)
@@ -95,7 +95,7 @@ def test_every_ramp_label_stays_on_the_map(tmp_path, drawn_text):
 def test_a_concave_piece_is_drawn_without_seams_across_it(tmp_path):
     """The crossroads' park sidewalk is an L: its convex parts' own edges drew black seams across
     the band; only the L's outline is drawn, so a row through the band's middle is all curb."""
-    from entropy3d.render.levels import MARGIN_PX, draw_levels
+    from entropy3d.render.levels_map import MARGIN_PX, draw_levels
 
     crossroads = load_scene(bundled_dir("scenes") / "crossroads.yaml")
     geometry = build_table_geometry(crossroads)
@@ -114,7 +114,7 @@ def test_each_ramps_label_lies_beside_its_ramp_and_over_no_raised_piece(tmp_path
     kicker on a deck; a railing along a deck's edge may run under the words)."""
     import shapely
 
-    from entropy3d.render.levels import MARGIN_PX, draw_levels
+    from entropy3d.render.levels_map import MARGIN_PX, draw_levels
     from entropy3d.scene.footprints import footprints_of
 
     boxes = drawn_text
@@ -150,7 +150,7 @@ def test_each_roof_and_deck_is_named_on_itself(tmp_path, drawn_text):
     garage and market) may go unnamed, its id being wider than it is."""
     import shapely
 
-    from entropy3d.render.levels import MARGIN_PX, draw_levels
+    from entropy3d.render.levels_map import MARGIN_PX, draw_levels
     from entropy3d.scene.footprints import footprints_of
 
     boxes = drawn_text
@@ -196,7 +196,7 @@ def _inches(box, table):
     """A box of the map's pixels (16 px an inch, y up from the map's foot) in table inches."""
     import shapely
 
-    from entropy3d.render.levels import MARGIN_PX
+    from entropy3d.render.levels_map import MARGIN_PX
 
     left, top, right, bottom = box
     return shapely.box((left - MARGIN_PX) / 16.0, table.depth - (bottom - MARGIN_PX - 30) / 16.0,
@@ -216,7 +216,7 @@ def test_where_a_jump_off_the_gap_kicker_lands_is_drawn_where_the_rules_land_it(
     far end is."""
     import dataclasses
 
-    from entropy3d.render.levels import MARGIN_PX, draw_levels
+    from entropy3d.render.levels_map import MARGIN_PX, draw_levels
 
     table = load_scene(RUINED_HIGHWAY)
     geometry = build_table_geometry(table)
@@ -287,7 +287,7 @@ def test_every_drop_edge_of_the_ruined_highway_is_marked_with_its_height(tmp_pat
     side and the depot's side on the table's edge carry no drop mark."""
     import shapely
 
-    from entropy3d.render.levels import MARGIN_PX, draw_levels
+    from entropy3d.render.levels_map import MARGIN_PX, draw_levels
 
     table = load_scene(RUINED_HIGHWAY)
     geometry = build_table_geometry(table)
@@ -303,7 +303,7 @@ def test_every_drop_edge_of_the_ruined_highway_is_marked_with_its_height(tmp_pat
 
     labels = [_inches(box, table) for words, box in written if words == "↓4.0\""]
     assert len(labels) == len(RUINED_HIGHWAY_DROPS)
-    from entropy3d.render.levels import DROP_RGB
+    from entropy3d.render.levels_map import DROP_RGB
     for piece, a, b in RUINED_HIGHWAY_DROPS:
         assert marked(a, b), (piece, a, b)
         assert min(label.distance(shapely.LineString([a, b])) for label in labels) <= 3.0, (piece, a, b)
@@ -318,7 +318,7 @@ def test_each_landings_words_lie_beside_it_and_over_no_other_raised_piece(tmp_pa
     within 3" of it, clear of it (so it stays seen) and of every roof, deck and ramp but the one
     it lands on."""
     from entropy3d.render.level_marks import landing_spans
-    from entropy3d.render.levels import draw_levels, landing_label
+    from entropy3d.render.levels_map import draw_levels, landing_label
     from entropy3d.scene.footprints import footprints_of
 
     written = _written(monkeypatch)

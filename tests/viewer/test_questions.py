@@ -8,7 +8,7 @@ import pytest
 
 from entropy3d.game.replay import load_source
 from entropy3d.geometry import Pose
-from entropy3d.viewer.drawing import pixel_of_point, ruler_ticks
+from entropy3d.viewer.marks import pixel_of_point, ruler_ticks
 from entropy3d.viewer.questions import GROUND_SAMPLE_IN, SURFACE_SLACK_IN, TableQuestions
 from tests.los.shooting import shoots
 

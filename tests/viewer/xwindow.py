@@ -18,7 +18,7 @@ from pathlib import Path
 
 import numpy as np
 
-from entropy3d.viewer.drawing import pixel_of_point
+from entropy3d.viewer.marks import pixel_of_point
 
 #: the displays Xvfb is started on: process k (its pid modulo DISPLAY_RANGES) tries its own
 #: DISPLAYS_PER_PROCESS numbers from FIRST_DISPLAY + k * DISPLAYS_PER_PROCESS
