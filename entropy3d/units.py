@@ -14,6 +14,9 @@ MM_PER_INCH = 25.4
 #: speed at landing is worked out with it)
 GRAVITY_M_S2 = 9.81
 
+#: kilometres per hour in one metre per second (the reference cards and the chase speak kph)
+KPH_PER_M_S = 3.6
+
 #: inches per one unit of each length unit a mesh file may declare
 INCHES_PER_UNIT: dict[str, float] = {
     "mm": 1.0 / MM_PER_INCH,

@@ -82,9 +82,12 @@ def _take_activation(scene: Path, model: str, plan: List[str], seed: Optional[in
     state = dataclasses.replace(table.initial_state(geometry.surface_height), turn=turn)
     rides = make_producer(producer, table, geometry)
     try:
+        from entropy3d.game.judging import judged
+
         probe = SceneProbe.from_table(table, geometry)
-        steps = activation(EntropyCityEngine(table.ruleset, probe), state, model, plan, np.random.default_rng(seed),
-                           rides, probe, push=policy)
+        # on a table whose rulebook judges Entropy City's rides, its rulings count in the ride
+        engine = judged(EntropyCityEngine(table.ruleset, probe), table, geometry, probe)
+        steps = activation(engine, state, model, plan, np.random.default_rng(seed), rides, probe, push=policy)
     except IllegalPlanError as refused:
         if refused.action is None:
             raise
@@ -95,7 +98,9 @@ def _take_activation(scene: Path, model: str, plan: List[str], seed: Optional[in
 
     names = Names.of_table(table)
     typer.echo(f"{table.name}: {names.rider_of_gang(model)} ({model}), seed {seed}, {producer} producer")
-    for line in report_lines(steps, names.rider, lambda event: plain_lines(event, names)):
+    # the rulings of the rulebook judging the ride are told after it, in that rulebook's words
+    told = report_lines(steps, names.rider, lambda event: [] if event.kind == "ruling" else plain_lines(event, names))
+    for line in told:
         typer.echo(line)
     taken = sum(1 for step in steps if step.action.kind in ("move", "attack"))
     last = steps[-1].after.model(model)
@@ -103,18 +108,15 @@ def _take_activation(scene: Path, model: str, plan: List[str], seed: Optional[in
            else f"is {last.status.replace('_', ' ')}, out of the game")
     for number in range(taken + 1, len(plan) + 1):  # the dice ended the activation before it
         typer.echo(f"  {option} {number} {plan[number - 1]!r} not ridden: {names.rider(model)} {why}")
-    from entropy3d.game.judging import RideJudge
-
-    judge = RideJudge.of(table, geometry)
-    # the system's own tests roll from a stream of their own, so Entropy City's dice are unchanged
-    for event in judge.events(model, steps, np.random.default_rng([seed, 1])) if judge is not None else ():
-        typer.echo(f"  {table.spec.system} rules: {names.named_all(event.text)}  ({', '.join(event.clauses)})")
     if json_out is not None:
         from entropy3d.outputs import write_atomic
 
         text = dumps(report_json(table.name, model, seed, steps, table.ruleset, producer))
         write_atomic(json_out, text.encode("utf-8"))
         typer.echo(f"wrote {json_out}")
+    for event in (e for step in steps for e in step.events if e.kind == "ruling"):
+        said = event.rules.replace(model, names.rider(model)) if event.figures.get("applied") else event.text
+        typer.echo(f"  {table.spec.system} rules: {names.named_all(said)}  ({', '.join(event.clauses)})")
     cliffs = [edge for edge, kind in table.spec.table.edges.items() if kind == "cliff"]
     if png_out is not None:
         from entropy3d.activation.picture import draw_picture, write_picture

@@ -4,18 +4,23 @@ A scene whose game system decides from the table but plays no game of its own (`
 reference_cards``: collision force, falls, elevation) is played with Entropy City's game; after
 every ridden action its system reads the same ride the Entropy City rules resolved (the impacts
 and falls the producer measured, the levels climbed or come down, the move itself) and gives its
-rulings. ``entropy3d activate`` prints them under the ride; a game keeps them on the action's
-record (:attr:`~entropy3d.game.records.ActionRecord.rulings`) for the replay and the video.
-Nothing here decides a rule: the system does (:mod:`entropy3d.systems`).
+rulings. :class:`JudgedEngine` is the played game's engine with those rulings after each ride,
+and what they do to the models (:meth:`~entropy3d.systems.base.GameSystem.ruling_effects`: the
+cards' damage and Move, unless their rules data says they only advise) applied by the played
+engine its own way (Entropy City's ``apply_ruling``). ``entropy3d activate`` prints the rulings
+under the ride; a game keeps them on the action's record
+(:attr:`~entropy3d.game.records.ActionRecord.rulings`) for the replay and the video. Nothing here
+decides a rule: the two rulebooks do (:mod:`entropy3d.systems`, :mod:`entropy3d.rules`).
 """
 
 from __future__ import annotations
 
 import dataclasses
-from typing import Sequence
+from typing import Any, Sequence
 
 import numpy as np
 
+from entropy3d.game.step import Step
 from entropy3d.rules.event import Event
 
 
@@ -69,3 +74,41 @@ class RideJudge:
                                          figures={**event.figures, "system": self.system.title,
                                                   "judged": event.kind})
                      for event in self.events(model, steps, rng))
+
+
+class JudgedEngine:
+    """The engine of the game played on a judging rulebook's table (``engine``, Entropy City's),
+    with that rulebook's rulings after each ridden action (``judge``) and their effects applied
+    by ``engine`` (its ``apply_ruling``): one ``resolve``, so every caller of the one path (the
+    game loop, ``activate``, a replay's check) plays the same game. Everything else is the played
+    engine's."""
+
+    def __init__(self, engine, judge: RideJudge):
+        self.engine, self.judge = engine, judge
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.engine, name)
+
+    def resolve(self, state, action, facts, rng: np.random.Generator):
+        """The played engine's resolve, then (for a ridden action) the judge's rulings (kind
+        ``ruling``) and what they do to each model touched (events of kind ``ruling`` with
+        ``figures["applied"]``). The judge rolls, if it ever does, with the same ``rng`` after
+        the played engine, so the same seed plays the same game."""
+        after, events = self.engine.resolve(state, action, facts, rng)
+        step = Step(action, facts, tuple(events), state, after)
+        if not step.ridden:
+            return after, events
+        rulings = self.judge.rulings(action.model_id, [step], rng)
+        applied: list[Event] = []
+        for effect in self.judge.system.ruling_effects(rulings):
+            after, more = self.engine.apply_ruling(after, effect.model, effect.wounds, effect.speed_change_kph,
+                                                   effect.why, effect.clauses, action.model_id)
+            applied += more
+        return after, list(events) + list(rulings) + applied
+
+
+def judged(engine, table, geometry, view=None):
+    """``engine`` with the rulings of the table's rulebook when that rulebook judges the rides of
+    the game played on it (:class:`JudgedEngine`), else ``engine`` itself."""
+    judge = RideJudge.of(table, geometry, view)
+    return engine if judge is None else JudgedEngine(engine, judge)

@@ -24,7 +24,6 @@ from typing import Iterator, Mapping
 import numpy as np
 
 from entropy3d.errors import IllegalPlanError
-from entropy3d.game.judging import RideJudge
 from entropy3d.game.records import ActionRecord, ActivationRecord, EndRecord, TurnRecord
 from entropy3d.game.step import Producer, Step, take, take_action
 from entropy3d.game.tableview import TableView
@@ -55,9 +54,6 @@ class Game:
         self.table, self.producer, self.engine, self.rng = table, producer, engine, rng
         self.probe = view if view is not None else TableView(table, geometry)
         self.players = dict(players)
-        self.judge = RideJudge.of(table, geometry, self.probe)
-        # the judging rulebook's own dice (if it rolls) come from a stream of their own: the game's are unchanged
-        self.judge_rng = None if self.judge is None else np.random.default_rng(rng.bit_generator.seed_seq.spawn(1)[0])
         self.turns = int(turns if turns is not None else table.spec.turns)
         self.state = initial if initial is not None else engine.initial_state(
             table.initial_state(geometry.surface_height))
@@ -154,7 +150,8 @@ class Game:
 
     def _recorded(self, records: list[ActionRecord], steps: list[Step]) -> list[ActionRecord]:
         """``records`` with the records of one action's ``steps``: each keeps the action's index
-        (the model's actions taken before it), a ridden step the judging rulebook's rulings; an
+        (the model's actions taken before it), a ridden step the judging rulebook's rulings (its engine's
+        events of kind ``ruling``, :class:`~entropy3d.game.judging.JudgedEngine`); an
         attack that spends no action of its own (Entropy City's attack along its move,
         EC-ACT-ATTACK) belongs to the action before it: the first is that action's ``attack``,
         more (gung-ho's, EC-ACT-GUNGHO) are records of their own with its index."""
@@ -167,9 +164,6 @@ class Game:
             index = records[-1].index if records else 0
         for step in steps:
             record = action_record(index, step)
-            if step.ridden and self.judge is not None:
-                record = dataclasses.replace(record, rulings=self.judge.rulings(step.action.model_id, [step],
-                                                                                 self.judge_rng))
             if record.attack is not None and _spends_no_action(step) and records and records[-1].attack is None:
                 now = step.after.model(step.action.model_id)
                 record = dataclasses.replace(records.pop(), attack=record.attack, stress_after=now.stress,
@@ -190,9 +184,13 @@ def action_record(index: int, step: Step) -> ActionRecord:
     showed the attacker; any other action its events and the facts of its ride."""
     checked, before, after = step.action, step.before, step.after
     model_id = checked.model_id
+    # the rulings of the rulebook that judges the ride (and what they did) are kept apart from the
+    # played rulebook's events, as the replay has always kept them
+    rulings = tuple(e for e in step.events if e.kind == "ruling")
+    events = tuple(e for e in step.events if e.kind != "ruling")
     record = ActionRecord(index, checked, np.zeros((0, 2)) if checked.move is None else checked.move.path,
-                          step.facts, step.events, None, before.model(model_id).stress, after.model(model_id).stress,
-                          step.ridden, after.model(model_id))
+                          step.facts, events, None, before.model(model_id).stress, after.model(model_id).stress,
+                          step.ridden, after.model(model_id), rulings=rulings)
     if checked.kind != ATTACK:
         return record
     events = step.events

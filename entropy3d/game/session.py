@@ -19,6 +19,7 @@ from typing import Callable
 import numpy as np
 
 from entropy3d.errors import ScriptError
+from entropy3d.game.judging import judged
 from entropy3d.game.loop import Game
 from entropy3d.game.records import ActivationRecord, EndRecord, TurnRecord
 from entropy3d.game.replay import (
@@ -118,7 +119,7 @@ def system_game(system, table, geometry, producer: Producer, seating: Seating, d
     # the stats were checked against the rules data on loading; they are the scene's rulebook's, so
     # the rulebook played on the table of one that only judges (the reference cards) gets none
     stats = model_stats(table, system) if system.name == table.spec.system else {}
-    engine = system.engine(stats, table=view, gangs=list(table.spec.gangs))
+    engine = judged(system.engine(stats, table=view, gangs=list(table.spec.gangs)), table, geometry, view)
     return Game(table, geometry, producer, engine, system.seat_players(engine, seating), dice, turns=turns, view=view)
 
 

@@ -29,6 +29,7 @@ from entropy3d.rules.event import Event
 from entropy3d.rules.facts import Facts
 from entropy3d.rules.kick import KICK, parse_kick
 from entropy3d.rules.ruleset import Ruleset
+from entropy3d.rules.rulings_beside import apply_ruling
 from entropy3d.rules.speeds import Activator, activation_order, roll_off
 from entropy3d.rules.state import State, TurnStart
 from entropy3d.rules.transition import Action, TableChecks, check, resolve
@@ -128,3 +129,9 @@ class EntropyCityEngine:
         """Apply a checked ``action`` with what the producer found riding it (``facts``; None for an
         action that rides nothing) and the dice of ``rng``: the next state and its events."""
         return resolve(state, action, facts, rng, self.ruleset, self.table)
+
+    def apply_ruling(self, state: State, model_id: str, wounds: int, speed_change_kph: float, why: str,
+                     clauses: Sequence[str], rider: str) -> tuple[State, list[Event]]:
+        """A ruling of the rulebook played beside this one on ``rider``'s ride, applied to
+        ``model_id`` the Entropy City way (:func:`~entropy3d.rules.rulings_beside.apply_ruling`)."""
+        return apply_ruling(state, model_id, wounds, speed_change_kph, why, clauses, rider, self.ruleset, self.table)

@@ -18,6 +18,7 @@ template's full stress and test; gung-ho's "double full movement" is exactly twi
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from dataclasses import dataclass, field
 from typing import Protocol, Sequence
@@ -115,12 +116,15 @@ def template_radius(template: str, ruleset: Ruleset) -> float:
 
 def plan_move(plan: Plan | str, pose: Pose, bike_type: str, speed_before: int, ruleset: Ruleset, *,
               table: TableProbe | None = None, action_index: int = 0,
-              first_action_of_game: bool = False, sand_free_available: bool = True) -> PlannedMove:
+              first_action_of_game: bool = False, sand_free_available: bool = True,
+              move_change_in: float = 0.0) -> PlannedMove:
     """Check ``plan`` for a ``bike_type`` at ``pose`` riding at ``speed_before`` and describe it.
 
     action_index: 0 for the first action of the activation, 1 for the second.
     first_action_of_game: forces speed 1 (EC-TURN-4).
     sand_free_available: a trailbike has not yet resisted its first sand stress this activation.
+    move_change_in: inches a ruling of the rulebook played beside this one adds to the speed's
+    maximum (``ModelState.move_change_in``; never below its minimum).
     Raises IllegalPlanError (with the clause) for any refused plan.
     """
     if isinstance(plan, str):
@@ -146,6 +150,8 @@ def plan_move(plan: Plan | str, pose: Pose, bike_type: str, speed_before: int, r
     path, headings, length, turn_paths = _trace(plan, pose, bike_type, ruleset)
     terrain = set(table.terrain_along(path)) if table is not None else set()
     band = distance_band(bike_type, speed, ruleset, terrain)
+    if move_change_in:
+        band = dataclasses.replace(band, max=max(band.min, band.max + move_change_in))
     clauses += [c for c in band.clauses if c not in clauses]
 
     for turn, arc in zip(turns, turn_paths, strict=True):

@@ -88,6 +88,9 @@ class ModelState:
     vip: it is (or was, while out of the game) its gang's VIP (VIP Takedown, EC-MISSION-VIP);
     vip_taken_by: the enemy VIP that took it out (the mission won). Left out of the JSON at their
     defaults.
+    move_change_in: inches a ruling of the rulebook played beside this one (the reference cards'
+    Move, REF-ELEV) adds to the most its next move may ride (taken off when negative); that move
+    uses it up. Left out of the JSON at 0.
     """
 
     id: str
@@ -135,6 +138,7 @@ class ModelState:
     package_fate: str | None = None
     vip: bool = False
     vip_taken_by: str | None = None
+    move_change_in: float = 0.0
 
     @property
     def carries_package(self) -> bool:
@@ -216,7 +220,7 @@ _MODEL_DEFAULTS = {f.name: f.default for f in dataclasses.fields(ModelState)}
 #: fields added after replays were first written: left out of the JSON at their default, so the
 #: replay of a game that never sets them keeps its bytes
 _LEFT_OUT_AT_DEFAULT = ("basic_taken", "attack_chance", "attacks_made", "package", "package_to",
-                        "package_busted", "package_fate", "vip", "vip_taken_by")
+                        "package_busted", "package_fate", "vip", "vip_taken_by", "move_change_in")
 
 
 @dataclass(frozen=True)

@@ -262,7 +262,7 @@ def check(state: State, action: Action, ruleset: Ruleset, table: TableChecks | N
         move = plan_move(plan, model.pose, model.bike_type, model.speed, ruleset, table=probe,
                          action_index=model.actions_taken,
                          first_action_of_game=state.turn == 1 and model.actions_taken == 0,
-                         sand_free_available=model.sand_free_available)
+                         sand_free_available=model.sand_free_available, move_change_in=model.move_change_in)
     if stunned and abs(move.length_in - move.band.min) > 1e-6:
         raise IllegalPlanError("EC-COND-STUN", f"{model.id} is stunned: it rides its minimum distance, "
                                f"{move.band.min:g}\"")
@@ -287,10 +287,18 @@ def resolve(state: State, action: Action, facts: Facts | None, rng: np.random.Ge
         after, picked = items.pick_up(after, action.model_id, None if facts is None else facts.trajectory,
                                        action.push, rng, ruleset)
         events = events + picked
-    after, placed = wrecks.place_wrecks(state, after, ruleset, table)
+    return aftermath(state, after, action.kind, action.model_id, events, ruleset, table)
+
+
+def aftermath(before: State, after: State, kind: str, actor: str, events: list[Event], ruleset: Ruleset,
+              table: TableChecks | None) -> tuple[State, list[Event]]:
+    """What follows ``events`` of an action of ``kind`` by ``actor`` that took ``before`` to
+    ``after``: a wreck for each model it took out (EC-WOUND), then the missions' packages, VIPs
+    and items (EC-MISSION-*). ``events`` with those that followed."""
+    after, placed = wrecks.place_wrecks(before, after, ruleset, table)
     after, scored = missions.carry_packages(after, events)  # EC-MISSION-PACKAGE
-    after, taken = take_down_vips(state, after, action.model_id, events, ruleset)  # EC-MISSION-VIP
-    after, carried = grab.carry_items(state, after, action.kind, action.model_id, events, ruleset)  # EC-MISSION-GRAB
+    after, taken = take_down_vips(before, after, actor, events, ruleset)  # EC-MISSION-VIP
+    after, carried = grab.carry_items(before, after, kind, actor, events, ruleset)  # EC-MISSION-GRAB
     return after, events + placed + scored + taken + carried
 
 
@@ -381,6 +389,8 @@ def _apply(state: State, action: Action, facts: Facts | None, rng: np.random.Gen
         raise ValueError(f"{action!r} was not checked: call check() first")
     state, events = resolve_move(state, model, action.move, action.push, facts, rng, ruleset,
                                  counts_as_action=action.kind == MOVE)
+    if action.kind == MOVE and model.move_change_in:  # its next move used the change a ruling gave it
+        state = state.with_model(state.model(model.id).but(move_change_in=0.0))
     if table is not None and facts is not None:
         state, rested = settle(state, model.id, action.move, facts, table, ruleset)
         events += rested

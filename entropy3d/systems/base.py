@@ -293,6 +293,25 @@ class GameSystem:
         any test they call for with ``rng``. No events by default."""
         return []
 
+    def ruling_effects(self, rulings: Sequence[Event]) -> list[RulingEffect]:
+        """What this system's ``rulings`` (its judge_* events) do to the game played beside it, one
+        effect per model touched; none for a system whose rulings only advise (the default)."""
+        return []
+
+
+@dataclass(frozen=True)
+class RulingEffect:
+    """What a judging rulebook's rulings on a ride do to one model of the game played beside it
+    (:meth:`GameSystem.ruling_effects`), in plain terms the played game applies its own way:
+    ``wounds`` lost; ``speed_change_kph``: how much faster (slower when negative) its next ride
+    goes. ``why``: the rulings' words, ``clauses``: theirs."""
+
+    model: str
+    wounds: int
+    speed_change_kph: float
+    why: str
+    clauses: tuple[str, ...]
+
 
 def validated(schema: type[BaseModel], data: Any, source: str, error: type = RulesDataError):
     """``schema`` validated over ``data``, or ``error(source, problems)`` naming every key path."""

@@ -14,16 +14,15 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import dataclass
-from typing import Annotated, Any, Mapping, Sequence
+from typing import Annotated, Any, Mapping, Optional, Sequence
 
 from pydantic import Field, model_validator
 
 from entropy3d.rules.event import Event
-from entropy3d.systems.base import GameSystem, SystemData, SystemRules
+from entropy3d.systems.base import GameSystem, RulingEffect, SystemData, SystemRules
 from entropy3d.systems.facts import MINIATURE_SURFACE, Impact, LevelChange, Sighting
+from entropy3d.units import KPH_PER_M_S
 
-#: kilometres per hour in one metre per second
-KPH_PER_M_S = 3.6
 #: a card number as written: one digit, "x", the power of ten
 CARD_NUMBER = re.compile(r"^([0-9])x([0-9]{1,2})$")
 #: relative slack before cutting to one digit, so 29.999999 kph (8.3333 m/s) reads as 3x1
@@ -67,6 +66,15 @@ class CardNumber:
         return cls.of(math.prod(f.value if isinstance(f, CardNumber) else float(f) for f in factors))
 
 
+def damaged(damage: CardNumber, body: CardNumber) -> int:
+    """How many Damaged ``damage`` deals ``body``: one for each full tenfold the damage is over
+    the body (DECISION in rules/reference_cards.yaml ``counting``: 2x4 on a 3x2 body is 66 times
+    it, Damaged 1; 1x5 is 333 times, 2; 3x5 is 1000 times, 3; a blow of the body's own rating, none)."""
+    if damage.value <= body.value or body.value <= 0:
+        return 0
+    return math.floor(math.log10(damage.value / body.value * (1 + CUT_SLACK)))
+
+
 class CollisionRules(SystemData):
     head_on_multiple_bonus: int = Field(ge=0, description="added to the softer multiple head-on (REF-COLL-HEAD)")
     angle_multiple_bonus: int = Field(ge=0, description="added to the softer multiple at an angle")
@@ -97,8 +105,15 @@ class ElevationRules(SystemData):
     higher_combat_level: int = Field(description="combat Level bonus of the higher unit (REF-ELEV)")
 
 
+class CountingRules(SystemData):
+    """How the cards' rulings count in the game played beside them (``counting:``)."""
+
+    wounds_per_damaged: int = Field(ge=0, description="wounds of the played game per Damaged (DECISION)")
+    move_kph: float = Field(ge=0, description="kph one card Move adds to the next ride ('Map: Car Chase')")
+
+
 class ReferenceRules(SystemRules):
-    """``rules/reference_cards.yaml``."""
+    """``rules/reference_cards.yaml``. ``counting``: None when the cards only advise."""
 
     multiples: dict[str, Annotated[int, Field(gt=0)]]
     materials: dict[str, str]
@@ -106,6 +121,7 @@ class ReferenceRules(SystemRules):
     collision: CollisionRules
     falling: FallingRules
     elevation: ElevationRules
+    counting: Optional[CountingRules] = None
 
     @model_validator(mode="after")
     def _materials_have_multiples(self):
@@ -161,6 +177,8 @@ class ReferenceCards(GameSystem):
 
             return sentence(event, names)
         who = names.rider(event.model)
+        if event.figures.get("applied"):  # what the rulings did in the game played beside the cards
+            return event.rules.replace(event.model, who, 1)
         return f"{event.figures.get('system', 'other rules')}: {event.rules.replace(event.model, who)}"
 
     def multiple(self, surface: str | None) -> tuple[str, int]:
@@ -236,11 +254,14 @@ class ReferenceCards(GameSystem):
                               "is a step, not a fall", found=found, clauses=("REF-FALL",), t_s=impact.t_s,
                               figures={"drop_m": impact.drop_m, "kph": kph})]
             force = self.collision_force(body, speed, multiple)
+            hurt = {impact.model: damaged(force, body)}
             return [Event("landing", impact.model,
                           f"a fall is a collision at {speed} kph: force {body} x {speed} x {multiple} ({material}) "
-                          f"= {force}: damage {force} [Bash]", found=found, clauses=("REF-FALL", "REF-COLL"),
+                          f"= {force}: damage {force} [Bash]{_damaged_words(hurt)}", found=found,
+                          clauses=("REF-FALL", "REF-COLL"),
                           t_s=impact.t_s, figures={"force": str(force), "speed": str(speed), "body": str(body),
-                                                   "multiple": multiple, "drop_m": impact.drop_m, "kph": kph})]
+                                                   "multiple": multiple, "drop_m": impact.drop_m, "kph": kph,
+                                                   "damaged": hurt})]
         speed = self.speed(impact.speed_m_s)
         found = f"hit {impact.piece} ({impact.surface or 'no terrain'}) at {kph:.1f} kph, {impact.angle_deg:.0f}° off"
         if impact.piece in stats and impact.other_speed_m_s > 0:
@@ -253,20 +274,29 @@ class ReferenceCards(GameSystem):
             worked = self.head_on((body, other), (speed, self.speed(impact.other_speed_m_s)), (mine, theirs), angled)
             lighter = (impact.model, impact.piece)[worked.lighter]
             how = "at an angle: the softer multiple" if angled else "head-on: the softer multiple +1"
+            hurt = {impact.model: damaged(worked.force, body), impact.piece: damaged(worked.force, other)}
             return [Event("crash", impact.model,
                           f"{how}; the lighter {lighter} changes speed by {worked.speed_change} kph: force "
                           f"{(body, other)[worked.lighter]} x {worked.speed_change} x {worked.multiple} = "
                           f"{worked.force}: "
-                          f"damage {worked.force} [Bash] to both", found=found, piece=impact.piece,
-                          clauses=("REF-COLL-HEAD",), t_s=impact.t_s,
-                          figures={"force": str(worked.force), "lighter": lighter, "angled": angled, "kph": kph})]
+                          f"damage {worked.force} [Bash] to both{_damaged_words(hurt)}", found=found,
+                          piece=impact.piece, clauses=("REF-COLL-HEAD",), t_s=impact.t_s,
+                          figures={"force": str(worked.force), "lighter": lighter, "angled": angled, "kph": kph,
+                                   "damaged": hurt})]
         material, multiple = self.multiple(impact.surface)
         force = self.collision_force(body, speed, multiple)
+        # "Apply Damage to BOTH objects": a model hit takes it against its own body; the table's
+        # scenery has no body in the cards' game (Entropy City breaks its destructibles itself)
+        hurt = {impact.model: damaged(force, body)}
+        if impact.piece in stats:
+            hurt[impact.piece] = damaged(force, stats[impact.piece].body_number)
         return [Event("crash", impact.model,
                       f"collision force {body} x {speed} x {multiple} ({material}) = {force}: damage {force} [Bash] "
-                      f"to {impact.model} and {impact.piece}", found=found, piece=impact.piece, clauses=("REF-COLL",),
+                      f"to {impact.model} and {impact.piece}{_damaged_words(hurt)}", found=found, piece=impact.piece,
+                      clauses=("REF-COLL",),
                       t_s=impact.t_s, figures={"force": str(force), "speed": str(speed), "body": str(body),
-                                               "multiple": multiple, "material": material, "kph": kph})]
+                                               "multiple": multiple, "material": material, "kph": kph,
+                                               "damaged": hurt})]
 
     def judge_level_changes(self, changes: Sequence[LevelChange], stats: Mapping[str, Any]) -> list[Event]:
         events = []
@@ -279,6 +309,33 @@ class ReferenceCards(GameSystem):
                                 f"Move {moved:+d}", found=f"rode from level {change.from_level} to {change.to_level}",
                                 clauses=("REF-ELEV",), figures={"move": moved}))
         return events
+
+    def ruling_effects(self, rulings: Sequence[Event]) -> list[RulingEffect]:
+        """The rulings counted in the game played beside the cards (rules data ``counting``; none
+        when it is left out: the cards advise): each model's Damaged, at ``wounds_per_damaged``
+        wounds each, and its Move from the levels it rode, at ``move_kph`` each, summed over the
+        rulings, in the order the models were first named."""
+        counting = self.rules.counting
+        if counting is None:
+            return []
+        wounds: dict[str, int] = {}
+        moves: dict[str, int] = {}
+        why: dict[str, list[str]] = {}
+        clauses: dict[str, list[str]] = {}
+        for ruling in rulings:
+            touched = {**{model: ("Damaged", n) for model, n in ruling.figures.get("damaged", {}).items() if n},
+                       **({ruling.model: ("Move", int(ruling.figures["move"]))} if ruling.figures.get("move") else {})}
+            for model, (what, n) in touched.items():
+                if what == "Damaged":
+                    wounds[model] = wounds.get(model, 0) + n * counting.wounds_per_damaged
+                    why.setdefault(model, []).append(f"Damaged {n}")
+                else:
+                    moves[model] = moves.get(model, 0) + n
+                    why.setdefault(model, []).append(f"Move {n:+d}")
+                clauses.setdefault(model, [])
+                clauses[model] += [c for c in ruling.clauses if c not in clauses[model]]
+        return [RulingEffect(model, wounds.get(model, 0), moves.get(model, 0) * counting.move_kph,
+                             ", ".join(why[model]), tuple(clauses[model])) for model in why]
 
     def judge_sightings(self, viewer: str, sightings: Sequence[Sighting], stats: Mapping[str, Any]) -> list[Event]:
         events = []
@@ -295,3 +352,9 @@ class ReferenceCards(GameSystem):
                                 clauses=("REF-ELEV",),
                                 figures={"range_bonus": self.range_bonus(sighting), "higher": higher}))
         return events
+
+
+def _damaged_words(hurt: Mapping[str, int]) -> str:
+    """'; parked Damaged 2, brick Damaged 2' for the bodies the damage harms (none: nothing)."""
+    harmed = [f"{model} Damaged {n}" for model, n in hurt.items() if n]
+    return f"; {', '.join(harmed)}" if harmed else ""
