@@ -22,7 +22,7 @@ import numpy as np
 
 from entropy3d.errors import IllegalPlanError
 from entropy3d.geometry import Pose
-from entropy3d.rules import missions
+from entropy3d.rules import missions, stress_traits, trait_tests
 from entropy3d.rules.combat import (
     KICK,
     attack_stress,
@@ -33,7 +33,6 @@ from entropy3d.rules.combat import (
     chicken_stress,
     gun_range_in,
     gun_tn,
-    rider_dodge,
     shot_in_sight,
 )
 from entropy3d.rules.conditions import BLEEDING, STUNNED, after_test, become, stun_tn_mod
@@ -42,7 +41,7 @@ from entropy3d.rules.event import Event, roll_text
 from entropy3d.rules.facts import Sight
 from entropy3d.rules.grab import check_holder_attack
 from entropy3d.rules.kick import KickedTo, KickPlan, kick_tn
-from entropy3d.rules.opposed import decide, opposed_test
+from entropy3d.rules.opposed import decide
 from entropy3d.rules.planner import PlannedMove
 from entropy3d.rules.ruleset import Ruleset
 from entropy3d.rules.state import OUT, RIDING, ModelState, State
@@ -86,10 +85,10 @@ def resolve_chicken(state: State, attacker_id: str, target_id: str, push: str, d
     none after a natural 21); a bust on either side runs the crash sequence (EC-DICE-4)."""
     attacker, target = state.model(attacker_id), state.model(target_id)
     tn = int(ruleset.data("chicken.tn"))
-    duel = opposed_test("melee", tn, attacker.stress, target.stress, rng, ruleset,
-                        attacker_policy=policy_named(push, ruleset),
-                        defender_policy=policy_named(defender_push, ruleset), defender_tn=tn,
-                        attacker_max_stress=attacker.max_stress, defender_max_stress=target.max_stress)
+    duel = trait_tests.duel("melee", attacker, target, trait_tests.CHICKEN, trait_tests.CHICKEN_DEFENCE,
+                              tn + trait_tests.tn_mod(attacker, ruleset), rng, ruleset,
+                              policy_named(push, ruleset), policy_named(defender_push, ruleset),
+                              defender_tn=tn + trait_tests.tn_mod(target, ruleset))
     clauses = ("EC-MEL-CHICKEN", "EC-DICE-2", "EC-DICE-5")
     events = [Event("attack", attacker.id, f"{attacker.id} plays chicken with {target.id}: "
                     f"{roll_text(duel.attacker)} vs {roll_text(duel.defender)}", clauses=clauses,
@@ -131,8 +130,9 @@ def bust_sequence(state: State, model_id: str, push: str, by_gang: str | None, r
           ruleset: Ruleset) -> tuple[State, Event]:
     """The crash sequence of a bust in an attack (EC-DICE-4), and the mission's points."""
     current: ModelState = state.model(model_id)
+    mods = trait_tests.test_mods(current, trait_tests.REMOUNT, ruleset)
     bust = resolve_bust(current.wounds, current.stress, rng, ruleset, policy_named(push, ruleset),
-                        current.max_stress)
+                        current.max_stress, mods.bonus, mods.optional, mods.tn)
     after = current.but(wounds=bust.wounds_after, status=OUT if bust.out_of_game else current.status,
                         skip_next_action=bust.skip_next_action)
     state = missions.score_bust(state.with_model(after), after, ruleset)
@@ -257,9 +257,13 @@ def target_tn(base_tn: int, attacker: ModelState, target: ModelState, ruleset: R
     """The attacker's TN against ``target``: the weapon's TN with the target's protection (melee),
     +1 if it only moved (EC-MOVE-3), +1 on a trailbike (EC-BIKE-TRAIL), +1 airborne for a shot
     (EC-JUMP-3), -2 when it is stopped (EC-STOPPED), +3 when the attacker is stunned (EC-COND-STUN),
-    -2 after the attacker's passed stunt (EC-ACT-STUNT). ``at_the_bike``: a kick (EC-MEL-KICK),
-    which the rider's protection and dodginess do not change."""
-    tn = attack_tn(base_tn, ruleset, protection=target.protection, target_only_moved=target.only_moved,
+    -2 after the attacker's passed stunt (EC-ACT-STUNT), and what traits do (EC-TRAIT: Squid, Thrives
+    Under Pressure, Subtle as a Sledgehammer). ``at_the_bike``: a kick (EC-MEL-KICK), which the
+    rider's protection and dodginess do not change."""
+    protection = target.protection
+    if not ranged and not at_the_bike:
+        base_tn, protection = stress_traits.melee_base(base_tn, target, ruleset)
+    tn = attack_tn(base_tn, ruleset, protection=protection, target_only_moved=target.only_moved,
                    target_bike=target.bike_type, target_airborne=target.air is not None, ranged=ranged,
                    at_the_bike=at_the_bike)
     if target.stopped:
@@ -267,7 +271,7 @@ def target_tn(base_tn: int, attacker: ModelState, target: ModelState, ruleset: R
     tn += stun_tn_mod(attacker, ruleset)
     if attacker.shocking:
         tn += int(ruleset.data("actions.stunt.attack_tn_mod"))
-    return tn
+    return tn + stress_traits.attack_tn_mod(attacker, target, ruleset)
 
 
 def check_attack(state: State, attacker_id: str, target_id: str, weapon: str, ruleset: Ruleset,
@@ -430,7 +434,7 @@ def melee_setup(state: State, attacker_id: str, target_id: str, weapon: str, def
         defender_tn = (target_tn(int(back_spec["tn"]), target, attacker, ruleset, ranged=False)
                        - int(back_spec["pierce"]))
     return MeleeSetup(tn, surprise, int(ruleset.data("melee.surprise_stress")) if surprise else 0, back, defender_tn,
-                      rider_dodge(target.dodge, target.bike_type, ruleset))
+                      trait_tests.dodge_stat(target, trait_tests.DODGE, ruleset))
 
 
 def melee_outcome(setup: MeleeSetup, attacker_roll: TestRoll, defender_roll: TestRoll, weapon: str,
@@ -467,10 +471,10 @@ def resolve_melee(state: State, attacker_id: str, target_id: str, weapon: str, d
         events.append(Event("attack", target.id, f"surprised from behind: +{setup.surprise_stress} stress, "
                             "dodge only (EC-MEL-2)", clauses=("EC-MEL-2",), stress_change=setup.surprise_stress,
                             piece=attacker.id))
-    duel = opposed_test("melee", tn, attacker.stress, target.stress, rng, ruleset,
-                        attacker_policy=policy_named(push, ruleset),
-                        defender_policy=policy_named(defender_push, ruleset), defender_tn=setup.defender_tn,
-                        attacker_max_stress=attacker.max_stress, defender_max_stress=target.max_stress)
+    duel = trait_tests.duel("melee", attacker, target, trait_tests.MELEE,
+                              trait_tests.ATTACK_BACK if back else trait_tests.DODGE, tn, rng, ruleset,
+                              policy_named(push, ruleset), policy_named(defender_push, ruleset),
+                              defender_tn=setup.defender_tn)
     defender_roll, attacker_hits, target_hits, kill = melee_outcome(setup, duel.attacker, duel.defender, weapon,
                                                                     ruleset)
     hits = attacker_hits
@@ -573,12 +577,10 @@ def resolve_shot(state: State, attacker_id: str, target_id: str, gun: str, shots
         if not (attacker.in_play and target.in_play) or attacker.ammo <= 0:
             break
         tn = shot_tn(state, attacker_id, target_id, gun, shot, ruleset)
-        duel = opposed_test("gun", tn, attacker.stress, target.stress, rng, ruleset,
-                            attacker_policy=policy_named(push, ruleset),
-                            defender_policy=policy_named(defender_push, ruleset),
-                            attacker_max_stress=attacker.max_stress, defender_max_stress=target.max_stress)
-        dodge, hit, kill = shot_outcome(duel.attacker, duel.defender, rider_dodge(target.dodge, target.bike_type,
-                                                                                  ruleset), gun, ruleset)
+        duel = trait_tests.duel("gun", attacker, target, trait_tests.SHOT, trait_tests.DODGE, tn, rng, ruleset,
+                                  policy_named(push, ruleset), policy_named(defender_push, ruleset))
+        dodge, hit, kill = shot_outcome(duel.attacker, duel.defender,
+                                        trait_tests.dodge_stat(target, trait_tests.DODGE, ruleset), gun, ruleset)
         # a stopped rider that shoots takes a focussed shot instead of recovering (EC-GUN-STOPPED)
         state = state.with_model(_tested(attacker.but(ammo=attacker.ammo - 1, only_moved=False, recovering=False),
                                          duel.attacker))

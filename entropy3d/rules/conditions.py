@@ -6,10 +6,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from entropy3d.rules.dice import policy_named, roll_test
+from entropy3d.rules.dice import policy_named
 from entropy3d.rules.event import Event, roll_text
 from entropy3d.rules.ruleset import Ruleset
 from entropy3d.rules.state import OUT, ModelState
+from entropy3d.rules.trait_tests import OTHER, rider_test
 
 BLEEDING, STUNNED, BURNING, WET = "bleeding", "stunned", "burning", "wet"
 CONDITIONS = (BLEEDING, STUNNED, BURNING, WET)
@@ -88,7 +89,7 @@ def at_activation_end(model: ModelState, rng: np.random.Generator, ruleset: Rule
         text = f"burning: -{lost} wound"
         if model.wounds > 0:
             tn = int(spec["put_out_tn"]) + stun_tn_mod(model, ruleset)
-            test = roll_test(tn, model.stress, rng, ruleset, policy_named(push, ruleset), model.max_stress)
+            test = rider_test(model, OTHER, tn, model.stress, rng, ruleset, policy_named(push, ruleset))
             out = test.succeeded
             model = after_test(model, out)
             if out:

@@ -141,7 +141,8 @@ class TestRoll:
     total: the final total (dice + stress; 21 for a natural 21).
     outcome: crit, success, fail or bust.
     stress_change: change of the roller's stress the test itself causes (a crit -3, a pass at
-    max stress -3), never below zero stress.
+    max stress -3), never below zero stress. bonus: a rider stat its traits add to the total
+    (EC-TRAIT: Clutz's dodge, True Power's strength; 0 for most riders).
     """
 
     __test__ = False  # not a pytest class
@@ -153,6 +154,7 @@ class TestRoll:
     total: int
     outcome: Outcome
     stress_change: int = 0
+    bonus: int = 0
 
     @property
     def succeeded(self) -> bool:
@@ -168,7 +170,8 @@ class TestRoll:
         dice = "+".join(str(d) for d in self.dice)
         tn = f"TN {self.tn}" if self.tn == self.effective_tn else f"TN {self.tn}->{self.effective_tn}"
         change = f", stress {self.stress_change:+d}" if self.stress_change else ""
-        return f"TestRoll({dice} +{self.stress} stress = {self.total} vs {tn}: {self.outcome.value}{change})"
+        stat = f" +{self.bonus} stat" if self.bonus else ""
+        return f"TestRoll({dice} +{self.stress} stress{stat} = {self.total} vs {tn}: {self.outcome.value}{change})"
 
 
 def effective_tn(tn: int, stress: int, rules: DiceRules, max_stress: int | None = None) -> int:
@@ -190,11 +193,12 @@ def classify_total(total: int, stress: int, tn: int, rules: DiceRules,
 
 
 def judge(dice: Sequence[int], stress: int, tn: int, rules: DiceRules,
-          max_stress: int | None = None) -> TestRoll:
+          max_stress: int | None = None, bonus: int = 0) -> TestRoll:
     """Classify a finished sequence of dice (pure; used by rolling and by replay).
 
     max_stress: the rider's max stress (None: the rules default). At or above it the TN is 21,
-    a pass lowers stress and a fail busts (EC-DICE-7).
+    a pass lowers stress and a fail busts (EC-DICE-7). bonus: a stat the rider's traits add to
+    the total like stress (EC-TRAIT); a natural 21 ignores it as it ignores stress.
     """
     dice = tuple(int(d) for d in dice)
     eff_tn = effective_tn(tn, stress, rules, max_stress)
@@ -202,10 +206,20 @@ def judge(dice: Sequence[int], stress: int, tn: int, rules: DiceRules,
         at_max = stress >= (rules.max_stress if max_stress is None else max_stress)
         relief = rules.max_stress_reduction if at_max else 0
         change = -min(stress, max(rules.crit_reduction, relief))
-        return TestRoll(dice, stress, tn, eff_tn, rules.bust_over, Outcome.CRIT, change)
-    total = sum(dice) + stress
+        return TestRoll(dice, stress, tn, eff_tn, rules.bust_over, Outcome.CRIT, change, bonus)
+    total = sum(dice) + stress + bonus
     outcome, change = classify_total(total, stress, tn, rules, max_stress)
-    return TestRoll(dice, stress, tn, eff_tn, total, outcome, change)
+    return TestRoll(dice, stress, tn, eff_tn, total, outcome, change, bonus)
+
+
+def with_stat(roll: TestRoll, stat: int, rules: DiceRules, max_stress: int | None = None) -> TestRoll:
+    """``roll`` with a stat its rider may add once it sits (EC-TRAIT: Uncanny Grace, True Power;
+    "Rider Stats": "chosen after the dice roll is made and stress is applied"): added when that
+    does not bust it, never to a crit (which ignores what is added)."""
+    if stat <= 0 or roll.outcome is Outcome.CRIT:
+        return roll
+    added = judge(roll.dice, roll.stress, roll.tn, rules, max_stress, roll.bonus + stat)
+    return roll if added.total > rules.bust_over else added
 
 
 def wants_push(roll: TestRoll, need: int, policy: Policy, rules: DiceRules) -> bool:
@@ -222,14 +236,15 @@ def _die(rng: np.random.Generator, rules: DiceRules) -> int:
 
 
 def roll_test(tn: int, stress: int, rng: np.random.Generator, ruleset: Ruleset,
-              policy: Policy = sit_at_tn, max_stress: int | None = None) -> TestRoll:
-    """Roll a standard test (EC-DICE-1): 2d10 + stress vs ``tn``, pushing per ``policy``."""
+              policy: Policy = sit_at_tn, max_stress: int | None = None, bonus: int = 0) -> TestRoll:
+    """Roll a standard test (EC-DICE-1): 2d10 + stress (+ ``bonus``, a stat traits add) vs
+    ``tn``, pushing per ``policy``."""
     rules = DiceRules.from_ruleset(ruleset)
     dice = [_die(rng, rules) for _ in range(rules.count)]
-    roll = judge(dice, stress, tn, rules, max_stress)
+    roll = judge(dice, stress, tn, rules, max_stress, bonus)
     while wants_push(roll, roll.effective_tn, policy, rules):
         dice.append(_die(rng, rules))
-        roll = judge(dice, stress, tn, rules, max_stress)
+        roll = judge(dice, stress, tn, rules, max_stress, bonus)
     return roll
 
 
@@ -257,10 +272,14 @@ def remount_tn(wounds_remaining: int, ruleset: Ruleset) -> int:
 
 
 def resolve_bust(wounds: int, stress: int, rng: np.random.Generator, ruleset: Ruleset,
-                 policy: Policy = sit_at_tn, max_stress: int | None = None) -> BustResult:
-    """Crash, lose a wound, and roll to remount if any wounds are left (EC-DICE-4)."""
+                 policy: Policy = sit_at_tn, max_stress: int | None = None, bonus: int = 0,
+                 optional: int = 0, tn_mod: int = 0) -> BustResult:
+    """Crash, lose a wound, and roll to remount if any wounds are left (EC-DICE-4). bonus /
+    optional / tn_mod: what the rider's traits do to the remount (EC-TRAIT; :func:`judge`,
+    :func:`with_stat`)."""
     after = max(0, wounds - 1)
     if after == 0:
         return BustResult(wounds, 0, True, None, False)
-    remount = roll_test(remount_tn(after, ruleset), stress, rng, ruleset, policy, max_stress)
+    remount = with_stat(roll_test(remount_tn(after, ruleset) + tn_mod, stress, rng, ruleset, policy, max_stress, bonus),
+                        optional, DiceRules.from_ruleset(ruleset), max_stress)
     return BustResult(wounds, after, not remount.succeeded, remount, remount.succeeded)

@@ -27,18 +27,20 @@ def roll_text(roll: TestRoll | None) -> str:
         return "not rolled"
     verdict = {"crit": "natural 21!", "success": "passed", "fail": "failed", "bust": "bust"}[roll.outcome.value]
     tn = "" if roll.tn == roll.effective_tn else f" (TN {roll.effective_tn} at max stress)"
-    return f"rolled {'+'.join(map(str, roll.dice))}+stress {roll.stress} = {roll.total}{tn}: {verdict}"
+    stat = f"+stat {roll.bonus}" if roll.bonus else ""
+    return f"rolled {'+'.join(map(str, roll.dice))}+stress {roll.stress}{stat} = {roll.total}{tn}: {verdict}"
 
 
 def roll_to_json(roll: TestRoll) -> dict:
     return {"dice": list(roll.dice), "stress": roll.stress, "tn": roll.tn, "effective_tn": roll.effective_tn,
-            "total": roll.total, "outcome": roll.outcome.value, "stress_change": roll.stress_change}
+            "total": roll.total, "outcome": roll.outcome.value, "stress_change": roll.stress_change,
+            **({"bonus": roll.bonus} if roll.bonus else {})}  # only a trait's stat: other replays keep their bytes
 
 
 def roll_from_json(data: Mapping) -> TestRoll:
     return TestRoll(tuple(int(d) for d in data["dice"]), int(data["stress"]), int(data["tn"]),
                     int(data["effective_tn"]), int(data["total"]), Outcome(data["outcome"]),
-                    int(data["stress_change"]))
+                    int(data["stress_change"]), int(data.get("bonus", 0)))
 
 
 def plain(value: Any) -> Any:

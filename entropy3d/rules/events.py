@@ -10,7 +10,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from entropy3d.geometry import angle_between_deg
-from entropy3d.rules.dice import Policy, TestRoll, roll_test, sit_at_tn
+from entropy3d.rules.dice import DiceRules, Policy, TestRoll, roll_test, sit_at_tn, with_stat
 from entropy3d.rules.ruleset import Ruleset
 
 HEAD_ON = "head_on"
@@ -51,14 +51,16 @@ class CrashResult:
 
 def resolve_crash(heading_deg: float, impact_dir_deg: float, dodge: int, stress: int,
                   ruleset: Ruleset, rng: np.random.Generator | None = None,
-                  policy: Policy = sit_at_tn, max_stress: int | None = None, tn_mod: int = 0) -> CrashResult:
+                  policy: Policy = sit_at_tn, max_stress: int | None = None, tn_mod: int = 0, bonus: int = 0,
+                  optional: int = 0) -> CrashResult:
     """Classify an unavoidable impact and, with ``rng``, roll the survival test (EC-COL-*).
-    tn_mod: added to the survival TN (a stunned rider's +3, EC-COND-STUN)."""
+    tn_mod: added to the survival TN (a stunned rider's +3, EC-COND-STUN). bonus / optional: a
+    stat the rider's traits add to the total (EC-TRAIT; :func:`entropy3d.rules.dice.with_stat`)."""
     kind = crash_kind(heading_deg, impact_dir_deg, ruleset)
     spec = ruleset.data(f"crash.{kind}")
     tn = int(spec["tn_base"]) - dodge + tn_mod
     clause = "EC-COL-HEAD" if kind == HEAD_ON else "EC-COL-SIDE"
-    roll = roll_test(tn, stress, rng, ruleset, policy, max_stress) if rng is not None else None
+    roll = _rolled(tn, stress, rng, ruleset, policy, max_stress, bonus, optional)
     survived = None if roll is None else roll.succeeded
     ok = survived is not False
     return CrashResult(
@@ -67,6 +69,15 @@ def resolve_crash(heading_deg: float, impact_dir_deg: float, dodge: int, stress:
         skip_next_activation=bool(spec.get("skip_next_activation", False)) and ok,
         speed_after=spec.get("speed_after") if ok else None,
         clauses=("EC-COL-1", clause) + (("EC-DICE-4",) if survived is False else ()))
+
+
+def _rolled(tn: int, stress: int, rng: np.random.Generator | None, ruleset: Ruleset, policy: Policy,
+            max_stress: int | None, bonus: int, optional: int) -> TestRoll | None:
+    """A test with what traits add to it (EC-TRAIT), or None without an rng."""
+    if rng is None:
+        return None
+    roll = roll_test(tn, stress, rng, ruleset, policy, max_stress, bonus)
+    return with_stat(roll, optional, DiceRules.from_ruleset(ruleset), max_stress)
 
 
 @dataclass(frozen=True)
@@ -109,9 +120,11 @@ def destructible_eligible(speed: int, full_movement: bool, ruleset: Ruleset) -> 
 
 def resolve_destructible(speed: int, full_movement: bool, risk: int, stress: int, ruleset: Ruleset,
                          rng: np.random.Generator | None = None, policy: Policy = sit_at_tn,
-                         max_stress: int | None = None, tn_mod: int = 0) -> DestructibleResult:
+                         max_stress: int | None = None, tn_mod: int = 0, bonus: int = 0,
+                         optional: int = 0) -> DestructibleResult:
     """Go through a destructible piece of ``risk`` 1-3 (EC-DEST-1..4). The test is rolled with
-    the risk stress already added. tn_mod: added to the TN (a stunned rider's +3, EC-COND-STUN)."""
+    the risk stress already added. tn_mod: added to the TN (a stunned rider's +3, EC-COND-STUN).
+    bonus / optional: a stat the rider's traits add (EC-TRAIT)."""
     risks = list(ruleset.data("destructible_risk"))
     if risk not in risks:
         raise ValueError(f"destructible risk must be one of {risks}, got {risk!r} (EC-DEST-1)")
@@ -119,7 +132,7 @@ def resolve_destructible(speed: int, full_movement: bool, risk: int, stress: int
     tn = int(spec["tn"]) + tn_mod
     if not destructible_eligible(speed, full_movement, ruleset):
         return DestructibleResult(False, 0, tn, None, 0.0, 0.0, ("EC-DEST-2",))
-    roll = roll_test(tn, stress + risk, rng, ruleset, policy, max_stress) if rng is not None else None
+    roll = _rolled(tn, stress + risk, rng, ruleset, policy, max_stress, bonus, optional)
     moved = float(spec["push_per_speed_in"]) * speed if roll is not None and roll.succeeded else 0.0
     turned = float(spec["forced_turn_in"]) if roll is not None and not roll.succeeded else 0.0
     return DestructibleResult(True, risk, tn, roll, moved, turned,

@@ -24,11 +24,12 @@ import numpy as np
 
 from entropy3d.errors import IllegalPlanError
 from entropy3d.geometry import Pose
+from entropy3d.rules import trait_tests
 from entropy3d.rules.attacks import ALONG, bust_sequence
 from entropy3d.rules.combat import base_gap_in, check_pickup
 from entropy3d.rules.combat import check_pass as pass_reach
 from entropy3d.rules.conditions import after_test, stun_tn_mod
-from entropy3d.rules.dice import Outcome, policy_named, roll_test
+from entropy3d.rules.dice import Outcome, policy_named
 from entropy3d.rules.event import Event, roll_text
 from entropy3d.rules.grab import GRAB_N_GO
 from entropy3d.rules.ruleset import Ruleset
@@ -98,7 +99,8 @@ def pick_up(state: State, model_id: str, trajectory: np.ndarray | None, push: st
     check = check_pickup(0.0, len(crowd), ruleset)  # within reach by item_met: its stress and the crowd's TN
     tn = int(ruleset.data("actions.pickup.tn")) + check.tn_mod + stun_tn_mod(model, ruleset)
     stress = model.stress + check.stress
-    roll = roll_test(tn, stress, rng, ruleset, policy_named(push, ruleset), model.max_stress)
+    roll = trait_tests.rider_test(model, trait_tests.OTHER, tn, stress, rng, ruleset,
+                                    policy_named(push, ruleset))  # EC-TRAIT
     after = after_test(model.but(stress=max(0, stress + roll.stress_change), attack_chance=None, only_moved=False),
                        roll.succeeded)
     state = state.with_model(after)
@@ -175,7 +177,7 @@ def resolve_pass(state: State, passer_id: str, receiver_id: str, from_pose: Pose
     pose = from_pose or passer.pose
     tn, stress = pass_test(passer, ruleset)
     policy = policy_named(push, ruleset)
-    roll = roll_test(tn, stress, rng, ruleset, policy, passer.max_stress)
+    roll = trait_tests.rider_test(passer, trait_tests.OTHER, tn, stress, rng, ruleset, policy)  # EC-TRAIT
     after = after_test(passer.but(stress=max(0, stress + roll.stress_change)), roll.succeeded)
     state = state.with_model(after)
     figures = {"item": item.id, "to": receiver_id, "tn": tn, "from": [float(pose.x), float(pose.y)]}

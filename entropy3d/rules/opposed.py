@@ -70,25 +70,27 @@ def opposed_test(kind: str, attacker_tn: int, attacker_stress: int, defender_str
                  rng: np.random.Generator, ruleset: Ruleset, *,
                  attacker_policy: Policy = sit_at_tn, defender_policy: Policy = sit_at_tn,
                  defender_tn: int = 0, attacker_max_stress: int | None = None,
-                 defender_max_stress: int | None = None) -> OpposedResult:
+                 defender_max_stress: int | None = None, attacker_bonus: int = 0,
+                 defender_bonus: int = 0) -> OpposedResult:
     """Roll an opposed test: 2d10 each (attacker's dice drawn first), then pushing, then decide.
 
     defender_tn: a TN the defender must make too (0: none, the dodge only has to beat the attack).
+    attacker_bonus / defender_bonus: a stat each side's traits add to its total (EC-TRAIT).
     """
     rules = DiceRules.from_ruleset(ruleset)
     to_attacker = ties_to_attacker(kind, ruleset)
     dice = {"a": [int(rng.integers(1, rules.sides + 1)) for _ in range(rules.count)],
             "d": [int(rng.integers(1, rules.sides + 1)) for _ in range(rules.count)]}
-    spec = {"a": (attacker_tn, attacker_stress, attacker_max_stress, attacker_policy, to_attacker),
-            "d": (defender_tn, defender_stress, defender_max_stress, defender_policy, not to_attacker)}
+    spec = {"a": (attacker_tn, attacker_stress, attacker_max_stress, attacker_policy, to_attacker, attacker_bonus),
+            "d": (defender_tn, defender_stress, defender_max_stress, defender_policy, not to_attacker, defender_bonus)}
 
     def current(side: str) -> TestRoll:
-        tn, stress, max_stress, _, _ = spec[side]
-        return judge(dice[side], stress, tn, rules, max_stress)
+        tn, stress, max_stress, _, _, bonus = spec[side]
+        return judge(dice[side], stress, tn, rules, max_stress, bonus)
 
     for side in push_order(current("a"), current("d"), ruleset):
         other = current("d" if side == "a" else "a")
-        tn, _, _, policy, win_ties = spec[side]
+        tn, _, _, policy, win_ties, _ = spec[side]
         roll = current(side)
         while wants_push(roll, need_to_beat(other, roll.effective_tn, win_ties, rules), policy, rules):
             dice[side].append(int(rng.integers(1, rules.sides + 1)))

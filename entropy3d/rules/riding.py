@@ -28,10 +28,9 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from entropy3d.geometry import Pose, normalize_deg
-from entropy3d.rules import missions, stopped_guns, traps
-from entropy3d.rules.combat import rider_dodge
+from entropy3d.rules import missions, stopped_guns, stress_traits, trait_tests, traps
 from entropy3d.rules.conditions import stun_tn_mod
-from entropy3d.rules.dice import Outcome, TestRoll, policy_named, resolve_bust, roll_test
+from entropy3d.rules.dice import Outcome, TestRoll, policy_named, resolve_bust
 from entropy3d.rules.event import Event, roll_text
 from entropy3d.rules.events import (
     HEAD_ON,
@@ -84,6 +83,7 @@ class _Ride:
     skip_action: bool = False
     busts: int = 0
     unstunned: bool = False
+    held_speed: int | None = None
     events: list[Event] = field(default_factory=list)
     scenery: dict[str, ScenerySpot] = field(default_factory=dict)
 
@@ -104,21 +104,47 @@ class _Ride:
         if roll is not None and roll.succeeded and self.stun_tn_mod():
             self.unstunned = True
 
+    def traits(self, kind: str) -> trait_tests.TestMods:
+        """What the rider's traits do to its test of ``kind`` at its stress now (EC-TRAIT)."""
+        return trait_tests.test_mods(self.model.but(stress=self.stress), kind, self.ruleset)
+
     def test(self, tn: int) -> TestRoll:
-        """A test of the rider's: +3 TN while stunned, which the first success removes (EC-COND-STUN)."""
-        roll = roll_test(tn + self.stun_tn_mod(), self.stress, self.rng, self.ruleset, self.policy,
-                         self.model.max_stress)
+        """A test of the rider's: +3 TN while stunned, which the first success removes (EC-COND-STUN);
+        with what its traits do to a ride's test (EC-TRAIT)."""
+        roll = trait_tests.rider_test(self.model, trait_tests.RIDE, tn + self.stun_tn_mod(), self.stress, self.rng,
+                                        self.ruleset, self.policy)
         self.tested(roll)
         return roll
 
     def add_stress(self, change: int) -> int:
+        """Stress the ride gives (Inebriated takes 1 off each, EC-TRAIT); returns the change made."""
         before = self.stress
-        self.stress = max(0, self.stress + change)
+        self.stress = max(0, self.stress + stress_traits.ride_stress(self.model, change, self.ruleset))
         return self.stress - before
+
+    def slow_down(self) -> None:
+        """An inebriated rider's test to ride slower (EC-TRAIT): failed, its speed stays and it
+        takes the stress (the trait's DECISION in the rules data)."""
+        move = self.move
+        tn, stress = stress_traits.slow_down_test(self.model, move.speed, move.plan.walking, self.ruleset)
+        if not tn:
+            return
+        roll = self.test(tn)
+        change = self.add_stress(roll.stress_change + (0 if roll.succeeded else stress))
+        if not roll.succeeded:
+            self.held_speed = self.model.speed
+        self.event("test", f"inebriated, slowing from speed {self.model.speed} to {move.speed}: TN {tn} (EC-TRAIT), "
+                   f"{roll_text(roll)}" + ("" if roll.succeeded else f": stays at speed {self.model.speed}")
+                   + (f", stress {change:+d}" if change else ""), clauses=("EC-TRAIT",), rolls=(roll,),
+                   stress_change=change, figures={"tn": tn, "held_speed": self.held_speed})
+        if roll.outcome is Outcome.BUST:
+            self.bust(0.0, None, "")
 
     def bust(self, t_s: float, piece: str | None, why: str) -> None:
         """The crash sequence (EC-DICE-4): a wound lost, then the remount test."""
-        result = resolve_bust(self.wounds, self.stress, self.rng, self.ruleset, self.policy, self.model.max_stress)
+        mods = self.traits(trait_tests.REMOUNT)
+        result = resolve_bust(self.wounds, self.stress, self.rng, self.ruleset, self.policy, self.model.max_stress,
+                              mods.bonus, mods.optional, mods.tn)
         self.wounds, self.out, self.skip_action = result.wounds_after, result.out_of_game, result.skip_next_action
         self.busts += 1
         if result.remount is None:
@@ -134,7 +160,11 @@ class _Ride:
     # -- the plan's own costs ------------------------------------------------------------------
 
     def plan_costs(self) -> None:
-        """Instant stress and the template tests, rolled before the ride (EC-TMPL-2)."""
+        """Instant stress and the template tests, rolled before the ride (EC-TMPL-2); first an
+        inebriated rider's test to slow down (EC-TRAIT)."""
+        self.slow_down()
+        if self.busts:
+            return
         move = self.move
         change = self.add_stress(move.stress)
         pace = "walked on foot" if move.plan.walking else f"at speed {move.speed}"
@@ -159,8 +189,10 @@ class _Ride:
         """Through a destructible (EC-DEST-*); False when the rules make it a solid obstacle."""
         move = self.move
         full = abs(move.length_in - full_distance_in(move, self.ruleset)) < 1e-6
+        mods = self.traits(trait_tests.RIDE)
         result = resolve_destructible(move.speed, full, hit.risk, self.stress, self.ruleset, self.rng, self.policy,
-                                      self.model.max_stress, tn_mod=self.stun_tn_mod())
+                                      self.model.max_stress, tn_mod=self.stun_tn_mod() + mods.tn, bonus=mods.bonus,
+                                      optional=mods.optional)
         self.tested(result.roll)
         found = f"went into destructible '{hit.piece_id}' at {hit.progress_in:.1f}\""
         knocked = math.hypot(*hit.pushed)
@@ -197,16 +229,19 @@ class _Ride:
 
     def crash(self, contact: Contact) -> tuple[str, bool]:
         """An unavoidable impact (EC-COL-1); returns (head_on or side_on, survived)."""
-        dodge = rider_dodge(self.model.dodge, self.model.bike_type, self.ruleset)
+        dodge = trait_tests.dodge_stat(self.model, trait_tests.CRASH, self.ruleset)
         stunned = self.stun_tn_mod()
+        mods = self.traits(trait_tests.CRASH)
         result = resolve_crash(contact.heading_deg, contact.into_deg, dodge, self.stress, self.ruleset, self.rng,
-                               self.policy, self.model.max_stress, tn_mod=stunned)
+                               self.policy, self.model.max_stress, tn_mod=stunned + mods.tn, bonus=mods.bonus,
+                               optional=mods.optional)
         self.tested(result.roll)
         what = "wall" if contact.kind in WALL_KINDS else contact.kind
         found = f"rode {contact.progress_in:.1f}\" then hit {what} '{contact.piece_id}' at {contact.angle_deg:.0f}°"
         name = "head-on" if result.kind == HEAD_ON else "side-on"
         base_tn = int(self.ruleset.data(f"crash.{result.kind}.tn_base"))
         text = (f"{name} crash ({result.clauses[1]}), TN {base_tn}-{dodge}" + (f"+{stunned} stunned" if stunned else "")
+                + (f"{mods.tn:+d} trait" if mods.tn else "")
                 + f"={result.tn}, {roll_text(result.roll)}")
         if result.survived:
             added = self.add_stress(result.roll.stress_change + result.stress_added)
@@ -317,7 +352,8 @@ def resolve_move(state: State, model: ModelState, move: PlannedMove, push: str, 
         actions = per_activation  # the whole activation (EC-ACT-GUNGHO)
     stunted = move.plan.action == "stunt" and any(
         "EC-ACT-STUNT" in e.clauses and e.rolls and e.rolls[0].succeeded for e in ride.events)
-    fields = dict(pose=pose, stress=ride.stress, wounds=ride.wounds, speed=move.speed, actions_taken=actions,
+    speed = move.speed if ride.held_speed is None else ride.held_speed  # EC-TRAIT: Inebriated
+    fields = dict(pose=pose, stress=ride.stress, wounds=ride.wounds, speed=speed, actions_taken=actions,
                   stunt_set_up=stunted, shocking=model.stunt_set_up and counts_as_action,
                   sand_free_available=model.sand_free_available and not move.sand_free_used,
                   forced_speed=move.next_action_speed, forced_move=None, forced_through=None,

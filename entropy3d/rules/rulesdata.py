@@ -29,6 +29,13 @@ Degrees = Annotated[float, Field(ge=0, le=360)]
 Colour = Annotated[str, Field(pattern=r"^#[0-9a-fA-F]{6}$")]
 TemplateName = Literal["tight", "medium", "wide"]
 Side = Literal["attacker", "defender"]
+#: the kinds of test a trait tells apart (:mod:`entropy3d.rules.stress_traits`): a ride's tests
+#: (templates, terrain, destructibles, slowing down, a trap ridden over), surviving a crash, the
+#: remount after a bust, the attacker's roll of a melee attack, of a shot or of chicken, the
+#: defender's (its dodge of a blow or a shot, its attack back, its side of chicken), and the others
+#: (putting out a fire, picking up or passing an item)
+TestKind = Literal["ride", "crash", "remount", "melee", "shot", "chicken", "dodge", "attack_back",
+                   "chicken_defence", "other"]
 T = TypeVar("T")
 
 
@@ -398,6 +405,25 @@ class TraitSpec(Strict):
     melee_tn_mod: int = 0
     melee_stress_less: NonNegInt = 0
     min_stress: NonNegInt = 0
+    # the traits of stress, stats and deeds (:mod:`entropy3d.rules.stress_traits`)
+    at_stress: NonNegInt = 0                 #: the stress that wakes it (Thrives, Cracks Under Pressure)
+    tn_mod: int = 0                          #: added to the TN of every test of its rider once awake
+    incoming_tn_mod: int = 0                 #: added to the TN of every attack on its rider once awake
+    stress_drop: NonNegInt = 0               #: stress taken off once (Second Wind)
+    ride_stress_less: NonNegInt = 0          #: taken off each stress a ride gives, to min_stress (Inebriated)
+    stress_per_activation: NonNegInt = 0     #: added at the end of each activation while awake (Cracks)
+    recovery_max: NonNegInt = 0              #: the most stress a stop's recovery takes off (0: all of it)
+    refuses_actions: list[str] = []          #: plan actions its rider may not take (once awake)
+    slow_down_tn: NonNegInt = 0              #: the TN of the test to ride slower (Inebriated)
+    slow_down_fail_stress: NonNegInt = 0     #: stress a failed slow-down test adds
+    melee_tn_max: NonNegInt = 0              #: the most a melee weapon's TN is against its rider (Squid)
+    protection_counts: bool = True           #: its rider's protection is added to melee TNs against it
+    #: the push policy its rider tests with, whatever its player asks (Rage Filled)
+    forced_push: Optional[Literal["sit-at-tn", "risk-aware", "never"]] = None
+    adds_stat: Optional[Literal["dodge", "strength"]] = None  #: the rider stat it adds to test totals
+    stat_must: bool = False                  #: added even to bust (else only when it does not bust)
+    stat_in: list[TestKind] = []             #: the tests it is added to (empty: every test but stat_except)
+    stat_except: list[TestKind] = []         #: the tests the stat is neither added to nor used in
 
 
 class TrapSpec(Strict):

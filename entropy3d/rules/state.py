@@ -91,6 +91,10 @@ class ModelState:
     move_change_in: inches a ruling of the rulebook played beside this one (the reference cards'
     Move, REF-ELEV) adds to the most its next move may ride (taken off when negative); that move
     uses it up. Left out of the JSON at 0.
+    strength: the rider's Strength stat, carried for a trait that adds it to tests (EC-TRAIT; no
+    test adds it otherwise yet). trait_marks: what its traits have recorded so far (a spent Second
+    Wind, stress that woke Thrives or Cracks Under Pressure, a first landed attack:
+    :mod:`entropy3d.rules.stress_traits`). Both left out of the JSON at their defaults.
     """
 
     id: str
@@ -139,6 +143,8 @@ class ModelState:
     vip: bool = False
     vip_taken_by: str | None = None
     move_change_in: float = 0.0
+    strength: int = 1
+    trait_marks: tuple[str, ...] = ()
 
     @property
     def carries_package(self) -> bool:
@@ -201,6 +207,7 @@ class ModelState:
                       "traits": tuple((str(name), x) for name, x in data.get("traits", ())),
                       "traps_carried": tuple(data.get("traps_carried", ())),
                       "basic_taken": tuple(data.get("basic_taken", ())),
+                      "trait_marks": tuple(data.get("trait_marks", ())),
                       "air": None if air is None else AirTime(int(air["speed"]), float(air["carry_in"]),
                                                               tuple(float(v) for v in air["velocity_in_s"]))})
 
@@ -220,7 +227,8 @@ _MODEL_DEFAULTS = {f.name: f.default for f in dataclasses.fields(ModelState)}
 #: fields added after replays were first written: left out of the JSON at their default, so the
 #: replay of a game that never sets them keeps its bytes
 _LEFT_OUT_AT_DEFAULT = ("basic_taken", "attack_chance", "attacks_made", "package", "package_to",
-                        "package_busted", "package_fate", "vip", "vip_taken_by", "move_change_in")
+                        "package_busted", "package_fate", "vip", "vip_taken_by", "move_change_in", "strength",
+                        "trait_marks")
 
 
 @dataclass(frozen=True)

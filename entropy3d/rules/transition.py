@@ -32,7 +32,7 @@ import numpy as np
 
 from entropy3d.errors import IllegalPlanError
 from entropy3d.geometry import Pose
-from entropy3d.rules import conditions, grab, items, missions, stopped_guns, traps, wrecks
+from entropy3d.rules import conditions, grab, items, missions, stopped_guns, stress_traits, traps, wrecks
 from entropy3d.rules.attacks import (
     ATTACK_BACK,
     CHICKEN,
@@ -249,6 +249,7 @@ def check(state: State, action: Action, ruleset: Ruleset, table: TableChecks | N
         raise IllegalPlanError("EC-JUMP-4", f"{model.id} is in the air: it lands at its launch speed "
                                f"{model.air.speed}")
     stopped_guns.check_stopped_action(model, plan.action, ruleset)
+    stress_traits.check_action(model, plan.action, ruleset)  # EC-TRAIT: Inebriated, Cracks Under Pressure
     stunned = "stunned" in model.conditions
     if stunned and (plan.action not in ("move",) + STOPS or any(isinstance(seg, Turn) for seg in plan.segments)):
         raise IllegalPlanError("EC-COND-STUN", f"{model.id} is stunned: its minimum distance, no turns")
@@ -282,12 +283,16 @@ def resolve(state: State, action: Action, facts: Facts | None, rng: np.random.Ge
     (:func:`~entropy3d.rules.stopped_guns.react`) and where a wreck may lie (EC-WOUND); None
     leaves the pose the ride gave, sees nothing and places wrecks without it.
     """
+    action = stress_traits.with_trait_pushes(action, state, ruleset)  # EC-TRAIT: Rage Filled
     after, events = _resolve(state, action, facts, rng, ruleset, table)
     if action.kind in (MOVE, FORCED) and after.items:  # EC-ACT-PICKUP: a ride near an item tries for it
         after, picked = items.pick_up(after, action.model_id, None if facts is None else facts.trajectory,
                                        action.push, rng, ruleset)
         events = events + picked
-    return aftermath(state, after, action.kind, action.model_id, events, ruleset, table)
+    after, events = aftermath(state, after, action.kind, action.model_id, events, ruleset, table)
+    after, marked = stress_traits.after_action(after, action.kind, action.model_id,  # EC-TRAIT
+                                               action.plan.action if action.plan else None, events, ruleset)
+    return after, events + marked
 
 
 def aftermath(before: State, after: State, kind: str, actor: str, events: list[Event], ruleset: Ruleset,
@@ -418,7 +423,8 @@ def begin_activation(state: State, model_id: str, ruleset: Ruleset) -> tuple[Sta
         if model.recovering:
             # DECISION: with no condition to remove (conditions come with the combat rules), the
             # recovering rider takes the better choice: all stress to 0 (the 2 off is included).
-            stress = conditions.floor_stress(model.but(stress=0), ruleset).stress
+            stress = conditions.floor_stress(model.but(stress=stress_traits.recovered_stress(model, ruleset)),
+                                             ruleset).stress
             events.append(Event("skip", model.id, f"recovers: stress {model.stress} -> {stress} (EC-STOP-RECOVER)",
                                 clauses=("EC-STOP-RECOVER",), stress_change=stress - model.stress))
         events.append(Event("skip", model.id, "stopped: skips this activation (EC-STOPPED)", clauses=("EC-STOPPED",)))
@@ -427,7 +433,8 @@ def begin_activation(state: State, model_id: str, ruleset: Ruleset) -> tuple[Sta
         fresh = fresh.but(stopped=False, reloading=False)
         if model.overwatch_renewed:  # it remained on overwatch once; the watch is over (EC-GUN-STOPPED)
             fresh = fresh.but(overwatch_push=None, overwatch_renewed=False)
-    return state.with_model(fresh), events
+    state, dedicated = stress_traits.at_activation_start(state.with_model(fresh), model_id, ruleset)  # EC-TRAIT
+    return state, events + dedicated
 
 
 
@@ -441,7 +448,8 @@ def end_activation(state: State, model_id: str, rng: np.random.Generator, rulese
     before = state.model(model_id)
     model, events = conditions.at_activation_end(before.but(no_attack_next_activation=False), rng, ruleset)
     state, blast = traps.burn_fuses(state.with_model(model), model_id, ruleset)
-    events += blast
+    state, cracking = stress_traits.at_activation_end(state, model_id, ruleset)  # EC-TRAIT: Cracks Under Pressure
+    events += blast + cracking
     model = state.model(model_id)
     if model.status == OUT and before.status != OUT:
         state = missions.score_taken_out(state, model, None, ruleset)

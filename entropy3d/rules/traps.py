@@ -17,8 +17,9 @@ import math
 import numpy as np
 
 from entropy3d.geometry import Pose
+from entropy3d.rules import trait_tests
 from entropy3d.rules.conditions import after_test, become, stun_tn_mod
-from entropy3d.rules.dice import policy_named, roll_test
+from entropy3d.rules.dice import policy_named
 from entropy3d.rules.event import Event, roll_text
 from entropy3d.rules.ruleset import Ruleset
 from entropy3d.rules.state import OUT, ModelState, State, Trap
@@ -97,7 +98,8 @@ def spring(state: State, model_id: str, trap: Trap, push: str, rng: np.random.Ge
     harmed = True
     if int(spec.get("tn", 0)):
         tn = int(spec["tn"]) + stun_tn_mod(model, ruleset)  # EC-COND-STUN: +3 to every test
-        test = roll_test(tn, model.stress, rng, ruleset, policy_named(push, ruleset), model.max_stress)
+        test = trait_tests.rider_test(model, trait_tests.RIDE, tn, model.stress, rng, ruleset,
+                                        policy_named(push, ruleset))  # EC-TRAIT
         harmed, rolls = not test.succeeded, (test,)
         model = after_test(model.but(stress=max(0, model.stress + test.stress_change)), test.succeeded)
     text = f"rides over {trap.laid_by}'s {name}"

@@ -15,6 +15,7 @@ from entropy3d.geometry import BaseShape, Pose
 from entropy3d.rules.conditions import become
 from entropy3d.rules.ruleset import ON_FOOT, Ruleset
 from entropy3d.rules.state import Item, ModelState, State
+from entropy3d.rules.trait_tests import reads_strength
 from entropy3d.scene.schema import Model, SceneSpec
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -111,6 +112,7 @@ class Table:
                 max_stress=int(rider.max_stress), dodge=int(rider.dodge), protection=int(rider.protection),
                 weapon=rider.weapon or "punch", gun=rider.gun, traits=tuple(rider.traits.items()),
                 traps_carried=tuple(rider.traps),
+                **({"strength": int(rider.strength)} if reads_strength(rider.traits, self.ruleset) else {}),
                 ammo=0 if rider.gun is None else int(rider.ammo if rider.ammo is not None
                                                      else self.ruleset.data(f"guns.{rider.gun}.ammo"))))
         models = [self._with_conditions(m, spec.rider.conditions) for m, spec in zip(models, self.models)]

@@ -292,12 +292,12 @@ def test_EC_TRAIT_loadout_traits_and_conditions_are_checked_by_name(tmp_path):
         gangs: {a: {name: A, colour: "#ff0000"}}
         models:
           - {id: k1, gang: a, bike: police, position: [10, 10], facing: 0,
-             rider: {traits: {berserk: null, clutz: null, pillion: null, hard_headed: 2}, conditions: [soggy]}}
+             rider: {traits: {berserk: null, stealth: null, pillion: null, hard_headed: 2}, conditions: [soggy]}}
         """, "bad.yaml")
     found = {key: (line, message) for key, line, message in problems_of(bad)}
     assert "unknown trait 'berserk'" in found["models[0].rider.traits.berserk"][1] and "psychotic" in found[
         "models[0].rider.traits.berserk"][1]
-    assert "not played yet" in found["models[0].rider.traits.clutz"][1]
+    assert "not played yet" in found["models[0].rider.traits.stealth"][1]
     assert "takes a number" in found["models[0].rider.traits.pillion"][1]
     assert "takes no number" in found["models[0].rider.traits.hard_headed"][1]
     assert "unknown condition 'soggy'" in found["models[0].rider.conditions[0]"][1]
