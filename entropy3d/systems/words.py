@@ -47,7 +47,8 @@ def detail(event: Event) -> str:
     for roll in event.rolls:
         tn = f"TN {roll.tn}" + (f" (TN {roll.effective_tn} at max stress)" if roll.tn != roll.effective_tn else "")
         tn = tn + ": " if roll.tn else ""  # an opposed roll with no TN of its own only has to beat the other
-        parts.append(f"{tn}{'+'.join(map(str, roll.dice))} + stress {roll.stress} = {roll.total}, "
+        stat = f" + stat {roll.bonus}" if roll.bonus else ""  # a stat a trait adds (EC-TRAIT)
+        parts.append(f"{tn}{'+'.join(map(str, roll.dice))} + stress {roll.stress}{stat} = {roll.total}, "
                      f"{VERDICTS[roll.outcome]}")
     parts += rulebook_of(event).roll_details(event)
     return "; ".join(parts)

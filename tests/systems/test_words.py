@@ -29,6 +29,14 @@ def test_scenery_ids_read_as_names():
     assert NAMES.thing("hades_1") == "Brakes" and NAMES.rider_of_gang("hades_3") == "Ash (Hades MC)"
 
 
+def test_EC_TRAIT_a_stat_a_trait_adds_shows_in_the_dice():
+    """A clutz's tight turn (EC-TRAIT): 5+5, stress 2 and its dodge 2 added = 14, shown as the
+    stat it is, so the sum a person checks adds up (without it: "5+5 + stress 2 = 14")."""
+    roll = TestRoll((5, 5), 2, 14, 14, 14, Outcome.SUCCESS, 0, bonus=2)
+    event = Event("test", "hades_3", "tight template at speed 3: TN 14", clauses=("EC-TMPL-2",), rolls=(roll,))
+    assert detail(event) == "EC-TMPL-2; TN 14: 5+5 + stress 2 + stat 2 = 14, passes"
+
+
 def test_a_survived_head_on_crash_in_plain_words_then_the_dice():
     """Clause: EC-COL-HEAD. The issue's own example sentence."""
     roll = TestRoll((9, 2, 9), 1, 20, 20, 21, Outcome.SUCCESS, 0)
