@@ -18,6 +18,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_valida
 
 from entropy3d.rules.footdata import OnFootSpec
 from entropy3d.rules.keypaths import Problem, did_you_mean, validation_problems
+from entropy3d.rules.plan import ACTIONS
 from entropy3d.rules.vehicledata import VehicleSpec
 
 Pos = Annotated[float, Field(gt=0)]
@@ -424,6 +425,14 @@ class TraitSpec(Strict):
     stat_must: bool = False                  #: added even to bust (else only when it does not bust)
     stat_in: list[TestKind] = []             #: the tests it is added to (empty: every test but stat_except)
     stat_except: list[TestKind] = []         #: the tests the stat is neither added to nor used in
+
+    @model_validator(mode="after")
+    def _known_actions(self) -> "TraitSpec":
+        unknown = [action for action in self.refuses_actions if action not in ACTIONS]
+        if unknown:
+            raise ValueError(f"refuses_actions: unknown plan action {', '.join(map(repr, unknown))}; "
+                             f"use {', '.join(ACTIONS)}")
+        return self
 
 
 class TrapSpec(Strict):

@@ -24,6 +24,7 @@ from typing import Sequence
 from entropy3d.errors import IllegalPlanError
 from entropy3d.rules.conditions import floor_stress
 from entropy3d.rules.event import Event
+from entropy3d.rules.plan import STOPS
 from entropy3d.rules.ruleset import Ruleset
 from entropy3d.rules.state import ModelState, State
 from entropy3d.rules.trait_tests import THRIVES, has_trait, tn_mod, trait_spec
@@ -132,8 +133,7 @@ def after_action(after: State, kind: str, model_id: str, plan_action: str | None
             continue
         marks = list(model.trait_marks)
         stress = model.stress
-        if (kind == "move" and model.id == model_id and plan_action in ("stop", "overwatch", "reload")
-                and CRACKING in marks):
+        if kind == "move" and model.id == model_id and plan_action in STOPS and CRACKING in marks:
             marks.remove(CRACKING)
             said.append(_event(model, "cracks under pressure: it stopped, no more stress an activation"))
         for name in (THRIVES, CRACKED):

@@ -275,3 +275,19 @@ def test_EC_TRAIT_a_scripted_game_on_the_trait_yard_plays_the_cards_traits(tmp_p
     assert said.count("cracks under pressure: +1 stress until it stops (EC-TRAIT)") == 2
     end = State.from_json(replay.end.state.to_json()).model("k1")
     assert end.trait_marks == ("cracks_under_pressure", "cracking") and end.stress == 8
+
+
+def test_EC_TRAIT_an_action_a_trait_refuses_must_be_a_plan_action():
+    """A misspelt action in a trait's ``refuses_actions`` is a rules-data error naming the key and the
+    actions there are, never a refusal that silently never happens."""
+    import yaml
+
+    from entropy3d.errors import RulesDataError
+    from entropy3d.rules.ruleset import Ruleset
+    from tests.rules.conftest import RULES_FILE
+
+    data = yaml.safe_load(RULES_FILE.read_text(encoding="utf-8"))
+    data["traits"]["inebriated"]["refuses_actions"] = ["stopp"]
+    with pytest.raises(RulesDataError, match=r"traits\.inebriated: refuses_actions: unknown plan action 'stopp'; "
+                                             r"use move, focus"):
+        Ruleset.from_mapping(data, "entropy_city.yaml")
