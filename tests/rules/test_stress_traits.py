@@ -52,7 +52,8 @@ def test_EC_TRAIT_thrives_under_pressure_lowers_every_test_from_stress_6_on(rule
     """"Thrives Under Pressure: When reaches stress 6 or higher TN of all future tests is reduced by
     1." From stress 5 the tight turn's +2 makes 7: its TN 14 is 13, and 3+3 +7 = 13 passes (stress
     stays 7; untraited it fails, +4). Back at stress 2 the next tight turn (+2 = 4) still tests at
-    13 ("all future tests"): 4+5 +4 = 13 passes; a rider whose stress never reached 6 needs 14."""
+    13 ("all future tests"): 4+5 +4 = 13 passes; a rider whose stress never reached 6 needs 14. Its
+    chain's blow is a test of its too: TN 13 (14 untraited)."""
     state = begin(state_of(model(stress=5, traits=(("thrives_under_pressure", None),))), "k1", rules)
     after, events = take(state, Action.ride("k1", TIGHT, "never"), rules, dice([3, 3]))
     roll = tight_test(events)
@@ -63,6 +64,10 @@ def test_EC_TRAIT_thrives_under_pressure_lowers_every_test_from_stress_6_on(rule
     never_woken = state.with_model(state.model("k1").but(stress=2))
     _, events = take(never_woken, Action.ride("k1", TIGHT, "never"), rules, dice([4, 5]))
     assert tight_test(events).tn == 14 and not tight_test(events).succeeded
+    # its attacks are tests too: its chain needs 13, not 14
+    beside = with_traits(side_by_side(0.3, weapon="chain"), "k1", *later.model("k1").traits,
+                         trait_marks=later.model("k1").trait_marks)
+    assert melee_setup(beside, "k1", "h1", "chain", "dodge", rules).tn == 13
 
 
 def test_EC_TRAIT_cracks_under_pressure_adds_stress_until_it_stops(rules, dice):
@@ -218,7 +223,9 @@ def test_EC_TRAIT_true_power_may_add_strength_to_its_melee_attack(rules, dice):
     """"True Power: ... this rider may add their strength or ignore it during any test in which it is
     relevant" (Strength: "May be added to assist a melee attack or to an attempted recovery from a
     crash"). Strength 3: the chain's 6+5 = 11 +3 = 14 hits (dodge 1+1 +1); 10+9 = 19 +3 would bust,
-    so 19 (still a hit). Not a ride's test: the tight turn's 5+5 +2 = 12 fails (+4 stress, 6)."""
+    so 19 (still a hit). Not a ride's test: the tight turn's 5+5 +2 = 12 fails (+4 stress, 6). Its
+    remount is ("recovery from a crash"): from stress 4 the turn's +2 and 9+9 = 24 bust; a wound
+    lost, the remount at TN 17 - 2 = 15: 3+3 +6 stress = 12, +3 = 15, back on (untraited: out)."""
     power = with_traits(side_by_side(0.3, weapon="chain"), "k1", ("true_power", None), strength=3)
     after, events = attack(power, Action.attack("k1", "h1", "chain", "never", "never"), rules, dice([6, 5, 1, 1]))
     blow = next(e for e in events if "hit" in e.figures)
@@ -228,6 +235,11 @@ def test_EC_TRAIT_true_power_may_add_strength_to_its_melee_attack(rules, dice):
     state = begin(state_of(model(strength=3, traits=(("true_power", None),))), "k1", rules)
     after, _ = take(state, Action.ride("k1", TIGHT, "never"), rules, dice([5, 5]))
     assert after.model("k1").stress == 6
+    strained = state.with_model(state.model("k1").but(stress=4))
+    after, events = take(strained, Action.ride("k1", TIGHT, "never"), rules, dice([9, 9, 3, 3]))
+    (bust,) = [e for e in events if e.kind == "bust"]
+    assert bust.rolls[0].tn == 15 and bust.rolls[0].total == 15 and after.model("k1").in_play
+    assert after.model("k1").wounds == 2 and after.model("k1").skip_next_action
 
 
 def test_EC_TRAIT_a_scene_gives_its_riders_these_traits(tmp_path):
