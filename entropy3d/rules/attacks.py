@@ -86,9 +86,9 @@ def resolve_chicken(state: State, attacker_id: str, target_id: str, push: str, d
     attacker, target = state.model(attacker_id), state.model(target_id)
     tn = int(ruleset.data("chicken.tn"))
     duel = trait_tests.duel("melee", attacker, target, trait_tests.CHICKEN, trait_tests.CHICKEN_DEFENCE,
-                              tn + trait_tests.tn_mod(attacker, ruleset), rng, ruleset,
-                              policy_named(push, ruleset), policy_named(defender_push, ruleset),
-                              defender_tn=tn + trait_tests.tn_mod(target, ruleset))
+                            tn + trait_tests.tn_mod(attacker, ruleset), rng, ruleset,
+                            policy_named(push, ruleset), policy_named(defender_push, ruleset),
+                            defender_tn=tn + trait_tests.tn_mod(target, ruleset))
     clauses = ("EC-MEL-CHICKEN", "EC-DICE-2", "EC-DICE-5")
     events = [Event("attack", attacker.id, f"{attacker.id} plays chicken with {target.id}: "
                     f"{roll_text(duel.attacker)} vs {roll_text(duel.defender)}", clauses=clauses,
@@ -472,9 +472,9 @@ def resolve_melee(state: State, attacker_id: str, target_id: str, weapon: str, d
                             "dodge only (EC-MEL-2)", clauses=("EC-MEL-2",), stress_change=setup.surprise_stress,
                             piece=attacker.id))
     duel = trait_tests.duel("melee", attacker, target, trait_tests.MELEE,
-                              trait_tests.ATTACK_BACK if back else trait_tests.DODGE, tn, rng, ruleset,
-                              policy_named(push, ruleset), policy_named(defender_push, ruleset),
-                              defender_tn=setup.defender_tn)
+                            trait_tests.ATTACK_BACK if back else trait_tests.DODGE, tn, rng, ruleset,
+                            policy_named(push, ruleset), policy_named(defender_push, ruleset),
+                            defender_tn=setup.defender_tn)
     defender_roll, attacker_hits, target_hits, kill = melee_outcome(setup, duel.attacker, duel.defender, weapon,
                                                                     ruleset)
     hits = attacker_hits
@@ -578,7 +578,7 @@ def resolve_shot(state: State, attacker_id: str, target_id: str, gun: str, shots
             break
         tn = shot_tn(state, attacker_id, target_id, gun, shot, ruleset)
         duel = trait_tests.duel("gun", attacker, target, trait_tests.SHOT, trait_tests.DODGE, tn, rng, ruleset,
-                                  policy_named(push, ruleset), policy_named(defender_push, ruleset))
+                                policy_named(push, ruleset), policy_named(defender_push, ruleset))
         dodge, hit, kill = shot_outcome(duel.attacker, duel.defender,
                                         trait_tests.dodge_stat(target, trait_tests.DODGE, ruleset), gun, ruleset)
         # a stopped rider that shoots takes a focussed shot instead of recovering (EC-GUN-STOPPED)

@@ -100,7 +100,7 @@ def pick_up(state: State, model_id: str, trajectory: np.ndarray | None, push: st
     tn = int(ruleset.data("actions.pickup.tn")) + check.tn_mod + stun_tn_mod(model, ruleset)
     stress = model.stress + check.stress
     roll = trait_tests.rider_test(model, trait_tests.OTHER, tn, stress, rng, ruleset,
-                                    policy_named(push, ruleset))  # EC-TRAIT
+                                  policy_named(push, ruleset))  # EC-TRAIT
     after = after_test(model.but(stress=max(0, stress + roll.stress_change), attack_chance=None, only_moved=False),
                        roll.succeeded)
     state = state.with_model(after)

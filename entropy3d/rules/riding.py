@@ -112,7 +112,7 @@ class _Ride:
         """A test of the rider's: +3 TN while stunned, which the first success removes (EC-COND-STUN);
         with what its traits do to a ride's test (EC-TRAIT)."""
         roll = trait_tests.rider_test(self.model, trait_tests.RIDE, tn + self.stun_tn_mod(), self.stress, self.rng,
-                                        self.ruleset, self.policy)
+                                      self.ruleset, self.policy)
         self.tested(roll)
         return roll
 

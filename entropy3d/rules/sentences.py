@@ -148,6 +148,10 @@ def sentence(event: Event, names: Names, out_words: str = "out of the game") -> 
     if kind == "move":
         return f"{who} rides {figures.get('length_in', 0):g}\" at speed {figures.get('speed', 0)}" + stress_words(
             event.stress_change)
+    if kind == "test" and rolls and "held_speed" in figures:  # an inebriated rider slowing down (EC-TRAIT)
+        held = figures["held_speed"]
+        return (f"{who} tries to slow down, drunk: {dice(rolls[0])} - {VERDICTS[rolls[0].outcome]}"
+                + (f", stays at speed {held}" if held is not None else "") + stress_words(event.stress_change))
     if kind == "test" and rolls:
         roll = rolls[0]
         return f"{who} leans into the turn: {dice(roll)} - {VERDICTS[roll.outcome]}" + stress_words(event.stress_change)

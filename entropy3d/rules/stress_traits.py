@@ -94,8 +94,7 @@ def recovered_stress(model: ModelState, ruleset: Ruleset) -> int:
 
 
 def _event(model: ModelState, words: str, change: int = 0, **figures) -> Event:
-    return Event("condition", model.id, words + " (EC-TRAIT)", clauses=("EC-TRAIT",), stress_change=change,
-                 figures=figures)
+    return Event("condition", model.id, words, clauses=("EC-TRAIT",), stress_change=change, figures=figures)
 
 
 def at_activation_start(state: State, model_id: str, ruleset: Ruleset) -> tuple[State, list[Event]]:
@@ -108,7 +107,7 @@ def at_activation_start(state: State, model_id: str, ruleset: Ruleset) -> tuple[
     change = after.stress - model.stress
     if not change:
         return state, []
-    return state.with_model(after), [_event(model, f"unwavering dedication: {change:+d} stress", change)]
+    return state.with_model(after), [_event(model, f"sheds {-change} stress: unwavering dedication", change)]
 
 
 def at_activation_end(state: State, model_id: str, ruleset: Ruleset) -> tuple[State, list[Event]]:
@@ -135,20 +134,20 @@ def after_action(after: State, kind: str, model_id: str, plan_action: str | None
         stress = model.stress
         if kind == "move" and model.id == model_id and plan_action in STOPS and CRACKING in marks:
             marks.remove(CRACKING)
-            said.append(_event(model, "cracks under pressure: it stopped, no more stress an activation"))
+            said.append(_event(model, "steadies: it stopped, so cracking under pressure adds no more stress"))
         for name in (THRIVES, CRACKED):
             if has_trait(model, name) and name not in marks and stress >= int(trait_spec(name, ruleset)["at_stress"]):
                 marks += [name, CRACKING] if name == CRACKED else [name]
-                said.append(_event(model, f"{name.replace('_', ' ')}: stress {stress} wakes it"))
+                said.append(_event(model, f"{name.replace('_', ' ')} from here on: stress {stress}"))
         if has_trait(model, SLEDGEHAMMER) and SLEDGEHAMMER not in marks and model.id in landed:
             marks.append(SLEDGEHAMMER)
-            said.append(_event(model, "subtle as a sledgehammer: its first attack landed; attacks on it are "
-                                      "1 easier for the rest of the game"))
+            said.append(_event(model, "lands its first blow, subtle as a sledgehammer: attacks on it are 1 "
+                                      "easier for the rest of the game"))
         if has_trait(model, SECOND_WIND) and SECOND_WIND not in marks and stress >= model.max_stress:
             marks.append(SECOND_WIND)
             drop = int(trait_spec(SECOND_WIND, ruleset)["stress_drop"])
             stress = floor_stress(model.but(stress=max(0, stress - drop)), ruleset).stress
-            said.append(_event(model, f"second wind: max stress reached, {stress - model.stress:+d} stress",
+            said.append(_event(model, f"gets its second wind at max stress: {stress - model.stress:+d} stress",
                                stress - model.stress))
         if tuple(marks) != model.trait_marks or stress != model.stress:
             after = after.with_model(model.but(trait_marks=tuple(marks), stress=stress))

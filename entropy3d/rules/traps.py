@@ -99,7 +99,7 @@ def spring(state: State, model_id: str, trap: Trap, push: str, rng: np.random.Ge
     if int(spec.get("tn", 0)):
         tn = int(spec["tn"]) + stun_tn_mod(model, ruleset)  # EC-COND-STUN: +3 to every test
         test = trait_tests.rider_test(model, trait_tests.RIDE, tn, model.stress, rng, ruleset,
-                                        policy_named(push, ruleset))  # EC-TRAIT
+                                      policy_named(push, ruleset))  # EC-TRAIT
         harmed, rolls = not test.succeeded, (test,)
         model = after_test(model.but(stress=max(0, model.stress + test.stress_change)), test.succeeded)
     text = f"rides over {trap.laid_by}'s {name}"

@@ -17,11 +17,13 @@ import pytest
 
 from entropy3d.errors import IllegalPlanError
 from entropy3d.rules.attacks import melee_setup
+from entropy3d.rules.sentences import Names, sentence
 from entropy3d.rules.transition import Action, check
 from tests.rules.test_attacks import attack, side_by_side
 from tests.rules.test_transition import begin, head_on, model, state_of, take
 
 TIGHT = "s3: left tight 3, straight 9"
+NAMES = Names({"k1": "Viper", "h1": "Ash"}, {"komodo": "Komodo", "hades": "Hades MC"}, {"k1": "komodo", "h1": "hades"})
 
 
 def tight_test(events):
@@ -42,7 +44,8 @@ def test_EC_TRAIT_second_wind_takes_3_off_the_first_time_max_stress_is_reached(r
     state = with_traits(side_by_side(0.3, weapon="chain"), "h1", ("second_wind", None), stress=8)
     after, events = attack(state, Action.attack("k1", "h1", "chain", "never", "never"), rules, dice([9, 9, 1, 2]))
     assert after.model("h1").stress == 7
-    assert any("second wind" in e.rules and e.stress_change == -3 for e in events)
+    (wind,) = [e for e in events if "EC-TRAIT" in e.clauses]
+    assert wind.stress_change == -3 and sentence(wind, NAMES) == "Ash gets its second wind at max stress: -3 stress"
     again, _ = attack(after.with_model(after.model("h1").but(stress=8)),
                       Action.attack("k1", "h1", "chain", "never", "never"), rules, dice([9, 9, 1, 2]))
     assert again.model("h1").stress == 10
@@ -147,6 +150,8 @@ def test_EC_TRAIT_inebriated_less_ride_stress_no_stops_and_a_test_to_slow_down(r
     held, events = take(drunk, Action.ride("k1", "s2: straight 8", "never"), rules, dice([3, 4]))
     (slowing,) = [e for e in events if "slowing" in e.rules]
     assert slowing.rolls[0].tn == 13 and held.model("k1").speed == 3 and held.model("k1").stress == 1
+    assert sentence(slowing, NAMES) == ("Viper tries to slow down, drunk: needs 13, rolls 7 - fails, "
+                                       "stays at speed 3, +1 stress")
     slowed, _ = take(drunk, Action.ride("k1", "s2: straight 8", "never"), rules, dice([6, 7]))
     assert slowed.model("k1").speed == 2 and slowed.model("k1").stress == 0
 
@@ -283,8 +288,8 @@ def test_EC_TRAIT_a_scripted_game_on_the_trait_yard_plays_the_cards_traits(tmp_p
     stress = {(a.turn, a.model_id): a.state_after.model(a.model_id).stress for a in replay.activations}
     assert stress == {(1, "h1"): 2, (2, "h1"): 0, (1, "k1"): 7, (2, "k1"): 8}
     said = [e.rules for a in replay.activations for e in a.events if "EC-TRAIT" in e.clauses]
-    assert said.count("unwavering dedication: -2 stress (EC-TRAIT)") == 2
-    assert said.count("cracks under pressure: +1 stress until it stops (EC-TRAIT)") == 2
+    assert said.count("sheds 2 stress: unwavering dedication") == 2
+    assert said.count("cracks under pressure: +1 stress until it stops") == 2
     end = State.from_json(replay.end.state.to_json()).model("k1")
     assert end.trait_marks == ("cracks_under_pressure", "cracking") and end.stress == 8
 
