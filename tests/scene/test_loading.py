@@ -8,6 +8,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 import trimesh
+import yaml
 
 from entropy3d.errors import SceneError
 from entropy3d.scene import load_scene
@@ -287,21 +288,26 @@ def test_EC_TRAIT_loadout_traits_and_conditions_are_checked_by_name(tmp_path):
     state = load_scene(good).initial_state()
     assert state.model("k1").trait("psychotic") == (True, 6) and state.model("k1").trait("hard_headed")[0]
     assert state.model("k1").conditions == ("wet",) and state.model("k1").stress == 2
+    # a trait the rules data withholds ("implemented: false", as every trait once was): Clutz here
+    withheld = yaml.safe_load((Path(__file__).parents[2] / "rules" / "entropy_city.yaml").read_text(encoding="utf-8"))
+    withheld["traits"]["clutz"] = {"implemented": False, "why": "withheld for this test"}
+    (tmp_path / "withheld.yaml").write_text(yaml.safe_dump(withheld), encoding="utf-8")
     bad = write_scene(tmp_path, """\
         name: Loadouts
+        rules: withheld.yaml
         gangs: {a: {name: A, colour: "#ff0000"}}
         models:
           - {id: k1, gang: a, bike: police, position: [10, 10], facing: 0,
-             rider: {traits: {berserk: null, stealth: null, pillion: null, hard_headed: 2}, conditions: [soggy]}}
+             rider: {traits: {berserk: null, clutz: null, pillion: null, hard_headed: 2}, conditions: [soggy]}}
         """, "bad.yaml")
     found = {key: (line, message) for key, line, message in problems_of(bad)}
     assert "unknown trait 'berserk'" in found["models[0].rider.traits.berserk"][1] and "psychotic" in found[
         "models[0].rider.traits.berserk"][1]
-    assert "not played yet" in found["models[0].rider.traits.stealth"][1]
+    assert "not played yet (withheld for this test)" in found["models[0].rider.traits.clutz"][1]
     assert "takes a number" in found["models[0].rider.traits.pillion"][1]
     assert "takes no number" in found["models[0].rider.traits.hard_headed"][1]
     assert "unknown condition 'soggy'" in found["models[0].rider.conditions[0]"][1]
-    assert all(line == 5 for line, _ in found.values())
+    assert all(line == 6 for line, _ in found.values())
 
 
 def test_EC_TRAP_carried_traps_are_checked_by_name(tmp_path):
