@@ -51,11 +51,13 @@ def apply_ruling(state: State, model_id: str, wounds: int, speed_change_kph: flo
     out = lost > 0 and hit.wounds <= 0
     if out:
         hit = hit.but(wounds=0, status=OUT, air=None)
-    words = [f"{model_id} loses {lost} wound{'s' if lost != 1 else ''}"] * bool(lost)
-    words += [f"its next move may ride {abs(change):.1f}\" {'further' if change > 0 else 'less'}"] * bool(change)
-    words += ["out of the game"] * out
-    said = ", ".join(words) if lost else f"{model_id}: {words[0]}"
-    event = Event(RULING, model_id, f"{said} ({why})",
+    if lost:
+        said = f"{model_id} loses {lost} wound{'s' if lost != 1 else ''} to the rulings ({why})"
+        said += ": out of the game" if out else ""
+        said += f"; its next move {change:+.1f}\"" if change else ""
+    else:
+        said = f"{model_id}'s next move {change:+.1f}\" by the rulings ({why})"
+    event = Event(RULING, model_id, said,
                   clauses=tuple(clauses) + (("EC-WOUND",) if lost else ()),
                   figures={"judged": "applied", "applied": True, "wounds_lost": lost,
                            "move_change_in": round(change, 4), "taken_out": out})

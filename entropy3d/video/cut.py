@@ -85,6 +85,8 @@ def _rank(event: Event) -> float:
         return len(_TOLD)  # the count of a holder's actions (EC-MISSION-GRAB): the ride tells it
     if event.kind == "jump" and not event.figures.get("air_time") and event.piece is None:
         return len(_TOLD)  # a bump off a ramp with no air time: the ride tells it
+    if event.kind == "ruling" and event.figures.get("wounds_lost"):
+        return _TOLD.index("crash")  # what a judging rulebook's rulings cost (the cards' damage): a harm
     if event.kind not in _TOLD and decisive(event):
         return _TOLD.index("crash")  # a rulebook's own result (a tag, a fighter fleeing): its own words tell it
     return _TOLD.index(event.kind) if event.kind in _TOLD else len(_TOLD)

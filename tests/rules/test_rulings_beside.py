@@ -40,7 +40,7 @@ def test_EC_WOUND_the_cards_damage_costs_wounds_and_their_move_changes_the_next_
     after, events = apply_ruling(after, "hopper", 0, 10.0, "Move +1", ("REF-ELEV",), "hopper", rules)
     assert after.model("hopper").move_change_in == pytest.approx(2.934, abs=0.001)
     assert after.model("hopper").wounds == 3
-    assert events[0].rules == "hopper: its next move may ride 2.9\" further (Move +1)"
+    assert events[0].rules == "hopper's next move +2.9\" by the rulings (Move +1)"
 
 
 def test_EC_WOUND_a_model_the_cards_take_out_leaves_its_wreck_and_counts_for_the_rider_that_hit_it(rules):
