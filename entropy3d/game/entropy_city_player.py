@@ -23,6 +23,7 @@ from entropy3d.game.players import ActionView, AttackOption, Player
 from entropy3d.geometry import Pose, poses_along
 from entropy3d.rules.attack_odds import melee_odds, shot_odds
 from entropy3d.rules.attacks import ALONG, DODGE, weapon_kind
+from entropy3d.rules.choice_traits import ATTACK_WORD, auto_declared, obliged_defence
 from entropy3d.rules.items import PASS, pass_test
 from entropy3d.rules.kick import KICK
 from entropy3d.rules.state import State
@@ -73,7 +74,16 @@ class EntropyCityPlayer:
         remain = getattr(self.chooser, "remain_on_overwatch", None)
         if remain is not None and may_remain(model) and remain(action_view):
             return Action.watch(model.id)
-        return Action.ride(model.id, self.chooser.choose_plan(action_view), self.chooser.push)
+        ride = Action.ride(model.id, self.chooser.choose_plan(action_view), self.chooser.push)
+        return self._declared(ride, action_view, str(model.actions_taken + 1))
+
+    def _declared(self, action: Action, view: ActionView, what: str) -> Action:
+        """``action`` with the traits its chooser uses in it (``what``: the action's number, or
+        ``attack``; EC-TRAIT Strategist, All Part of the Plan): a chooser's own ``traits_to_use``,
+        else the automatic default (:func:`~entropy3d.rules.choice_traits.auto_declared`)."""
+        ask = getattr(self.chooser, "traits_to_use", None)
+        used = tuple(ask(view, what)) if ask is not None else auto_declared(view.model, what)
+        return dataclasses.replace(action, traits_used=used) if used else action
 
     def refused(self, view: SystemView, action: Action, refusal: IllegalPlanError) -> Action | None:
         """A ride the table refuses when the chooser found every path blocked: the impact cannot be
@@ -112,8 +122,9 @@ class EntropyCityPlayer:
                     tries = poses
                 for pose in tries:
                     try:
-                        action = Action.attack(attacker.id, target.id, weapon, from_pose=None if weapon == "chicken"
-                                               else pose)
+                        at = None if weapon == "chicken" else pose
+                        action = Action.attack(attacker.id, target.id, weapon, from_pose=at, defence=obliged_defence(
+                            state, attacker.id, target.id, weapon, self.engine.ruleset, at))
                         self.engine.check(state, action, table)
                     except IllegalPlanError:
                         continue
@@ -161,8 +172,11 @@ class EntropyCityPlayer:
         if choice is None:
             return None
         defender_push = self.pushes.get(view.state.model(choice.target).gang, "sit-at-tn")
-        return Action.attack(view.model.id, choice.target, choice.kind, choice.push or self.push, defender_push,
-                             from_pose=choice.from_pose, kick=choice.kick)
+        defence = obliged_defence(view.state, view.model.id, choice.target, choice.kind, self.engine.ruleset,
+                                  choice.from_pose) if choice.kind != PASS else DODGE  # EC-TRAIT: Aggressive (x)
+        return self._declared(Action.attack(view.model.id, choice.target, choice.kind, choice.push or self.push,
+                                            defender_push, defence=defence, from_pose=choice.from_pose,
+                                            kick=choice.kick), view, ATTACK_WORD)
 
 
 def _last(taken: Sequence, which):

@@ -12,6 +12,7 @@
       - {turn: 2, model: h2, plans: ["overwatch s1: straight 4"]}
       - {turn: 4, model: h2, remain_on_overwatch: true}
       - {turn: 3, model: k2, attack: h1 with pistol}   # the shot of a skipped activation after a reload
+      - {turn: 3, model: h1, plans: ["s2: straight 8"], attack: k1 with chain, use: {strategist: [attack]}}
 
 Plans use the rules engine's notation (:mod:`entropy3d.rules.plan`). A plan the rules refuse
 is an error naming the script, the entry and the clause, never a silent substitute.
@@ -27,6 +28,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_valida
 
 from entropy3d.errors import IllegalPlanError, PlanError, ScriptError
 from entropy3d.game.players import ActionView, AttackOption, AutoPlayer
+from entropy3d.rules.choice_traits import DECLARED, auto_declared
 from entropy3d.rules.dice import Policy, policy_named
 from entropy3d.rules.items import PASS
 from entropy3d.rules.keypaths import did_you_mean
@@ -50,6 +52,9 @@ class ScriptedActivation(BaseModel):
                           "rules allow it; a list for a gung-ho rider's attacks, in order (up to 4, EC-ACT-GUNGHO)")
     remain_on_overwatch: bool = Field(False, description="spend this activation remaining on overwatch, once "
                                       "(EC-GUN-STOPPED); then no plans")
+    use: dict[str, list[Union[int, Literal["attack"]]]] = Field(
+        default_factory=dict, description="traits the rider uses, each with where: its actions' numbers (1, 2) and "
+                                          "`attack`, e.g. {strategist: [attack], all_part_of_the_plan: [1]} (EC-TRAIT)")
 
     @model_validator(mode="after")
     def _plans_or_watch(self) -> "ScriptedActivation":
@@ -140,6 +145,10 @@ def script_problems(script: GameScript, lines: dict[str, int], table) -> list[tu
                 parse_plan(text)
             except PlanError as error:
                 add(f"{at}.plans[{a}]", str(error))
+        for name in entry.use:
+            if name not in DECLARED:
+                add(f"{at}.use.{name}", f"{name!r} is not a trait a player uses when it chooses; use one of "
+                                        f"{', '.join(DECLARED)} (EC-TRAIT)")
         most = int(table.ruleset.data("actions.gungho.max_attacks"))
         gungho = any(text.split() and text.split()[0] == "gungho" for text in entry.plans)
         if len(entry.attacks) > (most if gungho else 1):
@@ -242,6 +251,15 @@ class ScriptedPlayer:
         if found is None:
             return self.fallback is not None and self.fallback.remain_on_overwatch(view)
         return found[1].remain_on_overwatch
+
+    def traits_to_use(self, view: ActionView, what: str) -> tuple[str, ...]:
+        """The traits the script uses in the action numbered ``what`` ("1", "2") or in the attack
+        (``attack``); for an activation it does not list, the fallback's (EC-TRAIT)."""
+        found = self._entry(view)
+        if found is None:
+            ask = getattr(self.fallback, "traits_to_use", None)
+            return tuple(ask(view, what)) if ask is not None else auto_declared(view.model, what)
+        return tuple(name for name, where in found[1].use.items() if what in (str(w) for w in where))
 
     def choose_attack(self, view: ActionView, options: Sequence[AttackOption]) -> AttackOption | None:
         found = self._entry(view)

@@ -15,7 +15,7 @@ replayed with :func:`judge`. Randomness is always an injected ``numpy.random.Gen
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Callable, Sequence
 
 import numpy as np
@@ -120,8 +120,11 @@ class RiskAware:
 POLICY_NAMES = ("sit-at-tn", "risk-aware", "never")
 
 
-def policy_named(name: str, ruleset: Ruleset) -> Policy:
-    """The automatic policy called ``name`` (one of :data:`POLICY_NAMES`)."""
+def policy_named(name: str | Policy, ruleset: Ruleset) -> Policy:
+    """The automatic policy called ``name`` (one of :data:`POLICY_NAMES`); a policy itself (a
+    rider's traits' dice choices, :class:`entropy3d.rules.choice_traits.TraitDice`) as it is."""
+    if callable(name):
+        return name
     if name == "sit-at-tn":
         return sit_at_tn
     if name == "never":
@@ -155,6 +158,7 @@ class TestRoll:
     outcome: Outcome
     stress_change: int = 0
     bonus: int = 0
+    discarded: tuple[int, ...] = ()  #: dice a trait rolled and set aside (EC-TRAIT Strategist, All Part of the Plan)
 
     @property
     def succeeded(self) -> bool:
@@ -235,17 +239,37 @@ def _die(rng: np.random.Generator, rules: DiceRules) -> int:
     return int(rng.integers(1, rules.sides + 1))
 
 
+def first_dice(rng: np.random.Generator, rules: DiceRules, policy: Policy, stress: int, tn: int,
+               max_stress: int | None) -> tuple[list[int], list[int]]:
+    """A test's first dice and the dice set aside: 2d10, or what the roller's policy makes of them
+    when it carries a trait's dice choice (``policy.first_dice``: Strategist (x), EC-TRAIT)."""
+    dice = [_die(rng, rules) for _ in range(rules.count)]
+    choose = getattr(policy, "first_dice", None)
+    return (dice, []) if choose is None else choose(dice, lambda: _die(rng, rules), stress, tn, rules, max_stress)
+
+
+def pushed_die(rng: np.random.Generator, rules: DiceRules, policy: Policy, total: int, need: int
+               ) -> tuple[int, list[int]]:
+    """One die added by pushing one's luck, and the dice set aside: a d10, or what the roller's
+    policy makes of it (``policy.push_die``: All Part of the Plan (x), EC-TRAIT)."""
+    choose = getattr(policy, "push_die", None)
+    die = _die(rng, rules)
+    return (die, []) if choose is None else choose(die, lambda: _die(rng, rules), total, need, rules)
+
+
 def roll_test(tn: int, stress: int, rng: np.random.Generator, ruleset: Ruleset,
               policy: Policy = sit_at_tn, max_stress: int | None = None, bonus: int = 0) -> TestRoll:
     """Roll a standard test (EC-DICE-1): 2d10 + stress (+ ``bonus``, a stat traits add) vs
     ``tn``, pushing per ``policy``."""
     rules = DiceRules.from_ruleset(ruleset)
-    dice = [_die(rng, rules) for _ in range(rules.count)]
+    dice, aside = first_dice(rng, rules, policy, stress, tn, max_stress)
     roll = judge(dice, stress, tn, rules, max_stress, bonus)
     while wants_push(roll, roll.effective_tn, policy, rules):
-        dice.append(_die(rng, rules))
+        die, more = pushed_die(rng, rules, policy, roll.total, roll.effective_tn)
+        dice.append(die)
+        aside += more
         roll = judge(dice, stress, tn, rules, max_stress, bonus)
-    return roll
+    return replace(roll, discarded=tuple(aside)) if aside else roll
 
 
 @dataclass(frozen=True)

@@ -18,7 +18,7 @@ from entropy3d.rules.dice import Outcome, TestRoll
 #: event kinds, in the order a reader meets them
 KINDS = ("activation", "skip", "move", "test", "bust", "destructible", "jump", "landing", "crash",
          "cliff_edge", "left_table", "rest", "attack", "kick", "item", "score", "condition", "trap",
-         "wreck", "ruling")
+         "wreck", "ruling", "trait")
 
 
 def roll_text(roll: TestRoll | None) -> str:
@@ -28,19 +28,22 @@ def roll_text(roll: TestRoll | None) -> str:
     verdict = {"crit": "natural 21!", "success": "passed", "fail": "failed", "bust": "bust"}[roll.outcome.value]
     tn = "" if roll.tn == roll.effective_tn else f" (TN {roll.effective_tn} at max stress)"
     stat = f"+stat {roll.bonus}" if roll.bonus else ""
-    return f"rolled {'+'.join(map(str, roll.dice))}+stress {roll.stress}{stat} = {roll.total}{tn}: {verdict}"
+    aside = f" ({'+'.join(map(str, roll.discarded))} set aside)" if roll.discarded else ""
+    return f"rolled {'+'.join(map(str, roll.dice))}{aside}+stress {roll.stress}{stat} = {roll.total}{tn}: {verdict}"
 
 
 def roll_to_json(roll: TestRoll) -> dict:
     return {"dice": list(roll.dice), "stress": roll.stress, "tn": roll.tn, "effective_tn": roll.effective_tn,
             "total": roll.total, "outcome": roll.outcome.value, "stress_change": roll.stress_change,
-            **({"bonus": roll.bonus} if roll.bonus else {})}  # only a trait's stat: other replays keep their bytes
+            **({"bonus": roll.bonus} if roll.bonus else {}),  # a trait's stat or dice: other replays keep their bytes
+            **({"discarded": list(roll.discarded)} if roll.discarded else {})}
 
 
 def roll_from_json(data: Mapping) -> TestRoll:
     return TestRoll(tuple(int(d) for d in data["dice"]), int(data["stress"]), int(data["tn"]),
                     int(data["effective_tn"]), int(data["total"]), Outcome(data["outcome"]),
-                    int(data["stress_change"]), int(data.get("bonus", 0)))
+                    int(data["stress_change"]), bonus=int(data.get("bonus", 0)),
+                    discarded=tuple(int(d) for d in data.get("discarded", ())))
 
 
 def plain(value: Any) -> Any:

@@ -6,12 +6,22 @@ luck; by default the defender always pushes first (option ``push_order``).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Sequence
 
 import numpy as np
 
-from entropy3d.rules.dice import DiceRules, Outcome, Policy, TestRoll, judge, sit_at_tn, wants_push
+from entropy3d.rules.dice import (
+    DiceRules,
+    Outcome,
+    Policy,
+    TestRoll,
+    first_dice,
+    judge,
+    pushed_die,
+    sit_at_tn,
+    wants_push,
+)
 from entropy3d.rules.ruleset import Ruleset
 
 
@@ -79,21 +89,26 @@ def opposed_test(kind: str, attacker_tn: int, attacker_stress: int, defender_str
     """
     rules = DiceRules.from_ruleset(ruleset)
     to_attacker = ties_to_attacker(kind, ruleset)
-    dice = {"a": [int(rng.integers(1, rules.sides + 1)) for _ in range(rules.count)],
-            "d": [int(rng.integers(1, rules.sides + 1)) for _ in range(rules.count)]}
     spec = {"a": (attacker_tn, attacker_stress, attacker_max_stress, attacker_policy, to_attacker, attacker_bonus),
             "d": (defender_tn, defender_stress, defender_max_stress, defender_policy, not to_attacker, defender_bonus)}
+    dice, aside = {}, {}
+    for side in ("a", "d"):  # the attacker's dice drawn first
+        tn, stress, max_stress, policy, _, _ = spec[side]
+        dice[side], aside[side] = first_dice(rng, rules, policy, stress, tn, max_stress)
 
     def current(side: str) -> TestRoll:
         tn, stress, max_stress, _, _, bonus = spec[side]
-        return judge(dice[side], stress, tn, rules, max_stress, bonus)
+        roll = judge(dice[side], stress, tn, rules, max_stress, bonus)
+        return replace(roll, discarded=tuple(aside[side])) if aside[side] else roll
 
     for side in push_order(current("a"), current("d"), ruleset):
         other = current("d" if side == "a" else "a")
         tn, _, _, policy, win_ties, _ = spec[side]
         roll = current(side)
-        while wants_push(roll, need_to_beat(other, roll.effective_tn, win_ties, rules), policy, rules):
-            dice[side].append(int(rng.integers(1, rules.sides + 1)))
+        while wants_push(roll, need := need_to_beat(other, roll.effective_tn, win_ties, rules), policy, rules):
+            die, more = pushed_die(rng, rules, policy, roll.total, need)
+            dice[side].append(die)
+            aside[side] += more
             roll = current(side)
     return decide(kind, current("a"), current("d"), ruleset)
 

@@ -433,6 +433,9 @@ class TraitSpec(Strict):
             raise ValueError(f"refuses_actions: unknown plan action {', '.join(map(repr, unknown))}; "
                              f"use {', '.join(ACTIONS)}")
         return self
+    hides_from: list[Literal["chicken", "melee", "gun"]] = Field(
+        default_factory=list, description="Stealth: the attacks (weapon kinds) it cannot be the target of when "
+                                          "not seen as the attacker's activation began (EC-STEALTH)")
 
 
 class TrapSpec(Strict):

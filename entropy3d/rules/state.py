@@ -95,6 +95,13 @@ class ModelState:
     test adds it otherwise yet). trait_marks: what its traits have recorded so far (a spent Second
     Wind, stress that woke Thrives or Cracks Under Pressure, a first landed attack:
     :mod:`entropy3d.rules.stress_traits`). Both left out of the JSON at their defaults.
+    The traits' records (EC-TRAIT, :mod:`entropy3d.rules.choice_traits`; left out of the JSON at
+    their defaults): trait_uses: (trait, times used this game) of the traits a card gives X uses
+    of (Strategist (x), All Part of the Plan (x)); unseen_at_start: the enemies with Stealth it
+    did not see when its activation began (EC-STEALTH); traits_latched: traits whose stress
+    threshold it has reached, which hold "even if stress is dropped later" (Aggressive (x),
+    Timid (x)); pride_target: the enemy that shot it, which a Matter of Pride rider must strike
+    in melee, or None.
     """
 
     id: str
@@ -145,6 +152,10 @@ class ModelState:
     move_change_in: float = 0.0
     strength: int = 1
     trait_marks: tuple[str, ...] = ()
+    trait_uses: tuple[tuple[str, int], ...] = ()
+    unseen_at_start: tuple[str, ...] = ()
+    traits_latched: tuple[str, ...] = ()
+    pride_target: str | None = None
 
     @property
     def carries_package(self) -> bool:
@@ -208,6 +219,9 @@ class ModelState:
                       "traps_carried": tuple(data.get("traps_carried", ())),
                       "basic_taken": tuple(data.get("basic_taken", ())),
                       "trait_marks": tuple(data.get("trait_marks", ())),
+                      "trait_uses": tuple((str(n), int(k)) for n, k in data.get("trait_uses", ())),
+                      "unseen_at_start": tuple(data.get("unseen_at_start", ())),
+                      "traits_latched": tuple(data.get("traits_latched", ())),
                       "air": None if air is None else AirTime(int(air["speed"]), float(air["carry_in"]),
                                                               tuple(float(v) for v in air["velocity_in_s"]))})
 
@@ -228,7 +242,7 @@ _MODEL_DEFAULTS = {f.name: f.default for f in dataclasses.fields(ModelState)}
 #: replay of a game that never sets them keeps its bytes
 _LEFT_OUT_AT_DEFAULT = ("basic_taken", "attack_chance", "attacks_made", "package", "package_to",
                         "package_busted", "package_fate", "vip", "vip_taken_by", "move_change_in", "strength",
-                        "trait_marks")
+                        "trait_marks", "trait_uses", "unseen_at_start", "traits_latched", "pride_target")
 
 
 @dataclass(frozen=True)

@@ -32,7 +32,7 @@ import numpy as np
 
 from entropy3d.errors import IllegalPlanError
 from entropy3d.geometry import Pose
-from entropy3d.rules import conditions, grab, items, missions, stopped_guns, stress_traits, traps, wrecks
+from entropy3d.rules import choice_traits, conditions, grab, items, missions, stopped_guns, stress_traits, traps, wrecks
 from entropy3d.rules.attacks import (
     ATTACK_BACK,
     CHICKEN,
@@ -112,6 +112,7 @@ class Action:
     sighting: Any = None
     kick: KickPlan | None = None
     kicked_to: KickedTo | None = None
+    traits_used: tuple[str, ...] = ()  # traits its player declared for it (EC-TRAIT: Strategist, ...)
 
     def __repr__(self) -> str:
         return f"Action({self.kind} {self.model_id}{' ' + str(self.plan) if self.plan else ''})"
@@ -155,6 +156,8 @@ class Action:
     def to_json(self) -> dict:
         data = {"kind": self.kind, "model": self.model_id, "plan": "" if self.plan is None else str(self.plan),
                 "push": self.push, "unavoidable": self.unavoidable}
+        if self.traits_used:  # only then: other replays keep their bytes
+            data["traits_used"] = list(self.traits_used)
         if self.kind == ATTACK:
             pose = self.from_pose
             data.update(target=self.target, defender_push=self.defender_push, weapon=self.weapon,
@@ -176,7 +179,8 @@ class Action:
                    shots=int(data.get("shots", 1)),
                    from_pose=None if pose is None else Pose(pose[0], pose[1], pose[3], pose[2]),
                    kick=KickPlan.from_json(data["kick"]) if data.get("kick") else None,
-                   kicked_to=KickedTo.from_json(data["kicked_to"]) if data.get("kicked_to") else None)
+                   kicked_to=KickedTo.from_json(data["kicked_to"]) if data.get("kicked_to") else None,
+                   traits_used=tuple(data.get("traits_used", ())))
 
 
 def check(state: State, action: Action, ruleset: Ruleset, table: TableChecks | None = None) -> Action:
@@ -193,6 +197,7 @@ def check(state: State, action: Action, ruleset: Ruleset, table: TableChecks | N
         raise IllegalPlanError("EC-DICE-4", f"{model.id} is {model.status}, not in the game")
     if action.kind in (ACTIVATE, END):
         return action
+    choice_traits.check_declared(model, action.traits_used)  # EC-TRAIT: Strategist (x), All Part of the Plan (x)
     if action.kind == ATTACK:
         seen: list[Sight] = []
 
@@ -216,6 +221,8 @@ def check(state: State, action: Action, ruleset: Ruleset, table: TableChecks | N
         check_chance(model, kind, action.from_pose)
         check_attack(state, model.id, action.target, action.weapon, ruleset, action.from_pose,
                      see if table is not None else None, action.shots, action.kick)
+        choice_traits.check_attack_traits(state, model.id, action.target, action.weapon, action.defence, ruleset,
+                                          action.from_pose)  # EC-STEALTH, EC-TRAIT: Timid, Aggressive, ...
         if action.weapon == KICK:
             action = dataclasses.replace(action, kicked_to=kick_destination(
                 state, model.id, action.target, action.kick or KickPlan(), ruleset, table, action.from_pose))
@@ -311,7 +318,13 @@ def _resolve(state: State, action: Action, facts: Facts | None, rng: np.random.G
              ruleset: Ruleset, table: TableChecks | None) -> tuple[State, list[Event]]:
     """:func:`resolve` before the wrecks are placed, the actor's attack allowance kept
     (:func:`_attack_allowance`)."""
-    after, events = _apply(state, action, facts, rng, ruleset, table)
+    push = choice_traits.tested_with(state.model(action.model_id), action.push, action.traits_used,
+                                     action.plan.action if action.plan else None, ruleset)  # EC-TRAIT dice choices
+    after, events = _apply(state, action if push is action.push else dataclasses.replace(action, push=push), facts,
+                           rng, ruleset, table)
+    after = choice_traits.count_uses(after, action.model_id, push)
+    after, said = choice_traits.after_action(after, events, ruleset)  # EC-TRAIT: Timid, Aggressive, pride
+    events = events + said
     before = state.model(action.model_id)
     after = _only_moved(before, action, after, events)
     return _attack_allowance(before, action, after, events, ruleset), events
@@ -366,7 +379,8 @@ def _apply(state: State, action: Action, facts: Facts | None, rng: np.random.Gen
     """What ``action`` does to the state, before the attack allowance and the wrecks."""
     model = state.model(action.model_id)
     if action.kind == ACTIVATE:
-        return begin_activation(state, model.id, ruleset)
+        state, events = begin_activation(state, model.id, ruleset)
+        return choice_traits.at_activation_start(state, model.id, ruleset, table), events  # EC-STEALTH
     if action.kind == END:
         return end_activation(state, model.id, rng, ruleset)
     if action.kind == SKIP:

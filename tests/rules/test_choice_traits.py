@@ -1,0 +1,148 @@
+"""EC-TRAIT, EC-STEALTH: the traits a player chooses to use (Strategist, All Part of the Plan) and
+those that oblige a rider (Stealth, Timid, Aggressive, Matter of Pride), each played through the
+one path (``transition.check`` / ``resolve``) with its dice worked out by hand."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import numpy as np
+import pytest
+
+from entropy3d.errors import IllegalPlanError
+from entropy3d.geometry import Pose
+from entropy3d.rules.facts import Sight
+from entropy3d.rules.transition import Action, check, resolve
+from tests.rules.test_attacks import Table, armed, attack, side_by_side
+
+HIDDEN, IN_VIEW = Sight(0.0, False, 3.0), Sight(1.0, True, 3.0)
+
+
+def with_traits(state, model_id, *traits, **changes):
+    return state.with_model(state.model(model_id).but(traits=tuple(traits), **changes))
+
+
+def activated(state, model_id, rules, table):
+    """``model_id``'s activation begun with ``table`` answering what it sees (EC-STEALTH)."""
+    return resolve(state, Action.activate(model_id), None, np.random.default_rng(0), rules, table)[0]
+
+
+def declared(action, *traits):
+    return dataclasses.replace(action, traits_used=traits)
+
+
+def test_EC_STEALTH_EC_TRAIT_stealth_hides_a_rider_not_seen_when_the_activation_began(rules):
+    """Stealth: "This character cannot be the target of a melee/ranged attack when it was not within
+    line of sight at the start of the activation." h1 (Stealth) is hidden from k1 as k1's activation
+    begins; k1 then rides beside it (here: already beside it): its chain is refused, EC-STEALTH. Had
+    k1 seen h1 as it began, the same chain is legal; so it is against a rider without Stealth, and
+    against stealth_ranged (the ranged one of "Melee/Ranged"), which hides from guns only."""
+    plain = side_by_side(0.3, weapon="chain", gun="pistol", ammo=5)
+    stealthy = with_traits(plain, "h1", ("stealth", None))
+    chain = Action.attack("k1", "h1", "chain")
+    with pytest.raises(IllegalPlanError, match="EC-STEALTH") as refused:
+        check(armed(activated(stealthy, "k1", rules, Table(HIDDEN)), "k1"), chain, rules)
+    assert "did not see it when its activation began" in refused.value.message
+    assert check(armed(activated(stealthy, "k1", rules, Table(IN_VIEW)), "k1"), chain, rules).weapon == "chain"
+    assert check(armed(activated(plain, "k1", rules, Table(HIDDEN)), "k1"), chain, rules).weapon == "chain"
+    # the ranged stealth: the chain may strike it, the pistol (seen in full now) may not shoot it
+    ranged = activated(with_traits(plain, "h1", ("stealth_ranged", None)), "k1", rules, Table(HIDDEN))
+    assert check(armed(ranged, "k1"), chain, rules).weapon == "chain"
+    with pytest.raises(IllegalPlanError, match="EC-STEALTH"):
+        check(armed(ranged, "k1"), Action.attack("k1", "h1", "pistol"), rules, Table(IN_VIEW))
+
+
+def test_EC_TRAIT_strategist_rolls_three_dice_and_sets_the_worst_aside(rules, dice):
+    """Strategist (x): "X times per game, when performing a test this character rolls 3D10 instead of
+    2D10 and then discards one D10 of choice." k1 (Strategist 1) declares it for its chain attack
+    (TN 14, never pushing): it rolls 9, 2 and 8. The pairs: 9+2 = 11 (fails), 9+8 = 17, 2+8 = 10:
+    it keeps 9+8 = 17 and sets the 2 aside. h1 dodges 3+4 (+1 dodge) = 8: hit, the chain's 2 stress.
+    Without the trait the same dice give k1 9+2 = 11: a miss. Its one use is spent: declaring it
+    again is refused, naming the trait."""
+    state = with_traits(side_by_side(0.3, weapon="chain"), "k1", ("strategist", 1))
+    chain = Action.attack("k1", "h1", "chain", "never", "never")
+    after, events = attack(state, declared(chain, "strategist"), rules, dice([9, 2, 8, 3, 4]))
+    swing = events[0]
+    assert swing.figures["hit"] and swing.rolls[0].dice == (9, 8) and swing.rolls[0].discarded == (2,)
+    assert "(2 set aside)" in swing.rules
+    assert after.model("h1").stress == 2 and after.model("k1").trait_uses == (("strategist", 1),)
+    plain, _ = attack(state, chain, rules, dice([9, 2, 3, 4]))
+    assert plain.model("h1").stress == 0
+    with pytest.raises(IllegalPlanError, match="EC-TRAIT") as refused:
+        check(armed(after, "k1"), declared(chain, "strategist"), rules)
+    assert "strategist all 1 times" in refused.value.message
+
+
+def test_EC_TRAIT_all_part_of_the_plan_rolls_a_pushed_die_as_two(rules, dice):
+    """All Part of the Plan (x): "X times per game, when pushing your luck during a test this
+    character may roll 2D10 and then discard one D10 of their choice." k1 (x = 2) declares it for
+    its chain attack (TN 14, pushing while under what it needs). h1 never pushes: 3+4 = 7; k1 has
+    7+5 = 12, needs 14, pushes: 10 and 4 come up; 12+10 = 22 busts, 12+4 = 16 does not: it keeps
+    the 4 (16) and sets the 10 aside. 16 beats the dodge 7+1 = 8: a hit. Without the trait the
+    push is the 10: 22, a bust (EC-DICE-4). One use spent, one left."""
+    state = with_traits(side_by_side(0.3, weapon="chain"), "k1", ("all_part_of_the_plan", 2))
+    chain = Action.attack("k1", "h1", "chain", "sit-at-tn", "never")
+    after, events = attack(state, declared(chain, "all_part_of_the_plan"), rules, dice([7, 5, 3, 4, 10, 4]))
+    assert events[0].figures["hit"] and events[0].rolls[0].dice == (7, 5, 4) and events[0].rolls[0].discarded == (10,)
+    assert after.model("k1").trait_uses == (("all_part_of_the_plan", 1),) and after.model("h1").stress == 2
+    busted, plain = attack(state, chain, rules, dice([7, 5, 3, 4, 10] + [9] * 4))
+    assert not plain[0].figures["hit"] and any(e.kind == "bust" and e.model == "k1" for e in plain)
+
+
+def test_EC_TRAIT_timid_once_stress_reaches_x_every_attack_is_dodged(rules, dice):
+    """Timid (x): "Once stress reaches x all incoming attacks must be responded to by dodging even if
+    stress is dropped later in the game." h1 (Timid 3, a lead pipe) at stress 2 may attack back. At
+    3 an action later (k1's activation begins) the trait holds; with its stress back to 0 an attack
+    back is still refused, naming the trait, and a dodge is not."""
+    state = with_traits(side_by_side(0.3, weapon="chain"), "h1", ("timid", 3), weapon="leadpipe", stress=2)
+    back = Action.attack("k1", "h1", "chain", defence="attack")
+    assert check(armed(state, "k1"), back, rules).defence == "attack"
+    reached = activated(state.with_model(state.model("h1").but(stress=3)), "k1", rules, None)
+    calmer = reached.with_model(reached.model("h1").but(stress=0))
+    with pytest.raises(IllegalPlanError, match="EC-TRAIT") as refused:
+        check(armed(calmer, "k1"), back, rules)
+    assert "timid" in refused.value.message
+    assert check(armed(calmer, "k1"), Action.attack("k1", "h1", "chain"), rules).defence == "dodge"
+
+
+def test_EC_TRAIT_aggressive_once_stress_reaches_x_melee_is_answered_with_an_attack(rules, dice):
+    """Aggressive (x): "Once stress reaches x any future melee defences must be responded to with an
+    attack if possible even if stress is dropped later in the game." h1 (Aggressive 2, a lead pipe)
+    reaches stress 2; later at 0 a dodge is refused, naming the trait. Attacking back it is: k1's
+    chain 9+8 = 17 makes TN 14, h1's lead pipe 9+6 = 15 makes its TN 13: both hit, h1 +2 stress
+    (chain), k1 +3 (lead pipe). Struck from behind (a surprise, EC-MEL-2) it cannot attack back:
+    the dodge stands."""
+    state = with_traits(side_by_side(0.3, weapon="chain"), "h1", ("aggressive", 2), weapon="leadpipe", stress=2)
+    reached = activated(state, "k1", rules, None)
+    calm = reached.with_model(reached.model("h1").but(stress=0))
+    with pytest.raises(IllegalPlanError, match="EC-TRAIT") as refused:
+        check(armed(calm, "k1"), Action.attack("k1", "h1", "chain", "never", "never"), rules)
+    assert "aggressive" in refused.value.message
+    after, _ = attack(calm, Action.attack("k1", "h1", "chain", "never", "never", defence="attack"), rules,
+                      dice([9, 8, 9, 6]))
+    assert after.model("h1").stress == 2 and after.model("k1").stress == 3
+    behind = calm.with_model(calm.model("k1").but(pose=Pose(9.2, 10 + 42 / 25.4 - 0.1, 0), weapon="dagger"))
+    assert check(armed(behind, "k1"), Action.attack("k1", "h1", "dagger"), rules).defence == "dodge"
+
+
+def test_EC_TRAIT_matter_of_pride_a_rider_shot_at_strikes_back_in_melee(rules, dice):
+    """Matter of Pride: "If this character receives a ranged attack all future activations must be
+    spent attempting to deliver a melee attack to the enemy that did it, this must continue until a
+    successful melee attack has been completed." k1 shoots h1 (Matter of Pride) and misses: pistol
+    TN 18 with 5+4 = 9. h1's attacks are now refused but a melee attack on k1: its own pistol shot
+    at k1 and its chain on k2 (on its other side), naming the trait. Its chain on k1 is allowed; it
+    hits (9+8 = 17 against TN 14 and a dodge of 2+3+1 = 6), and from then on h1 may shoot again."""
+    state = side_by_side(0.3, gun="pistol", ammo=5)
+    state = with_traits(state, "h1", ("matter_of_pride", None), weapon="chain", gun="pistol", ammo=5)
+    state = state.with_model(state.model("k1").but(id="k2", pose=Pose(10, 10 - 42 / 25.4 - 0.3, 0)))
+    shot = check(armed(state, "k1"), Action.attack("k1", "h1", "pistol", "never", "never"), rules, Table(IN_VIEW))
+    shot_at, events = resolve(state, shot, None, dice([5, 4, 1, 1]), rules)
+    assert not events[0].figures["hit"] and shot_at.model("h1").pride_target == "k1"
+    assert any(e.kind == "trait" and "matter of pride" in e.rules for e in events)
+    for target, weapon in (("k1", "pistol"), ("k2", "chain")):
+        with pytest.raises(IllegalPlanError, match="EC-TRAIT") as refused:
+            check(armed(shot_at, "h1"), Action.attack("h1", target, weapon), rules, Table(IN_VIEW))
+        assert "matter_of_pride" in refused.value.message
+    struck, _ = attack(shot_at, Action.attack("h1", "k1", "chain", "never", "never"), rules, dice([9, 8, 2, 3]))
+    assert struck.model("k1").stress == 2 and struck.model("h1").pride_target is None
+    assert check(armed(struck, "h1"), Action.attack("h1", "k1", "pistol"), rules, Table(IN_VIEW)).weapon == "pistol"
