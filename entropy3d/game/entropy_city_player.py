@@ -23,7 +23,7 @@ from entropy3d.game.players import ActionView, AttackOption, Player
 from entropy3d.geometry import Pose, poses_along
 from entropy3d.rules.attack_odds import melee_odds, shot_odds
 from entropy3d.rules.attacks import ALONG, DODGE, weapon_kind
-from entropy3d.rules.choice_traits import ATTACK_WORD, auto_declared, obliged_defence
+from entropy3d.rules.choice_traits import ATTACK_WORD, auto_declared, auto_free_move, obliged_defence
 from entropy3d.rules.items import PASS, pass_test
 from entropy3d.rules.kick import KICK
 from entropy3d.rules.state import State
@@ -57,6 +57,10 @@ class EntropyCityPlayer:
         state, model = view.state, view.model
         ruleset = self.engine.ruleset
         offer = (model.id, state.turn, len(view.taken))
+        if model.free_move_in and self._declined != offer:  # EC-TRAIT: Nimble (x)'s free move, now or never
+            free = self._free_move(ActionView(state, model, model.actions_taken, view.table, ruleset))
+            if free is not None:
+                return free
         if model.attack_chance is not None and self._declined != offer:
             ride = _last(view.taken, lambda step: step.action.kind == MOVE)  # the action it attacks in
             ridden = _last(view.taken, lambda step: step.action.move is not None)  # a forced move's after it
@@ -76,6 +80,24 @@ class EntropyCityPlayer:
             return Action.watch(model.id)
         ride = Action.ride(model.id, self.chooser.choose_plan(action_view), self.chooser.push)
         return self._declared(ride, action_view, str(model.actions_taken + 1))
+
+    def _free_move(self, view: ActionView) -> Action | None:
+        """Nimble's free move (EC-TRAIT): the plan its chooser gives (``free_move``), else the
+        automatic default: straight ahead the whole x inches when the engine allows it (no
+        building, no table edge), else none."""
+        ask = getattr(self.chooser, "free_move", None)
+        default = auto_free_move(view.model)
+        plan = ask(view) if ask is not None else default
+        if plan is None:
+            return None
+        action = Action.forced(view.model.id, plan, self.chooser.push)
+        try:
+            self.engine.check(view.state, action, view.probe)
+        except IllegalPlanError:
+            if plan != default:  # a plan its chooser gave (a script's) that the rules refuse
+                raise
+            return None
+        return action
 
     def _declared(self, action: Action, view: ActionView, what: str) -> Action:
         """``action`` with the traits its chooser uses in it (``what``: the action's number, or

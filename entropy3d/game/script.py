@@ -28,7 +28,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_valida
 
 from entropy3d.errors import IllegalPlanError, PlanError, ScriptError
 from entropy3d.game.players import ActionView, AttackOption, AutoPlayer
-from entropy3d.rules.choice_traits import DECLARED, auto_declared
+from entropy3d.rules.choice_traits import DECLARED, auto_declared, auto_free_move
 from entropy3d.rules.dice import Policy, policy_named
 from entropy3d.rules.items import PASS
 from entropy3d.rules.keypaths import did_you_mean
@@ -55,6 +55,9 @@ class ScriptedActivation(BaseModel):
     use: dict[str, list[Union[int, Literal["attack"]]]] = Field(
         default_factory=dict, description="traits the rider uses, each with where: its actions' numbers (1, 2) and "
                                           "`attack`, e.g. {strategist: [attack], all_part_of_the_plan: [1]} (EC-TRAIT)")
+    free_move: Optional[str] = Field(None, description="the free move Nimble (x) gives after a hit with no attack in "
+                                     "return, a plan of one straight or turn: 's2: straight 3' (EC-TRAIT); none: "
+                                     "not taken")
 
     @model_validator(mode="after")
     def _plans_or_watch(self) -> "ScriptedActivation":
@@ -260,6 +263,12 @@ class ScriptedPlayer:
             ask = getattr(self.fallback, "traits_to_use", None)
             return tuple(ask(view, what)) if ask is not None else auto_declared(view.model, what)
         return tuple(name for name, where in found[1].use.items() if what in (str(w) for w in where))
+
+    def free_move(self, view: ActionView) -> str | None:
+        """The free move the script takes when Nimble gives one (EC-TRAIT), or None; for an
+        activation it does not list, the automatic player's."""
+        found = self._entry(view)
+        return auto_free_move(view.model) if found is None else found[1].free_move
 
     def choose_attack(self, view: ActionView, options: Sequence[AttackOption]) -> AttackOption | None:
         found = self._entry(view)

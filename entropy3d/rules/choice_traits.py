@@ -14,12 +14,16 @@
   the rules allow one, by an attack back (Aggressive): the check refuses the other defence.
 - Matter of Pride: a rider shot at must make its attacks melee attacks on the shooter until one
   of them hits (``ModelState.pride_target``).
+- Nimble (x): an attack that hits with no attack in return offers a free move of up to x inches
+  (``ModelState.free_move_in``), a straight or a turn, taken at once as a ``forced`` action of
+  the player's plan (:func:`nimble_move`) or let go by the next action.
 
 Every number and reading lives in the rules data's ``traits:`` with the rulebook's words.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 from dataclasses import dataclass, field
 from typing import Sequence
@@ -35,7 +39,7 @@ STRATEGIST, ALL_PART_OF_THE_PLAN = "strategist", "all_part_of_the_plan"
 DECLARED = (STRATEGIST, ALL_PART_OF_THE_PLAN)
 #: what a script writes for the attack of an activation among the numbers of its actions
 ATTACK_WORD = "attack"
-TIMID, AGGRESSIVE, MATTER_OF_PRIDE = "timid", "aggressive", "matter_of_pride"
+TIMID, AGGRESSIVE, MATTER_OF_PRIDE, NIMBLE = "timid", "aggressive", "matter_of_pride", "nimble"
 #: the traits whose stress threshold, once reached, holds for the rest of the game
 LATCHING = (TIMID, AGGRESSIVE)
 #: the plans a declared trait is not carried into: a watch or a reload keeps its push policy by
@@ -243,11 +247,14 @@ def check_attack_traits(state: State, attacker_id: str, target_id: str, weapon: 
                                            f"{target.trait(AGGRESSIVE)[1]}): it must attack back")
 
 
-def after_action(state: State, events: Sequence[Event], ruleset: Ruleset) -> tuple[State, list[Event]]:
-    """The traits' records after any action: Timid and Aggressive latch once stress reaches x;
-    a Matter of Pride rider shot at (hit or missed, any shot in the events) owes the shooter a
-    melee attack, paid by one that hits; returns the state and the events saying so."""
-    said: list[Event] = []
+def after_action(state: State, kind: str, model_id: str, events: Sequence[Event], ruleset: Ruleset
+                 ) -> tuple[State, list[Event]]:
+    """The traits' records after any action (``kind``, of ``model_id``): Timid and Aggressive latch
+    once stress reaches x; a Matter of Pride rider shot at (hit or missed, any shot in the events)
+    owes the shooter a melee attack, paid by one that hits; a Nimble attacker's hit with no attack
+    in return offers its free move, which any other action of its lets go; returns the state and
+    the events saying so."""
+    state, said = _nimble(state, kind, model_id, events)
     guns, weapons = ruleset.data("guns"), ruleset.data("weapons")
     for event in events:
         weapon = event.figures.get("weapon") if event.kind == "attack" else None
@@ -270,3 +277,60 @@ def after_action(state: State, events: Sequence[Event], ruleset: Ruleset) -> tup
             said += [Event("trait", model.id, f"{name}: stress {model.stress} reached {model.trait(name)[1]}, "
                            "for the rest of the game (EC-TRAIT)", clauses=("EC-TRAIT",)) for name in reached]
     return state, said
+
+
+# -- Nimble (x) ------------------------------------------------------------------------------------
+
+
+def _nimble(state: State, kind: str, model_id: str, events: Sequence[Event]) -> tuple[State, list[Event]]:
+    """Nimble (x): "Upon successfully completing an attack without having received one in return
+    this character may move X for free": after an attack of ``model_id`` that hit and was met by
+    a dodge (or a surprise), its free move is offered; after any other action it is gone."""
+    model = state.model(model_id)
+    has, inches = model.trait(NIMBLE)
+    swing = next((e for e in events if e.kind == "attack" and e.model == model_id and "hit" in e.figures), None)
+    earned = (kind == "attack" and has and swing is not None and swing.figures["hit"]
+              and swing.figures.get("defence") != "attacks back" and model.in_play)
+    if earned:
+        return state.with_model(model.but(free_move_in=float(inches))), [
+            Event("trait", model_id, f"nimble: a hit with no attack in return, a free move of up to {inches}\" "
+                                     "(a straight or a turn) now (EC-TRAIT)", clauses=("EC-TRAIT",))]
+    if model.free_move_in and kind != "attack":
+        return state.with_model(model.but(free_move_in=0.0)), []
+    return state, []
+
+
+def auto_free_move(model: ModelState) -> str | None:
+    """The free move the automatic player takes when Nimble offers one: straight ahead the whole x
+    inches at its speed (DECISION: away past the rider it struck, as a hit-and-run), or None on foot
+    or stopped; the engine refuses it into a building or off the table, and then it is not taken."""
+    if not model.speed or model.free_move_in < 1:
+        return None
+    return f"s{model.speed}: straight {int(model.free_move_in)}"
+
+
+def nimble_move(model: ModelState, plan, ruleset: Ruleset, table=None):
+    """The checked free move of a Nimble rider (``plan``: one straight or one turn on a template, at
+    its speed, at most the x inches it was offered; EC-TRAIT): ridden as a move the rules give it,
+    no action, no stress, no test, nor a change of speed; a path into a building or over the
+    table's edge is refused (``table``: asked when given). IllegalPlanError otherwise."""
+    from entropy3d.rules.plan import Straight, Turn
+    from entropy3d.rules.planner import plan_forced_move
+
+    if not model.free_move_in:
+        raise IllegalPlanError("EC-TRAIT", f"{model.id} has no free move: Nimble gives one after a hit with no "
+                                           "attack in return")
+    if len(plan.segments) != 1 or not isinstance(plan.segments[0], (Straight, Turn)) or plan.action != "move":
+        raise IllegalPlanError("EC-TRAIT", "Nimble's free move is one straight or one turn: 's2: straight 3'")
+    if plan.speed != model.speed:
+        raise IllegalPlanError("EC-TRAIT", f"Nimble's free move changes nothing of the turn: at speed {model.speed}")
+    move = plan_forced_move(plan, model.pose, model.bike_type, model.speed, ruleset)
+    if move.length_in > model.free_move_in + 1e-6:
+        raise IllegalPlanError("EC-TRAIT", f"Nimble gives {model.free_move_in:g}\", not {move.length_in:g}\"")
+    if table is not None:
+        entered = table.building_entered(move.path, model.pose.z)
+        if entered is not None:
+            raise IllegalPlanError("EC-TER-BUILDING", f"the free move enters '{entered[0]}'")
+        if table.edge_crossed(move.path) is not None:
+            raise IllegalPlanError("EC-COL-EDGE", "the free move leaves the table")
+    return dataclasses.replace(move, clauses=("EC-TRAIT",))

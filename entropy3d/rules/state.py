@@ -101,7 +101,7 @@ class ModelState:
     did not see when its activation began (EC-STEALTH); traits_latched: traits whose stress
     threshold it has reached, which hold "even if stress is dropped later" (Aggressive (x),
     Timid (x)); pride_target: the enemy that shot it, which a Matter of Pride rider must strike
-    in melee, or None.
+    in melee, or None; free_move_in: the free move Nimble (x) offers it now, inches (0: none).
     """
 
     id: str
@@ -156,6 +156,7 @@ class ModelState:
     unseen_at_start: tuple[str, ...] = ()
     traits_latched: tuple[str, ...] = ()
     pride_target: str | None = None
+    free_move_in: float = 0.0
 
     @property
     def carries_package(self) -> bool:
@@ -242,7 +243,8 @@ _MODEL_DEFAULTS = {f.name: f.default for f in dataclasses.fields(ModelState)}
 #: replay of a game that never sets them keeps its bytes
 _LEFT_OUT_AT_DEFAULT = ("basic_taken", "attack_chance", "attacks_made", "package", "package_to",
                         "package_busted", "package_fate", "vip", "vip_taken_by", "move_change_in", "strength",
-                        "trait_marks", "trait_uses", "unseen_at_start", "traits_latched", "pride_target")
+                        "trait_marks", "trait_uses", "unseen_at_start", "traits_latched", "pride_target",
+                        "free_move_in")
 
 
 @dataclass(frozen=True)

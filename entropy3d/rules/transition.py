@@ -235,6 +235,8 @@ def check(state: State, action: Action, ruleset: Ruleset, table: TableChecks | N
             raise IllegalPlanError("EC-DICE-4", f"{model.id} has no action to skip")
         return action
     if action.kind == FORCED:
+        if model.forced_move is None and model.free_move_in:  # EC-TRAIT: Nimble (x)'s free move
+            return dataclasses.replace(action, move=choice_traits.nimble_move(model, action.plan, ruleset, table))
         if model.forced_move is None or str(action.plan) != model.forced_move:
             raise IllegalPlanError("EC-DEST-3", f"{model.id} has no forced move {action.plan}")
         move = plan_forced_move(action.plan, model.pose, model.bike_type, model.speed, ruleset)
@@ -323,7 +325,7 @@ def _resolve(state: State, action: Action, facts: Facts | None, rng: np.random.G
     after, events = _apply(state, action if push is action.push else dataclasses.replace(action, push=push), facts,
                            rng, ruleset, table)
     after = choice_traits.count_uses(after, action.model_id, push)
-    after, said = choice_traits.after_action(after, events, ruleset)  # EC-TRAIT: Timid, Aggressive, pride
+    after, said = choice_traits.after_action(after, action.kind, action.model_id, events, ruleset)  # EC-TRAIT
     events = events + said
     before = state.model(action.model_id)
     after = _only_moved(before, action, after, events)

@@ -14,6 +14,7 @@ from entropy3d.geometry import Pose
 from entropy3d.rules.facts import Sight
 from entropy3d.rules.transition import Action, check, resolve
 from tests.rules.test_attacks import Table, armed, attack, side_by_side
+from tests.rules.test_transition import take
 
 HIDDEN, IN_VIEW = Sight(0.0, False, 3.0), Sight(1.0, True, 3.0)
 
@@ -146,3 +147,30 @@ def test_EC_TRAIT_matter_of_pride_a_rider_shot_at_strikes_back_in_melee(rules, d
     struck, _ = attack(shot_at, Action.attack("h1", "k1", "chain", "never", "never"), rules, dice([9, 8, 2, 3]))
     assert struck.model("k1").stress == 2 and struck.model("h1").pride_target is None
     assert check(armed(struck, "h1"), Action.attack("h1", "k1", "pistol"), rules, Table(IN_VIEW)).weapon == "pistol"
+
+
+def test_EC_TRAIT_nimble_a_hit_with_no_attack_in_return_gives_a_free_move(rules, dice):
+    """Nimble (x): "Upon successfully completing an attack without having received one in return
+    this character may move X for free without it effecting the rest of their turn in any way this
+    may be completed as a straight or turn move." k1 (Nimble 3, speed 2, one action taken) hits h1
+    with its chain (9+8 = 17 against TN 14 and a dodge of 3+4+1 = 8): a free move of up to 3". It
+    rides 's2: straight 3' from (10, 11.95) to (13, 11.95): still one action taken, stress 0, speed
+    2. 4" is refused, naming the trait; a second free move is no move the rules give. Met by an
+    attack back (h1's lead pipe, 9+6 = 15 against its TN 13) a hit gives none."""
+    state = with_traits(side_by_side(0.3, weapon="chain"), "k1", ("nimble", 3), actions_taken=1)
+    after, events = attack(state, Action.attack("k1", "h1", "chain", "never", "never"), rules, dice([9, 8, 3, 4]))
+    assert after.model("k1").free_move_in == 3 and any(e.kind == "trait" and "nimble" in e.rules for e in events)
+    with pytest.raises(IllegalPlanError, match="EC-TRAIT") as refused:
+        check(after, Action.forced("k1", "s2: straight 4"), rules)
+    assert "Nimble gives 3" in refused.value.message
+    start = after.model("k1").pose
+    moved, _ = take(after, Action.forced("k1", "s2: straight 3"), rules)
+    k1 = moved.model("k1")
+    assert (round(k1.pose.x - start.x, 6), k1.pose.y, k1.actions_taken, k1.stress, k1.speed) == (3, start.y, 1, 0, 2)
+    assert k1.free_move_in == 0
+    with pytest.raises(IllegalPlanError, match="no forced move"):
+        check(moved, Action.forced("k1", "s2: straight 3"), rules)
+    fought = state.with_model(state.model("h1").but(weapon="leadpipe"))
+    back, _ = attack(fought, Action.attack("k1", "h1", "chain", "never", "never", defence="attack"), rules,
+                     dice([9, 8, 9, 6]))
+    assert back.model("k1").free_move_in == 0 and back.model("k1").stress == 3
