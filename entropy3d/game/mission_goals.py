@@ -120,7 +120,11 @@ class RiderGoal:
     def quarry(self, state: State, bike: ModelState, rivals: list[ModelState]) -> list[ModelState]:
         """The rivals the mission sends ``bike`` after: Package Run's carriers, the enemy VIP for a
         VIP, Grab n Go's holders (and, with none, the rivals nearest a friend that holds one: it
-        rides to its holder's help); every rival when there is none."""
+        rides to its holder's help); every rival when there is none. A rider that owes a rival a
+        melee attack for a shot (Matter of Pride, EC-TRAIT) is sent after that rival alone."""
+        owed = [r for r in rivals if r.id == bike.pride_target]
+        if owed:
+            return owed
         wanted = [r for r in rivals if r.carries_package or (bike.vip and r.vip)
                   or (state.items and state.item_held_by(r.id))]
         if wanted or self.routes is None:

@@ -1,0 +1,63 @@
+"""EC-TRAIT: the automatic player follows the traits that oblige (Aggressive (x): an attack on an
+Aggressive rival asks it to attack back; Matter of Pride: it rides after the rider that shot it)
+and uses the ones that offer (Nimble (x): the free move straight ahead)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from entropy3d.game.entropy_city_player import EntropyCityPlayer
+from entropy3d.game.mission_goals import RiderGoal
+from entropy3d.game.players import AutoPlayer
+from entropy3d.geometry import Pose
+from entropy3d.rules.attacks import ALONG_THE_MOVE
+from entropy3d.rules.engine import EntropyCityEngine
+from entropy3d.rules.state import State
+from entropy3d.systems.base import SystemView
+from tests.rules.conftest import load_rules
+from tests.rules.test_attacks import rider, side_by_side
+
+rules = load_rules()
+
+
+def player_of(rules, gang="komodo"):
+    engine = EntropyCityEngine(rules)
+    chooser = AutoPlayer(np.random.default_rng(0), rules, daring=1.5)
+    return engine, EntropyCityPlayer(gang, engine, chooser, {"komodo": chooser.push, "hades": "never"})
+
+
+def test_EC_TRAIT_an_attack_on_an_aggressive_rival_asks_it_to_attack_back():
+    """Aggressive (x): "any future melee defences must be responded to with an attack if possible".
+    k1 (chain) beside h1 (lead pipe, Aggressive 2, reached): the automatic player's attack asks h1
+    to attack back, which the engine's check requires (a dodge would be refused); h1 not yet
+    latched: a dodge, as every attack asks."""
+    state = side_by_side(0.3, weapon="chain", attack_chance=ALONG_THE_MOVE)
+    h1 = state.model("h1").but(weapon="leadpipe", traits=(("aggressive", 2),))
+    engine, player = player_of(rules)
+    for latched, defence in (((), "dodge"), (("aggressive",), "attack")):
+        now = state.with_model(h1.but(traits_latched=latched))
+        action = player.choose_action(SystemView(now, now.model("k1"), engine, None))
+        assert (action.kind, action.target, action.defence) == ("attack", "h1", defence)
+        engine.check(now, action)
+
+
+def test_EC_TRAIT_matter_of_pride_sends_the_rider_after_its_shooter():
+    """Matter of Pride: "all future activations must be spent attempting to deliver a melee attack
+    to the enemy that did it": of two rivals, the automatic player's quarry is the one that shot
+    it, not the nearer one."""
+    me = rider("h1", "hades", Pose(10, 10, 0), pride_target="k_far")
+    near, far = rider("k_near", "komodo", Pose(14, 10, 0)), rider("k_far", "komodo", Pose(30, 20, 0))
+    state = State(2, "turf_war", {m.id: m for m in (me, near, far)})
+    goal = RiderGoal.of(state, me, rules)
+    assert [r.id for r in goal.quarry(state, me, [near, far])] == ["k_far"]
+    assert [r.id for r in goal.quarry(state, me.but(pride_target=None), [near, far])] == ["k_near", "k_far"]
+
+
+def test_EC_TRAIT_nimble_the_automatic_player_rides_its_free_move_straight_ahead():
+    """Nimble (x): offered 3" after a hit, the automatic player rides 's2: straight 3' (the engine
+    accepts it), before anything else."""
+    state = side_by_side(0.3, weapon="chain", traits=(("nimble", 3),), free_move_in=3.0, actions_taken=1)
+    engine, player = player_of(rules)
+    action = player.choose_action(SystemView(state, state.model("k1"), engine, None))
+    assert (action.kind, str(action.plan)) == ("forced", "s2: straight 3")
+    assert engine.check(state, action).move.length_in == 3
