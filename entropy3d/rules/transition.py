@@ -32,7 +32,18 @@ import numpy as np
 
 from entropy3d.errors import IllegalPlanError
 from entropy3d.geometry import Pose
-from entropy3d.rules import choice_traits, conditions, grab, items, missions, stopped_guns, stress_traits, traps, wrecks
+from entropy3d.rules import (
+    choice_traits,
+    conditions,
+    grab,
+    items,
+    missions,
+    reach_advantage,
+    stopped_guns,
+    stress_traits,
+    traps,
+    wrecks,
+)
 from entropy3d.rules.attacks import (
     ATTACK_BACK,
     CHICKEN,
@@ -398,6 +409,10 @@ def _apply(state: State, action: Action, facts: Facts | None, rng: np.random.Gen
         if kind == CHICKEN:
             state, events = resolve_chicken(state, model.id, action.target, action.push, action.defender_push, rng,
                                             ruleset)
+        elif kind == "melee" and reach_advantage.strikes_first(state, model.id, action.target, action.weapon,
+                                                               action.defence, ruleset, action.from_pose):
+            state, events = reach_advantage.resolve_in_turn(state, model.id, action.target, action.weapon, action.push,
+                                                            action.defender_push, rng, ruleset, action.from_pose)
         elif kind == "melee":
             state, events = resolve_melee(state, model.id, action.target, action.weapon, action.defence,
                                           action.push, action.defender_push, rng, ruleset, action.from_pose,

@@ -174,3 +174,28 @@ def test_EC_TRAIT_nimble_a_hit_with_no_attack_in_return_gives_a_free_move(rules,
     back, _ = attack(fought, Action.attack("k1", "h1", "chain", "never", "never", defence="attack"), rules,
                      dice([9, 8, 9, 6]))
     assert back.model("k1").free_move_in == 0 and back.model("k1").stress == 3
+
+
+def test_EC_TRAIT_reach_advantage_strikes_first_and_the_other_tests_with_the_stress(rules, dice):
+    """Reach Advantage: "... this model will gain advantage in any attack that has an attack in
+    response, their attack will be completed prior to the others ... Any changes in stress during
+    this will therefore be applies to y's test." k1 (chain, TN 14) attacks h1 (lead pipe, TN 13,
+    stress 3), which attacks back; neither pushes. Without the trait both roll at once: k1 9+8 = 17
+    hits, h1 9+9+3 = 21 hits back (k1 +3 stress). With it on k1: k1 strikes first (17, a hit: h1
+    +2 stress, now 5), then h1 tests with 5: 9+9+5 = 23, a bust: no hit back, h1 loses a wound and
+    remounts (TN 17-2 = 15: 6+5+5 = 16). A second enemy (h2, chain, 0.5" from k1) in reach of k1:
+    no advantage, both at once again."""
+    state = side_by_side(0.9, weapon="chain")
+    state = with_traits(state, "h1", weapon="leadpipe", stress=3)
+    back = Action.attack("k1", "h1", "chain", "never", "never", defence="attack")
+    plain, _ = attack(state, back, rules, dice([9, 8, 9, 9]))
+    assert (plain.model("k1").stress, plain.model("h1").stress, plain.model("h1").wounds) == (3, 5, 3)
+    reach = with_traits(state, "k1", ("reach_advantage", None))
+    first, events = attack(reach, back, rules, dice([9, 8, 9, 9, 6, 5]))
+    assert events[0].kind == "trait" and "k1 strikes first" in events[0].rules
+    assert (first.model("k1").stress, first.model("h1").stress, first.model("h1").wounds) == (0, 5, 2)
+    assert any(e.kind == "bust" and e.model == "h1" for e in events) and first.model("h1").in_play
+    k1 = reach.model("k1")
+    crowded = reach.with_model(k1.but(id="h2", gang="hades", pose=Pose(k1.pose.x, k1.pose.y + 42 / 25.4 + 0.5, 0)))
+    both, _ = attack(crowded, back, rules, dice([9, 8, 9, 9]))
+    assert (both.model("k1").stress, both.model("h1").stress) == (3, 5)
