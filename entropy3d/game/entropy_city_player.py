@@ -23,6 +23,7 @@ from entropy3d.game.players import ActionView, AttackOption, Player
 from entropy3d.geometry import Pose, poses_along
 from entropy3d.rules.attack_odds import melee_odds, shot_odds
 from entropy3d.rules.attacks import ALONG, DODGE, weapon_kind
+from entropy3d.rules.bike_advantages import TAUNT
 from entropy3d.rules.choice_traits import ATTACK_WORD, auto_declared, auto_free_move, obliged_defence
 from entropy3d.rules.items import PASS, pass_test
 from entropy3d.rules.kick import KICK
@@ -128,6 +129,8 @@ class EntropyCityPlayer:
             return self._pass_options(state, attacker, poses, table)  # a holder makes no attack (EC-MISSION-GRAB)
         weapons = ["chicken", attacker.weapon] + ([attacker.gun] if attacker.gun and attacker.ammo > 0 else [])
         weapons += [KICK] if getattr(self.chooser, "considers_kicks", False) else []
+        # Get a Real Bike's taunt (EC-TRAIT), for the same choosers: the automatic player does not taunt yet
+        weapons += [TAUNT] if attacker.trait(TAUNT)[0] and getattr(self.chooser, "considers_kicks", False) else []
         options = []
         for target in state.models.values():
             if target.gang == attacker.gang or not target.in_play:
@@ -136,7 +139,7 @@ class EntropyCityPlayer:
             if math.hypot(nearest.x - target.pose.x, nearest.y - target.pose.y) > MAX_ATTACK_IN:
                 continue
             for weapon in weapons:
-                if weapon == "chicken":
+                if weapon in ("chicken", TAUNT):
                     tries = [attacker.pose]
                 elif weapon == attacker.gun:
                     tries = [poses[-1], poses[len(poses) // 2], poses[0]]  # each asks the LOS engine
@@ -144,9 +147,10 @@ class EntropyCityPlayer:
                     tries = poses
                 for pose in tries:
                     try:
-                        at = None if weapon == "chicken" else pose
-                        action = Action.attack(attacker.id, target.id, weapon, from_pose=at, defence=obliged_defence(
-                            state, attacker.id, target.id, weapon, self.engine.ruleset, at))
+                        at = None if weapon in ("chicken", TAUNT) else pose
+                        action = Action.attack(attacker.id, target.id, weapon, from_pose=at, defence=DODGE if
+                                               weapon == TAUNT else obliged_defence(state, attacker.id, target.id,
+                                                                                    weapon, self.engine.ruleset, at))
                         self.engine.check(state, action, table)
                     except IllegalPlanError:
                         continue
@@ -177,6 +181,8 @@ class EntropyCityPlayer:
         ruleset = self.engine.ruleset
         target = state.model(action.target)
         defender_push = self.pushes.get(target.gang, "sit-at-tn")
+        if action.weapon == TAUNT:
+            return AttackOption(TAUNT, target.id, 0)
         kind = weapon_kind(action.weapon, ruleset)
         if kind == "chicken":
             return AttackOption(action.weapon, target.id, int(ruleset.data("chicken.tn")), action.from_pose)
@@ -195,7 +201,7 @@ class EntropyCityPlayer:
             return None
         defender_push = self.pushes.get(view.state.model(choice.target).gang, "sit-at-tn")
         defence = obliged_defence(view.state, view.model.id, choice.target, choice.kind, self.engine.ruleset,
-                                  choice.from_pose) if choice.kind != PASS else DODGE  # EC-TRAIT: Aggressive (x)
+                                  choice.from_pose) if choice.kind not in (PASS, TAUNT) else DODGE  # EC-TRAIT
         return self._declared(Action.attack(view.model.id, choice.target, choice.kind, choice.push or self.push,
                                             defender_push, defence=defence, from_pose=choice.from_pose,
                                             kick=choice.kick), view, ATTACK_WORD)

@@ -28,6 +28,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_valida
 
 from entropy3d.errors import IllegalPlanError, PlanError, ScriptError
 from entropy3d.game.players import ActionView, AttackOption, AutoPlayer
+from entropy3d.rules.bike_advantages import TAUNT
 from entropy3d.rules.choice_traits import DECLARED, auto_declared, auto_free_move
 from entropy3d.rules.dice import Policy, policy_named
 from entropy3d.rules.items import PASS
@@ -48,6 +49,7 @@ class ScriptedActivation(BaseModel):
     attack: Union[str, list[str], None] = Field(
         None, description="`TARGET [with WEAPON]`: the model to attack after the move (with chicken, the melee "
                           "weapon or the gun, or `kick [own] [push INCHES] [pivot DEGREES]`, EC-MEL-KICK; "
+                          "`get_a_real_bike`: Get a Real Bike's taunt, EC-TRAIT; "
                           "`FRIEND with pass` passes a held item, EC-ACT-PASS), if the "
                           "rules allow it; a list for a gung-ho rider's attacks, in order (up to 4, EC-ACT-GUNGHO)")
     remain_on_overwatch: bool = Field(False, description="spend this activation remaining on overwatch, once "
@@ -169,7 +171,7 @@ def script_problems(script: GameScript, lines: dict[str, int], table) -> list[tu
                     kick_limits(parse_kick(weapon.split()), table.ruleset)
                 except IllegalPlanError as error:
                     add(where, error.message)
-            elif weapon and weapon != PASS:  # a pass is made in lieu of the attack (EC-ACT-PASS)
+            elif weapon and weapon not in (PASS, TAUNT):  # made in lieu of the attack (EC-ACT-PASS, EC-TRAIT)
                 try:
                     weapon_kind(weapon, table.ruleset)
                 except ValueError as error:
@@ -273,7 +275,7 @@ class ScriptedPlayer:
     def choose_attack(self, view: ActionView, options: Sequence[AttackOption]) -> AttackOption | None:
         found = self._entry(view)
         if found is None:  # the automatic player does not kick yet: its games stay as they were
-            return self.fallback.choose_attack(view, [o for o in options if o.kind != KICK]) \
+            return self.fallback.choose_attack(view, [o for o in options if o.kind not in (KICK, TAUNT)]) \
                 if self.fallback is not None else None
         attacks = found[1].attacks
         if view.model.attacks_made >= len(attacks):  # each attack it was given once, in order

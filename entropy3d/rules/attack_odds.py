@@ -11,6 +11,7 @@ from fractions import Fraction
 
 from entropy3d.geometry import Pose
 from entropy3d.rules.attacks import melee_outcome, melee_setup, shot_outcome, shot_tn
+from entropy3d.rules.bike_advantages import advantage_bike
 from entropy3d.rules.combat import rider_dodge
 from entropy3d.rules.dice import Outcome, policy_named
 from entropy3d.rules.kick import KickPlan
@@ -62,7 +63,7 @@ def shot_odds(state: State, attacker_id: str, target_id: str, gun: str, ruleset:
     :func:`~entropy3d.rules.attacks.resolve_shot` rolls it (EC-GUN-1, EC-GUN-2, EC-GUN-SPLIT)."""
     attacker, target = state.model(attacker_id), state.model(target_id)
     tn = shot_tn(state, attacker_id, target_id, gun, shot, ruleset)
-    dodge = rider_dodge(target.dodge, target.bike_type, ruleset)
+    dodge = rider_dodge(target.dodge, advantage_bike(target), ruleset)
     ends = exact_opposed("gun", Side(tn, attacker.stress, policy_named(push, ruleset), attacker.max_stress),
                          Side(0, target.stress, policy_named(defender_push, ruleset), target.max_stress), ruleset)
     hit = headshot = Fraction(0)

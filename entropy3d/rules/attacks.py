@@ -23,6 +23,7 @@ import numpy as np
 from entropy3d.errors import IllegalPlanError
 from entropy3d.geometry import Pose
 from entropy3d.rules import missions, stress_traits, trait_tests
+from entropy3d.rules.bike_advantages import advantage_bike
 from entropy3d.rules.combat import (
     KICK,
     attack_stress,
@@ -264,7 +265,7 @@ def target_tn(base_tn: int, attacker: ModelState, target: ModelState, ruleset: R
     if not ranged and not at_the_bike:
         base_tn, protection = stress_traits.melee_base(base_tn, target, ruleset)
     tn = attack_tn(base_tn, ruleset, protection=protection, target_only_moved=target.only_moved,
-                   target_bike=target.bike_type, target_airborne=target.air is not None, ranged=ranged,
+                   target_bike=advantage_bike(target), target_airborne=target.air is not None, ranged=ranged,
                    at_the_bike=at_the_bike)
     if target.stopped:
         tn += int(ruleset.data("shooting.stopped_target_tn_mod"))
@@ -494,8 +495,8 @@ def resolve_melee(state: State, attacker_id: str, target_id: str, weapon: str, d
         events.append(kicked)
     elif attacker_hits:
         crit = duel.attacker.outcome is Outcome.CRIT
-        state, more = _hit(state, attacker, target.id, stress=attack_stress(int(spec["stress"]), attacker.bike_type,
-                                                                              attacker.speed, ruleset),
+        stress = attack_stress(int(spec["stress"]), advantage_bike(attacker), attacker.speed, ruleset)
+        state, more = _hit(state, attacker, target.id, stress=stress,
                            wounds=int(spec["wounds"]), kill=kill, bleed=bool(spec["bleed"]),
                            stun=bool(spec["stun_on_crit"]) and crit, ruleset=ruleset, label=f"the {weapon}")
         events += more

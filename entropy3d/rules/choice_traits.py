@@ -254,7 +254,9 @@ def after_action(state: State, kind: str, model_id: str, events: Sequence[Event]
     owes the shooter a melee attack, paid by one that hits; a Nimble attacker's hit with no attack
     in return offers its free move, which any other action of its lets go; returns the state and
     the events saying so."""
-    state, said = _nimble(state, kind, model_id, events)
+    from entropy3d.rules.bike_advantages import turn_over
+
+    state, said = _nimble(turn_over(state), kind, model_id, events)
     guns, weapons = ruleset.data("guns"), ruleset.data("weapons")
     for event in events:
         weapon = event.figures.get("weapon") if event.kind == "attack" else None

@@ -32,6 +32,7 @@ import numpy as np
 
 from entropy3d.errors import IllegalPlanError
 from entropy3d.geometry import Pose, normalize_deg
+from entropy3d.rules.bike_advantages import advantage_bike
 from entropy3d.rules.combat import KICK, check_kick
 from entropy3d.rules.ruleset import Ruleset
 from entropy3d.rules.state import State
@@ -96,7 +97,8 @@ def kick_tn(state: State, attacker_id: str, target_id: str, kick: KickPlan, rule
     """The rulebook's TN of this kick before the attack's modifiers: 13, +3 kicking an enemy
     cruiser (EC-MEL-KICK, EC-BIKE-CRUISER). IllegalPlanError when it pushes or pivots too far."""
     kick_limits(kick, ruleset)
-    return check_kick(kick.push_in, kick.pivot_deg, state.model(target_id).bike_type, kick.own, ruleset).tn
+    kicked = advantage_bike(state.model(target_id))  # a cruiser's +3 is its advantage (EC-TRAIT: L Plates)
+    return check_kick(kick.push_in, kick.pivot_deg, kicked, kick.own, ruleset).tn
 
 
 def kick_limits(kick: KickPlan, ruleset: Ruleset) -> None:

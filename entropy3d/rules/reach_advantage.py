@@ -22,6 +22,7 @@ from entropy3d.rules.attacks import (
     melee_setup,
     melee_spec,
 )
+from entropy3d.rules.bike_advantages import advantage_bike
 from entropy3d.rules.combat import KICK, attack_stress, base_gap_in
 from entropy3d.rules.dice import Outcome, policy_named, roll_test
 from entropy3d.rules.event import Event, roll_text
@@ -99,7 +100,7 @@ def resolve_in_turn(state: State, attacker_id: str, target_id: str, weapon: str,
                                 clauses=("EC-MEL-DEF", "EC-TRAIT"), rolls=(roll,), piece=struck.id))
         if roll.succeeded:
             stress = int(spec["stress"]) if striker.id != attacker_id else attack_stress(
-                int(spec["stress"]), striker.bike_type, striker.speed, ruleset)
+                int(spec["stress"]), advantage_bike(striker), striker.speed, ruleset)
             state, more = _hit(state, state.model(striker.id), struck.id, stress=stress, wounds=int(spec["wounds"]),
                                kill=kill, bleed=bool(spec["bleed"]),
                                stun=bool(spec["stun_on_crit"]) and roll.outcome is Outcome.CRIT and

@@ -436,6 +436,7 @@ class TraitSpec(Strict):
     hides_from: list[Literal["chicken", "melee", "gun"]] = Field(
         default_factory=list, description="Stealth: the attacks (weapon kinds) it cannot be the target of when "
                                           "not seen as the attacker's activation began (EC-STEALTH)")
+    range_in: NonNeg = Field(0.0, description="Get a Real Bike: how far its taunt carries, inches")
 
 
 class TrapSpec(Strict):

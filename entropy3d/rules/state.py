@@ -101,7 +101,8 @@ class ModelState:
     did not see when its activation began (EC-STEALTH); traits_latched: traits whose stress
     threshold it has reached, which hold "even if stress is dropped later" (Aggressive (x),
     Timid (x)); pride_target: the enemy that shot it, which a Matter of Pride rider must strike
-    in melee, or None; free_move_in: the free move Nimble (x) offers it now, inches (0: none).
+    in melee, or None; free_move_in: the free move Nimble (x) offers it now, inches (0: none);
+    advantages_off_turn: the turn in which a Get a Real Bike taunt took its bike's advantages (0: none).
     """
 
     id: str
@@ -157,6 +158,7 @@ class ModelState:
     traits_latched: tuple[str, ...] = ()
     pride_target: str | None = None
     free_move_in: float = 0.0
+    advantages_off_turn: int = 0
 
     @property
     def carries_package(self) -> bool:
@@ -244,7 +246,7 @@ _MODEL_DEFAULTS = {f.name: f.default for f in dataclasses.fields(ModelState)}
 _LEFT_OUT_AT_DEFAULT = ("basic_taken", "attack_chance", "attacks_made", "package", "package_to",
                         "package_busted", "package_fate", "vip", "vip_taken_by", "move_change_in", "strength",
                         "trait_marks", "trait_uses", "unseen_at_start", "traits_latched", "pride_target",
-                        "free_move_in")
+                        "free_move_in", "advantages_off_turn")
 
 
 @dataclass(frozen=True)

@@ -13,6 +13,7 @@ from typing import Mapping
 
 import numpy as np
 
+from entropy3d.rules.bike_advantages import advantage_bike
 from entropy3d.rules.combat import rider_dodge
 from entropy3d.rules.dice import DiceRules, Policy, TestRoll, roll_test, with_stat
 from entropy3d.rules.opposed import OpposedResult, decide, opposed_test
@@ -85,7 +86,7 @@ def test_mods(model: ModelState, kind: str, ruleset: Ruleset) -> TestMods:
             continue
         if spec["stat_in"] and kind not in spec["stat_in"]:
             continue
-        value = rider_dodge(model.dodge, model.bike_type, ruleset) if stat == "dodge" else model.strength
+        value = rider_dodge(model.dodge, advantage_bike(model), ruleset) if stat == "dodge" else model.strength
         if spec["stat_must"]:
             bonus += value
         else:
@@ -112,7 +113,7 @@ def dodge_stat(model: ModelState, kind: str, ruleset: Ruleset) -> int:
     """The dodge a rider uses in a crash test or an attack's dodge: its stat on its bike
     (:func:`~entropy3d.rules.combat.rider_dodge`), none when a trait forbids it (Clutz)."""
     used = test_mods(model, kind, ruleset).dodge_used
-    return rider_dodge(model.dodge, model.bike_type, ruleset) if used else 0
+    return rider_dodge(model.dodge, advantage_bike(model), ruleset) if used else 0
 
 
 def duel(kind: str, attacker: ModelState, target: ModelState, attacker_kind: str, defender_kind: str, tn: int,

@@ -33,6 +33,7 @@ import numpy as np
 from entropy3d.errors import IllegalPlanError
 from entropy3d.geometry import Pose
 from entropy3d.rules import (
+    bike_advantages,
     choice_traits,
     conditions,
     grab,
@@ -222,6 +223,10 @@ def check(state: State, action: Action, ruleset: Ruleset, table: TableChecks | N
         if action.target not in state.models:
             raise IllegalPlanError("EC-ACT-ATTACK", f"no model {action.target!r} to attack; models: "
                                                     f"{', '.join(m for m in state.models if m != model.id)}")
+        if action.weapon == bike_advantages.TAUNT:  # in lieu of an attack (EC-TRAIT: Get a Real Bike)
+            check_chance(model, CHICKEN)
+            bike_advantages.check_taunt(state, model.id, action.target, ruleset, see if table is not None else None)
+            return dataclasses.replace(action, sighting=seen[-1]) if seen else action
         if state.items and action.defence == ATTACK_BACK:  # nor attacks back (EC-MISSION-GRAB; check_attack
             # refuses the holder's own attack)
             grab.check_holder_attack(state, model.id, action.target, attacks_back=True)
@@ -287,6 +292,7 @@ def check(state: State, action: Action, ruleset: Ruleset, table: TableChecks | N
     if stunned and abs(move.length_in - move.band.min) > 1e-6:
         raise IllegalPlanError("EC-COND-STUN", f"{model.id} is stunned: it rides its minimum distance, "
                                f"{move.band.min:g}\"")
+    bike_advantages.check_ride(model, move, ruleset)  # EC-TRAIT: L Plates, Get a Real Bike
     if probe is not None:
         crossed = probe.edge_crossed(move.path)
         if crossed is not None and crossed[1] == "cliff":
@@ -400,6 +406,8 @@ def _apply(state: State, action: Action, facts: Facts | None, rng: np.random.Gen
         return resolve_skip(state, model, ruleset)
     if action.kind == WATCH:
         return stopped_guns.remain(state, model.id, ruleset)
+    if action.kind == ATTACK and action.weapon == bike_advantages.TAUNT:
+        return bike_advantages.resolve_taunt(state, model.id, action.target)
     if action.kind == ATTACK and action.weapon == items.PASS:
         return items.resolve_pass(state, model.id, action.target, action.from_pose, action.push,
                                   action.defender_push, rng, ruleset)

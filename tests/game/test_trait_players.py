@@ -61,3 +61,24 @@ def test_EC_TRAIT_nimble_the_automatic_player_rides_its_free_move_straight_ahead
     action = player.choose_action(SystemView(state, state.model("k1"), engine, None))
     assert (action.kind, str(action.plan)) == ("forced", "s2: straight 3")
     assert engine.check(state, action).move.length_in == 3
+
+
+def test_EC_TRAIT_a_script_names_the_traits_it_uses_and_a_taunt_is_a_weapon_word(tmp_path):
+    """A script's `use:` names Strategist or All Part of the Plan; another name is refused before
+    play with its key path and the names allowed; `attack: h1 with get_a_real_bike` (Get a Real
+    Bike's taunt) is no unknown weapon."""
+    import pytest
+
+    from entropy3d.errors import ScriptError
+    from entropy3d.game.session import play_game
+    from tests.rules.test_choice_traits_game import YARD
+
+    script = tmp_path / "run.yaml"
+    script.write_text(f"scene: {YARD}\nactivations:\n"
+                      "  - {turn: 1, model: k1, plans: ['s1: straight 8'], attack: h1 with get_a_real_bike,"
+                      " use: {plotting: [1]}}\n")
+    with pytest.raises(ScriptError) as error:
+        play_game(None, producer="geometric", script=script, replay_path=tmp_path / "game.jsonl")
+    (where, line, message), = error.value.problems
+    assert (where, line) == ("activations[0].use.plotting", 3)
+    assert "strategist, all_part_of_the_plan" in message

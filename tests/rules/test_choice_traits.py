@@ -12,6 +12,7 @@ import pytest
 from entropy3d.errors import IllegalPlanError
 from entropy3d.geometry import Pose
 from entropy3d.rules.facts import Sight
+from entropy3d.rules.state import State
 from entropy3d.rules.transition import Action, check, resolve
 from tests.rules.test_attacks import Table, armed, attack, side_by_side
 from tests.rules.test_transition import take
@@ -199,3 +200,52 @@ def test_EC_TRAIT_reach_advantage_strikes_first_and_the_other_tests_with_the_str
     crowded = reach.with_model(k1.but(id="h2", gang="hades", pose=Pose(k1.pose.x, k1.pose.y + 42 / 25.4 + 0.5, 0)))
     both, _ = attack(crowded, back, rules, dice([9, 8, 9, 9]))
     assert (both.model("k1").stress, both.model("h1").stress) == (3, 5)
+
+
+def test_EC_TRAIT_l_plates_leaves_the_bike_advantages_unused(rules, dice):
+    """L Plates: "This rider doesn't have enough experience and therefore cannot use any bike
+    specific advantages" (which count: DECISION in the rules data). h1 rides a trailbike: +1 to hit
+    its rider, +1 dodge (EC-BIKE-TRAIL). k1's chain, 9+6 = 15: against TN 14+1 = 15 and a dodge of
+    7+6+1+1 = 15 the tie goes to the dodge (EC-DICE-2): a miss. With L Plates: TN 14, dodge 7+6+1 =
+    14: a hit, 2 stress. An L-plated sportsbike may not turn past a template's end (EC-BIKE-SPORT's
+    extra inches) nor stoppie."""
+    state = side_by_side(0.3, weapon="chain")
+    state = state.with_model(state.model("h1").but(bike_type="trailbike"))
+    chain = Action.attack("k1", "h1", "chain", "never", "never")
+    plain, events = attack(state, chain, rules, dice([9, 6, 7, 6]))
+    assert events[0].figures["tn"] == 15 and not events[0].figures["hit"]
+    learner = with_traits(state, "h1", ("l_plates", None))
+    hit, events = attack(learner, chain, rules, dice([9, 6, 7, 6]))
+    assert events[0].figures["tn"] == 14 and events[0].figures["hit"] and hit.model("h1").stress == 2
+    rider = side_by_side(0.3).model("k1").but(bike_type="sportsbike", speed=2, pose=Pose(10, 10, 0))
+    sporty = State(2, "turf_war", {"k1": rider}, {}, {})
+    for plan in ("s2: left medium 7", "stoppie s2: straight 7, pivot left 90"):
+        assert check(sporty, Action.ride("k1", plan), rules).move.length_in == 7
+        with pytest.raises(IllegalPlanError, match="EC-TRAIT") as refused:
+            check(sporty.with_model(rider.but(traits=(("l_plates", None),))), Action.ride("k1", plan), rules)
+        assert "l_plates" in refused.value.message
+
+
+def test_EC_TRAIT_get_a_real_bike_takes_the_targets_bike_advantages_for_the_turn(rules, dice):
+    """Get a real bike: "Target bike & up to one rider specific advantages are unusable for the
+    remainder of this turn." k1 (the trait) taunts h1 (trailbike) 8" away in lieu of its attack,
+    seeing it (DECISION: within 12", in sight as a shot needs). Then k2's chain on h1 needs 14, not
+    14+1 (the trailbike's +1 is gone), and 9+6 = 15 beats the dodge 7+6+1 = 14 (no +1 dodge): a hit.
+    The first action of turn 3 gives the advantages back. Out of sight, or 13" away, it is refused."""
+    state = with_traits(side_by_side(8.0), "k1", ("get_a_real_bike", None))
+    state = state.with_model(state.model("h1").but(bike_type="trailbike"))
+    k1 = state.model("k1")
+    state = state.with_model(k1.but(id="k2", pose=Pose(10, 10 - 42 / 25.4 - 0.3, 0), weapon="chain"))
+    taunt = Action.attack("k1", "h1", "get_a_real_bike")
+    with pytest.raises(IllegalPlanError, match="EC-COVER-1"):
+        check(armed(state, "k1"), taunt, rules, Table(HIDDEN))
+    far = state.with_model(k1.but(pose=Pose(10, 23, 0)))
+    with pytest.raises(IllegalPlanError, match="EC-TRAIT"):
+        check(armed(far, "k1"), taunt, rules, Table(IN_VIEW))
+    taunted, events = resolve(state, check(armed(state, "k1"), taunt, rules, Table(IN_VIEW)), None,
+                              np.random.default_rng(0), rules)
+    assert taunted.model("h1").advantages_off_turn == 2 and "get a real bike" in events[0].rules
+    after, events = attack(taunted, Action.attack("k2", "h1", "chain", "never", "never"), rules, dice([9, 6, 7, 6]))
+    assert events[0].figures["tn"] == 14 and events[0].figures["hit"]
+    next_turn = activated(dataclasses.replace(after, turn=3), "k2", rules, None)
+    assert next_turn.model("h1").advantages_off_turn == 0
