@@ -24,6 +24,7 @@ from entropy3d.geometry import Pose, poses_along
 from entropy3d.rules.attack_odds import melee_odds, shot_odds
 from entropy3d.rules.attacks import ALONG, DODGE, weapon_kind
 from entropy3d.rules.bike_advantages import TAUNT
+from entropy3d.rules.charisma import INSPIRE, auto_shares
 from entropy3d.rules.choice_traits import ATTACK_WORD, auto_declared, auto_free_move, obliged_defence
 from entropy3d.rules.items import PASS, pass_test
 from entropy3d.rules.kick import KICK
@@ -67,6 +68,9 @@ class EntropyCityPlayer:
             ridden = _last(view.taken, lambda step: step.action.move is not None)  # a forced move's after it
             index = 0 if ride is None else ride.before.model(model.id).actions_taken
             along = ridden.trajectory if ridden is not None and model.attack_chance in ALONG else None
+            inspire = self._inspire(ActionView(state, model, index, view.table, ruleset))
+            if inspire is not None:  # in lieu of its attack (EC-TRAIT: Charismatic Energy)
+                return inspire
             attack = self._attack(ActionView(state, model, index, view.table, ruleset), along)
             if attack is not None:
                 return attack
@@ -96,6 +100,30 @@ class EntropyCityPlayer:
             self.engine.check(view.state, action, view.probe)
         except IllegalPlanError:
             if plan != default:  # a plan its chooser gave (a script's) that the rules refuse
+                raise
+            return None
+        return action
+
+    def _inspire(self, view: ActionView) -> Action | None:
+        """Charismatic Energy (EC-TRAIT) in lieu of the attack: the shares its chooser gives
+        (``inspire_shares``: None leaves it to the automatic default,
+        :func:`~entropy3d.rules.charisma.auto_shares`), when the rider has the trait."""
+        model, table = view.model, view.probe
+        if not model.trait(INSPIRE)[0]:
+            return None
+        ask = getattr(self.chooser, "inspire_shares", None)
+        shares = ask(view) if ask is not None else None
+        chosen = shares is not None
+        if shares is None:
+            shares = auto_shares(view.state, model, self.engine.ruleset, lambda friend: table is not None and bool(
+                table.sight(view.state, model.id, friend, model.pose).bike_seen))
+        if not shares:
+            return None
+        action = dataclasses.replace(Action.attack(model.id, shares[0][0], INSPIRE), shares=tuple(shares))
+        try:
+            self.engine.check(view.state, action, table)
+        except IllegalPlanError:
+            if chosen:  # what its chooser (a script) said, refused: say so
                 raise
             return None
         return action

@@ -57,6 +57,8 @@ class ScriptedActivation(BaseModel):
     use: dict[str, list[Union[int, Literal["attack"]]]] = Field(
         default_factory=dict, description="traits the rider uses, each with where: its actions' numbers (1, 2) and "
                                           "`attack`, e.g. {strategist: [attack], all_part_of_the_plan: [1]} (EC-TRAIT)")
+    inspire: Optional[dict[str, int]] = Field(None, description="Charismatic Energy in lieu of the attack: the "
+                                              "stress taken off each follower, {h2: 3, h3: 1} (EC-TRAIT)")
     free_move: Optional[str] = Field(None, description="the free move Nimble (x) gives after a hit with no attack in "
                                      "return, a plan of one straight or turn: 's2: straight 3' (EC-TRAIT); none: "
                                      "not taken")
@@ -150,6 +152,10 @@ def script_problems(script: GameScript, lines: dict[str, int], table) -> list[tu
                 parse_plan(text)
             except PlanError as error:
                 add(f"{at}.plans[{a}]", str(error))
+        for follower in entry.inspire or {}:
+            if follower not in ids:
+                add(f"{at}.inspire.{follower}", f"no model {follower!r} in the scene {table.name!r}; "
+                                                f"{did_you_mean(follower, ids)}")
         for name in entry.use:
             if name not in DECLARED:
                 add(f"{at}.use.{name}", f"{name!r} is not a trait a player uses when it chooses; use one of "
@@ -265,6 +271,15 @@ class ScriptedPlayer:
             ask = getattr(self.fallback, "traits_to_use", None)
             return tuple(ask(view, what)) if ask is not None else auto_declared(view.model, what)
         return tuple(name for name, where in found[1].use.items() if what in (str(w) for w in where))
+
+    def inspire_shares(self, view: ActionView) -> tuple[tuple[str, int], ...] | None:
+        """The stress the script's leader takes off its followers this activation (Charismatic
+        Energy, EC-TRAIT): its ``inspire:``, () when the entry gives none, None (the automatic
+        player's choice) for an activation it does not list."""
+        found = self._entry(view)
+        if found is None:
+            return None
+        return tuple((found[1].inspire or {}).items())
 
     def free_move(self, view: ActionView) -> str | None:
         """The free move the script takes when Nimble gives one (EC-TRAIT), or None; for an

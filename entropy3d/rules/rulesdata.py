@@ -437,6 +437,7 @@ class TraitSpec(Strict):
         default_factory=list, description="Stealth: the attacks (weapon kinds) it cannot be the target of when "
                                           "not seen as the attacker's activation began (EC-STEALTH)")
     range_in: NonNeg = Field(0.0, description="Get a Real Bike: how far its taunt carries, inches")
+    stress: NonNegInt = Field(0, description="Charismatic Energy: the stress it takes off its followers a turn")
 
 
 class TrapSpec(Strict):

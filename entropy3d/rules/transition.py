@@ -34,6 +34,7 @@ from entropy3d.errors import IllegalPlanError
 from entropy3d.geometry import Pose
 from entropy3d.rules import (
     bike_advantages,
+    charisma,
     choice_traits,
     conditions,
     grab,
@@ -125,6 +126,7 @@ class Action:
     kick: KickPlan | None = None
     kicked_to: KickedTo | None = None
     traits_used: tuple[str, ...] = ()  # traits its player declared for it (EC-TRAIT: Strategist, ...)
+    shares: tuple[tuple[str, int], ...] = ()  # Charismatic Energy's: (follower, stress) taken (EC-TRAIT)
 
     def __repr__(self) -> str:
         return f"Action({self.kind} {self.model_id}{' ' + str(self.plan) if self.plan else ''})"
@@ -170,6 +172,8 @@ class Action:
                 "push": self.push, "unavoidable": self.unavoidable}
         if self.traits_used:  # only then: other replays keep their bytes
             data["traits_used"] = list(self.traits_used)
+        if self.shares:
+            data["shares"] = [list(share) for share in self.shares]
         if self.kind == ATTACK:
             pose = self.from_pose
             data.update(target=self.target, defender_push=self.defender_push, weapon=self.weapon,
@@ -192,7 +196,8 @@ class Action:
                    from_pose=None if pose is None else Pose(pose[0], pose[1], pose[3], pose[2]),
                    kick=KickPlan.from_json(data["kick"]) if data.get("kick") else None,
                    kicked_to=KickedTo.from_json(data["kicked_to"]) if data.get("kicked_to") else None,
-                   traits_used=tuple(data.get("traits_used", ())))
+                   traits_used=tuple(data.get("traits_used", ())),
+                   shares=tuple((str(who), int(n)) for who, n in data.get("shares", ())))
 
 
 def check(state: State, action: Action, ruleset: Ruleset, table: TableChecks | None = None) -> Action:
@@ -223,6 +228,11 @@ def check(state: State, action: Action, ruleset: Ruleset, table: TableChecks | N
         if action.target not in state.models:
             raise IllegalPlanError("EC-ACT-ATTACK", f"no model {action.target!r} to attack; models: "
                                                     f"{', '.join(m for m in state.models if m != model.id)}")
+        if action.weapon == charisma.INSPIRE:  # in lieu of an attack (EC-TRAIT: Charismatic Energy)
+            check_chance(model, CHICKEN)
+            charisma.check_shares(state, model.id, action.shares, ruleset, None if table is None else (
+                lambda friend: table.sight(state, model.id, friend, model.pose)))
+            return action
         if action.weapon == bike_advantages.TAUNT:  # in lieu of an attack (EC-TRAIT: Get a Real Bike)
             check_chance(model, CHICKEN)
             bike_advantages.check_taunt(state, model.id, action.target, ruleset, see if table is not None else None)
@@ -406,6 +416,8 @@ def _apply(state: State, action: Action, facts: Facts | None, rng: np.random.Gen
         return resolve_skip(state, model, ruleset)
     if action.kind == WATCH:
         return stopped_guns.remain(state, model.id, ruleset)
+    if action.kind == ATTACK and action.weapon == charisma.INSPIRE:
+        return charisma.resolve_shares(state, model.id, action.shares)
     if action.kind == ATTACK and action.weapon == bike_advantages.TAUNT:
         return bike_advantages.resolve_taunt(state, model.id, action.target)
     if action.kind == ATTACK and action.weapon == items.PASS:

@@ -82,3 +82,19 @@ def test_EC_TRAIT_a_script_names_the_traits_it_uses_and_a_taunt_is_a_weapon_word
     (where, line, message), = error.value.problems
     assert (where, line) == ("activations[0].use.plotting", 3)
     assert "strategist, all_part_of_the_plan" in message
+
+
+def test_EC_TRAIT_charismatic_energy_the_automatic_leader_relieves_a_follower_near_its_max():
+    """Charismatic Energy: the automatic player takes stress off a follower it sees that is within 3
+    of its max (k1 at 8 of 10): 4 of it, in lieu of its attack; with k1 at 5 it attacks as ever."""
+    from tests.rules.test_attacks import Table
+    from tests.rules.test_choice_traits import IN_VIEW
+
+    state = side_by_side(0.3, weapon="chain", attack_chance=ALONG_THE_MOVE, traits=(("charismatic_energy", None),))
+    leader = state.model("k1")
+    engine, player = player_of(rules)
+    for stress, expected in ((8, (("k2", 4),)), (5, ())):
+        now = state.with_model(leader.but(id="k2", pose=Pose(20, 20, 0), stress=stress, traits=(),
+                                          attack_chance=None))
+        action = player.choose_action(SystemView(now, now.model("k1"), engine, Table(IN_VIEW)))
+        assert action.kind == "attack" and action.shares == expected

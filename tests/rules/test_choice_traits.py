@@ -249,3 +249,30 @@ def test_EC_TRAIT_get_a_real_bike_takes_the_targets_bike_advantages_for_the_turn
     assert events[0].figures["tn"] == 14 and events[0].figures["hit"]
     next_turn = activated(dataclasses.replace(after, turn=3), "k2", rules, None)
     assert next_turn.model("h1").advantages_off_turn == 0
+
+
+def test_EC_TRAIT_charismatic_energy_takes_up_to_4_stress_off_followers_it_sees(rules):
+    """Charismatic Energy: "once per turn he may remove 4 stress divided amongst his followers anyway
+    he chooses providing he has line of sight ... they lose this amount and he gains it." j1 (the
+    trait, stress 1) after its move, in lieu of its attack, takes 3 from k1 (stress 5) and 1 from k2
+    (stress 2): k1 2, k2 1, j1 1+4 = 5. 3+2 = 5 is more than 4; a follower it does not see, or an
+    enemy, is refused, naming the trait; and having made it, it has no attack left (EC-ACT-ATTACK)."""
+    state = side_by_side(0.3)
+    k1 = state.model("k1").but(stress=5)
+    state = State(2, "turf_war", {"k1": k1, "h1": state.model("h1"),
+                                  "k2": k1.but(id="k2", pose=Pose(20, 20, 0), stress=2),
+                                  "j1": k1.but(id="j1", pose=Pose(20, 5, 0), stress=1,
+                                               traits=(("charismatic_energy", None),))})
+    inspire = dataclasses.replace(Action.attack("j1", "k1", "charismatic_energy"), shares=(("k1", 3), ("k2", 1)))
+    checked = check(armed(state, "j1"), inspire, rules, Table(IN_VIEW))
+    after, events = resolve(armed(state, "j1"), checked, None, np.random.default_rng(0), rules)
+    assert [after.model(m).stress for m in ("k1", "k2", "j1")] == [2, 1, 5]
+    assert events[0].figures["shares"] == {"k1": 3, "k2": 1}
+    for shares, table, why in (((("k1", 3), ("k2", 2)), Table(IN_VIEW), "4 stress a turn at most"),
+                               ((("k1", 3),), Table(HIDDEN), "does not see k1"),
+                               ((("h1", 1),), Table(IN_VIEW), "no follower")):
+        with pytest.raises(IllegalPlanError, match="EC-TRAIT") as refused:
+            check(armed(state, "j1"), dataclasses.replace(inspire, shares=shares), rules, table)
+        assert why in refused.value.message
+    with pytest.raises(IllegalPlanError, match="EC-ACT-ATTACK"):
+        check(after, dataclasses.replace(inspire, shares=(("k1", 1),)), rules, Table(IN_VIEW))
