@@ -47,14 +47,17 @@ def advantage_bike(model: ModelState) -> str:
 
 def check_ride(model: ModelState, move, ruleset: Ruleset) -> None:
     """A checked ride (``move``: its PlannedMove) that uses an advantage the rider cannot use (a
-    stoppie, a sportsbike's turn past the template's end, EC-BIKE-SPORT): IllegalPlanError naming
-    the trait."""
+    stoppie, a sportsbike's turn past the template's end, EC-BIKE-SPORT; its other speeds are the
+    bike's own): IllegalPlanError naming the trait."""
     why = advantages_unusable(model)
     if why is None:
         return
     if move.plan.action == "stoppie":
         raise IllegalPlanError("EC-TRAIT", f"{model.id} cannot use its bike's advantages ({why}): no stoppie")
-    if "EC-BIKE-SPORT" in move.clauses:
+    from entropy3d.rules.plan import Turn
+
+    if any(isinstance(seg, Turn) and seg.inches > float(ruleset.data(f"turn_templates.{seg.template}.arc_length_in"))
+           for seg in move.plan.segments):
         raise IllegalPlanError("EC-TRAIT", f"{model.id} cannot use its bike's advantages ({why}): no turn past the "
                                            "template's end")
 

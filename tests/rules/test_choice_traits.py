@@ -207,8 +207,8 @@ def test_EC_TRAIT_l_plates_leaves_the_bike_advantages_unused(rules, dice):
     specific advantages" (which count: DECISION in the rules data). h1 rides a trailbike: +1 to hit
     its rider, +1 dodge (EC-BIKE-TRAIL). k1's chain, 9+6 = 15: against TN 14+1 = 15 and a dodge of
     7+6+1+1 = 15 the tie goes to the dodge (EC-DICE-2): a miss. With L Plates: TN 14, dodge 7+6+1 =
-    14: a hit, 2 stress. An L-plated sportsbike may not turn past a template's end (EC-BIKE-SPORT's
-    extra inches) nor stoppie."""
+    14: a hit, 2 stress. An L-plated sportsbike rides its own speeds and templates, but may not turn
+    past a template's end (EC-BIKE-SPORT's extra inches) nor stoppie."""
     state = side_by_side(0.3, weapon="chain")
     state = state.with_model(state.model("h1").but(bike_type="trailbike"))
     chain = Action.attack("k1", "h1", "chain", "never", "never")
@@ -219,10 +219,12 @@ def test_EC_TRAIT_l_plates_leaves_the_bike_advantages_unused(rules, dice):
     assert events[0].figures["tn"] == 14 and events[0].figures["hit"] and hit.model("h1").stress == 2
     rider = side_by_side(0.3).model("k1").but(bike_type="sportsbike", speed=2, pose=Pose(10, 10, 0))
     sporty = State(2, "turf_war", {"k1": rider}, {}, {})
+    learner = sporty.with_model(rider.but(traits=(("l_plates", None),)))
+    assert check(learner, Action.ride("k1", "s2: straight 6, left medium 5"), rules).move.length_in == 11
     for plan in ("s2: left medium 7", "stoppie s2: straight 7, pivot left 90"):
         assert check(sporty, Action.ride("k1", plan), rules).move.length_in == 7
         with pytest.raises(IllegalPlanError, match="EC-TRAIT") as refused:
-            check(sporty.with_model(rider.but(traits=(("l_plates", None),))), Action.ride("k1", plan), rules)
+            check(learner, Action.ride("k1", plan), rules)
         assert "l_plates" in refused.value.message
 
 
