@@ -8,7 +8,9 @@
   :func:`~entropy3d.rules.dice.pushed_die`); the uses are counted in ``ModelState.trait_uses``.
 - Stealth: what the activating rider sees of each Stealth enemy is recorded when its activation
   begins (:func:`at_activation_start`); an attack of the kind the Stealth covers is refused on a
-  rider it did not see then (:func:`check_attack_traits`).
+  rider it did not see then (:func:`check_attack_traits`); so is the shot of an enemy on overwatch
+  that did not see it as its own activation began
+  (:func:`entropy3d.rules.stopped_guns.watchers_at_start`).
 - Timid (x), Aggressive (x): once stress reaches x (``ModelState.traits_latched``, kept "even if
   stress is dropped later") a melee attack on the rider must be met by a dodge (Timid) or, where
   the rules allow one, by an attack back (Aggressive): the check refuses the other defence.

@@ -38,6 +38,7 @@ import numpy as np
 from entropy3d.errors import IllegalPlanError
 from entropy3d.geometry import Pose
 from entropy3d.rules.attacks import check_attack, resolve_shot
+from entropy3d.rules.choice_traits import check_attack_traits, stealth_covers
 from entropy3d.rules.combat import gun_range_in
 from entropy3d.rules.event import Event
 from entropy3d.rules.facts import Facts, Sight
@@ -172,10 +173,27 @@ def first_shot(state: State, watcher: ModelState, mover_id: str, trajectory: np.
         try:
             check_attack(there, watcher.id, mover_id, watcher.gun, ruleset, from_pose=looking,
                          see=lambda there=there, looking=looking: table.sight(there, watcher.id, mover_id, looking))
+            check_attack_traits(there, watcher.id, mover_id, watcher.gun, "dodge", ruleset)  # EC-STEALTH, EC-TRAIT
         except IllegalPlanError:
             continue
         return progress, t_s, pose, there
     return None
+
+
+def watchers_at_start(state: State, model_id: str, ruleset: Ruleset, table) -> State:
+    """EC-STEALTH for the shots of enemies on overwatch (EC-GUN-STOPPED) at an activating rider
+    whose Stealth covers guns: a watcher that does not see it as its activation begins (looking
+    its way: a watcher sees all round) may not shoot it in this activation (its
+    ``unseen_at_start``, read by the check of the watcher's shot); ``table`` answers ``sight``,
+    None sees nothing."""
+    model = state.model(model_id)
+    if stealth_covers(model, "gun", ruleset) is None:
+        return state
+    for watcher in watchers(state, model_id):
+        hidden = table is None or not table.sight(state, watcher.id, model_id,
+                                                  facing(watcher.pose, model.pose.xy)).bike_seen
+        state = state.with_model(watcher.but(unseen_at_start=(model_id,) if hidden else ()))
+    return state
 
 
 def react(state: State, mover_id: str, facts: Facts, push: str, rng: np.random.Generator, ruleset: Ruleset,

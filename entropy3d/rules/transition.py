@@ -409,7 +409,8 @@ def _apply(state: State, action: Action, facts: Facts | None, rng: np.random.Gen
     model = state.model(action.model_id)
     if action.kind == ACTIVATE:
         state, events = begin_activation(state, model.id, ruleset)
-        return choice_traits.at_activation_start(state, model.id, ruleset, table), events  # EC-STEALTH
+        state = choice_traits.at_activation_start(state, model.id, ruleset, table)  # EC-STEALTH
+        return stopped_guns.watchers_at_start(state, model.id, ruleset, table), events
     if action.kind == END:
         return end_activation(state, model.id, rng, ruleset)
     if action.kind == SKIP:

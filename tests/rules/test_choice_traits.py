@@ -278,3 +278,24 @@ def test_EC_TRAIT_charismatic_energy_takes_up_to_4_stress_off_followers_it_sees(
         assert why in refused.value.message
     with pytest.raises(IllegalPlanError, match="EC-ACT-ATTACK"):
         check(after, dataclasses.replace(inspire, shares=(("k1", 1),)), rules, Table(IN_VIEW))
+
+
+def test_EC_STEALTH_a_watcher_that_did_not_see_the_rider_as_its_activation_began_holds_fire(rules, dice):
+    """Stealth (ranged) against overwatch (EC-GUN-STOPPED): k1 watches with a pistol at (10, 10);
+    h1 (stealth_ranged) at (50, 10) rides 12" west into its range. Seen as h1's activation began,
+    the watcher shoots 5" into the ride (TN 16+1 = 17: 9+8 = 17 against a dodge of 7+8+1 = 16, a
+    hit, 1 wound). Not seen then (the table showed k1 nothing), it may not shoot h1 in this
+    activation: no shot, h1 keeps its 3 wounds, k1 still watches."""
+    from tests.rules.test_stopped_guns import SeeingTable, watching
+    from tests.rules.test_transition import ridden
+
+    state = watching()
+    state = state.with_model(state.model("h1").but(traits=(("stealth_ranged", None),)))
+    outcomes = []
+    for at_start in (SeeingTable(), None):
+        begun = resolve(state, Action.activate("h1"), None, np.random.default_rng(0), rules, at_start)[0]
+        checked = check(begun, Action.ride("h1", "s2: straight 12", "never"), rules)
+        after, events = resolve(begun, checked, ridden(checked), dice([9, 8, 7, 8]), rules, SeeingTable())
+        outcomes.append((after.model("h1").wounds, after.model("k1").overwatch_push,
+                         any(e.figures.get("overwatch") for e in events)))
+    assert outcomes == [(2, None, True), (3, "never", False)]
