@@ -228,8 +228,11 @@ class EntropyCityPlayer:
         if choice is None:
             return None
         defender_push = self.pushes.get(view.state.model(choice.target).gang, "sit-at-tn")
-        defence = obliged_defence(view.state, view.model.id, choice.target, choice.kind, self.engine.ruleset,
-                                  choice.from_pose) if choice.kind not in (PASS, TAUNT) else DODGE  # EC-TRAIT
+        said = getattr(self.chooser, "defence", None)  # the target's answer, where its chooser says it (a script)
+        defence = said(view, choice) if said is not None and choice.kind not in (PASS, TAUNT) else None
+        if defence is None:
+            defence = obliged_defence(view.state, view.model.id, choice.target, choice.kind, self.engine.ruleset,
+                                      choice.from_pose) if choice.kind not in (PASS, TAUNT) else DODGE  # EC-TRAIT
         return self._declared(Action.attack(view.model.id, choice.target, choice.kind, choice.push or self.push,
                                             defender_push, defence=defence, from_pose=choice.from_pose,
                                             kick=choice.kick), view, ATTACK_WORD)

@@ -57,6 +57,9 @@ class ScriptedActivation(BaseModel):
     use: dict[str, list[Union[int, Literal["attack"]]]] = Field(
         default_factory=dict, description="traits the rider uses, each with where: its actions' numbers (1, 2) and "
                                           "`attack`, e.g. {strategist: [attack], all_part_of_the_plan: [1]} (EC-TRAIT)")
+    defence: Optional[Literal["dodge", "attack"]] = Field(
+        None, description="how the target of this entry's melee attack answers (EC-MEL-DEF): `dodge` or `attack` "
+                          "back; none: as its traits oblige (Aggressive, EC-TRAIT), else a dodge")
     inspire: Optional[dict[str, int]] = Field(None, description="Charismatic Energy in lieu of the attack: the "
                                               "stress taken off each follower, {h2: 3, h3: 1} (EC-TRAIT)")
     free_move: Optional[str] = Field(None, description="the free move Nimble (x) gives after a hit with no attack in "
@@ -271,6 +274,12 @@ class ScriptedPlayer:
             ask = getattr(self.fallback, "traits_to_use", None)
             return tuple(ask(view, what)) if ask is not None else auto_declared(view.model, what)
         return tuple(name for name, where in found[1].use.items() if what in (str(w) for w in where))
+
+    def defence(self, view: ActionView, option: AttackOption) -> str | None:
+        """How the target of the script's attack answers (its entry's ``defence:``), or None: the
+        automatic choice (what the target's traits oblige, else a dodge)."""
+        found = self._entry(view)
+        return None if found is None else found[1].defence
 
     def inspire_shares(self, view: ActionView) -> tuple[tuple[str, int], ...] | None:
         """The stress the script's leader takes off its followers this activation (Charismatic

@@ -53,3 +53,44 @@ def test_EC_STEALTH_EC_TRAIT_a_scripted_game_strikes_the_stealth_rider_only_once
     assert replay.end.state.model("k1").trait_uses == (("strategist", 1),)
     _, unhidden = play(tmp_path, YARD.read_text().replace("traits: {stealth: null}", "traits: {}"))
     assert len(unhidden) == 2 and unhidden[0].model == "k1"
+
+
+REACH_SCRIPT = """scene: {yard}
+turns: 1
+fallback: error
+activations:
+  - {{turn: 1, model: k1, plans: ['s1: straight 8', 's1: right tight 3, straight 4'], attack: h1 with chain,
+     defence: attack}}
+  - {{turn: 1, model: h1, plans: ['walk: straight 1', 'walk: straight 1']}}
+"""
+
+
+def test_EC_TRAIT_EC_MEL_DEF_a_script_has_the_target_attack_back_and_reach_advantage_strikes_first(tmp_path):
+    """Clauses: EC-MEL-DEF, EC-TRAIT (Reach Advantage). The trait yard with Shade facing north and
+    carrying a lead pipe, Viper with Reach Advantage, seed 1, 1 turn. Viper rides as in the Stealth
+    game (the tight turn's test: 9+2, pushed 9 = 20) and comes down on Shade from its front; the
+    script's `defence: attack` has Shade attack back. Viper strikes first: chain TN 14, 7+6, pushed
+    4 = 17, a hit: Shade +2 stress. Then Shade tests with that stress: lead pipe TN 13+1 (Viper only
+    moved, EC-MOVE-3) = 14, 4+1, pushed 5 and 9, + stress 2 = 21: a hit, Viper +3. Without the trait
+    both roll at once and Shade's test is at stress 0."""
+    from entropy3d.game.session import play_game
+    from entropy3d.video.ending import game_events
+
+    text = YARD.read_text().replace("rider: {name: Shade, traits: {stealth: null}}",
+                                    "rider: {name: Shade, weapon: leadpipe}")
+    text = text.replace("position: [16, 12], facing: 270,", "position: [16, 12], facing: 90,")
+    stress_at_the_answer = []
+    for traits in ("{reach_advantage: null}", "{}"):
+        yard = tmp_path / "yard.yaml"
+        yard.write_text(text.replace("traits: {strategist: 1}", f"traits: {traits}"))
+        script = tmp_path / "run.yaml"
+        script.write_text(REACH_SCRIPT.format(yard=yard))
+        replay = play_game(None, seed=1, producer="geometric", script=script)
+        events = [e for e in game_events(replay) if e.kind in ("attack", "trait")]
+        answer = next(e for e in events if "attacks back" in e.rules)  # its roll is the last of the event's
+        stress_at_the_answer.append(answer.rolls[-1].stress)
+        if traits != "{}":
+            assert [e.kind for e in events[:2]] == ["trait", "attack"] and "k1 strikes first" in events[0].rules
+            assert answer.rolls[-1].dice == (4, 1, 5, 9) and answer.rolls[-1].total == 21
+            assert {m.id: m.stress for m in replay.end.state.models.values()} == {"k1": 3, "h1": 2}
+    assert stress_at_the_answer == [2, 0]
