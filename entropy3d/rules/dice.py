@@ -170,6 +170,16 @@ class TestRoll:
         """Dice added by pushing one's luck."""
         return max(0, len(self.dice) - 2)
 
+    @property
+    def clauses(self) -> tuple[str, ...]:
+        """The dice clauses this test applied, as its numbers show: every test is 2d10 against a TN
+        (EC-DICE-1); a natural 21 (EC-DICE-3), a bust (EC-DICE-4), dice pushed (EC-DICE-5), stress
+        added to the total (EC-DICE-6), the TN raised to 21 at max stress (EC-DICE-7)."""
+        shown = {"EC-DICE-3": self.outcome is Outcome.CRIT, "EC-DICE-4": self.outcome is Outcome.BUST,
+                 "EC-DICE-5": self.pushes > 0, "EC-DICE-6": self.stress > 0,
+                 "EC-DICE-7": self.effective_tn != self.tn}
+        return ("EC-DICE-1",) + tuple(clause for clause, applied in shown.items() if applied)
+
     def __repr__(self) -> str:
         dice = "+".join(str(d) for d in self.dice)
         tn = f"TN {self.tn}" if self.tn == self.effective_tn else f"TN {self.tn}->{self.effective_tn}"

@@ -88,6 +88,9 @@ class GameSystem:
     """Prefix of its clause ids in ``rules/clauses.md`` (``GANG-``)."""
     clauses: ClassVar[tuple[str, ...]]
     """Clause ids this system resolves (each named by a test that checks it)."""
+    turn_clauses: ClassVar[tuple[str, ...]] = ()
+    """Clause ids a turn's start plays in its game (who goes first, the order of activations): what
+    a turn's record (:class:`~entropy3d.game.records.TurnRecord`) shows was applied."""
     rules_file: ClassVar[str]
     """Its rules data, ``rules/<rules_file>.yaml``."""
     # the system's own words where the video shows its game (a system that plays)

@@ -25,22 +25,25 @@ class EntropyCity(GameSystem):
     title = "Entropy City"
     seed = "000"
     clause_prefix = "EC-"
+    #: served: a game of tests/systems/data/reached_games.yaml reaches each (tests/systems/test_clauses_reached.py);
+    #: those it does not are "not yet" (rules/clauses.md says why)
     clauses = (
         "EC-DICE-1", "EC-DICE-2", "EC-DICE-3", "EC-DICE-4", "EC-DICE-5", "EC-DICE-6", "EC-DICE-7",
         "EC-TURN-1", "EC-TURN-2", "EC-TURN-3", "EC-TURN-4", "EC-SPD-1", "EC-SPD-2", "EC-MOVE-1",
-        "EC-MOVE-2", "EC-MOVE-3", "EC-TMPL-1", "EC-TMPL-2", "EC-TMPL-3", "EC-WEAVE-1", "EC-ACT-FOCUS",
-        "EC-ACT-CHICANE", "EC-ACT-GUNGHO", "EC-ACT-STOPPIE", "EC-ACT-STOP", "EC-ACT-PICKUP", "EC-ACT-PASS",
+        "EC-MOVE-2", "EC-TMPL-1", "EC-TMPL-2", "EC-TMPL-3", "EC-WEAVE-1", "EC-ACT-FOCUS",
+        "EC-ACT-CHICANE", "EC-ACT-GUNGHO", "EC-ACT-STOPPIE", "EC-ACT-STOP", "EC-ACT-PICKUP",
         "EC-ACT-LAYTRAP", "EC-COL-1", "EC-COL-HEAD", "EC-COL-SIDE", "EC-COL-EDGE", "EC-MEL-1", "EC-MEL-2",
-        "EC-MEL-CHICKEN", "EC-MEL-KICK", "EC-GUN-1", "EC-BASE", "EC-BIKE-SPORT", "EC-BIKE-CRUISER",
-        "EC-BIKE-TRAIL", "EC-BIKE-QUAD", "EC-BIKE-SCOOTER", "EC-BIKE-POLICE", "EC-TER-TABLE", "EC-TER-GRAVEL",
+        "EC-MEL-CHICKEN", "EC-MEL-KICK", "EC-GUN-1", "EC-BIKE-SPORT", "EC-BIKE-CRUISER",
+        "EC-BIKE-TRAIL", "EC-BIKE-QUAD", "EC-BIKE-SCOOTER", "EC-TER-GRAVEL",
         "EC-TER-SAND", "EC-TER-GRASS", "EC-TER-RUINS", "EC-TER-CURB", "EC-TER-BUILDING", "EC-JUMP-1",
-        "EC-JUMP-2", "EC-JUMP-3", "EC-JUMP-4", "EC-DEST-1", "EC-DEST-2", "EC-DEST-3", "EC-DEST-4", "EC-LOS-1",
-        "EC-LOS-2", "EC-LOS-3", "EC-LOS-4", "EC-COVER-1", "EC-STEALTH", "EC-ACT-ATTACK", "EC-MEL-DEF",
-        "EC-WPN", "EC-PIERCE", "EC-HEADSHOT", "EC-WOUND", "EC-GUN-2", "EC-GUN-SPLIT", "EC-GUN-STOPPED",
-        "EC-STOPPED", "EC-STOP-RECOVER", "EC-COND-BURN", "EC-COND-WET", "EC-COND-BLEED", "EC-COND-STUN",
+        "EC-JUMP-2", "EC-JUMP-4", "EC-DEST-1", "EC-DEST-2", "EC-DEST-3", "EC-DEST-4", "EC-LOS-1",
+        "EC-LOS-2", "EC-LOS-3", "EC-LOS-4", "EC-COVER-1", "EC-ACT-ATTACK", "EC-MEL-DEF",
+        "EC-WPN", "EC-PIERCE", "EC-HEADSHOT", "EC-WOUND", "EC-GUN-2", "EC-GUN-STOPPED",
+        "EC-STOPPED", "EC-STOP-RECOVER", "EC-COND-BURN", "EC-COND-BLEED", "EC-COND-STUN",
         "EC-TRAP", "EC-TRAIT", "EC-ACT-STUNT", "EC-FOOT-MOVE", "EC-FOOT-DEPLOY", "EC-FOOT-ACT",
-        "EC-MISSION-PACKAGE",
+        "EC-MISSION-PACKAGE", "EC-MISSION-GRAB", "EC-MISSION-VIP",
     )
+    turn_clauses = ("EC-TURN-1", "EC-TURN-2")
     rules_file = "entropy_city"
     rules_schema = RulesSpec
 

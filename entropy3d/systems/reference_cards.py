@@ -162,7 +162,7 @@ class ReferenceCards(GameSystem):
     title = "Reference cards"
     seed = "004"
     clause_prefix = "REF-"
-    clauses = ("REF-COLL", "REF-COLL-HEAD", "REF-FALL", "REF-ELEV")
+    clauses = ("REF-COLL", "REF-FALL", "REF-ELEV")  # not REF-COLL-HEAD: rules/clauses.md says why
     rules_file = "reference_cards"
     rules_schema = ReferenceRules
     stats_schema = BodyStats

@@ -101,6 +101,19 @@ def test_EC_DICE_7_at_max_stress_tn_becomes_21_and_a_pass_lowers_stress_by_3(rul
     assert passed.effective_tn == 21 and passed.outcome is Outcome.SUCCESS and passed.stress_change == -3
 
 
+def test_a_test_roll_shows_the_dice_clauses_it_applied(rules, dice):
+    """Clauses: EC-DICE-1, EC-DICE-3, EC-DICE-4, EC-DICE-5, EC-DICE-6, EC-DICE-7. What a game's
+    record of a roll shows it applied (tests/systems/test_clauses_reached.py reads it): 7+8 at no
+    stress, TN 13, only EC-DICE-1; a natural 21 at stress 2, EC-DICE-3 and EC-DICE-6; 9+7 pushed
+    with a 10 (26, over 21), EC-DICE-5 and the bust; at max stress 10 the TN 13 rises to 21."""
+    assert roll_test(13, 0, dice([7, 8]), rules, never_push).clauses == ("EC-DICE-1",)
+    assert roll_test(13, 2, dice([10, 1]), rules, never_push).clauses == ("EC-DICE-1", "EC-DICE-3", "EC-DICE-6")
+    pushed = roll_test(20, 0, dice([9, 7, 10]), rules, sit_at_tn)
+    assert pushed.total == 26 and pushed.clauses == ("EC-DICE-1", "EC-DICE-4", "EC-DICE-5")
+    maxed = roll_test(13, 10, dice([5, 6]), rules, never_push)
+    assert maxed.clauses == ("EC-DICE-1", "EC-DICE-6", "EC-DICE-7")
+
+
 def test_EC_DICE_7_at_max_stress_a_fail_busts(rules, dice):
     """Clause: EC-DICE-7. 2 + 3 + stress 10 = 15 would pass TN 13 normally; at max stress it busts."""
     roll = roll_test(13, 10, dice([2, 3]), rules, never_push)

@@ -212,6 +212,7 @@ class ChaseVehicles(GameSystem):
     seed = "001"
     clause_prefix = "SW-"
     clauses = ("SW-VEH-1", "SW-VEH-2", "SW-RAM", "SW-TURN", "SW-DMG", "SW-CRIT", "SW-CHASE")
+    turn_clauses = ("SW-TURN",)
     rules_file = "chase_vehicles"
     rules_schema = ChaseRules
     stats_schema = VehicleStats

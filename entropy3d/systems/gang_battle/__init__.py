@@ -206,6 +206,7 @@ class GangBattle(ArmedFigures, GameSystem):
     clauses = ("GANG-ARC", "GANG-COVER", "GANG-TURN", "GANG-MOVE", "GANG-SHOOT", "GANG-PIN", "GANG-AMMO",
                "GANG-WOUND", "GANG-INJURY", "GANG-RECOVERY", "GANG-BOTTLE", "GANG-NERVE", "GANG-BROKEN",
                "GANG-RUN", "GANG-RALLY")
+    turn_clauses = ("GANG-TURN",)
     rules_file = "gang_battle"
     rules_schema = GangRules
     stats_schema = FighterStats

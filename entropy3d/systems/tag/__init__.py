@@ -40,6 +40,7 @@ class Tag(GameSystem):
     seed = "none: docs/new-rulebook.md"
     clause_prefix = "TAG-"
     clauses = ("TAG-TURN", "TAG-MOVE", "TAG-TAG", "TAG-END")
+    turn_clauses = ("TAG-TURN",)
     rules_file = "tag"
     rules_schema = TagRules
     rules: TagRules

@@ -177,6 +177,7 @@ class TenacityTactics(ArmedFigures, GameSystem):
     clause_prefix = "TEN-"
     clauses = ("TEN-ELEV", "TEN-COVER", "TEN-SIZE", "TEN-TURN", "TEN-MOVE", "TEN-ATTACK", "TEN-STRESS",
                "TEN-PRONE", "TEN-DEFEND")
+    turn_clauses = ("TEN-TURN",)
     rules_file = "tenacity_tactics"
     rules_schema = TenacityRules
     stats_schema = FigureStats
