@@ -1,0 +1,27 @@
+"""Golden rulings of Entropy City (tests/systems/data/golden_entropy_city.yaml): each case played
+on tests/data/pass_yard.yaml through the engine's one path (tests/systems/golden.py), its
+events, refusals and state compared with the figures worked by hand from seed 000."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.systems.golden import Yard, case_id, check_case, load_cases
+
+YARD = Path(__file__).parents[1] / "data" / "pass_yard.yaml"
+CASES = load_cases("entropy_city")
+
+
+@pytest.fixture(scope="module")
+def yards():
+    """Path -> the Yard built on it, for this module's cases."""
+    return {}
+
+
+@pytest.mark.parametrize("case", CASES, ids=[case_id(case) for case in CASES])
+def test_EC_golden_rulings(yards, case):
+    """Clauses: EC-ACT-PICKUP, EC-MISSION-GRAB, EC-ACT-PASS (each case names its own). The dice
+    stated are the dice rolled, in order; the events and the state after are the hand-worked ones."""
+    check_case(Yard.of(case, YARD, yards), case)
