@@ -28,6 +28,7 @@ from entropy3d.rules.combat import (
     KICK,
     attack_stress,
     attack_tn,
+    attack_tn_modifiers,
     base_gap_in,
     check_melee,
     chicken_allowed,
@@ -275,6 +276,20 @@ def target_tn(base_tn: int, attacker: ModelState, target: ModelState, ruleset: R
     return tn + stress_traits.attack_tn_mod(attacker, target, ruleset)
 
 
+def _target_modifiers(target: ModelState, ruleset: Ruleset, ranged: bool, at_the_bike: bool) -> list[tuple[str, int]]:
+    """The changes :func:`~entropy3d.rules.combat.attack_tn` makes to an attack's TN for ``target``."""
+    return attack_tn_modifiers(ruleset, protection=target.protection, target_only_moved=target.only_moved,
+                               target_bike=target.bike_type, target_airborne=target.air is not None,
+                               ranged=ranged, at_the_bike=at_the_bike)
+
+
+def target_clauses(target: ModelState, ruleset: Ruleset, *, ranged: bool, at_the_bike: bool = False
+                   ) -> tuple[str, ...]:
+    """The clauses of what ``target`` changes of an attack's TN (:func:`target_tn`): EC-MOVE-3
+    when it only moved, EC-BIKE-TRAIL on a trailbike, EC-JUMP-3 airborne under a shot."""
+    return tuple(clause for clause, _ in _target_modifiers(target, ruleset, ranged, at_the_bike) if clause)
+
+
 def check_attack(state: State, attacker_id: str, target_id: str, weapon: str, ruleset: Ruleset,
                  from_pose: Pose | None = None, see: Callable[[], Sight] | None = None, shots: int = 1,
                  kick: KickPlan | None = None) -> None:
@@ -480,7 +495,8 @@ def resolve_melee(state: State, attacker_id: str, target_id: str, weapon: str, d
                                                                     ruleset)
     hits = attacker_hits
     clauses = ("EC-MEL-1", "EC-MEL-KICK" if weapon == KICK else "EC-WPN", "EC-MEL-DEF", "EC-DICE-2") + (
-        ("EC-PIERCE",) if spec["pierce"] else ())
+        ("EC-PIERCE",) if spec["pierce"] else ()) + target_clauses(target, ruleset, ranged=False,
+                                                                   at_the_bike=weapon == KICK)
     how = "attacks back" if back else "dodges"
     if back:
         state = state.with_model(state.model(target.id).but(no_attack_next_activation=True))
@@ -585,7 +601,8 @@ def resolve_shot(state: State, attacker_id: str, target_id: str, gun: str, shots
         # a stopped rider that shoots takes a focussed shot instead of recovering (EC-GUN-STOPPED)
         state = state.with_model(_tested(attacker.but(ammo=attacker.ammo - 1, only_moved=False, recovering=False),
                                          duel.attacker))
-        clauses = ("EC-GUN-1", "EC-GUN-2", "EC-COVER-1", "EC-DICE-2") + (("EC-GUN-SPLIT",) if shot else ())
+        clauses = ("EC-GUN-1", "EC-GUN-2", "EC-COVER-1", "EC-DICE-2") + (("EC-GUN-SPLIT",) if shot else ()) \
+            + target_clauses(target, ruleset, ranged=True)
         events.append(Event("attack", attacker.id,
                             f"{attacker.id} shoots {target.id} with a {gun}" + (f" (shot {shot + 1})" if shot else "")
                             + f": TN {tn}, {roll_text(duel.attacker)}; {target.id} dodges: {roll_text(dodge)} -> "

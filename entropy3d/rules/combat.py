@@ -13,6 +13,7 @@ import numpy as np
 from entropy3d.geometry import BaseShape, Pose, angle_between_deg
 from entropy3d.rules.facts import Sight
 from entropy3d.rules.ruleset import Ruleset
+from entropy3d.rules.speeds import bike_clause
 
 
 def base_gap_in(a_pose: Pose, a_base: BaseShape, b_pose: Pose, b_base: BaseShape,
@@ -189,16 +190,25 @@ def attack_tn(base_tn: int, ruleset: Ruleset, *, protection: int = 0, target_onl
     (EC-MOVE-3) + 1 against a trailbike rider (EC-BIKE-TRAIL) + the airborne penalty for ranged
     attacks (EC-JUMP-3). ``at_the_bike``: the attack is at the bike, not its rider (a kick,
     EC-MEL-KICK): neither the rider's protection nor the trailbike rider's modifier counts."""
+    return base_tn + sum(change for _, change in attack_tn_modifiers(
+        ruleset, protection=protection, target_only_moved=target_only_moved, target_bike=target_bike,
+        target_airborne=target_airborne, ranged=ranged, at_the_bike=at_the_bike))
+
+
+def attack_tn_modifiers(ruleset: Ruleset, *, protection: int = 0, target_only_moved: bool = False,
+                        target_bike: str | None = None, target_airborne: bool = False,
+                        ranged: bool = False, at_the_bike: bool = False) -> list[tuple[str, int]]:
+    """What :func:`attack_tn` adds to a weapon's TN, each change with the clause that makes it
+    ("" for the rider's protection, a stat): so an attack's event cites the clauses its TN
+    applied. Changes of 0 are left out."""
     if at_the_bike:
         protection, target_bike = 0, None
-    tn = base_tn + (0 if ranged else protection)
-    if target_only_moved:
-        tn += int(ruleset.data("actions.only_moved_tn_mod"))
-    if target_bike is not None:
-        tn += ruleset.bike_rules(target_bike).attack_rider_tn_mod
-    if ranged and target_airborne:
-        tn += int(ruleset.data("jump.ranged_tn_mod"))
-    return tn
+    changes = [("", 0 if ranged else protection),
+               ("EC-MOVE-3", int(ruleset.data("actions.only_moved_tn_mod")) if target_only_moved else 0),
+               (bike_clause(target_bike) if target_bike is not None else "",
+                ruleset.bike_rules(target_bike).attack_rider_tn_mod if target_bike is not None else 0),
+               ("EC-JUMP-3", int(ruleset.data("jump.ranged_tn_mod")) if ranged and target_airborne else 0)]
+    return [(clause, change) for clause, change in changes if change]
 
 
 def attack_stress(base_stress: int, attacker_bike: str, speed: int, ruleset: Ruleset) -> int:

@@ -55,7 +55,7 @@ def distance_band(bike_type: str, speed: int, ruleset: Ruleset,
     hi = band.max + bike.max_mod.get(speed, 0.0)
     clauses = ["EC-SPD-2"]
     if bike.min_mod or bike.max_mod.get(speed, 0.0):
-        clauses.append(f"EC-BIKE-{_BIKE_CLAUSE.get(bike_type, bike_type.upper())}")
+        clauses.append(bike_clause(bike_type))
     touched = set(terrain)
     for name in sorted(touched):
         effect = ruleset.terrain_effect(name)
@@ -73,6 +73,11 @@ def distance_band(bike_type: str, speed: int, ruleset: Ruleset,
 
 _BIKE_CLAUSE = {"sportsbike": "SPORT", "cruiser": "CRUISER", "trailbike": "TRAIL", "quad": "QUAD",
                 "scooter": "SCOOTER", "police": "POLICE"}
+
+
+def bike_clause(bike_type: str) -> str:
+    """The clause of a bike type's own rules: "EC-BIKE-TRAIL" for a trailbike."""
+    return f"EC-BIKE-{_BIKE_CLAUSE.get(bike_type, bike_type.upper())}"
 
 
 @dataclass(frozen=True)

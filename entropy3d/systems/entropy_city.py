@@ -30,7 +30,7 @@ class EntropyCity(GameSystem):
     clauses = (
         "EC-DICE-1", "EC-DICE-2", "EC-DICE-3", "EC-DICE-4", "EC-DICE-5", "EC-DICE-6", "EC-DICE-7",
         "EC-TURN-1", "EC-TURN-2", "EC-TURN-3", "EC-TURN-4", "EC-SPD-1", "EC-SPD-2", "EC-MOVE-1",
-        "EC-MOVE-2", "EC-TMPL-1", "EC-TMPL-2", "EC-TMPL-3", "EC-WEAVE-1", "EC-ACT-FOCUS",
+        "EC-MOVE-2", "EC-MOVE-3", "EC-TMPL-1", "EC-TMPL-2", "EC-TMPL-3", "EC-WEAVE-1", "EC-ACT-FOCUS",
         "EC-ACT-CHICANE", "EC-ACT-GUNGHO", "EC-ACT-STOPPIE", "EC-ACT-STOP", "EC-ACT-PICKUP", "EC-ACT-PASS",
         "EC-ACT-LAYTRAP", "EC-COL-1", "EC-COL-HEAD", "EC-COL-SIDE", "EC-COL-EDGE", "EC-MEL-1", "EC-MEL-2",
         "EC-MEL-CHICKEN", "EC-MEL-KICK", "EC-GUN-1", "EC-BIKE-SPORT", "EC-BIKE-CRUISER",
