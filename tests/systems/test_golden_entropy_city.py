@@ -22,6 +22,7 @@ def yards():
 
 @pytest.mark.parametrize("case", CASES, ids=[case_id(case) for case in CASES])
 def test_EC_golden_rulings(yards, case):
-    """Clauses: EC-ACT-PICKUP, EC-MISSION-GRAB, EC-ACT-PASS (each case names its own). The dice
-    stated are the dice rolled, in order; the events and the state after are the hand-worked ones."""
+    """Clauses: EC-ACT-PICKUP, EC-MISSION-GRAB, EC-ACT-PASS, EC-ACT-STUNT, EC-DICE-7 (each case
+    names its own). The dice stated are the dice rolled, in order; the events and the state after
+    are the hand-worked ones."""
     check_case(Yard.of(case, YARD, yards), case)
