@@ -106,8 +106,9 @@ class Names:
         text = self.named(text)
         if not self.pieces:
             return text
-        text = re.sub("'" + _whole_ids(self.pieces) + "'", lambda m: piece_name(m.group(1)), text)
-        return re.sub(_whole_ids(self.pieces), lambda m: piece_name(m.group(1)), text)
+        # quoted or bare, in one pass: a piece's name may hold its id ("depot" -> "the depot")
+        pieces = _whole_ids(self.pieces)
+        return re.sub(f"'{pieces}'|{pieces}", lambda m: piece_name(m.group(1) or m.group(2)), text)
 
     def thing(self, piece_id: str | None) -> str:
         """A rider's name, a wreck's as its rider's ("Tombstone's wreck", EC-WOUND; the wreck's id

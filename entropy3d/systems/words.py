@@ -119,7 +119,7 @@ def found_text(event: Event, names: Names) -> str:
     """What the producer found, with the piece it names by id given its readable name, and the
     other riders and scenery it names ("past roof_barrier" in a sight line) by name too."""
     found = event.found
-    if event.piece:
+    if event.piece and event.piece not in names.pieces:  # a rider or a wreck; scenery is named_all's
         found = found.replace(f"'{event.piece}'", names.thing(event.piece))
     return names.named_all(found)
 

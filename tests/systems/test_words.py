@@ -241,6 +241,11 @@ def test_a_systems_own_words_name_riders_and_scenery():
     assert names.named_all("hit yard_wreck (metal): damage to brick and yard_wreck") == (
         "hit the yard wreck (metal): damage to Brick and the yard wreck")
     assert names.named_all("left 'corner_flats' at 2.7\"") == "left the corner flats at 2.7\""
+    one_word = Names({}, {}, {}, ("depot", "crate"))  # a name that still holds its id is named once
+    assert one_word.named_all("rode 6.8\" then hit wall 'depot' at 0°; went into destructible 'crate'") == (
+        "rode 6.8\" then hit wall the depot at 0°; went into destructible the crate")
+    hit = Event("crash", "brick", "crashes", found="rode 6.8\" then hit wall 'depot' at 0°", piece="depot")
+    assert found_text(hit, one_word) == "rode 6.8\" then hit wall the depot at 0°"
     assert names.named_all("Moved into the nearest obstacle, corner_flats (2.5\" away); bin_2") == (
         "Moved into the nearest obstacle, the corner flats (2.5\" away); bin 2")
     sw = Event("crash", "brick", "Out of Control: Moved into the nearest obstacle, corner_flats",
