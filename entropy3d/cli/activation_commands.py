@@ -56,7 +56,6 @@ def _take_activation(scene: Path, model: str, plan: List[str], seed: Optional[in
     from entropy3d.rules.engine import EntropyCityEngine
     from entropy3d.scene import load_scene
     from entropy3d.scene.build import build_table_geometry
-    from entropy3d.scene.probe import SceneProbe
 
     if policy not in POLICY_NAMES:
         raise fail(f"error: --policy {policy!r} is not one of {', '.join(POLICY_NAMES)}")
@@ -83,8 +82,11 @@ def _take_activation(scene: Path, model: str, plan: List[str], seed: Optional[in
     rides = make_producer(producer, table, geometry)
     try:
         from entropy3d.game.judging import judged
+        from entropy3d.game.tableview import TableView
 
-        probe = SceneProbe.from_table(table, geometry)
+        # the table as the game asks it: a watcher's sight (EC-GUN-STOPPED), who saw whom as the
+        # activation began (EC-STEALTH)
+        probe = TableView(table, geometry)
         # on a table whose rulebook judges Entropy City's rides, its rulings count in the ride
         engine = judged(EntropyCityEngine(table.ruleset, probe), table, geometry, probe)
         steps = activation(engine, state, model, plan, np.random.default_rng(seed), rides, probe, push=policy)
