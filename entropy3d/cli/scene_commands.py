@@ -87,6 +87,7 @@ def scene_summary(path: Path) -> dict:
     import_for_command(*SCENE_GEOMETRY_MODULES)
     from entropy3d.scene import load_scene
     from entropy3d.scene.build import build_table_geometry
+    from entropy3d.scene.npc_set_up import road_exits
 
     table = load_scene(path)
     geometry = build_table_geometry(table)
@@ -125,6 +126,12 @@ def scene_summary(path: Path) -> dict:
         **({"vip_takedown": spec.vip_takedown.model_dump()} if spec.vip_takedown is not None else {}),
         **({"grab_n_go": {"items": {i.id: [float(i.at[0]), float(i.at[1])] for i in spec.grab_n_go.items},
                           "exits": dict(spec.grab_n_go.exits)}} if spec.grab_n_go is not None else {}),
+        **({"jailbreak": {"jail": spec.jailbreak.jail, "npc": spec.jailbreak.npc,
+                          "openings": [[float(x), float(y)] for x, y in spec.jailbreak.openings],
+                          "road_exits": [list(e) for e in road_exits(spec)]}} if spec.jailbreak is not None else {}),
+        **({"rescue_survive": {n.id: {"gang": n.gang, "at": [float(n.at[0]), float(n.at[1])],
+                                      "to": [float(n.to[0]), float(n.to[1])]} for n in spec.rescue_survive.npcs}}
+           if spec.rescue_survive is not None else {}),
     }
 
 
@@ -154,6 +161,15 @@ def info(scene: Path = typer.Argument(..., help="scene YAML file"),
         setup = summary["grab_n_go"]
         typer.echo("packages: " + ", ".join(f"{item} at ({x:g}, {y:g})" for item, (x, y) in setup["items"].items()))
         typer.echo("exits: " + ", ".join(f"{gang} {edge}" for gang, edge in setup["exits"].items()))
+    if "jailbreak" in summary:  # EC-MISSION-JAIL: the jail, its door and windows, the road exits
+        setup = summary["jailbreak"]
+        typer.echo(f"jail: {setup['npc']} locked in {setup['jail']}, door and windows at "
+                   + ", ".join(f"({x:g}, {y:g})" for x, y in setup["openings"]))
+        typer.echo("road exits: " + ", ".join(f"{edge} {lo:g}-{hi:g}\"" for edge, lo, hi in setup["road_exits"]))
+    if "rescue_survive" in summary:  # EC-MISSION-RESCUE: each gang's NPC, from its corner to the other
+        typer.echo("NPCs: " + ", ".join(f"{npc} ({n['gang']}) from ({n['at'][0]:g}, {n['at'][1]:g}) to "
+                                        f"({n['to'][0]:g}, {n['to'][1]:g})"
+                                        for npc, n in summary["rescue_survive"].items()))
     typer.echo(f"models ({len(summary['models'])}):")
     for m in summary["models"]:
         x, y, z = m["position_in"]

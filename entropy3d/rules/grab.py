@@ -66,6 +66,8 @@ def check_holder_attack(state: State, attacker_id: str, target_id: str | None, a
     """"Characters holding a package cannot perform attacks" (EC-MISSION-GRAB): neither the
     attacker holding one, nor a target holding one attacking back (EC-MEL-DEF); raises
     IllegalPlanError."""
+    if state.mission != GRAB_N_GO:  # an NPC's holder may fight (only Grab n Go forbids it)
+        return
     held = state.item_held_by(attacker_id)
     if held is not None:
         raise IllegalPlanError("EC-MISSION-GRAB", f"{attacker_id} holds {held.id}: a rider holding a package cannot "
@@ -114,17 +116,9 @@ def carry_items(before: State, after: State, action_kind: str, actor: str, event
                 said.append(Event("item", holder.id, f"carries {item.id} off the table ({why}): the package is "
                                   "lost, scoring nobody", clauses=("EC-MISSION-GRAB",), piece=item.id,
                                   figures={"item": item.id, "did": "lost", "too_soon": edge == home}))
-        elif not holder.in_play and any(e.kind == "cliff_edge" and e.model == holder.id for e in events):
-            # over the cliff (EC-COL-EDGE) its package goes too: it would lie off the table, out of reach
-            after = after.with_item(_moved(item, holder, fate="lost"))
-            said.append(Event("item", holder.id, f"goes over the cliff edge with {item.id}: the package is lost, "
-                              "scoring nobody", clauses=("EC-MISSION-GRAB", "EC-COL-EDGE"), piece=item.id,
-                              figures={"item": item.id, "did": "lost", "too_soon": False, "cliff": True}))
         elif not holder.in_play:
-            after = after.with_item(_moved(item, holder, carrier=None, held=0))
-            said.append(Event("item", holder.id, f"is out of the game: drops {item.id} at ({holder.pose.x:.1f}, "
-                              f"{holder.pose.y:.1f})", clauses=("EC-MISSION-GRAB",), piece=item.id,
-                              figures={"item": item.id, "did": "dropped", "at": [holder.pose.x, holder.pose.y]}))
+            after, gone = holder_gone(after, item, holder, events, "EC-MISSION-GRAB")
+            said.append(gone)
         elif action_kind == "move" and holder.id == actor and before.item_held_by(actor) is not None \
                 and before.item_held_by(actor).id == item.id:
             held = _moved(item, holder, held=item.held + 1)
@@ -137,6 +131,22 @@ def carry_items(before: State, after: State, action_kind: str, actor: str, event
     return after, said
 
 
+def holder_gone(after: State, item: Item, holder: ModelState, events: Sequence[Event], clause: str
+                ) -> tuple[State, Event]:
+    """What becomes of ``item`` when its holder is out of the game (``clause``: the mission's):
+    over the cliff (EC-COL-EDGE, a ``cliff_edge`` event in ``events``) it goes too, lost, for it
+    would lie off the table out of reach; else it drops where the holder went out."""
+    if any(e.kind == "cliff_edge" and e.model == holder.id for e in events):
+        return after.with_item(_moved(item, holder, fate="lost")), Event(
+            "item", holder.id, f"goes over the cliff edge with {item.id}: it is lost, scoring nobody",
+            clauses=(clause, "EC-COL-EDGE"), piece=item.id,
+            figures={"item": item.id, "did": "lost", "too_soon": False, "cliff": True})
+    return after.with_item(_moved(item, holder, carrier=None, held=0)), Event(
+        "item", holder.id, f"is out of the game: drops {item.id} at ({holder.pose.x:.1f}, {holder.pose.y:.1f})",
+        clauses=(clause,), piece=item.id, figures={"item": item.id, "did": "dropped",
+                                                   "at": [holder.pose.x, holder.pose.y]})
+
+
 def _moved(item: Item, holder: ModelState, **changes) -> Item:
     """``item`` where its holder is now, with ``changes`` (a carried package goes where its holder goes)."""
     import dataclasses
@@ -145,7 +155,8 @@ def _moved(item: Item, holder: ModelState, **changes) -> Item:
 
 
 def items_in_play(state: State) -> list[Item]:
-    """The packages still to be taken: on the table or held (not escaped nor lost)."""
+    """The packages (or NPCs) still to be taken: on the table, held or locked in (not escaped,
+    delivered nor lost)."""
     return [i for i in state.items if i.fate is None]
 
 

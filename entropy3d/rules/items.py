@@ -31,7 +31,6 @@ from entropy3d.rules.combat import check_pass as pass_reach
 from entropy3d.rules.conditions import after_test, stun_tn_mod
 from entropy3d.rules.dice import Outcome, policy_named
 from entropy3d.rules.event import Event, roll_text
-from entropy3d.rules.grab import GRAB_N_GO
 from entropy3d.rules.ruleset import Ruleset
 from entropy3d.rules.state import Item, ModelState, State
 
@@ -39,11 +38,17 @@ from entropy3d.rules.state import Item, ModelState, State
 PASS = "pass"
 
 
+def disc_reach_in(model: ModelState, range_in: float, ruleset: Ruleset) -> float:
+    """How far from ``model``'s base centre a point is within ``range_in`` inches of the base: its
+    half width plus that range, inches (DECISION: the base taken as a disc of its half width, as
+    traps take it, EC-TRAP; a pickup, a stop by the jail and a delivery measure so)."""
+    return 0.5 * ruleset.base_for(model.bike_type).width + range_in
+
+
 def pickup_reach_in(model: ModelState, ruleset: Ruleset) -> float:
     """How far from a ridden path's centre line an item is within ``actions.pickup.range_in`` of
-    the base: its half width plus that range, inches (DECISION: the base taken as a disc of its
-    half width, as traps take it, EC-TRAP)."""
-    return 0.5 * ruleset.base_for(model.bike_type).width + float(ruleset.data("actions.pickup.range_in"))
+    the base (:func:`disc_reach_in`)."""
+    return disc_reach_in(model, float(ruleset.data("actions.pickup.range_in")), ruleset)
 
 
 def item_met(state: State, model: ModelState, path_xy: np.ndarray, ruleset: Ruleset
@@ -78,14 +83,15 @@ def pick_up(state: State, model_id: str, trajectory: np.ndarray | None, push: st
             ruleset: Ruleset) -> tuple[State, list[Event]]:
     """The pickup a ride attempts (EC-ACT-PICKUP; "when driving": a rider, not a model on foot),
     after it is resolved (``trajectory``: the ride's rows, t, x, y, z, heading, as the producer's
-    facts give them; None: nothing ridden): a model of a Grab n Go game still riding, on the
-    ground and holding nothing, whose ride came within reach of an item on the table, tries for
+    facts give them; None: nothing ridden): a model of a game with items still riding, on the
+    ground and holding nothing, whose ride came within reach of an item on the table (a package,
+    an NPC standing there: EC-MISSION-RESCUE, EC-MISSION-JAIL), tries for
     the first it met: +1 stress, then a test at ``actions.pickup.tn`` +1
     per bike crowding it there. Passed, it holds the item; failed, the item stays; busted, the
     crash sequence (EC-DICE-4). Either way no attack this action, and it did not only move
     (EC-MOVE-3)."""
     model = state.model(model_id)
-    if state.mission != GRAB_N_GO or trajectory is None or not model.in_play or model.on_foot or model.air is not None \
+    if not state.items or trajectory is None or not model.in_play or model.on_foot or model.air is not None \
             or state.item_held_by(model_id) is not None:
         return state, []
     trajectory = np.asarray(trajectory, float)
@@ -207,4 +213,5 @@ def resolve_pass(state: State, passer_id: str, receiver_id: str, from_pose: Pose
     return state, events + [bust]
 
 
-__all__ = ["PASS", "bikes_crowding", "check_pass", "item_met", "pick_up", "pickup_reach_in", "resolve_pass"]
+__all__ = ["PASS", "bikes_crowding", "check_pass", "disc_reach_in", "item_met", "pick_up", "pickup_reach_in",
+           "resolve_pass"]

@@ -28,6 +28,7 @@ from typing import Callable, Iterable, Mapping, Sequence
 
 from entropy3d.rules.event import Event
 from entropy3d.rules.grab import GRAB_N_GO, grab_explanation, grab_game_over, items_in_play
+from entropy3d.rules.npc import NPC_MISSIONS, npc_explanation, npc_game_over
 from entropy3d.rules.ruleset import Ruleset
 from entropy3d.rules.state import ESCAPED, RIDING, ModelState, State
 from entropy3d.rules.vip import VIP_TAKEDOWN, last_vips_standing, taken_down, vip_explanation
@@ -36,7 +37,7 @@ TURF_WAR = "turf_war"
 LOVERS_POINT = "lovers_point_brawl"
 PACKAGE_RUN = "package_run"
 #: the missions the rulebook gives scoring for; any other is scored as Turf War
-SCORED_MISSIONS = (TURF_WAR, LOVERS_POINT, PACKAGE_RUN, VIP_TAKEDOWN, GRAB_N_GO)
+SCORED_MISSIONS = (TURF_WAR, LOVERS_POINT, PACKAGE_RUN, VIP_TAKEDOWN, GRAB_N_GO) + NPC_MISSIONS
 
 
 def scored_as(mission: str) -> str:
@@ -179,9 +180,11 @@ def game_over(state: State) -> str:
         return f"a VIP took the other out ({down.vip_taken_by} took out {down.id})"
     if state.mission == GRAB_N_GO and grab_game_over(state):
         return grab_game_over(state)
-    # the runners may ride on alone; so may the last gang while a package is left to grab
+    if state.mission in NPC_MISSIONS and npc_game_over(state):  # EC-MISSION-JAIL, EC-MISSION-RESCUE
+        return npc_game_over(state)
+    # the runners may ride on alone; so may the last gang while a package or an NPC is left to take
     if len(gangs) < 2 and not (state.mission == PACKAGE_RUN and carried) \
-            and not (state.mission == GRAB_N_GO and gangs and items_in_play(state)):
+            and not (state.mission in (GRAB_N_GO,) + NPC_MISSIONS and gangs and items_in_play(state)):
         return "only one gang left on the table" if gangs else "no model left on the table"
     return ""
 
@@ -226,6 +229,8 @@ def score_explanation(state: State, events: Iterable[Event], gang_of: Mapping[st
         return vip_explanation(state, events, gang_of, ruleset, mission_title, gang_name, rider_name)
     if state.mission == GRAB_N_GO:
         return grab_explanation(state, events, gang_of, ruleset, mission_title, gang_name, rider_name)
+    if state.mission in NPC_MISSIONS:
+        return npc_explanation(state, events, gang_of, ruleset, mission_title, gang_name, rider_name)
     points = dict(_points(state, ruleset))
     rule = ", ".join(f"{p:+d} VP per {SCORED.get(k, k)}" for k, p in points.items())
     rows = [("", f"{mission_title}: {rule}")]

@@ -504,12 +504,30 @@ class GrabNGoScoring(Strict):
     escape: PosInt = Field(description="VP for each package carried off its holder's own deployment edge")
 
 
+class JailbreakScoring(Strict):
+    centre_in: NonNeg = Field(description="inches from the table's centre the jail's footprint comes within")
+    stop_within_in: NonNeg = Field(description="inches from a door or window a stop frees the NPC (EC-MISSION-JAIL)")
+    npc_tn: PosInt = Field(description="the NPC's test to get out (EC-MISSION-JAIL)")
+    npc_gives_up_at: PosInt = Field(description="the total an NPC rolls to before it sits (\"The Law: As NPC's\")")
+    escape: PosInt = Field(description="VP for carrying the NPC off the table through a road exit")
+
+
+class RescueSurviveScoring(Strict):
+    npcs_per_gang: PosInt = Field(description="NPCs each gang rescues (EC-MISSION-RESCUE)")
+    corner_in: NonNeg = Field(description="inches from a table corner an NPC starts and is delivered")
+    deliver_in: NonNeg = Field(description="inches from its destination a holder's base delivers the NPC")
+    deliver: PosInt = Field(description="VP for delivering the gang's own NPC")
+    deliver_rival: PosInt = Field(description="VP for delivering the rival gang's NPC (the extra points)")
+
+
 class MissionsSpec(Strict):
     turf_war: TurfWarScoring
     lovers_point_brawl: LoversPointScoring
     package_run: PackageRunScoring
     vip_takedown: VipTakedownScoring
     grab_n_go: GrabNGoScoring
+    jailbreak: JailbreakScoring
+    rescue_survive: RescueSurviveScoring
 
 
 class RiderDefaults(Strict):

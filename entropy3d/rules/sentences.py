@@ -212,6 +212,13 @@ def sentence(event: Event, names: Names, out_words: str = "out of the game") -> 
         if figures.get("delivered"):
             return f"{who} delivers a {value} VP package: +{value} VP to {gangs}"
         return f"{who} drops a {value} VP package: +{value} VP to {gangs}"
+    if kind == "score" and "npc" in figures:  # EC-MISSION-JAIL, EC-MISSION-RESCUE
+        gangs = " and ".join(names.gang(g) for g in figures.get("gangs", ()))
+        npc, points = names.thing(figures["npc"]), int(figures.get("points", 1))
+        if figures.get("delivered"):
+            whose = " (the rival's)" if figures.get("rival") else ""
+            return f"{who} delivers {npc}{whose}: +{points} VP to {gangs}"
+        return f"{who} escapes through a road exit with {npc}: +{points} VP to {gangs}"
     if kind == "score" and "item" in figures:  # EC-MISSION-GRAB
         gangs = " and ".join(names.gang(g) for g in figures.get("gangs", ()))
         return f"{who} escapes with {names.thing(figures['item'])}: +1 VP to {gangs}"
@@ -321,6 +328,12 @@ def _item_sentence(event: Event, names: Names) -> str:
         return f"{who} has held {item} {figures.get('held')} of {figures.get('need')} actions"
     if did == "lost" and figures.get("cliff"):
         return f"{who} goes over the cliff with {item}: it is lost"
+    if did == "freed":  # EC-MISSION-JAIL
+        return f"{who} stops by the jail; {item} gets out{roll} and climbs on"
+    if did == "stays locked":
+        return f"{who} stops by the jail; {item} stays locked in{roll}"
+    if did == "lost" and figures.get("npc"):
+        return f"{who} carries {item} off the table: it is lost"
     if did == "lost":
         how = "too soon" if figures.get("too_soon") else "over another gang's edge"
         return f"{who} carries {item} off the table {how}: it is lost"

@@ -273,11 +273,17 @@ class Trap:
 
 @dataclass(frozen=True)
 class Item:
-    """A Grab n Go package (EC-MISSION-GRAB): id: the scene's; x, y: where it lies on the table
-    (inches) while no one carries it; carrier: the model id holding it, or None; held: the
+    """Something a rider carries: a Grab n Go package (EC-MISSION-GRAB) or an NPC riding pillion
+    (EC-MISSION-JAIL, EC-MISSION-RESCUE). id: the scene's; x, y: where it lies (or stands) on the
+    table (inches) while no one carries it; carrier: the model id holding it, or None; held: the
     carrier's complete actions since it got it (EC-MISSION-GRAB: "hold onto it for two complete
-    actions"); fate: None while in play, ``escaped`` (carried off its carrier's own deployment
-    edge) or ``lost`` (carried off the table any other way)."""
+    actions"); fate: None while in play, ``escaped`` (carried off the table as its mission
+    asks), ``delivered`` (set down where its mission asks, EC-MISSION-RESCUE) or ``lost``
+    (carried off the table any other way). An NPC's own fields, left out of the JSON form when
+    unset: owner: the gang whose NPC it is (EC-MISSION-RESCUE); to: [x, y] inches, where it is
+    delivered (EC-MISSION-RESCUE); locked: it is still inside the jail (EC-MISSION-JAIL), so
+    nobody picks it up; openings: the jail's door and windows, [x, y] inches, a rider stops near
+    to free it (EC-MISSION-JAIL)."""
 
     id: str
     x: float
@@ -285,20 +291,33 @@ class Item:
     carrier: str | None = None
     held: int = 0
     fate: str | None = None
+    owner: str | None = None
+    to: tuple[float, float] | None = None
+    locked: bool = False
+    openings: tuple[tuple[float, float], ...] = ()
 
     @property
     def on_table(self) -> bool:
-        """It lies on the table for anyone to pick up (EC-ACT-PICKUP)."""
-        return self.carrier is None and self.fate is None
+        """It lies on the table for anyone to pick up (EC-ACT-PICKUP): not carried, in play and
+        not locked in the jail."""
+        return self.carrier is None and self.fate is None and not self.locked
 
     def to_json(self) -> dict:
+        npc = {**({"owner": self.owner} if self.owner is not None else {}),
+               **({"to": [round(float(v), 4) + 0.0 for v in self.to]} if self.to is not None else {}),
+               **({"locked": True} if self.locked else {}),
+               **({"openings": [[round(float(v), 4) + 0.0 for v in p] for p in self.openings]}
+                  if self.openings else {})}
         return {"id": self.id, "x": round(self.x, 4) + 0.0, "y": round(self.y, 4) + 0.0, "carrier": self.carrier,
-                "held": self.held, "fate": self.fate}
+                "held": self.held, "fate": self.fate, **npc}
 
     @classmethod
     def from_json(cls, data: Mapping) -> "Item":
+        to = data.get("to")
         return cls(str(data["id"]), float(data["x"]), float(data["y"]), data.get("carrier"), int(data.get("held", 0)),
-                   data.get("fate"))
+                   data.get("fate"), data.get("owner"), None if to is None else (float(to[0]), float(to[1])),
+                   bool(data.get("locked", False)),
+                   tuple((float(p[0]), float(p[1])) for p in data.get("openings", ())))
 
 
 @dataclass(frozen=True)
@@ -327,8 +346,11 @@ class State:
     models: by model id, in scene order. scenery: destructibles that moved or broke, by piece id.
     score: victory points by gang id. traps: trap tokens on the table (EC-TRAP).
     wrecks: riders taken out, now scenery (EC-WOUND), in the order they were placed.
-    items: Grab n Go's packages (EC-MISSION-GRAB), in scene order; exits: gang id -> the table
-    edge of its deployment, which its holders leave by. Both left out of the JSON form when empty.
+    items: Grab n Go's packages (EC-MISSION-GRAB) or the NPCs of Jailbreak and Rescue & Survive
+    (EC-MISSION-JAIL, EC-MISSION-RESCUE), in scene order; exits: gang id -> the table edge of its
+    deployment, which its holders leave by; road_exits: (edge, from, to) the stretches of table
+    edges roads leave by, inches along the edge from its west or south end (EC-MISSION-JAIL: "escape
+    the table from any board edge through a road exit"). Each left out of the JSON form when empty.
     """
 
     turn: int
@@ -340,6 +362,7 @@ class State:
     wrecks: tuple[Wreck, ...] = ()
     items: tuple[Item, ...] = ()
     exits: Mapping[str, str] = field(default_factory=dict)
+    road_exits: tuple[tuple[str, float, float], ...] = ()
 
     def __repr__(self) -> str:
         return f"State(turn {self.turn}, {len(self.models)} models, {len(self.scenery)} moved pieces)"
@@ -388,7 +411,9 @@ class State:
                 "score": dict(sorted(self.score.items())), "traps": [t.to_json() for t in self.traps],
                 **({"wrecks": [w.to_json() for w in self.wrecks]} if self.wrecks else {}),
                 **({"items": [i.to_json() for i in self.items]} if self.items else {}),
-                **({"exits": dict(sorted(self.exits.items()))} if self.exits else {})}
+                **({"exits": dict(sorted(self.exits.items()))} if self.exits else {}),
+                **({"road_exits": [[e, round(lo, 4) + 0.0, round(hi, 4) + 0.0] for e, lo, hi in self.road_exits]}
+                   if self.road_exits else {})}
 
     @classmethod
     def from_json(cls, data: Mapping) -> "State":
@@ -398,7 +423,8 @@ class State:
                    score=dict(data.get("score", {})),
                    traps=tuple(Trap.from_json(t) for t in data.get("traps", ())),
                    wrecks=tuple(Wreck.from_json(w) for w in data.get("wrecks", ())),
-                   items=tuple(Item.from_json(i) for i in data.get("items", ())), exits=dict(data.get("exits", {})))
+                   items=tuple(Item.from_json(i) for i in data.get("items", ())), exits=dict(data.get("exits", {})),
+                   road_exits=tuple((str(e), float(lo), float(hi)) for e, lo, hi in data.get("road_exits", ())))
 
 
 def pose_to_json(pose: Pose) -> list[float]:

@@ -40,6 +40,8 @@ from entropy3d.rules import (
     grab,
     items,
     missions,
+    npc,
+    npc_actions,
     reach_advantage,
     stopped_guns,
     stress_traits,
@@ -326,6 +328,8 @@ def resolve(state: State, action: Action, facts: Facts | None, rng: np.random.Ge
                                        action.push, rng, ruleset)
         events = events + picked
     after, events = aftermath(state, after, action.kind, action.model_id, events, ruleset, table)
+    after, npcs = _npcs(state, after, action, facts, events, rng, ruleset)  # EC-MISSION-JAIL, EC-MISSION-RESCUE
+    events = events + npcs
     after, marked = stress_traits.after_action(after, action.kind, action.model_id,  # EC-TRAIT
                                                action.plan.action if action.plan else None, events, ruleset)
     return after, events + marked
@@ -341,6 +345,19 @@ def aftermath(before: State, after: State, kind: str, actor: str, events: list[E
     after, taken = take_down_vips(before, after, actor, events, ruleset)  # EC-MISSION-VIP
     after, carried = grab.carry_items(before, after, kind, actor, events, ruleset)  # EC-MISSION-GRAB
     return after, events + placed + scored + taken + carried
+
+
+def _npcs(state: State, after: State, action: Action, facts: Facts | None, events: list[Event],
+          rng: np.random.Generator, ruleset: Ruleset) -> tuple[State, list[Event]]:
+    """Jailbreak's and Rescue & Survive's NPCs after the action (:mod:`entropy3d.rules.npc_actions`):
+    a stop by the jail frees one, a holder escapes, delivers, loses or drops one."""
+    if not after.items or after.mission not in npc.NPC_MISSIONS:
+        return after, []
+    trajectory = None if facts is None else facts.trajectory
+    plan_action = action.plan.action if action.kind == MOVE and action.plan is not None else None
+    after, freed = npc_actions.free_the_npc(state, after, action.model_id, plan_action, rng, ruleset)
+    after, carried = npc_actions.carry_npcs(after, action.model_id, action.kind, events, trajectory, ruleset)
+    return after, freed + carried
 
 
 def _resolve(state: State, action: Action, facts: Facts | None, rng: np.random.Generator,

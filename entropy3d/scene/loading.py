@@ -20,6 +20,7 @@ from entropy3d.resources import bundled_dir
 from entropy3d.rules.conditions import CONDITIONS
 from entropy3d.rules.keypaths import did_you_mean, keys_allowed_at
 from entropy3d.rules.ruleset import Ruleset
+from entropy3d.scene.npc_set_up import jail_problems, rescue_problems
 from entropy3d.scene.rulesfile import load_ruleset
 from entropy3d.scene.schema import IDENTIFIER_PATTERN, RIDER_STATS, SceneSpec
 from entropy3d.scene.systemrules import system_problems
@@ -208,7 +209,11 @@ def _reference_problems(spec: SceneSpec, ruleset: Ruleset, lines: dict[str, int]
             ("vip_takedown", spec.vip_takedown, "{vips: {GANG: MODEL, ...}}", "EC-MISSION-VIP",
              lambda: vip_problems(spec, lines)),
             ("grab_n_go", spec.grab_n_go, "{items: [{id: ID, at: [X, Y]}, ...], exits: {GANG: EDGE, ...}}",
-             "EC-MISSION-GRAB", lambda: grab_problems(spec, ruleset, lines))):
+             "EC-MISSION-GRAB", lambda: grab_problems(spec, ruleset, lines)),
+            ("jailbreak", spec.jailbreak, "{jail: BUILDING, openings: [[X, Y], ...]}", "EC-MISSION-JAIL",
+             lambda: jail_problems(spec, ruleset, lines)),
+            ("rescue_survive", spec.rescue_survive, "{npcs: [{id: ID, gang: GANG, at: [X, Y], to: [X, Y]}, ...]}",
+             "EC-MISSION-RESCUE", lambda: rescue_problems(spec, ruleset, lines))):
         if spec.mission == mission and setup is None:
             report("mission", f"mission: {mission} needs its set-up: add `{mission}: {form}` ({clause})")
         if setup is not None and spec.mission != mission:

@@ -346,6 +346,32 @@ class GrabNGo(Strict):
         min_length=1, description="gang id -> the table edge it deployed from: its holders exit over it")
 
 
+class Jailbreak(Strict):
+    """Jailbreak's set-up (EC-MISSION-JAIL): the building at the centre of the table the NPC is
+    locked in, its door and windows, and the NPC's name. The road exits it escapes by are where
+    the scene's roads meet a table edge."""
+
+    jail: Identifier = Field(description="the id of the building the NPC is locked in")
+    openings: list[Vec2] = Field(min_length=1, description="the jail's door and windows, [x, y] inches on its walls")
+    npc: Identifier = Field("prisoner", description="the NPC's id")
+
+
+class RescueNpc(Strict):
+    """An NPC of Rescue & Survive (EC-MISSION-RESCUE): whose it is, the corner it waits in and the
+    corner it is delivered to."""
+
+    id: Identifier
+    gang: Identifier = Field(description="the gang whose NPC it is")
+    at: Vec2 = Field(description="where it waits, [x, y] inches, near a table corner")
+    to: Vec2 = Field(description="where it is delivered, [x, y] inches, near another corner")
+
+
+class RescueSurvive(Strict):
+    """Rescue & Survive's set-up (EC-MISSION-RESCUE): each gang's NPC."""
+
+    npcs: list[RescueNpc] = Field(min_length=1, description="each gang's NPC (the rules data's number each)")
+
+
 class SceneSpec(Strict):
     """A whole scene file."""
 
@@ -354,7 +380,7 @@ class SceneSpec(Strict):
     rules: str = Field("entropy_city", description="rules data: a bundled name or a path to a YAML file")
     system: str = Field("entropy_city", description="the game system played on this table (`entropy3d systems`)")
     mission: Literal["turf_war", "lovers_point_brawl", "package_run", "vip_takedown", "grab_n_go",
-                     "free_ride"] = "turf_war"
+                     "free_ride", "jailbreak", "rescue_survive"] = "turf_war"
     turns: Count = Field(6, ge=1, le=200)
     table: TableSpec = Field(default_factory=TableSpec)
     zones: list[Zone] = Field(default_factory=list)
@@ -374,3 +400,7 @@ class SceneSpec(Strict):
                                                                   "(EC-MISSION-VIP)")
     grab_n_go: Optional[GrabNGo] = Field(None, description="mission: grab_n_go only: the packages and each gang's "
                                                            "deployment edge (EC-MISSION-GRAB)")
+    jailbreak: Optional[Jailbreak] = Field(None, description="mission: jailbreak only: the jail, its door and "
+                                                             "windows, the NPC (EC-MISSION-JAIL)")
+    rescue_survive: Optional[RescueSurvive] = Field(None, description="mission: rescue_survive only: each gang's "
+                                                                      "NPC (EC-MISSION-RESCUE)")

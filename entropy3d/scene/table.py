@@ -16,6 +16,7 @@ from entropy3d.rules.conditions import become
 from entropy3d.rules.ruleset import ON_FOOT, Ruleset
 from entropy3d.rules.state import Item, ModelState, State
 from entropy3d.rules.trait_tests import reads_strength
+from entropy3d.scene.npc_set_up import npc_items, road_exits
 from entropy3d.scene.schema import Model, SceneSpec
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -123,8 +124,10 @@ class Table:
             declared = set(self.spec.vip_takedown.vips.values())
             models = [m.but(vip=True) if m.id in declared else m for m in models]
         grab = self.spec.grab_n_go  # EC-MISSION-GRAB: the packages on the table, each gang's way home
+        jail = self.spec.jailbreak  # EC-MISSION-JAIL, EC-MISSION-RESCUE: the NPCs, the road exits
         return State(turn=0, mission=self.spec.mission, models={m.id: m for m in models}, scenery={},
                      score={g: 0 for g in self.spec.gangs},
-                     items=() if grab is None else tuple(Item(i.id, float(i.at[0]), float(i.at[1]))
-                                                         for i in grab.items),
-                     exits={} if grab is None else dict(grab.exits))
+                     items=npc_items(self.spec) if grab is None else tuple(Item(i.id, float(i.at[0]), float(i.at[1]))
+                                                                           for i in grab.items),
+                     exits={} if grab is None else dict(grab.exits),
+                     road_exits=() if jail is None else road_exits(self.spec))

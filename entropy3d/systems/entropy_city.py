@@ -41,7 +41,7 @@ class EntropyCity(GameSystem):
         "EC-WPN", "EC-PIERCE", "EC-HEADSHOT", "EC-WOUND", "EC-GUN-2", "EC-GUN-STOPPED",
         "EC-STOPPED", "EC-STOP-RECOVER", "EC-COND-BURN", "EC-COND-BLEED", "EC-COND-STUN",
         "EC-TRAP", "EC-TRAIT", "EC-ACT-STUNT", "EC-FOOT-MOVE", "EC-FOOT-DEPLOY", "EC-FOOT-ACT",
-        "EC-MISSION-PACKAGE", "EC-MISSION-GRAB", "EC-MISSION-VIP", "EC-STEALTH",
+        "EC-MISSION-PACKAGE", "EC-MISSION-GRAB", "EC-MISSION-VIP", "EC-STEALTH", "EC-MISSION-JAIL",
     )
     turn_clauses = ("EC-TURN-1", "EC-TURN-2")
     rules_file = "entropy_city"
@@ -58,7 +58,8 @@ class EntropyCity(GameSystem):
     SEATING = "entropy3d.game.entropy_city_player:seat_players"
     scripted = True
     riders = True
-    mission_names = {"grab_n_go": "Grab n Go", "vip_takedown": "VIP Takedown"}
+    mission_names = {"grab_n_go": "Grab n Go", "vip_takedown": "VIP Takedown", "jailbreak": "Jailbreak",
+                     "rescue_survive": "Rescue & Survive"}
 
     rules: Ruleset
 

@@ -1,0 +1,75 @@
+"""Jailbreak's and Rescue & Survive's set-up on the table (scene/npc_set_up.py, EC-MISSION-JAIL,
+EC-MISSION-RESCUE): the road exits a table's roads make, each set-up mistake refused with its key
+path, line and fix, and the NPCs of the first state."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from entropy3d.rules.state import Item
+from entropy3d.scene import load_scene
+from entropy3d.scene.npc_set_up import road_exits
+from tests.scene.test_loading import problems_of, write_scene
+
+DATA = Path(__file__).parents[1] / "data"
+SCENES = Path(__file__).parents[2] / "scenes"
+GANGS = 'gangs: {h: {name: H, colour: "#ff0000"}, k: {name: K, colour: "#00ff00"}}\n'
+MODELS = ("models:\n  - {id: h1, gang: h, bike: cruiser, position: [2, 6], facing: 0}\n"
+          "  - {id: k1, gang: k, bike: cruiser, position: [22, 6], facing: 180}\n")
+
+
+@pytest.mark.parametrize("mission,setup", [("jailbreak", "{jail: j, openings: [[1, 1]]}"),
+                                           ("rescue_survive", "{npcs: [{id: n, gang: h, at: [1, 1], to: [2, 2]}]}")])
+def test_EC_MISSION_JAIL_and_RESCUE_a_mission_and_its_set_up_come_together(tmp_path, mission, setup):
+    """Clauses: EC-MISSION-JAIL, EC-MISSION-RESCUE. The mission without its set-up is refused,
+    and the set-up without the mission, each with the key, the line and the fix."""
+    missing = write_scene(tmp_path, f"name: No set-up\nmission: {mission}\n", "missing.yaml")
+    assert any(key == "mission" and line == 2 and f"needs its set-up: add `{mission}:" in message
+               for key, line, message in problems_of(missing))
+    stray = write_scene(tmp_path, f"name: Stray\n{mission}: {setup}\n", "stray.yaml")
+    assert any(key == mission and line == 2 and f"remove it or set `mission: {mission}`" in message
+               for key, line, message in problems_of(stray))
+
+
+def test_EC_MISSION_JAIL_road_exits_are_where_roads_meet_a_table_edge():
+    """Clause: EC-MISSION-JAIL ("escape ... through a road exit"; DECISION: the road's width across
+    the edge where its centre line ends on it). The crossroads: the main street west and east
+    (y 21.5-26.5), the avenue south and north (x 21.5-26.5), the alley south (x 9-12), dock street
+    east (y 9-13.5)."""
+    table = load_scene(SCENES / "crossroads.yaml")
+    assert road_exits(table.spec) == (("west", 21.5, 26.5), ("east", 21.5, 26.5), ("south", 21.5, 26.5),
+                                      ("north", 21.5, 26.5), ("south", 9.0, 12.0), ("east", 9.0, 13.5))
+
+
+def test_EC_MISSION_JAIL_a_jailbreak_set_up_wrong_is_refused_with_its_key_path_line_and_fix(tmp_path):
+    """Clause: EC-MISSION-JAIL. "An NPC locked inside a building at the centre of the board ...
+    escape the table from any board edge through a road exit": a jail that is no building of the
+    scene; a jail 25.5" from the centre of a 48" table (more than missions.jailbreak.centre_in,
+    8"); a door 2" off its walls; no road to leave by."""
+    path = write_scene(tmp_path, "name: Bad jail\nmission: jailbreak\njailbreak:\n  jail: shed\n"
+                                 "  openings: [[4, 4], [1, 1]]\ntable: {width: 48, depth: 48}\n"
+                                 "buildings:\n  - {id: shed, rect: [2, 2, 6, 6], storeys: 1}\n"
+                                 "  - {id: hut, rect: [10, 10, 12, 12], storeys: 1}\n" + GANGS + MODELS)
+    found = problems_of(path)
+    said = {key: (line, message) for key, line, message in found}
+    assert said["jailbreak.jail"][0] == 4 and "shed stands 25.5\" from the table's centre (24.0, 24.0)" in \
+        said["jailbreak.jail"][1] and "within 8\" of it (missions.jailbreak.centre_in" in said["jailbreak.jail"][1]
+    assert said["jailbreak.openings[0]"][1] == "(4, 4) is 2.0\" from shed's walls: put each door and window on them " \
+                                               "(within 0.5\")"
+    assert "jailbreak.openings[1]" in said  # (1, 1): 1.4" off the walls
+    assert "no road leaves the table over an open edge" in said["roads"][1]
+    ghost = write_scene(tmp_path, "name: No jail\nmission: jailbreak\njailbreak: {jail: keep, openings: [[4, 4]]}\n"
+                                  "roads:\n  - {id: r, points: [[0, 6], [24, 6]]}\n" + GANGS + MODELS, "ghost.yaml")
+    assert ("jailbreak.jail", 3, "no building 'keep' in the scene; its buildings: (none: add one under "
+                                 "`buildings:`) (EC-MISSION-JAIL)") in problems_of(ghost)
+
+
+def test_EC_MISSION_JAIL_the_yard_and_the_bundled_scene_lock_the_NPC_in_with_its_openings():
+    """Clause: EC-MISSION-JAIL. The Jail yard's first state: the prisoner locked in at the jail's
+    centre (18, 17) with its door, the road exits west and east of the road along y 10."""
+    state = load_scene(DATA / "jail_yard.yaml").initial_state()
+    assert state.items == (Item("prisoner", 18.0, 17.0, locked=True, openings=((18.0, 14.0),)),)
+    assert state.road_exits == (("west", 7.5, 12.5), ("east", 7.5, 12.5))
+    assert not state.items[0].on_table
