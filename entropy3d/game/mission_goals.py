@@ -19,9 +19,11 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from entropy3d.game.npc_goals import NpcRun, locked_npc, stops_by_the_jail
 from entropy3d.game.routes import RouteMap
 from entropy3d.rules.grab import held_long_enough
 from entropy3d.rules.items import item_met, pass_test
+from entropy3d.rules.npc import NPC_MISSIONS
 from entropy3d.rules.odds import exact_odds
 from entropy3d.rules.planner import PlannedMove
 from entropy3d.rules.ruleset import Ruleset
@@ -78,33 +80,51 @@ class RiderGoal:
     """Grab n Go: a holder may ride off its edge in its next action (this one completes its hold)."""
     chasing: bool = False
     """Grab n Go: the rider is one of its gang's :data:`CHASERS` nearest the loose packages."""
+    npc: NpcRun | None = None
+    """Jailbreak, Rescue & Survive: where a holder of an NPC rides, and how it arrives."""
+    jail: Item | None = None
+    """Jailbreak: the NPC still locked in, whose doors and windows a rider holding nothing rides for."""
 
     @classmethod
-    def of(cls, state: State, bike: ModelState, ruleset: Ruleset, routes: RouteMap | None = None) -> RiderGoal:
-        """The goal of ``bike`` in ``state``; ``routes``: the table's ways for Grab n Go."""
+    def of(cls, state: State, bike: ModelState, ruleset: Ruleset, routes: RouteMap | None = None,
+           probe=None) -> RiderGoal:
+        """The goal of ``bike`` in ``state``; ``routes``: the table's ways for Grab n Go,
+        Jailbreak and Rescue & Survive; ``probe``: the table (where a road exit lies)."""
         held = state.item_held_by(bike.id) if state.items else None
         # a Package Run carrier rides for its edge; so does a Grab n Go holder, for its own (EC-MISSION-GRAB)
         carrying = bike.carries_package or held is not None
+        if held is not None and state.mission in NPC_MISSIONS:  # EC-MISSION-JAIL, EC-MISSION-RESCUE
+            run = NpcRun.of(state, bike, held, probe, ruleset)
+            return cls(True, None, True, [], routes, True, False, run)
         home = bike.package_to if held is None else state.exits.get(bike.gang)
         ready = held is None or held_long_enough(held.held, ruleset)
         loose = [i for i in state.items if i.on_table] if held is None else []
         if routes is None or not state.items:
             return cls(carrying, home, ready, loose)
         ready_next = held is None or held_long_enough(held.held + 1, ruleset)
-        return cls(carrying, home, ready, loose, routes, ready_next, bool(loose) and _chases(state, bike, routes))
+        jail = locked_npc(state) if held is None else None
+        spots = [(i.x, i.y) for i in loose] + (list(jail.openings) if jail is not None else [])
+        return cls(carrying, home, ready, loose, routes, ready_next, bool(spots) and _chases(state, bike, routes,
+                                                                                             spots), jail=jail)
+
+    @property
+    def spots(self) -> list[tuple[float, float]]:
+        """Where a rider holding nothing rides: the loose packages or NPCs, the jail's openings."""
+        return [(i.x, i.y) for i in self.loose] + (list(self.jail.openings) if self.jail is not None else [])
 
     def seek_points(self, state: State, bike: ModelState, move: PlannedMove, ruleset: Ruleset) -> float:
         """Points for a move of a rider holding nothing: every inch nearer the nearest package on
         the table (along open ground on a Grab n Go table, and only for its gang's chasers), and
         most of all reaching one (a pickup, EC-ACT-PICKUP); 0 with none loose."""
-        if not self.loose:
+        if not self.loose and self.jail is None:
             return 0.0
         end = move.end_pose
-        reached = ITEM_REACHED if item_met(state, bike, move.path, ruleset) is not None else 0.0
+        reached = ITEM_REACHED if item_met(state, bike, move.path, ruleset) is not None or (
+            self.jail is not None and stops_by_the_jail(self.jail, bike, move, ruleset)) else 0.0
         if self.routes is not None:
             if not self.chasing:
                 return 0.5 * reached  # a hunter takes a package in its way
-            spots = [(i.x, i.y) for i in self.loose]
+            spots = self.spots
             start_gap, end_gap = self.routes.to_points(spots, bike.pose.xy), self.routes.to_points(spots, end.xy)
             return ITEM_PULL * (start_gap - end_gap) + reached
         start_gap = min(float(np.hypot(i.x - bike.pose.x, i.y - bike.pose.y)) for i in self.loose)
@@ -115,7 +135,7 @@ class RiderGoal:
     @property
     def hunts(self) -> bool:
         """The rider rides at its quarry: it carries nothing and goes for no package."""
-        return not self.carrying and (not self.loose if self.routes is None else not self.chasing)
+        return not self.carrying and (not self.spots if self.routes is None else not self.chasing)
 
     def quarry(self, state: State, bike: ModelState, rivals: list[ModelState]) -> list[ModelState]:
         """The rivals the mission sends ``bike`` after: Package Run's carriers, the enemy VIP for a
@@ -137,7 +157,10 @@ class RiderGoal:
         return [r for r in rivals if min(float(np.hypot(*(r.pose.xy - h.pose.xy))) for h in holders) <= threat + 1e-9]
 
     def delivers(self, move: PlannedMove, probe) -> bool:
-        """Whether ``move`` rides a ready carrier off its own edge (a delivery, an escape)."""
+        """Whether ``move`` rides a ready carrier off its own edge (a delivery, an escape), or an
+        NPC's holder through a road exit or to the NPC's destination."""
+        if self.npc is not None:
+            return self.npc.arrives(move, probe)
         return self.carrying and self.ready and (probe.edge_crossed(move.path) or ("", ""))[0] == self.home
 
     def home_points(self, bike: ModelState, move: PlannedMove, probe) -> tuple[float, float]:
@@ -145,6 +168,10 @@ class RiderGoal:
         (two terms, added in turn); (0, 0) for a rider carrying nothing."""
         if not self.carrying:
             return 0.0, 0.0
+        if self.npc is not None:  # an NPC's holder: to the nearest road exit, or the NPC's destination
+            pull = PACKAGE_PULL * (self.npc.gap(bike.pose.xy, self.routes) - self.npc.gap(move.end_pose.xy,
+                                                                                           self.routes))
+            return pull, (PACKAGE_DELIVERED if self.delivers(move, probe) else 0.0)
         if self.routes is not None:  # along open ground, waiting out its hold STAGE_IN from the edge
             stage = 0.0 if self.ready_next else STAGE_IN
             start = abs(self.routes.to_edge(self.home, bike.pose.xy) - stage)
@@ -161,6 +188,8 @@ class RiderGoal:
     def near_home(self, move: PlannedMove, probe) -> bool:
         """A carrier this near its edge rides off it next, whatever is beside it: it does not mind
         having no room ahead (a Grab n Go holder only once it may ride off next)."""
+        if self.npc is not None:
+            return self.npc.gap(move.end_pose.xy, self.routes) < PACKAGE_HOME_IN
         if self.routes is not None:
             return self.carrying and self.ready_next and self.routes.to_edge(self.home, move.end_pose.xy) < \
                 PACKAGE_HOME_IN
@@ -174,10 +203,10 @@ class RiderGoal:
         return HOLDER_SHY * max(0.0, HOLDER_SHY_IN - gap)
 
 
-def _chases(state: State, bike: ModelState, routes: RouteMap) -> bool:
+def _chases(state: State, bike: ModelState, routes: RouteMap, spots: list[tuple[float, float]]) -> bool:
     """Whether ``bike`` is one of its gang's :data:`CHASERS` riders (in play, riding, holding
-    nothing) nearest a loose package along open ground (ties: the scene's order)."""
-    spots = [(i.x, i.y) for i in state.items if i.on_table]
+    nothing) nearest ``spots`` (the loose packages, the jail's openings) along open ground
+    (ties: the scene's order)."""
     gang = [m for m in state.models.values() if m.in_play and not m.on_foot and m.gang == bike.gang
             and state.item_held_by(m.id) is None]
     nearest = sorted(gang, key=lambda m: routes.to_points(spots, m.pose.xy))
@@ -206,7 +235,7 @@ class MissionGoals:
                     clearance = 0.5 * narrowest + ROUTE_MARGIN_IN
                     self._routes = (probe, RouteMap(probe, clearance))
                 routes = self._routes[1]
-            self._last = (state, model, RiderGoal.of(state, model, self.ruleset, routes))
+            self._last = (state, model, RiderGoal.of(state, model, self.ruleset, routes, probe))
         return self._last[2]
 
 

@@ -21,6 +21,7 @@ import numpy as np
 
 from entropy3d.errors import IllegalPlanError
 from entropy3d.game.mission_goals import MissionGoals, RiderGoal, hunt_weight, pass_worth
+from entropy3d.game.npc_goals import stop_plans
 from entropy3d.game.walkers import walk_plans, walk_score
 from entropy3d.geometry import BaseShape, Pose
 from entropy3d.rules.attack_odds import AttackOdds, melee_odds, shot_odds
@@ -283,6 +284,8 @@ class AutoPlayer:
         moves = check_plans(view, candidate_plans(view))
         if view.state.items and self._goal(view).carrying:  # a Grab n Go holder may turn for home (EC-MISSION-GRAB)
             moves += check_plans(view, escape_plans(view))
+        if self._goal(view).jail is not None:  # a stop by the jail's door or window (EC-MISSION-JAIL)
+            moves += check_plans(view, stop_plans(view.model, candidate_speeds(view), self.ruleset))
         if not moves:
             raise IllegalPlanError("EC-MOVE-1", f"no legal plan found for {view.model.id}")
         look = self._first_clear(view, moves, self.looks)

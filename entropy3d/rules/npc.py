@@ -169,24 +169,23 @@ def npc_explanation(state: State, events: Iterable[Event], gang_of: Mapping[str,
     done: dict[str, list[str]] = {}
     for event in events:
         if event.kind == "score" and "npc" in event.figures:
-            words = rider_name(event.model) + (" (rival's)" if event.figures.get("rival") else "")
-            done.setdefault(gang_of.get(event.model, ""), []).append(words)
+            what = "escaped with the NPC" if event.figures.get("escaped") else \
+                ("delivered the rival's NPC" if event.figures.get("rival") else "delivered its own NPC")
+            done.setdefault(gang_of.get(event.model, ""), []).append(f"{rider_name(event.model)} {what}")
     if state.mission == JAILBREAK:
         spec = ruleset.data("missions.jailbreak")
         rows = [("", f"{mission_title}: stop within {float(spec['stop_within_in']):g}\" of the jail's door or "
                      f"window, the NPC's test TN {int(spec['npc_tn'])}"),
                 ("", f"{int(spec['escape']):+d} VP to carry it off the table through a road exit")]
-        verb = "escaped with the NPC"
     else:
         spec = ruleset.data("missions.rescue_survive")
         rows = [("", f"{mission_title}: each gang's NPC from its corner to the other"),
                 ("", f"{int(spec['deliver']):+d} VP for your own delivered, {int(spec['deliver_rival']):+d} VP for "
                      "the rival's")]
-        verb = "delivered"
     for gang in sorted(set(gang_of.values())):
         who = done.get(gang, [])
         rows.append((gang, f"{gang_name(gang)}  {int(state.score.get(gang, 0)):+d} VP"
-                           + (f": {verb} ({', '.join(who)})" if who else "")))
+                           + (f": {', '.join(who)}" if who else "")))
     left = items_in_play(state)
     if state.mission == JAILBREAK and left:
         npc = left[0]

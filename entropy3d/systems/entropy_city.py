@@ -42,6 +42,7 @@ class EntropyCity(GameSystem):
         "EC-STOPPED", "EC-STOP-RECOVER", "EC-COND-BURN", "EC-COND-BLEED", "EC-COND-STUN",
         "EC-TRAP", "EC-TRAIT", "EC-ACT-STUNT", "EC-FOOT-MOVE", "EC-FOOT-DEPLOY", "EC-FOOT-ACT",
         "EC-MISSION-PACKAGE", "EC-MISSION-GRAB", "EC-MISSION-VIP", "EC-STEALTH", "EC-MISSION-JAIL",
+        "EC-MISSION-RESCUE",
     )
     turn_clauses = ("EC-TURN-1", "EC-TURN-2")
     rules_file = "entropy_city"

@@ -83,6 +83,8 @@ def _rank(event: Event) -> float:
         return _TOLD.index("crash")  # a hit tells as much as a crash
     if event.kind == "item" and event.figures.get("did") == "held":
         return len(_TOLD)  # the count of a holder's actions (EC-MISSION-GRAB): the ride tells it
+    if event.kind == "score" and event.figures.get("delivered") and "npc" in event.figures:
+        return _TOLD.index("item")  # an NPC delivered to its corner (EC-MISSION-RESCUE): the ride's news
     if event.kind == "jump" and not event.figures.get("air_time") and event.piece is None:
         return len(_TOLD)  # a bump off a ramp with no air time: the ride tells it
     if event.kind == "ruling" and event.figures.get("wounds_lost"):
@@ -93,8 +95,9 @@ def _rank(event: Event) -> float:
 
 
 def _item_caption(event: Event, who: str, names: words.Names) -> Caption:
-    """A package picked up, missed, passed or fumbled, or dropped by a holder going down (Grab n
-    Go: EC-ACT-PICKUP, EC-ACT-PASS, EC-MISSION-GRAB), in words without dice."""
+    """A package or an NPC picked up, missed, passed or fumbled, or dropped by a holder going down
+    (Grab n Go: EC-ACT-PICKUP, EC-ACT-PASS, EC-MISSION-GRAB), an NPC freed from the jail or not
+    (EC-MISSION-JAIL), in words without dice."""
     figures = event.figures
     item, did = names.thing(figures.get("item")), figures.get("did")
     to = names.rider(figures.get("to", ""))
@@ -103,7 +106,9 @@ def _item_caption(event: Event, who: str, names: words.Names) -> Caption:
             "fumbled": (f"{who} fumbles the pass to {to}: {item} drops", True),
             "busted": (f"{who} loses control passing {item} to {to}: "
                        f"{names.rider(figures.get('crashes', ''))} crashes", True),
-            "dropped": (f"{who} drops {item}", True)}.get(did)
+            "dropped": (f"{who} drops {item}", True),
+            "freed": (f"{who} stops by the jail: {item} gets out and climbs on", False),  # EC-MISSION-JAIL
+            "stays locked": (f"{who} stops by the jail: {item} stays locked in", False)}.get(did)
     if said is None:
         return Caption(words.sentence(event, names), event.t_s)
     return Caption(said[0], event.t_s, said[1])
@@ -174,6 +179,8 @@ def _told(event: Event, events: Sequence[Event], names: words.Names) -> Caption:
         return Caption(f"{who} loses control{out}{then}", event.t_s, True)
     if kind == "item":
         return _item_caption(event, who, names)
+    if kind == "score":  # an NPC delivered (EC-MISSION-RESCUE): the rulebook's words
+        return Caption(words.sentence(event, names), event.t_s)
     if kind == "jump":
         if event.piece is not None:
             return Caption(f"{who} flies over {names.thing(event.piece)}", event.t_s)

@@ -184,4 +184,4 @@ def test_EC_MISSION_JAIL_a_scripted_game_stops_frees_and_escapes_as_worked_out_b
     assert replay.end.score == {"hades": 1, "komodo": 0} and replay.end.winner == "hades"
     title, lines, _ = result_card(replay, load_scene(YARD), Names.of_table(load_scene(YARD)))
     assert title == "Hades MC win"
-    assert lines[2:] == ("Hades MC  +1 VP: escaped with the NPC (Ash)", "Komodo  +0 VP", "game over: the NPC escaped")
+    assert lines[2:] == ("Hades MC  +1 VP: Ash escaped with the NPC", "Komodo  +0 VP", "game over: the NPC escaped")

@@ -73,3 +73,23 @@ def test_EC_MISSION_JAIL_the_yard_and_the_bundled_scene_lock_the_NPC_in_with_its
     assert state.items == (Item("prisoner", 18.0, 17.0, locked=True, openings=((18.0, 14.0),)),)
     assert state.road_exits == (("west", 7.5, 12.5), ("east", 7.5, 12.5))
     assert not state.items[0].on_table
+
+
+def test_EC_MISSION_RESCUE_a_rescue_set_up_wrong_is_refused_with_its_key_path_line_and_fix(tmp_path):
+    """Clause: EC-MISSION-RESCUE. An NPC waiting inside a building, one delivered mid-table (33.9"
+    from every corner of a 48" table, more than corner_in's 16"), and a gang with no NPC, each with
+    its key path and line; the bundled scene's NPCs stand where it says, each with its gang and
+    destination."""
+    path = write_scene(tmp_path, "name: Bad rescue\nmission: rescue_survive\nrescue_survive:\n  npcs:\n"
+                                 "    - {id: n1, gang: h, at: [4, 4], to: [24, 24]}\n"
+                                 "table: {width: 48, depth: 48}\n"
+                                 "buildings:\n  - {id: shed, rect: [2, 2, 6, 6], storeys: 1}\n" + GANGS + MODELS)
+    found = problems_of(path)
+    assert ("rescue_survive.npcs[0].at", 5, "(4, 4) is inside building 'shed': put n1 on the street, where a rider "
+                                             "rides within reach of it (EC-MISSION-RESCUE)") in found
+    assert any(key == "rescue_survive.npcs[0].to" and line == 5 and message.startswith("(24, 24) is 33.9\" from the")
+               for key, line, message in found)
+    assert any(key == "rescue_survive.npcs" and "k has no NPC" in message for key, _, message in found)
+    state = load_scene(SCENES / "rescue_survive.yaml").initial_state()
+    assert state.items == (Item("hades_contact", 11.0, 42.0, owner="hades", to=(40.0, 11.25)),
+                           Item("komodo_contact", 43.0, 35.0, owner="komodo", to=(10.5, 8.0)))

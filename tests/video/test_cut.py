@@ -405,3 +405,27 @@ def test_EC_MISSION_GRAB_pickup_pass_and_escape_with_a_package_are_captioned():
     drop = Event("item", "h1", "drops", figures={"item": "package_2", "did": "dropped"})
     assert caption([ride, crash, drop], names).text == "Ash (Hades MC) loses control and is out of the game; " \
                                                        "package 2 drops"
+
+
+def test_EC_MISSION_JAIL_and_RESCUE_the_NPC_freed_escaping_and_delivered_are_captioned():
+    """Clauses: EC-MISSION-JAIL, EC-MISSION-RESCUE. The short cut tells a stop by the jail and
+    what the NPC did, without dice ("Ash (Hades MC) stops by the jail: the prisoner gets out and
+    climbs on"), the escape through a road exit with its points, and an NPC delivered in the
+    middle of a ride, which scores without leaving the table."""
+    from entropy3d.rules.event import Event
+    from entropy3d.systems.words import Names
+
+    names = Names(riders={"h1": "Ash"}, gangs={"hades": "Hades MC"}, gang_of={"h1": "hades"})
+    ride = Event("move", "h1", "stop s1: straight 3", t_s=0.0, figures={"length_in": 3, "speed": 1})
+    freed = Event("item", "h1", "frees", figures={"item": "prisoner", "did": "freed", "tn": 16})
+    assert caption([ride, freed], names).text == "Ash (Hades MC) stops by the jail: the prisoner gets out and climbs on"
+    stays = Event("item", "h1", "stays", figures={"item": "prisoner", "did": "stays locked", "tn": 16})
+    assert caption([ride, stays], names).text == "Ash (Hades MC) stops by the jail: the prisoner stays locked in"
+    off = Event("left_table", "h1", "off", t_s=2.0, figures={"edge": "west"})
+    out = Event("score", "h1", "escapes", figures={"npc": "prisoner", "escaped": True, "gangs": ["hades"], "points": 1})
+    assert caption([ride, off, out], names).text == "Ash escapes through a road exit with the prisoner: +1 VP to " \
+                                                    "Hades MC"
+    on = Event("move", "h1", "s2: straight 10", t_s=0.0, figures={"length_in": 10, "speed": 2})
+    home = Event("score", "h1", "delivers", figures={"npc": "komodo_contact", "delivered": True, "rival": True,
+                                                      "gangs": ["hades"], "points": 2})
+    assert caption([on, home], names).text == "Ash delivers the komodo contact (the rival's): +2 VP to Hades MC"
