@@ -138,9 +138,9 @@ def test_each_ramps_label_lies_beside_its_ramp_and_over_no_raised_piece(tmp_path
                        and f.outline.intersection(ramp_outline).area < 0.05]  # not what it stands on
             assert not covered, (scene.name, words, covered)
             checked += 1
-    # the kickers of crossroads, its package run, its VIP takedown and its Grab n Go, ruined
-    # highway's three (lovers point's is a mesh)
-    assert checked == 7
+    # the kickers of crossroads, its package run, its VIP takedown, its Grab n Go, its Jailbreak
+    # and its Rescue & Survive, ruined highway's three (lovers point's is a mesh)
+    assert checked == 9
 
 
 def test_each_roof_and_deck_is_named_on_itself(tmp_path, drawn_text):

@@ -91,5 +91,5 @@ def test_EC_MISSION_RESCUE_a_rescue_set_up_wrong_is_refused_with_its_key_path_li
                for key, line, message in found)
     assert any(key == "rescue_survive.npcs" and "k has no NPC" in message for key, _, message in found)
     state = load_scene(SCENES / "rescue_survive.yaml").initial_state()
-    assert state.items == (Item("hades_contact", 11.0, 42.0, owner="hades", to=(40.0, 11.25)),
-                           Item("komodo_contact", 43.0, 35.0, owner="komodo", to=(10.5, 8.0)))
+    assert state.items == (Item("hades_contact", 41.0, 34.0, owner="hades", to=(41.0, 11.25)),
+                           Item("komodo_contact", 45.0, 36.0, owner="komodo", to=(37.5, 10.5)))
