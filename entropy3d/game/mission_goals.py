@@ -210,7 +210,9 @@ def _chases(state: State, bike: ModelState, routes: RouteMap, spots: list[tuple[
     gang = [m for m in state.models.values() if m.in_play and not m.on_foot and m.gang == bike.gang
             and state.item_held_by(m.id) is None]
     nearest = sorted(gang, key=lambda m: routes.to_points(spots, m.pose.xy))
-    return bike.id in [m.id for m in nearest[:min(CHASERS, len(spots))]]
+    # a single NPC (dropped, or the jail's) still wants a gang's CHASERS: one rider is easily stopped
+    chasers = CHASERS if state.mission in NPC_MISSIONS else min(CHASERS, len(spots))
+    return bike.id in [m.id for m in nearest[:chasers]]
 
 
 class MissionGoals:

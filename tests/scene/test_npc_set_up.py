@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from entropy3d.rules.state import Item
+from entropy3d.rules.state import Item, State
 from entropy3d.scene import load_scene
 from entropy3d.scene.npc_set_up import road_exits
 from tests.scene.test_loading import problems_of, write_scene
@@ -73,6 +73,9 @@ def test_EC_MISSION_JAIL_the_yard_and_the_bundled_scene_lock_the_NPC_in_with_its
     assert state.items == (Item("prisoner", 18.0, 17.0, locked=True, openings=((18.0, 14.0),)),)
     assert state.road_exits == (("west", 7.5, 12.5), ("east", 7.5, 12.5))
     assert not state.items[0].on_table
+    for yard in ("jail_yard", "rescue_yard"):  # a replay's states read back as they were written
+        first = load_scene(DATA / f"{yard}.yaml").initial_state()
+        assert State.from_json(first.to_json()) == first
 
 
 def test_EC_MISSION_RESCUE_a_rescue_set_up_wrong_is_refused_with_its_key_path_line_and_fix(tmp_path):
