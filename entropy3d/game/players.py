@@ -26,7 +26,7 @@ from entropy3d.geometry import BaseShape, Pose
 from entropy3d.rules.attack_odds import AttackOdds, melee_odds, shot_odds
 from entropy3d.rules.attacks import DODGE
 from entropy3d.rules.combat import check_melee, gun_range_in
-from entropy3d.rules.dice import Policy, policy_named
+from entropy3d.rules.dice import NPC_PUSH, Policy, policy_named
 from entropy3d.rules.events import destructible_eligible
 from entropy3d.rules.items import PASS
 from entropy3d.rules.kick import KickPlan
@@ -597,4 +597,6 @@ def demo_players(gangs: Sequence[str], ruleset: Ruleset, seed_sequence: np.rando
         aggression, daring = styles[k % len(styles)]
         players[gang] = AutoPlayer(np.random.default_rng(child), ruleset, aggression, daring, lookahead=lookahead,
                                    confirm=confirm)
+        if gang == ruleset.data("law.gang"):  # the Law's tests: an NPC's minimum to roll (EC-LAW)
+            players[gang].push, players[gang].policy = NPC_PUSH, policy_named(NPC_PUSH, ruleset)
     return players

@@ -207,6 +207,8 @@ def sentence(event: Event, names: Names, out_words: str = "out of the game") -> 
         if figures.get("delivered"):
             return f"{who} delivers a {value} VP package: +{value} VP to {gangs}"
         return f"{who} drops a {value} VP package: +{value} VP to {gangs}"
+    if kind == "score" and figures.get("named"):  # the Law entering, a corner held, a checkpoint (EC-LAW ...)
+        return names.named_all(event.rules)
     if kind == "score" and "item" in figures:  # EC-MISSION-GRAB
         gangs = " and ".join(names.gang(g) for g in figures.get("gangs", ()))
         return f"{who} escapes with {names.thing(figures['item'])}: +1 VP to {gangs}"

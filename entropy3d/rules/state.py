@@ -15,11 +15,13 @@ from typing import Any, Mapping
 from entropy3d.geometry import Pose
 from entropy3d.rules.ruleset import ON_FOOT
 from entropy3d.rules.scenery import ScenerySpot
+from entropy3d.rules.table_marks import Checkpoint, LawPlan, Zone
 
 RIDING = "riding"
 OUT = "out"            #: out of the game (no wounds left, failed remount, over the cliff)
 ESCAPED = "escaped"    #: rode off an open table edge (Lovers Point Brawl: it escaped)
-STATUSES = (RIDING, OUT, ESCAPED)
+WAITING = "waiting"    #: not on the table yet: the Law before it enters (EC-LAW)
+STATUSES = (RIDING, OUT, ESCAPED, WAITING)
 
 
 @dataclass(frozen=True)
@@ -88,6 +90,10 @@ class ModelState:
     vip: it is (or was, while out of the game) its gang's VIP (VIP Takedown, EC-MISSION-VIP);
     vip_taken_by: the enemy VIP that took it out (the mission won). Left out of the JSON at their
     defaults.
+    law: it rides for the Law, the neutral police side an automatic player plays (EC-LAW);
+    impact: the wounds its attacks took off others and the riders they took out, counted only in
+    a game the Law plays (its aggression reads it, :mod:`entropy3d.rules.law`). Left out of the
+    JSON at their defaults.
     """
 
     id: str
@@ -135,6 +141,8 @@ class ModelState:
     package_fate: str | None = None
     vip: bool = False
     vip_taken_by: str | None = None
+    law: bool = False
+    impact: int = 0
 
     @property
     def carries_package(self) -> bool:
@@ -216,7 +224,7 @@ _MODEL_DEFAULTS = {f.name: f.default for f in dataclasses.fields(ModelState)}
 #: fields added after replays were first written: left out of the JSON at their default, so the
 #: replay of a game that never sets them keeps its bytes
 _LEFT_OUT_AT_DEFAULT = ("basic_taken", "attack_chance", "attacks_made", "package", "package_to",
-                        "package_busted", "package_fate", "vip", "vip_taken_by")
+                        "package_busted", "package_fate", "vip", "vip_taken_by", "law", "impact")
 
 
 @dataclass(frozen=True)
@@ -299,6 +307,9 @@ class State:
     wrecks: riders taken out, now scenery (EC-WOUND), in the order they were placed.
     items: Grab n Go's packages (EC-MISSION-GRAB), in scene order; exits: gang id -> the table
     edge of its deployment, which its holders leave by. Both left out of the JSON form when empty.
+    law: where and when the Law enters (EC-LAW), None without it; zones: Corners' zones
+    (EC-MISSION-CORNERS); checkpoints: Hoon Hour's circuit in order, and progress: model id ->
+    checkpoints it has passed (EC-MISSION-HOON). Left out of the JSON form when empty.
     """
 
     turn: int
@@ -310,6 +321,10 @@ class State:
     wrecks: tuple[Wreck, ...] = ()
     items: tuple[Item, ...] = ()
     exits: Mapping[str, str] = field(default_factory=dict)
+    law: LawPlan | None = None
+    zones: tuple[Zone, ...] = ()
+    checkpoints: tuple[Checkpoint, ...] = ()
+    progress: Mapping[str, int] = field(default_factory=dict)
 
     def __repr__(self) -> str:
         return f"State(turn {self.turn}, {len(self.models)} models, {len(self.scenery)} moved pieces)"
@@ -358,7 +373,11 @@ class State:
                 "score": dict(sorted(self.score.items())), "traps": [t.to_json() for t in self.traps],
                 **({"wrecks": [w.to_json() for w in self.wrecks]} if self.wrecks else {}),
                 **({"items": [i.to_json() for i in self.items]} if self.items else {}),
-                **({"exits": dict(sorted(self.exits.items()))} if self.exits else {})}
+                **({"exits": dict(sorted(self.exits.items()))} if self.exits else {}),
+                **({"law": self.law.to_json()} if self.law is not None else {}),
+                **({"zones": [z.to_json() for z in self.zones]} if self.zones else {}),
+                **({"checkpoints": [c.to_json() for c in self.checkpoints]} if self.checkpoints else {}),
+                **({"progress": dict(sorted(self.progress.items()))} if self.progress else {})}
 
     @classmethod
     def from_json(cls, data: Mapping) -> "State":
@@ -368,7 +387,11 @@ class State:
                    score=dict(data.get("score", {})),
                    traps=tuple(Trap.from_json(t) for t in data.get("traps", ())),
                    wrecks=tuple(Wreck.from_json(w) for w in data.get("wrecks", ())),
-                   items=tuple(Item.from_json(i) for i in data.get("items", ())), exits=dict(data.get("exits", {})))
+                   items=tuple(Item.from_json(i) for i in data.get("items", ())), exits=dict(data.get("exits", {})),
+                   law=LawPlan.from_json(data["law"]) if data.get("law") else None,
+                   zones=tuple(Zone.from_json(z) for z in data.get("zones", ())),
+                   checkpoints=tuple(Checkpoint.from_json(c) for c in data.get("checkpoints", ())),
+                   progress={str(k): int(v) for k, v in data.get("progress", {}).items()})
 
 
 def pose_to_json(pose: Pose) -> list[float]:

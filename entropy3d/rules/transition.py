@@ -32,7 +32,7 @@ import numpy as np
 
 from entropy3d.errors import IllegalPlanError
 from entropy3d.geometry import Pose
-from entropy3d.rules import conditions, grab, items, missions, stopped_guns, traps, wrecks
+from entropy3d.rules import conditions, grab, items, law, missions, race, stopped_guns, traps, wrecks
 from entropy3d.rules.attacks import (
     ATTACK_BACK,
     CHICKEN,
@@ -291,7 +291,9 @@ def resolve(state: State, action: Action, facts: Facts | None, rng: np.random.Ge
     after, scored = missions.carry_packages(after, events)  # EC-MISSION-PACKAGE
     after, taken = take_down_vips(state, after, action.model_id, events, ruleset)  # EC-MISSION-VIP
     after, carried = grab.carry_items(state, after, action.kind, action.model_id, events, ruleset)  # EC-MISSION-GRAB
-    return after, events + placed + scored + taken + carried
+    after = law.tally_impact(after, events)  # EC-LAW: what each rider has done, which the Law reads
+    after, raced = race.pass_checkpoints(after, action.model_id, facts, events, ruleset)  # EC-MISSION-HOON
+    return after, events + placed + scored + taken + carried + raced
 
 
 def _resolve(state: State, action: Action, facts: Facts | None, rng: np.random.Generator,

@@ -346,6 +346,51 @@ class GrabNGo(Strict):
         min_length=1, description="gang id -> the table edge it deployed from: its holders exit over it")
 
 
+class LawEntry(Strict):
+    """A point the Law enters at (EC-LAW): its first rider's base centre and heading; the others
+    line up behind it."""
+
+    at: Vec2 = Field(description="[x, y] inches")
+    facing: Number = Field(description="degrees CCW from +x: the way it rides in")
+
+
+class Law(Strict):
+    """The Law as a neutral NPC side (EC-LAW): how many police, from which turn, and where they
+    may enter (the engine rolls which point when there are several); left out, the rules data's
+    ``law:`` numbers, and the middle of every open table edge."""
+
+    riders: Optional[Count] = Field(None, ge=1, le=8, description="police riders (rules data law.riders)")
+    from_turn: Optional[Count] = Field(None, ge=1, description="the turn they enter (rules data law.from_turn)")
+    enter: list[LawEntry] = Field(default_factory=list, description="where they may enter: one is rolled for")
+
+
+class CornerZone(Strict):
+    """A Corners zone (EC-MISSION-CORNERS)."""
+
+    id: Identifier
+    rect: tuple[Number, Number, Number, Number] = Field(description="[x0, y0, x1, y1] inches")
+
+
+class Corners(Strict):
+    """Corners' set-up (EC-MISSION-CORNERS): the zones held."""
+
+    zones: list[CornerZone] = Field(min_length=1)
+
+
+class RaceCheckpoint(Strict):
+    """A Hoon Hour checkpoint (EC-MISSION-HOON)."""
+
+    id: Identifier
+    at: Vec2 = Field(description="its centre, [x, y] inches")
+    radius: Number = Field(3.0, gt=0, le=24, description="inches: a rider's base within it passes it")
+
+
+class HoonHour(Strict):
+    """Hoon Hour's circuit (EC-MISSION-HOON): its checkpoints in order; the last is the finish."""
+
+    checkpoints: list[RaceCheckpoint] = Field(min_length=2)
+
+
 class SceneSpec(Strict):
     """A whole scene file."""
 
@@ -354,7 +399,7 @@ class SceneSpec(Strict):
     rules: str = Field("entropy_city", description="rules data: a bundled name or a path to a YAML file")
     system: str = Field("entropy_city", description="the game system played on this table (`entropy3d systems`)")
     mission: Literal["turf_war", "lovers_point_brawl", "package_run", "vip_takedown", "grab_n_go",
-                     "free_ride"] = "turf_war"
+                     "free_ride", "corners", "hoon_hour"] = "turf_war"
     turns: Count = Field(6, ge=1, le=200)
     table: TableSpec = Field(default_factory=TableSpec)
     zones: list[Zone] = Field(default_factory=list)
@@ -374,3 +419,7 @@ class SceneSpec(Strict):
                                                                   "(EC-MISSION-VIP)")
     grab_n_go: Optional[GrabNGo] = Field(None, description="mission: grab_n_go only: the packages and each gang's "
                                                            "deployment edge (EC-MISSION-GRAB)")
+    law: Union[bool, Law, None] = Field(None, description="the Law as a neutral NPC side (EC-LAW): `law: on`, or "
+                                                          "{riders, from_turn, enter: [{at, facing}]}")
+    corners: Optional[Corners] = Field(None, description="mission: corners only: the zones (EC-MISSION-CORNERS)")
+    hoon_hour: Optional[HoonHour] = Field(None, description="mission: hoon_hour only: the circuit (EC-MISSION-HOON)")

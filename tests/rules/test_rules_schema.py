@@ -111,7 +111,9 @@ def test_new_data_keys_are_declared_with_their_values(rules):
                                       "lovers_point_brawl": {"taken_out": 1, "escaped": 2},
                                       "package_run": {"packages": [1, 1, 3]},
                                       "vip_takedown": {"takedown": 1},
-                                      "grab_n_go": {"packages": 3, "hold_actions": 2, "escape": 1}}
+                                      "grab_n_go": {"packages": 3, "hold_actions": 2, "escape": 1},
+                                      "corners": {"score_every": 1, "hold": 1, "parked_count": False},
+                                      "hoon_hour": {"checkpoint": 1, "finish": 3, "laps": 1}}
     assert rules.data("rider_defaults") == {"wounds": 3, "dodge": 1, "strength": 1, "protection": 0}
     assert rules.spec.ride.step_height_in == 0.2 and rules.spec.missions.lovers_point_brawl.escaped == 2
 
