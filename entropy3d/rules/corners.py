@@ -71,21 +71,23 @@ def scoring_turn(turn: int, ruleset: Ruleset) -> bool:
 
 def score_corners(state: State, ruleset: Ruleset) -> tuple[State, list[Event]]:
     """Corners at the end of a turn (EC-MISSION-CORNERS): on a scoring turn each zone held scores
-    ``hold`` VP to its holder; an event says each zone's count. The state as it is otherwise."""
+    ``hold`` VP to its holder; an event of its first rider there (by id) says each zone held and
+    the count in it. The state as it is otherwise."""
     if state.mission != CORNERS or not state.zones or not scoring_turn(state.turn, ruleset):
         return state, []
     points = int(ruleset.data("missions.corners.hold"))
     said = []
     for zone in state.zones:
         holder, counts = zone_holder(state, zone, ruleset)
-        count = ", ".join(f"{g} {n}" for g, n in sorted(counts.items())) or "nobody"
-        if holder is not None:
-            state = state.add_score(holder, points)
-        text = (f"{zone.id} held by {holder} ({count}): {holder} +{points} VP" if holder is not None else
-                f"{zone.id} held by nobody ({count})")
-        said.append(Event("score", "", text, clauses=("EC-MISSION-CORNERS",), piece=zone.id,
-                          figures={"corner": zone.id, "counts": counts, "gangs": [holder] if holder else [],
-                                   "points": points if holder else 0, "named": True}))
+        if holder is None:
+            continue
+        count = ", ".join(f"{g} {n}" for g, n in sorted(counts.items()))
+        state = state.add_score(holder, points)
+        rider = min(m.id for m in state.models.values() if m.gang == holder and holds(m, zone, ruleset))
+        said.append(Event("score", rider, f"{holder} holds {zone.id} ({count}): {holder} +{points} VP",
+                          clauses=("EC-MISSION-CORNERS",), piece=zone.id,
+                          figures={"corner": zone.id, "counts": counts, "gangs": [holder], "points": points,
+                                   "named": True}))
     return state, said
 
 

@@ -39,7 +39,7 @@ class EntropyCity(GameSystem):
         "EC-WPN", "EC-PIERCE", "EC-HEADSHOT", "EC-WOUND", "EC-GUN-2", "EC-GUN-SPLIT", "EC-GUN-STOPPED",
         "EC-STOPPED", "EC-STOP-RECOVER", "EC-COND-BURN", "EC-COND-WET", "EC-COND-BLEED", "EC-COND-STUN",
         "EC-TRAP", "EC-TRAIT", "EC-ACT-STUNT", "EC-FOOT-MOVE", "EC-FOOT-DEPLOY", "EC-FOOT-ACT",
-        "EC-MISSION-PACKAGE", "EC-LAW",
+        "EC-MISSION-PACKAGE", "EC-LAW", "EC-MISSION-CORNERS",
     )
     rules_file = "entropy_city"
     rules_schema = RulesSpec
@@ -55,7 +55,8 @@ class EntropyCity(GameSystem):
     SEATING = "entropy3d.game.entropy_city_player:seat_players"
     scripted = True
     riders = True
-    mission_names = {"grab_n_go": "Grab n Go", "vip_takedown": "VIP Takedown"}
+    mission_names = {"grab_n_go": "Grab n Go", "vip_takedown": "VIP Takedown", "corners": "Corners",
+                     "hoon_hour": "Hoon Hour"}
 
     rules: Ruleset
 
