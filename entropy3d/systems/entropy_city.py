@@ -39,7 +39,7 @@ class EntropyCity(GameSystem):
         "EC-WPN", "EC-PIERCE", "EC-HEADSHOT", "EC-WOUND", "EC-GUN-2", "EC-GUN-SPLIT", "EC-GUN-STOPPED",
         "EC-STOPPED", "EC-STOP-RECOVER", "EC-COND-BURN", "EC-COND-WET", "EC-COND-BLEED", "EC-COND-STUN",
         "EC-TRAP", "EC-TRAIT", "EC-ACT-STUNT", "EC-FOOT-MOVE", "EC-FOOT-DEPLOY", "EC-FOOT-ACT",
-        "EC-MISSION-PACKAGE", "EC-LAW", "EC-MISSION-CORNERS",
+        "EC-MISSION-PACKAGE", "EC-LAW", "EC-MISSION-CORNERS", "EC-MISSION-HOON",
     )
     rules_file = "entropy_city"
     rules_schema = RulesSpec
