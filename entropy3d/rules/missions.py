@@ -168,7 +168,8 @@ def carry_packages(state: State, events: Sequence[Event]) -> tuple[State, list[E
 
 
 def _others(state: State, model: ModelState) -> list[str]:
-    return sorted({m.gang for m in state.models.values()} - {model.gang})
+    """The players' gangs other than ``model``'s (not the Law's, EC-LAW)."""
+    return scoring_gangs(sorted({m.gang for m in state.models.values()} - {model.gang}), state)
 
 
 def game_over(state: State, ruleset: Ruleset | None = None) -> str:

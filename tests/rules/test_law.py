@@ -142,3 +142,14 @@ def test_EC_LAW_a_scripted_game_the_police_enter_in_turn_2_and_the_game_ends_wit
     table = load_scene(YARD)
     _, lines, _ = result_card(replay, table, Names.of_table(table))
     assert lines[1:4] == ("Hades MC  +0 VP", "Komodo  +0 VP", "the Law: took out 0 riders, lost 0")
+
+
+def test_EC_LAW_a_package_dropped_scores_for_the_defenders_not_the_law(rules):
+    """Clauses: EC-LAW, EC-MISSION-PACKAGE. Viper, carrying the 3 VP package, is out of the game
+    with a police rider on the table: Hades MC, the defenders, score the 3 VP; the Law nothing."""
+    viper = rider("k1", 20, 10, package=3, package_to="west", status="out")
+    state = State(turn=3, mission="package_run", models={m.id: m for m in (
+        rider("h1", 10, 10), viper, rider("law_1", 5, 5, status=RIDING))}, score={"hades": 0, "komodo": 0},
+        law=THREE_WAYS)
+    after, [event] = missions.carry_packages(state, [])
+    assert after.score == {"hades": 3, "komodo": 0} and event.figures["gangs"] == ["hades"]
