@@ -231,9 +231,11 @@ class MissionGoals:
         return self._last[2]
 
 
-def hunt_weight(model: ModelState, target: ModelState) -> float:
+def hunt_weight(model: ModelState, target: ModelState, wanted: list[ModelState] | None = None) -> float:
     """How much more an attack on ``target`` is worth to ``model``: the takedown is a VIP's mission
-    (EC-MISSION-VIP)."""
+    (EC-MISSION-VIP); the Law's targets (``wanted``, EC-LAW) are what it is after."""
+    if wanted is not None and any(w.id == target.id for w in wanted):
+        return VIP_HUNT
     return VIP_HUNT if model.vip and target.vip else 1.0
 
 

@@ -484,6 +484,8 @@ class LawSpec(Strict):
     gang: str
     name: str
     colour: str = Field(pattern=r"^#[0-9a-fA-F]{6}$")
+    weapon: str = Field(description="each police rider's melee weapon (rules data `weapons:`)")
+    gun: str = Field(description="each police rider's gun (rules data `guns:`)")
     riders: PosInt
     bike: str
     from_turn: PosInt

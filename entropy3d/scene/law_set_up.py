@@ -45,7 +45,8 @@ def law_riders(spec: SceneSpec, ruleset: Ruleset) -> int:
 
 def with_law(spec: SceneSpec, ruleset: Ruleset) -> SceneSpec:
     """The scene with the Law's gang (rules data ``law.gang``, ``name``, ``colour``) and its police
-    (``law_1``, ``law_2``, ...; rules data ``law.bike``, the rider defaults) standing where they
+    (``law_1``, ``law_2``, ...; rules data ``law.bike``, ``weapon`` and ``gun``, the rider
+    defaults) standing where they
     will enter at the first entry point; the scene as it is without the Law."""
     plan = law_plan(spec, ruleset)
     if plan is None or not plan.entries:
@@ -57,7 +58,8 @@ def with_law(spec: SceneSpec, ruleset: Ruleset) -> SceneSpec:
     riders = law_riders(spec, ruleset)
     poses = entry_poses(plan.entries[0], riders, float(data["file_gap_in"]))
     police = [Model(id=f"{gang}_{k + 1}", gang=gang, bike=str(data["bike"]), position=(x, y), facing=facing,
-                    speed=int(data["enter_speed"]), rider=Rider(name=f"Officer {k + 1}"))
+                    speed=int(data["enter_speed"]), rider=Rider(name=f"Officer {k + 1}", weapon=str(data["weapon"]),
+                                                  gun=str(data["gun"])))
               for k, (x, y, facing) in enumerate(poses)]
     return spec.model_copy(update={"gangs": {**spec.gangs, gang: Gang(name=str(data["name"]),
                                                                         colour=str(data["colour"]))},
