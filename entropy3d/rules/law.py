@@ -43,13 +43,14 @@ def scoring_gangs(gangs: Sequence[str], state: State) -> list[str]:
 
 
 def entry_poses(entry: Entry, riders: int, gap_in: float) -> list[tuple[float, float, float]]:
-    """Where ``riders`` police stand on entering at ``entry``: the first on the point (near the
-    edge they come in by), each next ``gap_in`` inches ahead of the one before along the entry's
-    heading (x, y, facing: inches and degrees)."""
+    """Where ``riders`` police stand on entering at ``entry``, in file along the entry's heading,
+    ``gap_in`` inches apart: the last on the point (near the edge they come in by), the first
+    furthest ahead, so each rides off (they activate in order) clear of the one behind (x, y,
+    facing: inches and degrees)."""
     heading = math.radians(entry.facing_deg)
     ahead = (math.cos(heading), math.sin(heading))
-    return [(entry.x + k * gap_in * ahead[0], entry.y + k * gap_in * ahead[1], entry.facing_deg)
-            for k in range(riders)]
+    return [(round(entry.x + k * gap_in * ahead[0], 6), round(entry.y + k * gap_in * ahead[1], 6), entry.facing_deg)
+            for k in reversed(range(riders))]  # to a millionth of an inch: 12, not 12.000000000000002
 
 
 def law_enters(state: State, rng: np.random.Generator, ruleset: Ruleset) -> tuple[State, list[Event]]:

@@ -42,13 +42,14 @@ def test_EC_LAW_the_police_wait_until_their_turn_then_enter_in_file_at_the_rolle
     """Clause: EC-LAW. From turn 2 ("police as neutral NPCs that join from turn 2") the waiting
     police enter at one of the 3 points ("appearing in one of 3 locations"): at turn 1 nothing
     happens and no die is rolled; at turn 2 a d3 rolls 3: the east point (34, 12) facing west,
-    law_1 on it and law_2 the rules data's 4" ahead (30, 12), at speed 2, in play."""
+    law_2 on it and law_1, the first to ride, the rules data's 8" further in (26, 12), at speed 2,
+    in play."""
     start = game(1, rider("h1", 10, 20), rider("law_1", 18, 2), rider("law_2", 18, 6))
     assert law_enters(start, dice([]), rules) == (start, [])
     state, [event] = law_enters(game(2, *start.models.values()), dice([3]), rules)
     first, second = state.model("law_1"), state.model("law_2")
-    assert (first.pose.x, first.pose.y, first.pose.facing_deg, first.speed, first.status) == (34, 12, 180, 2, RIDING)
-    assert (second.pose.x, second.pose.y) == (30, 12) and second.in_play
+    assert (first.pose.x, first.pose.y, first.pose.facing_deg, first.speed, first.status) == (26, 12, 180, 2, RIDING)
+    assert (second.pose.x, second.pose.y) == (34, 12) and second.in_play
     assert (event.figures["entry"], event.figures["riders"], event.clauses) == (3, ["law_1", "law_2"], ("EC-LAW",))
     names = Names(riders={}, gangs={"law": "the Law"}, gang_of=GANG_OF)
     assert names.named_all(event.rules).startswith("the Law enters at (34, 12), entry 3 of 3")
@@ -56,10 +57,11 @@ def test_EC_LAW_the_police_wait_until_their_turn_then_enter_in_file_at_the_rolle
 
 def test_EC_LAW_a_point_with_a_rider_on_it_is_passed_over_in_the_roll(rules, dice):
     """Clause: EC-LAW (DECISION): Ash stands 1" from the west point (2, 12): the die is a d2 over
-    the south and east points; a 1 is the south one (18, 2)."""
+    the south and east points; a 1 is the south one (18, 2): law_2 on it, law_1 at (18, 10)."""
     start = game(2, rider("h1", 3, 12), rider("law_1", 18, 2), rider("law_2", 18, 6))
     state, [event] = law_enters(start, dice([1]), rules)
-    assert (state.model("law_1").pose.x, state.model("law_1").pose.y) == (18, 2)
+    assert (state.model("law_2").pose.x, state.model("law_2").pose.y) == (18, 2)
+    assert (state.model("law_1").pose.x, state.model("law_1").pose.y) == (18, 10)
     assert (event.figures["entry"], event.figures["roll"]) == (1, 1) and "d2 rolled 1" in event.rules
 
 
