@@ -86,8 +86,7 @@ def score_corners(state: State, ruleset: Ruleset) -> tuple[State, list[Event]]:
         rider = min(m.id for m in state.models.values() if m.gang == holder and holds(m, zone, ruleset))
         said.append(Event("score", rider, f"{holder} holds {zone.id} ({count}): {holder} +{points} VP",
                           clauses=("EC-MISSION-CORNERS",), piece=zone.id,
-                          figures={"corner": zone.id, "counts": counts, "gangs": [holder], "points": points,
-                                   "named": True}))
+                          figures={"corner": zone.id, "counts": counts, "gangs": [holder], "points": points}))
     return state, said
 
 

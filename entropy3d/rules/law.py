@@ -80,7 +80,7 @@ def law_enters(state: State, rng: np.random.Generator, ruleset: Ruleset) -> tupl
         f"{riders}"
     return state, [Event("score", waiting[0].id, text, clauses=("EC-LAW",),
                          figures={"law": "enters", "entry": number, "roll": roll, "at": [entry.x, entry.y],
-                                  "riders": [m.id for m in waiting], "gangs": [], "named": True})]
+                                  "riders": [m.id for m in waiting], "gangs": []})]
 
 
 def _clear(state: State, poses, gap_in: float) -> bool:

@@ -93,7 +93,7 @@ def pass_checkpoints(state: State, model_id: str, facts, events: Sequence[Event]
                    f": {model.gang} +{points} VP" if points else ""))
         said.append(Event("score", model_id, text, clauses=("EC-MISSION-HOON",), piece=gate.id, t_s=float(row[0]),
                           figures={"checkpoint": gate.id, "passed": passed, "need": need, "finished": done,
-                                   "gangs": [model.gang] if points else [], "points": points, "named": True}))
+                                   "gangs": [model.gang] if points else [], "points": points}))
         if done:
             break
     if said:

@@ -13,6 +13,7 @@ from entropy3d.rules.corners import corners_set_up_problems, score_corners
 from entropy3d.rules.ruleset import Ruleset
 from entropy3d.rules.state import ModelState, State
 from entropy3d.rules.table_marks import Zone
+from entropy3d.systems import find_system
 from entropy3d.systems.words import Names
 
 RULES_FILE = Path(__file__).resolve().parents[2] / "rules" / "entropy_city.yaml"
@@ -46,6 +47,8 @@ def test_EC_MISSION_CORNERS_most_moving_riders_hold_a_zone_a_tie_and_the_law_hol
     assert state.score == {"hades": 1, "komodo": 1}
     assert [(e.model, e.figures["corner"], e.figures["counts"]) for e in said] == \
         [("h1", "zone_a", {"hades": 2, "komodo": 1}), ("k2", "zone_b", {"komodo": 1})]
+    names = Names(riders={"h1": "Ash"}, gangs={"hades": "Hades MC", "komodo": "Komodo"}, gang_of=GANG_OF)
+    assert find_system("entropy_city").sentence(said[0], names) == "Hades MC hold zone A: +1 VP to Hades MC"
     tie, nothing = score_corners(game(1, rider("h1", 25, 10), rider("k1", 26, 14),
                                       rider("law_1", 22, 12, law=True)), rules)
     assert tie.score == {"hades": 0, "komodo": 0} and nothing == []

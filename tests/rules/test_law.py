@@ -17,6 +17,7 @@ from entropy3d.rules.law import law_enters, law_targets, tally_impact
 from entropy3d.rules.ruleset import Ruleset
 from entropy3d.rules.state import RIDING, WAITING, ModelState, State
 from entropy3d.rules.table_marks import Entry, LawPlan
+from entropy3d.systems import find_system
 from entropy3d.systems.words import Names
 
 RULES_FILE = Path(__file__).resolve().parents[2] / "rules" / "entropy_city.yaml"
@@ -51,8 +52,9 @@ def test_EC_LAW_the_police_wait_until_their_turn_then_enter_in_file_at_the_rolle
     assert (first.pose.x, first.pose.y, first.pose.facing_deg, first.speed, first.status) == (26, 12, 180, 2, RIDING)
     assert (second.pose.x, second.pose.y) == (34, 12) and second.in_play
     assert (event.figures["entry"], event.figures["riders"], event.clauses) == (3, ["law_1", "law_2"], ("EC-LAW",))
-    names = Names(riders={}, gangs={"law": "the Law"}, gang_of=GANG_OF)
-    assert names.named_all(event.rules).startswith("the Law enters at (34, 12), entry 3 of 3")
+    assert event.rules.startswith("law enters at (34, 12), entry 3 of 3, d3 rolled 3")
+    names = Names(riders={"law_1": "Officer 1", "law_2": "Officer 2"}, gangs={"law": "the Law"}, gang_of=GANG_OF)
+    assert find_system("entropy_city").sentence(event, names) == "the Law rides in at entry 3: Officer 1 and Officer 2"
 
 
 def test_EC_LAW_a_point_with_a_rider_on_it_is_passed_over_in_the_roll(rules, dice):

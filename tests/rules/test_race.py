@@ -12,6 +12,7 @@ from entropy3d.rules.facts import Facts
 from entropy3d.rules.race import pass_checkpoints, race_set_up_problems
 from entropy3d.rules.state import ModelState, State
 from entropy3d.rules.table_marks import Checkpoint
+from entropy3d.systems import find_system
 from entropy3d.systems.words import Names
 
 YARD = Path(__file__).resolve().parents[1] / "data" / "hoon_yard.yaml"
@@ -41,6 +42,9 @@ def test_EC_MISSION_HOON_checkpoints_count_in_order_and_several_may_be_passed_in
     assert said[0].t_s == ride(4, 20).trajectory[15, 0]  # x 11.5, the first row within reach
     state, said = pass_checkpoints(state, "h1", ride(20, 30), [], rules)
     assert [e.figures["checkpoint"] for e in said] == ["gate_b", "finish"] and said[-1].figures["finished"]
+    names = Names(riders={"h1": "Ash"}, gangs={"hades": "Hades MC"}, gang_of={"h1": "hades"})
+    assert [find_system("entropy_city").sentence(e, names) for e in said] == \
+        ["Ash passes gate B (2 of 3): +1 VP to Hades MC", "Ash wins the race: +4 VP to Hades MC"]
     assert state.progress == {"h1": 3} and state.score == {"hades": 1 + 1 + 4, "komodo": 0}
     assert pass_checkpoints(state, "h1", ride(4, 30), [], rules) == (state, [])  # the race is won
 
