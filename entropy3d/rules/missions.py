@@ -186,9 +186,11 @@ def game_over(state: State, ruleset: Ruleset | None = None) -> str:
         return grab_game_over(state)
     if state.mission == HOON_HOUR and ruleset is not None and race_game_over(state, ruleset):
         return race_game_over(state, ruleset)
-    # the runners may ride on alone; so may the last gang while a package is left to grab
+    # the runners may ride on alone; so may the last gang while a package is left to grab, and
+    # the last gang in a race, to finish it (EC-MISSION-HOON)
     if len(gangs) < 2 and not (state.mission == PACKAGE_RUN and carried) \
-            and not (state.mission == GRAB_N_GO and gangs and items_in_play(state)):
+            and not (state.mission == GRAB_N_GO and gangs and items_in_play(state)) \
+            and not (state.mission == HOON_HOUR and gangs):
         return "only one gang left on the table" if gangs else "no model left on the table"
     return ""
 

@@ -92,3 +92,15 @@ def test_EC_MISSION_HOON_a_scripted_race_scores_as_worked_out_by_hand(tmp_path):
     title, lines, _ = result_card(replay, table, Names.of_table(table))
     assert (title, lines[:3]) == ("Hades MC win", ("Hoon Hour: 3 checkpoints x 1 lap; +1 VP each, +3 VP to finish "
                                                    "first", "Hades MC  +6 VP: Ash 3 of 3", "Komodo  +0 VP"))
+
+
+def test_EC_MISSION_HOON_the_last_gang_on_the_table_rides_on_to_finish_the_race(rules):
+    """Clause: EC-MISSION-HOON (DECISION): Viper is out; Ash, the last gang's, races on: the game is
+    not over until someone wins the race (or no rider is left)."""
+    from entropy3d.rules.missions import game_over
+
+    state = race().with_model(race().model("k1").but(status="out"))
+    assert game_over(state, rules) == ""
+    won, _ = pass_checkpoints(state, "h1", ride(4, 34), [], rules)
+    assert game_over(won, rules) == "h1 won the race"
+    assert game_over(state.with_model(state.model("h1").but(status="out")), rules) == "no model left on the table"
