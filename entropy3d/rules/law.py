@@ -29,6 +29,7 @@ from entropy3d.rules.event import Event
 from entropy3d.rules.ruleset import Ruleset
 from entropy3d.rules.state import RIDING, WAITING, ModelState, State
 from entropy3d.rules.table_marks import Entry
+from entropy3d.rules.vip import taken_by
 
 
 def is_law(model: ModelState) -> bool:
@@ -118,17 +119,26 @@ def law_targets(state: State, ruleset: Ruleset) -> list[ModelState]:
     return [m for m in riders if m.impact == most] if most > 0 else riders
 
 
-def tally_impact(state: State, events: Sequence[Event]) -> State:
-    """Each rider's impact after an action's ``events`` in a game the Law plays (EC-LAW: "whichever
+def tally_impact(before: State, after: State, actor: str, events: Sequence[Event]) -> State:
+    """Each rider's impact after ``actor``'s action in a game the Law plays (EC-LAW: "whichever
     models have done the most damage or had the most impact"): the wounds its attacks took off
-    others, and one more for each rider they took out. The state as it is without the Law."""
-    if state.law is None:
-        return state
+    others (the hit events of ``events``), and one more for each rider it took out, as VIP
+    Takedown credits a takedown (:func:`~entropy3d.rules.vip.taken_by`: the attack that took it
+    out, else the action's actor when another model), which is marked ``out_by`` on the rider.
+    The state as it is without the Law."""
+    if after.law is None:
+        return after
     for event in events:
-        if event.kind != "attack" or not event.piece or event.piece not in state.models:
+        wounds = int(event.figures.get("wounds_lost", 0) or 0) if event.kind == "attack" else 0
+        if wounds and event.piece in after.models:
+            attacker = after.model(event.piece)
+            after = after.with_model(attacker.but(impact=attacker.impact + wounds))
+    for model in before.models.values():
+        now = after.models.get(model.id)
+        if not model.in_play or now is None or now.in_play:
             continue
-        done = int(event.figures.get("wounds_lost", 0) or 0) + (1 if event.figures.get("taken_out") else 0)
-        if done:
-            attacker = state.model(event.piece)
-            state = state.with_model(attacker.but(impact=attacker.impact + done))
-    return state
+        by = taken_by(model.id, actor, events)
+        if by is not None and by in after.models:
+            credited = after.model(by)
+            after = after.with_model(credited.but(impact=credited.impact + 1)).with_model(now.but(out_by=by))
+    return after

@@ -218,13 +218,13 @@ def winner(state: State) -> str:
 
 def law_rows(state: State, events: Iterable[Event], gang_of: Mapping[str, str], gang_name: Callable[[str], str]
              ) -> list[tuple[str, str]]:
-    """The end card's row for the Law (EC-LAW), which scores nothing: the riders its attacks took
-    out, and its own riders lost; no row without it."""
+    """The end card's row for the Law (EC-LAW), which scores nothing: the riders it took out (each
+    rider's ``out_by``), and its own riders lost; no row without it."""
     law = sorted({m.gang for m in state.models.values() if m.law})
     if not law:
         return []
-    took = sum(1 for e in events if e.kind == "attack" and e.figures.get("taken_out") and e.piece
-               and gang_of.get(e.piece) in law)
+    police = {m.id for m in state.models.values() if m.law}
+    took = sum(1 for m in state.models.values() if m.out_by in police and not m.law)
     lost = sum(1 for m in state.models.values() if m.law and m.status == "out")
     return [(law[0], f"{gang_name(law[0])}: took out {took} rider{'s' if took != 1 else ''}, lost {lost}")]
 

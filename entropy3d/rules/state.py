@@ -92,8 +92,8 @@ class ModelState:
     defaults.
     law: it rides for the Law, the neutral police side an automatic player plays (EC-LAW);
     impact: the wounds its attacks took off others and the riders they took out, counted only in
-    a game the Law plays (its aggression reads it, :mod:`entropy3d.rules.law`). Left out of the
-    JSON at their defaults.
+    a game the Law plays (its aggression reads it, :mod:`entropy3d.rules.law`); out_by: in such a
+    game, the model its going out is credited to. Left out of the JSON at their defaults.
     """
 
     id: str
@@ -143,6 +143,7 @@ class ModelState:
     vip_taken_by: str | None = None
     law: bool = False
     impact: int = 0
+    out_by: str | None = None
 
     @property
     def carries_package(self) -> bool:
@@ -224,7 +225,8 @@ _MODEL_DEFAULTS = {f.name: f.default for f in dataclasses.fields(ModelState)}
 #: fields added after replays were first written: left out of the JSON at their default, so the
 #: replay of a game that never sets them keeps its bytes
 _LEFT_OUT_AT_DEFAULT = ("basic_taken", "attack_chance", "attacks_made", "package", "package_to",
-                        "package_busted", "package_fate", "vip", "vip_taken_by", "law", "impact")
+                        "package_busted", "package_fate", "vip", "vip_taken_by", "law", "impact",
+                        "out_by")
 
 
 @dataclass(frozen=True)

@@ -291,7 +291,7 @@ def resolve(state: State, action: Action, facts: Facts | None, rng: np.random.Ge
     after, scored = missions.carry_packages(after, events)  # EC-MISSION-PACKAGE
     after, taken = take_down_vips(state, after, action.model_id, events, ruleset)  # EC-MISSION-VIP
     after, carried = grab.carry_items(state, after, action.kind, action.model_id, events, ruleset)  # EC-MISSION-GRAB
-    after = law.tally_impact(after, events)  # EC-LAW: what each rider has done, which the Law reads
+    after = law.tally_impact(state, after, action.model_id, events)  # EC-LAW: what each rider has done
     after, raced = race.pass_checkpoints(after, action.model_id, facts, events, ruleset)  # EC-MISSION-HOON
     return after, events + placed + scored + taken + carried + raced
 

@@ -103,14 +103,22 @@ def test_EC_LAW_an_NPC_pushes_its_luck_to_at_least_15(rules, dice):
 
 
 def test_EC_LAW_impact_counts_wounds_dealt_and_riders_taken_out_and_the_law_scores_nothing(rules):
-    """Clause: EC-LAW. Viper's hit takes 1 wound off Ash (impact 1); the Law's hit takes Ash's last
-    wound: law_1's impact 2, and in Turf War nobody scores the rider the Law took out."""
-    start = game(3, rider("h1", 10, 10), rider("k1", 20, 10), rider("law_1", 5, 5, status=RIDING))
+    """Clause: EC-LAW. In Viper's attack its hit takes 1 wound off Ash (Viper's impact 1); in the
+    Law's attack its hit takes Ash's last wound: law_1's impact 1 + 1 for the rider taken out, Ash
+    marked out by law_1. Brakes busting out in law_1's action (its dodge: no hit) is credited to
+    law_1 too (the action's actor, as VIP Takedown credits a forced bust). In Turf War nobody
+    scores a rider the Law took out; the Law never wins."""
+    start = game(3, rider("h1", 10, 10), rider("h2", 12, 10), rider("k1", 20, 10), rider("law_1", 5, 5, status=RIDING))
     hit = Event("attack", "h1", "hit", piece="k1", figures={"wounds_lost": 1, "taken_out": False})
+    after = tally_impact(start, start, "k1", [hit])
+    assert (after.model("k1").impact, after.model("h1").impact) == (1, 0)
     out = Event("attack", "h1", "hit", piece="law_1", figures={"wounds_lost": 1, "taken_out": True})
-    after = tally_impact(start, [hit, out])
-    assert (after.model("k1").impact, after.model("law_1").impact, after.model("h1").impact) == (1, 2, 0)
-    assert tally_impact(State(3, "turf_war", dict(start.models)), [hit]).model("k1").impact == 0  # no Law
+    gone = after.with_model(after.model("h1").but(status="out")).with_model(after.model("h2").but(status="out"))
+    done = tally_impact(after, gone, "law_1", [out])
+    assert (done.model("law_1").impact, done.model("h1").out_by, done.model("h2").out_by) == (3, "law_1", "law_1")
+    assert tally_impact(start, State(3, "turf_war", dict(start.models)), "k1", [hit]).model("k1").impact == 0
+    assert missions.law_rows(done, [], GANG_OF, {"law": "the Law"}.get) == [("law", "the Law: took out 2 riders, "
+                                                                                    "lost 0")]
     scored = missions.score_taken_out(start, start.model("h1").but(status="out"), "law", rules)
     assert scored.score == {"hades": 0, "komodo": 0}
     assert missions.winner(scored.add_score("law", 5)) == ""
