@@ -83,3 +83,17 @@ def test_EC_MISSION_GRAB_info_says_the_packages_and_each_gangs_exit():
     summary = json.loads(run("info", str(DATA / "grab_yard.yaml"), "--json").stdout)
     assert summary["grab_n_go"] == {"items": {"package_1": [18.0, 12.0], "package_2": [15.0, 21.0],
                                               "package_3": [21.0, 3.0]}, "exits": {"hades": "west", "komodo": "east"}}
+
+
+def test_EC_LAW_EC_MISSION_CORNERS_EC_MISSION_HOON_info_says_the_zones_the_circuit_and_the_law():
+    """Clauses: EC-MISSION-CORNERS, EC-MISSION-HOON, EC-LAW. `info` says each set-up in words and
+    in its JSON: the corners, the checkpoints in order, and when and where the Law enters."""
+    said = run("info", str(DATA / "corners_yard.yaml"))
+    assert "corners: zone_a [10, 8, 18, 16], zone_b [20, 8, 32, 16]" in said.stdout
+    said = run("info", str(DATA / "hoon_yard.yaml"))
+    assert "checkpoints: gate_a at (14, 12) r 2, gate_b at (26, 12) r 2, finish at (32, 12) r 2" in said.stdout
+    said = run("info", str(DATA / "law_yard.yaml"))
+    assert "the Law: enters in turn 2 at one of (18, 2) facing 90" in said.stdout
+    assert "law_1        Officer 1      law        police" in said.stdout
+    summary = json.loads(run("info", str(DATA / "law_yard.yaml"), "--json").stdout)
+    assert summary["law"] == {"from_turn": 2, "enter": [[18.0, 2.0, 90.0]]}

@@ -132,7 +132,20 @@ def scene_summary(path: Path) -> dict:
         **({"rescue_survive": {n.id: {"gang": n.gang, "at": [float(n.at[0]), float(n.at[1])],
                                       "to": [float(n.to[0]), float(n.to[1])]} for n in spec.rescue_survive.npcs}}
            if spec.rescue_survive is not None else {}),
+        **({"corners": {z.id: [float(v) for v in z.rect] for z in spec.corners.zones}}
+           if spec.corners is not None else {}),
+        **({"hoon_hour": {c.id: [float(c.at[0]), float(c.at[1]), float(c.radius)] for c in spec.hoon_hour.checkpoints}}
+           if spec.hoon_hour is not None else {}),
+        **({"law": law_summary(spec, table.ruleset)} if spec.law else {}),
     }
+
+
+def law_summary(spec, ruleset) -> dict:
+    """When and where the scene's Law enters (EC-LAW)."""
+    from entropy3d.scene.law_set_up import law_plan
+
+    plan = law_plan(spec, ruleset)
+    return {"from_turn": plan.from_turn, "enter": [e.to_json() for e in plan.entries]}
 
 
 @app.command()
@@ -170,6 +183,16 @@ def info(scene: Path = typer.Argument(..., help="scene YAML file"),
         typer.echo("NPCs: " + ", ".join(f"{npc} ({n['gang']}) from ({n['at'][0]:g}, {n['at'][1]:g}) to "
                                         f"({n['to'][0]:g}, {n['to'][1]:g})"
                                         for npc, n in summary["rescue_survive"].items()))
+    if "corners" in summary:  # EC-MISSION-CORNERS: the zones held
+        typer.echo("corners: " + ", ".join(f"{zone} [{', '.join(f'{v:g}' for v in rect)}]"
+                                           for zone, rect in summary["corners"].items()))
+    if "hoon_hour" in summary:  # EC-MISSION-HOON: the circuit in order
+        typer.echo("checkpoints: " + ", ".join(f"{gate} at ({x:g}, {y:g}) r {r:g}"
+                                               for gate, (x, y, r) in summary["hoon_hour"].items()))
+    if "law" in summary:  # EC-LAW: when and where the police enter
+        law = summary["law"]
+        typer.echo(f"the Law: enters in turn {law['from_turn']} at one of "
+                   + ", ".join(f"({x:g}, {y:g}) facing {f:g}" for x, y, f in law["enter"]))
     typer.echo(f"models ({len(summary['models'])}):")
     for m in summary["models"]:
         x, y, z = m["position_in"]

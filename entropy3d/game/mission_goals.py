@@ -19,15 +19,18 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from entropy3d.game.course_goals import race_points, zone_for, zone_points
 from entropy3d.game.npc_goals import NpcRun, locked_npc, stops_by_the_jail
 from entropy3d.game.routes import RouteMap
 from entropy3d.rules.grab import held_long_enough
 from entropy3d.rules.items import item_met, pass_test
+from entropy3d.rules.law import law_targets
 from entropy3d.rules.npc import NPC_MISSIONS
 from entropy3d.rules.odds import exact_odds
 from entropy3d.rules.planner import PlannedMove
 from entropy3d.rules.ruleset import Ruleset
 from entropy3d.rules.state import Item, ModelState, State
+from entropy3d.rules.table_marks import Zone
 
 #: Package Run (EC-MISSION-PACKAGE): points a carrier gets for each inch a move takes it nearer
 #: the edge it rides for (more than the 0.8 an inch a rider gets for closing on a rival), and for
@@ -84,12 +87,25 @@ class RiderGoal:
     """Jailbreak, Rescue & Survive: where a holder of an NPC rides, and how it arrives."""
     jail: Item | None = None
     """Jailbreak: the NPC still locked in, whose doors and windows a rider holding nothing rides for."""
+    wanted: list[ModelState] | None = None
+    """The Law (EC-LAW): the riders its aggression sends it after (None: not the Law)."""
+    zone: Zone | None = None
+    """Corners (EC-MISSION-CORNERS): the zone it rides for."""
+    racing: bool = False
+    """Hoon Hour (EC-MISSION-HOON): it rides the circuit."""
 
     @classmethod
     def of(cls, state: State, bike: ModelState, ruleset: Ruleset, routes: RouteMap | None = None,
            probe=None) -> RiderGoal:
         """The goal of ``bike`` in ``state``; ``routes``: the table's ways for Grab n Go,
-        Jailbreak and Rescue & Survive; ``probe``: the table (where a road exit lies)."""
+        Jailbreak, Rescue & Survive, Corners and Hoon Hour; ``probe``: the table (where a road exit
+        lies)."""
+        if bike.law:  # the Law goes for whom its aggression reading says (EC-LAW); it takes no part in the mission
+            return cls(False, None, True, [], wanted=law_targets(state, ruleset))
+        if routes is not None and state.zones:  # EC-MISSION-CORNERS
+            return cls(False, None, True, [], routes, zone=zone_for(state, bike, routes, ruleset))
+        if routes is not None and state.checkpoints:  # EC-MISSION-HOON
+            return cls(False, None, True, [], routes, racing=True)
         held = state.item_held_by(bike.id) if state.items else None
         # a Package Run carrier rides for its edge; so does a Grab n Go holder, for its own (EC-MISSION-GRAB)
         carrying = bike.carries_package or held is not None
@@ -115,7 +131,12 @@ class RiderGoal:
     def seek_points(self, state: State, bike: ModelState, move: PlannedMove, ruleset: Ruleset) -> float:
         """Points for a move of a rider holding nothing: every inch nearer the nearest package on
         the table (along open ground on a Grab n Go table, and only for its gang's chasers), and
-        most of all reaching one (a pickup, EC-ACT-PICKUP); 0 with none loose."""
+        most of all reaching one (a pickup, EC-ACT-PICKUP); 0 with none loose. Corners and Hoon
+        Hour: nearer its zone or its next checkpoint (:mod:`entropy3d.game.course_goals`)."""
+        if self.zone is not None:
+            return zone_points(self.zone, bike, move, self.routes)
+        if self.racing:
+            return race_points(state, bike, move, self.routes, ruleset)
         if not self.loose and self.jail is None:
             return 0.0
         end = move.end_pose
@@ -134,7 +155,10 @@ class RiderGoal:
 
     @property
     def hunts(self) -> bool:
-        """The rider rides at its quarry: it carries nothing and goes for no package."""
+        """The rider rides at its quarry: it carries nothing and goes for no package, no corner and
+        no checkpoint (the Law always hunts)."""
+        if self.zone is not None or self.racing:
+            return False
         return not self.carrying and (not self.spots if self.routes is None else not self.chasing)
 
     def quarry(self, state: State, bike: ModelState, rivals: list[ModelState]) -> list[ModelState]:
@@ -142,6 +166,8 @@ class RiderGoal:
         VIP, Grab n Go's holders (and, with none, the rivals nearest a friend that holds one: it
         rides to its holder's help); every rival when there is none. A rider that owes a rival a
         melee attack for a shot (Matter of Pride, EC-TRAIT) is sent after that rival alone."""
+        if self.wanted is not None:  # the Law's targets (EC-LAW)
+            return [r for r in rivals if r in self.wanted] or rivals
         owed = [r for r in rivals if r.id == bike.pride_target]
         if owed:
             return owed
@@ -229,7 +255,7 @@ class MissionGoals:
         """The goal of ``model`` in ``state`` on ``probe``'s table."""
         if self._last[0] is not state or self._last[1] is not model:
             routes = None
-            if state.items:
+            if state.items or state.zones or state.checkpoints:
                 if self._routes[0] is not probe:  # the narrowest bike's half width and a margin: a
                     # way only a narrow bike fits is still a way (the look-ahead rides every plan)
                     narrowest = min(self.ruleset.base_for(m.bike_type).width for m in state.models.values()
@@ -241,9 +267,11 @@ class MissionGoals:
         return self._last[2]
 
 
-def hunt_weight(model: ModelState, target: ModelState) -> float:
+def hunt_weight(model: ModelState, target: ModelState, wanted: list[ModelState] | None = None) -> float:
     """How much more an attack on ``target`` is worth to ``model``: the takedown is a VIP's mission
-    (EC-MISSION-VIP)."""
+    (EC-MISSION-VIP); the Law's targets (``wanted``, EC-LAW) are what it is after."""
+    if wanted is not None and any(w.id == target.id for w in wanted):
+        return VIP_HUNT
     return VIP_HUNT if model.vip and target.vip else 1.0
 
 

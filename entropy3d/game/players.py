@@ -27,7 +27,7 @@ from entropy3d.geometry import BaseShape, Pose
 from entropy3d.rules.attack_odds import AttackOdds, melee_odds, shot_odds
 from entropy3d.rules.attacks import DODGE
 from entropy3d.rules.combat import check_melee, gun_range_in
-from entropy3d.rules.dice import Policy, policy_named
+from entropy3d.rules.dice import NPC_PUSH, Policy, policy_named
 from entropy3d.rules.events import destructible_eligible
 from entropy3d.rules.items import PASS
 from entropy3d.rules.kick import KickPlan
@@ -446,8 +446,9 @@ class AutoPlayer:
         if not options:
             return None
         model, ruleset = view.model, self.ruleset
-        if model.stress >= model.max_stress - 2 and self.daring < 1.5:
+        if model.stress >= model.max_stress - 2 and self.daring < 1.5 and not model.law:
             return None
+        wanted = self._goal(view).wanted if model.law else None  # the Law's targets (EC-LAW)
         bust_cost = self._bust_cost(model)
 
         def worth(option: AttackOption) -> float:
@@ -458,17 +459,19 @@ class AutoPlayer:
                 odds = exact_odds(option.tn, model.stress, ruleset, self.policy, model.max_stress)
                 return float(odds.success) * harm - float(odds.bust) * bust_cost
             target = view.state.model(option.target)
-            hunt = hunt_weight(model, target)  # the takedown is a VIP's mission
+            hunt = hunt_weight(model, target, wanted)  # the takedown is a VIP's mission; the Law's targets
             return (hunt * (float(option.odds.hit) * harm + float(option.odds.headshot) * 4.0 * target.wounds)
                     - float(option.odds.attacker_bust) * bust_cost)
 
         weighed = [(worth(o), -o.tn, o.target, k, o) for k, o in enumerate(options)]
         for _, tn, target, k, option in list(weighed):
-            for push in (p for p in CAREFUL if p != self.push and option.odds is not None):
+            for push in (p for p in CAREFUL if p != self.push and option.odds is not None and not model.law):
                 calm = dataclasses.replace(option, push=push, odds=self._odds(view, option, push))
                 weighed.append((worth(calm), tn, target, k, calm))
         best = max(weighed, key=lambda row: row[:4])
-        return best[4] if best[0] > 0 else None
+        # the Law attacks whenever the rules give it an attack, pushing to its NPC minimum (EC-LAW:
+        # "neutral and attack both all parties"); a gang's rider only when it is worth it
+        return best[4] if best[0] > 0 or model.law else None
 
     def _odds(self, view: ActionView, option: AttackOption, push: str) -> AttackOdds:
         """The exact odds of ``option`` when the attacker pushes per ``push``."""
@@ -600,4 +603,6 @@ def demo_players(gangs: Sequence[str], ruleset: Ruleset, seed_sequence: np.rando
         aggression, daring = styles[k % len(styles)]
         players[gang] = AutoPlayer(np.random.default_rng(child), ruleset, aggression, daring, lookahead=lookahead,
                                    confirm=confirm)
+        if gang == ruleset.data("law.gang"):  # the Law's tests: an NPC's minimum to roll (EC-LAW)
+            players[gang].push, players[gang].policy = NPC_PUSH, policy_named(NPC_PUSH, ruleset)
     return players

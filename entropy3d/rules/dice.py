@@ -117,6 +117,21 @@ class RiskAware:
         return state.total < state.need and state.bust_chance_next <= self.max_bust
 
 
+@dataclass(frozen=True)
+class NpcMinimum:
+    """An NPC's push-your-luck (EC-LAW: "If an NPC is involved in a test, it must have a minimum
+    to roll before giving up. At this time it's 15"; DECISION in the rules data's ``law:``): it
+    adds dice while its total is below ``minimum`` or below what it needs, whichever is higher.
+    A value, so the exact odds cache it as they cache :class:`RiskAware`."""
+
+    minimum: int
+
+    def __call__(self, state: PushState) -> bool:
+        return state.total < max(state.need, self.minimum)
+
+
+#: the push policy of an NPC's tests (the Law's riders, EC-LAW)
+NPC_PUSH = "npc"
 POLICY_NAMES = ("sit-at-tn", "risk-aware", "never")
 
 
@@ -131,6 +146,8 @@ def policy_named(name: str | Policy, ruleset: Ruleset) -> Policy:
         return never_push
     if name == "risk-aware":
         return RiskAware(float(ruleset.data("dice.risk_aware_max_bust")))
+    if name == NPC_PUSH:  # EC-LAW: an NPC's minimum to roll
+        return NpcMinimum(int(ruleset.data("law.npc_min_roll")))
     raise ValueError(f"unknown push policy {name!r}; use one of {', '.join(POLICY_NAMES)}")
 
 

@@ -25,9 +25,11 @@ import numpy as np
 
 from entropy3d.errors import IllegalPlanError
 from entropy3d.rules import missions
+from entropy3d.rules.corners import score_corners
 from entropy3d.rules.event import Event
 from entropy3d.rules.facts import Facts
 from entropy3d.rules.kick import KICK, parse_kick
+from entropy3d.rules.law import law_enters
 from entropy3d.rules.ruleset import Ruleset
 from entropy3d.rules.rulings_beside import apply_ruling
 from entropy3d.rules.speeds import Activator, activation_order, roll_off
@@ -71,8 +73,9 @@ class EntropyCityEngine:
         return TurnStart(roll.rounds, gangs[roll.winner] if roll.winner < len(gangs) else gangs[0])
 
     def action_phase(self, state: State, rng: np.random.Generator) -> tuple[State, list[Event]]:
-        """Entropy City has no phase before the activations: the state as it is, no events."""
-        return state, []
+        """Before the activations: the Law enters from its turn (EC-LAW, :func:`~entropy3d.rules.law.law_enters`);
+        else the state as it is, no events."""
+        return law_enters(state, rng, self.ruleset)
 
     def ready(self, state: State, gang: str) -> list[str]:
         """The models of ``gang`` in the game, in the scene's order."""
@@ -86,12 +89,14 @@ class EntropyCityEngine:
         return activation_order(waiting, first, self.ruleset)
 
     def end_turn(self, state: State, rng: np.random.Generator) -> tuple[State, list[Event], list[str]]:
-        """Entropy City has no end phase: the state as it is, no events, no gang gives up."""
-        return state, [], []
+        """The end of a turn: Corners scores its zones every ``score_every`` turns
+        (EC-MISSION-CORNERS, :func:`~entropy3d.rules.corners.score_corners`); no gang gives up."""
+        state, events = score_corners(state, self.ruleset)
+        return state, events, []
 
     def game_over(self, state: State, bottled: Sequence[str] = ()) -> str:
         """Why the mission is over now ("" while it goes on)."""
-        return missions.game_over(state)
+        return missions.game_over(state, self.ruleset)
 
     def winner(self, state: State, bottled: Sequence[str] = ()) -> str:
         """The gang with the most points, "" on a tie."""

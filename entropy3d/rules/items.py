@@ -92,7 +92,7 @@ def pick_up(state: State, model_id: str, trajectory: np.ndarray | None, push: st
     (EC-MOVE-3)."""
     model = state.model(model_id)
     if not state.items or trajectory is None or not model.in_play or model.on_foot or model.air is not None \
-            or state.item_held_by(model_id) is not None:
+            or state.item_held_by(model_id) is not None or model.law:  # the Law picks up nothing (EC-LAW)
         return state, []
     trajectory = np.asarray(trajectory, float)
     met = item_met(state, model, trajectory[:, 1:3], ruleset)

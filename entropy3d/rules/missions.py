@@ -26,9 +26,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable, Iterable, Mapping, Sequence
 
+from entropy3d.rules.corners import CORNERS, corners_explanation
 from entropy3d.rules.event import Event
 from entropy3d.rules.grab import GRAB_N_GO, grab_explanation, grab_game_over, items_in_play
+from entropy3d.rules.law import scoring_gangs
 from entropy3d.rules.npc import NPC_MISSIONS, npc_explanation, npc_game_over
+from entropy3d.rules.race import HOON_HOUR, race_explanation, race_game_over
 from entropy3d.rules.ruleset import Ruleset
 from entropy3d.rules.state import ESCAPED, RIDING, ModelState, State
 from entropy3d.rules.vip import VIP_TAKEDOWN, last_vips_standing, taken_down, vip_explanation
@@ -37,7 +40,7 @@ TURF_WAR = "turf_war"
 LOVERS_POINT = "lovers_point_brawl"
 PACKAGE_RUN = "package_run"
 #: the missions the rulebook gives scoring for; any other is scored as Turf War
-SCORED_MISSIONS = (TURF_WAR, LOVERS_POINT, PACKAGE_RUN, VIP_TAKEDOWN, GRAB_N_GO) + NPC_MISSIONS
+SCORED_MISSIONS = (TURF_WAR, LOVERS_POINT, PACKAGE_RUN, VIP_TAKEDOWN, GRAB_N_GO, CORNERS, HOON_HOUR) + NPC_MISSIONS
 
 
 def scored_as(mission: str) -> str:
@@ -52,7 +55,7 @@ def _points(state: State, ruleset: Ruleset) -> dict:
 def score_bust(state: State, model: ModelState, ruleset: Ruleset) -> State:
     """A bust (EC-DICE-4): Turf War takes a point from the busting gang."""
     points = int(_points(state, ruleset).get("bust", 0))
-    return state.add_score(model.gang, points) if points else state
+    return state.add_score(model.gang, points) if points and not model.law else state  # the Law scores nothing
 
 
 def score_taken_out(state: State, victim: ModelState, by_gang: str | None, ruleset: Ruleset) -> State:
@@ -62,10 +65,10 @@ def score_taken_out(state: State, victim: ModelState, by_gang: str | None, rules
     if not points:
         return state
     if state.mission == LOVERS_POINT:
-        for gang in sorted({m.gang for m in state.models.values()} - {victim.gang}):
+        for gang in scoring_gangs(sorted({m.gang for m in state.models.values()} - {victim.gang}), state):
             state = state.add_score(gang, points)
         return state
-    if by_gang is not None and by_gang != victim.gang:
+    if by_gang is not None and by_gang != victim.gang and by_gang in scoring_gangs([by_gang], state):
         return state.add_score(by_gang, points)
     return state
 
@@ -73,7 +76,7 @@ def score_taken_out(state: State, victim: ModelState, by_gang: str | None, rules
 def score_escaped(state: State, model: ModelState, ruleset: Ruleset) -> State:
     """A model that rode off an open edge: two points in Lovers Point Brawl."""
     points = int(_points(state, ruleset).get("escaped", 0))
-    return state.add_score(model.gang, points) if points else state
+    return state.add_score(model.gang, points) if points and not model.law else state
 
 
 @dataclass(frozen=True)
@@ -166,12 +169,14 @@ def carry_packages(state: State, events: Sequence[Event]) -> tuple[State, list[E
 
 
 def _others(state: State, model: ModelState) -> list[str]:
-    return sorted({m.gang for m in state.models.values()} - {model.gang})
+    """The players' gangs other than ``model``'s (not the Law's, EC-LAW)."""
+    return scoring_gangs(sorted({m.gang for m in state.models.values()} - {model.gang}), state)
 
 
-def game_over(state: State) -> str:
-    """Why the game is over now ("" while it goes on)."""
-    gangs = state.gangs_in_play()
+def game_over(state: State, ruleset: Ruleset | None = None) -> str:
+    """Why the game is over now ("" while it goes on). The Law takes part in no mission (EC-LAW):
+    a game is over when fewer than two of the players' gangs are on the table."""
+    gangs = scoring_gangs(state.gangs_in_play(), state)
     carried = any(m.carries_package for m in state.models.values())
     if state.mission == PACKAGE_RUN and not carried:
         return "no package left in play"
@@ -182,9 +187,13 @@ def game_over(state: State) -> str:
         return grab_game_over(state)
     if state.mission in NPC_MISSIONS and npc_game_over(state):  # EC-MISSION-JAIL, EC-MISSION-RESCUE
         return npc_game_over(state)
-    # the runners may ride on alone; so may the last gang while a package or an NPC is left to take
+    if state.mission == HOON_HOUR and ruleset is not None and race_game_over(state, ruleset):
+        return race_game_over(state, ruleset)
+    # the runners may ride on alone; so may the last gang while a package or an NPC is left to
+    # take, and the last gang in a race, to finish it (EC-MISSION-HOON)
     if len(gangs) < 2 and not (state.mission == PACKAGE_RUN and carried) \
-            and not (state.mission in (GRAB_N_GO,) + NPC_MISSIONS and gangs and items_in_play(state)):
+            and not (state.mission in (GRAB_N_GO,) + NPC_MISSIONS and gangs and items_in_play(state)) \
+            and not (state.mission == HOON_HOUR and gangs):
         return "only one gang left on the table" if gangs else "no model left on the table"
     return ""
 
@@ -194,9 +203,9 @@ def winner(state: State) -> str:
     "Should the game result in a tie players should remove busted package carriers from their
     total" (the VP delivered by carriers that busted on the way come off the runners' points).
     VIP Takedown breaks a tie by the VIPs still in play (:func:`~entropy3d.rules.vip.last_vips_standing`)."""
-    if not state.score:
+    score = {g: s for g, s in state.score.items() if g in scoring_gangs([g], state)}  # not the Law's (EC-LAW)
+    if not score:
         return ""
-    score = dict(state.score)
     best = max(score.values())
     leaders = [g for g, s in score.items() if s == best]
     if len(leaders) > 1 and state.mission == PACKAGE_RUN:
@@ -208,6 +217,19 @@ def winner(state: State) -> str:
     if len(leaders) > 1 and state.mission == VIP_TAKEDOWN:
         leaders = last_vips_standing(state, leaders)
     return leaders[0] if len(leaders) == 1 else ""
+
+
+def law_rows(state: State, events: Iterable[Event], gang_of: Mapping[str, str], gang_name: Callable[[str], str]
+             ) -> list[tuple[str, str]]:
+    """The end card's row for the Law (EC-LAW), which scores nothing: the riders it took out (each
+    rider's ``out_by``), and its own riders lost; no row without it."""
+    law = sorted({m.gang for m in state.models.values() if m.law})
+    if not law:
+        return []
+    police = {m.id for m in state.models.values() if m.law}
+    took = sum(1 for m in state.models.values() if m.out_by in police and not m.law)
+    lost = sum(1 for m in state.models.values() if m.law and m.status == "out")
+    return [(law[0], f"{gang_name(law[0])}: took out {took} rider{'s' if took != 1 else ''}, lost {lost}")]
 
 
 #: what each scoring key of ``missions:`` counts, for people
@@ -223,6 +245,17 @@ def score_explanation(state: State, events: Iterable[Event], gang_of: Mapping[st
     ``events`` (``gang_of``: model id -> gang); points no counted event explains are said as
     "other". ``mission_title``: the scored mission's name; ``gang_name``, ``rider_name``: a gang's
     and a model's names by id."""
+    events = list(events)
+    law = law_rows(state, events, gang_of, gang_name)  # the Law scores nothing: a row of its own (EC-LAW)
+    if law:
+        gang_of = {m: g for m, g in gang_of.items() if not (m in state.models and state.models[m].law)}
+    return _explanation(state, events, gang_of, ruleset, mission_title, gang_name, rider_name) + law
+
+
+def _explanation(state: State, events: Iterable[Event], gang_of: Mapping[str, str], ruleset: Ruleset,
+                 mission_title: str, gang_name: Callable[[str], str], rider_name: Callable[[str], str]
+                 ) -> list[tuple[str, str]]:
+    """:func:`score_explanation` of the players' gangs."""
     if state.mission == PACKAGE_RUN:
         return _package_explanation(state, events, gang_of, ruleset, mission_title, gang_name)
     if state.mission == VIP_TAKEDOWN:
@@ -231,6 +264,10 @@ def score_explanation(state: State, events: Iterable[Event], gang_of: Mapping[st
         return grab_explanation(state, events, gang_of, ruleset, mission_title, gang_name, rider_name)
     if state.mission in NPC_MISSIONS:
         return npc_explanation(state, events, gang_of, ruleset, mission_title, gang_name, rider_name)
+    if state.mission == CORNERS:
+        return corners_explanation(state, events, gang_of, ruleset, mission_title, gang_name)
+    if state.mission == HOON_HOUR:
+        return race_explanation(state, events, gang_of, ruleset, mission_title, gang_name, rider_name)
     points = dict(_points(state, ruleset))
     rule = ", ".join(f"{p:+d} VP per {SCORED.get(k, k)}" for k, p in points.items())
     rows = [("", f"{mission_title}: {rule}")]

@@ -520,6 +520,38 @@ class RescueSurviveScoring(Strict):
     deliver_rival: PosInt = Field(description="VP for delivering the rival gang's NPC (the extra points)")
 
 
+class CornersScoring(Strict):
+    score_every: PosInt = Field(description="turns between scorings (\"x rounds score\", EC-MISSION-CORNERS)")
+    hold: PosInt = Field(description="VP for each corner a gang holds at a scoring")
+    parked_count: bool = Field(description="whether a stopped rider holds a corner (\"harder if you're not "
+                                           "allowed to park\": false)")
+
+
+class HoonHourScoring(Strict):
+    checkpoint: NonNegInt = Field(description="VP for each checkpoint passed in order (EC-MISSION-HOON)")
+    finish: PosInt = Field(description="VP for the first rider round the circuit")
+    laps: PosInt = Field(description="laps of the circuit a rider rides to finish")
+
+
+class LawSpec(Strict):
+    """The Law as an NPC side (EC-LAW): its gang, its riders, when and how it enters, whom it
+    goes for and its push-your-luck minimum."""
+
+    gang: str
+    name: str
+    colour: str = Field(pattern=r"^#[0-9a-fA-F]{6}$")
+    weapon: str = Field(description="each police rider's melee weapon (rules data `weapons:`)")
+    gun: str = Field(description="each police rider's gun (rules data `guns:`)")
+    riders: PosInt
+    bike: str
+    from_turn: PosInt
+    enter_speed: PosInt
+    file_gap_in: NonNeg
+    aggression: Literal["named_then_impact", "impact", "nearest"]
+    named_until_turn: NonNegInt
+    npc_min_roll: PosInt
+
+
 class MissionsSpec(Strict):
     turf_war: TurfWarScoring
     lovers_point_brawl: LoversPointScoring
@@ -528,6 +560,8 @@ class MissionsSpec(Strict):
     grab_n_go: GrabNGoScoring
     jailbreak: JailbreakScoring
     rescue_survive: RescueSurviveScoring
+    corners: CornersScoring
+    hoon_hour: HoonHourScoring
 
 
 class RiderDefaults(Strict):
@@ -580,6 +614,7 @@ class RulesSpec(Strict):
     rider_defaults: RiderDefaults
     on_foot: OnFootSpec
     wreck: WreckSpec
+    law: LawSpec
     vehicles: dict[str, VehicleSpec] = Field(default_factory=dict, description="cars and vans other rulebooks "
                                              "drive on the table (a scene model's `vehicle:`); none in Entropy City")
 

@@ -219,6 +219,18 @@ def sentence(event: Event, names: Names, out_words: str = "out of the game") -> 
             whose = " (the rival's)" if figures.get("rival") else ""
             return f"{who} delivers {npc}{whose}: +{points} VP to {gangs}"
         return f"{who} escapes through a road exit with {npc}: +{points} VP to {gangs}"
+    if kind == "score" and "law" in figures:  # EC-LAW
+        riders = " and ".join(names.rider(m) for m in figures.get("riders", ()))
+        return f"the Law rides in at entry {figures['entry']}: {riders}"
+    if kind == "score" and "corner" in figures:  # EC-MISSION-CORNERS
+        gang = names.gang(figures["gangs"][0])
+        return f"{gang} hold {names.thing(figures['corner'])}: +{figures['points']} VP to {gang}"
+    if kind == "score" and "checkpoint" in figures:  # EC-MISSION-HOON
+        gangs = " and ".join(names.gang(g) for g in figures.get("gangs", ()))
+        if figures.get("finished"):
+            return f"{who} wins the race: +{figures['points']} VP to {gangs}"
+        told = f"{who} passes {names.thing(figures['checkpoint'])} ({figures['passed']} of {figures['need']})"
+        return told + (f": +{figures['points']} VP to {gangs}" if figures.get("points") else "")
     if kind == "score" and "item" in figures:  # EC-MISSION-GRAB
         gangs = " and ".join(names.gang(g) for g in figures.get("gangs", ()))
         return f"{who} escapes with {names.thing(figures['item'])}: +1 VP to {gangs}"

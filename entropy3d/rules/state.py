@@ -15,11 +15,13 @@ from typing import Any, Mapping
 from entropy3d.geometry import Pose
 from entropy3d.rules.ruleset import ON_FOOT
 from entropy3d.rules.scenery import ScenerySpot
+from entropy3d.rules.table_marks import Checkpoint, LawPlan, Zone
 
 RIDING = "riding"
 OUT = "out"            #: out of the game (no wounds left, failed remount, over the cliff)
 ESCAPED = "escaped"    #: rode off an open table edge (Lovers Point Brawl: it escaped)
-STATUSES = (RIDING, OUT, ESCAPED)
+WAITING = "waiting"    #: not on the table yet: the Law before it enters (EC-LAW)
+STATUSES = (RIDING, OUT, ESCAPED, WAITING)
 
 
 @dataclass(frozen=True)
@@ -103,6 +105,10 @@ class ModelState:
     Timid (x)); pride_target: the enemy that shot it, which a Matter of Pride rider must strike
     in melee, or None; free_move_in: the free move Nimble (x) offers it now, inches (0: none);
     advantages_off_turn: the turn in which a Get a Real Bike taunt took its bike's advantages (0: none).
+    law: it rides for the Law, the neutral police side an automatic player plays (EC-LAW);
+    impact: the wounds its attacks took off others and the riders they took out, counted only in
+    a game the Law plays (its aggression reads it, :mod:`entropy3d.rules.law`); out_by: in such a
+    game, the model its going out is credited to. Left out of the JSON at their defaults.
     """
 
     id: str
@@ -159,6 +165,9 @@ class ModelState:
     pride_target: str | None = None
     free_move_in: float = 0.0
     advantages_off_turn: int = 0
+    law: bool = False
+    impact: int = 0
+    out_by: str | None = None
 
     @property
     def carries_package(self) -> bool:
@@ -246,7 +255,7 @@ _MODEL_DEFAULTS = {f.name: f.default for f in dataclasses.fields(ModelState)}
 _LEFT_OUT_AT_DEFAULT = ("basic_taken", "attack_chance", "attacks_made", "package", "package_to",
                         "package_busted", "package_fate", "vip", "vip_taken_by", "move_change_in", "strength",
                         "trait_marks", "trait_uses", "unseen_at_start", "traits_latched", "pride_target",
-                        "free_move_in", "advantages_off_turn")
+                        "free_move_in", "advantages_off_turn", "law", "impact", "out_by")
 
 
 @dataclass(frozen=True)
@@ -351,6 +360,9 @@ class State:
     deployment, which its holders leave by; road_exits: (edge, from, to) the stretches of table
     edges roads leave by, inches along the edge from its west or south end (EC-MISSION-JAIL: "escape
     the table from any board edge through a road exit"). Each left out of the JSON form when empty.
+    law: where and when the Law enters (EC-LAW), None without it; zones: Corners' zones
+    (EC-MISSION-CORNERS); checkpoints: Hoon Hour's circuit in order, and progress: model id ->
+    checkpoints it has passed (EC-MISSION-HOON). Left out of the JSON form when empty.
     """
 
     turn: int
@@ -363,6 +375,10 @@ class State:
     items: tuple[Item, ...] = ()
     exits: Mapping[str, str] = field(default_factory=dict)
     road_exits: tuple[tuple[str, float, float], ...] = ()
+    law: LawPlan | None = None
+    zones: tuple[Zone, ...] = ()
+    checkpoints: tuple[Checkpoint, ...] = ()
+    progress: Mapping[str, int] = field(default_factory=dict)
 
     def __repr__(self) -> str:
         return f"State(turn {self.turn}, {len(self.models)} models, {len(self.scenery)} moved pieces)"
@@ -413,7 +429,11 @@ class State:
                 **({"items": [i.to_json() for i in self.items]} if self.items else {}),
                 **({"exits": dict(sorted(self.exits.items()))} if self.exits else {}),
                 **({"road_exits": [[e, round(lo, 4) + 0.0, round(hi, 4) + 0.0] for e, lo, hi in self.road_exits]}
-                   if self.road_exits else {})}
+                   if self.road_exits else {}),
+                **({"law": self.law.to_json()} if self.law is not None else {}),
+                **({"zones": [z.to_json() for z in self.zones]} if self.zones else {}),
+                **({"checkpoints": [c.to_json() for c in self.checkpoints]} if self.checkpoints else {}),
+                **({"progress": dict(sorted(self.progress.items()))} if self.progress else {})}
 
     @classmethod
     def from_json(cls, data: Mapping) -> "State":
@@ -424,7 +444,11 @@ class State:
                    traps=tuple(Trap.from_json(t) for t in data.get("traps", ())),
                    wrecks=tuple(Wreck.from_json(w) for w in data.get("wrecks", ())),
                    items=tuple(Item.from_json(i) for i in data.get("items", ())), exits=dict(data.get("exits", {})),
-                   road_exits=tuple((str(e), float(lo), float(hi)) for e, lo, hi in data.get("road_exits", ())))
+                   road_exits=tuple((str(e), float(lo), float(hi)) for e, lo, hi in data.get("road_exits", ())),
+                   law=LawPlan.from_json(data["law"]) if data.get("law") else None,
+                   zones=tuple(Zone.from_json(z) for z in data.get("zones", ())),
+                   checkpoints=tuple(Checkpoint.from_json(c) for c in data.get("checkpoints", ())),
+                   progress={str(k): int(v) for k, v in data.get("progress", {}).items()})
 
 
 def pose_to_json(pose: Pose) -> list[float]:

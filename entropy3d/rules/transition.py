@@ -39,9 +39,11 @@ from entropy3d.rules import (
     conditions,
     grab,
     items,
+    law,
     missions,
     npc,
     npc_actions,
+    race,
     reach_advantage,
     stopped_guns,
     stress_traits,
@@ -329,7 +331,8 @@ def resolve(state: State, action: Action, facts: Facts | None, rng: np.random.Ge
         events = events + picked
     after, events = aftermath(state, after, action.kind, action.model_id, events, ruleset, table)
     after, npcs = _npcs(state, after, action, facts, events, rng, ruleset)  # EC-MISSION-JAIL, EC-MISSION-RESCUE
-    events = events + npcs
+    after, raced = race.pass_checkpoints(after, action.model_id, facts, events, ruleset)  # EC-MISSION-HOON
+    events = events + npcs + raced
     after, marked = stress_traits.after_action(after, action.kind, action.model_id,  # EC-TRAIT
                                                action.plan.action if action.plan else None, events, ruleset)
     return after, events + marked
@@ -344,6 +347,7 @@ def aftermath(before: State, after: State, kind: str, actor: str, events: list[E
     after, scored = missions.carry_packages(after, events)  # EC-MISSION-PACKAGE
     after, taken = take_down_vips(before, after, actor, events, ruleset)  # EC-MISSION-VIP
     after, carried = grab.carry_items(before, after, kind, actor, events, ruleset)  # EC-MISSION-GRAB
+    after = law.tally_impact(before, after, actor, events)  # EC-LAW: what each rider has done
     return after, events + placed + scored + taken + carried
 
 

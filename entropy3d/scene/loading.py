@@ -213,7 +213,11 @@ def _reference_problems(spec: SceneSpec, ruleset: Ruleset, lines: dict[str, int]
             ("jailbreak", spec.jailbreak, "{jail: BUILDING, openings: [[X, Y], ...]}", "EC-MISSION-JAIL",
              lambda: jail_problems(spec, ruleset, lines)),
             ("rescue_survive", spec.rescue_survive, "{npcs: [{id: ID, gang: GANG, at: [X, Y], to: [X, Y]}, ...]}",
-             "EC-MISSION-RESCUE", lambda: rescue_problems(spec, ruleset, lines))):
+             "EC-MISSION-RESCUE", lambda: rescue_problems(spec, ruleset, lines)),
+            ("corners", spec.corners, "{zones: [{id: ID, rect: [X0, Y0, X1, Y1]}, ...]}", "EC-MISSION-CORNERS",
+             lambda: course_problems(spec, lines)),
+            ("hoon_hour", spec.hoon_hour, "{checkpoints: [{id: ID, at: [X, Y], radius: R}, ...]}", "EC-MISSION-HOON",
+             lambda: course_problems(spec, lines))):
         if spec.mission == mission and setup is None:
             report("mission", f"mission: {mission} needs its set-up: add `{mission}: {form}` ({clause})")
         if setup is not None and spec.mission != mission:
@@ -222,6 +226,23 @@ def _reference_problems(spec: SceneSpec, ruleset: Ruleset, lines: dict[str, int]
         elif setup is not None:
             problems += checked()
     return problems
+
+
+def course_problems(spec: SceneSpec, lines: dict[str, int]) -> list[Problem]:
+    """Corners' zones (EC-MISSION-CORNERS) and Hoon Hour's checkpoints (EC-MISSION-HOON) as the
+    rules refuse them (:func:`entropy3d.rules.corners.corners_set_up_problems`,
+    :func:`entropy3d.rules.race.race_set_up_problems`), each with the line of its key path."""
+    from entropy3d.rules.corners import corners_set_up_problems
+    from entropy3d.rules.race import race_set_up_problems
+
+    width, depth = spec.table.width, spec.table.depth
+    said = []
+    if spec.corners is not None:
+        said += corners_set_up_problems([(z.id, *(float(v) for v in z.rect)) for z in spec.corners.zones], width, depth)
+    if spec.hoon_hour is not None:
+        said += race_set_up_problems([(c.id, float(c.at[0]), float(c.at[1])) for c in spec.hoon_hour.checkpoints],
+                                     width, depth)
+    return [(key, line_of(lines, key), message) for key, message in said]
 
 
 def vip_problems(spec: SceneSpec, lines: dict[str, int]) -> list[Problem]:
@@ -370,8 +391,11 @@ def load_scene(path: str | Path, *, load_meshes: bool = True,
                                        "(entropy_city) or a path to a .yaml file")])
         ruleset = load_ruleset(candidate)
 
-    spec = with_rider_defaults(spec, ruleset)
-    problems = _reference_problems(spec, ruleset, lines) + system_problems(spec, lines)
+    from entropy3d.scene.law_set_up import law_problems, with_law
+
+    law_said = [(key, line_of(lines, key), message) for key, message in law_problems(spec, ruleset)]  # EC-LAW
+    spec = with_rider_defaults(with_law(spec, ruleset), ruleset)
+    problems = law_said + _reference_problems(spec, ruleset, lines) + system_problems(spec, lines)
     mesh_paths = {}
     for i, mesh in enumerate(spec.meshes):
         resolved = resolve_asset(source, mesh.file)

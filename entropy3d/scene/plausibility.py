@@ -268,11 +268,14 @@ def plausibility_problems(table, geometry) -> tuple[list[Finding], list[Finding]
                                  f"{describe(owner, (bottom, top))}: move it, or {fix}"))
         bases.append((model, Polygon(outline), z))
 
+    police = table.ruleset.data("law.gang") if table.spec.law else None
     for a in range(len(bases)):
         for b in range(a + 1, len(bases)):
             if bases[a] is None or bases[b] is None:
                 continue
             (first, outline_a, za), (second, outline_b, zb) = bases[a], bases[b]
+            if table.spec.law and (first.gang == police) != (second.gang == police):
+                continue  # the Law waits off the table until it enters (EC-LAW, rules.law.law_enters)
             if abs(za - zb) < bike_height and outline_a.intersection(outline_b).area > OVERLAP_AREA_IN2:
                 errors.append((f"models[{b}].position",
                                f"{second.id}'s base at ({_fmt(second.position[0])}, {_fmt(second.position[1])}) "

@@ -372,6 +372,51 @@ class RescueSurvive(Strict):
     npcs: list[RescueNpc] = Field(min_length=1, description="each gang's NPC (the rules data's number each)")
 
 
+class LawEntry(Strict):
+    """A point the Law enters at (EC-LAW): its first rider's base centre and heading; the others
+    line up behind it."""
+
+    at: Vec2 = Field(description="[x, y] inches")
+    facing: Number = Field(description="degrees CCW from +x: the way it rides in")
+
+
+class Law(Strict):
+    """The Law as a neutral NPC side (EC-LAW): how many police, from which turn, and where they
+    may enter (the engine rolls which point when there are several); left out, the rules data's
+    ``law:`` numbers, and the middle of every open table edge."""
+
+    riders: Optional[Count] = Field(None, ge=1, le=8, description="police riders (rules data law.riders)")
+    from_turn: Optional[Count] = Field(None, ge=1, description="the turn they enter (rules data law.from_turn)")
+    enter: list[LawEntry] = Field(default_factory=list, description="where they may enter: one is rolled for")
+
+
+class CornerZone(Strict):
+    """A Corners zone (EC-MISSION-CORNERS)."""
+
+    id: Identifier
+    rect: tuple[Number, Number, Number, Number] = Field(description="[x0, y0, x1, y1] inches")
+
+
+class Corners(Strict):
+    """Corners' set-up (EC-MISSION-CORNERS): the zones held."""
+
+    zones: list[CornerZone] = Field(min_length=1)
+
+
+class RaceCheckpoint(Strict):
+    """A Hoon Hour checkpoint (EC-MISSION-HOON)."""
+
+    id: Identifier
+    at: Vec2 = Field(description="its centre, [x, y] inches")
+    radius: Number = Field(3.0, gt=0, le=24, description="inches: a rider's base within it passes it")
+
+
+class HoonHour(Strict):
+    """Hoon Hour's circuit (EC-MISSION-HOON): its checkpoints in order; the last is the finish."""
+
+    checkpoints: list[RaceCheckpoint] = Field(min_length=2)
+
+
 class SceneSpec(Strict):
     """A whole scene file."""
 
@@ -380,7 +425,7 @@ class SceneSpec(Strict):
     rules: str = Field("entropy_city", description="rules data: a bundled name or a path to a YAML file")
     system: str = Field("entropy_city", description="the game system played on this table (`entropy3d systems`)")
     mission: Literal["turf_war", "lovers_point_brawl", "package_run", "vip_takedown", "grab_n_go",
-                     "free_ride", "jailbreak", "rescue_survive"] = "turf_war"
+                     "free_ride", "jailbreak", "rescue_survive", "corners", "hoon_hour"] = "turf_war"
     turns: Count = Field(6, ge=1, le=200)
     table: TableSpec = Field(default_factory=TableSpec)
     zones: list[Zone] = Field(default_factory=list)
@@ -404,3 +449,7 @@ class SceneSpec(Strict):
                                                              "windows, the NPC (EC-MISSION-JAIL)")
     rescue_survive: Optional[RescueSurvive] = Field(None, description="mission: rescue_survive only: each gang's "
                                                                       "NPC (EC-MISSION-RESCUE)")
+    law: Union[bool, Law, None] = Field(None, description="the Law as a neutral NPC side (EC-LAW): `law: on`, or "
+                                                          "{riders, from_turn, enter: [{at, facing}]}")
+    corners: Optional[Corners] = Field(None, description="mission: corners only: the zones (EC-MISSION-CORNERS)")
+    hoon_hour: Optional[HoonHour] = Field(None, description="mission: hoon_hour only: the circuit (EC-MISSION-HOON)")

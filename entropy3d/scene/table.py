@@ -14,8 +14,10 @@ from typing import TYPE_CHECKING
 from entropy3d.geometry import BaseShape, Pose
 from entropy3d.rules.conditions import become
 from entropy3d.rules.ruleset import ON_FOOT, Ruleset
-from entropy3d.rules.state import Item, ModelState, State
+from entropy3d.rules.state import WAITING, Item, ModelState, State
+from entropy3d.rules.table_marks import Checkpoint, Zone
 from entropy3d.rules.trait_tests import reads_strength
+from entropy3d.scene.law_set_up import law_plan
 from entropy3d.scene.npc_set_up import npc_items, road_exits
 from entropy3d.scene.schema import Model, SceneSpec
 
@@ -125,9 +127,18 @@ class Table:
             models = [m.but(vip=True) if m.id in declared else m for m in models]
         grab = self.spec.grab_n_go  # EC-MISSION-GRAB: the packages on the table, each gang's way home
         jail = self.spec.jailbreak  # EC-MISSION-JAIL, EC-MISSION-RESCUE: the NPCs, the road exits
+        law = law_plan(self.spec, self.ruleset)  # EC-LAW: the police wait off the table until they enter
+        police = str(self.ruleset.data("law.gang")) if law is not None else None
+        models = [m.but(law=True, status=WAITING) if m.gang == police else m for m in models]
+        course = self.spec.corners, self.spec.hoon_hour  # EC-MISSION-CORNERS, EC-MISSION-HOON
         return State(turn=0, mission=self.spec.mission, models={m.id: m for m in models}, scenery={},
-                     score={g: 0 for g in self.spec.gangs},
+                     score={g: 0 for g in self.spec.gangs if g != police},
                      items=npc_items(self.spec) if grab is None else tuple(Item(i.id, float(i.at[0]), float(i.at[1]))
                                                                            for i in grab.items),
                      exits={} if grab is None else dict(grab.exits),
-                     road_exits=() if jail is None else road_exits(self.spec))
+                     road_exits=() if jail is None else road_exits(self.spec), law=law,
+                     zones=() if course[0] is None else tuple(Zone(z.id, *(float(v) for v in z.rect))
+                                                              for z in course[0].zones),
+                     checkpoints=() if course[1] is None else tuple(
+                         Checkpoint(c.id, float(c.at[0]), float(c.at[1]), float(c.radius))
+                         for c in course[1].checkpoints))

@@ -42,7 +42,7 @@ class EntropyCity(GameSystem):
         "EC-STOPPED", "EC-STOP-RECOVER", "EC-COND-BURN", "EC-COND-BLEED", "EC-COND-STUN",
         "EC-TRAP", "EC-TRAIT", "EC-ACT-STUNT", "EC-FOOT-MOVE", "EC-FOOT-DEPLOY", "EC-FOOT-ACT",
         "EC-MISSION-PACKAGE", "EC-MISSION-GRAB", "EC-MISSION-VIP", "EC-STEALTH", "EC-MISSION-JAIL",
-        "EC-MISSION-RESCUE",
+        "EC-MISSION-RESCUE", "EC-LAW", "EC-MISSION-CORNERS", "EC-MISSION-HOON",
     )
     turn_clauses = ("EC-TURN-1", "EC-TURN-2")
     rules_file = "entropy_city"
@@ -60,7 +60,7 @@ class EntropyCity(GameSystem):
     scripted = True
     riders = True
     mission_names = {"grab_n_go": "Grab n Go", "vip_takedown": "VIP Takedown", "jailbreak": "Jailbreak",
-                     "rescue_survive": "Rescue & Survive"}
+                     "rescue_survive": "Rescue & Survive", "corners": "Corners", "hoon_hour": "Hoon Hour"}
 
     rules: Ruleset
 

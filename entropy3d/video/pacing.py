@@ -35,7 +35,7 @@ QUIET_RATE = 2.0
 #: the least an action with nothing a stranger must read is held: its small print flashes by
 QUIET_HOLD_S = 1.0
 #: figures that make an event a result a stranger must read: a fighter gone, a gang bottled out
-DECISIVE_FIGURES = ("taken_out", "out_of_action", "bottled")
+DECISIVE_FIGURES = ("taken_out", "out_of_action", "bottled", "law")  # "law": the Law enters (EC-LAW)
 
 
 def scored_points(events: Sequence[Event]) -> dict[str, int]:

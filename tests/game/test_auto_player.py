@@ -166,3 +166,21 @@ def test_EC_MISSION_GRAB_riders_go_for_the_packages_and_holders_home_once_held_l
             plan = player.choose_plan(ActionView(state, state.model("h1"), 0, probe, table.ruleset))
             move = check(state, Action.ride("h1", plan), table.ruleset, probe).move
             assert probe.edge_crossed(move.path) == off, (seed, held, plan)
+
+
+def test_EC_LAW_a_police_rider_takes_the_long_shot_at_its_npc_push_where_a_gang_rider_would_not():
+    """Clause: EC-LAW. The same long pistol shot (TN 19 at speed 3, stress 4): the Law's player
+    (demo_players seats the rules data's law.gang with the npc push) takes it, pushing to its NPC
+    minimum, never a careful push; it "attacks both all parties" whatever the shot is worth."""
+    from entropy3d.game.players import demo_players
+
+    rules = load_rules()
+    state = _state(_rider("law_1", "law", Pose(10, 10, 0), gun="pistol", ammo=5, speed=3, stress=4, law=True),
+                   _rider("h1", "hades", Pose(20, 10, 0), only_moved=True))
+    police = demo_players(["hades", "komodo", "law"], rules, np.random.SeedSequence(0))["law"]
+    assert police.push == "npc"
+    odds = shot_odds(state, "law_1", "h1", "pistol", rules, push=police.push)
+    assert odds.attacker_bust > 0.3
+    option = AttackOption("pistol", "h1", odds.tn, None, odds)
+    choice = police.choose_attack(ActionView(state, state.model("law_1"), 0, None, rules), [option])
+    assert choice is not None and choice.target == "h1" and choice.push is None  # its own push: npc

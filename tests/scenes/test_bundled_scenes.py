@@ -19,7 +19,7 @@ from entropy3d.scene import load_scene
 from entropy3d.scene.build import build_table_geometry
 from entropy3d.scene.miniature import miniature_shape
 
-SCENES = ("crossroads", "ruined_highway", "lovers_point", "grab_n_go")
+SCENES = ("crossroads", "ruined_highway", "lovers_point", "grab_n_go", "corners", "hoon_hour")
 DECALS = {"ground", "zone", "road"}  # flat paint a base may overlap
 RIDEABLE = {"ground", "zone", "road", "block", "platform", "building"}
 
