@@ -241,7 +241,9 @@ def charge_home(engine: GangEngine, state: State, model: ModelState, action, fac
                                      clause="GANG-CHARGE")
     else:
         state, found = fight(engine, state, model.id, target_id, rng, charging=True)
-    return state, events + found
+    # the blows land when the walk has ended: seconds into the ride, as the film shows it
+    arrived = float(np.asarray(facts.trajectory)[-1, 0]) if len(facts.trajectory) else 0.0
+    return state, events + [dataclasses.replace(e, t_s=arrived) for e in found]
 
 
 # -- GANG-CC ---------------------------------------------------------------------------------------
@@ -315,7 +317,8 @@ def strike(engine: GangEngine, state: State, attacker_id: str, target_id: str, r
     events.insert(0, Event("shot", attacker_id, f"fights {target_id}{f' ({why})' if why else ''}: {len(weapons)} "
                            f"attack dice, rolled {said}: {len(hits)} hit{'s' if len(hits) != 1 else ''}",
                            piece=target_id, clauses=("GANG-CC",) + (("GANG-CHARGE",) if charging else ()),
-                           figures={"close_combat": True, "verb": "fights", "target": target_id,
+                           figures={"close_combat": True, "verb": "charges" if charging else "fights",
+                                    "target": target_id,
                                     "hit": bool(hits), "hits": len(hits), "attack_dice": dice_rolled,
                                     "to_hit_modifier": base, "charging": charging, "reaction": reaction,
                                     "turned": turned}))

@@ -39,8 +39,11 @@ def engaged(a: str, b: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
     return (f"engaged:{b}",), (f"engaged:{a}",)
 
 
-def walked_to(pose: Pose, length: float) -> Facts:
-    return Facts("geometric", length, length, True, np.zeros((0, 5)), end_pose=pose)
+def walked_to(pose: Pose, length: float, seconds: float = 0.0) -> Facts:
+    """A walk's facts: ``length`` inches ending at ``pose``, ``seconds`` long (0: no trajectory)."""
+    ridden = np.array([[0.0, 0, 0, 0, 0], [seconds, pose.x, pose.y, pose.z, pose.facing_deg]]) if seconds else \
+        np.zeros((0, 5))
+    return Facts("geometric", length, length, True, ridden, end_pose=pose)
 
 
 # -- GANG-CHARGE -----------------------------------------------------------------------------------
@@ -50,8 +53,8 @@ def test_GANG_CHARGE_at_a_seriously_injured_enemy_ends_in_the_free_coup_de_grace
     or Coup De Grace." e lies Seriously Injured 5" ahead: the gap to base contact is 5 - 1 = 4",
     4 whole inches, straight at it (cos = (25 + 16 - 1) / (2 x 5 x 4) = 1: no turn). The D3 shows
     1: MVMT 5 + 1 = 6 >= 4, it reaches. The charge spends both actions; the walk is the move the
-    rules then force ("walk: straight 4"); at its end the charger is Engaged with e and finishes it,
-    Out of Action: the Orlocks score 1."""
+    rules then force ("walk: straight 4"); at its end (2 s into the walk, where the film shows the
+    blow) the charger is Engaged with e and finishes it, Out of Action: the Orlocks score 1."""
     models = [fighter("o", "orlock"), fighter("e", "escher", x=5, wounds=0, conditions=(PRONE, SERIOUSLY_INJURED))]
     engine, state = game(gang, models)
     table = Table([seen("o", "e", 5.0)])
@@ -62,9 +65,10 @@ def test_GANG_CHARGE_at_a_seriously_injured_enemy_ends_in_the_free_coup_de_grace
     assert rolled.model("o").actions_taken == 2 and rolled.model("o").forced_move == "walk: straight 4"
     walk = engine.check(rolled, Action.forced("o", rolled.model("o").forced_move), table)
     assert walk.kind == FORCED and walk.move.length_in == pytest.approx(4.0)
-    after, events = engine.resolve(rolled, walk, walked_to(walk.move.end_pose, 4.0), Dice())
-    assert [(e.kind, e.clauses) for e in events] == [
-        ("move", ("GANG-CHARGE",)), ("condition", ("GANG-COUP", "GANG-CHARGE")), ("score", ("GANG-INJURY",))]
+    after, events = engine.resolve(rolled, walk, walked_to(walk.move.end_pose, 4.0, seconds=2.0), Dice())
+    assert [(e.kind, e.clauses, e.t_s) for e in events] == [
+        ("move", ("GANG-CHARGE",), 0.0), ("condition", ("GANG-COUP", "GANG-CHARGE"), 2.0),
+        ("score", ("GANG-INJURY",), 2.0)]
     assert after.model("e").status == OUT and after.score["orlock"] == 1
     assert after.model("o").pose.x == pytest.approx(4.0) and after.model("o").conditions == ()
 
@@ -198,15 +202,15 @@ def test_GANG_CC_an_unknown_melee_weapon_is_refused_naming_the_ones_there_are(ga
 
 
 def test_GANG_CC_the_charge_the_fight_and_the_coup_in_plain_words(gang):
-    """Clauses: GANG-CHARGE, GANG-CC, GANG-COUP. The HUD's sentences name the fighters, and a
-    Fight's caption says "fights", not "shoots"."""
+    """Clauses: GANG-CHARGE, GANG-CC, GANG-COUP. The HUD's sentences name the fighters; the film's
+    caption of a charge says "charges", not "shoots" or "walks"."""
     names = Names({"o": "Gorg", "e": "Lyra"}, {"orlock": "Orlocks", "escher": "Eschers"})
     charge = Event("condition", "o", "", piece="e", clauses=("GANG-CHARGE",),
                    figures={"charge": True, "target": "e", "die": 2, "reach_in": 7.0, "need_in": 7, "reaches": True})
     walk = Event("move", "o", "", piece="e", clauses=("GANG-CHARGE",),
                  figures={"walked": True, "length_in": 7.0, "charge": True, "engaged": True})
     blow = Event("shot", "o", "", piece="e", clauses=("GANG-CC",),
-                 figures={"close_combat": True, "verb": "fights", "target": "e", "hit": True, "hits": 1,
+                 figures={"close_combat": True, "verb": "charges", "target": "e", "hit": True, "hits": 1,
                           "charging": True, "attack_dice": [{"weapon": "unarmed", "dice": [5], "needed": 4},
                                                             {"weapon": "unarmed", "dice": [2], "needed": 4}]})
     coup = Event("condition", "e", "", piece="o", clauses=("GANG-COUP",),
@@ -215,4 +219,5 @@ def test_GANG_CC_the_charge_the_fight_and_the_coup_in_plain_words(gang):
         "Gorg charges Lyra: D3 2, 7\" of the 7\" needed - reaches", "Gorg charges Lyra 7\"",
         "Gorg fights Lyra on the charge: rolled 5, 2 needing 4+: 1 hit",
         "Gorg finishes Lyra with a Coup de Grace: OUT OF ACTION"]
-    assert caption([walk, blow], names).text.startswith("Gorg fights Lyra: 1 hit")
+    assert caption([walk, blow], names).text == "Gorg charges Lyra: 1 hit"
+    assert caption([walk], names).text == "Gorg charges Lyra 7\""
