@@ -188,7 +188,10 @@ def _told(event: Event, events: Sequence[Event], names: words.Names) -> Caption:
         did = "smashes through" if event.rolls[0].succeeded else "is thrown off line by"
         return Caption(f"{who} {did} {thing}", event.t_s)
     if kind == "shot":
-        return Caption(words.headline(event, names), event.t_s, bool(figures.get("hit")))
+        # a close-combat blow's free Coup de Grace (GANG-CC): the fighter it struck is finished
+        finished = any(e.figures.get("coup_de_grace") and e.figures.get("by") == event.model for e in events)
+        return Caption(words.headline(event, names) + (", then a Coup de Grace: OUT OF ACTION" if finished else ""),
+                       event.t_s, bool(figures.get("hit")))
     if kind == "attack":
         return _attack_caption(event, events, names)
     if kind not in _TOLD:  # ranked by decisive(): its rulebook's sentence, red when someone is taken out

@@ -109,12 +109,14 @@ def _pivot(degrees: float) -> str:
     return "" if abs(turn) < 0.05 else f"pivot {'left' if turn > 0 else 'right'} {abs(turn):.1f}"
 
 
-def charge_walk(pose: Pose, target: Pose, contact: float, reach_in: float) -> tuple[str, int, bool]:
+def charge_walk(pose: Pose, target: Pose, contact: float, reach_in: float,
+                others: tuple[Pose, ...] = ()) -> tuple[str, int, bool]:
     """GANG-CHARGE: (plan text, whole inches of straight the gap needs, reaches) of a charge from
     ``pose`` at a fighter at ``target`` with ``reach_in`` inches (MVMT + D3). A plan walks whole
     inches, so the straight is the gap's whole inches, set off at the angle that ends it on the
-    contact circle (law of cosines), then a pivot to face the target; short of it, the whole
-    inches of ``reach_in`` straight at it."""
+    contact circle (law of cosines; to the left, or to the right when the left end would stand on
+    the base of one of the ``others`` and the right would not), then a pivot to face the target;
+    short of it, the whole inches of ``reach_in`` straight at it."""
     dx, dy = target.x - pose.x, target.y - pose.y
     gap = math.hypot(dx, dy)
     heading = math.degrees(math.atan2(dy, dx))
@@ -126,13 +128,22 @@ def charge_walk(pose: Pose, target: Pose, contact: float, reach_in: float) -> tu
         return "walk: " + (_pivot(heading - pose.facing_deg) or "pivot left 0"), 0, True
     cos_off = (gap * gap + need * need - contact * contact) / (2 * gap * need)
     off = math.degrees(math.acos(max(-1.0, min(1.0, cos_off))))
-    first = round(heading + off - pose.facing_deg, 1)
-    setoff = pose.facing_deg + first
-    end_x = pose.x + need * math.cos(math.radians(setoff))
-    end_y = pose.y + need * math.sin(math.radians(setoff))
-    face = math.degrees(math.atan2(target.y - end_y, target.x - end_x))
-    steps = [_pivot(first), f"straight {need}", _pivot(face - setoff)]
+    walks = []
+    for side in (1, -1):
+        first = round(heading + side * off - pose.facing_deg, 1)
+        setoff = pose.facing_deg + first
+        end_x = pose.x + need * math.cos(math.radians(setoff))
+        end_y = pose.y + need * math.sin(math.radians(setoff))
+        clear = all(math.hypot(o.x - end_x, o.y - end_y) >= contact - 1e-6 for o in others)
+        face = math.degrees(math.atan2(target.y - end_y, target.x - end_x))
+        walks.append((clear, [_pivot(first), f"straight {need}", _pivot(face - setoff)]))
+    steps = walks[0][1] if walks[0][0] or not walks[1][0] else walks[1][1]
     return "walk: " + ", ".join(s for s in steps if s), need, True
+
+
+def others_of(state: State, *ids: str) -> tuple[Pose, ...]:
+    """Where the fighters in play other than ``ids`` stand (a charge ends clear of their bases)."""
+    return tuple(m.pose for m in state.models.values() if m.in_play and m.id not in ids)
 
 
 def check_charge(engine: GangEngine, state: State, model: ModelState, action, table: FigureTable | None):
@@ -157,7 +168,8 @@ def check_charge(engine: GangEngine, state: State, model: ModelState, action, ta
         if abs(target.pose.z - model.pose.z) > SAME_LEVEL_IN:
             refusals.append(f"{target.id} is on another level (climbing is not played)")
             continue
-        plan, need, reaches = charge_walk(model.pose, target.pose, contact_in(sighting), most)
+        plan, need, reaches = charge_walk(model.pose, target.pose, contact_in(sighting), most,
+                                          others_of(state, model.id, target.id))
         if not reaches:
             refusals.append(f"{target.id} is {need}\" from contact: past MVMT + D3 at most, {most:g}\"")
             continue
@@ -181,7 +193,8 @@ def roll_charge(engine: GangEngine, state: State, model: ModelState, action,
     die = roll_die(rng, sides)
     move_in = engine.fighters[model.id].move_in
     target = state.model(action.target)
-    plan, need, reaches = charge_walk(model.pose, target.pose, contact_in(action.sighting), move_in + die)
+    plan, need, reaches = charge_walk(model.pose, target.pose, contact_in(action.sighting), move_in + die,
+                                      others_of(state, model.id, target.id))
     mark = (CHARGING if reaches else CHARGING_SHORT) + target.id
     state = state.with_model(model.but(forced_move=str(parse_plan(plan)), conditions=model.conditions + (mark,)))
     return state, [Event("condition", model.id, f"charges {target.id}: MVMT {move_in:g}\" + D{sides} {die} = "

@@ -73,6 +73,23 @@ def test_GANG_CHARGE_at_a_seriously_injured_enemy_ends_in_the_free_coup_de_grace
     assert after.model("o").pose.x == pytest.approx(4.0) and after.model("o").conditions == ()
 
 
+def test_GANG_CHARGE_ends_on_the_side_clear_of_other_fighters_bases(gang):
+    """Clause: GANG-CHARGE (DECISION: whole inches, set off at the angle that ends the walk on the
+    contact circle). e 5.5" ahead: 4.5" to contact, 5 whole inches; cos = (30.25 + 25 - 1) /
+    (2 x 5.5 x 5) = 0.986: 9.5 degrees off the line, to the left, ending at (4.93, 0.83), 1" from
+    e, then turning to face it (atan2(-0.83, 0.57) = -55.4 degrees: 64.9 to the right). With a
+    friend x standing at (4.9, 1.3), 0.48" from that end, the charge sets off to the right
+    instead, ending at (4.93, -0.83), clear of x's base."""
+    for friend, plan in ((None, "walk: pivot left 9.5, straight 5, pivot right 64.9"),
+                         ((4.9, 1.3), "walk: pivot right 9.5, straight 5, pivot left 64.9")):
+        models = [fighter("o", "orlock"), fighter("e", "escher", x=5.5)]
+        models += [fighter("x", "orlock", *friend)] if friend else []
+        engine, state = game(gang, models)
+        checked = engine.check(state, engine.parse_action("o", "charge e"), Table([seen("o", "e", 5.5)]))
+        rolled, _ = engine.resolve(state, checked, None, Dice(3))
+        assert rolled.model("o").forced_move == plan
+
+
 def test_GANG_CHARGE_is_refused_out_of_sight_on_another_level_through_a_wall_or_when_engaged(gang):
     """Clause: GANG-CHARGE (DECISION: at an enemy the charger's eye reaches, on its level, by a walk
     the table allows); GANG-CC: an Engaged fighter may not charge. A friend is no target."""
@@ -203,7 +220,7 @@ def test_GANG_CC_an_unknown_melee_weapon_is_refused_naming_the_ones_there_are(ga
 
 def test_GANG_CC_the_charge_the_fight_and_the_coup_in_plain_words(gang):
     """Clauses: GANG-CHARGE, GANG-CC, GANG-COUP. The HUD's sentences name the fighters; the film's
-    caption of a charge says "charges", not "shoots" or "walks"."""
+    caption of a charge says "charges", not "shoots" or "walks", and tells the free Coup de Grace."""
     names = Names({"o": "Gorg", "e": "Lyra"}, {"orlock": "Orlocks", "escher": "Eschers"})
     charge = Event("condition", "o", "", piece="e", clauses=("GANG-CHARGE",),
                    figures={"charge": True, "target": "e", "die": 2, "reach_in": 7.0, "need_in": 7, "reaches": True})
@@ -220,4 +237,5 @@ def test_GANG_CC_the_charge_the_fight_and_the_coup_in_plain_words(gang):
         "Gorg fights Lyra on the charge: rolled 5, 2 needing 4+: 1 hit",
         "Gorg finishes Lyra with a Coup de Grace: OUT OF ACTION"]
     assert caption([walk, blow], names).text == "Gorg charges Lyra: 1 hit"
+    assert caption([walk, blow, coup], names).text == "Gorg charges Lyra: 1 hit, then a Coup de Grace: OUT OF ACTION"
     assert caption([walk], names).text == "Gorg charges Lyra 7\""
