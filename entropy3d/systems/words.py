@@ -105,8 +105,10 @@ def reading_chars(events: Iterable[Event], names: Names) -> int:
 def headline(event: Event, names: Names, verb: str = "shoots") -> str:
     """A shot in the fewest words a stranger needs ("Lyra shoots Skab: 2 hits", "...: missed"):
     who, at whom and what came of it, for a video's large print; the weapon, the cover and the
-    dice stay in the small print and on the sight line's label. ``verb``: "attacks" for a blow."""
+    dice stay in the small print and on the sight line's label. ``verb``: "attacks" for a blow;
+    an event with a ``verb`` figure of its own says that (a gang fighter "fights" in close combat)."""
     figures = event.figures
+    verb = str(figures.get("verb", verb))
     target = names.rider(str(figures.get("target") or event.piece or ""))
     if "hit" not in figures:  # no roll to report (no target found): the whole sentence
         return sentence(event, names)

@@ -197,12 +197,16 @@ def _told(event: Event, events: Sequence[Event], names: words.Names) -> Caption:
         did = "smashes through" if event.rolls[0].succeeded else "is thrown off line by"
         return Caption(f"{who} {did} {thing}", event.t_s)
     if kind == "shot":
-        return Caption(words.headline(event, names), event.t_s, bool(figures.get("hit")))
+        # a close-combat blow's free Coup de Grace (GANG-CC): the fighter it struck is finished
+        finished = any(e.figures.get("coup_de_grace") and e.figures.get("by") == event.model for e in events)
+        return Caption(words.headline(event, names) + (", then a Coup de Grace: OUT OF ACTION" if finished else ""),
+                       event.t_s, bool(figures.get("hit")))
     if kind == "attack":
         return _attack_caption(event, events, names)
     if kind not in _TOLD:  # ranked by decisive(): its rulebook's sentence, red when someone is taken out
         return Caption(words.sentence(event, names), event.t_s, any(figures.get(k) for k in words.HARM))
-    if figures.get("run"):  # a move the rules force for a reason of their own (GANG-RUN): its rulebook's words
+    if figures.get("run") or figures.get("charge"):  # a move the rules force for a reason of their own
+        # (GANG-RUN, GANG-CHARGE): its rulebook's words
         return Caption(words.sentence(event, names), 0.0)
     walked = figures.get("walked")
     length = figures.get("length_in", 0)
@@ -325,15 +329,18 @@ class ShortFilm(ReplayFilm):
     def _hud(self, activation, action, bike, heading: str, t: float, holding: bool) -> hud.HudInfo:
         said = self._caption(activation, action)
         shown = said is not None and (holding or (t >= said.t_s and not said.after_ride))
-        if said is not None and said.after_ride and not shown and len(action.trajectory) > 1:
+        index = activation.actions.index(action) if action in activation.actions else 0
+        # a move the rules make for a reason of their own (a charge, GANG-CHARGE) says so while it is walked
+        own = next((e for e in action_events(activation, index) if e.kind == "move" and e.figures.get("charge")), None)
+        if said is not None and (said.after_ride or own is not None) and not shown and len(action.trajectory) > 1:
             # the ride an attack is made from: who it is, until the attack is shown
-            said = Caption(f"{self.words.rider_of_gang(activation.model_id)} "
+            said = Caption(words.sentence(own, self.words) if own is not None else
+                           f"{self.words.rider_of_gang(activation.model_id)} "
                            f"{'walks' if activation.model_id in self.on_foot else 'rides'}", t)
             shown = True
         if self._scored(activation, action, holding):
             score = self._score(activation.state_after)
         else:  # the score before, plus the points score events already told (a VIP takedown's +1)
-            index = activation.actions.index(action) if action in activation.actions else 0
             events = action_events(activation, index)
             score = self._score(activation.state_before, pacing.told_points(
                 activation, action, events if holding else pacing.shown_by(events, t)))

@@ -6,7 +6,7 @@ prone fighter in cover cannot be targeted. GANG-COVER: partial cover -1 to hit, 
 decided from the share of the target the shooter's eye reaches (the LOS engine's true LOS). The
 rest of the game (priority, actions, moves, the shooting process from the to-hit roll to the
 injury dice, recovery and bottle checks, Nerve tests, Broken fighters running for cover and
-their Rally tests: GANG-TURN ... GANG-RALLY) is
+their Rally tests, charges, close combat, Coup de Grace and Retreat: GANG-TURN ... GANG-RETREAT) is
 :class:`~entropy3d.systems.gang_battle.engine.GangEngine`, built by :meth:`GangBattle.engine`. The
 numbers and their seed passages are in ``rules/gang_battle.yaml``.
 """
@@ -77,6 +77,11 @@ class FighterProfile(SystemData):
     save: Roll = Field(description="armour save needed on a D6; 7 = none (GANG-WOUND)")
     weapon: str = Field(description="its gun, a name of the rules data's `weapons:`")
     cool: int = Field(ge=2, le=13, description="Cool: the roll of the Cool check's dice needed (GANG-BOTTLE)")
+    weapon_skill: int = Field(ge=2, le=6, description="WS: the close-combat hit roll needed unmodified (GANG-CC)")
+    strength: int = Field(ge=1, le=10, description="STR: of its Unarmed attacks and melee weapon (GANG-CC)")
+    attacks: int = Field(ge=1, le=6, description="A: its close-combat attack dice (GANG-CC)")
+    initiative: int = Field(ge=2, le=6, description="INIT: an INIT test needs this on a D6 (GANG-RETREAT)")
+    melee_weapon: str = Field(description="its melee weapon, a name of the rules data's `melee_weapons:`")
 
 
 class MovementRules(SystemData):
@@ -92,6 +97,16 @@ class Weapon(SystemData):
     damage: int = Field(ge=1, le=6, description="wounds an unsaved hit takes (GANG-INJURY)")
     rapid_fire: bool = Field(description="the Firepower die gives the number of hits (GANG-AMMO)")
     ammo: Roll = Field(description="the Ammo check needed on a D6 (GANG-AMMO)")
+    sidearm: bool = Field(False, description="the Sidearm trait: used in close combat, once (GANG-CC)")
+
+
+class MeleeWeapon(SystemData):
+    """GANG-CC: a weapon of close combat (``unarmed`` the fighter's own fists)."""
+
+    strength_bonus: int = Field(ge=0, le=5, description="added to the fighter's STR")
+    armour_piercing: int = Field(ge=-6, le=0, description="added to the target's save needed, as a penalty")
+    damage: int = Field(ge=1, le=6, description="wounds an unsaved hit takes")
+    accuracy: int = Field(ge=-3, le=3, description="hit-roll modifier")
 
 
 class ShootingRules(SystemData):
@@ -152,6 +167,19 @@ class RallyRules(SystemData):
     bonus_per_friend: int = Field(ge=0, description="added to the Cool check for each such friend")
 
 
+class CloseCombatRules(SystemData):
+    """GANG-CHARGE, GANG-CC, GANG-COUP, GANG-RETREAT: the numbers of close combat."""
+
+    charge_die_sides: int = Field(ge=1, le=6, description="the die added to MVMT for a charge's reach (a D3)")
+    charge_attacks: int = Field(ge=0, le=3, description="attack dice added for charging")
+    dual_wield_attacks: int = Field(ge=0, le=3, description="attack dice added for a melee weapon and a sidearm")
+    facing_to_hit: int = Field(ge=-3, le=0, description="hit-roll modifier for turning to face the target")
+    friend_engaged_to_hit: int = Field(ge=0, le=3, description="per friend also Engaged with the target")
+    foe_engaged_to_hit: int = Field(ge=-3, le=0, description="per other enemy Engaged with the attacker")
+    shoot_engaged_to_hit: int = Field(ge=-3, le=0, description="to-hit modifier of a shot at an Engaged fighter")
+    retreat_dice: int = Field(ge=1, le=3, description="D6 rolled and added for a Retreat's walk, inches")
+
+
 class GangRules(SystemRules):
     """``rules/gang_battle.yaml``."""
 
@@ -172,12 +200,17 @@ class GangRules(SystemRules):
     nerve: NerveRules
     broken: BrokenRules
     rally: RallyRules
+    melee_weapons: dict[str, MeleeWeapon]
+    close_combat: CloseCombatRules
 
     @model_validator(mode="after")
     def _default_weapon_exists(self):
         if self.fighter.weapon not in self.weapons:
             raise ValueError(f"fighter.weapon {self.fighter.weapon!r} is not in weapons: "
                              f"{', '.join(self.weapons)}")
+        if self.fighter.melee_weapon not in self.melee_weapons:
+            raise ValueError(f"fighter.melee_weapon {self.fighter.melee_weapon!r} is not in melee_weapons: "
+                             f"{', '.join(self.melee_weapons)}")
         return self
 
 
@@ -192,6 +225,11 @@ class FighterStats(SystemData):
     save: int | None = Field(None, ge=1, le=7, description="armour save needed on a D6; 7 = none")
     weapon: str | None = Field(None, description="its gun, a name of the rules data's `weapons:`")
     cool: int | None = Field(None, ge=2, le=13, description="Cool: the Cool check's roll needed (7 = 7+)")
+    weapon_skill: int | None = Field(None, ge=2, le=6, description="WS: the close-combat hit roll needed (4 = 4+)")
+    strength: int | None = Field(None, ge=1, le=10, description="STR")
+    attacks: int | None = Field(None, ge=1, le=6, description="A: close-combat attack dice")
+    initiative: int | None = Field(None, ge=2, le=6, description="INIT: an INIT test's roll needed (4 = 4+)")
+    melee_weapon: str | None = Field(None, description="its melee weapon, a name of the rules data's `melee_weapons:`")
     prone: bool = Field(False, description="starts Prone & Pinned: in cover, it cannot be targeted (GANG-ARC)")
 
 
@@ -205,7 +243,7 @@ class GangBattle(ArmedFigures, GameSystem):
     clause_prefix = "GANG-"
     clauses = ("GANG-ARC", "GANG-COVER", "GANG-TURN", "GANG-MOVE", "GANG-SHOOT", "GANG-PIN", "GANG-AMMO",
                "GANG-WOUND", "GANG-INJURY", "GANG-RECOVERY", "GANG-BOTTLE", "GANG-NERVE", "GANG-BROKEN",
-               "GANG-RUN", "GANG-RALLY")
+               "GANG-RUN", "GANG-RALLY", "GANG-CHARGE", "GANG-CC", "GANG-COUP", "GANG-RETREAT")
     turn_clauses = ("GANG-TURN",)
     rules_file = "gang_battle"
     rules_schema = GangRules
@@ -219,10 +257,30 @@ class GangBattle(ArmedFigures, GameSystem):
     #: "module:attribute" of the player factories, imported when asked for (they read the table)
     PLAYERS = {"auto": "entropy3d.systems.gang_battle.player:GangPlayer"}
 
+    def profile(self, stats):
+        """A fighter's numbers (:meth:`ArmedFigures.profile`); ValueError naming an unknown melee weapon."""
+        profile = super().profile(stats)
+        if profile.melee_weapon not in self.rules.melee_weapons:
+            raise ValueError(f"melee weapon {profile.melee_weapon!r} is not in rules/{self.rules_file}.yaml "
+                             f"melee_weapons: {', '.join(self.rules.melee_weapons)}")
+        return profile
+
+    def stats_rules_problems(self, stats: Mapping[str, Any]) -> list[tuple[str, str, str]]:
+        """An unknown ``weapon:`` or ``melee_weapon:``."""
+        return super().stats_rules_problems(stats) + [
+            (model, "melee_weapon", f"unknown melee weapon {given.melee_weapon!r}; use one of "
+                                    f"{', '.join(self.rules.melee_weapons)} "
+                                    f"(rules/{self.rules_file}.yaml melee_weapons)")
+            for model, given in stats.items() if given.melee_weapon not in (None, *self.rules.melee_weapons)]
+
     def in_vision_arc(self, sighting: Sighting) -> bool:
         """GANG-ARC: the target's base centre lies within the front vision arc (half its width
         either side of the facing; the edge counts as in)."""
-        return sighting.bearing_deg <= self.rules.vision_arc.front_deg / 2
+        return self.in_front_arc(sighting.bearing_deg)
+
+    def in_front_arc(self, bearing_deg: float) -> bool:
+        """GANG-ARC: ``bearing_deg`` off the facing (0-180) is within the front vision arc."""
+        return bearing_deg <= self.rules.vision_arc.front_deg / 2
 
     def in_sight(self, sighting: Sighting) -> bool:
         """The shooter's eye reaches at least ``line_of_sight.min_visible`` of the target."""
@@ -258,11 +316,14 @@ class GangBattle(ArmedFigures, GameSystem):
         needed = max(ballistic_skill - modifier, self.rules.shooting.natural_miss + 1)
         return min(needed, self.rules.to_hit.die_sides), needed > self.rules.to_hit.die_sides
 
-    def to_hit(self, fighter: FighterProfile, visible_fraction: float) -> tuple[int, bool, Cover, int]:
+    def to_hit(self, fighter: FighterProfile, visible_fraction: float,
+               engaged: bool = False) -> tuple[int, bool, Cover, int]:
         """GANG-SHOOT with GANG-COVER: (roll needed, improbable, cover, modifier) of ``fighter``'s
-        shot at a target with that share visible: the cover's modifier plus its weapon's accuracy."""
+        shot at a target with that share visible: the cover's modifier plus its weapon's accuracy,
+        and ``close_combat.shoot_engaged_to_hit`` at a target ``engaged`` (GANG-CC)."""
         cover = self.cover(visible_fraction)
-        modifier = self.to_hit_modifier(cover) + self.rules.weapons[fighter.weapon].accuracy
+        modifier = self.to_hit_modifier(cover) + self.rules.weapons[fighter.weapon].accuracy \
+            + (self.rules.close_combat.shoot_engaged_to_hit if engaged else 0)
         needed, improbable = self.roll_needed(fighter.ballistic_skill, modifier)
         return needed, improbable, cover, modifier
 

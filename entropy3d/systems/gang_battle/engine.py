@@ -17,7 +17,9 @@ Pure like the rules engine: the table is asked through :class:`FigureTable` (the
 Pinned), ``seriously_injured``, ``flesh_wound`` (one per wound, -1 TOUGH each), ``out_of_ammo``
 ``bottled`` (its gang failed a bottle check, GANG-BOTTLE) and ``broken`` (a failed Nerve test,
 GANG-NERVE, :mod:`~entropy3d.systems.gang_battle.nerve`), ``forced_move`` (the length of a Broken
-fighter's Run for Cover rolled, as ``walk: straight N``, until it runs: GANG-RUN),
+fighter's Run for Cover rolled, as ``walk: straight N``, until it runs: GANG-RUN; a charge's
+walk, GANG-CHARGE; a Retreat's, GANG-RETREAT), the close-combat marks ``engaged:<id>``,
+``charging:<id>`` and ``retreating`` (:mod:`~entropy3d.systems.gang_battle.melee`), and
 ``actions_taken`` and ``basic_taken`` of the activation (GANG-TURN). Lengths are table inches.
 """
 
@@ -36,7 +38,8 @@ from entropy3d.rules.planner import PlannedMove
 from entropy3d.rules.state import OUT, ModelState, State
 from entropy3d.rules.transition import ACTIVATE, ATTACK, END, FORCED, MOVE, Action
 from entropy3d.systems.facts import Sighting
-from entropy3d.systems.gang_battle import FighterProfile, GangBattle
+from entropy3d.systems.gang_battle import FighterProfile, GangBattle, melee
+from entropy3d.systems.gang_battle.melee import CHARGE, COUP_DE_GRACE, FIGHT, RETREAT, RETREATING, is_engaged, part_all
 from entropy3d.systems.gang_battle.nerve import (
     BROKEN,
     check_broken,
@@ -65,11 +68,13 @@ PRONE, SERIOUSLY_INJURED, FLESH_WOUND, OUT_OF_AMMO = "prone", "seriously_injured
 BOTTLED = "bottled"
 #: the conditions in the rulebook's words (003 "Status & Conditions"), for people
 CONDITION_WORDS = {PRONE: "Prone & Pinned", SERIOUSLY_INJURED: "Seriously Injured", FLESH_WOUND: "flesh wound",
-                   OUT_OF_AMMO: "Out of Ammo", BOTTLED: "bottled out", BROKEN: "Broken"}
+                   OUT_OF_AMMO: "Out of Ammo", BOTTLED: "bottled out", BROKEN: "Broken",
+                   RETREATING: "retreating"}
 
 #: action kind -> (action points, Basic: not repeated in an activation); 003 "Actions"
 COSTS = {MOVE: (1, False), CRAWL: (2, False), SHOOT: (1, True), STAND_UP: (1, True), RELOAD: (1, False),
-         RUN_FOR_COVER: (2, False)}
+         RUN_FOR_COVER: (2, False), CHARGE: (2, False), FIGHT: (1, True), COUP_DE_GRACE: (1, False),
+         RETREAT: (1, True)}
 #: what a fighter lying Prone & Pinned, or Seriously Injured, may still do (003 "Status & Conditions")
 PRONE_MAY = (STAND_UP, CRAWL, RELOAD)
 INJURED_MAY = (CRAWL,)
@@ -187,7 +192,7 @@ class GangEngine:
                                          "out_of_action": not passed}))
             if not passed:
                 state = state.with_model(model.but(status=OUT))
-                state, scored = self._score_out_of_action(state, model)
+                state, scored = self.out_of_action(state, model)
                 events += scored
         return state, events
 
@@ -237,10 +242,16 @@ class GangEngine:
             return Action(MOVE, model_id, parse_plan(text.strip()))
         if words.startswith("crawl "):
             return Action(CRAWL, model_id, parse_plan(text.strip()[len("crawl"):].strip()))
-        simple = {"shoot": SHOOT, "stand up": STAND_UP, "reload": RELOAD, "run for cover": RUN_FOR_COVER}
+        simple = {"shoot": SHOOT, "stand up": STAND_UP, "reload": RELOAD, "run for cover": RUN_FOR_COVER,
+                  "retreat": RETREAT}
+        for said, kind in (("charge", CHARGE), ("fight", FIGHT), ("coup de grace", COUP_DE_GRACE)):
+            if words == said or words.startswith(said + " "):  # GANG-CHARGE, GANG-CC, GANG-COUP: "charge escher_2"
+                target = text.strip()[len(said):].strip() or None
+                return Action(kind, model_id, target=target)
         if words not in simple:
             raise IllegalPlanError("GANG-TURN", f"unknown action {text!r}: use 'walk: straight 3', "
-                                   "'crawl walk: straight 2', 'shoot', 'stand up', 'reload' or 'run for cover'")
+                                   "'crawl walk: straight 2', 'shoot', 'stand up', 'reload', 'run for cover', "
+                                   "'charge [target]', 'fight [target]', 'coup de grace [target]' or 'retreat'")
         return Action(simple[words], model_id)
 
     def check(self, state: State, action: Action, table: FigureTable | None = None) -> Action:
@@ -253,6 +264,8 @@ class GangEngine:
         if action.kind in (ACTIVATE, END):
             return action
         if action.kind == FORCED:
+            if melee.charging_at(model) is not None:
+                return melee.check_charge_walk(self, model, action, table)
             return self._check_run(state, model, action, table)
         check_broken(model, action.kind, (RUN_FOR_COVER,))
         if action.kind not in COSTS:
@@ -266,6 +279,7 @@ class GangEngine:
         if action.kind == RUN_FOR_COVER:
             check_run_for_cover(model)
             return action
+        melee.check_engaged(state, model, action.kind)
         if SERIOUSLY_INJURED in model.conditions and action.kind not in INJURED_MAY:
             raise IllegalPlanError("GANG-INJURY", f"{model.id} is Prone & Seriously Injured: it may only crawl")
         if PRONE in model.conditions and action.kind not in PRONE_MAY:
@@ -279,6 +293,12 @@ class GangEngine:
             return dataclasses.replace(action, move=self.check_move(model, action, table))
         if action.kind == SHOOT:
             return self._check_shot(state, model, action, table)
+        if action.kind == CHARGE:
+            return melee.check_charge(self, state, model, action, table)
+        if action.kind == FIGHT:
+            return melee.check_fight(state, model, action)
+        if action.kind == COUP_DE_GRACE:
+            return melee.check_coup(state, model, action)
         return action
 
     def check_move(self, model: ModelState, action: Action, table: FigureTable | None) -> PlannedMove:
@@ -333,6 +353,8 @@ class GangEngine:
         if action.kind == END:
             return state, []
         if action.kind == FORCED:
+            if melee.charging_at(model) is not None:
+                return melee.charge_home(self, state, model, action, facts, rng)
             return self._run(state, model, action, facts)
         cost, basic = COSTS[action.kind]
         spent = model.but(actions_taken=model.actions_taken + cost,
@@ -347,13 +369,22 @@ class GangEngine:
             return self._reload(state, spent, rng)
         if action.kind == RUN_FOR_COVER:
             return self._roll_run(state, spent, rng)
+        if action.kind == CHARGE:
+            return melee.roll_charge(self, state, spent, action, rng)
+        if action.kind == FIGHT:
+            return melee.fight(self, state, spent.id, action.target, rng)
+        if action.kind == COUP_DE_GRACE:
+            return melee.coup_de_grace(self, state, spent.id, action.target, rng)
+        if action.kind == RETREAT:
+            return melee.roll_retreat(self, state, spent, rng)
         return self._shoot(state, spent, action, facts, rng)
 
     def _move(self, state: State, model: ModelState, action: Action, facts: Facts) -> tuple[State, list[Event]]:
         """GANG-MOVE: the fighter stands where the producer's walk ended."""
         end = facts.end_pose
         length = float(facts.progress_in)
-        moved = state.with_model(model.but(pose=end))
+        moved = part_all(state, model.id)  # only a fighter next to Seriously Injured enemies alone may move (GANG-CC)
+        moved = moved.with_model(moved.model(model.id).but(pose=end))
         how = "crawls" if action.kind == CRAWL else "moves"
         return moved, [Event("move", model.id, f"{how} {length:.1f}\" of its {action.move.band.max:g}\"",
                              found=f"walked {length:.1f}\"", producer=facts.producer, clauses=("GANG-MOVE",),
@@ -361,25 +392,38 @@ class GangEngine:
 
     def _roll_run(self, state: State, model: ModelState, rng: np.random.Generator) -> tuple[State, list[Event]]:
         """GANG-RUN: the Double action's 2D6 inches rolled; the run itself is the move the rules then
-        force on it (``forced_move``), the way the engine picks with the table (:meth:`_check_run`)."""
+        force on it (``forced_move``), the way the engine picks with the table (:meth:`_check_run`).
+        Engaged, it first makes an INIT test ("IF Engaged, perform INIT to move away else no action
+        if failed", GANG-CC's :func:`~.melee.break_away`)."""
+        left, events = True, []
+        if is_engaged(state, model):
+            state, events, left = melee.break_away(self, state, model, rng, "GANG-RUN")
+            model = state.model(model.id)
+        if not left:
+            return state, events
         dice = [roll_die(rng) for _ in range(self.rules.broken.run_dice)]
-        return state.with_model(model.but(forced_move=f"walk: straight {sum(dice)}")), [
+        return state.with_model(model.but(forced_move=f"walk: straight {sum(dice)}")), events + [
             Event("condition", model.id, f"Broken: runs for cover {'+'.join(map(str, dice))} = {sum(dice)}\"",
                   clauses=("GANG-BROKEN", "GANG-RUN"), figures={"run_dice": dice, "run_in": sum(dice)})]
 
     def _run(self, state: State, model: ModelState, action: Action, facts: Facts | None) -> tuple[State, list[Event]]:
         """GANG-RUN: the Broken fighter stands where its run ended (the producer's walk of the way
-        :meth:`_check_run` picked), or stays when there was none."""
-        model = model.but(forced_move=None)
+        :meth:`_check_run` picked), or stays when there was none; a retreating fighter's walk
+        (GANG-RETREAT) the same way."""
+        retreat = RETREATING in model.conditions
+        how, clause = ("retreats", "GANG-RETREAT") if retreat else ("runs for cover", "GANG-RUN")
+        state = part_all(state, model.id)
+        model = state.model(model.id)
+        model = model.but(forced_move=None, conditions=_without(model.conditions, RETREATING))
+        figures = {"walked": True, "run": True, "retreat": retreat}
         if action.move is None or facts is None:
-            return state.with_model(model), [Event("move", model.id, "runs for cover: no way away from the enemies",
-                                                   clauses=("GANG-RUN",),
-                                                   figures={"walked": True, "length_in": 0.0, "run": True})]
+            return state.with_model(model), [Event("move", model.id, f"{how}: no way away from the enemies",
+                                                   clauses=(clause,), figures={**figures, "length_in": 0.0})]
         length = float(facts.progress_in)
         return state.with_model(model.but(pose=facts.end_pose)), [
-            Event("move", model.id, f"runs for cover {length:.1f}\" of its {action.move.band.max:g}\"",
-                  found=f"walked {length:.1f}\"", producer=facts.producer, clauses=("GANG-RUN",),
-                  figures={"walked": True, "length_in": round(length, 1), "run": True})]
+            Event("move", model.id, f"{how} {length:.1f}\" of its {action.move.band.max:g}\"",
+                  found=f"walked {length:.1f}\"", producer=facts.producer, clauses=(clause,),
+                  figures={**figures, "length_in": round(length, 1)})]
 
     def _reload(self, state: State, model: ModelState, rng: np.random.Generator) -> tuple[State, list[Event]]:
         """GANG-AMMO: "Reload Simple: make an Ammo check. If passed, weapon is reloaded."""
@@ -392,10 +436,10 @@ class GangEngine:
                              + ("reloaded" if die >= needed else "still Out of Ammo"), clauses=("GANG-AMMO",),
                              figures={"die": die, "needed": needed})]
 
-    def to_hit(self, model_id: str, visible_fraction: float) -> tuple[int, bool, str, int]:
+    def to_hit(self, model_id: str, visible_fraction: float, engaged: bool = False) -> tuple[int, bool, str, int]:
         """GANG-SHOOT with GANG-COVER: (roll needed, improbable, cover, modifier) of the fighter's
-        shot at a target with that share visible (:meth:`GangBattle.to_hit`)."""
-        return self.system.to_hit(self.fighters[model_id], visible_fraction)
+        shot at a target with that share visible, ``engaged`` or not (:meth:`GangBattle.to_hit`)."""
+        return self.system.to_hit(self.fighters[model_id], visible_fraction, engaged)
 
     def wound_roll_needed(self, strength: int, toughness: int) -> int:
         """GANG-WOUND: "2+ = STR >= TOUGHx2, 3+ STR > TOUGH, 4+ STR = TOUGH, 5+ STR < TOUGH,
@@ -420,7 +464,8 @@ class GangEngine:
         injury dice (GANG-INJURY)."""
         weapon_name = self.fighters[shooter.id].weapon
         weapon, shooting = self.rules.weapons[weapon_name], self.rules.shooting
-        needed, improbable, cover, modifier = self.to_hit(shooter.id, sighting.visible_fraction)
+        engaged = is_engaged(state, state.model(action.target))  # GANG-CC: "Target is engaged = -1"
+        needed, improbable, cover, modifier = self.to_hit(shooter.id, sighting.visible_fraction, engaged)
         dice = [roll_die(rng)]
         hit = dice[0] >= needed
         if improbable and hit:  # "on a '6' roll you can roll again with unmodified fighter BS"
@@ -429,48 +474,68 @@ class GangEngine:
         firepower = roll_die(rng)
         hits = (shooting.firepower_hits[firepower - 1] if weapon.rapid_fire else 1) if hit else 0
         target = state.model(action.target)
-        cover_text = "in the open" if cover == "none" else f"in {cover} cover"
+        cover_text = ("in the open" if cover == "none" else f"in {cover} cover") + (", Engaged" if engaged else "")
         events = [Event("shot", shooter.id, (
             f"shoots {target.id} with the {weapon_name} ({cover_text}, {modifier:+d} to hit): rolled "
             f"{'+'.join(map(str, dice))} needing {needed}+{' then BS' if improbable else ''}: "
             + (f"{hits} hit{'s' if hits != 1 else ''} (Firepower {firepower})" if hit else "missed")),
             found=f"{target.id} {100 * sighting.visible_fraction:.0f}% visible, {sighting.distance_in:.1f}\" away",
-            producer="line of sight", piece=target.id, clauses=("GANG-ARC", "GANG-COVER", "GANG-SHOOT"),
+            producer="line of sight", piece=target.id,
+            clauses=("GANG-ARC", "GANG-COVER", "GANG-SHOOT") + (("GANG-CC",) if engaged else ()),
             figures={"target": target.id, "weapon": weapon_name, "cover": cover, "to_hit_modifier": modifier,
                      "roll_needed": needed, "dice": dice, "hit": hit, "firepower": firepower, "hits": hits,
-                     "visible_fraction": sighting.visible_fraction})]
-        if firepower == shooting.ammo_check_on:
-            ammo = roll_die(rng)
-            if ammo < weapon.ammo:
-                state = state.with_model(state.model(shooter.id).but(
-                    conditions=state.model(shooter.id).conditions + (OUT_OF_AMMO,)))
-            events.append(Event("condition", shooter.id, f"Firepower 1: Ammo check {ammo} needing {weapon.ammo}+: "
-                                + ("the weapon holds" if ammo >= weapon.ammo else f"the {weapon_name} is Out of Ammo"),
-                                clauses=("GANG-AMMO",), figures={"die": ammo, "needed": weapon.ammo}))
+                     "visible_fraction": sighting.visible_fraction} | ({"engaged": True} if engaged else {}))]
+        state, checked = self.ammo_check(state, shooter.id, firepower, rng)
+        events += checked
         if not hit:
             return state, events
-        if PRONE not in target.conditions:
+        if PRONE not in target.conditions and not engaged:  # "Standing & Engaged fighters cannot be pinned"
             target = target.but(conditions=target.conditions + (PRONE,))
             state = state.with_model(target)
             events.append(Event("condition", target.id, "is hit: drops Prone & Pinned", clauses=("GANG-PIN",)))
-        damage, rolls = 0, []
-        for _ in range(hits):
-            wound_needed = self.wound_roll_needed(weapon.strength, self.toughness(target))
-            wound = roll_die(rng)
-            save_needed = self.fighters[target.id].save - weapon.armour_piercing
-            save = roll_die(rng) if wound >= wound_needed and save_needed <= 6 else None
-            unsaved = wound >= wound_needed and (save is None or save < save_needed)
-            damage += weapon.damage if unsaved else 0
-            rolls.append({"wound": wound, "wound_needed": wound_needed, "save": save, "save_needed": save_needed,
-                          "unsaved": unsaved})
-        state, found = self._take_damage(state, target.id, damage, rng, shooter.id, rolls)
+        damage, rolls = self.wound_rolls(target, weapon.strength, weapon.armour_piercing, weapon.damage, hits, rng)
+        state, found = self.take_damage(state, target.id, damage, rng, shooter.id, rolls)
         return state, events + found
 
-    def _take_damage(self, state: State, target_id: str, damage: int, rng: np.random.Generator, by: str,
-                     rolls: list[dict]) -> tuple[State, list[Event]]:
+    def ammo_check(self, state: State, model_id: str, firepower: int,
+                   rng: np.random.Generator) -> tuple[State, list[Event]]:
+        """GANG-AMMO: a Firepower die of ``ammo_check_on`` calls an Ammo check of the fighter's gun;
+        failed, the gun is Out of Ammo."""
+        if firepower != self.rules.shooting.ammo_check_on:
+            return state, []
+        weapon_name = self.fighters[model_id].weapon
+        weapon = self.rules.weapons[weapon_name]
+        ammo = roll_die(rng)
+        if ammo < weapon.ammo:
+            state = state.with_model(state.model(model_id).but(
+                conditions=state.model(model_id).conditions + (OUT_OF_AMMO,)))
+        return state, [Event("condition", model_id, f"Firepower 1: Ammo check {ammo} needing {weapon.ammo}+: "
+                             + ("the weapon holds" if ammo >= weapon.ammo else f"the {weapon_name} is Out of Ammo"),
+                             clauses=("GANG-AMMO",), figures={"die": ammo, "needed": weapon.ammo})]
+
+    def wound_rolls(self, target: ModelState, strength: int, armour_piercing: int, damage: int, hits: int,
+                    rng: np.random.Generator) -> tuple[int, list[dict]]:
+        """GANG-WOUND: each hit's wound roll (STR against TOUGH) and, wounded, armour save (its
+        ``armour_piercing`` added to the save needed); (damage of the unsaved hits, the rolls)."""
+        total, rolls = 0, []
+        for _ in range(hits):
+            wound_needed = self.wound_roll_needed(strength, self.toughness(target))
+            wound = roll_die(rng)
+            save_needed = self.fighters[target.id].save - armour_piercing
+            save = roll_die(rng) if wound >= wound_needed and save_needed <= 6 else None
+            unsaved = wound >= wound_needed and (save is None or save < save_needed)
+            total += damage if unsaved else 0
+            rolls.append({"wound": wound, "wound_needed": wound_needed, "save": save, "save_needed": save_needed,
+                          "unsaved": unsaved})
+        return total, rolls
+
+    def take_damage(self, state: State, target_id: str, damage: int, rng: np.random.Generator, by: str,
+                    rolls: list[dict]) -> tuple[State, list[Event]]:
         """GANG-WOUND, GANG-INJURY: unsaved damage takes wounds; a fighter reduced to 0 rolls an
-        injury die, and another for each further point of damage."""
+        injury die, and another for each further point of damage (a flesh wound does not pin a
+        fighter Engaged, GANG-CC)."""
         target = state.model(target_id)
+        pin = not is_engaged(state, target)
         text = "; ".join(f"wound {r['wound']} needing {r['wound_needed']}+"
                          + ("" if r["wound"] < r["wound_needed"] else
                             " no save" if r["save"] is None else f", save {r['save']} needing {r['save_needed']}+")
@@ -483,30 +548,32 @@ class GangEngine:
                         figures={"wounds_lost": target.wounds - left, "rolls": rolls, "taken_out": False})]
         if injury_dice:
             state, found = self._injure(state, target_id, tuple(roll_die(rng) for _ in range(injury_dice)), by,
-                                        ("GANG-INJURY",), rng)
+                                        ("GANG-INJURY",), rng, pin)
             events[0] = dataclasses.replace(events[0], figures={**events[0].figures,
                                                                 "taken_out": not state.model(target_id).in_play})
             events += found
         return state, events
 
     def _injure(self, state: State, target_id: str, dice: tuple[int, ...], by: str,
-                clauses: tuple[str, ...], rng: np.random.Generator) -> tuple[State, list[Event]]:
+                clauses: tuple[str, ...], rng: np.random.Generator, pin: bool = True) -> tuple[State, list[Event]]:
         """GANG-INJURY: each die's result applied: a flesh wound (-1 TOUGH; Out of Action at
-        ``out_at_toughness``), a serious injury (Prone & Seriously Injured), Out of Action
-        (off the table; the other gangs score, the mission); a fighter that became Seriously
-        Injured or Out of Action calls its friends' Nerve tests (GANG-NERVE)."""
+        ``out_at_toughness``; Prone & Pinned unless not ``pin``), a serious injury (Prone &
+        Seriously Injured), Out of Action (off the table; the other gangs score, the mission); a
+        fighter that became Seriously Injured or Out of Action calls its friends' Nerve tests
+        (GANG-NERVE)."""
         target = state.model(target_id)
         was_injured = SERIOUSLY_INJURED in target.conditions
         results = [self.rules.injury.dice[d - 1] for d in dice]
         conditions = target.conditions + (FLESH_WOUND,) * results.count("flesh_wound")
-        if PRONE not in conditions:
+        if PRONE not in conditions and (pin or "serious_injury" in results):
             conditions += (PRONE,)
         if "serious_injury" in results and SERIOUSLY_INJURED not in conditions:
             conditions += (SERIOUSLY_INJURED,)
         target = target.but(conditions=conditions)
         out = "out_of_action" in results or self.toughness(target) <= self.rules.injury.out_at_toughness
         worst = "Out of Action" if out else ("Seriously Injured" if SERIOUSLY_INJURED in conditions
-                                             else "Prone & Pinned with a flesh wound")
+                                             else "Prone & Pinned with a flesh wound" if PRONE in conditions
+                                             else "a flesh wound, Engaged: not pinned")
         if out:
             target = target.but(status=OUT)
         state = state.with_model(target)
@@ -514,15 +581,17 @@ class GangEngine:
                         f"({', '.join(r.replace('_', ' ') for r in results)}): {worst}", piece=by or None,
                         clauses=clauses, figures={"dice": list(dice), "results": results, "out_of_action": out})]
         if out:
-            state, scored = self._score_out_of_action(state, target)
+            state, scored = self.out_of_action(state, target)
             events += scored
         if out or not was_injured and SERIOUSLY_INJURED in conditions:
             state, tested = nerve_tests(self, state, target_id, worst, rng)
             events += tested
         return state, events
 
-    def _score_out_of_action(self, state: State, fighter: ModelState) -> tuple[State, list[Event]]:
-        """The mission: every other gang scores ``out_of_action_points`` for a fighter gone Out of Action."""
+    def out_of_action(self, state: State, fighter: ModelState) -> tuple[State, list[Event]]:
+        """A fighter gone Out of Action: no one is Engaged with it any more (GANG-CC), and the
+        mission: every other gang scores ``out_of_action_points`` for it."""
+        state = part_all(state, fighter.id)
         return others_score(state, fighter, self.rules.mission.out_of_action_points, "Out of Action", "GANG-INJURY")
 
 

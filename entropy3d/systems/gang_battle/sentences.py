@@ -1,5 +1,6 @@
 """The gang battle's words for its events (GANG-*): a shot, a score, a bottle check, a Cool check,
-a Nerve test, a Rally test, a Run for Cover, a wound roll and its save; anything else in Entropy
+a Nerve test, a Rally test, a Run for Cover, a charge, a Fight, a Coup de Grace, a Retreat, a
+wound roll and its save; anything else in Entropy
 City's shared sentences, a fighter taken out being OUT OF ACTION."""
 
 from __future__ import annotations
@@ -16,9 +17,13 @@ def sentence(event: Event, names: Names) -> str:
     figures = event.figures
     if event.kind == "condition" and ("nerve" in figures or "rally" in figures):
         return _nerve_sentence(event, names)
+    if figures.get("close_combat") or any(k in figures for k in ("charge", "coup_de_grace", "init", "retreat_dice")):
+        return _melee_sentence(event, names)
     if event.kind == "move" and figures.get("run"):
         walked = float(figures.get("length_in", 0.0))
         who = names.rider(event.model)
+        if figures.get("retreat"):
+            return f"{who} retreats {walked:g}\"" if walked >= 0.05 else f"{who} finds no way to retreat"
         return f"{who} runs for cover {walked:g}\"" if walked >= 0.05 else f"{who} finds no cover to run to"
     if event.kind in ("shot", "score") or (event.kind == "condition" and ("bottled" in figures or "fled" in figures)):
         return _gang_sentence(event, names)
@@ -55,6 +60,35 @@ def _gang_sentence(event: Event, names: Names) -> str:
     rolled = "+".join(map(str, figures.get("dice", ())))
     return (f"{who}: Cool check {rolled} needing {figures.get('needed')}+ - "
             + ("fails and flees: OUT OF ACTION" if figures["fled"] else "holds its nerve"))
+
+
+def _melee_sentence(event: Event, names: Names) -> str:
+    """A charge, a Fight's attack dice, a Coup de Grace, an INIT test or a Retreat's roll (GANG-CHARGE,
+    GANG-CC, GANG-COUP, GANG-RETREAT), fighters by name."""
+    who, figures = names.rider(event.model), event.figures
+    target = names.rider(str(figures.get("target") or event.piece or ""))
+    if event.kind == "move":
+        walked = float(figures.get("length_in", 0.0))
+        if walked < 0.05:
+            return f"{who} charges but the way in is blocked"
+        return f"{who} charges {target} {walked:g}\"" + ("" if figures.get("engaged") else ": falls short")
+    if figures.get("close_combat"):
+        dice = ", ".join("+".join(map(str, d["dice"])) for d in figures.get("attack_dice", ()))
+        hits = int(figures.get("hits", 0))
+        how = " in reaction" if figures.get("reaction") else " on the charge" if figures.get("charging") else ""
+        needed = sorted({d["needed"] for d in figures.get("attack_dice", ())})
+        return (f"{who} fights {target}{how}: rolled {dice} needing {'/'.join(f'{n}+' for n in needed)}: "
+                + (f"{hits} hit{'s' if hits != 1 else ''}" if hits else "no hit"))
+    if "charge" in figures:
+        return (f"{who} charges {target}: D3 {figures['die']}, {figures['reach_in']:g}\" of the "
+                f"{figures['need_in']}\" needed - " + ("reaches" if figures["reaches"] else "falls short"))
+    if "coup_de_grace" in figures:
+        return f"{names.rider(figures['by'])} finishes {who} with a Coup de Grace: OUT OF ACTION"
+    if "retreat_dice" in figures:
+        return f"{who} retreats {figures['retreat_in']}\""
+    verdict = ("breaks away" if figures["left"] else "stays Engaged") if "left" in figures else (
+        "strikes back" if figures["die"] >= figures["needed"] else "does not strike back")
+    return f"{who}: INIT test {figures['die']} needing {figures['needed']}+ - {verdict}"
 
 
 def _nerve_sentence(event: Event, names: Names) -> str:

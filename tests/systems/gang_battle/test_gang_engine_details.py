@@ -118,7 +118,8 @@ def test_GANG_TURN_the_action_words_a_player_may_type(gang):
         engine.parse_action("o", "dance")
     assert (refused.value.clause, refused.value.message) == (
         "GANG-TURN", "unknown action 'dance': use 'walk: straight 3', 'crawl walk: straight 2', 'shoot', "
-        "'stand up', 'reload' or 'run for cover'")
+        "'stand up', 'reload', 'run for cover', 'charge [target]', 'fight [target]', 'coup de grace [target]' "
+        "or 'retreat'")
 
 
 def test_GANG_TURN_the_refusals_of_an_action_name_their_clause(gang):
@@ -129,7 +130,8 @@ def test_GANG_TURN_the_refusals_of_an_action_name_their_clause(gang):
     engine, state = game(gang, models)
     assert refusal(engine, state, Action(ATTACK, "x")) == ("GANG-INJURY", "x is Out of Action")
     assert refusal(engine, state, Action("kick", "o")) == (
-        "GANG-TURN", "a fighter may move, crawl, attack, stand_up, reload, run_for_cover; not 'kick'")
+        "GANG-TURN", "a fighter may move, crawl, attack, stand_up, reload, run_for_cover, charge, fight, "
+        "coup_de_grace, retreat; not 'kick'")
     one_left = state.with_model(state.model("o").but(actions_taken=1))
     assert refusal(engine, one_left, Action(CRAWL, "o", parse_plan("walk: straight 1"))) == (
         "GANG-TURN", "crawl takes 2 action(s); o has 1 left")

@@ -37,14 +37,16 @@ def played():
 def test_the_gang_fight_is_played_by_the_gang_battle_engine(played):
     """Clauses: GANG-ARC, GANG-SHOOT, GANG-INJURY, GANG-TURN through a whole game. The state is the
     gang fight's (mission gang_fight, wounds from the fighters' stats: Harl has 2), every shot names
-    the GANG-* clauses, no Entropy City clause is applied, fighters are hurt, and the score is the
-    mission's: a point for each enemy Out of Action."""
+    the GANG-* clauses (a close-combat blow GANG-CC), no Entropy City clause is applied, fighters
+    are hurt, and the score is the mission's: a point for each enemy Out of Action."""
     initial = played.header.initial
     assert initial.mission == "gang_fight" and initial.model("orlock_5").wounds == 2
     assert "prone" in initial.model("orlock_3").conditions
     events = events_of(played)
-    shots = [e for e in events if e.kind == "shot"]
+    shots = [e for e in events if e.kind == "shot" and not e.figures.get("close_combat")]
     assert shots and all({"GANG-ARC", "GANG-COVER", "GANG-SHOOT"} <= set(e.clauses) for e in shots)
+    blows = [e for e in events if e.kind == "shot" and e.figures.get("close_combat")]  # a Fight's attack dice
+    assert all("GANG-CC" in e.clauses for e in blows)
     assert not [c for e in events for c in e.clauses if c.startswith("EC-")]
     end = played.end.state
     hurt = [m for m in end.models.values() if m.status == OUT or m.conditions != initial.model(m.id).conditions]

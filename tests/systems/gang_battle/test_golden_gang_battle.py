@@ -29,7 +29,8 @@ def test_the_golden_file_has_eight_cases_or_more_each_naming_its_clauses():
 @pytest.mark.parametrize("case", CASES, ids=[case_id(case) for case in CASES])
 def test_GANG_golden_rulings(yards, case):
     """Clauses: GANG-ARC, GANG-COVER, GANG-SHOOT, GANG-PIN, GANG-AMMO, GANG-WOUND, GANG-INJURY,
-    GANG-NERVE, GANG-BROKEN, GANG-RUN, GANG-RALLY, GANG-BOTTLE (each case names its own). The dice
+    GANG-NERVE, GANG-BROKEN, GANG-RUN, GANG-RALLY, GANG-BOTTLE, GANG-CHARGE, GANG-CC, GANG-COUP,
+    GANG-RETREAT (each case names its own). The dice
     stated are the dice rolled, in order; the events, the refusal and the state after are the
     hand-worked ones."""
     check_case(Yard.of(case, YARD, yards), case)
