@@ -10,8 +10,8 @@ Moments are the things worth watching, each where it happened on the table (inch
   its last pose; credited to the activating model when it is another gang's (its move or attack
   did it), to nobody when the model took itself out;
 - ``escape``: a model that rode off an open table edge in the activation (Lovers Point Brawl's
-  escape, Package Run's delivery), where it left: its own gang's feat, so no takedown and no
-  credit to anyone;
+  escape, Package Run's delivery), where it left, or delivered an NPC to its corner (Rescue &
+  Survive), where it ended the action: its own gang's feat, so no takedown and no credit to anyone;
 - ``crash``: a crash the rules resolved (EC-COL-HEAD/SIDE), where the bike was when it hit;
 - ``jump``: a flight the rules gave air time (EC-JUMP-1), at its take-off;
 - ``bust``: a bust (EC-DICE-4), ridden or in an attack; ``smash``: a destructible the rider went
@@ -153,6 +153,8 @@ def activation_moments(number: int, activation) -> tuple[list[Moment], int, floa
                 add("bust", owner, at)
             elif event.kind == "destructible" and "risk" in event.figures:
                 add("smash", owner, at)
+            elif event.kind == "score" and event.figures.get("delivered") and "npc" in event.figures:
+                add("escape", owner, here)  # an NPC delivered to its corner, on the table (EC-MISSION-RESCUE)
         if action.ridden and action.facts is not None and any(
                 e.kind == "jump" and e.figures.get("air_time") for e in action.events):
             end_t = float(trajectory[-1, 0]) if len(trajectory) else 0.0

@@ -190,3 +190,20 @@ def test_EC_MISSION_PACKAGE_an_escape_or_a_delivery_is_no_takedown():
     for moment in escapes:
         pose = game.end.state.model(moment.model).pose
         assert (moment.x_in, moment.y_in) == (round(pose.x, 3), round(pose.y, 3))
+
+
+def test_EC_MISSION_RESCUE_an_NPC_delivered_is_an_escape_moment(tmp_path):
+    """Clause: EC-MISSION-RESCUE. An NPC delivered to its corner is the delivering gang's feat, on
+    the table: an escape moment where the action left its holder, so the short cut's choice of
+    key moments (its drama) can show it. The Rescue yard's scripted seed-1 game
+    (tests/rules/test_rescue.py): Ash delivers Komodo's NPC riding 10" west to (4, 20); Viper
+    rides off the north edge holding nothing (its own escape)."""
+    script = tmp_path / "run.yaml"
+    yard = Path(__file__).parents[1] / "data" / "rescue_yard.yaml"
+    script.write_text(f"scene: {yard}\nturns: 2\nfallback: error\nactivations:\n"
+                      "  - {turn: 1, model: h1, plans: ['s1: straight 10', 's1: straight 10']}\n"
+                      "  - {turn: 1, model: k1, plans: ['s1: straight 6', 's1: straight 10']}\n"
+                      "  - {turn: 2, model: h1, plans: ['s1: straight 10', 's1: straight 3']}\n")
+    summary = summarize(play_game(None, seed=1, producer="geometric", script=script))
+    escapes = sorted((m.model, m.turn, m.x_in, m.y_in) for m in summary.moments if m.kind == "escape")
+    assert escapes[0] == ("h1", 2, 4.0, 20.0) and [m[0] for m in escapes] == ["h1", "k1"]
