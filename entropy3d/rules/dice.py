@@ -119,18 +119,21 @@ class RiskAware:
 
 @dataclass(frozen=True)
 class NpcMinimum:
-    """An NPC's push-your-luck (EC-LAW: "If an NPC is involved in a test, it must have a minimum
-    to roll before giving up. At this time it's 15"; DECISION in the rules data's ``law:``): it
-    adds dice while its total is below ``minimum`` or below what it needs, whichever is higher.
-    A value, so the exact odds cache it as they cache :class:`RiskAware`."""
+    """An NPC's push-your-luck ("The Law: As NPC's": "If an NPC is involved in a test, it must have
+    a minimum to roll before giving up. At this time it's 15"; the rules data's ``npc:``): it
+    adds dice while its total is under ``minimum`` and sits once it reaches it, whatever the TN
+    (``gives_up``, the reading played), or, in the other reading, while its total is under
+    ``minimum`` or under what it needs, whichever is higher. A value, so the exact odds cache it as
+    they cache :class:`RiskAware`."""
 
     minimum: int
+    gives_up: bool = True
 
     def __call__(self, state: PushState) -> bool:
-        return state.total < max(state.need, self.minimum)
+        return state.total < (self.minimum if self.gives_up else max(state.need, self.minimum))
 
 
-#: the push policy of an NPC's tests (the Law's riders, EC-LAW)
+#: the push policy of an NPC's tests (the Law's riders, EC-LAW; Jailbreak's prisoner, EC-MISSION-JAIL)
 NPC_PUSH = "npc"
 POLICY_NAMES = ("sit-at-tn", "risk-aware", "never")
 
@@ -146,8 +149,8 @@ def policy_named(name: str | Policy, ruleset: Ruleset) -> Policy:
         return never_push
     if name == "risk-aware":
         return RiskAware(float(ruleset.data("dice.risk_aware_max_bust")))
-    if name == NPC_PUSH:  # EC-LAW: an NPC's minimum to roll
-        return NpcMinimum(int(ruleset.data("law.npc_min_roll")))
+    if name == NPC_PUSH:  # an NPC's minimum to roll (EC-LAW, EC-MISSION-JAIL)
+        return NpcMinimum(int(ruleset.data("npc.min_roll")), ruleset.data("npc.reading") == "gives_up_at")
     raise ValueError(f"unknown push policy {name!r}; use one of {', '.join(POLICY_NAMES)}")
 
 

@@ -19,10 +19,9 @@ the DECISIONs are the rules data's ``missions.jailbreak`` and ``missions.rescue_
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Callable, Iterable, Mapping, Sequence
 
-from entropy3d.rules.dice import PushState
+from entropy3d.rules.dice import NPC_PUSH, Policy, policy_named
 from entropy3d.rules.event import Event
 from entropy3d.rules.gang_set_up import per_gang_problems
 from entropy3d.rules.grab import items_in_play
@@ -36,21 +35,10 @@ NPC_MISSIONS = (JAILBREAK, RESCUE)
 EDGES = ("north", "south", "east", "west")
 
 
-@dataclass(frozen=True)
-class GivesUpAt:
-    """An NPC's push-your-luck (EC-DICE-5): it adds dice while its total is under ``total`` and
-    sits once it reaches it ("it must have a minimum to roll before giving up. At this time it's
-    15."), whatever the TN. A value, so the exact odds can cache it."""
-
-    total: int
-
-    def __call__(self, state: PushState) -> bool:
-        return state.total < self.total
-
-
-def npc_policy(ruleset: Ruleset) -> GivesUpAt:
-    """The NPC's push-your-luck from the rules data (``missions.jailbreak.npc_gives_up_at``)."""
-    return GivesUpAt(int(ruleset.data("missions.jailbreak.npc_gives_up_at")))
+def npc_policy(ruleset: Ruleset) -> Policy:
+    """The NPC's push-your-luck: every NPC's, from the rules data's ``npc:`` (:func:`policy_named`
+    ``npc``, :class:`~entropy3d.rules.dice.NpcMinimum`)."""
+    return policy_named(NPC_PUSH, ruleset)
 
 
 def along_edge(edge: str, x: float, y: float) -> float:
@@ -196,6 +184,6 @@ def npc_explanation(state: State, events: Iterable[Event], gang_of: Mapping[str,
     return rows
 
 
-__all__ = ["EDGES", "GivesUpAt", "JAILBREAK", "NPC_MISSIONS", "RESCUE", "along_edge", "corner_of",
+__all__ = ["EDGES", "JAILBREAK", "NPC_MISSIONS", "RESCUE", "along_edge", "corner_of",
            "jail_set_up_problems", "npc_explanation", "npc_game_over", "npc_policy",
            "rescue_set_up_problems", "through_road_exit"]

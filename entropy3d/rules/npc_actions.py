@@ -41,7 +41,7 @@ def free_the_npc(before: State, after: State, actor: str, plan_action: str | Non
     """Jailbreak after ``actor``'s move (EC-MISSION-JAIL): a Stop action (``plan_action``) that
     left the rider stopped, in play, on the ground and holding nothing, its base within
     ``stop_within_in`` of a door or window of the jail still holding the NPC, calls the NPC's test:
-    TN ``npc_tn``, no stress, the NPC pushing until ``npc_gives_up_at``. Passed: the NPC rides
+    TN ``npc_tn``, no stress, the NPC pushing its luck as every NPC does (rules data ``npc:``). Passed: the NPC rides
     pillion on the rider. Failed (or bust): it stays locked in."""
     if after.mission != JAILBREAK or plan_action != STOP:
         return after, []
@@ -59,7 +59,7 @@ def free_the_npc(before: State, after: State, actor: str, plan_action: str | Non
     figures = {"item": npc.id, "did": "freed" if roll.succeeded else "stays locked", "tn": tn,
                "opening": [opening[0], opening[1]]}
     text = (f"stops within {float(spec['stop_within_in']):g}\" of the jail's opening at ({opening[0]:g}, "
-            f"{opening[1]:g}): {npc.id}'s test TN {tn} (it sits at {int(spec['npc_gives_up_at'])}), "
+            f"{opening[1]:g}): {npc.id}'s test TN {tn} (it sits at {int(ruleset.data('npc.min_roll'))}), "
             f"{roll_text(roll)}: " + (f"{npc.id} climbs on" if roll.succeeded else f"{npc.id} stays locked in"))
     if roll.succeeded:
         after = after.with_item(dataclasses.replace(npc, carrier=actor, held=0, locked=False, x=float(model.pose.x),

@@ -508,7 +508,6 @@ class JailbreakScoring(Strict):
     centre_in: NonNeg = Field(description="inches from the table's centre the jail's footprint comes within")
     stop_within_in: NonNeg = Field(description="inches from a door or window a stop frees the NPC (EC-MISSION-JAIL)")
     npc_tn: PosInt = Field(description="the NPC's test to get out (EC-MISSION-JAIL)")
-    npc_gives_up_at: PosInt = Field(description="the total an NPC rolls to before it sits (\"The Law: As NPC's\")")
     escape: PosInt = Field(description="VP for carrying the NPC off the table through a road exit")
 
 
@@ -533,6 +532,15 @@ class HoonHourScoring(Strict):
     laps: PosInt = Field(description="laps of the circuit a rider rides to finish")
 
 
+class NpcSpec(Strict):
+    """Every NPC's push-your-luck ("The Law: As NPC's": "a minimum to roll before giving up")."""
+
+    min_roll: PosInt = Field(description="the total an NPC rolls to (15)")
+    reading: Literal["gives_up_at", "at_least"] = Field(
+        description="gives_up_at: it sits on min_roll whatever the TN; at_least: it rolls on to min_roll or what it "
+                    "needs, whichever is higher")
+
+
 class LawSpec(Strict):
     """The Law as an NPC side (EC-LAW): its gang, its riders, when and how it enters, whom it
     goes for and its push-your-luck minimum."""
@@ -549,7 +557,6 @@ class LawSpec(Strict):
     file_gap_in: NonNeg
     aggression: Literal["named_then_impact", "impact", "nearest"]
     named_until_turn: NonNegInt
-    npc_min_roll: PosInt
 
 
 class MissionsSpec(Strict):
@@ -614,6 +621,7 @@ class RulesSpec(Strict):
     rider_defaults: RiderDefaults
     on_foot: OnFootSpec
     wreck: WreckSpec
+    npc: NpcSpec
     law: LawSpec
     vehicles: dict[str, VehicleSpec] = Field(default_factory=dict, description="cars and vans other rulebooks "
                                              "drive on the table (a scene model's `vehicle:`); none in Entropy City")

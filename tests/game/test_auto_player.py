@@ -171,7 +171,8 @@ def test_EC_MISSION_GRAB_riders_go_for_the_packages_and_holders_home_once_held_l
 def test_EC_LAW_a_police_rider_takes_the_long_shot_at_its_npc_push_where_a_gang_rider_would_not():
     """Clause: EC-LAW. The same long pistol shot (TN 19 at speed 3, stress 4): the Law's player
     (demo_players seats the rules data's law.gang with the npc push) takes it, pushing to its NPC
-    minimum, never a careful push; it "attacks both all parties" whatever the shot is worth."""
+    minimum (rules data `npc:`: it sits on 15, short of the TN), never a careful push; it "attacks
+    both all parties" whatever the shot is worth: under one in four to hit."""
     from entropy3d.game.players import demo_players
 
     rules = load_rules()
@@ -180,7 +181,7 @@ def test_EC_LAW_a_police_rider_takes_the_long_shot_at_its_npc_push_where_a_gang_
     police = demo_players(["hades", "komodo", "law"], rules, np.random.SeedSequence(0))["law"]
     assert police.push == "npc"
     odds = shot_odds(state, "law_1", "h1", "pistol", rules, push=police.push)
-    assert odds.attacker_bust > 0.3
+    assert odds.hit < 0.25
     option = AttackOption("pistol", "h1", odds.tn, None, odds)
     choice = police.choose_attack(ActionView(state, state.model("law_1"), 0, None, rules), [option])
     assert choice is not None and choice.target == "h1" and choice.push is None  # its own push: npc

@@ -13,7 +13,7 @@ from entropy3d.geometry import Pose
 from entropy3d.rules import missions
 from entropy3d.rules.event import Event
 from entropy3d.rules.items import pick_up
-from entropy3d.rules.npc import GivesUpAt, through_road_exit
+from entropy3d.rules.npc import npc_policy, through_road_exit
 from entropy3d.rules.npc_actions import carry_npcs, free_the_npc
 from entropy3d.rules.ruleset import ON_FOOT
 from entropy3d.rules.state import ESCAPED, OUT, Item, ModelState, State
@@ -69,10 +69,10 @@ def test_EC_MISSION_JAIL_a_stop_within_4_inches_of_the_door_and_the_NPCs_passed_
 def test_EC_MISSION_JAIL_the_NPC_sits_on_15_and_a_bust_fails(rules, dice):
     """Clause: EC-MISSION-JAIL. "If an NPC is involved in a test, it must have a minimum to roll
     before giving up. At this time it's 15.": the NPC's push-your-luck adds a die below 15 and
-    sits from 15 on (rules data missions.jailbreak.npc_gives_up_at), whatever the TN; 8+7 = 15
+    sits from 15 on (rules data npc: min_roll 15, reading gives_up_at), whatever the TN; 8+7 = 15
     sits and fails TN 16; 9+5 = 14, then 9: 23, a bust: failed (the NPC has no bike to crash)."""
-    policy = GivesUpAt(15)
     from entropy3d.rules.dice import PushState
+    policy = npc_policy(rules)
     assert policy(PushState(14, 16, 0, 2)) and not policy(PushState(15, 16, 0, 2))
     before = yard(rider("h1", 22.0, 10.0))
     after = stopped_at(before, "h1", 19.0, 10.0)

@@ -90,16 +90,24 @@ def test_EC_LAW_the_other_aggression_readings_are_options_of_the_rules_data(rule
         assert [m.id for m in law_targets(game(2, *riders), other)] == wanted
 
 
-def test_EC_LAW_an_NPC_pushes_its_luck_to_at_least_15(rules, dice):
-    """Clause: EC-LAW, EC-DICE-5 (DECISION: "it must have a minimum to roll before giving up. At
-    this time it's 15" read as push-your-luck). At TN 12 the dice 6+7 = 13 pass, where a player
-    sitting at the TN stops; the NPC adds a die (2): 15, and sits. At TN 17 it rolls on to 17."""
-    assert policy_named("npc", rules) == NpcMinimum(15)
+def test_EC_LAW_an_NPC_pushes_its_luck_to_15_and_gives_up_there(rules, dice):
+    """Clause: EC-LAW, EC-DICE-5 (DECISION in the rules data's `npc:`: "it must have a minimum to
+    roll before giving up. At this time it's 15" read as push-your-luck, `reading: gives_up_at`).
+    At TN 12 the dice 6+7 = 13 pass, where a player sitting at the TN stops; the NPC adds a die
+    (2): 15, and sits. At TN 17 it sits on 15 too, short: 6+7+2 = 15 fails (no fourth die). The
+    other reading (`reading: at_least`) rolls on to 17: 6+7+2+3 = 18."""
+    assert policy_named("npc", rules) == NpcMinimum(15, gives_up=True)
     assert NpcMinimum(15)(PushState(13, 12, 0, 2)) and not NpcMinimum(15)(PushState(15, 12, 0, 2))
+    assert not NpcMinimum(15)(PushState(15, 17, 0, 3))
     assert roll_test(12, 0, dice([6, 7]), rules, policy_named("sit-at-tn", rules)).dice == (6, 7)
     npc = roll_test(12, 0, dice([6, 7, 2]), rules, policy_named("npc", rules))
     assert (npc.dice, npc.total, npc.succeeded) == ((6, 7, 2), 15, True)
-    assert roll_test(17, 0, dice([6, 7, 2, 3]), rules, policy_named("npc", rules)).total == 18
+    short = roll_test(17, 0, dice([6, 7, 2]), rules, policy_named("npc", rules))
+    assert (short.total, short.succeeded) == (15, False)
+    raw = yaml.safe_load(RULES_FILE.read_text(encoding="utf-8"))
+    other = Ruleset.from_mapping({**raw, "npc": {**raw["npc"], "reading": "at_least"}}, "<test>")
+    assert policy_named("npc", other) == NpcMinimum(15, gives_up=False)
+    assert roll_test(17, 0, dice([6, 7, 2, 3]), other, policy_named("npc", other)).total == 18
 
 
 def test_EC_LAW_impact_counts_wounds_dealt_and_riders_taken_out_and_the_law_scores_nothing(rules):

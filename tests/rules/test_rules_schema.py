@@ -113,7 +113,7 @@ def test_new_data_keys_are_declared_with_their_values(rules):
                                       "vip_takedown": {"takedown": 1},
                                       "grab_n_go": {"packages": 3, "hold_actions": 2, "escape": 1},
                                       "jailbreak": {"centre_in": 8.0, "stop_within_in": 4.0, "npc_tn": 16,
-                                                    "npc_gives_up_at": 15, "escape": 1},
+                                                    "escape": 1},
                                       "rescue_survive": {"npcs_per_gang": 1, "corner_in": 16.0, "deliver_in": 2.0,
                                                          "deliver": 1, "deliver_rival": 2},
                                       "corners": {"score_every": 1, "hold": 1, "parked_count": False},
