@@ -235,7 +235,7 @@ class EntropyCityPlayer:
                                       choice.from_pose) if choice.kind not in (PASS, TAUNT) else DODGE  # EC-TRAIT
         return self._declared(Action.attack(view.model.id, choice.target, choice.kind, choice.push or self.push,
                                             defender_push, defence=defence, from_pose=choice.from_pose,
-                                            kick=choice.kick), view, ATTACK_WORD)
+                                            kick=choice.kick, shots=choice.shots), view, ATTACK_WORD)
 
 
 def _last(taken: Sequence, which):

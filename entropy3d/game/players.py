@@ -99,7 +99,7 @@ class AttackOption:
     where it stands); ``odds`` its exact odds against a dodging target (None for chicken), the
     target pushing per ``defender_push``; ``push``: how the attacker pushes in it (None: the
     player's own way); ``kick``: for a kick, which bike it pushes how far (EC-MEL-KICK; None: the
-    target's, 3")."""
+    target's, 3"); ``shots``: a gun's shots at the target, split where the gun allows (EC-GUN-SPLIT)."""
 
     kind: str
     target: str
@@ -109,6 +109,7 @@ class AttackOption:
     defender_push: str = "sit-at-tn"
     push: str | None = None
     kick: KickPlan | None = None
+    shots: int = 1
 
 
 class Player(Protocol):

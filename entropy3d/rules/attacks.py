@@ -279,7 +279,7 @@ def target_tn(base_tn: int, attacker: ModelState, target: ModelState, ruleset: R
 def _target_modifiers(target: ModelState, ruleset: Ruleset, ranged: bool, at_the_bike: bool) -> list[tuple[str, int]]:
     """The changes :func:`~entropy3d.rules.combat.attack_tn` makes to an attack's TN for ``target``."""
     return attack_tn_modifiers(ruleset, protection=target.protection, target_only_moved=target.only_moved,
-                               target_bike=target.bike_type, target_airborne=target.air is not None,
+                               target_bike=advantage_bike(target), target_airborne=target.air is not None,
                                ranged=ranged, at_the_bike=at_the_bike)
 
 

@@ -74,7 +74,7 @@ from entropy3d.rules.planner import PlannedMove, TableProbe, plan_forced_move, p
 from entropy3d.rules.rest import settle
 from entropy3d.rules.riding import resolve_move, resolve_skip
 from entropy3d.rules.ruleset import Ruleset
-from entropy3d.rules.state import OUT, ModelState, State
+from entropy3d.rules.state import OUT, WAITING, ModelState, State
 from entropy3d.rules.vip import take_down_vips
 from entropy3d.rules.walking import WalkProbe, plan_walk
 
@@ -214,8 +214,9 @@ def check(state: State, action: Action, ruleset: Ruleset, table: TableChecks | N
     if action.kind not in KINDS:
         raise ValueError(f"unknown action kind {action.kind!r}; use one of {', '.join(KINDS)}")
     model = state.model(action.model_id)
-    if not model.in_play:
-        raise IllegalPlanError("EC-DICE-4", f"{model.id} is {model.status}, not in the game")
+    if not model.in_play:  # a rider out of the game (EC-DICE-4), or the Law not yet ridden in (EC-LAW)
+        raise IllegalPlanError("EC-LAW" if model.law and model.status == WAITING else "EC-DICE-4",
+                               f"{model.id} is {model.status}, not in the game")
     if action.kind in (ACTIVATE, END):
         return action
     choice_traits.check_declared(model, action.traits_used)  # EC-TRAIT: Strategist (x), All Part of the Plan (x)
@@ -329,39 +330,33 @@ def resolve(state: State, action: Action, facts: Facts | None, rng: np.random.Ge
         after, picked = items.pick_up(after, action.model_id, None if facts is None else facts.trajectory,
                                        action.push, rng, ruleset)
         events = events + picked
-    after, events = aftermath(state, after, action.kind, action.model_id, events, ruleset, table)
-    after, npcs = _npcs(state, after, action, facts, events, rng, ruleset)  # EC-MISSION-JAIL, EC-MISSION-RESCUE
+    if after.items and after.mission in npc.NPC_MISSIONS:  # EC-MISSION-JAIL: a stop by the jail frees its NPC
+        plan_action = action.plan.action if action.kind == MOVE and action.plan is not None else None
+        after, freed = npc_actions.free_the_npc(state, after, action.model_id, plan_action, rng, ruleset)
+        events = events + freed
+    after, events = aftermath(state, after, action.kind, action.model_id, events, ruleset, table,
+                              None if facts is None else facts.trajectory)
     after, raced = race.pass_checkpoints(after, action.model_id, facts, events, ruleset)  # EC-MISSION-HOON
-    events = events + npcs + raced
+    events = events + raced
     after, marked = stress_traits.after_action(after, action.kind, action.model_id,  # EC-TRAIT
                                                action.plan.action if action.plan else None, events, ruleset)
     return after, events + marked
 
 
 def aftermath(before: State, after: State, kind: str, actor: str, events: list[Event], ruleset: Ruleset,
-              table: TableChecks | None) -> tuple[State, list[Event]]:
+              table: TableChecks | None, trajectory: np.ndarray | None = None) -> tuple[State, list[Event]]:
     """What follows ``events`` of an action of ``kind`` by ``actor`` that took ``before`` to
-    ``after``: a wreck for each model it took out (EC-WOUND), then the missions' packages, VIPs
-    and items (EC-MISSION-*). ``events`` with those that followed."""
+    ``after`` (``trajectory``: its ride's rows, None when nothing was ridden): a wreck for each
+    model it took out (EC-WOUND), then the missions' packages, VIPs, items and NPCs (EC-MISSION-*),
+    and what each rider has done, which the Law reads (EC-LAW). ``events`` with those that followed."""
     after, placed = wrecks.place_wrecks(before, after, ruleset, table)
     after, scored = missions.carry_packages(after, events)  # EC-MISSION-PACKAGE
     after, taken = take_down_vips(before, after, actor, events, ruleset)  # EC-MISSION-VIP
     after, carried = grab.carry_items(before, after, kind, actor, events, ruleset)  # EC-MISSION-GRAB
+    # EC-MISSION-JAIL, EC-MISSION-RESCUE: a holder escapes, delivers, loses or drops its NPC
+    after, npcs = npc_actions.carry_npcs(after, actor, kind, events, trajectory, ruleset)
     after = law.tally_impact(before, after, actor, events)  # EC-LAW: what each rider has done
-    return after, events + placed + scored + taken + carried
-
-
-def _npcs(state: State, after: State, action: Action, facts: Facts | None, events: list[Event],
-          rng: np.random.Generator, ruleset: Ruleset) -> tuple[State, list[Event]]:
-    """Jailbreak's and Rescue & Survive's NPCs after the action (:mod:`entropy3d.rules.npc_actions`):
-    a stop by the jail frees one, a holder escapes, delivers, loses or drops one."""
-    if not after.items or after.mission not in npc.NPC_MISSIONS:
-        return after, []
-    trajectory = None if facts is None else facts.trajectory
-    plan_action = action.plan.action if action.kind == MOVE and action.plan is not None else None
-    after, freed = npc_actions.free_the_npc(state, after, action.model_id, plan_action, rng, ruleset)
-    after, carried = npc_actions.carry_npcs(after, action.model_id, action.kind, events, trajectory, ruleset)
-    return after, freed + carried
+    return after, events + placed + scored + taken + carried + npcs
 
 
 def _resolve(state: State, action: Action, facts: Facts | None, rng: np.random.Generator,

@@ -205,3 +205,19 @@ def test_EC_COND_STUN_minimum_distance_no_turns(rules):
     with pytest.raises(IllegalPlanError, match="EC-COND-STUN"):
         check(state, Action.ride("k1", "s2: straight 3, left medium 5"), rules)
     assert check(state, Action.ride("k1", "s2: straight 8"), rules).move.length_in == 8
+
+
+def test_EC_BIKE_TRAIL_an_L_plates_rider_on_a_trailbike_is_hit_without_the_trailbikes_plus_one_and_none_is_cited(rules):
+    """EC-BIKE-TRAIL, EC-TRAIT (L Plates: "cannot use any bike specific advantages"): a trailbike
+    rider's +1 to be hit is the bike's advantage; with L Plates the shot's TN is the weapon's TN
+    alone and the attack cites no EC-BIKE-TRAIL (the TN and its clauses come from one list; the
+    clauses were read from the bike type while the TN took the trait in: TN 14, EC-BIKE-TRAIL)."""
+    from entropy3d.rules.attacks import target_clauses, target_tn
+
+    plain = rider("h1", "hades", Pose(10, 10, 0), bike_type="trailbike")
+    green = plain.but(traits=(("l_plates", None),))
+    attacker = rider("k1", "komodo", Pose(0, 10, 0))
+    assert target_tn(14, attacker, plain, rules, ranged=True) == 15
+    assert target_clauses(plain, rules, ranged=True) == ("EC-BIKE-TRAIL",)
+    assert target_tn(14, attacker, green, rules, ranged=True) == 14
+    assert target_clauses(green, rules, ranged=True) == ()

@@ -69,3 +69,20 @@ def test_EC_WOUND_a_model_already_out_is_left_alone(rules):
     state = yard(status="out")
     after, events = apply_ruling(state, "parked", 2, 10.0, "Damaged 2", ("REF-COLL",), "brick", rules)
     assert after is state and events == []
+
+
+def test_EC_MISSION_JAIL_a_holder_the_cards_take_out_leaves_the_NPC_standing_where_it_went_out(rules):
+    """EC-WOUND, EC-MISSION-JAIL: Parked holds the prisoner (Jailbreak) and takes Damaged 3 from
+    Brick's crash, its 3 wounds: out of the game, and the NPC is left standing where it went out,
+    (20, 10), for a pickup ("a holder taken out leaves the NPC standing where it went out"). Before,
+    only a rider's own ride let its NPC go: the prisoner rode on with a rider out of the game."""
+    import dataclasses
+
+    from entropy3d.rules.state import Item
+
+    state = dataclasses.replace(yard("jailbreak"),
+                                items=(Item("prisoner", 0.0, 0.0, carrier="parked", openings=((18.0, 14.0),)),))
+    after, events = apply_ruling(state, "parked", 3, 0.0, "Damaged 3", ("REF-COLL",), "brick", rules)
+    assert not after.model("parked").in_play
+    [npc] = after.items
+    assert (npc.carrier, npc.x, npc.y, npc.fate) == (None, 20.0, 10.0, None)
