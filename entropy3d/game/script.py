@@ -28,6 +28,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_valida
 
 from entropy3d.errors import IllegalPlanError, PlanError, ScriptError
 from entropy3d.game.players import ActionView, AttackOption, AutoPlayer
+from entropy3d.rules.attacks import weapon_and_shots, weapon_kind
 from entropy3d.rules.bike_advantages import TAUNT
 from entropy3d.rules.choice_traits import DECLARED, auto_declared, auto_free_move
 from entropy3d.rules.dice import Policy, policy_named
@@ -128,7 +129,6 @@ def script_problems(script: GameScript, lines: dict[str, int], table) -> list[tu
     if not system_of(table, played=True).scripted:
         return [("", None, f"a script plays Entropy City plans; the scene {table.name!r} is a {table.spec.system} "
                            "game, played by its automatic players: play it without the script (leave out --script)")]
-    from entropy3d.rules.attacks import weapon_kind
 
     ids = [model.id for model in table.models]
     turns = script_turns(script, table)
@@ -182,7 +182,10 @@ def script_problems(script: GameScript, lines: dict[str, int], table) -> list[tu
                     add(where, error.message)
             elif weapon and weapon not in (PASS, TAUNT):  # made in lieu of the attack (EC-ACT-PASS, EC-TRAIT)
                 try:
-                    weapon_kind(weapon, table.ruleset)
+                    named, shots = weapon_and_shots(weapon)  # "pistol x2": a gun's split shots (EC-GUN-SPLIT)
+                    if weapon_kind(named, table.ruleset) != "gun" and shots > 1:
+                        raise ValueError(f"{weapon!r}: only a gun fires more than one shot (EC-GUN-SPLIT); "
+                                         f"say {named!r} alone")
                 except ValueError as error:
                     add(where, str(error))
     return problems
@@ -309,4 +312,6 @@ class ScriptedPlayer:
             kick = parse_kick(weapon.split())
             return next((dataclasses.replace(o, kick=kick) for o in options if o.target == target and o.kind == KICK),
                         None)
-        return next((o for o in options if o.target == target and (not weapon or o.kind == weapon)), None)
+        named, shots = weapon_and_shots(weapon)  # "pistol x2": the gun's shots split (EC-GUN-SPLIT)
+        return next((dataclasses.replace(o, shots=shots) for o in options
+                     if o.target == target and (not named or o.kind == named)), None)

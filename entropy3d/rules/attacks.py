@@ -242,6 +242,19 @@ def check_chance(attacker: ModelState, kind: str, from_pose: Pose | None = None)
                                             "rider with a loaded gun takes a focussed shot, EC-GUN-STOPPED)")
 
 
+def weapon_and_shots(said: str) -> tuple[str, int]:
+    """A weapon as a player names it, with a gun's split shots (EC-GUN-SPLIT: "pistol x2" is two
+    shots of the pistol at the one target): (weapon, shots); one shot when no ``xN`` follows.
+    ValueError for an ``x`` count that is no whole number of 1 or more."""
+    words = said.split()
+    if len(words) >= 2 and words[-1].lower().startswith("x"):
+        count = words[-1][1:]
+        if not count.isdigit() or int(count) < 1:
+            raise ValueError(f"{words[-1]!r}: say a gun's shots as x2 (EC-GUN-SPLIT), e.g. 'pistol x2'")
+        return " ".join(words[:-1]), int(count)
+    return said.strip(), 1
+
+
 def weapon_kind(weapon: str, ruleset: Ruleset) -> str:
     """``chicken``, ``melee`` or ``gun`` for an attack's weapon name; ValueError for others."""
     if weapon == CHICKEN:

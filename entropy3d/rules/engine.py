@@ -25,6 +25,7 @@ import numpy as np
 
 from entropy3d.errors import IllegalPlanError
 from entropy3d.rules import missions
+from entropy3d.rules.attacks import weapon_and_shots
 from entropy3d.rules.corners import score_corners
 from entropy3d.rules.event import Event
 from entropy3d.rules.facts import Facts
@@ -121,7 +122,11 @@ class EntropyCityEngine:
             how = weapon.split()
             if how[0].lower() == KICK:  # "kick [own] [push INCHES] [pivot DEGREES]" (EC-MEL-KICK)
                 return Action.attack(model_id, target.strip(), KICK, push, kick=parse_kick(how))
-            return Action.attack(model_id, target.strip(), weapon.strip(), push)
+            try:  # a gun's split shots: "attack h1 with pistol x2" (EC-GUN-SPLIT)
+                named, shots = weapon_and_shots(weapon)
+            except ValueError as error:
+                raise IllegalPlanError("EC-GUN-SPLIT", str(error)) from None
+            return Action.attack(model_id, target.strip(), named, push, shots=shots)
         return Action.ride(model_id, text, push)
 
     def check(self, state: State, action: Action, table: TableChecks | None = None) -> Action:
