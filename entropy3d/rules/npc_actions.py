@@ -85,7 +85,24 @@ def carry_npcs(after: State, actor: str, action_kind: str, events: Sequence[Even
         if npc.carrier is None or npc.fate is not None:
             continue
         holder = after.model(npc.carrier)
-        if holder.status == ESCAPED:
+        # Rescue & Survive: the NPC is set down as its holder's ride passes its destination, even
+        # when the ride goes on over an edge or into a crash (DECISION, as Hoon Hour counts the
+        # checkpoints a ride passes on its way off the table)
+        delivered = after.mission == RESCUE and holder.id == actor and trajectory is not None \
+            and npc.to is not None and _reaches(trajectory, npc.to, disc_reach_in(holder, float(
+                ruleset.data("missions.rescue_survive.deliver_in")), ruleset))
+        if delivered:
+            spec = ruleset.data("missions.rescue_survive")
+            rival = npc.owner is not None and npc.owner != holder.gang
+            points = int(spec["deliver_rival" if rival else "deliver"])
+            after = after.add_score(holder.gang, points).with_item(
+                dataclasses.replace(npc, x=npc.to[0], y=npc.to[1], fate="delivered"))
+            whose = f"{npc.owner}'s NPC, the rival's" if rival else "its own gang's NPC"
+            said.append(Event("score", holder.id, f"delivers {npc.id} ({whose}) to ({npc.to[0]:g}, {npc.to[1]:g}): "
+                              f"{holder.gang} +{points} VP", clauses=(clause,), piece=npc.id,
+                              figures={"npc": npc.id, "delivered": True, "rival": rival, "gangs": [holder.gang],
+                                       "points": points}))
+        elif holder.status == ESCAPED:
             left = next((e for e in events if e.kind == "left_table" and e.model == holder.id), None)
             edge = left.figures.get("edge") if left is not None else None
             x, y = (float(trajectory[-1][1]), float(trajectory[-1][2])) if trajectory is not None and \
@@ -106,19 +123,6 @@ def carry_npcs(after: State, actor: str, action_kind: str, events: Sequence[Even
         elif not holder.in_play:
             after, gone = holder_gone(after, npc, holder, events, clause)
             said.append(gone)
-        elif after.mission == RESCUE and holder.id == actor and trajectory is not None and npc.to is not None \
-                and _reaches(trajectory, npc.to, disc_reach_in(holder, float(
-                    ruleset.data("missions.rescue_survive.deliver_in")), ruleset)):
-            spec = ruleset.data("missions.rescue_survive")
-            rival = npc.owner is not None and npc.owner != holder.gang
-            points = int(spec["deliver_rival" if rival else "deliver"])
-            after = after.add_score(holder.gang, points).with_item(
-                dataclasses.replace(npc, x=npc.to[0], y=npc.to[1], fate="delivered"))
-            whose = f"{npc.owner}'s NPC, the rival's" if rival else "its own gang's NPC"
-            said.append(Event("score", holder.id, f"delivers {npc.id} ({whose}) to ({npc.to[0]:g}, {npc.to[1]:g}): "
-                              f"{holder.gang} +{points} VP", clauses=(clause,), piece=npc.id,
-                              figures={"npc": npc.id, "delivered": True, "rival": rival, "gangs": [holder.gang],
-                                       "points": points}))
     return after, said
 
 

@@ -95,6 +95,21 @@ def test_EC_MISSION_RESCUE_off_the_table_the_NPC_is_lost_and_a_holder_taken_out_
     assert dropped.figures["did"] == "dropped"
 
 
+def test_EC_MISSION_RESCUE_a_ride_that_passes_the_destination_and_leaves_the_table_delivers_on_its_way(rules):
+    """Clause: EC-MISSION-RESCUE (DECISION: the NPC is set down as its holder's ride passes its
+    destination). Ash holds Komodo's NPC and rides west along y 20 from x 12 past (6, 20) and off
+    the west edge at x -1: the ride came within 2" of the destination at x 8.5 on (its base's half
+    width 0.83" + 2"), so the NPC is delivered (+2 VP, the rival's) though Ash left the table; it
+    was called lost before (the leaving was looked at first)."""
+    held = Item("komodo_npc", 12, 20, carrier="h1", owner="komodo", to=(6.0, 20.0))
+    state = yard(rider("h1", 12.0, 20.0, 180.0), rider("k1", 30, 10), items=(HADES_NPC, held))
+    gone = state.with_model(state.model("h1").but(status=ESCAPED))
+    left = Event("left_table", "h1", "off the west edge", figures={"edge": "west"})
+    after, [said] = carry_npcs(gone, "h1", "move", [left], ride(12.0, -1.0, 20.0), rules)
+    assert after.items[1].fate == "delivered" and after.score == {"hades": 2, "komodo": 0}
+    assert said.figures["delivered"] and said.figures["rival"]
+
+
 def test_EC_MISSION_RESCUE_set_up_one_NPC_a_gang_from_a_corner_to_another(rules):
     """Clause: EC-MISSION-RESCUE. Each NPC within 16" (corner_in) of a table corner where it waits
     and where it is delivered, not the same corner; each gang one NPC (npcs_per_gang), of a gang
