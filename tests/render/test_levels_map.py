@@ -138,9 +138,10 @@ def test_each_ramps_label_lies_beside_its_ramp_and_over_no_raised_piece(tmp_path
                        and f.outline.intersection(ramp_outline).area < 0.05]  # not what it stands on
             assert not covered, (scene.name, words, covered)
             checked += 1
-    # the kickers of crossroads, its package run, its VIP takedown, its Grab n Go, its Jailbreak
-    # and its Rescue & Survive, ruined highway's three (lovers point's is a mesh)
-    assert checked == 9
+    # the kickers of crossroads, its package run, its VIP takedown, its Grab n Go, its Jailbreak,
+    # its Rescue & Survive and its Corners, ruined highway's three (lovers point's is a mesh; Hoon
+    # Hour's ring road has none)
+    assert checked == 10
 
 
 def test_each_roof_and_deck_is_named_on_itself(tmp_path, drawn_text):
@@ -337,4 +338,7 @@ def test_each_landings_words_lie_beside_it_and_over_no_other_raised_piece(tmp_pa
                        and f.outline.intersection(outline).area < 0.05}
             assert not covered, (scene.name, landing_label(span), covered)
             checked += 1
-    assert checked == 10  # two speeds off each of the five bundled kickers drawn from YAML
+    # two speeds off each of the eight bundled kickers drawn from YAML: the crossroads' and its six
+    # copies' (package run, VIP takedown, Grab n Go, Jailbreak, Rescue & Survive, Corners), and
+    # ruined highway's gap kicker
+    assert checked == 16
