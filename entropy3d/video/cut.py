@@ -210,8 +210,8 @@ def _told(event: Event, events: Sequence[Event], names: words.Names) -> Caption:
         return Caption(words.sentence(event, names), 0.0)
     walked = figures.get("walked")
     length = figures.get("length_in", 0)
-    return Caption(f"{who} {'walks' if walked else 'rides'} {length:.0f}\"" if length >= 0.5
-                   else f"{who} turns on the spot", 0.0)
+    verb = "walks" if walked else "drives" if figures.get("driven") else "rides"  # a figure, a vehicle, a bike
+    return Caption(f"{who} {verb} {length:.0f}\"" if length >= 0.5 else f"{who} turns on the spot", 0.0)
 
 
 def _attack_caption(event: Event, events: Sequence[Event], names: words.Names) -> Caption:

@@ -305,12 +305,14 @@ class ChaseVehicles(GameSystem):
         found = f'rode {move.distance_in:.1f}"'
         if declared_in is not None and declared_in - move.distance_in > 0.5:  # stopped short, e.g. by a wall
             found += f' of the {declared_in:g}" declared'
+        # how far it drove, for the film's words ("Rammer drives 12\""; without it, "turns on the spot")
+        driven = {"length_in": round(move.distance_in, 4), "driven": True}
         if wanted <= rules.free_move_in:
             return MoveVerdict((Event("move", move.model, f'within {rules.free_move_in:g}": no maneuvering roll',
-                                      found=found, clauses=("SW-VEH-1",)),), "free")
+                                      found=found, clauses=("SW-VEH-1",), figures=driven),), "free")
         if wanted > rules.max_move_in:
             return MoveVerdict((Event("move", move.model, f'over the {rules.max_move_in:g}" a vehicle may move',
-                                      found=found, clauses=("SW-VEH-1",)),), "over")
+                                      found=found, clauses=("SW-VEH-1",), figures=driven),), "over")
         penalty, reasons = self.penalty(move)
         if handling:
             reasons.append(f"Handling {handling:+d} from its Wounds")

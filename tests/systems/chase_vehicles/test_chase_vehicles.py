@@ -45,6 +45,20 @@ def test_SW_VEH_1_twelve_inches_move_freely(chase):
     assert "no maneuvering roll" in event.rules and event.clauses == ("SW-VEH-1",)
 
 
+def test_SW_VEH_1_a_free_move_is_filmed_as_the_drive_it_was():
+    """Clause: SW-VEH-1. The car chase's film said "Rammer (Highway Patrol) turns on the spot" over
+    a 12" straight drive (its move event carried no length); the move's event says how far it
+    drove, and the film's caption says "drives 12"" (a vehicle drives, a bike rides)."""
+    from entropy3d.systems.words import Names
+    from entropy3d.video.cut import caption
+
+    chase = load_system("chase_vehicles")
+    [event] = chase.judge_moves([RiddenMove("rammer", 12.0, headings=STRAIGHT)], {"rammer": CAR}, ScriptedDice())
+    assert event.figures == {"length_in": 12.0, "driven": True}
+    names = Names(riders={"rammer": "Rammer"}, gangs={"police": "Highway Patrol"}, gang_of={"rammer": "police"})
+    assert caption([event], names).text == 'Rammer (Highway Patrol) drives 12"'
+
+
 def test_SW_VEH_1_penalty_for_difficult_ground_tight_turns_and_hazards(chase):
     """Clause: SW-VEH-1. "The GM should assign a penalty (-1 to -4) if the move takes the vehicle
     through Difficult Ground, tight turns, or hazards." 3" of gravel: -1; 60° within 2": -1 more;
