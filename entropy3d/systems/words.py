@@ -110,7 +110,7 @@ def headline(event: Event, names: Names, verb: str = "shoots") -> str:
     figures = event.figures
     verb = str(figures.get("verb", verb))
     target = names.rider(str(figures.get("target") or event.piece or ""))
-    if "hit" not in figures:  # no roll to report (no target found): the whole sentence
+    if "hit" not in figures or figures.get("found") is False:  # no roll to report (no target found)
         return sentence(event, names)
     hits = figures.get("hits")
     result = "missed" if not figures["hit"] else f"{hits} hit{'s' if hits != 1 else ''}" if hits else "hit"

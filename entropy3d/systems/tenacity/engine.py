@@ -424,7 +424,7 @@ class TenacityEngine:
             if not finds:
                 return state, events + [Event("shot", attacker.id, f"attacks {target.id} with the {action.weapon}: "
                                               "no target found", piece=target.id, clauses=clauses,
-                                              figures={**figures, "hit": False})]
+                                              figures={**figures, "hit": False, "found": False})]
         mine, theirs, why = self.advantage_dice(state, attacker, sighting, attack)
         faces, kept = roll_pool(rng, me.attack_dice, mine, sides)
         rolled = PoolRoll(faces, kept, me.attack_rank, attack.attack_modifier)

@@ -126,6 +126,10 @@ def test_TEN_COVER_a_blind_attack_into_soft_cover_must_find_the_target_first(ten
     after, events = attack(engine, state, table, Dice(5))
     assert events[0].figures == {"dice": [5], "needed": 6, "found": False} and not shot_of(events).figures["hit"]
     assert after.model("b").stress == 0
+    # the film's large print says what came of it: no target found, not "missed" (no attack was rolled)
+    from entropy3d.systems.words import Names, headline
+    names = Names(riders={"r": "Red", "b": "Blue"}, gangs={}, gang_of={})
+    assert headline(shot_of(events), names).endswith("no target found"), headline(shot_of(events), names)
     after, events = attack(engine, state, table, Dice(6, 8, 1, 2, 1, 3))
     assert events[0].figures["found"] and shot_of(events).figures["hit"] and after.model("b").stress == 4
 

@@ -226,7 +226,7 @@ def test_TEN_COVER_a_blind_attack_that_does_not_find_its_target_rolls_no_attack(
               found="b 0% visible, 8.0\" away past crate_1", producer="line of sight", piece="b",
               clauses=("TEN-COVER",), figures={"dice": [5], "needed": 6, "found": False}),
         Event("shot", "r", "attacks b with the pistol: no target found", piece="b", clauses=SHOT,
-              figures=shot_figures(cover="complete soft", visible=0.0, hit=False))]
+              figures=shot_figures(cover="complete soft", visible=0.0, hit=False, found=False))]
     assert after.model("b").stress == 0
 
 
