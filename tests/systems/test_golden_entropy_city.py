@@ -20,6 +20,13 @@ def yards():
     return {}
 
 
+def test_each_golden_case_names_entropy_city_clauses_and_the_pass_is_among_them():
+    """The file's cases each name the EC-* clauses they check; EC-ACT-PASS, which no other game of
+    the clause-reach corpus reaches, is one of them."""
+    assert CASES and all(case["clauses"] and all(c.startswith("EC-") for c in case["clauses"]) for case in CASES)
+    assert any("EC-ACT-PASS" in case["clauses"] for case in CASES)
+
+
 @pytest.mark.parametrize("case", CASES, ids=[case_id(case) for case in CASES])
 def test_EC_golden_rulings(yards, case):
     """Clauses: EC-ACT-PICKUP, EC-MISSION-GRAB, EC-ACT-PASS, EC-ACT-STUNT, EC-DICE-7 (each case
