@@ -14,20 +14,15 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Generic, Literal, Mapping, Optional, TypeVar
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic import Field, ValidationError, model_validator
 
 from entropy3d.rules.footdata import OnFootSpec
 from entropy3d.rules.keypaths import Problem, did_you_mean, validation_problems
+from entropy3d.rules.missiondata import LawSpec, MissionsSpec, NpcSpec
 from entropy3d.rules.plan import ACTIONS
+from entropy3d.rules.specbase import Colour, Degrees, Fraction, NonNeg, NonNegInt, Pos, PosInt, Strict
 from entropy3d.rules.vehicledata import VehicleSpec
 
-Pos = Annotated[float, Field(gt=0)]
-NonNeg = Annotated[float, Field(ge=0)]
-PosInt = Annotated[int, Field(gt=0)]
-NonNegInt = Annotated[int, Field(ge=0)]
-Fraction = Annotated[float, Field(ge=0, le=1)]
-Degrees = Annotated[float, Field(ge=0, le=360)]
-Colour = Annotated[str, Field(pattern=r"^#[0-9a-fA-F]{6}$")]
 TemplateName = Literal["tight", "medium", "wide"]
 Side = Literal["attacker", "defender"]
 #: the kinds of test a trait tells apart (:mod:`entropy3d.rules.stress_traits`): a ride's tests
@@ -38,16 +33,6 @@ Side = Literal["attacker", "defender"]
 TestKind = Literal["ride", "crash", "remount", "melee", "shot", "chicken", "dodge", "attack_back",
                    "chicken_defence", "other"]
 T = TypeVar("T")
-
-
-class Strict(BaseModel):
-    """Base of every rules-data model: unknown keys are errors and values are not coerced
-    ("1" is not a number, 0 is not a boolean) and every number is finite (no .nan or .inf).
-    Validators are built when first used (``defer_build``): validating a whole rules file builds
-    its nested models in one pass, where building each one at import cost start-up (issue 17)."""
-
-    model_config = ConfigDict(extra="forbid", frozen=True, strict=True, populate_by_name=True, allow_inf_nan=False,
-                              defer_build=True)
 
 
 class ScaleSpec(Strict):
@@ -477,98 +462,6 @@ class ChickenSpec(Strict):
 class RideSpec(Strict):
     step_height_in: Pos = Field(description="a rise no higher than this is ridden over, not hit")
     base_to_base_in: Pos = Field(description="bases this close may touch")
-
-
-class TurfWarScoring(Strict):
-    bust: int
-    taken_out: int
-
-
-class LoversPointScoring(Strict):
-    taken_out: int
-    escaped: int
-
-
-class PackageRunScoring(Strict):
-    packages: list[PosInt] = Field(min_length=1, description="the VP of each package the runners carry "
-                                                                  "(EC-MISSION-PACKAGE)")
-
-
-class VipTakedownScoring(Strict):
-    takedown: PosInt = Field(description="VP for a VIP that takes the enemy VIP out (EC-MISSION-VIP)")
-
-
-class GrabNGoScoring(Strict):
-    packages: PosInt = Field(description="packages on the table (EC-MISSION-GRAB)")
-    hold_actions: NonNegInt = Field(description="complete actions a package is held before it may escape")
-    escape: PosInt = Field(description="VP for each package carried off its holder's own deployment edge")
-
-
-class JailbreakScoring(Strict):
-    centre_in: NonNeg = Field(description="inches from the table's centre the jail's footprint comes within")
-    stop_within_in: NonNeg = Field(description="inches from a door or window a stop frees the NPC (EC-MISSION-JAIL)")
-    npc_tn: PosInt = Field(description="the NPC's test to get out (EC-MISSION-JAIL)")
-    escape: PosInt = Field(description="VP for carrying the NPC off the table through a road exit")
-
-
-class RescueSurviveScoring(Strict):
-    npcs_per_gang: PosInt = Field(description="NPCs each gang rescues (EC-MISSION-RESCUE)")
-    corner_in: NonNeg = Field(description="inches from a table corner an NPC starts and is delivered")
-    deliver_in: NonNeg = Field(description="inches from its destination a holder's base delivers the NPC")
-    deliver: PosInt = Field(description="VP for delivering the gang's own NPC")
-    deliver_rival: PosInt = Field(description="VP for delivering the rival gang's NPC (the extra points)")
-
-
-class CornersScoring(Strict):
-    score_every: PosInt = Field(description="turns between scorings (\"x rounds score\", EC-MISSION-CORNERS)")
-    hold: PosInt = Field(description="VP for each corner a gang holds at a scoring")
-    parked_count: bool = Field(description="whether a stopped rider holds a corner (\"harder if you're not "
-                                           "allowed to park\": false)")
-
-
-class HoonHourScoring(Strict):
-    checkpoint: NonNegInt = Field(description="VP for each checkpoint passed in order (EC-MISSION-HOON)")
-    finish: PosInt = Field(description="VP for the first rider round the circuit")
-    laps: PosInt = Field(description="laps of the circuit a rider rides to finish")
-
-
-class NpcSpec(Strict):
-    """Every NPC's push-your-luck ("The Law: As NPC's": "a minimum to roll before giving up")."""
-
-    min_roll: PosInt = Field(description="the total an NPC rolls to (15)")
-    reading: Literal["gives_up_at", "at_least"] = Field(
-        description="gives_up_at: it sits on min_roll whatever the TN; at_least: it rolls on to min_roll or what it "
-                    "needs, whichever is higher")
-
-
-class LawSpec(Strict):
-    """The Law as an NPC side (EC-LAW): its gang, its riders, when and how it enters, whom it
-    goes for and its push-your-luck minimum."""
-
-    gang: str
-    name: str
-    colour: str = Field(pattern=r"^#[0-9a-fA-F]{6}$")
-    weapon: str = Field(description="each police rider's melee weapon (rules data `weapons:`)")
-    gun: str = Field(description="each police rider's gun (rules data `guns:`)")
-    riders: PosInt
-    bike: str
-    from_turn: PosInt
-    enter_speed: PosInt
-    file_gap_in: NonNeg
-    aggression: Literal["named_then_impact", "impact", "nearest"]
-    named_until_turn: NonNegInt
-
-
-class MissionsSpec(Strict):
-    turf_war: TurfWarScoring
-    lovers_point_brawl: LoversPointScoring
-    package_run: PackageRunScoring
-    vip_takedown: VipTakedownScoring
-    grab_n_go: GrabNGoScoring
-    jailbreak: JailbreakScoring
-    rescue_survive: RescueSurviveScoring
-    corners: CornersScoring
-    hoon_hour: HoonHourScoring
 
 
 class RiderDefaults(Strict):
