@@ -421,11 +421,18 @@ def test_EC_MISSION_VIP_a_vip_takedown_set_up_wrong_is_refused_with_its_key_path
 
 @pytest.mark.parametrize("mission,setup", [("package_run", "{to: west, carriers: {a: 1}}"),
                                            ("vip_takedown", "{vips: {a: b}}"),
-                                           ("grab_n_go", "{items: [{id: p, at: [1, 1]}], exits: {a: west}}")])
-def test_EC_MISSION_PACKAGE_VIP_and_GRAB_a_mission_and_its_set_up_come_together(tmp_path, mission, setup):
-    """Clauses: EC-MISSION-PACKAGE, EC-MISSION-VIP, EC-MISSION-GRAB. A mission with a set-up of its
-    own (Package Run's carriers, VIP Takedown's VIPs, Grab n Go's packages and exits) is refused
-    without it, and the set-up without the mission, each with the key, the line and the fix."""
+                                           ("grab_n_go", "{items: [{id: p, at: [1, 1]}], exits: {a: west}}"),
+                                           ("jailbreak", "{jail: j, openings: [[1, 1]]}"),
+                                           ("rescue_survive", "{npcs: [{id: n, gang: h, at: [1, 1], to: [2, 2]}]}"),
+                                           ("corners", "{zones: [{id: z, rect: [0, 0, 4, 4]}]}"),
+                                           ("hoon_hour", "{checkpoints: [{id: a, at: [1, 1]}, {id: b, at: [5, 5]}]}")])
+def test_EC_MISSION_PACKAGE_VIP_GRAB_JAIL_RESCUE_CORNERS_HOON_a_mission_and_its_set_up_come_together(
+        tmp_path, mission, setup):
+    """Clauses: EC-MISSION-PACKAGE, EC-MISSION-VIP, EC-MISSION-GRAB, EC-MISSION-JAIL,
+    EC-MISSION-RESCUE, EC-MISSION-CORNERS, EC-MISSION-HOON. A mission with a set-up of its own
+    (Package Run's carriers, VIP Takedown's VIPs, Grab n Go's packages and exits, the jail, the
+    NPCs, the corners, the circuit) is refused without it, and the set-up without the mission,
+    each with the key, the line and the fix."""
     missing = write_scene(tmp_path, f"name: No set-up\nmission: {mission}\n", "missing.yaml")
     assert any(key == "mission" and line == 2 and f"needs its set-up: add `{mission}:" in message
                for key, line, message in problems_of(missing))

@@ -6,8 +6,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
-
 from entropy3d.rules.state import Item, State
 from entropy3d.scene import load_scene
 from entropy3d.scene.npc_set_up import road_exits
@@ -18,19 +16,6 @@ SCENES = Path(__file__).parents[2] / "scenes"
 GANGS = 'gangs: {h: {name: H, colour: "#ff0000"}, k: {name: K, colour: "#00ff00"}}\n'
 MODELS = ("models:\n  - {id: h1, gang: h, bike: cruiser, position: [2, 6], facing: 0}\n"
           "  - {id: k1, gang: k, bike: cruiser, position: [22, 6], facing: 180}\n")
-
-
-@pytest.mark.parametrize("mission,setup", [("jailbreak", "{jail: j, openings: [[1, 1]]}"),
-                                           ("rescue_survive", "{npcs: [{id: n, gang: h, at: [1, 1], to: [2, 2]}]}")])
-def test_EC_MISSION_JAIL_and_RESCUE_a_mission_and_its_set_up_come_together(tmp_path, mission, setup):
-    """Clauses: EC-MISSION-JAIL, EC-MISSION-RESCUE. The mission without its set-up is refused,
-    and the set-up without the mission, each with the key, the line and the fix."""
-    missing = write_scene(tmp_path, f"name: No set-up\nmission: {mission}\n", "missing.yaml")
-    assert any(key == "mission" and line == 2 and f"needs its set-up: add `{mission}:" in message
-               for key, line, message in problems_of(missing))
-    stray = write_scene(tmp_path, f"name: Stray\n{mission}: {setup}\n", "stray.yaml")
-    assert any(key == mission and line == 2 and f"remove it or set `mission: {mission}`" in message
-               for key, line, message in problems_of(stray))
 
 
 def test_EC_MISSION_JAIL_road_exits_are_where_roads_meet_a_table_edge():
