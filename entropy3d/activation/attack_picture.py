@@ -3,7 +3,7 @@ from above around the two riders, the attacker's reach (melee) or the sight line
 the target it sees and the rays' end points (a shot), and beside it the verdict in words: allowed
 or refused with its clause, TN, odds, cover.
 
-Drawn with Pillow over :func:`entropy3d.activation.drawing.table_image`; the numbers come from
+Drawn with Pillow over :func:`entropy3d.activation.overhead.table_image`; the numbers come from
 the rules (the CLI's check and odds) and the LOS engine, never from here. Lengths are inches.
 """
 
@@ -15,8 +15,8 @@ from dataclasses import dataclass
 import numpy as np
 from PIL import Image, ImageDraw
 
-from entropy3d.activation.drawing import Canvas, dashed, draw_base, table_image
 from entropy3d.activation.key import font
+from entropy3d.activation.overhead import Canvas, dashed, draw_base, table_image
 from entropy3d.fonts import covered_by
 from entropy3d.geometry import BaseShape, Pose
 

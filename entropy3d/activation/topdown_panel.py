@@ -10,8 +10,8 @@ import numpy as np
 from PIL import Image, ImageDraw
 from shapely.geometry import LineString
 
-from entropy3d.activation.drawing import Canvas, cross, dashed, draw_base, table_image
 from entropy3d.activation.key import ColourKey, font
+from entropy3d.activation.overhead import Canvas, cross, dashed, draw_base, table_image
 from entropy3d.activation.story import RideStory
 from entropy3d.fonts import covered_by
 

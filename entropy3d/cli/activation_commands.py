@@ -48,7 +48,7 @@ def _take_activation(scene: Path, model: str, plan: List[str], seed: Optional[in
 
     import numpy as np
 
-    from entropy3d.activation.report import dumps, report_json, report_lines
+    from entropy3d.activation.activation_report import dumps, report_json, report_lines
     from entropy3d.errors import IllegalPlanError
     from entropy3d.game.session import PRODUCERS, make_producer
     from entropy3d.game.step import activation
@@ -132,7 +132,7 @@ def _take_activation(scene: Path, model: str, plan: List[str], seed: Optional[in
         write_picture(png_out, picture)
         typer.echo(f"wrote {png_out} (action {story.action_number}; 3D still {picture.still_s:.1f} s)")
     if gif_out is not None:
-        from entropy3d.activation.drawing import draw_gif
+        from entropy3d.activation.overhead import draw_gif
 
         draw_gif(gif_out, geometry, steps, table.ruleset, cliff_edges=cliffs, rider=names.rider_of_gang(model))
         typer.echo(f"wrote {gif_out}")

@@ -41,7 +41,7 @@ def sight_events(table, world, results=None) -> list:
     (:meth:`~entropy3d.systems.base.GameSystem.judge_sightings`), in the scene's model order;
     [] for a system that decides nothing from sight."""
     from entropy3d.scene.systemrules import model_stats, system_of
-    from entropy3d.tablefacts import sightings
+    from entropy3d.table_readings import sightings
 
     system = system_of(table)
     if not system.reads_sight:

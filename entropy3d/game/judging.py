@@ -53,7 +53,7 @@ class RideJudge:
         (:meth:`~entropy3d.systems.base.GameSystem.judge_impacts`), the levels each climbed or came
         down (:meth:`~entropy3d.systems.base.GameSystem.judge_level_changes`) and the moves
         themselves (:meth:`~entropy3d.systems.base.GameSystem.judge_moves`, rolling with ``rng``)."""
-        from entropy3d.tablefacts import impacts, level_change, ridden_move
+        from entropy3d.table_readings import impacts, level_change, ridden_move
 
         ridden = [step for step in steps if step.ridden]
         found = [impact for step in ridden

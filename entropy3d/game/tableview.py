@@ -86,8 +86,8 @@ class TableView(SceneProbe):
     def sightings(self, state: State, viewer: str, viewer_pose: Pose | None = None) -> list:
         """What ``viewer`` (standing at ``viewer_pose``, default where it stands) sees of every
         model of another gang still in play, as a game system reads it
-        (:class:`~entropy3d.systems.facts.Sighting`, from the LOS engine)."""
-        from entropy3d.tablefacts import sightings
+        (:class:`~entropy3d.systems.readings.Sighting`, from the LOS engine)."""
+        from entropy3d.table_readings import sightings
 
         poses = sight_poses(state)
         if viewer_pose is not None:
@@ -103,11 +103,11 @@ class TableView(SceneProbe):
 
     def read_ride(self, model_id: str, facts, stop_in: float | None = None):
         """A ride of ``model_id`` as a game system's engine reads it
-        (:class:`~entropy3d.systems.facts.RideReading`): the facts, the ridden move over this
+        (:class:`~entropy3d.systems.readings.RideReading`): the facts, the ridden move over this
         table (terrain, turns, the nearest obstacle) and its impacts; with ``stop_in`` (inches),
         the ride read as far as that too (``stopped``: the nearest obstacle from there)."""
-        from entropy3d.systems.facts import RideReading
-        from entropy3d.tablefacts import impacts, ridden_move, ride_cut
+        from entropy3d.systems.readings import RideReading
+        from entropy3d.table_readings import impacts, ridden_move, ride_cut
 
         base = self.table.base_of(self.table.model(model_id))
         cut = None if stop_in is None else ride_cut(facts, stop_in)

@@ -6,7 +6,7 @@ heat maps of where takedowns, crashes and jumps happened, drawn over the table f
 every scene: how each bike type's riders ended (riding, out, escaped) and what they did per game.
 Last, the most dramatic games with the command that plays each one again.
 
-Charts are inline SVG, heat maps PNG (Pillow, over :func:`~entropy3d.activation.drawing.table_image`)
+Charts are inline SVG, heat maps PNG (Pillow, over :func:`~entropy3d.activation.overhead.table_image`)
 embedded as data URIs, so the page is one file that opens anywhere. Everything is read from the
 results folder's SQLite tables (:mod:`entropy3d.sweep.store`); nothing is played again.
 """
@@ -162,7 +162,7 @@ def _averages(games: list[dict]) -> str:
 def _heat_maps(connection, scene: str, table) -> str:
     from scipy.ndimage import gaussian_filter
 
-    from entropy3d.activation.drawing import table_image
+    from entropy3d.activation.overhead import table_image
     from entropy3d.scene.build import build_table_geometry
 
     geometry = build_table_geometry(table)

@@ -3,7 +3,7 @@ registered by name the way python-chess registers its variants (a class attribut
 :func:`find_system` looks it up).
 
 The table, the scene, the fact producers (physics, geometric) and line of sight are shared by
-every system; a system only *decides*: it reads plain facts (:mod:`entropy3d.systems.facts`)
+every system; a system only *decides*: it reads plain facts (:mod:`entropy3d.systems.readings`)
 and its validated rules data, and returns :class:`~entropy3d.rules.event.Event` values naming
 its clauses. Pure, like :mod:`entropy3d.rules`: no YAML, no file I/O, no engine; the scene
 layer reads ``rules/<rules_file>.yaml`` and validates it with :attr:`GameSystem.rules_schema`
@@ -23,7 +23,7 @@ from entropy3d.errors import RulesDataError, UnknownSystemError
 from entropy3d.rules.event import Event
 from entropy3d.rules.keypaths import Problem, validation_problems
 from entropy3d.rules.state import ModelState, State
-from entropy3d.systems.facts import Impact, LevelChange, RiddenMove, Sighting
+from entropy3d.systems.readings import Impact, LevelChange, RiddenMove, Sighting
 
 if TYPE_CHECKING:  # the move engine is not imported to read a scene's system (validate, los)
     from entropy3d.rules.transition import Action

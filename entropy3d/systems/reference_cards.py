@@ -5,7 +5,7 @@ damage to both bodies. REF-COLL-HEAD: two bodies striking each other use the lig
 change of speed and the softer material +1 (at an angle, the softer material alone). REF-FALL: a
 fall is a collision at the speed its height gives. REF-ELEV: a level climbed costs Move 1, one
 descended gives 1; range +1 per level between two units; the higher unit gets Level +1 in
-combat. The speeds, heights and levels come from the table (:mod:`entropy3d.systems.facts`);
+combat. The speeds, heights and levels come from the table (:mod:`entropy3d.systems.readings`);
 every number of the cards is in ``rules/reference_cards.yaml``.
 """
 
@@ -20,7 +20,7 @@ from pydantic import Field, model_validator
 
 from entropy3d.rules.event import Event
 from entropy3d.systems.base import GameSystem, RulingEffect, SystemData, SystemRules
-from entropy3d.systems.facts import MINIATURE_SURFACE, Impact, LevelChange, Sighting
+from entropy3d.systems.readings import MINIATURE_SURFACE, Impact, LevelChange, Sighting
 from entropy3d.units import KPH_PER_M_S
 
 #: a card number as written: one digit, "x", the power of ten

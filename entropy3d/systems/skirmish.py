@@ -22,7 +22,7 @@ from entropy3d.rules.planner import PlannedMove
 from entropy3d.rules.speeds import DistanceBand
 from entropy3d.rules.state import ModelState, State, TurnStart
 from entropy3d.rules.walking import trace_walk
-from entropy3d.systems.facts import Sighting
+from entropy3d.systems.readings import Sighting
 
 
 class FigureTable(Protocol):

@@ -257,7 +257,7 @@ def test_the_key_names_the_producer_that_rode_the_flight():
 def test_piece_labels_stay_inside_the_top_down_panel_clear_of_its_title_grid_numbers_and_scale_bar():
     """A piece whose middle is just inside the panel's edge keeps its label, moved inside: not
     cut by the edge, written over the grid's numbers or the title, or over the scale bar."""
-    from entropy3d.activation.drawing import Canvas
+    from entropy3d.activation.overhead import Canvas
     from entropy3d.activation.topdown_panel import (
         GRID_NUMBERS_PX,
         LABEL_HALF_PX,

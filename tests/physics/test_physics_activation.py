@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from entropy3d.activation.report import dumps, report_json
+from entropy3d.activation.activation_report import dumps, report_json
 from entropy3d.errors import IllegalPlanError
 from entropy3d.game.step import activation
 from entropy3d.physics.producer import PhysicsProducer
@@ -233,7 +233,7 @@ def test_EC_TURN_3_cli_reports_bad_model_plan_and_plan_count_without_traceback(t
 def test_gif_is_drawn(proving_ground, physics, start, tmp_path):
     from PIL import Image
 
-    from entropy3d.activation.drawing import draw_gif
+    from entropy3d.activation.overhead import draw_gif
 
     steps = run(proving_ground, physics, start, "jumper", ["s3: straight 16"])
     draw_gif(tmp_path / "a.gif", proving_ground.geometry, steps, proving_ground.ruleset, px_per_in=4)
@@ -248,7 +248,7 @@ def test_the_gif_says_who_rides_and_which_action(proving_ground, physics, start,
     the rider and the action on the table ("action 1 of 1: s3: straight 16"), the last frame the end."""
     from PIL import Image, ImageDraw
 
-    from entropy3d.activation.drawing import GIF_TITLE_PX, draw_gif
+    from entropy3d.activation.overhead import GIF_TITLE_PX, draw_gif
 
     steps = run(proving_ground, physics, start, "jumper", ["s3: straight 16"])
     written: list[str] = []

@@ -9,7 +9,7 @@ import dataclasses
 import pytest
 
 from entropy3d.scene.systemrules import load_system
-from entropy3d.systems.facts import Impact, LevelChange, Sighting
+from entropy3d.systems.readings import Impact, LevelChange, Sighting
 from entropy3d.systems.reference_cards import BodyStats, CardNumber
 
 

@@ -15,7 +15,7 @@ from entropy3d.geometry import Pose
 from entropy3d.rules.facts import Contact, Facts, Flight
 from entropy3d.scene import load_scene
 from entropy3d.scene.build import build_table_geometry
-from entropy3d.tablefacts import impacts, level_change, speed_before_in_s
+from entropy3d.table_readings import impacts, level_change, speed_before_in_s
 from entropy3d.units import TableScale
 
 SCENE = Path(__file__).parents[2] / "scenes" / "systems" / "rooftop_fall.yaml"

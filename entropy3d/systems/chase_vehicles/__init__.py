@@ -19,7 +19,7 @@ from pydantic import Field, model_validator
 
 from entropy3d.rules.event import Event
 from entropy3d.systems.base import GameSystem, SystemData, SystemRules
-from entropy3d.systems.facts import Impact, RiddenMove
+from entropy3d.systems.readings import Impact, RiddenMove
 
 #: miles per hour in one metre per second
 MPH_PER_M_S = 2.2369362920544

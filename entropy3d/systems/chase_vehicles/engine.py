@@ -6,7 +6,7 @@ The one path of :mod:`entropy3d.rules.transition`, for this system::
                  | legal: the action with its checked drive (straights and turns, at most 24")
                  v
            facts: the producer rides the vehicle's path as a body; the table reads the ride
-                  (:class:`~entropy3d.systems.facts.RideReading`: how far, over what, how
+                  (:class:`~entropy3d.systems.readings.RideReading`: how far, over what, how
                   sharply turned, what it ran into, the nearest obstacle)
                  |
                  v
@@ -39,7 +39,7 @@ from entropy3d.rules.speeds import DistanceBand
 from entropy3d.rules.state import ESCAPED, OUT, ModelState, State, Wreck
 from entropy3d.rules.transition import ACTIVATE, END, MOVE, Action
 from entropy3d.systems.chase_vehicles import ChaseVehicles, VehicleStats
-from entropy3d.systems.facts import RideReading
+from entropy3d.systems.readings import RideReading
 from entropy3d.systems.skirmish import (
     TurnStart,
     game_start,

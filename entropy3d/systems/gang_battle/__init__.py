@@ -19,7 +19,7 @@ from pydantic import Field, model_validator
 
 from entropy3d.rules.event import Event
 from entropy3d.systems.base import ArmedFigures, GameSystem, Imported, SystemData, SystemRules
-from entropy3d.systems.facts import Sighting
+from entropy3d.systems.readings import Sighting
 
 Fraction = Annotated[float, Field(ge=0, le=1)]
 Cover = Literal["none", "partial", "full"]

@@ -37,7 +37,6 @@ from entropy3d.rules.plan import Straight, parse_plan
 from entropy3d.rules.planner import PlannedMove
 from entropy3d.rules.state import OUT, ModelState, State
 from entropy3d.rules.transition import ACTIVATE, ATTACK, END, FORCED, MOVE, Action
-from entropy3d.systems.facts import Sighting
 from entropy3d.systems.gang_battle import FighterProfile, GangBattle, melee
 from entropy3d.systems.gang_battle.melee import CHARGE, COUP_DE_GRACE, FIGHT, RETREAT, RETREATING, is_engaged, part_all
 from entropy3d.systems.gang_battle.nerve import (
@@ -49,6 +48,7 @@ from entropy3d.systems.gang_battle.nerve import (
     rally_tests,
     run_route,
 )
+from entropy3d.systems.readings import Sighting
 from entropy3d.systems.skirmish import (
     FigureTable,
     TurnStart,

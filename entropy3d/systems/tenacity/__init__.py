@@ -24,7 +24,7 @@ from pydantic import Field, model_validator
 
 from entropy3d.rules.event import Event
 from entropy3d.systems.base import ArmedFigures, GameSystem, Imported, SystemData, SystemRules
-from entropy3d.systems.facts import Sighting
+from entropy3d.systems.readings import Sighting
 
 
 class SizeRules(SystemData):

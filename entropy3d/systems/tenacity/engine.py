@@ -43,7 +43,7 @@ from entropy3d.rules.plan import parse_plan
 from entropy3d.rules.planner import PlannedMove
 from entropy3d.rules.state import OUT, ModelState, State
 from entropy3d.rules.transition import ACTIVATE, ATTACK, END, MOVE, Action
-from entropy3d.systems.facts import Sighting
+from entropy3d.systems.readings import Sighting
 from entropy3d.systems.skirmish import (
     FigureTable,
     TurnStart,

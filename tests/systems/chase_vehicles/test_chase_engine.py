@@ -17,7 +17,7 @@ from entropy3d.rules.transition import ACTIVATE, MOVE, Action
 from entropy3d.scene.systemrules import load_system
 from entropy3d.systems.chase_vehicles import VehicleStats
 from entropy3d.systems.chase_vehicles.engine import LOCOMOTION_HIT, TRACTION_HIT, pose_along, trace_drive
-from entropy3d.systems.facts import Impact, RiddenMove, RideReading
+from entropy3d.systems.readings import Impact, RiddenMove, RideReading
 
 
 class ScriptedDice:

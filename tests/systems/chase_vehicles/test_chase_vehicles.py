@@ -12,7 +12,7 @@ from typer.testing import CliRunner
 from entropy3d.cli import app
 from entropy3d.scene.systemrules import load_system
 from entropy3d.systems.chase_vehicles import VehicleStats
-from entropy3d.systems.facts import Impact, RiddenMove
+from entropy3d.systems.readings import Impact, RiddenMove
 
 SCENE = Path(__file__).parents[3] / "scenes" / "systems" / "car_chase.yaml"
 
@@ -155,7 +155,7 @@ def test_ride_cut_reads_a_ride_as_far_as_a_rule_stops_it():
 
     from entropy3d.geometry import Pose
     from entropy3d.rules.facts import Contact, Facts
-    from entropy3d.tablefacts import ride_cut
+    from entropy3d.table_readings import ride_cut
 
     xs = np.arange(0.0, 16.5, 1.0)
     rows = np.column_stack([xs / 16.0, 3.0 + xs, np.full_like(xs, 4.0), np.zeros_like(xs), np.zeros_like(xs)])

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from entropy3d.systems.facts import Sighting
 from entropy3d.systems.gang_battle import FighterStats
+from entropy3d.systems.readings import Sighting
 
 
 def seen(target: str, distance: float, bearing: float, visible: float, viewer: str = "shooter") -> Sighting:

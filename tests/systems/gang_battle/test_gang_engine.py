@@ -12,7 +12,6 @@ from entropy3d.geometry import Pose
 from entropy3d.rules.facts import Facts
 from entropy3d.rules.state import OUT, ModelState, State
 from entropy3d.rules.transition import ATTACK, Action
-from entropy3d.systems.facts import Sighting
 from entropy3d.systems.gang_battle import FighterStats
 from entropy3d.systems.gang_battle.engine import (
     BOTTLED,
@@ -24,6 +23,7 @@ from entropy3d.systems.gang_battle.engine import (
     SERIOUSLY_INJURED,
     STAND_UP,
 )
+from entropy3d.systems.readings import Sighting
 
 
 class Dice:

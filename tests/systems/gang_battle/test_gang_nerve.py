@@ -18,9 +18,9 @@ from entropy3d.rules.event import Event
 from entropy3d.rules.facts import Facts
 from entropy3d.rules.transition import ATTACK, END, FORCED, MOVE, Action
 from entropy3d.systems.base import SystemView
-from entropy3d.systems.facts import Sighting
 from entropy3d.systems.gang_battle.engine import PRONE, SERIOUSLY_INJURED
 from entropy3d.systems.gang_battle.player import GangPlayer
+from entropy3d.systems.readings import Sighting
 from entropy3d.systems.words import Names, lines
 from entropy3d.video.cut import caption
 from tests.systems.gang_battle.test_gang_engine import Dice, Table, fighter, game, shoot, sight

@@ -13,7 +13,7 @@ from entropy3d.geometry import Pose
 from entropy3d.los import LosWorld
 from entropy3d.scene import load_scene
 from entropy3d.scene.systemrules import model_stats, system_of
-from entropy3d.tablefacts import bearing_deg, sightings
+from entropy3d.table_readings import bearing_deg, sightings
 
 SCENE = Path(__file__).parents[3] / "scenes" / "systems" / "gang_fight.yaml"
 

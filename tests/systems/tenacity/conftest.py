@@ -13,7 +13,7 @@ from entropy3d.geometry import Pose
 from entropy3d.rules.state import ModelState, State
 from entropy3d.rules.transition import ATTACK, Action
 from entropy3d.scene.systemrules import load_system
-from entropy3d.systems.facts import Sighting
+from entropy3d.systems.readings import Sighting
 from entropy3d.systems.tenacity import FigureStats, TenacityTactics
 
 FIGURE = (1.0, 1.0)  # a 25 mm round base, about 1" across: size step 0 (1x1)

@@ -13,9 +13,9 @@ from entropy3d.cli import app
 from entropy3d.los import LosWorld
 from entropy3d.scene import load_scene
 from entropy3d.scene.systemrules import system_of
-from entropy3d.systems.facts import Sighting
+from entropy3d.systems.readings import Sighting
 from entropy3d.systems.tenacity import Cover
-from entropy3d.tablefacts import sightings
+from entropy3d.table_readings import sightings
 
 SCENE = Path(__file__).parents[3] / "scenes" / "systems" / "rooftop_skirmish.yaml"
 BIKE = (75 / 25.4, 42 / 25.4)  # the 75 x 42 mm oval base, inches

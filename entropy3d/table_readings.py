@@ -1,8 +1,8 @@
-"""The shared table's facts in the plain terms a game system reads (:mod:`entropy3d.systems.facts`).
+"""The shared table's facts in the plain terms a game system reads (:mod:`entropy3d.systems.readings`).
 
 A producer-level module like :mod:`entropy3d.geometric`: it turns line-of-sight results and a
-ride's :class:`~entropy3d.rules.facts.Facts` into :class:`~entropy3d.systems.facts.Sighting` and
-:class:`~entropy3d.systems.facts.Impact` values and decides no rule. Every system reads the same
+ride's :class:`~entropy3d.rules.facts.Facts` into :class:`~entropy3d.systems.readings.Sighting` and
+:class:`~entropy3d.systems.readings.Impact` values and decides no rule. Every system reads the same
 facts, so a new system changes nothing here.
 """
 
@@ -16,7 +16,7 @@ import numpy as np
 
 from entropy3d.geometry import BaseShape, Pose, normalize_deg, storey_of
 from entropy3d.rules.facts import Facts
-from entropy3d.systems.facts import MINIATURE_SURFACE, Impact, LevelChange, RiddenMove, Sighting
+from entropy3d.systems.readings import MINIATURE_SURFACE, Impact, LevelChange, RiddenMove, Sighting
 from entropy3d.units import GRAVITY_M_S2, TableScale
 
 #: inches above a landing's height from which the surface it came down on is looked for
@@ -147,7 +147,7 @@ def ride_cut(facts: Facts, inches: float) -> Facts | None:
 
 
 def ridden_move(model: str, facts: Facts, probe, base: BaseShape | None = None) -> RiddenMove:
-    """A ride's :class:`~entropy3d.systems.facts.RiddenMove`: how far, over which terrain (the
+    """A ride's :class:`~entropy3d.systems.readings.RiddenMove`: how far, over which terrain (the
     :class:`~entropy3d.scene.probe.SceneProbe`'s surfaces under the ridden trajectory at its
     starting level), how it turned, what it went through or ran into, and the solid piece
     nearest its end (with ``base``, the model's: where it would stand moved into that piece)."""

@@ -1,7 +1,7 @@
 """What the table showed, in the plain terms every game system reads.
 
 The shared table (line of sight, the producers' rides) is turned into these values by
-:mod:`entropy3d.tablefacts`; a system's deciders read them and nothing else, so a system needs
+:mod:`entropy3d.table_readings`; a system's deciders read them and nothing else, so a system needs
 no engine and its tests need no table. No rules words here: "60% of the target visible, 14" away,
 35° off the viewer's facing" is a fact; "partial cover" is a decision.
 """
