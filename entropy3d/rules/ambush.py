@@ -78,7 +78,8 @@ def spring(state: State, rider_id: str, push: str, rng: np.random.Generator, rul
            ) -> tuple[State, list[Event]]:
     """After ``rider_id``'s ride: each ambusher of another gang lying in wait whose true token the
     rider ended within ``reveal_in`` inches of, and whose player reveals on it (its ``reveal_on``,
-    or anyone when it names none), is revealed; the rider tests at ``surprise_tn`` with its push
+    or anyone when it names none), is revealed, unless a model in play stands on its token's
+    place (the bases would overlap: it cannot come on there); the rider tests at ``surprise_tn`` with its push
     policy ``push`` (a bust only fails). Passed: the ambusher stands on its token at its speed and
     activates from the next turn. Failed: the same, and the rider's activation is over, the
     ambusher holds ``control_activations`` activations to take at once and the rider is surprised
@@ -91,6 +92,8 @@ def spring(state: State, rider_id: str, push: str, rng: np.random.Generator, rul
         spec = ruleset.data(f"traits.{AMBUSH}")
         away = math.hypot(rider.pose.x - waiting.pose.x, rider.pose.y - waiting.pose.y)
         if away > float(spec["reveal_in"]):
+            continue
+        if _place_taken(state, waiting, ruleset):
             continue
         tn = int(spec["surprise_tn"])
         test = rider_test(rider, OTHER, tn, rider.stress, rng, ruleset, policy_named(push, ruleset))
@@ -111,6 +114,23 @@ def spring(state: State, rider_id: str, push: str, rng: np.random.Generator, rul
                             figures={"ambush": "revealed", "rider": rider.id, "surprised": not test.succeeded,
                                      "at": [waiting.pose.x, waiting.pose.y], "distance_in": round(away, 4)}))
     return state, events
+
+
+def _place_taken(state: State, waiting: ModelState, ruleset: Ruleset) -> bool:
+    """A model in play stands where the ambusher's base would on its true token: the two bases (as
+    :class:`~entropy3d.geometry.BaseShape` reaches along the line between their centres) overlap."""
+    base = ruleset.base_for(waiting.bike_type)
+    for other in state.models.values():
+        if not other.in_play:
+            continue
+        between = np.array([other.pose.x - waiting.pose.x, other.pose.y - waiting.pose.y])
+        apart = float(np.hypot(*between))
+        if apart < 1e-9:
+            return True
+        toward = between / apart
+        if apart < base.reach(waiting.pose, toward) + ruleset.base_for(other.bike_type).reach(other.pose, -toward):
+            return True
+    return False
 
 
 def after_own_action(state: State, model_id: str, kind: str) -> State:

@@ -99,11 +99,13 @@ def test_EC_TRAIT_AMBUSH_failed_the_ambush_takes_control_and_its_attacks_surpris
     assert melee_setup(over, "k1", "h1", "chain", "dodge", rules).surprise is False
 
 
-def test_EC_TRAIT_AMBUSH_no_reveal_past_8_inches_on_a_friend_or_on_a_rider_it_does_not_wait_for(rules, dice):
+def test_EC_TRAIT_AMBUSH_no_reveal_past_8_inches_on_a_friend_a_rider_it_waits_not_for_or_on_its_place(rules, dice):
     """Clause: EC-TRAIT-AMBUSH. "If a rider comes within 8 inches of the true token": Ash at (6, 12)
     is 9" away, nothing; a Komodo rider 7" away is no enemy, nothing; Viper's player waiting for
-    h2 (`reveal_on: [h2]`) lets Ash by, nothing. No die is rolled in any."""
-    for state in (yard(h1_at=(6.0, 12.0)), yard(ash_gang="komodo"), yard(reveal_on=("h2",))):
+    h2 (`reveal_on: [h2]`) lets Ash by, nothing; Ash stopping 1" from the true token, its base over
+    the place Viper's would take, keeps it from coming on there, nothing. No die is rolled in any."""
+    for state in (yard(h1_at=(6.0, 12.0)), yard(ash_gang="komodo"), yard(reveal_on=("h2",)),
+                  yard(h1_at=(14.0, 12.0))):
         assert spring(state, "h1", "never", dice([]), rules) == (state, [])
 
 
