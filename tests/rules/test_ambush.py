@@ -134,6 +134,14 @@ def test_EC_TRAIT_AMBUSH_the_scripted_game_ash_fails_and_viper_strikes_at_once(t
     assert surprised.model == "h1" and surprised.stress_change == 3
     ash = replay.end.state.model("h1")
     assert (ash.pose.x, ash.pose.y, ash.stress, ash.ambushed_by) == (8, 12, 5, None)
+    from entropy3d.scene import load_scene
+    from entropy3d.systems import find_system
+    from entropy3d.systems.words import Names
+
+    words = Names.of_table(load_scene(YARD))
+    told = [find_system("entropy_city").sentence(e, words) for e in (sprung, surprised)]
+    assert told == ["Viper springs an ambush on Ash: needs 17, rolls 5 - surprised: the ambush takes the turn",
+                    "Ash is surprised by the ambush of Viper, +3 stress"]
     viper = replay.activations[2].actions[1]
     assert (viper.attack["kind"], viper.attack["target"], viper.attack["from_pose"][:2]) == ("chain", "h1",
                                                                                           [8.9327, 11.2373])
