@@ -31,18 +31,18 @@ def yard(h1_at=(8.0, 12.0), reveal_on=(), ash_gang="hades") -> State:
 
 def test_EC_TRAIT_AMBUSH_the_scene_sets_the_ambusher_off_the_table_behind_three_tokens():
     """Clause: EC-TRAIT-AMBUSH. "a rider who is off the table ... you have 3 tokens only one of which
-    is the real location": the yard's Viper (traits {ambush: null}, position (15, 12), decoys
+    is the real location": the yard's Viper (traits {ambush: null}, position (15, 14), decoys
     (18, 20) and (26, 6)) starts waiting, not in play; the engine gives it no activation in the
     turn's order, refuses one asked for by name (the command line's `activate -m k1`), and an
-    enemy cannot attack it; its tokens read by x then y, (15, 12), (18, 20), (26, 6), so their order
+    enemy cannot attack it; its tokens read by x then y, (15, 14), (18, 20), (26, 6), so their order
     does not tell the true one."""
     from entropy3d.scene import load_scene
 
     table = load_scene(YARD)
     state = table.initial_state()
     viper = state.model("k1")
-    assert (viper.status, viper.in_play, viper.pose.x, viper.pose.y) == (WAITING, False, 15, 12)
-    assert tokens(viper) == [(15.0, 12.0), (18.0, 20.0), (26.0, 6.0)]
+    assert (viper.status, viper.in_play, viper.pose.x, viper.pose.y) == (WAITING, False, 15, 14)
+    assert tokens(viper) == [(15.0, 14.0), (18.0, 20.0), (26.0, 6.0)]
     engine = EntropyCityEngine(table.ruleset)
     assert engine.ready(state, "komodo") == ["k2"]
     with pytest.raises(IllegalPlanError) as refused:
@@ -112,14 +112,14 @@ def test_EC_TRAIT_AMBUSH_no_reveal_past_8_inches_on_a_friend_a_rider_it_waits_no
 def test_EC_TRAIT_AMBUSH_the_scripted_game_ash_fails_and_viper_strikes_at_once(tmp_path):
     """Clause: EC-TRAIT-AMBUSH. The script tests/systems/data/reached/ambush_sprung.yaml on the
     ambush yard, seed 0, worked by hand: the roll-off puts Komodo first, so Jet (k2) rides 4" + 4"
-    north; Viper waits and is not in the order (k2, h1). Ash rides 4" east to (8, 12), 7" from the
-    true token (15, 12): Viper springs the ambush; Ash, pushing never, rolls 1 + 4 = 5 against TN
-    17 and fails. Ash's second plan is never ridden (its activation is over, 1 action recorded) and
-    Viper activates at once, a third activation in a turn of two in the order: it rides 4" west to
-    (11, 12), its base still past its chain's 2" reach of Ash's (centres 3" apart), then 4" on the
-    medium left template, sweeping past Ash, and from a point along that ride, (8.93, 11.24), it
-    strikes Ash with its chain at TN 14 + 1 (Ash only moved, EC-MOVE-3) = 15, Ash surprised by the
-    ambush though struck from the side (+3 stress, dodge only); 8 + 8 = 16 hits, the chain's 2
+    north; Viper waits and is not in the order (k2, h1). Ash rides 4" east to (8, 12), 7.3" from the
+    true token (15, 14) (the square root of 7 * 7 + 2 * 2): Viper springs the ambush; Ash, pushing
+    never, rolls 1 + 4 = 5 against TN 17 and fails. Ash's second plan is never ridden (its
+    activation is over, 1 action recorded) and Viper activates at once, a third activation in a
+    turn of two in the order: it rides 4" west to (11, 14), not yet beside Ash (EC-MEL-1), then 4"
+    more to (7, 14), passing Ash 2" to its left; from (9, 14) on that ride, ahead of Ash's middle
+    (not behind it), it strikes with its chain at TN 14 + 1 (Ash only moved, EC-MOVE-3) = 15, Ash
+    surprised by the ambush all the same (+3 stress, dodge only); 8 + 8 = 16 hits, the chain's 2
     stress: Ash ends on 0 + 3 + 2 = 5 stress, no longer surprised once Viper's activation ends."""
     from entropy3d.game.session import play_game
     from entropy3d.video.ending import game_events
@@ -143,5 +143,4 @@ def test_EC_TRAIT_AMBUSH_the_scripted_game_ash_fails_and_viper_strikes_at_once(t
     assert told == ["Viper springs an ambush on Ash: needs 17, rolls 5 - surprised: the ambush takes the turn",
                     "Ash is surprised by the ambush of Viper, +3 stress"]
     viper = replay.activations[2].actions[1]
-    assert (viper.attack["kind"], viper.attack["target"], viper.attack["from_pose"][:2]) == ("chain", "h1",
-                                                                                          [8.9327, 11.2373])
+    assert (viper.attack["kind"], viper.attack["target"], viper.attack["from_pose"][:2]) == ("chain", "h1", [9, 14])
