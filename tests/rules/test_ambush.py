@@ -144,3 +144,26 @@ def test_EC_TRAIT_AMBUSH_the_scripted_game_ash_fails_and_viper_strikes_at_once(t
                     "Ash is surprised by the ambush of Viper, +3 stress"]
     viper = replay.activations[2].actions[1]
     assert (viper.attack["kind"], viper.attack["target"], viper.attack["from_pose"][:2]) == ("chain", "h1", [9, 14])
+
+
+def test_EC_TRAIT_AMBUSH_the_other_reading_two_activations_at_once_is_an_option_of_the_rules_data(dice):
+    """Clause: EC-TRAIT-AMBUSH. "The ambush may use both of its activations": the rules data's
+    `control_activations: 2` reads it as two activations back to back. After Ash fails (5 + 2),
+    Viper is the model to activate at once; as its first begins it still holds the second; as
+    that one begins it holds none; Ash stays surprised until the second ends, not the first."""
+    import yaml
+
+    from entropy3d.rules.ruleset import Ruleset
+    from tests.rules.conftest import RULES_FILE
+
+    data = yaml.safe_load(RULES_FILE.read_text(encoding="utf-8"))
+    data["traits"]["ambush"]["control_activations"] = 2
+    two = Ruleset.from_mapping(data, str(RULES_FILE))
+    state, _ = spring(yard(), "h1", "never", dice([5, 2]), two)
+    first = after_own_action(state, "k1", "activate")
+    assert interrupting(first) == ["k1"]
+    first_over = after_own_action(first, "k1", "end")
+    assert first_over.model("h1").ambushed_by == "k1"
+    second = after_own_action(first_over, "k1", "activate")
+    assert interrupting(second) == []
+    assert after_own_action(second, "k1", "end").model("h1").ambushed_by is None
