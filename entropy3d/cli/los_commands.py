@@ -154,6 +154,16 @@ def write_picture(world, result, output: Path, backend: str | None) -> bool:
     return eye is not None
 
 
+def off_table_at_start(table) -> dict[str, str]:
+    """The models not on the table as the scene's game starts, each with why: the Law waiting to
+    ride in (EC-LAW), an ambusher until it is revealed (EC-TRAIT-AMBUSH)."""
+    from entropy3d.rules.ambush import lying_in_wait
+
+    return {m.id: ("in ambush until revealed, EC-TRAIT-AMBUSH" if lying_in_wait(m) else
+                   "the Law, riding in later, EC-LAW" if m.law else m.status)
+            for m in table.initial_state().models.values() if not m.in_play}
+
+
 @app.command("los")
 @clean_errors
 def los(
@@ -197,12 +207,18 @@ def los(
             raise fail(f"error: {scene}: {label}: {table.no_model(model_id)}")
     if viewer is not None and viewer == target:
         raise fail(f"error: VIEWER and TARGET are both {viewer!r}; a model does not look at itself")
+    away = off_table_at_start(table)  # the Law before it enters, an ambusher (EC-LAW, EC-TRAIT-AMBUSH)
+    for model_id in (viewer, target):
+        if model_id in away:
+            raise fail(f"error: {scene}: {model_id} is off the table as the game starts ({away[model_id]}): "
+                       "nothing sees it and it sees nothing until it comes on; give a model on the table")
+    ids = [i for i in ids if i not in away]
     if every_pair and len(ids) < 2:
-        raise fail(f"error: {scene} has {len(ids)} model(s); --all needs at least two")
+        raise fail(f"error: {scene} has {len(ids)} model(s) on the table; --all needs at least two")
     world = LosWorld(table)
 
     if every_pair:
-        results = world.all_pairs()
+        results = world.all_pairs({i: None for i in away})
         decided = system_sight_lines(table, world, results)
         if as_json:
             typer.echo(json.dumps({"scene": table.name, "models": ids,
@@ -212,6 +228,9 @@ def los(
                                      {m.id: m.rider.name or m.id for m in table.models},
                                      {m.id: m.gang for m in table.models}))
             typer.echo(other_rules_note(table) + decided, nl=False)
+            if away:
+                typer.echo("off the table as the game starts: "
+                           + "; ".join(f"{i} ({why})" for i, why in away.items()))
         return
 
     result = world.line_of_sight(viewer, target)

@@ -79,6 +79,10 @@ class Game:
             for k, model_id in enumerate(order):
                 record = self._activate(turn, model_id, tuple(opening) if k == 0 else ())
                 reason = engine.game_over(self.state)
+                for extra in self._interrupting(reason):  # it took control of the turn (Entropy City's Ambush)
+                    yield record
+                    record = self._activate(turn, extra)
+                    reason = engine.game_over(self.state)
                 if k == len(order) - 1 and not reason:
                     record, bottled = self._end_phase(record)
                     reason = engine.game_over(self.state, bottled)
@@ -90,6 +94,18 @@ class Game:
         if not reason:
             reason = f"{self.turns} turn{'s' if self.turns != 1 else ''} played"
         yield EndRecord(reason, turn, dict(self.state.score), engine.winner(self.state, bottled), self.state)
+
+    def _interrupting(self, reason: str) -> Iterator[str]:
+        """The models the engine gives an activation at once, before the turn's next (its
+        ``interrupting``, asked after each activation: an Entropy City ambusher whose ambush took
+        control of the turn, EC-TRAIT-AMBUSH); none once the game is over or for an engine without it."""
+        ask = getattr(self.engine, "interrupting", None)
+        while ask is not None and not reason:
+            now = ask(self.state)
+            if not now:
+                return
+            yield now[0]
+            reason = self.engine.game_over(self.state)
 
     def _end_phase(self, record: ActivationRecord) -> tuple[ActivationRecord, list[str]]:
         """The engine's End Phase after the turn's last activation: an ``end`` action of that model

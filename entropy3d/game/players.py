@@ -20,6 +20,7 @@ from typing import Protocol, Sequence
 import numpy as np
 
 from entropy3d.errors import IllegalPlanError
+from entropy3d.game.ambush_goals import ambush_quarry
 from entropy3d.game.mission_goals import MissionGoals, RiderGoal, hunt_weight, pass_worth
 from entropy3d.game.npc_goals import stop_plans
 from entropy3d.game.walkers import walk_plans, walk_score
@@ -371,7 +372,7 @@ class AutoPlayer:
         if rivals:
             # a defender of Package Run rides at the packages (EC-MISSION-PACKAGE); a carrier rides
             # for its edge, not at the rivals; a VIP hunts the enemy VIP (EC-MISSION-VIP)
-            quarry = goal.quarry(view.state, bike, rivals)
+            quarry = ambush_quarry(view.state, bike, goal.quarry(view.state, bike, rivals))  # EC-TRAIT-AMBUSH
             nearest = min(quarry, key=lambda r: float(np.hypot(*(r.pose.xy - bike.pose.xy))))
             gap = float(np.hypot(*(nearest.pose.xy - end.xy)))
             if goal.hunts:  # a carrier takes an attack on its way (choose_attack), it does not hunt
@@ -526,7 +527,7 @@ class AutoPlayer:
                     ) -> AttackOdds:
         """Exact odds of the rider's melee attack on ``rival`` (cached per rival, stress and surprise)."""
         key = (model.id, model.stress, model.weapon, model.shocking, model.conditions, rival.id, rival.stress,
-               rival.only_moved, rival.stopped, surprise)
+               rival.only_moved, rival.stopped, surprise, rival.ambushed_by)
         if key not in self._melee:
             self._melee[key] = melee_odds(view.state, model.id, rival.id, model.weapon, DODGE, self.ruleset,
                                           push=self.push, from_pose=pose)

@@ -22,7 +22,7 @@ import numpy as np
 
 from entropy3d.errors import IllegalPlanError
 from entropy3d.geometry import Pose
-from entropy3d.rules import missions, stress_traits, trait_tests
+from entropy3d.rules import ambush, missions, stress_traits, trait_tests
 from entropy3d.rules.bike_advantages import advantage_bike
 from entropy3d.rules.combat import (
     KICK,
@@ -453,6 +453,7 @@ def melee_setup(state: State, attacker_id: str, target_id: str, weapon: str, def
     if psychotic and attacker.stress >= int(at_stress):
         tn += int(ruleset.data("traits.psychotic.melee_tn_mod"))
     surprise = float(target.pose.to_local((from_pose or attacker.pose).xy)[0, 0]) < 0.0
+    surprise = surprise or ambush.surprises(attacker, target)  # a failed test against its ambush (EC-TRAIT-AMBUSH)
     pillion, until = target.trait("pillion")
     surprise = surprise and not (pillion and target.stress < int(until))
     surprise = surprise and target.overwatch_push is None  # on overwatch it cannot be surprised (EC-GUN-STOPPED)
@@ -497,9 +498,11 @@ def resolve_melee(state: State, attacker_id: str, target_id: str, weapon: str, d
     if surprise:
         target = target.but(stress=target.stress + setup.surprise_stress)
         state = state.with_model(target)
-        events.append(Event("attack", target.id, f"surprised from behind: +{setup.surprise_stress} stress, "
-                            "dodge only (EC-MEL-2)", clauses=("EC-MEL-2",), stress_change=setup.surprise_stress,
-                            piece=attacker.id))
+        ambushed = ambush.surprises(attacker, target)  # EC-TRAIT-AMBUSH: surprised by the ambush, not from behind
+        events.append(Event("attack", target.id, f"surprised {'by the ambush' if ambushed else 'from behind'}: "
+                            f"+{setup.surprise_stress} stress, dodge only (EC-MEL-2)",
+                            clauses=("EC-MEL-2", "EC-TRAIT-AMBUSH") if ambushed else ("EC-MEL-2",),
+                            stress_change=setup.surprise_stress, piece=attacker.id))
     duel = trait_tests.duel("melee", attacker, target, trait_tests.MELEE,
                             trait_tests.ATTACK_BACK if back else trait_tests.DODGE, tn, rng, ruleset,
                             policy_named(push, ruleset), policy_named(defender_push, ruleset),

@@ -25,6 +25,7 @@ import numpy as np
 
 from entropy3d.errors import IllegalPlanError
 from entropy3d.rules import missions
+from entropy3d.rules.ambush import interrupting
 from entropy3d.rules.attacks import weapon_and_shots
 from entropy3d.rules.corners import score_corners
 from entropy3d.rules.event import Event
@@ -88,6 +89,11 @@ class EntropyCityEngine:
         waiting = [Activator(m.id, m.gang, m.speed, m.on_foot)
                    for ids in chosen.values() for m in (state.model(i) for i in ids)]
         return activation_order(waiting, first, self.ruleset)
+
+    def interrupting(self, state: State) -> list[str]:
+        """The models that take an activation at once, before the turn's next: an ambusher whose
+        ambush took control of the turn (EC-TRAIT-AMBUSH, :func:`~entropy3d.rules.ambush.interrupting`)."""
+        return interrupting(state)
 
     def end_turn(self, state: State, rng: np.random.Generator) -> tuple[State, list[Event], list[str]]:
         """The end of a turn: Corners scores its zones every ``score_every`` turns

@@ -423,6 +423,13 @@ class TraitSpec(Strict):
                                           "not seen as the attacker's activation began (EC-STEALTH)")
     range_in: NonNeg = Field(0.0, description="Get a Real Bike: how far its taunt carries, inches")
     stress: NonNegInt = Field(0, description="Charismatic Energy: the stress it takes off its followers a turn")
+    # Ambush (EC-TRAIT-AMBUSH, :mod:`entropy3d.rules.ambush`)
+    tokens: NonNegInt = Field(0, description="Ambush: the tokens it sets up, the true one among them")
+    reveal_in: NonNeg = Field(0.0, description="Ambush: how near the true token an enemy's ride ends for a reveal, "
+                                               "inches (base centre)")
+    surprise_tn: NonNegInt = Field(0, description="Ambush: the TN of the rider's test against the surprise")
+    control_activations: NonNegInt = Field(0, description="Ambush: the activations the ambusher takes at once "
+                                                          "when the test fails")
 
 
 class TrapSpec(Strict):

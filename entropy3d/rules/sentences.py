@@ -219,6 +219,10 @@ def sentence(event: Event, names: Names, out_words: str = "out of the game") -> 
             whose = " (the rival's)" if figures.get("rival") else ""
             return f"{who} delivers {npc}{whose}: +{points} VP to {gangs}"
         return f"{who} escapes through a road exit with {npc}: +{points} VP to {gangs}"
+    if kind == "trait" and figures.get("ambush") == "revealed" and rolls:  # EC-TRAIT-AMBUSH
+        rider = names.rider(figures["rider"])
+        then = "surprised: the ambush takes the turn" if figures.get("surprised") else f"{rider} keeps their nerve"
+        return f"{who} springs an ambush on {rider}: {dice(rolls[0])} - {then}"
     if kind == "score" and "law" in figures:  # EC-LAW
         riders = " and ".join(names.rider(m) for m in figures.get("riders", ()))
         return f"the Law rides in at entry {figures['entry']}: {riders}"
@@ -259,7 +263,8 @@ def sentence(event: Event, names: Names, out_words: str = "out of the game") -> 
             out = f", {out_words}" if figures.get("taken_out") else ""
             return f"{who} is hit by {other}: {harm}{out}{stress_words(event.stress_change)}"
         if "EC-MEL-2" in event.clauses and not rolls:
-            return f"{who} is surprised from behind by {other}{stress_words(event.stress_change)}"
+            how = "by the ambush of" if "EC-TRAIT-AMBUSH" in event.clauses else "from behind by"
+            return f"{who} is surprised {how} {other}{stress_words(event.stress_change)}"
         if len(rolls) == 2:
             target = names.rider(event.piece) if event.piece else "a rival"
             return (f"{who} plays chicken with {target}: {who} rolls {rolls[0].total}, "

@@ -20,7 +20,7 @@ from entropy3d.rules.table_marks import Checkpoint, LawPlan, Zone
 RIDING = "riding"
 OUT = "out"            #: out of the game (no wounds left, failed remount, over the cliff)
 ESCAPED = "escaped"    #: rode off an open table edge (Lovers Point Brawl: it escaped)
-WAITING = "waiting"    #: not on the table yet: the Law before it enters (EC-LAW)
+WAITING = "waiting"    #: not on the table yet: the Law before it enters (EC-LAW), an ambusher (EC-TRAIT-AMBUSH)
 STATUSES = (RIDING, OUT, ESCAPED, WAITING)
 
 
@@ -109,6 +109,10 @@ class ModelState:
     impact: the wounds its attacks took off others and the riders they took out, counted only in
     a game the Law plays (its aggression reads it, :mod:`entropy3d.rules.law`); out_by: in such a
     game, the model its going out is credited to. Left out of the JSON at their defaults.
+    Ambush (EC-TRAIT-AMBUSH, :mod:`entropy3d.rules.ambush`; left out of the JSON at their
+    defaults): decoys: an ambusher's two false tokens (x, y inches; its pose is the true one);
+    reveal_on: the enemies its player reveals on (empty: the first to come near); ambushed_by:
+    the ambusher that holds this rider surprised while the ambush has control of the turn.
     """
 
     id: str
@@ -168,6 +172,9 @@ class ModelState:
     law: bool = False
     impact: int = 0
     out_by: str | None = None
+    decoys: tuple[tuple[float, float], ...] = ()
+    reveal_on: tuple[str, ...] = ()
+    ambushed_by: str | None = None
 
     @property
     def carries_package(self) -> bool:
@@ -234,6 +241,8 @@ class ModelState:
                       "trait_uses": tuple((str(n), int(k)) for n, k in data.get("trait_uses", ())),
                       "unseen_at_start": tuple(data.get("unseen_at_start", ())),
                       "traits_latched": tuple(data.get("traits_latched", ())),
+                      "decoys": tuple((float(x), float(y)) for x, y in data.get("decoys", ())),
+                      "reveal_on": tuple(data.get("reveal_on", ())),
                       "air": None if air is None else AirTime(int(air["speed"]), float(air["carry_in"]),
                                                               tuple(float(v) for v in air["velocity_in_s"]))})
 
@@ -255,7 +264,8 @@ _MODEL_DEFAULTS = {f.name: f.default for f in dataclasses.fields(ModelState)}
 _LEFT_OUT_AT_DEFAULT = ("basic_taken", "attack_chance", "attacks_made", "package", "package_to",
                         "package_busted", "package_fate", "vip", "vip_taken_by", "move_change_in", "strength",
                         "trait_marks", "trait_uses", "unseen_at_start", "traits_latched", "pride_target",
-                        "free_move_in", "advantages_off_turn", "law", "impact", "out_by")
+                        "free_move_in", "advantages_off_turn", "law", "impact", "out_by", "decoys", "reveal_on",
+                        "ambushed_by")
 
 
 @dataclass(frozen=True)

@@ -33,6 +33,7 @@ import numpy as np
 from entropy3d.errors import IllegalPlanError
 from entropy3d.geometry import Pose
 from entropy3d.rules import (
+    ambush,
     bike_advantages,
     charisma,
     choice_traits,
@@ -215,6 +216,9 @@ def check(state: State, action: Action, ruleset: Ruleset, table: TableChecks | N
         raise ValueError(f"unknown action kind {action.kind!r}; use one of {', '.join(KINDS)}")
     model = state.model(action.model_id)
     if not model.in_play:  # a rider out of the game (EC-DICE-4), or the Law not yet ridden in (EC-LAW)
+        if ambush.lying_in_wait(model):  # EC-TRAIT-AMBUSH: off the table until an enemy comes near
+            raise IllegalPlanError("EC-TRAIT-AMBUSH", f"{model.id} lies in ambush off the table: it comes on when "
+                                                      "revealed, as an enemy's ride ends near its true token")
         raise IllegalPlanError("EC-LAW" if model.law and model.status == WAITING else "EC-DICE-4",
                                f"{model.id} is {model.status}, not in the game")
     if action.kind in (ACTIVATE, END):
@@ -340,6 +344,10 @@ def resolve(state: State, action: Action, facts: Facts | None, rng: np.random.Ge
     events = events + raced
     after, marked = stress_traits.after_action(after, action.kind, action.model_id,  # EC-TRAIT
                                                action.plan.action if action.plan else None, events, ruleset)
+    after = ambush.after_own_action(after, action.model_id, action.kind)  # EC-TRAIT-AMBUSH
+    if action.kind in (MOVE, FORCED):  # EC-TRAIT-AMBUSH: a ride that ends near an ambush's true token
+        after, sprung = ambush.spring(after, action.model_id, action.push, rng, ruleset)
+        marked = marked + sprung
     return after, events + marked
 
 

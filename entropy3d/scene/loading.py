@@ -20,6 +20,7 @@ from entropy3d.resources import bundled_dir
 from entropy3d.rules.conditions import CONDITIONS
 from entropy3d.rules.keypaths import did_you_mean, keys_allowed_at
 from entropy3d.rules.ruleset import Ruleset
+from entropy3d.scene.ambush_set_up import ambush_problems
 from entropy3d.scene.npc_set_up import jail_problems, rescue_problems
 from entropy3d.scene.rulesfile import load_ruleset
 from entropy3d.scene.schema import IDENTIFIER_PATTERN, RIDER_STATS, SceneSpec
@@ -151,6 +152,7 @@ def _reference_problems(spec: SceneSpec, ruleset: Ruleset, lines: dict[str, int]
 
     width, depth = spec.table.width, spec.table.depth
     problems += on_foot_problems(spec, ruleset, lines)
+    problems += ambush_problems(spec, ruleset, lines)  # EC-TRAIT-AMBUSH
     for i, model in enumerate(spec.models):
         if model.vehicle is not None and model.vehicle not in ruleset.vehicles:
             report(f"models[{i}].vehicle", f"unknown vehicle {model.vehicle!r}; use one of "

@@ -233,6 +233,16 @@ BikeTypeName = Annotated[str, Field(description="a bike type from the rules data
 RIDER_STATS = ("dodge", "strength", "protection", "wounds", "max_stress")
 
 
+class AmbushSetUp(Strict):
+    """Where an ambusher (trait ``ambush``, EC-TRAIT-AMBUSH) may be: the model's position is its
+    true token, ``decoys`` the others; ``reveal_on``: the enemies its player reveals on."""
+
+    decoys: list[Vec2] = Field(description="the false tokens, [x, y] inches each (the rules data's "
+                                           "`traits.ambush.tokens` less the true one)")
+    reveal_on: list[Identifier] = Field(default_factory=list, description="enemy model ids the ambush is sprung "
+                                        "on; none: the first enemy to come near")
+
+
 class Rider(Strict):
     """A rider's stats (rulebook "Rider Stats"). A stat left out takes the rules data's default
     (``rider_defaults``, and ``max_stress.default``), filled in by ``load_scene``."""
@@ -255,6 +265,8 @@ class Rider(Strict):
                              "(EC-TRAP): names from the rules data `traps:`")
     conditions: list[str] = Field(default_factory=list, description="conditions at the start (EC-COND-*): "
                                   "bleeding, stunned, burning, wet")
+    ambush: Optional[AmbushSetUp] = Field(None, description="with the trait `ambush`: its tokens, "
+                                          "{decoys: [[X, Y], [X, Y]]} (EC-TRAIT-AMBUSH)")
 
 
 class Model(Strict):

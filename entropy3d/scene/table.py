@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from entropy3d.geometry import BaseShape, Pose
+from entropy3d.rules.ambush import lie_in_wait
 from entropy3d.rules.conditions import become
 from entropy3d.rules.ruleset import ON_FOOT, Ruleset
 from entropy3d.rules.state import WAITING, Item, ModelState, State
@@ -119,6 +120,8 @@ class Table:
                 ammo=0 if rider.gun is None else int(rider.ammo if rider.ammo is not None
                                                      else self.ruleset.data(f"guns.{rider.gun}.ammo"))))
         models = [self._with_conditions(m, spec.rider.conditions) for m, spec in zip(models, self.models)]
+        models = [lie_in_wait(m, spec.rider.ambush.decoys, spec.rider.ambush.reveal_on) if spec.rider.ambush else m
+                  for m, spec in zip(models, self.models)]  # EC-TRAIT-AMBUSH: off the table until revealed
         if self.spec.package_run is not None:  # EC-MISSION-PACKAGE: the carriers set out with their packages
             carried, to = self.spec.package_run.carriers, self.spec.package_run.to
             models = [m.but(package=int(carried[m.id]), package_to=to) if m.id in carried else m for m in models]

@@ -40,6 +40,7 @@ from entropy3d.video.fall import FALL_RATE, FALL_ZOOM, fall_of, falling_frames, 
 from entropy3d.video.fight import TAKEDOWN_AFTER, draw_fight, fight_of, stage_fight
 from entropy3d.video.jumpshot import ProfileInset, flight_window, inset_box, ride_clock
 from entropy3d.video.pacing import QUIET_RATE, SystemPace, decisive, shown_by, system_pace
+from entropy3d.video.reveals import reveal_framing, show_revealed
 
 FORMATS = (".mp4", ".gif")
 
@@ -397,6 +398,7 @@ class ReplayFilm:
         fall_frames = falling_frames(action, told, segment.rate, fps)
         played = 0 if fall is None else playback_frames(fall, segment.rate, fps)
         rules_pose = action.model_after.pose if action.model_after is not None else None
+        shown: list = []  # models the action brought onto the table (EC-TRAIT-AMBUSH), once it settles
         for i in range(segment.frames):
             # a ride stopped where it began (a wall 0.2" ahead) has one point and no clock: it holds there
             t = float(clock[min(i, len(clock) - 1)]) if i < ride_frames and len(clock) else float(trajectory[-1, 0])
@@ -419,6 +421,8 @@ class ReplayFilm:
                 if fall is not None:
                     self.renderer.show_ghost(bike.id, None)
             holding = i >= ride_frames
+            if i == ride_frames:  # an ambusher it sprang stands on its token now, in the shot (EC-TRAIT-AMBUSH)
+                shown = show_revealed(self.renderer, told, activation.state_after)
             fighting = fight is not None and holding
             done = trajectory[trajectory[:, 0] <= t]
             if len(done) >= 2 and i % 2 == 0 and i < ride_frames + 2 and not fighting:
@@ -426,8 +430,9 @@ class ReplayFilm:
                 trail = np.vstack([trail, done[-1:]]) if trail[-1, 0] != done[-1, 0] else trail
                 self.renderer.add_polyline(trail[:, 1:4] + [0, 0, 0.08], colour=colour, width=0.1, name="trail")
             if jump is None:
-                target = plan.target(np.array([x, y, z + 0.5]), size)
-                eye, look = self.rig.follow(eye_for(target, h, plan), target, self.options.fps)
+                centre, framed = reveal_framing(plan, np.array([x, y, z + 0.5]), shown if holding else ())
+                target = framed.target(centre, size)
+                eye, look = self.rig.follow(eye_for(target, h, framed), target, self.options.fps)
                 if rider_hidden(self.occluders, eye, np.array([x, y, z])):
                     # the plan was checked at a few points of the ride, and the camera lags it:
                     # a wall came between them (a tight turn in a street); look from the planned

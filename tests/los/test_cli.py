@@ -92,3 +92,22 @@ def test_png_shows_both_views_with_sight_lines(tmp_path):
     assert green.sum() > 200 and red.sum() > 200
     if "top-down only" not in done.stdout:
         assert eye.shape[1] == top_width and eye.std() > 10  # a real picture, not a blank frame
+
+
+def test_EC_TRAIT_AMBUSH_a_model_off_the_table_is_neither_seen_nor_a_viewer():
+    """Clause: EC-TRAIT-AMBUSH (and EC-LAW). On the ambush yard Viper (k1) waits in ambush off the
+    table: `los h1 k1` is refused, naming why (it printed "100% ... visible, can shoot: yes"); the
+    matrix has Ash and Jet only, with a line naming Viper as off the table. The Law's rider
+    waiting to ride in is refused the same way."""
+    from pathlib import Path
+
+    data = Path(__file__).resolve().parents[1] / "data"
+    refused = run("los", data / "ambush_yard.yaml", "h1", "k1")
+    assert refused.exit_code == 1
+    assert "k1 is off the table as the game starts (in ambush until revealed, EC-TRAIT-AMBUSH)" in refused.output
+    matrix = run("los", data / "ambush_yard.yaml", "--all")
+    assert matrix.exit_code == 0, matrix.output
+    assert "Viper" not in matrix.output and "Jet" in matrix.output
+    assert "off the table as the game starts: k1 (in ambush until revealed, EC-TRAIT-AMBUSH)" in matrix.output
+    law = run("los", data / "law_yard.yaml", "law_1", "h1")
+    assert law.exit_code == 1 and "(the Law, riding in later, EC-LAW)" in law.output
