@@ -41,7 +41,7 @@ from entropy3d.geometry import Pose
 from entropy3d.viewer.overlays import ViewerOverlays
 from entropy3d.viewer.typing_line import ViewerTyping
 
-HELP = ("click: select / target   drag model: what if   [ ]: turn   e: type a plan   u: undo   s: save the table   "
+HELP = ("click: select / target   drag model: what if   [ ]: turn   e: type an action   u: undo   s: save the table   "
         "Tab: next model   Esc: clear   m: measure\n"
         "drag: orbit   right-drag: pan   wheel/+/-: zoom   c: centre   v: top-down   space: play   n/p: step   "
         ", .: speed   f: follow   l t r: sight lines, templates, ruler   h: help   q: quit")
@@ -177,7 +177,11 @@ class Viewer(ViewerOverlays, ViewerTyping):
         self.lines = LineBatch()
         self.labels = ScreenLabels(base)
         self.questions = TableQuestions(table, geometry)
-        start = replay.header.initial if replay is not None else table.initial_state(geometry.surface_height)
+        from entropy3d.viewer.planning import SceneRules
+
+        #: the rulebook played here and its engine, the game loop's: a typed action is its
+        self.rules = SceneRules(table, geometry)
+        start = replay.header.initial if replay is not None else self.rules.initial_state()
         self.timeline = Timeline(replay, start)
         self.show = {"l": False, "t": False, "r": False}
         self.playing, self.speed, self.follow = False, 1.0, False
@@ -195,10 +199,9 @@ class Viewer(ViewerOverlays, ViewerTyping):
             base.finalExitCallbacks.append(self._leave_game)  # q or the window closed: the game so far is written
         self.save_refused = ""
         self.undo: list[tuple[str | None, Pose | None]] = []  # (model, pose before) or (None, None): a ride
-        self.ridden: list[tuple[object, list[str]]] = []  # (state after, event lines) of each plan ridden here
+        self.ridden: list[tuple[object, list[str]]] = []  # (state after, event lines) of each action taken here
         self.plan_entry = None
         self.plan_preview = None
-        self._riding = None  # (producer, probe), made on the first plan
         self.measuring: list[np.ndarray] | None = None
         #: the model each measured point is on (None: a point of the table)
         self.measured_models: list[str | None] = []
@@ -603,7 +606,7 @@ class Viewer(ViewerOverlays, ViewerTyping):
         if self.live is not None and not self.live.done:
             caption = f"a game of {self.table.name}: turn {max(1, self.live.state().turn)} of {self.live.header.turns}"
         elif self.ridden:  # the timeline's moment no longer stands: the plans ridden here moved it on
-            caption = f"{len(self.ridden)} plan{'s' if len(self.ridden) != 1 else ''} ridden here from " + (
+            caption = f"{len(self.ridden)} action{'s' if len(self.ridden) != 1 else ''} taken here from " + (
                 "the starting positions" if self.timeline.step is None else f"action {self.timeline.index + 1}")
         else:
             caption = self.timeline.caption()
@@ -612,7 +615,7 @@ class Viewer(ViewerOverlays, ViewerTyping):
             if self.slider is not None and len(self.timeline.steps) > 1:
                 self.slider.setValue(max(0, self.timeline.index) / (len(self.timeline.steps) - 1))
         if self.ridden:
-            caption += "\nridden here (u undoes): " + "; ".join(self.ridden[-1][1][-3:])
+            caption += "\ntaken here (u undoes): " + "; ".join(self.ridden[-1][1][-3:])
         if self.live is not None:
             caption += f"\n{self.live_words()}"
         if self.notice:

@@ -220,6 +220,7 @@ class ChaseVehicles(GameSystem):
     drives_vehicles = True
     rules: ChaseRules
     ENGINE = "entropy3d.systems.chase_vehicles.engine:ChaseEngine"
+    action_examples = ("drive: straight 12", "drive: left tight 3, straight 10")
     #: "module:attribute" of the player factories, imported when asked for (they read the table)
     PLAYERS = {"auto": "entropy3d.systems.chase_vehicles.player:ChasePlayer"}
 
