@@ -215,8 +215,10 @@ class Viewer(ViewerOverlays, ViewerTyping):
         self.dirty, self.drawing = True, False
         self.centre, self.yaw, self.pitch, self.distance = self._fitting_view()
         self._drag = None
+        # on a dark card: an action's account runs over the light roofs of the table's far side
         self.caption = OnscreenText(text="", parent=base.a2dTopLeft, pos=(0.04, -0.08), scale=0.045,
-                                    fg=(1, 1, 1, 1), align=TextNode.ALeft, mayChange=True, shadow=(0, 0, 0, 0.8))
+                                    fg=(1, 1, 1, 1), align=TextNode.ALeft, mayChange=True, shadow=(0, 0, 0, 0.8),
+                                    bg=(0, 0, 0, 0.45))
         self.panel = OnscreenText(text="", parent=base.a2dTopRight, pos=(-0.04, -0.08), scale=0.042,
                                   fg=(1, 1, 1, 1), align=TextNode.ARight, mayChange=True, shadow=(0, 0, 0, 0.9))
         self.help = OnscreenText(text=HELP, parent=base.a2dBottomCenter, pos=(0, 0.09), scale=0.033,
@@ -615,7 +617,7 @@ class Viewer(ViewerOverlays, ViewerTyping):
             if self.slider is not None and len(self.timeline.steps) > 1:
                 self.slider.setValue(max(0, self.timeline.index) / (len(self.timeline.steps) - 1))
         if self.ridden:
-            caption += "\ntaken here (u undoes): " + "; ".join(self.ridden[-1][1][-3:])
+            caption += "\n" + self.taken_words()
         if self.live is not None:
             caption += f"\n{self.live_words()}"
         if self.notice:

@@ -11,6 +11,9 @@ import sys
 import time
 from pathlib import Path
 
+#: characters a line of the caption's account of an action taken here holds, and its lines at most
+TOLD_WIDTH, TOLD_LINES = 84, 12
+
 
 class ViewerTyping:
     """Plans, a game's answers and the saved table (attributes set by ``Viewer``)."""
@@ -121,6 +124,19 @@ class ViewerTyping:
         self.ridden.append((steps[-1].after, said or [f"{names.rider(self.selected)}: {text}"]))
         self.undo.append((None, None))
         self.close_plan()
+
+    def taken_words(self) -> str:
+        """The caption's account of the last action taken here: each event's sentence on lines of
+        its own, wrapped at :data:`TOLD_WIDTH` characters (a chase's ram tells six events, clear of
+        the panel on the right), at most :data:`TOLD_LINES` lines, then how many more."""
+        import textwrap
+
+        lines = [line for said in self.ridden[-1][1]
+                 for line in textwrap.wrap(said, TOLD_WIDTH, initial_indent="  ", subsequent_indent="    ",
+                                               break_on_hyphens=False)]
+        more = len(lines) - TOLD_LINES
+        shown = lines[:TOLD_LINES - 1] + [f"  ... {more + 1} more lines"] if more > 0 else lines
+        return "\n".join(["taken here (u undoes):", *shown])
 
     def close_plan(self) -> None:
         if self.plan_entry is not None:
