@@ -62,7 +62,8 @@ class ViewerOverlays:
             self.lines.add([np.array([[was.x, was.y, was.z + 0.2], [now.x, now.y, now.z + 0.2]])], GHOST, 2.0)
             if model_id in self.standing:  # the reason in full is in the panel and the state file
                 self._ring(model_id, now, NO_SHOT, margin=0.8)
-                clauses = re.findall(r"\((EC-[A-Z-]+)\)", self.standing[model_id])
+                # any rulebook's clause ids ("(EC-TER-BUILDING)", "(GANG-MOVE)", "(SW-VEH-1)")
+                clauses = re.findall(r"\(([A-Z]+(?:-[A-Z0-9]+)+)\)", self.standing[model_id])
                 self.labels.add("cannot stand here" + (f" ({', '.join(clauses)})" if clauses else ""),
                                 (now.x, now.y, now.z + 3.4), NO_SHOT)
 
