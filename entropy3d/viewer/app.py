@@ -39,7 +39,7 @@ import numpy as np
 from entropy3d.errors import DisplayUnavailable, EntropyError, ViewerUsageError
 from entropy3d.geometry import Pose
 from entropy3d.viewer.overlays import ViewerOverlays
-from entropy3d.viewer.typing_line import ViewerTyping
+from entropy3d.viewer.typing_line import ViewerTyping, wrapped
 
 HELP = ("click: select / target   drag model: what if   [ ]: turn   e: type an action   u: undo   s: save the table   "
         "Tab: next model   Esc: clear   m: measure\n"
@@ -611,7 +611,7 @@ class Viewer(ViewerOverlays, ViewerTyping):
             caption = f"{len(self.ridden)} action{'s' if len(self.ridden) != 1 else ''} taken here from " + (
                 "the starting positions" if self.timeline.step is None else f"action {self.timeline.index + 1}")
         else:
-            caption = self.timeline.caption()
+            caption = "\n".join(wrapped(self.timeline.caption(self.questions.names)))
         if self.timeline.steps:
             caption += f"\nplay speed x{self.speed:g}" + ("   following the active model" if self.follow else "")
             if self.slider is not None and len(self.timeline.steps) > 1:

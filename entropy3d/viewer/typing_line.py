@@ -15,6 +15,18 @@ from pathlib import Path
 TOLD_WIDTH, TOLD_LINES = 84, 12
 
 
+def wrapped(text: str, width: int = TOLD_WIDTH) -> list[str]:
+    """The lines of ``text``, each longer than ``width`` characters wrapped under itself (two
+    spaces further in), never at a clause's hyphen ("(SW-" / "CRIT)")."""
+    import textwrap
+
+    lines = []
+    for line in text.splitlines():
+        indent = line[:len(line) - len(line.lstrip())]
+        lines += textwrap.wrap(line, width, subsequent_indent=indent + "  ", break_on_hyphens=False) or [""]
+    return lines
+
+
 class ViewerTyping:
     """Plans, a game's answers and the saved table (attributes set by ``Viewer``)."""
 
@@ -95,7 +107,7 @@ class ViewerTyping:
         """Take ``text`` for the selected model as one activation along the one path, in the
         scene's rulebook (geometric producer), and show what happened in its words; u undoes it.
         A refused action stays open with its clause."""
-        from entropy3d.systems.words import sentence
+        from entropy3d.systems.words import told
         from entropy3d.viewer.planning import preview_state
 
         if self.live is not None and not self.live.done:
@@ -119,21 +131,16 @@ class ViewerTyping:
         steps = self.rules.ride(state, self.selected, text, seed=len(self.ridden) + 1)
         self.what_if.pop(self.selected, None)
         names = self.questions.names
-        said = [f"{sentence(event, names)}" + (f" ({', '.join(event.clauses)})" if event.clauses else "")
-                for step in steps for event in step.events]
+        said = [told(event, names) for step in steps for event in step.events]
         self.ridden.append((steps[-1].after, said or [f"{names.rider(self.selected)}: {text}"]))
         self.undo.append((None, None))
         self.close_plan()
 
     def taken_words(self) -> str:
         """The caption's account of the last action taken here: each event's sentence on lines of
-        its own, wrapped at :data:`TOLD_WIDTH` characters (a chase's ram tells six events, clear of
-        the panel on the right), at most :data:`TOLD_LINES` lines, then how many more."""
-        import textwrap
-
-        lines = [line for said in self.ridden[-1][1]
-                 for line in textwrap.wrap(said, TOLD_WIDTH, initial_indent="  ", subsequent_indent="    ",
-                                               break_on_hyphens=False)]
+        its own (:func:`wrapped`: a chase's ram tells six events, clear of the panel on the
+        right), at most :data:`TOLD_LINES` lines, then how many more."""
+        lines = wrapped("\n".join("  " + said for said in self.ridden[-1][1]))
         more = len(lines) - TOLD_LINES
         shown = lines[:TOLD_LINES - 1] + [f"  ... {more + 1} more lines"] if more > 0 else lines
         return "\n".join(["taken here (u undoes):", *shown])
