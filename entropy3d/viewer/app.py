@@ -11,6 +11,9 @@ Keys and mouse (also shown in the window, h toggles them):
   to select it
 - drag the selected model: try it elsewhere (it stands on the surface under the mouse);
   [ and ] turn it 15 degrees; u undoes the last try
+- e: type an action for the selected model in the scene's rulebook's words (an Entropy City
+  plan, a chase's "drive: straight 12", a gang fighter's "shoot"), checked as it is typed by the
+  engine the game loop plays and taken on Enter as one activation (:mod:`entropy3d.viewer.planning`)
 - m then two clicks: measure (straight and along the ground, inches; levels at both ends; between
   two models from base edge to base edge first)
 - left-drag elsewhere orbit, right-drag pan, wheel/+/- zoom, arrows orbit, c centre (on the
