@@ -269,8 +269,8 @@ class TableQuestions:
     def figure_panel(self, model, played, condition_words) -> str:
         """The selection panel of a figure of a rulebook without riders (``played``): its name,
         gang and rulebook, its vehicle (a rulebook that drives them), whether it is in the game in
-        that rulebook's words (a chase's "wrecked") with the wounds it may still take, its
-        conditions in the rulebook's words and the numbers the scene gives it (``stats:``)."""
+        that rulebook's words (a chase's "wrecked") with the wounds it may still take and any stress
+        on it, its conditions in the rulebook's words and the numbers the scene gives it (``stats:``)."""
         from entropy3d.systems.words import conditions_words, status_words
 
         stats = self.table.model(model.id).stats or {}
@@ -279,7 +279,9 @@ class TableQuestions:
             f"{self.names.rider(model.id)} ({model.id})",
             f"gang: {self.names.gang(model.gang)}   {played.title}{vehicle}",
             f"{status_words(model.status, played.out_banner)}, "
-            f"{model.wounds} wound{'' if model.wounds == 1 else 's'} left",
+            f"{model.wounds} wound{'' if model.wounds == 1 else 's'} left"
+            # stress its rulebook has put on it (a 10acity figure's, TEN-STRESS); none in most
+            + (f", stress {model.stress} of {model.max_stress}" if model.stress else ""),
             "conditions: " + (conditions_words(model.conditions, condition_words) if model.conditions else "none"),
             "stats: " + (", ".join(f"{key.replace('_', ' ')} {str(value).replace('_', ' ')}"
                                    for key, value in stats.items()) or "the rulebook's own"),

@@ -116,3 +116,21 @@ def test_the_panel_tells_a_figure_in_its_rulebooks_words():
     questions = TableQuestions(rules.table, rules.geometry)
     text = questions.panel(state.model("van"), None, rules.system, rules.engine.condition_words)
     assert "vehicle: van" in text and "top speed mph 90" in text, text
+
+
+def test_TEN_STRESS_the_panel_tells_the_stress_an_attack_put_on_a_10acity_figure():
+    """Clause TEN-STRESS: after the sniper's attack taken here, the runner it hit is told with the
+    stress it took of its maximum (a figure with none on it is told without)."""
+    rules, state = rules_of(SYSTEMS / "rooftop_skirmish.yaml")
+    from entropy3d.viewer.questions import TableQuestions
+
+    questions = TableQuestions(rules.table, rules.geometry)
+    target = rules.preview(state, "sniper", "attack").checked.target
+    for seed in range(1, 40):  # the first dice that hit
+        after = rules.ride(state, "sniper", "attack", seed=seed)[-1].after.model(target)
+        if after.stress:
+            break
+    assert after.stress, "no seed in 1-39 hit"
+    text = questions.panel(after, None, rules.system, rules.engine.condition_words)
+    assert f"stress {after.stress} of {after.max_stress}" in text, text
+    assert "stress" not in questions.panel(state.model(target), None, rules.system, rules.engine.condition_words)
