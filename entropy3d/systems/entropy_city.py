@@ -60,6 +60,7 @@ class EntropyCity(GameSystem):
     scripted = True
     riders = True
     action_examples = ("s2: straight 8, left medium 5", "attack TARGET with chicken")
+    turns_on_templates = True
     mission_names = {"grab_n_go": "Grab n Go", "vip_takedown": "VIP Takedown", "jailbreak": "Jailbreak",
                      "rescue_survive": "Rescue & Survive", "corners": "Corners", "hoon_hour": "Hoon Hour"}
 

@@ -417,6 +417,9 @@ class Viewer(ViewerOverlays, ViewerTyping):
 
     def _toggle_and_refresh(self, key: str) -> None:
         self.toggle(key)
+        if key == "t" and not self.rules.system.turns_on_templates:
+            pivot = f"{self.rules.system.title}: its figures pivot, no turning templates"
+            self.notice = pivot if self.show[key] else ""
         self.refresh()
 
     def select(self, model_id: str | None) -> None:

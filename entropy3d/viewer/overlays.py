@@ -37,7 +37,7 @@ class ViewerOverlays:
         from entropy3d.viewer.marks import RULER, shot_colour
 
         pose = poses[focus]
-        if self.show["t"]:
+        if self.show["t"] and self.rules.system.turns_on_templates:
             shade = {"tight": (1, 0.4, 0.3, 1), "medium": (1, 0.8, 0.2, 1), "wide": (0.4, 0.9, 1, 1)}
             for name, points in template_polylines(pose, self.table.ruleset):
                 self.lines.add([points], shade[name.split("-")[0]], 2.0, top=False)
