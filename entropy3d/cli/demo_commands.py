@@ -320,7 +320,9 @@ def view(
 
     Click a model to select it (panel, and its sight of every enemy labelled: % visible, cover,
     can shoot); click an enemy for its ray fan; drag the selected model to try it elsewhere, [ and ]
-    turn it, u undoes; Tab cycles models, Esc clears; m then two clicks measures. Left-drag orbit,
+    turn it, u undoes; e types an action for it in the scene's rulebook's words ("s2: straight 8",
+    "drive: straight 12", "shoot"), checked as typed, Enter takes it (u undoes); Tab cycles
+    models, Esc clears; m then two clicks measures. Left-drag orbit,
     right-drag pan, wheel or +/- zoom, arrows orbit, c centre, v top-down, space play/pause, n/p
     next/previous action, home back to the start, , and . play speed, f follow the active bike,
     l sight lines, t turning templates, r inch ruler, h help, q quit. Needs a display; headless

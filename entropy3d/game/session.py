@@ -113,14 +113,23 @@ def system_game(system, table, geometry, producer: Producer, seating: Seating, d
     with ``played``) on the one loop: its engine over the
     scene's models' ``stats:`` (with the table's view, for an engine that still asks the table)
     and the players its seating gives each gang."""
+    view = TableView(table, geometry)
+    engine = scene_engine(system, table, geometry, view)
+    return Game(table, geometry, producer, engine, system.seat_players(engine, seating), dice, turns=turns, view=view)
+
+
+def scene_engine(system, table, geometry, view: TableView):
+    """The engine a game of ``system`` (the rulebook played on the scene,
+    :func:`~entropy3d.scene.systemrules.system_of` with ``played``) plays on ``table``: the
+    system's engine over the scene's models' ``stats:`` and the table's ``view``, with the rulings
+    of a rulebook that judges the rides played there (:func:`~entropy3d.game.judging.judged`).
+    The one game loop plays it; the viewer previews and rides a typed action with it."""
     from entropy3d.scene.systemrules import model_stats
 
-    view = TableView(table, geometry)
     # the stats were checked against the rules data on loading; they are the scene's rulebook's, so
     # the rulebook played on the table of one that only judges (the reference cards) gets none
     stats = model_stats(table, system) if system.name == table.spec.system else {}
-    engine = judged(system.engine(stats, table=view, gangs=list(table.spec.gangs)), table, geometry, view)
-    return Game(table, geometry, producer, engine, system.seat_players(engine, seating), dice, turns=turns, view=view)
+    return judged(system.engine(stats, table=view, gangs=list(table.spec.gangs)), table, geometry, view)
 
 
 def play_game(scene: str | Path | None = None, *, seed: int | None = None, turns: int | None = None,

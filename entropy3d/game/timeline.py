@@ -145,7 +145,11 @@ class Timeline:
             self.index = self.index_at(fraction)
             self.t = 0.0
 
-    def caption(self) -> str:
+    def caption(self, names=None) -> str:
+        """The moment in words: the action and its last three events so far. ``names`` (a
+        :class:`~entropy3d.systems.words.Names`: the viewer's) names the model and tells each
+        event in its rulebook's words with its clauses (:func:`~entropy3d.systems.words.told`);
+        None: the model's id and the events' own text."""
         step = self.step
         if step is None:
             return "starting positions" + (f" - {len(self.steps)} actions: n to step, space to play"
@@ -153,10 +157,15 @@ class Timeline:
         activation = self.replay.activations[step.activation]
         action = activation.actions[step.action]
         what = action.plan or action.action.kind.replace("_", " ")  # a shot, a tag: its kind
-        lines = [f"turn {activation.turn}, {activation.model_id}, action {action.index + 1}: {what}  "
+        who = activation.model_id if names is None else names.rider(activation.model_id)
+        lines = [f"turn {activation.turn}, {who}, action {action.index + 1}: {what}  "
                  f"({self.index + 1}/{len(self.steps)}, t {self.t:.2f}s)"]
-        lines += [e.text for e in action_events(activation, step.action)
-                  if e.t_s <= self.t or e.kind in ("move", "test")][-3:]
+        shown = [e for e in action_events(activation, step.action) if e.t_s <= self.t or e.kind in ("move", "test")]
+        if names is None:
+            return "\n".join(lines + [e.text for e in shown][-3:])
+        from entropy3d.systems.words import told
+
+        lines += [told(e, names) for e in shown][-3:]
         return "\n".join(lines)
 
 

@@ -146,6 +146,14 @@ class EntropyCityEngine:
         action that rides nothing) and the dice of ``rng``: the next state and its events."""
         return resolve(state, action, facts, rng, self.ruleset, self.table)
 
+    def test_odds(self, tn: int, stress: int):
+        """The exact :class:`~entropy3d.rules.odds.Odds` of a test at ``tn`` taken at ``stress``,
+        pushed as the rules push it (EC-DICE-*): what a checked move's ``tests`` cost, for a
+        preview (`entropy3d plan`, the viewer's typed plan)."""
+        from entropy3d.rules.odds import exact_odds
+
+        return exact_odds(tn, stress, self.ruleset)
+
     def apply_ruling(self, state: State, model_id: str, wounds: int, speed_change_kph: float, why: str,
                      clauses: Sequence[str], rider: str) -> tuple[State, list[Event]]:
         """A ruling of the rulebook played beside this one on ``rider``'s ride, applied to

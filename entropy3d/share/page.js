@@ -448,6 +448,8 @@
     for (const id of ["prev", "play", "next", "slider", "counter", "replay-keys"]) document.getElementById(id).hidden = true;
     for (const id of Object.values(toggles)) document.getElementById(id).parentElement.hidden = true;
   }
+  // a rulebook whose figures pivot has no turning templates to lay
+  if (!data.templates.length) document.getElementById("show-templates").parentElement.hidden = true;
   const keys = { " ": () => setPlaying(!timeline.playing), n: () => { setPlaying(false); goTo(timeline.index + 1, true); },
                  p: () => { setPlaying(false); goTo(timeline.index - 1, true); }, v: topDown };
   keys.ArrowRight = keys.n; keys.ArrowLeft = keys.p;

@@ -28,7 +28,12 @@ def _points(points: np.ndarray) -> list[list[float]]:
 
 def template_lines(table: Table) -> list:
     """The turning templates (EC-TMPL-1) laid at the origin facing +x, as [template, points]: the
-    page moves them to each action's starting pose (they are rigid), so they are written once."""
+    page moves them to each action's starting pose (they are rigid), so they are written once.
+    None for a rulebook whose figures pivot (``turns_on_templates``): the page hides the toggle."""
+    from entropy3d.scene.systemrules import system_of
+
+    if not system_of(table, played=True).turns_on_templates:
+        return []
     return [[name.split("-")[0], _points(points)]
             for name, points in template_polylines(Pose(0.0, 0.0, 0.0, 0.0), table.ruleset)]
 

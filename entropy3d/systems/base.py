@@ -100,6 +100,12 @@ class GameSystem:
     """an attack's modifier on the sight line's label ("in partial cover, -1 to hit")"""
     out_banner: ClassVar[str] = "OUT OF ACTION"
     """the banner over a figure its rules put out of the game"""
+    action_examples: ClassVar[tuple[str, ...]] = ()
+    """a few of its actions as a player types them for a model (``parse_action``'s words: "walk:
+    straight 3", "shoot"), for a prompt that asks for one (the viewer's typing line)"""
+    turns_on_templates: ClassVar[bool] = False
+    """its models turn along the table's turning templates (tight, medium and wide arcs,
+    EC-TMPL-1): the viewer's t and the share page lay them at a model; figures that pivot have none"""
     mission_names: ClassVar[Mapping[str, str]] = {}
     """its missions' names for people where the id in title case is not the name ("getaway": "The Getaway")"""
     drives_vehicles: ClassVar[bool] = False

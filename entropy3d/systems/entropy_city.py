@@ -59,6 +59,8 @@ class EntropyCity(GameSystem):
     SEATING = "entropy3d.game.entropy_city_player:seat_players"
     scripted = True
     riders = True
+    action_examples = ("s2: straight 8, left medium 5", "attack TARGET with chicken")
+    turns_on_templates = True
     mission_names = {"grab_n_go": "Grab n Go", "vip_takedown": "VIP Takedown", "jailbreak": "Jailbreak",
                      "rescue_survive": "Rescue & Survive", "corners": "Corners", "hoon_hour": "Hoon Hour"}
 

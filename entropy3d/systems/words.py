@@ -96,6 +96,12 @@ def lines(events: Iterable[Event], names: Names) -> list[tuple[str, str]]:
     return [("" if is_routine(e) else sentence(e, names), detail(e)) for e in events]
 
 
+def told(event: Event, names: Names) -> str:
+    """An event on one line for a caption: its sentence in its rulebook's words, then its clauses
+    in brackets ("Rammer: ram at a Top Speed of 110 MPH: ... (SW-RAM)")."""
+    return sentence(event, names) + (f" ({', '.join(event.clauses)})" if event.clauses else "")
+
+
 def reading_chars(events: Iterable[Event], names: Names) -> int:
     """How many characters a person must read to follow ``events`` (the sentences; the small
     print is there for those who want it)."""
@@ -138,4 +144,4 @@ def plain_lines(event: Event, names: Names) -> list[str]:
 
 __all__ = ["HARM", "VERDICTS", "Names", "bust_out", "conditions_words", "detail", "dice", "dice_untold", "found_text",
            "headline", "heading_words", "is_key_moment", "is_routine", "lines", "piece_name", "plain_lines",
-           "reading_chars", "rulebook_of", "sentence", "status_words"]
+           "reading_chars", "rulebook_of", "sentence", "status_words", "told"]

@@ -11,6 +11,9 @@ Keys and mouse (also shown in the window, h toggles them):
   to select it
 - drag the selected model: try it elsewhere (it stands on the surface under the mouse);
   [ and ] turn it 15 degrees; u undoes the last try
+- e: type an action for the selected model in the scene's rulebook's words (an Entropy City
+  plan, a chase's "drive: straight 12", a gang fighter's "shoot"), checked as it is typed by the
+  engine the game loop plays and taken on Enter as one activation (:mod:`entropy3d.viewer.planning`)
 - m then two clicks: measure (straight and along the ground, inches; levels at both ends; between
   two models from base edge to base edge first)
 - left-drag elsewhere orbit, right-drag pan, wheel/+/- zoom, arrows orbit, c centre (on the
@@ -39,9 +42,9 @@ import numpy as np
 from entropy3d.errors import DisplayUnavailable, EntropyError, ViewerUsageError
 from entropy3d.geometry import Pose
 from entropy3d.viewer.overlays import ViewerOverlays
-from entropy3d.viewer.typing_line import ViewerTyping
+from entropy3d.viewer.typing_line import ViewerTyping, wrapped
 
-HELP = ("click: select / target   drag model: what if   [ ]: turn   e: type a plan   u: undo   s: save the table   "
+HELP = ("click: select / target   drag model: what if   [ ]: turn   e: type an action   u: undo   s: save the table   "
         "Tab: next model   Esc: clear   m: measure\n"
         "drag: orbit   right-drag: pan   wheel/+/-: zoom   c: centre   v: top-down   space: play   n/p: step   "
         ", .: speed   f: follow   l t r: sight lines, templates, ruler   h: help   q: quit")
@@ -177,7 +180,11 @@ class Viewer(ViewerOverlays, ViewerTyping):
         self.lines = LineBatch()
         self.labels = ScreenLabels(base)
         self.questions = TableQuestions(table, geometry)
-        start = replay.header.initial if replay is not None else table.initial_state(geometry.surface_height)
+        from entropy3d.viewer.planning import SceneRules
+
+        #: the rulebook played here and its engine, the game loop's: a typed action is its
+        self.rules = SceneRules(table, geometry)
+        start = replay.header.initial if replay is not None else self.rules.initial_state()
         self.timeline = Timeline(replay, start)
         self.show = {"l": False, "t": False, "r": False}
         self.playing, self.speed, self.follow = False, 1.0, False
@@ -195,10 +202,9 @@ class Viewer(ViewerOverlays, ViewerTyping):
             base.finalExitCallbacks.append(self._leave_game)  # q or the window closed: the game so far is written
         self.save_refused = ""
         self.undo: list[tuple[str | None, Pose | None]] = []  # (model, pose before) or (None, None): a ride
-        self.ridden: list[tuple[object, list[str]]] = []  # (state after, event lines) of each plan ridden here
+        self.ridden: list[tuple[object, list[str]]] = []  # (state after, event lines) of each action taken here
         self.plan_entry = None
         self.plan_preview = None
-        self._riding = None  # (producer, probe), made on the first plan
         self.measuring: list[np.ndarray] | None = None
         #: the model each measured point is on (None: a point of the table)
         self.measured_models: list[str | None] = []
@@ -212,8 +218,10 @@ class Viewer(ViewerOverlays, ViewerTyping):
         self.dirty, self.drawing = True, False
         self.centre, self.yaw, self.pitch, self.distance = self._fitting_view()
         self._drag = None
+        # on a dark card: an action's account runs over the light roofs of the table's far side
         self.caption = OnscreenText(text="", parent=base.a2dTopLeft, pos=(0.04, -0.08), scale=0.045,
-                                    fg=(1, 1, 1, 1), align=TextNode.ALeft, mayChange=True, shadow=(0, 0, 0, 0.8))
+                                    fg=(1, 1, 1, 1), align=TextNode.ALeft, mayChange=True, shadow=(0, 0, 0, 0.8),
+                                    bg=(0, 0, 0, 0.45))
         self.panel = OnscreenText(text="", parent=base.a2dTopRight, pos=(-0.04, -0.08), scale=0.042,
                                   fg=(1, 1, 1, 1), align=TextNode.ARight, mayChange=True, shadow=(0, 0, 0, 0.9))
         self.help = OnscreenText(text=HELP, parent=base.a2dBottomCenter, pos=(0, 0.09), scale=0.033,
@@ -409,6 +417,9 @@ class Viewer(ViewerOverlays, ViewerTyping):
 
     def _toggle_and_refresh(self, key: str) -> None:
         self.toggle(key)
+        if key == "t" and not self.rules.system.turns_on_templates:
+            pivot = f"{self.rules.system.title}: its figures pivot, no turning templates"
+            self.notice = pivot if self.show[key] else ""
         self.refresh()
 
     def select(self, model_id: str | None) -> None:
@@ -603,16 +614,16 @@ class Viewer(ViewerOverlays, ViewerTyping):
         if self.live is not None and not self.live.done:
             caption = f"a game of {self.table.name}: turn {max(1, self.live.state().turn)} of {self.live.header.turns}"
         elif self.ridden:  # the timeline's moment no longer stands: the plans ridden here moved it on
-            caption = f"{len(self.ridden)} plan{'s' if len(self.ridden) != 1 else ''} ridden here from " + (
+            caption = f"{len(self.ridden)} action{'s' if len(self.ridden) != 1 else ''} taken here from " + (
                 "the starting positions" if self.timeline.step is None else f"action {self.timeline.index + 1}")
         else:
-            caption = self.timeline.caption()
+            caption = "\n".join(wrapped(self.timeline.caption(self.questions.names)))
         if self.timeline.steps:
             caption += f"\nplay speed x{self.speed:g}" + ("   following the active model" if self.follow else "")
             if self.slider is not None and len(self.timeline.steps) > 1:
                 self.slider.setValue(max(0, self.timeline.index) / (len(self.timeline.steps) - 1))
         if self.ridden:
-            caption += "\nridden here (u undoes): " + "; ".join(self.ridden[-1][1][-3:])
+            caption += "\n" + self.taken_words()
         if self.live is not None:
             caption += f"\n{self.live_words()}"
         if self.notice:

@@ -37,7 +37,7 @@ class ViewerOverlays:
         from entropy3d.viewer.marks import RULER, shot_colour
 
         pose = poses[focus]
-        if self.show["t"]:
+        if self.show["t"] and self.rules.system.turns_on_templates:
             shade = {"tight": (1, 0.4, 0.3, 1), "medium": (1, 0.8, 0.2, 1), "wide": (0.4, 0.9, 1, 1)}
             for name, points in template_polylines(pose, self.table.ruleset):
                 self.lines.add([points], shade[name.split("-")[0]], 2.0, top=False)
@@ -62,7 +62,8 @@ class ViewerOverlays:
             self.lines.add([np.array([[was.x, was.y, was.z + 0.2], [now.x, now.y, now.z + 0.2]])], GHOST, 2.0)
             if model_id in self.standing:  # the reason in full is in the panel and the state file
                 self._ring(model_id, now, NO_SHOT, margin=0.8)
-                clauses = re.findall(r"\((EC-[A-Z-]+)\)", self.standing[model_id])
+                # any rulebook's clause ids ("(EC-TER-BUILDING)", "(GANG-MOVE)", "(SW-VEH-1)")
+                clauses = re.findall(r"\(([A-Z]+(?:-[A-Z0-9]+)+)\)", self.standing[model_id])
                 self.labels.add("cannot stand here" + (f" ({', '.join(clauses)})" if clauses else ""),
                                 (now.x, now.y, now.z + 3.4), NO_SHOT)
 
@@ -97,8 +98,8 @@ class ViewerOverlays:
         self.lines.add([front_half_points(pose)], FRONT_ARC, 2.0, top=False)  # what it sees out of (EC-LOS-2)
         self.sight_labels, self.sight_results = self.questions.sight(self.selected, poses, self.game_state())
         names = self.questions.names
-        lines = [self.questions.panel(self.game_state().models[self.selected],
-                                      self.table.model(self.selected).rider)]
+        lines = [self.questions.panel(self.game_state().models[self.selected], self.table.model(self.selected).rider,
+                                      self.rules.system, self.rules.engine.condition_words)]
         lines.append(f"at ({pose.x:.1f}, {pose.y:.1f})\", level {pose.z:.1f}\", facing {pose.facing_deg:.0f} deg")
         if self.selected in self.what_if and self.selected in self.start_poses():
             lines.append(self.moved_words(self.selected))
@@ -174,7 +175,7 @@ class ViewerOverlays:
                 self.questions.names.rider(asked[1].model_id)), *options]))
             return
         if preview is None:
-            self._set_text(self.panel, self.panel.getText() + "\ntype a plan, e.g. s2: straight 8, left medium 5")
+            self._set_text(self.panel, self.panel.getText() + "\n" + self.rules.hint())
             return
         if preview.refused_path is not None:  # where the plan would run into what refused it
             from entropy3d.viewer.marks import NO_SHOT
@@ -187,7 +188,9 @@ class ViewerOverlays:
             self.lines.add([path], TARGETED, 3.0)
             end = preview.move.end_pose
             self._ring(self.selected, Pose(end.x, end.y, end.facing_deg, z), TARGETED)
-        self._set_text(self.panel, self.panel.getText() + "\n" + "\n".join(preview.lines()))
+        # the engine names figures by id; the user knows them by name
+        told = self.questions.names.named_all("\n".join(preview.lines()))
+        self._set_text(self.panel, self.panel.getText() + "\n" + told)
 
     # -- output ----------------------------------------------------------------------------------
 

@@ -248,9 +248,14 @@ class TableQuestions:
             edge = float(a.distance(b))
         return Measure(start, end, float(np.linalg.norm(end - start)), ground, profile, edge)
 
-    def panel(self, model, loadout) -> str:
+    def panel(self, model, loadout, played=None, condition_words=None) -> str:
         """The selection panel: who the rider is and its numbers (``model``: a
-        :class:`~entropy3d.rules.state.ModelState`; ``loadout``: the scene's rider)."""
+        :class:`~entropy3d.rules.state.ModelState`; ``loadout``: the scene's rider). ``played``:
+        the rulebook played here (a :class:`~entropy3d.systems.base.GameSystem`); one whose models
+        are no riders on bikes (a gang's fighters, a chase's vehicles) is told in its own words:
+        :meth:`figure_panel`, its conditions in ``condition_words`` (its engine's)."""
+        if played is not None and not played.riders:
+            return self.figure_panel(model, played, condition_words or {})
         gun = f", {model.gun} ({model.ammo} shots)" if model.gun else ""
         return "\n".join([
             f"{self.names.rider(model.id)} ({model.id})",
@@ -259,4 +264,25 @@ class TableQuestions:
             f"conditions: {', '.join(model.conditions) or 'none'}" + ("   stopped" if model.stopped else ""),
             f"loadout: {model.weapon}{gun}; dodge {model.dodge}, protection {model.protection}"
             + (f", strength {loadout.strength}" if loadout is not None and loadout.strength is not None else ""),
+        ])
+
+    def figure_panel(self, model, played, condition_words) -> str:
+        """The selection panel of a figure of a rulebook without riders (``played``): its name,
+        gang and rulebook, its vehicle (a rulebook that drives them), whether it is in the game in
+        that rulebook's words (a chase's "wrecked") with the wounds it may still take and any stress
+        on it, its conditions in the rulebook's words and the numbers the scene gives it (``stats:``)."""
+        from entropy3d.systems.words import conditions_words, status_words
+
+        stats = self.table.model(model.id).stats or {}
+        vehicle = f"   vehicle: {model.bike_type.replace('_', ' ')}" if played.drives_vehicles else ""
+        return "\n".join([
+            f"{self.names.rider(model.id)} ({model.id})",
+            f"gang: {self.names.gang(model.gang)}   {played.title}{vehicle}",
+            f"{status_words(model.status, played.out_banner)}, "
+            f"{model.wounds} wound{'' if model.wounds == 1 else 's'} left"
+            # stress its rulebook has put on it (a 10acity figure's, TEN-STRESS); none in most
+            + (f", stress {model.stress} of {model.max_stress}" if model.stress else ""),
+            "conditions: " + (conditions_words(model.conditions, condition_words) if model.conditions else "none"),
+            "stats: " + (", ".join(f"{key.replace('_', ' ')} {str(value).replace('_', ' ')}"
+                                   for key, value in stats.items()) or "the rulebook's own"),
         ])

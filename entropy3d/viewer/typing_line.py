@@ -11,6 +11,21 @@ import sys
 import time
 from pathlib import Path
 
+#: characters a line of the caption's account of an action taken here holds, and its lines at most
+TOLD_WIDTH, TOLD_LINES = 84, 12
+
+
+def wrapped(text: str, width: int = TOLD_WIDTH) -> list[str]:
+    """The lines of ``text``, each longer than ``width`` characters wrapped under itself (two
+    spaces further in), never at a clause's hyphen ("(SW-" / "CRIT)")."""
+    import textwrap
+
+    lines = []
+    for line in text.splitlines():
+        indent = line[:len(line) - len(line.lstrip())]
+        lines += textwrap.wrap(line, width, subsequent_indent=indent + "  ", break_on_hyphens=False) or [""]
+    return lines
+
 
 class ViewerTyping:
     """Plans, a game's answers and the saved table (attributes set by ``Viewer``)."""
@@ -69,37 +84,31 @@ class ViewerTyping:
         self.changed_at = time.perf_counter()
         self.preview(self.plan_entry.get())
 
-    def _probe(self):
-        if self._riding is None:
-            from entropy3d.game.session import make_producer
-            from entropy3d.game.tableview import TableView
-
-            # the table with its sight: a ride from a replay's state may pass a rider on overwatch
-            self._riding = (make_producer("geometric", self.table, self.geometry), TableView(self.table, self.geometry))
-        return self._riding
-
     def preview(self, text: str, asked=None) -> None:
-        """Check ``text`` for the selected model where it stands now and show the answer; in a
-        game played here, against the game as it stands when its question (``asked``: the
-        ``(gang, question)`` waiting, read once by the caller; looked up when None) is a plan."""
-        from entropy3d.viewer.planning import preview_plan, preview_state
+        """Check ``text`` for the selected model where it stands now, in the scene's rulebook
+        (:attr:`rules`), and show the answer; in a game played here, against the game as it stands
+        when its question (``asked``: the ``(gang, question)`` waiting, read once by the caller;
+        looked up when None) is a plan."""
+        from entropy3d.viewer.planning import preview_state
 
         if asked is None and self.live is not None:
             asked = self.live.question()
         if asked is not None:
             question = asked[1]
-            self.plan_preview = (preview_plan(question.state, question.model_id, text, self.table.ruleset,
-                                              self._probe()[1]) if question.kind == "plan" and text.strip() else None)
+            self.plan_preview = (self.rules.preview(question.state, question.model_id, text, activate=False)
+                                 if question.kind == "plan" and text.strip() else None)
             self.refresh()
             return
         state = preview_state(self.game_state(), self.timeline.step is None and not self.ridden)
-        self.plan_preview = preview_plan(state, self.selected, text, self.table.ruleset, self._probe()[1])
+        self.plan_preview = self.rules.preview(state, self.selected, text, seed=len(self.ridden) + 1)
         self.refresh()
 
     def ride_plan(self, text: str) -> None:
-        """Ride ``text`` for the selected model along the one path (geometric producer) and show
-        what happened; u undoes it. A refused plan stays open with its clause."""
-        from entropy3d.viewer.planning import preview_state, ride_plan
+        """Take ``text`` for the selected model as one activation along the one path, in the
+        scene's rulebook (geometric producer), and show what happened in its words; u undoes it.
+        A refused action stays open with its clause."""
+        from entropy3d.systems.words import told
+        from entropy3d.viewer.planning import preview_state
 
         if self.live is not None and not self.live.done:
             asked = self.live.question()  # read once: the game's thread may ask the next any moment
@@ -108,23 +117,33 @@ class ViewerTyping:
                 self.close_plan()
                 return
             self.preview(text, asked)
-            if asked[1].kind == "plan" and (self.plan_preview is None or self.plan_preview.move is None):
+            if asked[1].kind == "plan" and (self.plan_preview is None or self.plan_preview.checked is None):
                 self.plan_entry["focus"] = 1  # refused (or empty): the line stays open with the clause
                 return
             self.live.answer(text)
             self.close_plan()
             return
         self.preview(text)
-        if self.plan_preview.move is None:
+        if self.plan_preview.checked is None:
             self.plan_entry["focus"] = 1
             return
-        producer, probe = self._probe()
         state = preview_state(self.game_state(), self.timeline.step is None and not self.ridden)
-        steps = ride_plan(state, self.selected, text, self.table.ruleset, producer, probe, seed=len(self.ridden) + 1)
+        steps = self.rules.ride(state, self.selected, text, seed=len(self.ridden) + 1)
         self.what_if.pop(self.selected, None)
-        self.ridden.append((steps[-1].after, [event.text for step in steps for event in step.events]))
+        names = self.questions.names
+        said = [told(event, names) for step in steps for event in step.events]
+        self.ridden.append((steps[-1].after, said or [f"{names.rider(self.selected)}: {text}"]))
         self.undo.append((None, None))
         self.close_plan()
+
+    def taken_words(self) -> str:
+        """The caption's account of the last action taken here: each event's sentence on lines of
+        its own (:func:`wrapped`: a chase's ram tells six events, clear of the panel on the
+        right), at most :data:`TOLD_LINES` lines, then how many more."""
+        lines = wrapped("\n".join("  " + said for said in self.ridden[-1][1]))
+        more = len(lines) - TOLD_LINES
+        shown = lines[:TOLD_LINES - 1] + [f"  ... {more + 1} more lines"] if more > 0 else lines
+        return "\n".join(["taken here (u undoes):", *shown])
 
     def close_plan(self) -> None:
         if self.plan_entry is not None:

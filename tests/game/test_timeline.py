@@ -58,3 +58,26 @@ def test_seeking_a_replay_with_no_action_stays_at_the_starting_poses():
     timeline.seek(0.5)
     timeline.next()
     assert timeline.index == -1 and timeline.step is None
+
+
+def test_TAG_MOVE_the_caption_tells_a_rulebooks_game_in_its_own_words():
+    """Clause TAG-MOVE: a replay of the tag rulebook stepped in the viewer names the runner (Ash,
+    not red_1) and tells its walk in the rulebook's sentence with its clause, as the film and the
+    share page do; without names it keeps the id and the event's own text."""
+    from pathlib import Path
+
+    from entropy3d.game import play_game
+    from entropy3d.scene import load_scene
+    from entropy3d.systems.words import Names
+
+    scene = Path(__file__).parents[1] / "data" / "tag_yard.yaml"
+    replay = play_game(scene, seed=0, turns=1, producer="geometric")
+    timeline = Timeline(replay, replay.header.initial)
+    timeline.next()
+    activation = replay.activations[timeline.step.activation]
+    names = Names.of_table(load_scene(scene))
+    told, plain = timeline.caption(names).splitlines(), timeline.caption().splitlines()
+    assert f", {names.rider(activation.model_id)}, action 1: walk:" in told[0]
+    assert f", {activation.model_id}, action 1: walk:" in plain[0]
+    assert told[1].startswith(f"{names.rider(activation.model_id)} walks ") and told[1].endswith("(TAG-MOVE)")
+    assert plain[1] == activation.actions[timeline.step.action].events[0].text

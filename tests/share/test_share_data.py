@@ -236,3 +236,19 @@ def test_the_page_paints_the_table_with_the_films_paint_windows_and_frame():
     hull = np.asarray(carried["hull"])
     assert hull[:, 2].max() == pytest.approx(geometry.bounds()[1][2], abs=0.01)
     assert hull[:, 0].min() < 0 < geometry.width < hull[:, 0].max()
+
+
+@pytest.mark.parametrize("scene, laid", [("scenes/crossroads.yaml", True), ("scenes/systems/car_chase.yaml", True),
+                                         ("scenes/systems/gang_fight.yaml", False),
+                                         ("scenes/systems/rooftop_skirmish.yaml", False),
+                                         ("tests/data/tag_yard.yaml", False)])
+def test_EC_TMPL_1_turning_templates_are_laid_only_for_a_rulebook_that_turns_on_them(scene, laid):
+    """Clause EC-TMPL-1: the page lays the table's turning templates for Entropy City's riders and
+    the chase's vehicles (its turns follow their arcs); a gang fighter, a 10acity figure and a tag
+    runner pivot, so their page has none to lay (and hides the toggle)."""
+    from entropy3d.share.steps import template_lines
+
+    templates = template_lines(load_scene(Path(__file__).parents[2] / scene))
+    assert bool(templates) == laid
+    if laid:
+        assert {name for name, _ in templates} == {"tight", "medium", "wide"}

@@ -375,7 +375,8 @@ def test_EC_SPD_2_plan_preview_refuses_with_its_clause_then_rides_and_undoes(xvf
         ridden = window.wait(lambda s: not s["plan_open"] and s["ridden"])
         shot(window, "13-plan-ridden", tmp_path)
         assert ridden["poses"]["komodo_1"][:2] == pytest.approx([start[0] - 8.0, start[1]], abs=0.05)
-        assert any("straight 8" in line for line in ridden["ridden"][-1])
+        # told in the rulebook's words with its clauses, as `entropy3d activate` tells it
+        assert any('Viper rides 8"' in line and "EC-MOVE-1" in line for line in ridden["ridden"][-1])
         window.key("u")
         window.wait(lambda s: not s["ridden"] and s["poses"]["komodo_1"] == start)
     finally:

@@ -220,6 +220,8 @@ class ChaseVehicles(GameSystem):
     drives_vehicles = True
     rules: ChaseRules
     ENGINE = "entropy3d.systems.chase_vehicles.engine:ChaseEngine"
+    action_examples = ("drive: straight 12", "drive: left tight 3, straight 10")
+    turns_on_templates = True  # its turns follow the table's templates' arcs (driving.turn_radius_in)
     #: "module:attribute" of the player factories, imported when asked for (they read the table)
     PLAYERS = {"auto": "entropy3d.systems.chase_vehicles.player:ChasePlayer"}
 

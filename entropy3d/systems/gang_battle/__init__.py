@@ -254,6 +254,7 @@ class GangBattle(ArmedFigures, GameSystem):
     sentence = Imported("entropy3d.systems.gang_battle.sentences:sentence")
     roll_details = Imported("entropy3d.systems.gang_battle.sentences:roll_details")
     ENGINE = "entropy3d.systems.gang_battle.engine:engine_for"
+    action_examples = ("walk: straight 3", "shoot", "charge TARGET")
     #: "module:attribute" of the player factories, imported when asked for (they read the table)
     PLAYERS = {"auto": "entropy3d.systems.gang_battle.player:GangPlayer"}
 

@@ -49,4 +49,5 @@ class Tag(GameSystem):
     out_banner = "TAGGED"
     sentence = Imported("entropy3d.systems.tag.sentences:sentence")
     ENGINE = "entropy3d.systems.tag.engine:TagEngine"
+    action_examples = ("walk: straight 3", "tag RUNNER")
     PLAYERS: ClassVar[Mapping[str, str]] = {"auto": "entropy3d.systems.tag.player:TagPlayer"}

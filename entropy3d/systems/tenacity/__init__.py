@@ -187,6 +187,7 @@ class TenacityTactics(ArmedFigures, GameSystem):
     sentence = Imported("entropy3d.systems.tenacity.sentences:sentence")
     dice_untold = Imported("entropy3d.systems.tenacity.sentences:dice_untold")
     ENGINE = "entropy3d.systems.tenacity.engine:engine_for"
+    action_examples = ("walk: straight 3", "attack", "defend")
     #: "module:attribute" of the player factories, imported when asked for (they read the table)
     PLAYERS = {"auto": "entropy3d.systems.tenacity.player:TenacityPlayer"}
 
