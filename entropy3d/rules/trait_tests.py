@@ -101,8 +101,8 @@ def rider_test(model: ModelState, kind: str, tn: int, stress: int, rng: np.rando
     ``tn_has_mods``: ``tn`` already carries the traits' change (an attack's TN,
     :func:`entropy3d.rules.attacks.target_tn`, as in :func:`duel`), so only the stats are added."""
     mods = test_mods(model if stress == model.stress else model.but(stress=stress), kind, ruleset)
-    roll = roll_test(tn + (0 if tn_has_mods else mods.tn), stress, rng, ruleset, policy, model.max_stress, mods.bonus)
-    return with_stat(roll, mods.optional, DiceRules.from_ruleset(ruleset), model.max_stress)
+    return roll_test(tn + (0 if tn_has_mods else mods.tn), stress, rng, ruleset, policy, model.max_stress,
+                     mods.bonus, mods.optional)
 
 
 def reads_strength(traits: Mapping[str, object], ruleset: Ruleset) -> bool:
