@@ -325,6 +325,7 @@ def resolve(state: State, action: Action, facts: Facts | None, rng: np.random.Ge
     leaves the pose the ride gave, sees nothing and places wrecks without it.
     """
     action = stress_traits.with_trait_pushes(action, state, ruleset)  # EC-TRAIT: Rage Filled
+    action = law.with_npc_pushes(action, state)  # EC-LAW: a police rider tests as an NPC
     # EC-TRAIT: every test of the rider's in this action (the pickup's too) rolls with the dice
     # choices of the traits its player declared, while their uses last
     push = choice_traits.tested_with(state.model(action.model_id), action.push, action.traits_used,
