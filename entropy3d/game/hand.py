@@ -48,7 +48,8 @@ class Question:
     def prompt(self, rider: str) -> str:
         """The question in words (``rider``: the model's name)."""
         said = {"plan": f"{rider}, action {self.index + 1}: type a plan (e.g. s2: straight 8), Enter rides it",
-                "attack": f"{rider} may attack: type 1-{len(self.options)} or Enter for none",
+                "attack": f"{rider} may attack: type 1-{len(self.options)}, or TARGET with WEAPON (pistol x2, "
+                          "kick own push 2), or Enter for none",
                 "overwatch": f"{rider} is on overwatch: y remains on it, n rides"}[self.kind]
         return f"{said}  (refused: {self.refusal})" if self.refusal else said
 
@@ -104,7 +105,8 @@ class HandChooser:
     (``sit-at-tn``, EC-DICE-5), makes no kick, and the melee defence is the rules' default; the
     attacks offered are those the rules allow, by number, and Enter makes none."""
 
-    considers_kicks = False
+    #: a person is offered every attack the rules allow: kicks and taunts too (EC-MEL-KICK, EC-TRAIT)
+    considers_kicks = True
     push = "sit-at-tn"
 
     def __init__(self, seat: HandSeat):
@@ -147,6 +149,11 @@ class HandChooser:
         return True
 
     def choose_attack(self, view, options: Sequence) -> object | None:
+        """The attack typed: an option's number, or its words as a script writes them (``k1 with
+        pistol x2``, ``k1 with kick own push 2``; :func:`~entropy3d.game.attack_words.option_named`),
+        Enter for none; anything else is asked again with why."""
+        from entropy3d.game.attack_words import option_named
+
         if not options:
             return None
         words = tuple(f"{option.kind} at {option.target}" + (f", TN {option.tn}" if option.tn else "")
@@ -160,7 +167,14 @@ class HandChooser:
                 return None
             if text.isdigit() and 1 <= int(text) <= len(options):
                 return options[int(text) - 1]
-            refusal = f"{text!r} is not one of 1-{len(options)}"
+            try:
+                chosen = option_named(options, text) if " with " in text else None
+            except (IllegalPlanError, ValueError) as refused:
+                refusal = str(refused).splitlines()[0]
+                continue
+            if chosen is not None:
+                return chosen
+            refusal = f"{text!r} is not one of 1-{len(options)}, nor TARGET with WEAPON of those offered"
 
     def remain_on_overwatch(self, view) -> bool:
         refusal = ""

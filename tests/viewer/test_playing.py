@@ -103,3 +103,65 @@ def test_a_game_that_cannot_be_played_by_hand_is_refused_clearly(tmp_path):
     seeded = runner.invoke(app, ["view", str(SMALL_TABLE), "--seed", "3"])
     assert seeded.exit_code == 1 and "give --play GANG too" in seeded.output
     assert list(tmp_path.glob("*-played-*.jsonl")) == []
+
+
+def _typed(chooser, view, options, answers: list[str]):
+    """The attack a person types in the viewer (``answers`` in turn, each to the question the
+    game's thread posts) and the questions it was asked."""
+    import threading
+
+    chosen, asked = [], []
+    thread = threading.Thread(target=lambda: chosen.append(chooser.choose_attack(view, options)))
+    thread.start()
+    deadline = time.monotonic() + 30
+    while answers and time.monotonic() < deadline:
+        question = chooser.seat.question
+        if question is None:
+            time.sleep(0.005)
+            continue
+        asked.append(question)
+        chooser.seat.answer(answers.pop(0))
+    thread.join(30)
+    return chosen[0], asked
+
+
+def test_EC_MEL_KICK_EC_GUN_SPLIT_a_hand_played_rider_types_a_kick_or_a_split_shot():
+    """Clauses EC-MEL-KICK, EC-GUN-SPLIT (issue 45: every declarable action from the viewer too).
+    Viper (k1: chain, pistol, 5 shots) base to base beside Ash (h1) after its move, played by
+    hand: the attacks offered are the chain, the pistol and a kick (a person is offered kicks, as a
+    script is; no chicken from the side). Typed as a script writes them: "h1 with pistol x2" is
+    the pistol's two shots, split; "h1 with kick own push 2" kicks its own bike 2" away; "h1 with
+    pistol x0" is refused with the fix and asked again, and Enter makes no attack."""
+    from entropy3d.game.entropy_city_player import EntropyCityPlayer
+    from entropy3d.game.hand import HandChooser, HandSeat
+    from entropy3d.game.players import ActionView
+    from entropy3d.rules.engine import EntropyCityEngine
+    from entropy3d.rules.facts import Sight
+    from entropy3d.rules.kick import KickPlan
+    from tests.rules.conftest import load_rules
+    from tests.rules.test_attacks import Table, armed, side_by_side
+
+    class OpenTable(Table):
+        """A flat open table that sees everything: nothing in a kicked bike's way."""
+
+        def solid_under_base(self, outline, z):
+            return None
+
+        def rest_level(self, xy, z):
+            return z
+
+    rules = load_rules()
+    table = OpenTable(Sight(1.0, True, 3.0))
+    state = armed(side_by_side(0.0, weapon="chain", gun="pistol", ammo=5), "k1")
+    chooser = HandChooser(HandSeat("komodo"))
+    player = EntropyCityPlayer("komodo", EntropyCityEngine(rules, table), chooser, {"hades": "sit-at-tn"})
+    view = ActionView(state, state.model("k1"), 0, table, rules)
+    options = player.attack_options(view)
+    assert sorted(o.kind for o in options) == ["chain", "kick", "pistol"]
+    shot, asked = _typed(chooser, view, options, ["h1 with pistol x2"])
+    assert (shot.kind, shot.target, shot.shots) == ("pistol", "h1", 2) and not asked[0].refusal
+    assert "TARGET with WEAPON" in asked[0].prompt("Viper")
+    kick, _ = _typed(chooser, view, options, ["h1 with kick own push 2"])
+    assert (kick.kind, kick.kick) == ("kick", KickPlan(own=True, push_in=2.0))
+    none, asked = _typed(chooser, view, options, ["h1 with pistol x0", ""])
+    assert none is None and "say a gun's shots as x2" in asked[1].refusal
