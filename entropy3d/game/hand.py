@@ -34,7 +34,8 @@ class Question:
     """What the game asks the person playing a gang.
 
     kind: ``plan`` (the plan of the model's action ``index``, 0-based), ``attack`` (one of
-    ``options``, or none) or ``overwatch`` (remain on it, yes or no). model_id: whose. state: the
+    ``options``, or none), ``overwatch`` (remain on it, yes or no) or ``defence`` (a melee attack
+    on the model, ``options`` saying whose: dodge or attack back, EC-MEL-DEF). model_id: whose. state: the
     game as it stands when asked (a plan is checked against it). refusal: why the last answer was
     refused ("" for none)."""
 
@@ -50,7 +51,9 @@ class Question:
         said = {"plan": f"{rider}, action {self.index + 1}: type a plan (e.g. s2: straight 8), Enter rides it",
                 "attack": f"{rider} may attack: type 1-{len(self.options)}, or TARGET with WEAPON (pistol x2, "
                           "kick own push 2), or Enter for none",
-                "overwatch": f"{rider} is on overwatch: y remains on it, n rides"}[self.kind]
+                "overwatch": f"{rider} is on overwatch: y remains on it, n rides",
+                "defence": f"{rider} is attacked ({', '.join(self.options)}): a attacks back, d or Enter "
+                           "dodges"}[self.kind]
         return f"{said}  (refused: {self.refusal})" if self.refusal else said
 
 
@@ -175,6 +178,22 @@ class HandChooser:
             if chosen is not None:
                 return chosen
             refusal = f"{text!r} is not one of 1-{len(options)}, nor TARGET with WEAPON of those offered"
+
+    def choose_defence(self, view, attacker_id: str, weapon: str) -> str:
+        """How the person's rider answers a melee attack the rules let it answer either way
+        (EC-MEL-DEF): ``a`` (attack back) or ``d`` / Enter (dodge); asked again otherwise."""
+        from entropy3d.rules.attacks import ATTACK_BACK, DODGE
+
+        refusal = ""
+        while True:
+            asked = Question("defence", view.model.id, view.action_index, view.state,
+                             (f"{attacker_id} with {weapon}",), refusal)
+            text = self.seat.ask(asked).strip().lower()
+            if text in ("a", "attack", "attack back", "back"):
+                return ATTACK_BACK
+            if text in ("", "d", "dodge"):
+                return DODGE
+            refusal = f"{text!r}: answer a (attack back) or d (dodge)"
 
     def remain_on_overwatch(self, view) -> bool:
         refusal = ""

@@ -18,7 +18,8 @@ SMALL_TABLE = Path(__file__).resolve().parents[1] / "data" / "small_table.yaml"
 
 
 def answer_all(live: LiveGame, plans: list[str], seen: list) -> None:
-    """Answer every question until the game ends: the plans in turn, no attack, no overwatch."""
+    """Answer every question until the game ends: the plans in turn, no attack, a dodge, no
+    overwatch."""
     deadline = time.monotonic() + 300
     while not live.done and time.monotonic() < deadline:
         asked = live.question()
@@ -30,7 +31,7 @@ def answer_all(live: LiveGame, plans: list[str], seen: list) -> None:
         if question.kind == "plan":
             live.answer(plans.pop(0) if plans else "s1: straight 1")
         else:
-            live.answer("" if question.kind == "attack" else "n")
+            live.answer("" if question.kind in ("attack", "defence") else "n")
     assert live.done
 
 
@@ -165,3 +166,61 @@ def test_EC_MEL_KICK_EC_GUN_SPLIT_a_hand_played_rider_types_a_kick_or_a_split_sh
     assert (kick.kind, kick.kick) == ("kick", KickPlan(own=True, push_in=2.0))
     none, asked = _typed(chooser, view, options, ["h1 with pistol x0", ""])
     assert none is None and "say a gun's shots as x2" in asked[1].refusal
+
+
+def test_EC_MEL_DEF_a_hand_played_rider_attacked_in_melee_chooses_to_attack_back():
+    """Clause EC-MEL-DEF (issue 45: the defensive attack from the viewer too). Viper (k1, played
+    by the game: it strikes Ash with its chain) attacks Ash (h1, lead pipe, played by hand in the
+    viewer), which is armed, not surprised (side on) and not stopped: the rules leave Ash the
+    choice, so Ash's person is asked ("Ash is attacked (k1 with chain): a attacks back, d or Enter
+    dodges"); "x" is asked again, "a" makes the attack one met by an attack back, Enter a dodge.
+    Where the rules leave no choice (a kick, no weapon back) nobody is asked: a dodge."""
+    import threading
+
+    from entropy3d.game.entropy_city_player import entropy_city_players
+    from entropy3d.game.hand import HandChooser, HandSeat
+    from entropy3d.game.players import ActionView
+    from entropy3d.rules.attacks import ATTACK_BACK, DODGE
+    from entropy3d.rules.engine import EntropyCityEngine
+    from entropy3d.rules.facts import Sight
+    from tests.rules.conftest import load_rules
+    from tests.rules.test_attacks import Table, armed, side_by_side
+
+    class Striker:
+        """The game's chooser for Viper: its chain on the first target offered."""
+
+        push, considers_kicks = "sit-at-tn", False
+
+        def choose_attack(self, view, options):
+            return next(o for o in options if o.kind == "chain")
+
+    rules = load_rules()
+    table = Table(Sight(1.0, True, 3.0))
+    state = armed(side_by_side(0.3, weapon="chain"), "k1")
+    state = state.with_model(state.model("h1").but(weapon="leadpipe"))
+    seat = HandSeat("hades")
+    players = entropy_city_players(EntropyCityEngine(rules, table), {"komodo": Striker(), "hades": HandChooser(seat)})
+    view = ActionView(state, state.model("k1"), 0, table, rules)
+
+    def attack(answers: list[str]):
+        made, asked = [], []
+        thread = threading.Thread(target=lambda: made.append(players["komodo"]._attack(view, None)))
+        thread.start()
+        while thread.is_alive():
+            question = seat.question
+            if question is not None and answers:
+                asked.append(question)
+                seat.answer(answers.pop(0))
+            time.sleep(0.005)
+        return made[0], asked
+
+    back, asked = attack(["x", "a"])
+    assert back.defence == ATTACK_BACK and [q.kind for q in asked] == ["defence", "defence"]
+    assert asked[0].prompt("Ash") == "Ash is attacked (k1 with chain): a attacks back, d or Enter dodges"
+    assert "answer a (attack back) or d (dodge)" in asked[1].refusal
+    dodge, _ = attack([""])
+    assert dodge.defence == DODGE
+    unarmed = state.with_model(state.model("h1").but(weapon=None))
+    view = ActionView(unarmed, unarmed.model("k1"), 0, table, rules)
+    plain, asked = attack([])
+    assert plain.defence == DODGE and asked == []
