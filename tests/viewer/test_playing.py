@@ -112,7 +112,7 @@ def _typed(chooser, view, options, answers: list[str]):
     import threading
 
     chosen, asked = [], []
-    thread = threading.Thread(target=lambda: chosen.append(chooser.choose_attack(view, options)))
+    thread = threading.Thread(target=lambda: chosen.append(chooser.choose_attack(view, options)), daemon=True)
     thread.start()
     deadline = time.monotonic() + 30
     while answers and time.monotonic() < deadline:
@@ -123,6 +123,7 @@ def _typed(chooser, view, options, answers: list[str]):
         asked.append(question)
         chooser.seat.answer(answers.pop(0))
     thread.join(30)
+    assert chosen, f"the viewer still asks: {chooser.seat.question}"
     return chosen[0], asked
 
 
@@ -224,3 +225,39 @@ def test_EC_MEL_DEF_a_hand_played_rider_attacked_in_melee_chooses_to_attack_back
     view = ActionView(unarmed, unarmed.model("k1"), 0, table, rules)
     plain, asked = attack([])
     assert plain.defence == DODGE and asked == []
+
+
+def test_EC_ACT_PASS_a_hand_played_holder_types_its_pass_by_name():
+    """Clause EC-ACT-PASS (issue 45: pickup and pass from the viewer too). Grab n Go: Viper (k1)
+    holds package_1 after its move, Hawk (k2, its gang's) rides base to base beside it: the rules
+    offer the pass in lieu of its attack (a holder makes no attack), and the person types it as a
+    script writes it, "k2 with pass" (or its number); a pass to a rider not offered, "h1 with
+    pass", is asked again."""
+    import dataclasses
+
+    from entropy3d.game.entropy_city_player import EntropyCityPlayer
+    from entropy3d.game.hand import HandChooser, HandSeat
+    from entropy3d.game.players import ActionView
+    from entropy3d.geometry import Pose
+    from entropy3d.rules.engine import EntropyCityEngine
+    from entropy3d.rules.facts import Sight
+    from entropy3d.rules.state import Item
+    from tests.rules.conftest import load_rules
+    from tests.rules.test_attacks import Table, armed, side_by_side
+
+    rules = load_rules()
+    table = Table(Sight(1.0, True, 3.0))
+    state = armed(side_by_side(0.3, weapon="chain"), "k1")
+    viper = state.model("k1")
+    hawk = viper.but(id="k2", pose=Pose(viper.pose.x, viper.pose.y + 42 / 25.4 + 0.3, 0))
+    state = state.with_model(hawk)
+    state = dataclasses.replace(state, mission="grab_n_go", exits={"komodo": "east", "hades": "west"},
+                                items=(Item("package_1", viper.pose.x, viper.pose.y, carrier="k1", held=0),))
+    chooser = HandChooser(HandSeat("komodo"))
+    player = EntropyCityPlayer("komodo", EntropyCityEngine(rules, table), chooser, {"hades": "sit-at-tn"})
+    view = ActionView(state, state.model("k1"), 0, table, rules)
+    options = player.attack_options(view)
+    assert [(o.kind, o.target) for o in options] == [("pass", "k2")]
+    passed, asked = _typed(chooser, view, options, ["h1 with pass", "k2 with pass"])
+    assert (passed.kind, passed.target) == ("pass", "k2")
+    assert "nor TARGET with WEAPON of those offered" in asked[1].refusal
