@@ -12,6 +12,12 @@ so that the same scene, plans and seed give byte-identical files)::
                 "model_after": the model's state after the step}],
      "state": the game state after the activation}
 
+An activation the rules refuse writes what the engine refused instead of its steps
+(:func:`refusal_json`)::
+
+    {"scene": ..., "model": ..., "seed": ...,
+     "refused": {"action": N (1-based), "plan": ..., "clause": ..., "message": ...}}
+
 Each step is the one path's triple: the checked action, what the producer found, what the rules
 decided (:mod:`entropy3d.game.step`).
 """
@@ -40,6 +46,15 @@ def report_json(scene_name: str, model_id: str, seed: int | None, steps: Sequenc
                    "model_after": step.after.model(model_id).to_json()} for step in steps],
         "state": steps[-1].after.to_json() if steps else None,
     }
+
+
+def refusal_json(scene_name: str, model_id: str, seed: int | None, refused, plans: Sequence[str]) -> dict:
+    """The report of an activation the engine refused (``refused``: its
+    :class:`~entropy3d.errors.IllegalPlanError`, with the 1-based ``action`` of ``plans`` it
+    refused): the clause it names, for a program to read rather than the printed line."""
+    return {"scene": scene_name, "model": model_id, "seed": seed,
+            "refused": {"action": refused.action, "plan": plans[refused.action - 1], "clause": refused.clause,
+                        "message": refused.message}}
 
 
 def dumps(report: dict) -> str:

@@ -93,6 +93,11 @@ def _take_activation(scene: Path, model: str, plan: List[str], seed: Optional[in
     except IllegalPlanError as refused:
         if refused.action is None:
             raise
+        if json_out is not None:  # the engine's refusal, as the report records it (no step was kept)
+            from entropy3d.activation.report import refusal_json
+            from entropy3d.outputs import write_atomic
+
+            write_atomic(json_out, dumps(refusal_json(table.name, model, seed, refused, plan)).encode("utf-8"))
         raise fail(f"error: {option} {refused.action} {plan[refused.action - 1]!r}: {refused}") from None
     finally:
         rides.close()

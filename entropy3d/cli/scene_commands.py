@@ -88,6 +88,7 @@ def scene_summary(path: Path) -> dict:
     from entropy3d.scene import load_scene
     from entropy3d.scene.build import build_table_geometry
     from entropy3d.scene.npc_set_up import road_exits
+    from entropy3d.scene.table import checkpoint_radius_in
 
     table = load_scene(path)
     geometry = build_table_geometry(table)
@@ -134,7 +135,8 @@ def scene_summary(path: Path) -> dict:
            if spec.rescue_survive is not None else {}),
         **({"corners": {z.id: [float(v) for v in z.rect] for z in spec.corners.zones}}
            if spec.corners is not None else {}),
-        **({"hoon_hour": {c.id: [float(c.at[0]), float(c.at[1]), float(c.radius)] for c in spec.hoon_hour.checkpoints}}
+        **({"hoon_hour": {c.id: [float(c.at[0]), float(c.at[1]), checkpoint_radius_in(c, table.ruleset)]
+                          for c in spec.hoon_hour.checkpoints}}
            if spec.hoon_hour is not None else {}),
         **({"law": law_summary(spec, table.ruleset)} if spec.law else {}),
     }

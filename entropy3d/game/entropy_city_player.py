@@ -22,7 +22,7 @@ from entropy3d.errors import IllegalPlanError
 from entropy3d.game.players import ActionView, AttackOption, Player
 from entropy3d.geometry import Pose, poses_along
 from entropy3d.rules.attack_odds import melee_odds, shot_odds
-from entropy3d.rules.attacks import ALONG, DODGE, weapon_kind
+from entropy3d.rules.attacks import ALONG, ATTACK_BACK, DODGE, melee_setup, weapon_kind
 from entropy3d.rules.bike_advantages import TAUNT
 from entropy3d.rules.charisma import INSPIRE, auto_shares
 from entropy3d.rules.choice_traits import ATTACK_WORD, auto_declared, auto_free_move, obliged_defence
@@ -41,10 +41,15 @@ MAX_ATTACK_IN = 40.0
 class EntropyCityPlayer:
     """The player of ``gang``: ``chooser`` chooses its plans and attacks; ``engine`` is the game's
     (:class:`~entropy3d.rules.engine.EntropyCityEngine`); ``pushes``: how each gang's player pushes
-    its luck (gang -> policy name), for a target's side of an attack."""
+    its luck (gang -> policy name), for a target's side of an attack; ``defenders``: each gang's
+    chooser, asked how a target of its gang answers a melee attack when the rules leave it the
+    choice (``choose_defence``: a person playing in the viewer; the others dodge unless a trait
+    obliges, EC-MEL-DEF)."""
 
-    def __init__(self, gang: str, engine, chooser: Player, pushes: Mapping[str, str]):
+    def __init__(self, gang: str, engine, chooser: Player, pushes: Mapping[str, str],
+                 defenders: Mapping[str, Player] | None = None):
         self.gang, self.engine, self.chooser, self.pushes = gang, engine, chooser, dict(pushes)
+        self.defenders = dict(defenders or {})
         self._declined: tuple[str, int, int] | None = None
 
     @property
@@ -222,6 +227,16 @@ class EntropyCityPlayer:
                               defender_push=defender_push, from_pose=action.from_pose, kick=action.kick)
         return AttackOption(action.weapon, target.id, odds.tn, action.from_pose, odds, defender_push)
 
+    def _defence(self, view: ActionView, choice: AttackOption) -> str | None:
+        """How the target's own player answers ``choice`` (a dodge or an attack back, EC-MEL-DEF)
+        when it has a say (``choose_defence``: a person) and the rules leave the choice; None
+        otherwise (the automatic choice)."""
+        target = view.state.model(choice.target)
+        ask = getattr(self.defenders.get(target.gang), "choose_defence", None)
+        if ask is None or not _defences_open(self.engine, view.state, view.model.id, choice, view.probe):
+            return None
+        return ask(ActionView(view.state, target, 0, view.probe, view.ruleset), view.model.id, choice.kind)
+
     def _attack(self, view: ActionView, ridden: np.ndarray | None) -> Action | None:
         """The attack its chooser picks among the options, or None."""
         choice = self.chooser.choose_attack(view, self.attack_options(view, ridden))
@@ -230,12 +245,30 @@ class EntropyCityPlayer:
         defender_push = self.pushes.get(view.state.model(choice.target).gang, "sit-at-tn")
         said = getattr(self.chooser, "defence", None)  # the target's answer, where its chooser says it (a script)
         defence = said(view, choice) if said is not None and choice.kind not in (PASS, TAUNT) else None
+        if defence is None and choice.kind not in (PASS, TAUNT):
+            defence = self._defence(view, choice)
         if defence is None:
             defence = obliged_defence(view.state, view.model.id, choice.target, choice.kind, self.engine.ruleset,
                                       choice.from_pose) if choice.kind not in (PASS, TAUNT) else DODGE  # EC-TRAIT
         return self._declared(Action.attack(view.model.id, choice.target, choice.kind, choice.push or self.push,
                                             defender_push, defence=defence, from_pose=choice.from_pose,
                                             kick=choice.kick, shots=choice.shots), view, ATTACK_WORD)
+
+
+def _defences_open(engine, state: State, attacker_id: str, choice: AttackOption, table) -> bool:
+    """Whether the target of a melee attack may answer it either way (EC-MEL-DEF): the rules let
+    it attack back (not surprised, armed, not stopped) and its traits oblige neither (the engine's
+    check accepts a dodge and an attack back)."""
+    if weapon_kind(choice.kind, engine.ruleset) != "melee" or choice.kind == KICK or not melee_setup(
+            state, attacker_id, choice.target, choice.kind, ATTACK_BACK, engine.ruleset, choice.from_pose).back:
+        return False
+    for defence in (DODGE, ATTACK_BACK):
+        try:
+            engine.check(state, Action.attack(attacker_id, choice.target, choice.kind, from_pose=choice.from_pose,
+                                              defence=defence), table)
+        except IllegalPlanError:
+            return False
+    return True
 
 
 def _last(taken: Sequence, which):
@@ -252,7 +285,7 @@ def _poses_along(ridden: np.ndarray | None, end: Pose) -> list[Pose]:
 def entropy_city_players(engine, choosers: Mapping[str, Player]) -> dict[str, EntropyCityPlayer]:
     """Every gang's player on the one loop, from its chooser (gang -> chooser)."""
     pushes = {gang: chooser.push for gang, chooser in choosers.items()}
-    return {gang: EntropyCityPlayer(gang, engine, chooser, pushes) for gang, chooser in choosers.items()}
+    return {gang: EntropyCityPlayer(gang, engine, chooser, pushes, choosers) for gang, chooser in choosers.items()}
 
 
 def seat_players(system, engine, seating) -> dict[str, EntropyCityPlayer]:

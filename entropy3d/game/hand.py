@@ -34,7 +34,8 @@ class Question:
     """What the game asks the person playing a gang.
 
     kind: ``plan`` (the plan of the model's action ``index``, 0-based), ``attack`` (one of
-    ``options``, or none) or ``overwatch`` (remain on it, yes or no). model_id: whose. state: the
+    ``options``, or none), ``overwatch`` (remain on it, yes or no) or ``defence`` (a melee attack
+    on the model, ``options`` saying whose: dodge or attack back, EC-MEL-DEF). model_id: whose. state: the
     game as it stands when asked (a plan is checked against it). refusal: why the last answer was
     refused ("" for none)."""
 
@@ -48,8 +49,11 @@ class Question:
     def prompt(self, rider: str) -> str:
         """The question in words (``rider``: the model's name)."""
         said = {"plan": f"{rider}, action {self.index + 1}: type a plan (e.g. s2: straight 8), Enter rides it",
-                "attack": f"{rider} may attack: type 1-{len(self.options)} or Enter for none",
-                "overwatch": f"{rider} is on overwatch: y remains on it, n rides"}[self.kind]
+                "attack": f"{rider} may attack: type 1-{len(self.options)}, or TARGET with WEAPON (pistol x2, "
+                          "kick own push 2), or Enter for none",
+                "overwatch": f"{rider} is on overwatch: y remains on it, n rides",
+                "defence": f"{rider} is attacked ({', '.join(self.options)}): a attacks back, d or Enter "
+                           "dodges"}[self.kind]
         return f"{said}  (refused: {self.refusal})" if self.refusal else said
 
 
@@ -104,7 +108,8 @@ class HandChooser:
     (``sit-at-tn``, EC-DICE-5), makes no kick, and the melee defence is the rules' default; the
     attacks offered are those the rules allow, by number, and Enter makes none."""
 
-    considers_kicks = False
+    #: a person is offered every attack the rules allow: kicks and taunts too (EC-MEL-KICK, EC-TRAIT)
+    considers_kicks = True
     push = "sit-at-tn"
 
     def __init__(self, seat: HandSeat):
@@ -147,6 +152,11 @@ class HandChooser:
         return True
 
     def choose_attack(self, view, options: Sequence) -> object | None:
+        """The attack typed: an option's number, or its words as a script writes them (``k1 with
+        pistol x2``, ``k1 with kick own push 2``; :func:`~entropy3d.game.attack_words.option_named`),
+        Enter for none; anything else is asked again with why."""
+        from entropy3d.game.attack_words import option_named
+
         if not options:
             return None
         words = tuple(f"{option.kind} at {option.target}" + (f", TN {option.tn}" if option.tn else "")
@@ -160,7 +170,30 @@ class HandChooser:
                 return None
             if text.isdigit() and 1 <= int(text) <= len(options):
                 return options[int(text) - 1]
-            refusal = f"{text!r} is not one of 1-{len(options)}"
+            try:
+                chosen = option_named(options, text) if " with " in text else None
+            except (IllegalPlanError, ValueError) as refused:
+                refusal = str(refused).splitlines()[0]
+                continue
+            if chosen is not None:
+                return chosen
+            refusal = f"{text!r} is not one of 1-{len(options)}, nor TARGET with WEAPON of those offered"
+
+    def choose_defence(self, view, attacker_id: str, weapon: str) -> str:
+        """How the person's rider answers a melee attack the rules let it answer either way
+        (EC-MEL-DEF): ``a`` (attack back) or ``d`` / Enter (dodge); asked again otherwise."""
+        from entropy3d.rules.attacks import ATTACK_BACK, DODGE
+
+        refusal = ""
+        while True:
+            asked = Question("defence", view.model.id, view.action_index, view.state,
+                             (f"{attacker_id} with {weapon}",), refusal)
+            text = self.seat.ask(asked).strip().lower()
+            if text in ("a", "attack", "attack back", "back"):
+                return ATTACK_BACK
+            if text in ("", "d", "dodge"):
+                return DODGE
+            refusal = f"{text!r}: answer a (attack back) or d (dodge)"
 
     def remain_on_overwatch(self, view) -> bool:
         refusal = ""

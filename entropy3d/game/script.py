@@ -20,13 +20,13 @@ is an error naming the script, the entry and the clause, never a silent substitu
 
 from __future__ import annotations
 
-import dataclasses
 from pathlib import Path
 from typing import Literal, Optional, Sequence, Union
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from entropy3d.errors import IllegalPlanError, PlanError, ScriptError
+from entropy3d.game.attack_words import attack_parts, option_named
 from entropy3d.game.players import ActionView, AttackOption, AutoPlayer
 from entropy3d.rules.attacks import weapon_and_shots, weapon_kind
 from entropy3d.rules.bike_advantages import TAUNT
@@ -107,12 +107,6 @@ def load_script(path: str | Path) -> tuple[GameScript, Path, dict[str, int]]:
         return GameScript.model_validate(data or {}), path.resolve(), lines
     except ValidationError as error:
         raise ScriptError(path, schema_problems(error, lines, GameScript)) from None
-
-
-def attack_parts(attack: str) -> tuple[str, str]:
-    """``TARGET [with WEAPON]`` as (target, weapon); weapon '' when not named."""
-    target, _, weapon = (part.strip() for part in attack.partition(" with "))
-    return target, weapon
 
 
 def script_problems(script: GameScript, lines: dict[str, int], table) -> list[tuple[str, int | None, str]]:
@@ -307,11 +301,4 @@ class ScriptedPlayer:
         attacks = found[1].attacks
         if view.model.attacks_made >= len(attacks):  # each attack it was given once, in order
             return None
-        target, weapon = attack_parts(attacks[view.model.attacks_made])
-        if weapon.split() and weapon.split()[0].lower() == KICK:  # "kick [own] [push N] [pivot D]"
-            kick = parse_kick(weapon.split())
-            return next((dataclasses.replace(o, kick=kick) for o in options if o.target == target and o.kind == KICK),
-                        None)
-        named, shots = weapon_and_shots(weapon)  # "pistol x2": the gun's shots split (EC-GUN-SPLIT)
-        return next((dataclasses.replace(o, shots=shots) for o in options
-                     if o.target == target and (not named or o.kind == named)), None)
+        return option_named(options, attacks[view.model.attacks_made])  # kicks, split shots as written

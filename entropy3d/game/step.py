@@ -130,10 +130,10 @@ def activation(engine: Engine, state: State, model_id: str, plans: Sequence[str]
         raise IllegalPlanError(refused.clause, refused.message,
                                action=next(k for k, plan in enumerate(plans, start=1)
                                            if not _parses(engine, model_id, plan))) from None
-    moves = sum(1 for action in asked if action.kind != ATTACK)
-    if moves > per_activation:
-        raise IllegalPlanError("EC-TURN-3", f"{moves} plans given; an activation has {per_activation} "
-                                            f"actions: give at most {per_activation}")
+    moving = [number for number, action in enumerate(asked, start=1) if action.kind != ATTACK]
+    if len(moving) > per_activation:  # the first plan past the activation's actions is the one refused
+        raise IllegalPlanError("EC-TURN-3", f"{len(moving)} plans given; an activation has {per_activation} "
+                                            f"actions: give at most {per_activation}", action=moving[per_activation])
     steps = [take(engine, state, Action.activate(model_id), rng, producer, table)]
     for number, asked_for in enumerate(asked, start=1):
         model = steps[-1].after.model(model_id)

@@ -617,7 +617,10 @@ def resolve_shot(state: State, attacker_id: str, target_id: str, gun: str, shots
         # a stopped rider that shoots takes a focussed shot instead of recovering (EC-GUN-STOPPED)
         state = state.with_model(_tested(attacker.but(ammo=attacker.ammo - 1, only_moved=False, recovering=False),
                                          duel.attacker))
-        clauses = ("EC-GUN-1", "EC-GUN-2", "EC-COVER-1", "EC-DICE-2") + (("EC-GUN-SPLIT",) if shot else ()) \
+        # the shot was in sight as check found it: true LOS from the front half of the base
+        # (EC-LOS-2) to the bike itself (EC-LOS-4), enough of it visible (EC-COVER-1)
+        clauses = ("EC-GUN-1", "EC-GUN-2", "EC-COVER-1", "EC-LOS-2", "EC-LOS-4", "EC-DICE-2") + (
+            ("EC-GUN-SPLIT",) if shot else ()) \
             + target_clauses(target, ruleset, ranged=True)
         events.append(Event("attack", attacker.id,
                             f"{attacker.id} shoots {target.id} with a {gun}" + (f" (shot {shot + 1})" if shot else "")

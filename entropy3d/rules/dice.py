@@ -253,7 +253,7 @@ def with_stat(roll: TestRoll, stat: int, rules: DiceRules, max_stress: int | Non
     if stat <= 0 or roll.outcome is Outcome.CRIT:
         return roll
     added = judge(roll.dice, roll.stress, roll.tn, rules, max_stress, roll.bonus + stat)
-    return roll if added.total > rules.bust_over else added
+    return roll if added.total > rules.bust_over else replace(added, discarded=roll.discarded)
 
 
 def wants_push(roll: TestRoll, need: int, policy: Policy, rules: DiceRules) -> bool:
@@ -288,9 +288,12 @@ def pushed_die(rng: np.random.Generator, rules: DiceRules, policy: Policy, total
 
 
 def roll_test(tn: int, stress: int, rng: np.random.Generator, ruleset: Ruleset,
-              policy: Policy = sit_at_tn, max_stress: int | None = None, bonus: int = 0) -> TestRoll:
+              policy: Policy = sit_at_tn, max_stress: int | None = None, bonus: int = 0,
+              optional: int = 0) -> TestRoll:
     """Roll a standard test (EC-DICE-1): 2d10 + stress (+ ``bonus``, a stat traits add) vs
-    ``tn``, pushing per ``policy``."""
+    ``tn``, pushing per ``policy``; then ``optional``, a stat the rider may add once it sits
+    (:func:`with_stat`). The one roll of every rider's test (EC-TRAIT: the dice its traits choose,
+    the stats they add; :func:`entropy3d.rules.trait_tests.rider_test`)."""
     rules = DiceRules.from_ruleset(ruleset)
     dice, aside = first_dice(rng, rules, policy, stress, tn, max_stress)
     roll = judge(dice, stress, tn, rules, max_stress, bonus)
@@ -299,7 +302,8 @@ def roll_test(tn: int, stress: int, rng: np.random.Generator, ruleset: Ruleset,
         dice.append(die)
         aside += more
         roll = judge(dice, stress, tn, rules, max_stress, bonus)
-    return replace(roll, discarded=tuple(aside)) if aside else roll
+    roll = replace(roll, discarded=tuple(aside)) if aside else roll
+    return with_stat(roll, optional, rules, max_stress)
 
 
 @dataclass(frozen=True)
@@ -334,6 +338,5 @@ def resolve_bust(wounds: int, stress: int, rng: np.random.Generator, ruleset: Ru
     after = max(0, wounds - 1)
     if after == 0:
         return BustResult(wounds, 0, True, None, False)
-    remount = with_stat(roll_test(remount_tn(after, ruleset) + tn_mod, stress, rng, ruleset, policy, max_stress, bonus),
-                        optional, DiceRules.from_ruleset(ruleset), max_stress)
+    remount = roll_test(remount_tn(after, ruleset) + tn_mod, stress, rng, ruleset, policy, max_stress, bonus, optional)
     return BustResult(wounds, after, not remount.succeeded, remount, remount.succeeded)

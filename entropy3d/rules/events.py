@@ -10,7 +10,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from entropy3d.geometry import angle_between_deg
-from entropy3d.rules.dice import DiceRules, Policy, TestRoll, roll_test, sit_at_tn, with_stat
+from entropy3d.rules.dice import Policy, TestRoll, roll_test, sit_at_tn
 from entropy3d.rules.ruleset import Ruleset
 
 HEAD_ON = "head_on"
@@ -76,8 +76,7 @@ def _rolled(tn: int, stress: int, rng: np.random.Generator | None, ruleset: Rule
     """A test with what traits add to it (EC-TRAIT), or None without an rng."""
     if rng is None:
         return None
-    roll = roll_test(tn, stress, rng, ruleset, policy, max_stress, bonus)
-    return with_stat(roll, optional, DiceRules.from_ruleset(ruleset), max_stress)
+    return roll_test(tn, stress, rng, ruleset, policy, max_stress, bonus, optional)
 
 
 @dataclass(frozen=True)

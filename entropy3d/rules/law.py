@@ -13,18 +13,21 @@ table (status ``waiting``) and enter at the start of turn ``from_turn`` at one o
 entry points (:func:`law_enters`, the engine's roll choosing among several); whom they go for is
 :func:`law_targets` (the ``aggression`` option); what a rider has done is its ``impact``
 (:func:`tally_impact`); the NPC minimum is the push policy ``npc``
-(:class:`~entropy3d.rules.dice.NpcMinimum`). The
+(:class:`~entropy3d.rules.dice.NpcMinimum`), which the engine gives every test of a police rider
+whatever its player asked (:func:`with_npc_pushes`). The
 Law scores nothing and wins nothing (:func:`scoring_gangs`). Pure: the dice are injected.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from typing import Sequence
 
 import numpy as np
 
 from entropy3d.geometry import Pose
+from entropy3d.rules.dice import NPC_PUSH
 from entropy3d.rules.event import Event
 from entropy3d.rules.ruleset import Ruleset
 from entropy3d.rules.state import RIDING, WAITING, ModelState, State
@@ -35,6 +38,24 @@ from entropy3d.rules.vip import taken_by
 def is_law(model: ModelState) -> bool:
     """The model rides for the Law (EC-LAW)."""
     return model.law
+
+
+def with_npc_pushes(action, state: State):
+    """``action`` (a :class:`~entropy3d.rules.transition.Action`) with the NPC's push policy
+    (:data:`~entropy3d.rules.dice.NPC_PUSH`) for its rider when it rides for the Law and, for an
+    attack, for its target when that does: "If an NPC is involved in a test, it must have a minimum
+    to roll before giving up. At this time it's 15." (EC-LAW; the rules data's ``npc:``). The
+    rulebook's rule, not a player's choice: a script, the viewer or an automatic player asking
+    another push for a police rider gets this one."""
+    def npc_push(model_id: str | None, asked):
+        model = state.models.get(model_id) if model_id is not None else None
+        return NPC_PUSH if model is not None and model.law else asked
+
+    push = npc_push(action.model_id, action.push)
+    defender_push = npc_push(action.target if action.kind == "attack" else None, action.defender_push)
+    if (push, defender_push) == (action.push, action.defender_push):
+        return action
+    return dataclasses.replace(action, push=push, defender_push=defender_push)
 
 
 def scoring_gangs(gangs: Sequence[str], state: State) -> list[str]:

@@ -8,7 +8,7 @@ from typing import Literal
 
 from pydantic import Field
 
-from entropy3d.rules.specbase import NonNeg, NonNegInt, PosInt, Strict
+from entropy3d.rules.specbase import NonNeg, NonNegInt, Pos, PosInt, Strict
 
 
 class TurfWarScoring(Strict):
@@ -41,6 +41,8 @@ class JailbreakScoring(Strict):
     stop_within_in: NonNeg = Field(description="inches from a door or window a stop frees the NPC (EC-MISSION-JAIL)")
     npc_tn: PosInt = Field(description="the NPC's test to get out (EC-MISSION-JAIL)")
     escape: PosInt = Field(description="VP for carrying the NPC off the table through a road exit")
+    opening_on_wall_in: Pos = Field(description="inches from the jail's outline a door or window of the scene may "
+                                                "stand and be on its walls")
 
 
 class RescueSurviveScoring(Strict):
@@ -62,6 +64,7 @@ class HoonHourScoring(Strict):
     checkpoint: NonNegInt = Field(description="VP for each checkpoint passed in order (EC-MISSION-HOON)")
     finish: PosInt = Field(description="VP for the first rider round the circuit")
     laps: PosInt = Field(description="laps of the circuit a rider rides to finish")
+    radius_in: Pos = Field(le=24, description="inches: the radius of a scene's checkpoint that gives none")
 
 
 class NpcSpec(Strict):
@@ -87,6 +90,7 @@ class LawSpec(Strict):
     from_turn: PosInt
     enter_speed: PosInt
     file_gap_in: NonNeg
+    edge_entry_in: Pos = Field(description="inches in from an open table edge where `law: on` enters")
     aggression: Literal["named_then_impact", "impact", "nearest"]
     named_until_turn: NonNegInt
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from entropy3d.rules import trait_tests
 from entropy3d.rules.attacks import (
     ATTACK_BACK,
     _hit,
@@ -24,7 +25,7 @@ from entropy3d.rules.attacks import (
 )
 from entropy3d.rules.bike_advantages import advantage_bike
 from entropy3d.rules.combat import KICK, attack_stress, base_gap_in
-from entropy3d.rules.dice import Outcome, policy_named, roll_test
+from entropy3d.rules.dice import Outcome, policy_named
 from entropy3d.rules.event import Event, roll_text
 from entropy3d.rules.ruleset import Ruleset
 from entropy3d.rules.state import ModelState, State
@@ -65,7 +66,9 @@ def resolve_in_turn(state: State, attacker_id: str, target_id: str, weapon: str,
     """A melee attack met by an attack back, resolved in turn (:func:`strikes_first` names who goes
     first): the first side's test, its hit (stress, wounds, a headshot for the attacker's weapon),
     its bust; then the other's test with its stress now, if both are still in the game. Each side
-    hits on its own TN, as in an attack back (EC-MEL-DEF)."""
+    hits on its own TN, as in an attack back (EC-MEL-DEF), and tests as it would there, with the stats
+    its traits add (:func:`~entropy3d.rules.trait_tests.rider_test`, the kinds :func:`duel
+    <entropy3d.rules.trait_tests.duel>` gives the two sides)."""
     first = strikes_first(state, attacker_id, target_id, weapon, ATTACK_BACK, ruleset, from_pose)
     setup = melee_setup(state, attacker_id, target_id, weapon, ATTACK_BACK, ruleset, from_pose)
     attacker, target = state.model(attacker_id), state.model(target_id)
@@ -81,7 +84,9 @@ def resolve_in_turn(state: State, attacker_id: str, target_id: str, weapon: str,
         striker, struck = state.model(striker.id), state.model(struck.id)
         if not (striker.in_play and struck.in_play):
             break
-        roll = roll_test(tn, striker.stress, rng, ruleset, policy_named(how, ruleset), striker.max_stress)
+        kind = trait_tests.MELEE if striker.id == attacker_id else trait_tests.ATTACK_BACK
+        roll = trait_tests.rider_test(striker, kind, tn, striker.stress, rng, ruleset, policy_named(how, ruleset),
+                                      tn_has_mods=True)  # EC-TRAIT: True Power, Do You Even Lift Bro?
         rolls[striker.id] = roll
         spec = melee_spec(arm, ruleset)
         kill = roll.succeeded and striker.id == attacker_id and bool(

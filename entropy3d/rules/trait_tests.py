@@ -95,12 +95,14 @@ def test_mods(model: ModelState, kind: str, ruleset: Ruleset) -> TestMods:
 
 
 def rider_test(model: ModelState, kind: str, tn: int, stress: int, rng: np.random.Generator, ruleset: Ruleset,
-               policy: Policy) -> TestRoll:
+               policy: Policy, *, tn_has_mods: bool = False) -> TestRoll:
     """A test of ``model``'s at ``stress`` (:func:`~entropy3d.rules.dice.roll_test`) with what its
-    traits do to a test of ``kind`` (:func:`test_mods`): the TN, a stat it must add, one it may."""
+    traits do to a test of ``kind`` (:func:`test_mods`): the TN, a stat it must add, one it may.
+    ``tn_has_mods``: ``tn`` already carries the traits' change (an attack's TN,
+    :func:`entropy3d.rules.attacks.target_tn`, as in :func:`duel`), so only the stats are added."""
     mods = test_mods(model if stress == model.stress else model.but(stress=stress), kind, ruleset)
-    roll = roll_test(tn + mods.tn, stress, rng, ruleset, policy, model.max_stress, mods.bonus)
-    return with_stat(roll, mods.optional, DiceRules.from_ruleset(ruleset), model.max_stress)
+    return roll_test(tn + (0 if tn_has_mods else mods.tn), stress, rng, ruleset, policy, model.max_stress,
+                     mods.bonus, mods.optional)
 
 
 def reads_strength(traits: Mapping[str, object], ruleset: Ruleset) -> bool:

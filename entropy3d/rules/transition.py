@@ -329,11 +329,18 @@ def resolve(state: State, action: Action, facts: Facts | None, rng: np.random.Ge
     leaves the pose the ride gave, sees nothing and places wrecks without it.
     """
     action = stress_traits.with_trait_pushes(action, state, ruleset)  # EC-TRAIT: Rage Filled
-    after, events = _resolve(state, action, facts, rng, ruleset, table)
+    action = law.with_npc_pushes(action, state)  # EC-LAW: a police rider tests as an NPC
+    # EC-TRAIT: every test of the rider's in this action (the pickup's too) rolls with the dice
+    # choices of the traits its player declared, while their uses last
+    push = choice_traits.tested_with(state.model(action.model_id), action.push, action.traits_used,
+                                     action.plan.action if action.plan else None, ruleset)
+    tested = action if push is action.push else dataclasses.replace(action, push=push)
+    after, events = _resolve(state, tested, facts, rng, ruleset, table)
     if action.kind in (MOVE, FORCED) and after.items:  # EC-ACT-PICKUP: a ride near an item tries for it
         after, picked = items.pick_up(after, action.model_id, None if facts is None else facts.trajectory,
-                                       action.push, rng, ruleset)
+                                       push, rng, ruleset)
         events = events + picked
+    after = choice_traits.count_uses(after, action.model_id, push)
     if after.items and after.mission in npc.NPC_MISSIONS:  # EC-MISSION-JAIL: a stop by the jail frees its NPC
         plan_action = action.plan.action if action.kind == MOVE and action.plan is not None else None
         after, freed = npc_actions.free_the_npc(state, after, action.model_id, plan_action, rng, ruleset)
@@ -370,12 +377,8 @@ def aftermath(before: State, after: State, kind: str, actor: str, events: list[E
 def _resolve(state: State, action: Action, facts: Facts | None, rng: np.random.Generator,
              ruleset: Ruleset, table: TableChecks | None) -> tuple[State, list[Event]]:
     """:func:`resolve` before the wrecks are placed, the actor's attack allowance kept
-    (:func:`_attack_allowance`)."""
-    push = choice_traits.tested_with(state.model(action.model_id), action.push, action.traits_used,
-                                     action.plan.action if action.plan else None, ruleset)  # EC-TRAIT dice choices
-    after, events = _apply(state, action if push is action.push else dataclasses.replace(action, push=push), facts,
-                           rng, ruleset, table)
-    after = choice_traits.count_uses(after, action.model_id, push)
+    (:func:`_attack_allowance`); ``action.push`` carries the declared traits' dice choices."""
+    after, events = _apply(state, action, facts, rng, ruleset, table)
     after, said = choice_traits.after_action(after, action.kind, action.model_id, events, ruleset)  # EC-TRAIT
     events = events + said
     before = state.model(action.model_id)

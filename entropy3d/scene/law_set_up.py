@@ -11,9 +11,6 @@ from entropy3d.rules.ruleset import Ruleset
 from entropy3d.rules.table_marks import Entry, LawPlan
 from entropy3d.scene.schema import Gang, Law, Model, Rider, SceneSpec
 
-#: inches in from an open edge where `law: on` enters (a police base is 2.95" long)
-EDGE_ENTRY_IN = 2.0
-
 
 def law_spec(spec: SceneSpec) -> Law | None:
     """The scene's Law set-up (``law: on`` is every default), None without the Law."""
@@ -24,16 +21,17 @@ def law_spec(spec: SceneSpec) -> Law | None:
 
 def law_plan(spec: SceneSpec, ruleset: Ruleset) -> LawPlan | None:
     """When and where the scene's Law enters: its ``from_turn`` (else the rules data's) and its
-    ``enter`` points, else the middle of every open table edge, ``EDGE_ENTRY_IN`` in, facing in."""
+    ``enter`` points, else the middle of every open table edge, the rules data's
+    ``law.edge_entry_in`` in from it (DECISION there), facing in."""
     law = law_spec(spec)
     if law is None:
         return None
     entries = tuple(Entry(float(e.at[0]), float(e.at[1]), float(e.facing)) for e in law.enter)
     if not entries:
         width, depth, edges = spec.table.width, spec.table.depth, spec.table.edges
-        middle = {"south": Entry(width / 2, EDGE_ENTRY_IN, 90.0),
-                  "north": Entry(width / 2, depth - EDGE_ENTRY_IN, 270.0),
-                  "west": Entry(EDGE_ENTRY_IN, depth / 2, 0.0), "east": Entry(width - EDGE_ENTRY_IN, depth / 2, 180.0)}
+        inset = float(ruleset.data("law.edge_entry_in"))
+        middle = {"south": Entry(width / 2, inset, 90.0), "north": Entry(width / 2, depth - inset, 270.0),
+                  "west": Entry(inset, depth / 2, 0.0), "east": Entry(width - inset, depth / 2, 180.0)}
         entries = tuple(entry for edge, entry in middle.items() if edges.get(edge, "open") == "open")
     return LawPlan(int(law.from_turn or ruleset.data("law.from_turn")), entries)
 

@@ -16,8 +16,6 @@ from entropy3d.scene.yamlsource import line_of
 Problem = tuple[str, "int | None", str]
 #: inches: a road's end this near a table edge meets it
 ON_EDGE_IN = 0.01
-#: inches: a door or window this near the jail's outline is on its walls
-ON_WALL_IN = 0.5
 
 
 def road_exits(spec: SceneSpec) -> tuple[tuple[str, float, float], ...]:
@@ -40,7 +38,8 @@ def road_exits(spec: SceneSpec) -> tuple[tuple[str, float, float], ...]:
 def jail_problems(spec: SceneSpec, ruleset: Ruleset, lines: dict[str, int]) -> list[Problem]:
     """Jailbreak's set-up (EC-MISSION-JAIL): the jail a building of the scene whose footprint
     comes within ``missions.jailbreak.centre_in`` of the table's centre ("a building at the centre
-    of the board"), each opening within :data:`ON_WALL_IN` of its outline, then what the rulebook
+    of the board"), each opening within ``missions.jailbreak.opening_on_wall_in`` of its outline
+    (DECISION in the rules data), then what the rulebook
     asks (:func:`entropy3d.rules.npc.jail_set_up_problems`); each with the line of its key path."""
     from shapely import Point, Polygon
 
@@ -64,11 +63,13 @@ def jail_problems(spec: SceneSpec, ruleset: Ruleset, lines: dict[str, int]) -> l
             report("jailbreak.jail", f"{setup.jail} stands {gap:.1f}\" from the table's centre {centre}: the NPC is "
                                      f"\"locked inside a building at the centre of the board\"; choose a building "
                                      f"within {near:g}\" of it (missions.jailbreak.centre_in, EC-MISSION-JAIL)")
+        on_wall = float(ruleset.data("missions.jailbreak.opening_on_wall_in"))
         for k, (x, y) in enumerate(setup.openings):
             off = shape.exterior.distance(Point(float(x), float(y)))
-            if off > ON_WALL_IN:
+            if off > on_wall + 1e-9:
                 report(f"jailbreak.openings[{k}]", f"({float(x):g}, {float(y):g}) is {off:.1f}\" from {setup.jail}'s "
-                                                   f"walls: put each door and window on them (within {ON_WALL_IN:g}\")")
+                                                   f"walls: put each door and window on them (within {on_wall:g}\", "
+                                                   "missions.jailbreak.opening_on_wall_in)")
         centre = tuple(float(v) for v in shape.centroid.coords[0])
     said = jail_set_up_problems(centre, [(float(x), float(y)) for x, y in setup.openings], road_exits(spec),
                                 spec.table.edges, list(spec.gangs), float(spec.table.width), float(spec.table.depth))

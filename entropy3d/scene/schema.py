@@ -420,7 +420,8 @@ class RaceCheckpoint(Strict):
 
     id: Identifier
     at: Vec2 = Field(description="its centre, [x, y] inches")
-    radius: Number = Field(3.0, gt=0, le=24, description="inches: a rider's base within it passes it")
+    radius: Optional[Number] = Field(None, gt=0, le=24, description="inches: a rider's base within it passes it; "
+                                     "none: the rules data's missions.hoon_hour.radius_in")
 
 
 class HoonHour(Strict):

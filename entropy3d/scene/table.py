@@ -20,7 +20,7 @@ from entropy3d.rules.table_marks import Checkpoint, Zone
 from entropy3d.rules.trait_tests import reads_strength
 from entropy3d.scene.law_set_up import law_plan
 from entropy3d.scene.npc_set_up import npc_items, road_exits
-from entropy3d.scene.schema import Model, SceneSpec
+from entropy3d.scene.schema import Model, RaceCheckpoint, SceneSpec
 
 if TYPE_CHECKING:  # pragma: no cover
     import trimesh
@@ -143,5 +143,11 @@ class Table:
                      zones=() if course[0] is None else tuple(Zone(z.id, *(float(v) for v in z.rect))
                                                               for z in course[0].zones),
                      checkpoints=() if course[1] is None else tuple(
-                         Checkpoint(c.id, float(c.at[0]), float(c.at[1]), float(c.radius))
+                         Checkpoint(c.id, float(c.at[0]), float(c.at[1]), checkpoint_radius_in(c, self.ruleset))
                          for c in course[1].checkpoints))
+
+
+def checkpoint_radius_in(checkpoint: RaceCheckpoint, ruleset: Ruleset) -> float:
+    """A Hoon Hour checkpoint's radius, inches (EC-MISSION-HOON): the scene's, else the rules
+    data's ``missions.hoon_hour.radius_in`` (its DECISION: the rulebook gives a gate no size)."""
+    return float(checkpoint.radius if checkpoint.radius is not None else ruleset.data("missions.hoon_hour.radius_in"))

@@ -170,7 +170,9 @@ class ViewerOverlays:
         preview = self.plan_preview
         asked = self.live.question() if self.live is not None else None
         if asked is not None and asked[1].kind != "plan":
-            options = [f"  {k}. {option}" for k, option in enumerate(asked[1].options, start=1)]
+            # the attacks offered are typed by number; a defence's option (who attacks) is in its prompt
+            options = [f"  {k}. {option}" for k, option in enumerate(asked[1].options, start=1)
+                       if asked[1].kind == "attack"]
             self._set_text(self.panel, "\n".join([self.panel.getText(), asked[1].prompt(
                 self.questions.names.rider(asked[1].model_id)), *options]))
             return

@@ -17,8 +17,10 @@ from entropy3d.rules.law import law_enters, law_targets, tally_impact
 from entropy3d.rules.ruleset import Ruleset
 from entropy3d.rules.state import RIDING, WAITING, ModelState, State
 from entropy3d.rules.table_marks import Entry, LawPlan
+from entropy3d.rules.transition import Action
 from entropy3d.systems import find_system
 from entropy3d.systems.words import Names
+from tests.rules.test_attacks import attack
 
 RULES_FILE = Path(__file__).resolve().parents[2] / "rules" / "entropy_city.yaml"
 YARD = Path(__file__).resolve().parents[1] / "data" / "law_yard.yaml"
@@ -173,3 +175,24 @@ def test_EC_LAW_a_package_dropped_scores_for_the_defenders_not_the_law(rules):
         law=THREE_WAYS)
     after, [event] = missions.carry_packages(state, [])
     assert after.score == {"hades": 3, "komodo": 0} and event.figures["gangs"] == ["hades"]
+
+
+def test_EC_LAW_the_engine_gives_a_police_riders_tests_the_NPC_minimum_whatever_its_player_asks(rules, dice):
+    """Clause: EC-LAW. "If an NPC is involved in a test, it must have a minimum to roll before giving
+    up. At this time it's 15." The rule is the engine's, not the seat's: a script asking "never"
+    (no push) for a police rider gets the NPC's push all the same. law_1 (chain, TN 14) attacks Ash
+    (dodge 1), both asking "never": Ash dodges 2+2+1 = 5 and sits (its own "never"); law_1's 8+6 =
+    14 passes its TN but is under 15: it pushes, a 5: 19, a hit. Turned round, Ash's chain on law_1
+    (dodge 1): Ash's 9+8 = 17 sits; law_1 dodges 2+2+1 = 5, pushes under 15: +6 = 11, +3 = 14,
+    +2 = 16, and gives up there (16 < 17: hit)."""
+    ash = rider("h1", 10.0, 10.0, weapon="chain", dodge=1)
+    police = rider("law_1", 10.0, 10.0 + 42 / 25.4 + 0.9, weapon="chain", dodge=1, status=RIDING)
+    state = State(turn=2, mission="turf_war", models={"h1": ash, "law_1": police}, score={"hades": 0, "komodo": 0},
+                  law=THREE_WAYS)
+    _, events = attack(state, Action.attack("law_1", "h1", "chain", "never", "never"), rules, dice([8, 6, 2, 2, 5]))
+    swing = events[0]
+    assert (swing.rolls[0].dice, swing.rolls[1].dice, swing.figures["hit"]) == ((8, 6, 5), (2, 2), True)
+    _, events = attack(state, Action.attack("h1", "law_1", "chain", "never", "never"), rules,
+                       dice([9, 8, 2, 2, 6, 3, 2]))
+    swing = events[0]
+    assert (swing.rolls[0].dice, swing.rolls[1].dice, swing.rolls[1].total) == ((9, 8), (2, 2, 6, 3, 2), 16)

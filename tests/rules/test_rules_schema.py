@@ -113,11 +113,12 @@ def test_new_data_keys_are_declared_with_their_values(rules):
                                       "vip_takedown": {"takedown": 1},
                                       "grab_n_go": {"packages": 3, "hold_actions": 2, "escape": 1},
                                       "jailbreak": {"centre_in": 8.0, "stop_within_in": 4.0, "npc_tn": 16,
-                                                    "escape": 1},
+                                                    "escape": 1, "opening_on_wall_in": 0.5},
                                       "rescue_survive": {"npcs_per_gang": 1, "corner_in": 16.0, "deliver_in": 2.0,
                                                          "deliver": 1, "deliver_rival": 2},
                                       "corners": {"score_every": 1, "hold": 1, "parked_count": False},
-                                      "hoon_hour": {"checkpoint": 1, "finish": 3, "laps": 1}}
+                                      "hoon_hour": {"checkpoint": 1, "finish": 3, "laps": 1, "radius_in": 3.0}}
+    assert rules.data("law.edge_entry_in") == 2.0
     assert rules.data("rider_defaults") == {"wounds": 3, "dodge": 1, "strength": 1, "protection": 0}
     assert rules.spec.ride.step_height_in == 0.2 and rules.spec.missions.lovers_point_brawl.escaped == 2
 

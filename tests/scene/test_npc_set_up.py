@@ -42,7 +42,7 @@ def test_EC_MISSION_JAIL_a_jailbreak_set_up_wrong_is_refused_with_its_key_path_l
     assert said["jailbreak.jail"][0] == 4 and "shed stands 25.5\" from the table's centre (24.0, 24.0)" in \
         said["jailbreak.jail"][1] and "within 8\" of it (missions.jailbreak.centre_in" in said["jailbreak.jail"][1]
     assert said["jailbreak.openings[0]"][1] == "(4, 4) is 2.0\" from shed's walls: put each door and window on them " \
-                                               "(within 0.5\")"
+                                               "(within 0.5\", missions.jailbreak.opening_on_wall_in)"
     assert "jailbreak.openings[1]" in said  # (1, 1): 1.4" off the walls
     assert "no road leaves the table over an open edge" in said["roads"][1]
     ghost = write_scene(tmp_path, "name: No jail\nmission: jailbreak\njailbreak: {jail: keep, openings: [[4, 4]]}\n"

@@ -12,7 +12,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from entropy3d.errors import RulesDataError
+from entropy3d.errors import RulesDataError, SceneError
 from entropy3d.los.losrules import load_los_rules
 from entropy3d.rules.ruleset import Ruleset
 from entropy3d.scene import load_scene
@@ -124,3 +124,63 @@ def test_rider_defaults_come_from_the_rules_data(tmp_path):
     bundled = load_scene(SMALL_TABLE).model("h1").rider
     assert bundled.wounds == load_ruleset().data("rider_defaults.wounds") == 3
     assert bundled.max_stress == load_ruleset().data("max_stress.default") == 10
+
+
+def test_EC_MISSION_JAIL_EC_LAW_EC_MISSION_HOON_set_up_numbers_come_from_the_rules_data(tmp_path):
+    """The set-up numbers the rulebook leaves to a DECISION live in the rules data, not the code: a
+    jail's door on its walls within missions.jailbreak.opening_on_wall_in (0.5"), `law: on`
+    entering law.edge_entry_in (2") in from each open edge's middle, a checkpoint with no radius
+    of its own missions.hoon_hour.radius_in (3") round. A rules file with 2", 4" and 5": the Jail
+    yard's door moved to (18, 13), 1" off the jail's south wall, is refused by the bundled rules and
+    on the wall by these; the Law yard with `law: on` (36 x 24) enters at (18, 4) facing north,
+    (18, 20), (4, 12) and (32, 12); the Hoon yard's gate_a without its radius is 5" round (3" with
+    the bundled rules), gate_b keeps its own 2"."""
+    bundled = load_ruleset()
+    assert [bundled.data(key) for key in ("missions.jailbreak.opening_on_wall_in", "law.edge_entry_in",
+                                          "missions.hoon_hour.radius_in")] == [0.5, 2.0, 3.0]
+    rules, _ = edited(tmp_path, GAME_RULES, "opening_on_wall_in: 0.5}", "opening_on_wall_in: 2}")
+    rules, _ = edited(tmp_path, rules, "  edge_entry_in: 2", "  edge_entry_in: 4")
+    rules, _ = edited(tmp_path, rules, "radius_in: 3}", "radius_in: 5}")
+    data = REPO / "tests" / "data"
+
+    def yard(name: str, old: str, new: str, with_rules: bool) -> Path:
+        text = (data / f"{name}.yaml").read_text(encoding="utf-8").replace(old, new)
+        scene = tmp_path / f"{name}_{with_rules}.yaml"
+        scene.write_text(text.replace("\nmission:", f"\nrules: {rules}\nmission:") if with_rules else text,
+                         encoding="utf-8")
+        return scene
+
+    with pytest.raises(SceneError) as refused:
+        load_scene(yard("jail_yard", "openings: [[18, 14]]", "openings: [[18, 13]]", False))
+    assert [(key, message) for key, _, message in refused.value.problems] == [
+        ("jailbreak.openings[0]", "(18, 13) is 1.0\" from jail's walls: put each door and window on them (within "
+                                  "0.5\", missions.jailbreak.opening_on_wall_in)")]
+    jail = load_scene(yard("jail_yard", "openings: [[18, 14]]", "openings: [[18, 13]]", True)).initial_state()
+    assert jail.items[0].openings == ((18.0, 13.0),)
+    law = load_scene(yard("law_yard", "law:\n  riders: 1\n  from_turn: 2\n  enter:\n    - {at: [18, 2], facing: 90}",
+                          "law: on", True)).initial_state().law
+    assert [(e.x, e.y, e.facing_deg) for e in law.entries] == [(18, 4, 90), (18, 20, 270), (4, 12, 0), (32, 12, 180)]
+    for with_rules, radius in ((True, 5.0), (False, 3.0)):
+        gates = load_scene(yard("hoon_yard", "at: [14, 12], radius: 2}", "at: [14, 12]}", with_rules)
+                           ).initial_state().checkpoints
+        assert [g.radius_in for g in gates] == [radius, 2.0, 2.0]
+
+
+def test_bad_set_up_numbers_are_refused_with_their_key_paths(tmp_path):
+    """A set-up number out of range is refused with its key path, never a traceback: the rules
+    data's missions.hoon_hour.radius_in 0, law.edge_entry_in -1 and
+    missions.jailbreak.opening_on_wall_in 0 (each must be above 0), and a scene checkpoint's
+    radius 30 (at most 24")."""
+    rules, _ = edited(tmp_path, GAME_RULES, "radius_in: 3}", "radius_in: 0}")
+    rules, _ = edited(tmp_path, rules, "  edge_entry_in: 2", "  edge_entry_in: -1")
+    rules, _ = edited(tmp_path, rules, "opening_on_wall_in: 0.5}", "opening_on_wall_in: 0}")
+    with pytest.raises(RulesDataError) as refused:
+        load_ruleset(rules)
+    assert sorted(path for path, _, _ in refused.value.problems) == [
+        "law.edge_entry_in", "missions.hoon_hour.radius_in", "missions.jailbreak.opening_on_wall_in"]
+    scene = tmp_path / "hoon.yaml"
+    scene.write_text((REPO / "tests" / "data" / "hoon_yard.yaml").read_text(encoding="utf-8")
+                     .replace("at: [14, 12], radius: 2}", "at: [14, 12], radius: 30}"), encoding="utf-8")
+    with pytest.raises(SceneError) as bad:
+        load_scene(scene)
+    assert [key for key, _, _ in bad.value.problems] == ["hoon_hour.checkpoints[0].radius"]

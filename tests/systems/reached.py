@@ -12,16 +12,17 @@ what its records cite is collected:
 - ``golden: NAME`` (``table:``, the scene its cases default to): every case of
   ``tests/systems/data/golden_NAME.yaml`` through the golden harness (:mod:`tests.systems.golden`):
   the events' clauses, the clause of a refusal from ``check`` and a turn start's ``turn_clauses``.
-- ``command: [ARGS]``: ``entropy3d ARGS``; the clause ids its verdicts and refusals print
-  (``EC-LOS-1..3`` counts as EC-LOS-1, -2 and -3).
+- ``command: [activate ...]``: ``entropy3d activate ARGS --json REPORT``; the clauses the report
+  records: its events' (and their rolls'), or the engine's refusal (``refused.clause``).
 
-A clause counts as reached only when a record of the game cites it, never because a test file
-mentions it.
+A clause counts as reached only when a record of the game cites it (an event, or the engine's
+refusal of a plan, the clause read from the record, not from text): never because a command
+prints it in a sentence, nor because a test file mentions it.
 """
 
 from __future__ import annotations
 
-import re
+import json
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Mapping
@@ -30,8 +31,6 @@ import yaml
 
 REPO = Path(__file__).resolve().parents[2]
 CORPUS = Path(__file__).parent / "data" / "reached_games.yaml"
-#: a clause id as the commands print it, or a run of them ("EC-LOS-1..3")
-PRINTED_CLAUSE = re.compile(r"\b([A-Z]+-(?:[A-Z0-9]+-)*)([A-Z0-9]+)(?:\.\.(\d+))?\b")
 
 
 @dataclass(frozen=True)
@@ -107,33 +106,46 @@ def golden_clauses(entry: Mapping[str, Any]) -> set[str]:
             found |= set(played_system(yard.table.spec.system).turn_clauses)
         for event in events:
             found |= event_clauses(event)
-        if refused is not None:
+        if refused is not None:  # the engine's refusal of the case's plan (check's IllegalPlanError)
             found.add(refused.clause)
     return found
 
 
-def printed_clauses(text: str) -> set[str]:
-    """The clause ids in a command's output, a run ``EC-LOS-1..3`` as each of its ids."""
-    found = set()
-    for prefix, last, upto in PRINTED_CLAUSE.findall(text):
-        if upto and last.isdigit():
-            found |= {f"{prefix}{n}" for n in range(int(last), int(upto) + 1)}
-        else:
-            found.add(prefix + last)
+def report_clauses(report: Mapping[str, Any]) -> set[str]:
+    """The clauses an activation's JSON report records (``entropy3d activate --json``): those its
+    steps' events cite (and their test rolls' dice clauses), or the clause of the engine's
+    refusal when it refused an action (``refused``)."""
+    from entropy3d.rules.event import Event
+
+    found: set[str] = set()
+    for step in report.get("steps", ()):
+        for data in step["events"]:
+            found |= event_clauses(Event.from_json(data))
+    if "refused" in report:
+        found.add(report["refused"]["clause"])
     return found
 
 
 def command_clauses(entry: Mapping[str, Any]) -> set[str]:
-    """Run ``entropy3d`` with the entry's arguments (paths from the repository's root); the
-    clause ids it prints, its refusal included."""
+    """Run ``entropy3d activate`` with the entry's arguments (paths from the repository's root)
+    and its ``--json`` report; the clauses that report records (:func:`report_clauses`). What the
+    command prints is not read: a clause named in a sentence or a help text is no record of a game."""
+    import tempfile
+
     from typer.testing import CliRunner
 
     from entropy3d.cli import app
 
     args = [str(REPO / a) if a.endswith(".yaml") else a for a in entry["command"]]
-    result = CliRunner().invoke(app, args)
-    assert result.exception is None or isinstance(result.exception, SystemExit), result.output
-    return printed_clauses(result.output)
+    if args[0] not in ("activate", "act"):
+        raise ValueError(f"corpus entry {label_of(entry)!r}: only `activate` and `act` play a game whose events "
+                         "a report records; give a scene, a script or a golden file instead")
+    with tempfile.TemporaryDirectory() as folder:
+        report = Path(folder) / "report.json"
+        result = CliRunner().invoke(app, [*args, "--json", str(report)])
+        assert result.exception is None or isinstance(result.exception, SystemExit), result.output
+        assert report.exists(), f"{label_of(entry)} wrote no report: {result.output}"
+        return report_clauses(json.loads(report.read_text(encoding="utf-8")))
 
 
 def reached(entry: Mapping[str, Any]) -> set[str]:

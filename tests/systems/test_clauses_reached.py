@@ -2,14 +2,14 @@
 
 A corpus of games, tests/systems/data/reached_games.yaml, is played through the one path (plan ->
 check -> facts -> resolve): demo scenes and game scripts on the game loop, the golden case files
-through their harness, and `entropy3d` commands (tests/systems/reached.py says what each kind
-collects: the clauses its events cite, the dice clauses its test rolls show, its turn starts'
-clauses, its refusals, the verdicts a command prints). Every clause a system lists in
-``clauses`` must be among them; the failure names those no game reached.
+through their harness, and `entropy3d activate` with its --json report (tests/systems/reached.py
+says what each kind collects: the clauses its events cite, the dice clauses its test rolls show,
+its turn starts' clauses, the engine's refusals; never what a command prints). Every clause a
+system lists in ``clauses`` must be among them; the failure names those no game reached.
 
 To serve a new clause: make a game reach it, by adding an entry to reached_games.yaml (a scene
-and seed, a game script in tests/systems/data/reached/, a golden file, or an `entropy3d`
-command whose output cites it), then add its id to the system's ``clauses``. A clause no game
+and seed, a game script in tests/systems/data/reached/, a golden file, or an `entropy3d activate`
+whose report records it), then add its id to the system's ``clauses``. A clause no game
 reaches stays "not yet", with the reason in rules/clauses.md.
 """
 
@@ -21,7 +21,7 @@ import pytest
 
 from entropy3d.cli.system_commands import clause_ids
 from entropy3d.systems import SYSTEMS
-from tests.systems.reached import Reached, label_of, load_corpus, printed_clauses, reached
+from tests.systems.reached import Reached, command_clauses, label_of, load_corpus, reached
 
 
 @pytest.fixture(scope="session")
@@ -61,8 +61,20 @@ def test_every_game_of_the_corpus_reaches_a_served_clause(corpus_reached):
     assert not idle, idle
 
 
-def test_a_command_s_printed_clauses_are_read_with_their_runs():
-    """`entropy3d los` prints its top-down verdict as "EC-LOS-1..3": three clauses."""
-    assert printed_clauses("top-down LOS (EC-LOS-1..3): VISIBLE; cover (EC-COVER-1): yes") == {
-        "EC-LOS-1", "EC-LOS-2", "EC-LOS-3", "EC-COVER-1"}
-    assert printed_clauses("GANG-ARC, SW-VEH-2; TAG-TAG") == {"GANG-ARC", "SW-VEH-2", "TAG-TAG"}
+def test_a_command_counts_the_clauses_its_report_records_not_what_it_prints(tmp_path):
+    """A clause is reached when a record of a game cites it, not when a command prints it:
+    `entropy3d los` prints its top-down verdict with "EC-LOS-1..3" but plays no game, so it is no
+    corpus entry. An activation the engine refuses (hammer attacks with no move ridden,
+    EC-ACT-ATTACK) records the refusal's clause in its --json report; one it plays records its
+    events' clauses: the split shot's events cite EC-GUN-SPLIT and the true LOS the shot needed
+    (EC-LOS-2, EC-LOS-4, EC-COVER-1), and nothing the report does not hold."""
+    with pytest.raises(ValueError, match="only `activate` and `act` play a game"):
+        command_clauses({"command": ["los", "scenes/crossroads.yaml", "hades_1", "komodo_2"]})
+    yard = "tests/systems/data/reached/reach_yard.yaml"
+    refused = command_clauses({"command": ["activate", yard, "-m", "hammer", "-p", "attack anvil with hammer",
+                                           "--producer", "geometric", "--seed", "1"]})
+    assert refused == {"EC-ACT-ATTACK"}
+    shot = command_clauses({"command": ["activate", yard, "-m", "gunner", "-p", "s1: straight 4", "-p",
+                                        "attack mark with pistol x2", "--producer", "geometric", "--seed", "3"]})
+    assert {"EC-GUN-SPLIT", "EC-LOS-2", "EC-LOS-4", "EC-COVER-1"} <= shot
+    assert not {"EC-LOS-1", "EC-LOS-3"} & shot

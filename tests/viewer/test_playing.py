@@ -18,7 +18,8 @@ SMALL_TABLE = Path(__file__).resolve().parents[1] / "data" / "small_table.yaml"
 
 
 def answer_all(live: LiveGame, plans: list[str], seen: list) -> None:
-    """Answer every question until the game ends: the plans in turn, no attack, no overwatch."""
+    """Answer every question until the game ends: the plans in turn, no attack, a dodge, no
+    overwatch."""
     deadline = time.monotonic() + 300
     while not live.done and time.monotonic() < deadline:
         asked = live.question()
@@ -30,7 +31,7 @@ def answer_all(live: LiveGame, plans: list[str], seen: list) -> None:
         if question.kind == "plan":
             live.answer(plans.pop(0) if plans else "s1: straight 1")
         else:
-            live.answer("" if question.kind == "attack" else "n")
+            live.answer("" if question.kind in ("attack", "defence") else "n")
     assert live.done
 
 
@@ -103,3 +104,160 @@ def test_a_game_that_cannot_be_played_by_hand_is_refused_clearly(tmp_path):
     seeded = runner.invoke(app, ["view", str(SMALL_TABLE), "--seed", "3"])
     assert seeded.exit_code == 1 and "give --play GANG too" in seeded.output
     assert list(tmp_path.glob("*-played-*.jsonl")) == []
+
+
+def _typed(chooser, view, options, answers: list[str]):
+    """The attack a person types in the viewer (``answers`` in turn, each to the question the
+    game's thread posts) and the questions it was asked."""
+    import threading
+
+    chosen, asked = [], []
+    thread = threading.Thread(target=lambda: chosen.append(chooser.choose_attack(view, options)), daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 30
+    while answers and time.monotonic() < deadline:
+        question = chooser.seat.question
+        if question is None:
+            time.sleep(0.005)
+            continue
+        asked.append(question)
+        chooser.seat.answer(answers.pop(0))
+    thread.join(30)
+    assert chosen, f"the viewer still asks: {chooser.seat.question}"
+    return chosen[0], asked
+
+
+def test_EC_MEL_KICK_EC_GUN_SPLIT_a_hand_played_rider_types_a_kick_or_a_split_shot():
+    """Clauses EC-MEL-KICK, EC-GUN-SPLIT (issue 45: every declarable action from the viewer too).
+    Viper (k1: chain, pistol, 5 shots) base to base beside Ash (h1) after its move, played by
+    hand: the attacks offered are the chain, the pistol and a kick (a person is offered kicks, as a
+    script is; no chicken from the side). Typed as a script writes them: "h1 with pistol x2" is
+    the pistol's two shots, split; "h1 with kick own push 2" kicks its own bike 2" away; "h1 with
+    pistol x0" is refused with the fix and asked again, and Enter makes no attack."""
+    from entropy3d.game.entropy_city_player import EntropyCityPlayer
+    from entropy3d.game.hand import HandChooser, HandSeat
+    from entropy3d.game.players import ActionView
+    from entropy3d.rules.engine import EntropyCityEngine
+    from entropy3d.rules.facts import Sight
+    from entropy3d.rules.kick import KickPlan
+    from tests.rules.conftest import load_rules
+    from tests.rules.test_attacks import Table, armed, side_by_side
+
+    class OpenTable(Table):
+        """A flat open table that sees everything: nothing in a kicked bike's way."""
+
+        def solid_under_base(self, outline, z):
+            return None
+
+        def rest_level(self, xy, z):
+            return z
+
+    rules = load_rules()
+    table = OpenTable(Sight(1.0, True, 3.0))
+    state = armed(side_by_side(0.0, weapon="chain", gun="pistol", ammo=5), "k1")
+    chooser = HandChooser(HandSeat("komodo"))
+    player = EntropyCityPlayer("komodo", EntropyCityEngine(rules, table), chooser, {"hades": "sit-at-tn"})
+    view = ActionView(state, state.model("k1"), 0, table, rules)
+    options = player.attack_options(view)
+    assert sorted(o.kind for o in options) == ["chain", "kick", "pistol"]
+    shot, asked = _typed(chooser, view, options, ["h1 with pistol x2"])
+    assert (shot.kind, shot.target, shot.shots) == ("pistol", "h1", 2) and not asked[0].refusal
+    assert "TARGET with WEAPON" in asked[0].prompt("Viper")
+    kick, _ = _typed(chooser, view, options, ["h1 with kick own push 2"])
+    assert (kick.kind, kick.kick) == ("kick", KickPlan(own=True, push_in=2.0))
+    none, asked = _typed(chooser, view, options, ["h1 with pistol x0", ""])
+    assert none is None and "say a gun's shots as x2" in asked[1].refusal
+
+
+def test_EC_MEL_DEF_a_hand_played_rider_attacked_in_melee_chooses_to_attack_back():
+    """Clause EC-MEL-DEF (issue 45: the defensive attack from the viewer too). Viper (k1, played
+    by the game: it strikes Ash with its chain) attacks Ash (h1, lead pipe, played by hand in the
+    viewer), which is armed, not surprised (side on) and not stopped: the rules leave Ash the
+    choice, so Ash's person is asked ("Ash is attacked (k1 with chain): a attacks back, d or Enter
+    dodges"); "x" is asked again, "a" makes the attack one met by an attack back, Enter a dodge.
+    Where the rules leave no choice (a kick, no weapon back) nobody is asked: a dodge."""
+    import threading
+
+    from entropy3d.game.entropy_city_player import entropy_city_players
+    from entropy3d.game.hand import HandChooser, HandSeat
+    from entropy3d.game.players import ActionView
+    from entropy3d.rules.attacks import ATTACK_BACK, DODGE
+    from entropy3d.rules.engine import EntropyCityEngine
+    from entropy3d.rules.facts import Sight
+    from tests.rules.conftest import load_rules
+    from tests.rules.test_attacks import Table, armed, side_by_side
+
+    class Striker:
+        """The game's chooser for Viper: its chain on the first target offered."""
+
+        push, considers_kicks = "sit-at-tn", False
+
+        def choose_attack(self, view, options):
+            return next(o for o in options if o.kind == "chain")
+
+    rules = load_rules()
+    table = Table(Sight(1.0, True, 3.0))
+    state = armed(side_by_side(0.3, weapon="chain"), "k1")
+    state = state.with_model(state.model("h1").but(weapon="leadpipe"))
+    seat = HandSeat("hades")
+    players = entropy_city_players(EntropyCityEngine(rules, table), {"komodo": Striker(), "hades": HandChooser(seat)})
+    view = ActionView(state, state.model("k1"), 0, table, rules)
+
+    def attack(answers: list[str]):
+        made, asked = [], []
+        thread = threading.Thread(target=lambda: made.append(players["komodo"]._attack(view, None)))
+        thread.start()
+        while thread.is_alive():
+            question = seat.question
+            if question is not None and answers:
+                asked.append(question)
+                seat.answer(answers.pop(0))
+            time.sleep(0.005)
+        return made[0], asked
+
+    back, asked = attack(["x", "a"])
+    assert back.defence == ATTACK_BACK and [q.kind for q in asked] == ["defence", "defence"]
+    assert asked[0].prompt("Ash") == "Ash is attacked (k1 with chain): a attacks back, d or Enter dodges"
+    assert "answer a (attack back) or d (dodge)" in asked[1].refusal
+    dodge, _ = attack([""])
+    assert dodge.defence == DODGE
+    unarmed = state.with_model(state.model("h1").but(weapon=None))
+    view = ActionView(unarmed, unarmed.model("k1"), 0, table, rules)
+    plain, asked = attack([])
+    assert plain.defence == DODGE and asked == []
+
+
+def test_EC_ACT_PASS_a_hand_played_holder_types_its_pass_by_name():
+    """Clause EC-ACT-PASS (issue 45: pickup and pass from the viewer too). Grab n Go: Viper (k1)
+    holds package_1 after its move, Hawk (k2, its gang's) rides base to base beside it: the rules
+    offer the pass in lieu of its attack (a holder makes no attack), and the person types it as a
+    script writes it, "k2 with pass" (or its number); a pass to a rider not offered, "h1 with
+    pass", is asked again."""
+    import dataclasses
+
+    from entropy3d.game.entropy_city_player import EntropyCityPlayer
+    from entropy3d.game.hand import HandChooser, HandSeat
+    from entropy3d.game.players import ActionView
+    from entropy3d.geometry import Pose
+    from entropy3d.rules.engine import EntropyCityEngine
+    from entropy3d.rules.facts import Sight
+    from entropy3d.rules.state import Item
+    from tests.rules.conftest import load_rules
+    from tests.rules.test_attacks import Table, armed, side_by_side
+
+    rules = load_rules()
+    table = Table(Sight(1.0, True, 3.0))
+    state = armed(side_by_side(0.3, weapon="chain"), "k1")
+    viper = state.model("k1")
+    hawk = viper.but(id="k2", pose=Pose(viper.pose.x, viper.pose.y + 42 / 25.4 + 0.3, 0))
+    state = state.with_model(hawk)
+    state = dataclasses.replace(state, mission="grab_n_go", exits={"komodo": "east", "hades": "west"},
+                                items=(Item("package_1", viper.pose.x, viper.pose.y, carrier="k1", held=0),))
+    chooser = HandChooser(HandSeat("komodo"))
+    player = EntropyCityPlayer("komodo", EntropyCityEngine(rules, table), chooser, {"hades": "sit-at-tn"})
+    view = ActionView(state, state.model("k1"), 0, table, rules)
+    options = player.attack_options(view)
+    assert [(o.kind, o.target) for o in options] == [("pass", "k2")]
+    passed, asked = _typed(chooser, view, options, ["h1 with pass", "k2 with pass"])
+    assert (passed.kind, passed.target) == ("pass", "k2")
+    assert "nor TARGET with WEAPON of those offered" in asked[1].refusal

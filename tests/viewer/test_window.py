@@ -225,7 +225,8 @@ def test_EC_TURN_3_a_game_played_by_hand_in_the_window_two_activations(xvfb, tmp
     it is typed (a speed 3 plan on the game's first action shows its refusal, EC-TURN-4, before
     Enter); Komodo plays itself. Turn 1 rides 5" twice (EC-TURN-3: two actions); turn 2's 5"
     hits Komodo's quad, a bust, and the remount skips the second (EC-DICE-4): the game ends
-    after two activations of Brakes, and its replay is in the folder the viewer runs in."""
+    after two activations of Brakes, and its replay is in the folder the viewer runs in. Komodo's
+    punch on Brakes asks its defence (EC-MEL-DEF), Enter dodging."""
     scene = Path(__file__).resolve().parents[1] / "data" / "small_table.yaml"
     window = ViewerWindow(xvfb, tmp_path / "shown.json", str(scene),
                           extra=("--play", "hades", "--seed", "3", "--turns", "2"))
@@ -245,9 +246,16 @@ def test_EC_TURN_3_a_game_played_by_hand_in_the_window_two_activations(xvfb, tmp
             window.wait(lambda s, plan=plan: s["plan"] is not None and s["plan"]["text"] == plan
                         and s["plan"]["refusal"] is None)
             window.key("Return")
+        # Komodo's k1 punches Brakes: the rules leave Brakes the choice, asked in the window
+        # (EC-MEL-DEF: a attacks back, Enter dodges); Enter dodges
+        defence = window.wait(lambda s: s["plan_open"] and s["live"]["question"] is not None
+                              and s["live"]["question"]["kind"] == "defence")
+        assert defence["live"]["question"]["options"] == ["k1 with punch"]
+        shot(window, "14-your-defence", tmp_path)
+        window.key("Return")
         ended = window.wait(lambda s: s["live"]["done"])
         assert ended["live"]["error"] == "" and "game over: 2 turns played" in ended["live"]["words"]
-        assert ended["live"]["answered"] == 3
+        assert ended["live"]["answered"] == 4
         replay = read_replay(ended["live"]["replay"])
         assert Path(ended["live"]["replay"]) == tmp_path / "small_table-played-3.jsonl"
         brakes = [(a.turn, [x.action.kind for x in a.actions]) for a in replay.activations if a.model_id == "h1"]
