@@ -94,7 +94,7 @@ def _take_activation(scene: Path, model: str, plan: List[str], seed: Optional[in
         if refused.action is None:
             raise
         if json_out is not None:  # the engine's refusal, as the report records it (no step was kept)
-            from entropy3d.activation.report import refusal_json
+            from entropy3d.activation.activation_report import refusal_json
             from entropy3d.outputs import write_atomic
 
             write_atomic(json_out, dumps(refusal_json(table.name, model, seed, refused, plan)).encode("utf-8"))
