@@ -318,7 +318,7 @@ class ShortFilm(ReplayFilm):
 
         header = self.replay.header
         mission = header.initial.mission
-        lines = (" vs ".join(self.gang_names[g] for g in self.table.spec.gangs),
+        lines = (" vs ".join(self.gang_names[g] for g in self.scorers),
                  f"{played_system(self.table.spec.system).mission_title(mission)}  -  {header.turns} turns",
                  f"{find_system(self.table.spec.system).title}  |  entropy3d")
         frames = segment.frames

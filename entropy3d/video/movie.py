@@ -21,6 +21,7 @@ from entropy3d.game.records import action_events
 from entropy3d.game.replay import Replay, scene_file
 from entropy3d.geometry import Pose, pose_at
 from entropy3d.render.cameras import occluder_mesh, rider_hidden
+from entropy3d.rules.law import scoring_gangs
 from entropy3d.rules.state import State
 from entropy3d.systems import find_system, played_system, words
 from entropy3d.video import hud, pacing
@@ -224,6 +225,9 @@ class ReplayFilm:
         #: the models on foot: a sight line starts at a standing figure's eye, not a rider's
         self.on_foot = frozenset(m.id for m in replay.header.initial.models.values() if m.on_foot)
         self.colours = {g: spec.colour for g, spec in self.table.spec.gangs.items()}
+        #: the gangs the scoreboard and the title card list: not the Law, a neutral side that
+        #: scores nothing (EC-LAW; the HUD of hoon_hour said "the Law +0")
+        self.scorers = scoring_gangs(list(self.table.spec.gangs), replay.header.initial)
         eye, look = overview_eye(self.table.width, self.table.depth)
         self.rig = CameraRig(eye, look)
         #: a system's own game is held for its large print only (None: Entropy City's, every sentence read)
@@ -277,7 +281,7 @@ class ReplayFilm:
         """The HUD's score: ``state``'s, plus what score events already told gave (``gained``)."""
         gained = gained or {}
         return tuple((self.gang_names.get(g, g), self.colours.get(g, "#ffffff"),
-                      int(state.score.get(g, 0)) + int(gained.get(g, 0))) for g in self.table.spec.gangs)
+                      int(state.score.get(g, 0)) + int(gained.get(g, 0))) for g in self.scorers)
 
     # -- frames ---------------------------------------------------------------------------------
 
@@ -341,9 +345,8 @@ class ReplayFilm:
 
     def _title(self, segment: Segment, state: State) -> Iterator[np.ndarray]:
         header = self.replay.header
-        gangs = list(self.table.spec.gangs)
         mission = header.initial.mission
-        lines = (" vs ".join(self.gang_names[g] for g in gangs),
+        lines = (" vs ".join(self.gang_names[g] for g in self.scorers),
                  f"{self.played.mission_title(mission)}  -  {header.turns} turns  -  seed {header.seed}",
                  f"{find_system(self.table.spec.system).title}  |  entropy3d")
         for frame in self._overview_frames(segment.frames, 24.0):
