@@ -40,6 +40,7 @@ from entropy3d.video.ending import result_card
 from entropy3d.video.fall import FALL_RATE, FALL_ZOOM, fall_of, falling_frames, playback_frames, tumble_matrix
 from entropy3d.video.fight import TAKEDOWN_AFTER, draw_fight, fight_of, stage_fight
 from entropy3d.video.jumpshot import ProfileInset, flight_window, inset_box, ride_clock
+from entropy3d.video.npc_tags import draw_npc_tags
 from entropy3d.video.pacing import QUIET_RATE, SystemPace, decisive, shown_by, system_pace
 
 FORMATS = (".mp4", ".gif")
@@ -463,6 +464,8 @@ class ReplayFilm:
                 frame = draw_fight(frame, fight, self.renderer.project, fight.taken_out and i >= takedown_frame,
                                    None if profile is None else profile[1])
             frame = self._plates(frame, activation, np.array([x, y, z], float), fight if fighting else None)
+            frame = draw_npc_tags(self, frame, activation, segment.action, np.array([x, y, z], float), holding,
+                                  self._named(activation, fight if fighting else None))
             frame = hud.hud_frame(frame, self._revealed(self._hud(activation, action, bike, heading, t, holding), i))
             yield frame if profile is None else dataclasses.replace(frame, inset=(profile[0].at(t), profile[1]))
         self.renderer.clear_overlays()
@@ -530,6 +533,8 @@ class ReplayFilm:
             shown = frame if fight is None else draw_fight(frame, fight, self.renderer.project,
                                                            fight.taken_out and i >= takedown_frame)
             shown = self._plates(shown, activation, point, fight)
+            shown = draw_npc_tags(self, shown, activation, segment.action if action is not None else 0, point,
+                                  True, self._named(activation, fight))
             if action is None:
                 info = self._skipped_hud(activation, bike, heading)
             else:
@@ -542,6 +547,10 @@ class ReplayFilm:
         """The frame with name plates over the models it names; the full cut names them in its
         panels instead, so it draws none."""
         return frame
+
+    def _named(self, activation, fight) -> frozenset[str]:
+        """The models :meth:`_plates` names on a frame (none in the full cut)."""
+        return frozenset()
 
     def _revealed(self, info: hud.HudInfo, i: int) -> hud.HudInfo:
         """``info`` as frame ``i`` of its segment shows it: a system's own game reveals more large
