@@ -41,7 +41,9 @@ def draw_npc_tags(film, frame: np.ndarray, activation, index: int, at: np.ndarra
             (column, row), foot = film.renderer.project([np.asarray(mark.at) + [0.0, 0.0, STANDING_TAG_IN],
                                                          mark.at])
             lift = 0
-        if np.isfinite([column, row]).all():
+        if np.isfinite([column, row]).all() and 0 <= column < width and 0 <= row < height:
+            # only on the frame: a name plate kept at the frame's edge names the acting model, but
+            # an NPC out of the shot piled its tag in a corner (the film of rescue_survive, seed 1)
             tags.append(labels.NpcTag(mark.label, mark.colour, (float(column), float(row) - lift),
                                       None if foot is None or not np.isfinite(foot).all() else tuple(map(float, foot))))
     return labels.draw_npc_tags(frame, tags)

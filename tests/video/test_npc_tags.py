@@ -83,3 +83,20 @@ def test_EC_MISSION_RESCUE_a_delivered_npc_is_no_longer_tagged(film):
     _, frame = tagged(film, 2, 1, True)
     assert colour_near(frame, (SIZE[0] / 2, SIZE[1] / 2), "#27ae60", max(SIZE)) == 0
     assert colour_near(frame, film.renderer.project([(6.0, 4.0, 0.0)])[0], "#c0392b", 4) >= 6
+
+
+def test_EC_MISSION_RESCUE_an_npc_out_of_the_shot_is_not_tagged_at_the_frames_edge(film):
+    """Clause: EC-MISSION-RESCUE. In the film of rescue_survive (seed 1) the contacts' tags, out of
+    the shot, were kept at the frame's edge as the acting model's name plate is, and piled up in
+    its corners: with the camera on Hades MC's NPC's corner only, Komodo's NPC (30, 20) is off the
+    frame and its green is nowhere."""
+    from entropy3d.render.cameras import CameraView
+
+    film.renderer.set_camera(CameraView((6.0, -2.0, 6.0), (6.0, 4.0, 0.0), 30.0))
+    try:
+        assert not (0 <= film.renderer.project([(30.0, 20.0, 0.0)])[0][0] < SIZE[0])
+        _, frame = tagged(film, 0, 0, False)
+        assert colour_near(frame, (SIZE[0] / 2, SIZE[1] / 2), "#27ae60", max(SIZE)) == 0
+        assert colour_near(frame, film.renderer.project([(6.0, 4.0, 0.0)])[0], "#c0392b", 6) >= 6
+    finally:
+        film.renderer.set_camera("overview")
