@@ -14,6 +14,9 @@ from entropy3d.look.npc_marks import npc_marks, shown_state
 PLATE_HEIGHT_IN = 2.2
 #: how far above where it stands an NPC's tag stands (inches): a figure's height
 STANDING_TAG_IN = 1.6
+#: an NPC standing this near a model whose name plate is shown (inches) has its tag over the plate
+#: (the prisoner dropped by Brakes, taken out, covered Brakes's plate in jailbreak's film, seed 1)
+NEAR_IN = 2.5
 
 
 def draw_npc_tags(film, frame: np.ndarray, activation, index: int, at: np.ndarray, after: bool,
@@ -40,7 +43,9 @@ def draw_npc_tags(film, frame: np.ndarray, activation, index: int, at: np.ndarra
         else:
             (column, row), foot = film.renderer.project([np.asarray(mark.at) + [0.0, 0.0, STANDING_TAG_IN],
                                                          mark.at])
-            lift = 0
+            # dropped where a named model stands (its holder taken out): over that model's plate
+            lift = rise if any(np.hypot(pose.x - mark.at[0], pose.y - mark.at[1]) < NEAR_IN
+                               for model, pose in film.renderer.model_poses.items() if model in named) else 0
         if np.isfinite([column, row]).all() and 0 <= column < width and 0 <= row < height:
             # only on the frame: a name plate kept at the frame's edge names the acting model, but
             # an NPC out of the shot piled its tag in a corner (the film of rescue_survive, seed 1)

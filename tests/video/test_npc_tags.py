@@ -100,3 +100,20 @@ def test_EC_MISSION_RESCUE_an_npc_out_of_the_shot_is_not_tagged_at_the_frames_ed
         assert colour_near(frame, film.renderer.project([(6.0, 4.0, 0.0)])[0], "#c0392b", 6) >= 6
     finally:
         film.renderer.set_camera("overview")
+
+
+def test_EC_MISSION_RESCUE_an_npc_standing_by_a_named_model_stands_its_tag_over_the_models_plate(film):
+    """Clause: EC-MISSION-RESCUE. In jailbreak's film (seed 1) the prisoner dropped by Brakes, taken
+    out, stood its tag where Brakes's plate was, covering it: a standing NPC's tag near a model the
+    frame names steps up over that model's plate, as a carried one does."""
+    activation = film.replay.activations[0]
+    pose = activation.state_before.model("h1").pose
+    film.renderer.place_model("h1", type(pose)(6.0, 5.0, pose.z, pose.facing_deg))
+    try:
+        _, alone = tagged(film, 0, 0, False)
+        _, named = tagged(film, 0, 0, False, frozenset({"h1"}))
+        red = [np.nonzero((np.abs(f.astype(int) - rgb("#c0392b")).max(axis=2) < 30).any(axis=1))[0].min()
+               for f in (alone, named)]
+        assert red[1] < red[0] - 5  # the plate's bar moved up
+    finally:
+        film.renderer.place_model("h1", pose)
