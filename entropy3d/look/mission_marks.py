@@ -49,8 +49,9 @@ class Mark:
     ``colour`` ("#rrggbb") at ``opacity`` (0: not tinted), on the ``layer`` image ("ground" or
     "raised", as :func:`~entropy3d.look.paint.layer_of` says); ``label`` written over its middle in
     the same colour at :data:`EDGE_OPACITY`, letters ``label_in`` high and at most
-    ``label_width_in`` long, read from the south (from the east when ``upright``: a tall, narrow
-    zone)."""
+    ``label_width_in`` long, the letters' tops pointing ``facing`` (a compass word): "north" reads
+    from the south; a tall, narrow zone's name runs up the table ("west"); an EXIT reads to the
+    rider riding out over its edge (the south edge's tops point south)."""
 
     shape: BaseGeometry
     colour: str = MARK_COLOUR
@@ -59,7 +60,7 @@ class Mark:
     label: str = ""
     label_in: float = 0.0
     label_width_in: float = 0.0
-    upright: bool = False
+    facing: str = "north"
 
 
 def _edged(shape: BaseGeometry, colour: str) -> list[Mark]:
@@ -90,7 +91,7 @@ def mission_marks(spec: SceneSpec, ruleset: Ruleset) -> list[Mark]:
             marks += _edged(box(x0, y0, x1, y1), MARK_COLOUR)
             marks.append(Mark(box(x0, y0, x1, y1), MARK_COLOUR, 0.0, label=name,
                               label_in=min(1.1, 0.3 * short_side), label_width_in=long_side - 4 * EDGE_IN,
-                              upright=tall))
+                              facing="west" if tall else "north"))
     if spec.hoon_hour is not None:
         gates = spec.hoon_hour.checkpoints
         for k, gate in enumerate(gates):
@@ -124,7 +125,7 @@ def _jail_marks(spec: SceneSpec, reach: float) -> list[Mark]:
                 "west": box(0.0, lo, EXIT_DEPTH_IN, hi), "east": box(width - EXIT_DEPTH_IN, lo, width, hi)}[edge]
         marks += _edged(band, MARK_COLOUR)
         marks.append(Mark(band, MARK_COLOUR, 0.0, label="EXIT", label_in=0.8 * EXIT_DEPTH_IN,
-                          label_width_in=0.8 * (hi - lo), upright=edge in ("west", "east")))
+                          label_width_in=0.8 * (hi - lo), facing=edge))
     return marks
 
 
@@ -158,8 +159,8 @@ def _tint(rgb: np.ndarray, where: np.ndarray, colour: np.ndarray, opacity: float
 
 def _label_mask(canvas, mark: Mark) -> np.ndarray:
     """A bool mask of ``mark``'s label on ``canvas``, centred on its shape: drawn by Pillow (rows
-    down the letters), turned so the letters' tops point north (or west, ``upright``) in the plan,
-    whose rows run north. Shrunk to fit ``label_width_in``; left out when under 4 texels high."""
+    down the letters), turned so the letters' tops point ``facing`` in the plan, whose rows run
+    north and columns east. Shrunk to fit ``label_width_in``; left out when under 4 texels high."""
     per_inch = float(canvas.scale.min())
     size = int(mark.label_in * per_inch)
     face = font(max(size, 1), True)
@@ -174,7 +175,8 @@ def _label_mask(canvas, mark: Mark) -> np.ndarray:
     image = Image.new("1", (right - left + 2, bottom - top + 2), 0)
     ImageDraw.Draw(image).text((1 - left, 1 - top), mark.label, font=face, fill=1)
     letters = np.asarray(image, bool)
-    plan = letters.T if mark.upright else letters[::-1]
+    plan = {"north": letters[::-1], "south": letters[:, ::-1], "west": letters.T,
+            "east": letters.T[::-1, ::-1]}[mark.facing]
     centre = np.asarray(mark.shape.centroid.coords[0]) * canvas.scale  # (column, row)
     row0, col0 = int(round(centre[1] - plan.shape[0] / 2)), int(round(centre[0] - plan.shape[1] / 2))
     rows = slice(max(row0, 0), min(row0 + plan.shape[0], canvas.size))
