@@ -150,3 +150,45 @@ def draw_name_plates(image: Image.Image, plates: list[Plate], taken: list[Box]) 
         boxes.append((x, y, x + w, y + h))
         taken.append(boxes[-1])
     return boxes
+
+
+def plate_rise(width: int, height: int) -> int:
+    """How many pixels a name plate stands tall on a frame (its panel and colour bar), so a tag
+    set over a named miniature stands over its plate."""
+    look = _PlateLook.of(width, height)
+    probe = ImageDraw.Draw(Image.new("RGB", (1, 1)))
+    return look.size(probe, "Ag")[1] + look.bar + 1
+
+
+@dataclass(frozen=True)
+class NpcTag:
+    """A mission NPC's tag on a frame (:mod:`entropy3d.look.npc_marks`): ``label`` on a plate with
+    a bar of its gang's ``colour``, its bottom centre at ``top`` (column, row pixels); ``foot``:
+    where it stands on the table (column, row), marked with a dot of its colour and a line up to
+    the plate, or None for an NPC riding pillion (the plate stands over its holder)."""
+
+    label: str
+    colour: str
+    top: tuple[float, float]
+    foot: tuple[float, float] | None = None
+
+
+def draw_npc_tags(frame: np.ndarray, tags: list[NpcTag]) -> np.ndarray:
+    """``frame`` (a new array) with each NPC's tag (:class:`NpcTag`): its dot and line first, then
+    its plate as the film's name plates are drawn (:func:`draw_plates`)."""
+    if not tags:
+        return frame
+    height, width = frame.shape[:2]
+    unit = text_unit(width, height)
+    image = Image.fromarray(np.asarray(frame, dtype=np.uint8))
+    draw = ImageDraw.Draw(image, "RGBA")
+    radius, line = max(2, int(5 * unit)), max(1, int(2 * unit))
+    for tag in tags:
+        if tag.foot is None:
+            continue
+        (fx, fy), (tx, ty) = tag.foot, tag.top
+        draw.line((fx, fy, tx, ty), fill=PLATE[:3] + (230,), width=line + 2)
+        draw.line((fx, fy, tx, ty), fill=rgb(tag.colour) + (255,), width=line)
+        draw.ellipse((fx - radius, fy - radius, fx + radius, fy + radius), fill=rgb(tag.colour) + (255,),
+                     outline=TEXT, width=max(1, line // 2))
+    return draw_plates(np.asarray(image), [(tag.top[0], tag.top[1], tag.label, tag.colour) for tag in tags])

@@ -7,7 +7,8 @@ worked out here, once, with numpy and scipy, in the table's plan:
 
 - each terrain's material (asphalt's grain and repair patches, concrete's slab joints, mottled
   grass, pebbly dirt, rubble, tread plate, planks) from its rules colour and seeded noise;
-- road markings;
+- road markings, and what the mission marks on the table (:mod:`.mission_marks`: Corners' zones,
+  Hoon Hour's checkpoints, Rescue & Survive's drop points, Jailbreak's jail and road exits);
 - soft sun shadows (the polygons of :mod:`.shadows`, blurred at their edges);
 - ambient occlusion: a surface darkens near anything standing taller beside it, the more the
   taller and the nearer (a blurred height field);
@@ -36,6 +37,7 @@ from scipy import ndimage
 
 from entropy3d.look import shapes
 from entropy3d.look.light import SUN_DIRECTION
+from entropy3d.look.mission_marks import mission_marks, paint_marks
 from entropy3d.look.shadows import FLAT_KINDS, table_shadows
 from entropy3d.look.shapes import colour_rgb
 from entropy3d.scene.build import Piece, TableGeometry
@@ -367,6 +369,9 @@ def _bake(spec: SceneSpec, geometry: TableGeometry, texels: int) -> TablePaint:
     if dashes:  # on the road's level only: a kerb or a kicker across a centre line hides its dashes
         painted = ground.mask(dashes) & (np.nan_to_num(ground.height, nan=9.0) <= FLAT_TOP_IN)
         ground.rgb[painted] = MARKING_RGB * (0.9 + 0.1 * noise["grain"][painted, None])
+    marks = mission_marks(spec, geometry.ruleset)  # the mission's zones, rings and exits, under the shadows
+    for layer, canvas in canvases.items():
+        paint_marks(canvas, marks, layer)
 
     coarse = _Canvas(max(texels // AO_COARSENING, 64), width, depth)
     occluders = _occluder_heights(geometry, coarse)

@@ -45,6 +45,21 @@ def piece_name(piece_id: str) -> str:
     return "the " + " ".join(where + rest)
 
 
+def possessive(name: str) -> str:
+    """"Hades MC's", "Eschers'": a name owning something."""
+    return f"{name}'" if name.endswith("s") else f"{name}'s"
+
+
+def npc_name(npc_id: str, owner: str | None, owner_name: str | None) -> str:
+    """A mission NPC's name as a person says it (EC-MISSION-RESCUE, EC-MISSION-JAIL): an id that
+    starts with its owner gang's id says whose it is ("hades_contact" of Hades MC -> "Hades MC's
+    contact", not "the hades contact"); any other id reads as scenery does ("prisoner" -> "the
+    prisoner")."""
+    if owner and owner_name and npc_id.startswith(owner + "_") and len(npc_id) > len(owner) + 1:
+        return f"{possessive(owner_name)} {piece_name(npc_id[len(owner) + 1:])[len('the '):]}".rstrip()
+    return piece_name(npc_id)
+
+
 def _whole_ids(ids: Iterable[str]) -> str:
     """A pattern matching any of ``ids`` as a whole word (not inside a longer id: "bin" not in
     "bin_2"), the longest first."""
@@ -55,23 +70,30 @@ def _whole_ids(ids: Iterable[str]) -> str:
 class Names:
     """Ids to names: ``riders`` maps a model id to its rider's name, ``gangs`` a gang id to its
     name, ``gang_of`` a model id to its gang id, ``pieces`` the ids of the scene's scenery (each
-    read by :func:`piece_name`). Anything else is scenery too (:func:`piece_name`)."""
+    read by :func:`piece_name`), ``npcs`` a mission NPC's id to its name (:func:`npc_name`).
+    Anything else is scenery too (:func:`piece_name`)."""
 
     riders: Mapping[str, str] = field(default_factory=dict)
     gangs: Mapping[str, str] = field(default_factory=dict)
     gang_of: Mapping[str, str] = field(default_factory=dict)
     pieces: tuple[str, ...] = ()
+    npcs: Mapping[str, str] = field(default_factory=dict)
 
     @classmethod
     def of_table(cls, table) -> "Names":
-        """The names of a loaded scene's riders and gangs (a rider without a name keeps its id)
-        and the ids of its scenery."""
+        """The names of a loaded scene's riders and gangs (a rider without a name keeps its id),
+        the ids of its scenery and the names of its mission's NPCs (Rescue & Survive's contacts,
+        Jailbreak's prisoner)."""
         spec = table.spec
         pieces = tuple(piece.id for group in (spec.blocks, spec.buildings, spec.platforms, spec.ramps,
                                               spec.destructibles, spec.meshes) for piece in group)
-        return cls({m.id: (m.rider.name or m.id) for m in table.models},
-                   {g: gang.name for g, gang in spec.gangs.items()},
-                   {m.id: m.gang for m in table.models}, pieces)
+        gangs = {g: gang.name for g, gang in spec.gangs.items()}
+        owners = {npc.id: npc.gang for npc in (spec.rescue_survive.npcs if spec.rescue_survive else ())}
+        if spec.jailbreak is not None:
+            owners.setdefault(spec.jailbreak.npc, None)
+        return cls({m.id: (m.rider.name or m.id) for m in table.models}, gangs,
+                   {m.id: m.gang for m in table.models}, pieces,
+                   {npc: npc_name(npc, owner, gangs.get(owner)) for npc, owner in owners.items()})
 
     def rider(self, model_id: str) -> str:
         return self.riders.get(model_id, model_id)
@@ -93,7 +115,7 @@ class Names:
     def named(self, text: str) -> str:
         """``text`` with every whole gang or model id in it given its name: a game's end reason
         ("escher bottled out" -> "Eschers bottled out"), which is the only text the end record has."""
-        ids = {**{m: self.rider(m) for m in self.riders}, **{g: self.gang(g) for g in self.gangs}}
+        ids = {**{m: self.rider(m) for m in self.riders}, **{g: self.gang(g) for g in self.gangs}, **self.npcs}
         if not ids:
             return text
         return re.sub(_whole_ids(ids), lambda m: ids[m.group(1)], text)
@@ -117,6 +139,8 @@ class Names:
             return "something"
         if piece_id in self.riders:
             return self.riders[piece_id]
+        if piece_id in self.npcs:
+            return self.npcs[piece_id]
         if piece_id.startswith("wreck_") and piece_id[len("wreck_"):] in self.riders:
             return f"{self.riders[piece_id[len('wreck_'):]]}'s wreck"
         return piece_name(piece_id)

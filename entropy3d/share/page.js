@@ -140,6 +140,41 @@
     miniatures[model.id] = { group: group, tag: tag };
   }
 
+  // ---- a mission's NPCs: no miniature of their own, a peg where one stands and a tag by name --
+  // (Jailbreak's prisoner, Rescue & Survive's contacts: entropy3d.look.npc_marks), the tag over
+  // its holder while carried, over the jail's roof while locked in
+  const npcs = {};
+  function npcOf(mark) {
+    if (!npcs[mark.id]) {
+      const peg = new THREE.Mesh(new THREE.CylinderGeometry(0.3, 0.3, 1.2, 12), material(mark.colour));
+      peg.rotation.x = Math.PI / 2;  // the cylinder's axis up the table's z
+      scene.add(peg);
+      const tag = document.createElement("div");
+      tag.className = "tag npc";
+      tag.textContent = mark.label;
+      const light = mark.colour.match(/[0-9a-f]{2}/gi).map(h => Math.round(parseInt(h, 16) * 0.5 + 127.5));
+      tag.style.color = "rgb(" + light.join(", ") + ")";  // as a rider's tag: readable on the dark backing
+      tag.style.borderLeft = "3px solid " + mark.colour;
+      view.appendChild(tag);
+      npcs[mark.id] = { peg: peg, tag: tag, mark: mark };
+    }
+    return npcs[mark.id];
+  }
+  function placeNpcs(marks) {
+    const shown = new Set();
+    for (const mark of marks || []) {
+      const npc = npcOf(mark);
+      npc.mark = mark;
+      npc.tag.textContent = mark.label;
+      npc.peg.visible = !mark.holder && !/locked in$/.test(mark.label);
+      npc.peg.position.set(mark.at[0], mark.at[1], mark.at[2] + 0.6);
+      shown.add(mark.id);
+    }
+    for (const [id, npc] of Object.entries(npcs)) {
+      if (!shown.has(id)) { npc.peg.visible = false; npc.mark = null; }
+    }
+  }
+
   // ---- camera: orbit about a target, z up ----------------------------------------------------
   // one column (a phone upright), as page.html's style lays the page out
   const COLUMN = window.matchMedia("(max-aspect-ratio: 1/1), (max-width: 599.98px)");
@@ -356,6 +391,7 @@
       if (pose) place(model.id, pose); else miniatures[model.id].group.visible = false;
     }
     placeScenery({});
+    placeNpcs(data.npcs);
   }
   function text(step) {
     document.getElementById("title").textContent = step ? step.title
@@ -404,6 +440,7 @@
     else place(step.model, poseAt(step, timeline.t));
     if (ended) for (const id of step.taken_out || []) miniatures[id].group.visible = false;  // shot, tagged
     placeScenery(step.scenery);
+    placeNpcs(step.npcs);
     if (timeline.drawn !== timeline.index) { drawOverlays(step); text(step); timeline.drawn = timeline.index; }
     redraw();
   }
@@ -498,6 +535,13 @@
       mini.tag.style.display = at ? "" : "none";
       mini.tag.classList.toggle("active", id === active);
       if (at) shown.push({ id: id, tag: mini.tag, at: at });
+    }
+    for (const [id, npc] of Object.entries(npcs)) {  // a carried NPC's tag steps up over its holder's
+      const mark = npc.mark;
+      const at = !mark ? null : mark.holder ? tagPlace(mark.holder)
+        : inView(new THREE.Vector3(mark.at[0], mark.at[1], mark.at[2] + 1.4));
+      npc.tag.style.display = at ? "" : "none";
+      if (at) shown.push({ id: "npc:" + id, tag: npc.tag, at: at });
     }
     placeTags(shown, active);
     window.entropy3dShare.frames++;

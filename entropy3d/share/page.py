@@ -12,9 +12,11 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from entropy3d.look.npc_marks import npc_marks
 from entropy3d.outputs import write_atomic
 from entropy3d.share.library import three_js
 from entropy3d.share.payload import MeshPacker, light_payload, miniatures_payload, pose_list, table_payload
+from entropy3d.systems.words import Names
 
 HERE = Path(__file__).parent
 
@@ -30,6 +32,7 @@ def page_data(table, geometry, replay=None) -> dict:
             "miniatures": miniatures_payload(table, packer),
             "names": {m.id: m.rider.name or m.id for m in table.models},
             "start": {m.id: pose_list(m.pose) for m in start.models.values() if m.in_play},
+            "npcs": [mark.to_json() for mark in npc_marks(start, table.spec, Names.of_table(table), geometry)],
             "templates": template_lines(table),
             "steps": replay_steps(replay, table, geometry) if replay is not None else [],
             "end": replay_end(replay, table) if replay is not None else None}

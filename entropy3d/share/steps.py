@@ -2,8 +2,9 @@
 
 Each entry holds where every bike stands as the action starts, the active bike's trajectory and
 where the rules left it (``model_after``), the action's words (title, plain-words sentences and
-their dice detail, clauses), the turning templates laid at its start (EC-TMPL-1) and the sight
-lines from where it ended to every rival (EC-LOS-1: top-down verdict, true-LOS % visible). The
+their dice detail, clauses), the mission's NPCs as it starts (where each is, or whose base it
+rides on: :func:`~entropy3d.look.npc_marks.npc_marks`), the turning templates laid at its start
+(EC-TMPL-1) and the sight lines from where it ended to every rival (EC-LOS-1: top-down verdict, true-LOS % visible). The
 last one also shows how the game ended (:func:`replay_end`).
 """
 
@@ -15,6 +16,7 @@ from entropy3d.game.records import action_events
 from entropy3d.game.replay import Replay
 from entropy3d.game.timeline import Timeline, taken_out_by, template_polylines
 from entropy3d.geometry import Pose
+from entropy3d.look.npc_marks import npc_marks, shown_state
 from entropy3d.scene.build import TableGeometry
 from entropy3d.scene.table import Table
 from entropy3d.share.payload import DECIMALS, pose_list, thinned
@@ -77,6 +79,8 @@ def replay_steps(replay: Replay, table: Table, geometry: TableGeometry) -> list[
             "taken_out": list(taken),
             "scenery": {piece: [spot.dx, spot.dy, spot.turn_deg, spot.removed]
                         for piece, spot in activation.state_before.scenery.items()},
+            "npcs": [mark.to_json() for mark in npc_marks(shown_state(activation, step.action, False), table.spec,
+                                                          names, geometry)],
             "sight": _sight_lines(sight, end_poses, active, gang, rulebook,
                                   _as_the_action_ends(activation, after, end_poses), names),
         })

@@ -35,6 +35,7 @@ from entropy3d.video import hud, pacing
 from entropy3d.video.fall import falling_frames
 from entropy3d.video.jumpshot import ride_clock
 from entropy3d.video.movie import ReplayFilm, Segment, VideoOptions, filmed_flight, plan_segments, replay_names
+from entropy3d.video.npc_tags import PLATE_HEIGHT_IN
 from entropy3d.video.pacing import decisive, system_pace
 
 #: the cuts a film can be made in
@@ -53,8 +54,6 @@ PLAIN_HOLD_S = 0.3
 KEY_HOLD_S = 1.0
 #: degrees a second the camera drifts round what it looks at while a shot is held
 HOLD_DRIFT_DEG_S = 4.0
-#: how far above a model's base its name plate stands (inches): over a rider's head
-PLATE_HEIGHT_IN = 2.2
 #: the short cut's picture bit rate cap at 1280x720 (kilobits a second): 90 s of it and of the
 #: sound track (:data:`entropy3d.video.sound.AAC_KBPS`, 64) is 9.5 MB, under Discord's 10 MB;
 #: another size scales it by the square root of its pixels (1080p: 1,170 kbit/s, 13.9 MB)
@@ -318,7 +317,7 @@ class ShortFilm(ReplayFilm):
 
         header = self.replay.header
         mission = header.initial.mission
-        lines = (" vs ".join(self.gang_names[g] for g in self.table.spec.gangs),
+        lines = (" vs ".join(self.gang_names[g] for g in self.scorers),
                  f"{played_system(self.table.spec.system).mission_title(mission)}  -  {header.turns} turns",
                  f"{find_system(self.table.spec.system).title}  |  entropy3d")
         frames = segment.frames
@@ -351,6 +350,10 @@ class ShortFilm(ReplayFilm):
         """The model's name, and what its mission has it carry in the rulebook's word ("Viper, package")."""
         note = self.played.plate_note(model)
         return f"{self.names.get(model.id, model.id)}{', ' + note if note else ''}"
+
+    def _named(self, activation, fight) -> frozenset[str]:
+        """The acting model and, while an attack is shown, its target: :meth:`_plates` names them."""
+        return frozenset([activation.model_id] + ([fight.target] if fight is not None else []))
 
     def _plates(self, frame: np.ndarray, activation, at: np.ndarray, fight) -> np.ndarray:
         """A name plate over the acting model (at ``at``, inches) and, while an attack is shown,

@@ -21,6 +21,7 @@ from entropy3d.game.records import action_events
 from entropy3d.game.replay import Replay, scene_file
 from entropy3d.geometry import Pose, pose_at
 from entropy3d.render.cameras import occluder_mesh, rider_hidden
+from entropy3d.rules.law import scoring_gangs
 from entropy3d.rules.state import State
 from entropy3d.systems import find_system, played_system, words
 from entropy3d.video import hud, pacing
@@ -39,6 +40,7 @@ from entropy3d.video.ending import result_card
 from entropy3d.video.fall import FALL_RATE, FALL_ZOOM, fall_of, falling_frames, playback_frames, tumble_matrix
 from entropy3d.video.fight import TAKEDOWN_AFTER, draw_fight, fight_of, stage_fight
 from entropy3d.video.jumpshot import ProfileInset, flight_window, inset_box, ride_clock
+from entropy3d.video.npc_tags import draw_npc_tags
 from entropy3d.video.pacing import QUIET_RATE, SystemPace, decisive, shown_by, system_pace
 from entropy3d.video.reveals import reveal_framing, show_revealed
 
@@ -225,6 +227,9 @@ class ReplayFilm:
         #: the models on foot: a sight line starts at a standing figure's eye, not a rider's
         self.on_foot = frozenset(m.id for m in replay.header.initial.models.values() if m.on_foot)
         self.colours = {g: spec.colour for g, spec in self.table.spec.gangs.items()}
+        #: the gangs the scoreboard and the title card list: not the Law, a neutral side that
+        #: scores nothing (EC-LAW; the HUD of hoon_hour said "the Law +0")
+        self.scorers = scoring_gangs(list(self.table.spec.gangs), replay.header.initial)
         eye, look = overview_eye(self.table.width, self.table.depth)
         self.rig = CameraRig(eye, look)
         #: a system's own game is held for its large print only (None: Entropy City's, every sentence read)
@@ -278,7 +283,7 @@ class ReplayFilm:
         """The HUD's score: ``state``'s, plus what score events already told gave (``gained``)."""
         gained = gained or {}
         return tuple((self.gang_names.get(g, g), self.colours.get(g, "#ffffff"),
-                      int(state.score.get(g, 0)) + int(gained.get(g, 0))) for g in self.table.spec.gangs)
+                      int(state.score.get(g, 0)) + int(gained.get(g, 0))) for g in self.scorers)
 
     # -- frames ---------------------------------------------------------------------------------
 
@@ -342,9 +347,8 @@ class ReplayFilm:
 
     def _title(self, segment: Segment, state: State) -> Iterator[np.ndarray]:
         header = self.replay.header
-        gangs = list(self.table.spec.gangs)
         mission = header.initial.mission
-        lines = (" vs ".join(self.gang_names[g] for g in gangs),
+        lines = (" vs ".join(self.gang_names[g] for g in self.scorers),
                  f"{self.played.mission_title(mission)}  -  {header.turns} turns  -  seed {header.seed}",
                  f"{find_system(self.table.spec.system).title}  |  entropy3d")
         for frame in self._overview_frames(segment.frames, 24.0):
@@ -465,6 +469,8 @@ class ReplayFilm:
                 frame = draw_fight(frame, fight, self.renderer.project, fight.taken_out and i >= takedown_frame,
                                    None if profile is None else profile[1])
             frame = self._plates(frame, activation, np.array([x, y, z], float), fight if fighting else None)
+            frame = draw_npc_tags(self, frame, activation, segment.action, np.array([x, y, z], float), holding,
+                                  self._named(activation, fight if fighting else None))
             frame = hud.hud_frame(frame, self._revealed(self._hud(activation, action, bike, heading, t, holding), i))
             yield frame if profile is None else dataclasses.replace(frame, inset=(profile[0].at(t), profile[1]))
         self.renderer.clear_overlays()
@@ -532,6 +538,8 @@ class ReplayFilm:
             shown = frame if fight is None else draw_fight(frame, fight, self.renderer.project,
                                                            fight.taken_out and i >= takedown_frame)
             shown = self._plates(shown, activation, point, fight)
+            shown = draw_npc_tags(self, shown, activation, segment.action if action is not None else 0, point,
+                                  True, self._named(activation, fight))
             if action is None:
                 info = self._skipped_hud(activation, bike, heading)
             else:
@@ -544,6 +552,10 @@ class ReplayFilm:
         """The frame with name plates over the models it names; the full cut names them in its
         panels instead, so it draws none."""
         return frame
+
+    def _named(self, activation, fight) -> frozenset[str]:
+        """The models :meth:`_plates` names on a frame (none in the full cut)."""
+        return frozenset()
 
     def _revealed(self, info: hud.HudInfo, i: int) -> hud.HudInfo:
         """``info`` as frame ``i`` of its segment shows it: a system's own game reveals more large

@@ -511,3 +511,53 @@ def test_no_step_shows_or_lists_a_model_out_of_the_game(browser, tmp_path):
             assert not any(tag.startswith(name) for tag in tags), (k, model_id, tags)
             checked += 1
     assert checked >= 10  # Deadeye is out for most of the game: the checks ran
+
+
+def _npc_tag(driver, label: str):
+    """The shown NPC tag whose words are ``label``: its box on the page (CSS pixels), or None."""
+    return driver.execute_script(
+        "const t = [...document.querySelectorAll('.tag.npc')].find(t => t.textContent === arguments[0]"
+        " && t.style.display !== 'none'); if (!t) return null; const r = t.getBoundingClientRect();"
+        " return [r.left, r.top, r.right, r.bottom];", label)
+
+
+def _rider_tag(driver, name: str):
+    return driver.execute_script(
+        "const t = [...document.querySelectorAll('.tag:not(.npc)')].find(t => t.textContent === arguments[0]);"
+        " const r = t.getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom];", name)
+
+
+def test_EC_MISSION_RESCUE_the_page_tags_each_npc_where_it_waits_then_over_its_holder(browser, tmp_path):
+    """Clauses: EC-MISSION-RESCUE, EC-ACT-PICKUP. The share page of rescue_survive drew no NPC at
+    all. The rescue yard's scripted game (tests/rules/test_rescue.py): before any action, Komodo's
+    NPC's tag stands over where it waits (30, 20) in Komodo's green edge, Hades MC's over (6, 4);
+    in turn 2 Ash carries Komodo's NPC: its tag stands right over Ash's own tag, touching it,
+    wherever Ash rides; once delivered it is gone."""
+    yard = ROOT / "tests" / "data" / "rescue_yard.yaml"
+    script = tmp_path / "run.yaml"
+    script.write_text(f"scene: {yard}\nturns: 2\nfallback: error\nactivations:\n"
+                      "  - {turn: 1, model: h1, plans: ['s1: straight 10', 's1: straight 10']}\n"
+                      "  - {turn: 1, model: k1, plans: ['s1: straight 6', 's1: straight 10']}\n"
+                      "  - {turn: 2, model: h1, plans: ['s1: straight 10', 's1: straight 3']}\n")
+    replay_path = tmp_path / "rescue.jsonl"
+    play_game(None, seed=1, producer="geometric", script=script, replay_path=replay_path)
+    page = share(replay_path, tmp_path / "rescue.html")
+    steps = page_data(page)["steps"]
+    carried = next(k for k, s in enumerate(steps) if any(n["holder"] == "h1" for n in s["npcs"]))
+    assert steps[carried]["model"] == "h1"
+    open_page(browser, page)
+    settle(browser)
+    for label, (x, y) in (("Komodo's npc", (30.0, 20.0)), ("Hades MC's npc", (6.0, 4.0))):
+        box = _npc_tag(browser, label)
+        assert box is not None, label
+        foot = browser.execute_script(f"return window.entropy3dShare.project([{x}, {y}, 0])")
+        assert box[0] < foot[0] < box[2] and 0 < foot[1] - box[3] < 60, (label, box, foot)
+    for at_end in ("false", "true"):
+        browser.execute_script(f"window.entropy3dShare.goTo({carried}, {at_end})")
+        settle(browser)
+        npc, ash = _npc_tag(browser, "Komodo's npc"), _rider_tag(browser, "Ash")
+        assert npc is not None and abs(npc[3] - ash[1]) < 4 and npc[0] < (ash[0] + ash[2]) / 2 < npc[2], (npc, ash)
+    browser.execute_script(f"window.entropy3dShare.goTo({len(steps) - 1}, true)")
+    settle(browser)
+    assert _npc_tag(browser, "Komodo's npc") is None and _npc_tag(browser, "Hades MC's npc") is not None
+    assert console_errors(browser) == []

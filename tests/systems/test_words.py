@@ -308,3 +308,23 @@ def test_GANG_SHOOT_an_improbable_shot_reads_as_two_rolls_not_a_sum():
                           "roll_needed": 7, "dice": [6, 4], "hit": True, "hits": 1, "firepower": 2})
     assert sentence(shot, names) == ("Gorg shoots Vex with the autogun (in full cover, -2 to hit): rolled 6 needing 7+ "
                                      "(improbable: a 6, then 4 at its BS): 1 hit (Firepower 2)")
+
+
+def test_EC_MISSION_RESCUE_EC_MISSION_JAIL_an_npc_is_named_as_a_person_says_it_not_by_its_id():
+    """Clauses: EC-MISSION-RESCUE, EC-MISSION-JAIL. The film of rescue_survive (seed 1) said "Viper
+    delivers the hades contact (the rival's)": a contact whose id starts with its gang's id reads as
+    that gang's ("Hades MC's contact"), in a sentence and in an end reason alike; Jailbreak's
+    prisoner stays "the prisoner"."""
+    from pathlib import Path
+
+    from entropy3d.scene import load_scene
+
+    scenes = Path(__file__).resolve().parents[2] / "scenes"
+    names = Names.of_table(load_scene(scenes / "rescue_survive.yaml"))
+    assert names.thing("hades_contact") == "Hades MC's contact"
+    assert names.thing("komodo_contact") == "Komodo's contact"
+    said = Event("score", "komodo_1", "delivered", figures={"npc": "hades_contact", "delivered": True, "rival": True,
+                                                            "gangs": ["komodo"], "points": 2})
+    assert sentence(said, names) == "Viper delivers Hades MC's contact (the rival's): +2 VP to Komodo"
+    assert names.named("hades_contact was lost") == "Hades MC's contact was lost"
+    assert Names.of_table(load_scene(scenes / "jailbreak.yaml")).thing("prisoner") == "the prisoner"

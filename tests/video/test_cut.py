@@ -7,12 +7,13 @@ from __future__ import annotations
 
 import re
 import subprocess
+from pathlib import Path
 
 import numpy as np
 import pytest
 
 from entropy3d.game.records import action_events
-from entropy3d.video.cut import SHORT_S, ShortFilm, caption, short_kbps, short_segments
+from entropy3d.video.cut import CUTS, SHORT_S, ShortFilm, caption, film_of, short_kbps, short_segments
 from entropy3d.video.jumpshot import ride_clock
 from entropy3d.video.movie import VideoOptions, replay_names
 from entropy3d.video.writing import render_video
@@ -411,11 +412,12 @@ def test_EC_MISSION_JAIL_and_RESCUE_the_NPC_freed_escaping_and_delivered_are_cap
     """Clauses: EC-MISSION-JAIL, EC-MISSION-RESCUE. The short cut tells a stop by the jail and
     what the NPC did, without dice ("Ash (Hades MC) stops by the jail: the prisoner gets out and
     climbs on"), the escape through a road exit with its points, and an NPC delivered in the
-    middle of a ride, which scores without leaving the table."""
+    middle of a ride, which scores without leaving the table, by its name ("Komodo's contact")."""
     from entropy3d.rules.event import Event
     from entropy3d.systems.words import Names
 
-    names = Names(riders={"h1": "Ash"}, gangs={"hades": "Hades MC"}, gang_of={"h1": "hades"})
+    names = Names(riders={"h1": "Ash"}, gangs={"hades": "Hades MC"}, gang_of={"h1": "hades"},
+                  npcs={"komodo_contact": "Komodo's contact"})
     ride = Event("move", "h1", "stop s1: straight 3", t_s=0.0, figures={"length_in": 3, "speed": 1})
     freed = Event("item", "h1", "frees", figures={"item": "prisoner", "did": "freed", "tn": 16})
     assert caption([ride, freed], names).text == "Ash (Hades MC) stops by the jail: the prisoner gets out and climbs on"
@@ -428,4 +430,20 @@ def test_EC_MISSION_JAIL_and_RESCUE_the_NPC_freed_escaping_and_delivered_are_cap
     on = Event("move", "h1", "s2: straight 10", t_s=0.0, figures={"length_in": 10, "speed": 2})
     home = Event("score", "h1", "delivers", figures={"npc": "komodo_contact", "delivered": True, "rival": True,
                                                       "gangs": ["hades"], "points": 2})
-    assert caption([on, home], names).text == "Ash delivers the komodo contact (the rival's): +2 VP to Hades MC"
+    assert caption([on, home], names).text == "Ash delivers Komodo's contact (the rival's): +2 VP to Hades MC"
+
+
+def test_EC_LAW_the_scoreboard_and_the_title_list_the_gangs_not_the_law(tmp_path):
+    """Clause: EC-LAW. The Law is a neutral side that scores nothing, yet the HUD of hoon_hour's
+    film (seed 1) read "the Law +0" under Hades MC and Komodo: the scoreboard of either cut lists
+    the gangs that score only, and the title card sets them against each other without it."""
+    from entropy3d.game import play_game
+
+    yard = Path(__file__).resolve().parents[1] / "data" / "law_yard.yaml"
+    replay = play_game(yard, seed=1, turns=1, producer="geometric", replay_path=tmp_path / "law.jsonl")
+    assert any(m.law for m in replay.header.initial.models.values())  # the police are in the game
+    for cut in CUTS:
+        film = film_of(replay, VideoOptions(size=(96, 54), cut=cut))
+        assert [name for name, _, _ in film._score(replay.header.initial)] == ["Hades MC", "Komodo"]
+        assert [film.gang_names[g] for g in film.scorers] == ["Hades MC", "Komodo"]
+        film.renderer.close()
