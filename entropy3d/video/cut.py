@@ -170,6 +170,9 @@ def _told(event: Event, events: Sequence[Event], names: words.Names) -> Caption:
         if lost is not None:  # Grab n Go: off too soon, or by another gang's edge
             return Caption(words.sentence(lost, names), event.t_s, True)
         return Caption(f"{who} rides off the table and escapes{then}", event.t_s)
+    if kind == "crash" and "SW-RAM" in event.clauses:  # the chase's ram: its rulebook's word, not a bike's crash
+        return Caption(f"{who} rams {names.thing(event.piece)} at {float(figures.get('mph', 0.0)):.0f} MPH",
+                       event.t_s, True)
     if kind == "crash":
         how = "head-on" if figures.get("kind") == "head_on" else "side-on"
         after = "and rides it out" if figures.get("survived") else "and crashes"

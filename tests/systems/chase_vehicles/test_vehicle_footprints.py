@@ -47,3 +47,19 @@ def test_SW_RAM_a_rear_end_ram_stops_bumper_to_bumper(producer):
     gap = rear_bumper - front_bumper
     within = 0.1 if producer == "physics" else load_system("chase_vehicles").rules.driving.path_spacing_in
     assert -0.02 <= gap <= within + 1e-6, f"{producer}: {gap:.2f}\" between the bumpers"
+
+
+def test_SW_RAM_the_film_says_a_ram_not_a_bike_crash():
+    """Clause: SW-RAM. The car chase's film (seed 1) captioned the Interceptor ramming the van from
+    behind "Interceptor (Highway Patrol) hits Van side-on and crashes" (Entropy City's words for a
+    bike's crash): the chase's ram is told as a ram, at the speed it was measured."""
+    from entropy3d.rules.event import Event
+    from entropy3d.systems.words import Names
+    from entropy3d.video.cut import caption
+
+    names = Names(riders={"interceptor": "Interceptor", "van": "Van"}, gangs={"law": "Highway Patrol"},
+                  gang_of={"interceptor": "law"})
+    ram = Event("crash", "interceptor", "ram at a Top Speed of 140 MPH", found="ran into van at 25 MPH", piece="van",
+                clauses=("SW-RAM",), t_s=1.2, figures={"attacker_d6": 6, "defender_d6": 4, "mph": 25.4})
+    said = caption([ram], names)
+    assert (said.text, said.t_s) == ("Interceptor (Highway Patrol) rams Van at 25 MPH", 1.2)
