@@ -211,18 +211,14 @@ class GeometricProducer:
                     if shapely.contains_xy(footprint.outline, pose.x, pose.y):
                         return self._wall(footprint, pose.xy, previous.xy, pose, s, t, level)
         for other, other_base in others:
-            reach = 0.5 * (base.length + other_base.length)  # farther apart than this, bases cannot touch
+            reach = base.radius + other_base.radius  # farther apart than this, bases cannot touch
             # a base already touching another that rides away from (or along) it is not hitting it
             closing = math.hypot(*(other.pose.xy - pose.xy)) < math.hypot(*(other.pose.xy - previous.xy)) - 1e-6
             if (closing and abs(other.pose.z - level) < self.height_in and abs(other.pose.x - pose.x) < reach
                     and abs(other.pose.y - pose.y) < reach and base_gap_in(pose, base, other.pose, other_base) <= 0.0):
-                # the way in is the reversed outward normal of the other base's ellipse where it
+                # the way in is the reversed outward normal of the other base's edge where it
                 # is nearest to this base's front
-                local = other.pose.to_local(front)[0]
-                a, b = 0.5 * other_base.length, 0.5 * other_base.width
-                angle = math.atan2(local[1] / b, local[0] / a)
-                normal_local = np.array([math.cos(angle) / a, math.sin(angle) / b])
-                normal = other.pose.to_table(normal_local[None, :])[0] - other.pose.xy
+                normal = other_base.edge_normal(other.pose, front)
                 into_deg = math.degrees(math.atan2(-normal[1], -normal[0])) % 360.0
                 return Contact(other.id, obstacle_kind(other), s, t, pose.facing_deg % 360.0, into_deg,
                                (*map(float, front), level))

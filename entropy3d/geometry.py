@@ -81,22 +81,47 @@ class Pose:
 
 @dataclass(frozen=True)
 class BaseShape:
-    """A miniature's base, in inches: an ellipse ``length`` long (along the facing) and
-    ``width`` wide; a round base has length == width."""
+    """A miniature's footprint, in inches: a base ``length`` long (along the facing) and ``width``
+    wide. Its edge is the superellipse ``|x / (length/2)|^power + |y / (width/2)|^power = 1``:
+    ``power`` 2 (every base, EC-BASE) an ellipse, a round base when length == width; a larger
+    power a rectangle with rounded corners, the plan of a car or van, which stands on no base
+    (the chase's vehicles: its footprint is what collides, touches and is drawn, bumper to bumper)."""
 
     length: float
     width: float
+    power: float = 2.0
 
     @property
     def is_round(self) -> bool:
-        return math.isclose(self.length, self.width)
+        return self.power == 2.0 and math.isclose(self.length, self.width)
+
+    @property
+    def radius(self) -> float:
+        """Inches: how far the edge reaches from the centre at most (the circle that holds it):
+        half the longer axis of an ellipse, and no more than half the diagonal of a superellipse."""
+        if self.power == 2.0:
+            return max(self.length, self.width) / 2
+        return float(np.hypot(*self.local_outline(96).T).max())
+
+    @property
+    def enclosing_axes(self) -> tuple[float, float]:
+        """(length, width) inches of the smallest ellipse of the base's proportions that holds it:
+        the base itself for an ellipse; a superellipse of power p reaches 2^(1/2 - 1/p) times its
+        axes out along its diagonal (sight lines test a miniature's base against an ellipse first)."""
+        if self.power == 2.0:
+            return self.length, self.width
+        grow = 2.0 ** (0.5 - 1.0 / self.power)
+        return self.length * grow, self.width * grow
 
     def reach(self, pose: Pose, direction: np.ndarray) -> float:
         """Inches: how far the base edge reaches from its centre towards the unit table vector
-        ``direction`` (the ellipse's support: a line square to ``direction`` that far out touches
-        it)."""
+        ``direction`` (the edge's support: a line square to ``direction`` that far out touches
+        it; for a superellipse of power p the dual norm, of power p / (p - 1))."""
         along, across = float(np.dot(direction, pose.forward)), float(np.dot(direction, pose.left))
-        return math.hypot(0.5 * self.length * along, 0.5 * self.width * across)
+        if self.power == 2.0:
+            return math.hypot(0.5 * self.length * along, 0.5 * self.width * across)
+        dual = self.power / (self.power - 1.0)
+        return (abs(0.5 * self.length * along) ** dual + abs(0.5 * self.width * across) ** dual) ** (1.0 / dual)
 
     def moved_to_touch(self, pose: Pose, point) -> Pose:
         """``pose`` moved straight towards the table point ``point`` (heading kept) until the base
@@ -124,25 +149,53 @@ class BaseShape:
 
     def local_outline(self, samples: int = 48) -> np.ndarray:
         """:meth:`outline` in the base's own frame (forward, left), read-only; computed once."""
-        return _ellipse_points(self.length, self.width, 0.0, 2.0 * math.pi, samples, False)
+        return _edge_points(self.length, self.width, self.power, 0.0, 2.0 * math.pi, samples, False)
 
     def local_front_half(self, samples: int = 25) -> np.ndarray:
         """:meth:`front_half_outline` in the base's own frame (forward, left), read-only; computed once."""
-        return _ellipse_points(self.length, self.width, -0.5 * math.pi, 0.5 * math.pi, samples, True)
+        return _edge_points(self.length, self.width, self.power, -0.5 * math.pi, 0.5 * math.pi, samples, True)
 
     def contains(self, pose: Pose, points: np.ndarray) -> np.ndarray:
         """Boolean mask of table points (N, 2) inside the base."""
         local = pose.to_local(points)
-        return (local[:, 0] / (0.5 * self.length)) ** 2 + (local[:, 1] / (0.5 * self.width)) ** 2 <= 1.0
+        if self.power == 2.0:
+            return (local[:, 0] / (0.5 * self.length)) ** 2 + (local[:, 1] / (0.5 * self.width)) ** 2 <= 1.0
+        return (np.abs(local[:, 0] / (0.5 * self.length)) ** self.power
+                + np.abs(local[:, 1] / (0.5 * self.width)) ** self.power) <= 1.0
+
+    def edge_normal(self, pose: Pose, point) -> np.ndarray:
+        """The outward normal (a table vector, not of unit length) of the base edge where the ray
+        from its centre through the table point ``point`` crosses it, scaled to the unit disc:
+        the way out of the base there (reversed, the way into it of something hitting it)."""
+        local = pose.to_local(np.asarray(point, float)[None, :])[0]
+        a, b = 0.5 * self.length, 0.5 * self.width
+        if self.power == 2.0:
+            angle = math.atan2(local[1] / b, local[0] / a)
+            normal_local = np.array([math.cos(angle) / a, math.sin(angle) / b])
+        else:
+            # the edge point (a sgn c |c|^(2/p), b sgn s |s|^(2/p)) on the ray has |tan t| =
+            # |y/b / (x/a)|^(p/2); the gradient of |x/a|^p + |y/b|^p there is (sgn c |c|^(2-2/p) / a,
+            # sgn s |s|^(2-2/p) / b), up to a factor
+            half = 0.5 * self.power
+            angle = math.atan2(math.copysign(abs(local[1] / b) ** half, local[1]),
+                               math.copysign(abs(local[0] / a) ** half, local[0]))
+            bend = 2.0 - 2.0 / self.power
+            c, s = math.cos(angle), math.sin(angle)
+            normal_local = np.array([math.copysign(abs(c) ** bend, c) / a, math.copysign(abs(s) ** bend, s) / b])
+        return pose.to_table(normal_local[None, :])[0] - pose.xy
 
 
 @functools.lru_cache(maxsize=256)
-def _ellipse_points(length: float, width: float, start: float, stop: float, samples: int,
-                    endpoint: bool) -> np.ndarray:
-    """Points of the ellipse ``length`` by ``width`` (inches) at evenly spaced parameter angles
-    from ``start`` to ``stop`` radians, (samples, 2), read-only (shared by every caller)."""
+def _edge_points(length: float, width: float, power: float, start: float, stop: float, samples: int,
+                 endpoint: bool) -> np.ndarray:
+    """Points of the superellipse of ``power`` ``length`` by ``width`` (inches; power 2 an ellipse)
+    at evenly spaced parameter angles from ``start`` to ``stop`` radians, (samples, 2), read-only
+    (shared by every caller)."""
     t = np.linspace(start, stop, samples, endpoint=endpoint)
-    points = np.stack([0.5 * length * np.cos(t), 0.5 * width * np.sin(t)], axis=1)
+    c, s = np.cos(t), np.sin(t)
+    if power != 2.0:  # x = a sgn(cos t) |cos t|^(2/p): the ellipse's points pushed out to the corners
+        c, s = np.sign(c) * np.abs(c) ** (2.0 / power), np.sign(s) * np.abs(s) ** (2.0 / power)
+    points = np.stack([0.5 * length * c, 0.5 * width * s], axis=1)
     points.flags.writeable = False
     return points
 

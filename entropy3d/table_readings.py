@@ -21,6 +21,12 @@ from entropy3d.units import GRAVITY_M_S2, TableScale
 
 #: inches above a landing's height from which the surface it came down on is looked for
 LANDING_PROBE_ABOVE_IN = 0.25
+#: a flight's ``from_kind`` when what it left was a miniature (another model's top), not the table
+MINIATURE_KIND = "model"
+#: inches a landing may stand over the table's surface under its centre and still be on that
+#: surface (a base resting across a low edge); higher, it came down on a miniature (a bike and
+#: rider are ~1.8" tall), which is no surface: the fall goes on down to the table
+ON_THE_TABLE_IN = 0.5
 
 
 def bearing_deg(pose: Pose, point_xy) -> float:
@@ -91,7 +97,14 @@ def impacts(model: str, facts: Facts, scale: TableScale, geometry, stood_z_in: f
     state after the ride): a flight still in the air then comes down there, at the end of the
     ride, at its last speed plus what the rest of the drop adds under gravity. Without it such a
     flight is left out. A flight that began in the air is the end of one that left a surface in
-    an earlier ride, and was a fall there: it is no second fall."""
+    an earlier ride, and was a fall there: it is no second fall.
+
+    A miniature is no surface to fall onto (issue 46: on rooftop_fall, seed 1, physics, the
+    spotter rode off the bridge, came down on Brick's rider 1.8" up and rolled off him into the
+    yard, and was ruled two falls, 3.36 m and 2.60 m): a landing more than :data:`ON_THE_TABLE_IN`
+    over the table's surface under it fell on down to that surface (5.96 m, as the geometric
+    producer, whose flights pass over miniatures, measures it), and the flight off a miniature's
+    top is no fall of its own."""
     terrain = {piece.id: piece.terrain for piece in geometry.pieces}
     found = []
     for contact in facts.contacts:
@@ -100,11 +113,14 @@ def impacts(model: str, facts: Facts, scale: TableScale, geometry, stood_z_in: f
                             scale.metres(speed_before_in_s(facts.trajectory, contact.t_s)),
                             angle_deg=contact.angle_deg, t_s=contact.t_s))
     for flight in facts.flights:
-        if flight.from_kind == "air":
+        if flight.from_kind in ("air", MINIATURE_KIND):
             continue
         if flight.landed:
             land_xy, land_z, t_s = flight.land_xy, flight.land_z, flight.land_t_s
             speed_m_s = scale.metres(speed_before_in_s(facts.trajectory, t_s))
+            table_z = float(geometry.surface_height(land_xy, below=land_z + LANDING_PROBE_ABOVE_IN)[0])
+            if land_z - table_z > ON_THE_TABLE_IN:  # on a miniature: down to the table under it
+                land_z = table_z
         elif stood_z_in is not None:
             land_xy, land_z, speed_m_s, t_s = _still_flying(facts.trajectory, stood_z_in, scale)
         else:

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
-from entropy3d.geometry import pose_at, poses_along
+from entropy3d.geometry import BaseShape, Pose, pose_at, poses_along
 
 
 def test_EC_ACT_ATTACK_the_points_along_a_move_are_an_inch_apart_from_its_start():
@@ -19,3 +20,26 @@ def test_EC_ACT_ATTACK_the_points_along_a_move_are_an_inch_apart_from_its_start(
     assert all(p.y == 2.0 and p.facing_deg == 10.0 for p in poses)
     assert poses_along(None) == [] and poses_along(ride[:1]) == []
     assert list(pose_at(ride, 0.5)[:2]) == [2.75, 2.0]
+
+
+def test_a_vehicle_footprint_is_a_rounded_rectangle_in_every_measure():
+    """A car's footprint (issue 46: its plan, 3.17" x 1.27", a superellipse of power 4): its
+    reach towards any direction is the farthest outline point that way, it holds the points it
+    should (near its corners) and not past its bumpers, its edge normal is square to the edge,
+    its radius reaches its farthest point, and a round base is round only at power 2."""
+    base, pose = BaseShape(3.17, 1.27, 4.0), Pose(4.0, -2.0, 70.0)
+    edge = base.outline(pose, 2000)
+    for angle in np.linspace(0.0, 2.0 * np.pi, 13):
+        direction = np.array([np.cos(angle), np.sin(angle)])
+        assert base.reach(pose, direction) == pytest.approx(float(((edge - pose.xy) @ direction).max()), abs=1e-4)
+    corners = pose.to_table(np.array([[1.3, 0.5], [-1.3, -0.5], [1.3, -0.5]]))
+    assert base.contains(pose, corners).all(), "an ellipse of the same axes leaves these corners out"
+    assert not base.contains(pose, pose.to_table(np.array([[1.6, 0.0], [0.0, 0.64]]))).any()
+    for k in (0, 150, 333, 600, 1200):
+        tangent, normal = edge[k + 1] - edge[k - 1], base.edge_normal(pose, edge[k])
+        assert abs(tangent @ normal) / np.linalg.norm(tangent) / np.linalg.norm(normal) < 1e-2
+        assert (edge[k] - pose.xy) @ normal > 0, "it points out"
+    assert base.radius == pytest.approx(float(np.hypot(*(edge - pose.xy).T).max()), abs=1e-3)
+    length, width = base.enclosing_axes
+    assert BaseShape(length + 1e-9, width + 1e-9).contains(pose, edge).all()
+    assert not BaseShape(3.0, 3.0, 4.0).is_round and BaseShape(3.0, 3.0).is_round

@@ -34,8 +34,9 @@ uses for sight lines and collisions stay close to what is drawn.
 Vehicle files (``vehicle_<kind>.glb`` for car, police_car and van: the rules data's ``vehicles:``)
 are built from that section's sizes (a car 4.5 x 1.8 x 1.45 m is 81 x 32 x 26 mm), in the plan
 :func:`entropy3d.scene.miniature.vehicle_plan` gives the solids sight lines use, with nodes
-``base`` (its oval base), ``body`` (bodywork and roof, tinted), ``trim`` (rubbing strip, lamps; a
-police car's white doors), ``windows``, ``wheels`` and, on a police car, ``lights``.
+``base`` (a plate of its plan as thick as a base: its footprint), ``body`` (bodywork and roof,
+tinted), ``trim`` (rubbing strip, lamps; a police car's white doors), ``windows``, ``wheels`` and,
+on a police car, ``lights``.
 
 Scenery files (GLB, one node per named part): ``bench``, ``cafe_set`` (table and four chairs),
 ``crate``, ``barrel``, ``jersey_barrier``, ``street_lamp``, ``ruined_wall``, ``car_wreck``
@@ -49,6 +50,7 @@ from pathlib import Path
 
 import numpy as np
 import trimesh
+from shapely.geometry import Polygon
 
 from entropy3d.outputs import write_atomic
 from entropy3d.scene import load_ruleset
@@ -316,7 +318,7 @@ GLASS, BUMPER, HEADLAMP, TAIL_LAMP = "#26313b", "#2a2b2e", "#f3e7b0", "#b3261e"
 
 
 def vehicle(kind: str) -> dict[str, list]:
-    """A car, police car or van of the rules data's ``vehicles:`` on its oval base: its bodywork
+    """A car, police car or van of the rules data's ``vehicles:`` on a plate of its plan: its bodywork
     (``body``, tinted) in :func:`~entropy3d.scene.miniature.vehicle_plan` up to the waist, the
     glasshouse (``windows``; a van's is glass in the cab only, its load box ``body``) under a
     painted roof, bumpers and lamps (``trim``), four ``wheels`` and, on a police car, the light
@@ -358,16 +360,17 @@ def vehicle(kind: str) -> dict[str, list]:
              for s in (1, -1) for y in (1, -1)]
     lights = []
     if police:  # white doors and a blue-red light bar on the roof, as a highway patrol car
-        trim += [box((0.3 * length, 0.8, 0.45 * waist), (0.0, y * 0.5 * width, BT + 0.65 * waist), "#f4f4f4")
+        trim += [box((0.3 * length, 0.8, 0.45 * waist), (0.0, y * (0.5 * width - 0.45), BT + 0.65 * waist), "#f4f4f4")
                  for y in (1, -1)]
         lights = [box((3.0, 0.3 * cabin_width, 1.6), (0.5 * sum(top), y * 0.17 * cabin_width, BT + height + 0.8),
                       colour) for y, colour in ((1, "#1f4fff"), (-1, "#ff2020"))]
     radius, tyre = to_mm * (0.36 if van else 0.33), to_mm * 0.22  # tyres of a real van and car, metres
     wheels = []
-    for x in (0.29 * length, -0.29 * length):  # tyres tucked under the sills: nothing past the base
+    for x in (0.29 * length, -0.29 * length):  # tyres tucked under the sills: nothing past the plan
         for y in (1, -1):
-            wheels += wheel(x, radius, tyre, y=y * (0.48 * width - 0.5 * tyre))
-    nodes = {"base": [oval_base(spec.base_length_mm, spec.base_width_mm)], "body": body, "trim": trim,
+            wheels += wheel(x, radius, tyre, y=y * (0.45 * width - 0.5 * tyre))
+    plate = trimesh.creation.extrude_polygon(Polygon(vehicle_plan(length, width, 64)), BASE_THICKNESS)
+    nodes = {"base": [paint(plate, BASE_COLOUR)], "body": body, "trim": trim,
              "windows": windows, "wheels": wheels}
     return nodes | ({"lights": lights} if lights else {})
 

@@ -147,11 +147,13 @@ def inner_box(low: np.ndarray, high: np.ndarray, normals: np.ndarray, offsets: n
 def base_ellipse(pose: Pose, base: BaseShape, normals: np.ndarray, offsets: np.ndarray) -> tuple:
     """A base's outline (convex pieces ``normals``, ``offsets`` of points sampled on its edge
     ellipse) between two ellipses: (centre, cos, sin, half length, half width, inner), where the
-    outline holds the edge ellipse scaled by ``inner`` and lies inside the edge ellipse itself."""
+    outline holds the edge ellipse scaled by ``inner`` and lies inside the edge ellipse itself
+    (a vehicle's footprint, a superellipse: the ellipse that holds it, ``BaseShape.enclosing_axes``)."""
     turn = np.radians(pose.facing_deg)
     cos, sin = float(np.cos(turn)), float(np.sin(turn))
     centre = np.array(pose.xy, float)
-    half_length, half_width = base.length / 2, base.width / 2
+    length, width = base.enclosing_axes
+    half_length, half_width = length / 2, width / 2
     # an edge n . p <= o seen in the ellipse's unit-disc coordinates u: m . u <= o - n . centre
     along = normals[..., 0] * cos + normals[..., 1] * sin
     across = -normals[..., 0] * sin + normals[..., 1] * cos
@@ -170,8 +172,8 @@ def base_ellipses(poses: Sequence[Pose], bases: Sequence[BaseShape], normals: np
     turns = np.radians([pose.facing_deg for pose in poses])[:, None]
     cos, sin = np.cos(turns), np.sin(turns)
     centres = np.array([(pose.x, pose.y) for pose in poses], float).reshape(-1, 2)
-    half_length = np.array([base.length for base in bases], float)[:, None] / 2
-    half_width = np.array([base.width for base in bases], float)[:, None] / 2
+    half_length = np.array([base.enclosing_axes[0] for base in bases], float)[:, None] / 2
+    half_width = np.array([base.enclosing_axes[1] for base in bases], float)[:, None] / 2
     along = normals[..., 0] * cos + normals[..., 1] * sin
     across = -normals[..., 0] * sin + normals[..., 1] * cos
     scaled = np.hypot(along * half_length, across * half_width)
@@ -271,7 +273,7 @@ def top_down_batch(pairs: list[tuple[int, int]], poses: list[Pose], bases: list[
         # a pair's lines lie within the capsule from base centre to base centre as wide as the
         # larger base: a row far from it blocks none of them
         centres = np.array([pose.xy for pose in poses])
-        reach = np.array([max(base.length, base.width) / 2 for base in bases])
+        reach = np.array([base.radius for base in bases])
         row_low = np.array([low for _, low, _, _, _ in footprints.convex]).reshape(-1, 2)
         row_high = np.array([high for _, _, high, _, _ in footprints.convex]).reshape(-1, 2)
         blocks &= capsules_touching(centres[viewer[:, 0]], centres[target[:, 0]],

@@ -287,15 +287,16 @@ class PhysicsWorld:
 
 def bike_hull(base: BaseShape, height_in: float, scale: TableScale, samples: int = 32) -> np.ndarray:
     """Vertices (metres, origin at the bottom centre, x forward) of a bike's collision shape: its
-    base's outline (an ellipse, as a 32-gon) up to the rider's head, the lower edge chamfered at
-    45 degrees so that it rides up curbs and ramp lips instead of stopping dead against them."""
+    base's outline (an ellipse, as a 32-gon; a vehicle's footprint, a superellipse) up to the
+    rider's head (a vehicle's: as high), the lower edge chamfered at 45 degrees so that it rides
+    up curbs and ramp lips instead of stopping dead against them."""
     a, b, height = scale.metres(base.length) / 2, scale.metres(base.width) / 2, scale.metres(height_in)
     chamfer = min(0.3, 0.5 * b, 0.3 * height)
-    angles = np.linspace(0.0, 2.0 * np.pi, samples, endpoint=False)
+    # the edge of a base 2 x 2 of the same power: (cos, sin) of the ellipse's parameter angles
+    cos, sin = BaseShape(2.0, 2.0, base.power).local_outline(samples).T
     rings = []
     for z, inset in ((0.0, chamfer), (chamfer, 0.0), (height, 0.0)):
-        rings.append(np.column_stack([(a - inset) * np.cos(angles), (b - inset) * np.sin(angles),
-                                      np.full(samples, z)]))
+        rings.append(np.column_stack([(a - inset) * cos, (b - inset) * sin, np.full(samples, z)]))
     return np.vstack(rings)
 
 
@@ -547,7 +548,8 @@ def add_bike(world: PhysicsWorld, bike: BikeBody, height_in: float, *, dynamic: 
 def _model_key(bike: BikeBody, height_in: float, *, dynamic: bool) -> tuple:
     """What a miniature's body is made from, its floats as exact bits (``==`` takes -0.0 for 0.0)."""
     pose = bike.pose
-    return (bike.id, bike.kind, dynamic, _bits(bike.base.length, bike.base.width, height_in, pose.x, pose.y, pose.z,
+    return (bike.id, bike.kind, dynamic, _bits(bike.base.length, bike.base.width, bike.base.power, height_in,
+                                               pose.x, pose.y, pose.z,
                                                pose.facing_deg, *bike.velocity_in_s))
 
 

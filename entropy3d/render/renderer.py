@@ -453,7 +453,7 @@ class TableRenderer:
                 continue
             model = self.table.model(model_id)
             base = self.table.base_of(model)
-            reach = max(base.length, base.width) / 2
+            reach = base.radius
             corners = self.project(cameras.box_corners((pose.x - reach, pose.y - reach, pose.z),
                                                        (pose.x + reach, pose.y + reach, pose.z + cameras.BIKE_BOX[2])))
             middle = self.project([(pose.x, pose.y, pose.z + cameras.RIDER_MIDDLE_IN)])[0]

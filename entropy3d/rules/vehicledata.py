@@ -3,8 +3,10 @@ the shared table (seed 001's chase), and what each one is on the table.
 
 Kept apart from :mod:`entropy3d.rules.rulesdata` (which declares the rest of the file) as
 :mod:`entropy3d.rules.footdata` is. A vehicle is depicted in metres (its real size, turned into
-table inches by ``scale.metres_per_inch``) and stands on an oval base in millimetres at model
-scale, as a bike does (EC-BASE). Pure: pydantic and the geometry module only.
+table inches by ``scale.metres_per_inch``) and stands on no base: its footprint is its plan, a
+rectangle with rounded corners bumper to bumper and side to side (the seed's "Vehicles on the
+Tabletop" gives vehicles no base; EC-BASE is Entropy City's bikes'). Pure: pydantic and the
+geometry module only.
 """
 
 from __future__ import annotations
@@ -15,9 +17,13 @@ from typing import Annotated
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from entropy3d.geometry import BaseShape
-from entropy3d.units import TableScale, mm_to_inches
+from entropy3d.units import TableScale
 
 _Pos = Annotated[float, Field(gt=0)]
+
+#: the power of the superellipse a vehicle's plan is (2 an ellipse, larger ever squarer): 4 reads
+#: as a car's rounded rectangle from above (its mesh, ``tools/make_models.py``, and its footprint)
+VEHICLE_PLAN_POWER = 4.0
 
 
 class _Strict(BaseModel):
@@ -26,7 +32,7 @@ class _Strict(BaseModel):
 
 
 class VehicleSpec(_Strict):
-    """One kind of vehicle: the depicted vehicle (metres) and its base (millimetres at model scale)."""
+    """One kind of vehicle: the depicted vehicle, metres."""
 
     length_m: _Pos = Field(description="the depicted vehicle bumper to bumper, metres")
     width_m: _Pos = Field(description="its body's width (mirrors left out), metres")
@@ -37,8 +43,6 @@ class VehicleSpec(_Strict):
                                              "[from, to] metres from its centre, + forward")
     cabin_width_m: _Pos = Field(description="the glasshouse's width at the waist (a car's windows lean in over "
                                             "its doors, a van's load box hardly), metres")
-    base_length_mm: _Pos = Field(description="its oval base along the facing, millimetres (EC-BASE)")
-    base_width_mm: _Pos = Field(description="its oval base across, millimetres")
 
     @model_validator(mode="after")
     def _sizes(self):
@@ -55,8 +59,10 @@ class VehicleSpec(_Strict):
 
 @dataclass(frozen=True)
 class VehicleKind:
-    """A kind of vehicle on the table, in inches: the base it stands on, the size of the depicted
-    vehicle (``length``, ``width``, ``height`` above the base top), the bodywork's top (``waist``)
+    """A kind of vehicle on the table, in inches: its footprint (``base``: its plan, ``length`` by
+    ``width``, a superellipse of power :data:`VEHICLE_PLAN_POWER`: what collides, touches and is
+    drawn), the size of the depicted vehicle (``length``, ``width``, ``height`` above the thin
+    plate it stands on), the bodywork's top (``waist``)
     and the glasshouse's run along it (``cabin``: from, to, inches from the centre, + forward) and
     width at the waist (``cabin_width``)."""
 
@@ -72,6 +78,7 @@ class VehicleKind:
     @classmethod
     def from_spec(cls, name: str, spec: VehicleSpec, scale: TableScale) -> "VehicleKind":
         inches = scale.inches
-        return cls(name, BaseShape(mm_to_inches(spec.base_length_mm), mm_to_inches(spec.base_width_mm)),
-                   inches(spec.length_m), inches(spec.width_m), inches(spec.height_m), inches(spec.waist_m),
+        length, width = inches(spec.length_m), inches(spec.width_m)
+        return cls(name, BaseShape(length, width, VEHICLE_PLAN_POWER),
+                   length, width, inches(spec.height_m), inches(spec.waist_m),
                    (inches(spec.cabin_m[0]), inches(spec.cabin_m[1])), inches(spec.cabin_width_m))

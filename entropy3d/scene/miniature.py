@@ -23,12 +23,13 @@ from pathlib import Path
 
 import numpy as np
 import trimesh
+from shapely.geometry import Polygon
 
 from entropy3d.errors import MeshError
 from entropy3d.geometry import BaseShape, Pose
 from entropy3d.resources import bundled_dir
 from entropy3d.rules.ruleset import ON_FOOT, Ruleset
-from entropy3d.rules.vehicledata import VehicleKind
+from entropy3d.rules.vehicledata import VEHICLE_PLAN_POWER, VehicleKind
 from entropy3d.scene.build import oriented_box
 from entropy3d.units import INCHES_PER_UNIT
 
@@ -46,9 +47,6 @@ BIKE_MODEL_NODES = ("base", "bike", "metal", "wheels", "rider", "lights")
 VEHICLE_MODEL_NODES = ("base", "body", "trim", "windows", "wheels", "lights")
 #: the nodes of a bundled file painted in the gang's colour: a bike's bodywork, a vehicle's body
 PAINTED_NODES = ("bike", "body")
-#: the power of the superellipse a vehicle's plan is (2 an ellipse, larger ever squarer): 4 reads
-#: as a car's rounded rectangle from above and fits on its oval base (rules data ``vehicles:``)
-VEHICLE_PLAN_POWER = 4.0
 
 
 @dataclass(frozen=True, eq=False)
@@ -69,7 +67,13 @@ class MiniatureShape:
 
 def base_disc(base: BaseShape, pose: Pose) -> trimesh.Trimesh:
     """The flat base of a miniature standing at ``pose`` (its bottom at ``pose.z``), table inches:
-    an elliptic disc ``BASE_THICKNESS_IN`` thick, ``base.length`` along the facing."""
+    an elliptic disc ``BASE_THICKNESS_IN`` thick, ``base.length`` along the facing; a vehicle's
+    footprint (a superellipse, :class:`~entropy3d.geometry.BaseShape`) a plate of its plan."""
+    if base.power != 2.0:
+        plate = trimesh.creation.extrude_polygon(Polygon(base.local_outline(64)), BASE_THICKNESS_IN)
+        plate.apply_transform(trimesh.transformations.rotation_matrix(np.radians(pose.facing_deg), [0, 0, 1]))
+        plate.apply_translation((pose.x, pose.y, pose.z))
+        return plate
     disc = trimesh.creation.cylinder(radius=0.5, height=BASE_THICKNESS_IN, sections=32)
     disc.apply_scale((base.length, base.width, 1.0))
     disc.apply_transform(trimesh.transformations.rotation_matrix(
@@ -81,12 +85,9 @@ def base_disc(base: BaseShape, pose: Pose) -> trimesh.Trimesh:
 def vehicle_plan(length: float, width: float, samples: int = 32) -> np.ndarray:
     """A vehicle's outline seen from above, ``length`` along +x and ``width`` across (any unit),
     centred on the origin: (samples, 2) points, counter-clockwise from the nose, of the
-    superellipse of power :data:`VEHICLE_PLAN_POWER` (a rectangle with rounded corners)."""
-    t = np.linspace(0.0, 2.0 * np.pi, samples, endpoint=False)
-    c, s = np.cos(t), np.sin(t)
-    power = 2.0 / VEHICLE_PLAN_POWER
-    return np.stack([0.5 * length * np.sign(c) * np.abs(c) ** power,
-                     0.5 * width * np.sign(s) * np.abs(s) ** power], axis=1)
+    superellipse of power :data:`VEHICLE_PLAN_POWER` (a rectangle with rounded corners): the
+    outline of its footprint (:class:`~entropy3d.geometry.BaseShape`), which its mesh is built on."""
+    return np.array(BaseShape(float(length), float(width), VEHICLE_PLAN_POWER).local_outline(samples))
 
 
 def _vehicle_solids(vehicle: VehicleKind, pose: Pose, top: float) -> tuple[trimesh.Trimesh, trimesh.Trimesh]:

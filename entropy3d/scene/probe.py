@@ -97,7 +97,7 @@ def models_in_the_way(state, model_id: str, ruleset) -> list:
     for other, other_base in riding + [(wreck, wreck_base(state, wreck, ruleset)) for wreck in state.wrecks]:
         # the same float operations as on the poses' xy arrays, without making the arrays
         gap = float(np.hypot(other.pose.x - model.pose.x, other.pose.y - model.pose.y))
-        near = gap < 0.5 * (base.length + other_base.length) + touching
+        near = gap < base.radius + other_base.radius + touching
         if near and base_gap_in(model.pose, base, other.pose, other_base) <= touching:
             continue
         out.append((other, other_base))

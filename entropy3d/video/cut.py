@@ -169,6 +169,9 @@ def _told(event: Event, events: Sequence[Event], names: words.Names) -> Caption:
         if lost is not None:  # Grab n Go: off too soon, or by another gang's edge
             return Caption(words.sentence(lost, names), event.t_s, True)
         return Caption(f"{who} rides off the table and escapes{then}", event.t_s)
+    if kind == "crash" and "SW-RAM" in event.clauses:  # the chase's ram: its rulebook's word, not a bike's crash
+        return Caption(f"{who} rams {names.thing(event.piece)} at {float(figures.get('mph', 0.0)):.0f} MPH",
+                       event.t_s, True)
     if kind == "crash":
         how = "head-on" if figures.get("kind") == "head_on" else "side-on"
         after = "and rides it out" if figures.get("survived") else "and crashes"
@@ -209,7 +212,8 @@ def _told(event: Event, events: Sequence[Event], names: words.Names) -> Caption:
         return Caption(words.sentence(event, names), 0.0)
     walked = figures.get("walked")
     length = figures.get("length_in", 0)
-    verb = "walks" if walked else "drives" if figures.get("driven") else "rides"  # a figure, a vehicle, a bike
+    # a Seriously Injured or Prone fighter's crawl (GANG-MOVE), a figure, a vehicle, a bike
+    verb = "crawls" if figures.get("crawled") else "walks" if walked else "drives" if figures.get("driven") else "rides"
     return Caption(f"{who} {verb} {length:.0f}\"" if length >= 0.5 else f"{who} turns on the spot", 0.0)
 
 
@@ -341,7 +345,7 @@ class ShortFilm(ReplayFilm):
             score = self._score(activation.state_after)
         else:  # the score before, plus the points score events already told (a VIP takedown's +1)
             events = action_events(activation, index)
-            score = self._score(activation.state_before, pacing.told_points(
+            score = self._score(pacing.score_base(self.replay, activation), pacing.told_points(
                 activation, action, events if holding else pacing.shown_by(events, t)))
         return hud.HudInfo(f"Turn {activation.turn} of {self.replay.header.turns}", None, score=score,
                            caption=said.text if shown else "", caption_bad=shown and said.bad)

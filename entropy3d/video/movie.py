@@ -599,7 +599,7 @@ class ReplayFilm:
         settled = holding and not any(words.is_key_moment(e) for step in later for e in step.events)
         # before that, plus the points score events already told (never +0 under "+1 VP to Komodo")
         score = self._score(activation.state_after) if settled else self._score(
-            activation.state_before, pacing.told_points(activation, action, shown))
+            pacing.score_base(self.replay, activation), pacing.told_points(activation, action, shown))
         said = words.lines(shown, self.words) if self.pace is None else self.pace.action_lines(shown, action)
         return hud.HudInfo(heading, line, action.plan, tuple(said), score)
 

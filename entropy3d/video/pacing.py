@@ -23,7 +23,7 @@ from typing import Collection, Iterable, Sequence
 from entropy3d.game.records import action_events
 from entropy3d.game.replay import Replay
 from entropy3d.rules.event import Event
-from entropy3d.rules.state import ModelState
+from entropy3d.rules.state import ModelState, State
 from entropy3d.rules.transition import END
 from entropy3d.systems import played_system, words
 from entropy3d.video.ending import end_card, game_events
@@ -59,6 +59,21 @@ def told_points(activation, action, shown: Sequence[Event]) -> dict[str, int]:
     events and of those of ``action`` ``shown`` so far."""
     earlier = activation.actions.index(action) if action in activation.actions else 0
     return scored_points([e for step in range(earlier) for e in action_events(activation, step)] + list(shown))
+
+
+def score_base(replay: Replay, activation) -> State:
+    """The state whose score the HUD adds ``activation``'s told points to (:func:`told_points`):
+    the one before the activation's events, the previous activation's end (the game's start for
+    the first). Its ``state_before`` already holds what the turn's opening events scored (a
+    bottled gang's fighters fleeing at the start of the Action Phase, GANG-BOTTLE), and adding
+    their told points to it counted them twice: gang_fight seed 2's HUD read Orlocks +5 under
+    "Vex ... fails and flees: OUT OF ACTION", then +3 and +4."""
+    previous = replay.header.initial
+    for earlier in replay.activations:
+        if earlier is activation:
+            return previous
+        previous = earlier.state_after
+    return activation.state_before
 
 
 def shown_by(events: Sequence[Event], t: float, always: Collection[Event] = ()) -> list[Event]:

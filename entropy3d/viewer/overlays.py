@@ -30,7 +30,7 @@ class ViewerOverlays:
         from entropy3d.viewer.marks import ring_points
 
         base = self.table.base_of(self.table.model(model_id))
-        self.lines.add([ring_points((pose.x, pose.y, pose.z), max(base.length, base.width) / 2 + margin)], colour, 4.0)
+        self.lines.add([ring_points((pose.x, pose.y, pose.z), base.radius + margin)], colour, 4.0)
 
     def _draw_overlays(self, poses: dict[str, Pose], focus: str) -> None:
         from entropy3d.game.timeline import ruler_polyline, template_polylines

@@ -182,8 +182,9 @@ def test_EC_BASE_reimported_table_and_bases_are_at_the_physical_size(scene_glbs,
     for model in table.models:  # EC-BASE: 75 x 42 mm ovals, 70 mm rounds; figures on foot on 25 mm
         if model.on_foot:
             length = width = RULES["on_foot"]["base_diameter_mm"]
-        elif model.vehicle:  # a chase's car or van: its own oval (rules data `vehicles:`)
-            length, width = (RULES["vehicles"][model.vehicle][f"base_{side}_mm"] for side in ("length", "width"))
+        elif model.vehicle:  # a chase's car or van: a plate of its plan, its real size at the table's scale
+            spec, inch_m = RULES["vehicles"][model.vehicle], RULES["scale"]["metres_per_inch"]
+            length, width = (spec[f"{side}_m"] / inch_m * 25.4 for side in ("length", "width"))
         else:
             base_rules = RULES["bases"][RULES["bike_types"][model.bike]["base"]]
             length = base_rules.get("length_mm", base_rules.get("diameter_mm"))

@@ -47,12 +47,12 @@ def test_the_exported_chase_draws_the_van_and_the_patrol_cars_as_their_kind(chas
     assert "bike" not in parts and "rider" not in parts
 
 
-def test_the_exported_van_stands_on_its_107_by_45_mm_base(chase_glb):
-    """The base at the physical size the rules data gives (a van 5 m long at 1.42 m an inch is
-    3.5" = 89 mm, on a 107 x 45 mm oval), glTF metres."""
+def test_the_exported_van_stands_on_a_plate_of_its_89_by_36_mm_plan(chase_glb):
+    """The footprint at the physical size the rules data gives (a van 5 x 2 m at 1.42 m an inch
+    is 3.52" x 1.41" = 89.4 x 35.8 mm; it stood on a 107 x 45 mm oval past its bumpers), glTF metres."""
     _, scene = chase_glb
     base = next(scene.geometry[scene.graph[node][1]] for node in scene.graph.nodes_geometry
                 if node.startswith(model_node("van") + "/base"))
     lengths = sorted(base.extents[[0, 2]] * 1000.0)
-    assert lengths == pytest.approx([45.0, 107.0], abs=0.2)
+    assert lengths == pytest.approx([2.0 / 1.42 * MM_PER_INCH, 5.0 / 1.42 * MM_PER_INCH], abs=0.2)
     assert base.extents[1] * 1000.0 == pytest.approx(0.12 * MM_PER_INCH, abs=0.05)

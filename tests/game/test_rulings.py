@@ -44,6 +44,18 @@ def test_a_fall_in_the_game_is_ruled_a_collision_at_the_cards_speed_for_its_heig
     assert any(activation.model_id == "spotter" and 3 <= ruling.figures["drop_m"] < 10 for activation, ruling in falls)
 
 
+def test_REF_FALL_the_spotter_coming_down_on_brick_falls_once(fall_game):
+    """REF-FALL (issue 46): in this game (seed 1, physics) the spotter rides off the bridge, comes
+    down on Brick's rider 1.8" up and rolls off him into the yard. A referee rules one fall of
+    two storeys (4.2" = 5.96 m, the 3 m row) and Damaged 1; it was ruled two falls (3.36 m onto
+    Brick, 2.60 m off him) and Damaged 2."""
+    falls = [ruling for activation, _, ruling in _rulings(fall_game)
+             if activation.model_id == "spotter" and ruling.figures["judged"] == "landing"]
+    assert [ruling.figures["speed"] for ruling in falls] == ["3x1"], [ruling.rules for ruling in falls]
+    assert falls[0].figures["drop_m"] == pytest.approx(4.2 * 1.42, rel=0.01)
+    assert falls[0].figures["damaged"] == {"spotter": 1}
+
+
 def test_levels_come_down_are_ruled_by_the_elevation_card(fall_game):
     """REF-ELEV, card "Elevation": "Descend - Losing Elevation gains Move:+1" per level."""
     descents = [ruling for _, _, ruling in _rulings(fall_game) if ruling.figures["judged"] == "move"]

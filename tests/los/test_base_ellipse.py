@@ -27,3 +27,22 @@ def test_lines_sure_to_touch_or_miss_a_base_do_so_exactly():
     assert np.all(exact[sure])
     assert not np.any(exact[~sure & ~undecided])
     assert undecided.sum() < 0.05 * len(starts)
+
+
+def test_a_vehicle_footprint_is_decided_by_the_ellipse_that_holds_it():
+    """Clause: EC-LOS-1 - a car's footprint (its plan, a superellipse of power 4, 3.17" x 1.27")
+    reaches past the ellipse of its own axes at its corners: the cheap answers use the ellipse
+    that holds it (``BaseShape.enclosing_axes``), so a line past its corner is never decided
+    missing while the exact test finds it touching (with the plan's own axes, it was)."""
+    rng = np.random.default_rng(7)
+    base, pose = BaseShape(length=3.17, width=1.27, power=4.0), Pose(10.0, 7.0, 33.0, 0.0)
+    normals, offsets = convex_outlines(shapely.Polygon(base.outline(pose)))
+    ellipse = base_ellipse(pose, base, normals, offsets)
+    assert 0.8 < ellipse[-1] < 0.9, "the plan fills most of the ellipse that holds it"
+    starts = rng.uniform([7.0, 4.0], [13.0, 10.0], size=(20000, 2))
+    ends = starts + rng.normal(0.0, 1.5, size=starts.shape)
+    sure, undecided = ellipse_sides(starts, ends, ellipse)
+    exact = segments_touch_convex(starts, ends - starts, normals, offsets)
+    assert sure.sum() > 1000 and (~sure & ~undecided).sum() > 1000
+    assert np.all(exact[sure])
+    assert not np.any(exact[~sure & ~undecided])

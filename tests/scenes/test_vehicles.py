@@ -1,8 +1,9 @@
 """Issue 46: the chase's vehicles look like their kind (seed 001's "car chase", the runners' van):
-a scene model's ``vehicle:`` names a kind of the table rules data's ``vehicles:``; it stands on an
-oval base sized from the depicted vehicle at the table's scale (1" = 1.42 m), is seen and hit as
-that vehicle (``miniature_shape``) and is drawn from ``models/vehicle_<kind>.glb``, whose body
-lies on its base and reaches the declared size. Entropy City plays no vehicles."""
+a scene model's ``vehicle:`` names a kind of the table rules data's ``vehicles:``; its footprint is
+its plan (the depicted vehicle at the table's scale, 1" = 1.42 m, bumper to bumper: no oval base
+past it), it is seen and hit as that vehicle (``miniature_shape``) and is drawn from
+``models/vehicle_<kind>.glb``, whose body covers its footprint's plate and reaches the declared
+size. Entropy City plays no vehicles."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ import pytest
 import trimesh
 
 from entropy3d.errors import SceneError
-from entropy3d.geometry import Pose
+from entropy3d.geometry import BaseShape, Pose
 from entropy3d.resources import bundled_dir
 from entropy3d.scene import load_ruleset, load_scene
 from entropy3d.scene.miniature import (
@@ -39,19 +40,27 @@ def test_the_car_chase_drives_police_cars_a_van_and_a_trail_bike():
     kinds = {model.id: model.bike_type for model in table.models}
     assert kinds == {"interceptor": "police_car", "rammer": "police_car", "van": "van", "runner": "trailbike"}
     van, bike = table.base_of(table.model("van")), table.base_of(table.model("runner"))
-    assert (van.length, van.width) == pytest.approx((mm_to_inches(107), mm_to_inches(45)))
-    assert van.length > bike.length + 1.0, "a van's base is an inch longer than a bike's"
+    assert (van.length, van.width) == pytest.approx((5.0 / 1.42, 2.0 / 1.42)), "the van's plan, 5 x 2 m"
+    assert van.length > bike.length + 0.5, "a van is half an inch longer than a bike's oval base"
+    assert bike.power == 2.0 and bike.length == pytest.approx(mm_to_inches(75)), "a bike keeps its oval (EC-BASE)"
 
 
 @pytest.mark.parametrize("kind", VEHICLES)
-def test_a_vehicle_base_is_its_depicted_size_at_the_table_scale(kind, ruleset):
-    """The rules data's DECISION: the depicted size in metres over 1.42 m an inch, the oval 1.2 x
-    its length and 1.25 x its width (a car 4.5 x 1.8 m: 3.17" x 1.27" on a 3.78" x 1.57" oval)."""
+def test_a_vehicle_footprint_is_its_plan_at_the_table_scale(kind, ruleset):
+    """The rules data's DECISION: the depicted size in metres over 1.42 m an inch (a car 4.5 x
+    1.8 m: 3.17" x 1.27"), and the footprint (what collides, touches and is drawn) is that plan,
+    a rounded rectangle: it reaches the bumpers and the corners, and nothing past them (it was a
+    3.78" x 1.57" oval, 0.3" past each bumper and short of the corners)."""
     vehicle, spec = ruleset.vehicles[kind], ruleset.spec.vehicles[kind]
     assert vehicle.length == pytest.approx(spec.length_m / 1.42) and vehicle.width == pytest.approx(spec.width_m / 1.42)
     base = ruleset.base_for(kind)
-    assert base.length == pytest.approx(1.2 * vehicle.length, abs=0.03), "to the millimetre"
-    assert base.width == pytest.approx(1.25 * vehicle.width, abs=0.03)
+    assert (base.length, base.width) == (vehicle.length, vehicle.width)
+    half_length, half_width = vehicle.length / 2, vehicle.width / 2
+    at = Pose(0.0, 0.0, 0.0)
+    corners = np.array([[sx * 0.8 * half_length, sy * 0.8 * half_width] for sx in (1, -1) for sy in (1, -1)])
+    assert base.contains(at, corners).all(), "a car's corners are in its footprint"
+    past = np.array([[1.02 * half_length, 0.0], [-1.02 * half_length, 0.0], [0.0, 1.02 * half_width]])
+    assert not base.contains(at, past).any(), "nothing past its bumpers and sides"
 
 
 @pytest.mark.parametrize("kind", VEHICLES)
@@ -72,7 +81,8 @@ def test_a_vehicle_is_seen_and_hit_as_its_declared_size(kind, ruleset):
 @pytest.mark.parametrize("kind", VEHICLES)
 def test_a_vehicle_mesh_is_its_declared_size_and_lies_on_its_base(kind, ruleset):
     """models/vehicle_<kind>.glb: a body (tinted), trim, windows and wheels (and a police car's
-    light bar) reaching the declared length, width and roof, every vertex over its oval base."""
+    light bar) reaching the declared length, width and roof, every vertex over its footprint, on
+    a plate of that footprint (its drawn base is no bigger than the vehicle)."""
     vehicle, base = ruleset.vehicles[kind], ruleset.base_for(kind)
     nodes = load_model_file(miniature_model_path(ruleset, kind))
     assert {"base", "body", "trim", "windows", "wheels"} <= set(nodes)
@@ -83,7 +93,10 @@ def test_a_vehicle_mesh_is_its_declared_size_and_lies_on_its_base(kind, ruleset)
     assert drawn.extents[1] == pytest.approx(vehicle.width, abs=0.05)
     assert drawn.bounds[1][2] == pytest.approx(BASE_THICKNESS_IN + vehicle.height, abs=0.02)
     assert drawn.bounds[0][2] >= BASE_THICKNESS_IN - 1e-6, "its wheels stand on the base top"
-    assert base.contains(Pose(0.0, 0.0, 0.0), np.asarray(drawn.vertices)[:, :2]).all(), "nothing overhangs its base"
+    grown = BaseShape(base.length + 0.01, base.width + 0.01, base.power)  # its points lie on the edge
+    assert grown.contains(Pose(0.0, 0.0, 0.0), np.asarray(drawn.vertices)[:, :2]).all(), "nothing overhangs it"
+    drawn_base = miniature_shape(base, Pose(0.0, 0.0, 0.0), ruleset, kind).base
+    np.testing.assert_allclose(drawn_base.extents[:2], [vehicle.length, vehicle.width], atol=0.01)
 
 
 def test_a_van_shows_the_van_mesh_in_every_picture(ruleset):

@@ -447,3 +447,30 @@ def test_EC_LAW_the_scoreboard_and_the_title_list_the_gangs_not_the_law(tmp_path
         assert [name for name, _, _ in film._score(replay.header.initial)] == ["Hades MC", "Komodo"]
         assert [film.gang_names[g] for g in film.scorers] == ["Hades MC", "Komodo"]
         film.renderer.close()
+
+
+def test_GANG_BOTTLE_the_hud_counts_a_turns_opening_points_once():
+    """Clause: GANG-BOTTLE. A bottled gang's fighters flee at the start of the Action Phase (Cool
+    checks): the turn's opening events, carried by its first activation, whose ``state_before``
+    already holds their points. The film of gang_fight seed 2 read "Orlocks +5" under "Vex: Cool
+    check 2+1 needing 7+ - fails and flees: OUT OF ACTION", then +3, then +4 (+1, +2, +3, +4 by
+    the events). Once an activation's events are all told, the HUD's score is its final one, and
+    before any is told, the one the previous activation ended with."""
+    from entropy3d.game.session import play_game
+    from entropy3d.resources import bundled_dir
+    from entropy3d.video.pacing import score_base, scored_points
+
+    replay = play_game(bundled_dir("scenes") / "systems" / "gang_fight.yaml", seed=2, turns=2, producer="geometric")
+    previous = replay.header.initial.score
+    opened = 0
+    for activation in replay.activations:
+        base = score_base(replay, activation).score
+        assert base == previous
+        told = scored_points([e for j in range(len(activation.actions)) for e in action_events(activation, j)]
+                             or activation.events)
+        gangs = set(base) | set(told)
+        assert {g: base.get(g, 0) + told.get(g, 0) for g in gangs} == \
+            {g: activation.state_after.score.get(g, 0) for g in gangs}, activation.model_id
+        opened += bool(scored_points(activation.events))
+        previous = activation.state_after.score
+    assert opened, "no turn opened with points (the fleeing fighters of seed 2's turn 2)"

@@ -385,10 +385,11 @@ class GangEngine:
         length = float(facts.progress_in)
         moved = part_all(state, model.id)  # only a fighter next to Seriously Injured enemies alone may move (GANG-CC)
         moved = moved.with_model(moved.model(model.id).but(pose=end))
-        how = "crawls" if action.kind == CRAWL else "moves"
-        return moved, [Event("move", model.id, f"{how} {length:.1f}\" of its {action.move.band.max:g}\"",
-                             found=f"walked {length:.1f}\"", producer=facts.producer, clauses=("GANG-MOVE",),
-                             figures={"walked": True, "length_in": round(length, 1)})]
+        crawled = action.kind == CRAWL
+        return moved, [Event("move", model.id, f"{'crawls' if crawled else 'moves'} {length:.1f}\" of its "
+                             f"{action.move.band.max:g}\"", found=f"walked {length:.1f}\"", producer=facts.producer,
+                             clauses=("GANG-MOVE",), figures={"walked": True, "length_in": round(length, 1)}
+                             | ({"crawled": True} if crawled else {}))]
 
     def _roll_run(self, state: State, model: ModelState, rng: np.random.Generator) -> tuple[State, list[Event]]:
         """GANG-RUN: the Double action's 2D6 inches rolled; the run itself is the move the rules then

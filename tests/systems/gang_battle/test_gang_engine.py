@@ -147,6 +147,25 @@ def test_GANG_MOVE_up_to_MVMT_a_crawl_half_and_not_through_walls(gang):
     assert event.kind == "move" and event.clauses == ("GANG-MOVE",)
 
 
+def test_GANG_MOVE_a_crawl_is_filmed_as_a_crawl(gang):
+    """Clause: GANG-MOVE. "Crawl Double Move up to 1/2 MVMT", the only move of a Prone & Seriously
+    Injured fighter: the film of gang_fight (seed 1) captioned Skab's 2" crawl "Skab (Orlocks)
+    walks 2"" over the event "crawls 2.0" of its 2.5"". The move event says it crawled, and the
+    caption says so; a Move is still told as a walk."""
+    from entropy3d.systems.words import Names
+    from entropy3d.video.cut import caption
+
+    engine, state = game(gang, [fighter("o", "orlock"), fighter("e", "escher", x=20)])
+    names = Names({"o": "Skab"}, {"orlock": "Orlocks"}, {"o": "orlock"})
+    crawl = engine.check(state, Action(CRAWL, "o", Action.ride("o", "walk: straight 2").plan), Table())
+    crawled = Facts("geometric", 2.0, 2.0, True, np.zeros((0, 5)), end_pose=Pose(2.0, 0.0, 0.0))
+    _, [event] = engine.resolve(state, crawl, crawled, Dice())
+    assert event.rules.startswith("crawls 2.0\"") and caption([event], names).text == "Skab (Orlocks) crawls 2\""
+    walk = engine.check(state, Action.ride("o", "walk: straight 2"), Table())
+    _, [event] = engine.resolve(state, walk, crawled, Dice())
+    assert caption([event], names).text == "Skab (Orlocks) walks 2\""
+
+
 # -- GANG-SHOOT, GANG-COVER, GANG-ARC -------------------------------------------------------------
 
 def test_GANG_SHOOT_the_to_hit_roll_with_partial_cover(gang):
