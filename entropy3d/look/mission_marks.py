@@ -31,6 +31,7 @@ from entropy3d.rules.ruleset import Ruleset
 from entropy3d.rules.sentences import piece_name
 from entropy3d.scene.npc_set_up import road_exits
 from entropy3d.scene.schema import SceneSpec
+from entropy3d.scene.table import checkpoint_radius_in
 
 #: the tape a neutral mark is laid in: a blue no terrain, road marking, gang or hazard band uses
 MARK_COLOUR = "#2f9bff"
@@ -95,7 +96,7 @@ def mission_marks(spec: SceneSpec, ruleset: Ruleset) -> list[Mark]:
     if spec.hoon_hour is not None:
         gates = spec.hoon_hour.checkpoints
         for k, gate in enumerate(gates):
-            marks += _ring(gate.at[0], gate.at[1], gate.radius, MARK_COLOUR,
+            marks += _ring(gate.at[0], gate.at[1], checkpoint_radius_in(gate, ruleset), MARK_COLOUR,
                            "FINISH" if k == len(gates) - 1 else str(k + 1))
     if spec.rescue_survive is not None:
         reach = float(ruleset.data("missions.rescue_survive.deliver_in"))

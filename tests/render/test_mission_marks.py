@@ -74,6 +74,28 @@ def test_EC_MISSION_HOON_each_checkpoint_is_a_ring_of_its_radius_numbered_in_ord
         assert marked.ground[middle].max() > bare.ground[middle].max() + 60
 
 
+def test_EC_MISSION_HOON_a_checkpoint_without_a_radius_is_ringed_at_the_rules_datas(tmp_path):
+    """Clause: EC-MISSION-HOON. A scene's checkpoint may leave out its radius: the rules data's
+    ``missions.hoon_hour.radius_in`` (3") is then its size for the race and for the paint. The
+    painter read the scene's radius alone, and every picture of such a table (film, share page,
+    glTF) failed in shapely (``Point.buffer(None)``) though ``validate`` passed it. The yard's gates
+    (2" each) with the first one's radius left out: its ring lies 3" from its centre, the others' 2"."""
+    from entropy3d.scene.table import checkpoint_radius_in
+
+    text = (DATA / "hoon_yard.yaml").read_text(encoding="utf-8")
+    assert "{id: gate_a, at: [14, 12], radius: 2}" in text
+    yard = tmp_path / "hoon_yard.yaml"
+    unset = text.replace("{id: gate_a, at: [14, 12], radius: 2}", "{id: gate_a, at: [14, 12]}")
+    yard.write_text(unset, encoding="utf-8")
+    table, marked, bare = painted(yard, hoon_hour=None)
+    x, y = plan_grid(marked)
+    first = table.spec.hoon_hour.checkpoints[0]
+    assert first.radius is None and checkpoint_radius_in(first, table.ruleset) == 3.0
+    distance = np.hypot(x - 14, y - 12)
+    ring = (distance > 3.0 - EDGE_IN) & (distance < 3.0 - 0.05)
+    assert towards(marked.ground[ring], bare.ground[ring], MARK_COLOUR) > 0.6
+
+
 def test_EC_MISSION_RESCUE_each_drop_point_is_a_ring_in_its_gangs_colour():
     """Clause: EC-MISSION-RESCUE. Each NPC's destination in rescue_survive is ringed in its own
     gang's colour at the rules' deliver_in (2"): Hades MC's red, Komodo's green."""
