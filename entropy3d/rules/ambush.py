@@ -25,6 +25,7 @@ import math
 
 import numpy as np
 
+from entropy3d.rules.conditions import after_test, stun_tn_mod
 from entropy3d.rules.dice import policy_named
 from entropy3d.rules.event import Event, roll_text
 from entropy3d.rules.ruleset import Ruleset
@@ -95,12 +96,15 @@ def spring(state: State, rider_id: str, push: str, rng: np.random.Generator, rul
             continue
         if _place_taken(state, waiting, ruleset):
             continue
-        tn = int(spec["surprise_tn"])
+        tn = int(spec["surprise_tn"]) + stun_tn_mod(rider, ruleset)  # EC-COND-STUN: +3 to every test
         test = rider_test(rider, OTHER, tn, rider.stress, rng, ruleset, policy_named(push, ruleset))
+        # as every rider test: the roll's stress (a pass at the top of the track, a crit: -3), and a
+        # pass shakes off being stunned
+        rider = after_test(rider.but(stress=max(0, rider.stress + test.stress_change)), test.succeeded)
         revealed = waiting.but(status=RIDING, decoys=())
         at = f"({waiting.pose.x:g}, {waiting.pose.y:g})"
         if test.succeeded:
-            state = state.with_model(revealed)
+            state = state.with_model(revealed).with_model(rider)
             text = f"{waiting.id} springs an ambush at {at}, {away:.1f}\" from {rider.id}: TN {tn}, {roll_text(test)}" \
                    f": not surprised, {rider.id} rides on; {waiting.id} activates from the next turn"
         else:

@@ -353,7 +353,7 @@ def resolve(state: State, action: Action, facts: Facts | None, rng: np.random.Ge
                                                action.plan.action if action.plan else None, events, ruleset)
     after = ambush.after_own_action(after, action.model_id, action.kind)  # EC-TRAIT-AMBUSH
     if action.kind in (MOVE, FORCED):  # EC-TRAIT-AMBUSH: a ride that ends near an ambush's true token
-        after, sprung = ambush.spring(after, action.model_id, action.push, rng, ruleset)
+        after, sprung = ambush.spring(after, action.model_id, push, rng, ruleset)  # the traits' dice too
         marked = marked + sprung
     return after, events + marked
 

@@ -167,3 +167,23 @@ def test_EC_TRAIT_AMBUSH_the_other_reading_two_activations_at_once_is_an_option_
     second = after_own_action(first_over, "k1", "activate")
     assert interrupting(second) == []
     assert after_own_action(second, "k1", "end").model("h1").ambushed_by is None
+
+
+def test_EC_TRAIT_AMBUSH_the_riders_test_is_a_test_like_any_other_stunned_and_stress(rules, dice):
+    """Clauses: EC-TRAIT-AMBUSH, EC-COND-STUN, EC-DICE-3. The ambush's TN 17 test is a rider's test
+    like a pickup's: a stunned Ash tests at 17 + 3 = 20 (conditions.stun.tn_mod), so 9 + 9 = 18 no
+    longer passes and Ash is surprised (it passed at 17); and a pass takes what any pass takes: Ash
+    on 10 stress (its maximum) rolling the natural crit 10 + 1 passes whatever the TN and loses
+    ``crit_stress_reduction`` (3 by default) stress, 10 -> 7, and being stunned with it (the ambush
+    kept 10 and the stun: found by a review of the merged branch)."""
+    stunned = yard().with_model(yard().model("h1").but(conditions=("stunned",)))
+    state, [event] = spring(stunned, "h1", "never", dice([9, 9]), rules)
+    assert event.rolls[0].tn == 20 and event.figures["surprised"] is True
+    assert state.model("h1").ambushed_by == "k1"
+
+    at_the_top = yard().with_model(yard().model("h1").but(stress=10, conditions=("stunned",)))
+    state, [event] = spring(at_the_top, "h1", "never", dice([10, 1]), rules)
+    ash = state.model("h1")
+    assert event.figures["surprised"] is False
+    assert (ash.stress, ash.conditions) == (10 - int(rules.option("crit_stress_reduction")), ())
+    assert int(rules.option("crit_stress_reduction")) == 3
