@@ -21,8 +21,9 @@ from entropy3d.units import GRAVITY_M_S2, TableScale
 
 #: inches above a landing's height from which the surface it came down on is looked for
 LANDING_PROBE_ABOVE_IN = 0.25
-#: a flight's ``from_kind`` when what it left was a miniature (another model's top), not the table
-MINIATURE_KIND = "model"
+#: a flight's ``from_kind`` when what it left was a miniature's top (another model's, or a wreck's:
+#: the same hull, scene.probe.obstacle_kind), not the table
+MINIATURE_KINDS = ("model", "wreck")
 #: inches a landing may stand over the table's surface under its centre and still be on that
 #: surface (a base resting across a low edge); higher, it came down on a miniature (a bike and
 #: rider are ~1.8" tall), which is no surface: the fall goes on down to the table
@@ -113,7 +114,7 @@ def impacts(model: str, facts: Facts, scale: TableScale, geometry, stood_z_in: f
                             scale.metres(speed_before_in_s(facts.trajectory, contact.t_s)),
                             angle_deg=contact.angle_deg, t_s=contact.t_s))
     for flight in facts.flights:
-        if flight.from_kind in ("air", MINIATURE_KIND):
+        if flight.from_kind == "air" or flight.from_kind in MINIATURE_KINDS:
             continue
         if flight.landed:
             land_xy, land_z, t_s = flight.land_xy, flight.land_z, flight.land_t_s

@@ -122,11 +122,14 @@ def test_REF_ELEV_levels_in_los_all():
             "combat Level +1 to Spotter, the higher") in out
 
 
-def test_REF_FALL_coming_down_on_a_rider_is_one_fall_to_the_ground():
+@pytest.mark.parametrize("under", ["model", "wreck"])
+def test_REF_FALL_coming_down_on_a_rider_is_one_fall_to_the_ground(under):
     """Clause: REF-FALL. Physics brought the spotter (rooftop_fall, seed 1) down off the 4.2" bridge
     onto Brick's rider 1.8" up, then it rolled off him to the yard: two flights, the second from
     a model. A miniature is no surface: one fall from the bridge to the yard's dirt, 4.2" = 5.96 m
-    (it was two: 2.4" = 3.36 m and 1.8" = 2.60 m)."""
+    (it was two: 2.4" = 3.36 m and 1.8" = 2.60 m). A wreck is the same hull (the producers report
+    a flight off it as from a "wreck"): coming down on one is the same one fall (it was ruled
+    5.96 m and then 2.60 m more)."""
     table = load_scene(SCENE)
     geometry = build_table_geometry(table)
     trajectory = np.array([[0.0, 20.0, 31.5, 4.2, 270.0], [0.5, 20.0, 28.7, 4.2, 270.0],
@@ -135,7 +138,7 @@ def test_REF_FALL_coming_down_on_a_rider_is_one_fall_to_the_ground():
     facts = Facts("physics", 8.0, 7.0, False, trajectory,
                   flights=(Flight("rail_bridge", "platform", 2.8, 0.53, (20.0, 28.7), 4.2, 5.3, 4.2, 0.0,
                                   6.6, 1.35, (20.0, 24.3), 1.83),
-                           Flight("brick", "model", 6.7, 1.4, (19.8, 24.3), 1.83, 5.3, 0.0, 0.0)),
+                           Flight("brick", under, 6.7, 1.4, (19.8, 24.3), 1.83, 5.3, 0.0, 0.0)),
                   end_pose=Pose(19.0, 24.8, 250.0, 0.0))
     [fall] = impacts("spotter", facts, TableScale(1.42, 1.5), geometry, stood_z_in=0.0)
     assert fall.what == "fall" and fall.surface == "dirt"
