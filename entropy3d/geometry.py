@@ -79,6 +79,11 @@ class Pose:
         return self.xy + local[:, :1] * self.forward + local[:, 1:2] * self.left
 
 
+#: inches added to a superellipse's sampled farthest reach: more than the 4,096-point sampling's
+#: shortfall (under 1e-6" for a car's plan), so :attr:`BaseShape.radius` holds the whole base
+RADIUS_PAD_IN = 1e-5
+
+
 @dataclass(frozen=True)
 class BaseShape:
     """A miniature's footprint, in inches: a base ``length`` long (along the facing) and ``width``
@@ -98,10 +103,12 @@ class BaseShape:
     @property
     def radius(self) -> float:
         """Inches: how far the edge reaches from the centre at most (the circle that holds it):
-        half the longer axis of an ellipse, and no more than half the diagonal of a superellipse."""
+        half the longer axis of an ellipse; for a superellipse the farthest of 4,096 points round its
+        edge, padded by :data:`RADIUS_PAD_IN` (96 points fell 0.0006" short of a car's corner, and the
+        producers and sight lines use this as the distance beyond which two bases cannot touch)."""
         if self.power == 2.0:
             return max(self.length, self.width) / 2
-        return float(np.hypot(*self.local_outline(96).T).max())
+        return float(np.hypot(*self.local_outline(4096).T).max()) + RADIUS_PAD_IN
 
     @property
     def enclosing_axes(self) -> tuple[float, float]:

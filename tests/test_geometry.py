@@ -43,3 +43,16 @@ def test_a_vehicle_footprint_is_a_rounded_rectangle_in_every_measure():
     length, width = base.enclosing_axes
     assert BaseShape(length + 1e-9, width + 1e-9).contains(pose, edge).all()
     assert not BaseShape(3.0, 3.0, 4.0).is_round and BaseShape(3.0, 3.0).is_round
+
+
+def test_a_vehicles_radius_holds_its_whole_plan():
+    """A superellipse's radius is the circle beyond which two bases cannot touch (the producers'
+    and sight lines' cut-off): it must reach the plan's farthest corner. The farthest point,
+    worked independently on the edge's parametric form x = a cos(t)^(2/p), y = b sin(t)^(2/p)
+    over two million angles of a quarter: 2.61712" for a 5.2 x 2.1 car at power 4; 96 points of
+    the outline gave 2.61650", 0.0006" short."""
+    for length, width in ((5.2, 2.1), (6.0, 2.4)):
+        base = BaseShape(length, width, 4.0)
+        t = np.linspace(0.0, np.pi / 2, 2_000_001)
+        farthest = np.hypot(length / 2 * np.cos(t) ** 0.5, width / 2 * np.sin(t) ** 0.5).max()
+        assert farthest <= base.radius <= farthest + 2e-5, (length, width)
