@@ -109,7 +109,8 @@ def _scene_section(connection, scene: str, games: list[dict], table, error: str 
     objective = objective_figures(scene, games, table)
     parts = [f"<h2>{html.escape(name)} <span class=note>{html.escape(scene)}, {len(games)} games</span></h2>",
              "<h3>Mission objective (95% confidence interval)</h3>",
-             _rate_chart([(objective.words, objective.reached, "#d4a017")], objective.counted)
+             f"<p class=objective>{html.escape(objective.words)}</p>",
+             _rate_chart([("reached", objective.reached, "#d4a017")], objective.counted)
              + (f"<p class=note>{objective.unknown} game(s) not counted: their replay could not be read</p>"
                 if objective.unknown else ""),
              "<h3>Win rate (95% confidence interval)</h3>", _rate_chart(bars, len(games)),
