@@ -1,4 +1,4 @@
-"""Playing for the holder (issue 45): the rider carrying its gang's NPC or package is the mission.
+"""Playing for the holder (issue 45): the rider carrying its gang's NPC is the mission.
 
 Sweeps of Jailbreak and Rescue & Survive saw the mission's objective reached in about a quarter
 of the games: the rider that freed the prisoner or picked up the contact was taken out before it
@@ -14,9 +14,8 @@ got away, mostly by a rival that rode or shot at it while its own gang rode else
   :data:`ESCORT_HUNT` times more (:func:`escort_weight`), and its hunters ride at those threats
   (:meth:`~entropy3d.game.mission_goals.RiderGoal.quarry`).
 
-A holder here is a rider holding an item of the state (an NPC, a Grab n Go package) or carrying a
-Package Run package still in play. Nothing here decides a rule; the weights are the automatic
-players' taste, not rules data. Lengths in inches.
+A holder here is a rider holding an NPC (:func:`holds`). Nothing here decides a rule; the weights
+are the automatic players' taste, not rules data. Lengths in inches.
 """
 
 from __future__ import annotations
@@ -25,6 +24,7 @@ from typing import Sequence
 
 import numpy as np
 
+from entropy3d.rules.npc import NPC_MISSIONS
 from entropy3d.rules.state import ModelState, State
 
 #: inches from a holder within which a rival threatens it: a speed 2 ride and a strike (12"), or a
@@ -41,9 +41,11 @@ HOLDER_BUST = 3.0
 
 
 def holds(state: State, model: ModelState) -> bool:
-    """Whether ``model`` is a holder: it holds an NPC or a package, or carries a Package Run
-    package still in play (EC-MISSION-PACKAGE, -GRAB, -JAIL, -RESCUE)."""
-    return model.in_play and (model.carries_package or (bool(state.items) and state.item_held_by(model.id) is not None))
+    """Whether ``model`` is a holder: it holds an NPC (EC-MISSION-JAIL, EC-MISSION-RESCUE). Package
+    Run's carriers and Grab n Go's holders keep their own play (:mod:`entropy3d.game.mission_goals`):
+    played as holders here, a Package Run carrier minding the defenders it must ride through
+    delivered in 2 of 5 games (seeds 0-4) where it had in 4 of 5."""
+    return model.in_play and state.mission in NPC_MISSIONS and state.item_held_by(model.id) is not None
 
 
 def friendly_holders(state: State, model: ModelState) -> list[ModelState]:
