@@ -156,11 +156,12 @@ def report(
     results: Path = typer.Argument(..., help="results folder written by `entropy3d sweep --out`"),
     out: Path = typer.Option(Path("report.html"), "--out", "-o", help="the page to write (.html)"),
 ) -> None:
-    """Write one offline HTML page of a sweep's results: win rates with 95% confidence intervals,
+    """Write one offline HTML page of a sweep's results: how often each mission's own objective
+    was reached and the win rates, with 95% confidence intervals,
     heat maps of takedowns, crashes and jumps on the table, outcomes per bike type, the most
     dramatic games."""
     from entropy3d.outputs import check_output_path, write_atomic
-    from entropy3d.sweep.report import build_report
+    from entropy3d.sweep.report import build_report, scene_objectives
     from entropy3d.sweep.store import ResultStore
 
     check_output_path(out, (".html",))
@@ -169,5 +170,8 @@ def report(
             page = build_report(store)
         except ValueError as error:
             raise fail(f"error: {results}: {error}") from None
+        objectives = scene_objectives(store)
     write_atomic(out, page.encode("utf-8"))
+    for figures in objectives:
+        typer.echo(figures.line)
     typer.echo(f"wrote {out} ({len(page) / 1024:.0f} kB)")

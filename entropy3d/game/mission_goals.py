@@ -194,9 +194,8 @@ class RiderGoal:
         (two terms, added in turn); (0, 0) for a rider carrying nothing."""
         if not self.carrying:
             return 0.0, 0.0
-        if self.npc is not None:  # an NPC's holder: to the nearest road exit, or the NPC's destination
-            pull = PACKAGE_PULL * (self.npc.gap(bike.pose.xy, self.routes) - self.npc.gap(move.end_pose.xy,
-                                                                                           self.routes))
+        if self.npc is not None:  # an NPC's holder: to the road exit it gains most on, or the NPC's destination
+            pull = PACKAGE_PULL * self.npc.progress(bike.pose.xy, move.end_pose.xy, self.routes)
             return pull, (PACKAGE_DELIVERED if self.delivers(move, probe) else 0.0)
         if self.routes is not None:  # along open ground, waiting out its hold STAGE_IN from the edge
             stage = 0.0 if self.ready_next else STAGE_IN

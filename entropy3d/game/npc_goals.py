@@ -55,6 +55,19 @@ class NpcRun:
             return float(routes.to_points(list(self.spots), xy))
         return min(float(math.hypot(x - xy[0], y - xy[1])) for x, y in self.spots)
 
+    def progress(self, start_xy: np.ndarray, end_xy: np.ndarray, routes) -> float:
+        """Inches a ride from ``start_xy`` to ``end_xy`` takes the holder nearer the spot it gains
+        most on (along open ground when ``routes`` is given). Not the nearest spot's: a Jailbreak
+        holder stopped by the jail faces away from the nearest road exit, and every ride forward
+        took it further from that one, so it crept forward at the least length the rules allow
+        (issue 45: holders that never left in six turns); it rides on for the exit ahead."""
+        def gaps(xy: np.ndarray) -> list[float]:
+            if routes is not None:
+                return [float(routes.to_points([spot], xy)) for spot in self.spots]
+            return [float(math.hypot(x - xy[0], y - xy[1])) for x, y in self.spots]
+
+        return max(before - after for before, after in zip(gaps(start_xy), gaps(end_xy)))
+
     def arrives(self, move: PlannedMove, probe) -> bool:
         """Whether ``move`` escapes through a road exit, or comes within reach of the destination."""
         path = np.asarray(move.path, float)

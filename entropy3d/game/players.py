@@ -21,6 +21,7 @@ import numpy as np
 
 from entropy3d.errors import IllegalPlanError
 from entropy3d.game.ambush_goals import ambush_quarry
+from entropy3d.game.holder_goals import danger_points, escort_weight, holder_bust_factor, holds
 from entropy3d.game.mission_goals import MissionGoals, RiderGoal, hunt_weight, pass_worth
 from entropy3d.game.npc_goals import stop_plans
 from entropy3d.game.walkers import walk_plans, walk_score
@@ -400,6 +401,8 @@ class AutoPlayer:
         if not goal.carrying:
             score -= 3.0 * float(probe.off_table(end.xy[None, :], margin=3.0)[0])
         score -= goal.shy_points(move, rivals)
+        if holds(view.state, bike):  # the mission rides with it: it keeps out of the rivals' reach (issue 45)
+            score -= danger_points(end.xy, rivals)
         if not goal.near_home(move, probe):  # a carrier this near its edge rides off it next, whatever is beside it
             score -= _boxed_in(end, move.speed, bike, probe, self.ruleset)
         own = self.ruleset.base_for(bike.bike_type)
@@ -424,8 +427,9 @@ class AutoPlayer:
         stress_room = bike.max_stress - bike.stress
         score -= 1.5 * max(0, move.stress) + 1.0 * len(move.tests)
         stress_then = max(0, bike.stress + move.stress)
+        bust_cost = self._bust_cost(bike) * holder_bust_factor(view.state, bike)  # a holder's bust risks the mission
         for test in move.tests:  # the exact odds of busting each test the move needs (EC-DICE-4)
-            score -= self._bust_cost(bike) * self._test_bust(test.tn, stress_then, bike.max_stress)
+            score -= bust_cost * self._test_bust(test.tn, stress_then, bike.max_stress)
         if move.plan.action == "focus":
             score += (3.0 if stress_room <= 4 else -2.0) + max(0, -move.stress)
         return score
@@ -450,6 +454,10 @@ class AutoPlayer:
         model, ruleset = view.model, self.ruleset
         if model.stress >= model.max_stress - 2 and self.daring < 1.5 and not model.law:
             return None
+        if holds(view.state, model):  # a holder avoids fights: it only hands its load on (game.holder_goals)
+            options = [o for o in options if o.kind == PASS]
+            if not options:
+                return None
         wanted = self._goal(view).wanted if model.law else None  # the Law's targets (EC-LAW)
         bust_cost = self._bust_cost(model)
 
@@ -461,7 +469,8 @@ class AutoPlayer:
                 odds = exact_odds(option.tn, model.stress, ruleset, self.policy, model.max_stress)
                 return float(odds.success) * harm - float(odds.bust) * bust_cost
             target = view.state.model(option.target)
-            hunt = hunt_weight(model, target, wanted)  # the takedown is a VIP's mission; the Law's targets
+            # the takedown is a VIP's mission; the Law's targets; a rival threatening its holder
+            hunt = hunt_weight(model, target, wanted) * escort_weight(view.state, model, target)
             return (hunt * (float(option.odds.hit) * harm + float(option.odds.headshot) * 4.0 * target.wounds)
                     - float(option.odds.attacker_bust) * bust_cost)
 

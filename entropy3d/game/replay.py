@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any, Iterable, Mapping
 
 from entropy3d.errors import ReplayError
-from entropy3d.game.records import ActivationRecord, EndRecord, TurnRecord
+from entropy3d.game.records import ActivationRecord, EndRecord, TurnRecord, action_events
 from entropy3d.outputs import AtomicFile
 from entropy3d.rules.state import State
 
@@ -86,6 +86,13 @@ class Replay:
         where = f"turn {self.activations[-1].turn}" if self.activations else "its start"
         return (f"{self.source or 'the replay'} is cut short: its {records} record(s) stop in {where} with no end "
                 "record (the game that wrote it stopped before its end), so it shows the game only so far")
+
+
+def game_events(replay: Replay) -> list:
+    """Every event of the game: each activation's own (those of one with no actions), then every
+    action's in order (:func:`~entropy3d.game.records.action_events`)."""
+    return [e for a in replay.activations for e in (a.events if not a.actions else ())] + [
+        e for a in replay.activations for j in range(len(a.actions)) for e in action_events(a, j)]
 
 
 def file_sha256(path: str | Path) -> str:

@@ -1,6 +1,8 @@
 """A sweep's report: one offline HTML page of pictures a designer reads at a glance.
 
-Per scene: each gang's win rate with its 95% Wilson confidence interval (and the draws), what a
+Per scene: how often the mission's own objective was reached (a package delivered, the VIP taken
+out, the NPC rescued: :mod:`entropy3d.rules.objectives`) and each gang's win rate, each with its
+95% Wilson confidence interval (and the draws), what a
 game holds on average (takedowns, jumps, crashes, busts, smashes, attacks, air time, drama), and
 heat maps of where takedowns, crashes and jumps happened, drawn over the table from above. Over
 every scene: how each bike type's riders ended (riding, out, escaped) and what they did per game.
@@ -18,6 +20,7 @@ import html
 import io
 import math
 from collections import defaultdict
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
@@ -103,7 +106,13 @@ def _scene_section(connection, scene: str, games: list[dict], table, error: str 
         wins = sum(1 for g in games if g["winner"] == gang)
         bars.append((gang_names.get(gang, gang), wins, colours.get(gang, PALETTE[k % len(PALETTE)])))
     bars.append(("draw", sum(1 for g in games if not g["winner"]), "#888888"))
+    objective = objective_figures(scene, games, table)
     parts = [f"<h2>{html.escape(name)} <span class=note>{html.escape(scene)}, {len(games)} games</span></h2>",
+             "<h3>Mission objective (95% confidence interval)</h3>",
+             f"<p class=objective>{html.escape(objective.words)}</p>",
+             _rate_chart([("reached", objective.reached, "#d4a017")], objective.counted)
+             + (f"<p class=note>{objective.unknown} game(s) not counted: their replay could not be read</p>"
+                if objective.unknown else ""),
              "<h3>Win rate (95% confidence interval)</h3>", _rate_chart(bars, len(games)),
              "<h3>Per game</h3>", _averages(games)]
     if table is not None:
@@ -111,6 +120,46 @@ def _scene_section(connection, scene: str, games: list[dict], table, error: str 
     else:
         parts.append(missing)
     return "<section>" + "\n".join(parts) + "</section>"
+
+
+@dataclass(frozen=True)
+class ObjectiveFigures:
+    """How often a scene's games reached the mission's own objective: ``reached`` of ``counted``
+    games (those whose objective is known; ``unknown`` more had no readable replay), its words."""
+
+    scene: str
+    scene_name: str
+    words: str
+    reached: int
+    counted: int
+    unknown: int
+
+    @property
+    def line(self) -> str:
+        """'Jailbreak (scenes/jailbreak.yaml): the prisoner freed and out through a road exit in 12 of
+        50 games, 24% (95% interval 14%-37%)'."""
+        rate, low, high = wilson(self.reached, self.counted)
+        unknown = f"; {self.unknown} game(s) not counted (no readable replay)" if self.unknown else ""
+        return (f"{self.scene_name} ({self.scene}): {self.words} in {self.reached} of {self.counted} games, "
+                f"{rate:.0%} (95% interval {low:.0%}-{high:.0%}){unknown}")
+
+
+def objective_figures(scene: str, games: list[dict], table=None) -> ObjectiveFigures:
+    """The objective figures of ``scene``'s ``games`` (``games`` rows). The words come from the
+    scene's mission (``table``; "the mission's objective" when the scene cannot be read)."""
+    from entropy3d.rules.objectives import objective_of
+
+    words = objective_of(table.spec.mission).words if table is not None else "the mission's objective"
+    known = [g["objective"] for g in games if g.get("objective") is not None]
+    return ObjectiveFigures(scene, games[0]["scene_name"], words, sum(known), len(known), len(games) - len(known))
+
+
+def scene_objectives(store) -> list[ObjectiveFigures]:
+    """Every scene's objective figures in ``store``, in the order of its scenes' names."""
+    by_scene: dict[str, list[dict]] = defaultdict(list)
+    for game in _rows(store.connection, "SELECT * FROM games ORDER BY scene, seed"):
+        by_scene[game["scene"]].append(game)
+    return [objective_figures(scene, games, _read_scene(store, scene)[0]) for scene, games in by_scene.items()]
 
 
 def _score(game: dict) -> dict:

@@ -56,6 +56,7 @@ CREATE TABLE IF NOT EXISTS games (
     margin INTEGER NOT NULL,          -- points between the winner and the next gang
     closeness REAL NOT NULL,          -- 1 / (1 + margin)
     drama REAL NOT NULL,              -- entropy3d.sweep.summary: weighted moments + close finish
+    objective INTEGER,                -- 1: the mission's own objective reached (entropy3d.rules.objectives), 0: not
     played_s REAL NOT NULL,           -- wall-clock seconds the game took on its worker, to the millisecond
     worker TEXT NOT NULL,             -- where it was played
     PRIMARY KEY (scene, seed, turns, producer)
@@ -123,7 +124,8 @@ class GameResult:
 
 #: the summary's fields stored in ``games`` (everything but its moments and riders)
 GAME_COLUMNS = ("scene_name", "winner", "score", "end_reason", "turns_played", "activations", "attacks", "takedowns",
-                "jumps", "air_time_s", "crashes", "busts", "destructibles_smashed", "margin", "closeness", "drama")
+                "jumps", "air_time_s", "crashes", "busts", "destructibles_smashed", "margin", "closeness", "drama",
+                "objective")
 
 
 class ResultStore:
@@ -157,6 +159,34 @@ class ResultStore:
                     from None
         #: scenes whose file this store has recorded (``scenes`` table) in this process
         self._scenes_known: set[str] = set()
+        self._add_objectives()
+
+    def _add_objectives(self) -> None:
+        """A folder of a sweep from before games had an ``objective`` column gets it, each game's
+        read from its replay (:func:`~entropy3d.sweep.summary.objective_reached`), so its report
+        and a resumed sweep count every game alike. A replay that is missing or unreadable leaves
+        its game's NULL (the report says how many); a read-only folder is read as it is."""
+        from entropy3d.errors import ReplayError
+        from entropy3d.game.replay import read_replay
+        from entropy3d.sweep.summary import objective_reached
+
+        try:
+            if "objective" not in {row[1] for row in self.connection.execute("PRAGMA table_info(games)")}:
+                with self.connection:
+                    self.connection.execute("ALTER TABLE games ADD COLUMN objective INTEGER")
+            missing = self.connection.execute("SELECT scene, seed, turns, producer, replay FROM games "
+                                              "WHERE objective IS NULL").fetchall()
+            for *key, replay in missing:
+                try:
+                    reached = objective_reached(read_replay(self.folder / replay))
+                except (OSError, ReplayError):
+                    continue
+                with self.connection:
+                    self.connection.execute("UPDATE games SET objective = ? WHERE scene = ? AND seed = ? AND "
+                                            "turns = ? AND producer = ?", (int(reached), *key))
+        except sqlite3.OperationalError as error:  # a read-only folder: its games keep what they have
+            if "readonly" not in str(error):
+                raise
 
     def close(self) -> None:
         self.connection.close()
@@ -206,6 +236,7 @@ class ResultStore:
         row = asdict(summary)
         moments, riders = row.pop("moments"), row.pop("riders")
         row["score"] = json.dumps(row["score"], sort_keys=True)
+        row["objective"] = int(row["objective"])
         columns = ["scene", "seed", "turns", "producer", *GAME_COLUMNS, "replay", "played_s", "worker"]
         values = {**row, "scene": key[0], "seed": key[1], "turns": key[2], "producer": key[3],
                   "replay": job.replay_name, "played_s": round(played_s, 3), "worker": worker}

@@ -78,7 +78,9 @@ class RiderOutcome:
 class GameSummary:
     """One game's row. margin: points between the winner and the next gang (0 on a draw);
     closeness: 1 / (1 + margin); air_time_s: seconds the bikes were in the air on jumps (the
-    producer's trajectory); drama: see the module docstring."""
+    producer's trajectory); drama: see the module docstring; objective: the game reached its
+    mission's own objective (:func:`~entropy3d.rules.objectives.objective_met`: a package
+    delivered, the VIP taken out, the NPC rescued...)."""
 
     scene_name: str
     winner: str
@@ -96,6 +98,7 @@ class GameSummary:
     margin: int
     closeness: float
     drama: float
+    objective: bool
     moments: tuple[Moment, ...]
     riders: tuple[RiderOutcome, ...]
 
@@ -124,7 +127,17 @@ def summarize(replay) -> GameSummary:
     return GameSummary(replay.header.scene_name, end.winner, dict(sorted(end.score.items())), end.reason,
                        end.turns_played, len(replay.activations), attacks, counts["takedown"], counts["jump"],
                        round(air_time, 4), counts["crash"], counts["bust"], counts["smash"], margin,
-                       round(closeness, 4), round(drama, 4), tuple(moments), _riders(replay, moments))
+                       round(closeness, 4), round(drama, 4), objective_reached(replay), tuple(moments),
+                       _riders(replay, moments))
+
+
+def objective_reached(replay) -> bool:
+    """Whether ``replay``'s game reached its mission's own objective (decided by the mission's
+    rules, :func:`~entropy3d.rules.objectives.objective_met`, from every event of the game)."""
+    from entropy3d.game.replay import game_events
+    from entropy3d.rules.objectives import objective_met
+
+    return objective_met(replay.header.initial, game_events(replay))
 
 
 def activation_moments(number: int, activation) -> tuple[list[Moment], int, float]:

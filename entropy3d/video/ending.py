@@ -7,8 +7,7 @@ them; by default the mission and the points as they stand); then why the game en
 
 from __future__ import annotations
 
-from entropy3d.game.records import action_events
-from entropy3d.game.replay import Replay
+from entropy3d.game.replay import Replay, game_events
 from entropy3d.rules.state import State
 from entropy3d.systems import words
 
@@ -29,13 +28,6 @@ def result_card(replay: Replay, table, names: words.Names, state: State | None =
         table.ruleset)
     title, lines = end_card(replay, names, scoring)
     return title, lines, tuple(gang for gang, _ in scoring) + ("",) * (len(lines) - len(scoring))
-
-
-def game_events(replay: Replay) -> list:
-    """Every event of the game: each activation's own (those of one with no actions), then every
-    action's in order (:func:`~entropy3d.game.records.action_events`)."""
-    return [e for a in replay.activations for e in (a.events if not a.actions else ())] + [
-        e for a in replay.activations for j in range(len(a.actions)) for e in action_events(a, j)]
 
 
 def end_card(replay: Replay, names: words.Names, scoring) -> tuple[str, tuple[str, ...]]:

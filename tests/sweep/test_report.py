@@ -111,3 +111,32 @@ def test_a_report_run_from_another_folder_keeps_its_heat_maps_and_the_gangs_name
     assert "no heat map" not in text
     assert len(re.findall(r'src="data:image/png;base64,', text)) == 3  # takedowns, crashes, jumps
     assert ">Hades MC<" in text and ">Komodo<" in text  # the win-rate bars, by the scene's names
+
+
+def test_the_report_says_how_often_the_missions_objective_was_reached(killed_sweep, tmp_path):
+    """Issue 45: per scene, how many games reached the mission's own objective (Turf War on the
+    small table: an enemy taken out by an attack), their share and its 95% Wilson interval, on the
+    page and on the console; the count is each stored replay's, as the mission's rules decide it."""
+    from entropy3d.game.replay import game_events, read_replay
+    from entropy3d.rules.objectives import objective_met
+
+    folder = killed_sweep[0]
+    page = tmp_path / "report.html"
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2])}
+    done = subprocess.run([sys.executable, "-m", "entropy3d", "report", str(folder), "--out", str(page)],
+                          capture_output=True, text=True, env=env, timeout=120)
+    assert done.returncode == 0, done.stderr
+    with sqlite3.connect(folder / "sweep.sqlite") as connection:
+        replays = [r for (r,) in connection.execute("SELECT replay FROM games")]
+    reached = 0
+    for replay in replays:
+        game = read_replay(folder / replay)
+        reached += objective_met(game.header.initial, game_events(game))
+    rate, low, high = wilson(reached, len(replays))
+    line = (f"Small test table ({TABLE}): an enemy taken out by an attack in {reached} of {len(replays)} games, "
+            f"{rate:.0%} (95% interval {low:.0%}-{high:.0%})")
+    assert line in done.stdout.splitlines(), done.stdout
+    text = page.read_text()
+    objective = text[text.index("<h3>Mission objective"):text.index("<h3>Win rate")]
+    assert ">an enemy taken out by an attack<" in objective
+    assert f"{rate:.0%} ({reached}/{len(replays)})" in objective

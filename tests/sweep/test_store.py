@@ -178,3 +178,26 @@ def test_a_folder_with_no_sweep_and_a_file_for_a_folder_are_refused_with_the_fix
     (tmp_path / "results").write_text("a file")
     with pytest.raises(ResultsFolderError, match="a file, not a folder; give --out a folder"):
         ResultStore(tmp_path / "results")
+
+
+def test_an_older_results_folder_gets_each_games_objective_from_its_replay(stored_game):
+    """Issue 45: a sweep's games say whether the mission's own objective was reached (the
+    ``objective`` column). A folder written before the column (a 50-game sweep's, to be reported
+    or resumed) gets it on opening, each game's read from its replay as the summary decides it;
+    a game whose replay is gone stays NULL (not counted) rather than guessed."""
+    from entropy3d.game.replay import read_replay
+    from entropy3d.sweep.store import Job
+    from entropy3d.sweep.summary import summarize
+
+    scene, job, store, _ = stored_game
+    summary = summarize(read_replay(store.replay_path(job)))
+    store.add_rows(job, summary, 1.0, "here")
+    gone = Job(job.scene, 5, 1, "geometric")  # a row whose replay is not there
+    store.add_rows(gone, summary, 1.0, "here")
+    with store.connection:
+        store.connection.execute("ALTER TABLE games DROP COLUMN objective")
+    store.close()
+    with ResultStore.existing(store.folder) as old:
+        rows = dict(old.connection.execute("SELECT seed, objective FROM games").fetchall())
+        assert rows == {4: int(summary.objective), 5: None}
+        assert old.finished() == {job.key, gone.key}  # resuming it plays neither again
