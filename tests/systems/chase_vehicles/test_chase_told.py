@@ -10,7 +10,8 @@ import pytest
 
 from entropy3d.errors import IllegalPlanError
 from entropy3d.geometry import Pose
-from entropy3d.rules.state import OUT, Wreck
+from entropy3d.rules.state import ESCAPED, OUT, Wreck
+from entropy3d.rules.transition import Action
 from entropy3d.scene.systemrules import load_system
 from entropy3d.systems.chase_vehicles import VehicleStats
 from tests.systems.chase_vehicles.test_chase_engine import ScriptedDice, drive, game, reading, straight_ride, vehicle
@@ -39,6 +40,25 @@ def test_SW_CHASE_over_a_cliff_edge_the_player_reads_the_crash_the_wreck_and_the
     assert after.model("van").status == OUT and after.model("van").wounds == 0
     assert after.wrecks == (Wreck("wreck_van", "van", Pose(50.0, 10.0, 0.0)),)
     assert after.score == {"law": 1, "runners": 0}
+
+
+def test_SW_CHASE_off_an_open_edge_a_pursuer_leaves_the_chase_and_a_fleeing_vehicle_gets_away(chase):
+    """Clause: SW-CHASE. Off the open east edge: the law's car (a pursuer) "off the table: it leaves
+    the chase", nobody scores; the van (flees) "off the table: it gets away" and its side scores
+    the rules data's escape_points, 1: "runners scores 1 for van getting away"."""
+    law, van = vehicle("law", "law", 40.0, 10.0), vehicle("van", "runners", 40.0, 20.0)
+    engine, state = game(chase, [law, van], {"law": VehicleStats(), "van": VehicleStats(flees=True)})
+    for model, told_then, score in (
+            (law, [("move", "law", "off the table: it leaves the chase", "drove over the east table edge",
+                    ("SW-CHASE",), {})], {"law": 0, "runners": 0}),
+            (van, [("move", "van", "off the table: it gets away", "drove over the east table edge", ("SW-CHASE",), {}),
+                   ("score", "van", "runners scores 1 for van getting away", "", ("SW-CHASE",),
+                    {"gang": "runners", "points": 1})], {"law": 0, "runners": 1})):
+        off = straight_ride(model, 10.0, edge="east", edge_kind="open")
+        after, events = drive(engine, state, model.id, "drive: straight 10", lambda _, r=off, m=model: reading(m.id, r),
+                              ScriptedDice())
+        assert [(e.kind, e.model, e.rules, e.found, e.clauses, dict(e.figures)) for e in events[1:]] == told_then
+        assert after.model(model.id).status == ESCAPED and after.score == score
 
 
 def test_SW_TURN_an_action_that_is_no_drive_is_refused_in_words(chase):
@@ -72,3 +92,41 @@ def test_SW_TURN_each_side_rolls_the_initiative_die_the_rules_data_names(chase):
     engine.rules = rules.model_copy(update={"turn": rules.turn.model_copy(update={"initiative_die": 10})})
     start = engine.start_turn(state, ScriptedDice(8, 9), None)
     assert start.rolls == ((8, 9),) and start.first == "runners"
+
+
+def refusal(engine, state, action) -> tuple[str, str]:
+    with pytest.raises(IllegalPlanError) as refused:
+        engine.check(state, action)
+    return refused.value.clause, refused.value.message
+
+
+def test_SW_TURN_SW_DMG_SW_CHASE_check_refuses_in_words_and_names_the_clause(chase):
+    """Clauses: SW-DMG ("A wrecked land vehicle can't move"), SW-CHASE (a vehicle that got away
+    is out of the chase), SW-TURN (a vehicle drives, once an activation), SW-VEH-1 (a drive is
+    straights and turns). What the player reads when check refuses, word for word."""
+    engine, state = game(chase, [vehicle("car", "law"), vehicle("wreck", "law", status=OUT),
+                                 vehicle("van", "runners", status=ESCAPED)],
+                         {"car": VehicleStats(), "wreck": VehicleStats(), "van": VehicleStats()})
+    assert refusal(engine, state, Action.activate("wreck")) == (
+        "SW-DMG", "wreck is Wrecked: a wrecked land vehicle can't move")
+    assert refusal(engine, state, Action.ride("van", "drive: straight 3")) == ("SW-CHASE", "van got away")
+    assert refusal(engine, state, Action.attack("car", "van")) == ("SW-TURN", "a vehicle drives; not 'attack'")
+    assert refusal(engine, state, Action.ride("car", "s1: straight 3")) == (
+        "SW-VEH-1", "a vehicle drives straights and turns: 'drive: straight 10, left tight 3'")
+    driven, _ = drive(engine, state, "car", "drive: straight 3",
+                      lambda _: reading("car", straight_ride(state.model("car"), 3.0)), ScriptedDice())
+    assert refusal(engine, driven, Action.ride("car", "drive: straight 2")) == (
+        "SW-TURN", "car has driven this activation: one drive an activation")
+
+
+def test_SW_DMG_a_chase_starts_each_vehicle_with_the_wounds_of_its_scale_and_nothing_else(chase):
+    """Clause: SW-DMG. The rules data's wounds by Scale (normal 3, large 4, huge 5): the chase's
+    first state gives each vehicle those, no stress and no conditions, whatever the table's
+    state carried; its mission is the rules data's (getaway) and no side has a point."""
+    engine, state = game(chase, [vehicle("car", "law", stress=2, wounds=1, conditions=("prone",)),
+                                 vehicle("truck", "runners", stress=5, wounds=0)],
+                         {"car": VehicleStats(), "truck": VehicleStats(scale="huge")})
+    start = engine.initial_state(state)
+    assert [(m.id, m.wounds, m.stress, m.conditions) for m in start.models.values()] == [
+        ("car", 3, 0, ()), ("truck", 5, 0, ())]
+    assert start.mission == "getaway" and not any(start.score.values())
