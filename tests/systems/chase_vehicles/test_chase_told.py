@@ -11,7 +11,7 @@ import pytest
 from entropy3d.errors import IllegalPlanError
 from entropy3d.geometry import Pose
 from entropy3d.rules.state import ESCAPED, OUT, Wreck
-from entropy3d.rules.transition import Action
+from entropy3d.rules.transition import MOVE, Action
 from entropy3d.scene.systemrules import load_system
 from entropy3d.systems.chase_vehicles import VehicleStats
 from tests.systems.chase_vehicles.test_chase_engine import ScriptedDice, drive, game, reading, straight_ride, vehicle
@@ -130,3 +130,36 @@ def test_SW_DMG_a_chase_starts_each_vehicle_with_the_wounds_of_its_scale_and_not
     assert [(m.id, m.wounds, m.stress, m.conditions) for m in start.models.values()] == [
         ("car", 3, 0, ()), ("truck", 5, 0, ())]
     assert start.mission == "getaway" and not any(start.score.values())
+
+
+def test_SW_VEH_1_a_checked_drive_is_its_path_end_and_length_and_nothing_of_a_bike(chase):
+    """Clause: SW-VEH-1. 'drive: straight 4, left wide 3' from (10, 10) facing +x: 4" to (14, 10),
+    then 3" of arc on the wide radius (rules data: 4.46"), turning 3 / 4.46 rad = 38.540 deg to the
+    left: it ends at (14 + 4.46 sin 38.54 deg, 10 + 4.46 (1 - cos 38.54 deg)) = (16.779, 10.971)
+    facing 38.54 deg, 7" driven. The checked move is that and nothing of a bike's: speed 0, no
+    stress, no tests, no attack, its band 0 to 7" and its clause SW-VEH-1. A plan given as text
+    is read the same. 24" is the most a drive may be; 25" is refused, word for word."""
+    # on a level 2" up: the drive ends on it too (z is the level's, the ride finds any other)
+    engine, state = game(chase, [vehicle("car", "law").but(pose=Pose(10.0, 10.0, 0.0, 2.0))], {"car": VehicleStats()})
+    plan = "drive: straight 4, left wide 3"
+    for action in (Action.ride("car", plan), Action(MOVE, "car", plan)):
+        move = engine.check(state, action).move
+        assert (move.end_pose.x, move.end_pose.y, move.end_pose.facing_deg) == (
+            pytest.approx(16.779, abs=1e-3), pytest.approx(10.971, abs=1e-3), pytest.approx(38.540, abs=1e-3))
+        assert move.end_pose.z == 2.0 and move.start_pose == state.model("car").pose
+        assert (move.length_in, move.speed, move.stress, move.tests, move.attacks_allowed, move.clauses) == (
+            pytest.approx(7.0), 0, 0, (), 0, ("SW-VEH-1",))
+        assert (move.band.min, move.band.max, move.band.clauses) == (0.0, pytest.approx(7.0), ("SW-VEH-1",))
+    assert engine.check(state, Action.ride("car", "drive: straight 24")).move.length_in == pytest.approx(24.0)
+    assert refusal(engine, state, Action.ride("car", "drive: straight 25")) == (
+        "SW-VEH-1", 'too far: 25" is over the 24" it drives')
+
+
+def test_SW_VEH_1_an_unchecked_drive_is_resolved_on_its_ride(chase):
+    """Clause: SW-VEH-1. resolve takes a drive with no checked move (nothing declared) on its
+    ride alone: 10" is within 12", no roll, and the car stands where the ride ended, x = 20."""
+    engine, state = game(chase, [vehicle("car", "law")], {"car": VehicleStats()})
+    ride = straight_ride(state.model("car"), 10.0)
+    unchecked = Action.ride("car", "drive: straight 10")
+    after, events = engine.resolve(state, unchecked, reading("car", ride), ScriptedDice())
+    assert after.model("car").pose.x == pytest.approx(20.0) and "no maneuvering roll" in events[0].rules
