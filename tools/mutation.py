@@ -42,6 +42,7 @@ ROOT = Path(__file__).resolve().parents[1]
 #: only a cluster reaches (the scheduling in run.py, the report's pictures) shows as unreached.
 TARGETS = {
     "sweep": (["entropy3d/sweep/*.py"], ["tests/sweep/test_store.py", "tests/sweep/test_summary.py",
+                                         "tests/sweep/test_summary_by_hand.py",
                                          "tests/sweep/test_report.py::test_wilson_interval_matches_its_closed_forms"]),
     "replay": (["entropy3d/game/replay.py"],
                ["tests/game/test_faults.py", "tests/game/test_game_loop.py", "tests/sweep/test_store.py"]),
@@ -49,6 +50,27 @@ TARGETS = {
     "rules": (["entropy3d/rules/*.py"], ["tests/rules"]),
     "engines": (["entropy3d/systems/*/engine.py"], ["tests/systems"]),
 }
+#: tests whose work runs in another process (the CLI started as a subprocess, a browser, a Dask
+#: cluster's workers), deselected in every run: mutmut maps a test to the functions it calls in its
+#: own process, so these reach no mutant and kill none, but mutmut's clean pass runs every test of
+#: the target before any mutant, and on the shared two-core machine they made that pass take minutes
+#: and fail it ("Failed to run clean test" after the same tests had passed the stats pass: a demo
+#: rendering a GIF under a 600 s limit, a sweep of four games on two workers under 300 s, Chromium)
+ELSEWHERE = (
+    "tests/systems/chase_vehicles/test_chase_game.py::test_demo_plays_the_car_chase_renders_it_and_replay_check_passes",
+    "tests/systems/gang_battle/test_gang_game.py::test_demo_plays_the_gang_fight_renders_it_and_replay_check_passes",
+    "tests/systems/gang_battle/test_gang_game.py::test_a_script_is_refused_on_a_gang_fight_with_the_fix",
+    "tests/systems/gang_battle/test_gang_game.py::test_GANG_MOVE_activate_walks_a_fighter_in_the_gang_battles_words",
+    "tests/systems/tag/test_tag_rulebook.py::test_TAG_TAG_the_share_page_steps_to_the_tag_in_a_real_browser",
+    "tests/systems/tag/test_tag_rulebook.py::test_TAG_TURN_a_sweep_plays_tag_on_a_real_dask_cluster",
+    "tests/systems/tenacity/test_tenacity_game.py::test_demo_plays_the_skirmish_renders_it_and_replay_check_passes",
+    # four seeded chases in a pool of spawned processes (145 s of a clean pass on the busy machine)
+    "tests/systems/chase_vehicles/test_chase_game.py::test_the_automatic_drivers_keep_out_of_the_buildings",
+    # not elsewhere, but the code compared with itself (a second 6-turn chase against the module's
+    # first, both played by the mutant): it kills only a mutant that crashes or rolls at random,
+    # which the chase's other tests catch, and its 49 s were most of each chase mutant's time
+    "tests/systems/chase_vehicles/test_chase_game.py::test_the_same_seed_plays_the_same_chase_byte_for_byte",
+)
 EQUIVALENT = ROOT / "tools" / "mutation_equivalent.yaml"
 FIGURES = ROOT / "docs" / "mutation.json"
 REPORT = ROOT / "docs" / "mutation.md"
@@ -60,6 +82,18 @@ OUTCOMES = {"killed": "killed", "timeout": "killed", "caught by type check": "ki
 COLUMNS = ("killed", "survived", "suspicious", "unreached", "unchecked")
 #: scratch files that are mutmut's, not the checkout's (never removed by :func:`mirror`)
 MUTMUT_OWN = ("mutants",)
+
+
+def tests_of(name: str, files: list[str]) -> list[str]:
+    """The tests a run of ``files`` of target ``name`` gives mutmut: the target's, or for a run of
+    some engines only, each engine's own tests (``tests/systems/<system>/``, mirroring it). mutmut
+    runs every test it is given twice before any mutant (to map tests to functions, then clean):
+    all of ``tests/systems`` is ~430 tests, 6 CPU minutes a pass; the engines' run of 2026-12-06
+    mapped no test outside ``tests/systems/chase_vehicles/`` to the chase engine."""
+    files_glob, tests = TARGETS[name]
+    if name != "engines" or sorted(files) == sorted(files_glob):
+        return tests
+    return sorted({f"tests/systems/{Path(f).parent.name}" for f in files})
 
 
 def git(*args: str) -> str:
@@ -129,7 +163,8 @@ def configure(scratch: Path, files: list[str], tests: list[str]) -> None:
         "only_mutate": files,
         "also_copy": ["rules", "scenes", "models", "tools", "benchmarks"],
         "pytest_add_cli_args_test_selection": tests,
-        "pytest_add_cli_args": ["-p", "no:cacheprovider", "-q", "-p", "no:xdist"],
+        "pytest_add_cli_args": ["-p", "no:cacheprovider", "-q", "-p", "no:xdist"]
+        + [arg for test in ELSEWHERE for arg in ("--deselect", test)],
         # a test process forked from one that started Dask's threads may hang: fork from a clean server
         "process_isolation": "forkserver",
         # mutmut allows a test 15 x its own time, fixtures not counted: a module fixture that plays a
@@ -141,10 +176,24 @@ def configure(scratch: Path, files: list[str], tests: list[str]) -> None:
 
 
 def mutmut(scratch: Path, *args: str, capture: bool = True) -> str:
-    done = subprocess.run([sys.executable, "-m", "mutmut", *args], cwd=scratch, text=True, capture_output=capture)
+    """Run mutmut in ``scratch``: its answer (``capture``), or (a run) its output appended to
+    ``scratch/mutmut.log`` (``tail -f`` it to follow a run), whose end a failure quotes: mutmut
+    prints there the output of a clean pass that failed, which names the test."""
+    log = scratch / "mutmut.log"
+    if capture:
+        done = subprocess.run([sys.executable, "-m", "mutmut", *args], cwd=scratch, text=True, capture_output=True)
+        said = done.stderr or ""
+    else:
+        with log.open("a", encoding="utf-8") as out:
+            out.write(f"\n$ mutmut {' '.join(args)[:200]}\n")
+            out.flush()
+            done = subprocess.run([sys.executable, "-m", "mutmut", *args], cwd=scratch, stdout=out,
+                                  stderr=subprocess.STDOUT)
+        said = log.read_text(encoding="utf-8", errors="replace")
     if done.returncode != 0:
-        said = (done.stderr or "")[-2000:]
-        raise SystemExit(f"mutmut {' '.join(args)} failed in {scratch} (exit {done.returncode}):\n{said}")
+        said = re.sub(r"[\u2800-\u28ff][^\n\u2800-\u28ff]*", "", said)[-3000:]  # mutmut's spinner
+        raise SystemExit(f"mutmut {' '.join(args)[:200]} failed in {scratch} (exit {done.returncode}; "
+                         f"all it said: {log}):\n{said}")
     return done.stdout if capture else ""
 
 
@@ -228,7 +277,7 @@ def run_target(name: str, files: list[str], tests: list[str], max_children: int,
         file = source_file(mutant)
         if not any(fnmatch.fnmatch(file, pattern) for pattern in files):
             continue
-        counts = per_file.setdefault(file, dict.fromkeys(COLUMNS, 0) | {"survivors": []})
+        counts = per_file.setdefault(file, dict.fromkeys(COLUMNS, 0) | {"survivors": [], "tests": tests})
         outcome = OUTCOMES.get(status)
         if outcome is None:
             print(f"warning: mutmut says {status!r} of {mutant}, a verdict this tool does not know; "
@@ -277,7 +326,9 @@ def report(figures: dict) -> str:
                   "| --- | ---: | ---: | ---: | ---: | ---: | ---: |"]
         total = dict.fromkeys(COLUMNS, 0)
         for file, counts in sorted(result["files"].items()):
-            lines.append(f"| `{file}` | " + " | ".join(str(counts.get(key, 0)) for key in COLUMNS)
+            own = counts.get("tests", result["tests"])  # a run of some files may give them fewer tests
+            named = f"`{file}`" + (f" (tests: {', '.join(own)})" if own != result["tests"] else "")
+            lines.append(f"| {named} | " + " | ".join(str(counts.get(key, 0)) for key in COLUMNS)
                          + f" | {score(counts)} |")
             for key in total:
                 total[key] += counts.get(key, 0)
@@ -324,9 +375,11 @@ def main(argv: list[str] | None = None) -> int:
             files = owned[name]
             if not files:
                 parser.error(f"none of {', '.join(asked)} belongs to target {name!r} ({', '.join(TARGETS[name][0])})")
+            tests = tests_of(name, files)
         result = run_target(name, files, tests, args.max_children, run=not args.report_only)
         if args.files and name in figures:  # a part of the target: the other files' figures stand
             result["files"] = figures[name]["files"] | result["files"]
+            result["tests"] = TARGETS[name][1]  # the target's; a file run with fewer names them in its row
         figures[name] = result
         FIGURES.write_text(json.dumps(figures, indent=1, sort_keys=True) + "\n")
         REPORT.write_text(report(figures))
