@@ -20,6 +20,17 @@ from entropy3d.sweep.report import wilson
 TABLE = Path(__file__).resolve().parents[1] / "data" / "small_table.yaml"  # the sweep fixture's table
 
 
+
+def run_report(folder: Path, page: Path) -> subprocess.CompletedProcess:
+    """``entropy3d report FOLDER --out PAGE`` as a user runs it (another process, this checkout's
+    package); it must succeed."""
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2])}
+    done = subprocess.run([sys.executable, "-m", "entropy3d", "report", str(folder), "--out", str(page)],
+                          capture_output=True, text=True, env=env, timeout=120)
+    assert done.returncode == 0, done.stderr
+    return done
+
+
 def test_wilson_interval_matches_its_closed_forms():
     # no successes: the upper bound is z^2 / (n + z^2); half the trials: symmetric about 0.5
     rate, low, high = wilson(0, 6)
@@ -38,10 +49,7 @@ def test_the_report_pictures_every_scene_of_the_sweep(killed_sweep, tmp_path):
 
     folder = killed_sweep[0]
     page = tmp_path / "report.html"
-    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2])}
-    done = subprocess.run([sys.executable, "-m", "entropy3d", "report", str(folder), "--out", str(page)],
-                          capture_output=True, text=True, env=env, timeout=120)
-    assert done.returncode == 0, done.stderr
+    run_report(folder, page)
     text = page.read_text()
     with sqlite3.connect(folder / "sweep.sqlite") as connection:
         games = connection.execute("SELECT COUNT(*) FROM games").fetchone()[0]
@@ -122,10 +130,7 @@ def test_the_report_says_how_often_the_missions_objective_was_reached(killed_swe
 
     folder = killed_sweep[0]
     page = tmp_path / "report.html"
-    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2])}
-    done = subprocess.run([sys.executable, "-m", "entropy3d", "report", str(folder), "--out", str(page)],
-                          capture_output=True, text=True, env=env, timeout=120)
-    assert done.returncode == 0, done.stderr
+    done = run_report(folder, page)
     with sqlite3.connect(folder / "sweep.sqlite") as connection:
         replays = [r for (r,) in connection.execute("SELECT replay FROM games")]
     reached = 0
