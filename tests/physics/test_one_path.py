@@ -2,6 +2,7 @@
 -> facts -> resolve, with either producer, and the rules decide the same way."""
 
 import dataclasses
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -57,14 +58,18 @@ def events(steps, kind):
 
 def test_EC_TER_CURB_the_physics_path_checks_the_table_first(tmp_path):
     """Clause: EC-TER-CURB. `activate` refuses what `plan` refuses: the curb is crossed at 42
-    degrees, whichever producer would ride it; nothing is written."""
+    degrees, whichever producer would ride it; nothing is ridden, and the report (--json) records
+    only the refusal, its plan and clause, for a program to read (a whole file, written atomically)."""
     for producer in PRODUCERS:
         scene = str(ROOT / "scenes" / "crossroads.yaml")
+        report = tmp_path / f"{producer}.json"
         out = subprocess.run([sys.executable, "-m", "entropy3d.cli", "activate", scene, "--model", "komodo_1",
                               "--plan", "s2: right wide 3, straight 6", "--producer", producer,
-                              "--json", str(tmp_path / "a.json")], capture_output=True, text=True)
+                              "--json", str(report)], capture_output=True, text=True)
         assert out.returncode == 1 and "EC-TER-CURB" in out.stderr and "Traceback" not in out.stderr
-        assert not (tmp_path / "a.json").exists()
+        written = json.loads(report.read_text(encoding="utf-8"))
+        assert "steps" not in written and written["refused"]["clause"] == "EC-TER-CURB"
+        assert (written["refused"]["action"], written["refused"]["plan"]) == (1, "s2: right wide 3, straight 6")
     plan = subprocess.run([sys.executable, "-m", "entropy3d.cli", "plan", str(ROOT / "scenes" / "crossroads.yaml"),
                            "--model", "komodo_1", "s2: right wide 3, straight 6"], capture_output=True, text=True)
     assert plan.returncode == 1 and "EC-TER-CURB" in plan.stderr

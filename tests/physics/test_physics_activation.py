@@ -2,6 +2,7 @@
 reports facts, the rules resolve them (entropy3d.game.step)."""
 
 import dataclasses
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -220,7 +221,9 @@ def test_EC_TURN_3_cli_reports_bad_model_plan_and_plan_count_without_traceback(t
                             *["--plan", "s2: straight 4"] * 3, "--json", str(tmp_path / "x.json")],
                            capture_output=True, text=True)
     assert three.returncode == 1 and "an activation has 2 actions: give at most 2 (EC-TURN-3)" in three.stderr
-    assert not (tmp_path / "x.json").exists()
+    # nothing ridden: the report records the refusal of the third plan alone (a program reads the clause)
+    refused = json.loads((tmp_path / "x.json").read_text(encoding="utf-8"))
+    assert "steps" not in refused and (refused["refused"]["action"], refused["refused"]["clause"]) == (3, "EC-TURN-3")
     # a refused plan is named by its place among the --plan options (here the second)
     second = subprocess.run([sys.executable, "-m", "entropy3d.cli", "activate", scene, "--model", "jumper",
                              "--plan", "s2: straight 8", "--plan", "s2: straight 40", "--producer", "geometric",
