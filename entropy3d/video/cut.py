@@ -337,9 +337,12 @@ class ShortFilm(ReplayFilm):
         own = next((e for e in action_events(activation, index) if e.kind == "move" and e.figures.get("charge")), None)
         if said is not None and (said.after_ride or own is not None) and not shown and len(action.trajectory) > 1:
             # the ride an attack is made from: who it is, until the attack is shown
+            moved = next((e for e in action_events(activation, index) if e.kind == "move"), None)
+            length = moved.figures.get("length_in", 0) if moved is not None else 0
             said = Caption(words.sentence(own, self.words) if own is not None else
                            f"{self.words.rider_of_gang(activation.model_id)} "
-                           f"{'walks' if activation.model_id in self.on_foot else 'rides'}", t)
+                           f"{'walks' if activation.model_id in self.on_foot else 'rides'}"
+                           + (f" {length:.0f}\"" if length >= 0.5 else ""), t)
             shown = True
         if self._scored(activation, action, holding):
             score = self._score(activation.state_after)

@@ -107,10 +107,11 @@ def test_the_short_cut_bit_rate_keeps_90_seconds_under_10_mb_at_720p_and_15_at_1
 
 def test_a_caption_appears_with_its_moment_never_before(default_demo):
     """Frame by frame, as ShortFilm draws an action: a caption telling of a crash shows only once
-    the ride has reached the crash, one telling of an attack only once the ride is over."""
+    the ride has reached the crash, one telling of an attack only once the ride is over; until then
+    the ride it is made from says who rides and how far (the move event's inches, rounded)."""
     options = VideoOptions(size=(96, 54), cut="short")
     film = ShortFilm(default_demo, options)
-    told = {"crash": 0, "attack": 0}
+    told = {"crash": 0, "attack": 0, "ride": 0}
     scores = []
     try:
         for segment in film.segments:
@@ -133,15 +134,19 @@ def test_a_caption_appears_with_its_moment_never_before(default_demo):
                 if said is not None and said.after_ride and shown == said.text:
                     assert holding, (segment, i, shown)
                     told["attack"] += 1
-                elif said is not None and said.after_ride:  # the ride it is made from: who rides
-                    assert not holding and shown.startswith(film.words.rider_of_gang(bike.id)), shown
+                elif said is not None and said.after_ride:  # the ride it is made from: who rides how far
+                    moved = next(e for e in events if e.kind == "move")
+                    verb = "walks" if bike.id in film.on_foot else "rides"  # a rider unhorsed walks
+                    assert not holding and shown == (f"{film.words.rider_of_gang(bike.id)} {verb} "
+                                                     f"{moved.figures['length_in']:.0f}\""), shown
+                    told["ride"] += 1
                 if shown and crash_t is not None and "hits" in shown and "head-on" in shown + "side-on":
                     assert holding or t >= crash_t - 1e-9, (segment, i, t, crash_t, shown)
                     told["crash"] += 1
             assert said is None or film._hud(activation, action, bike, "", ride_s, True).caption == said.text
     finally:
         film.close()
-    assert told["crash"] and told["attack"]  # the default demo has both: the checks ran
+    assert told["crash"] and told["attack"] and told["ride"]  # the default demo has all three: the checks ran
     # the scoreboard changes once per activation that scored, in the game's order, never flickering
     # back (a score may come round again: Komodo 1, a bust 0, a takedown 1)
     runs = [scores[0]] + [b for a, b in zip(scores, scores[1:]) if a != b]
