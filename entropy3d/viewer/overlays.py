@@ -209,6 +209,7 @@ class ViewerOverlays:
             "poses": {i: [round(p.x, 4), round(p.y, 4), round(p.z, 4), round(p.facing_deg, 4)]
                       for i, p in poses.items()},
             "what_if": sorted(self.what_if),
+            "dragging": self._drag is not None,  # a drag's pose is final only once it is released
             "standing": dict(self.standing),
             "saved": [str(path) for path in self.saved], "save_refused": self.save_refused,
             "notice": self.notice,
