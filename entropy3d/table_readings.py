@@ -13,6 +13,7 @@ import math
 from typing import Mapping, Sequence
 
 import numpy as np
+import shapely
 
 from entropy3d.geometry import BaseShape, Pose, normalize_deg, storey_of
 from entropy3d.rules.facts import Facts
@@ -45,6 +46,14 @@ def level_change(model: str, from_z_in: float, to_z_in: float, storey_in: float)
     return LevelChange(model, storey_of(from_z_in, storey_in), storey_of(to_z_in, storey_in))
 
 
+def nearer_viewer(outline_xy: np.ndarray, viewer_xy, target_xy) -> bool:
+    """Whether a blocker whose plan points are ``outline_xy`` ((N, 2) inches: a piece's corners,
+    a miniature's base centre) stands nearer ``viewer_xy`` than ``target_xy``: the distance to
+    its convex outline, 0 from inside it. A tie (a wall halfway) is the target's."""
+    hull = shapely.MultiPoint(np.asarray(outline_xy, float).reshape(-1, 2)).convex_hull
+    return hull.distance(shapely.Point(*viewer_xy)) < hull.distance(shapely.Point(*target_xy))
+
+
 def sightings(world, poses: Mapping[str, Pose | None] | None = None,
               pairs: Sequence[tuple[str, str]] | None = None, results: Mapping | None = None) -> list[Sighting]:
     """What every viewer sees of every target (``pairs``, default every ordered pair), from a
@@ -59,6 +68,8 @@ def sightings(world, poses: Mapping[str, Pose | None] | None = None,
     for (viewer, target), result in results.items():
         a, b = minis[viewer].pose, minis[target].pose
         blockers = tuple(sorted(set(result.true_los.blockers)))
+        near = tuple(nearer_viewer(pieces[k].mesh.vertices[:, :2] if k in pieces else minis[k].pose.xy, a.xy, b.xy)
+                     for k in blockers)
         found.append(Sighting(
             viewer, target, float(np.linalg.norm(b.xy - a.xy)), bearing_deg(a, b.xy),
             float(result.true_los.visible_fraction), float(a.z), float(b.z),
@@ -66,7 +77,7 @@ def sightings(world, poses: Mapping[str, Pose | None] | None = None,
             tuple(pieces[k].terrain if k in pieces else MINIATURE_SURFACE for k in blockers),
             tuple(float(pieces[k].top) if k in pieces else float(minis[k].top) for k in blockers),
             (minis[viewer].base.length, minis[viewer].base.width),
-            (minis[target].base.length, minis[target].base.width)))
+            (minis[target].base.length, minis[target].base.width), near))
     return found
 
 

@@ -23,6 +23,27 @@ import numpy as np
 from entropy3d.game.step import Step
 from entropy3d.rules.event import Event
 
+#: the played game's event that says on which level a model still in the air comes down, when
+#: the state ``before`` or ``after`` a step holds it in the air (Entropy City's air time, EC-JUMP-2:
+#: the jump that leaves it flying tells where it lands, the landing in its next action says it again)
+LANDING_TOLD_BY = {"after": "jump", "before": "landing"}
+
+
+def stands_at_in(step: Step, model: str, when: str) -> float:
+    """The height (inches) of the surface ``model`` stands on ``when`` ("before" or "after") the
+    step: its pose's, or, while the game holds it in the air (Entropy City's air time: its pose
+    is its height in mid-flight), the level its flight comes down on (``landing_level_in`` of the
+    step's jump or landing event). Issue 46: on rooftop_fall (demo --seed 0, physics) the climber
+    jumped off the ramp and was still flying 1.30" up when its move ended; the cards read that
+    height as a climb of one level (Move -1) and the fall as 1.7 m instead of the 3.6 m down to
+    the yard, then the landing as a descent (Move +1)."""
+    held = getattr(step, when).model(model)
+    if held.air is None:
+        return float(held.pose.z)
+    told = [e for e in step.events if e.model == model and e.kind == LANDING_TOLD_BY[when]
+            and "landing_level_in" in e.figures]
+    return float(told[-1].figures["landing_level_in"]) if told else float(held.pose.z)
+
 
 class RideJudge:
     """The scene's game system reading ridden steps (:meth:`of` gives None for a system that
@@ -58,8 +79,8 @@ class RideJudge:
         ridden = [step for step in steps if step.ridden]
         found = [impact for step in ridden
                  for impact in impacts(model, step.facts, self.table.ruleset.scale, self.geometry,
-                                       stood_z_in=step.after.model(model).pose.z)]
-        changes = [level_change(model, step.before.model(model).pose.z, step.after.model(model).pose.z,
+                                       stood_z_in=stands_at_in(step, model, "after"))]
+        changes = [level_change(model, stands_at_in(step, model, "before"), stands_at_in(step, model, "after"),
                                 self.storey_in) for step in ridden]
         moves = [ridden_move(model, step.facts, self.probe) for step in ridden]
         return (self.system.judge_moves(moves, self.stats, rng) + self.system.judge_impacts(found, self.stats)

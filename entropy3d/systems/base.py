@@ -204,6 +204,14 @@ class GameSystem:
         return ""
 
     @staticmethod
+    def cover_words(figures: Mapping[str, Any]) -> str:
+        """An attack's cover on its sight line's label, from its event's ``figures`` ("in partial
+        cover"; "in the open" for ``cover`` none). A rulebook whose cover may be the attacker's own
+        words it its own way (10acity: "hidden by the attacker's soft cover")."""
+        cover = str(figures.get("cover", "none"))
+        return "in the open" if cover == "none" else f"in {cover} cover"
+
+    @staticmethod
     def dice_untold(event: Event) -> bool:
         """Whether the sentence of ``event`` leaves dice untold that the rules' own words give (so a
         terminal prints those words too); no by default."""

@@ -31,7 +31,9 @@ class Sighting:
     miniatures that stop a sight ray, sorted. blocker_surfaces: their materials, in the same
     order: a terrain name, ``miniature`` for a model, None where the table gives the piece none.
     blocker_tops_in: their highest points, table inches. viewer_base_in, target_base_in: each
-    base's (length, width), table inches.
+    base's (length, width), table inches. blocker_near_viewer: for each blocker, True when it
+    stands nearer the viewer's base centre than the target's on the table's plan (its footprint's
+    nearest point): the viewer's own cover, a crate it crouches behind, not the target's.
     """
 
     viewer: str
@@ -48,10 +50,17 @@ class Sighting:
     blocker_tops_in: tuple[float, ...] = ()
     viewer_base_in: tuple[float, float] = (0.0, 0.0)
     target_base_in: tuple[float, float] = (0.0, 0.0)
+    blocker_near_viewer: tuple[bool, ...] = ()
 
     def __repr__(self) -> str:
         return (f"Sighting({self.viewer}->{self.target}: {self.distance_in:.1f}\" at {self.bearing_deg:.0f}°, "
                 f"{100 * self.visible_fraction:.0f}% visible)")
+
+    def near_viewer(self, blocker: str) -> bool:
+        """``blocker`` (one of :attr:`blockers`) stands nearer the viewer than the target (False
+        for a sighting that does not say)."""
+        near = dict(zip(self.blockers, self.blocker_near_viewer))
+        return bool(near.get(blocker, False))
 
 
 @dataclass(frozen=True)

@@ -86,6 +86,8 @@ def _rank(event: Event) -> float:
         return _TOLD.index("item")  # an NPC delivered to its corner (EC-MISSION-RESCUE): the ride's news
     if event.kind == "jump" and not event.figures.get("air_time") and event.piece is None:
         return len(_TOLD)  # a bump off a ramp with no air time: the ride tells it
+    if event.kind == "test" and "SW-VEH-1" in event.clauses:
+        return _TOLD.index("move")  # the chase's drive past 12": its maneuvering roll is the drive's news
     if event.kind == "ruling" and event.figures.get("wounds_lost"):
         return _TOLD.index("crash")  # what a judging rulebook's rulings cost (the cards' damage): a harm
     if event.kind not in _TOLD and decisive(event):
@@ -169,8 +171,16 @@ def _told(event: Event, events: Sequence[Event], names: words.Names) -> Caption:
         if lost is not None:  # Grab n Go: off too soon, or by another gang's edge
             return Caption(words.sentence(lost, names), event.t_s, True)
         return Caption(f"{who} rides off the table and escapes{then}", event.t_s)
+    if kind == "test" and "SW-VEH-1" in event.clauses:
+        # a drive past 12" (SW-VEH-1): its roll and what came of it in the rules' words ("it moves
+        # only 12""); issue 46: the van's 20" drive stopped at 12" with no word on screen
+        made = "makes" if figures.get("outcome") == "success" else "fails"
+        return Caption(f"{who} {made} its maneuvering roll: {event.rules.rsplit(': ', 1)[-1]}", 0.0,
+                       figures.get("outcome") != "success")
     if kind == "crash" and "SW-RAM" in event.clauses:  # the chase's ram: its rulebook's word, not a bike's crash
-        return Caption(f"{who} rams {names.thing(event.piece)} at {float(figures.get('mph', 0.0)):.0f} MPH",
+        # what came of it, not the speed the table measured: the dice go by Top Speed (SW-RAM)
+        wrecked = [names.rider(e.model) for e in events if e.figures.get("wrecked")]
+        return Caption(f"{who} rams {names.thing(event.piece)}" + "".join(f": {w} Wrecked" for w in wrecked),
                        event.t_s, True)
     if kind == "crash":
         how = "head-on" if figures.get("kind") == "head_on" else "side-on"
@@ -201,8 +211,13 @@ def _told(event: Event, events: Sequence[Event], names: words.Names) -> Caption:
     if kind == "shot":
         # a close-combat blow's free Coup de Grace (GANG-CC): the fighter it struck is finished
         finished = any(e.figures.get("coup_de_grace") and e.figures.get("by") == event.model for e in events)
-        return Caption(words.headline(event, names) + (", then a Coup de Grace: OUT OF ACTION" if finished else ""),
-                       event.t_s, bool(figures.get("hit")))
+        # a bottled gang's fighters that failed their Cool check at the turn's start (GANG-BOTTLE):
+        # they leave the table unseen, so the line says so (issue 46: the gang fight's score rose
+        # for a fighter that vanished without a word)
+        fled = [names.rider(e.model) for e in events if e.figures.get("fled") and e.model != event.model]
+        return Caption(words.headline(event, names) + (", then a Coup de Grace: OUT OF ACTION" if finished else "")
+                       + "".join(f"; {who_fled} flees the battlefield" for who_fled in fled),
+                       event.t_s, bool(figures.get("hit")) or bool(fled))
     if kind == "attack":
         return _attack_caption(event, events, names)
     if kind not in _TOLD:  # ranked by decisive(): its rulebook's sentence, red when someone is taken out

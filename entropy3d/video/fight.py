@@ -24,6 +24,7 @@ from entropy3d.render.cameras import blocked
 from entropy3d.rules.event import Event
 from entropy3d.rules.state import pose_from_json
 from entropy3d.scene.miniature import BASE_THICKNESS_IN, SADDLE_FRACTION
+from entropy3d.systems.base import GameSystem
 from entropy3d.video.director import project, shot_fails
 
 #: the sight line's colour when the shot is clear (half or more visible) and when in cover: apart
@@ -106,7 +107,7 @@ def fight_view(attack, ruleset, on_foot: Collection[str] = (), system=None) -> F
                  None)
     shot = next((e for e in events if "cover" in e.figures and "to_hit_modifier" in e.figures), None)
     cover = "" if shot is None else str(shot.figures["cover"])
-    words = "" if shot is None else (("in the open" if cover == "none" else f"in {cover} cover")
+    words = "" if shot is None else ((system or GameSystem).cover_words(shot.figures)
                                      + f", {int(shot.figures['to_hit_modifier']):+d} "
                                      + (system.modifier_words if system is not None else "to hit"))
     out_of_action = any(bool(e.figures.get("out_of_action")) for e in events)

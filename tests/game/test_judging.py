@@ -4,6 +4,7 @@ through the one path every caller takes; with `counting: null` the cards only ad
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 
 import numpy as np
@@ -69,8 +70,9 @@ def test_REF_ELEV_a_climb_of_two_levels_holds_the_next_move_to_its_speeds_least(
     trailbike at speed 3 rides 11-16" (rules/entropy_city.yaml speeds): 16 - 5.869 = 10.13", under
     the least, so the most is the least, 11": 12" is refused (EC-SPD-2), 11" rides, and that move
     uses the change up: it rides off the deck's north edge (6" deep) and ends in the air at 2.0",
-    level 1, so its own ruling, Move +1 for the level come down, is all the next move gets:
-    +2.934"."""
+    its flight coming down on the ground (EC-JUMP-2, EC-JUMP-4: level 0), so its own ruling, Move
+    +2 for the two levels come down, is all the next move gets: +5.869" (issue 46: the cards read
+    the mid-air 2.0" as level 1 and gave Move +1, and another +1 at the landing)."""
     engine = engine_of(yard)
     steps = ride(yard, engine, start(yard), "climber", ["s3: straight 16"])
     climbed = steps[-1].after
@@ -79,7 +81,7 @@ def test_REF_ELEV_a_climb_of_two_levels_holds_the_next_move_to_its_speeds_least(
         ride(yard, engine, climbed, "climber", ["s3: straight 12"])
     assert refused.value.clause == "EC-SPD-2"
     steps = ride(yard, engine, climbed, "climber", ["s3: straight 11"])
-    assert steps[-1].after.model("climber").move_change_in == pytest.approx(2.934, abs=0.001)
+    assert steps[-1].after.model("climber").move_change_in == pytest.approx(5.869, abs=0.001)
 
 
 def test_with_counting_null_the_cards_only_advise(yard):
@@ -107,3 +109,42 @@ def test_a_game_on_the_cards_table_replays_to_the_byte_with_its_rulings_applied(
 
     result = CliRunner().invoke(app, ["replay-check", str(path)])
     assert result.exit_code == 0, result.output
+
+
+def test_REF_FALL_REF_ELEV_a_ride_that_ends_in_the_air_is_read_where_its_flight_comes_down():
+    """Clauses: REF-FALL, REF-ELEV. Issue 46, scenes/systems/rooftop_fall.yaml: the climber rides
+    up the ramp (s1) and off its side at speed 2 (s2): Entropy City keeps it in the air at the
+    end of the move (EC-JUMP-2, its pose 0.74" up with the geometric producer, 1.30" with the
+    physics in the demo of seed 0) and says where it lands, the 0.00" level (EC-JUMP-4). The
+    cards read the fall from the flight's top (left the ramp 2.04" up, rose 0.33") down to that
+    level: "Falling is a Collision", 2.37" x 1.42 m = 3.37 m, the 3 m row, Speed 3x1: 3x2 x 3x1 x
+    3 (soil) = 2x4 (the old reading stopped the fall at the mid-air 0.74": 2.3 m, 1x1, 9x3).
+    Its level is the ground's before and after, so no Move change; the old reading made the
+    physics' 1.30" a climb of one level (Move -1) and the landing in the next move a descent
+    (Move +1)."""
+    table = load_scene(FALL_SCENE)
+    geometry = build_table_geometry(table)
+    probe = SceneProbe.from_table(table, geometry)
+    rides = make_producer("geometric", table, geometry)
+    judge = RideJudge.of(table, geometry, probe)
+    engine = JudgedEngine(EntropyCityEngine(table.ruleset, probe), judge)
+    steps = activation(engine, table.initial_state(geometry.surface_height), "climber",
+                       ["s1: right tight 1, straight 4", "s2: straight 8, right medium 5"],
+                       np.random.default_rng(1), rides, probe)
+    off = next(step for step in steps if step.ridden and step.facts.flights)
+    assert off.after.model("climber").air is not None
+    [flight] = off.facts.flights
+    [fall] = [e for e in off.events if e.kind == "ruling" and e.figures.get("judged") == "landing"]
+    top = flight.launch_z + flight.rise_in
+    assert fall.figures["drop_m"] == pytest.approx(top * 1.42, abs=0.01)
+    assert (fall.figures["speed"], fall.figures["force"]) == ("3x1", "2x4")
+    assert not [e for e in off.events if "REF-ELEV" in e.clauses]
+    # the physics' mid-air height in the demo (1.30": round(1.30 / 2.1) = level 1) reads no climb
+    high = dataclasses.replace(off, after=off.after.with_model(off.after.model("climber").but(
+        pose=dataclasses.replace(off.after.model("climber").pose, z=1.30))))
+    assert not [e for e in judge.events("climber", [high], np.random.default_rng(1)) if "REF-ELEV" in e.clauses]
+    landed = activation(engine, high.after, "climber", ["s2: straight 2, right medium 5"],
+                        np.random.default_rng(1), rides, probe)
+    rides.close()
+    assert any(e.kind == "landing" for step in landed for e in step.events)
+    assert not [e for step in landed for e in step.events if "REF-ELEV" in e.clauses]

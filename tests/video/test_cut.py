@@ -479,3 +479,30 @@ def test_GANG_BOTTLE_the_hud_counts_a_turns_opening_points_once():
         opened += bool(scored_points(activation.events))
         previous = activation.state_after.score
     assert opened, "no turn opened with points (the fleeing fighters of seed 2's turn 2)"
+
+
+def test_GANG_BOTTLE_a_fighter_fleeing_at_the_turns_start_is_told_with_the_first_shot():
+    """Clause: GANG-BOTTLE. "If a player has failed a bottle check, make a Cool check for each of
+    their fighters ... If a fighter fails, immediately remove them from the battlefield as having
+    fled". Issue 46: in the gang fight (demo --seed 0) turn 3 opened with Harl's failed Cool check
+    (1+4 needing 7+) and the short cut told only the shot that followed, "Dreg shoots Lyra:
+    missed", while Harl left the table unseen and the Eschers' score rose by one."""
+    from entropy3d.rules.event import Event
+    from entropy3d.systems.words import Names
+
+    names = Names({"orlock_3": "Dreg", "orlock_5": "Harl", "escher_1": "Lyra"},
+                  {"orlock": "Orlocks", "escher": "Eschers"}, {"orlock_3": "orlock", "orlock_5": "orlock"})
+    events = [
+        Event("condition", "orlock_3", "Cool check 2+6 needing 7+: holds its nerve", clauses=("GANG-BOTTLE",),
+              figures={"dice": [2, 6], "fled": False, "needed": 7, "out_of_action": False}),
+        Event("condition", "orlock_5", "Cool check 1+4 needing 7+: fails and flees the battlefield: Out of Action",
+              clauses=("GANG-BOTTLE",), figures={"dice": [1, 4], "fled": True, "needed": 7, "out_of_action": True}),
+        Event("score", "orlock_5", "escher scores 1 for orlock_5 Out of Action", clauses=("GANG-INJURY",),
+              figures={"gang": "escher", "points": 1}),
+        Event("shot", "orlock_3", "shoots escher_1 with the autogun (in the open, +0 to hit): rolled 2 needing 4+: "
+              "missed", clauses=("GANG-ARC", "GANG-COVER", "GANG-SHOOT"),
+              figures={"cover": "none", "dice": [2], "hit": False, "hits": 0, "roll_needed": 4, "target": "escher_1",
+                       "to_hit_modifier": 0, "weapon": "autogun"})]
+    said = caption(events, names)
+    assert said.text == "Dreg shoots Lyra: missed; Harl flees the battlefield" and said.bad
+    assert caption(events[-1:], names).text == "Dreg shoots Lyra: missed"

@@ -18,7 +18,7 @@ import numpy as np
 from pydantic import Field, model_validator
 
 from entropy3d.rules.event import Event
-from entropy3d.systems.base import GameSystem, SystemData, SystemRules
+from entropy3d.systems.base import GameSystem, Imported, SystemData, SystemRules
 from entropy3d.systems.readings import Impact, RiddenMove
 
 #: miles per hour in one metre per second
@@ -225,11 +225,8 @@ class ChaseVehicles(GameSystem):
     #: "module:attribute" of the player factories, imported when asked for (they read the table)
     PLAYERS = {"auto": "entropy3d.systems.chase_vehicles.player:ChasePlayer"}
 
-    @staticmethod
-    def sentence(event: Event, names) -> str:
-        """The chase's rules word their events for people: the driver by name, then those words with
-        every id in them named."""
-        return f"{names.rider(event.model)}: {names.named_all(event.rules)}"
+    #: its words, beside its engine (GameSystem.sentence)
+    sentence = Imported("entropy3d.systems.chase_vehicles.sentences:sentence")
 
     def penalty(self, move: RiddenMove) -> tuple[int, list[str]]:
         """SW-VEH-1: the maneuvering penalty for what the ride met (-1 per kind, -1 more past the

@@ -287,8 +287,16 @@ class ChaseEngine:
                 state = state.with_model(state.model(model.id).but(pose=into))
             state, found = self._out_of_control(state, model.id, verdict.out_of_control, rng)
             events += found
-        rams = [i for i in reading.impacts if i.what == "contact" and i.piece in state.models
-                and state.model(i.piece).in_play and (cut_t is None or i.t_s <= cut_t)]
+        met = [i for i in reading.impacts if i.what == "contact" and i.piece in state.models
+               and state.model(i.piece).in_play and (cut_t is None or i.t_s <= cut_t)]
+        # SW-RAM: "An attacker can Ram a defender": a rival. DECISION: a drive that runs into a
+        # vehicle of its own side is no ram (issue 46: on car_chase, demo --seed 0, the patrol
+        # cruiser's 12" drive ran into the back of its own interceptor and both took ram damage);
+        # it stops against it, as the producer stood it, and no die is rolled
+        rams = [i for i in met if state.model(i.piece).gang != model.gang]
+        events += [Event("condition", model.id, f"stops against {i.piece}, a vehicle of its own side: no ram",
+                         found=f"ran into {i.piece}", piece=i.piece, clauses=("SW-RAM",), t_s=i.t_s,
+                         figures={"own_side": i.piece}) for i in met if i not in rams]
         for ram in rams:
             if not state.model(model.id).in_play:
                 break

@@ -142,11 +142,19 @@ class FigureStats(SystemData):
 class Cover:
     """TEN-COVER worked out for one sighting: ``extent`` none, partial or complete; ``hard``
     whether anything in the way stops an attack; ``denied``: blockers ignored because the
-    viewer looks over them from above (TEN-ELEV)."""
+    viewer looks over them from above (TEN-ELEV); ``at_viewer``: every blocker that makes it
+    stands nearer the viewer than the target (the attacker's own cover hides the target from
+    it: a blind attack goes out through it, not into cover around the target)."""
 
     extent: Literal["none", "partial", "complete"]
     hard: bool
     denied: tuple[str, ...] = ()
+    at_viewer: bool = False
+
+    def where(self, attacker: str, target: str) -> str:
+        """Whose cover it is, by the names given: "in front of Scout" (the attacker's), "around
+        Lookout" (the target's)."""
+        return f"in front of {attacker}" if self.at_viewer else f"around {target}"
 
 
 @dataclass(frozen=True)
@@ -163,6 +171,20 @@ class Attack:
     attack_modifier: int
     advantage_dice: int
     damage_factor: float
+
+
+def past_words(sighting: Sighting, materials: bool = False) -> str:
+    """" past crate_3 (near scout)": what stops the sight's rays and at which end of it each stands
+    (:attr:`Sighting.blocker_near_viewer`), with its material when ``materials``; "" for a clear sight."""
+    if not sighting.blockers:
+        return ""
+    if len(sighting.blocker_near_viewer) != len(sighting.blockers):  # a sighting that does not say
+        return " past " + ", ".join(f"{blocker} ({material or 'no material'})" if materials else blocker
+                                    for blocker, material in zip(sighting.blockers, sighting.blocker_surfaces))
+    said = [f"{blocker} ({material or 'no material'}, " if materials else f"{blocker} ("
+            for blocker, material in zip(sighting.blockers, sighting.blocker_surfaces)]
+    return " past " + ", ".join(f"{words}near {sighting.viewer if sighting.near_viewer(blocker) else sighting.target})"
+                                 for words, blocker in zip(said, sighting.blockers))
 
 
 class TenacityTactics(ArmedFigures, GameSystem):
@@ -186,6 +208,7 @@ class TenacityTactics(ArmedFigures, GameSystem):
     #: its words and its engine, beside it (GameSystem.sentence, GameSystem.ENGINE)
     sentence = Imported("entropy3d.systems.tenacity.sentences:sentence")
     dice_untold = Imported("entropy3d.systems.tenacity.sentences:dice_untold")
+    cover_words = Imported("entropy3d.systems.tenacity.sentences:cover_words")
     ENGINE = "entropy3d.systems.tenacity.engine:engine_for"
     action_examples = ("walk: straight 3", "attack", "defend")
     #: "module:attribute" of the player factories, imported when asked for (they read the table)
@@ -228,12 +251,14 @@ class TenacityTactics(ArmedFigures, GameSystem):
         denied = tuple(blocker for blocker, top in zip(sighting.blockers, sighting.blocker_tops_in)
                        if self.elevated(sighting) and top < sighting.viewer_z_in
                        and top - sighting.target_z_in <= small)
-        counted = [material for blocker, material in zip(sighting.blockers, sighting.blocker_surfaces)
+        counted = [(blocker, material) for blocker, material in zip(sighting.blockers, sighting.blocker_surfaces)
                    if blocker not in denied]
         if not counted or 1 - sighting.visible_fraction < rules.min_hidden:
             return Cover("none", False, denied)
         extent = "complete" if sighting.visible_fraction < rules.complete_max_visible else "partial"
-        return Cover(extent, any(self.is_hard(material) for material in counted), denied)
+        names = tuple(blocker for blocker, _ in counted)
+        return Cover(extent, any(self.is_hard(material) for _, material in counted), denied,
+                     all(sighting.near_viewer(blocker) for blocker in names))
 
     def attack(self, sighting: Sighting) -> Attack:
         """TEN-COVER and TEN-SIZE: completely behind hard cover, no direct attack; completely
@@ -273,10 +298,10 @@ class TenacityTactics(ArmedFigures, GameSystem):
                 continue
             cover, attack = self.cover(sighting), self.attack(sighting)
             if not attack.allowed:
-                verdict = "completely behind hard cover: no direct attack"
+                verdict = f"completely behind the hard cover {cover.where(viewer, sighting.target)}: no direct attack"
             elif attack.blind_on is not None:
-                verdict = (f"completely behind soft cover: only a blind attack, 1d{self.rules.cover.blind_attack_die} "
-                           f"finds it on {attack.blind_on}+")
+                verdict = (f"completely hidden by the soft cover {cover.where(viewer, sighting.target)}: only a blind "
+                           f"attack through it, 1d{self.rules.cover.blind_attack_die} finds it on {attack.blind_on}+")
             else:
                 cover_text = {"none": "no cover", "partial": "partial hard cover: one size smaller"
                               if cover.hard else "partial soft cover: hidden, not protected"}[cover.extent]
@@ -290,10 +315,7 @@ class TenacityTactics(ArmedFigures, GameSystem):
             if self.perception_dice(sighting):
                 verdict += f"; {self.perception_dice(sighting)} advantage die to perception (higher)"
             clauses = ("TEN-COVER", "TEN-SIZE") + (("TEN-ELEV",) if self.elevated(sighting) else ())
-            past = ", ".join(f"{blocker} ({material or 'no material'})"
-                             for blocker, material in zip(sighting.blockers, sighting.blocker_surfaces))
-            found = f"{sighting.target} {100 * sighting.visible_fraction:.0f}% visible" + (
-                f" past {past}" if past else "")
+            found = f"{sighting.target} {100 * sighting.visible_fraction:.0f}% visible" + past_words(sighting, True)
             events.append(Event("attack", viewer, verdict, found=found, producer="line of sight", piece=sighting.target,
                                 clauses=clauses, figures={"cover": cover.extent, "hard": cover.hard,
                                                           "allowed": attack.allowed, "size_steps": attack.size_steps,

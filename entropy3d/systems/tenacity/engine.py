@@ -56,7 +56,7 @@ from entropy3d.systems.skirmish import (
     side_without_models,
     sides_of,
 )
-from entropy3d.systems.tenacity import Attack, FigureProfile, TenacityTactics
+from entropy3d.systems.tenacity import Attack, FigureProfile, TenacityTactics, past_words
 
 DEFEND, GO_PRONE, STAND_UP = "defend", "go_prone", "stand_up"
 PRONE, DEFENDING = "prone", "defending"
@@ -286,6 +286,9 @@ class TenacityEngine:
                            f"of the {weapon}")
         attack = self.system.attack(sighting)
         if not attack.allowed:
+            if self.system.cover(sighting).at_viewer:  # the attacker's own cover (the roof it stands on)
+                return False, (f"{sighting.target} is completely hidden from {sighting.viewer} by the hard cover "
+                               f"in front of it{past_words(sighting)}: it cannot be directly attacked")
             return False, f"{sighting.target} is completely behind hard cover: it cannot be directly attacked"
         if attack.blind_on is None and sighting.visible_fraction <= 0:
             return False, f"{sighting.target} is out of sight: turn to face it (a walk's pivot)"
@@ -402,25 +405,31 @@ class TenacityEngine:
         attack, cover = self.system.attack(sighting), self.system.cover(sighting)
         elevated = self.system.elevated(sighting)
         clauses = ("TEN-ATTACK", "TEN-COVER", "TEN-SIZE") + (("TEN-ELEV",) if elevated else ())
-        found = f"{target.id} {100 * sighting.visible_fraction:.0f}% visible, {sighting.distance_in:.1f}\" away" + (
-            f" past {', '.join(sighting.blockers)}" if sighting.blockers else "")
+        found = (f"{target.id} {100 * sighting.visible_fraction:.0f}% visible, {sighting.distance_in:.1f}\" away"
+                 + past_words(sighting))
         cover_name = "none" if cover.extent == "none" else f"{cover.extent} {'hard' if cover.hard else 'soft'}"
         figures = {"target": target.id, "weapon": action.weapon, "cover": cover_name,
                    "to_hit_modifier": attack.attack_modifier, "size_steps": attack.size_steps,
                    "damage_factor": attack.damage_factor, "visible_fraction": sighting.visible_fraction,
                    "denied_cover": list(cover.denied)}
+        # whose cover it is (TEN-COVER), said when it is the attacker's own (a crate it crouches
+        # behind hides the target from it), not the target's
+        own = {"cover_at": "attacker"} if cover.at_viewer else {}
+        figures.update(own)
         events = []
         if attack.blind_on is not None:
             perception = self.system.perception_dice(sighting)
             faces, kept = roll_pool(rng, 1, perception, self.rules.cover.blind_attack_die)
             finds = kept >= attack.blind_on
             events.append(Event("attack", attacker.id, (
-                f"attacks blindly into the soft cover around {target.id}: 1d{self.rules.cover.blind_attack_die} "
+                (f"attacks {target.id} blindly through the soft cover in front of it: " if cover.at_viewer
+                 else f"attacks blindly into the soft cover around {target.id}: ")
+                + f"1d{self.rules.cover.blind_attack_die} "
                 + (f"with {_dice_words(perception)} (higher) " if perception else "")
                 + f"{','.join(map(str, faces))} needing {attack.blind_on}+: "
                 + ("finds it" if finds else "does not find it")), found=found, producer="line of sight",
                 piece=target.id, clauses=("TEN-COVER",) + (("TEN-ELEV",) if perception else ()),
-                figures={"dice": list(faces), "needed": attack.blind_on, "found": finds}))
+                figures={"dice": list(faces), "needed": attack.blind_on, "found": finds, **own}))
             if not finds:
                 return state, events + [Event("shot", attacker.id, f"attacks {target.id} with the {action.weapon}: "
                                               "no target found", piece=target.id, clauses=clauses,
@@ -440,8 +449,9 @@ class TenacityEngine:
             else:
                 rolled = dataclasses.replace(rolled, extra=roll_die(rng, sides))
         hit = rolled.result > defence.result
-        cover_text = {"none": "no cover", "partial hard": "partial hard cover: one size smaller"}.get(
-            cover_name, f"{cover_name} cover")
+        cover_text = "no cover" if cover.extent == "none" else (
+            f"{cover_name} cover" + (f" {cover.where(attacker.id, target.id)}" if cover.at_viewer else "")
+            + (": one size smaller" if cover_name == "partial hard" else ""))
         if cover.denied:
             cover_text += f" (none behind {', '.join(cover.denied)}: looked over from above)"
         events.append(Event("shot", attacker.id, (

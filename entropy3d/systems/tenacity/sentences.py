@@ -24,15 +24,29 @@ def dice_untold(event: Event) -> bool:
     return "TEN-ATTACK" in event.clauses and event.kind in ("shot", "attack") and bool(event.rules)
 
 
+def cover_words(figures, owner: str = "the attacker's") -> str:
+    """An attack's cover (TEN-COVER) as its sight line's label and its sentence say it: "in the
+    open", "in partial hard cover" (the target's), or "hidden by the attacker's soft cover"
+    (``figures["cover_at"]``: the attacker's own, a crate it crouches behind, which hides
+    the target from it; ``owner`` names the attacker)."""
+    cover = str(figures.get("cover", "none"))
+    if cover == "none":
+        return "in the open"
+    # the share seen beside it says how much is hidden; "soft" or "hard" says what it stops
+    return f"hidden by {owner} {cover.split()[-1]} cover" if figures.get("cover_at") == "attacker" \
+        else f"in {cover} cover"
+
+
 def _tenacity_sentence(event: Event, names: Names) -> str:
     """A 10acity skirmish's attack, stress, wound, unconsciousness or score (TEN-*), figures by name;
     its prone and full defensive are the rules' own words after the figure's name."""
     who, figures = names.rider(event.model), event.figures
     target = names.rider(figures.get("target", event.piece or ""))
     if event.kind == "shot":
-        cover = figures.get("cover", "none")
-        where = "in the open" if cover == "none" else f"in {cover} cover"
+        where = cover_words(figures, f"{who}'s")
         if "attack" not in figures:
+            if figures.get("cover_at") == "attacker":
+                return f"{who} attacks {target} blindly through the soft cover in front of it: no target found"
             return f"{who} attacks {target} blindly with the {figures.get('weapon')}: no target found"
         verdict = "hits" if figures.get("hit") else "misses"
         return (f"{who} attacks {target} with the {figures.get('weapon')} ({where}, "
@@ -40,7 +54,9 @@ def _tenacity_sentence(event: Event, names: Names) -> str:
                 f"{','.join(map(str, figures.get('attack_dice', ())))}) v {figures.get('defence')} (dice "
                 f"{','.join(map(str, figures.get('defence_dice', ())))}) - {verdict}")
     if event.kind == "attack" and "found" in figures:
-        return (f"{who} attacks blindly into the soft cover around {target}: {max(figures.get('dice') or [0])} "
+        blindly = (f"attacks {target} blindly through the soft cover in front of it"
+                   if figures.get("cover_at") == "attacker" else f"attacks blindly into the soft cover around {target}")
+        return (f"{who} {blindly}: {max(figures.get('dice') or [0])} "
                 f"needing {figures.get('needed')}+ - " + ("finds it" if figures["found"] else "does not find it"))
     if event.kind == "attack" and "damage" in figures:
         return f"{who} takes {figures['damage']} stress" + (": UNCONSCIOUS" if figures.get("taken_out") else "")

@@ -243,6 +243,26 @@ def test_SW_RAM_and_SW_DMG_a_ram_damages_both_by_scale_toughness_and_top_speed(c
     assert after.model("van").conditions == (LOCOMOTION_HIT,) and engine.top_speed_in(after.model("van")) == 21.6
 
 
+def test_SW_RAM_a_drive_into_a_vehicle_of_its_own_side_is_no_ram(chase):
+    """Clause: SW-RAM. "RAM (Action): An attacker can Ram a defender": a rival. Issue 46: on the
+    car chase (demo --seed 0) the patrol cruiser's 12" drive ran into the back of its own
+    interceptor, and both rolled ram damage on each other (4d6 and 3d6). A drive that meets a
+    vehicle of its own side stops against it: no die is rolled (ScriptedDice() fails on any), no
+    damage, and the event says why."""
+    law, mate = vehicle("law", "law"), vehicle("mate", "law", 19.0, 10.0)
+    engine, state = game(chase, [law, mate], {"law": VehicleStats(toughness=12, top_speed_mph=110),
+                                              "mate": VehicleStats(toughness=10, top_speed_mph=140)})
+    bump = Impact("law", "contact", "mate", "miniature", 11.0, t_s=1.5)
+    after, events = drive(engine, state, "law", "drive: straight 12",
+                          lambda _: RideReading(straight_ride(law, 6.0), RiddenMove("law", 6.0), (bump,)),
+                          ScriptedDice())
+    assert not [e for e in events if e.kind in ("crash", "attack")]
+    [stopped] = [e for e in events if "SW-RAM" in e.clauses]
+    assert stopped.rules == "stops against mate, a vehicle of its own side: no ram" and stopped.piece == "mate"
+    assert after.model("law").wounds == after.model("mate").wounds == 3
+    assert after.model("law").pose.x == pytest.approx(16.0)  # where the ride stood it, touching its mate
+
+
 def test_SW_DMG_damage_under_the_toughness_does_nothing(chase):
     """Clause: SW-DMG. Damage below the Toughness: no Wound and no roll (no die is left to roll).
     The rammer's Top Speed, 50 MPH, adds no speed dice (SW-RAM): 2d6 each."""

@@ -52,7 +52,9 @@ def test_SW_RAM_a_rear_end_ram_stops_bumper_to_bumper(producer):
 def test_SW_RAM_the_film_says_a_ram_not_a_bike_crash():
     """Clause: SW-RAM. The car chase's film (seed 1) captioned the Interceptor ramming the van from
     behind "Interceptor (Highway Patrol) hits Van side-on and crashes" (Entropy City's words for a
-    bike's crash): the chase's ram is told as a ram, at the speed it was measured."""
+    bike's crash): the chase's ram is told as a ram, and what came of it (issue 46: "at 25 MPH",
+    the speed the table measured, read as the ram's speed, which decides nothing: the dice go by
+    Top Speed)."""
     from entropy3d.rules.event import Event
     from entropy3d.systems.words import Names
     from entropy3d.video.cut import caption
@@ -62,4 +64,26 @@ def test_SW_RAM_the_film_says_a_ram_not_a_bike_crash():
     ram = Event("crash", "interceptor", "ram at a Top Speed of 140 MPH", found="ran into van at 25 MPH", piece="van",
                 clauses=("SW-RAM",), t_s=1.2, figures={"attacker_d6": 6, "defender_d6": 4, "mph": 25.4})
     said = caption([ram], names)
-    assert (said.text, said.t_s) == ("Interceptor (Highway Patrol) rams Van at 25 MPH", 1.2)
+    assert (said.text, said.t_s) == ("Interceptor (Highway Patrol) rams Van", 1.2)
+    wrecked = Event("condition", "van", "5 Wounds: Wrecked, it can't move", clauses=("SW-DMG",),
+                    figures={"left": 0, "wounds": 5, "wrecked": True})
+    assert caption([ram, wrecked], names).text == "Interceptor (Highway Patrol) rams Van: Van Wrecked"
+
+
+def test_SW_VEH_1_the_film_says_a_fast_drives_maneuvering_roll_and_what_came_of_it():
+    """Clause: SW-VEH-1. "Failure means the vehicle moves only 12"". Issue 46: the car chase's
+    film (demo --seed 0) showed the van's 20" drive stop at 12" with no caption (its only event,
+    the roll, was never told)."""
+    from entropy3d.rules.event import Event
+    from entropy3d.systems.words import Names
+    from entropy3d.video.cut import caption
+
+    names = Names(riders={"van": "Van"}, gangs={"runners": "Runners"}, gang_of={"van": "runners"})
+    failed = Event("test", "van", 'over 12": maneuvering roll at +0: d6 1, wild die 2, +0 = 2 vs 4: failure: it '
+                   'moves only 12"', found='rode 20.0"', clauses=("SW-VEH-1",),
+                   figures={"outcome": "failure", "penalty": 0, "total": 2})
+    said = caption([failed], names)
+    assert said is not None and said.text == 'Van (Runners) fails its maneuvering roll: it moves only 12"' and said.bad
+    made = Event("test", "van", 'over 12": maneuvering roll at +0: d6 5, wild die 2, +0 = 5 vs 4: success: the move '
+                 'stands', clauses=("SW-VEH-1",), figures={"outcome": "success", "penalty": 0, "total": 5})
+    assert caption([made], names).text == "Van (Runners) makes its maneuvering roll: the move stands"

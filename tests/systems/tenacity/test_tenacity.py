@@ -152,5 +152,6 @@ def test_los_all_prints_the_tenacity_verdicts():
     result = CliRunner().invoke(app, ["los", str(SCENE), "--all"])
     assert result.exit_code == 0, result.output
     assert "tenacity_tactics rules" in result.output
-    assert ("Guard: line of sight: Runner 79% visible past the roof barrier (concrete) -> rules: partial hard cover: "
+    assert ("Guard: line of sight: Runner 79% visible past the roof barrier (concrete, near Runner) -> rules: "
+            "partial hard cover: "
             "one size smaller; size -1 step(s): attack -1, 1 disadvantage die, damage x1") in result.output
