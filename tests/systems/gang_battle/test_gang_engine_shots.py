@@ -161,3 +161,22 @@ def test_GANG_INJURY_out_of_action_is_told_and_scores_the_shooters_gang(gang):
     assert scored == Event("score", "e", "orlock scores 1 for e Out of Action", clauses=("GANG-INJURY",),
                            figures={"gang": "orlock", "points": 1})
     assert not after.model("e").in_play and after.score["orlock"] == 1
+
+
+def test_GANG_INJURY_a_flesh_wound_pins_a_fighter_not_engaged_whatever_hit_it(gang):
+    """Clauses: GANG-WOUND, GANG-INJURY. "If a fighter gets reduced to '0' then roll an Injury die
+    ... '1-2' = Flesh Wound": damage reaching a fighter that stands, not Engaged and not yet
+    Prone (a shot pins before its damage, GANG-PIN; here the damage comes alone, as the engine's
+    ``take_damage`` takes it from any attack): 1 unsaved wound (wound 4 needing 4+, save 5 needing
+    6+) takes its 1 wound to 0, one injury die (1 - 1 + 1), a 2: a flesh wound, TOUGH 3 - 1 = 2,
+    still above ``out_at_toughness`` 0: it lies Prone & Pinned with the flesh wound."""
+    engine, state = game(gang, [fighter("o", "orlock"), fighter("e", "escher", x=10)])
+    rolls = [{"wound": 4, "wound_needed": 4, "save": 5, "save_needed": 6, "unsaved": True}]
+    after, events = engine.take_damage(state, "e", 1, Dice(2), "o", rolls)
+    assert events == [
+        Event("attack", "e", "takes 1 wound (wound 4 needing 4+, save 5 needing 6+: unsaved)", piece="o",
+              clauses=("GANG-WOUND",), figures={"wounds_lost": 1, "rolls": rolls, "taken_out": False}),
+        Event("condition", "e", "injury dice 2 (flesh wound): Prone & Pinned with a flesh wound", piece="o",
+              clauses=("GANG-INJURY",), figures={"dice": [2], "results": ["flesh_wound"], "out_of_action": False})]
+    e = after.model("e")
+    assert (e.wounds, e.conditions, e.in_play) == (0, (FLESH_WOUND, PRONE), True)
