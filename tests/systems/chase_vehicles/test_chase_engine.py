@@ -180,6 +180,21 @@ def test_SW_CRIT_locomotion_hits_take_top_speed_to_60_percent_and_handling_stops
     assert engine.handling(model.but(wounds=1, conditions=(TRACTION_HIT,) * 3)) == -4
 
 
+def test_SW_CRIT_SW_RAM_a_slowed_top_speed_is_rounded_down_to_a_tenth_of_an_mph(chase):
+    """Clauses: SW-CRIT, SW-RAM. A Locomotion hit takes 10% off the Top Speed the ram dice go by,
+    rounded down to 0.1 MPH (docs/mutation.md: the rounding's mutants survived). Worked by hand:
+    97.5 MPH with one hit is 97.5 x 0.9 = 87.75 -> 87.7 (not 87.8, a rounding to the nearest);
+    111 MPH with three hits is 111 x 0.7 = 77.7 exactly, though 1 - 3 x 0.1 is 0.6999999999999999
+    in floating point (111 x it x 10 = 776.9999999999999, which a plain floor takes to 77.6)."""
+    car = vehicle("car", "law")
+    engine, state = game(chase, [car], {"car": VehicleStats(top_speed_mph=97.5),
+                                        "van": VehicleStats(top_speed_mph=111)})
+    assert engine.top_speed_mph(state.model("car").but(conditions=(LOCOMOTION_HIT,))) == 87.7
+    van = vehicle("van", "law")
+    assert engine.top_speed_mph(van.but(conditions=(LOCOMOTION_HIT,) * 3)) == 77.7
+    assert engine.top_speed_mph(van) == 111.0
+
+
 def test_SW_CRIT_a_glitch_rolls_a_critical_hit_and_a_weapon_hit_without_a_weapon_leaves_nothing(chase):
     """Clause: SW-CRIT. "6-8 Chassis: The vehicle suffers a hit in the body with no special
     effects"; these vehicles carry no weapon ("If there is no weapon, this is a Chassis hit
