@@ -10,11 +10,12 @@ activation order by speed (EC-TURN-1, EC-TURN-2), the one :func:`~entropy3d.rule
 and :func:`~entropy3d.rules.transition.resolve` with its validated ruleset bound once, and the
 missions' scoring (:mod:`~entropy3d.rules.missions`).
 
-Not yet as the protocol wants it: its ``resolve`` still asks the table it was made with where a
-ridden bike may rest (:func:`~entropy3d.rules.rest.settle`), what a rider on overwatch sees of a
-ride (:func:`~entropy3d.rules.stopped_guns.react`) and where a wreck may lie
-(:func:`~entropy3d.rules.wrecks.place_wrecks`), where the other engines read all they need from
-the facts handed to them. Those three questions become facts the producer gives before resolve.
+Facts complete before resolve, as the protocol wants them: the one path asks the table it was
+made with what resolve reads and hands the answers over with the facts
+(:func:`entropy3d.table_facts.told`): what a rider on overwatch sees of a ride
+(:func:`~entropy3d.rules.stopped_guns.react`). Not yet: where a ridden bike may rest
+(:func:`~entropy3d.rules.rest.settle`) and where a wreck may lie
+(:func:`~entropy3d.rules.wrecks.place_wrecks`) are still asked of the table during resolve.
 """
 
 from __future__ import annotations
@@ -50,6 +51,9 @@ class EntropyCityEngine:
     #: and resolved from the dice; its rides from the facts as the producer gives them.
     reads_sight = False
     reads_rides = False
+    #: the one path asks its ``table`` what its resolve reads (overwatch sight, ...) and hands the
+    #: answers over with the facts (:func:`entropy3d.table_facts.told`); resolve asks no table
+    reads_table_answers = True
     #: its conditions are named in the rulebook's own words already (``bleeding``, ``stunned``)
     condition_words: Mapping[str, str] = {}
 

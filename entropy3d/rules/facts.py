@@ -132,6 +132,10 @@ class Facts:
     film; None when there was no crash or the producer has no dynamics. No rule reads it.
     thrown: with ``tumble``, the rider thrown off (the same columns: the frame his body moves
     by, the bike's frame at the contact; :func:`entropy3d.physics.tumble.thrown_rider`).
+    watched: what the table shows each enemy on overwatch of the ride (watcher id -> one
+    :class:`Sight` per point of :func:`~entropy3d.rules.stopped_guns.ride_points`, None beyond its
+    gun's reach; :func:`entropy3d.table_facts.watched_ride`); None when no table was asked, so no
+    watcher sees the ride. Like ``ground``, the table's, so not in the JSON form.
     """
 
     producer: str
@@ -149,6 +153,7 @@ class Facts:
     ground: np.ndarray = field(repr=False, default_factory=lambda: np.zeros((0, 4)))
     tumble: np.ndarray | None = field(repr=False, default=None)
     thrown: np.ndarray | None = field(repr=False, default=None)
+    watched: Mapping[str, tuple[Sight | None, ...]] | None = field(repr=False, default=None)
 
     def __repr__(self) -> str:
         return (f"Facts({self.producer}: {self.progress_in:.2f}/{self.path_length_in:.2f}\", "

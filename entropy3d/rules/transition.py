@@ -323,10 +323,10 @@ def resolve(state: State, action: Action, facts: Facts | None, rng: np.random.Ge
             ruleset: Ruleset, table: TableChecks | None = None) -> tuple[State, list[Event]]:
     """Apply a checked ``action`` and what a producer found riding it; returns the new state and
     the events, in order. Dice come from ``rng`` only. ``facts`` is None for actions that ride
-    nothing (activate, skip). table: asked where a ridden bike may rest (:func:`settle`: never
-    inside a solid, never floating), what an enemy on overwatch sees of the ride
-    (:func:`~entropy3d.rules.stopped_guns.react`) and where a wreck may lie (EC-WOUND); None
-    leaves the pose the ride gave, sees nothing and places wrecks without it.
+    nothing (activate, skip); what an enemy on overwatch saw of the ride is in them
+    (``facts.watched``, :func:`~entropy3d.rules.stopped_guns.react`). table: asked where a ridden
+    bike may rest (:func:`settle`: never inside a solid, never floating) and where a wreck may lie
+    (EC-WOUND); None leaves the pose the ride gave and places wrecks without it.
     """
     action = stress_traits.with_trait_pushes(action, state, ruleset)  # EC-TRAIT: Rage Filled
     action = law.with_npc_pushes(action, state)  # EC-LAW: a police rider tests as an NPC
@@ -483,7 +483,7 @@ def _apply(state: State, action: Action, facts: Facts | None, rng: np.random.Gen
         state, events = state.with_model(after), events + more
     if facts is not None:
         # enemies on overwatch shoot at the first point of the ride in range and sight (EC-GUN-STOPPED)
-        state, shots = stopped_guns.react(state, model.id, facts, action.push, rng, ruleset, table,
+        state, shots = stopped_guns.react(state, model.id, facts, action.push, rng, ruleset,
                                           stopped_guns.airborne_stretches(model, events))
         events += shots
     return state, events

@@ -286,6 +286,7 @@ def test_EC_STEALTH_a_watcher_that_did_not_see_the_rider_as_its_activation_began
     the watcher shoots 5" into the ride (TN 16+1 = 17: 9+8 = 17 against a dodge of 7+8+1 = 16, a
     hit, 1 wound). Not seen then (the table showed k1 nothing), it may not shoot h1 in this
     activation: no shot, h1 keeps its 3 wounds, k1 still watches."""
+    from entropy3d.table_facts import told
     from tests.rules.test_stopped_guns import SeeingTable, watching
     from tests.rules.test_transition import ridden
 
@@ -295,7 +296,8 @@ def test_EC_STEALTH_a_watcher_that_did_not_see_the_rider_as_its_activation_began
     for at_start in (SeeingTable(), None):
         begun = resolve(state, Action.activate("h1"), None, np.random.default_rng(0), rules, at_start)[0]
         checked = check(begun, Action.ride("h1", "s2: straight 12", "never"), rules)
-        after, events = resolve(begun, checked, ridden(checked), dice([9, 8, 7, 8]), rules, SeeingTable())
+        facts = told(SeeingTable(), begun, checked, ridden(checked), rules)  # what the table shows the watcher
+        after, events = resolve(begun, checked, facts, dice([9, 8, 7, 8]), rules, SeeingTable())
         outcomes.append((after.model("h1").wounds, after.model("k1").overwatch_push,
                          any(e.figures.get("overwatch") for e in events)))
     assert outcomes == [(2, None, True), (3, "never", False)]
