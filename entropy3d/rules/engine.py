@@ -13,9 +13,9 @@ missions' scoring (:mod:`~entropy3d.rules.missions`).
 Facts complete before resolve, as the protocol wants them: the one path asks the table it was
 made with what resolve reads and hands the answers over with the facts
 (:func:`entropy3d.table_facts.told`): what a rider on overwatch sees of a ride
-(:func:`~entropy3d.rules.stopped_guns.react`). Not yet: where a ridden bike may rest
-(:func:`~entropy3d.rules.rest.settle`) and where a wreck may lie
-(:func:`~entropy3d.rules.wrecks.place_wrecks`) are still asked of the table during resolve.
+(:func:`~entropy3d.rules.stopped_guns.react`) and where a ridden bike may rest
+(:func:`~entropy3d.rules.rest.settle`). Not yet: where a wreck may lie
+(:func:`~entropy3d.rules.wrecks.place_wrecks`) is still asked of the table during resolve.
 """
 
 from __future__ import annotations
@@ -51,7 +51,7 @@ class EntropyCityEngine:
     #: and resolved from the dice; its rides from the facts as the producer gives them.
     reads_sight = False
     reads_rides = False
-    #: the one path asks its ``table`` what its resolve reads (overwatch sight, ...) and hands the
+    #: the one path asks its ``table`` what its resolve reads (overwatch sight, rest) and hands the
     #: answers over with the facts (:func:`entropy3d.table_facts.told`); resolve asks no table
     reads_table_answers = True
     #: its conditions are named in the rulebook's own words already (``bleeding``, ``stunned``)

@@ -324,9 +324,10 @@ def resolve(state: State, action: Action, facts: Facts | None, rng: np.random.Ge
     """Apply a checked ``action`` and what a producer found riding it; returns the new state and
     the events, in order. Dice come from ``rng`` only. ``facts`` is None for actions that ride
     nothing (activate, skip); what an enemy on overwatch saw of the ride is in them
-    (``facts.watched``, :func:`~entropy3d.rules.stopped_guns.react`). table: asked where a ridden
-    bike may rest (:func:`settle`: never inside a solid, never floating) and where a wreck may lie
-    (EC-WOUND); None leaves the pose the ride gave and places wrecks without it.
+    (``facts.watched``, :func:`~entropy3d.rules.stopped_guns.react`), and what the table says of
+    where the ridden bike may rest (``facts.rests``, :func:`settle`: never inside a solid, never
+    floating); facts without them see nothing and leave the pose the ride gave. table: asked where
+    a wreck may lie (EC-WOUND); None places wrecks without it.
     """
     action = stress_traits.with_trait_pushes(action, state, ruleset)  # EC-TRAIT: Rage Filled
     action = law.with_npc_pushes(action, state)  # EC-LAW: a police rider tests as an NPC
@@ -475,8 +476,8 @@ def _apply(state: State, action: Action, facts: Facts | None, rng: np.random.Gen
                                  counts_as_action=action.kind == MOVE)
     if action.kind == MOVE and model.move_change_in:  # its next move used the change a ruling gave it
         state = state.with_model(state.model(model.id).but(move_change_in=0.0))
-    if table is not None and facts is not None:
-        state, rested = settle(state, model.id, action.move, facts, table, ruleset)
+    if facts is not None and facts.rests is not None:  # the table's answers: where it may rest (issue 18)
+        state, rested = settle(state, model.id, facts, ruleset)
         events += rested
     if action.kind == MOVE:
         after, more = conditions.after_action(state.model(model.id), ruleset)
