@@ -13,6 +13,8 @@ facts and the dice alone. Every answer is what the table shows, never what the r
   (:func:`~entropy3d.rules.riding.end_poses`), the surface under it, the solid its base overlaps
   and, if one does, the nearest clear pose back along its path or around it (what
   :func:`~entropy3d.rules.rest.settle` reads, EC-TER-BUILDING).
+- :func:`start_sights`: as a model's activation begins, what it sees of each enemy that may hide
+  by Stealth and what each enemy on overwatch sees of it (EC-STEALTH).
 
 Lengths are table inches.
 """
@@ -25,14 +27,16 @@ import math
 import numpy as np
 
 from entropy3d.geometry import BaseShape, Pose, normalize_deg
+from entropy3d.rules.choice_traits import stealth_covers, stealthy_enemies
 from entropy3d.rules.combat import gun_range_in
-from entropy3d.rules.facts import Facts, RestAnswer, Sight
+from entropy3d.rules.facts import Facts, RestAnswer, Sight, StartSights
 from entropy3d.rules.planner import PlannedMove
 from entropy3d.rules.rest import SEARCH_DIRECTIONS, SEARCH_RADIUS_IN, SEARCH_STEP_IN, RestChecks, stays_at
 from entropy3d.rules.riding import end_poses
 from entropy3d.rules.ruleset import Ruleset
 from entropy3d.rules.state import State
 from entropy3d.rules.stopped_guns import Sights, facing, ride_points, watchers
+from entropy3d.rules.transition import ACTIVATE
 
 
 def watched_ride(table: Sights, state: State, mover_id: str, trajectory: np.ndarray, ruleset: Ruleset
@@ -133,11 +137,29 @@ def rests_of_ride(table: RestChecks, state: State, model_id: str, move: PlannedM
     return tuple(rest_answer(table, pose, base, move, facts, step) for pose in end_poses(model, move, facts))
 
 
-def told(table, state: State, action, facts: Facts | None, ruleset: Ruleset) -> Facts | None:
-    """``facts`` of ``action`` (checked, taken from ``state``) with the table's answers resolve
-    reads (the module's list); ``facts`` as they are when nothing was ridden or there is no table
-    (then resolve sees nothing, as the table's absence always meant)."""
-    if facts is None or table is None:
+def start_sights(table: Sights, state: State, model_id: str, ruleset: Ruleset) -> StartSights:
+    """What ``table`` shows as ``model_id``'s activation begins in ``state``: what it sees, where it
+    stands, of each enemy that may hide by Stealth (:func:`~entropy3d.rules.choice_traits.stealthy_enemies`)
+    and, when its own Stealth covers guns, what each enemy on overwatch sees of it looking its way."""
+    model = state.model(model_id)
+    sees = {enemy: table.sight(state, model_id, enemy, model.pose)
+            for enemy in stealthy_enemies(state, model_id, ruleset)}
+    seen_by = {} if stealth_covers(model, "gun", ruleset) is None else {
+        watcher.id: table.sight(state, watcher.id, model_id, facing(watcher.pose, model.pose.xy))
+        for watcher in watchers(state, model_id)}
+    return StartSights(sees, seen_by)
+
+
+def told(table, state: State, action, facts: Facts | None, ruleset: Ruleset) -> Facts | StartSights | None:
+    """What resolve reads of ``action`` (checked, taken from ``state``): a ride's ``facts`` with the
+    table's answers (the module's list), an activation's start the table's sights then; ``facts``
+    as they are for anything else or with no table (then resolve sees nothing, as the table's
+    absence always meant)."""
+    if table is None:
+        return facts
+    if action.kind == ACTIVATE:
+        return start_sights(table, state, action.model_id, ruleset)
+    if facts is None:
         return facts
     return dataclasses.replace(facts, watched=watched_ride(table, state, action.model_id, facts.trajectory, ruleset),
                                rests=rests_of_ride(table, state, action.model_id, action.move, facts, ruleset))

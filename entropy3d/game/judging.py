@@ -22,6 +22,7 @@ import numpy as np
 
 from entropy3d.game.step import Step
 from entropy3d.rules.event import Event
+from entropy3d.rules.facts import Facts
 
 
 class RideJudge:
@@ -95,7 +96,8 @@ class JudgedEngine:
         ``figures["applied"]``). The judge rolls, if it ever does, with the same ``rng`` after
         the played engine, so the same seed plays the same game."""
         after, events = self.engine.resolve(state, action, facts, rng)
-        step = Step(action, facts, tuple(events), state, after)
+        ride = facts if isinstance(facts, Facts) else None  # an activation's start reads sights, rides nothing
+        step = Step(action, ride, tuple(events), state, after)
         if not step.ridden:
             return after, events
         rulings = self.judge.rulings(action.model_id, [step], rng)

@@ -102,8 +102,9 @@ def take(engine: Engine, state: State, action: Action, rng: np.random.Generator,
         # an engine may name where a rule can stop a ride short (``ride_stop_in``, inches)
         reading = (table.read_ride(checked.model_id, facts, getattr(engine, "ride_stop_in", None))
                    if engine.reads_rides else facts)
-    else:
-        reading = None
+    else:  # an activation's start reads what the table shows then (EC-STEALTH)
+        reading = told(engine.table, state, checked, None, engine.ruleset) if getattr(
+            engine, "reads_table_answers", False) else None
     after, events = engine.resolve(state, checked, reading, rng)
     return Step(checked, facts, tuple(events), state, after, reading)
 

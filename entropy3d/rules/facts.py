@@ -115,6 +115,17 @@ class Sight:
 
 
 @dataclass(frozen=True)
+class StartSights:
+    """What the table shows as a model's activation begins (EC-STEALTH), asked before resolve
+    (:func:`entropy3d.table_facts.start_sights`): ``sees``: enemy id -> what the activating
+    model, where it stands, sees of each enemy that may hide by Stealth; ``seen_by``: watcher id
+    -> what each enemy on overwatch sees of it, looking its way (when its Stealth covers guns)."""
+
+    sees: Mapping[str, Sight]
+    seen_by: Mapping[str, Sight]
+
+
+@dataclass(frozen=True)
 class RestAnswer:
     """What the table says of a ridden bike left at ``pose`` (one of the poses the rules may leave
     it at, :func:`entropy3d.rules.riding.end_poses`; :func:`entropy3d.table_facts.rest_answer`).

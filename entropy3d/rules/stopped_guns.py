@@ -32,7 +32,7 @@ skipped activation, the speed of the target is to be added to the TN."
 from __future__ import annotations
 
 import math
-from typing import Protocol, Sequence
+from typing import Mapping, Protocol, Sequence
 
 import numpy as np
 
@@ -186,18 +186,18 @@ def first_shot(state: State, watcher: ModelState, mover_id: str, trajectory: np.
     return None
 
 
-def watchers_at_start(state: State, model_id: str, ruleset: Ruleset, table) -> State:
+def watchers_at_start(state: State, model_id: str, ruleset: Ruleset, seen_by: Mapping[str, Sight] | None) -> State:
     """EC-STEALTH for the shots of enemies on overwatch (EC-GUN-STOPPED) at an activating rider
     whose Stealth covers guns: a watcher that does not see it as its activation begins (looking
     its way: a watcher sees all round) may not shoot it in this activation (its
-    ``unseen_at_start``, read by the check of the watcher's shot); ``table`` answers ``sight``,
-    None sees nothing."""
+    ``unseen_at_start``, read by the check of the watcher's shot). ``seen_by``: what the table
+    showed each watcher of it (:class:`~entropy3d.rules.facts.StartSights`); None (no table
+    asked) sees nothing."""
     model = state.model(model_id)
     if stealth_covers(model, "gun", ruleset) is None:
         return state
     for watcher in watchers(state, model_id):
-        hidden = table is None or not table.sight(state, watcher.id, model_id,
-                                                  facing(watcher.pose, model.pose.xy)).bike_seen
+        hidden = seen_by is None or not seen_by[watcher.id].bike_seen
         state = state.with_model(watcher.but(unseen_at_start=(model_id,) if hidden else ()))
     return state
 

@@ -68,7 +68,7 @@ from entropy3d.rules.attacks import (
     weapon_kind,
 )
 from entropy3d.rules.event import Event
-from entropy3d.rules.facts import Facts, Sight
+from entropy3d.rules.facts import Facts, Sight, StartSights
 from entropy3d.rules.kick import KICK, KickChecks, KickedTo, KickPlan, kick_destination
 from entropy3d.rules.plan import STOPS, Plan, Turn, parse_plan
 from entropy3d.rules.planner import PlannedMove, TableProbe, plan_forced_move, plan_move
@@ -319,14 +319,16 @@ def check(state: State, action: Action, ruleset: Ruleset, table: TableChecks | N
     return dataclasses.replace(action, move=move)
 
 
-def resolve(state: State, action: Action, facts: Facts | None, rng: np.random.Generator,
+def resolve(state: State, action: Action, facts: Facts | StartSights | None, rng: np.random.Generator,
             ruleset: Ruleset, table: TableChecks | None = None) -> tuple[State, list[Event]]:
     """Apply a checked ``action`` and what a producer found riding it; returns the new state and
     the events, in order. Dice come from ``rng`` only. ``facts`` is None for actions that ride
     nothing (activate, skip); what an enemy on overwatch saw of the ride is in them
     (``facts.watched``, :func:`~entropy3d.rules.stopped_guns.react`), and what the table says of
     where the ridden bike may rest (``facts.rests``, :func:`settle`: never inside a solid, never
-    floating); facts without them see nothing and leave the pose the ride gave. table: asked where
+    floating); facts without them see nothing and leave the pose the ride gave. An activation's
+    start reads what the table showed then instead (:class:`~entropy3d.rules.facts.StartSights`,
+    EC-STEALTH; None: nothing seen). table: asked where
     a wreck may lie (EC-WOUND); None places wrecks without it.
     """
     action = stress_traits.with_trait_pushes(action, state, ruleset)  # EC-TRAIT: Rage Filled
@@ -347,7 +349,7 @@ def resolve(state: State, action: Action, facts: Facts | None, rng: np.random.Ge
         after, freed = npc_actions.free_the_npc(state, after, action.model_id, plan_action, rng, ruleset)
         events = events + freed
     after, events = aftermath(state, after, action.kind, action.model_id, events, ruleset, table,
-                              None if facts is None else facts.trajectory)
+                              facts.trajectory if isinstance(facts, Facts) else None)
     after, raced = race.pass_checkpoints(after, action.model_id, facts, events, ruleset)  # EC-MISSION-HOON
     events = events + raced
     after, marked = stress_traits.after_action(after, action.kind, action.model_id,  # EC-TRAIT
@@ -437,8 +439,10 @@ def _apply(state: State, action: Action, facts: Facts | None, rng: np.random.Gen
     model = state.model(action.model_id)
     if action.kind == ACTIVATE:
         state, events = begin_activation(state, model.id, ruleset)
-        state = choice_traits.at_activation_start(state, model.id, ruleset, table)  # EC-STEALTH
-        return stopped_guns.watchers_at_start(state, model.id, ruleset, table), events
+        seen = facts if isinstance(facts, StartSights) else None  # what the table showed as it began
+        state = choice_traits.at_activation_start(state, model.id, ruleset,  # EC-STEALTH
+                                                  None if seen is None else seen.sees)
+        return stopped_guns.watchers_at_start(state, model.id, ruleset, None if seen is None else seen.seen_by), events
     if action.kind == END:
         return end_activation(state, model.id, rng, ruleset)
     if action.kind == SKIP:

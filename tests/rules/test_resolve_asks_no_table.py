@@ -5,7 +5,8 @@ resolve reads (:func:`entropy3d.table_facts.told`) and hands the answers over wi
 engine's ``resolve`` then decides from the state, the action, the facts and the dice alone. The
 table here answers while the path gathers facts and raises on every question while the engine
 resolves: on the old code resolve itself asked it (what a watcher on overwatch sees, EC-GUN-STOPPED;
-where a ridden bike may rest, EC-TER-BUILDING).
+where a ridden bike may rest, EC-TER-BUILDING; who sees a Stealth rider as an activation begins,
+EC-STEALTH).
 """
 
 from __future__ import annotations
@@ -90,3 +91,19 @@ def test_EC_TER_BUILDING_where_a_ridden_bike_rests_comes_from_the_facts(rules):
     assert rest.figures["dropped_in"] == pytest.approx(1.0)
     h1 = step.after.model("h1")
     assert h1.pose.z == 0.0 and h1.pose.x == pytest.approx(38.0)
+
+
+def test_EC_STEALTH_who_saw_whom_as_the_activation_began_comes_from_the_facts(rules):
+    """h1 (Stealth, ranged) starts its activation 40" from k1, who watches with a pistol and has
+    Stealth too; the table shows neither the other's bike. So h1 does not see k1 (it may not
+    attack it this activation) and k1 may not shoot h1 on overwatch in it (EC-STEALTH,
+    EC-GUN-STOPPED). Both sights are asked before resolve; resolve asks the table nothing."""
+    state = watching()
+    state = state.with_model(state.model("h1").but(traits=(("stealth_ranged", None),)))
+    state = state.with_model(state.model("k1").but(traits=(("stealth", None),)))
+    seeing = SeeingTable(lambda pose: 0.0)
+    step = take(ResolvesShut(rules, ShutWhileResolving(seeing)), state, Action.activate("h1"),
+                np.random.default_rng(0), RidesAsChecked())
+    assert step.after.model("h1").unseen_at_start == ("k1",)
+    assert step.after.model("k1").unseen_at_start == ("h1",)
+    assert len(seeing.asked) == 2  # h1's look at k1, k1's look (all round) at h1
