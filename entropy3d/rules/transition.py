@@ -85,7 +85,8 @@ KINDS = (ACTIVATE, MOVE, SKIP, FORCED, ATTACK, END, WATCH)
 
 class TableChecks(TableProbe, wrecks.WreckChecks, WalkProbe, KickChecks, Protocol):
     """What :func:`check` asks the table beyond the planner's questions, and where :func:`resolve`
-    lets a ridden bike rest."""
+    places a wreck (EC-WOUND: the one question resolve still asks it; the others' answers come with
+    the facts, :mod:`entropy3d.table_facts`)."""
 
     def edge_crossed(self, path: np.ndarray) -> tuple[str, str] | None:
         """The first table edge the path leaves the table over, and its kind (open or cliff)."""
@@ -338,7 +339,7 @@ def resolve(state: State, action: Action, facts: Facts | StartSights | None, rng
     push = choice_traits.tested_with(state.model(action.model_id), action.push, action.traits_used,
                                      action.plan.action if action.plan else None, ruleset)
     tested = action if push is action.push else dataclasses.replace(action, push=push)
-    after, events = _resolve(state, tested, facts, rng, ruleset, table)
+    after, events = _resolve(state, tested, facts, rng, ruleset)
     if action.kind in (MOVE, FORCED) and after.items:  # EC-ACT-PICKUP: a ride near an item tries for it
         after, picked = items.pick_up(after, action.model_id, None if facts is None else facts.trajectory,
                                        push, rng, ruleset)
@@ -377,11 +378,11 @@ def aftermath(before: State, after: State, kind: str, actor: str, events: list[E
     return after, events + placed + scored + taken + carried + npcs
 
 
-def _resolve(state: State, action: Action, facts: Facts | None, rng: np.random.Generator,
-             ruleset: Ruleset, table: TableChecks | None) -> tuple[State, list[Event]]:
+def _resolve(state: State, action: Action, facts: Facts | StartSights | None, rng: np.random.Generator,
+             ruleset: Ruleset) -> tuple[State, list[Event]]:
     """:func:`resolve` before the wrecks are placed, the actor's attack allowance kept
     (:func:`_attack_allowance`); ``action.push`` carries the declared traits' dice choices."""
-    after, events = _apply(state, action, facts, rng, ruleset, table)
+    after, events = _apply(state, action, facts, rng, ruleset)
     after, said = choice_traits.after_action(after, action.kind, action.model_id, events, ruleset)  # EC-TRAIT
     events = events + said
     before = state.model(action.model_id)
@@ -433,8 +434,8 @@ def _attack_allowance(before: ModelState, action: Action, state: State, events: 
     return state.with_model(model)
 
 
-def _apply(state: State, action: Action, facts: Facts | None, rng: np.random.Generator,
-           ruleset: Ruleset, table: TableChecks | None) -> tuple[State, list[Event]]:
+def _apply(state: State, action: Action, facts: Facts | StartSights | None, rng: np.random.Generator,
+           ruleset: Ruleset) -> tuple[State, list[Event]]:
     """What ``action`` does to the state, before the attack allowance and the wrecks."""
     model = state.model(action.model_id)
     if action.kind == ACTIVATE:
