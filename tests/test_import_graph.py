@@ -27,7 +27,7 @@ LAYERS = (
     ("core types and Entropy City's rules", {"rules"}),
     ("rulebooks", {"systems"}),
     ("scene", {"scene"}),
-    ("fact producers and line of sight", {"geometric", "physics", "los", "table_readings"}),
+    ("fact producers and line of sight", {"geometric", "physics", "los", "table_readings", "table_answers"}),
     ("game loop and replays", {"game"}),
     ("pictures, exports, sweeps", {"look", "render", "activation", "export", "sweep"}),
     ("film", {"video"}),

@@ -200,7 +200,7 @@ def _act_in_system(table, scene: Path, model: str, actions: List[str], seed: Opt
     typer.echo(f"{table.name}: {names.rider_of_gang(model)} ({model}, {system.title}), seed {seed}, "
                f"{producer} producer")
     try:
-        state, _ = engine.resolve(state, engine.check(state, Action.activate(model)), None, rng)
+        state = take(engine, state, Action.activate(model), rng, rides, view).after
         for index, text in enumerate(actions):
             step = take(engine, state, engine.parse_action(model, text), rng, rides, view)
             state, record = step.after, action_record(index, step)

@@ -22,6 +22,7 @@ import numpy as np
 
 from entropy3d.game.step import Step
 from entropy3d.rules.event import Event
+from entropy3d.rules.facts import Facts
 
 #: the played game's event that says on which level a model still in the air comes down, when
 #: the state ``before`` or ``after`` a step holds it in the air (Entropy City's air time, EC-JUMP-2:
@@ -116,7 +117,8 @@ class JudgedEngine:
         ``figures["applied"]``). The judge rolls, if it ever does, with the same ``rng`` after
         the played engine, so the same seed plays the same game."""
         after, events = self.engine.resolve(state, action, facts, rng)
-        step = Step(action, facts, tuple(events), state, after)
+        ride = facts if isinstance(facts, Facts) else None  # an activation's start reads sights, rides nothing
+        step = Step(action, ride, tuple(events), state, after)
         if not step.ridden:
             return after, events
         rulings = self.judge.rulings(action.model_id, [step], rng)

@@ -27,6 +27,7 @@ from entropy3d.rules.facts import Facts
 from entropy3d.rules.plan import SPENDS_THE_ACTIVATION
 from entropy3d.rules.state import State
 from entropy3d.rules.transition import ATTACK, MOVE, Action
+from entropy3d.table_answers import told
 
 
 class Producer(Protocol):
@@ -48,6 +49,8 @@ class Engine(Protocol):
     """It resolves an attack from the LOS engine's sighting of its target (``table.sightings``)."""
     reads_rides: bool
     """It resolves a ride from the table's reading of it (``table.read_ride``), not the bare facts."""
+    # reads_table_answers (optional, Entropy City's): its resolve reads the answers of the table it
+    # plays on (its ``table``) given with the facts (:func:`entropy3d.table_answers.told`)
 
     def check(self, state: State, action: Action, table: Any = None) -> Action:
         """The action checked (with its move or its target), or IllegalPlanError naming the clause."""
@@ -94,11 +97,14 @@ def take(engine: Engine, state: State, action: Action, rng: np.random.Generator,
         reading = next(s for s in table.sightings(state, checked.model_id) if s.target == checked.target)
     elif checked.move is not None:
         facts = producer.ride(state, checked)
+        if getattr(engine, "reads_table_answers", False):  # the answers its resolve reads, asked first
+            facts = told(engine.table, state, checked, facts, engine.ruleset)
         # an engine may name where a rule can stop a ride short (``ride_stop_in``, inches)
         reading = (table.read_ride(checked.model_id, facts, getattr(engine, "ride_stop_in", None))
                    if engine.reads_rides else facts)
-    else:
-        reading = None
+    else:  # an activation's start reads what the table shows then (EC-STEALTH)
+        reading = told(engine.table, state, checked, None, engine.ruleset) if getattr(
+            engine, "reads_table_answers", False) else None
     after, events = engine.resolve(state, checked, reading, rng)
     return Step(checked, facts, tuple(events), state, after, reading)
 

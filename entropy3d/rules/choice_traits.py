@@ -28,11 +28,12 @@ from __future__ import annotations
 import dataclasses
 import itertools
 from dataclasses import dataclass, field
-from typing import Sequence
+from typing import Mapping, Sequence
 
 from entropy3d.errors import IllegalPlanError
 from entropy3d.rules.dice import DiceRules, Outcome, Policy, judge, policy_named
 from entropy3d.rules.event import Event
+from entropy3d.rules.facts import Sight
 from entropy3d.rules.ruleset import Ruleset
 from entropy3d.rules.state import ModelState, State
 
@@ -169,18 +170,24 @@ def stealth_covers(model: ModelState, kind: str, ruleset: Ruleset) -> str | None
     return None
 
 
-def at_activation_start(state: State, model_id: str, ruleset: Ruleset, table) -> State:
-    """EC-STEALTH: the Stealth enemies the activating rider does not see as its activation begins
-    (the bike itself not seen, EC-LOS-4, as a shot needs; DECISION in the rules data). ``table``
-    answers ``sight``; None sees nothing."""
+def stealthy_enemies(state: State, model_id: str, ruleset: Ruleset) -> list[str]:
+    """The enemies of ``model_id`` in play with a trait that hides them from something (EC-STEALTH),
+    in scene order: those whose sight the table is asked for as its activation begins."""
     model = state.model(model_id)
-    hidden = []
-    for enemy in state.models.values():
-        if enemy.gang == model.gang or not enemy.in_play or not any(
-                (ruleset.data("traits").get(n) or {}).get("hides_from") for n, _ in enemy.traits):
-            continue
-        if table is None or not table.sight(state, model_id, enemy.id, model.pose).bike_seen:
-            hidden.append(enemy.id)
+    traits = ruleset.data("traits")
+    return [enemy.id for enemy in state.models.values()
+            if enemy.gang != model.gang and enemy.in_play
+            and any((traits.get(n) or {}).get("hides_from") for n, _ in enemy.traits)]
+
+
+def at_activation_start(state: State, model_id: str, ruleset: Ruleset, sees: Mapping[str, Sight] | None) -> State:
+    """EC-STEALTH: the Stealth enemies the activating rider does not see as its activation begins
+    (the bike itself not seen, EC-LOS-4, as a shot needs; DECISION in the rules data). ``sees``:
+    what the table showed it of each of them (:class:`~entropy3d.rules.facts.StartSights`); None
+    (no table asked) sees nothing."""
+    model = state.model(model_id)
+    hidden = [enemy for enemy in stealthy_enemies(state, model_id, ruleset)
+              if sees is None or not sees[enemy].bike_seen]
     return state if tuple(hidden) == model.unseen_at_start else state.with_model(
         model.but(unseen_at_start=tuple(hidden)))
 

@@ -10,11 +10,13 @@ activation order by speed (EC-TURN-1, EC-TURN-2), the one :func:`~entropy3d.rule
 and :func:`~entropy3d.rules.transition.resolve` with its validated ruleset bound once, and the
 missions' scoring (:mod:`~entropy3d.rules.missions`).
 
-Not yet as the protocol wants it: its ``resolve`` still asks the table it was made with where a
-ridden bike may rest (:func:`~entropy3d.rules.rest.settle`), what a rider on overwatch sees of a
-ride (:func:`~entropy3d.rules.stopped_guns.react`) and where a wreck may lie
-(:func:`~entropy3d.rules.wrecks.place_wrecks`), where the other engines read all they need from
-the facts handed to them. Those three questions become facts the producer gives before resolve.
+Facts complete before resolve, as the protocol wants them: the one path asks the table it was
+made with what resolve reads and hands the answers over with the facts
+(:func:`entropy3d.table_answers.told`): what a rider on overwatch sees of a ride
+(:func:`~entropy3d.rules.stopped_guns.react`), where a ridden bike may rest
+(:func:`~entropy3d.rules.rest.settle`) and, as an activation begins, who sees whom of the Stealth
+riders (EC-STEALTH). Not yet: where a wreck may lie
+(:func:`~entropy3d.rules.wrecks.place_wrecks`) is still asked of the table during resolve.
 """
 
 from __future__ import annotations
@@ -29,7 +31,7 @@ from entropy3d.rules.ambush import interrupting
 from entropy3d.rules.attacks import weapon_and_shots
 from entropy3d.rules.corners import score_corners
 from entropy3d.rules.event import Event
-from entropy3d.rules.facts import Facts
+from entropy3d.rules.facts import Facts, StartSights
 from entropy3d.rules.kick import KICK, parse_kick
 from entropy3d.rules.law import law_enters
 from entropy3d.rules.ruleset import Ruleset
@@ -50,6 +52,9 @@ class EntropyCityEngine:
     #: and resolved from the dice; its rides from the facts as the producer gives them.
     reads_sight = False
     reads_rides = False
+    #: the one path asks its ``table`` what its resolve reads (sight, rest) and hands the
+    #: answers over with the facts (:func:`entropy3d.table_answers.told`); resolve asks no table
+    reads_table_answers = True
     #: its conditions are named in the rulebook's own words already (``bleeding``, ``stunned``)
     condition_words: Mapping[str, str] = {}
 
@@ -140,10 +145,11 @@ class EntropyCityEngine:
         Changes nothing, rolls nothing; raises IllegalPlanError naming the clause."""
         return check(state, action, self.ruleset, table)
 
-    def resolve(self, state: State, action: Action, facts: Facts | None,
+    def resolve(self, state: State, action: Action, facts: Facts | StartSights | None,
                 rng: np.random.Generator) -> tuple[State, list[Event]]:
-        """Apply a checked ``action`` with what the producer found riding it (``facts``; None for an
-        action that rides nothing) and the dice of ``rng``: the next state and its events."""
+        """Apply a checked ``action`` with what the producer found riding it and the table's answers
+        (``facts``; for an activation's start what the table showed then; None for an action that
+        rides nothing) and the dice of ``rng``: the next state and its events."""
         return resolve(state, action, facts, rng, self.ruleset, self.table)
 
     def test_odds(self, tn: int, stress: int):

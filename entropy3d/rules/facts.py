@@ -114,6 +114,34 @@ class Sight:
     distance_in: float
 
 
+@dataclass(frozen=True)
+class StartSights:
+    """What the table shows as a model's activation begins (EC-STEALTH), asked before resolve
+    (:func:`entropy3d.table_answers.start_sights`): ``sees``: enemy id -> what the activating
+    model, where it stands, sees of each enemy that may hide by Stealth; ``seen_by``: watcher id
+    -> what each enemy on overwatch sees of it, looking its way (when its Stealth covers guns)."""
+
+    sees: Mapping[str, Sight]
+    seen_by: Mapping[str, Sight]
+
+
+@dataclass(frozen=True)
+class RestAnswer:
+    """What the table says of a ridden bike left at ``pose`` (one of the poses the rules may leave
+    it at, :func:`entropy3d.rules.riding.end_poses`; :func:`entropy3d.table_answers.rest_answer`).
+
+    rests_at: ``pose`` on the surface under its centre (:func:`entropy3d.rules.rest.stays_at`).
+    inside: the solid piece its base overlaps there and how deep (inches); None: clear. clear:
+    when inside, the nearest pose where the base is clear, how far (inches) and whether back along
+    its ridden path (else around it); None when there is none within the search.
+    """
+
+    pose: Pose
+    rests_at: Pose
+    inside: tuple[str, float] | None = None
+    clear: tuple[Pose, float, bool] | None = None
+
+
 @dataclass(frozen=True, eq=False)
 class Facts:
     """Everything a producer found in one ride.
@@ -132,6 +160,12 @@ class Facts:
     film; None when there was no crash or the producer has no dynamics. No rule reads it.
     thrown: with ``tumble``, the rider thrown off (the same columns: the frame his body moves
     by, the bike's frame at the contact; :func:`entropy3d.physics.tumble.thrown_rider`).
+    watched: what the table shows each enemy on overwatch of the ride (watcher id -> one
+    :class:`Sight` per point of :func:`~entropy3d.rules.stopped_guns.ride_points`, None beyond its
+    gun's reach; :func:`entropy3d.table_answers.watched_ride`); None when no table was asked, so no
+    watcher sees the ride. rests: what the table says of each pose the rules may leave the ridden
+    bike at (:class:`RestAnswer`); None when no table was asked, so it rests where the rules leave
+    it. Like ``ground``, both are the table's, so not in the JSON form.
     """
 
     producer: str
@@ -149,6 +183,8 @@ class Facts:
     ground: np.ndarray = field(repr=False, default_factory=lambda: np.zeros((0, 4)))
     tumble: np.ndarray | None = field(repr=False, default=None)
     thrown: np.ndarray | None = field(repr=False, default=None)
+    watched: Mapping[str, tuple[Sight | None, ...]] | None = field(repr=False, default=None)
+    rests: tuple[RestAnswer, ...] | None = field(repr=False, default=None)
 
     def __repr__(self) -> str:
         return (f"Facts({self.producer}: {self.progress_in:.2f}/{self.path_length_in:.2f}\", "
@@ -191,6 +227,14 @@ class Facts:
                    Pose(x, y, facing, z), tuple(data["end_velocity_in_s"]),
                    tumble=None if data.get("tumble") is None else np.asarray(data["tumble"], float).reshape(-1, 8),
                    thrown=None if data.get("thrown") is None else np.asarray(data["thrown"], float).reshape(-1, 8))
+
+    def rest_answer(self, pose: Pose) -> RestAnswer:
+        """What the table said of a bike left at ``pose`` (one of :attr:`rests`)."""
+        for answer in self.rests or ():
+            if answer.pose == pose:
+                return answer
+        raise ValueError(f"the facts hold no answer of the table's for a bike resting at {pose}: give them with "
+                         "entropy3d.table_answers.told")
 
     def level_at(self, distance_in: float) -> tuple[np.ndarray, float]:
         """(x, y) and ground level at ``distance_in`` along the path (extended straight on)."""

@@ -429,6 +429,22 @@ def _complex_action(model: ModelState, move: PlannedMove, actions: int, per_acti
     return model
 
 
+def end_poses(model: ModelState, move: PlannedMove, facts: Facts) -> list[Pose]:
+    """Every pose :func:`resolve_move` may leave ``model`` at on the table after riding ``move``
+    (``facts``), in the air aside: where it stood (busted before it moved), where the producer
+    stopped it, and the points of the path (:func:`_along`) at its end, at the whole inches it
+    got, and where each contact and destructible was met. The table is asked where a bike left
+    at each may rest before resolve (:func:`entropy3d.table_answers.rests_of_ride`)."""
+    total = float(facts.path_length_in)
+    distances = [total, float(min(round(facts.progress_in), math.floor(total + 1e-6)))]
+    distances += [c.progress_in for c in facts.contacts] + [h.progress_in for h in facts.scenery]
+    poses = [model.pose, facts.end_pose]
+    for distance in dict.fromkeys(distances):
+        xy, heading, level = _along(move, facts, distance)
+        poses.append(Pose(float(xy[0]), float(xy[1]), normalize_deg(heading), level))
+    return list(dict.fromkeys(poses))
+
+
 def _ride(ride: _Ride, model: ModelState, move: PlannedMove, facts: Facts
           ) -> tuple[Pose, str, dict]:
     """Walk the facts in time order; returns the rules' end pose, how it ended and field changes."""

@@ -12,8 +12,9 @@ may only be done once."
   (the ``watch`` action spends that activation), else its first move ends the watch.
 - DECISION: "the first enemy that comes within range" is met in the transition of that enemy's
   ride (:func:`react`): the first point of its ridden trajectory, in time order, that is within
-  the gun's range of the watcher and that the watcher sees well enough to shoot (EC-COVER-1, asked
-  of the table through :class:`Sights`; the watcher faces each point, having view from all
+  the gun's range of the watcher and that the watcher sees well enough to shoot (EC-COVER-1, read
+  from what the table showed it of each point, given with the ride's facts before resolve,
+  :func:`entropy3d.table_answers.watched_ride`; the watcher faces each point, having view from all
   angles). An enemy already in range when its ride starts is shot at its first point in sight.
 - DECISION: one shot (no split shot) at the TN of a stopped shooter (option ``gun_tn``, speed 0),
   the shot's usual target modifiers added; the watch is then spent. A hit that takes the rider
@@ -31,7 +32,7 @@ skipped activation, the speed of the target is to be added to the TN."
 from __future__ import annotations
 
 import math
-from typing import Protocol, Sequence
+from typing import Mapping, Protocol, Sequence
 
 import numpy as np
 
@@ -155,24 +156,29 @@ def ride_points(trajectory: np.ndarray, every_in: float = WATCH_EVERY_IN) -> lis
                                                       float(rows[k, 3]))) for k in picks]
 
 
-def first_shot(state: State, watcher: ModelState, mover_id: str, trajectory: np.ndarray, table: Sights,
-               ruleset: Ruleset, airborne: Sequence[tuple[float, float]] = ()
+def first_shot(state: State, watcher: ModelState, mover_id: str, trajectory: np.ndarray,
+               sights: Sequence[Sight | None], ruleset: Ruleset, airborne: Sequence[tuple[float, float]] = ()
                ) -> tuple[float, float, Pose, State] | None:
     """Where along the mover's ride the watcher first may shoot it (in range, in sight, the shot
     legal, EC-GUN-2, EC-COVER-1): (inches along, seconds, the mover's pose there, the state with
-    the mover there), or None. airborne: stretches of the ride (inches along) the rules had it in
-    the air, where a shot at it is harder (EC-JUMP-3)."""
+    the mover there), or None. sights: what the table showed the watcher of the mover at each
+    point of :func:`ride_points` (the facts' ``watched``; None beyond its reach). airborne:
+    stretches of the ride (inches along) the rules had it in the air, where a shot at it is
+    harder (EC-JUMP-3)."""
     reach = gun_range_in(watcher.gun, ruleset)
     mover = state.model(mover_id)
-    for progress, t_s, pose in ride_points(trajectory):
+    for (progress, t_s, pose), sight in zip(ride_points(trajectory), sights):
         if math.hypot(pose.x - watcher.pose.x, pose.y - watcher.pose.y) > reach:
             continue
+        if sight is None:
+            raise ValueError(f"the facts hold no sight of {mover_id} {progress:.1f}\" into its ride for "
+                             f"{watcher.id}, which is in range there: give them with entropy3d.table_answers.told")
         flying = any(a <= progress < b for a, b in airborne)
         there = state.with_model(mover.but(pose=pose, air=AirTime(mover.speed, 0.0) if flying else None))
         looking = facing(watcher.pose, pose.xy)
         try:
             check_attack(there, watcher.id, mover_id, watcher.gun, ruleset, from_pose=looking,
-                         see=lambda there=there, looking=looking: table.sight(there, watcher.id, mover_id, looking))
+                         see=lambda sight=sight: sight)
             check_attack_traits(there, watcher.id, mover_id, watcher.gun, "dodge", ruleset)  # EC-STEALTH, EC-TRAIT
         except IllegalPlanError:
             continue
@@ -180,35 +186,39 @@ def first_shot(state: State, watcher: ModelState, mover_id: str, trajectory: np.
     return None
 
 
-def watchers_at_start(state: State, model_id: str, ruleset: Ruleset, table) -> State:
+def watchers_at_start(state: State, model_id: str, ruleset: Ruleset, seen_by: Mapping[str, Sight] | None) -> State:
     """EC-STEALTH for the shots of enemies on overwatch (EC-GUN-STOPPED) at an activating rider
     whose Stealth covers guns: a watcher that does not see it as its activation begins (looking
     its way: a watcher sees all round) may not shoot it in this activation (its
-    ``unseen_at_start``, read by the check of the watcher's shot); ``table`` answers ``sight``,
-    None sees nothing."""
+    ``unseen_at_start``, read by the check of the watcher's shot). ``seen_by``: what the table
+    showed each watcher of it (:class:`~entropy3d.rules.facts.StartSights`); None (no table
+    asked) sees nothing."""
     model = state.model(model_id)
     if stealth_covers(model, "gun", ruleset) is None:
         return state
     for watcher in watchers(state, model_id):
-        hidden = table is None or not table.sight(state, watcher.id, model_id,
-                                                  facing(watcher.pose, model.pose.xy)).bike_seen
+        hidden = seen_by is None or not seen_by[watcher.id].bike_seen
         state = state.with_model(watcher.but(unseen_at_start=(model_id,) if hidden else ()))
     return state
 
 
 def react(state: State, mover_id: str, facts: Facts, push: str, rng: np.random.Generator, ruleset: Ruleset,
-          table: Sights | None, airborne: Sequence[tuple[float, float]] = ()) -> tuple[State, list[Event]]:
+          airborne: Sequence[tuple[float, float]] = ()) -> tuple[State, list[Event]]:
     """Every enemy on overwatch shoots at the ridden mover where it first may (see the module's
-    DECISIONs); ``push`` is the mover's policy for its dodge; ``airborne``: the stretches (inches
-    along) the rules had it in the air. Without a table nothing is seen."""
+    DECISIONs), by what the facts say it saw of the ride (``facts.watched``); ``push`` is the
+    mover's policy for its dodge; ``airborne``: the stretches (inches along) the rules had it in
+    the air. Facts with no table's answers (``watched`` None): nothing is seen."""
     events: list[Event] = []
-    if table is None:
+    if facts.watched is None:
         return state, events
     for watcher in watchers(state, mover_id):
         mover = state.model(mover_id)
         if not mover.in_play:
             break
-        found = first_shot(state, watcher, mover_id, facts.trajectory, table, ruleset, airborne)
+        if watcher.id not in facts.watched:
+            raise ValueError(f"the facts hold no sight of {mover_id}'s ride for {watcher.id} on overwatch: "
+                             "give them with entropy3d.table_answers.told")
+        found = first_shot(state, watcher, mover_id, facts.trajectory, facts.watched[watcher.id], ruleset, airborne)
         if found is None:
             continue
         progress, t_s, pose, there = found

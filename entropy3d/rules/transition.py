@@ -68,7 +68,7 @@ from entropy3d.rules.attacks import (
     weapon_kind,
 )
 from entropy3d.rules.event import Event
-from entropy3d.rules.facts import Facts, Sight
+from entropy3d.rules.facts import Facts, Sight, StartSights
 from entropy3d.rules.kick import KICK, KickChecks, KickedTo, KickPlan, kick_destination
 from entropy3d.rules.plan import STOPS, Plan, Turn, parse_plan
 from entropy3d.rules.planner import PlannedMove, TableProbe, plan_forced_move, plan_move
@@ -85,7 +85,8 @@ KINDS = (ACTIVATE, MOVE, SKIP, FORCED, ATTACK, END, WATCH)
 
 class TableChecks(TableProbe, wrecks.WreckChecks, WalkProbe, KickChecks, Protocol):
     """What :func:`check` asks the table beyond the planner's questions, and where :func:`resolve`
-    lets a ridden bike rest."""
+    places a wreck (EC-WOUND: the one question resolve still asks it; the others' answers come with
+    the facts, :mod:`entropy3d.table_answers`)."""
 
     def edge_crossed(self, path: np.ndarray) -> tuple[str, str] | None:
         """The first table edge the path leaves the table over, and its kind (open or cliff)."""
@@ -319,14 +320,17 @@ def check(state: State, action: Action, ruleset: Ruleset, table: TableChecks | N
     return dataclasses.replace(action, move=move)
 
 
-def resolve(state: State, action: Action, facts: Facts | None, rng: np.random.Generator,
+def resolve(state: State, action: Action, facts: Facts | StartSights | None, rng: np.random.Generator,
             ruleset: Ruleset, table: TableChecks | None = None) -> tuple[State, list[Event]]:
     """Apply a checked ``action`` and what a producer found riding it; returns the new state and
     the events, in order. Dice come from ``rng`` only. ``facts`` is None for actions that ride
-    nothing (activate, skip). table: asked where a ridden bike may rest (:func:`settle`: never
-    inside a solid, never floating), what an enemy on overwatch sees of the ride
-    (:func:`~entropy3d.rules.stopped_guns.react`) and where a wreck may lie (EC-WOUND); None
-    leaves the pose the ride gave, sees nothing and places wrecks without it.
+    nothing (activate, skip); what an enemy on overwatch saw of the ride is in them
+    (``facts.watched``, :func:`~entropy3d.rules.stopped_guns.react`), and what the table says of
+    where the ridden bike may rest (``facts.rests``, :func:`settle`: never inside a solid, never
+    floating); facts without them see nothing and leave the pose the ride gave. An activation's
+    start reads what the table showed then instead (:class:`~entropy3d.rules.facts.StartSights`,
+    EC-STEALTH; None: nothing seen). table: asked where
+    a wreck may lie (EC-WOUND); None places wrecks without it.
     """
     action = stress_traits.with_trait_pushes(action, state, ruleset)  # EC-TRAIT: Rage Filled
     action = law.with_npc_pushes(action, state)  # EC-LAW: a police rider tests as an NPC
@@ -335,7 +339,7 @@ def resolve(state: State, action: Action, facts: Facts | None, rng: np.random.Ge
     push = choice_traits.tested_with(state.model(action.model_id), action.push, action.traits_used,
                                      action.plan.action if action.plan else None, ruleset)
     tested = action if push is action.push else dataclasses.replace(action, push=push)
-    after, events = _resolve(state, tested, facts, rng, ruleset, table)
+    after, events = _resolve(state, tested, facts, rng, ruleset)
     if action.kind in (MOVE, FORCED) and after.items:  # EC-ACT-PICKUP: a ride near an item tries for it
         after, picked = items.pick_up(after, action.model_id, None if facts is None else facts.trajectory,
                                        push, rng, ruleset)
@@ -346,7 +350,7 @@ def resolve(state: State, action: Action, facts: Facts | None, rng: np.random.Ge
         after, freed = npc_actions.free_the_npc(state, after, action.model_id, plan_action, rng, ruleset)
         events = events + freed
     after, events = aftermath(state, after, action.kind, action.model_id, events, ruleset, table,
-                              None if facts is None else facts.trajectory)
+                              facts.trajectory if isinstance(facts, Facts) else None)
     after, raced = race.pass_checkpoints(after, action.model_id, facts, events, ruleset)  # EC-MISSION-HOON
     events = events + raced
     after, marked = stress_traits.after_action(after, action.kind, action.model_id,  # EC-TRAIT
@@ -374,11 +378,11 @@ def aftermath(before: State, after: State, kind: str, actor: str, events: list[E
     return after, events + placed + scored + taken + carried + npcs
 
 
-def _resolve(state: State, action: Action, facts: Facts | None, rng: np.random.Generator,
-             ruleset: Ruleset, table: TableChecks | None) -> tuple[State, list[Event]]:
+def _resolve(state: State, action: Action, facts: Facts | StartSights | None, rng: np.random.Generator,
+             ruleset: Ruleset) -> tuple[State, list[Event]]:
     """:func:`resolve` before the wrecks are placed, the actor's attack allowance kept
     (:func:`_attack_allowance`); ``action.push`` carries the declared traits' dice choices."""
-    after, events = _apply(state, action, facts, rng, ruleset, table)
+    after, events = _apply(state, action, facts, rng, ruleset)
     after, said = choice_traits.after_action(after, action.kind, action.model_id, events, ruleset)  # EC-TRAIT
     events = events + said
     before = state.model(action.model_id)
@@ -430,14 +434,16 @@ def _attack_allowance(before: ModelState, action: Action, state: State, events: 
     return state.with_model(model)
 
 
-def _apply(state: State, action: Action, facts: Facts | None, rng: np.random.Generator,
-           ruleset: Ruleset, table: TableChecks | None) -> tuple[State, list[Event]]:
+def _apply(state: State, action: Action, facts: Facts | StartSights | None, rng: np.random.Generator,
+           ruleset: Ruleset) -> tuple[State, list[Event]]:
     """What ``action`` does to the state, before the attack allowance and the wrecks."""
     model = state.model(action.model_id)
     if action.kind == ACTIVATE:
         state, events = begin_activation(state, model.id, ruleset)
-        state = choice_traits.at_activation_start(state, model.id, ruleset, table)  # EC-STEALTH
-        return stopped_guns.watchers_at_start(state, model.id, ruleset, table), events
+        seen = facts if isinstance(facts, StartSights) else None  # what the table showed as it began
+        state = choice_traits.at_activation_start(state, model.id, ruleset,  # EC-STEALTH
+                                                  None if seen is None else seen.sees)
+        return stopped_guns.watchers_at_start(state, model.id, ruleset, None if seen is None else seen.seen_by), events
     if action.kind == END:
         return end_activation(state, model.id, rng, ruleset)
     if action.kind == SKIP:
@@ -475,15 +481,15 @@ def _apply(state: State, action: Action, facts: Facts | None, rng: np.random.Gen
                                  counts_as_action=action.kind == MOVE)
     if action.kind == MOVE and model.move_change_in:  # its next move used the change a ruling gave it
         state = state.with_model(state.model(model.id).but(move_change_in=0.0))
-    if table is not None and facts is not None:
-        state, rested = settle(state, model.id, action.move, facts, table, ruleset)
+    if facts is not None and facts.rests is not None:  # the table's answers: where it may rest (issue 18)
+        state, rested = settle(state, model.id, facts, ruleset)
         events += rested
     if action.kind == MOVE:
         after, more = conditions.after_action(state.model(model.id), ruleset)
         state, events = state.with_model(after), events + more
     if facts is not None:
         # enemies on overwatch shoot at the first point of the ride in range and sight (EC-GUN-STOPPED)
-        state, shots = stopped_guns.react(state, model.id, facts, action.push, rng, ruleset, table,
+        state, shots = stopped_guns.react(state, model.id, facts, action.push, rng, ruleset,
                                           stopped_guns.airborne_stretches(model, events))
         events += shots
     return state, events

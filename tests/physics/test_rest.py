@@ -15,6 +15,7 @@ from entropy3d.geometry import Pose
 from entropy3d.rules.facts import Facts
 from entropy3d.rules.planner import plan_move
 from entropy3d.rules.rest import settle
+from entropy3d.table_answers import rests_of_ride
 from tests.physics.test_one_path import ROOT, Setup
 
 
@@ -36,6 +37,13 @@ def _rode_to(cases, model_id, start: Pose, plan: str, end: Pose):
     return cases.state.with_model(model.but(pose=end)), move, facts
 
 
+def _settled(cases, state, model_id, move, facts):
+    """:func:`settle` with what the table says of where the bike may rest given with the facts, as
+    the one path gives them before resolve (:func:`entropy3d.table_answers.rests_of_ride`)."""
+    rests = rests_of_ride(cases.probe, state, model_id, move, facts, cases.table.ruleset)
+    return settle(state, model_id, dataclasses.replace(facts, rests=rests), cases.table.ruleset)
+
+
 def test_EC_TER_BUILDING_a_base_left_064_inside_a_building_is_moved_back_along_its_path(cases):
     """Clause: EC-TER-BUILDING: the issue's case: after a jump the rules put the bike with its base
     0.64" inside building 'shop' (its wall at y = 10.6); the check moves it back along the path it
@@ -44,7 +52,7 @@ def test_EC_TER_BUILDING_a_base_left_064_inside_a_building_is_moved_back_along_i
     y = 10.6 + 0.64 - half_width
     state, move, facts = _rode_to(cases, "jumper", Pose(14.0, y, 0.0), "s3: straight 16", Pose(30.0, y, 0.0))
     assert _base_inside(cases, state.model("jumper"))[0] == "shop"
-    after, events = settle(state, "jumper", move, facts, cases.probe, cases.table.ruleset)
+    after, events = _settled(cases, state, "jumper", move, facts)
     (event,) = events
     assert event.kind == "rest" and event.piece == "shop" and event.clauses == ("EC-TER-BUILDING",)
     assert event.figures["inside_in"] == pytest.approx(0.64, abs=0.03)
@@ -60,19 +68,19 @@ def test_a_bike_left_floating_52_above_the_ground_rests_on_it(cases):
     """The issue's case: a crash left the bike 5.2" above the ground; it rests on the ground."""
     state, move, facts = _rode_to(cases, "jumper", Pose(3.0, 20.0, 0.0), "s3: straight 12",
                                   Pose(15.0, 20.0, 0.0, 5.2))
-    after, (event,) = settle(state, "jumper", move, facts, cases.probe, cases.table.ruleset)
+    after, (event,) = _settled(cases, state, "jumper", move, facts)
     assert event.kind == "rest" and event.figures["dropped_in"] == pytest.approx(5.2)
     assert after.model("jumper").pose.z == pytest.approx(0.0)
 
 
 def test_a_legal_pose_and_a_model_in_the_air_are_left_alone(cases):
     state, move, facts = _rode_to(cases, "jumper", Pose(3.0, 20.0, 0.0), "s3: straight 12", Pose(15.0, 20.0, 0.0))
-    assert settle(state, "jumper", move, facts, cases.probe, cases.table.ruleset) == (state, [])
+    assert _settled(cases, state, "jumper", move, facts) == (state, [])
     from entropy3d.rules.state import AirTime
 
     flying = state.with_model(state.model("jumper").but(pose=Pose(15.0, 20.0, 0.0, 5.2),
                                                         air=AirTime(3, 4.0, (10.0, 0.0, 0.0))))
-    assert settle(flying, "jumper", move, facts, cases.probe, cases.table.ruleset) == (flying, [])
+    assert _settled(cases, flying, "jumper", move, facts) == (flying, [])
 
 
 def test_a_crash_in_mid_air_leaves_the_bike_on_the_ground_not_floating(cases):
@@ -129,7 +137,7 @@ def test_EC_TER_BUILDING_a_bike_put_back_from_a_low_print_is_clear_of_it_not_per
     is under it, so it goes back before the print."""
     import shapely
 
-    from entropy3d.rules.rest import is_clear
+    from entropy3d.table_answers import is_clear
 
     table, probe = low_print
     state = table.initial_state()
@@ -137,7 +145,9 @@ def test_EC_TER_BUILDING_a_bike_put_back_from_a_low_print_is_clear_of_it_not_per
     move = plan_move("s2: straight 9", model.pose, model.bike_type, 2, table.ruleset)
     end = Pose(end_x, 10.0, 0.0, 0.0)
     facts = Facts("physics", move.length_in, end_x - 4.0, False, np.zeros((0, 5)), end_pose=end)
-    after, (event,) = settle(state.with_model(model.but(pose=end)), "a", move, facts, probe, table.ruleset)
+    there = state.with_model(model.but(pose=end))
+    facts = dataclasses.replace(facts, rests=rests_of_ride(probe, there, "a", move, facts, table.ruleset))
+    after, (event,) = settle(there, "a", facts, table.ruleset)
     assert event.piece == "door_step" and event.figures["along_path"] and "back along its path" in event.rules
     rests = after.model("a").pose
     base = table.ruleset.base_for(model.bike_type)
@@ -156,7 +166,7 @@ def test_EC_TER_BUILDING_a_base_with_no_clear_spot_near_stays_and_the_event_says
     the event says that no clear spot was found."""
     state, move, facts = _rode_to(cases, "jumper", Pose(28.0, 14.3, 0.0), "s2: straight 8", Pose(36.0, 14.3, 0.0))
     assert _base_inside(cases, state.model("jumper"))[0] == "shop"
-    after, (event,) = settle(state, "jumper", move, facts, cases.probe, cases.table.ruleset)
+    after, (event,) = _settled(cases, state, "jumper", move, facts)
     assert event.piece == "shop" and event.figures["clear"] is False and event.figures["moved_in"] == 0.0
     assert "no clear spot is on its path or within 4\" of it: it stays where it stopped" in event.rules
     assert after.model("jumper").pose == state.model("jumper").pose
@@ -167,9 +177,9 @@ def test_a_bike_halfway_up_a_ramp_is_clear_though_its_ends_are_a_step_off_its_le
     rule: a base along a 1:3 ramp has its ends 0.49" above and below its
     centre's level, more than a step, and every put-back candidate on a ramp was refused as
     "perched". On a ramp only solids count; off it, the step test stands."""
-    from entropy3d.rules.rest import is_clear
     from entropy3d.scene import load_scene
     from entropy3d.scene.probe import SceneProbe
+    from entropy3d.table_answers import is_clear
 
     # the crossroads' street_kicker: from (37, 25) heading 180 (west), 3" long, rising 1"
     table = load_scene(ROOT / "scenes" / "crossroads.yaml")
