@@ -179,13 +179,30 @@ def exact_opposed(kind: str, attacker: Side, defender: Side, ruleset: Ruleset
     first pusher (:func:`~entropy3d.rules.opposed.push_order`) pushes against the other's first two
     dice, the second against the first's final roll. Rolls other than crits are kept by their total
     (:func:`_rolled`); the probabilities sum to 1."""
-    return _exact_opposed(attacker, defender, DiceRules.from_ruleset(ruleset), ties_to_attacker(kind, ruleset),
-                          ruleset.option("push_order") == "lowest_first")
+    whole, ends = opposed_counts(kind, attacker, defender, ruleset)
+    return tuple((Fraction(n, whole), a, d) for n, a, d in ends)
 
 
-@lru_cache(maxsize=16)
-def _exact_opposed(attacker: Side, defender: Side, rules: DiceRules, to_attacker: bool, lowest_first: bool
-                   ) -> tuple[tuple[Fraction, TestRoll, TestRoll], ...]:
+def opposed_counts(kind: str, attacker: Side, defender: Side, ruleset: Ruleset
+                   ) -> tuple[int, tuple[tuple[int, TestRoll, TestRoll], ...]]:
+    """:func:`exact_opposed` as whole numbers: (W, ends) with each end's probability its count
+    over W. Summing counts and dividing once gives the very fractions summing the probabilities
+    does, without a ``Fraction`` per end (the players weigh a few hundred ends per attack they
+    consider). Cached: a game asks again and again for the few sides its riders' stress and TNs
+    make."""
+    return _opposed_counts(attacker, defender, DiceRules.from_ruleset(ruleset), ties_to_attacker(kind, ruleset),
+                           ruleset.option("push_order") == "lowest_first")
+
+
+#: how many pairs of sides :func:`opposed_counts` keeps (about 440 ends each, a few tens of kB):
+#: the sides a game's riders make (TN, stress, policy) are a few hundred at most, and a sweep's
+#: worker plays game after game with the same ones
+OPPOSED_CACHED = 512
+
+
+@lru_cache(maxsize=OPPOSED_CACHED)
+def _opposed_counts(attacker: Side, defender: Side, rules: DiceRules, to_attacker: bool, lowest_first: bool
+                    ) -> tuple[int, tuple[tuple[int, TestRoll, TestRoll], ...]]:
     sides = {"a": attacker, "d": defender}
     wins_ties = {"a": to_attacker, "d": not to_attacker}
     firsts: dict[tuple[int, bool], tuple[tuple[int, int], int]] = {}
@@ -204,4 +221,4 @@ def _exact_opposed(attacker: Side, defender: Side, rules: DiceRules, to_attacker
                 key = (end_one, end_two) if one == "a" else (end_two, end_one)
                 joint[key] = joint.get(key, 0) + weight * p_one * p_two
     whole = rules.sides ** (2 * rules.count + 2 * (rules.bust_over + 1))
-    return tuple((Fraction(n, whole), a, d) for (a, d), n in joint.items())
+    return whole, tuple((n, a, d) for (a, d), n in joint.items())
