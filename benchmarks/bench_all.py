@@ -24,6 +24,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))  # the sibling bench_*.
 
 import bench_commands  # noqa: E402
 import bench_demo  # noqa: E402
+import bench_games  # noqa: E402
 import bench_los  # noqa: E402
 import bench_physics  # noqa: E402
 import bench_render  # noqa: E402
@@ -49,6 +50,7 @@ ROW_SOURCES: dict[str, Callable[[bool], list[dict]]] = {
     "imported-mesh": lambda quick: bench_physics.imported_mesh_rows(repeats(quick)),
     "setup": lambda quick: bench_render.setup_rows(repeats(quick)),
     "commands": lambda quick: bench_commands.command_rows(repeats(quick)),
+    "games": bench_games.game_rows,
 }
 
 

@@ -15,6 +15,7 @@ from entropy3d.cli import (
     activation_commands,  # noqa: F401  (registers commands)
     attack_commands,  # noqa: F401  (registers commands)
     demo_commands,  # noqa: F401  (registers commands)
+    duel_commands,  # noqa: F401  (registers commands)
     export_commands,  # noqa: F401  (registers commands)
     los_commands,  # noqa: F401  (registers commands)
     render_commands,  # noqa: F401  (registers commands)

@@ -290,19 +290,20 @@ def entropy_city_players(engine, choosers: Mapping[str, Player]) -> dict[str, En
 
 def seat_players(system, engine, seating) -> dict[str, EntropyCityPlayer]:
     """Entropy City's seating (:attr:`~entropy3d.systems.base.GameSystem.SEATING`): each gang an
-    automatic player with its own character (:func:`~entropy3d.game.players.demo_players`) that
+    automatic player of its kind (``seating.kinds``, :mod:`entropy3d.game.player_kinds`; ``basic``:
+    :func:`~entropy3d.game.players.demo_players`, each gang its own character) that
     rides its best plans through a geometric look-ahead first and, in a physics game, once more
     through the game's producer; where a script plays (``seating.script``), its activations, the
     automatic player filling in what it leaves out; a gang a person plays (``seating.hands``),
     that person's answers (:class:`~entropy3d.game.hand.HandChooser`)."""
-    from entropy3d.game.players import demo_players
+    from entropy3d.game.player_kinds import kinds_choosers
     from entropy3d.game.tableview import LOOKAHEAD_MARGIN_IN
     from entropy3d.geometric import GeometricProducer
 
     table = seating.table
-    choosers = demo_players(list(table.spec.gangs), system.rules, seating.seed,
-                            lookahead=GeometricProducer(table, seating.geometry, margin_in=LOOKAHEAD_MARGIN_IN),
-                            confirm=seating.riding if seating.producer == "physics" else None)
+    choosers = kinds_choosers(list(table.spec.gangs), seating.kinds, system.rules, seating.seed,
+                              lookahead=GeometricProducer(table, seating.geometry, margin_in=LOOKAHEAD_MARGIN_IN),
+                              confirm=seating.riding if seating.producer == "physics" else None)
     if seating.script is not None:
         from entropy3d.game.script import ScriptedPlayer
 

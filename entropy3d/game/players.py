@@ -549,11 +549,15 @@ def _boxed_in(end: Pose, speed: int, model: ModelState, probe, ruleset: Ruleset)
     would take it (a look one action ahead: a rider nose to a wall at speed 1 has no way out)."""
     reach = distance_band(model.bike_type, max(1, speed - 1), ruleset).min + 1.0
     clearance = 0.5 * ruleset.base_for(model.bike_type).width
+    looks = ((-70.0, 5.0), (-35.0, 10.0), (0.0, 10.0), (35.0, 10.0), (70.0, 5.0))
+    steps = np.linspace(1.0, reach, 6)
+    ahead = np.vstack([end.xy + np.outer(steps, [math.cos(math.radians(end.facing_deg + turn)),
+                                                 math.sin(math.radians(end.facing_deg + turn))]) for turn, _ in looks])
+    # the probe answers point by point: all five looks in one call each (a player asks this per plan)
+    shut = probe.blocked(ahead, end.z, clearance=clearance) | probe.off_table(ahead, margin=0.5)
     points = 0.0
-    for turn, cost in ((-70.0, 5.0), (-35.0, 10.0), (0.0, 10.0), (35.0, 10.0), (70.0, 5.0)):
-        heading = math.radians(end.facing_deg + turn)
-        ahead = end.xy + np.outer(np.linspace(1.0, reach, 6), [math.cos(heading), math.sin(heading)])
-        if probe.blocked(ahead, end.z, clearance=clearance).any() or probe.off_table(ahead, margin=0.5).any():
+    for (_, cost), closed in zip(looks, shut.reshape(len(looks), -1).any(axis=1)):
+        if closed:
             points += cost
     return points
 

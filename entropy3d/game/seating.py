@@ -25,7 +25,8 @@ class Seating:
     game's seed beside the dice's, so the players' choices never move the dice. script, script_path,
     script_lines: a loaded game script, its file and its lines (None, None, {} when none plays).
     hands: gang -> the :class:`~entropy3d.game.hand.HandSeat` of a person playing it ({}: the
-    rulebook's own players at every gang)."""
+    rulebook's own players at every gang). kinds: gang -> the kind of automatic player that plays it
+    (:mod:`entropy3d.game.player_kinds`; a gang left out plays ``basic``, today's player)."""
 
     table: Any
     geometry: Any
@@ -36,6 +37,7 @@ class Seating:
     script_path: Path | None = None
     script_lines: Mapping = field(default_factory=dict)
     hands: Mapping[str, Any] = field(default_factory=dict)
+    kinds: Mapping[str, str] = field(default_factory=dict)
 
 
 def seat_automatic_players(system, engine, seating: Seating) -> dict[str, Any]:
@@ -46,5 +48,12 @@ def seat_automatic_players(system, engine, seating: Seating) -> dict[str, Any]:
 
         raise EntropyError(f"{system.title} cannot be played by hand yet: its gangs are played by its automatic "
                            f"player (play {', '.join(seating.hands)} in an Entropy City scene, or leave --play out)")
+    from entropy3d.game.player_kinds import BASIC, check_kind
+
+    others = sorted({check_kind(kind) for kind in seating.kinds.values()} - {BASIC})
+    if others:  # the rulebook's own automatic player is its only kind
+        from entropy3d.errors import EntropyError
+
+        raise EntropyError(f"{system.title} has only its own automatic player ({BASIC}), not {', '.join(others)}")
     auto = system.player("auto")
     return {gang: auto(gang, engine) for gang in seating.table.spec.gangs}

@@ -21,6 +21,7 @@ import numpy as np
 from entropy3d.errors import ScriptError
 from entropy3d.game.judging import judged
 from entropy3d.game.loop import Game
+from entropy3d.game.player_kinds import kinds_label, parse_kinds_label
 from entropy3d.game.records import ActivationRecord, EndRecord, TurnRecord
 from entropy3d.game.replay import (
     Replay,
@@ -61,14 +62,16 @@ def make_producer(name: str, table, geometry, physics_in_process: bool = False) 
 
 def setup_game(scene: str | Path | None, *, seed: int | None = None, turns: int | None = None,
                producer: str = "physics", script: str | Path | None = None,
-               physics_in_process: bool = False, hands=None) -> tuple[Game, ReplayHeader]:
+               physics_in_process: bool = False, hands=None, kinds=None) -> tuple[Game, ReplayHeader]:
     """A ready-to-play game and the replay header that describes it.
 
     scene: a scene file (None: the script's scene, else the bundled default scene).
     seed: the dice and the automatic players (None: the script's, else 0). turns: None takes the
     script's, then the scene's. physics_in_process: see :func:`make_producer`. hands: gang -> the
     :class:`~entropy3d.game.hand.HandSeat` of a person playing it (the header's players say
-    ``hand:GANG,...``: such a game is rendered, never played again).
+    ``hand:GANG,...``: such a game is rendered, never played again). kinds: gang -> the kind of
+    automatic player that plays it (:mod:`~entropy3d.game.player_kinds`; the header's players say
+    ``kinds:GANG=KIND,...``; None: ``basic`` at every gang, the header says ``auto``).
     """
     from entropy3d.resources import default_scene
     from entropy3d.scene import load_scene
@@ -98,9 +101,15 @@ def setup_game(scene: str | Path | None, *, seed: int | None = None, turns: int 
     unknown = sorted(set(hands) - set(table.spec.gangs))
     if unknown:
         raise ValueError(f"no gang {', '.join(unknown)} in {scene}; its gangs: {', '.join(table.spec.gangs)}")
-    seating = Seating(table, geometry, riding, producer, players_seed, game_script, script_path, script_lines, hands)
+    kinds = dict(kinds or {})
+    strangers = sorted(set(kinds) - set(table.spec.gangs))
+    if strangers:
+        raise ValueError(f"no gang {', '.join(strangers)} in {scene}; its gangs: {', '.join(table.spec.gangs)}")
+    seating = Seating(table, geometry, riding, producer, players_seed, game_script, script_path, script_lines, hands,
+                      kinds)
     game = system_game(system, table, geometry, riding, seating, np.random.default_rng(dice_seed), turns)
-    players = f"hand:{','.join(hands)}" if hands else "auto" if script is None else f"script:{script}"
+    players = f"hand:{','.join(hands)}" if hands else kinds_label(kinds) if kinds else \
+        "auto" if script is None else f"script:{script}"
     header = ReplayHeader(scene=str(scene), scene_name=table.name, seed=int(seed), turns=turns, producer=producer,
                           players=players, initial=game.state,
                           scene_sha256=file_sha256(scene), engine_sha256=engine_sha256())
@@ -134,14 +143,15 @@ def scene_engine(system, table, geometry, view: TableView):
 
 def play_game(scene: str | Path | None = None, *, seed: int | None = None, turns: int | None = None,
               producer: str = "physics", script: str | Path | None = None, replay_path: str | Path | None = None,
-              on_record: Callable[[object], None] | None = None, physics_in_process: bool = False) -> Replay:
+              on_record: Callable[[object], None] | None = None, physics_in_process: bool = False,
+              kinds=None) -> Replay:
     """Play a whole game; returns its replay (and writes it to ``replay_path`` if given).
 
     on_record: called with every record as it is played (progress bars). physics_in_process: see
-    :func:`make_producer`.
+    :func:`make_producer`. kinds: gang -> player kind, see :func:`setup_game`.
     """
     game, header = setup_game(scene, seed=seed, turns=turns, producer=producer, script=script,
-                              physics_in_process=physics_in_process)
+                              physics_in_process=physics_in_process, kinds=kinds)
     writer = ReplayWriter(replay_path) if replay_path is not None else None
     turns_, activations, end = [], [], None
     try:
@@ -224,7 +234,8 @@ def resimulate(path: str | Path) -> tuple[bool, bytes]:
         raise ReplayError(path, [("header.players", 1, f"this game was played by hand ({header.players}); it can be "
                                   "rendered, not played again")])
     script = header.players.split(":", 1)[1] if header.players.startswith("script:") else None
-    again = play_game(scene, seed=header.seed, turns=header.turns, producer=header.producer, script=script)
+    again = play_game(scene, seed=header.seed, turns=header.turns, producer=header.producer, script=script,
+                      kinds=parse_kinds_label(header.players))
     # played from where the scene is now: the header names it as the replay does
     new = replay_bytes(dataclasses.replace(again, header=dataclasses.replace(again.header, scene=header.scene)))
     return new == path.read_bytes(), new

@@ -16,6 +16,9 @@ from entropy3d.scene.probe import SceneProbe
 #: room (inches) the automatic players keep from walls when they look ahead: physics rides a box
 #: around the oval base, about this much wider at its corners
 LOOKAHEAD_MARGIN_IN = 0.3
+#: answers of :meth:`TableView.sight` kept (then forgotten all at once): a game asks a few thousand
+#: times, often the same question again (the player weighing an attack, then the rules checking it)
+SIGHTS_KEPT = 4096
 
 
 def sight_poses(state: State) -> dict[str, Pose | None]:
@@ -37,6 +40,7 @@ class TableView(SceneProbe):
         self.table, self.geometry = table, geometry
         self._los = None
         self._lookahead = None
+        self._sights: dict[tuple, Sight] = {}
 
     @property
     def storey_in(self) -> float:
@@ -67,17 +71,29 @@ class TableView(SceneProbe):
 
     def sight(self, state: State, viewer: str, target: str, viewer_pose: Pose) -> Sight:
         """What ``viewer`` standing at ``viewer_pose`` sees of ``target`` now: the true-LOS visible
-        share of its bike and rider, whether the bike itself is seen, and the distance."""
+        share of its bike and rider, whether the bike itself is seen, and the distance.
+
+        Kept by everything the answer depends on (the two models, every pose the LOS engine is
+        given, the scenery removed, the target's pose for the distance), so asking again costs a
+        look-up and gives the same answer."""
         poses = sight_poses(state)
         poses[viewer] = viewer_pose
-        los = self.los
         removed = {piece: None for piece, spot in state.scenery.items() if spot.removed}
+        other = state.model(target).pose
+        key = (viewer, target, other, tuple(sorted(poses.items())), tuple(sorted(removed)))
+        kept = self._sights.get(key)
+        if kept is not None:
+            return kept
+        los = self.los
         if removed:
             los = los.updated(removed)
         verdict = los.line_of_sight(viewer, target, poses).true_los
-        other = state.model(target).pose
-        return Sight(float(verdict.visible_fraction), bool(verdict.bike_seen),
-                     math.hypot(viewer_pose.x - other.x, viewer_pose.y - other.y))
+        sight = Sight(float(verdict.visible_fraction), bool(verdict.bike_seen),
+                      math.hypot(viewer_pose.x - other.x, viewer_pose.y - other.y))
+        if len(self._sights) >= SIGHTS_KEPT:
+            self._sights.clear()
+        self._sights[key] = sight
+        return sight
 
     def _los_now(self, state: State):
         removed = {piece: None for piece, spot in state.scenery.items() if spot.removed}

@@ -1,8 +1,9 @@
 """Exact odds of an attack before it is rolled: the opposed test enumerated
-(:func:`entropy3d.rules.odds.exact_opposed`) and every end judged by the very functions that judge
-a rolled attack (:func:`~entropy3d.rules.attacks.melee_outcome`,
-:func:`~entropy3d.rules.attacks.shot_outcome`), so the odds and the game cannot disagree.
-Used by ``entropy3d attack`` and by the automatic players to weigh their attacks."""
+(:func:`entropy3d.rules.odds.opposed_counts`: whole counts summed, one fraction made of each
+sum) and every end judged by the very functions that judge a rolled attack
+(:func:`~entropy3d.rules.attacks.melee_outcome`, :func:`~entropy3d.rules.attacks.shot_outcome`),
+so the odds and the game cannot disagree. Used by ``entropy3d attack`` and by the automatic
+players to weigh their attacks."""
 
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ from entropy3d.rules.bike_advantages import advantage_bike
 from entropy3d.rules.combat import rider_dodge
 from entropy3d.rules.dice import Outcome, policy_named
 from entropy3d.rules.kick import KickPlan
-from entropy3d.rules.odds import Side, exact_opposed
+from entropy3d.rules.odds import Side, opposed_counts
 from entropy3d.rules.ruleset import Ruleset
 from entropy3d.rules.state import State
 
@@ -45,16 +46,18 @@ def melee_odds(state: State, attacker_id: str, target_id: str, weapon: str, defe
     bike a kick pushes (its TN depends on it, EC-MEL-KICK)."""
     attacker, target = state.model(attacker_id), state.model(target_id)
     setup = melee_setup(state, attacker_id, target_id, weapon, defence, ruleset, from_pose, kick)
-    ends = exact_opposed("melee", Side(setup.tn, attacker.stress, policy_named(push, ruleset), attacker.max_stress),
-                         Side(setup.defender_tn, target.stress + setup.surprise_stress,
-                              policy_named(defender_push, ruleset), target.max_stress), ruleset)
-    hit = headshot = hit_back = Fraction(0)
-    for p, attacker_roll, defender_roll in ends:
+    whole, ends = opposed_counts("melee", Side(setup.tn, attacker.stress, policy_named(push, ruleset),
+                                               attacker.max_stress),
+                                 Side(setup.defender_tn, target.stress + setup.surprise_stress,
+                                      policy_named(defender_push, ruleset), target.max_stress), ruleset)
+    hit = headshot = hit_back = 0
+    for n, attacker_roll, defender_roll in ends:
         _, hits, hits_back, kill = melee_outcome(setup, attacker_roll, defender_roll, weapon, ruleset)
-        hit += p * hits
-        headshot += p * kill
-        hit_back += p * hits_back
-    return AttackOdds(setup.tn, hit, headshot, hit_back, *_busts(ends))
+        hit += n * hits
+        headshot += n * kill
+        hit_back += n * hits_back
+    return AttackOdds(setup.tn, Fraction(hit, whole), Fraction(headshot, whole), Fraction(hit_back, whole),
+                      *_busts(whole, ends))
 
 
 def shot_odds(state: State, attacker_id: str, target_id: str, gun: str, ruleset: Ruleset, *, shot: int = 0,
@@ -64,17 +67,19 @@ def shot_odds(state: State, attacker_id: str, target_id: str, gun: str, ruleset:
     attacker, target = state.model(attacker_id), state.model(target_id)
     tn = shot_tn(state, attacker_id, target_id, gun, shot, ruleset)
     dodge = rider_dodge(target.dodge, advantage_bike(target), ruleset)
-    ends = exact_opposed("gun", Side(tn, attacker.stress, policy_named(push, ruleset), attacker.max_stress),
-                         Side(0, target.stress, policy_named(defender_push, ruleset), target.max_stress), ruleset)
-    hit = headshot = Fraction(0)
-    for p, attacker_roll, defender_roll in ends:
+    whole, ends = opposed_counts("gun", Side(tn, attacker.stress, policy_named(push, ruleset), attacker.max_stress),
+                                 Side(0, target.stress, policy_named(defender_push, ruleset), target.max_stress),
+                                 ruleset)
+    hit = headshot = 0
+    for n, attacker_roll, defender_roll in ends:
         _, hits, kill = shot_outcome(attacker_roll, defender_roll, dodge, gun, ruleset)
-        hit += p * hits
-        headshot += p * kill
-    return AttackOdds(tn, hit, headshot, Fraction(0), *_busts(ends))
+        hit += n * hits
+        headshot += n * kill
+    return AttackOdds(tn, Fraction(hit, whole), Fraction(headshot, whole), Fraction(0), *_busts(whole, ends))
 
 
-def _busts(ends) -> tuple[Fraction, Fraction]:
-    attacker = sum((p for p, a, _ in ends if a.outcome is Outcome.BUST), Fraction(0))
-    target = sum((p for p, _, d in ends if d.outcome is Outcome.BUST), Fraction(0))
-    return attacker, target
+def _busts(whole: int, ends) -> tuple[Fraction, Fraction]:
+    """Each side's chance of busting, from :func:`~entropy3d.rules.odds.opposed_counts`' ends."""
+    attacker = sum(n for n, a, _ in ends if a.outcome is Outcome.BUST)
+    target = sum(n for n, _, d in ends if d.outcome is Outcome.BUST)
+    return Fraction(attacker, whole), Fraction(target, whole)

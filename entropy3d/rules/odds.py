@@ -111,18 +111,11 @@ def _rolled(first: tuple[int, int], pushed: int, pushes: int, side: Side, rules:
                  side.max_stress)
 
 
-def _pushed(first: tuple[int, int], need_against: TestRoll, win_ties: bool, side: Side,
-            rules: DiceRules) -> dict[TestRoll, int]:
-    """Every way the roll of ``first`` can end once its side has pushed per its policy against the
-    other side's current roll ``need_against`` (:func:`entropy3d.rules.opposed.need_to_beat`), with
-    its probability in integers over ``sides ** (bust_over + 1)`` (no end needs more dice)."""
-    start = _first_roll(first, side, rules)
-    return _pushed_to(first, need_to_beat(need_against, start.effective_tn, win_ties, rules), side, rules)
-
-
 @lru_cache(maxsize=8192)
 def _pushed_to(first: tuple[int, int], need: int, side: Side, rules: DiceRules) -> dict[TestRoll, int]:
-    """:func:`_pushed` once the total to push for is known."""
+    """Every way the roll of ``first`` can end once its side has pushed per its policy for the
+    total ``need`` (:func:`entropy3d.rules.opposed.need_to_beat` of the other side's current roll),
+    with its probability in integers over ``sides ** (bust_over + 1)`` (no end needs more dice)."""
     start = _first_roll(first, side, rules)
     if not wants_push(start, need, side.policy, rules):
         return {start: rules.sides ** (rules.bust_over + 1)}
@@ -157,19 +150,38 @@ def _first_roll(first: tuple[int, int], side: Side, rules: DiceRules) -> TestRol
     return _rolled(first, 0, 0, side, rules)
 
 
-@lru_cache(maxsize=8192)
 def _pushes(total: int, n_dice: int, need: int, side: Side, rules: DiceRules) -> dict[tuple[int, int], int]:
     """{(final total, dice): count over sides ** (bust_over + 3 - dice)} of a roll of ``n_dice``
     dice (no crit) at ``total`` pushed per ``side.policy`` towards ``need``. Pushing depends on the
-    total and the number of dice alone, so every first roll with that total shares the cache."""
+    total and the number of dice alone, so every first roll with that total shares the answer
+    (kept in :func:`_push_answers`)."""
+    return _pushes_kept(total, n_dice, need, side, rules, _push_answers(need, side, rules))
+
+
+@lru_cache(maxsize=1024)
+def _push_answers(need: int, side: Side, rules: DiceRules) -> dict[tuple[int, int], dict[tuple[int, int], int]]:
+    """The answers of :func:`_pushes` for one total to push for, side and rules, by (total, dice):
+    the recursion looks its own answers up by two whole numbers, where a cache over all five
+    arguments hashed both dataclasses at each of its ~17 calls per push asked."""
+    return {}
+
+
+def _pushes_kept(total: int, n_dice: int, need: int, side: Side, rules: DiceRules,
+                 kept: dict[tuple[int, int], dict[tuple[int, int], int]]) -> dict[tuple[int, int], int]:
+    """:func:`_pushes`, its answers for ``need``, ``side`` and ``rules`` kept in ``kept``."""
+    found = kept.get((total, n_dice))
+    if found is not None:
+        return found
     roll = _spread_roll(total, n_dice, side, rules)
     if not wants_push(roll, need, side.policy, rules):
-        return {(total, n_dice): rules.sides ** (rules.bust_over + 1 + rules.count - n_dice)}
-    out: dict[tuple[int, int], int] = {}
-    for face in range(1, rules.sides + 1):
-        for end, n in _pushes(total + face, n_dice + 1, need, side, rules).items():
-            out[end] = out.get(end, 0) + n
-    return out
+        found = {(total, n_dice): rules.sides ** (rules.bust_over + 1 + rules.count - n_dice)}
+    else:
+        found = {}
+        for face in range(1, rules.sides + 1):
+            for end, n in _pushes_kept(total + face, n_dice + 1, need, side, rules, kept).items():
+                found[end] = found.get(end, 0) + n
+    kept[(total, n_dice)] = found
+    return found
 
 
 def exact_opposed(kind: str, attacker: Side, defender: Side, ruleset: Ruleset
@@ -179,13 +191,30 @@ def exact_opposed(kind: str, attacker: Side, defender: Side, ruleset: Ruleset
     first pusher (:func:`~entropy3d.rules.opposed.push_order`) pushes against the other's first two
     dice, the second against the first's final roll. Rolls other than crits are kept by their total
     (:func:`_rolled`); the probabilities sum to 1."""
-    return _exact_opposed(attacker, defender, DiceRules.from_ruleset(ruleset), ties_to_attacker(kind, ruleset),
-                          ruleset.option("push_order") == "lowest_first")
+    whole, ends = opposed_counts(kind, attacker, defender, ruleset)
+    return tuple((Fraction(n, whole), a, d) for n, a, d in ends)
 
 
-@lru_cache(maxsize=16)
-def _exact_opposed(attacker: Side, defender: Side, rules: DiceRules, to_attacker: bool, lowest_first: bool
-                   ) -> tuple[tuple[Fraction, TestRoll, TestRoll], ...]:
+def opposed_counts(kind: str, attacker: Side, defender: Side, ruleset: Ruleset
+                   ) -> tuple[int, tuple[tuple[int, TestRoll, TestRoll], ...]]:
+    """:func:`exact_opposed` as whole numbers: (W, ends) with each end's probability its count
+    over W. Summing counts and dividing once gives the very fractions summing the probabilities
+    does, without a ``Fraction`` per end (the players weigh a few hundred ends per attack they
+    consider). Cached: a game asks again and again for the few sides its riders' stress and TNs
+    make."""
+    return _opposed_counts(attacker, defender, DiceRules.from_ruleset(ruleset), ties_to_attacker(kind, ruleset),
+                           ruleset.option("push_order") == "lowest_first")
+
+
+#: how many pairs of sides :func:`opposed_counts` keeps (about 440 ends each, a few tens of kB):
+#: the sides a game's riders make (TN, stress, policy) are a few hundred at most, and a sweep's
+#: worker plays game after game with the same ones
+OPPOSED_CACHED = 512
+
+
+@lru_cache(maxsize=OPPOSED_CACHED)
+def _opposed_counts(attacker: Side, defender: Side, rules: DiceRules, to_attacker: bool, lowest_first: bool
+                    ) -> tuple[int, tuple[tuple[int, TestRoll, TestRoll], ...]]:
     sides = {"a": attacker, "d": defender}
     wins_ties = {"a": to_attacker, "d": not to_attacker}
     firsts: dict[tuple[int, bool], tuple[tuple[int, int], int]] = {}
@@ -193,15 +222,29 @@ def _exact_opposed(attacker: Side, defender: Side, rules: DiceRules, to_attacker
         crit = sorted((a, b)) == sorted(rules.crit_faces)
         first, n = firsts.get((a + b, crit), ((a, b), 0))
         firsts[(a + b, crit)] = (first, n + 1)
+    # a side's pushes against the other's current roll (:func:`_pushed_to`), looked up here: the
+    # sides and the rules are fixed for the whole enumeration, so the first rolls and each (side,
+    # first dice, total to push for) are kept in plain dicts rather than hashed with both dataclasses
+    # in the shared caches again (~2,000 asks an enumeration, far fewer different ones)
+    first_rolls = {(s, first): _first_roll(first, sides[s], rules) for s in "ad" for first, _ in firsts.values()}
+    pushed: dict[tuple[str, tuple[int, int], int], dict[TestRoll, int]] = {}
+
+    def ends_of(s: str, first: tuple[int, int], against: TestRoll) -> dict[TestRoll, int]:
+        key = (s, first, need_to_beat(against, first_rolls[(s, first)].effective_tn, wins_ties[s], rules))
+        found = pushed.get(key)
+        if found is None:
+            found = pushed[key] = _pushed_to(first, key[2], sides[s], rules)
+        return found
+
     joint: dict[tuple[TestRoll, TestRoll], int] = {}
     for (a_first, na), (d_first, nd) in itertools.product(firsts.values(), repeat=2):
         firsts_of = {"a": a_first, "d": d_first}
-        start = {s: _first_roll(firsts_of[s], sides[s], rules) for s in "ad"}
+        start = {s: first_rolls[(s, firsts_of[s])] for s in "ad"}
         one, two = pushes_first(start["a"], start["d"], lowest_first)
         weight = na * nd
-        for end_one, p_one in _pushed(firsts_of[one], start[two], wins_ties[one], sides[one], rules).items():
-            for end_two, p_two in _pushed(firsts_of[two], end_one, wins_ties[two], sides[two], rules).items():
+        for end_one, p_one in ends_of(one, firsts_of[one], start[two]).items():
+            for end_two, p_two in ends_of(two, firsts_of[two], end_one).items():
                 key = (end_one, end_two) if one == "a" else (end_two, end_one)
                 joint[key] = joint.get(key, 0) + weight * p_one * p_two
     whole = rules.sides ** (2 * rules.count + 2 * (rules.bust_over + 1))
-    return tuple((Fraction(n, whole), a, d) for (a, d), n in joint.items())
+    return whole, tuple((n, a, d) for (a, d), n in joint.items())

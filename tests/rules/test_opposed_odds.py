@@ -137,7 +137,7 @@ def test_EC_DICE_5_the_same_sides_named_twice_are_enumerated_once(rules):
     opposed odds of the same attack asked again (as the game loop asks every option) come from the
     cache, and equal to the first answer. With a closure per naming, every ask was enumerated anew."""
     from entropy3d.rules.dice import policy_named
-    from entropy3d.rules.odds import _exact_opposed
+    from entropy3d.rules.odds import _opposed_counts
 
     def ask():
         return exact_opposed("gun", Side(13, 4, policy_named("risk-aware", rules)),
@@ -145,6 +145,6 @@ def test_EC_DICE_5_the_same_sides_named_twice_are_enumerated_once(rules):
 
     assert policy_named("risk-aware", rules) == policy_named("risk-aware", rules)
     first = ask()
-    hits = _exact_opposed.cache_info().hits
+    hits = _opposed_counts.cache_info().hits
     assert ask() == first
-    assert _exact_opposed.cache_info().hits == hits + 1
+    assert _opposed_counts.cache_info().hits == hits + 1
