@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from entropy3d.game.course_goals import race_points, zone_for, zone_points
+from entropy3d.game.escape_goals import EscapeRun, escape_pays
 from entropy3d.game.npc_goals import NpcRun, locked_npc, stops_by_the_jail
 from entropy3d.game.routes import RouteMap
 from entropy3d.rules.grab import held_long_enough
@@ -83,8 +84,10 @@ class RiderGoal:
     """Grab n Go: a holder may ride off its edge in its next action (this one completes its hold)."""
     chasing: bool = False
     """Grab n Go: the rider is one of its gang's :data:`CHASERS` nearest the loose packages."""
-    npc: NpcRun | None = None
-    """Jailbreak, Rescue & Survive: where a holder of an NPC rides, and how it arrives."""
+    npc: NpcRun | EscapeRun | None = None
+    """Jailbreak, Rescue & Survive: where a holder of an NPC rides, and how it arrives; where the
+    mission pays for escapes (Lovers Point Brawl): the open edges a rider rides off
+    (:mod:`entropy3d.game.escape_goals`)."""
     jail: Item | None = None
     """Jailbreak: the NPC still locked in, whose doors and windows a rider holding nothing rides for."""
     wanted: list[ModelState] | None = None
@@ -106,6 +109,9 @@ class RiderGoal:
             return cls(False, None, True, [], routes, zone=zone_for(state, bike, routes, ruleset))
         if routes is not None and state.checkpoints:  # EC-MISSION-HOON
             return cls(False, None, True, [], routes, racing=True)
+        escape = EscapeRun.of(state, bike, probe, ruleset) if routes is not None else None
+        if escape is not None:  # Lovers Point Brawl: an escape is worth more than a take-out (game.escape_goals)
+            return cls(True, None, True, [], routes, True, False, escape)
         held = state.item_held_by(bike.id) if state.items else None
         # a Package Run carrier rides for its edge; so does a Grab n Go holder, for its own (EC-MISSION-GRAB)
         carrying = bike.carries_package or held is not None
@@ -254,7 +260,7 @@ class MissionGoals:
         """The goal of ``model`` in ``state`` on ``probe``'s table."""
         if self._last[0] is not state or self._last[1] is not model:
             routes = None
-            if state.items or state.zones or state.checkpoints:
+            if state.items or state.zones or state.checkpoints or escape_pays(state, self.ruleset):
                 if self._routes[0] is not probe:  # the narrowest bike's half width and a margin: a
                     # way only a narrow bike fits is still a way (the look-ahead rides every plan)
                     narrowest = min(self.ruleset.base_for(m.bike_type).width for m in state.models.values()
