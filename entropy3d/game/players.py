@@ -24,6 +24,7 @@ from entropy3d.game.ambush_goals import ambush_quarry
 from entropy3d.game.holder_goals import danger_points, escort_weight, holder_bust_factor, holds
 from entropy3d.game.mission_goals import MissionGoals, RiderGoal, hunt_weight, pass_worth
 from entropy3d.game.npc_goals import stop_plans
+from entropy3d.game.vip_goals import wasted_takedown
 from entropy3d.game.walkers import walk_plans, walk_score
 from entropy3d.geometry import BaseShape, Pose
 from entropy3d.rules.attack_odds import AttackOdds, melee_odds, shot_odds
@@ -472,7 +473,8 @@ class AutoPlayer:
             # the takedown is a VIP's mission; the Law's targets; a rival threatening its holder
             hunt = hunt_weight(model, target, wanted) * escort_weight(view.state, model, target)
             return (hunt * (float(option.odds.hit) * harm + float(option.odds.headshot) * 4.0 * target.wounds)
-                    - float(option.odds.attacker_bust) * bust_cost)
+                    - float(option.odds.attacker_bust) * bust_cost
+                    - wasted_takedown(view.state, model, target, option.kind, option.odds, ruleset))  # EC-MISSION-VIP
 
         weighed = [(worth(o), -o.tn, o.target, k, o) for k, o in enumerate(options)]
         for _, tn, target, k, option in list(weighed):
