@@ -308,13 +308,19 @@ class LosWorld:
         """The miniatures at ``poses`` (model id -> Pose; ids left out stand at their start pose;
         None: off the table, e.g. taken out, so it neither sees nor blocks)."""
         chosen = {**self.start_poses(), **(poses or {})}
-        missing = []
-        for model_id, pose in chosen.items():
-            model = self.table.model(model_id)  # a KeyError naming the models there are
-            if pose is not None and (model_id, pose) not in self._miniature_cache:
-                missing.append((model_id, pose, self.table.base_of(model), model.bike_type))
+        def not_kept() -> list:
+            missing = []
+            for model_id, pose in chosen.items():
+                model = self.table.model(model_id)  # a KeyError naming the models there are
+                if pose is not None and (model_id, pose) not in self._miniature_cache:
+                    missing.append((model_id, pose, self.table.base_of(model), model.bike_type))
+            return missing
+
+        missing = not_kept()
         if len(self._miniature_cache) + len(missing) > MINIATURE_CACHE_SIZE:
+            # forgotten all at once, so the models that were kept are placed again with the rest
             self._miniature_cache.clear()
+            missing = not_kept()
         outlines = base_outlines([base for _, _, base, _ in missing], [pose for _, pose, _, _ in missing])
         shapes: dict[tuple[BaseShape, str], list[int]] = {}
         for k, (_, _, base, kind) in enumerate(missing):

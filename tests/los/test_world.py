@@ -243,3 +243,23 @@ def test_cover_is_a_share_hidden_of_at_least_the_rules_data_minimum(seen, cover)
     visible = np.arange(100) < seen
     numbers = true_verdict_numbers(np.full(100, BIKE), visible, rules)
     assert numbers["visible_fraction"] == seen / 100 and numbers["cover"] is cover
+
+
+def test_the_kept_miniatures_are_placed_again_when_the_cache_is_forgotten(tmp_path, world_of, monkeypatch):
+    """When the miniatures kept would overflow ``MINIATURE_CACHE_SIZE`` they are forgotten all at
+    once; a model whose pose was kept until then (the viewer ``v`` standing still while the target
+    is tried at pose after pose, as a player weighs its rides) is placed again, not looked up in
+    the emptied cache (a sweep's Jailbreak game, seed 8, stopped on KeyError ('hades_2', Pose(...))
+    when a player's sight questions filled it). With a cache of 3: v and t kept, then t at two new
+    poses: the second overflows it."""
+    from entropy3d.los import world as los_world
+
+    monkeypatch.setattr(los_world, "MINIATURE_CACHE_SIZE", 3)
+    models = [{"id": "v", "gang": "hades", "bike": "cruiser", "position": [4, 12], "facing": 0},
+              {"id": "t", "gang": "komodo", "bike": "cruiser", "position": [20, 12], "facing": 90}]
+    world = world_of(street(tmp_path, models=models))
+    assert world.line_of_sight("v", "t").true_los.visible_fraction == pytest.approx(1.0)
+    for x in (22.0, 24.0, 26.0):
+        moved = {"t": Pose(x, 12, 0, 90)}
+        assert world.miniatures(moved)["t"].pose.x == x
+        assert world.line_of_sight("v", "t", poses=moved).true_los.visible_fraction == pytest.approx(1.0)
