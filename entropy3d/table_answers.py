@@ -150,7 +150,8 @@ def start_sights(table: Sights, state: State, model_id: str, ruleset: Ruleset) -
     return StartSights(sees, seen_by)
 
 
-def told(table, state: State, action, facts: Facts | None, ruleset: Ruleset) -> Facts | StartSights | None:
+def with_table_answers(table, state: State, action, facts: Facts | None,
+                       ruleset: Ruleset) -> Facts | StartSights | None:
     """What resolve reads of ``action`` (checked, taken from ``state``): a ride's ``facts`` with the
     table's answers (the module's list), an activation's start the table's sights then; ``facts``
     as they are for anything else or with no table (then resolve sees nothing, as the table's

@@ -27,7 +27,7 @@ from entropy3d.rules.facts import Facts
 from entropy3d.rules.plan import SPENDS_THE_ACTIVATION
 from entropy3d.rules.state import State
 from entropy3d.rules.transition import ATTACK, MOVE, Action
-from entropy3d.table_answers import told
+from entropy3d.table_answers import with_table_answers
 
 
 class Producer(Protocol):
@@ -50,7 +50,7 @@ class Engine(Protocol):
     reads_rides: bool
     """It resolves a ride from the table's reading of it (``table.read_ride``), not the bare facts."""
     # reads_table_answers (optional, Entropy City's): its resolve reads the answers of the table it
-    # plays on (its ``table``) given with the facts (:func:`entropy3d.table_answers.told`)
+    # plays on (its ``table``) given with the facts (:func:`entropy3d.table_answers.with_table_answers`)
 
     def check(self, state: State, action: Action, table: Any = None) -> Action:
         """The action checked (with its move or its target), or IllegalPlanError naming the clause."""
@@ -63,9 +63,10 @@ class Engine(Protocol):
 @dataclass(frozen=True, eq=False)
 class Step:
     """One action taken: the checked action, what the producer found riding it (None for actions
-    that ride nothing), what the engine read (``reading``: the sighting of a shot's target, the
-    table's reading of a ride, or the bare facts), the rules' events and the states before and
-    after."""
+    that ride nothing; with the table's answers for an engine that ``reads_table_answers``), what
+    the engine read (``reading``: the sighting of a shot's target, the table's reading of a ride,
+    the facts, or what the table showed as an activation began), the rules' events and the states
+    before and after."""
 
     action: Action
     facts: Facts | None
@@ -90,7 +91,9 @@ def take(engine: Engine, state: State, action: Action, rng: np.random.Generator,
     """Check ``action`` against ``table`` (IllegalPlanError when refused), give the engine the facts
     it reads (``producer`` rides a move), and resolve it with ``rng``. ``table``: asked by the
     check (curbs, buildings, sight) and for the facts an engine that ``reads_sight`` or
-    ``reads_rides`` needs; None checks against no table."""
+    ``reads_rides`` needs; None checks against no table. An engine that ``reads_table_answers``
+    has its own ``table`` asked, before it resolves, what its resolve reads
+    (:func:`~entropy3d.table_answers.with_table_answers`)."""
     checked = engine.check(state, action, table)
     facts = None
     if checked.kind == ATTACK and engine.reads_sight:
@@ -98,12 +101,12 @@ def take(engine: Engine, state: State, action: Action, rng: np.random.Generator,
     elif checked.move is not None:
         facts = producer.ride(state, checked)
         if getattr(engine, "reads_table_answers", False):  # the answers its resolve reads, asked first
-            facts = told(engine.table, state, checked, facts, engine.ruleset)
+            facts = with_table_answers(engine.table, state, checked, facts, engine.ruleset)
         # an engine may name where a rule can stop a ride short (``ride_stop_in``, inches)
         reading = (table.read_ride(checked.model_id, facts, getattr(engine, "ride_stop_in", None))
                    if engine.reads_rides else facts)
     else:  # an activation's start reads what the table shows then (EC-STEALTH)
-        reading = told(engine.table, state, checked, None, engine.ruleset) if getattr(
+        reading = with_table_answers(engine.table, state, checked, None, engine.ruleset) if getattr(
             engine, "reads_table_answers", False) else None
     after, events = engine.resolve(state, checked, reading, rng)
     return Step(checked, facts, tuple(events), state, after, reading)

@@ -12,7 +12,7 @@ missions' scoring (:mod:`~entropy3d.rules.missions`).
 
 Facts complete before resolve, as the protocol wants them: the one path asks the table it was
 made with what resolve reads and hands the answers over with the facts
-(:func:`entropy3d.table_answers.told`): what a rider on overwatch sees of a ride
+(:func:`entropy3d.table_answers.with_table_answers`): what a rider on overwatch sees of a ride
 (:func:`~entropy3d.rules.stopped_guns.react`), where a ridden bike may rest
 (:func:`~entropy3d.rules.rest.settle`) and, as an activation begins, who sees whom of the Stealth
 riders (EC-STEALTH). Not yet: where a wreck may lie
@@ -42,18 +42,21 @@ from entropy3d.rules.transition import Action, TableChecks, check, resolve
 
 
 class EntropyCityEngine:
-    """Entropy City's rules (``ruleset``) on one table (``table``, asked by :meth:`resolve`; None:
-    no table, so nothing settles, no watcher sees and wrecks stay where they fell). ``gangs``: the
+    """Entropy City's rules (``ruleset``) on one table (``table``: the one path asks it before
+    :meth:`resolve` what a watcher sees, where a bike rests and who sees a Stealth rider, and
+    resolve itself asks it only where a wreck lies; None: no table, so nothing settles, no watcher
+    sees and wrecks stay where they fell). ``gangs``: the
     scene's gangs in its order (the roll-off's first die is the first gang's); empty: the order
     their models come in."""
 
-    #: what the one path hands :meth:`resolve` besides the producer's bare facts of a ride: nothing.
-    #: Its attacks are checked against what the attacker sees (the table's ``sight``, EC-COVER-1)
-    #: and resolved from the dice; its rides from the facts as the producer gives them.
+    #: no LOS sighting nor table reading of a ride in place of the facts: its attacks are checked
+    #: against what the attacker sees (the table's ``sight``, EC-COVER-1) and resolved from the
+    #: dice; its rides from the producer's facts ...
     reads_sight = False
     reads_rides = False
-    #: the one path asks its ``table`` what its resolve reads (sight, rest) and hands the
-    #: answers over with the facts (:func:`entropy3d.table_answers.told`); resolve asks no table
+    #: ... with the table's answers its resolve reads (overwatch sight, rest, Stealth), asked by
+    #: the one path first (:func:`entropy3d.table_answers.with_table_answers`); only where a wreck
+    #: lies is still asked during resolve (issue 44's next step)
     reads_table_answers = True
     #: its conditions are named in the rulebook's own words already (``bleeding``, ``stunned``)
     condition_words: Mapping[str, str] = {}

@@ -234,7 +234,7 @@ class Facts:
             if answer.pose == pose:
                 return answer
         raise ValueError(f"the facts hold no answer of the table's for a bike resting at {pose}: give them with "
-                         "entropy3d.table_answers.told")
+                         "entropy3d.table_answers.with_table_answers")
 
     def level_at(self, distance_in: float) -> tuple[np.ndarray, float]:
         """(x, y) and ground level at ``distance_in`` along the path (extended straight on)."""

@@ -172,7 +172,8 @@ def first_shot(state: State, watcher: ModelState, mover_id: str, trajectory: np.
             continue
         if sight is None:
             raise ValueError(f"the facts hold no sight of {mover_id} {progress:.1f}\" into its ride for "
-                             f"{watcher.id}, which is in range there: give them with entropy3d.table_answers.told")
+                             f"{watcher.id}, which is in range there: give them with "
+                             "entropy3d.table_answers.with_table_answers")
         flying = any(a <= progress < b for a, b in airborne)
         there = state.with_model(mover.but(pose=pose, air=AirTime(mover.speed, 0.0) if flying else None))
         looking = facing(watcher.pose, pose.xy)
@@ -217,7 +218,7 @@ def react(state: State, mover_id: str, facts: Facts, push: str, rng: np.random.G
             break
         if watcher.id not in facts.watched:
             raise ValueError(f"the facts hold no sight of {mover_id}'s ride for {watcher.id} on overwatch: "
-                             "give them with entropy3d.table_answers.told")
+                             "give them with entropy3d.table_answers.with_table_answers")
         found = first_shot(state, watcher, mover_id, facts.trajectory, facts.watched[watcher.id], ruleset, airborne)
         if found is None:
             continue

@@ -7,6 +7,7 @@
                                    v
                  producer.ride(state, action) --> Facts          (what happened on the table)
                                    |
+                 with_table_answers(table, ...) --> Facts + the table's answers (sight, rest)
                                    v
                  resolve(state, action, facts, rng, ruleset) --> (State, [Event])
 
@@ -324,7 +325,7 @@ def resolve(state: State, action: Action, facts: Facts | StartSights | None, rng
             ruleset: Ruleset, table: TableChecks | None = None) -> tuple[State, list[Event]]:
     """Apply a checked ``action`` and what a producer found riding it; returns the new state and
     the events, in order. Dice come from ``rng`` only. ``facts`` is None for actions that ride
-    nothing (activate, skip); what an enemy on overwatch saw of the ride is in them
+    nothing but an activation's start (skip, stop, focus); what an enemy on overwatch saw of the ride is in them
     (``facts.watched``, :func:`~entropy3d.rules.stopped_guns.react`), and what the table says of
     where the ridden bike may rest (``facts.rests``, :func:`settle`: never inside a solid, never
     floating); facts without them see nothing and leave the pose the ride gave. An activation's
@@ -332,6 +333,13 @@ def resolve(state: State, action: Action, facts: Facts | StartSights | None, rng
     EC-STEALTH; None: nothing seen). table: asked where
     a wreck may lie (EC-WOUND); None places wrecks without it.
     """
+    if table is not None and (isinstance(facts, Facts) and facts.rests is None
+                              or action.kind == ACTIVATE and not isinstance(facts, StartSights)):
+        # a table given but not its answers: resolve would play on as if it saw nothing (no
+        # overwatch shot, no rest, every Stealth rider unseen) where the one path's game would not
+        raise ValueError(f"resolve of {action.kind} by {action.model_id} was given a table but not the table's "
+                         "answers it reads: ask them first with entropy3d.table_answers.with_table_answers "
+                         "(game.step.take does), or give no table")
     action = stress_traits.with_trait_pushes(action, state, ruleset)  # EC-TRAIT: Rage Filled
     action = law.with_npc_pushes(action, state)  # EC-LAW: a police rider tests as an NPC
     # EC-TRAIT: every test of the rider's in this action (the pickup's too) rolls with the dice

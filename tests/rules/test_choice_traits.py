@@ -14,7 +14,7 @@ from entropy3d.geometry import Pose
 from entropy3d.rules.facts import Sight
 from entropy3d.rules.state import State
 from entropy3d.rules.transition import Action, check, resolve
-from entropy3d.table_answers import told
+from entropy3d.table_answers import with_table_answers
 from tests.rules.test_attacks import Table, armed, attack, side_by_side
 from tests.rules.test_transition import take
 
@@ -27,9 +27,10 @@ def with_traits(state, model_id, *traits, **changes):
 
 def activated(state, model_id, rules, table):
     """``model_id``'s activation begun with what ``table`` shows then (EC-STEALTH), asked before
-    resolve as the one path asks it (:func:`entropy3d.table_answers.told`)."""
+    resolve as the one path asks it (:func:`entropy3d.table_answers.with_table_answers`)."""
     start = Action.activate(model_id)
-    return resolve(state, start, told(table, state, start, None, rules), np.random.default_rng(0), rules, table)[0]
+    return resolve(state, start, with_table_answers(table, state, start, None, rules), np.random.default_rng(0),
+                   rules, table)[0]
 
 
 def declared(action, *traits):
@@ -298,7 +299,8 @@ def test_EC_STEALTH_a_watcher_that_did_not_see_the_rider_as_its_activation_began
     for at_start in (SeeingTable(), None):
         begun = activated(state, "h1", rules, at_start)
         checked = check(begun, Action.ride("h1", "s2: straight 12", "never"), rules)
-        facts = told(SeeingTable(), begun, checked, ridden(checked), rules)  # what the table shows the watcher
+        # what the table shows the watcher
+        facts = with_table_answers(SeeingTable(), begun, checked, ridden(checked), rules)
         after, events = resolve(begun, checked, facts, dice([9, 8, 7, 8]), rules, SeeingTable())
         outcomes.append((after.model("h1").wounds, after.model("k1").overwatch_push,
                          any(e.figures.get("overwatch") for e in events)))

@@ -1,7 +1,7 @@
 """Facts complete before resolve (issue 44): Entropy City's resolve asks no table.
 
 The one path (:func:`entropy3d.game.step.take`) asks the table the engine plays on what its
-resolve reads (:func:`entropy3d.table_answers.told`) and hands the answers over with the facts; the
+resolve reads (:func:`entropy3d.table_answers.with_table_answers`) and hands the answers over with the facts; the
 engine's ``resolve`` then decides from the state, the action, the facts and the dice alone. The
 table here answers while the path gathers facts and raises on every question while the engine
 resolves: on the old code resolve itself asked it (what a watcher on overwatch sees, EC-GUN-STOPPED;
@@ -107,3 +107,21 @@ def test_EC_STEALTH_who_saw_whom_as_the_activation_began_comes_from_the_facts(ru
     assert step.after.model("h1").unseen_at_start == ("k1",)
     assert step.after.model("k1").unseen_at_start == ("h1",)
     assert len(seeing.asked) == 2  # h1's look at k1, k1's look (all round) at h1
+
+
+def test_resolve_given_a_table_but_not_its_answers_says_so(rules, dice):
+    """The review of issue 44's step: resolve called with a table and the producer's bare facts
+    (no ``with_table_answers``) would play on as if the table showed nothing (the worked overwatch
+    ride above unshot, an activation's Stealth riders unseen) where the one path's game shoots:
+    it refuses, naming how to ask the answers, for a ride and for an activation's start."""
+    from entropy3d.rules.transition import check, resolve
+
+    state = begin(watching(), "h1", rules)
+    checked = check(state, Action.ride("h1", "s2: straight 12", "never"), rules)
+    with pytest.raises(ValueError, match="with_table_answers"):
+        resolve(state, checked, ridden(checked), dice([9, 8, 7, 8]), rules, SeeingTable())
+    with pytest.raises(ValueError, match="with_table_answers"):
+        resolve(watching(), Action.activate("h1"), None, np.random.default_rng(0), rules, SeeingTable())
+    # without a table it plays as a table-less game: nothing seen, no shot
+    after, events = resolve(state, checked, ridden(checked), dice([9, 8, 7, 8]), rules)
+    assert after.model("h1").wounds == 3 and not any(e.figures.get("overwatch") for e in events)

@@ -24,7 +24,7 @@ from entropy3d.rules.attacks import melee_setup, shot_tn
 from entropy3d.rules.facts import Sight
 from entropy3d.rules.state import AirTime, State
 from entropy3d.rules.transition import Action, check, resolve
-from entropy3d.table_answers import told
+from entropy3d.table_answers import with_table_answers
 from tests.rules.test_attacks import rider, side_by_side
 from tests.rules.test_transition import begin, ridden, take
 
@@ -70,10 +70,11 @@ def watching(push="never", **changes) -> State:
 
 def ride(state, plan, rules, dice, table, push="never"):
     """h1's activation starts and it rides ``plan``; resolved with what ``table`` shows of the
-    ride given with its facts (:func:`entropy3d.table_answers.told`, as the one path gives them)."""
+    ride given with its facts (:func:`entropy3d.table_answers.with_table_answers`, as the one path gives them)."""
     state = begin(state, "h1", rules)
     checked = check(state, Action.ride("h1", plan, push), rules)
-    return resolve(state, checked, told(table, state, checked, ridden(checked), rules), dice, rules, table)
+    answered = with_table_answers(table, state, checked, ridden(checked), rules)
+    return resolve(state, checked, answered, dice, rules, table)
 
 
 def test_EC_GUN_STOPPED_overwatch_is_a_stop_with_a_gun(rules):
