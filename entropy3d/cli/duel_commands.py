@@ -10,7 +10,7 @@ from typing import Optional, Tuple
 import typer
 
 from entropy3d.cli.app import app, clean_errors, fail
-from entropy3d.cli.sweep_commands import SWEEP_PRODUCERS, _need_dask
+from entropy3d.cli.sweep_commands import _need_dask, check_cluster_options
 
 
 @app.command()
@@ -42,12 +42,7 @@ def duel(
                        f"{', '.join(sorted(PLAYER_KINDS))}")
     if games < 1:
         raise fail(f"error: --games {games}: play at least 1 game (an even number plays each seed from both sides)")
-    if producer not in SWEEP_PRODUCERS:
-        raise fail(f"error: --producer {producer!r}: use one of {', '.join(SWEEP_PRODUCERS)}")
-    if scheduler is not None and workers is not None:
-        raise fail("error: --workers sizes the local cluster; with --scheduler the cluster has its own workers")
-    if scheduler is not None and not scheduler.startswith(("tcp://", "tls://")):
-        raise fail(f"error: --scheduler {scheduler!r}: give the scheduler's address as tcp://HOST:PORT")
+    check_cluster_options(producer, scheduler, workers)
     from entropy3d.scene import load_scene
 
     gangs = list(load_scene(scene).spec.gangs)  # a bad scene is reported before any worker starts

@@ -22,6 +22,17 @@ def _need_dask() -> None:
                    "install it with: pip install 'entropy3d[sweep]'") from None
 
 
+def check_cluster_options(producer: str, scheduler: str | None, workers: int | None) -> None:
+    """Refuse a producer, a scheduler address or a worker count a cluster of games cannot use
+    (sweep and duel), before anything is played."""
+    if producer not in SWEEP_PRODUCERS:
+        raise fail(f"error: --producer {producer!r}: use one of {', '.join(SWEEP_PRODUCERS)}")
+    if scheduler is not None and workers is not None:
+        raise fail("error: --workers sizes the local cluster; with --scheduler the cluster has its own workers")
+    if scheduler is not None and not scheduler.startswith(("tcp://", "tls://")):
+        raise fail(f"error: --scheduler {scheduler!r}: give the scheduler's address as tcp://HOST:PORT")
+
+
 @app.command()
 @clean_errors
 def sweep(
@@ -43,12 +54,7 @@ def sweep(
     replay and its summary rows (SQLite) in the results folder. Run it again to resume: a stored
     game is never played again. Game k of a scene is the same bytes as
     `entropy3d demo SCENE --seed SEED+k --turns T --producer P --replay FILE`."""
-    if producer not in SWEEP_PRODUCERS:
-        raise fail(f"error: --producer {producer!r}: use one of {', '.join(SWEEP_PRODUCERS)}")
-    if scheduler is not None and workers is not None:
-        raise fail("error: --workers sizes the local cluster; with --scheduler the cluster has its own workers")
-    if scheduler is not None and not scheduler.startswith(("tcp://", "tls://")):
-        raise fail(f"error: --scheduler {scheduler!r}: give the scheduler's address as tcp://HOST:PORT")
+    check_cluster_options(producer, scheduler, workers)
     stems: dict[str, Path] = {}
     for scene in scenes:
         other = stems.setdefault(scene.stem, scene)
