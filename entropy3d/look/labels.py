@@ -72,6 +72,26 @@ class _PlateLook:
         draw.text((x + self.pad - left, y + self.pad - top), name, font=self.face, fill=TEXT)
 
 
+def _placed_plates(draw: ImageDraw.ImageDraw, look: _PlateLook, width: int, height: int,
+                   plates: list[tuple[float, float, str, str]]) -> list[tuple[int, int, int, int]]:
+    """Where :func:`draw_plates` puts each plate: (x, y, plate width, plate height with its bar)."""
+    placed = []
+    for column, row, name, _ in plates:
+        w, h, _, _ = look.size(draw, name)
+        placed.append((min(max(int(column - w / 2), 0), width - w),
+                       min(max(int(row - h - look.bar), 0), height - h - look.bar), w, h + look.bar))
+    return placed
+
+
+def plate_boxes(shape: tuple[int, ...], plates: list[tuple[float, float, str, str]]) -> list[Box]:
+    """The boxes (left, top, right, bottom; pixels) :func:`draw_plates` would fill on a frame of
+    ``shape`` (height, width, ...), so words drawn before the plates can keep clear of them."""
+    height, width = shape[:2]
+    draw = ImageDraw.Draw(Image.new("RGB", (1, 1)))
+    return [(x, y, x + w, y + h) for x, y, w, h in _placed_plates(draw, _PlateLook.of(width, height), width, height,
+                                                                  plates)]
+
+
 def draw_plates(frame: np.ndarray, plates: list[tuple[float, float, str, str]]) -> np.ndarray:
     """``frame`` (a new array) with a name plate centred over each (column, row) pixel: the name
     on a dark plate with its gang's colour as a bar under it. A plate whose point is off the
@@ -80,10 +100,7 @@ def draw_plates(frame: np.ndarray, plates: list[tuple[float, float, str, str]]) 
     look = _PlateLook.of(width, height)
     image = Image.fromarray(np.asarray(frame, dtype=np.uint8))
     draw = ImageDraw.Draw(image, "RGBA")
-    for column, row, name, colour in plates:
-        w, h, _, _ = look.size(draw, name)
-        x = min(max(int(column - w / 2), 0), width - w)
-        y = min(max(int(row - h - look.bar), 0), height - h - look.bar)
+    for (x, y, _, _), (_, _, name, colour) in zip(_placed_plates(draw, look, width, height, plates), plates):
         look.draw(draw, x, y, name, colour)
     return np.asarray(image)
 

@@ -380,16 +380,24 @@ class ShortFilm(ReplayFilm):
     def _plates(self, frame: np.ndarray, activation, at: np.ndarray, fight) -> np.ndarray:
         """A name plate over the acting model (at ``at``, inches) and, while an attack is shown,
         over its target: who is who, without the full cut's panels."""
+        shown = self._plates_shown(activation, at, fight)
+        return labels.draw_plates(frame, shown) if shown else frame
+
+    def _plate_boxes(self, frame: np.ndarray, activation, at: np.ndarray, fight) -> list:
+        """The boxes (pixels) :meth:`_plates` fills on ``frame``: the attack's label keeps clear."""
+        return labels.plate_boxes(frame.shape, self._plates_shown(activation, at, fight))
+
+    def _plates_shown(self, activation, at: np.ndarray, fight) -> list[tuple[float, float, str, str]]:
+        """The plates of :meth:`_plates`: (column, row, name, gang colour) each."""
         plates = [(at, activation.model_id)]
         if fight is not None and fight.target in activation.state_before.models:
             target = activation.state_before.model(fight.target).pose
             plates.append((np.array([target.x, target.y, target.z]), fight.target))
         points = np.array([point + [0.0, 0.0, PLATE_HEIGHT_IN] for point, _ in plates])
         pixels = self.renderer.project(points)
-        shown = [(float(px), float(py), self._plate_name(activation.state_before.model(model)),
-                  self.colours.get(activation.state_before.model(model).gang, "#ffffff"))
-                 for (px, py), (_, model) in zip(pixels, plates) if np.isfinite(px) and np.isfinite(py)]
-        return labels.draw_plates(frame, shown) if shown else frame
+        return [(float(px), float(py), self._plate_name(activation.state_before.model(model)),
+                 self.colours.get(activation.state_before.model(model).gang, "#ffffff"))
+                for (px, py), (_, model) in zip(pixels, plates) if np.isfinite(px) and np.isfinite(py)]
 
     @staticmethod
     def _scored(activation, action, holding: bool) -> bool:

@@ -12,12 +12,12 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Collection
+from typing import Collection, Sequence
 
 import numpy as np
 from PIL import Image, ImageDraw
 
-from entropy3d.fonts import font
+from entropy3d.fonts import covered_by, font
 from entropy3d.geometry import Pose, pose_at
 from entropy3d.look.labels import text_unit
 from entropy3d.render.cameras import blocked
@@ -330,11 +330,14 @@ def stage_fight(renderer, view: FightView, i: int, start: int, takedown: int) ->
     return changed
 
 
-def draw_fight(frame: np.ndarray, view: FightView, pixels_of, takedown: bool, avoid=None) -> np.ndarray:
+def draw_fight(frame: np.ndarray, view: FightView, pixels_of, takedown: bool, avoid=None,
+               keep_clear: Sequence[tuple[float, float, float, float]] = ()) -> np.ndarray:
     """``frame`` with the attack's label beside the line's middle (``pixels_of``: table points (N,
     3) to pixel (column, row), the renderer's ``project``) and, for a takedown, its banner.
     avoid: (left, top, width, height) of a box the label and the banner must not cover (a jump's
-    inset)."""
+    inset). keep_clear: boxes (left, top, right, bottom) the label must not cover, the name plates
+    drawn after it: over a short line the label's place above its middle is the target's plate
+    ("snip Scale e: 100% visible" in the default demo's short cut), so it goes under the line."""
     height, width = frame.shape[:2]
     unit = text_unit(width, height)
     image = Image.fromarray(np.asarray(frame, dtype=np.uint8))
@@ -350,8 +353,19 @@ def draw_fight(frame: np.ndarray, view: FightView, pixels_of, takedown: bool, av
         y = float(np.clip(middle[1] - int(60 * unit), LABEL_BAND[0] * height, LABEL_BAND[1] * height))
         if avoid is not None and x + text_w + pad > avoid[0] and y - pad < avoid[1] + avoid[3]:
             x = min(x, avoid[0] - text_w - 2 * pad)  # beside the inset, not under it
+        def box_at(top: float) -> tuple[float, float, float, float]:
+            return (x - pad, top - pad * 0.6, x + text_w + pad, top + int(30 * unit))
+
+        def clear(top: float) -> bool:
+            return covered_by(box_at(top), keep_clear) is None
+
+        if not clear(y):  # under the line's middle, else above the plates in the way
+            lowest = height - int(30 * unit) - pad
+            tries = [min(middle[1] + int(40 * unit), lowest),
+                     min(b[1] for b in keep_clear) - int(30 * unit) - pad]
+            y = next((float(top) for top in tries if pad <= top <= lowest and clear(top)), y)
         colour = tuple(int(line_colour(view)[k:k + 2], 16) for k in (1, 3, 5))
-        label = (x - pad, y - pad * 0.6, x + text_w + pad, y + int(30 * unit))
+        label = box_at(y)
         draw.rounded_rectangle(label, radius=pad, fill=(12, 14, 18, 200), outline=colour + (255,),
                                width=max(1, int(2 * unit)))
         draw.text((x, y), text, font=face, fill=colour)

@@ -467,7 +467,8 @@ class ReplayFilm:
             profile = None if jump is None or own_shot else jump[1:]   # the jump's inset and its box
             if fighting:
                 frame = draw_fight(frame, fight, self.renderer.project, fight.taken_out and i >= takedown_frame,
-                                   None if profile is None else profile[1])
+                                   None if profile is None else profile[1],
+                                   self._plate_boxes(frame, activation, np.array([x, y, z], float), fight))
             frame = self._plates(frame, activation, np.array([x, y, z], float), fight if fighting else None)
             frame = draw_npc_tags(self, frame, activation, segment.action, np.array([x, y, z], float), holding,
                                   self._named(activation, fight if fighting else None))
@@ -535,8 +536,9 @@ class ReplayFilm:
             if self.hold_drift_deg_s or staged:
                 frame = self.renderer.render_to_array()
             self.shots.append((self.segments.index(segment), eye.copy(), shown_look.copy(), fov, point))
+            plates = self._plate_boxes(frame, activation, point, fight) if fight is not None else []
             shown = frame if fight is None else draw_fight(frame, fight, self.renderer.project,
-                                                           fight.taken_out and i >= takedown_frame)
+                                                           fight.taken_out and i >= takedown_frame, keep_clear=plates)
             shown = self._plates(shown, activation, point, fight)
             shown = draw_npc_tags(self, shown, activation, segment.action if action is not None else 0, point,
                                   True, self._named(activation, fight))
@@ -552,6 +554,10 @@ class ReplayFilm:
         """The frame with name plates over the models it names; the full cut names them in its
         panels instead, so it draws none."""
         return frame
+
+    def _plate_boxes(self, frame: np.ndarray, activation, at: np.ndarray, fight) -> list:
+        """The boxes (pixels) :meth:`_plates` fills on ``frame`` (none in the full cut)."""
+        return []
 
     def _named(self, activation, fight) -> frozenset[str]:
         """The models :meth:`_plates` names on a frame (none in the full cut)."""

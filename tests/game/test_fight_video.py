@@ -228,3 +228,29 @@ def test_a_sight_lines_label_names_the_weapon_in_words_not_by_its_id():
     shot = FightView("eye", "rat", "sniper_rifle", True, np.array([10.0, 2.0, 1.0]), np.array([40.0, 30.0, 1.0]),
                      0.75, True, False, None)
     assert label_text(shot) == "sniper rifle: 75% visible - in cover"
+
+
+def test_EC_ACT_ATTACK_the_attack_label_keeps_clear_of_the_name_plates():
+    """Clause: EC-ACT-ATTACK: the short cut names the attacker and its target with plates drawn
+    after the attack's label; over a short line the label's place (above the line's middle) was
+    the target's plate, and the plate hid the label's words ("snip Scale e: 100% visible", the
+    default demo's short cut at 52 s). Given the plates' boxes, the label goes under the line:
+    no pixel of its colour inside a plate box, and as many of them drawn as without the plates."""
+    from entropy3d.video.fight import FightView, draw_fight, line_colour
+
+    def pixels_of(points):  # table inches to pixels of a 640x360 frame, 10 px an inch
+        return np.asarray(points)[:, :2] * 10.0
+
+    shot = FightView("deadeye", "scale", "sniper_rifle", True, np.array([38.0, 16.0, 4.0]),
+                     np.array([28.0, 16.0, 1.0]), 1.0, True, False, None)
+    blank = np.zeros((360, 640, 3), np.uint8)
+    plain = draw_fight(blank, shot, pixels_of, takedown=False)
+    rows = np.flatnonzero((np.abs(plain.astype(int) - [int(line_colour(shot)[k:k + 2], 16) for k in (1, 3, 5)])
+                           .max(axis=2) < 40).any(axis=1))
+    label_rows = rows[rows < 150]  # the label stands above the line (at row 160)
+    plate = (250.0, float(label_rows.min()) - 4.0, 390.0, float(label_rows.max()) + 4.0)  # where the label was
+    inside = (slice(int(plate[1]), int(plate[3])), slice(int(plate[0]), int(plate[2])))
+    assert colour_pixels(plain[inside], line_colour(shot)) > 50  # the plate would hide it
+    kept = draw_fight(blank, shot, pixels_of, takedown=False, keep_clear=[plate])
+    assert colour_pixels(kept[inside], line_colour(shot)) == 0
+    assert colour_pixels(kept, line_colour(shot)) == pytest.approx(colour_pixels(plain, line_colour(shot)), rel=0.05)
