@@ -24,7 +24,7 @@ from entropy3d.render.cameras import occluder_mesh, rider_hidden
 from entropy3d.rules.law import scoring_gangs
 from entropy3d.rules.state import State
 from entropy3d.systems import find_system, played_system, words
-from entropy3d.video import hud, pacing
+from entropy3d.video import hud
 from entropy3d.video.director import (
     CameraRig,
     craned_up,
@@ -39,9 +39,10 @@ from entropy3d.video.director import (
 from entropy3d.video.ending import result_card
 from entropy3d.video.fall import FALL_RATE, FALL_ZOOM, fall_of, falling_frames, playback_frames, tumble_matrix
 from entropy3d.video.fight import TAKEDOWN_AFTER, draw_fight, fight_of, stage_fight
+from entropy3d.video.film_hud import FilmHud
 from entropy3d.video.jumpshot import ProfileInset, flight_window, inset_box, ride_clock
 from entropy3d.video.npc_tags import draw_npc_tags
-from entropy3d.video.pacing import QUIET_RATE, SystemPace, decisive, shown_by, system_pace
+from entropy3d.video.pacing import QUIET_RATE, SystemPace, decisive, system_pace
 from entropy3d.video.reveals import reveal_framing, show_revealed
 
 FORMATS = (".mp4", ".gif")
@@ -196,7 +197,7 @@ def replay_names(replay: Replay, table=None) -> words.Names:
     return words.Names.of_table(table if table is not None else load_scene(scene_file(replay)))
 
 
-class ReplayFilm:
+class ReplayFilm(FilmHud):
     """Draws the frames of one replay; iterate :meth:`frames` for (H, W, 3) uint8 images.
 
     hold_drift_deg_s: degrees a second the camera turns about what it looks at while a shot is
@@ -562,52 +563,6 @@ class ReplayFilm:
     def _named(self, activation, fight) -> frozenset[str]:
         """The models :meth:`_plates` names on a frame (none in the full cut)."""
         return frozenset()
-
-    def _revealed(self, info: hud.HudInfo, i: int) -> hud.HudInfo:
-        """``info`` as frame ``i`` of its segment shows it: a system's own game reveals more large
-        lines than the HUD keeps one by one (:meth:`SystemPace.revealed`)."""
-        if self.pace is None:
-            return info
-        return dataclasses.replace(info, lines=self.pace.revealed(info.lines, i / self.options.fps,
-                                                                  self.options.read_cps))
-
-    def _bike_line(self, bike, speed: int, stress: int, wounds: int, status: str, conditions=()) -> hud.BikeLine:
-        if not self.riders:
-            status = words.status_words(status, self.system.out_banner)
-        return hud.BikeLine(bike.id, self.words.rider_of_gang(bike.id), self.colours.get(bike.gang, "#ffffff"),
-                            speed, stress, bike.max_stress, wounds, status, tuple(conditions),
-                            figure_only=not self.riders)
-
-    def _skipped_hud(self, activation, bike, heading: str) -> hud.HudInfo:
-        now = activation.state_after.model(bike.id)
-        said = words.lines(activation.events, self.words) if self.pace is None else self.pace.lines(activation.events)
-        lines = tuple(said) or (
-            (f"{self.words.rider(bike.id)} skips this activation ({now.status.replace('_', ' ')})", ""),)
-        line = self._bike_line(bike, now.speed, now.stress, now.wounds, "skips")
-        return hud.HudInfo(heading, line, "", lines, self._score(activation.state_after))
-
-    def _hud(self, activation, action, bike, heading: str, t: float, holding: bool) -> hud.HudInfo:
-        state = activation.state_after if holding and action is activation.actions[-1] else activation.state_before
-        now = (pacing.seen_model(activation, action, holding) if not self.riders else None) or state.model(bike.id)
-        stress = action.stress_after if holding else action.stress_before
-        start = activation.events if action is activation.actions[0] else ()
-        # by its place in the activation: a forced move or a second attack shares its action's index
-        events = action_events(activation, activation.actions.index(action) if action in activation.actions else 0)
-        shown = list(events) if holding else shown_by(events, t, start)
-        status = "skips" if action.action.kind == "skip" else now.status if holding else (
-            "in the air" if bike.air is not None else "riding")
-        # an attack or a skip declares no speed: the rider's, as the record leaves it
-        speed = action.speed if action.action.plan is not None or action.model_after is None \
-            else action.model_after.speed
-        line = self._bike_line(bike, speed, stress, now.wounds, status, now.conditions)
-        # the replay keeps the activation's final score only: shown once no later action holds a key moment
-        later = activation.actions[activation.actions.index(action) + 1:] if action in activation.actions else ()
-        settled = holding and not any(words.is_key_moment(e) for step in later for e in step.events)
-        # before that, plus the points score events already told (never +0 under "+1 VP to Komodo")
-        score = self._score(activation.state_after) if settled else self._score(
-            pacing.score_base(self.replay, activation), pacing.told_points(activation, action, shown))
-        said = words.lines(shown, self.words) if self.pace is None else self.pace.action_lines(shown, action)
-        return hud.HudInfo(heading, line, action.plan, tuple(said), score)
 
     def _after_action(self, segment: Segment) -> State:
         activation = self.replay.activations[segment.activation]
