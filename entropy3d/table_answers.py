@@ -15,6 +15,9 @@ facts and the dice alone. Every answer is what the table shows, never what the r
   :func:`~entropy3d.rules.rest.settle` reads, EC-TER-BUILDING).
 - :func:`start_sights`: as a model's activation begins, what it sees of each enemy that may hide
   by Stealth and what each enemy on overwatch sees of it (EC-STEALTH).
+- :func:`wreck_answers`: once resolve has taken riders out, the spots around each where the
+  opponent may place its wreck: on the table and out of every solid, on the level under them
+  (what :func:`~entropy3d.rules.wrecks.place_wrecks` reads, EC-WOUND).
 
 Lengths are table inches.
 """
@@ -29,14 +32,22 @@ import numpy as np
 from entropy3d.geometry import BaseShape, Pose, normalize_deg
 from entropy3d.rules.choice_traits import stealth_covers, stealthy_enemies
 from entropy3d.rules.combat import gun_range_in
-from entropy3d.rules.facts import Facts, RestAnswer, Sight, StartSights
+from entropy3d.rules.facts import Facts, RestAnswer, Sight, StartSights, WreckSpots
 from entropy3d.rules.planner import PlannedMove
-from entropy3d.rules.rest import SEARCH_DIRECTIONS, SEARCH_RADIUS_IN, SEARCH_STEP_IN, RestChecks, stays_at
+from entropy3d.rules.rest import (
+    INSIDE_TOLERANCE_IN,
+    SEARCH_DIRECTIONS,
+    SEARCH_RADIUS_IN,
+    SEARCH_STEP_IN,
+    RestChecks,
+    stays_at,
+)
 from entropy3d.rules.riding import end_poses
 from entropy3d.rules.ruleset import Ruleset
 from entropy3d.rules.state import State
 from entropy3d.rules.stopped_guns import Sights, facing, ride_points, watchers
 from entropy3d.rules.transition import ACTIVATE
+from entropy3d.rules.wrecks import BASE_SAMPLES, wreck_spots, wrecks_wanted
 
 
 def watched_ride(table: Sights, state: State, mover_id: str, trajectory: np.ndarray, ruleset: Ruleset
@@ -164,3 +175,34 @@ def with_table_answers(table, state: State, action, facts: Facts | None,
         return facts
     return dataclasses.replace(facts, watched=watched_ride(table, state, action.model_id, facts.trajectory, ruleset),
                                rests=rests_of_ride(table, state, action.model_id, action.move, facts, ruleset))
+
+
+def wreck_spots_around(table: RestChecks, pose: Pose, base: BaseShape, ruleset: Ruleset) -> WreckSpots:
+    """What ``table`` says of the spots around ``pose`` where a wreck with ``base`` may be placed
+    (:func:`~entropy3d.rules.wrecks.wreck_spots`): whether ``pose``'s centre is off the table and,
+    for each spot, the spot on the level under it (its own height when within
+    :data:`~entropy3d.rules.rest.INSIDE_TOLERANCE_IN`) when the base there is on the table and out of
+    every solid, else None."""
+    answers: list[Pose | None] = []
+    for spot in wreck_spots(pose, ruleset):
+        outline = base.outline(spot, BASE_SAMPLES)
+        if bool(table.off_table(outline).any()):
+            answers.append(None)
+            continue
+        level = table.rest_level(spot.xy, spot.z)
+        if table.solid_under_base(outline, level) is not None:
+            answers.append(None)
+            continue
+        answers.append(Pose(spot.x, spot.y, spot.facing_deg, level) if abs(level - spot.z) > INSIDE_TOLERANCE_IN
+                       else spot)
+    return WreckSpots(pose, bool(table.off_table(pose.xy[None, :])[0]), tuple(answers))
+
+
+def wreck_answers(table, before: State, after: State, ruleset: Ruleset) -> dict[str, WreckSpots] | None:
+    """What :func:`~entropy3d.rules.wrecks.place_wrecks` reads once an action took ``before`` to
+    ``after``: for each rider it took out (:func:`~entropy3d.rules.wrecks.wrecks_wanted`), the
+    spots around where it went out (:func:`wreck_spots_around`); None with no table."""
+    if table is None:
+        return None
+    return {model.id: wreck_spots_around(table, model.pose, ruleset.base_for(model.bike_type), ruleset)
+            for model in wrecks_wanted(before, after)}

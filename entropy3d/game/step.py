@@ -27,7 +27,7 @@ from entropy3d.rules.facts import Facts
 from entropy3d.rules.plan import SPENDS_THE_ACTIVATION
 from entropy3d.rules.state import State
 from entropy3d.rules.transition import ATTACK, MOVE, Action
-from entropy3d.table_answers import with_table_answers
+from entropy3d.table_answers import with_table_answers, wreck_answers
 
 
 class Producer(Protocol):
@@ -51,6 +51,9 @@ class Engine(Protocol):
     """It resolves a ride from the table's reading of it (``table.read_ride``), not the bare facts."""
     # reads_table_answers (optional, Entropy City's): its resolve reads the answers of the table it
     # plays on (its ``table``) given with the facts (:func:`entropy3d.table_answers.with_table_answers`)
+    # places_wrecks (optional, Entropy City's): after resolve, its ``place_wrecks(before, after,
+    # answers)`` places the wreck of each rider taken out from what its ``table`` says of the spots
+    # around it (:func:`entropy3d.table_answers.wreck_answers`), as the opponent does at the table
 
     def check(self, state: State, action: Action, table: Any = None) -> Action:
         """The action checked (with its move or its target), or IllegalPlanError naming the clause."""
@@ -93,7 +96,9 @@ def take(engine: Engine, state: State, action: Action, rng: np.random.Generator,
     check (curbs, buildings, sight) and for the facts an engine that ``reads_sight`` or
     ``reads_rides`` needs; None checks against no table. An engine that ``reads_table_answers``
     has its own ``table`` asked, before it resolves, what its resolve reads
-    (:func:`~entropy3d.table_answers.with_table_answers`)."""
+    (:func:`~entropy3d.table_answers.with_table_answers`); one that ``places_wrecks`` then places
+    the wrecks of the riders the action took out from what its table says of the spots around
+    them (:func:`~entropy3d.table_answers.wreck_answers`, EC-WOUND)."""
     checked = engine.check(state, action, table)
     facts = None
     if checked.kind == ATTACK and engine.reads_sight:
@@ -109,6 +114,9 @@ def take(engine: Engine, state: State, action: Action, rng: np.random.Generator,
         reading = with_table_answers(engine.table, state, checked, None, engine.ruleset) if getattr(
             engine, "reads_table_answers", False) else None
     after, events = engine.resolve(state, checked, reading, rng)
+    if getattr(engine, "places_wrecks", False):  # EC-WOUND: the opponent places the wrecks it left
+        after, placed = engine.place_wrecks(state, after, wreck_answers(engine.table, state, after, engine.ruleset))
+        events = [*events, *placed]
     return Step(checked, facts, tuple(events), state, after, reading)
 
 

@@ -15,8 +15,9 @@ made with what resolve reads and hands the answers over with the facts
 (:func:`entropy3d.table_answers.with_table_answers`): what a rider on overwatch sees of a ride
 (:func:`~entropy3d.rules.stopped_guns.react`), where a ridden bike may rest
 (:func:`~entropy3d.rules.rest.settle`) and, as an activation begins, who sees whom of the Stealth
-riders (EC-STEALTH). Not yet: where a wreck may lie
-(:func:`~entropy3d.rules.wrecks.place_wrecks`) is still asked of the table during resolve.
+riders (EC-STEALTH). Once it has resolved, the opponent places the wreck of each rider it
+took out (:meth:`EntropyCityEngine.place_wrecks`, EC-WOUND) from what the table says of the spots
+around it, asked by the one path after resolve (:func:`entropy3d.table_answers.wreck_answers`).
 """
 
 from __future__ import annotations
@@ -31,21 +32,22 @@ from entropy3d.rules.ambush import interrupting
 from entropy3d.rules.attacks import weapon_and_shots
 from entropy3d.rules.corners import score_corners
 from entropy3d.rules.event import Event
-from entropy3d.rules.facts import Facts, StartSights
+from entropy3d.rules.facts import Facts, StartSights, WreckSpots
 from entropy3d.rules.kick import KICK, parse_kick
 from entropy3d.rules.law import law_enters
 from entropy3d.rules.ruleset import Ruleset
 from entropy3d.rules.rulings_beside import apply_ruling
 from entropy3d.rules.speeds import Activator, activation_order, roll_off
 from entropy3d.rules.state import State, TurnStart
-from entropy3d.rules.transition import Action, TableChecks, check, resolve
+from entropy3d.rules.transition import ACTIVATE, Action, TableChecks, check, resolve
+from entropy3d.rules.wrecks import place_wrecks
 
 
 class EntropyCityEngine:
     """Entropy City's rules (``ruleset``) on one table (``table``: the one path asks it before
     :meth:`resolve` what a watcher sees, where a bike rests and who sees a Stealth rider, and
-    resolve itself asks it only where a wreck lies; None: no table, so nothing settles, no watcher
-    sees and wrecks stay where they fell). ``gangs``: the
+    after it where a wreck may lie; None: no table, so nothing settles, no watcher sees and wrecks
+    lie where their riders fell). ``gangs``: the
     scene's gangs in its order (the roll-off's first die is the first gang's); empty: the order
     their models come in."""
 
@@ -55,9 +57,11 @@ class EntropyCityEngine:
     reads_sight = False
     reads_rides = False
     #: ... with the table's answers its resolve reads (overwatch sight, rest, Stealth), asked by
-    #: the one path first (:func:`entropy3d.table_answers.with_table_answers`); only where a wreck
-    #: lies is still asked during resolve (issue 44's next step)
+    #: the one path first (:func:`entropy3d.table_answers.with_table_answers`); then the wrecks of
+    #: the riders it took out are placed (:meth:`place_wrecks`) from the table's answers of the
+    #: spots around them (:func:`entropy3d.table_answers.wreck_answers`)
     reads_table_answers = True
+    places_wrecks = True
     #: its conditions are named in the rulebook's own words already (``bleeding``, ``stunned``)
     condition_words: Mapping[str, str] = {}
 
@@ -152,8 +156,23 @@ class EntropyCityEngine:
                 rng: np.random.Generator) -> tuple[State, list[Event]]:
         """Apply a checked ``action`` with what the producer found riding it and the table's answers
         (``facts``; for an activation's start what the table showed then; None for an action that
-        rides nothing) and the dice of ``rng``: the next state and its events."""
-        return resolve(state, action, facts, rng, self.ruleset, self.table)
+        rides nothing) and the dice of ``rng``: the next state and its events. The wrecks of the
+        riders it took out are not yet placed (:meth:`place_wrecks`)."""
+        if self.table is not None and (isinstance(facts, Facts) and facts.rests is None
+                                       or action.kind == ACTIVATE and not isinstance(facts, StartSights)):
+            # a table but not its answers: resolve would play on as if it saw nothing (no overwatch
+            # shot, no rest, every Stealth rider unseen) where the one path's game would not
+            raise ValueError(f"resolve of {action.kind} by {action.model_id} was given the bare facts of a game "
+                             "on a table, not the table's answers it reads: ask them first with "
+                             "entropy3d.table_answers.with_table_answers (game.step.take does)")
+        return resolve(state, action, facts, rng, self.ruleset)
+
+    def place_wrecks(self, before: State, after: State, answers: Mapping[str, WreckSpots] | None
+                     ) -> tuple[State, list[Event]]:
+        """``after`` (resolved from ``before``) with the wreck of each rider it took out placed by
+        the opponent (EC-WOUND), from what the table says of the spots around each (``answers``:
+        model id -> :class:`~entropy3d.rules.facts.WreckSpots`; None: no table), and the events."""
+        return place_wrecks(before, after, self.ruleset, answers)
 
     def test_odds(self, tn: int, stress: int):
         """The exact :class:`~entropy3d.rules.odds.Odds` of a test at ``tn`` taken at ``stress``,
@@ -167,4 +186,4 @@ class EntropyCityEngine:
                      clauses: Sequence[str], rider: str) -> tuple[State, list[Event]]:
         """A ruling of the rulebook played beside this one on ``rider``'s ride, applied to
         ``model_id`` the Entropy City way (:func:`~entropy3d.rules.rulings_beside.apply_ruling`)."""
-        return apply_ruling(state, model_id, wounds, speed_change_kph, why, clauses, rider, self.ruleset, self.table)
+        return apply_ruling(state, model_id, wounds, speed_change_kph, why, clauses, rider, self.ruleset)

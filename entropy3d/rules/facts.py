@@ -142,6 +142,21 @@ class RestAnswer:
     clear: tuple[Pose, float, bool] | None = None
 
 
+@dataclass(frozen=True)
+class WreckSpots:
+    """What the table says of the spots around ``pose`` where a wreck may be placed
+    (:func:`entropy3d.rules.wrecks.wreck_spots`, in that order; :func:`entropy3d.table_answers.wreck_spots_around`).
+
+    off_table: the base centre at ``pose`` is off the table (over its edge): no wreck lies on it.
+    spots: for each spot, the spot on the level under it when a wreck's base there is on the
+    table and out of every solid, else None. Other bases and wrecks are the rules' to check.
+    """
+
+    pose: Pose
+    off_table: bool
+    spots: tuple[Pose | None, ...]
+
+
 @dataclass(frozen=True, eq=False)
 class Facts:
     """Everything a producer found in one ride.

@@ -18,7 +18,7 @@ from entropy3d.rules.event import Event
 from entropy3d.rules.missions import score_taken_out
 from entropy3d.rules.ruleset import Ruleset
 from entropy3d.rules.state import OUT, State
-from entropy3d.rules.transition import TableChecks, aftermath
+from entropy3d.rules.transition import aftermath
 from entropy3d.units import KPH_PER_M_S
 
 #: the kind of action a ruling is applied in, for the missions told of what it did
@@ -34,7 +34,7 @@ def move_change_in(speed_change_kph: float, ruleset: Ruleset) -> float:
 
 
 def apply_ruling(state: State, model_id: str, wounds: int, speed_change_kph: float, why: str,
-                 clauses: Sequence[str], rider: str, ruleset: Ruleset, table: TableChecks | None = None
+                 clauses: Sequence[str], rider: str, ruleset: Ruleset
                  ) -> tuple[State, list[Event]]:
     """``model_id`` loses ``wounds`` (at 0 it is out of the game, EC-WOUND) and its next move may
     ride ``speed_change_kph`` of an action's distance further (less when negative), as the rulings
@@ -65,4 +65,4 @@ def apply_ruling(state: State, model_id: str, wounds: int, speed_change_kph: flo
     by_gang = state.model(rider).gang
     if out:
         after = score_taken_out(after, hit, by_gang if by_gang != model.gang else None, ruleset)
-    return aftermath(state, after, RULING, rider, [event], ruleset, table)
+    return aftermath(state, after, RULING, rider, [event], ruleset)

@@ -10,11 +10,16 @@
                  with_table_answers(table, ...) --> Facts + the table's answers (sight, rest)
                                    v
                  resolve(state, action, facts, rng, ruleset) --> (State, [Event])
+                                   |
+                 wreck_answers(table, ...) --> the spots around each rider it took out
+                                   v
+                 wrecks.place_wrecks(before, after, ruleset, answers) --> (State, [Event])
 
 :func:`check` says whether an action is legal and describes it; it changes nothing and rolls no
 dice (as python-chess keeps ``is_legal`` apart from ``push``). :func:`resolve` applies a checked
 action and what a producer found riding it; it is the only function that makes a new
-:class:`~entropy3d.rules.state.State`. Every caller (the ``activate`` command, the automatic
+:class:`~entropy3d.rules.state.State` but for the opponent's placing of the wrecks it left
+(:func:`~entropy3d.rules.wrecks.place_wrecks`, EC-WOUND). Every caller (the ``activate`` command, the automatic
 and scripted players, the viewer, sweeps) goes this way, whichever producer rides the move.
 Where a rule is decided: :mod:`entropy3d.rules.riding` walks the facts and calls the
 clause-named deciders in :mod:`entropy3d.rules.events` (``resolve_crash`` EC-COL-*,
@@ -50,7 +55,6 @@ from entropy3d.rules import (
     stopped_guns,
     stress_traits,
     traps,
-    wrecks,
 )
 from entropy3d.rules.attacks import (
     ATTACK_BACK,
@@ -84,10 +88,9 @@ ACTIVATE, MOVE, SKIP, FORCED, ATTACK, END, WATCH = "activate", "move", "skip", "
 KINDS = (ACTIVATE, MOVE, SKIP, FORCED, ATTACK, END, WATCH)
 
 
-class TableChecks(TableProbe, wrecks.WreckChecks, WalkProbe, KickChecks, Protocol):
-    """What :func:`check` asks the table beyond the planner's questions, and where :func:`resolve`
-    places a wreck (EC-WOUND: the one question resolve still asks it; the others' answers come with
-    the facts, :mod:`entropy3d.table_answers`)."""
+class TableChecks(TableProbe, WalkProbe, KickChecks, Protocol):
+    """What :func:`check` asks the table beyond the planner's questions (what :func:`resolve`
+    reads of it comes with the facts, :mod:`entropy3d.table_answers`)."""
 
     def edge_crossed(self, path: np.ndarray) -> tuple[str, str] | None:
         """The first table edge the path leaves the table over, and its kind (open or cliff)."""
@@ -322,7 +325,7 @@ def check(state: State, action: Action, ruleset: Ruleset, table: TableChecks | N
 
 
 def resolve(state: State, action: Action, facts: Facts | StartSights | None, rng: np.random.Generator,
-            ruleset: Ruleset, table: TableChecks | None = None) -> tuple[State, list[Event]]:
+            ruleset: Ruleset) -> tuple[State, list[Event]]:
     """Apply a checked ``action`` and what a producer found riding it; returns the new state and
     the events, in order. Dice come from ``rng`` only. ``facts`` is None for actions that ride
     nothing but an activation's start (skip, stop, focus); what an enemy on overwatch saw of the ride is in them
@@ -330,16 +333,9 @@ def resolve(state: State, action: Action, facts: Facts | StartSights | None, rng
     where the ridden bike may rest (``facts.rests``, :func:`settle`: never inside a solid, never
     floating); facts without them see nothing and leave the pose the ride gave. An activation's
     start reads what the table showed then instead (:class:`~entropy3d.rules.facts.StartSights`,
-    EC-STEALTH; None: nothing seen). table: asked where
-    a wreck may lie (EC-WOUND); None places wrecks without it.
+    EC-STEALTH; None: nothing seen). The riders it takes out are left for the opponent to place
+    their wrecks (:func:`~entropy3d.rules.wrecks.place_wrecks`, EC-WOUND).
     """
-    if table is not None and (isinstance(facts, Facts) and facts.rests is None
-                              or action.kind == ACTIVATE and not isinstance(facts, StartSights)):
-        # a table given but not its answers: resolve would play on as if it saw nothing (no
-        # overwatch shot, no rest, every Stealth rider unseen) where the one path's game would not
-        raise ValueError(f"resolve of {action.kind} by {action.model_id} was given a table but not the table's "
-                         "answers it reads: ask them first with entropy3d.table_answers.with_table_answers "
-                         "(game.step.take does), or give no table")
     action = stress_traits.with_trait_pushes(action, state, ruleset)  # EC-TRAIT: Rage Filled
     action = law.with_npc_pushes(action, state)  # EC-LAW: a police rider tests as an NPC
     # EC-TRAIT: every test of the rider's in this action (the pickup's too) rolls with the dice
@@ -357,7 +353,7 @@ def resolve(state: State, action: Action, facts: Facts | StartSights | None, rng
         plan_action = action.plan.action if action.kind == MOVE and action.plan is not None else None
         after, freed = npc_actions.free_the_npc(state, after, action.model_id, plan_action, rng, ruleset)
         events = events + freed
-    after, events = aftermath(state, after, action.kind, action.model_id, events, ruleset, table,
+    after, events = aftermath(state, after, action.kind, action.model_id, events, ruleset,
                               facts.trajectory if isinstance(facts, Facts) else None)
     after, raced = race.pass_checkpoints(after, action.model_id, facts, events, ruleset)  # EC-MISSION-HOON
     events = events + raced
@@ -371,24 +367,23 @@ def resolve(state: State, action: Action, facts: Facts | StartSights | None, rng
 
 
 def aftermath(before: State, after: State, kind: str, actor: str, events: list[Event], ruleset: Ruleset,
-              table: TableChecks | None, trajectory: np.ndarray | None = None) -> tuple[State, list[Event]]:
+              trajectory: np.ndarray | None = None) -> tuple[State, list[Event]]:
     """What follows ``events`` of an action of ``kind`` by ``actor`` that took ``before`` to
-    ``after`` (``trajectory``: its ride's rows, None when nothing was ridden): a wreck for each
-    model it took out (EC-WOUND), then the missions' packages, VIPs, items and NPCs (EC-MISSION-*),
-    and what each rider has done, which the Law reads (EC-LAW). ``events`` with those that followed."""
-    after, placed = wrecks.place_wrecks(before, after, ruleset, table)
+    ``after`` (``trajectory``: its ride's rows, None when nothing was ridden): the missions'
+    packages, VIPs, items and NPCs (EC-MISSION-*), and what each rider has done, which the Law
+    reads (EC-LAW). ``events`` with those that followed."""
     after, scored = missions.carry_packages(after, events)  # EC-MISSION-PACKAGE
     after, taken = take_down_vips(before, after, actor, events, ruleset)  # EC-MISSION-VIP
     after, carried = grab.carry_items(before, after, kind, actor, events, ruleset)  # EC-MISSION-GRAB
     # EC-MISSION-JAIL, EC-MISSION-RESCUE: a holder escapes, delivers, loses or drops its NPC
     after, npcs = npc_actions.carry_npcs(after, actor, kind, events, trajectory, ruleset)
     after = law.tally_impact(before, after, actor, events)  # EC-LAW: what each rider has done
-    return after, events + placed + scored + taken + carried + npcs
+    return after, events + scored + taken + carried + npcs
 
 
 def _resolve(state: State, action: Action, facts: Facts | StartSights | None, rng: np.random.Generator,
              ruleset: Ruleset) -> tuple[State, list[Event]]:
-    """:func:`resolve` before the wrecks are placed, the actor's attack allowance kept
+    """:func:`resolve` before the missions' aftermath, the actor's attack allowance kept
     (:func:`_attack_allowance`); ``action.push`` carries the declared traits' dice choices."""
     after, events = _apply(state, action, facts, rng, ruleset)
     after, said = choice_traits.after_action(after, action.kind, action.model_id, events, ruleset)  # EC-TRAIT
@@ -444,7 +439,7 @@ def _attack_allowance(before: ModelState, action: Action, state: State, events: 
 
 def _apply(state: State, action: Action, facts: Facts | StartSights | None, rng: np.random.Generator,
            ruleset: Ruleset) -> tuple[State, list[Event]]:
-    """What ``action`` does to the state, before the attack allowance and the wrecks."""
+    """What ``action`` does to the state, before the attack allowance and the missions' aftermath."""
     model = state.model(action.model_id)
     if action.kind == ACTIVATE:
         state, events = begin_activation(state, model.id, ruleset)

@@ -1,40 +1,35 @@
 """Wrecks (EC-WOUND): a rider taken out leaves a wreck, placed by the opponent within 3" of
 where it was, and the wreck is scenery from then on.
 
-:func:`place_wrecks` runs after every action (:func:`entropy3d.rules.transition.resolve`): each
-rider that went out in it (no wounds left, a failed remount) and is still over the table gets a
-:class:`~entropy3d.rules.state.Wreck` in the state and a ``wreck`` event. How the opponent
-chooses is the rules data's option ``wreck_placement`` (``obstruct``: where it gets most in the
-way of the taken-out rider's gang; ``where_it_was``). From then on the producers put the wreck in
-the way of rides (:func:`entropy3d.scene.probe.models_in_the_way`; a ride into it is a crash,
-EC-COL-1, like any solid scenery) and line of sight sees it (:mod:`entropy3d.game.tableview`).
-The table answers through :class:`WreckChecks`; lengths are table inches.
+The opponent places the wrecks once an action has been resolved, as at the table: the one path
+(:func:`entropy3d.game.step.take`) asks the engine which riders went out (:func:`wrecks_wanted`),
+asks the table what it says of the spots around each (:class:`~entropy3d.rules.facts.WreckSpots`,
+:func:`entropy3d.table_answers.wreck_answers`) and then :func:`place_wrecks` gives each a
+:class:`~entropy3d.rules.state.Wreck` in the state and a ``wreck`` event, from those answers
+alone. How the opponent chooses is the rules data's option ``wreck_placement`` (``obstruct``:
+where it gets most in the way of the taken-out rider's gang; ``where_it_was``). From then on the
+producers put the wreck in the way of rides (:func:`entropy3d.scene.probe.models_in_the_way`; a
+ride into it is a crash, EC-COL-1, like any solid scenery) and line of sight sees it
+(:mod:`entropy3d.game.tableview`). Lengths are table inches.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import math
-from typing import Protocol
+from typing import Mapping
 
 import numpy as np
 
 from entropy3d.geometry import BaseShape, Pose
 from entropy3d.rules.event import Event
-from entropy3d.rules.rest import INSIDE_TOLERANCE_IN, RestChecks
+from entropy3d.rules.facts import WreckSpots
 from entropy3d.rules.ruleset import Ruleset
 from entropy3d.rules.state import OUT, ModelState, State, Wreck
 
 OBSTRUCT, WHERE_IT_WAS = "obstruct", "where_it_was"
 #: outline points of a base when testing whether two bases overlap
 BASE_SAMPLES = 48
-
-
-class WreckChecks(RestChecks, Protocol):
-    """What :func:`place_wrecks` asks the table (:class:`entropy3d.scene.probe.SceneProbe`)."""
-
-    def off_table(self, points: np.ndarray, margin: float = 0.0) -> np.ndarray:
-        """Mask of (N, 2) points less than ``margin`` inches inside the table's outline."""
 
 
 def wreck_id(model_id: str) -> str:
@@ -48,28 +43,40 @@ def wreck_base(state: State, wreck: Wreck, ruleset: Ruleset) -> BaseShape:
     return ruleset.base_for(state.model(wreck.model_id).bike_type)
 
 
-def place_wrecks(before: State, after: State, ruleset: Ruleset, table: WreckChecks | None = None
+def _gone(before: State, after: State) -> list[ModelState]:
+    """The models in play in ``before`` that are out in ``after`` and have no wreck yet."""
+    wrecked = {w.model_id for w in after.wrecks}
+    return [model for model in after.models.values()
+            if model.status == OUT and model.id not in wrecked  # most models, every action: asked first
+            and (was := before.models.get(model.id)) is not None and was.in_play]
+
+
+def wrecks_wanted(before: State, after: State) -> list[ModelState]:
+    """The riders (on a bike) that went out between ``before`` and ``after`` and have no wreck
+    yet, in ``after``'s order: the spots around each are what the table is asked before
+    :func:`place_wrecks`."""
+    return [model for model in _gone(before, after) if not model.on_foot]
+
+
+def place_wrecks(before: State, after: State, ruleset: Ruleset, answers: Mapping[str, WreckSpots] | None = None
                  ) -> tuple[State, list[Event]]:
     """``after`` with a wreck for every rider that went out between ``before`` and it (EC-WOUND),
-    and the ``wreck`` events. A rider whose base centre is off the table (over the cliff edge,
-    EC-COL-EDGE) leaves none on it. table: None places without asking about solids and edges."""
+    and the ``wreck`` events. ``answers``: what the table says of the spots around each of
+    :func:`wrecks_wanted` (model id -> :class:`~entropy3d.rules.facts.WreckSpots`); a rider whose
+    base centre is off the table (over the cliff edge, EC-COL-EDGE) leaves none on it. None: no
+    table, every spot on the table and clear of it."""
     events: list[Event] = []
-    wrecked = {w.model_id for w in after.wrecks}
-    for model in after.models.values():
-        if model.status != OUT:  # most models, every action: asked first
-            continue
-        was = before.models.get(model.id)
-        if was is None or not was.in_play or model.id in wrecked:
-            continue
+    for model in _gone(before, after):
         if model.on_foot:  # DECISION: a figure on foot has no bike to leave as a wreck
             events.append(Event("wreck", model.id, "taken out on foot: no bike, no wreck (EC-WOUND)",
                                 clauses=("EC-WOUND",), figures={"no_wreck": "on_foot"}))
             continue
-        if table is not None and bool(table.off_table(model.pose.xy[None, :])[0]):
+        around = untabled(model.pose, ruleset) if answers is None else _answer(answers, model)
+        if around.off_table:
             events.append(Event("wreck", model.id, "out over the table's edge: no wreck on the table (EC-WOUND)",
                                 clauses=("EC-WOUND",), figures={"no_wreck": "off_table"}))
             continue
-        pose, why = choose_wreck_pose(after, model, ruleset, table)
+        pose, why = choose_wreck_pose(after, model, ruleset, around)
         wreck = Wreck(wreck_id(model.id), model.id, pose)
         after = dataclasses.replace(after, wrecks=after.wrecks + (wreck,))
         moved = math.hypot(pose.x - model.pose.x, pose.y - model.pose.y)
@@ -79,6 +86,20 @@ def place_wrecks(before: State, after: State, ruleset: Ruleset, table: WreckChec
             figures={"wreck": wreck.id, "x": pose.x, "y": pose.y, "z": pose.z, "facing_deg": pose.facing_deg,
                      "moved_in": moved, "placement": str(ruleset.option("wreck_placement"))}))
     return after, events
+
+
+def _answer(answers: Mapping[str, WreckSpots], model: ModelState) -> WreckSpots:
+    """The table's answer for ``model``'s spots, asked where it went out."""
+    around = answers.get(model.id)
+    if around is None or around.pose != model.pose:
+        raise ValueError(f"the table's answers hold no wreck spots around {model.id} at {model.pose}: ask them "
+                         "with entropy3d.table_answers.wreck_answers after resolve (game.step.take does)")
+    return around
+
+
+def untabled(pose: Pose, ruleset: Ruleset) -> WreckSpots:
+    """The spots around ``pose`` with no table asked: all on the table and clear of it, as given."""
+    return WreckSpots(pose, False, tuple(wreck_spots(pose, ruleset)))
 
 
 def wreck_spots(pose: Pose, ruleset: Ruleset) -> list[Pose]:
@@ -103,9 +124,10 @@ def _overlaps(pose: Pose, base: BaseShape, other: Pose, other_base: BaseShape) -
 
 
 def clear_spot(spot: Pose, base: BaseShape, state: State, model_id: str, ruleset: Ruleset,
-               table: WreckChecks | None) -> Pose | None:
-    """``spot`` standing on the level under it when a wreck's base there is clear: on the table,
-    out of every solid, off every riding model's base and every wreck; else None."""
+               on_table: Pose | None) -> Pose | None:
+    """``spot`` as the table left it (``on_table``: on the level under it, None when the base is
+    off the table or in a solid there) when a wreck's base there is also off every riding
+    model's base and every wreck; else None."""
     for other in state.models.values():
         if other.id != model_id and other.in_play and _overlaps(spot, base, other.pose,
                                                                 ruleset.base_for(other.bike_type)):
@@ -113,15 +135,7 @@ def clear_spot(spot: Pose, base: BaseShape, state: State, model_id: str, ruleset
     for wreck in state.wrecks:
         if _overlaps(spot, base, wreck.pose, wreck_base(state, wreck, ruleset)):
             return None
-    if table is None:
-        return spot
-    outline = base.outline(spot, BASE_SAMPLES)
-    if bool(table.off_table(outline).any()):
-        return None
-    level = table.rest_level(spot.xy, spot.z)
-    if table.solid_under_base(outline, level) is not None:
-        return None
-    return Pose(spot.x, spot.y, spot.facing_deg, level) if abs(level - spot.z) > INSIDE_TOLERANCE_IN else spot
+    return on_table
 
 
 def obstruction_in(xy: np.ndarray, state: State, gang: str, ruleset: Ruleset) -> float:
@@ -139,9 +153,10 @@ def obstruction_in(xy: np.ndarray, state: State, gang: str, ruleset: Ruleset) ->
     return best
 
 
-def choose_wreck_pose(state: State, model: ModelState, ruleset: Ruleset, table: WreckChecks | None
+def choose_wreck_pose(state: State, model: ModelState, ruleset: Ruleset, around: WreckSpots
                       ) -> tuple[Pose, str]:
-    """Where the opponent places ``model``'s wreck, and why, in words (option ``wreck_placement``).
+    """Where the opponent places ``model``'s wreck, and why, in words (option ``wreck_placement``),
+    from what the table says of the spots ``around`` it.
 
     ``obstruct``: of the clear spots (:func:`wreck_spots`, :func:`clear_spot`), the one nearest a
     riding gang-mate's next line (:func:`obstruction_in`), the nearer to where it was on a tie;
@@ -150,8 +165,8 @@ def choose_wreck_pose(state: State, model: ModelState, ruleset: Ruleset, table: 
     """
     base = ruleset.base_for(model.bike_type)
     choice = ruleset.option("wreck_placement")
-    placed = [(k, clear_spot(spot, base, state, model.id, ruleset, table))
-              for k, spot in enumerate(wreck_spots(model.pose, ruleset))]
+    placed = [(k, clear_spot(spot, base, state, model.id, ruleset, on_table))
+              for k, (spot, on_table) in enumerate(zip(wreck_spots(model.pose, ruleset), around.spots))]
     clear = [(k, spot) for k, spot in placed if spot is not None]
     if not clear:
         return model.pose, "where it was: no clear spot within reach"

@@ -54,7 +54,7 @@ def test_EC_WOUND_EC_COL_1_a_ride_into_a_wreck_is_a_scenery_crash(crossroads, pr
     assert [(c.piece_id, c.kind) for c in facts.contacts] == [("wreck_hades_2", "wreck")]
     assert 2.0 < facts.contacts[0].progress_in < 3.5
     answered = with_table_answers(view, blocked_state, action, facts, table.ruleset)  # as the one path asks them
-    after, events = resolve(blocked_state, action, answered, np.random.default_rng(3), table.ruleset, view)
+    after, events = resolve(blocked_state, action, answered, np.random.default_rng(3), table.ruleset)
     crash = next(e for e in events if e.kind == "crash")
     assert crash.piece == "wreck_hades_2" and "EC-COL-1" in crash.clauses and "hit wreck 'wreck_hades_2'" in crash.text
     assert after.model("hades_1").pose.x < 14.5 - 1.4

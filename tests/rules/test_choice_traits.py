@@ -30,7 +30,7 @@ def activated(state, model_id, rules, table):
     resolve as the one path asks it (:func:`entropy3d.table_answers.with_table_answers`)."""
     start = Action.activate(model_id)
     return resolve(state, start, with_table_answers(table, state, start, None, rules), np.random.default_rng(0),
-                   rules, table)[0]
+                   rules)[0]
 
 
 def declared(action, *traits):
@@ -301,7 +301,7 @@ def test_EC_STEALTH_a_watcher_that_did_not_see_the_rider_as_its_activation_began
         checked = check(begun, Action.ride("h1", "s2: straight 12", "never"), rules)
         # what the table shows the watcher
         facts = with_table_answers(SeeingTable(), begun, checked, ridden(checked), rules)
-        after, events = resolve(begun, checked, facts, dice([9, 8, 7, 8]), rules, SeeingTable())
+        after, events = resolve(begun, checked, facts, dice([9, 8, 7, 8]), rules)
         outcomes.append((after.model("h1").wounds, after.model("k1").overwatch_push,
                          any(e.figures.get("overwatch") for e in events)))
     assert outcomes == [(2, None, True), (3, "never", False)]

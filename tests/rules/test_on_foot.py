@@ -17,6 +17,7 @@ from entropy3d.rules.speeds import Activator, activation_order
 from entropy3d.rules.state import ModelState, State
 from entropy3d.rules.transition import Action, check, resolve
 from entropy3d.rules.walking import plan_walk
+from entropy3d.rules.wrecks import place_wrecks
 from tests.rules.test_attacks import armed
 
 
@@ -183,6 +184,7 @@ def test_EC_GUN_1_EC_COVER_1_a_model_on_foot_is_shot_like_a_rider(rules, dice):
     assert events[0].figures["tn"] == 18 and after.model("f1").wounds == 2
     out, events = resolve(state, check(armed(state, "k1"), shot, rules, SeeingTable(Sight(0.6, True, 10.0))), None,
                           dice([9, 9, 2, 3]), rules)
+    out, events = place_wrecks(state, out, rules)  # the opponent's placing, once the shot is resolved
     assert out.model("f1").status == "out" and not out.wrecks  # DECISION: no bike, no wreck (EC-WOUND)
     [wreck] = [e for e in events if e.kind == "wreck"]
     assert "no wreck" in wreck.rules and wreck.figures == {"no_wreck": "on_foot"}

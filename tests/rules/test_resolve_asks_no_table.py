@@ -109,19 +109,37 @@ def test_EC_STEALTH_who_saw_whom_as_the_activation_began_comes_from_the_facts(ru
     assert len(seeing.asked) == 2  # h1's look at k1, k1's look (all round) at h1
 
 
+def test_EC_WOUND_where_a_wreck_lies_comes_from_the_table_after_resolve(rules, dice):
+    """The worked overwatch shot above at h1 with one wound left: the hit takes it out where it
+    was shot, 5.0" into its ride (x = 50 - 5 = 45). Its wreck is placed once resolve is done, from
+    what the table says of the spots around it (none of its gang rides on, so where it was); the
+    table is shut while the engine resolves (on the old code resolve asked it 'off_table')."""
+    seeing = SeeingTable()
+    table = ShutWhileResolving(seeing)
+    state = begin(watching(), "h1", rules)
+    state = state.with_model(state.model("h1").but(wounds=1))
+    step = take(ResolvesShut(rules, table), state, Action.ride("h1", "s2: straight 12", "never"), dice([9, 8, 7, 8]),
+                RidesAsChecked())
+    assert step.after.model("h1").status == "out"
+    (wreck,) = step.after.wrecks
+    assert (wreck.model_id, wreck.pose.x, wreck.pose.y) == ("h1", pytest.approx(45.0), pytest.approx(10.0))
+    assert [e.kind for e in step.events][-1] == "wreck"  # placed after everything the action resolved
+
+
 def test_resolve_given_a_table_but_not_its_answers_says_so(rules, dice):
     """The review of issue 44's step: resolve called with a table and the producer's bare facts
     (no ``with_table_answers``) would play on as if the table showed nothing (the worked overwatch
     ride above unshot, an activation's Stealth riders unseen) where the one path's game shoots:
     it refuses, naming how to ask the answers, for a ride and for an activation's start."""
-    from entropy3d.rules.transition import check, resolve
+    from entropy3d.rules.transition import check
 
     state = begin(watching(), "h1", rules)
     checked = check(state, Action.ride("h1", "s2: straight 12", "never"), rules)
+    on_a_table = EntropyCityEngine(rules, SeeingTable())
     with pytest.raises(ValueError, match="with_table_answers"):
-        resolve(state, checked, ridden(checked), dice([9, 8, 7, 8]), rules, SeeingTable())
+        on_a_table.resolve(state, checked, ridden(checked), dice([9, 8, 7, 8]))
     with pytest.raises(ValueError, match="with_table_answers"):
-        resolve(watching(), Action.activate("h1"), None, np.random.default_rng(0), rules, SeeingTable())
+        on_a_table.resolve(watching(), Action.activate("h1"), None, np.random.default_rng(0))
     # without a table it plays as a table-less game: nothing seen, no shot
-    after, events = resolve(state, checked, ridden(checked), dice([9, 8, 7, 8]), rules)
+    after, events = EntropyCityEngine(rules).resolve(state, checked, ridden(checked), dice([9, 8, 7, 8]))
     assert after.model("h1").wounds == 3 and not any(e.figures.get("overwatch") for e in events)

@@ -8,6 +8,7 @@ import pytest
 from entropy3d.geometry import Pose
 from entropy3d.rules.rulings_beside import apply_ruling, move_change_in
 from entropy3d.rules.state import ModelState, State
+from entropy3d.rules.wrecks import place_wrecks
 
 
 def rider(model_id: str, gang: str, x: float, **changes) -> ModelState:
@@ -45,10 +46,12 @@ def test_EC_WOUND_the_cards_damage_costs_wounds_and_their_move_changes_the_next_
 
 def test_EC_WOUND_a_model_the_cards_take_out_leaves_its_wreck_and_counts_for_the_rider_that_hit_it(rules):
     """Parked has 2 wounds and takes Damaged 2 from Brick (Wallers) riding into it: 0 wounds, out
-    of the game (EC-WOUND), a wreck where it was; Turf War's "one point for each character you
-    actively take out" gives Wallers 1 (rules data missions.turf_war.taken_out)."""
+    of the game (EC-WOUND), a wreck where it was once the opponent places it; Turf War's "one
+    point for each character you actively take out" gives Wallers 1 (rules data
+    missions.turf_war.taken_out)."""
     state = yard(wounds=2)
     after, events = apply_ruling(state, "parked", 2, 0.0, "Damaged 2", ("REF-COLL",), "brick", rules)
+    after, _ = place_wrecks(state, after, rules)
     assert not after.model("parked").in_play and after.model("parked").wounds == 0
     assert events[0].figures["taken_out"] and "out of the game" in events[0].rules
     assert [wreck.model_id for wreck in after.wrecks] == ["parked"]

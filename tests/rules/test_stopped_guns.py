@@ -74,7 +74,7 @@ def ride(state, plan, rules, dice, table, push="never"):
     state = begin(state, "h1", rules)
     checked = check(state, Action.ride("h1", plan, push), rules)
     answered = with_table_answers(table, state, checked, ridden(checked), rules)
-    return resolve(state, checked, answered, dice, rules, table)
+    return resolve(state, checked, answered, dice, rules)
 
 
 def test_EC_GUN_STOPPED_overwatch_is_a_stop_with_a_gun(rules):

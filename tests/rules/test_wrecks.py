@@ -13,6 +13,7 @@ from entropy3d.rules.facts import Sight
 from entropy3d.rules.state import ModelState, State, Wreck
 from entropy3d.rules.transition import Action, check, resolve
 from entropy3d.rules.wrecks import clear_spot, place_wrecks, wreck_spots
+from entropy3d.table_answers import wreck_answers, wreck_spots_around
 from tests.rules.test_attacks import armed
 
 
@@ -59,9 +60,13 @@ def shot_state(mate_pose: Pose | None = None) -> State:
 
 
 def shoot(state, rules, dice, table=None):
+    """k1's pistol shot at h1 resolved, then the wreck of any rider it took out placed by the
+    opponent from what ``table`` says of the spots around it, as the one path does."""
     action = Action.attack("k1", "h1", "pistol", "never", "never")
     checked = check(armed(state, "k1"), action, rules, table or Table())
-    return resolve(state, checked, None, dice([9, 9, 2, 3]), rules, table)
+    after, events = resolve(state, checked, None, dice([9, 9, 2, 3]), rules)
+    after, placed = place_wrecks(state, after, rules, wreck_answers(table, state, after, rules))
+    return after, events + placed
 
 
 def test_EC_WOUND_a_rider_taken_out_leaves_a_wreck_in_the_state_and_its_json(rules, dice):
@@ -104,10 +109,14 @@ def test_EC_WOUND_a_wreck_is_never_placed_in_a_solid_or_on_a_base(rules):
     assert len(spots) == 37 and max(math.hypot(s.x - 20, s.y - 20) for s in spots) <= 3.0 + 1e-9
     state = shot_state(Pose(23.5, 20, 0))
     base = rules.base_for("police")
-    assert clear_spot(Pose(20, 20, 0), base, state, "h1", rules, Table()) is not None
-    assert clear_spot(Pose(21.5, 20, 0), base, state, "h1", rules, Table()) is None  # on h2's base
-    assert clear_spot(Pose(20, 20, 0), base, state, "h1", rules, Table(wall_x=21.0)) is None
-    assert clear_spot(Pose(1.0, 20, 0), base, state, "h1", rules, Table()) is None  # over the edge
+
+    def table_says(spot, table=Table()):  # the table's answer for the spot itself (the first of its spots)
+        return wreck_spots_around(table, spot, base, rules).spots[0]
+
+    assert clear_spot(Pose(20, 20, 0), base, state, "h1", rules, table_says(Pose(20, 20, 0))) is not None
+    assert clear_spot(Pose(21.5, 20, 0), base, state, "h1", rules, table_says(Pose(21.5, 20, 0))) is None  # h2
+    assert table_says(Pose(20, 20, 0), Table(wall_x=21.0)) is None  # its base 0.5" into the wall
+    assert table_says(Pose(1.0, 20, 0)) is None  # over the edge
 
 
 def test_EC_WOUND_a_rider_out_over_the_edge_leaves_no_wreck_and_one_wreck_per_rider(rules):
@@ -115,9 +124,10 @@ def test_EC_WOUND_a_rider_out_over_the_edge_leaves_no_wreck_and_one_wreck_per_ri
     a rider already wrecked gets no second wreck."""
     before = shot_state()
     gone = before.with_model(before.model("h1").but(status="out", pose=Pose(50, 20, 0)))
-    after, events = place_wrecks(before, gone, rules, Table())
+    after, events = place_wrecks(before, gone, rules, wreck_answers(Table(), before, gone, rules))
     assert after.wrecks == () and "no wreck" in events[0].text
     out = before.with_model(before.model("h1").but(status="out"))
-    once, _ = place_wrecks(before, out, rules, Table())
-    twice, more = place_wrecks(before, once, rules, Table())
+    once, _ = place_wrecks(before, out, rules, wreck_answers(Table(), before, out, rules))
+    assert wreck_answers(Table(), before, once, rules) == {}  # nothing more for the table to answer
+    twice, more = place_wrecks(before, once, rules, {})
     assert len(twice.wrecks) == 1 and more == []
