@@ -429,6 +429,13 @@ def _complex_action(model: ModelState, move: PlannedMove, actions: int, per_acti
     return model
 
 
+def stopped_short_in(facts: Facts) -> float:
+    """How far along its path (inches) the rules leave a ride the producer stopped short with no
+    crash: the whole inches it got, rounded, never past the path's end. :func:`_ride` stops it
+    there and :func:`end_poses` offers it to the table, so both read this one figure."""
+    return float(min(round(facts.progress_in), math.floor(float(facts.path_length_in) + 1e-6)))
+
+
 def end_poses(model: ModelState, move: PlannedMove, facts: Facts) -> list[Pose]:
     """Every pose :func:`resolve_move` may leave ``model`` at on the table after riding ``move``
     (``facts``), in the air aside: where it stood (busted before it moved), where the producer
@@ -436,7 +443,7 @@ def end_poses(model: ModelState, move: PlannedMove, facts: Facts) -> list[Pose]:
     got, and where each contact and destructible was met. The table is asked where a bike left
     at each may rest before resolve (:func:`entropy3d.table_answers.rests_of_ride`)."""
     total = float(facts.path_length_in)
-    distances = [total, float(min(round(facts.progress_in), math.floor(total + 1e-6)))]
+    distances = [total, stopped_short_in(facts)]
     distances += [c.progress_in for c in facts.contacts] + [h.progress_in for h in facts.scenery]
     poses = [model.pose, facts.end_pose]
     for distance in dict.fromkeys(distances):
@@ -540,10 +547,7 @@ def _ride(ride: _Ride, model: ModelState, move: PlannedMove, facts: Facts
                    figures={"carry_in": landing - total})
         return Pose(float(xy[0]), float(xy[1]), normalize_deg(heading), z), "air", changes
     changes["air"] = None
-    if facts.completed or flown_over:
-        distance = total
-    else:
-        distance = float(min(round(facts.progress_in), math.floor(total + 1e-6)))
+    distance = total if facts.completed or flown_over else stopped_short_in(facts)
     xy, heading, level = _along(move, facts, distance)
     return Pose(float(xy[0]), float(xy[1]), normalize_deg(heading), level), "rode", changes
 
