@@ -10,8 +10,9 @@ ends a game a person walks away from: the waiting question is answered by :class
 Entropy City's rider is played by :class:`HandChooser`, a chooser of
 :class:`~entropy3d.game.entropy_city_player.EntropyCityPlayer` as the automatic and the scripted
 ones are: the plan of each action, which of the attacks the rules offer (or none), and whether
-to remain on overwatch. It decides no rule: the engine refuses what is not allowed, and a refused
-plan is asked again with the refusal.
+to remain on overwatch. Any other rulebook's model is played by :class:`HandPlayer`: each action
+typed in its rulebook's words. Neither decides a rule: the engine refuses what is not allowed,
+and a refused answer is asked again with the refusal.
 """
 
 from __future__ import annotations
@@ -33,7 +34,8 @@ class GameLeft(EntropyError):
 class Question:
     """What the game asks the person playing a gang.
 
-    kind: ``plan`` (the plan of the model's action ``index``, 0-based), ``attack`` (one of
+    kind: ``plan`` (the plan of the model's action ``index``, 0-based), ``action`` (any rulebook's
+    next action of the model, in that rulebook's words, or none to end its activation), ``attack`` (one of
     ``options``, or none), ``overwatch`` (remain on it, yes or no) or ``defence`` (a melee attack
     on the model, ``options`` saying whose: dodge or attack back, EC-MEL-DEF). model_id: whose. state: the
     game as it stands when asked (a plan is checked against it). refusal: why the last answer was
@@ -49,6 +51,9 @@ class Question:
     def prompt(self, rider: str) -> str:
         """The question in words (``rider``: the model's name)."""
         said = {"plan": f"{rider}, action {self.index + 1}: type a plan (e.g. s2: straight 8), Enter rides it",
+                "action": f"{rider}, action {self.index + 1}: type an action (e.g. "
+                          f"{self.options[0] if self.options else 'walk: straight 3'}), Enter takes it; "
+                          "Enter on nothing ends its activation",
                 "attack": f"{rider} may attack: type 1-{len(self.options)}, or TARGET with WEAPON (pistol x2, "
                           "kick own push 2), or Enter for none",
                 "overwatch": f"{rider} is on overwatch: y remains on it, n rides",
@@ -203,3 +208,37 @@ class HandChooser:
             if text in ("y", "yes", "n", "no"):
                 return text.startswith("y")
             refusal = f"{text!r}: answer y or n"
+
+
+class HandPlayer:
+    """Any rulebook's gang played through ``seat``: each action of a model is typed in its
+    rulebook's words (``walk: straight 3``, ``shoot``, ``drive: straight 12``: the engine's
+    ``parse_action``), checked by its engine against the table, and asked again with the refusal;
+    nothing typed ends the model's activation. ``examples``: actions to show in the question.
+    DECISION: the order its ready models activate in is its rulebook's automatic player's
+    (``auto``): a person picks each action, not the order (no rulebook here makes that order a
+    tactical choice the automatic players get wrong)."""
+
+    def __init__(self, seat: HandSeat, auto, examples: str = "walk: straight 3"):
+        self.seat, self.auto, self.examples = seat, auto, examples
+        self.gang = seat.gang
+
+    def order(self, state: State, ready: Sequence[str], table) -> list[str]:
+        return self.auto.order(state, ready, table)
+
+    def choose_action(self, view):
+        """The action typed for ``view.model``, checked against ``view.table`` (None: end it)."""
+        refusal = ""
+        index = max(0, len(view.taken) - 1)  # the steps taken so far, its activation's start first
+        while True:
+            asked = Question("action", view.model.id, index, view.state, (self.examples,), refusal)
+            text = self.seat.ask(asked).strip()
+            if not text:
+                return None
+            try:
+                action = view.engine.parse_action(view.model.id, text)
+                view.engine.check(view.state, action, view.table)
+            except EntropyError as refused:  # IllegalPlanError names the clause; PlanError the notation
+                refusal = str(refused).splitlines()[0]
+                continue
+            return action

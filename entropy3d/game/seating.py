@@ -41,13 +41,9 @@ class Seating:
 
 
 def seat_automatic_players(system, engine, seating: Seating) -> dict[str, Any]:
-    """Each gang of the scene played by the rulebook's automatic player, ``auto(gang, engine)``.
-    A gang to be played by hand is refused: this seating has no player a person answers through."""
-    if seating.hands:
-        from entropy3d.errors import EntropyError
-
-        raise EntropyError(f"{system.title} cannot be played by hand yet: its gangs are played by its automatic "
-                           f"player (play {', '.join(seating.hands)} in an Entropy City scene, or leave --play out)")
+    """Each gang of the scene played by the rulebook's automatic player, ``auto(gang, engine)``,
+    but a gang a person plays (``seating.hands``): each of its actions typed in the rulebook's
+    words (:class:`~entropy3d.game.hand.HandPlayer`)."""
     from entropy3d.game.player_kinds import BASIC, check_kind
 
     others = sorted({check_kind(kind) for kind in seating.kinds.values()} - {BASIC})
@@ -56,4 +52,10 @@ def seat_automatic_players(system, engine, seating: Seating) -> dict[str, Any]:
 
         raise EntropyError(f"{system.title} has only its own automatic player ({BASIC}), not {', '.join(others)}")
     auto = system.player("auto")
-    return {gang: auto(gang, engine) for gang in seating.table.spec.gangs}
+    players = {gang: auto(gang, engine) for gang in seating.table.spec.gangs}
+    if seating.hands:
+        from entropy3d.game.hand import HandPlayer
+
+        examples = ", ".join(system.action_examples) or "walk: straight 3"
+        players.update({gang: HandPlayer(seat, players[gang], examples) for gang, seat in seating.hands.items()})
+    return players

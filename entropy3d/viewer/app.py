@@ -550,8 +550,8 @@ class Viewer(ViewerCamera, ViewerOverlays, ViewerTyping):
                 self.slider.setValue(max(0, self.timeline.index) / (len(self.timeline.steps) - 1))
         if self.ridden:
             caption += "\n" + self.taken_words()
-        if self.live is not None:
-            caption += f"\n{self.live_words()}"
+        if self.live is not None:  # wrapped: a question's prompt runs long, clear of the panel on the right
+            caption += "\n" + "\n".join(wrapped(self.live_words()))
         if self.notice:
             caption += f"\n{self.notice}"
         if self.save_refused:

@@ -164,12 +164,13 @@ class ViewerOverlays:
     def _draw_plan(self, poses: dict[str, Pose]) -> None:
         """The typed plan's path and end (a ghost ring), and the rules' answer in the panel."""
         from entropy3d.viewer.marks import TARGETED
+        from entropy3d.viewer.typing_line import TYPED
 
         if self.plan_entry is None or self.selected is None:
             return
         preview = self.plan_preview
         asked = self.live.question() if self.live is not None else None
-        if asked is not None and asked[1].kind != "plan":
+        if asked is not None and asked[1].kind not in TYPED:
             # the attacks offered are typed by number; a defence's option (who attacks) is in its prompt
             options = [f"  {k}. {option}" for k, option in enumerate(asked[1].options, start=1)
                        if asked[1].kind == "attack"]

@@ -13,6 +13,9 @@ from pathlib import Path
 
 #: characters a line of the caption's account of an action taken here holds, and its lines at most
 TOLD_WIDTH, TOLD_LINES = 84, 12
+#: a game's questions answered by typing on the line, checked by the rules as typed: an Entropy
+#: City plan, any other rulebook's action (:class:`~entropy3d.game.hand.HandPlayer`)
+TYPED = ("plan", "action")
 
 
 def wrapped(text: str, width: int = TOLD_WIDTH) -> list[str]:
@@ -96,7 +99,7 @@ class ViewerTyping:
         if asked is not None:
             question = asked[1]
             self.plan_preview = (self.rules.preview(question.state, question.model_id, text, activate=False)
-                                 if question.kind == "plan" and text.strip() else None)
+                                 if question.kind in TYPED and text.strip() else None)
             self.refresh()
             return
         state = preview_state(self.game_state(), self.timeline.step is None and not self.ridden)
@@ -117,7 +120,10 @@ class ViewerTyping:
                 self.close_plan()
                 return
             self.preview(text, asked)
-            if asked[1].kind == "plan" and (self.plan_preview is None or self.plan_preview.checked is None):
+            # a plan must pass (an empty one too); an action typed in a rulebook's words must pass
+            # unless nothing is typed, which ends the model's activation
+            must_pass = asked[1].kind == "plan" or asked[1].kind == "action" and text.strip()
+            if must_pass and (self.plan_preview is None or self.plan_preview.checked is None):
                 self.plan_entry["focus"] = 1  # refused (or empty): the line stays open with the clause
                 return
             self.live.answer(text)

@@ -85,17 +85,47 @@ def test_a_game_left_before_its_end_is_written_cut_short(tmp_path):
     assert replay.end is None and replay.header.players == "hand:komodo,hades"
 
 
-def test_a_game_that_cannot_be_played_by_hand_is_refused_clearly(tmp_path):
-    """--play of a gang the scene does not have, or of a rulebook with no hand player yet (Tag),
-    is refused with the reason; `view` refuses --play of a replay and --seed without --play before
-    anything loads."""
-    from entropy3d.errors import EntropyError
+def test_GANG_TURN_any_rulebook_is_played_by_hand_in_its_own_words(tmp_path):
+    """Clause GANG-TURN (issue 44: --play for every rulebook, through the one protocol). The gang
+    fight (scenes/systems/gang_fight.yaml, seed 0, 1 turn) with the Orlocks played by hand: each
+    action is asked in the gang battle's words; "fly away" is refused with the rulebook's list of
+    actions (GANG-TURN) and asked again; "walk: straight 2" and "shoot" are taken; nothing typed
+    ends the activation (and every later one). The replay holds those two actions of the first
+    Orlock asked and says who played. The toy rulebook (Tag) is asked in its words too."""
+    scene = Path(__file__).resolve().parents[2] / "scenes" / "systems" / "gang_fight.yaml"
+    live = LiveGame(scene, ["orlock"], seed=0, turns=1, folder=tmp_path)
+    answers, seen = ["fly away", "walk: straight 2", "shoot"], []
+    deadline = time.monotonic() + 300
+    while not live.done and time.monotonic() < deadline:
+        asked = live.question()
+        if asked is None:
+            time.sleep(0.01)
+            continue
+        seen.append(asked[1])
+        live.answer(answers.pop(0) if answers else "")
+    assert live.done and not live.error, live.error
+    first = seen[0].model_id
+    assert {q.kind for q in seen} == {"action"} and first.startswith("orlock_")
+    assert [(q.model_id, q.index) for q in seen[:4]] == [(first, 0), (first, 0), (first, 1), (first, 2)]
+    assert seen[1].refusal.startswith("unknown action 'fly away'") and seen[1].refusal.endswith("(GANG-TURN)")
+    assert "walk: straight 3, shoot" in seen[0].prompt("Orlock")
+    replay = read_replay(live.replay_path)
+    assert replay.header.players == "hand:orlock"
+    taken = [action.action.kind for activation in replay.activations if activation.model_id == first
+             for action in activation.actions]
+    assert taken[:2] == ["move", "attack"], taken  # the gang battle's shot is an attack action
+    tag = LiveGame(SMALL_TABLE.parent / "tag_yard.yaml", ["reds"], folder=tmp_path)
+    while tag.question() is None and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert tag.question()[1].kind == "action" and "tag RUNNER" in tag.question()[1].prompt("Red")
+    tag.close()
 
+
+def test_a_game_that_cannot_be_played_by_hand_is_refused_clearly(tmp_path):
+    """--play of a gang the scene does not have is refused with the reason; `view` refuses --play
+    of a replay and --seed without --play before anything loads."""
     with pytest.raises(ValueError, match="no gang nobody in .*small_table.yaml; its gangs: hades, komodo"):
         LiveGame(SMALL_TABLE, ["nobody"], folder=tmp_path)
-    yard = SMALL_TABLE.parent / "tag_yard.yaml"
-    with pytest.raises(EntropyError, match="cannot be played by hand yet"):
-        LiveGame(yard, ["reds"], folder=tmp_path)
     runner = CliRunner()
     replay = tmp_path / "game.jsonl"
     replay.write_text("{}\n")

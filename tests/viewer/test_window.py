@@ -265,6 +265,46 @@ def test_EC_TURN_3_a_game_played_by_hand_in_the_window_two_activations(xvfb, tmp
         window.close()
 
 
+def test_GANG_TURN_a_gang_fight_played_by_hand_in_the_window(xvfb, tmp_path):
+    """Clause GANG-TURN (issue 44: --play for every rulebook). `entropy3d view
+    scenes/systems/gang_fight.yaml --play orlock --seed 0 --turns 1`: the window asks the first
+    Orlock's action in the gang battle's words, checked as typed ("fly away" shows the rulebook's
+    refusal, GANG-TURN, before Enter); "walk: straight 2" is taken; Enter on nothing ends each
+    activation after it, and the turn's game ends with its replay in the folder."""
+    scene = Path(__file__).resolve().parents[2] / "scenes" / "systems" / "gang_fight.yaml"
+    window = ViewerWindow(xvfb, tmp_path / "shown.json", str(scene), extra=("--play", "orlock", "--seed", "0",
+                                                                          "--turns", "1"))
+    try:
+        asked = window.wait(lambda s: s["plan_open"] and s["live"]["question"] is not None)
+        assert asked["live"]["question"]["kind"] == "action"
+        first = asked["live"]["question"]["model"]
+        window.xdotool("type", "--window", window.window, "--delay", "40", "fly away")
+        refused = window.wait(lambda s: s["plan"] is not None and s["plan"]["text"] == "fly away")
+        assert refused["plan"]["clause"] == "GANG-TURN"
+        for _ in range(len("fly away")):
+            window.key("BackSpace")
+        window.xdotool("type", "--window", window.window, "--delay", "40", "walk: straight 2")
+        window.wait(lambda s: s["plan"] is not None and s["plan"]["text"] == "walk: straight 2"
+                    and s["plan"]["refusal"] is None)
+        shot(window, "14-gang-your-move", tmp_path)
+        window.key("Return")
+        answered = 1
+        while True:  # Enter on nothing: each activation after it ends
+            state = window.wait(lambda s, k=answered: s["live"]["done"] or (
+                s["plan_open"] and s["live"]["question"] is not None and s["live"]["answered"] == k))
+            if state["live"]["done"]:
+                break
+            window.key("Return")
+            answered += 1
+        assert state["live"]["error"] == "" and "game over" in state["live"]["words"]
+        replay = read_replay(state["live"]["replay"])
+        assert replay.header.players == "hand:orlock"
+        walked = [x.action.kind for a in replay.activations if a.model_id == first for x in a.actions]
+        assert walked == ["move"], walked
+    finally:
+        window.close()
+
+
 def test_click_an_enemy_shows_its_ray_fan_and_tab_cycles(window, tmp_path):
     window.key("Tab")
     first = window.wait(lambda s: s["selected"] is not None)["selected"]
