@@ -24,10 +24,10 @@ from typing import Iterator, Mapping
 import numpy as np
 
 from entropy3d.errors import IllegalPlanError
-from entropy3d.game.records import ActionRecord, ActivationRecord, EndRecord, TurnRecord
+from entropy3d.game.records import ActionRecord, ActivationRecord, AttackRecord, EndRecord, TurnRecord
 from entropy3d.game.step import Producer, Step, take, take_action
 from entropy3d.game.tableview import TableView
-from entropy3d.rules.state import State, pose_to_json
+from entropy3d.rules.state import State
 from entropy3d.rules.transition import ATTACK, Action
 from entropy3d.systems.base import SystemPlayer, SystemView
 
@@ -209,20 +209,13 @@ def action_record(index: int, step: Step) -> ActionRecord:
                           step.ridden, after.model(model_id), rulings=rulings)
     if checked.kind != ATTACK:
         return record
-    events = step.events
-    attack = {"kind": checked.weapon, "attacker": model_id, "target": checked.target,
-              "events": [e.to_json() for e in events], "text": "; ".join(e.rules for e in events),
-              "clauses": sorted({c for e in events for c in e.clauses}),
-              "from_pose": pose_to_json(checked.from_pose or before.model(model_id).pose),
-              "target_pose": pose_to_json(before.model(checked.target).pose)}
-    seen = checked.sighting if checked.sighting is not None else step.reading
-    if seen is not None:  # what the LOS engine showed the attacker of its target
-        attack["visible"] = round(float(seen.visible_fraction), 4)
+    seen = checked.sighting if checked.sighting is not None else step.reading  # what the LOS engine showed
+    attack = AttackRecord(checked.weapon, model_id, checked.target, tuple(step.events),
+                          checked.from_pose or before.model(model_id).pose, before.model(checked.target).pose,
+                          None if seen is None else round(float(seen.visible_fraction), 4))
     return dataclasses.replace(record, events=(), attack=attack)
 
 
 def record_events(record: ActionRecord) -> list:
     """Every event of an action's record: its own, then its attack's."""
-    from entropy3d.rules.event import Event
-
-    return list(record.events) + [Event.from_json(e) for e in (record.attack or {}).get("events", ())]
+    return list(record.events) + list(record.attack.events if record.attack is not None else ())

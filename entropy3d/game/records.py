@@ -10,14 +10,65 @@ inches, times seconds, headings degrees.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Mapping
+from typing import Mapping
 
 import numpy as np
 
+from entropy3d.geometry import Pose
 from entropy3d.rules.event import Event
 from entropy3d.rules.facts import Facts
-from entropy3d.rules.state import ModelState, State
+from entropy3d.rules.state import ModelState, State, pose_from_json, pose_to_json
 from entropy3d.rules.transition import SKIP, Action
+
+
+@dataclass(frozen=True, eq=False)
+class AttackRecord:
+    """One attack made (an Entropy City attack along the move, any rulebook's attack action).
+
+    kind: the weapon or the attack's kind (``pistol``, ``chicken``, ``kick``, a rulebook's
+    ``shoot``). attacker, target: model ids. events: what the rules decided, in order.
+    from_pose / target_pose: where both stood (None in a replay older than the poses being kept).
+    visible: the share of the target the LOS engine showed the attacker (0-1), for a shot; None
+    where no sight was read.
+    """
+
+    kind: str
+    attacker: str
+    target: str
+    events: tuple[Event, ...] = ()
+    from_pose: Pose | None = None
+    target_pose: Pose | None = None
+    visible: float | None = None
+
+    @property
+    def text(self) -> str:
+        """The rules' words of its events, in order."""
+        return "; ".join(e.rules for e in self.events)
+
+    @property
+    def clauses(self) -> tuple[str, ...]:
+        """Every clause its events name, sorted."""
+        return tuple(sorted({c for e in self.events for c in e.clauses}))
+
+    def to_json(self) -> dict:
+        data = {"kind": self.kind, "attacker": self.attacker, "target": self.target,
+                "events": [e.to_json() for e in self.events], "text": self.text, "clauses": list(self.clauses)}
+        if self.from_pose is not None:
+            data["from_pose"] = pose_to_json(self.from_pose)
+        if self.target_pose is not None:
+            data["target_pose"] = pose_to_json(self.target_pose)
+        if self.visible is not None:
+            data["visible"] = self.visible
+        return data
+
+    @classmethod
+    def from_json(cls, data: Mapping) -> "AttackRecord":
+        def pose(key: str) -> Pose | None:
+            return pose_from_json(data[key]) if data.get(key) is not None else None
+
+        return cls(data["kind"], data["attacker"], data["target"],
+                   tuple(Event.from_json(e) for e in data.get("events", ())), pose("from_pose"), pose("target_pose"),
+                   None if data.get("visible") is None else float(data["visible"]))
 
 
 @dataclass(frozen=True, eq=False)
@@ -27,7 +78,8 @@ class ActionRecord:
     index: 0 or 1 (a forced move keeps the index of the action it ends). action: what was asked
     (plan, push policy). planned_path: (N, 2) the checked path, inches (empty when nothing was
     planned). facts: what the producer found riding it (None when nothing was ridden).
-    events: what the rules decided. attack: the attack made after the move (dict) or None.
+    events: what the rules decided. attack: the attack made (:class:`AttackRecord`; an Entropy City
+    attack along the move rides in its move's record) or None.
     stress_before / stress_after: the rider's stress around it, attack included.
     ridden: the bike moved (not busted at a test before it set off). model_after: the model as
     the rules left it (where they put it, which is where the video and viewer show it).
@@ -40,7 +92,7 @@ class ActionRecord:
     planned_path: np.ndarray = field(repr=False)
     facts: Facts | None
     events: tuple[Event, ...] = ()
-    attack: Mapping[str, Any] | None = None
+    attack: AttackRecord | None = None
     stress_before: int = 0
     stress_after: int = 0
     ridden: bool = False
@@ -71,7 +123,7 @@ class ActionRecord:
         seen: list[str] = []
         for event in self.events:
             seen += [c for c in event.clauses if c not in seen]
-        for clause in (self.attack or {}).get("clauses", ()):
+        for clause in self.attack.clauses if self.attack is not None else ():
             if clause not in seen:
                 seen.append(clause)
         return tuple(seen)
@@ -81,7 +133,7 @@ class ActionRecord:
                 "planned_path": [[round(float(x), 3), round(float(y), 3)] for x, y in self.planned_path],
                 "facts": None if self.facts is None else self.facts.to_json(),
                 "events": [e.to_json() for e in self.events],
-                "attack": None if self.attack is None else dict(self.attack),
+                "attack": None if self.attack is None else self.attack.to_json(),
                 "stress_before": self.stress_before, "stress_after": self.stress_after, "ridden": self.ridden,
                 "model_after": None if self.model_after is None else self.model_after.to_json()}
         if self.rulings:
@@ -93,7 +145,8 @@ class ActionRecord:
         return cls(index=int(data["index"]), action=Action.from_json(data["action"]),
                    planned_path=np.asarray(data["planned_path"], float).reshape(-1, 2),
                    facts=None if data["facts"] is None else Facts.from_json(data["facts"]),
-                   events=tuple(Event.from_json(e) for e in data["events"]), attack=data["attack"],
+                   events=tuple(Event.from_json(e) for e in data["events"]),
+                   attack=None if data["attack"] is None else AttackRecord.from_json(data["attack"]),
                    stress_before=int(data["stress_before"]), stress_after=int(data["stress_after"]),
                    ridden=bool(data["ridden"]),
                    model_after=None if data.get("model_after") is None else ModelState.from_json(data["model_after"]),
@@ -164,7 +217,7 @@ def action_events(activation: ActivationRecord, index: int) -> tuple[Event, ...]
     game system's rulings on the ride and the attack's events. The video, the share page and the
     viewer all tell an action with these."""
     action = activation.actions[index]
-    attack = tuple(Event.from_json(e) for e in (action.attack or {}).get("events", ()))
+    attack = action.attack.events if action.attack is not None else ()
     return (activation.events if index == 0 else ()) + tuple(action.events) + tuple(action.rulings) + attack
 
 

@@ -174,13 +174,12 @@ def activation_moments(number: int, activation) -> tuple[list[Moment], int, floa
             air += sum((f.land_t_s if f.land_t_s is not None else end_t) - f.launch_t_s for f in action.facts.flights)
         if action.attack is not None:
             attacks += 1
-            target = action.attack.get("target", "")
+            target = action.attack.target or ""
             where = activation.state_after.model(target).pose if target in activation.state_after.models else None
-            for event in action.attack.get("events", ()):
-                if event.get("kind") == "bust":
-                    add("bust", event.get("model", owner), here)
-            wounds = [e for e in action.attack.get("events", ())
-                      if e.get("kind") == "attack" and (e.get("figures") or {}).get("wounds_lost", 0)]
+            for event in action.attack.events:
+                if event.kind == "bust":
+                    add("bust", event.model or owner, here)
+            wounds = [e for e in action.attack.events if e.kind == "attack" and e.figures.get("wounds_lost", 0)]
             if wounds and where is not None:
                 add("hit", target, (where.x, where.y))
     before, after = activation.state_before, activation.state_after

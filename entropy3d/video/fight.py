@@ -21,7 +21,6 @@ from entropy3d.fonts import covered_by, font
 from entropy3d.geometry import Pose, pose_at
 from entropy3d.look.labels import text_unit
 from entropy3d.render.cameras import blocked
-from entropy3d.rules.event import Event
 from entropy3d.rules.state import pose_from_json
 from entropy3d.scene.miniature import BASE_THICKNESS_IN, SADDLE_FRACTION
 from entropy3d.systems.base import GameSystem
@@ -93,17 +92,18 @@ def eye_and_middle(ruleset, on_foot: bool) -> tuple[float, float]:
 
 
 def fight_view(attack, ruleset, on_foot: Collection[str] = (), system=None) -> FightView | None:
-    """The :class:`FightView` of an action record's ``attack`` (None when there is none, or it
+    """The :class:`FightView` of an action record's ``attack`` (a
+    :class:`~entropy3d.game.records.AttackRecord`; None when there is none, or it
     is a game of chicken, or the replay predates the poses being recorded). ``on_foot``: ids of
     the models on foot (their eye and middle are a standing figure's, not a rider's). ``system``:
     the game system playing (:class:`~entropy3d.systems.base.GameSystem`), for its words."""
-    if not attack or "from_pose" not in attack or attack.get("kind") == "chicken":
+    if attack is None or attack.from_pose is None or attack.target_pose is None or attack.kind == "chicken":
         return None
-    events = [Event.from_json(e) for e in attack.get("events", ())]
-    shooter, target = pose_from_json(attack["from_pose"]), pose_from_json(attack["target_pose"])
-    eye = eye_and_middle(ruleset, attack["attacker"] in on_foot)[0]
-    middle = eye_and_middle(ruleset, attack["target"] in on_foot)[1]
-    wreck = next((e for e in events if e.kind == "wreck" and e.model == attack["target"] and "wreck" in e.figures),
+    events = list(attack.events)
+    shooter, target = attack.from_pose, attack.target_pose
+    eye = eye_and_middle(ruleset, attack.attacker in on_foot)[0]
+    middle = eye_and_middle(ruleset, attack.target in on_foot)[1]
+    wreck = next((e for e in events if e.kind == "wreck" and e.model == attack.target and "wreck" in e.figures),
                  None)
     shot = next((e for e in events if "cover" in e.figures and "to_hit_modifier" in e.figures), None)
     cover = "" if shot is None else str(shot.figures["cover"])
@@ -111,15 +111,15 @@ def fight_view(attack, ruleset, on_foot: Collection[str] = (), system=None) -> F
                                      + f", {int(shot.figures['to_hit_modifier']):+d} "
                                      + (system.modifier_words if system is not None else "to hit"))
     out_of_action = any(bool(e.figures.get("out_of_action")) for e in events)
-    own = next((e for e in events if e.kind == "wreck" and e.model == attack["attacker"] and "wreck" in e.figures),
+    own = next((e for e in events if e.kind == "wreck" and e.model == attack.attacker and "wreck" in e.figures),
                None)
     kick = next((e for e in events if e.kind == "kick" and "to_pose" in e.figures), None)
     kicked = None if kick is None else (kick.model, pose_from_json(kick.figures["from_pose"]),
                                         pose_from_json(kick.figures["to_pose"]))
     return FightView(
-        attack["attacker"], attack["target"], str(attack["kind"]), "visible" in attack,
+        attack.attacker, attack.target, str(attack.kind), attack.visible is not None,
         np.array([shooter.x, shooter.y, shooter.z + eye]), np.array([target.x, target.y, target.z + middle]),
-        float(attack["visible"]) if "visible" in attack else None,
+        attack.visible,
         any(bool(e.figures.get("hit")) for e in events),
         any(bool(e.figures.get("taken_out")) for e in events) or wreck is not None or out_of_action,
         None if wreck is None else Pose(float(wreck.figures["x"]), float(wreck.figures["y"]),

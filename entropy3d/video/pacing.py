@@ -155,7 +155,7 @@ class SystemPace:
         """The lines of an action's ``events``: its own first event is large print unless it
         attacked (then its shot's headline is) or it is the End Phase's (the fighter's own doing
         is over; only decisive results there, a gang bottling out, are large)."""
-        own = action.events[0] if action.events and not action.attack and action.action.kind != END else None
+        own = action.events[0] if action.events and action.attack is None and action.action.kind != END else None
         view = fight_view(action.attack, self.ruleset, self.on_foot, self.system)
         return self.lines(events, own, "shoots" if view is None or view.gun else "attacks")
 
@@ -193,7 +193,7 @@ class SystemPace:
 
     def quiet(self, events, action) -> bool:
         """A move with nothing decisive and no attack: played at :data:`QUIET_RATE`."""
-        return not action.attack and len(action.trajectory) > 0 and not any(decisive(e) for e in events)
+        return action.attack is None and len(action.trajectory) > 0 and not any(decisive(e) for e in events)
 
 
 def system_pace(replay: Replay, table) -> SystemPace | None:

@@ -46,7 +46,8 @@ def test_EC_WOUND_the_replay_keeps_the_shot_and_the_wreck(takedown_replay):
     """Clause: EC-WOUND, EC-COVER-1: the attack record keeps where both stood and the share the
     LOS engine showed the shooter; the wreck is in the final state of the replay read back."""
     _, _, action, view = first_takedown(takedown_replay)
-    assert 0.25 <= view.visible <= 1.0 and set(action.attack) >= {"from_pose", "target_pose", "visible"}
+    assert 0.25 <= view.visible <= 1.0 and view.visible == action.attack.visible
+    assert set(action.attack.to_json()) >= {"from_pose", "target_pose", "visible"}
     wrecks = {w.model_id: w for w in takedown_replay.end.state.wrecks}
     assert view.target in wrecks and takedown_replay.end.state.model(view.target).status == "out"
     # within 3" (a spot on the 3" ring is allowed); the replay keeps poses to 4 decimals
@@ -165,7 +166,6 @@ def test_EC_WOUND_the_shared_page_and_the_viewer_tell_the_shot_with_its_action(t
     """Clause: EC-WOUND: the words of a shot after a move (its attack record's events) are read on
     the shared page's timeline and in the viewer's caption of that action, as on the video."""
     from entropy3d.game.timeline import Timeline
-    from entropy3d.rules.event import Event
     from entropy3d.scene import load_scene
     from entropy3d.scene.build import build_table_geometry
     from entropy3d.share.steps import replay_steps
@@ -175,7 +175,7 @@ def test_EC_WOUND_the_shared_page_and_the_viewer_tell_the_shot_with_its_action(t
     table = load_scene(takedown_replay.header.scene)
     timeline = Timeline(takedown_replay, takedown_replay.header.initial)
     index = next(n for n, step in enumerate(timeline.steps) if (step.activation, step.action) == (k, j))
-    shot = [Event.from_json(e) for e in action.attack["events"]]
+    shot = list(action.attack.events)
     page_lines = replay_steps(takedown_replay, table, build_table_geometry(table))[index]["lines"]
     names = Names.of_table(table)
     assert [sentence(e, names) for e in shot if sentence(e, names)] == \

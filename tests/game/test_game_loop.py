@@ -346,12 +346,12 @@ def test_EC_ACT_GUNGHO_a_script_makes_four_attacks_along_a_gung_ho_ride(tmp_path
     replay = _play(None, script=tmp_path / "s.yaml", turns=1)
     h1 = next(a for a in replay.activations if a.model_id == "h1")
     ride, *more = h1.actions
-    assert ride.plan == "gungho s1: straight 16" and ride.attack["target"] == "k1"
-    assert [(a.action.kind, a.attack["target"], a.index) for a in more] == [("attack", "k2", 0), ("attack", "k1", 0),
+    assert ride.plan == "gungho s1: straight 16" and ride.attack.target == "k1"
+    assert [(a.action.kind, a.attack.target, a.index) for a in more] == [("attack", "k2", 0), ("attack", "k1", 0),
                                                                              ("attack", "k2", 0)]
     assert [(a.stress_before, a.stress_after) for a in more] == [(0, 2), (2, 4), (4, 6)]
     # from the points of the ride beside them (k1 at x = 10, k2 at 12), not where it ended (x = 19)
-    assert all(a.attack["from_pose"][0] < 15 for a in h1.actions)
+    assert all(a.attack.from_pose.x < 15 for a in h1.actions)
     (tmp_path / "s.yaml").write_text((tmp_path / "s.yaml").read_text().replace("k2 with chain]", "k2, k1]"))
     with pytest.raises(ScriptError, match="5 attacks: an activation has one, a gung-ho ride 4 at most"):
         _play(None, script=tmp_path / "s.yaml", turns=1)

@@ -11,7 +11,6 @@ import pytest
 
 from entropy3d.game.session import play_game
 from entropy3d.rules.event import Event
-from entropy3d.rules.state import pose_from_json
 from entropy3d.scene.miniature import BASE_THICKNESS_IN
 from entropy3d.scene.rulesfile import load_ruleset
 from entropy3d.systems.words import Names, lines
@@ -64,14 +63,14 @@ def test_GANG_COVER_a_gang_shot_is_seen_from_a_standing_figures_eye_in_the_rules
     rules' cover and to-hit modifier; a shot in partial cover is drawn in the cover colour."""
     ruleset = load_ruleset()
     (_, _, action, view), *_ = shots(replay)
-    shooter, target = pose_from_json(action.attack["from_pose"]), pose_from_json(action.attack["target_pose"])
+    shooter, target = action.attack.from_pose, action.attack.target_pose
     assert view.shooter[2] - shooter.z == pytest.approx(BASE_THICKNESS_IN + ruleset.figure_height_in - 0.08)
     assert view.aim[2] - target.z == pytest.approx(
         BASE_THICKNESS_IN + 0.5 * ruleset.figure_height_in)
     riding = fight_view(action.attack, ruleset)  # the same shot were they riders: a higher eye
     assert riding.shooter[2] > view.shooter[2] + 0.2
     _, _, in_cover, covered = next(s for s in shots(replay) if s[3].cover == "partial")
-    shot = next(Event.from_json(e) for e in in_cover.attack["events"] if "cover" in e["figures"])
+    shot = next(e for e in in_cover.attack.events if "cover" in e.figures)
     modifier = shot.figures["to_hit_modifier"]
     assert label_text(covered).endswith(f"% visible - in partial cover, {modifier:+d} to hit")
     assert line_colour(covered) == COVER_COLOUR

@@ -47,8 +47,8 @@ def test_EC_TURN_2_EC_FOOT_MOVE_the_auto_player_walks_and_shoots_on_foot(auto_ga
         assert kinds == sorted(kinds), f"turn {turn.turn}: {turn.order}"
     walks = [a for act in replay.activations if act.model_id in WALKERS for a in act.actions]
     assert walks and all(a.plan.startswith("walk:") or a.plan == "" for a in walks)
-    shots = [a.attack for a in walks if a.attack and a.attack["kind"] == "sniper_rifle"]
-    assert shots and all("EC-GUN-2" in s["clauses"] for s in shots)
+    shots = [a.attack for a in walks if a.attack is not None and a.attack.kind == "sniper_rifle"]
+    assert shots and all("EC-GUN-2" in s.clauses for s in shots)
 
 
 def test_a_game_with_models_on_foot_replays_byte_identical(auto_game, tmp_path):

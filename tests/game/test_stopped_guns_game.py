@@ -55,8 +55,8 @@ def test_EC_GUN_STOPPED_overwatch_and_reload_in_a_scripted_game(tmp_path):
     assert shot.figures["tn"] == 17 and shot.figures["weapon"] == "smg"
     skipped = next(a for a in replay.activations if a.model_id == "k1" and a.turn == 4)
     (reload_shot,) = skipped.actions
-    first = reload_shot.attack["events"][0]
-    assert reload_shot.attack["kind"] == "smg" and first["figures"]["tn"] == 18
+    first = reload_shot.attack.events[0]
+    assert reload_shot.attack.kind == "smg" and first.figures["tn"] == 18
     assert reload_shot.index == 0  # the skipped activation's one shot: its action 1 (it read as action 3)
     again = play_game(None, seed=1, producer="geometric", script=tmp_path / "script.yaml")
     assert replay_bytes(again) == replay_bytes(replay)

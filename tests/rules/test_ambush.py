@@ -143,7 +143,8 @@ def test_EC_TRAIT_AMBUSH_the_scripted_game_ash_fails_and_viper_strikes_at_once(t
     assert told == ["Viper springs an ambush on Ash: needs 17, rolls 5 - surprised: the ambush takes the turn",
                     "Ash is surprised by the ambush of Viper, +3 stress"]
     viper = replay.activations[2].actions[1]
-    assert (viper.attack["kind"], viper.attack["target"], viper.attack["from_pose"][:2]) == ("chain", "h1", [9, 14])
+    assert (viper.attack.kind, viper.attack.target, [viper.attack.from_pose.x, viper.attack.from_pose.y]) == (
+        "chain", "h1", [9, 14])
 
 
 def test_EC_TRAIT_AMBUSH_the_other_reading_two_activations_at_once_is_an_option_of_the_rules_data(dice):

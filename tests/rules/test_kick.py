@@ -158,16 +158,15 @@ def test_EC_MEL_KICK_a_scripted_game_reaches_the_kick_and_the_film_slides_the_bi
                       "  - {turn: 1, model: h1, plans: ['s1: straight 6'], attack: k1 with kick push 3 pivot 30}\n")
     replay = play_game(None, script=script, seed=2, turns=1, producer="geometric")
     ride = replay.activations[0].actions[0]
-    assert replay.activations[0].model_id == "h1" and ride.attack["kind"] == "kick"
-    kick = next(e for e in ride.attack["events"] if e["kind"] == "kick")
-    assert kick["clauses"] == ["EC-MEL-KICK"]
-    from entropy3d.rules.event import Event
+    assert replay.activations[0].model_id == "h1" and ride.attack.kind == "kick"
+    kick = next(e for e in ride.attack.events if e.kind == "kick")
+    assert kick.clauses == ("EC-MEL-KICK",)
     from entropy3d.scene import load_scene
     from entropy3d.systems.words import Names, sentence
 
     table = load_scene(YARD)
-    pushed = float(kick["figures"]["pushed_in"])
-    words = sentence(Event.from_json(kick), Names.of_table(table))
+    pushed = float(kick.figures["pushed_in"])
+    words = sentence(kick, Names.of_table(table))
     assert words == f"h1 kicks k1's bike {pushed:.1f}\" away, into the shop"
     view = fight_view(ride.attack, table.ruleset)
     model, start, end = view.kicked

@@ -64,7 +64,7 @@ def test_every_ridden_action_is_a_step_ending_where_the_rules_left_the_bike(game
         assert trajectory[0, 0] == 0.0 and trajectory[-1, 0] == pytest.approx(action.trajectory[-1, 0], abs=1e-3)
         told = action_events(activation, step.action)
         assert entry["lines"] == [list(pair) for pair in lines(told, names)]
-        attack = (action.attack or {}).get("events", ())
+        attack = action.attack.events if action.attack is not None else ()
         assert len(told) == len(action.events) + len(action.rulings) + len(attack) + (
             len(activation.events) if step.action == 0 else 0), "the attack's words are told with its action"
         assert action.plan in entry["title"] and names.rider(activation.model_id) in entry["title"]

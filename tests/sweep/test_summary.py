@@ -31,10 +31,10 @@ def game():
 
 def events_of(replay, kind: str) -> list:
     """Every event of ``kind`` the rules decided in the game: an action's own, and those of the
-    attack it made (kept as plain data on the action)."""
+    attack it made (its :class:`~entropy3d.game.records.AttackRecord`)."""
     found = [e for a in replay.activations for action in a.actions for e in action.events if e.kind == kind]
-    found += [e for a in replay.activations for action in a.actions for e in (action.attack or {}).get("events", ())
-              if e.get("kind") == kind]
+    found += [e for a in replay.activations for action in a.actions if action.attack is not None
+              for e in action.attack.events if e.kind == kind]
     return found
 
 
@@ -108,8 +108,8 @@ def test_a_moment_is_where_the_bike_was_when_it_happened(game):
                 if event.kind in ("crash", "jump") and (event.kind == "crash" or event.figures.get("air_time")):
                     x, y = (np.interp(event.t_s, rows[:, 0], rows[:, i]) for i in (1, 2))
                     expected.append((event.kind, number, round(float(x), 3), round(float(y), 3)))
-            for event in (action.attack or {}).get("events", ()):
-                if event.get("kind") == "bust":
+            for event in action.attack.events if action.attack is not None else ():
+                if event.kind == "bust":
                     pose = action.model_after.pose
                     expected.append(("bust", number, round(pose.x, 3), round(pose.y, 3)))
     found = [(m.kind, m.activation, m.x_in, m.y_in) for m in summary.moments]

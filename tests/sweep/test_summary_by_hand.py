@@ -12,6 +12,7 @@ from types import SimpleNamespace
 import numpy as np
 import pytest
 
+from entropy3d.game.records import AttackRecord
 from entropy3d.geometry import Pose
 from entropy3d.rules.event import Event
 from entropy3d.rules.state import OUT, RIDING, ModelState, State
@@ -54,13 +55,14 @@ ACTIONS = (
     # A: no ride (its moments lie where the activation left a1, (5, 6)); a crash; an attack on b1
     # with a bust of b1, a bust naming nobody (a1's own) and a wound
     action(events=[Event("crash", "a1", "crashes", t_s=0.4)],
-           attack={"target": "b1", "events": [{"kind": "bust", "model": "b1"}, {"kind": "bust"},
-                                              {"kind": "attack", "figures": {"wounds_lost": 1}}]}),
+           attack=AttackRecord("chain", "a1", "b1", (Event("bust", "b1", "busts"), Event("bust", "", "busts"),
+                                                     Event("attack", "a1", "hits", figures={"wounds_lost": 1})))),
     # B: an attack that made no events; C: attacks on b1 that took no wound (0 lost, no figures)
-    action(attack={"target": "b1"}),
-    action(attack={"target": "b1", "events": [{"kind": "attack", "figures": {"wounds_lost": 0}}, {"kind": "attack"}]}),
+    action(attack=AttackRecord("chain", "a1", "b1")),
+    action(attack=AttackRecord("chain", "a1", "b1", (Event("attack", "a1", "misses", figures={"wounds_lost": 0}),
+                                                     Event("attack", "a1", "misses")))),
     # D: a wound, but the attack names no model on the table: no hit moment (nowhere to put it)
-    action(attack={"target": "", "events": [{"kind": "attack", "figures": {"wounds_lost": 2}}]}),
+    action(attack=AttackRecord("chain", "a1", "", (Event("attack", "a1", "hits", figures={"wounds_lost": 2}),))),
     # E: a ride along y = 0, 2" a second for 3 s; a jump at 1.5 s (x = 3), a destructible smashed
     # with a test at 0.5 s (x = 1), one pushed aside with no test, a test's risk that is no smash;
     # flights 0.5 -> 1.25 s (0.75 s) and 2.0 s -> still flying when the ride ends at 3.0 s (1.0 s)

@@ -25,7 +25,7 @@ def events_of(replay) -> list[Event]:
     for activation in replay.activations:
         for action in activation.actions:
             found += list(action.events)
-            found += [Event.from_json(e) for e in (action.attack or {}).get("events", ())]
+            found += list(action.attack.events) if action.attack is not None else []
     return found
 
 

@@ -192,9 +192,8 @@ def test_GANG_NERVE_the_gang_fight_plays_nerve_tests_and_broken_fighters_run():
     activation that begins Broken takes no action but Run for Cover and the run forced after it;
     each run ends farther from the nearest enemy than it began."""
     played = play_game(SCENE, seed=3, producer="geometric")
-    tests = [Event.from_json(e) for a in played.activations for r in a.actions
-             for e in (r.attack or {}).get("events", ())] + [e for a in played.activations for r in a.actions
-                                                           for e in r.events]
+    tests = [e for a in played.activations for r in a.actions if r.attack is not None for e in r.attack.events] + [
+        e for a in played.activations for r in a.actions for e in r.events]
     assert nerve_events(tests)
     broken_turns = [a for a in played.activations if a.state_before.model(a.model_id).in_play
                     and BROKEN in a.state_before.model(a.model_id).conditions]

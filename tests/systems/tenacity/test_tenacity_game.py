@@ -28,7 +28,7 @@ def events_of(replay) -> list[Event]:
     for activation in replay.activations:
         for action in activation.actions:
             found += list(action.events)
-            found += [Event.from_json(e) for e in (action.attack or {}).get("events", ())]
+            found += list(action.attack.events) if action.attack is not None else []
     return found
 
 
@@ -173,7 +173,7 @@ def test_TEN_COVER_an_attack_is_filmed_along_its_sight_line_in_the_systems_words
     figures = frozenset(played.header.initial.models)
     system = find_system("tenacity_tactics")
     views = [(action, fight_view(action.attack, ruleset, figures, system))
-             for activation in played.activations for action in activation.actions if action.attack]
+             for activation in played.activations for action in activation.actions if action.attack is not None]
     assert views and all(view is not None and view.attacker == action.action.model_id for action, view in views)
     action, view = next((a, v) for a, v in views if v.cover == "partial hard")
     assert label_text(view).endswith("% visible - in partial hard cover, -1 to attack")
