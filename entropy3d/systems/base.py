@@ -72,6 +72,16 @@ class Imported:
         return getattr(found, attribute) if attribute else found
 
 
+def no_film_caption(event: Event, events: Sequence[Event], names) -> tuple[str, bool, bool] | None:
+    """A rulebook's events told in the film's usual lines (:attr:`GameSystem.film_caption`)."""
+    return None
+
+
+def no_film_rank(event: Event) -> str | None:
+    """A rulebook's events ranked by their own kind in the film (:attr:`GameSystem.film_ranks_as`)."""
+    return None
+
+
 class GameSystem:
     """One game system. Subclasses set the class attributes and override the deciders they serve.
 
@@ -118,6 +128,13 @@ class GameSystem:
     #: its words for one of its events, ``sentence(event, names) -> str``: Entropy City's shared
     #: sentences unless it words its own (a rulebook's sentences module beside its engine)
     sentence = Imported("entropy3d.rules.sentences:sentence")
+    #: its film caption for one of its events where the film's usual line would tell it as another
+    #: rulebook's (the chase's ram is no bike's crash): ``film_caption(event, events, names) -> (text,
+    #: whether it tells harm, whether it shows as the ride begins) | None`` (None: the usual line)
+    film_caption = Imported("entropy3d.systems.base:no_film_caption")
+    #: the kind of event the film ranks one of its events with where it tells as another kind
+    #: (the chase's maneuvering roll is its drive's news: ``move``): ``film_ranks_as(event) -> str | None``
+    film_ranks_as = Imported("entropy3d.systems.base:no_film_rank")
     PLAYERS: ClassVar[Mapping[str, str]] = {}
     """Its players: kind -> "module:attribute" of the class or factory, imported when asked for
     (players read the table, a layer above the systems)."""

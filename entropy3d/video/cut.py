@@ -86,8 +86,9 @@ def _rank(event: Event) -> float:
         return _TOLD.index("item")  # an NPC delivered to its corner (EC-MISSION-RESCUE): the ride's news
     if event.kind == "jump" and not event.figures.get("air_time") and event.piece is None:
         return len(_TOLD)  # a bump off a ramp with no air time: the ride tells it
-    if event.kind == "test" and "SW-VEH-1" in event.clauses:
-        return _TOLD.index("move")  # the chase's drive past 12": its maneuvering roll is the drive's news
+    ranked_as = words.rulebook_of(event).film_ranks_as(event)  # a rulebook's event telling as another kind
+    if ranked_as is not None:
+        return _TOLD.index(ranked_as)
     if event.kind == "ruling" and event.figures.get("wounds_lost"):
         return _TOLD.index("crash")  # what a judging rulebook's rulings cost (the cards' damage): a harm
     if event.kind not in _TOLD and decisive(event):
@@ -171,17 +172,10 @@ def _told(event: Event, events: Sequence[Event], names: words.Names) -> Caption:
         if lost is not None:  # Grab n Go: off too soon, or by another gang's edge
             return Caption(words.sentence(lost, names), event.t_s, True)
         return Caption(f"{who} rides off the table and escapes{then}", event.t_s)
-    if kind == "test" and "SW-VEH-1" in event.clauses:
-        # a drive past 12" (SW-VEH-1): its roll and what came of it in the rules' words ("it moves
-        # only 12""); issue 46: the van's 20" drive stopped at 12" with no word on screen
-        made = "makes" if figures.get("outcome") == "success" else "fails"
-        return Caption(f"{who} {made} its maneuvering roll: {event.rules.rsplit(': ', 1)[-1]}", 0.0,
-                       figures.get("outcome") != "success")
-    if kind == "crash" and "SW-RAM" in event.clauses:  # the chase's ram: its rulebook's word, not a bike's crash
-        # what came of it, not the speed the table measured: the dice go by Top Speed (SW-RAM)
-        wrecked = [names.rider(e.model) for e in events if e.figures.get("wrecked")]
-        return Caption(f"{who} rams {names.thing(event.piece)}" + "".join(f": {w} Wrecked" for w in wrecked),
-                       event.t_s, True)
+    own = words.rulebook_of(event).film_caption(event, events, names)  # a rulebook's own line (the chase's ram)
+    if own is not None:
+        text, bad, as_it_begins = own
+        return Caption(text, 0.0 if as_it_begins else event.t_s, bad)
     if kind == "crash":
         how = "head-on" if figures.get("kind") == "head_on" else "side-on"
         after = "and rides it out" if figures.get("survived") else "and crashes"

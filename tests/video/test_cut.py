@@ -506,3 +506,29 @@ def test_GANG_BOTTLE_a_fighter_fleeing_at_the_turns_start_is_told_with_the_first
     said = caption(events, names)
     assert said.text == "Dreg shoots Lyra: missed; Harl flees the battlefield" and said.bad
     assert caption(events[-1:], names).text == "Dreg shoots Lyra: missed"
+
+
+def test_the_film_words_no_rulebook_by_its_clause_ids():
+    """Issue 44 ("each rulebook's words move next to its engine"): no module of the film matches
+    another rulebook's clause ids in its code (the chase's ram and maneuvering roll were captioned
+    by matching "SW-RAM" and "SW-VEH-1" in video/cut.py); each rulebook words its own events
+    (``GameSystem.film_caption``, ``film_ranks_as``, beside its engine). Docstrings and comments
+    may name clauses."""
+    import ast
+    from pathlib import Path
+
+    from entropy3d.systems import DEFAULT_SYSTEM, SYSTEMS
+
+    prefixes = tuple(system.clause_prefix for system in SYSTEMS if system.name != DEFAULT_SYSTEM)
+    assert "SW-" in prefixes and "GANG-" in prefixes
+    found = []
+    for path in sorted((Path(__file__).resolve().parents[2] / "entropy3d" / "video").glob("*.py")):
+        tree = ast.parse(path.read_text())
+        docstrings = {id(node.body[0].value) for node in ast.walk(tree)
+                      if isinstance(node, (ast.Module, ast.FunctionDef, ast.ClassDef, ast.AsyncFunctionDef))
+                      and node.body and isinstance(node.body[0], ast.Expr)
+                      and isinstance(node.body[0].value, ast.Constant)}
+        found += [f"{path.name}:{node.lineno} {node.value!r}" for node in ast.walk(tree)
+                  if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in docstrings
+                  and any(prefix in node.value for prefix in prefixes)]
+    assert found == []

@@ -227,6 +227,8 @@ class ChaseVehicles(GameSystem):
 
     #: its words, beside its engine (GameSystem.sentence)
     sentence = Imported("entropy3d.systems.chase_vehicles.sentences:sentence")
+    film_caption = Imported("entropy3d.systems.chase_vehicles.sentences:film_caption")
+    film_ranks_as = Imported("entropy3d.systems.chase_vehicles.sentences:film_ranks_as")
 
     def penalty(self, move: RiddenMove) -> tuple[int, list[str]]:
         """SW-VEH-1: the maneuvering penalty for what the ride met (-1 per kind, -1 more past the
