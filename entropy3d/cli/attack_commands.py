@@ -32,8 +32,9 @@ def attack(
     from entropy3d.errors import IllegalPlanError
     from entropy3d.game.tableview import TableView
     from entropy3d.outputs import check_output_path
+    from entropy3d.rules.attack_chances import ALONG_THE_MOVE
     from entropy3d.rules.attack_odds import melee_odds, shot_odds
-    from entropy3d.rules.attacks import ALONG_THE_MOVE, DODGE, weapon_kind
+    from entropy3d.rules.attacks import DODGE, weapon_kind
     from entropy3d.rules.combat import gun_range_in
     from entropy3d.rules.odds import exact_odds
     from entropy3d.rules.transition import Action, check

@@ -21,8 +21,9 @@ import numpy as np
 from entropy3d.errors import IllegalPlanError
 from entropy3d.game.players import ActionView, AttackOption, Player
 from entropy3d.geometry import Pose, poses_along
+from entropy3d.rules.attack_chances import ALONG
 from entropy3d.rules.attack_odds import melee_odds, shot_odds
-from entropy3d.rules.attacks import ALONG, ATTACK_BACK, DODGE, melee_setup, weapon_kind
+from entropy3d.rules.attacks import ATTACK_BACK, DODGE, melee_setup, weapon_kind
 from entropy3d.rules.bike_advantages import TAUNT
 from entropy3d.rules.charisma import INSPIRE, auto_shares
 from entropy3d.rules.choice_traits import ATTACK_WORD, auto_declared, auto_free_move, obliged_defence

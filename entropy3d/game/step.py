@@ -21,7 +21,8 @@ import numpy as np
 
 from entropy3d.errors import IllegalPlanError
 from entropy3d.geometry import poses_along
-from entropy3d.rules.attacks import ALONG, CHICKEN
+from entropy3d.rules.attack_chances import ALONG
+from entropy3d.rules.attacks import CHICKEN
 from entropy3d.rules.event import Event
 from entropy3d.rules.facts import Facts
 from entropy3d.rules.plan import SPENDS_THE_ACTIVATION

@@ -25,7 +25,8 @@ import numpy as np
 from entropy3d.errors import IllegalPlanError
 from entropy3d.geometry import Pose
 from entropy3d.rules import trait_tests
-from entropy3d.rules.attacks import ALONG, bust_sequence
+from entropy3d.rules.attack_chances import ALONG
+from entropy3d.rules.attacks import bust_sequence
 from entropy3d.rules.combat import base_gap_in, check_pickup
 from entropy3d.rules.combat import check_pass as pass_reach
 from entropy3d.rules.conditions import after_test, stun_tn_mod

@@ -56,17 +56,19 @@ from entropy3d.rules import (
     stress_traits,
     traps,
 )
-from entropy3d.rules.attacks import (
-    ATTACK_BACK,
-    CHICKEN,
-    DODGE,
+from entropy3d.rules.attack_chances import (
     WHILE_RELOADING,
     attack_chance,
     chance_after_attack,
     chance_kept,
-    check_attack,
     check_chance,
     gungho_cost,
+)
+from entropy3d.rules.attacks import (
+    ATTACK_BACK,
+    CHICKEN,
+    DODGE,
+    check_attack,
     resolve_chicken,
     resolve_melee,
     resolve_shot,

@@ -10,7 +10,7 @@ from entropy3d.game.entropy_city_player import EntropyCityPlayer
 from entropy3d.game.mission_goals import RiderGoal
 from entropy3d.game.players import AutoPlayer
 from entropy3d.geometry import Pose
-from entropy3d.rules.attacks import ALONG_THE_MOVE
+from entropy3d.rules.attack_chances import ALONG_THE_MOVE
 from entropy3d.rules.engine import EntropyCityEngine
 from entropy3d.rules.state import State
 from entropy3d.systems.base import SystemView

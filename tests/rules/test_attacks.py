@@ -8,7 +8,7 @@ import pytest
 
 from entropy3d.errors import IllegalPlanError
 from entropy3d.geometry import Pose
-from entropy3d.rules.attacks import ALONG_THE_MOVE
+from entropy3d.rules.attack_chances import ALONG_THE_MOVE
 from entropy3d.rules.facts import Sight
 from entropy3d.rules.state import ModelState, State
 from entropy3d.rules.transition import Action, check, resolve

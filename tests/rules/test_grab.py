@@ -13,7 +13,7 @@ import pytest
 from entropy3d.errors import IllegalPlanError
 from entropy3d.geometry import Pose
 from entropy3d.rules import missions
-from entropy3d.rules.attacks import ALONG_THE_MOVE
+from entropy3d.rules.attack_chances import ALONG_THE_MOVE
 from entropy3d.rules.event import Event
 from entropy3d.rules.grab import carry_items, grab_set_up_problems
 from entropy3d.rules.items import PASS, pick_up

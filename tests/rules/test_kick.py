@@ -12,7 +12,7 @@ import pytest
 
 from entropy3d.errors import IllegalPlanError
 from entropy3d.geometry import Pose
-from entropy3d.rules.attacks import ALONG_THE_MOVE
+from entropy3d.rules.attack_chances import ALONG_THE_MOVE
 from entropy3d.rules.kick import KickedTo, KickPlan, kick_destination, kick_tn, parse_kick
 from entropy3d.rules.transition import Action
 

@@ -217,7 +217,7 @@ def test_EC_ACT_ATTACK_EC_GUN_STOPPED_the_chance_to_attack_after_a_move(rules):
     one; none after a bust or a crash in the action, none by a rider out of play; a rider that
     stops with a loaded gun has a focussed shot instead, and one with an empty gun or none has no
     attack at all (it stopped, so it attacks along no move)."""
-    from entropy3d.rules.attacks import ALONG_THE_MOVE, FOCUSSED, attack_chance
+    from entropy3d.rules.attack_chances import ALONG_THE_MOVE, FOCUSSED, attack_chance
     from entropy3d.rules.event import Event
     from entropy3d.rules.planner import plan_move
 

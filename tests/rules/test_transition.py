@@ -14,7 +14,7 @@ import pytest
 
 from entropy3d.errors import IllegalPlanError
 from entropy3d.geometry import Pose
-from entropy3d.rules.attacks import ALONG_THE_MOVE, GUNG_HO, WHILE_RELOADING
+from entropy3d.rules.attack_chances import ALONG_THE_MOVE, GUNG_HO, WHILE_RELOADING
 from entropy3d.rules.facts import Contact, Facts, Flight, SceneryHit
 from entropy3d.rules.state import ModelState, State
 from entropy3d.rules.transition import Action, check, resolve
