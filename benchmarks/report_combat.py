@@ -46,7 +46,7 @@ def summarise(replay, ruleset) -> dict:
     for activation in replay.activations:
         for action in activation.actions:
             if action.attack is not None:
-                kind = action.attack["kind"]
+                kind = action.attack.kind
                 chicken += kind == "chicken"
                 guns += kind in guns_named
                 melee += kind not in guns_named and kind != "chicken"

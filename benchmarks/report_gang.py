@@ -28,7 +28,7 @@ def summarise(replay) -> dict:
         for action in activation.actions:
             if action.attack is not None:
                 shots += 1
-                hits += any(e.get("figures", {}).get("hit") for e in action.attack.get("events", ()))
+                hits += any(e.figures.get("hit") for e in action.attack.events)
             for event in action.events:
                 if event.kind == "condition" and event.figures.get("bottled"):
                     bottled.append(event.figures["gang"])

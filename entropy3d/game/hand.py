@@ -35,11 +35,12 @@ class Question:
     """What the game asks the person playing a gang.
 
     kind: ``plan`` (the plan of the model's action ``index``, 0-based), ``action`` (any rulebook's
-    next action of the model, in that rulebook's words, or none to end its activation), ``attack`` (one of
-    ``options``, or none), ``overwatch`` (remain on it, yes or no) or ``defence`` (a melee attack
-    on the model, ``options`` saying whose: dodge or attack back, EC-MEL-DEF). model_id: whose. state: the
-    game as it stands when asked (a plan is checked against it). refusal: why the last answer was
-    refused ("" for none)."""
+    next action of the model, in that rulebook's words, or none to end its activation), ``attack``
+    (one of ``options``, or none), ``overwatch`` (remain on it, yes or no) or ``defence`` (a melee
+    attack on the model, ``options`` saying whose: dodge or attack back, EC-MEL-DEF). model_id:
+    whose. state: the game as it stands when asked (a plan is checked against it). refusal: why
+    the last answer was refused ("" for none). examples: for an ``action``, a few actions as they
+    are typed in its rulebook's words."""
 
     kind: str
     model_id: str
@@ -47,13 +48,14 @@ class Question:
     state: State = field(repr=False)
     options: tuple[str, ...] = ()
     refusal: str = ""
+    examples: tuple[str, ...] = ()
 
     def prompt(self, rider: str) -> str:
         """The question in words (``rider``: the model's name)."""
         said = {"plan": f"{rider}, action {self.index + 1}: type a plan (e.g. s2: straight 8), Enter rides it",
                 "action": f"{rider}, action {self.index + 1}: type an action (e.g. "
-                          f"{self.options[0] if self.options else 'walk: straight 3'}), Enter takes it; "
-                          "Enter on nothing ends its activation",
+                          + " or ".join(f'"{example}"' for example in self.examples or ("walk: straight 3",))
+                          + "), Enter takes it; Enter on nothing ends its activation",
                 "attack": f"{rider} may attack: type 1-{len(self.options)}, or TARGET with WEAPON (pistol x2, "
                           "kick own push 2), or Enter for none",
                 "overwatch": f"{rider} is on overwatch: y remains on it, n rides",
@@ -214,13 +216,14 @@ class HandPlayer:
     """Any rulebook's gang played through ``seat``: each action of a model is typed in its
     rulebook's words (``walk: straight 3``, ``shoot``, ``drive: straight 12``: the engine's
     ``parse_action``), checked by its engine against the table, and asked again with the refusal;
-    nothing typed ends the model's activation. ``examples``: actions to show in the question.
+    nothing typed ends the model's activation. ``examples``: actions to show in the question, each
+    as it is typed.
     DECISION: the order its ready models activate in is its rulebook's automatic player's
     (``auto``): a person picks each action, not the order (no rulebook here makes that order a
     tactical choice the automatic players get wrong)."""
 
-    def __init__(self, seat: HandSeat, auto, examples: str = "walk: straight 3"):
-        self.seat, self.auto, self.examples = seat, auto, examples
+    def __init__(self, seat: HandSeat, auto, examples: Sequence[str] = ("walk: straight 3",)):
+        self.seat, self.auto, self.examples = seat, auto, tuple(examples)
         self.gang = seat.gang
 
     def order(self, state: State, ready: Sequence[str], table) -> list[str]:
@@ -229,9 +232,9 @@ class HandPlayer:
     def choose_action(self, view):
         """The action typed for ``view.model``, checked against ``view.table`` (None: end it)."""
         refusal = ""
-        index = max(0, len(view.taken) - 1)  # the steps taken so far, its activation's start first
+        index = view.model.actions_taken  # its actions so far (a forced walk after a retreat is none)
         while True:
-            asked = Question("action", view.model.id, index, view.state, (self.examples,), refusal)
+            asked = Question("action", view.model.id, index, view.state, refusal=refusal, examples=self.examples)
             text = self.seat.ask(asked).strip()
             if not text:
                 return None

@@ -40,8 +40,8 @@ class Game:
     table: the static Table; geometry: its TableGeometry; producer: who rides the moves; engine:
     the rulebook's; players: a player per gang id; rng: the dice; turns: how many (the scene's
     when None); initial: the state to start from (the engine's start of the scene's when None);
-    view: the table as the engine and the players ask it (one is made when None: an engine that
-    asks the table in ``resolve`` is made with the same one).
+    view: the table as the engine and the players ask it (one is made when None: an engine whose
+    table the one path asks its answers of is made with the same one).
 
     The turn's opening events (the gang battle's Cool checks of a bottled gang) are the turn's
     first activation's events; an End Phase that did something is a last ``end`` action of the

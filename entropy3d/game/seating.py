@@ -56,6 +56,6 @@ def seat_automatic_players(system, engine, seating: Seating) -> dict[str, Any]:
     if seating.hands:
         from entropy3d.game.hand import HandPlayer
 
-        examples = ", ".join(system.action_examples) or "walk: straight 3"
-        players.update({gang: HandPlayer(seat, players[gang], examples) for gang, seat in seating.hands.items()})
+        players.update({gang: HandPlayer(seat, players[gang], system.action_examples or ("walk: straight 3",))
+                        for gang, seat in seating.hands.items()})
     return players

@@ -120,7 +120,7 @@ def system_game(system, table, geometry, producer: Producer, seating: Seating, d
                 turns: int | None = None) -> Game:
     """A game of ``system`` (the rulebook played on the scene, :func:`~entropy3d.scene.systemrules.system_of`
     with ``played``) on the one loop: its engine over the
-    scene's models' ``stats:`` (with the table's view, for an engine that still asks the table)
+    scene's models' ``stats:`` (with the table's view, for an engine whose table is asked its answers)
     and the players its seating gives each gang."""
     view = TableView(table, geometry)
     engine = scene_engine(system, table, geometry, view)

@@ -46,8 +46,8 @@ from entropy3d.rules.wrecks import place_wrecks
 class EntropyCityEngine:
     """Entropy City's rules (``ruleset``) on one table (``table``: the one path asks it before
     :meth:`resolve` what a watcher sees, where a bike rests and who sees a Stealth rider, and
-    after it where a wreck may lie; None: no table, so nothing settles, no watcher sees and wrecks
-    lie where their riders fell). ``gangs``: the
+    after it where a wreck may lie; None: no table, so nothing settles, no watcher sees and every
+    spot within 3" is clear for a wreck). ``gangs``: the
     scene's gangs in its order (the roll-off's first die is the first gang's); empty: the order
     their models come in."""
 

@@ -5,9 +5,10 @@ City's game; after each ride the judging rulebook rules on it (the cards' collis
 fall damage, the Move a level climbed costs) and says, in plain terms, what its rulings do to a
 model: wounds lost and how much faster or slower its next ride goes
 (:meth:`~entropy3d.systems.base.GameSystem.ruling_effects`). This module applies that the Entropy
-City way: wounds as EC-WOUND's (a rider at 0 is out of the game, its wreck placed, the missions
-told), a change of speed as inches on the most its next move may ride, an action's move being
-ridden in ``scale.seconds_per_activation``.
+City way: wounds as EC-WOUND's (a rider at 0 is out of the game, the missions told; its wreck is
+placed by the one path once the action is done, :func:`~entropy3d.rules.wrecks.place_wrecks`), a
+change of speed as inches on the most its next move may ride, an action's move being ridden in
+``scale.seconds_per_activation``.
 """
 
 from __future__ import annotations

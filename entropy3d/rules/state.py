@@ -1,7 +1,8 @@
 """The one game state: every miniature, the scenery that moved, the turn and the score.
 
 :class:`State` is immutable; :func:`entropy3d.rules.transition.resolve` is the only thing that
-makes a new one from an old one. The static table (the scene) is not in it: it never changes.
+makes a new one from an old one, but for the opponent's placing of the wrecks it left
+(:func:`entropy3d.rules.wrecks.place_wrecks`). The static table (the scene) is not in it: it never changes.
 Lengths are table inches, headings degrees counter-clockwise from +x. :meth:`State.to_json` and
 :meth:`State.from_json` are the one JSON form (replays, reports).
 """

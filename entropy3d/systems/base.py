@@ -280,9 +280,10 @@ class GameSystem:
         ``action_phase``, ``check``, ``resolve``, ``end_turn``, ``game_over`` and ``winner`` on the one game state,
         and ``condition_words`` (condition id -> the rulebook's words, for people) (see
         :class:`~entropy3d.systems.gang_battle.engine.GangEngine`, the first). ``table``: the
-        table's view, for an engine whose ``resolve`` still asks the table (Entropy City's, until
-        where a bike settles, what a watcher sees and where a wreck lies come as facts); ``gangs``:
-        the scene's gangs in its order. Engines that read all they need from the facts ignore both."""
+        table's view, for an engine the one path asks its table's answers of (Entropy City's: where a
+        bike settles, what a watcher sees and where a wreck may lie, asked before and after its
+        resolve, :mod:`entropy3d.table_answers`); ``gangs``: the scene's gangs in its order.
+        Engines that read all they need from the facts ignore both."""
         if self.ENGINE is None:
             raise NotImplementedError(f"{self.title} decides from the table's facts but plays no game of its own yet")
         module, attribute = self.ENGINE.split(":")

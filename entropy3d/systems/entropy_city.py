@@ -53,7 +53,7 @@ class EntropyCity(GameSystem):
                                             "demo": "entropy3d.game.players:demo_players",
                                             "scripted": "entropy3d.game.script:ScriptedPlayer"}
     #: its engine and its seating. The engine is built by :meth:`engine` from the ruleset and the
-    #: table's view (its resolve still asks the table), not called as ``ENGINE(system, stats)``:
+    #: table's view (the one path asks it the answers its resolve reads), not called as ``ENGINE(system, stats)``:
     #: here ``ENGINE`` names the class and marks that Entropy City plays (:meth:`plays`)
     ENGINE = "entropy3d.rules.engine:EntropyCityEngine"
     SEATING = "entropy3d.game.entropy_city_player:seat_players"
@@ -68,8 +68,8 @@ class EntropyCity(GameSystem):
 
     def engine(self, stats: Mapping[str, Any], table: Any = None, gangs: Sequence[str] = ()):
         """Its engine over its ruleset; ``table`` answers where a ridden bike settles, what a
-        watcher sees and where a wreck lies (None: nothing settles, no watcher sees, wrecks lie
-        where they fell). Its riders carry no ``stats:``."""
+        watcher sees and where a wreck may lie, asked by the one path (None: nothing settles, no
+        watcher sees, every spot within 3" is clear for a wreck). Its riders carry no ``stats:``."""
         from entropy3d.rules.engine import EntropyCityEngine
 
         return EntropyCityEngine(self.rules, table, gangs)

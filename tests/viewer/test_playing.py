@@ -101,7 +101,7 @@ def test_GANG_TURN_any_rulebook_is_played_by_hand_in_its_own_words(tmp_path):
     assert {q.kind for q in seen} == {"action"} and first.startswith("orlock_")
     assert [(q.model_id, q.index) for q in seen[:4]] == [(first, 0), (first, 0), (first, 1), (first, 2)]
     assert seen[1].refusal.startswith("unknown action 'fly away'") and seen[1].refusal.endswith("(GANG-TURN)")
-    assert "walk: straight 3, shoot" in seen[0].prompt("Orlock")
+    assert 'e.g. "walk: straight 3" or "shoot" or "charge TARGET"' in seen[0].prompt("Orlock")
     replay = read_replay(live.replay_path)
     assert replay.header.players == "hand:orlock"
     taken = [action.action.kind for activation in replay.activations if activation.model_id == first
