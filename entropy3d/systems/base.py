@@ -211,6 +211,13 @@ class GameSystem:
         cover = str(figures.get("cover", "none"))
         return "in the open" if cover == "none" else f"in {cover} cover"
 
+    @classmethod
+    def ruling_headline(cls, applied: Event, rulings: Sequence[Event], names) -> str:
+        """The film's one line for what its rulings did to a model in a ride of the game played
+        beside it (``applied``: the ``applied`` ruling, ``rulings``: the rulings of that ride it
+        sums up); by default the applied ruling's sentence."""
+        return cls.sentence(applied, names)
+
     @staticmethod
     def dice_untold(event: Event) -> bool:
         """Whether the sentence of ``event`` leaves dice untold that the rules' own words give (so a

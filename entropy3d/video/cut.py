@@ -220,6 +220,12 @@ def _told(event: Event, events: Sequence[Event], names: words.Names) -> Caption:
                        event.t_s, bool(figures.get("hit")) or bool(fled))
     if kind == "attack":
         return _attack_caption(event, events, names)
+    if kind == "ruling" and figures.get("applied"):
+        # what a judging rulebook's rulings did (the cards' damage and Move), in its own terms:
+        # the fall or collision that did it, not only the wounds it cost
+        rulings = [e for e in events if e.kind == "ruling" and not e.figures.get("applied")]
+        return Caption(words.rulebook_of(event).ruling_headline(event, rulings, names), event.t_s,
+                       bool(figures.get("wounds_lost")))
     if kind not in _TOLD:  # ranked by decisive(): its rulebook's sentence, red when someone is taken out
         return Caption(words.sentence(event, names), event.t_s, any(figures.get(k) for k in words.HARM))
     if figures.get("run") or figures.get("charge"):  # a move the rules force for a reason of their own

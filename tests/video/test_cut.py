@@ -506,3 +506,41 @@ def test_GANG_BOTTLE_a_fighter_fleeing_at_the_turns_start_is_told_with_the_first
     said = caption(events, names)
     assert said.text == "Dreg shoots Lyra: missed; Harl flees the battlefield" and said.bad
     assert caption(events[-1:], names).text == "Dreg shoots Lyra: missed"
+
+
+def test_REF_FALL_a_fall_the_cards_rule_on_is_captioned_as_the_fall_in_the_cards_terms():
+    """Clauses: REF-FALL, REF-COLL, REF-ELEV. Issue 46, scenes/systems/rooftop_fall.yaml: the
+    cards ruled the climber's fall off the ramp "a fall is a collision at 3x1 kph: force 3x2 x 3x1
+    x 3 (soil) = 2x4 ... Damaged 1", and the film's caption said only "Climber loses 1 wound to
+    the rulings (Damaged 1)", not that it fell. Now it names the fall, its height, the card's
+    speed row and force and the Damaged, red for the wound; the spotter's fall off the bridge
+    adds the Move its two levels down gave."""
+    from entropy3d.game.judging import JudgedEngine, RideJudge
+    from entropy3d.game.session import make_producer
+    from entropy3d.game.step import activation
+    from entropy3d.rules.engine import EntropyCityEngine
+    from entropy3d.scene import load_scene
+    from entropy3d.scene.build import build_table_geometry
+    from entropy3d.scene.probe import SceneProbe
+    from entropy3d.systems.words import Names
+
+    table = load_scene(Path(__file__).parents[2] / "scenes" / "systems" / "rooftop_fall.yaml")
+    geometry = build_table_geometry(table)
+    probe = SceneProbe.from_table(table, geometry)
+    rides = make_producer("geometric", table, geometry)
+    engine = JudgedEngine(EntropyCityEngine(table.ruleset, probe), RideJudge.of(table, geometry, probe))
+    start = table.initial_state(geometry.surface_height)
+    climbed = activation(engine, start, "climber", ["s1: right tight 1, straight 4", "s2: straight 8, right medium 5"],
+                         np.random.default_rng(1), rides, probe)
+    jumped = activation(engine, start, "spotter", ["s2: right tight 3, straight 4"], np.random.default_rng(1),
+                        rides, probe)
+    rides.close()
+    names = Names.of_table(table)
+    off = next(step.events for step in climbed if step.ridden and step.facts.flights)
+    [fall] = [e for e in off if e.figures.get("judged") == "landing"]
+    said = caption(off, names)
+    assert said.text == f"Climber (Wallers) falls {fall.figures['drop_m']:.1f} m: 3x1 -> 2x4, Damaged 1" and said.bad
+    off = next(step.events for step in jumped if step.ridden and step.facts.flights)
+    [fall] = [e for e in off if e.figures.get("judged") == "landing"]
+    said = caption(off, names)
+    assert said.text == f"Spotter (Roofers) falls {fall.figures['drop_m']:.1f} m: 3x1 -> 2x4, Damaged 1; Move +2"
