@@ -215,7 +215,11 @@ def _told(event: Event, events: Sequence[Event], names: words.Names) -> Caption:
         # they leave the table unseen, so the line says so (issue 46: the gang fight's score rose
         # for a fighter that vanished without a word)
         fled = [names.rider(e.model) for e in events if e.figures.get("fled") and e.model != event.model]
-        return Caption(words.headline(event, names) + (", then a Coup de Grace: OUT OF ACTION" if finished else "")
+        # its injury dice's worst short of Out of Action (GANG-INJURY): the target left down in the picture
+        hurt = any(e.model == figures.get("target") and "serious_injury" in e.figures.get("results", ())
+                   and not e.figures.get("out_of_action") for e in events)
+        return Caption(words.headline(event, names) + (", Seriously Injured" if hurt and not finished else "")
+                       + (", then a Coup de Grace: OUT OF ACTION" if finished else "")
                        + "".join(f"; {who_fled} flees the battlefield" for who_fled in fled),
                        event.t_s, bool(figures.get("hit")) or bool(fled))
     if kind == "attack":
