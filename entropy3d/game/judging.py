@@ -24,25 +24,34 @@ from entropy3d.game.step import Step
 from entropy3d.rules.event import Event
 from entropy3d.rules.facts import Facts
 
-#: the played game's event that says on which level a model still in the air comes down, when
-#: the state ``before`` or ``after`` a step holds it in the air (Entropy City's air time, EC-JUMP-2:
-#: the jump that leaves it flying tells where it lands, the landing in its next action says it again)
-LANDING_TOLD_BY = {"after": "jump", "before": "landing"}
+
+def _told_landing(event: Event, when: str) -> bool:
+    """Whether ``event`` tells the level a flight in the air ``when`` ("before" or "after") the
+    step comes down on (Entropy City's air time, EC-JUMP-2, EC-JUMP-4): after it, the jump that
+    left it flying or the "still to fly" at the move's end; before it, the landing of the flight
+    carried over, or, when the flight lasts the whole move (no landing in it), that same "still
+    to fly" (one flight, one level it comes down on)."""
+    if "landing_level_in" not in event.figures:
+        return False
+    return event.kind == "landing" or (event.kind == "jump" and (when == "after" or "carry_in" in event.figures))
 
 
 def stands_at_in(step: Step, model: str, when: str) -> float:
     """The height (inches) of the surface ``model`` stands on ``when`` ("before" or "after") the
     step: its pose's, or, while the game holds it in the air (Entropy City's air time: its pose
     is its height in mid-flight), the level its flight comes down on (``landing_level_in`` of the
-    step's jump or landing event). Issue 46: on rooftop_fall (demo --seed 0, physics) the climber
-    jumped off the ramp and was still flying 1.30" up when its move ended; the cards read that
-    height as a climb of one level (Move -1) and the fall as 1.7 m instead of the 3.6 m down to
-    the yard, then the landing as a descent (Move +1)."""
+    step's jump, landing or "still to fly" event). Issue 46: on rooftop_fall (demo --seed 0,
+    physics) the climber jumped off the ramp and was still flying 1.30" up when its move ended;
+    the cards read that height as a climb of one level (Move -1) and the fall as 1.7 m instead of
+    the 3.6 m down to the yard, then the landing as a descent (Move +1). A flight lasting a whole
+    move (in the air at both ends) has neither jump nor landing in it: its "still to fly" names
+    the level, so its mid-air heights read as no level changed."""
     held = getattr(step, when).model(model)
     if held.air is None:
         return float(held.pose.z)
-    told = [e for e in step.events if e.model == model and e.kind == LANDING_TOLD_BY[when]
-            and "landing_level_in" in e.figures]
+    told = [e for e in step.events if e.model == model and _told_landing(e, when)]
+    if when == "before":  # the carried flight's landing, else (it flew the whole move) its "still to fly"
+        told = [e for e in told if e.kind == "landing"] or told
     return float(told[-1].figures["landing_level_in"]) if told else float(held.pose.z)
 
 

@@ -150,6 +150,8 @@ class TableRenderer:
 
         self.model_nodes: dict[str, NodePath] = {}
         self.model_poses: dict[str, Pose] = {}
+        #: the models in play drawn lying down wherever they are placed (:meth:`set_lying`)
+        self.lying: set[str] = set()
         self._ghosts: dict[str, NodePath] = {}
         self._contact_shadows: dict[str, NodePath] = {}
         starts = self.geometry.surface_height([m.position[:2] for m in table.models]) if table.models else []
@@ -286,7 +288,15 @@ class TableRenderer:
         node.clear_color_scale()
         node.find("rider").clear_transform()
         self.model_poses[model_id] = pose
+        if model_id in self.lying:
+            self._lie(node, pose, 1.0)
         self._cast_contact_shadow(model_id, pose.x, pose.y, pose.z, pose.facing_deg)
+
+    def set_lying(self, model_ids) -> None:
+        """Draw ``model_ids`` lying down, still in play, wherever :meth:`place_model` puts them (a
+        fighter Seriously Injured or pinned: :meth:`~entropy3d.systems.base.GameSystem.lies_down`),
+        and every other model standing; takes effect as each is next placed."""
+        self.lying = set(model_ids)
 
     def _cast_contact_shadow(self, model_id: str, x: float, y: float, z: float, facing_deg: float) -> None:
         """Lay a miniature's contact shadow on the static surface under (x, y) below ``z``
@@ -336,18 +346,25 @@ class TableRenderer:
         ghost.clear_color_scale()
         ghost.set_alpha_scale(GHOST_ALPHA)
 
-    def lay_down(self, model_id: str, share: float = 1.0) -> None:
-        """Lay a taken-out miniature that leaves no wreck (a figure on foot) on its side where it
-        stands, ``share`` of the way down (0 standing, 1 lying: a fall drawn frame by frame):
-        rolled up to :data:`DOWN_ROLL_DEG` about its facing, raised up to its base's half width
-        so the base stays above the ground, greyed once down; :meth:`place_model` stands it up."""
+    def lay_down(self, model_id: str, share: float = 1.0, out: bool = True) -> None:
+        """Lay a miniature on its side where it stands, ``share`` of the way down (0 standing, 1
+        lying: a fall drawn frame by frame): rolled up to :data:`DOWN_ROLL_DEG` about its facing,
+        raised up to its base's half width so the base stays above the ground. One taken ``out``
+        that leaves no wreck (a figure on foot) is greyed once down, and :meth:`place_model`
+        stands it up; one still in play (a fighter Seriously Injured) keeps its colours and stays
+        down wherever it is placed (:attr:`lying`) until :meth:`set_lying` says otherwise."""
         node = self._model_node(model_id)
-        pose = self.model_poses[model_id]
         node.show()
+        self._lie(node, self.model_poses[model_id], share)
+        if share >= 1.0 and out:
+            node.set_color_scale(*WRECK_COLOUR_SCALE)
+        elif share >= 1.0:
+            self.lying.add(model_id)
+
+    @staticmethod
+    def _lie(node, pose: Pose, share: float) -> None:
         node.set_pos(pose.x, pose.y, pose.z + DOWN_RAISE_IN * share)
         node.set_hpr(pose.facing_deg, 0, DOWN_ROLL_DEG * share)
-        if share >= 1.0:
-            node.set_color_scale(*WRECK_COLOUR_SCALE)
 
     def set_model_transform(self, model_id: str, matrix: np.ndarray) -> None:
         """Set a miniature's full 4x4 transform (inches; e.g. a bike tumbling in physics)."""

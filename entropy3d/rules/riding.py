@@ -542,9 +542,11 @@ def _ride(ride: _Ride, model: ModelState, move: PlannedMove, facts: Facts
         xy, heading, _ = _along(move, facts, total)
         z = max(float(facts.end_pose.z), facts.level_at(total)[1])
         changes["air"] = AirTime(jump_speed, landing - total, tuple(facts.end_velocity_in_s))
+        # the level it comes down on, for a reader of this move alone (a flight over the whole move
+        # has no jump or landing event in it: the cards' REF-ELEV reads its levels from this)
         ride.event("jump", f"{landing - total:.1f}\" still to fly at the end of the move: in the air (EC-JUMP-2)",
                    clauses=("EC-JUMP-2",), t_s=float(facts.trajectory[-1, 0]),
-                   figures={"carry_in": landing - total})
+                   figures={"carry_in": landing - total, "landing_level_in": facts.level_at(landing)[1]})
         return Pose(float(xy[0]), float(xy[1]), normalize_deg(heading), z), "air", changes
     changes["air"] = None
     distance = total if facts.completed or flown_over else stopped_short_in(facts)

@@ -110,6 +110,9 @@ class GameSystem:
     """an attack's modifier on the sight line's label ("in partial cover, -1 to hit")"""
     out_banner: ClassVar[str] = "OUT OF ACTION"
     """the banner over a figure its rules put out of the game"""
+    lying_conditions: ClassVar[tuple[str, ...]] = ()
+    """its conditions of a model lying on the table, still in play (a gang fighter Prone & Pinned
+    or Seriously Injured, a 10acity figure gone prone): the pictures draw it down (:meth:`lies_down`)"""
     action_examples: ClassVar[tuple[str, ...]] = ()
     """a few of its actions as a player types them for a model (``parse_action``'s words: "walk:
     straight 3", "shoot"), for a prompt that asks for one (the viewer's typing line)"""
@@ -227,6 +230,19 @@ class GameSystem:
         words it its own way (10acity: "hidden by the attacker's soft cover")."""
         cover = str(figures.get("cover", "none"))
         return "in the open" if cover == "none" else f"in {cover} cover"
+
+    @classmethod
+    def lies_down(cls, model: ModelState) -> bool:
+        """Whether ``model`` lies on the table in its rules (a condition of :attr:`lying_conditions`):
+        the film and the stills draw it down, as a player lays the miniature on its side."""
+        return model.in_play and any(c in cls.lying_conditions for c in model.conditions)
+
+    @classmethod
+    def ruling_headline(cls, applied: Event, rulings: Sequence[Event], names) -> str:
+        """The film's one line for what its rulings did to a model in a ride of the game played
+        beside it (``applied``: the ``applied`` ruling, ``rulings``: the rulings of that ride it
+        sums up); by default the applied ruling's sentence."""
+        return cls.sentence(applied, names)
 
     @staticmethod
     def dice_untold(event: Event) -> bool:

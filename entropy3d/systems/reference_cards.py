@@ -181,6 +181,35 @@ class ReferenceCards(GameSystem):
             return event.rules.replace(event.model, who, 1)
         return f"{event.figures.get('system', 'other rules')}: {event.rules.replace(event.model, who)}"
 
+    @classmethod
+    def ruling_headline(cls, applied: Event, rulings: Sequence[Event], names) -> str:
+        """What the cards did to ``applied.model`` in the card's own terms, for the film's large
+        print: each fall (REF-FALL) and collision (REF-COLL) as its height or what was hit, the
+        speed row and the force, and the Damaged it gave, then the Move the levels gave (REF-ELEV):
+        "Jet (Roofers) falls 5.5 m: 3x1 -> 2x4, Damaged 1; Move +2". Issue 46: the film said only
+        "Jet loses 1 wound to the rulings (Damaged 1, Move +2)", never that it fell."""
+        model = applied.model
+        said = []
+        for ruling in rulings:
+            figures = ruling.figures
+            hurt = figures.get("damaged", {}).get(model, 0)
+            if ruling.model != model and not hurt:
+                continue
+            damage = f", Damaged {hurt}" if hurt else ""
+            if figures.get("judged") == "landing" and "force" in figures:
+                said.append(f"falls {figures['drop_m']:.1f} m: {figures['speed']} -> {figures['force']}{damage}")
+            elif figures.get("judged") == "crash" and "force" in figures:
+                other = ruling.piece if ruling.model == model else ruling.model
+                hit = "hits" if ruling.model == model else "is hit by"
+                speed = f"{figures['speed']} -> " if "speed" in figures else ""
+                said.append(f"{hit} {names.thing(other)}: {speed}{figures['force']}{damage}")
+            elif figures.get("move") and ruling.model == model:
+                said.append(f"Move {int(figures['move']):+d}")
+        if not said:
+            return cls.sentence(applied, names)
+        out = ": out of the game" if applied.figures.get("taken_out") else ""
+        return f"{names.rider_of_gang(model)} {'; '.join(said)}{out}"
+
     def multiple(self, surface: str | None) -> tuple[str, int]:
         """The card material of a table surface (a terrain name, ``miniature``, or a card
         material itself) and its multiple; a surface the rules data does not name is

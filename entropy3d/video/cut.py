@@ -209,11 +209,21 @@ def _told(event: Event, events: Sequence[Event], names: words.Names) -> Caption:
         # they leave the table unseen, so the line says so (issue 46: the gang fight's score rose
         # for a fighter that vanished without a word)
         fled = [names.rider(e.model) for e in events if e.figures.get("fled") and e.model != event.model]
-        return Caption(words.headline(event, names) + (", then a Coup de Grace: OUT OF ACTION" if finished else "")
+        # its injury dice's worst short of Out of Action (GANG-INJURY): the target left down in the picture
+        hurt = any(e.model == figures.get("target") and "serious_injury" in e.figures.get("results", ())
+                   and not e.figures.get("out_of_action") for e in events)
+        return Caption(words.headline(event, names) + (", Seriously Injured" if hurt and not finished else "")
+                       + (", then a Coup de Grace: OUT OF ACTION" if finished else "")
                        + "".join(f"; {who_fled} flees the battlefield" for who_fled in fled),
                        event.t_s, bool(figures.get("hit")) or bool(fled))
     if kind == "attack":
         return _attack_caption(event, events, names)
+    if kind == "ruling" and figures.get("applied"):
+        # what a judging rulebook's rulings did (the cards' damage and Move), in its own terms:
+        # the fall or collision that did it, not only the wounds it cost
+        rulings = [e for e in events if e.kind == "ruling" and not e.figures.get("applied")]
+        return Caption(words.rulebook_of(event).ruling_headline(event, rulings, names), event.t_s,
+                       bool(figures.get("wounds_lost")))
     if kind not in _TOLD:  # ranked by decisive(): its rulebook's sentence, red when someone is taken out
         return Caption(words.sentence(event, names), event.t_s, any(figures.get(k) for k in words.HARM))
     if figures.get("run") or figures.get("charge"):  # a move the rules force for a reason of their own

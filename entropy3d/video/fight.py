@@ -11,7 +11,7 @@ pixels are the frame's.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Collection, Sequence
 
 import numpy as np
@@ -77,6 +77,9 @@ class FightView:
     attacker_wreck: Pose | None = None
     #: a landed kick (EC-MEL-KICK): the bike kicked, where it stood and where it slid to; None
     kicked: tuple[str, Pose, Pose] | None = None
+    #: the target, standing before the attack, lies down after it, still in play (a fighter
+    #: Seriously Injured or pinned: GameSystem.lies_down): it falls where it stands at the takedown
+    downed: bool = False
 
 
 def eye_and_middle(ruleset, on_foot: bool) -> tuple[float, float]:
@@ -263,6 +266,9 @@ def fight_of(action, ruleset, table_size: tuple[float, float], occluders=None, o
         view = overwatch_view(activation, action, ruleset, on_foot)
     if view is None:
         return None, None
+    if system is not None and activation is not None and not view.taken_out:
+        target = (activation.state_before.model(view.target), activation.state_after.model(view.target))
+        view = replace(view, downed=system.lies_down(target[1]) and not system.lies_down(target[0]))
     after, ridden = action.model_after, np.asarray(action.trajectory, float)
     held = (() if after is None and len(ridden) == 0 else  # a shot from where it stood: the line's start
             (ridden[-1, 1:4],) if after is None else (np.array([after.pose.x, after.pose.y, after.pose.z]),))
@@ -326,6 +332,10 @@ def stage_fight(renderer, view: FightView, i: int, start: int, takedown: int) ->
     if view.taken_out and view.wreck is None and 0 <= takedown <= i < takedown + FALL_FRAMES:
         # no wreck (a figure on foot): it falls where it stood, faster as it goes
         renderer.lay_down(view.target, ((i - takedown + 1) / FALL_FRAMES) ** 2)
+        changed = True
+    if view.downed and 0 <= takedown <= i < takedown + FALL_FRAMES:
+        # down but in play (GANG-INJURY's Seriously Injured, GANG-PIN): it falls and lies there
+        renderer.lay_down(view.target, ((i - takedown + 1) / FALL_FRAMES) ** 2, out=False)
         changed = True
     return changed
 

@@ -245,7 +245,8 @@ class ReplayFilm(FilmHud):
     # -- scene state ----------------------------------------------------------------------------
 
     def show_state(self, state: State) -> None:
-        """Stand every bike of ``state`` where it is and put scenery where it lies."""
+        """Stand every bike of ``state`` where it is (lying if its rules have it down), scenery where it lies."""
+        self.renderer.set_lying(bike.id for bike in state.models.values() if self.system.lies_down(bike))
         for bike in state.models.values():
             self.renderer.show_model(bike.id, bike.in_play)
             if bike.in_play:
@@ -570,7 +571,9 @@ class ReplayFilm(FilmHud):
         if action is activation.actions[-1]:
             self.show_state(activation.state_after)
             return activation.state_after
-        if action.model_after is not None:
+        if action.model_after is not None:  # down or up as the action left it (a fighter stood up)
+            lying = self.renderer.lying
+            (lying.add if self.system.lies_down(action.model_after) else lying.discard)(activation.model_id)
             self.renderer.place_model(activation.model_id, action.model_after.pose)
         return activation.state_before
 

@@ -164,3 +164,52 @@ def test_GANG_ARC_the_fight_camera_frames_both_figures_whole_over_the_hud_panels
         tall += list(tall_px)
     # seen from low down first (FIGURE_LIFTS): ~48 px in this turn, where a rider's heights gave ~43
     assert np.median(tall) >= 45
+
+
+
+def test_GANG_INJURY_a_seriously_injured_or_pinned_fighter_is_drawn_lying_down(replay):
+    """Clause: GANG-INJURY ("Prone & Seriously Injured"), GANG-PIN ("they drop Prone and Pinned").
+    Issue 46: the gang fight's film drew every fighter in play standing, the Seriously Injured as
+    if unhurt. Seed 7's turn 1: Lyra's shot pins Orlock 2 (activation 2), who falls at the
+    shot's takedown and then lies on its side in its gang's colours (not the grey of one Out of
+    Action); Escher 4's shot leaves it Seriously Injured (activation 8), still lying; Orlock 3
+    starts prone and stands up (activation 7). At the start of every activation each fighter in
+    play is drawn lying exactly when its rules have it down."""
+    from entropy3d.render.miniatures import DOWN_ROLL_DEG, WRECK_COLOUR_SCALE
+
+    def lies_down(model):  # Prone (& Pinned, & Seriously Injured): lying on the table, in play
+        return model.in_play and bool({"prone", "seriously_injured"} & set(model.conditions))
+
+    film = ReplayFilm(replay, OPTIONS)
+    firsts, pinned, start = {}, None, 0
+    for segment in film.segments:
+        if segment.kind == "action" and segment.action == 0:
+            firsts.setdefault(start, segment.activation)
+        if segment.kind == "action" and segment.activation == 2:  # the last frame of its shot
+            pinned = start + segment.frames - 1
+        start += segment.frames
+    drawn = {}
+    try:
+        for i, _ in enumerate(film.frames()):
+            if i in firsts or i == pinned:
+                nodes = {m: film.renderer._model_node(m) for m in replay.header.initial.models}
+                drawn[i] = {m: (node.get_r(), tuple(node.get_color_scale())) for m, node in nodes.items()}
+    finally:
+        film.close()
+    shot = replay.activations[2]
+    assert not lies_down(shot.state_before.model("orlock_2"))
+    assert drawn[pinned]["orlock_2"][0] > 1.0, "the pinned fighter does not fall at the shot"
+    after = next(i for i, k in firsts.items() if k == 3)
+    assert drawn[after]["orlock_2"][0] == pytest.approx(DOWN_ROLL_DEG), "the pinned fighter still stands"
+    assert drawn[after]["orlock_2"][1] != pytest.approx(WRECK_COLOUR_SCALE)
+    hurt = next(i for i, k in firsts.items() if k == 9)
+    assert "seriously_injured" in replay.activations[9].state_before.model("orlock_2").conditions
+    assert drawn[hurt]["orlock_2"][0] == pytest.approx(DOWN_ROLL_DEG), "the Seriously Injured fighter stands"
+    lying = {True: 0, False: 0}
+    for i, k in firsts.items():
+        for model in replay.activations[k].state_before.models.values():
+            if model.in_play:
+                down = lies_down(model)
+                lying[down] += 1
+                assert drawn[i][model.id][0] == pytest.approx(DOWN_ROLL_DEG if down else 0.0), (k, model.id)
+    assert lying[True] >= 5 and lying[False] >= 20

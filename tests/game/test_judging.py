@@ -148,3 +148,38 @@ def test_REF_FALL_REF_ELEV_a_ride_that_ends_in_the_air_is_read_where_its_flight_
     rides.close()
     assert any(e.kind == "landing" for step in landed for e in step.events)
     assert not [e for step in landed for e in step.events if "REF-ELEV" in e.clauses]
+
+
+def test_REF_ELEV_a_flight_lasting_a_whole_move_reads_no_level_changed():
+    """Clause: REF-ELEV (and Entropy City's EC-JUMP-2, EC-JUMP-4). Issue 46, scenes/systems/
+    rooftop_fall.yaml: the spotter turns off the bridge (4.2" up) at speed 2, whose air time lands
+    13" from take-off (EC-JUMP-4); it left 1.5" into a 7" move, so 7.5" are still to fly, and its
+    next move, 7" (the least at speed 2), ends 0.5" short of the landing: in the air at both ends,
+    with no jump and no landing in it. Its "still to fly" names the level it comes down on, the
+    yard's 0.00", so the cards read that move at the yard's level before and after: no level
+    changed, no Move ruling. (The old reading took the physics' mid-air heights, 3.2" when the move
+    began and 1.1" when it ended, as levels 2 and 1: "came down 1 level(s): Move +1", a second Move
+    bonus for the one fall the jump's move was already given Move +2 for.)"""
+    table = load_scene(FALL_SCENE)
+    geometry = build_table_geometry(table)
+    probe = SceneProbe.from_table(table, geometry)
+    rides = make_producer("geometric", table, geometry)
+    judge = RideJudge.of(table, geometry, probe)
+    engine = JudgedEngine(EntropyCityEngine(table.ruleset, probe), judge)
+    steps = activation(engine, table.initial_state(geometry.surface_height), "spotter",
+                       ["s2: right tight 3, straight 4", "s2: straight 7"], np.random.default_rng(1), rides, probe)
+    rides.close()
+    off, flying = [step for step in steps if step.ridden]
+    assert [e.figures["move"] for e in off.events if e.figures.get("judged") == "move"] == [2]
+    assert off.after.model("spotter").air is not None and flying.after.model("spotter").air is not None
+    assert not [e for e in flying.events if e.kind == "landing" or e.figures.get("air_time")]
+
+    def mid_air(state, z_in):
+        held = state.model("spotter")
+        return state.with_model(held.but(pose=dataclasses.replace(held.pose, z=z_in)))
+
+    physics_heights = dataclasses.replace(flying, before=mid_air(flying.before, 3.2), after=mid_air(flying.after, 1.1))
+    assert not [e for e in judge.events("spotter", [physics_heights], np.random.default_rng(1))
+                if "REF-ELEV" in e.clauses]
+    [still] = [e for e in flying.events if e.kind == "jump" and "carry_in" in e.figures]
+    assert still.figures["landing_level_in"] == 0.0

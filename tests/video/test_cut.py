@@ -532,3 +532,68 @@ def test_the_film_words_no_rulebook_by_its_clause_ids():
                   if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in docstrings
                   and any(prefix in node.value for prefix in prefixes)]
     assert found == []
+
+
+def test_REF_FALL_a_fall_the_cards_rule_on_is_captioned_as_the_fall_in_the_cards_terms():
+    """Clauses: REF-FALL, REF-COLL, REF-ELEV. Issue 46, scenes/systems/rooftop_fall.yaml: the
+    cards ruled the climber's fall off the ramp "a fall is a collision at 3x1 kph: force 3x2 x 3x1
+    x 3 (soil) = 2x4 ... Damaged 1", and the film's caption said only "Climber loses 1 wound to
+    the rulings (Damaged 1)", not that it fell. Now it names the fall, its height, the card's
+    speed row and force and the Damaged, red for the wound; the spotter's fall off the bridge
+    adds the Move its two levels down gave."""
+    from entropy3d.game.judging import JudgedEngine, RideJudge
+    from entropy3d.game.session import make_producer
+    from entropy3d.game.step import activation
+    from entropy3d.rules.engine import EntropyCityEngine
+    from entropy3d.scene import load_scene
+    from entropy3d.scene.build import build_table_geometry
+    from entropy3d.scene.probe import SceneProbe
+    from entropy3d.systems.words import Names
+
+    table = load_scene(Path(__file__).parents[2] / "scenes" / "systems" / "rooftop_fall.yaml")
+    geometry = build_table_geometry(table)
+    probe = SceneProbe.from_table(table, geometry)
+    rides = make_producer("geometric", table, geometry)
+    engine = JudgedEngine(EntropyCityEngine(table.ruleset, probe), RideJudge.of(table, geometry, probe))
+    start = table.initial_state(geometry.surface_height)
+    climbed = activation(engine, start, "climber", ["s1: right tight 1, straight 4", "s2: straight 8, right medium 5"],
+                         np.random.default_rng(1), rides, probe)
+    jumped = activation(engine, start, "spotter", ["s2: right tight 3, straight 4"], np.random.default_rng(1),
+                        rides, probe)
+    rides.close()
+    names = Names.of_table(table)
+    off = next(step.events for step in climbed if step.ridden and step.facts.flights)
+    [fall] = [e for e in off if e.figures.get("judged") == "landing"]
+    said = caption(off, names)
+    assert said.text == f"Climber (Wallers) falls {fall.figures['drop_m']:.1f} m: 3x1 -> 2x4, Damaged 1" and said.bad
+    off = next(step.events for step in jumped if step.ridden and step.facts.flights)
+    [fall] = [e for e in off if e.figures.get("judged") == "landing"]
+    said = caption(off, names)
+    assert said.text == f"Spotter (Roofers) falls {fall.figures['drop_m']:.1f} m: 3x1 -> 2x4, Damaged 1; Move +2"
+
+
+def test_GANG_INJURY_a_shot_that_leaves_its_target_seriously_injured_says_so():
+    """Clause: GANG-INJURY. Issue 46, the gang fight (demo --seed 0): Harl's autogun hit Sable, her
+    injury die came up 5, "Seriously Injured", and the caption said only "Harl shoots Sable: 1 hit"
+    while the picture laid her down. Now the line says it; a hit whose injury dice leave only a
+    flesh wound says no more."""
+    from entropy3d.rules.event import Event
+    from entropy3d.systems.words import Names
+
+    names = Names({"orlock_5": "Harl", "escher_5": "Sable"}, {"orlock": "Orlocks", "escher": "Eschers"},
+                  {"orlock_5": "orlock", "escher_5": "escher"})
+    shot = Event("shot", "orlock_5", "shoots escher_5 with the autogun (in the open, +0 to hit): rolled 6 needing 4+: "
+                 "1 hit (Firepower 3)", piece="escher_5", clauses=("GANG-SHOOT",),
+                 figures={"cover": "none", "dice": [6], "hit": True, "hits": 1, "roll_needed": 4, "target": "escher_5",
+                          "to_hit_modifier": 0, "weapon": "autogun"})
+    wound = Event("attack", "escher_5", "takes 1 wound (wound 5 needing 3+, save 3 needing 6+: unsaved)",
+                  piece="orlock_5", clauses=("GANG-WOUND",), figures={"taken_out": False, "wounds_lost": 0})
+
+    def injury(result):
+        return Event("condition", "escher_5", f"injury dice 5 ({result.replace('_', ' ')})", piece="orlock_5",
+                     clauses=("GANG-INJURY",), figures={"dice": [5], "out_of_action": result == "out_of_action",
+                                                        "results": [result]})
+
+    said = caption([shot, wound, injury("serious_injury")], names)
+    assert said.text == "Harl shoots Sable: 1 hit, Seriously Injured" and said.bad
+    assert caption([shot, wound, injury("flesh_wound")], names).text == "Harl shoots Sable: 1 hit"

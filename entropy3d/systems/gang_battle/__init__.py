@@ -239,6 +239,8 @@ class GangBattle(ArmedFigures, GameSystem):
     name = "gang_battle"
     title = "Gang battle rules"
     first_roll_words = "priority roll"
+    #: "they drop Prone and Pinned" (GANG-PIN), "Prone & Seriously Injured" (GANG-INJURY): lying down
+    lying_conditions = ("prone", "seriously_injured")
     seed = "003"
     clause_prefix = "GANG-"
     clauses = ("GANG-ARC", "GANG-COVER", "GANG-TURN", "GANG-MOVE", "GANG-SHOOT", "GANG-PIN", "GANG-AMMO",

@@ -195,6 +195,7 @@ class TenacityTactics(ArmedFigures, GameSystem):
     first_roll_words = "group initiative, best Perception"
     modifier_words = "to attack"
     out_banner = "UNCONSCIOUS"
+    lying_conditions = ("prone",)  # TEN-PRONE: "lying on the ground"
     seed = "002"
     clause_prefix = "TEN-"
     clauses = ("TEN-ELEV", "TEN-COVER", "TEN-SIZE", "TEN-TURN", "TEN-MOVE", "TEN-ATTACK", "TEN-STRESS",
