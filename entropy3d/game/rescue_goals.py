@@ -152,17 +152,23 @@ def contact_at_stake(state: State, bike: ModelState, move: PlannedMove, stress_t
     return CONTACT_WORTH * (1.0 - kept)
 
 
+def rides_into_scenery(path: np.ndarray, probe) -> bool:
+    """Whether the (N, 2) ``path`` (inches) runs over a piece a ride knocks about: a destructible
+    (EC-DEST-1) or a mesh with a risk (the park's benches, the cafe's tables and chairs)."""
+    return bool(probe.touches(path, "destructible") or probe.touches(path, "mesh") & probe.moving)
+
+
 def rescue_risk(state: State, bike: ModelState, move: PlannedMove, probe, ruleset: Ruleset, stress_then: int,
                 policy, cache: dict) -> float:
     """Points off ``move`` of a Rescue & Survive holder (:func:`rescue_holds`) for what it risks of
     the contact: being taken out in its tests at ``stress_then`` (:func:`contact_at_stake`), its
     end in the sight of rival guns (:func:`gun_exposure`) and a ride into a destructible
-    (:data:`HOLDER_SCENERY`). 0 for any other rider (the rivals near its end are
+    (:func:`rides_into_scenery`, :data:`HOLDER_SCENERY`). 0 for any other rider (the rivals near its end are
     :func:`~entropy3d.game.holder_goals.danger_points`, every holder's). ``cache``: sights and
     odds found this action."""
     if not rescue_holds(state, bike):
         return 0.0
-    scenery = HOLDER_SCENERY if probe.touches(move.path, "destructible") else 0.0
+    scenery = HOLDER_SCENERY if rides_into_scenery(move.path, probe) else 0.0
     return (contact_at_stake(state, bike, move, stress_then, ruleset, policy, cache)
             + gun_exposure(state, bike, move.end_pose, probe, ruleset, cache) + scenery)
 
@@ -213,4 +219,4 @@ def drops_off_table(state: State, bike: ModelState, move: PlannedMove, probe, ru
 
 __all__ = ["CONTACT_WORTH", "GUN_EXPOSED", "HOLDER_SCENERY", "LEAD_IN", "NEXT_TEST_SHARE", "RescueRun",
            "SHOOTER_RIDE_IN", "contact_at_stake", "drops_off_table", "gun_exposure", "holder_plans", "npc_run",
-           "out_odds", "rescue_holds", "rescue_risk"]
+           "out_odds", "rescue_holds", "rescue_risk", "rides_into_scenery"]
