@@ -17,7 +17,6 @@ from typing import Sequence
 
 import numpy as np
 
-from entropy3d.geometry import Pose
 from entropy3d.rules.items import disc_reach_in
 from entropy3d.rules.npc import JAILBREAK, through_road_exit
 from entropy3d.rules.npc_actions import STOP
@@ -56,8 +55,8 @@ class NpcRun:
             return float(routes.to_points(list(self.spots), xy))
         return min(float(math.hypot(x - xy[0], y - xy[1])) for x, y in self.spots)
 
-    def progress(self, start: Pose, end: Pose, routes) -> float:
-        """Inches a ride from ``start`` to ``end`` takes the holder nearer the spot it gains
+    def progress(self, start_xy: np.ndarray, end_xy: np.ndarray, routes) -> float:
+        """Inches a ride from ``start_xy`` to ``end_xy`` takes the holder nearer the spot it gains
         most on (along open ground when ``routes`` is given). Not the nearest spot's: a Jailbreak
         holder stopped by the jail faces away from the nearest road exit, and every ride forward
         took it further from that one, so it crept forward at the least length the rules allow
@@ -67,7 +66,7 @@ class NpcRun:
                 return [float(routes.to_points([spot], xy)) for spot in self.spots]
             return [float(math.hypot(x - xy[0], y - xy[1])) for x, y in self.spots]
 
-        return max(before - after for before, after in zip(gaps(start.xy), gaps(end.xy)))
+        return max(before - after for before, after in zip(gaps(start_xy), gaps(end_xy)))
 
     def arrives(self, move: PlannedMove, probe) -> bool:
         """Whether ``move`` escapes through a road exit, or comes within reach of the destination."""

@@ -41,7 +41,7 @@ from entropy3d.rules.speeds import distance_band
 from entropy3d.rules.state import Item, ModelState, State
 
 #: inches ahead of a holder's pose its way to the destination is measured from
-#: (:meth:`RescueRun.progress`): about a speed 1 tight turn's reach, so a U-turn towards a
+#: (:meth:`RescueRun.lead_progress`): about a speed 1 tight turn's reach, so a U-turn towards a
 #: destination behind it counts as gained
 LEAD_IN = 4.0
 #: points off a holder's move for each rival gun that would see it where it ends (within the
@@ -69,7 +69,7 @@ class RescueRun(NpcRun):
     """A Rescue & Survive holder's run (:class:`~entropy3d.game.npc_goals.NpcRun`), its way
     measured from :data:`LEAD_IN` ahead of the bike."""
 
-    def progress(self, start: Pose, end: Pose, routes) -> float:
+    def lead_progress(self, start: Pose, end: Pose, routes) -> float:
         """Inches a ride from ``start`` to ``end`` takes the holder nearer its destination,
         measured from a point :data:`LEAD_IN` ahead of each pose (along open ground when
         ``routes`` is given): the way still to ride counts where the bike faces, so a U-turn

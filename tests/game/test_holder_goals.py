@@ -74,10 +74,10 @@ def test_EC_MISSION_JAIL_a_holder_facing_away_from_the_nearest_road_exit_gains_b
     counted it 6" further from the west one and the holder crept on at the least length); riding
     west is progress too, for the west exit."""
     run = NpcRun(((0.5, 24.0), (47.5, 24.0)), (("west", 21.5, 26.5), ("east", 21.5, 26.5)))
-    start = Pose(14.5, 22.7, 0.0)
-    east, west = run.progress(start, Pose(20.5, 22.7, 0.0), None), run.progress(start, Pose(8.5, 22.7, 180.0), None)
+    start = np.array([14.5, 22.7])
+    east, west = run.progress(start, np.array([20.5, 22.7]), None), run.progress(start, np.array([8.5, 22.7]), None)
     assert 5.9 < east < 6.0 and 5.9 < west < 6.1
-    assert run.gap(np.array([20.5, 22.7]), None) > run.gap(start.xy, None)  # the nearest exit is further
+    assert run.gap(np.array([20.5, 22.7]), None) > run.gap(start, None)  # the nearest exit is further
 
 
 def test_a_holder_counts_every_rival_within_reach_of_where_it_ends():
