@@ -12,7 +12,6 @@ import pytest
 
 from entropy3d.game.mission_goals import MissionGoals
 from entropy3d.game.players import ActionView, AutoPlayer, ride_meets
-from entropy3d.game.rescue_goals import HOLDER_SCENERY, rescue_risk
 from entropy3d.game.tableview import TableView
 from entropy3d.geometry import Pose
 from entropy3d.resources import bundled_dir
@@ -24,6 +23,7 @@ from entropy3d.scene.build import build_table_geometry
 PICKED_UP = Pose(40.6, 33.5, 54.0, 0.02)
 GUN_EXPOSED = 12.0  # game.rescue_goals.GUN_EXPOSED: points off a holder's end for each rival gun that sees it
 CONTACT_WORTH = 120.0  # game.rescue_goals.CONTACT_WORTH
+HOLDER_SCENERY = 20.0  # game.rescue_goals.HOLDER_SCENERY
 
 
 @pytest.fixture(scope="module")
@@ -143,6 +143,8 @@ def test_EC_MISSION_RESCUE_EC_DEST_2_a_holder_counts_a_ride_into_a_destructible(
     park's bench at (31, 41): a test of its risk, or at speed 1 a solid, either a bust that drops
     the contact: HOLDER_SCENERY points of risk; the same ride from (34, 37), 3" beside it, none
     (hades_5's rifle emptied: no gun counts). A rider holding nothing risks no contact."""
+    from entropy3d.game.rescue_goals import rescue_risk  # here: the other tests run on players without it
+
     table, view, state = rescue_table
     state = state.with_model(state.model("hades_5").but(ammo=0))
     empty = dataclasses.replace(state, items=tuple(dataclasses.replace(i, carrier=None) for i in state.items))
@@ -156,3 +158,11 @@ def test_EC_MISSION_RESCUE_EC_DEST_2_a_holder_counts_a_ride_into_a_destructible(
 
     assert risk(state, 31.0) == pytest.approx(HOLDER_SCENERY) and risk(state, 34.0) == pytest.approx(0.0)
     assert risk(empty, 31.0) == 0.0
+
+
+def test_the_weights_here_are_rescue_goals_own():
+    """The weights the tests above name are :mod:`entropy3d.game.rescue_goals`'s."""
+    from entropy3d.game import rescue_goals
+
+    assert (rescue_goals.GUN_EXPOSED, rescue_goals.CONTACT_WORTH, rescue_goals.HOLDER_SCENERY) == (
+        GUN_EXPOSED, CONTACT_WORTH, HOLDER_SCENERY)
