@@ -70,7 +70,7 @@ def test_EC_MISSION_RESCUE_EC_TMPL_2_a_holder_turns_for_home_without_a_test(resc
     """Clause: EC-MISSION-RESCUE, EC-TMPL-2. The holder at 2 stress turns for the docks: a medium
     template at speed 1 needs no test (EC-TMPL-2's table), and the player weighs such turns for
     a holder; it rides a U-turn with no test that gains ground. The old player knew the tight
-    template only at speed 1 and chose a chicane of two tight turns (two TN 14 tests: 13 of 40
+    template only at speed 1 and chose a chicane of two tight turns (two TN 14 tests: 12 of 40
     contacts in 20 games were lost by holders busting out in such tests)."""
     table, view, state = rescue_table
     seen = _view(table, view, state)
