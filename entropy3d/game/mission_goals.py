@@ -22,6 +22,7 @@ import numpy as np
 from entropy3d.game.course_goals import race_points, zone_for, zone_points
 from entropy3d.game.escape_goals import EscapeRun, escape_pays
 from entropy3d.game.npc_goals import NpcRun, locked_npc, stops_by_the_jail
+from entropy3d.game.rescue_goals import RescueRun, npc_run
 from entropy3d.game.routes import RouteMap
 from entropy3d.rules.grab import held_long_enough
 from entropy3d.rules.items import item_met, pass_test
@@ -116,7 +117,7 @@ class RiderGoal:
         # a Package Run carrier rides for its edge; so does a Grab n Go holder, for its own (EC-MISSION-GRAB)
         carrying = bike.carries_package or held is not None
         if held is not None and state.mission in NPC_MISSIONS:  # EC-MISSION-JAIL, EC-MISSION-RESCUE
-            run = NpcRun.of(state, bike, held, probe, ruleset)
+            run = npc_run(state, bike, held, probe, ruleset)  # Rescue & Survive's: game.rescue_goals
             return cls(True, None, True, [], routes, True, False, run)
         home = bike.package_to if held is None else state.exits.get(bike.gang)
         ready = held is None or held_long_enough(held.held, ruleset)
@@ -201,7 +202,10 @@ class RiderGoal:
         if not self.carrying:
             return 0.0, 0.0
         if self.npc is not None:  # an NPC's holder: to the road exit it gains most on, or the NPC's destination
-            pull = PACKAGE_PULL * self.npc.progress(bike.pose.xy, move.end_pose.xy, self.routes)
+            if isinstance(self.npc, RescueRun):  # measured from ahead of the bike (game.rescue_goals)
+                pull = PACKAGE_PULL * self.npc.lead_progress(bike.pose, move.end_pose, self.routes)
+            else:
+                pull = PACKAGE_PULL * self.npc.progress(bike.pose.xy, move.end_pose.xy, self.routes)
             return pull, (PACKAGE_DELIVERED if self.delivers(move, probe) else 0.0)
         if self.routes is not None:  # along open ground, waiting out its hold STAGE_IN from the edge
             stage = 0.0 if self.ready_next else STAGE_IN

@@ -24,6 +24,7 @@ from entropy3d.game.ambush_goals import ambush_quarry
 from entropy3d.game.holder_goals import danger_points, escort_weight, holder_bust_factor, holds
 from entropy3d.game.mission_goals import MissionGoals, RiderGoal, hunt_weight, pass_worth
 from entropy3d.game.npc_goals import stop_plans
+from entropy3d.game.rescue_goals import drops_off_table, holder_plans, rescue_risk
 from entropy3d.game.vip_goals import wasted_takedown
 from entropy3d.game.walkers import walk_plans, walk_score
 from entropy3d.geometry import BaseShape, Pose
@@ -232,7 +233,9 @@ def ride_meets(view: ActionView, action: Action, move: PlannedMove, producer) ->
     """Where (inches along the path) riding the checked ``action`` (of ``move``) through
     ``producer`` from ``view``'s state meets something the rider cannot ride through (a contact,
     or a destructible it is too slow or too short to go through, EC-DEST-2), or None when the
-    ride is clear."""
+    ride is clear; at once for a ride losing a contact (:func:`~entropy3d.game.rescue_goals.drops_off_table`)."""
+    if drops_off_table(view.state, view.model, move, view.probe, view.ruleset):
+        return 0.0
     facts = producer.ride(view.state, action)
     full = abs(move.length_in - full_distance_in(move, view.ruleset)) < 1e-6
     through = destructible_eligible(move.speed, full, view.ruleset)  # else a solid (EC-DEST-2)
@@ -288,6 +291,7 @@ class AutoPlayer:
         moves = check_plans(view, candidate_plans(view))
         if view.state.items and self._goal(view).carrying:  # a Grab n Go holder may turn for home (EC-MISSION-GRAB)
             moves += check_plans(view, escape_plans(view))
+        moves += check_plans(view, holder_plans(view.state, view.model, candidate_speeds(view), self.ruleset))
         if self._goal(view).jail is not None:  # a stop by the jail's door or window (EC-MISSION-JAIL)
             moves += check_plans(view, stop_plans(view.model, candidate_speeds(view), self.ruleset))
         if not moves:
@@ -431,6 +435,8 @@ class AutoPlayer:
         bust_cost = self._bust_cost(bike) * holder_bust_factor(view.state, bike)  # a holder's bust risks the mission
         for test in move.tests:  # the exact odds of busting each test the move needs (EC-DICE-4)
             score -= bust_cost * self._test_bust(test.tn, stress_then, bike.max_stress)
+        # a Rescue & Survive holder's contact: out in a test, shot, busted on scenery (game.rescue_goals)
+        score -= rescue_risk(view.state, bike, move, probe, self.ruleset, stress_then, self.policy, self.sights)
         if move.plan.action == "focus":
             score += (3.0 if stress_room <= 4 else -2.0) + max(0, -move.stress)
         return score
