@@ -22,6 +22,7 @@ import numpy as np
 from entropy3d.errors import IllegalPlanError
 from entropy3d.game.ambush_goals import ambush_quarry
 from entropy3d.game.holder_goals import danger_points, escort_weight, holder_bust_factor, holds
+from entropy3d.game.jail_goals import off_road_points
 from entropy3d.game.mission_goals import MissionGoals, RiderGoal, hunt_weight, pass_worth
 from entropy3d.game.npc_goals import stop_plans
 from entropy3d.game.rescue_goals import drops_off_table, holder_plans, rescue_risk
@@ -407,7 +408,7 @@ class AutoPlayer:
             score -= 3.0 * float(probe.off_table(end.xy[None, :], margin=3.0)[0])
         score -= goal.shy_points(move, rivals)
         if holds(view.state, bike):  # the mission rides with it: it keeps out of the rivals' reach (issue 45)
-            score -= danger_points(end.xy, rivals)
+            score -= danger_points(end.xy, rivals) + off_road_points(view.state, bike, move, probe)
         if not goal.near_home(move, probe):  # a carrier this near its edge rides off it next, whatever is beside it
             score -= _boxed_in(end, move.speed, bike, probe, self.ruleset)
         own = self.ruleset.base_for(bike.bike_type)
