@@ -127,7 +127,20 @@ def clear_spot(spot: Pose, base: BaseShape, state: State, model_id: str, ruleset
                on_table: Pose | None) -> Pose | None:
     """``spot`` as the table left it (``on_table``: on the level under it, None when the base is
     off the table or in a solid there) when a wreck's base there is also off every riding
-    model's base and every wreck; else None."""
+    model's base and every wreck, and leaves every item lying on the table (a package, an NPC)
+    more than the pickup's reach from its edge; else None. DECISION (rules data ``wreck:``): a
+    wreck is a token put down by the opponent, and a token is not put down on a miniature or an
+    item already there; within the pickup's reach of it (EC-ACT-PICKUP: "within 1 inch of an item")
+    it would hide the item from every rider (Jailbreak: the freer's wreck placed over the
+    prisoner it dropped, which nobody could pick up again)."""
+    reach = float(ruleset.data("actions.pickup.range_in"))
+    outline = None
+    for item in state.items:
+        if item.on_table:
+            outline = base.outline(spot, BASE_SAMPLES) if outline is None else outline
+            point = np.array([[item.x, item.y]])
+            if bool(base.contains(spot, point).any()) or float(np.min(np.hypot(*(outline - point[0]).T))) <= reach:
+                return None
     for other in state.models.values():
         if other.id != model_id and other.in_play and _overlaps(spot, base, other.pose,
                                                                 ruleset.base_for(other.bike_type)):

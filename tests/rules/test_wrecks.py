@@ -3,10 +3,12 @@ opponent, kept in the state and the replay JSON; from then on it is scenery."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import math
 
 import numpy as np
+import pytest
 
 from entropy3d.geometry import Pose
 from entropy3d.rules.facts import Sight
@@ -131,3 +133,28 @@ def test_EC_WOUND_a_rider_out_over_the_edge_leaves_no_wreck_and_one_wreck_per_ri
     assert wreck_answers(Table(), before, once, rules) == {}  # nothing more for the table to answer
     twice, more = place_wrecks(before, once, rules, {})
     assert len(twice.wrecks) == 1 and more == []
+
+
+def test_EC_WOUND_EC_ACT_PICKUP_a_wreck_is_not_put_down_over_an_item_on_the_table(rules, dice):
+    """Clause: EC-WOUND, EC-ACT-PICKUP (DECISION in the rules data's ``wreck:``). The same shot
+    takes h1 out at (20, 20), with the prisoner it would have dropped lying on the table at
+    (20.5, 20), under h1's base. With none of its gang riding on, the wreck would lie where h1
+    was, over the prisoner, hiding it from every rider (the pickup is "within 1 inch of an item").
+    A wreck is a token the opponent puts down: not on the item, nor within the pickup's 1" of it.
+    By hand (the police base: 2.95" long, 1.65" wide, facing west as h1 did): every spot of the
+    first ring (1" out) lies within 1" of the prisoner; on the second ring (2" out, from east every
+    30 degrees) east, (22, 20), puts the base's end at x = 20.52, 0.02" from it; 30 and 60 degrees
+    are nearer than 1"; 90 degrees, (20, 22), puts its side 0.83" off its centre line, 1.2" from
+    the prisoner: the nearest clear spot."""
+    from entropy3d.rules.state import Item
+
+    state = dataclasses.replace(shot_state(), items=(Item("prisoner", 20.5, 20.0),))
+    after, events = shoot(state, rules.with_option("wreck_placement", "where_it_was"), dice, Table())
+    (wreck,) = after.wrecks
+    base = rules.base_for("police")
+    gap = float(np.min(np.hypot(*(base.outline(wreck.pose, 48) - [20.5, 20.0]).T)))
+    assert (round(wreck.pose.x, 6), round(wreck.pose.y, 6)) == (20.0, 22.0) and gap == pytest.approx(1.2, abs=0.01)
+    assert "nearest clear spot" in next(e for e in events if e.kind == "wreck").rules
+    # without the prisoner the wreck lies where h1 was, over that spot
+    alone, _ = shoot(shot_state(), rules.with_option("wreck_placement", "where_it_was"), dice, Table())
+    assert alone.wrecks[0].pose.xy.tolist() == [20.0, 20.0]
