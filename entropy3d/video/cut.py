@@ -170,7 +170,8 @@ def _told(event: Event, events: Sequence[Event], names: words.Names) -> Caption:
                      and e.figures.get("did") == "lost"), None)
         if lost is not None:  # Grab n Go: off too soon, or by another gang's edge
             return Caption(words.sentence(lost, names), event.t_s, True)
-        return Caption(f"{who} rides off the table and escapes{then}", event.t_s)
+        return Caption(f"{who} rides off the table and escapes{words.escape_points_words(event, names)}{then}",
+                       event.t_s)
     if kind == "test" and "SW-VEH-1" in event.clauses:
         # a drive past 12" (SW-VEH-1): its roll and what came of it in the rules' words ("it moves
         # only 12""); issue 46: the van's 20" drive stopped at 12" with no word on screen
