@@ -74,12 +74,15 @@ class _PlateLook:
 
 def _placed_plates(draw: ImageDraw.ImageDraw, look: _PlateLook, width: int, height: int,
                    plates: list[tuple[float, float, str, str]]) -> list[tuple[int, int, int, int]]:
-    """Where :func:`draw_plates` puts each plate: (x, y, plate width, plate height with its bar)."""
+    """Where :func:`draw_plates` puts each plate: (x, y, plate width, plate height with its bar),
+    a plate's padding in from every side of the frame (a rider riding off the top of the picture
+    had its plate pressed against the frame's edge, docs/film_lovers_escape.png)."""
     placed = []
+    inset = look.pad
     for column, row, name, _ in plates:
         w, h, _, _ = look.size(draw, name)
-        placed.append((min(max(int(column - w / 2), 0), width - w),
-                       min(max(int(row - h - look.bar), 0), height - h - look.bar), w, h + look.bar))
+        placed.append((min(max(int(column - w / 2), inset), width - w - inset),
+                       min(max(int(row - h - look.bar), inset), height - h - look.bar - inset), w, h + look.bar))
     return placed
 
 

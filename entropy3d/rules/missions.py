@@ -73,10 +73,16 @@ def score_taken_out(state: State, victim: ModelState, by_gang: str | None, rules
     return state
 
 
+def escape_points(state: State, model: ModelState, ruleset: Ruleset) -> int:
+    """The points ``model`` riding off an open edge scores its gang: two in Lovers Point Brawl
+    ("two points for every friendly model that escapes"), none elsewhere nor for the Law."""
+    return 0 if model.law else int(_points(state, ruleset).get("escaped", 0))
+
+
 def score_escaped(state: State, model: ModelState, ruleset: Ruleset) -> State:
-    """A model that rode off an open edge: two points in Lovers Point Brawl."""
-    points = int(_points(state, ruleset).get("escaped", 0))
-    return state.add_score(model.gang, points) if points and not model.law else state
+    """A model that rode off an open edge: :func:`escape_points` to its gang."""
+    points = escape_points(state, model, ruleset)
+    return state.add_score(model.gang, points) if points else state
 
 
 @dataclass(frozen=True)

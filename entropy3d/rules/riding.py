@@ -22,6 +22,7 @@ Placement decisions:
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from dataclasses import dataclass, field
 
@@ -391,7 +392,11 @@ def resolve_move(state: State, model: ModelState, move: PlannedMove, push: str, 
     if new.status == OUT:
         state = missions.score_taken_out(state, new, None, ruleset)
     if new.status == ESCAPED:
+        points = missions.escape_points(state, new, ruleset)
         state = missions.score_escaped(state, new, ruleset)
+        if points:  # the ride off says what it scored, for the words and the film (Lovers Point Brawl)
+            ride.events = [dataclasses.replace(e, figures={**e.figures, "points": points, "gangs": [new.gang]})
+                           if e.kind == "left_table" and e.model == new.id else e for e in ride.events]
     return state, ride.events
 
 

@@ -162,6 +162,16 @@ def stress_words(change: int) -> str:
     return f", {change:+d} stress" if change else ""
 
 
+def escape_points_words(event: Event, names: Names) -> str:
+    """What a ride off an open edge (a ``left_table`` event) scored, when the mission pays for it
+    (Lovers Point Brawl: "two points for every friendly model that escapes"): ": +2 VP to Komodo";
+    "" when it scored nothing."""
+    points = int(event.figures.get("points", 0))
+    if not points:
+        return ""
+    return f": +{points} VP to " + " and ".join(names.gang(g) for g in event.figures.get("gangs", ()))
+
+
 def sentence(event: Event, names: Names, out_words: str = "out of the game") -> str:
     """The event in plain words, rider first. ``out_words``: what a model taken out is (another
     rulebook falling back on these sentences says it its own way: "OUT OF ACTION")."""
@@ -228,7 +238,7 @@ def sentence(event: Event, names: Names, out_words: str = "out of the game") -> 
     if kind == "cliff_edge":
         return f"{who} rides over the cliff: out of the game"
     if kind == "left_table":
-        return f"{who} rides off the table and escapes"
+        return f"{who} rides off the table and escapes{escape_points_words(event, names)}"
     if kind == "score" and "package" in figures:  # EC-MISSION-PACKAGE
         value, gangs = int(figures["package"]), " and ".join(names.gang(g) for g in figures.get("gangs", ()))
         if figures.get("revealed"):

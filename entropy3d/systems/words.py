@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Iterable, Mapping
 
 from entropy3d.rules.event import Event
-from entropy3d.rules.sentences import HARM, VERDICTS, Names, bust_out, dice, piece_name
+from entropy3d.rules.sentences import HARM, VERDICTS, Names, bust_out, dice, escape_points_words, piece_name
 from entropy3d.systems import DEFAULT_SYSTEM, SYSTEMS, GameSystem
 
 
@@ -142,6 +142,6 @@ def plain_lines(event: Event, names: Names) -> list[str]:
     return lines + ([f"  rules: {names.named_all(event.rules)}"] if dice_untold(event) else [])
 
 
-__all__ = ["HARM", "VERDICTS", "Names", "bust_out", "conditions_words", "detail", "dice", "dice_untold", "found_text",
-           "headline", "heading_words", "is_key_moment", "is_routine", "lines", "piece_name", "plain_lines",
-           "reading_chars", "rulebook_of", "sentence", "status_words", "told"]
+__all__ = ["HARM", "VERDICTS", "Names", "bust_out", "conditions_words", "detail", "dice", "dice_untold",
+           "escape_points_words", "found_text", "headline", "heading_words", "is_key_moment", "is_routine", "lines",
+           "piece_name", "plain_lines", "reading_chars", "rulebook_of", "sentence", "status_words", "told"]

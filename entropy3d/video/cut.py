@@ -171,7 +171,8 @@ def _told(event: Event, events: Sequence[Event], names: words.Names) -> Caption:
                      and e.figures.get("did") == "lost"), None)
         if lost is not None:  # Grab n Go: off too soon, or by another gang's edge
             return Caption(words.sentence(lost, names), event.t_s, True)
-        return Caption(f"{who} rides off the table and escapes{then}", event.t_s)
+        return Caption(f"{who} rides off the table and escapes{words.escape_points_words(event, names)}{then}",
+                       event.t_s)
     own = words.rulebook_of(event).film_caption(event, events, names)  # a rulebook's own line (the chase's ram)
     if own is not None:
         text, bad, as_it_begins = own

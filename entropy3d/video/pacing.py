@@ -41,10 +41,12 @@ DECISIVE_FIGURES = ("taken_out", "out_of_action", "bottled", "law")  # "law": th
 def scored_points(events: Sequence[Event]) -> dict[str, int]:
     """The points the rules' score events among ``events`` say they gave, per gang: their
     ``points`` (a VIP takedown, a skirmish's side scoring), or a package delivered or dropped its
-    VP; a package only revealed gives none."""
+    VP; a package only revealed gives none; and a ride off the table's ``points`` (Lovers Point
+    Brawl's escape, its caption says them)."""
     gained: dict[str, int] = {}
     for event in events:
-        if event.kind != "score" or event.figures.get("revealed"):
+        escaped = event.kind == "left_table" and "points" in event.figures
+        if (event.kind != "score" and not escaped) or event.figures.get("revealed"):
             continue
         points = event.figures.get("points", event.figures.get("package", 0))
         gangs = event.figures.get("gangs", [event.figures["gang"]] if "gang" in event.figures else [])

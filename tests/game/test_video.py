@@ -131,18 +131,26 @@ def test_a_failure_while_drawing_writes_nothing_and_stops_the_encoder_feed(physi
 def test_a_crash_where_the_bike_stands_is_filmed_holding_there(tmp_path):
     """A bike facing a barricade 0.2" ahead crashes before it moves: the geometric producer's
     ride is one point at t=0 and has no clock. Its action is filmed holding the bike where it
-    stands (this once stopped the render with an IndexError)."""
+    stands (this once stopped the render with an IndexError). Staged on Lovers Point with Sgt
+    Kane (police_1) in the car park facing a parked wreck 1" ahead: the bundled scene's police no
+    longer stand behind their barricade (issue 45), and a destructible in the way is knocked
+    about, never met where the bike stands."""
     import dataclasses
 
     import imageio.v3 as iio
 
     from entropy3d.resources import bundled_dir
 
+    bundled = (bundled_dir("scenes") / "lovers_point.yaml").read_text()
+    facing_the_wreck = bundled.replace("position: [22.8, 39.6], facing: 270", "position: [27.9, 14.5], facing: 0")
+    assert facing_the_wreck != bundled, "police_1 moved in the bundled scene: restage the crash"
+    scene = tmp_path / "lovers_point.yaml"
+    scene.write_text(facing_the_wreck)
     script = tmp_path / "barricade.yaml"
-    script.write_text(f"scene: {bundled_dir('scenes') / 'lovers_point.yaml'}\nturns: 2\nfallback: auto\nactivations:\n"
-                      '  - {turn: 1, model: police_1, plans: ["s1: straight 6"]}\n'  # 1" then the barricade
-                      '  - {turn: 2, model: police_1, plans: ["s1: straight 6"]}\n')  # the barricade at once
-    replay = play_game(None, seed=1, producer="geometric", script=script)
+    script.write_text(f"scene: {scene}\nturns: 2\nfallback: auto\nactivations:\n"
+                      '  - {turn: 1, model: police_1, plans: ["s1: straight 6"]}\n'  # 1" then the wreck
+                      '  - {turn: 2, model: police_1, plans: ["s1: straight 6"]}\n')  # the wreck at once
+    replay = play_game(None, seed=0, producer="geometric", script=script)
     standing = [k for k, a in enumerate(replay.activations) if a.model_id == "police_1" and a.turn == 2]
     activation = replay.activations[standing[0]]
     assert len(activation.actions[0].trajectory) == 1, "no longer a one-point ride: restage the crash"

@@ -204,8 +204,10 @@ def test_ruined_highway_rooftops_are_joined_by_bridges_at_deck_height():
 def test_lovers_point_gangs_deploy_from_the_cliff_edge_one_in_each_corner():
     table, geometry = built("lovers_point")
     assert table.spec.mission == "lovers_point_brawl"
-    cliffs = [edge for edge, kind in table.spec.table.edges.items() if kind == "cliff"]
-    assert cliffs == ["south"]
+    edges = table.spec.table.edges
+    assert edges["south"] == "cliff", "the deployment edge is a cliff face (EC-COL-EDGE)"
+    # "the police have every exit blocked": the point's sides are cliffs too, the road north the way out
+    assert [edge for edge in ("north", "south", "east", "west") if edges.get(edge, "open") == "open"] == ["north"]
     police = {m.id for m in table.models if m.bike == "police"}
     assert len(police) >= 2, "a police line blocks the exit"
     corners = {}

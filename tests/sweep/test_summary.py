@@ -154,15 +154,17 @@ def test_a_replay_without_its_end_is_not_summarized(game):
 def test_a_smash_is_a_destructible_ridden_through_with_a_test(tmp_path):
     """EC-DEST-1: a destructible the rider went through with a test (its risk in the figures) is a
     smash moment; one pushed aside with no test is not. Lovers Point, seed 5, two turns: Viper
-    (komodo_1) rides 4" and 4" north up the east side at speed 1, then 10" at speed 2 (the car
-    park's gravel caps it at 10") bearing right through the barrel (car_park_barrel, risk 1,
-    EC-DEST-2): one smash; the others ride as the automatic players choose (since issue 45 for the
-    open edges: the automatic game of this seed no longer rides past a bin in two turns)."""
+    (komodo_1) rides 4" north up the east side at speed 1 and 4" more bearing a little right,
+    then 10" at speed 2 (the car park's gravel caps it at 10") on and back left through the barrel
+    (car_park_barrel, risk 1, EC-DEST-2): one smash; the others ride as the automatic players
+    choose (since issue 45 for the open edges: the automatic game of this seed no longer rides
+    past a bin in two turns). Its old line bore right off the east edge, a cliff since issue 45
+    (EC-COL-EDGE): refused."""
     script = tmp_path / "smash.yaml"
     scene = Path(__file__).resolve().parents[2] / "scenes" / "lovers_point.yaml"
     script.write_text(f"scene: {scene}\nturns: 2\nfallback: auto\nactivations:\n"
-                      '  - {turn: 1, model: komodo_1, plans: ["s1: straight 4", "s1: straight 4"]}\n'
-                      '  - {turn: 2, model: komodo_1, plans: ["s2: right medium 1, straight 9"]}\n')
+                      '  - {turn: 1, model: komodo_1, plans: ["s1: straight 4", "s1: straight 3, right wide 1"]}\n'
+                      '  - {turn: 2, model: komodo_1, plans: ["s2: straight 5, left medium 5"]}\n')
     game = play_game(None, seed=5, producer="geometric", script=script)
     summary = summarize(game)
     tested = [e for e in events_of(game, "destructible") if "risk" in e.figures]

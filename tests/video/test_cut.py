@@ -322,6 +322,27 @@ def test_EC_MISSION_PACKAGE_a_ride_off_the_table_that_delivers_a_package_is_capt
     assert caption([off], names).text == "Viper (Komodo) rides off the table and escapes"
 
 
+def test_EC_COL_EDGE_an_escape_the_mission_scores_is_captioned_with_its_points_and_told_to_the_hud():
+    """Clause: EC-COL-EDGE (Lovers Point Brawl: "two points for every friendly model that
+    escapes"). docs/film_lovers_escape.png showed "Fang (Komodo) rides off the table and escapes"
+    while the score went +4 -> +6 unexplained: a ride off that scored says its points, and the HUD
+    counts them as told; one that scored nothing says none."""
+    from entropy3d.rules.event import Event
+    from entropy3d.systems.words import Names
+    from entropy3d.video.pacing import scored_points
+
+    names = Names(riders={"k3": "Fang"}, gangs={"komodo": "Komodo", "hades": "Hades MC"}, gang_of={"k3": "komodo"})
+    off = Event("left_table", "k3", "off an open edge: it leaves the table", t_s=1.5,
+                figures={"edge": "north", "points": 2, "gangs": ["komodo"]})
+    said = caption([off], names)
+    assert (said.text, said.t_s, said.bad) == ("Fang (Komodo) rides off the table and escapes: +2 VP to Komodo",
+                                               1.5, False)
+    assert scored_points([off]) == {"komodo": 2}
+    unscored = Event("left_table", "k3", "off an open edge: it leaves the table", figures={"edge": "north"})
+    assert caption([unscored], names).text == "Fang (Komodo) rides off the table and escapes"
+    assert scored_points([unscored]) == {}
+
+
 def test_EC_MISSION_PACKAGE_a_carrier_taken_out_is_captioned_with_the_package_it_drops():
     """Clause: EC-MISSION-PACKAGE ("a carrier taken out ... drops it": its VP to the defenders). The
     caption of a carrier taken out says the drop and whom it scores for, which the film's HUD
