@@ -111,6 +111,17 @@ def test_a_game_on_the_cards_table_replays_to_the_byte_with_its_rulings_applied(
     assert result.exit_code == 0, result.output
 
 
+def fall_game():
+    """The rooftop fall table (scenes/systems/rooftop_fall.yaml): the table, its geometry, its
+    probe, a geometric producer, the cards' judge and Entropy City's engine judged by them."""
+    table = load_scene(FALL_SCENE)
+    geometry = build_table_geometry(table)
+    probe = SceneProbe.from_table(table, geometry)
+    rides = make_producer("geometric", table, geometry)
+    judge = RideJudge.of(table, geometry, probe)
+    return table, geometry, probe, rides, judge, JudgedEngine(EntropyCityEngine(table.ruleset, probe), judge)
+
+
 def test_REF_FALL_REF_ELEV_a_ride_that_ends_in_the_air_is_read_where_its_flight_comes_down():
     """Clauses: REF-FALL, REF-ELEV. Issue 46, scenes/systems/rooftop_fall.yaml: the climber rides
     up the ramp (s1) and off its side at speed 2 (s2): Entropy City keeps it in the air at the
@@ -122,12 +133,7 @@ def test_REF_FALL_REF_ELEV_a_ride_that_ends_in_the_air_is_read_where_its_flight_
     Its level is the ground's before and after, so no Move change; the old reading made the
     physics' 1.30" a climb of one level (Move -1) and the landing in the next move a descent
     (Move +1)."""
-    table = load_scene(FALL_SCENE)
-    geometry = build_table_geometry(table)
-    probe = SceneProbe.from_table(table, geometry)
-    rides = make_producer("geometric", table, geometry)
-    judge = RideJudge.of(table, geometry, probe)
-    engine = JudgedEngine(EntropyCityEngine(table.ruleset, probe), judge)
+    table, geometry, probe, rides, judge, engine = fall_game()
     steps = activation(engine, table.initial_state(geometry.surface_height), "climber",
                        ["s1: right tight 1, straight 4", "s2: straight 8, right medium 5"],
                        np.random.default_rng(1), rides, probe)
@@ -160,12 +166,7 @@ def test_REF_ELEV_a_flight_lasting_a_whole_move_reads_no_level_changed():
     changed, no Move ruling. (The old reading took the physics' mid-air heights, 3.2" when the move
     began and 1.1" when it ended, as levels 2 and 1: "came down 1 level(s): Move +1", a second Move
     bonus for the one fall the jump's move was already given Move +2 for.)"""
-    table = load_scene(FALL_SCENE)
-    geometry = build_table_geometry(table)
-    probe = SceneProbe.from_table(table, geometry)
-    rides = make_producer("geometric", table, geometry)
-    judge = RideJudge.of(table, geometry, probe)
-    engine = JudgedEngine(EntropyCityEngine(table.ruleset, probe), judge)
+    table, geometry, probe, rides, judge, engine = fall_game()
     steps = activation(engine, table.initial_state(geometry.surface_height), "spotter",
                        ["s2: right tight 3, straight 4", "s2: straight 7"], np.random.default_rng(1), rides, probe)
     rides.close()
