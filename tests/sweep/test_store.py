@@ -201,3 +201,24 @@ def test_an_older_results_folder_gets_each_games_objective_from_its_replay(store
         rows = dict(old.connection.execute("SELECT seed, objective FROM games").fetchall())
         assert rows == {4: int(summary.objective), 5: None}
         assert old.finished() == {job.key, gone.key}  # resuming it plays neither again
+
+
+def test_a_stored_games_objective_is_a_number_and_its_scene_is_recorded_once(stored_game):
+    """Issue 51 (mutants of ``add_rows`` the tests let live: the objective stored as NULL, the
+    scene's row left out): a game added to the store keeps whether its mission's objective was
+    reached as 0 or 1 (the small table plays Turf War: an enemy taken out by an attack), and its
+    scene gets one row, with the file's path and digest, however many of its games are added."""
+    from entropy3d.game.replay import file_sha256, read_replay
+    from entropy3d.sweep.summary import objective_reached, summarize
+
+    scene, job, store, _ = stored_game
+    replay = read_replay(store.replay_path(job))
+    summary = summarize(replay)
+    recorded = [(str(scene), str(scene.resolve()), file_sha256(scene))]
+    store.add_rows(job, summary, 1.0, "w")
+    assert [tuple(row) for row in store.connection.execute("SELECT scene, path, sha256 FROM scenes")] == recorded
+    store.add_rows(type(job)(job.scene, 5, job.turns, job.producer), summary, 1.0, "w")
+    stored = store.connection.execute("SELECT seed, objective, typeof(objective) FROM games ORDER BY seed").fetchall()
+    reached = int(objective_reached(replay))
+    assert [tuple(row) for row in stored] == [(4, reached, "integer"), (5, reached, "integer")]
+    assert [tuple(row) for row in store.connection.execute("SELECT scene, path, sha256 FROM scenes")] == recorded

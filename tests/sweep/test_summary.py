@@ -181,6 +181,14 @@ def test_EC_MISSION_PACKAGE_a_game_won_level_on_points_is_said_won_on_the_tie_br
     assert drama_reasons(row, {"hades": "Hades MC"}.get) == ("2 takedowns, 1 bust", "Hades MC win on the tie-break")
     assert drama_reasons({**row, "margin": 2}, {"hades": "Hades MC"}.get)[1] == "Hades MC win by 2 points"
     assert drama_reasons({**row, "winner": ""})[1] == "a draw"
+    # every count in its own words, one or more (issue 51: the words of each count outlived their mutants)
+    every = {"takedowns": 1, "jumps": 2, "crashes": 1, "destructibles_smashed": 3, "busts": 2, "air_time_s": 1.25,
+             "winner": "hades", "margin": 1}
+    assert drama_reasons(every, {"hades": "Hades MC"}.get) == (
+        "1 takedown, 2 jumps (1.2 s in the air), 1 crash, 3 smashes, 2 busts", "Hades MC win by 1 point")
+    assert drama_reasons({**every, "jumps": 1, "crashes": 2, "destructibles_smashed": 1, "busts": 1,
+                          "takedowns": 3})[0] == "3 takedowns, 1 jump (1.2 s in the air), 2 crashes, 1 smash, 1 bust"
+    assert drama_reasons({**every, "air_time_s": 0.0})[0].startswith("1 takedown, 2 jumps, 1 crash")
 
 
 def test_EC_MISSION_PACKAGE_an_escape_or_a_delivery_is_no_takedown():
