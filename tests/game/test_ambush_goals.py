@@ -44,5 +44,5 @@ def test_EC_TRAIT_AMBUSH_automatic_players_spring_it_and_strike_the_surprised_ri
     turn_1 = [a for a in replay.activations if a.turn == 1]
     assert [(a.model_id, len(a.actions)) for a in turn_1] == [("k2", 2), ("h1", 1), ("k1", 2)]
     strike = turn_1[2].actions[0].attack
-    assert strike["target"] == "h1" and "EC-TRAIT-AMBUSH" in strike["clauses"]
-    assert strike["text"].startswith("surprised by the ambush: +3 stress, dodge only")
+    assert strike.target == "h1" and "EC-TRAIT-AMBUSH" in strike.clauses
+    assert strike.text.startswith("surprised by the ambush: +3 stress, dodge only")

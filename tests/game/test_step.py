@@ -54,9 +54,9 @@ def test_an_attack_gets_the_sighting_of_its_target_only_from_an_engine_that_read
     assert blind.read is None and unseen.reading is None and unseen.facts is None
     # the replay's record: the sight the shooter had when there was one, and no made-up figure when not
     recorded, bare = action_record(0, seen).attack, action_record(0, unseen).attack
-    assert recorded["visible"] == 0.4375 and "visible" not in bare
-    assert recorded["events"] == bare["events"] == [e.to_json() for e in unseen.events]
-    assert bare["attacker"] == "k1" and bare["target"] == "h1" and bare["clauses"] == ["TOY-HIT"]
+    assert recorded.visible == 0.4375 and bare.visible is None and "visible" not in bare.to_json()
+    assert recorded.events == bare.events == unseen.events
+    assert bare.attacker == "k1" and bare.target == "h1" and bare.clauses == ("TOY-HIT",)
 
 
 def test_EC_TURN_3_a_plan_after_one_that_spent_the_activation_is_refused_by_name(small_table_path):

@@ -36,9 +36,11 @@ def test_mm_stl_placed_with_units_mm_has_its_millimetre_size_in_inches(lovers_po
     piece = next(m for m in lovers_point.spec.meshes if m.file.endswith(".stl"))
     assert piece.units == "mm"
     placed = lovers_point.meshes[piece.id]
-    np.testing.assert_allclose(placed.extents, raw.extents / MM_PER_INCH, rtol=1e-6)
+    # the scene turns it a quarter about the vertical (along the pavement): its plan's sides swap
+    assert tuple(piece.rotation) == (0, 0, 90)
+    np.testing.assert_allclose(placed.extents, raw.extents[[1, 0, 2]] / MM_PER_INCH, rtol=1e-6)
     assert 40 <= raw.extents[0] <= 60, "a 40-60 mm printed barricade"
-    assert placed.extents[0] == pytest.approx(raw.extents[0] / 25.4)
+    assert placed.extents[1] == pytest.approx(raw.extents[0] / 25.4)
     assert placed.bounds[0][2] == pytest.approx(piece.position[2], abs=1e-6), "it stands on the table"
 
 

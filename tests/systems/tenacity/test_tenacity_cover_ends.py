@@ -10,6 +10,8 @@ from pathlib import Path
 
 import pytest
 
+from entropy3d.game.records import AttackRecord
+from entropy3d.geometry import Pose
 from entropy3d.los import LosWorld
 from entropy3d.rules.sentences import Names
 from entropy3d.scene import load_scene
@@ -81,9 +83,7 @@ def test_TEN_COVER_the_sight_line_label_names_whose_cover_hides_the_target():
     engine, state = skirmish(ten, [figure("r", "reds"), figure("b", "blues", 8.0)])
     # found (7), then attack 8,2 v defence 3,3 and a d4 of stress
     _, events = attack(engine, state, Table([own]), Dice(7, 8, 2, 3, 3, 1))
-    record = {"attacker": "r", "target": "b", "kind": "pistol", "visible": 0.0,
-              "from_pose": [0.0, 0.0, 0.0, 0.0], "target_pose": [8.0, 0.0, 0.0, 180.0],
-              "events": [event.to_json() for event in events]}
+    record = AttackRecord("pistol", "r", "b", tuple(events), Pose(0.0, 0.0, 0.0), Pose(8.0, 0.0, 180.0), 0.0)
     view = fight_view(record, table.ruleset, on_foot=("r", "b"), system=ten)
     assert label_text(view) == "0% visible - hidden by the attacker's soft cover, +0 to attack"
     shot = next(e for e in events if e.kind == "shot")
