@@ -161,8 +161,11 @@ def weapon_and_shots(said: str) -> tuple[str, int]:
     return said.strip(), 1
 
 
-def weapon_kind(weapon: str, ruleset: Ruleset) -> str:
-    """``chicken``, ``melee`` or ``gun`` for an attack's weapon name; ValueError for others."""
+def weapon_kind(weapon: str | None, ruleset: Ruleset) -> str:
+    """``chicken``, ``melee`` or ``gun`` for an attack's weapon name; ValueError for others and none."""
+    if weapon is None:
+        raise ValueError(f"the attack names no weapon; name chicken, kick, a melee weapon "
+                         f"({', '.join(ruleset.data('weapons'))}) or a gun ({', '.join(ruleset.data('guns'))})")
     if weapon == CHICKEN:
         return CHICKEN
     if weapon in ruleset.data("weapons") or weapon == KICK:

@@ -130,7 +130,7 @@ class Action:
     move: PlannedMove | None = None
     target: str | None = None
     defender_push: str = "sit-at-tn"
-    weapon: str = CHICKEN
+    weapon: str | None = None  # an attack names its own (Action.attack's default is chicken)
     defence: str = DODGE
     shots: int = 1
     from_pose: Pose | None = None
@@ -203,7 +203,7 @@ class Action:
         pose = data.get("from_pose")
         return cls(data["kind"], data["model"], plan, data.get("push", "sit-at-tn"), bool(data.get("unavoidable")),
                    target=data.get("target"), defender_push=data.get("defender_push", "sit-at-tn"),
-                   weapon=data.get("weapon", CHICKEN), defence=data.get("defence", DODGE),
+                   weapon=data.get("weapon"), defence=data.get("defence", DODGE),
                    shots=int(data.get("shots", 1)),
                    from_pose=None if pose is None else Pose(pose[0], pose[1], pose[3], pose[2]),
                    kick=KickPlan.from_json(data["kick"]) if data.get("kick") else None,

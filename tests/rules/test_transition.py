@@ -392,6 +392,24 @@ def test_EC_ACT_ATTACK_the_engine_gives_one_attack_an_activation_after_a_ridden_
     assert begin(start.with_model(start.model("k1").but(**skipping)), "k1", rules).model("k1").attack_chance is None
 
 
+def test_EC_WPN_an_attack_that_names_no_weapon_is_refused_not_played_as_chicken(rules, dice):
+    """Clause: EC-WPN, EC-MEL-CHICKEN (issue 44: the one Action type has no Entropy City default).
+    An attack built the way another rulebook builds its own (kind and target, its weapon left for
+    its engine to name) is refused by Entropy City's check with the weapons it may name, where it
+    used to be played as a game of chicken nobody declared. ``Action.attack``, Entropy City's own
+    factory, still means chicken when no weapon is given."""
+    start = state_of(model("k1", pose=Pose(2, 10, 0), speed=2),
+                     dataclasses.replace(model("h1", pose=Pose(12.9, 10, 180)), gang="hades"))
+    state, _ = take(begin(start, "k1", rules), Action.ride("k1", "s2: straight 8"), rules)  # nose to nose
+    bare = Action("attack", "k1", target="h1")
+    assert bare.weapon is None
+    with pytest.raises(IllegalPlanError, match="names no weapon; name chicken, kick, a melee weapon") as refused:
+        check(state, bare, rules)
+    assert refused.value.clause == "EC-WPN"
+    assert check(state, Action.attack("k1", "h1"), rules).weapon == "chicken"
+    assert Action.from_json(Action.attack("k1", "h1", "chain").to_json()).weapon == "chain"
+
+
 def test_EC_ACT_GUNGHO_four_melee_attacks_two_stress_each_after_the_first(rules, dice):
     """Clause: EC-ACT-GUNGHO: "Where possible your rider may perform a melee attack on any enemy
     rider prior to the end of your activation. Add 2 stress for every attack after the first, you
