@@ -41,6 +41,7 @@ from entropy3d.video.fall import FALL_RATE, FALL_ZOOM, fall_of, falling_frames, 
 from entropy3d.video.fight import TAKEDOWN_AFTER, draw_fight, fight_of, stage_fight
 from entropy3d.video.film_hud import FilmHud
 from entropy3d.video.jumpshot import ProfileInset, flight_window, inset_box, ride_clock
+from entropy3d.video.knocks import knock_matrix, knocks_in, spot_matrix
 from entropy3d.video.npc_tags import draw_npc_tags
 from entropy3d.video.pacing import QUIET_RATE, SystemPace, decisive, system_pace
 from entropy3d.video.reveals import reveal_framing, show_revealed
@@ -261,12 +262,12 @@ class ReplayFilm(FilmHud):
                 node.hide()
                 continue
             node.show()
-            centre = self.geometry.by_id(piece_id).mesh.bounds.mean(axis=0)
-            angle = math.radians(move.turn_deg)
-            matrix = np.eye(4)
-            matrix[:2, :2] = [[math.cos(angle), -math.sin(angle)], [math.sin(angle), math.cos(angle)]]
-            matrix[:2, 3] = centre[:2] - matrix[:2, :2] @ centre[:2] + np.array([move.dx, move.dy])
-            self.renderer.set_piece_transform(piece_id, matrix)
+            self.renderer.set_piece_transform(piece_id, spot_matrix(self._centre(piece_id), move.dx, move.dy,
+                                                                    move.turn_deg))
+
+    def _centre(self, piece_id: str) -> np.ndarray:
+        """A table piece's centre as the scene placed it, inches."""
+        return self.geometry.by_id(piece_id).mesh.bounds.mean(axis=0)
 
     def _look(self, eye, look, fov: float = 50.0, subject=None) -> np.ndarray:
         """Point the camera; returns where it looks. In a portrait frame the director's 16:9
@@ -405,6 +406,8 @@ class ReplayFilm(FilmHud):
         played = 0 if fall is None else playback_frames(fall, segment.rate, fps)
         rules_pose = action.model_after.pose if action.model_after is not None else None
         shown: list = []  # models the action brought onto the table (EC-TRAIT-AMBUSH), once it settles
+        knocks = [(knock, self._centre(knock.piece_id)) for knock in knocks_in(activation, segment.action)
+                  if knock.piece_id in self.renderer.piece_nodes]  # EC-DEST-4: moved as the bike hits them
         for i in range(segment.frames):
             # a ride stopped where it began (a wall 0.2" ahead) has one point and no clock: it holds there
             t = float(clock[min(i, len(clock) - 1)]) if i < ride_frames and len(clock) else float(trajectory[-1, 0])
@@ -427,6 +430,9 @@ class ReplayFilm(FilmHud):
                 if fall is not None:
                     self.renderer.show_ghost(bike.id, None)
             holding = i >= ride_frames
+            for knock, centre in knocks:
+                self.renderer.set_piece_transform(knock.piece_id, knock_matrix(knock, centre,
+                                                                               math.inf if holding else t))
             if i == ride_frames:  # an ambusher it sprang stands on its token now, in the shot (EC-TRAIT-AMBUSH)
                 shown = show_revealed(self.renderer, told, activation.state_after)
             fighting = fight is not None and holding
