@@ -80,9 +80,11 @@ def conditions_words(conditions: Iterable[str], words: Mapping[str, str]) -> str
 
 def is_key_moment(event: Event) -> bool:
     """A crash, a bust, a jump with air time, a hit or a takedown (a wreck left), a ride off the
-    table: worth a held shot."""
+    table, a destructible smashed aside (EC-DEST-4: the piece flies as the bike hits it): worth a
+    held shot."""
     return (event.kind in ("crash", "bust", "cliff_edge", "left_table", "wreck")
             or (event.kind == "jump" and bool(event.figures.get("air_time")))
+            or (event.kind == "destructible" and "item_moved_to" in event.figures)
             or (event.kind == "attack" and any(bool(event.figures.get(k)) for k in HARM)))
 
 

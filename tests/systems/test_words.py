@@ -328,3 +328,23 @@ def test_EC_MISSION_RESCUE_EC_MISSION_JAIL_an_npc_is_named_as_a_person_says_it_n
     assert sentence(said, names) == "Viper delivers Hades MC's contact (the rival's): +2 VP to Komodo"
     assert names.named("hades_contact was lost") == "Hades MC's contact was lost"
     assert Names.of_table(load_scene(scenes / "jailbreak.yaml")).thing("prisoner") == "the prisoner"
+
+
+def test_EC_DEST_4_a_destructible_smashed_aside_is_a_key_moment_a_turned_bike_is_not():
+    """Clause: EC-DEST-3, EC-DEST-4. A rider through the police line's sawhorse that passes its
+    TN 13 test knocks it 4" on (``item_moved_to``, where the rules put it): the film slows and holds
+    on that, as on a crash, so the piece is seen flying (video/knocks.py). A failed test (the
+    opponent turns the bike 2" and the piece stays) is the rider's setback, told but not a key
+    moment; nor is riding into one too slowly (a solid obstacle)."""
+    passed = TestRoll((8, 9), 3, 13, 13, 20, Outcome.SUCCESS, 0)
+    smashed = Event("destructible", "hades_1", "risk 2: +2 stress, TN 13, ... -> the piece is moved 4\"",
+                    clauses=("EC-DEST-3", "EC-DEST-4"), rolls=(passed,), piece="police_sawhorse_west", t_s=0.9,
+                    figures={"risk": 2, "tn": 13, "item_moved_in": 4.0, "forced_turn_in": 0.0,
+                             "item_moved_to": [0.4, 4.0]})
+    failed = Event("destructible", "hades_1", "risk 2: ... -> the opponent turns the bike 2\"",
+                   clauses=("EC-DEST-3",), piece="police_sawhorse_west", t_s=0.9,
+                   figures={"risk": 2, "tn": 13, "item_moved_in": 0.0, "forced_turn_in": 2.0})
+    too_slow = Event("destructible", "hades_1", "not full movement at speed 2+: a solid obstacle",
+                     clauses=("EC-DEST-2",), piece="police_sawhorse_west")
+    assert is_key_moment(smashed)
+    assert not is_key_moment(failed) and not is_key_moment(too_slow)
