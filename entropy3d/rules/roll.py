@@ -1,8 +1,8 @@
 """A roll of dice in any rulebook: what was rolled, what for, what it needed and how it came out.
 
 Every rulebook rolls: Entropy City's 2d10 + stress against a TN (:class:`~entropy3d.rules.dice.TestRoll`),
-the gang battle's D6 to hit, to wound and to save, 10acity's hero-dice pools (the highest face
-that counts), the chase's damage d6s, tag's die to tag. An event keeps the dice it rolled in
+the gang battle's D6 to hit, to wound and to save, 10acity's hero-dice pools (one face of the pool
+counts), the chase's damage d6s, tag's die to tag. An event keeps the dice it rolled in
 :attr:`Event.rolls <entropy3d.rules.event.Event.rolls>`, so a reader (the film's sound and
 captions, the share page, the HUD) gets them one way whatever the rulebook: every roll there is
 a :class:`Roll`. Entropy City's test keeps its own richer type (stress, pushes, busts) and answers
@@ -49,6 +49,11 @@ class Roll(Protocol):
     @property
     def succeeded(self) -> bool:
         """It reached what it needed (False for an amount, which needs nothing)."""
+
+    @property
+    def clauses(self) -> tuple[str, ...]:
+        """The clauses its own numbers show (Entropy City's dice clauses: a crit, a bust, a push);
+        () when its event's clauses say all (every other rulebook's roll)."""
 
 
 @dataclass(frozen=True)
@@ -108,6 +113,11 @@ class DiceRoll:
     def succeeded(self) -> bool:
         """The total reached what it needed (never for an amount)."""
         return self.needed is not None and self.total >= self.needed
+
+    @property
+    def clauses(self) -> tuple[str, ...]:
+        """None of its own: the event that tells it names the clauses it applied."""
+        return ()
 
     @property
     def added(self) -> int:

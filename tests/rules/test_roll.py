@@ -57,6 +57,8 @@ def test_both_kinds_answer_what_any_reader_asks():
         assert isinstance(roll, Roll)
     assert (CRIT.purpose, CRIT.needed, CRIT.total, CRIT.outcome, CRIT.succeeded) == ("test", 15, 21, "crit", True)
     assert OPPOSED.needed is None and not OPPOSED.succeeded
+    # the clauses a roll's own numbers show: Entropy City's dice clauses; none of another rulebook's
+    assert CRIT.clauses == ("EC-DICE-1", "EC-DICE-3", "EC-DICE-6") and DiceRoll.against("to hit", [2], 4).clauses == ()
 
 
 def test_entropy_citys_test_keeps_its_json_to_the_key_and_another_rulebooks_roll_is_told_apart():
