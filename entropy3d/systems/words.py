@@ -89,6 +89,14 @@ def is_key_moment(event: Event) -> bool:
             or (event.kind == "attack" and any(bool(event.figures.get(k)) for k in HARM)))
 
 
+def rolled_an_attack(event: Event) -> bool:
+    """An Entropy City attack's rolls (its attack and defence tests, a game of chicken): what the
+    film hears as a blow's crack and names as the hitter. Another rulebook's rolls on an attack
+    event are its harm's (a gang wound and save, a 10acity impact, a chase ram's damage d6s), told
+    by their shot (kind ``shot``, "hit" in its figures), not an attack of their own."""
+    return event.kind == "attack" and any(isinstance(roll, TestRoll) for roll in event.rolls)
+
+
 def is_routine(event: Event) -> bool:
     """A passed template test that cost nothing (an Entropy City test: another rulebook's roll, a
     chase's maneuvering roll, is news): its dice go in the small print only."""
