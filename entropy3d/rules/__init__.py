@@ -4,13 +4,14 @@ Rules data arrives as a plain mapping (read from ``rules/*.yaml`` by :mod:`entro
 is validated against the schema of :mod:`.rulesdata` (pydantic, every key declared) into a
 :class:`~entropy3d.rules.ruleset.Ruleset`.
 
-Modules: :mod:`.dice` (tests, pushing, busts), :mod:`.opposed` (opposed tests), :mod:`.odds`
-(exact probabilities), :mod:`.speeds` (distances, speed changes, turn order), :mod:`.plan`
-(plan notation), :mod:`.planner` (plans -> paths, stress and tests), :mod:`.events` (crashes,
-destructibles, jumps, the cliff edge), :mod:`.combat` (melee geometry, chicken, attack TNs),
-:mod:`.missions` (scoring), and the one path of a move: :mod:`.state` (the one game state),
-:mod:`.facts` (what a producer found on the table), :mod:`.event` (the one event type) and
-:mod:`.transition` (``check`` apart from ``resolve``; :mod:`.riding` resolves a ridden move).
+Modules: :mod:`.roll` (a roll of any rulebook's dice), :mod:`.dice` (tests, pushing, busts),
+:mod:`.opposed` (opposed tests), :mod:`.odds` (exact probabilities), :mod:`.speeds` (distances,
+speed changes, turn order), :mod:`.plan` (plan notation), :mod:`.planner` (plans -> paths, stress
+and tests), :mod:`.events` (crashes, destructibles, jumps, the cliff edge), :mod:`.combat` (melee
+geometry, chicken, attack TNs), :mod:`.missions` (scoring), and the one path of a move:
+:mod:`.state` (the one game state), :mod:`.facts` (what a producer found on the table),
+:mod:`.event` (the one event type) and :mod:`.transition` (``check`` apart from ``resolve``;
+:mod:`.riding` resolves a ridden move).
 """
 
 import importlib
@@ -24,7 +25,7 @@ _HOMES = {
     "RequiredTest": "planner", "TableProbe": "planner", "plan_move": "planner", "Ruleset": "ruleset",
     "activation_order": "speeds", "check_speed_change": "speeds", "distance_band": "speeds",
     "ModelState": "state", "State": "state", "Action": "transition", "check": "transition",
-    "resolve": "transition",
+    "resolve": "transition", "DiceRoll": "roll", "Roll": "roll",
 }
 
 
@@ -41,8 +42,8 @@ def __dir__() -> list[str]:
 
 
 __all__ = [
-    "Action", "ModelState", "Odds", "OpposedResult", "Outcome", "Plan", "PlannedMove", "PushState", "RequiredTest",
-    "Ruleset", "State", "TableProbe", "TestRoll", "activation_order", "check", "check_speed_change",
-    "distance_band", "exact_odds", "judge", "opposed_test", "parse_plan", "plan_move", "resolve", "resolve_bust",
-    "roll_test",
+    "Action", "DiceRoll", "ModelState", "Odds", "OpposedResult", "Outcome", "Plan", "PlannedMove", "PushState",
+    "RequiredTest", "Roll", "Ruleset", "State", "TableProbe", "TestRoll", "activation_order", "check",
+    "check_speed_change", "distance_band", "exact_odds", "judge", "opposed_test", "parse_plan", "plan_move",
+    "resolve", "resolve_bust", "roll_test",
 ]

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass, replace
-from typing import Callable, Sequence
+from typing import Callable, ClassVar, Sequence
 
 import numpy as np
 
@@ -169,6 +169,8 @@ class TestRoll:
     """
 
     __test__ = False  # not a pytest class
+    #: what every Entropy City roll is for (a reader of any rulebook's :class:`~entropy3d.rules.roll.Roll` asks)
+    purpose: ClassVar[str] = "test"
 
     dice: tuple[int, ...]
     stress: int
@@ -184,6 +186,12 @@ class TestRoll:
     def succeeded(self) -> bool:
         """Crit or success."""
         return self.outcome in (Outcome.CRIT, Outcome.SUCCESS)
+
+    @property
+    def needed(self) -> int | None:
+        """The total it had to reach: the TN used; None for an opposed roll with no TN of its own
+        (it only has to beat the other's), as :class:`~entropy3d.rules.roll.Roll` asks."""
+        return self.effective_tn if self.tn else None
 
     @property
     def pushes(self) -> int:

@@ -3,7 +3,9 @@
 Every transition (:func:`entropy3d.rules.transition.resolve`) returns a list of :class:`Event`;
 reports, replays, the HUD and the viewer all read the same values, and :meth:`Event.text` is the
 one formatter of an event's line ("physics: rode 3.5\" then hit wall 'lamp_ne' at 33° -> rules:
-head-on crash ..."). :func:`roll_text` is the one formatter of a test roll.
+head-on crash ..."). :func:`roll_text` is the one formatter of a roll, of any rulebook: an event's
+:attr:`Event.rolls` hold Entropy City's tests (:class:`~entropy3d.rules.dice.TestRoll`) and every
+other rulebook's dice (:class:`~entropy3d.rules.roll.DiceRoll`), both a :class:`~entropy3d.rules.roll.Roll`.
 """
 
 from __future__ import annotations
@@ -14,17 +16,23 @@ from typing import Any, Mapping
 import numpy as np
 
 from entropy3d.rules.dice import Outcome, TestRoll
+from entropy3d.rules.roll import DiceRoll, Roll
 
 #: event kinds, in the order a reader meets them
 KINDS = ("activation", "skip", "move", "test", "bust", "destructible", "jump", "landing", "crash",
          "cliff_edge", "left_table", "rest", "attack", "kick", "item", "score", "condition", "trap",
-         "wreck", "ruling", "trait")
+         "wreck", "ruling", "trait",
+         # the skirmish rulebooks' (entropy3d.systems): a shot or a blow rolled to hit, a tag's die
+         "shot", "tag")
 
 
-def roll_text(roll: TestRoll | None) -> str:
-    """'rolled 7+5+stress 2 = 14: passed' (the dice in the order rolled)."""
+def roll_text(roll: Roll | None) -> str:
+    """'rolled 7+5+stress 2 = 14: passed' (an Entropy City test, the dice in the order rolled);
+    'to hit 5 needing 4+: passed' (another rulebook's roll, :attr:`DiceRoll.text`)."""
     if roll is None:
         return "not rolled"
+    if isinstance(roll, DiceRoll):
+        return roll.text
     verdict = {"crit": "natural 21!", "success": "passed", "fail": "failed", "bust": "bust"}[roll.outcome.value]
     tn = "" if roll.tn == roll.effective_tn else f" (TN {roll.effective_tn} at max stress)"
     stat = f"+stat {roll.bonus}" if roll.bonus else ""
@@ -32,14 +40,21 @@ def roll_text(roll: TestRoll | None) -> str:
     return f"rolled {'+'.join(map(str, roll.dice))}{aside}+stress {roll.stress}{stat} = {roll.total}{tn}: {verdict}"
 
 
-def roll_to_json(roll: TestRoll) -> dict:
+def roll_to_json(roll: Roll) -> dict:
+    """An Entropy City test's JSON as it always was (its replays keep their bytes); another
+    rulebook's roll's own (:meth:`DiceRoll.to_json`, told apart by its ``for`` key)."""
+    if isinstance(roll, DiceRoll):
+        return roll.to_json()
     return {"dice": list(roll.dice), "stress": roll.stress, "tn": roll.tn, "effective_tn": roll.effective_tn,
             "total": roll.total, "outcome": roll.outcome.value, "stress_change": roll.stress_change,
             **({"bonus": roll.bonus} if roll.bonus else {}),  # a trait's stat or dice: other replays keep their bytes
             **({"discarded": list(roll.discarded)} if roll.discarded else {})}
 
 
-def roll_from_json(data: Mapping) -> TestRoll:
+def roll_from_json(data: Mapping) -> Roll:
+    """The roll :func:`roll_to_json` wrote, of its kind."""
+    if DiceRoll.is_json(data):
+        return DiceRoll.from_json(data)
     return TestRoll(tuple(int(d) for d in data["dice"]), int(data["stress"]), int(data["tn"]),
                     int(data["effective_tn"]), int(data["total"]), Outcome(data["outcome"]),
                     int(data["stress_change"]), bonus=int(data.get("bonus", 0)),
@@ -67,7 +82,8 @@ class Event:
     made of it, one phrase. found: what the table showed them, in the words of ``producer``
     (physics or geometric); "" for a rules-only event (a template test, a bust). clauses: the
     clause ids applied.
-    rolls: the tests rolled, in order. piece: the scene piece or model involved, if any.
+    rolls: the dice rolled, in order (:class:`~entropy3d.rules.roll.Roll`: Entropy City's tests,
+    every other rulebook's :class:`~entropy3d.rules.roll.DiceRoll`). piece: the scene piece or model involved, if any.
     t_s: seconds into the ride. stress_change: the model's stress change it caused.
     figures: JSON-able numbers (TN, distances, levels) for programs.
     """
@@ -78,7 +94,7 @@ class Event:
     found: str = ""
     producer: str = ""
     clauses: tuple[str, ...] = ()
-    rolls: tuple[TestRoll, ...] = ()
+    rolls: tuple[Roll, ...] = ()
     piece: str | None = None
     t_s: float = 0.0
     stress_change: int = 0

@@ -175,8 +175,8 @@ class GameSystem:
 
     @staticmethod
     def roll_details(event: Event) -> list[str]:
-        """Its own words for rolls an event keeps in its figures (a gang fighter's wound and save),
-        for the dice detail under the sentence; none by default."""
+        """Its own words for an event's rolls its sentence leaves out (a gang fighter's wound and
+        save), for the dice detail under the sentence; none by default."""
         return []
 
     def shot_verdict(self, state: State, shooter: str, target: str, sight: Any) -> "ShotVerdict":

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import Iterable, Mapping
 
+from entropy3d.rules.dice import TestRoll
 from entropy3d.rules.event import Event
 from entropy3d.rules.sentences import HARM, VERDICTS, Names, bust_out, dice, escape_points_words, piece_name
 from entropy3d.systems import DEFAULT_SYSTEM, SYSTEMS, GameSystem
@@ -40,11 +41,13 @@ def dice_untold(event: Event) -> bool:
 
 
 def detail(event: Event) -> str:
-    """The dice detail under the sentence: clauses and each roll ("EC-COL-HEAD: TN 20, 2+2+5+8
-    + stress 0 = 17, failed"), then the rulebook's own roll details (a gang fighter's wound and
-    save); "" when nothing was rolled and no clause applied."""
+    """The dice detail under the sentence: clauses and each Entropy City test ("EC-COL-HEAD: TN
+    20, 2+2+5+8 + stress 0 = 17, failed"), then the rulebook's own words for its rolls (a gang
+    fighter's wound and save); "" when nothing was rolled and no clause applied."""
     parts = [", ".join(event.clauses)] if event.clauses else []
     for roll in event.rolls:
+        if not isinstance(roll, TestRoll):
+            continue  # another rulebook's dice: its sentence tells them, or its roll details below
         tn = f"TN {roll.tn}" + (f" (TN {roll.effective_tn} at max stress)" if roll.tn != roll.effective_tn else "")
         tn = tn + ": " if roll.tn else ""  # an opposed roll with no TN of its own only has to beat the other
         stat = f" + stat {roll.bonus}" if roll.bonus else ""  # a stat a trait adds (EC-TRAIT)
@@ -88,9 +91,19 @@ def is_key_moment(event: Event) -> bool:
             or (event.kind == "attack" and any(bool(event.figures.get(k)) for k in HARM)))
 
 
+def rolled_an_attack(event: Event) -> bool:
+    """An Entropy City attack's rolls (its attack and defence tests, a game of chicken): what the
+    film hears as a blow's crack and names as the hitter. Another rulebook's rolls on an attack
+    event are its harm's (a gang wound and save, a 10acity impact, a chase ram's damage d6s), told
+    by their shot (kind ``shot``, "hit" in its figures), not an attack of their own."""
+    return event.kind == "attack" and any(isinstance(roll, TestRoll) for roll in event.rolls)
+
+
 def is_routine(event: Event) -> bool:
-    """A passed template test that cost nothing: its dice go in the small print only."""
-    return (event.kind == "test" and bool(event.rolls) and event.rolls[0].succeeded and not event.stress_change)
+    """A passed template test that cost nothing (an Entropy City test: another rulebook's roll, a
+    chase's maneuvering roll, is news): its dice go in the small print only."""
+    return (event.kind == "test" and bool(event.rolls) and isinstance(event.rolls[0], TestRoll)
+            and event.rolls[0].succeeded and not event.stress_change)
 
 
 def lines(events: Iterable[Event], names: Names) -> list[tuple[str, str]]:

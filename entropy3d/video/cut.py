@@ -156,7 +156,7 @@ def _told(event: Event, events: Sequence[Event], names: words.Names) -> Caption:
     if kind == "wreck" or (kind == "attack" and figures.get("taken_out")):
         if vip is not None and vip.figures["vip"] == "taken down":
             return Caption(words.sentence(vip, names), event.t_s, True)
-        hitter = next((e for e in events if e.kind == "attack" and e.model != event.model and e.rolls), None)
+        hitter = next((e for e in events if e.model != event.model and words.rolled_an_attack(e)), None)
         by = f" by {names.rider(hitter.model)}" if hitter is not None else ""
         return Caption(f"{who} is taken out{by}{then}", event.t_s, True)
     if kind == "cliff_edge":

@@ -23,6 +23,7 @@ from pathlib import Path
 import numpy as np
 
 from entropy3d.game.records import action_events
+from entropy3d.systems.words import rolled_an_attack
 from entropy3d.video.jumpshot import ride_clock
 
 #: samples a second of the synthesised track, and the AAC bit rate it is muxed at (kbit/s)
@@ -149,7 +150,7 @@ def _action_cues(film, segment, rng) -> tuple[np.ndarray, list[tuple[int, str]]]
         elif event.kind == "landing" or (event.kind == "jump" and event.figures.get("air_time")):
             if segment.flight is not None:
                 cues.append((at_frame(segment.flight[1]), "thud"))
-        elif event.kind in ("attack", "shot") and (event.rolls or "hit" in event.figures):
+        elif event.kind in ("attack", "shot") and (rolled_an_attack(event) or "hit" in event.figures):
             cues.append((segment.ride_frames, "crack"))
         elif event.kind == "wreck" or event.figures.get("taken_out"):
             cues.append((segment.ride_frames + options.fps // 2, "boom"))

@@ -5,12 +5,15 @@ from __future__ import annotations
 
 from entropy3d.rules.dice import Outcome, TestRoll
 from entropy3d.rules.event import Event
+from entropy3d.rules.roll import DiceRoll
+from entropy3d.systems.gang_battle import wound_and_save_rolls
 from entropy3d.systems.words import (
     Names,
     conditions_words,
     detail,
     found_text,
     is_key_moment,
+    is_routine,
     piece_name,
     plain_lines,
     sentence,
@@ -133,10 +136,24 @@ def test_GANG_WOUND_the_small_print_gives_each_hits_wound_roll_and_save():
              {"wound": 4, "wound_needed": 4, "save": 3, "save_needed": 5, "unsaved": True},
              {"wound": 6, "wound_needed": 2, "save": None, "save_needed": 7, "unsaved": True}]
     hit = Event("attack", "hades_1", "takes 2 wounds (...)", clauses=("GANG-WOUND",), piece="hades_3",
-                figures={"wounds_lost": 2, "rolls": rolls, "taken_out": False})
+                figures={"wounds_lost": 2, "rolls": rolls, "taken_out": False}, rolls=wound_and_save_rolls(rolls))
     assert sentence(hit, NAMES) == "Brakes is hit by Ash: -2 wounds"
     assert detail(hit) == ("GANG-WOUND; wound 2 needing 4+: no wound; wound 5 needing 4+, save 6 needing 5+: saved; "
                            "wound 4 needing 4+, save 3 needing 5+: unsaved; wound 6 needing 2+, no save: unsaved")
+
+
+def test_SW_VEH_1_a_passed_maneuvering_roll_is_news_not_a_routine_template_test():
+    """Clause: SW-VEH-1. A routine event (an Entropy City template test passed at no cost) keeps
+    only its small print; a chase's maneuvering roll that passed carries its dice as rolls now
+    (issue 44) and is still said: only Entropy City's tests are routine."""
+    rolls = (DiceRoll.against("maneuvering roll, skill die", [5], 4),
+             DiceRoll.against("maneuvering roll, wild die", [2], 4))
+    maneuver = Event("test", "van", "over 12\": maneuvering roll at +0: d6 5, wild die 2, +0 = 5 vs 4: success: the "
+                     "move stands", clauses=("SW-VEH-1",), rolls=rolls, figures={"total": 5, "outcome": "success"})
+    assert not is_routine(maneuver)
+    template = Event("test", "hades_1", "leans in", clauses=("EC-TMPL-2",), rolls=(TestRoll((5, 5), 2, 12, 12, 12,
+                                                                                           Outcome.SUCCESS),))
+    assert is_routine(template)
 
 
 def test_GANG_PIN_conditions_in_the_rulebooks_words_repeats_counted():

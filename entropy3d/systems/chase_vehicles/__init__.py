@@ -18,6 +18,7 @@ import numpy as np
 from pydantic import Field, model_validator
 
 from entropy3d.rules.event import Event
+from entropy3d.rules.roll import DiceRoll
 from entropy3d.systems.base import GameSystem, Imported, SystemData, SystemRules
 from entropy3d.systems.readings import Impact, RiddenMove
 
@@ -176,6 +177,14 @@ class ManeuverRoll:
     total: int
     tn: int
     outcome: Literal["success", "failure", "critical failure"]
+    wild_die: int = 6
+
+    @property
+    def rolls(self) -> tuple[DiceRoll, DiceRoll]:
+        """The skill die's roll and the wild die's, each with its aces and the penalty against the
+        target number (the better of them counts: ``total`` and ``outcome`` say how it went)."""
+        return (DiceRoll.against("maneuvering roll, skill die", self.skill, self.tn, self.skill_die, self.penalty),
+                DiceRoll.against("maneuvering roll, wild die", self.wild, self.tn, self.wild_die, self.penalty))
 
     def __str__(self) -> str:
         return (f"d{self.skill_die} {'+'.join(map(str, self.skill))}, wild die {'+'.join(map(str, self.wild))}, "
@@ -260,7 +269,7 @@ class ChaseVehicles(GameSystem):
         total = max(sum(skill), sum(wild)) + penalty
         outcome = ("critical failure" if skill[0] == 1 and wild[0] == 1
                    else "success" if total >= rules.tn else "failure")
-        return ManeuverRoll(skill_die, skill, wild, penalty, total, rules.tn, outcome)
+        return ManeuverRoll(skill_die, skill, wild, penalty, total, rules.tn, outcome, rules.wild_die)
 
     def out_of_control(self, total: int) -> OutOfControlRow:
         """SW-VEH-2: the row of the Out of Control table for a 2d6 total."""
@@ -323,17 +332,18 @@ class ChaseVehicles(GameSystem):
         figures = {"penalty": penalty + handling, "total": roll.total, "outcome": roll.outcome}
         if roll.outcome == "success":
             return MoveVerdict((Event("test", move.model, text + ": the move stands", found=found,
-                                      clauses=("SW-VEH-1",), figures=figures),), roll.outcome)
+                                      clauses=("SW-VEH-1",), figures=figures, rolls=roll.rolls),), roll.outcome)
         if roll.outcome == "failure":
             return MoveVerdict((Event("test", move.model, text + f': it moves only {rules.free_move_in:g}"',
-                                      found=found, clauses=("SW-VEH-1",), figures=figures),), roll.outcome)
+                                      found=found, clauses=("SW-VEH-1",), figures=figures, rolls=roll.rolls),),
+                               roll.outcome)
         at = move if stopped is None else stopped
         crash, row = self.out_of_control_event(move.model, rng, at.nearest_obstacle, at.nearest_obstacle_in,
                                                "SW-VEH-2")
         # a Critical Failure is a failure: "Failure means the vehicle moves only 12""
         text += f': it moves only {rules.free_move_in:g}" and goes Out of Control'
-        return MoveVerdict((Event("test", move.model, text, found=found, clauses=("SW-VEH-1",), figures=figures),
-                            crash), roll.outcome, row)
+        return MoveVerdict((Event("test", move.model, text, found=found, clauses=("SW-VEH-1",), figures=figures,
+                                  rolls=roll.rolls), crash), roll.outcome, row)
 
     def out_of_control_event(self, model: str, rng: np.random.Generator, obstacle: str | None,
                              obstacle_in: float | None, clause: str) -> tuple[Event, OutOfControlRow]:
@@ -348,7 +358,7 @@ class ChaseVehicles(GameSystem):
                        else f" Moved into the nearest obstacle, {obstacle} ({obstacle_in:.1f}\" away)")
         clauses = tuple(dict.fromkeys((clause, "SW-VEH-2")))
         return (Event("crash" if row.collision else "test", model, result, clauses=clauses,
-                      piece=obstacle if row.collision else None,
+                      piece=obstacle if row.collision else None, rolls=(DiceRoll.amount("Out of Control", dice),),
                       figures={"out_of_control": sum(dice), "collision": row.collision}), row)
 
     def critical_hit_event(self, model: str, rng: np.random.Generator) -> tuple[Event, CriticalHitRow]:
@@ -356,7 +366,8 @@ class ChaseVehicles(GameSystem):
         dice = (int(rng.integers(1, 7)), int(rng.integers(1, 7)))
         row = next(r for r in self.rules.critical_hits.table if r.low <= sum(dice) <= r.high)
         return (Event("condition", model, f"Critical Hit, 2d6 {dice[0]}+{dice[1]} = {sum(dice)}: {row.effect}",
-                      clauses=("SW-CRIT",), figures={"critical_hit": sum(dice), "hit": row.hit}), row)
+                      clauses=("SW-CRIT",), figures={"critical_hit": sum(dice), "hit": row.hit},
+                      rolls=(DiceRoll.amount("Critical Hit", dice),)), row)
 
     def judge_impacts(self, impacts: Sequence[Impact], stats: Mapping[str, Any],
                       top_speeds_mph: Mapping[str, float] | None = None) -> list[Event]:

@@ -35,6 +35,7 @@ from entropy3d.geometry import Pose, arc_points, densify, normalize_deg
 from entropy3d.rules.event import Event
 from entropy3d.rules.plan import Straight, Turn, parse_plan
 from entropy3d.rules.planner import PlannedMove
+from entropy3d.rules.roll import DiceRoll
 from entropy3d.rules.speeds import DistanceBand
 from entropy3d.rules.state import ESCAPED, OUT, ModelState, State, Wreck
 from entropy3d.rules.transition import ACTIVATE, END, MOVE, Action
@@ -336,7 +337,8 @@ class ChaseEngine:
                 + ("no effect" if damage < toughness else f"{wounds} raise{'s' if wounds != 1 else ''}, "
                    f"{wounds} Wound{'s' if wounds != 1 else ''}"))
         events = [Event("attack", target_id, text, piece=by, clauses=("SW-DMG",),
-                        figures={"dice": dice, "damage": damage, "toughness": toughness, "wounds": wounds})]
+                        figures={"dice": dice, "damage": damage, "toughness": toughness, "wounds": wounds},
+                        rolls=(DiceRoll.against("damage", dice, toughness, words=(f"{wounds} raises", "no effect")),))]
         if damage < toughness:
             return state, events
         if wounds:  # "Each raise ... causes a Wound and one roll on the Vehicle Critical Hits table"
@@ -350,7 +352,8 @@ class ChaseEngine:
                                             rng)
         events.append(Event("test", target_id, f"damage equals its Toughness or more: maneuvering roll {roll}"
                             + (": keeps control" if roll.outcome == "success" else ": Out of Control"),
-                            clauses=("SW-DMG",), figures={"total": roll.total, "outcome": roll.outcome}))
+                            clauses=("SW-DMG",), figures={"total": roll.total, "outcome": roll.outcome},
+                            rolls=roll.rolls))
         if roll.outcome == "success":
             return state, events
         crash, row = self.system.out_of_control_event(target_id, rng, by, 0.0, "SW-DMG")
@@ -364,9 +367,11 @@ class ChaseEngine:
         no further Out of Control roll: "Damage caused by an Out of Control roll doesn't trigger
         another"), then its Critical Hit (SW-CRIT: a Major or Minor Collision, a Glitch)."""
         events: list[Event] = []
-        wounds = (roll_die(rng, row.wound_die) if row.wound_die else row.wounds) if row.collision else 0
-        if wounds:
-            state, events = self._wound(state, model_id, wounds, "SW-VEH-2")
+        die = roll_die(rng, row.wound_die) if row.collision and row.wound_die else None
+        wounds = (row.wounds if die is None else die) if row.collision else 0
+        if wounds:  # a Major Collision's d4 of Wounds told with them
+            state, events = self._wound(state, model_id, wounds, "SW-VEH-2", () if die is None else (
+                DiceRoll.amount("Wounds", (die,), row.wound_die),))
         if row.critical_hit:
             state, found = self._critical_hit(state, model_id, rng)
             events += found
@@ -386,9 +391,10 @@ class ChaseEngine:
                else f"Top Speed {self.top_speed_in(model):g}\" an activation")
         return state.with_model(model), [dataclasses.replace(event, rules=f"{event.rules} Now {now}.")]
 
-    def _wound(self, state: State, model_id: str, wounds: int, clause: str) -> tuple[State, list[Event]]:
-        """SW-DMG: ``wounds`` taken; one past those its Scale takes wrecks it: out of the chase, a
-        wreck on the table, each other side scores."""
+    def _wound(self, state: State, model_id: str, wounds: int, clause: str,
+               rolls: tuple[DiceRoll, ...] = ()) -> tuple[State, list[Event]]:
+        """SW-DMG: ``wounds`` taken (``rolls``: the die that said how many, if one did); one past
+        those its Scale takes wrecks it: out of the chase, a wreck on the table, each other side scores."""
         model = state.model(model_id)
         left = model.wounds - wounds
         wrecked = left < 0
@@ -397,7 +403,7 @@ class ChaseEngine:
         events = [Event("condition", model_id, f"{wounds} Wound{'s' if wounds != 1 else ''}"
                         + (": Wrecked, it can't move" if wrecked else f": {model.wounds} left, Handling "
                            f"{self.handling(model):+d}"), clauses=tuple(dict.fromkeys((clause, "SW-DMG"))),
-                        figures={"wounds": wounds, "left": max(left, 0), "wrecked": wrecked})]
+                        figures={"wounds": wounds, "left": max(left, 0), "wrecked": wrecked}, rolls=rolls)]
         if wrecked:
             state, found = self._wrecked(state, model)
             events += found

@@ -18,8 +18,10 @@ from typing import Annotated, Any, Collection, Literal, Mapping, Sequence
 from pydantic import Field, model_validator
 
 from entropy3d.rules.event import Event
+from entropy3d.rules.roll import DiceRoll
 from entropy3d.systems.base import ArmedFigures, GameSystem, Imported, SystemData, SystemRules
 from entropy3d.systems.readings import Sighting
+from entropy3d.systems.skirmish import roll_die
 
 Fraction = Annotated[float, Field(ge=0, le=1)]
 Cover = Literal["none", "partial", "full"]
@@ -319,6 +321,17 @@ class GangBattle(ArmedFigures, GameSystem):
         needed = max(ballistic_skill - modifier, self.rules.shooting.natural_miss + 1)
         return min(needed, self.rules.to_hit.die_sides), needed > self.rules.to_hit.die_sides
 
+    def to_hit_rolls(self, rng, needed: int, improbable: bool, skill: int, skill_name: str = "BS"
+                     ) -> tuple[DiceRoll, ...]:
+        """GANG-SHOOT (a shot, at BS) and GANG-CC (a blow, at WS): the to-hit die needing ``needed``
+        (:meth:`roll_needed`); an improbable one that shows its 6 rolls a second die at the
+        unmodified ``skill`` ("on a '6' roll you can roll again with unmodified fighter BS"), never
+        summed. The last roll says whether it hit. ``rng``: the game's dice."""
+        first = DiceRoll.against("to hit", (roll_die(rng, self.rules.to_hit.die_sides),), needed)
+        if not (improbable and first.succeeded):
+            return (first,)
+        return first, DiceRoll.against(f"to hit at {skill_name}", (roll_die(rng, self.rules.to_hit.die_sides),), skill)
+
     def to_hit(self, fighter: FighterProfile, visible_fraction: float,
                engaged: bool = False) -> tuple[int, bool, Cover, int]:
         """GANG-SHOOT with GANG-COVER: (roll needed, improbable, cover, modifier) of ``fighter``'s
@@ -359,3 +372,12 @@ class GangBattle(ArmedFigures, GameSystem):
                       figures={"target": target.target, "cover": cover, "to_hit_modifier": modifier,
                                "roll_needed": needed, "improbable": improbable,
                                "visible_fraction": target.visible_fraction, "distance_in": target.distance_in})]
+
+
+def wound_and_save_rolls(rolls: Sequence[Mapping]) -> tuple[DiceRoll, ...]:
+    """GANG-WOUND: each hit's wound roll and, when one was rolled, its armour save, as the rolls of
+    the event that tells them (``rolls``: the engine's records, ``GangEngine.wound_rolls``)."""
+    return tuple(roll for hit in rolls for roll in (
+        DiceRoll.against("wound", (hit["wound"],), hit["wound_needed"], words=("wounds", "no wound")),
+        *(() if hit["save"] is None else (
+            DiceRoll.against("save", (hit["save"],), hit["save_needed"], words=("saved", "unsaved")),))))

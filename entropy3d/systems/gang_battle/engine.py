@@ -35,9 +35,10 @@ from entropy3d.rules.event import Event
 from entropy3d.rules.facts import Facts
 from entropy3d.rules.plan import Straight, parse_plan
 from entropy3d.rules.planner import PlannedMove
+from entropy3d.rules.roll import DiceRoll
 from entropy3d.rules.state import OUT, ModelState, State
 from entropy3d.rules.transition import ACTIVATE, ATTACK, END, FORCED, MOVE, Action
-from entropy3d.systems.gang_battle import FighterProfile, GangBattle, melee
+from entropy3d.systems.gang_battle import FighterProfile, GangBattle, melee, wound_and_save_rolls
 from entropy3d.systems.gang_battle.melee import CHARGE, COUP_DE_GRACE, FIGHT, RETREAT, RETREATING, is_engaged, part_all
 from entropy3d.systems.gang_battle.nerve import (
     BROKEN,
@@ -145,13 +146,15 @@ class GangEngine:
             down = sum(1 for m in crew if not m.in_play or SERIOUSLY_INJURED in m.conditions)
             if not down or self.bottled(state, gang):
                 continue
-            die = roll_die(rng, self.rules.bottle.die_sides)
-            out = die + down > len(crew)
+            sides = self.rules.bottle.die_sides  # a die + those down over the starting crew bottles out
+            check = DiceRoll.against("bottle check", (roll_die(rng, sides),), len(crew) + 1, sides, down,
+                                     words=("bottles out", "holds"))
+            die, out = check.dice[0], check.succeeded
             then = "withdraws" if withdraw else "Cool checks from the next turn"
             events.append(Event("condition", crew[0].id, f"{gang} bottle check: {die} + {down} down "
                                 f"{'>' if out else '<='} {len(crew)} in the starting crew: "
                                 + (f"bottles out: {then}" if out else "holds"),
-                                clauses=("GANG-BOTTLE",),
+                                clauses=("GANG-BOTTLE",), rolls=(check,),
                                 figures={"gang": gang, "die": die, "down": down, "crew": len(crew), "bottled": out}))
             if out and withdraw:
                 withdrawn.append(gang)
@@ -182,12 +185,12 @@ class GangEngine:
         for model in list(state.models.values()):
             if not (model.in_play and BOTTLED in model.conditions):
                 continue
-            dice = [roll_die(rng) for _ in range(self.rules.bottle.cool_dice)]
-            needed = self.fighters[model.id].cool
-            passed = sum(dice) >= needed
+            check = DiceRoll.against("Cool check", [roll_die(rng) for _ in range(self.rules.bottle.cool_dice)],
+                                     self.fighters[model.id].cool, words=("holds", "flees"))
+            dice, needed, passed = list(check.dice), check.needed, check.succeeded
             events.append(Event("condition", model.id, f"Cool check {'+'.join(map(str, dice))} needing {needed}+: "
                                 + ("holds its nerve" if passed else "fails and flees the battlefield: Out of Action"),
-                                clauses=("GANG-BOTTLE",),
+                                clauses=("GANG-BOTTLE",), rolls=(check,),
                                 figures={"dice": dice, "needed": needed, "fled": not passed,
                                          "out_of_action": not passed}))
             if not passed:
@@ -203,7 +206,8 @@ class GangEngine:
         result = self.rules.injury.dice[die - 1]
         if result == "serious_injury":
             return state, [Event("condition", model.id, f"recovery roll {die}: remains Seriously Injured",
-                                 clauses=("GANG-RECOVERY",), figures={"die": die, "result": result})]
+                                 clauses=("GANG-RECOVERY",), figures={"die": die, "result": result},
+                                 rolls=(DiceRoll.amount("recovery", (die,), outcome=result.replace("_", " ")),))]
         if result == "flesh_wound":
             model = model.but(conditions=_without(model.conditions, SERIOUSLY_INJURED))
         state, events = self._injure(state.with_model(model), model.id, (die,), "", ("GANG-RECOVERY",), rng)
@@ -405,7 +409,8 @@ class GangEngine:
         dice = [roll_die(rng) for _ in range(self.rules.broken.run_dice)]
         return state.with_model(model.but(forced_move=f"walk: straight {sum(dice)}")), events + [
             Event("condition", model.id, f"Broken: runs for cover {'+'.join(map(str, dice))} = {sum(dice)}\"",
-                  clauses=("GANG-BROKEN", "GANG-RUN"), figures={"run_dice": dice, "run_in": sum(dice)})]
+                  clauses=("GANG-BROKEN", "GANG-RUN"), figures={"run_dice": dice, "run_in": sum(dice)},
+                  rolls=(DiceRoll.amount("inches to run", dice),))]
 
     def _run(self, state: State, model: ModelState, action: Action, facts: Facts | None) -> tuple[State, list[Event]]:
         """GANG-RUN: the Broken fighter stands where its run ended (the producer's walk of the way
@@ -430,12 +435,13 @@ class GangEngine:
         """GANG-AMMO: "Reload Simple: make an Ammo check. If passed, weapon is reloaded."""
         weapon = self.fighters[model.id].weapon
         needed = self.rules.weapons[weapon].ammo
-        die = roll_die(rng)
-        if die >= needed:
+        check = DiceRoll.against("Ammo check", (roll_die(rng),), needed)
+        die = check.dice[0]
+        if check.succeeded:
             state = state.with_model(model.but(conditions=_without(model.conditions, OUT_OF_AMMO)))
         return state, [Event("condition", model.id, f"reloads the {weapon}: Ammo check {die} needing {needed}+: "
-                             + ("reloaded" if die >= needed else "still Out of Ammo"), clauses=("GANG-AMMO",),
-                             figures={"die": die, "needed": needed})]
+                             + ("reloaded" if check.succeeded else "still Out of Ammo"), clauses=("GANG-AMMO",),
+                             figures={"die": die, "needed": needed}, rolls=(check,))]
 
     def to_hit(self, model_id: str, visible_fraction: float, engaged: bool = False) -> tuple[int, bool, str, int]:
         """GANG-SHOOT with GANG-COVER: (roll needed, improbable, cover, modifier) of the fighter's
@@ -467,13 +473,11 @@ class GangEngine:
         weapon, shooting = self.rules.weapons[weapon_name], self.rules.shooting
         engaged = is_engaged(state, state.model(action.target))  # GANG-CC: "Target is engaged = -1"
         needed, improbable, cover, modifier = self.to_hit(shooter.id, sighting.visible_fraction, engaged)
-        dice = [roll_die(rng)]
-        hit = dice[0] >= needed
-        if improbable and hit:  # "on a '6' roll you can roll again with unmodified fighter BS"
-            dice.append(roll_die(rng))
-            hit = dice[1] >= self.fighters[shooter.id].ballistic_skill
+        rolls = self.system.to_hit_rolls(rng, needed, improbable, self.fighters[shooter.id].ballistic_skill)
+        dice, hit = [r.dice[0] for r in rolls], rolls[-1].succeeded
         firepower = roll_die(rng)
         hits = (shooting.firepower_hits[firepower - 1] if weapon.rapid_fire else 1) if hit else 0
+        rolls += (DiceRoll.amount("Firepower", (firepower,), outcome=f"{hits} hit{'s' if hits != 1 else ''}"),)
         target = state.model(action.target)
         cover_text = ("in the open" if cover == "none" else f"in {cover} cover") + (", Engaged" if engaged else "")
         events = [Event("shot", shooter.id, (
@@ -481,7 +485,7 @@ class GangEngine:
             f"{'+'.join(map(str, dice))} needing {needed}+{' then BS' if improbable else ''}: "
             + (f"{hits} hit{'s' if hits != 1 else ''} (Firepower {firepower})" if hit else "missed")),
             found=f"{target.id} {100 * sighting.visible_fraction:.0f}% visible, {sighting.distance_in:.1f}\" away",
-            producer="line of sight", piece=target.id,
+            producer="line of sight", piece=target.id, rolls=rolls,
             clauses=("GANG-ARC", "GANG-COVER", "GANG-SHOOT") + (("GANG-CC",) if engaged else ()),
             figures={"target": target.id, "weapon": weapon_name, "cover": cover, "to_hit_modifier": modifier,
                      "roll_needed": needed, "dice": dice, "hit": hit, "firepower": firepower, "hits": hits,
@@ -506,13 +510,14 @@ class GangEngine:
             return state, []
         weapon_name = self.fighters[model_id].weapon
         weapon = self.rules.weapons[weapon_name]
-        ammo = roll_die(rng)
-        if ammo < weapon.ammo:
+        check = DiceRoll.against("Ammo check", (roll_die(rng),), weapon.ammo)
+        ammo = check.dice[0]
+        if not check.succeeded:
             state = state.with_model(state.model(model_id).but(
                 conditions=state.model(model_id).conditions + (OUT_OF_AMMO,)))
         return state, [Event("condition", model_id, f"Firepower 1: Ammo check {ammo} needing {weapon.ammo}+: "
-                             + ("the weapon holds" if ammo >= weapon.ammo else f"the {weapon_name} is Out of Ammo"),
-                             clauses=("GANG-AMMO",), figures={"die": ammo, "needed": weapon.ammo})]
+                             + ("the weapon holds" if check.succeeded else f"the {weapon_name} is Out of Ammo"),
+                             clauses=("GANG-AMMO",), figures={"die": ammo, "needed": weapon.ammo}, rolls=(check,))]
 
     def wound_rolls(self, target: ModelState, strength: int, armour_piercing: int, damage: int, hits: int,
                     rng: np.random.Generator) -> tuple[int, list[dict]]:
@@ -545,7 +550,7 @@ class GangEngine:
         injury_dice = (damage - target.wounds + 1 if target.wounds > 0 else damage) if damage >= target.wounds else 0
         state = state.with_model(target.but(wounds=left))
         events = [Event("attack", target_id, f"takes {damage} wound{'s' if damage != 1 else ''} ({text})",
-                        piece=by, clauses=("GANG-WOUND",),
+                        piece=by, clauses=("GANG-WOUND",), rolls=wound_and_save_rolls(rolls),
                         figures={"wounds_lost": target.wounds - left, "rolls": rolls, "taken_out": False})]
         if injury_dice:
             state, found = self._injure(state, target_id, tuple(roll_die(rng) for _ in range(injury_dice)), by,
@@ -580,7 +585,9 @@ class GangEngine:
         state = state.with_model(target)
         events = [Event("condition", target_id, f"injury dice {'+'.join(map(str, dice))} "
                         f"({', '.join(r.replace('_', ' ') for r in results)}): {worst}", piece=by or None,
-                        clauses=clauses, figures={"dice": list(dice), "results": results, "out_of_action": out})]
+                        clauses=clauses, figures={"dice": list(dice), "results": results, "out_of_action": out},
+                        rolls=tuple(DiceRoll.amount("injury", (d,), outcome=r.replace("_", " "))
+                                    for d, r in zip(dice, results)))]
         if out:
             state, scored = self.out_of_action(state, target)
             events += scored

@@ -24,6 +24,7 @@ from entropy3d.errors import IllegalPlanError
 from entropy3d.geometry import Pose, angle_between_deg
 from entropy3d.rules.event import Event
 from entropy3d.rules.plan import parse_plan
+from entropy3d.rules.roll import DiceRoll
 from entropy3d.rules.state import OUT, ModelState, State
 from entropy3d.systems.gang_battle.nerve import BROKEN, PRONE, SERIOUSLY_INJURED, GangEngine, nerve_tests
 from entropy3d.systems.skirmish import FigureTable, checked_walk, roll_die
@@ -191,6 +192,7 @@ def roll_charge(engine: GangEngine, state: State, model: ModelState, action,
     the move the rules then force on the charger (``forced_move``)."""
     sides = engine.rules.close_combat.charge_die_sides
     die = roll_die(rng, sides)
+    rolled = DiceRoll.amount("charge", (die,), sides)  # inches added to MVMT: the reach is the event's figure
     move_in = engine.fighters[model.id].move_in
     target = state.model(action.target)
     plan, need, reaches = charge_walk(model.pose, target.pose, contact_in(action.sighting), move_in + die,
@@ -200,6 +202,7 @@ def roll_charge(engine: GangEngine, state: State, model: ModelState, action,
     return state, [Event("condition", model.id, f"charges {target.id}: MVMT {move_in:g}\" + D{sides} {die} = "
                          f"{move_in + die:g}\" against the {need}\" to its base: "
                          + ("reaches it" if reaches else "falls short"), piece=target.id, clauses=("GANG-CHARGE",),
+                         rolls=(rolled,),
                          figures={"charge": True, "target": target.id, "die": die, "reach_in": move_in + die,
                                   "need_in": need, "reaches": reaches})]
 
@@ -300,21 +303,20 @@ def strike(engine: GangEngine, state: State, attacker_id: str, target_id: str, r
     foes = [f for f in _alone_with(state, attacker_id, attacker_id, attacker.gang, False) if f != target_id]
     base = (rules.friend_engaged_to_hit * len(friends) + rules.foe_engaged_to_hit * len(foes)
             + (rules.facing_to_hit if turned else 0))
-    dice_rolled, hits, events = [], [], []
+    dice_rolled, hits, events, rolls = [], [], [], ()
     for k, name in enumerate(weapons):
         with_sidearm = sidearm and k == 0
         modifier = base + (0 if with_sidearm else melee.accuracy)  # "Sidearm accuracy bonuses are not used"
         needed, improbable = engine.system.roll_needed(profile.weapon_skill, modifier)
-        dice = [roll_die(rng)]
-        hit = dice[0] >= needed
-        if improbable and hit:
-            dice.append(roll_die(rng))
-            hit = dice[1] >= profile.weapon_skill
+        to_hit = engine.system.to_hit_rolls(rng, needed, improbable, profile.weapon_skill, "WS")
+        dice, hit = [r.dice[0] for r in to_hit], to_hit[-1].succeeded
+        rolls += to_hit
         rolled = {"weapon": name, "dice": dice, "needed": needed, "hit": hit}
         if with_sidearm:  # "Pistols used in combat roll Firepower dice same as always"
             firepower = roll_die(rng)
             rolled["firepower"] = firepower
             shots = (engine.rules.shooting.firepower_hits[firepower - 1] if gun.rapid_fire else 1) if hit else 0
+            rolls += (DiceRoll.amount("Firepower", (firepower,), outcome=f"{shots} hit{'s' if shots != 1 else ''}"),)
             hits += [(gun.strength, gun.armour_piercing, gun.damage)] * shots
             state, checked = engine.ammo_check(state, attacker_id, firepower, rng)
             events += checked
@@ -329,7 +331,7 @@ def strike(engine: GangEngine, state: State, attacker_id: str, target_id: str, r
                                     (f"{len(foes)} other foe(s) on it", foes)) if on)
     events.insert(0, Event("shot", attacker_id, f"fights {target_id}{f' ({why})' if why else ''}: {len(weapons)} "
                            f"attack dice, rolled {said}: {len(hits)} hit{'s' if len(hits) != 1 else ''}",
-                           piece=target_id, clauses=("GANG-CC",) + (("GANG-CHARGE",) if charging else ()),
+                           piece=target_id, clauses=("GANG-CC",) + (("GANG-CHARGE",) if charging else ()), rolls=rolls,
                            figures={"close_combat": True, "verb": "charges" if charging else "fights",
                                     "target": target_id,
                                     "hit": bool(hits), "hits": len(hits), "attack_dice": dice_rolled,
@@ -399,10 +401,9 @@ def coup_de_grace(engine: GangEngine, state: State, model_id: str, target_id: st
 
 # -- GANG-RETREAT ----------------------------------------------------------------------------------
 
-def init_test(engine: GangEngine, model: ModelState, rng: np.random.Generator) -> tuple[int, int, bool]:
-    """An INIT test: a D6 needing the fighter's INIT; (die, needed, passed)."""
-    die, needed = roll_die(rng), engine.fighters[model.id].initiative
-    return die, needed, die >= needed
+def init_test(engine: GangEngine, model: ModelState, rng: np.random.Generator) -> DiceRoll:
+    """An INIT test: a D6 needing the fighter's INIT."""
+    return DiceRoll.against("INIT test", (roll_die(rng),), engine.fighters[model.id].initiative)
 
 
 def break_away(engine: GangEngine, state: State, model: ModelState, rng: np.random.Generator,
@@ -411,9 +412,10 @@ def break_away(engine: GangEngine, state: State, model: ModelState, rng: np.rand
     INIT to move away else no action if failed"); on a pass each enemy Standing and Engaged with it
     makes an INIT test and strikes a reaction attack on a pass (a Retreat's "Enemies that pass INIT
     check get reactionary attack"); still Standing, it leaves the engagement. (state, events, left)."""
-    die, needed, passed = init_test(engine, model, rng)
+    test = init_test(engine, model, rng)
+    die, needed, passed = test.dice[0], test.needed, test.succeeded
     events = [Event("condition", model.id, f"INIT test to leave the fight: {die} needing {needed}+: "
-                    + ("breaks away" if passed else "stays Engaged"), clauses=(clause,),
+                    + ("breaks away" if passed else "stays Engaged"), clauses=(clause,), rolls=(test,),
                     figures={"init": True, "die": die, "needed": needed, "left": passed})]
     if not passed:
         return state, events, False
@@ -421,10 +423,12 @@ def break_away(engine: GangEngine, state: State, model: ModelState, rng: np.rand
         for foe in [state.model(i) for i in engaged_ids(model)]:
             if not (standing(foe) and BROKEN not in foe.conditions and standing(state.model(model.id))):
                 continue
-            foe_die, foe_needed, strikes = init_test(engine, foe, rng)
+            foe_test = init_test(engine, foe, rng)
+            foe_die, foe_needed, strikes = foe_test.dice[0], foe_test.needed, foe_test.succeeded
             events.append(Event("condition", foe.id, f"INIT test {foe_die} needing {foe_needed}+: "
                                 + ("a reaction attack" if strikes else "no reaction attack"), piece=model.id,
-                                clauses=(clause,), figures={"init": True, "die": foe_die, "needed": foe_needed}))
+                                clauses=(clause,), figures={"init": True, "die": foe_die, "needed": foe_needed},
+                                rolls=(foe_test,)))
             if strikes:
                 state, found = strike(engine, state, foe.id, model.id, rng, reaction=True)
                 events += found
@@ -446,5 +450,6 @@ def roll_retreat(engine: GangEngine, state: State, model: ModelState,
     state = state.with_model(model.but(forced_move=f"walk: straight {sum(dice)}",
                                        conditions=model.conditions + (RETREATING,)))
     events.append(Event("condition", model.id, f"retreats {'+'.join(map(str, dice))} = {sum(dice)}\"",
-                        clauses=("GANG-RETREAT",), figures={"retreat_dice": dice, "retreat_in": sum(dice)}))
+                        clauses=("GANG-RETREAT",), figures={"retreat_dice": dice, "retreat_in": sum(dice)},
+                        rolls=(DiceRoll.amount("inches to retreat", dice),)))
     return state, events

@@ -19,6 +19,7 @@ import numpy as np
 from entropy3d.errors import IllegalPlanError
 from entropy3d.rules.event import Event
 from entropy3d.rules.planner import PlannedMove
+from entropy3d.rules.roll import DiceRoll
 from entropy3d.rules.state import ModelState, State
 from entropy3d.systems.skirmish import FigureTable, checked_walk, roll_die
 
@@ -57,13 +58,12 @@ def friends_bonus(state: State, model: ModelState, within_in: float, per_friend:
     return per_friend * len(friends), friends
 
 
-def cool_check(engine: GangEngine, model: ModelState, bonus: int,
-               rng: np.random.Generator) -> tuple[list[int], int, bool]:
-    """A Cool check: ``bottle.cool_dice`` D6 plus ``bonus`` against the fighter's Cool; (dice,
-    needed, passed)."""
-    dice = [roll_die(rng) for _ in range(engine.rules.bottle.cool_dice)]
-    needed = engine.fighters[model.id].cool
-    return dice, needed, sum(dice) + bonus >= needed
+def cool_check(engine: GangEngine, model: ModelState, bonus: int, rng: np.random.Generator,
+               purpose: str = "Cool check") -> DiceRoll:
+    """A Cool check (``purpose``: a Nerve test, a Rally test): ``bottle.cool_dice`` D6 plus
+    ``bonus`` against the fighter's Cool."""
+    return DiceRoll.against(purpose, [roll_die(rng) for _ in range(engine.rules.bottle.cool_dice)],
+                            engine.fighters[model.id].cool, added=bonus)
 
 
 def nerve_tests(engine: GangEngine, state: State, fallen_id: str, worst: str,
@@ -84,14 +84,15 @@ def nerve_tests(engine: GangEngine, state: State, fallen_id: str, worst: str,
         if gap > rules.friend_within_in + 1e-9:
             continue
         bonus, friends = friends_bonus(state, model, rules.bonus_within_in, rules.bonus_per_friend, (fallen.id,))
-        dice, needed, passed = cool_check(engine, model, bonus, rng)
+        check = cool_check(engine, model, bonus, rng, "Nerve test")
+        dice, needed, passed = list(check.dice), check.needed, check.succeeded
         if not passed:
             state = state.with_model(model.but(conditions=model.conditions + (BROKEN,)))
         rolled = "+".join(map(str, dice)) + (f" +{bonus} for {', '.join(friends)}" if bonus else "")
         events.append(Event("condition", model.id, f"Nerve test: {fallen.id} {gap:.1f}\" away is {worst}; Cool "
                             f"check {rolled} needing {needed}+: " + ("holds" if passed else "Broken: it can only "
                                                                     "Run for Cover"),
-                            piece=fallen.id, clauses=("GANG-NERVE",),
+                            piece=fallen.id, clauses=("GANG-NERVE",), rolls=(check,),
                             figures={"nerve": True, "fallen": fallen.id, "fallen_as": worst, "dice": dice,
                                      "bonus": bonus, "needed": needed, "broken": not passed,
                                      "distance_in": round(gap, 1)}))
@@ -107,13 +108,14 @@ def rally_tests(engine: GangEngine, state: State, rng: np.random.Generator) -> t
         if not (model.in_play and BROKEN in model.conditions):
             continue
         bonus, friends = friends_bonus(state, model, rules.bonus_within_in, rules.bonus_per_friend)
-        dice, needed, passed = cool_check(engine, model, bonus, rng)
+        check = cool_check(engine, model, bonus, rng, "Rally test")
+        dice, needed, passed = list(check.dice), check.needed, check.succeeded
         if passed:
             state = state.with_model(model.but(conditions=tuple(c for c in model.conditions if c != BROKEN)))
         rolled = "+".join(map(str, dice)) + (f" +{bonus} for {', '.join(friends)}" if bonus else "")
         events.append(Event("condition", model.id, f"Rally test: Cool check {rolled} needing {needed}+: "
                             + ("rallies, no longer Broken" if passed else "stays Broken"),
-                            clauses=("GANG-RALLY",),
+                            clauses=("GANG-RALLY",), rolls=(check,),
                             figures={"rally": True, "dice": dice, "bonus": bonus, "needed": needed,
                                      "rallied": passed}))
     return state, events

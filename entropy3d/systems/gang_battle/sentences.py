@@ -5,9 +5,8 @@ City's shared sentences, a fighter taken out being OUT OF ACTION."""
 
 from __future__ import annotations
 
-from typing import Mapping
-
 from entropy3d.rules.event import Event
+from entropy3d.rules.roll import Roll
 from entropy3d.rules.sentences import Names
 from entropy3d.rules.sentences import sentence as shared_sentence
 
@@ -31,8 +30,11 @@ def sentence(event: Event, names: Names) -> str:
 
 
 def roll_details(event: Event) -> list[str]:
-    """Each hit's wound roll and armour save, for the dice detail under the sentence."""
-    return [wound_words(hit) for hit in event.figures.get("rolls", ()) if isinstance(hit, Mapping) and "wound" in hit]
+    """Each hit's wound roll and armour save, for the dice detail under the sentence: read from the
+    event's rolls (a ``wound`` roll, then its ``save`` when one was rolled, GANG-WOUND)."""
+    rolls = [r for r in event.rolls if r.purpose in ("wound", "save")]
+    return [wound_words(roll, rolls[k + 1] if k + 1 < len(rolls) and rolls[k + 1].purpose == "save" else None)
+            for k, roll in enumerate(rolls) if roll.purpose == "wound"]
 
 
 def _gang_sentence(event: Event, names: Names) -> str:
@@ -103,12 +105,13 @@ def _nerve_sentence(event: Event, names: Names) -> str:
             f"{figures.get('fallen_as', 'down')}, {check} - " + ("BROKEN" if figures["broken"] else "holds"))
 
 
-def wound_words(hit: Mapping) -> str:
+def wound_words(wound: Roll, save: Roll | None) -> str:
     """One hit's wound roll and armour save (GANG-WOUND): "wound 2 needing 4+: no wound", "wound
-    5 needing 4+, save 6 needing 5+: saved", "wound 6 needing 2+, no save: unsaved"."""
-    words = f"wound {hit['wound']} needing {hit['wound_needed']}+"
-    if hit["wound"] < hit["wound_needed"]:
+    5 needing 4+, save 6 needing 5+: saved", "wound 6 needing 2+, no save: unsaved" (a save
+    past 6+ is not rolled)."""
+    words = f"wound {wound.total} needing {wound.needed}+"
+    if not wound.succeeded:
         return f"{words}: no wound"
-    if hit.get("save") is None:
+    if save is None:
         return f"{words}, no save: unsaved"
-    return f"{words}, save {hit['save']} needing {hit['save_needed']}+: {'unsaved' if hit['unsaved'] else 'saved'}"
+    return f"{words}, save {save.total} needing {save.needed}+: {'saved' if save.succeeded else 'unsaved'}"

@@ -17,6 +17,7 @@ from entropy3d.errors import IllegalPlanError
 from entropy3d.rules.event import Event
 from entropy3d.rules.facts import Facts
 from entropy3d.rules.plan import parse_plan
+from entropy3d.rules.roll import DiceRoll
 from entropy3d.rules.state import OUT, State
 from entropy3d.rules.transition import ACTIVATE, END, MOVE, Action
 from entropy3d.systems.skirmish import (
@@ -140,12 +141,13 @@ class TagEngine:
                 Event("move", model.id, f"walks {length:.1f}\" of its {self.rules.move_in:g}\"",
                       found=f"walked {length:.1f}\"", producer=facts.producer, clauses=("TAG-MOVE",),
                       figures={"walked": True, "length_in": round(length, 1)})]
-        die = roll_die(rng, self.rules.die_sides)
-        tagged = die >= self.rules.tag_on
+        roll = DiceRoll.against("tag", (roll_die(rng, self.rules.die_sides),), self.rules.tag_on,
+                                self.rules.die_sides, words=("tagged", "missed"))
+        die, tagged = roll.dice[0], roll.succeeded
         events = [Event("tag", model.id, f"tags {action.target}: rolled {die} needing {self.rules.tag_on}+: "
                         + ("tagged, out" if tagged else "missed"), piece=action.target, clauses=("TAG-TAG",),
                         figures={"target": action.target, "die": die, "needed": self.rules.tag_on,
-                                 "taken_out": tagged})]
+                                 "taken_out": tagged}, rolls=(roll,))]
         if tagged:
             target = state.model(action.target)
             state, scored = others_score(state.with_model(target.but(status=OUT)), target,

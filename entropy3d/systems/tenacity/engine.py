@@ -41,6 +41,7 @@ from entropy3d.rules.event import Event
 from entropy3d.rules.facts import Facts
 from entropy3d.rules.plan import parse_plan
 from entropy3d.rules.planner import PlannedMove
+from entropy3d.rules.roll import DiceRoll
 from entropy3d.rules.state import OUT, ModelState, State
 from entropy3d.rules.transition import ACTIVATE, ATTACK, END, MOVE, Action
 from entropy3d.systems.readings import Sighting
@@ -84,6 +85,15 @@ class PoolRoll:
     @property
     def result(self) -> int:
         return self.kept + self.rank + self.modifier + self.extra
+
+    def as_roll(self, purpose: str, sides: int, needed: int | None = None,
+                words: tuple[str, str] = ("hits", "misses")) -> DiceRoll:
+        """This check as the event's roll: the pool's faces then a critical's extra die, the kept
+        face counting, its result the total; ``needed``: what it had to reach (None: it set the
+        number the other side had to beat)."""
+        dice = self.faces + ((self.extra,) if self.extra else ())
+        outcome = "" if needed is None else words[0] if self.result >= needed else words[1]
+        return DiceRoll(purpose, dice, self.result, needed, outcome, sides, self.kept)
 
     def text(self) -> str:
         dice = ",".join(map(str, self.faces))
@@ -429,7 +439,9 @@ class TenacityEngine:
                 + f"{','.join(map(str, faces))} needing {attack.blind_on}+: "
                 + ("finds it" if finds else "does not find it")), found=found, producer="line of sight",
                 piece=target.id, clauses=("TEN-COVER",) + (("TEN-ELEV",) if perception else ()),
-                figures={"dice": list(faces), "needed": attack.blind_on, "found": finds, **own}))
+                figures={"dice": list(faces), "needed": attack.blind_on, "found": finds, **own},
+                rolls=(PoolRoll(faces, kept, 0).as_roll("find", self.rules.cover.blind_attack_die, attack.blind_on,
+                                                         ("finds it", "does not find it")),)))
             if not finds:
                 return state, events + [Event("shot", attacker.id, f"attacks {target.id} with the {action.weapon}: "
                                               "no target found", piece=target.id, clauses=clauses,
@@ -462,6 +474,7 @@ class TenacityEngine:
             + (("TEN-TURN",) if SECOND_SIDE in attacker.basic_taken else ())
             + (("TEN-PRONE",) if PRONE in target.conditions else ())
             + (("TEN-DEFEND",) if DEFENDING in target.conditions else ()),
+            rolls=(rolled.as_roll("attack", sides, defence.result + 1), defence.as_roll("defence", sides)),
             figures={**figures, "attack_dice": list(rolled.faces), "attack": rolled.result,
                      "defence_dice": list(defence.faces), "defence": defence.result, "attacker_advantage": mine,
                      "defender_advantage": theirs, "hit": hit}))
@@ -488,7 +501,9 @@ class TenacityEngine:
         figures = {"damage": damage, "impact": impact, "stress": 0 if over else stress, "hit": True,
                    "taken_out": out}
         events = [Event("attack", target_id, f"takes {damage} stress ({how}): {stress} of {target.max_stress}",
-                        piece=by, clauses=("TEN-ATTACK", "TEN-STRESS"), figures=figures)]
+                        piece=by, clauses=("TEN-ATTACK", "TEN-STRESS"), figures=figures,
+                        rolls=(DiceRoll.amount("impact", impact, self.rules.dice.impact_die, bonus,
+                                               f"{damage} stress"),))]
         if not over:
             return state.with_model(target.but(stress=stress)), events
         if not out:

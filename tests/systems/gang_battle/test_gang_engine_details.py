@@ -14,6 +14,7 @@ from entropy3d.geometry import Pose
 from entropy3d.rules.event import Event
 from entropy3d.rules.facts import Facts
 from entropy3d.rules.plan import parse_plan
+from entropy3d.rules.roll import DiceRoll
 from entropy3d.rules.state import OUT, State
 from entropy3d.rules.transition import ATTACK, MOVE, Action
 from entropy3d.systems.gang_battle import FighterStats
@@ -203,7 +204,8 @@ def test_GANG_AMMO_reload_makes_the_ammo_check_and_says_how_it_went(gang, die, r
     engine, state = game(gang, [fighter("o", "orlock", conditions=(OUT_OF_AMMO,)), fighter("e", "escher", x=10)])
     after, events = engine.resolve(state, engine.check(state, Action(RELOAD, "o")), None, Dice(die))
     assert events == [Event("condition", "o", f"reloads the autogun: Ammo check {die} needing 4+: {verdict}",
-                            clauses=("GANG-AMMO",), figures={"die": die, "needed": 4})]
+                            clauses=("GANG-AMMO",), figures={"die": die, "needed": 4},
+                            rolls=(DiceRoll("Ammo check", (die,), die, 4, "passed" if reloaded else "failed"),))]
     assert (OUT_OF_AMMO not in after.model("o").conditions) == reloaded and after.model("o").basic_taken == ()
 
 
@@ -250,8 +252,11 @@ def test_GANG_BOTTLE_each_gang_with_a_fighter_down_checks_and_the_event_says_the
     down and make no check; the Orlocks, after them, still do (2 + 1 = 3 holds, 3 + 1 bottles out)."""
     engine, state = game(gang, crews())
     _, events, withdrawn = engine.end_turn(state, Dice(die))
+    # the roll: the die + 1 down needing 4 (more than the 3 in the crew)
     assert events == [Event("condition", "o", f"orlock bottle check: {verdict}", clauses=("GANG-BOTTLE",),
-                            figures={"gang": "orlock", "die": die, "down": 1, "crew": 3, "bottled": die == 3})]
+                            figures={"gang": "orlock", "die": die, "down": 1, "crew": 3, "bottled": die == 3},
+                            rolls=(DiceRoll("bottle check", (die,), die + 1, 4,
+                                            "bottles out" if die == 3 else "holds"),))]
     assert withdrawn == []
 
 
@@ -276,7 +281,8 @@ def test_GANG_BOTTLE_every_bottled_fighter_makes_its_cool_check(gang, dice, verd
     after, events = engine.action_phase(state, Dice(*dice))
     fled = sum(dice) < 7
     check = Event("condition", "o", f"Cool check {dice[0]}+{dice[1]} needing 7+: {verdict}", clauses=("GANG-BOTTLE",),
-                  figures={"dice": list(dice), "needed": 7, "fled": fled, "out_of_action": fled})
+                  figures={"dice": list(dice), "needed": 7, "fled": fled, "out_of_action": fled},
+                  rolls=(DiceRoll("Cool check", dice, sum(dice), 7, "flees" if fled else "holds"),))
     scored = [Event("score", "o", "escher scores 1 for o Out of Action", clauses=("GANG-INJURY",),
                     figures={"gang": "escher", "points": 1})]
     assert events == [check] + (scored if fled else [])
@@ -291,7 +297,8 @@ def test_GANG_RECOVERY_a_roll_of_serious_injury_leaves_the_fighter_down_and_says
     engine, state = game(gang, models)
     after, events, _ = engine.end_turn(state, Dice(1, 5))
     assert events[1] == Event("condition", "o", "recovery roll 5: remains Seriously Injured",
-                              clauses=("GANG-RECOVERY",), figures={"die": 5, "result": "serious_injury"})
+                              clauses=("GANG-RECOVERY",), figures={"die": 5, "result": "serious_injury"},
+                              rolls=(DiceRoll("recovery", (5,), 5, None, "serious injury"),))
     assert after.model("o") == state.model("o")
 
 
@@ -306,7 +313,8 @@ def test_GANG_RECOVERY_a_flesh_wound_makes_the_fighter_prone_and_pinned(gang):
     assert after.model("o").conditions == (FLESH_WOUND, PRONE) and after.model("o").in_play
     assert events[1] == Event("condition", "o", "injury dice 2 (flesh wound): Prone & Pinned with a flesh wound",
                               clauses=("GANG-RECOVERY",),
-                              figures={"dice": [2], "results": ["flesh_wound"], "out_of_action": False})
+                              figures={"dice": [2], "results": ["flesh_wound"], "out_of_action": False},
+                              rolls=(DiceRoll("injury", (2,), 2, None, "flesh wound"),))
 
 
 # -- the fight's end ----------------------------------------------------------------------------

@@ -9,6 +9,7 @@ from __future__ import annotations
 import pytest
 
 from entropy3d.rules.event import Event
+from entropy3d.rules.roll import DiceRoll
 from entropy3d.systems.gang_battle import FighterStats
 from entropy3d.systems.gang_battle.engine import FLESH_WOUND, OUT_OF_AMMO, PRONE, SERIOUSLY_INJURED
 from tests.systems.gang_battle.test_gang_engine import Dice, Table, fighter, game, shoot, sight
@@ -28,6 +29,10 @@ def duel(gang, target_stats: FighterStats | None = None, visible: float = 1.0, d
     return engine, state, Table([sight("o", "e", visible, distance)])
 
 
+#: a wound roll of 4 needing 4+ (STR 3 = TOUGH 3): the event's roll
+WOUND_4_OF_4 = DiceRoll("wound", (4,), 4, 4, "wounds")
+
+
 def roll(wound: int, needed: int, save: int | None, save_needed: int, unsaved: bool) -> dict:
     return {"wound": wound, "wound_needed": needed, "save": save, "save_needed": save_needed, "unsaved": unsaved}
 
@@ -44,7 +49,8 @@ def test_GANG_SHOOT_a_miss_is_told_in_the_open_and_scores_no_hit(gang):
         "shot", "o", "shoots e with the autogun (in the open, +0 to hit): rolled 3 needing 4+: missed",
         found="e 100% visible, 10.0\" away", producer="line of sight", piece="e", clauses=SHOT_CLAUSES,
         figures={"target": "e", "weapon": "autogun", "cover": "none", "to_hit_modifier": 0, "roll_needed": 4,
-                 "dice": [3], "hit": False, "firepower": 2, "hits": 0, "visible_fraction": 1.0})]
+                 "dice": [3], "hit": False, "firepower": 2, "hits": 0, "visible_fraction": 1.0},
+        rolls=(DiceRoll("to hit", (3,), 3, 4, "failed"), DiceRoll("Firepower", (2,), 2, None, "0 hits")))]
     assert after.model("e") == state.model("e")
 
 
@@ -65,7 +71,9 @@ def test_GANG_SHOOT_partial_cover_two_rapid_fire_hits_one_saved_one_not(gang):
     assert wounded == Event(
         "attack", "e", "takes 1 wound (wound 4 needing 4+, save 5 needing 5+; wound 4 needing 4+, save 4 needing 5+: "
         "unsaved)", piece="o", clauses=("GANG-WOUND",),
-        figures={"wounds_lost": 1, "rolls": [roll(4, 4, 5, 5, False), roll(4, 4, 4, 5, True)], "taken_out": False})
+        figures={"wounds_lost": 1, "rolls": [roll(4, 4, 5, 5, False), roll(4, 4, 4, 5, True)], "taken_out": False},
+        rolls=(WOUND_4_OF_4, DiceRoll("save", (5,), 5, 5, "saved"), WOUND_4_OF_4,
+               DiceRoll("save", (4,), 4, 5, "unsaved")))
     assert after.model("e").wounds == 1 and after.model("e").conditions == (PRONE,)
 
 
@@ -76,6 +84,8 @@ def test_GANG_SHOOT_the_improbable_shot_is_told_with_both_dice(gang):
     after, [shot, pinned, wounded] = shoot(engine, state, "o", table, Dice(6, 5, 2, 1))
     assert shot.rules == "shoots e with the autogun (in full cover, -2 to hit): rolled 6+5 needing 6+ then BS: " \
                          "1 hit (Firepower 2)"
+    assert shot.rolls == (DiceRoll("to hit", (6,), 6, 6, "passed"), DiceRoll("to hit at BS", (5,), 5, 5, "passed"),
+                          DiceRoll("Firepower", (2,), 2, None, "1 hit"))
     assert pinned == PINNED and wounded.rules == "takes 0 wounds (wound 1 needing 4+)"
     assert after.model("e").wounds == 1
 
@@ -90,7 +100,8 @@ def test_GANG_AMMO_firepower_1_the_ammo_check_passes_on_the_weapons_ammo_roll(ga
     engine, state, table = duel(gang)
     after, [_, check] = shoot(engine, state, "o", table, Dice(3, 1, ammo))
     assert check == Event("condition", "o", f"Firepower 1: Ammo check {ammo} needing 4+: {verdict}",
-                          clauses=("GANG-AMMO",), figures={"die": ammo, "needed": 4})
+                          clauses=("GANG-AMMO",), figures={"die": ammo, "needed": 4},
+                          rolls=(DiceRoll("Ammo check", (ammo,), ammo, 4, "failed" if empty else "passed"),))
     assert (OUT_OF_AMMO in after.model("o").conditions) == empty
 
 
@@ -128,7 +139,8 @@ def test_GANG_INJURY_damage_equal_to_the_wounds_rolls_one_injury_die(gang):
     assert wounded.figures["wounds_lost"] == 2 and wounded.figures["taken_out"] is False
     assert injured == Event("condition", "e", "injury dice 1 (flesh wound): Prone & Pinned with a flesh wound",
                             piece="o", clauses=("GANG-INJURY",),
-                            figures={"dice": [1], "results": ["flesh_wound"], "out_of_action": False})
+                            figures={"dice": [1], "results": ["flesh_wound"], "out_of_action": False},
+                            rolls=(DiceRoll("injury", (1,), 1, None, "flesh wound"),))
     assert after.model("e").conditions == (PRONE, FLESH_WOUND) and after.model("e").wounds == 0
 
 
@@ -142,7 +154,9 @@ def test_GANG_INJURY_each_further_damage_adds_an_injury_die_the_worst_counts(gan
     assert injured == Event("condition", "e", "injury dice 1+4 (flesh wound, serious injury): Seriously Injured",
                             piece="o", clauses=("GANG-INJURY",),
                             figures={"dice": [1, 4], "results": ["flesh_wound", "serious_injury"],
-                                     "out_of_action": False})
+                                     "out_of_action": False},
+                            rolls=(DiceRoll("injury", (1,), 1, None, "flesh wound"),
+                                   DiceRoll("injury", (4,), 4, None, "serious injury")))
     assert after.model("e").conditions == (PRONE, FLESH_WOUND, SERIOUSLY_INJURED) and after.model("e").in_play
 
 
@@ -154,10 +168,12 @@ def test_GANG_INJURY_out_of_action_is_told_and_scores_the_shooters_gang(gang):
     after, [_, _, wounded, injured, scored] = shoot(engine, state, "o", table, Dice(4, 2, 4, 1, 6))
     assert wounded == Event("attack", "e", "takes 1 wound (wound 4 needing 4+, save 1 needing 6+: unsaved)",
                             piece="o", clauses=("GANG-WOUND",),
-                            figures={"wounds_lost": 1, "rolls": [roll(4, 4, 1, 6, True)], "taken_out": True})
+                            figures={"wounds_lost": 1, "rolls": [roll(4, 4, 1, 6, True)], "taken_out": True},
+                            rolls=(WOUND_4_OF_4, DiceRoll("save", (1,), 1, 6, "unsaved")))
     assert injured == Event("condition", "e", "injury dice 6 (out of action): Out of Action", piece="o",
                             clauses=("GANG-INJURY",),
-                            figures={"dice": [6], "results": ["out_of_action"], "out_of_action": True})
+                            figures={"dice": [6], "results": ["out_of_action"], "out_of_action": True},
+                            rolls=(DiceRoll("injury", (6,), 6, None, "out of action"),))
     assert scored == Event("score", "e", "orlock scores 1 for e Out of Action", clauses=("GANG-INJURY",),
                            figures={"gang": "orlock", "points": 1})
     assert not after.model("e").in_play and after.score["orlock"] == 1
@@ -175,8 +191,10 @@ def test_GANG_INJURY_a_flesh_wound_pins_a_fighter_not_engaged_whatever_hit_it(ga
     after, events = engine.take_damage(state, "e", 1, Dice(2), "o", rolls)
     assert events == [
         Event("attack", "e", "takes 1 wound (wound 4 needing 4+, save 5 needing 6+: unsaved)", piece="o",
-              clauses=("GANG-WOUND",), figures={"wounds_lost": 1, "rolls": rolls, "taken_out": False}),
+              clauses=("GANG-WOUND",), figures={"wounds_lost": 1, "rolls": rolls, "taken_out": False},
+              rolls=(WOUND_4_OF_4, DiceRoll("save", (5,), 5, 6, "unsaved"))),
         Event("condition", "e", "injury dice 2 (flesh wound): Prone & Pinned with a flesh wound", piece="o",
-              clauses=("GANG-INJURY",), figures={"dice": [2], "results": ["flesh_wound"], "out_of_action": False})]
+              clauses=("GANG-INJURY",), figures={"dice": [2], "results": ["flesh_wound"], "out_of_action": False},
+              rolls=(DiceRoll("injury", (2,), 2, None, "flesh wound"),))]
     e = after.model("e")
     assert (e.wounds, e.conditions, e.in_play) == (0, (FLESH_WOUND, PRONE), True)

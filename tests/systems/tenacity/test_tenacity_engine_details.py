@@ -14,6 +14,7 @@ from entropy3d.geometry import Pose
 from entropy3d.rules.event import Event
 from entropy3d.rules.facts import Facts
 from entropy3d.rules.plan import parse_plan
+from entropy3d.rules.roll import DiceRoll
 from entropy3d.rules.state import OUT, State
 from entropy3d.rules.transition import ATTACK, WATCH, Action
 from entropy3d.systems.tenacity import FigureStats
@@ -51,9 +52,12 @@ def test_TEN_ATTACK_a_hit_writes_the_shot_and_the_stress_taken_in_full(ten):
         Event("shot", "r", "attacks b with the pistol (no cover): attack 7 (of 3,7) +1 = 8 v defence 6 (of 6,4) +1 = 7"
               ": hits", found="b 100% visible, 8.0\" away", producer="line of sight", piece="b", clauses=SHOT,
               figures=shot_figures(attack_dice=[3, 7], attack=8, defence_dice=[6, 4], defence=7, attacker_advantage=0,
-                                   defender_advantage=0, hit=True)),
+                                   defender_advantage=0, hit=True),
+              # the attack needed more than the defence's 7
+              rolls=(DiceRoll("attack", (3, 7), 8, 8, "hits", 10, 7), DiceRoll("defence", (6, 4), 7, None, "", 10, 6))),
         Event("attack", "b", "takes 4 stress (3 impact +1 weapon): 4 of 5", piece="r", clauses=STRESS,
-              figures={"damage": 4, "impact": [3], "stress": 4, "hit": True, "taken_out": False})]
+              figures={"damage": 4, "impact": [3], "stress": 4, "hit": True, "taken_out": False},
+              rolls=(DiceRoll("impact", (3,), 4, None, "4 stress", 4),))]
     assert after.model("b").stress == 4 and dice.sides == [10, 10, 10, 10, 4]
 
 
@@ -72,7 +76,9 @@ def test_TEN_ATTACK_one_hero_die_is_its_own_result_and_a_plain_miss_is_no_tie(te
                                          "misses", found="b 100% visible, 8.0\" away", producer="line of sight",
                             piece="b", clauses=SHOT,
                             figures=shot_figures(attack_dice=[2], attack=3, defence_dice=[4], defence=5,
-                                                 attacker_advantage=0, defender_advantage=0, hit=False))]
+                                                 attacker_advantage=0, defender_advantage=0, hit=False),
+                            rolls=(DiceRoll("attack", (2,), 3, 6, "misses", 10, 2),
+                                   DiceRoll("defence", (4,), 5, None, "", 10, 4)))]
 
 
 def test_TEN_ATTACK_a_tie_is_said_to_go_to_the_defender(ten):
@@ -112,7 +118,8 @@ def test_TEN_STRESS_over_the_maximum_with_no_wound_left_falls_unconscious_and_th
     after, events = attack(engine, state, Table([seen()]), Dice(9, 1, 1, 1, 3))
     assert events[1:] == [
         Event("attack", "b", "takes 4 stress (3 impact +1 weapon): 7 of 5", piece="r", clauses=STRESS,
-              figures={"damage": 4, "impact": [3], "stress": 0, "hit": True, "taken_out": True}),
+              figures={"damage": 4, "impact": [3], "stress": 0, "hit": True, "taken_out": True},
+              rolls=(DiceRoll("impact", (3,), 4, None, "4 stress", 4),)),
         Event("condition", "b", "is over its 5 stress with no wound left: falls unconscious, out of the skirmish",
               clauses=("TEN-STRESS",), figures={"wounds_left": 0, "out_of_action": True}),
         Event("score", "b", "reds scores 1 for b unconscious", clauses=("TEN-STRESS",),
@@ -133,7 +140,8 @@ def test_TEN_SIZE_a_smaller_target_a_disadvantage_die_and_double_damage_marks_a_
     assert events[1:] == [
         Event("attack", "b", "takes 6 stress (2 impact +1 weapon, x2 for size): 6 of 5", piece="r",
               clauses=STRESS, figures={"damage": 6, "impact": [2], "stress": 0, "hit": True,
-                                                             "taken_out": False}),
+                                                             "taken_out": False},
+              rolls=(DiceRoll("impact", (2,), 3, None, "6 stress", 4),)),
         Event("condition", "b", "is over its 5 stress: marks a wound to stay conscious (0 left), stress back to 0",
               clauses=("TEN-STRESS",), figures={"wounds_left": 0, "out_of_action": False})]
     assert (after.model("b").stress, after.model("b").wounds, after.model("b").in_play) == (0, 0, True)
@@ -185,7 +193,8 @@ def test_TEN_COVER_partial_hard_cover_is_said_with_what_was_seen_past_it(ten):
         "attack 6 (of 9,4,6) +1 -1 = 6 v defence 5 (of 5,2) +1 = 6: misses, a tie goes to the defender",
         found="b 60% visible, 8.0\" away past wall", producer="line of sight", piece="b", clauses=SHOT,
         figures=shot_figures(cover="partial hard", modifier=-1, steps=-1, visible=0.6, attack_dice=[9, 4, 6], attack=6,
-                             defence_dice=[5, 2], defence=6, attacker_advantage=-1, defender_advantage=0, hit=False))]
+                             defence_dice=[5, 2], defence=6, attacker_advantage=-1, defender_advantage=0, hit=False),
+        rolls=(DiceRoll("attack", (9, 4, 6), 6, 7, "misses", 10, 6), DiceRoll("defence", (5, 2), 6, None, "", 10, 5)))]
 
 
 def test_TEN_COVER_partial_soft_cover_hides_without_a_bonus(ten):
@@ -224,7 +233,8 @@ def test_TEN_COVER_a_blind_attack_that_does_not_find_its_target_rolls_no_attack(
     assert events == [
         Event("attack", "r", "attacks blindly into the soft cover around b: 1d10 5 needing 6+: does not find it",
               found="b 0% visible, 8.0\" away past crate_1", producer="line of sight", piece="b",
-              clauses=("TEN-COVER",), figures={"dice": [5], "needed": 6, "found": False}),
+              clauses=("TEN-COVER",), figures={"dice": [5], "needed": 6, "found": False},
+              rolls=(DiceRoll("find", (5,), 5, 6, "does not find it", 10, 5),)),
         Event("shot", "r", "attacks b with the pistol: no target found", piece="b", clauses=SHOT,
               figures=shot_figures(cover="complete soft", visible=0.0, hit=False, found=False))]
     assert after.model("b").stress == 0
@@ -251,7 +261,8 @@ def test_TEN_ELEV_a_blind_attack_from_above_finds_with_an_advantage_die(ten):
     assert events[0] == Event(
         "attack", "r", "attacks blindly into the soft cover around b: 1d10 with 1 advantage die (higher) 3,7 needing "
         "6+: finds it", found="b 0% visible, 8.0\" away past hoarding", producer="line of sight", piece="b",
-        clauses=("TEN-COVER", "TEN-ELEV"), figures={"dice": [3, 7], "needed": 6, "found": True})
+        clauses=("TEN-COVER", "TEN-ELEV"), figures={"dice": [3, 7], "needed": 6, "found": True},
+        rolls=(DiceRoll("find", (3, 7), 7, 6, "finds it", 10, 7),))
 
 
 # -- TEN-TURN, TEN-PRONE, TEN-DEFEND: the dice they add, and the reasons said ---------------------
