@@ -83,12 +83,19 @@ def conditions_words(conditions: Iterable[str], words: Mapping[str, str]) -> str
 
 def is_key_moment(event: Event) -> bool:
     """A crash, a bust, a jump with air time, a hit or a takedown (a wreck left), a ride off the
-    table, a destructible smashed aside (EC-DEST-4: the piece flies as the bike hits it): worth a
+    table, a destructible knocked aside (EC-DEST-4: the piece flies as the bike hits it): worth a
     held shot."""
     return (event.kind in ("crash", "bust", "cliff_edge", "left_table", "wreck")
             or (event.kind == "jump" and bool(event.figures.get("air_time")))
             or (event.kind == "destructible" and "item_moved_to" in event.figures)
             or (event.kind == "attack" and any(bool(event.figures.get(k)) for k in HARM)))
+
+
+def may_change_score(event: Event) -> bool:
+    """A key moment that can change the score (a takedown, a crash, a bust, a ride off the
+    table...): the scoreboard waits for the last of an activation's. A destructible knocked aside
+    is a key moment to film, never points."""
+    return is_key_moment(event) and event.kind != "destructible"
 
 
 def rolled_an_attack(event: Event) -> bool:
@@ -159,4 +166,5 @@ def plain_lines(event: Event, names: Names) -> list[str]:
 
 __all__ = ["HARM", "VERDICTS", "Names", "bust_out", "conditions_words", "detail", "dice", "dice_untold",
            "escape_points_words", "found_text", "headline", "heading_words", "is_key_moment", "is_routine", "lines",
+           "may_change_score",
            "piece_name", "plain_lines", "reading_chars", "rulebook_of", "sentence", "status_words", "told"]

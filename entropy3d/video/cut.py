@@ -412,7 +412,7 @@ class ShortFilm(ReplayFilm):
         it, so the scoreboard changes once (the full cut's showed the old score again while a
         later action rode: Hades -1, +0, -1)."""
         keys = [j for j, step in enumerate(activation.actions)
-                if any(words.is_key_moment(e) or e.kind in ("score", "shot") for e in action_events(activation, j))]
+                if any(words.may_change_score(e) or e.kind in ("score", "shot") for e in action_events(activation, j))]
         index = activation.actions.index(action) if action in activation.actions else 0
         last = keys[-1] if keys else -1
         return index > last or (index == last and holding)

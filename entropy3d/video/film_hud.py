@@ -59,7 +59,7 @@ class FilmHud:
         line = self._bike_line(bike, speed, stress, now.wounds, status, now.conditions)
         # the replay keeps the activation's final score only: shown once no later action holds a key moment
         later = activation.actions[activation.actions.index(action) + 1:] if action in activation.actions else ()
-        settled = holding and not any(words.is_key_moment(e) for step in later for e in step.events)
+        settled = holding and not any(words.may_change_score(e) for step in later for e in step.events)
         # before that, plus the points score events already told (never +0 under "+1 VP to Komodo")
         score = self._score(activation.state_after) if settled else self._score(
             pacing.score_base(self.replay, activation), pacing.told_points(activation, action, shown))

@@ -430,9 +430,10 @@ class ReplayFilm(FilmHud):
                 if fall is not None:
                     self.renderer.show_ghost(bike.id, None)
             holding = i >= ride_frames
+            # a piece hit near the ride's end finishes its hop while the ride holds: its clock runs on
+            knock_t = (float(clock[-1]) + (i - ride_frames + 1) * segment.rate / fps) if holding and len(clock) else t
             for knock, centre in knocks:
-                self.renderer.set_piece_transform(knock.piece_id, knock_matrix(knock, centre,
-                                                                               math.inf if holding else t))
+                self.renderer.set_piece_transform(knock.piece_id, knock_matrix(knock, centre, knock_t))
             if i == ride_frames:  # an ambusher it sprang stands on its token now, in the shot (EC-TRAIT-AMBUSH)
                 shown = show_revealed(self.renderer, told, activation.state_after)
             fighting = fight is not None and holding
