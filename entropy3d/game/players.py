@@ -22,7 +22,7 @@ import numpy as np
 from entropy3d.errors import IllegalPlanError
 from entropy3d.game.ambush_goals import ambush_quarry
 from entropy3d.game.holder_goals import danger_points, escort_weight, holder_bust_factor, holds
-from entropy3d.game.jail_goals import off_road_points
+from entropy3d.game.jail_goals import freeing_stops, off_road_points
 from entropy3d.game.mission_goals import MissionGoals, RiderGoal, hunt_weight, pass_worth
 from entropy3d.game.npc_goals import stop_plans
 from entropy3d.game.rescue_goals import drops_off_table, holder_plans, rescue_risk
@@ -293,8 +293,10 @@ class AutoPlayer:
         if view.state.items and self._goal(view).carrying:  # a Grab n Go holder may turn for home (EC-MISSION-GRAB)
             moves += check_plans(view, escape_plans(view))
         moves += check_plans(view, holder_plans(view.state, view.model, candidate_speeds(view), self.ruleset))
-        if self._goal(view).jail is not None:  # a stop by the jail's door or window (EC-MISSION-JAIL)
-            moves += check_plans(view, stop_plans(view.model, candidate_speeds(view), self.ruleset))
+        jail = self._goal(view).jail
+        if jail is not None:  # a stop by the jail's door or window (EC-MISSION-JAIL), only where it frees
+            stops = check_plans(view, stop_plans(view.model, candidate_speeds(view), self.ruleset))
+            moves += freeing_stops(jail, view.model, stops, self.ruleset)
         if not moves:
             raise IllegalPlanError("EC-MOVE-1", f"no legal plan found for {view.model.id}")
         look = self._first_clear(view, moves, self.looks)
