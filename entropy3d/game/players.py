@@ -221,8 +221,9 @@ def check_plans(view: ActionView, plans: Sequence[str]) -> list[PlannedMove]:
 @dataclass(frozen=True)
 class _Look:
     """What :meth:`AutoPlayer._first_clear` found: the plan, whether its ride is clear, how far
-    it gets (inches; -1 when no plan was ridden) and the legal plans the game's producer has not
-    ridden, best first (checked action, planned move)."""
+    it gets (inches; -1 when no plan was ridden) and the plans the game's producer has not
+    ridden, best first (checked action, planned move): the action None for a plan not yet checked
+    against the table (:meth:`AutoPlayer._rescue` checks it when it gets that far)."""
 
     plan: str
     clear: bool
@@ -321,18 +322,18 @@ class AutoPlayer:
         scores = scores + self.rng.normal(0.0, self.temperature, len(scores))
         fallback, fallback_in = None, -1.0
         hopeful: list[tuple[Action, PlannedMove]] = []  # clear to the look-ahead, not confirmed
-        unconfirmed: list[tuple[Action, PlannedMove]] = []
+        unconfirmed: list[tuple[Action | None, PlannedMove]] = []
         looked = confirmed = 0
         for k in np.argsort(-scores, kind="stable"):
+            if looked >= looks and self.lookahead is not None:  # checked when it is rescued, if ever
+                unconfirmed.append((None, moves[k]))
+                continue
             try:
                 action = view.checked(moves[k].plan)
             except IllegalPlanError:
                 continue
             if self.lookahead is None:
                 return _Look(str(moves[k].plan), True, float(moves[k].length_in))
-            if looked >= looks:
-                unconfirmed.append((action, moves[k]))
-                continue
             looked += 1
             met_in = ride_meets(view, action, moves[k], self.lookahead)
             if met_in is None and self.confirm is not None:
@@ -351,14 +352,24 @@ class AutoPlayer:
             return _Look(fallback, False, fallback_in, hopeful + unconfirmed)
         return _Look(str(moves[int(np.argmax(scores))].plan), False, -1.0, hopeful + unconfirmed)  # cornered
 
-    def _rescue(self, view: ActionView, unconfirmed: Sequence[tuple[Action, PlannedMove]]) -> str | None:
-        """The first of ``unconfirmed`` (legal plans, best first) that the game's producer rides
-        clear, within ``rescues`` rides; None when none does (or there is no such producer). The
-        geometric look-ahead keeps a margin from walls, so beside a wall (where a crash leaves a
-        rider) it finds every plan meeting something where the physical ride is clear."""
+    def _rescue(self, view: ActionView, unconfirmed: Sequence[tuple[Action | None, PlannedMove]]) -> str | None:
+        """The first of ``unconfirmed`` (plans best first; those the table refuses left out) that
+        the game's producer rides clear, within ``rescues`` rides; None when none does (or there is
+        no such producer). The geometric look-ahead keeps a margin from walls, so beside a wall
+        (where a crash leaves a rider) it finds every plan meeting something where the physical
+        ride is clear."""
         if self.confirm is None:
             return None
-        for action, move in list(unconfirmed)[: self.rescues]:
+        ridden = 0
+        for action, move in unconfirmed:
+            if ridden >= self.rescues:
+                break
+            if action is None:  # not checked against the table yet (:class:`_Look`)
+                try:
+                    action = view.checked(move.plan)
+                except IllegalPlanError:
+                    continue
+            ridden += 1
             if ride_meets(view, action, move, self.confirm) is None:
                 return str(move.plan)
         return None
