@@ -54,6 +54,30 @@ def test_passing_beside_a_rival_is_no_collision_but_riding_through_it_is():
     assert _runs_into(through, own, rival, rules) and _runs_into(nose_at_its_tail, own, rival, rules)
 
 
+def test_a_path_runs_into_a_rival_exactly_where_its_grown_ellipse_says():
+    """The quick refusal of points far from a rival (their box beyond the ellipse's longer half
+    axis) never refuses a point the ellipse holds: single points around a turned rival, inside
+    its grown ellipse, near its edge and out to two and a half times as far (where the box
+    refuses them), give the ellipse's own answer."""
+    rules = load_rules()
+    rival = _rider("h1", "hades", Pose(10, 10, 33.0))
+    own = rules.base_for("sportsbike")
+    theirs = rules.base_for(rival.bike_type)
+    along, across = 0.5 * theirs.length + 0.5 * own.width + 0.3, 0.5 * theirs.width + 0.5 * own.width + 0.3
+    rng = np.random.default_rng(4)
+    angles = rng.uniform(0.0, 2 * np.pi, 400)
+    scale = np.concatenate([rng.uniform(0.9, 1.1, 200), rng.uniform(0.5, 2.5, 200)])
+    local = np.column_stack([along * scale * np.cos(angles), across * scale * np.sin(angles)])
+    points = rival.pose.to_table(local)
+    inside = 0
+    for point in points:
+        moved = rival.pose.to_local(point[None, :])
+        want = bool((moved[:, 0] / along) ** 2 + (moved[:, 1] / across) ** 2 < 1.0)
+        assert _runs_into(point[None, :], own, rival, rules) == want
+        inside += want
+    assert 100 < inside < 250
+
+
 def test_escapes_are_u_turns_and_stoppie_pivots_the_rules_accept():
     """A cornered rider looks at chicanes of two templates the same way and stoppie pivots; the
     rules accept some of them for a sportsbike at speed 1."""
