@@ -31,7 +31,7 @@ from entropy3d.game.walkers import walk_plans, walk_score
 from entropy3d.geometry import BaseShape, Pose
 from entropy3d.rules.attack_odds import AttackOdds, melee_odds, shot_odds
 from entropy3d.rules.attacks import DODGE
-from entropy3d.rules.combat import check_melee, gun_range_in
+from entropy3d.rules.combat import MeleeCheck, check_melee, gun_range_in
 from entropy3d.rules.dice import NPC_PUSH, Policy, policy_named
 from entropy3d.rules.events import destructible_eligible
 from entropy3d.rules.items import PASS
@@ -282,6 +282,7 @@ class AutoPlayer:
         self.policy = policy_named(self.push, self.ruleset)
         self._busts: dict = {}
         self._melee: dict = {}
+        self._reach: dict = {}
         self._goals = MissionGoals(self.ruleset)
 
     def _goal(self, view: ActionView) -> RiderGoal:
@@ -540,7 +541,7 @@ class AutoPlayer:
             near = np.flatnonzero(np.hypot(*(move.path - rival.pose.xy).T) <= reach + base.length + 0.3)
             for k in near[:: max(1, len(near) // 5)]:
                 pose = Pose(float(move.path[k, 0]), float(move.path[k, 1]), float(move.headings_deg[k]) % 360.0)
-                found = check_melee(pose, base, rival.pose, ruleset.base_for(rival.bike_type), model.weapon, ruleset)
+                found = self._melee_check(pose, base, rival, model.weapon)
                 if found.allowed:
                     odds = self._melee_odds(view, model, rival, pose, found.surprise)
                     gain = (float(odds.hit) * _harm(model.weapon, ruleset) + float(odds.headshot) * 4.0 * rival.wounds
@@ -551,6 +552,18 @@ class AutoPlayer:
                 if float(np.hypot(*(move.end_pose.xy - rival.pose.xy))) <= 0.5 * gun_range_in(model.gun, ruleset):
                     points = max(points, 6.0)
         return points
+
+    def _melee_check(self, pose: Pose, base: BaseShape, rival: ModelState, weapon: str) -> MeleeCheck:
+        """The rules' check of a strike with ``weapon`` from ``pose`` at ``rival`` (EC-MEL-1), kept by
+        all it depends on (both poses, both bases, the weapon): the plans a player weighs pass the same
+        points, and half the checks a game asks were asked before."""
+        key = (pose, base, rival.pose, rival.bike_type, weapon)
+        if key not in self._reach:
+            if len(self._reach) >= 4096:
+                self._reach.clear()
+            self._reach[key] = check_melee(pose, base, rival.pose, self.ruleset.base_for(rival.bike_type), weapon,
+                                           self.ruleset)
+        return self._reach[key]
 
     def _melee_odds(self, view: ActionView, model: ModelState, rival: ModelState, pose: Pose, surprise: bool
                     ) -> AttackOdds:

@@ -78,6 +78,27 @@ def test_a_path_runs_into_a_rival_exactly_where_its_grown_ellipse_says():
     assert 100 < inside < 250
 
 
+def test_the_melee_checks_a_player_keeps_give_the_rules_answer_and_follow_the_rival():
+    """A chain rider weighing a 3" ride past a rival (EC-MEL-1: 2" reach, half its base beside)
+    gets the points a fresh player gets, from the checks it keeps (``_melee_check``, by both
+    poses); once the rival has moved 2" further off the path (still near enough for the same
+    points of the path to be checked, out of reach now) the same player's kept checks give what a
+    fresh player's do: no strike."""
+    rules = load_rules()
+    rider = _rider("k1", "komodo", Pose(10, 10, 0), weapon="chain")
+    within, beyond = _rider("h1", "hades", Pose(11.5, 12.5, 0)), _rider("h1", "hades", Pose(11.5, 14.5, 0))
+    player = AutoPlayer(np.random.default_rng(0), rules)
+
+    def chances(who: AutoPlayer, rival: ModelState) -> float:
+        state = _state(rider, rival)
+        view = ActionView(state, state.model("k1"), 0, None, rules)
+        return who._attack_chances(view, [state.model("h1")], view.check("s1: straight 3", table=False))
+
+    reached = chances(player, within)
+    assert reached >= 14.0 and reached == chances(AutoPlayer(np.random.default_rng(0), rules), within)
+    assert player._reach  # the checks it kept
+    assert chances(player, beyond) == 0.0 == chances(AutoPlayer(np.random.default_rng(0), rules), beyond)
+
 def test_escapes_are_u_turns_and_stoppie_pivots_the_rules_accept():
     """A cornered rider looks at chicanes of two templates the same way and stoppie pivots; the
     rules accept some of them for a sportsbike at speed 1."""
