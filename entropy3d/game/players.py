@@ -31,7 +31,7 @@ from entropy3d.game.walkers import walk_plans, walk_score
 from entropy3d.geometry import BaseShape, Pose
 from entropy3d.rules.attack_odds import AttackOdds, melee_odds, shot_odds
 from entropy3d.rules.attacks import DODGE
-from entropy3d.rules.combat import check_melee, gun_range_in
+from entropy3d.rules.combat import MeleeCheck, check_melee, gun_range_in
 from entropy3d.rules.dice import NPC_PUSH, Policy, policy_named
 from entropy3d.rules.events import destructible_eligible
 from entropy3d.rules.items import PASS
@@ -221,8 +221,9 @@ def check_plans(view: ActionView, plans: Sequence[str]) -> list[PlannedMove]:
 @dataclass(frozen=True)
 class _Look:
     """What :meth:`AutoPlayer._first_clear` found: the plan, whether its ride is clear, how far
-    it gets (inches; -1 when no plan was ridden) and the legal plans the game's producer has not
-    ridden, best first (checked action, planned move)."""
+    it gets (inches; -1 when no plan was ridden) and the plans the game's producer has not
+    ridden, best first (checked action, planned move): the action None for a plan not yet checked
+    against the table (:meth:`AutoPlayer._rescue` checks it when it gets that far)."""
 
     plan: str
     clear: bool
@@ -281,6 +282,7 @@ class AutoPlayer:
         self.policy = policy_named(self.push, self.ruleset)
         self._busts: dict = {}
         self._melee: dict = {}
+        self._reach: dict = {}
         self._goals = MissionGoals(self.ruleset)
 
     def _goal(self, view: ActionView) -> RiderGoal:
@@ -323,18 +325,18 @@ class AutoPlayer:
         scores = scores + self.rng.normal(0.0, self.temperature, len(scores))
         fallback, fallback_in = None, -1.0
         hopeful: list[tuple[Action, PlannedMove]] = []  # clear to the look-ahead, not confirmed
-        unconfirmed: list[tuple[Action, PlannedMove]] = []
+        unconfirmed: list[tuple[Action | None, PlannedMove]] = []
         looked = confirmed = 0
         for k in np.argsort(-scores, kind="stable"):
+            if looked >= looks and self.lookahead is not None:  # checked when it is rescued, if ever
+                unconfirmed.append((None, moves[k]))
+                continue
             try:
                 action = view.checked(moves[k].plan)
             except IllegalPlanError:
                 continue
             if self.lookahead is None:
                 return _Look(str(moves[k].plan), True, float(moves[k].length_in))
-            if looked >= looks:
-                unconfirmed.append((action, moves[k]))
-                continue
             looked += 1
             met_in = ride_meets(view, action, moves[k], self.lookahead)
             if met_in is None and self.confirm is not None:
@@ -353,14 +355,24 @@ class AutoPlayer:
             return _Look(fallback, False, fallback_in, hopeful + unconfirmed)
         return _Look(str(moves[int(np.argmax(scores))].plan), False, -1.0, hopeful + unconfirmed)  # cornered
 
-    def _rescue(self, view: ActionView, unconfirmed: Sequence[tuple[Action, PlannedMove]]) -> str | None:
-        """The first of ``unconfirmed`` (legal plans, best first) that the game's producer rides
-        clear, within ``rescues`` rides; None when none does (or there is no such producer). The
-        geometric look-ahead keeps a margin from walls, so beside a wall (where a crash leaves a
-        rider) it finds every plan meeting something where the physical ride is clear."""
+    def _rescue(self, view: ActionView, unconfirmed: Sequence[tuple[Action | None, PlannedMove]]) -> str | None:
+        """The first of ``unconfirmed`` (plans best first; those the table refuses left out) that
+        the game's producer rides clear, within ``rescues`` rides; None when none does (or there is
+        no such producer). The geometric look-ahead keeps a margin from walls, so beside a wall
+        (where a crash leaves a rider) it finds every plan meeting something where the physical
+        ride is clear."""
         if self.confirm is None:
             return None
-        for action, move in list(unconfirmed)[: self.rescues]:
+        ridden = 0
+        for action, move in unconfirmed:
+            if ridden >= self.rescues:
+                break
+            if action is None:  # not checked against the table yet (:class:`_Look`)
+                try:
+                    action = view.checked(move.plan)
+                except IllegalPlanError:
+                    continue
+            ridden += 1
             if ride_meets(view, action, move, self.confirm) is None:
                 return str(move.plan)
         return None
@@ -531,7 +543,7 @@ class AutoPlayer:
             near = np.flatnonzero(np.hypot(*(move.path - rival.pose.xy).T) <= reach + base.length + 0.3)
             for k in near[:: max(1, len(near) // 5)]:
                 pose = Pose(float(move.path[k, 0]), float(move.path[k, 1]), float(move.headings_deg[k]) % 360.0)
-                found = check_melee(pose, base, rival.pose, ruleset.base_for(rival.bike_type), model.weapon, ruleset)
+                found = self._melee_check(pose, base, rival, model.weapon)
                 if found.allowed:
                     odds = self._melee_odds(view, model, rival, pose, found.surprise)
                     gain = (float(odds.hit) * _harm(model.weapon, ruleset) + float(odds.headshot) * 4.0 * rival.wounds
@@ -542,6 +554,18 @@ class AutoPlayer:
                 if float(np.hypot(*(move.end_pose.xy - rival.pose.xy))) <= 0.5 * gun_range_in(model.gun, ruleset):
                     points = max(points, 6.0)
         return points
+
+    def _melee_check(self, pose: Pose, base: BaseShape, rival: ModelState, weapon: str) -> MeleeCheck:
+        """The rules' check of a strike with ``weapon`` from ``pose`` at ``rival`` (EC-MEL-1), kept by
+        all it depends on (both poses, both bases, the weapon): the plans a player weighs pass the same
+        points, and half the checks a game asks were asked before."""
+        key = (pose, base, rival.pose, rival.bike_type, weapon)
+        if key not in self._reach:
+            if len(self._reach) >= 4096:
+                self._reach.clear()
+            self._reach[key] = check_melee(pose, base, rival.pose, self.ruleset.base_for(rival.bike_type), weapon,
+                                           self.ruleset)
+        return self._reach[key]
 
     def _melee_odds(self, view: ActionView, model: ModelState, rival: ModelState, pose: Pose, surprise: bool
                     ) -> AttackOdds:
@@ -579,9 +603,15 @@ def _runs_into(points: np.ndarray, own: BaseShape, other: ModelState, ruleset: R
     an ellipse around the other's oval, its half length and half width grown by the own half
     width and ``margin_in``, so a pass beside it (a melee strike) is no collision."""
     theirs = ruleset.base_for(other.bike_type)
-    local = other.pose.to_local(points)
     grow = 0.5 * own.width + margin_in
     along, across = 0.5 * theirs.length + grow, 0.5 * theirs.width + grow
+    # the ellipse lies within its longer half axis of its centre: points whose box is further
+    # off in x or y touch nothing (most models are, for most plans a player scores)
+    reach, (low_x, low_y), (high_x, high_y) = max(along, across) * (1 + 1e-9) + 1e-9, points.min(0), points.max(0)
+    x, y = other.pose.x, other.pose.y
+    if x + reach < low_x or x - reach > high_x or y + reach < low_y or y - reach > high_y:
+        return False
+    local = other.pose.to_local(points)
     return bool(((local[:, 0] / along) ** 2 + (local[:, 1] / across) ** 2 < 1.0).any())
 
 

@@ -38,7 +38,7 @@ from entropy3d.rules.combat import (
     shot_in_sight,
 )
 from entropy3d.rules.conditions import BLEEDING, STUNNED, after_test, become, stun_tn_mod
-from entropy3d.rules.dice import DiceRules, Outcome, TestRoll, policy_named, resolve_bust
+from entropy3d.rules.dice import Outcome, TestRoll, policy_named, resolve_bust
 from entropy3d.rules.event import Event, roll_text
 from entropy3d.rules.facts import Sight
 from entropy3d.rules.grab import check_holder_attack
@@ -277,7 +277,8 @@ def _dodged(roll: TestRoll, dodge: int, ruleset: Ruleset) -> TestRoll:
     if dodge <= 0 or roll.outcome in (Outcome.BUST, Outcome.CRIT):
         return roll
     total = roll.total + dodge
-    if total > DiceRules.from_ruleset(ruleset).bust_over:
+    # the dice rules' bust_over read alone: the exact odds of a shot ask this of each of its ~440 ends
+    if total > int(ruleset.data("dice.bust_over")):
         return roll
     return dataclasses.replace(roll, total=total)
 

@@ -24,9 +24,33 @@ def base_gap_in(a_pose: Pose, a_base: BaseShape, b_pose: Pose, b_base: BaseShape
     if a_base.contains(a_pose, b).any() or b_base.contains(b_pose, a).any():
         return 0.0
     # the nearest pair's squared distance, then its root: the same bits as the least of every
-    # pair's distance (the root is monotone and correctly rounded), without 32,400 roots a call
+    # pair's distance (the root is monotone and correctly rounded), without 32,400 roots a call;
+    # of the points that can make that pair only (:func:`_near_points`), each pair's distance
+    # computed as for every pair, so the least is the same number
+    a, b = _near_points(a, b)
     dx, dy = a[:, 0, None] - b[None, :, 0], a[:, 1, None] - b[None, :, 1]
     return float(np.sqrt((dx * dx + dy * dy).min()))
+
+
+#: every how many outline points :func:`_near_points` measures for its bound
+NEAR_BOUND_STRIDE = 12
+#: inches added to :func:`_near_points`' bound: far more than the rounding of any distance on a table
+NEAR_SLACK_IN = 1e-6
+
+
+def _near_points(a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The points of outlines ``a`` and ``b`` ((N, 2) each, inches) that may make their nearest
+    pair. The least distance of every ``NEAR_BOUND_STRIDE``-th point of each (a bound from above
+    of the least of all pairs) leaves out a point further than it from the other outline's box:
+    no such point is within it of any point of the other. A melee check asks this a few thousand
+    times a game; a tenth of the pairs are left (a box and few numpy calls: each costs more here
+    than the pairs it would leave out)."""
+    sa, sb = a[::NEAR_BOUND_STRIDE], b[::NEAR_BOUND_STRIDE]
+    d = sa[:, None, :] - sb[None, :, :]
+    bound = math.sqrt(float((d * d).sum(axis=2).min())) + NEAR_SLACK_IN
+    low_a, high_a = a.min(axis=0) - bound, a.max(axis=0) + bound
+    low_b, high_b = b.min(axis=0) - bound, b.max(axis=0) + bound
+    return a[((a >= low_b) & (a <= high_b)).all(axis=1)], b[((b >= low_a) & (b <= high_a)).all(axis=1)]
 
 
 def beside_fraction(attacker: Pose, a_base: BaseShape, target: Pose, t_base: BaseShape) -> float:

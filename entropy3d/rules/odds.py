@@ -121,7 +121,7 @@ def _pushed_to(first: tuple[int, int], need: int, side: Side, rules: DiceRules) 
         return {start: rules.sides ** (rules.bust_over + 1)}
     found: dict[TestRoll, int] = {}
     for (total, n_dice), n in _pushes(start.total, rules.count, need, side, rules).items():
-        if n_dice > rules.count:
+        if n_dice > rules.count:  # pushed at least once (:func:`_pushes_kept` keeps no more)
             roll = _pushed_end(total, n_dice, side, rules)
         else:
             roll = _rolled(first, total - start.total, n_dice - rules.count, side, rules)
@@ -133,8 +133,8 @@ def _pushed_to(first: tuple[int, int], need: int, side: Side, rules: DiceRules) 
 @lru_cache(maxsize=8192)
 def _pushed_end(total: int, n_dice: int, side: Side, rules: DiceRules) -> TestRoll:
     """The roll a push ended on, kept by its total: more than two dice are never a natural crit,
-    so the outcome follows from the total alone, whatever the first two dice were, and every
-    first roll and every total pushed for shares it."""
+    so the outcome follows from the total alone, whatever the first two dice were and however
+    many dice made it, and every first roll and every total pushed for shares it."""
     return dataclasses.replace(_spread_roll(total, n_dice, side, rules), dice=(total - side.stress,))
 
 
@@ -151,10 +151,12 @@ def _first_roll(first: tuple[int, int], side: Side, rules: DiceRules) -> TestRol
 
 
 def _pushes(total: int, n_dice: int, need: int, side: Side, rules: DiceRules) -> dict[tuple[int, int], int]:
-    """{(final total, dice): count over sides ** (bust_over + 3 - dice)} of a roll of ``n_dice``
-    dice (no crit) at ``total`` pushed per ``side.policy`` towards ``need``. Pushing depends on the
-    total and the number of dice alone, so every first roll with that total shares the answer
-    (kept in :func:`_push_answers`)."""
+    """{(final total, dice): count over sides ** (bust_over + 1 + count - n_dice)} of a roll of
+    ``n_dice`` dice (no crit) at ``total`` pushed per ``side.policy`` towards ``need``, the ends
+    of more than ``count`` dice kept as ``count + 1`` whatever their number (one roll stands for
+    all, :func:`_pushed_end`), in the order the ends are first met pushing die by die. Pushing
+    depends on the total and the number of dice alone, so every first roll with that total shares
+    the answer (kept in :func:`_push_answers`)."""
     return _pushes_kept(total, n_dice, need, side, rules, _push_answers(need, side, rules))
 
 
@@ -174,7 +176,9 @@ def _pushes_kept(total: int, n_dice: int, need: int, side: Side, rules: DiceRule
         return found
     roll = _spread_roll(total, n_dice, side, rules)
     if not wants_push(roll, need, side.policy, rules):
-        found = {(total, n_dice): rules.sides ** (rules.bust_over + 1 + rules.count - n_dice)}
+        # the pushed ends by total alone: a push's answer merges ~10 where every number of dice
+        # kept apart merged ~100 (summing the same counts, met in the same order)
+        found = {(total, min(n_dice, rules.count + 1)): rules.sides ** (rules.bust_over + 1 + rules.count - n_dice)}
     else:
         found = {}
         for face in range(1, rules.sides + 1):
@@ -223,28 +227,46 @@ def _opposed_counts(attacker: Side, defender: Side, rules: DiceRules, to_attacke
         first, n = firsts.get((a + b, crit), ((a, b), 0))
         firsts[(a + b, crit)] = (first, n + 1)
     # a side's pushes against the other's current roll (:func:`_pushed_to`), looked up here: the
-    # sides and the rules are fixed for the whole enumeration, so the first rolls and each (side,
-    # first dice, total to push for) are kept in plain dicts rather than hashed with both dataclasses
-    # in the shared caches again (~2,000 asks an enumeration, far fewer different ones)
-    first_rolls = {(s, first): _first_roll(first, sides[s], rules) for s in "ad" for first, _ in firsts.values()}
-    pushed: dict[tuple[str, tuple[int, int], int], dict[TestRoll, int]] = {}
+    # sides and the rules are fixed for the whole enumeration, so every roll is numbered once
+    # (``rolls``) and the pushes of each (side, first dice, roll pushed against) are kept as
+    # (roll number, count) pairs in plain dicts: ~100,000 asks an enumeration, each hashing two
+    # whole numbers where hashing the rolls' and sides' dataclasses took most of its time
+    number: dict[TestRoll, int] = {}
+    rolls: list[TestRoll] = []
 
-    def ends_of(s: str, first: tuple[int, int], against: TestRoll) -> dict[TestRoll, int]:
-        key = (s, first, need_to_beat(against, first_rolls[(s, first)].effective_tn, wins_ties[s], rules))
-        found = pushed.get(key)
+    def numbered(roll: TestRoll) -> int:
+        found = number.get(roll)
         if found is None:
-            found = pushed[key] = _pushed_to(first, key[2], sides[s], rules)
+            found = number[roll] = len(rolls)
+            rolls.append(roll)
         return found
 
-    joint: dict[tuple[TestRoll, TestRoll], int] = {}
+    first_rolls = {(s, first): _first_roll(first, sides[s], rules) for s in "ad" for first, _ in firsts.values()}
+    first_numbers = {key: numbered(roll) for key, roll in first_rolls.items()}
+    by_need: dict[tuple[str, tuple[int, int], int], tuple[tuple[int, int], ...]] = {}
+    pushed: dict[tuple[str, tuple[int, int], int], tuple[tuple[int, int], ...]] = {}
+
+    def ends_of(s: str, first: tuple[int, int], against: int) -> tuple[tuple[int, int], ...]:
+        """(roll number, count) of every end of side ``s``'s pushes from ``first`` against roll ``against``."""
+        found = pushed.get((s, first, against))
+        if found is None:
+            need = need_to_beat(rolls[against], first_rolls[(s, first)].effective_tn, wins_ties[s], rules)
+            found = by_need.get((s, first, need))
+            if found is None:
+                found = by_need[(s, first, need)] = tuple((numbered(roll), n) for roll, n in
+                                                          _pushed_to(first, need, sides[s], rules).items())
+            pushed[(s, first, against)] = found
+        return found
+
+    joint: dict[tuple[int, int], int] = {}
     for (a_first, na), (d_first, nd) in itertools.product(firsts.values(), repeat=2):
-        firsts_of = {"a": a_first, "d": d_first}
-        start = {s: first_rolls[(s, firsts_of[s])] for s in "ad"}
-        one, two = pushes_first(start["a"], start["d"], lowest_first)
+        one, two = pushes_first(first_rolls[("a", a_first)], first_rolls[("d", d_first)], lowest_first)
+        first_one, first_two = (a_first, d_first) if one == "a" else (d_first, a_first)
         weight = na * nd
-        for end_one, p_one in ends_of(one, firsts_of[one], start[two]).items():
-            for end_two, p_two in ends_of(two, firsts_of[two], end_one).items():
+        for end_one, p_one in ends_of(one, first_one, first_numbers[(two, first_two)]):
+            w_one = weight * p_one
+            for end_two, p_two in ends_of(two, first_two, end_one):
                 key = (end_one, end_two) if one == "a" else (end_two, end_one)
-                joint[key] = joint.get(key, 0) + weight * p_one * p_two
+                joint[key] = joint.get(key, 0) + w_one * p_two
     whole = rules.sides ** (2 * rules.count + 2 * (rules.bust_over + 1))
-    return whole, tuple((n, a, d) for (a, d), n in joint.items())
+    return whole, tuple((n, rolls[a], rolls[d]) for (a, d), n in joint.items())

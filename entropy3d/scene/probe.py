@@ -156,8 +156,16 @@ class SceneProbe:
         points = np.atleast_2d(np.asarray(points, float))
         heights = np.full(len(points), -math.inf)
         terrain: list[str | None] = [None] * len(points)
+        if not len(points):
+            return heights, terrain
+        # a footprint whose box holds none of the points holds none of them: each planned move asks
+        # this of every footprint of the table, and a path lies over a few of them
+        (low_x, low_y), (high_x, high_y) = points.min(axis=0), points.max(axis=0)
         for footprint in self.footprints:
             if footprint.top > level + self.step_height_in and footprint.kind != "ramp":
+                continue
+            x0, y0, x1, y1 = footprint.plan_box
+            if x0 > high_x or x1 < low_x or y0 > high_y or y1 < low_y:
                 continue
             inside = self._inside(footprint, points)
             top = footprint.top if footprint.kind != "ramp" else min(footprint.top, level + self.step_height_in)

@@ -54,6 +54,51 @@ def test_passing_beside_a_rival_is_no_collision_but_riding_through_it_is():
     assert _runs_into(through, own, rival, rules) and _runs_into(nose_at_its_tail, own, rival, rules)
 
 
+def test_a_path_runs_into_a_rival_exactly_where_its_grown_ellipse_says():
+    """The quick refusal of points far from a rival (their box beyond the ellipse's longer half
+    axis) never refuses a point the ellipse holds: single points around a turned rival, inside
+    its grown ellipse, near its edge and out to two and a half times as far (where the box
+    refuses them), give the ellipse's own answer."""
+    rules = load_rules()
+    rival = _rider("h1", "hades", Pose(10, 10, 33.0))
+    own = rules.base_for("sportsbike")
+    theirs = rules.base_for(rival.bike_type)
+    along, across = 0.5 * theirs.length + 0.5 * own.width + 0.3, 0.5 * theirs.width + 0.5 * own.width + 0.3
+    rng = np.random.default_rng(4)
+    angles = rng.uniform(0.0, 2 * np.pi, 400)
+    scale = np.concatenate([rng.uniform(0.9, 1.1, 200), rng.uniform(0.5, 2.5, 200)])
+    local = np.column_stack([along * scale * np.cos(angles), across * scale * np.sin(angles)])
+    points = rival.pose.to_table(local)
+    inside = 0
+    for point in points:
+        moved = rival.pose.to_local(point[None, :])
+        want = bool((moved[:, 0] / along) ** 2 + (moved[:, 1] / across) ** 2 < 1.0)
+        assert _runs_into(point[None, :], own, rival, rules) == want
+        inside += want
+    assert 100 < inside < 250
+
+
+def test_the_melee_checks_a_player_keeps_give_the_rules_answer_and_follow_the_rival():
+    """A chain rider weighing a 3" ride past a rival (EC-MEL-1: 2" reach, half its base beside)
+    gets the points a fresh player gets, from the checks it keeps (``_melee_check``, by both
+    poses); once the rival has moved 2" further off the path (still near enough for the same
+    points of the path to be checked, out of reach now) the same player's kept checks give what a
+    fresh player's do: no strike."""
+    rules = load_rules()
+    rider = _rider("k1", "komodo", Pose(10, 10, 0), weapon="chain")
+    within, beyond = _rider("h1", "hades", Pose(11.5, 12.5, 0)), _rider("h1", "hades", Pose(11.5, 14.5, 0))
+    player = AutoPlayer(np.random.default_rng(0), rules)
+
+    def chances(who: AutoPlayer, rival: ModelState) -> float:
+        state = _state(rider, rival)
+        view = ActionView(state, state.model("k1"), 0, None, rules)
+        return who._attack_chances(view, [state.model("h1")], view.check("s1: straight 3", table=False))
+
+    reached = chances(player, within)
+    assert reached >= 14.0 and reached == chances(AutoPlayer(np.random.default_rng(0), rules), within)
+    assert player._reach  # the checks it kept
+    assert chances(player, beyond) == 0.0 == chances(AutoPlayer(np.random.default_rng(0), rules), beyond)
+
 def test_escapes_are_u_turns_and_stoppie_pivots_the_rules_accept():
     """A cornered rider looks at chicanes of two templates the same way and stoppie pivots; the
     rules accept some of them for a sportsbike at speed 1."""

@@ -68,3 +68,37 @@ def test_beside_a_wall_the_player_rides_the_plan_physics_finds_clear(beside_corn
 
     old = _player(view, lookahead, physics, rescues=0, confirms=3).choose_plan(view)
     assert ride_meets(view, view.checked(old), view.check(old), physics) is not None
+
+
+
+def test_plans_past_the_look_ahead_are_checked_against_the_table_only_to_be_rescued(beside_corner_flats):
+    """The player checks a plan against the table (curbs, buildings: the plan's path traced
+    again) only when it rides it: ahead, within ``looks``, or through the game's producer in a
+    rescue. Beside the wall every plan meets something ahead; with no producer to rescue one (a
+    geometric game) it checks as many legal plans as it looks at (4, then 2 of the escapes), not
+    every legal one, and rides one of those it checked."""
+    view, lookahead, _ = beside_corner_flats
+    legal: list[str] = []
+
+    class Counting(ActionView):
+        def checked(self, plan, table=True):
+            action = super().checked(plan, table)  # raises for a plan the table refuses
+            if table:  # not the plan alone (candidate plans, before they are scored)
+                legal.append(str(plan))
+            return action
+
+    counting = Counting(view.state, view.model, view.action_index, view.probe, view.ruleset)
+    every = [move for move in check_plans(view, candidate_plans(view)) if _legal(view, move)]
+    assert len(every) > 4, "too few legal plans to show the case"
+    chosen = _player(view, lookahead, None, looks=4).choose_plan(counting)
+    assert len(legal) == 4 + 2
+    assert chosen in legal
+
+
+def _legal(view: ActionView, move) -> bool:
+    """Whether the table lets ``move``'s plan be ridden."""
+    try:
+        view.checked(move.plan)
+    except IllegalPlanError:
+        return False
+    return True

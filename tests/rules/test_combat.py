@@ -151,10 +151,12 @@ def test_EC_ACT_PASS_to_a_friendly_rider_within_1_inch(rules):
     assert not check_pass(0.5, False, rules).allowed
 
 
-def test_EC_MEL_1_the_base_gap_is_the_nearest_pair_of_outline_points_to_the_bit(rules):
+@pytest.mark.parametrize("spread_in", [6.0, 20.0])
+def test_EC_MEL_1_the_base_gap_is_the_nearest_pair_of_outline_points_to_the_bit(rules, spread_in):
     """The gap that decides reach (EC-MEL-1) is the least distance between the two sampled outlines,
     bit for bit as measuring every pair's distance gives it, for bases of every bike type at
-    random poses, apart, touching and overlapping."""
+    random poses, apart, touching and overlapping; ``spread_in``: the square the poses lie in (in
+    a wider one most bases are far apart, where the gap measures the near sides' points only)."""
     import numpy as np
 
     from entropy3d.rules.combat import base_gap_in
@@ -164,8 +166,8 @@ def test_EC_MEL_1_the_base_gap_is_the_nearest_pair_of_outline_points_to_the_bit(
     gaps = []
     for _ in range(300):
         a_base, b_base = bases[rng.integers(len(bases))], bases[rng.integers(len(bases))]
-        a = Pose(*rng.uniform(0.0, 6.0, 2), rng.uniform(0.0, 360.0))
-        b = Pose(*rng.uniform(0.0, 6.0, 2), rng.uniform(0.0, 360.0))
+        a = Pose(*rng.uniform(0.0, spread_in, 2), rng.uniform(0.0, 360.0))
+        b = Pose(*rng.uniform(0.0, spread_in, 2), rng.uniform(0.0, 360.0))
         outline_a, outline_b = a_base.outline(a, 180), b_base.outline(b, 180)
         if a_base.contains(a, outline_b).any() or b_base.contains(b, outline_a).any():
             want = 0.0
