@@ -7,7 +7,7 @@ Plays the default demo (crossroads) for each seed and prints, per game and over 
 and the activations, then the medians and the activations ending in a crash into static scenery,
 split into the avoidable ones (issue 11's target: at most 1 in 20 activations) and the cornered
 ones. An activation's static crash is *avoidable* when a straight or a template plan within the
-rules (:func:`~entropy3d.game.players.candidate_plans` at the speeds the rider could declare,
+rules (:func:`~entropy3d.game.candidates.candidate_plans` at the speeds the rider could declare,
 legal by the rules' ``check`` against the table) ridden through the game's own producer from the
 same state meets nothing (:func:`~entropy3d.game.players.ride_meets`): the report decides no rule.
 ``--detail`` prints each avoidable crash: who, which plan, what it hit, what the geometric
@@ -82,7 +82,8 @@ def classify(view, producer, player) -> dict:
     player's own order of scores (no random variety), its rank, and how many plans ranked above it
     the player's geometric look-ahead finds clear (the physics confirmations they would take)."""
     from entropy3d.errors import IllegalPlanError
-    from entropy3d.game.players import candidate_plans, check_plans, ride_meets
+    from entropy3d.game.candidates import candidate_plans, check_plans
+    from entropy3d.game.players import ride_meets
 
     moves = check_plans(view, candidate_plans(view))
     ranked = sorted(moves, key=lambda m: -player.score(view, m))

@@ -19,7 +19,8 @@ from typing import Mapping, Sequence
 import numpy as np
 
 from entropy3d.errors import IllegalPlanError
-from entropy3d.game.players import ActionView, AttackOption, Player
+from entropy3d.game.action_view import ActionView
+from entropy3d.game.players import AttackOption, Player
 from entropy3d.geometry import Pose, poses_along
 from entropy3d.rules.attack_chances import ALONG
 from entropy3d.rules.attack_odds import melee_odds, shot_odds

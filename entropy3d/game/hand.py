@@ -143,8 +143,8 @@ class HandChooser:
     @staticmethod
     def _cornered(view, text: str) -> bool:
         """``text`` passes the rules but the table refuses it, and so does every plan worth
-        considering (:func:`~entropy3d.game.players.candidate_plans`): no path is clear."""
-        from entropy3d.game.players import candidate_plans
+        considering (:func:`~entropy3d.game.candidates.candidate_plans`): no path is clear."""
+        from entropy3d.game.candidates import candidate_plans
 
         try:
             view.check(text, table=False)

@@ -20,14 +20,16 @@ from typing import Protocol, Sequence
 import numpy as np
 
 from entropy3d.errors import IllegalPlanError
+from entropy3d.game.action_view import ActionView
 from entropy3d.game.ambush_goals import ambush_quarry
+from entropy3d.game.candidates import candidate_plans, candidate_speeds, check_plans, escape_plans
 from entropy3d.game.holder_goals import danger_points, escort_weight, holder_bust_factor, holds
 from entropy3d.game.jail_goals import freeing_stops, off_road_points
 from entropy3d.game.mission_goals import MissionGoals, RiderGoal, hunt_weight, pass_worth
 from entropy3d.game.npc_goals import stop_plans
 from entropy3d.game.rescue_goals import drops_off_table, holder_plans, rescue_risk
 from entropy3d.game.vip_goals import wasted_takedown
-from entropy3d.game.walkers import walk_plans, walk_score
+from entropy3d.game.walkers import walk_score
 from entropy3d.geometry import BaseShape, Pose
 from entropy3d.rules.attack_odds import AttackOdds, melee_odds, shot_odds
 from entropy3d.rules.attacks import DODGE
@@ -41,10 +43,9 @@ from entropy3d.rules.planner import PlannedMove
 from entropy3d.rules.riding import full_distance_in
 from entropy3d.rules.ruleset import Ruleset
 from entropy3d.rules.speeds import distance_band
-from entropy3d.rules.state import ModelState, State
-from entropy3d.rules.transition import Action, check
+from entropy3d.rules.state import ModelState
+from entropy3d.rules.transition import Action
 from entropy3d.rules.wrecks import wreck_base
-from entropy3d.scene.probe import SceneProbe
 
 #: the push policies an automatic player weighs each attack with beside its own: never pushing
 #: (never busting on a push) and pushing only while the next die is unlikely to bust (EC-DICE-5)
@@ -53,48 +54,6 @@ CAREFUL = ("never", "risk-aware")
 #: (before the odds): worth more than a gun in range (6), since such a pass is rare among the plans
 #: it weighs and melee is what a weapon-carrying rider is for
 MELEE_PASS_POINTS = 14.0
-
-
-@dataclass(frozen=True, eq=False)
-class ActionView:
-    """What a player sees when choosing an action.
-
-    state: the game now. model: the active model (its pose, speed and stress are current).
-    action_index: 0 or 1. probe: the table from above. ruleset: rules data.
-    """
-
-    state: State
-    model: ModelState
-    action_index: int
-    probe: SceneProbe
-    ruleset: Ruleset
-
-    @property
-    def first_action_of_game(self) -> bool:
-        """Speed 1 is forced (EC-TURN-4)."""
-        return self.state.turn == 1 and self.model.actions_taken == 0
-
-    @property
-    def forced_speed(self) -> int | None:
-        """A speed the rules force on this action (after a stoppie, in the air, after a side-on
-        crash), or None."""
-        model = self.model
-        if model.forced_speed is not None:
-            return model.forced_speed
-        if model.air is not None:
-            return model.air.speed
-        if model.speed_cap is not None and model.speed > model.speed_cap:
-            return model.speed_cap
-        return None
-
-    def check(self, plan, table: bool = True) -> PlannedMove:
-        """The rules' check of ``plan`` for this model now (with the table's curbs, buildings and
-        edges unless ``table`` is False); raises IllegalPlanError."""
-        return self.checked(plan, table).move
-
-    def checked(self, plan, table: bool = True) -> Action:
-        """The checked action of ``plan`` (see :meth:`check`)."""
-        return check(self.state, Action.ride(self.model.id, plan), self.ruleset, self.probe if table else None)
 
 
 @dataclass(frozen=True)
@@ -129,93 +88,6 @@ class Player(Protocol):
 
     def choose_attack(self, view: ActionView, options: Sequence[AttackOption]) -> AttackOption | None:
         """One of ``options`` or None."""
-
-
-def candidate_speeds(view: ActionView) -> list[int]:
-    """Speeds an action may be declared at (EC-SPD-1, EC-TURN-4, a forced speed)."""
-    if view.first_action_of_game:
-        return [int(view.ruleset.data("turn.first_action_speed"))]
-    if view.forced_speed is not None:
-        return [view.forced_speed]
-    step = int(view.ruleset.data("turn.max_speed_change"))
-    now = max(view.model.speed, 1)
-    return [s for s in range(now - step, now + step + 1) if s in view.ruleset.speeds]
-
-
-def candidate_plans(view: ActionView) -> list[str]:
-    """Plan texts worth considering: straights of several lengths, one template at the start or
-    the end, jumps, focus and stunt actions, laying a carried trap and stopping to shoot; the rules
-    engine later refuses the illegal ones."""
-    ruleset, bike = view.ruleset, view.model
-    if bike.on_foot:
-        return walk_plans(bike, ruleset)  # EC-FOOT-MOVE
-    defaults = ruleset.data("turn_templates.default_for_speed")
-    plans: list[str] = []
-    for speed in candidate_speeds(view):
-        band = distance_band(bike.bike_type, speed, ruleset)
-        lo, hi = int(math.ceil(band.min - 1e-9)), int(math.floor(band.max + 1e-9))
-        totals = sorted({hi, lo, (lo + hi) // 2})
-        for total in totals:
-            plans.append(f"s{speed}: straight {total}")
-        template = defaults[speed]
-        arc = int(ruleset.data(f"turn_templates.{template}.arc_length_in"))
-        for side in ("left", "right"):
-            for along in sorted({arc, max(1, arc // 2)}):
-                for total in totals:
-                    rest = total - along
-                    if rest <= 0:
-                        if rest == 0:
-                            plans.append(f"s{speed}: {side} {template} {along}")
-                        continue
-                    plans.append(f"s{speed}: {side} {template} {along}, straight {rest}")
-                    plans.append(f"s{speed}: straight {rest}, {side} {template} {along}")
-        if speed in ruleset.data("jump.air_time_speeds"):
-            plans.append(f"jump s{speed}: straight {hi}")
-        plans.append(f"focus s{speed}: straight {hi}")
-        plans.append(f"stunt s{speed}: straight {hi}")
-        if bike.traps_carried and speed in ruleset.data("actions.laytrap.speeds"):
-            plans.append(f"laytrap s{speed}: straight {lo}")
-        if bike.gun and speed in ruleset.data("actions.stop.speeds"):
-            if bike.ammo > 0:
-                plans.append(f"stop s{speed}: straight {lo}")  # then a focussed shot (EC-GUN-STOPPED)
-                plans.append(f"overwatch s{speed}: straight {lo}")
-            if bike.ammo < int(ruleset.data(f"guns.{bike.gun}.ammo")):
-                plans.append(f"reload s{speed}: straight {lo}")
-    return plans
-
-
-def escape_plans(view: ActionView) -> list[str]:
-    """Plans for a rider every ordinary plan runs into something: U-turns of two templates the
-    same way (a chicane, EC-ACT-CHICANE) and, on bikes that can, a stoppie's pivot at the minimum
-    distance (EC-ACT-STOPPIE); the rules refuse the illegal ones."""
-    ruleset, bike = view.ruleset, view.model
-    defaults = ruleset.data("turn_templates.default_for_speed")
-    plans: list[str] = []
-    for speed in candidate_speeds(view):
-        band = distance_band(bike.bike_type, speed, ruleset)
-        lo, hi = int(math.ceil(band.min - 1e-9)), int(math.floor(band.max + 1e-9))
-        for template in ("tight", defaults[speed]):
-            arc = int(ruleset.data(f"turn_templates.{template}.arc_length_in"))
-            for side in ("left", "right"):
-                for total in range(max(lo, 2 * arc), hi + 1):
-                    rest = total - 2 * arc
-                    middle = f", straight {rest}" if rest else ""
-                    plans.append(f"chicane s{speed}: {side} {template} {arc}{middle}, {side} {template} {arc}")
-        for side in ("left", "right"):
-            for degrees in (90, 135, 180):
-                plans.append(f"stoppie s{speed}: straight {lo}, pivot {side} {degrees}")
-    return list(dict.fromkeys(plans))
-
-
-def check_plans(view: ActionView, plans: Sequence[str]) -> list[PlannedMove]:
-    """The plans the rules engine accepts (without table checks), as planned moves."""
-    moves = []
-    for text in plans:
-        try:
-            moves.append(view.check(text, table=False))
-        except IllegalPlanError:
-            continue
-    return moves
 
 
 @dataclass(frozen=True)

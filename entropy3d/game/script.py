@@ -26,8 +26,9 @@ from typing import Literal, Optional, Sequence, Union
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from entropy3d.errors import IllegalPlanError, PlanError, ScriptError
+from entropy3d.game.action_view import ActionView
 from entropy3d.game.attack_words import attack_parts, option_named
-from entropy3d.game.players import ActionView, AttackOption, AutoPlayer
+from entropy3d.game.players import AttackOption, AutoPlayer
 from entropy3d.rules.attacks import weapon_and_shots, weapon_kind
 from entropy3d.rules.bike_advantages import TAUNT
 from entropy3d.rules.choice_traits import DECLARED, auto_declared, auto_free_move

@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from entropy3d.game.players import ActionView, AttackOption, AutoPlayer, _runs_into, escape_plans
+from entropy3d.game.action_view import ActionView
+from entropy3d.game.candidates import escape_plans
+from entropy3d.game.players import AttackOption, AutoPlayer, _runs_into
 from entropy3d.geometry import Pose
 from entropy3d.rules.attack_odds import shot_odds
 from entropy3d.rules.state import ModelState, State

@@ -8,8 +8,9 @@ import dataclasses
 import numpy as np
 import pytest
 
+from entropy3d.game.action_view import ActionView
 from entropy3d.game.escape_goals import EscapeRun, escape_pays, open_edges
-from entropy3d.game.players import ActionView, AutoPlayer
+from entropy3d.game.players import AutoPlayer
 from entropy3d.geometry import Pose
 from entropy3d.resources import bundled_dir
 from entropy3d.rules.transition import Action, check

@@ -7,9 +7,10 @@ import dataclasses
 
 import numpy as np
 
+from entropy3d.game.action_view import ActionView
 from entropy3d.game.holder_goals import THREAT_IN, danger_points, holds
 from entropy3d.game.npc_goals import NpcRun
-from entropy3d.game.players import ActionView, AttackOption, AutoPlayer
+from entropy3d.game.players import AttackOption, AutoPlayer
 from entropy3d.geometry import Pose
 from entropy3d.rules.attack_odds import shot_odds
 from entropy3d.rules.state import Item, ModelState, State

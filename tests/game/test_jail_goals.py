@@ -8,9 +8,10 @@ import dataclasses
 import numpy as np
 import pytest
 
+from entropy3d.game.action_view import ActionView
 from entropy3d.game.jail_goals import HOLDER_OFF_ROAD, off_road_points, off_roads
 from entropy3d.game.npc_goals import stops_by_the_jail
-from entropy3d.game.players import ActionView, AutoPlayer
+from entropy3d.game.players import AutoPlayer
 from entropy3d.game.tableview import LOOKAHEAD_MARGIN_IN, TableView
 from entropy3d.geometric import GeometricProducer
 from entropy3d.geometry import Pose

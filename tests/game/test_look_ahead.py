@@ -10,7 +10,9 @@ import numpy as np
 import pytest
 
 from entropy3d.errors import IllegalPlanError
-from entropy3d.game.players import ActionView, AutoPlayer, candidate_plans, check_plans, ride_meets
+from entropy3d.game.action_view import ActionView
+from entropy3d.game.candidates import candidate_plans, check_plans
+from entropy3d.game.players import AutoPlayer, ride_meets
 from entropy3d.game.tableview import LOOKAHEAD_MARGIN_IN, TableView
 from entropy3d.geometric import GeometricProducer
 from entropy3d.geometry import Pose

@@ -10,8 +10,9 @@ import dataclasses
 import numpy as np
 import pytest
 
+from entropy3d.game.action_view import ActionView
 from entropy3d.game.mission_goals import MissionGoals
-from entropy3d.game.players import ActionView, AutoPlayer, ride_meets
+from entropy3d.game.players import AutoPlayer, ride_meets
 from entropy3d.game.tableview import TableView
 from entropy3d.geometry import Pose
 from entropy3d.resources import bundled_dir

@@ -7,7 +7,8 @@ import numpy as np
 import pytest
 
 from entropy3d.errors import ScriptError
-from entropy3d.game.players import ActionView, AutoPlayer
+from entropy3d.game.action_view import ActionView
+from entropy3d.game.players import AutoPlayer
 from entropy3d.game.script import load_script
 from entropy3d.game.session import play_game, replay_bytes
 from entropy3d.geometry import Pose

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from entropy3d.game.players import ActionView, AttackOption, AutoPlayer
+from entropy3d.game.action_view import ActionView
+from entropy3d.game.players import AttackOption, AutoPlayer
 from entropy3d.game.vip_goals import VIP_WASTE, takeout_chance, wasted_takedown
 from entropy3d.geometry import Pose
 from entropy3d.rules.attack_odds import shot_odds

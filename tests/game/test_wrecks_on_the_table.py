@@ -77,7 +77,8 @@ def test_EC_WOUND_EC_LOS_3_a_wreck_blocks_line_of_sight(crossroads):
 def test_the_automatic_player_steers_clear_of_a_wreck(crossroads):
     """A wreck is scenery a ride crashes into (EC-WOUND, EC-COL-1): the automatic player scores
     the ride straight into one well below the same ride on an empty street."""
-    from entropy3d.game.players import ActionView, AutoPlayer
+    from entropy3d.game.action_view import ActionView
+    from entropy3d.game.players import AutoPlayer
 
     table, geometry, view, state = crossroads
     player = AutoPlayer(np.random.default_rng(0), table.ruleset)
