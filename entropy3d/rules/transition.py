@@ -112,7 +112,8 @@ class Action:
     a melee weapon or a gun; from ``from_pose``, a point of its ridden move, EC-ACT-ATTACK;
     ``defence``: dodge or attack back, EC-MEL-DEF; ``shots``: EC-GUN-SPLIT; ``kick``: which bike a
     kick pushes how far, EC-MEL-KICK, and ``kicked_to``, filled in by :func:`check`: where the
-    table lets it go) or ``watch`` (it spends
+    table lets it go; ``weapon`` is None until named: :meth:`attack` names chicken unless told,
+    another rulebook's check names its fighter's own) or ``watch`` (it spends
     the activation remaining on overwatch, EC-GUN-STOPPED). model_id: the model.
     plan: the move's plan. push: the push-your-luck policy its player tests with (EC-DICE-5);
     defender_push: the target's player's, for an attack.

@@ -59,8 +59,9 @@ def knocks_in(activation: ActivationRecord, index: int) -> list[Knock]:
 
 
 def spot_matrix(centre_xy, dx: float, dy: float, turn_deg: float, lift: float = 0.0) -> np.ndarray:
-    """The 4x4 transform (inches) that turns a piece ``turn_deg`` counter-clockwise about its
-    centre, moves it (dx, dy) and lifts it ``lift`` off the table."""
+    """The 4x4 transform that turns a piece ``turn_deg`` counter-clockwise about its centre
+    ``centre_xy`` (table inches, as the scene placed it), moves it (dx, dy) inches and lifts it
+    ``lift`` inches off the table."""
     angle = math.radians(turn_deg)
     centre = np.asarray(centre_xy, float)[:2]
     matrix = np.eye(4)
@@ -71,7 +72,8 @@ def spot_matrix(centre_xy, dx: float, dy: float, turn_deg: float, lift: float = 
 
 
 def knock_matrix(knock: Knock, centre_xy, t_s: float) -> np.ndarray:
-    """Where the knocked piece is ``t_s`` seconds into the ride: on its start spot before the hit,
+    """Where the knocked piece centred at ``centre_xy`` (table inches) is ``t_s`` seconds into the
+    ride, as :func:`spot_matrix`'s transform: on its start spot before the hit,
     on the rules' spot from :data:`KNOCK_S` after it, and in between along a hop (a sine arch of
     :data:`HOP_PER_IN` per inch moved) with a wobble that settles back to its turn."""
     u = min(1.0, max(0.0, (t_s - knock.t_s) / KNOCK_S))
