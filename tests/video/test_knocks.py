@@ -12,16 +12,10 @@ from entropy3d.video import VideoOptions
 from entropy3d.video.jumpshot import ride_clock
 from entropy3d.video.knocks import HOP_PER_IN, KNOCK_S, WOBBLE_DEG, Knock, knock_matrix, knocks_in
 from entropy3d.video.movie import ReplayFilm
+from tests.game.test_game_loop import GUNG_HO_LANE
 
-BARREL_LANE = """
-name: Barrel lane
-table: {width: 30, depth: 14, ground: asphalt}
-roads:
-  - {id: lane, points: [[0, 7], [30, 7]], width: 10}
-gangs:
-  hades: {name: Hades MC, colour: "#c0392b"}
-  komodo: {name: Komodo, colour: "#27ae60"}
-destructibles:
+#: the gung-ho lane's table, road and gangs (tests/game/test_game_loop.py), a barrel in the lane
+BARREL_LANE = GUNG_HO_LANE.split("models:")[0] + """destructibles:
   - {id: barrel, kind: barrel, position: [17, 7], risk: 1}
 models:
   - {id: h1, gang: hades, bike: police, position: [3, 7], facing: 0, speed: 2}
