@@ -38,13 +38,13 @@ from entropy3d.game.step import activation
 from entropy3d.physics import BikeBody, build_table_world, ride
 from entropy3d.physics.producer import PhysicsProducer
 from entropy3d.resources import bundled_dir
-from entropy3d.rules.engine import EntropyCityEngine
-from entropy3d.rules.speeds import distance_band
-from entropy3d.rules.transition import Action, check
 from entropy3d.scene import load_scene
 from entropy3d.scene.build import build_table_geometry
 from entropy3d.scene.schema import Destructible
 from entropy3d.scene.table import Table
+from entropy3d.systems.entropy_city.engine import EntropyCityEngine
+from entropy3d.systems.entropy_city.speeds import distance_band
+from entropy3d.systems.entropy_city.transition import Action, check
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # the shared rows.py
 from rows import MIN_REPEAT, box_stl, command_wall_s, medians_ms, relief_tile_stl, row  # noqa: E402

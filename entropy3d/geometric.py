@@ -1,5 +1,5 @@
 """The geometric fact producer: rides a checked action over the table's footprints and levels,
-with no dynamics and no physics engine, and reports :class:`~entropy3d.rules.facts.Facts`.
+with no dynamics and no physics engine, and reports :class:`~entropy3d.core.facts.Facts`.
 
 It is the tabletop way of moving a miniature, made exact: the base follows its planned path on
 the level it stands on, climbing what is no higher than a step (``ride.step_height_in``) and
@@ -20,12 +20,8 @@ import math
 import numpy as np
 import shapely
 
+from entropy3d.core.facts import Contact, Facts, Flight, SceneryHit
 from entropy3d.geometry import Pose, progress_lookup
-from entropy3d.rules.combat import base_gap_in
-from entropy3d.rules.facts import Contact, Facts, Flight, SceneryHit
-from entropy3d.rules.riding import full_distance_in
-from entropy3d.rules.state import State
-from entropy3d.rules.transition import Action
 from entropy3d.scene.build import level_below
 from entropy3d.scene.probe import (
     GROUND_BEYOND_IN,
@@ -35,6 +31,10 @@ from entropy3d.scene.probe import (
     obstacle_kind,
     piece_side,
 )
+from entropy3d.systems.entropy_city.combat import base_gap_in
+from entropy3d.systems.entropy_city.riding import full_distance_in
+from entropy3d.systems.entropy_city.state import State
+from entropy3d.systems.entropy_city.transition import Action
 from entropy3d.units import GRAVITY_M_S2
 
 FLIGHT_DT_S = 1.0 / 120.0

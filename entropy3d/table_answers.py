@@ -1,23 +1,23 @@
 """The table's answers Entropy City's resolve reads, given with the facts before it resolves.
 
 A producer-level module like :mod:`entropy3d.table_readings`: where
-:func:`entropy3d.rules.transition.resolve` once asked the table itself in the middle of deciding
+:func:`entropy3d.systems.entropy_city.transition.resolve` once asked the table itself in the middle of deciding
 (issue 44: "Entropy City's ``resolve`` still asks the table"), the one path
 (:func:`entropy3d.game.step.take`) now asks it here first and hands the answers over with the
-ride's :class:`~entropy3d.rules.facts.Facts`, so resolve decides from the state, the action, the
+ride's :class:`~entropy3d.core.facts.Facts`, so resolve decides from the state, the action, the
 facts and the dice alone. Every answer is what the table shows, never what the rules make of it:
 
 - :func:`watched_ride`: what each enemy on overwatch sees of the mover at each point of its ride
   within its gun's reach (the sight the rules' overwatch shot reads, EC-GUN-STOPPED, EC-COVER-1).
 - :func:`rest_answer`: for each pose the rules may leave the ridden bike at
-  (:func:`~entropy3d.rules.riding.end_poses`), the surface under it, the solid its base overlaps
+  (:func:`~entropy3d.systems.entropy_city.riding.end_poses`), the surface under it, the solid its base overlaps
   and, if one does, the nearest clear pose back along its path or around it (what
-  :func:`~entropy3d.rules.rest.settle` reads, EC-TER-BUILDING).
+  :func:`~entropy3d.systems.entropy_city.rest.settle` reads, EC-TER-BUILDING).
 - :func:`start_sights`: as a model's activation begins, what it sees of each enemy that may hide
   by Stealth and what each enemy on overwatch sees of it (EC-STEALTH).
 - :func:`wreck_answers`: once resolve has taken riders out, the spots around each where the
   opponent may place its wreck: on the table and out of every solid, on the level under them
-  (what :func:`~entropy3d.rules.wrecks.place_wrecks` reads, EC-WOUND).
+  (what :func:`~entropy3d.systems.entropy_city.wrecks.place_wrecks` reads, EC-WOUND).
 
 Lengths are table inches.
 """
@@ -29,12 +29,12 @@ import math
 
 import numpy as np
 
+from entropy3d.core.facts import Facts, RestAnswer, Sight, StartSights, WreckSpots
 from entropy3d.geometry import BaseShape, Pose, normalize_deg
-from entropy3d.rules.choice_traits import stealth_covers, stealthy_enemies
-from entropy3d.rules.combat import gun_range_in
-from entropy3d.rules.facts import Facts, RestAnswer, Sight, StartSights, WreckSpots
-from entropy3d.rules.planner import PlannedMove
-from entropy3d.rules.rest import (
+from entropy3d.systems.entropy_city.choice_traits import stealth_covers, stealthy_enemies
+from entropy3d.systems.entropy_city.combat import gun_range_in
+from entropy3d.systems.entropy_city.planner import PlannedMove
+from entropy3d.systems.entropy_city.rest import (
     INSIDE_TOLERANCE_IN,
     SEARCH_DIRECTIONS,
     SEARCH_RADIUS_IN,
@@ -42,19 +42,20 @@ from entropy3d.rules.rest import (
     RestChecks,
     stays_at,
 )
-from entropy3d.rules.riding import end_poses
-from entropy3d.rules.ruleset import Ruleset
-from entropy3d.rules.state import State
-from entropy3d.rules.stopped_guns import Sights, facing, ride_points, watchers
-from entropy3d.rules.transition import ACTIVATE
-from entropy3d.rules.wrecks import BASE_SAMPLES, wreck_spots, wrecks_wanted
+from entropy3d.systems.entropy_city.riding import end_poses
+from entropy3d.systems.entropy_city.ruleset import Ruleset
+from entropy3d.systems.entropy_city.state import State
+from entropy3d.systems.entropy_city.stopped_guns import Sights, facing, ride_points, watchers
+from entropy3d.systems.entropy_city.transition import ACTIVATE
+from entropy3d.systems.entropy_city.wrecks import BASE_SAMPLES, wreck_spots, wrecks_wanted
 
 
 def watched_ride(table: Sights, state: State, mover_id: str, trajectory: np.ndarray, ruleset: Ruleset
                  ) -> dict[str, tuple[Sight | None, ...]]:
-    """What each enemy of ``mover_id`` on overwatch with a shot left (:func:`~entropy3d.rules.stopped_guns.watchers`
+    """What each enemy of ``mover_id`` on overwatch with a shot left
+    (:func:`~entropy3d.systems.entropy_city.stopped_guns.watchers`
     in ``state``, before the ride) sees of it at each point of its ridden ``trajectory``
-    (:func:`~entropy3d.rules.stopped_guns.ride_points`), looking its way (a watcher sees all
+    (:func:`~entropy3d.systems.entropy_city.stopped_guns.ride_points`), looking its way (a watcher sees all
     round), everyone else where ``state`` has them: watcher id -> one sight per point, None where
     the point is beyond the watcher's gun's reach (no shot is looked for there)."""
     mover = state.model(mover_id)
@@ -126,7 +127,7 @@ def is_clear(pose: Pose, base: BaseShape, table: RestChecks, step: float) -> boo
 def clear_pose_around(pose: Pose, base: BaseShape, table: RestChecks, step: float) -> Pose | None:
     """The nearest spot around ``pose`` (same heading, rings ``SEARCH_STEP_IN`` apart) where the
     base is clear (:func:`is_clear`); None if none is within ``SEARCH_RADIUS_IN``
-    (:mod:`entropy3d.rules.rest`)."""
+    (:mod:`entropy3d.systems.entropy_city.rest`)."""
     angles = np.linspace(0.0, 2.0 * np.pi, SEARCH_DIRECTIONS, endpoint=False)
     for radius in np.arange(SEARCH_STEP_IN, SEARCH_RADIUS_IN + 1e-9, SEARCH_STEP_IN):
         for angle in angles:
@@ -141,7 +142,7 @@ def clear_pose_around(pose: Pose, base: BaseShape, table: RestChecks, step: floa
 def rests_of_ride(table: RestChecks, state: State, model_id: str, move: PlannedMove, facts: Facts,
                   ruleset: Ruleset) -> tuple[RestAnswer, ...]:
     """:func:`rest_answer` for every pose the rules may leave ``model_id`` at after riding ``move``
-    (:func:`~entropy3d.rules.riding.end_poses`)."""
+    (:func:`~entropy3d.systems.entropy_city.riding.end_poses`)."""
     model = state.model(model_id)
     base = ruleset.base_for(model.bike_type)
     step = float(ruleset.data("ride.step_height_in"))
@@ -150,7 +151,8 @@ def rests_of_ride(table: RestChecks, state: State, model_id: str, move: PlannedM
 
 def start_sights(table: Sights, state: State, model_id: str, ruleset: Ruleset) -> StartSights:
     """What ``table`` shows as ``model_id``'s activation begins in ``state``: what it sees, where it
-    stands, of each enemy that may hide by Stealth (:func:`~entropy3d.rules.choice_traits.stealthy_enemies`)
+    stands, of each enemy that may hide by Stealth
+    (:func:`~entropy3d.systems.entropy_city.choice_traits.stealthy_enemies`)
     and, when its own Stealth covers guns, what each enemy on overwatch sees of it looking its way."""
     model = state.model(model_id)
     sees = {enemy: table.sight(state, model_id, enemy, model.pose)
@@ -179,9 +181,9 @@ def with_table_answers(table, state: State, action, facts: Facts | None,
 
 def wreck_spots_around(table: RestChecks, pose: Pose, base: BaseShape, ruleset: Ruleset) -> WreckSpots:
     """What ``table`` says of the spots around ``pose`` where a wreck with ``base`` may be placed
-    (:func:`~entropy3d.rules.wrecks.wreck_spots`): whether ``pose``'s centre is off the table and,
+    (:func:`~entropy3d.systems.entropy_city.wrecks.wreck_spots`): whether ``pose``'s centre is off the table and,
     for each spot, the spot on the level under it (its own height when within
-    :data:`~entropy3d.rules.rest.INSIDE_TOLERANCE_IN`) when the base there is on the table and out of
+    :data:`~entropy3d.systems.entropy_city.rest.INSIDE_TOLERANCE_IN`) when the base there is on the table and out of
     every solid, else None."""
     answers: list[Pose | None] = []
     for spot in wreck_spots(pose, ruleset):
@@ -199,8 +201,8 @@ def wreck_spots_around(table: RestChecks, pose: Pose, base: BaseShape, ruleset: 
 
 
 def wreck_answers(table, before: State, after: State, ruleset: Ruleset) -> dict[str, WreckSpots] | None:
-    """What :func:`~entropy3d.rules.wrecks.place_wrecks` reads once an action took ``before`` to
-    ``after``: for each rider it took out (:func:`~entropy3d.rules.wrecks.wrecks_wanted`), the
+    """What :func:`~entropy3d.systems.entropy_city.wrecks.place_wrecks` reads once an action took ``before`` to
+    ``after``: for each rider it took out (:func:`~entropy3d.systems.entropy_city.wrecks.wrecks_wanted`), the
     spots around where it went out (:func:`wreck_spots_around`); None with no table."""
     if table is None:
         return None

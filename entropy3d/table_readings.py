@@ -1,7 +1,7 @@
 """The shared table's facts in the plain terms a game system reads (:mod:`entropy3d.systems.readings`).
 
 A producer-level module like :mod:`entropy3d.geometric`: it turns line-of-sight results and a
-ride's :class:`~entropy3d.rules.facts.Facts` into :class:`~entropy3d.systems.readings.Sighting` and
+ride's :class:`~entropy3d.core.facts.Facts` into :class:`~entropy3d.systems.readings.Sighting` and
 :class:`~entropy3d.systems.readings.Impact` values and decides no rule. Every system reads the same
 facts, so a new system changes nothing here.
 """
@@ -15,8 +15,8 @@ from typing import Mapping, Sequence
 import numpy as np
 import shapely
 
+from entropy3d.core.facts import Facts
 from entropy3d.geometry import BaseShape, Pose, normalize_deg, storey_of
-from entropy3d.rules.facts import Facts
 from entropy3d.systems.readings import MINIATURE_SURFACE, Impact, LevelChange, RiddenMove, Sighting
 from entropy3d.units import GRAVITY_M_S2, TableScale
 

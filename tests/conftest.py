@@ -25,7 +25,7 @@ TESTS = Path(__file__).resolve().parent
 #: first: longest-processing-time-first leaves the workers' loads within a short group's time
 LONGEST_FIRST = ("test_readme.py", "sweep", "video", "game/test_demo_cli.py",
                  "systems/chase_vehicles/test_chase_game.py", "share/test_share_page.py", "game/test_game_loop.py",
-                 "rules/test_opposed_odds.py", "game/test_faults.py", "viewer/test_window.py",
+                 "systems/entropy_city/test_opposed_odds.py", "game/test_faults.py", "viewer/test_window.py",
                  "game/test_video_framing.py")
 
 

@@ -45,8 +45,9 @@ print(json.dumps({"code": code, "imported": [name for name in watched if name in
 #: the engines validate never needs: the other game systems, the move engine, odds tables
 OTHER_SYSTEMS = ("entropy3d.systems.chase_vehicles", "entropy3d.systems.tenacity", "entropy3d.systems.gang_battle",
                  "entropy3d.systems.reference_cards")
-MOVE_ENGINE = ("entropy3d.rules.transition", "entropy3d.rules.riding", "entropy3d.rules.planner",
-               "entropy3d.rules.odds")
+MOVE_ENGINE = ("entropy3d.systems.entropy_city.transition", "entropy3d.systems.entropy_city.riding",
+               "entropy3d.systems.entropy_city.planner",
+               "entropy3d.systems.entropy_city.odds")
 
 
 def _validate_imports(files: list[str], watched: tuple[str, ...]) -> dict:
@@ -61,9 +62,11 @@ def test_validate_of_a_scene_imports_its_own_system_only_and_not_the_move_engine
     from entropy3d.resources import bundled_dir
 
     found = _validate_imports([str(bundled_dir("scenes") / "crossroads.yaml")],
-                              ("entropy3d.systems.entropy_city", "entropy3d.rules.ruleset", *OTHER_SYSTEMS,
+                              ("entropy3d.systems.entropy_city.system", "entropy3d.systems.entropy_city.ruleset",
+                               *OTHER_SYSTEMS,
                                *MOVE_ENGINE))
-    assert found == {"code": 0, "imported": ["entropy3d.systems.entropy_city", "entropy3d.rules.ruleset"]}
+    assert found == {"code": 0, "imported": ["entropy3d.systems.entropy_city.system",
+                                             "entropy3d.systems.entropy_city.ruleset"]}
 
 
 def test_validate_of_rules_data_imports_no_mesh_or_geometry_library():
@@ -72,18 +75,19 @@ def test_validate_of_rules_data_imports_no_mesh_or_geometry_library():
 
     rules = bundled_dir("rules")
     found = _validate_imports([str(rules / "entropy_city.yaml"), str(rules / "los.yaml")],
-                              ("entropy3d.rules.ruleset", "trimesh", "scipy", "shapely", *MOVE_ENGINE))
-    assert found == {"code": 0, "imported": ["entropy3d.rules.ruleset"]}
+                              ("entropy3d.systems.entropy_city.ruleset", "trimesh", "scipy", "shapely", *MOVE_ENGINE))
+    assert found == {"code": 0, "imported": ["entropy3d.systems.entropy_city.ruleset"]}
 
 
 def test_the_rules_package_gives_each_public_name_from_its_own_module():
-    """``from entropy3d.rules import X`` still works though the package imports its modules lazily."""
+    """``from entropy3d.systems.entropy_city import X`` still works though the package imports its modules lazily."""
     import importlib
 
-    import entropy3d.rules as rules
+    import entropy3d.systems.entropy_city as rules
 
     for name in rules.__all__:
-        assert getattr(rules, name) is getattr(importlib.import_module(f"entropy3d.rules.{rules._HOMES[name]}"), name)
+        home = importlib.import_module(f"entropy3d.systems.entropy_city.{rules._HOMES[name]}")
+        assert getattr(rules, name) is getattr(home, name)
     assert set(rules._HOMES) == set(rules.__all__) and set(rules.__all__) <= set(dir(rules))
     with pytest.raises(AttributeError, match="no_such_name"):
         rules.no_such_name  # noqa: B018  (the read is what is tested)

@@ -24,7 +24,7 @@ PACKAGE = Path(__file__).resolve().parents[1] / "entropy3d"
 #: layer, packages may import each other as long as no circle forms (the test below).
 LAYERS = (
     ("pure helpers", {"errors", "units", "geometry", "outputs", "stops", "fonts", "resources"}),
-    ("core types and Entropy City's rules", {"rules"}),
+    ("core types no rulebook shapes", {"core"}),
     ("rulebooks", {"systems"}),
     ("scene", {"scene"}),
     ("fact producers and line of sight", {"geometric", "physics", "los", "table_readings", "table_answers"}),

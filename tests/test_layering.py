@@ -40,15 +40,15 @@ def test_import_entropy3d_and_cli_pull_in_no_engine():
 
 
 def test_rules_engine_is_pure():
-    # pydantic is allowed: the rules-data schema (entropy3d.rules.rulesdata) validates mappings in
-    # memory, so Ruleset.from_mapping checks every key without the engine reading YAML or files
-    # every module, not the package's lazy face (which loads nothing until asked)
-    loaded = imported_top_level(*modules_of("entropy3d.rules"))
+    # pydantic is allowed: the rules-data schema (entropy3d.systems.entropy_city.rulesdata) validates
+    # mappings in memory, so Ruleset.from_mapping checks every key without the engine reading YAML or
+    # files; every module, not the package's lazy face (which loads nothing until asked)
+    loaded = imported_top_level(*modules_of("entropy3d.core"), *modules_of("entropy3d.systems.entropy_city"))
     assert not loaded & {"pybullet", "panda3d", "direct", "trimesh", "yaml"}
 
 
 def test_game_systems_are_pure_rules():
-    # layer 2 like entropy3d.rules: a system decides from plain facts and validated rules data;
+    # layer 2 like entropy3d.systems.entropy_city: a system decides from plain facts and validated rules data;
     # the scene layer reads its YAML (entropy3d.scene.systemrules)
     loaded = imported_top_level(*modules_of("entropy3d.systems"))
     assert not loaded & {"pybullet", "panda3d", "direct", "trimesh", "yaml", "shapely"}

@@ -17,7 +17,8 @@ ROOT = Path(__file__).resolve().parents[1]
 def test_a_mutants_name_gives_its_file():
     assert mutation.source_file("entropy3d.sweep.store.xǁResultStoreǁadd_rows__mutmut_14") == "entropy3d/sweep/store.py"
     assert mutation.source_file("entropy3d.sweep.report.x_wilson__mutmut_44") == "entropy3d/sweep/report.py"
-    assert mutation.source_file("entropy3d.rules.combat.x_attack_tn__mutmut_3") == "entropy3d/rules/combat.py"
+    assert (mutation.source_file("entropy3d.systems.entropy_city.combat.x_attack_tn__mutmut_3")
+            == "entropy3d/systems/entropy_city/combat.py")
 
 
 def test_the_change_is_read_from_mutmuts_diff():
@@ -55,9 +56,11 @@ def test_the_report_scores_killed_over_killed_and_survived_and_says_a_run_stoppe
     assert "stopped part way" in page and "`m1`: `a` -> `b`: **to kill**" in page
 
 
+COMBAT = "entropy3d/systems/entropy_city/combat.py"
+
+
 @pytest.mark.parametrize("files, message", [(["entropy3d/nowhere.py"], "no target mutates entropy3d/nowhere.py"),
-                                            (["entropy3d/rules/combat.py"], "none of entropy3d/rules/combat.py "
-                                                                            "belongs to target 'sweep'")])
+                                            ([COMBAT], f"none of {COMBAT} belongs to target 'sweep'")])
 def test_files_no_target_mutates_are_refused_before_anything_runs(files, message, capsys, monkeypatch):
     import sys
     import types

@@ -35,8 +35,8 @@ SECONDS = {"validate": 10.0, "activate": 60.0, "render": 60.0, "los": 30.0}
 def arguments(command: str, path: Path, folder: Path) -> list[str]:
     """The command line of ``command`` on an accepted scene: its first model rides a plan inside its
     speed's band; render draws a small picture; los looks from the first model at the second."""
-    from entropy3d.rules.speeds import distance_band
     from entropy3d.scene import load_scene
+    from entropy3d.systems.entropy_city.speeds import distance_band
 
     table = load_scene(path)
     ids = [m.id for m in table.models]

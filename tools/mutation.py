@@ -8,7 +8,7 @@ change that cannot alter behaviour (an *equivalent* mutant, such as SQL written 
 
     pip install --require-hashes --no-deps -r requirements-mutation.txt   # once, after the test lock
     python tools/mutation.py sweep replay            # the targets below; all when none is named
-    python tools/mutation.py rules --files entropy3d/rules/combat.py   # part of a target
+    python tools/mutation.py rules --files entropy3d/systems/entropy_city/combat.py   # part of a target
     python tools/mutation.py sweep --report-only     # the figures of a run stopped part way
 
 It runs on demand, not in CI (hours for every target on two cores). Each target mutates its
@@ -47,7 +47,7 @@ TARGETS = {
     "replay": (["entropy3d/game/replay.py"],
                ["tests/game/test_faults.py", "tests/game/test_game_loop.py", "tests/sweep/test_store.py"]),
     "los": (["entropy3d/los/*.py"], ["tests/los"]),
-    "rules": (["entropy3d/rules/*.py"], ["tests/rules"]),
+    "rules": (["entropy3d/systems/entropy_city/*.py"], ["tests/systems/entropy_city", "tests/core"]),
     "engines": (["entropy3d/systems/*/engine.py"], ["tests/systems"]),
 }
 #: tests whose work runs in another process (the CLI started as a subprocess, a browser, a Dask

@@ -106,14 +106,14 @@ class Table:
     def ride(self, rng) -> dict:
         """One fast ride at a solid; the counts of what went wrong (all 0 when nothing did)."""
         from entropy3d.game.step import take_action
-        from entropy3d.rules.engine import EntropyCityEngine
-        from entropy3d.rules.transition import Action
+        from entropy3d.systems.entropy_city.engine import EntropyCityEngine
+        from entropy3d.systems.entropy_city.transition import Action
 
         found = self.start_towards(rng)
         if found is None:
             return {"rides": 0}
         target, pose = found
-        from entropy3d.rules.speeds import distance_band
+        from entropy3d.systems.entropy_city.speeds import distance_band
 
         gungho = bool(rng.random() < 0.5)
         full = distance_band(self.state.model(self.rider).bike_type, 3, self.table.ruleset).max

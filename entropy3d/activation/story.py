@@ -15,9 +15,9 @@ from typing import Sequence
 
 import numpy as np
 
+from entropy3d.core.event import Event
+from entropy3d.core.facts import Facts
 from entropy3d.geometry import BaseShape, PathFeet, Pose
-from entropy3d.rules.event import Event
-from entropy3d.rules.facts import Facts
 
 #: a flight that rose less than this (inches) above its take-off has no peak worth a mark
 PEAK_RISE_IN = 0.05

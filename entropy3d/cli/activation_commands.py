@@ -52,10 +52,10 @@ def _take_activation(scene: Path, model: str, plan: List[str], seed: Optional[in
     from entropy3d.errors import IllegalPlanError
     from entropy3d.game.session import PRODUCERS, make_producer
     from entropy3d.game.step import activation
-    from entropy3d.rules.dice import POLICY_NAMES
-    from entropy3d.rules.engine import EntropyCityEngine
     from entropy3d.scene import load_scene
     from entropy3d.scene.build import build_table_geometry
+    from entropy3d.systems.entropy_city.dice import POLICY_NAMES
+    from entropy3d.systems.entropy_city.engine import EntropyCityEngine
 
     if policy not in POLICY_NAMES:
         raise fail(f"error: --policy {policy!r} is not one of {', '.join(POLICY_NAMES)}")
@@ -182,9 +182,9 @@ def _act_in_system(table, scene: Path, model: str, actions: List[str], seed: Opt
     from entropy3d.game.session import make_producer
     from entropy3d.game.step import take
     from entropy3d.game.tableview import TableView
-    from entropy3d.rules.transition import Action
     from entropy3d.scene.build import build_table_geometry
     from entropy3d.scene.systemrules import model_stats, system_of
+    from entropy3d.systems.entropy_city.transition import Action
 
     system = system_of(table)
     seed = activation_seed(table, scene, model, seed)

@@ -32,14 +32,14 @@ def attack(
     from entropy3d.errors import IllegalPlanError
     from entropy3d.game.tableview import TableView
     from entropy3d.outputs import check_output_path
-    from entropy3d.rules.attack_chances import ALONG_THE_MOVE
-    from entropy3d.rules.attack_odds import melee_odds, shot_odds
-    from entropy3d.rules.attacks import DODGE, weapon_kind
-    from entropy3d.rules.combat import gun_range_in
-    from entropy3d.rules.odds import exact_odds
-    from entropy3d.rules.transition import Action, check
     from entropy3d.scene import load_scene
     from entropy3d.scene.build import build_table_geometry
+    from entropy3d.systems.entropy_city.attack_chances import ALONG_THE_MOVE
+    from entropy3d.systems.entropy_city.attack_odds import melee_odds, shot_odds
+    from entropy3d.systems.entropy_city.attacks import DODGE, weapon_kind
+    from entropy3d.systems.entropy_city.combat import gun_range_in
+    from entropy3d.systems.entropy_city.odds import exact_odds
+    from entropy3d.systems.entropy_city.transition import Action, check
     from entropy3d.systems.words import Names
 
     if png is not None:
@@ -108,7 +108,7 @@ def _draw(png: Path, table, geometry, state, view, attacker: str, target: str, w
     from entropy3d.activation.attack_picture import AttackScene, draw_attack
     from entropy3d.game.tableview import sight_poses
     from entropy3d.outputs import write_atomic
-    from entropy3d.rules.combat import gun_range_in, weapon_reach_in
+    from entropy3d.systems.entropy_city.combat import gun_range_in, weapon_reach_in
 
     ruleset = table.ruleset
 

@@ -23,7 +23,7 @@ def _yes(flag: bool) -> str:
 
 def can_shoot(result, ruleset) -> bool:
     """The rules' answer to what the LOS engine measured (EC-COVER-1, :func:`shot_in_sight`)."""
-    from entropy3d.rules.combat import shot_in_sight
+    from entropy3d.systems.entropy_city.combat import shot_in_sight
 
     return shot_in_sight(result.true_los.visible_fraction, result.true_los.bike_seen, ruleset)
 
@@ -157,7 +157,7 @@ def write_picture(world, result, output: Path, backend: str | None) -> bool:
 def off_table_at_start(table) -> dict[str, str]:
     """The models not on the table as the scene's game starts, each with why: the Law waiting to
     ride in (EC-LAW), an ambusher until it is revealed (EC-TRAIT-AMBUSH)."""
-    from entropy3d.rules.ambush import lying_in_wait
+    from entropy3d.systems.entropy_city.ambush import lying_in_wait
 
     return {m.id: ("in ambush until revealed, EC-TRAIT-AMBUSH" if lying_in_wait(m) else
                    "the Law, riding in later, EC-LAW" if m.law else m.status)

@@ -33,9 +33,9 @@ def odds(
     """Exact probabilities of one test, in percent: success (crits included), crit, fail and bust.
     With --against-stress, of an opposed test (EC-DICE-2, EC-DICE-5): the attacker must make its TN
     and beat the defender, both pushing their luck as the game rolls them."""
-    from entropy3d.rules.dice import POLICY_NAMES, DiceRules, policy_named
-    from entropy3d.rules.odds import exact_odds
     from entropy3d.scene import load_ruleset
+    from entropy3d.systems.entropy_city.dice import POLICY_NAMES, DiceRules, policy_named
+    from entropy3d.systems.entropy_city.odds import exact_odds
 
     if tn is None and target is None:
         raise fail("error: give the target number: `entropy3d odds 14` or `entropy3d odds --tn 14`", 2)
@@ -63,9 +63,9 @@ def _opposed_odds(tn, stress, max_stress, policy, against_stress, against_tn, ki
                   exact) -> None:
     from fractions import Fraction
 
-    from entropy3d.rules.dice import Outcome, policy_named
-    from entropy3d.rules.odds import Side, exact_opposed
-    from entropy3d.rules.opposed import decide
+    from entropy3d.systems.entropy_city.dice import Outcome, policy_named
+    from entropy3d.systems.entropy_city.odds import Side, exact_opposed
+    from entropy3d.systems.entropy_city.opposed import decide
 
     kinds = tuple(ruleset.data("dice.ties_to"))
     if kind not in kinds:
@@ -106,9 +106,9 @@ def plan(
     import dataclasses
 
     import_for_command(*SCENE_GEOMETRY_MODULES, "entropy3d.scene.probe")
-    from entropy3d.rules.transition import Action, check
     from entropy3d.scene import load_scene
     from entropy3d.scene.build import build_table_geometry
+    from entropy3d.systems.entropy_city.transition import Action, check
 
     table = load_scene(scene)
     try:

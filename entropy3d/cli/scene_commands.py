@@ -53,7 +53,7 @@ def _validate_one(path: Path) -> tuple[str, list[str]]:
     read = read_yaml_with_lines(path)
     kind = rules_kind(read[0])
     if kind == "game":
-        from entropy3d.rules.ruleset import Ruleset
+        from entropy3d.systems.entropy_city.ruleset import Ruleset
 
         ruleset = build_from_file(path, Ruleset.from_mapping, read)
         return f"rules data, {len(ruleset.bike_types)} bike types, {len(ruleset.terrain)} terrain types", []

@@ -34,6 +34,7 @@ from pathlib import Path
 import numpy as np
 import trimesh
 
+from entropy3d.core.scenery import ScenerySpot
 from entropy3d.errors import MeshError
 from entropy3d.export import hex_rgb
 from entropy3d.export.motion import Motion, Track, replay_motion
@@ -49,11 +50,10 @@ from entropy3d.game.replay import Replay
 from entropy3d.geometry import Pose
 from entropy3d.look.paint import TablePaint, layer_of, paint_table
 from entropy3d.outputs import write_atomic
-from entropy3d.rules.scenery import ScenerySpot
-from entropy3d.rules.state import State
 from entropy3d.scene.build import TableGeometry
 from entropy3d.scene.miniature import miniature_colour_parts, miniature_shape
 from entropy3d.scene.table import Table
+from entropy3d.systems.entropy_city.state import State
 from entropy3d.units import INCHES_PER_UNIT
 
 #: glTF metres per table inch: the physical table (see the module's DECISION)

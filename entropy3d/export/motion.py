@@ -15,10 +15,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from entropy3d.core.scenery import ScenerySpot
 from entropy3d.game.replay import Replay
 from entropy3d.geometry import Pose
-from entropy3d.rules.scenery import ScenerySpot
-from entropy3d.rules.state import ModelState, State
+from entropy3d.systems.entropy_city.state import ModelState, State
 
 #: seconds from a trajectory's last sample to the pose the rules put the bike in
 SETTLE_S = 0.2

@@ -26,10 +26,10 @@ from shapely.geometry import MultiPolygon, Polygon
 
 from entropy3d.export import hex_rgb
 from entropy3d.look.levels import Level, level_of, table_levels
-from entropy3d.rules.missions import LOVERS_POINT
 from entropy3d.scene.build import RIDDEN_KINDS, TableGeometry
 from entropy3d.scene.footprints import piece_footprints
 from entropy3d.scene.table import Table
+from entropy3d.systems.entropy_city.missions import LOVERS_POINT
 
 #: how far the fills of small pieces (cars, benches, barrels) are mixed towards white: a printed plan is paper
 PAPER_MIX = 0.85

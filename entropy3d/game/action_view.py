@@ -9,11 +9,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from entropy3d.rules.planner import PlannedMove
-from entropy3d.rules.ruleset import Ruleset
-from entropy3d.rules.state import ModelState, State
-from entropy3d.rules.transition import Action, check
 from entropy3d.scene.probe import SceneProbe
+from entropy3d.systems.entropy_city.planner import PlannedMove
+from entropy3d.systems.entropy_city.ruleset import Ruleset
+from entropy3d.systems.entropy_city.state import ModelState, State
+from entropy3d.systems.entropy_city.transition import Action, check
 
 
 @dataclass(frozen=True, eq=False)

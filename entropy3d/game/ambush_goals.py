@@ -1,4 +1,4 @@
-"""What an automatic player's ambusher rides for (EC-TRAIT-AMBUSH, :mod:`entropy3d.rules.ambush`).
+"""What an automatic player's ambusher rides for (EC-TRAIT-AMBUSH, :mod:`entropy3d.systems.entropy_city.ambush`).
 
 A failed test against its ambush leaves a rider surprised by the ambusher until the activation the
 ambush took at once is over (+3 stress and dodge only against its attacks, EC-MEL-2): that rider,
@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from entropy3d.rules.ambush import surprises
-from entropy3d.rules.state import ModelState, State
+from entropy3d.systems.entropy_city.ambush import surprises
+from entropy3d.systems.entropy_city.state import ModelState, State
 
 
 def ambush_quarry(state: State, model: ModelState, rivals: Sequence[ModelState]) -> list[ModelState]:

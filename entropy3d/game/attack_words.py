@@ -13,8 +13,8 @@ import dataclasses
 from typing import Sequence
 
 from entropy3d.game.players import AttackOption
-from entropy3d.rules.attacks import weapon_and_shots
-from entropy3d.rules.kick import KICK, parse_kick
+from entropy3d.systems.entropy_city.attacks import weapon_and_shots
+from entropy3d.systems.entropy_city.kick import KICK, parse_kick
 
 
 def attack_parts(attack: str) -> tuple[str, str]:
@@ -26,7 +26,7 @@ def attack_parts(attack: str) -> tuple[str, str]:
 def option_named(options: Sequence[AttackOption], said: str) -> AttackOption | None:
     """The option of ``options`` that ``said`` names, with its kick's choices or its gun's shots
     (``x2``), or None when no option is that attack. IllegalPlanError for a kick's words the rules
-    do not read (:func:`~entropy3d.rules.kick.parse_kick`), ValueError for a bad ``xN``."""
+    do not read (:func:`~entropy3d.systems.entropy_city.kick.parse_kick`), ValueError for a bad ``xN``."""
     target, weapon = attack_parts(said)
     if weapon.split() and weapon.split()[0].lower() == KICK:  # "kick [own] [push N] [pivot D]"
         kick = parse_kick(weapon.split())

@@ -15,8 +15,8 @@ from typing import Sequence
 from entropy3d.errors import IllegalPlanError
 from entropy3d.game.action_view import ActionView
 from entropy3d.game.walkers import walk_plans
-from entropy3d.rules.planner import PlannedMove
-from entropy3d.rules.speeds import distance_band
+from entropy3d.systems.entropy_city.planner import PlannedMove
+from entropy3d.systems.entropy_city.speeds import distance_band
 
 
 def candidate_speeds(view: ActionView) -> list[int]:

@@ -6,7 +6,7 @@ nearest along open ground, counting the friends already in it) and ends its move
 still moving ("harder if you're not allowed to park"). Hoon Hour (EC-MISSION-HOON): a rider rides
 the circuit, for its next checkpoint along open ground, most of all through it. The Law (EC-LAW):
 a police rider rides at the riders the rules data's aggression reading sends it after
-(:func:`~entropy3d.rules.law.law_targets`). Points only: nothing here decides a rule. Inches.
+(:func:`~entropy3d.systems.entropy_city.law.law_targets`). Points only: nothing here decides a rule. Inches.
 """
 
 from __future__ import annotations
@@ -14,12 +14,12 @@ from __future__ import annotations
 import numpy as np
 
 from entropy3d.game.routes import RouteMap
-from entropy3d.rules.corners import holds
-from entropy3d.rules.planner import PlannedMove
-from entropy3d.rules.race import next_checkpoint
-from entropy3d.rules.ruleset import Ruleset
-from entropy3d.rules.state import ModelState, State
-from entropy3d.rules.table_marks import Zone
+from entropy3d.systems.entropy_city.corners import holds
+from entropy3d.systems.entropy_city.planner import PlannedMove
+from entropy3d.systems.entropy_city.race import next_checkpoint
+from entropy3d.systems.entropy_city.ruleset import Ruleset
+from entropy3d.systems.entropy_city.state import ModelState, State
+from entropy3d.systems.entropy_city.table_marks import Zone
 
 #: Corners: points for each inch a move takes a rider nearer its zone, and for ending it in the zone
 ZONE_PULL = 3.0

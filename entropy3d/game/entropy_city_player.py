@@ -22,18 +22,18 @@ from entropy3d.errors import IllegalPlanError
 from entropy3d.game.action_view import ActionView
 from entropy3d.game.players import AttackOption, Player
 from entropy3d.geometry import Pose, poses_along
-from entropy3d.rules.attack_chances import ALONG
-from entropy3d.rules.attack_odds import melee_odds, shot_odds
-from entropy3d.rules.attacks import ATTACK_BACK, DODGE, melee_setup, weapon_kind
-from entropy3d.rules.bike_advantages import TAUNT
-from entropy3d.rules.charisma import INSPIRE, auto_shares
-from entropy3d.rules.choice_traits import ATTACK_WORD, auto_declared, auto_free_move, obliged_defence
-from entropy3d.rules.items import PASS, pass_test
-from entropy3d.rules.kick import KICK
-from entropy3d.rules.state import State
-from entropy3d.rules.stopped_guns import may_remain
-from entropy3d.rules.transition import MOVE, Action
 from entropy3d.systems.base import SystemView
+from entropy3d.systems.entropy_city.attack_chances import ALONG
+from entropy3d.systems.entropy_city.attack_odds import melee_odds, shot_odds
+from entropy3d.systems.entropy_city.attacks import ATTACK_BACK, DODGE, melee_setup, weapon_kind
+from entropy3d.systems.entropy_city.bike_advantages import TAUNT
+from entropy3d.systems.entropy_city.charisma import INSPIRE, auto_shares
+from entropy3d.systems.entropy_city.choice_traits import ATTACK_WORD, auto_declared, auto_free_move, obliged_defence
+from entropy3d.systems.entropy_city.items import PASS, pass_test
+from entropy3d.systems.entropy_city.kick import KICK
+from entropy3d.systems.entropy_city.state import State
+from entropy3d.systems.entropy_city.stopped_guns import may_remain
+from entropy3d.systems.entropy_city.transition import MOVE, Action
 
 #: attacks are only looked for at rivals this close (inches): past every weapon's reach and beyond
 #: what the automatic players would shoot at (the rules check each attack exactly)
@@ -42,7 +42,7 @@ MAX_ATTACK_IN = 40.0
 
 class EntropyCityPlayer:
     """The player of ``gang``: ``chooser`` chooses its plans and attacks; ``engine`` is the game's
-    (:class:`~entropy3d.rules.engine.EntropyCityEngine`); ``pushes``: how each gang's player pushes
+    (:class:`~entropy3d.systems.entropy_city.engine.EntropyCityEngine`); ``pushes``: how each gang's player pushes
     its luck (gang -> policy name), for a target's side of an attack; ``defenders``: each gang's
     chooser, asked how a target of its gang answers a melee attack when the rules leave it the
     choice (``choose_defence``: a person playing in the viewer; the others dodge unless a trait
@@ -114,7 +114,7 @@ class EntropyCityPlayer:
     def _inspire(self, view: ActionView) -> Action | None:
         """Charismatic Energy (EC-TRAIT) in lieu of the attack: the shares its chooser gives
         (``inspire_shares``: None leaves it to the automatic default,
-        :func:`~entropy3d.rules.charisma.auto_shares`), when the rider has the trait."""
+        :func:`~entropy3d.systems.entropy_city.charisma.auto_shares`), when the rider has the trait."""
         model, table = view.model, view.probe
         if not model.trait(INSPIRE)[0]:
             return None
@@ -138,7 +138,7 @@ class EntropyCityPlayer:
     def _declared(self, action: Action, view: ActionView, what: str) -> Action:
         """``action`` with the traits its chooser uses in it (``what``: the action's number, or
         ``attack``; EC-TRAIT Strategist, All Part of the Plan): a chooser's own ``traits_to_use``,
-        else the automatic default (:func:`~entropy3d.rules.choice_traits.auto_declared`)."""
+        else the automatic default (:func:`~entropy3d.systems.entropy_city.choice_traits.auto_declared`)."""
         ask = getattr(self.chooser, "traits_to_use", None)
         used = tuple(ask(view, what)) if ask is not None else auto_declared(view.model, what)
         return dataclasses.replace(action, traits_used=used) if used else action

@@ -1,7 +1,7 @@
 """Riding off the table when the mission pays for it (issue 45): Lovers Point Brawl's escapes.
 
 Lovers Point Brawl: "You gain one point for every enemy taken out, two points for every friendly
-model that escapes" (a model escapes by riding off an open table edge, :mod:`entropy3d.rules.missions`).
+model that escapes" (a model escapes by riding off an open table edge, :mod:`entropy3d.systems.entropy_city.missions`).
 A sweep of 50 games saw a rider escape in one: every rider hunted its rivals and the automatic
 player took 60 points off any move that left the table. Weighed as the mission scores them, an
 escape is worth two take-outs, and it is sure once made, where a fight may hand the enemy the
@@ -20,10 +20,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from entropy3d.rules.missions import scored_as
-from entropy3d.rules.planner import PlannedMove
-from entropy3d.rules.ruleset import Ruleset
-from entropy3d.rules.state import ModelState, State
+from entropy3d.systems.entropy_city.missions import scored_as
+from entropy3d.systems.entropy_city.planner import PlannedMove
+from entropy3d.systems.entropy_city.ruleset import Ruleset
+from entropy3d.systems.entropy_city.state import ModelState, State
 
 #: the bike type of the police line, which blocks the way out instead of taking it
 POLICE_BIKE = "police"

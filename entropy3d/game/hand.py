@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from typing import Sequence
 
 from entropy3d.errors import EntropyError, IllegalPlanError
-from entropy3d.rules.state import State
+from entropy3d.systems.entropy_city.state import State
 
 
 class GameLeft(EntropyError):
@@ -189,7 +189,7 @@ class HandChooser:
     def choose_defence(self, view, attacker_id: str, weapon: str) -> str:
         """How the person's rider answers a melee attack the rules let it answer either way
         (EC-MEL-DEF): ``a`` (attack back) or ``d`` / Enter (dodge); asked again otherwise."""
-        from entropy3d.rules.attacks import ATTACK_BACK, DODGE
+        from entropy3d.systems.entropy_city.attacks import ATTACK_BACK, DODGE
 
         refusal = ""
         while True:

@@ -24,8 +24,8 @@ from typing import Sequence
 
 import numpy as np
 
-from entropy3d.rules.npc import NPC_MISSIONS
-from entropy3d.rules.state import ModelState, State
+from entropy3d.systems.entropy_city.npc import NPC_MISSIONS
+from entropy3d.systems.entropy_city.state import ModelState, State
 
 #: inches from a holder within which a rival threatens it: a speed 2 ride and a strike (12"), or a
 #: pistol's or shotgun's shot

@@ -25,10 +25,10 @@ import numpy as np
 from entropy3d.game.holder_goals import holds
 from entropy3d.game.npc_goals import stops_by_the_jail
 from entropy3d.los.rays import point_segment_distances
-from entropy3d.rules.npc import JAILBREAK
-from entropy3d.rules.planner import PlannedMove
-from entropy3d.rules.ruleset import Ruleset
-from entropy3d.rules.state import Item, ModelState, State
+from entropy3d.systems.entropy_city.npc import JAILBREAK
+from entropy3d.systems.entropy_city.planner import PlannedMove
+from entropy3d.systems.entropy_city.ruleset import Ruleset
+from entropy3d.systems.entropy_city.state import Item, ModelState, State
 
 #: points off a Jailbreak holder's move that ends off every road: more than a clear ride's pull
 #: into the park gains over a slower one up the avenue (4 points an inch, 6-10 inches)

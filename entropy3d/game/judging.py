@@ -10,7 +10,7 @@ cards' damage and Move, unless their rules data says they only advise) applied b
 engine its own way (Entropy City's ``apply_ruling``). ``entropy3d activate`` prints the rulings
 under the ride; a game keeps them on the action's record
 (:attr:`~entropy3d.game.records.ActionRecord.rulings`) for the replay and the video. Nothing here
-decides a rule: the two rulebooks do (:mod:`entropy3d.systems`, :mod:`entropy3d.rules`).
+decides a rule: the two rulebooks do (:mod:`entropy3d.systems`, :mod:`entropy3d.systems.entropy_city`).
 """
 
 from __future__ import annotations
@@ -20,9 +20,9 @@ from typing import Any, Sequence
 
 import numpy as np
 
+from entropy3d.core.event import Event
+from entropy3d.core.facts import Facts
 from entropy3d.game.step import Step
-from entropy3d.rules.event import Event
-from entropy3d.rules.facts import Facts
 
 
 def _told_landing(event: Event, when: str) -> bool:

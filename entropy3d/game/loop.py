@@ -1,6 +1,6 @@
 """The one game loop, for every rulebook: turns, activations, actions and the mission's end.
 
-A rulebook's *engine* (:class:`~entropy3d.rules.engine.EntropyCityEngine`,
+A rulebook's *engine* (:class:`~entropy3d.systems.entropy_city.engine.EntropyCityEngine`,
 :class:`~entropy3d.systems.gang_battle.engine.GangEngine`, ...) says how a turn goes
 (``start_turn``: who goes first; ``action_phase``; ``activation_order``; ``end_turn``), what is
 legal (``check``), what happens (``resolve``) and when the game is over (``game_over``,
@@ -10,7 +10,7 @@ action goes the one path, :func:`~entropy3d.game.step.take_action`: the engine c
 the table (:class:`~entropy3d.game.tableview.TableView`), a producer rides a move or the LOS
 engine shows a shot's target, and the engine resolves it; a move the rules force afterwards is
 ridden the same way. Nothing here decides a rule: it sequences the engine's phases, keeps the
-:class:`~entropy3d.rules.state.State` and writes the records (replay file, film, share page).
+:class:`~entropy3d.systems.entropy_city.state.State` and writes the records (replay file, film, share page).
 
 Randomness: the injected dice ``rng`` and the players' own generators, so the same seed plays
 the same game.
@@ -27,9 +27,9 @@ from entropy3d.errors import IllegalPlanError
 from entropy3d.game.records import ActionRecord, ActivationRecord, AttackRecord, EndRecord, TurnRecord
 from entropy3d.game.step import Producer, Step, take, take_action
 from entropy3d.game.tableview import TableView
-from entropy3d.rules.state import State
-from entropy3d.rules.transition import ATTACK, Action
 from entropy3d.systems.base import SystemPlayer, SystemView
+from entropy3d.systems.entropy_city.state import State
+from entropy3d.systems.entropy_city.transition import ATTACK, Action
 
 Record = TurnRecord | ActivationRecord | EndRecord
 

@@ -9,8 +9,8 @@ open ground (:class:`~entropy3d.game.routes.RouteMap`), not as the crow flies: a
 block of flats stands between a package and the edge; only a gang's riders nearest the loose
 packages ride for them, the others hunt the rival holders or the rivals nearest their own.
 The player weighs these beside what every rider wants (rivals, walls, speed, stress); nothing
-here decides a rule: the rules engine's :func:`~entropy3d.rules.transition.check` and
-:mod:`entropy3d.rules.grab` do. Lengths in inches.
+here decides a rule: the rules engine's :func:`~entropy3d.systems.entropy_city.transition.check` and
+:mod:`entropy3d.systems.entropy_city.grab` do. Lengths in inches.
 """
 
 from __future__ import annotations
@@ -24,15 +24,15 @@ from entropy3d.game.escape_goals import EscapeRun, escape_pays
 from entropy3d.game.npc_goals import NpcRun, locked_npc, stops_by_the_jail
 from entropy3d.game.rescue_goals import RescueRun, npc_run
 from entropy3d.game.routes import RouteMap
-from entropy3d.rules.grab import held_long_enough
-from entropy3d.rules.items import item_met, pass_test
-from entropy3d.rules.law import law_targets
-from entropy3d.rules.npc import NPC_MISSIONS
-from entropy3d.rules.odds import exact_odds
-from entropy3d.rules.planner import PlannedMove
-from entropy3d.rules.ruleset import Ruleset
-from entropy3d.rules.state import Item, ModelState, State
-from entropy3d.rules.table_marks import Zone
+from entropy3d.systems.entropy_city.grab import held_long_enough
+from entropy3d.systems.entropy_city.items import item_met, pass_test
+from entropy3d.systems.entropy_city.law import law_targets
+from entropy3d.systems.entropy_city.npc import NPC_MISSIONS
+from entropy3d.systems.entropy_city.odds import exact_odds
+from entropy3d.systems.entropy_city.planner import PlannedMove
+from entropy3d.systems.entropy_city.ruleset import Ruleset
+from entropy3d.systems.entropy_city.state import Item, ModelState, State
+from entropy3d.systems.entropy_city.table_marks import Zone
 
 #: Package Run (EC-MISSION-PACKAGE): points a carrier gets for each inch a move takes it nearer
 #: the edge it rides for (more than the 0.8 an inch a rider gets for closing on a rival), and for

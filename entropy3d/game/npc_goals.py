@@ -6,7 +6,7 @@ Stop actions that end within reach of one (the rules then roll the NPC's test); 
 the nearest road exit and off the table through it. Rescue & Survive: a rider holding nothing rides
 for an NPC standing on the table (a pickup, as for a package); a holder rides for the NPC's
 destination. The ways are measured along open ground (:class:`~entropy3d.game.routes.RouteMap`).
-Nothing here decides a rule: :mod:`entropy3d.rules.npc_actions` does. Lengths in inches.
+Nothing here decides a rule: :mod:`entropy3d.systems.entropy_city.npc_actions` does. Lengths in inches.
 """
 
 from __future__ import annotations
@@ -17,13 +17,13 @@ from typing import Sequence
 
 import numpy as np
 
-from entropy3d.rules.items import disc_reach_in
-from entropy3d.rules.npc import JAILBREAK, through_road_exit
-from entropy3d.rules.npc_actions import STOP
-from entropy3d.rules.planner import PlannedMove
-from entropy3d.rules.ruleset import Ruleset
-from entropy3d.rules.speeds import distance_band
-from entropy3d.rules.state import Item, ModelState, State
+from entropy3d.systems.entropy_city.items import disc_reach_in
+from entropy3d.systems.entropy_city.npc import JAILBREAK, through_road_exit
+from entropy3d.systems.entropy_city.npc_actions import STOP
+from entropy3d.systems.entropy_city.planner import PlannedMove
+from entropy3d.systems.entropy_city.ruleset import Ruleset
+from entropy3d.systems.entropy_city.speeds import distance_band
+from entropy3d.systems.entropy_city.state import Item, ModelState, State
 
 #: inches inside the table edge of the point a holder rides for at a road exit's middle
 MOUTH_IN = 0.5

@@ -6,7 +6,7 @@ attacks or None. :class:`AutoPlayer` makes sensible, varied, cinematic choices f
 rides at rivals, takes ramps at speed, smashes through scenery, attacks in reach, avoids walls
 and table edges, and sometimes takes a risk; its randomness is an injected, seeded
 ``numpy.random.Generator``. Every plan it considers is checked by the rules engine
-(:func:`~entropy3d.rules.transition.check`); it never decides legality itself. What a mission
+(:func:`~entropy3d.systems.entropy_city.transition.check`); it never decides legality itself. What a mission
 asks of a rider (a package to carry or grab, a VIP to hunt) is :mod:`entropy3d.game.mission_goals`.
 """
 
@@ -31,21 +31,21 @@ from entropy3d.game.rescue_goals import drops_off_table, holder_plans, rescue_ri
 from entropy3d.game.vip_goals import wasted_takedown
 from entropy3d.game.walkers import walk_score
 from entropy3d.geometry import BaseShape, Pose
-from entropy3d.rules.attack_odds import AttackOdds, melee_odds, shot_odds
-from entropy3d.rules.attacks import DODGE
-from entropy3d.rules.combat import MeleeCheck, check_melee, gun_range_in
-from entropy3d.rules.dice import NPC_PUSH, Policy, policy_named
-from entropy3d.rules.events import destructible_eligible
-from entropy3d.rules.items import PASS
-from entropy3d.rules.kick import KickPlan
-from entropy3d.rules.odds import exact_odds
-from entropy3d.rules.planner import PlannedMove
-from entropy3d.rules.riding import full_distance_in
-from entropy3d.rules.ruleset import Ruleset
-from entropy3d.rules.speeds import distance_band
-from entropy3d.rules.state import ModelState
-from entropy3d.rules.transition import Action
-from entropy3d.rules.wrecks import wreck_base
+from entropy3d.systems.entropy_city.attack_odds import AttackOdds, melee_odds, shot_odds
+from entropy3d.systems.entropy_city.attacks import DODGE
+from entropy3d.systems.entropy_city.combat import MeleeCheck, check_melee, gun_range_in
+from entropy3d.systems.entropy_city.dice import NPC_PUSH, Policy, policy_named
+from entropy3d.systems.entropy_city.events import destructible_eligible
+from entropy3d.systems.entropy_city.items import PASS
+from entropy3d.systems.entropy_city.kick import KickPlan
+from entropy3d.systems.entropy_city.odds import exact_odds
+from entropy3d.systems.entropy_city.planner import PlannedMove
+from entropy3d.systems.entropy_city.riding import full_distance_in
+from entropy3d.systems.entropy_city.ruleset import Ruleset
+from entropy3d.systems.entropy_city.speeds import distance_band
+from entropy3d.systems.entropy_city.state import ModelState
+from entropy3d.systems.entropy_city.transition import Action
+from entropy3d.systems.entropy_city.wrecks import wreck_base
 
 #: the push policies an automatic player weighs each attack with beside its own: never pushing
 #: (never busting on a push) and pushing only while the next die is unlikely to bust (EC-DICE-5)

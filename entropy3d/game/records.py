@@ -14,11 +14,12 @@ from typing import Mapping
 
 import numpy as np
 
+from entropy3d.core.event import Event
+from entropy3d.core.facts import Facts
 from entropy3d.geometry import Pose
-from entropy3d.rules.event import Event
-from entropy3d.rules.facts import Facts
-from entropy3d.rules.state import ModelState, State, pose_from_json, pose_to_json
-from entropy3d.rules.transition import SKIP, Action
+from entropy3d.systems.entropy_city.state import ModelState, State, pose_from_json, pose_to_json
+from entropy3d.systems.entropy_city.transition import SKIP, Action
+from entropy3d.systems.rolls import read_roll
 
 
 @dataclass(frozen=True, eq=False)
@@ -67,7 +68,8 @@ class AttackRecord:
             return pose_from_json(data[key]) if data.get(key) is not None else None
 
         return cls(data["kind"], data["attacker"], data["target"],
-                   tuple(Event.from_json(e) for e in data.get("events", ())), pose("from_pose"), pose("target_pose"),
+                   tuple(Event.from_json(e, read_roll) for e in data.get("events", ())), pose("from_pose"),
+                   pose("target_pose"),
                    None if data.get("visible") is None else float(data["visible"]))
 
 
@@ -145,12 +147,12 @@ class ActionRecord:
         return cls(index=int(data["index"]), action=Action.from_json(data["action"]),
                    planned_path=np.asarray(data["planned_path"], float).reshape(-1, 2),
                    facts=None if data["facts"] is None else Facts.from_json(data["facts"]),
-                   events=tuple(Event.from_json(e) for e in data["events"]),
+                   events=tuple(Event.from_json(e, read_roll) for e in data["events"]),
                    attack=None if data["attack"] is None else AttackRecord.from_json(data["attack"]),
                    stress_before=int(data["stress_before"]), stress_after=int(data["stress_after"]),
                    ridden=bool(data["ridden"]),
                    model_after=None if data.get("model_after") is None else ModelState.from_json(data["model_after"]),
-                   rulings=tuple(Event.from_json(e) for e in data.get("rulings", ())))
+                   rulings=tuple(Event.from_json(e, read_roll) for e in data.get("rulings", ())))
 
 
 @dataclass(frozen=True, eq=False)
@@ -204,7 +206,8 @@ class ActivationRecord:
 
     @classmethod
     def from_json(cls, data: Mapping) -> "ActivationRecord":
-        return cls(int(data["turn"]), data["model"], data["gang"], tuple(Event.from_json(e) for e in data["events"]),
+        return cls(int(data["turn"]), data["model"], data["gang"],
+                   tuple(Event.from_json(e, read_roll) for e in data["events"]),
                    tuple(ActionRecord.from_json(a) for a in data["actions"]),
                    State.from_json(data["state_before"]), State.from_json(data["state_after"]))
 

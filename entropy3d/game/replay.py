@@ -21,7 +21,7 @@ from typing import Any, Iterable, Mapping
 from entropy3d.errors import ReplayError
 from entropy3d.game.records import ActivationRecord, EndRecord, TurnRecord, action_events
 from entropy3d.outputs import AtomicFile
-from entropy3d.rules.state import State
+from entropy3d.systems.entropy_city.state import State
 
 FORMAT = "entropy3d-replay"
 VERSION = 2

@@ -19,7 +19,7 @@ to rivals. So a Rescue & Survive holder:
 - takes no ride off the table that does not deliver (:func:`drops_off_table`): the look-ahead
   finds such a ride clear, and the contact is lost with it.
 
-Nothing here decides a rule (:mod:`entropy3d.rules.npc_actions` does); the weights are the
+Nothing here decides a rule (:mod:`entropy3d.systems.entropy_city.npc_actions` does); the weights are the
 automatic players' taste, not rules data. Lengths in inches.
 """
 
@@ -34,14 +34,14 @@ import numpy as np
 from entropy3d.game.holder_goals import holds
 from entropy3d.game.npc_goals import NpcRun
 from entropy3d.geometry import Pose
-from entropy3d.rules.combat import gun_range_in, shot_in_sight
-from entropy3d.rules.dice import remount_tn
-from entropy3d.rules.npc import RESCUE
-from entropy3d.rules.odds import exact_odds
-from entropy3d.rules.planner import PlannedMove
-from entropy3d.rules.ruleset import Ruleset
-from entropy3d.rules.speeds import distance_band
-from entropy3d.rules.state import Item, ModelState, State
+from entropy3d.systems.entropy_city.combat import gun_range_in, shot_in_sight
+from entropy3d.systems.entropy_city.dice import remount_tn
+from entropy3d.systems.entropy_city.npc import RESCUE
+from entropy3d.systems.entropy_city.odds import exact_odds
+from entropy3d.systems.entropy_city.planner import PlannedMove
+from entropy3d.systems.entropy_city.ruleset import Ruleset
+from entropy3d.systems.entropy_city.speeds import distance_band
+from entropy3d.systems.entropy_city.state import Item, ModelState, State
 
 #: inches ahead of a holder's pose its way to the destination is measured from
 #: (:meth:`RescueRun.lead_progress`): about a speed 1 tight turn's reach, so a U-turn towards a
@@ -100,7 +100,7 @@ def gun_exposure(state: State, bike: ModelState, end: Pose, probe, ruleset: Rule
     """Points off ``bike`` ending at ``end``: :data:`GUN_EXPOSED` for each rival in play with a
     gun and a shot left, within its gun's range (and :data:`SHOOTER_RIDE_IN` for one riding),
     that sees it there well enough to shoot from where the rival is now (the table's line of
-    sight, :func:`~entropy3d.rules.combat.shot_in_sight`, EC-COVER-1). 0 on a table without
+    sight, :func:`~entropy3d.systems.entropy_city.combat.shot_in_sight`, EC-COVER-1). 0 on a table without
     line of sight. ``cache``: sights found this action, by rounded end and rival."""
     if not hasattr(probe, "sight"):
         return 0.0
@@ -125,7 +125,7 @@ def gun_exposure(state: State, bike: ModelState, end: Pose, probe, ruleset: Rule
 def out_odds(tn: int, stress: int, bike: ModelState, ruleset: Ruleset, policy, cache: dict) -> float:
     """The chance that a test at ``tn`` with ``stress`` takes ``bike`` out of the game (EC-DICE-4):
     it busts, and then has no wound left or fails its remount (TN 17 less the wounds left, rolled
-    at the same stress, :func:`~entropy3d.rules.dice.remount_tn`), pushing per ``policy``.
+    at the same stress, :func:`~entropy3d.systems.entropy_city.dice.remount_tn`), pushing per ``policy``.
     ``cache``: odds found so far, by test."""
     key = ("out", tn, stress, bike.max_stress, bike.wounds)
     if key not in cache:

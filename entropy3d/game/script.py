@@ -14,7 +14,7 @@
       - {turn: 3, model: k2, attack: h1 with pistol}   # the shot of a skipped activation after a reload
       - {turn: 3, model: h1, plans: ["s2: straight 8"], attack: k1 with chain, use: {strategist: [attack]}}
 
-Plans use the rules engine's notation (:mod:`entropy3d.rules.plan`). A plan the rules refuse
+Plans use the rules engine's notation (:mod:`entropy3d.systems.entropy_city.plan`). A plan the rules refuse
 is an error naming the script, the entry and the clause, never a silent substitute.
 """
 
@@ -25,19 +25,19 @@ from typing import Literal, Optional, Sequence, Union
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
+from entropy3d.core.keypaths import did_you_mean
 from entropy3d.errors import IllegalPlanError, PlanError, ScriptError
 from entropy3d.game.action_view import ActionView
 from entropy3d.game.attack_words import attack_parts, option_named
 from entropy3d.game.players import AttackOption, AutoPlayer
-from entropy3d.rules.attacks import weapon_and_shots, weapon_kind
-from entropy3d.rules.bike_advantages import TAUNT
-from entropy3d.rules.choice_traits import DECLARED, auto_declared, auto_free_move
-from entropy3d.rules.dice import Policy, policy_named
-from entropy3d.rules.items import PASS
-from entropy3d.rules.keypaths import did_you_mean
-from entropy3d.rules.kick import KICK, kick_limits, parse_kick
-from entropy3d.rules.plan import parse_plan
 from entropy3d.scene.yamlsource import line_of, read_yaml_with_lines
+from entropy3d.systems.entropy_city.attacks import weapon_and_shots, weapon_kind
+from entropy3d.systems.entropy_city.bike_advantages import TAUNT
+from entropy3d.systems.entropy_city.choice_traits import DECLARED, auto_declared, auto_free_move
+from entropy3d.systems.entropy_city.dice import Policy, policy_named
+from entropy3d.systems.entropy_city.items import PASS
+from entropy3d.systems.entropy_city.kick import KICK, kick_limits, parse_kick
+from entropy3d.systems.entropy_city.plan import parse_plan
 
 
 class ScriptedActivation(BaseModel):

@@ -2,7 +2,7 @@
 
 :func:`take` is what every caller runs for one action (the ``activate`` and ``act`` commands, the
 one game loop for automatic and scripted players, the viewer), whichever rulebook's engine decides it
-(:class:`~entropy3d.rules.engine.EntropyCityEngine`, the gang battle's, 10acity's, the chase's):
+(:class:`~entropy3d.systems.entropy_city.engine.EntropyCityEngine`, the gang battle's, 10acity's, the chase's):
 the engine checks the action against the table, the table gives the facts the engine reads (a
 producer's ride of a move; the LOS engine's sighting of a shot's target for an engine that
 ``reads_sight``; the table's reading of a ride for one that ``reads_rides``), and the engine
@@ -19,15 +19,15 @@ from typing import Any, Protocol, Sequence
 
 import numpy as np
 
+from entropy3d.core.event import Event
+from entropy3d.core.facts import Facts
 from entropy3d.errors import IllegalPlanError
 from entropy3d.geometry import poses_along
-from entropy3d.rules.attack_chances import ALONG
-from entropy3d.rules.attacks import CHICKEN
-from entropy3d.rules.event import Event
-from entropy3d.rules.facts import Facts
-from entropy3d.rules.plan import SPENDS_THE_ACTIVATION
-from entropy3d.rules.state import State
-from entropy3d.rules.transition import ATTACK, MOVE, Action
+from entropy3d.systems.entropy_city.attack_chances import ALONG
+from entropy3d.systems.entropy_city.attacks import CHICKEN
+from entropy3d.systems.entropy_city.plan import SPENDS_THE_ACTIVATION
+from entropy3d.systems.entropy_city.state import State
+from entropy3d.systems.entropy_city.transition import ATTACK, MOVE, Action
 from entropy3d.table_answers import with_table_answers, wreck_answers
 
 
@@ -134,7 +134,7 @@ def take_action(engine: Engine, state: State, action: Action, rng: np.random.Gen
 def activation(engine: Engine, state: State, model_id: str, plans: Sequence[str], rng: np.random.Generator,
                producer: Producer, table=None, push: str = "sit-at-tn") -> list[Step]:
     """One Entropy City rider's activation (``engine``: an
-    :class:`~entropy3d.rules.engine.EntropyCityEngine`): it starts, then ``plans`` are taken in
+    :class:`~entropy3d.systems.entropy_city.engine.EntropyCityEngine`): it starts, then ``plans`` are taken in
     order while it has actions (an action it must skip is skipped first), then it ends. Raises
     IllegalPlanError for a refused plan (its ``action``: which plan), for more plans than an
     activation has actions (EC-TURN-3), and for a plan given after one that spent the activation

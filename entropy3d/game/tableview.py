@@ -1,17 +1,17 @@
-"""The table as the rules' :func:`~entropy3d.rules.transition.check` asks it during a game: the
+"""The table as the rules' :func:`~entropy3d.systems.entropy_city.transition.check` asks it during a game: the
 footprints of :class:`~entropy3d.scene.probe.SceneProbe` (curbs, buildings, edges) and line of
 sight from the LOS engine (:class:`~entropy3d.los.world.LosWorld`) for shots. It reports what
-the table shows; the rules decide (EC-COVER-1 lives in :mod:`entropy3d.rules.attacks`).
+the table shows; the rules decide (EC-COVER-1 lives in :mod:`entropy3d.systems.entropy_city.attacks`).
 """
 
 from __future__ import annotations
 
 import math
 
+from entropy3d.core.facts import Sight
 from entropy3d.geometry import Pose
-from entropy3d.rules.facts import Sight
-from entropy3d.rules.state import State
 from entropy3d.scene.probe import SceneProbe
+from entropy3d.systems.entropy_city.state import State
 
 #: room (inches) the automatic players keep from walls when they look ahead: physics rides a box
 #: around the oval base, about this much wider at its corners

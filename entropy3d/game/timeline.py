@@ -15,8 +15,8 @@ import numpy as np
 from entropy3d.game.records import action_events
 from entropy3d.game.replay import Replay
 from entropy3d.geometry import Pose, arc_points, pose_at
-from entropy3d.rules.planner import template_radius
-from entropy3d.rules.state import State
+from entropy3d.systems.entropy_city.planner import template_radius
+from entropy3d.systems.entropy_city.state import State
 
 #: the actions a timeline passes over: an activation's start and end (bookkeeping) and an action
 #: the model had to pass (remounting after a bust, a stopped activation)

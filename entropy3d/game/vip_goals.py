@@ -2,7 +2,7 @@
 
 "Your mission is to have your VIP take out the other either by attacking them or FORCING them to
 bust. If a VIP is lost as a result not directly linked to the other the closest friendly
-character replaces them immediately" (EC-MISSION-VIP, :mod:`entropy3d.rules.vip`). A sweep of 50
+character replaces them immediately" (EC-MISSION-VIP, :mod:`entropy3d.systems.entropy_city.vip`). A sweep of 50
 automatic games saw a VIP taken out by the other VIP in 13 (26%); in the first 13 games of it,
 8 of the 10 without a take-down lost the Hades VIP (Brakes) to a Komodo rider that is not a VIP:
 a sniper's, a pistol's or a shotgun's headshot, a take-out that scores nothing and hands the part
@@ -10,17 +10,17 @@ to the nearest Hades rider. So a rider that is not its gang's VIP weighs an atta
 VIP as any other (softening it for its own VIP: a wound, stress) less :data:`VIP_WASTE` for each
 chance in one that the attack takes it out (:func:`wasted_takedown`).
 
-Nothing here decides a rule: the odds are the rules' own (:mod:`entropy3d.rules.attack_odds`),
+Nothing here decides a rule: the odds are the rules' own (:mod:`entropy3d.systems.entropy_city.attack_odds`),
 the weights the automatic players' taste, not rules data.
 """
 
 from __future__ import annotations
 
-from entropy3d.rules.attack_odds import AttackOdds
-from entropy3d.rules.attacks import melee_spec
-from entropy3d.rules.ruleset import Ruleset
-from entropy3d.rules.state import ModelState, State
-from entropy3d.rules.vip import VIP_TAKEDOWN
+from entropy3d.systems.entropy_city.attack_odds import AttackOdds
+from entropy3d.systems.entropy_city.attacks import melee_spec
+from entropy3d.systems.entropy_city.ruleset import Ruleset
+from entropy3d.systems.entropy_city.state import ModelState, State
+from entropy3d.systems.entropy_city.vip import VIP_TAKEDOWN
 
 #: points (in stress, the unit :meth:`~entropy3d.game.players.AutoPlayer.choose_attack` weighs harm
 #: in) a rider that is not its gang's VIP loses for each chance in one that its attack takes the

@@ -1,5 +1,5 @@
 """How the automatic players walk a model on foot: the walks worth considering and how much they
-like each. The rules engine checks every walk (:func:`~entropy3d.rules.walking.plan_walk`);
+like each. The rules engine checks every walk (:func:`~entropy3d.systems.entropy_city.walking.plan_walk`);
 nothing here decides a rule.
 
 A shooter looks for a spot from which the line of sight engine sees a rival well enough to
@@ -13,8 +13,8 @@ import math
 
 import numpy as np
 
-from entropy3d.rules.combat import gun_range_in
-from entropy3d.rules.planner import PlannedMove
+from entropy3d.systems.entropy_city.combat import gun_range_in
+from entropy3d.systems.entropy_city.planner import PlannedMove
 
 #: pivots (degrees, left positive) and whole inches a walk is tried with
 PIVOTS_DEG = (0, 45, -45, 90, -90, 135, -135, 180)

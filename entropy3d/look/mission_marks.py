@@ -27,11 +27,11 @@ from shapely.geometry.base import BaseGeometry
 
 from entropy3d.fonts import font
 from entropy3d.look.shapes import colour_rgb
-from entropy3d.rules.ruleset import Ruleset
-from entropy3d.rules.sentences import piece_name
 from entropy3d.scene.npc_set_up import road_exits
 from entropy3d.scene.schema import SceneSpec
 from entropy3d.scene.table import checkpoint_radius_in
+from entropy3d.systems.entropy_city.ruleset import Ruleset
+from entropy3d.systems.entropy_city.sentences import piece_name
 
 #: the tape a neutral mark is laid in: a blue no terrain, road marking, gang or hazard band uses
 MARK_COLOUR = "#2f9bff"

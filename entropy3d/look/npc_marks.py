@@ -12,10 +12,10 @@ from dataclasses import dataclass
 
 from entropy3d.game.records import action_events
 from entropy3d.look.mission_marks import MARK_COLOUR
-from entropy3d.rules.sentences import Names
-from entropy3d.rules.state import State
 from entropy3d.scene.build import TableGeometry
 from entropy3d.scene.schema import SceneSpec
+from entropy3d.systems.entropy_city.sentences import Names
+from entropy3d.systems.entropy_city.state import State
 
 #: the kinds of event that move an NPC: picked up, passed, freed, dropped (item); delivered or
 #: escaped (score)

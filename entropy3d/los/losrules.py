@@ -14,10 +14,10 @@ from typing import Annotated, Any, Mapping, Optional
 
 from pydantic import Field, ValidationError, model_validator
 
+from entropy3d.core.keypaths import validation_problems
+from entropy3d.core.specbase import Fraction, Strict
 from entropy3d.errors import RulesDataError
 from entropy3d.resources import rules_file
-from entropy3d.rules.keypaths import validation_problems
-from entropy3d.rules.specbase import Fraction, Strict
 from entropy3d.scene.rulesfile import build_from_file
 
 Levels = Annotated[float, Field(ge=0, description="levels; null: never")]

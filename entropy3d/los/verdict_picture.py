@@ -13,7 +13,7 @@ from PIL import Image, ImageDraw
 from entropy3d.fonts import covered_by, font
 from entropy3d.los.results import LosResult
 from entropy3d.los.world import LosWorld, Miniature, piece_footprint
-from entropy3d.rules.combat import shot_in_sight
+from entropy3d.systems.entropy_city.combat import shot_in_sight
 
 CLEAR = (40, 200, 80)
 BLOCKED = (225, 50, 40)

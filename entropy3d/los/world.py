@@ -59,11 +59,11 @@ from entropy3d.los.truelos import (
     true_verdicts_numbers,
     view_windows,
 )
-from entropy3d.rules.combat import shot_in_sight
 from entropy3d.scene.build import Piece, TableGeometry, build_table_geometry
 from entropy3d.scene.footprints import piece_footprints, plan_outline
 from entropy3d.scene.miniature import miniature_shape
 from entropy3d.scene.table import Table
+from entropy3d.systems.entropy_city.combat import shot_in_sight
 
 #: painted decals: seen, never in the way
 DECAL_KINDS = frozenset({"zone", "road"})

@@ -4,7 +4,7 @@
 game (:meth:`PhysicsWorld.place` puts the bikes and debris in before every ride); :func:`ride`
 rides one bike along an intended path through it and returns its :class:`RideRecord` in table
 inches; :class:`~entropy3d.physics.producer.PhysicsProducer` turns that record into the rules'
-:class:`~entropy3d.rules.facts.Facts` (it is one of the fact producers of the one path).
+:class:`~entropy3d.core.facts.Facts` (it is one of the fact producers of the one path).
 """
 
 from entropy3d.physics.record import Airborne, DebrisMove, RideRecord, Touch

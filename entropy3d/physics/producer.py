@@ -1,5 +1,5 @@
 """The physics fact producer: rides a checked action through a PyBullet world and reports what
-happened as rules :class:`~entropy3d.rules.facts.Facts`. It decides no rule.
+happened as rules :class:`~entropy3d.core.facts.Facts`. It decides no rule.
 
 The producer keeps one world of the static table for the game (:class:`~entropy3d.physics.world.PhysicsWorld`);
 before every ride it puts the other models in as obstacles and the destructibles where the game
@@ -16,17 +16,17 @@ import time
 
 import numpy as np
 
+from entropy3d.core.facts import Contact, Facts, Flight, SceneryHit
 from entropy3d.geometry import Pose, progress_lookup
 from entropy3d.physics.record import RideRecord
 from entropy3d.physics.ride import ride
 from entropy3d.physics.tumble import speed_before, thrown_rider, tumble
 from entropy3d.physics.world import BikeBody, PhysicsWorld, build_table_world
-from entropy3d.rules.facts import Contact, Facts, Flight, SceneryHit
-from entropy3d.rules.riding import full_distance_in
-from entropy3d.rules.state import State
-from entropy3d.rules.transition import Action
 from entropy3d.scene.miniature import miniature_shape
 from entropy3d.scene.probe import GROUND_STEP_IN, ground_profile, models_in_the_way, obstacle_kind, piece_side
+from entropy3d.systems.entropy_city.riding import full_distance_in
+from entropy3d.systems.entropy_city.state import State
+from entropy3d.systems.entropy_city.transition import Action
 
 
 class PhysicsProducer:

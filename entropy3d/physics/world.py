@@ -46,11 +46,11 @@ from typing import Mapping, Sequence
 import numpy as np
 import trimesh
 
+from entropy3d.core.scenery import ScenerySpot
 from entropy3d.geometry import BaseShape, Pose, matrix_product
 from entropy3d.physics.engine import pybullet
 from entropy3d.physics.hulls import convex_pieces
 from entropy3d.physics.mass import debris_mass_kg, mass_properties, principal_frame, quaternion_of
-from entropy3d.rules.scenery import ScenerySpot
 from entropy3d.scene.build import Piece, TableGeometry
 from entropy3d.scene.miniature import BASE_THICKNESS_IN
 from entropy3d.scene.table import Table

@@ -1,7 +1,7 @@
 """What the levels map marks besides the levels: where a jump off each kicker lands, and the drop
 edges a bike can ride off.
 
-A kicker's landing is the rules' (EC-JUMP-4, :func:`~entropy3d.rules.events.resolve_jump`): a
+A kicker's landing is the rules' (EC-JUMP-4, :func:`~entropy3d.systems.entropy_city.events.resolve_jump`): a
 bike that leaves it at a speed with air time lands the maximum distance of that speed for its bike
 type from take-off, straight on along the ramp (a bike in the air keeps its heading). The take-off
 is the kicker's top end, where both producers find the level falling away. So the map shows, for
@@ -96,7 +96,7 @@ def landing_spans(table, leads) -> list[LandingSpan]:
     """The rules' landings of every kicker among ``leads`` (:func:`~entropy3d.render.levels_map.ramp_leads`
     rows; a kicker's top leads to no level) at each speed with air time; none when the rules
     land a jump elsewhere (option ``jump_landing``: where it comes down) or have no jumps."""
-    from entropy3d.rules.events import resolve_jump
+    from entropy3d.systems.entropy_city.events import resolve_jump
 
     ruleset = table.ruleset
     try:

@@ -25,7 +25,6 @@ from entropy3d.errors import MeshError
 from entropy3d.geometry import BaseShape, Pose
 from entropy3d.look.shapes import colour_rgb
 from entropy3d.render.nodes import flat_normals, lit_triangles_node, mesh_node, shaded_triangles
-from entropy3d.rules.ruleset import Ruleset
 from entropy3d.scene.miniature import (
     BASE_THICKNESS_IN,
     base_disc,
@@ -36,6 +35,7 @@ from entropy3d.scene.miniature import (
 )
 from entropy3d.scene.schema import Model
 from entropy3d.scene.table import Table
+from entropy3d.systems.entropy_city.ruleset import Ruleset
 
 RIDER_RGB = colour_rgb("#2c2a2e")
 #: a base is painted as a hobbyist paints one: its top a neutral dark slate that no terrain or gang

@@ -8,10 +8,10 @@ each on the table (inches), and the enemies its player springs it on (``reveal_o
 
 from __future__ import annotations
 
-from entropy3d.rules.ambush import AMBUSH
-from entropy3d.rules.ruleset import Ruleset
 from entropy3d.scene.schema import SceneSpec
 from entropy3d.scene.yamlsource import line_of
+from entropy3d.systems.entropy_city.ambush import AMBUSH
+from entropy3d.systems.entropy_city.ruleset import Ruleset
 
 Problem = tuple[str, "int | None", str]
 

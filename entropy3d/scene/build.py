@@ -20,9 +20,9 @@ import trimesh
 from shapely.geometry import Polygon
 
 from entropy3d.errors import GeometryError
-from entropy3d.rules.ruleset import Ruleset
 from entropy3d.scene.schema import Area, Destructible
 from entropy3d.scene.table import Table
+from entropy3d.systems.entropy_city.ruleset import Ruleset
 
 #: default [length, width, height] in inches of each destructible kind (1:56 scale)
 DESTRUCTIBLE_SIZES: dict[str, tuple[float, float, float]] = {

@@ -1,15 +1,15 @@
 """The Law on a scene's table (EC-LAW): a scene's ``law:`` (``law: on``, or its riders, turn and
 entry points) becomes police models of the Law's own gang, waiting at the first entry point
-until they enter (:func:`~entropy3d.rules.law.law_enters`), and the entry points the engine rolls
+until they enter (:func:`~entropy3d.systems.entropy_city.law.law_enters`), and the entry points the engine rolls
 among. The numbers left out are the rules data's ``law:``. Inches, degrees CCW from +x.
 """
 
 from __future__ import annotations
 
-from entropy3d.rules.law import entry_poses
-from entropy3d.rules.ruleset import Ruleset
-from entropy3d.rules.table_marks import Entry, LawPlan
 from entropy3d.scene.schema import Gang, Law, Model, Rider, SceneSpec
+from entropy3d.systems.entropy_city.law import entry_poses
+from entropy3d.systems.entropy_city.ruleset import Ruleset
+from entropy3d.systems.entropy_city.table_marks import Entry, LawPlan
 
 
 def law_spec(spec: SceneSpec) -> Law | None:

@@ -15,11 +15,9 @@ from pathlib import Path
 
 from pydantic import ValidationError
 
+from entropy3d.core.keypaths import did_you_mean, keys_allowed_at
 from entropy3d.errors import MeshError, SceneError
 from entropy3d.resources import bundled_dir
-from entropy3d.rules.conditions import CONDITIONS
-from entropy3d.rules.keypaths import did_you_mean, keys_allowed_at
-from entropy3d.rules.ruleset import Ruleset
 from entropy3d.scene.ambush_set_up import ambush_problems
 from entropy3d.scene.npc_set_up import jail_problems, rescue_problems
 from entropy3d.scene.rulesfile import load_ruleset
@@ -27,6 +25,8 @@ from entropy3d.scene.schema import IDENTIFIER_PATTERN, RIDER_STATS, SceneSpec
 from entropy3d.scene.systemrules import system_problems
 from entropy3d.scene.table import Table
 from entropy3d.scene.yamlsource import key_path, line_of, read_yaml_with_lines
+from entropy3d.systems.entropy_city.conditions import CONDITIONS
+from entropy3d.systems.entropy_city.ruleset import Ruleset
 
 Problem = tuple[str, "int | None", str]
 
@@ -232,10 +232,10 @@ def _reference_problems(spec: SceneSpec, ruleset: Ruleset, lines: dict[str, int]
 
 def course_problems(spec: SceneSpec, lines: dict[str, int]) -> list[Problem]:
     """Corners' zones (EC-MISSION-CORNERS) and Hoon Hour's checkpoints (EC-MISSION-HOON) as the
-    rules refuse them (:func:`entropy3d.rules.corners.corners_set_up_problems`,
-    :func:`entropy3d.rules.race.race_set_up_problems`), each with the line of its key path."""
-    from entropy3d.rules.corners import corners_set_up_problems
-    from entropy3d.rules.race import race_set_up_problems
+    rules refuse them (:func:`entropy3d.systems.entropy_city.corners.corners_set_up_problems`,
+    :func:`entropy3d.systems.entropy_city.race.race_set_up_problems`), each with the line of its key path."""
+    from entropy3d.systems.entropy_city.corners import corners_set_up_problems
+    from entropy3d.systems.entropy_city.race import race_set_up_problems
 
     width, depth = spec.table.width, spec.table.depth
     said = []
@@ -249,9 +249,9 @@ def course_problems(spec: SceneSpec, lines: dict[str, int]) -> list[Problem]:
 
 def vip_problems(spec: SceneSpec, lines: dict[str, int]) -> list[Problem]:
     """VIP Takedown's set-up (EC-MISSION-VIP): every VIP a model of the scene, then what the
-    rulebook asks of the set-up (:func:`entropy3d.rules.vip.vip_set_up_problems`), each with the
+    rulebook asks of the set-up (:func:`entropy3d.systems.entropy_city.vip.vip_set_up_problems`), each with the
     line of its key path."""
-    from entropy3d.rules.vip import vip_set_up_problems
+    from entropy3d.systems.entropy_city.vip import vip_set_up_problems
 
     problems = []
     gang_of = {model.id: model.gang for model in spec.models}
@@ -266,14 +266,14 @@ def vip_problems(spec: SceneSpec, lines: dict[str, int]) -> list[Problem]:
 
 def grab_problems(spec: SceneSpec, ruleset: Ruleset, lines: dict[str, int]) -> list[Problem]:
     """Grab n Go's set-up (EC-MISSION-GRAB): what the rulebook asks of it
-    (:func:`entropy3d.rules.grab.grab_set_up_problems`), then the table's part: "terrain setup to
+    (:func:`entropy3d.systems.entropy_city.grab.grab_set_up_problems`), then the table's part: "terrain setup to
     prevent a straight line possible from deployment to the packages" (DECISION: the straight line
     from every rider's starting base centre to every package crosses a building's footprint; a
     model on foot deploys on a roof and is not checked), and no package inside a building; each
     with the line of its key path."""
     from shapely import LineString, Point, Polygon
 
-    from entropy3d.rules.grab import grab_set_up_problems
+    from entropy3d.systems.entropy_city.grab import grab_set_up_problems
 
     setup = spec.grab_n_go
     said = grab_set_up_problems([(i.id, float(i.at[0]), float(i.at[1])) for i in setup.items], setup.exits,
@@ -306,9 +306,9 @@ def grab_problems(spec: SceneSpec, ruleset: Ruleset, lines: dict[str, int]) -> l
 
 def package_run_problems(spec: SceneSpec, ruleset: Ruleset, lines: dict[str, int]) -> list[Problem]:
     """Package Run's set-up (EC-MISSION-PACKAGE): every carrier a model of the scene, then what the
-    rulebook asks of the set-up (:func:`entropy3d.rules.missions.package_run_set_up_problems`),
+    rulebook asks of the set-up (:func:`entropy3d.systems.entropy_city.missions.package_run_set_up_problems`),
     each with the line of its key path."""
-    from entropy3d.rules.missions import Carrier, package_run_set_up_problems
+    from entropy3d.systems.entropy_city.missions import Carrier, package_run_set_up_problems
 
     setup, problems = spec.package_run, []
     models = {model.id: model for model in spec.models}

@@ -28,9 +28,9 @@ from shapely.geometry import Polygon
 from entropy3d.errors import MeshError
 from entropy3d.geometry import BaseShape, Pose
 from entropy3d.resources import bundled_dir
-from entropy3d.rules.ruleset import ON_FOOT, Ruleset
-from entropy3d.rules.vehicledata import VEHICLE_PLAN_POWER, VehicleKind
 from entropy3d.scene.build import oriented_box
+from entropy3d.systems.entropy_city.ruleset import ON_FOOT, Ruleset
+from entropy3d.systems.entropy_city.vehicledata import VEHICLE_PLAN_POWER, VehicleKind
 from entropy3d.units import INCHES_PER_UNIT
 
 BASE_THICKNESS_IN = 0.12

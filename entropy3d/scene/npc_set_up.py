@@ -2,16 +2,16 @@
 EC-MISSION-RESCUE): the road exits a table's roads make, the checks only the table can make (the
 jail a building of the scene near the table's centre, its door and windows on its walls, an NPC
 not inside a building) and the NPCs of the game's first state. What the rulebook asks of the
-set-up itself is :mod:`entropy3d.rules.npc`'s. Lengths in inches.
+set-up itself is :mod:`entropy3d.systems.entropy_city.npc`'s. Lengths in inches.
 """
 
 from __future__ import annotations
 
-from entropy3d.rules.npc import jail_set_up_problems, rescue_set_up_problems
-from entropy3d.rules.ruleset import Ruleset
-from entropy3d.rules.state import Item
 from entropy3d.scene.schema import SceneSpec
 from entropy3d.scene.yamlsource import line_of
+from entropy3d.systems.entropy_city.npc import jail_set_up_problems, rescue_set_up_problems
+from entropy3d.systems.entropy_city.ruleset import Ruleset
+from entropy3d.systems.entropy_city.state import Item
 
 Problem = tuple[str, "int | None", str]
 #: inches: a road's end this near a table edge meets it
@@ -40,7 +40,7 @@ def jail_problems(spec: SceneSpec, ruleset: Ruleset, lines: dict[str, int]) -> l
     comes within ``missions.jailbreak.centre_in`` of the table's centre ("a building at the centre
     of the board"), each opening within ``missions.jailbreak.opening_on_wall_in`` of its outline
     (DECISION in the rules data), then what the rulebook
-    asks (:func:`entropy3d.rules.npc.jail_set_up_problems`); each with the line of its key path."""
+    asks (:func:`entropy3d.systems.entropy_city.npc.jail_set_up_problems`); each with the line of its key path."""
     from shapely import Point, Polygon
 
     setup = spec.jailbreak
@@ -78,7 +78,7 @@ def jail_problems(spec: SceneSpec, ruleset: Ruleset, lines: dict[str, int]) -> l
 
 def rescue_problems(spec: SceneSpec, ruleset: Ruleset, lines: dict[str, int]) -> list[Problem]:
     """Rescue & Survive's set-up (EC-MISSION-RESCUE): what the rulebook asks
-    (:func:`entropy3d.rules.npc.rescue_set_up_problems`), then no NPC waiting or delivered inside
+    (:func:`entropy3d.systems.entropy_city.npc.rescue_set_up_problems`), then no NPC waiting or delivered inside
     a building (a rider picks it up and sets it down within reach of its base); each with the line
     of its key path."""
     from shapely import Point, Polygon

@@ -1,6 +1,6 @@
 """The table seen from above, answering the rules planner's questions about a path.
 
-:class:`SceneProbe` implements :class:`entropy3d.rules.planner.TableProbe` for a built scene:
+:class:`SceneProbe` implements :class:`entropy3d.systems.entropy_city.planner.TableProbe` for a built scene:
 the terrain a path rides over (EC-TER-SAND, EC-TER-GRAVEL, ...), the angle at which it crosses
 each curb (EC-TER-CURB) and whether it enters a building (EC-TER-BUILDING). It works on the
 top-down footprints of every convex part of every piece (:mod:`entropy3d.scene.footprints`),
@@ -85,8 +85,8 @@ def models_in_the_way(state, model_id: str, ruleset) -> list:
     (EC-COL-HEAD) slides off past it rather than crashing into it again at 0", and so does the
     winner of a melee from the wreck of the rider it took out.
     """
-    from entropy3d.rules.combat import base_gap_in
-    from entropy3d.rules.wrecks import wreck_base
+    from entropy3d.systems.entropy_city.combat import base_gap_in
+    from entropy3d.systems.entropy_city.wrecks import wreck_base
 
     model = state.model(model_id)
     base = ruleset.base_for(model.bike_type)
@@ -107,7 +107,7 @@ def models_in_the_way(state, model_id: str, ruleset) -> list:
 def obstacle_kind(thing) -> str:
     """The contact kind a producer reports for a pair of :func:`models_in_the_way`: ``wreck``
     (scenery, EC-WOUND) or ``model``."""
-    from entropy3d.rules.state import Wreck
+    from entropy3d.systems.entropy_city.state import Wreck
 
     return "wreck" if isinstance(thing, Wreck) else "model"
 
@@ -118,7 +118,7 @@ EDGES = ("south", "north", "west", "east")
 
 
 class SceneProbe:
-    """The table from above: the rules' :class:`~entropy3d.rules.transition.TableChecks` (terrain,
+    """The table from above: the rules' :class:`~entropy3d.systems.entropy_city.transition.TableChecks` (terrain,
     curbs, buildings, table edges) over a scene's built geometry, and the questions the
     automatic players and the geometric producer ask (walls, ramps, destructibles on a path).
 
@@ -357,10 +357,10 @@ class SceneProbe:
     def solid_under_base(self, outline: np.ndarray, level: float) -> tuple[str, float] | None:
         """The solid piece (:meth:`solid_footprints`; destructibles and other :attr:`moving` pieces
         excepted, a ride knocks them aside) that a base with this (N, 2) outline standing at
-        ``level`` overlaps by more than :data:`~entropy3d.rules.rest.INSIDE_TOLERANCE_IN`, and how
+        ``level`` overlaps by more than :data:`~entropy3d.systems.entropy_city.rest.INSIDE_TOLERANCE_IN`, and how
         deep (inches: the furthest a point of either outline lies inside the other); None when the
         base is clear."""
-        from entropy3d.rules.rest import INSIDE_TOLERANCE_IN
+        from entropy3d.systems.entropy_city.rest import INSIDE_TOLERANCE_IN
 
         outline = np.asarray(outline, float)
         base = shapely.Polygon(outline)

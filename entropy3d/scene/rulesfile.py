@@ -1,6 +1,6 @@
 """Reading rules data files (``rules/*.yaml``) into validated values.
 
-The schemas live beside the code that uses the data (:mod:`entropy3d.rules.rulesdata` for the
+The schemas live beside the code that uses the data (:mod:`entropy3d.systems.entropy_city.rulesdata` for the
 game rules, :mod:`entropy3d.los.losrules` for line of sight) and report problems by key path; this
 module reads the YAML and adds the line of each problem.
 """
@@ -13,8 +13,8 @@ from typing import Any, Callable, Literal, Mapping, TypeVar
 
 from entropy3d.errors import RulesDataError
 from entropy3d.resources import rules_file
-from entropy3d.rules.ruleset import Ruleset
 from entropy3d.scene.yamlsource import line_of, read_yaml_with_lines
+from entropy3d.systems.entropy_city.ruleset import Ruleset
 
 T = TypeVar("T")
 

@@ -15,7 +15,7 @@ from typing import Annotated, Any, Literal, Optional, Union
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, field_validator, model_validator
 
-from entropy3d.rules.ruleset import ON_FOOT
+from entropy3d.systems.entropy_city.ruleset import ON_FOOT
 
 
 def _no_yes_or_no(value):
@@ -45,7 +45,7 @@ TerrainName = Annotated[str, Field(description="a terrain type from the rules da
 class Strict(BaseModel):
     """Base of every scene model: unknown keys are errors, values are not coerced loosely, and
     every number is finite (``.nan``, ``.inf`` and ``'1e999'`` are refused). Validators are built
-    when first used (``defer_build``, as :class:`entropy3d.rules.rulesdata.Strict`)."""
+    when first used (``defer_build``, as :class:`entropy3d.systems.entropy_city.rulesdata.Strict`)."""
 
     model_config = ConfigDict(extra="forbid", frozen=True, allow_inf_nan=False, defer_build=True)
 
@@ -308,7 +308,7 @@ class Model(Strict):
     @property
     def bike_type(self) -> str:
         """Its bike type, its vehicle kind (``vehicle:``), or ``on_foot``
-        (:data:`entropy3d.rules.ruleset.ON_FOOT`) for a model on foot: the name its base, its solids
+        (:data:`entropy3d.systems.entropy_city.ruleset.ON_FOOT`) for a model on foot: the name its base, its solids
         and its mesh are found by (``Ruleset.base_for``, :mod:`entropy3d.scene.miniature`)."""
         return ON_FOOT if self.on_foot else self.vehicle or self.bike
 

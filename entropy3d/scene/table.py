@@ -12,15 +12,15 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from entropy3d.geometry import BaseShape, Pose
-from entropy3d.rules.ambush import lie_in_wait
-from entropy3d.rules.conditions import become
-from entropy3d.rules.ruleset import ON_FOOT, Ruleset
-from entropy3d.rules.state import WAITING, Item, ModelState, State
-from entropy3d.rules.table_marks import Checkpoint, Zone
-from entropy3d.rules.trait_tests import reads_strength
 from entropy3d.scene.law_set_up import law_plan
 from entropy3d.scene.npc_set_up import npc_items, road_exits
 from entropy3d.scene.schema import Model, RaceCheckpoint, SceneSpec
+from entropy3d.systems.entropy_city.ambush import lie_in_wait
+from entropy3d.systems.entropy_city.conditions import become
+from entropy3d.systems.entropy_city.ruleset import ON_FOOT, Ruleset
+from entropy3d.systems.entropy_city.state import WAITING, Item, ModelState, State
+from entropy3d.systems.entropy_city.table_marks import Checkpoint, Zone
+from entropy3d.systems.entropy_city.trait_tests import reads_strength
 
 if TYPE_CHECKING:  # pragma: no cover
     import trimesh

@@ -1,7 +1,7 @@
 """A sweep's report: one offline HTML page of pictures a designer reads at a glance.
 
 Per scene: how often the mission's own objective was reached (a package delivered, the VIP taken
-out, the NPC rescued: :mod:`entropy3d.rules.objectives`) and each gang's win rate, each with its
+out, the NPC rescued: :mod:`entropy3d.systems.entropy_city.objectives`) and each gang's win rate, each with its
 95% Wilson confidence interval (and the draws), what a
 game holds on average (takedowns, jumps, crashes, busts, smashes, attacks, air time, drama), and
 heat maps of where takedowns, crashes and jumps happened, drawn over the table from above. Over
@@ -147,7 +147,7 @@ class ObjectiveFigures:
 def objective_figures(scene: str, games: list[dict], table=None) -> ObjectiveFigures:
     """The objective figures of ``scene``'s ``games`` (``games`` rows). The words come from the
     scene's mission (``table``; "the mission's objective" when the scene cannot be read)."""
-    from entropy3d.rules.objectives import objective_of
+    from entropy3d.systems.entropy_city.objectives import objective_of
 
     words = objective_of(table.spec.mission).words if table is not None else "the mission's objective"
     known = [g["objective"] for g in games if g.get("objective") is not None]

@@ -56,7 +56,7 @@ CREATE TABLE IF NOT EXISTS games (
     margin INTEGER NOT NULL,          -- points between the winner and the next gang
     closeness REAL NOT NULL,          -- 1 / (1 + margin)
     drama REAL NOT NULL,              -- entropy3d.sweep.summary: weighted moments + close finish
-    objective INTEGER,                -- 1: the mission's own objective reached (entropy3d.rules.objectives), 0: not
+    objective INTEGER,                -- 1: the mission's own objective reached (entropy_city.objectives), 0: not
     played_s REAL NOT NULL,           -- wall-clock seconds the game took on its worker, to the millisecond
     worker TEXT NOT NULL,             -- where it was played
     PRIMARY KEY (scene, seed, turns, producer)

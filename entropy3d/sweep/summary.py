@@ -31,7 +31,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from entropy3d.rules.state import ESCAPED, RIDING
+from entropy3d.systems.entropy_city.state import ESCAPED, RIDING
 
 #: drama points per moment kind (see the module docstring)
 DRAMA_WEIGHTS = {"takedown": 3.0, "escape": 2.0, "jump": 2.0, "crash": 1.5, "smash": 1.0, "hit": 1.0, "bust": 0.5}
@@ -79,7 +79,7 @@ class GameSummary:
     """One game's row. margin: points between the winner and the next gang (0 on a draw);
     closeness: 1 / (1 + margin); air_time_s: seconds the bikes were in the air on jumps (the
     producer's trajectory); drama: see the module docstring; objective: the game reached its
-    mission's own objective (:func:`~entropy3d.rules.objectives.objective_met`: a package
+    mission's own objective (:func:`~entropy3d.systems.entropy_city.objectives.objective_met`: a package
     delivered, the VIP taken out, the NPC rescued...)."""
 
     scene_name: str
@@ -133,9 +133,9 @@ def summarize(replay) -> GameSummary:
 
 def objective_reached(replay) -> bool:
     """Whether ``replay``'s game reached its mission's own objective (decided by the mission's
-    rules, :func:`~entropy3d.rules.objectives.objective_met`, from every event of the game)."""
+    rules, :func:`~entropy3d.systems.entropy_city.objectives.objective_met`, from every event of the game)."""
     from entropy3d.game.replay import game_events
-    from entropy3d.rules.objectives import objective_met
+    from entropy3d.systems.entropy_city.objectives import objective_met
 
     return objective_met(replay.header.initial, game_events(replay))
 

@@ -13,7 +13,7 @@ from entropy3d.systems.base import GameSystem, Registry, UnknownSystemError
 
 #: every registered game system by name; the first is the default of a scene's ``system:``
 SYSTEMS = Registry({
-    "entropy_city": "entropy3d.systems.entropy_city:EntropyCity",
+    "entropy_city": "entropy3d.systems.entropy_city.system:EntropyCity",
     "chase_vehicles": "entropy3d.systems.chase_vehicles:ChaseVehicles",
     "tenacity_tactics": "entropy3d.systems.tenacity:TenacityTactics",
     "gang_battle": "entropy3d.systems.gang_battle:GangBattle",

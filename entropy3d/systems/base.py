@@ -4,8 +4,8 @@ registered by name the way python-chess registers its variants (a class attribut
 
 The table, the scene, the fact producers (physics, geometric) and line of sight are shared by
 every system; a system only *decides*: it reads plain facts (:mod:`entropy3d.systems.readings`)
-and its validated rules data, and returns :class:`~entropy3d.rules.event.Event` values naming
-its clauses. Pure, like :mod:`entropy3d.rules`: no YAML, no file I/O, no engine; the scene
+and its validated rules data, and returns :class:`~entropy3d.core.event.Event` values naming
+its clauses. Pure, like :mod:`entropy3d.systems.entropy_city`: no YAML, no file I/O, no engine; the scene
 layer reads ``rules/<rules_file>.yaml`` and validates it with :attr:`GameSystem.rules_schema`
 (:mod:`entropy3d.scene.systemrules`).
 """
@@ -19,14 +19,14 @@ from typing import TYPE_CHECKING, Any, Callable, ClassVar, Mapping, Protocol, Se
 import numpy as np
 from pydantic import BaseModel, ConfigDict, ValidationError
 
+from entropy3d.core.event import Event
+from entropy3d.core.keypaths import Problem, validation_problems
 from entropy3d.errors import RulesDataError, UnknownSystemError
-from entropy3d.rules.event import Event
-from entropy3d.rules.keypaths import Problem, validation_problems
-from entropy3d.rules.state import ModelState, State
+from entropy3d.systems.entropy_city.state import ModelState, State
 from entropy3d.systems.readings import Impact, LevelChange, RiddenMove, Sighting
 
 if TYPE_CHECKING:  # the move engine is not imported to read a scene's system (validate, los)
-    from entropy3d.rules.transition import Action
+    from entropy3d.systems.entropy_city.transition import Action
 
 
 @dataclass(frozen=True)
@@ -130,7 +130,7 @@ class GameSystem:
     """The schema of a model's ``stats:`` in a scene of this system."""
     #: its words for one of its events, ``sentence(event, names) -> str``: Entropy City's shared
     #: sentences unless it words its own (a rulebook's sentences module beside its engine)
-    sentence = Imported("entropy3d.rules.sentences:sentence")
+    sentence = Imported("entropy3d.systems.entropy_city.sentences:sentence")
     #: its film caption for one of its events where the film's usual line would tell it as another
     #: rulebook's (the chase's ram is no bike's crash): ``film_caption(event, events, names) -> (text,
     #: whether it tells harm, whether it shows as the ride begins) | None`` (None: the usual line)

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from entropy3d.core.facts import Facts
 from entropy3d.geometry import Pose
-from entropy3d.rules.facts import Facts
 
 #: the surface of an :class:`Impact` with another miniature (a bike and its rider)
 MINIATURE_SURFACE = "miniature"

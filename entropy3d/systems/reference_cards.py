@@ -18,7 +18,7 @@ from typing import Annotated, Any, Mapping, Optional, Sequence
 
 from pydantic import Field, model_validator
 
-from entropy3d.rules.event import Event
+from entropy3d.core.event import Event
 from entropy3d.systems.base import GameSystem, RulingEffect, SystemData, SystemRules
 from entropy3d.systems.readings import MINIATURE_SURFACE, Impact, LevelChange, Sighting
 from entropy3d.units import KPH_PER_M_S
@@ -173,7 +173,7 @@ class ReferenceCards(GameSystem):
         """A ruling of the cards on a ride of another rulebook's game (:mod:`entropy3d.game.judging`):
         whose rules speak, then their words with the model by name."""
         if event.kind != "ruling":
-            from entropy3d.rules.sentences import sentence
+            from entropy3d.systems.entropy_city.sentences import sentence
 
             return sentence(event, names)
         who = names.rider(event.model)

@@ -8,8 +8,8 @@ import math
 import numpy as np
 
 from entropy3d.errors import IllegalPlanError
-from entropy3d.rules.transition import Action
 from entropy3d.systems.base import SystemView
+from entropy3d.systems.entropy_city.transition import Action
 
 #: directions (degrees, left positive) a move sets off in, and the shares of its move it tries
 PIVOTS_DEG = (0, 45, -45, 90, -90, 135, -135, 180)

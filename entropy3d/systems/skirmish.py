@@ -14,14 +14,14 @@ from typing import Callable, Mapping, Protocol, Sequence
 
 import numpy as np
 
+from entropy3d.core.event import Event
 from entropy3d.errors import IllegalPlanError
 from entropy3d.geometry import Pose, normalize_deg
-from entropy3d.rules.event import Event
-from entropy3d.rules.plan import Pivot, Straight, parse_plan
-from entropy3d.rules.planner import PlannedMove
-from entropy3d.rules.speeds import DistanceBand
-from entropy3d.rules.state import ModelState, State, TurnStart
-from entropy3d.rules.walking import trace_walk
+from entropy3d.systems.entropy_city.plan import Pivot, Straight, parse_plan
+from entropy3d.systems.entropy_city.planner import PlannedMove
+from entropy3d.systems.entropy_city.speeds import DistanceBand
+from entropy3d.systems.entropy_city.state import ModelState, State, TurnStart
+from entropy3d.systems.entropy_city.walking import trace_walk
 from entropy3d.systems.readings import Sighting
 
 

@@ -12,10 +12,18 @@ from __future__ import annotations
 
 from typing import Iterable, Mapping
 
-from entropy3d.rules.dice import TestRoll
-from entropy3d.rules.event import Event
-from entropy3d.rules.sentences import HARM, VERDICTS, Names, bust_out, dice, escape_points_words, piece_name
+from entropy3d.core.event import Event
 from entropy3d.systems import DEFAULT_SYSTEM, SYSTEMS, GameSystem
+from entropy3d.systems.entropy_city.dice import TestRoll
+from entropy3d.systems.entropy_city.sentences import (
+    HARM,
+    VERDICTS,
+    Names,
+    bust_out,
+    dice,
+    escape_points_words,
+    piece_name,
+)
 
 
 def rulebook_of(event: Event) -> type[GameSystem]:

@@ -25,10 +25,10 @@ from typing import Iterator, Sequence
 
 import numpy as np
 
+from entropy3d.core.event import Event
 from entropy3d.game.records import action_events
 from entropy3d.game.replay import Replay, scene_file
 from entropy3d.look import labels
-from entropy3d.rules.event import Event
 from entropy3d.sweep.summary import AIR_SECOND, activation_moments
 from entropy3d.systems import words
 from entropy3d.video import hud, pacing

@@ -8,8 +8,8 @@ them; by default the mission and the points as they stand); then why the game en
 from __future__ import annotations
 
 from entropy3d.game.replay import Replay, game_events
-from entropy3d.rules.state import State
 from entropy3d.systems import words
+from entropy3d.systems.entropy_city.state import State
 
 
 def result_card(replay: Replay, table, names: words.Names, state: State | None = None

@@ -21,9 +21,9 @@ from entropy3d.fonts import covered_by, font
 from entropy3d.geometry import Pose, pose_at
 from entropy3d.look.labels import text_unit
 from entropy3d.render.cameras import blocked
-from entropy3d.rules.state import pose_from_json
 from entropy3d.scene.miniature import BASE_THICKNESS_IN, SADDLE_FRACTION
 from entropy3d.systems.base import GameSystem
+from entropy3d.systems.entropy_city.state import pose_from_json
 from entropy3d.video.director import project, shot_fails
 
 #: the sight line's colour when the shot is clear (half or more visible) and when in cover: apart

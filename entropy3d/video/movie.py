@@ -21,9 +21,9 @@ from entropy3d.game.records import action_events
 from entropy3d.game.replay import Replay, scene_file
 from entropy3d.geometry import Pose, pose_at
 from entropy3d.render.cameras import occluder_mesh, rider_hidden
-from entropy3d.rules.law import scoring_gangs
-from entropy3d.rules.state import State
 from entropy3d.systems import find_system, played_system, words
+from entropy3d.systems.entropy_city.law import scoring_gangs
+from entropy3d.systems.entropy_city.state import State
 from entropy3d.video import hud
 from entropy3d.video.director import (
     CameraRig,

@@ -20,12 +20,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Collection, Iterable, Sequence
 
+from entropy3d.core.event import Event
 from entropy3d.game.records import action_events
 from entropy3d.game.replay import Replay
-from entropy3d.rules.event import Event
-from entropy3d.rules.state import ModelState, State
-from entropy3d.rules.transition import END
 from entropy3d.systems import played_system, words
+from entropy3d.systems.entropy_city.state import ModelState, State
+from entropy3d.systems.entropy_city.transition import END
 from entropy3d.video.ending import end_card, game_events
 from entropy3d.video.fight import fight_view, label_text
 from entropy3d.video.hud import HUD_LINES

@@ -45,7 +45,7 @@ def highlight_segments(game: ReelGame, options: VideoOptions, names, pace=None) 
     """The replay's video segments cut to the game's chosen activations (less their skipped
     actions, a remount's pause, when the activation has anything else to show), its title and its
     end. ``pace``: a system's own game's (:func:`~entropy3d.video.movie.system_pace`), else None."""
-    from entropy3d.rules.transition import SKIP
+    from entropy3d.systems.entropy_city.transition import SKIP
 
     activations = game.replay.activations
     chosen = [s for s in plan_segments(game.replay, options, names, pace)

@@ -13,8 +13,8 @@ from typing import Sequence
 
 import numpy as np
 
-from entropy3d.rules.event import Event
-from entropy3d.rules.state import ModelState, State
+from entropy3d.core.event import Event
+from entropy3d.systems.entropy_city.state import ModelState, State
 
 
 def revealed(events: Sequence[Event], state: State) -> list[ModelState]:

@@ -15,8 +15,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from entropy3d.errors import EntropyError, IllegalPlanError
-from entropy3d.rules.state import State
-from entropy3d.rules.transition import Action
+from entropy3d.systems.entropy_city.state import State
+from entropy3d.systems.entropy_city.transition import Action
 
 #: the game turn an action is checked at on a scene's starting positions: not the game's first
 #: action (which in Entropy City allows speed 1 only), as `entropy3d plan` checks it without
@@ -36,14 +36,14 @@ class PlanPreview:
     clause: str | None
     """The clause of a refusal (None for a notation error)."""
     odds: tuple[tuple[object, object], ...] = ()
-    """(test, :class:`~entropy3d.rules.odds.Odds`) for each test the move costs."""
+    """(test, :class:`~entropy3d.systems.entropy_city.odds.Odds`) for each test the move costs."""
     refused_path: object | None = None
     """(N, 2) inches: the path of a move only the table refuses (a wall, a curb, an edge on the
     way), drawn so the user sees where it runs into what; None otherwise."""
 
     @property
     def move(self):
-        """The checked move (:class:`~entropy3d.rules.planner.PlannedMove`); None when refused or
+        """The checked move (:class:`~entropy3d.systems.entropy_city.planner.PlannedMove`); None when refused or
         for an action that moves nothing (a shot, a tag)."""
         return self.checked.move if self.checked is not None else None
 

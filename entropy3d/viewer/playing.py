@@ -18,7 +18,7 @@ from typing import Sequence
 from entropy3d.game.hand import GameLeft, HandSeat, Question
 from entropy3d.game.records import ActivationRecord, EndRecord, TurnRecord
 from entropy3d.game.replay import Replay, write_replay
-from entropy3d.rules.state import State
+from entropy3d.systems.entropy_city.state import State
 
 
 class LiveGame:

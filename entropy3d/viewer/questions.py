@@ -250,7 +250,7 @@ class TableQuestions:
 
     def panel(self, model, loadout, played=None, condition_words=None) -> str:
         """The selection panel: who the rider is and its numbers (``model``: a
-        :class:`~entropy3d.rules.state.ModelState`; ``loadout``: the scene's rider). ``played``:
+        :class:`~entropy3d.systems.entropy_city.state.ModelState`; ``loadout``: the scene's rider). ``played``:
         the rulebook played here (a :class:`~entropy3d.systems.base.GameSystem`); one whose models
         are no riders on bikes (a gang's fighters, a chase's vehicles) is told in its own words:
         :meth:`figure_panel`, its conditions in ``condition_words`` (its engine's)."""

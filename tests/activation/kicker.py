@@ -10,10 +10,10 @@ from entropy3d.activation.story import RideStory
 from entropy3d.game.step import activation
 from entropy3d.geometric import GeometricProducer
 from entropy3d.resources import bundled_dir
-from entropy3d.rules.engine import EntropyCityEngine
 from entropy3d.scene import load_scene
 from entropy3d.scene.build import build_table_geometry
 from entropy3d.scene.probe import SceneProbe
+from entropy3d.systems.entropy_city.engine import EntropyCityEngine
 
 
 def kicker_jump():

@@ -26,10 +26,10 @@ from entropy3d.activation.story import RideStory, distances_along
 from entropy3d.game.step import activation
 from entropy3d.geometry import Pose
 from entropy3d.physics.producer import PhysicsProducer
-from entropy3d.rules.engine import EntropyCityEngine
 from entropy3d.scene import load_scene
 from entropy3d.scene.build import build_table_geometry
 from entropy3d.scene.probe import SceneProbe
+from entropy3d.systems.entropy_city.engine import EntropyCityEngine
 from entropy3d.systems.words import Names
 
 ROOT = Path(__file__).resolve().parents[2]

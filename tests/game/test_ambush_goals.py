@@ -7,7 +7,7 @@ from pathlib import Path
 
 from entropy3d.game.ambush_goals import ambush_quarry
 from entropy3d.geometry import Pose
-from entropy3d.rules.state import ModelState, State
+from entropy3d.systems.entropy_city.state import ModelState, State
 
 YARD = Path(__file__).resolve().parents[1] / "data" / "ambush_yard.yaml"
 

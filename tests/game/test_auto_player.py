@@ -10,9 +10,9 @@ from entropy3d.game.action_view import ActionView
 from entropy3d.game.candidates import escape_plans
 from entropy3d.game.players import AttackOption, AutoPlayer, _runs_into
 from entropy3d.geometry import Pose
-from entropy3d.rules.attack_odds import shot_odds
-from entropy3d.rules.state import ModelState, State
-from tests.rules.conftest import load_rules
+from entropy3d.systems.entropy_city.attack_odds import shot_odds
+from entropy3d.systems.entropy_city.state import ModelState, State
+from tests.systems.entropy_city.conftest import load_rules
 
 
 def _rider(model_id, gang, pose, **changes) -> ModelState:
@@ -129,11 +129,11 @@ def test_EC_MISSION_PACKAGE_a_carrier_rides_off_its_edge_and_keeps_off_the_other
     4" from the east edge and facing it keeps its package on the table. The rules check both."""
     import dataclasses
 
-    from entropy3d.rules.transition import Action, check
     from entropy3d.scene import load_scene
     from entropy3d.scene.build import build_table_geometry
     from entropy3d.scene.probe import SceneProbe
-    from tests.rules.test_missions import PACKAGE_YARD
+    from entropy3d.systems.entropy_city.transition import Action, check
+    from tests.systems.entropy_city.test_missions import PACKAGE_YARD
 
     table = load_scene(PACKAGE_YARD)
     geometry = build_table_geometry(table)
@@ -156,11 +156,11 @@ def test_EC_MISSION_PACKAGE_a_defender_rides_at_the_carrier_not_the_nearer_rider
     defender's move ends nearer it than when neither carries (then it rides at the nearer)."""
     import dataclasses
 
-    from entropy3d.rules.transition import Action, check
     from entropy3d.scene import load_scene
     from entropy3d.scene.build import build_table_geometry
     from entropy3d.scene.probe import SceneProbe
-    from tests.rules.test_missions import PACKAGE_YARD
+    from entropy3d.systems.entropy_city.transition import Action, check
+    from tests.systems.entropy_city.test_missions import PACKAGE_YARD
 
     table = load_scene(PACKAGE_YARD)
     geometry = build_table_geometry(table)
@@ -189,13 +189,13 @@ def test_EC_MISSION_GRAB_riders_go_for_the_packages_and_holders_home_once_held_l
     actions, and keeps it on the table after 1 (off too soon, it is lost)."""
     import dataclasses
 
-    from entropy3d.rules.items import item_met
-    from entropy3d.rules.state import Item
-    from entropy3d.rules.transition import Action, check
     from entropy3d.scene import load_scene
     from entropy3d.scene.build import build_table_geometry
     from entropy3d.scene.probe import SceneProbe
-    from tests.rules.test_grab import YARD
+    from entropy3d.systems.entropy_city.items import item_met
+    from entropy3d.systems.entropy_city.state import Item
+    from entropy3d.systems.entropy_city.transition import Action, check
+    from tests.systems.entropy_city.test_grab import YARD
 
     table = load_scene(YARD)
     geometry = build_table_geometry(table)

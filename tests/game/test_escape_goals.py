@@ -13,7 +13,7 @@ from entropy3d.game.escape_goals import EscapeRun, escape_pays, open_edges
 from entropy3d.game.players import AutoPlayer
 from entropy3d.geometry import Pose
 from entropy3d.resources import bundled_dir
-from entropy3d.rules.transition import Action, check
+from entropy3d.systems.entropy_city.transition import Action, check
 
 
 @pytest.fixture(scope="module")

@@ -14,10 +14,10 @@ from entropy3d.errors import ReplayError, ScriptError
 from entropy3d.game.replay import ReplayWriter, load_source, read_replay, scene_file
 from entropy3d.game.session import play_game, replay_bytes, resimulate
 from entropy3d.resources import bundled_dir
-from entropy3d.rules import missions
-from entropy3d.rules.state import ESCAPED, OUT, ModelState, State
 from entropy3d.scene import load_scene
 from entropy3d.scene.probe import SceneProbe
+from entropy3d.systems.entropy_city import missions
+from entropy3d.systems.entropy_city.state import ESCAPED, OUT, ModelState, State
 
 
 def _play(path, seed=3, turns=6, **kwargs):
@@ -220,7 +220,7 @@ def test_bundled_scripts_play(script):
 
 
 def parse(text):
-    from entropy3d.rules.plan import parse_plan
+    from entropy3d.systems.entropy_city.plan import parse_plan
 
     return parse_plan(text)
 

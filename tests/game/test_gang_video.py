@@ -9,8 +9,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from entropy3d.core.event import Event
 from entropy3d.game.session import play_game
-from entropy3d.rules.event import Event
 from entropy3d.scene.miniature import BASE_THICKNESS_IN
 from entropy3d.scene.rulesfile import load_ruleset
 from entropy3d.systems.words import Names, lines

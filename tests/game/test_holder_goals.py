@@ -12,9 +12,9 @@ from entropy3d.game.holder_goals import THREAT_IN, danger_points, holds
 from entropy3d.game.npc_goals import NpcRun
 from entropy3d.game.players import AttackOption, AutoPlayer
 from entropy3d.geometry import Pose
-from entropy3d.rules.attack_odds import shot_odds
-from entropy3d.rules.state import Item, ModelState, State
-from tests.rules.conftest import load_rules
+from entropy3d.systems.entropy_city.attack_odds import shot_odds
+from entropy3d.systems.entropy_city.state import Item, ModelState, State
+from tests.systems.entropy_city.conftest import load_rules
 
 
 def _rider(model_id, gang, pose, **changes) -> ModelState:

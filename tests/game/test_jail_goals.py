@@ -16,10 +16,10 @@ from entropy3d.game.tableview import LOOKAHEAD_MARGIN_IN, TableView
 from entropy3d.geometric import GeometricProducer
 from entropy3d.geometry import Pose
 from entropy3d.resources import bundled_dir
-from entropy3d.rules.npc_actions import STOP
-from entropy3d.rules.state import OUT
 from entropy3d.scene import load_scene
 from entropy3d.scene.build import build_table_geometry
+from entropy3d.systems.entropy_city.npc_actions import STOP
+from entropy3d.systems.entropy_city.state import OUT
 
 
 @pytest.fixture(scope="module")

@@ -15,10 +15,10 @@ from entropy3d.errors import IllegalPlanError
 from entropy3d.game.judging import JudgedEngine, RideJudge
 from entropy3d.game.session import make_producer, play_game
 from entropy3d.game.step import activation
-from entropy3d.rules.engine import EntropyCityEngine
 from entropy3d.scene import load_scene
 from entropy3d.scene.build import build_table_geometry
 from entropy3d.scene.probe import SceneProbe
+from entropy3d.systems.entropy_city.engine import EntropyCityEngine
 
 CARD_YARD = Path(__file__).parents[1] / "data" / "card_yard.yaml"
 FALL_SCENE = Path(__file__).parents[2] / "scenes" / "systems" / "rooftop_fall.yaml"

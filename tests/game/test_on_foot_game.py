@@ -14,10 +14,10 @@ from entropy3d.game.step import take
 from entropy3d.game.tableview import TableView
 from entropy3d.geometric import GeometricProducer
 from entropy3d.geometry import Pose
-from entropy3d.rules.engine import EntropyCityEngine
-from entropy3d.rules.transition import Action
 from entropy3d.scene import load_scene
 from entropy3d.scene.build import build_table_geometry
+from entropy3d.systems.entropy_city.engine import EntropyCityEngine
+from entropy3d.systems.entropy_city.transition import Action
 
 ON_FOOT_TABLE = Path(__file__).parents[1] / "data" / "on_foot_table.yaml"
 WALKERS = {"sniper", "brawler"}

@@ -16,10 +16,10 @@ from entropy3d.game.players import AutoPlayer, ride_meets
 from entropy3d.game.tableview import TableView
 from entropy3d.geometry import Pose
 from entropy3d.resources import bundled_dir
-from entropy3d.rules.odds import exact_odds
-from entropy3d.rules.state import OUT
 from entropy3d.scene import load_scene
 from entropy3d.scene.build import build_table_geometry
+from entropy3d.systems.entropy_city.odds import exact_odds
+from entropy3d.systems.entropy_city.state import OUT
 
 PICKED_UP = Pose(40.6, 33.5, 54.0, 0.02)
 GUN_EXPOSED = 12.0  # game.rescue_goals.GUN_EXPOSED: points off a holder's end for each rival gun that sees it

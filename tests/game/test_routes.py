@@ -12,9 +12,9 @@ import pytest
 from entropy3d.game.mission_goals import STAGE_IN, RiderGoal
 from entropy3d.game.routes import RouteMap
 from entropy3d.geometry import Pose
-from entropy3d.rules.state import Item
-from entropy3d.rules.transition import Action, check
-from tests.rules.test_grab import YARD
+from entropy3d.systems.entropy_city.state import Item
+from entropy3d.systems.entropy_city.transition import Action, check
+from tests.systems.entropy_city.test_grab import YARD
 
 
 @pytest.fixture(scope="module")

@@ -7,11 +7,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from entropy3d.core.event import Event
 from entropy3d.game.loop import action_record
 from entropy3d.game.step import take
-from entropy3d.rules.event import Event
-from entropy3d.rules.transition import ATTACK, Action
-from tests.rules.test_attacks import side_by_side
+from entropy3d.systems.entropy_city.transition import ATTACK, Action
+from tests.systems.entropy_city.test_attacks import side_by_side
 
 
 @dataclass
@@ -68,10 +68,10 @@ def test_EC_TURN_3_a_plan_after_one_that_spent_the_activation_is_refused_by_name
     from entropy3d.errors import IllegalPlanError
     from entropy3d.game.step import activation
     from entropy3d.geometric import GeometricProducer
-    from entropy3d.rules.engine import EntropyCityEngine
     from entropy3d.scene import load_scene
     from entropy3d.scene.build import build_table_geometry
     from entropy3d.scene.probe import SceneProbe
+    from entropy3d.systems.entropy_city.engine import EntropyCityEngine
 
     table = load_scene(small_table_path)
     geometry = build_table_geometry(table)
@@ -98,10 +98,10 @@ def test_EC_ACT_ATTACK_an_activation_takes_attacks_said_as_text_from_a_point_of_
     from entropy3d.errors import IllegalPlanError
     from entropy3d.game.step import activation
     from entropy3d.geometric import GeometricProducer
-    from entropy3d.rules.engine import EntropyCityEngine
     from entropy3d.scene import load_scene
     from entropy3d.scene.build import build_table_geometry
     from entropy3d.scene.probe import SceneProbe
+    from entropy3d.systems.entropy_city.engine import EntropyCityEngine
     from tests.game.test_game_loop import GUNG_HO_LANE
 
     (tmp_path / "lane.yaml").write_text(GUNG_HO_LANE)
@@ -133,10 +133,10 @@ def test_EC_GUN_STOPPED_a_focussed_shot_is_taken_where_the_rider_stopped(small_t
     from entropy3d.game.step import _struck_from, activation
     from entropy3d.geometric import GeometricProducer
     from entropy3d.geometry import Pose
-    from entropy3d.rules.engine import EntropyCityEngine
     from entropy3d.scene import load_scene
     from entropy3d.scene.build import build_table_geometry
     from entropy3d.scene.probe import SceneProbe
+    from entropy3d.systems.entropy_city.engine import EntropyCityEngine
 
     table = load_scene(small_table_path)
     geometry = build_table_geometry(table)

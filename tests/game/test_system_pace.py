@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
+from entropy3d.core.event import Event
 from entropy3d.game.session import play_game
-from entropy3d.rules.event import Event
 from entropy3d.scene import load_scene
 from entropy3d.systems import words
 from entropy3d.systems.words import Names, headline

@@ -11,9 +11,9 @@ import pytest
 from entropy3d.game.tableview import TableView
 from entropy3d.geometry import Pose
 from entropy3d.resources import bundled_dir
-from entropy3d.rules.state import OUT, Wreck
 from entropy3d.scene import load_scene
 from entropy3d.scene.build import build_table_geometry
+from entropy3d.systems.entropy_city.state import OUT, Wreck
 
 
 @pytest.fixture(scope="module")

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from entropy3d.game.timeline import Step, Timeline
-from entropy3d.rules.state import State
+from entropy3d.systems.entropy_city.state import State
 
 
 def sixteen_steps() -> Timeline:

@@ -10,12 +10,12 @@ from entropy3d.game.entropy_city_player import EntropyCityPlayer
 from entropy3d.game.mission_goals import RiderGoal
 from entropy3d.game.players import AutoPlayer
 from entropy3d.geometry import Pose
-from entropy3d.rules.attack_chances import ALONG_THE_MOVE
-from entropy3d.rules.engine import EntropyCityEngine
-from entropy3d.rules.state import State
 from entropy3d.systems.base import SystemView
-from tests.rules.conftest import load_rules
-from tests.rules.test_attacks import rider, side_by_side
+from entropy3d.systems.entropy_city.attack_chances import ALONG_THE_MOVE
+from entropy3d.systems.entropy_city.engine import EntropyCityEngine
+from entropy3d.systems.entropy_city.state import State
+from tests.systems.entropy_city.conftest import load_rules
+from tests.systems.entropy_city.test_attacks import rider, side_by_side
 
 rules = load_rules()
 
@@ -71,7 +71,7 @@ def test_EC_TRAIT_a_script_names_the_traits_it_uses_and_a_taunt_is_a_weapon_word
 
     from entropy3d.errors import ScriptError
     from entropy3d.game.session import play_game
-    from tests.rules.test_choice_traits_game import YARD
+    from tests.systems.entropy_city.test_choice_traits_game import YARD
 
     script = tmp_path / "run.yaml"
     script.write_text(f"scene: {YARD}\nactivations:\n"
@@ -87,8 +87,8 @@ def test_EC_TRAIT_a_script_names_the_traits_it_uses_and_a_taunt_is_a_weapon_word
 def test_EC_TRAIT_charismatic_energy_the_automatic_leader_relieves_a_follower_near_its_max():
     """Charismatic Energy: the automatic player takes stress off a follower it sees that is within 3
     of its max (k1 at 8 of 10): 4 of it, in lieu of its attack; with k1 at 5 it attacks as ever."""
-    from tests.rules.test_attacks import Table
-    from tests.rules.test_choice_traits import IN_VIEW
+    from tests.systems.entropy_city.test_attacks import Table
+    from tests.systems.entropy_city.test_choice_traits import IN_VIEW
 
     state = side_by_side(0.3, weapon="chain", attack_chance=ALONG_THE_MOVE, traits=(("charismatic_energy", None),))
     leader = state.model("k1")

@@ -9,9 +9,9 @@ from entropy3d.game.action_view import ActionView
 from entropy3d.game.players import AttackOption, AutoPlayer
 from entropy3d.game.vip_goals import VIP_WASTE, takeout_chance, wasted_takedown
 from entropy3d.geometry import Pose
-from entropy3d.rules.attack_odds import shot_odds
-from entropy3d.rules.state import ModelState, State
-from tests.rules.conftest import load_rules
+from entropy3d.systems.entropy_city.attack_odds import shot_odds
+from entropy3d.systems.entropy_city.state import ModelState, State
+from tests.systems.entropy_city.conftest import load_rules
 
 
 def _rider(model_id, gang, pose, **changes) -> ModelState:

@@ -14,10 +14,10 @@ from entropy3d.geometric import GeometricProducer
 from entropy3d.geometry import Pose
 from entropy3d.physics.producer import PhysicsProducer
 from entropy3d.resources import bundled_dir
-from entropy3d.rules.state import OUT, Wreck
-from entropy3d.rules.transition import Action, check, resolve
 from entropy3d.scene import load_scene
 from entropy3d.scene.build import build_table_geometry
+from entropy3d.systems.entropy_city.state import OUT, Wreck
+from entropy3d.systems.entropy_city.transition import Action, check, resolve
 from entropy3d.table_answers import with_table_answers
 
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import functools
 
-from entropy3d.rules.combat import shot_in_sight
-from tests.rules.conftest import load_rules
+from entropy3d.systems.entropy_city.combat import shot_in_sight
+from tests.systems.entropy_city.conftest import load_rules
 
 
 @functools.cache

@@ -9,7 +9,7 @@ from entropy3d.errors import RulesDataError
 from entropy3d.geometry import Pose
 from entropy3d.los import LosRules, load_los_rules
 from entropy3d.los.topdown import piece_blocks
-from entropy3d.rules.combat import may_shoot
+from entropy3d.systems.entropy_city.combat import may_shoot
 from tests.los.conftest import street
 from tests.los.shooting import shoots
 

@@ -6,9 +6,9 @@ import numpy as np
 import pytest
 import trimesh
 
+from entropy3d.core.scenery import ScenerySpot
 from entropy3d.physics import build_table_world
 from entropy3d.physics import world as world_module
-from entropy3d.rules.scenery import ScenerySpot
 from entropy3d.scene import load_scene
 from entropy3d.scene.build import build_table_geometry
 

@@ -36,7 +36,7 @@ def test_the_hash_sees_one_bit_of_one_pose():
     nudged = dataclasses.replace(model.pose, y=float(np.nextafter(model.pose.y, np.inf)))
     state = record.state_after.with_model(model.but(pose=nudged))
     assert golden.activation_digest(dataclasses.replace(record, state_after=state)) != base
-    from entropy3d.rules.scenery import ScenerySpot
+    from entropy3d.core.scenery import ScenerySpot
 
     moved = record.state_after.with_scenery({"some_piece": ScenerySpot(dx=5e-324)})
     assert golden.activation_digest(dataclasses.replace(record, state_after=moved)) != base

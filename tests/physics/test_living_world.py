@@ -12,15 +12,15 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from entropy3d.core.scenery import ScenerySpot
 from entropy3d.physics import world as physics_world
 from entropy3d.physics.engine import pybullet
 from entropy3d.physics.producer import PhysicsProducer
 from entropy3d.physics.record import RideRecord
 from entropy3d.physics.world import PhysicsWorld
-from entropy3d.rules.scenery import ScenerySpot
-from entropy3d.rules.transition import Action, check
 from entropy3d.scene import load_scene
 from entropy3d.scene.build import build_table_geometry
+from entropy3d.systems.entropy_city.transition import Action, check
 
 DATA = Path(__file__).parent / "data"
 

@@ -15,10 +15,10 @@ from entropy3d.geometric import GeometricProducer
 from entropy3d.geometry import Pose
 from entropy3d.physics.producer import PhysicsProducer
 from entropy3d.resources import bundled_dir
-from entropy3d.rules.engine import EntropyCityEngine
 from entropy3d.scene import load_scene
 from entropy3d.scene.build import build_table_geometry
 from entropy3d.scene.probe import SceneProbe
+from entropy3d.systems.entropy_city.engine import EntropyCityEngine
 
 ROOT = Path(__file__).resolve().parents[2]
 PRODUCERS = {"physics": lambda t, g: PhysicsProducer(t, g, rides_per_process=None), "geometric": GeometricProducer}

@@ -14,9 +14,9 @@ from entropy3d.activation.activation_report import dumps, report_json
 from entropy3d.errors import IllegalPlanError
 from entropy3d.game.step import activation
 from entropy3d.physics.producer import PhysicsProducer
-from entropy3d.rules.engine import EntropyCityEngine
-from entropy3d.rules.transition import Action, check
 from entropy3d.scene.probe import SceneProbe
+from entropy3d.systems.entropy_city.engine import EntropyCityEngine
+from entropy3d.systems.entropy_city.transition import Action, check
 
 DATA = Path(__file__).parent / "data"
 

@@ -155,7 +155,7 @@ def test_random_plans_ridden_through_activations_stay_out_of_geometry(proving_gr
 
     from entropy3d.game.step import activation
     from entropy3d.physics.producer import PhysicsProducer
-    from entropy3d.rules.engine import EntropyCityEngine
+    from entropy3d.systems.entropy_city.engine import EntropyCityEngine
 
     rng = np.random.default_rng(2000 + case)
     speed, gungho = 1 + case % 3, case >= 5

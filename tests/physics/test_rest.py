@@ -11,10 +11,10 @@ import dataclasses
 import numpy as np
 import pytest
 
+from entropy3d.core.facts import Facts
 from entropy3d.geometry import Pose
-from entropy3d.rules.facts import Facts
-from entropy3d.rules.planner import plan_move
-from entropy3d.rules.rest import settle
+from entropy3d.systems.entropy_city.planner import plan_move
+from entropy3d.systems.entropy_city.rest import settle
 from entropy3d.table_answers import rests_of_ride
 from tests.physics.test_one_path import ROOT, Setup
 
@@ -76,7 +76,7 @@ def test_a_bike_left_floating_52_above_the_ground_rests_on_it(cases):
 def test_a_legal_pose_and_a_model_in_the_air_are_left_alone(cases):
     state, move, facts = _rode_to(cases, "jumper", Pose(3.0, 20.0, 0.0), "s3: straight 12", Pose(15.0, 20.0, 0.0))
     assert _settled(cases, state, "jumper", move, facts) == (state, [])
-    from entropy3d.rules.state import AirTime
+    from entropy3d.systems.entropy_city.state import AirTime
 
     flying = state.with_model(state.model("jumper").but(pose=Pose(15.0, 20.0, 0.0, 5.2),
                                                         air=AirTime(3, 4.0, (10.0, 0.0, 0.0))))

@@ -39,8 +39,8 @@ def test_the_silent_overlap_check_can_fail():
     contact is a silent overlap with that tree, deeper than a third of an inch (the base is about
     1" wide and the trunk's section fills its middle); reporting the contact clears it, and so does
     ending 2.5" east of the trunk, clear of it."""
+    from entropy3d.core.facts import Contact, Facts
     from entropy3d.geometry import Pose
-    from entropy3d.rules.facts import Contact, Facts
 
     crossroads = tunnel.Table(tunnel.ROOT / "scenes" / "crossroads.yaml")
     base = crossroads.table.ruleset.base_for(crossroads.state.model(crossroads.rider).bike_type)

@@ -18,7 +18,7 @@ import pytest
 
 from entropy3d.physics import producer as producer_module
 from entropy3d.physics.producer import PhysicsProducer, private_mb
-from entropy3d.rules.transition import Action, check
+from entropy3d.systems.entropy_city.transition import Action, check
 
 BLOB_MB = 64
 

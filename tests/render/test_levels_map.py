@@ -236,8 +236,8 @@ def test_where_a_jump_off_the_gap_kicker_lands_is_drawn_where_the_rules_land_it(
     from entropy3d.game.step import activation
     from entropy3d.geometric import GeometricProducer
     from entropy3d.render.level_marks import landing_spans
-    from entropy3d.rules.engine import EntropyCityEngine
     from entropy3d.scene.probe import SceneProbe
+    from entropy3d.systems.entropy_city.engine import EntropyCityEngine
 
     spans = {span.speed: span for span in landing_spans(table, ramp_leads(table.spec.ramps, geometry, levels))}
     assert [(spans[s].near_in, spans[s].far_in) for s in (2, 3)] == [(10.0, 13.0), (14.0, 16.0)]

@@ -10,9 +10,9 @@ import numpy as np
 import pytest
 
 from entropy3d.geometry import Pose
-from entropy3d.rules.ruleset import ON_FOOT
 from entropy3d.scene import load_scene
 from entropy3d.scene.miniature import BASE_THICKNESS_IN, figure_model, miniature_shape
+from entropy3d.systems.entropy_city.ruleset import ON_FOOT
 from tests.render.conftest import colour_near
 
 ON_FOOT_TABLE = Path(__file__).parents[1] / "data" / "on_foot_table.yaml"
@@ -53,7 +53,7 @@ def test_figures_of_different_heights_are_drawn_at_their_own_heights(foot_table)
     whether it is armed: a taller figure from other rules data in the same process is drawn
     taller, not as the first one drawn."""
     from entropy3d.render.miniatures import figure_part_arrays
-    from entropy3d.rules.ruleset import Ruleset
+    from entropy3d.systems.entropy_city.ruleset import Ruleset
 
     ruleset = foot_table.ruleset
     spec = ruleset.spec

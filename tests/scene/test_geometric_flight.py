@@ -13,10 +13,10 @@ import pytest
 
 from entropy3d.geometric import GeometricProducer
 from entropy3d.geometry import progress_lookup
-from entropy3d.rules.transition import Action, check
 from entropy3d.scene import load_scene
 from entropy3d.scene.build import build_table_geometry
 from entropy3d.scene.probe import SceneProbe
+from entropy3d.systems.entropy_city.transition import Action, check
 
 DECK = Path(__file__).resolve().parents[1] / "data" / "edge_deck.yaml"
 

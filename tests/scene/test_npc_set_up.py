@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from entropy3d.rules.state import Item, State
 from entropy3d.scene import load_scene
 from entropy3d.scene.npc_set_up import road_exits
+from entropy3d.systems.entropy_city.state import Item, State
 from tests.scene.test_loading import problems_of, write_scene
 
 DATA = Path(__file__).parents[1] / "data"

@@ -15,10 +15,10 @@ import pytest
 
 from entropy3d.errors import IllegalPlanError
 from entropy3d.geometry import Pose
-from entropy3d.rules.planner import plan_move
 from entropy3d.scene import load_scene
 from entropy3d.scene.build import build_table_geometry
 from entropy3d.scene.probe import SceneProbe
+from entropy3d.systems.entropy_city.planner import plan_move
 
 REPO = Path(__file__).resolve().parents[2]
 SMALL_TABLE = REPO / "tests" / "data" / "small_table.yaml"

@@ -14,11 +14,11 @@ import pytest
 
 from entropy3d.errors import RulesDataError, SceneError
 from entropy3d.los.losrules import load_los_rules
-from entropy3d.rules.ruleset import Ruleset
 from entropy3d.scene import load_scene
 from entropy3d.scene.build import build_table_geometry
 from entropy3d.scene.probe import SceneProbe
 from entropy3d.scene.rulesfile import load_ruleset, read_rules_file
+from entropy3d.systems.entropy_city.ruleset import Ruleset
 
 REPO = Path(__file__).resolve().parents[2]
 GAME_RULES = REPO / "rules" / "entropy_city.yaml"

@@ -16,12 +16,12 @@ from entropy3d.game.tableview import TableView
 from entropy3d.geometric import GeometricProducer
 from entropy3d.geometry import Pose
 from entropy3d.resources import bundled_dir
-from entropy3d.rules.engine import EntropyCityEngine
-from entropy3d.rules.state import ESCAPED, OUT
-from entropy3d.rules.transition import Action, check
 from entropy3d.scene import load_scene
 from entropy3d.scene.build import build_table_geometry
 from entropy3d.systems import words
+from entropy3d.systems.entropy_city.engine import EntropyCityEngine
+from entropy3d.systems.entropy_city.state import ESCAPED, OUT
+from entropy3d.systems.entropy_city.transition import Action, check
 
 
 @pytest.fixture(scope="module")

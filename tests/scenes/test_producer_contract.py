@@ -33,12 +33,12 @@ from entropy3d.errors import IllegalPlanError
 from entropy3d.geometric import GeometricProducer
 from entropy3d.physics.producer import PhysicsProducer
 from entropy3d.resources import bundled_dir
-from entropy3d.rules.combat import base_gap_in
-from entropy3d.rules.speeds import distance_band
-from entropy3d.rules.transition import Action, check, resolve
 from entropy3d.scene import load_scene
 from entropy3d.scene.build import build_table_geometry
 from entropy3d.scene.probe import SceneProbe
+from entropy3d.systems.entropy_city.combat import base_gap_in
+from entropy3d.systems.entropy_city.speeds import distance_band
+from entropy3d.systems.entropy_city.transition import Action, check, resolve
 
 SCENES = sorted(bundled_dir("scenes").glob("*.yaml"))
 

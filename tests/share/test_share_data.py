@@ -113,8 +113,8 @@ def test_EC_COVER_1_the_page_says_can_shoot_by_the_scenes_rulebook_and_claims_no
     rider with a loaded gun, and never for one with none (a chain, a punch: issue 48 found them
     listed "can shoot"); on a Tag table (a rulebook with no shot) the page claims no shot at all,
     where it used to print Entropy City's verdict for runners."""
-    from entropy3d.rules.combat import shot_in_sight
     from entropy3d.share.steps import replay_steps
+    from entropy3d.systems.entropy_city.combat import shot_in_sight
 
     crossroads = Path(__file__).resolve().parents[2] / "scenes" / "crossroads.yaml"
     table = load_scene(crossroads)

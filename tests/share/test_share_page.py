@@ -529,7 +529,7 @@ def _rider_tag(driver, name: str):
 
 def test_EC_MISSION_RESCUE_the_page_tags_each_npc_where_it_waits_then_over_its_holder(browser, tmp_path):
     """Clauses: EC-MISSION-RESCUE, EC-ACT-PICKUP. The share page of rescue_survive drew no NPC at
-    all. The rescue yard's scripted game (tests/rules/test_rescue.py): before any action, Komodo's
+    all. The rescue yard's scripted game (tests/systems/entropy_city/test_rescue.py): before any action, Komodo's
     NPC's tag stands over where it waits (30, 20) in Komodo's green edge, Hades MC's over (6, 4);
     in turn 2 Ash carries Komodo's NPC: its tag stands right over Ash's own tag, touching it,
     wherever Ash rides; once delivered it is gone."""

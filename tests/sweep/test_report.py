@@ -126,7 +126,7 @@ def test_the_report_says_how_often_the_missions_objective_was_reached(killed_swe
     small table: an enemy taken out by an attack), their share and its 95% Wilson interval, on the
     page and on the console; the count is each stored replay's, as the mission's rules decide it."""
     from entropy3d.game.replay import game_events, read_replay
-    from entropy3d.rules.objectives import objective_met
+    from entropy3d.systems.entropy_city.objectives import objective_met
 
     folder = killed_sweep[0]
     page = tmp_path / "report.html"

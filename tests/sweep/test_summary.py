@@ -11,7 +11,6 @@ from pathlib import Path
 import pytest
 
 from entropy3d.game import play_game
-from entropy3d.rules.state import ESCAPED, RIDING
 from entropy3d.sweep.summary import (
     AIR_SECOND,
     CLOSE_FINISH,
@@ -20,6 +19,7 @@ from entropy3d.sweep.summary import (
     drama_reasons,
     summarize,
 )
+from entropy3d.systems.entropy_city.state import ESCAPED, RIDING
 
 
 @pytest.fixture(scope="module")
@@ -214,7 +214,7 @@ def test_EC_MISSION_RESCUE_an_NPC_delivered_is_an_escape_moment(tmp_path):
     """Clause: EC-MISSION-RESCUE. An NPC delivered to its corner is the delivering gang's feat, on
     the table: an escape moment where the action left its holder, so the short cut's choice of
     key moments (its drama) can show it. The Rescue yard's scripted seed-1 game
-    (tests/rules/test_rescue.py): Ash delivers Komodo's NPC riding 10" west to (4, 20); Viper
+    (tests/systems/entropy_city/test_rescue.py): Ash delivers Komodo's NPC riding 10" west to (4, 20); Viper
     rides off the north edge holding nothing (its own escape)."""
     script = tmp_path / "run.yaml"
     yard = Path(__file__).parents[1] / "data" / "rescue_yard.yaml"

@@ -12,11 +12,11 @@ from types import SimpleNamespace
 import numpy as np
 import pytest
 
+from entropy3d.core.event import Event
 from entropy3d.game.records import AttackRecord
 from entropy3d.geometry import Pose
-from entropy3d.rules.event import Event
-from entropy3d.rules.state import OUT, RIDING, ModelState, State
 from entropy3d.sweep.summary import activation_moments, summarize
+from entropy3d.systems.entropy_city.state import OUT, RIDING, ModelState, State
 
 
 def rider(model_id: str, gang: str, x: float, y: float, status: str = RIDING) -> ModelState:
@@ -111,7 +111,7 @@ def replay(activations, score: dict, turns_played: int):
 @pytest.fixture
 def objective_apart(monkeypatch):
     """The mission's objective is read from every event of a whole replay (rules/objectives.py,
-    tested in tests/rules/test_objectives.py and, through stored sweeps, tests/sweep/test_store.py);
+    tested in tests/systems/entropy_city/test_objectives.py and, through stored sweeps, tests/sweep/test_store.py);
     these hand-made records carry only what the counts read (an attack's events hold no words), so
     it is left out here: summarize is asked it of a replay it did not build, and says so."""
     asked = []

@@ -26,10 +26,10 @@ from entropy3d.game.step import take, take_action
 from entropy3d.game.tableview import TableView
 from entropy3d.geometric import GeometricProducer
 from entropy3d.geometry import Pose
-from entropy3d.rules.transition import Action
 from entropy3d.scene import load_scene
 from entropy3d.scene.build import build_table_geometry
 from entropy3d.scene.systemrules import model_stats, system_of
+from entropy3d.systems.entropy_city.transition import Action
 
 DATA = Path(__file__).parent / "data"
 DIE = re.compile(r"^d(\d+):(\d+)$")

@@ -7,7 +7,7 @@ what its records cite is collected:
   (a game script, docs/scripts.md): the one game loop (:func:`entropy3d.game.session.setup_game`,
   the geometric producer). Collected: every event's ``clauses`` (an activation's, its actions',
   its attacks', a judging rulebook's rulings), the dice clauses each test roll shows
-  (:attr:`~entropy3d.rules.dice.TestRoll.clauses`) and, for each turn played, the rulebook's
+  (:attr:`~entropy3d.systems.entropy_city.dice.TestRoll.clauses`) and, for each turn played, the rulebook's
   ``turn_clauses`` (who goes first, the order of activations).
 - ``golden: NAME`` (``table:``, the scene its cases default to): every case of
   ``tests/systems/data/golden_NAME.yaml`` through the golden harness (:mod:`tests.systems.golden`):
@@ -115,12 +115,13 @@ def report_clauses(report: Mapping[str, Any]) -> set[str]:
     """The clauses an activation's JSON report records (``entropy3d activate --json``): those its
     steps' events cite (and their test rolls' dice clauses), or the clause of the engine's
     refusal when it refused an action (``refused``)."""
-    from entropy3d.rules.event import Event
+    from entropy3d.core.event import Event
+    from entropy3d.systems.rolls import read_roll
 
     found: set[str] = set()
     for step in report.get("steps", ()):
         for data in step["events"]:
-            found |= event_clauses(Event.from_json(data))
+            found |= event_clauses(Event.from_json(data, read_roll))
     if "refused" in report:
         found.add(report["refused"]["clause"])
     return found

@@ -13,10 +13,10 @@ import yaml
 from entropy3d.game.judging import RideJudge
 from entropy3d.game.session import make_producer
 from entropy3d.game.step import activation
-from entropy3d.rules.engine import EntropyCityEngine
 from entropy3d.scene import load_scene
 from entropy3d.scene.build import build_table_geometry
 from entropy3d.scene.probe import SceneProbe
+from entropy3d.systems.entropy_city.engine import EntropyCityEngine
 
 CARD_YARD = Path(__file__).parents[1] / "data" / "card_yard.yaml"
 CASES = yaml.safe_load((Path(__file__).parent / "data" / "golden_reference_cards.yaml").read_text())

@@ -11,8 +11,8 @@ import pytest
 from typer.testing import CliRunner
 
 from entropy3d.cli import app
+from entropy3d.core.facts import Contact, Facts, Flight
 from entropy3d.geometry import Pose
-from entropy3d.rules.facts import Contact, Facts, Flight
 from entropy3d.scene import load_scene
 from entropy3d.scene.build import build_table_geometry
 from entropy3d.table_readings import impacts, level_change, speed_before_in_s

@@ -17,7 +17,7 @@ from entropy3d.scene.systemrules import load_system_file, system_of
 from entropy3d.scene.yamlsource import read_yaml_with_lines
 from entropy3d.systems import SYSTEMS, find_system, system_names
 from entropy3d.systems.base import Registry
-from entropy3d.systems.entropy_city import EntropyCity
+from entropy3d.systems.entropy_city.system import EntropyCity
 
 REPO = Path(__file__).parents[2]
 SMALL = REPO / "tests" / "data" / "small_table.yaml"
@@ -172,7 +172,7 @@ def test_each_rulebook_names_its_missions_and_its_first_roll_on_the_cards(system
 def test_a_rulebook_without_its_own_account_of_the_score_says_its_mission_and_each_sides_points():
     """By default the end card says the mission and each side's points as they stand, in the
     sides' order (the Tag yard's red side ahead on 2)."""
-    from entropy3d.rules.state import State
+    from entropy3d.systems.entropy_city.state import State
     from entropy3d.systems.words import Names
 
     names = Names(gangs={"red": "Red side", "blue": "Blue side"})

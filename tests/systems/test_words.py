@@ -3,9 +3,9 @@ names instead of ids; the dice come second."""
 
 from __future__ import annotations
 
-from entropy3d.rules.dice import Outcome, TestRoll
-from entropy3d.rules.event import Event
-from entropy3d.rules.roll import DiceRoll
+from entropy3d.core.event import Event
+from entropy3d.core.roll import DiceRoll
+from entropy3d.systems.entropy_city.dice import Outcome, TestRoll
 from entropy3d.systems.gang_battle import wound_and_save_rolls
 from entropy3d.systems.words import (
     Names,

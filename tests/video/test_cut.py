@@ -306,7 +306,7 @@ def test_EC_MISSION_PACKAGE_a_ride_off_the_table_that_delivers_a_package_is_capt
     """Clause: EC-MISSION-PACKAGE. The short cut's caption of a carrier riding off the table says
     what the mission made of it in the rulebook's words (the package delivered, or dropped off
     the wrong edge, a bad moment), not "escapes"; a ride off with no package still escapes."""
-    from entropy3d.rules.event import Event
+    from entropy3d.core.event import Event
     from entropy3d.systems.words import Names
 
     names = Names(riders={"k1": "Viper"}, gangs={"komodo": "Komodo", "hades": "Hades MC"}, gang_of={"k1": "komodo"})
@@ -327,7 +327,7 @@ def test_EC_COL_EDGE_an_escape_the_mission_scores_is_captioned_with_its_points_a
     escapes"). docs/film_lovers_escape.png showed "Fang (Komodo) rides off the table and escapes"
     while the score went +4 -> +6 unexplained: a ride off that scored says its points, and the HUD
     counts them as told; one that scored nothing says none."""
-    from entropy3d.rules.event import Event
+    from entropy3d.core.event import Event
     from entropy3d.systems.words import Names
     from entropy3d.video.pacing import scored_points
 
@@ -348,7 +348,7 @@ def test_EC_MISSION_PACKAGE_a_carrier_taken_out_is_captioned_with_the_package_it
     caption of a carrier taken out says the drop and whom it scores for, which the film's HUD
     counts at that moment; a wreck (a crash or a bust) the same; a rider with no package is just
     taken out. The old caption said only "Viper (Komodo) is taken out"."""
-    from entropy3d.rules.event import Event
+    from entropy3d.core.event import Event
     from entropy3d.systems.words import Names
 
     names = Names(riders={"k1": "Viper", "h1": "Brakes"}, gangs={"komodo": "Komodo", "hades": "Hades MC"},
@@ -369,7 +369,7 @@ def test_EC_MISSION_VIP_a_vip_taken_out_is_captioned_as_the_takedown_or_with_who
     made of it: the takedown in the rulebook's words when the other VIP did it, else who takes
     the part over ("the closest friendly character replaces them immediately"); a rider who is
     no VIP is just taken out."""
-    from entropy3d.rules.event import Event
+    from entropy3d.core.event import Event
     from entropy3d.systems.words import Names
 
     names = Names(riders={"k1": "Viper", "h1": "Brakes", "h2": "Rat", "k2": "Scale"},
@@ -395,7 +395,7 @@ def test_EC_MISSION_VIP_the_hud_score_counts_points_a_caption_has_told():
     "+1 VP to Komodo" stood over "Komodo +0" (the demo of vip_takedown seed 10, issue-free
     otherwise). The points the score events already told count: a takedown's ``points``, a
     package's VP (not when only revealed), a skirmish side's ``points``."""
-    from entropy3d.rules.event import Event
+    from entropy3d.core.event import Event
     from entropy3d.video.pacing import scored_points
 
     takedown = Event("score", "h1", "taken down", figures={"vip": "taken down", "gangs": ["komodo"], "points": 1})
@@ -411,7 +411,7 @@ def test_EC_MISSION_GRAB_pickup_pass_and_escape_with_a_package_are_captioned():
     """Clauses: EC-ACT-PICKUP, EC-ACT-PASS, EC-MISSION-GRAB. The short cut tells a pickup, a pass
     and an escape with a package in words without dice ("Ash (Hades MC) grabs package 2"), a
     holder going down with the package it drops, and not the count of a holder's actions."""
-    from entropy3d.rules.event import Event
+    from entropy3d.core.event import Event
     from entropy3d.systems.words import Names
 
     names = Names(riders={"h1": "Ash", "h2": "Brakes"}, gangs={"hades": "Hades MC"},
@@ -439,7 +439,7 @@ def test_EC_MISSION_JAIL_and_RESCUE_the_NPC_freed_escaping_and_delivered_are_cap
     what the NPC did, without dice ("Ash (Hades MC) stops by the jail: the prisoner gets out and
     climbs on"), the escape through a road exit with its points, and an NPC delivered in the
     middle of a ride, which scores without leaving the table, by its name ("Komodo's contact")."""
-    from entropy3d.rules.event import Event
+    from entropy3d.core.event import Event
     from entropy3d.systems.words import Names
 
     names = Names(riders={"h1": "Ash"}, gangs={"hades": "Hades MC"}, gang_of={"h1": "hades"},
@@ -508,7 +508,7 @@ def test_GANG_BOTTLE_a_fighter_fleeing_at_the_turns_start_is_told_with_the_first
     fled". Issue 46: in the gang fight (demo --seed 0) turn 3 opened with Harl's failed Cool check
     (1+4 needing 7+) and the short cut told only the shot that followed, "Dreg shoots Lyra:
     missed", while Harl left the table unseen and the Eschers' score rose by one."""
-    from entropy3d.rules.event import Event
+    from entropy3d.core.event import Event
     from entropy3d.systems.words import Names
 
     names = Names({"orlock_3": "Dreg", "orlock_5": "Harl", "escher_1": "Lyra"},
@@ -565,10 +565,10 @@ def test_REF_FALL_a_fall_the_cards_rule_on_is_captioned_as_the_fall_in_the_cards
     from entropy3d.game.judging import JudgedEngine, RideJudge
     from entropy3d.game.session import make_producer
     from entropy3d.game.step import activation
-    from entropy3d.rules.engine import EntropyCityEngine
     from entropy3d.scene import load_scene
     from entropy3d.scene.build import build_table_geometry
     from entropy3d.scene.probe import SceneProbe
+    from entropy3d.systems.entropy_city.engine import EntropyCityEngine
     from entropy3d.systems.words import Names
 
     table = load_scene(Path(__file__).parents[2] / "scenes" / "systems" / "rooftop_fall.yaml")
@@ -598,7 +598,7 @@ def test_GANG_INJURY_a_shot_that_leaves_its_target_seriously_injured_says_so():
     injury die came up 5, "Seriously Injured", and the caption said only "Harl shoots Sable: 1 hit"
     while the picture laid her down. Now the line says it; a hit whose injury dice leave only a
     flesh wound says no more."""
-    from entropy3d.rules.event import Event
+    from entropy3d.core.event import Event
     from entropy3d.systems.words import Names
 
     names = Names({"orlock_5": "Harl", "escher_5": "Sable"}, {"orlock": "Orlocks", "escher": "Eschers"},

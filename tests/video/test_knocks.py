@@ -6,8 +6,8 @@ import math
 
 import numpy as np
 
+from entropy3d.core.scenery import ScenerySpot
 from entropy3d.game.session import play_game
-from entropy3d.rules.scenery import ScenerySpot
 from entropy3d.video import VideoOptions
 from entropy3d.video.jumpshot import ride_clock
 from entropy3d.video.knocks import HOP_PER_IN, KNOCK_S, WOBBLE_DEG, Knock, knock_matrix, knocks_in

@@ -1,6 +1,6 @@
 """The film tags a mission's NPCs (entropy3d.video.npc_tags, entropy3d.look.npc_marks): the films
 of jailbreak and rescue_survive (seed 1) never showed the prisoner or the contacts, not even
-as a marker on their holder. The rescue yard's scripted game (tests/rules/test_rescue.py): Ash
+as a marker on their holder. The rescue yard's scripted game (tests/systems/entropy_city/test_rescue.py): Ash
 picks up Komodo's NPC in turn 1 and delivers it in turn 2; Hades MC's NPC waits at (6, 4)."""
 
 from __future__ import annotations

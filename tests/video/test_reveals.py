@@ -8,9 +8,9 @@ import math
 import numpy as np
 import pytest
 
+from entropy3d.core.event import Event
 from entropy3d.geometry import Pose
-from entropy3d.rules.event import Event
-from entropy3d.rules.state import WAITING, ModelState, State
+from entropy3d.systems.entropy_city.state import WAITING, ModelState, State
 from entropy3d.video.director import CameraPlan
 from entropy3d.video.reveals import reveal_framing, revealed
 

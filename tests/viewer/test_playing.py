@@ -158,14 +158,14 @@ def test_EC_MEL_KICK_EC_GUN_SPLIT_a_hand_played_rider_types_a_kick_or_a_split_sh
     script is; no chicken from the side). Typed as a script writes them: "h1 with pistol x2" is
     the pistol's two shots, split; "h1 with kick own push 2" kicks its own bike 2" away; "h1 with
     pistol x0" is refused with the fix and asked again, and Enter makes no attack."""
+    from entropy3d.core.facts import Sight
     from entropy3d.game.action_view import ActionView
     from entropy3d.game.entropy_city_player import EntropyCityPlayer
     from entropy3d.game.hand import HandChooser, HandSeat
-    from entropy3d.rules.engine import EntropyCityEngine
-    from entropy3d.rules.facts import Sight
-    from entropy3d.rules.kick import KickPlan
-    from tests.rules.conftest import load_rules
-    from tests.rules.test_attacks import Table, armed, side_by_side
+    from entropy3d.systems.entropy_city.engine import EntropyCityEngine
+    from entropy3d.systems.entropy_city.kick import KickPlan
+    from tests.systems.entropy_city.conftest import load_rules
+    from tests.systems.entropy_city.test_attacks import Table, armed, side_by_side
 
     class OpenTable(Table):
         """A flat open table that sees everything: nothing in a kicked bike's way."""
@@ -202,14 +202,14 @@ def test_EC_MEL_DEF_a_hand_played_rider_attacked_in_melee_chooses_to_attack_back
     Where the rules leave no choice (a kick, no weapon back) nobody is asked: a dodge."""
     import threading
 
+    from entropy3d.core.facts import Sight
     from entropy3d.game.action_view import ActionView
     from entropy3d.game.entropy_city_player import entropy_city_players
     from entropy3d.game.hand import HandChooser, HandSeat
-    from entropy3d.rules.attacks import ATTACK_BACK, DODGE
-    from entropy3d.rules.engine import EntropyCityEngine
-    from entropy3d.rules.facts import Sight
-    from tests.rules.conftest import load_rules
-    from tests.rules.test_attacks import Table, armed, side_by_side
+    from entropy3d.systems.entropy_city.attacks import ATTACK_BACK, DODGE
+    from entropy3d.systems.entropy_city.engine import EntropyCityEngine
+    from tests.systems.entropy_city.conftest import load_rules
+    from tests.systems.entropy_city.test_attacks import Table, armed, side_by_side
 
     class Striker:
         """The game's chooser for Viper: its chain on the first target offered."""
@@ -259,15 +259,15 @@ def test_EC_ACT_PASS_a_hand_played_holder_types_its_pass_by_name():
     pass", is asked again."""
     import dataclasses
 
+    from entropy3d.core.facts import Sight
     from entropy3d.game.action_view import ActionView
     from entropy3d.game.entropy_city_player import EntropyCityPlayer
     from entropy3d.game.hand import HandChooser, HandSeat
     from entropy3d.geometry import Pose
-    from entropy3d.rules.engine import EntropyCityEngine
-    from entropy3d.rules.facts import Sight
-    from entropy3d.rules.state import Item
-    from tests.rules.conftest import load_rules
-    from tests.rules.test_attacks import Table, armed, side_by_side
+    from entropy3d.systems.entropy_city.engine import EntropyCityEngine
+    from entropy3d.systems.entropy_city.state import Item
+    from tests.systems.entropy_city.conftest import load_rules
+    from tests.systems.entropy_city.test_attacks import Table, armed, side_by_side
 
     rules = load_rules()
     table = Table(Sight(1.0, True, 3.0))

@@ -17,8 +17,8 @@ from typing import Any, Literal, Mapping, Sequence
 import numpy as np
 from pydantic import Field, model_validator
 
-from entropy3d.rules.event import Event
-from entropy3d.rules.roll import DiceRoll
+from entropy3d.core.event import Event
+from entropy3d.core.roll import DiceRoll
 from entropy3d.systems.base import GameSystem, Imported, SystemData, SystemRules
 from entropy3d.systems.readings import Impact, RiddenMove
 

@@ -1,6 +1,6 @@
 """The chase & vehicle rules (seed 001) played on the table: ``check`` apart from ``resolve``.
 
-The one path of :mod:`entropy3d.rules.transition`, for this system::
+The one path of :mod:`entropy3d.systems.entropy_city.transition`, for this system::
 
     Action --check(state, action)--> IllegalPlanError(SW-*)
                  | legal: the action with its checked drive (straights and turns, at most 24")
@@ -30,16 +30,16 @@ from typing import Mapping, Sequence
 
 import numpy as np
 
+from entropy3d.core.event import Event
+from entropy3d.core.roll import DiceRoll
 from entropy3d.errors import IllegalPlanError
 from entropy3d.geometry import Pose, arc_points, densify, normalize_deg
-from entropy3d.rules.event import Event
-from entropy3d.rules.plan import Straight, Turn, parse_plan
-from entropy3d.rules.planner import PlannedMove
-from entropy3d.rules.roll import DiceRoll
-from entropy3d.rules.speeds import DistanceBand
-from entropy3d.rules.state import ESCAPED, OUT, ModelState, State, Wreck
-from entropy3d.rules.transition import ACTIVATE, END, MOVE, Action
 from entropy3d.systems.chase_vehicles import ChaseVehicles, VehicleStats
+from entropy3d.systems.entropy_city.plan import Straight, Turn, parse_plan
+from entropy3d.systems.entropy_city.planner import PlannedMove
+from entropy3d.systems.entropy_city.speeds import DistanceBand
+from entropy3d.systems.entropy_city.state import ESCAPED, OUT, ModelState, State, Wreck
+from entropy3d.systems.entropy_city.transition import ACTIVATE, END, MOVE, Action
 from entropy3d.systems.readings import RideReading
 from entropy3d.systems.skirmish import (
     TurnStart,

@@ -18,8 +18,8 @@ import math
 import numpy as np
 
 from entropy3d.errors import IllegalPlanError
-from entropy3d.rules.transition import MOVE, Action
 from entropy3d.systems.base import SystemView
+from entropy3d.systems.entropy_city.transition import MOVE, Action
 from entropy3d.systems.side_player import SidePlayer
 
 #: the turns a drive may start with: (text, inches the turn takes)

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from entropy3d.rules.event import Event
-from entropy3d.rules.sentences import Names
+from entropy3d.core.event import Event
+from entropy3d.systems.entropy_city.sentences import Names
 
 #: the end of a getaway's score in the engine's words (SW-CHASE: "for runner getting away")
 GETTING_AWAY = "getting away"

@@ -17,8 +17,8 @@ from typing import Annotated, Any, Collection, Literal, Mapping, Sequence
 
 from pydantic import Field, model_validator
 
-from entropy3d.rules.event import Event
-from entropy3d.rules.roll import DiceRoll
+from entropy3d.core.event import Event
+from entropy3d.core.roll import DiceRoll
 from entropy3d.systems.base import ArmedFigures, GameSystem, Imported, SystemData, SystemRules
 from entropy3d.systems.readings import Sighting
 from entropy3d.systems.skirmish import roll_die

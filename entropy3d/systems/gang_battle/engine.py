@@ -1,6 +1,6 @@
 """The gang battle game (seed 003) on the one game state: ``check`` apart from ``resolve``.
 
-The one path of :mod:`entropy3d.rules.transition`, for this system::
+The one path of :mod:`entropy3d.systems.entropy_city.transition`, for this system::
 
     Action --check(state, action, table)--> IllegalPlanError(GANG-*)
                  | legal: the action with its checked move, or its target (GANG-ARC)
@@ -12,7 +12,7 @@ The one path of :mod:`entropy3d.rules.transition`, for this system::
 
 Pure like the rules engine: the table is asked through :class:`FigureTable` (the game layer's
 :class:`~entropy3d.game.tableview.TableView` answers it), dice come from the injected
-``numpy.random.Generator``. What the engine keeps in the one :class:`~entropy3d.rules.state.State`:
+``numpy.random.Generator``. What the engine keeps in the one :class:`~entropy3d.systems.entropy_city.state.State`:
 ``wounds`` (GANG-INJURY), ``status`` ``out`` for Out of Action, ``conditions`` ``prone`` (Prone &
 Pinned), ``seriously_injured``, ``flesh_wound`` (one per wound, -1 TOUGH each), ``out_of_ammo``
 ``bottled`` (its gang failed a bottle check, GANG-BOTTLE) and ``broken`` (a failed Nerve test,
@@ -30,14 +30,14 @@ from typing import Mapping, Sequence
 
 import numpy as np
 
+from entropy3d.core.event import Event
+from entropy3d.core.facts import Facts
+from entropy3d.core.roll import DiceRoll
 from entropy3d.errors import IllegalPlanError
-from entropy3d.rules.event import Event
-from entropy3d.rules.facts import Facts
-from entropy3d.rules.plan import Straight, parse_plan
-from entropy3d.rules.planner import PlannedMove
-from entropy3d.rules.roll import DiceRoll
-from entropy3d.rules.state import OUT, ModelState, State
-from entropy3d.rules.transition import ACTIVATE, ATTACK, END, FORCED, MOVE, Action
+from entropy3d.systems.entropy_city.plan import Straight, parse_plan
+from entropy3d.systems.entropy_city.planner import PlannedMove
+from entropy3d.systems.entropy_city.state import OUT, ModelState, State
+from entropy3d.systems.entropy_city.transition import ACTIVATE, ATTACK, END, FORCED, MOVE, Action
 from entropy3d.systems.gang_battle import FighterProfile, GangBattle, melee, wound_and_save_rolls
 from entropy3d.systems.gang_battle.melee import CHARGE, COUP_DE_GRACE, FIGHT, RETREAT, RETREATING, is_engaged, part_all
 from entropy3d.systems.gang_battle.nerve import (

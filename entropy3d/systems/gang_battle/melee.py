@@ -20,12 +20,12 @@ import math
 
 import numpy as np
 
+from entropy3d.core.event import Event
+from entropy3d.core.roll import DiceRoll
 from entropy3d.errors import IllegalPlanError
 from entropy3d.geometry import Pose, angle_between_deg
-from entropy3d.rules.event import Event
-from entropy3d.rules.plan import parse_plan
-from entropy3d.rules.roll import DiceRoll
-from entropy3d.rules.state import OUT, ModelState, State
+from entropy3d.systems.entropy_city.plan import parse_plan
+from entropy3d.systems.entropy_city.state import OUT, ModelState, State
 from entropy3d.systems.gang_battle.nerve import BROKEN, PRONE, SERIOUSLY_INJURED, GangEngine, nerve_tests
 from entropy3d.systems.skirmish import FigureTable, checked_walk, roll_die
 

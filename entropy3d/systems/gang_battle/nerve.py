@@ -16,11 +16,11 @@ from typing import Any, Mapping, Protocol
 
 import numpy as np
 
+from entropy3d.core.event import Event
+from entropy3d.core.roll import DiceRoll
 from entropy3d.errors import IllegalPlanError
-from entropy3d.rules.event import Event
-from entropy3d.rules.planner import PlannedMove
-from entropy3d.rules.roll import DiceRoll
-from entropy3d.rules.state import ModelState, State
+from entropy3d.systems.entropy_city.planner import PlannedMove
+from entropy3d.systems.entropy_city.state import ModelState, State
 from entropy3d.systems.skirmish import FigureTable, checked_walk, roll_die
 
 

@@ -20,8 +20,8 @@ import math
 
 import numpy as np
 
-from entropy3d.rules.transition import ATTACK, MOVE, Action
 from entropy3d.systems.base import SystemView
+from entropy3d.systems.entropy_city.transition import ATTACK, MOVE, Action
 from entropy3d.systems.gang_battle.engine import (
     BROKEN,
     CHARGE,

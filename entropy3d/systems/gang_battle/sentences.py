@@ -5,10 +5,10 @@ City's shared sentences, a fighter taken out being OUT OF ACTION."""
 
 from __future__ import annotations
 
-from entropy3d.rules.event import Event
-from entropy3d.rules.roll import Roll
-from entropy3d.rules.sentences import Names
-from entropy3d.rules.sentences import sentence as shared_sentence
+from entropy3d.core.event import Event
+from entropy3d.core.roll import Roll
+from entropy3d.systems.entropy_city.sentences import Names
+from entropy3d.systems.entropy_city.sentences import sentence as shared_sentence
 
 
 def sentence(event: Event, names: Names) -> str:

@@ -13,13 +13,13 @@ from typing import Mapping, Sequence
 
 import numpy as np
 
+from entropy3d.core.event import Event
+from entropy3d.core.facts import Facts
+from entropy3d.core.roll import DiceRoll
 from entropy3d.errors import IllegalPlanError
-from entropy3d.rules.event import Event
-from entropy3d.rules.facts import Facts
-from entropy3d.rules.plan import parse_plan
-from entropy3d.rules.roll import DiceRoll
-from entropy3d.rules.state import OUT, State
-from entropy3d.rules.transition import ACTIVATE, END, MOVE, Action
+from entropy3d.systems.entropy_city.plan import parse_plan
+from entropy3d.systems.entropy_city.state import OUT, State
+from entropy3d.systems.entropy_city.transition import ACTIVATE, END, MOVE, Action
 from entropy3d.systems.skirmish import (
     FigureTable,
     TurnStart,

@@ -9,8 +9,8 @@ from __future__ import annotations
 import math
 
 from entropy3d.errors import IllegalPlanError
-from entropy3d.rules.plan import parse_plan
-from entropy3d.rules.transition import MOVE, Action
+from entropy3d.systems.entropy_city.plan import parse_plan
+from entropy3d.systems.entropy_city.transition import MOVE, Action
 from entropy3d.systems.tag.engine import TAG
 
 #: turns (degrees, left positive) off the bearing to the target a refused walk tries next

@@ -22,7 +22,7 @@ from typing import Any, Literal, Mapping, Sequence
 
 from pydantic import Field, model_validator
 
-from entropy3d.rules.event import Event
+from entropy3d.core.event import Event
 from entropy3d.systems.base import ArmedFigures, GameSystem, Imported, SystemData, SystemRules
 from entropy3d.systems.readings import Sighting
 

@@ -1,6 +1,6 @@
 """The 10acity Tactics skirmish (seed 002) on the one game state: ``check`` apart from ``resolve``.
 
-The one path of :mod:`entropy3d.rules.transition`, for this system::
+The one path of :mod:`entropy3d.systems.entropy_city.transition`, for this system::
 
     Action --check(state, action, table)--> IllegalPlanError(TEN-*)
                  | legal: the action with its checked walk, or its target and weapon
@@ -20,7 +20,7 @@ behind low obstacles denied) and :meth:`~TenacityTactics.perception_dice` (TEN-E
 attack's find roll); the initiative Perception of a figure above an enemy rolls TEN-ELEV's
 advantage die (:meth:`~TenacityTactics.initiative_perception_dice`). Pure like the
 rules engine: the table is asked through :class:`FigureTable`, dice come from the injected
-``numpy.random.Generator``. What the engine keeps in the one :class:`~entropy3d.rules.state.State`:
+``numpy.random.Generator``. What the engine keeps in the one :class:`~entropy3d.systems.entropy_city.state.State`:
 ``stress`` and ``wounds`` (TEN-STRESS), status ``out`` for an unconscious figure, ``conditions``
 ``prone`` (TEN-PRONE) and ``defending`` (TEN-DEFEND), and in ``basic_taken`` the parts of its turn a
 figure has used (``movement``, ``action``, ``interaction``; TEN-TURN), ``activated`` once it has had
@@ -35,15 +35,15 @@ from typing import Mapping, Sequence
 
 import numpy as np
 
+from entropy3d.core.event import Event
+from entropy3d.core.facts import Facts
+from entropy3d.core.roll import DiceRoll
 from entropy3d.errors import IllegalPlanError
 from entropy3d.geometry import storey_of
-from entropy3d.rules.event import Event
-from entropy3d.rules.facts import Facts
-from entropy3d.rules.plan import parse_plan
-from entropy3d.rules.planner import PlannedMove
-from entropy3d.rules.roll import DiceRoll
-from entropy3d.rules.state import OUT, ModelState, State
-from entropy3d.rules.transition import ACTIVATE, ATTACK, END, MOVE, Action
+from entropy3d.systems.entropy_city.plan import parse_plan
+from entropy3d.systems.entropy_city.planner import PlannedMove
+from entropy3d.systems.entropy_city.state import OUT, ModelState, State
+from entropy3d.systems.entropy_city.transition import ACTIVATE, ATTACK, END, MOVE, Action
 from entropy3d.systems.readings import Sighting
 from entropy3d.systems.skirmish import (
     FigureTable,

@@ -15,8 +15,8 @@ import math
 
 import numpy as np
 
-from entropy3d.rules.transition import ATTACK, MOVE, Action
 from entropy3d.systems.base import SystemView
+from entropy3d.systems.entropy_city.transition import ATTACK, MOVE, Action
 from entropy3d.systems.side_player import SidePlayer
 from entropy3d.systems.tenacity.engine import ACTION, DEFEND, GO_PRONE, INTERACTION, MOVEMENT, PRONE, STAND_UP
 

@@ -8,15 +8,15 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from entropy3d.core.facts import Facts
 from entropy3d.errors import IllegalPlanError
 from entropy3d.geometry import Pose
-from entropy3d.rules.facts import Facts
-from entropy3d.rules.plan import parse_plan
-from entropy3d.rules.state import ESCAPED, OUT, RIDING, ModelState, State
-from entropy3d.rules.transition import ACTIVATE, MOVE, Action
 from entropy3d.scene.systemrules import load_system
 from entropy3d.systems.chase_vehicles import VehicleStats
 from entropy3d.systems.chase_vehicles.engine import LOCOMOTION_HIT, TRACTION_HIT, pose_along, trace_drive
+from entropy3d.systems.entropy_city.plan import parse_plan
+from entropy3d.systems.entropy_city.state import ESCAPED, OUT, RIDING, ModelState, State
+from entropy3d.systems.entropy_city.transition import ACTIVATE, MOVE, Action
 from entropy3d.systems.readings import Impact, RiddenMove, RideReading
 
 
@@ -345,7 +345,7 @@ def test_SW_VEH_1_a_vehicle_that_runs_into_a_wall_stands_back_from_it(chase):
     """Clause: SW-VEH-1. "Vehicles can move up to 12" ... without having to ... worry about crashing
     into obstacles": a drive a wall stops costs nothing, and (rules data driving.back_from_wall_in)
     the vehicle stands 1" back along the way it came, so its next drive can turn away."""
-    from entropy3d.rules.facts import Contact
+    from entropy3d.core.facts import Contact
 
     car = vehicle("car", "law")
     wall = Contact("shops", "building", 8.0, 1.5, 0.0, 0.0, (18.0, 10.0, 0.0))
@@ -359,8 +359,8 @@ def test_SW_VEH_1_a_vehicle_that_runs_into_a_wall_stands_back_from_it(chase):
 def test_an_entropy_city_bike_does_not_take_a_drive_plan():
     """Clause: EC-MOVE-1. A `drive:` plan is the chase's; Entropy City's planner refuses it and
     names a bike's plan (a speed) instead of riding it at speed 0."""
-    from entropy3d.rules.planner import plan_move
     from entropy3d.scene.rulesfile import load_ruleset
+    from entropy3d.systems.entropy_city.planner import plan_move
 
     with pytest.raises(IllegalPlanError, match="s2: straight 6.*EC-MOVE-1"):
         plan_move("drive: straight 4", Pose(10, 10, 0), "cruiser", 1, load_ruleset())
@@ -398,7 +398,7 @@ def test_SW_VEH_1_the_roll_is_owed_for_the_distance_declared_when_a_wall_stops_t
     maneuvering roll": a 16" drive that shops' wall stops 8" along still rolls for the 16" the
     driver declared. d6 5 and wild 2 pass TN 4; 2 and 3 fail ("moves only 12"): it stopped
     sooner, so either way it stands 1" back from the wall (x=17, driving.back_from_wall_in)."""
-    from entropy3d.rules.facts import Contact
+    from entropy3d.core.facts import Contact
 
     car = vehicle("car", "law")
     wall = Contact("shops", "building", 8.0, 1.5, 0.0, 0.0, (18.0, 10.0, 0.0))

@@ -15,12 +15,12 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from entropy3d.core.event import Event
 from entropy3d.game.replay import read_replay
 from entropy3d.game.session import play_game, replay_bytes
-from entropy3d.rules.event import Event
-from entropy3d.rules.state import ESCAPED, OUT
 from entropy3d.scene.systemrules import load_system
 from entropy3d.systems.chase_vehicles.engine import ground_in, pose_along
+from entropy3d.systems.entropy_city.state import ESCAPED, OUT
 
 SCENE = Path(__file__).parents[3] / "scenes" / "systems" / "car_chase.yaml"
 
@@ -136,9 +136,9 @@ def test_SW_VEH_2_moved_into_the_nearest_obstacle_the_base_touches_it_without_cr
     sampling) and not inside it, from several ends of drives across the bundled chase table."""
     import shapely
 
+    from entropy3d.core.facts import Facts
     from entropy3d.game.tableview import TableView
     from entropy3d.geometry import Pose
-    from entropy3d.rules.facts import Facts
     from entropy3d.scene import load_scene
     from entropy3d.scene.build import build_table_geometry
 

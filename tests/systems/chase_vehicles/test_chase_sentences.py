@@ -4,7 +4,7 @@ Runner getting away"."""
 
 from __future__ import annotations
 
-from entropy3d.rules.event import Event
+from entropy3d.core.event import Event
 from entropy3d.scene.systemrules import load_system
 from entropy3d.systems.words import Names
 

@@ -10,10 +10,10 @@ import pytest
 
 from entropy3d.errors import IllegalPlanError
 from entropy3d.geometry import Pose
-from entropy3d.rules.state import ESCAPED, OUT, Wreck
-from entropy3d.rules.transition import MOVE, Action
 from entropy3d.scene.systemrules import load_system
 from entropy3d.systems.chase_vehicles import VehicleStats
+from entropy3d.systems.entropy_city.state import ESCAPED, OUT, Wreck
+from entropy3d.systems.entropy_city.transition import MOVE, Action
 from tests.systems.chase_vehicles.test_chase_engine import ScriptedDice, drive, game, reading, straight_ride, vehicle
 
 

@@ -153,8 +153,8 @@ def test_ride_cut_reads_a_ride_as_far_as_a_rule_stops_it():
     not completed; a 10" ride is never cut at 12.5"."""
     import numpy as np
 
+    from entropy3d.core.facts import Contact, Facts
     from entropy3d.geometry import Pose
-    from entropy3d.rules.facts import Contact, Facts
     from entropy3d.table_readings import ride_cut
 
     xs = np.arange(0.0, 16.5, 1.0)

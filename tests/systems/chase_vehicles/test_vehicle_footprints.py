@@ -55,7 +55,7 @@ def test_SW_RAM_the_film_says_a_ram_not_a_bike_crash():
     bike's crash): the chase's ram is told as a ram, and what came of it (issue 46: "at 25 MPH",
     the speed the table measured, read as the ram's speed, which decides nothing: the dice go by
     Top Speed)."""
-    from entropy3d.rules.event import Event
+    from entropy3d.core.event import Event
     from entropy3d.systems.words import Names
     from entropy3d.video.cut import caption
 
@@ -74,7 +74,7 @@ def test_SW_VEH_1_the_film_says_a_fast_drives_maneuvering_roll_and_what_came_of_
     """Clause: SW-VEH-1. "Failure means the vehicle moves only 12"". Issue 46: the car chase's
     film (demo --seed 0) showed the van's 20" drive stop at 12" with no caption (its only event,
     the roll, was never told)."""
-    from entropy3d.rules.event import Event
+    from entropy3d.core.event import Event
     from entropy3d.systems.words import Names
     from entropy3d.video.cut import caption
 

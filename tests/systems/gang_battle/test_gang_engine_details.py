@@ -9,14 +9,14 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from entropy3d.core.event import Event
+from entropy3d.core.facts import Facts
+from entropy3d.core.roll import DiceRoll
 from entropy3d.errors import IllegalPlanError
 from entropy3d.geometry import Pose
-from entropy3d.rules.event import Event
-from entropy3d.rules.facts import Facts
-from entropy3d.rules.plan import parse_plan
-from entropy3d.rules.roll import DiceRoll
-from entropy3d.rules.state import OUT, State
-from entropy3d.rules.transition import ATTACK, MOVE, Action
+from entropy3d.systems.entropy_city.plan import parse_plan
+from entropy3d.systems.entropy_city.state import OUT, State
+from entropy3d.systems.entropy_city.transition import ATTACK, MOVE, Action
 from entropy3d.systems.gang_battle import FighterStats
 from entropy3d.systems.gang_battle.engine import (
     BOTTLED,

@@ -9,10 +9,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from entropy3d.core.event import Event
+from entropy3d.core.facts import Facts
 from entropy3d.errors import IllegalPlanError
-from entropy3d.rules.event import Event
-from entropy3d.rules.facts import Facts
-from entropy3d.rules.transition import Action
+from entropy3d.systems.entropy_city.transition import Action
 from tests.systems.gang_battle.test_gang_engine import Dice, Table, fighter, game
 
 BROKEN, RUN_FOR_COVER = "broken", "run_for_cover"

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import pytest
 
-from entropy3d.rules.event import Event
-from entropy3d.rules.roll import DiceRoll
+from entropy3d.core.event import Event
+from entropy3d.core.roll import DiceRoll
 from entropy3d.systems.gang_battle import FighterStats
 from entropy3d.systems.gang_battle.engine import FLESH_WOUND, OUT_OF_AMMO, PRONE, SERIOUSLY_INJURED
 from tests.systems.gang_battle.test_gang_engine import Dice, Table, fighter, game, shoot, sight

@@ -12,13 +12,13 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from entropy3d.core.event import Event
+from entropy3d.core.facts import Facts
 from entropy3d.errors import IllegalPlanError
 from entropy3d.geometry import Pose
-from entropy3d.rules.event import Event
-from entropy3d.rules.facts import Facts
-from entropy3d.rules.state import OUT
-from entropy3d.rules.transition import ATTACK, FORCED, Action
 from entropy3d.systems.base import SystemView
+from entropy3d.systems.entropy_city.state import OUT
+from entropy3d.systems.entropy_city.transition import ATTACK, FORCED, Action
 from entropy3d.systems.gang_battle import FighterStats
 from entropy3d.systems.gang_battle.engine import PRONE, SERIOUSLY_INJURED
 from entropy3d.systems.gang_battle.player import GangPlayer

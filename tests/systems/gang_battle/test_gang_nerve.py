@@ -12,12 +12,12 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from entropy3d.core.event import Event
+from entropy3d.core.facts import Facts
 from entropy3d.errors import IllegalPlanError
 from entropy3d.game.session import play_game
-from entropy3d.rules.event import Event
-from entropy3d.rules.facts import Facts
-from entropy3d.rules.transition import ATTACK, END, FORCED, MOVE, Action
 from entropy3d.systems.base import SystemView
+from entropy3d.systems.entropy_city.transition import ATTACK, END, FORCED, MOVE, Action
 from entropy3d.systems.gang_battle.engine import PRONE, SERIOUSLY_INJURED
 from entropy3d.systems.gang_battle.player import GangPlayer
 from entropy3d.systems.readings import Sighting

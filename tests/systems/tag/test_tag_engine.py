@@ -11,11 +11,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from entropy3d.core.facts import Facts
 from entropy3d.errors import IllegalPlanError
 from entropy3d.geometry import Pose
-from entropy3d.rules.facts import Facts
-from entropy3d.rules.state import OUT
-from entropy3d.rules.transition import ACTIVATE, Action
+from entropy3d.systems.entropy_city.state import OUT
+from entropy3d.systems.entropy_city.transition import ACTIVATE, Action
 
 
 def facing(state, gap_in: float):

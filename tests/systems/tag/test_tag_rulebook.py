@@ -19,8 +19,8 @@ from entropy3d.errors import IllegalPlanError
 from entropy3d.game.records import action_events
 from entropy3d.game.session import play_game, resimulate
 from entropy3d.geometry import Pose
-from entropy3d.rules.state import OUT
-from entropy3d.rules.transition import ACTIVATE, MOVE, Action
+from entropy3d.systems.entropy_city.state import OUT
+from entropy3d.systems.entropy_city.transition import ACTIVATE, MOVE, Action
 
 ROOT = Path(__file__).resolve().parents[3]
 YARD = ROOT / "tests" / "data" / "tag_yard.yaml"

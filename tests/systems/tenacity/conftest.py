@@ -10,9 +10,9 @@ import numpy as np
 import pytest
 
 from entropy3d.geometry import Pose
-from entropy3d.rules.state import ModelState, State
-from entropy3d.rules.transition import ATTACK, Action
 from entropy3d.scene.systemrules import load_system
+from entropy3d.systems.entropy_city.state import ModelState, State
+from entropy3d.systems.entropy_city.transition import ATTACK, Action
 from entropy3d.systems.readings import Sighting
 from entropy3d.systems.tenacity import FigureStats, TenacityTactics
 

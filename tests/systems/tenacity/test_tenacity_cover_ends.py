@@ -13,9 +13,9 @@ import pytest
 from entropy3d.game.records import AttackRecord
 from entropy3d.geometry import Pose
 from entropy3d.los import LosWorld
-from entropy3d.rules.sentences import Names
 from entropy3d.scene import load_scene
 from entropy3d.scene.systemrules import system_of
+from entropy3d.systems.entropy_city.sentences import Names
 from entropy3d.table_readings import sightings
 from entropy3d.video.fight import fight_view, label_text
 from tests.systems.tenacity.conftest import Dice, Table, attack, figure, seen, skirmish

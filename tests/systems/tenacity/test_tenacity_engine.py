@@ -9,12 +9,12 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from entropy3d.core.facts import Facts
 from entropy3d.errors import IllegalPlanError
 from entropy3d.geometry import Pose
-from entropy3d.rules.facts import Facts
-from entropy3d.rules.sentences import Names
-from entropy3d.rules.state import OUT, State
-from entropy3d.rules.transition import ATTACK, Action
+from entropy3d.systems.entropy_city.sentences import Names
+from entropy3d.systems.entropy_city.state import OUT, State
+from entropy3d.systems.entropy_city.transition import ATTACK, Action
 from entropy3d.systems.tenacity import FigureStats
 from entropy3d.systems.tenacity.engine import (
     ACTIVATED,

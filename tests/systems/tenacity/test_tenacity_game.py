@@ -15,10 +15,10 @@ import pytest
 from typer.testing import CliRunner
 
 from entropy3d.cli import app
+from entropy3d.core.event import Event
 from entropy3d.game.replay import read_replay
 from entropy3d.game.session import play_game, replay_bytes
-from entropy3d.rules.event import Event
-from entropy3d.rules.state import OUT
+from entropy3d.systems.entropy_city.state import OUT
 
 SCENE = Path(__file__).parents[3] / "scenes" / "systems" / "rooftop_skirmish.yaml"
 
