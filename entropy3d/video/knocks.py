@@ -1,7 +1,7 @@
 """Destructible scenery knocked aside during a ride, moved on screen when the bike hits it.
 
-A rider through a destructible that passes its test moves it speed x 2 inches the way it was
-knocked (EC-DEST-4); the rules record where it ends up on the ``destructible`` event
+A rider through a destructible that passes its test moves it speed x 2 inches, aside off its
+line by default (EC-DEST-4, option ``knocked_piece``); the rules record where it ends up on the ``destructible`` event
 (``figures["item_moved_to"]``: its offset from where the scene put it, inches) and when
 (``t_s``, seconds into the ride). The film used to move the piece only when the activation was
 over, so the bike rode through a standing sawhorse and the sawhorse jumped aside afterwards; here

@@ -210,14 +210,12 @@ class _Ride:
         figures = {"risk": hit.risk, "tn": result.tn, "item_moved_in": result.item_moved_in,
                    "forced_turn_in": result.forced_turn_in}
         if roll.succeeded:
-            direction = np.array(hit.pushed) if knocked > 0.05 else np.array(
-                [math.cos(math.radians(hit.heading_deg)), math.sin(math.radians(hit.heading_deg))])
-            direction = direction / np.linalg.norm(direction)
+            direction, way = knocked_direction(hit, self.ruleset)
             old = self.scenery.get(hit.piece_id, ScenerySpot())
             shift = direction * result.item_moved_in
             spot = ScenerySpot(old.dx + float(shift[0]), old.dy + float(shift[1]), old.turn_deg, False)
             self.scenery[hit.piece_id] = spot
-            verdict = f"the piece is moved {result.item_moved_in:g}\" the way it was knocked (EC-DEST-4)"
+            verdict = f"the piece is moved {result.item_moved_in:g}\" {way} (EC-DEST-4)"
             figures["item_moved_to"] = [spot.dx, spot.dy]
         else:
             verdict = f"the opponent turns the bike {result.forced_turn_in:g}\" and it carries on (EC-DEST-3)"
@@ -322,6 +320,20 @@ def _along(move: PlannedMove, facts: Facts, distance: float) -> tuple[np.ndarray
         xy = path[-1] + (distance - lengths[-1]) * np.array([math.cos(math.radians(heading)),
                                                               math.sin(math.radians(heading))])
     return np.asarray(xy, float), heading, level
+
+
+def knocked_direction(hit: SceneryHit, ruleset: Ruleset) -> tuple[np.ndarray, str]:
+    """The unit direction (x, y on the table) a piece a rider passed its test on moves, and its
+    words (EC-DEST-4: "in any direction you desire"; option ``knocked_piece``): aside, square to
+    the heading to the side of the rider's line the piece stood on (``hit.side``); or along, the
+    way the producer saw it knocked (``hit.pushed``), else the heading."""
+    heading = math.radians(hit.heading_deg)
+    if ruleset.option("knocked_piece") == "aside":
+        left = np.array([-math.sin(heading), math.cos(heading)])
+        return (left if hit.side == "left" else -left), f"aside to the rider's {hit.side}"
+    pushed = np.array(hit.pushed, float)
+    direction = pushed if math.hypot(*pushed) > 0.05 else np.array([math.cos(heading), math.sin(heading)])
+    return direction / np.linalg.norm(direction), "the way it was knocked"
 
 
 def _forced_turn_plan(model: ModelState, move: PlannedMove, hit: SceneryHit, ruleset: Ruleset) -> str:

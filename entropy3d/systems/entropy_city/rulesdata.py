@@ -125,6 +125,7 @@ class OptionsSpec(Strict):
     gun_tn: OptionSpec[dict[int, PosInt]]
     push_order: OptionSpec[Literal["defender_first", "lowest_first"]]
     jump_landing: OptionSpec[Literal["launch_speed_max", "where_it_comes_down"]]
+    knocked_piece: OptionSpec[Literal["aside", "along"]]
     on_foot_move_in: OptionSpec[Pos]
     wreck_placement: OptionSpec[Literal["obstruct", "where_it_was"]]
 
