@@ -8,7 +8,9 @@ heading) and then, :data:`SETTLE_S` later, the pose the rules left the bike in
 (``ActionRecord.model_after``, e.g. where a jump lands); :data:`PAUSE_S` separates actions.
 Other bikes an activation moved or took out (a crash victim, an attack's target) and scenery that
 moved or broke (``State.scenery``, EC-DEST-4) change between the activation's start and end: a
-piece the ride went through starts moving when it was hit (``SceneryHit.t_s``).
+piece a rider knocked aside flies on the path every picture of the replay gives it
+(:meth:`~entropy3d.game.knocks.Knock.path`, from the hit over ``KNOCK_S``); any other change to
+a piece shows when the activation starts.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from entropy3d.core.scenery import ScenerySpot
+from entropy3d.game.knocks import knocks_in
 from entropy3d.game.replay import Replay
 from entropy3d.geometry import Pose
 from entropy3d.systems.entropy_city.state import ModelState, State
@@ -24,8 +27,6 @@ from entropy3d.systems.entropy_city.state import ModelState, State
 SETTLE_S = 0.2
 #: seconds between two actions
 PAUSE_S = 0.5
-#: seconds a hit piece of scenery takes to reach where it lies
-DEBRIS_S = 0.4
 #: two keys closer than this (seconds) are one key: the later one wins
 SAME_TIME_S = 1e-4
 
@@ -107,15 +108,15 @@ def replay_motion(replay: Replay, scenery_centres: dict[str, tuple[float, float,
     clock = 0.0
     for activation in replay.activations:
         start = clock
-        hit_at: dict[str, float] = {}
+        flights: dict[str, list[tuple[float, float, float]]] = {}  # piece -> (game time, dx, dy) keys
         rider = bikes[activation.model_id]
-        for action in activation.actions:
+        for index, action in enumerate(activation.actions):
             trajectory = action.trajectory
+            for knock in knocks_in(activation, index):
+                flights.setdefault(knock.piece_id, []).extend((clock + t, dx, dy) for t, dx, dy in knock.path())
             if len(trajectory):
                 for t, x, y, z, heading in trajectory:
                     rider.key(clock + t, (x, y, z), heading)
-                for hit in action.facts.scenery:
-                    hit_at.setdefault(hit.piece_id, clock + hit.t_s)
                 clock += float(trajectory[-1, 0])
             if action.model_after is not None:
                 _bike_key(rider, clock + SETTLE_S, action.model_after)
@@ -140,7 +141,11 @@ def replay_motion(replay: Replay, scenery_centres: dict[str, tuple[float, float,
             if track is None:
                 track = scenery[piece_id] = Track()
                 _spot_key(track, 0.0, centre, ScenerySpot())
-            moved_at = hit_at.get(piece_id, start)
-            _spot_key(track, moved_at, centre, was)
-            _spot_key(track, moved_at + DEBRIS_S, centre, spot)
+            if piece_id not in flights:  # not knocked by a ride: changed as the activation starts
+                _spot_key(track, start, centre, was)
+                _spot_key(track, start + SAME_TIME_S * 2, centre, spot)
+                continue
+            for time, dx, dy in flights[piece_id]:
+                _spot_key(track, time, centre, ScenerySpot(dx, dy, was.turn_deg))
+            _spot_key(track, max(flights[piece_id][-1][0], settled), centre, spot)
     return Motion(bikes, scenery, max(clock, SAME_TIME_S))

@@ -377,9 +377,18 @@
     mini.group.position.set(pose[0], pose[1], pose[2]);
     mini.group.rotation.set(0, 0, THREE.MathUtils.degToRad(pose[3]));
   }
-  function placeScenery(moves) {
+  function knockedTo(rows, t, ended) {  // a knocked piece's (dx, dy) t ride seconds in (EC-DEST-4)
+    if (ended || t >= rows[rows.length - 1][0]) return rows[rows.length - 1].slice(1);
+    if (t <= rows[0][0]) return rows[0].slice(1);
+    let k = 1;
+    while (rows[k][0] < t) k++;
+    const a = rows[k - 1], b = rows[k], f = (t - a[0]) / (b[0] - a[0]);
+    return [a[1] + (b[1] - a[1]) * f, a[2] + (b[2] - a[2]) * f];
+  }
+  function placeScenery(moves, knocks, t, ended) {
     for (const [id, piece] of Object.entries(scenery)) {
-      const move = moves[id] || [0, 0, 0, false];
+      let move = moves[id] || [0, 0, 0, false];
+      if (knocks && knocks[id]) move = [...knockedTo(knocks[id], t, ended), move[2], false];
       piece.pivot.position.set(piece.centre[0] + move[0], piece.centre[1] + move[1], 0);
       piece.pivot.rotation.set(0, 0, THREE.MathUtils.degToRad(move[2]));
       piece.pivot.visible = !move[3];
@@ -439,7 +448,7 @@
     if (ended && step.out) miniatures[step.model].group.visible = false;
     else place(step.model, poseAt(step, timeline.t));
     if (ended) for (const id of step.taken_out || []) miniatures[id].group.visible = false;  // shot, tagged
-    placeScenery(step.scenery);
+    placeScenery(step.scenery, step.knocks, timeline.t, ended);
     placeNpcs(step.npcs);
     if (timeline.drawn !== timeline.index) { drawOverlays(step); text(step); timeline.drawn = timeline.index; }
     redraw();
@@ -600,7 +609,11 @@
                             tableCorners: tableCorners, tableBox: tableBox, painted: false,
                             project: (p) => onPage(inView(new THREE.Vector3(p[0], p[1], p[2]))),
                             index: () => timeline.index, renderNow: render,
-                            shown: (id) => miniatures[id].group.visible };
+                            shown: (id) => miniatures[id].group.visible,
+                            // t ride seconds into the step shown (a still of the step's motion)
+                            at: (t) => { timeline.t = t; show(); },
+                            piece: (id) => [scenery[id].pivot.position.x, scenery[id].pivot.position.y,
+                                            scenery[id].pivot.visible] };
   document.getElementById("name").textContent = data.name;
   document.body.classList.toggle("replay", steps.length > 0);
   applyToggles();

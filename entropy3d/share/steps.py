@@ -1,7 +1,9 @@
 """A replay's ridden actions as the page's timeline: one entry per action the viewer steps through.
 
 Each entry holds where every bike stands as the action starts, the active bike's trajectory and
-where the rules left it (``model_after``), the action's words (title, plain-words sentences and
+where the rules left it (``model_after``), the moved scenery as it starts and the pieces it knocks
+aside (their flight, :meth:`~entropy3d.game.knocks.Knock.path`: ride seconds, dx, dy), the
+action's words (title, plain-words sentences and
 their dice detail, clauses), the mission's NPCs as it starts (where each is, or whose base it
 rides on: :func:`~entropy3d.look.npc_marks.npc_marks`), the turning templates laid at its start
 (EC-TMPL-1) and the sight lines from where it ended to every rival (EC-LOS-1: top-down verdict, true-LOS % visible). The
@@ -12,6 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from entropy3d.game.knocks import knocks_in, spots_as_action_starts
 from entropy3d.game.records import action_events
 from entropy3d.game.replay import Replay
 from entropy3d.game.timeline import Timeline, taken_out_by, template_polylines
@@ -77,8 +80,8 @@ def replay_steps(replay: Replay, table: Table, geometry: TableGeometry) -> list[
             "after": pose_list(end),
             "out": after is not None and not after.in_play,
             "taken_out": list(taken),
-            "scenery": {piece: [spot.dx, spot.dy, spot.turn_deg, spot.removed]
-                        for piece, spot in activation.state_before.scenery.items()},
+            "scenery": {piece: list(spot) for piece, spot in spots_as_action_starts(activation, step.action).items()},
+            "knocks": {knock.piece_id: _points(knock.path()) for knock in knocks_in(activation, step.action)},
             "npcs": [mark.to_json() for mark in npc_marks(shown_state(activation, step.action, False), table.spec,
                                                           names, geometry)],
             "sight": _sight_lines(sight, end_poses, active, gang, rulebook,

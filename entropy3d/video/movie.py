@@ -17,6 +17,7 @@ from typing import Iterator, Mapping
 
 import numpy as np
 
+from entropy3d.game.knocks import knocks_in
 from entropy3d.game.records import action_events
 from entropy3d.game.replay import Replay, scene_file
 from entropy3d.geometry import Pose, pose_at
@@ -41,7 +42,7 @@ from entropy3d.video.fall import FALL_RATE, FALL_ZOOM, fall_of, falling_frames, 
 from entropy3d.video.fight import TAKEDOWN_AFTER, draw_fight, fight_of, stage_fight
 from entropy3d.video.film_hud import FilmHud
 from entropy3d.video.jumpshot import ProfileInset, flight_window, inset_box, ride_clock
-from entropy3d.video.knocks import knock_matrix, knocks_in, spot_matrix
+from entropy3d.video.knocks import knock_matrix, spot_matrix
 from entropy3d.video.npc_tags import draw_npc_tags
 from entropy3d.video.pacing import QUIET_RATE, SystemPace, decisive, system_pace
 from entropy3d.video.reveals import reveal_framing, show_revealed

@@ -48,6 +48,29 @@ def test_every_ridden_sample_is_a_key_and_the_clock_runs_through_every_action(be
     assert bench.points[-1][:2] == pytest.approx((18.0, 16.0), abs=0.01)
 
 
+
+def test_EC_DEST_4_the_bench_flies_when_the_rules_say_it_was_hit_as_in_the_film(bench_replay):
+    """Clause: EC-DEST-4. The glTF's bench leaves its spot at the game time of the hit the rules
+    recorded (h1's destructible event's ``t_s`` into its second action, after its first action's
+    ride and one pause) and lands ``KNOCK_S`` (0.35 s) later, half way in time 3/4 of the way there
+    (eased out, as the film's and the page's): (18, 12) -> (18, 15) -> (18, 16). It used to slide
+    linearly over its own 0.4 s."""
+    from entropy3d.game import read_replay
+    from entropy3d.game.knocks import KNOCK_S
+
+    replay = read_replay(bench_replay)
+    first, second = replay.activations[0].actions[:2]
+    (hit,) = [e for e in second.events if e.kind == "destructible"]
+    hit_at = float(first.trajectory[-1, 0]) + PAUSE_S + hit.t_s
+    bench = replay_motion(replay, {"bench1": (18.0, 12.0, 0.2)}).scenery["bench1"]
+    leaves = bench.times.index(pytest.approx(hit_at, abs=1e-6))
+    assert bench.points[leaves] == pytest.approx((18.0, 12.0, 0.2))
+    assert bench.times[leaves + 4] == pytest.approx(hit_at + KNOCK_S / 2)
+    assert bench.points[leaves + 4] == pytest.approx((18.0, 15.0, 0.2), abs=1e-6)
+    assert bench.times[leaves + 8] == pytest.approx(hit_at + KNOCK_S)
+    assert bench.points[leaves + 8] == pytest.approx((18.0, 16.0, 0.2), abs=1e-6)
+
+
 def test_a_geometric_game_with_jumps_keeps_its_clock_and_exports(tmp_path):
     """The geometric producer timed a ride's ground points from its start, so after a flight
     (slower along the path than riding) the clock went back: in 9 of 196 actions of six 2-turn

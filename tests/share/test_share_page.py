@@ -561,3 +561,41 @@ def test_EC_MISSION_RESCUE_the_page_tags_each_npc_where_it_waits_then_over_its_h
     settle(browser)
     assert _npc_tag(browser, "Komodo's npc") is None and _npc_tag(browser, "Hades MC's npc") is not None
     assert console_errors(browser) == []
+
+
+def test_EC_DEST_4_the_page_knocks_the_barrel_aside_at_the_hit_and_keeps_it_there(browser, tmp_path):
+    """Clause: EC-DEST-4. The barrel lane's game (tests/video/test_knocks.py): h1 passes its test
+    at the barrel in its second action, about 0.53 s into the ride, and the rules put it 4" aside
+    to the rider's right, (0, -4). On the page, that step shows the barrel on its spot before the
+    hit, 3/4 of the way (0, -3) half way through its 0.35 s flight (eased out), on (0, -4) once
+    landed, and the next rider's step starts with it there. The page drew each step with the
+    activation's starting scenery, so the barrel stood through the hit and never moved."""
+    from entropy3d.game.knocks import KNOCK_S, knocks_in
+    from entropy3d.game.replay import read_replay
+    from entropy3d.game.timeline import Timeline
+    from tests.video.test_knocks import BARREL_LANE, THROUGH_THE_BARREL
+
+    (tmp_path / "lane.yaml").write_text(BARREL_LANE)
+    (tmp_path / "s.yaml").write_text(THROUGH_THE_BARREL)
+    play_game(None, script=tmp_path / "s.yaml", turns=1, producer="geometric", replay_path=tmp_path / "lane.jsonl")
+    replay = read_replay(tmp_path / "lane.jsonl")
+    steps = Timeline(replay, replay.header.initial).steps
+    index = next(k for k, s in enumerate(steps) if replay.activations[s.activation].model_id == "h1" and s.action == 1)
+    (knock,) = knocks_in(replay.activations[steps[index].activation], 1)
+    page = share(tmp_path / "lane.jsonl", tmp_path / "lane.html")
+    open_page(browser, page)
+    browser.execute_script(f"window.entropy3dShare.goTo({index}, false)")
+    home = browser.execute_script("return window.entropy3dShare.piece('barrel')")
+    placed = []
+    for t in (knock.t_s - 0.01, knock.t_s + KNOCK_S / 2, knock.t_s + KNOCK_S + 0.01):
+        browser.execute_script(f"window.entropy3dShare.at({t})")
+        x, y, shown = browser.execute_script("return window.entropy3dShare.piece('barrel')")
+        placed.append((x - home[0], y - home[1], shown))
+    # the page's data keeps hundredths of an inch and of a second (its flight is 9 keys in straight lines)
+    assert [shown for _, _, shown in placed] == [True, True, True]
+    assert [v for x, y, _ in placed for v in (x, y)] == pytest.approx([0.0, 0.0, 0.0, -3.0, 0.0, -4.0], abs=0.01)
+    if index + 1 < len(steps):
+        browser.execute_script(f"window.entropy3dShare.goTo({index + 1}, false)")
+        x, y, _ = browser.execute_script("return window.entropy3dShare.piece('barrel')")
+        assert (x - home[0], y - home[1]) == pytest.approx((0.0, -4.0), abs=0.01)
+    assert not console_errors(browser)

@@ -6,11 +6,11 @@ import math
 
 import numpy as np
 
-from entropy3d.core.scenery import ScenerySpot
+from entropy3d.game.knocks import KNOCK_S, Knock, knocks_in
 from entropy3d.game.session import play_game
 from entropy3d.video import VideoOptions
 from entropy3d.video.jumpshot import ride_clock
-from entropy3d.video.knocks import HOP_PER_IN, KNOCK_S, WOBBLE_DEG, Knock, knock_matrix, knocks_in
+from entropy3d.video.knocks import HOP_PER_IN, WOBBLE_DEG, knock_matrix
 from entropy3d.video.movie import ReplayFilm
 from tests.game.test_game_loop import GUNG_HO_LANE
 
@@ -90,27 +90,6 @@ def test_EC_DEST_4_the_film_moves_a_knocked_barrel_when_the_bike_hits_it(tmp_pat
     assert zs.max() > 0.3  # in the air between the hit and its landing
     assert (np.diff(ys) <= 1e-9).all() and -4.0 < ys[zs.argmax()] < 0.0
     assert math.isclose(ys[-1], -4.0) and zs[-1] == 0.0  # landed where the rules put it, as the ride holds
-
-
-def test_a_knock_starts_where_earlier_knocks_and_the_state_left_the_piece(tmp_path):
-    """The barrel lane's activation made up into longer ones: with the barrel already moved (1, 1)
-    and turned 10 degrees when the activation starts, h1's knock takes it from there (the rules'
-    ``item_moved_to`` is its new offset from the scene's spot, [0, -4]); the same ride recorded
-    again as a third action knocks it from (0, -4), where the second left it, not from the
-    activation's start."""
-    import dataclasses
-
-    (tmp_path / "lane.yaml").write_text(BARREL_LANE)
-    (tmp_path / "s.yaml").write_text(THROUGH_THE_BARREL)
-    replay = play_game(None, script=tmp_path / "s.yaml", turns=1, producer="geometric")
-    activation = next(a for a in replay.activations if a.model_id == "h1")
-    moved = dataclasses.replace(activation.state_before, scenery={"barrel": ScenerySpot(1.0, 1.0, 10.0)})
-    again = dataclasses.replace(activation, state_before=moved,
-                                actions=(*activation.actions, activation.actions[1]))
-    (first,) = knocks_in(again, 1)
-    assert (first.start, first.end, first.turn_deg) == ((1.0, 1.0), (0.0, -4.0), 10.0)
-    (second,) = knocks_in(again, 2)
-    assert (second.start, second.end) == ((0.0, -4.0), (0.0, -4.0))
 
 
 def test_a_piece_hit_as_the_ride_ends_finishes_its_hop_while_the_ride_holds(tmp_path):
