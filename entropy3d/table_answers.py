@@ -15,6 +15,9 @@ facts and the dice alone. Every answer is what the table shows, never what the r
   :func:`~entropy3d.systems.entropy_city.rest.settle` reads, EC-TER-BUILDING).
 - :func:`start_sights`: as a model's activation begins, what it sees of each enemy that may hide
   by Stealth and what each enemy on overwatch sees of it (EC-STEALTH).
+- :func:`knock_rooms`: for each destructible a ride went into, how far it could be moved square to
+  the bike's heading to either side before it meets something solid or leaves the table (where a
+  rider who passes its test knocks it, EC-DEST-4).
 - :func:`wreck_answers`: once resolve has taken riders out, the spots around each where the
   opponent may place its wreck: on the table and out of every solid, on the level under them
   (what :func:`~entropy3d.systems.entropy_city.wrecks.place_wrecks` reads, EC-WOUND).
@@ -176,7 +179,26 @@ def with_table_answers(table, state: State, action, facts: Facts | None,
     if facts is None:
         return facts
     return dataclasses.replace(facts, watched=watched_ride(table, state, action.model_id, facts.trajectory, ruleset),
-                               rests=rests_of_ride(table, state, action.model_id, action.move, facts, ruleset))
+                               rests=rests_of_ride(table, state, action.model_id, action.move, facts, ruleset),
+                               knock_room=knock_rooms(table, state, facts))
+
+
+#: the farthest a knocked piece's room is measured, inches (the rules move one speed x 2, at most 6")
+KNOCK_ROOM_IN = 12.0
+
+
+def knock_rooms(table, state: State, facts: Facts) -> dict[str, tuple[float, float, float]]:
+    """For each destructible the ride went into (``facts.scenery``), how far it could be moved
+    from where ``state`` has it, square to the bike's heading at the hit to the bike's left and
+    to its right, and straight ahead along the heading, before it meets something solid or
+    leaves the table (up to :data:`KNOCK_ROOM_IN`): the rules knock it where there is room (EC-DEST-4)."""
+    rooms = {}
+    for hit in facts.scenery:
+        heading = math.radians(hit.heading_deg)
+        left, ahead = (-math.sin(heading), math.cos(heading)), (math.cos(heading), math.sin(heading))
+        rooms[hit.piece_id] = tuple(table.room_to_move(hit.piece_id, state.scenery, way, KNOCK_ROOM_IN)
+                                    for way in (left, (-left[0], -left[1]), ahead))
+    return rooms
 
 
 def wreck_spots_around(table: RestChecks, pose: Pose, base: BaseShape, ruleset: Ruleset) -> WreckSpots:

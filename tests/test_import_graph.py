@@ -150,6 +150,19 @@ def test_imports_point_down_the_layers():
     assert not upward, "imports from a lower layer to a higher one:\n" + "\n".join(sorted(upward))
 
 
+def test_entropy_citys_rules_import_no_other_rulebook():
+    """Entropy City's folder stands beside the other rulebooks (one layer), and its rules import
+    none of theirs: only its registration (``system.py``) reaches the shared plug-in base. Before
+    the move its rules sat a layer below ``systems`` and the layers said so; within one layer the
+    test above cannot (the reviewer's remark)."""
+    folder = "entropy3d.systems.entropy_city"
+    reaching = sorted(f"{module} imports {target}" for module, targets in import_graph().items()
+                      if module.startswith(folder + ".") and module != folder + ".system"
+                      for target in targets
+                      if target.startswith("entropy3d.systems") and not target.startswith(folder))
+    assert not reaching, "Entropy City's rules import another rulebook or the plug-in base:\n" + "\n".join(reaching)
+
+
 def test_every_package_has_a_layer():
     assert {package_of(module) for module in module_files()} <= set(RANK)
 

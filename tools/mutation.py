@@ -47,8 +47,15 @@ TARGETS = {
     "replay": (["entropy3d/game/replay.py"],
                ["tests/game/test_faults.py", "tests/game/test_game_loop.py", "tests/sweep/test_store.py"]),
     "los": (["entropy3d/los/*.py"], ["tests/los"]),
-    "rules": (["entropy3d/systems/entropy_city/*.py"], ["tests/systems/entropy_city", "tests/core"]),
-    "engines": (["entropy3d/systems/*/engine.py"], ["tests/systems"]),
+    "rules": (["entropy3d/systems/entropy_city/*.py", "entropy3d/core/*.py"],
+              ["tests/systems/entropy_city", "tests/core", "tests/systems/test_rolls.py"]),
+    # the other rulebooks' engines (Entropy City's engine.py is the "rules" target's)
+    "engines": ([f"entropy3d/systems/{book}/engine.py"
+                 for book in ("chase_vehicles", "gang_battle", "tag", "tenacity")],
+                ["tests/systems/chase_vehicles", "tests/systems/gang_battle", "tests/systems/tag",
+                 "tests/systems/tenacity", "tests/systems/test_golden_reference_cards.py",
+                 "tests/systems/test_reference_cards.py", "tests/systems/test_registry.py",
+                 "tests/systems/test_rolls.py", "tests/systems/test_words.py"]),
 }
 #: tests whose work runs in another process (the CLI started as a subprocess, a browser, a Dask
 #: cluster's workers), deselected in every run: mutmut maps a test to the functions it calls in its

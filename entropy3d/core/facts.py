@@ -181,7 +181,10 @@ class Facts:
     gun's reach; :func:`entropy3d.table_answers.watched_ride`); None when no table was asked, so no
     watcher sees the ride. rests: what the table says of each pose the rules may leave the ridden
     bike at (:class:`RestAnswer`); None when no table was asked, so it rests where the rules leave
-    it. Like ``ground``, both are the table's, so not in the JSON form.
+    it. knock_room: how far each destructible gone through (by piece id) could be moved square to
+    the bike's heading where it was hit, to the bike's left and to its right, and straight ahead,
+    inches, before it meets something solid or leaves the table (:func:`entropy3d.table_answers.knock_rooms`); None
+    when no table was asked. Like ``ground``, these are the table's, so not in the JSON form.
     """
 
     producer: str
@@ -201,6 +204,7 @@ class Facts:
     thrown: np.ndarray | None = field(repr=False, default=None)
     watched: Mapping[str, tuple[Sight | None, ...]] | None = field(repr=False, default=None)
     rests: tuple[RestAnswer, ...] | None = field(repr=False, default=None)
+    knock_room: Mapping[str, tuple[float, float, float]] | None = field(repr=False, default=None)
 
     def __repr__(self) -> str:
         return (f"Facts({self.producer}: {self.progress_in:.2f}/{self.path_length_in:.2f}\", "

@@ -12,9 +12,11 @@ world. All lengths are table inches.
 from __future__ import annotations
 
 import math
+from typing import Mapping
 
 import numpy as np
 import shapely
+import shapely.affinity
 from shapely.geometry import LineString
 
 from entropy3d.geometry import Pose
@@ -321,6 +323,36 @@ class SceneProbe:
         points = np.atleast_2d(np.asarray(points, float))
         return ((points[:, 0] < margin) | (points[:, 1] < margin) | (points[:, 0] > self.width - margin)
                 | (points[:, 1] > self.depth - margin))
+
+    def room_to_move(self, piece_id: str, spots: Mapping, direction, up_to_in: float, step_in: float = 0.25
+                     ) -> float:
+        """How far (inches, a multiple of ``step_in`` up to ``up_to_in``) the piece ``piece_id``,
+        standing where ``spots`` (piece id -> :class:`~entropy3d.core.scenery.ScenerySpot`) puts
+        it, can slide along the unit vector ``direction`` before its outline meets something solid
+        on its level (a wall, a building, another piece where it stands now) or leaves the table.
+        What it already touches where it stands does not count."""
+        own = [f for f in self.footprints if f.piece_id == piece_id]
+        if not own:
+            return float(up_to_in)
+
+        def placed(footprint: Footprint):
+            spot = spots.get(footprint.piece_id)
+            return footprint.outline if spot is None else shapely.affinity.translate(footprint.outline, spot.dx,
+                                                                                    spot.dy)
+
+        outlines = [placed(f) for f in own]
+        others = [placed(f) for f in self.solid_footprints(min(f.bottom for f in own))
+                  if f.piece_id != piece_id and not getattr(spots.get(f.piece_id), "removed", False)]
+        others = [o for o in others if not any(o.intersects(mine) for mine in outlines)]  # touching already
+        dx, dy = (float(v) for v in np.asarray(direction, float)[:2])
+        clear = 0.0
+        for k in range(1, int(math.floor(up_to_in / step_in + 1e-9)) + 1):
+            moved = [shapely.affinity.translate(o, k * step_in * dx, k * step_in * dy) for o in outlines]
+            corners = np.vstack([np.asarray(m.exterior.coords) for m in moved])
+            if self.off_table(corners).any() or any(m.intersects(o) for m in moved for o in others):
+                break
+            clear = k * step_in
+        return clear
 
     def solid_footprints(self, level: float, kinds_ignored: tuple[str, ...] = ()) -> list[Footprint]:
         """Footprints a bike riding at ``level`` would hit (a wall, a pillar, a railing, a deck's

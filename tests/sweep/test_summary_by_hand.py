@@ -110,7 +110,7 @@ def replay(activations, score: dict, turns_played: int):
 
 @pytest.fixture
 def objective_apart(monkeypatch):
-    """The mission's objective is read from every event of a whole replay (rules/objectives.py,
+    """The mission's objective is read from every event of a whole replay (entropy_city/objectives.py,
     tested in tests/systems/entropy_city/test_objectives.py and, through stored sweeps, tests/sweep/test_store.py);
     these hand-made records carry only what the counts read (an attack's events hold no words), so
     it is left out here: summarize is asked it of a replay it did not build, and says so."""

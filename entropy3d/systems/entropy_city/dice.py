@@ -108,7 +108,7 @@ class RiskAware:
     """Push while below the needed total and the next die busts with probability <= ``max_bust``.
 
     A value, not a closure: equal policies are one key of the exact odds' caches
-    (``rules/odds.py``), so the attack options a player weighs share their enumerations (with a
+    (``entropy_city/odds.py``), so the attack options a player weighs share their enumerations (with a
     new closure per option every Side was new to them: a game's 65 opposed tests took 28 s)."""
 
     max_bust: float

@@ -210,12 +210,15 @@ class _Ride:
         figures = {"risk": hit.risk, "tn": result.tn, "item_moved_in": result.item_moved_in,
                    "forced_turn_in": result.forced_turn_in}
         if roll.succeeded:
-            direction, way = knocked_direction(hit, self.ruleset)
+            room = None if self.facts is None or self.facts.knock_room is None else \
+                self.facts.knock_room.get(hit.piece_id)
+            direction, moved_in, way = knocked_direction(hit, self.ruleset, result.item_moved_in, room)
             old = self.scenery.get(hit.piece_id, ScenerySpot())
-            shift = direction * result.item_moved_in
+            shift = direction * moved_in
             spot = ScenerySpot(old.dx + float(shift[0]), old.dy + float(shift[1]), old.turn_deg, False)
             self.scenery[hit.piece_id] = spot
-            verdict = f"the piece is moved {result.item_moved_in:g}\" {way} (EC-DEST-4)"
+            stopped = "" if moved_in == result.item_moved_in else f", stopped after {moved_in:g}\" by what it met"
+            verdict = f"the piece is moved {result.item_moved_in:g}\" {way}{stopped} (EC-DEST-4)"
             figures["item_moved_to"] = [spot.dx, spot.dy]
         else:
             verdict = f"the opponent turns the bike {result.forced_turn_in:g}\" and it carries on (EC-DEST-3)"
@@ -322,18 +325,35 @@ def _along(move: PlannedMove, facts: Facts, distance: float) -> tuple[np.ndarray
     return np.asarray(xy, float), heading, level
 
 
-def knocked_direction(hit: SceneryHit, ruleset: Ruleset) -> tuple[np.ndarray, str]:
-    """The unit direction (x, y on the table) a piece a rider passed its test on moves, and its
-    words (EC-DEST-4: "in any direction you desire"; option ``knocked_piece``): aside, square to
-    the heading to the side of the rider's line the piece stood on (``hit.side``); or along, the
-    way the producer saw it knocked (``hit.pushed``), else the heading."""
+def knocked_direction(hit: SceneryHit, ruleset: Ruleset, distance_in: float = 0.0,
+                      room_in: tuple[float, float, float] | None = None) -> tuple[np.ndarray, float, str]:
+    """Which way and how far (inches) a piece a rider passed its test on moves, and the words for
+    it (EC-DEST-4: "it moves speedx2 inches in any direction you desire"; option ``knocked_piece``).
+
+    aside: the rider knocks it square to its heading, to the side of its line the piece stood on
+    (``hit.side``), or to the other side when that has room for ``distance_in`` and this one
+    has not, or straight ahead when neither side has (a line of sawhorses across a street: the
+    one gone through can only fly on). ``room_in`` is the table's (left, right, ahead) room,
+    :func:`entropy3d.table_answers.knock_rooms`; None (no table asked): as if there were room.
+    DECISION: with room for the full distance nowhere, it goes the way with the most room and
+    stops there, against what it meets, rather than into a wall or another piece.
+    along: the way the producer saw it knocked (``hit.pushed``), else the heading, the full distance."""
     heading = math.radians(hit.heading_deg)
-    if ruleset.option("knocked_piece") == "aside":
-        left = np.array([-math.sin(heading), math.cos(heading)])
-        return (left if hit.side == "left" else -left), f"aside to the rider's {hit.side}"
-    pushed = np.array(hit.pushed, float)
-    direction = pushed if math.hypot(*pushed) > 0.05 else np.array([math.cos(heading), math.sin(heading)])
-    return direction / np.linalg.norm(direction), "the way it was knocked"
+    if ruleset.option("knocked_piece") == "along":
+        pushed = np.array(hit.pushed, float)
+        direction = pushed if math.hypot(*pushed) > 0.05 else np.array([math.cos(heading), math.sin(heading)])
+        return direction / np.linalg.norm(direction), distance_in, "the way it was knocked"
+    left = np.array([-math.sin(heading), math.cos(heading)])
+    other = "right" if hit.side == "left" else "left"
+    ways = {"left": left, "right": -left, "ahead": np.array([math.cos(heading), math.sin(heading)])}
+    words = {"left": "aside to the rider's left", "right": "aside to the rider's right",
+             "ahead": "on ahead of the rider"}
+    if room_in is None:
+        return ways[hit.side], distance_in, words[hit.side]
+    room = dict(zip(("left", "right", "ahead"), room_in))
+    roomy = [way for way in (hit.side, other, "ahead") if room[way] >= distance_in]
+    way = roomy[0] if roomy else max((hit.side, other, "ahead"), key=lambda w: room[w])
+    return ways[way], min(distance_in, room[way]), words[way]
 
 
 def _forced_turn_plan(model: ModelState, move: PlannedMove, hit: SceneryHit, ruleset: Ruleset) -> str:
@@ -351,7 +371,7 @@ def resolve_move(state: State, model: ModelState, move: PlannedMove, push: str, 
                  rng: np.random.Generator, ruleset: Ruleset, *, counts_as_action: bool = True
                  ) -> tuple[State, list[Event]]:
     """Apply a checked move of ``model`` and what the producer found riding it (``facts``)."""
-    ride = _Ride(model, move, facts, ruleset, rng, push)
+    ride = _Ride(model, move, facts, ruleset, rng, push, scenery=dict(state.scenery))  # a knock starts where it lies
     ride.plan_costs()
     per_activation = int(ruleset.data("turn.actions_per_activation"))
     changes: dict = {}

@@ -1,4 +1,4 @@
-"""Corners (rules/corners.py, EC-MISSION-CORNERS): zones scored at the end of every turn for the
+"""Corners (entropy_city/corners.py, EC-MISSION-CORNERS): zones scored at the end of every turn for the
 gang with the most moving riders in them; a parked rider holds nothing (the reading played), or
 holds as any other (the rules data's option)."""
 

@@ -1,5 +1,5 @@
-"""Grab n Go (rules/grab.py, EC-MISSION-GRAB) and its two actions, Pickup Item and Pass an item
-(rules/items.py, EC-ACT-PICKUP, EC-ACT-PASS): the packages on the table, the pickup a ride
+"""Grab n Go (entropy_city/grab.py, EC-MISSION-GRAB) and its two actions, Pickup Item and Pass an item
+(entropy_city/items.py, EC-ACT-PICKUP, EC-ACT-PASS): the packages on the table, the pickup a ride
 attempts, the pass in lieu of an attack, the holder who may not attack, the count of complete
 actions, the escape over the holder's own edge and the drop of a holder taken out."""
 

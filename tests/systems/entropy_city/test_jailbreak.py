@@ -1,4 +1,4 @@
-"""Jailbreak (rules/npc.py, rules/npc_actions.py, EC-MISSION-JAIL): the NPC locked in the jail, the
+"""Jailbreak (entropy_city/npc.py, entropy_city/npc_actions.py, EC-MISSION-JAIL): the NPC locked in the jail, the
 stop beside its door or window and the NPC's test, the NPC who gives up at 15, the escape through
 a road exit with the NPC pillion, the NPC lost off the table elsewhere, dropped by a holder taken
 out and picked up again, the end of the game and its card, and a scripted game worked by hand."""

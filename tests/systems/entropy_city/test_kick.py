@@ -87,7 +87,7 @@ def test_EC_MEL_KICK_a_kick_slides_the_bike_straight_away_heading_kept_then_turn
 def test_EC_MEL_KICK_a_bike_kicked_at_a_wall_stops_against_it_and_cannot_turn(yard, rules):
     """Clause: EC-MEL-KICK, EC-TER-BUILDING. k1's trailbike (base 42 mm wide, half 0.827") kicked
     north from y 12.04 meets the shop's wall at y 14.5 after 14.5 - 0.827 - 12.04 = 1.633"; it
-    stops there to within the 0.05" step and the 0.05" a base may touch a wall (rules/rest.py
+    stops there to within the 0.05" step and the 0.05" a base may touch a wall (entropy_city/rest.py
     INSIDE_TOLERANCE_IN), clear of it; turned 30 degrees its oval would be in the wall, so it is
     not turned."""
     _, view, state, _ = yard

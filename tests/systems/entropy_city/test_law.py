@@ -1,4 +1,4 @@
-"""The Law as a neutral NPC side (rules/law.py, EC-LAW): the police wait off the table and enter
+"""The Law as a neutral NPC side (entropy_city/law.py, EC-LAW): the police wait off the table and enter
 from their turn at a rolled entry point, go for whom the aggression reading of the rules data
 says, push their luck to the NPC minimum of 15, score nothing, and a game with them on the table
 ends when fewer than two of the players' gangs are left."""

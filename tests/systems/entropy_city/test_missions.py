@@ -1,4 +1,4 @@
-"""Entropy City's missions on the end card: the score explained by what earned it (rules/missions.py)."""
+"""Entropy City's missions on the end card: the score explained by what earned it (entropy_city/missions.py)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Hoon Hour (rules/race.py, EC-MISSION-HOON): the circuit's checkpoints passed in order, a VP
+"""Hoon Hour (entropy_city/race.py, EC-MISSION-HOON): the circuit's checkpoints passed in order, a VP
 each, the first round winning the race and ending the game."""
 
 from __future__ import annotations

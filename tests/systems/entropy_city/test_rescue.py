@@ -1,4 +1,4 @@
-"""Rescue & Survive (rules/npc.py, rules/npc_actions.py, EC-MISSION-RESCUE): each gang's NPC on
+"""Rescue & Survive (entropy_city/npc.py, entropy_city/npc_actions.py, EC-MISSION-RESCUE): each gang's NPC on
 foot in a corner, picked up as an item is, delivered to another corner for a point, two for the
 rival's; lost off the table, left standing by a holder taken out; the set-up's checks, the end of
 the game, its card and a scripted game worked by hand."""

@@ -1,4 +1,4 @@
-"""Rulings of a rulebook played beside Entropy City, applied to its game (rules/rulings_beside.py):
+"""Rulings of a rulebook played beside Entropy City, applied to its game (entropy_city/rulings_beside.py):
 the reference cards' Damaged as wounds (EC-WOUND) and their Move as inches on the next move."""
 
 from __future__ import annotations

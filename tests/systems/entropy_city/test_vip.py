@@ -1,4 +1,4 @@
-"""VIP Takedown (rules/vip.py, clause EC-MISSION-VIP): who took a VIP out, the takedown that
+"""VIP Takedown (entropy_city/vip.py, clause EC-MISSION-VIP): who took a VIP out, the takedown that
 scores and ends the game, and the friend who takes over when a VIP is lost any other way."""
 
 from __future__ import annotations
