@@ -222,3 +222,49 @@ def test_a_stored_games_objective_is_a_number_and_its_scene_is_recorded_once(sto
     reached = int(objective_reached(replay))
     assert [tuple(row) for row in stored] == [(4, reached, "integer"), (5, reached, "integer")]
     assert [tuple(row) for row in store.connection.execute("SELECT scene, path, sha256 FROM scenes")] == recorded
+
+
+def test_a_game_whose_replay_is_gone_does_not_keep_the_next_from_its_objective(stored_game):
+    """Issue 51 (``continue`` -> ``break`` in ``_add_objectives`` lived: the gone replay came last):
+    an older folder whose first game has lost its replay still gets the objective of the game
+    after it. Seed 3's row (no replay) goes in before seed 4's (the fixture's replay), so they
+    are read in that order whether SQLite walks the rows or the key; seed 3 stays NULL, seed 4
+    gets 0 or 1 as its replay decides."""
+    from entropy3d.game.replay import read_replay
+    from entropy3d.sweep.store import Job
+    from entropy3d.sweep.summary import objective_reached, summarize
+
+    scene, job, store, _ = stored_game
+    replay = read_replay(store.replay_path(job))
+    summary = summarize(replay)
+    store.add_rows(Job(job.scene, 3, 1, "geometric"), summary, 1.0, "here")  # no replay file of seed 3
+    store.add_rows(job, summary, 1.0, "here")
+    with store.connection:
+        store.connection.execute("ALTER TABLE games DROP COLUMN objective")
+    store.close()
+    with ResultStore.existing(store.folder) as old:
+        rows = old.connection.execute("SELECT seed, objective FROM games ORDER BY seed").fetchall()
+    assert rows == [(3, None), (4, int(objective_reached(replay)))]
+
+
+def test_an_older_folder_without_objectives_that_may_not_be_written_is_read_as_it_is(stored_game, monkeypatch):
+    """Issue 51 (the check for a read-only folder in ``_add_objectives`` lived: no test opened one
+    that lacks the ``objective`` column): adding the column to a folder one may not write fails
+    with SQLite's "attempt to write a readonly database", and the folder is then read as it is,
+    its games still finished (a resumed sweep plays none again) and without the column."""
+    import sqlite3
+
+    _, job, store, _ = stored_game
+    from entropy3d.game.replay import read_replay
+    from entropy3d.sweep.summary import summarize
+
+    store.add_rows(job, summarize(read_replay(store.replay_path(job))), 1.0, "here")
+    with store.connection:
+        store.connection.execute("ALTER TABLE games DROP COLUMN objective")
+    store.close()
+    connect = sqlite3.connect
+    monkeypatch.setattr(sqlite3, "connect", lambda path: connect(f"file:{path}?mode=ro", uri=True))
+    with ResultStore.existing(store.folder) as old:
+        assert old.finished() == {job.key}
+        columns = {row[1] for row in old.connection.execute("PRAGMA table_info(games)")}
+    assert "objective" not in columns and "drama" in columns
