@@ -48,7 +48,11 @@ TARGETS = {
                                          "tests/sweep/test_duel.py::test_game_k_plays_seed_plus_half_k_with_a_on_the_"
                                          "first_gang_when_k_is_even",
                                          "tests/sweep/test_duel.py::test_three_wins_of_four_is_75_percent_with_the_"
-                                         "wilson_interval_worked_by_hand"]),
+                                         "wilson_interval_worked_by_hand",
+                                         "tests/sweep/test_duel.py::test_a_duel_of_two_gangs_swaps_the_kinds_each_game_"
+                                         "worked_by_hand",
+                                         "tests/sweep/test_duel.py::test_a_duel_of_one_game_says_game_and_of_two_says_"
+                                         "games"]),
     "replay": (["entropy3d/game/replay.py"],
                ["tests/game/test_faults.py", "tests/game/test_game_loop.py", "tests/sweep/test_store.py"]),
     "los": (["entropy3d/los/*.py"], ["tests/los"]),
