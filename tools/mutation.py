@@ -39,11 +39,20 @@ ROOT = Path(__file__).resolve().parents[1]
 #: target -> (the files it mutates, as globs; the tests that may kill them). The sweep's cluster
 #: tests are left out: each mutant's forked test process would start the session's 10-game sweep on
 #: a LocalCluster again (tens of seconds, and mutmut times a test without its fixtures), so what
-#: only a cluster reaches (the scheduling in run.py, the report's pictures) shows as unreached.
+#: only a cluster reaches (the scheduling in run.py, the report's pictures) shows as unreached;
+#: run.py's jobs and resuming (test_run.py) and duel.py's seeds and tally are tested without one.
 TARGETS = {
     "sweep": (["entropy3d/sweep/*.py"], ["tests/sweep/test_store.py", "tests/sweep/test_summary.py",
-                                         "tests/sweep/test_summary_by_hand.py",
-                                         "tests/sweep/test_report.py::test_wilson_interval_matches_its_closed_forms"]),
+                                         "tests/sweep/test_summary_by_hand.py", "tests/sweep/test_run.py",
+                                         "tests/sweep/test_report.py::test_wilson_interval_matches_its_closed_forms",
+                                         "tests/sweep/test_duel.py::test_game_k_plays_seed_plus_half_k_with_a_on_the_"
+                                         "first_gang_when_k_is_even",
+                                         "tests/sweep/test_duel.py::test_three_wins_of_four_is_75_percent_with_the_"
+                                         "wilson_interval_worked_by_hand",
+                                         "tests/sweep/test_duel.py::test_a_duel_of_two_gangs_swaps_the_kinds_each_game_"
+                                         "worked_by_hand",
+                                         "tests/sweep/test_duel.py::test_a_duel_of_one_game_says_game_and_of_two_says_"
+                                         "games"]),
     "replay": (["entropy3d/game/replay.py"],
                ["tests/game/test_faults.py", "tests/game/test_game_loop.py", "tests/sweep/test_store.py"]),
     "los": (["entropy3d/los/*.py"], ["tests/los"]),

@@ -23,6 +23,31 @@ def test_game_k_plays_seed_plus_half_k_with_a_on_the_first_gang_when_k_is_even()
                                                      {"hades": "other", "komodo": "basic", "police": "basic"}]
 
 
+
+def test_a_duel_of_two_gangs_swaps_the_kinds_each_game_worked_by_hand():
+    """Issue 51 (survivors of duel_jobs: a scene of exactly two gangs, games past the first two, the
+    job's scene, turns and producer): games 0-3 from seed 7 play seeds 7, 7, 8, 8; A ("deep") is
+    Hades' player in the even games and Komodo's in the odd ones; every job names the scene, 3
+    turns and the physics producer. A scene of one gang has no duel, in words."""
+    jobs = duel_jobs("t.yaml", ["hades", "komodo"], "deep", "basic", 4, 7, 3, "physics")
+    a_first, a_second = (("hades", "deep"), ("komodo", "basic")), (("hades", "basic"), ("komodo", "deep"))
+    assert jobs == [DuelJob("t.yaml", 7, 3, "physics", a_first, "hades"),
+                    DuelJob("t.yaml", 7, 3, "physics", a_second, "komodo"),
+                    DuelJob("t.yaml", 8, 3, "physics", a_first, "hades"),
+                    DuelJob("t.yaml", 8, 3, "physics", a_second, "komodo")]
+    with pytest.raises(ValueError, match=r"^t.yaml has 1 gang\(s\); a duel needs two$"):
+        duel_jobs("t.yaml", ["hades"], "deep", "basic", 2, 7, 3, "physics")
+
+
+def test_a_duel_of_one_game_says_game_and_of_two_says_games():
+    # one win of one game: Wilson with z^2 = 3.841459, n = 1, p = 1: denominator 4.841459, centre
+    # (1 + 1.920730) / 4.841459 = 0.603274, half 1.959964 x sqrt(0.960365) / 4.841459 = 0.396726,
+    # so 21%-100% (the top clamped at 1)
+    assert DuelTally(1, 0, 0).line("deep", "basic") == (
+        "deep (A) v basic (B): A won 1, drew 0, lost 0 of 1 game: 100% (95% Wilson interval 21%-100%; "
+        "a draw counts half)")
+    assert " of 2 games: 50% " in DuelTally(1, 0, 1).line("deep", "basic")
+
 def _game(winner: str, side_a: str = "hades") -> DuelGame:
     return DuelGame(DuelJob("t.yaml", 0, 1, "geometric", (("hades", "basic"), ("komodo", "basic")), side_a),
                     "kinds:hades=basic,komodo=basic", winner, 0.0)

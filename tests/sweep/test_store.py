@@ -222,3 +222,88 @@ def test_a_stored_games_objective_is_a_number_and_its_scene_is_recorded_once(sto
     reached = int(objective_reached(replay))
     assert [tuple(row) for row in stored] == [(4, reached, "integer"), (5, reached, "integer")]
     assert [tuple(row) for row in store.connection.execute("SELECT scene, path, sha256 FROM scenes")] == recorded
+
+
+def test_a_game_whose_replay_is_gone_does_not_keep_the_next_from_its_objective(stored_game):
+    """Issue 51 (``continue`` -> ``break`` in ``_add_objectives`` lived: the gone replay came last):
+    an older folder whose first game has lost its replay still gets the objective of the game
+    after it. Seed 3's row (no replay) goes in before seed 4's (the fixture's replay), so they
+    are read in that order whether SQLite walks the rows or the key; seed 3 stays NULL, seed 4
+    gets 0 or 1 as its replay decides."""
+    from entropy3d.game.replay import read_replay
+    from entropy3d.sweep.store import Job
+    from entropy3d.sweep.summary import objective_reached, summarize
+
+    scene, job, store, _ = stored_game
+    replay = read_replay(store.replay_path(job))
+    summary = summarize(replay)
+    store.add_rows(Job(job.scene, 3, 1, "geometric"), summary, 1.0, "here")  # no replay file of seed 3
+    store.add_rows(job, summary, 1.0, "here")
+    with store.connection:
+        store.connection.execute("ALTER TABLE games DROP COLUMN objective")
+    store.close()
+    with ResultStore.existing(store.folder) as old:
+        rows = old.connection.execute("SELECT seed, objective FROM games ORDER BY seed").fetchall()
+    assert rows == [(3, None), (4, int(objective_reached(replay)))]
+
+
+def test_an_older_folder_without_objectives_that_may_not_be_written_is_read_as_it_is(stored_game, monkeypatch):
+    """Issue 51 (the check for a read-only folder in ``_add_objectives`` lived: no test opened one
+    that lacks the ``objective`` column): adding the column to a folder one may not write fails
+    with SQLite's "attempt to write a readonly database", and the folder is then read as it is,
+    its games still finished (a resumed sweep plays none again) and without the column."""
+    import sqlite3
+
+    _, job, store, _ = stored_game
+    from entropy3d.game.replay import read_replay
+    from entropy3d.sweep.summary import summarize
+
+    store.add_rows(job, summarize(read_replay(store.replay_path(job))), 1.0, "here")
+    with store.connection:
+        store.connection.execute("ALTER TABLE games DROP COLUMN objective")
+    store.close()
+    connect = sqlite3.connect
+    monkeypatch.setattr(sqlite3, "connect", lambda path: connect(f"file:{path}?mode=ro", uri=True))
+    with ResultStore.existing(store.folder) as old:
+        assert old.finished() == {job.key}
+        columns = {row[1] for row in old.connection.execute("PRAGMA table_info(games)")}
+    assert "objective" not in columns and "drama" in columns
+
+
+def _summary(drama: float, moments: tuple = ()):
+    """A game's summary made by hand: only its drama and its moments matter to the highlights."""
+    from entropy3d.sweep.summary import GameSummary
+
+    return GameSummary("Small test table", "hades", {"hades": 1, "komodo": 0}, "turns", 1, 8, 0, 0, 0, 0.0, 0, 0, 0,
+                       1, 0.5, drama, False, moments, ())
+
+
+def test_the_most_dramatic_games_and_their_best_activations_worked_by_hand(tmp_path):
+    """Issue 51 (top_games, best_activations and add were reached only through the cluster's sweep):
+    three games stored, drama 5.0 (seed 1), 9.5 (seed 2) and 5.0 (seed 3): the top two are seed 2
+    then seed 1 (a tie goes to the lower seed). Seed 2's moments by activation: 0 -> 1.0,
+    3 -> 2.0 + 1.5 = 3.5, 5 -> 3.0, 7 -> 3.0; its best two are 3 (3.5) and 5 (3.0, level with 7,
+    the earlier activation first), given in play order; seed 1's moment of 10.0 at activation 9
+    is another game's. ``add`` writes the replay's bytes where the job's replay belongs."""
+    from entropy3d.sweep.store import GameResult, Job
+    from entropy3d.sweep.summary import Moment
+
+    def moment(activation: int, drama: float) -> Moment:
+        return Moment("crash", 1, activation, "a1", "", 1.0, 2.0, drama)
+
+    scene = str(Path(__file__).resolve().parents[1] / "data" / "small_table.yaml")
+    best = (moment(0, 1.0), moment(3, 2.0), moment(3, 1.5), moment(5, 3.0), moment(7, 3.0))
+    with ResultStore(tmp_path / "results") as store:
+        for seed, drama, moments in ((1, 5.0, (moment(9, 10.0),)), (2, 9.5, best), (3, 5.0, ())):
+            job = Job(scene, seed, 1, "geometric")
+            store.add(GameResult(job, f"replay of seed {seed}\n".encode(), _summary(drama, moments), 1.5, "w"))
+            assert store.replay_path(job).read_bytes() == f"replay of seed {seed}\n".encode()
+        top = store.top_games(2)
+        assert [(g["seed"], g["drama"], g["replay"]) for g in top] == [
+            (2, 9.5, "replays/small_table-geometric-t1-s2.jsonl"),
+            (1, 5.0, "replays/small_table-geometric-t1-s1.jsonl")]
+        assert [g["seed"] for g in store.top_games(10)] == [2, 1, 3]
+        assert store.best_activations(top[0], 2) == (3, 5)
+        assert store.best_activations(top[0], 3) == (3, 5, 7)
+        assert store.best_activations(top[0], 1) == (3,)
+        assert store.best_activations(top[1], 2) == (9,)
