@@ -371,3 +371,20 @@ def test_EC_DEST_4_a_destructible_knocked_aside_is_a_key_moment_a_turned_bike_is
     assert not may_change_score(smashed)
     crash = Event("crash", "hades_1", "head-on crash", clauses=("EC-COL-HEAD",), figures={"kind": "head_on"})
     assert is_key_moment(crash) and may_change_score(crash)
+
+
+def test_EC_DEST_4_the_words_say_a_piece_knocked_on_ahead_went_ahead():
+    """Clause: EC-DEST-4. Where the rider's line is a line of sawhorses across the street (no
+    room to either side, the table's answer), the rules knock the piece on ahead
+    (``knocked_ahead``): the caption says so, where it said "knocks it aside" over a picture of
+    the piece flying on ahead of the bike (Lovers Point seed 1, turn 3). A piece knocked aside
+    is still told so."""
+    passed = TestRoll((8, 9), 3, 13, 13, 20, Outcome.SUCCESS, 0)
+    figures = {"risk": 2, "tn": 13, "item_moved_in": 4.0, "forced_turn_in": 0.0, "item_moved_to": [0.0, 4.0]}
+    ahead = Event("destructible", "hades_1", "... -> the piece is moved 4\" on ahead of the rider (EC-DEST-4)",
+                  clauses=("EC-DEST-4",), rolls=(passed,), piece="police_sawhorse_west",
+                  figures={**figures, "knocked_ahead": True})
+    aside = Event("destructible", "hades_1", "... -> the piece is moved 4\" aside to the rider's left (EC-DEST-4)",
+                  clauses=("EC-DEST-4",), rolls=(passed,), piece="police_sawhorse_west", figures=figures)
+    told = "Brakes smashes into the west police sawhorse: needs 13, rolls 20 - knocks it "
+    assert (sentence(ahead, NAMES), sentence(aside, NAMES)) == (told + "on ahead", told + "aside")

@@ -220,6 +220,8 @@ class _Ride:
             stopped = "" if moved_in == result.item_moved_in else f", stopped after {moved_in:g}\" by what it met"
             verdict = f"the piece is moved {result.item_moved_in:g}\" {way}{stopped} (EC-DEST-4)"
             figures["item_moved_to"] = [spot.dx, spot.dy]
+            if way == "on ahead of the rider":  # only then: the words say where it went (others keep their bytes)
+                figures["knocked_ahead"] = True
         else:
             verdict = f"the opponent turns the bike {result.forced_turn_in:g}\" and it carries on (EC-DEST-3)"
         self.event("destructible", f"risk {hit.risk}: +{result.stress_added} stress, TN {result.tn}, "

@@ -213,7 +213,8 @@ def sentence(event: Event, names: Names, out_words: str = "out of the game") -> 
         if not rolls:
             return f"{who} is too slow to smash through {names.thing(event.piece)}: it stops the bike"
         roll = rolls[0]
-        then = ("knocks it aside" if roll.succeeded else "is thrown off line")
+        then = ("is thrown off line" if not roll.succeeded  # EC-DEST-3; EC-DEST-4: where the rider knocked it
+                else "knocks it on ahead" if figures.get("knocked_ahead") else "knocks it aside")
         return (f"{who} smashes into {names.thing(event.piece)}: {dice(roll)} - {then}"
                 + stress_words(event.stress_change))
     if kind == "jump":
