@@ -153,15 +153,7 @@ def test_an_older_results_folder_that_may_not_be_written_is_read_as_it_is(stored
     import sqlite3
 
     scene, job, store, _ = stored_game
-    from entropy3d.game.replay import read_replay
-    from entropy3d.sweep.summary import summarize
-
-    store.add_rows(job, summarize(read_replay(store.replay_path(job))), 1.0, "here")
-    with store.connection:
-        store.connection.execute("DROP TABLE scenes")
-    store.close()
-    connect = sqlite3.connect
-    monkeypatch.setattr(sqlite3, "connect", lambda path: connect(f"file:{path}?mode=ro", uri=True))
+    connect = _an_older_folder_read_only(store, job, "DROP TABLE scenes", monkeypatch)
     with ResultStore.existing(store.folder) as old:
         assert old.finished() == {job.key}
         assert old.scene_file(job.scene) == Path(job.scene)
@@ -252,18 +244,9 @@ def test_an_older_folder_without_objectives_that_may_not_be_written_is_read_as_i
     that lacks the ``objective`` column): adding the column to a folder one may not write fails
     with SQLite's "attempt to write a readonly database", and the folder is then read as it is,
     its games still finished (a resumed sweep plays none again) and without the column."""
-    import sqlite3
 
     _, job, store, _ = stored_game
-    from entropy3d.game.replay import read_replay
-    from entropy3d.sweep.summary import summarize
-
-    store.add_rows(job, summarize(read_replay(store.replay_path(job))), 1.0, "here")
-    with store.connection:
-        store.connection.execute("ALTER TABLE games DROP COLUMN objective")
-    store.close()
-    connect = sqlite3.connect
-    monkeypatch.setattr(sqlite3, "connect", lambda path: connect(f"file:{path}?mode=ro", uri=True))
+    _an_older_folder_read_only(store, job, "ALTER TABLE games DROP COLUMN objective", monkeypatch)
     with ResultStore.existing(store.folder) as old:
         assert old.finished() == {job.key}
         columns = {row[1] for row in old.connection.execute("PRAGMA table_info(games)")}
@@ -307,3 +290,21 @@ def test_the_most_dramatic_games_and_their_best_activations_worked_by_hand(tmp_p
         assert store.best_activations(top[0], 3) == (3, 5, 7)
         assert store.best_activations(top[0], 1) == (3,)
         assert store.best_activations(top[1], 2) == (9,)
+
+
+def _an_older_folder_read_only(store, job, older: str, monkeypatch):
+    """``store`` with ``job``'s game in it, made into an older version's folder by the SQL
+    ``older`` and then opened read-only from here on (every sqlite3.connect of the test); returns
+    the real connect."""
+    import sqlite3
+
+    from entropy3d.game.replay import read_replay
+    from entropy3d.sweep.summary import summarize
+
+    store.add_rows(job, summarize(read_replay(store.replay_path(job))), 1.0, "here")
+    with store.connection:
+        store.connection.execute(older)
+    store.close()
+    connect = sqlite3.connect
+    monkeypatch.setattr(sqlite3, "connect", lambda path: connect(f"file:{path}?mode=ro", uri=True))
+    return connect
